@@ -1,0 +1,119 @@
+"""Static analysis of LARS programs: roles, safety, windows, dependencies and fragment.
+
+>>> from ticker_py.syntax import parse_program
+>>> a = analyse(parse_program("a :- not b. b :- not a. c :- p in [3]."))
+>>> a.fragment, sorted(a.intensional), a.lookback
+('general', ['a', 'b', 'c'], 3)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from .. import ast
+from ..errors import Diagnostic, ProgramError
+from .graph import check_box_cycles, dependency_edges, stratify
+from .roles import background_atoms, body_atoms, intensional_predicates, signatures
+from .safety import check_safety
+
+__all__ = ["Analysis", "analyse", "window_points", "POSITIVE", "STRATIFIED", "GENERAL"]
+
+POSITIVE, STRATIFIED, GENERAL = "positive", "stratified", "general"
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """What the encoders and engines need to know about a checked program.
+
+    ``window_sizes`` maps each window of the program to its size in time points (time
+    windows, units converted with the clock) or in atoms (tuple windows). ``lookback`` is
+    how many time points before t a time window or @-atom can reach (None: unbounded, an
+    @-atom without window); ``tuple_lookback`` the largest tuple window (0: none).
+    """
+
+    program: ast.Program
+    signatures: dict
+    intensional: frozenset
+    extensional: frozenset
+    background: tuple
+    strata: tuple
+    fragment: str
+    negative_cycle: tuple
+    has_constraints: bool
+    window_sizes: dict
+    lookback: Optional[int]
+    tuple_lookback: int
+    clock_ms: int
+
+    def size(self, window: ast.Window) -> int:
+        return self.window_sizes[window]
+
+    @property
+    def engines(self) -> tuple:
+        """Engines that can run this program."""
+        native = self.fragment in (POSITIVE, STRATIFIED) and not self.has_constraints
+        return ("native", "incremental", "clingo") if native else ("incremental", "clingo")
+
+
+def window_points(window: ast.Window, clock_ms: int = 1000) -> int:
+    """A window's size in time points (or atoms for ``[n #]``); raises on a bad unit."""
+    if window.unit is None or window.unit == "#":
+        return window.size
+    total = window.size * ast.UNITS[window.unit]
+    if total % clock_ms:
+        raise ProgramError.at(window.location,
+                              f"window {window} is not a whole number of time points",
+                              f"one time point lasts {clock_ms} ms (--clock)")
+    return total // clock_ms
+
+
+def analyse(program: ast.Program, clock_ms: int = 1000, source: Optional[str] = None) -> Analysis:
+    """Check a program and compute its analysis; raises :class:`ProgramError` listing every problem."""
+    diags: list = []
+    sigs = signatures(program, diags)
+    intensional = intensional_predicates(program)
+    background = background_atoms(program, diags)
+    sizes: dict = {}
+    lookback: Optional[int] = 0
+    tuple_lookback = 0
+    for rule in program.proper_rules:
+        check_safety(rule, diags)
+        for ext in body_atoms(rule):
+            if ext.window is None:
+                if ext.modality == ast.AT:
+                    lookback = None
+                continue
+            try:
+                n = window_points(ext.window, clock_ms)
+            except ProgramError as err:
+                diags.extend(err.diagnostics)
+                continue
+            sizes[ext.window] = n
+            if ext.window.is_tuple:
+                tuple_lookback = max(tuple_lookback, n)
+                if ext.atom.predicate in intensional:
+                    diags.append(Diagnostic(
+                        f"tuple window over intensional predicate '{ext.atom.predicate}/{len(ext.atom.args)}'",
+                        ext.location,
+                        ("a tuple window counts input atoms: only extensional (stream) predicates may appear in it",)))
+            elif lookback is not None:
+                lookback = max(lookback, n)
+    edges = dependency_edges(program, intensional)
+    check_box_cycles(intensional, edges, diags)
+    if diags:
+        raise ProgramError(diags, source=source)
+    strata, bad = stratify(intensional, edges)
+    has_negation = any(lit.negated for r in program.rules for lit in r.body)
+    has_constraints = any(r.is_constraint for r in program.rules)
+    if bad:
+        fragment = GENERAL
+    elif has_negation or has_constraints:
+        fragment = STRATIFIED
+    else:
+        fragment = POSITIVE
+    return Analysis(
+        program=program, signatures=sigs, intensional=intensional,
+        extensional=frozenset(sigs) - intensional, background=background, strata=tuple(strata),
+        fragment=fragment, negative_cycle=tuple(bad), has_constraints=has_constraints,
+        window_sizes=sizes, lookback=lookback, tuple_lookback=tuple_lookback, clock_ms=clock_ms)

@@ -1,0 +1,120 @@
+"""The predicate dependency graph: SCCs, stratification and box cycles."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .. import ast
+from ..errors import Diagnostic
+from .roles import body_atoms
+
+__all__ = ["Edge", "dependency_edges", "strongly_connected", "stratify", "check_box_cycles"]
+
+
+@dataclass(frozen=True)
+class Edge:
+    """``head`` depends on ``body``; ``negative`` under 'not'; ``box`` through a box window."""
+
+    head: str
+    body: str
+    negative: bool
+    box: bool
+    element: ast.ExtendedAtom
+
+
+def dependency_edges(program: ast.Program, intensional: frozenset) -> list:
+    """Edges between intensional predicates, one per body occurrence."""
+    out = []
+    for rule in program.proper_rules:
+        if rule.head is None:
+            continue
+        h = rule.head.atom.predicate
+        for lit in rule.body:
+            if lit.is_comparison or lit.element.atom.predicate not in intensional:
+                continue
+            el = lit.element
+            out.append(Edge(h, el.atom.predicate, lit.negated, el.modality == ast.BOX, el))
+    return out
+
+
+def strongly_connected(nodes, edges) -> list:
+    """Tarjan's SCCs in reverse topological order of the 'depends on' relation.
+
+    ``edges`` maps a node to the nodes it depends on; the result lists every SCC after
+    all SCCs it depends on (dependencies first).
+    """
+    index, low, on_stack, stack, out = {}, {}, set(), [], []
+    counter = 0
+    for root in nodes:
+        if root in index:
+            continue
+        work = [(root, iter(edges.get(root, ())))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, it = work[-1]
+            advanced = False
+            for nxt in it:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = counter
+                    counter += 1
+                    stack.append(nxt)
+                    on_stack.add(nxt)
+                    work.append((nxt, iter(edges.get(nxt, ()))))
+                    advanced = True
+                    break
+                if nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                comp = []
+                while True:
+                    x = stack.pop()
+                    on_stack.discard(x)
+                    comp.append(x)
+                    if x == node:
+                        break
+                out.append(tuple(sorted(comp)))
+    return out
+
+
+def _adjacency(edges, positive_only=False) -> dict:
+    adj: dict = {}
+    for e in edges:
+        if positive_only and e.negative:
+            continue
+        adj.setdefault(e.head, []).append(e.body)
+    return adj
+
+
+def stratify(intensional, edges) -> tuple:
+    """Return ``(strata, negative_cycle_edges)``.
+
+    ``strata`` lists the SCCs of intensional predicates, dependencies first; the second
+    item lists negative edges inside an SCC (empty iff the program is stratified).
+    """
+    nodes = sorted(intensional)
+    comps = strongly_connected(nodes, _adjacency(edges))
+    comp_of = {p: i for i, comp in enumerate(comps) for p in comp}
+    bad = [e for e in edges if e.negative and comp_of[e.head] == comp_of[e.body]]
+    return comps, bad
+
+
+def check_box_cycles(intensional, edges, diagnostics: list) -> None:
+    """A positive cycle through a box window has no well-defined encoding: report it."""
+    comps = strongly_connected(sorted(intensional), _adjacency(edges, positive_only=True))
+    comp_of = {p: i for i, comp in enumerate(comps) for p in comp}
+    for e in edges:
+        if e.box and not e.negative and comp_of[e.head] == comp_of[e.body]:
+            cycle = comps[comp_of[e.head]]
+            diagnostics.append(Diagnostic(
+                f"positive cycle through a box window: '{e.head}' depends on '{e.element}'",
+                e.element.location,
+                (f"predicates on the cycle: {', '.join(cycle)}",
+                 "a box window atom may not depend positively on the rule's own head")))

@@ -1,0 +1,95 @@
+"""Predicate roles: signatures, intensional/extensional predicates and background facts."""
+
+from __future__ import annotations
+
+import itertools
+
+from .. import ast
+from ..errors import Diagnostic
+from ..ground import evaluate_arith, from_ast_term
+
+__all__ = ["signatures", "intensional_predicates", "background_atoms", "body_atoms"]
+
+
+def body_atoms(rule: ast.Rule):
+    """The extended atoms of a rule body (comparisons skipped)."""
+    for lit in rule.body:
+        if not lit.is_comparison:
+            yield lit.element
+
+
+def _all_atoms(program: ast.Program):
+    for rule in program.rules:
+        if rule.head is not None:
+            yield rule.head.atom
+        for ext in body_atoms(rule):
+            yield ext.atom
+
+
+def signatures(program: ast.Program, diagnostics: list) -> dict:
+    """Map predicate name -> arity; a name used with two arities is reported."""
+    seen: dict = {}
+    first: dict = {}
+    for atom in _all_atoms(program):
+        arity = len(atom.args)
+        if atom.predicate not in seen:
+            seen[atom.predicate], first[atom.predicate] = arity, atom
+        elif seen[atom.predicate] != arity:
+            other = first[atom.predicate]
+            diagnostics.append(Diagnostic(
+                f"predicate '{atom.predicate}' used with arity {arity} and {seen[atom.predicate]}",
+                atom.location,
+                (f"{other.location}: first used as '{atom.predicate}/{seen[atom.predicate]}' here",
+                 "a predicate is identified by its name: use one arity per name")))
+    return seen
+
+
+def intensional_predicates(program: ast.Program) -> frozenset:
+    """Predicates in the head of some rule that is not a (background) fact."""
+    return frozenset(r.head.atom.predicate for r in program.proper_rules if r.head is not None)
+
+
+def background_atoms(program: ast.Program, diagnostics: list) -> tuple:
+    """The ground atoms of all facts, intervals expanded; facts hold at every time point."""
+    out = []
+    for rule in program.facts:
+        atom = rule.head.atom
+        if ast.atom_variables(atom):
+            var = sorted(ast.atom_variables(atom))[0]
+            diagnostics.append(Diagnostic(
+                f"unsafe variable '{var}' in a fact", atom.location,
+                ("a fact must be ground: it holds at every time point",)))
+            continue
+        choices = []
+        ok = True
+        for arg in atom.args:
+            values = _expand(arg)
+            if values is None:
+                diagnostics.append(Diagnostic(f"cannot evaluate term '{arg}' in a fact", atom.location))
+                ok = False
+                break
+            choices.append(values)
+        if ok:
+            out.extend((atom.predicate, *combo) for combo in itertools.product(*choices))
+    return tuple(dict.fromkeys(out))
+
+
+def _expand(term):
+    """All ground values of a fact argument (intervals give several)."""
+    if isinstance(term, ast.Interval):
+        lo, hi = _expand(term.low), _expand(term.high)
+        if not lo or not hi or len(lo) != 1 or len(hi) != 1 or type(lo[0]) is not int or type(hi[0]) is not int:
+            return None
+        return list(range(lo[0], hi[0] + 1))
+    if isinstance(term, ast.BinOp):
+        a, b = _expand(term.left), _expand(term.right)
+        if a is None or b is None:
+            return None
+        vals = [evaluate_arith(term.op, x, y) for x in a for y in b]
+        return None if any(v is None for v in vals) else vals
+    if isinstance(term, ast.Function):
+        parts = [_expand(a) for a in term.args]
+        if any(p is None for p in parts):
+            return None
+        return [(term.name, *combo) for combo in itertools.product(*parts)]
+    return [from_ast_term(term)]

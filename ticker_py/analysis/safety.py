@@ -1,0 +1,101 @@
+"""Rule safety: every variable must be bound by a positive body atom (or ``V = expr``)."""
+
+from __future__ import annotations
+
+from .. import ast
+from ..errors import Diagnostic
+
+__all__ = ["binding_variables", "check_safety"]
+
+
+def _binding_term_vars(term) -> set:
+    """Variables a term binds when matched: plain variables and those inside function terms."""
+    if isinstance(term, ast.Variable):
+        return {term.name}
+    if isinstance(term, ast.Function):
+        out = set()
+        for a in term.args:
+            out |= _binding_term_vars(a)
+        return out
+    return set()
+
+
+def binding_variables(element: ast.ExtendedAtom) -> set:
+    """Variables bound by a positive extended atom."""
+    out = set()
+    for a in element.atom.args:
+        out |= _binding_term_vars(a)
+    if element.time is not None:
+        out |= _binding_term_vars(element.time)
+    return out
+
+
+def bound_variables(rule: ast.Rule) -> set:
+    """The variables of a rule that its positive body binds (assignments to a fixpoint)."""
+    bound = set()
+    assignments = []
+    for lit in rule.body:
+        if lit.negated:
+            continue
+        if lit.is_comparison:
+            if lit.element.op == "=":
+                assignments.append(lit.element)
+        else:
+            bound |= binding_variables(lit.element)
+    changed = True
+    while changed:
+        changed = False
+        for cmp in assignments:
+            for var, expr in ((cmp.left, cmp.right), (cmp.right, cmp.left)):
+                if (isinstance(var, ast.Variable) and var.name not in bound
+                        and ast.term_variables(expr) <= bound):
+                    bound.add(var.name)
+                    changed = True
+    return bound
+
+
+def _occurrences(term, name):
+    if isinstance(term, ast.Variable) and term.name == name:
+        yield term
+    for child in getattr(term, "args", ()) or ():
+        yield from _occurrences(child, name)
+    for attr in ("left", "right", "low", "high"):
+        child = getattr(term, attr, None)
+        if child is not None:
+            yield from _occurrences(child, name)
+
+
+def _first_location(rule: ast.Rule, name: str):
+    terms = []
+    if rule.head is not None:
+        terms += list(rule.head.atom.args) + ([rule.head.time] if rule.head.time is not None else [])
+    for lit in rule.body:
+        el = lit.element
+        if isinstance(el, ast.Comparison):
+            terms += [el.left, el.right]
+        else:
+            terms += list(el.atom.args) + ([el.time] if el.time is not None else [])
+    for t in terms:
+        for occ in _occurrences(t, name):
+            if occ.location is not None:
+                return occ.location
+    return rule.location
+
+
+def check_safety(rule: ast.Rule, diagnostics: list) -> None:
+    """Report each unsafe variable of a (non-fact) rule, located at its first occurrence."""
+    used = set()
+    if rule.head is not None:
+        used |= ast.atom_variables(rule.head.atom)
+        if rule.head.time is not None:
+            used |= ast.term_variables(rule.head.time)
+    for lit in rule.body:
+        used |= ast.element_variables(lit.element)
+    for name in sorted(used - bound_variables(rule)):
+        if name.startswith("_") and name.strip("_") == "":
+            continue
+        diagnostics.append(Diagnostic(
+            f"unsafe variable '{name}'", _first_location(rule, name),
+            (f"in rule: {rule}",
+             "a variable must occur in a positive body atom (not only under 'not', in comparisons"
+             " or in arithmetic), or be assigned with 'V = expression' from bound variables")))

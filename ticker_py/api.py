@@ -1,0 +1,199 @@
+"""The Python API: parse a program, create a reasoner, feed it a stream, read results.
+
+>>> from ticker_py import Reasoner
+>>> r = Reasoner("alarm :- temp(V) in [2], V > 100.", engine="clingo")
+>>> r.append(0, ["temp(120)"])
+>>> r.evaluate(0).models
+(Model(atoms=frozenset({('alarm',)}), pinned=frozenset()),)
+>>> r.evaluate(3).models       # temp(120) left the window [1, 3]
+(Model(atoms=frozenset(), pinned=frozenset()),)
+
+One call for a whole stream, with a pandas DataFrame out:
+
+>>> from ticker_py import run
+>>> res = run("a :- not b. b :- not a.", [(0, [])], engine="clingo", models=0)
+>>> [sorted(m.sorted_atoms() for m in r.models) for r in res]
+[[['a'], ['b']]]
+>>> res.to_dataframe()[["t", "model", "atom"]].values.tolist()
+[[0, 0, 'a'], [0, 1, 'b']]
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Iterable, Iterator, Optional, Union
+
+from . import ast
+from .analysis import Analysis, analyse
+from .engines import EngineOptions, create_engine, resolve_engine
+from .errors import Diagnostic, StreamError, TickerError, UsageError
+from .streams import Record, Result, StreamChecker, open_stream, read_dataframe, results_to_dataframe
+from .syntax import parse_file, parse_ground_atom, parse_program
+from .syntax.ground_atoms import GroundSyntaxError
+
+__all__ = ["load_program", "parse_clock", "Reasoner", "Results", "run", "records_from"]
+
+_CLOCK = re.compile(r"^\s*(\d+)\s*(ms|s|sec|min|h)?\s*$")
+_CLOCK_MS = {"ms": 1, "s": 1000, "sec": 1000, "min": 60_000, "h": 3_600_000, None: 1000}
+
+
+def parse_clock(text: Union[str, int]) -> int:
+    """The duration of one time point in ms: ``parse_clock("1s") == 1000``."""
+    if isinstance(text, int):
+        return text
+    m = _CLOCK.match(text)
+    if not m or int(m.group(1)) == 0:
+        raise UsageError(Diagnostic(f"bad clock '{text}'", notes=("write e.g. 1s, 500ms, 1min",)))
+    return int(m.group(1)) * _CLOCK_MS[m.group(2)]
+
+
+def load_program(program: Union[str, Path, ast.Program], clock: Union[str, int] = "1s") -> Analysis:
+    """Parse (source text, a ``.lars`` path or an AST) and analyse a program."""
+    clock_ms = parse_clock(clock)
+    if isinstance(program, ast.Program):
+        return analyse(program, clock_ms)
+    if isinstance(program, Path) or (isinstance(program, str) and program.endswith(".lars")
+                                     and "\n" not in program and ":-" not in program):
+        prog = parse_file(program)
+        return analyse(prog, clock_ms, source=Path(program).read_text())
+    return analyse(parse_program(program), clock_ms, source=program)
+
+
+def _atom(value, t: int) -> tuple:
+    if isinstance(value, tuple):
+        return value
+    try:
+        return parse_ground_atom(value)
+    except GroundSyntaxError as err:
+        raise StreamError(Diagnostic(f"bad atom '{value}' at time {t}: {err.message}")) from None
+
+
+class Results(list):
+    """A list of :class:`Result` that converts to a pandas DataFrame."""
+
+    def to_dataframe(self, show_at: bool = False):
+        """Columns ``t, c, model, atom`` (see docs/formats.md)."""
+        return results_to_dataframe(self, show_at=show_at)
+
+
+class Reasoner:
+    """A program bound to an engine, evaluated tick by tick.
+
+    ``append(t, atoms)`` adds atoms (strings like ``"alpha(20)"`` or tuples) arriving at
+    time t; ``evaluate(t)`` answers at tick (t, c). ``feed(records)`` drives a whole stream.
+    """
+
+    def __init__(self, program, engine: str = "auto", models: int = 1, show: str = "derived",
+                 clock: Union[str, int] = "1s", inertia: bool = False):
+        self.analysis = program if isinstance(program, Analysis) else load_program(program, clock)
+        if models < 0:
+            raise UsageError(Diagnostic(f"--models must be >= 0, not {models}"))
+        if show not in ("derived", "all"):
+            raise UsageError(Diagnostic(f"unknown --show '{show}'", notes=("use derived or all",)))
+        self.engine_name = resolve_engine(engine, self.analysis)
+        self.engine = create_engine(self.engine_name, self.analysis,
+                                    EngineOptions(models=models, show=show, inertia=inertia))
+        self.checker = StreamChecker(dict(self.analysis.signatures), set(self.analysis.intensional))
+        self.time = 0
+        self.atoms_in = 0
+
+    def append(self, t: int, atoms: Iterable) -> None:
+        """Add the atoms that arrived at time t (t never decreases)."""
+        if t < self.time:
+            raise StreamError(Diagnostic(f"time {t} after time {self.time}: time must not decrease"))
+        atoms = [_atom(a, t) for a in atoms]
+        self.checker.check(Record(t, tuple(atoms), "<api>", 0))
+        self._append(t, atoms)
+
+    def _append(self, t: int, atoms: list) -> None:
+        self.time = t
+        self.atoms_in += len(atoms)
+        self.engine.append(t, atoms)
+
+    def evaluate(self, t: Optional[int] = None) -> Result:
+        """The answer streams at time t (default: the latest time appended)."""
+        if t is None:
+            t = self.time
+        if t < self.time:
+            raise StreamError(Diagnostic(f"cannot evaluate time {t} after time {self.time}"))
+        self.time = t
+        return self.engine.evaluate(t)
+
+    def feed(self, records: Iterable[Record], until: Optional[int] = None,
+             every: str = "time") -> Iterator[Result]:
+        """Evaluate a stream of records: once per time point, or after every atom (``signal``).
+
+        Time points are evaluated as soon as a later record shows they are complete. If the
+        stream raises an error, everything accepted before it is evaluated first.
+        """
+        if every not in ("time", "signal"):
+            raise UsageError(Diagnostic(f"unknown --every '{every}'", notes=("use time or signal",)))
+        push = every == "signal"
+        cur, pending, seen, evaluated = self.time, [], set(), False
+
+        def close(t):
+            nonlocal pending, seen, evaluated
+            if not push:
+                self._append(t, pending)
+                yield self.evaluate(t)
+            elif not evaluated:
+                yield self.evaluate(t)
+            pending, seen, evaluated = [], set(), False
+
+        try:
+            for rec in records:
+                if until is not None and rec.t > until:
+                    break
+                self.checker.check(rec)
+                if rec.t < cur:
+                    raise StreamError(Diagnostic(f"time {rec.t} after time {cur}: time must not decrease"))
+                while rec.t > cur:
+                    yield from close(cur)
+                    cur += 1
+                for a in rec.atoms:
+                    if a in seen:
+                        continue
+                    seen.add(a)
+                    if push:
+                        self._append(cur, [a])
+                        yield self.evaluate(cur)
+                        evaluated = True
+                    else:
+                        pending.append(a)
+        except TickerError:
+            yield from close(cur)
+            raise
+        last = cur if until is None else until
+        while cur <= last:
+            yield from close(cur)
+            cur += 1
+
+
+def records_from(stream) -> Iterable[Record]:
+    """Records from a path, ``-``, a pandas DataFrame, or an iterable of ``(t, atoms)`` pairs."""
+    if isinstance(stream, (str, Path)):
+        return open_stream(str(stream))
+    if hasattr(stream, "columns") and hasattr(stream, "iterrows"):
+        return read_dataframe(stream)
+    if hasattr(stream, "toPandas") or hasattr(stream, "toLocalIterator"):
+        from .spark import read_spark_dataframe  # only the Spark module imports pyspark
+
+        return read_spark_dataframe(stream)
+
+    def gen():
+        for item in stream:
+            if isinstance(item, Record):
+                yield item
+            else:
+                t, atoms = item
+                yield Record(t, tuple(_atom(a, t) for a in atoms), "<api>", 0)
+    return gen()
+
+
+def run(program, stream, engine: str = "auto", models: int = 1, every: str = "time",
+        until: Optional[int] = None, show: str = "derived", clock: Union[str, int] = "1s",
+        inertia: bool = False) -> Results:
+    """Evaluate a whole stream; ``stream`` is a path, a DataFrame or ``(t, atoms)`` pairs."""
+    reasoner = Reasoner(program, engine=engine, models=models, show=show, clock=clock, inertia=inertia)
+    return Results(reasoner.feed(records_from(stream), until=until, every=every))

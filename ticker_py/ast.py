@@ -1,0 +1,339 @@
+"""The LARS abstract syntax: frozen dataclasses whose ``str()`` is valid LARS source.
+
+``parse_program(str(program)) == program`` holds for every program (locations are
+ignored by equality).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional, Union
+
+__all__ = [
+    "Location", "Variable", "Number", "Constant", "String", "Function", "BinOp", "Interval",
+    "Term", "Atom", "Window", "ExtendedAtom", "Comparison", "Literal", "Head", "Rule", "Program",
+    "UNITS", "DIAMOND", "BOX", "AT", "NOW",
+]
+
+
+@dataclass(frozen=True)
+class Location:
+    """A source span: 1-based lines and columns, end column exclusive."""
+
+    file: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+    def __str__(self) -> str:
+        if self.end_line == self.line:
+            return f"{self.file}:{self.line}:{self.column}-{self.end_column}"
+        return f"{self.file}:{self.line}:{self.column}-{self.end_line}:{self.end_column}"
+
+
+def _loc() -> Optional[Location]:
+    return field(default=None, compare=False, repr=False)
+
+
+# ---------------------------------------------------------------- terms
+
+@dataclass(frozen=True)
+class Variable:
+    """A variable: ``X``, ``_Y``."""
+
+    name: str
+    location: Optional[Location] = _loc()
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class Number:
+    """An integer constant."""
+
+    value: int
+    location: Optional[Location] = _loc()
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+@dataclass(frozen=True)
+class Constant:
+    """A symbolic constant: ``a1``."""
+
+    name: str
+    location: Optional[Location] = _loc()
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class String:
+    """A quoted string; ``value`` is the unescaped content."""
+
+    value: str
+    location: Optional[Location] = _loc()
+
+    def __str__(self) -> str:
+        return quote(self.value)
+
+
+@dataclass(frozen=True)
+class Function:
+    """A function term ``f(t1,...,tk)`` with k >= 1."""
+
+    name: str
+    args: tuple
+    location: Optional[Location] = _loc()
+
+    def __str__(self) -> str:
+        return f"{self.name}({','.join(map(str, self.args))})"
+
+
+_PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2, "\\": 2}
+
+
+@dataclass(frozen=True)
+class BinOp:
+    """Integer arithmetic: ``+ - * / \\`` (``\\`` is modulo, ``/`` integer division)."""
+
+    op: str
+    left: "Term"
+    right: "Term"
+    location: Optional[Location] = _loc()
+
+    def __str__(self) -> str:
+        prec = _PRECEDENCE[self.op]
+        left = str(self.left)
+        if isinstance(self.left, BinOp) and _PRECEDENCE[self.left.op] < prec:
+            left = f"({left})"
+        right = str(self.right)
+        if isinstance(self.right, BinOp) and _PRECEDENCE[self.right.op] <= prec:
+            right = f"({right})"
+        if right.startswith("-"):
+            right = f"({right})"
+        return f"{left}{self.op}{right}"
+
+
+@dataclass(frozen=True)
+class Interval:
+    """An interval ``lo..hi``; allowed in facts (``value(0..30).``)."""
+
+    low: "Term"
+    high: "Term"
+    location: Optional[Location] = _loc()
+
+    def __str__(self) -> str:
+        return f"{self.low}..{self.high}"
+
+
+Term = Union[Variable, Number, Constant, String, Function, BinOp, Interval]
+
+
+def quote(text: str) -> str:
+    """Quote a string the way clingo prints it."""
+    return '"' + text.replace("\\", "\\\\").replace("\n", "\\n").replace('"', '\\"') + '"'
+
+
+# ---------------------------------------------------------------- atoms and windows
+
+@dataclass(frozen=True)
+class Atom:
+    """An atom ``p`` or ``p(t1,...,tk)``."""
+
+    predicate: str
+    args: tuple = ()
+    location: Optional[Location] = _loc()
+
+    @property
+    def signature(self) -> tuple:
+        """``(name, arity)``."""
+        return (self.predicate, len(self.args))
+
+    def __str__(self) -> str:
+        if not self.args:
+            return self.predicate
+        return f"{self.predicate}({','.join(map(str, self.args))})"
+
+
+UNITS = {"ms": 1, "sec": 1000, "min": 60_000, "h": 3_600_000}
+
+
+@dataclass(frozen=True)
+class Window:
+    """A sliding window: ``[n]``, ``[n sec]`` (time) or ``[n #]`` (tuple).
+
+    ``unit`` is ``None`` (time points), one of ``UNITS``, or ``"#"`` for a tuple window.
+    """
+
+    size: int
+    unit: Optional[str] = None
+    location: Optional[Location] = _loc()
+
+    @property
+    def is_tuple(self) -> bool:
+        return self.unit == "#"
+
+    def __str__(self) -> str:
+        return f"[{self.size}]" if self.unit is None else f"[{self.size} {self.unit}]"
+
+
+NOW = "now"
+DIAMOND = "diamond"
+BOX = "box"
+AT = "at"
+
+
+@dataclass(frozen=True)
+class ExtendedAtom:
+    """An atom under a modality.
+
+    - ``now``: ``p`` (no window; holds at the evaluation time)
+    - ``diamond``: ``p in [n]`` — p holds at some point of the window
+    - ``box``: ``p always [n]`` — p holds at every point of the window
+    - ``at``: ``p at T`` or ``p at T in [n]`` — p holds at T (T in the window, or in [0, t])
+    """
+
+    atom: Atom
+    modality: str = NOW
+    window: Optional[Window] = None
+    time: Optional[Term] = None
+    location: Optional[Location] = _loc()
+
+    def __str__(self) -> str:
+        if self.modality == NOW:
+            return str(self.atom)
+        if self.modality == DIAMOND:
+            return f"{self.atom} in {self.window}"
+        if self.modality == BOX:
+            return f"{self.atom} always {self.window}"
+        text = f"{self.atom} at {self.time}"
+        return text if self.window is None else f"{text} in {self.window}"
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A comparison ``l op r`` with op in ``= != < <= > >=``."""
+
+    op: str
+    left: Term
+    right: Term
+    location: Optional[Location] = _loc()
+
+    def __str__(self) -> str:
+        return f"{self.left} {self.op} {self.right}"
+
+
+@dataclass(frozen=True)
+class Literal:
+    """A body element, possibly under default negation."""
+
+    element: Union[ExtendedAtom, Comparison]
+    negated: bool = False
+    location: Optional[Location] = _loc()
+
+    @property
+    def is_comparison(self) -> bool:
+        return isinstance(self.element, Comparison)
+
+    def __str__(self) -> str:
+        return f"not {self.element}" if self.negated else str(self.element)
+
+
+@dataclass(frozen=True)
+class Head:
+    """A rule head: ``p(X)`` (holds now) or ``p(X) at T`` (pinned to T)."""
+
+    atom: Atom
+    time: Optional[Term] = None
+    location: Optional[Location] = _loc()
+
+    def __str__(self) -> str:
+        return str(self.atom) if self.time is None else f"{self.atom} at {self.time}"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """``head :- body.``; a fact has an empty body, a constraint no head."""
+
+    head: Optional[Head]
+    body: tuple = ()
+    location: Optional[Location] = _loc()
+
+    @property
+    def is_fact(self) -> bool:
+        return self.head is not None and not self.body and self.head.time is None
+
+    @property
+    def is_constraint(self) -> bool:
+        return self.head is None
+
+    def __str__(self) -> str:
+        body = ", ".join(map(str, self.body))
+        if self.head is None:
+            return f":- {body}."
+        if not self.body:
+            return f"{self.head}."
+        return f"{self.head} :- {body}."
+
+
+@dataclass(frozen=True)
+class Program:
+    """A LARS program: a sequence of rules."""
+
+    rules: tuple = ()
+    file: str = field(default="<string>", compare=False)
+
+    @property
+    def facts(self) -> tuple:
+        return tuple(r for r in self.rules if r.is_fact)
+
+    @property
+    def proper_rules(self) -> tuple:
+        """Rules that are not facts."""
+        return tuple(r for r in self.rules if not r.is_fact)
+
+    def __str__(self) -> str:
+        return "".join(f"{r}\n" for r in self.rules)
+
+
+# ---------------------------------------------------------------- helpers
+
+def term_variables(term) -> set:
+    """The variable names occurring in a term."""
+    if isinstance(term, Variable):
+        return {term.name}
+    if isinstance(term, Function):
+        out = set()
+        for a in term.args:
+            out |= term_variables(a)
+        return out
+    if isinstance(term, (BinOp, Interval)):
+        a, b = (term.left, term.right) if isinstance(term, BinOp) else (term.low, term.high)
+        return term_variables(a) | term_variables(b)
+    return set()
+
+
+def atom_variables(atom: Atom) -> set:
+    out = set()
+    for a in atom.args:
+        out |= term_variables(a)
+    return out
+
+
+def element_variables(element) -> set:
+    """Variables of an extended atom or comparison."""
+    if isinstance(element, Comparison):
+        return term_variables(element.left) | term_variables(element.right)
+    out = atom_variables(element.atom)
+    if element.time is not None:
+        out |= term_variables(element.time)
+    return out
+
+
+def is_ground(term) -> bool:
+    return not term_variables(term)

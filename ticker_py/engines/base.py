@@ -1,0 +1,43 @@
+"""The engine protocol: every engine consumes the same stream model and returns Results."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Sequence
+
+from ..streams.model import Result
+
+__all__ = ["EngineOptions", "Engine"]
+
+
+@dataclass(frozen=True)
+class EngineOptions:
+    """Options shared by all engines.
+
+    models: how many answer streams to compute (0 = all).
+    show: ``"derived"`` (intensional atoms) or ``"all"`` (also input and background atoms at t).
+    """
+
+    models: int = 1
+    show: str = "derived"
+    inertia: bool = False
+
+
+class Engine(ABC):
+    """Evaluates a program over a stream, tick by tick.
+
+    Usage: ``append(t, atoms)`` for the atoms arriving at time t (t never decreases), then
+    ``evaluate(t)`` for the answer at tick ``(t, c)`` where c counts all atoms appended so far.
+    ``evaluate`` may be called for a t later than the last append (empty time points).
+    """
+
+    name: str = "?"
+
+    @abstractmethod
+    def append(self, t: int, atoms: Sequence[tuple]) -> None:
+        """Add atoms (ground tuples) that arrived at time t, in arrival order."""
+
+    @abstractmethod
+    def evaluate(self, t: int) -> Result:
+        """Compute the answer streams at time t after everything appended so far."""

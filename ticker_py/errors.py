@@ -1,0 +1,86 @@
+"""Errors: user errors (bad program, stream or arguments) and internal invariant failures.
+
+A :class:`TickerError` is the user's fault and is reported as text in clingo's style
+(``file:line:col: error: message`` plus ``note:`` lines and a caret excerpt); the CLI
+exits with status 2. An :class:`InternalError` is a bug in ticker_py (status 1).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from .ast import Location
+
+__all__ = ["Diagnostic", "TickerError", "ProgramError", "StreamError", "UsageError",
+           "EngineUnsupported", "InternalError"]
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One problem, as data: where, what, and follow-up notes."""
+
+    message: str
+    location: Optional[Location] = None
+    notes: tuple = ()
+    excerpt: str = ""
+    kind: str = "error"
+
+    def __str__(self) -> str:
+        where = f"{self.location}: " if self.location is not None else ""
+        lines = [f"{where}{self.kind}: {self.message}"]
+        if self.excerpt:
+            lines.append(self.excerpt)
+        lines += [f"  note: {n}" for n in self.notes]
+        return "\n".join(lines)
+
+
+class TickerError(Exception):
+    """A user error: one or more diagnostics. ``str()`` is the clingo-style report."""
+
+    def __init__(self, diagnostics, *, source: Optional[str] = None):
+        if isinstance(diagnostics, Diagnostic):
+            diagnostics = [diagnostics]
+        if source is not None:
+            diagnostics = [with_excerpt(d, source) for d in diagnostics]
+        self.diagnostics = tuple(diagnostics)
+        super().__init__("\n".join(map(str, self.diagnostics)))
+
+    @classmethod
+    def at(cls, location: Optional[Location], message: str, *notes: str, source: Optional[str] = None):
+        return cls(Diagnostic(message, location, tuple(notes)), source=source)
+
+
+class ProgramError(TickerError):
+    """The program is malformed or outside what LARS allows."""
+
+
+class StreamError(TickerError):
+    """A stream record is malformed or breaks the stream rules."""
+
+
+class UsageError(TickerError):
+    """Bad arguments: unknown engine or format, missing file, ..."""
+
+
+class EngineUnsupported(TickerError):
+    """The chosen engine cannot run this program (the message says why)."""
+
+
+class InternalError(RuntimeError):
+    """An internal invariant failed: a bug in ticker_py."""
+
+
+def with_excerpt(diag: Diagnostic, source: str) -> Diagnostic:
+    """Attach a caret excerpt of the source line the diagnostic points at."""
+    loc = diag.location
+    if loc is None or diag.excerpt:
+        return diag
+    lines = source.splitlines()
+    if not 1 <= loc.line <= len(lines):
+        return diag
+    text = lines[loc.line - 1].expandtabs(1)
+    end = loc.end_column if loc.end_line == loc.line else len(text) + 1
+    width = max(1, end - loc.column)
+    excerpt = f"  {text}\n  {' ' * (loc.column - 1)}^{'~' * (width - 1)}"
+    return Diagnostic(diag.message, loc, diag.notes, excerpt, diag.kind)

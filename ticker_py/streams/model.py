@@ -1,0 +1,93 @@
+"""The stream model shared by every reader, engine and writer.
+
+A stream is a sequence of time points 0, 1, 2, ...; each carries the ground atoms that
+arrived in it, in arrival order. Atoms are tuples (see :mod:`ticker_py.ground`); every
+atom gets a count (1, 2, ...) in arrival order over the whole stream — the tick stream
+of the Ticker paper. Results are per evaluation tick ``(t, c)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Iterator, Optional
+
+from ..ground import format_atom
+
+__all__ = ["Record", "TimePoint", "Model", "Result", "time_points"]
+
+
+@dataclass(frozen=True)
+class Record:
+    """What a reader yields: atoms at time ``t`` from one line/row of a source.
+
+    ``source``/``line`` locate the record for error messages. Several records may carry the
+    same t (a time point continued on a later line); t never decreases.
+    """
+
+    t: int
+    atoms: tuple
+    source: str = "<stream>"
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class TimePoint:
+    """All atoms of one time point, in arrival order, duplicates removed."""
+
+    t: int
+    atoms: tuple
+
+
+def time_points(records: Iterable[Record], until: Optional[int] = None) -> Iterator[TimePoint]:
+    """Group records into consecutive time points 0, 1, 2, ... (gaps become empty points).
+
+    A time point is yielded as soon as a later record shows it is complete, so readers
+    stay incremental. With ``until`` the stream stops after that time point, or is
+    padded with empty time points up to it.
+    """
+    current, atoms, seen = 0, [], set()
+    for rec in records:
+        if until is not None and rec.t > until:
+            break
+        while rec.t > current:
+            yield TimePoint(current, tuple(atoms))
+            current, atoms, seen = current + 1, [], set()
+        for a in rec.atoms:
+            if a not in seen:
+                seen.add(a)
+                atoms.append(a)
+    last = current if until is None else until
+    while current <= last:
+        yield TimePoint(current, tuple(atoms))
+        current, atoms = current + 1, []
+
+
+@dataclass(frozen=True)
+class Model:
+    """One answer stream at an evaluation tick.
+
+    ``atoms``: the atoms holding at t that are shown (intensional ones; all with show=all).
+    ``pinned``: ``(atom, T)`` pairs of intensional atoms pinned by @-heads to T != t
+    (past time points and predictions).
+    """
+
+    atoms: frozenset
+    pinned: frozenset = field(default_factory=frozenset)
+
+    def sorted_atoms(self) -> list:
+        return sorted(format_atom(a) for a in self.atoms)
+
+    def sorted_pinned(self) -> list:
+        return [f"{s} at {T}" for T, s in sorted((T, format_atom(a)) for a, T in self.pinned)]
+
+
+@dataclass(frozen=True)
+class Result:
+    """The answer at one evaluation tick: zero, one or several answer streams.
+
+    ``models == ()`` means *no answer stream*; ``(Model(frozenset()),)`` is one empty one.
+    """
+
+    t: int
+    c: int
+    models: tuple
