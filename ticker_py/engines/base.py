@@ -17,11 +17,16 @@ class EngineOptions:
 
     models: how many answer streams to compute (0 = all).
     show: ``"derived"`` (intensional atoms) or ``"all"`` (also input and background atoms at t).
+    inertia: prefer the previous tick's answer stream (incremental engine).
+    changes_only: the caller reads only ``Result.changes`` (see :class:`Result`).
+    pruning: native engine: disable box rules that cannot fire (Laser2); off for comparison.
     """
 
     models: int = 1
     show: str = "derived"
     inertia: bool = False
+    changes_only: bool = False
+    pruning: bool = True
 
 
 class Engine(ABC):

@@ -86,8 +86,14 @@ class Result:
     """The answer at one evaluation tick: zero, one or several answer streams.
 
     ``models == ()`` means *no answer stream*; ``(Model(frozenset()),)`` is one empty one.
+    ``changes``, when an engine maintains its answer incrementally, is ``(added, removed)``:
+    frozensets of atoms at t (and of ``(atom, T)`` pins) relative to the previous evaluation
+    of the single answer stream. An engine created with ``EngineOptions(changes_only=True)``
+    may leave ``models`` as ``None`` and report only ``changes`` (never materialising the
+    whole answer: the mode for long streams and benchmarks).
     """
 
     t: int
     c: int
-    models: tuple
+    models: Optional[tuple]
+    changes: Optional[tuple] = None
