@@ -1,0 +1,14 @@
+"""Shared test helpers.
+
+Slow tests (``@pytest.mark.slow``) run in every test run, but as a bounded sample unless
+``TICKER_SLOW=full``: use ``scaled(full, sample)`` for their sizes and example counts.
+"""
+
+import os
+
+SLOW_MODE = os.environ.get("TICKER_SLOW", "sample")
+
+
+def scaled(full: int, sample: int) -> int:
+    """``full`` in a full slow run (TICKER_SLOW=full), ``sample`` otherwise."""
+    return full if SLOW_MODE == "full" else sample

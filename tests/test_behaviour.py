@@ -1,0 +1,164 @@
+"""The behaviour suite: hand-checked answers, run on every engine.
+
+Each case is a program, a stream (``{t: [atoms]}``; missing time points are empty) and the
+expected answer at every tick: a list of models, each the set of printed atoms at t plus
+``"a at T"`` for atoms pinned to other time points. ``None`` as expected answer means
+*no answer stream*.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ticker_py import run
+from ticker_py.analysis import GENERAL
+from ticker_py.api import load_program
+from ticker_py.errors import EngineUnsupported
+
+ENGINES = ["clingo", "incremental", "native"]
+
+
+def M(*atoms):
+    """A model as printed: atoms at t and 'a at T' pins."""
+    return frozenset(atoms)
+
+
+def answers(results):
+    out = []
+    for r in results:
+        models = {frozenset(m.sorted_atoms()) | frozenset(m.sorted_pinned()) for m in r.models}
+        out.append(models or None)
+    return out
+
+
+def stream_of(points: dict, until: int):
+    return [(t, points.get(t, [])) for t in range(until + 1)]
+
+
+CASES = {
+    # --- time windows -------------------------------------------------------------
+    # p only at 0: [2] covers [t-2, t], so q holds for t = 0, 1, 2.
+    "time-diamond": ("q :- p in [2].", {0: ["p"]}, [M("q"), M("q"), M("q"), M(), M()]),
+    # p at 0..3: the box window [max(0,t-2), t] is full until t = 4 (p missing at 4);
+    # at t = 0, 1 the window is clipped at 0 and needs p only on [0, t].
+    "time-box-clipped": ("q :- p always [2].", {0: ["p"], 1: ["p"], 2: ["p"], 3: ["p"]},
+                         [M("q"), M("q"), M("q"), M("q"), M(), M()]),
+    # T ranges over the window: p at 1 and 3.
+    "time-at": ("q(T) :- p at T in [2].", {1: ["p"], 3: ["p"]},
+                [M(), M("q(1)"), M("q(1)"), M("q(1)", "q(3)"), M("q(3)"), M("q(3)"), M()]),
+    # units convert with the clock (1 s per time point): [2 sec] = [2].
+    "time-unit": ("q :- p in [2 sec].", {0: ["p"]}, [M("q"), M("q"), M("q"), M()]),
+    # an @-atom without window ranges over the whole timeline [0, t].
+    "unwindowed-at": ("q(T) :- p at T.", {0: ["p"], 2: ["p"]},
+                      [M("q(0)"), M("q(0)"), M("q(0)", "q(2)"), M("q(0)", "q(2)")]),
+    # --- tuple windows ------------------------------------------------------------
+    # counts: p(1)=1, p(2)=2 at t=0; p(3)=3 at t=1; p(4)=4 at t=3. [2 #] keeps the last two.
+    "tuple-diamond": ("q(X) :- p(X) in [2 #].", {0: ["p(1)", "p(2)"], 1: ["p(3)"], 3: ["p(4)"]},
+                      [M("q(1)", "q(2)"), M("q(2)", "q(3)"), M("q(2)", "q(3)"), M("q(3)", "q(4)")]),
+    # t=2: c=4, counts 3..4 both at t=2, so the timeline is [2, 2]; t=3: [2, 3] has no p at 3.
+    "tuple-box": ("q(X) :- p(X) always [2 #].", {0: ["p(1)"], 1: ["p(1)"], 2: ["p(2)", "p(1)"]},
+                  [M("q(1)"), M("q(1)"), M("q(1)", "q(2)"), M()]),
+    # the first time point of a tuple window's timeline holds only atoms with count >= c-n+1:
+    # at t=1 (c=3) the window holds p(2)@0 (count 2) and p(3)@1 but not p(1)@0.
+    "tuple-first-point-cut": ("q(X,T) :- p(X) at T in [2 #].", {0: ["p(1)", "p(2)"], 1: ["p(3)"]},
+                              [M("q(1,0)", "q(2,0)"), M("q(2,0)", "q(3,1)")]),
+    # box over a tuple window whose oldest time point is cut: p(a) is at 0 with count 1,
+    # q at 0 with count 2, p(a) at 1: [2 #] at t=1 holds q@0 and p(a)@1 -> p(a) misses 0.
+    "tuple-box-cut": ("r(X) :- p(X) always [2 #].", {0: ["p(a)", "q"], 1: ["p(a)"]},
+                      [M("r(a)"), M()]),
+    # --- @ in heads ---------------------------------------------------------------
+    # high is pinned into the past from the tuple window; box [3] needs 4 time points, the
+    # tuple window with one atom per time point covers 3 once c >= 3 (SPEC §3).
+    "at-head-past-box": ("high at T :- alpha(V) at T in [3 #], V >= 18.\nlfu :- high always [3].",
+                         {t: ["alpha(20)"] for t in range(5)},
+                         [M("high", "lfu"), M("high", "lfu", "high at 0"),
+                          M("high", "lfu", "high at 0", "high at 1"),
+                          M("high", "high at 1", "high at 2"), M("high", "high at 2", "high at 3")]),
+    # a prediction (T > t) is reported but no rule reads it, and nothing is remembered.
+    "prediction": ("warn at U :- temp(V) at T in [0], V > 100, U = T + 2.\nseen :- warn at T in [5].",
+                   {0: ["temp(120)"]}, [M("warn at 2"), M(), M()]),
+    # tram example (after the LARS paper, Ex. 1-7): the expected arrival from the last tuple.
+    "tram": ("plan(l1,a,b,3). plan(l1,b,c,2).\n"
+             "exp(Id,Y) at T :- tram(Id,X) at T1 in [1 #], plan(L,X,Y,Z), T = T1 + Z.",
+             {0: ["tram(t1,a)"], 3: ["tram(t1,b)"]},
+             [M("exp(t1,b) at 3"), M("exp(t1,b) at 3"), M("exp(t1,b) at 3"), M("exp(t1,c) at 5")]),
+    # --- negation, background, recursion ------------------------------------------
+    "negation": ("a :- p, not q.", {0: ["p"], 1: ["p", "q"]}, [M("a"), M()]),
+    # not before a box window: box [1] fails at t=1 because p is missing at 1.
+    "negated-box": ("ok :- not p always [1].", {0: ["p"]}, [M(), M("ok"), M("ok")]),
+    "background": ("limit(30).\nhot(V) :- limit(L), temp(V), V > L.", {0: ["temp(20)"], 1: ["temp(40)"]},
+                   [M(), M("hot(40)")]),
+    # recursion through windowed edges (transitive closure).
+    "recursion": ("reach(X,Y) :- edge(X,Y) in [1].\nreach(X,Z) :- reach(X,Y), edge(Y,Z) in [1].",
+                  {0: ["edge(a,b)"], 1: ["edge(b,c)"]},
+                  [M("reach(a,b)"), M("reach(a,b)", "reach(b,c)", "reach(a,c)"), M("reach(b,c)"), M()]),
+    # negation per tuple, not per predicate: bad(2) blocks only ok(2).
+    "negation-per-tuple": ("ok(X) :- item(X), not bad(X) in [1].", {0: ["item(1)", "item(2)", "bad(2)"]},
+                           [M("ok(1)")]),
+    # arithmetic and comparisons in clingo's term order: numbers < constants.
+    "comparison-order": ("big(X) :- v(X), X > 5.", {0: ["v(3)", "v(7)", "v(a)"]}, [M("big(7)", "big(a)")]),
+    # gaps: missing time points have no atoms and still count in time windows.
+    "gaps": ("q :- p always [1].", {0: ["p"], 1: ["p"], 3: ["p"], 4: ["p"]},
+             [M("q"), M("q"), M(), M(), M("q")]),
+    # --- several answer streams / none --------------------------------------------
+    "two-answer-streams": ("a :- not b.\nb :- not a.", {}, [{M("a"), M("b")}]),
+    "no-answer-stream": ("a :- not a.", {}, [None]),
+    "constraint": ("a :- not b.\nb :- not a.\n:- a, p.", {0: ["p"]}, [{M("b")}, {M("a"), M("b")}]),
+}
+
+
+def _expected(spec):
+    return [e if e is None or isinstance(e, set) else {e} for e in spec]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_case(case, engine):
+    program, points, expected = CASES[case]
+    analysis = load_program(program)
+    if engine not in analysis.engines:
+        assert analysis.fragment == GENERAL or analysis.has_constraints
+        with pytest.raises(EngineUnsupported):
+            run(program, [], engine=engine)
+        return
+    results = run(program, stream_of(points, len(expected) - 1), engine=engine, models=0)
+    assert [r.t for r in results] == list(range(len(expected)))
+    assert answers(results) == _expected(expected)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_push_mode_ticks(engine):
+    # --every signal: one evaluation after every atom; an empty time point once.
+    results = run("q(X) :- p(X) in [1 #].", [(0, ["p(1)", "p(2)"]), (1, []), (2, ["p(3)"])],
+                  engine=engine, every="signal")
+    assert [(r.t, r.c) for r in results] == [(0, 1), (0, 2), (1, 2), (2, 3)]
+    assert answers(results) == [{M("q(1)")}, {M("q(2)")}, {M("q(2)")}, {M("q(3)")}]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_show_all_includes_input_and_background(engine):
+    results = run("r(1).\nq :- p.", [(0, ["p"])], engine=engine, show="all")
+    assert answers(results) == [{M("p", "q", "r(1)")}]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_duplicate_atoms_count_once(engine):
+    # the same atom twice in a time point counts once, also for tuple windows
+    results = run("q(X) :- p(X) in [2 #].", [(0, ["p(1)", "p(1)", "p(2)"])], engine=engine)
+    assert (results[0].c, answers(results)) == (2, [{M("q(1)", "q(2)")}])
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_shipped_caching_example(engine):
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent / "encodings"
+    results = run(root / "caching.lars", root / "caching.stream", engine=engine)
+    assert len(results) == 120
+    models = [r.models[0] for r in results]
+    # high mode for t < 40: lfu from t = 0 on (box clipped at 0), through t = 39
+    assert all("lfu" in m.sorted_atoms() for m in models[:40])
+    # mid mode from t = 40: lru needs mid on [t-20, t], first at t = 60
+    assert "lru" not in models[59].sorted_atoms() and "lru" in models[60].sorted_atoms()
+    # low mode from t = 80: fifo from t = 100; random while nothing holds
+    assert "random" in models[80].sorted_atoms() and "fifo" in models[100].sorted_atoms()

@@ -1,0 +1,38 @@
+"""The :class:`Workload` record and helpers shared by the scenario modules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+import numpy as np
+import pyarrow as pa
+
+__all__ = ["Workload", "table"]
+
+
+@dataclass(frozen=True)
+class Workload:
+    """One benchmark scenario.
+
+    ``program(n, **params)`` is the LARS program text for window n, background facts included.
+    ``block(seed, t0, t1, params)`` is the generator: a pyarrow table with columns ``t`` (int64)
+    and ``atom`` (string, clingo syntax) holding every atom of time points t0..t1-1 in arrival
+    order; it depends only on its arguments, never on other blocks. ``rate(params)`` is the
+    expected number of atoms per time point (to size blocks); ``count(t0, t1, params)``, if
+    given, is the exact number of atoms in [t0, t1) without generating them.
+    """
+
+    name: str
+    description: str
+    program: Callable[..., str]
+    block: Callable[[int, int, int, dict], pa.Table]
+    defaults: dict = field(default_factory=dict)
+    rate: Callable[[dict], float] = lambda p: 1.0
+    count: Optional[Callable[[int, int, dict], int]] = None
+
+
+def table(t, atoms) -> pa.Table:
+    """A block table from time points and atom strings."""
+    return pa.table({"t": pa.array(np.asarray(t, dtype=np.int64)),
+                     "atom": atoms if isinstance(atoms, pa.Array) else pa.array(atoms, pa.string())})

@@ -1,0 +1,90 @@
+"""Writing a workload to a directory without Spark (pyarrow and plain files).
+
+Layout of ``out`` (shared with :func:`ticker_py.spark.gen.generate_parquet`)::
+
+    program.lars                       the program, background facts included
+    stream.parquet/block=K/*.parquet   columns t (int64), c (int64, arrival count 1..N), atom (string);
+                                       hive-partitioned by block = t // block_size
+    stream.jsonl                       {"t": 0, "atoms": ["p(a0,b0)", ...]} per time point
+    stream.stream                      0: p(a0,b0), p(a1,b1)   per time point (empty: "5:")
+    meta.json                          scenario, seed, parameters, block_size, atoms, time_points
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Iterable, Iterator
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from . import _ranges, block_size, resolve, time_points
+
+__all__ = ["SMALL", "write_stream", "write_program", "write_meta", "write_jsonl", "write_text"]
+
+#: Up to this many atoms, a Parquet output also gets stream.jsonl and stream.stream.
+SMALL = 10 ** 5
+
+
+def write_program(out: Path, name: str, **params) -> None:
+    w, p = resolve(name, **params)
+    (out / "program.lars").write_text(w.program(p["window"], **p))
+
+
+def write_meta(out: Path, name: str, seed: int, atoms: int, **params) -> dict:
+    w, p = resolve(name, **params)
+    meta = {"scenario": name, "seed": seed, "params": p, "block_size": block_size(w, p),
+            "atoms": atoms, "time_points": p["tp"]}
+    (out / "meta.json").write_text(json.dumps(meta, indent=1) + "\n")
+    return meta
+
+
+def write_jsonl(path: Path, points: Iterable[tuple[int, list]]) -> None:
+    with open(path, "w") as f:
+        for t, atoms in points:
+            f.write(json.dumps({"t": t, "atoms": atoms}) + "\n")
+
+
+def write_text(path: Path, points: Iterable[tuple[int, list]]) -> None:
+    with open(path, "w") as f:
+        for t, atoms in points:
+            f.write(f"{t}: {', '.join(atoms)}\n" if atoms else f"{t}:\n")
+
+
+def _write_parquet(out: Path, name: str, seed: int, **params) -> int:
+    w, p = resolve(name, **params)
+    size, c = block_size(w, p), 0
+    for t0, t1 in _ranges(w, p, None):
+        tab = w.block(seed, t0, t1, p)
+        tab = pa.table({"t": tab["t"], "c": pa.array(np.arange(c + 1, c + len(tab) + 1)),
+                        "atom": tab["atom"]})
+        c += len(tab)
+        part = out / "stream.parquet" / f"block={t0 // size}"
+        part.mkdir(parents=True, exist_ok=True)
+        pq.write_table(tab, part / "part-0.parquet")
+    return c
+
+
+def write_stream(out, name: str, fmt: str = "parquet", seed: int = 0, **params) -> dict:
+    """Write ``name``'s stream to directory ``out`` in ``fmt`` (parquet, jsonl or text); returns meta."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    write_program(out, name, **params)
+    if fmt == "parquet":
+        atoms = _write_parquet(out, name, seed, **params)
+        if atoms <= SMALL:
+            write_jsonl(out / "stream.jsonl", time_points(name, seed, **params))
+            write_text(out / "stream.stream", time_points(name, seed, **params))
+    else:
+        writer, path = (write_jsonl, "stream.jsonl") if fmt == "jsonl" else (write_text, "stream.stream")
+        atoms = 0
+
+        def counted():
+            nonlocal atoms
+            for t, a in time_points(name, seed, **params):
+                atoms += len(a)
+                yield t, a
+        writer(out / path, counted())
+    return write_meta(out, name, seed, atoms, **params)
