@@ -496,7 +496,7 @@ def _lfp(rules, stream, neg_interp=None, ignore_neg=False):
         derived |= new
 
 
-def answer_streams(prep: Prepared, stream: Stream, prune=True, minimality="lfp"):
+def answer_streams(prep: Prepared, stream: Stream, prune=True, minimality="lfp", limit=None):
     """All answer streams at (t, c), as sets of derived pairs (atom, u), predictions included."""
     t = stream.t
     # upper bound L0 and the ground program relative to it (module docstring)
@@ -522,8 +522,9 @@ def answer_streams(prep: Prepared, stream: Stream, prune=True, minimality="lfp")
         if not lower <= upper:  # cannot happen when the bounds are right
             raise AssertionError("reference: lower bound not below upper bound")
     undecided = sorted(upper - lower, key=repr)
-    if len(undecided) > LIMIT:
-        raise TooManyCandidates(f"{len(undecided)} undecided atoms at t={t} (limit {LIMIT})")
+    limit = LIMIT if limit is None else limit
+    if len(undecided) > limit:
+        raise TooManyCandidates(f"{len(undecided)} undecided atoms at t={t} (limit {limit})")
     found = []
     for r in range(len(undecided) + 1):
         for extra in itertools.combinations(undecided, r):
@@ -581,11 +582,12 @@ def _model_key(m: Model):
     return (sorted(format_atom(a) for a in m.atoms), m.sorted_pinned())
 
 
-def reference_eval(program, history, t: int, c: int, prune=True, minimality="lfp") -> Result:
+def reference_eval(program, history, t: int, c: int, prune=True, minimality="lfp",
+                   limit=None) -> Result:
     """The answer streams of ``program`` at tick (t, c) of ``history`` (see module doc)."""
     prep = prepare(program)
     stream = Stream(history, t, c, prep)
-    models = {_model(prep, stream, d) for d in answer_streams(prep, stream, prune, minimality)}
+    models = {_model(prep, stream, d) for d in answer_streams(prep, stream, prune, minimality, limit)}
     return Result(t, c, tuple(sorted(models, key=_model_key)))
 
 

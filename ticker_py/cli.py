@@ -185,6 +185,13 @@ def main(argv=None) -> int:
     except BrokenPipeError:
         sys.stderr.close()
         return 0
+    except Exception:  # a bug: say so, with the traceback for the report
+        import traceback
+
+        sys.stdout.flush()
+        print("ticker: internal error (a bug in ticker_py, please report it):", file=sys.stderr)
+        traceback.print_exc()
+        return 1
 
 
 if __name__ == "__main__":  # pragma: no cover

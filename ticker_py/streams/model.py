@@ -42,20 +42,25 @@ def time_points(records: Iterable[Record], until: Optional[int] = None) -> Itera
     """Group records into consecutive time points 0, 1, 2, ... (gaps become empty points).
 
     A time point is yielded as soon as a later record shows it is complete, so readers
-    stay incremental. With ``until`` the stream stops after that time point, or is
+    stay incremental. If the records raise, the time point collected so far is yielded
+    first. With ``until`` the stream stops after that time point, or is
     padded with empty time points up to it.
     """
     current, atoms, seen = 0, [], set()
-    for rec in records:
-        if until is not None and rec.t > until:
-            break
-        while rec.t > current:
-            yield TimePoint(current, tuple(atoms))
-            current, atoms, seen = current + 1, [], set()
-        for a in rec.atoms:
-            if a not in seen:
-                seen.add(a)
-                atoms.append(a)
+    try:
+        for rec in records:
+            if until is not None and rec.t > until:
+                break
+            while rec.t > current:
+                yield TimePoint(current, tuple(atoms))
+                current, atoms, seen = current + 1, [], set()
+            for a in rec.atoms:
+                if a not in seen:
+                    seen.add(a)
+                    atoms.append(a)
+    except Exception:
+        yield TimePoint(current, tuple(atoms))  # what was accepted before the error
+        raise
     last = current if until is None else until
     while current <= last:
         yield TimePoint(current, tuple(atoms))

@@ -1,0 +1,86 @@
+"""Analysis: roles, safety, fragments, strata, look-back and sharding."""
+
+from __future__ import annotations
+
+import pytest
+
+from ticker_py.analysis import GENERAL, POSITIVE, STRATIFIED, analyse
+from ticker_py.analysis.sharding import shard_of, shard_plan
+from ticker_py.errors import ProgramError
+from ticker_py.syntax import parse_program
+
+
+def A(text, clock_ms=1000):
+    return analyse(parse_program(text), clock_ms)
+
+
+@pytest.mark.parametrize("text,fragment", [
+    ("q(X) :- p(X) in [3].", POSITIVE),
+    ("r(X,Z) :- r(X,Y), e(Y,Z). r(X,Y) :- e(X,Y).", POSITIVE),
+    ("a :- p, not q.", STRATIFIED),
+    ("a :- p. b :- not a.", STRATIFIED),
+    ("a :- not b. b :- not a.", GENERAL),
+    ("a :- p. :- a.", STRATIFIED),
+    ("a :- not a.", GENERAL),
+])
+def test_fragment(text, fragment):
+    assert A(text).fragment == fragment
+
+
+def test_roles_and_background():
+    a = A("value(0..2). edge(a,b). high :- value(V), alpha(V), V > 1. edge(X,Y) :- link(X,Y).")
+    assert a.intensional == {"high", "edge"}
+    assert a.extensional == {"value", "alpha", "link"}
+    assert set(a.background) == {("value", 0), ("value", 1), ("value", 2), ("edge", "a", "b")}
+
+
+def test_strata_order_dependencies_first():
+    a = A("c :- b. b :- a. a :- p.")
+    assert list(a.strata) == [("a",), ("b",), ("c",)]
+
+
+def test_lookback_and_window_sizes():
+    a = A("a :- p in [3]. b :- q always [2 min]. c :- r in [5 #].")
+    assert (a.lookback, a.tuple_lookback) == (120, 5)
+    assert A("a(T) :- p at T.").lookback is None
+    assert A("a :- p in [1500 ms].", clock_ms=500).lookback == 3
+
+
+def test_safety_allows_assignments_and_function_terms():
+    A("h(T) :- p(f(X), Y) in [2], T = X + Y.")
+    A("h(Y) :- p(X), Y = X * 2, not q(Y).")
+    with pytest.raises(ProgramError, match="unsafe variable 'X'"):
+        A("h :- p(X+1).")
+    with pytest.raises(ProgramError, match="unsafe variable 'T'"):
+        A("h at T :- p.")
+
+
+def test_all_problems_are_reported_at_once():
+    with pytest.raises(ProgramError) as info:
+        A("a(X) :- b. c :- not d(Y) [2 #]. d(1) :- e.")
+    messages = [d.message for d in info.value.diagnostics]
+    assert messages == ["unsafe variable 'X'", "unsafe variable 'Y'",
+                        "tuple window over intensional predicate 'd/1'"]
+
+
+@pytest.mark.parametrize("text,key,reason", [
+    ("q(A,B) :- p(A,B) in [3].", {"p": 0, "q": 0}, ""),
+    ("q(B) :- p(A,B) in [3], r(B).", {"p": 1, "q": 0, "r": 0}, ""),
+    ("q(A,C) :- p(A,B) in [3], p(B,C) in [3].", None, "joins keyed atoms on different variables"),
+    ("q(X) :- p(X) in [3 #].", None, "tuple window"),
+    ("alarm :- p(X) always [3].", None, "'alarm/0'"),
+    # r cannot be keyed with p: it is broadcast to every shard
+    ("q(A) :- p(A,B) in [3], r(B).", {"p": 0, "q": 0}, ""),
+])
+def test_shard_plan(text, key, reason):
+    plan = shard_plan(A(text))
+    assert plan.key == key
+    assert reason in plan.reason
+
+
+def test_shard_of_is_stable_and_in_range():
+    key = {"p": 0}
+    shards = {shard_of(("p", f"a{i}", 1), key, 4) for i in range(50)}
+    assert shards == {0, 1, 2, 3}
+    assert shard_of(("p", "a1", 2), key, 4) == shard_of(("p", "a1", 9), key, 4)
+    assert shard_of(("r", 1), key, 4) is None
