@@ -24,8 +24,8 @@ from ..syntax import parse_ground_atom
 from . import laser, scenario_a, scenario_b
 from .base import Workload
 
-__all__ = ["Workload", "WORKLOADS", "resolve", "program", "block_size", "blocks", "generate", "time_points",
-           "TARGET_BLOCK_ATOMS"]
+__all__ = ["Workload", "WORKLOADS", "TARGET_BLOCK_ATOMS", "resolve", "program", "block_size",
+           "blocks", "time_points", "generate"]
 
 WORKLOADS: dict[str, Workload] = {
     w.name: w for w in scenario_a.WORKLOADS + scenario_b.WORKLOADS + laser.WORKLOADS}

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Iterable
 
 import numpy as np
 import pyarrow as pa
@@ -29,13 +29,16 @@ SMALL = 10 ** 5
 
 
 def write_program(out: Path, name: str, **params) -> None:
+    """Write program.lars."""
     w, p = resolve(name, **params)
     (out / "program.lars").write_text(w.program(p["window"], **p))
 
 
-def write_meta(out: Path, name: str, seed: int, atoms: int, **params) -> dict:
+def write_meta(out: Path, name: str, seed: int, atoms: int, size: int | None = None,
+               **params) -> dict:
+    """Write meta.json (``size``: the block size used, default :func:`block_size`)."""
     w, p = resolve(name, **params)
-    meta = {"scenario": name, "seed": seed, "params": p, "block_size": block_size(w, p),
+    meta = {"scenario": name, "seed": seed, "params": p, "block_size": size or block_size(w, p),
             "atoms": atoms, "time_points": p["tp"]}
     (out / "meta.json").write_text(json.dumps(meta, indent=1) + "\n")
     return meta

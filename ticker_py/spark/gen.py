@@ -1,0 +1,141 @@
+"""Generating a workload's stream with Spark and writing it as partitioned Parquet.
+
+The stream is cut into time blocks of :func:`~ticker_py.workloads.block_size` time points.
+``spark.range(n_blocks)`` is distributed over the partitions and ``mapInArrow`` calls the
+workload's pure-Python block generator for each block id, so the content never depends on
+the partition count. The arrival count ``c`` is a global row number computed without a sort:
+the number of atoms per block is known up front (exactly from ``Workload.count``, or by a first
+Spark job that generates and counts each block), the driver takes the prefix sums, and each
+block numbers its rows from its offset.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+
+from ..workloads import block_size, resolve, time_points
+from ..workloads.files import SMALL, write_jsonl, write_meta, write_program, write_text
+
+__all__ = ["generate_parquet"]
+
+SCHEMA = "t long, c long, atom string, block long"
+
+#: Each task writes whole blocks: concurrent writers instead of the sort by ``block`` that Spark
+#: would otherwise plan before a partitioned write (about 20 % faster here).
+WRITE_CONF = {"spark.sql.optimizer.plannedWrite.enabled": "false",
+              "spark.sql.maxConcurrentOutputFileWriters": "4"}
+
+
+@contextmanager
+def _conf(spark, settings: dict):
+    """Session settings inside the with-statement, restored afterwards."""
+    old = {k: spark.conf.get(k, None) for k in settings}
+    for k, v in settings.items():
+        spark.conf.set(k, v)
+    try:
+        yield
+    finally:
+        for k, v in old.items():
+            if v is None:
+                spark.conf.unset(k)
+            else:
+                spark.conf.set(k, v)
+
+
+class _Progress:
+    """Prints one stderr line per change of the running stages' task counts (polls each second)."""
+
+    def __init__(self, spark, enabled: bool):
+        self.tracker = spark.sparkContext.statusTracker()
+        self.enabled, self.stop, self.start = enabled, threading.Event(), time.time()
+
+    def say(self, message: str) -> None:
+        if self.enabled:
+            print(f"[gen {time.time() - self.start:7.1f}s] {message}", file=sys.stderr, flush=True)
+
+    def _poll(self) -> None:
+        last = None
+        while not self.stop.wait(1.0):
+            infos = [self.tracker.getStageInfo(s) for s in self.tracker.getActiveStageIds()]
+            now = ", ".join(f"stage {i.stageId}: {i.numCompletedTasks}/{i.numTasks} tasks"
+                            for i in infos if i is not None)
+            if now and now != last:
+                self.say(now)
+                last = now
+
+    def __enter__(self):
+        if self.enabled:
+            threading.Thread(target=self._poll, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+
+
+def _block_counts(spark, name, seed, p, ranges, partitions) -> list[int]:
+    def count(batches):
+        w, _ = resolve(name, **p)
+        for batch in batches:
+            ids = batch.column(0).to_pylist()
+            n = [w.block(seed, *ranges[b], p).num_rows for b in ids]
+            yield pa.RecordBatch.from_arrays([pa.array(ids, pa.int64()), pa.array(n, pa.int64())],
+                                             ["block", "n"])
+
+    rows = spark.range(len(ranges), numPartitions=partitions).mapInArrow(count, "block long, n long")
+    return [r.n for r in sorted(rows.collect())]
+
+
+def generate_parquet(spark, name: str, out, seed: int = 0, tp: int | None = None,
+                     window: int | None = None, partitions: int | None = None,
+                     progress: bool = False, size: int | None = None, **params) -> dict:
+    """Write workload ``name`` to directory ``out`` with Spark; returns the meta data written.
+
+    ``out/stream.parquet`` holds columns t, c, atom, hive-partitioned by ``block`` (t // block
+    size); ``out/program.lars`` and ``out/meta.json`` are written next to it, and for at most
+    :data:`~ticker_py.workloads.files.SMALL` atoms also ``stream.jsonl`` and ``stream.stream``.
+    ``partitions`` defaults to one per block; ``size`` (time points per block) defaults to
+    :func:`~ticker_py.workloads.block_size`. Neither changes the stream. With ``progress``,
+    stderr gets a line per step and per change of the task counts.
+    """
+    w, p = resolve(name, tp=tp, window=window, **params)
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    size = size or block_size(w, p)
+    ranges = [(t0, min(t0 + size, p["tp"])) for t0 in range(0, p["tp"], size)]
+    partitions = max(1, min(partitions or len(ranges), len(ranges)))
+    with _Progress(spark, progress) as show:
+        show.say(f"{name}: {p['tp']} time points in {len(ranges)} blocks of {size}, "
+                 f"{partitions} partitions")
+        if w.count is not None:
+            counts = [w.count(t0, t1, p) for t0, t1 in ranges]
+        else:
+            counts = _block_counts(spark, name, seed, p, ranges, partitions)
+            show.say(f"counted {sum(counts)} atoms")
+        offsets = np.concatenate([[0], np.cumsum(counts, dtype=np.int64)]).tolist()
+
+        def gen(batches):
+            wl, _ = resolve(name, **p)
+            for batch in batches:
+                for b in batch.column(0).to_pylist():
+                    tab = wl.block(seed, *ranges[b], p)
+                    c = np.arange(offsets[b] + 1, offsets[b] + tab.num_rows + 1, dtype=np.int64)
+                    yield pa.RecordBatch.from_arrays(
+                        [tab["t"].combine_chunks(), pa.array(c), tab["atom"].combine_chunks(),
+                         pa.array(np.full(tab.num_rows, b, dtype=np.int64))], ["t", "c", "atom", "block"])
+
+        df = spark.range(len(ranges), numPartitions=partitions).mapInArrow(gen, SCHEMA)
+        with _conf(spark, WRITE_CONF):
+            df.write.mode("overwrite").partitionBy("block").parquet(str(out / "stream.parquet"))
+        show.say(f"wrote {offsets[-1]} atoms to {out / 'stream.parquet'}")
+    write_program(out, name, **p)
+    if offsets[-1] <= SMALL:
+        write_jsonl(out / "stream.jsonl", time_points(name, seed, **p))
+        write_text(out / "stream.stream", time_points(name, seed, **p))
+    return write_meta(out, name, seed, offsets[-1], size, **p)
