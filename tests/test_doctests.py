@@ -1,0 +1,16 @@
+"""The runnable examples in the public docstrings."""
+
+import doctest
+import importlib
+
+import pytest
+
+MODULES = ["ticker_py.api", "ticker_py.syntax", "ticker_py.analysis", "ticker_py.analysis.sharding",
+           "ticker_py.encode.static"]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name):
+    module = importlib.import_module(name)
+    failed, attempted = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert attempted > 0 and failed == 0
