@@ -82,6 +82,9 @@ __all__ = ["reference_eval", "reference_results", "prepare", "ReferenceError",
 #: at most this many undecided (atom, time) pairs are enumerated (2**LIMIT candidates)
 LIMIT = 16
 
+#: at most this many derivable (atom, time) pairs (guards against infinite groundings)
+GROUND_LIMIT = 500
+
 _UNDEF = object()  # an undefined arithmetic result
 
 
@@ -507,6 +510,9 @@ def answer_streams(prep: Prepared, stream: Stream, prune=True, minimality="lfp",
         for rule in prep.rules:
             ground |= ground_rule(rule, interp)
         new = _lfp(ground, stream, ignore_neg=True)
+        if len(new) > GROUND_LIMIT:
+            raise TooManyCandidates(f"more than {GROUND_LIMIT} derivable atoms at t={t}: "
+                                    "recursion through arithmetic?")
         if new == upper:
             break
         upper = new

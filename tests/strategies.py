@@ -81,6 +81,8 @@ class _Scope:
 
     def __init__(self):
         self.data, self.time = [], []
+        self.arith = set()  # data variables bound by arithmetic: never in a head, so that
+        #                     recursion through arithmetic cannot make the grounding infinite
 
     def bind(self, var, kind):
         names = self.data if kind == "data" else self.time
@@ -88,16 +90,17 @@ class _Scope:
             names.append(var)
 
 
-def _data_term(draw, voc, scope, binding: bool):
+def _data_term(draw, voc, scope, binding: bool, head=False):
     """An argument: a bound variable, a constant, or (if binding) a fresh variable."""
-    options = ["const"] + (["bound"] * 2 if scope.data else [])
+    bound = [v for v in scope.data if not (head and v in scope.arith)]
+    options = ["const"] + (["bound"] * 2 if bound else [])
     if binding and len(scope.data) < len(DATA_VARS):
         options += ["fresh"] * 3
     kind = draw(st.sampled_from(options))
     if kind == "const":
         return voc.const(draw(st.sampled_from(voc.domain)))
     if kind == "bound":
-        return ast.Variable(draw(st.sampled_from(scope.data)))
+        return ast.Variable(draw(st.sampled_from(bound)))
     name = next(v for v in DATA_VARS if v not in scope.data)
     scope.bind(name, "data")
     return ast.Variable(name)
@@ -167,6 +170,7 @@ def _binding_assignment(draw, voc, scope):
         k = draw(st.integers(1, 2))
         name = next(v for v in DATA_VARS if v not in scope.data)
         scope.bind(name, "data")
+        scope.arith.add(name)
         return ast.Comparison("=", ast.Variable(name), ast.BinOp(op, base, ast.Number(k)))
     return None
 
@@ -174,9 +178,10 @@ def _binding_assignment(draw, voc, scope):
 # ---------------------------------------------------------------- rules and programs
 
 @st.composite
-def rules(draw, voc, head_pred=None, constraint=False, allow_neg=True, force_neg=None) -> ast.Rule:
+def rules(draw, voc, head_pred=None, constraint=False, allow_neg=True, force_neg=None,
+          min_pos=1) -> ast.Rule:
     scope, body = _Scope(), []
-    for _ in range(draw(st.integers(1, 2))):
+    for _ in range(draw(st.integers(min_pos, 2))):
         body.append(ast.Literal(draw(extended_atoms(voc, scope, binding=True))))
     if draw(st.integers(0, 2)) == 0:
         assignment = _binding_assignment(draw, voc, scope)
@@ -188,13 +193,17 @@ def rules(draw, voc, head_pred=None, constraint=False, allow_neg=True, force_neg
         for _ in range(draw(st.integers(0, 1))):
             body.append(ast.Literal(draw(extended_atoms(voc, scope, binding=False)), negated=True))
     if force_neg is not None:
-        body.append(ast.Literal(draw(extended_atoms(voc, scope, binding=False, predicate=force_neg)),
-                                negated=True))
+        if draw(st.booleans()):  # plain `not b(..)`: the classic even/odd loop
+            args = tuple(_data_term(draw, voc, scope, binding=False) for _ in range(voc.arity[force_neg]))
+            element = ast.ExtendedAtom(ast.Atom(force_neg, args))
+        else:
+            element = draw(extended_atoms(voc, scope, binding=False, predicate=force_neg))
+        body.append(ast.Literal(element, negated=True))
     body = draw(st.permutations(body))  # order is irrelevant to the semantics
     if constraint:
         return ast.Rule(None, tuple(body))
     pred = head_pred or draw(st.sampled_from(INTENSIONAL))
-    args = tuple(_data_term(draw, voc, scope, binding=False) for _ in range(voc.arity[pred]))
+    args = tuple(_data_term(draw, voc, scope, binding=False, head=True) for _ in range(voc.arity[pred]))
     time = None
     kind = draw(st.sampled_from(["now", "now", "var", "var", "const"]))
     if kind == "var" and scope.time:
@@ -214,6 +223,21 @@ def facts(draw, voc) -> ast.Rule:
     else:
         arg = voc.const(draw(st.sampled_from(voc.domain)))
     return ast.Rule(ast.Head(ast.Atom(pred, (arg,))))
+
+
+@st.composite
+def even_loops(draw, voc, first, second):
+    """``a(1) :- [e1,] not b(2).  b(2) :- [e2,] not a(1).`` with e1, e2 ground extended atoms
+    (or nothing): two answer streams whenever e1 and e2 hold."""
+    heads = [ast.Atom(pred, tuple(voc.const(draw(st.sampled_from(voc.domain)))
+                                  for _ in range(voc.arity[pred]))) for pred in (first, second)]
+    out = []
+    for head, other in ((heads[0], heads[1]), (heads[1], heads[0])):
+        body = [ast.Literal(ast.ExtendedAtom(other), negated=True)]
+        if draw(st.booleans()):
+            body.append(ast.Literal(draw(extended_atoms(voc, _Scope(), binding=False))))
+        out.append(ast.Rule(ast.Head(head), tuple(draw(st.permutations(body)))))
+    return out
 
 
 def dependency_edges(program: ast.Program):
@@ -241,9 +265,10 @@ def _reaches(edges, src, dst) -> bool:
     return False
 
 
-def _bad_literals(program, test):
-    """Literals on an edge (head -> pred) selected by ``test`` that lies on a cycle."""
-    edges = [(h, b) for h, b, _, _ in dependency_edges(program)]
+def _bad_literals(program, test, positive_cycles=False):
+    """Literals on an edge (head -> pred) selected by ``test`` that lies on a cycle
+    (of positive edges only, with ``positive_cycles``)."""
+    edges = [(h, b) for h, b, neg, _ in dependency_edges(program) if not (positive_cycles and neg)]
     bad = set()
     for rule in program.proper_rules:
         if rule.head is None:
@@ -260,12 +285,16 @@ def is_stratified(program: ast.Program) -> bool:
 
 
 def has_box_cycle(program: ast.Program) -> bool:
-    return bool(_bad_literals(program, lambda lit: not lit.negated and lit.element.modality == ast.BOX))
+    return bool(_bad_literals(program, _positive_box, positive_cycles=True))
 
 
-def _repair(program, test, fix):
+def _positive_box(lit) -> bool:
+    return not lit.negated and lit.element.modality == ast.BOX
+
+
+def _repair(program, test, fix, positive_cycles=False):
     while True:
-        bad = _bad_literals(program, test)
+        bad = _bad_literals(program, test, positive_cycles)
         if not bad:
             return program
         rule, i = min(bad, key=lambda ri: (program.rules.index(ri[0]), ri[1]))
@@ -281,21 +310,25 @@ def programs(draw, positive_only=False, stratified_only=False, vocabulary=None) 
     allow_neg = not positive_only
     out = [draw(facts(voc)) for _ in range(draw(st.integers(0, 2)))]
     out += [draw(rules(voc, allow_neg=allow_neg)) for _ in range(draw(st.integers(1, 4)))]
-    if allow_neg and draw(st.integers(0, 3)) == 0:
+    if allow_neg and draw(st.integers(0, 2)) == 0:
         # an even loop (a :- .., not b. b :- .., not a.) or an odd one (a :- .., not a.)
         first, second = draw(st.permutations(INTENSIONAL))[:2]
-        if draw(st.booleans()):
-            out.append(draw(rules(voc, head_pred=first, force_neg=second)))
-            out.append(draw(rules(voc, head_pred=second, force_neg=first)))
+        kind = draw(st.sampled_from(["even", "even", "mutual", "odd"]))
+        if kind == "even":
+            out += draw(even_loops(voc, first, second))
+        elif kind == "mutual":
+            out.append(draw(rules(voc, head_pred=first, force_neg=second, min_pos=0)))
+            out.append(draw(rules(voc, head_pred=second, force_neg=first, min_pos=0)))
         else:
-            out.append(draw(rules(voc, head_pred=first, force_neg=first)))
+            out.append(draw(rules(voc, head_pred=first, force_neg=first, min_pos=0)))
     if allow_neg:
         out += [draw(rules(voc, constraint=True)) for _ in range(draw(st.integers(0, 1)))]
     program = ast.Program(tuple(draw(st.permutations(out))))
     if stratified_only:
         program = _repair(program, lambda lit: lit.negated, lambda lit: replace(lit, negated=False))
-    return _repair(program, lambda lit: not lit.negated and lit.element.modality == ast.BOX,
-                   lambda lit: replace(lit, element=replace(lit.element, modality=ast.DIAMOND)))
+    return _repair(program, _positive_box,
+                   lambda lit: replace(lit, element=replace(lit.element, modality=ast.DIAMOND)),
+                   positive_cycles=True)
 
 
 @st.composite
