@@ -335,5 +335,17 @@ def element_variables(element) -> set:
     return out
 
 
+def rule_variables(rule: Rule) -> set:
+    """All variable names of a rule (head, head time and body)."""
+    out = set()
+    if rule.head is not None:
+        out |= atom_variables(rule.head.atom)
+        if rule.head.time is not None:
+            out |= term_variables(rule.head.time)
+    for lit in rule.body:
+        out |= element_variables(lit.element)
+    return out
+
+
 def is_ground(term) -> bool:
     return not term_variables(term)

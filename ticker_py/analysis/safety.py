@@ -84,13 +84,7 @@ def _first_location(rule: ast.Rule, name: str):
 
 def check_safety(rule: ast.Rule, diagnostics: list) -> None:
     """Report each unsafe variable of a (non-fact) rule, located at its first occurrence."""
-    used = set()
-    if rule.head is not None:
-        used |= ast.atom_variables(rule.head.atom)
-        if rule.head.time is not None:
-            used |= ast.term_variables(rule.head.time)
-    for lit in rule.body:
-        used |= ast.element_variables(lit.element)
+    used = ast.rule_variables(rule)
     for name in sorted(used - bound_variables(rule)):
         if name.startswith("_") and name.strip("_") == "":
             continue

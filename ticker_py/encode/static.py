@@ -54,13 +54,7 @@ class StaticEncoding:
 
 def fresh_variable(rule: ast.Rule, base: str) -> str:
     """A variable name not used in ``rule``: ``base``, ``base0``, ``base1``, ..."""
-    used = set()
-    if rule.head is not None:
-        used |= ast.atom_variables(rule.head.atom)
-        if rule.head.time is not None:
-            used |= ast.term_variables(rule.head.time)
-    for lit in rule.body:
-        used |= ast.element_variables(lit.element)
+    used = ast.rule_variables(rule)
     name, i = base, 0
     while name in used:
         name, i = f"{base}{i}", i + 1
