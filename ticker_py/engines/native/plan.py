@@ -1,0 +1,356 @@
+"""Compiling a rule into join plans: one generated Python function per driving literal.
+
+A plan ``fn(D, out, now)`` takes the delta ``D`` (``(instance, horizon)`` pairs) of one
+positive body literal, joins each instance with the current facts of the other
+literals (through indexes on the bound argument positions), checks comparisons and
+negated literals as soon as their variables are bound, and appends ``(head, horizon)``
+to ``out``; the horizon is the minimum of the body's horizons (``now`` for a transient
+rule). Heads are atom tuples, or ``(atom, T)`` for an @-head (T an integer >= 0).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ... import ast
+from ...errors import Diagnostic, EngineUnsupported
+from ...ground import evaluate_arith, from_ast_term, term_key
+
+__all__ = ["Literal", "RulePlan", "compile_rule"]
+
+
+@dataclass
+class Literal:
+    """A body atom bound to the store it reads."""
+
+    store: object
+    atom: ast.Atom
+    time: object = None      # the @-time term of an at-store instance
+    negated: bool = False
+    box: bool = False
+
+    def positions(self):
+        """``(position, term)`` pairs: the atom's arguments, then the @-time."""
+        out = list(enumerate(self.atom.args))
+        if self.store.shape == "at":
+            out.append((len(self.atom.args), self.time))
+        return out
+
+
+@dataclass
+class RulePlan:
+    """The compiled rule: ``drivers`` are ``(store, fn)``; ``full`` evaluates from scratch."""
+
+    rule: ast.Rule
+    head_store: object
+    drivers: list = field(default_factory=list)
+    full: object = None          # fn for a transient rule, driven by ``full_store`` (or once)
+    full_store: object = None
+    box_stores: tuple = ()
+    transient: bool = False
+    source: str = ""
+
+
+def _unsupported(rule, why):
+    return EngineUnsupported(Diagnostic(f"the native engine cannot run rule '{rule}'", rule.location, (why,)))
+
+
+def _vars(term) -> set:
+    return ast.term_variables(term) if term is not None else set()
+
+
+def _const(term) -> str:
+    return repr(from_ast_term(term))
+
+
+def _cmp(op, left, right) -> str:
+    """A comparison in clingo's order of terms (numbers before everything else)."""
+    if op == "=":
+        return f"{left} == {right}"
+    if op == "!=":
+        return f"{left} != {right}"
+    flip = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+    for var, const, o in ((left, right, op), (right, left, flip[op])):
+        try:
+            int(const)
+        except ValueError:
+            continue
+        if o in ("<", "<="):
+            return f"(type({var}) is int and {var} {o} {const})"
+        return f"(type({var}) is not int or {var} {o} {const})"
+    return (f"(({left} {op} {right}) if type({left}) is int and type({right}) is int"
+            f" else _tk({left}) {op} _tk({right}))")
+
+
+class _Gen:
+    """Emits the body of one plan function, literal by literal."""
+
+    def __init__(self, rule: RulePlan, ns: dict):
+        self.plan, self.ns = rule, ns
+        self.lines: list = []
+        self.depth = 1
+        self.bound: dict = {}        # LARS variable -> Python name
+        self.tmp = 0
+        self.h = "now"
+        self.pending: list = []      # checks: (required vars, emit function)
+
+    # -- emission helpers
+    def emit(self, line):
+        self.lines.append("    " * self.depth + line)
+
+    def guard(self, cond):
+        self.emit(f"if not ({cond}): continue")
+
+    def fresh(self, base="t"):
+        self.tmp += 1
+        return f"{base}{self.tmp}"
+
+    def name(self, obj, prefix):
+        key = f"{prefix}{id(obj)}"
+        self.ns[key] = obj
+        return key
+
+    def computable(self, term) -> bool:
+        return _vars(term) <= set(self.bound)
+
+    def value(self, term) -> str:
+        """A Python expression for a term whose variables are bound (arithmetic guarded)."""
+        if isinstance(term, ast.Variable):
+            return self.bound[term.name]
+        if isinstance(term, (ast.Number, ast.Constant, ast.String)):
+            return _const(term)
+        if isinstance(term, ast.Function):
+            return f"({term.name!r}, {', '.join(self.value(a) for a in term.args)},)"
+        if isinstance(term, ast.BinOp):
+            expr = self._arith(term)
+            v = self.fresh()
+            self.emit(f"{v} = {expr}")
+            self.guard(f"{v} is not None")
+            return v
+        raise _unsupported(self.plan.rule, f"term '{term}' is not supported in a rule")
+
+    def _arith(self, term) -> str:
+        if isinstance(term, ast.BinOp):
+            return f"_ar({term.op!r}, {self._arith(term.left)}, {self._arith(term.right)})"
+        return self.value(term)
+
+    def bind(self, var, expr):
+        py = f"v{len(self.bound)}"
+        self.bound[var] = py
+        self.emit(f"{py} = {expr}")
+
+    # -- matching an instance against a pattern
+    def match(self, term, val):
+        if isinstance(term, ast.Variable):
+            if term.name in self.bound:
+                self.guard(f"{val} == {self.bound[term.name]}")
+            else:
+                self.bind(term.name, val)
+        elif self.computable(term):
+            self.guard(f"{val} == {self.value(term)}")
+        elif isinstance(term, ast.Function):
+            v = self.fresh("f")
+            self.emit(f"{v} = {val}")
+            self.guard(f"type({v}) is tuple and len({v}) == {len(term.args) + 1} and {v}[0] == {term.name!r}")
+            for i, arg in enumerate(term.args):
+                self.match(arg, f"{v}[{i + 1}]")
+        elif isinstance(term, ast.BinOp):
+            v = self.fresh("e")
+            self.emit(f"{v} = {val}")
+            self.pending.append((_vars(term), lambda: self.guard(f"{v} == {self.value(term)}")))
+        else:
+            raise _unsupported(self.plan.rule, f"term '{term}' is not supported in a rule body")
+
+    def accessor(self, lit: Literal, inst: str, pos: int) -> str:
+        if lit.store.shape == "at":
+            return f"{inst}[1]" if pos == len(lit.atom.args) else f"{inst}[0][{pos + 1}]"
+        return f"{inst}[{pos + 1}]"
+
+    def full_key(self, lit: Literal) -> str:
+        args = [self.value(a) for a in lit.atom.args]
+        atom = f"({lit.atom.predicate!r}, {', '.join(args)},)" if args else f"({lit.atom.predicate!r},)"
+        if lit.store.shape == "at":
+            return f"({atom}, {self.value(lit.time)})"
+        return atom
+
+    def set_h(self, hv):
+        if self.plan.transient:
+            return
+        if self.h == "now":  # first literal
+            self.h = hv
+            return
+        nh = self.fresh("h")
+        self.emit(f"{nh} = {self.h} if {self.h} < {hv} else {hv}")
+        self.h = nh
+
+    # -- the steps of a plan
+    def drive(self, lit: Literal, inst: str, hv: str):
+        """Bind the driving literal from instance ``inst`` with horizon ``hv``."""
+        for pos, term in lit.positions():
+            self.match(term, self.accessor(lit, inst, pos))
+        self.set_h(hv)
+        self.flush()
+
+    def probe(self, lit: Literal, exclude: bool = False):
+        """Join ``lit``; with ``exclude`` skip instances of the driving delta (semi-naive:
+        a literal before the driver reading the same store sees only the old facts)."""
+        facts = self.name(lit.store.facts, "F")
+        positions = lit.positions()
+        known = [p for p, term in positions if self.computable(term)]
+        hv = self.fresh("h")
+        if len(known) == len(positions):
+            key = self.fresh("k")
+            self.emit(f"{key} = {self.full_key(lit)}")
+            self.emit(f"{hv} = {facts}.get({key})")
+            self.guard(f"{hv} is not None")
+            if exclude:
+                self.guard(f"{key} not in _ds")
+        else:
+            inst = self.fresh("x")
+            if known:
+                idx = self.name(lit.store.index(tuple(known)), "I")
+                keys = [self.value(dict(positions)[p]) for p in known]
+                key = keys[0] if len(keys) == 1 else f"({', '.join(keys)})"
+                b = self.fresh("b")
+                self.emit(f"{b} = {idx}.get({key})")
+                self.guard(b)
+                self.emit(f"for {inst} in {b}:")
+                self.depth += 1
+                if exclude:
+                    self.guard(f"{inst} not in _ds")
+                self.emit(f"{hv} = {facts}[{inst}]")
+            else:
+                self.emit(f"for {inst}, {hv} in {facts}.items():")
+                self.depth += 1
+                if exclude:
+                    self.guard(f"{inst} not in _ds")
+            for pos, term in positions:
+                if pos not in known:
+                    self.match(term, self.accessor(lit, inst, pos))
+        self.set_h(hv)
+        self.flush()
+
+    def flush(self):
+        """Emit every pending check whose variables are bound (assignments bind more)."""
+        progress = True
+        while progress:
+            progress = False
+            for item in list(self.pending):
+                need, emit = item
+                if need is None:  # an assignment: emit() decides
+                    if emit():
+                        self.pending.remove(item)
+                        progress = True
+                elif need <= set(self.bound):
+                    self.pending.remove(item)
+                    emit()
+                    progress = True
+
+    def add_comparison(self, cmp: ast.Comparison, negated: bool):
+        def assign():
+            for var, expr in ((cmp.left, cmp.right), (cmp.right, cmp.left)):
+                if (isinstance(var, ast.Variable) and var.name not in self.bound
+                        and self.computable(expr)):
+                    self.bind(var.name, self.value(expr))
+                    return True
+            if self.computable(cmp.left) and self.computable(cmp.right):
+                check()
+                return True
+            return False
+
+        def check():
+            cond = _cmp(cmp.op, self.value(cmp.left), self.value(cmp.right))
+            self.guard(f"not ({cond})" if negated else cond)
+
+        if cmp.op == "=" and not negated:
+            self.pending.append((None, assign))
+        else:
+            self.pending.append((_vars(cmp.left) | _vars(cmp.right), check))
+
+    def add_negated(self, lit: Literal):
+        facts = self.name(lit.store.facts, "F")
+        need = ast.atom_variables(lit.atom) | _vars(lit.time)
+        self.pending.append((need, lambda: self.guard(f"{self.full_key(lit)} not in {facts}")))
+
+    def head(self):
+        rule = self.plan.rule
+        if self.pending:
+            raise _unsupported(rule, "a comparison or negated atom has variables no positive atom binds")
+        atom = rule.head.atom
+        args = [self.value(a) for a in atom.args]
+        head = f"({atom.predicate!r}, {', '.join(args)},)" if args else f"({atom.predicate!r},)"
+        if rule.head.time is not None:
+            tv = self.value(rule.head.time)
+            self.guard(f"type({tv}) is int and {tv} >= 0")
+            head = f"({head}, {tv})"
+        self.emit(f"_ap(({head}, {self.h}))")
+
+
+def _order(driver, positives):
+    """Greedy join order: next the literal with the most bound argument positions."""
+    bound = set() if driver is None else (ast.atom_variables(driver.atom) | _vars(driver.time))
+    rest = [p for p in positives if p is not driver]
+    out = []
+    while rest:
+        def score(lit):
+            pos = lit.positions()
+            known = sum(1 for _, term in pos if _vars(term) <= bound)
+            return (known == len(pos), known)
+        best = max(rest, key=score)
+        rest.remove(best)
+        out.append(best)
+        bound |= ast.atom_variables(best.atom) | _vars(best.time)
+    return out
+
+
+def _generate(plan: RulePlan, body, driver, ns, full=False) -> str:
+    gen = _Gen(plan, ns)
+    positives = [b for b in body if isinstance(b, Literal) and not b.negated]
+    for b in body:
+        if isinstance(b, Literal) and b.negated:
+            gen.add_negated(b)
+        elif not isinstance(b, Literal):
+            gen.add_comparison(*b)
+    lines_head = ["def plan(D, _out, now):", "    _ap = _out.append"]
+    order = _order(driver, positives)
+    rank = {id(lit): i for i, lit in enumerate(positives)}
+    excluded = [] if driver is None or full else [
+        lit for lit in order if lit.store is driver.store and rank[id(lit)] < rank[id(driver)]]
+    if excluded:
+        lines_head.append("    _ds = {x for x, _ in D}")
+    lines_head.append("    for x0, h0 in D:")
+    gen.depth = 2
+    if driver is not None:
+        gen.drive(driver, "x0", "h0")
+    else:
+        gen.flush()
+    for lit in order:
+        gen.probe(lit, exclude=any(lit is e for e in excluded))
+    gen.head()
+    return "\n".join(lines_head + gen.lines) + "\n"
+
+
+def compile_rule(rule: ast.Rule, body: list, head_store) -> RulePlan:
+    """Compile ``rule`` whose body elements are :class:`Literal` or ``(Comparison, negated)``."""
+    positives = [b for b in body if isinstance(b, Literal) and not b.negated]
+    transient = not positives or any(isinstance(b, Literal) and b.negated for b in body)
+    plan = RulePlan(rule, head_store, transient=transient,
+                    box_stores=tuple(b.store for b in positives if b.box))
+    ns = {"_ar": evaluate_arith, "_tk": term_key}
+    sources = []
+    for lit in positives:
+        src = _generate(plan, body, lit, ns)
+        sources.append(src)
+        env = dict(ns)
+        exec(compile(src, f"<plan {rule}>", "exec"), env)
+        plan.drivers.append((lit.store, env["plan"]))
+    if transient:
+        driver = positives[0] if positives else None
+        src = _generate(plan, body, driver, ns, full=True)
+        sources.append(src)
+        env = dict(ns)
+        exec(compile(src, f"<plan {rule}>", "exec"), env)
+        plan.full = env["plan"]
+        plan.full_store = driver.store if driver is not None else None
+    plan.source = "\n".join(sources)
+    return plan

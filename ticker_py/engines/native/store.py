@@ -1,0 +1,155 @@
+"""Annotated fact storage: ``instance -> horizon`` with indexes, expiry buckets and deltas.
+
+A *horizon* is the last evaluation tick at which a fact is guaranteed to hold (Laser's
+annotation). Ticks are encoded as integers so that one comparison decides validity:
+``tick_key(t, j) = t * SLOT + j`` for the j-th evaluation at time point t, and
+``end_of(t) = t * SLOT + SLOT - 1`` is the horizon "every evaluation at time t".
+A fact with horizon h is valid at tick k iff ``h >= k``; ``INF`` never expires.
+A *transient* fact (derived through negation, a tuple window or a box over derived
+atoms) gets the current tick as horizon and is recomputed at the next evaluation.
+
+An instance is a ground atom tuple (``shape="atom"``) or ``(atom, U)`` for atoms read
+at a time point (``shape="at"``).
+"""
+
+from __future__ import annotations
+
+from heapq import heappop, heappush
+from operator import itemgetter
+
+__all__ = ["Store", "INF", "SLOT", "end_of", "tick_key"]
+
+SLOT = 1 << 32
+INF = 1 << 62
+
+
+def end_of(t: int) -> int:
+    """The horizon "until the last evaluation at time point t"."""
+    return t * SLOT + SLOT - 1
+
+
+def tick_key(t: int, j: int) -> int:
+    return t * SLOT + j
+
+
+def _at_key(positions, arity):
+    """Index key function for ``(atom, U)`` instances; position ``arity`` is U."""
+    getters = [(lambda x, i=p: x[1]) if p == arity else (lambda x, i=p + 1: x[0][i]) for p in positions]
+    if len(getters) == 1:
+        return getters[0]
+    return lambda x: tuple(g(x) for g in getters)
+
+
+class Store:
+    """Facts of one relation (a predicate under one window/modality) with horizons.
+
+    ``insert`` keeps the largest horizon per instance and returns the pairs that are new
+    or extended (the semi-naive delta), also appended to ``delta`` (this evaluation),
+    to ``round`` (when the store's component is being iterated) and passed to the
+    ``listeners`` (views derived from this store). ``expire(now)`` drops facts whose
+    horizon passed. A store that no plan probes (``stored=False``) only forwards deltas.
+    """
+
+    def __init__(self, name: str, shape: str = "atom", arity: int = 0, scc=None, stored: bool = True):
+        self.name, self.shape, self.arity, self.scc = name, shape, arity, scc
+        self.stored = stored
+        self.facts: dict = {}
+        self.indexes: list = []
+        self._index_of: dict = {}
+        self.buckets: dict = {}
+        self.heap: list = []
+        self.delta: list = []
+        self.round = None
+        self.listeners: list = []
+        self.on_fresh = None
+        self.on_expire = None
+
+    def __repr__(self) -> str:
+        return f"Store({self.name}, {len(self.facts)} facts)"
+
+    def index(self, positions: tuple) -> dict:
+        """The index on argument positions (``arity`` = the time of an at-instance)."""
+        idx = self._index_of.get(positions)
+        if idx is None:
+            if self.shape == "atom":
+                keyfn = itemgetter(*[p + 1 for p in positions])
+            else:
+                keyfn = _at_key(positions, self.arity)
+            idx = self._index_of[positions] = {}
+            self.indexes.append((keyfn, idx))
+        return idx
+
+    def insert(self, pairs) -> list:
+        """Add ``(instance, horizon)`` pairs; return those that are new or extended."""
+        if not self.stored:
+            new = pairs if type(pairs) is list else list(pairs)
+        else:
+            facts = self.facts
+            setdefault = facts.setdefault
+            buckets = self.buckets
+            new, fresh = [], []
+            new_append, fresh_append = new.append, fresh.append
+            lasth, bucket_append = None, None
+            size = len(facts)
+            for p in pairs:
+                inst, h = p
+                old = setdefault(inst, h)
+                if len(facts) != size:
+                    size += 1
+                    fresh_append(inst)
+                elif h > old:
+                    facts[inst] = h
+                else:
+                    continue
+                if h != lasth:
+                    b = buckets.get(h)
+                    if b is None:
+                        b = buckets[h] = []
+                        heappush(self.heap, h)
+                    lasth, bucket_append = h, b.append
+                bucket_append(inst)
+                new_append(p)
+            if fresh:
+                for keyfn, idx in self.indexes:
+                    for inst in fresh:
+                        k = keyfn(inst)
+                        b = idx.get(k)
+                        if b is None:
+                            idx[k] = {inst: None}
+                        else:
+                            b[inst] = None
+                if self.on_fresh is not None:
+                    self.on_fresh(fresh)
+        if new:
+            self.delta.extend(new)
+            if self.round is not None:
+                self.round.extend(new)
+            for listener in self.listeners:
+                listener(new)
+        return new
+
+    def expire(self, now: int) -> list:
+        """Drop the facts whose horizon is before tick ``now``; return them."""
+        heap = self.heap
+        if not heap or heap[0] >= now:
+            return []
+        facts, buckets = self.facts, self.buckets
+        get = facts.get
+        out = []
+        while heap and heap[0] < now:
+            h = heappop(heap)
+            for inst in buckets.pop(h):
+                if get(inst) == h:
+                    del facts[inst]
+                    out.append(inst)
+        if out:
+            for keyfn, idx in self.indexes:
+                for inst in out:
+                    k = keyfn(inst)
+                    b = idx[k]
+                    del b[inst]
+                    if not b:
+                        del idx[k]
+            if self.on_expire is not None:
+                self.on_expire(out)
+        return out
