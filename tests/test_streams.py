@@ -244,7 +244,7 @@ def test_open_stream_dispatch(tmp_path):
 
 
 def test_open_stream_missing_file(tmp_path):
-    with pytest.raises(UsageError, match="stream file '.*nope.stream' not found"):
+    with pytest.raises(UsageError, match="stream file '.*nope.stream' does not exist"):
         open_stream(tmp_path / "nope.stream")
 
 

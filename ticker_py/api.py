@@ -85,7 +85,7 @@ class Reasoner:
     """
 
     def __init__(self, program, engine: str = "auto", models: int = 1, show: str = "derived",
-                 clock: Union[str, int] = "1s", inertia: bool = False):
+                 clock: Union[str, int] = "1s", inertia: bool = False, changes_only: bool = False):
         self.analysis = program if isinstance(program, Analysis) else load_program(program, clock)
         if models < 0:
             raise UsageError(Diagnostic(f"--models must be >= 0, not {models}"))
@@ -93,7 +93,8 @@ class Reasoner:
             raise UsageError(Diagnostic(f"unknown --show '{show}'", notes=("use derived or all",)))
         self.engine_name = resolve_engine(engine, self.analysis)
         self.engine = create_engine(self.engine_name, self.analysis,
-                                    EngineOptions(models=models, show=show, inertia=inertia))
+                                    EngineOptions(models=models, show=show, inertia=inertia,
+                                                  changes_only=changes_only))
         self.checker = StreamChecker(dict(self.analysis.signatures), set(self.analysis.intensional))
         self.time = 0
         self.atoms_in = 0

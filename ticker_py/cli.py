@@ -105,10 +105,10 @@ def cmd_run(args) -> int:
     _check_choice(args.format, FORMATS, "format")
     _check_choice(args.every, ("time", "signal"), "--every")
     analysis = load(args)
-    reasoner = Reasoner(analysis, engine=args.engine, models=args.models, show=args.show,
-                        inertia=args.inertia)
     if args.changes and args.models != 1:
         raise UsageError(Diagnostic("--changes needs a single answer stream", notes=("use --models 1",)))
+    reasoner = Reasoner(analysis, engine=args.engine, models=args.models, show=args.show,
+                        inertia=args.inertia, changes_only=args.changes or args.format == "none")
     out = open(args.out, "w") if args.out else sys.stdout
     writer = make_writer(args.format, out, show_at=args.show_at, changes=args.changes)
     start = time.perf_counter()

@@ -317,7 +317,7 @@ def open_stream(path_or_dash, source: Optional[str] = None) -> Iterator[Record]:
         return read_text(sys.stdin, source or "<stdin>")
     path = Path(name)
     if not path.exists():
-        raise UsageError.at(None, f"stream file '{name}' not found")
+        raise UsageError.at(None, f"stream file '{name}' does not exist")
     suffix = ".parquet" if path.is_dir() else path.suffix.lower()
     return _READERS.get(suffix, _READERS[".txt"])(path, source or name)
 

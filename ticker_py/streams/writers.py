@@ -11,6 +11,7 @@ import csv
 import json
 from typing import Iterable, Optional, TextIO
 
+from ..ground import format_atom
 from ..errors import UsageError
 from .model import Result
 
@@ -68,6 +69,9 @@ class JsonlWriter(Writer):
     """``{"t": 7, "c": 3, "models": [["b(y)"], ["c(y)"]]}``, plus ``"at"`` with show_at."""
 
     def lines(self, result):
+        if result.models is None:
+            yield self._from_changes(result)
+            return
         models = printed_models(result, self.show_at)
         obj = {"t": result.t, "c": result.c, "models": [list(a) for a, _ in models]}
         if self.show_at:
@@ -79,6 +83,9 @@ class TextWriter(Writer):
     """``t=7 c=3: {b(y)} {c(y)}`` or ``t=7 c=3: no answer stream``."""
 
     def lines(self, result):
+        if result.models is None:
+            yield self._from_changes(result)
+            return
         models = printed_models(result, self.show_at)
         body = " ".join("{" + ", ".join(a + p) + "}" for a, p in models) or "no answer stream"
         yield f"t={result.t} c={result.c}: {body}"
@@ -110,6 +117,9 @@ class ChangesWriter(Writer):
         self.state: list = []
 
     def lines(self, result):
+        if result.models is None:
+            yield self._from_changes(result)
+            return
         models = printed_models(result, self.show_at)
         if len(models) > 1:
             raise UsageError.at(None, "--changes needs a single answer stream; use --models 1")
@@ -122,6 +132,19 @@ class ChangesWriter(Writer):
             obj["models"] = 0
         self.state = current
         yield json.dumps(obj)
+
+    def _from_changes(self, result) -> str:
+        """The line for an engine that reported only ``Result.changes``."""
+        added, removed = result.changes
+        obj = {"t": result.t, "c": result.c, "added": self._printed(added), "removed": self._printed(removed)}
+        return json.dumps(obj)
+
+    def _printed(self, items) -> list:
+        atoms = sorted(format_atom(a) for a in items if isinstance(a[0], str))
+        if not self.show_at:
+            return atoms
+        pins = sorted((T, format_atom(a)) for a, T in (x for x in items if not isinstance(x[0], str)))
+        return atoms + [f"{a} at {T}" for T, a in pins]
 
 
 class NoneWriter(Writer):
