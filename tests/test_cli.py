@@ -164,3 +164,16 @@ def test_installed_command_runs_the_shipped_example():
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     assert len(lines) == 120 and lines[0].startswith("t=0 c=1: {") and "lfu" in lines[0]
+
+
+def test_changes_from_engine_deltas_equal_model_diffs(capsys):
+    # the native engine reports deltas only (changes-only mode); clingo's models are diffed
+    outs = []
+    for engine in ("clingo", "native", "incremental"):
+        code, out, err = ticker(capsys, "run", ROOT / "encodings" / "caching.lars", "--stream",
+                                ROOT / "encodings" / "caching.stream", "--changes", "--show-at",
+                                "--engine", engine)
+        assert code == 0, err
+        outs.append(out)
+    assert len(outs[0].splitlines()) == 120
+    assert outs[0] == outs[1] == outs[2]
