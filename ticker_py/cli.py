@@ -48,6 +48,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--inertia", action="store_true", help="prefer the previous tick's answer stream")
     run.add_argument("--until", type=int, help="evaluate time points up to T")
     run.add_argument("--out", help="write results to FILE (default stdout)")
+    from .live.cli import add_live_options
+
+    add_live_options(run)
     run.set_defaults(func=cmd_run)
 
     check = sub.add_parser("check", help="check a program: errors, fragment, engines")
@@ -109,18 +112,23 @@ def cmd_run(args) -> int:
         raise UsageError(Diagnostic("--changes needs a single answer stream", notes=("use --models 1",)))
     reasoner = Reasoner(analysis, engine=args.engine, models=args.models, show=args.show,
                         inertia=args.inertia, changes_only=args.changes or args.format == "none")
-    out = open(args.out, "w") if args.out else sys.stdout
+    from .live.cli import live_output, live_records
+
+    records = live_records(args, analysis)
+    if records is None:
+        records = records_from(args.stream)
+    out = live_output(args) or (open(args.out, "w") if args.out else sys.stdout)
     writer = make_writer(args.format, out, show_at=args.show_at, changes=args.changes)
     start = time.perf_counter()
     points = 0
     try:
-        for result in reasoner.feed(records_from(args.stream), until=args.until, every=args.every):
+        for result in reasoner.feed(records, until=args.until, every=args.every):
             points += 1
             writer.write(result)
     finally:
         writer.close({"time_points": points, "atoms": reasoner.atoms_in,
                       "seconds": time.perf_counter() - start})
-        if args.out:
+        if out is not sys.stdout:
             out.close()
     return 0
 

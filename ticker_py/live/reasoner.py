@@ -1,0 +1,162 @@
+"""A push API: push atoms as they arrive, receive each result as soon as its time point closes.
+
+>>> from ticker_py.live import LiveReasoner
+>>> seen = []
+>>> live = LiveReasoner("x :- a [1].", engine="clingo", on_result=seen.append)
+>>> live.push(0, ["a"])
+[]
+>>> [r.t for r in live.push(2, [])]            # time 2 has come: 0 and 1 are complete
+[0, 1]
+>>> [(r.t, r.models[0].sorted_atoms()) for r in live.close()]
+[(2, [])]
+>>> [r.t for r in seen]
+[0, 1, 2]
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Callable, Iterable, Iterator, List, Optional
+
+from ..api import Reasoner
+from ..errors import Diagnostic, StreamError, UsageError
+from ..streams import Record, Result
+from ..syntax import parse_ground_atom
+from ..syntax.ground_atoms import GroundSyntaxError
+
+__all__ = ["LiveReasoner"]
+
+
+def _parse(value, t: int) -> tuple:
+    if isinstance(value, tuple):
+        return value
+    try:
+        return parse_ground_atom(value)
+    except GroundSyntaxError as err:
+        raise StreamError(Diagnostic(f"bad atom '{value}' at time {t}: {err.message}")) from None
+
+
+class LiveReasoner:
+    """A reasoner driven by pushes: ``push(t, atoms)``, ``close_time(t)``, ``close()``.
+
+    Time point t is evaluated as soon as it is complete: when atoms or a heartbeat for a
+    later time are pushed, when ``close_time(t')`` with t' >= t is called, or at ``close()``.
+    Each call returns the results it produced and also passes each to ``on_result``.
+    The methods are thread-safe (one lock); results come out in time order.
+    ``program`` is program text, a path, an Analysis, or a ready :class:`Reasoner`.
+    """
+
+    def __init__(self, program, engine: str = "auto",
+                 on_result: Optional[Callable[[Result], None]] = None, models: int = 1,
+                 show: str = "derived", clock="1s", inertia: bool = False, every: str = "time"):
+        if every not in ("time", "signal"):
+            raise UsageError(Diagnostic(f"unknown --every '{every}'", notes=("use time or signal",)))
+        self.reasoner = program if isinstance(program, Reasoner) else Reasoner(
+            program, engine=engine, models=models, show=show, clock=clock, inertia=inertia)
+        self.on_result = on_result
+        self.signal = every == "signal"
+        self.open = self.reasoner.time   # the lowest time point not evaluated yet
+        self.closed = False
+        self._seen: set = set()          # atoms of the open time point (duplicates count once)
+        self._touched = False            # something was pushed at the open time point
+        self._evaluated = 0              # results produced so far
+        self._lock = threading.RLock()
+
+    # ------------------------------------------------------------ pushing
+
+    def push(self, t: int, atoms: Iterable = ()) -> List[Result]:
+        """Add atoms (strings or tuples) that arrived at time t; ``push(t)`` alone is a heartbeat.
+
+        Every time point before t is evaluated first. Raises StreamError for a closed t or a
+        bad atom (nothing changes then).
+        """
+        with self._lock:
+            self._check_open(t)
+            parsed = [_parse(a, t) for a in atoms]
+            self.reasoner.checker.check(Record(t, tuple(parsed), "<push>", 0))
+            out = self._close_before(t)
+            self._touched = True
+            fresh = []
+            for atom in parsed:
+                if atom not in self._seen:
+                    self._seen.add(atom)
+                    fresh.append(atom)
+            if self.signal:
+                for atom in fresh:
+                    self.reasoner.append(t, [atom])
+                    out.append(self._evaluate(t))
+            elif fresh:
+                self.reasoner.append(t, fresh)
+            return out
+
+    def push_record(self, record: Record) -> List[Result]:
+        """``push(record.t, record.atoms)``."""
+        return self.push(record.t, record.atoms)
+
+    def close_time(self, t: int) -> List[Result]:
+        """Declare every time point up to t complete and evaluate them (no-op if already closed)."""
+        with self._lock:
+            if self.closed:
+                raise StreamError(Diagnostic("the live reasoner is closed"))
+            if t < self.open:
+                return []
+            out = self._close_before(t)
+            return out + self._close_open()
+
+    def close(self) -> List[Result]:
+        """End of stream: evaluate the open time point if anything reached it; then refuse pushes."""
+        with self._lock:
+            if self.closed:
+                return []
+            out = self._close_open() if self._touched or not self._evaluated else []
+            self.closed = True
+            return out
+
+    def run(self, records: Iterable) -> Iterator[Result]:
+        """The iterator interface: push records (or ``(t, atoms)`` pairs), yield results, close.
+
+        If ``records`` raises, everything pushed before is evaluated first.
+        """
+        try:
+            for rec in records:
+                yield from (self.push_record(rec) if isinstance(rec, Record) else self.push(*rec))
+        except Exception:
+            yield from self.close()
+            raise
+        yield from self.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # ------------------------------------------------------------ internals
+
+    def _check_open(self, t: int) -> None:
+        if self.closed:
+            raise StreamError(Diagnostic("the live reasoner is closed"))
+        if not isinstance(t, int) or t < 0:
+            raise StreamError(Diagnostic(f"time must be an integer >= 0, not {t!r}"))
+        if t < self.open:
+            raise StreamError(Diagnostic(f"time {t} is already closed (open time point: {self.open})"))
+
+    def _close_before(self, t: int) -> List[Result]:
+        out = []
+        while self.open < t:
+            out += self._close_open()
+        return out
+
+    def _close_open(self) -> List[Result]:
+        """Evaluate the open time point (unless signal mode already did) and move on."""
+        t = self.open
+        out = [] if self.signal and self._seen else [self._evaluate(t)]
+        self.open, self._seen, self._touched = t + 1, set(), False
+        return out
+
+    def _evaluate(self, t: int) -> Result:
+        result = self.reasoner.evaluate(t)
+        self._evaluated += 1
+        if self.on_result is not None:
+            self.on_result(result)
+        return result

@@ -1,0 +1,324 @@
+"""Live record sources: producers over TCP, merged in time order, and the wall clock.
+
+:class:`LiveInput` is a generator of :class:`~ticker_py.streams.Record` driven by one
+``selectors`` loop in the consumer's thread (no threads, no locks). Inputs are a
+listening TCP socket (many producers, text format ``T: atoms`` one record per line) and/or
+a file object such as stdin (wall-clock mode). Merge rule (watermark): each producer's
+times must not decrease; a record at time T is passed on once every connected producer
+has sent a record at time >= T or disconnected, so time point T is complete when every
+connected producer has moved past it (``T+1:`` alone is a heartbeat) or left. A record
+for a time point that is already closed is late: reported and skipped. Bad lines are
+reported on stderr (``tcp:PEER:LINE:COL: error: ...``) and skipped; the producer and
+the others carry on. See docs/live.md.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import heapq
+import os
+import re
+import selectors
+import signal
+import sys
+import threading
+import time
+from typing import Callable, Iterator, Optional, TextIO
+
+from ..ast import Location
+from ..errors import Diagnostic, StreamError, with_excerpt
+from ..ground import format_atom
+from ..streams import Record, StreamChecker, read_text
+from .net import address_text, listen
+
+__all__ = ["parse_line", "LiveInput", "save_records"]
+
+MAX_LINE = 1 << 20          # a producer sending a longer line is disconnected
+_PREFIX = re.compile(r"\s*\d+\s*:")
+
+
+def _relocate(diag: Diagnostic, text: str, line: int, shift: int) -> Diagnostic:
+    """Move a diagnostic of a one-line parse to ``line`` (columns moved left by ``shift``)."""
+    loc = diag.location
+    if loc is None:
+        return diag
+    col = max(1, loc.column - shift)
+    end = max(col + 1, loc.end_column - shift)
+    loc = dataclasses.replace(loc, line=1, end_line=1, column=col, end_column=end)
+    diag = with_excerpt(dataclasses.replace(diag, location=loc, excerpt=""), text)
+    return dataclasses.replace(diag, location=dataclasses.replace(loc, line=line, end_line=line))
+
+
+def parse_line(text: str, source: str, number: int, stamp: Optional[int] = None) -> Optional[Record]:
+    """One text-format line as a Record located at ``source:number`` (None for blank/comment).
+
+    With ``stamp`` (wall-clock mode) the line holds atoms, optionally after a ``T:`` prefix
+    that is ignored, and the record gets time ``stamp``.
+    """
+    shift = 0
+    parsed = text
+    if stamp is not None:
+        m = _PREFIX.match(text)
+        if m:
+            parsed = " " * (m.end() - 2) + "0:" + text[m.end():]
+        else:
+            parsed, shift = "0:" + text, 2
+    try:
+        rec = next(read_text([parsed], source), None)
+    except StreamError as err:
+        raise StreamError([_relocate(d, text, number, shift) for d in err.diagnostics]) from None
+    if rec is None:
+        return None
+    return Record(rec.t if stamp is None else stamp, rec.atoms, source, number)
+
+
+def _report(err: BaseException) -> None:
+    print(err, file=sys.stderr, flush=True)
+
+
+@dataclasses.dataclass(eq=False)
+class _Input:
+    """One line-oriented input: a TCP producer or a file descriptor."""
+
+    name: str
+    fileobj: object
+    tcp: bool
+    buffer: bytes = b""
+    line: int = 0
+    last_t: Optional[int] = None     # latest accepted time (TCP merge)
+
+    def read(self) -> bytes:
+        if self.tcp:
+            try:
+                return self.fileobj.recv(65536)
+            except (BlockingIOError, InterruptedError):
+                return None
+            except OSError:
+                return b""
+        return os.read(self.fileobj, 65536)
+
+
+class LiveInput:
+    """Records from live inputs, as a generator (iterate once).
+
+    ``listen_on``: a ``tcp:HOST:PORT`` address to accept producers on; ``stream``: a file
+    object read line by line (e.g. ``sys.stdin``; only with ``wall_clock``, since plain
+    stdin is already incremental through :func:`~ticker_py.streams.read_text`).
+    ``wall_clock``: the duration of a time point in ms; records are then stamped with the
+    time point of their arrival (producers' times are ignored) and a heartbeat record is
+    produced at every time point boundary, so time advances with real time.
+    ``grace``: seconds to wait for a new producer after the last one left before the stream
+    ends. ``checker`` refuses atoms the program does not accept (skipped and reported).
+    ``handle_signals``: on SIGINT/SIGTERM stop cleanly (main thread only; a second signal
+    raises KeyboardInterrupt). ``on_listen`` gets the bound address (``tcp:HOST:PORT``).
+    """
+
+    def __init__(self, listen_on: Optional[str] = None, stream: Optional[TextIO] = None,
+                 wall_clock: Optional[int] = None, grace: float = 1.0,
+                 checker: Optional[StreamChecker] = None, handle_signals: bool = False,
+                 report: Callable[[BaseException], None] = _report,
+                 on_listen: Optional[Callable[[str], None]] = None):
+        if (listen_on is None) == (stream is None):
+            raise ValueError("give exactly one of listen_on and stream")
+        self.listener = listen(listen_on) if listen_on else None
+        self.address = address_text(self.listener.getsockname()) if self.listener else None
+        if self.address and on_listen:
+            on_listen(self.address)
+        self.stream = stream
+        self.wall_clock = wall_clock
+        self.grace = grace
+        self.checker = checker
+        self.handle_signals = handle_signals
+        self.report = report
+        self.accepted = 0            # records passed on
+        self.rejected = 0            # lines reported and skipped
+        self._stop = False
+        self._seen_producer = False
+        self._wake_r, self._wake_w = os.pipe()
+        os.set_blocking(self._wake_w, False)
+
+    def stop(self) -> None:
+        """Ask the generator to end (thread- and signal-safe): buffered records are still passed on."""
+        self._stop = True
+        try:
+            os.write(self._wake_w, b"x")
+        except OSError:
+            pass
+
+    def __iter__(self) -> Iterator[Record]:
+        return self._run()
+
+    # ------------------------------------------------------------ the loop
+
+    def _run(self) -> Iterator[Record]:
+        sel = selectors.DefaultSelector()
+        sel.register(self._wake_r, selectors.EVENT_READ, None)
+        if self.listener:
+            sel.register(self.listener, selectors.EVENT_READ, "listen")
+        producers: list = []
+        if self.stream is not None:
+            inp = _Input(str(getattr(self.stream, "name", "<stream>")), self.stream.fileno(), False)
+            sel.register(inp.fileobj, selectors.EVENT_READ, inp)
+            producers.append(inp)
+        self._heap: list = []
+        self._seq = 0
+        self._cur = 0                          # the time of the last record passed on
+        self._start = time.monotonic()
+        deadline = None                        # end of the grace period
+        restore = self._install_signals()
+        try:
+            while not self._stop:
+                wakeups = [deadline] if deadline is not None else []
+                if self.wall_clock:
+                    wakeups.append(self._start + (self._cur + 1) * self.wall_clock / 1000)
+                timeout = max(0.0, min(wakeups) - time.monotonic()) if wakeups else None
+                for key, _ in sel.select(timeout):
+                    if key.data is None:
+                        os.read(self._wake_r, 4096)
+                    elif key.data == "listen":
+                        self._accept(sel, producers)
+                        deadline = None
+                    else:
+                        yield from self._read(sel, producers, key.data)
+                yield from self._tick()
+                if not self.wall_clock:
+                    yield from self._release(producers)
+                if not producers:
+                    if self.listener is None:
+                        break
+                    if deadline is None and self._seen_producer:
+                        deadline = time.monotonic() + self.grace
+                    elif deadline is not None and time.monotonic() >= deadline:
+                        break
+            yield from self._drain()
+        finally:
+            restore()
+            for key in list(sel.get_map().values()):
+                if isinstance(key.data, _Input) and key.data.tcp:
+                    key.data.fileobj.close()
+            sel.close()
+            if self.listener:
+                self.listener.close()
+            os.close(self._wake_r)
+            os.close(self._wake_w)
+
+    def _accept(self, sel, producers) -> None:
+        while True:
+            try:
+                sock, peer = self.listener.accept()
+            except (BlockingIOError, InterruptedError):
+                return
+            sock.setblocking(False)
+            inp = _Input(address_text(peer), sock, True)
+            sel.register(sock, selectors.EVENT_READ, inp)
+            producers.append(inp)
+            self._seen_producer = True
+
+    def _read(self, sel, producers, inp: _Input) -> Iterator[Record]:
+        data = inp.read()
+        if data is None:
+            return
+        if not data:                                         # end of this input
+            sel.unregister(inp.fileobj)
+            producers.remove(inp)
+            if inp.tcp:
+                inp.fileobj.close()
+            if inp.buffer.strip():
+                if inp.tcp:
+                    self._error(inp, inp.line + 1, "connection closed in the middle of a line; line skipped")
+                else:
+                    yield from self._line(inp, inp.buffer)
+            return
+        inp.buffer += data
+        *lines, inp.buffer = inp.buffer.split(b"\n")
+        for raw in lines:
+            yield from self._line(inp, raw)
+        if len(inp.buffer) > MAX_LINE:
+            self._error(inp, inp.line + 1, f"line longer than {MAX_LINE} bytes; producer disconnected")
+            sel.unregister(inp.fileobj)
+            producers.remove(inp)
+            inp.fileobj.close() if inp.tcp else None
+
+    def _line(self, inp: _Input, raw: bytes) -> Iterator[Record]:
+        inp.line += 1
+        text = raw.decode("utf-8", errors="replace").rstrip("\r")
+        stamp = None
+        if self.wall_clock:
+            yield from self._tick()
+            stamp = self._cur
+        try:
+            rec = parse_line(text, inp.name, inp.line, stamp)
+            if rec is None:
+                return
+            if self.checker is not None:
+                self.checker.check(rec)
+        except StreamError as err:
+            self.rejected += 1
+            self.report(err)
+            return
+        if stamp is not None:
+            self.accepted += 1
+            yield rec
+            return
+        if inp.last_t is not None and rec.t < inp.last_t:
+            self._error(inp, inp.line,
+                        f"time {rec.t} after time {inp.last_t} from this producer; record skipped")
+        elif rec.t < self._cur:
+            self._error(inp, inp.line,
+                        f"time {rec.t} is already closed (current time {self._cur}); record skipped")
+        else:
+            inp.last_t = rec.t
+            heapq.heappush(self._heap, (rec.t, self._seq, rec))
+            self._seq += 1
+
+    def _error(self, inp: _Input, line: int, message: str) -> None:
+        self.rejected += 1
+        self.report(StreamError(Diagnostic(message, Location(inp.name, line, 1, line, 2))))
+
+    def _release(self, producers) -> Iterator[Record]:
+        """Pass on every buffered record no connected producer can still precede."""
+        bound = min((self._cur if p.last_t is None else p.last_t for p in producers), default=None)
+        while self._heap and (bound is None or self._heap[0][0] <= bound):
+            yield self._emit(heapq.heappop(self._heap)[2])
+
+    def _drain(self) -> Iterator[Record]:
+        while self._heap:
+            yield self._emit(heapq.heappop(self._heap)[2])
+
+    def _emit(self, rec: Record) -> Record:
+        self._cur = max(self._cur, rec.t)
+        self.accepted += 1
+        return rec
+
+    def _tick(self) -> Iterator[Record]:
+        """Wall clock: a heartbeat when real time has entered a later time point."""
+        if self.wall_clock:
+            now = int((time.monotonic() - self._start) * 1000 // self.wall_clock)
+            if now > self._cur:
+                self._cur = now
+                yield Record(now, (), "<clock>", 0)
+
+    def _install_signals(self):
+        if not self.handle_signals or threading.current_thread() is not threading.main_thread():
+            return lambda: None
+
+        def handler(signum, frame):
+            if self._stop:
+                raise KeyboardInterrupt
+            self.stop()
+
+        old = {s: signal.signal(s, handler) for s in (signal.SIGINT, signal.SIGTERM)}
+        return lambda: [signal.signal(s, h) for s, h in old.items()]
+
+
+def save_records(records, out: TextIO, close: bool = False) -> Iterator[Record]:
+    """Pass records through, writing each to ``out`` in text format (flushed): a replayable log."""
+    try:
+        for rec in records:
+            out.write(f"{rec.t}:" + "".join((" " if i == 0 else ", ") + format_atom(a)
+                                            for i, a in enumerate(rec.atoms)) + "\n")
+            out.flush()
+            yield rec
+    finally:
+        if close:
+            out.close()

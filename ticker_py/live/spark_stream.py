@@ -1,0 +1,118 @@
+"""Spark Structured Streaming driving a reasoner through ``foreachBatch`` (imports pyspark).
+
+A streaming DataFrame with columns ``t`` (integer) and ``atom`` (string; null = heartbeat),
+and optionally ``seq`` (arrival order within a time point), is pushed micro-batch by
+micro-batch into a :class:`~ticker_py.live.LiveReasoner` in the driver. A time point is
+evaluated once a later time shows up (in this batch or a later one) or when the query ends
+(:func:`run_stream` calls ``close``). Rows for a time point already closed are late:
+reported on stderr and skipped. Sources: :func:`rate_atoms` (the ``rate`` source) and
+:func:`folder_atoms` (files arriving in a folder).
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+import tempfile
+from typing import Callable, List, Optional
+
+from ..errors import StreamError
+from ..streams import Result
+from .reasoner import LiveReasoner
+
+__all__ = ["rate_atoms", "folder_atoms", "drive", "run_stream"]
+
+COOLING_ATOM = "concat('temp(', CAST(pmod(value * 7919, 201) AS STRING), ')')"
+
+
+def rate_atoms(spark, rows_per_second: int = 100, atoms_per_time_point: int = 10,
+               atom: str = COOLING_ATOM, partitions: int = 1):
+    """The ``rate`` source as atoms: row ``value`` v goes to time point v div k; ``atom`` is a
+    SQL expression over ``value`` (default: ``temp(V)`` with V in [0, 200], the cooling stream)."""
+    return (spark.readStream.format("rate").option("rowsPerSecond", rows_per_second)
+            .option("numPartitions", partitions).load()
+            .selectExpr(f"CAST(value DIV {int(atoms_per_time_point)} AS BIGINT) AS t",
+                        f"{atom} AS atom", "value AS seq"))
+
+
+def folder_atoms(spark, path: str, fmt: str = "json", max_files_per_trigger: Optional[int] = None):
+    """Files arriving in ``path`` (``json`` lines with ``t``, ``atom``, ``seq``, or ``csv`` with a header)."""
+    reader = spark.readStream.schema("t BIGINT, atom STRING, seq BIGINT").format(fmt)
+    if fmt == "csv":
+        reader = reader.option("header", "true")
+    if max_files_per_trigger:
+        reader = reader.option("maxFilesPerTrigger", max_files_per_trigger)
+    return reader.load(path)
+
+
+def _report(err: BaseException) -> None:
+    print(err, file=sys.stderr, flush=True)
+
+
+def drive(frame, live: LiveReasoner, checkpoint: Optional[str] = None, trigger: Optional[dict] = None,
+          report: Callable[[BaseException], None] = _report):
+    """Start a streaming query that pushes each micro-batch into ``live``; returns the query.
+
+    ``trigger`` is passed to ``DataStreamWriter.trigger`` (default ``{"availableNow": True}``).
+    Batches run one at a time in the driver, so pushes arrive in batch order.
+    """
+    has_seq = "seq" in frame.columns
+
+    def push_batch(batch, batch_id):
+        rows = batch.select("t", "atom", *(["seq"] if has_seq else [])).collect()
+        rows.sort(key=(lambda r: (r.t, r.seq)) if has_seq else (lambda r: r.t))
+        start = 0
+        while start < len(rows):
+            end = start
+            while end < len(rows) and rows[end].t == rows[start].t:
+                end += 1
+            t = int(rows[start].t)
+            atoms = [r.atom for r in rows[start:end] if r.atom is not None]
+            try:
+                live.push(t, atoms)
+            except StreamError as err:
+                report(StreamError([replace(d, message=f"batch {batch_id}: {d.message}")
+                                    for d in err.diagnostics]))
+            start = end
+
+    checkpoint = checkpoint or tempfile.mkdtemp(prefix="ticker_py-checkpoint-")
+    writer = frame.writeStream.foreachBatch(push_batch).option("checkpointLocation", checkpoint)
+    return writer.trigger(**(trigger or {"availableNow": True})).start()
+
+
+def run_stream(frame, program, engine: str = "auto", timeout: float = 120.0,
+               until_time: Optional[int] = None, checkpoint: Optional[str] = None,
+               on_result: Optional[Callable[[Result], None]] = None, **options) -> List[Result]:
+    """Run a bounded streaming query to the end and return every result.
+
+    With a finite source (a folder; ``availableNow``) the query ends by itself. With an
+    endless one (``rate``) give ``until_time``: the query runs with a 100 ms processing-time
+    trigger until time point ``until_time`` has been evaluated, then stops. ``timeout``
+    bounds the run in seconds either way. Evaluated time points after ``until_time`` are dropped.
+    """
+    import threading
+
+    results: List[Result] = []
+    reached = threading.Event()
+
+    def collect(result: Result) -> None:
+        if until_time is None or result.t <= until_time:
+            results.append(result)
+            if on_result:
+                on_result(result)
+        if until_time is not None and result.t >= until_time:
+            reached.set()
+
+    live = LiveReasoner(program, engine=engine, on_result=collect, **options)
+    trigger = None if until_time is None else {"processingTime": "100 milliseconds"}
+    query = drive(frame, live, checkpoint, trigger)
+    try:
+        if until_time is None:
+            query.awaitTermination(timeout)
+        else:
+            reached.wait(timeout)
+    finally:
+        query.stop()
+    if until_time is None or not reached.is_set():
+        live.close()
+    return results
