@@ -177,3 +177,16 @@ def test_changes_from_engine_deltas_equal_model_diffs(capsys):
         outs.append(out)
     assert len(outs[0].splitlines()) == 120
     assert outs[0] == outs[1] == outs[2]
+
+
+def test_run_consequences(capsys, files):
+    prog = files("p.lars", "a :- not b.\nb :- not a.\nc :- a.\nc :- b.\nd :- not d, p.\n")
+    stream = files("s.stream", "0:\n1: p\n")
+    code, out, err = ticker(capsys, "run", prog, "--stream", stream, "--consequences", "cautious")
+    assert code == 0, err
+    assert [json.loads(x) for x in out.splitlines()] == [
+        {"t": 0, "c": 0, "answer_streams": 2, "cautious": ["c"]},
+        {"t": 1, "c": 1, "answer_streams": 0, "cautious": None},
+    ]
+    code, out, _ = ticker(capsys, "run", prog, "--stream", stream, "--consequences", "brave", "--until", "0")
+    assert json.loads(out) == {"t": 0, "c": 0, "answer_streams": 2, "brave": ["a", "b", "c"]}

@@ -46,6 +46,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--show-at", action="store_true", help="also print atoms pinned to other time points")
     run.add_argument("--show", default="derived", help="derived (default) or all (also input and background)")
     run.add_argument("--inertia", action="store_true", help="prefer the previous tick's answer stream")
+    run.add_argument("--consequences", choices=("brave", "cautious"),
+                     help="print per tick the number of answer streams and their brave/cautious consequences"
+                          " (enumerates all answer streams)")
     run.add_argument("--until", type=int, help="evaluate time points up to T")
     run.add_argument("--out", help="write results to FILE (default stdout)")
     from .live.cli import add_live_options
@@ -110,6 +113,11 @@ def cmd_run(args) -> int:
     analysis = load(args)
     if args.changes and args.models != 1:
         raise UsageError(Diagnostic("--changes needs a single answer stream", notes=("use --models 1",)))
+    if args.consequences:
+        if args.changes or args.format != "jsonl":
+            raise UsageError(Diagnostic("--consequences prints JSON Lines of its own",
+                                        notes=("drop --changes and --format",)))
+        args.models = 0
     reasoner = Reasoner(analysis, engine=args.engine, models=args.models, show=args.show,
                         inertia=args.inertia, changes_only=args.changes or args.format == "none")
     from .live.cli import live_output, live_records
@@ -121,8 +129,17 @@ def cmd_run(args) -> int:
     writer = make_writer(args.format, out, show_at=args.show_at, changes=args.changes)
     start = time.perf_counter()
     points = 0
+    results = reasoner.feed(records, until=args.until, every=args.every)
     try:
-        for result in reasoner.feed(records, until=args.until, every=args.every):
+        if args.consequences:
+            from .compare import consequences
+
+            for cons in consequences(results, args.consequences, show_at=args.show_at):
+                points += 1
+                out.write(cons.to_json(args.consequences) + "\n")
+                out.flush()
+            return 0
+        for result in results:
             points += 1
             writer.write(result)
     finally:

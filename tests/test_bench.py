@@ -1,0 +1,138 @@
+"""ticker bench: quick runs produce well-formed JSON, markdown and plots; timeouts and n/a are reported.
+
+Never asserts a time: the machine is shared and noisy.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+
+import pytest
+
+from ticker_py.bench.cli import run_bench
+from ticker_py.bench.report import render_markdown
+from ticker_py.bench.runner import Settings
+from ticker_py.bench.suites import Options, plan
+from ticker_py.cli import main
+from ticker_py.engines import create_engine
+from ticker_py.errors import Diagnostic, EngineUnsupported
+
+RUN_KEYS = {"suite", "workload", "series", "params", "engine", "variant", "status", "budget"}
+OK_KEYS = {"t_init", "t_tick_median", "t_tick_max", "t_total", "cpu_total", "cpu_us_per_atom",
+           "wall_us_per_atom", "peak_rss_mb", "rss_start_mb", "answer_streams", "ticks", "atoms", "checkpoints"}
+
+
+@pytest.fixture(scope="module")
+def quick_all(tmp_path_factory):
+    out = tmp_path_factory.mktemp("bench") / "all"
+    code = main(["bench", "all", "--quick", "--budget", "20", "--engines", "clingo,incremental,native",
+                 "--out", str(out)])
+    return code, out
+
+
+def _detail_rows(md: str) -> list:
+    return [line for line in md.splitlines() if re.match(r"^\| (window|tp|grid|rules|pruning) \| tp=", line)]
+
+
+def test_quick_all_writes_json_markdown_and_plots(quick_all):
+    code, out = quick_all
+    assert code == 0
+    doc = json.loads((out / "results.json").read_text())
+    assert {"machine", "versions", "command", "settings", "runs", "date"} <= set(doc)
+    assert {"python", "clingo", "ticker_py"} <= set(doc["versions"])
+    assert doc["command"].startswith("ticker bench all")
+    cases = {c.key for c in plan("all", Options(quick=True))}
+    variants = {c.key: [v.label for v in c.variants] for c in plan("all", Options(quick=True))}
+    runs = doc["runs"]
+    assert len(runs) == sum(len(v) for v in variants.values())
+    assert {f"{r['workload']}:" + ",".join(f"{k}={v}" for k, v in sorted(r["params"].items())) for r in runs} == cases
+    for r in runs:
+        assert RUN_KEYS <= set(r), r
+        assert r["status"] in ("ok", "timeout", "n/a", "error")
+        if r["status"] == "ok":
+            assert OK_KEYS <= set(r), r
+        else:
+            assert r.get("reason")
+    assert any(r["status"] == "ok" and r["engine"] == "clingo" for r in runs)
+    md = (out / "report.md").read_text()
+    assert len(_detail_rows(md)) == len(runs)  # one row per engine and size
+    for suite in ("ticker-a", "ticker-b", "laser", "pruning"):
+        assert f"## Suite `{suite}`" in md
+    for link in re.findall(r"\]\((img/[^)]+\.png)\)", md):
+        assert (out / link).stat().st_size > 0
+    assert {p.name for p in (out / "img").glob("*.png")} >= {
+        "caching-time-window.png", "caching-time-tp.png", "b1-window.png", "diamond-grid.png",
+        "rules-rules.png", "box-chain-pruning.png"}
+
+
+def test_quick_tables_have_every_engine_side_by_side(quick_all):
+    _, out = quick_all
+    md = (out / "report.md").read_text()
+    assert "| n | clingo | incremental | native | anchor |" in md
+    assert "| n | k | clingo | incremental | native | anchor (µs/atom) | target |" in md
+    assert "| tp | clingo | incremental | native |" in md
+
+
+def test_report_from_json_rerenders(quick_all, tmp_path):
+    _, out = quick_all
+    code = main(["bench", "ticker-a", "--report-from", str(out / "results.json"), "--out", str(tmp_path)])
+    assert code == 0
+    assert (tmp_path / "report.md").read_text() == (out / "report.md").read_text()
+
+
+class Slow:
+    """An engine stand-in that takes 50 ms per tick."""
+
+    def __init__(self, analysis, options):
+        self.inner = create_engine("clingo", analysis, options)
+
+    def append(self, t, atoms):
+        self.inner.append(t, atoms)
+
+    def evaluate(self, t):
+        time.sleep(0.05)
+        return self.inner.evaluate(t)
+
+
+def refuses(analysis, options):
+    raise EngineUnsupported(Diagnostic("refuses"))
+
+
+def test_timeout_and_na_are_reported_not_dropped(tmp_path):
+    cases = plan("laser", Options(engines=("clingo", "native"), quick=True, workloads=("diamond",)))
+    settings = Settings(budget=0.3, progress=False)
+    doc = run_bench(cases, settings, "test", tmp_path, factories={"clingo": Slow, "native": refuses})
+    runs = doc["runs"]
+    slow = [r for r in runs if r["engine"] == "clingo"]
+    assert all(r["status"] == "timeout" for r in slow)
+    assert any(r.get("skipped") for r in slow)  # larger sizes are not run again
+    assert any(r.get("estimate_s") for r in slow)
+    assert all(r["status"] == "n/a" and r["reason"] == "refuses" for r in runs if r["engine"] == "native")
+    md = render_markdown(doc)
+    assert "timeout (> 0.3 s" in md and "| n/a |" in md
+
+
+def test_pruning_variants_and_stats(tmp_path):
+    class Counting(Slow):
+        def __init__(self, analysis, options):
+            super().__init__(analysis, options)
+            self.stats = {"rule_evaluations": 7 if options.pruning else 9}
+
+        def evaluate(self, t):
+            return self.inner.evaluate(t)
+
+    cases = plan("pruning", Options(engines=("native",), quick=True))
+    doc = run_bench(cases, Settings(budget=30, progress=False, isolate=False), "test", tmp_path,
+                    factories={"native": Counting})
+    assert {r["variant"] for r in doc["runs"]} == {"native pruning on", "native pruning off"}
+    assert {r["stats"]["rule_evaluations"] for r in doc["runs"]} == {7, 9}
+    assert "(7 evals)" in render_markdown(doc)
+
+
+def test_bad_arguments_exit_2(capsys, tmp_path):
+    for argv in (["nosuch"], ["laser", "--engines", "clingo,nope"], ["laser", "--sizes", "x"],
+                 ["laser", "--reps", "0"], ["laser", "--workloads", "nothing"]):
+        assert main(["bench", *argv, "--quick", "--out", str(tmp_path)]) == 2, argv
+        assert "error:" in capsys.readouterr().err

@@ -1,0 +1,377 @@
+"""Reports: ``results.json``, ``report.md`` (tables with the BENCHMARKS.md anchors) and PNG plots."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import platform
+import subprocess
+import sys
+from collections import OrderedDict
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Optional
+
+import psutil
+
+__all__ = ["ANCHORS", "TARGETS", "environment", "write_json", "load_json", "render_markdown", "plot_all",
+           "cell"]
+
+# Peer figures measured on this machine (BENCHMARKS.md) and the project's targets (issue 6).
+ANCHORS = {
+    ("caching-time", 40): "Ticker: incremental 3.8 s, clingo ≈ 20 s",
+    ("caching-tuple", 40): "Ticker: incremental 3.8 s, clingo ≈ 20 s",
+    ("b1", 40): "Ticker: incremental 22.8 s, clingo 40.6 s",
+    ("b2", 40): "Ticker: incremental 48.7 s, clingo 30.4 s",
+}
+LASER_US = {"diamond": 50.6, "box": 40.4, "join": 103.7, "cooling": 41.1}
+NATIVE_TARGET_US = {"diamond": 2, "box": 3, "join": 5, "cooling": 3}
+TARGETS = [
+    # (label, workload(s), params, engine, kind, limit)
+    *[(f"native {w} k=1000 n=100: ≤ {lim} µs/atom (Laser {LASER_US[w]})", (w,),
+       {"tp": 300, "window": 100, "rate": 1000}, "native", "us", lim) for w, lim in NATIVE_TARGET_US.items()],
+    ("incremental A at n=200 (tp=1000): ≤ 0.3 s", ("caching-time", "caching-tuple"),
+     {"tp": 1000, "window": 200}, "incremental", "s", 0.3),
+    ("incremental B at n=40 (tp=1000): ≤ 2 s and ≥ 5× clingo (Ticker 22.8 / 48.7 s)", ("b1", "b2"),
+     {"tp": 1000, "window": 40}, "incremental", "s5x", 2.0),
+]
+
+
+def _git(*args) -> Optional[str]:
+    root = Path(__file__).resolve().parents[2]
+    try:
+        return subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, timeout=10,
+                              check=True).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def environment() -> dict:
+    """Machine and versions (python, clingo, ticker_py, git commit)."""
+    import clingo
+
+    from .. import __version__
+
+    commit = _git("rev-parse", "--short", "HEAD")
+    dirty = bool(_git("status", "--porcelain", "--untracked-files=no"))
+    return {
+        "machine": {"cpu": _cpu_model(), "cores": os.cpu_count(),
+                    "ram_gb": round(psutil.virtual_memory().total / 2**30, 1),
+                    "os": platform.platform(), "hostname": platform.node()},
+        "versions": {"python": platform.python_version(), "implementation": platform.python_implementation(),
+                     "clingo": clingo.__version__, "ticker_py": __version__,
+                     "git": (commit + ("+dirty" if dirty else "")) if commit else None},
+        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    }
+
+
+def write_json(path: Path, env: dict, command: str, settings: dict, runs: list) -> None:
+    doc = {**env, "command": command, "argv": sys.argv, "settings": settings, "runs": runs}
+    path.write_text(json.dumps(doc, indent=1, default=str) + "\n")
+
+
+def load_json(path: Path) -> dict:
+    return json.loads(Path(path).read_text())
+
+
+# ------------------------------------------------------------------ cells
+
+def _s(x: Optional[float]) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "–"
+    return f"{x:.3g}" if x < 100 else f"{x:.0f}"
+
+
+def cell(run: Optional[dict], value: str = "t_total", unit: str = " s") -> str:
+    """A table cell: the value, ``timeout (> X s)``, ``n/a`` or ``error``."""
+    if run is None:
+        return ""
+    st = run["status"]
+    if st == "timeout":
+        est = f", ≈ {_s(run['estimate_s'])} s est." if run.get("estimate_s") else ""
+        return f"timeout (> {run['budget']:g} s{est})"
+    if st != "ok":
+        return st
+    return _s(run.get(value)) + unit
+
+
+def _checkpoint_cell(run: Optional[dict], tp: int) -> str:
+    if run is None:
+        return ""
+    if run["status"] in ("n/a", "error"):
+        return run["status"]
+    v = (run.get("checkpoints") or {}).get(str(tp))
+    if v is None:
+        return f"timeout (> {run['budget']:g} s)" if run["status"] == "timeout" else "–"
+    return _s(v) + " s"
+
+
+def _table(header: list, rows: list) -> list:
+    out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    out += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return out + [""]
+
+
+def _variants(runs: list) -> list:
+    return list(OrderedDict.fromkeys(r["variant"] for r in runs))
+
+
+def _find(runs, **match) -> Optional[dict]:
+    for r in runs:
+        if all((r["params"].get(k) if k in ("tp", "window", "rate", "r", "w") else r.get(k)) == v
+               for k, v in match.items()):
+            return r
+    return None
+
+
+# ------------------------------------------------------------------ markdown
+
+def _targets(runs: list) -> list:
+    rows = []
+    for label, workloads, params, engine, kind, limit in TARGETS:
+        for w in workloads:
+            sel = [r for r in runs if r["workload"] == w and r["series"] in ("window", "grid")
+                   and all(r["params"].get(k) == v for k, v in params.items())]
+            ours = next((r for r in sel if r["engine"] == engine), None)
+            if ours is None:
+                continue
+            if ours["status"] != "ok":
+                rows.append([label, w, cell(ours), "**missed**" if ours["status"] == "timeout" else "–"])
+                continue
+            if kind == "us":
+                val, ok = ours["cpu_us_per_atom"], ours["cpu_us_per_atom"] <= limit
+                shown = f"{_s(val)} µs/atom"
+            else:
+                val, ok, shown = ours["t_total"], ours["t_total"] <= limit, f"{_s(ours['t_total'])} s"
+                if kind == "s5x":
+                    static = next((r for r in sel if r["engine"] == "clingo"), None)
+                    if static and static["status"] in ("ok", "timeout"):
+                        ratio = static["t_total"] / ours["t_total"]
+                        shown += f", {ratio:.1f}× clingo" + (" (clingo timed out)" if static["status"] != "ok" else "")
+                        ok = ok and ratio >= 5
+            rows.append([label, w, shown, "met" if ok else "**missed**"])
+    return rows
+
+
+def _section_ticker(w: str, runs: list, img: str, plots: dict) -> list:
+    out = []
+    win = [r for r in runs if r["series"] == "window"]
+    variants = _variants(runs)
+    if win:
+        tp = win[0]["params"]["tp"]
+        out += [f"#### Total time against window size n (tp = {tp})", ""]
+        rows = []
+        for n in sorted({r["params"]["window"] for r in win}):
+            rows.append([n] + [cell(_find(win, window=n, variant=v)) for v in variants]
+                        + [ANCHORS.get((w, n), "") if tp == 1000 else ""])
+        out += _table(["n"] + variants + ["anchor"], rows)
+        if (w, "window") in plots:
+            out += [f"![{w}: total time against n]({img}/{plots[(w, 'window')]})", ""]
+    tps = [r for r in runs if r["series"] == "tp"]
+    if tps:
+        n = tps[0]["params"]["window"]
+        cps = tps[0]["checkpoints_tp"]
+        out += [f"#### Total time against time points (n = {n}; cumulative time of one run, read at each tp)", ""]
+        rows = [[tp] + [_checkpoint_cell(_find(tps, variant=v), tp) for v in variants] for tp in cps]
+        out += _table(["tp"] + variants, rows)
+        if (w, "tp") in plots:
+            out += [f"![{w}: total time against tp]({img}/{plots[(w, 'tp')]})", ""]
+    return out
+
+
+def _section_laser(w: str, runs: list, img: str, plots: dict) -> list:
+    out = []
+    variants = _variants(runs)
+    grid = [r for r in runs if r["series"] == "grid"]
+    if grid:
+        tp = grid[0]["params"]["tp"]
+        out += [f"#### CPU µs per input atom (tp = {tp}; time includes engine construction)", ""]
+        rows = []
+        for n, k in sorted({(r["params"]["window"], r["params"]["rate"]) for r in grid}):
+            anchor = f"Laser {LASER_US[w]}" if (w in LASER_US and (n, k, tp) == (100, 1000, 300)) else ""
+            target = f"native ≤ {NATIVE_TARGET_US[w]}" if anchor and w in NATIVE_TARGET_US else ""
+            rows.append([n, k] + [cell(_find(grid, window=n, rate=k, variant=v), "cpu_us_per_atom", "")
+                                  for v in variants] + [anchor, target])
+        out += _table(["n", "k"] + variants + ["anchor (µs/atom)", "target"], rows)
+        if (w, "grid") in plots:
+            out += [f"![{w}: µs per atom]({img}/{plots[(w, 'grid')]})", ""]
+    rules = [r for r in runs if r["series"] == "rules"]
+    if rules:
+        p = rules[0]["params"]
+        out += [f"#### rules-r: CPU µs per input atom against r (n = {p['window']}, k = {p['rate']}, "
+                f"tp = {p['tp']})", ""]
+        rows = [[r] + [cell(_find(rules, r=r, variant=v), "cpu_us_per_atom", "") for v in variants]
+                for r in sorted({x["params"]["r"] for x in rules})]
+        out += _table(["r"] + variants, rows)
+        if (w, "rules") in plots:
+            out += [f"![rules-r]({img}/{plots[(w, 'rules')]})", ""]
+    return out
+
+
+def _section_pruning(w: str, runs: list, img: str, plots: dict) -> list:
+    variants = _variants(runs)
+    out = ["#### Total time and rule evaluations (engine `stats['rule_evaluations']`, – if not exposed)", ""]
+    rows = []
+    for wd, n, k in sorted({(r["params"]["w"], r["params"]["window"], r["params"]["rate"]) for r in runs}):
+        row = [wd, n, k]
+        for v in variants:
+            r = _find(runs, w=wd, window=n, rate=k, variant=v)
+            evals = ((r or {}).get("stats") or {}).get("rule_evaluations")
+            row.append(cell(r) + (f" ({evals} evals)" if evals is not None else ""))
+        rows.append(row)
+    out += _table(["w", "n", "k"] + variants, rows)
+    if (w, "pruning") in plots:
+        out += [f"![pruning]({img}/{plots[(w, 'pruning')]})", ""]
+    return out
+
+
+def _details(runs: list) -> list:
+    header = ["series", "params", "engine", "status", "init s", "tick median ms", "tick max ms", "total s",
+              "CPU µs/atom", "wall µs/atom", "peak RSS MB", "answer streams (total / max / none)"]
+    rows = []
+    for r in runs:
+        params = " ".join(f"{k}={v}" for k, v in r["params"].items())
+        ok = r["status"] == "ok"
+        a = r.get("answer_streams") or {}
+        ms = lambda x: _s(1000 * x) if x is not None else "–"  # noqa: E731
+        status = "ok" if ok else cell(r, "status", "") + (f": {r['reason'][:100]}" if r.get("reason") else "")
+        rows.append([r["series"], params, r["variant"], status.replace("|", "\\|"),
+                     _s(r.get("t_init")) if ok else "–", ms(r.get("t_tick_median")) if ok else "–",
+                     ms(r.get("t_tick_max")) if ok else "–", cell(r), _s(r.get("cpu_us_per_atom")) if ok else "–",
+                     _s(r.get("wall_us_per_atom")) if ok else "–", _s(r.get("peak_rss_mb")),
+                     f"{a['total']} / {a['max']} / {a['ticks_without']}" if a else "–"])
+    return ["<details><summary>All measurements</summary>", ""] + _table(header, rows) + ["</details>", ""]
+
+
+def render_markdown(doc: dict, img: str = "img", plots: Optional[dict] = None, title: str = "") -> str:
+    """The report: environment, targets, and per workload the side-by-side tables and plots."""
+    plots = plots or {}
+    runs = doc["runs"]
+    m, v, s = doc["machine"], doc["versions"], doc["settings"]
+    out = [f"# {title or 'Benchmark report'}", "",
+           f"- machine: {m['cpu']}, {m['cores']} cores, {m['ram_gb']} GB RAM, {m['os']}",
+           f"- versions: Python {v['python']} ({v['implementation']}), clingo {v['clingo']}, "
+           f"ticker_py {v['ticker_py']} (git {v['git']})",
+           f"- date: {doc['date']}",
+           f"- command: `{doc['command']}`",
+           f"- budget per run: {s['budget']:g} s (a run over budget is stopped and shown as `timeout (> X s)`, "
+           "with an estimate from the ticks it finished; larger sizes of a timed-out engine are not run), "
+           f"repetitions: {s['reps']} (median), warm-up runs: {s['warmup']}, seed {s['seed']}",
+           "- times are wall-clock seconds of one run (engine construction + every tick); µs per atom is the "
+           "worker's CPU time over the input atoms; `n/a`: the engine is not installed or refuses the program.",
+           ""]
+    na = OrderedDict()
+    for r in runs:
+        if r["status"] == "n/a":
+            na.setdefault(r["variant"], set()).add(r.get("reason", ""))
+    for variant, reasons in na.items():
+        out.append(f"- `{variant}` n/a: {'; '.join(sorted(reasons))}")
+    if na:
+        out.append("")
+    targets = _targets(runs)
+    if targets:
+        out += ["## Targets", ""] + _table(["target", "workload", "ours", "verdict"], targets)
+    sections = {"ticker-a": _section_ticker, "ticker-b": _section_ticker, "laser": _section_laser,
+                "pruning": _section_pruning}
+    for suite in OrderedDict.fromkeys(r["suite"] for r in runs):
+        out += [f"## Suite `{suite}`", ""]
+        sr = [r for r in runs if r["suite"] == suite]
+        for w in OrderedDict.fromkeys(r["workload"] for r in sr):
+            wr = [r for r in sr if r["workload"] == w]
+            models = wr[0]["models"]
+            out += [f"### {wr[0]['title']} (`{w}`, models = {models})", ""]
+            out += sections[suite](w, wr, img, plots)
+            out += _details(wr)
+    return "\n".join(out).rstrip() + "\n"
+
+
+# ------------------------------------------------------------------ plots
+
+def plot_all(runs: list, img_dir: Path, prefix: str = "") -> dict:
+    """PNG plots like the Ticker paper's Figs. 4–7; returns {(workload, series): file name}."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    img_dir.mkdir(parents=True, exist_ok=True)
+    made = {}
+
+    def save(fig, key):
+        name = f"{prefix}{key[0]}-{key[1]}.png"
+        fig.subplots_adjust(left=0.12, right=0.97, bottom=0.14, top=0.9, wspace=0.3)
+        fig.savefig(img_dir / name, dpi=80)
+        plt.close(fig)
+        made[key] = name
+
+    def lines(ax, rs, x_of, y_of, label_of=lambda v: v):
+        for v in _variants(rs):
+            pts = sorted((x_of(r), y_of(r)) for r in rs if r["variant"] == v and r["status"] == "ok")
+            if pts:
+                ax.plot(*zip(*pts), marker="o", label=label_of(v))
+        if ax.lines:
+            ax.legend(fontsize=8)
+        ax.grid(alpha=0.3)
+
+    workloads = OrderedDict.fromkeys(r["workload"] for r in runs)
+    for w in workloads:
+        wr = [r for r in runs if r["workload"] == w]
+        title = wr[0]["title"]
+        win = [r for r in wr if r["series"] == "window"]
+        if win:
+            fig, ax = plt.subplots(figsize=(5, 3.5))
+            lines(ax, win, lambda r: r["params"]["window"], lambda r: r["t_total"])
+            ax.set(xlabel="window size n", ylabel="total time (s)", title=f"{title}, tp = {win[0]['params']['tp']}")
+            save(fig, (w, "window"))
+        tps = [r for r in wr if r["series"] == "tp"]
+        if tps:
+            fig, ax = plt.subplots(figsize=(5, 3.5))
+            for r in tps:
+                pts = sorted((int(k), v) for k, v in (r.get("checkpoints") or {}).items())
+                if pts:
+                    ax.plot(*zip(*pts), marker="o", label=r["variant"])
+            if ax.lines:
+                ax.legend(fontsize=8)
+            ax.grid(alpha=0.3)
+            ax.set(xlabel="time points", ylabel="total time (s)", title=f"{title}, n = {tps[0]['params']['window']}")
+            save(fig, (w, "tp"))
+        grid = [r for r in wr if r["series"] == "grid"]
+        if grid:
+            ns = sorted({r["params"]["window"] for r in grid})
+            fig, axes = plt.subplots(1, len(ns), figsize=(4 * len(ns), 3.5), squeeze=False)
+            for ax, n in zip(axes[0], ns):
+                lines(ax, [r for r in grid if r["params"]["window"] == n], lambda r: r["params"]["rate"],
+                      lambda r: r["cpu_us_per_atom"])
+                if w in LASER_US and n == 100:
+                    ax.axhline(LASER_US[w], color="grey", ls="--", lw=1, label="Laser (k=1000)")
+                    ax.legend(fontsize=8)
+                ax.set(xlabel="atoms per time point k", ylabel="CPU µs per atom", title=f"{title}, n = {n}")
+                ax.set_yscale("log")
+            save(fig, (w, "grid"))
+        rules = [r for r in wr if r["series"] == "rules"]
+        if rules:
+            fig, ax = plt.subplots(figsize=(5, 3.5))
+            lines(ax, rules, lambda r: r["params"]["r"], lambda r: r["cpu_us_per_atom"])
+            ax.set(xlabel="rules r", ylabel="CPU µs per atom", title=title)
+            save(fig, (w, "rules"))
+        pr = [r for r in wr if r["series"] == "pruning"]
+        if pr:
+            ws = sorted({r["params"]["w"] for r in pr})
+            fig, axes = plt.subplots(1, len(ws), figsize=(5 * len(ws), 3.5), squeeze=False)
+            for ax, wd in zip(axes[0], ws):
+                lines(ax, [r for r in pr if r["params"]["w"] == wd], lambda r: r["params"]["window"],
+                      lambda r: r["t_total"])
+                ax.set(xlabel="window size n", ylabel="total time (s)", title=f"box-chain w = {wd}")
+            save(fig, (w, "pruning"))
+    return made

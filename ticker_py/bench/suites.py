@@ -1,0 +1,154 @@
+"""Benchmark suites: which workloads, sizes and engine variants each suite measures.
+
+A suite expands into :class:`Case` s. A case is one stream (workload + parameters, generated
+once) measured with every engine variant. Series name what a case contributes to:
+
+* ``window`` — total time against window size n at fixed tp (Ticker paper, Figs. 4–7);
+* ``tp`` — total time against time points at n = 60; one run of the largest tp, read at
+  checkpoints (the streams are prefixes of each other, so this equals separate runs minus
+  repeated engine construction);
+* ``grid`` — the Laser anchor grid (µs per input atom over n × k);
+* ``rules`` — rules-r against r;
+* ``pruning`` — box-chain with the native engine's pruning on and off.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from ..errors import Diagnostic, UsageError
+
+__all__ = ["Variant", "Case", "SUITES", "ENGINES", "plan", "QUICK"]
+
+ENGINES = ("clingo", "incremental", "native")
+SUITES = ("ticker-a", "laser", "pruning", "ticker-b")
+
+TICKER_N = (20, 40, 80, 120, 160, 200)
+TICKER_TP = tuple(range(100, 1001, 100))
+LASER_N = (10, 50, 100)
+LASER_K = (100, 500, 1000)
+RULES_R = (10, 20, 50, 100)
+CHAIN_W = (10, 20)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """An engine with options: ``label`` is what tables and plots show."""
+
+    engine: str
+    label: str
+    pruning: bool = True
+
+
+@dataclass
+class Case:
+    """One stream measured with several engine variants."""
+
+    suite: str
+    workload: str  # a name of ticker_py.workloads (rules-r and box-chain-w via params)
+    series: str
+    params: dict  # tp, window, and rate / items / r / w as the workload needs
+    variants: list
+    models: int = 1
+    checkpoints: tuple = ()  # tp values to record cumulative time at (series "tp")
+    title: str = ""
+
+    @property
+    def key(self) -> str:
+        return f"{self.workload}:" + ",".join(f"{k}={v}" for k, v in sorted(self.params.items()))
+
+
+@dataclass
+class Options:
+    """What the user chose on the command line (None = the suite's default)."""
+
+    engines: tuple = ENGINES
+    sizes: Optional[tuple] = None
+    rates: Optional[tuple] = None
+    tp: Optional[int] = None
+    quick: bool = False
+    models: Optional[int] = None
+    workloads: Optional[tuple] = None
+
+
+#: the drastically reduced grid of ``--quick`` (CI smoke tests)
+QUICK = {"n": (4, 8), "tp": 16, "tp_series": (8, 16), "tp_n": 6, "k": (5,), "r": (2, 3), "w": (3,)}
+
+TITLES = {
+    "caching-time": "Ticker scenario A, time windows [n]",
+    "caching-tuple": "Ticker scenario A, tuple windows [n #]",
+    "b1": "Ticker scenario B1", "b2": "Ticker scenario B2",
+    "diamond": "Laser diamond", "box": "Laser box", "join": "Laser join", "rules": "Laser rules-r",
+    "cooling": "Cooling", "box-chain": "Laser box-chain (pruning)",
+}
+
+
+def _variants(engines) -> list:
+    return [Variant(e, e) for e in engines]
+
+
+def _ticker(suite, workloads, o: Options, models: int) -> list:
+    sizes = o.sizes or (QUICK["n"] if o.quick else TICKER_N)
+    tp = o.tp or (QUICK["tp"] if o.quick else 1000)
+    checkpoints = QUICK["tp_series"] if o.quick else TICKER_TP
+    if o.tp:
+        checkpoints = tuple(sorted({max(1, o.tp * i // 10) for i in range(1, 11)}))
+    tp_n = QUICK["tp_n"] if o.quick else 60
+    cases = []
+    for w in workloads:
+        for n in sizes:
+            cases.append(Case(suite, w, "window", {"tp": tp, "window": n}, _variants(o.engines), models))
+        cases.append(Case(suite, w, "tp", {"tp": max(checkpoints), "window": tp_n}, _variants(o.engines),
+                          models, checkpoints))
+    return cases
+
+
+def _laser(o: Options) -> list:
+    sizes = o.sizes or (QUICK["n"] if o.quick else LASER_N)
+    rates = o.rates or (QUICK["k"] if o.quick else LASER_K)
+    tp = o.tp or (QUICK["tp"] if o.quick else 300)
+    cases = []
+    for w in ("diamond", "box", "join", "cooling"):
+        for n in sizes:
+            for k in rates:
+                cases.append(Case("laser", w, "grid", {"tp": tp, "window": n, "rate": k}, _variants(o.engines)))
+    rs = QUICK["r"] if o.quick else RULES_R
+    for r in rs:
+        cases.append(Case("laser", "rules", "rules", {"tp": tp, "window": min(sizes), "rate": min(rates), "r": r},
+                          _variants(o.engines)))
+    return cases
+
+
+def _pruning(o: Options) -> list:
+    sizes = o.sizes or (QUICK["n"] if o.quick else (10, 50))
+    rates = o.rates or (QUICK["k"][:1] if o.quick else (100,))
+    tp = o.tp or (QUICK["tp"] if o.quick else 300)
+    ws = QUICK["w"] if o.quick else CHAIN_W
+    variants = [Variant(e, f"{e} pruning {'on' if p else 'off'}", p) for e in o.engines for p in (True, False)]
+    return [Case("pruning", "box-chain", "pruning", {"tp": tp, "window": n, "rate": k, "w": w}, variants)
+            for w in ws for n in sizes for k in rates]
+
+
+def plan(suite: str, o: Options) -> list:
+    """The cases of ``suite`` (``all`` = every suite), filtered by ``o.workloads``."""
+    if suite == "all":
+        return [c for s in SUITES for c in plan(s, o)]
+    if suite == "ticker-a":
+        cases = _ticker(suite, ("caching-time", "caching-tuple"), o, 1 if o.models is None else o.models)
+    elif suite == "ticker-b":
+        cases = _ticker(suite, ("b1", "b2"), o, 0 if o.models is None else o.models)
+    elif suite == "laser":
+        cases = _laser(o)
+    elif suite == "pruning":
+        cases = _pruning(o)
+    else:
+        raise UsageError(Diagnostic(f"unknown suite '{suite}'", notes=(f"suites: {', '.join(SUITES)}, all",)))
+    if o.models is not None:
+        for c in cases:
+            c.models = o.models
+    if o.workloads:
+        cases = [c for c in cases if c.workload in o.workloads]
+    for c in cases:
+        c.title = TITLES.get(c.workload, c.workload)
+    return cases
