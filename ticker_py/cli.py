@@ -54,6 +54,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .live.cli import add_live_options
 
     add_live_options(run)
+    from .spark.shard import add_spark_run_options
+
+    add_spark_run_options(run)
     run.set_defaults(func=cmd_run)
 
     check = sub.add_parser("check", help="check a program: errors, fragment, engines")
@@ -127,6 +130,14 @@ def cmd_run(args) -> int:
         records = records_from(args.stream)
     out = live_output(args) or (open(args.out, "w") if args.out else sys.stdout)
     writer = make_writer(args.format, out, show_at=args.show_at, changes=args.changes)
+    if args.spark or args.shards:
+        from .spark.shard import run_sharded_cli
+
+        try:
+            return run_sharded_cli(args, analysis, writer)
+        finally:
+            if out is not sys.stdout:
+                out.close()
     start = time.perf_counter()
     points = 0
     results = reasoner.feed(records, until=args.until, every=args.every)

@@ -37,6 +37,19 @@ class WindowEncoder(ABC):
     def static_rules(self, pred: str, arity: int, n: int, background: bool) -> list:
         """Rules defining the auxiliary atom at evaluation time ``_now(N)``, ``_cnt(C)``."""
 
+    def expiry(self, pred: str, n: int) -> str:
+        """How long an input atom stays relevant to this window (the rules' duration)."""
+        if self.kind == "tuple":
+            return f"{pred} atom with count K is read until count K+{n - 1}"
+        if self.kind == "time":
+            return f"{pred} at U is read until time U+{n}"
+        return f"{pred} at U is read at every later time"
+
+    def incremental_rules(self, pred: str, arity: int, n: int, background: bool, pin) -> list:
+        """The static rules pinned to the evaluation tick by ``pin``, each with its duration."""
+        note = f"window rule, duration 0; {self.expiry(pred, n)}"
+        return [(r, note) for r in pin("\n".join(self.static_rules(pred, arity, n, background)))]
+
     def use(self, pred: str, n: int, args, time=None) -> str:
         """The body literal (without 'not') for ``pred(args)`` under this window."""
         extra = () if time is None else (time,)

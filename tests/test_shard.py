@@ -1,0 +1,228 @@
+"""Sharded evaluation: split by the shard plan's key, evaluate each shard, merge per time point.
+
+The pure-Python tests run the shards one after another (``run_sharded_local``, the same split,
+shard and merge functions as the Spark tasks); the Spark tests run them in Spark tasks.
+Every sharded run must equal the single-process run on the same stream.
+"""
+
+from __future__ import annotations
+
+import pickle
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from ticker_py import run
+from ticker_py.analysis.sharding import shard_of
+from ticker_py.api import load_program
+from ticker_py.errors import StreamError, UsageError
+from ticker_py.spark.shard import (MODEL, NONE, STATE, merge_shards, needs_owner_filter, plan_for,
+                                   run_sharded_local, split_stream)
+from ticker_py.streams import printed_models
+from ticker_py.workloads import generate, program, time_points
+
+ENCODINGS = Path(__file__).resolve().parent.parent / "encodings"
+#: scenario B with items 1..3 (retrieval.lars has item(1) only); window 20 as in the file
+RETRIEVAL = (ENCODINGS / "retrieval.lars").read_text() + "item(2..3).\n"
+
+
+def view(results):
+    """What a writer prints: (t, c, distinct sorted models with pins)."""
+    return [(r.t, r.c, printed_models(r, show_at=True)) for r in results]
+
+
+def engines(prog):
+    """The engines that can run ``prog`` (native/incremental only if they import)."""
+    import importlib
+
+    from ticker_py.engines import ENGINES
+
+    out = []
+    for name in load_program(prog).engines:
+        try:
+            importlib.import_module(ENGINES[name][0])
+        except ImportError:
+            continue
+        out.append(name)
+    return out
+
+
+DIAMOND = program("diamond", window=3)
+DIAMOND_STREAM = list(generate("diamond", tp=20, rate=6))
+
+
+@pytest.mark.parametrize("engine", engines(DIAMOND))
+@pytest.mark.parametrize("shards", [1, 2, 3])
+def test_diamond_sharded_equals_single(engine, shards):
+    single = view(run(DIAMOND, DIAMOND_STREAM, engine=engine))
+    assert view(run_sharded_local(DIAMOND, DIAMOND_STREAM, shards, engine=engine)) == single
+    assert single[-1][1] == 20 * 6  # c is the global count, not a shard's
+
+
+def test_diamond_plan_and_split():
+    analysis = load_program(DIAMOND)
+    plan = plan_for(analysis)
+    assert plan.key == {"p": 0, "q": 0} and not plan.broadcast
+    from ticker_py.api import records_from
+
+    rows, last, error = split_stream(records_from(DIAMOND_STREAM), analysis, plan.key, 2)
+    assert last == 19 and error is None
+    assert sorted(c for r in rows for _, c, _ in r) == list(range(1, 121))  # each atom once
+    for s, r in enumerate(rows):
+        assert r and all(shard_of(a, plan.key, 2) == s for _, _, a in r)
+
+
+def test_retrieval_per_item_all_answer_streams():
+    analysis = load_program(RETRIEVAL)
+    plan = plan_for(analysis)
+    assert plan.key["req"] == 0 and plan.key["get"] == 0 and plan.broadcast == {"down", "qlev"}
+    stream = list(generate("b1", seed=3, tp=20, window=20, items=3))
+    single = view(run(RETRIEVAL, stream, engine="clingo", models=0))
+    assert max(len(models) for _, _, models in single) > 1  # several answer streams: a product
+    owners = {shard_of(("req", i, 0), plan.key, 3) for i in (1, 2, 3)}
+    assert len(owners) > 1  # the items really are split
+    assert view(run_sharded_local(RETRIEVAL, stream, 3, engine="clingo", models=0)) == single
+    # models=2: two of the answer streams of the single run
+    two = view(run_sharded_local(RETRIEVAL, stream, 3, engine="clingo", models=2))
+    for (t, c, some), (t2, c2, every) in zip(two, single):
+        assert (t, c) == (t2, c2) and len(some) == min(2, len(every)) and set(some) <= set(every)
+
+
+GUESS = """\
+a(X) :- p(X) in [1], not b(X).
+b(X) :- p(X) in [1], not a(X).
+:- a(X), bad(X) in [1].
+:- a(X), b(X).
+"""
+
+
+def test_guesses_product_and_no_answer_stream():
+    # x and y go to different shards of 2; the shards' choices combine into the product
+    stream = [(0, ["p(x)", "p(d)"]), (1, ["p(x)", "bad(x)"]), (2, []), (3, ["p(x)", "p(d)"])]
+    assert {shard_of(("p", v), {"p": 0}, 2) for v in "xd"} == {0, 1}
+    single = view(run(GUESS, stream, engine="clingo", models=0))
+    assert [len(m) for _, _, m in single] == [4, 2, 1, 4]
+    assert view(run_sharded_local(GUESS, stream, 2, engine="clingo", models=0)) == single
+    none = [(0, ["p(x)", "bad(x)"])]
+    program_none = GUESS + ":- b(X), bad(X) in [1].\n"
+    assert view(run_sharded_local(program_none, none, 2, engine="clingo", models=0)) == \
+        view(run(program_none, none, engine="clingo", models=0)) == [(0, 2, [])]
+
+
+def test_negation_over_background_keys():
+    # shard 0 sees no q(v) of shard 1's values: only the owner of a key reports p(v)
+    prog = "item(1..6).\np(X) :- item(X), not q(X) in [2].\n"
+    analysis = load_program(prog)
+    assert needs_owner_filter(analysis, plan_for(analysis).key)
+    assert not needs_owner_filter(load_program(RETRIEVAL), plan_for(load_program(RETRIEVAL)).key)
+    stream = [(0, ["q(1)", "q(2)"]), (1, ["q(5)"]), (2, []), (3, []), (4, ["q(3)", "q(4)"])]
+    assert view(run_sharded_local(prog, stream, 2, engine="clingo")) == view(run(prog, stream, engine="clingo"))
+
+
+def test_join_is_refused_with_the_reason():
+    join = (ENCODINGS / "join.lars").read_text()
+    with pytest.raises(UsageError, match="joins keyed atoms on different variables"):
+        run_sharded_local(join, [(0, ["p(a,b)"])], 2)
+
+
+def test_until_and_bad_record():
+    stream = [(0, ["p(a,b)"]), (2, ["p(c,d)"]), (4, ["p(e)"])]  # p/1: arity clash at t = 4
+    prog = "q(A,B) :- p(A,B) in [3]."
+    results = []
+    with pytest.raises(StreamError, match="arity"):
+        for r in run_sharded_local(prog, stream, 2, engine="clingo"):
+            results.append(r)
+    assert [r.t for r in results] == [0, 1, 2]  # as the single run: what was accepted, then the error
+    assert view(results) == view(run(prog, stream[:2], engine="clingo"))
+    assert view(run_sharded_local(prog, stream[:2], 2, engine="clingo", until=6)) == \
+        view(run(prog, stream[:2], engine="clingo", until=6))
+
+
+def test_merge_of_reports():
+    # models=1: shard 0 holds a(1) and k; shard 1 holds k, has no answer stream at t = 1, then
+    # k again and a pin; the count c sums the shards' owned atoms
+    a1, k, pin = (pickle.dumps(x) for x in (("a", 1), ("k",), (("b", 2), 5)))
+    rows = [(0, 0, 0, STATE, 2, [a1, k], [], [], [], None), (1, 0, 0, STATE, 0, [k], [], [], [], None),
+            (0, 1, 0, STATE, 0, [], [], [], [], None), (1, 1, 0, NONE, 0, [], [k], [], [], None),
+            (1, 2, 0, STATE, 1, [k], [], [pin], [], None)]
+    out = list(merge_shards(rows, 2, 3))
+    assert [(r.t, r.c) for r in out] == [(0, 2), (1, 2), (2, 3), (3, 3)]
+    assert out[1].models == ()
+    assert out[0].models[0].sorted_atoms() == ["a(1)", "k"]
+    assert out[2].models[0].sorted_atoms() == ["a(1)", "k"] and out[2].models[0].sorted_pinned() == ["b(2) at 5"]
+    # models=0: the product of the shards' answer streams, deduplicated
+    m = [(s, 0, i, MODEL, 0, [pickle.dumps(x)], [], [], [], None)
+         for s, i, x in [(0, 0, ("a",)), (0, 1, ("b",)), (1, 0, ("c",)), (1, 1, ("c",))]]
+    (res,) = merge_shards(m, 2, 0, models=0)
+    assert sorted(mm.sorted_atoms() for mm in res.models) == [["a", "c"], ["b", "c"]]
+
+
+def test_cli_helpers(tmp_path):
+    import argparse
+    import io
+
+    from ticker_py.spark.shard import add_spark_run_options, run_sharded_cli
+    from ticker_py.streams import make_writer
+
+    parser = argparse.ArgumentParser()
+    add_spark_run_options(parser)
+    args = parser.parse_args(["--shards", "2"])
+    assert not args.spark and args.shards == 2 and args.master == "local[2]"
+    path = tmp_path / "s.stream"
+    path.write_text("".join(f"{t}: {', '.join(atoms)}\n" for t, atoms in time_points("diamond", tp=8, rate=3)))
+    args.__dict__.update(stream=str(path), engine="clingo", models=1, show="derived", until=None,
+                         inertia=False, every="time")
+    sharded, single = io.StringIO(), io.StringIO()
+    assert run_sharded_cli(args, load_program(DIAMOND), make_writer("jsonl", sharded)) == 0
+    writer = make_writer("jsonl", single)
+    for r in run(DIAMOND, str(path), engine="clingo"):
+        writer.write(r)
+    assert sharded.getvalue() == single.getvalue() and sharded.getvalue().count("\n") == 8
+    with pytest.raises(UsageError, match="joins keyed atoms"):
+        run_sharded_cli(args, load_program((ENCODINGS / "join.lars").read_text()), make_writer("none", sharded))
+    args.every = "signal"
+    with pytest.raises(UsageError, match="signal"):
+        run_sharded_cli(args, load_program(DIAMOND), make_writer("none", sharded))
+
+
+# ------------------------------------------------------------------ Spark
+
+
+@pytest.fixture(scope="session")
+def spark():
+    pytest.importorskip("pyspark")
+    from ticker_py.spark.session import get_spark
+
+    return get_spark("local[2]")  # the same session as tests/test_spark.py's, which stops it
+
+
+@pytest.mark.spark
+@pytest.mark.slow
+def test_spark_sharded_equals_single(spark, tmp_path):
+    from ticker_py.spark import run_sharded
+
+    rows = [(t, a) for t, atoms in time_points("diamond", tp=20, rate=6) for a in atoms]
+    frame = pd.DataFrame(rows, columns=["t", "atom"]).assign(c=range(1, len(rows) + 1))
+    sdf = spark.createDataFrame(frame.sample(frac=1, random_state=0))  # order from c only
+    single = view(run(DIAMOND, frame, engine="clingo"))
+    timings = {}
+    assert view(run_sharded(DIAMOND, sdf, 2, engine="clingo", spark=spark, timings=timings)) == single
+    assert set(timings) == {"evaluate", "merge"}
+    # a local stream, split on the driver; several answer streams
+    stream = list(generate("b1", seed=3, tp=20, window=20, items=3))
+    assert view(run_sharded(RETRIEVAL, stream, 3, engine="clingo", models=0, spark=spark)) == \
+        view(run(RETRIEVAL, stream, engine="clingo", models=0))
+
+
+@pytest.mark.spark
+@pytest.mark.slow
+def test_run_reads_spark_dataframe(spark):
+    rows = [(t, a) for t, atoms in time_points("b1", seed=1, tp=30, window=5, items=2) for a in atoms]
+    frame = pd.DataFrame(rows, columns=["t", "atom"])
+    prog = program("b1", window=5, items=2)
+    single = view(run(prog, frame, engine="clingo"))
+    assert view(run(prog, spark.createDataFrame(frame), engine="clingo")) == single
+    shuffled = frame.assign(c=range(1, len(frame) + 1)).sample(frac=1, random_state=1)  # c: the order
+    assert view(run(prog, shuffled, engine="clingo")) == single
+    assert view(run(prog, spark.createDataFrame(shuffled).repartition(3), engine="clingo")) == single

@@ -1,0 +1,195 @@
+"""The incremental engine: the incremental encoding solved multi-shot by one clingo Control.
+
+Per evaluation tick (Alg. 3, IncrementTick):
+
+1. the atoms that arrived since the last tick become shared facts (they never change), as do
+   the background atoms pinned to each new time point;
+2. the tick part is grounded once with the tick's number ``e``, time t and count c: its
+   atoms are new, so nothing is redefined; clingo's grounder evaluates the stratified part
+   and leaves only the guesses of cycles through negation to the solver;
+3. the guard ``_g(e)`` is set, the models are read through the guarded ``#show`` terms, and
+   the guard is released, which fixes the tick's guesses false for good.
+
+Nothing is ever deleted from a Control, so every ``rebuild_every`` ticks a fresh Control is
+started with only the window-covered stream (as the static engine keeps it): memory stays
+bounded. New constants need nothing special: the grounder sees them as they arrive.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Sequence
+
+import clingo
+
+from ..analysis import Analysis
+from ..encode.incremental import GUARD, TICK, encode_incremental
+from ..ground import format_term
+from ..streams.model import Model, Result
+from .base import Engine, EngineOptions
+from .clingo_engine import ModelReader, clingo_logger, symbol_to_term
+
+__all__ = ["IncrementalEngine", "REBUILD_EVERY"]
+
+#: Ticks between Control rebuilds (see docs/incremental.md for the measurements).
+REBUILD_EVERY = 25
+
+
+def _fact(atom: tuple, *extra) -> str:
+    args = [format_term(a) for a in atom[1:]] + [str(x) for x in extra]
+    return f"{atom[0]}({','.join(args)})." if args else f"{atom[0]}."
+
+
+class IncrementalEngine(Engine):
+    """Incremental encoding + multi-shot clingo; same answers as :class:`ClingoEngine`."""
+
+    name = "incremental"
+
+    def __init__(self, analysis: Analysis, options: EngineOptions = EngineOptions(),
+                 rebuild_every: int = REBUILD_EVERY):
+        self.analysis = analysis
+        self.options = options
+        self.encoding = encode_incremental(analysis)
+        self.reader = ModelReader(analysis, options.show)
+        self.rebuild_every = rebuild_every
+        self.history: deque = deque()     # (t, count, atom): the window-covered stream
+        self.count = 0
+        self.time = 0
+        self.ctl = None
+        self.ticks_on_control = 0         # the next tick's number e on this Control
+        self.pending: list = []           # shared facts not yet grounded
+        self.pinned_to = -1               # background atoms pinned up to this time point
+        self.previous = None              # the previous single model (changes, inertia)
+        self.bg_pins = [a for a in self.encoding.timed_background]
+        self.show_inputs = options.show == "all"
+        self.symbols: dict = {}           # shown symbol -> (atom, time, intensional)
+
+    # ------------------------------------------------------------------ stream
+
+    def append(self, t: int, atoms: Sequence[tuple]) -> None:
+        self.time = t
+        for atom in atoms:
+            self.count += 1
+            self.history.append((t, self.count, atom))
+            if self.ctl is not None:
+                self.pending.append(self._input_facts(t, self.count, atom))
+
+    def _input_facts(self, t: int, k: int, atom: tuple) -> str:
+        text = _fact(atom, t)
+        if atom[0] in self.encoding.tick_pinned:
+            text += _fact(atom, t, k)
+        if self.encoding.tick_pinned:
+            text += f"_tick({t},{k})."
+        return text
+
+    def _covered_from(self, t: int) -> int:
+        lb = self.analysis.lookback
+        return 0 if lb is None else max(0, t - lb)
+
+    def _trim(self, lo: int) -> None:
+        keep = self.count - self.analysis.tuple_lookback
+        h = self.history
+        while h and h[0][0] < lo and h[0][1] <= keep:
+            h.popleft()
+
+    def _pin_background(self, lo: int, t: int) -> None:
+        for u in range(max(lo, self.pinned_to + 1), t + 1):
+            self.pending.extend(_fact(a, u) for a in self.bg_pins)
+        self.pinned_to = max(self.pinned_to, t)
+
+    # ------------------------------------------------------------------ control
+
+    def _new_control(self, t: int) -> None:
+        lo = self._covered_from(t)
+        self._trim(lo)
+        args = ["--heuristic=Domain"] if self.options.inertia else []
+        ctl = clingo.Control(args, logger=clingo_logger, message_limit=0)
+        ctl.add("tick", [TICK, "_t", "_c"],
+                self.encoding.program + f"_now(_t,{TICK}). _cnt(_c,{TICK}). #external {GUARD}({TICK}).\n"
+                + self.encoding.show_inputs * self.show_inputs)
+        self.pending = [self.encoding.background]
+        self.pending.extend(self._input_facts(u, k, a) for u, k, a in self.history)
+        self.pinned_to = lo - 1
+        self.ctl, self.ticks_on_control = ctl, 0
+        self.symbols = {}
+
+    def _step(self, t: int) -> int:
+        """Ground the pending facts and the tick part; returns the tick's number."""
+        if self.ctl is None or self.ticks_on_control >= self.rebuild_every:
+            self._new_control(t)
+        self._pin_background(self.pinned_to + 1, t)
+        # e restarts with each Control: clingo never frees symbols, so an ever-growing e
+        # would leak a copy of every tick atom
+        e = self.ticks_on_control
+        self.ticks_on_control += 1
+        ctl = self.ctl
+        ctl.add("base", [], "\n".join(self.pending))
+        self.pending = []
+        N = clingo.Number
+        ctl.ground([("base", []), ("tick", [N(e), N(t), N(self.count)])])
+        ctl.assign_external(clingo.Function(GUARD, [N(e)]), True)
+        return e
+
+    # ------------------------------------------------------------------ solving
+
+    def evaluate(self, t: int) -> Result:
+        self._trim(self._covered_from(t))
+        e = self._step(t)
+        ctl = self.ctl
+        if self.options.inertia and self.previous is not None:
+            self._prefer(self.previous, e, t)
+        models = []
+        ctl.configuration.solve.models = str(self.options.models)
+        with ctl.solve(yield_=True) as handle:
+            for m in handle:
+                models.append(self._read(m.symbols(shown=True), t))
+        ctl.release_external(clingo.Function(GUARD, [clingo.Number(e)]))
+        return self._result(t, tuple(models))
+
+    def _read(self, symbols, t: int) -> Model:
+        """As :meth:`ModelReader.read`, caching converted symbols (a pin recurs for n ticks)."""
+        cache, reader, now, pinned = self.symbols, self.reader, set(), set()
+        for sym in symbols:
+            item = cache.get(sym)
+            if item is None:
+                args = sym.arguments
+                atom = (sym.name, *(symbol_to_term(x) for x in args[:-1]))
+                item = cache[sym] = (atom, args[-1].number, sym.name in reader.intensional)
+            atom, u, intensional = item
+            if u == t:
+                if intensional or reader.show_all:
+                    now.add(atom)
+            elif intensional and atom not in reader.background:
+                pinned.add((atom, u))
+        return Model(frozenset(now), frozenset(pinned))
+
+    def _result(self, t: int, models: tuple) -> Result:
+        changes = None
+        if self.options.models == 1 and len(models) == 1:
+            new = models[0]
+            old = self.previous or Model(frozenset())
+            changes = ((new.atoms - old.atoms) | (new.pinned - old.pinned),
+                       (old.atoms - new.atoms) | (old.pinned - new.pinned))
+            self.previous = new
+        else:
+            self.previous = None
+        if self.options.changes_only and changes is not None:
+            return Result(t, self.count, None, changes)
+        return Result(t, self.count, models, changes)
+
+    def _prefer(self, model: Model, e: int, t: int) -> None:
+        """Domain heuristic: decide the previous answer's atoms first, and true."""
+        atoms = self.ctl.symbolic_atoms
+        lits = []
+        for atom, u in [(a, t) for a in model.atoms] + list(model.pinned):
+            if atom[0] not in self.analysis.intensional:
+                continue
+            sym = clingo.parse_term(_fact(atom, u, e)[:-1])
+            sa = atoms[sym]
+            if sa is not None and not sa.is_fact:
+                lits.append(sa.literal)
+        if lits:
+            with self.ctl.backend() as b:
+                for lit in lits:
+                    b.add_heuristic(lit, clingo.backend.HeuristicType.Level, 1, 0, [])
+                    b.add_heuristic(lit, clingo.backend.HeuristicType.Sign, 1, 0, [])
