@@ -82,6 +82,14 @@ CASES = {
              "exp(Id,Y) at T :- tram(Id,X) at T1 in [1 #], plan(L,X,Y,Z), T = T1 + Z.",
              {0: ["tram(t1,a)"], 3: ["tram(t1,b)"]},
              [M("exp(t1,b) at 3"), M("exp(t1,b) at 3"), M("exp(t1,b) at 3"), M("exp(t1,c) at 5")]),
+    # Ticker's README example: more than two cars in the last 10 s. A car among the last three
+    # records but not among the last two is the third; it is pinned to its record's time.
+    "ticker-third-car": ("moreThanTwo :- third in [10].\n"
+                         "third at T :- car(C), rec(C) at T in [3 #], not rec(C) in [2 #].\n"
+                         "car(1). car(2). car(3). car(4).",
+                         {0: ["rec(1)"], 1: ["rec(2)"], 2: ["rec(3)"], 4: ["rec(1)"]},
+                         [M(), M(), M("moreThanTwo", "third at 0"), M("moreThanTwo", "third at 0"),
+                          M("moreThanTwo", "third at 1")]),
     # --- negation, background, recursion ------------------------------------------
     "negation": ("a :- p, not q.", {0: ["p"], 1: ["p", "q"]}, [M("a"), M()]),
     # not before a box window: box [1] fails at t=1 because p is missing at 1.
