@@ -136,3 +136,20 @@ def test_bad_arguments_exit_2(capsys, tmp_path):
                  ["laser", "--reps", "0"], ["laser", "--workloads", "nothing"]):
         assert main(["bench", *argv, "--quick", "--out", str(tmp_path)]) == 2, argv
         assert "error:" in capsys.readouterr().err
+
+
+def test_targets_judge_totals_ratios_and_speedups():
+    from ticker_py.bench.report import _targets
+
+    def run(workload, engine, window, total, tick):
+        return {"workload": workload, "series": "window", "engine": engine, "status": "ok",
+                "params": {"tp": 1000, "window": window}, "t_total": total, "t_tick_median": tick}
+
+    runs = [run("caching-time", "incremental", 20, 0.2, 0.0002), run("caching-time", "incremental", 200, 0.25, 0.00025),
+            run("b1", "incremental", 200, 1.5, 0.0015), run("b1", "clingo", 200, 6.0, 0.006)]
+    rows = {(r[0].split(":")[0], r[1]): (r[2], r[3]) for r in _targets(runs)}
+    assert rows[("incremental A at n=200 (tp=1000)", "caching-time")] == ("0.25 s", "met")
+    ratio = rows[("incremental A (tp=1000)", "caching-time")]
+    assert ratio[0].startswith("1.25 ") and ratio[1] == "met"
+    # 1.5 s is under 2 s, but 6.0 / 1.5 = 4× clingo is not 5×
+    assert rows[("incremental B at n=200 (tp=1000)", "b1")] == ("1.5 s, 4.0× clingo", "**missed**")
