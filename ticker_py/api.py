@@ -132,6 +132,7 @@ class Reasoner:
             raise UsageError(Diagnostic(f"unknown --every '{every}'", notes=("use time or signal",)))
         push = every == "signal"
         cur, pending, seen, evaluated = self.time, [], set(), False
+        accepted = False  # a record of this feed passed the checks: its time point is open
 
         def close(t):
             nonlocal pending, seen, evaluated
@@ -149,6 +150,7 @@ class Reasoner:
                 self.checker.check(rec)
                 if rec.t < cur:
                     raise StreamError(Diagnostic(f"time {rec.t} after time {cur}: time must not decrease"))
+                accepted = True
                 while rec.t > cur:
                     yield from close(cur)
                     cur += 1
@@ -163,7 +165,8 @@ class Reasoner:
                     else:
                         pending.append(a)
         except TickerError:
-            yield from close(cur)
+            if accepted:
+                yield from close(cur)
             raise
         last = cur if until is None else until
         while cur <= last:

@@ -43,12 +43,14 @@ def time_points(records: Iterable[Record], until: Optional[int] = None) -> Itera
 
     A time point is yielded as soon as a later record shows it is complete, so readers
     stay incremental. If the records raise, the time point collected so far is yielded
-    first. With ``until`` the stream stops after that time point, or is
+    first (unless no record was accepted at all). With ``until`` the stream stops after that time point, or is
     padded with empty time points up to it.
     """
     current, atoms, seen = 0, [], set()
+    accepted = False
     try:
         for rec in records:
+            accepted = True
             if until is not None and rec.t > until:
                 break
             while rec.t > current:
@@ -59,7 +61,8 @@ def time_points(records: Iterable[Record], until: Optional[int] = None) -> Itera
                     seen.add(a)
                     atoms.append(a)
     except Exception:
-        yield TimePoint(current, tuple(atoms))  # what was accepted before the error
+        if accepted:
+            yield TimePoint(current, tuple(atoms))  # what was accepted before the error
         raise
     last = current if until is None else until
     while current <= last:
