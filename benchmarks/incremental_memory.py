@@ -1,7 +1,9 @@
 """Long-run memory check of the incremental engine: scenario B for many ticks.
 
-Prints RSS after 10^4 ticks and at the end (default 10^5 ticks); exits 1 if the end RSS is
-more than 20 % above the first. Usage: python benchmarks/incremental_memory.py [TICKS] [N]
+Prints RSS at every tenth of the run; exits 1 if the end RSS is more than 20 % above the RSS
+after 10^4 ticks (or a tenth of the run if shorter).
+Usage: python benchmarks/incremental_memory.py [TICKS] [N] [b1|b2] [--pure]
+(``--pure``: the tick-pinned encoding without the native prefix).
 """
 
 import resource
@@ -22,20 +24,27 @@ def rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def main(ticks: int = 100_000, n: int = 40) -> int:
-    engine = IncrementalEngine(load_program(program("b1", window=n)), EngineOptions(changes_only=True))
+def main(ticks: int = 100_000, n: int = 40, workload: str = "b1", native_prefix: bool = True) -> int:
+    engine = IncrementalEngine(load_program(program(workload, window=n)),
+                               EngineOptions(changes_only=True, native_prefix=native_prefix))
     first, t0 = None, time.perf_counter()
-    for t, atoms in generate("b1", seed=7, tp=ticks, window=n):
+    mark = min(10_000, ticks // 10)
+    step = max(1, ticks // 10)
+    for t, atoms in generate(workload, seed=7, tp=ticks, window=n):
         engine.append(t, atoms)
         engine.evaluate(t)
-        if t + 1 == min(10_000, ticks // 10):
+        if t + 1 == mark:
             first = rss_mb()
-            print(f"after {t + 1} ticks: RSS {first:.1f} MB ({time.perf_counter() - t0:.0f} s)", flush=True)
+        if t + 1 == mark or (t + 1) % step == 0:
+            print(f"after {t + 1} ticks: RSS {rss_mb():.1f} MB ({time.perf_counter() - t0:.0f} s)", flush=True)
     end = rss_mb()
-    print(f"after {ticks} ticks: RSS {end:.1f} MB ({time.perf_counter() - t0:.0f} s); "
-          f"ratio {end / first:.3f}")
+    print(f"{workload} n={n} {'native prefix' if native_prefix else 'pure'}: after {ticks} ticks RSS "
+          f"{end:.1f} MB ({time.perf_counter() - t0:.0f} s); ratio to {mark} ticks {end / first:.3f}")
     return 0 if end <= 1.2 * first else 1
 
 
 if __name__ == "__main__":
-    sys.exit(main(*map(int, sys.argv[1:])))
+    flags = [a for a in sys.argv[1:] if a.startswith("--")]
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    conv = [int, int, str]
+    sys.exit(main(*(f(a) for f, a in zip(conv, args)), native_prefix="--pure" not in flags))

@@ -85,7 +85,8 @@ class Reasoner:
     """
 
     def __init__(self, program, engine: str = "auto", models: int = 1, show: str = "derived",
-                 clock: Union[str, int] = "1s", inertia: bool = False, changes_only: bool = False):
+                 clock: Union[str, int] = "1s", inertia: bool = False, changes_only: bool = False,
+                 native_prefix: bool = True):
         self.analysis = program if isinstance(program, Analysis) else load_program(program, clock)
         if models < 0:
             raise UsageError(Diagnostic(f"--models must be >= 0, not {models}"))
@@ -94,7 +95,7 @@ class Reasoner:
         self.engine_name = resolve_engine(engine, self.analysis)
         self.engine = create_engine(self.engine_name, self.analysis,
                                     EngineOptions(models=models, show=show, inertia=inertia,
-                                                  changes_only=changes_only))
+                                                  changes_only=changes_only, native_prefix=native_prefix))
         self.checker = StreamChecker(dict(self.analysis.signatures), set(self.analysis.intensional))
         self.time = 0
         self.atoms_in = 0

@@ -46,6 +46,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--show-at", action="store_true", help="also print atoms pinned to other time points")
     run.add_argument("--show", default="derived", help="derived (default) or all (also input and background)")
     run.add_argument("--inertia", action="store_true", help="prefer the previous tick's answer stream")
+    run.add_argument("--no-native-prefix", dest="native_prefix", action="store_false",
+                     help="incremental engine: solve the whole program with clingo (the pure incremental"
+                          " encoding) instead of evaluating its stratified lower part natively")
     run.add_argument("--consequences", choices=("brave", "cautious"),
                      help="print per tick the number of answer streams and their brave/cautious consequences"
                           " (enumerates all answer streams)")
@@ -122,7 +125,8 @@ def cmd_run(args) -> int:
                                         notes=("drop --changes and --format",)))
         args.models = 0
     reasoner = Reasoner(analysis, engine=args.engine, models=args.models, show=args.show,
-                        inertia=args.inertia, changes_only=args.changes or args.format == "none")
+                        inertia=args.inertia, changes_only=args.changes or args.format == "none",
+                        native_prefix=args.native_prefix)
     from .live.cli import live_output, live_records
 
     records = live_records(args, analysis)

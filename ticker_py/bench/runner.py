@@ -50,7 +50,8 @@ def generate_stream(case: Case, seed: int = 0):
 
 
 def _options(case: Case, variant: Variant) -> EngineOptions:
-    return EngineOptions(models=case.models, changes_only=case.models == 1, pruning=variant.pruning)
+    return EngineOptions(models=case.models, changes_only=case.models == 1, pruning=variant.pruning,
+                         native_prefix=variant.native_prefix)
 
 
 def measure(analysis, stream, variant: Variant, case: Case, budget: float,

@@ -19,9 +19,12 @@ from typing import Optional
 
 from ..errors import Diagnostic, UsageError
 
-__all__ = ["Variant", "Case", "SUITES", "ENGINES", "plan", "QUICK"]
+__all__ = ["Variant", "Case", "SUITES", "ENGINES", "KNOWN_ENGINES", "plan", "QUICK"]
 
 ENGINES = ("clingo", "incremental", "native")
+#: every name ``--engines`` accepts: the engines plus variants of them
+#: (``incremental-pure``: the incremental engine without its native prefix)
+KNOWN_ENGINES = ENGINES + ("incremental-pure",)
 SUITES = ("ticker-a", "laser", "pruning", "ticker-b")
 
 TICKER_N = (20, 40, 80, 120, 160, 200)
@@ -39,6 +42,7 @@ class Variant:
     engine: str
     label: str
     pruning: bool = True
+    native_prefix: bool = True
 
 
 @dataclass
@@ -85,7 +89,8 @@ TITLES = {
 
 
 def _variants(engines) -> list:
-    return [Variant(e, e) for e in engines]
+    return [Variant("incremental", e, native_prefix=False) if e == "incremental-pure" else Variant(e, e)
+            for e in engines]
 
 
 def _ticker(suite, workloads, o: Options, models: int) -> list:

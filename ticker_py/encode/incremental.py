@@ -38,7 +38,7 @@ from .static import translate_rule, window_uses
 from .windows.base import arg_vars, args_with
 from .windows.tuple import contents_rules, start_rules
 
-__all__ = ["IncrementalEncoding", "encode_incremental", "TickIndexer", "choice_predicates"]
+__all__ = ["IncrementalEncoding", "encode_incremental", "TickIndexer", "choice_predicates", "split_predicates"]
 
 TICK = "_e"         # the part parameter: the evaluation tick's sequence number
 GUARD = "_g"        # _g(e): the tick is current (released after it)
@@ -93,6 +93,21 @@ def choice_predicates(analysis: Analysis) -> frozenset:
     return frozenset(out)
 
 
+def split_predicates(analysis: Analysis) -> tuple:
+    """``(lower, upper)`` intensional predicates: upper = the cycles through negation and every
+    predicate depending on them; the engine evaluates lower natively (see docs/incremental.md)."""
+    upper = set(choice_predicates(analysis))
+    edges = dependency_edges(analysis.program, analysis.intensional)
+    changed = True
+    while changed:
+        changed = False
+        for e in edges:
+            if e.body in upper and e.head not in upper:
+                upper.add(e.head)
+                changed = True
+    return frozenset(analysis.intensional - upper), frozenset(upper)
+
+
 @dataclass(frozen=True)
 class IncrementalEncoding:
     """The tick-pinned program and its annotations.
@@ -111,11 +126,16 @@ class IncrementalEncoding:
     timed_background: tuple
     tick_pinned: frozenset
     annotated: tuple
+    split: tuple = (frozenset(), frozenset())
 
     def __str__(self) -> str:
+        lower, upper = (", ".join(sorted(s)) or "none" for s in self.split)
         lines = ["% incremental encoding: rules pinned to evaluation tick _e (time t, count c);",
                  "% per tick: _now(t,_e). _cnt(c,_e). #external _g(_e).",
-                 "% shared facts, added once: input p(args,U) [and p(args,U,K), _tick(U,K)], background"]
+                 "% shared facts, added once: input p(args,U) [and p(args,U,K), _tick(U,K)], background",
+                 f"% default engine (native prefix): lower part evaluated natively: {lower};",
+                 f"% upper part and constraints solved by clingo per tick: {upper}",
+                 "% (--no-native-prefix solves all rules below with clingo)"]
         for rule, note in self.annotated:
             lines.append(f"{rule}  % {note}" if note else rule)
         return "\n".join(lines) + "\n"
@@ -170,4 +190,4 @@ def encode_incremental(analysis: Analysis) -> IncrementalEncoding:
     annotated += [(f"{a[0]}{args_with([format_term(x) for x in a[1:]], 'U')}.",
                    "shared, added for every time point U") for a in timed]
     return IncrementalEncoding(program, "\n".join(show_inputs) + "\n", background, timed, tick_pinned,
-                               tuple(annotated))
+                               tuple(annotated), split_predicates(analysis))

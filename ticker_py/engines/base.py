@@ -6,9 +6,9 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..streams.model import Result
+from ..streams.model import Model, Result
 
-__all__ = ["EngineOptions", "Engine"]
+__all__ = ["EngineOptions", "Engine", "DiffsModels"]
 
 
 @dataclass(frozen=True)
@@ -20,6 +20,8 @@ class EngineOptions:
     inertia: prefer the previous tick's answer stream (incremental engine).
     changes_only: the caller reads only ``Result.changes`` (see :class:`Result`).
     pruning: native engine: disable box rules that cannot fire (Laser2); off for comparison.
+    native_prefix: incremental engine: evaluate the stratified lower part natively and only the
+        rest with clingo (default); False runs the pure tick-pinned incremental encoding.
     """
 
     models: int = 1
@@ -27,6 +29,7 @@ class EngineOptions:
     inertia: bool = False
     changes_only: bool = False
     pruning: bool = True
+    native_prefix: bool = True
 
 
 class Engine(ABC):
@@ -46,3 +49,24 @@ class Engine(ABC):
     @abstractmethod
     def evaluate(self, t: int) -> Result:
         """Compute the answer streams at time t after everything appended so far."""
+
+
+class DiffsModels:
+    """For solver engines: fill ``Result.changes`` by diffing the single model with the previous one.
+
+    Expects ``self.options``, ``self.count`` and ``self.previous`` (initially None).
+    """
+
+    def _result(self, t: int, models: tuple) -> Result:
+        changes = None
+        if self.options.models == 1 and len(models) == 1:
+            new = models[0]
+            old = self.previous or Model(frozenset())
+            changes = ((new.atoms - old.atoms) | (new.pinned - old.pinned),
+                       (old.atoms - new.atoms) | (old.pinned - new.pinned))
+            self.previous = new
+        else:
+            self.previous = None
+        if self.options.changes_only and changes is not None:
+            return Result(t, self.count, None, changes)
+        return Result(t, self.count, models, changes)

@@ -26,10 +26,10 @@ from ..analysis import Analysis
 from ..encode.incremental import GUARD, TICK, encode_incremental
 from ..ground import format_term
 from ..streams.model import Model, Result
-from .base import Engine, EngineOptions
+from .base import DiffsModels, Engine, EngineOptions
 from .clingo_engine import ModelReader, clingo_logger, symbol_to_term
 
-__all__ = ["IncrementalEngine", "REBUILD_EVERY"]
+__all__ = ["IncrementalEngine", "PureIncrementalEngine", "REBUILD_EVERY"]
 
 #: Ticks between Control rebuilds (see docs/incremental.md for the measurements).
 REBUILD_EVERY = 25
@@ -41,6 +41,24 @@ def _fact(atom: tuple, *extra) -> str:
 
 
 class IncrementalEngine(Engine):
+    """``--engine incremental``: :class:`~ticker_py.engines.hybrid.HybridEngine` (native prefix,
+    the default) or, with ``EngineOptions(native_prefix=False)``, :class:`PureIncrementalEngine`."""
+
+    name = "incremental"
+
+    def __new__(cls, analysis: Analysis, options: EngineOptions = EngineOptions(),
+                rebuild_every: int = REBUILD_EVERY):
+        if options.native_prefix:
+            from ..errors import EngineUnsupported
+            from .hybrid import HybridEngine
+            try:
+                return HybridEngine(analysis, options)
+            except EngineUnsupported:   # a lower rule the native engine cannot run (interval head)
+                pass
+        return PureIncrementalEngine(analysis, options, rebuild_every)
+
+
+class PureIncrementalEngine(DiffsModels, Engine):
     """Incremental encoding + multi-shot clingo; same answers as :class:`ClingoEngine`."""
 
     name = "incremental"
@@ -162,20 +180,6 @@ class IncrementalEngine(Engine):
             elif intensional and atom not in reader.background:
                 pinned.add((atom, u))
         return Model(frozenset(now), frozenset(pinned))
-
-    def _result(self, t: int, models: tuple) -> Result:
-        changes = None
-        if self.options.models == 1 and len(models) == 1:
-            new = models[0]
-            old = self.previous or Model(frozenset())
-            changes = ((new.atoms - old.atoms) | (new.pinned - old.pinned),
-                       (old.atoms - new.atoms) | (old.pinned - new.pinned))
-            self.previous = new
-        else:
-            self.previous = None
-        if self.options.changes_only and changes is not None:
-            return Result(t, self.count, None, changes)
-        return Result(t, self.count, models, changes)
 
     def _prefer(self, model: Model, e: int, t: int) -> None:
         """Domain heuristic: decide the previous answer's atoms first, and true."""

@@ -1,0 +1,294 @@
+"""The default incremental engine: a native stratified prefix, clingo for the rest.
+
+The program's intensional predicates are split (:func:`split_program`) into the *lower* part
+L — predicates that do not depend, directly or transitively, on a predicate in a cycle through
+negation — and the *upper* part U — the rest, plus every constraint. L is stratified and does
+not read U, so (splitting theorem) its atoms are the same in every answer stream: the native
+engine (:mod:`ticker_py.engines.native`) computes them incrementally. At each tick the lower
+atoms that U's rules read (within U's look-back), the stream atoms U reads and the background
+facts are passed to a fresh clingo Control over the static encoding of U's rules, where lower
+predicates appear exactly like time-pinned input atoms ``q(args,U)``. Each answer of U joined
+with the lower model is an answer stream of the program; no answer of U, no answer stream.
+Without U the whole program runs natively.
+
+Times given to clingo are relative to ``d = max(0, t - lookback)`` when U's rules keep time
+values inside @-positions (no time arithmetic, no constant times, no tuple windows): the
+symbols then recur from tick to tick, and clingo's process-wide symbol table (which never
+frees a symbol) stays bounded.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Sequence
+
+import clingo
+
+from .. import ast
+from ..analysis import Analysis, analyse
+from ..encode import encode_static
+from ..encode.incremental import split_predicates
+from ..ground import format_term
+from ..streams.model import Model, Result
+from .base import DiffsModels, Engine, EngineOptions
+from .clingo_engine import clingo_logger, symbol_to_term
+
+__all__ = ["HybridEngine", "split_program"]
+
+try:  # read a model's shown symbols as raw integers (interned: equal terms, equal numbers)
+    from clingo._internal import _c_call, _ffi, _handle_error, _lib
+
+    _SHOWN = _lib.clingo_show_type_shown
+
+    def _raw_symbols(model):
+        rep = model._rep
+        size = _c_call("size_t", _lib.clingo_model_symbols_size, rep, _SHOWN)
+        buf = _ffi.new("clingo_symbol_t[]", size)
+        _handle_error(_lib.clingo_model_symbols(rep, _SHOWN, buf, size))
+        return list(buf)
+
+    def _symbol(raw):
+        return clingo.symbol.Symbol(raw)
+except (ImportError, AttributeError):  # pragma: no cover - other clingo versions
+    def _raw_symbols(model):
+        return model.symbols(shown=True)
+
+    def _symbol(raw):
+        return raw
+
+
+def split_program(analysis: Analysis) -> tuple:
+    """``(lower, upper)`` intensional predicates: upper = the negative cycles and what depends on them."""
+    return split_predicates(analysis)
+
+
+def _variables(term, out: list) -> list:
+    if isinstance(term, ast.Variable):
+        out.append(term.name)
+    elif isinstance(term, ast.Function):
+        for a in term.args:
+            _variables(a, out)
+    elif isinstance(term, ast.BinOp):
+        _variables(term.left, out)
+        _variables(term.right, out)
+    elif isinstance(term, ast.Interval):
+        _variables(term.low, out)
+        _variables(term.high, out)
+    return out
+
+
+def times_stay_relative(rules) -> bool:
+    """True if every time term of @-atoms and @-heads is a variable used only in @-positions."""
+    for rule in rules:
+        at_vars, other = [], []
+        atoms = []
+        if rule.head is not None:
+            atoms.append((rule.head.atom, rule.head.time))
+        for lit in rule.body:
+            el = lit.element
+            if lit.is_comparison:
+                _variables(el.left, other)
+                _variables(el.right, other)
+            else:
+                atoms.append((el.atom, el.time if el.modality == ast.AT else None))
+        for atom, time in atoms:
+            for a in atom.args:
+                _variables(a, other)
+            if time is not None:
+                if not isinstance(time, ast.Variable):
+                    return False
+                at_vars.append(time.name)
+        if set(at_vars) & set(other):
+            return False
+    return True
+
+
+class HybridEngine(DiffsModels, Engine):
+    """Native engine for the stratified lower part, clingo per tick for the upper part."""
+
+    name = "incremental"
+
+    def __init__(self, analysis: Analysis, options: EngineOptions = EngineOptions()):
+        from .native import NativeEngine
+
+        self.analysis, self.options = analysis, options
+        self.lower_preds, self.upper_preds = split_program(analysis)
+        prog = analysis.program
+        upper_rules = [r for r in prog.proper_rules
+                       if r.head is None or r.head.atom.predicate in self.upper_preds]
+        self.count = 0
+        self.previous = None
+        if not upper_rules:       # stratified without constraints: all native
+            self.native = NativeEngine(analysis, options)
+            self.upper = None
+            return
+        lower_rules = [r for r in prog.proper_rules if r.head is not None
+                       and r.head.atom.predicate in self.lower_preds]
+        facts = [r for r in prog.facts if r.head.atom.predicate not in self.upper_preds]
+        self.native = None
+        if lower_rules:
+            lower = analyse(ast.Program(tuple(facts + lower_rules), prog.file), analysis.clock_ms)
+            self.native = NativeEngine(lower, EngineOptions(models=1, pruning=options.pruning))
+        up = self.upper = analyse(ast.Program(tuple(prog.facts) + tuple(upper_rules), prog.file),
+                                  analysis.clock_ms)
+        enc = self.encoding = encode_static(up)
+        shows = "".join(f"#show {p}/{up.signatures[p] + 1}.\n" for p in sorted(up.intensional))
+        self.rules = "".join(l + "\n" for l in enc.rules.splitlines() if not l.startswith("#show")) \
+            + "#show.\n" + shows
+        self.reads = frozenset(up.extensional & self.lower_preds)   # lower predicates U reads
+        self.tuples = bool(enc.tick_pinned) or up.tuple_lookback > 0
+        self.shift = (up.lookback is not None and not self.tuples
+                      and times_stay_relative(upper_rules))
+        # stream atoms passed to U: those of predicates U mentions (all of them for tuple windows,
+        # which count every atom)
+        self.kept = None if self.tuples else frozenset(up.signatures)
+        self.answers: dict = {}   # facts text -> U's answers (converted), reused while facts recur
+        self.history: deque = deque()
+        self.time = -1
+        self.inputs_now: set = set()
+        self.show_all = options.show == "all"
+        self.ext_bg = frozenset(a for a in analysis.background if a[0] not in analysis.intensional)
+        self.symbols: dict = {}   # raw shown symbol -> (atom, time as given to clingo)
+        self.texts: dict = {}     # lower atom -> its text without the time argument
+        self.args = ["--heuristic=Domain"] if options.inertia else []
+
+    # ------------------------------------------------------------------ stream
+
+    def append(self, t: int, atoms: Sequence[tuple]) -> None:
+        if self.upper is None:
+            self.native.append(t, atoms)
+            return
+        if t != self.time:
+            self.inputs_now = set()
+            self.time = t
+        if self.native is not None:
+            self.native.append(t, atoms)
+        ext, lower, kept = self.analysis.extensional, self.lower_preds, self.kept
+        for atom in atoms:
+            self.count += 1
+            if atom[0] not in lower and (kept is None or atom[0] in kept):
+                self.history.append((t, self.count, atom))
+            if self.show_all and atom[0] in ext:
+                self.inputs_now.add(atom)
+
+    def _trim(self, lo: int) -> None:
+        keep = self.count - self.upper.tuple_lookback
+        h = self.history
+        while h and h[0][0] < lo and h[0][1] <= keep:
+            h.popleft()
+
+    # ------------------------------------------------------------------ solving
+
+    def evaluate(self, t: int) -> Result:
+        if self.upper is None:
+            return self.native.evaluate(t)
+        if t != self.time:
+            self.inputs_now = set()
+            self.time = t
+        lower = self.native.evaluate(t).models[0] if self.native is not None else Model(frozenset())
+        lb = self.upper.lookback
+        lo = 0 if lb is None else max(0, t - lb)
+        self._trim(lo)
+        d = lo if self.shift else 0
+        facts = self._facts(t, d, lo, lower)
+        answers = None if self.options.inertia else self.answers.get(facts)
+        if answers is None:
+            answers = self._solve(facts, t, d)
+        base = lower.atoms
+        if self.show_all:
+            base = base | self.inputs_now | self.ext_bg
+        return self._result(t, tuple(self._join(base, lower.pinned, items, t, d) for items in answers))
+
+    def _solve(self, facts: str, t: int, d: int) -> list:
+        """U's answers for these facts: lists of ``(atom, relative time)``.
+
+        The same program and facts give the same answers in the same order, so they are kept
+        for reuse (not with inertia, whose heuristics depend on the previous answer)."""
+        ctl = clingo.Control(self.args + [f"--models={self.options.models}"], logger=clingo_logger,
+                             message_limit=0)
+        ctl.add("base", [], self.rules)
+        ctl.add("base", [], facts)
+        ctl.ground([("base", [])])
+        if self.options.inertia and self.previous is not None:
+            self._prefer(ctl, self.previous, t, d)
+        cache = self.symbols
+        if len(cache) > 100_000:
+            cache.clear()
+        get, convert = cache.get, self._convert
+        answers, size = [], 0
+        with ctl.solve(yield_=True) as handle:
+            for m in handle:
+                items = [get(r) or convert(r) for r in _raw_symbols(m)]
+                size += len(items) + 1
+                answers.append(items)
+        if not self.options.inertia and size <= 20_000:
+            if len(self.answers) >= 32:
+                self.answers.clear()
+            self.answers[facts] = answers
+        return answers
+
+    def _facts(self, t: int, d: int, lo: int, lower: Model) -> str:
+        out = [f"_now({t - d}). _time({lo - d}..{t - d})."]
+        if self.tuples:
+            out.append(f"_cnt({self.count}).")
+        tick = self.tuples
+        pinned = self.encoding.tick_pinned
+        for u, k, atom in self.history:
+            args = ",".join(format_term(a) for a in atom[1:])
+            sep = "," if args else ""
+            out.append(f"{atom[0]}({args}{sep}{u - d}).")
+            if atom[0] in pinned:
+                out.append(f"{atom[0]}({args}{sep}{u - d},{k}).")
+            if tick:
+                out.append(f"_tick({u - d},{k}).")
+        reads, texts = self.reads, self.texts
+        if reads:
+            for atom in lower.atoms:
+                if atom[0] in reads:
+                    out.append(f"{texts.get(atom) or self._text(atom)}{t - d}).")
+            for atom, u in lower.pinned:
+                if atom[0] in reads and lo <= u <= t:
+                    out.append(f"{texts.get(atom) or self._text(atom)}{u - d}).")
+        return "\n".join(out)
+
+    def _text(self, atom: tuple) -> str:
+        """``q(args,`` of a lower atom, cached (the time argument follows)."""
+        if len(self.texts) > 100_000:
+            self.texts = {}
+        args = "".join(format_term(a) + "," for a in atom[1:])
+        s = self.texts[atom] = f"{atom[0]}({args}"
+        return s
+
+    def _join(self, base: frozenset, lower_pinned: frozenset, items, t: int, d: int) -> Model:
+        """The lower model (``base``, ``lower_pinned``) joined with one answer of U (times + d)."""
+        rel = t - d
+        now = [a for a, u in items if u == rel]
+        if len(now) == len(items):
+            return Model(base.union(now), lower_pinned)
+        bg = self.upper.background
+        return Model(base.union(now),
+                     lower_pinned.union([(a, u + d) for a, u in items if u != rel and a not in bg]))
+
+    def _convert(self, raw) -> tuple:
+        sym = _symbol(raw)
+        args = sym.arguments
+        item = self.symbols[raw] = ((sym.name, *(symbol_to_term(x) for x in args[:-1])), args[-1].number)
+        return item
+
+    def _prefer(self, ctl, model: Model, t: int, d: int) -> None:
+        """Domain heuristic: decide the previous answer's upper atoms first, and true."""
+        atoms = ctl.symbolic_atoms
+        upper = self.upper.intensional
+        lits = []
+        for atom, u in [(a, t) for a in model.atoms] + list(model.pinned):
+            if atom[0] not in upper or u - d < 0:
+                continue
+            args = "".join(format_term(a) + "," for a in atom[1:])
+            sa = atoms[clingo.parse_term(f"{atom[0]}({args}{u - d})")]
+            if sa is not None and not sa.is_fact:
+                lits.append(sa.literal)
+        if lits:
+            with ctl.backend() as b:
+                for lit in lits:
+                    b.add_heuristic(lit, clingo.backend.HeuristicType.Level, 1, 0, [])
+                    b.add_heuristic(lit, clingo.backend.HeuristicType.Sign, 1, 0, [])
