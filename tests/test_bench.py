@@ -153,3 +153,11 @@ def test_targets_judge_totals_ratios_and_speedups():
     assert ratio[0].startswith("1.25 ") and ratio[1] == "met"
     # 1.5 s is under 2 s, but 6.0 / 1.5 = 4× clingo is not 5×
     assert rows[("incremental B at n=200 (tp=1000)", "b1")] == ("1.5 s, 4.0× clingo", "**missed**")
+
+
+def test_every_suite_plans_the_pure_incremental_variant():
+    # incremental-pure is the incremental engine without its native prefix, in every suite
+    for suite in ("ticker-a", "ticker-b", "laser", "pruning"):
+        variants = {v for c in plan(suite, Options(engines=("incremental-pure",), quick=True)) for v in c.variants}
+        assert variants and all(v.engine == "incremental" and not v.native_prefix for v in variants), suite
+        assert all(v.label.startswith("incremental-pure") for v in variants), suite

@@ -130,7 +130,8 @@ def _pruning(o: Options) -> list:
     rates = o.rates or (QUICK["k"][:1] if o.quick else (100,))
     tp = o.tp or (QUICK["tp"] if o.quick else 300)
     ws = QUICK["w"] if o.quick else CHAIN_W
-    variants = [Variant(e, f"{e} pruning {'on' if p else 'off'}", p) for e in o.engines for p in (True, False)]
+    variants = [Variant(v.engine, f"{v.label} pruning {'on' if p else 'off'}", p, v.native_prefix)
+                for v in _variants(o.engines) for p in (True, False)]
     return [Case("pruning", "box-chain", "pruning", {"tp": tp, "window": n, "rate": k, "w": w}, variants)
             for w in ws for n in sizes for k in rates]
 
