@@ -226,3 +226,20 @@ def test_run_reads_spark_dataframe(spark):
     shuffled = frame.assign(c=range(1, len(frame) + 1)).sample(frac=1, random_state=1)  # c: the order
     assert view(run(prog, shuffled, engine="clingo")) == single
     assert view(run(prog, spark.createDataFrame(shuffled).repartition(3), engine="clingo")) == single
+
+
+def test_ticker_run_shards_through_the_command_line(tmp_path, capsys):
+    from ticker_py.cli import main
+
+    prog = tmp_path / "d.lars"
+    prog.write_text(DIAMOND)
+    path = tmp_path / "s.stream"
+    path.write_text("".join(f"{t}: {', '.join(atoms)}\n" for t, atoms in time_points("diamond", tp=8, rate=3)))
+    assert main(["run", str(prog), "--stream", str(path), "--engine", "native"]) == 0
+    single = capsys.readouterr().out
+    assert main(["run", str(prog), "--stream", str(path), "--engine", "native", "--shards", "3"]) == 0
+    assert capsys.readouterr().out == single and single.count("\n") == 8
+    join = tmp_path / "j.lars"
+    join.write_text((ENCODINGS / "join.lars").read_text())
+    assert main(["run", str(join), "--stream", str(path), "--shards", "2"]) == 2
+    assert "cannot be evaluated in shards" in capsys.readouterr().err
