@@ -8,7 +8,7 @@ from typing import Sequence
 
 from ..streams.model import Model, Result
 
-__all__ = ["EngineOptions", "Engine", "DiffsModels"]
+__all__ = ["EngineOptions", "Engine", "DiffsModels", "covered_from", "trim_history"]
 
 
 @dataclass(frozen=True)
@@ -70,3 +70,16 @@ class DiffsModels:
         if self.options.changes_only and changes is not None:
             return Result(t, self.count, None, changes)
         return Result(t, self.count, models, changes)
+
+
+def covered_from(lookback, t: int) -> int:
+    """The first time point a time window or @-atom can read at t (``lookback`` None: unbounded)."""
+    return 0 if lookback is None else max(0, t - lookback)
+
+
+def trim_history(history, lo: int, count: int, tuple_lookback: int) -> None:
+    """Drop ``(t, count, atom)`` entries no window reads any more (the paper's Prop. 2): before time
+    ``lo`` and outside the last ``tuple_lookback`` atoms."""
+    keep = count - tuple_lookback
+    while history and history[0][0] < lo and history[0][1] <= keep:
+        history.popleft()

@@ -15,7 +15,7 @@ import clingo
 from ..analysis import Analysis
 from ..encode import encode_static
 from ..streams.model import Model, Result
-from .base import Engine, EngineOptions
+from .base import Engine, EngineOptions, covered_from, trim_history
 
 __all__ = ["ClingoEngine", "symbol_to_term", "clingo_logger"]
 
@@ -86,14 +86,10 @@ class ClingoEngine(Engine):
 
     def covered_from(self, t: int) -> int:
         """The first time point a time window or @-atom can read at t."""
-        lb = self.analysis.lookback
-        return 0 if lb is None else max(0, t - lb)
+        return covered_from(self.analysis.lookback, t)
 
     def _trim(self, lo: int) -> None:
-        keep_count = self.count - self.analysis.tuple_lookback
-        h = self.history
-        while h and h[0][0] < lo and h[0][1] <= keep_count:
-            h.popleft()
+        trim_history(self.history, lo, self.count, self.analysis.tuple_lookback)
 
     def evaluate(self, t: int) -> Result:
         lo = self.covered_from(t)

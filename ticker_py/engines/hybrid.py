@@ -30,7 +30,7 @@ from ..encode import encode_static
 from ..encode.incremental import split_predicates
 from ..ground import format_term
 from ..streams.model import Model, Result
-from .base import DiffsModels, Engine, EngineOptions
+from .base import DiffsModels, Engine, EngineOptions, covered_from, trim_history
 from .clingo_engine import clingo_logger, symbol_to_term
 
 __all__ = ["HybridEngine", "split_program"]
@@ -172,10 +172,7 @@ class HybridEngine(DiffsModels, Engine):
                 self.inputs_now.add(atom)
 
     def _trim(self, lo: int) -> None:
-        keep = self.count - self.upper.tuple_lookback
-        h = self.history
-        while h and h[0][0] < lo and h[0][1] <= keep:
-            h.popleft()
+        trim_history(self.history, lo, self.count, self.upper.tuple_lookback)
 
     # ------------------------------------------------------------------ solving
 
@@ -186,8 +183,7 @@ class HybridEngine(DiffsModels, Engine):
             self.inputs_now = set()
             self.time = t
         lower = self.native.evaluate(t).models[0] if self.native is not None else Model(frozenset())
-        lb = self.upper.lookback
-        lo = 0 if lb is None else max(0, t - lb)
+        lo = covered_from(self.upper.lookback, t)
         self._trim(lo)
         d = lo if self.shift else 0
         facts = self._facts(t, d, lo, lower)

@@ -26,7 +26,7 @@ from ..analysis import Analysis
 from ..encode.incremental import GUARD, TICK, encode_incremental
 from ..ground import format_term
 from ..streams.model import Model, Result
-from .base import DiffsModels, Engine, EngineOptions
+from .base import DiffsModels, Engine, EngineOptions, covered_from, trim_history
 from .clingo_engine import ModelReader, clingo_logger, symbol_to_term
 
 __all__ = ["IncrementalEngine", "PureIncrementalEngine", "REBUILD_EVERY"]
@@ -101,14 +101,10 @@ class PureIncrementalEngine(DiffsModels, Engine):
         return text
 
     def _covered_from(self, t: int) -> int:
-        lb = self.analysis.lookback
-        return 0 if lb is None else max(0, t - lb)
+        return covered_from(self.analysis.lookback, t)
 
     def _trim(self, lo: int) -> None:
-        keep = self.count - self.analysis.tuple_lookback
-        h = self.history
-        while h and h[0][0] < lo and h[0][1] <= keep:
-            h.popleft()
+        trim_history(self.history, lo, self.count, self.analysis.tuple_lookback)
 
     def _pin_background(self, lo: int, t: int) -> None:
         for u in range(max(lo, self.pinned_to + 1), t + 1):
