@@ -7,10 +7,10 @@ from helpers import scaled
 from strategies import programs_and_streams
 from ticker_py.api import load_program
 from ticker_py.compare import answer_set
-from ticker_py.encode.incremental import encode_incremental
+from ticker_py.encode.incremental import encode_incremental, split_predicates
 from ticker_py.engines import EngineOptions
 from ticker_py.engines.clingo_engine import ClingoEngine
-from ticker_py.engines.hybrid import HybridEngine, split_program, times_stay_relative
+from ticker_py.engines.hybrid import HybridEngine, times_stay_relative
 from ticker_py.engines.incremental import IncrementalEngine, PureIncrementalEngine
 from ticker_py.syntax import parse_ground_atom
 from ticker_py.workloads import generate, program
@@ -75,8 +75,8 @@ def test_scenario_a_push_mode(prefix):
 
 
 def test_split_of_the_scenarios():
-    assert split_program(load_program(program("b1", window=4)))[1] == {"get", "nget"}
-    assert split_program(load_program(program("caching-time", window=4)))[1] == frozenset()
+    assert split_predicates(load_program(program("b1", window=4)))[1] == {"get", "nget"}
+    assert split_predicates(load_program(program("caching-time", window=4)))[1] == frozenset()
     eng = IncrementalEngine(load_program(program("caching-time", window=4)))
     assert isinstance(eng, HybridEngine) and eng.upper is None      # scenario A never reaches clingo
     pure = IncrementalEngine(load_program(program("b1", window=4)), EngineOptions(native_prefix=False))
@@ -187,12 +187,12 @@ def test_split_programs(prog, prefix):
 
 def test_split_cases_cover_what_they_claim():
     cases = [load_program(p) for p in SPLIT]
-    assert all(split_program(a)[0] and (split_program(a)[1] or a.has_constraints) for a in cases)
-    assert split_program(cases[1])[1] == frozenset()           # constraints only
+    assert all(split_predicates(a)[0] and (split_predicates(a)[1] or a.has_constraints) for a in cases)
+    assert split_predicates(cases[1])[1] == frozenset()           # constraints only
     res = check(SPLIT[1], with_gaps(STREAM))
     assert any(r.models == () for r in res) and any(r.models for r in res)
     assert max(len(r.models) for r in check(SPLIT[0], with_gaps(STREAM))) > 1
-    shifted = [IncrementalEngine(a).shift for a in cases if split_program(a)[1]]
+    shifted = [IncrementalEngine(a).shift for a in cases if split_predicates(a)[1]]
     assert shifted == [True, False, False, False, True]
 
 

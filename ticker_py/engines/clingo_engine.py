@@ -17,7 +17,7 @@ from ..encode import encode_static
 from ..streams.model import Model, Result
 from .base import Engine, EngineOptions, covered_from, trim_history
 
-__all__ = ["ClingoEngine", "symbol_to_term", "clingo_logger"]
+__all__ = ["ClingoEngine", "symbol_to_term", "clingo_logger", "prefer_true"]
 
 log = logging.getLogger("ticker_py.clingo")
 
@@ -37,6 +37,19 @@ def symbol_to_term(sym: clingo.Symbol):
     if st == clingo.SymbolType.Function and not sym.arguments:
         return sym.name if sym.name else "()"
     return (sym.name, *(symbol_to_term(a) for a in sym.arguments))
+
+
+def prefer_true(ctl: clingo.Control, symbols) -> None:
+    """Domain heuristic (``--heuristic=Domain``): decide these atoms first, and true.
+
+    Atoms that are facts or not in the ground program are skipped."""
+    atoms = ctl.symbolic_atoms
+    lits = [sa.literal for sa in (atoms[s] for s in symbols) if sa is not None and not sa.is_fact]
+    if lits:
+        with ctl.backend() as b:
+            for lit in lits:
+                b.add_heuristic(lit, clingo.backend.HeuristicType.Level, 1, 0, [])
+                b.add_heuristic(lit, clingo.backend.HeuristicType.Sign, 1, 0, [])
 
 
 class ModelReader:

@@ -1,6 +1,6 @@
 """The default incremental engine: a native stratified prefix, clingo for the rest.
 
-The program's intensional predicates are split (:func:`split_program`) into the *lower* part
+The program's intensional predicates are split (:func:`~ticker_py.encode.incremental.split_predicates`) into the *lower* part
 L — predicates that do not depend, directly or transitively, on a predicate in a cycle through
 negation — and the *upper* part U — the rest, plus every constraint. L is stratified and does
 not read U, so (splitting theorem) its atoms are the same in every answer stream: the native
@@ -31,9 +31,9 @@ from ..encode.incremental import split_predicates
 from ..ground import format_term
 from ..streams.model import Model, Result
 from .base import DiffsModels, Engine, EngineOptions, covered_from, trim_history
-from .clingo_engine import clingo_logger, symbol_to_term
+from .clingo_engine import clingo_logger, prefer_true, symbol_to_term
 
-__all__ = ["HybridEngine", "split_program"]
+__all__ = ["HybridEngine", "times_stay_relative"]
 
 try:  # read a model's shown symbols as raw integers (interned: equal terms, equal numbers)
     from clingo._internal import _c_call, _ffi, _handle_error, _lib
@@ -57,48 +57,24 @@ except (ImportError, AttributeError):  # pragma: no cover - other clingo version
         return raw
 
 
-def split_program(analysis: Analysis) -> tuple:
-    """``(lower, upper)`` intensional predicates: upper = the negative cycles and what depends on them."""
-    return split_predicates(analysis)
-
-
-def _variables(term, out: list) -> list:
-    if isinstance(term, ast.Variable):
-        out.append(term.name)
-    elif isinstance(term, ast.Function):
-        for a in term.args:
-            _variables(a, out)
-    elif isinstance(term, ast.BinOp):
-        _variables(term.left, out)
-        _variables(term.right, out)
-    elif isinstance(term, ast.Interval):
-        _variables(term.low, out)
-        _variables(term.high, out)
-    return out
-
-
 def times_stay_relative(rules) -> bool:
     """True if every time term of @-atoms and @-heads is a variable used only in @-positions."""
     for rule in rules:
-        at_vars, other = [], []
-        atoms = []
-        if rule.head is not None:
-            atoms.append((rule.head.atom, rule.head.time))
+        at_vars, other = set(), set()
+        atoms = [] if rule.head is None else [(rule.head.atom, rule.head.time)]
         for lit in rule.body:
             el = lit.element
             if lit.is_comparison:
-                _variables(el.left, other)
-                _variables(el.right, other)
+                other |= ast.element_variables(el)
             else:
                 atoms.append((el.atom, el.time if el.modality == ast.AT else None))
         for atom, time in atoms:
-            for a in atom.args:
-                _variables(a, other)
+            other |= ast.atom_variables(atom)
             if time is not None:
                 if not isinstance(time, ast.Variable):
                     return False
-                at_vars.append(time.name)
-        if set(at_vars) & set(other):
+                at_vars.add(time.name)
+        if at_vars & other:
             return False
     return True
 
@@ -112,7 +88,7 @@ class HybridEngine(DiffsModels, Engine):
         from .native import NativeEngine
 
         self.analysis, self.options = analysis, options
-        self.lower_preds, self.upper_preds = split_program(analysis)
+        self.lower_preds, self.upper_preds = split_predicates(analysis)
         prog = analysis.program
         upper_rules = [r for r in prog.proper_rules
                        if r.head is None or r.head.atom.predicate in self.upper_preds]
@@ -273,18 +249,7 @@ class HybridEngine(DiffsModels, Engine):
 
     def _prefer(self, ctl, model: Model, t: int, d: int) -> None:
         """Domain heuristic: decide the previous answer's upper atoms first, and true."""
-        atoms = ctl.symbolic_atoms
         upper = self.upper.intensional
-        lits = []
-        for atom, u in [(a, t) for a in model.atoms] + list(model.pinned):
-            if atom[0] not in upper or u - d < 0:
-                continue
-            args = "".join(format_term(a) + "," for a in atom[1:])
-            sa = atoms[clingo.parse_term(f"{atom[0]}({args}{u - d})")]
-            if sa is not None and not sa.is_fact:
-                lits.append(sa.literal)
-        if lits:
-            with ctl.backend() as b:
-                for lit in lits:
-                    b.add_heuristic(lit, clingo.backend.HeuristicType.Level, 1, 0, [])
-                    b.add_heuristic(lit, clingo.backend.HeuristicType.Sign, 1, 0, [])
+        prefer_true(ctl, (clingo.parse_term(f"{atom[0]}({''.join(format_term(a) + ',' for a in atom[1:])}{u - d})")
+                          for atom, u in [(a, t) for a in model.atoms] + list(model.pinned)
+                          if atom[0] in upper and u - d >= 0))

@@ -27,7 +27,7 @@ from ..encode.incremental import GUARD, TICK, encode_incremental
 from ..ground import format_term
 from ..streams.model import Model, Result
 from .base import DiffsModels, Engine, EngineOptions, covered_from, trim_history
-from .clingo_engine import ModelReader, clingo_logger, symbol_to_term
+from .clingo_engine import ModelReader, clingo_logger, prefer_true, symbol_to_term
 
 __all__ = ["IncrementalEngine", "PureIncrementalEngine", "REBUILD_EVERY"]
 
@@ -179,17 +179,7 @@ class PureIncrementalEngine(DiffsModels, Engine):
 
     def _prefer(self, model: Model, e: int, t: int) -> None:
         """Domain heuristic: decide the previous answer's atoms first, and true."""
-        atoms = self.ctl.symbolic_atoms
-        lits = []
-        for atom, u in [(a, t) for a in model.atoms] + list(model.pinned):
-            if atom[0] not in self.analysis.intensional:
-                continue
-            sym = clingo.parse_term(_fact(atom, u, e)[:-1])
-            sa = atoms[sym]
-            if sa is not None and not sa.is_fact:
-                lits.append(sa.literal)
-        if lits:
-            with self.ctl.backend() as b:
-                for lit in lits:
-                    b.add_heuristic(lit, clingo.backend.HeuristicType.Level, 1, 0, [])
-                    b.add_heuristic(lit, clingo.backend.HeuristicType.Sign, 1, 0, [])
+        intensional = self.analysis.intensional
+        prefer_true(self.ctl, (clingo.parse_term(_fact(atom, u, e)[:-1])
+                               for atom, u in [(a, t) for a in model.atoms] + list(model.pinned)
+                               if atom[0] in intensional))
