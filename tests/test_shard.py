@@ -243,3 +243,17 @@ def test_ticker_run_shards_through_the_command_line(tmp_path, capsys):
     join.write_text((ENCODINGS / "join.lars").read_text())
     assert main(["run", str(join), "--stream", str(path), "--shards", "2"]) == 2
     assert "cannot be evaluated in shards" in capsys.readouterr().err
+
+
+def test_engine_is_checked_before_sharding_and_a_bad_first_record_evaluates_nothing(tmp_path, capsys):
+    from ticker_py.cli import main
+
+    prog = tmp_path / "g.lars"
+    prog.write_text("a :- not b.\nb :- not a.\n" + DIAMOND)
+    assert main(["run", str(prog), "--stream", "-", "--engine", "native", "--shards", "2"]) == 2
+    assert "the native engine cannot run this program" in capsys.readouterr().err
+    got = []
+    with pytest.raises(StreamError, match="arity"):
+        for r in run_sharded_local(DIAMOND, [(0, ["p(1)"])], 2):
+            got.append(r)
+    assert got == []

@@ -145,12 +145,7 @@ class Reasoner:
             pending, seen, evaluated = [], set(), False
 
         try:
-            for rec in records:
-                if until is not None and rec.t > until:
-                    break
-                self.checker.check(rec)
-                if rec.t < cur:
-                    raise StreamError(Diagnostic(f"time {rec.t} after time {cur}: time must not decrease"))
+            for rec in self.checker.records(records, cur, until):
                 accepted = True
                 while rec.t > cur:
                     yield from close(cur)

@@ -124,24 +124,30 @@ def cmd_run(args) -> int:
             raise UsageError(Diagnostic("--consequences prints JSON Lines of its own",
                                         notes=("drop --changes and --format",)))
         args.models = 0
-    reasoner = Reasoner(analysis, engine=args.engine, models=args.models, show=args.show,
-                        inertia=args.inertia, changes_only=args.changes or args.format == "none",
-                        native_prefix=args.native_prefix)
     from .live.cli import live_output, live_records
 
-    records = live_records(args, analysis)
-    if records is None:
-        records = records_from(args.stream)
-    out = live_output(args) or (open(args.out, "w") if args.out else sys.stdout)
-    writer = make_writer(args.format, out, show_at=args.show_at, changes=args.changes)
+    def output():
+        out = live_output(args) or (open(args.out, "w") if args.out else sys.stdout)
+        return out, make_writer(args.format, out, show_at=args.show_at, changes=args.changes)
+
     if args.spark or args.shards:
+        from .engines import check_engine
         from .spark.shard import run_sharded_cli
 
+        check_engine(args.engine, analysis)  # refused here, not in the shards
+        out, writer = output()
         try:
             return run_sharded_cli(args, analysis, writer)
         finally:
             if out is not sys.stdout:
                 out.close()
+    reasoner = Reasoner(analysis, engine=args.engine, models=args.models, show=args.show,
+                        inertia=args.inertia, changes_only=args.changes or args.format == "none",
+                        native_prefix=args.native_prefix)
+    records = live_records(args, analysis)
+    if records is None:
+        records = records_from(args.stream)
+    out, writer = output()
     start = time.perf_counter()
     points = 0
     results = reasoner.feed(records, until=args.until, every=args.every)

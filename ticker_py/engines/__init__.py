@@ -12,7 +12,7 @@ from ..analysis import Analysis
 from ..errors import Diagnostic, EngineUnsupported, UsageError
 from .base import Engine, EngineOptions
 
-__all__ = ["Engine", "EngineOptions", "ENGINES", "create_engine", "resolve_engine"]
+__all__ = ["Engine", "EngineOptions", "ENGINES", "create_engine", "check_engine", "resolve_engine"]
 
 ENGINES = {
     "clingo": ("ticker_py.engines.clingo_engine", "ClingoEngine"),
@@ -36,14 +36,19 @@ def engine_class(name: str):
     return getattr(importlib.import_module(module), cls)
 
 
-def create_engine(name: str, analysis: Analysis, options: EngineOptions = EngineOptions()) -> Engine:
-    """Create an engine for an analysed program; raises EngineUnsupported if it cannot run it."""
+def check_engine(name: str, analysis: Analysis) -> str:
+    """The concrete engine name for ``name``; raises EngineUnsupported if it cannot run the program."""
     name = resolve_engine(name, analysis)
     if name not in analysis.engines:
         raise EngineUnsupported(Diagnostic(
             f"the {name} engine cannot run this program",
             notes=tuple(unsupported_reasons(analysis)) + (f"engines that can: {', '.join(analysis.engines)}",)))
-    return engine_class(name)(analysis, options)
+    return name
+
+
+def create_engine(name: str, analysis: Analysis, options: EngineOptions = EngineOptions()) -> Engine:
+    """Create an engine for an analysed program; raises EngineUnsupported if it cannot run it."""
+    return engine_class(check_engine(name, analysis))(analysis, options)
 
 
 def unsupported_reasons(analysis: Analysis) -> list:

@@ -43,7 +43,7 @@ from ..analysis import Analysis
 from ..analysis.sharding import ShardPlan, shard_of, shard_plan
 from ..errors import Diagnostic, StreamError, TickerError, UsageError
 from ..ground import format_atom
-from ..streams.model import Model, Record, Result
+from ..streams.model import Model, Record, Result, time_points
 from ..streams.readers import StreamChecker
 from ..syntax.ground_atoms import GroundSyntaxError, parse_ground_atom
 
@@ -107,26 +107,16 @@ def split_stream(records: Iterable[Record], analysis: Analysis, key: dict, shard
     """
     checker = StreamChecker(dict(analysis.signatures), set(analysis.intensional))
     rows = [[] for _ in range(shards)]
-    cur, seen, c, error = 0, set(), 0, None
+    last, c, error = -1, 0, None
     try:
-        for rec in records:
-            if until is not None and rec.t > until:
-                break
-            checker.check(rec)
-            if rec.t < cur:
-                raise StreamError(Diagnostic(f"time {rec.t} after time {cur}: time must not decrease"))
-            if rec.t > cur:
-                cur, seen = rec.t, set()
-            for atom in rec.atoms:
-                if atom in seen:
-                    continue
-                seen.add(atom)
+        for point in time_points(checker.records(records, until=until), until):
+            last = point.t
+            for atom in point.atoms:
                 c += 1
                 for s in _targets(atom, key, shards):
-                    rows[s].append((cur, c, atom))
+                    rows[s].append((point.t, c, atom))
     except TickerError as err:
         error = err
-    last = cur if until is None or error is not None else until
     return rows, last, error
 
 

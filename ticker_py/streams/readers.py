@@ -351,3 +351,17 @@ class StreamChecker:
                              f"predicate '{name}' with arity {arity} in '{format_atom(atom)}',"
                              f" but arity {known[0]} in {known[1]}")
         return record
+
+    def records(self, records: Iterable[Record], start: int = 0,
+                until: Optional[int] = None) -> Iterator[Record]:
+        """The records, checked, up to time ``until``; raises StreamError at the first one that
+        fails :meth:`check` or goes back in time (from ``start``)."""
+        cur = start
+        for rec in records:
+            if until is not None and rec.t > until:
+                return
+            self.check(rec)
+            if rec.t < cur:
+                raise StreamError(Diagnostic(f"time {rec.t} after time {cur}: time must not decrease"))
+            cur = rec.t
+            yield rec
