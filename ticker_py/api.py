@@ -193,7 +193,8 @@ def records_from(stream) -> Iterable[Record]:
 
 def run(program, stream, engine: str = "auto", models: int = 1, every: str = "time",
         until: Optional[int] = None, show: str = "derived", clock: Union[str, int] = "1s",
-        inertia: bool = False) -> Results:
+        inertia: bool = False, native_prefix: bool = True) -> Results:
     """Evaluate a whole stream; ``stream`` is a path, a DataFrame or ``(t, atoms)`` pairs."""
-    reasoner = Reasoner(program, engine=engine, models=models, show=show, clock=clock, inertia=inertia)
+    reasoner = Reasoner(program, engine=engine, models=models, show=show, clock=clock, inertia=inertia,
+                        native_prefix=native_prefix)
     return Results(reasoner.feed(records_from(stream), until=until, every=every))
