@@ -252,6 +252,9 @@ def test_engine_is_checked_before_sharding_and_a_bad_first_record_evaluates_noth
     prog.write_text("a :- not b.\nb :- not a.\n" + DIAMOND)
     assert main(["run", str(prog), "--stream", "-", "--engine", "native", "--shards", "2"]) == 2
     assert "the native engine cannot run this program" in capsys.readouterr().err
+    for bad in ("0", "-1"):
+        assert main(["run", str(tmp_path / "g.lars"), "--stream", "-", "--shards", bad]) == 2
+        assert f"--shards must be an integer >= 1, not {bad}" in capsys.readouterr().err
     got = []
     with pytest.raises(StreamError, match="arity"):
         for r in run_sharded_local(DIAMOND, [(0, ["p(1)"])], 2):

@@ -130,7 +130,7 @@ def cmd_run(args) -> int:
         out = live_output(args) or (open(args.out, "w") if args.out else sys.stdout)
         return out, make_writer(args.format, out, show_at=args.show_at, changes=args.changes)
 
-    if args.spark or args.shards:
+    if args.spark or args.shards is not None:
         from .engines import check_engine
         from .spark.shard import run_sharded_cli
 

@@ -525,6 +525,8 @@ def run_sharded_cli(args, analysis: Analysis, writer) -> int:
     if getattr(args, "every", "time") != "time":
         raise UsageError(Diagnostic("--every signal cannot be sharded: a tick's count spans all shards",
                                     notes=("run it without --shards/--spark",)))
+    if args.shards is not None:
+        _check_shards(args.shards)
     plan_for(analysis)
     common = dict(engine=args.engine, models=args.models, show=getattr(args, "show", "derived"),
                   until=args.until, inertia=getattr(args, "inertia", False))
