@@ -12,7 +12,6 @@ deltas.
 
 from __future__ import annotations
 
-from collections import deque
 from heapq import heappop, heappush
 from itertools import repeat
 from typing import Sequence
@@ -22,10 +21,42 @@ from ...analysis import Analysis
 from ...errors import Diagnostic, EngineUnsupported
 from ...streams.model import Model, Result
 from ..base import Engine, EngineOptions
+from .boxes import PinCover
 from .plan import Literal, compile_rule
-from .store import INF, SLOT, Store, end_of
+from .store import INF, SLOT, CountedStore, Store, end_of
 
-__all__ = ["NativeEngine"]
+__all__ = ["NativeEngine", "counted_predicates"]
+
+
+def capped(h: int, cap: int) -> int:
+    return h if h < cap else cap
+
+
+def capped_pair(h: tuple, cap: int) -> tuple:
+    return (h[0] if h[0] < cap else cap, h[1])
+
+
+def counted_predicates(rules, intensional) -> set:
+    """The derived predicates whose facts can hold by count: a rule for them reads a
+    tuple window or another such predicate in a positive body literal."""
+    counted: set = set()
+    changed = True
+    while changed:
+        changed = False
+        for r in rules:
+            q = r.head.atom.predicate
+            if q in counted:
+                continue
+            for lit in r.body:
+                if lit.negated or lit.is_comparison:
+                    continue
+                el = lit.element
+                p = el.atom.predicate
+                if p in counted or (p not in intensional and el.window is not None and el.window.is_tuple):
+                    counted.add(q)
+                    changed = True
+                    break
+    return counted
 
 
 class NativeEngine(Engine):
@@ -35,7 +66,7 @@ class NativeEngine(Engine):
 
     def __init__(self, analysis: Analysis, options: EngineOptions = EngineOptions()):
         self.analysis, self.options = analysis, options
-        self.stats = {"rule_evaluations": 0, "pruned": 0}
+        self.stats = {"rule_evaluations": 0, "pruned": 0, "delta_facts": 0}
         self.sigs = analysis.signatures
         self.intensional = analysis.intensional
         self.bg: dict = {}
@@ -49,21 +80,24 @@ class NativeEngine(Engine):
         self.scc_of = {p: i for i, comp in enumerate(analysis.strata) for p in comp}
         pinned = {r.head.atom.predicate for r in rules if r.head.time is not None}
         self.pinned_preds = pinned
+        self.counted = counted_predicates(rules, self.intensional)
         self.stores: list = []
         self.sources: dict = {}
         self.moving, self.pins, self.now_view = {}, {}, {}
         self.ext_feeds: dict = {}      # predicate -> [(kind, n, store)]
         self.box_preds: set = set()
         self.tuple_sources: list = []
+        self.tuple_feeds: dict = {}    # predicate -> [(kind, n, store)] of its tuple diamonds and @s
         self.int_views: dict = {}      # predicate -> {"diamond": [(n, store)], "at": [...], "box": [...]}
         for q in sorted(self.intensional):
             scc = self.scc_of[q]
             arity = self.sigs[q]
-            self.moving[q] = self._store(f"{q}", "atom", arity, scc)
+            c = q in self.counted
+            self.moving[q] = self._store(f"{q}", "atom", arity, scc, counted=c)
             self.int_views[q] = {"diamond": [], "at": [], "box": []}
             if q in pinned:
-                self.pins[q] = self._store(f"{q}@", "at", arity, scc)
-                self.now_view[q] = self._store(f"now {q}", "atom", arity, scc)
+                self.pins[q] = self._store(f"{q}@", "at", arity, scc, counted=c)
+                self.now_view[q] = self._store(f"now {q}", "atom", arity, scc, counted=c)
             else:
                 self.now_view[q] = self.moving[q]
         self.plans = [[] for _ in analysis.strata]
@@ -73,14 +107,18 @@ class NativeEngine(Engine):
             self._wire_views(q)
         self.internal = [[s for s in self.stores if s.scc == i] for i in range(len(self.plans))]
         self.sccs_with_box = {}
+        self.pinned_at = {q: {} for q in self.intensional}   # q -> u -> atoms pinned at u
+        self.covers = {q: [] for q in self.intensional}
         for q, views in self.int_views.items():
             for n, store in views["box"]:
-                self.sccs_with_box.setdefault(self.scc_of[q], []).append((q, n, store))
+                cover = PinCover(n, self.pinned_at[q])
+                self.covers[q].append(cover)
+                self.sccs_with_box.setdefault(self.scc_of[q], []).append((q, store, cover))
         # stream state
         self.count = 0
         self.pending: list = []
-        tl = analysis.tuple_lookback
-        self.recent = deque(maxlen=tl) if tl else None
+        self.recent: list = []         # (t, atom) of the last atoms (tuple windows), from index base
+        self.recent_base = 1
         self.runs = {p: ({}, {}, {}) for p in self.box_preds}   # last seen, run start, seen at
         self.time = -1
         self.j = 0
@@ -99,8 +137,8 @@ class NativeEngine(Engine):
 
     # ------------------------------------------------------------ construction
 
-    def _store(self, name, shape, arity, scc=None, stored=True) -> Store:
-        s = Store(name, shape, arity, scc, stored)
+    def _store(self, name, shape, arity, scc=None, stored=True, counted=False) -> Store:
+        s = (CountedStore if counted else Store)(name, shape, arity, scc, stored)
         self.stores.append(s)
         return s
 
@@ -119,7 +157,8 @@ class NativeEngine(Engine):
             key = ("int", kind, p, n)
             if key not in self.sources:
                 shape = "at" if kind == "at" else "atom"
-                store = self.sources[key] = self._store(f"{p} {kind} {n}", shape, arity, self.scc_of[p])
+                store = self.sources[key] = self._store(f"{p} {kind} {n}", shape, arity, self.scc_of[p],
+                                                        counted=p in self.counted)
                 self.int_views[p][kind].append((n, store))
             return self.sources[key], mod == ast.BOX
         if el.window is not None and el.window.is_tuple:
@@ -132,9 +171,15 @@ class NativeEngine(Engine):
         store = self.sources.get(key)
         if store is None:
             shape = "at" if kind in ("at", "tat") else "atom"
-            store = self.sources[key] = self._store(f"{p} {kind} {n}", shape, arity, None, stored=False)
-            if kind.startswith("t"):
+            tuple_kind = kind.startswith("t")
+            store = self.sources[key] = self._store(f"{p} {kind} {n}", shape, arity, None, stored=False,
+                                                    counted=tuple_kind)
+            if tuple_kind:
                 self.tuple_sources.append((kind, p, n, store))
+                if kind != "tbox":
+                    self.tuple_feeds.setdefault(p, []).append((kind, n, store))
+                if kind == "tbox":
+                    self.box_preds.add(p)
             else:
                 self.ext_feeds.setdefault(p, []).append((kind, n, store))
                 if kind == "box":
@@ -177,6 +222,8 @@ class NativeEngine(Engine):
         ats = views["at"]
         engine = self
 
+        lim = capped_pair if q in self.counted else capped
+
         if pinned or ats:
             def from_moving(new):
                 if pinned:
@@ -185,7 +232,7 @@ class NativeEngine(Engine):
                         store.insert(new)
                 if ats:
                     cap = end_of(engine.time)
-                    at_pairs = [((a, engine.time), h if h < cap else cap) for a, h in new]
+                    at_pairs = [((a, engine.time), lim(h, cap)) for a, h in new]
                     for n, store in ats:
                         store.insert(at_pairs)
             moving.listeners.append(from_moving)
@@ -203,18 +250,15 @@ class NativeEngine(Engine):
                         continue
                     a = key[0]
                     if u == t:
-                        cap = t * SLOT + last
-                        now_pairs.append((a, h if h < cap else cap))
+                        now_pairs.append((a, lim(h, t * SLOT + last)))
                     for i, (n, store) in enumerate(diamonds):
                         if u >= t - n:
-                            cap = (u + n) * SLOT + last
-                            dia[i].append((a, h if h < cap else cap))
+                            dia[i].append((a, lim(h, (u + n) * SLOT + last)))
                     for i, (n, store) in enumerate(ats):
                         if n is None:
                             at[i].append(p)
                         elif u >= t - n:
-                            cap = (u + n) * SLOT + last
-                            at[i].append((key, h if h < cap else cap))
+                            at[i].append((key, lim(h, (u + n) * SLOT + last)))
                 if now_pairs:
                     nowv.insert(now_pairs)
                 for (n, store), pairs in zip(diamonds, dia):
@@ -248,10 +292,16 @@ class NativeEngine(Engine):
             return
         bgq = self.bg_sets.get(q, frozenset())
 
+        pinned_at, covers = self.pinned_at[q], self.covers[q]
+
         def fresh_pin(keys):
             t = engine.time
             for key in keys:
                 u = key[1]
+                if covers and key[0] not in bgq:
+                    pinned_at.setdefault(u, set()).add(key[0])
+                    for cover in covers:
+                        cover.pinned(key[0], u)
                 if u > t:
                     heappush(engine.future, (u, q, key[0]))
                 elif u == t:
@@ -265,6 +315,14 @@ class NativeEngine(Engine):
         def expired_pin(keys):
             prev = engine.prev_time
             for key in keys:
+                if covers and key[0] not in bgq:
+                    u = key[1]
+                    at = pinned_at[u]
+                    at.discard(key[0])
+                    if not at:
+                        del pinned_at[u]
+                    for cover in covers:
+                        cover.unpinned(key[0], u)
                 if key[1] != prev and key[0] not in bgq:
                     engine.removed_pins.add(key)
 
@@ -279,10 +337,17 @@ class NativeEngine(Engine):
         if t < self.time:
             raise ValueError(f"time {t} is before the last evaluation time {self.time}")
         atoms = list(atoms)
+        first = self.count + 1
         self.count += len(atoms)
-        self.pending.append((t, atoms))
-        if self.recent is not None:
-            self.recent.extend(zip(repeat(t), atoms))
+        self.pending.append((t, atoms, first))
+        if self.tuple_sources:
+            recent = self.recent
+            recent.extend(zip(repeat(t), atoms))
+            keep = self.analysis.tuple_lookback
+            if len(recent) > 2 * keep + 64:
+                drop = len(recent) - keep
+                del recent[:drop]
+                self.recent_base += drop
 
     def evaluate(self, t: int) -> Result:
         if t < self.time:
@@ -298,20 +363,25 @@ class NativeEngine(Engine):
         self.added_pins, self.removed_pins = set(), set()
         for s in self.stores:
             s.delta = []
-            s.expire(now)
+        count = self.count
+        for s in self.stores:
+            s.expire(now, count)
         if not self.started:
             self._start()
         if advance:
             self._advance(t)
+            for covers in self.covers.values():
+                for cover in covers:
+                    cover.move(t)
         self.inputs_now = set()
         self._feed_inputs(t, now)
         if self.show_all:
             self._show_inputs_changes(advance)
-        self._feed_tuples(t, now)
+        self._feed_tuples(t, now, advance)
         for i, plans in enumerate(self.plans):
             self._run_component(i, plans, now)
-            for q, n, store in self.sccs_with_box.get(i, ()):
-                self._feed_int_box(q, n, store, t, now)
+            for q, store, cover in self.sccs_with_box.get(i, ()):
+                self._feed_int_box(q, store, cover, now)
         return self._result(t)
 
     def _start(self):
@@ -322,6 +392,10 @@ class NativeEngine(Engine):
                 for kind, n, store in feeds:
                     if kind != "at":
                         store.insert([(a, INF) for a in bg])
+        for kind, p, n, store in self.tuple_sources:
+            bg = self.bg.get(p)
+            if bg and kind != "tat":
+                store.insert([(a, INF) for a in bg])
         for q in self.intensional:
             bg = self.bg.get(q)
             if bg:
@@ -357,7 +431,8 @@ class NativeEngine(Engine):
             if views["at"]:
                 moving = self.moving[q]
                 cap = end_of(t)
-                pairs = [((a, t), h if h < cap else cap) for a, h in moving.facts.items()]
+                lim = capped_pair if q in self.counted else capped
+                pairs = [((a, t), lim(h, cap)) for a, h in moving.facts.items()]
                 bg = self.bg.get(q, ())
                 for n, store in views["at"]:
                     store.insert(pairs)
@@ -385,7 +460,10 @@ class NativeEngine(Engine):
     def _feed_inputs(self, t: int, now: int):
         pending, self.pending = self.pending, []
         feeds = self.ext_feeds
-        for u, atoms in pending:
+        tfeeds = self.tuple_feeds
+        for u, atoms, first in pending:
+            if tfeeds:
+                self._feed_tuple_atoms(u, atoms, first)
             preds = {a[0] for a in atoms}
             if len(preds) == 1:
                 groups = ((atoms[0][0], atoms),)
@@ -427,53 +505,79 @@ class NativeEngine(Engine):
         if u != t:
             return
         h = end_of(t)
-        for kind, n, store in self.ext_feeds[p]:
+        for kind, n, store in self.ext_feeds.get(p, ()):
             if kind == "box":
                 lo = max(0, t - n)
                 store.insert([(a, h) for a in arrived if start[a] <= lo])
 
-    def _feed_tuples(self, t: int, now: int):
-        if not self.tuple_sources:
-            return
-        recent = list(self.recent)
-        for kind, p, n, store in self.tuple_sources:
-            window = recent[-n:] if n <= len(recent) else recent
-            start = window[0][0] if self.count >= n else 0
-            bg = self.bg.get(p, ())
-            mine = [(u, a) for u, a in window if a[0] == p]
-            if kind == "tdiamond":
-                pairs = [(a, now) for u, a in mine] + [(a, now) for a in bg]
-            elif kind == "tat":
-                pairs = [((a, u), now) for u, a in mine]
-                pairs += [((a, u), now) for u in range(start, t + 1) for a in bg]
-            else:
-                at = {}
-                for u, a in mine:
-                    at.setdefault(u, set()).add(a)
-                holds = at.get(t, set())
-                for u in range(start, t):
-                    if not holds:
-                        break
-                    holds = holds & at.get(u, set())
-                pairs = [(a, now) for a in holds] + [(a, now) for a in bg]
+    def _feed_tuple_atoms(self, u, atoms, first):
+        """Atoms entering tuple windows: each holds until ``n - 1`` more atoms arrived."""
+        count, tfeeds = self.count, self.tuple_feeds
+        out: dict = {}
+        for i, a in enumerate(atoms, first):
+            feeds = tfeeds.get(a[0])
+            if feeds:
+                for kind, n, store in feeds:
+                    hc = i + n - 1
+                    if hc >= count:
+                        out.setdefault(id(store), (store, []))[1].append(
+                            ((a, u) if kind == "tat" else a, (INF, hc)))
+        for store, pairs in out.values():
             store.insert(pairs)
 
-    def _feed_int_box(self, q, n, store, t, now):
-        """``q always [n]`` for derived q: q now, and pinned at every earlier point."""
-        bgq = self.bg_sets.get(q, frozenset())
-        pins = self.pins[q].facts if q in self.pins else {}
-        lo = max(0, t - n)
-        out = []
-        for a in self.now_view[q].facts:
-            if a not in bgq:
-                for u in range(lo, t):
-                    if (a, u) not in pins:
-                        break
-                else:
-                    out.append((a, now))
+    def _window_start(self, n: int) -> int:
+        """The stream index of the oldest atom in a tuple window of n atoms (1 if fewer)."""
+        return self.count - n + 1 if self.count >= n else 1
+
+    def _time_of(self, index: int) -> int:
+        return self.recent[index - self.recent_base][0]
+
+    def _feed_tuples(self, t: int, now: int, advance: bool):
+        """Background atoms under tuple @-windows, and tuple boxes (see docs/native.md)."""
+        recent, base = self.recent, self.recent_base
+        for kind, p, n, store in self.tuple_sources:
+            if kind == "tdiamond":
                 continue
-            out.append((a, now))
-        store.insert(out)
+            f = self._window_start(n)
+            start = self._time_of(f) if self.count >= n else 0
+            if kind == "tat":
+                bg = self.bg.get(p)
+                if not bg:
+                    continue
+                lo = max(start, self.prev_time if advance and self.prev_time >= 0 else t)
+                pairs, j = [], len(recent)
+                for u in range(t, lo - 1, -1):
+                    while j > 0 and recent[j - 1][0] > u:
+                        j -= 1
+                    hc = base - 1 + j + n - 1
+                    pairs.extend(((a, u), (INF, hc)) for a in bg)
+                store.insert(pairs)
+                continue
+            last, run_start, seen = self.runs[p]
+            arrived = seen.get(t)
+            if not arrived:
+                continue
+            first_at_start = set()
+            for k in range(f - base, len(recent)):
+                u, a = recent[k]
+                if u != start:
+                    break
+                first_at_start.add(a)
+            h = (end_of(t), self.count)
+            store.insert([(a, h) for a in set(arrived)
+                          if run_start[a] <= start and a in first_at_start])
+
+    def _feed_int_box(self, q, store, cover, now):
+        """``q always [n]`` for derived q: q now, and pinned at every earlier point."""
+        facts = self.now_view[q].facts
+        if cover.hi < cover.lo:
+            held = facts
+        else:
+            held = cover.holding(facts)
+            bgq = self.bg.get(q)
+            if bgq:
+                held += [a for a in bgq if a in facts]
+        store.insert([(a, now) for a in held])
 
     # ------------------------------------------------------------ rules
 
@@ -494,6 +598,7 @@ class NativeEngine(Engine):
                 d = plan.full_store.facts.items() if plan.full_store is not None else ((None, now),)
                 plan.full(d, out, now)
                 stats["rule_evaluations"] += 1
+                stats["delta_facts"] += len(d)
                 if out:
                     plan.head_store.insert(out)
                     out = []
@@ -506,6 +611,7 @@ class NativeEngine(Engine):
                     continue
                 fn(d, out, now)
                 stats["rule_evaluations"] += 1
+                stats["delta_facts"] += len(d)
                 if out:
                     plan.head_store.insert(out)
                     out = []
@@ -521,6 +627,7 @@ class NativeEngine(Engine):
                     if d:
                         fn(d, out, now)
                         stats["rule_evaluations"] += 1
+                        stats["delta_facts"] += len(d)
                         if out:
                             plan.head_store.insert(out)
                             out = []

@@ -13,8 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ... import ast
-from ...errors import Diagnostic, EngineUnsupported
+from ...errors import Diagnostic, EngineUnsupported, InternalError
 from ...ground import evaluate_arith, from_ast_term, term_key
+from .store import INF
 
 __all__ = ["Literal", "RulePlan", "compile_rule"]
 
@@ -92,6 +93,7 @@ class _Gen:
         self.bound: dict = {}        # LARS variable -> Python name
         self.tmp = 0
         self.h = "now"
+        self.hc = None               # the count horizon, once a counted literal is joined
         self.pending: list = []      # checks: (required vars, emit function)
 
     # -- emission helpers
@@ -173,7 +175,16 @@ class _Gen:
             return f"({atom}, {self.value(lit.time)})"
         return atom
 
-    def set_h(self, hv):
+    def set_h(self, hv, counted=False):
+        if counted:
+            hc = self.fresh("c")
+            self.emit(f"{hv}, {hc} = {hv}")
+            if self.hc is None:
+                self.hc = hc
+            else:
+                nc = self.fresh("c")
+                self.emit(f"{nc} = {self.hc} if {self.hc} < {hc} else {hc}")
+                self.hc = nc
         if self.plan.transient:
             return
         if self.h == "now":  # first literal
@@ -188,7 +199,7 @@ class _Gen:
         """Bind the driving literal from instance ``inst`` with horizon ``hv``."""
         for pos, term in lit.positions():
             self.match(term, self.accessor(lit, inst, pos))
-        self.set_h(hv)
+        self.set_h(hv, lit.store.counted)
         self.flush()
 
     def probe(self, lit: Literal, exclude: bool = False):
@@ -227,7 +238,7 @@ class _Gen:
             for pos, term in positions:
                 if pos not in known:
                     self.match(term, self.accessor(lit, inst, pos))
-        self.set_h(hv)
+        self.set_h(hv, lit.store.counted)
         self.flush()
 
     def flush(self):
@@ -283,7 +294,12 @@ class _Gen:
             tv = self.value(rule.head.time)
             self.guard(f"type({tv}) is int and {tv} >= 0")
             head = f"({head}, {tv})"
-        self.emit(f"_ap(({head}, {self.h}))")
+        if self.plan.head_store.counted:
+            self.emit(f"_ap(({head}, ({self.h}, {self.hc if self.hc is not None else INF})))")
+        elif self.hc is not None:
+            raise InternalError(f"rule '{rule}' reads counted facts into an uncounted store")
+        else:
+            self.emit(f"_ap(({head}, {self.h}))")
 
 
 def _order(driver, positives):

@@ -17,7 +17,7 @@ from __future__ import annotations
 from heapq import heappop, heappush
 from operator import itemgetter
 
-__all__ = ["Store", "INF", "SLOT", "end_of", "tick_key"]
+__all__ = ["Store", "CountedStore", "INF", "SLOT", "end_of", "tick_key"]
 
 SLOT = 1 << 32
 INF = 1 << 62
@@ -49,6 +49,8 @@ class Store:
     ``listeners`` (views derived from this store). ``expire(now)`` drops facts whose
     horizon passed. A store that no plan probes (``stored=False``) only forwards deltas.
     """
+
+    counted = False
 
     def __init__(self, name: str, shape: str = "atom", arity: int = 0, scc=None, stored: bool = True):
         self.name, self.shape, self.arity, self.scc = name, shape, arity, scc
@@ -128,7 +130,7 @@ class Store:
                 listener(new)
         return new
 
-    def expire(self, now: int) -> list:
+    def expire(self, now: int, count: int = 0) -> list:
         """Drop the facts whose horizon is before tick ``now``; return them."""
         heap = self.heap
         if not heap or heap[0] >= now:
@@ -152,4 +154,138 @@ class Store:
                         del idx[k]
             if self.on_expire is not None:
                 self.on_expire(out)
+        return out
+
+
+class CountedStore(Store):
+    """A store whose horizons are ``(time horizon, count horizon)`` pairs.
+
+    Facts read through a tuple window (and everything derived from them) hold until a
+    tick *or* until a number of stream atoms has arrived, whichever comes first: a fact
+    with pair ``(h, c)`` is valid at tick k with ``count`` atoms seen iff ``h >= k`` and
+    ``c >= count``. Pairs from different derivations can be incomparable; the store keeps
+    one current pair per fact (which its delta carried) and the undominated others as
+    alternatives: when the current pair expires, a still valid alternative takes its
+    place and the fact is emitted again as a delta, so what was derived from it is
+    derived anew. Plain integer horizons are read as ``(h, INF)``.
+    """
+
+    counted = True
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.alts: dict = {}
+        self.cbuckets: dict = {}
+        self.cheap: list = []
+
+    def _bucket(self, inst, h):
+        ht, hc = h
+        b = self.buckets.get(ht)
+        if b is None:
+            b = self.buckets[ht] = []
+            heappush(self.heap, ht)
+        b.append(inst)
+        if hc < INF:
+            b = self.cbuckets.get(hc)
+            if b is None:
+                b = self.cbuckets[hc] = []
+                heappush(self.cheap, hc)
+            b.append(inst)
+
+    def insert(self, pairs) -> list:
+        pairs = [p if type(p[1]) is tuple else (p[0], (p[1], INF)) for p in pairs]
+        if not self.stored:
+            return self._emit(pairs)
+        facts, alts = self.facts, self.alts
+        new, fresh = [], []
+        for p in pairs:
+            inst, h = p
+            old = facts.get(inst)
+            if old is None:
+                facts[inst] = h
+                fresh.append(inst)
+            elif h[0] >= old[0] and h[1] >= old[1]:
+                if h == old:
+                    continue
+                facts[inst] = h
+                others = alts.get(inst)
+                if others:
+                    others[:] = [a for a in others if a[0] > h[0] or a[1] > h[1]]
+            elif h[0] <= old[0] and h[1] <= old[1]:
+                continue
+            else:
+                others = alts.setdefault(inst, [])
+                if any(a[0] >= h[0] and a[1] >= h[1] for a in others):
+                    continue
+                others[:] = [a for a in others if a[0] > h[0] or a[1] > h[1]]
+                others.append(h)
+                continue
+            self._bucket(inst, h)
+            new.append(p)
+        if fresh:
+            self._indexed(fresh)
+        return self._emit(new)
+
+    def _indexed(self, fresh):
+        for keyfn, idx in self.indexes:
+            for inst in fresh:
+                k = keyfn(inst)
+                b = idx.get(k)
+                if b is None:
+                    idx[k] = {inst: None}
+                else:
+                    b[inst] = None
+        if self.on_fresh is not None:
+            self.on_fresh(fresh)
+
+    def _emit(self, new) -> list:
+        if new:
+            self.delta.extend(new)
+            if self.round is not None:
+                self.round.extend(new)
+            for listener in self.listeners:
+                listener(new)
+        return new
+
+    def expire(self, now: int, count: int = 0) -> list:
+        due = []
+        heap, buckets = self.heap, self.buckets
+        while heap and heap[0] < now:
+            due.extend(buckets.pop(heappop(heap)))
+        heap, buckets = self.cheap, self.cbuckets
+        while heap and heap[0] < count:
+            due.extend(buckets.pop(heappop(heap)))
+        if not due:
+            return []
+        facts, alts = self.facts, self.alts
+        out, promoted = [], []
+        for inst in due:
+            h = facts.get(inst)
+            if h is None or (h[0] >= now and h[1] >= count):
+                continue          # gone already, or a stale bucket entry
+            others = alts.pop(inst, None)
+            if others:
+                valid = [a for a in others if a[0] >= now and a[1] >= count]
+                if valid:
+                    best = max(valid)
+                    valid.remove(best)
+                    if valid:
+                        alts[inst] = valid
+                    facts[inst] = best
+                    self._bucket(inst, best)
+                    promoted.append((inst, best))
+                    continue
+            del facts[inst]
+            out.append(inst)
+        if out:
+            for keyfn, idx in self.indexes:
+                for inst in out:
+                    k = keyfn(inst)
+                    b = idx[k]
+                    del b[inst]
+                    if not b:
+                        del idx[k]
+            if self.on_expire is not None:
+                self.on_expire(out)
+        self._emit(promoted)
         return out

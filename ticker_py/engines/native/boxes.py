@@ -1,0 +1,74 @@
+"""Box windows maintained incrementally: per-atom counters instead of window scans.
+
+``q always [n]`` over a derived predicate q holds for an atom a at time t iff a holds
+now and a is pinned (``q(a) at u``) at every u in ``[max(0, t-n), t-1]``.
+:class:`PinCover` keeps, for each atom, how many of those time points it is pinned at;
+the counters move with the window (the time points leaving and entering it) and with
+the pins that appear and expire, so an evaluation costs what changed, not ``n``.
+"""
+
+from __future__ import annotations
+
+__all__ = ["PinCover"]
+
+
+class PinCover:
+    """Counts, per atom of q, its pins inside the box window ``[lo, hi]`` of size n."""
+
+    def __init__(self, n: int, pinned_at: dict):
+        self.n = n
+        self.pinned_at = pinned_at       # u -> set of atoms pinned at u (shared per q)
+        self.count: dict = {}
+        self.lo, self.hi = 0, -1
+
+    def _add(self, atoms, d):
+        count = self.count
+        for a in atoms:
+            c = count.get(a, 0) + d
+            if c:
+                count[a] = c
+            else:
+                del count[a]
+
+    def pinned(self, a, u) -> None:
+        if self.lo <= u <= self.hi:
+            self._add((a,), 1)
+
+    def unpinned(self, a, u) -> None:
+        if self.lo <= u <= self.hi:
+            self._add((a,), -1)
+
+    def move(self, t: int) -> None:
+        """Slide the window to ``[max(0, t-n), t-1]``."""
+        lo, hi = max(0, t - self.n), t - 1
+        at = self.pinned_at
+        old_lo, old_hi = self.lo, self.hi
+        if hi < lo or lo > old_hi or hi < old_lo or old_hi < old_lo:
+            self.count = {}
+            for u in self._times(lo, hi):
+                self._add(at[u], 1)
+        else:
+            for u in self._times(old_lo, min(old_hi, lo - 1)):
+                self._add(at[u], -1)
+            for u in self._times(max(old_hi + 1, lo), hi):
+                self._add(at[u], 1)
+        self.lo, self.hi = lo, hi
+
+    def _times(self, lo: int, hi: int):
+        """The pinned time points in ``[lo, hi]`` (by range or by key, whichever is shorter)."""
+        at = self.pinned_at
+        if hi < lo:
+            return ()
+        if hi - lo < len(at):
+            return [u for u in range(lo, hi + 1) if u in at]
+        return [u for u in at if lo <= u <= hi]
+
+    def holding(self, now_facts) -> list:
+        """The atoms of ``now_facts`` pinned at every time point of the window."""
+        width = self.hi - self.lo + 1
+        if width <= 0:
+            return list(now_facts)
+        count = self.count
+        if len(count) < len(now_facts):
+            return [a for a, c in count.items() if c == width and a in now_facts]
+        return [a for a in now_facts if count.get(a) == width]
