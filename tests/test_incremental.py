@@ -279,6 +279,18 @@ def test_encode_incremental_is_readable_and_annotated():
     assert "duration" in text and "_g(_e)" in text and "count K+3" in text
 
 
+def test_tick_indexer_pins_atoms_not_terms():
+    from ticker_py.encode.incremental import TickIndexer
+    pin = TickIndexer({("p", 2), ("_bg_v", 1)})
+    rules = pin('h(X,N) :- _now(N), p(X,N), not q, a < X, f(X,"a,(b") = g(1), r("x.y",(1,2)), _bg_v(X).\n'
+                "s(1..2) :- t.")
+    assert rules == ['h(X,N,_e) :- _now(N,_e), p(X,N), not q(_e), a < X, f(X,"a,(b") = g(1), '
+                     'r("x.y",(1,2),_e), _bg_v(X).',
+                     "s(1..2,_e) :- t(_e)."]
+    assert pin(":- q(X), not p(X,1).", guard=True) == [":- _g(_e), q(X,_e), not p(X,1)."]
+    assert pin("c.", guard=True) == ["c(_e) :- _g(_e)."]
+
+
 # ---------------------------------------------------------------- random programs
 
 def _check_random(program_text, stream, prefix=True):

@@ -352,25 +352,10 @@ class AnswerStreamWriter:
 
 
 def _streaming_clingo(analysis, show: str = "derived"):
-    """A clingo engine whose ``iter_models(t)`` yields models one by one from the solver."""
-    import clingo
+    """A clingo engine whose ``iter_models(t)`` yields every model one by one from the solver."""
+    from .engines.clingo_engine import ClingoEngine
 
-    from .engines.clingo_engine import ClingoEngine, clingo_logger
-
-    class StreamingClingo(ClingoEngine):
-        def iter_models(self, t: int):
-            lo = self.covered_from(t)
-            self._trim(lo)
-            facts = self.encoding.facts(t, self.count, lo, self.history)
-            ctl = clingo.Control(["--models=0"], logger=clingo_logger, message_limit=0)
-            ctl.add("base", [], self.encoding.rules)
-            ctl.add("base", [], facts)
-            ctl.ground([("base", [])])
-            with ctl.solve(yield_=True) as handle:
-                for m in handle:
-                    yield self.reader.read(m.symbols(shown=True), t)
-
-    return StreamingClingo(analysis, EngineOptions(models=0, show=show))
+    return ClingoEngine(analysis, EngineOptions(models=0, show=show))
 
 
 def enumerate_answer_streams(analysis, records, out: TextIO, mode: Optional[str] = None,

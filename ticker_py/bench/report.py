@@ -61,7 +61,7 @@ def _cpu_model() -> str:
 
 def environment() -> dict:
     """Machine and versions (python, clingo, ticker_py, git commit)."""
-    import clingo
+    from importlib.metadata import version
 
     from .. import __version__
 
@@ -72,7 +72,7 @@ def environment() -> dict:
                     "ram_gb": round(psutil.virtual_memory().total / 2**30, 1),
                     "os": platform.platform(), "hostname": platform.node()},
         "versions": {"python": platform.python_version(), "implementation": platform.python_implementation(),
-                     "clingo": clingo.__version__, "ticker_py": __version__,
+                     "clingo": version("clingo"), "ticker_py": __version__,
                      "git": (commit + ("+dirty" if dirty else "")) if commit else None},
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
     }

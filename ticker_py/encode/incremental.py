@@ -19,20 +19,20 @@ guarded by ``_g(_e)``, released after the tick, so that expired ticks stay fixed
 >>> from ticker_py.syntax import parse_program
 >>> from ticker_py.analysis import analyse
 >>> print(encode_incremental(analyse(parse_program("q(X) :- p(X) in [3]."))).program.strip())
-q(X,N,_e) :- _now(N,_e); _d3_p(X,_e).
-_d3_p(A1,_e) :- _now(N,_e); p(A1,U); (N-3) <= U; U <= N.
+q(X,N,_e) :- _now(N,_e), _d3_p(X,_e).
+_d3_p(A1,_e) :- _now(N,_e), p(A1,U), N-3 <= U, U <= N.
 #show.
 #show q(A1,A2) : q(A1,A2,_e), _g(_e).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-
-from clingo import ast as clast
 
 from ..analysis import Analysis
 from ..analysis.graph import dependency_edges, strongly_connected
+from ..errors import InternalError
 from ..ground import format_atom, format_term
 from .static import translate_rule, window_uses
 from .windows.base import arg_vars, args_with
@@ -44,39 +44,96 @@ TICK = "_e"         # the part parameter: the evaluation tick's sequence number
 GUARD = "_g"        # _g(e): the tick is current (released after it)
 
 
+_TOKEN = re.compile(r'"(?:\\.|[^"\\])*"|[A-Za-z_][A-Za-z0-9_\']*|\d+|:-|\.\.|<=|>=|!=|==|\S')
+_COMPARISON = {"=", "!=", "==", "<", "<=", ">", ">="}
+
+
 class TickIndexer:
-    """Pins ASP rules to the evaluation tick: appends ``e`` to every non-shared atom."""
+    """Pins ASP rules to the evaluation tick: appends ``e`` to every non-shared atom.
+
+    The rules are those the encoders write (plain rules and constraints over atoms and
+    comparisons), read token by token: an atom is a name where a literal starts (the head,
+    after ``:-``, ``,``, ``;``, ``not``) that is not the left side of a comparison.
+    """
 
     def __init__(self, shared: set):
         self.shared = shared
 
     def __call__(self, text: str, guard: bool = False) -> list:
-        out = []
-
-        def visit(stm):
-            if stm.ast_type in (clast.ASTType.Program, clast.ASTType.ShowSignature):
-                return
-            stm = _Pin(self.shared)(stm)
-            if guard and stm.ast_type == clast.ASTType.Rule:
-                g = clast.Function(stm.location, GUARD, [clast.Function(stm.location, TICK, [], 0)], 0)
-                lit = clast.Literal(stm.location, clast.Sign.NoSign, clast.SymbolicAtom(g))
-                stm = stm.update(body=[lit, *stm.body])
-            out.append(str(stm))
-
-        clast.parse_string(text, visit)
+        out, start = [], 0
+        tokens = [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+        depth, first = 0, 0
+        for k, (tok, a, b) in enumerate(tokens):
+            if tok in "([{":
+                depth += 1
+            elif tok in ")]}":
+                depth -= 1
+            elif tok == "." and depth == 0:
+                out.append(self._pin(text[start:b].strip(), tokens[first:k + 1], guard))
+                start, first = b, k + 1
+        if text[start:].strip():
+            raise InternalError(f"unterminated rule in the encoding: {text[start:]!r}")
         return out
 
+    def _pin(self, rule: str, tokens: list, guard: bool) -> str:
+        inserts = []                   # (position in rule, text)
+        base = tokens[0][1]
+        depth, literal = 0, True
+        i = 0
+        while i < len(tokens):
+            tok = tokens[i][0]
+            if tok in "([{":
+                depth += 1
+            elif tok in ")]}":
+                depth -= 1
+            elif depth == 0 and tok in (":-", ",", ";"):
+                literal = True
+                i += 1
+                continue
+            elif depth == 0 and tok == "not":
+                i += 1
+                continue
+            elif depth == 0 and literal and (tok[0].islower() or tok[0] == "_"):
+                end, arity = i, 0
+                if i + 1 < len(tokens) and tokens[i + 1][0] == "(":
+                    end, arity = self._arguments(tokens, i + 1)
+                if end + 1 < len(tokens) and tokens[end + 1][0] in _COMPARISON:
+                    literal = False
+                    i = end + 1
+                    continue
+                if (tok, arity) not in self.shared:
+                    if arity:
+                        inserts.append((tokens[end][1] - base, f",{TICK}"))
+                    else:
+                        inserts.append((tokens[i][2] - base, f"({TICK})"))
+                literal = False
+                i = end + 1
+                continue
+            literal = False
+            i += 1
+        for pos, ins in sorted(inserts, reverse=True):
+            rule = rule[:pos] + ins + rule[pos:]
+        if guard:
+            g = f"{GUARD}({TICK})"
+            rule = rule.replace(":-", f":- {g},", 1) if ":-" in rule else f"{rule[:-1]} :- {g}."
+        return rule
 
-class _Pin(clast.Transformer):
-    def __init__(self, shared):
-        self.shared = shared
-
-    def visit_SymbolicAtom(self, node):
-        sym = node.symbol
-        if sym.ast_type == clast.ASTType.Function and (sym.name, len(sym.arguments)) not in self.shared:
-            e = clast.Function(sym.location, TICK, [], 0)
-            return node.update(symbol=sym.update(arguments=[*sym.arguments, e]))
-        return node
+    @staticmethod
+    def _arguments(tokens: list, open_at: int) -> tuple:
+        """The index of the ``)`` closing ``tokens[open_at]`` and the number of arguments."""
+        depth, commas = 0, 0
+        for k in range(open_at, len(tokens)):
+            tok = tokens[k][0]
+            if tok in "([{":
+                depth += 1
+            elif tok in ")]}":
+                depth -= 1
+                if depth == 0:
+                    empty = k == open_at + 1
+                    return k, 0 if empty else commas + 1
+            elif tok in (",", ";") and depth == 1:
+                commas += 1
+        raise InternalError("unbalanced parentheses in the encoding")
 
 
 def choice_predicates(analysis: Analysis) -> frozenset:

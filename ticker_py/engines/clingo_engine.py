@@ -104,7 +104,9 @@ class ClingoEngine(Engine):
     def _trim(self, lo: int) -> None:
         trim_history(self.history, lo, self.count, self.analysis.tuple_lookback)
 
-    def evaluate(self, t: int) -> Result:
+    def iter_models(self, t: int):
+        """The answer streams at t one by one, as the solver finds them (``models`` of the
+        options: 0 = all); nothing is collected."""
         lo = self.covered_from(t)
         self._trim(lo)
         facts = self.encoding.facts(t, self.count, lo, self.history)
@@ -112,8 +114,9 @@ class ClingoEngine(Engine):
         ctl.add("base", [], self.encoding.rules)
         ctl.add("base", [], facts)
         ctl.ground([("base", [])])
-        models = []
         with ctl.solve(yield_=True) as handle:
             for m in handle:
-                models.append(self.reader.read(m.symbols(shown=True), t))
-        return Result(t, self.count, tuple(models))
+                yield self.reader.read(m.symbols(shown=True), t)
+
+    def evaluate(self, t: int) -> Result:
+        return Result(t, self.count, tuple(self.iter_models(t)))
