@@ -60,7 +60,7 @@ class Case:
 
     @property
     def key(self) -> str:
-        return f"{self.workload}:" + ",".join(f"{k}={v}" for k, v in sorted(self.params.items()))
+        return f"{self.series}:{self.workload}:" + ",".join(f"{k}={v}" for k, v in sorted(self.params.items()))
 
 
 @dataclass
@@ -93,7 +93,9 @@ def _variants(engines) -> list:
             for e in engines]
 
 
-def _ticker(suite, workloads, o: Options, models: int) -> list:
+def _ticker(suite, workloads, o: Options, models: int, one_too: bool = False) -> list:
+    """The window and tp series; with ``one_too`` also the window series with one answer
+    stream per tick (``window-1``, models = 1: what Ticker computes, judged by the targets)."""
     sizes = o.sizes or (QUICK["n"] if o.quick else TICKER_N)
     tp = o.tp or (QUICK["tp"] if o.quick else 1000)
     checkpoints = QUICK["tp_series"] if o.quick else TICKER_TP
@@ -106,6 +108,9 @@ def _ticker(suite, workloads, o: Options, models: int) -> list:
             cases.append(Case(suite, w, "window", {"tp": tp, "window": n}, _variants(o.engines), models))
         cases.append(Case(suite, w, "tp", {"tp": max(checkpoints), "window": tp_n}, _variants(o.engines),
                           models, checkpoints))
+        if one_too:
+            cases += [Case(suite, w, "window-1", {"tp": tp, "window": n}, _variants(o.engines), 1)
+                      for n in sizes]
     return cases
 
 
@@ -143,7 +148,7 @@ def plan(suite: str, o: Options) -> list:
     if suite == "ticker-a":
         cases = _ticker(suite, ("caching-time", "caching-tuple"), o, 1 if o.models is None else o.models)
     elif suite == "ticker-b":
-        cases = _ticker(suite, ("b1", "b2"), o, 0 if o.models is None else o.models)
+        cases = _ticker(suite, ("b1", "b2"), o, 0 if o.models is None else o.models, one_too=o.models is None)
     elif suite == "laser":
         cases = _laser(o)
     elif suite == "pruning":
