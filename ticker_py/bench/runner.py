@@ -15,6 +15,7 @@ RSS at the start of the run: the inherited stream is part of it), answer streams
 
 from __future__ import annotations
 
+import gc
 import multiprocessing as mp
 import os
 import statistics
@@ -139,6 +140,9 @@ def _guarded(*args) -> dict:
 
 
 def _child(conn, *args):
+    # the parent's heap (streams, earlier runs' garbage) is shared copy-on-write: keep the
+    # worker's garbage collections off it, or they copy it page by page during the run
+    gc.freeze()
     conn.send(_guarded(*args))
     conn.close()
 
@@ -253,7 +257,8 @@ def run_cases(cases: list, settings: Settings, factories: Optional[dict] = None,
                 best = sorted(ok, key=lambda r: r["t_total"])[len(ok) // 2] if ok else reps[0]
                 rec.update(best)
                 if len(reps) > 1:
-                    rec["reps"] = [{k: r.get(k) for k in ("status", "t_init", "t_total", "cpu_total", "peak_rss_mb")}
+                    rec["reps"] = [{k: r.get(k) for k in ("status", "t_init", "t_total", "t_tick_median", "cpu_total",
+                                                          "peak_rss_mb")}
                                    for r in reps]
                 if rec["status"] == "timeout":
                     timed_out.setdefault(tkey, []).append(dict(case.params))
