@@ -84,44 +84,63 @@ class Store:
     def insert(self, pairs) -> list:
         """Add ``(instance, horizon)`` pairs; return those that are new or extended."""
         if not self.stored:
-            new = pairs if type(pairs) is list else list(pairs)
-        else:
-            facts = self.facts
-            setdefault = facts.setdefault
-            buckets = self.buckets
-            new, fresh = [], []
-            new_append, fresh_append = new.append, fresh.append
-            lasth, bucket_append = None, None
-            size = len(facts)
-            for p in pairs:
-                inst, h = p
-                old = setdefault(inst, h)
-                if len(facts) != size:
-                    size += 1
-                    fresh_append(inst)
-                elif h > old:
-                    facts[inst] = h
+            return self._emit(pairs if type(pairs) is list else list(pairs))
+        facts = self.facts
+        setdefault = facts.setdefault
+        buckets = self.buckets
+        new, fresh = [], []
+        new_append, fresh_append = new.append, fresh.append
+        lasth, bucket_append = None, None
+        size = len(facts)
+        for p in pairs:
+            inst, h = p
+            old = setdefault(inst, h)
+            if len(facts) != size:
+                size += 1
+                fresh_append(inst)
+            elif h > old:
+                facts[inst] = h
+            else:
+                continue
+            if h != lasth:
+                b = buckets.get(h)
+                if b is None:
+                    b = buckets[h] = []
+                    heappush(self.heap, h)
+                lasth, bucket_append = h, b.append
+            bucket_append(inst)
+            new_append(p)
+        if fresh:
+            self._indexed(fresh)
+        return self._emit(new)
+
+    def _indexed(self, fresh: list) -> None:
+        """Index instances new to the store and report them (``on_fresh``)."""
+        for keyfn, idx in self.indexes:
+            for inst in fresh:
+                k = keyfn(inst)
+                b = idx.get(k)
+                if b is None:
+                    idx[k] = {inst: None}
                 else:
-                    continue
-                if h != lasth:
-                    b = buckets.get(h)
-                    if b is None:
-                        b = buckets[h] = []
-                        heappush(self.heap, h)
-                    lasth, bucket_append = h, b.append
-                bucket_append(inst)
-                new_append(p)
-            if fresh:
-                for keyfn, idx in self.indexes:
-                    for inst in fresh:
-                        k = keyfn(inst)
-                        b = idx.get(k)
-                        if b is None:
-                            idx[k] = {inst: None}
-                        else:
-                            b[inst] = None
-                if self.on_fresh is not None:
-                    self.on_fresh(fresh)
+                    b[inst] = None
+        if self.on_fresh is not None:
+            self.on_fresh(fresh)
+
+    def _unindexed(self, out: list) -> None:
+        """Drop deleted instances from the indexes and report them (``on_expire``)."""
+        for keyfn, idx in self.indexes:
+            for inst in out:
+                k = keyfn(inst)
+                b = idx[k]
+                del b[inst]
+                if not b:
+                    del idx[k]
+        if self.on_expire is not None:
+            self.on_expire(out)
+
+    def _emit(self, new: list) -> list:
+        """Pass new or extended pairs on: the delta, the component's round, the listeners."""
         if new:
             self.delta.extend(new)
             if self.round is not None:
@@ -145,15 +164,7 @@ class Store:
                     del facts[inst]
                     out.append(inst)
         if out:
-            for keyfn, idx in self.indexes:
-                for inst in out:
-                    k = keyfn(inst)
-                    b = idx[k]
-                    del b[inst]
-                    if not b:
-                        del idx[k]
-            if self.on_expire is not None:
-                self.on_expire(out)
+            self._unindexed(out)
         return out
 
 
@@ -226,27 +237,6 @@ class CountedStore(Store):
             self._indexed(fresh)
         return self._emit(new)
 
-    def _indexed(self, fresh):
-        for keyfn, idx in self.indexes:
-            for inst in fresh:
-                k = keyfn(inst)
-                b = idx.get(k)
-                if b is None:
-                    idx[k] = {inst: None}
-                else:
-                    b[inst] = None
-        if self.on_fresh is not None:
-            self.on_fresh(fresh)
-
-    def _emit(self, new) -> list:
-        if new:
-            self.delta.extend(new)
-            if self.round is not None:
-                self.round.extend(new)
-            for listener in self.listeners:
-                listener(new)
-        return new
-
     def expire(self, now: int, count: int = 0) -> list:
         due = []
         heap, buckets = self.heap, self.buckets
@@ -278,14 +268,6 @@ class CountedStore(Store):
             del facts[inst]
             out.append(inst)
         if out:
-            for keyfn, idx in self.indexes:
-                for inst in out:
-                    k = keyfn(inst)
-                    b = idx[k]
-                    del b[inst]
-                    if not b:
-                        del idx[k]
-            if self.on_expire is not None:
-                self.on_expire(out)
+            self._unindexed(out)
         self._emit(promoted)
         return out
