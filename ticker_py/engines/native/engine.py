@@ -81,6 +81,8 @@ class NativeEngine(Engine):
         pinned = {r.head.atom.predicate for r in rules if r.head.time is not None}
         self.pinned_preds = pinned
         self.counted = counted_predicates(rules, self.intensional)
+        # how a view of q caps a horizon at a tick (pairs for counted q)
+        self.cap_of = {q: capped_pair if q in self.counted else capped for q in self.intensional}
         self.stores: list = []
         self.sources: dict = {}
         self.moving, self.pins, self.now_view = {}, {}, {}
@@ -176,10 +178,10 @@ class NativeEngine(Engine):
                                                     counted=tuple_kind)
             if tuple_kind:
                 self.tuple_sources.append((kind, p, n, store))
-                if kind != "tbox":
-                    self.tuple_feeds.setdefault(p, []).append((kind, n, store))
                 if kind == "tbox":
                     self.box_preds.add(p)
+                else:
+                    self.tuple_feeds.setdefault(p, []).append((kind, n, store))
             else:
                 self.ext_feeds.setdefault(p, []).append((kind, n, store))
                 if kind == "box":
@@ -221,8 +223,7 @@ class NativeEngine(Engine):
         diamonds = views["diamond"]
         ats = views["at"]
         engine = self
-
-        lim = capped_pair if q in self.counted else capped
+        lim = self.cap_of[q]
 
         if pinned or ats:
             def from_moving(new):
@@ -363,6 +364,8 @@ class NativeEngine(Engine):
         self.added_pins, self.removed_pins = set(), set()
         for s in self.stores:
             s.delta = []
+        # only then expire: a counted fact that falls back on an alternative pair is emitted
+        # again as a delta, into its own store and the views it feeds
         count = self.count
         for s in self.stores:
             s.expire(now, count)
@@ -377,7 +380,7 @@ class NativeEngine(Engine):
         self._feed_inputs(t, now)
         if self.show_all:
             self._show_inputs_changes(advance)
-        self._feed_tuples(t, now, advance)
+        self._feed_tuples(t, advance)
         for i, plans in enumerate(self.plans):
             self._run_component(i, plans, now)
             for q, store, cover in self.sccs_with_box.get(i, ()):
@@ -431,7 +434,7 @@ class NativeEngine(Engine):
             if views["at"]:
                 moving = self.moving[q]
                 cap = end_of(t)
-                lim = capped_pair if q in self.counted else capped
+                lim = self.cap_of[q]
                 pairs = [((a, t), lim(h, cap)) for a, h in moving.facts.items()]
                 bg = self.bg.get(q, ())
                 for n, store in views["at"]:
@@ -525,21 +528,21 @@ class NativeEngine(Engine):
         for store, pairs in out.values():
             store.insert(pairs)
 
-    def _window_start(self, n: int) -> int:
-        """The stream index of the oldest atom in a tuple window of n atoms (1 if fewer)."""
-        return self.count - n + 1 if self.count >= n else 1
+    def _window_start(self, n: int) -> tuple:
+        """``(index, time)``: the stream index of the oldest atom in a tuple window of n atoms
+        and the time its timeline starts at (index 1 and time 0 while fewer atoms arrived)."""
+        if self.count < n:
+            return 1, 0
+        f = self.count - n + 1
+        return f, self.recent[f - self.recent_base][0]
 
-    def _time_of(self, index: int) -> int:
-        return self.recent[index - self.recent_base][0]
-
-    def _feed_tuples(self, t: int, now: int, advance: bool):
+    def _feed_tuples(self, t: int, advance: bool):
         """Background atoms under tuple @-windows, and tuple boxes (see docs/native.md)."""
         recent, base = self.recent, self.recent_base
         for kind, p, n, store in self.tuple_sources:
             if kind == "tdiamond":
                 continue
-            f = self._window_start(n)
-            start = self._time_of(f) if self.count >= n else 0
+            f, start = self._window_start(n)
             if kind == "tat":
                 bg = self.bg.get(p)
                 if not bg:

@@ -168,6 +168,19 @@ class Store:
         return out
 
 
+def _into_bucket(buckets: dict, heap: list, key: int, inst) -> None:
+    b = buckets.get(key)
+    if b is None:
+        b = buckets[key] = []
+        heappush(heap, key)
+    b.append(inst)
+
+
+def _not_dominated_by(pairs: list, h: tuple) -> list:
+    """The pairs that hold longer than ``h`` in at least one component."""
+    return [a for a in pairs if a[0] > h[0] or a[1] > h[1]]
+
+
 class CountedStore(Store):
     """A store whose horizons are ``(time horizon, count horizon)`` pairs.
 
@@ -190,18 +203,9 @@ class CountedStore(Store):
         self.cheap: list = []
 
     def _bucket(self, inst, h):
-        ht, hc = h
-        b = self.buckets.get(ht)
-        if b is None:
-            b = self.buckets[ht] = []
-            heappush(self.heap, ht)
-        b.append(inst)
-        if hc < INF:
-            b = self.cbuckets.get(hc)
-            if b is None:
-                b = self.cbuckets[hc] = []
-                heappush(self.cheap, hc)
-            b.append(inst)
+        _into_bucket(self.buckets, self.heap, h[0], inst)
+        if h[1] < INF:
+            _into_bucket(self.cbuckets, self.cheap, h[1], inst)
 
     def insert(self, pairs) -> list:
         pairs = [p if type(p[1]) is tuple else (p[0], (p[1], INF)) for p in pairs]
@@ -221,14 +225,14 @@ class CountedStore(Store):
                 facts[inst] = h
                 others = alts.get(inst)
                 if others:
-                    others[:] = [a for a in others if a[0] > h[0] or a[1] > h[1]]
+                    others[:] = _not_dominated_by(others, h)
             elif h[0] <= old[0] and h[1] <= old[1]:
                 continue
             else:
                 others = alts.setdefault(inst, [])
                 if any(a[0] >= h[0] and a[1] >= h[1] for a in others):
                     continue
-                others[:] = [a for a in others if a[0] > h[0] or a[1] > h[1]]
+                others[:] = _not_dominated_by(others, h)
                 others.append(h)
                 continue
             self._bucket(inst, h)
