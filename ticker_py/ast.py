@@ -7,12 +7,13 @@ ignored by equality).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Optional, Union
 
 __all__ = [
     "Location", "Variable", "Number", "Constant", "String", "Function", "BinOp", "Interval",
     "Term", "Atom", "Window", "ExtendedAtom", "Comparison", "Literal", "Head", "Rule", "Program",
-    "UNITS", "DIAMOND", "BOX", "AT", "NOW",
+    "UNITS", "DIAMOND", "BOX", "AT", "NOW", "Modality", "WindowKind",
 ]
 
 
@@ -178,14 +179,41 @@ class Window:
     def is_tuple(self) -> bool:
         return self.unit == "#"
 
+    @property
+    def kind(self) -> WindowKind:
+        return WindowKind.TUPLE if self.unit == "#" else WindowKind.TIME
+
     def __str__(self) -> str:
         return f"[{self.size}]" if self.unit is None else f"[{self.size} {self.unit}]"
 
 
-NOW = "now"
-DIAMOND = "diamond"
-BOX = "box"
-AT = "at"
+class Modality(str, Enum):
+    """How an extended atom reads its atom: now, somewhere in a window, everywhere in it, at a time."""
+
+    NOW = "now"
+    DIAMOND = "diamond"
+    BOX = "box"
+    AT = "at"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class WindowKind(str, Enum):
+    """Which window an extended atom reads through: a time window, a tuple window, or none."""
+
+    TIME = "time"
+    TUPLE = "tuple"
+    NONE = "none"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+NOW = Modality.NOW
+DIAMOND = Modality.DIAMOND
+BOX = Modality.BOX
+AT = Modality.AT
 
 
 @dataclass(frozen=True)
@@ -199,10 +227,19 @@ class ExtendedAtom:
     """
 
     atom: Atom
-    modality: str = NOW
+    modality: Modality = NOW
     window: Optional[Window] = None
     time: Optional[Term] = None
     location: Optional[Location] = _loc()
+
+    def __post_init__(self):
+        if not isinstance(self.modality, Modality):
+            object.__setattr__(self, "modality", Modality(self.modality))
+
+    @property
+    def window_kind(self) -> WindowKind:
+        """The kind of window this atom reads through (``NONE`` without one)."""
+        return WindowKind.NONE if self.window is None else self.window.kind
 
     def __str__(self) -> str:
         if self.modality == NOW:
