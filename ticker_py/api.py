@@ -29,6 +29,7 @@ from .analysis import Analysis, analyse
 from .engines import EngineOptions, create_engine, resolve_engine
 from .errors import Diagnostic, StreamError, TickerError, UsageError
 from .streams import Record, Result, StreamChecker, open_stream, read_dataframe, results_to_dataframe
+from .streams.factorized import with_factors
 from .syntax import parse_file, parse_ground_atom, parse_program
 from .syntax.ground_atoms import GroundSyntaxError
 
@@ -86,7 +87,7 @@ class Reasoner:
 
     def __init__(self, program, engine: str = "auto", models: int = 1, show: str = "derived",
                  clock: Union[str, int] = "1s", inertia: bool = False, changes_only: bool = False,
-                 native_prefix: bool = True):
+                 native_prefix: bool = True, factorize: bool = False):
         self.analysis = program if isinstance(program, Analysis) else load_program(program, clock)
         if models < 0:
             raise UsageError(Diagnostic(f"--models must be >= 0, not {models}"))
@@ -94,8 +95,10 @@ class Reasoner:
             raise UsageError(Diagnostic(f"unknown --show '{show}'", notes=("use derived or all",)))
         self.engine_name = resolve_engine(engine, self.analysis)
         self.engine = create_engine(self.engine_name, self.analysis,
-                                    EngineOptions(models=models, show=show, inertia=inertia,
-                                                  changes_only=changes_only, native_prefix=native_prefix))
+                                    EngineOptions(models=0 if factorize else models, show=show, inertia=inertia,
+                                                  changes_only=changes_only and not factorize,
+                                                  native_prefix=native_prefix, factorize=factorize))
+        self.factorize, self.models = factorize, models
         self.checker = StreamChecker(dict(self.analysis.signatures), set(self.analysis.intensional))
         self.time = 0
         self.atoms_in = 0
@@ -120,6 +123,8 @@ class Reasoner:
         if t < self.time:
             raise StreamError(Diagnostic(f"cannot evaluate time {t} after time {self.time}"))
         self.time = t
+        if self.factorize:
+            return with_factors(self.engine.evaluate(t), self.models)
         return self.engine.evaluate(t)
 
     def feed(self, records: Iterable[Record], until: Optional[int] = None,
@@ -193,8 +198,11 @@ def records_from(stream) -> Iterable[Record]:
 
 def run(program, stream, engine: str = "auto", models: int = 1, every: str = "time",
         until: Optional[int] = None, show: str = "derived", clock: Union[str, int] = "1s",
-        inertia: bool = False, native_prefix: bool = True) -> Results:
-    """Evaluate a whole stream; ``stream`` is a path, a DataFrame or ``(t, atoms)`` pairs."""
+        inertia: bool = False, native_prefix: bool = True, factorize: bool = False) -> Results:
+    """Evaluate a whole stream; ``stream`` is a path, a DataFrame or ``(t, atoms)`` pairs.
+
+    ``factorize=True``: every Result carries its answer streams factorized (``Result.factors``,
+    see docs/formats.md); ``models`` > 0 then keeps the first ``models`` of the product."""
     reasoner = Reasoner(program, engine=engine, models=models, show=show, clock=clock, inertia=inertia,
-                        native_prefix=native_prefix)
+                        native_prefix=native_prefix, factorize=factorize)
     return Results(reasoner.feed(records_from(stream), until=until, every=every))

@@ -22,6 +22,8 @@ class EngineOptions:
     pruning: native engine: disable box rules that cannot fire (Laser2); off for comparison.
     native_prefix: incremental engine: evaluate the stratified lower part natively and only the
         rest with clingo (default); False runs the pure tick-pinned incremental encoding.
+    factorize: return :class:`~ticker_py.streams.factorized.Factorized` answers in
+        ``Result.factors`` (``models`` then expands them; the first ``models`` if > 0).
     """
 
     models: int = 1
@@ -30,6 +32,7 @@ class EngineOptions:
     changes_only: bool = False
     pruning: bool = True
     native_prefix: bool = True
+    factorize: bool = False
 
 
 class Engine(ABC):

@@ -29,9 +29,11 @@ from ..analysis import Analysis, analyse
 from ..encode import encode_static
 from ..encode.incremental import split_predicates
 from ..ground import format_term
+from ..streams.factorized import NONE, Factorized, factorized_result
 from ..streams.model import Model, Result
 from .base import DiffsModels, Engine, EngineOptions, covered_from, trim_history
-from .clingo_engine import clingo_logger, prefer_true, symbol_to_term
+from .clingo_engine import _all_models, clingo_logger, note_fallback, prefer_true, symbol_to_term
+from .factorize import Recorder, SymbolFactors, Unfactorizable, factorize
 
 __all__ = ["HybridEngine", "times_stay_relative"]
 
@@ -127,6 +129,9 @@ class HybridEngine(DiffsModels, Engine):
         self.symbols: dict = {}   # raw shown symbol -> (atom, time as given to clingo)
         self.texts: dict = {}     # lower atom -> its text without the time argument
         self.args = ["--heuristic=Domain"] if options.inertia else []
+        self.factorizes = options.factorize and not options.inertia
+        if options.factorize and options.inertia:
+            note_fallback(self.name, "--inertia prefers one answer stream")
 
     # ------------------------------------------------------------------ stream
 
@@ -163,6 +168,8 @@ class HybridEngine(DiffsModels, Engine):
         self._trim(lo)
         d = lo if self.shift else 0
         facts = self._facts(t, d, lo, lower)
+        if self.factorizes:
+            return self._factorized(t, d, facts, lower)
         answers = None if self.options.inertia else self.answers.get(facts)
         if answers is None:
             answers = self._solve(facts, t, d)
@@ -198,6 +205,46 @@ class HybridEngine(DiffsModels, Engine):
                 self.answers.clear()
             self.answers[facts] = answers
         return answers
+
+    def _factorized(self, t: int, d: int, facts: str, lower: Model) -> Result:
+        """The factorized answer: the lower model and U's common part joined, times U's factors
+        (cached per facts text, as U's answers are)."""
+        key = ("factorized", facts)
+        symbolic = self.answers.get(key, self)
+        if symbolic is self:
+            recorder = Recorder()
+            ctl = clingo.Control(["--models=0"], logger=clingo_logger, message_limit=0)
+            ctl.register_observer(recorder)
+            ctl.add("base", [], self.rules)
+            ctl.add("base", [], facts)
+            ctl.ground([("base", [])])
+            try:
+                found = factorize(recorder)
+            except Unfactorizable as why:   # U's answers, as one factor
+                note_fallback(self.name, str(why))
+                found = SymbolFactors([], [[list(m.symbols(shown=True)) for m in _all_models(ctl)]])
+            convert = self._item
+            symbolic = None if found is None else (
+                [convert(x) for x in found.common],
+                [[[convert(x) for x in alt] for alt in f] for f in found.factors])
+            if len(self.answers) >= 32:
+                self.answers.clear()
+            self.answers[key] = symbolic
+        if symbolic is None:
+            return factorized_result(t, self.count, NONE)
+        base = lower.atoms
+        if self.show_all:
+            base = base | self.inputs_now | self.ext_bg
+        common, factors = symbolic
+        empty = frozenset()
+        return factorized_result(t, self.count, Factorized.build(
+            self._join(base, lower.pinned, common, t, d),
+            [[self._join(empty, empty, alt, t, d) for alt in f] for f in factors]), self.options.models)
+
+    def _item(self, sym) -> tuple:
+        """``(atom, time as given to clingo)`` of a shown symbol (cached)."""
+        raw = sym._rep if hasattr(sym, "_rep") else sym
+        return self.symbols.get(raw) or self._convert(raw)
 
     def _facts(self, t: int, d: int, lo: int, lower: Model) -> str:
         out = [f"_now({t - d}). _time({lo - d}..{t - d})."]
