@@ -39,7 +39,11 @@ def build_parser() -> argparse.ArgumentParser:
     _add_program_args(run)
     run.add_argument("--stream", default="-", help="stream file (.stream/.txt/.jsonl/.csv/.parquet) or - for stdin")
     run.add_argument("--engine", default="auto", help="auto, clingo, incremental or native")
-    run.add_argument("--models", type=int, default=1, help="answer streams per tick (0 = all)")
+    run.add_argument("--models", type=int, default=None, help="answer streams per tick (0 = all; default 1,"
+                                                              " with --factorize 0)")
+    run.add_argument("--factorize", action="store_true",
+                     help="print all answer streams per tick factorized: a common part times independent"
+                          " choices (docs/formats.md)")
     run.add_argument("--every", default="time", help="time: once per time point; signal: after every atom")
     run.add_argument("--format", default="jsonl", help="jsonl, text, csv or none")
     run.add_argument("--changes", action="store_true", help="print what changed since the previous tick")
@@ -116,8 +120,12 @@ def cmd_run(args) -> int:
 
     _check_choice(args.format, FORMATS, "format")
     _check_choice(args.every, ("time", "signal"), "--every")
+    if args.models is None:
+        args.models = 0 if args.factorize else 1
     analysis = load(args)
-    if args.changes and args.models != 1:
+    if args.factorize and (args.spark or args.shards is not None or args.consequences):
+        raise UsageError(Diagnostic("--factorize cannot be combined with --spark, --shards or --consequences"))
+    if args.changes and args.models != 1 and not args.factorize:
         raise UsageError(Diagnostic("--changes needs a single answer stream", notes=("use --models 1",)))
     if args.consequences:
         if args.changes or args.format != "jsonl":
@@ -128,7 +136,8 @@ def cmd_run(args) -> int:
 
     def output():
         out = live_output(args) or (open(args.out, "w") if args.out else sys.stdout)
-        return out, make_writer(args.format, out, show_at=args.show_at, changes=args.changes)
+        return out, make_writer(args.format, out, show_at=args.show_at, changes=args.changes,
+                                factorize=args.factorize and args.models == 0)
 
     if args.spark or args.shards is not None:
         from .engines import check_engine
@@ -143,7 +152,7 @@ def cmd_run(args) -> int:
                 out.close()
     reasoner = Reasoner(analysis, engine=args.engine, models=args.models, show=args.show,
                         inertia=args.inertia, changes_only=args.changes or args.format == "none",
-                        native_prefix=args.native_prefix)
+                        native_prefix=args.native_prefix, factorize=args.factorize)
     records = live_records(args, analysis)
     if records is None:
         records = records_from(args.stream)

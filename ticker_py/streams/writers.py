@@ -162,14 +162,20 @@ FORMATS = {"jsonl": JsonlWriter, "text": TextWriter, "csv": CsvWriter,
            "changes": ChangesWriter, "none": NoneWriter}
 
 
-def make_writer(fmt: str, out: TextIO, show_at: bool = False, changes: bool = False) -> Writer:
-    """The writer for ``--format fmt``; ``changes`` (``--changes``) needs jsonl, changes or none."""
+def make_writer(fmt: str, out: TextIO, show_at: bool = False, changes: bool = False,
+                factorize: bool = False) -> Writer:
+    """The writer for ``--format fmt``; ``changes`` (``--changes``) needs jsonl, changes or none;
+    ``factorize``: the factorized forms (:mod:`~ticker_py.streams.factor_writers`)."""
     if fmt not in FORMATS:
         raise UsageError.at(None, f"unknown output format '{fmt}' (known: {', '.join(FORMATS)})")
     if changes and fmt in ("jsonl", "changes"):
         fmt = "changes"
     elif changes and fmt != "none":
         raise UsageError.at(None, f"--changes prints JSON Lines; it cannot be combined with --format {fmt}")
+    if factorize:
+        from .factor_writers import make_factor_writer
+
+        return make_factor_writer(fmt, out, show_at)
     return FORMATS[fmt](out, show_at)
 
 
