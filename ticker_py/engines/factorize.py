@@ -161,8 +161,7 @@ def factorize(recorder: Recorder):
         elif atom in defined:
             shown_in.setdefault(uf.find(atom), []).append((symbol, atom))
     factors = []
-    for key, comp in components.items():
-        alternatives = _solve(comp, shown_in.get(key, ()), facts, defined)
+    for alternatives in _solve(components, shown_in, facts, defined):
         if not alternatives:
             return None
         if len(alternatives) == 1:
@@ -172,44 +171,69 @@ def factorize(recorder: Recorder):
     return SymbolFactors(common, factors)
 
 
-def _solve(rules: list, shown, facts: set, defined: set) -> list:
-    """The distinct sets of shown symbols over the answer sets of one component's rules."""
-    ctl = clingo.Control(["--models=0"], logger=_quiet, message_limit=0)
-    local: dict = {}
+def _solve(components: dict, shown_in: dict, facts: set, defined: set):
+    """Per component, the distinct sets of its shown symbols over its answer sets.
+
+    One Control holds every component, each guarded by an external atom: solving with only
+    component i's guard true gives i's answer sets (the atoms of the others are all false),
+    projected onto the shown atoms. Rules without free atoms (key None) are not guarded.
+    Atoms keep the numbers of the recorded program; guards and helpers are numbered above."""
+    ctl = clingo.Control(["--models=0", "--project=project"], logger=_quiet, message_limit=0)
+    fresh = max((a for rules in components.values() for r in rules for a in r[4]), default=0)
+    guards, shown = [], []
     with ctl.backend() as b:
-        add_atom = b.add_atom
-
-        def atom(a):
-            x = local.get(a)
-            if x is None:
-                x = local[a] = add_atom()
-                if a in facts:
-                    b.add_rule([x])
-            return x
-
-        for choice, head, body, bound, _ in rules:
-            h = [atom(a) for a in head]
-            if bound is None:
-                b.add_rule(h, [atom(l) if l > 0 else -atom(-l) for l in body], choice)
-            else:
-                b.add_weight_rule(h, bound, [(atom(l) if l > 0 else -atom(-l), w) for l, w in body
-                                             if abs(l) in defined or l < 0], choice)
-        lits = [(symbol, atom(a)) for symbol, a in shown]
-        if lits:
-            b.add_project([x for _, x in lits])
-    if lits:
-        ctl.configuration.solve.project = "project"
-    else:
-        ctl.configuration.solve.models = 1
+        add_rule, add_weight_rule = b.add_rule, b.add_weight_rule
+        for key, rules in components.items():
+            g = None
+            if key is not None:
+                fresh += 1
+                g = fresh
+                b.add_external(g, clingo.TruthValue.False_)
+                guards.append(g)
+                shown.append(shown_in.get(key, ()))
+            for choice, head, body, bound, _ in rules:
+                if bound is None:
+                    add_rule(head, body if g is None else body + [g], choice)
+                    continue
+                wbody = []
+                for lit, weight in body:
+                    a = lit if lit > 0 else -lit
+                    if a in facts:   # a fact in a weight body: fixed true as an atom of its own
+                        fresh += 1
+                        add_rule([fresh])
+                        lit = fresh if lit > 0 else -fresh
+                    elif a not in defined:
+                        if lit > 0:
+                            continue
+                        fresh += 1   # an atom without rules: false
+                        lit = -fresh
+                    wbody.append((lit, weight))
+                if g is None:
+                    add_weight_rule(head, bound, wbody, choice)
+                else:   # a weight body cannot take the guard: w <-> the weight body; head :- w, guard
+                    fresh += 1
+                    add_weight_rule([fresh], bound, wbody)
+                    add_rule(head, [fresh, g], choice)
+        b.add_project([a for lits in shown for _, a in lits])
     ctl.ground([])
+    if not guards:
+        return [[]] if ctl.solve().unsatisfiable else []
     out = []
-    with ctl.solve(yield_=True) as handle:
-        for m in handle:
-            is_true = m.is_true
-            out.append([symbol for symbol, x in lits if is_true(x)])
+    for i, lits in enumerate(shown):
+        if i:
+            ctl.assign_external(guards[i - 1], False)
+        ctl.assign_external(guards[i], True)
+        ctl.configuration.solve.models = 0 if lits else 1
+        alternatives = []
+        with ctl.solve(yield_=True) as handle:
+            for m in handle:
+                is_true = m.is_true
+                alternatives.append([symbol for symbol, x in lits if is_true(x)])
+        out.append(alternatives)
+        if not alternatives:
+            break
     return out
 
 
 def _quiet(code, message):
     pass
-
