@@ -74,7 +74,12 @@ class Results(list):
     """A list of :class:`Result` that converts to a pandas DataFrame."""
 
     def to_dataframe(self, show_at: bool = False):
-        """Columns ``t, c, model, atom`` (see docs/formats.md)."""
+        """Columns ``t, c, model, atom``; for factorized results ``t, c, factor, alternative, atom``
+        (see docs/formats.md)."""
+        if self and self[0].factors is not None:
+            from .streams.factor_writers import factors_to_dataframe
+
+            return factors_to_dataframe(self, show_at=show_at)
         return results_to_dataframe(self, show_at=show_at)
 
 
