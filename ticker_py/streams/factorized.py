@@ -62,8 +62,8 @@ class Factorized:
 
     @classmethod
     def build(cls, common: Model, factors: Iterable[Iterable[Model]]) -> "Factorized":
-        """Normalise: alternatives without the common atoms and deduplicated; one-alternative
-        factors moved into ``common``; factors that share an atom multiplied out into one; an
+        """Normalise: atoms in every alternative of a factor moved into ``common``, alternatives
+        without the common atoms and deduplicated; one-alternative factors moved into ``common``; factors that share an atom multiplied out into one; an
         empty factor means no answer stream."""
         factors = [list(f) for f in factors]
         if any(not f for f in factors):
@@ -75,6 +75,10 @@ class Factorized:
         for f in factors:
             if len(f) == 1:
                 continue
+            shared = Model(frozenset.intersection(*(m.atoms for m in f)),
+                           frozenset.intersection(*(m.pinned for m in f)))
+            if shared.atoms or shared.pinned:   # in every alternative: common (cautious = common)
+                common = _join([common, shared])
             alts = tuple(dict.fromkeys(_minus(m, common) for m in f))
             if len(alts) < 2:
                 common = _join([common, alts[0]])
@@ -95,12 +99,7 @@ class Factorized:
     @classmethod
     def from_models(cls, models: Iterable[Model]) -> "Factorized":
         """The trivial factorization of plain models: one factor (none for a single model)."""
-        models = list(dict.fromkeys(models))
-        if not models:
-            return NONE
-        common = Model(frozenset.intersection(*(m.atoms for m in models)),
-                       frozenset.intersection(*(m.pinned for m in models)))
-        return cls.build(common, [models])
+        return cls.build(_EMPTY, [list(models)])
 
     def models(self, limit: int = 0) -> "ModelProduct":
         """The answer streams expanded, lazily (the first ``limit`` of them if ``limit`` > 0)."""
