@@ -30,6 +30,7 @@ class _Printer:
     def __init__(self, show_at: bool):
         self.show_at = show_at
         self.texts: dict = {}
+        self.last = (None, None)   # the previous common part and its printed form (it mostly recurs)
 
     def atom(self, a) -> str:
         s = self.texts.get(a)
@@ -48,7 +49,12 @@ class _Printer:
     def factors(self, result: Result) -> tuple:
         """``(count, common, factors)`` as printed (see :func:`printed_factors`)."""
         f = result.factors.printed(self.show_at)
-        return f.count, self.part(f.common), sorted(sorted(self.part(m) for m in alts) for alts in f.factors)
+        return f.count, self.common(f.common), sorted(sorted(self.part(m) for m in alts) for alts in f.factors)
+
+    def common(self, m: Model) -> list:
+        if self.last[0] != m:
+            self.last = (m, self.part(m))
+        return self.last[1]
 
 
 def printed_factors(result: Result, show_at: bool = False) -> tuple:
@@ -81,12 +87,15 @@ class FactorJsonlWriter(Writer):
     def __init__(self, out, show_at=False):
         super().__init__(out, show_at)
         self.printer = _Printer(show_at)
+        self.last = (None, "")    # the previous common list and its JSON text
 
     def lines(self, result):
         count, common, factors = self.printer.factors(_factorized(result))
-        obj = {"t": result.t, "c": result.c, "count": count if count <= JSON_SAFE else str(count),
-               "common": common, "factors": factors}
-        yield json.dumps(obj)
+        if self.last[0] is not common:
+            self.last = (common, json.dumps(common))
+        number = count if count <= JSON_SAFE else f'"{count}"'
+        yield (f'{{"t": {result.t}, "c": {result.c}, "count": {number}, "common": {self.last[1]}, '
+               f'"factors": {json.dumps(factors)}}}')
 
 
 class FactorTextWriter(Writer):
