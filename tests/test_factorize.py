@@ -142,7 +142,7 @@ def test_factorized_equals_enumeration_gadgets_many(engine, case):
 @pytest.mark.parametrize("engine", ["clingo", "incremental"])
 @pytest.mark.parametrize("name,n,items", [("b1", 4, 1), ("b1", 6, 2), ("b2", 4, 1)])
 def test_factorized_equals_enumeration_scenario_b(engine, name, n, items):
-    tp = 25 if engine == "clingo" else 60
+    tp = 15 if engine == "clingo" else 60
     prog = workload_program(name, window=n, items=items)
     stream = list(generate(name, 0, tp=tp, window=n, items=items))
     assert check_equal(prog, stream, engine)
