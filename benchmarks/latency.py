@@ -36,7 +36,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from ticker_py.values import format_atom  # noqa: E402
-from ticker_py.api import Reasoner  # noqa: E402
 from ticker_py.live import LiveReasoner  # noqa: E402
 from ticker_py.workloads import generate, program  # noqa: E402
 
