@@ -32,7 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from ticker_py.ground import format_atom  # noqa: E402
+from ticker_py.values import format_atom  # noqa: E402
 from ticker_py.workloads import generate, program  # noqa: E402
 
 

@@ -30,8 +30,6 @@ ENGINES = ["clingo", "incremental", "incremental-pure", "native"]
 
 
 def run(program, stream, engine, **options):
-    if engine == "incremental-pure":
-        return ticker_run(program, stream, engine="incremental", native_prefix=False, **options)
     return ticker_run(program, stream, engine=engine, **options)
 
 

@@ -20,8 +20,6 @@ class EngineOptions:
     inertia: prefer the previous tick's answer stream (incremental engine).
     changes_only: the caller reads only ``Result.changes`` (see :class:`Result`).
     pruning: native engine: disable box rules that cannot fire (Laser2); off for comparison.
-    native_prefix: incremental engine: evaluate the stratified lower part natively and only the
-        rest with clingo (default); False runs the pure tick-pinned incremental encoding.
     factorize: return :class:`~ticker_py.streams.factorized.Factorized` answers in
         ``Result.factors`` (``models`` then expands them; the first ``models`` if > 0).
     """
@@ -31,7 +29,6 @@ class EngineOptions:
     inertia: bool = False
     changes_only: bool = False
     pruning: bool = True
-    native_prefix: bool = True
     factorize: bool = False
 
 

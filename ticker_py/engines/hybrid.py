@@ -28,8 +28,8 @@ from .. import ast
 from ..analysis import Analysis, analyse
 from ..encode import encode_static
 from ..encode.incremental import split_predicates
-from ..ground import format_term
 from ..streams.factorized import NONE, Factorized, factorized_result
+from ..values import format_term
 from ..streams.model import Model, Result
 from .base import DiffsModels, Engine, EngineOptions, covered_from, trim_history
 from .clingo_engine import _all_models, clingo_logger, note_fallback, prefer_true, symbol_to_term

@@ -15,13 +15,13 @@ import json
 from typing import Iterable
 
 from ..errors import UsageError
-from ..ground import format_atom
+from ..values import format_atom
 from .factorized import JSON_SAFE, with_factors
 from .model import Model, Result
-from .writers import ChangesWriter, NoneWriter, Writer
+from .writers import ChangesWriter, NoneWriter, Writer, make_writer
 
 __all__ = ["printed_factors", "factor_rows", "FactorJsonlWriter", "FactorTextWriter", "FactorCsvWriter",
-           "FactorChangesWriter", "make_factor_writer", "factors_to_dataframe"]
+           "FactorChangesWriter", "FACTOR_FORMATS", "make_factor_writer", "factors_to_dataframe"]
 
 
 class _Printer:
@@ -140,13 +140,14 @@ class FactorChangesWriter(ChangesWriter):
         return super().lines(result)
 
 
-_WRITERS = {"jsonl": FactorJsonlWriter, "text": FactorTextWriter, "csv": FactorCsvWriter,
-            "changes": FactorChangesWriter, "none": NoneWriter}
+#: ``--format`` names and their writers of factorized results
+FACTOR_FORMATS = {"jsonl": FactorJsonlWriter, "text": FactorTextWriter, "csv": FactorCsvWriter,
+                  "changes": FactorChangesWriter, "none": NoneWriter}
 
 
-def make_factor_writer(fmt: str, out, show_at: bool = False) -> Writer:
-    """The writer of factorized results for a format of :func:`~ticker_py.streams.writers.make_writer`."""
-    return _WRITERS[fmt](out, show_at)
+def make_factor_writer(fmt: str, out, show_at: bool = False, changes: bool = False) -> Writer:
+    """:func:`~ticker_py.streams.writers.make_writer` for factorized results (``--factorize``)."""
+    return make_writer(fmt, out, show_at, changes, FACTOR_FORMATS)
 
 
 def factors_to_dataframe(results: Iterable[Result], show_at: bool = False):

@@ -11,7 +11,7 @@ import csv
 import json
 from typing import Iterable, Optional, TextIO
 
-from ..ground import format_atom
+from ..values import format_atom
 from ..errors import UsageError
 from .model import Result
 
@@ -163,20 +163,17 @@ FORMATS = {"jsonl": JsonlWriter, "text": TextWriter, "csv": CsvWriter,
 
 
 def make_writer(fmt: str, out: TextIO, show_at: bool = False, changes: bool = False,
-                factorize: bool = False) -> Writer:
+                formats: Optional[dict] = None) -> Writer:
     """The writer for ``--format fmt``; ``changes`` (``--changes``) needs jsonl, changes or none;
-    ``factorize``: the factorized forms (:mod:`~ticker_py.streams.factor_writers`)."""
+    ``formats``: other writers for the same names (the factorized ones of
+    :mod:`~ticker_py.streams.factor_writers`)."""
     if fmt not in FORMATS:
         raise UsageError.at(None, f"unknown output format '{fmt}' (known: {', '.join(FORMATS)})")
     if changes and fmt in ("jsonl", "changes"):
         fmt = "changes"
     elif changes and fmt != "none":
         raise UsageError.at(None, f"--changes prints JSON Lines; it cannot be combined with --format {fmt}")
-    if factorize:
-        from .factor_writers import make_factor_writer
-
-        return make_factor_writer(fmt, out, show_at)
-    return FORMATS[fmt](out, show_at)
+    return (formats or FORMATS)[fmt](out, show_at)
 
 
 def results_to_dataframe(results: Iterable[Result], show_at: bool = False):
