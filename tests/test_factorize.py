@@ -361,3 +361,39 @@ def test_fallback_note_under_verbose(caplog):
         r = ticker_run(prog, [(0, [])], engine="incremental", models=0, factorize=True, inertia=True)
     assert r[0].factors.count == 2
     assert "cannot factorize" in caplog.text
+
+
+def test_compare_factorized_engines(files, capsys):
+    assert main(["compare", files[0], "--stream", files[1], "--engines", "clingo,incremental,incremental-pure",
+                 "--factorize"]) == 0
+    assert "agree on all" in capsys.readouterr().out
+
+
+def test_compare_factorized_finds_a_difference():
+    from ticker_py.compare import compare_engines, default_factory
+
+    class Wrong:   # the incremental engine, with one alternative dropped from the first factor
+        def __init__(self, analysis, options):
+            self.inner = default_factory("incremental")(analysis, options)
+
+        def append(self, t, atoms):
+            self.inner.append(t, atoms)
+
+        def evaluate(self, t):
+            from ticker_py.streams.factorized import factorized_result
+
+            r = self.inner.evaluate(t)
+            f = r.factors
+            return factorized_result(r.t, r.c, Factorized.build(f.common, [f.factors[0][:1]] + list(f.factors[1:])))
+
+    prog = load_program("a :- not b. b :- not a. c :- not d. d :- not c.")
+    cmp = compare_engines(prog, [(0, [])], {"clingo": default_factory("clingo"), "wrong": Wrong}, factorize=True)
+    assert not cmp.agree and len(cmp.differing) == 1
+
+
+@pytest.mark.parametrize("mode", ["brave", "cautious"])
+def test_consequences_from_factors_equal_plain(files, capsys, mode):
+    assert main(["run", files[0], "--stream", files[1], "--consequences", mode]) == 0
+    plain = capsys.readouterr().out
+    assert main(["run", files[0], "--stream", files[1], "--consequences", mode, "--factorize"]) == 0
+    assert capsys.readouterr().out == plain
