@@ -47,7 +47,7 @@ def register(sub) -> None:
     run.add_argument("--engine", default="auto", metavar=choices_metavar(("auto",) + ENGINE_NAMES),
                      help="the engine (auto: native if it can run the program, else incremental)")
     run.add_argument("--models", type=int, default=None,
-                     help="answer streams per tick (0 = all; default 1, with --factorize 0)")
+                     help="answer streams per tick (0 = all; 0 by default with --factorize) (default: 1)")
     run.add_argument("--factorize", action="store_true",
                      help="all answer streams per tick as a product: a common part times independent choices")
     run.add_argument("--every", default="time", metavar=choices_metavar(tuple(e.value for e in Every)),
