@@ -50,15 +50,7 @@ def test_choice_and_split_match_their_definition(program):
     deps = {(h, b) for h, b, _, _ in strategies.dependency_edges(program)}
 
     def reaches(src, dst):      # src depends on dst (or is dst)
-        seen, todo = set(), [src]
-        while todo:
-            node = todo.pop()
-            if node == dst:
-                return True
-            if node not in seen:
-                seen.add(node)
-                todo.extend(b for h, b in deps if h == node)
-        return False
+        return strategies._reaches(deps, src, dst)
 
     negative = [(h, b) for h, b, neg, _ in strategies.dependency_edges(program) if neg and b in a.intensional]
     choice = {p for p in a.intensional
