@@ -20,27 +20,41 @@ from dataclasses import dataclass
 from typing import Optional, Union
 
 from .. import ast
+from ..ground import format_atom
 
-__all__ = ["NafLiteral", "AspRule", "Show", "ShowNothing", "ShowSignature", "ShowTerm", "Statement",
+__all__ = ["Symbol", "NafLiteral", "AspRule", "Show", "ShowNothing", "ShowSignature", "ShowTerm", "Statement",
            "atom", "variables", "program_text"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
+class Symbol:
+    """A ground term or atom as a plain value (:mod:`ticker_py.ground`): ``1``, ``'a'``, ``('f', 1)``.
+
+    A tuple prints as an atom: ``('p',)`` is ``p``, as clingo prints a function symbol without arguments.
+    """
+
+    value: object
+
+    def __str__(self) -> str:
+        return format_atom(self.value) if type(self.value) is tuple else str(self.value)
+
+
+@dataclass(frozen=True, slots=True)
 class NafLiteral:
     """A body literal: an atom or a comparison, possibly under default negation (``not``)."""
 
-    atom: Union[ast.Atom, ast.Comparison]
+    atom: Union[ast.Atom, ast.Comparison, Symbol]
     negated: bool = False
 
     def __str__(self) -> str:
         return f"not {self.atom}" if self.negated else str(self.atom)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class AspRule:
     """``head :- body.``; a fact has an empty body, a constraint no head."""
 
-    head: Optional[ast.Atom]
+    head: Union[ast.Atom, Symbol, None]
     body: tuple = ()
 
     @classmethod
@@ -58,8 +72,10 @@ class AspRule:
 class Show:
     """A ``#show`` directive (the three forms below)."""
 
+    __slots__ = ()
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, slots=True)
 class ShowNothing(Show):
     """``#show.``: hide every atom not shown by a later directive."""
 
@@ -67,7 +83,7 @@ class ShowNothing(Show):
         return "#show."
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ShowSignature(Show):
     """``#show name/arity.``"""
 
@@ -78,7 +94,7 @@ class ShowSignature(Show):
         return f"#show {self.name}/{self.arity}."
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ShowTerm(Show):
     """``#show term : body.``"""
 

@@ -28,12 +28,11 @@ _d3_p(A1,_e) :- _now(N,_e), p(A1,U), N-3 <= U, U <= N.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import partial
+from functools import cached_property, partial
 
 from .. import ast
 from ..analysis import Analysis
-from ..ground import to_ast_atom
-from .asp import AspRule, NafLiteral, ShowNothing, ShowTerm, program_text
+from .asp import AspRule, NafLiteral, ShowNothing, ShowTerm, Symbol, program_text
 from .static import background_fact, background_rules, translate_rule, window_uses
 from .windows.base import arg_vars
 from .windows.tuple import contents_rules, start_rules
@@ -67,20 +66,33 @@ class IncrementalEncoding:
     ``program`` is the ``#program`` part grounded once per evaluation tick with parameter
     ``_e`` (facts ``_now(t,_e)``, ``_cnt(c,_e)`` and ``#external _g(_e)`` come with it);
     ``show_inputs`` the ``#show`` terms for input atoms at t (``--show all``);
-    ``background`` the shared facts grounded once; ``timed_background`` the
-    background atoms to pin to every time point; ``tick_pinned`` the predicates whose
-    input atoms also carry their count; ``annotated`` every statement
+    ``background_atoms`` the background atoms, shared facts ``_bg_p(args)`` grounded once
+    (:attr:`background`); ``timed_background`` those to pin to every time point;
+    ``tick_pinned`` the predicates whose input atoms also carry their count; ``annotated``
+    every tick statement
     (:mod:`~ticker_py.encode.asp` value) with its note; ``split`` the ``(lower, upper)``
     predicates of the analysis.
     """
 
     program: str
     show_inputs: str
-    background: str
+    background_atoms: tuple
     timed_background: tuple
     tick_pinned: frozenset
     annotated: tuple
     split: tuple = (frozenset(), frozenset())
+
+    @cached_property
+    def background(self) -> str:
+        """The shared background facts' text."""
+        return program_text(background_fact(a) for a in self.background_atoms)
+
+    def shared(self) -> list:
+        """The shared facts as statements with their notes (built when printed: the engine needs none)."""
+        every_time = ast.Variable("U")
+        return [(background_fact(a), "shared") for a in self.background_atoms] + [
+            (AspRule(ast.Atom(a[0], tuple(map(Symbol, a[1:])) + (every_time,))),
+             "shared, added for every time point U") for a in self.timed_background]
 
     def __str__(self) -> str:
         lower, upper = (", ".join(sorted(s)) or "none" for s in self.split)
@@ -90,7 +102,7 @@ class IncrementalEncoding:
                  f"% default engine (native prefix): lower part evaluated natively: {lower};",
                  f"% upper part and constraints solved by clingo per tick: {upper}",
                  "% (--no-native-prefix solves all rules below with clingo)"]
-        for statement, note in self.annotated:
+        for statement, note in list(self.annotated) + self.shared():
             lines.append(f"{statement}  % {note}" if note else str(statement))
         return "\n".join(lines) + "\n"
 
@@ -136,10 +148,5 @@ def encode_incremental(analysis: Analysis) -> IncrementalEncoding:
         show_inputs.append(ShowTerm(ast.Atom(p, v), (NafLiteral(ast.Atom(p, v)), now, _GUARDED)))
 
     program = program_text(s for s, _ in annotated)
-    facts = [background_fact(a) for a in analysis.background]
-    annotated += [(f, "shared") for f in facts]
-    every_time = ast.Variable("U")
-    annotated += [(AspRule(ast.Atom(a[0], to_ast_atom(a).args + (every_time,))), "shared, added for every time point U")
-                  for a in timed]
-    return IncrementalEncoding(program, program_text(show_inputs), program_text(facts), timed,
+    return IncrementalEncoding(program, program_text(show_inputs), analysis.background, timed,
                                frozenset(p for p, _ in tuples), tuple(annotated), (analysis.lower, analysis.upper))

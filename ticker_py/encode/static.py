@@ -22,8 +22,8 @@ from functools import cached_property
 
 from .. import ast
 from ..analysis import Analysis
-from ..ground import format_term, to_ast_atom
-from .asp import AspRule, NafLiteral, ShowSignature, program_text
+from ..ground import format_term
+from .asp import AspRule, NafLiteral, ShowSignature, Symbol, program_text
 from .windows import encoder_for
 from .windows.base import N, U, arg_vars, now
 from .windows.tuple import contents_rules, start_rules
@@ -117,8 +117,7 @@ def background_rules(pred: str, arity: int) -> tuple:
 
 def background_fact(atom: tuple) -> AspRule:
     """``_bg_p(args).`` for a background atom ``p(args)``."""
-    fact = to_ast_atom(atom)
-    return AspRule(ast.Atom(f"_bg_{fact.predicate}", fact.args))
+    return AspRule(Symbol((f"_bg_{atom[0]}",) + atom[1:]))
 
 
 def encode_static(analysis: Analysis) -> StaticEncoding:
