@@ -10,6 +10,8 @@ atom or a comparison, possibly under ``not``), kept apart from the LARS ``Litera
 >>> X = ast.Variable("X")
 >>> str(AspRule(ast.Atom("q", (X,)), (NafLiteral(ast.Atom("p", (X,))), NafLiteral(ast.Atom("r"), negated=True))))
 'q(X) :- p(X), not r.'
+>>> [str(AspRule(Symbol(atom))) for atom in [("flag",), ("v", '"a,b"', ("f", -1))]]
+['flag.', 'v("a,b",f(-1)).']
 >>> program_text([ShowNothing(), ShowSignature("q", 1)])
 '#show.\\n#show q/1.\\n'
 """
