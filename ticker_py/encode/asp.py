@@ -25,7 +25,7 @@ from .. import ast
 from ..ground import format_atom
 
 __all__ = ["Symbol", "NafLiteral", "AspRule", "Show", "ShowNothing", "ShowSignature", "ShowTerm", "Statement",
-           "atom", "variables", "program_text"]
+           "atom", "program_text"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,13 +111,8 @@ Statement = Union[AspRule, Show]
 
 
 def atom(name: str, *args) -> ast.Atom:
-    """An atom over terms; a ``str`` argument is a variable: ``atom('p', 'X', ast.Number(1))``."""
-    return ast.Atom(name, tuple(ast.Variable(a) if type(a) is str else a for a in args))
-
-
-def variables(*names: str) -> tuple:
-    """Variables by name: ``N, U = variables('N', 'U')``."""
-    return tuple(ast.Variable(n) for n in names)
+    """``name(args)``: ``atom('p', ast.Variable('X'), ast.Number(1))``."""
+    return ast.Atom(name, args)
 
 
 def program_text(statements) -> str:

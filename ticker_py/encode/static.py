@@ -34,7 +34,8 @@ __all__ = ["StaticEncoding", "encode_static", "fresh_variable", "translate_rule"
 
 @dataclass(frozen=True)
 class StaticEncoding:
-    """The ASP statements of a program plus what is needed to write a tick's facts."""
+    """The ASP statements of a program (:mod:`~ticker_py.encode.asp` values; ``rules`` is their
+    text) plus what is needed to write a tick's facts."""
 
     statements: tuple
     tick_pinned: frozenset
@@ -44,6 +45,7 @@ class StaticEncoding:
     def rules(self) -> str:
         """The program text."""
         return program_text(self.statements)
+
     def facts(self, t: int, c: int, lo: int, atoms) -> str:
         """The facts for tick (t, c): ``atoms`` are ``(U, K, atom)`` in the covered range."""
         out = [f"_now({t}). _cnt({c}). _time({lo}..{t})."]
