@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Optional, Union
 
 from .. import ast
-from ..ground import format_atom
+from ..values import format_atom
 
 __all__ = ["Symbol", "NafLiteral", "AspRule", "Show", "ShowNothing", "ShowSignature", "ShowTerm", "Statement",
            "atom", "program_text"]
@@ -30,7 +30,7 @@ __all__ = ["Symbol", "NafLiteral", "AspRule", "Show", "ShowNothing", "ShowSignat
 
 @dataclass(frozen=True, slots=True)
 class Symbol:
-    """A ground term or atom as a plain value (:mod:`ticker_py.ground`): ``1``, ``'a'``, ``('f', 1)``.
+    """A ground term or atom as a plain value (:mod:`ticker_py.values`): ``1``, ``'a'``, ``('f', 1)``.
 
     A tuple prints as an atom: ``('p',)`` is ``p``, as clingo prints a function symbol without arguments.
     """

@@ -22,7 +22,7 @@ from functools import cached_property
 
 from .. import ast
 from ..analysis import Analysis
-from ..ground import format_term
+from ..values import format_term
 from .asp import AspRule, NafLiteral, ShowSignature, Symbol, program_text
 from .windows import encoder_for
 from .windows.base import N, U, arg_vars, now
