@@ -30,7 +30,7 @@ from .engines import EngineOptions, create_engine, resolve_engine
 from .errors import Diagnostic, StreamError, UsageError
 from .streams import Record, Result, StreamChecker, open_stream, read_dataframe, results_to_dataframe
 from .streams.drive import Every, drive
-from .streams.factorized import with_factors
+from .streams.factorized import note_fallback, with_factors
 from .syntax import parse_file, parse_ground_atom, parse_program
 from .syntax.ground_atoms import GroundSyntaxError
 
@@ -126,6 +126,8 @@ class Reasoner:
                                                   changes_only=changes_only and not factorize,
                                                   factorize=factorize))
         self.factorize, self.models = factorize, models
+        if factorize and self.engine_name != "native" and not hasattr(self.engine, "factorizes"):
+            note_fallback(self.engine_name, "this engine does not factorize")
         self.checker = StreamChecker(dict(self.analysis.signatures), set(self.analysis.intensional))
         self.time = 0
         self.atoms_in = 0

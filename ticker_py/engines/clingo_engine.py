@@ -14,7 +14,7 @@ import clingo
 
 from ..analysis import Analysis
 from ..encode import encode_static
-from ..streams.factorized import NONE, Factorized, factorized_result
+from ..streams.factorized import NONE, Factorized, factorized_result, note_fallback
 from ..streams.model import Model, Result
 from .base import Engine, EngineOptions, covered_from, trim_history
 from .factorize import Recorder, Unfactorizable, factorize
@@ -83,6 +83,7 @@ class ClingoEngine(Engine):
     """Static encoding + one-shot clingo per tick; the correctness baseline."""
 
     name = "clingo"
+    factorizes = True   # with EngineOptions(factorize=True): Result.factors (see engines/factorize.py)
 
     def __init__(self, analysis: Analysis, options: EngineOptions = EngineOptions()):
         self.analysis = analysis
@@ -153,10 +154,3 @@ def _all_models(ctl: clingo.Control):
     with ctl.solve(yield_=True) as handle:
         yield from handle
 
-
-def note_fallback(engine: str, why: str, _noted=set()) -> None:
-    """Say once per engine and reason (under ``-v``) that factorizing fell back to enumeration."""
-    if (engine, why) not in _noted:
-        _noted.add((engine, why))
-        log.info("note: %s engine: cannot factorize (%s); enumerating the answer streams instead",
-                 engine, why)

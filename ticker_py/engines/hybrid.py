@@ -28,11 +28,11 @@ from .. import ast
 from ..analysis import Analysis, analyse
 from ..encode import encode_static
 from ..encode.asp import Show, ShowNothing, ShowSignature, program_text
-from ..streams.factorized import NONE, Factorized, factorized_result
+from ..streams.factorized import NONE, Factorized, factorized_result, note_fallback
 from ..values import format_term
 from ..streams.model import Model, Result
 from .base import DiffsModels, Engine, EngineOptions, covered_from, trim_history
-from .clingo_engine import _all_models, clingo_logger, note_fallback, prefer_true, symbol_to_term
+from .clingo_engine import _all_models, clingo_logger, prefer_true, symbol_to_term
 from .factorize import Recorder, SymbolFactors, Unfactorizable, factorize
 
 __all__ = ["HybridEngine", "times_stay_relative"]
@@ -95,6 +95,9 @@ class HybridEngine(DiffsModels, Engine):
         upper_rules = [r for r in prog.proper_rules
                        if r.head is None or r.head.atom.predicate in self.upper_preds]
         self.count = 0
+        self.factorizes = options.factorize and not options.inertia   # (all native: one answer stream)
+        if options.factorize and options.inertia:
+            note_fallback(self.name, "--inertia prefers one answer stream")
         self.previous = None
         if not upper_rules:       # stratified without constraints: all native
             self.native = NativeEngine(analysis, options)
@@ -128,9 +131,6 @@ class HybridEngine(DiffsModels, Engine):
         self.symbols: dict = {}   # raw shown symbol -> (atom, time as given to clingo)
         self.texts: dict = {}     # lower atom -> its text without the time argument
         self.args = ["--heuristic=Domain"] if options.inertia else []
-        self.factorizes = options.factorize and not options.inertia
-        if options.factorize and options.inertia:
-            note_fallback(self.name, "--inertia prefers one answer stream")
 
     # ------------------------------------------------------------------ stream
 

@@ -19,6 +19,7 @@ distinct choices give distinct answer streams.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import islice, product
@@ -27,7 +28,9 @@ from typing import Iterable, Optional
 
 from .model import Model, Result
 
-__all__ = ["Factorized", "ModelProduct", "with_factors", "factorized_result", "JSON_SAFE"]
+__all__ = ["Factorized", "ModelProduct", "with_factors", "factorized_result", "note_fallback", "JSON_SAFE"]
+
+log = logging.getLogger("ticker_py.factorize")
 
 #: counts up to this are JSON numbers; larger ones are written as strings (JavaScript's safe range)
 JSON_SAFE = 2 ** 53
@@ -191,3 +194,15 @@ def with_factors(result: Result, limit: int = 0) -> Result:
         return result
     return factorized_result(result.t, result.c, factors, limit)
 
+
+#: (engine, reason) pairs already noted by :func:`note_fallback`
+NOTED: set = set()
+
+
+def note_fallback(engine: str, why: str) -> None:
+    """Say once per engine and reason (logged; ``-v`` shows it) that factorizing fell back to
+    enumerating the answer streams."""
+    if (engine, why) not in NOTED:
+        NOTED.add((engine, why))
+        log.info("note: %s engine: cannot factorize (%s); enumerating the answer streams instead",
+                 engine, why)
