@@ -98,6 +98,7 @@ class HybridEngine(DiffsModels, Engine):
         self.factorizes = options.factorize and not options.inertia   # (all native: one answer stream)
         if options.factorize and options.inertia:
             note_fallback(self.name, "--inertia prefers one answer stream")
+        self.last_factorized = None   # (facts, shift or None, lower model, joined answer) of the last tick
         self.previous = None
         if not upper_rules:       # stratified without constraints: all native
             self.native = NativeEngine(analysis, options)
@@ -207,7 +208,12 @@ class HybridEngine(DiffsModels, Engine):
 
     def _factorized(self, t: int, d: int, facts: str, lower: Model) -> Result:
         """The factorized answer: the lower model and U's common part joined, times U's factors
-        (cached per facts text, as U's answers are)."""
+        (cached per facts text, as U's answers are; the joined answer is reused while the facts,
+        the shift and the lower model stay the same, as they mostly do from tick to tick)."""
+        last = self.last_factorized
+        if (last is not None and last[0] == facts and last[1] in (None, d) and last[2] == lower
+                and not self.show_all):
+            return factorized_result(t, self.count, last[3], self.options.models)
         key = ("factorized", facts)
         symbolic = self.answers.get(key, self)
         if symbolic is self:
@@ -236,9 +242,12 @@ class HybridEngine(DiffsModels, Engine):
             base = base | self.inputs_now | self.ext_bg
         common, factors = symbolic
         empty = frozenset()
-        return factorized_result(t, self.count, Factorized.build(
-            self._join(base, lower.pinned, common, t, d),
-            [[self._join(empty, empty, alt, t, d) for alt in f] for f in factors]), self.options.models)
+        joined = Factorized.build(self._join(base, lower.pinned, common, t, d),
+                                  [[self._join(empty, empty, alt, t, d) for alt in f] for f in factors])
+        rel = t - d   # U's pins (times other than now) are shifted by d: then d is part of the key
+        pins = any(u != rel for a, u in common) or any(u != rel for f in factors for alt in f for a, u in alt)
+        self.last_factorized = (facts, d if pins else None, lower, joined)
+        return factorized_result(t, self.count, joined, self.options.models)
 
     def _item(self, sym) -> tuple:
         """``(atom, time as given to clingo)`` of a shown symbol (cached)."""
