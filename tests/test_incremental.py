@@ -350,3 +350,21 @@ def test_public_symbol_api_gives_the_same_answers(monkeypatch, prefix):
     monkeypatch.setattr(clingo_engine, "FAST_SYMBOLS", False)
     for prog in SPLIT:
         check(prog, with_gaps(STREAM), prefix=prefix)
+
+
+def test_window_history_keeps_what_a_window_reads():
+    # time look-back 2 and the last 3 atoms: an entry goes once it is outside both
+    from ticker_py.engines.history import WindowHistory
+
+    h = WindowHistory(lookback=2, tuple_lookback=3)
+    h.extend(0, atoms("p(a)", "p(b)"))
+    h.extend(1, atoms("q(a)", "p(c)"), keep=lambda a: a[0] == "p")
+    h.extend(4, atoms("p(d)"))
+    assert h.count == 5
+    assert h.trim(4) == 2
+    assert [(t, k) for t, k, _ in h] == [(1, 4), (4, 5)]   # (1, 4) is among the last 3 atoms
+    h.extend(5, atoms("p(e)", "p(f)"))
+    assert h.trim(5) == 3 and [(t, k) for t, k, _ in h] == [(4, 5), (5, 6), (5, 7)]
+    unbounded = WindowHistory(lookback=None, tuple_lookback=0)
+    unbounded.extend(0, atoms("p(a)"))
+    assert unbounded.trim(100) == 0 and len(unbounded) == 1

@@ -116,12 +116,12 @@ class HybridEngine(Engine):
             self.time = t
         if self.native is not None:
             self.native.append(t, atoms)
-        self.history.extend(t, atoms, self._kept)
+        self.history.extend(t, atoms, self._passed_to_upper)
         if self.show_all:
             ext = self.analysis.extensional
             self.inputs_now.update(a for a in atoms if a[0] in ext)
 
-    def _kept(self, atom: tuple) -> bool:
+    def _passed_to_upper(self, atom: tuple) -> bool:
         return atom[0] not in self.lower_preds and (self.kept is None or atom[0] in self.kept)
 
     # ------------------------------------------------------------------ solving
