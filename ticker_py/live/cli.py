@@ -28,6 +28,9 @@ def add_live_options(run_parser) -> None:
                    help="time points advance with real time (one per --clock); atoms are stamped on arrival")
     g.add_argument("--grace", type=float, default=1.0, metavar="SECONDS",
                    help="with --input: end this long after the last producer left (default 1)")
+    g.add_argument("--idle-timeout", type=float, default=10.0, metavar="SECONDS",
+                   help="with --input: a producer silent this long no longer holds the time back "
+                        "(0 = wait for it forever; default 10)")
     g.add_argument("--save-input", metavar="FILE",
                    help="write every accepted record to FILE (text format) for an offline replay")
 
@@ -59,8 +62,12 @@ def live_records(args, analysis=None):
         if analysis is not None:
             checker = StreamChecker(dict(analysis.signatures), set(analysis.intensional))
         stream = None if tcp else _open_text(args.stream)
+        idle = getattr(args, "idle_timeout", 10.0)
+        if idle < 0:
+            raise UsageError(Diagnostic(f"--idle-timeout must not be negative, not {idle:g}"))
         records = LiveInput(listen_on=tcp, stream=stream, wall_clock=clock, grace=getattr(args, "grace", 1.0),
-                            checker=checker, handle_signals=True, on_listen=_announce("listening on"))
+                            checker=checker, handle_signals=True, on_listen=_announce("listening on"),
+                            idle_timeout=idle or None)
     else:
         records = open_stream(args.stream)
     if save:
