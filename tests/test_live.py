@@ -547,13 +547,15 @@ def test_spark_structured_streaming(tmp_path):
     try:
         folder = tmp_path / "in"
         folder.mkdir()
-        rows = [(0, "a", 0), (1, "p(1)", 1), (1, "b", 2), (3, None, 3), (4, "a", 4)]
-        (folder / "part1.json").write_text("".join(json.dumps({"t": t, "atom": a, "seq": s}) + "\n"
-                                                   for t, a, s in rows))
+        stream = [(0, ["a"]), (1, ["p(1)", "b"]), (3, []), (4, ["a"])]
+        lines = [json.dumps({"t": t, "atoms": a} if a else {"t": t}) for t, a in stream]
+        (folder / "part1.jsonl").write_text("\n".join(lines[:2] + ['{"t": 2, "atom": "b", "seq": 9}',
+                                                                   '{"t": 2.5}'] + lines[2:]) + "\n")
+        errors = []
         got = run_stream(folder_atoms(spark, str(folder)), PROGRAM, engine=ENGINE, timeout=120,
-                         checkpoint=str(tmp_path / "ck1"))
-        stream = [(t, [a] if a else []) for t, a, _ in rows]
+                         checkpoint=str(tmp_path / "ck1"), report=errors.append)
         assert _show(got) == _show(run(PROGRAM, stream, engine=ENGINE))
+        assert len(errors) == 2 and "'atom'" in str(errors[0]) and "part1.jsonl" in str(errors[0])
 
         cooling = (ROOT / "encodings" / "cooling.lars").read_text()
         got = run_stream(rate_atoms(spark, rows_per_second=100, atoms_per_time_point=10), cooling,
