@@ -80,3 +80,59 @@ def test_write_stream_refuses_a_file_as_directory(tmp_path):
         write_stream(tmp_path / "f", "join", "jsonl", tp=3)
     with pytest.raises(UsageError, match="cannot create output directory"):
         write_stream(tmp_path / "f" / "sub", "join", "jsonl", tp=3)
+
+
+# ---------------------------------------------------------------- output targets and source files
+
+@pytest.fixture
+def prog(tmp_path):
+    (tmp_path / "p.lars").write_text("x :- a [1].\n")
+    (tmp_path / "s.stream").write_text("0: a\n1:\n")
+    return tmp_path
+
+
+@pytest.mark.parametrize("target,message", [
+    ("missing/out.jsonl", "directory '{d}/missing' does not exist"),
+    (".", "it is a directory"),
+    ("/dev/full", "No space left on device"),
+])
+def test_out_that_cannot_be_written(prog, target, message):
+    path = target if target.startswith("/") else str(prog / target)
+    status, out, err = ticker("run", prog / "p.lars", "--stream", prog / "s.stream", "--out", path)
+    assert_user_error(status, err, f"cannot write to '{path}'", message.format(d=prog))
+
+
+def test_out_dash_is_stdout(prog):
+    status, out, err = ticker("run", prog / "p.lars", "--stream", prog / "s.stream", "--out", "-")
+    assert status == 0 and out.splitlines()[0] == '{"t": 0, "c": 1, "models": [["x"]]}', err
+    assert not (ROOT / "-").exists()
+
+
+def test_output_wrapper_refuses_failures(tmp_path):
+    from ticker_py.streams.output import open_output
+
+    for size in (10, 100_000):                  # fails on close (buffered) or on write
+        out = open_output("/dev/full")
+        with pytest.raises(UsageError, match="cannot write to '/dev/full': No space left on device"):
+            out.write("x" * size)
+            out.close()
+    with open_output(str(tmp_path / "ok.txt")) as ok:
+        ok.write("fine\n")
+    assert (tmp_path / "ok.txt").read_text() == "fine\n"
+
+
+@pytest.mark.parametrize("content,message,where", [
+    (b"x :- a.\n\xff\xfe b.\n", "is not UTF-8 text (byte 0xff)", ":2:1-2:"),
+    (b"x :- a.\n% \xc3\x28\n", "is not UTF-8 text (byte 0xc3)", ":2:3-4:"),
+    (b"x :- a.\n  c\x00d.\n", "is a binary file (a NUL byte)", ":2:4-5:"),
+    (bytes(range(256)), "is a binary file (a NUL byte)", ":1:1-2:"),
+])
+@pytest.mark.parametrize("role", ["program", "background"])
+def test_binary_or_non_utf8_sources(prog, content, message, where, role):
+    bad = prog / "bad.lars"
+    bad.write_bytes(content)
+    args = [bad] if role == "program" else [prog / "p.lars", "--background", bad]
+    status, _, err = ticker("run", *args, "--stream", prog / "s.stream")
+    assert_user_error(status, err, f"{bad}{where} error: {role} file {message}")
+    status, _, err = ticker("check", *args)
+    assert_user_error(status, err, f"{role} file {message}")

@@ -30,7 +30,7 @@ from .engines import EngineOptions, create_engine, resolve_engine
 from .errors import Diagnostic, StreamError, UsageError
 from .streams import Record, Result, StreamChecker, open_stream, read_dataframe, results_to_dataframe
 from .streams.drive import Every, drive
-from .syntax import parse_file, parse_ground_atom, parse_program
+from .syntax import parse_ground_atom, parse_program, read_source
 from .syntax.ground_atoms import GroundSyntaxError
 
 __all__ = ["load_program", "parse_clock", "Reasoner", "Results", "run", "records_from"]
@@ -61,8 +61,8 @@ def load_program(program: Union[str, Path, ast.Program], *, background: Union[st
         prog = program
     elif isinstance(program, Path) or (isinstance(program, str) and program.endswith(".lars")
                                        and "\n" not in program and ":-" not in program):
-        prog = parse_file(program)
-        source = Path(program).read_text()
+        source = read_source(program)
+        prog = parse_program(source, str(program))
     else:
         prog, source = parse_program(program), program
     if background is not None:
@@ -71,11 +71,7 @@ def load_program(program: Union[str, Path, ast.Program], *, background: Union[st
 
 
 def _background_facts(path: Union[str, Path]) -> tuple:
-    try:
-        text = Path(path).read_text()
-    except OSError:
-        raise UsageError(Diagnostic(f"background file '{path}' does not exist")) from None
-    rules = parse_program(text, str(path)).rules
+    rules = parse_program(read_source(path, "background file"), str(path)).rules
     not_facts = [r for r in rules if not r.is_fact]
     if not_facts:
         raise UsageError(Diagnostic("background files hold facts only", not_facts[0].location))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 import time
 from dataclasses import dataclass, replace
 from typing import Optional
@@ -78,6 +77,7 @@ def cmd_run(args) -> int:
     from ..api import Reasoner, records_from
     from ..live.options import live_output, live_records
     from ..streams import make_writer
+    from ..streams.output import open_output
 
     o = run_options(args)
     live = live_options(args)
@@ -92,7 +92,7 @@ def cmd_run(args) -> int:
         o = replace(o, models=0)
 
     def output():
-        out = live_output(live) or (open(o.out, "w") if o.out else sys.stdout)
+        out = live_output(live) or open_output(o.out)
         return out, make_writer(o.format, out, show_at=o.show_at, changes=o.changes)
 
     if shards.spark or shards.shards is not None:
@@ -103,8 +103,7 @@ def cmd_run(args) -> int:
         try:
             return run_sharded_command(analysis, o, shards, writer)
         finally:
-            if out is not sys.stdout:
-                out.close()
+            out.close()
     reasoner = Reasoner(analysis, engine=o.engine, models=o.models, show=o.show, inertia=o.inertia,
                         changes_only=o.changes or o.format == "none")
     records = live_records(live, analysis)
@@ -129,6 +128,5 @@ def cmd_run(args) -> int:
     finally:
         writer.close({"time_points": points, "atoms": reasoner.atoms_in,
                       "seconds": time.perf_counter() - start})
-        if out is not sys.stdout:
-            out.close()
+        out.close()
     return 0

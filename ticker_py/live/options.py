@@ -4,8 +4,8 @@ The command line builds a :class:`LiveOptions` (``--input``, ``--output``, ``--w
 ``--grace``, ``--save-input``); a run then reads::
 
     records = live_records(options, analysis) or records_from(options.stream)
-    out = live_output(options) or (open(out_file, "w") if out_file else sys.stdout)
-    ...  # feed and write as usual; finally close ``out`` unless it is sys.stdout
+    out = live_output(options) or open_output(out_file)
+    ...  # feed and write as usual; finally close ``out``
 """
 
 from __future__ import annotations

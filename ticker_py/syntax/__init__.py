@@ -20,7 +20,7 @@ from ..errors import Diagnostic, ProgramError, TickerError
 from .ground_atoms import parse_ground_atom, split_atoms
 from .transformer import ToAst
 
-__all__ = ["parse_program", "parse_file", "parse_ground_atom", "split_atoms", "TERMINAL_NAMES"]
+__all__ = ["parse_program", "parse_file", "read_source", "parse_ground_atom", "split_atoms", "TERMINAL_NAMES"]
 
 TERMINAL_NAMES = {
     "IF": "':-'", "DOT": "'.'", "DOTS": "'..'", "COMMA": "','", "LPAR": "'('", "RPAR": "')'",
@@ -84,15 +84,33 @@ def parse_program(text: str, file: str = "<string>") -> ast.Program:
         raise
 
 
-def parse_file(path) -> ast.Program:
-    """Parse a ``.lars`` file."""
+def read_source(path, what: str = "program file") -> str:
+    """A source file's text (UTF-8); a missing, unreadable, binary or non-UTF-8 file is a
+    UsageError located at the offending byte."""
     from ..errors import UsageError
 
-    p = Path(path)
     try:
-        text = p.read_text()
+        data = Path(path).read_bytes()
     except FileNotFoundError:
-        raise UsageError(Diagnostic(f"program file '{path}' does not exist")) from None
+        raise UsageError(Diagnostic(f"{what} '{path}' does not exist")) from None
+    except IsADirectoryError:
+        raise UsageError(Diagnostic(f"{what} '{path}' is a directory")) from None
     except OSError as err:
-        raise UsageError(Diagnostic(f"cannot read program file '{path}': {err.strerror}")) from None
-    return parse_program(text, str(path))
+        raise UsageError(Diagnostic(f"cannot read {what} '{path}': {err.strerror or err}")) from None
+    try:
+        text = data.decode("utf-8")
+        bad, message = text.find("\0"), "a binary file (a NUL byte), not program text"
+    except UnicodeDecodeError as err:
+        text = data[:err.start].decode("utf-8")
+        bad, message = err.start, f"not UTF-8 text (byte 0x{data[err.start]:02x})"
+    if bad < 0:
+        return text
+    before = text[:bad] if text.find("\0") == bad else text
+    line = before.count("\n") + 1
+    column = len(before) - (before.rfind("\n") + 1) + 1
+    raise UsageError(Diagnostic(f"{what} is {message}", ast.Location(str(path), line, column, line, column + 1)))
+
+
+def parse_file(path) -> ast.Program:
+    """Parse a ``.lars`` file."""
+    return parse_program(read_source(path), str(path))
