@@ -3,9 +3,12 @@ status 2 (a typed TickerError in the library), never a traceback."""
 
 from __future__ import annotations
 
+import json
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -136,3 +139,67 @@ def test_binary_or_non_utf8_sources(prog, content, message, where, role):
     assert_user_error(status, err, f"{bad}{where} error: {role} file {message}")
     status, _, err = ticker("check", *args)
     assert_user_error(status, err, f"{role} file {message}")
+
+
+# ---------------------------------------------------------------- bounded work
+
+def test_a_huge_gap_is_refused_after_writing_what_came_before(prog):
+    (prog / "gap.stream").write_text("0: a\n1: a\n1000000000000000: a\n")
+    status, out, err = ticker("run", prog / "p.lars", "--stream", prog / "gap.stream")
+    assert_user_error(status, err, f"{prog / 'gap.stream'}:3:1-2: error: time 1000000000000000 is "
+                                   "999999999999999 time points after time point 1, more than --max-gap 100000")
+    assert [json.loads(line)["t"] for line in out.splitlines()] == [0, 1]
+    status, out, err = ticker("run", prog / "p.lars", "--stream", prog / "gap.stream", "--max-gap", "-1")
+    assert_user_error(status, err, "--max-gap must be an integer >= 0")
+    status, out, err = ticker("run", prog / "p.lars", "--stream", prog / "s.stream", "--until", 10 ** 12)
+    assert_user_error(status, err, "--until 1000000000000 is")
+    assert [json.loads(line)["t"] for line in out.splitlines()] == [0, 1]
+
+
+def test_max_gap_in_the_api():
+    from ticker_py import run
+    from ticker_py.errors import StreamError
+
+    with pytest.raises(StreamError, match="more than --max-gap 2"):
+        run("x :- a [1].", [(0, ["a"]), (3, ["a"])], engine="native", max_gap=2)
+    assert [r.t for r in run("x :- a [1].", [(0, ["a"]), (3, ["a"])], engine="native", max_gap=3)] == [0, 1, 2, 3]
+    assert len(run("x :- a [1].", [(0, ["a"]), (300_001, [])], engine="native", max_gap=0)) == 300_002
+    with pytest.raises(UsageError):
+        run("x :- a [1].", [], max_gap=-2)
+
+
+def test_lazy_driver_yields_each_time_point_of_a_gap_at_once():
+    from ticker_py.streams.drive import drive
+
+    class Echo:
+        def append(self, t, atoms):
+            pass
+
+        def evaluate(self, t):
+            return t
+
+    it = drive(Echo(), [(0, []), (10 ** 12, [])])
+    assert [next(it) for _ in range(5)] == [0, 1, 2, 3, 4]     # no list of 10**12 results first
+
+
+@pytest.mark.parametrize("engine", ["native", "clingo", "incremental"])
+def test_first_sigint_stops_a_long_run_with_everything_written(prog, engine):
+    (prog / "long.stream").write_text("0: a\n1000000000: a\n")
+    out_file = prog / "out.jsonl"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    p = subprocess.Popen([sys.executable, "-m", "ticker_py.cli", "run", str(prog / "p.lars"), "--stream",
+                          str(prog / "long.stream"), "--max-gap", "0", "--engine", engine, "--out", str(out_file)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and (not out_file.exists() or out_file.stat().st_size < 200):
+            time.sleep(0.05)
+        p.send_signal(signal.SIGINT)
+        _, err = p.communicate(timeout=20)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    assert p.returncode == 130, err
+    lines = out_file.read_text().splitlines()
+    assert len(lines) >= 2 and [json.loads(line)["t"] for line in lines] == list(range(len(lines)))

@@ -29,7 +29,7 @@ from .analysis import Analysis, analyse
 from .engines import EngineOptions, create_engine, resolve_engine
 from .errors import Diagnostic, StreamError, UsageError
 from .streams import Record, Result, StreamChecker, open_stream, read_dataframe, results_to_dataframe
-from .streams.drive import Every, drive
+from .streams.drive import MAX_GAP, Every, check_max_gap, drive
 from .syntax import parse_ground_atom, parse_program, read_source
 from .syntax.ground_atoms import GroundSyntaxError
 
@@ -140,14 +140,17 @@ class Reasoner:
         return self.engine.evaluate(t)
 
     def feed(self, records: Iterable[Record], until: Optional[int] = None,
-             every: Union[str, Every] = Every.TIME) -> Iterator[Result]:
+             every: Union[str, Every] = Every.TIME, max_gap: Optional[int] = MAX_GAP) -> Iterator[Result]:
         """Evaluate a stream of records: once per time point, or after every atom (``signal``).
 
         Time points are evaluated as soon as a later record shows they are complete. If the
-        stream raises an error, everything accepted before it is evaluated first.
+        stream raises an error, everything accepted before it is evaluated first. A record
+        more than ``max_gap`` time points after the open one is an error (None or 0: no limit).
         """
         every = Every.parse(every)
-        return drive(_Checked(self), self.checker.records(records, self.time, until), every, until, self.time)
+        max_gap = check_max_gap(max_gap)
+        return drive(_Checked(self), self.checker.records(records, self.time, until), every, until, self.time,
+                     max_gap)
 
 
 class _Checked:
@@ -180,7 +183,7 @@ def records_from(stream) -> Iterable[Record]:
 
 def run(program, stream, engine: str = "auto", models: int = 1, every: str = "time",
         until: Optional[int] = None, show: str = "derived", clock: Union[str, int] = "1s",
-        inertia: bool = False) -> Results:
+        inertia: bool = False, max_gap: Optional[int] = MAX_GAP) -> Results:
     """Evaluate a whole stream; ``stream`` is a path, a DataFrame or ``(t, atoms)`` pairs."""
     reasoner = Reasoner(program, engine=engine, models=models, show=show, clock=clock, inertia=inertia)
-    return Results(reasoner.feed(records_from(stream), until=until, every=every))
+    return Results(reasoner.feed(records_from(stream), until=until, every=every, max_gap=max_gap))

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from ..errors import Diagnostic, UsageError
+from ..streams.drive import MAX_GAP
 
 __all__ = ["LiveOptions", "live_records", "live_output"]
 
@@ -26,7 +27,7 @@ class LiveOptions:
     ``input``/``output``: ``tcp:HOST:PORT``; ``wall_clock``: time points advance with real
     time, one per ``clock``; ``grace``: seconds to wait after the last producer left;
     ``idle_timeout``: seconds after which a silent producer no longer holds the time back
-    (None: never);
+    (None: never); ``max_gap``: TCP records further ahead are skipped (--max-gap);
     ``save_input``: a file for every accepted record. ``stream`` and ``out`` are the run's
     ``--stream`` and ``--out`` (they exclude ``input`` and ``output``).
     """
@@ -36,6 +37,7 @@ class LiveOptions:
     wall_clock: bool = False
     grace: float = 1.0
     idle_timeout: Optional[float] = 10.0
+    max_gap: Optional[int] = MAX_GAP
     save_input: Optional[str] = None
     stream: Optional[str] = "-"
     clock: str = "1s"
@@ -73,7 +75,7 @@ def live_records(options: LiveOptions, analysis=None):
         stream = None if tcp else _open_text(options.stream)
         records = LiveInput(listen_on=tcp, stream=stream, wall_clock=clock, grace=options.grace,
                             checker=checker, handle_signals=True, on_listen=_announce("listening on"),
-                            idle_timeout=options.idle_timeout)
+                            idle_timeout=options.idle_timeout, max_gap=options.max_gap)
     else:
         records = open_stream(options.stream)
     if save:

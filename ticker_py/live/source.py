@@ -32,6 +32,7 @@ from ..ast import Location
 from ..errors import Diagnostic, StreamError, UsageError, with_excerpt
 from ..values import format_atom
 from ..streams import Record, StreamChecker, read_text
+from ..streams.drive import MAX_GAP, check_max_gap
 from .net import address_text, listen
 
 __all__ = ["parse_line", "LiveInput", "save_records"]
@@ -129,7 +130,8 @@ class LiveInput:
     ``idle_timeout``: seconds after which a silent TCP producer no longer holds the merge
     back (None: never); ``max_buffered``: records the merge holds before it stops reading
     the producers that are ahead. ``report`` gets each bad line's StreamError, ``log``
-    each note (idle producers).
+    each note (idle producers). ``max_gap``: a record more than this many time points
+    after the current time is reported and skipped (None: no limit).
     """
 
     def __init__(self, listen_on: Optional[str] = None, stream: Optional[TextIO] = None,
@@ -138,7 +140,7 @@ class LiveInput:
                  report: Callable[[BaseException], None] = _report,
                  on_listen: Optional[Callable[[str], None]] = None,
                  idle_timeout: Optional[float] = IDLE_TIMEOUT, max_buffered: int = MAX_BUFFERED,
-                 log: Callable[[str], None] = _note):
+                 log: Callable[[str], None] = _note, max_gap: Optional[int] = MAX_GAP):
         if (listen_on is None) == (stream is None):
             raise UsageError(Diagnostic("give exactly one of listen_on and stream"))
         if idle_timeout is not None and not idle_timeout > 0:
@@ -158,6 +160,7 @@ class LiveInput:
         self.log = log
         self.idle_timeout = idle_timeout
         self.max_buffered = max_buffered
+        self.max_gap = check_max_gap(max_gap)
         self.accepted = 0            # records passed on
         self.rejected = 0            # lines reported and skipped
         self._stop = False
@@ -305,6 +308,9 @@ class LiveInput:
         elif rec.t < self._cur:
             self._error(inp, inp.line,
                         f"time {rec.t} is already closed (current time {self._cur}); record skipped")
+        elif self.max_gap is not None and rec.t - self._cur > self.max_gap:
+            self._error(inp, inp.line, f"time {rec.t} is more than --max-gap {self.max_gap} time points "
+                                       f"after the current time {self._cur}; record skipped")
         else:
             inp.last_t = rec.t
             heapq.heappush(self._heap, (rec.t, self._seq, rec))
