@@ -340,7 +340,7 @@ def test_merge_buffer_is_bounded_and_loses_nothing():
         time.sleep(0.1)
         peak.append(len(src._heap))
     # the rest waits unread in the kernel's socket buffers: TCP makes the producer wait
-    assert 50 <= max(peak) <= 50 + 65536 // 90 + 1 and len(set(peak)) == 1
+    assert 50 <= max(peak) <= 50 + 65536 // 90 + 1 and len(set(peak[-5:])) == 1
     slow.sendall(f"{n + 1}:\n".encode())
     sender.join(WAIT)
     fast.close()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..errors import Diagnostic, UsageError
 from ..live.options import LiveOptions
+from ..streams.drive import MAX_GAP
 
 __all__ = ["add_live_options", "live_options"]
 
@@ -32,5 +33,5 @@ def live_options(args) -> LiveOptions:
     if not args.idle_timeout >= 0:
         raise UsageError(Diagnostic(f"--idle-timeout must be 0 or more seconds, not {args.idle_timeout:g}"))
     return LiveOptions(input=args.input, output=args.output, wall_clock=args.wall_clock, grace=args.grace,
-                       idle_timeout=args.idle_timeout or None, max_gap=args.max_gap or None,
+                       idle_timeout=args.idle_timeout or None, max_gap=getattr(args, "max_gap", MAX_GAP) or None,
                        save_input=args.save_input, stream=args.stream, clock=args.clock, out=args.out)
