@@ -83,23 +83,22 @@ class _Program:
 
     def derived(self, streamed) -> set:
         """Predicates whose atoms depend on these stream predicates (reachability)."""
-        keyed, todo = set(streamed), list(streamed)
-        while todo:
-            for head in self.heads.get(todo.pop(), ()):
-                if head not in keyed:
-                    keyed.add(head)
-                    todo.append(head)
-        return keyed
+        return _closure(streamed, self.heads)
 
     def reaching(self, targets) -> set:
         """Predicates from which one of ``targets`` is derived (the targets included)."""
-        seen, todo = set(targets), list(targets)
-        while todo:
-            for body in self.bodies.get(todo.pop(), ()):
-                if body not in seen:
-                    seen.add(body)
-                    todo.append(body)
-        return seen
+        return _closure(targets, self.bodies)
+
+
+def _closure(start, edges) -> set:
+    """Every node reachable from ``start`` along ``edges`` (node -> successors), ``start`` included."""
+    seen, todo = set(start), list(start)
+    while todo:
+        for nxt in edges.get(todo.pop(), ()):
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen
 
 
 def shard_plan(analysis: Analysis) -> ShardPlan:
