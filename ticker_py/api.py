@@ -221,8 +221,6 @@ class Reasoner:
         """
         every = Every.parse(every)
         max_gap = check_max_gap(max_gap)
-        if until is not None:
-            _time(until, "until")
         return drive(_Checked(self), self.checker.records(records_from(records), self.time, until), every, until,
                      self.time, max_gap)
 
