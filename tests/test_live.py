@@ -280,6 +280,75 @@ def test_bad_lines_are_reported_and_skipped():
     assert "arity" in messages[5] and "middle of a line" in messages[6]
 
 
+def test_hostile_lines_are_isolated():
+    """Garbage, invalid UTF-8, deep nesting and over-long lines are reported; the line after each counts."""
+    errors = []
+    src = LiveInput(listen_on="tcp:127.0.0.1:0", grace=0.1, report=errors.append)
+    it = iter(src)
+    s = _connect(src.address)
+    deep = b"f(" * 100_000 + b"a" + b")" * 100_000
+    s.sendall(b"0: a\n\x00\x01garbage\n1: p(" + deep + b")\n2: b\xc3(\n3: b\n" + b"x" * (2 << 20)
+              + b"\n4: a\n5: q(" + b"[" * 5000 + b"\n6: a\n")
+    s.close()
+    assert [(r.t, r.line) for r in it] == [(0, 1), (3, 5), (4, 7), (6, 9)]
+    lines = [str(e).splitlines()[0] for e in errors]
+    assert [m.split(": error: ")[0].split(":")[3] for m in lines] == ["2", "3", "4", "6", "8"]
+    assert "nested too deeply" in lines[1]
+    assert "invalid UTF-8 (byte 0xc3)" in lines[2] and lines[2].split(":")[4].startswith("5")
+    assert "longer than" in lines[3]
+    assert src.accepted == 4 and src.rejected == 5
+
+
+def test_idle_producer_stops_holding_the_time_back():
+    errors, notes = [], []
+    src = LiveInput(listen_on="tcp:127.0.0.1:0", grace=0.1, idle_timeout=0.3, report=errors.append,
+                    log=notes.append)
+    it = iter(src)
+    silent, chatty = _connect(src.address), _connect(src.address)
+    start = time.monotonic()
+    chatty.sendall(b"0: a\n1: b\n2: a\n")
+    assert [r.t for r in _take(it, 2)] == [0, 1]          # released once `silent` is idle
+    assert time.monotonic() - start >= 0.25
+    name = f"tcp:127.0.0.1:{silent.getsockname()[1]}"
+    assert f"{name}: nothing received for 0.3 s: no longer holds the time back" in notes[0]
+    silent.sendall(b"0: b\n3: b\n")                       # 0 is closed by now: late; 3 is fine
+    chatty.sendall(b"4: a\n")
+    assert [r.t for r in _take(it, 2)] == [2, 3]
+    assert f"{name}: sending again; records for closed time points are late" in notes
+    silent.close()
+    chatty.close()
+    assert [r.t for r in it] == [4]
+    assert len(errors) == 1 and "time 0 is already closed" in str(errors[0])
+
+
+def test_merge_buffer_is_bounded_and_loses_nothing():
+    """A producer far ahead is paused (TCP back-pressure) while the slow one holds the time back."""
+    src = LiveInput(listen_on="tcp:127.0.0.1:0", grace=0.1, idle_timeout=None, max_buffered=50)
+    results, peak = [], []
+    slow, fast = _connect(src.address), _connect(src.address)
+    slow.sendall(b"0: a\n")
+    consumer = threading.Thread(target=lambda: results.extend(src), daemon=True)
+    consumer.start()
+    n = 30_000
+    payload = "".join(f"{t}: p({t}, {'x' * 80})\n" for t in range(1, n + 1)).encode()
+    sender = threading.Thread(target=fast.sendall, args=(payload,), daemon=True)
+    sender.start()
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline and len(src._heap) < 50:
+        time.sleep(0.05)
+    for _ in range(10):
+        time.sleep(0.1)
+        peak.append(len(src._heap))
+    # the rest waits unread in the kernel's socket buffers: TCP makes the producer wait
+    assert 50 <= max(peak) <= 50 + 65536 // 90 + 1 and len(set(peak[-5:])) == 1
+    slow.sendall(f"{n + 1}:\n".encode())
+    sender.join(WAIT)
+    fast.close()
+    slow.close()
+    consumer.join(WAIT)
+    assert [r.t for r in results] == list(range(n + 2))
+
+
 def test_wall_clock_over_tcp_ignores_given_times():
     src = LiveInput(listen_on="tcp:127.0.0.1:0", wall_clock=50, grace=0.1)
     it = iter(src)
@@ -410,6 +479,29 @@ def test_tcp_producers_merge_garbage_and_cut_lines(program, tmp_path, procs):
     assert lines == offline(program, saved)
 
 
+def test_hostile_producers_do_not_stop_a_good_one(program, tmp_path, procs):
+    """Garbage, deep nesting, invalid UTF-8 and a connection that never sends, next to a good producer."""
+    ticker, consumer, port, saved = _start_tcp(program, tmp_path, procs, "--idle-timeout", "0.5")
+    deep = "0: p(" + "f(" * 20_000 + "a" + ")" * 20_000 + ")\n"
+    good = [f"{t}: p({t}), b\n" for t in range(6)] + [30.0]                # stays connected
+    hostile = ["\x00\x01\x02\n", deep, "1: \udcff\udcfe\n", "2: " + "(" * 3000 + "\n", "zz\n", 30.0]
+    silent = [30.0]
+    _producers(procs, port, [good, hostile, silent])
+    got = [json.loads(consumer.line()) for _ in range(5)]                 # time 5 stays open
+    assert [r["t"] for r in got] == [0, 1, 2, 3, 4]
+    assert got[2]["models"] == [["y(0)", "y(1)", "y(2)", "z"]]
+    ticker.p.send_signal(signal.SIGTERM)
+    assert ticker.wait() == 0
+    lines = consumer.rest()
+    assert [json.loads(line)["t"] for line in lines] == [5]
+    assert saved.read_text().splitlines() == [x.strip() for x in good if isinstance(x, str)]
+    errors = [e for e in ticker.err if ": error: " in e]
+    assert len(errors) == 5, ticker.err
+    assert all(re.match(r"tcp:127\.0\.0\.1:\d+:\d+:\d+-\d+: error: ", e) for e in errors)
+    assert sum("no longer holds the time back" in e for e in ticker.err) >= 2   # hostile and silent
+    assert [json.loads(x) for x in offline(program, saved)] == got + [json.loads(x) for x in lines]
+
+
 def test_sigterm_loses_nothing_accepted(program, tmp_path, procs):
     ticker, consumer, port, saved = _start_tcp(program, tmp_path, procs)
     fast = [f"{t}: p({t})\n" for t in range(6)] + [30.0]           # then idles, connected
@@ -460,13 +552,15 @@ def test_spark_structured_streaming(tmp_path):
     try:
         folder = tmp_path / "in"
         folder.mkdir()
-        rows = [(0, "a", 0), (1, "p(1)", 1), (1, "b", 2), (3, None, 3), (4, "a", 4)]
-        (folder / "part1.json").write_text("".join(json.dumps({"t": t, "atom": a, "seq": s}) + "\n"
-                                                   for t, a, s in rows))
+        stream = [(0, ["a"]), (1, ["p(1)", "b"]), (3, []), (4, ["a"])]
+        lines = [json.dumps({"t": t, "atoms": a} if a else {"t": t}) for t, a in stream]
+        (folder / "part1.jsonl").write_text("\n".join(lines[:2] + ['{"t": 2, "atom": "b", "seq": 9}',
+                                                                   '{"t": 2.5}'] + lines[2:]) + "\n")
+        errors = []
         got = run_stream(folder_atoms(spark, str(folder)), PROGRAM, engine=ENGINE, timeout=120,
-                         checkpoint=str(tmp_path / "ck1"))
-        stream = [(t, [a] if a else []) for t, a, _ in rows]
+                         checkpoint=str(tmp_path / "ck1"), report=errors.append)
         assert _show(got) == _show(run(PROGRAM, stream, engine=ENGINE))
+        assert len(errors) == 2 and "'atom'" in str(errors[0]) and "part1.jsonl" in str(errors[0])
 
         cooling = (ROOT / "encodings" / "cooling.lars").read_text()
         got = run_stream(rate_atoms(spark, rows_per_second=100, atoms_per_time_point=10), cooling,

@@ -20,7 +20,9 @@ One call for a whole stream, with a pandas DataFrame out:
 
 from __future__ import annotations
 
+import contextlib
 import re
+import threading
 from pathlib import Path
 from typing import Iterable, Iterator, Optional, Union
 
@@ -29,10 +31,11 @@ from .analysis import Analysis, analyse
 from .engines import EngineOptions, create_engine, resolve_engine
 from .errors import Diagnostic, StreamError, UsageError
 from .streams import Record, Result, StreamChecker, open_stream, read_dataframe, results_to_dataframe
-from .streams.drive import Every, drive
+from .streams.drive import MAX_GAP, Every, check_max_gap, drive
 from .streams.factorized import note_fallback, with_factors
-from .syntax import parse_file, parse_ground_atom, parse_program
+from .syntax import parse_ground_atom, parse_program, read_source
 from .syntax.ground_atoms import GroundSyntaxError
+from .values import format_atom
 
 __all__ = ["load_program", "parse_clock", "Reasoner", "Results", "run", "records_from"]
 
@@ -41,8 +44,10 @@ _CLOCK = re.compile(r"^\s*(\d+)\s*([a-z]+)?\s*$")
 
 def parse_clock(text: Union[str, int]) -> int:
     """The duration of one time point in ms: ``parse_clock("1s") == 1000``."""
-    if isinstance(text, int):
+    if type(text) is int and text > 0:
         return text
+    if not isinstance(text, str):
+        raise UsageError(Diagnostic(f"bad clock {text!r}", notes=("give a positive number of ms, or e.g. 1s, 500ms",)))
     m = _CLOCK.match(text)
     unit = m and ("sec" if m.group(2) in (None, "s") else m.group(2))  # the window units, and "s"
     if not m or unit not in ast.UNITS or int(m.group(1)) == 0:
@@ -62,8 +67,8 @@ def load_program(program: Union[str, Path, ast.Program], *, background: Union[st
         prog = program
     elif isinstance(program, Path) or (isinstance(program, str) and program.endswith(".lars")
                                        and "\n" not in program and ":-" not in program):
-        prog = parse_file(program)
-        source = Path(program).read_text()
+        source = read_source(program)
+        prog = parse_program(source, str(program))
     else:
         prog, source = parse_program(program), program
     if background is not None:
@@ -72,11 +77,7 @@ def load_program(program: Union[str, Path, ast.Program], *, background: Union[st
 
 
 def _background_facts(path: Union[str, Path]) -> tuple:
-    try:
-        text = Path(path).read_text()
-    except OSError:
-        raise UsageError(Diagnostic(f"background file '{path}' does not exist")) from None
-    rules = parse_program(text, str(path)).rules
+    rules = parse_program(read_source(path, "background file"), str(path)).rules
     not_facts = [r for r in rules if not r.is_fact]
     if not_facts:
         raise UsageError(Diagnostic("background files hold facts only", not_facts[0].location))
@@ -84,12 +85,40 @@ def _background_facts(path: Union[str, Path]) -> tuple:
 
 
 def _atom(value, t: int) -> tuple:
+    """A ground atom from a string (``"p(a,1)"``) or a tuple (``("p", "a", 1)``), checked.
+
+    A tuple must be exactly what its printed form parses to: ints are numbers, ``str`` s are
+    constants (``"a"``) or quoted strings (``'"text"'``), nested tuples function terms. So
+    ``("temp", "50")`` is refused (write ``("temp", 50)``), and no string can smuggle program
+    text into an engine.
+    """
     if isinstance(value, tuple):
+        try:
+            text = format_atom(value) if value and type(value[0]) is str else None
+            same = text is not None and parse_ground_atom(text) == value
+        except (GroundSyntaxError, TypeError, ValueError, RecursionError):
+            same = False
+        if not same:
+            raise StreamError(Diagnostic(
+                f"bad tuple atom {value!r} at time {t}",
+                notes=("a tuple atom is (predicate, arg, ...): int for a number, str for a constant "
+                       "such as 'a' or a quoted string such as '\"text\"', a tuple for a function term",))) from None
         return value
+    if not isinstance(value, str):
+        raise StreamError(Diagnostic(f"bad atom {value!r} at time {t}: give a string such as 'p(1)' or a tuple"))
     try:
         return parse_ground_atom(value)
     except GroundSyntaxError as err:
         raise StreamError(Diagnostic(f"bad atom '{value}' at time {t}: {err.message}")) from None
+    except RecursionError:
+        raise StreamError(Diagnostic(f"bad atom at time {t}: nested too deeply")) from None
+
+
+def _time(t, what: str = "time") -> int:
+    """t checked: an int >= 0 (not a bool, not a float)."""
+    if type(t) is not int or t < 0:
+        raise UsageError(Diagnostic(f"{what} must be an integer >= 0, not {t!r}"))
+    return t
 
 
 class Results(list):
@@ -110,16 +139,23 @@ class Reasoner:
 
     ``append(t, atoms)`` adds atoms (strings like ``"alpha(20)"`` or tuples) arriving at
     time t; ``evaluate(t)`` answers at tick (t, c). ``feed(records)`` drives a whole stream.
+    Misuse raises :class:`~ticker_py.errors.TickerError` subclasses (UsageError, StreamError).
+    Not thread-safe: a call while another thread is inside one raises UsageError (use one
+    Reasoner per thread, or :class:`~ticker_py.live.LiveReasoner`, which takes a lock).
     """
 
     def __init__(self, program, engine: str = "auto", models: int = 1, show: str = "derived",
                  clock: Union[str, int] = "1s", inertia: bool = False, changes_only: bool = False,
                  factorize: bool = False):
+        if not isinstance(program, (str, Path, ast.Program, Analysis)):
+            raise UsageError(Diagnostic(f"a program is source text, a .lars path or an AST, not {program!r}"))
         self.analysis = program if isinstance(program, Analysis) else load_program(program, clock=clock)
-        if models < 0:
+        if type(models) is not int or models < 0:
             raise UsageError(Diagnostic(f"--models must be >= 0, not {models}"))
         if show not in ("derived", "all"):
             raise UsageError(Diagnostic(f"unknown --show '{show}'", notes=("use derived or all",)))
+        if not isinstance(engine, str):
+            raise UsageError(Diagnostic(f"unknown engine {engine!r}"))
         self.engine_name = resolve_engine(engine, self.analysis)
         self.engine = create_engine(self.engine_name, self.analysis,
                                     EngineOptions(models=0 if factorize else models, show=show, inertia=inertia,
@@ -131,40 +167,62 @@ class Reasoner:
         self.checker = StreamChecker(dict(self.analysis.signatures), set(self.analysis.intensional))
         self.time = 0
         self.atoms_in = 0
+        self._busy = threading.Lock()
 
     def append(self, t: int, atoms: Iterable) -> None:
-        """Add the atoms that arrived at time t (t never decreases)."""
+        """Add the atoms that arrived at time t (t never decreases; duplicates count once)."""
+        _time(t)
         if t < self.time:
             raise StreamError(Diagnostic(f"time {t} after time {self.time}: time must not decrease"))
-        atoms = [_atom(a, t) for a in atoms]
+        if isinstance(atoms, (str, tuple)) or not isinstance(atoms, Iterable):
+            raise UsageError(Diagnostic(f"atoms must be a list of atoms, not {atoms!r}"))
+        atoms = list(dict.fromkeys(_atom(a, t) for a in atoms))
         self.checker.check(Record(t, tuple(atoms), "<api>", 0))
         self._append(t, atoms)
 
     def _append(self, t: int, atoms: list) -> None:
-        self.time = t
-        self.atoms_in += len(atoms)
-        self.engine.append(t, atoms)
+        with self._exclusive():
+            self.time = t
+            self.atoms_in += len(atoms)
+            self.engine.append(t, atoms)
 
     def evaluate(self, t: Optional[int] = None) -> Result:
         """The answer streams at time t (default: the latest time appended)."""
         if t is None:
             t = self.time
+        _time(t)
         if t < self.time:
             raise StreamError(Diagnostic(f"cannot evaluate time {t} after time {self.time}"))
-        self.time = t
-        if self.factorize:
-            return with_factors(self.engine.evaluate(t), self.models)
-        return self.engine.evaluate(t)
+        with self._exclusive():
+            self.time = t
+            if self.factorize:
+                return with_factors(self.engine.evaluate(t), self.models)
+            return self.engine.evaluate(t)
+
+    @contextlib.contextmanager
+    def _exclusive(self):
+        """A Reasoner is not thread-safe: a call while another thread is inside one raises UsageError."""
+        if not self._busy.acquire(blocking=False):
+            raise UsageError(Diagnostic("this Reasoner is in use by another thread",
+                                        notes=("a Reasoner is not thread-safe: use one per thread, or "
+                                               "ticker_py.live.LiveReasoner, whose methods take a lock",)))
+        try:
+            yield
+        finally:
+            self._busy.release()
 
     def feed(self, records: Iterable[Record], until: Optional[int] = None,
-             every: Union[str, Every] = Every.TIME) -> Iterator[Result]:
+             every: Union[str, Every] = Every.TIME, max_gap: Optional[int] = MAX_GAP) -> Iterator[Result]:
         """Evaluate a stream of records: once per time point, or after every atom (``signal``).
 
         Time points are evaluated as soon as a later record shows they are complete. If the
-        stream raises an error, everything accepted before it is evaluated first.
+        stream raises an error, everything accepted before it is evaluated first. A record
+        more than ``max_gap`` time points after the open one is an error (None or 0: no limit).
         """
         every = Every.parse(every)
-        return drive(_Checked(self), self.checker.records(records, self.time, until), every, until, self.time)
+        max_gap = check_max_gap(max_gap)
+        return drive(_Checked(self), self.checker.records(records_from(records), self.time, until), every, until,
+                     self.time, max_gap)
 
 
 class _Checked:
@@ -185,23 +243,31 @@ def records_from(stream) -> Iterable[Record]:
 
         return read_spark_dataframe(stream)
 
+    if not isinstance(stream, Iterable):
+        raise UsageError(Diagnostic(f"a stream is a path, a DataFrame or (t, atoms) pairs, not {stream!r}"))
+
     def gen():
         for item in stream:
             if isinstance(item, Record):
                 yield item
-            else:
-                t, atoms = item
-                yield Record(t, tuple(_atom(a, t) for a in atoms), "<api>", 0)
+                continue
+            if not isinstance(item, (tuple, list)) or len(item) != 2:
+                raise StreamError(Diagnostic(f"a stream item is a (t, atoms) pair, not {item!r}"))
+            t, atoms = _time(item[0]), item[1]
+            if isinstance(atoms, (str, tuple)) or not isinstance(atoms, Iterable):
+                raise StreamError(Diagnostic(f"atoms at time {t} must be a list of atoms, not {atoms!r}"))
+            yield Record(t, tuple(_atom(a, t) for a in atoms), "<api>", 0)
     return gen()
 
 
 def run(program, stream, engine: str = "auto", models: int = 1, every: str = "time",
         until: Optional[int] = None, show: str = "derived", clock: Union[str, int] = "1s",
-        inertia: bool = False, factorize: bool = False) -> Results:
+        inertia: bool = False, factorize: bool = False, max_gap: Optional[int] = MAX_GAP) -> Results:
     """Evaluate a whole stream; ``stream`` is a path, a DataFrame or ``(t, atoms)`` pairs.
 
     ``factorize=True``: every Result carries its answer streams factorized (``Result.factors``,
-    see docs/formats.md); ``models`` > 0 then keeps the first ``models`` of the product."""
+    see docs/formats.md); ``models`` > 0 then keeps the first ``models`` of the product.
+    ``max_gap``: the most time points one record may skip (None or 0: no limit)."""
     reasoner = Reasoner(program, engine=engine, models=models, show=show, clock=clock, inertia=inertia,
                         factorize=factorize)
-    return Results(reasoner.feed(records_from(stream), until=until, every=every))
+    return Results(reasoner.feed(records_from(stream), until=until, every=every, max_gap=max_gap))

@@ -29,6 +29,7 @@ of the whole stream is the union (per answer stream: the product) of the shards'
 from __future__ import annotations
 
 import itertools
+from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -37,7 +38,8 @@ from . import Analysis
 
 __all__ = ["ShardPlan", "shard_plan", "sharding_report", "shard_of"]
 
-MAX_ASSIGNMENTS = 200_000
+MAX_STEPS = 200_000         # search budget: key assignments tried
+MAX_SUBSET_WORK = 50_000    # search budget: smaller key sets tried x rules
 
 
 @dataclass(frozen=True)
@@ -53,67 +55,90 @@ class ShardPlan:
         return self.key is not None
 
 
-def _streamed(analysis: Analysis) -> set:
-    background = {a[0] for a in analysis.background}
-    return set(analysis.extensional) - background
+def _keyed_atoms(rule: ast.Rule, keyed) -> list:
+    """The rule's body atoms over keyed predicates, then its head atom if that is keyed too."""
+    atoms = [lit.element.atom for lit in rule.body
+             if not lit.is_comparison and lit.element.atom.predicate in keyed]
+    if atoms and rule.head is not None and rule.head.atom.predicate in keyed:
+        atoms.append(rule.head.atom)
+    return atoms
 
 
-def _keyed_atoms(rule: ast.Rule, keyed: set):
-    for lit in rule.body:
-        if not lit.is_comparison and lit.element.atom.predicate in keyed:
-            yield lit.element.atom
+class _Program:
+    """The rules as a derivation graph (body predicate -> head predicate), built once."""
 
-
-def _derived_keyed(analysis: Analysis, streamed: set) -> set:
-    """Predicates whose atoms depend on stream data (a fixpoint over the rules)."""
-    keyed = set(streamed)
-    changed = True
-    while changed:
-        changed = False
-        for rule in analysis.program.proper_rules:
-            if rule.head is None or rule.head.atom.predicate in keyed:
+    def __init__(self, analysis: Analysis):
+        self.analysis = analysis
+        self.rules = [r for r in analysis.program.proper_rules]
+        self.heads = defaultdict(set)            # body predicate -> heads of rules it occurs in
+        self.bodies = defaultdict(set)           # head predicate -> its rules' body predicates
+        for rule in self.rules:
+            if rule.head is None:
                 continue
-            if any(True for _ in _keyed_atoms(rule, keyed)):
-                keyed.add(rule.head.atom.predicate)
-                changed = True
-    return keyed
+            head = rule.head.atom.predicate
+            for lit in rule.body:
+                if not lit.is_comparison:
+                    self.heads[lit.element.atom.predicate].add(head)
+                    self.bodies[head].add(lit.element.atom.predicate)
+
+    def derived(self, streamed) -> set:
+        """Predicates whose atoms depend on these stream predicates (reachability)."""
+        return _closure(streamed, self.heads)
+
+    def reaching(self, targets) -> set:
+        """Predicates from which one of ``targets`` is derived (the targets included)."""
+        return _closure(targets, self.bodies)
 
 
-def _rule_fits(rule: ast.Rule, key: dict) -> bool:
-    variables = set()
-    for atom in _keyed_atoms(rule, set(key)):
-        arg = atom.args[key[atom.predicate]]
-        if not isinstance(arg, ast.Variable):
-            return False
-        variables.add(arg.name)
-    if len(variables) > 1:
-        return False
-    if rule.head is not None and rule.head.atom.predicate in key and variables:
-        arg = rule.head.atom.args[key[rule.head.atom.predicate]]
-        return isinstance(arg, ast.Variable) and arg.name in variables
-    return True
+def _closure(start, edges) -> set:
+    """Every node reachable from ``start`` along ``edges`` (node -> successors), ``start`` included."""
+    seen, todo = set(start), list(start)
+    while todo:
+        for nxt in edges.get(todo.pop(), ()):
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen
 
 
 def shard_plan(analysis: Analysis) -> ShardPlan:
-    """Find a key for sharding the program's stream, or the reason there is none."""
+    """Find a key for sharding the program's stream, or the reason there is none.
+
+    The largest set of keyed stream predicates is tried first (then smaller ones, the
+    others broadcast); the search is bounded (``MAX_STEPS``, ``MAX_SUBSET_WORK``) and says
+    so when it gives up.
+    """
     if analysis.tuple_lookback:
         return ShardPlan(None, "a tuple window counts atoms across all shards")
-    streamed = sorted(_streamed(analysis))
+    background = {a[0] for a in analysis.background}
+    streamed = sorted(set(analysis.extensional) - background)
     if not streamed:
         return ShardPlan(None, "the program reads no stream predicate")
-    first_reason = ""
-    for size in range(len(streamed), 0, -1):
-        for subset in itertools.combinations(streamed, size):
-            key, reason = _find_key(analysis, set(subset))
+    prog = _Program(analysis)
+    key, first_reason = _find_key(prog, set(streamed))
+    if key is not None:
+        return ShardPlan(key, "")
+    # a predicate from which a 0-ary one is derived can never be keyed
+    zero = [p for p, n in analysis.signatures.items() if n == 0]
+    never = prog.reaching(zero)
+    candidates = [p for p in streamed if p not in never]
+    tries = budget = max(1, MAX_SUBSET_WORK // max(1, len(prog.rules)))
+    for size in range(len(candidates), 0, -1):
+        for subset in itertools.combinations(candidates, size):
+            if budget <= 0:
+                return ShardPlan(None, f"{first_reason} (search for a smaller key set stopped after "
+                                       f"{tries} tries)")
+            budget -= 1
+            key, _ = _find_key(prog, set(subset), explain=False)
             if key is not None:
                 return ShardPlan(key, "", frozenset(streamed) - frozenset(subset))
-            first_reason = first_reason or reason
     return ShardPlan(None, first_reason)
 
 
-def _find_key(analysis: Analysis, streamed: set):
+def _find_key(prog: _Program, streamed: set, explain: bool = True):
     """A key for these keyed stream predicates: ``(key, "")`` or ``(None, reason)``."""
-    keyed = _derived_keyed(analysis, streamed)
+    analysis = prog.analysis
+    keyed = prog.derived(streamed)
     zero = sorted(p for p in keyed if analysis.signatures[p] == 0)
     if zero:
         return None, f"'{zero[0]}/0' is derived from stream data but has no argument to key on"
@@ -121,22 +146,95 @@ def _find_key(analysis: Analysis, streamed: set):
     if guessed:
         return None, (f"'{guessed[0]}' is guessed (on a negative cycle) but not keyed: shards could"
                       " choose differently")
-    preds = sorted(keyed)
-    rules = [r for r in analysis.program.proper_rules if any(True for _ in _keyed_atoms(r, keyed))]
-    choices = [range(analysis.signatures[p]) for p in preds]
-    total = 1
-    for c in choices:
-        total *= len(c)
-    if total > MAX_ASSIGNMENTS:
-        return None, f"too many predicates to search for a key ({total} assignments)"
-    for combo in itertools.product(*choices):
-        key = dict(zip(preds, combo))
-        if all(_rule_fits(r, key) for r in rules):
-            return key, ""
-    culprit = next((r for r in rules if not any(
-        _rule_fits(r, dict(zip(preds, combo))) for combo in itertools.product(*choices))), None)
+    groups = [atoms for atoms in (_keyed_atoms(r, keyed) for r in prog.rules) if atoms]
+    key = _solve(sorted(keyed), {p: analysis.signatures[p] for p in keyed}, groups)
+    if isinstance(key, dict):
+        return key, ""
+    if key == "budget":
+        return None, "too many predicates to search for a key"
+    if not explain:
+        return None, ""
+    culprit = next((r for r, atoms in ((r, _keyed_atoms(r, keyed)) for r in prog.rules)
+                    if atoms and not isinstance(_solve(sorted({a.predicate for a in atoms}),
+                                                       {a.predicate: len(a.args) for a in atoms},
+                                                       [atoms]), dict)), None)
     detail = f": rule '{culprit}' joins keyed atoms on different variables" if culprit else ""
     return None, f"no key position fits every rule{detail}"
+
+
+def _var(atom: ast.Atom, position: int) -> Optional[str]:
+    arg = atom.args[position]
+    return arg.name if isinstance(arg, ast.Variable) else None
+
+
+def _solve(preds: list, arity: dict, groups: list):
+    """The first key (in the order of ``preds`` and positions) under which the keyed atoms of
+    every group carry one and the same variable at their key positions; None if there is
+    none, "budget" if the search ran out of steps.
+
+    A binary constraint problem: neighbouring atoms of a group must agree. Solved by arc
+    consistency and then depth-first search with forward checking, which finds the same
+    first key as trying every assignment in order, in linear time on the usual programs.
+    """
+    domains = {p: set(range(arity[p])) for p in preds}
+    arcs = defaultdict(list)                       # pred -> [(its atom, other pred, other atom)]
+    for atoms in groups:
+        for atom in atoms:
+            domains[atom.predicate] = {i for i in domains[atom.predicate] if _var(atom, i) is not None}
+        for a, b in zip(atoms, atoms[1:]):
+            arcs[a.predicate].append((a, b.predicate, b))
+            arcs[b.predicate].append((b, a.predicate, a))
+
+    trail: list = []                               # (pred, its domain before a change), for undo
+
+    def propagate(todo) -> bool:
+        queued = set(todo)
+        while todo:
+            q = todo.pop()
+            queued.discard(q)
+            for other, p, atom in arcs.get(q, ()):       # p's atom must agree with q's other
+                names = {_var(other, j) for j in domains[q]}
+                keep = {i for i in domains[p] if _var(atom, i) in names}
+                if keep == domains[p]:
+                    continue
+                trail.append((p, domains[p]))
+                domains[p] = keep
+                if not keep:
+                    return False
+                if p not in queued:
+                    queued.add(p)
+                    todo.append(p)
+        return True
+
+    if any(not d for d in domains.values()) or not propagate(list(domains)):
+        return None
+    frames: list = []                              # per assigned pred: [values, next index, trail mark]
+    steps, k = 0, 0
+    while k < len(preds):
+        if k == len(frames):
+            frames.append([sorted(domains[preds[k]]), 0, len(trail)])
+        values, index, mark = frames[k]
+        while len(trail) > mark:                   # undo the previous value's propagation
+            q, old = trail.pop()
+            domains[q] = old
+        if index == len(values):                   # every value failed: back to the previous pred
+            frames.pop()
+            k -= 1
+            if k < 0:
+                return None
+            continue
+        frames[k][1] += 1
+        steps += 1
+        if steps > MAX_STEPS:
+            return "budget"
+        if len(domains[preds[k]]) == 1:            # nothing changes: still arc consistent
+            k += 1
+            continue
+        trail.append((preds[k], domains[preds[k]]))
+        domains[preds[k]] = {values[index]}
+        if propagate([preds[k]]):
+            k += 1
+    return {p: next(iter(domains[p])) for p in preds}
 
 
 def shard_of(atom: tuple, key: dict, shards: int) -> Optional[int]:

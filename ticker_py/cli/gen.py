@@ -6,7 +6,7 @@ import sys
 import time
 
 from ..workloads import WORKLOADS, resolve
-from ..workloads.files import write_stream
+from ..workloads.files import output_directory, write_stream
 from .common import HelpFormatter
 
 __all__ = ["register", "run_gen"]
@@ -36,6 +36,7 @@ def run_gen(args) -> int:
     """Run ``ticker gen``; returns the exit status. Bad arguments raise UsageError."""
     params = {"tp": args.tp, "window": args.window, "items": args.items, "rate": args.rate}
     resolve(args.scenario, **params)
+    output_directory(args.out)
     start = time.time()
     if args.no_spark or args.format != "parquet":
         meta = write_stream(args.out, args.scenario, args.format, args.seed, **params)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from ..errors import Diagnostic, UsageError
 from ..live.options import LiveOptions
+from ..streams.drive import MAX_GAP
 
 __all__ = ["add_live_options", "live_options"]
 
@@ -19,11 +21,17 @@ def add_live_options(run_parser) -> None:
                    help="time points advance with real time (one per --clock); atoms are stamped on arrival")
     g.add_argument("--grace", type=float, default=1.0, metavar="SECONDS",
                    help="with --input: end this long after the last producer left")
+    g.add_argument("--idle-timeout", type=float, default=10.0, metavar="SECONDS",
+                   help="with --input: a producer silent this long no longer holds the time back "
+                        "(0 = wait for it forever)")
     g.add_argument("--save-input", metavar="FILE",
                    help="write every accepted record to FILE (text format) for an offline replay")
 
 
 def live_options(args) -> LiveOptions:
     """The live options of parsed ``ticker run`` arguments."""
+    if not args.idle_timeout >= 0:
+        raise UsageError(Diagnostic(f"--idle-timeout must be 0 or more seconds, not {args.idle_timeout:g}"))
     return LiveOptions(input=args.input, output=args.output, wall_clock=args.wall_clock, grace=args.grace,
+                       idle_timeout=args.idle_timeout or None, max_gap=getattr(args, "max_gap", MAX_GAP) or None,
                        save_input=args.save_input, stream=args.stream, clock=args.clock, out=args.out)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-import sys
+import signal
+import threading
 import time
 from dataclasses import dataclass, replace
 from typing import Optional
@@ -10,7 +11,7 @@ from typing import Optional
 from ..consequences import MODES
 from ..engines import ENGINE_NAMES
 from ..errors import Diagnostic, UsageError
-from ..streams.drive import Every
+from ..streams.drive import MAX_GAP, Every, check_max_gap
 from .common import HelpFormatter, add_program_args, check_choice, choices_metavar, load
 from .live import add_live_options, live_options
 from .shard import add_shard_options, run_sharded_command, shard_options
@@ -36,6 +37,7 @@ class RunOptions:
     consequences: Optional[str] = None
     until: Optional[int] = None
     out: Optional[str] = None
+    max_gap: Optional[int] = MAX_GAP
     factorize: bool = False
 
 
@@ -62,6 +64,9 @@ def register(sub) -> None:
                      help="print per tick the number of answer streams and their brave/cautious consequences"
                           " (enumerates all answer streams)")
     run.add_argument("--until", type=int, help="evaluate time points up to T")
+    run.add_argument("--max-gap", type=int, default=MAX_GAP, metavar="N",
+                     help="refuse a record more than N time points after the previous one (each time point "
+                          "in between is evaluated and written); 0 = no limit")
     run.add_argument("--out", help="write results to FILE (default stdout)")
     add_live_options(run)
     add_shard_options(run)
@@ -76,7 +81,7 @@ def run_options(args) -> RunOptions:
     return RunOptions(stream=args.stream, engine=args.engine, models=models, every=every,
                       format=args.format, changes=args.changes, show_at=args.show_at, show=args.show,
                       inertia=args.inertia, consequences=args.consequences, until=args.until, out=args.out,
-                      factorize=args.factorize)
+                      max_gap=check_max_gap(args.max_gap), factorize=args.factorize)
 
 
 def cmd_run(args) -> int:
@@ -85,6 +90,7 @@ def cmd_run(args) -> int:
     from ..live.options import live_output, live_records
     from ..streams import make_writer
     from ..streams.factor_writers import make_factor_writer
+    from ..streams.output import open_output
 
     o = run_options(args)
     live = live_options(args)
@@ -101,7 +107,7 @@ def cmd_run(args) -> int:
         o = replace(o, models=0)
 
     def output():
-        out = live_output(live) or (open(o.out, "w") if o.out else sys.stdout)
+        out = live_output(live) or open_output(o.out)
         make = make_factor_writer if o.factorize and o.models == 0 else make_writer
         return out, make(o.format, out, show_at=o.show_at, changes=o.changes)
 
@@ -113,8 +119,7 @@ def cmd_run(args) -> int:
         try:
             return run_sharded_command(analysis, o, shards, writer)
         finally:
-            if out is not sys.stdout:
-                out.close()
+            out.close()
     reasoner = Reasoner(analysis, engine=o.engine, models=o.models, show=o.show, inertia=o.inertia,
                         changes_only=o.changes or o.format == "none", factorize=o.factorize)
     records = live_records(live, analysis)
@@ -123,7 +128,7 @@ def cmd_run(args) -> int:
     out, writer = output()
     start = time.perf_counter()
     points = 0
-    results = reasoner.feed(records, until=o.until, every=o.every)
+    results = _interruptible(reasoner.feed(records, until=o.until, every=o.every, max_gap=o.max_gap))
     try:
         if o.consequences:
             from ..consequences import consequences
@@ -139,6 +144,30 @@ def cmd_run(args) -> int:
     finally:
         writer.close({"time_points": points, "atoms": reasoner.atoms_in,
                       "seconds": time.perf_counter() - start})
-        if out is not sys.stdout:
-            out.close()
+        out.close()
     return 0
+
+
+def _interruptible(results):
+    """The results; the first SIGINT stops them after the evaluation under way (KeyboardInterrupt
+    between two results, so no engine is interrupted inside a solver call), a second one at once."""
+    if threading.current_thread() is not threading.main_thread():
+        yield from results
+        return
+    hits = []
+
+    def handler(signum, frame):
+        if hits:
+            raise KeyboardInterrupt
+        hits.append(signum)
+
+    previous = signal.signal(signal.SIGINT, handler)
+    try:
+        for result in results:
+            yield result
+            if hits:
+                raise KeyboardInterrupt
+        if hits:
+            raise KeyboardInterrupt
+    finally:
+        signal.signal(signal.SIGINT, previous)

@@ -4,8 +4,8 @@ The command line builds a :class:`LiveOptions` (``--input``, ``--output``, ``--w
 ``--grace``, ``--save-input``); a run then reads::
 
     records = live_records(options, analysis) or records_from(options.stream)
-    out = live_output(options) or (open(out_file, "w") if out_file else sys.stdout)
-    ...  # feed and write as usual; finally close ``out`` unless it is sys.stdout
+    out = live_output(options) or open_output(out_file)
+    ...  # feed and write as usual; finally close ``out``
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from ..errors import Diagnostic, UsageError
+from ..streams.drive import MAX_GAP
 
 __all__ = ["LiveOptions", "live_records", "live_output"]
 
@@ -25,6 +26,8 @@ class LiveOptions:
 
     ``input``/``output``: ``tcp:HOST:PORT``; ``wall_clock``: time points advance with real
     time, one per ``clock``; ``grace``: seconds to wait after the last producer left;
+    ``idle_timeout``: seconds after which a silent producer no longer holds the time back
+    (None: never); ``max_gap``: TCP records further ahead are skipped (--max-gap);
     ``save_input``: a file for every accepted record. ``stream`` and ``out`` are the run's
     ``--stream`` and ``--out`` (they exclude ``input`` and ``output``).
     """
@@ -33,6 +36,8 @@ class LiveOptions:
     output: Optional[str] = None
     wall_clock: bool = False
     grace: float = 1.0
+    idle_timeout: Optional[float] = 10.0
+    max_gap: Optional[int] = MAX_GAP
     save_input: Optional[str] = None
     stream: Optional[str] = "-"
     clock: str = "1s"
@@ -69,7 +74,8 @@ def live_records(options: LiveOptions, analysis=None):
             checker = StreamChecker(dict(analysis.signatures), set(analysis.intensional))
         stream = None if tcp else _open_text(options.stream)
         records = LiveInput(listen_on=tcp, stream=stream, wall_clock=clock, grace=options.grace,
-                            checker=checker, handle_signals=True, on_listen=_announce("listening on"))
+                            checker=checker, handle_signals=True, on_listen=_announce("listening on"),
+                            idle_timeout=options.idle_timeout, max_gap=options.max_gap)
     else:
         records = open_stream(options.stream)
     if save:

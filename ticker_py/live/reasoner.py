@@ -123,7 +123,7 @@ class LiveReasoner:
     def _check_open(self, t: int) -> None:
         if self.closed:
             raise StreamError(Diagnostic("the live reasoner is closed"))
-        if not isinstance(t, int) or t < 0:
+        if type(t) is not int or t < 0:
             raise StreamError(Diagnostic(f"time must be an integer >= 0, not {t!r}"))
         if t < self.open:
             raise StreamError(Diagnostic(f"time {t} is already closed (open time point: {self.open})"))

@@ -7,9 +7,12 @@ a file object such as stdin (wall-clock mode). Merge rule (watermark): each prod
 times must not decrease; a record at time T is passed on once every connected producer
 has sent a record at time >= T or disconnected, so time point T is complete when every
 connected producer has moved past it (``T+1:`` alone is a heartbeat) or left. A record
-for a time point that is already closed is late: reported and skipped. Bad lines are
-reported on stderr (``tcp:PEER:LINE:COL: error: ...``) and skipped; the producer and
-the others carry on. See docs/live.md.
+for a time point that is already closed is late: reported and skipped. Every line is
+handled in isolation: a bad line (unparsable, invalid UTF-8, nested too deeply, too long)
+is reported on stderr (``tcp:PEER:LINE:COL: error: ...``) and skipped; the producer and
+the others carry on. A producer silent for ``idle_timeout`` seconds stops holding the
+watermark back; at most ``max_buffered`` records wait in the merge, beyond that the
+producers ahead of the watermark are not read (TCP back-pressure). See docs/live.md.
 """
 
 from __future__ import annotations
@@ -26,14 +29,17 @@ import time
 from typing import Callable, Iterator, Optional, TextIO
 
 from ..ast import Location
-from ..errors import Diagnostic, StreamError, with_excerpt
+from ..errors import Diagnostic, StreamError, UsageError, with_excerpt
 from ..values import format_atom
 from ..streams import Record, StreamChecker, read_text
+from ..streams.drive import MAX_GAP, check_max_gap
 from .net import address_text, listen
 
 __all__ = ["parse_line", "LiveInput", "save_records"]
 
-MAX_LINE = 1 << 20          # a producer sending a longer line is disconnected
+MAX_LINE = 1 << 20          # a longer line is reported and skipped
+IDLE_TIMEOUT = 10.0         # seconds of silence after which a producer no longer holds time back
+MAX_BUFFERED = 100_000      # records waiting in the merge before the producers ahead are paused
 _PREFIX = re.compile(r"\s*\d+\s*:")
 
 
@@ -67,6 +73,8 @@ def parse_line(text: str, source: str, number: int, stamp: Optional[int] = None)
         rec = next(read_text([parsed], source), None)
     except StreamError as err:
         raise StreamError([_relocate(d, text, number, shift) for d in err.diagnostics]) from None
+    except RecursionError:
+        raise StreamError(Diagnostic("atom nested too deeply", Location(source, number, 1, number, 2))) from None
     if rec is None:
         return None
     return Record(rec.t if stamp is None else stamp, rec.atoms, source, number)
@@ -74,6 +82,10 @@ def parse_line(text: str, source: str, number: int, stamp: Optional[int] = None)
 
 def _report(err: BaseException) -> None:
     print(err, file=sys.stderr, flush=True)
+
+
+def _note(message: str) -> None:
+    print(f"ticker: {message}", file=sys.stderr, flush=True)
 
 
 @dataclasses.dataclass(eq=False)
@@ -86,6 +98,10 @@ class _Input:
     buffer: bytes = b""
     line: int = 0
     last_t: Optional[int] = None     # latest accepted time (TCP merge)
+    seen: float = 0.0                # time.monotonic() of the last data received
+    idle: bool = False               # silent for idle_timeout: not part of the watermark
+    paused: bool = False             # ahead of a full merge buffer: not read
+    skipping: bool = False           # inside an over-long line: discard up to the next newline
 
     def read(self) -> bytes:
         if self.tcp:
@@ -111,15 +127,26 @@ class LiveInput:
     ends. ``checker`` refuses atoms the program does not accept (skipped and reported).
     ``handle_signals``: on SIGINT/SIGTERM stop cleanly (main thread only; a second signal
     raises KeyboardInterrupt). ``on_listen`` gets the bound address (``tcp:HOST:PORT``).
+    ``idle_timeout``: seconds after which a silent TCP producer no longer holds the merge
+    back (None: never); ``max_buffered``: records the merge holds before it stops reading
+    the producers that are ahead. ``report`` gets each bad line's StreamError, ``log``
+    each note (idle producers). ``max_gap``: a record more than this many time points
+    after the current time is reported and skipped (None: no limit).
     """
 
     def __init__(self, listen_on: Optional[str] = None, stream: Optional[TextIO] = None,
                  wall_clock: Optional[int] = None, grace: float = 1.0,
                  checker: Optional[StreamChecker] = None, handle_signals: bool = False,
                  report: Callable[[BaseException], None] = _report,
-                 on_listen: Optional[Callable[[str], None]] = None):
+                 on_listen: Optional[Callable[[str], None]] = None,
+                 idle_timeout: Optional[float] = IDLE_TIMEOUT, max_buffered: int = MAX_BUFFERED,
+                 log: Callable[[str], None] = _note, max_gap: Optional[int] = MAX_GAP):
         if (listen_on is None) == (stream is None):
-            raise ValueError("give exactly one of listen_on and stream")
+            raise UsageError(Diagnostic("give exactly one of listen_on and stream"))
+        if idle_timeout is not None and not idle_timeout > 0:
+            raise UsageError(Diagnostic(f"idle timeout must be positive, not {idle_timeout!r}"))
+        if isinstance(max_buffered, bool) or not isinstance(max_buffered, int) or max_buffered < 1:
+            raise UsageError(Diagnostic(f"max_buffered must be a positive integer, not {max_buffered!r}"))
         self.listener = listen(listen_on) if listen_on else None
         self.address = address_text(self.listener.getsockname()) if self.listener else None
         if self.address and on_listen:
@@ -130,6 +157,10 @@ class LiveInput:
         self.checker = checker
         self.handle_signals = handle_signals
         self.report = report
+        self.log = log
+        self.idle_timeout = idle_timeout
+        self.max_buffered = max_buffered
+        self.max_gap = check_max_gap(max_gap)
         self.accepted = 0            # records passed on
         self.rejected = 0            # lines reported and skipped
         self._stop = False
@@ -171,6 +202,9 @@ class LiveInput:
                 wakeups = [deadline] if deadline is not None else []
                 if self.wall_clock:
                     wakeups.append(self._start + (self._cur + 1) * self.wall_clock / 1000)
+                elif self.idle_timeout is not None:
+                    wakeups += [p.seen + self.idle_timeout for p in producers
+                                if p.tcp and not p.idle and not p.paused]
                 timeout = max(0.0, min(wakeups) - time.monotonic()) if wakeups else None
                 for key, _ in sel.select(timeout):
                     if key.data is None:
@@ -182,7 +216,9 @@ class LiveInput:
                         yield from self._read(sel, producers, key.data)
                 yield from self._tick()
                 if not self.wall_clock:
+                    self._mark_idle(producers)
                     yield from self._release(producers)
+                    self._pace(sel, producers)
                 if not producers:
                     if self.listener is None:
                         break
@@ -193,9 +229,9 @@ class LiveInput:
             yield from self._drain()
         finally:
             restore()
-            for key in list(sel.get_map().values()):
-                if isinstance(key.data, _Input) and key.data.tcp:
-                    key.data.fileobj.close()
+            for inp in producers:
+                if inp.tcp:
+                    inp.fileobj.close()
             sel.close()
             if self.listener:
                 self.listener.close()
@@ -209,7 +245,7 @@ class LiveInput:
             except (BlockingIOError, InterruptedError):
                 return
             sock.setblocking(False)
-            inp = _Input(address_text(peer), sock, True)
+            inp = _Input(address_text(peer), sock, True, seen=time.monotonic())
             sel.register(sock, selectors.EVENT_READ, inp)
             producers.append(inp)
             self._seen_producer = True
@@ -218,43 +254,49 @@ class LiveInput:
         data = inp.read()
         if data is None:
             return
+        inp.seen = time.monotonic()
+        if inp.idle:
+            inp.idle = False
+            self.log(f"{inp.name}: sending again; records for closed time points are late")
         if not data:                                         # end of this input
-            sel.unregister(inp.fileobj)
+            if not inp.paused:
+                sel.unregister(inp.fileobj)
             producers.remove(inp)
             if inp.tcp:
                 inp.fileobj.close()
-            if inp.buffer.strip():
+            if inp.buffer.strip() and not inp.skipping:
                 if inp.tcp:
                     self._error(inp, inp.line + 1, "connection closed in the middle of a line; line skipped")
                 else:
                     yield from self._line(inp, inp.buffer)
             return
+        if inp.skipping:                                     # the rest of an over-long line
+            end = data.find(b"\n")
+            if end < 0:
+                return
+            inp.skipping, inp.line, data = False, inp.line + 1, data[end + 1:]
         inp.buffer += data
         *lines, inp.buffer = inp.buffer.split(b"\n")
         for raw in lines:
             yield from self._line(inp, raw)
         if len(inp.buffer) > MAX_LINE:
-            self._error(inp, inp.line + 1, f"line longer than {MAX_LINE} bytes; producer disconnected")
-            sel.unregister(inp.fileobj)
-            producers.remove(inp)
-            inp.fileobj.close() if inp.tcp else None
+            self._error(inp, inp.line + 1, f"line longer than {MAX_LINE} bytes; line skipped")
+            inp.buffer, inp.skipping = b"", True
 
     def _line(self, inp: _Input, raw: bytes) -> Iterator[Record]:
         inp.line += 1
-        text = raw.decode("utf-8", errors="replace").rstrip("\r")
+        try:
+            text = raw.decode("utf-8").rstrip("\r")
+        except UnicodeDecodeError as err:
+            column = len(raw[:err.start].decode("utf-8", errors="replace")) + 1
+            self._error(inp, inp.line, f"invalid UTF-8 (byte 0x{raw[err.start]:02x}); line skipped", column)
+            return
         stamp = None
         if self.wall_clock:
             yield from self._tick()
             stamp = self._cur
-        try:
-            rec = parse_line(text, inp.name, inp.line, stamp)
-            if rec is None:
-                return
-            if self.checker is not None:
-                self.checker.check(rec)
-        except StreamError as err:
-            self.rejected += 1
-            self.report(err)
+        rec = self.handle_line(text, inp.name, inp.line, stamp)
+        if rec is None:
             return
         if stamp is not None:
             self.accepted += 1
@@ -266,20 +308,71 @@ class LiveInput:
         elif rec.t < self._cur:
             self._error(inp, inp.line,
                         f"time {rec.t} is already closed (current time {self._cur}); record skipped")
+        elif self.max_gap is not None and rec.t - self._cur > self.max_gap:
+            self._error(inp, inp.line, f"time {rec.t} is more than --max-gap {self.max_gap} time points "
+                                       f"after the current time {self._cur}; record skipped")
         else:
             inp.last_t = rec.t
             heapq.heappush(self._heap, (rec.t, self._seq, rec))
             self._seq += 1
 
-    def _error(self, inp: _Input, line: int, message: str) -> None:
+    def handle_line(self, text: str, source: str, number: int, stamp: Optional[int] = None) -> Optional[Record]:
+        """One decoded line as a checked Record, or None (blank, comment, or bad: reported).
+
+        Never raises for anything in ``text``: a line that breaks the reader is reported
+        (as a located error) like any other bad line.
+        """
+        try:
+            rec = parse_line(text, source, number, stamp)
+            if rec is not None and self.checker is not None:
+                self.checker.check(rec)
+            return rec
+        except StreamError as err:
+            self.rejected += 1
+            self.report(err)
+        except (MemoryError, ValueError, OverflowError) as err:
+            self.rejected += 1
+            self.report(StreamError(Diagnostic(f"cannot read this line ({type(err).__name__}: {err})",
+                                               Location(source, number, 1, number, 2))))
+        return None
+
+    def _error(self, inp: _Input, line: int, message: str, column: int = 1) -> None:
         self.rejected += 1
-        self.report(StreamError(Diagnostic(message, Location(inp.name, line, 1, line, 2))))
+        self.report(StreamError(Diagnostic(message, Location(inp.name, line, column, line, column + 1))))
+
+    def _bound(self, producers) -> Optional[int]:
+        """The watermark: the least position of a producer that still holds time back."""
+        return min((self._cur if p.last_t is None else p.last_t for p in producers if not p.idle),
+                   default=None)
 
     def _release(self, producers) -> Iterator[Record]:
         """Pass on every buffered record no connected producer can still precede."""
-        bound = min((self._cur if p.last_t is None else p.last_t for p in producers), default=None)
+        bound = self._bound(producers)
         while self._heap and (bound is None or self._heap[0][0] <= bound):
             yield self._emit(heapq.heappop(self._heap)[2])
+
+    def _mark_idle(self, producers) -> None:
+        if self.idle_timeout is None:
+            return
+        now = time.monotonic()
+        for p in producers:
+            if p.tcp and not p.idle and not p.paused and now - p.seen >= self.idle_timeout:
+                p.idle = True
+                self.log(f"{p.name}: nothing received for {self.idle_timeout:g} s: no longer holds "
+                         "the time back (--idle-timeout)")
+
+    def _pace(self, sel, producers) -> None:
+        """Back-pressure: while the merge is full, read only the producers at the watermark."""
+        full = len(self._heap) >= self.max_buffered
+        bound = self._bound(producers)
+        for p in producers:
+            ahead = full and bound is not None and p.last_t is not None and p.last_t > bound
+            if ahead and not p.paused:
+                sel.unregister(p.fileobj)
+                p.paused = True
+            elif not ahead and p.paused:
+                sel.register(p.fileobj, selectors.EVENT_READ, p)
+                p.paused, p.seen = False, time.monotonic()
 
     def _drain(self) -> Iterator[Record]:
         while self._heap:

@@ -1,7 +1,8 @@
 """Spark Structured Streaming driving a reasoner through ``foreachBatch`` (imports pyspark).
 
 A streaming DataFrame with columns ``t`` (integer) and ``atom`` (string; null = heartbeat),
-and optionally ``seq`` (arrival order within a time point), is pushed micro-batch by
+and optionally ``seq`` (arrival order within a time point), or with raw JSON Lines text
+(columns ``file`` and ``jsonl``, as :func:`folder_atoms` makes; rows in file order), is pushed micro-batch by
 micro-batch into a :class:`~ticker_py.live.LiveReasoner` in the driver. A time point is
 evaluated once a later time shows up (in this batch or a later one) or when the query ends
 (:func:`run_stream` calls ``close``). Rows for a time point already closed are late:
@@ -16,8 +17,8 @@ from dataclasses import replace
 import tempfile
 from typing import Callable, List, Optional
 
-from ..errors import StreamError
-from ..streams import Result
+from ..errors import Diagnostic, StreamError, UsageError
+from ..streams import Result, read_jsonl
 from .reasoner import LiveReasoner
 
 __all__ = ["rate_atoms", "folder_atoms", "drive", "run_stream"]
@@ -35,14 +36,38 @@ def rate_atoms(spark, rows_per_second: int = 100, atoms_per_time_point: int = 10
                         f"{atom} AS atom", "value AS seq"))
 
 
-def folder_atoms(spark, path: str, fmt: str = "json", max_files_per_trigger: Optional[int] = None):
-    """Files arriving in ``path`` (``json`` lines with ``t``, ``atom``, ``seq``, or ``csv`` with a header)."""
-    reader = spark.readStream.schema("t BIGINT, atom STRING, seq BIGINT").format(fmt)
-    if fmt == "csv":
-        reader = reader.option("header", "true")
+def folder_atoms(spark, path: str, fmt: str = "jsonl", max_files_per_trigger: Optional[int] = None):
+    """Files arriving in ``path``, in a stream format of docs/formats.md.
+
+    ``jsonl`` (default): JSON Lines, ``{"t": 0, "atoms": ["a", "p(1)"]}`` per line (``{"t": 3}``
+    is a heartbeat). The lines are read as text and parsed in the driver by the same reader
+    as ``--stream FILE.jsonl``, so a line of another shape (other keys such as ``atom``, a
+    ``t`` that is not an integer, not JSON) is reported and skipped, never read silently.
+    ``csv``: a header and columns ``t``, ``atom`` and optionally ``seq``.
+    """
+    from pyspark.sql import functions as F
+
+    if fmt not in ("jsonl", "csv"):
+        raise UsageError(Diagnostic(f"unknown folder format '{fmt}'", notes=("use jsonl or csv",)))
+    reader = spark.readStream
     if max_files_per_trigger:
         reader = reader.option("maxFilesPerTrigger", max_files_per_trigger)
-    return reader.load(path)
+    if fmt == "csv":
+        return reader.schema("t BIGINT, atom STRING, seq BIGINT").option("header", "true").csv(path)
+    return reader.text(path).select(F.input_file_name().alias("file"), F.col("value").alias("jsonl"))
+
+
+def _jsonl_rows(rows, report) -> list:
+    """``(t, atom, seq)`` rows from raw JSON Lines rows (``file``, ``jsonl``; seq = row order);
+    bad lines are reported and skipped."""
+    out = []
+    for seq, row in enumerate(rows):
+        try:
+            for rec in read_jsonl([row.jsonl], row.file or "<folder>"):
+                out += [(rec.t, a, seq) for a in rec.atoms] or [(rec.t, None, seq)]
+        except StreamError as err:
+            report(err)
+    return out
 
 
 def _report(err: BaseException) -> None:
@@ -57,17 +82,22 @@ def drive(frame, live: LiveReasoner, checkpoint: Optional[str] = None, trigger: 
     Batches run one at a time in the driver, so pushes arrive in batch order.
     """
     has_seq = "seq" in frame.columns
+    raw = "jsonl" in frame.columns
 
     def push_batch(batch, batch_id):
-        rows = batch.select("t", "atom", *(["seq"] if has_seq else [])).collect()
-        rows.sort(key=(lambda r: (r.t, r.seq)) if has_seq else (lambda r: r.t))
+        if raw:
+            rows = _jsonl_rows(batch.select("file", "jsonl").collect(), report)
+        else:
+            rows = [(r.t, r.atom, r.seq if has_seq else 0)
+                    for r in batch.select("t", "atom", *(["seq"] if has_seq else [])).collect()]
+        rows.sort(key=lambda r: (r[0], r[2]))
         start = 0
         while start < len(rows):
             end = start
-            while end < len(rows) and rows[end].t == rows[start].t:
+            while end < len(rows) and rows[end][0] == rows[start][0]:
                 end += 1
-            t = int(rows[start].t)
-            atoms = [r.atom for r in rows[start:end] if r.atom is not None]
+            t = int(rows[start][0])
+            atoms = [r[1] for r in rows[start:end] if r[1] is not None]
             try:
                 live.push(t, atoms)
             except StreamError as err:
@@ -82,8 +112,9 @@ def drive(frame, live: LiveReasoner, checkpoint: Optional[str] = None, trigger: 
 
 def run_stream(frame, program, engine: str = "auto", timeout: float = 120.0,
                until_time: Optional[int] = None, checkpoint: Optional[str] = None,
-               on_result: Optional[Callable[[Result], None]] = None, **options) -> List[Result]:
-    """Run a bounded streaming query to the end and return every result.
+               on_result: Optional[Callable[[Result], None]] = None,
+               report: Callable[[BaseException], None] = _report, **options) -> List[Result]:
+    """Run a bounded streaming query to the end and return every result (bad rows go to ``report``).
 
     With a finite source (a folder; ``availableNow``) the query ends by itself. With an
     endless one (``rate``) give ``until_time``: the query runs with a 100 ms processing-time
@@ -105,7 +136,7 @@ def run_stream(frame, program, engine: str = "auto", timeout: float = 120.0,
 
     live = LiveReasoner(program, engine=engine, on_result=collect, **options)
     trigger = None if until_time is None else {"processingTime": "100 milliseconds"}
-    query = drive(frame, live, checkpoint, trigger)
+    query = drive(frame, live, checkpoint, trigger, report)
     try:
         if until_time is None:
             query.awaitTermination(timeout)

@@ -21,7 +21,7 @@ import numpy as np
 import pyarrow as pa
 
 from ..workloads import block_size, resolve, time_points
-from ..workloads.files import SMALL, write_jsonl, write_meta, write_program, write_text
+from ..workloads.files import SMALL, output_directory, write_jsonl, write_meta, write_program, write_text
 
 __all__ = ["generate_parquet"]
 
@@ -105,8 +105,7 @@ def generate_parquet(spark, name: str, out, seed: int = 0, tp: int | None = None
     stderr gets a line per step and per change of the task counts.
     """
     w, p = resolve(name, tp=tp, window=window, **params)
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    out = output_directory(out)
     size = size or block_size(w, p)
     ranges = [(t0, min(t0 + size, p["tp"])) for t0 in range(0, p["tp"], size)]
     partitions = max(1, min(partitions or len(ranges), len(ranges)))

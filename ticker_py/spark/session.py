@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import tempfile
 from pathlib import Path
 
-__all__ = ["get_spark"]
+from ..errors import Diagnostic, UsageError
+
+__all__ = ["get_spark", "java_runtime"]
+
+JAVA_HINT = ("Spark needs a Java runtime (17 or later): install one and put `java` on PATH or set "
+             "JAVA_HOME, or use the features without Spark (`ticker gen --no-spark`, `ticker run`)")
 
 _LOG4J = """\
 rootLogger.level = error
@@ -27,12 +33,29 @@ def _log4j_file() -> str:
     return str(path)
 
 
+def java_runtime() -> str:
+    """The ``java`` executable Spark will start (JAVA_HOME first, then PATH); UsageError if none."""
+    home = os.environ.get("JAVA_HOME")
+    if home:
+        java = Path(home) / "bin" / "java"
+        if os.access(java, os.X_OK):
+            return str(java)
+        raise UsageError(Diagnostic(f"JAVA_HOME is '{home}', but it has no bin/java", notes=(JAVA_HINT,)))
+    java = shutil.which("java")
+    if java is None:
+        raise UsageError(Diagnostic("no Java runtime found (no JAVA_HOME, no `java` on PATH)",
+                                    notes=(JAVA_HINT,)))
+    return java
+
+
 def get_spark(master: str = "local[2]", app: str = "ticker_py", **conf):
     """Build (or get the running) local SparkSession: UI and progress bar off, few shuffle
     partitions, workers on this Python (``sys.executable``), only errors logged.
 
-    ``conf`` adds Spark settings, ``spark.driver.memory="4g"`` style (dots as given).
+    ``conf`` adds Spark settings, ``spark.driver.memory="4g"`` style (dots as given). Without
+    a Java runtime, or when the JVM does not start, raises UsageError with a hint.
     """
+    java_runtime()
     os.environ["PYSPARK_PYTHON"] = sys.executable
     os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
     from pyspark.sql import SparkSession
@@ -46,6 +69,11 @@ def get_spark(master: str = "local[2]", app: str = "ticker_py", **conf):
                .config("spark.executor.extraJavaOptions", log))
     for key, value in conf.items():
         builder = builder.config(key, str(value))
-    spark = builder.getOrCreate()
+    try:
+        spark = builder.getOrCreate()
+    except Exception as err:                          # PySparkRuntimeError: JAVA_GATEWAY_EXITED, ...
+        if "JAVA_GATEWAY" not in str(err) and "Java gateway" not in str(err):
+            raise
+        raise UsageError(Diagnostic("the Java runtime for Spark did not start", notes=(JAVA_HINT,))) from None
     spark.sparkContext.setLogLevel("ERROR")
     return spark

@@ -18,10 +18,31 @@ from __future__ import annotations
 import enum
 from typing import Iterable, Iterator, List, Optional, Union
 
-from ..errors import Diagnostic, TickerError, UsageError
+from ..ast import Location
+from ..errors import Diagnostic, StreamError, TickerError, UsageError
 from .model import Record, TimePoint
 
-__all__ = ["Every", "Driver", "drive"]
+__all__ = ["Every", "Driver", "drive", "MAX_GAP", "check_max_gap"]
+
+#: Default of ``--max-gap``: the most time points one record may skip (each is evaluated).
+MAX_GAP = 100_000
+
+
+def check_max_gap(max_gap: Optional[int]) -> Optional[int]:
+    """``max_gap`` checked: an int >= 0 (0 and None: no limit)."""
+    if max_gap is None:
+        return None
+    if isinstance(max_gap, bool) or not isinstance(max_gap, int) or max_gap < 0:
+        raise UsageError(Diagnostic(f"--max-gap must be an integer >= 0, not {max_gap!r}"))
+    return max_gap or None
+
+
+def _gap_error(t: int, open_t: int, max_gap: int, where: Optional[Location] = None,
+               what: str = "time") -> StreamError:
+    return StreamError(Diagnostic(
+        f"{what} {t} is {t - open_t} time points after time point {open_t}, more than --max-gap {max_gap}",
+        where, (f"every time point in between would be evaluated and written; raise --max-gap "
+                f"(0: no limit) if that is meant",)))
 
 
 class Every(str, enum.Enum):
@@ -47,10 +68,14 @@ class Driver:
     ``every=time`` a time point's atoms are appended in one call when it closes; with
     ``signal`` each new atom is appended and evaluated at once, and a time point without
     atoms is evaluated once when it closes. Each call returns what ``evaluate`` returned.
+    ``max_gap``: a push more than this many time points after the open one raises
+    StreamError (nothing evaluated); None: no limit.
     """
 
-    def __init__(self, engine, every: Union[str, Every] = Every.TIME, start: int = 0):
+    def __init__(self, engine, every: Union[str, Every] = Every.TIME, start: int = 0,
+                 max_gap: Optional[int] = None):
         self.engine = engine
+        self.max_gap = check_max_gap(max_gap)
         self.signal = Every.parse(every) is Every.SIGNAL
         self.open = start          # the lowest time point not evaluated yet
         self.touched = False       # something was pushed at the open time point
@@ -60,6 +85,7 @@ class Driver:
 
     def push(self, t: int, atoms: Iterable = ()) -> List:
         """Close the time points before t, then add ``atoms`` arriving at t."""
+        self.check_gap(t)
         out = self.close_before(t)
         self.touched = True
         for atom in atoms:
@@ -72,6 +98,11 @@ class Driver:
             else:
                 self._pending.append(atom)
         return out
+
+    def check_gap(self, t: int, where: Optional[Location] = None, what: str = "time") -> None:
+        """Raise StreamError if reaching t would evaluate more than ``max_gap`` time points."""
+        if self.max_gap is not None and t - self.open > self.max_gap:
+            raise _gap_error(t, self.open, self.max_gap, where, what)
 
     def close_before(self, t: int) -> List:
         """Evaluate every open time point before t."""
@@ -98,16 +129,17 @@ class Driver:
 
 
 def drive(engine, records: Iterable, every: Union[str, Every] = Every.TIME, until: Optional[int] = None,
-          start: int = 0) -> Iterator:
+          start: int = 0, max_gap: Optional[int] = None) -> Iterator:
     """Evaluate ``engine`` over ``records`` from time ``start`` up to the last record's time
     point or ``until``; yields what ``engine.evaluate`` returns.
 
     ``records``: Records or ``(t, atoms)`` pairs (t never decreases; a time point is evaluated
     as soon as a later record shows it is complete), or :class:`TimePoint` s (complete: each
     is evaluated at once). If the records raise a :class:`TickerError`, the time point open
-    then is evaluated first (when a record reached it), then the error is raised.
+    then is evaluated first (when a record reached it), then the error is raised; so is a
+    record more than ``max_gap`` time points after the open one (located at the record).
     """
-    driver = Driver(engine, every, start)
+    driver = Driver(engine, every, start, max_gap)
     accepted = closed = False
     try:
         for rec in records:
@@ -115,7 +147,12 @@ def drive(engine, records: Iterable, every: Union[str, Every] = Every.TIME, unti
                 t, atoms = rec.t, rec.atoms
             else:
                 t, atoms = rec
+            if getattr(rec, "source", None) is not None and rec.line:
+                driver.check_gap(t, Location(rec.source, rec.line, 1, rec.line, 2))
             accepted = True
+            driver.check_gap(t)
+            while driver.open < t:                 # one at a time: each result goes out at once
+                yield from driver.close_open()
             yield from driver.push(t, atoms)
             closed = isinstance(rec, TimePoint)
             if closed:
@@ -125,5 +162,9 @@ def drive(engine, records: Iterable, every: Union[str, Every] = Every.TIME, unti
             yield from driver.close_open()
         raise
     last = until if until is not None else driver.open - 1 if closed else driver.open
+    if until is not None and driver.max_gap is not None and until - driver.open > driver.max_gap:
+        if accepted and not closed:
+            yield from driver.close_open()
+        driver.check_gap(until, what="--until")
     while driver.open <= last:
         yield from driver.close_open()

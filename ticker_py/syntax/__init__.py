@@ -20,7 +20,7 @@ from ..errors import Diagnostic, ProgramError, TickerError
 from .ground_atoms import parse_ground_atom, split_atoms
 from .transformer import ToAst
 
-__all__ = ["parse_program", "parse_file", "parse_ground_atom", "split_atoms", "TERMINAL_NAMES"]
+__all__ = ["parse_program", "parse_file", "read_source", "parse_ground_atom", "split_atoms", "TERMINAL_NAMES"]
 
 TERMINAL_NAMES = {
     "IF": "':-'", "DOT": "'.'", "DOTS": "'..'", "COMMA": "','", "LPAR": "'('", "RPAR": "')'",
@@ -76,23 +76,61 @@ def parse_program(text: str, file: str = "<string>") -> ast.Program:
         tree = _parser().parse(text)
     except UnexpectedInput as err:
         raise _syntax_error(err, text, file) from None
+    except RecursionError:
+        raise _too_deep(text, file) from None
     try:
         return ToAst(file).transform(tree)
     except VisitError as err:
         if isinstance(err.orig_exc, TickerError):
             raise ProgramError(err.orig_exc.diagnostics, source=text) from None
+        if isinstance(err.orig_exc, RecursionError):
+            raise _too_deep(text, file) from None
         raise
+    except RecursionError:
+        raise _too_deep(text, file) from None
+
+
+def _too_deep(text: str, file: str) -> ProgramError:
+    """The error for a term nested beyond Python's recursion limit, at its deepest parenthesis."""
+    depth = deepest = where = 0
+    for i, ch in enumerate(text):
+        depth += (ch == "(") - (ch == ")")
+        if depth > deepest:
+            deepest, where = depth, i
+    line = text.count("\n", 0, where) + 1
+    column = where - (text.rfind("\n", 0, where) + 1) + 1
+    return ProgramError(Diagnostic(f"term nested too deeply ({deepest} parentheses)",
+                                   ast.Location(file, line, column, line, column + 1)), source=text)
+
+
+def read_source(path, what: str = "program file") -> str:
+    """A source file's text (UTF-8); a missing, unreadable, binary or non-UTF-8 file is a
+    UsageError located at the offending byte."""
+    from ..errors import UsageError
+
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise UsageError(Diagnostic(f"{what} '{path}' does not exist")) from None
+    except IsADirectoryError:
+        raise UsageError(Diagnostic(f"{what} '{path}' is a directory")) from None
+    except OSError as err:
+        raise UsageError(Diagnostic(f"cannot read {what} '{path}': {err.strerror or err}")) from None
+    try:
+        text, bad, message = data.decode("utf-8"), -1, ""
+    except UnicodeDecodeError as err:
+        text = data[:err.start].decode("utf-8")
+        bad, message = len(text), f"not UTF-8 text (byte 0x{data[err.start]:02x})"
+    if "\0" in text:                                # the first problem is reported
+        bad, message = text.index("\0"), "a binary file (a NUL byte), not program text"
+    if bad < 0:
+        return text
+    before = text[:bad]
+    line = before.count("\n") + 1
+    column = len(before) - (before.rfind("\n") + 1) + 1
+    raise UsageError(Diagnostic(f"{what} is {message}", ast.Location(str(path), line, column, line, column + 1)))
 
 
 def parse_file(path) -> ast.Program:
     """Parse a ``.lars`` file."""
-    from ..errors import UsageError
-
-    p = Path(path)
-    try:
-        text = p.read_text()
-    except FileNotFoundError:
-        raise UsageError(Diagnostic(f"program file '{path}' does not exist")) from None
-    except OSError as err:
-        raise UsageError(Diagnostic(f"cannot read program file '{path}': {err.strerror}")) from None
-    return parse_program(text, str(path))
+    return parse_program(read_source(path), str(path))

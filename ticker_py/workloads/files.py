@@ -22,10 +22,27 @@ import pyarrow.parquet as pq
 
 from . import _ranges, block_size, resolve, time_points
 
-__all__ = ["SMALL", "write_stream", "write_program", "write_meta", "write_jsonl", "write_text"]
+__all__ = ["SMALL", "write_stream", "write_program", "write_meta", "write_jsonl", "write_text",
+           "output_directory"]
 
 #: Up to this many atoms, a Parquet output also gets stream.jsonl and stream.stream.
 SMALL = 10 ** 5
+
+
+def output_directory(out) -> Path:
+    """``out`` as a directory, created if missing; UsageError if it is a file or cannot be made."""
+    from ..errors import Diagnostic, UsageError
+
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise UsageError(Diagnostic(f"output directory '{out}' exists and is not a directory",
+                                    notes=("--out names the directory to write program.lars, the stream "
+                                           "and meta.json into",)))
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise UsageError(Diagnostic(f"cannot create output directory '{out}': {err.strerror or err}")) from None
+    return out
 
 
 def write_program(out: Path, name: str, **params) -> None:
@@ -72,8 +89,7 @@ def _write_parquet(out: Path, name: str, seed: int, **params) -> int:
 
 def write_stream(out, name: str, fmt: str = "parquet", seed: int = 0, **params) -> dict:
     """Write ``name``'s stream to directory ``out`` in ``fmt`` (parquet, jsonl or text); returns meta."""
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    out = output_directory(out)
     write_program(out, name, **params)
     if fmt == "parquet":
         atoms = _write_parquet(out, name, seed, **params)

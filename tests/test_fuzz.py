@@ -1,0 +1,282 @@
+"""Fuzzing the boundary: for any input, "a result or a typed, located error; never another exception".
+
+Targets: the program parser, each stream reader's public entry point (text, JSON Lines, CSV),
+the TCP line handler of the live input, and the Python API (Reasoner with random arguments).
+CI runs a bounded sample; TICKER_SLOW=full runs >= 10^5 examples per target (the slow tests).
+"""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from helpers import scaled
+from ticker_py import Reasoner, ast
+from ticker_py.errors import StreamError, TickerError, UsageError
+from ticker_py.live import LiveInput
+from ticker_py.streams import Record, StreamChecker, read_csv, read_jsonl, read_text
+from ticker_py.syntax import parse_program
+
+SAMPLE, FULL = 150, 100_000
+fast = settings(max_examples=SAMPLE, suppress_health_check=list(HealthCheck))
+slow = settings(max_examples=scaled(FULL, 300), suppress_health_check=list(HealthCheck))
+
+PROGRAM_PIECES = [":-", ".", ",", "(", ")", "[", "]", "not ", " in ", " at ", " always ", "#", "..",
+                  "sec", "ms", "=", "!=", "<", "+", "-", "*", "/", "\\", "\"", "%", "/*", "*/", "\n",
+                  "a", "p", "q(X)", "X", "_", "1", "4294967296", "99999999999999999999", "\x00", "é"]
+programs = st.one_of(st.text(max_size=200),
+                     st.lists(st.sampled_from(PROGRAM_PIECES), max_size=40).map("".join),
+                     st.integers(0, 3000).map(lambda d: "p(" + "f(" * d + "a" + ")" * d + ")."))
+STREAM_PIECES = ["0", "1", "7", "-1", "2.0", ":", ";", ",", " ", "p", "(", ")", "a", "\"x,y\"", "X",
+                 "#", "%", "\n", "\r\n", "\ufeff", "\x00", "f(" * 50, "99999999999999999999999"]
+stream_text = st.one_of(st.text(max_size=200), st.lists(st.sampled_from(STREAM_PIECES), max_size=40).map("".join))
+JSON_PIECES = ["{", "}", "[", "]", "\"t\"", "\"atoms\"", "\"atom\"", ":", ",", "0", "3", "-2", "2.5", "true",
+               "null", "\"p(1)\"", "\"a\"", "\"p(\"", "\n", " ", "1e400", "\"\\ud800\""]
+jsonl_text = st.one_of(st.text(max_size=200), st.lists(st.sampled_from(JSON_PIECES), max_size=40).map("".join))
+CSV_PIECES = ["t", "atom", "c", "seq", ",", "\n", "0", "1", "-3", "x", "\"p(a,1)\"", "\"", "\ufeff", "2.0", ""]
+csv_text = st.one_of(st.text(max_size=200), st.lists(st.sampled_from(CSV_PIECES), max_size=40).map("".join))
+
+
+def located(err: TickerError) -> None:
+    """A typed error with at least one diagnostic and a message."""
+    assert err.diagnostics and all(d.message for d in err.diagnostics)
+
+
+# ---------------------------------------------------------------- program parser
+
+def check_parser(text):
+    try:
+        prog = parse_program(text)
+    except TickerError as err:
+        located(err)
+        assert all(d.location is not None for d in err.diagnostics), err
+        return
+    assert isinstance(prog, ast.Program)
+
+
+@fast
+@given(programs)
+def test_parser_result_or_located_error(text):
+    check_parser(text)
+
+
+@pytest.mark.slow
+@slow
+@given(programs)
+def test_parser_result_or_located_error_many(text):
+    check_parser(text)
+
+
+# ---------------------------------------------------------------- stream readers
+
+def check_reader(read, text, tmp_path=None):
+    try:
+        records = list(read(text))
+    except TickerError as err:
+        located(err)
+        return
+    assert all(isinstance(r, Record) and type(r.t) is int and r.t >= 0 for r in records)
+
+
+def _csv(tmp_path_factory):
+    path = tmp_path_factory.mktemp("fuzz") / "s.csv"
+
+    def read(text):
+        path.write_text(text, encoding="utf-8", errors="surrogatepass")
+        return read_csv(str(path))
+    return read
+
+
+@fast
+@given(stream_text)
+def test_text_reader(text):
+    check_reader(lambda s: read_text(s.splitlines(keepends=True), "<fuzz>"), text)
+
+
+@fast
+@given(jsonl_text)
+def test_jsonl_reader(text):
+    check_reader(lambda s: read_jsonl(s.splitlines(keepends=True), "<fuzz>"), text)
+
+
+@fast
+@given(csv_text.filter(lambda s: "\ud800" not in s))
+def test_csv_reader(tmp_path_factory, text):
+    check_reader(_csv(tmp_path_factory), text)
+
+
+@pytest.mark.slow
+@slow
+@given(stream_text, jsonl_text)
+def test_text_and_jsonl_readers_many(text, jsonl):
+    check_reader(lambda s: read_text(s.splitlines(keepends=True), "<fuzz>"), text)
+    check_reader(lambda s: read_jsonl(s.splitlines(keepends=True), "<fuzz>"), jsonl)
+
+
+@pytest.mark.slow
+@settings(max_examples=scaled(FULL, 200), suppress_health_check=list(HealthCheck))
+@given(csv_text.filter(lambda s: "\ud800" not in s))
+def test_csv_reader_many(tmp_path_factory, text):
+    check_reader(_csv(tmp_path_factory), text)
+
+
+# ---------------------------------------------------------------- the TCP line handler
+
+@pytest.fixture(scope="module")
+def live_input():
+    errors = []
+    src = LiveInput(listen_on="tcp:127.0.0.1:0", checker=StreamChecker({"p": 1, "a": 0, "x": 0}, {"x"}),
+                    report=errors.append)
+    yield src, errors
+    src.listener.close()
+
+
+def check_line(live_input, text, stamp):
+    src, errors = live_input
+    before = len(errors)
+    rec = src.handle_line(text, "tcp:127.0.0.1:1", 7, stamp)   # never raises
+    if rec is None:
+        for err in errors[before:]:
+            assert isinstance(err, StreamError)
+            located(err)
+            assert err.diagnostics[0].location.line == 7, err
+    else:
+        assert isinstance(rec, Record) and rec.line == 7 and len(errors) == before
+
+
+@fast
+@given(stream_text, st.sampled_from([None, 5]))
+def test_tcp_line_handler(live_input, text, stamp):
+    check_line(live_input, text, stamp)
+
+
+@pytest.mark.slow
+@slow
+@given(stream_text, st.sampled_from([None, 5]))
+def test_tcp_line_handler_many(live_input, text, stamp):
+    check_line(live_input, text, stamp)
+
+
+# ---------------------------------------------------------------- the Python API
+
+values = st.one_of(st.none(), st.booleans(), st.integers(-3, 2 ** 40), st.floats(allow_nan=True),
+                   st.text(max_size=12), st.sampled_from(["a", "p(1)", "q(x)", "p(", "not", "\"s\"", "50"]))
+atoms = st.one_of(values, st.tuples(st.sampled_from(["p", "a", "q", "x", "1", "P"]), values),
+                  st.tuples(st.sampled_from(["p", "q"]), values, values), st.just(()))
+calls = st.lists(st.one_of(
+    st.tuples(st.just("append"), values, st.one_of(values, st.lists(atoms, max_size=3))),
+    st.tuples(st.just("evaluate"), values, st.none()),
+    st.tuples(st.just("feed"), st.lists(st.tuples(values, st.lists(atoms, max_size=2)), max_size=3), values)),
+    max_size=5)
+constructor = st.fixed_dictionaries({}, optional={
+    "engine": st.sampled_from(["native", "clingo", "incremental", "auto", "nope", 3]),
+    "models": st.sampled_from([0, 1, 2, -1, "1", 1.5, True]),
+    "show": st.sampled_from(["derived", "all", "x", None]),
+    "clock": st.sampled_from(["1s", "500ms", "0s", -5, 0, 1.5, "x", 100]),
+    "inertia": st.booleans()})
+API_PROGRAM = "q(X) :- p(X) in [2].\nr :- a, not q(1).\n"
+
+
+def check_api(kwargs, script):
+    try:
+        reasoner = Reasoner(API_PROGRAM, **kwargs)
+    except TickerError as err:
+        located(err)
+        return
+    for name, first, second in script:
+        try:
+            if name == "append":
+                reasoner.append(first, second)
+            elif name == "evaluate":
+                reasoner.evaluate(first)
+            else:
+                list(reasoner.feed(first, max_gap=second if type(second) is int else 10))
+        except TickerError as err:
+            located(err)
+
+
+@fast
+@given(constructor, calls)
+def test_api_result_or_typed_error(kwargs, script):
+    check_api(kwargs, script)
+
+
+@pytest.mark.slow
+@settings(max_examples=scaled(FULL, 200), suppress_health_check=list(HealthCheck))
+@given(constructor, calls)
+def test_api_result_or_typed_error_many(kwargs, script):
+    check_api(kwargs, script)
+
+
+# ---------------------------------------------------------------- API misuse, one by one
+
+@pytest.mark.parametrize("engine", ["native", "clingo"])
+def test_tuple_atoms_are_typed_and_agree(engine):
+    r = Reasoner("q(X) :- temp(X). big :- temp(X), X > 40.", engine=engine)
+    r.append(0, [("temp", 50), ("temp", '"50"'), ("temp", "a")])
+    assert r.evaluate(0).models[0].sorted_atoms() == ["big", 'q("50")', "q(50)", "q(a)"]
+    for bad in [("temp", "50"), ("temp", "a). evil :- temp(Y"), ("temp", 1.5), ("temp", True),
+                ("temp", None), ("Temp", 1), (), (1, 2), ("temp", '"open')]:
+        with pytest.raises(StreamError, match="bad tuple atom"):
+            r.append(1, [bad])
+
+
+def test_api_misuse_raises_typed_errors():
+    r = Reasoner("q :- a.", engine="native")
+    for bad_t in (1.5, -1, True, "3", None):
+        with pytest.raises(UsageError, match="time must be an integer >= 0"):
+            r.append(bad_t, ["a"])
+        if bad_t is not None:                           # evaluate(None): the latest time
+            with pytest.raises(UsageError, match="time must be an integer >= 0"):
+                r.evaluate(bad_t)
+    for bad_atoms in ("a", 5, ("a",)):
+        with pytest.raises(UsageError, match="atoms must be a list"):
+            r.append(0, bad_atoms)
+    with pytest.raises(StreamError, match="bad atom 5"):
+        r.append(0, [5])
+    for clock in (-5, 0, 1.5, True):
+        with pytest.raises(UsageError, match="bad clock"):
+            Reasoner("q :- a [1 sec].", clock=clock)
+    with pytest.raises(UsageError):
+        Reasoner("q :- a.", models="1")
+    with pytest.raises(UsageError):
+        Reasoner(42)
+
+
+def test_duplicate_atoms_count_once_in_the_api():
+    r = Reasoner("q :- a.", engine="native")
+    r.append(0, ["a", "b", "a"])
+    assert r.evaluate(0).c == 2
+
+
+def test_live_push_refuses_a_bool_time():
+    from ticker_py.live import LiveReasoner
+
+    live = LiveReasoner("q :- a.", engine="native")
+    with pytest.raises(StreamError, match="time must be an integer"):
+        live.push(True, ["a"])
+
+
+def test_concurrent_use_of_a_reasoner_fails_typed():
+    r = Reasoner("q :- a.", engine="native")
+    inside, release = threading.Event(), threading.Event()
+    original = r.engine.evaluate
+
+    def slow_evaluate(t):
+        inside.set()
+        release.wait(10)
+        return original(t)
+
+    r.engine.evaluate = slow_evaluate
+    worker = threading.Thread(target=r.evaluate, args=(0,))
+    worker.start()
+    assert inside.wait(10)
+    with pytest.raises(UsageError, match="not thread-safe"):
+        r.append(0, ["a"])
+    release.set()
+    worker.join(10)
+    r.append(1, ["a"])                                  # usable again afterwards
+    assert r.evaluate(1).models[0].sorted_atoms() == ["q"]
