@@ -93,12 +93,14 @@ class Reasoner:
         if show not in ("derived", "all"):
             raise UsageError(Diagnostic(f"unknown --show '{show}'", notes=("use derived or all",)))
         self.engine_name = resolve_engine(engine, self.analysis)
-        self.engine = create_engine(self.engine_name, self.analysis,
+        self.engine = create_engine(engine if engine == "auto" else self.engine_name, self.analysis,
                                     EngineOptions(models=models, show=show, inertia=inertia,
                                                   changes_only=changes_only, native_prefix=native_prefix))
+        self.engine_name = self.engine.name   # auto may have fallen back
         self.checker = StreamChecker(dict(self.analysis.signatures), set(self.analysis.intensional))
         self.time = 0
         self.atoms_in = 0
+        self.seen_at, self.seen = -1, set()   # atoms appended at time seen_at
 
     def append(self, t: int, atoms: Iterable) -> None:
         """Add the atoms that arrived at time t (t never decreases)."""
@@ -106,7 +108,14 @@ class Reasoner:
             raise StreamError(Diagnostic(f"time {t} after time {self.time}: time must not decrease"))
         atoms = [_atom(a, t) for a in atoms]
         self.checker.check(Record(t, tuple(atoms), "<api>", 0))
-        self._append(t, atoms)
+        if t != self.seen_at:
+            self.seen_at, self.seen = t, set()
+        fresh = []
+        for a in atoms:            # the same atom twice in a time point counts once
+            if a not in self.seen:
+                self.seen.add(a)
+                fresh.append(a)
+        self._append(t, fresh)
 
     def _append(self, t: int, atoms: list) -> None:
         self.time = t

@@ -225,11 +225,17 @@ def encode_incremental(analysis: Analysis) -> IncrementalEncoding:
     for enc, pred, n in uses:
         annotated += enc.incremental_rules(pred, sigs[pred], n, pred in bg_preds, pin)
 
+    timed_preds = {p for enc, p, n in uses if enc.kind in ("time", "none")}
     for pred in bg_preds:
         if pred in analysis.intensional:
             a = arg_vars(sigs[pred])
             annotated += [(r, "background of an intensional predicate")
                           for r in pin(f"{pred}{args_with(a, 'N')} :- _bg_{pred}{args_with(a)}, _now(N).")]
+            if pred in timed_preds:   # read at past time points too (through @ or a time window)
+                low = "0" if analysis.lookback is None else f"N-{analysis.lookback}"
+                annotated += [(r, "background of an intensional predicate, at the past time points read")
+                              for r in pin(f"{pred}{args_with(a, 'U')} :- _bg_{pred}{args_with(a)}, _now(N),"
+                                           f" U = {low}..N-1, U >= 0.")]
     timed = tuple(a for a in analysis.background if a[0] not in analysis.intensional)
 
     annotated.append(("#show.", "only the current tick's atoms are shown:"))

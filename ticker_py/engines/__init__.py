@@ -47,8 +47,18 @@ def check_engine(name: str, analysis: Analysis) -> str:
 
 
 def create_engine(name: str, analysis: Analysis, options: EngineOptions = EngineOptions()) -> Engine:
-    """Create an engine for an analysed program; raises EngineUnsupported if it cannot run it."""
-    return engine_class(check_engine(name, analysis))(analysis, options)
+    """Create an engine for an analysed program; raises EngineUnsupported if it cannot run it.
+
+    ``auto`` tries the engines that can run the program in order: one that refuses the program
+    when it is created falls back to the next."""
+    if name != "auto":
+        return engine_class(check_engine(name, analysis))(analysis, options)
+    for i, candidate in enumerate(analysis.engines):
+        try:
+            return engine_class(candidate)(analysis, options)
+        except EngineUnsupported:
+            if i == len(analysis.engines) - 1:
+                raise
 
 
 def unsupported_reasons(analysis: Analysis) -> list:
@@ -60,4 +70,6 @@ def unsupported_reasons(analysis: Analysis) -> list:
     for r in analysis.program.rules:
         if r.is_constraint:
             out.append(f"{r.location}: constraint '{r}' needs a solver")
+    for r in analysis.interval_rules:
+        out.append(f"{r.location}: interval in rule '{r}' (the native engine takes intervals in facts only)")
     return out

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections import deque
+from itertools import takewhile
 from typing import Sequence
 
 import clingo
@@ -59,6 +60,16 @@ class ModelReader:
         self.intensional = analysis.intensional
         self.background = frozenset(analysis.background)
         self.show_all = show == "all"
+        self.signatures = analysis.signatures
+
+    def unmentioned(self, history, t: int) -> frozenset:
+        """With show=all: the input atoms at t of predicates the program never mentions (the
+        encoding has no ``#show`` for them); ``history`` holds ``(t, count, atom)``."""
+        if not self.show_all:
+            return frozenset()
+        sigs = self.signatures
+        return frozenset(a for _, _, a in takewhile(lambda e: e[0] == t, reversed(history))
+                         if a[0] not in sigs)
 
     def read(self, symbols, t: int) -> Model:
         now, pinned = set(), set()
@@ -114,9 +125,11 @@ class ClingoEngine(Engine):
         ctl.add("base", [], self.encoding.rules)
         ctl.add("base", [], facts)
         ctl.ground([("base", [])])
+        unmentioned = self.reader.unmentioned(self.history, t)
         with ctl.solve(yield_=True) as handle:
             for m in handle:
-                yield self.reader.read(m.symbols(shown=True), t)
+                model = self.reader.read(m.symbols(shown=True), t)
+                yield Model(model.atoms | unmentioned, model.pinned) if unmentioned else model
 
     def evaluate(self, t: int) -> Result:
         return Result(t, self.count, tuple(self.iter_models(t)))

@@ -139,12 +139,12 @@ class HybridEngine(DiffsModels, Engine):
             self.time = t
         if self.native is not None:
             self.native.append(t, atoms)
-        ext, lower, kept = self.analysis.extensional, self.lower_preds, self.kept
+        lower, kept = self.lower_preds, self.kept
         for atom in atoms:
             self.count += 1
             if atom[0] not in lower and (kept is None or atom[0] in kept):
                 self.history.append((t, self.count, atom))
-            if self.show_all and atom[0] in ext:
+            if self.show_all and atom[0] not in self.analysis.intensional:
                 self.inputs_now.add(atom)
 
     def _trim(self, lo: int) -> None:

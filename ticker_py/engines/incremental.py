@@ -157,6 +157,9 @@ class PureIncrementalEngine(DiffsModels, Engine):
         with ctl.solve(yield_=True) as handle:
             for m in handle:
                 models.append(self._read(m.symbols(shown=True), t))
+        unmentioned = self.reader.unmentioned(self.history, t)
+        if unmentioned:
+            models = [Model(m.atoms | unmentioned, m.pinned) for m in models]
         ctl.release_external(clingo.Function(GUARD, [clingo.Number(e)]))
         return self._result(t, tuple(models))
 

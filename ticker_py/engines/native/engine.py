@@ -13,7 +13,7 @@ deltas.
 from __future__ import annotations
 
 from heapq import heappop, heappush
-from itertools import repeat
+from itertools import count, repeat
 from typing import Sequence
 
 from ... import ast
@@ -126,7 +126,8 @@ class NativeEngine(Engine):
         self.j = 0
         self.now = -1
         self.started = False
-        self.future: list = []         # heap of (U, q, atom) pins not yet readable
+        self.future: list = []         # heap of (U, seq, q, atom) pins not yet readable
+        self.pin_seq = count()         # breaks ties in the heap: atoms of mixed types do not compare
         self.pins_now: list = []
         self.out_now: set = set()
         self.out_pins: set = set()
@@ -304,7 +305,7 @@ class NativeEngine(Engine):
                     for cover in covers:
                         cover.pinned(key[0], u)
                 if u > t:
-                    heappush(engine.future, (u, q, key[0]))
+                    heappush(engine.future, (u, next(engine.pin_seq), q, key[0]))
                 elif u == t:
                     engine.pins_now.append((q, key[0]))
                 if u != t and key[0] not in bgq:
@@ -413,7 +414,7 @@ class NativeEngine(Engine):
         self.pins_now = []
         future = self.future
         while future and future[0][0] <= t:
-            u, q, a = heappop(future)
+            u, _, q, a = heappop(future)
             store = self.pins[q]
             h = store.facts.get((a, u))
             if h is None:
@@ -491,7 +492,7 @@ class NativeEngine(Engine):
                 if p in self.runs:
                     self._feed_box(p, u, t, group)
             if self.show_all and u == t:
-                self.inputs_now.update(a for a in atoms if a[0] in self.sigs and a[0] not in self.intensional)
+                self.inputs_now.update(a for a in atoms if a[0] not in self.intensional)
 
     def _feed_box(self, p, u, t, atoms):
         last, start, seen = self.runs[p]
