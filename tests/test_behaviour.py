@@ -130,6 +130,13 @@ CASES = {
                                   M("q", "p(0)", "p(1)", "p(2)", "r")]),
     # an interval in a rule head: the native engine takes intervals in facts only
     "interval-head": ("n(1..2) :- b.", {0: ["b"]}, [M("n(1)", "n(2)"), M()]),
+    # an @-head time that is not an integer pins nothing (docs/semantics.md)
+    "non-integer-at-time": ("p at T :- a(T).\nq(T) :- p at T in [3].",
+                            {0: ["a(x)", "a(0)", "a(1)", "a(f(1))", 'a("s")']},
+                            [M("p", "q(0)", "p at 1"), M()]),
+    # '_' is a fresh variable per occurrence, as in clingo
+    "anonymous-variable": ("q(X) :- p(X,_), r(_,X).\ns :- p(_,_) in [1].", {0: ["p(1,a)", "r(b,1)", "r(c,2)"]},
+                           [M("q(1)", "s"), M("s"), M()]),
 }
 
 

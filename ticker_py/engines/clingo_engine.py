@@ -75,6 +75,8 @@ class ModelReader:
         now, pinned = set(), set()
         for sym in symbols:
             args = sym.arguments
+            if args[-1].type != clingo.SymbolType.Number:
+                continue   # pinned to a non-integer time: dropped on every engine
             time = args[-1].number
             name = sym.name
             atom = (name, *(symbol_to_term(a) for a in args[:-1]))

@@ -127,6 +127,7 @@ class HybridEngine(DiffsModels, Engine):
         self.symbols: dict = {}   # raw shown symbol -> (atom, time as given to clingo)
         self.texts: dict = {}     # lower atom -> its text without the time argument
         self.args = ["--heuristic=Domain"] if options.inertia else []
+        self.untimed = False      # an answer had an atom pinned to a non-integer time
 
     # ------------------------------------------------------------------ stream
 
@@ -191,6 +192,8 @@ class HybridEngine(DiffsModels, Engine):
         with ctl.solve(yield_=True) as handle:
             for m in handle:
                 items = [get(r) or convert(r) for r in _raw_symbols(m)]
+                if self.untimed:   # pinned to a non-integer time: dropped on every engine
+                    items = [item for item in items if item[1] is not None]
                 size += len(items) + 1
                 answers.append(items)
         if not self.options.inertia and size <= 20_000:
@@ -244,6 +247,9 @@ class HybridEngine(DiffsModels, Engine):
     def _convert(self, raw) -> tuple:
         sym = _symbol(raw)
         args = sym.arguments
+        if args[-1].type != clingo.SymbolType.Number:
+            self.untimed = True
+            return ((sym.name,), None)
         item = self.symbols[raw] = ((sym.name, *(symbol_to_term(x) for x in args[:-1])), args[-1].number)
         return item
 

@@ -171,8 +171,11 @@ class PureIncrementalEngine(DiffsModels, Engine):
             if item is None:
                 args = sym.arguments
                 atom = (sym.name, *(symbol_to_term(x) for x in args[:-1]))
-                item = cache[sym] = (atom, args[-1].number, sym.name in reader.intensional)
+                time = args[-1].number if args[-1].type == clingo.SymbolType.Number else None
+                item = cache[sym] = (atom, time, sym.name in reader.intensional)
             atom, u, intensional = item
+            if u is None:
+                continue   # pinned to a non-integer time: dropped on every engine
             if u == t:
                 if intensional or reader.show_all:
                     now.add(atom)
