@@ -27,6 +27,7 @@ from typing import Iterable, Iterator, Optional, Union
 from . import ast
 from .analysis import Analysis, analyse
 from .engines import EngineOptions, create_engine, resolve_engine
+from .engines.values import locate
 from .errors import Diagnostic, StreamError, TickerError, UsageError
 from .streams import Record, Result, StreamChecker, open_stream, read_dataframe, results_to_dataframe
 from .syntax import parse_file, parse_ground_atom, parse_program
@@ -154,7 +155,7 @@ class Reasoner:
             pending, seen, evaluated = [], set(), False
 
         try:
-            for rec in self.checker.records(records, cur, until):
+            for rec in self._values_checked(self.checker.records(records, cur, until)):
                 accepted = True
                 while rec.t > cur:
                     yield from close(cur)
@@ -177,6 +178,18 @@ class Reasoner:
         while cur <= last:
             yield from close(cur)
             cur += 1
+
+
+    def _values_checked(self, records: Iterable[Record]) -> Iterator[Record]:
+        """The records, each refused (located) if the engine cannot hold one of its values exactly."""
+        check = getattr(self.engine, "check_values", None)
+        for rec in records:
+            if check is not None:
+                try:
+                    check(rec.t, rec.atoms)
+                except StreamError as err:
+                    raise locate(err, rec.source, rec.line) from None
+            yield rec
 
 
 def records_from(stream) -> Iterable[Record]:

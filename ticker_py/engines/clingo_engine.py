@@ -16,7 +16,9 @@ import clingo
 from ..analysis import Analysis
 from ..encode import encode_static
 from ..streams.model import Model, Result
+from ..limits import CLINGO_MAX
 from .base import Engine, EngineOptions, covered_from, trim_history
+from .values import WIDE, check_clingo_number, clingo_analysis, clingo_atom, exact_atom
 
 __all__ = ["ClingoEngine", "symbol_to_term", "clingo_logger", "prefer_true"]
 
@@ -37,6 +39,8 @@ def symbol_to_term(sym: clingo.Symbol):
         return str(sym)
     if st == clingo.SymbolType.Function and not sym.arguments:
         return sym.name if sym.name else "()"
+    if sym.name == WIDE:   # a wide integer carried through clingo (engines/values.py)
+        return int(sym.arguments[0].string)
     return (sym.name, *(symbol_to_term(a) for a in sym.arguments))
 
 
@@ -68,7 +72,7 @@ class ModelReader:
         if not self.show_all:
             return frozenset()
         sigs = self.signatures
-        return frozenset(a for _, _, a in takewhile(lambda e: e[0] == t, reversed(history))
+        return frozenset(exact_atom(a) for _, _, a in takewhile(lambda e: e[0] == t, reversed(history))
                          if a[0] not in sigs)
 
     def read(self, symbols, t: int) -> Model:
@@ -98,17 +102,27 @@ class ClingoEngine(Engine):
     def __init__(self, analysis: Analysis, options: EngineOptions = EngineOptions()):
         self.analysis = analysis
         self.options = options
-        self.encoding = encode_static(analysis)
+        solved, self.values = clingo_analysis(analysis)
+        self.encoding = encode_static(solved)
         self.reader = ModelReader(analysis, options.show)
         self.history: deque = deque()
         self.count = 0
         self.time = 0
 
+    def check_values(self, t: int, atoms: Sequence[tuple]) -> None:
+        """Raise StreamError for a time point or atom clingo cannot hold exactly (before appending)."""
+        if t > CLINGO_MAX:
+            check_clingo_number(t, "time point")
+        check_clingo_number(self.count + len(atoms), "atom count", f" at time {t}")
+        for atom in atoms:
+            self.values.check(atom, f" at time {t}")
+
     def append(self, t: int, atoms: Sequence[tuple]) -> None:
+        self.check_values(t, atoms)
         self.time = t
         for atom in atoms:
             self.count += 1
-            self.history.append((t, self.count, atom))
+            self.history.append((t, self.count, clingo_atom(atom)))
 
     def covered_from(self, t: int) -> int:
         """The first time point a time window or @-atom can read at t."""
@@ -120,6 +134,8 @@ class ClingoEngine(Engine):
     def iter_models(self, t: int):
         """The answer streams at t one by one, as the solver finds them (``models`` of the
         options: 0 = all); nothing is collected."""
+        if t > CLINGO_MAX:
+            check_clingo_number(t, "time point")
         lo = self.covered_from(t)
         self._trim(lo)
         facts = self.encoding.facts(t, self.count, lo, self.history)

@@ -31,7 +31,9 @@ from ..encode.incremental import split_predicates
 from ..ground import format_term
 from ..streams.model import Model, Result
 from .base import DiffsModels, Engine, EngineOptions, covered_from, trim_history
+from ..limits import CLINGO_MAX
 from .clingo_engine import clingo_logger, prefer_true, symbol_to_term
+from .values import check_clingo_number, clingo_analysis, clingo_atom
 
 __all__ = ["HybridEngine", "times_stay_relative"]
 
@@ -107,7 +109,8 @@ class HybridEngine(DiffsModels, Engine):
             self.native = NativeEngine(lower, EngineOptions(models=1, pruning=options.pruning))
         up = self.upper = analyse(ast.Program(tuple(prog.facts) + tuple(upper_rules), prog.file),
                                   analysis.clock_ms)
-        enc = self.encoding = encode_static(up)
+        solved, self.values = clingo_analysis(up, upper_rules, prog.proper_rules)
+        enc = self.encoding = encode_static(solved)
         shows = "".join(f"#show {p}/{up.signatures[p] + 1}.\n" for p in sorted(up.intensional))
         self.rules = "".join(l + "\n" for l in enc.rules.splitlines() if not l.startswith("#show")) \
             + "#show.\n" + shows
@@ -131,10 +134,17 @@ class HybridEngine(DiffsModels, Engine):
 
     # ------------------------------------------------------------------ stream
 
+    def check_values(self, t: int, atoms: Sequence[tuple]) -> None:
+        """Raise StreamError for an atom with a value clingo (solving the upper part) cannot hold."""
+        if self.upper is not None:
+            for atom in atoms:
+                self.values.check(atom, f" at time {t}")
+
     def append(self, t: int, atoms: Sequence[tuple]) -> None:
         if self.upper is None:
             self.native.append(t, atoms)
             return
+        self.check_values(t, atoms)
         if t != self.time:
             self.inputs_now = set()
             self.time = t
@@ -144,7 +154,7 @@ class HybridEngine(DiffsModels, Engine):
         for atom in atoms:
             self.count += 1
             if atom[0] not in lower and (kept is None or atom[0] in kept):
-                self.history.append((t, self.count, atom))
+                self.history.append((t, self.count, clingo_atom(atom)))
             if self.show_all and atom[0] not in self.analysis.intensional:
                 self.inputs_now.add(atom)
 
@@ -163,6 +173,9 @@ class HybridEngine(DiffsModels, Engine):
         lo = covered_from(self.upper.lookback, t)
         self._trim(lo)
         d = lo if self.shift else 0
+        if t - d > CLINGO_MAX or (self.tuples and self.count > CLINGO_MAX):
+            check_clingo_number(t - d, "time point")
+            check_clingo_number(self.count, "atom count", f" at time {t}")
         facts = self._facts(t, d, lo, lower)
         answers = None if self.options.inertia else self.answers.get(facts)
         if answers is None:
@@ -230,7 +243,8 @@ class HybridEngine(DiffsModels, Engine):
         """``q(args,`` of a lower atom, cached (the time argument follows)."""
         if len(self.texts) > 100_000:
             self.texts = {}
-        args = "".join(format_term(a) + "," for a in atom[1:])
+        self.values.check(atom, f" (derived at time {self.time})")
+        args = "".join(format_term(a) + "," for a in clingo_atom(atom)[1:])
         s = self.texts[atom] = f"{atom[0]}({args}"
         return s
 

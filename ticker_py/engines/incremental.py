@@ -27,7 +27,9 @@ from ..encode.incremental import GUARD, TICK, encode_incremental
 from ..ground import format_term
 from ..streams.model import Model, Result
 from .base import DiffsModels, Engine, EngineOptions, covered_from, trim_history
-from .clingo_engine import ModelReader, clingo_logger, prefer_true, symbol_to_term
+from .clingo_engine import ClingoEngine, ModelReader, clingo_logger, prefer_true, symbol_to_term
+from ..limits import CLINGO_MAX
+from .values import check_clingo_number, clingo_analysis, clingo_atom
 
 __all__ = ["IncrementalEngine", "PureIncrementalEngine", "REBUILD_EVERY"]
 
@@ -67,7 +69,8 @@ class PureIncrementalEngine(DiffsModels, Engine):
                  rebuild_every: int = REBUILD_EVERY):
         self.analysis = analysis
         self.options = options
-        self.encoding = encode_incremental(analysis)
+        solved, self.values = clingo_analysis(analysis)
+        self.encoding = encode_incremental(solved)
         self.reader = ModelReader(analysis, options.show)
         self.rebuild_every = rebuild_every
         self.history: deque = deque()     # (t, count, atom): the window-covered stream
@@ -84,9 +87,12 @@ class PureIncrementalEngine(DiffsModels, Engine):
 
     # ------------------------------------------------------------------ stream
 
+    check_values = ClingoEngine.check_values
+
     def append(self, t: int, atoms: Sequence[tuple]) -> None:
+        self.check_values(t, atoms)
         self.time = t
-        for atom in atoms:
+        for atom in map(clingo_atom, atoms):
             self.count += 1
             self.history.append((t, self.count, atom))
             if self.ctl is not None:
@@ -147,6 +153,8 @@ class PureIncrementalEngine(DiffsModels, Engine):
     # ------------------------------------------------------------------ solving
 
     def evaluate(self, t: int) -> Result:
+        if t > CLINGO_MAX:
+            check_clingo_number(t, "time point")
         self._trim(self._covered_from(t))
         e = self._step(t)
         ctl = self.ctl
