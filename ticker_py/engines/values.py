@@ -78,29 +78,12 @@ def _variables(term) -> set:
     return ast.term_variables(term)
 
 
-def _arith_variables(term) -> set:
-    """Variables that occur under an arithmetic operator or an interval in ``term``."""
-    out, stack = set(), [(term, False)]
-    while stack:
-        t, under = stack.pop()
-        if isinstance(t, ast.Variable):
-            if under:
-                out.add(t.name)
-        elif isinstance(t, ast.Function):
-            stack += [(a, under) for a in t.args]
-        elif isinstance(t, ast.BinOp):
-            stack += [(t.left, True), (t.right, True)]
-        elif isinstance(t, ast.Interval):
-            stack += [(t.low, True), (t.high, True)]
-    return out
-
-
-def _literals(term):
-    """``(Number, computed)`` for each integer literal in ``term``; computed: under arithmetic."""
+def _leaves(term):
+    """``(leaf, computed)`` for each variable and number in ``term``; computed: under arithmetic."""
     stack = [(term, False)]
     while stack:
         t, under = stack.pop()
-        if isinstance(t, ast.Number):
+        if isinstance(t, (ast.Variable, ast.Number)):
             yield t, under
         elif isinstance(t, ast.Function):
             stack += [(a, under) for a in t.args]
@@ -108,6 +91,16 @@ def _literals(term):
             stack += [(t.left, True), (t.right, True)]
         elif isinstance(t, ast.Interval):
             stack += [(t.low, True), (t.high, True)]
+
+
+def _arith_variables(term) -> set:
+    """Variables that occur under an arithmetic operator or an interval in ``term``."""
+    return {t.name for t, under in _leaves(term) if under and isinstance(t, ast.Variable)}
+
+
+def _literals(term):
+    """``(Number, computed)`` for each integer literal in ``term``."""
+    return [(t, under) for t, under in _leaves(term) if isinstance(t, ast.Number)]
 
 
 def _numeric_variables(rule: ast.Rule) -> set:
