@@ -140,3 +140,36 @@ def test_fact_instance_limit():
     for source in ("p(1..50000000).", "p(1..1001,1..1000).", "p(f(1..2000000)).", "p((1..1001)*(1..1000))."):
         assert f"more than {MAX_FACT_ATOMS:,} instances" in _error(source)
     assert len(load_program("p(1..1000,1..1000).").background) == MAX_FACT_ATOMS
+
+
+# ---------------------------------------------------------------- ticker compare --changes
+
+def test_compare_compares_changes_lines():
+    from ticker_py.compare import compare_engines, default_factory, format_comparison
+    from ticker_py.streams import Result
+
+    analysis = load_program("a :- not a, p.\nb :- q.")
+    stream = [(0, ["q"]), (1, []), (2, ["p", "q"]), (3, ["q"])]
+
+    class ForgetsRemovals:
+        """A stand-in engine that reports changes without the removals (the old incremental bug)."""
+
+        name = "forgetful"
+
+        def __init__(self, analysis, options):
+            self.inner = create_engine("incremental", analysis, options)
+
+        def append(self, t, atoms):
+            self.inner.append(t, atoms)
+
+        def evaluate(self, t):
+            r = self.inner.evaluate(t)
+            return Result(r.t, r.c, r.models, None if r.changes is None else (r.changes[0], frozenset()))
+
+    engines = {"clingo": default_factory("clingo"), "incremental": default_factory("incremental")}
+    assert compare_engines(analysis, stream, engines, changes=True).agree
+    cmp = compare_engines(analysis, stream, {**engines, "forgetful": ForgetsRemovals}, changes=True)
+    assert [t.t for t in cmp.differing] == [1, 2]   # at 2 its state still holds b
+    report = format_comparison(cmp)
+    assert 'changes of clingo: {"t": 1, "c": 1, "added": [], "removed": ["b"]}' in report
+    assert 'changes of forgetful: {"t": 1, "c": 1, "added": [], "removed": []}' in report

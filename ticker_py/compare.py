@@ -23,6 +23,7 @@ Research switches (they change what every engine sees, identically):
 
 from __future__ import annotations
 
+import io
 import itertools
 import json
 import sys
@@ -32,7 +33,7 @@ from typing import Callable, Iterable, Iterator, Optional, TextIO
 from .engines import EngineOptions, create_engine
 from .errors import Diagnostic, EngineUnsupported, TickerError, UsageError
 from .ground import format_atom
-from .streams import Result, StreamChecker, TimePoint, time_points
+from .streams import ChangesWriter, Result, StreamChecker, TimePoint, time_points
 
 __all__ = ["default_factory", "prepare_stream", "reverse_within_time_points", "feed", "iter_results",
            "model_key", "answer_set", "Tick", "Comparison", "compare_engines", "format_comparison",
@@ -106,7 +107,10 @@ class _Materialiser:
         self.atoms, self.pinned = set(), set()
 
     def models(self, result: Result) -> Optional[tuple]:
-        if result.models is not None:
+        if result.models is not None:   # the next changes are relative to this (or to nothing)
+            one = result.models[0] if len(result.models) == 1 else None
+            self.atoms = set(one.atoms) if one else set()
+            self.pinned = set(one.pinned) if one else set()
             return result.models
         if result.changes is None:
             return None
@@ -137,10 +141,12 @@ class Tick:
     c: int
     models: dict  # engine -> frozenset of model keys
     counts: dict = field(default_factory=dict)  # engine -> c reported by the engine
+    changes: dict = field(default_factory=dict)  # engine -> its --changes line (compare_engines(changes=True))
 
     @property
     def agree(self) -> bool:
-        return len(set(self.models.values())) <= 1 and len(set(self.counts.values())) <= 1
+        return (len(set(self.models.values())) <= 1 and len(set(self.counts.values())) <= 1
+                and len(set(self.changes.values())) <= 1)
 
 
 @dataclass
@@ -160,16 +166,17 @@ class Comparison:
 
 def compare_engines(analysis, records, engines: dict, models: int = 0, every: str = "time",
                     until: Optional[int] = None, tuple_order: str = "arrival",
-                    keep_all: bool = True) -> Comparison:
+                    keep_all: bool = True, changes: bool = False) -> Comparison:
     """Run engines (``{name: factory}``) over the same stream in lockstep and compare each tick.
 
     An engine whose factory raises :class:`EngineUnsupported` (or is not installed) is
-    reported in ``unavailable`` and skipped.
+    reported in ``unavailable`` and skipped. With ``changes`` the engines run as for
+    ``--changes`` (one answer stream, changes only) and their ``--changes`` lines are compared too.
     """
     if every not in ("time", "signal"):
         raise UsageError(Diagnostic(f"unknown --every '{every}'", notes=("use time or signal",)))
     running, unavailable = {}, {}
-    options = EngineOptions(models=models)
+    options = EngineOptions(models=1, changes_only=True) if changes else EngineOptions(models=models)
     for name, factory in engines.items():
         try:
             running[name] = factory(analysis, options)
@@ -180,6 +187,7 @@ def compare_engines(analysis, records, engines: dict, models: int = 0, every: st
     points = itertools.tee(prepare_stream(analysis, records, until, tuple_order), max(1, len(running)))
     streams = {name: feed(eng, pts, every) for (name, eng), pts in zip(running.items(), points)}
     mats = {name: _Materialiser() for name in running}
+    writers = {name: ChangesWriter(io.StringIO()) for name in running} if changes else {}
     ticks, differing, evaluated = [], [], 0
     while running:
         results, failed = {}, {}
@@ -203,6 +211,8 @@ def compare_engines(analysis, records, engines: dict, models: int = 0, every: st
                 continue
             tick.models[name] = answer_set(mats[name].models(res))
             tick.counts[name] = (res.t, res.c)
+            if changes:
+                tick.changes[name] = next(iter(writers[name].lines(res)))
         if not tick.agree:
             differing.append(tick)
         if keep_all:
@@ -234,6 +244,8 @@ def format_tick(tick: Tick, reference: Optional[str] = None) -> str:
     lines = [f"t={tick.t} c={tick.c}: engines differ"]
     if len(set(tick.counts.values())) > 1:
         lines.append("  ticks: " + ", ".join(f"{n}: t={t} c={c}" for n, (t, c) in tick.counts.items()))
+    if len(set(tick.changes.values())) > 1:
+        lines += [f"  changes of {n}: {line}" for n, line in tick.changes.items()]
     groups: dict = {}
     for n in names:
         groups.setdefault(tick.models[n], []).append(n)
@@ -437,6 +449,8 @@ def register_cli(subparsers) -> None:
     p.add_argument("--consequences", metavar="brave|cautious",
                    help="compare brave or cautious consequences instead of the answer streams")
     p.add_argument("--max-diffs", type=int, default=20, help="differing ticks to print (default 20)")
+    p.add_argument("--changes", action="store_true",
+                   help="run the engines as for run --changes and compare their --changes lines too")
     p.set_defaults(func=cmd_compare)
 
     e = subparsers.add_parser("enumerate", help="write all answer streams to a file as they are produced",
@@ -474,7 +488,8 @@ def cmd_compare(args, factories: Optional[dict] = None) -> int:
     if args.consequences:
         return _compare_consequences(args, analysis, factories)
     cmp = compare_engines(analysis, args.stream, factories, models=args.models, every=args.every,
-                          until=args.until, tuple_order=args.tuple_order, keep_all=False)
+                          until=args.until, tuple_order=args.tuple_order, keep_all=False,
+                          changes=args.changes)
     print(format_comparison(cmp, args.max_diffs))
     if len(cmp.engines) < 2:
         print("note: fewer than two engines ran; nothing was compared", file=sys.stderr)
