@@ -134,6 +134,9 @@ CASES = {
     "non-integer-at-time": ("p at T :- a(T).\nq(T) :- p at T in [3].",
                             {0: ["a(x)", "a(0)", "a(1)", "a(f(1))", 'a("s")']},
                             [M("p", "q(0)", "p at 1"), M()]),
+    # strings are ordered by their content (clingo's order), not by their escaped text: '"' < '#'
+    "string-order": ('q(X) :- p(X), X < "a#".', {0: ['p("a\\"")', 'p("a\\\\")', 'p("a\\nb")']},
+                     [M('q("a\\"")', 'q("a\\nb")')]),
     # '_' is a fresh variable per occurrence, as in clingo
     "anonymous-variable": ("q(X) :- p(X,_), r(_,X).\ns :- p(_,_) in [1].", {0: ["p(1,a)", "r(b,1)", "r(c,2)"]},
                            [M("q(1)", "s"), M("s"), M()]),
