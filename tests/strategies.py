@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from hypothesis import strategies as st
 
 from ticker_py import ast
-from ticker_py.ground import to_ast_term
+from ticker_py.values import to_ast_term
 
 __all__ = ["Vocabulary", "vocabularies", "programs", "streams", "programs_and_streams",
            "dependency_edges", "is_stratified", "has_box_cycle"]

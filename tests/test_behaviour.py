@@ -10,19 +10,14 @@ from __future__ import annotations
 
 import pytest
 
-from ticker_py import run as ticker_run
+from ticker_py import run
 from ticker_py.analysis import GENERAL
 from ticker_py.api import load_program
+from ticker_py.engines import ENGINE_NAMES
 from ticker_py.errors import EngineUnsupported
 
-#: incremental-pure: the incremental engine without its native prefix (the pure incremental encoding)
-ENGINES = ["clingo", "incremental", "incremental-pure", "native"]
-
-
-def run(program, stream, engine, **options):
-    if engine == "incremental-pure":
-        return ticker_run(program, stream, engine="incremental", native_prefix=False, **options)
-    return ticker_run(program, stream, engine=engine, **options)
+#: every engine of the registry (incremental-pure: the pure incremental encoding)
+ENGINES = list(ENGINE_NAMES)
 
 
 def M(*atoms):
@@ -212,8 +207,7 @@ def test_show_all_includes_unmentioned_predicates(engine):
 def test_api_append_duplicate_counts_once(engine):
     from ticker_py import Reasoner
 
-    r = Reasoner("q(X) :- p(X) in [2 #].", engine=engine.split("-")[0],
-                 native_prefix=engine != "incremental-pure")
+    r = Reasoner("q(X) :- p(X) in [2 #].", engine=engine)
     r.append(0, ["p(1)", "p(2)", "p(1)"])
     r.append(0, ["p(2)"])
     result = r.evaluate(0)
@@ -240,8 +234,7 @@ def test_changes_at_a_tick_without_answer_stream(engine):
     from ticker_py.api import records_from
     from ticker_py.streams import make_writer
 
-    r = Reasoner(CHANGES_PROGRAM, engine=engine.split("-")[0], changes_only=True,
-                 native_prefix=engine != "incremental-pure")
+    r = Reasoner(CHANGES_PROGRAM, engine=engine, changes_only=True)
     out = io.StringIO()
     writer = make_writer("jsonl", out, changes=True)
     for result in r.feed(records_from(CHANGES_STREAM)):

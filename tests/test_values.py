@@ -13,15 +13,15 @@ import pytest
 from ticker_py import Reasoner, run
 from ticker_py.errors import EngineUnsupported, StreamError, TickerError
 
-ENGINES = [("clingo", True), ("incremental", True), ("incremental", False), ("native", True), ("auto", True)]
+ENGINES = ["clingo", "incremental", "incremental-pure", "native", "auto"]
 W = 1_700_000_000_123      # an epoch-millisecond value
 RANGE = "clingo's integer range -2147483648..2147483647"
 
 
-def outcome(program, stream, engine, native_prefix):
-    """The last tick's answer streams (printed), or the refusal's first line."""
+def outcome(program, stream, engine):
+    """The answer streams at every tick (printed), or the refusal's first line."""
     try:
-        results = run(program, stream, engine=engine, native_prefix=native_prefix, models=0)
+        results = run(program, stream, engine=engine, models=0)
     except TickerError as err:
         return "refused: " + str(err).splitlines()[0]
     return [sorted(tuple(m.sorted_atoms() + m.sorted_pinned()) for m in r.models) for r in results]
@@ -72,43 +72,43 @@ COMPUTED = {
 }
 
 
-@pytest.mark.parametrize("engine, prefix", ENGINES)
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("case", sorted(PASS_THROUGH))
-def test_wide_integers_passed_through_are_exact_everywhere(case, engine, prefix):
+def test_wide_integers_passed_through_are_exact_everywhere(case, engine):
     program, stream, expected = PASS_THROUGH[case]
-    assert outcome(program, stream, engine, prefix) == expected
+    assert outcome(program, stream, engine) == expected
 
 
-@pytest.mark.parametrize("engine, prefix", [e for e in ENGINES if e[0] != "native"])
+@pytest.mark.parametrize("engine", [e for e in ENGINES if e != "native"])
 @pytest.mark.parametrize("case", sorted(GENERAL))
-def test_wide_integers_in_general_programs(case, engine, prefix):
+def test_wide_integers_in_general_programs(case, engine):
     program, stream, expected = GENERAL[case]
-    assert outcome(program, stream, engine, prefix) == expected
+    assert outcome(program, stream, engine) == expected
 
 
-@pytest.mark.parametrize("engine, prefix", ENGINES)
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("case", sorted(COMPUTED))
-def test_wide_integers_computed_with_are_exact_or_refused(case, engine, prefix):
+def test_wide_integers_computed_with_are_exact_or_refused(case, engine):
     program, stream, expected, value = COMPUTED[case]
     clock = "1ms" if "h]" in program else "1s"
     try:
-        results = run(program, stream, engine=engine, native_prefix=prefix, models=0, clock=clock)
+        results = run(program, stream, engine=engine, models=0, clock=clock)
     except (StreamError, EngineUnsupported) as err:
-        assert engine in ("clingo", "incremental"), "native and auto compute exactly"
+        assert engine in ("clingo", "incremental", "incremental-pure"), "native and auto compute exactly"
         assert value in str(err) and RANGE in str(err)
         assert err.diagnostics[0].location is not None or "at time 0" in str(err)
         return
-    assert engine in ("native", "auto") or (engine == "incremental" and prefix), \
+    assert engine in ("native", "auto", "incremental"), \
         "only the native engine (also as the default engine's lower part) computes with wide values"
     assert [sorted(tuple(m.sorted_atoms() + m.sorted_pinned()) for m in r.models) for r in results] == expected
 
 
-@pytest.mark.parametrize("engine, prefix", [e for e in ENGINES if e[0] != "native"])
-def test_wide_value_reaching_the_solved_part_is_refused(engine, prefix):
+@pytest.mark.parametrize("engine", [e for e in ENGINES if e != "native"])
+def test_wide_value_reaching_the_solved_part_is_refused(engine):
     # l is evaluated natively by the default engine, but the choice rules compare with its value
     program = "l(X) :- p(X).\nq(X) :- l(X), not r(X), X > 3.\nr(X) :- l(X), not q(X)."
-    assert outcome(program, [(0, ["p(5)"])], engine, prefix) == [[("l(5)", "q(5)"), ("l(5)", "r(5)")]]
-    text = outcome(program, [(0, [f"p({W})"])], engine, prefix)
+    assert outcome(program, [(0, ["p(5)"])], engine) == [[("l(5)", "q(5)"), ("l(5)", "r(5)")]]
+    text = outcome(program, [(0, [f"p({W})"])], engine)
     assert text.startswith("refused: ") and str(W) in text and RANGE in text
 
 
@@ -128,12 +128,12 @@ def test_refused_record_is_located_in_the_stream_file(tmp_path):
         in str(err.value)
 
 
-@pytest.mark.parametrize("engine, prefix", [("clingo", True), ("incremental", False)])
-def test_time_points_and_counts_beyond_clingos_range_are_refused(engine, prefix):
-    r = Reasoner("q :- p.", engine=engine, native_prefix=prefix)
+@pytest.mark.parametrize("engine", ["clingo", "incremental-pure"])
+def test_time_points_and_counts_beyond_clingos_range_are_refused(engine):
+    r = Reasoner("q :- p.", engine=engine)
     with pytest.raises(StreamError, match="time point 3000000000 is outside clingo's integer range"):
         r.append(3_000_000_000, ["p"])
-    r = Reasoner("q :- p.", engine=engine, native_prefix=prefix)
+    r = Reasoner("q :- p.", engine=engine)
     r.engine.count = 2 ** 31 - 1
     with pytest.raises(StreamError, match="atom count 2147483648 is outside clingo's integer range"):
         r.append(0, ["p"])
@@ -146,10 +146,10 @@ def test_exact_engines_take_any_time_point(engine):
     assert r.evaluate().models[0].sorted_atoms() == ["q", "w(3000000000)"]
 
 
-@pytest.mark.parametrize("engine, prefix", ENGINES)
-def test_keywords_and_tuple_atoms_are_the_same_everywhere(engine, prefix):
+@pytest.mark.parametrize("engine", ENGINES)
+def test_keywords_and_tuple_atoms_are_the_same_everywhere(engine):
     # keywords are refused as stream constants on every engine; tuple atoms carry any value
-    r = Reasoner("q(X) :- p(X).", engine=engine, native_prefix=prefix)
+    r = Reasoner("q(X) :- p(X).", engine=engine)
     with pytest.raises(StreamError, match="is a keyword"):
         r.append(0, ["p(not)"])
     r.append(0, [("p", W), ("p", ("f", "a", '"s"'))])

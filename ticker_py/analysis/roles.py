@@ -7,8 +7,8 @@ import math
 
 from .. import ast
 from ..errors import Diagnostic
-from ..ground import evaluate_arith, from_ast_term
 from ..limits import MAX_FACT_ATOMS
+from ..values import evaluate_arith, from_ast_term
 
 __all__ = ["signatures", "intensional_predicates", "background_atoms", "body_atoms"]
 

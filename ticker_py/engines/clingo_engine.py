@@ -18,7 +18,7 @@ from ..encode import encode_static
 from ..streams.model import Model, Result
 from ..limits import CLINGO_MAX
 from .base import Engine, EngineOptions, covered_from, trim_history
-from .values import WIDE, check_clingo_number, clingo_analysis, clingo_atom, exact_atom
+from .wide import WIDE, check_clingo_number, clingo_analysis, clingo_atom, exact_atom
 
 __all__ = ["ClingoEngine", "symbol_to_term", "clingo_logger", "prefer_true"]
 
@@ -31,7 +31,7 @@ def clingo_logger(code, message: str) -> None:
 
 
 def symbol_to_term(sym: clingo.Symbol):
-    """A clingo symbol as a ground term of :mod:`ticker_py.ground`."""
+    """A clingo symbol as a ground term of :mod:`ticker_py.values`."""
     st = sym.type
     if st == clingo.SymbolType.Number:
         return sym.number
@@ -39,7 +39,7 @@ def symbol_to_term(sym: clingo.Symbol):
         return str(sym)
     if st == clingo.SymbolType.Function and not sym.arguments:
         return sym.name if sym.name else "()"
-    if sym.name == WIDE:   # a wide integer carried through clingo (engines/values.py)
+    if sym.name == WIDE:   # a wide integer carried through clingo (engines/wide.py)
         return int(sym.arguments[0].string)
     return (sym.name, *(symbol_to_term(a) for a in sym.arguments))
 

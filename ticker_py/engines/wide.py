@@ -190,7 +190,7 @@ class ClingoValues:
                 raise StreamError(self.diagnostic(atom, i, where))
 
     def diagnostic(self, atom: tuple, i: int, where: str = "", location=None) -> Diagnostic:
-        from ..ground import format_atom, format_term
+        from ..values import format_atom, format_term
 
         rule = self.sensitive[(atom[0], i)]
         text = f"'{atom[0]}'" if None in atom else f"'{format_atom(atom)}'"
