@@ -134,7 +134,7 @@ def test_time_points_and_counts_beyond_clingos_range_are_refused(engine):
     with pytest.raises(StreamError, match="time point 3000000000 is outside clingo's integer range"):
         r.append(3_000_000_000, ["p"])
     r = Reasoner("q :- p.", engine=engine)
-    r.engine.count = 2 ** 31 - 1
+    r.engine.history.count = 2 ** 31 - 1
     with pytest.raises(StreamError, match="atom count 2147483648 is outside clingo's integer range"):
         r.append(0, ["p"])
 
