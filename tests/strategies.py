@@ -31,6 +31,7 @@ from dataclasses import dataclass, replace
 from hypothesis import strategies as st
 
 from ticker_py import ast
+from ticker_py.values import to_ast_term
 
 __all__ = ["Vocabulary", "vocabularies", "programs", "streams", "programs_and_streams",
            "dependency_edges", "is_stratified", "has_box_cycle"]
@@ -41,23 +42,37 @@ DATA_VARS = ("X", "Y", "Z")
 TIME_VARS = ("T", "T1", "T2")
 
 
+#: the value domains: small numbers, constants, numbers and constants mixed (pins of mixed
+#: types), integers next to and past clingo's 32 bits, and strings with clingo's escapes
+DOMAINS = [(1, 2), ("x", "y"), (1, "x"), (2 ** 31 - 1, 2 ** 31 + 5), ('"a\\nb"', '"q\\"x\\\\"')]
+#: domains whose values clingo cannot compute with: no arithmetic and only = and != on data
+WIDE = (2 ** 31 - 1, 2 ** 31 + 5)
+
+
 @dataclass(frozen=True)
 class Vocabulary:
     arity: dict       # predicate name -> 0 or 1
-    domain: tuple     # ground values: (1, 2) or ("x", "y")
+    domain: tuple     # ground values (see DOMAINS), as ground terms (strings quoted)
 
     @property
     def numeric(self) -> bool:
-        return type(self.domain[0]) is int
+        """Data arithmetic and order comparisons are drawn (not for wide values)."""
+        return type(self.domain[0]) is int and not self.wide
+
+    @property
+    def wide(self) -> bool:
+        return self.domain == WIDE
 
     def const(self, value):
-        return ast.Number(value) if type(value) is int else ast.Constant(value)
+        if type(value) is int:
+            return ast.Number(value)
+        return to_ast_term(value)   # a constant, or a string given quoted (as in streams)
 
 
 @st.composite
 def vocabularies(draw) -> Vocabulary:
     arity = {name: draw(st.integers(0, 1)) for name in EXTENSIONAL + INTENSIONAL}
-    domain = draw(st.sampled_from([(1, 2), ("x", "y")]))
+    domain = draw(st.sampled_from(DOMAINS[:2] * 3 + DOMAINS[2:]))
     return Vocabulary(arity, domain)
 
 
@@ -152,7 +167,8 @@ def _value_terms(draw, voc, scope):
 @st.composite
 def comparisons(draw, voc, scope) -> ast.Comparison:
     left, right = _value_terms(draw, voc, scope)
-    return ast.Comparison(draw(st.sampled_from(["=", "!=", "<", "<=", ">", ">="])), left, right)
+    ops = ["=", "!="] if voc.wide and left.name in scope.data else ["=", "!=", "<", "<=", ">", ">="]
+    return ast.Comparison(draw(st.sampled_from(ops)), left, right)
 
 
 def _binding_assignment(draw, voc, scope):
@@ -215,10 +231,11 @@ def rules(draw, voc, head_pred=None, constraint=False, allow_neg=True, force_neg
 
 @st.composite
 def facts(draw, voc) -> ast.Rule:
-    pred = draw(st.sampled_from(EXTENSIONAL))
+    # facts of intensional predicates hold at every time point: read through @ and windows too
+    pred = draw(st.sampled_from(EXTENSIONAL * 2 + INTENSIONAL))
     if voc.arity[pred] == 0:
         return ast.Rule(ast.Head(ast.Atom(pred)))
-    if voc.numeric and draw(st.booleans()):
+    if type(voc.domain[0]) is int and type(voc.domain[1]) is int and draw(st.booleans()):
         arg = ast.Interval(ast.Number(1), ast.Number(draw(st.integers(1, 2))))
     else:
         arg = voc.const(draw(st.sampled_from(voc.domain)))

@@ -114,6 +114,27 @@ CASES = {
     "two-answer-streams": ("a :- not b.\nb :- not a.", {}, [{M("a"), M("b")}]),
     "no-answer-stream": ("a :- not a.", {}, [None]),
     "constraint": ("a :- not b.\nb :- not a.\n:- a, p.", {0: ["p"]}, [{M("b")}, {M("a"), M("b")}]),
+    # --- regressions (issue 12) ---------------------------------------------------
+    # pins of mixed argument types (numbers and constants) to the same future time point
+    "mixed-type-pins": ("q(X) at 5 :- a(X).", {0: ["a(1)", "a(x)", "a(f(2))", 'a("s")']},
+                        [M("q(1) at 5", "q(x) at 5", "q(f(2)) at 5", 'q("s") at 5'), M()]),
+    # a fact of an intensional predicate holds at every time point, also the past ones read
+    # through @ and windows (the pure incremental encoding once pinned it to t only)
+    "intensional-fact-in-past": ("q. q :- s.\np(T) :- q at T.\nr :- q always [2].\nw :- q at 0 in [1].", {},
+                                 [M("q", "p(0)", "r", "w"), M("q", "p(0)", "p(1)", "r", "w"),
+                                  M("q", "p(0)", "p(1)", "p(2)", "r")]),
+    # an interval in a rule head: the native engine takes intervals in facts only
+    "interval-head": ("n(1..2) :- b.", {0: ["b"]}, [M("n(1)", "n(2)"), M()]),
+    # an @-head time that is not an integer pins nothing (docs/semantics.md)
+    "non-integer-at-time": ("p at T :- a(T).\nq(T) :- p at T in [3].",
+                            {0: ["a(x)", "a(0)", "a(1)", "a(f(1))", 'a("s")']},
+                            [M("p", "q(0)", "p at 1"), M()]),
+    # strings are ordered by their content (clingo's order), not by their escaped text: '"' < '#'
+    "string-order": ('q(X) :- p(X), X < "a#".', {0: ['p("a\\"")', 'p("a\\\\")', 'p("a\\nb")']},
+                     [M('q("a\\"")', 'q("a\\nb")')]),
+    # '_' is a fresh variable per occurrence, as in clingo
+    "anonymous-variable": ("q(X) :- p(X,_), r(_,X).\ns :- p(_,_) in [1].", {0: ["p(1,a)", "r(b,1)", "r(c,2)"]},
+                           [M("q(1)", "s"), M("s"), M()]),
 }
 
 
@@ -127,7 +148,7 @@ def test_case(case, engine):
     program, points, expected = CASES[case]
     analysis = load_program(program)
     if engine.split("-")[0] not in analysis.engines:
-        assert analysis.fragment == GENERAL or analysis.has_constraints
+        assert analysis.fragment == GENERAL or analysis.has_constraints or analysis.interval_rules
         with pytest.raises(EngineUnsupported):
             run(program, [], engine=engine)
         return
@@ -172,3 +193,50 @@ def test_shipped_caching_example(engine):
     assert "lru" not in models[59].sorted_atoms() and "lru" in models[60].sorted_atoms()
     # low mode from t = 80: fifo from t = 100; random while nothing holds
     assert "random" in models[80].sorted_atoms() and "fifo" in models[100].sorted_atoms()
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_show_all_includes_unmentioned_predicates(engine):
+    # --show all shows every input atom at t, also of predicates the program never mentions
+    results = run("q :- p.\nr(X) :- s(X) in [2].", [(0, ["p", "z(1)", "s(1)"]), (1, ["z(2)"]), (2, [])],
+                  engine=engine, show="all")
+    assert answers(results) == [{M("p", "q", "r(1)", "s(1)", "z(1)")}, {M("r(1)", "z(2)")}, {M("r(1)")}]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_api_append_duplicate_counts_once(engine):
+    from ticker_py import Reasoner
+
+    r = Reasoner("q(X) :- p(X) in [2 #].", engine=engine)
+    r.append(0, ["p(1)", "p(2)", "p(1)"])
+    r.append(0, ["p(2)"])
+    result = r.evaluate(0)
+    assert (result.c, answers([result])) == (2, [{M("q(1)", "q(2)")}])
+
+
+CHANGES_PROGRAM = "a :- not a, p.\nb :- q.\nc :- q in [1]."
+CHANGES_STREAM = [(0, ["q"]), (1, ["p", "q"]), (2, ["q"]), (3, [])]
+#: docs/formats.md: a tick with no answer stream removes everything and resets the state
+CHANGES_EXPECTED = [
+    {"t": 0, "c": 1, "added": ["b", "c"], "removed": []},
+    {"t": 1, "c": 3, "added": [], "removed": ["b", "c"], "models": 0},
+    {"t": 2, "c": 4, "added": ["b", "c"], "removed": []},
+    {"t": 3, "c": 4, "added": [], "removed": ["b"]},
+]
+
+
+@pytest.mark.parametrize("engine", [e for e in ENGINES if e != "native"])
+def test_changes_at_a_tick_without_answer_stream(engine):
+    import io
+    import json
+
+    from ticker_py import Reasoner
+    from ticker_py.api import records_from
+    from ticker_py.streams import make_writer
+
+    r = Reasoner(CHANGES_PROGRAM, engine=engine, changes_only=True)
+    out = io.StringIO()
+    writer = make_writer("jsonl", out, changes=True)
+    for result in r.feed(records_from(CHANGES_STREAM)):
+        writer.write(result)
+    assert [json.loads(line) for line in out.getvalue().splitlines()] == CHANGES_EXPECTED

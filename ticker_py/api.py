@@ -29,6 +29,7 @@ from typing import Iterable, Iterator, Optional, Union
 from . import ast
 from .analysis import Analysis, analyse
 from .engines import EngineOptions, create_engine, resolve_engine
+from .engines.wide import locate
 from .errors import Diagnostic, StreamError, UsageError
 from .streams import Record, Result, StreamChecker, open_stream, read_dataframe, results_to_dataframe
 from .streams.drive import MAX_GAP, Every, check_max_gap, drive
@@ -157,10 +158,11 @@ class Reasoner:
         if not isinstance(engine, str):
             raise UsageError(Diagnostic(f"unknown engine {engine!r}"))
         self.engine_name = resolve_engine(engine, self.analysis)
-        self.engine = create_engine(self.engine_name, self.analysis,
+        self.engine = create_engine(engine if engine == "auto" else self.engine_name, self.analysis,
                                     EngineOptions(models=0 if factorize else models, show=show, inertia=inertia,
                                                   changes_only=changes_only and not factorize,
                                                   factorize=factorize))
+        self.engine_name = self.engine.name   # auto may have fallen back
         self.factorize, self.models = factorize, models
         if factorize and self.engine_name != "native" and not hasattr(self.engine, "factorizes"):
             note_fallback(self.engine_name, "this engine does not factorize")
@@ -168,6 +170,7 @@ class Reasoner:
         self.time = 0
         self.atoms_in = 0
         self._busy = threading.Lock()
+        self.seen_at, self.seen = -1, set()   # atoms appended at time seen_at
 
     def append(self, t: int, atoms: Iterable) -> None:
         """Add the atoms that arrived at time t (t never decreases; duplicates count once)."""
@@ -178,7 +181,14 @@ class Reasoner:
             raise UsageError(Diagnostic(f"atoms must be a list of atoms, not {atoms!r}"))
         atoms = list(dict.fromkeys(_atom(a, t) for a in atoms))
         self.checker.check(Record(t, tuple(atoms), "<api>", 0))
-        self._append(t, atoms)
+        if t != self.seen_at:
+            self.seen_at, self.seen = t, set()
+        fresh = []
+        for a in atoms:            # the same atom twice in a time point counts once
+            if a not in self.seen:
+                self.seen.add(a)
+                fresh.append(a)
+        self._append(t, fresh)
 
     def _append(self, t: int, atoms: list) -> None:
         with self._exclusive():
@@ -221,8 +231,19 @@ class Reasoner:
         """
         every = Every.parse(every)
         max_gap = check_max_gap(max_gap)
-        return drive(_Checked(self), self.checker.records(records_from(records), self.time, until), every, until,
-                     self.time, max_gap)
+        records = self.checker.records(records_from(records), self.time, until)
+        return drive(_Checked(self), self._values_checked(records), every, until, self.time, max_gap)
+
+    def _values_checked(self, records: Iterable[Record]) -> Iterator[Record]:
+        """The records, each refused (located) if the engine cannot hold one of its values exactly."""
+        check = getattr(self.engine, "check_values", None)
+        for rec in records:
+            if check is not None:
+                try:
+                    check(rec.t, rec.atoms)
+                except StreamError as err:
+                    raise locate(err, rec.source, rec.line) from None
+            yield rec
 
 
 class _Checked:

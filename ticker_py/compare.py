@@ -24,6 +24,7 @@ Research switches (they change what every engine sees, identically):
 
 from __future__ import annotations
 
+import io
 import itertools
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, Optional
@@ -32,7 +33,7 @@ from .api import records_from
 from .consequences import consequences
 from .engines import EngineOptions, create_engine
 from .errors import Diagnostic, EngineUnsupported, TickerError, UsageError
-from .streams import Result, StreamChecker, TimePoint, time_points
+from .streams import ChangesWriter, Result, StreamChecker, TimePoint, time_points
 from .streams.drive import Every, drive
 from .streams.factorized import with_factors
 from .values import format_atom
@@ -91,7 +92,10 @@ class _Materialiser:
         self.atoms, self.pinned = set(), set()
 
     def models(self, result: Result) -> Optional[tuple]:
-        if result.models is not None:
+        if result.models is not None:   # the next changes are relative to this (or to nothing)
+            one = result.models[0] if len(result.models) == 1 else None
+            self.atoms = set(one.atoms) if one else set()
+            self.pinned = set(one.pinned) if one else set()
             return result.models
         if result.changes is None:
             return None
@@ -132,10 +136,12 @@ class Tick:
     c: int
     models: dict  # engine -> frozenset of model keys
     counts: dict = field(default_factory=dict)  # engine -> c reported by the engine
+    changes: dict = field(default_factory=dict)  # engine -> its --changes line (compare_engines(changes=True))
 
     @property
     def agree(self) -> bool:
-        return len(set(self.models.values())) <= 1 and len(set(self.counts.values())) <= 1
+        return (len(set(self.models.values())) <= 1 and len(set(self.counts.values())) <= 1
+                and len(set(self.changes.values())) <= 1)
 
 
 @dataclass
@@ -155,7 +161,8 @@ class EngineComparison:
 
 def compare_engines(analysis, records, engines: dict, models: int = 0, every: str = Every.TIME,
                     until: Optional[int] = None, tuple_order: str = "arrival",
-                    keep_all: bool = True, factorize: bool = False) -> EngineComparison:
+                    keep_all: bool = True, factorize: bool = False,
+                    changes: bool = False) -> EngineComparison:
     """Run engines (``{name: factory}``) over the same stream in lockstep and compare each tick.
 
     An engine whose factory raises :class:`EngineUnsupported` (or is not installed) is
@@ -166,6 +173,8 @@ def compare_engines(analysis, records, engines: dict, models: int = 0, every: st
     every = Every.parse(every)
     running, unavailable = {}, {}
     options = EngineOptions(models=0 if factorize else models, factorize=factorize)
+    if changes:
+        options = EngineOptions(models=1, changes_only=True)
     for name, factory in engines.items():
         try:
             running[name] = factory(analysis, options)
@@ -176,6 +185,7 @@ def compare_engines(analysis, records, engines: dict, models: int = 0, every: st
     points = itertools.tee(prepare_stream(analysis, records, until, tuple_order), max(1, len(running)))
     streams = {name: drive(eng, pts, every) for (name, eng), pts in zip(running.items(), points)}
     mats = {name: _Materialiser() for name in running}
+    writers = {name: ChangesWriter(io.StringIO()) for name in running} if changes else {}
     ticks, differing, evaluated = [], [], 0
     while running:
         results, failed = {}, {}
@@ -208,6 +218,8 @@ def compare_engines(analysis, records, engines: dict, models: int = 0, every: st
             else:
                 tick.models[name] = answer_set(mats[name].models(res))
             tick.counts[name] = (res.t, res.c)
+            if changes:
+                tick.changes[name] = next(iter(writers[name].lines(res)))
         if not tick.agree:
             differing.append(tick)
         if keep_all:
@@ -239,6 +251,8 @@ def format_tick(tick: Tick, reference: Optional[str] = None) -> str:
     lines = [f"t={tick.t} c={tick.c}: engines differ"]
     if len(set(tick.counts.values())) > 1:
         lines.append("  ticks: " + ", ".join(f"{n}: t={t} c={c}" for n, (t, c) in tick.counts.items()))
+    if len(set(tick.changes.values())) > 1:
+        lines += [f"  changes of {n}: {line}" for n, line in tick.changes.items()]
     groups: dict = {}
     for n in names:
         groups.setdefault(tick.models[n], []).append(n)

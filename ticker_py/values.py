@@ -42,7 +42,7 @@ def term_key(term):
         return (0, term)
     if t is str:
         if term.startswith('"'):
-            return (2, term)
+            return (2, _unquote(term))   # clingo orders strings by their content, not their escapes
         return (1, term)
     return (3, len(term) - 1, term[0], tuple(term_key(a) for a in term[1:]))
 

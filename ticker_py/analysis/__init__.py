@@ -51,6 +51,7 @@ class Analysis:
     choice: frozenset
     lower: frozenset
     upper: frozenset
+    interval_rules: tuple = ()
 
     def size(self, window: ast.Window) -> int:
         return self.window_sizes[window]
@@ -58,7 +59,8 @@ class Analysis:
     @property
     def engines(self) -> tuple:
         """Engines that can run this program."""
-        native = self.fragment in (POSITIVE, STRATIFIED) and not self.has_constraints
+        native = (self.fragment in (POSITIVE, STRATIFIED) and not self.has_constraints
+                  and not self.interval_rules)
         return ("native", "incremental", "clingo") if native else ("incremental", "clingo")
 
 
@@ -125,4 +127,31 @@ def analyse(program: ast.Program, clock_ms: int = 1000, source: Optional[str] = 
         extensional=frozenset(sigs) - intensional, background=background, strata=tuple(strata),
         fragment=fragment, negative_cycle=tuple(bad), has_constraints=has_constraints,
         window_sizes=sizes, lookback=lookback, tuple_lookback=tuple_lookback, clock_ms=clock_ms,
-        choice=choice, lower=lower, upper=upper)
+        choice=choice, lower=lower, upper=upper,
+        interval_rules=tuple(r for r in program.proper_rules if rule_has_interval(r)))
+
+
+def rule_has_interval(rule: ast.Rule) -> bool:
+    """True if an interval ``l..h`` occurs anywhere in a rule (the native engine needs none)."""
+    terms = []
+    if rule.head is not None:
+        terms += rule.head.atom.args
+        if rule.head.time is not None:
+            terms.append(rule.head.time)
+    for lit in rule.body:
+        el = lit.element
+        if isinstance(el, ast.Comparison):
+            terms += (el.left, el.right)
+        else:
+            terms += el.atom.args
+            if el.time is not None:
+                terms.append(el.time)
+    while terms:
+        term = terms.pop()
+        if isinstance(term, ast.Interval):
+            return True
+        if isinstance(term, ast.Function):
+            terms += term.args
+        elif isinstance(term, ast.BinOp):
+            terms += (term.left, term.right)
+    return False

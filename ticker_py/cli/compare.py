@@ -61,6 +61,8 @@ def register(sub) -> None:
     p.add_argument("--factorize", action="store_true",
                    help="compare factorized answers (factor by factor, expanded where the factors differ)")
     p.add_argument("--max-diffs", type=int, default=20, help="differing ticks to print")
+    p.add_argument("--changes", action="store_true",
+                   help="run the engines as for run --changes and compare their --changes lines too")
     p.set_defaults(func=cmd_compare)
 
 
@@ -76,7 +78,7 @@ def cmd_compare(args, factories: Optional[dict] = None) -> int:
         return _compare_consequences(args, analysis, factories)
     cmp = comparing.compare_engines(analysis, args.stream, factories, models=args.models, every=args.every,
                                     until=args.until, tuple_order=args.tuple_order, keep_all=False,
-                                    factorize=args.factorize)
+                                    factorize=args.factorize, changes=args.changes)
     print(comparing.format_comparison(cmp, args.max_diffs))
     if len(cmp.engines) < 2:
         print("note: fewer than two engines ran; nothing was compared", file=sys.stderr)

@@ -34,7 +34,7 @@ from .. import ast
 from ..analysis import Analysis
 from .asp import AspRule, NafLiteral, ShowNothing, ShowTerm, Symbol, program_text
 from .static import background_fact, background_rules, translate_rule, window_uses
-from .windows.base import arg_vars
+from .windows.base import N, U, arg_vars, minus, now
 from .windows.tuple import contents_rules, start_rules
 
 __all__ = ["IncrementalEncoding", "encode_incremental", "pin_rule", "TICK", "GUARD"]
@@ -107,6 +107,16 @@ class IncrementalEncoding:
         return "\n".join(lines) + "\n"
 
 
+def past_background_rule(pred: str, arity: int, lookback) -> AspRule:
+    """``p(A..,U) :- _bg_p(A..), _now(N), U = N-l..N-1, U >= 0.``: a background atom of an
+    intensional predicate at the past time points a window or @-atom reads (l: the look-back)."""
+    a = arg_vars(arity)
+    low = ast.Number(0) if lookback is None else minus(N, lookback)
+    return AspRule.of(ast.Atom(pred, a + (U,)), ast.Atom(f"_bg_{pred}", a), now(),
+                      ast.Comparison("=", U, ast.Interval(low, minus(N, 1))),
+                      ast.Comparison(">=", U, ast.Number(0)))
+
+
 def encode_incremental(analysis: Analysis) -> IncrementalEncoding:
     """The incremental encoding of an analysed program (Alg. 2)."""
     sigs = analysis.signatures
@@ -132,9 +142,13 @@ def encode_incremental(analysis: Analysis) -> IncrementalEncoding:
     for enc, pred, n in uses:
         annotated += enc.incremental_rules(pred, sigs[pred], n, pred in bg_preds, pin)
 
+    timed_preds = {p for enc, p, n in uses if enc.kind in ("time", "none")}
     for pred in bg_preds:
         if pred in analysis.intensional:
             annotated.append((pin(background_rules(pred, sigs[pred])[0]), "background of an intensional predicate"))
+            if pred in timed_preds:   # read at past time points too (through @ or a time window)
+                annotated.append((pin(past_background_rule(pred, sigs[pred], analysis.lookback)),
+                                  "background of an intensional predicate, at the past time points read"))
     timed = tuple(a for a in analysis.background if a[0] not in analysis.intensional)
 
     annotated.append((ShowNothing(), "only the current tick's atoms are shown:"))

@@ -81,9 +81,18 @@ def check_engine(name: str, analysis: Analysis) -> str:
 def create_engine(name: str, analysis: Analysis, options: EngineOptions = EngineOptions()) -> Engine:
     """Create an engine for an analysed program; raises EngineUnsupported if it cannot run it.
 
-    ``incremental`` falls back to ``incremental-pure`` when a rule of the lower part is one the
-    native evaluation cannot run (an interval head): the same answers, solved by clingo.
+    ``auto`` tries the engines that can run the program in order: one that refuses the program
+    when it is created falls back to the next. ``incremental`` falls back to ``incremental-pure``
+    when a rule of the lower part is one the native evaluation cannot run (an interval head): the
+    same answers, solved by clingo.
     """
+    if name == "auto":
+        for candidate in analysis.engines[:-1]:
+            try:
+                return create_engine(candidate, analysis, options)
+            except EngineUnsupported:
+                pass
+        name = analysis.engines[-1]
     name = check_engine(name, analysis)
     if name == "incremental":
         try:
@@ -102,4 +111,6 @@ def unsupported_reasons(analysis: Analysis) -> list:
     for r in analysis.program.rules:
         if r.is_constraint:
             out.append(f"{r.location}: constraint '{r}' needs a solver")
+    for r in analysis.interval_rules:
+        out.append(f"{r.location}: interval in rule '{r}' (the native engine takes intervals in facts only)")
     return out

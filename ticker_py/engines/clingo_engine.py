@@ -7,6 +7,7 @@ paper): atoms older than every time window and outside every tuple window are dr
 from __future__ import annotations
 
 import logging
+from itertools import takewhile
 from typing import Optional, Sequence
 
 import clingo
@@ -16,8 +17,10 @@ from ..encode import encode_static
 from ..streams.factorized import NONE, Factorized, factorized_result, note_fallback
 from ..streams.model import Model, Result
 from .base import Engine, EngineOptions
+from ..limits import CLINGO_MAX
 from .factorize import Recorder, Unfactorizable, factorize
 from .history import WindowHistory
+from .wide import WIDE, check_clingo_number, clingo_analysis, clingo_atom, exact_atom
 
 __all__ = ["ClingoEngine", "symbol_to_term", "clingo_logger", "prefer_true", "shown_items", "FAST_SYMBOLS"]
 
@@ -38,6 +41,8 @@ def symbol_to_term(sym: clingo.Symbol):
         return str(sym)
     if st == clingo.SymbolType.Function and not sym.arguments:
         return sym.name if sym.name else "()"
+    if sym.name == WIDE:   # a wide integer carried through clingo (engines/wide.py)
+        return int(sym.arguments[0].string)
     return (sym.name, *(symbol_to_term(a) for a in sym.arguments))
 
 
@@ -101,11 +106,23 @@ class ModelReader:
         self.intensional = analysis.intensional
         self.background = frozenset(analysis.background)
         self.show_all = show == "all"
+        self.signatures = analysis.signatures
+
+    def unmentioned(self, history, t: int) -> frozenset:
+        """With show=all: the input atoms at t of predicates the program never mentions (the
+        encoding has no ``#show`` for them); ``history`` holds ``(t, count, atom)``."""
+        if not self.show_all:
+            return frozenset()
+        sigs = self.signatures
+        return frozenset(exact_atom(a) for _, _, a in takewhile(lambda e: e[0] == t, reversed(history))
+                         if a[0] not in sigs)
 
     def read(self, symbols, t: int) -> Model:
         now, pinned = set(), set()
         for sym in symbols:
             args = sym.arguments
+            if args[-1].type != clingo.SymbolType.Number:
+                continue   # pinned to a non-integer time: dropped on every engine
             time = args[-1].number
             name = sym.name
             atom = (name, *(symbol_to_term(a) for a in args[:-1]))
@@ -128,7 +145,8 @@ class ClingoEngine(Engine):
     def __init__(self, analysis: Analysis, options: EngineOptions = EngineOptions()):
         self.analysis = analysis
         self.options = options
-        self.encoding = encode_static(analysis)
+        solved, self.values = clingo_analysis(analysis)
+        self.encoding = encode_static(solved)
         self.reader = ModelReader(analysis, options.show)
         self.history = WindowHistory(analysis.lookback, analysis.tuple_lookback)
         self.time = 0
@@ -137,11 +155,22 @@ class ClingoEngine(Engine):
     def count(self) -> int:
         return self.history.count
 
+    def check_values(self, t: int, atoms: Sequence[tuple]) -> None:
+        """Raise StreamError for a time point or atom clingo cannot hold exactly (before appending)."""
+        if t > CLINGO_MAX:
+            check_clingo_number(t, "time point")
+        check_clingo_number(self.count + len(atoms), "atom count", f" at time {t}")
+        for atom in atoms:
+            self.values.check(atom, f" at time {t}")
+
     def append(self, t: int, atoms: Sequence[tuple]) -> None:
+        self.check_values(t, atoms)
         self.time = t
-        self.history.extend(t, atoms)
+        self.history.extend(t, [clingo_atom(a) for a in atoms])
 
     def _control(self, t: int, observer=None) -> clingo.Control:
+        if t > CLINGO_MAX:
+            check_clingo_number(t, "time point")
         lo = self.history.trim(t)
         facts = self.encoding.facts(t, self.count, lo, self.history)
         ctl = clingo.Control([f"--models={self.options.models}"], logger=clingo_logger, message_limit=0)
@@ -156,9 +185,11 @@ class ClingoEngine(Engine):
         """The answer streams at t one by one, as the solver finds them (``models`` of the
         options: 0 = all); nothing is collected."""
         ctl = self._control(t)
+        unmentioned = self.reader.unmentioned(self.history.entries, t)
         with ctl.solve(yield_=True) as handle:
             for m in handle:
-                yield self.reader.read(m.symbols(shown=True), t)
+                model = self.reader.read(m.symbols(shown=True), t)
+                yield Model(model.atoms | unmentioned, model.pinned) if unmentioned else model
 
     def evaluate(self, t: int) -> Result:
         if self.options.factorize:

@@ -31,9 +31,11 @@ from ..streams.factorized import NONE, Factorized, factorized_result, note_fallb
 from ..values import format_term
 from ..streams.model import Model, Result
 from .base import Engine, EngineOptions, ModelDiffer
+from ..limits import CLINGO_MAX
 from .clingo_engine import FAST_SYMBOLS, _all_models, clingo_logger, prefer_true, shown_items, symbol_to_term
 from .factorize import Recorder, SymbolFactors, Unfactorizable, factorize
 from .history import WindowHistory
+from .wide import check_clingo_number, clingo_analysis, clingo_atom
 
 __all__ = ["HybridEngine", "times_stay_relative"]
 
@@ -90,7 +92,8 @@ class HybridEngine(Engine):
             self.native = NativeEngine(lower, EngineOptions(models=1, pruning=options.pruning))
         up = self.upper = analyse(ast.Program(tuple(prog.facts) + tuple(upper_rules), prog.file),
                                   analysis.clock_ms)
-        enc = self.encoding = encode_static(up)
+        solved, self.values = clingo_analysis(up, upper_rules, prog.proper_rules)
+        enc = self.encoding = encode_static(solved)
         shows = [ShowNothing()] + [ShowSignature(p, up.signatures[p] + 1) for p in sorted(up.intensional)]
         self.rules = program_text([s for s in enc.statements if not isinstance(s, Show)] + shows)
         self.reads = frozenset(up.extensional & self.lower_preds)   # lower predicates U reads
@@ -109,22 +112,30 @@ class HybridEngine(Engine):
         self.symbols: dict = {}   # shown symbol -> (atom, time as given to clingo)
         self.texts: dict = {}     # lower atom -> its text without the time argument
         self.args = ["--heuristic=Domain"] if options.inertia else []
+        self.untimed = False      # an answer had an atom pinned to a non-integer time
 
     # ------------------------------------------------------------------ stream
+
+    def check_values(self, t: int, atoms: Sequence[tuple]) -> None:
+        """Raise StreamError for an atom with a value clingo (solving the upper part) cannot hold."""
+        if self.upper is not None:
+            for atom in atoms:
+                self.values.check(atom, f" at time {t}")
 
     def append(self, t: int, atoms: Sequence[tuple]) -> None:
         if self.upper is None:
             self.native.append(t, atoms)
             return
+        self.check_values(t, atoms)
         if t != self.time:
             self.inputs_now = set()
             self.time = t
         if self.native is not None:
             self.native.append(t, atoms)
-        self.history.extend(t, atoms, self._passed_to_upper)
+        self.history.extend(t, [clingo_atom(a) for a in atoms], self._passed_to_upper)
         if self.show_all:
-            ext = self.analysis.extensional
-            self.inputs_now.update(a for a in atoms if a[0] in ext)
+            intensional = self.analysis.intensional
+            self.inputs_now.update(a for a in atoms if a[0] not in intensional)
 
     def _passed_to_upper(self, atom: tuple) -> bool:
         return atom[0] not in self.lower_preds and (self.kept is None or atom[0] in self.kept)
@@ -140,6 +151,9 @@ class HybridEngine(Engine):
         lower = self.native.evaluate(t).models[0] if self.native is not None else Model(frozenset())
         lo = self.history.trim(t)
         d = lo if self.shift else 0
+        if t - d > CLINGO_MAX or (self.tuples and self.history.count > CLINGO_MAX):
+            check_clingo_number(t - d, "time point")
+            check_clingo_number(self.history.count, "atom count", f" at time {t}")
         facts = self._facts(t, d, lo, lower)
         if self.factorizes:
             return self._factorized(t, d, facts, lower)
@@ -171,6 +185,8 @@ class HybridEngine(Engine):
         with ctl.solve(yield_=True) as handle:
             for m in handle:
                 items = shown_items(m, cache, self._convert)
+                if self.untimed:   # pinned to a non-integer time: dropped on every engine
+                    items = [item for item in items if item[1] is not None]
                 size += len(items) + 1
                 answers.append(items)
         if not self.options.inertia and size <= 20_000:
@@ -258,7 +274,8 @@ class HybridEngine(Engine):
         """``q(args,`` of a lower atom, cached (the time argument follows)."""
         if len(self.texts) > 100_000:
             self.texts = {}
-        args = "".join(format_term(a) + "," for a in atom[1:])
+        self.values.check(atom, f" (derived at time {self.time})")
+        args = "".join(format_term(a) + "," for a in clingo_atom(atom)[1:])
         s = self.texts[atom] = f"{atom[0]}({args}"
         return s
 
@@ -272,9 +289,11 @@ class HybridEngine(Engine):
         return Model(base.union(now),
                      lower_pinned.union([(a, u + d) for a, u in items if u != rel and a not in bg]))
 
-    @staticmethod
-    def _convert(sym: clingo.Symbol) -> tuple:
+    def _convert(self, sym: clingo.Symbol) -> tuple:
         args = sym.arguments
+        if args[-1].type != clingo.SymbolType.Number:
+            self.untimed = True
+            return (sym.name,), None
         return (sym.name, *(symbol_to_term(x) for x in args[:-1])), args[-1].number
 
     def _prefer(self, ctl, model: Model, t: int, d: int) -> None:

@@ -27,7 +27,9 @@ from ..values import format_term
 from ..streams.model import Model, Result
 from .base import Engine, EngineOptions, ModelDiffer
 from .history import WindowHistory
-from .clingo_engine import ModelReader, clingo_logger, prefer_true, shown_items, symbol_to_term
+from ..limits import CLINGO_MAX
+from .clingo_engine import ClingoEngine, ModelReader, clingo_logger, prefer_true, shown_items, symbol_to_term
+from .wide import check_clingo_number, clingo_analysis, clingo_atom
 
 __all__ = ["PureIncrementalEngine", "REBUILD_EVERY"]
 
@@ -50,7 +52,8 @@ class PureIncrementalEngine(Engine):
                  rebuild_every: int = REBUILD_EVERY):
         self.analysis = analysis
         self.options = options
-        self.encoding = encode_incremental(analysis)
+        solved, self.values = clingo_analysis(analysis)
+        self.encoding = encode_incremental(solved)
         self.reader = ModelReader(analysis, options.show)
         self.rebuild_every = rebuild_every
         self.history = WindowHistory(analysis.lookback, analysis.tuple_lookback)
@@ -70,7 +73,11 @@ class PureIncrementalEngine(Engine):
     def count(self) -> int:
         return self.history.count
 
+    check_values = ClingoEngine.check_values
+
     def append(self, t: int, atoms: Sequence[tuple]) -> None:
+        self.check_values(t, atoms)
+        atoms = [clingo_atom(a) for a in atoms]
         self.time = t
         first = self.history.count + 1
         self.history.extend(t, atoms)
@@ -125,6 +132,8 @@ class PureIncrementalEngine(Engine):
     # ------------------------------------------------------------------ solving
 
     def evaluate(self, t: int) -> Result:
+        if t > CLINGO_MAX:
+            check_clingo_number(t, "time point")
         self.history.trim(t)
         e = self._step(t)
         ctl = self.ctl
@@ -135,6 +144,9 @@ class PureIncrementalEngine(Engine):
         with ctl.solve(yield_=True) as handle:
             for m in handle:
                 models.append(self._read(m, t))
+        unmentioned = self.reader.unmentioned(self.history.entries, t)
+        if unmentioned:
+            models = [Model(m.atoms | unmentioned, m.pinned) for m in models]
         ctl.release_external(clingo.Function(GUARD, [clingo.Number(e)]))
         return self.diff.result(t, self.count, tuple(models))
 
@@ -142,6 +154,8 @@ class PureIncrementalEngine(Engine):
         """As :meth:`ModelReader.read`, caching converted symbols (a pin recurs for n ticks)."""
         reader, now, pinned = self.reader, set(), set()
         for atom, u, intensional in shown_items(model, self.symbols, self._convert):
+            if u is None:
+                continue   # pinned to a non-integer time: dropped on every engine
             if u == t:
                 if intensional or reader.show_all:
                     now.add(atom)
@@ -152,7 +166,8 @@ class PureIncrementalEngine(Engine):
     def _convert(self, sym: clingo.Symbol) -> tuple:
         args = sym.arguments
         atom = (sym.name, *(symbol_to_term(x) for x in args[:-1]))
-        return atom, args[-1].number, sym.name in self.reader.intensional
+        time = args[-1].number if args[-1].type == clingo.SymbolType.Number else None
+        return atom, time, sym.name in self.reader.intensional
 
     def _prefer(self, model: Model, e: int, t: int) -> None:
         """Domain heuristic: decide the previous answer's atoms first, and true."""

@@ -13,7 +13,7 @@ from typing import Iterable, Optional, TextIO
 
 from ..values import format_atom
 from ..errors import UsageError
-from .model import Result
+from .model import Model, Result
 
 __all__ = ["printed_models", "result_rows", "Writer", "JsonlWriter", "TextWriter", "CsvWriter",
            "ChangesWriter", "NoneWriter", "make_writer", "results_to_dataframe", "FORMATS"]
@@ -49,6 +49,20 @@ class Writer:
     def __init__(self, out: TextIO, show_at: bool = False):
         self.out = out
         self.show_at = show_at
+        self.whole = Model(frozenset())   # the single answer stream, rebuilt from changes
+
+    def materialised(self, result: Result) -> Result:
+        """``result`` with whole models, rebuilt from ``Result.changes`` if the engine sent only those."""
+        if result.models is not None:
+            self.whole = result.models[0] if len(result.models) == 1 else Model(frozenset())
+            return result
+        added, removed = result.changes
+        atoms, pinned = set(self.whole.atoms), set(self.whole.pinned)
+        for items, update in ((removed, set.discard), (added, set.add)):
+            for x in items:
+                update(atoms if isinstance(x[0], str) else pinned, x)
+        self.whole = Model(frozenset(atoms), frozenset(pinned))
+        return Result(result.t, result.c, (self.whole,), result.changes)
 
     def lines(self, result: Result) -> Iterable[str]:
         """The output lines for one result."""
@@ -69,10 +83,7 @@ class JsonlWriter(Writer):
     """``{"t": 7, "c": 3, "models": [["b(y)"], ["c(y)"]]}``, plus ``"at"`` with show_at."""
 
     def lines(self, result):
-        if result.models is None:
-            yield self._from_changes(result)
-            return
-        models = printed_models(result, self.show_at)
+        models = printed_models(self.materialised(result), self.show_at)
         obj = {"t": result.t, "c": result.c, "models": [list(a) for a, _ in models]}
         if self.show_at:
             obj["at"] = [list(p) for _, p in models]
@@ -83,10 +94,7 @@ class TextWriter(Writer):
     """``t=7 c=3: {b(y)} {c(y)}`` or ``t=7 c=3: no answer stream``."""
 
     def lines(self, result):
-        if result.models is None:
-            yield self._from_changes(result)
-            return
-        models = printed_models(result, self.show_at)
+        models = printed_models(self.materialised(result), self.show_at)
         body = " ".join("{" + ", ".join(a + p) + "}" for a, p in models) or "no answer stream"
         yield f"t={result.t} c={result.c}: {body}"
 
@@ -100,7 +108,7 @@ class CsvWriter(Writer):
         self.csv.writerow(("t", "c", "model", "atom"))
 
     def write(self, result):
-        self.csv.writerows(result_rows(result, self.show_at))
+        self.csv.writerows(result_rows(self.materialised(result), self.show_at))
         self.out.flush()
 
 
@@ -114,7 +122,12 @@ class ChangesWriter(Writer):
 
     def __init__(self, out, show_at=False):
         super().__init__(out, show_at)
-        self.state: list = []
+        self.atoms: set = set()   # the state: printed atoms at t
+        self.pins: set = set()    # and (T, printed atom) pins (with show_at)
+
+    def state(self) -> list:
+        """The current state in model order: atoms sorted, then pins by time."""
+        return sorted(self.atoms) + [f"{a} at {T}" for T, a in sorted(self.pins)]
 
     def lines(self, result):
         if result.models is None:
@@ -123,19 +136,28 @@ class ChangesWriter(Writer):
         models = printed_models(result, self.show_at)
         if len(models) > 1:
             raise UsageError.at(None, "--changes needs a single answer stream; use --models 1")
-        current = list(models[0][0] + models[0][1]) if models else []
-        before, now = set(self.state), set(current)
+        before = self.state()
+        self.atoms, self.pins = set(models[0][0]) if models else set(), set()
+        if models and self.show_at:
+            self.pins = {(T, format_atom(a)) for a, T in result.models[0].pinned}
+        current = self.state()
+        old, now = set(before), set(current)
         obj = {"t": result.t, "c": result.c,
-               "added": [a for a in current if a not in before],
-               "removed": [a for a in self.state if a not in now]}
+               "added": [a for a in current if a not in old],
+               "removed": [a for a in before if a not in now]}
         if not models:
             obj["models"] = 0
-        self.state = current
         yield json.dumps(obj)
 
     def _from_changes(self, result) -> str:
-        """The line for an engine that reported only ``Result.changes``."""
+        """The line for an engine that reported only ``Result.changes`` (the state follows it)."""
         added, removed = result.changes
+        for items, update in ((removed, set.discard), (added, set.add)):
+            for x in items:
+                if isinstance(x[0], str):
+                    update(self.atoms, format_atom(x))
+                elif self.show_at:
+                    update(self.pins, (x[1], format_atom(x[0])))
         obj = {"t": result.t, "c": result.c, "added": self._printed(added), "removed": self._printed(removed)}
         return json.dumps(obj)
 

@@ -12,15 +12,19 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from lark import Lark
+from lark import Lark, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from .. import ast
 from ..errors import Diagnostic, ProgramError, TickerError
+from ..limits import MAX_TERM_DEPTH
 from .ground_atoms import parse_ground_atom, split_atoms
 from .transformer import ToAst
 
-__all__ = ["parse_program", "parse_file", "read_source", "parse_ground_atom", "split_atoms", "TERMINAL_NAMES"]
+__all__ = ["parse_program", "parse_file", "read_source", "parse_ground_atom", "split_atoms", "TERMINAL_NAMES",
+           "KEYWORDS"]
+
+KEYWORDS = frozenset({"not", "in", "at", "always"})
 
 TERMINAL_NAMES = {
     "IF": "':-'", "DOT": "'.'", "DOTS": "'..'", "COMMA": "','", "LPAR": "'('", "RPAR": "')'",
@@ -28,7 +32,7 @@ TERMINAL_NAMES = {
     "AT": "'at'", "SEC": "'sec'", "MS": "'ms'", "MIN": "'min'", "HOUR": "'h'", "HASH": "'#'",
     "CMP": "a comparison (=, !=, <, <=, >, >=)", "PLUS": "'+'", "MINUS": "'-'", "STAR": "'*'",
     "SLASH": "'/'", "BACKSLASH": "'\\'", "INT": "a number", "NAME": "a name",
-    "VARIABLE": "a variable", "STRING": "a string", "$END": "the end of the program",
+    "VARIABLE": "a variable", "ANONYMOUS": "'_'", "STRING": "a string", "$END": "the end of the program",
 }
 
 
@@ -67,6 +71,8 @@ def _syntax_error(err: UnexpectedInput, text: str, file: str) -> ProgramError:
     width = len(found) - 2 if found.startswith("'") else 1
     loc = ast.Location(file, line, col, line, col + max(1, width))
     notes = (f"expected {_describe(expected)}",) if expected else ()
+    if found.strip("'") in KEYWORDS:
+        notes += (f"'{found.strip(chr(39))}' is a keyword: it cannot name a predicate, constant or function",)
     return ProgramError(Diagnostic(f"syntax error, unexpected {found}", loc, notes), source=text)
 
 
@@ -78,6 +84,7 @@ def parse_program(text: str, file: str = "<string>") -> ast.Program:
         raise _syntax_error(err, text, file) from None
     except RecursionError:
         raise _too_deep(text, file) from None
+    _check_depth(tree, text, file)
     try:
         return ToAst(file).transform(tree)
     except VisitError as err:
@@ -129,6 +136,26 @@ def read_source(path, what: str = "program file") -> str:
     line = before.count("\n") + 1
     column = len(before) - (before.rfind("\n") + 1) + 1
     raise UsageError(Diagnostic(f"{what} is {message}", ast.Location(str(path), line, column, line, column + 1)))
+
+
+#: parse-tree nodes that nest a term one level deeper
+_NESTING = {"function", "primary", "binop", "neg", "interval"}
+
+
+def _check_depth(tree: Tree, text: str, file: str) -> None:
+    """Refuse terms nested deeper than MAX_TERM_DEPTH (before the recursive transformer sees them)."""
+    stack = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if node.data in _NESTING:
+            depth += 1
+            if depth > MAX_TERM_DEPTH:
+                m = node.meta
+                loc = ast.Location(file, m.line, m.column, m.end_line, m.end_column)
+                raise ProgramError(Diagnostic(f"term nested more than {MAX_TERM_DEPTH} levels deep", loc,
+                                              ("function terms, parentheses and operators each add a level",)),
+                                   source=text)
+        stack.extend((child, depth) for child in node.children if isinstance(child, Tree))
 
 
 def parse_file(path) -> ast.Program:

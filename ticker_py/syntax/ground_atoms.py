@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import re
 
+from ..limits import MAX_TERM_DEPTH
+
 __all__ = ["GroundSyntaxError", "parse_ground_atom", "split_atoms"]
 
 _NAME = re.compile(r"[a-z][A-Za-z0-9_']*")
 _INT = re.compile(r"-?[0-9]+")
-_STRING = re.compile(r'"(\\.|[^"\\\n])*"')
+_STRING = re.compile(r'"(\\["\\\\n]|[^"\\\n])*"')   # clingo's escapes only: \" \\ \n
+_BAD_ESCAPE = re.compile(r'"(?:\\["\\\\n]|[^"\\\n])*(\\[^"\\\\n]?)')
 _VARIABLE = re.compile(r"_*[A-Z][A-Za-z0-9_']*")
 _WS = re.compile(r"[ \t\r\n]*")
 _SIMPLE = re.compile(r"\s*([a-z][A-Za-z0-9_']*)\s*(?:\(([A-Za-z0-9_', \-]*)\))?\s*$")
@@ -30,11 +33,12 @@ class GroundSyntaxError(ValueError):
 
 
 class _Reader:
-    __slots__ = ("text", "pos")
+    __slots__ = ("text", "pos", "depth")
 
     def __init__(self, text: str, pos: int = 0):
         self.text = text
         self.pos = pos
+        self.depth = -1   # the atom's own argument list is not a term level
 
     def ws(self):
         self.pos = _WS.match(self.text, self.pos).end()
@@ -58,8 +62,14 @@ class _Reader:
         if m:
             self.pos = m.end()
             return m.group()
+        bad = _BAD_ESCAPE.match(text, pos)
+        if bad and bad.group(1):
+            raise GroundSyntaxError(f"unknown escape '{bad.group(1)}' in a string"
+                                    " (strings know the escapes \\n, \\\\ and \\\")", bad.start(1))
         m = _NAME.match(text, pos)
         if m:
+            if m.group() in _RESERVED:
+                raise GroundSyntaxError(f"'{m.group()}' is a keyword, not a constant", pos)
             self.pos = m.end()
             self.ws()
             if self.peek() == "(":
@@ -71,6 +81,9 @@ class _Reader:
         self.fail("a term (number, constant, string or function term)")
 
     def args(self) -> list:
+        self.depth += 1
+        if self.depth > MAX_TERM_DEPTH:
+            raise GroundSyntaxError(f"term nested more than {MAX_TERM_DEPTH} levels deep", self.pos)
         self.pos += 1  # "("
         out = [self.term()]
         self.ws()
@@ -81,6 +94,7 @@ class _Reader:
         if self.peek() != ")":
             self.fail("',' or ')'")
         self.pos += 1
+        self.depth -= 1
         return out
 
     def atom(self) -> tuple:
@@ -118,7 +132,7 @@ def _simple(text: str):
                 out.append(int(part))
             except ValueError:
                 return None
-        elif part[0].islower() and _NAME.fullmatch(part):
+        elif part[0].islower() and _NAME.fullmatch(part) and part not in _RESERVED:
             out.append(part)
         else:
             return None

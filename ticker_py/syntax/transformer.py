@@ -6,6 +6,12 @@ from lark import Token, Transformer, v_args
 
 from .. import ast
 from ..errors import ProgramError
+from .anonymous import ANONYMOUS, name_anonymous
+
+
+#: the escapes of clingo's strings (and so of ours): every engine reads them the same
+ESCAPES = {"n": "\n", "\\": "\\", '"': '"'}
+ESCAPE_NOTE = "strings know the escapes \\n, \\\\ and \\\" (as clingo's)"
 
 
 def _loc(file: str, item) -> ast.Location:
@@ -32,13 +38,13 @@ class ToAst(Transformer):
         return ast.Program(tuple(rules), file=self.file)
 
     def fact(self, meta, c):
-        return ast.Rule(c[0], (), self._m(meta))
+        return name_anonymous(ast.Rule(c[0], (), self._m(meta)))
 
     def rule(self, meta, c):
-        return ast.Rule(c[0], c[2], self._m(meta))
+        return name_anonymous(ast.Rule(c[0], c[2], self._m(meta)))
 
     def constraint(self, meta, c):
-        return ast.Rule(None, c[1], self._m(meta))
+        return name_anonymous(ast.Rule(None, c[1], self._m(meta)))
 
     def head(self, meta, c):
         return ast.Head(c[0], None, self._m(meta))
@@ -108,15 +114,23 @@ class ToAst(Transformer):
     def variable(self, meta, c):
         return ast.Variable(str(c[0]), self._m(meta))
 
+    def anonymous(self, meta, c):
+        return ast.Variable(ANONYMOUS, self._m(meta))
+
     def constant(self, meta, c):
         return ast.Constant(str(c[0]), self._m(meta))
 
     def string(self, meta, c):
-        text = str(c[0])[1:-1]
+        tok = c[0]
+        text = str(tok)[1:-1]
         out, i = [], 0
         while i < len(text):
             if text[i] == "\\" and i + 1 < len(text):
-                out.append({"n": "\n"}.get(text[i + 1], text[i + 1]))
+                if text[i + 1] not in ESCAPES:
+                    col = tok.column + 1 + i
+                    raise ProgramError.at(ast.Location(self.file, tok.line, col, tok.line, col + 2),
+                                          f"unknown escape '\\{text[i + 1]}' in a string", ESCAPE_NOTE)
+                out.append(ESCAPES[text[i + 1]])
                 i += 2
             else:
                 out.append(text[i])

@@ -117,7 +117,7 @@ class StreamFeed:
                 if p in self.runs:
                     self._feed_box(p, u, t, group)
             if show_all and u == t:
-                self.changes.inputs_now.update(a for a in atoms if a[0] in w.sigs and a[0] not in w.intensional)
+                self.changes.inputs_now.update(a for a in atoms if a[0] not in w.intensional)
 
     def _feed_box(self, p, u, t, atoms):
         last, start, seen = self.runs[p]

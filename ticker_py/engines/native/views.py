@@ -9,6 +9,7 @@ atoms of q now that a :class:`~.boxes.PinCover` finds pinned at every earlier po
 from __future__ import annotations
 
 from heapq import heappop, heappush
+from itertools import count
 
 from ... import ast
 from .store import INF, SLOT, Clock, end_of
@@ -33,7 +34,8 @@ class DerivedViews:
 
     def __init__(self, wiring: Wiring, clock: Clock, changes):
         self.wiring, self.clock, self.changes = wiring, clock, changes
-        self.future: list = []         # heap of (U, q, atom): pins not yet readable
+        self.future: list = []         # heap of (U, seq, q, atom): pins not yet readable
+        self.pin_seq = count()         # breaks ties in the heap: atoms of mixed types do not compare
         self.pins_now: list = []       # (q, atom) pinned at the current time point
         for q in wiring.intensional:
             self._wire(q)
@@ -110,7 +112,7 @@ class DerivedViews:
                     for cover in covers:
                         cover.pinned(key[0], u)
                 if u > t:
-                    heappush(views.future, (u, q, key[0]))
+                    heappush(views.future, (u, next(views.pin_seq), q, key[0]))
                 elif u == t:
                     views.pins_now.append((q, key[0]))
                 if u != t and key[0] not in bgq:
@@ -155,7 +157,7 @@ class DerivedViews:
         self.pins_now = []
         future = self.future
         while future and future[0][0] <= t:
-            u, q, a = heappop(future)
+            u, _, q, a = heappop(future)
             store = w.pins[q]
             h = store.facts.get((a, u))
             if h is None:
