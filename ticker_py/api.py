@@ -21,13 +21,16 @@ One call for a whole stream, with a pandas DataFrame out:
 from __future__ import annotations
 
 import re
+from collections import deque
 from pathlib import Path
 from typing import Iterable, Iterator, Optional, Union
 
 from . import ast
 from .analysis import Analysis, analyse
 from .engines import EngineOptions, create_engine, resolve_engine
+from .engines.base import covered_from, trim_history
 from .errors import Diagnostic, StreamError, TickerError, UsageError
+from .explain import Explanation, explain
 from .streams import Record, Result, StreamChecker, open_stream, read_dataframe, results_to_dataframe
 from .syntax import parse_file, parse_ground_atom, parse_program
 from .syntax.ground_atoms import GroundSyntaxError
@@ -99,6 +102,8 @@ class Reasoner:
         self.checker = StreamChecker(dict(self.analysis.signatures), set(self.analysis.intensional))
         self.time = 0
         self.atoms_in = 0
+        self._kept: deque = deque()  # (t, count, atom) the windows can still read: for explain()
+        self._last: Optional[Result] = None
 
     def append(self, t: int, atoms: Iterable) -> None:
         """Add the atoms that arrived at time t (t never decreases)."""
@@ -110,7 +115,9 @@ class Reasoner:
 
     def _append(self, t: int, atoms: list) -> None:
         self.time = t
-        self.atoms_in += len(atoms)
+        for atom in atoms:
+            self.atoms_in += 1
+            self._kept.append((t, self.atoms_in, atom))
         self.engine.append(t, atoms)
 
     def evaluate(self, t: Optional[int] = None) -> Result:
@@ -120,7 +127,20 @@ class Reasoner:
         if t < self.time:
             raise StreamError(Diagnostic(f"cannot evaluate time {t} after time {self.time}"))
         self.time = t
-        return self.engine.evaluate(t)
+        trim_history(self._kept, covered_from(self.analysis.lookback, t), self.atoms_in,
+                     self.analysis.tuple_lookback)
+        self._last = self.engine.evaluate(t)
+        return self._last
+
+    def explain(self, t: int, atom, model: int = 1, why_not: bool = False) -> Explanation:
+        """Why ``atom`` (``"p(1)"``, ``"p(1) at 3"`` or a tuple) holds in answer stream ``model``
+        (1-based) at the latest evaluated tick, which must be at time t; ``why_not``: why it does not."""
+        last = self._last
+        if last is None or last.t != t:
+            where = "nothing was evaluated yet" if last is None else f"the latest evaluated time is {last.t}"
+            raise UsageError(Diagnostic(f"cannot explain time {t}: {where}",
+                                        notes=("explain the latest evaluated time point",)))
+        return explain(self.analysis, self._kept, last.t, last.c, last.models, atom, model, why_not)
 
     def feed(self, records: Iterable[Record], until: Optional[int] = None,
              every: str = "time") -> Iterator[Result]:

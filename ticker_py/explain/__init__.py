@@ -82,7 +82,8 @@ def explain(analysis: Analysis, history: Sequence[tuple], t: int, c: int, models
             atom, model: int = 1, why_not: bool = False, depth: int = WHY_NOT_DEPTH) -> Explanation:
     """Explain ``atom`` (a tuple, or text ``"p(1)"`` / ``"p(1) at 3"``) in answer stream ``model``
     (1-based) at tick (t, c). ``history``: ``(u, k, atom)`` stream atoms up to (t, c), at least
-    the window-covered ones; ``models``: the answer streams at (t, c). Raises UsageError for a
+    the window-covered ones; ``models``: the answer streams at (t, c), numbered in the order the
+    output prints them (sorted, duplicates once; pins count). Raises UsageError for a
     bad atom or model number, an atom that does (why-not) or does not (why) hold, and a tick
     without answer stream (with what makes it so, as far as found cheaply)."""
     atom, time = parse_query(atom, analysis)
@@ -96,6 +97,7 @@ def explain(analysis: Analysis, history: Sequence[tuple], t: int, c: int, models
         raise UsageError(Diagnostic(f"--model {model} is out of range: there "
                                     f"{'is 1 answer stream' if len(models) == 1 else f'are {len(models)} answer streams'}"
                                     f" at t={t}", notes=(f"use 1..{len(models)}",)))
+    models = sorted(set(models), key=lambda m: (m.sorted_atoms(), m.sorted_pinned()))  # as printed
     world = World(analysis, history, t, c, answer_derived(analysis, models[model - 1], t))
     builder = Builder(world)
     holds = (atom in world.background or (atom, time) in world.derived

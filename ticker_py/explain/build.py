@@ -345,13 +345,23 @@ class Builder:
         if lit.literal.negated:
             return node("literal", f"{lit.text}: {self._describe_absent(lit)}",
                         self._absent_children(lit, WHY_NOT_DEPTH - 1, frozenset(), assume=True), **info)
-        return node("literal", f"{lit.text}: {self._window_text(lit)}",
+        head = lit.text if el.modality == ast.NOW else f"{lit.text}: {self._window_text(lit)}"
+        return node("literal", head,
                     [self._evidence(o, lit, ranked) for o in chosen], **info)
+
+    def _where(self, lit: Lit) -> str:
+        el, span = lit.literal.element, lit.span
+        if el.window is None:
+            return f"timeline {span}"
+        if el.window.is_tuple:
+            return f"tuple window of the last {self.world.window_size(el.window)} atoms {span}"
+        return f"window {span}"
 
     def _window_text(self, lit: Lit) -> str:
         el, span = lit.literal.element, lit.span
         if el.modality == ast.NOW:
             return f"at t={span.hi}"
+        where = self._where(lit)
         if el.window is None:
             where = f"timeline {span}"
         elif el.window.is_tuple:
@@ -370,7 +380,7 @@ class Builder:
         el, span, atom = lit.literal.element, lit.span, lit.atom
         if lit.note:
             return lit.note
-        where = self._window_text(lit).split(",")[0]
+        where = self._where(lit)
         pattern = format_atom(atom) if atom is not None else str(el.atom)
         if el.modality == ast.NOW:
             text = f"{pattern} does not hold at t={span.hi}"
