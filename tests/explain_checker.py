@@ -154,11 +154,27 @@ class Checker:
         for i, rule in enumerate(self.program.rules):
             if rule.head is None or rule.is_fact or rule.head.atom.predicate != atom[0]:
                 continue
+            if self.head_matches(rule, atom, u):
+                assert any(c.get("rule") == i for c in candidates), f"{node.text}: {rule} is not listed"
             for gr in ref.ground_rule(rule, self.interp):
                 if gr.head != (atom, u):
                     continue
                 assert any(self.covers(c, gr) for c in candidates if c.get("rule") == i), \
                     f"{node.text}: the instance {gr} of {rule} is not covered"
+
+    def head_matches(self, rule, atom, u) -> bool:
+        pairs = list(zip(rule.head.atom.args, atom[1:]))
+        if rule.head.time is None:
+            if u != self.t:
+                return False
+        else:
+            pairs.append((rule.head.time, u))
+        sigma = {}
+        for term, g in pairs:
+            sigma = ref._match(term, g, sigma)
+            if sigma is None:
+                return False
+        return True
 
     def covers(self, cand, gr) -> bool:
         rule = self.program.rules[cand.get("rule")]

@@ -85,3 +85,200 @@ def test_explanations_pass_the_checker_many(case, every):
     program, stream = case
     for engine in engines_for(program):
         check_all(program, stream, every, engine)
+
+
+CASES = [  # (name, program, stream, t, atom, why_not, model, expected text)
+    ('time-diamond', 'a :- p(X) in [3], X > 1.',
+     [(0, ['p(2)']), (1, []), (2, ['p(1)']), (3, [])], 3, 'a', False, 1, """\
+why a: t=3 c=2, answer stream 1 of 1
+  a at 3  <-  a :- p(X) in [3], X > 1.  [X=2]  (<string>:1)
+    p(2) in [3]: window [0, 3], witness
+      p(2) arrived at t=0
+    2 > 1: true"""),
+    ('time-box', 'a(X) :- p(X) always [2].',
+     [(0, ['p(1)']), (1, ['p(1)']), (2, ['p(1)', 'p(2)']), (3, ['p(1)'])], 3, 'a(1)', False, 1, """\
+why a(1): t=3 c=5, answer stream 1 of 1
+  a(1) at 3  <-  a(X) :- p(X) always [2].  [X=1]  (<string>:1)
+    p(1) always [2]: window [1, 3], every time point
+      p(1) arrived at t=1, 2, 3"""),
+    ('time-at', 'a(T) :- p(1) at T in [2].',
+     [(0, ['p(1)']), (1, ['p(1)']), (2, []), (3, [])], 3, 'a(1)', False, 1, """\
+why a(1): t=3 c=2, answer stream 1 of 1
+  a(1) at 3  <-  a(T) :- p(1) at T in [2].  [T=1]  (<string>:1)
+    p(1) at 1 in [2]: window [1, 3], pinned at 1
+      p(1) arrived at t=1"""),
+    ('tuple-diamond', 'a :- p(X) in [2 #].',
+     [(0, ['p(1)']), (1, ['q']), (2, ['q'])], 2, 'a', True, 1, """\
+why-not a: t=2 c=3, answer stream 1 of 1
+  a does not hold at 2
+    a :- p(X) in [2 #].  (<string>:1)
+      fails at p(X) in [2 #]: no p(X) in the tuple window of the last 2 atoms [1, 2] (atoms #2..#3)"""),
+    ('tuple-box', 'a :- q always [2 #].',
+     [(0, ['p(1)']), (1, ['q']), (2, ['q'])], 2, 'a', False, 1, """\
+why a: t=2 c=3, answer stream 1 of 1
+  a at 2  <-  a :- q always [2 #].  (<string>:1)
+    q always [2 #]: tuple window of the last 2 atoms [1, 2] (atoms #2..#3), every time point
+      q arrived at t=1 (#2), 2 (#3)"""),
+    ('tuple-at', 'a(T) :- q at T in [3 #].',
+     [(0, ['p(1)']), (1, ['q']), (2, ['q', 'p(1)'])], 2, 'a(1)', False, 1, """\
+why a(1): t=2 c=4, answer stream 1 of 1
+  a(1) at 2  <-  a(T) :- q at T in [3 #].  [T=1]  (<string>:1)
+    q at 1 in [3 #]: tuple window of the last 3 atoms [1, 2] (atoms #2..#4), pinned at 1
+      q arrived at t=1 (#2)"""),
+    ('unwindowed-at', 'a(T) :- p at T.',
+     [(0, ['p']), (1, []), (2, [])], 2, 'a(0)', False, 1, """\
+why a(0): t=2 c=1, answer stream 1 of 1
+  a(0) at 2  <-  a(T) :- p at T.  [T=0]  (<string>:1)
+    p at 0: timeline [0, 2], pinned at 0
+      p arrived at t=0"""),
+    ('at-head-past', 'a at T :- p(V) at T in [3], V > 1. b :- a in [3].',
+     [(0, []), (1, ['p(5)']), (2, []), (3, [])], 3, 'b', False, 1, """\
+why b: t=3 c=1, answer stream 1 of 1
+  b at 3  <-  b :- a in [3].  (<string>:1)
+    a in [3]: window [0, 3], witness
+      a at 1  <-  a at T :- p(V) at T in [3], V > 1.  [T=1, V=5]  (<string>:1)
+        p(5) at 1 in [3]: window [0, 3], pinned at 1
+          p(5) arrived at t=1
+        5 > 1: true"""),
+    ('at-head-past-atom', 'a at T :- p(V) at T in [3], V > 1. b :- a in [3].',
+     [(0, []), (1, ['p(5)']), (2, []), (3, [])], 3, 'a at 1', False, 1, """\
+why a at 1: t=3 c=1, answer stream 1 of 1
+  a at 1  <-  a at T :- p(V) at T in [3], V > 1.  [T=1, V=5]  (<string>:1)
+    p(5) at 1 in [3]: window [0, 3], pinned at 1
+      p(5) arrived at t=1
+    5 > 1: true"""),
+    ('negation', 'a(X) :- p(X), not b(X). b(X) :- q(X) in [1].',
+     [(0, ['q(1)']), (1, ['p(1)', 'p(2)'])], 1, 'a(2)', False, 1, """\
+why a(2): t=1 c=3, answer stream 1 of 1
+  a(2) at 1  <-  a(X) :- p(X), not b(X).  [X=2]  (<string>:1)
+    p(2) arrived at t=1
+    not b(2): b(2) does not hold at t=1
+      b(2) does not hold at 1
+        b(X) :- q(X) in [1].  [X=2]  (<string>:1)
+          fails at q(2) in [1]: no q(2) in the window [0, 1]"""),
+    ('negation-why-not', 'a(X) :- p(X), not b(X). b(X) :- q(X) in [1].',
+     [(0, ['q(1)']), (1, ['p(1)', 'p(2)'])], 1, 'a(1)', True, 1, """\
+why-not a(1): t=1 c=3, answer stream 1 of 1
+  a(1) does not hold at 1
+    a(X) :- p(X), not b(X).  [X=1]  (<string>:1)
+      fails at not b(1): b(1) holds
+        b(1) holds at 1 (derived)"""),
+    ('recursion', 'r(X,Y) :- e(X,Y) in [5]. r(X,Z) :- r(X,Y), e(Y,Z) in [5].',
+     [(0, ['e(1,2)']), (1, ['e(2,3)'])], 1, 'r(1,3)', False, 1, """\
+why r(1,3): t=1 c=2, answer stream 1 of 1
+  r(1,3) at 1  <-  r(X,Z) :- r(X,Y), e(Y,Z) in [5].  [X=1, Y=2, Z=3]  (<string>:1)
+    r(1,2) at 1  <-  r(X,Y) :- e(X,Y) in [5].  [X=1, Y=2]  (<string>:1)
+      e(1,2) in [5]: window [0, 1], witness
+        e(1,2) arrived at t=0
+    e(2,3) in [5]: window [0, 1], witness
+      e(2,3) arrived at t=1"""),
+    ('two-answer-streams-1', 'a :- not b, p in [2]. b :- not a.',
+     [(0, ['p'])], 0, 'a', False, 1, """\
+why a: t=0 c=1, answer stream 1 of 2
+  a at 0  <-  a :- not b, p in [2].  (<string>:1)
+    not b: b does not hold at t=0
+      b at 0: false by the choice of this answer stream (on a cycle through negation)
+    p in [2]: window [0, 0], witness
+      p arrived at t=0
+  assuming (the choice of this answer stream): not b at 0"""),
+    ('two-answer-streams-2', 'a :- not b, p in [2]. b :- not a.',
+     [(0, ['p'])], 0, 'b', False, 2, """\
+why b: t=0 c=1, answer stream 2 of 2
+  b at 0  <-  b :- not a.  (<string>:1)
+    not a: a does not hold at t=0
+      a at 0: false by the choice of this answer stream (on a cycle through negation)
+  assuming (the choice of this answer stream): not a at 0"""),
+    ('no-rule', 'a :- p. ',
+     [(0, [])], 0, 'p', True, 1, """\
+why-not p: t=0 c=0, answer stream 1 of 1
+  p does not hold at 0: no rule derives p and no stream atom has it"""),
+]
+
+
+@pytest.mark.parametrize("engine", ["clingo", "incremental", "native"])
+@pytest.mark.parametrize("name, program, stream, t, atom, why_not, model, expected", CASES, ids=[c[0] for c in CASES])
+def test_explanation_text(name, program, stream, t, atom, why_not, model, expected, engine):
+    reasoner = Reasoner(program, engine="clingo", models=0)
+    if engine not in reasoner.analysis.engines:
+        pytest.skip(f"{engine} cannot run this program")
+    reasoner = Reasoner(program, engine=engine, models=0)
+    for result in reasoner.feed(records_from(stream)):
+        pass
+    e = reasoner.explain(t, atom, model=model, why_not=why_not)
+    assert str(e) == expected
+    check_explanation(e, program, stream, printed_order(result.models)[model - 1])
+
+
+@pytest.mark.parametrize("program, stream, notes", [
+    ("a :- not a, p.", [(0, ["p"])], ["undecided atoms: a at 0", "'a' depends negatively on 'a' through a cycle"]),
+    ("a :- p. :- a.", [(0, ["p"])], ["<string>:1:9-14: the constraint ':- a.' is violated in every candidate"]),
+])
+def test_no_answer_stream_says_why(program, stream, notes):
+    reasoner = Reasoner(program, engine="clingo", models=0)
+    for _ in reasoner.feed(records_from(stream)):
+        pass
+    with pytest.raises(UsageError) as err:
+        reasoner.explain(0, "a")
+    text = str(err.value)
+    assert "no answer stream at t=0" in text
+    for note in notes:
+        assert note in text
+
+
+def _reasoner(program="a(X) :- p(X) in [2]. b :- not a(1).", stream=((0, ["p(1)"]), (1, ["p(2)"]))):
+    reasoner = Reasoner(program, engine="clingo", models=0)
+    for _ in reasoner.feed(records_from(list(stream))):
+        pass
+    return reasoner
+
+
+@pytest.mark.parametrize("atom, message", [
+    ("a(X)", "bad atom 'a(X)'"),
+    ("a(1,2)", "'a' has arity 1 in the program, not 2"),
+    ("zz(1)", "unknown predicate 'zz/1'"),
+    ("a(1) at -1", "time -1 is negative"),
+])
+def test_bad_atoms_are_located_errors(atom, message):
+    with pytest.raises(UsageError) as err:
+        _reasoner().explain(1, atom)
+    assert message in str(err.value)
+    assert str(err.value).startswith("<atom>:1:")
+
+
+def test_bad_model_time_and_question():
+    r = _reasoner()
+    with pytest.raises(UsageError, match="--model 2 is out of range: there is 1 answer stream"):
+        r.explain(1, "a(1)", model=2)
+    with pytest.raises(UsageError, match="cannot explain time 0: the latest evaluated time is 1"):
+        r.explain(0, "a(1)")
+    with pytest.raises(UsageError, match="b does not hold at t=1 in answer stream 1"):
+        r.explain(1, "b")
+    with pytest.raises(UsageError, match="a\\(1\\) holds at t=1 in answer stream 1: ask why"):
+        r.explain(1, "a(1)", why_not=True)
+
+
+def test_json_is_a_node_edge_graph_with_shared_derivations():
+    r = _reasoner("a(X) :- p(X) in [2]. c :- a(1), a(2), d. d :- a(1).")
+    e = r.explain(1, "c")
+    data = e.to_dict()
+    assert data["question"] == "why" and data["atom"] == "c" and data["t"] == 1 and data["models"] == 1
+    ids = {n["id"] for n in data["nodes"]}
+    assert data["root"] in ids and all(e["from"] in ids and e["to"] in ids for e in data["edges"])
+    derived = [n for n in data["nodes"] if n["kind"] == "derived"]
+    assert sorted(n["atom"] for n in derived) == ["a(1)", "a(2)", "c", "d"]  # a(1) once, used twice
+    a1 = next(n for n in derived if n["atom"] == "a(1)")
+    assert a1["binding"] == {"X": "1"} and a1["time"] == 1
+    assert sum(1 for edge in data["edges"] if edge["to"] == a1["id"]) == 2
+    literal = next(n for n in data["nodes"] if n["kind"] == "literal" and n["literal"] == "p(2) in [2]")
+    assert literal["span"] == {"lo": 0, "hi": 1} and literal["holds"] is True
+    assert "(see above)" in str(e)
+    json.loads(e.to_json())
+
+
+def test_dot_and_markdown():
+    e = _reasoner().explain(1, "b")
+    dot = e.to_dot()
+    assert dot.startswith("digraph explanation {") and dot.rstrip().endswith("}")
+    assert dot.count("->") == len(e.to_dict()["edges"])
+    md = e._repr_markdown_()
+    assert md.startswith("**why b: t=1") and "- b at 1" in md

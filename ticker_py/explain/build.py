@@ -339,7 +339,7 @@ class Builder:
     def _holding(self, lit: Lit, chosen, ranked) -> Node:
         el = lit.literal.element
         info = dict(index=lit.index, literal=lit.text, negated=lit.literal.negated, holds=True, span=lit.span,
-                    atom=lit.atom, at=lit.time)
+                    atom=lit.atom, at=lit.time, modality=None if isinstance(el, ast.Comparison) else str(el.modality))
         if isinstance(el, ast.Comparison):
             return node("literal", f"{lit.text}: true", **info)
         if lit.literal.negated:
@@ -444,10 +444,11 @@ class Builder:
         title = f"{format_atom(atom)} does not hold at {u}"
         children = []
         if pred not in self.by_head:
-            if pred in w.analysis.extensional:
-                last = w.last_seen(atom, None)
-                seen = f"; last arrived at t={last.time}" if last is not None and last.time is not None else ""
-                title += f": a stream atom that did not arrive at t={u}{seen}"
+            last = w.last_seen(atom, None)
+            if last is not None and last.time is not None:
+                title += f": a stream atom that did not arrive at t={u}; last arrived at t={last.time}"
+            elif w.by_pred.get(pred):
+                title += f": a stream atom that did not arrive at t={u}"
             else:
                 title += f": no rule derives {pred} and no stream atom has it"
         elif (atom, u) in path or depth < 0:

@@ -150,6 +150,9 @@ def _text(node: Node, depth: int, seen: set, lines: list, bullet: str = "", inde
     if node.key and node.key in seen:
         lines.append(f"{pad}{node.text}  (see above)")
         return
+    if node.kind == "literal" and node.get("modality") == "now" and not node.get("negated") and len(node.children) == 1:
+        _text(node.children[0], depth, seen, lines, bullet, indent)  # the evidence says it all
+        return
     if node.key:
         seen.add(node.key)
     lines.append(pad + node.text)
