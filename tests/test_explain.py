@@ -276,9 +276,9 @@ def test_json_is_a_node_edge_graph_with_shared_derivations():
 
 
 def test_dot_and_markdown():
-    e = _reasoner().explain(1, "b")
+    e = _reasoner().explain(1, "a(2)")
     dot = e.to_dot()
     assert dot.startswith("digraph explanation {") and dot.rstrip().endswith("}")
     assert dot.count("->") == len(e.to_dict()["edges"])
     md = e._repr_markdown_()
-    assert md.startswith("**why b: t=1") and "- b at 1" in md
+    assert md.startswith("**why a(2): t=1") and "- a(2) at 1" in md
