@@ -282,3 +282,45 @@ def test_dot_and_markdown():
     assert dot.count("->") == len(e.to_dict()["edges"])
     md = e._repr_markdown_()
     assert md.startswith("**why a(2): t=1") and "- a(2) at 1" in md
+
+
+def test_result_explain_equals_reasoner_explain():
+    from ticker_py import run
+
+    program, stream = "a(X) :- p(X) in [1]. b :- not a(1).", [(0, ["p(1)"]), (1, []), (2, ["p(2)"])]
+    results = run(program, stream, engine="clingo", explainable=True)
+    for result in results:
+        reasoner = Reasoner(program, engine="clingo")
+        for last in reasoner.feed(records_from(stream), until=result.t):
+            pass
+        for atom in ("a(1)", "a(2)", "b"):
+            why_not = not any(m.atoms and (atom in m.sorted_atoms()) for m in result.models)
+            assert str(result.explain(atom, why_not=why_not)) == str(reasoner.explain(result.t, atom, why_not=why_not))
+    with pytest.raises(UsageError, match="does not carry its stream"):
+        run(program, stream, engine="clingo")[0].explain("a(1)")
+
+
+def test_cli_explain(tmp_path, capsys):
+    from ticker_py.cli import main
+
+    prog = tmp_path / "p.lars"
+    prog.write_text("a(X) :- p(X) in [2].\nb :- a(1), not c.\nc :- q always [1].\n")
+    stream = tmp_path / "s.stream"
+    stream.write_text("0: p(1)\n1: p(2), q\n2: q\n")
+    assert main(["explain", str(prog), "--stream", str(stream), "--at", "1", "b"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("why b: t=1 c=3, answer stream 1 of 1\n") and "p(1) arrived at t=0" in out
+    assert main(["explain", str(prog), "--stream", str(stream), "--at", "2", "--why-not", "b",
+                 "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["question"] == "why-not" and data["nodes"][0]["kind"] == "absent"
+    assert main(["explain", str(prog), "--stream", str(stream), "--at", "1", "a(2)", "--format", "dot"]) == 0
+    assert capsys.readouterr().out.startswith("digraph")
+    for args, message in ((["--at", "5", "b"], "time 5 is outside the stream"),
+                          (["--at", "1", "b(X)"], "<atom>:1:3-4: error: bad atom"),
+                          (["--at", "1", "b", "--model", "3"], "--model 3 is out of range"),
+                          (["--at", "1", "b", "--format", "xml"], "unknown format 'xml'"),
+                          (["--at", "1", "nope"], "unknown predicate 'nope/0'")):
+        assert main(["explain", str(prog), "--stream", str(stream)] + args) == 2
+        err = capsys.readouterr().err
+        assert message in err and "Traceback" not in err

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
+from dataclasses import replace
 from pathlib import Path
 from typing import Iterable, Iterator, Optional, Union
 
@@ -30,12 +31,12 @@ from .analysis import Analysis, analyse
 from .engines import EngineOptions, create_engine, resolve_engine
 from .engines.base import covered_from, trim_history
 from .errors import Diagnostic, StreamError, TickerError, UsageError
-from .explain import Explanation, explain
+from .explain import Explanation, explain, parse_query
 from .streams import Record, Result, StreamChecker, open_stream, read_dataframe, results_to_dataframe
 from .syntax import parse_file, parse_ground_atom, parse_program
 from .syntax.ground_atoms import GroundSyntaxError
 
-__all__ = ["load_program", "parse_clock", "Reasoner", "Results", "run", "records_from"]
+__all__ = ["load_program", "parse_clock", "Reasoner", "Results", "run", "records_from", "explain_at"]
 
 _CLOCK = re.compile(r"^\s*(\d+)\s*(ms|s|sec|min|h)?\s*$")
 _CLOCK_MS = {"ms": 1, "s": 1000, "sec": 1000, "min": 60_000, "h": 3_600_000, None: 1000}
@@ -85,11 +86,13 @@ class Reasoner:
 
     ``append(t, atoms)`` adds atoms (strings like ``"alpha(20)"`` or tuples) arriving at
     time t; ``evaluate(t)`` answers at tick (t, c). ``feed(records)`` drives a whole stream.
+    ``explain(t, atom)`` explains an atom at the latest evaluated tick; with ``explainable=True``
+    every Result can explain itself (``Result.explain``).
     """
 
     def __init__(self, program, engine: str = "auto", models: int = 1, show: str = "derived",
                  clock: Union[str, int] = "1s", inertia: bool = False, changes_only: bool = False,
-                 native_prefix: bool = True):
+                 native_prefix: bool = True, explainable: bool = False):
         self.analysis = program if isinstance(program, Analysis) else load_program(program, clock)
         if models < 0:
             raise UsageError(Diagnostic(f"--models must be >= 0, not {models}"))
@@ -104,6 +107,7 @@ class Reasoner:
         self.atoms_in = 0
         self._kept: deque = deque()  # (t, count, atom) the windows can still read: for explain()
         self._last: Optional[Result] = None
+        self.explainable = explainable
 
     def append(self, t: int, atoms: Iterable) -> None:
         """Add the atoms that arrived at time t (t never decreases)."""
@@ -129,8 +133,11 @@ class Reasoner:
         self.time = t
         trim_history(self._kept, covered_from(self.analysis.lookback, t), self.atoms_in,
                      self.analysis.tuple_lookback)
-        self._last = self.engine.evaluate(t)
-        return self._last
+        result = self.engine.evaluate(t)
+        if self.explainable and result.models is not None:
+            result = replace(result, source=(self.analysis, tuple(self._kept)))
+        self._last = result
+        return result
 
     def explain(self, t: int, atom, model: int = 1, why_not: bool = False) -> Explanation:
         """Why ``atom`` (``"p(1)"``, ``"p(1) at 3"`` or a tuple) holds in answer stream ``model``
@@ -213,8 +220,35 @@ def records_from(stream) -> Iterable[Record]:
 
 def run(program, stream, engine: str = "auto", models: int = 1, every: str = "time",
         until: Optional[int] = None, show: str = "derived", clock: Union[str, int] = "1s",
-        inertia: bool = False, native_prefix: bool = True) -> Results:
-    """Evaluate a whole stream; ``stream`` is a path, a DataFrame or ``(t, atoms)`` pairs."""
+        inertia: bool = False, native_prefix: bool = True, explainable: bool = False) -> Results:
+    """Evaluate a whole stream; ``stream`` is a path, a DataFrame or ``(t, atoms)`` pairs.
+    ``explainable``: every Result keeps what ``Result.explain`` needs (a copy of the window-covered
+    stream per tick)."""
     reasoner = Reasoner(program, engine=engine, models=models, show=show, clock=clock, inertia=inertia,
-                        native_prefix=native_prefix)
+                        native_prefix=native_prefix, explainable=explainable)
     return Results(reasoner.feed(records_from(stream), until=until, every=every))
+
+
+def explain_at(program, stream, at: int, atom, why_not: bool = False, model: int = 1, engine: str = "auto",
+               every: str = "time", clock: Union[str, int] = "1s") -> Explanation:
+    """Run ``program`` over ``stream`` up to time ``at`` and explain ``atom`` there (``why_not``:
+    why it does not hold) in answer stream ``model`` (1-based, in printed order)."""
+    reasoner = Reasoner(program, engine=engine, models=0, clock=clock)
+    parse_query(atom, reasoner.analysis)  # a bad atom is refused before the stream is read
+    if at < 0:
+        raise UsageError(Diagnostic(f"--at {at} is negative"))
+    last_time = -1
+
+    def seen(records):
+        nonlocal last_time
+        for rec in records:
+            last_time = max(last_time, rec.t)
+            yield rec
+
+    for _ in reasoner.feed(seen(records_from(stream)), until=at, every=every):
+        pass
+    if last_time < at:
+        raise UsageError(Diagnostic(f"time {at} is outside the stream",
+                                    notes=(f"its last time point is {last_time}" if last_time >= 0
+                                           else "the stream is empty",)))
+    return reasoner.explain(at, atom, model=model, why_not=why_not)

@@ -73,6 +73,18 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--incremental", action="store_true", help="the incremental encoding with annotations")
     enc.set_defaults(func=cmd_encode)
 
+    exp = sub.add_parser("explain", help="why an atom holds at time T (or, with --why-not, why it does not)")
+    _add_program_args(exp)
+    exp.add_argument("atom", help="a ground atom, e.g. 'need(1,3)', optionally 'ATOM at T2' for a pinned atom")
+    exp.add_argument("--stream", default="-", help="stream file or - for stdin")
+    exp.add_argument("--at", type=int, required=True, help="the evaluation time point")
+    exp.add_argument("--why-not", action="store_true", help="explain why the atom does not hold")
+    exp.add_argument("--model", type=int, default=1, help="which answer stream, 1-based in printed order (default 1)")
+    exp.add_argument("--format", default="text", help="text (default), json or dot")
+    exp.add_argument("--engine", default="auto", help="the engine computing the answer streams")
+    exp.add_argument("--every", default="time", help="time (default) or signal: explain the tick after T's last atom")
+    exp.set_defaults(func=cmd_explain)
+
     for module in ("ticker_py.spark.cli", "ticker_py.bench.cli", "ticker_py.compare"):
         try:
             mod = importlib.import_module(module)
@@ -211,6 +223,16 @@ def cmd_encode(args) -> int:
     if args.at is not None:
         sys.stdout.write(f"% facts for tick ({args.at}, 0) with an empty stream\n")
         sys.stdout.write(enc.facts(args.at, 0, 0, ()) + "\n")
+    return 0
+
+
+def cmd_explain(args) -> int:
+    from .api import explain_at
+
+    _check_choice(args.format, ("text", "json", "dot"), "format")
+    e = explain_at(load(args), args.stream, args.at, args.atom, why_not=args.why_not, model=args.model,
+                   engine=args.engine, every=args.every)
+    sys.stdout.write({"text": lambda: str(e) + "\n", "json": lambda: e.to_json() + "\n", "dot": e.to_dot}[args.format]())
     return 0
 
 

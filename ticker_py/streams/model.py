@@ -105,3 +105,16 @@ class Result:
     c: int
     models: Optional[tuple]
     changes: Optional[tuple] = None
+    source: Optional[tuple] = field(default=None, compare=False, repr=False)  # (analysis, stream) for explain
+
+    def explain(self, atom, model: int = 1, why_not: bool = False):
+        """Why ``atom`` holds in answer stream ``model`` (1-based, printed order), or why not
+        (see :mod:`ticker_py.explain`); needs a result of ``Reasoner(..., explainable=True)``."""
+        from ..errors import Diagnostic, UsageError
+        from ..explain import explain
+
+        if self.source is None:
+            raise UsageError(Diagnostic("this result does not carry its stream",
+                                        notes=("create the Reasoner (or call run) with explainable=True",)))
+        analysis, history = self.source
+        return explain(analysis, history, self.t, self.c, self.models, atom, model, why_not)
