@@ -365,3 +365,54 @@ def test_docs_examples_are_real_output(name, args, tmp_path, capsys, monkeypatch
     out = capsys.readouterr().out
     doc = (Path(__file__).resolve().parent.parent / "docs" / "explain.md").read_text()
     assert out in doc
+
+
+class LosesAtom:
+    """A broken engine stand-in: the clingo engine, but it loses q(c) at time 3."""
+
+    def __init__(self, analysis, options):
+        from ticker_py.engines import create_engine
+
+        self.inner = create_engine("clingo", analysis, options)
+
+    def append(self, t, atoms):
+        self.inner.append(t, atoms)
+
+    def evaluate(self, t):
+        from ticker_py.streams import Model, Result
+
+        res = self.inner.evaluate(t)
+        if t != 3:
+            return res
+        return Result(res.t, res.c, tuple(Model(m.atoms - {("q", "c")}, m.pinned) for m in res.models))
+
+
+def test_compare_explain_names_the_wrong_side(tmp_path, capsys, monkeypatch):
+    from ticker_py import compare
+    from ticker_py.cli import main
+
+    real = compare.default_factory
+    monkeypatch.setattr(compare, "default_factory", lambda name: LosesAtom if name == "native" else real(name))
+    (tmp_path / "p.lars").write_text("q(X) :- p(X) in [2].\n")
+    (tmp_path / "s.stream").write_text("0: p(a)\n3: p(c)\n5:\n")
+    code = main(["compare", str(tmp_path / "p.lars"), "--stream", str(tmp_path / "s.stream"),
+                 "--engines", "clingo,native", "--explain"])
+    out = capsys.readouterr().out
+    assert code == compare.EXIT_DIFFER
+    assert "t=3 c=2: clingo vs native, explained" in out
+    assert "  q(c): clingo has it\n    why q(c): t=3 c=2, answer stream 1 of 1\n" in out
+    assert "      p(c) arrived at t=3" in out
+    assert ("  q(c): native lacks it\n    cannot be explained: the body of q(X) :- p(X) in [2]. [X=c] holds"
+            " but q(c) at 3 is not in the answer stream") in out
+
+
+def test_explain_differences_with_no_answer_stream_on_one_side():
+    from ticker_py.api import load_program
+    from ticker_py.explain.differences import explain_differences
+    from ticker_py.streams import Model
+
+    analysis = load_program("a(X) :- p(X) in [1].")
+    text = explain_differences(analysis, [(0, 1, ("p", 1))], 0, 1,
+                               {"clingo": (Model(frozenset({("a", 1)})),), "other": ()})
+    assert text.startswith("other has no answer stream; clingo has answer stream 1:\n  a(1): clingo has it\n")
+    assert "p(1) arrived at t=0" in text

@@ -210,6 +210,28 @@ def compare_engines(analysis, records, engines: dict, models: int = 0, every: st
     return Comparison(list(running), unavailable, ticks, differing, evaluated)
 
 
+def explain_comparison(analysis, records, cmp: Comparison, max_diffs: int = 20, until: Optional[int] = None,
+                       tuple_order: str = "arrival") -> str:
+    """For each differing tick, every atom one engine has and the first engine lacks, explained on both
+    sides (:mod:`ticker_py.explain.differences`)."""
+    from .explain.differences import explain_differences, stream_history
+    from .streams.model import Model
+
+    out = []
+    for tick in cmp.differing[:max_diffs]:
+        history = stream_history(prepare_stream(analysis, records, until, tuple_order), tick.t, tick.c)
+        names = list(tick.models)
+        for name in names[1:]:
+            if tick.models[name] == tick.models[names[0]] or not all(
+                    all(isinstance(a, tuple) for a in atoms) for atoms, _ in tick.models[name] | tick.models[names[0]]):
+                continue
+            sides = {n: tuple(Model(frozenset(atoms), frozenset(pins)) for atoms, pins in tick.models[n])
+                     for n in (names[0], name)}
+            out.append(f"t={tick.t} c={tick.c}: {names[0]} vs {name}, explained")
+            out.append(explain_differences(analysis, history, tick.t, tick.c, sides))
+    return "\n".join(out)
+
+
 def _fmt_model(key) -> str:
     atoms, pins = key
     parts = [format_atom(a) if isinstance(a, tuple) else str(a) for a in atoms]
@@ -437,6 +459,9 @@ def register_cli(subparsers) -> None:
     p.add_argument("--consequences", metavar="brave|cautious",
                    help="compare brave or cautious consequences instead of the answer streams")
     p.add_argument("--max-diffs", type=int, default=20, help="differing ticks to print (default 20)")
+    p.add_argument("--explain", action="store_true",
+                   help="for each differing atom, the why of the engine that has it and the why-not of the one"
+                        " that lacks it")
     p.set_defaults(func=cmd_compare)
 
     e = subparsers.add_parser("enumerate", help="write all answer streams to a file as they are produced",
@@ -473,9 +498,14 @@ def cmd_compare(args, factories: Optional[dict] = None) -> int:
     factories = factories or {n: default_factory(n) for n in names}
     if args.consequences:
         return _compare_consequences(args, analysis, factories)
-    cmp = compare_engines(analysis, args.stream, factories, models=args.models, every=args.every,
+    from .api import records_from
+
+    stream = list(records_from(args.stream)) if getattr(args, "explain", False) else args.stream  # read twice
+    cmp = compare_engines(analysis, stream, factories, models=args.models, every=args.every,
                           until=args.until, tuple_order=args.tuple_order, keep_all=False)
     print(format_comparison(cmp, args.max_diffs))
+    if getattr(args, "explain", False):
+        print(explain_comparison(analysis, stream, cmp, args.max_diffs, args.until, args.tuple_order))
     if len(cmp.engines) < 2:
         print("note: fewer than two engines ran; nothing was compared", file=sys.stderr)
     return 0 if cmp.agree else EXIT_DIFFER

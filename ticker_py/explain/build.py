@@ -464,8 +464,8 @@ class Builder:
                     continue
                 for sigma, lits, failed in self.search(rule, *unified):
                     if not failed:
-                        raise InternalError(f"the body of an instance of {rule} holds but "
-                                            f"{format_atom(atom)} at {u} is not in the answer stream")
+                        raise InternalError(f"the body of {rule} [{binding_text(sigma)}] holds but {format_atom(atom)}"
+                                            f" at {u} is not in the answer stream (it is not a model of the program)")
                     matched = True
                     if shown == MAX_CANDIDATES:
                         more += 1
