@@ -416,3 +416,16 @@ def test_explain_differences_with_no_answer_stream_on_one_side():
                                {"clingo": (Model(frozenset({("a", 1)})),), "other": ()})
     assert text.startswith("other has no answer stream; clingo has answer stream 1:\n  a(1): clingo has it\n")
     assert "p(1) arrived at t=0" in text
+
+
+def test_explain_at_with_models_counts_among_those_found():
+    from ticker_py.api import explain_at
+
+    program, _ = DOC_PROGRAMS["choice"]
+    stream = [(0, []), (1, ["reading(b)"])]
+    every = explain_at(program, stream, 1, "ok", model=2)
+    assert str(every).startswith("why ok: t=1 c=1, answer stream 2 of 3\n")
+    first = explain_at(program, stream, 1, "ok", model=1, models=1)
+    assert first.title.endswith("answer stream 1 of 1 found") and first.to_dict()["all_models"] is False
+    with pytest.raises(UsageError, match="--model 2 is out of range"):
+        explain_at(program, stream, 1, "ok", model=2, models=1)

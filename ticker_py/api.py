@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Iterable, Iterator, Optional, Union
 
 from . import ast
-from .analysis import Analysis, analyse
+from .analysis import GENERAL, Analysis, analyse
 from .engines import EngineOptions, create_engine, resolve_engine
 from .engines.base import covered_from, trim_history
 from .errors import Diagnostic, StreamError, TickerError, UsageError
@@ -108,6 +108,7 @@ class Reasoner:
         self._kept: deque = deque()  # (t, count, atom) the windows can still read: for explain()
         self._last: Optional[Result] = None
         self.explainable = explainable
+        self.models = models
 
     def append(self, t: int, atoms: Iterable) -> None:
         """Add the atoms that arrived at time t (t never decreases)."""
@@ -139,7 +140,8 @@ class Reasoner:
         self._last = result
         return result
 
-    def explain(self, t: int, atom, model: int = 1, why_not: bool = False) -> Explanation:
+    def explain(self, t: int, atom, model: int = 1, why_not: bool = False, all_models: Optional[bool] = None
+                ) -> Explanation:
         """Why ``atom`` (``"p(1)"``, ``"p(1) at 3"`` or a tuple) holds in answer stream ``model``
         (1-based) at the latest evaluated tick, which must be at time t; ``why_not``: why it does not."""
         last = self._last
@@ -147,7 +149,10 @@ class Reasoner:
             where = "nothing was evaluated yet" if last is None else f"the latest evaluated time is {last.t}"
             raise UsageError(Diagnostic(f"cannot explain time {t}: {where}",
                                         notes=("explain the latest evaluated time point",)))
-        return explain(self.analysis, self._kept, last.t, last.c, last.models, atom, model, why_not)
+        if all_models is None:  # at most one answer stream, or all of them computed
+            all_models = self.models == 0 or self.analysis.fragment != GENERAL
+        return explain(self.analysis, self._kept, last.t, last.c, last.models, atom, model, why_not,
+                       all_models=all_models)
 
     def feed(self, records: Iterable[Record], until: Optional[int] = None,
              every: str = "time") -> Iterator[Result]:
@@ -230,11 +235,14 @@ def run(program, stream, engine: str = "auto", models: int = 1, every: str = "ti
 
 
 def explain_at(program, stream, at: int, atom, why_not: bool = False, model: int = 1, engine: str = "auto",
-               every: str = "time", clock: Union[str, int] = "1s") -> Explanation:
+               every: str = "time", clock: Union[str, int] = "1s", models: int = 0) -> Explanation:
     """Run ``program`` over ``stream`` up to time ``at`` and explain ``atom`` there (``why_not``:
-    why it does not hold) in answer stream ``model`` (1-based, in printed order)."""
-    reasoner = Reasoner(program, engine=engine, models=0, clock=clock)
-    parse_query(atom, reasoner.analysis)  # a bad atom is refused before the stream is read
+    why it does not hold) in answer stream ``model`` (1-based, in printed order). ``models``: how
+    many answer streams to compute per tick (0 = all, as ``ticker run --models 0`` numbers them;
+    a program with thousands of answer streams per tick runs much faster with a small N)."""
+    analysis = program if isinstance(program, Analysis) else load_program(program, clock)
+    parse_query(atom, analysis)  # a bad atom is refused before the stream is read
+    reasoner = Reasoner(analysis, engine=engine, models=models)
     if at < 0:
         raise UsageError(Diagnostic(f"--at {at} is negative"))
     last_time = -1

@@ -80,6 +80,8 @@ def build_parser() -> argparse.ArgumentParser:
     exp.add_argument("--at", type=int, required=True, help="the evaluation time point")
     exp.add_argument("--why-not", action="store_true", help="explain why the atom does not hold")
     exp.add_argument("--model", type=int, default=1, help="which answer stream, 1-based in printed order (default 1)")
+    exp.add_argument("--models", type=int, default=0,
+                     help="answer streams computed per tick (default 0 = all); --model K counts among them")
     exp.add_argument("--format", default="text", help="text (default), json or dot")
     exp.add_argument("--engine", default="auto", help="the engine computing the answer streams")
     exp.add_argument("--every", default="time", help="time (default) or signal: explain the tick after T's last atom")
@@ -231,7 +233,7 @@ def cmd_explain(args) -> int:
 
     _check_choice(args.format, ("text", "json", "dot"), "format")
     e = explain_at(load(args), args.stream, args.at, args.atom, why_not=args.why_not, model=args.model,
-                   engine=args.engine, every=args.every)
+                   engine=args.engine, every=args.every, models=args.models)
     sys.stdout.write({"text": lambda: str(e) + "\n", "json": lambda: e.to_json() + "\n", "dot": e.to_dot}[args.format]())
     return 0
 

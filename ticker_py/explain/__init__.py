@@ -79,13 +79,15 @@ def answer_derived(analysis: Analysis, model: Model, t: int) -> set:
 
 
 def explain(analysis: Analysis, history: Sequence[tuple], t: int, c: int, models: Optional[Sequence[Model]],
-            atom, model: int = 1, why_not: bool = False, depth: int = WHY_NOT_DEPTH) -> Explanation:
+            atom, model: int = 1, why_not: bool = False, depth: int = WHY_NOT_DEPTH,
+            all_models: bool = True) -> Explanation:
     """Explain ``atom`` (a tuple, or text ``"p(1)"`` / ``"p(1) at 3"``) in answer stream ``model``
     (1-based) at tick (t, c). ``history``: ``(u, k, atom)`` stream atoms up to (t, c), at least
     the window-covered ones; ``models``: the answer streams at (t, c), numbered in the order the
     output prints them (sorted, duplicates once; pins count). Raises UsageError for a
     bad atom or model number, an atom that does (why-not) or does not (why) hold, and a tick
-    without answer stream (with what makes it so, as far as found cheaply)."""
+    without answer stream (with what makes it so, as far as found cheaply). ``all_models`` False:
+    ``models`` are only the first ones an engine found (the title says so)."""
     atom, time = parse_query(atom, analysis)
     time = t if time is None else time
     if models is None:
@@ -119,4 +121,4 @@ def explain(analysis: Analysis, history: Sequence[tuple], t: int, c: int, models
     else:
         root = builder.why(atom, time)
     return Explanation("why-not" if why_not else "why", atom, time, t, c, model, len(models), root,
-                       tuple(builder.assumptions))
+                       tuple(builder.assumptions), all_models)

@@ -64,7 +64,8 @@ def _json_value(name: str, value):
 @dataclass(frozen=True)
 class Explanation:
     """Why an atom holds (``question == "why"``) or does not (``"why-not"``) at tick (t, c) in
-    answer stream ``model`` (1-based) of ``models``; ``assumptions`` are the (atom, time) pairs
+    answer stream ``model`` (1-based) of ``models`` (``all_models`` False: of the first ``models`` the
+    engine found); ``assumptions`` are the (atom, time) pairs
     the explanation takes as false by the choice of this answer stream (non-stratified programs)."""
 
     question: str
@@ -76,12 +77,13 @@ class Explanation:
     models: int
     root: Node
     assumptions: tuple = ()
+    all_models: bool = True  # False: the answer streams were the first ``models`` the engine found
 
     @property
     def title(self) -> str:
         at = "" if self.time == self.t else f" at {self.time}"
         return (f"{self.question} {format_atom(self.atom)}{at}: t={self.t} c={self.c},"
-                f" answer stream {self.model} of {self.models}")
+                f" answer stream {self.model} of {self.models}{'' if self.all_models else ' found'}")
 
     def __str__(self) -> str:
         lines = [self.title]
@@ -112,7 +114,7 @@ class Explanation:
 
         root = visit(self.root)
         return {"question": self.question, "atom": format_atom(self.atom), "time": self.time,
-                "t": self.t, "c": self.c, "model": self.model, "models": self.models,
+                "t": self.t, "c": self.c, "model": self.model, "models": self.models, "all_models": self.all_models,
                 "assumptions": [{"atom": format_atom(a), "time": u} for a, u in self.assumptions],
                 "root": root, "nodes": nodes, "edges": edges}
 
