@@ -398,7 +398,7 @@ class Builder:
         else:
             text = f"no {pattern} in the {where}"
         if atom is not None and atom[0] not in self.world.intensional:
-            last = self.world.last_seen(atom, el)
+            last = self.world.last_seen(atom)
             if last is not None and last.time is not None:
                 text += f"; last arrived at t={last.time}"
         return text
@@ -444,7 +444,7 @@ class Builder:
         title = f"{format_atom(atom)} does not hold at {u}"
         children = []
         if pred not in self.by_head:
-            last = w.last_seen(atom, None)
+            last = w.last_seen(atom)
             if last is not None and last.time is not None:
                 title += f": a stream atom that did not arrive at t={u}; last arrived at t={last.time}"
             elif w.by_pred.get(pred):

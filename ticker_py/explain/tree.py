@@ -45,7 +45,7 @@ class Node:
 
 
 def _json_value(name: str, value):
-    if value is None or isinstance(value, (bool, int, str)) and name not in ("atom", "value"):
+    if value is None or isinstance(value, (bool, int, str)):
         return value
     if name == "atom":
         return format_atom(value)
@@ -56,8 +56,6 @@ def _json_value(name: str, value):
         if value.first is not None:
             out.update(first=value.first, last=value.last)
         return out
-    if name == "value":
-        return format_term(value)
     return str(value)
 
 

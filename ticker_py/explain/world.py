@@ -219,10 +219,7 @@ class World:
             return len(covered) == hi - lo + 1, span, occ
         return bool(occ), span, occ
 
-    def last_seen(self, atom: tuple, el: ast.ExtendedAtom) -> Optional[Occurrence]:
+    def last_seen(self, atom: tuple) -> Optional[Occurrence]:
         """The latest occurrence of ``atom`` in the kept stream or answer stream (any time)."""
         occ = self.occ.get(atom, ())
         return occ[-1] if occ else None
-
-    def is_derived(self, atom: tuple, u: int) -> bool:
-        return (atom, u) in self.derived or atom in self.background
