@@ -15,7 +15,7 @@ from strategies import programs_and_streams
 from ticker_py import Reasoner
 from ticker_py.api import records_from
 from ticker_py.errors import UsageError
-from ticker_py.ground import format_atom
+from ticker_py.values import format_atom
 
 VALUES = (1, 2, "x", "y")
 
@@ -390,6 +390,7 @@ class LosesAtom:
 def test_compare_explain_names_the_wrong_side(tmp_path, capsys, monkeypatch):
     from ticker_py import compare
     from ticker_py.cli import main
+    from ticker_py.cli.compare import EXIT_DIFFER
 
     real = compare.default_factory
     monkeypatch.setattr(compare, "default_factory", lambda name: LosesAtom if name == "native" else real(name))
@@ -398,7 +399,7 @@ def test_compare_explain_names_the_wrong_side(tmp_path, capsys, monkeypatch):
     code = main(["compare", str(tmp_path / "p.lars"), "--stream", str(tmp_path / "s.stream"),
                  "--engines", "clingo,native", "--explain"])
     out = capsys.readouterr().out
-    assert code == compare.EXIT_DIFFER
+    assert code == EXIT_DIFFER
     assert "t=3 c=2: clingo vs native, explained" in out
     assert "  q(c): clingo has it\n    why q(c): t=3 c=2, answer stream 1 of 1\n" in out
     assert "      p(c) arrived at t=3" in out

@@ -27,7 +27,7 @@ from typing import Optional, Sequence, Union
 from ..analysis import Analysis
 from ..ast import Location
 from ..errors import Diagnostic, UsageError
-from ..ground import format_atom
+from ..values import format_atom
 from ..streams.model import Model
 from ..syntax import parse_ground_atom
 from ..syntax.ground_atoms import GroundSyntaxError

@@ -16,7 +16,7 @@ from typing import Optional
 
 from .. import ast
 from ..errors import InternalError
-from ..ground import format_atom, format_term, to_ast_term
+from ..values import format_atom, format_term, to_ast_term
 from .tree import Node, node
 from .world import UNDEF, Occurrence, Span, World, bindable, compare, is_bound, match, same, value
 

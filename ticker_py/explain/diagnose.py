@@ -11,7 +11,7 @@ among them are named.
 from __future__ import annotations
 
 from ..analysis import Analysis
-from ..ground import format_atom
+from ..values import format_atom
 from .build import Builder, binding_text
 from .world import UNDEF, World, value
 

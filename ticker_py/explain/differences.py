@@ -12,7 +12,7 @@ from typing import Sequence
 
 from ..analysis import Analysis
 from ..errors import InternalError, TickerError
-from ..ground import format_atom
+from ..values import format_atom
 from ..streams.model import Model
 from . import explain
 

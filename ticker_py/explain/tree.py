@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from ..ground import format_atom, format_term
+from ..values import format_atom, format_term
 from .world import Span
 
 __all__ = ["Node", "Explanation", "node"]

@@ -14,7 +14,7 @@ from typing import Optional
 
 from .. import ast
 from ..analysis import Analysis
-from ..ground import evaluate_arith, from_ast_term, term_key
+from ..values import evaluate_arith, from_ast_term, term_key
 
 __all__ = ["World", "Occurrence", "Span", "UNDEF", "value", "match", "is_bound", "compare"]
 

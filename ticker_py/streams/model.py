@@ -1,7 +1,7 @@
 """The stream model shared by every reader, engine and writer.
 
 A stream is a sequence of time points 0, 1, 2, ...; each carries the ground atoms that
-arrived in it, in arrival order. Atoms are tuples (see :mod:`ticker_py.ground`); every
+arrived in it, in arrival order. Atoms are tuples (see :mod:`ticker_py.values`); every
 atom gets a count (1, 2, ...) in arrival order over the whole stream — the tick stream
 of the Ticker paper. Results are per evaluation tick ``(t, c)``.
 """
@@ -9,9 +9,9 @@ of the Ticker paper. Results are per evaluation tick ``(t, c)``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator, Optional
+from typing import Callable, Iterable, Iterator, Optional
 
-from ..ground import format_atom
+from ..values import format_atom
 
 __all__ = ["Record", "TimePoint", "Model", "Result", "time_points"]
 
@@ -105,16 +105,15 @@ class Result:
     c: int
     models: Optional[tuple]
     changes: Optional[tuple] = None
-    source: Optional[tuple] = field(default=None, compare=False, repr=False)  # (analysis, stream) for explain
+    explainer: Optional[Callable] = field(default=None, compare=False, repr=False)
 
     def explain(self, atom, model: int = 1, why_not: bool = False):
         """Why ``atom`` holds in answer stream ``model`` (1-based, printed order), or why not
-        (see :mod:`ticker_py.explain`); needs a result of ``Reasoner(..., explainable=True)``."""
-        from ..errors import Diagnostic, UsageError
-        from ..explain import explain
+        (:mod:`ticker_py.explain`); needs a result of ``Reasoner(..., explainable=True)``, whose
+        ``explainer(result, atom, model, why_not)`` it calls."""
+        if self.explainer is None:
+            from ..errors import Diagnostic, UsageError
 
-        if self.source is None:
             raise UsageError(Diagnostic("this result does not carry its stream",
                                         notes=("create the Reasoner (or call run) with explainable=True",)))
-        analysis, history = self.source
-        return explain(analysis, history, self.t, self.c, self.models, atom, model, why_not)
+        return self.explainer(self, atom, model, why_not)

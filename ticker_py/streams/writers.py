@@ -11,7 +11,7 @@ import csv
 import json
 from typing import Iterable, Optional, TextIO
 
-from ..ground import format_atom
+from ..values import format_atom
 from ..errors import UsageError
 from .model import Result
 
