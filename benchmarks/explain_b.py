@@ -16,7 +16,7 @@ import statistics
 import time
 
 from ticker_py import Reasoner
-from ticker_py.ground import format_atom
+from ticker_py.values import format_atom
 from ticker_py.workloads import generate, program
 
 
