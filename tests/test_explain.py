@@ -41,19 +41,19 @@ def queries(reasoner, model, t):
 
 
 def check_all(program, stream, every, engine):
-    reasoner = Reasoner(program, engine=engine, models=0)
+    reasoner = Reasoner(program, engine=engine, models=0, explainable=True)
     parsed = reasoner.analysis.program  # parsed once: the checker reads the same rules
     explained = 0
-    for result in reasoner.feed(records_from(stream), every=every):
+    for result in reasoner.feed(records_from(stream), every=every):  # the driver may evaluate ahead
         for k, model in enumerate(printed_order(result.models), 1):
             holds, absent = queries(reasoner, model, result.t)
             for atom in holds:
-                e = reasoner.explain(result.t, atom, model=k)
+                e = result.explain(atom, model=k)
                 check_explanation(e, parsed, stream, model)
                 json.dumps(e.to_dict())
                 explained += 1
             for atom in absent:
-                e = reasoner.explain(result.t, atom, model=k, why_not=True)
+                e = result.explain(atom, model=k, why_not=True)
                 check_explanation(e, parsed, stream, model)
                 explained += 1
     return explained
