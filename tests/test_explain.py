@@ -100,6 +100,13 @@ def test_explanations_pass_the_checker_many(case, every):
 
 
 CASES = [  # (name, program, stream, t, atom, why_not, model, expected text)
+    ('tuple-diamond-why', 'a(X) :- p(X) in [2 #], not q.',
+     [(0, ['p(1)']), (1, ['p(2)', 'r']), (2, [])], 2, 'a(2)', False, 1, """\
+why a(2): t=2 c=3, answer stream 1 of 1
+  a(2) at 2  <-  a(X) :- p(X) in [2 #], not q.  [X=2]  (<string>:1)
+    p(2) in [2 #]: tuple window of the last 2 atoms [1, 2] (atoms #2..#3), witness
+      p(2) arrived at t=1 (#2)
+    not q: q does not hold at t=2"""),
     ('time-diamond', 'a :- p(X) in [3], X > 1.',
      [(0, ['p(2)']), (1, []), (2, ['p(1)']), (3, [])], 3, 'a', False, 1, """\
 why a: t=3 c=2, answer stream 1 of 1
