@@ -21,7 +21,6 @@ One call for a whole stream, with a pandas DataFrame out:
 from __future__ import annotations
 
 import re
-from collections import deque
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
@@ -30,7 +29,7 @@ from typing import Iterable, Iterator, Optional, Union
 from . import ast
 from .analysis import GENERAL, Analysis, analyse
 from .engines import EngineOptions, create_engine, resolve_engine
-from .engines.base import covered_from, trim_history
+from .engines.history import WindowHistory
 from .errors import Diagnostic, StreamError, UsageError
 from .explain import Explanation, explain, parse_query
 from .streams import Record, Result, StreamChecker, open_stream, read_dataframe, results_to_dataframe
@@ -130,7 +129,7 @@ class Reasoner:
         self.atoms_in = 0
         self.models = models
         self.explainable = explainable
-        self._kept: deque = deque()  # (t, count, atom) the windows can still read: for explain()
+        self._kept = WindowHistory(self.analysis.lookback, self.analysis.tuple_lookback)  # for explain()
         self._last: Optional[Result] = None
 
     def append(self, t: int, atoms: Iterable) -> None:
@@ -143,9 +142,8 @@ class Reasoner:
 
     def _append(self, t: int, atoms: list) -> None:
         self.time = t
-        for atom in atoms:
-            self.atoms_in += 1
-            self._kept.append((t, self.atoms_in, atom))
+        self.atoms_in += len(atoms)
+        self._kept.extend(t, atoms)
         self.engine.append(t, atoms)
 
     def evaluate(self, t: Optional[int] = None) -> Result:
@@ -155,11 +153,10 @@ class Reasoner:
         if t < self.time:
             raise StreamError(Diagnostic(f"cannot evaluate time {t} after time {self.time}"))
         self.time = t
-        trim_history(self._kept, covered_from(self.analysis.lookback, t), self.atoms_in,
-                     self.analysis.tuple_lookback)
+        self._kept.trim(t)
         result = self.engine.evaluate(t)
         if self.explainable and result.models is not None:
-            result = replace(result, explainer=partial(_explain_result, self.analysis, tuple(self._kept)))
+            result = replace(result, explainer=partial(_explain_result, self.analysis, tuple(self._kept.entries)))
         self._last = result
         return result
 
@@ -174,7 +171,7 @@ class Reasoner:
                                         notes=("explain the latest evaluated time point",)))
         if all_models is None:  # at most one answer stream, or all of them computed
             all_models = self.models == 0 or self.analysis.fragment != GENERAL
-        return explain(self.analysis, self._kept, last.t, last.c, last.models, atom, model, why_not,
+        return explain(self.analysis, self._kept.entries, last.t, last.c, last.models, atom, model, why_not,
                        all_models=all_models)
 
     def feed(self, records: Iterable[Record], until: Optional[int] = None,
