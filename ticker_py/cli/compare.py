@@ -58,6 +58,8 @@ def register(sub) -> None:
     p.add_argument("--models", type=int, default=0, help="answer streams per tick (0 = all)")
     p.add_argument("--consequences", metavar=choices_metavar(MODES),
                    help="compare brave or cautious consequences instead of the answer streams")
+    p.add_argument("--factorize", action="store_true",
+                   help="compare factorized answers (factor by factor, expanded where the factors differ)")
     p.add_argument("--max-diffs", type=int, default=20, help="differing ticks to print")
     p.add_argument("--explain", action="store_true",
                    help="for each differing atom, the why of the engine that has it and the why-not of the one"
@@ -77,7 +79,8 @@ def cmd_compare(args, factories: Optional[dict] = None) -> int:
         return _compare_consequences(args, analysis, factories)
     stream = list(comparing.records_from(args.stream)) if args.explain else args.stream  # read twice
     cmp = comparing.compare_engines(analysis, stream, factories, models=args.models, every=args.every,
-                                    until=args.until, tuple_order=args.tuple_order, keep_all=False)
+                                    until=args.until, tuple_order=args.tuple_order, keep_all=False,
+                                    factorize=args.factorize)
     print(comparing.format_comparison(cmp, args.max_diffs))
     if args.explain:
         print(comparing.explain_comparison(analysis, stream, cmp, args.max_diffs, args.until, args.tuple_order))
