@@ -26,6 +26,7 @@ FLOORS = [
     {"syntax"},
     {"analysis"},
     {"encode"},
+    {"explain"},
     {"engines"},
     {"streams"},
     {"workloads"},

@@ -23,14 +23,18 @@ from __future__ import annotations
 import contextlib
 import re
 import threading
+from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Iterable, Iterator, Optional, Union
 
 from . import ast
-from .analysis import Analysis, analyse
+from .analysis import GENERAL, Analysis, analyse
 from .engines import EngineOptions, create_engine, resolve_engine
 from .engines.wide import locate
+from .engines.history import WindowHistory
 from .errors import Diagnostic, StreamError, UsageError
+from .explain import Explanation, explain, parse_query
 from .streams import Record, Result, StreamChecker, open_stream, read_dataframe, results_to_dataframe
 from .streams.drive import MAX_GAP, Every, check_max_gap, drive
 from .streams.factorized import note_fallback, with_factors
@@ -38,7 +42,7 @@ from .syntax import parse_ground_atom, parse_program, read_source
 from .syntax.ground_atoms import GroundSyntaxError
 from .values import format_atom
 
-__all__ = ["load_program", "parse_clock", "Reasoner", "Results", "run", "records_from"]
+__all__ = ["load_program", "parse_clock", "Reasoner", "Results", "run", "records_from", "explain_at"]
 
 _CLOCK = re.compile(r"^\s*(\d+)\s*([a-z]+)?\s*$")
 
@@ -143,11 +147,13 @@ class Reasoner:
     Misuse raises :class:`~ticker_py.errors.TickerError` subclasses (UsageError, StreamError).
     Not thread-safe: a call while another thread is inside one raises UsageError (use one
     Reasoner per thread, or :class:`~ticker_py.live.LiveReasoner`, which takes a lock).
+    ``explain(t, atom)`` explains an atom at the latest evaluated tick; with ``explainable=True``
+    every Result can explain itself (``Result.explain``).
     """
 
     def __init__(self, program, engine: str = "auto", models: int = 1, show: str = "derived",
                  clock: Union[str, int] = "1s", inertia: bool = False, changes_only: bool = False,
-                 factorize: bool = False):
+                 factorize: bool = False, explainable: bool = False):
         if not isinstance(program, (str, Path, ast.Program, Analysis)):
             raise UsageError(Diagnostic(f"a program is source text, a .lars path or an AST, not {program!r}"))
         self.analysis = program if isinstance(program, Analysis) else load_program(program, clock=clock)
@@ -171,6 +177,9 @@ class Reasoner:
         self.atoms_in = 0
         self._busy = threading.Lock()
         self.seen_at, self.seen = -1, set()   # atoms appended at time seen_at
+        self.explainable = explainable
+        self._kept = WindowHistory(self.analysis.lookback, self.analysis.tuple_lookback)  # for explain()
+        self._last: Optional[Result] = None
 
     def append(self, t: int, atoms: Iterable) -> None:
         """Add the atoms that arrived at time t (t never decreases; duplicates count once)."""
@@ -194,6 +203,7 @@ class Reasoner:
         with self._exclusive():
             self.time = t
             self.atoms_in += len(atoms)
+            self._kept.extend(t, atoms)
             self.engine.append(t, atoms)
 
     def evaluate(self, t: Optional[int] = None) -> Result:
@@ -205,9 +215,14 @@ class Reasoner:
             raise StreamError(Diagnostic(f"cannot evaluate time {t} after time {self.time}"))
         with self._exclusive():
             self.time = t
-            if self.factorize:
-                return with_factors(self.engine.evaluate(t), self.models)
-            return self.engine.evaluate(t)
+            self._kept.trim(t)
+            result = self.engine.evaluate(t)
+        if self.factorize:
+            result = with_factors(result, self.models)
+        if self.explainable and result.models is not None:
+            result = replace(result, explainer=partial(_explain_result, self.analysis, tuple(self._kept.entries)))
+        self._last = result
+        return result
 
     @contextlib.contextmanager
     def _exclusive(self):
@@ -220,6 +235,20 @@ class Reasoner:
             yield
         finally:
             self._busy.release()
+
+    def explain(self, t: int, atom, model: int = 1, why_not: bool = False, all_models: Optional[bool] = None
+                ) -> Explanation:
+        """Why ``atom`` (``"p(1)"``, ``"p(1) at 3"`` or a tuple) holds in answer stream ``model``
+        (1-based) at the latest evaluated tick, which must be at time t; ``why_not``: why it does not."""
+        last = self._last
+        if last is None or last.t != t:
+            where = "nothing was evaluated yet" if last is None else f"the latest evaluated time is {last.t}"
+            raise UsageError(Diagnostic(f"cannot explain time {t}: {where}",
+                                        notes=("explain the latest evaluated time point",)))
+        if all_models is None:  # at most one answer stream, or all of them computed
+            all_models = self.models == 0 or self.analysis.fragment != GENERAL
+        return explain(self.analysis, self._kept.entries, last.t, last.c, last.models, atom, model, why_not,
+                       all_models=all_models)
 
     def feed(self, records: Iterable[Record], until: Optional[int] = None,
              every: Union[str, Every] = Every.TIME, max_gap: Optional[int] = MAX_GAP) -> Iterator[Result]:
@@ -244,6 +273,10 @@ class Reasoner:
                 except StreamError as err:
                     raise locate(err, rec.source, rec.line) from None
             yield rec
+
+
+def _explain_result(analysis, history, result, atom, model, why_not):
+    return explain(analysis, history, result.t, result.c, result.models, atom, model, why_not)
 
 
 class _Checked:
@@ -283,12 +316,43 @@ def records_from(stream) -> Iterable[Record]:
 
 def run(program, stream, engine: str = "auto", models: int = 1, every: str = "time",
         until: Optional[int] = None, show: str = "derived", clock: Union[str, int] = "1s",
-        inertia: bool = False, factorize: bool = False, max_gap: Optional[int] = MAX_GAP) -> Results:
+        inertia: bool = False, factorize: bool = False, max_gap: Optional[int] = MAX_GAP,
+        explainable: bool = False) -> Results:
     """Evaluate a whole stream; ``stream`` is a path, a DataFrame or ``(t, atoms)`` pairs.
 
     ``factorize=True``: every Result carries its answer streams factorized (``Result.factors``,
     see docs/formats.md); ``models`` > 0 then keeps the first ``models`` of the product.
-    ``max_gap``: the most time points one record may skip (None or 0: no limit)."""
+    ``max_gap``: the most time points one record may skip (None or 0: no limit).
+    ``explainable``: every Result keeps what ``Result.explain`` needs (a copy of the window-covered
+    stream per tick)."""
     reasoner = Reasoner(program, engine=engine, models=models, show=show, clock=clock, inertia=inertia,
-                        factorize=factorize)
+                        factorize=factorize, explainable=explainable)
     return Results(reasoner.feed(records_from(stream), until=until, every=every, max_gap=max_gap))
+
+
+def explain_at(program, stream, at: int, atom, why_not: bool = False, model: int = 1, engine: str = "auto",
+               every: Union[str, Every] = Every.TIME, clock: Union[str, int] = "1s", models: int = 0) -> Explanation:
+    """Run ``program`` over ``stream`` up to time ``at`` and explain ``atom`` there (``why_not``:
+    why it does not hold) in answer stream ``model`` (1-based, in printed order). ``models``: how
+    many answer streams to compute per tick (0 = all, as ``ticker run --models 0`` numbers them;
+    a program with thousands of answer streams per tick runs much faster with a small N)."""
+    analysis = program if isinstance(program, Analysis) else load_program(program, clock=clock)
+    parse_query(atom, analysis)  # a bad atom is refused before the stream is read
+    reasoner = Reasoner(analysis, engine=engine, models=models)
+    if at < 0:
+        raise UsageError(Diagnostic(f"--at {at} is negative"))
+    last_time = -1
+
+    def seen(records):
+        nonlocal last_time
+        for rec in records:
+            last_time = max(last_time, rec.t)
+            yield rec
+
+    for _ in reasoner.feed(seen(records_from(stream)), until=at, every=every):
+        pass
+    if last_time < at:
+        raise UsageError(Diagnostic(f"time {at} is outside the stream",
+                                    notes=(f"its last time point is {last_time}" if last_time >= 0
+                                           else "the stream is empty",)))
+    return reasoner.explain(at, atom, model=model, why_not=why_not)

@@ -33,12 +33,13 @@ from .api import records_from
 from .consequences import consequences
 from .engines import EngineOptions, create_engine
 from .errors import Diagnostic, EngineUnsupported, TickerError, UsageError
-from .streams import ChangesWriter, Result, StreamChecker, TimePoint, time_points
+from .explain.differences import explain_differences, stream_history
+from .streams import ChangesWriter, Model, Result, StreamChecker, TimePoint, time_points
 from .streams.drive import Every, drive
 from .streams.factorized import with_factors
 from .values import format_atom
 
-__all__ = ["default_factory", "prepare_stream", "reverse_within_time_points", "iter_results",
+__all__ = ["default_factory", "prepare_stream", "reverse_within_time_points", "iter_results", "explain_comparison",
            "model_key", "answer_set", "Tick", "EngineComparison", "compare_engines", "format_tick",
            "format_comparison", "compare_consequences"]
 
@@ -225,6 +226,26 @@ def compare_engines(analysis, records, engines: dict, models: int = 0, every: st
         if keep_all:
             ticks.append(tick)
     return EngineComparison(list(running), unavailable, ticks, differing, evaluated)
+
+
+def explain_comparison(analysis, records, cmp: EngineComparison, max_diffs: int = 20,
+                       until: Optional[int] = None, tuple_order: str = "arrival") -> str:
+    """For each differing tick, every atom one engine has and the first engine lacks (and the other
+    way round), explained on both sides (:mod:`ticker_py.explain.differences`)."""
+    out = []
+    for tick in cmp.differing[:max_diffs]:
+        history = stream_history(prepare_stream(analysis, records, until, tuple_order), tick.t, tick.c)
+        names = list(tick.models)
+        for name in names[1:]:
+            pair = (names[0], name)
+            if tick.models[name] == tick.models[names[0]] or any(
+                    not isinstance(a, tuple) for n in pair for atoms, _ in tick.models[n] for a in atoms):
+                continue  # the same, or an engine that failed (its message is in the report)
+            sides = {n: tuple(Model(frozenset(atoms), frozenset(pins)) for atoms, pins in tick.models[n])
+                     for n in pair}
+            out.append(f"t={tick.t} c={tick.c}: {names[0]} vs {name}, explained")
+            out.append(explain_differences(analysis, history, tick.t, tick.c, sides))
+    return "\n".join(out)
 
 
 def _fmt_model(key) -> str:

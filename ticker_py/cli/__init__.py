@@ -14,14 +14,14 @@ import sys
 
 from .. import __version__
 from ..errors import TickerError
-from . import bench, check, compare, encode, gen, run
+from . import bench, check, compare, encode, explain, gen, run
 from . import enumerate as enumerate_command
 from .common import HelpFormatter
 
 __all__ = ["main", "build_parser"]
 
 #: the command modules, in the order ``ticker --help`` lists them; each has ``register(subparsers)``
-COMMANDS = (run, check, encode, compare, enumerate_command, gen, bench)
+COMMANDS = (run, check, encode, compare, explain, enumerate_command, gen, bench)
 
 
 def build_parser() -> argparse.ArgumentParser:

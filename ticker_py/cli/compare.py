@@ -63,6 +63,9 @@ def register(sub) -> None:
     p.add_argument("--max-diffs", type=int, default=20, help="differing ticks to print")
     p.add_argument("--changes", action="store_true",
                    help="run the engines as for run --changes and compare their --changes lines too")
+    p.add_argument("--explain", action="store_true",
+                   help="for each differing atom, the why of the engine that has it and the why-not of the one"
+                        " that lacks it")
     p.set_defaults(func=cmd_compare)
 
 
@@ -76,10 +79,13 @@ def cmd_compare(args, factories: Optional[dict] = None) -> int:
     factories = factories or {n: comparing.default_factory(n) for n in names}
     if args.consequences:
         return _compare_consequences(args, analysis, factories)
-    cmp = comparing.compare_engines(analysis, args.stream, factories, models=args.models, every=args.every,
+    stream = list(comparing.records_from(args.stream)) if args.explain else args.stream  # read twice
+    cmp = comparing.compare_engines(analysis, stream, factories, models=args.models, every=args.every,
                                     until=args.until, tuple_order=args.tuple_order, keep_all=False,
                                     factorize=args.factorize, changes=args.changes)
     print(comparing.format_comparison(cmp, args.max_diffs))
+    if args.explain:
+        print(comparing.explain_comparison(analysis, stream, cmp, args.max_diffs, args.until, args.tuple_order))
     if len(cmp.engines) < 2:
         print("note: fewer than two engines ran; nothing was compared", file=sys.stderr)
     return 0 if cmp.agree else EXIT_DIFFER

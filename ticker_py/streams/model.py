@@ -9,7 +9,7 @@ of the Ticker paper. Results are per evaluation tick ``(t, c)``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator, Optional
+from typing import Callable, Iterable, Iterator, Optional
 
 from ..values import format_atom
 
@@ -108,3 +108,15 @@ class Result:
     models: Optional[tuple]
     changes: Optional[tuple] = None
     factors: Optional[object] = None
+    explainer: Optional[Callable] = field(default=None, compare=False, repr=False)
+
+    def explain(self, atom, model: int = 1, why_not: bool = False):
+        """Why ``atom`` holds in answer stream ``model`` (1-based, printed order), or why not
+        (:mod:`ticker_py.explain`); needs a result of ``Reasoner(..., explainable=True)``, whose
+        ``explainer(result, atom, model, why_not)`` it calls."""
+        if self.explainer is None:
+            from ..errors import Diagnostic, UsageError
+
+            raise UsageError(Diagnostic("this result does not carry its stream",
+                                        notes=("create the Reasoner (or call run) with explainable=True",)))
+        return self.explainer(self, atom, model, why_not)

@@ -1,0 +1,442 @@
+"""Explanations (why / why not): checked by an independent checker on random programs and streams
+over every engine, plus hand-written cases with their expected text."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from explain_checker import check_explanation
+from helpers import scaled
+from strategies import programs_and_streams
+from ticker_py import Reasoner
+from ticker_py.api import records_from
+from ticker_py.errors import UsageError
+from ticker_py.values import format_atom
+
+VALUES = (1, 2, "x", "y")
+
+
+def printed_order(models):
+    return sorted(set(models), key=lambda m: (m.sorted_atoms(), m.sorted_pinned()))
+
+
+def queries(reasoner, model, t):
+    """Every atom of the answer stream (at t and pinned) and some that are not in it."""
+    holds = [format_atom(a) for a in model.atoms] + [f"{format_atom(a)} at {u}" for a, u in model.pinned]
+    absent = []
+    for pred in sorted(reasoner.analysis.intensional):
+        arity = reasoner.analysis.signatures[pred]
+        for v in VALUES[:2] if arity else (None,):
+            atom = (pred,) if v is None else (pred, v)
+            if atom not in model.atoms:
+                absent.append(format_atom(atom))
+        atom = (pred,) if arity == 0 else (pred, 1)
+        if (atom, 0) not in model.pinned and t > 0:
+            absent.append(f"{format_atom(atom)} at 0")
+    return holds, absent
+
+
+def check_all(program, stream, every, engine):
+    reasoner = Reasoner(program, engine=engine, models=0, explainable=True)
+    parsed = reasoner.analysis.program  # parsed once: the checker reads the same rules
+    explained = 0
+    for result in reasoner.feed(records_from(stream), every=every):  # the driver may evaluate ahead
+        for k, model in enumerate(printed_order(result.models), 1):
+            holds, absent = queries(reasoner, model, result.t)
+            for atom in holds:
+                e = result.explain(atom, model=k)
+                check_explanation(e, parsed, stream, model)
+                json.dumps(e.to_dict())
+                explained += 1
+            for atom in absent:
+                e = result.explain(atom, model=k, why_not=True)
+                check_explanation(e, parsed, stream, model)
+                explained += 1
+    return explained
+
+
+def engines_for(program):
+    """Every registered engine that can run the program."""
+    from ticker_py.engines import ENGINE_NAMES, can_run
+
+    analysis = Reasoner(program, engine="clingo").analysis
+    return [name for name in ENGINE_NAMES if can_run(name, analysis)]
+
+
+def test_every_example_explains_something():
+    """The property test is not vacuous: a typical program gets why and why-not explanations."""
+    program = "a(X) :- p(X) in [2], not b(X). b(X) :- q(X) always [1]. c :- a(X) at T, T < 3."
+    stream = [(0, [("p", 1), ("q", 2)]), (1, [("q", 2), ("p", 2)]), (2, [])]
+    assert check_all(program, stream, "time", "clingo") >= 10
+
+
+@settings(max_examples=200)
+@given(programs_and_streams(), st.sampled_from(["time", "signal"]))
+def test_explanations_pass_the_checker(case, every):
+    program, stream = case
+    for engine in engines_for(program):
+        check_all(program, stream, every, engine)
+
+
+@settings(max_examples=100)
+@given(programs_and_streams(stratified_only=True), st.sampled_from(["time", "signal"]))
+def test_explanations_pass_the_checker_stratified(case, every):
+    program, stream = case
+    for engine in engines_for(program):
+        check_all(program, stream, every, engine)
+
+
+@pytest.mark.slow
+@settings(max_examples=scaled(2000, 50))
+@given(programs_and_streams(), st.sampled_from(["time", "signal"]))
+def test_explanations_pass_the_checker_many(case, every):
+    program, stream = case
+    for engine in engines_for(program):
+        check_all(program, stream, every, engine)
+
+
+CASES = [  # (name, program, stream, t, atom, why_not, model, expected text)
+    ('tuple-diamond-why', 'a(X) :- p(X) in [2 #], not q.',
+     [(0, ['p(1)']), (1, ['p(2)', 'r']), (2, [])], 2, 'a(2)', False, 1, """\
+why a(2): t=2 c=3, answer stream 1 of 1
+  a(2) at 2  <-  a(X) :- p(X) in [2 #], not q.  [X=2]  (<string>:1)
+    p(2) in [2 #]: tuple window of the last 2 atoms [1, 2] (atoms #2..#3), witness
+      p(2) arrived at t=1 (#2)
+    not q: q does not hold at t=2"""),
+    ('time-diamond', 'a :- p(X) in [3], X > 1.',
+     [(0, ['p(2)']), (1, []), (2, ['p(1)']), (3, [])], 3, 'a', False, 1, """\
+why a: t=3 c=2, answer stream 1 of 1
+  a at 3  <-  a :- p(X) in [3], X > 1.  [X=2]  (<string>:1)
+    p(2) in [3]: window [0, 3], witness
+      p(2) arrived at t=0
+    2 > 1: true"""),
+    ('time-box', 'a(X) :- p(X) always [2].',
+     [(0, ['p(1)']), (1, ['p(1)']), (2, ['p(1)', 'p(2)']), (3, ['p(1)'])], 3, 'a(1)', False, 1, """\
+why a(1): t=3 c=5, answer stream 1 of 1
+  a(1) at 3  <-  a(X) :- p(X) always [2].  [X=1]  (<string>:1)
+    p(1) always [2]: window [1, 3], every time point
+      p(1) arrived at t=1, 2, 3"""),
+    ('time-at', 'a(T) :- p(1) at T in [2].',
+     [(0, ['p(1)']), (1, ['p(1)']), (2, []), (3, [])], 3, 'a(1)', False, 1, """\
+why a(1): t=3 c=2, answer stream 1 of 1
+  a(1) at 3  <-  a(T) :- p(1) at T in [2].  [T=1]  (<string>:1)
+    p(1) at 1 in [2]: window [1, 3], pinned at 1
+      p(1) arrived at t=1"""),
+    ('tuple-diamond', 'a :- p(X) in [2 #].',
+     [(0, ['p(1)']), (1, ['q']), (2, ['q'])], 2, 'a', True, 1, """\
+why-not a: t=2 c=3, answer stream 1 of 1
+  a does not hold at 2
+    a :- p(X) in [2 #].  (<string>:1)
+      fails at p(X) in [2 #]: no p(X) in the tuple window of the last 2 atoms [1, 2] (atoms #2..#3)"""),
+    ('tuple-box', 'a :- q always [2 #].',
+     [(0, ['p(1)']), (1, ['q']), (2, ['q'])], 2, 'a', False, 1, """\
+why a: t=2 c=3, answer stream 1 of 1
+  a at 2  <-  a :- q always [2 #].  (<string>:1)
+    q always [2 #]: tuple window of the last 2 atoms [1, 2] (atoms #2..#3), every time point
+      q arrived at t=1 (#2), 2 (#3)"""),
+    ('tuple-at', 'a(T) :- q at T in [3 #].',
+     [(0, ['p(1)']), (1, ['q']), (2, ['q', 'p(1)'])], 2, 'a(1)', False, 1, """\
+why a(1): t=2 c=4, answer stream 1 of 1
+  a(1) at 2  <-  a(T) :- q at T in [3 #].  [T=1]  (<string>:1)
+    q at 1 in [3 #]: tuple window of the last 3 atoms [1, 2] (atoms #2..#4), pinned at 1
+      q arrived at t=1 (#2)"""),
+    ('unwindowed-at', 'a(T) :- p at T.',
+     [(0, ['p']), (1, []), (2, [])], 2, 'a(0)', False, 1, """\
+why a(0): t=2 c=1, answer stream 1 of 1
+  a(0) at 2  <-  a(T) :- p at T.  [T=0]  (<string>:1)
+    p at 0: timeline [0, 2], pinned at 0
+      p arrived at t=0"""),
+    ('at-head-past', 'a at T :- p(V) at T in [3], V > 1. b :- a in [3].',
+     [(0, []), (1, ['p(5)']), (2, []), (3, [])], 3, 'b', False, 1, """\
+why b: t=3 c=1, answer stream 1 of 1
+  b at 3  <-  b :- a in [3].  (<string>:1)
+    a in [3]: window [0, 3], witness
+      a at 1  <-  a at T :- p(V) at T in [3], V > 1.  [T=1, V=5]  (<string>:1)
+        p(5) at 1 in [3]: window [0, 3], pinned at 1
+          p(5) arrived at t=1
+        5 > 1: true"""),
+    ('at-head-past-atom', 'a at T :- p(V) at T in [3], V > 1. b :- a in [3].',
+     [(0, []), (1, ['p(5)']), (2, []), (3, [])], 3, 'a at 1', False, 1, """\
+why a at 1: t=3 c=1, answer stream 1 of 1
+  a at 1  <-  a at T :- p(V) at T in [3], V > 1.  [T=1, V=5]  (<string>:1)
+    p(5) at 1 in [3]: window [0, 3], pinned at 1
+      p(5) arrived at t=1
+    5 > 1: true"""),
+    ('negation', 'a(X) :- p(X), not b(X). b(X) :- q(X) in [1].',
+     [(0, ['q(1)']), (1, ['p(1)', 'p(2)'])], 1, 'a(2)', False, 1, """\
+why a(2): t=1 c=3, answer stream 1 of 1
+  a(2) at 1  <-  a(X) :- p(X), not b(X).  [X=2]  (<string>:1)
+    p(2) arrived at t=1
+    not b(2): b(2) does not hold at t=1
+      b(2) does not hold at 1
+        b(X) :- q(X) in [1].  [X=2]  (<string>:1)
+          fails at q(2) in [1]: no q(2) in the window [0, 1]"""),
+    ('negation-why-not', 'a(X) :- p(X), not b(X). b(X) :- q(X) in [1].',
+     [(0, ['q(1)']), (1, ['p(1)', 'p(2)'])], 1, 'a(1)', True, 1, """\
+why-not a(1): t=1 c=3, answer stream 1 of 1
+  a(1) does not hold at 1
+    a(X) :- p(X), not b(X).  [X=1]  (<string>:1)
+      fails at not b(1): b(1) holds
+        b(1) holds at 1 (derived)"""),
+    ('recursion', 'r(X,Y) :- e(X,Y) in [5]. r(X,Z) :- r(X,Y), e(Y,Z) in [5].',
+     [(0, ['e(1,2)']), (1, ['e(2,3)'])], 1, 'r(1,3)', False, 1, """\
+why r(1,3): t=1 c=2, answer stream 1 of 1
+  r(1,3) at 1  <-  r(X,Z) :- r(X,Y), e(Y,Z) in [5].  [X=1, Y=2, Z=3]  (<string>:1)
+    r(1,2) at 1  <-  r(X,Y) :- e(X,Y) in [5].  [X=1, Y=2]  (<string>:1)
+      e(1,2) in [5]: window [0, 1], witness
+        e(1,2) arrived at t=0
+    e(2,3) in [5]: window [0, 1], witness
+      e(2,3) arrived at t=1"""),
+    ('two-answer-streams-1', 'a :- not b, p in [2]. b :- not a.',
+     [(0, ['p'])], 0, 'a', False, 1, """\
+why a: t=0 c=1, answer stream 1 of 2
+  a at 0  <-  a :- not b, p in [2].  (<string>:1)
+    not b: b does not hold at t=0
+      b at 0: false by the choice of this answer stream (on a cycle through negation)
+    p in [2]: window [0, 0], witness
+      p arrived at t=0
+  assuming (the choice of this answer stream): not b at 0"""),
+    ('two-answer-streams-2', 'a :- not b, p in [2]. b :- not a.',
+     [(0, ['p'])], 0, 'b', False, 2, """\
+why b: t=0 c=1, answer stream 2 of 2
+  b at 0  <-  b :- not a.  (<string>:1)
+    not a: a does not hold at t=0
+      a at 0: false by the choice of this answer stream (on a cycle through negation)
+  assuming (the choice of this answer stream): not a at 0"""),
+    ('no-rule', 'a :- p. ',
+     [(0, [])], 0, 'p', True, 1, """\
+why-not p: t=0 c=0, answer stream 1 of 1
+  p does not hold at 0: no rule derives p and no stream atom has it"""),
+]
+
+
+@pytest.mark.parametrize("engine", ["clingo", "incremental", "incremental-pure", "native"])
+@pytest.mark.parametrize("name, program, stream, t, atom, why_not, model, expected", CASES, ids=[c[0] for c in CASES])
+def test_explanation_text(name, program, stream, t, atom, why_not, model, expected, engine):
+    if engine not in engines_for(program):
+        pytest.skip(f"{engine} cannot run this program")
+    reasoner = Reasoner(program, engine=engine, models=0)
+    for result in reasoner.feed(records_from(stream)):
+        pass
+    e = reasoner.explain(t, atom, model=model, why_not=why_not)
+    assert str(e) == expected
+    check_explanation(e, program, stream, printed_order(result.models)[model - 1])
+
+
+@pytest.mark.parametrize("program, stream, notes", [
+    ("a :- not a, p.", [(0, ["p"])], ["undecided atoms: a at 0", "'a' depends negatively on 'a' through a cycle"]),
+    ("a :- p. :- a.", [(0, ["p"])], ["<string>:1:9-14: the constraint ':- a.' is violated in every candidate"]),
+])
+def test_no_answer_stream_says_why(program, stream, notes):
+    reasoner = Reasoner(program, engine="clingo", models=0)
+    for _ in reasoner.feed(records_from(stream)):
+        pass
+    with pytest.raises(UsageError) as err:
+        reasoner.explain(0, "a")
+    text = str(err.value)
+    assert "no answer stream at t=0" in text
+    for note in notes:
+        assert note in text
+
+
+def _reasoner(program="a(X) :- p(X) in [2]. b :- not a(1).", stream=((0, ["p(1)"]), (1, ["p(2)"]))):
+    reasoner = Reasoner(program, engine="clingo", models=0)
+    for _ in reasoner.feed(records_from(list(stream))):
+        pass
+    return reasoner
+
+
+@pytest.mark.parametrize("atom, message", [
+    ("a(X)", "bad atom 'a(X)'"),
+    ("a(1,2)", "'a' has arity 1 in the program, not 2"),
+    ("zz(1)", "unknown predicate 'zz/1'"),
+    ("a(1) at -1", "time -1 is negative"),
+])
+def test_bad_atoms_are_located_errors(atom, message):
+    with pytest.raises(UsageError) as err:
+        _reasoner().explain(1, atom)
+    assert message in str(err.value)
+    assert str(err.value).startswith("<atom>:1:")
+
+
+def test_bad_model_time_and_question():
+    r = _reasoner()
+    with pytest.raises(UsageError, match="--model 2 is out of range: there is 1 answer stream"):
+        r.explain(1, "a(1)", model=2)
+    with pytest.raises(UsageError, match="cannot explain time 0: the latest evaluated time is 1"):
+        r.explain(0, "a(1)")
+    with pytest.raises(UsageError, match="b does not hold at t=1 in answer stream 1"):
+        r.explain(1, "b")
+    with pytest.raises(UsageError, match="a\\(1\\) holds at t=1 in answer stream 1: ask why"):
+        r.explain(1, "a(1)", why_not=True)
+
+
+def test_json_is_a_node_edge_graph_with_shared_derivations():
+    r = _reasoner("a(X) :- p(X) in [2]. c :- a(1), a(2), d. d :- a(1).")
+    e = r.explain(1, "c")
+    data = e.to_dict()
+    assert data["question"] == "why" and data["atom"] == "c" and data["t"] == 1 and data["models"] == 1
+    ids = {n["id"] for n in data["nodes"]}
+    assert data["root"] in ids and all(e["from"] in ids and e["to"] in ids for e in data["edges"])
+    derived = [n for n in data["nodes"] if n["kind"] == "derived"]
+    assert sorted(n["atom"] for n in derived) == ["a(1)", "a(2)", "c", "d"]  # a(1) once, used twice
+    a1 = next(n for n in derived if n["atom"] == "a(1)")
+    assert a1["binding"] == {"X": "1"} and a1["time"] == 1
+    assert sum(1 for edge in data["edges"] if edge["to"] == a1["id"]) == 2
+    literal = next(n for n in data["nodes"] if n["kind"] == "literal" and n["literal"] == "p(2) in [2]")
+    assert literal["span"] == {"lo": 0, "hi": 1} and literal["holds"] is True
+    assert "(see above)" in str(e)
+    json.loads(e.to_json())
+
+
+def test_dot_and_markdown():
+    e = _reasoner().explain(1, "a(2)")
+    dot = e.to_dot()
+    assert dot.startswith("digraph explanation {") and dot.rstrip().endswith("}")
+    assert dot.count("->") == len(e.to_dict()["edges"])
+    md = e._repr_markdown_()
+    assert md.startswith("**why a(2): t=1") and "- a(2) at 1" in md
+
+
+def test_result_explain_equals_reasoner_explain():
+    from ticker_py import run
+
+    program, stream = "a(X) :- p(X) in [1]. b :- not a(1).", [(0, ["p(1)"]), (1, []), (2, ["p(2)"])]
+    results = run(program, stream, engine="clingo", explainable=True)
+    for result in results:
+        reasoner = Reasoner(program, engine="clingo")
+        for last in reasoner.feed(records_from(stream), until=result.t):
+            pass
+        for atom in ("a(1)", "a(2)", "b"):
+            why_not = not any(m.atoms and (atom in m.sorted_atoms()) for m in result.models)
+            assert str(result.explain(atom, why_not=why_not)) == str(reasoner.explain(result.t, atom, why_not=why_not))
+    with pytest.raises(UsageError, match="does not carry its stream"):
+        run(program, stream, engine="clingo")[0].explain("a(1)")
+
+
+def test_cli_explain(tmp_path, capsys):
+    from ticker_py.cli import main
+
+    prog = tmp_path / "p.lars"
+    prog.write_text("a(X) :- p(X) in [2].\nb :- a(1), not c.\nc :- q always [1].\n")
+    stream = tmp_path / "s.stream"
+    stream.write_text("0: p(1)\n1: p(2), q\n2: q\n")
+    assert main(["explain", str(prog), "--stream", str(stream), "--at", "1", "b"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("why b: t=1 c=3, answer stream 1 of 1\n") and "p(1) arrived at t=0" in out
+    assert main(["explain", str(prog), "--stream", str(stream), "--at", "2", "--why-not", "b",
+                 "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["question"] == "why-not" and data["nodes"][0]["kind"] == "absent"
+    assert main(["explain", str(prog), "--stream", str(stream), "--at", "1", "a(2)", "--format", "dot"]) == 0
+    assert capsys.readouterr().out.startswith("digraph")
+    for args, message in ((["--at", "5", "b"], "time 5 is outside the stream"),
+                          (["--at", "1", "b(X)"], "<atom>:1:3-4: error: bad atom"),
+                          (["--at", "1", "b", "--model", "3"], "--model 3 is out of range"),
+                          (["--at", "1", "b", "--format", "xml"], "unknown format 'xml'"),
+                          (["--at", "1", "nope"], "unknown predicate 'nope/0'")):
+        assert main(["explain", str(prog), "--stream", str(stream)] + args) == 2
+        err = capsys.readouterr().err
+        assert message in err and "Traceback" not in err
+
+
+DOC_PROGRAMS = {
+    "alarm": ("warm :- temp(V) in [3], V > 30.\nsteady :- sensor_ok always [2].\n"
+              "alarm at T :- smoke(S) at T in [2 #], S >= 5.\nalert :- warm, steady, alarm in [3], not muted.\n"
+              "muted :- mute in [1].\n",
+              "0: sensor_ok, temp(25)\n1: sensor_ok, temp(34), smoke(7)\n2: sensor_ok\n3: sensor_ok, temp(28)\n"
+              "4: sensor_ok, mute\n"),
+    "choice": ("sensor(a). sensor(b).\nuse(S) :- sensor(S), not skip(S).\nskip(S) :- sensor(S), not use(S).\n"
+               "ok :- use(S), reading(S) in [2].\n:- skip(a), skip(b).\n", "0:\n1: reading(b)\n"),
+}
+
+
+@pytest.mark.parametrize("name, args", [
+    ("alarm", ["--at", "2", "alert"]),
+    ("alarm", ["--at", "2", "alarm at 1"]),
+    ("alarm", ["--at", "3", "alert", "--why-not"]),
+    ("choice", ["--at", "1", "ok", "--model", "1"]),
+])
+def test_docs_examples_are_real_output(name, args, tmp_path, capsys, monkeypatch):
+    """The worked examples of docs/explain.md are what the command prints."""
+    from pathlib import Path
+
+    from ticker_py.cli import main
+
+    program, stream = DOC_PROGRAMS[name]
+    (tmp_path / f"{name}.lars").write_text(program)
+    (tmp_path / f"{name}.stream").write_text(stream)
+    monkeypatch.chdir(tmp_path)
+    assert main(["explain", f"{name}.lars", "--stream", f"{name}.stream"] + args) == 0
+    out = capsys.readouterr().out
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "explain.md").read_text()
+    assert out in doc
+
+
+class LosesAtom:
+    """A broken engine stand-in: the clingo engine, but it loses q(c) at time 3."""
+
+    def __init__(self, analysis, options):
+        from ticker_py.engines import create_engine
+
+        self.inner = create_engine("clingo", analysis, options)
+
+    def append(self, t, atoms):
+        self.inner.append(t, atoms)
+
+    def evaluate(self, t):
+        from ticker_py.streams import Model, Result
+
+        res = self.inner.evaluate(t)
+        if t != 3:
+            return res
+        return Result(res.t, res.c, tuple(Model(m.atoms - {("q", "c")}, m.pinned) for m in res.models))
+
+
+def test_compare_explain_names_the_wrong_side(tmp_path, capsys, monkeypatch):
+    from ticker_py import compare
+    from ticker_py.cli import main
+    from ticker_py.cli.compare import EXIT_DIFFER
+
+    real = compare.default_factory
+    monkeypatch.setattr(compare, "default_factory", lambda name: LosesAtom if name == "native" else real(name))
+    (tmp_path / "p.lars").write_text("q(X) :- p(X) in [2].\n")
+    (tmp_path / "s.stream").write_text("0: p(a)\n3: p(c)\n5:\n")
+    code = main(["compare", str(tmp_path / "p.lars"), "--stream", str(tmp_path / "s.stream"),
+                 "--engines", "clingo,native", "--explain"])
+    out = capsys.readouterr().out
+    assert code == EXIT_DIFFER
+    assert "t=3 c=2: clingo vs native, explained" in out
+    assert "  q(c): clingo has it\n    why q(c): t=3 c=2, answer stream 1 of 1\n" in out
+    assert "      p(c) arrived at t=3" in out
+    assert ("  q(c): native lacks it\n    cannot be explained: the body of q(X) :- p(X) in [2]. [X=c] holds"
+            " but q(c) at 3 is not in the answer stream") in out
+
+
+def test_explain_differences_with_no_answer_stream_on_one_side():
+    from ticker_py.api import load_program
+    from ticker_py.explain.differences import explain_differences
+    from ticker_py.streams import Model
+
+    analysis = load_program("a(X) :- p(X) in [1].")
+    text = explain_differences(analysis, [(0, 1, ("p", 1))], 0, 1,
+                               {"clingo": (Model(frozenset({("a", 1)})),), "other": ()})
+    assert text.startswith("other has no answer stream; clingo has answer stream 1:\n  a(1): clingo has it\n")
+    assert "p(1) arrived at t=0" in text
+
+
+def test_explain_at_with_models_counts_among_those_found():
+    from ticker_py.api import explain_at
+
+    program, _ = DOC_PROGRAMS["choice"]
+    stream = [(0, []), (1, ["reading(b)"])]
+    every = explain_at(program, stream, 1, "ok", model=2)
+    assert str(every).startswith("why ok: t=1 c=1, answer stream 2 of 3\n")
+    first = explain_at(program, stream, 1, "ok", model=1, models=1)
+    assert first.title.endswith("answer stream 1 of 1 found") and first.to_dict()["all_models"] is False
+    with pytest.raises(UsageError, match="--model 2 is out of range"):
+        explain_at(program, stream, 1, "ok", model=2, models=1)

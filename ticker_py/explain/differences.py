@@ -1,0 +1,93 @@
+"""Differences explained: for two sides' answer streams at one tick (two engines, two tuple
+orders), the why of each atom one side has and the why-not of the side that lacks it.
+
+Explanations only read the program, the stream and the answer stream, so an atom that an
+engine derives without a well-founded support (or misses although a rule instance's body holds)
+shows up as an explanation that cannot be built: that side is reported as wrong, with the reason.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..analysis import Analysis
+from ..errors import InternalError, TickerError
+from ..values import format_atom
+from ..streams.model import Model
+from . import explain
+
+__all__ = ["explain_differences", "printed_order", "stream_history"]
+
+
+def printed_order(models) -> list:
+    """Answer streams in the order the output prints them (and ``--model K`` counts)."""
+    return sorted(set(models), key=lambda m: (m.sorted_atoms(), m.sorted_pinned()))
+
+
+def stream_history(points, t: int, c: int) -> list:
+    """``(u, k, atom)`` for the stream atoms up to tick (t, c) from grouped time points."""
+    out, k = [], 0
+    for tp in points:
+        if tp.t > t:
+            break
+        for atom in tp.atoms:
+            if k == c:
+                return out
+            k += 1
+            out.append((tp.t, k, atom))
+    return out
+
+
+def _items(model: Model) -> set:
+    """The atoms of an answer stream as printed: ``p(1)`` at t, ``p(1) at 3`` pinned elsewhere."""
+    return {format_atom(a) for a in model.atoms} | {f"{format_atom(a)} at {u}" for a, u in model.pinned}
+
+
+def _closest(model: Model, others: list):
+    mine = _items(model)
+    return min(others, key=lambda m: len(mine ^ _items(m))) if others else None
+
+
+def _one(analysis, history, t, c, models, atom, index, why_not) -> str:
+    try:
+        return str(explain(analysis, history, t, c, models, atom, index, why_not))
+    except InternalError as err:
+        return f"cannot be explained: {err}"
+    except TickerError as err:
+        return str(err)
+
+
+def explain_differences(analysis: Analysis, history: Sequence[tuple], t: int, c: int, sides: dict,
+                        max_atoms: int = 10) -> str:
+    """Text explaining every atom one side's answer stream has and the other's lacks.
+
+    ``sides``: ``{name: models}`` for exactly two sides (a tuple of :class:`Model` each; empty
+    means no answer stream). Answer streams present on one side only are paired with the closest
+    answer stream of the other side."""
+    (a_name, a_models), (b_name, b_models) = list(sides.items())
+    lines = []
+    for name, models, other_name, other_models in ((a_name, a_models, b_name, b_models),
+                                                   (b_name, b_models, a_name, a_models)):
+        mine, theirs = printed_order(models), printed_order(other_models)
+        for model in mine:
+            if model in theirs:
+                continue
+            k = mine.index(model) + 1
+            partner = _closest(model, theirs)
+            if partner is None:
+                lines.append(f"{other_name} has no answer stream; {name} has answer stream {k}:")
+                extra = _items(model)
+            else:
+                kk = theirs.index(partner) + 1
+                extra = _items(model) - _items(partner)
+                lines.append(f"{name} answer stream {k} vs {other_name} answer stream {kk}:")
+            for shown in sorted(extra)[:max_atoms]:
+                lines.append(f"  {shown}: {name} has it")
+                lines += ["    " + line for line in _one(analysis, history, t, c, mine, shown, k, False).splitlines()]
+                if partner is not None:
+                    lines.append(f"  {shown}: {other_name} lacks it")
+                    lines += ["    " + line for line in
+                              _one(analysis, history, t, c, theirs, shown, kk, True).splitlines()]
+            if len(extra) > max_atoms:
+                lines.append(f"  ... and {len(extra) - max_atoms} more atoms")
+    return "\n".join(lines)

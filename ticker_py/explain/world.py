@@ -1,0 +1,225 @@
+"""One answer stream at one tick, as the explainer reads it, and body-literal matching over it.
+
+A :class:`World` holds the window-covered stream up to tick (t, c) (atoms with their time point
+and count), the background facts, and the derived atoms of the chosen answer stream (atoms at t
+and pins to other time points). Everything an explanation says is read from it, so an
+explanation does not depend on the engine that computed the answer stream.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Optional
+
+from .. import ast
+from ..analysis import Analysis
+from ..values import evaluate_arith, from_ast_term, term_key
+
+__all__ = ["World", "Occurrence", "Span", "UNDEF", "value", "match", "is_bound", "compare"]
+
+UNDEF = object()  # an undefined term (arithmetic on non-numbers, division by zero)
+
+
+@dataclass(frozen=True)
+class Occurrence:
+    """Where an atom holds: ``source`` is ``"fact"`` (background, every time point), ``"input"``
+    (a stream atom; ``count`` is its arrival count) or ``"derived"`` (in the answer stream)."""
+
+    atom: tuple
+    time: Optional[int]
+    source: str
+    count: Optional[int] = None
+
+
+@dataclass(frozen=True)
+class Span:
+    """The time points an extended atom reads at t: ``[lo, hi]``; for a tuple window also the
+    counts ``first..last`` of the atoms in it."""
+
+    lo: int
+    hi: int
+    first: Optional[int] = None
+    last: Optional[int] = None
+
+    def __contains__(self, u) -> bool:
+        return type(u) is int and self.lo <= u <= self.hi
+
+    def __str__(self) -> str:
+        text = f"[{self.lo}, {self.hi}]"
+        if self.first is not None:
+            text += f" (atoms #{self.first}..#{self.last})" if self.first <= self.last else " (no atoms)"
+        return text
+
+
+# ---------------------------------------------------------------- terms
+
+def value(term, sigma: dict):
+    """The ground value of a term whose variables ``sigma`` binds, or UNDEF."""
+    if isinstance(term, ast.Variable):
+        return sigma.get(term.name, UNDEF)
+    if isinstance(term, ast.Function):
+        args = [value(a, sigma) for a in term.args]
+        return UNDEF if any(a is UNDEF for a in args) else (term.name, *args)
+    if isinstance(term, ast.BinOp):
+        a, b = value(term.left, sigma), value(term.right, sigma)
+        if a is UNDEF or b is UNDEF:
+            return UNDEF
+        out = evaluate_arith(term.op, a, b)
+        return UNDEF if out is None else out
+    return from_ast_term(term)
+
+
+def is_bound(term, sigma: dict) -> bool:
+    return ast.term_variables(term) <= sigma.keys()
+
+
+def bindable(term, sigma: dict) -> bool:
+    """Can matching a ground value bind this term's variables (no arithmetic over unbound ones)?"""
+    if isinstance(term, ast.Variable):
+        return True
+    if isinstance(term, ast.Function):
+        return all(bindable(a, sigma) for a in term.args)
+    return is_bound(term, sigma)
+
+
+def match(term, ground, sigma: dict) -> Optional[dict]:
+    """``sigma`` extended so that ``term`` equals ``ground``, or None."""
+    if isinstance(term, ast.Variable):
+        if term.name in sigma:
+            return sigma if same(sigma[term.name], ground) else None
+        return {**sigma, term.name: ground}
+    if isinstance(term, ast.Function) and not is_bound(term, sigma):
+        if type(ground) is not tuple or ground[0] != term.name or len(ground) != len(term.args) + 1:
+            return None
+        for arg, g in zip(term.args, ground[1:]):
+            sigma = match(arg, g, sigma)
+            if sigma is None:
+                return None
+        return sigma
+    mine = value(term, sigma)
+    return sigma if mine is not UNDEF and same(mine, ground) else None
+
+
+def same(a, b) -> bool:
+    return type(a) is type(b) and a == b
+
+
+def compare(op: str, a, b) -> bool:
+    """A comparison in clingo's total order of terms."""
+    ka, kb = term_key(a), term_key(b)
+    if op == "=":
+        return ka == kb
+    if op == "!=":
+        return ka != kb
+    if op == "<":
+        return ka < kb
+    if op == "<=":
+        return ka <= kb
+    if op == ">":
+        return ka > kb
+    return ka >= kb
+
+
+# ---------------------------------------------------------------- the world at (t, c)
+
+class World:
+    """The stream up to tick (t, c), the background and one answer stream's derived atoms.
+
+    ``history``: ``(u, k, atom)`` input atoms (time, count, ground tuple), at least the
+    window-covered ones; ``derived``: ``(atom, u)`` pairs of the answer stream (u > t are
+    predictions, read by no rule)."""
+
+    def __init__(self, analysis: Analysis, history, t: int, c: int, derived):
+        self.analysis = analysis
+        self.t, self.c = t, c
+        self.background = frozenset(analysis.background)
+        self.intensional = analysis.intensional
+        self.derived = frozenset(derived)
+        self.history = tuple(history)
+        self.occ = defaultdict(list)        # atom -> [Occurrence], input and derived at u <= t
+        self.by_pred = defaultdict(dict)    # pred -> {atom: None} (ordered set)
+        self.bg_by_pred = defaultdict(list)
+        for atom in self.background:
+            self.bg_by_pred[atom[0]].append(atom)
+        for u, k, atom in self.history:
+            self.occ[atom].append(Occurrence(atom, u, "input", k))
+            self.by_pred[atom[0]][atom] = None
+        for atom, u in sorted(self.derived, key=lambda au: au[1]):
+            if u <= t and atom not in self.background:
+                self.occ[atom].append(Occurrence(atom, u, "derived"))
+                self.by_pred[atom[0]][atom] = None
+        self._tuple = {}
+
+    # -- windows
+
+    def tuple_window(self, n: int):
+        """``[n #]`` at (t, c): (its Span, {atom: [Occurrence]} of its contents)."""
+        if n not in self._tuple:
+            first = self.c - n + 1
+            contents = defaultdict(list)
+            start = 0
+            for u, k, atom in self.history:
+                if k == first:
+                    start = u
+                if k >= first:
+                    contents[atom].append(Occurrence(atom, u, "input", k))
+            self._tuple[n] = (Span(start if self.c >= n else 0, self.t, max(first, 1), self.c), contents)
+        return self._tuple[n]
+
+    def window_size(self, window: ast.Window) -> int:
+        return self.analysis.size(window)
+
+    def span(self, el: ast.ExtendedAtom) -> Span:
+        """The time points an extended atom reads at t."""
+        if el.modality == ast.NOW:
+            return Span(self.t, self.t)
+        if el.window is None:
+            return Span(0, self.t)
+        n = self.window_size(el.window)
+        if el.window.is_tuple:
+            return self.tuple_window(n)[0]
+        return Span(max(0, self.t - n), self.t)
+
+    def occurrences(self, atom: tuple, el: ast.ExtendedAtom, span: Span) -> list:
+        """Where ``atom`` holds inside the span, as read through el's window (facts aside)."""
+        if el.window is not None and el.window.is_tuple:
+            occ = self.tuple_window(self.window_size(el.window))[1].get(atom, ())
+        else:
+            occ = self.occ.get(atom, ())
+        return [o for o in occ if span.lo <= o.time <= span.hi]
+
+    def candidates(self, el: ast.ExtendedAtom) -> list:
+        """The ground atoms of el's predicate that hold anywhere el can read (facts included)."""
+        pred = el.atom.predicate
+        if el.window is not None and el.window.is_tuple:
+            own = [a for a in self.tuple_window(self.window_size(el.window))[1] if a[0] == pred]
+        else:
+            own = list(self.by_pred.get(pred, ()))
+        return list(dict.fromkeys(own + self.bg_by_pred.get(pred, [])))
+
+    def witnesses(self, el: ast.ExtendedAtom, atom: tuple, time=None):
+        """``(holds, span, occurrences)`` of the ground element ``el`` (atom ``atom``, @-time
+        ``time``): for ◇ every occurrence in the span, for □ every one (holds iff they cover
+        the span), for @ and now the one at its time point. Facts: one ``fact`` occurrence."""
+        span = self.span(el)
+        if el.modality == ast.AT:
+            if time not in span:
+                return False, span, []
+            lo = hi = time
+        elif el.modality == ast.NOW:
+            lo = hi = self.t
+        else:
+            lo, hi = span.lo, span.hi
+        if atom in self.background:
+            return True, span, [Occurrence(atom, None, "fact")]
+        occ = self.occurrences(atom, el, Span(lo, hi))
+        if el.modality == ast.BOX:
+            covered = {o.time for o in occ}
+            return len(covered) == hi - lo + 1, span, occ
+        return bool(occ), span, occ
+
+    def last_seen(self, atom: tuple) -> Optional[Occurrence]:
+        """The latest occurrence of ``atom`` in the kept stream or answer stream (any time)."""
+        occ = self.occ.get(atom, ())
+        return occ[-1] if occ else None
