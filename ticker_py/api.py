@@ -138,7 +138,7 @@ class Reasoner:
         def close(t):
             nonlocal pending, seen, evaluated
             if not push:
-                self._append(t, pending)
+                self._append(t, list(dict.fromkeys(pending)))  # duplicates count once
                 yield self.evaluate(t)
             elif not evaluated:
                 yield self.evaluate(t)
@@ -150,16 +150,16 @@ class Reasoner:
                 while rec.t > cur:
                     yield from close(cur)
                     cur += 1
+                if not push:
+                    pending.extend(rec.atoms)
+                    continue
                 for a in rec.atoms:
                     if a in seen:
                         continue
                     seen.add(a)
-                    if push:
-                        self._append(cur, [a])
-                        yield self.evaluate(cur)
-                        evaluated = True
-                    else:
-                        pending.append(a)
+                    self._append(cur, [a])
+                    yield self.evaluate(cur)
+                    evaluated = True
         except TickerError:
             if accepted:
                 yield from close(cur)

@@ -3,20 +3,49 @@
 Atoms come back as tuples (see :mod:`ticker_py.ground`). Errors raise
 :class:`GroundSyntaxError` with a 0-based column; readers turn it into a located
 :class:`~ticker_py.errors.StreamError`.
+
+Two fast paths give exactly what the full parser gives: :func:`parse_ground_atom` reads a
+name with constant and integer arguments (``p(a,-3)``) by one regular expression, and
+:class:`AtomInterner` parses each distinct atom text once (readers see the same atoms at
+many time points) and splits whole lines of such atoms with one regular expression. Anything
+else (nested terms, strings, unusual spacing, errors) goes to the full parser.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 
-__all__ = ["GroundSyntaxError", "parse_ground_atom", "split_atoms"]
+__all__ = ["GroundSyntaxError", "parse_ground_atom", "split_atoms", "AtomInterner"]
 
 _NAME = re.compile(r"[a-z][A-Za-z0-9_']*")
 _INT = re.compile(r"-?[0-9]+")
 _STRING = re.compile(r'"(\\.|[^"\\\n])*"')
 _VARIABLE = re.compile(r"_*[A-Z][A-Za-z0-9_']*")
 _WS = re.compile(r"[ \t\r\n]*")
-_SIMPLE = re.compile(r"\s*([a-z][A-Za-z0-9_']*)\s*(?:\(([A-Za-z0-9_', \-]*)\))?\s*$")
+_ARG = r"(?:[a-z][A-Za-z0-9_']*|-?[0-9]+)"
+_SIMPLE = re.compile(rf"([a-z][A-Za-z0-9_']*)(?:\(({_ARG}(?:,{_ARG})*)\))?")
+#: an atom's text as the line splitter sees it: a name, maybe arguments without parentheses
+#: or quotes inside (anything else makes the line go to the full parser)
+_ATOM_TEXT = r"[a-z][A-Za-z0-9_']*(?:[ \t\r\n]*\([^()\"]*\))?"
+_LINE = re.compile(rf"[ \t\r\n]*(?:{_ATOM_TEXT}(?:[ \t\r\n]*[,;][ \t\r\n]*{_ATOM_TEXT})*)?[ \t\r\n]*")
+_ATOM_TEXTS = re.compile(_ATOM_TEXT)
+_NUMBER_START = frozenset("-0123456789")
+_FIRST = re.compile(r"[ \t\r\n]*[a-z][A-Za-z0-9_']*(\([^()\"]*\))?")
+_HAS_INT = re.compile(r"[(,]-?[0-9]")
+_HAS_RESERVED = re.compile(r"\b(?:not|in|always|at)\b")
+
+
+@functools.lru_cache(maxsize=32)
+def _shape(arity: int) -> tuple:
+    """Regular expressions for a line of atoms that all have ``arity`` constant or integer
+    arguments: the whole line (fullmatch), and the atoms with one group per name and argument."""
+    name, arg = "[a-z][A-Za-z0-9_']*", "[a-z][A-Za-z0-9_']*|-?[0-9]+"
+    atom = name + (r"\(" + ",".join([f"(?:{arg})"] * arity) + r"\)" if arity else "")
+    groups = f"({name})" + (r"\(" + ",".join([f"({arg})"] * arity) + r"\)" if arity else "")
+    ws = "[ \t\r\n]*"
+    line = re.compile(f"{ws}{atom}(?:{ws}[,;]{ws}{atom})*{ws}")
+    return line, re.compile(groups)
 _RESERVED = {"not", "in", "always", "at"}
 
 
@@ -100,29 +129,19 @@ class _Reader:
 
 
 def _simple(text: str):
-    m = _SIMPLE.match(text)
-    if not m:
+    """``text`` as an atom if it is a name with constant or integer arguments, else None."""
+    m = _SIMPLE.fullmatch(text)
+    if m is None:
         return None
-    name, inner = m.group(1), m.group(2)
+    name, inner = m.groups()
     if name in _RESERVED:
         return None
     if inner is None:
         return (name,)
-    out = [name]
-    for part in inner.split(","):
-        part = part.strip()
-        if not part:
-            return None
-        if part[0].isdigit() or part[0] == "-":
-            try:
-                out.append(int(part))
-            except ValueError:
-                return None
-        elif part[0].islower() and _NAME.fullmatch(part):
-            out.append(part)
-        else:
-            return None
-    return tuple(out)
+    parts = inner.split(",")
+    if not _RESERVED.isdisjoint(parts):
+        return None
+    return (name, *[int(p) if p[0] in _NUMBER_START else p for p in parts])
 
 
 def parse_ground_atom(text: str) -> tuple:
@@ -156,3 +175,62 @@ def split_atoms(text: str, start: int = 0) -> list:
         if ch not in ",;":
             r.fail("',' or ';' between atoms")
         r.pos += 1
+
+
+class AtomInterner:
+    """Parses each distinct atom text once and returns the same tuple for every occurrence.
+
+    A line whose atoms all have one shape (a name and k constant or integer arguments) is
+    split by one regular expression that returns the atoms' parts directly.
+
+    ``limit`` bounds the cache: when it holds that many texts it starts afresh (streams whose
+    atoms never recur, like fresh sensor readings, then cost no memory).
+    """
+
+    def __init__(self, limit: int = 1 << 16):
+        self.cache: dict = {}
+        self.limit = limit
+
+    def atom(self, text: str) -> tuple:
+        """``parse_ground_atom(text)``, cached."""
+        atom = self.cache.get(text)
+        if atom is None:
+            atom = self._miss(text)
+        return atom
+
+    def _miss(self, text: str) -> tuple:
+        atom = parse_ground_atom(text)
+        if len(self.cache) >= self.limit:
+            self.cache.clear()
+        self.cache[text] = atom
+        return atom
+
+    def _numbers(self, parts: tuple) -> tuple:
+        atom = tuple([int(p) if p[0] in _NUMBER_START else p for p in parts])
+        if len(self.cache) >= self.limit:
+            self.cache.clear()
+        self.cache[parts] = atom
+        return atom
+
+    def atoms(self, text: str, start: int = 0) -> tuple:
+        """The atoms of ``text[start:]`` separated by ``,`` or ``;``: what :func:`split_atoms` gives."""
+        first = _FIRST.match(text, start)
+        if first is not None:
+            inner = first.group(1)
+            arity = inner.count(",") + 1 if inner is not None else 0
+            line, groups = _shape(arity)
+            if line.fullmatch(text, start) and _HAS_RESERVED.search(text, start) is None:
+                found = groups.findall(text, start)  # tuples of strings: the atoms if no numbers
+                if arity == 0:
+                    return tuple([(name,) for name in found])
+                if _HAS_INT.search(text, start) is None:
+                    return tuple(found)
+                get = self.cache.get
+                return tuple([get(x) or self._numbers(x) for x in found])
+        if _LINE.fullmatch(text, start) is None:
+            return tuple(a for _, a in split_atoms(text, start))
+        get, miss = self.cache.get, self._miss
+        try:
+            return tuple([get(x) or miss(x) for x in _ATOM_TEXTS.findall(text, start)])
+        except GroundSyntaxError:  # report it as the full parser does, located in the line
+            return tuple(a for _, a in split_atoms(text, start))
