@@ -37,7 +37,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     run = sub.add_parser("run", help="evaluate a program over a stream")
     _add_program_args(run)
-    run.add_argument("--stream", default="-", help="stream file (.stream/.txt/.jsonl/.csv/.parquet) or - for stdin")
+    run.add_argument("--stream", default="-", help="stream file (.stream/.txt/.jsonl/.csv/.parquet, also"
+                     " .gz/.bz2/.xz) or - for stdin")
+    run.add_argument("--stream-format", choices=("text", "jsonl", "csv"),
+                     help="format of stdin and of stream files with another suffix (default text)")
     run.add_argument("--engine", default="auto", help="auto, clingo, incremental or native")
     run.add_argument("--models", type=int, default=1, help="answer streams per tick (0 = all)")
     run.add_argument("--every", default="time", help="time: once per time point; signal: after every atom")
@@ -53,7 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="print per tick the number of answer streams and their brave/cautious consequences"
                           " (enumerates all answer streams)")
     run.add_argument("--until", type=int, help="evaluate time points up to T")
-    run.add_argument("--out", help="write results to FILE (default stdout)")
+    run.add_argument("--out", help="write results to FILE (default stdout; - is stdout)")
     from .live.cli import add_live_options
 
     add_live_options(run)
@@ -127,7 +130,7 @@ def cmd_run(args) -> int:
     from .live.cli import live_output, live_records
 
     def output():
-        out = live_output(args) or (open(args.out, "w") if args.out else sys.stdout)
+        out = live_output(args) or (open(args.out, "w") if args.out not in (None, "-") else sys.stdout)
         return out, make_writer(args.format, out, show_at=args.show_at, changes=args.changes)
 
     if args.spark or args.shards is not None:
@@ -146,7 +149,7 @@ def cmd_run(args) -> int:
                         native_prefix=args.native_prefix)
     records = live_records(args, analysis)
     if records is None:
-        records = records_from(args.stream)
+        records = records_from(args.stream, args.stream_format)
     out, writer = output()
     start = time.perf_counter()
     points = 0

@@ -80,12 +80,12 @@ def _parse_atoms(texts: list, source: str, line: int, interner: AtomInterner) ->
 MAX_LINE = 1 << 26
 
 
-def _read_lines(f, source: str, limit: int = MAX_LINE) -> Iterator[str]:
+def _read_lines(f, source: str, limit: Optional[int] = None) -> Iterator[str]:
     """Decoded lines of a binary (or text) file object, one ``readline`` at a time (pipes stay
     live). Invalid UTF-8, a line longer than ``limit`` bytes and a read error (a corrupt
     compressed file) raise a StreamError located at their line; a leading byte-order mark is dropped.
     """
-    number = 0
+    number, limit = 0, limit or MAX_LINE
     while True:
         try:
             raw = f.readline(limit + 1)
