@@ -319,6 +319,10 @@ class _Grouper:
 
     def _convert(self, texts) -> tuple:
         """Atoms of ``texts`` (None for an empty cell) and the indices of those that do not parse."""
+        if texts and all(type(x) is str for x in texts):
+            found = self.interner.uniform(", ".join(texts))  # all of one shape: one regex
+            if found is not None and len(found) == len(texts):  # each text is one atom
+                return list(found), []
         out, bad = [], []
         atom = self.interner.atom
         for i, text in enumerate(texts):
@@ -387,31 +391,159 @@ def _read_csv(f, source: str) -> Iterator[Record]:
     yield from _table_records(rows(), order)
 
 
-def _fragment_min_t(fragment) -> Optional[int]:
-    """The smallest t of a Parquet fragment from its partition key or statistics, if known."""
-    import pyarrow.dataset as ds
+def read_parquet(path, source: Optional[str] = None, batch_size: int = 65536) -> Iterator[Record]:
+    """Read a Parquet file or a (hive-partitioned) Parquet directory in batches.
 
-    keys = ds.get_partition_keys(fragment.partition_expression)
-    if "t" in keys:
-        return keys["t"]
-    stats = [(rg.statistics or {}).get("t") for rg in fragment.row_groups]
-    if not stats or any(s is None or s.get("min") is None for s in stats):
-        return None
-    return min(s["min"] for s in stats)
-
-
-def _parquet_check(fragment, columns, name: str) -> None:
-    """Refuse a fragment that is not Parquet or whose columns do not fit (mixed schemas)."""
+    Memory stays bounded by one batch plus one time point. A directory is read fragment
+    by fragment, ordered by each fragment's smallest t (from partition keys or row-group
+    statistics; path order if some are unknown); t must not decrease across the whole
+    stream. A record's line is its 1-based row number within its file, and its source is
+    ``source`` (default: the path) for a single file, the file's path within a directory.
+    The atom column is read dictionary-encoded, so each distinct atom text of a batch is
+    parsed once (and interned across batches). A file that is not Parquet (also a stray
+    file in a directory), a corrupt or truncated one, and columns of the wrong type are
+    refused with an error located at that file.
+    """
     import pyarrow as pa
-    import pyarrow.dataset as ds
+
+    where = source or str(path)
+    if Path(path).is_file():
+        order, parts = _parquet_file(path, where, batch_size)
+    else:
+        order, parts = _parquet_directory(path, where, batch_size)
+    grouper = _Grouper(order, AtomInterner())
+    try:
+        for name, batches in parts:
+            number = 1
+            while True:
+                try:
+                    batch = next(batches, None)
+                except (pa.ArrowException, OSError) as e:
+                    raise _error(name, number, 1, f"corrupt Parquet data ({e})") from None
+                if batch is None:
+                    break
+                yield from _parquet_batch(grouper, batch, order, name, number)
+                number += batch.num_rows
+    except StreamError:
+        yield from grouper.failed()
+        raise
+    yield from grouper.close()
+
+
+def _parquet_batch(grouper: _Grouper, batch, order: Optional[str], name: str, number: int) -> Iterator[Record]:
+    import numpy as np
+    import pyarrow as pa
+
+    t, atom = batch.column("t"), batch.column("atom")
+    keys = batch.column(order) if order else None
+    if t.null_count or (keys is not None and keys.null_count):
+        key_cells = keys.to_pylist() if keys is not None else [None] * batch.num_rows
+        for i, row in enumerate(zip(t.to_pylist(), atom.to_pylist(), key_cells)):
+            yield from grouper.row(name, number + i, *row)
+        return
+    if not pa.types.is_dictionary(atom.type):
+        atom = atom.dictionary_encode()
+    codes = atom.indices.to_numpy(zero_copy_only=False)
+    if atom.null_count:
+        codes = np.where(np.isnan(codes), -1, codes).astype(np.int64)
+    # the dictionary may be the row group's so far: convert only the part this batch uses
+    used, codes = np.unique(codes, return_inverse=True)
+    valid = used[used >= 0]
+    texts = []
+    if len(valid):
+        lo, hi = int(valid[0]), int(valid[-1])
+        part = atom.dictionary.slice(lo, hi - lo + 1).to_pylist()
+        texts = part if len(valid) == len(part) else [part[i - lo] for i in valid.tolist()]
+    if len(valid) < len(used):
+        texts = [None, *texts]
+    yield from grouper.chunk(name, number, t.to_numpy(), codes.reshape(-1),
+                             keys.to_numpy() if keys is not None else None, texts)
+
+
+def _open_parquet(path, name: str):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
 
     try:
-        schema = fragment.physical_schema
+        try:
+            return pq.ParquetFile(str(path), read_dictionary=["atom"])
+        except KeyError:  # no atom column: said by the caller
+            return pq.ParquetFile(str(path))
     except (pa.ArrowException, OSError) as e:
         raise _error(name, 1, 1, f"not a readable Parquet file ({e})") from None
-    keys = ds.get_partition_keys(fragment.partition_expression)
+
+
+def _parquet_file(path, name: str, batch_size: int) -> tuple:
+    """(order column, [(name, batches)]) of one Parquet file."""
+    pf = _open_parquet(path, name)
+    order = _check_columns(pf.schema_arrow.names, name)
+    columns = ["t", "atom"] + ([order] if order else [])
+    _parquet_types(pf.schema_arrow, columns, {}, name)
+    return order, [(name, pf.iter_batches(batch_size=batch_size, columns=columns))]
+
+
+def _partition_keys(relative: Path) -> dict:
+    """Hive partition keys of a file's directories: ``t=5/x.parquet`` -> ``{"t": 5}``."""
+    keys = {}
+    for part in relative.parts[:-1]:
+        key, eq, value = part.partition("=")
+        if eq:
+            keys[key] = int(value) if re.fullmatch(r"-?[0-9]+", value) else value
+    return keys
+
+
+def _min_t(pf, keys: dict) -> Optional[int]:
+    """The smallest t of a file from its partition key or row-group statistics, if known."""
+    if "t" in keys:
+        return keys["t"]
+    index = pf.schema_arrow.get_field_index("t")
+    md, found = pf.metadata, []
+    for i in range(md.num_row_groups):
+        stats = md.row_group(i).column(index).statistics
+        if stats is None or not stats.has_min_max:
+            return None
+        found.append(stats.min)
+    return min(found) if found else None
+
+
+def _parquet_directory(path, where: str, batch_size: int) -> tuple:
+    """(order column, [(file name, batches)]) of a (hive-partitioned) Parquet directory, files in
+    time order. Names starting with ``.`` or ``_`` are skipped (``_SUCCESS``, ``.crc``), as Spark
+    and pyarrow do; every other file must be Parquet."""
+    root = Path(path)
+    files = sorted(p for p in root.rglob("*") if p.is_file()
+                   and not any(part[0] in "._" for part in p.relative_to(root).parts))
+    opened = [(str(p), _open_parquet(p, str(p)), _partition_keys(p.relative_to(root))) for p in files]
+    names = list(opened[0][1].schema_arrow.names) + list(opened[0][2]) if opened else []
+    order = _check_columns(names, where)
+    columns = ["t", "atom"] + ([order] if order else [])
+    for name, pf, keys in opened:
+        _parquet_types(pf.schema_arrow, columns, keys, name)
+    starts = [_min_t(pf, keys) for _, pf, keys in opened]
+    if None not in starts:
+        opened = [o for _, _, o in sorted(zip(starts, range(len(opened)), opened))]
+    return order, [(name, _with_keys(pf.iter_batches(batch_size=batch_size,
+                                                    columns=[c for c in columns if c not in keys]), keys, columns))
+                   for name, pf, keys in opened]
+
+
+def _with_keys(batches, keys: dict, columns: list):
+    """Batches with the partition-key columns among ``columns`` added as constants."""
+    import pyarrow as pa
+
+    wanted = [c for c in columns if c in keys]
+    for batch in batches:
+        for column in wanted:
+            batch = batch.append_column(column, pa.array([keys[column]] * batch.num_rows, pa.int64()))
+        yield batch
+
+
+def _parquet_types(schema, columns, partition_keys: dict, name: str) -> None:
+    """Refuse a file whose columns are missing or of the wrong type (mixed schemas)."""
+    import pyarrow as pa
+
     for column in columns:
-        if column in keys:
+        if column in partition_keys:
             continue
         if column not in schema.names:
             found = ", ".join(schema.names) or "none"
@@ -424,73 +556,6 @@ def _parquet_check(fragment, columns, name: str) -> None:
         if not ok:
             want = "strings" if column == "atom" else "integers"
             raise _error(name, 1, 1, f"column '{column}' holds {kind}, not {want} (mixed schemas?)")
-
-
-def read_parquet(path, source: Optional[str] = None, batch_size: int = 65536) -> Iterator[Record]:
-    """Read a Parquet file or a (hive-partitioned) Parquet directory in batches.
-
-    Memory stays bounded by one batch plus one time point. A directory is read fragment
-    by fragment, ordered by each fragment's smallest t (from partition keys or row-group
-    statistics; path order if some are unknown); t must not decrease across the whole
-    stream. A record's line is its 1-based row number within its file, and its source is
-    ``source`` (default: the path) for a single file, the file's path within a directory.
-    The atom column is read dictionary-encoded, so each distinct atom text is parsed once
-    per batch (and interned across batches). A file that is not Parquet (also a stray file
-    in a directory), a corrupt or truncated one, and columns of the wrong type are refused
-    with an error located at that file.
-    """
-    import pyarrow as pa
-    import pyarrow.compute as pc
-    import pyarrow.dataset as ds
-
-    where = source or str(path)
-    single = Path(path).is_file()
-    fmt = ds.ParquetFileFormat(read_options=ds.ParquetReadOptions(dictionary_columns=["atom"]))
-    try:
-        dataset = ds.dataset(str(path), format=fmt, partitioning="hive")
-        schema = dataset.schema
-    except (pa.ArrowException, OSError) as e:
-        raise _error(where, 1, 1, f"not a readable Parquet dataset ({e})") from None
-    order = _check_columns(schema.names, where)
-    columns = ["t", "atom"] + ([order] if order else [])
-    fragments = list(dataset.get_fragments())
-    for fragment in fragments:
-        _parquet_check(fragment, columns, where if single else fragment.path)
-    starts = [_fragment_min_t(f) for f in fragments]
-    if None not in starts:
-        fragments = [f for _, _, f in sorted(zip(starts, range(len(fragments)), fragments))]
-    grouper = _Grouper(order, AtomInterner())
-    try:
-        for fragment in fragments:
-            name = where if single else fragment.path
-            number = 1
-            batches = fragment.to_batches(schema=schema, columns=columns, batch_size=batch_size)
-            while True:
-                try:
-                    batch = next(batches, None)
-                except (pa.ArrowException, OSError) as e:
-                    raise _error(name, number, 1, f"corrupt Parquet data ({e})") from None
-                if batch is None:
-                    break
-                t, atom = batch.column(0), batch.column(1)
-                keys = batch.column(2) if order else None
-                if t.null_count or (keys is not None and keys.null_count):
-                    t_cells = t.to_pylist()
-                    cells = atom.to_pylist()
-                    key_cells = keys.to_pylist() if keys is not None else [None] * len(t_cells)
-                    for i, row in enumerate(zip(t_cells, cells, key_cells)):
-                        yield from grouper.row(name, number + i, *row)
-                else:
-                    if not pa.types.is_dictionary(atom.type):
-                        atom = pc.dictionary_encode(atom)
-                    yield from grouper.chunk(
-                        name, number, t.to_numpy(), pc.fill_null(atom.indices, -1).to_numpy(),
-                        keys.to_numpy() if keys is not None else None, atom.dictionary.to_pylist())
-                number += batch.num_rows
-    except StreamError:
-        yield from grouper.failed()
-        raise
-    yield from grouper.close()
 
 
 def read_dataframe(df, source: str = "<DataFrame>") -> Iterator[Record]:
