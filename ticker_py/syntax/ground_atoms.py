@@ -212,21 +212,31 @@ class AtomInterner:
         self.cache[parts] = atom
         return atom
 
+    def uniform(self, text: str, start: int = 0):
+        """The atoms of ``text[start:]`` if they all have one shape (a name and k constant or
+        integer arguments; no keyword anywhere), else None: one regular expression returns
+        their parts."""
+        first = _FIRST.match(text, start)
+        if first is None:
+            return None
+        inner = first.group(1)
+        arity = inner.count(",") + 1 if inner is not None else 0
+        line, groups = _shape(arity)
+        if line.fullmatch(text, start) is None or _HAS_RESERVED.search(text, start) is not None:
+            return None
+        found = groups.findall(text, start)  # tuples of strings: the atoms if no numbers
+        if arity == 0:
+            return tuple([(name,) for name in found])
+        if _HAS_INT.search(text, start) is None:
+            return tuple(found)
+        get = self.cache.get
+        return tuple([get(x) or self._numbers(x) for x in found])
+
     def atoms(self, text: str, start: int = 0) -> tuple:
         """The atoms of ``text[start:]`` separated by ``,`` or ``;``: what :func:`split_atoms` gives."""
-        first = _FIRST.match(text, start)
-        if first is not None:
-            inner = first.group(1)
-            arity = inner.count(",") + 1 if inner is not None else 0
-            line, groups = _shape(arity)
-            if line.fullmatch(text, start) and _HAS_RESERVED.search(text, start) is None:
-                found = groups.findall(text, start)  # tuples of strings: the atoms if no numbers
-                if arity == 0:
-                    return tuple([(name,) for name in found])
-                if _HAS_INT.search(text, start) is None:
-                    return tuple(found)
-                get = self.cache.get
-                return tuple([get(x) or self._numbers(x) for x in found])
+        found = self.uniform(text, start)
+        if found is not None:
+            return found
         if _LINE.fullmatch(text, start) is None:
             return tuple(a for _, a in split_atoms(text, start))
         get, miss = self.cache.get, self._miss
