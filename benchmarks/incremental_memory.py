@@ -11,8 +11,7 @@ import sys
 import time
 
 from ticker_py.api import load_program
-from ticker_py.engines import EngineOptions
-from ticker_py.engines.incremental import IncrementalEngine
+from ticker_py.engines import EngineOptions, create_engine
 from ticker_py.workloads import generate, program
 
 
@@ -25,8 +24,8 @@ def rss_mb() -> float:
 
 
 def main(ticks: int = 100_000, n: int = 40, workload: str = "b1", native_prefix: bool = True) -> int:
-    engine = IncrementalEngine(load_program(program(workload, window=n)),
-                               EngineOptions(changes_only=True, native_prefix=native_prefix))
+    engine = create_engine("incremental" if native_prefix else "incremental-pure",
+                           load_program(program(workload, window=n)), EngineOptions(changes_only=True))
     first, t0 = None, time.perf_counter()
     mark = min(10_000, ticks // 10)
     step = max(1, ticks // 10)

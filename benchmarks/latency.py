@@ -2,7 +2,7 @@
 
     python benchmarks/latency.py                                   # both scenarios, every engine, both modes
     python benchmarks/latency.py --scenario cooling --engines native --mode tcp --tp 200
-    python benchmarks/latency.py --engines incremental-pure      # the incremental engine without native prefix
+    python benchmarks/latency.py --engines incremental-pure      # the pure incremental encoding
 
 Scenarios (BENCHMARKS.md): ``caching`` is scenario A with time windows (``caching-time``,
 n = 200 by default, one atom per time point, 20 time points per second); ``cooling`` is the
@@ -35,8 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from ticker_py.ground import format_atom  # noqa: E402
-from ticker_py.api import Reasoner  # noqa: E402
+from ticker_py.values import format_atom  # noqa: E402
 from ticker_py.live import LiveReasoner  # noqa: E402
 from ticker_py.workloads import generate, program  # noqa: E402
 
@@ -72,9 +71,7 @@ def schedule(points, tps: float):
 
 
 def live_reasoner(prog: str, engine: str) -> LiveReasoner:
-    """``incremental-pure``: the incremental engine without its native prefix."""
-    if engine == "incremental-pure":
-        return LiveReasoner(Reasoner(prog, engine="incremental", native_prefix=False))
+    """A live reasoner on a registered engine (``incremental-pure``: the pure incremental encoding)."""
     return LiveReasoner(prog, engine=engine)
 
 
@@ -99,9 +96,7 @@ def run_inproc(prog: str, points: list, engine: str, tps: float) -> dict:
 def run_tcp(prog: str, points: list, engine: str, tps: float, tmp: Path) -> dict:
     prog_path = tmp / "latency.lars"
     prog_path.write_text(prog)
-    pure = ["--no-native-prefix"] if engine == "incremental-pure" else []
-    engine = "incremental" if pure else engine
-    cmd = [sys.executable, "-m", "ticker_py.cli", "run", str(prog_path), "--engine", engine, *pure, "--changes",
+    cmd = [sys.executable, "-m", "ticker_py.cli", "run", str(prog_path), "--engine", engine, "--changes",
            "--input", "tcp:127.0.0.1:0", "--output", "tcp:127.0.0.1:0", "--grace", "0.2"]
     proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True, cwd=ROOT)
     try:

@@ -72,7 +72,7 @@ from dataclasses import dataclass
 from typing import Iterable, Optional, Union
 
 from ticker_py import ast
-from ticker_py.ground import evaluate_arith, format_atom, from_ast_term, term_key
+from ticker_py.values import evaluate_arith, format_atom, from_ast_term, term_key
 from ticker_py.streams.model import Model, Result
 from ticker_py.syntax import parse_ground_atom, parse_program
 

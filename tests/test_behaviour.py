@@ -10,19 +10,14 @@ from __future__ import annotations
 
 import pytest
 
-from ticker_py import run as ticker_run
+from ticker_py import run
 from ticker_py.analysis import GENERAL
 from ticker_py.api import load_program
+from ticker_py.engines import ENGINE_NAMES
 from ticker_py.errors import EngineUnsupported
 
-#: incremental-pure: the incremental engine without its native prefix (the pure incremental encoding)
-ENGINES = ["clingo", "incremental", "incremental-pure", "native"]
-
-
-def run(program, stream, engine, **options):
-    if engine == "incremental-pure":
-        return ticker_run(program, stream, engine="incremental", native_prefix=False, **options)
-    return ticker_run(program, stream, engine=engine, **options)
+#: every engine of the registry (incremental-pure: the pure incremental encoding)
+ENGINES = list(ENGINE_NAMES)
 
 
 def M(*atoms):

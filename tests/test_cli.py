@@ -192,3 +192,58 @@ def test_run_consequences(capsys, files):
     ]
     code, out, _ = ticker(capsys, "run", prog, "--stream", stream, "--consequences", "brave", "--until", "0")
     assert json.loads(out) == {"t": 0, "c": 0, "answer_streams": 2, "brave": ["a", "b", "c"]}
+
+
+def test_one_error_boundary_internal_error_and_interrupt(capsys, files, monkeypatch):
+    from ticker_py import api
+    from ticker_py.cli import check as check_command
+    from ticker_py.streams import Record
+
+    prog, stream = files("p.lars", "q :- p.\n"), files("s.stream", "0: p\n")
+
+    def broken(args):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(check_command, "load", broken)
+    code, out, err = ticker(capsys, "check", prog)
+    assert code == 1 and "internal error" in err and "RuntimeError: boom" in err
+
+    def interrupted(stream):  # Ctrl-C after the third record
+        for t in range(3):
+            yield Record(t, (("p",),))
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(api, "records_from", interrupted)
+    code, out, err = ticker(capsys, "run", prog, "--stream", stream, "--engine", "clingo")
+    assert code == 130 and "Traceback" not in err
+    assert [json.loads(x)["t"] for x in out.splitlines()] == [0, 1]  # what was written stays written
+
+
+def test_help_shows_choices_and_defaults(capsys):
+    with pytest.raises(SystemExit):
+        main(["run", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--engine {auto,clingo,incremental,incremental-pure,native}" in text
+    assert "--every {time,signal}" in text and "--format {jsonl,text,csv,none}" in text
+    assert "(default: auto)" in text and "(default: 1)" in text and "(default: 1s)" in text
+
+
+@pytest.mark.parametrize("clock,ms", [("1s", 1000), ("2", 2000), ("500ms", 500), ("3 sec", 3000),
+                                      ("1min", 60_000), ("1h", 3_600_000)])
+def test_clock_units_are_the_window_units_and_s(clock, ms):
+    from ticker_py.api import parse_clock
+
+    assert parse_clock(clock) == ms
+
+
+def test_background_file_through_the_one_loader(files):
+    from ticker_py.api import load_program
+    from ticker_py.errors import UsageError
+
+    prog = files("p.lars", "hot(V) :- limit(L), temp(V), V > L.\n")
+    analysis = load_program(prog, background=files("bg.lars", "limit(30).\n"), clock="1s")
+    assert ("limit", 30) in analysis.background
+    with pytest.raises(UsageError, match="background files hold facts only"):
+        load_program(prog, background=files("bad.lars", "a :- b.\n"))
+    with pytest.raises(UsageError, match="does not exist"):
+        load_program(prog, background=prog.parent / "missing.lars")

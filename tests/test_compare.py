@@ -9,8 +9,10 @@ import pytest
 from ticker_py import compare
 from ticker_py.api import load_program
 from ticker_py.cli import main
+from ticker_py.cli.compare import EXIT_DIFFER
+from ticker_py.consequences import consequences
 from ticker_py.engines import create_engine
-from ticker_py.errors import EngineUnsupported
+from ticker_py.errors import Diagnostic, EngineUnsupported
 from ticker_py.streams import Model, Result
 
 CHOICE = "a :- not b. b :- not a. c :- a. c :- b.\n"
@@ -54,7 +56,7 @@ def clingo_factory(analysis, options):
 
 
 def refuses(analysis, options):
-    raise EngineUnsupported(compare.Diagnostic("the stand-in refuses every program"))
+    raise EngineUnsupported(Diagnostic("the stand-in refuses every program"))
 
 
 PROG = "q(X) :- p(X) in [2].\n"
@@ -87,7 +89,7 @@ def test_broken_engine_reported_with_time_and_atom(capsys, files, monkeypatch):
                         lambda name: DropAtom if name == "native" else real(name))
     code, out, err = ticker(capsys, "compare", files("p.lars", PROG), "--stream", files("s.stream", STREAM),
                             "--engines", "clingo,native")
-    assert code == compare.EXIT_DIFFER, err
+    assert code == EXIT_DIFFER, err
     assert "t=3 c=3: engines differ" in out
     assert "native is missing (vs clingo): q(c)" in out
     assert "1 of 6 ticks differ (first at t=3 c=3)" in out
@@ -143,11 +145,11 @@ def test_bad_arguments_exit_2(capsys, files):
 
 def test_consequences_function():
     a = load_program(CHOICE)
-    brave = list(compare.consequences(compare.iter_results(a, [(0, []), (1, [])], models=0), "brave"))
-    cautious = list(compare.consequences(compare.iter_results(a, [(0, [])], models=0), "cautious"))
+    brave = list(consequences(compare.iter_results(a, [(0, []), (1, [])], models=0), "brave"))
+    cautious = list(consequences(compare.iter_results(a, [(0, [])], models=0), "cautious"))
     assert [(c.t, c.answer_streams, c.atoms) for c in brave] == [(0, 2, ["a", "b", "c"]), (1, 2, ["a", "b", "c"])]
     assert [(c.answer_streams, c.atoms) for c in cautious] == [(2, ["c"])]
-    none = list(compare.consequences(compare.iter_results(load_program("a :- not a."), [(0, [])], models=0),
+    none = list(consequences(compare.iter_results(load_program("a :- not a."), [(0, [])], models=0),
                                      "cautious"))
     assert [(c.answer_streams, c.atoms) for c in none] == [(0, None)]
 

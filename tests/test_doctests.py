@@ -6,7 +6,7 @@ import importlib
 import pytest
 
 MODULES = ["ticker_py.api", "ticker_py.syntax", "ticker_py.analysis", "ticker_py.analysis.sharding",
-           "ticker_py.encode.static", "ticker_py.compare"]
+           "ticker_py.encode.static", "ticker_py.compare", "ticker_py.consequences", "ticker_py.streams.drive"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ticker_py.errors import StreamError
-from ticker_py.ground import format_atom
+from ticker_py.values import format_atom
 from ticker_py.streams import Model, Result, make_writer, read_dataframe, read_parquet
 from ticker_py.streams.readers import _table_records
 from ticker_py.syntax.ground_atoms import AtomInterner, GroundSyntaxError, _Reader, parse_ground_atom

@@ -8,12 +8,22 @@ from strategies import programs_and_streams
 from ticker_py.api import load_program
 from ticker_py.compare import answer_set
 from ticker_py.encode.incremental import encode_incremental, split_predicates
-from ticker_py.engines import EngineOptions
+from ticker_py.engines import EngineOptions, create_engine
 from ticker_py.engines.clingo_engine import ClingoEngine
 from ticker_py.engines.hybrid import HybridEngine, times_stay_relative
-from ticker_py.engines.incremental import IncrementalEngine, PureIncrementalEngine
+from ticker_py.engines.incremental import REBUILD_EVERY, PureIncrementalEngine
 from ticker_py.syntax import parse_ground_atom
 from ticker_py.workloads import generate, program
+
+
+def incremental(analysis, options=EngineOptions(), prefix=True, rebuild_every=REBUILD_EVERY):
+    """``incremental`` as the registry creates it (prefix) or ``incremental-pure``; a pure
+    engine, also the registry's fallback, rebuilds its Control every ``rebuild_every`` ticks."""
+    if prefix:
+        eng = create_engine("incremental", analysis, options)
+        if isinstance(eng, HybridEngine):
+            return eng
+    return PureIncrementalEngine(analysis, options, rebuild_every)
 
 
 def atoms(*texts):
@@ -29,8 +39,7 @@ def check(prog, stream, push=False, rebuild_every=3, models=0, prefix=True, show
     reference's answer streams) and counts; return the results."""
     analysis = load_program(prog)
     ref = ClingoEngine(analysis, EngineOptions(models=0, show=show))
-    inc = IncrementalEngine(analysis, EngineOptions(models=models, show=show, native_prefix=prefix),
-                            rebuild_every=rebuild_every)
+    inc = incremental(analysis, EngineOptions(models=models, show=show), prefix, rebuild_every)
     out = []
     for t, batch in stream:
         batch = [parse_ground_atom(a) if isinstance(a, str) else a for a in batch]
@@ -77,9 +86,9 @@ def test_scenario_a_push_mode(prefix):
 def test_split_of_the_scenarios():
     assert split_predicates(load_program(program("b1", window=4)))[1] == {"get", "nget"}
     assert split_predicates(load_program(program("caching-time", window=4)))[1] == frozenset()
-    eng = IncrementalEngine(load_program(program("caching-time", window=4)))
+    eng = create_engine("incremental", load_program(program("caching-time", window=4)))
     assert isinstance(eng, HybridEngine) and eng.upper is None      # scenario A never reaches clingo
-    pure = IncrementalEngine(load_program(program("b1", window=4)), EngineOptions(native_prefix=False))
+    pure = create_engine("incremental-pure", load_program(program("b1", window=4)))
     assert isinstance(pure, PureIncrementalEngine)
 
 
@@ -192,13 +201,13 @@ def test_split_cases_cover_what_they_claim():
     res = check(SPLIT[1], with_gaps(STREAM))
     assert any(r.models == () for r in res) and any(r.models for r in res)
     assert max(len(r.models) for r in check(SPLIT[0], with_gaps(STREAM))) > 1
-    shifted = [IncrementalEngine(a).shift for a in cases if split_predicates(a)[1]]
+    shifted = [create_engine("incremental", a).shift for a in cases if split_predicates(a)[1]]
     assert shifted == [True, False, False, False, True]
 
 
 def test_interval_head_in_the_lower_part_falls_back_to_the_pure_encoding():
     prog = "h(1..2) :- p(x) in [1].\na(X) :- h(X), not b(X).\nb(X) :- h(X), not a(X)."
-    assert isinstance(IncrementalEngine(load_program(prog)), PureIncrementalEngine)
+    assert isinstance(create_engine("incremental", load_program(prog)), PureIncrementalEngine)
     check(prog, with_gaps(STREAM))
 
 
@@ -223,7 +232,7 @@ def test_rebuild_never_and_always_agree():
 @MODES
 def test_changes_diff_the_single_model(prefix, extra):
     analysis = load_program("a(X) :- p(X) in [1].\nh(X) at T :- p(X) at T in [1]." + extra)
-    eng = IncrementalEngine(analysis, EngineOptions(models=1, native_prefix=prefix))
+    eng = incremental(analysis, EngineOptions(models=1), prefix)
     eng.append(0, atoms("p(x)"))
     r0 = eng.evaluate(0)
     assert r0.changes == (frozenset({("a", "x"), ("h", "x")}), frozenset())
@@ -232,7 +241,7 @@ def test_changes_diff_the_single_model(prefix, extra):
     assert added == {("a", "y"), ("h", "y"), (("h", "x"), 0)} and removed == {("h", "x")}
     added, removed = eng.evaluate(2).changes
     assert added == {(("h", "y"), 1)} and removed == {("a", "x"), ("h", "y"), (("h", "x"), 0)}
-    only = IncrementalEngine(analysis, EngineOptions(models=1, changes_only=True, native_prefix=prefix))
+    only = incremental(analysis, EngineOptions(models=1, changes_only=True), prefix)
     only.append(0, atoms("p(x)"))
     assert only.evaluate(0).models is None
 
@@ -248,7 +257,7 @@ FLIP_SPLIT = "s :- p in [2].\na :- not b, s.\nb :- not a, s.\n:- b, q.\n:- a, r.
 
 
 def run_single(inertia, prefix=True, prog=FLIP):
-    eng = IncrementalEngine(load_program(prog), EngineOptions(models=1, inertia=inertia, native_prefix=prefix))
+    eng = incremental(load_program(prog), EngineOptions(models=1, inertia=inertia), prefix)
     out = []
     for t, batch in FLIP_STREAM:
         eng.append(t, atoms(*batch))

@@ -211,20 +211,25 @@ def test_parse_address():
 def test_live_options_refuse_bad_arguments():
     import argparse
 
-    from ticker_py.live.cli import add_live_options, live_output, live_records
+    from ticker_py.cli.live import add_live_options, live_options
+    from ticker_py.live.options import live_output, live_records
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--stream", default="-")
     parser.add_argument("--clock", default="1s")
     parser.add_argument("--out")
     add_live_options(parser)
-    assert live_records(parser.parse_args([])) is None and live_output(parser.parse_args([])) is None
+
+    def options(*argv):
+        return live_options(parser.parse_args(argv))
+
+    assert live_records(options()) is None and live_output(options()) is None
     for argv in (["--input", "127.0.0.1:1"], ["--input", "tcp::1", "--stream", "f.stream"],
                  ["--wall-clock", "--clock", "0s"], ["--save-input", "/nonexistent/dir/f"]):
         with pytest.raises(UsageError):
-            live_records(parser.parse_args(argv))
+            live_records(options(*argv))
     with pytest.raises(UsageError):
-        live_output(parser.parse_args(["--output", "tcp::0", "--out", "f"]))
+        live_output(options("--output", "tcp::0", "--out", "f"))
 
 
 # ---------------------------------------------------------------- TCP input, in process

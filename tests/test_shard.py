@@ -17,8 +17,8 @@ from ticker_py import run
 from ticker_py.analysis.sharding import shard_of
 from ticker_py.api import load_program
 from ticker_py.errors import StreamError, UsageError
-from ticker_py.spark.shard import (MODEL, NONE, STATE, merge_shards, needs_owner_filter, plan_for,
-                                   run_sharded_local, split_stream)
+from ticker_py.shard import (MODEL, NONE, STATE, merge_shards, needs_owner_filter, plan_for, run_sharded_local,
+                             split_stream)
 from ticker_py.streams import printed_models
 from ticker_py.workloads import generate, program, time_points
 
@@ -41,7 +41,7 @@ def engines(prog):
     out = []
     for name in load_program(prog).engines:
         try:
-            importlib.import_module(ENGINES[name][0])
+            importlib.import_module(ENGINES[name].module)
         except ImportError:
             continue
         out.append(name)
@@ -162,28 +162,29 @@ def test_cli_helpers(tmp_path):
     import argparse
     import io
 
-    from ticker_py.spark.shard import add_spark_run_options, run_sharded_cli
+    from ticker_py.cli.run import RunOptions
+    from ticker_py.cli.shard import add_shard_options, run_sharded_command, shard_options
     from ticker_py.streams import make_writer
 
     parser = argparse.ArgumentParser()
-    add_spark_run_options(parser)
-    args = parser.parse_args(["--shards", "2"])
-    assert not args.spark and args.shards == 2 and args.master == "local[2]"
+    add_shard_options(parser)
+    options = shard_options(parser.parse_args(["--shards", "2"]))
+    assert not options.spark and options.shards == 2 and options.master == "local[2]"
     path = tmp_path / "s.stream"
     path.write_text("".join(f"{t}: {', '.join(atoms)}\n" for t, atoms in time_points("diamond", tp=8, rate=3)))
-    args.__dict__.update(stream=str(path), engine="clingo", models=1, show="derived", until=None,
-                         inertia=False, every="time")
+    run_options = RunOptions(stream=str(path), engine="clingo")
     sharded, single = io.StringIO(), io.StringIO()
-    assert run_sharded_cli(args, load_program(DIAMOND), make_writer("jsonl", sharded)) == 0
+    assert run_sharded_command(load_program(DIAMOND), run_options, options, make_writer("jsonl", sharded)) == 0
     writer = make_writer("jsonl", single)
     for r in run(DIAMOND, str(path), engine="clingo"):
         writer.write(r)
     assert sharded.getvalue() == single.getvalue() and sharded.getvalue().count("\n") == 8
     with pytest.raises(UsageError, match="joins keyed atoms"):
-        run_sharded_cli(args, load_program((ENCODINGS / "join.lars").read_text()), make_writer("none", sharded))
-    args.every = "signal"
+        run_sharded_command(load_program((ENCODINGS / "join.lars").read_text()), run_options, options,
+                            make_writer("none", sharded))
     with pytest.raises(UsageError, match="signal"):
-        run_sharded_cli(args, load_program(DIAMOND), make_writer("none", sharded))
+        run_sharded_command(load_program(DIAMOND), RunOptions(stream=str(path), every="signal"), options,
+                            make_writer("none", sharded))
 
 
 # ------------------------------------------------------------------ Spark

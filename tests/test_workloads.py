@@ -10,7 +10,7 @@ import pyarrow.dataset as ds
 import pytest
 
 from ticker_py.errors import UsageError
-from ticker_py.spark.cli import register_cli
+from ticker_py.cli.gen import register as register_gen
 from ticker_py.syntax import parse_program
 from ticker_py.workloads import WORKLOADS, generate, program, resolve, time_points
 from ticker_py.workloads.files import write_stream
@@ -182,7 +182,7 @@ def test_write_stream_no_spark(tmp_path):
 
 def test_cli_no_spark(tmp_path, capsys):
     parser = argparse.ArgumentParser(prog="ticker")
-    register_cli(parser.add_subparsers())
+    register_gen(parser.add_subparsers())
     args = parser.parse_args(["gen", "box-chain-3", "--out", str(tmp_path), "--tp", "10",
                               "--rate", "2", "--format", "text"])
     assert args.func(args) == 0

@@ -27,15 +27,15 @@ from typing import Iterable, Iterator, Optional, Union
 from . import ast
 from .analysis import Analysis, analyse
 from .engines import EngineOptions, create_engine, resolve_engine
-from .errors import Diagnostic, StreamError, TickerError, UsageError
+from .errors import Diagnostic, StreamError, UsageError
 from .streams import Record, Result, StreamChecker, open_stream, read_dataframe, results_to_dataframe
+from .streams.drive import Every, drive
 from .syntax import parse_file, parse_ground_atom, parse_program
 from .syntax.ground_atoms import GroundSyntaxError
 
 __all__ = ["load_program", "parse_clock", "Reasoner", "Results", "run", "records_from"]
 
-_CLOCK = re.compile(r"^\s*(\d+)\s*(ms|s|sec|min|h)?\s*$")
-_CLOCK_MS = {"ms": 1, "s": 1000, "sec": 1000, "min": 60_000, "h": 3_600_000, None: 1000}
+_CLOCK = re.compile(r"^\s*(\d+)\s*([a-z]+)?\s*$")
 
 
 def parse_clock(text: Union[str, int]) -> int:
@@ -43,21 +43,43 @@ def parse_clock(text: Union[str, int]) -> int:
     if isinstance(text, int):
         return text
     m = _CLOCK.match(text)
-    if not m or int(m.group(1)) == 0:
+    unit = m and ("sec" if m.group(2) in (None, "s") else m.group(2))  # the window units, and "s"
+    if not m or unit not in ast.UNITS or int(m.group(1)) == 0:
         raise UsageError(Diagnostic(f"bad clock '{text}'", notes=("write e.g. 1s, 500ms, 1min",)))
-    return int(m.group(1)) * _CLOCK_MS[m.group(2)]
+    return int(m.group(1)) * ast.UNITS[unit]
 
 
-def load_program(program: Union[str, Path, ast.Program], clock: Union[str, int] = "1s") -> Analysis:
-    """Parse (source text, a ``.lars`` path or an AST) and analyse a program."""
+def load_program(program: Union[str, Path, ast.Program], *, background: Union[str, Path, None] = None,
+                 clock: Union[str, int] = "1s") -> Analysis:
+    """Parse (source text, a ``.lars`` path or an AST) and analyse a program.
+
+    ``background``: a file of more facts in program syntax, added to the program.
+    """
     clock_ms = parse_clock(clock)
+    source = None
     if isinstance(program, ast.Program):
-        return analyse(program, clock_ms)
-    if isinstance(program, Path) or (isinstance(program, str) and program.endswith(".lars")
-                                     and "\n" not in program and ":-" not in program):
+        prog = program
+    elif isinstance(program, Path) or (isinstance(program, str) and program.endswith(".lars")
+                                       and "\n" not in program and ":-" not in program):
         prog = parse_file(program)
-        return analyse(prog, clock_ms, source=Path(program).read_text())
-    return analyse(parse_program(program), clock_ms, source=program)
+        source = Path(program).read_text()
+    else:
+        prog, source = parse_program(program), program
+    if background is not None:
+        prog = ast.Program(prog.rules + _background_facts(background), prog.file)
+    return analyse(prog, clock_ms, source=source)
+
+
+def _background_facts(path: Union[str, Path]) -> tuple:
+    try:
+        text = Path(path).read_text()
+    except OSError:
+        raise UsageError(Diagnostic(f"background file '{path}' does not exist")) from None
+    rules = parse_program(text, str(path)).rules
+    not_facts = [r for r in rules if not r.is_fact]
+    if not_facts:
+        raise UsageError(Diagnostic("background files hold facts only", not_facts[0].location))
+    return rules
 
 
 def _atom(value, t: int) -> tuple:
@@ -85,9 +107,8 @@ class Reasoner:
     """
 
     def __init__(self, program, engine: str = "auto", models: int = 1, show: str = "derived",
-                 clock: Union[str, int] = "1s", inertia: bool = False, changes_only: bool = False,
-                 native_prefix: bool = True):
-        self.analysis = program if isinstance(program, Analysis) else load_program(program, clock)
+                 clock: Union[str, int] = "1s", inertia: bool = False, changes_only: bool = False):
+        self.analysis = program if isinstance(program, Analysis) else load_program(program, clock=clock)
         if models < 0:
             raise UsageError(Diagnostic(f"--models must be >= 0, not {models}"))
         if show not in ("derived", "all"):
@@ -95,7 +116,7 @@ class Reasoner:
         self.engine_name = resolve_engine(engine, self.analysis)
         self.engine = create_engine(self.engine_name, self.analysis,
                                     EngineOptions(models=models, show=show, inertia=inertia,
-                                                  changes_only=changes_only, native_prefix=native_prefix))
+                                                  changes_only=changes_only))
         self.checker = StreamChecker(dict(self.analysis.signatures), set(self.analysis.intensional))
         self.time = 0
         self.atoms_in = 0
@@ -123,51 +144,21 @@ class Reasoner:
         return self.engine.evaluate(t)
 
     def feed(self, records: Iterable[Record], until: Optional[int] = None,
-             every: str = "time") -> Iterator[Result]:
+             every: Union[str, Every] = Every.TIME) -> Iterator[Result]:
         """Evaluate a stream of records: once per time point, or after every atom (``signal``).
 
         Time points are evaluated as soon as a later record shows they are complete. If the
         stream raises an error, everything accepted before it is evaluated first.
         """
-        if every not in ("time", "signal"):
-            raise UsageError(Diagnostic(f"unknown --every '{every}'", notes=("use time or signal",)))
-        push = every == "signal"
-        cur, pending, seen, evaluated = self.time, [], set(), False
-        accepted = False  # a record of this feed passed the checks: its time point is open
+        every = Every.parse(every)
+        return drive(_Checked(self), self.checker.records(records, self.time, until), every, until, self.time)
 
-        def close(t):
-            nonlocal pending, seen, evaluated
-            if not push:
-                self._append(t, list(dict.fromkeys(pending)))  # duplicates count once
-                yield self.evaluate(t)
-            elif not evaluated:
-                yield self.evaluate(t)
-            pending, seen, evaluated = [], set(), False
 
-        try:
-            for rec in self.checker.records(records, cur, until):
-                accepted = True
-                while rec.t > cur:
-                    yield from close(cur)
-                    cur += 1
-                if not push:
-                    pending.extend(rec.atoms)
-                    continue
-                for a in rec.atoms:
-                    if a in seen:
-                        continue
-                    seen.add(a)
-                    self._append(cur, [a])
-                    yield self.evaluate(cur)
-                    evaluated = True
-        except TickerError:
-            if accepted:
-                yield from close(cur)
-            raise
-        last = cur if until is None else until
-        while cur <= last:
-            yield from close(cur)
-            cur += 1
+class _Checked:
+    """A reasoner as the driver sees it: records already checked, time and counts kept."""
+
+    def __init__(self, reasoner: Reasoner):
+        self.append, self.evaluate = reasoner._append, reasoner.evaluate
 
 
 def records_from(stream, stream_format: Optional[str] = None) -> Iterable[Record]:
@@ -178,7 +169,7 @@ def records_from(stream, stream_format: Optional[str] = None) -> Iterable[Record
     if hasattr(stream, "columns") and hasattr(stream, "iterrows"):
         return read_dataframe(stream)
     if hasattr(stream, "toPandas") or hasattr(stream, "toLocalIterator"):
-        from .spark import read_spark_dataframe  # only the Spark module imports pyspark
+        from .streams.spark_frame import read_spark_dataframe  # calls the DataFrame's methods only
 
         return read_spark_dataframe(stream)
 
@@ -194,8 +185,7 @@ def records_from(stream, stream_format: Optional[str] = None) -> Iterable[Record
 
 def run(program, stream, engine: str = "auto", models: int = 1, every: str = "time",
         until: Optional[int] = None, show: str = "derived", clock: Union[str, int] = "1s",
-        inertia: bool = False, native_prefix: bool = True) -> Results:
+        inertia: bool = False) -> Results:
     """Evaluate a whole stream; ``stream`` is a path, a DataFrame or ``(t, atoms)`` pairs."""
-    reasoner = Reasoner(program, engine=engine, models=models, show=show, clock=clock, inertia=inertia,
-                        native_prefix=native_prefix)
+    reasoner = Reasoner(program, engine=engine, models=models, show=show, clock=clock, inertia=inertia)
     return Results(reasoner.feed(records_from(stream), until=until, every=every))

@@ -6,7 +6,7 @@ import itertools
 
 from .. import ast
 from ..errors import Diagnostic
-from ..ground import evaluate_arith, from_ast_term
+from ..values import evaluate_arith, from_ast_term
 
 __all__ = ["signatures", "intensional_predicates", "background_atoms", "body_atoms"]
 

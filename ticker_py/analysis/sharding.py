@@ -146,7 +146,7 @@ def shard_of(atom: tuple, key: dict, shards: int) -> Optional[int]:
         return None
     from zlib import crc32
 
-    from ..ground import format_term
+    from ..values import format_term
 
     return crc32(format_term(atom[pos + 1]).encode()) % shards
 

@@ -1,2 +1,3 @@
 """Benchmarks: suites (:mod:`.suites`), measuring (:mod:`.runner`), reports and plots (:mod:`.report`),
-and the ``ticker bench`` command (:mod:`.cli`). See benchmarks/README.md."""
+a session's results (:mod:`.results`); the ``ticker bench`` command is :mod:`ticker_py.cli.bench`.
+See benchmarks/README.md."""

@@ -1,22 +1,13 @@
-"""Reports: ``results.json``, ``report.md`` (tables with the BENCHMARKS.md anchors) and PNG plots."""
+"""Reports: ``report.md`` (tables with the peer anchors and targets) and PNG plots."""
 
 from __future__ import annotations
 
-import json
 import math
-import os
-import platform
-import subprocess
-import sys
 from collections import OrderedDict
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Optional
 
-import psutil
-
-__all__ = ["ANCHORS", "TARGETS", "environment", "write_json", "load_json", "render_markdown", "plot_all",
-           "cell"]
+__all__ = ["ANCHORS", "TARGETS", "render_markdown", "plot_all", "cell"]
 
 # Peer figures measured on this machine (BENCHMARKS.md) and the project's targets (issue 6).
 ANCHORS = {
@@ -39,53 +30,6 @@ TARGETS = [
      " (Ticker at n=40: 22.8 / 48.7 s)", ("b1", "b2"),
      {"tp": 1000, "window": 200}, "incremental", "s5x", 2.0),
 ]
-
-
-def _git(*args) -> Optional[str]:
-    root = Path(__file__).resolve().parents[2]
-    try:
-        return subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, timeout=10,
-                              check=True).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return None
-
-
-def _cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
-
-
-def environment() -> dict:
-    """Machine and versions (python, clingo, ticker_py, git commit)."""
-    from importlib.metadata import version
-
-    from .. import __version__
-
-    commit = _git("rev-parse", "--short", "HEAD")
-    dirty = bool(_git("status", "--porcelain", "--untracked-files=no"))
-    return {
-        "machine": {"cpu": _cpu_model(), "cores": os.cpu_count(),
-                    "ram_gb": round(psutil.virtual_memory().total / 2**30, 1),
-                    "os": platform.platform(), "hostname": platform.node()},
-        "versions": {"python": platform.python_version(), "implementation": platform.python_implementation(),
-                     "clingo": version("clingo"), "ticker_py": __version__,
-                     "git": (commit + ("+dirty" if dirty else "")) if commit else None},
-        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-    }
-
-
-def write_json(path: Path, env: dict, command: str, settings: dict, runs: list) -> None:
-    doc = {**env, "command": command, "argv": sys.argv, "settings": settings, "runs": runs}
-    path.write_text(json.dumps(doc, indent=1, default=str) + "\n")
-
-
-def load_json(path: Path) -> dict:
-    return json.loads(Path(path).read_text())
 
 
 # ------------------------------------------------------------------ cells

@@ -26,7 +26,7 @@ from typing import Callable, Optional
 
 import psutil
 
-from ..engines import EngineOptions, create_engine, engine_class
+from ..engines import EngineOptions, can_run, create_engine, engine_class
 from ..errors import EngineUnsupported
 from .suites import Case, Variant
 
@@ -51,8 +51,7 @@ def generate_stream(case: Case, seed: int = 0):
 
 
 def _options(case: Case, variant: Variant) -> EngineOptions:
-    return EngineOptions(models=case.models, changes_only=case.models == 1, pruning=variant.pruning,
-                         native_prefix=variant.native_prefix)
+    return EngineOptions(models=case.models, changes_only=case.models == 1, pruning=variant.pruning)
 
 
 def measure(analysis, stream, variant: Variant, case: Case, budget: float,
@@ -205,7 +204,7 @@ def _available(name: str, analysis) -> Optional[str]:
         engine_class(name)
     except ImportError as err:
         return f"not installed ({err.name or err})"
-    if name not in analysis.engines:
+    if not can_run(name, analysis):
         return f"the {name} engine cannot run this program"
     return None
 

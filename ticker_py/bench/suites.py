@@ -17,14 +17,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
+from ..engines import ENGINE_NAMES
 from ..errors import Diagnostic, UsageError
 
 __all__ = ["Variant", "Case", "SUITES", "ENGINES", "KNOWN_ENGINES", "plan", "QUICK"]
 
+#: the engines a suite measures by default (``incremental-pure`` on request)
 ENGINES = ("clingo", "incremental", "native")
-#: every name ``--engines`` accepts: the engines plus variants of them
-#: (``incremental-pure``: the incremental engine without its native prefix)
-KNOWN_ENGINES = ENGINES + ("incremental-pure",)
+#: every name ``--engines`` accepts: the engine registry
+KNOWN_ENGINES = ENGINE_NAMES
 SUITES = ("ticker-a", "laser", "pruning", "ticker-b")
 
 TICKER_N = (20, 40, 80, 120, 160, 200)
@@ -42,7 +43,6 @@ class Variant:
     engine: str
     label: str
     pruning: bool = True
-    native_prefix: bool = True
 
 
 @dataclass
@@ -89,8 +89,7 @@ TITLES = {
 
 
 def _variants(engines) -> list:
-    return [Variant("incremental", e, native_prefix=False) if e == "incremental-pure" else Variant(e, e)
-            for e in engines]
+    return [Variant(e, e) for e in engines]
 
 
 def _ticker(suite, workloads, o: Options, models: int, one_too: bool = False) -> list:
@@ -135,7 +134,7 @@ def _pruning(o: Options) -> list:
     rates = o.rates or (QUICK["k"][:1] if o.quick else (100,))
     tp = o.tp or (QUICK["tp"] if o.quick else 300)
     ws = QUICK["w"] if o.quick else CHAIN_W
-    variants = [Variant(v.engine, f"{v.label} pruning {'on' if p else 'off'}", p, v.native_prefix)
+    variants = [Variant(v.engine, f"{v.label} pruning {'on' if p else 'off'}", p)
                 for v in _variants(o.engines) for p in (True, False)]
     return [Case("pruning", "box-chain", "pruning", {"tp": tp, "window": n, "rate": k, "w": w}, variants)
             for w in ws for n in sizes for k in rates]

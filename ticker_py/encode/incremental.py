@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from ..analysis import Analysis
 from ..analysis.graph import dependency_edges, strongly_connected
 from ..errors import InternalError
-from ..ground import format_atom, format_term
+from ..values import format_atom, format_term
 from .static import translate_rule, window_uses
 from .windows.base import arg_vars, args_with
 from .windows.tuple import contents_rules, start_rules

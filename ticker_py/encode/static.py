@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from .. import ast
 from ..analysis import Analysis
-from ..ground import format_atom, format_term
+from ..values import format_atom, format_term
 from .windows import ENCODERS, encoder_for
 from .windows.base import arg_vars, args_with
 from .windows.tuple import contents_rules, start_rules

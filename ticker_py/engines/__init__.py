@@ -1,5 +1,6 @@
-"""Engines and the registry that creates them by name.
+"""Engines and the one registry that creates them by name.
 
+The CLI (``--engine``, ``--engines``), compare, bench and the tests read :data:`ENGINES`.
 ``auto`` picks the native engine for positive and stratified programs (without
 constraints) and the incremental engine otherwise.
 """
@@ -7,18 +8,43 @@ constraints) and the incremental engine otherwise.
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass
 
 from ..analysis import Analysis
 from ..errors import Diagnostic, EngineUnsupported, UsageError
 from .base import Engine, EngineOptions
 
-__all__ = ["Engine", "EngineOptions", "ENGINES", "create_engine", "check_engine", "resolve_engine"]
+__all__ = ["Engine", "EngineOptions", "EngineEntry", "ENGINES", "ENGINE_NAMES", "create_engine",
+           "check_engine", "resolve_engine", "engine_class", "unsupported_reasons"]
 
-ENGINES = {
-    "clingo": ("ticker_py.engines.clingo_engine", "ClingoEngine"),
-    "incremental": ("ticker_py.engines.incremental", "IncrementalEngine"),
-    "native": ("ticker_py.engines.native", "NativeEngine"),
-}
+
+@dataclass(frozen=True)
+class EngineEntry:
+    """A registered engine: where its class lives and which fragment it runs.
+
+    ``runs_as``: the name in :attr:`Analysis.engines` that says whether it can run a program.
+    """
+
+    name: str
+    module: str
+    cls: str
+    runs_as: str
+    summary: str
+
+
+ENGINES = {e.name: e for e in (
+    EngineEntry("clingo", "ticker_py.engines.clingo_engine", "ClingoEngine", "clingo",
+                "the static encoding, solved from scratch per tick"),
+    EngineEntry("incremental", "ticker_py.engines.hybrid", "HybridEngine", "incremental",
+                "the stratified lower part evaluated natively, the rest solved by clingo per tick"),
+    EngineEntry("incremental-pure", "ticker_py.engines.incremental", "PureIncrementalEngine", "incremental",
+                "the pure incremental encoding, multi-shot clingo on the whole program"),
+    EngineEntry("native", "ticker_py.engines.native", "NativeEngine", "native",
+                "pure Python, positive and stratified programs without constraints"),
+)}
+
+#: every engine name; ``--engine`` also takes ``auto``
+ENGINE_NAMES = tuple(ENGINES)
 
 
 def resolve_engine(name: str, analysis: Analysis) -> str:
@@ -32,14 +58,20 @@ def resolve_engine(name: str, analysis: Analysis) -> str:
 
 
 def engine_class(name: str):
-    module, cls = ENGINES[name]
-    return getattr(importlib.import_module(module), cls)
+    """The class of a registered engine (imports its module)."""
+    entry = ENGINES[name]
+    return getattr(importlib.import_module(entry.module), entry.cls)
+
+
+def can_run(name: str, analysis: Analysis) -> bool:
+    """Whether the registered engine ``name`` accepts the program's fragment."""
+    return ENGINES[name].runs_as in analysis.engines
 
 
 def check_engine(name: str, analysis: Analysis) -> str:
     """The concrete engine name for ``name``; raises EngineUnsupported if it cannot run the program."""
     name = resolve_engine(name, analysis)
-    if name not in analysis.engines:
+    if not can_run(name, analysis):
         raise EngineUnsupported(Diagnostic(
             f"the {name} engine cannot run this program",
             notes=tuple(unsupported_reasons(analysis)) + (f"engines that can: {', '.join(analysis.engines)}",)))
@@ -47,8 +79,18 @@ def check_engine(name: str, analysis: Analysis) -> str:
 
 
 def create_engine(name: str, analysis: Analysis, options: EngineOptions = EngineOptions()) -> Engine:
-    """Create an engine for an analysed program; raises EngineUnsupported if it cannot run it."""
-    return engine_class(check_engine(name, analysis))(analysis, options)
+    """Create an engine for an analysed program; raises EngineUnsupported if it cannot run it.
+
+    ``incremental`` falls back to ``incremental-pure`` when a rule of the lower part is one the
+    native evaluation cannot run (an interval head): the same answers, solved by clingo.
+    """
+    name = check_engine(name, analysis)
+    if name == "incremental":
+        try:
+            return engine_class(name)(analysis, options)
+        except EngineUnsupported:
+            name = "incremental-pure"
+    return engine_class(name)(analysis, options)
 
 
 def unsupported_reasons(analysis: Analysis) -> list:

@@ -20,8 +20,6 @@ class EngineOptions:
     inertia: prefer the previous tick's answer stream (incremental engine).
     changes_only: the caller reads only ``Result.changes`` (see :class:`Result`).
     pruning: native engine: disable box rules that cannot fire (Laser2); off for comparison.
-    native_prefix: incremental engine: evaluate the stratified lower part natively and only the
-        rest with clingo (default); False runs the pure tick-pinned incremental encoding.
     """
 
     models: int = 1
@@ -29,7 +27,6 @@ class EngineOptions:
     inertia: bool = False
     changes_only: bool = False
     pruning: bool = True
-    native_prefix: bool = True
 
 
 class Engine(ABC):

@@ -28,7 +28,7 @@ def clingo_logger(code, message: str) -> None:
 
 
 def symbol_to_term(sym: clingo.Symbol):
-    """A clingo symbol as a ground term of :mod:`ticker_py.ground`."""
+    """A clingo symbol as a ground term of :mod:`ticker_py.values`."""
     st = sym.type
     if st == clingo.SymbolType.Number:
         return sym.number

@@ -28,7 +28,7 @@ from .. import ast
 from ..analysis import Analysis, analyse
 from ..encode import encode_static
 from ..encode.incremental import split_predicates
-from ..ground import format_term
+from ..values import format_term
 from ..streams.model import Model, Result
 from .base import DiffsModels, Engine, EngineOptions, covered_from, trim_history
 from .clingo_engine import clingo_logger, prefer_true, symbol_to_term

@@ -24,12 +24,12 @@ import clingo
 
 from ..analysis import Analysis
 from ..encode.incremental import GUARD, TICK, encode_incremental
-from ..ground import format_term
+from ..values import format_term
 from ..streams.model import Model, Result
 from .base import DiffsModels, Engine, EngineOptions, covered_from, trim_history
 from .clingo_engine import ModelReader, clingo_logger, prefer_true, symbol_to_term
 
-__all__ = ["IncrementalEngine", "PureIncrementalEngine", "REBUILD_EVERY"]
+__all__ = ["PureIncrementalEngine", "REBUILD_EVERY"]
 
 #: Ticks between Control rebuilds (see docs/incremental.md for the measurements).
 REBUILD_EVERY = 25
@@ -40,28 +40,11 @@ def _fact(atom: tuple, *extra) -> str:
     return f"{atom[0]}({','.join(args)})." if args else f"{atom[0]}."
 
 
-class IncrementalEngine(Engine):
-    """``--engine incremental``: :class:`~ticker_py.engines.hybrid.HybridEngine` (native prefix,
-    the default) or, with ``EngineOptions(native_prefix=False)``, :class:`PureIncrementalEngine`."""
-
-    name = "incremental"
-
-    def __new__(cls, analysis: Analysis, options: EngineOptions = EngineOptions(),
-                rebuild_every: int = REBUILD_EVERY):
-        if options.native_prefix:
-            from ..errors import EngineUnsupported
-            from .hybrid import HybridEngine
-            try:
-                return HybridEngine(analysis, options)
-            except EngineUnsupported:   # a lower rule the native engine cannot run (interval head)
-                pass
-        return PureIncrementalEngine(analysis, options, rebuild_every)
-
-
 class PureIncrementalEngine(DiffsModels, Engine):
-    """Incremental encoding + multi-shot clingo; same answers as :class:`ClingoEngine`."""
+    """``--engine incremental-pure``: the incremental encoding + multi-shot clingo; same answers
+    as :class:`ClingoEngine`."""
 
-    name = "incremental"
+    name = "incremental-pure"
 
     def __init__(self, analysis: Analysis, options: EngineOptions = EngineOptions(),
                  rebuild_every: int = REBUILD_EVERY):

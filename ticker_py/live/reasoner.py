@@ -19,8 +19,9 @@ import threading
 from typing import Callable, Iterable, Iterator, List, Optional
 
 from ..api import Reasoner
-from ..errors import Diagnostic, StreamError, UsageError
+from ..errors import Diagnostic, StreamError
 from ..streams import Record, Result
+from ..streams.drive import Driver, Every
 from ..syntax import parse_ground_atom
 from ..syntax.ground_atoms import GroundSyntaxError
 
@@ -48,19 +49,19 @@ class LiveReasoner:
 
     def __init__(self, program, engine: str = "auto",
                  on_result: Optional[Callable[[Result], None]] = None, models: int = 1,
-                 show: str = "derived", clock="1s", inertia: bool = False, every: str = "time"):
-        if every not in ("time", "signal"):
-            raise UsageError(Diagnostic(f"unknown --every '{every}'", notes=("use time or signal",)))
+                 show: str = "derived", clock="1s", inertia: bool = False, every: str = Every.TIME):
+        every = Every.parse(every)
         self.reasoner = program if isinstance(program, Reasoner) else Reasoner(
             program, engine=engine, models=models, show=show, clock=clock, inertia=inertia)
         self.on_result = on_result
-        self.signal = every == "signal"
-        self.open = self.reasoner.time   # the lowest time point not evaluated yet
+        self.driver = Driver(_Reporting(self), every, self.reasoner.time)
         self.closed = False
-        self._seen: set = set()          # atoms of the open time point (duplicates count once)
-        self._touched = False            # something was pushed at the open time point
-        self._evaluated = 0              # results produced so far
         self._lock = threading.RLock()
+
+    @property
+    def open(self) -> int:
+        """The lowest time point not evaluated yet."""
+        return self.driver.open
 
     # ------------------------------------------------------------ pushing
 
@@ -74,20 +75,7 @@ class LiveReasoner:
             self._check_open(t)
             parsed = [_parse(a, t) for a in atoms]
             self.reasoner.checker.check(Record(t, tuple(parsed), "<push>", 0))
-            out = self._close_before(t)
-            self._touched = True
-            fresh = []
-            for atom in parsed:
-                if atom not in self._seen:
-                    self._seen.add(atom)
-                    fresh.append(atom)
-            if self.signal:
-                for atom in fresh:
-                    self.reasoner.append(t, [atom])
-                    out.append(self._evaluate(t))
-            elif fresh:
-                self.reasoner.append(t, fresh)
-            return out
+            return self.driver.push(t, parsed)
 
     def push_record(self, record: Record) -> List[Result]:
         """``push(record.t, record.atoms)``."""
@@ -100,15 +88,14 @@ class LiveReasoner:
                 raise StreamError(Diagnostic("the live reasoner is closed"))
             if t < self.open:
                 return []
-            out = self._close_before(t)
-            return out + self._close_open()
+            return self.driver.close_before(t) + self.driver.close_open()
 
     def close(self) -> List[Result]:
         """End of stream: evaluate the open time point if anything reached it; then refuse pushes."""
         with self._lock:
             if self.closed:
                 return []
-            out = self._close_open() if self._touched or not self._evaluated else []
+            out = self.driver.close_open() if self.driver.touched or not self.driver.evaluated else []
             self.closed = True
             return out
 
@@ -141,22 +128,16 @@ class LiveReasoner:
         if t < self.open:
             raise StreamError(Diagnostic(f"time {t} is already closed (open time point: {self.open})"))
 
-    def _close_before(self, t: int) -> List[Result]:
-        out = []
-        while self.open < t:
-            out += self._close_open()
-        return out
 
-    def _close_open(self) -> List[Result]:
-        """Evaluate the open time point (unless signal mode already did) and move on."""
-        t = self.open
-        out = [] if self.signal and self._seen else [self._evaluate(t)]
-        self.open, self._seen, self._touched = t + 1, set(), False
-        return out
+class _Reporting:
+    """The reasoner as the driver sees it: records already checked, each result reported."""
 
-    def _evaluate(self, t: int) -> Result:
-        result = self.reasoner.evaluate(t)
-        self._evaluated += 1
-        if self.on_result is not None:
-            self.on_result(result)
+    def __init__(self, live: LiveReasoner):
+        self.live = live
+        self.append = live.reasoner._append
+
+    def evaluate(self, t: int) -> Result:
+        result = self.live.reasoner.evaluate(t)
+        if self.live.on_result is not None:
+            self.live.on_result(result)
         return result

@@ -27,7 +27,7 @@ from typing import Callable, Iterator, Optional, TextIO
 
 from ..ast import Location
 from ..errors import Diagnostic, StreamError, with_excerpt
-from ..ground import format_atom
+from ..values import format_atom
 from ..streams import Record, StreamChecker, read_text
 from .net import address_text, listen
 

@@ -1,7 +1,7 @@
 """The stream model shared by every reader, engine and writer.
 
 A stream is a sequence of time points 0, 1, 2, ...; each carries the ground atoms that
-arrived in it, in arrival order. Atoms are tuples (see :mod:`ticker_py.ground`); every
+arrived in it, in arrival order. Atoms are tuples (see :mod:`ticker_py.values`); every
 atom gets a count (1, 2, ...) in arrival order over the whole stream — the tick stream
 of the Ticker paper. Results are per evaluation tick ``(t, c)``.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Optional
 
-from ..ground import format_atom
+from ..values import format_atom
 
 __all__ = ["Record", "TimePoint", "Model", "Result", "time_points"]
 

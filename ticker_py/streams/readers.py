@@ -19,7 +19,7 @@ from typing import Iterable, Iterator, Optional
 
 from ..ast import Location
 from ..errors import Diagnostic, StreamError, UsageError, with_excerpt
-from ..ground import format_atom
+from ..values import format_atom
 from ..syntax.ground_atoms import AtomInterner, GroundSyntaxError, parse_ground_atom
 from .model import Record
 

@@ -15,7 +15,7 @@ from itertools import filterfalse
 from types import GeneratorType
 from typing import Iterable, Optional, TextIO
 
-from ..ground import format_atom
+from ..values import format_atom
 from ..errors import UsageError
 from .model import Result
 

@@ -1,6 +1,6 @@
 """A fast hand-written parser for ground atoms in streams (``alpha(20), cache(1,3)``).
 
-Atoms come back as tuples (see :mod:`ticker_py.ground`). Errors raise
+Atoms come back as tuples (see :mod:`ticker_py.values`). Errors raise
 :class:`GroundSyntaxError` with a 0-based column; readers turn it into a located
 :class:`~ticker_py.errors.StreamError`.
 

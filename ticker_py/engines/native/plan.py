@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from ... import ast
 from ...errors import Diagnostic, EngineUnsupported, InternalError
-from ...ground import evaluate_arith, from_ast_term, term_key
+from ...values import evaluate_arith, from_ast_term, term_key
 from .store import INF
 
 __all__ = ["Literal", "RulePlan", "compile_rule"]

@@ -2,17 +2,24 @@
 
 :func:`read_spark_dataframe` is what :func:`ticker_py.records_from` (and so
 ``ticker_py.run(program, spark_df)``) uses for an object with ``toLocalIterator``. It
-imports nothing from pyspark itself: it only calls methods of the DataFrame it is given.
+imports nothing from pyspark itself: it only calls methods of the DataFrame it is given, so it
+lives with the other readers (:mod:`ticker_py.spark` re-exports it).
 """
 
 from __future__ import annotations
 
 from typing import Iterator, Optional
 
-from ..streams.model import Record
-from ..streams.readers import _check_columns, _table_records
+from .model import Record
+from .readers import _check_columns, _table_records
 
-__all__ = ["read_spark_dataframe"]
+__all__ = ["read_spark_dataframe", "order_column"]
+
+
+def order_column(columns, source: str) -> Optional[str]:
+    """The order column of a table with columns ``t`` and ``atom`` (``c``, ``order`` or ``seq``,
+    the first present), or None; a table without ``t`` or ``atom`` raises StreamError."""
+    return _check_columns(list(columns), source)
 
 
 def read_spark_dataframe(sdf, source: str = "<Spark DataFrame>",
@@ -29,7 +36,7 @@ def read_spark_dataframe(sdf, source: str = "<Spark DataFrame>",
     ``spark.sql.shuffle.partitions``). An empty atom cell is a heartbeat; a record's line is
     its 1-based row number in time order.
     """
-    order = _check_columns(list(sdf.columns), source)
+    order = order_column(sdf.columns, source)
     columns = ["t", "atom"] + ([order] if order else [])
     frame = sdf.select(*columns)
     if order:

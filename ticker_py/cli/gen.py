@@ -7,14 +7,15 @@ import time
 
 from ..workloads import WORKLOADS, resolve
 from ..workloads.files import write_stream
+from .common import HelpFormatter
 
-__all__ = ["register_cli", "run_gen"]
+__all__ = ["register", "run_gen"]
 
 
-def register_cli(subparsers) -> None:
-    """Add the ``gen`` subcommand to an argparse subparsers object."""
-    p = subparsers.add_parser(
-        "gen", help="synthetic streams of the benchmark workloads (Spark)",
+def register(sub) -> None:
+    """Add ``gen`` to the ``ticker`` subcommands."""
+    p = sub.add_parser(
+        "gen", help="synthetic streams of the benchmark workloads (Spark)", formatter_class=HelpFormatter,
         description="Write SCENARIO's program.lars and stream to the directory PATH. Scenarios: "
                     + ", ".join(WORKLOADS) + " (rules-R and box-chain-W set r and w).")
     p.add_argument("scenario", metavar="SCENARIO")
@@ -39,8 +40,8 @@ def run_gen(args) -> int:
     if args.no_spark or args.format != "parquet":
         meta = write_stream(args.out, args.scenario, args.format, args.seed, **params)
     else:
-        from .gen import generate_parquet
-        from .session import get_spark
+        from ..spark.gen import generate_parquet
+        from ..spark.session import get_spark
 
         spark = get_spark()
         print(f"[gen] spark session started in {time.time() - start:.1f}s", file=sys.stderr)

@@ -1,18 +1,17 @@
-"""``ticker bench SUITE``: run a suite, write results.json, report.md and plots."""
+"""``ticker bench SUITE``: run a suite, write results.json, report.md and plots (:mod:`ticker_py.bench`)."""
 
 from __future__ import annotations
 
 import shlex
-import sys
-import time
 from pathlib import Path
 
+from ..bench.results import load_json, run_bench, write_reports
+from ..bench.runner import Settings
+from ..bench.suites import ENGINES, KNOWN_ENGINES, SUITES, Options, plan
 from ..errors import Diagnostic, UsageError
-from .report import environment, load_json, plot_all, render_markdown, write_json
-from .runner import Settings, run_cases
-from .suites import ENGINES, KNOWN_ENGINES, SUITES, Options, plan
+from .common import HelpFormatter, name_list
 
-__all__ = ["register_cli", "cmd_bench", "run_bench"]
+__all__ = ["register", "cmd_bench"]
 
 
 def _ints(text, what):
@@ -25,15 +24,16 @@ def _ints(text, what):
     return values
 
 
-def register_cli(subparsers) -> None:
-    """Add the ``bench`` subcommand."""
-    p = subparsers.add_parser(
-        "bench", help="benchmark suites, report and plots",
+def register(sub) -> None:
+    """Add ``bench`` to the ``ticker`` subcommands."""
+    p = sub.add_parser(
+        "bench", help="benchmark suites, report and plots", formatter_class=HelpFormatter,
         description="Run a benchmark suite (" + ", ".join(SUITES) + ", all) with every engine on the same "
                     "streams; write results.json, report.md and PNG plots to --out.")
     p.add_argument("suite", nargs="?", default="all", metavar="SUITE",
                    help=", ".join(SUITES) + ", all, or throughput (the whole ticker run process against its engine)")
-    p.add_argument("--engines", default=",".join(ENGINES), help="comma-separated engines (default all three; also incremental-pure)")
+    p.add_argument("--engines", default=",".join(ENGINES),
+                   help="comma-separated engines: " + ", ".join(KNOWN_ENGINES))
     p.add_argument("--sizes", metavar="N,...", help="window sizes n (default: the suite's grid)")
     p.add_argument("--rates", metavar="K,...", help="atoms per time point k (laser, pruning)")
     p.add_argument("--tp", type=int, metavar="N", help="time points per run")
@@ -44,9 +44,9 @@ def register_cli(subparsers) -> None:
     p.add_argument("--warmup", type=int, default=0, metavar="W",
                    help="unmeasured runs on the first tenth of the stream before each measured run")
     p.add_argument("--budget", type=float, default=60.0, metavar="SECONDS",
-                   help="time budget per run (default 60); over it the run stops and is reported as a timeout")
+                   help="time budget per run; over it the run stops and is reported as a timeout")
     p.add_argument("--quick", action="store_true", help="tiny sizes (smoke test, CI)")
-    p.add_argument("--seed", type=int, default=0, help="stream seed (default 0)")
+    p.add_argument("--seed", type=int, default=0, help="stream seed")
     p.add_argument("--out", metavar="DIR", help="output directory (default benchmarks/results/SUITE)")
     p.add_argument("--docs", action="store_true",
                    help="also write docs/benchmarks.md and docs/img/bench-*.png (run from the repository root)")
@@ -70,19 +70,14 @@ def _command(args) -> str:
 def cmd_bench(args) -> int:
     """Run ``ticker bench``; returns the exit status."""
     if args.suite == "throughput":
-        from .throughput import run_throughput
+        from ..bench.throughput import run_throughput
 
         workloads = tuple(w.strip() for w in args.workloads.split(",")) if args.workloads else None
         return run_throughput(workloads, args.reps, Path(args.out or "benchmarks/results/throughput"), args.docs,
                               _command(args))
     if args.suite not in SUITES + ("all",):
         raise UsageError(Diagnostic(f"unknown suite '{args.suite}'", notes=(f"suites: {', '.join(SUITES)}, all",)))
-    engines = tuple(e.strip() for e in args.engines.split(",") if e.strip())
-    for e in engines:
-        if e not in KNOWN_ENGINES:
-            raise UsageError(Diagnostic(f"unknown engine '{e}'", notes=(f"engines: {', '.join(KNOWN_ENGINES)}",)))
-    if not engines:
-        raise UsageError(Diagnostic("--engines needs at least one engine"))
+    engines = name_list(args.engines, KNOWN_ENGINES)
     for flag in ("reps", "tp"):
         if getattr(args, flag) is not None and getattr(args, flag) < 1:
             raise UsageError(Diagnostic(f"--{flag} must be >= 1"))
@@ -91,7 +86,7 @@ def cmd_bench(args) -> int:
     out = Path(args.out or f"benchmarks/results/{args.suite}")
     if args.report_from:
         doc = load_json(Path(args.report_from))
-        return _write_reports(doc, out, args.docs)
+        return write_reports(doc, out, args.docs)
     options = Options(engines=engines, sizes=_ints(args.sizes, "--sizes") if args.sizes else None,
                       rates=_ints(args.rates, "--rates") if args.rates else None, tp=args.tp, quick=args.quick,
                       models=args.models,
@@ -102,38 +97,4 @@ def cmd_bench(args) -> int:
     settings = Settings(budget=args.budget, reps=args.reps, warmup=args.warmup, isolate=not args.in_process,
                         seed=args.seed)
     doc = run_bench(cases, settings, _command(args), out)
-    return _write_reports(doc, out, args.docs)
-
-
-def run_bench(cases, settings: Settings, command: str, out: Path, factories=None) -> dict:
-    """Measure ``cases`` and write ``out/results.json`` (also after each case, so a long run keeps its data)."""
-    out.mkdir(parents=True, exist_ok=True)
-    env = environment()
-    conf = {"budget": settings.budget, "reps": settings.reps, "warmup": settings.warmup, "seed": settings.seed,
-            "isolated_workers": settings.isolate}
-    start = time.perf_counter()
-    runs = []
-    for rec in run_cases(cases, settings, factories):
-        runs.append(rec)
-        write_json(out / "results.json", env, command, conf, runs)
-    print(f"[bench] {len(runs)} runs in {time.perf_counter() - start:.0f} s -> {out}/results.json",
-          file=sys.stderr)
-    return load_json(out / "results.json")
-
-
-def _write_reports(doc: dict, out: Path, docs: bool) -> int:
-    out.mkdir(parents=True, exist_ok=True)
-    plots = plot_all(doc["runs"], out / "img")
-    (out / "report.md").write_text(render_markdown(doc, "img", plots))
-    print(f"[bench] report: {out}/report.md", file=sys.stderr)
-    if docs:
-        docs_dir = Path("docs")
-        plots = plot_all(doc["runs"], docs_dir / "img", prefix="bench-")
-        text = render_markdown(doc, "img", plots, title="Benchmarks (latest run)")
-        head, _, rest = text.partition("\n\n")
-        note = ("Generated by `ticker bench ... --docs` (command below); regenerate with "
-                "`ticker bench all --docs --out benchmarks/results/all` from the repository root, "
-                "see benchmarks/README.md for the suites and what is measured.")
-        (docs_dir / "benchmarks.md").write_text(f"{head}\n\n{note}\n\n{rest}")
-        print("[bench] docs/benchmarks.md and docs/img/bench-*.png updated", file=sys.stderr)
-    return 0
+    return write_reports(doc, out, args.docs)

@@ -1,0 +1,71 @@
+"""The ``ticker`` command line (SPEC §5): one module per command, one error boundary (:func:`main`).
+
+Exit status: 0 done; 2 bad program, stream or arguments (a :class:`~ticker_py.errors.TickerError`,
+reported as a diagnostic on stderr); 1 an internal error (a bug); 3 from ``ticker compare``
+when engines differ; 130 interrupted (Ctrl-C), what was written stays written.
+Library code below this package takes typed values, never the parsed arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+from .. import __version__
+from ..errors import TickerError
+from . import bench, check, compare, encode, gen, run
+from . import enumerate as enumerate_command
+from .common import HelpFormatter
+
+__all__ = ["main", "build_parser"]
+
+#: the command modules, in the order ``ticker --help`` lists them; each has ``register(subparsers)``
+COMMANDS = (run, check, encode, compare, enumerate_command, gen, bench)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand."""
+    parser = argparse.ArgumentParser(prog="ticker", description="Stream reasoning with LARS programs.",
+                                     formatter_class=HelpFormatter)
+    parser.add_argument("--version", action="version", version=f"ticker_py {__version__}")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log clingo's messages to stderr")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for command in COMMANDS:
+        command.register(sub)
+    return parser
+
+
+def main(argv=None) -> int:
+    """Entry point of the ``ticker`` command: the one place where errors become exit statuses."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING,
+                        format="%(name)s: %(message)s", stream=sys.stderr)
+    try:
+        return args.func(args)
+    except TickerError as err:
+        sys.stdout.flush()
+        print(err, file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        try:
+            sys.stdout.flush()
+        except (OSError, ValueError):
+            pass
+        return 130
+    except BrokenPipeError:
+        sys.stderr.close()
+        return 0
+    except Exception:  # a bug: say so, with the traceback for the report
+        import traceback
+
+        sys.stdout.flush()
+        print("ticker: internal error (a bug in ticker_py, please report it):", file=sys.stderr)
+        traceback.print_exc()
+        return 1
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,59 @@
+"""What the commands share: the help formatter, the program arguments, choice checks."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from ..errors import Diagnostic, UsageError
+
+__all__ = ["HelpFormatter", "add_program_args", "load", "check_choice", "choices_metavar", "name_list"]
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """Appends ``(default: X)`` to the help of an option that has a default worth showing."""
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        default = action.default
+        if ("%(default)" not in text and action.option_strings and default is not argparse.SUPPRESS
+                and not (default is None or isinstance(default, bool))):
+            text += " (default: %(default)s)"
+        return text
+
+
+def choices_metavar(choices) -> str:
+    """``{a,b,c}``: how ``--help`` shows the values an option takes (checked by the command,
+    so that a bad value is a located diagnostic with status 2, as every user error)."""
+    return "{" + ",".join(choices) + "}"
+
+
+def add_program_args(p: argparse.ArgumentParser) -> None:
+    """PROGRAM, ``--background`` and ``--clock``."""
+    p.add_argument("program", help="the LARS program (.lars)")
+    p.add_argument("--background", metavar="FILE", help="background facts in program syntax")
+    p.add_argument("--clock", default="1s", help="duration of one time point for window units")
+
+
+def load(args):
+    """The analysed program the arguments name (see :func:`ticker_py.api.load_program`)."""
+    from ..api import load_program
+
+    return load_program(Path(args.program), background=args.background, clock=args.clock)
+
+
+def check_choice(value: str, choices, what: str) -> None:
+    """Raise UsageError unless ``value`` is one of ``choices``."""
+    if value not in choices:
+        raise UsageError(Diagnostic(f"unknown {what} '{value}'", notes=(f"use one of: {', '.join(choices)}",)))
+
+
+def name_list(text: str, known, what: str = "engine") -> tuple:
+    """``"a, b"`` as ``("a", "b")``; every name must be in ``known``, at least one."""
+    names = tuple(n.strip() for n in text.split(",") if n.strip())
+    if not names:
+        raise UsageError(Diagnostic(f"--{what}s needs at least one {what}"))
+    for n in names:
+        if n not in known:
+            raise UsageError(Diagnostic(f"unknown {what} '{n}'", notes=(f"{what}s: {', '.join(known)}",)))
+    return names

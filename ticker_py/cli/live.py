@@ -1,0 +1,29 @@
+"""The live options of ``ticker run``: ``--input tcp:…``, ``--output tcp:…``, ``--wall-clock`` (docs/live.md)."""
+
+from __future__ import annotations
+
+from ..live.options import LiveOptions
+
+__all__ = ["add_live_options", "live_options"]
+
+
+def add_live_options(run_parser) -> None:
+    """Add the live options to the ``ticker run`` parser."""
+    g = run_parser.add_argument_group("live streams (docs/live.md)")
+    g.add_argument("--input", metavar="tcp:HOST:PORT",
+                   help="accept producers on a TCP port (host defaults to 127.0.0.1; port 0 = any free "
+                        "port, announced on stderr) instead of --stream")
+    g.add_argument("--output", metavar="tcp:HOST:PORT",
+                   help="send the result lines to every client connected to this TCP port")
+    g.add_argument("--wall-clock", action="store_true",
+                   help="time points advance with real time (one per --clock); atoms are stamped on arrival")
+    g.add_argument("--grace", type=float, default=1.0, metavar="SECONDS",
+                   help="with --input: end this long after the last producer left")
+    g.add_argument("--save-input", metavar="FILE",
+                   help="write every accepted record to FILE (text format) for an offline replay")
+
+
+def live_options(args) -> LiveOptions:
+    """The live options of parsed ``ticker run`` arguments."""
+    return LiveOptions(input=args.input, output=args.output, wall_clock=args.wall_clock, grace=args.grace,
+                       save_input=args.save_input, stream=args.stream, clock=args.clock, out=args.out)

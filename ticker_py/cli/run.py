@@ -1,0 +1,139 @@
+"""``ticker run``: evaluate a program over a stream and write the results."""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass, replace
+from typing import Optional
+
+from ..consequences import MODES
+from ..engines import ENGINE_NAMES
+from ..errors import Diagnostic, UsageError
+from ..streams.drive import Every
+from .common import HelpFormatter, add_program_args, check_choice, choices_metavar, load
+from .live import add_live_options, live_options
+from .shard import add_shard_options, run_sharded_command, shard_options
+
+__all__ = ["RunOptions", "register", "cmd_run", "FORMATS"]
+
+FORMATS = ("jsonl", "text", "csv", "none")
+STREAM_FORMATS = ("text", "jsonl", "csv")
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How ``ticker run`` evaluates and prints (the parsed arguments, checked)."""
+
+    stream: Optional[str] = "-"
+    stream_format: Optional[str] = None
+    engine: str = "auto"
+    models: int = 1
+    every: Every = Every.TIME
+    format: str = "jsonl"
+    changes: bool = False
+    show_at: bool = False
+    show: str = "derived"
+    inertia: bool = False
+    consequences: Optional[str] = None
+    until: Optional[int] = None
+    out: Optional[str] = None
+
+
+def register(sub) -> None:
+    """Add ``run`` to the ``ticker`` subcommands."""
+    run = sub.add_parser("run", help="evaluate a program over a stream", formatter_class=HelpFormatter)
+    add_program_args(run)
+    run.add_argument("--stream", default="-", help="stream file (.stream/.txt/.jsonl/.csv/.parquet, also"
+                     " .gz/.bz2/.xz) or - for stdin")
+    run.add_argument("--stream-format", choices=STREAM_FORMATS,
+                     help="format of stdin and of stream files with another suffix (default text)")
+    run.add_argument("--engine", default="auto", metavar=choices_metavar(("auto",) + ENGINE_NAMES),
+                     help="the engine (auto: native if it can run the program, else incremental)")
+    run.add_argument("--models", type=int, default=1, help="answer streams per tick (0 = all)")
+    run.add_argument("--every", default="time", metavar=choices_metavar(tuple(e.value for e in Every)),
+                     help="time: once per time point; signal: after every atom")
+    run.add_argument("--format", default="jsonl", metavar=choices_metavar(FORMATS), help="output format")
+    run.add_argument("--changes", action="store_true", help="print what changed since the previous tick")
+    run.add_argument("--show-at", action="store_true", help="also print atoms pinned to other time points")
+    run.add_argument("--show", default="derived", metavar=choices_metavar(("derived", "all")),
+                     help="derived, or all (also input and background)")
+    run.add_argument("--inertia", action="store_true", help="prefer the previous tick's answer stream")
+    run.add_argument("--consequences", choices=MODES,
+                     help="print per tick the number of answer streams and their brave/cautious consequences"
+                          " (enumerates all answer streams)")
+    run.add_argument("--until", type=int, help="evaluate time points up to T")
+    run.add_argument("--out", help="write results to FILE (default stdout; - is stdout)")
+    add_live_options(run)
+    add_shard_options(run)
+    run.set_defaults(func=cmd_run)
+
+
+def run_options(args) -> RunOptions:
+    """The checked run options of parsed arguments (the program is loaded after these checks)."""
+    check_choice(args.format, FORMATS, "format")
+    every = Every.parse(args.every)
+    return RunOptions(stream=args.stream, stream_format=args.stream_format, engine=args.engine,
+                      models=args.models, every=every, format=args.format, changes=args.changes, show_at=args.show_at, show=args.show,
+                      inertia=args.inertia, consequences=args.consequences, until=args.until, out=args.out)
+
+
+def cmd_run(args) -> int:
+    """``ticker run``."""
+    from ..api import Reasoner, records_from
+    from ..live.options import live_output, live_records
+    from ..streams import make_writer
+
+    o = run_options(args)
+    live = live_options(args)
+    shards = shard_options(args)
+    analysis = load(args)
+    if o.changes and o.models != 1:
+        raise UsageError(Diagnostic("--changes needs a single answer stream", notes=("use --models 1",)))
+    if o.consequences:
+        if o.changes or o.format != "jsonl":
+            raise UsageError(Diagnostic("--consequences prints JSON Lines of its own",
+                                        notes=("drop --changes and --format",)))
+        o = replace(o, models=0)
+
+    def output():
+        out = live_output(live) or (open(o.out, "w") if o.out not in (None, "-") else sys.stdout)
+        return out, make_writer(o.format, out, show_at=o.show_at, changes=o.changes)
+
+    if shards.spark or shards.shards is not None:
+        from ..engines import check_engine
+
+        check_engine(o.engine, analysis)  # refused here, not in the shards
+        out, writer = output()
+        try:
+            return run_sharded_command(analysis, o, shards, writer)
+        finally:
+            if out is not sys.stdout:
+                out.close()
+    reasoner = Reasoner(analysis, engine=o.engine, models=o.models, show=o.show, inertia=o.inertia,
+                        changes_only=o.changes or o.format == "none")
+    records = live_records(live, analysis)
+    if records is None:
+        records = records_from(o.stream, o.stream_format)
+    out, writer = output()
+    start = time.perf_counter()
+    points = 0
+    results = reasoner.feed(records, until=o.until, every=o.every)
+    try:
+        if o.consequences:
+            from ..consequences import consequences
+
+            for cons in consequences(results, o.consequences, show_at=o.show_at):
+                points += 1
+                out.write(cons.to_json(o.consequences) + "\n")
+                out.flush()
+            return 0
+        for result in results:
+            points += 1
+            writer.write(result)
+    finally:
+        writer.close({"time_points": points, "atoms": reasoner.atoms_in,
+                      "seconds": time.perf_counter() - start})
+        if out is not sys.stdout:
+            out.close()
+    return 0

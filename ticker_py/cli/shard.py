@@ -1,0 +1,65 @@
+"""The sharding options of ``ticker run``: ``--spark``, ``--shards N``, ``--master`` (docs/spark.md)."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from ..errors import Diagnostic, UsageError
+from ..shard import ShardOptions, check_shards, plan_for, run_sharded_local
+from ..streams.drive import Every
+
+__all__ = ["add_shard_options", "shard_options", "run_sharded_command"]
+
+
+def add_shard_options(run_parser) -> None:
+    """Add ``--spark``, ``--shards N`` and ``--master`` to the ``ticker run`` parser."""
+    g = run_parser.add_argument_group("sharded evaluation (see docs/spark.md)")
+    g.add_argument("--spark", action="store_true",
+                   help="evaluate in Spark tasks, one per shard of the stream (needs pyspark)")
+    g.add_argument("--shards", type=int, metavar="N",
+                   help="number of shards (default with --spark: Spark's parallelism); without "
+                        "--spark the shards run one after another in this process")
+    g.add_argument("--master", default="local[2]", help="Spark master")
+
+
+def shard_options(args) -> ShardOptions:
+    """The sharding options of parsed ``ticker run`` arguments."""
+    return ShardOptions(shards=args.shards, spark=args.spark, master=args.master)
+
+
+def run_sharded_command(analysis, run, options: ShardOptions, writer) -> int:
+    """``ticker run --spark/--shards``: evaluate, write every Result, close the writer; status 0.
+
+    ``run``: the :class:`~ticker_py.cli.run.RunOptions` (``every`` must be ``time``).
+    Errors raise :class:`TickerError`.
+    """
+    if Every.parse(run.every) is not Every.TIME:
+        raise UsageError(Diagnostic("--every signal cannot be sharded: a tick's count spans all shards",
+                                    notes=("run it without --shards/--spark",)))
+    if options.shards is not None:
+        check_shards(options.shards)
+    plan_for(analysis)
+    common = dict(engine=run.engine, models=run.models, show=run.show, until=run.until, inertia=run.inertia)
+    start = time.perf_counter()
+    if options.spark:
+        try:
+            from ..spark import run_sharded
+            from ..spark.session import get_spark
+        except ImportError:  # pragma: no cover
+            raise UsageError(Diagnostic("--spark needs pyspark: pip install ticker_py[spark]")) from None
+        spark = get_spark(options.master)
+        print(f"[spark] session started in {time.perf_counter() - start:.1f}s", file=sys.stderr)
+        results = run_sharded(analysis, run.stream, options.shards, spark=spark, **common)
+    else:
+        results = run_sharded_local(analysis, run.stream, options.shards or 1, **common)
+    points, begin = 0, time.perf_counter()
+    last_c = 0
+    try:
+        for result in results:
+            points += 1
+            last_c = result.c
+            writer.write(result)
+    finally:
+        writer.close({"time_points": points, "atoms": last_c, "seconds": time.perf_counter() - begin})
+    return 0

@@ -1,0 +1,103 @@
+"""Live input and output of a run: TCP producers, wall-clock time, a TCP result sink (docs/live.md).
+
+The command line builds a :class:`LiveOptions` (``--input``, ``--output``, ``--wall-clock``,
+``--grace``, ``--save-input``); a run then reads::
+
+    records = live_records(options, analysis) or records_from(options.stream)
+    out = live_output(options) or (open(out_file, "w") if out_file else sys.stdout)
+    ...  # feed and write as usual; finally close ``out`` unless it is sys.stdout
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from typing import Optional
+
+from ..errors import Diagnostic, UsageError
+
+__all__ = ["LiveOptions", "live_records", "live_output"]
+
+
+@dataclass(frozen=True)
+class LiveOptions:
+    """Where a run's records come from and its results go, when live.
+
+    ``input``/``output``: ``tcp:HOST:PORT``; ``wall_clock``: time points advance with real
+    time, one per ``clock``; ``grace``: seconds to wait after the last producer left;
+    ``save_input``: a file for every accepted record. ``stream`` and ``out`` are the run's
+    ``--stream`` and ``--out`` (they exclude ``input`` and ``output``).
+    """
+
+    input: Optional[str] = None
+    output: Optional[str] = None
+    wall_clock: bool = False
+    grace: float = 1.0
+    save_input: Optional[str] = None
+    stream: Optional[str] = "-"
+    clock: str = "1s"
+    out: Optional[str] = None
+
+    @property
+    def live_input(self) -> bool:
+        return bool(self.input or self.wall_clock or self.save_input)
+
+
+def _announce(what: str):
+    return lambda address: print(f"ticker: {what} {address}", file=sys.stderr, flush=True)
+
+
+def live_records(options: LiveOptions, analysis=None):
+    """The Record iterator for the live options, or None when no live input is requested.
+
+    ``analysis`` (the program's Analysis), if given, lets TCP input skip records the program
+    refuses (intensional or clashing predicates) instead of stopping the run.
+    """
+    from ..api import parse_clock
+    from ..streams import StreamChecker, open_stream
+    from .source import LiveInput, save_records
+
+    tcp, wall, save = options.input, options.wall_clock, options.save_input
+    if not options.live_input:
+        return None
+    if tcp and options.stream not in ("-", None):
+        raise UsageError(Diagnostic("--input and --stream exclude each other"))
+    clock = parse_clock(options.clock) if wall else None
+    if tcp or wall:
+        checker = None
+        if analysis is not None:
+            checker = StreamChecker(dict(analysis.signatures), set(analysis.intensional))
+        stream = None if tcp else _open_text(options.stream)
+        records = LiveInput(listen_on=tcp, stream=stream, wall_clock=clock, grace=options.grace,
+                            checker=checker, handle_signals=True, on_listen=_announce("listening on"))
+    else:
+        records = open_stream(options.stream)
+    if save:
+        try:
+            log = open(save, "w", encoding="utf-8")
+        except OSError as err:
+            raise UsageError(Diagnostic(f"cannot write '{save}': {err.strerror}")) from None
+        return save_records(records, log, close=True)
+    return records
+
+
+def _open_text(name):
+    if name in ("-", None):
+        return sys.stdin
+    try:
+        return open(name, encoding="utf-8")
+    except OSError:
+        raise UsageError(Diagnostic(f"stream file '{name}' not found")) from None
+
+
+def live_output(options: LiveOptions):
+    """A text sink for ``--output tcp:HOST:PORT`` (close it at the end), or None."""
+    from .net import TcpSink
+
+    if not options.output:
+        return None
+    if options.out:
+        raise UsageError(Diagnostic("--output and --out exclude each other"))
+    sink = TcpSink(options.output)
+    _announce("results on")(sink.address)
+    return sink
