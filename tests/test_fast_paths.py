@@ -88,10 +88,11 @@ def _spaced(atom, sp):
 @given(st.lists(st.tuples(ATOMS, SPACES, st.sampled_from([",", ";", " ,", "; "])), max_size=6))
 def test_interned_lines_equal_the_full_parser(items):
     line = "7:" + "".join(f" {_spaced(a, sp)}{sep}" for a, sp, sep in items).rstrip(",; ")
-    interner = AtomInterner()
     expected = _outcome(_slow_line, line, 2)
-    assert _outcome(interner.atoms, line, 2) == expected
-    assert _outcome(interner.atoms, line, 2) == expected  # now from the cache
+    for interner in (AtomInterner(), AtomInterner(probe=1)):  # probe=1: atoms seem not to recur
+        assert _outcome(interner.atoms, line, 2) == expected
+        assert _outcome(interner.atoms, line, 2) == expected  # now from the cache (or not)
+    interner = AtomInterner()
     for atom, sp, _ in items:
         text = _spaced(atom, sp)
         assert _outcome(parse_ground_atom, text) == _outcome(_slow_atom, text)
@@ -105,9 +106,9 @@ def test_interned_lines_equal_the_full_parser(items):
     "p(a)\t;\tq", "P(a)", "p(a,b), p(c)",
 ])
 def test_interned_lines_on_hand_cases(line):
-    interner = AtomInterner()
-    for _ in range(2):
-        assert _outcome(interner.atoms, "3:" + line, 2) == _outcome(_slow_line, "3:" + line, 2)
+    for interner in (AtomInterner(), AtomInterner(probe=1)):
+        for _ in range(3):
+            assert _outcome(interner.atoms, "3:" + line, 2) == _outcome(_slow_line, "3:" + line, 2)
 
 
 def test_interner_returns_one_object_per_distinct_atom():
@@ -116,6 +117,17 @@ def test_interner_returns_one_object_per_distinct_atom():
     again = interner.atoms("1: p(a,b), temp(5)", 2)
     assert first == again and first[1] is again[1]
     assert interner.atom("q(x)") is interner.atom("q(x)")
+
+
+def test_interner_stops_looking_up_atoms_that_never_recur():
+    interner = AtomInterner(probe=8)
+    for t in range(4):
+        assert interner.atoms(f"{t}: p(a{t},b), p(c{t},d)", 2) == (("p", f"a{t}", "b"), ("p", f"c{t}", "d"))
+    assert not interner.recurring
+    recurring = AtomInterner(probe=8)
+    for t in range(4):
+        recurring.atoms(f"{t}: p(a,b), p(c,d)", 2)
+    assert recurring.recurring
 
 
 def test_interner_cache_is_bounded():

@@ -166,7 +166,7 @@ def measure_startup(reps: int = 5, root: Optional[Path] = None) -> dict:
 
 def measure_all(workloads=None, reps: int = 1, log=None) -> dict:
     """Every workload and the start-up, with the environment (see :mod:`ticker_py.bench.report`)."""
-    from .report import environment
+    from .results import environment
 
     return {"environment": environment(), "startup": measure_startup(),
             "runs": [measure_workload(w, reps, log=log) for w in (workloads or WORKLOADS)]}

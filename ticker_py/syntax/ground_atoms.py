@@ -183,13 +183,17 @@ class AtomInterner:
     A line whose atoms all have one shape (a name and k constant or integer arguments) is
     split by one regular expression that returns the atoms' parts directly.
 
-    ``limit`` bounds the cache: when it holds that many texts it starts afresh (streams whose
-    atoms never recur, like fresh sensor readings, then cost no memory).
+    ``limit`` bounds the cache: when it holds that many texts it starts afresh. Lines are first
+    looked up text by text; when, after ``probe`` lookups, fewer than a quarter were found (atoms
+    that never recur, like fresh sensor readings), lines go straight to the regular expression.
     """
 
-    def __init__(self, limit: int = 1 << 16):
+    def __init__(self, limit: int = 1 << 16, probe: int = 1 << 14):
         self.cache: dict = {}
         self.limit = limit
+        self.probe = probe
+        self.lookups = self.hits = 0
+        self.recurring = True
 
     def atom(self, text: str) -> tuple:
         """``parse_ground_atom(text)``, cached."""
@@ -234,13 +238,34 @@ class AtomInterner:
 
     def atoms(self, text: str, start: int = 0) -> tuple:
         """The atoms of ``text[start:]`` separated by ``,`` or ``;``: what :func:`split_atoms` gives."""
-        found = self.uniform(text, start)
-        if found is not None:
-            return found
+        if not self.recurring:
+            found = self.uniform(text, start)
+            if found is not None:
+                return found
         if _LINE.fullmatch(text, start) is None:
             return tuple(a for _, a in split_atoms(text, start))
-        get, miss = self.cache.get, self._miss
+        texts = _ATOM_TEXTS.findall(text, start)
+        cache = self.cache
+        get = cache.get
+        atoms = [get(x) for x in texts]
+        if self.recurring:
+            self._count(len(texts), atoms)
+        if None not in atoms:
+            return tuple(atoms)
+        found = self.uniform(text, start) if self.recurring else None
+        if found is not None:
+            if len(cache) + len(found) > self.limit:
+                cache.clear()
+            cache.update(zip(texts, found))
+            return found
         try:
-            return tuple([get(x) or miss(x) for x in _ATOM_TEXTS.findall(text, start)])
+            return tuple([get(x) or self._miss(x) for x in texts])
         except GroundSyntaxError:  # report it as the full parser does, located in the line
             return tuple(a for _, a in split_atoms(text, start))
+
+    def _count(self, lookups: int, atoms: list) -> None:
+        self.lookups += lookups
+        self.hits += lookups - atoms.count(None)
+        if self.lookups >= self.probe:
+            self.recurring = self.hits * 4 >= self.lookups
+            self.lookups = self.hits = 0
