@@ -36,6 +36,33 @@ _HAS_INT = re.compile(r"[(,]-?[0-9]")
 _HAS_RESERVED = re.compile(r"\b(?:not|in|always|at)\b")
 
 
+_SEPARATORS = frozenset([",", ";", ", ", "; ", " ,", " ;", " , ", " ; "])
+
+
+@functools.lru_cache(maxsize=32)
+def _constants(arity: int):
+    """A regular expression for one atom with ``arity`` constant arguments, a group for each part."""
+    name = "([a-z][A-Za-z0-9_']*)"
+    return re.compile(name + (r"\(" + ",".join([name] * arity) + r"\)" if arity else ""))
+
+
+def _split_constants(text: str, arity: int):
+    """The atoms of ``text`` if all are ``name(c1,...,ck)`` with constants (no keyword), separated
+    by a comma or semicolon with at most one space around; else None. One ``re.split``: the parts
+    between the atoms are the separators, checked all at once."""
+    parts = _constants(arity).split(text)
+    step = arity + 2
+    seps = parts[::step]
+    if len(seps) < 2 or seps[0].strip(" \t\r\n") or seps[-1].strip(" \t\r\n") \
+            or not _SEPARATORS.issuperset(seps[1:-1]):
+        return None
+    if ("in" in text or "at" in text or "not" in text or "always" in text) and not _RESERVED.isdisjoint(parts):
+        return None
+    if arity == 0:
+        return tuple(zip(parts[1::step]))
+    return tuple(zip(*[parts[j::step] for j in range(1, arity + 2)]))
+
+
 @functools.lru_cache(maxsize=32)
 def _shape(arity: int) -> tuple:
     """Regular expressions for a line of atoms that all have ``arity`` constant or integer
@@ -225,6 +252,9 @@ class AtomInterner:
             return None
         inner = first.group(1)
         arity = inner.count(",") + 1 if inner is not None else 0
+        found = _split_constants(text[start:] if start else text, arity)
+        if found is not None:
+            return found
         line, groups = _shape(arity)
         if line.fullmatch(text, start) is None or _HAS_RESERVED.search(text, start) is not None:
             return None
