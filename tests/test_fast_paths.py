@@ -1,6 +1,6 @@
 """Every fast path of reading and writing gives exactly what its slow path gives.
 
-Interned atoms (AtomInterner) against the full parser (_Reader); columnar Parquet and
+Interned atoms (AtomInterner) against the full parser (parse_full, split_atoms); columnar Parquet and
 DataFrame reading against the row-by-row grouping; cached output strings against
 ``format_atom``/``json.dumps``/the csv module.
 """
@@ -20,7 +20,7 @@ from ticker_py.errors import StreamError
 from ticker_py.values import format_atom
 from ticker_py.streams import Model, Result, make_writer, read_dataframe, read_parquet
 from ticker_py.streams.readers import _table_records
-from ticker_py.syntax.ground_atoms import AtomInterner, GroundSyntaxError, _Reader, parse_ground_atom
+from ticker_py.syntax.ground_atoms import AtomInterner, GroundSyntaxError, parse_full, parse_ground_atom, split_atoms
 
 NAMES = st.sampled_from(["p", "q", "temp", "a_b'", "not", "in", "at", "always", "x1"])
 CONSTANTS = st.sampled_from(["a", "b0", "c_d", "e'", "not", "in", "always", "at", "zz9"])
@@ -41,30 +41,9 @@ ATOMS = st.tuples(NAMES, st.lists(_terms(), max_size=4)).map(lambda x: (x[0], *x
 SPACES = st.sampled_from(["", " ", "  ", "\t"])
 
 
-def _slow_atom(text):
-    """The full parser alone (no regular-expression fast path)."""
-    r = _Reader(text)
-    atom = r.atom()
-    r.ws()
-    if r.pos != len(text):
-        r.fail("the end of the atom")
-    return atom
-
-
 def _slow_line(text, start=0):
-    r = _Reader(text, start)
-    out = []
-    r.ws()
-    if r.pos >= len(text):
-        return tuple(out)
-    while True:
-        out.append(r.atom())
-        r.ws()
-        if r.peek() == "":
-            return tuple(out)
-        if r.peek() not in ",;":
-            r.fail("',' or ';' between atoms")
-        r.pos += 1
+    """The full parser's split of a line (split_atoms has no fast path)."""
+    return tuple(a for _, a in split_atoms(text, start))
 
 
 def _outcome(fn, *args):
@@ -95,8 +74,8 @@ def test_interned_lines_equal_the_full_parser(items):
     interner = AtomInterner()
     for atom, sp, _ in items:
         text = _spaced(atom, sp)
-        assert _outcome(parse_ground_atom, text) == _outcome(_slow_atom, text)
-        assert _outcome(interner.atom, text) == _outcome(_slow_atom, text)
+        assert _outcome(parse_ground_atom, text) == _outcome(parse_full, text)
+        assert _outcome(interner.atom, text) == _outcome(parse_full, text)
 
 
 @pytest.mark.parametrize("line", [

@@ -44,13 +44,15 @@ class AtomTexts:
 
     def sorted(self, atoms: frozenset) -> list:
         """``sorted(format_atom(a) for a in atoms)``."""
-        for cache in (self.text, self.json, self.csv):
-            if len(cache) > self.limit:
+        text = self.text.__getitem__
+        if len(atoms) < 256:  # small answers (many answer streams): sorting is cheaper than a diff
+            return sorted(map(text, atoms))
+        if len(self.text) > self.limit:
+            for cache in (self.text, self.json, self.csv):
                 cache.clear()
         last = self._last_atoms
         if atoms is last:
             return self._last_sorted
-        text = self.text.__getitem__
         removed = last - atoms if last else last
         if last and len(removed) < len(atoms) // 2:
             kept = self._last_sorted

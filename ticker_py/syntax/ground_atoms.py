@@ -174,8 +174,11 @@ def _simple(text: str):
 def parse_ground_atom(text: str) -> tuple:
     """Parse one ground atom: ``parse_ground_atom("p(a,1)") == ("p", "a", 1)``."""
     fast = _simple(text)
-    if fast is not None:
-        return fast
+    return fast if fast is not None else parse_full(text)
+
+
+def parse_full(text: str) -> tuple:
+    """:func:`parse_ground_atom` by the full parser alone (the fast paths' reference)."""
     r = _Reader(text)
     atom = r.atom()
     r.ws()
