@@ -140,7 +140,7 @@ def measure_workload(workload: str, reps: int = 1, root: Optional[Path] = None, 
                 if log:
                     log(f"[throughput] {workload} {key}: {c:.2f} s CPU, {m:.0f} MB")
             inner.append(_in_engine(prog, d / "stream.stream", engine))
-    atoms = inner[0]["atoms"]
+    atoms = inner[0]["texts"]  # atoms in the file (a time point's duplicates count once in the engine)
     med = {k: statistics.median(v) for k, v in cpu.items()}
     out_atoms = inner[0]["output_atoms"]
     return {
@@ -179,13 +179,18 @@ def _verdict(ok: bool) -> str:
 def render(doc: dict, command: str, img: Optional[str] = None) -> str:
     """The markdown section of docs/benchmarks.md."""
     env = doc["environment"]
+    machine, versions = env.get("machine", {}), env.get("versions", {})
     lines = [MARK, "## Suite `throughput`: the whole `ticker run` process", "",
-             f"Regenerate with `{command}` from the repository root. Machine: {env.get('machine', '?')}; "
-             f"git {env.get('git', '?')}; {env.get('date', '')}.", "",
+             f"Regenerate with `{command}` from the repository root. Machine: {machine.get('cpu', '?')}, "
+             f"{machine.get('cores', '?')} cores; Python {versions.get('python', '?')}, git "
+             f"{versions.get('git', '?')}; {env.get('date', '')}. One run of each (the median of `--reps`); the "
+             "machine is shared, so compare a row's figures with each other (they ran at the same time) "
+             "rather than with other runs.", "",
              "Whole-process CPU time (user + system) of `ticker run` per input atom, by stream format, with "
              "`--format none`; `jsonl out` is the extra CPU of `--format jsonl` per output atom (an atom of a "
              "printed model). `in-engine` is the engine alone on atoms parsed in advance; `plain read` reads "
-             "the text file and splits it into atom texts in plain Python.", "",
+             "the text file and splits it into atom texts in plain Python. `atoms in` counts the atoms of the "
+             "file (the same atom twice in a time point counts once for the engine: cooling).", "",
              "| workload | engine | atoms in | text µs/atom | JSON Lines | Parquet | in-engine | plain read | "
              "jsonl out µs/output atom | peak MB (text) |", "|---|---|---|---|---|---|---|---|---|---|"]
     for r in doc["runs"]:
