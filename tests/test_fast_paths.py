@@ -217,6 +217,8 @@ def test_sorted_texts_follow_small_changes():
 
     texts = AtomTexts()
     state = {("q", f"a{i}", i) for i in range(50)}
+    assert list(texts.sorted(frozenset(state))) == sorted(format_atom(a) for a in state)  # small: by its set
+    state |= {("p", i) for i in range(300)}  # large: merged with the previous answer
     for step in range(30):
         state = (state - {("q", f"a{step}", step)}) | {("q", f"b{step}", -step), ("r", '"s\\"x"')}
-        assert texts.sorted(frozenset(state)) == sorted(format_atom(a) for a in state)
+        assert list(texts.sorted(frozenset(state))) == sorted(format_atom(a) for a in state)

@@ -41,15 +41,22 @@ class AtomTexts:
         self.escaped = 0  # texts seen whose JSON string is not just the text in quotes
         self._last_atoms: frozenset = frozenset()
         self._last_sorted: list = []
+        self._small: dict = {}
 
-    def sorted(self, atoms: frozenset) -> list:
-        """``sorted(format_atom(a) for a in atoms)``."""
+    def sorted(self, atoms: frozenset):
+        """``sorted(format_atom(a) for a in atoms)`` (a list, or a tuple for small answers; do not
+        change it: it is reused)."""
         text = self.text.__getitem__
-        if len(atoms) < 256:  # small answers (many answer streams): sorting is cheaper than a diff
-            return sorted(map(text, atoms))
         if len(self.text) > self.limit:
             for cache in (self.text, self.json, self.csv):
                 cache.clear()
+        if len(atoms) < 256:  # small answers (many answer streams, which recur): kept by their set
+            known = self._small.get(atoms)
+            if known is None:
+                if len(self._small) >= 4096:
+                    self._small.clear()
+                known = self._small[atoms] = tuple(sorted(map(text, atoms)))
+            return known
         last = self._last_atoms
         if atoms is last:
             return self._last_sorted
