@@ -208,7 +208,7 @@ def test_one_error_boundary_internal_error_and_interrupt(capsys, files, monkeypa
     code, out, err = ticker(capsys, "check", prog)
     assert code == 1 and "internal error" in err and "RuntimeError: boom" in err
 
-    def interrupted(stream):  # Ctrl-C after the third record
+    def interrupted(stream, *formats):  # Ctrl-C after the third record
         for t in range(3):
             yield Record(t, (("p",),))
         raise KeyboardInterrupt

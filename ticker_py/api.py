@@ -286,10 +286,11 @@ class _Checked:
         self.append, self.evaluate = reasoner._append, reasoner.evaluate
 
 
-def records_from(stream) -> Iterable[Record]:
-    """Records from a path, ``-``, a pandas DataFrame, or an iterable of ``(t, atoms)`` pairs."""
+def records_from(stream, stream_format: Optional[str] = None) -> Iterable[Record]:
+    """Records from a path, ``-``, a pandas DataFrame, or an iterable of ``(t, atoms)`` pairs;
+    ``stream_format`` is the format of ``-`` and of files with an unknown suffix."""
     if isinstance(stream, (str, Path)):
-        return open_stream(str(stream))
+        return open_stream(str(stream), fmt=stream_format)
     if hasattr(stream, "columns") and hasattr(stream, "iterrows"):
         return read_dataframe(stream)
     if hasattr(stream, "toPandas") or hasattr(stream, "toLocalIterator"):

@@ -9,37 +9,49 @@ Library code below this package takes typed values, never the parsed arguments.
 from __future__ import annotations
 
 import argparse
+import importlib
 import logging
 import sys
+from typing import Optional
 
 from .. import __version__
 from ..errors import TickerError
-from . import bench, check, compare, encode, explain, gen, run
-from . import enumerate as enumerate_command
 from .common import HelpFormatter
 
 __all__ = ["main", "build_parser"]
 
 #: the command modules, in the order ``ticker --help`` lists them; each has ``register(subparsers)``
-COMMANDS = (run, check, encode, compare, explain, enumerate_command, gen, bench)
+COMMANDS = ("run", "check", "encode", "compare", "explain", "enumerate", "gen", "bench")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every subcommand."""
+def _commands(argv) -> tuple:
+    """The command modules to register: only the one named in ``argv`` (start-up imports what
+    that command needs, nothing else), or all of them (help, or no or an unknown command)."""
+    argv = sys.argv[1:] if argv is None else argv
+    words = [a for a in argv if not a.startswith("-")]
+    if not words and "--version" in argv:
+        return ()
+    chosen = (words[0],) if words and words[0] in COMMANDS else COMMANDS
+    return tuple(importlib.import_module(f"{__name__}.{name}") for name in chosen)
+
+
+def build_parser(argv: Optional[list] = None, every: bool = True) -> argparse.ArgumentParser:
+    """The argument parser with every subcommand (with ``every=False``: only the one ``argv`` names)."""
     parser = argparse.ArgumentParser(prog="ticker", description="Stream reasoning with LARS programs.",
                                      formatter_class=HelpFormatter)
     parser.add_argument("--version", action="version", version=f"ticker_py {__version__}")
     parser.add_argument("-v", "--verbose", action="store_true", help="log clingo's messages to stderr")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for command in COMMANDS:
+    modules = _commands(argv) if not every else _commands([])
+    for command in modules:
         command.register(sub)
     return parser
 
 
 def main(argv=None) -> int:
     """Entry point of the ``ticker`` command: the one place where errors become exit statuses."""
-    parser = build_parser()
+    parser = build_parser(argv, every=False)
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING,
                         format="%(name)s: %(message)s", stream=sys.stderr)

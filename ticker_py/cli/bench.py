@@ -30,7 +30,8 @@ def register(sub) -> None:
         "bench", help="benchmark suites, report and plots", formatter_class=HelpFormatter,
         description="Run a benchmark suite (" + ", ".join(SUITES) + ", all) with every engine on the same "
                     "streams; write results.json, report.md and PNG plots to --out.")
-    p.add_argument("suite", nargs="?", default="all", metavar="SUITE", help=", ".join(SUITES) + " or all")
+    p.add_argument("suite", nargs="?", default="all", metavar="SUITE",
+                   help=", ".join(SUITES) + ", all, or throughput (the whole ticker run process against its engine)")
     p.add_argument("--engines", default=",".join(ENGINES),
                    help="comma-separated engines: " + ", ".join(KNOWN_ENGINES))
     p.add_argument("--sizes", metavar="N,...", help="window sizes n (default: the suite's grid)")
@@ -68,6 +69,12 @@ def _command(args) -> str:
 
 def cmd_bench(args) -> int:
     """Run ``ticker bench``; returns the exit status."""
+    if args.suite == "throughput":
+        from ..bench.throughput import run_throughput
+
+        workloads = tuple(w.strip() for w in args.workloads.split(",")) if args.workloads else None
+        return run_throughput(workloads, args.reps, Path(args.out or "benchmarks/results/throughput"), args.docs,
+                              _command(args))
     if args.suite not in SUITES + ("all",):
         raise UsageError(Diagnostic(f"unknown suite '{args.suite}'", notes=(f"suites: {', '.join(SUITES)}, all",)))
     engines = name_list(args.engines, KNOWN_ENGINES)

@@ -19,6 +19,7 @@ from .shard import add_shard_options, run_sharded_command, shard_options
 __all__ = ["RunOptions", "register", "cmd_run", "FORMATS"]
 
 FORMATS = ("jsonl", "text", "csv", "none")
+STREAM_FORMATS = ("text", "jsonl", "csv")
 
 
 @dataclass(frozen=True)
@@ -26,6 +27,7 @@ class RunOptions:
     """How ``ticker run`` evaluates and prints (the parsed arguments, checked)."""
 
     stream: Optional[str] = "-"
+    stream_format: Optional[str] = None
     engine: str = "auto"
     models: int = 1
     every: Every = Every.TIME
@@ -45,7 +47,10 @@ def register(sub) -> None:
     """Add ``run`` to the ``ticker`` subcommands."""
     run = sub.add_parser("run", help="evaluate a program over a stream", formatter_class=HelpFormatter)
     add_program_args(run)
-    run.add_argument("--stream", default="-", help="stream file (.stream/.txt/.jsonl/.csv/.parquet) or - for stdin")
+    run.add_argument("--stream", default="-", help="stream file (.stream/.txt/.jsonl/.csv/.parquet, also"
+                     " .gz/.bz2/.xz) or - for stdin")
+    run.add_argument("--stream-format", choices=STREAM_FORMATS,
+                     help="format of stdin and of stream files with another suffix (default text)")
     run.add_argument("--engine", default="auto", metavar=choices_metavar(("auto",) + ENGINE_NAMES),
                      help="the engine (auto: native if it can run the program, else incremental)")
     run.add_argument("--models", type=int, default=None,
@@ -67,7 +72,7 @@ def register(sub) -> None:
     run.add_argument("--max-gap", type=int, default=MAX_GAP, metavar="N",
                      help="refuse a record more than N time points after the previous one (each time point "
                           "in between is evaluated and written); 0 = no limit")
-    run.add_argument("--out", help="write results to FILE (default stdout)")
+    run.add_argument("--out", help="write results to FILE (default stdout; - is stdout)")
     add_live_options(run)
     add_shard_options(run)
     run.set_defaults(func=cmd_run)
@@ -78,8 +83,8 @@ def run_options(args) -> RunOptions:
     check_choice(args.format, FORMATS, "format")
     every = Every.parse(args.every)
     models = args.models if args.models is not None else 0 if args.factorize else 1
-    return RunOptions(stream=args.stream, engine=args.engine, models=models, every=every,
-                      format=args.format, changes=args.changes, show_at=args.show_at, show=args.show,
+    return RunOptions(stream=args.stream, stream_format=args.stream_format, engine=args.engine, models=models,
+                      every=every, format=args.format, changes=args.changes, show_at=args.show_at, show=args.show,
                       inertia=args.inertia, consequences=args.consequences, until=args.until, out=args.out,
                       max_gap=check_max_gap(args.max_gap), factorize=args.factorize)
 
@@ -124,7 +129,7 @@ def cmd_run(args) -> int:
                         changes_only=o.changes or o.format == "none", factorize=o.factorize)
     records = live_records(live, analysis)
     if records is None:
-        records = records_from(o.stream)
+        records = records_from(o.stream, o.stream_format)
     out, writer = output()
     start = time.perf_counter()
     points = 0

@@ -88,15 +88,15 @@ class Driver:
         self.check_gap(t)
         out = self.close_before(t)
         self.touched = True
+        if not self.signal:
+            self._pending.extend(atoms)  # duplicates are dropped when the time point closes
+            return out
         for atom in atoms:
             if atom in self._seen:
                 continue
             self._seen.add(atom)
-            if self.signal:
-                self.engine.append(t, [atom])
-                out.append(self._evaluate(t))
-            else:
-                self._pending.append(atom)
+            self.engine.append(t, [atom])
+            out.append(self._evaluate(t))
         return out
 
     def check_gap(self, t: int, where: Optional[Location] = None, what: str = "time") -> None:
@@ -118,7 +118,7 @@ class Driver:
             out = []
         else:
             if not self.signal:
-                self.engine.append(t, self._pending)
+                self.engine.append(t, list(dict.fromkeys(self._pending)))
             out = [self._evaluate(t)]
         self.open, self._pending, self._seen, self.touched = t + 1, [], set(), False
         return out

@@ -20,11 +20,11 @@ from typing import Iterable, Iterator, Optional
 from ..ast import Location
 from ..errors import Diagnostic, StreamError, UsageError, with_excerpt
 from ..values import format_atom
-from ..syntax.ground_atoms import GroundSyntaxError, parse_ground_atom, split_atoms
+from ..syntax.ground_atoms import AtomInterner, GroundSyntaxError, parse_ground_atom
 from .model import Record
 
 __all__ = ["read_text", "read_jsonl", "read_csv", "read_parquet", "read_dataframe",
-           "open_stream", "StreamChecker", "ORDER_COLUMNS"]
+           "open_stream", "stream_format", "StreamChecker", "ORDER_COLUMNS", "STREAM_FORMATS", "MAX_LINE"]
 
 #: Arrival-order columns of tables, by priority: the first one present orders the rows
 #: of each time point.
@@ -57,19 +57,65 @@ def _time_value(value, what: str = "time") -> int:
     return value
 
 
-def _parse_atom(text: str, source: str, line: int, column: int = 1) -> tuple:
+def _parse_atom(text: str, source: str, line: int, interner: Optional[AtomInterner] = None,
+                column: int = 1) -> tuple:
     try:
-        return parse_ground_atom(text)
+        return interner.atom(text) if interner is not None else parse_ground_atom(text)
     except GroundSyntaxError as e:
         raise _error(source, line, column, f"atom '{text}': {e.message}") from None
 
 
-def _lines(lines_or_file) -> Iterable[str]:
-    """Lines of a file object without read-ahead (live pipes), of a string, or of a list."""
+def _parse_atoms(texts: list, source: str, line: int, interner: AtomInterner) -> tuple:
+    """The atoms of ``texts`` (interned); the first bad one raises a located StreamError."""
+    get = interner.cache.get
+    try:
+        return tuple([get(x) or interner.atom(x) for x in texts])
+    except (GroundSyntaxError, TypeError):
+        if not all(isinstance(x, str) for x in texts):
+            raise _error(source, line, 1, "'atoms' must be a list of strings") from None
+        return tuple(_parse_atom(x, source, line, interner) for x in texts)
+
+
+#: The longest line (in bytes) a text, JSON Lines or CSV stream may have; see docs/formats.md.
+MAX_LINE = 1 << 26
+
+
+def _read_lines(f, source: str, limit: Optional[int] = None) -> Iterator[str]:
+    """Decoded lines of a binary (or text) file object, one ``readline`` at a time (pipes stay
+    live). Invalid UTF-8, a line longer than ``limit`` bytes and a read error (a corrupt
+    compressed file) raise a StreamError located at their line; a leading byte-order mark is dropped.
+    """
+    number, limit = 0, limit or MAX_LINE
+    while True:
+        try:
+            raw = f.readline(limit + 1)
+        except UnicodeDecodeError as e:  # a text-mode file object given by a caller
+            raise _error(source, number + 1, 1, f"invalid UTF-8 ({e.reason}): not a text stream") from None
+        except (OSError, EOFError) + _DECOMPRESS_ERRORS as e:
+            raise _error(source, number + 1, 1, f"cannot read the stream: {e}") from None
+        if not raw:
+            return
+        number += 1
+        if len(raw) > limit and raw[-1:] not in (b"\n", "\n"):
+            raise _error(source, number, 1, f"line longer than {limit} bytes (the limit for one line)")
+        if type(raw) is bytes:
+            try:
+                raw = raw.decode("utf-8")
+            except UnicodeDecodeError as e:
+                column = len(raw[:e.start].decode("utf-8")) + 1
+                raise _error(source, number, column, f"invalid UTF-8 (byte 0x{raw[e.start]:02x}):"
+                             " not a text stream") from None
+        if number == 1 and raw.startswith("\ufeff"):
+            raw = raw[1:]
+        yield raw
+
+
+def _lines(lines_or_file, source: str) -> Iterable[str]:
+    """Lines of a file object (binary or text; see :func:`_read_lines`), of a string, or of a list."""
     if isinstance(lines_or_file, str):
         return lines_or_file.splitlines()
     if hasattr(lines_or_file, "readline"):
-        return iter(lines_or_file.readline, "")
+        return _read_lines(getattr(lines_or_file, "buffer", lines_or_file), source)
     return lines_or_file
 
 
@@ -77,6 +123,8 @@ def _lines(lines_or_file) -> Iterable[str]:
 
 def _strip_comment(line: str) -> str:
     """Cut a ``%`` or ``#`` comment, but not inside a quoted string."""
+    if "%" not in line and "#" not in line:
+        return line
     for m in _COMMENT.finditer(line):
         if m.group() in "%#":
             return line[:m.start()]
@@ -90,7 +138,8 @@ def read_text(lines_or_file, source: str = "<stdin>") -> Iterator[Record]:
     iterable of lines, or a whole string. ``T:`` alone is a record without atoms.
     """
     last = None
-    for number, raw in enumerate(_lines(lines_or_file), 1):
+    interner = AtomInterner()
+    for number, raw in enumerate(_lines(lines_or_file, source), 1):
         raw = raw.rstrip("\r\n")
         line = _strip_comment(raw)
         if not line.strip():
@@ -107,7 +156,7 @@ def read_text(lines_or_file, source: str = "<stdin>") -> Iterator[Record]:
         if last is not None and t < last:
             raise _error(source, number, col, f"time {t} after time {last}", raw, len(m.group(1)))
         try:
-            atoms = tuple(a for _, a in split_atoms(line, m.end()))
+            atoms = interner.atoms(line, m.end())
         except GroundSyntaxError as e:
             raise _error(source, number, e.column + 1, e.message, raw) from None
         last = t
@@ -120,7 +169,8 @@ def read_jsonl(lines_or_file, source: str = "<stdin>") -> Iterator[Record]:
     Blank lines are skipped; keys other than ``t`` and ``atoms`` are refused.
     """
     last = None
-    for number, raw in enumerate(_lines(lines_or_file), 1):
+    interner = AtomInterner()
+    for number, raw in enumerate(_lines(lines_or_file, source), 1):
         if not raw.strip():
             continue
         try:
@@ -129,8 +179,8 @@ def read_jsonl(lines_or_file, source: str = "<stdin>") -> Iterator[Record]:
             raise _error(source, number, e.colno, f"bad JSON: {e.msg}") from None
         if not isinstance(obj, dict) or "t" not in obj:
             raise _error(source, number, 1, 'expected an object {"t": T, "atoms": [...]}')
-        unknown = sorted(set(obj) - {"t", "atoms"})
-        if unknown:
+        if len(obj) > 2 or (len(obj) == 2 and "atoms" not in obj):
+            unknown = sorted(set(obj) - {"t", "atoms"})
             raise _error(source, number, 1, f"unknown key '{unknown[0]}' (expected 't' and 'atoms')")
         try:
             t = _time_value(obj["t"])
@@ -139,10 +189,11 @@ def read_jsonl(lines_or_file, source: str = "<stdin>") -> Iterator[Record]:
         if last is not None and t < last:
             raise _error(source, number, 1, f"time {t} after time {last}")
         texts = obj.get("atoms", [])
-        if not isinstance(texts, list) or not all(isinstance(a, str) for a in texts):
+        if not isinstance(texts, list):
             raise _error(source, number, 1, "'atoms' must be a list of strings")
+        atoms = _parse_atoms(texts, source, number, interner)
         last = t
-        yield Record(t, tuple(_parse_atom(a, source, number) for a in texts), source, number)
+        yield Record(t, atoms, source, number)
 
 
 # ---------------------------------------------------------------- tables
@@ -162,78 +213,182 @@ def _check_columns(columns, source: str) -> Optional[str]:
     return next((c for c in ORDER_COLUMNS if c in columns), None)
 
 
-def _table_records(rows: Iterable[tuple], order: Optional[str]) -> Iterator[Record]:
-    """Group rows ``(source, line, t, atom text, order key)`` into one Record per time point.
+class _Grouper:
+    """Groups table rows into one Record per time point (t must not decrease).
 
-    t must not decrease from row to row; with an ``order`` column the rows of a time point
-    are sorted by their key (stable). On an error the rows already read are yielded first.
+    Rows come one by one (:meth:`row`, any cell types) or as columnar chunks (:meth:`chunk`,
+    numpy arrays, the fast path); both give the same records and errors. With an ``order``
+    column the rows of a time point are sorted by their key (stable). On an error the time
+    point collected so far is yielded (if it has atoms) before the error is raised.
     """
-    t_prev, where, group = None, ("", 0), []
 
-    def flush():
-        if order:
-            group.sort(key=lambda entry: entry[0])
-        return Record(t_prev, tuple(atom for _, atom in group), *where)
+    def __init__(self, order: Optional[str], interner: AtomInterner):
+        self.order, self.interner = order, interner
+        self.t, self.where, self.atoms, self.keys = None, ("", 0), [], []
 
-    try:
-        for source, line, t, text, key in rows:
+    def _flush(self) -> Record:
+        atoms = self.atoms
+        if self.order and len(atoms) > 1:
+            import numpy as np
+
+            atoms = [atoms[i] for i in np.argsort(np.asarray(self.keys), kind="stable")]
+        return Record(self.t, tuple(atoms), *self.where)
+
+    def _start(self, t, source, line):
+        record = self._flush() if self.t is not None else None
+        self.t, self.where, self.atoms, self.keys = t, (source, line), [], []
+        return record
+
+    def failed(self) -> Iterator[Record]:
+        """What to yield before re-raising an error."""
+        if self.atoms:
+            yield self._flush()
+
+    def close(self) -> Iterator[Record]:
+        if self.t is not None:
+            yield self._flush()
+
+    def row(self, source, line, t, cell, key) -> Iterator[Record]:
+        """One row; a bad one raises a located StreamError."""
+        try:
+            t = _time_value(t)
+            key = _time_value(key, f"column '{self.order}'") if self.order else None
+        except ValueError as e:
+            raise _error(source, line, 1, str(e)) from None
+        if t != self.t:
+            if self.t is not None and t < self.t:
+                raise _error(source, line, 1, f"time {t} after time {self.t}")
+            record = self._start(t, source, line)
+            if record is not None:
+                yield record
+        if not _missing(cell):
+            self.atoms.append(_parse_atom(str(cell).strip(), source, line, self.interner))
+            self.keys.append(key)
+
+    def chunk(self, source, first_line, t, codes, keys, lookup) -> Iterator[Record]:
+        """Rows ``first_line, first_line + 1, ...`` at once (the fast path): ``t``, ``codes``
+        and ``keys`` are numpy arrays (keys None without an order column); ``codes`` index the
+        distinct atom texts ``lookup`` (-1: an empty cell), so each text is parsed once."""
+        import numpy as np
+
+        n = len(t)
+        if t.dtype.kind not in "iu" or (keys is not None and keys.dtype.kind not in "iu"):
+            key_list = keys.tolist() if keys is not None else [None] * n
+            for i, (time, code, key) in enumerate(zip(t.tolist(), codes.tolist(), key_list)):
+                yield from self.row(source, first_line + i, time, lookup[code] if code >= 0 else None, key)
+            return
+        converted, bad = self._convert(lookup)
+        table = np.empty(len(converted) + 1, dtype=object)
+        for i, atom in enumerate(converted):
+            table[i] = atom  # one by one: numpy would unpack tuples
+        stop = n  # the first row that is not accepted: row() raises its error
+        checks = [np.flatnonzero(t < 0), np.flatnonzero(t[1:] < t[:-1]) + 1]
+        if keys is not None:
+            checks.append(np.flatnonzero(keys < 0))
+        if bad:
+            checks.append(np.flatnonzero(np.isin(codes, bad)))
+        if n and self.t is not None and t[0] < self.t:
+            stop = 0
+        for found in checks:
+            if len(found):
+                stop = min(stop, int(found[0]))
+        if stop:
+            cuts = [0, *(np.flatnonzero(t[1:stop] != t[:stop - 1]) + 1).tolist(), stop]
+            values = t[:stop].tolist()
+            atoms = table[codes[:stop]].tolist()  # -1 picks the trailing None
+            key_list = keys[:stop].tolist() if keys is not None else None
+            heartbeats = None in converted or bool((codes[:stop] < 0).any())
+            for a, b in zip(cuts, cuts[1:]):
+                if values[a] != self.t:
+                    record = self._start(values[a], source, first_line + a)
+                    if record is not None:
+                        yield record
+                if heartbeats:
+                    kept = [i for i in range(a, b) if atoms[i] is not None]
+                    self.atoms.extend(atoms[i] for i in kept)
+                    if key_list is not None:
+                        self.keys.extend(key_list[i] for i in kept)
+                else:
+                    self.atoms.extend(atoms[a:b])
+                    if key_list is not None:
+                        self.keys.extend(key_list[a:b])
+        if stop < n:
+            code = int(codes[stop])
+            yield from self.row(source, first_line + stop, t[stop].item(), lookup[code] if code >= 0 else None,
+                                None if keys is None else keys[stop].item())
+
+    def _convert(self, texts) -> tuple:
+        """Atoms of ``texts`` (None for an empty cell) and the indices of those that do not parse."""
+        if texts and all(type(x) is str for x in texts):
+            found = self.interner.uniform(", ".join(texts))  # all of one shape: one regex
+            if found is not None and len(found) == len(texts):  # each text is one atom
+                return list(found), []
+        out, bad = [], []
+        atom = self.interner.atom
+        for i, text in enumerate(texts):
+            if _missing(text):
+                out.append(None)
+                continue
             try:
-                t = _time_value(t)
-                key = _time_value(key, f"column '{order}'") if order else None
-            except ValueError as e:
-                raise _error(source, line, 1, str(e)) from None
-            if t != t_prev:
-                if t_prev is not None:
-                    if t < t_prev:
-                        raise _error(source, line, 1, f"time {t} after time {t_prev}")
-                    yield flush()
-                t_prev, where, group = t, (source, line), []
-            if not _missing(text):
-                group.append((key, _parse_atom(str(text).strip(), source, line)))
+                out.append(atom(str(text).strip()))
+            except GroundSyntaxError:
+                out.append(None)
+                bad.append(i)
+        return out, bad
+
+
+def _table_records(rows: Iterable[tuple], order: Optional[str]) -> Iterator[Record]:
+    """Group rows ``(source, line, t, atom text, order key)`` into one Record per time point
+    (see :class:`_Grouper`)."""
+    grouper = _Grouper(order, AtomInterner())
+    try:
+        for row in rows:
+            yield from grouper.row(*row)
     except StreamError:
-        if group:
-            yield flush()
+        yield from grouper.failed()
         raise
-    if t_prev is not None:
-        yield flush()
+    yield from grouper.close()
 
 
-def read_csv(path, source: Optional[str] = None) -> Iterator[Record]:
+def read_csv(path_or_file, source: Optional[str] = None) -> Iterator[Record]:
     """Read a CSV file with a header and columns ``t``, ``atom`` (and maybe ``c``/``order``/``seq``).
 
     Streamed row by row: rows must come in non-decreasing t; an order column sorts the
     rows of each time point. An empty atom cell is a heartbeat. Lines count from the header (1).
+    ``path_or_file`` is a path or a file object (stdin); a byte-order mark is skipped.
     """
-    source = source or str(path)
-    with open(path, newline="", encoding="utf-8") as f:
-        reader = csv.reader(f)
+    if hasattr(path_or_file, "readline"):
+        yield from _read_csv(path_or_file, source or "<stdin>")
+        return
+    source = source or str(path_or_file)
+    with open(path_or_file, "rb") as f:
+        yield from _read_csv(f, source)
+
+
+def _read_csv(f, source: str) -> Iterator[Record]:
+    reader = csv.reader(_lines(f, source))
+    try:
         header = [h.strip() for h in next(reader, [])]
-        order = _check_columns(header, source)
-        index = [header.index(c) for c in ("t", "atom", order or "t")]
+    except csv.Error as e:
+        raise _error(source, reader.line_num, 1, f"bad CSV: {e}") from None
+    order = _check_columns(header, source)
+    index = [header.index(c) for c in ("t", "atom", order or "t")]
 
-        def rows():
-            for row in reader:
-                if not row:
-                    continue
-                if len(row) != len(header):
-                    raise _error(source, reader.line_num, 1,
-                                 f"expected {len(header)} fields, found {len(row)}")
-                yield (source, reader.line_num, *(row[i] for i in index))
+    def rows():
+        while True:
+            try:
+                row = next(reader, None)
+            except csv.Error as e:
+                raise _error(source, reader.line_num, 1, f"bad CSV: {e}") from None
+            if row is None:
+                return
+            if not row:
+                continue
+            if len(row) != len(header):
+                raise _error(source, reader.line_num, 1, f"expected {len(header)} fields, found {len(row)}")
+            yield (source, reader.line_num, *(row[i] for i in index))
 
-        yield from _table_records(rows(), order)
-
-
-def _fragment_min_t(fragment) -> Optional[int]:
-    """The smallest t of a Parquet fragment from its partition key or statistics, if known."""
-    import pyarrow.dataset as ds
-
-    keys = ds.get_partition_keys(fragment.partition_expression)
-    if "t" in keys:
-        return keys["t"]
-    stats = [(rg.statistics or {}).get("t") for rg in fragment.row_groups]
-    if not stats or any(s is None or s.get("min") is None for s in stats):
-        return None
-    return min(s["min"] for s in stats)
+    yield from _table_records(rows(), order)
 
 
 def read_parquet(path, source: Optional[str] = None, batch_size: int = 65536) -> Iterator[Record]:
@@ -244,31 +399,163 @@ def read_parquet(path, source: Optional[str] = None, batch_size: int = 65536) ->
     statistics; path order if some are unknown); t must not decrease across the whole
     stream. A record's line is its 1-based row number within its file, and its source is
     ``source`` (default: the path) for a single file, the file's path within a directory.
+    The atom column is read dictionary-encoded, so each distinct atom text of a batch is
+    parsed once (and interned across batches). A file that is not Parquet (also a stray
+    file in a directory), a corrupt or truncated one, and columns of the wrong type are
+    refused with an error located at that file.
     """
-    import pyarrow.dataset as ds
+    import pyarrow as pa
 
-    single = Path(path).is_file()
-    dataset = ds.dataset(str(path), format="parquet", partitioning="hive")
-    order = _check_columns(dataset.schema.names, source or str(path))
+    where = source or str(path)
+    if Path(path).is_file():
+        order, parts = _parquet_file(path, where, batch_size)
+    else:
+        order, parts = _parquet_directory(path, where, batch_size)
+    grouper = _Grouper(order, AtomInterner())
+    try:
+        for name, batches in parts:
+            number = 1
+            while True:
+                try:
+                    batch = next(batches, None)
+                except (pa.ArrowException, OSError) as e:
+                    raise _error(name, number, 1, f"corrupt Parquet data ({e})") from None
+                if batch is None:
+                    break
+                yield from _parquet_batch(grouper, batch, order, name, number)
+                number += batch.num_rows
+    except StreamError:
+        yield from grouper.failed()
+        raise
+    yield from grouper.close()
+
+
+def _parquet_batch(grouper: _Grouper, batch, order: Optional[str], name: str, number: int) -> Iterator[Record]:
+    import numpy as np
+    import pyarrow as pa
+
+    t, atom = batch.column("t"), batch.column("atom")
+    keys = batch.column(order) if order else None
+    if t.null_count or (keys is not None and keys.null_count):
+        key_cells = keys.to_pylist() if keys is not None else [None] * batch.num_rows
+        for i, row in enumerate(zip(t.to_pylist(), atom.to_pylist(), key_cells)):
+            yield from grouper.row(name, number + i, *row)
+        return
+    if not pa.types.is_dictionary(atom.type):
+        atom = atom.dictionary_encode()
+    codes = atom.indices.to_numpy(zero_copy_only=False)
+    if atom.null_count:
+        codes = np.where(np.isnan(codes), -1, codes).astype(np.int64)
+    # the dictionary may be the row group's so far: convert only the part this batch uses
+    used, codes = np.unique(codes, return_inverse=True)
+    valid = used[used >= 0]
+    texts = []
+    if len(valid):
+        lo, hi = int(valid[0]), int(valid[-1])
+        part = atom.dictionary.slice(lo, hi - lo + 1).to_pylist()
+        texts = part if len(valid) == len(part) else [part[i - lo] for i in valid.tolist()]
+    if len(valid) < len(used):
+        texts = [None, *texts]
+    yield from grouper.chunk(name, number, t.to_numpy(), codes.reshape(-1),
+                             keys.to_numpy() if keys is not None else None, texts)
+
+
+def _open_parquet(path, name: str):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        try:
+            return pq.ParquetFile(str(path), read_dictionary=["atom"])
+        except KeyError:  # no atom column: said by the caller
+            return pq.ParquetFile(str(path))
+    except (pa.ArrowException, OSError) as e:
+        raise _error(name, 1, 1, f"not a readable Parquet file ({e})") from None
+
+
+def _parquet_file(path, name: str, batch_size: int) -> tuple:
+    """(order column, [(name, batches)]) of one Parquet file."""
+    pf = _open_parquet(path, name)
+    order = _check_columns(pf.schema_arrow.names, name)
     columns = ["t", "atom"] + ([order] if order else [])
-    fragments = list(dataset.get_fragments())
-    starts = [_fragment_min_t(f) for f in fragments]
+    _parquet_types(pf.schema_arrow, columns, {}, name)
+    return order, [(name, pf.iter_batches(batch_size=batch_size, columns=columns))]
+
+
+def _partition_keys(relative: Path) -> dict:
+    """Hive partition keys of a file's directories: ``t=5/x.parquet`` -> ``{"t": 5}``."""
+    keys = {}
+    for part in relative.parts[:-1]:
+        key, eq, value = part.partition("=")
+        if eq:
+            keys[key] = int(value) if re.fullmatch(r"-?[0-9]+", value) else value
+    return keys
+
+
+def _min_t(pf, keys: dict) -> Optional[int]:
+    """The smallest t of a file from its partition key or row-group statistics, if known."""
+    if "t" in keys:
+        return keys["t"]
+    index = pf.schema_arrow.get_field_index("t")
+    md, found = pf.metadata, []
+    for i in range(md.num_row_groups):
+        stats = md.row_group(i).column(index).statistics
+        if stats is None or not stats.has_min_max:
+            return None
+        found.append(stats.min)
+    return min(found) if found else None
+
+
+def _parquet_directory(path, where: str, batch_size: int) -> tuple:
+    """(order column, [(file name, batches)]) of a (hive-partitioned) Parquet directory, files in
+    time order. Names starting with ``.`` or ``_`` are skipped (``_SUCCESS``, ``.crc``), as Spark
+    and pyarrow do; every other file must be Parquet."""
+    root = Path(path)
+    files = sorted(p for p in root.rglob("*") if p.is_file()
+                   and not any(part[0] in "._" for part in p.relative_to(root).parts))
+    opened = [(str(p), _open_parquet(p, str(p)), _partition_keys(p.relative_to(root))) for p in files]
+    names = list(opened[0][1].schema_arrow.names) + list(opened[0][2]) if opened else []
+    order = _check_columns(names, where)
+    columns = ["t", "atom"] + ([order] if order else [])
+    for name, pf, keys in opened:
+        _parquet_types(pf.schema_arrow, columns, keys, name)
+    starts = [_min_t(pf, keys) for _, pf, keys in opened]
     if None not in starts:
-        fragments = [f for _, _, f in sorted(zip(starts, range(len(fragments)), fragments))]
+        opened = [o for _, _, o in sorted(zip(starts, range(len(opened)), opened))]
+    return order, [(name, _with_keys(pf.iter_batches(batch_size=batch_size,
+                                                    columns=[c for c in columns if c not in keys]), keys, columns))
+                   for name, pf, keys in opened]
 
-    def rows():
-        for fragment in fragments:
-            name = (source or str(path)) if single else fragment.path
-            number = 0
-            for batch in fragment.to_batches(schema=dataset.schema, columns=columns,
-                                             batch_size=batch_size):
-                cells = [batch.column(c).to_pylist() for c in columns]
-                keys = cells[2] if order else [None] * batch.num_rows
-                for t, text, key in zip(cells[0], cells[1], keys):
-                    number += 1
-                    yield name, number, t, text, key
 
-    yield from _table_records(rows(), order)
+def _with_keys(batches, keys: dict, columns: list):
+    """Batches with the partition-key columns among ``columns`` added as constants."""
+    import pyarrow as pa
+
+    wanted = [c for c in columns if c in keys]
+    for batch in batches:
+        for column in wanted:
+            batch = batch.append_column(column, pa.array([keys[column]] * batch.num_rows, pa.int64()))
+        yield batch
+
+
+def _parquet_types(schema, columns, partition_keys: dict, name: str) -> None:
+    """Refuse a file whose columns are missing or of the wrong type (mixed schemas)."""
+    import pyarrow as pa
+
+    for column in columns:
+        if column in partition_keys:
+            continue
+        if column not in schema.names:
+            found = ", ".join(schema.names) or "none"
+            raise _error(name, 1, 1, f"missing column '{column}' (columns: {found})")
+        kind = schema.field(column).type
+        if pa.types.is_dictionary(kind):
+            kind = kind.value_type
+        ok = pa.types.is_string(kind) or pa.types.is_large_string(kind) if column == "atom" \
+            else pa.types.is_integer(kind)
+        if not ok:
+            want = "strings" if column == "atom" else "integers"
+            raise _error(name, 1, 1, f"column '{column}' holds {kind}, not {want} (mixed schemas?)")
 
 
 def read_dataframe(df, source: str = "<DataFrame>") -> Iterator[Record]:
@@ -277,49 +564,88 @@ def read_dataframe(df, source: str = "<DataFrame>") -> Iterator[Record]:
     With an order column (``c``, ``order`` or ``seq``) the rows are first sorted by
     (t, that column); without one, t must not decrease. Lines are 1-based row positions.
     """
+    import pandas as pd
+
     order = _check_columns(list(df.columns), source)
-    columns = ["t", "atom", order or "t"]
     frame = df.reset_index(drop=True)
-    if order:
-        frame = frame.sort_values(["t", order], kind="stable")
-    cells = [frame[c].astype(object).where(frame[c].notna(), None).tolist() for c in columns]
-    lines = (frame.index + 1).tolist()
-    yield from _table_records(((source, n, *row) for n, row in zip(lines, zip(*cells))), order)
+    grouper = _Grouper(order, AtomInterner())
+    try:
+        if order:
+            frame = frame.sort_values(["t", order], kind="stable")
+            cells = [frame[c].astype(object).where(frame[c].notna(), None).tolist() for c in ("t", "atom", order)]
+            for n, row in zip((frame.index + 1).tolist(), zip(*cells)):
+                yield from grouper.row(source, n, *row)
+        else:
+            codes, uniques = pd.factorize(frame["atom"])
+            yield from grouper.chunk(source, 1, frame["t"].to_numpy(), codes, None, list(uniques))
+    except StreamError:
+        yield from grouper.failed()
+        raise
+    yield from grouper.close()
 
 
 # ---------------------------------------------------------------- dispatch
 
-def _text_file(reader):
-    """A file reader from a line reader: opens the file, closes it when done."""
-    def read(path, source):
-        with open(path, encoding="utf-8") as f:
-            yield from reader(f, source)
-    return read
+#: ``--stream-format`` names and their line readers.
+STREAM_FORMATS = {"text": read_text, "jsonl": read_jsonl, "csv": read_csv}
+
+_SUFFIXES = {".stream": "text", ".txt": "text", ".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv"}
+_COMPRESSED = {".gz": "gzip", ".bz2": "bz2", ".xz": "lzma"}
+_DECOMPRESS_ERRORS: tuple = ()
 
 
-_READERS = {
-    ".stream": _text_file(read_text),
-    ".txt": _text_file(read_text),
-    ".jsonl": _text_file(read_jsonl),
-    ".ndjson": _text_file(read_jsonl),
-    ".csv": read_csv,
-    ".parquet": read_parquet,
-}
+def _open_binary(path: Path):
+    """The file opened for binary reading, decompressed by its suffix (.gz, .bz2, .xz)."""
+    module = _COMPRESSED.get(path.suffix.lower())
+    if module is None:
+        return open(path, "rb")
+    global _DECOMPRESS_ERRORS
+    import importlib
+    import lzma
+    import zlib
+
+    _DECOMPRESS_ERRORS = (zlib.error, lzma.LZMAError)
+    return importlib.import_module(module).open(path, "rb")
 
 
-def open_stream(path_or_dash, source: Optional[str] = None) -> Iterator[Record]:
-    """Open a stream by its suffix (see ``_READERS``); a directory is Parquet, ``-`` is stdin text.
+def _read_file(path: Path, fmt: str, source: str) -> Iterator[Record]:
+    try:
+        f = _open_binary(path)
+    except OSError as e:
+        raise UsageError.at(None, f"cannot open stream file '{source}': {e.strerror or e}") from None
+    with f:
+        yield from STREAM_FORMATS[fmt](f, source)
 
-    Unknown suffixes are read as text. A missing file raises :class:`UsageError` at once.
+
+def stream_format(path: Path) -> str:
+    """The format of a stream file by its suffix (after a compression suffix); '' if unknown."""
+    suffixes = [s.lower() for s in path.suffixes]
+    if path.is_dir() or suffixes[-1:] == [".parquet"]:
+        return "parquet"
+    if suffixes and suffixes[-1] in _COMPRESSED:
+        suffixes.pop()
+    return _SUFFIXES.get(suffixes[-1], "") if suffixes else ""
+
+
+def open_stream(path_or_dash, source: Optional[str] = None, fmt: Optional[str] = None) -> Iterator[Record]:
+    """Open a stream: ``-`` is stdin, a directory is Parquet, a file goes by its suffix.
+
+    ``fmt`` (``--stream-format``: text, jsonl or csv) is the format of stdin and of files
+    whose suffix names none (default text); it never overrides a known suffix. ``.gz``,
+    ``.bz2`` and ``.xz`` files are decompressed. A missing file raises :class:`UsageError`.
     """
+    if fmt is not None and fmt not in STREAM_FORMATS:
+        raise UsageError.at(None, f"unknown stream format '{fmt}' (known: {', '.join(STREAM_FORMATS)})")
     name = str(path_or_dash)
     if name == "-":
-        return read_text(sys.stdin, source or "<stdin>")
+        return STREAM_FORMATS[fmt or "text"](sys.stdin.buffer, source or "<stdin>")
     path = Path(name)
     if not path.exists():
         raise UsageError.at(None, f"stream file '{name}' does not exist")
-    suffix = ".parquet" if path.is_dir() else path.suffix.lower()
-    return _READERS.get(suffix, _READERS[".txt"])(path, source or name)
+    known = stream_format(path)
+    if known == "parquet":
+        return read_parquet(path, source or name)
+    return _read_file(path, known or fmt or "text", source or name)
 
 
 # ---------------------------------------------------------------- checks against the program
@@ -331,13 +657,22 @@ class StreamChecker:
     the names of intensional predicates. Names first seen in the stream are learned.
     """
 
-    def __init__(self, signatures: dict, intensional: set):
+    def __init__(self, signatures: dict, intensional: set, limit: int = 1 << 16):
         self.intensional = set(intensional)
         self.known = {name: (arity, "the program") for name, arity in signatures.items()}
+        self.checked: set = set()  # atoms that passed: each distinct atom is checked once
+        self.limit = limit
 
     def check(self, record: Record) -> Record:
         """Return ``record`` unchanged, or raise a StreamError located at its line."""
+        checked = self.checked
+        if checked.issuperset(record.atoms):
+            return record
+        if len(checked) >= self.limit:
+            checked.clear()
         for atom in record.atoms:
+            if atom in checked:
+                continue
             name, arity = atom[0], len(atom) - 1
             known = self.known.get(name)
             if name in self.intensional:
@@ -350,6 +685,7 @@ class StreamChecker:
                 raise _error(record.source, record.line, 1,
                              f"predicate '{name}' with arity {arity} in '{format_atom(atom)}',"
                              f" but arity {known[0]} in {known[1]}")
+            checked.add(atom)
         return record
 
     def records(self, records: Iterable[Record], start: int = 0,

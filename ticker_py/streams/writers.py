@@ -8,25 +8,118 @@ A writer gets one :class:`~ticker_py.streams.model.Result` per evaluation point 
 from __future__ import annotations
 
 import csv
+import io
 import json
+import re
+from itertools import filterfalse
+from types import GeneratorType
 from typing import Iterable, Optional, TextIO
 
 from ..values import format_atom
 from ..errors import UsageError
 from .model import Model, Result
 
-__all__ = ["printed_models", "result_rows", "Writer", "JsonlWriter", "TextWriter", "CsvWriter",
+__all__ = ["AtomTexts", "printed_models", "result_rows", "Writer", "JsonlWriter", "TextWriter", "CsvWriter",
            "ChangesWriter", "NoneWriter", "make_writer", "results_to_dataframe", "FORMATS"]
 
 
-def printed_models(result: Result, show_at: bool = False) -> list:
+_ESCAPED = re.compile(r'[\x00-\x1f"\\]')
+
+
+class AtomTexts:
+    """Printed atoms built once and reused across evaluation points (the writers' fast path).
+
+    ``text[atom]`` is ``format_atom(atom)``, ``json[text]`` its JSON string, ``csv[text]``
+    its CSV field; each is computed on first use. :meth:`sorted` keeps the previous answer's
+    sorted texts and, when the answer changed a little, merges in the change instead of
+    sorting afresh. The caches start afresh after ``limit`` entries.
+    """
+
+    def __init__(self, limit: int = 1 << 18):
+        self.limit = limit
+        self.text, self.json, self.csv = _Cache(self._format), _Cache(json.dumps), _Cache(_csv_field)
+        self.escaped = 0  # texts seen whose JSON string is not just the text in quotes
+        self._last_atoms: frozenset = frozenset()
+        self._last_sorted: list = []
+        self._small: dict = {}
+
+    def sorted(self, atoms: frozenset):
+        """``sorted(format_atom(a) for a in atoms)`` (a list, or a tuple for small answers; do not
+        change it: it is reused)."""
+        text = self.text.__getitem__
+        if len(self.text) > self.limit:
+            for cache in (self.text, self.json, self.csv):
+                cache.clear()
+        if len(atoms) < 256:  # small answers (many answer streams, which recur): kept by their set
+            known = self._small.get(atoms)
+            if known is None:
+                if len(self._small) >= 4096:
+                    self._small.clear()
+                known = self._small[atoms] = tuple(sorted(map(text, atoms)))
+            return known
+        last = self._last_atoms
+        if atoms is last:
+            return self._last_sorted
+        removed = last - atoms if last else last
+        if last and len(removed) < len(atoms) // 2:
+            kept = self._last_sorted
+            if removed:
+                kept = list(filterfalse(set(map(text, removed)).__contains__, kept))
+            added = sorted(map(text, atoms - last))
+            out = sorted(kept + added) if added else kept  # two sorted runs: a linear merge
+        else:
+            out = sorted(map(text, atoms))
+        self._last_atoms, self._last_sorted = atoms, out
+        return out
+
+    def _format(self, atom: tuple) -> str:
+        text = format_atom(atom)
+        if not text.isascii() or _ESCAPED.search(text):
+            self.escaped += 1
+        return text
+
+    def json_list(self, texts) -> str:
+        """``json.dumps(list(texts))``, from cached JSON strings (or one join while no text
+        of this run needed escaping)."""
+        if not self.escaped and type(texts) is not GeneratorType:
+            return '["' + '", "'.join(texts) + '"]' if texts else "[]"
+        return "[" + ", ".join(map(self.json.__getitem__, texts)) + "]"
+
+    def pinned(self, pinned: frozenset) -> list:
+        """``Model.sorted_pinned()``: ``"a(y) at 5"`` sorted by time, then text."""
+        text = self.text.__getitem__
+        return [f"{s} at {T}" for T, s in sorted((T, text(a)) for a, T in pinned)]
+
+
+class _Cache(dict):
+    """A dict that computes a missing value with ``make(key)`` and keeps it."""
+
+    def __init__(self, make):
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key):
+        value = self[key] = self.make(key)
+        return value
+
+
+def _csv_field(text: str) -> str:
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerow((text,))
+    return out.getvalue()[:-1]
+
+
+def printed_models(result: Result, show_at: bool = False, texts: Optional[AtomTexts] = None) -> list:
     """The answer streams of ``result`` as printed: ``[(atoms, pinned), ...]``.
 
     ``atoms`` is the sorted list of printed atoms at t, ``pinned`` the ``"a(y) at 5"``
     strings (empty without ``show_at``). Models that print the same appear once, sorted.
+    ``texts`` (an :class:`AtomTexts`) reuses printed atoms across calls.
     """
-    return sorted({(tuple(m.sorted_atoms()), tuple(m.sorted_pinned()) if show_at else ())
-                   for m in result.models})
+    texts = texts or AtomTexts()
+    models = [(tuple(texts.sorted(m.atoms)), tuple(texts.pinned(m.pinned)) if show_at else ())
+              for m in result.models]
+    return models if len(models) < 2 else sorted(set(models))
 
 
 def result_rows(result: Result, show_at: bool = False) -> Iterable[tuple]:
@@ -44,11 +137,17 @@ def result_rows(result: Result, show_at: bool = False) -> Iterable[tuple]:
 
 
 class Writer:
-    """Base writer: ``write(result)`` per evaluation point, then ``close(summary)``."""
+    """Base writer: ``write(result)`` per evaluation point, then ``close(summary)``.
+
+    Lines are assembled from :class:`AtomTexts` (each atom printed once per run). A result
+    that carries only changes (an engine run with ``changes_only``) is written whole by the
+    whole-model writers, rebuilt from the previous answer stream and the changes.
+    """
 
     def __init__(self, out: TextIO, show_at: bool = False):
         self.out = out
         self.show_at = show_at
+        self.texts = AtomTexts()
         self.whole = Model(frozenset())   # the single answer stream, rebuilt from changes
 
     def materialised(self, result: Result) -> Result:
@@ -78,23 +177,30 @@ class Writer:
         """End the output (the ``none`` format prints the summary here)."""
         self.out.flush()
 
+    def _models(self, result: Result) -> list:
+        return printed_models(self.materialised(result), self.show_at, self.texts)
+
+    def _json_list(self, texts) -> str:
+        return self.texts.json_list(texts)
+
 
 class JsonlWriter(Writer):
     """``{"t": 7, "c": 3, "models": [["b(y)"], ["c(y)"]]}``, plus ``"at"`` with show_at."""
 
     def lines(self, result):
-        models = printed_models(self.materialised(result), self.show_at)
-        obj = {"t": result.t, "c": result.c, "models": [list(a) for a, _ in models]}
+        models = self._models(result)
+        line = f'{{"t": {result.t}, "c": {result.c}, "models": [' + ", ".join(
+            self._json_list(a) for a, _ in models) + "]"
         if self.show_at:
-            obj["at"] = [list(p) for _, p in models]
-        yield json.dumps(obj)
+            line += ', "at": [' + ", ".join(self._json_list(p) for _, p in models) + "]"
+        yield line + "}"
 
 
 class TextWriter(Writer):
     """``t=7 c=3: {b(y)} {c(y)}`` or ``t=7 c=3: no answer stream``."""
 
     def lines(self, result):
-        models = printed_models(self.materialised(result), self.show_at)
+        models = self._models(result)
         body = " ".join("{" + ", ".join(a + p) + "}" for a, p in models) or "no answer stream"
         yield f"t={result.t} c={result.c}: {body}"
 
@@ -104,12 +210,20 @@ class CsvWriter(Writer):
 
     def __init__(self, out, show_at=False):
         super().__init__(out, show_at)
-        self.csv = csv.writer(out, lineterminator="\n")
-        self.csv.writerow(("t", "c", "model", "atom"))
+        out.write("t,c,model,atom\n")
 
-    def write(self, result):
-        self.csv.writerows(result_rows(self.materialised(result), self.show_at))
-        self.out.flush()
+    def lines(self, result):
+        prefix = f"{result.t},{result.c},"
+        models = self._models(result)
+        if not models:
+            yield prefix + ","
+        field = self.texts.csv.__getitem__
+        for index, (atoms, pinned) in enumerate(models):
+            start = f"{prefix}{index},"
+            if atoms or pinned:
+                yield start + ("\n" + start).join(map(field, atoms + pinned))
+            else:
+                yield start
 
 
 class ChangesWriter(Writer):
@@ -117,55 +231,61 @@ class ChangesWriter(Writer):
 
     One line per evaluation point, also when nothing changed. A result with no answer
     stream adds ``"models": 0``, removes everything and resets the state to empty; one with
-    several answer streams is refused.
+    several answer streams is refused. The cheap path: with ``Result.changes`` (``--changes``
+    runs the engine in changes-only mode) only the changed atoms are printed.
     """
 
     def __init__(self, out, show_at=False):
         super().__init__(out, show_at)
-        self.atoms: set = set()   # the state: printed atoms at t
-        self.pins: set = set()    # and (T, printed atom) pins (with show_at)
-
-    def state(self) -> list:
-        """The current state in model order: atoms sorted, then pins by time."""
-        return sorted(self.atoms) + [f"{a} at {T}" for T, a in sorted(self.pins)]
+        self.order: Optional[list] = []    # the state in model order (None: rebuild from the sets)
+        self.atoms: Optional[set] = set()  # its printed atoms (None: build from ``order``)
+        self.pins: set = set()             # its (T, printed atom) pins, with show_at
 
     def lines(self, result):
         if result.models is None:
             yield self._from_changes(result)
             return
-        models = printed_models(result, self.show_at)
+        models = self._models(result)
         if len(models) > 1:
             raise UsageError.at(None, "--changes needs a single answer stream; use --models 1")
-        before = self.state()
-        self.atoms, self.pins = set(models[0][0]) if models else set(), set()
-        if models and self.show_at:
-            self.pins = {(T, format_atom(a)) for a, T in result.models[0].pinned}
-        current = self.state()
-        old, now = set(before), set(current)
-        obj = {"t": result.t, "c": result.c,
-               "added": [a for a in current if a not in old],
-               "removed": [a for a in before if a not in now]}
-        if not models:
-            obj["models"] = 0
-        yield json.dumps(obj)
+        current = list(models[0][0] + models[0][1]) if models else []
+        state = self._order()
+        before, now = set(state), set(current)
+        line = (f'{{"t": {result.t}, "c": {result.c}, '
+                f'"added": {self._json_list(a for a in current if a not in before)}, '
+                f'"removed": {self._json_list(a for a in state if a not in now)}')
+        self.order, self.atoms = current, None
+        text = self.texts.text.__getitem__
+        self.pins = {(T, text(a)) for a, T in result.models[0].pinned} if models and self.show_at else set()
+        yield line + (', "models": 0}' if not models else "}")
+
+    def _order(self) -> list:
+        if self.order is None:
+            self.order = sorted(self.atoms) + [f"{a} at {T}" for T, a in sorted(self.pins)]
+        return self.order
 
     def _from_changes(self, result) -> str:
         """The line for an engine that reported only ``Result.changes`` (the state follows it)."""
+        if self.atoms is None:
+            self.atoms = set(self.order[:len(self.order) - len(self.pins)])
+        text = self.texts.text.__getitem__
         added, removed = result.changes
         for items, update in ((removed, set.discard), (added, set.add)):
             for x in items:
                 if isinstance(x[0], str):
-                    update(self.atoms, format_atom(x))
+                    update(self.atoms, text(x))
                 elif self.show_at:
-                    update(self.pins, (x[1], format_atom(x[0])))
-        obj = {"t": result.t, "c": result.c, "added": self._printed(added), "removed": self._printed(removed)}
-        return json.dumps(obj)
+                    update(self.pins, (x[1], text(x[0])))
+        self.order = None
+        return (f'{{"t": {result.t}, "c": {result.c}, "added": {self._json_list(self._printed(added))}, '
+                f'"removed": {self._json_list(self._printed(removed))}}}')
 
     def _printed(self, items) -> list:
-        atoms = sorted(format_atom(a) for a in items if isinstance(a[0], str))
+        text = self.texts.text.__getitem__
+        atoms = sorted(text(a) for a in items if isinstance(a[0], str))
         if not self.show_at:
             return atoms
-        pins = sorted((T, format_atom(a)) for a, T in (x for x in items if not isinstance(x[0], str)))
+        pins = sorted((T, text(a)) for a, T in (x for x in items if not isinstance(x[0], str)))
         return atoms + [f"{a} at {T}" for T, a in pins]
 
 

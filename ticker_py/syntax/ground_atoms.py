@@ -3,15 +3,22 @@
 Atoms come back as tuples (see :mod:`ticker_py.values`). Errors raise
 :class:`GroundSyntaxError` with a 0-based column; readers turn it into a located
 :class:`~ticker_py.errors.StreamError`.
+
+Two fast paths give exactly what the full parser gives: :func:`parse_ground_atom` reads a
+name with constant and integer arguments (``p(a,-3)``) by one regular expression, and
+:class:`AtomInterner` parses each distinct atom text once (readers see the same atoms at
+many time points) and splits whole lines of such atoms with one regular expression. Anything
+else (nested terms, strings, unusual spacing, errors) goes to the full parser.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 
 from ..limits import MAX_TERM_DEPTH
 
-__all__ = ["GroundSyntaxError", "parse_ground_atom", "split_atoms"]
+__all__ = ["GroundSyntaxError", "parse_ground_atom", "split_atoms", "AtomInterner"]
 
 _NAME = re.compile(r"[a-z][A-Za-z0-9_']*")
 _INT = re.compile(r"-?[0-9]+")
@@ -19,7 +26,56 @@ _STRING = re.compile(r'"(\\["\\\\n]|[^"\\\n])*"')   # clingo's escapes only: \" 
 _BAD_ESCAPE = re.compile(r'"(?:\\["\\\\n]|[^"\\\n])*(\\[^"\\\\n]?)')
 _VARIABLE = re.compile(r"_*[A-Z][A-Za-z0-9_']*")
 _WS = re.compile(r"[ \t\r\n]*")
-_SIMPLE = re.compile(r"\s*([a-z][A-Za-z0-9_']*)\s*(?:\(([A-Za-z0-9_', \-]*)\))?\s*$")
+_ARG = r"(?:[a-z][A-Za-z0-9_']*|-?[0-9]+)"
+_SIMPLE = re.compile(rf"([a-z][A-Za-z0-9_']*)(?:\(({_ARG}(?:,{_ARG})*)\))?")
+#: an atom's text as the line splitter sees it: a name, maybe arguments without parentheses
+#: or quotes inside (anything else makes the line go to the full parser)
+_ATOM_TEXT = r"[a-z][A-Za-z0-9_']*(?:[ \t\r\n]*\([^()\"]*\))?"
+_LINE = re.compile(rf"[ \t\r\n]*(?:{_ATOM_TEXT}(?:[ \t\r\n]*[,;][ \t\r\n]*{_ATOM_TEXT})*)?[ \t\r\n]*")
+_ATOM_TEXTS = re.compile(_ATOM_TEXT)
+_NUMBER_START = frozenset("-0123456789")
+_FIRST = re.compile(r"[ \t\r\n]*[a-z][A-Za-z0-9_']*(\([^()\"]*\))?")
+_HAS_INT = re.compile(r"[(,]-?[0-9]")
+_HAS_RESERVED = re.compile(r"\b(?:not|in|always|at)\b")
+
+
+_SEPARATORS = frozenset([",", ";", ", ", "; ", " ,", " ;", " , ", " ; "])
+
+
+@functools.lru_cache(maxsize=32)
+def _constants(arity: int):
+    """A regular expression for one atom with ``arity`` constant arguments, a group for each part."""
+    name = "([a-z][A-Za-z0-9_']*)"
+    return re.compile(name + (r"\(" + ",".join([name] * arity) + r"\)" if arity else ""))
+
+
+def _split_constants(text: str, arity: int):
+    """The atoms of ``text`` if all are ``name(c1,...,ck)`` with constants (no keyword), separated
+    by a comma or semicolon with at most one space around; else None. One ``re.split``: the parts
+    between the atoms are the separators, checked all at once."""
+    parts = _constants(arity).split(text)
+    step = arity + 2
+    seps = parts[::step]
+    if len(seps) < 2 or seps[0].strip(" \t\r\n") or seps[-1].strip(" \t\r\n") \
+            or not _SEPARATORS.issuperset(seps[1:-1]):
+        return None
+    if ("in" in text or "at" in text or "not" in text or "always" in text) and not _RESERVED.isdisjoint(parts):
+        return None
+    if arity == 0:
+        return tuple(zip(parts[1::step]))
+    return tuple(zip(*[parts[j::step] for j in range(1, arity + 2)]))
+
+
+@functools.lru_cache(maxsize=32)
+def _shape(arity: int) -> tuple:
+    """Regular expressions for a line of atoms that all have ``arity`` constant or integer
+    arguments: the whole line (fullmatch), and the atoms with one group per name and argument."""
+    name, arg = "[a-z][A-Za-z0-9_']*", "[a-z][A-Za-z0-9_']*|-?[0-9]+"
+    atom = name + (r"\(" + ",".join([f"(?:{arg})"] * arity) + r"\)" if arity else "")
+    groups = f"({name})" + (r"\(" + ",".join([f"({arg})"] * arity) + r"\)" if arity else "")
+    ws = "[ \t\r\n]*"
+    line = re.compile(f"{ws}{atom}(?:{ws}[,;]{ws}{atom})*{ws}")
+    return line, re.compile(groups)
 _RESERVED = {"not", "in", "always", "at"}
 
 
@@ -114,36 +170,29 @@ class _Reader:
 
 
 def _simple(text: str):
-    m = _SIMPLE.match(text)
-    if not m:
+    """``text`` as an atom if it is a name with constant or integer arguments, else None."""
+    m = _SIMPLE.fullmatch(text)
+    if m is None:
         return None
-    name, inner = m.group(1), m.group(2)
+    name, inner = m.groups()
     if name in _RESERVED:
         return None
     if inner is None:
         return (name,)
-    out = [name]
-    for part in inner.split(","):
-        part = part.strip()
-        if not part:
-            return None
-        if part[0].isdigit() or part[0] == "-":
-            try:
-                out.append(int(part))
-            except ValueError:
-                return None
-        elif part[0].islower() and _NAME.fullmatch(part) and part not in _RESERVED:
-            out.append(part)
-        else:
-            return None
-    return tuple(out)
+    parts = inner.split(",")
+    if not _RESERVED.isdisjoint(parts):
+        return None
+    return (name, *[int(p) if p[0] in _NUMBER_START else p for p in parts])
 
 
 def parse_ground_atom(text: str) -> tuple:
     """Parse one ground atom: ``parse_ground_atom("p(a,1)") == ("p", "a", 1)``."""
     fast = _simple(text)
-    if fast is not None:
-        return fast
+    return fast if fast is not None else parse_full(text)
+
+
+def parse_full(text: str) -> tuple:
+    """:func:`parse_ground_atom` by the full parser alone (the fast paths' reference)."""
     r = _Reader(text)
     atom = r.atom()
     r.ws()
@@ -170,3 +219,100 @@ def split_atoms(text: str, start: int = 0) -> list:
         if ch not in ",;":
             r.fail("',' or ';' between atoms")
         r.pos += 1
+
+
+class AtomInterner:
+    """Parses each distinct atom text once and returns the same tuple for every occurrence.
+
+    A line whose atoms all have one shape (a name and k constant or integer arguments) is
+    split by one regular expression that returns the atoms' parts directly.
+
+    ``limit`` bounds the cache: when it holds that many texts it starts afresh. Lines are first
+    looked up text by text; when, after ``probe`` lookups, fewer than a quarter were found (atoms
+    that never recur, like fresh sensor readings), lines go straight to the regular expression.
+    """
+
+    def __init__(self, limit: int = 1 << 16, probe: int = 1 << 14):
+        self.cache: dict = {}
+        self.limit = limit
+        self.probe = probe
+        self.lookups = self.hits = 0
+        self.recurring = True
+
+    def atom(self, text: str) -> tuple:
+        """``parse_ground_atom(text)``, cached."""
+        atom = self.cache.get(text)
+        if atom is None:
+            atom = self._miss(text)
+        return atom
+
+    def _miss(self, text: str) -> tuple:
+        atom = parse_ground_atom(text)
+        if len(self.cache) >= self.limit:
+            self.cache.clear()
+        self.cache[text] = atom
+        return atom
+
+    def _numbers(self, parts: tuple) -> tuple:
+        atom = tuple([int(p) if p[0] in _NUMBER_START else p for p in parts])
+        if len(self.cache) >= self.limit:
+            self.cache.clear()
+        self.cache[parts] = atom
+        return atom
+
+    def uniform(self, text: str, start: int = 0):
+        """The atoms of ``text[start:]`` if they all have one shape (a name and k constant or
+        integer arguments; no keyword anywhere), else None: one regular expression returns
+        their parts."""
+        first = _FIRST.match(text, start)
+        if first is None:
+            return None
+        inner = first.group(1)
+        arity = inner.count(",") + 1 if inner is not None else 0
+        found = _split_constants(text[start:] if start else text, arity)
+        if found is not None:
+            return found
+        line, groups = _shape(arity)
+        if line.fullmatch(text, start) is None or _HAS_RESERVED.search(text, start) is not None:
+            return None
+        found = groups.findall(text, start)  # tuples of strings: the atoms if no numbers
+        if arity == 0:
+            return tuple([(name,) for name in found])
+        if _HAS_INT.search(text, start) is None:
+            return tuple(found)
+        get = self.cache.get
+        return tuple([get(x) or self._numbers(x) for x in found])
+
+    def atoms(self, text: str, start: int = 0) -> tuple:
+        """The atoms of ``text[start:]`` separated by ``,`` or ``;``: what :func:`split_atoms` gives."""
+        if not self.recurring:
+            found = self.uniform(text, start)
+            if found is not None:
+                return found
+        if _LINE.fullmatch(text, start) is None:
+            return tuple(a for _, a in split_atoms(text, start))
+        texts = _ATOM_TEXTS.findall(text, start)
+        cache = self.cache
+        get = cache.get
+        atoms = [get(x) for x in texts]
+        if self.recurring:
+            self._count(len(texts), atoms)
+        if None not in atoms:
+            return tuple(atoms)
+        found = self.uniform(text, start) if self.recurring else None
+        if found is not None:
+            if len(cache) + len(found) > self.limit:
+                cache.clear()
+            cache.update(zip(texts, found))
+            return found
+        try:
+            return tuple([get(x) or self._miss(x) for x in texts])
+        except GroundSyntaxError:  # report it as the full parser does, located in the line
+            return tuple(a for _, a in split_atoms(text, start))
+
+    def _count(self, lookups: int, atoms: list) -> None:
+        self.lookups += lookups
+        self.hits += lookups - atoms.count(None)
+        if self.lookups >= self.probe:
+            self.recurring = self.hits * 4 >= self.lookups
+            self.lookups = self.hits = 0

@@ -1,0 +1,224 @@
+"""Every fast path of reading and writing gives exactly what its slow path gives.
+
+Interned atoms (AtomInterner) against the full parser (parse_full, split_atoms); columnar Parquet and
+DataFrame reading against the row-by-row grouping; cached output strings against
+``format_atom``/``json.dumps``/the csv module.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ticker_py.errors import StreamError
+from ticker_py.values import format_atom
+from ticker_py.streams import Model, Result, make_writer, read_dataframe, read_parquet
+from ticker_py.streams.readers import _table_records
+from ticker_py.syntax.ground_atoms import AtomInterner, GroundSyntaxError, parse_full, parse_ground_atom, split_atoms
+
+NAMES = st.sampled_from(["p", "q", "temp", "a_b'", "not", "in", "at", "always", "x1"])
+CONSTANTS = st.sampled_from(["a", "b0", "c_d", "e'", "not", "in", "always", "at", "zz9"])
+INTS = st.one_of(st.integers(-10, 10), st.integers(-2 ** 70, 2 ** 70))
+STRINGS = st.sampled_from(['"x"', '"a,b;c"', '"esc\\"q"', '"back\\\\"', '"t\\tx"', '"%#"', '""'])
+
+
+def _terms(depth=2):
+    base = st.one_of(CONSTANTS, INTS, STRINGS)
+    if depth == 0:
+        return base
+    return st.one_of(base, st.tuples(st.sampled_from(["f", "g"]), st.lists(_terms(depth - 1), min_size=1,
+                                                                             max_size=3)).map(
+        lambda x: (x[0], *x[1])))
+
+
+ATOMS = st.tuples(NAMES, st.lists(_terms(), max_size=4)).map(lambda x: (x[0], *x[1]))
+SPACES = st.sampled_from(["", " ", "  ", "\t"])
+
+
+def _slow_line(text, start=0):
+    """The full parser's split of a line (split_atoms has no fast path)."""
+    return tuple(a for _, a in split_atoms(text, start))
+
+
+def _outcome(fn, *args):
+    try:
+        return fn(*args)
+    except GroundSyntaxError as e:
+        return ("error", e.message, e.column)
+
+
+def _spaced(atom, sp):
+    if len(atom) == 1:
+        return atom[0]
+    args = [format_atom((a,)) if type(a) is tuple and len(a) == 1 else
+            (format_atom(a) if type(a) is tuple else str(a)) for a in atom[1:]]
+    return f"{atom[0]}{sp}({sp}{(',' + sp).join(args)}{sp})"
+
+
+# ---------------------------------------------------------------- atoms
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(ATOMS, SPACES, st.sampled_from([",", ";", " ,", "; "])), max_size=6))
+def test_interned_lines_equal_the_full_parser(items):
+    line = "7:" + "".join(f" {_spaced(a, sp)}{sep}" for a, sp, sep in items).rstrip(",; ")
+    expected = _outcome(_slow_line, line, 2)
+    for interner in (AtomInterner(), AtomInterner(probe=1)):  # probe=1: atoms seem not to recur
+        assert _outcome(interner.atoms, line, 2) == expected
+        assert _outcome(interner.atoms, line, 2) == expected  # now from the cache (or not)
+    interner = AtomInterner()
+    for atom, sp, _ in items:
+        text = _spaced(atom, sp)
+        assert _outcome(parse_ground_atom, text) == _outcome(parse_full, text)
+        assert _outcome(interner.atom, text) == _outcome(parse_full, text)
+
+
+@pytest.mark.parametrize("line", [
+    "p(a,b), p(c,1); p(-3,x)", "a, b ;c", "p(a), q(b,c)", "p(not)", "temp(5), temp(5)", "",
+    "p( a)", 's("a")', "f(g(1))", "p(a),", "p(a) q(b)", "not(a)", "p(a,,b)", "p(X)", "p(1a)",
+    "p(99999999999999999999999), p(-0), p(007)", "p(a)) , q", "at, b", "p(in'), q(x_in)",
+    "p(a)\t;\tq", "P(a)", "p(a,b), p(c)",
+])
+def test_interned_lines_on_hand_cases(line):
+    for interner in (AtomInterner(), AtomInterner(probe=1)):
+        for _ in range(3):
+            assert _outcome(interner.atoms, "3:" + line, 2) == _outcome(_slow_line, "3:" + line, 2)
+
+
+def test_interner_returns_one_object_per_distinct_atom():
+    interner = AtomInterner()
+    first = interner.atoms("0: p(a,b), temp(5)", 2)
+    again = interner.atoms("1: p(a,b), temp(5)", 2)
+    assert first == again and first[1] is again[1]
+    assert interner.atom("q(x)") is interner.atom("q(x)")
+
+
+def test_interner_stops_looking_up_atoms_that_never_recur():
+    interner = AtomInterner(probe=8)
+    for t in range(4):
+        assert interner.atoms(f"{t}: p(a{t},b), p(c{t},d)", 2) == (("p", f"a{t}", "b"), ("p", f"c{t}", "d"))
+    assert not interner.recurring
+    recurring = AtomInterner(probe=8)
+    for t in range(4):
+        recurring.atoms(f"{t}: p(a,b), p(c,d)", 2)
+    assert recurring.recurring
+
+
+def test_interner_cache_is_bounded():
+    interner = AtomInterner(limit=4)
+    for i in range(10):
+        assert interner.atom(f"p({i}, x)") == ("p", i, "x")
+    assert len(interner.cache) <= 4
+
+
+# ---------------------------------------------------------------- columnar tables
+
+def _rows_reference(df, source):
+    """The row-by-row grouping of the same frame (the slow path)."""
+    cells = [df[c].astype(object).where(df[c].notna(), None).tolist() for c in ("t", "atom")]
+    rows = ((source, n, t, a, None) for n, (t, a) in enumerate(zip(*cells), 1))
+    return _drain(_table_records(rows, None))
+
+
+def _drain(records):
+    out = []
+    try:
+        for r in records:
+            out.append((r.t, r.atoms, r.source, r.line))
+    except StreamError as e:
+        return out, str(e)
+    return out, None
+
+
+CELLS = st.one_of(st.none(), st.just(""), st.just("  "), st.sampled_from(
+    ["p(a,b)", "q", "temp(5)", 'f(g(1),"s\\"x")', "p(-3, 4)", "bad(", "P(x)", "p(X)", "r(not)"]))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.integers(-1, 6), CELLS), max_size=25), st.integers(1, 7))
+def test_columnar_reading_equals_row_reading(rows, batch):
+    df = pd.DataFrame({"t": [t for t, _ in rows], "atom": [a for _, a in rows]}, dtype=object)
+    df["t"] = df["t"].astype("int64")
+    expected = _rows_reference(df, "frame")
+    assert _drain(read_dataframe(df, "frame")) == expected
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "s.parquet"
+        df.astype({"atom": "string"}).to_parquet(path, row_group_size=batch)
+        got = _drain(read_parquet(path, "frame", batch_size=batch))
+    assert got == expected
+
+
+def test_columnar_reading_with_an_order_column_across_batches(tmp_path):
+    path = tmp_path / "s.parquet"
+    df = pd.DataFrame({"t": [0, 0, 0, 1, 1, 1], "atom": ["c", "a", "b", "z", None, "y"],
+                       "c": [3, 1, 2, 6, 4, 5]})
+    df.to_parquet(path, row_group_size=2)
+    records, error = _drain(read_parquet(path, batch_size=2))
+    assert error is None
+    assert [(t, atoms) for t, atoms, _, _ in records] == [(0, (("a",), ("b",), ("c",))), (1, (("y",), ("z",)))]
+
+
+# ---------------------------------------------------------------- output strings
+
+OUT_ATOMS = st.lists(ATOMS.filter(lambda a: a[0] not in ("not", "in", "at", "always")), max_size=8)
+
+
+def _reference_lines(fmt, results, show_at):
+    """The writers' output built the slow way: format_atom, sorted, json.dumps, csv module."""
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    if fmt == "csv":
+        w.writerow(("t", "c", "model", "atom"))
+    for r in results:
+        models = sorted({(tuple(sorted(format_atom(a) for a in m.atoms)),
+                          tuple(m.sorted_pinned()) if show_at else ()) for m in r.models})
+        if fmt == "jsonl":
+            obj = {"t": r.t, "c": r.c, "models": [list(a) for a, _ in models]}
+            if show_at:
+                obj["at"] = [list(p) for _, p in models]
+            out.write(json.dumps(obj) + "\n")
+        elif fmt == "text":
+            body = " ".join("{" + ", ".join(a + p) + "}" for a, p in models) or "no answer stream"
+            out.write(f"t={r.t} c={r.c}: {body}\n")
+        else:
+            if not models:
+                w.writerow((r.t, r.c, None, None))
+            for i, (a, p) in enumerate(models):
+                for atom in (a + p) or (None,):
+                    w.writerow((r.t, r.c, i, atom))
+    return out.getvalue()
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.lists(st.tuples(OUT_ATOMS, st.lists(st.tuples(ATOMS, st.integers(0, 9)), max_size=2)),
+                         max_size=3), min_size=1, max_size=6),
+       st.sampled_from(["jsonl", "text", "csv"]), st.booleans())
+def test_cached_output_strings_equal_the_slow_path(steps, fmt, show_at):
+    results = [Result(t, t, tuple(Model(frozenset(atoms), frozenset(pins)) for atoms, pins in models))
+               for t, models in enumerate(steps)]
+    out = io.StringIO()
+    writer = make_writer(fmt, out, show_at=show_at)
+    for r in results:
+        writer.write(r)
+    writer.close()
+    assert out.getvalue() == _reference_lines(fmt, results, show_at)
+
+
+def test_sorted_texts_follow_small_changes():
+    from ticker_py.streams.writers import AtomTexts
+
+    texts = AtomTexts()
+    state = {("q", f"a{i}", i) for i in range(50)}
+    assert list(texts.sorted(frozenset(state))) == sorted(format_atom(a) for a in state)  # small: by its set
+    state |= {("p", i) for i in range(300)}  # large: merged with the previous answer
+    for step in range(30):
+        state = (state - {("q", f"a{step}", step)}) | {("q", f"b{step}", -step), ("r", '"s\\"x"')}
+        assert list(texts.sorted(frozenset(state))) == sorted(format_atom(a) for a in state)

@@ -1,0 +1,57 @@
+"""Start-up: ``ticker run`` imports only what the command needs.
+
+With the native engine on a small text stream, none of pandas, pyarrow, numpy, clingo,
+matplotlib, pyspark or psutil is imported (their import alone costs more than the run).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+HEAVY = ("pandas", "pyarrow", "numpy", "clingo", "matplotlib", "pyspark", "psutil")
+
+CODE = """
+import json, sys
+from ticker_py.cli import main
+status = main(sys.argv[1:])
+print(json.dumps([status, sorted({m.split('.')[0] for m in sys.modules})]), file=sys.stderr)
+"""
+
+
+def _imports(*args):
+    proc = subprocess.run([sys.executable, "-c", CODE, *map(str, args)], capture_output=True, text=True,
+                          cwd=ROOT, timeout=60)
+    status, modules = json.loads(proc.stderr.strip().splitlines()[-1])
+    return status, proc.stdout, set(modules)
+
+
+@pytest.mark.parametrize("stream,fmt", [("0: p\n1: p, q(1)\n", "jsonl"), ("0: p\n", "none"), ("0: p\n", "text")])
+def test_run_with_the_native_engine_imports_nothing_heavy(tmp_path, stream, fmt):
+    prog, data = tmp_path / "p.lars", tmp_path / "s.stream"
+    prog.write_text("a :- p.\nb(X) :- q(X) in [2].\n")
+    data.write_text(stream)
+    status, out, modules = _imports("run", prog, "--stream", data, "--engine", "native", "--format", fmt)
+    assert status == 0 and out
+    assert modules.isdisjoint(HEAVY), sorted(modules & set(HEAVY))
+
+
+def test_a_clingo_run_imports_clingo_but_no_table_libraries(tmp_path):
+    prog, data = tmp_path / "p.lars", tmp_path / "s.stream"
+    prog.write_text("a :- p.\n")
+    data.write_text("0: p\n")
+    status, out, modules = _imports("run", prog, "--stream", data, "--engine", "clingo")
+    assert (status, out) == (0, '{"t": 0, "c": 1, "models": [["a"]]}\n')
+    assert "clingo" in modules and modules.isdisjoint({"pandas", "pyarrow", "matplotlib", "pyspark"})
+
+
+def test_help_still_lists_every_command():
+    proc = subprocess.run([sys.executable, "-m", "ticker_py.cli", "--help"], capture_output=True, text=True,
+                          cwd=ROOT, timeout=60)
+    for command in ("run", "check", "encode", "compare", "enumerate", "gen", "bench"):
+        assert f"    {command}" in proc.stdout

@@ -1,0 +1,282 @@
+"""``ticker bench throughput``: the whole ``ticker run`` process against its engine.
+
+For each workload (the Laser ones at k = 1000, n = 100, 300 time points; scenarios A and B1)
+the stream is written once as text, JSON Lines and Parquet (``ticker gen``'s layout), then
+measured in separate processes, one run of each at a time:
+
+* ``text``, ``jsonl``, ``parquet`` — ``ticker run --format none`` on that file: the whole
+  process's CPU time (user + system, from the operating system) per input atom;
+* ``jsonl out`` — ``ticker run --format jsonl --out /dev/null`` on the text file: CPU per
+  output atom on top of ``--format none`` (an output atom is one atom of a printed model);
+* ``in-engine`` — the engine alone on atoms parsed in advance (``append`` + ``evaluate``,
+  changes only), CPU per input atom;
+* ``plain read`` — reading the text file and splitting it into atom texts in plain Python;
+* ``start-up`` — ``ticker run`` on a 1-line program and a 1-line stream (CPU s, peak RSS).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Optional
+
+__all__ = ["WORKLOADS", "TARGETS", "measure_all", "render", "plot", "write_docs"]
+
+LASER = {"tp": 300, "window": 100, "rate": 1000}
+#: workload -> (parameters, engine)
+WORKLOADS = {
+    "box": (LASER, "native"), "diamond": (LASER, "native"), "join": (LASER, "native"),
+    "cooling": (LASER, "native"), "caching-time": ({"tp": 1000, "window": 60}, "native"),
+    "b1": ({"tp": 1000, "window": 60}, "incremental"),
+}
+#: issue 13's targets: text stream, --format none, µs per input atom
+TARGETS = {"box": 2.0, "diamond": 2.0, "join": 5.0, "cooling": 4.0}
+JSONL_TARGET = 0.4  # µs per output atom on top of --format none
+PARQUET_FACTOR = 1.5  # × in-engine
+STARTUP_TARGET = (0.12, 45.0)  # CPU s, peak MB
+MARK = "<!-- throughput -->"
+
+
+def _run(args: list) -> tuple:
+    """(CPU seconds, peak RSS MB) of one child process, measured by GNU time (a small process of
+    its own, so the peak is not inflated by this one's heap as a forked child's would be)."""
+    with tempfile.NamedTemporaryFile("r", suffix=".time") as report:
+        proc = subprocess.run(["/usr/bin/time", "-f", "%U %S %M", "-o", report.name, *map(str, args)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        if proc.returncode != 0:
+            raise RuntimeError(f"{' '.join(map(str, args))} failed: {proc.stderr.decode(errors='replace')[-500:]}")
+        user, system, peak_kb = report.read().split()[-3:]
+    return float(user) + float(system), int(peak_kb) / 1024
+
+
+def _ticker(*args) -> list:
+    return [sys.executable, "-m", "ticker_py.cli", "run", *map(str, args)]
+
+
+def _generate(workload: str, params: dict, out: Path) -> dict:
+    from ..workloads.files import write_stream
+
+    for fmt in ("parquet", "text", "jsonl"):
+        meta = write_stream(out, workload, fmt, 0, **params)
+    meta["atoms"] = sum(1 for _ in _atoms(out / "stream.stream"))
+    return meta
+
+
+def _atoms(path: Path):
+    """Atom texts of a text stream file, split in plain Python (no parsing)."""
+    with open(path) as f:
+        for line in f:
+            rest = line.partition(":")[2].strip()
+            if rest:
+                yield from rest.split(", ")
+
+
+def _in_engine_child(program: str, stream: str, engine: str) -> None:
+    """Child process body: prints {"cpu": s, "atoms": n, "output_atoms": m, "read": s} as JSON."""
+    import time
+
+    from ..api import records_from
+    from ..engines import EngineOptions, create_engine
+    from ..streams import time_points
+    from ..api import load_program
+
+    c0 = time.process_time()
+    texts = sum(1 for _ in _atoms(Path(stream)))
+    read = time.process_time() - c0
+    analysis = load_program(Path(program))
+    points = [(p.t, list(p.atoms)) for p in time_points(records_from(stream))]
+    c0 = time.process_time()
+    eng = create_engine(engine, analysis, EngineOptions(models=1, changes_only=True))
+    size = out = atoms = 0
+    for t, batch in points:
+        eng.append(t, batch)
+        result = eng.evaluate(t)
+        atoms += len(batch)
+        if result.changes is not None:
+            added, removed = result.changes
+            size += sum(isinstance(a[0], str) for a in added) - sum(isinstance(a[0], str) for a in removed)
+        else:
+            size = len(result.models[0].atoms) if result.models else 0
+        out += size
+    print(json.dumps({"cpu": time.process_time() - c0, "atoms": atoms, "output_atoms": out, "read": read,
+                      "texts": texts}))
+
+
+def _in_engine(program: Path, stream: Path, engine: str) -> dict:
+    code = ("import sys; from ticker_py.bench.throughput import _in_engine_child; "
+            "_in_engine_child(*sys.argv[1:])")
+    proc = subprocess.run([sys.executable, "-c", code, str(program), str(stream), engine],
+                          capture_output=True, text=True, check=True)
+    return json.loads(proc.stdout)
+
+
+def measure_workload(workload: str, reps: int = 1, root: Optional[Path] = None, log=None) -> dict:
+    """Measure one workload (see the module docstring); medians over ``reps`` runs."""
+    params, engine = WORKLOADS[workload]
+    with tempfile.TemporaryDirectory(dir=root) as tmp:
+        d = Path(tmp)
+        meta = _generate(workload, params, d)
+        prog = d / "program.lars"
+        runs = {
+            "text": _ticker(prog, "--stream", d / "stream.stream", "--engine", engine, "--format", "none"),
+            "jsonl": _ticker(prog, "--stream", d / "stream.jsonl", "--engine", engine, "--format", "none"),
+            "parquet": _ticker(prog, "--stream", d / "stream.parquet", "--engine", engine, "--format", "none"),
+            "jsonl out": _ticker(prog, "--stream", d / "stream.stream", "--engine", engine, "--format", "jsonl",
+                                 "--out", os.devnull),
+        }
+        cpu: dict = {k: [] for k in runs}
+        rss: dict = {k: [] for k in runs}
+        inner = []
+        for _ in range(reps):
+            for key, args in runs.items():
+                c, m = _run(args)
+                cpu[key].append(c)
+                rss[key].append(m)
+                if log:
+                    log(f"[throughput] {workload} {key}: {c:.2f} s CPU, {m:.0f} MB")
+            inner.append(_in_engine(prog, d / "stream.stream", engine))
+    atoms = inner[0]["texts"]  # atoms in the file (a time point's duplicates count once in the engine)
+    med = {k: statistics.median(v) for k, v in cpu.items()}
+    out_atoms = inner[0]["output_atoms"]
+    return {
+        "workload": workload, "engine": engine, "params": params, "atoms": atoms,
+        "texts": inner[0]["texts"], "output_atoms": out_atoms,
+        "cpu_s": med, "peak_mb": {k: max(v) for k, v in rss.items()},
+        "us_per_atom": {k: med[k] / atoms * 1e6 for k in ("text", "jsonl", "parquet")},
+        "in_engine_us": statistics.median(r["cpu"] for r in inner) / atoms * 1e6,
+        "plain_read_us": statistics.median(r["read"] for r in inner) / max(1, inner[0]["texts"]) * 1e6,
+        "jsonl_out_us": (med["jsonl out"] - med["text"]) / out_atoms * 1e6 if out_atoms else None,
+    }
+
+
+def measure_startup(reps: int = 5, root: Optional[Path] = None) -> dict:
+    """CPU seconds and peak RSS of ``ticker run`` on a 1-line program and a 1-line stream (medians)."""
+    with tempfile.TemporaryDirectory(dir=root) as tmp:
+        prog, stream = Path(tmp) / "p.lars", Path(tmp) / "s.stream"
+        prog.write_text("a :- p.\n")
+        stream.write_text("0: p\n")
+        found = [_run(_ticker(prog, "--stream", stream, "--engine", "native")) for _ in range(reps)]
+    return {"cpu_s": statistics.median(c for c, _ in found), "peak_mb": statistics.median(m for _, m in found)}
+
+
+def measure_all(workloads=None, reps: int = 1, log=None) -> dict:
+    """Every workload and the start-up, with the environment (see :mod:`ticker_py.bench.report`)."""
+    from .results import environment
+
+    return {"environment": environment(), "startup": measure_startup(),
+            "runs": [measure_workload(w, reps, log=log) for w in (workloads or WORKLOADS)]}
+
+
+def _verdict(ok: bool) -> str:
+    return "met" if ok else "not met"
+
+
+def render(doc: dict, command: str, img: Optional[str] = None) -> str:
+    """The markdown section of docs/benchmarks.md."""
+    env = doc["environment"]
+    machine, versions = env.get("machine", {}), env.get("versions", {})
+    lines = [MARK, "## Suite `throughput`: the whole `ticker run` process", "",
+             f"Regenerate with `{command}` from the repository root. Machine: {machine.get('cpu', '?')}, "
+             f"{machine.get('cores', '?')} cores; Python {versions.get('python', '?')}, git "
+             f"{versions.get('git', '?')}; {env.get('date', '')}. One run of each (the median of `--reps`); the "
+             "machine is shared, so compare a row's figures with each other (they ran at the same time) "
+             "rather than with other runs.", "",
+             "Whole-process CPU time (user + system) of `ticker run` per input atom, by stream format, with "
+             "`--format none`; `jsonl out` is the extra CPU of `--format jsonl` per output atom (an atom of a "
+             "printed model). `in-engine` is the engine alone on atoms parsed in advance; `plain read` reads "
+             "the text file and splits it into atom texts in plain Python. `atoms in` counts the atoms of the "
+             "file (the same atom twice in a time point counts once for the engine: cooling).", "",
+             "| workload | engine | atoms in | text µs/atom | JSON Lines | Parquet | in-engine | plain read | "
+             "jsonl out µs/output atom | peak MB (text) |", "|---|---|---|---|---|---|---|---|---|---|"]
+    for r in doc["runs"]:
+        u = r["us_per_atom"]
+        out = "-" if r["jsonl_out_us"] is None else f"{r['jsonl_out_us']:.2f}"
+        lines.append(f"| {r['workload']} | {r['engine']} | {r['atoms']} | {u['text']:.2f} | {u['jsonl']:.2f} | "
+                     f"{u['parquet']:.2f} | {r['in_engine_us']:.2f} | {r['plain_read_us']:.2f} | {out} | "
+                     f"{r['peak_mb']['text']:.0f} |")
+    s = doc["startup"]
+    lines += ["", f"Start-up (`ticker run`, 1-line program and stream, native): {s['cpu_s']:.3f} s CPU, "
+                  f"{s['peak_mb']:.0f} MB peak RSS.", "", "| target | ours | verdict |", "|---|---|---|"]
+    by = {r["workload"]: r for r in doc["runs"]}
+    for w, lim in TARGETS.items():
+        if w in by:
+            v = by[w]["us_per_atom"]["text"]
+            lines.append(f"| {w}, text, `--format none`: ≤ {lim} µs/atom | {v:.2f} | {_verdict(v <= lim)} |")
+    for w in TARGETS:
+        if w in by:
+            v, e = by[w]["us_per_atom"]["parquet"], by[w]["in_engine_us"]
+            lines.append(f"| {w}, Parquet: ≤ {PARQUET_FACTOR}× in-engine ({e:.2f}) | {v / e:.2f}× | "
+                         f"{_verdict(v <= PARQUET_FACTOR * e)} |")
+    for w in TARGETS:
+        if w in by and by[w]["jsonl_out_us"] is not None:
+            v = by[w]["jsonl_out_us"]
+            lines.append(f"| {w}, `--format jsonl`: ≤ {JSONL_TARGET} µs/output atom over none | {v:.2f} | "
+                         f"{_verdict(v <= JSONL_TARGET)} |")
+    lines.append(f"| start-up: ≤ {STARTUP_TARGET[0]} s CPU, ≤ {STARTUP_TARGET[1]:.0f} MB | {s['cpu_s']:.3f} s, "
+                 f"{s['peak_mb']:.0f} MB | {_verdict(s['cpu_s'] <= STARTUP_TARGET[0] and s['peak_mb'] <= STARTUP_TARGET[1])} |")
+    if img:
+        lines += ["", f"![throughput]({img})"]
+    return "\n".join(lines + ["", MARK]) + "\n"
+
+
+def plot(doc: dict, path: Path) -> None:
+    """A bar chart: µs per input atom by workload, for each way of reading (log scale)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    runs = doc["runs"]
+    series = [("text", lambda r: r["us_per_atom"]["text"]), ("JSON Lines", lambda r: r["us_per_atom"]["jsonl"]),
+              ("Parquet", lambda r: r["us_per_atom"]["parquet"]), ("in-engine", lambda r: r["in_engine_us"]),
+              ("plain read", lambda r: r["plain_read_us"])]
+    fig, ax = plt.subplots(figsize=(9, 4))
+    width = 0.8 / len(series)
+    for i, (label, get) in enumerate(series):
+        ax.bar([x + i * width for x in range(len(runs))], [get(r) for r in runs], width, label=label)
+    ax.set_xticks([x + 0.4 - width / 2 for x in range(len(runs))], [r["workload"] for r in runs])
+    ax.set_yscale("log")
+    ax.set_ylabel("CPU µs per input atom (whole process)")
+    ax.legend(fontsize=8)
+    ax.set_title("ticker run --format none: whole process vs engine")
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def write_docs(doc: dict, command: str, docs: Path = Path("docs")) -> None:
+    """Replace (or append) the throughput section of docs/benchmarks.md, with its plot."""
+    plot(doc, docs / "img" / "bench-throughput.png")
+    section = render(doc, command, "img/bench-throughput.png")
+    page = docs / "benchmarks.md"
+    text = page.read_text() if page.exists() else "# Benchmarks\n"
+    head, mark, rest = text.partition(MARK)
+    tail = rest.partition(MARK)[2] if mark else ""
+    page.write_text(head.rstrip("\n") + "\n\n" + section + tail.lstrip("\n"))
+
+
+def run_throughput(workloads: Optional[tuple], reps: int, out: Path, docs: bool, command: str) -> int:
+    """``ticker bench throughput``: measure, write ``out/results.json`` and ``out/report.md``
+    (and with ``docs`` the section of docs/benchmarks.md); returns the exit status."""
+    from ..errors import Diagnostic, UsageError
+
+    unknown = [w for w in workloads or () if w not in WORKLOADS]
+    if unknown:
+        raise UsageError(Diagnostic(f"unknown throughput workload '{unknown[0]}'",
+                                    notes=(f"workloads: {', '.join(WORKLOADS)}",)))
+    doc = measure_all(workloads, reps, log=lambda m: print(m, file=sys.stderr))
+    doc["command"] = command
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "results.json").write_text(json.dumps(doc, indent=1) + "\n")
+    plot(doc, out / "img" / "throughput.png")
+    (out / "report.md").write_text(render(doc, command, "img/throughput.png"))
+    if docs:
+        write_docs(doc, command)
+    print(f"[bench] throughput report: {out}/report.md", file=sys.stderr)
+    return 0
