@@ -24,6 +24,7 @@ FLOORS = [
     {"ast", "values", "errors", "streams.model"},
     {"syntax"},
     {"analysis"},
+    {"semantics"},
     {"encode"},
     {"engines"},
     {"streams"},
