@@ -20,6 +20,7 @@ One call for a whole stream, with a pandas DataFrame out:
 
 from __future__ import annotations
 
+import itertools
 import re
 from pathlib import Path
 from typing import Iterable, Iterator, Optional, Union
@@ -28,6 +29,7 @@ from . import ast
 from .analysis import Analysis, analyse
 from .engines import EngineOptions, create_engine, resolve_engine
 from .errors import Diagnostic, StreamError, UsageError
+from .semantics import Duplicates, Origin, Persistence, Semantics, check_program, resolve, under
 from .streams import Record, Result, StreamChecker, open_stream, read_dataframe, results_to_dataframe
 from .streams.drive import Every, drive
 from .syntax import parse_file, parse_ground_atom, parse_program
@@ -104,22 +106,36 @@ class Reasoner:
 
     ``append(t, atoms)`` adds atoms (strings like ``"alpha(20)"`` or tuples) arriving at
     time t; ``evaluate(t)`` answers at tick (t, c). ``feed(records)`` drives a whole stream.
+
+    ``semantics``: a profile of :data:`ticker_py.semantics.PROFILES` (or a ``Semantics``);
+    ``knobs``: explicit knob values over it, e.g. ``window_bounds="half-open"``.
     """
 
     def __init__(self, program, engine: str = "auto", models: int = 1, show: str = "derived",
-                 clock: Union[str, int] = "1s", inertia: bool = False, changes_only: bool = False):
+                 clock: Union[str, int] = "1s", inertia: bool = False, changes_only: bool = False,
+                 semantics: Union[str, Semantics, None] = None, **knobs):
+        self.semantics = resolve(semantics, **knobs)
         self.analysis = program if isinstance(program, Analysis) else load_program(program, clock=clock)
         if models < 0:
             raise UsageError(Diagnostic(f"--models must be >= 0, not {models}"))
         if show not in ("derived", "all"):
             raise UsageError(Diagnostic(f"unknown --show '{show}'", notes=("use derived or all",)))
-        self.engine_name = resolve_engine(engine, self.analysis)
-        self.engine = create_engine(self.engine_name, self.analysis,
-                                    EngineOptions(models=models, show=show, inertia=inertia,
-                                                  changes_only=changes_only))
+        check_program(self.semantics, self.analysis)
+        analysis = under(self.semantics, self.analysis)
+        self.engine_name = resolve_engine(engine, analysis, self.semantics)
+        options = EngineOptions(models=models, show=show, inertia=inertia, changes_only=changes_only,
+                                semantics=self.semantics)
+        if self.semantics.persistence is Persistence.FEEDBACK:
+            from .engines.feedback import FeedbackEngine, inner_options
+
+            inner = create_engine(self.engine_name, analysis, inner_options(options))
+            self.engine = FeedbackEngine(inner, analysis, options)
+        else:
+            self.engine = create_engine(self.engine_name, analysis, options)
         self.checker = StreamChecker(dict(self.analysis.signatures), set(self.analysis.intensional))
         self.time = 0
         self.atoms_in = 0
+        self.started = False  # something was appended or evaluated (origin=first: the origin is known)
 
     def append(self, t: int, atoms: Iterable) -> None:
         """Add the atoms that arrived at time t (t never decreases)."""
@@ -131,6 +147,7 @@ class Reasoner:
 
     def _append(self, t: int, atoms: list) -> None:
         self.time = t
+        self.started = True
         self.atoms_in += len(atoms)
         self.engine.append(t, atoms)
 
@@ -141,6 +158,7 @@ class Reasoner:
         if t < self.time:
             raise StreamError(Diagnostic(f"cannot evaluate time {t} after time {self.time}"))
         self.time = t
+        self.started = True
         return self.engine.evaluate(t)
 
     def feed(self, records: Iterable[Record], until: Optional[int] = None,
@@ -151,7 +169,18 @@ class Reasoner:
         stream raises an error, everything accepted before it is evaluated first.
         """
         every = Every.parse(every)
-        return drive(_Checked(self), self.checker.records(records, self.time, until), every, until, self.time)
+        return self._feed(self.checker.records(records, self.time, until), every, until)
+
+    def _feed(self, records: Iterator[Record], every: Every, until: Optional[int]) -> Iterator[Result]:
+        start = self.time
+        if self.semantics.origin is Origin.FIRST and not self.started:
+            # the stream starts at its first record: nothing is evaluated before it
+            first = next(records, None)
+            if first is None:
+                return
+            start = first.t
+            records = itertools.chain([first], records)
+        yield from drive(_Checked(self), records, every, until, start, self.semantics.duplicates is Duplicates.BAG)
 
 
 class _Checked:
@@ -184,7 +213,10 @@ def records_from(stream) -> Iterable[Record]:
 
 def run(program, stream, engine: str = "auto", models: int = 1, every: str = "time",
         until: Optional[int] = None, show: str = "derived", clock: Union[str, int] = "1s",
-        inertia: bool = False) -> Results:
-    """Evaluate a whole stream; ``stream`` is a path, a DataFrame or ``(t, atoms)`` pairs."""
-    reasoner = Reasoner(program, engine=engine, models=models, show=show, clock=clock, inertia=inertia)
+        inertia: bool = False, semantics: Union[str, Semantics, None] = None, **knobs) -> Results:
+    """Evaluate a whole stream; ``stream`` is a path, a DataFrame or ``(t, atoms)`` pairs.
+
+    ``semantics`` and ``knobs`` as for :class:`Reasoner`."""
+    reasoner = Reasoner(program, engine=engine, models=models, show=show, clock=clock, inertia=inertia,
+                        semantics=semantics, **knobs)
     return Results(reasoner.feed(records_from(stream), until=until, every=every))

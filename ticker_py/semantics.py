@@ -28,7 +28,7 @@ from .errors import Diagnostic, ProgramError, UsageError
 
 __all__ = ["WindowBounds", "Origin", "TupleScope", "TupleTies", "Duplicates", "FutureHeads",
            "Persistence", "Semantics", "Profile", "PROFILES", "KNOBS", "DEFAULT", "resolve",
-           "parse_semantics_list", "check_program", "program_problems"]
+           "parse_semantics_list", "check_program", "program_problems", "under"]
 
 
 class _Knob(str, enum.Enum):
@@ -334,3 +334,18 @@ def check_program(semantics: Semantics, analysis: Analysis, source: Optional[str
     if problems:
         raise ProgramError(problems, source=source)
 
+
+
+def under(semantics: Semantics, analysis: Analysis) -> Analysis:
+    """The analysis the engines run: under half-open bounds ``[n]`` is ``[n-1]`` closed.
+
+    (t−n, t] and [t−(n−1), t] are the same time points, clipped at the origin alike, so
+    every engine runs half-open windows through the window sizes alone.
+    """
+    if semantics.window_bounds is WindowBounds.CLOSED:
+        return analysis
+    sizes = {w: n if w.is_tuple else semantics.time_points(n) for w, n in analysis.window_sizes.items()}
+    lookback = analysis.lookback
+    if lookback is not None:
+        lookback = max([n for w, n in sizes.items() if not w.is_tuple], default=0)
+    return replace(analysis, window_sizes=sizes, lookback=lookback)

@@ -6,6 +6,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Sequence
 
+from ..semantics import DEFAULT, Semantics
 from ..streams.model import Model, Result
 
 __all__ = ["EngineOptions", "Engine", "DiffsModels", "covered_from", "trim_history"]
@@ -20,6 +21,7 @@ class EngineOptions:
     inertia: prefer the previous tick's answer stream (incremental engine).
     changes_only: the caller reads only ``Result.changes`` (see :class:`Result`).
     pruning: native engine: disable box rules that cannot fire (Laser2); off for comparison.
+    semantics: the knobs (:mod:`ticker_py.semantics`); the registry refuses knobs an engine cannot run.
     """
 
     models: int = 1
@@ -27,6 +29,7 @@ class EngineOptions:
     inertia: bool = False
     changes_only: bool = False
     pruning: bool = True
+    semantics: Semantics = DEFAULT
 
 
 class Engine(ABC):

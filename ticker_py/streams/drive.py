@@ -43,13 +43,13 @@ class Driver:
     """Drives ``engine`` (``append(t, atoms)``, ``evaluate(t)``) from pushed atoms.
 
     ``push(t, atoms)`` closes every time point before t, then takes the atoms (duplicates
-    within a time point count once); ``close_open()`` evaluates the open time point. With
+    within a time point count once, unless ``bag``); ``close_open()`` evaluates the open time point. With
     ``every=time`` a time point's atoms are appended in one call when it closes; with
     ``signal`` each new atom is appended and evaluated at once, and a time point without
     atoms is evaluated once when it closes. Each call returns what ``evaluate`` returned.
     """
 
-    def __init__(self, engine, every: Union[str, Every] = Every.TIME, start: int = 0):
+    def __init__(self, engine, every: Union[str, Every] = Every.TIME, start: int = 0, bag: bool = False):
         self.engine = engine
         self.signal = Every.parse(every) is Every.SIGNAL
         self.open = start          # the lowest time point not evaluated yet
@@ -57,13 +57,14 @@ class Driver:
         self.evaluated = 0         # evaluations so far
         self._pending: list = []   # time mode: atoms of the open time point
         self._seen: set = set()
+        self.bag = bag
 
     def push(self, t: int, atoms: Iterable = ()) -> List:
         """Close the time points before t, then add ``atoms`` arriving at t."""
         out = self.close_before(t)
         self.touched = True
         for atom in atoms:
-            if atom in self._seen:
+            if atom in self._seen and not self.bag:
                 continue
             self._seen.add(atom)
             if self.signal:
@@ -98,7 +99,7 @@ class Driver:
 
 
 def drive(engine, records: Iterable, every: Union[str, Every] = Every.TIME, until: Optional[int] = None,
-          start: int = 0) -> Iterator:
+          start: int = 0, bag: bool = False) -> Iterator:
     """Evaluate ``engine`` over ``records`` from time ``start`` up to the last record's time
     point or ``until``; yields what ``engine.evaluate`` returns.
 
@@ -107,7 +108,7 @@ def drive(engine, records: Iterable, every: Union[str, Every] = Every.TIME, unti
     is evaluated at once). If the records raise a :class:`TickerError`, the time point open
     then is evaluated first (when a record reached it), then the error is raised.
     """
-    driver = Driver(engine, every, start)
+    driver = Driver(engine, every, start, bag)
     accepted = closed = False
     try:
         for rec in records:
