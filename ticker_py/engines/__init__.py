@@ -43,7 +43,7 @@ ENGINES = {e.name: e for e in (
                 frozenset({"window_bounds", "duplicates"})),
     EngineEntry("incremental", "ticker_py.engines.hybrid", "HybridEngine", "incremental",
                 "the stratified lower part evaluated natively, the rest solved by clingo per tick",
-                frozenset({"window_bounds", "duplicates"})),
+                frozenset({"duplicates"})),
     EngineEntry("incremental-pure", "ticker_py.engines.incremental", "PureIncrementalEngine", "incremental",
                 "the pure incremental encoding, multi-shot clingo on the whole program",
                 frozenset({"window_bounds", "duplicates"})),
