@@ -30,7 +30,7 @@ FLOORS = [
     {"streams"},
     {"workloads"},
     {"api"},
-    {"consequences", "compare", "enumeration", "shard"},
+    {"consequences", "compare", "enumeration", "shard", "semantics_compare"},
     {"live"},
     {"spark"},
     {"bench"},

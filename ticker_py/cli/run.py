@@ -10,8 +10,10 @@ from typing import Optional
 from ..consequences import MODES
 from ..engines import ENGINE_NAMES
 from ..errors import Diagnostic, UsageError
+from ..semantics import DEFAULT, Semantics, resolve
 from ..streams.drive import Every
-from .common import HelpFormatter, add_program_args, check_choice, choices_metavar, load
+from .common import (HelpFormatter, add_program_args, add_semantics_args, check_choice, choices_metavar, load,
+                     semantics_knobs)
 from .live import add_live_options, live_options
 from .shard import add_shard_options, run_sharded_command, shard_options
 
@@ -36,6 +38,7 @@ class RunOptions:
     consequences: Optional[str] = None
     until: Optional[int] = None
     out: Optional[str] = None
+    semantics: Semantics = DEFAULT
 
 
 def register(sub) -> None:
@@ -59,6 +62,7 @@ def register(sub) -> None:
                           " (enumerates all answer streams)")
     run.add_argument("--until", type=int, help="evaluate time points up to T")
     run.add_argument("--out", help="write results to FILE (default stdout)")
+    add_semantics_args(run)
     add_live_options(run)
     add_shard_options(run)
     run.set_defaults(func=cmd_run)
@@ -70,7 +74,8 @@ def run_options(args) -> RunOptions:
     every = Every.parse(args.every)
     return RunOptions(stream=args.stream, engine=args.engine, models=args.models, every=every,
                       format=args.format, changes=args.changes, show_at=args.show_at, show=args.show,
-                      inertia=args.inertia, consequences=args.consequences, until=args.until, out=args.out)
+                      inertia=args.inertia, consequences=args.consequences, until=args.until, out=args.out,
+                      semantics=resolve(args.semantics, **semantics_knobs(args)))
 
 
 def cmd_run(args) -> int:
@@ -98,6 +103,10 @@ def cmd_run(args) -> int:
     if shards.spark or shards.shards is not None:
         from ..engines import check_engine
 
+        if o.semantics.changed:
+            raise UsageError(Diagnostic("sharded runs use the default semantics",
+                                        notes=(f"drop --shards/--spark or the knobs of '{o.semantics}'",)))
+
         check_engine(o.engine, analysis)  # refused here, not in the shards
         out, writer = output()
         try:
@@ -106,7 +115,7 @@ def cmd_run(args) -> int:
             if out is not sys.stdout:
                 out.close()
     reasoner = Reasoner(analysis, engine=o.engine, models=o.models, show=o.show, inertia=o.inertia,
-                        changes_only=o.changes or o.format == "none")
+                        changes_only=o.changes or o.format == "none", semantics=o.semantics)
     records = live_records(live, analysis)
     if records is None:
         records = records_from(o.stream)
