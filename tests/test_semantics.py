@@ -3,6 +3,7 @@ equals the reference evaluator (the definition) under every profile, pull and pu
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import pytest
@@ -202,3 +203,71 @@ def test_engines_equal_reference_per_profile_many(profile, every):
     def many(case):
         check(*case, semantics, every)
     many()
+
+
+# ---------------------------------------------------------------- command line
+
+def _ticker(capsys, *argv):
+    from ticker_py.cli import main
+
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def window_files(tmp_path):
+    program, stream = tmp_path / "p.lars", tmp_path / "s.stream"
+    program.write_text("q :- p in [1].\n")
+    stream.write_text("0: p\n1:\n2:\n")
+    return program, stream
+
+
+def test_cli_run_semantics_and_knob(capsys, window_files):
+    program, stream = window_files
+    code, out, _ = _ticker(capsys, "run", program, "--stream", stream, "--semantics", "r4", "--format", "text")
+    assert (code, out.splitlines()) == (0, ["t=0 c=1: {q}", "t=1 c=1: {}", "t=2 c=1: {}"])
+    code, out2, _ = _ticker(capsys, "run", program, "--stream", stream, "--window-bounds", "half-open",
+                            "--format", "text")
+    assert (code, out2) == (0, out)
+
+
+@pytest.mark.parametrize("argv,match", [
+    (["--semantics", "r5"], "unknown semantics profile 'r5'"),
+    (["--origin", "middle"], "unknown --origin 'middle'"),
+    (["--tuple-ties", "choice", "--engine", "native"], "native engine cannot run --tuple-ties choice"),
+])
+def test_cli_run_bad_semantics_is_status_2(capsys, window_files, argv, match):
+    program, stream = window_files
+    code, _, err = _ticker(capsys, "run", program, "--stream", stream, *argv)
+    assert code == 2 and match in err and "Traceback" not in err
+
+
+def test_cli_check_semantics(capsys, window_files, tmp_path):
+    program, _ = window_files
+    code, out, _ = _ticker(capsys, "check", program, "--semantics", "r4")
+    assert code == 0
+    assert "semantics: r4 (" in out and "engines under r4: " in out
+    assert "incremental: the incremental engine cannot run --window-bounds half-open" in out
+    bad = tmp_path / "bad.lars"
+    bad.write_text("a :- not b.\nb :- not a.\n")
+    code, out, err = _ticker(capsys, "check", bad, "--semantics", "laser")
+    assert code == 2 and f"{bad}:1:10-11: error: 'a' depends negatively on 'b'" in err and "ok" not in out
+
+
+def test_cli_compare_semantics(capsys, window_files):
+    program, stream = window_files
+    code, out, _ = _ticker(capsys, "compare", program, "--stream", stream, "--semantics", "default,r4")
+    assert code == 3
+    assert out.splitlines() == ["t=1: answer streams differ", "  default  {q}", "  r4       {}",
+                                "1 of 3 time points differ (default, r4)",
+                                "dimension      differing time points", "window_bounds  1"]
+    code, out, _ = _ticker(capsys, "compare", program, "--stream", stream, "--semantics", "default,r4",
+                           "--format", "json", "--engines", "clingo,native")
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert code == 3 and [row["differs"] for row in lines[:-1]] == [False, True, False]
+    assert lines[1]["answers"] == {"default@clingo": [["q"]], "default@native": [["q"]],
+                                   "r4@clingo": [[]], "r4@native": [[]]}
+    assert lines[-1]["summary"] == {"engine": 0, "window_bounds": 1}
+    code, _, _ = _ticker(capsys, "compare", program, "--stream", stream, "--semantics", "default,default")
+    assert code == 0
