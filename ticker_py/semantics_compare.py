@@ -72,6 +72,16 @@ class SemanticsComparison:
     def agree(self) -> bool:
         return not any(row.differs for row in self.rows)
 
+    def to_dataframe(self):
+        """A pandas DataFrame: columns ``run, t, model, atom`` (one row per atom of each answer
+        stream; pins as ``"a at T"``), for tables and plots of which atoms hold when."""
+        import pandas as pd
+
+        rows = [(label, row.t, k, atom)
+                for row in self.rows for label, models in row.answers.items()
+                for k, m in enumerate(models or ()) for atom in m.sorted_atoms() + m.sorted_pinned()]
+        return pd.DataFrame(rows, columns=["run", "t", "model", "atom"])
+
 
 def compare_semantics(program, stream, semantics: Sequence[Union[str, Semantics]],
                       engines: Sequence[str] = ("auto",), models: int = 0, every: str = "time",
