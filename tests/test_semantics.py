@@ -275,3 +275,50 @@ def test_cli_compare_semantics(capsys, window_files):
     assert lines[-1]["summary"] == {"engine": 0, "window_bounds": 1}
     code, _, _ = _ticker(capsys, "compare", program, "--stream", stream, "--semantics", "default,default")
     assert code == 0
+
+
+# ---------------------------------------------------------------- the docs' example
+
+DOC_PROGRAM = """
+recent(S) :- temp(S, V) in [2 #], V > 30.
+steady :- on always [2].
+seen :- door in [1].
+check at U :- door at T in [1], U = T + 1.
+"""
+DOC_STREAM = [(2, ["on", "temp(a,35)", "door", "temp(b,20)"]),
+              (3, ["on", "temp(b,20)", "temp(a,31)", "temp(b,20)"]),
+              (4, ["on"]), (5, [])]
+
+
+def _cell(*models):
+    return {frozenset(m) for m in models}
+
+
+E = frozenset()
+DOC_TABLE = {  # docs/semantics.md, "Example: one program under every profile"
+    "default": {0: _cell(E), 1: _cell(E), 2: _cell({"seen", "check at 3"}), 3: _cell({"recent(a)", "seen", "check"}),
+                4: _cell({"recent(a)", "steady"}), 5: _cell({"recent(a)"})},
+    "lars": {2: set(), 3: _cell({"recent(a)", "steady", "seen", "check"}, {"steady", "seen", "check"}),
+             4: _cell({"recent(a)", "steady"}, {"steady"}), 5: _cell(E, {"recent(a)"})},
+    "ticker": {0: _cell(E), 1: _cell(E), 2: _cell({"seen", "check at 3"}), 3: _cell({"recent(a)", "seen", "check"}),
+               4: _cell({"steady"}), 5: _cell(E)},
+    "cql": {2: _cell({"recent(a)", "steady", "seen", "check at 3"}),
+            3: _cell({"recent(a)", "steady", "seen", "check"}, {"steady", "seen", "check"}),
+            4: _cell({"recent(a)", "steady"}, {"steady"}), 5: _cell(E, {"recent(a)"})},
+    "default,window_bounds=half-open": {0: _cell(E), 1: _cell(E), 2: _cell({"seen", "check at 3"}),
+                                        3: _cell({"recent(a)", "steady"}), 4: _cell({"recent(a)", "steady"}),
+                                        5: _cell({"recent(a)"})},
+}
+DOC_TABLE["laser"] = DOC_TABLE["default"]
+
+
+def _printed(results):
+    return {r.t: {frozenset(m.sorted_atoms() + m.sorted_pinned()) for m in r.models} for r in results}
+
+
+@pytest.mark.parametrize("name", sorted(DOC_TABLE))
+def test_docs_example_table(name):
+    semantics = resolve(name)
+    assert _printed(reference_results(DOC_PROGRAM, DOC_STREAM, semantics=semantics)) == DOC_TABLE[name]
+    for engine in semantics_engines(load_program(DOC_PROGRAM), semantics):
+        assert _printed(run(DOC_PROGRAM, DOC_STREAM, engine=engine, models=0, semantics=semantics)) == DOC_TABLE[name]
