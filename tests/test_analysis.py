@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
 
+import strategies
 from ticker_py.analysis import GENERAL, POSITIVE, STRATIFIED, analyse
 from ticker_py.analysis.sharding import shard_of, shard_plan
 from ticker_py.errors import ProgramError
@@ -32,6 +34,30 @@ def test_roles_and_background():
     assert a.intensional == {"high", "edge"}
     assert a.extensional == {"value", "alpha", "link"}
     assert set(a.background) == {("value", 0), ("value", 1), ("value", 2), ("edge", "a", "b")}
+
+
+def test_choice_and_split():
+    a = A("a :- not b, s. b :- not a. s :- p. c :- a. d :- s. e :- c, not d.")
+    assert a.choice == {"a", "b"}
+    assert (a.lower, a.upper) == ({"s", "d"}, {"a", "b", "c", "e"})
+    assert A("a :- p. b :- not a. :- b.").upper == frozenset()
+
+
+@settings(max_examples=150, deadline=None)
+@given(strategies.programs())
+def test_choice_and_split_match_their_definition(program):
+    a = analyse(program)
+    deps = {(h, b) for h, b, _, _ in strategies.dependency_edges(program)}
+
+    def reaches(src, dst):      # src depends on dst (or is dst)
+        return strategies._reaches(deps, src, dst)
+
+    negative = [(h, b) for h, b, neg, _ in strategies.dependency_edges(program) if neg and b in a.intensional]
+    choice = {p for p in a.intensional
+              if any(reaches(b, h) and reaches(p, h) and reaches(h, p) for h, b in negative)}
+    assert a.choice == choice
+    assert a.upper == {p for p in a.intensional if any(reaches(p, q) for q in choice)}
+    assert a.lower == a.intensional - a.upper
 
 
 def test_strata_order_dependencies_first():

@@ -7,7 +7,7 @@ from helpers import scaled
 from strategies import programs_and_streams
 from ticker_py.api import load_program
 from ticker_py.compare import answer_set
-from ticker_py.encode.incremental import encode_incremental, split_predicates
+from ticker_py.encode.incremental import encode_incremental
 from ticker_py.engines import EngineOptions, create_engine
 from ticker_py.engines.clingo_engine import ClingoEngine
 from ticker_py.engines.hybrid import HybridEngine, times_stay_relative
@@ -84,8 +84,8 @@ def test_scenario_a_push_mode(prefix):
 
 
 def test_split_of_the_scenarios():
-    assert split_predicates(load_program(program("b1", window=4)))[1] == {"get", "nget"}
-    assert split_predicates(load_program(program("caching-time", window=4)))[1] == frozenset()
+    assert load_program(program("b1", window=4)).upper == {"get", "nget"}
+    assert load_program(program("caching-time", window=4)).upper == frozenset()
     eng = create_engine("incremental", load_program(program("caching-time", window=4)))
     assert isinstance(eng, HybridEngine) and eng.upper is None      # scenario A never reaches clingo
     pure = create_engine("incremental-pure", load_program(program("b1", window=4)))
@@ -196,12 +196,12 @@ def test_split_programs(prog, prefix):
 
 def test_split_cases_cover_what_they_claim():
     cases = [load_program(p) for p in SPLIT]
-    assert all(split_predicates(a)[0] and (split_predicates(a)[1] or a.has_constraints) for a in cases)
-    assert split_predicates(cases[1])[1] == frozenset()           # constraints only
+    assert all(a.lower and (a.upper or a.has_constraints) for a in cases)
+    assert cases[1].upper == frozenset()           # constraints only
     res = check(SPLIT[1], with_gaps(STREAM))
     assert any(r.models == () for r in res) and any(r.models for r in res)
     assert max(len(r.models) for r in check(SPLIT[0], with_gaps(STREAM))) > 1
-    shifted = [create_engine("incremental", a).shift for a in cases if split_predicates(a)[1]]
+    shifted = [create_engine("incremental", a).shift for a in cases if a.upper]
     assert shifted == [True, False, False, False, True]
 
 
@@ -288,16 +288,26 @@ def test_encode_incremental_is_readable_and_annotated():
     assert "duration" in text and "_g(_e)" in text and "count K+3" in text
 
 
-def test_tick_indexer_pins_atoms_not_terms():
-    from ticker_py.encode.incremental import TickIndexer
-    pin = TickIndexer({("p", 2), ("_bg_v", 1)})
-    rules = pin('h(X,N) :- _now(N), p(X,N), not q, a < X, f(X,"a,(b") = g(1), r("x.y",(1,2)), _bg_v(X).\n'
-                "s(1..2) :- t.")
-    assert rules == ['h(X,N,_e) :- _now(N,_e), p(X,N), not q(_e), a < X, f(X,"a,(b") = g(1), '
-                     'r("x.y",(1,2),_e), _bg_v(X).',
-                     "s(1..2,_e) :- t(_e)."]
-    assert pin(":- q(X), not p(X,1).", guard=True) == [":- _g(_e), q(X,_e), not p(X,1)."]
-    assert pin("c.", guard=True) == ["c(_e) :- _g(_e)."]
+def test_pin_rule_pins_atoms_not_terms():
+    from ticker_py import ast
+    from ticker_py.encode.asp import AspRule, NafLiteral, atom
+    from ticker_py.encode.incremental import pin_rule
+
+    X, N, one = ast.Variable("X"), ast.Variable("N"), ast.Number(1)
+    shared = {("p", 2), ("_bg_v", 1)}
+    rule = AspRule.of(
+        atom("h", X, N), atom("_now", N), atom("p", X, N), NafLiteral(atom("q"), negated=True),
+        ast.Comparison("<", ast.Constant("a"), X),
+        ast.Comparison("=", atom("f", X, ast.String("a,(b")), atom("g", one)),
+        atom("r", ast.String("x.y"), ast.Function("", (one, ast.Number(2)))), atom("_bg_v", X))
+    assert str(pin_rule(rule, shared)) == ('h(X,N,_e) :- _now(N,_e), p(X,N), not q(_e), a < X, f(X,"a,(b") = g(1), '
+                                           'r("x.y",(1,2),_e), _bg_v(X).')
+    interval_head = AspRule.of(atom("s", ast.Interval(one, ast.Number(2))), atom("t"))
+    assert str(pin_rule(interval_head, shared)) == "s(1..2,_e) :- t(_e)."
+    constraint = AspRule.of(None, atom("q", X), NafLiteral(atom("p", X, one), negated=True))
+    assert str(pin_rule(constraint, shared, guard=True)) == ":- _g(_e), q(X,_e), not p(X,1)."
+    assert str(pin_rule(AspRule(atom("c")), shared, guard=True)) == "c(_e) :- _g(_e)."
+    assert pin_rule(rule, shared).body[4] is rule.body[4]          # comparisons are kept as they are
 
 
 # ---------------------------------------------------------------- random programs

@@ -13,7 +13,7 @@ from typing import Optional
 
 from .. import ast
 from ..errors import Diagnostic, ProgramError
-from .graph import check_box_cycles, dependency_edges, stratify
+from .graph import check_box_cycles, choice_predicates, dependency_edges, split_predicates, stratify
 from .roles import background_atoms, body_atoms, intensional_predicates, signatures
 from .safety import check_safety
 
@@ -30,6 +30,9 @@ class Analysis:
     windows, units converted with the clock) or in atoms (tuple windows). ``lookback`` is
     how many time points before t a time window or @-atom can reach (None: unbounded, an
     @-atom without window); ``tuple_lookback`` the largest tuple window (0: none).
+    ``choice`` holds the intensional predicates in a cycle through negation (the only ones
+    a solver guesses); ``upper`` those and every predicate depending on them, ``lower`` the
+    other intensional predicates (stratified, evaluated natively by the default engine).
     """
 
     program: ast.Program
@@ -45,6 +48,9 @@ class Analysis:
     lookback: Optional[int]
     tuple_lookback: int
     clock_ms: int
+    choice: frozenset
+    lower: frozenset
+    upper: frozenset
 
     def size(self, window: ast.Window) -> int:
         return self.window_sizes[window]
@@ -104,6 +110,8 @@ def analyse(program: ast.Program, clock_ms: int = 1000, source: Optional[str] = 
     if diags:
         raise ProgramError(diags, source=source)
     strata, bad = stratify(intensional, edges)
+    choice = choice_predicates(strata, bad)
+    lower, upper = split_predicates(strata, edges, choice)
     has_negation = any(lit.negated for r in program.rules for lit in r.body)
     has_constraints = any(r.is_constraint for r in program.rules)
     if bad:
@@ -116,4 +124,5 @@ def analyse(program: ast.Program, clock_ms: int = 1000, source: Optional[str] = 
         program=program, signatures=sigs, intensional=intensional,
         extensional=frozenset(sigs) - intensional, background=background, strata=tuple(strata),
         fragment=fragment, negative_cycle=tuple(bad), has_constraints=has_constraints,
-        window_sizes=sizes, lookback=lookback, tuple_lookback=tuple_lookback, clock_ms=clock_ms)
+        window_sizes=sizes, lookback=lookback, tuple_lookback=tuple_lookback, clock_ms=clock_ms,
+        choice=choice, lower=lower, upper=upper)

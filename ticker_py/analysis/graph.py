@@ -8,7 +8,8 @@ from .. import ast
 from ..errors import Diagnostic
 from .roles import body_atoms
 
-__all__ = ["Edge", "dependency_edges", "strongly_connected", "stratify", "check_box_cycles"]
+__all__ = ["Edge", "dependency_edges", "strongly_connected", "stratify", "check_box_cycles",
+           "choice_predicates", "split_predicates"]
 
 
 @dataclass(frozen=True)
@@ -104,6 +105,25 @@ def stratify(intensional, edges) -> tuple:
     comp_of = {p: i for i, comp in enumerate(comps) for p in comp}
     bad = [e for e in edges if e.negative and comp_of[e.head] == comp_of[e.body]]
     return comps, bad
+
+
+def choice_predicates(strata, negative_cycle) -> frozenset:
+    """The SCCs with a negative edge inside (``stratify``'s result): the predicates the solver guesses."""
+    heads = {e.head for e in negative_cycle}
+    return frozenset(p for comp in strata if heads.intersection(comp) for p in comp)
+
+
+def split_predicates(strata, edges, choice) -> tuple:
+    """``(lower, upper)``: upper = the ``choice`` predicates and every predicate depending on them.
+
+    ``strata`` lists the SCCs dependencies first, so one pass finds every SCC that reads upper.
+    """
+    deps = _adjacency(edges)
+    upper: set = set()
+    for comp in strata:
+        if any(p in choice or upper.intersection(deps.get(p, ())) for p in comp):
+            upper.update(comp)
+    return frozenset(p for comp in strata for p in comp) - upper, frozenset(upper)
 
 
 def check_box_cycles(intensional, edges, diagnostics: list) -> None:

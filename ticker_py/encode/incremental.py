@@ -27,142 +27,36 @@ _d3_p(A1,_e) :- _now(N,_e), p(A1,U), N-3 <= U, U <= N.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
+from functools import cached_property, partial
 
+from .. import ast
 from ..analysis import Analysis
-from ..analysis.graph import dependency_edges, strongly_connected
-from ..errors import InternalError
-from ..values import format_atom, format_term
-from .static import translate_rule, window_uses
-from .windows.base import arg_vars, args_with
+from .asp import AspRule, NafLiteral, ShowNothing, ShowTerm, Symbol, program_text
+from .static import background_fact, background_rules, translate_rule, window_uses
+from .windows.base import arg_vars
 from .windows.tuple import contents_rules, start_rules
 
-__all__ = ["IncrementalEncoding", "encode_incremental", "TickIndexer", "choice_predicates", "split_predicates"]
+__all__ = ["IncrementalEncoding", "encode_incremental", "pin_rule", "TICK", "GUARD"]
 
 TICK = "_e"         # the part parameter: the evaluation tick's sequence number
 GUARD = "_g"        # _g(e): the tick is current (released after it)
 
-
-_TOKEN = re.compile(r'"(?:\\.|[^"\\])*"|[A-Za-z_][A-Za-z0-9_\']*|\d+|:-|\.\.|<=|>=|!=|==|\S')
-_COMPARISON = {"=", "!=", "==", "<", "<=", ">", ">="}
-
-
-class TickIndexer:
-    """Pins ASP rules to the evaluation tick: appends ``e`` to every non-shared atom.
-
-    The rules are those the encoders write (plain rules and constraints over atoms and
-    comparisons), read token by token: an atom is a name where a literal starts (the head,
-    after ``:-``, ``,``, ``;``, ``not``) that is not the left side of a comparison.
-    """
-
-    def __init__(self, shared: set):
-        self.shared = shared
-
-    def __call__(self, text: str, guard: bool = False) -> list:
-        out, start = [], 0
-        tokens = [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(text)]
-        depth, first = 0, 0
-        for k, (tok, a, b) in enumerate(tokens):
-            if tok in "([{":
-                depth += 1
-            elif tok in ")]}":
-                depth -= 1
-            elif tok == "." and depth == 0:
-                out.append(self._pin(text[start:b].strip(), tokens[first:k + 1], guard))
-                start, first = b, k + 1
-        if text[start:].strip():
-            raise InternalError(f"unterminated rule in the encoding: {text[start:]!r}")
-        return out
-
-    def _pin(self, rule: str, tokens: list, guard: bool) -> str:
-        inserts = []                   # (position in rule, text)
-        base = tokens[0][1]
-        depth, literal = 0, True
-        i = 0
-        while i < len(tokens):
-            tok = tokens[i][0]
-            if tok in "([{":
-                depth += 1
-            elif tok in ")]}":
-                depth -= 1
-            elif depth == 0 and tok in (":-", ",", ";"):
-                literal = True
-                i += 1
-                continue
-            elif depth == 0 and tok == "not":
-                i += 1
-                continue
-            elif depth == 0 and literal and (tok[0].islower() or tok[0] == "_"):
-                end, arity = i, 0
-                if i + 1 < len(tokens) and tokens[i + 1][0] == "(":
-                    end, arity = self._arguments(tokens, i + 1)
-                if end + 1 < len(tokens) and tokens[end + 1][0] in _COMPARISON:
-                    literal = False
-                    i = end + 1
-                    continue
-                if (tok, arity) not in self.shared:
-                    if arity:
-                        inserts.append((tokens[end][1] - base, f",{TICK}"))
-                    else:
-                        inserts.append((tokens[i][2] - base, f"({TICK})"))
-                literal = False
-                i = end + 1
-                continue
-            literal = False
-            i += 1
-        for pos, ins in sorted(inserts, reverse=True):
-            rule = rule[:pos] + ins + rule[pos:]
-        if guard:
-            g = f"{GUARD}({TICK})"
-            rule = rule.replace(":-", f":- {g},", 1) if ":-" in rule else f"{rule[:-1]} :- {g}."
-        return rule
-
-    @staticmethod
-    def _arguments(tokens: list, open_at: int) -> tuple:
-        """The index of the ``)`` closing ``tokens[open_at]`` and the number of arguments."""
-        depth, commas = 0, 0
-        for k in range(open_at, len(tokens)):
-            tok = tokens[k][0]
-            if tok in "([{":
-                depth += 1
-            elif tok in ")]}":
-                depth -= 1
-                if depth == 0:
-                    empty = k == open_at + 1
-                    return k, 0 if empty else commas + 1
-            elif tok in (",", ";") and depth == 1:
-                commas += 1
-        raise InternalError("unbalanced parentheses in the encoding")
+_TICK = ast.Variable(TICK)
+_GUARDED = NafLiteral(ast.Atom(GUARD, (_TICK,)))
 
 
-def choice_predicates(analysis: Analysis) -> frozenset:
-    """Intensional predicates in a cycle through negation: the only ones the solver guesses."""
-    edges = dependency_edges(analysis.program, analysis.intensional)
-    deps: dict = {}
-    for e in edges:
-        deps.setdefault(e.head, set()).add(e.body)
-    out = set()
-    for scc in strongly_connected(sorted(analysis.intensional), deps):
-        members = set(scc)
-        if any(e.negative and e.head in members and e.body in members for e in edges):
-            out |= members
-    return frozenset(out)
+def _pin_atom(atom: ast.Atom, shared) -> ast.Atom:
+    return atom if atom.signature in shared else ast.Atom(atom.predicate, atom.args + (_TICK,))
 
 
-def split_predicates(analysis: Analysis) -> tuple:
-    """``(lower, upper)`` intensional predicates: upper = the cycles through negation and every
-    predicate depending on them; the engine evaluates lower natively (see docs/incremental.md)."""
-    upper = set(choice_predicates(analysis))
-    edges = dependency_edges(analysis.program, analysis.intensional)
-    changed = True
-    while changed:
-        changed = False
-        for e in edges:
-            if e.body in upper and e.head not in upper:
-                upper.add(e.head)
-                changed = True
-    return frozenset(analysis.intensional - upper), frozenset(upper)
+def pin_rule(rule: AspRule, shared, guard: bool = False) -> AspRule:
+    """``rule`` pinned to the evaluation tick: ``_e`` appended to every atom whose signature
+    is not in ``shared`` (comparisons unchanged); with ``guard`` the body starts with ``_g(_e)``."""
+    head = None if rule.head is None else _pin_atom(rule.head, shared)
+    body = tuple(NafLiteral(_pin_atom(lit.atom, shared), lit.negated) if isinstance(lit.atom, ast.Atom)
+                 else lit for lit in rule.body)
+    return AspRule(head, (_GUARDED,) + body if guard else body)
 
 
 @dataclass(frozen=True)
@@ -172,18 +66,33 @@ class IncrementalEncoding:
     ``program`` is the ``#program`` part grounded once per evaluation tick with parameter
     ``_e`` (facts ``_now(t,_e)``, ``_cnt(c,_e)`` and ``#external _g(_e)`` come with it);
     ``show_inputs`` the ``#show`` terms for input atoms at t (``--show all``);
-    ``background`` the shared facts grounded once; ``timed_background`` the
-    background atoms to pin to every time point; ``tick_pinned`` the predicates whose
-    input atoms also carry their count.
+    ``background_atoms`` the background atoms, shared facts ``_bg_p(args)`` grounded once
+    (:attr:`background`); ``timed_background`` those to pin to every time point;
+    ``tick_pinned`` the predicates whose input atoms also carry their count; ``annotated``
+    every tick statement
+    (:mod:`~ticker_py.encode.asp` value) with its note; ``split`` the ``(lower, upper)``
+    predicates of the analysis.
     """
 
     program: str
     show_inputs: str
-    background: str
+    background_atoms: tuple
     timed_background: tuple
     tick_pinned: frozenset
     annotated: tuple
     split: tuple = (frozenset(), frozenset())
+
+    @cached_property
+    def background(self) -> str:
+        """The shared background facts' text."""
+        return program_text(background_fact(a) for a in self.background_atoms)
+
+    def shared(self) -> list:
+        """The shared facts as statements with their notes (built when printed: the engine needs none)."""
+        every_time = ast.Variable("U")
+        return [(background_fact(a), "shared") for a in self.background_atoms] + [
+            (AspRule(ast.Atom(a[0], tuple(map(Symbol, a[1:])) + (every_time,))),
+             "shared, added for every time point U") for a in self.timed_background]
 
     def __str__(self) -> str:
         lower, upper = (", ".join(sorted(s)) or "none" for s in self.split)
@@ -193,8 +102,8 @@ class IncrementalEncoding:
                  f"% default engine (native prefix): lower part evaluated natively: {lower};",
                  f"% upper part and constraints solved by clingo per tick: {upper}",
                  "% (--no-native-prefix solves all rules below with clingo)"]
-        for rule, note in self.annotated:
-            lines.append(f"{rule}  % {note}" if note else rule)
+        for statement, note in list(self.annotated) + self.shared():
+            lines.append(f"{statement}  % {note}" if note else str(statement))
         return "\n".join(lines) + "\n"
 
 
@@ -203,48 +112,41 @@ def encode_incremental(analysis: Analysis) -> IncrementalEncoding:
     sigs = analysis.signatures
     bg_preds = sorted({a[0] for a in analysis.background})
     uses = window_uses(analysis)
-    tick_pinned = frozenset(p for enc, p, n in uses if enc.kind == "tuple")
+    tuples = sorted({(p, n) for enc, p, n in uses if enc.kind == ast.WindowKind.TUPLE})
     shared = {("_tick", 2)} | {(f"_bg_{p}", sigs[p]) for p in bg_preds}
     for p in analysis.extensional:
         shared |= {(p, sigs[p] + 1), (p, sigs[p] + 2)}
-    pin = TickIndexer(shared)
-    choice = choice_predicates(analysis)
+    pin = partial(pin_rule, shared=shared)
     annotated = []
 
     for rule in analysis.program.proper_rules:
-        guarded = rule.head is None or rule.head.atom.predicate in choice
+        guarded = rule.head is None or rule.head.atom.predicate in analysis.choice
         note = "tick rule, duration 0" + (", guarded" if guarded else "")
-        annotated += [(r, note) for r in pin(translate_rule(rule, analysis), guard=guarded)]
+        annotated.append((pin(translate_rule(rule, analysis), guard=guarded), note))
 
-    for n in sorted({n for enc, _, n in uses if enc.kind == "tuple"}):
-        annotated += [(r, f"tuple window start: atom C-{n}+1 expires at count C+1")
-                      for r in pin("\n".join(start_rules(n)))]
-    for pred, n in sorted({(p, n) for enc, p, n in uses if enc.kind == "tuple"}):
-        annotated += [(r, f"tuple window contents: {pred} atom with count K expires at count K+{n}")
-                      for r in pin("\n".join(contents_rules(pred, sigs[pred], n, pred in bg_preds)))]
+    for n in sorted({n for _, n in tuples}):
+        annotated += [(pin(r), f"tuple window start: atom C-{n}+1 expires at count C+1") for r in start_rules(n)]
+    for pred, n in tuples:
+        annotated += [(pin(r), f"tuple window contents: {pred} atom with count K expires at count K+{n}")
+                      for r in contents_rules(pred, sigs[pred], n, pred in bg_preds)]
     for enc, pred, n in uses:
         annotated += enc.incremental_rules(pred, sigs[pred], n, pred in bg_preds, pin)
 
     for pred in bg_preds:
         if pred in analysis.intensional:
-            a = arg_vars(sigs[pred])
-            annotated += [(r, "background of an intensional predicate")
-                          for r in pin(f"{pred}{args_with(a, 'N')} :- _bg_{pred}{args_with(a)}, _now(N).")]
+            annotated.append((pin(background_rules(pred, sigs[pred])[0]), "background of an intensional predicate"))
     timed = tuple(a for a in analysis.background if a[0] not in analysis.intensional)
 
-    annotated.append(("#show.", "only the current tick's atoms are shown:"))
+    annotated.append((ShowNothing(), "only the current tick's atoms are shown:"))
     for p in sorted(analysis.intensional):
         v = arg_vars(sigs[p] + 1)
-        annotated.append((f"#show {p}{args_with(v)} : {p}{args_with(v, TICK)}, {GUARD}({TICK}).", ""))
+        annotated.append((ShowTerm(ast.Atom(p, v), (NafLiteral(ast.Atom(p, v + (_TICK,))), _GUARDED)), ""))
     show_inputs = []
     for p in sorted(analysis.extensional):
         v = arg_vars(sigs[p] + 1)
-        show_inputs.append(f"#show {p}{args_with(v)} : {p}{args_with(v)}, _now({v[-1]},{TICK}), {GUARD}({TICK}).")
+        now = NafLiteral(ast.Atom("_now", (v[-1], _TICK)))
+        show_inputs.append(ShowTerm(ast.Atom(p, v), (NafLiteral(ast.Atom(p, v)), now, _GUARDED)))
 
-    program = "\n".join(r for r, _ in annotated) + "\n"
-    background = "".join(f"_bg_{format_atom(a)}.\n" for a in analysis.background)
-    annotated += [(f"_bg_{format_atom(a)}.", "shared") for a in analysis.background]
-    annotated += [(f"{a[0]}{args_with([format_term(x) for x in a[1:]], 'U')}.",
-                   "shared, added for every time point U") for a in timed]
-    return IncrementalEncoding(program, "\n".join(show_inputs) + "\n", background, timed, tick_pinned,
-                               tuple(annotated), split_predicates(analysis))
+    program = program_text(s for s, _ in annotated)
+    return IncrementalEncoding(program, program_text(show_inputs), analysis.background, timed,
+                               frozenset(p for p, _ in tuples), tuple(annotated), (analysis.lower, analysis.upper))

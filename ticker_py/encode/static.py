@@ -18,24 +18,33 @@ _d3_p(A1) :- _now(N), p(A1,U), N-3 <= U, U <= N.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from .. import ast
 from ..analysis import Analysis
-from ..values import format_atom, format_term
-from .windows import ENCODERS, encoder_for
-from .windows.base import arg_vars, args_with
+from ..values import format_term
+from .asp import AspRule, NafLiteral, ShowSignature, Symbol, program_text
+from .windows import encoder_for
+from .windows.base import N, U, arg_vars, now
 from .windows.tuple import contents_rules, start_rules
 
-__all__ = ["StaticEncoding", "encode_static", "fresh_variable", "translate_rule"]
+__all__ = ["StaticEncoding", "encode_static", "fresh_variable", "translate_rule", "window_uses",
+           "background_rules"]
 
 
 @dataclass(frozen=True)
 class StaticEncoding:
-    """The ASP rules of a program plus what is needed to write a tick's facts."""
+    """The ASP statements of a program (:mod:`~ticker_py.encode.asp` values; ``rules`` is their
+    text) plus what is needed to write a tick's facts."""
 
-    rules: str
+    statements: tuple
     tick_pinned: frozenset
     background: tuple
+
+    @cached_property
+    def rules(self) -> str:
+        """The program text."""
+        return program_text(self.statements)
 
     def facts(self, t: int, c: int, lo: int, atoms) -> str:
         """The facts for tick (t, c): ``atoms`` are ``(U, K, atom)`` in the covered range."""
@@ -61,29 +70,29 @@ def fresh_variable(rule: ast.Rule, base: str) -> str:
     return name
 
 
-def translate_literal(lit: ast.Literal, analysis: Analysis, now: str) -> str:
-    """One body literal in ASP, reading the evaluation time from variable ``now``."""
+def translate_literal(lit: ast.Literal, analysis: Analysis, now_var: ast.Variable) -> NafLiteral:
+    """One body literal in ASP, reading the evaluation time from variable ``now_var``."""
     el = lit.element
-    neg = "not " if lit.negated else ""
     if isinstance(el, ast.Comparison):
-        return f"{neg}{el}"
+        return NafLiteral(el, lit.negated)
     if el.modality == ast.NOW:
-        return f"{neg}{el.atom.predicate}{args_with(el.atom.args, now)}"
+        return NafLiteral(ast.Atom(el.atom.predicate, el.atom.args + (now_var,)), lit.negated)
     n = analysis.size(el.window) if el.window is not None else 0
-    return f"{neg}{encoder_for(el).use(el.atom.predicate, n, el.atom.args, el.time)}"
+    return NafLiteral(encoder_for(el).use(el.atom.predicate, n, el.atom.args, el.time), lit.negated)
 
 
-def translate_rule(rule: ast.Rule, analysis: Analysis) -> str:
+def translate_rule(rule: ast.Rule, analysis: Analysis) -> AspRule:
     """A LARS rule as an ASP rule over time-pinned atoms."""
-    now = fresh_variable(rule, "N")
-    body = [f"_now({now})"] + [translate_literal(lit, analysis, now) for lit in rule.body]
+    now_var = ast.Variable(fresh_variable(rule, "N"))
+    body = [NafLiteral(ast.Atom("_now", (now_var,)))]
+    body += [translate_literal(lit, analysis, now_var) for lit in rule.body]
     if rule.head is None:
-        return f":- {', '.join(body)}."
+        return AspRule(None, tuple(body))
     head = rule.head
     if head.time is None:
-        return f"{head.atom.predicate}{args_with(head.atom.args, now)} :- {', '.join(body)}."
-    body.append(f"{head.time} >= 0")
-    return f"{head.atom.predicate}{args_with(head.atom.args, head.time)} :- {', '.join(body)}."
+        return AspRule(ast.Atom(head.atom.predicate, head.atom.args + (now_var,)), tuple(body))
+    body.append(NafLiteral(ast.Comparison(">=", head.time, ast.Number(0))))
+    return AspRule(ast.Atom(head.atom.predicate, head.atom.args + (head.time,)), tuple(body))
 
 
 def window_uses(analysis: Analysis):
@@ -100,29 +109,40 @@ def window_uses(analysis: Analysis):
     return list(seen.values())
 
 
+def background_rules(pred: str, arity: int) -> tuple:
+    """``p(A..,N) :- _bg_p(A..), _now(N).`` and ``p(A..,U) :- _bg_p(A..), _time(U).``"""
+    a = arg_vars(arity)
+    bg = ast.Atom(f"_bg_{pred}", a)
+    return (AspRule.of(ast.Atom(pred, a + (N,)), bg, now()),
+            AspRule.of(ast.Atom(pred, a + (U,)), bg, ast.Atom("_time", (U,))))
+
+
+def background_fact(atom: tuple) -> AspRule:
+    """``_bg_p(args).`` for a background atom ``p(args)``."""
+    return AspRule(Symbol((f"_bg_{atom[0]}",) + atom[1:]))
+
+
 def encode_static(analysis: Analysis) -> StaticEncoding:
     """Translate an analysed program (Alg. 1)."""
     sigs = analysis.signatures
     bg_preds = sorted({a[0] for a in analysis.background})
     uses = window_uses(analysis)
-    lines = [translate_rule(r, analysis) for r in analysis.program.proper_rules]
+    out = [translate_rule(r, analysis) for r in analysis.program.proper_rules]
 
-    tuple_sizes = sorted({n for enc, _, n in uses if enc.kind == "tuple"})
+    tuple_sizes = sorted({n for enc, _, n in uses if enc.kind == ast.WindowKind.TUPLE})
     for n in tuple_sizes:
-        lines += start_rules(n)
-    for pred, n in sorted({(p, n) for enc, p, n in uses if enc.kind == "tuple"}):
-        lines += contents_rules(pred, sigs[pred], n, pred in bg_preds)
+        out += start_rules(n)
+    for pred, n in sorted({(p, n) for enc, p, n in uses if enc.kind == ast.WindowKind.TUPLE}):
+        out += contents_rules(pred, sigs[pred], n, pred in bg_preds)
     for enc, pred, n in uses:
-        lines += enc.static_rules(pred, sigs[pred], n, pred in bg_preds)
+        out += enc.static_rules(pred, sigs[pred], n, pred in bg_preds)
 
-    timed = {p for enc, p, n in uses if enc.kind in ("time", "none")}
+    timed = {p for enc, p, n in uses if enc.kind != ast.WindowKind.TUPLE}
     for pred in bg_preds:
-        a = arg_vars(sigs[pred])
-        lines.append(f"{pred}{args_with(a, 'N')} :- _bg_{pred}{args_with(a)}, _now(N).")
-        if pred in timed:
-            lines.append(f"{pred}{args_with(a, 'U')} :- _bg_{pred}{args_with(a)}, _time(U).")
-    for atom in analysis.background:
-        lines.append(f"_bg_{format_atom(atom)}.")
-    lines += [f"#show {p}/{k + 1}." for p, k in sorted(sigs.items(), key=lambda x: (x[0] not in analysis.intensional, x[0]))]
-    tick_pinned = frozenset(p for enc, p, n in uses if enc.kind == "tuple")
-    return StaticEncoding("\n".join(lines) + "\n", tick_pinned, analysis.background)
+        at_now, at_every_time = background_rules(pred, sigs[pred])
+        out += [at_now, at_every_time] if pred in timed else [at_now]
+    out += [background_fact(atom) for atom in analysis.background]
+    out += [ShowSignature(p, k + 1)
+            for p, k in sorted(sigs.items(), key=lambda x: (x[0] not in analysis.intensional, x[0]))]
+    tick_pinned = frozenset(p for enc, p, n in uses if enc.kind == ast.WindowKind.TUPLE)
+    return StaticEncoding(tuple(out), tick_pinned, analysis.background)

@@ -1,6 +1,6 @@
 """The default incremental engine: a native stratified prefix, clingo for the rest.
 
-The program's intensional predicates are split (:func:`~ticker_py.encode.incremental.split_predicates`) into the *lower* part
+The program's intensional predicates are split (``Analysis.lower``/``upper``) into the *lower* part
 L — predicates that do not depend, directly or transitively, on a predicate in a cycle through
 negation — and the *upper* part U — the rest, plus every constraint. L is stratified and does
 not read U, so (splitting theorem) its atoms are the same in every answer stream: the native
@@ -27,7 +27,7 @@ import clingo
 from .. import ast
 from ..analysis import Analysis, analyse
 from ..encode import encode_static
-from ..encode.incremental import split_predicates
+from ..encode.asp import Show, ShowNothing, ShowSignature, program_text
 from ..values import format_term
 from ..streams.model import Model, Result
 from .base import DiffsModels, Engine, EngineOptions, covered_from, trim_history
@@ -88,7 +88,7 @@ class HybridEngine(DiffsModels, Engine):
         from .native import NativeEngine
 
         self.analysis, self.options = analysis, options
-        self.lower_preds, self.upper_preds = split_predicates(analysis)
+        self.lower_preds, self.upper_preds = analysis.lower, analysis.upper
         prog = analysis.program
         upper_rules = [r for r in prog.proper_rules
                        if r.head is None or r.head.atom.predicate in self.upper_preds]
@@ -108,9 +108,8 @@ class HybridEngine(DiffsModels, Engine):
         up = self.upper = analyse(ast.Program(tuple(prog.facts) + tuple(upper_rules), prog.file),
                                   analysis.clock_ms)
         enc = self.encoding = encode_static(up)
-        shows = "".join(f"#show {p}/{up.signatures[p] + 1}.\n" for p in sorted(up.intensional))
-        self.rules = "".join(l + "\n" for l in enc.rules.splitlines() if not l.startswith("#show")) \
-            + "#show.\n" + shows
+        shows = [ShowNothing()] + [ShowSignature(p, up.signatures[p] + 1) for p in sorted(up.intensional)]
+        self.rules = program_text([s for s in enc.statements if not isinstance(s, Show)] + shows)
         self.reads = frozenset(up.extensional & self.lower_preds)   # lower predicates U reads
         self.tuples = bool(enc.tick_pinned) or up.tuple_lookback > 0
         self.shift = (up.lookback is not None and not self.tuples

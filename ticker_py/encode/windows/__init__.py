@@ -1,8 +1,9 @@
 """Window encoders: one per window kind (time, tuple, none) and modality.
 
 Each encoder names the auxiliary atom that stands for a window atom, yields the rules that
-define it (its *static* rules, for one evaluation time ``_now(N)``/``_cnt(C)``), and prints
-its use in a rule body. ``ENCODERS[(kind, modality)]`` is the dispatch table.
+define it (its *static* rules, for one evaluation time ``_now(N)``/``_cnt(C)``), as
+:mod:`ticker_py.encode.asp` values, and builds its use in a rule body.
+``ENCODERS[(ast.WindowKind, ast.Modality)]`` is the dispatch table.
 """
 
 from __future__ import annotations
@@ -16,17 +17,11 @@ from .unwindowed import UnwindowedAt
 __all__ = ["ENCODERS", "encoder_for", "WindowEncoder", "arg_vars"]
 
 ENCODERS = {
-    ("time", ast.DIAMOND): TimeDiamond(),
-    ("time", ast.BOX): TimeBox(),
-    ("time", ast.AT): TimeAt(),
-    ("tuple", ast.DIAMOND): TupleDiamond(),
-    ("tuple", ast.BOX): TupleBox(),
-    ("tuple", ast.AT): TupleAt(),
-    ("none", ast.AT): UnwindowedAt(),
+    (enc.kind, enc.modality): enc
+    for enc in (TimeDiamond(), TimeBox(), TimeAt(), TupleDiamond(), TupleBox(), TupleAt(), UnwindowedAt())
 }
 
 
 def encoder_for(ext: ast.ExtendedAtom) -> WindowEncoder:
     """The encoder of an extended atom that is not a plain atom."""
-    kind = "none" if ext.window is None else ("tuple" if ext.window.is_tuple else "time")
-    return ENCODERS[(kind, ext.modality)]
+    return ENCODERS[(ext.window_kind, ext.modality)]

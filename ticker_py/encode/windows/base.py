@@ -9,25 +9,34 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 
-__all__ = ["WindowEncoder", "arg_vars", "args_with"]
+from ... import ast
+from ..asp import NafLiteral, atom
+
+__all__ = ["WindowEncoder", "arg_vars", "now", "minus", "N", "U", "C", "K", "S"]
+
+N, U, C, K, S = (ast.Variable(v) for v in "NUCKS")
 
 
-def arg_vars(arity: int) -> list:
+def arg_vars(arity: int) -> tuple:
     """Placeholder variables ``A1..Ak`` for an atom's arguments in encoder rules."""
-    return [f"A{i}" for i in range(1, arity + 1)]
+    return tuple(ast.Variable(f"A{i}") for i in range(1, arity + 1))
 
 
-def args_with(args, *extra) -> str:
-    """``p``'s argument list with extra arguments appended: ``args_with(['A1'], 'U') == '(A1,U)'``."""
-    items = [str(a) for a in args] + [str(e) for e in extra]
-    return f"({','.join(items)})" if items else ""
+def now() -> NafLiteral:
+    """``_now(N)``: the evaluation time."""
+    return NafLiteral(atom("_now", N))
+
+
+def minus(term, n: int) -> ast.BinOp:
+    """``term-n``."""
+    return ast.BinOp("-", term, ast.Number(n))
 
 
 class WindowEncoder(ABC):
     """Encodes one window kind x modality."""
 
-    kind: str = ""
-    modality: str = ""
+    kind: ast.WindowKind
+    modality: ast.Modality
 
     @abstractmethod
     def aux(self, pred: str, n: int) -> str:
@@ -35,22 +44,21 @@ class WindowEncoder(ABC):
 
     @abstractmethod
     def static_rules(self, pred: str, arity: int, n: int, background: bool) -> list:
-        """Rules defining the auxiliary atom at evaluation time ``_now(N)``, ``_cnt(C)``."""
+        """Rules (:class:`AspRule`) defining the auxiliary atom at evaluation time ``_now(N)``, ``_cnt(C)``."""
 
     def expiry(self, pred: str, n: int) -> str:
         """How long an input atom stays relevant to this window (the rules' duration)."""
-        if self.kind == "tuple":
+        if self.kind == ast.WindowKind.TUPLE:
             return f"{pred} atom with count K is read until count K+{n - 1}"
-        if self.kind == "time":
+        if self.kind == ast.WindowKind.TIME:
             return f"{pred} at U is read until time U+{n}"
         return f"{pred} at U is read at every later time"
 
     def incremental_rules(self, pred: str, arity: int, n: int, background: bool, pin) -> list:
         """The static rules pinned to the evaluation tick by ``pin``, each with its duration."""
         note = f"window rule, duration 0; {self.expiry(pred, n)}"
-        return [(r, note) for r in pin("\n".join(self.static_rules(pred, arity, n, background)))]
+        return [(pin(r), note) for r in self.static_rules(pred, arity, n, background)]
 
-    def use(self, pred: str, n: int, args, time=None) -> str:
-        """The body literal (without 'not') for ``pred(args)`` under this window."""
-        extra = () if time is None else (time,)
-        return f"{self.aux(pred, n)}{args_with(args, *extra)}"
+    def use(self, pred: str, n: int, args, time=None) -> ast.Atom:
+        """The body atom for ``pred(args)`` under this window."""
+        return ast.Atom(self.aux(pred, n), tuple(args) + (() if time is None else (time,)))

@@ -3,26 +3,34 @@
 from __future__ import annotations
 
 from ... import ast
-from .base import WindowEncoder, arg_vars, args_with
+from ..asp import AspRule, NafLiteral
+from .base import N, U, WindowEncoder, arg_vars, minus, now
+
+Cmp = ast.Comparison
+
+
+def in_window(n: int) -> tuple:
+    """``N-n <= U, U <= N``."""
+    return Cmp("<=", minus(N, n), U), Cmp("<=", U, N)
 
 
 class TimeDiamond(WindowEncoder):
     """``p in [n]``: p holds at some U in [N-n, N]."""
 
-    kind, modality = "time", ast.DIAMOND
+    kind, modality = ast.WindowKind.TIME, ast.DIAMOND
 
     def aux(self, pred, n):
         return f"_d{n}_{pred}"
 
     def static_rules(self, pred, arity, n, background):
         a = arg_vars(arity)
-        return [f"{self.aux(pred, n)}{args_with(a)} :- _now(N), {pred}{args_with(a, 'U')}, N-{n} <= U, U <= N."]
+        return [AspRule.of(ast.Atom(self.aux(pred, n), a), now(), ast.Atom(pred, a + (U,)), *in_window(n))]
 
 
 class TimeBox(WindowEncoder):
     """``p always [n]``: p holds at every U in [max(0, N-n), N]; the spoiler finds a gap."""
 
-    kind, modality = "time", ast.BOX
+    kind, modality = ast.WindowKind.TIME, ast.BOX
 
     def aux(self, pred, n):
         return f"_b{n}_{pred}"
@@ -32,23 +40,23 @@ class TimeBox(WindowEncoder):
 
     def static_rules(self, pred, arity, n, background):
         a = arg_vars(arity)
-        head, spoil = self.aux(pred, n), self.spoil(pred, n)
+        head, spoil = ast.Atom(self.aux(pred, n), a), ast.Atom(self.spoil(pred, n), a)
+        at_now = ast.Atom(pred, a + (N,))
         return [
-            f"{head}{args_with(a)} :- _now(N), {pred}{args_with(a, 'N')}, not {spoil}{args_with(a)}.",
-            f"{spoil}{args_with(a)} :- _now(N), {pred}{args_with(a, 'N')}, U = N-{n}..N-1, U >= 0,"
-            f" not {pred}{args_with(a, 'U')}.",
+            AspRule.of(head, now(), at_now, NafLiteral(spoil, negated=True)),
+            AspRule.of(spoil, now(), at_now, Cmp("=", U, ast.Interval(minus(N, n), minus(N, 1))),
+                 Cmp(">=", U, ast.Number(0)), NafLiteral(ast.Atom(pred, a + (U,)), negated=True)),
         ]
 
 
 class TimeAt(WindowEncoder):
     """``p at T in [n]``: T in [N-n, N] and p holds at T."""
 
-    kind, modality = "time", ast.AT
+    kind, modality = ast.WindowKind.TIME, ast.AT
 
     def aux(self, pred, n):
         return f"_a{n}_{pred}"
 
     def static_rules(self, pred, arity, n, background):
-        a = arg_vars(arity)
-        return [f"{self.aux(pred, n)}{args_with(a, 'U')} :- _now(N), {pred}{args_with(a, 'U')},"
-                f" N-{n} <= U, U <= N."]
+        a = arg_vars(arity) + (U,)
+        return [AspRule.of(ast.Atom(self.aux(pred, n), a), now(), ast.Atom(pred, a), *in_window(n))]

@@ -8,13 +8,18 @@ p(A..) is in the window's contents at U (background atoms at every U of the time
 from __future__ import annotations
 
 from ... import ast
-from .base import WindowEncoder, arg_vars, args_with
+from ..asp import AspRule, NafLiteral, atom
+from .base import C, K, N, S, U, WindowEncoder, arg_vars, minus, now
+
+Cmp = ast.Comparison
 
 
 def start_rules(n: int) -> list:
     """The timeline start of the size-n tuple window (the cut-off of the paper's tuple box)."""
-    return [f"_cstart{n}(S) :- _cnt(C), C >= {n}, _tick(S, C-{n}+1).",
-            f"_cstart{n}(0) :- _cnt(C), C < {n}."]
+    cnt, start = atom("_cnt", C), f"_cstart{n}"
+    return [AspRule.of(atom(start, S), cnt, Cmp(">=", C, ast.Number(n)),
+                 atom("_tick", S, ast.BinOp("+", minus(C, n), ast.Number(1)))),
+            AspRule.of(atom(start, ast.Number(0)), cnt, Cmp("<", C, ast.Number(n)))]
 
 
 def contents(pred: str, n: int) -> str:
@@ -23,30 +28,31 @@ def contents(pred: str, n: int) -> str:
 
 def contents_rules(pred: str, arity: int, n: int, background: bool) -> list:
     a = arg_vars(arity)
-    rules = [f"{contents(pred, n)}{args_with(a, 'U')} :- _cnt(C), {pred}{args_with(a, 'U', 'K')}, K > C-{n}."]
+    head = ast.Atom(contents(pred, n), a + (U,))
+    rules = [AspRule.of(head, atom("_cnt", C), ast.Atom(pred, a + (U, K)), Cmp(">", K, minus(C, n)))]
     if background:
-        rules.append(f"{contents(pred, n)}{args_with(a, 'U')} :- _bg_{pred}{args_with(a)}, _cstart{n}(S),"
-                     f" _now(N), U = S..N.")
+        rules.append(AspRule.of(head, ast.Atom(f"_bg_{pred}", a), atom(f"_cstart{n}", S), now(),
+                          Cmp("=", U, ast.Interval(S, N))))
     return rules
 
 
 class TupleDiamond(WindowEncoder):
     """``p in [n #]``: p is among the last n atoms (or background)."""
 
-    kind, modality = "tuple", ast.DIAMOND
+    kind, modality = ast.WindowKind.TUPLE, ast.DIAMOND
 
     def aux(self, pred, n):
         return f"_cd{n}_{pred}"
 
     def static_rules(self, pred, arity, n, background):
         a = arg_vars(arity)
-        return [f"{self.aux(pred, n)}{args_with(a)} :- {contents(pred, n)}{args_with(a, 'U')}."]
+        return [AspRule.of(ast.Atom(self.aux(pred, n), a), ast.Atom(contents(pred, n), a + (U,)))]
 
 
 class TupleBox(WindowEncoder):
     """``p always [n #]``: p is in the window's contents at every point of its timeline."""
 
-    kind, modality = "tuple", ast.BOX
+    kind, modality = ast.WindowKind.TUPLE, ast.BOX
 
     def aux(self, pred, n):
         return f"_cb{n}_{pred}"
@@ -56,22 +62,23 @@ class TupleBox(WindowEncoder):
 
     def static_rules(self, pred, arity, n, background):
         a = arg_vars(arity)
-        head, spoil, cin = self.aux(pred, n), self.spoil(pred, n), contents(pred, n)
+        head, spoil = ast.Atom(self.aux(pred, n), a), ast.Atom(self.spoil(pred, n), a)
+        cin_now = ast.Atom(contents(pred, n), a + (N,))
         return [
-            f"{head}{args_with(a)} :- _now(N), {cin}{args_with(a, 'N')}, not {spoil}{args_with(a)}.",
-            f"{spoil}{args_with(a)} :- _now(N), {cin}{args_with(a, 'N')}, _cstart{n}(S), U = S..N-1,"
-            f" not {cin}{args_with(a, 'U')}.",
+            AspRule.of(head, now(), cin_now, NafLiteral(spoil, negated=True)),
+            AspRule.of(spoil, now(), cin_now, atom(f"_cstart{n}", S), Cmp("=", U, ast.Interval(S, minus(N, 1))),
+                 NafLiteral(ast.Atom(contents(pred, n), a + (U,)), negated=True)),
         ]
 
 
 class TupleAt(WindowEncoder):
     """``p at T in [n #]``: p is in the window's contents at T."""
 
-    kind, modality = "tuple", ast.AT
+    kind, modality = ast.WindowKind.TUPLE, ast.AT
 
     def aux(self, pred, n):
         return f"_ca{n}_{pred}"
 
     def static_rules(self, pred, arity, n, background):
-        a = arg_vars(arity)
-        return [f"{self.aux(pred, n)}{args_with(a, 'U')} :- {contents(pred, n)}{args_with(a, 'U')}."]
+        a = arg_vars(arity) + (U,)
+        return [AspRule.of(ast.Atom(self.aux(pred, n), a), ast.Atom(contents(pred, n), a))]

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 from ... import ast
-from .base import WindowEncoder, arg_vars, args_with
+from ..asp import AspRule
+from .base import N, U, WindowEncoder, arg_vars, now
 
 
 class UnwindowedAt(WindowEncoder):
     """``p at T``: 0 <= T <= N and p holds at T (predictions beyond N are not read)."""
 
-    kind, modality = "none", ast.AT
+    kind, modality = ast.WindowKind.NONE, ast.AT
 
     def aux(self, pred, n):
         return f"_at_{pred}"
 
     def static_rules(self, pred, arity, n, background):
-        a = arg_vars(arity)
-        return [f"{self.aux(pred, n)}{args_with(a, 'U')} :- _now(N), {pred}{args_with(a, 'U')}, 0 <= U, U <= N."]
+        a = arg_vars(arity) + (U,)
+        return [AspRule.of(ast.Atom(self.aux(pred, n), a), now(), ast.Atom(pred, a),
+                     ast.Comparison("<=", ast.Number(0), U), ast.Comparison("<=", U, N))]

@@ -1,0 +1,120 @@
+"""ASP values: the statements the encoders build, each printing as clingo syntax.
+
+Terms, atoms and comparisons are the LARS ones (:mod:`ticker_py.ast`), which print in
+clingo syntax already; this module adds what ASP has and LARS has not: literals over
+plain atoms or comparisons, rules over them (no head: a constraint) and ``#show``
+directives. The names follow clingo's AST and the ASP-Core-2 grammar (a *naf-literal* is an
+atom or a comparison, possibly under ``not``), kept apart from the LARS ``Literal`` and
+``Rule``.
+
+>>> X = ast.Variable("X")
+>>> str(AspRule(ast.Atom("q", (X,)), (NafLiteral(ast.Atom("p", (X,))), NafLiteral(ast.Atom("r"), negated=True))))
+'q(X) :- p(X), not r.'
+>>> [str(AspRule(Symbol(atom))) for atom in [("flag",), ("v", '"a,b"', ("f", -1))]]
+['flag.', 'v("a,b",f(-1)).']
+>>> program_text([ShowNothing(), ShowSignature("q", 1)])
+'#show.\\n#show q/1.\\n'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional, Union
+
+from .. import ast
+from ..values import format_atom
+
+__all__ = ["Symbol", "NafLiteral", "AspRule", "Show", "ShowNothing", "ShowSignature", "ShowTerm", "Statement",
+           "atom", "program_text"]
+
+
+@dataclass(frozen=True, slots=True)
+class Symbol:
+    """A ground term or atom as a plain value (:mod:`ticker_py.values`): ``1``, ``'a'``, ``('f', 1)``.
+
+    A tuple prints as an atom: ``('p',)`` is ``p``, as clingo prints a function symbol without arguments.
+    """
+
+    value: object
+
+    def __str__(self) -> str:
+        return format_atom(self.value) if type(self.value) is tuple else str(self.value)
+
+
+@dataclass(frozen=True, slots=True)
+class NafLiteral:
+    """A body literal: an atom or a comparison, possibly under default negation (``not``)."""
+
+    atom: Union[ast.Atom, ast.Comparison, Symbol]
+    negated: bool = False
+
+    def __str__(self) -> str:
+        return f"not {self.atom}" if self.negated else str(self.atom)
+
+
+@dataclass(frozen=True, slots=True)
+class AspRule:
+    """``head :- body.``; a fact has an empty body, a constraint no head."""
+
+    head: Union[ast.Atom, Symbol, None]
+    body: tuple = ()
+
+    @classmethod
+    def of(cls, head: Optional[ast.Atom], *body) -> "AspRule":
+        """A rule whose body atoms and comparisons not yet in a :class:`NafLiteral` are positive."""
+        return cls(head, tuple(b if isinstance(b, NafLiteral) else NafLiteral(b) for b in body))
+
+    def __str__(self) -> str:
+        body = ", ".join(map(str, self.body))
+        if self.head is None:
+            return f":- {body}."
+        return f"{self.head} :- {body}." if body else f"{self.head}."
+
+
+class Show:
+    """A ``#show`` directive (the three forms below)."""
+
+    __slots__ = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ShowNothing(Show):
+    """``#show.``: hide every atom not shown by a later directive."""
+
+    def __str__(self) -> str:
+        return "#show."
+
+
+@dataclass(frozen=True, slots=True)
+class ShowSignature(Show):
+    """``#show name/arity.``"""
+
+    name: str
+    arity: int
+
+    def __str__(self) -> str:
+        return f"#show {self.name}/{self.arity}."
+
+
+@dataclass(frozen=True, slots=True)
+class ShowTerm(Show):
+    """``#show term : body.``"""
+
+    term: ast.Atom
+    body: tuple
+
+    def __str__(self) -> str:
+        return f"#show {self.term} : {', '.join(map(str, self.body))}."
+
+
+Statement = Union[AspRule, Show]
+
+
+def atom(name: str, *args) -> ast.Atom:
+    """``name(args)``: ``atom('p', ast.Variable('X'), ast.Number(1))``."""
+    return ast.Atom(name, args)
+
+
+def program_text(statements) -> str:
+    """The clingo source of a sequence of statements, one a line."""
+    return "".join(f"{s}\n" for s in statements)
