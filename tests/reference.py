@@ -681,7 +681,8 @@ def reference_results(program, stream, every="time", semantics: Semantics = DEFA
 
     The stream starts at 0, or under ``origin=first`` at its first time point (nothing is
     evaluated before it). Under ``persistence=feedback`` the atoms derived at u (the last
-    tick of u) are fed back at u; several answer streams there raise :class:`FeedbackError`.
+    tick of u) are fed back at u before the next time point is evaluated; several answer streams
+    there raise :class:`FeedbackError` then.
     """
     stream = _normalise(stream, semantics.duplicates is Duplicates.BAG)
     start = stream[0][0] if stream and semantics.origin is Origin.FIRST else 0
@@ -698,7 +699,7 @@ def reference_results(program, stream, every="time", semantics: Semantics = DEFA
     for i, (t, c) in enumerate(all_ticks):
         result = reference_eval(prep, stream, t, c, semantics=semantics, origin=origin, fed=fed, **options)
         out.append(result)
-        if feedback and (i + 1 == len(all_ticks) or all_ticks[i + 1][0] != t):
+        if feedback and i + 1 < len(all_ticks) and all_ticks[i + 1][0] != t:  # fed before the next time point
             if len(result.models) > 1:
                 raise FeedbackError(f"persistence=feedback: {len(result.models)} answer streams at t={t}")
             for model in result.models:

@@ -40,7 +40,8 @@ class EngineEntry:
 ENGINES = {e.name: e for e in (
     EngineEntry("clingo", "ticker_py.engines.clingo_engine", "ClingoEngine", "clingo",
                 "the static encoding, solved from scratch per tick",
-                frozenset({"window_bounds", "duplicates"})),
+                frozenset({"window_bounds", "origin", "tuple_scope", "tuple_ties", "duplicates", "future_heads",
+                           "persistence"})),
     EngineEntry("incremental", "ticker_py.engines.hybrid", "HybridEngine", "incremental",
                 "the stratified lower part evaluated natively, the rest solved by clingo per tick",
                 frozenset({"duplicates"})),

@@ -14,6 +14,7 @@ import clingo
 
 from ..analysis import Analysis
 from ..encode import encode_static
+from ..semantics import Origin, TupleScope, TupleTies
 from ..streams.model import Model, Result
 from .base import Engine, EngineOptions, covered_from, trim_history
 
@@ -85,13 +86,27 @@ class ClingoEngine(Engine):
     def __init__(self, analysis: Analysis, options: EngineOptions = EngineOptions()):
         self.analysis = analysis
         self.options = options
-        self.encoding = encode_static(analysis)
+        sem = self.semantics = options.semantics
+        self.encoding = encode_static(analysis, sem)
         self.reader = ModelReader(analysis, options.show)
         self.history: deque = deque()
         self.count = 0
         self.time = 0
+        self.origin = None if sem.origin is Origin.FIRST else 0  # origin=first: the first call's t
+        self.scoped = sem.tuple_scope is TupleScope.PREDICATE
+        self.fed: list = []  # (u, atom) fed back (persistence=feedback)
+        self.arguments = ["--project"] if sem.tuple_ties is TupleTies.CHOICE else []
+
+    def _start(self, t: int) -> None:
+        if self.origin is None:
+            self.origin = t
+
+    def feed_back(self, u: int, atoms: Sequence[tuple]) -> None:
+        """Add atoms derived at u to the stream at u, time-pinned (``persistence=feedback``)."""
+        self.fed += [(u, atom) for atom in atoms]
 
     def append(self, t: int, atoms: Sequence[tuple]) -> None:
+        self._start(t)
         self.time = t
         for atom in atoms:
             self.count += 1
@@ -99,18 +114,36 @@ class ClingoEngine(Engine):
 
     def covered_from(self, t: int) -> int:
         """The first time point a time window or @-atom can read at t."""
-        return covered_from(self.analysis.lookback, t)
+        return max(self.origin or 0, covered_from(self.analysis.lookback, t))
 
     def _trim(self, lo: int) -> None:
-        trim_history(self.history, lo, self.count, self.analysis.tuple_lookback)
+        # per-predicate counts (tuple_scope=predicate) need every atom: no trimming by count
+        keep = self.count if self.scoped else self.analysis.tuple_lookback
+        trim_history(self.history, lo, self.count, keep)
+
+    def _window_atoms(self):
+        """``(U, K, atom)`` of the history; under ``tuple_scope=predicate`` K is the atom's
+        count among its predicate's atoms."""
+        if not self.scoped:
+            return self.history
+        counts: dict = {}
+        out = []
+        for u, _, atom in self.history:
+            counts[atom[0]] = k = counts.get(atom[0], 0) + 1
+            out.append((u, k, atom))
+        return out
 
     def iter_models(self, t: int):
         """The answer streams at t one by one, as the solver finds them (``models`` of the
         options: 0 = all); nothing is collected."""
+        self._start(t)
         lo = self.covered_from(t)
         self._trim(lo)
-        facts = self.encoding.facts(t, self.count, lo, self.history)
-        ctl = clingo.Control([f"--models={self.options.models}"], logger=clingo_logger, message_limit=0)
+        origin = self.origin if self.semantics.origin is Origin.FIRST else None
+        fed = [(u, atom) for u, atom in self.fed if u >= lo]
+        facts = self.encoding.facts(t, self.count, lo, self._window_atoms(), origin, fed)
+        ctl = clingo.Control([f"--models={self.options.models}"] + self.arguments, logger=clingo_logger,
+                             message_limit=0)
         ctl.add("base", [], self.encoding.rules)
         ctl.add("base", [], facts)
         ctl.ground([("base", [])])
