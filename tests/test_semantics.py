@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import scaled
+from test_cli import ticker
 from reference import FeedbackError, reference_results
 from strategies import EXTENSIONAL, programs, vocabularies
 from ticker_py import Reasoner, ast, run
@@ -211,14 +212,6 @@ def test_engines_equal_reference_per_profile_many(profile, every):
 
 # ---------------------------------------------------------------- command line
 
-def _ticker(capsys, *argv):
-    from ticker_py.cli import main
-
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 @pytest.fixture
 def window_files(tmp_path):
     program, stream = tmp_path / "p.lars", tmp_path / "s.stream"
@@ -229,9 +222,9 @@ def window_files(tmp_path):
 
 def test_cli_run_semantics_and_knob(capsys, window_files):
     program, stream = window_files
-    code, out, _ = _ticker(capsys, "run", program, "--stream", stream, "--semantics", "r4", "--format", "text")
+    code, out, _ = ticker(capsys, "run", program, "--stream", stream, "--semantics", "r4", "--format", "text")
     assert (code, out.splitlines()) == (0, ["t=0 c=1: {q}", "t=1 c=1: {}", "t=2 c=1: {}"])
-    code, out2, _ = _ticker(capsys, "run", program, "--stream", stream, "--window-bounds", "half-open",
+    code, out2, _ = ticker(capsys, "run", program, "--stream", stream, "--window-bounds", "half-open",
                             "--format", "text")
     assert (code, out2) == (0, out)
 
@@ -243,37 +236,37 @@ def test_cli_run_semantics_and_knob(capsys, window_files):
 ])
 def test_cli_run_bad_semantics_is_status_2(capsys, window_files, argv, match):
     program, stream = window_files
-    code, _, err = _ticker(capsys, "run", program, "--stream", stream, *argv)
+    code, _, err = ticker(capsys, "run", program, "--stream", stream, *argv)
     assert code == 2 and match in err and "Traceback" not in err
 
 
 def test_cli_check_semantics(capsys, window_files, tmp_path):
     program, _ = window_files
-    code, out, _ = _ticker(capsys, "check", program, "--semantics", "r4")
+    code, out, _ = ticker(capsys, "check", program, "--semantics", "r4")
     assert code == 0
     assert "semantics: r4 (" in out and "engines under r4: " in out
     assert "incremental: the incremental engine cannot run --window-bounds half-open" in out
     bad = tmp_path / "bad.lars"
     bad.write_text("a :- not b.\nb :- not a.\n")
-    code, out, err = _ticker(capsys, "check", bad, "--semantics", "laser")
+    code, out, err = ticker(capsys, "check", bad, "--semantics", "laser")
     assert code == 2 and f"{bad}:1:10-11: error: 'a' depends negatively on 'b'" in err and "ok" not in out
 
 
 def test_cli_compare_semantics(capsys, window_files):
     program, stream = window_files
-    code, out, _ = _ticker(capsys, "compare", program, "--stream", stream, "--semantics", "default,r4")
+    code, out, _ = ticker(capsys, "compare", program, "--stream", stream, "--semantics", "default,r4")
     assert code == 3
     assert out.splitlines() == ["t=1: answer streams differ", "  default  {q}", "  r4       {}",
                                 "1 of 3 time points differ (default, r4)",
                                 "dimension      differing time points", "window_bounds  1"]
-    code, out, _ = _ticker(capsys, "compare", program, "--stream", stream, "--semantics", "default,r4",
+    code, out, _ = ticker(capsys, "compare", program, "--stream", stream, "--semantics", "default,r4",
                            "--format", "json", "--engines", "clingo,native")
     lines = [json.loads(line) for line in out.splitlines()]
     assert code == 3 and [row["differs"] for row in lines[:-1]] == [False, True, False]
     assert lines[1]["answers"] == {"default@clingo": [["q"]], "default@native": [["q"]],
                                    "r4@clingo": [[]], "r4@native": [[]]}
     assert lines[-1]["summary"] == {"engine": 0, "window_bounds": 1}
-    code, _, _ = _ticker(capsys, "compare", program, "--stream", stream, "--semantics", "default,default")
+    code, _, _ = ticker(capsys, "compare", program, "--stream", stream, "--semantics", "default,default")
     assert code == 0
 
 
@@ -322,3 +315,15 @@ def test_docs_example_table(name):
     assert _printed(reference_results(DOC_PROGRAM, DOC_STREAM, semantics=semantics)) == DOC_TABLE[name]
     for engine in semantics_engines(load_program(DOC_PROGRAM), semantics):
         assert _printed(run(DOC_PROGRAM, DOC_STREAM, engine=engine, models=0, semantics=semantics)) == DOC_TABLE[name]
+
+
+def test_live_reasoner_runs_origin_and_bag_like_run():
+    # the push-driven live reasoner starts at the first push (origin=first) and keeps duplicates (bag)
+    from ticker_py.live.reasoner import LiveReasoner
+
+    for program, stream, sem in [("q :- p always [2].", [(1, ["p"]), (2, ["p"])], "lars"),
+                                 ("q(X) :- p(X) in [2 #].", [(0, ["p(1)", "p(2)", "p(2)"])], "ticker")]:
+        live = LiveReasoner(Reasoner(program, engine="clingo", semantics=sem))
+        got = [r for t, atoms in stream for r in live.push(t, atoms)] + live.close()
+        assert answer_sets(got) == answer_sets(run(program, stream, engine="clingo", semantics=sem))
+        assert answer_sets(got) == answer_sets(reference_results(program, stream, semantics=resolve(sem)))
