@@ -245,7 +245,9 @@ def test_cli_check_semantics(capsys, window_files, tmp_path):
     code, out, _ = ticker(capsys, "check", program, "--semantics", "r4")
     assert code == 0
     assert "semantics: r4 (" in out and "engines under r4: " in out
-    assert "incremental: the incremental engine cannot run --window-bounds half-open" in out
+    assert "engines under r4: clingo, incremental, incremental-pure, native" in out
+    code, out, _ = ticker(capsys, "check", program, "--semantics", "cql")
+    assert code == 0 and "native: the native engine cannot run --origin first" in out
     bad = tmp_path / "bad.lars"
     bad.write_text("a :- not b.\nb :- not a.\n")
     code, out, err = ticker(capsys, "check", bad, "--semantics", "laser")

@@ -44,7 +44,7 @@ ENGINES = {e.name: e for e in (
                            "persistence"})),
     EngineEntry("incremental", "ticker_py.engines.hybrid", "HybridEngine", "incremental",
                 "the stratified lower part evaluated natively, the rest solved by clingo per tick",
-                frozenset({"duplicates"})),
+                frozenset({"window_bounds", "duplicates"})),
     EngineEntry("incremental-pure", "ticker_py.engines.incremental", "PureIncrementalEngine", "incremental",
                 "the pure incremental encoding, multi-shot clingo on the whole program",
                 frozenset({"window_bounds", "duplicates"})),

@@ -16,7 +16,7 @@ from typing import Sequence
 from ..analysis import Analysis
 from ..errors import Diagnostic, StreamError
 from ..streams.model import Model, Result
-from .base import DiffsModels, Engine, EngineOptions
+from .base import Engine, EngineOptions, ModelDiffer
 
 __all__ = ["FeedbackEngine", "inner_options"]
 
@@ -27,7 +27,7 @@ def inner_options(options: EngineOptions) -> EngineOptions:
     return replace(options, models=models, changes_only=False)
 
 
-class FeedbackEngine(DiffsModels, Engine):
+class FeedbackEngine(Engine):
     """Wraps an engine that has ``feed_back(u, atoms)``; same protocol as any engine."""
 
     def __init__(self, inner: Engine, analysis: Analysis, options: EngineOptions):
@@ -37,8 +37,7 @@ class FeedbackEngine(DiffsModels, Engine):
         self.background = frozenset(analysis.background)
         self.last = None       # the latest Result, fed back once its time point is complete
         self.fed: set = set()  # (atom, u) pairs fed back
-        self.previous = None   # the previous model, for ``changes`` (DiffsModels)
-        self.count = 0
+        self.differ = ModelDiffer(options)
 
     def _close(self, t: int) -> None:
         last = self.last
@@ -66,5 +65,4 @@ class FeedbackEngine(DiffsModels, Engine):
         models = tuple(Model(m.atoms, frozenset(p for p in m.pinned if p not in self.fed)) for m in raw.models)
         if self.options.models:
             models = models[: self.options.models]
-        self.count = raw.c
-        return self._result(t, models)
+        return self.differ.result(t, raw.c, models)
