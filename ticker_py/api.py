@@ -32,6 +32,7 @@ from .errors import Diagnostic, StreamError, UsageError
 from .semantics import Duplicates, Origin, Persistence, Semantics, check_program, resolve, under
 from .streams import Record, Result, StreamChecker, open_stream, read_dataframe, results_to_dataframe
 from .streams.drive import Every, drive
+from .streams.factorized import note_fallback, with_factors
 from .syntax import parse_file, parse_ground_atom, parse_program
 from .syntax.ground_atoms import GroundSyntaxError
 
@@ -97,7 +98,12 @@ class Results(list):
     """A list of :class:`Result` that converts to a pandas DataFrame."""
 
     def to_dataframe(self, show_at: bool = False):
-        """Columns ``t, c, model, atom`` (see docs/formats.md)."""
+        """Columns ``t, c, model, atom``; for factorized results ``t, c, factor, alternative, atom``
+        (see docs/formats.md)."""
+        if self and self[0].factors is not None:
+            from .streams.factor_writers import factors_to_dataframe
+
+            return factors_to_dataframe(self, show_at=show_at)
         return results_to_dataframe(self, show_at=show_at)
 
 
@@ -113,7 +119,7 @@ class Reasoner:
 
     def __init__(self, program, engine: str = "auto", models: int = 1, show: str = "derived",
                  clock: Union[str, int] = "1s", inertia: bool = False, changes_only: bool = False,
-                 semantics: Union[str, Semantics, None] = None, **knobs):
+                 factorize: bool = False, semantics: Union[str, Semantics, None] = None, **knobs):
         self.semantics = resolve(semantics, **knobs)
         self.analysis = program if isinstance(program, Analysis) else load_program(program, clock=clock)
         if models < 0:
@@ -123,7 +129,11 @@ class Reasoner:
         check_program(self.semantics, self.analysis)
         analysis = under(self.semantics, self.analysis)
         self.engine_name = resolve_engine(engine, analysis, self.semantics)
-        options = EngineOptions(models=models, show=show, inertia=inertia, changes_only=changes_only,
+        if factorize and self.semantics.changed:
+            raise UsageError(Diagnostic("--factorize runs the default semantics",
+                                        notes=(f"drop --factorize or the knobs of '{self.semantics}'",)))
+        options = EngineOptions(models=0 if factorize else models, show=show, inertia=inertia,
+                                changes_only=changes_only and not factorize, factorize=factorize,
                                 semantics=self.semantics)
         if self.semantics.persistence is Persistence.FEEDBACK:
             from .engines.feedback import FeedbackEngine, inner_options
@@ -132,6 +142,9 @@ class Reasoner:
             self.engine = FeedbackEngine(inner, analysis, options)
         else:
             self.engine = create_engine(self.engine_name, analysis, options)
+        self.factorize, self.models = factorize, models
+        if factorize and self.engine_name != "native" and not hasattr(self.engine, "factorizes"):
+            note_fallback(self.engine_name, "this engine does not factorize")
         self.checker = StreamChecker(dict(self.analysis.signatures), set(self.analysis.intensional))
         self.time = 0
         self.atoms_in = 0
@@ -159,6 +172,8 @@ class Reasoner:
             raise StreamError(Diagnostic(f"cannot evaluate time {t} after time {self.time}"))
         self.time = t
         self.started = True
+        if self.factorize:
+            return with_factors(self.engine.evaluate(t), self.models)
         return self.engine.evaluate(t)
 
     def feed(self, records: Iterable[Record], until: Optional[int] = None,
@@ -213,10 +228,13 @@ def records_from(stream) -> Iterable[Record]:
 
 def run(program, stream, engine: str = "auto", models: int = 1, every: str = "time",
         until: Optional[int] = None, show: str = "derived", clock: Union[str, int] = "1s",
-        inertia: bool = False, semantics: Union[str, Semantics, None] = None, **knobs) -> Results:
+        inertia: bool = False, factorize: bool = False, semantics: Union[str, Semantics, None] = None,
+        **knobs) -> Results:
     """Evaluate a whole stream; ``stream`` is a path, a DataFrame or ``(t, atoms)`` pairs.
 
+    ``factorize=True``: every Result carries its answer streams factorized (``Result.factors``,
+    see docs/formats.md); ``models`` > 0 then keeps the first ``models`` of the product.
     ``semantics`` and ``knobs`` as for :class:`Reasoner`."""
     reasoner = Reasoner(program, engine=engine, models=models, show=show, clock=clock, inertia=inertia,
-                        semantics=semantics, **knobs)
+                        factorize=factorize, semantics=semantics, **knobs)
     return Results(reasoner.feed(records_from(stream), until=until, every=every))

@@ -38,6 +38,7 @@ class RunOptions:
     consequences: Optional[str] = None
     until: Optional[int] = None
     out: Optional[str] = None
+    factorize: bool = False
     semantics: Semantics = DEFAULT
 
 
@@ -48,7 +49,10 @@ def register(sub) -> None:
     run.add_argument("--stream", default="-", help="stream file (.stream/.txt/.jsonl/.csv/.parquet) or - for stdin")
     run.add_argument("--engine", default="auto", metavar=choices_metavar(("auto",) + ENGINE_NAMES),
                      help="the engine (auto: native if it can run the program, else incremental)")
-    run.add_argument("--models", type=int, default=1, help="answer streams per tick (0 = all)")
+    run.add_argument("--models", type=int, default=None,
+                     help="answer streams per tick (0 = all; 0 by default with --factorize) (default: 1)")
+    run.add_argument("--factorize", action="store_true",
+                     help="all answer streams per tick as a product: a common part times independent choices")
     run.add_argument("--every", default="time", metavar=choices_metavar(tuple(e.value for e in Every)),
                      help="time: once per time point; signal: after every atom")
     run.add_argument("--format", default="jsonl", metavar=choices_metavar(FORMATS), help="output format")
@@ -72,10 +76,11 @@ def run_options(args) -> RunOptions:
     """The checked run options of parsed arguments (the program is loaded after these checks)."""
     check_choice(args.format, FORMATS, "format")
     every = Every.parse(args.every)
-    return RunOptions(stream=args.stream, engine=args.engine, models=args.models, every=every,
+    models = args.models if args.models is not None else 0 if args.factorize else 1
+    return RunOptions(stream=args.stream, engine=args.engine, models=models, every=every,
                       format=args.format, changes=args.changes, show_at=args.show_at, show=args.show,
                       inertia=args.inertia, consequences=args.consequences, until=args.until, out=args.out,
-                      semantics=resolve(args.semantics, **semantics_knobs(args)))
+                      factorize=args.factorize, semantics=resolve(args.semantics, **semantics_knobs(args)))
 
 
 def cmd_run(args) -> int:
@@ -83,12 +88,15 @@ def cmd_run(args) -> int:
     from ..api import Reasoner, records_from
     from ..live.options import live_output, live_records
     from ..streams import make_writer
+    from ..streams.factor_writers import make_factor_writer
 
     o = run_options(args)
     live = live_options(args)
     shards = shard_options(args)
     analysis = load(args)
-    if o.changes and o.models != 1:
+    if o.factorize and (shards.spark or shards.shards is not None):
+        raise UsageError(Diagnostic("--factorize cannot be combined with --spark or --shards"))
+    if o.changes and o.models != 1 and not o.factorize:
         raise UsageError(Diagnostic("--changes needs a single answer stream", notes=("use --models 1",)))
     if o.consequences:
         if o.changes or o.format != "jsonl":
@@ -98,7 +106,8 @@ def cmd_run(args) -> int:
 
     def output():
         out = live_output(live) or (open(o.out, "w") if o.out else sys.stdout)
-        return out, make_writer(o.format, out, show_at=o.show_at, changes=o.changes)
+        make = make_factor_writer if o.factorize and o.models == 0 else make_writer
+        return out, make(o.format, out, show_at=o.show_at, changes=o.changes)
 
     if shards.spark or shards.shards is not None:
         from ..engines import check_engine
@@ -115,7 +124,8 @@ def cmd_run(args) -> int:
             if out is not sys.stdout:
                 out.close()
     reasoner = Reasoner(analysis, engine=o.engine, models=o.models, show=o.show, inertia=o.inertia,
-                        changes_only=o.changes or o.format == "none", semantics=o.semantics)
+                        changes_only=o.changes or o.format == "none", factorize=o.factorize,
+                        semantics=o.semantics)
     records = live_records(live, analysis)
     if records is None:
         records = records_from(o.stream)
