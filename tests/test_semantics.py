@@ -329,3 +329,8 @@ def test_live_reasoner_runs_origin_and_bag_like_run():
         got = [r for t, atoms in stream for r in live.push(t, atoms)] + live.close()
         assert answer_sets(got) == answer_sets(run(program, stream, engine="clingo", semantics=sem))
         assert answer_sets(got) == answer_sets(reference_results(program, stream, semantics=resolve(sem)))
+
+
+def test_factorize_refuses_other_semantics():
+    with pytest.raises(UsageError, match="--factorize runs the default semantics"):
+        Reasoner("q :- p in [1].", factorize=True, semantics="r4")
