@@ -72,6 +72,8 @@ from dataclasses import dataclass
 from typing import Iterable, Optional, Union
 
 from ticker_py import ast
+from ticker_py.semantics import (DEFAULT, Duplicates, FutureHeads, Origin, Persistence, Semantics,
+                                 TupleScope, TupleTies, WindowBounds)
 from ticker_py.values import evaluate_arith, format_atom, from_ast_term, term_key
 from ticker_py.streams.model import Model, Result
 from ticker_py.syntax import parse_ground_atom, parse_program
@@ -224,14 +226,24 @@ def _compare(op, a, b) -> bool:
 # ---------------------------------------------------------------- the stream at (t, c)
 
 class Stream:
-    """The input at tick (t, c): atoms with their time and count, and the background."""
+    """The input at tick (t, c): atoms with their time and count, and the background.
 
-    def __init__(self, history, t: int, c: int, prep: Prepared):
-        self.t, self.c = t, c
+    ``origin``: where windows clip (0, or the stream's first time point); ``fed``: derived
+    ``(atom, u)`` pairs of earlier time points fed back into the stream (``persistence``).
+    ``cut`` picks one of :meth:`tuple_alternatives` per tuple window (``tuple_ties=choice``).
+    """
+
+    def __init__(self, history, t: int, c: int, prep: Prepared, sem: Semantics = DEFAULT, origin: int = 0,
+                 fed=frozenset()):
+        self.t, self.c, self.sem, self.origin = t, c, sem, origin
         self.background = prep.background
+        self.fed = frozenset(fed)
         self.counted = []  # (count, time, atom) for counts 1..c
         self.input = {u: set() for u in range(t + 1)}
-        for time, atoms in _normalise(history):
+        for atom, u in self.fed:
+            self.input[u].add(atom)
+        self.cut = {}
+        for time, atoms in _normalise(history, sem.duplicates is Duplicates.BAG):
             for atom in atoms:
                 if len(self.counted) == c:
                     break
@@ -243,36 +255,56 @@ class Stream:
                 self.input[time].add(atom)
         if len(self.counted) < c:
             raise ReferenceError(f"the stream has fewer than c={c} atoms")
-        self._tuple = {}
 
-    def tuple_window(self, n: int):
-        """``[n #]`` at (t, c): (timeline start, {(atom, u)} contents); SPEC §3.3."""
-        if n not in self._tuple:
-            if n < 1:
-                raise ReferenceError("tuple window [0 #]")
-            first = self.c - n + 1
-            contents = {(atom, u) for k, u, atom in self.counted if k >= first}
-            start = self.counted[first - 1][1] if self.c >= n else 0
-            self._tuple[n] = (start, frozenset(contents))
-        return self._tuple[n]
+    def tuple_alternatives(self, n: int, pred: Optional[str]) -> list:
+        """The possible ``[n #]`` windows at (t, c): (timeline start, {(atom, u)} contents).
+
+        ``pred``: count only this predicate's atoms (``tuple_scope=predicate``), else all.
+        With ``tuple_ties=arrival`` one window: the atoms with (scoped) count c-n+1 .. c
+        (SPEC §3.3); with ``choice`` every way to take as many atoms of the boundary time
+        point as arrival order would.
+        """
+        if n < 1:
+            raise ReferenceError("tuple window [0 #]")
+        counted = [(u, atom) for _, u, atom in self.counted if pred is None or atom[0] == pred]
+        if len(counted) < n:
+            return [(self.origin, frozenset((atom, u) for u, atom in counted))]
+        first = len(counted) - n
+        boundary = counted[first][0]
+        if self.sem.tuple_ties is TupleTies.ARRIVAL:
+            return [(boundary, frozenset((atom, u) for u, atom in counted[first:]))]
+        later = frozenset((atom, u) for u, atom in counted if u > boundary)
+        at_boundary = [atom for u, atom in counted if u == boundary]
+        keep = sum(1 for u, _ in counted[first:] if u == boundary)
+        cuts = {later | {(atom, boundary) for atom in chosen}
+                for chosen in itertools.combinations(at_boundary, keep)}
+        return [(boundary, cut) for cut in sorted(cuts, key=lambda x: sorted(map(repr, x)))]
+
+    def tuple_window(self, n: int, pred: Optional[str] = None):
+        """The ``[n #]`` window chosen by ``cut`` (the only one under ``tuple_ties=arrival``)."""
+        key = (n, pred)
+        if key not in self.cut:
+            self.cut[key] = self.tuple_alternatives(n, pred)[0]
+        return self.cut[key]
 
 
-def _normalise(stream):
-    """``[(t, [atoms])]`` with tuple atoms, duplicates within a time point removed."""
+def _normalise(stream, bag: bool = False):
+    """``[(t, [atoms])]`` with tuple atoms; duplicates within a time point removed unless ``bag``."""
     out = []
     for time, atoms in stream:
         seen, row = set(), []
         for atom in atoms:
             if isinstance(atom, str):
                 atom = parse_ground_atom(atom)
-            if atom not in seen:
+            if bag or atom not in seen:
                 seen.add(atom)
                 row.append(atom)
         out.append((time, row))
     return out
 
 
-# A ground window is ("time", n), ("tuple", n) or None (an @-atom without window: [0, t]).
+# A ground window is ("time", n), ("tuple", n, pred) or None (an @-atom without window: [origin, t]);
+# pred is the counted predicate under tuple_scope=predicate, else None.
 # A ground element is (modality, atom, time, window); time only for "at", else None.
 
 class Interp:
@@ -287,26 +319,27 @@ class Interp:
 
     def timeline(self, window):
         """The time points a window covers at t."""
-        t = self.s.t
+        t, origin = self.s.t, self.s.origin
         if window is None:
-            return range(0, t + 1)
-        kind, n = window
-        if kind == "time":
-            return range(max(0, t - n), t + 1)
-        return range(self.s.tuple_window(n)[0], t + 1)
+            return range(origin, t + 1)
+        if window[0] == "time":
+            n = window[1]
+            lo = t - n + 1 if self.s.sem.window_bounds is WindowBounds.HALF_OPEN else t - n
+            return range(max(origin, lo), t + 1)
+        return range(self.s.tuple_window(*window[1:])[0], t + 1)
 
     def holds_at(self, atom, u, window) -> bool:
         """``atom`` at time point u, as seen through the window (u already in its timeline)."""
         if atom in self.s.background:
             return True
         if window is not None and window[0] == "tuple":
-            return (atom, u) in self.s.tuple_window(window[1])[1]
+            return (atom, u) in self.s.tuple_window(*window[1:])[1]
         return atom in self.by_time[u]
 
     def atoms_at(self, u, window):
         """The atoms (background aside) at time point u through the window."""
         if window is not None and window[0] == "tuple":
-            return [a for a, v in self.s.tuple_window(window[1])[1] if v == u]
+            return [a for a, v in self.s.tuple_window(*window[1:])[1] if v == u]
         return self.by_time[u]
 
     def holds(self, element) -> bool:
@@ -333,10 +366,15 @@ class GroundRule:
     neg: tuple             # ground elements that must not hold
 
 
-def _ground_window(window):
+def _ground_window(window, pred, sem: Semantics):
     if window is None:
         return None
-    return ("tuple", window.size) if window.is_tuple else ("time", window_points(window))
+    if window.is_tuple:
+        return ("tuple", window.size, pred if sem.tuple_scope is TupleScope.PREDICATE else None)
+    n = window_points(window)
+    if n == 0 and sem.window_bounds is WindowBounds.HALF_OPEN:
+        raise ReferenceError("[0] is empty under half-open window bounds")
+    return ("time", n)
 
 
 def _ready(lit, sigma) -> bool:
@@ -375,7 +413,7 @@ def _solve(lit, sigma, interp: Interp):
         if a is not _UNDEF and b is not _UNDEF and _compare(el.op, a, b):
             yield sigma, None
         return
-    window = _ground_window(el.window)
+    window = _ground_window(el.window, el.atom.predicate, interp.s.sem)
     pred, arity = el.atom.predicate, len(el.atom.args)
     if el.modality == ast.NOW:
         points = [interp.s.t]
@@ -411,7 +449,7 @@ def _solve(lit, sigma, interp: Interp):
                 yield s2, ground
 
 
-def _ground_negated(lit, sigma):
+def _ground_negated(lit, sigma, interp):
     """The ground form of a negated literal: True/False for a comparison, an element else."""
     el = lit.element
     if not (ast.element_variables(el) <= sigma.keys()):
@@ -427,7 +465,7 @@ def _ground_negated(lit, sigma):
         time = _eval(el.time, sigma)
         if time is _UNDEF:
             return _UNDEF
-    return (el.modality, atom, time, _ground_window(el.window))
+    return (el.modality, atom, time, _ground_window(el.window, el.atom.predicate, interp.s.sem))
 
 
 def ground_rule(rule: ast.Rule, interp: Interp) -> set:
@@ -445,7 +483,7 @@ def ground_rule(rule: ast.Rule, interp: Interp) -> set:
             raise ReferenceError(f"unsafe rule (cannot bind {todo[0]}): {rule}")
         neg = []
         for lit in todo:
-            g = _ground_negated(lit, sigma)
+            g = _ground_negated(lit, sigma, interp)
             if g is _UNDEF or g is True:  # undefined: the instance does not apply
                 return
             if g is not False:
@@ -457,8 +495,8 @@ def ground_rule(rule: ast.Rule, interp: Interp) -> set:
                 raise ReferenceError(f"unsafe head variable in {rule}")
             atom = (rule.head.atom.predicate, *(_eval(a, sigma) for a in rule.head.atom.args))
             time = interp.s.t if rule.head.time is None else _eval(rule.head.time, sigma)
-            if _UNDEF in atom or type(time) is not int or time < 0:
-                return  # undefined, not a time point, or pinned before 0: dropped (SPEC §3.7)
+            if _UNDEF in atom or type(time) is not int or time < interp.s.origin:
+                return  # undefined, not a time point, or pinned before the origin: dropped (SPEC §3.7)
             head = (atom, time)
         out.add(GroundRule(head, tuple(sorted(set(pos), key=repr)), tuple(sorted(set(neg), key=repr))))
 
@@ -552,6 +590,8 @@ def _check(ground, stream, s, minimality):
             return None  # a constraint whose body holds
         atom, u = gr.head
         if u > t:
+            if stream.sem.future_heads is FutureHeads.INCONSISTENT:
+                return None  # strict LARS: the head is false on the timeline [0, t]
             predictions.add(gr.head)  # a model must contain it; minimality: nothing more
         elif gr.head not in s and atom not in stream.background:
             return None
@@ -580,7 +620,7 @@ def _model(prep: Prepared, stream: Stream, derived) -> Model:
     t = stream.t
     atoms = {a for a, u in derived if u == t}
     atoms |= {a for a in stream.background if a[0] in prep.intensional}
-    pinned = {(a, u) for a, u in derived if u != t}
+    pinned = {(a, u) for a, u in derived if u != t} - stream.fed
     return Model(frozenset(atoms), frozenset(pinned))
 
 
@@ -588,21 +628,42 @@ def _model_key(m: Model):
     return (sorted(format_atom(a) for a in m.atoms), m.sorted_pinned())
 
 
+def _tuple_windows(prep: Prepared, sem: Semantics) -> list:
+    """The distinct ground tuple windows ``(n, pred)`` the program reads."""
+    out = set()
+    for rule in prep.rules:
+        for lit in rule.body:
+            el = lit.element
+            if isinstance(el, ast.ExtendedAtom) and el.window is not None and el.window.is_tuple:
+                out.add(_ground_window(el.window, el.atom.predicate, sem)[1:])
+    return sorted(out, key=repr)
+
+
 def reference_eval(program, history, t: int, c: int, prune=True, minimality="lfp",
-                   limit=None) -> Result:
-    """The answer streams of ``program`` at tick (t, c) of ``history`` (see module doc)."""
+                   limit=None, semantics: Semantics = DEFAULT, origin: int = 0, fed=frozenset()) -> Result:
+    """The answer streams of ``program`` at tick (t, c) of ``history`` (see module doc).
+
+    Under ``tuple_ties=choice`` the answer streams of every choice of tuple-window cuts."""
     prep = prepare(program)
-    stream = Stream(history, t, c, prep)
-    models = {_model(prep, stream, d) for d in answer_streams(prep, stream, prune, minimality, limit)}
+    stream = Stream(history, t, c, prep, semantics, origin, fed)
+    windows = _tuple_windows(prep, semantics)
+    models = set()
+    for cuts in itertools.product(*(stream.tuple_alternatives(*w) for w in windows)):
+        stream.cut = dict(zip(windows, cuts))
+        models |= {_model(prep, stream, d) for d in answer_streams(prep, stream, prune, minimality, limit)}
     return Result(t, c, tuple(sorted(models, key=_model_key)))
 
 
-def ticks(stream, every="time"):
+class FeedbackError(ReferenceError):
+    """``persistence=feedback`` met a time point with several answer streams."""
+
+
+def ticks(stream, every="time", bag=False):
     """The evaluation ticks (t, c) of a stream in pull (``time``) or push (``signal``) mode."""
     if every not in ("time", "signal"):
         raise ReferenceError(f"every must be 'time' or 'signal', not {every!r}")
     out, c = [], 0
-    for time, atoms in _normalise(stream):
+    for time, atoms in _normalise(stream, bag):
         if every == "signal":
             for _ in atoms:
                 c += 1
@@ -615,11 +676,32 @@ def ticks(stream, every="time"):
     return out
 
 
-def reference_results(program, stream, every="time", **options) -> list:
-    """One Result per evaluation tick of ``stream`` (time points 0..T consecutive)."""
-    stream = _normalise(stream)
-    for i, (time, _) in enumerate(stream):
+def reference_results(program, stream, every="time", semantics: Semantics = DEFAULT, **options) -> list:
+    """One Result per evaluation tick of ``stream`` (time points consecutive).
+
+    The stream starts at 0, or under ``origin=first`` at its first time point (nothing is
+    evaluated before it). Under ``persistence=feedback`` the atoms derived at u (the last
+    tick of u) are fed back at u before the next time point is evaluated; several answer streams
+    there raise :class:`FeedbackError` then.
+    """
+    stream = _normalise(stream, semantics.duplicates is Duplicates.BAG)
+    start = stream[0][0] if stream and semantics.origin is Origin.FIRST else 0
+    if stream and stream[0][0] > start:  # origin zero: the time points before the first record are empty
+        stream = [(u, []) for u in range(start, stream[0][0])] + stream
+    for i, (time, _) in enumerate(stream, start):
         if time != i:
-            raise ReferenceError(f"time points must be 0, 1, 2, ... consecutive, got {time} at {i}")
+            raise ReferenceError(f"time points must be {start}, {start + 1}, ... consecutive, got {time}")
     prep = prepare(program)
-    return [reference_eval(prep, stream, t, c, **options) for t, c in ticks(stream, every)]
+    origin = start
+    feedback = semantics.persistence is Persistence.FEEDBACK
+    out, fed = [], set()
+    all_ticks = ticks(stream, every, semantics.duplicates is Duplicates.BAG)
+    for i, (t, c) in enumerate(all_ticks):
+        result = reference_eval(prep, stream, t, c, semantics=semantics, origin=origin, fed=fed, **options)
+        out.append(result)
+        if feedback and i + 1 < len(all_ticks) and all_ticks[i + 1][0] != t:  # fed before the next time point
+            if len(result.models) > 1:
+                raise FeedbackError(f"persistence=feedback: {len(result.models)} answer streams at t={t}")
+            for model in result.models:
+                fed |= {(a, t) for a in model.atoms if a not in prep.background}
+    return out

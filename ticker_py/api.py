@@ -21,6 +21,7 @@ One call for a whole stream, with a pandas DataFrame out:
 from __future__ import annotations
 
 import contextlib
+import itertools
 import re
 import threading
 from dataclasses import replace
@@ -35,6 +36,7 @@ from .engines.wide import locate
 from .engines.history import WindowHistory
 from .errors import Diagnostic, StreamError, UsageError
 from .explain import Explanation, explain, parse_query
+from .semantics import Duplicates, Origin, Persistence, Semantics, check_program, resolve, under
 from .streams import Record, Result, StreamChecker, open_stream, read_dataframe, results_to_dataframe
 from .streams.drive import MAX_GAP, Every, check_max_gap, drive
 from .streams.factorized import note_fallback, with_factors
@@ -149,13 +151,18 @@ class Reasoner:
     Reasoner per thread, or :class:`~ticker_py.live.LiveReasoner`, which takes a lock).
     ``explain(t, atom)`` explains an atom at the latest evaluated tick; with ``explainable=True``
     every Result can explain itself (``Result.explain``).
+
+    ``semantics``: a profile of :data:`ticker_py.semantics.PROFILES` (or a ``Semantics``);
+    ``knobs``: explicit knob values over it, e.g. ``window_bounds="half-open"``.
     """
 
     def __init__(self, program, engine: str = "auto", models: int = 1, show: str = "derived",
                  clock: Union[str, int] = "1s", inertia: bool = False, changes_only: bool = False,
-                 factorize: bool = False, explainable: bool = False):
+                 factorize: bool = False, explainable: bool = False,
+                 semantics: Union[str, Semantics, None] = None, **knobs):
         if not isinstance(program, (str, Path, ast.Program, Analysis)):
             raise UsageError(Diagnostic(f"a program is source text, a .lars path or an AST, not {program!r}"))
+        self.semantics = resolve(semantics, **knobs)
         self.analysis = program if isinstance(program, Analysis) else load_program(program, clock=clock)
         if type(models) is not int or models < 0:
             raise UsageError(Diagnostic(f"--models must be >= 0, not {models}"))
@@ -163,12 +170,24 @@ class Reasoner:
             raise UsageError(Diagnostic(f"unknown --show '{show}'", notes=("use derived or all",)))
         if not isinstance(engine, str):
             raise UsageError(Diagnostic(f"unknown engine {engine!r}"))
-        self.engine_name = resolve_engine(engine, self.analysis)
-        self.engine = create_engine(engine if engine == "auto" else self.engine_name, self.analysis,
-                                    EngineOptions(models=0 if factorize else models, show=show, inertia=inertia,
-                                                  changes_only=changes_only and not factorize,
-                                                  factorize=factorize))
-        self.engine_name = self.engine.name   # auto may have fallen back
+        check_program(self.semantics, self.analysis)
+        analysis = under(self.semantics, self.analysis)
+        self.engine_name = resolve_engine(engine, analysis, self.semantics)
+        if factorize and self.semantics.changed:
+            raise UsageError(Diagnostic("--factorize runs the default semantics",
+                                        notes=(f"drop --factorize or the knobs of '{self.semantics}'",)))
+        options = EngineOptions(models=0 if factorize else models, show=show, inertia=inertia,
+                                changes_only=changes_only and not factorize, factorize=factorize,
+                                semantics=self.semantics)
+        requested = engine if engine == "auto" else self.engine_name
+        if self.semantics.persistence is Persistence.FEEDBACK:
+            from .engines.feedback import FeedbackEngine, inner_options
+
+            inner = create_engine(requested, analysis, inner_options(options))
+            self.engine = FeedbackEngine(inner, analysis, options)
+        else:
+            self.engine = create_engine(requested, analysis, options)
+        self.engine_name = getattr(self.engine, "name", self.engine_name)   # auto may have fallen back
         self.factorize, self.models = factorize, models
         if factorize and self.engine_name != "native" and not hasattr(self.engine, "factorizes"):
             note_fallback(self.engine_name, "this engine does not factorize")
@@ -180,16 +199,22 @@ class Reasoner:
         self.explainable = explainable
         self._kept = WindowHistory(self.analysis.lookback, self.analysis.tuple_lookback)  # for explain()
         self._last: Optional[Result] = None
+        self.started = False  # something was appended or evaluated (origin=first: the origin is known)
+        self.bag = self.semantics.duplicates is Duplicates.BAG
 
     def append(self, t: int, atoms: Iterable) -> None:
-        """Add the atoms that arrived at time t (t never decreases; duplicates count once)."""
+        """Add the atoms that arrived at time t (t never decreases; duplicates count once, unless
+        the semantics has ``duplicates="bag"``)."""
         _time(t)
         if t < self.time:
             raise StreamError(Diagnostic(f"time {t} after time {self.time}: time must not decrease"))
         if isinstance(atoms, (str, tuple)) or not isinstance(atoms, Iterable):
             raise UsageError(Diagnostic(f"atoms must be a list of atoms, not {atoms!r}"))
-        atoms = list(dict.fromkeys(_atom(a, t) for a in atoms))
+        atoms = [_atom(a, t) for a in atoms]
         self.checker.check(Record(t, tuple(atoms), "<api>", 0))
+        if self.bag:
+            self._append(t, atoms)
+            return
         if t != self.seen_at:
             self.seen_at, self.seen = t, set()
         fresh = []
@@ -202,6 +227,7 @@ class Reasoner:
     def _append(self, t: int, atoms: list) -> None:
         with self._exclusive():
             self.time = t
+            self.started = True
             self.atoms_in += len(atoms)
             self._kept.extend(t, atoms)
             self.engine.append(t, atoms)
@@ -215,6 +241,7 @@ class Reasoner:
             raise StreamError(Diagnostic(f"cannot evaluate time {t} after time {self.time}"))
         with self._exclusive():
             self.time = t
+            self.started = True
             self._kept.trim(t)
             result = self.engine.evaluate(t)
         if self.factorize:
@@ -260,8 +287,20 @@ class Reasoner:
         """
         every = Every.parse(every)
         max_gap = check_max_gap(max_gap)
-        records = self.checker.records(records_from(records), self.time, until)
-        return drive(_Checked(self), self._values_checked(records), every, until, self.time, max_gap)
+        records = self._values_checked(self.checker.records(records_from(records), self.time, until))
+        return self._feed(records, every, until, max_gap)
+
+    def _feed(self, records: Iterator[Record], every: Every, until: Optional[int],
+              max_gap: Optional[int]) -> Iterator[Result]:
+        start = self.time
+        if self.semantics.origin is Origin.FIRST and not self.started:
+            # the stream starts at its first record: nothing is evaluated before it
+            first = next(records, None)
+            if first is None:
+                return
+            start = first.t
+            records = itertools.chain([first], records)
+        yield from drive(_Checked(self), records, every, until, start, max_gap, self.bag)
 
     def _values_checked(self, records: Iterable[Record]) -> Iterator[Record]:
         """The records, each refused (located) if the engine cannot hold one of its values exactly."""
@@ -318,16 +357,16 @@ def records_from(stream, stream_format: Optional[str] = None) -> Iterable[Record
 def run(program, stream, engine: str = "auto", models: int = 1, every: str = "time",
         until: Optional[int] = None, show: str = "derived", clock: Union[str, int] = "1s",
         inertia: bool = False, factorize: bool = False, max_gap: Optional[int] = MAX_GAP,
-        explainable: bool = False) -> Results:
+        explainable: bool = False, semantics: Union[str, Semantics, None] = None, **knobs) -> Results:
     """Evaluate a whole stream; ``stream`` is a path, a DataFrame or ``(t, atoms)`` pairs.
 
     ``factorize=True``: every Result carries its answer streams factorized (``Result.factors``,
     see docs/formats.md); ``models`` > 0 then keeps the first ``models`` of the product.
     ``max_gap``: the most time points one record may skip (None or 0: no limit).
     ``explainable``: every Result keeps what ``Result.explain`` needs (a copy of the window-covered
-    stream per tick)."""
+    stream per tick). ``semantics`` and ``knobs`` as for :class:`Reasoner`."""
     reasoner = Reasoner(program, engine=engine, models=models, show=show, clock=clock, inertia=inertia,
-                        factorize=factorize, explainable=explainable)
+                        factorize=factorize, explainable=explainable, semantics=semantics, **knobs)
     return Results(reasoner.feed(records_from(stream), until=until, every=every, max_gap=max_gap))
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .common import HelpFormatter, add_program_args, load
+from .common import HelpFormatter, add_program_args, add_semantics_args, load, semantics_knobs
 
 __all__ = ["register", "cmd_check"]
 
@@ -11,6 +11,7 @@ def register(sub) -> None:
     """Add ``check`` to the ``ticker`` subcommands."""
     check = sub.add_parser("check", help="check a program: errors, fragment, engines", formatter_class=HelpFormatter)
     add_program_args(check)
+    add_semantics_args(check)
     check.set_defaults(func=cmd_check)
 
 
@@ -20,6 +21,12 @@ def cmd_check(args) -> int:
     from ..engines import unsupported_reasons
 
     analysis = load(args)
+    semantics = None
+    if args.semantics is not None or semantics_knobs(args):
+        from ..semantics import check_program, resolve
+
+        semantics = resolve(args.semantics, **semantics_knobs(args))
+        check_program(semantics, analysis)  # outside the profile's fragment: located errors, status 2
     sigs = analysis.signatures
     fmt = lambda preds: ", ".join(f"{p}/{sigs[p]}" for p in sorted(preds)) or "-"  # noqa: E731
     print(f"{args.program}: ok")
@@ -35,4 +42,26 @@ def cmd_check(args) -> int:
     print(f"look-back: {look}; tuple windows up to {analysis.tuple_lookback} atoms")
     print("strata: " + " < ".join("{" + ", ".join(s) + "}" for s in analysis.strata))
     print(sharding_report(analysis))
+    if semantics is not None:
+        _report_semantics(semantics, analysis)
     return 0
+
+
+def _report_semantics(semantics, analysis) -> None:
+    """The profile, its citation, and which engines run the program under it."""
+    from ..engines import ENGINES, check_semantics, semantics_engines
+    from ..errors import EngineUnsupported
+    from ..semantics import PROFILES
+
+    print(f"semantics: {semantics} ({PROFILES[semantics.profile].citation})")
+    print("  knobs: " + ", ".join(f"{k}={v}" for k, v in semantics.knobs.items()))
+    usable = semantics_engines(analysis, semantics)
+    print(f"engines under {semantics}: {', '.join(usable) or 'none'}")
+    for name in ENGINES:
+        if name in usable:
+            continue
+        try:
+            check_semantics(name, semantics)
+            print(f"  {name}: cannot run this program's fragment")
+        except EngineUnsupported as err:
+            print(f"  {name}: {err.diagnostics[0].message}")

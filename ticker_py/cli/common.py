@@ -7,7 +7,8 @@ from pathlib import Path
 
 from ..errors import Diagnostic, UsageError
 
-__all__ = ["HelpFormatter", "add_program_args", "load", "check_choice", "choices_metavar", "name_list"]
+__all__ = ["HelpFormatter", "add_program_args", "load", "check_choice", "choices_metavar", "name_list",
+           "add_semantics_args", "semantics_knobs"]
 
 
 class HelpFormatter(argparse.HelpFormatter):
@@ -57,3 +58,24 @@ def name_list(text: str, known, what: str = "engine") -> tuple:
         if n not in known:
             raise UsageError(Diagnostic(f"unknown {what} '{n}'", notes=(f"{what}s: {', '.join(known)}",)))
     return names
+
+
+def add_semantics_args(p: argparse.ArgumentParser, several: bool = False) -> None:
+    """``--semantics`` (a profile; with ``several`` a comma list) and one option per knob."""
+    from ..semantics import KNOBS, PROFILES
+
+    what = "comma-separated profiles to compare (profile+knob=value for a variant)" if several else "a profile"
+    p.add_argument("--semantics", default=None, metavar=choices_metavar(PROFILES),
+                   help=f"{what}: presets of the knobs below (docs/semantics.md); default: default")
+    for name, values in KNOBS.items():
+        first = list(values)[0].value
+        p.add_argument("--" + name.replace("_", "-"), dest=name, default=None,
+                       metavar=choices_metavar(v.value for v in values),
+                       help=f"override the profile's {name.replace('_', ' ')} (default profile: {first})")
+
+
+def semantics_knobs(args) -> dict:
+    """The knob options given on the command line (``{knob: value}``, unset ones left out)."""
+    from ..semantics import KNOBS
+
+    return {k: getattr(args, k) for k in KNOBS if getattr(args, k, None) is not None}

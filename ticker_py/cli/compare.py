@@ -14,7 +14,7 @@ from ..consequences import MODES
 from ..engines import ENGINE_NAMES
 from ..errors import Diagnostic, UsageError
 from ..streams.drive import Every
-from .common import HelpFormatter, add_program_args, choices_metavar, load, name_list
+from .common import HelpFormatter, add_program_args, add_semantics_args, choices_metavar, load, name_list, semantics_knobs
 
 __all__ = ["register", "cmd_compare", "add_stream_args", "check_stream_args", "EXIT_DIFFER", "TUPLE_ORDERS"]
 
@@ -53,8 +53,9 @@ def register(sub) -> None:
                        description="Feed one stream to several engines and report every tick where "
                                    "their answer streams (as sets of models) differ.")
     add_stream_args(p)
-    p.add_argument("--engines", default="clingo,incremental,native",
-                   help="comma-separated engines: " + ", ".join(ENGINE_NAMES))
+    p.add_argument("--engines", default=None,
+                   help="comma-separated engines: " + ", ".join(ENGINE_NAMES) +
+                        " (default: clingo,incremental,native; with --semantics: auto)")
     p.add_argument("--models", type=int, default=0, help="answer streams per tick (0 = all)")
     p.add_argument("--consequences", metavar=choices_metavar(MODES),
                    help="compare brave or cautious consequences instead of the answer streams")
@@ -66,6 +67,9 @@ def register(sub) -> None:
     p.add_argument("--explain", action="store_true",
                    help="for each differing atom, the why of the engine that has it and the why-not of the one"
                         " that lacks it")
+    p.add_argument("--format", default="text", metavar=choices_metavar(("text", "json")),
+                   help="with --semantics: text, or json (JSON Lines per time point, then a summary)")
+    add_semantics_args(p, several=True)
     p.set_defaults(func=cmd_compare)
 
 
@@ -74,7 +78,9 @@ def cmd_compare(args, factories: Optional[dict] = None) -> int:
     check_stream_args(args)
     if args.models < 0:
         raise UsageError(Diagnostic(f"--models must be >= 0, not {args.models}"))
-    names = name_list(args.engines, ENGINE_NAMES)
+    if args.semantics is not None or semantics_knobs(args):
+        return _compare_semantics(args)
+    names = name_list(args.engines or "clingo,incremental,native", ENGINE_NAMES)
     analysis = load(args)
     factories = factories or {n: comparing.default_factory(n) for n in names}
     if args.consequences:
@@ -110,3 +116,26 @@ def _compare_consequences(args, analysis, factories) -> int:
     for n, reason in unavailable.items():
         print(f"{n}: n/a ({reason})")
     return EXIT_DIFFER if differ else 0
+
+
+def _compare_semantics(args) -> int:
+    """``--semantics default,r4``: the program under each profile, per time point which differ."""
+    from .. import semantics_compare
+    from ..semantics import parse_semantics_list
+
+    if args.format not in ("text", "json"):
+        raise UsageError(Diagnostic(f"unknown --format '{args.format}'", notes=("use text or json",)))
+    if args.consequences or args.tuple_order != "arrival":
+        raise UsageError(Diagnostic("--semantics compares answer streams in arrival order",
+                                    notes=("drop --consequences and --tuple-order",)))
+    semantics = parse_semantics_list(args.semantics or "default", **semantics_knobs(args))
+    engines = name_list(args.engines, ENGINE_NAMES) if args.engines else ("auto",)
+    analysis = load(args)
+    cmp = semantics_compare.compare_semantics(analysis, args.stream, semantics, engines, args.models,
+                                              args.every, args.until)
+    print(semantics_compare.format_json(cmp) if args.format == "json" else
+          semantics_compare.format_text(cmp, args.max_diffs))
+    if len(cmp.runs) < 2:
+        print("note: fewer than two runs; nothing was compared (write e.g. --semantics default,r4 or "
+              "default,default+origin=first)", file=sys.stderr)
+    return 0 if cmp.agree else EXIT_DIFFER

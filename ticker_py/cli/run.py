@@ -11,8 +11,10 @@ from typing import Optional
 from ..consequences import MODES
 from ..engines import ENGINE_NAMES
 from ..errors import Diagnostic, UsageError
+from ..semantics import DEFAULT, Semantics, resolve
 from ..streams.drive import MAX_GAP, Every, check_max_gap
-from .common import HelpFormatter, add_program_args, check_choice, choices_metavar, load
+from .common import (HelpFormatter, add_program_args, add_semantics_args, check_choice, choices_metavar, load,
+                     semantics_knobs)
 from .live import add_live_options, live_options
 from .shard import add_shard_options, run_sharded_command, shard_options
 
@@ -41,6 +43,7 @@ class RunOptions:
     out: Optional[str] = None
     max_gap: Optional[int] = MAX_GAP
     factorize: bool = False
+    semantics: Semantics = DEFAULT
 
 
 def register(sub) -> None:
@@ -73,6 +76,7 @@ def register(sub) -> None:
                      help="refuse a record more than N time points after the previous one (each time point "
                           "in between is evaluated and written); 0 = no limit")
     run.add_argument("--out", help="write results to FILE (default stdout; - is stdout)")
+    add_semantics_args(run)
     add_live_options(run)
     add_shard_options(run)
     run.set_defaults(func=cmd_run)
@@ -86,7 +90,8 @@ def run_options(args) -> RunOptions:
     return RunOptions(stream=args.stream, stream_format=args.stream_format, engine=args.engine, models=models,
                       every=every, format=args.format, changes=args.changes, show_at=args.show_at, show=args.show,
                       inertia=args.inertia, consequences=args.consequences, until=args.until, out=args.out,
-                      max_gap=check_max_gap(args.max_gap), factorize=args.factorize)
+                      max_gap=check_max_gap(args.max_gap), factorize=args.factorize,
+                      semantics=resolve(args.semantics, **semantics_knobs(args)))
 
 
 def cmd_run(args) -> int:
@@ -119,6 +124,10 @@ def cmd_run(args) -> int:
     if shards.spark or shards.shards is not None:
         from ..engines import check_engine
 
+        if o.semantics.changed:
+            raise UsageError(Diagnostic("sharded runs use the default semantics",
+                                        notes=(f"drop --shards/--spark or the knobs of '{o.semantics}'",)))
+
         check_engine(o.engine, analysis)  # refused here, not in the shards
         out, writer = output()
         try:
@@ -126,7 +135,8 @@ def cmd_run(args) -> int:
         finally:
             out.close()
     reasoner = Reasoner(analysis, engine=o.engine, models=o.models, show=o.show, inertia=o.inertia,
-                        changes_only=o.changes or o.format == "none", factorize=o.factorize)
+                        changes_only=o.changes or o.format == "none", factorize=o.factorize,
+                        semantics=o.semantics)
     records = live_records(live, analysis)
     if records is None:
         records = records_from(o.stream, o.stream_format)

@@ -25,7 +25,7 @@ from .. import ast
 from ..values import format_atom
 
 __all__ = ["Symbol", "NafLiteral", "AspRule", "Show", "ShowNothing", "ShowSignature", "ShowTerm", "Statement",
-           "atom", "program_text"]
+           "Count", "ChoiceRule", "atom", "program_text"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +71,31 @@ class AspRule:
         return f"{self.head} :- {body}." if body else f"{self.head}."
 
 
+@dataclass(frozen=True, slots=True)
+class Count:
+    """The aggregate ``#count{ term : condition }`` (a term, e.g. the right side of ``X = ...``)."""
+
+    term: object
+    condition: tuple
+
+    def __str__(self) -> str:
+        return f"#count{{ {self.term} : {', '.join(map(str, self.condition))} }}"
+
+
+@dataclass(frozen=True, slots=True)
+class ChoiceRule:
+    """``bound { atom : condition } bound :- body.``: exactly ``bound`` of the atoms."""
+
+    bound: object
+    atom: ast.Atom
+    condition: tuple
+    body: tuple
+
+    def __str__(self) -> str:
+        cond = ", ".join(map(str, self.condition))
+        return f"{self.bound} {{ {self.atom} : {cond} }} {self.bound} :- {', '.join(map(str, self.body))}."
+
+
 class Show:
     """A ``#show`` directive (the three forms below)."""
 
@@ -107,7 +132,7 @@ class ShowTerm(Show):
         return f"#show {self.term} : {', '.join(map(str, self.body))}."
 
 
-Statement = Union[AspRule, Show]
+Statement = Union[AspRule, ChoiceRule, Show]
 
 
 def atom(name: str, *args) -> ast.Atom:

@@ -19,14 +19,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Optional
 
 from .. import ast
 from ..analysis import Analysis
+from ..semantics import DEFAULT, FutureHeads, Semantics, TupleScope
 from ..values import format_term
 from .asp import AspRule, NafLiteral, ShowSignature, Symbol, program_text
 from .windows import encoder_for
-from .windows.base import N, U, arg_vars, now
-from .windows.tuple import contents_rules, start_rules
+from .windows.base import N, U, arg_vars, now, origin
+from .windows.tuple import contents_rules, scope_rules, start_rules
 
 __all__ = ["StaticEncoding", "encode_static", "fresh_variable", "translate_rule", "window_uses",
            "background_rules"]
@@ -46,9 +48,17 @@ class StaticEncoding:
         """The program text."""
         return program_text(self.statements)
 
-    def facts(self, t: int, c: int, lo: int, atoms) -> str:
-        """The facts for tick (t, c): ``atoms`` are ``(U, K, atom)`` in the covered range."""
+    def facts(self, t: int, c: int, lo: int, atoms, origin: Optional[int] = None, fed=()) -> str:
+        """The facts for tick (t, c): ``atoms`` are ``(U, K, atom)`` in the covered range.
+
+        ``origin``: the ``_origin(o)`` fact (``origin=first``); ``fed``: ``(U, atom)`` pairs
+        fed back into the stream, time-pinned (``persistence=feedback``)."""
         out = [f"_now({t}). _cnt({c}). _time({lo}..{t})."]
+        if origin is not None:
+            out.append(f"_origin({origin}).")
+        for u, atom in fed:
+            args = ",".join(format_term(a) for a in atom[1:] + (u,))
+            out.append(f"{atom[0]}({args}).")
         tick = bool(self.tick_pinned)
         for u, k, atom in atoms:
             args = ",".join(format_term(a) for a in atom[1:])
@@ -81,8 +91,8 @@ def translate_literal(lit: ast.Literal, analysis: Analysis, now_var: ast.Variabl
     return NafLiteral(encoder_for(el).use(el.atom.predicate, n, el.atom.args, el.time), lit.negated)
 
 
-def translate_rule(rule: ast.Rule, analysis: Analysis) -> AspRule:
-    """A LARS rule as an ASP rule over time-pinned atoms."""
+def translate_rule(rule: ast.Rule, analysis: Analysis, sem: Semantics = DEFAULT) -> AspRule:
+    """A LARS rule as an ASP rule over time-pinned atoms (pins before the origin dropped)."""
     now_var = ast.Variable(fresh_variable(rule, "N"))
     body = [NafLiteral(ast.Atom("_now", (now_var,)))]
     body += [translate_literal(lit, analysis, now_var) for lit in rule.body]
@@ -91,8 +101,18 @@ def translate_rule(rule: ast.Rule, analysis: Analysis) -> AspRule:
     head = rule.head
     if head.time is None:
         return AspRule(ast.Atom(head.atom.predicate, head.atom.args + (now_var,)), tuple(body))
-    body.append(NafLiteral(ast.Comparison(">=", head.time, ast.Number(0))))
+    start, known = origin(sem, ast.Variable(fresh_variable(rule, "O")))
+    body += known
+    body.append(NafLiteral(ast.Comparison(">=", head.time, start)))
     return AspRule(ast.Atom(head.atom.predicate, head.atom.args + (head.time,)), tuple(body))
+
+
+def future_constraint(rule: ast.Rule, analysis: Analysis) -> AspRule:
+    """``future_heads=inconsistent``: no answer stream where the body holds and the @-head lies beyond t."""
+    now_var = ast.Variable(fresh_variable(rule, "N"))
+    body = [NafLiteral(ast.Atom("_now", (now_var,)))]
+    body += [translate_literal(lit, analysis, now_var) for lit in rule.body]
+    return AspRule(None, tuple(body) + (NafLiteral(ast.Comparison(">", rule.head.time, now_var)),))
 
 
 def window_uses(analysis: Analysis):
@@ -122,20 +142,29 @@ def background_fact(atom: tuple) -> AspRule:
     return AspRule(Symbol((f"_bg_{atom[0]}",) + atom[1:]))
 
 
-def encode_static(analysis: Analysis) -> StaticEncoding:
-    """Translate an analysed program (Alg. 1)."""
+def encode_static(analysis: Analysis, sem: Semantics = DEFAULT) -> StaticEncoding:
+    """Translate an analysed program (Alg. 1), under the semantics knobs ``sem``."""
     sigs = analysis.signatures
     bg_preds = sorted({a[0] for a in analysis.background})
     uses = window_uses(analysis)
-    out = [translate_rule(r, analysis) for r in analysis.program.proper_rules]
+    out = [translate_rule(r, analysis, sem) for r in analysis.program.proper_rules]
+    if sem.future_heads is FutureHeads.INCONSISTENT:
+        out += [future_constraint(r, analysis) for r in analysis.program.proper_rules
+                if r.head is not None and r.head.time is not None]
 
-    tuple_sizes = sorted({n for enc, _, n in uses if enc.kind == ast.WindowKind.TUPLE})
-    for n in tuple_sizes:
-        out += start_rules(n)
-    for pred, n in sorted({(p, n) for enc, p, n in uses if enc.kind == ast.WindowKind.TUPLE}):
-        out += contents_rules(pred, sigs[pred], n, pred in bg_preds)
+    tuple_uses = sorted({(p, n) for enc, p, n in uses if enc.kind == ast.WindowKind.TUPLE})
+    if sem.tuple_scope is TupleScope.PREDICATE:
+        for pred in sorted({p for p, _ in tuple_uses}):
+            out += scope_rules(pred, sigs[pred])
+        for pred, n in tuple_uses:
+            out += start_rules(n, sem, pred)
+    else:
+        for n in sorted({n for _, n in tuple_uses}):
+            out += start_rules(n, sem)
+    for pred, n in tuple_uses:
+        out += contents_rules(pred, sigs[pred], n, pred in bg_preds, sem)
     for enc, pred, n in uses:
-        out += enc.static_rules(pred, sigs[pred], n, pred in bg_preds)
+        out += enc.static_rules(pred, sigs[pred], n, pred in bg_preds, sem)
 
     timed = {p for enc, p, n in uses if enc.kind != ast.WindowKind.TUPLE}
     for pred in bg_preds:

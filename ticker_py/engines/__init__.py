@@ -12,10 +12,12 @@ from dataclasses import dataclass
 
 from ..analysis import Analysis
 from ..errors import Diagnostic, EngineUnsupported, UsageError
+from ..semantics import Semantics
 from .base import Engine, EngineOptions
 
 __all__ = ["Engine", "EngineOptions", "EngineEntry", "ENGINES", "ENGINE_NAMES", "create_engine",
-           "check_engine", "resolve_engine", "engine_class", "unsupported_reasons"]
+           "check_engine", "resolve_engine", "engine_class", "unsupported_reasons", "check_semantics",
+           "semantics_engines"]
 
 
 @dataclass(frozen=True)
@@ -23,6 +25,8 @@ class EngineEntry:
     """A registered engine: where its class lives and which fragment it runs.
 
     ``runs_as``: the name in :attr:`Analysis.engines` that says whether it can run a program.
+    ``knobs``: the semantics knobs (:mod:`ticker_py.semantics`) it runs with any value; every
+    other knob only with its first value.
     """
 
     name: str
@@ -30,27 +34,35 @@ class EngineEntry:
     cls: str
     runs_as: str
     summary: str
+    knobs: frozenset = frozenset()
 
 
 ENGINES = {e.name: e for e in (
     EngineEntry("clingo", "ticker_py.engines.clingo_engine", "ClingoEngine", "clingo",
-                "the static encoding, solved from scratch per tick"),
+                "the static encoding, solved from scratch per tick",
+                frozenset({"window_bounds", "origin", "tuple_scope", "tuple_ties", "duplicates", "future_heads",
+                           "persistence"})),
     EngineEntry("incremental", "ticker_py.engines.hybrid", "HybridEngine", "incremental",
-                "the stratified lower part evaluated natively, the rest solved by clingo per tick"),
+                "the stratified lower part evaluated natively, the rest solved by clingo per tick",
+                frozenset({"window_bounds", "duplicates"})),
     EngineEntry("incremental-pure", "ticker_py.engines.incremental", "PureIncrementalEngine", "incremental",
-                "the pure incremental encoding, multi-shot clingo on the whole program"),
+                "the pure incremental encoding, multi-shot clingo on the whole program",
+                frozenset({"window_bounds", "duplicates"})),
     EngineEntry("native", "ticker_py.engines.native", "NativeEngine", "native",
-                "pure Python, positive and stratified programs without constraints"),
+                "pure Python, positive and stratified programs without constraints",
+                frozenset({"window_bounds", "duplicates"})),
 )}
 
 #: every engine name; ``--engine`` also takes ``auto``
 ENGINE_NAMES = tuple(ENGINES)
 
 
-def resolve_engine(name: str, analysis: Analysis) -> str:
-    """The concrete engine name for ``name`` (``auto`` resolved)."""
+def resolve_engine(name: str, analysis: Analysis, semantics: Semantics = Semantics()) -> str:
+    """The concrete engine name for ``name`` (``auto``: the first engine that runs the program
+    under ``semantics``)."""
     if name == "auto":
-        return analysis.engines[0]
+        usable = semantics_engines(analysis, semantics)
+        return usable[0] if usable else analysis.engines[0]
     if name not in ENGINES:
         raise UsageError(Diagnostic(f"unknown engine '{name}'",
                                     notes=(f"engines: auto, {', '.join(ENGINES)}",)))
@@ -78,6 +90,22 @@ def check_engine(name: str, analysis: Analysis) -> str:
     return name
 
 
+def check_semantics(name: str, semantics: Semantics) -> None:
+    """Raise EngineUnsupported (status 2) naming the first knob engine ``name`` cannot run."""
+    missing = [k for k in semantics.changed if k not in ENGINES[name].knobs]
+    if missing:
+        knob = missing[0]
+        can = [e.name for e in ENGINES.values() if knob in e.knobs]
+        raise EngineUnsupported(Diagnostic(
+            f"the {name} engine cannot run --{knob.replace('_', '-')} {getattr(semantics, knob)}",
+            notes=(f"engines that can: {', '.join(can) or 'none'}",)))
+
+
+def semantics_engines(analysis: Analysis, semantics: Semantics) -> tuple:
+    """The engines that can run the program under ``semantics`` (its fragment and its knobs)."""
+    return tuple(n for n in ENGINES if can_run(n, analysis) and set(semantics.changed) <= ENGINES[n].knobs)
+
+
 def create_engine(name: str, analysis: Analysis, options: EngineOptions = EngineOptions()) -> Engine:
     """Create an engine for an analysed program; raises EngineUnsupported if it cannot run it.
 
@@ -87,13 +115,16 @@ def create_engine(name: str, analysis: Analysis, options: EngineOptions = Engine
     same answers, solved by clingo.
     """
     if name == "auto":
-        for candidate in analysis.engines[:-1]:
+        knobs = set(options.semantics.changed)
+        candidates = [n for n in analysis.engines if knobs <= ENGINES[n].knobs] or list(analysis.engines)
+        for candidate in candidates[:-1]:
             try:
                 return create_engine(candidate, analysis, options)
             except EngineUnsupported:
                 pass
-        name = analysis.engines[-1]
+        name = candidates[-1]
     name = check_engine(name, analysis)
+    check_semantics(name, options.semantics)
     if name == "incremental":
         try:
             return engine_class(name)(analysis, options)

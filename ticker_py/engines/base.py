@@ -6,6 +6,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Sequence
 
+from ..semantics import DEFAULT, Semantics
 from ..streams.model import Model, Result
 
 __all__ = ["EngineOptions", "Engine", "ModelDiffer"]
@@ -22,6 +23,7 @@ class EngineOptions:
     pruning: native engine: disable box rules that cannot fire (Laser2); off for comparison.
     factorize: return :class:`~ticker_py.streams.factorized.Factorized` answers in
         ``Result.factors`` (``models`` then expands them; the first ``models`` if > 0).
+    semantics: the knobs (:mod:`ticker_py.semantics`); the registry refuses knobs an engine cannot run.
     """
 
     models: int = 1
@@ -30,6 +32,7 @@ class EngineOptions:
     changes_only: bool = False
     pruning: bool = True
     factorize: bool = False
+    semantics: Semantics = DEFAULT
 
 
 class Engine(ABC):

@@ -7,6 +7,7 @@ paper): atoms older than every time window and outside every tuple window are dr
 from __future__ import annotations
 
 import logging
+import math
 from itertools import takewhile
 from typing import Optional, Sequence
 
@@ -14,6 +15,7 @@ import clingo
 
 from ..analysis import Analysis
 from ..encode import encode_static
+from ..semantics import Origin, TupleScope, TupleTies
 from ..streams.factorized import NONE, Factorized, factorized_result, note_fallback
 from ..streams.model import Model, Result
 from .base import Engine, EngineOptions
@@ -145,11 +147,25 @@ class ClingoEngine(Engine):
     def __init__(self, analysis: Analysis, options: EngineOptions = EngineOptions()):
         self.analysis = analysis
         self.options = options
+        sem = self.semantics = options.semantics
         solved, self.values = clingo_analysis(analysis)
-        self.encoding = encode_static(solved)
+        self.encoding = encode_static(solved, sem)
         self.reader = ModelReader(analysis, options.show)
-        self.history = WindowHistory(analysis.lookback, analysis.tuple_lookback)
+        self.scoped = sem.tuple_scope is TupleScope.PREDICATE
+        # per-predicate counts (tuple_scope=predicate) need every atom: none is dropped by count
+        self.history = WindowHistory(analysis.lookback, math.inf if self.scoped else analysis.tuple_lookback)
         self.time = 0
+        self.origin = None if sem.origin is Origin.FIRST else 0  # origin=first: the first call's t
+        self.fed: list = []  # (u, atom) fed back (persistence=feedback)
+        self.arguments = ["--project"] if sem.tuple_ties is TupleTies.CHOICE else []
+
+    def _start(self, t: int) -> None:
+        if self.origin is None:
+            self.origin = t
+
+    def feed_back(self, u: int, atoms: Sequence[tuple]) -> None:
+        """Add atoms derived at u to the stream at u, time-pinned (``persistence=feedback``)."""
+        self.fed += [(u, clingo_atom(atom)) for atom in atoms]
 
     @property
     def count(self) -> int:
@@ -165,15 +181,32 @@ class ClingoEngine(Engine):
 
     def append(self, t: int, atoms: Sequence[tuple]) -> None:
         self.check_values(t, atoms)
+        self._start(t)
         self.time = t
         self.history.extend(t, [clingo_atom(a) for a in atoms])
+
+    def _window_atoms(self):
+        """``(U, K, atom)`` of the history; under ``tuple_scope=predicate`` K is the atom's
+        count among its predicate's atoms."""
+        if not self.scoped:
+            return self.history
+        counts: dict = {}
+        out = []
+        for u, _, atom in self.history:
+            counts[atom[0]] = k = counts.get(atom[0], 0) + 1
+            out.append((u, k, atom))
+        return out
 
     def _control(self, t: int, observer=None) -> clingo.Control:
         if t > CLINGO_MAX:
             check_clingo_number(t, "time point")
-        lo = self.history.trim(t)
-        facts = self.encoding.facts(t, self.count, lo, self.history)
-        ctl = clingo.Control([f"--models={self.options.models}"], logger=clingo_logger, message_limit=0)
+        self._start(t)
+        lo = max(self.origin, self.history.trim(t))
+        origin = self.origin if self.semantics.origin is Origin.FIRST else None
+        fed = [(u, atom) for u, atom in self.fed if u >= lo]
+        facts = self.encoding.facts(t, self.count, lo, self._window_atoms(), origin, fed)
+        ctl = clingo.Control([f"--models={self.options.models}"] + self.arguments, logger=clingo_logger,
+                             message_limit=0)
         if observer is not None:
             ctl.register_observer(observer)
         ctl.add("base", [], self.encoding.rules)

@@ -25,6 +25,7 @@ import clingo
 
 from .. import ast
 from ..analysis import Analysis, analyse
+from ..semantics import under
 from ..encode import encode_static
 from ..encode.asp import Show, ShowNothing, ShowSignature, program_text
 from ..streams.factorized import NONE, Factorized, factorized_result, note_fallback
@@ -88,10 +89,11 @@ class HybridEngine(Engine):
         facts = [r for r in prog.facts if r.head.atom.predicate not in self.upper_preds]
         self.native = None
         if lower_rules:
-            lower = analyse(ast.Program(tuple(facts + lower_rules), prog.file), analysis.clock_ms)
+            lower = under(options.semantics, analyse(ast.Program(tuple(facts + lower_rules), prog.file),
+                                                     analysis.clock_ms))
             self.native = NativeEngine(lower, EngineOptions(models=1, pruning=options.pruning))
-        up = self.upper = analyse(ast.Program(tuple(prog.facts) + tuple(upper_rules), prog.file),
-                                  analysis.clock_ms)
+        up = self.upper = under(options.semantics, analyse(ast.Program(tuple(prog.facts) + tuple(upper_rules),
+                                                                       prog.file), analysis.clock_ms))
         solved, self.values = clingo_analysis(up, upper_rules, prog.proper_rules)
         enc = self.encoding = encode_static(solved)
         shows = [ShowNothing()] + [ShowSignature(p, up.signatures[p] + 1) for p in sorted(up.intensional)]

@@ -20,6 +20,7 @@ from typing import Callable, Iterable, Iterator, List, Optional
 
 from ..api import Reasoner
 from ..errors import Diagnostic, StreamError
+from ..semantics import Duplicates, Origin
 from ..streams import Record, Result
 from ..streams.drive import Driver, Every
 from ..syntax import parse_ground_atom
@@ -54,7 +55,9 @@ class LiveReasoner:
         self.reasoner = program if isinstance(program, Reasoner) else Reasoner(
             program, engine=engine, models=models, show=show, clock=clock, inertia=inertia)
         self.on_result = on_result
-        self.driver = Driver(_Reporting(self), every, self.reasoner.time)
+        sem = self.reasoner.semantics
+        self.driver = Driver(_Reporting(self), every, self.reasoner.time, sem.duplicates is Duplicates.BAG)
+        self._origin_first = sem.origin is Origin.FIRST  # the stream starts at the first push
         self.closed = False
         self._lock = threading.RLock()
 
@@ -75,6 +78,8 @@ class LiveReasoner:
             self._check_open(t)
             parsed = [_parse(a, t) for a in atoms]
             self.reasoner.checker.check(Record(t, tuple(parsed), "<push>", 0))
+            if self._origin_first and not self.reasoner.started and not self.driver.touched:
+                self.driver.open = t
             return self.driver.push(t, parsed)
 
     def push_record(self, record: Record) -> List[Result]:

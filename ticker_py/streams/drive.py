@@ -64,7 +64,7 @@ class Driver:
     """Drives ``engine`` (``append(t, atoms)``, ``evaluate(t)``) from pushed atoms.
 
     ``push(t, atoms)`` closes every time point before t, then takes the atoms (duplicates
-    within a time point count once); ``close_open()`` evaluates the open time point. With
+    within a time point count once, unless ``bag``); ``close_open()`` evaluates the open time point. With
     ``every=time`` a time point's atoms are appended in one call when it closes; with
     ``signal`` each new atom is appended and evaluated at once, and a time point without
     atoms is evaluated once when it closes. Each call returns what ``evaluate`` returned.
@@ -73,7 +73,7 @@ class Driver:
     """
 
     def __init__(self, engine, every: Union[str, Every] = Every.TIME, start: int = 0,
-                 max_gap: Optional[int] = None):
+                 max_gap: Optional[int] = None, bag: bool = False):
         self.engine = engine
         self.max_gap = check_max_gap(max_gap)
         self.signal = Every.parse(every) is Every.SIGNAL
@@ -82,6 +82,7 @@ class Driver:
         self.evaluated = 0         # evaluations so far
         self._pending: list = []   # time mode: atoms of the open time point
         self._seen: set = set()
+        self.bag = bag
 
     def push(self, t: int, atoms: Iterable = ()) -> List:
         """Close the time points before t, then add ``atoms`` arriving at t."""
@@ -89,10 +90,10 @@ class Driver:
         out = self.close_before(t)
         self.touched = True
         if not self.signal:
-            self._pending.extend(atoms)  # duplicates are dropped when the time point closes
+            self._pending.extend(atoms)  # duplicates are dropped when the time point closes (unless bag)
             return out
         for atom in atoms:
-            if atom in self._seen:
+            if atom in self._seen and not self.bag:
                 continue
             self._seen.add(atom)
             self.engine.append(t, [atom])
@@ -118,7 +119,7 @@ class Driver:
             out = []
         else:
             if not self.signal:
-                self.engine.append(t, list(dict.fromkeys(self._pending)))
+                self.engine.append(t, self._pending if self.bag else list(dict.fromkeys(self._pending)))
             out = [self._evaluate(t)]
         self.open, self._pending, self._seen, self.touched = t + 1, [], set(), False
         return out
@@ -129,7 +130,7 @@ class Driver:
 
 
 def drive(engine, records: Iterable, every: Union[str, Every] = Every.TIME, until: Optional[int] = None,
-          start: int = 0, max_gap: Optional[int] = None) -> Iterator:
+          start: int = 0, max_gap: Optional[int] = None, bag: bool = False) -> Iterator:
     """Evaluate ``engine`` over ``records`` from time ``start`` up to the last record's time
     point or ``until``; yields what ``engine.evaluate`` returns.
 
@@ -139,7 +140,7 @@ def drive(engine, records: Iterable, every: Union[str, Every] = Every.TIME, unti
     then is evaluated first (when a record reached it), then the error is raised; so is a
     record more than ``max_gap`` time points after the open one (located at the record).
     """
-    driver = Driver(engine, every, start, max_gap)
+    driver = Driver(engine, every, start, max_gap, bag)
     accepted = closed = False
     try:
         for rec in records:

@@ -10,11 +10,12 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 
 from ... import ast
+from ...semantics import DEFAULT, Origin, Semantics
 from ..asp import NafLiteral, atom
 
-__all__ = ["WindowEncoder", "arg_vars", "now", "minus", "N", "U", "C", "K", "S"]
+__all__ = ["WindowEncoder", "arg_vars", "now", "minus", "origin", "N", "U", "C", "K", "S", "O"]
 
-N, U, C, K, S = (ast.Variable(v) for v in "NUCKS")
+N, U, C, K, S, O = (ast.Variable(v) for v in "NUCKSO")
 
 
 def arg_vars(arity: int) -> tuple:
@@ -32,6 +33,13 @@ def minus(term, n: int) -> ast.BinOp:
     return ast.BinOp("-", term, ast.Number(n))
 
 
+def origin(sem: Semantics, var: ast.Variable = O) -> tuple:
+    """Where windows clip: ``(0, ())``, or under ``origin=first`` ``(O, (_origin(O),))``."""
+    if sem.origin is Origin.ZERO:
+        return ast.Number(0), ()
+    return var, (NafLiteral(atom("_origin", var)),)
+
+
 class WindowEncoder(ABC):
     """Encodes one window kind x modality."""
 
@@ -43,8 +51,9 @@ class WindowEncoder(ABC):
         """The auxiliary predicate standing for ``pred`` under this window of size n."""
 
     @abstractmethod
-    def static_rules(self, pred: str, arity: int, n: int, background: bool) -> list:
-        """Rules (:class:`AspRule`) defining the auxiliary atom at evaluation time ``_now(N)``, ``_cnt(C)``."""
+    def static_rules(self, pred: str, arity: int, n: int, background: bool, sem: Semantics = DEFAULT) -> list:
+        """Rules (:class:`AspRule`) defining the auxiliary atom at evaluation time ``_now(N)``, ``_cnt(C)``
+        under the semantics knobs ``sem``."""
 
     def expiry(self, pred: str, n: int) -> str:
         """How long an input atom stays relevant to this window (the rules' duration)."""

@@ -1,10 +1,12 @@
-"""Time windows ``[n]``: diamond, box and @, over [max(0, N-n), N]."""
+"""Time windows ``[n]``: diamond, box and @, over [max(0, N-n), N] (the origin O for 0 under
+``origin=first``; half-open bounds arrive as a smaller n, see :func:`ticker_py.semantics.under`)."""
 
 from __future__ import annotations
 
 from ... import ast
 from ..asp import AspRule, NafLiteral
-from .base import N, U, WindowEncoder, arg_vars, minus, now
+from ...semantics import DEFAULT
+from .base import N, U, WindowEncoder, arg_vars, minus, now, origin
 
 Cmp = ast.Comparison
 
@@ -22,7 +24,7 @@ class TimeDiamond(WindowEncoder):
     def aux(self, pred, n):
         return f"_d{n}_{pred}"
 
-    def static_rules(self, pred, arity, n, background):
+    def static_rules(self, pred, arity, n, background, sem=DEFAULT):
         a = arg_vars(arity)
         return [AspRule.of(ast.Atom(self.aux(pred, n), a), now(), ast.Atom(pred, a + (U,)), *in_window(n))]
 
@@ -38,14 +40,15 @@ class TimeBox(WindowEncoder):
     def spoil(self, pred, n):
         return f"_bs{n}_{pred}"
 
-    def static_rules(self, pred, arity, n, background):
+    def static_rules(self, pred, arity, n, background, sem=DEFAULT):
         a = arg_vars(arity)
         head, spoil = ast.Atom(self.aux(pred, n), a), ast.Atom(self.spoil(pred, n), a)
         at_now = ast.Atom(pred, a + (N,))
+        start, known = origin(sem)
         return [
             AspRule.of(head, now(), at_now, NafLiteral(spoil, negated=True)),
-            AspRule.of(spoil, now(), at_now, Cmp("=", U, ast.Interval(minus(N, n), minus(N, 1))),
-                 Cmp(">=", U, ast.Number(0)), NafLiteral(ast.Atom(pred, a + (U,)), negated=True)),
+            AspRule.of(spoil, now(), at_now, Cmp("=", U, ast.Interval(minus(N, n), minus(N, 1))), *known,
+                 Cmp(">=", U, start), NafLiteral(ast.Atom(pred, a + (U,)), negated=True)),
         ]
 
 
@@ -57,6 +60,6 @@ class TimeAt(WindowEncoder):
     def aux(self, pred, n):
         return f"_a{n}_{pred}"
 
-    def static_rules(self, pred, arity, n, background):
+    def static_rules(self, pred, arity, n, background, sem=DEFAULT):
         a = arg_vars(arity) + (U,)
         return [AspRule.of(ast.Atom(self.aux(pred, n), a), now(), ast.Atom(pred, a), *in_window(n))]

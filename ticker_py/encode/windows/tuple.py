@@ -3,36 +3,79 @@
 At tick (N, C) the window holds the atoms with count C-n+1 .. C; its timeline starts at
 the time of atom C-n+1 when C >= n, else at 0 (``_cstart{n}``). ``_cin{n}_p(A..,U)``:
 p(A..) is in the window's contents at U (background atoms at every U of the timeline).
+
+Under the semantics knobs: ``tuple_scope=predicate`` counts each predicate's atoms apart
+(``_cnt_p``, ``_tick_p``, ``_cstart{n}_p``; tick-pinned atoms carry p's own count);
+``tuple_ties=choice`` keeps as many atoms of the boundary time point as arrival order
+would, but any of them (``_csel{n}``: a choice of their counts); ``origin=first`` starts
+a window with fewer than n atoms at the origin ``_origin(O)``.
 """
 
 from __future__ import annotations
 
+from typing import Optional
+
 from ... import ast
-from ..asp import AspRule, NafLiteral, atom
-from .base import C, K, N, S, U, WindowEncoder, arg_vars, minus, now
+from ...semantics import DEFAULT, Semantics, TupleScope, TupleTies
+from ..asp import AspRule, ChoiceRule, Count, NafLiteral, atom
+from .base import C, K, N, S, U, WindowEncoder, arg_vars, minus, now, origin
 
 Cmp = ast.Comparison
+X = ast.Variable("X")
 
 
-def start_rules(n: int) -> list:
-    """The timeline start of the size-n tuple window (the cut-off of the paper's tuple box)."""
-    cnt, start = atom("_cnt", C), f"_cstart{n}"
-    return [AspRule.of(atom(start, S), cnt, Cmp(">=", C, ast.Number(n)),
-                 atom("_tick", S, ast.BinOp("+", minus(C, n), ast.Number(1)))),
-            AspRule.of(atom(start, ast.Number(0)), cnt, Cmp("<", C, ast.Number(n)))]
+def _names(n: int, pred: Optional[str], sem: Semantics) -> tuple:
+    """The count, tick, start and cut-selection names of the size-n window over ``pred``."""
+    if sem.tuple_scope is TupleScope.PREDICATE:
+        return f"_cnt_{pred}", f"_tick_{pred}", f"_cstart{n}_{pred}", f"_csel{n}_{pred}"
+    return "_cnt", "_tick", f"_cstart{n}", f"_csel{n}"
+
+
+def start_rules(n: int, sem: Semantics = DEFAULT, pred: Optional[str] = None) -> list:
+    """The timeline start of the size-n tuple window (the cut-off of the paper's tuple box);
+    under ``tuple_ties=choice`` also the choice of the boundary time point's atoms."""
+    cnt_name, tick_name, start, sel = _names(n, pred, sem)
+    cnt = atom(cnt_name, C)
+    zero, known = origin(sem)
+    rules = [AspRule.of(atom(start, S), cnt, Cmp(">=", C, ast.Number(n)),
+                        atom(tick_name, S, ast.BinOp("+", minus(C, n), ast.Number(1)))),
+             AspRule.of(atom(start, zero), cnt, Cmp("<", C, ast.Number(n)), *known)]
+    if sem.tuple_ties is TupleTies.CHOICE:
+        keep = atom(sel.replace("_csel", "_ckeep"), X)
+        rules += [AspRule.of(keep, atom(start, S), cnt, Cmp(">=", C, ast.Number(n)),
+                             Cmp("=", X, Count(K, (NafLiteral(atom(tick_name, S, K)), Cmp(">", K, minus(C, n)))))),
+                  ChoiceRule(X, atom(sel, K), (NafLiteral(atom(tick_name, S, K)),),
+                             (NafLiteral(keep), NafLiteral(atom(start, S))))]
+    return rules
+
+
+def scope_rules(pred: str, arity: int) -> list:
+    """``tuple_scope=predicate``: p's ticks and count, from its tick-pinned atoms."""
+    _, tick_name, _, _ = _names(0, pred, Semantics(tuple_scope=TupleScope.PREDICATE))
+    a = arg_vars(arity)
+    return [AspRule.of(atom(tick_name, U, K), ast.Atom(pred, a + (U, K))),
+            AspRule.of(atom(f"_cnt_{pred}", X), Cmp("=", X, Count(K, (NafLiteral(atom(tick_name, U, K)),))))]
 
 
 def contents(pred: str, n: int) -> str:
     return f"_cin{n}_{pred}"
 
 
-def contents_rules(pred: str, arity: int, n: int, background: bool) -> list:
+def contents_rules(pred: str, arity: int, n: int, background: bool, sem: Semantics = DEFAULT) -> list:
     a = arg_vars(arity)
+    cnt_name, _, start, sel = _names(n, pred, sem)
     head = ast.Atom(contents(pred, n), a + (U,))
-    rules = [AspRule.of(head, atom("_cnt", C), ast.Atom(pred, a + (U, K)), Cmp(">", K, minus(C, n)))]
+    counted = ast.Atom(pred, a + (U, K))
+    if sem.tuple_ties is TupleTies.ARRIVAL:
+        rules = [AspRule.of(head, atom(cnt_name, C), counted, Cmp(">", K, minus(C, n)))]
+    else:
+        rules = [AspRule.of(head, atom(cnt_name, C), counted, Cmp(">", K, minus(C, n)), atom(start, S), Cmp(">", U, S)),
+                 AspRule.of(head, atom(cnt_name, C), Cmp("<", C, ast.Number(n)), counted),
+                 AspRule.of(ast.Atom(contents(pred, n), a + (S,)), ast.Atom(pred, a + (S, K)), atom(start, S),
+                            atom(sel, K))]
     if background:
-        rules.append(AspRule.of(head, ast.Atom(f"_bg_{pred}", a), atom(f"_cstart{n}", S), now(),
-                          Cmp("=", U, ast.Interval(S, N))))
+        rules.append(AspRule.of(head, ast.Atom(f"_bg_{pred}", a), atom(start, S), now(),
+                                Cmp("=", U, ast.Interval(S, N))))
     return rules
 
 
@@ -44,7 +87,7 @@ class TupleDiamond(WindowEncoder):
     def aux(self, pred, n):
         return f"_cd{n}_{pred}"
 
-    def static_rules(self, pred, arity, n, background):
+    def static_rules(self, pred, arity, n, background, sem=DEFAULT):
         a = arg_vars(arity)
         return [AspRule.of(ast.Atom(self.aux(pred, n), a), ast.Atom(contents(pred, n), a + (U,)))]
 
@@ -60,13 +103,14 @@ class TupleBox(WindowEncoder):
     def spoil(self, pred, n):
         return f"_cbs{n}_{pred}"
 
-    def static_rules(self, pred, arity, n, background):
+    def static_rules(self, pred, arity, n, background, sem=DEFAULT):
         a = arg_vars(arity)
         head, spoil = ast.Atom(self.aux(pred, n), a), ast.Atom(self.spoil(pred, n), a)
         cin_now = ast.Atom(contents(pred, n), a + (N,))
+        start = _names(n, pred, sem)[2]
         return [
             AspRule.of(head, now(), cin_now, NafLiteral(spoil, negated=True)),
-            AspRule.of(spoil, now(), cin_now, atom(f"_cstart{n}", S), Cmp("=", U, ast.Interval(S, minus(N, 1))),
+            AspRule.of(spoil, now(), cin_now, atom(start, S), Cmp("=", U, ast.Interval(S, minus(N, 1))),
                  NafLiteral(ast.Atom(contents(pred, n), a + (U,)), negated=True)),
         ]
 
@@ -79,6 +123,6 @@ class TupleAt(WindowEncoder):
     def aux(self, pred, n):
         return f"_ca{n}_{pred}"
 
-    def static_rules(self, pred, arity, n, background):
+    def static_rules(self, pred, arity, n, background, sem=DEFAULT):
         a = arg_vars(arity) + (U,)
         return [AspRule.of(ast.Atom(self.aux(pred, n), a), ast.Atom(contents(pred, n), a))]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from ... import ast
 from ..asp import AspRule
-from .base import N, U, WindowEncoder, arg_vars, now
+from ...semantics import DEFAULT
+from .base import N, U, WindowEncoder, arg_vars, now, origin
 
 
 class UnwindowedAt(WindowEncoder):
@@ -15,7 +16,8 @@ class UnwindowedAt(WindowEncoder):
     def aux(self, pred, n):
         return f"_at_{pred}"
 
-    def static_rules(self, pred, arity, n, background):
+    def static_rules(self, pred, arity, n, background, sem=DEFAULT):
         a = arg_vars(arity) + (U,)
-        return [AspRule.of(ast.Atom(self.aux(pred, n), a), now(), ast.Atom(pred, a),
-                     ast.Comparison("<=", ast.Number(0), U), ast.Comparison("<=", U, N))]
+        start, known = origin(sem)
+        return [AspRule.of(ast.Atom(self.aux(pred, n), a), now(), ast.Atom(pred, a), *known,
+                     ast.Comparison("<=", start, U), ast.Comparison("<=", U, N))]

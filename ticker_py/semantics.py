@@ -1,0 +1,351 @@
+"""Semantics profiles: the dimensions in which published stream reasoners differ.
+
+A :class:`Semantics` sets seven knobs; ``Semantics()`` is the project's own semantics
+(docs/semantics.md). :data:`PROFILES` are presets after the published systems, each with
+its citation; :func:`resolve` applies a profile, then explicit knob overrides.
+:func:`check_program` refuses a program outside a profile's fragment (or one a knob value
+cannot give a meaning to) with located diagnostics.
+
+>>> s = resolve("r4")
+>>> s.window_bounds.value, s.profile
+('half-open', 'r4')
+>>> str(resolve("cql", duplicates="set"))
+'cql,duplicates=set'
+>>> resolve("default").is_default
+True
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, replace
+from typing import Optional, Union
+
+from . import ast
+from .analysis import GENERAL, POSITIVE, Analysis
+from .analysis.graph import dependency_edges, strongly_connected
+from .errors import Diagnostic, ProgramError, UsageError
+
+__all__ = ["WindowBounds", "Origin", "TupleScope", "TupleTies", "Duplicates", "FutureHeads",
+           "Persistence", "Semantics", "Profile", "PROFILES", "KNOBS", "DEFAULT", "resolve",
+           "parse_semantics_list", "check_program", "program_problems", "under"]
+
+
+class _Knob(str, enum.Enum):
+    """A knob value; the first member is today's behaviour."""
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class WindowBounds(_Knob):
+    """``closed``: ``[n]`` covers [t−n, t] (n+1 points); ``half-open``: (t−n, t] (n points)."""
+
+    CLOSED = "closed"
+    HALF_OPEN = "half-open"
+
+
+class Origin(_Knob):
+    """Where windows clip: at time 0, or at the stream's first time point (its first record)."""
+
+    ZERO = "zero"
+    FIRST = "first"
+
+
+class TupleScope(_Knob):
+    """``[n #]`` counts the input atoms of every predicate, or only its own predicate's."""
+
+    ALL = "all"
+    PREDICATE = "predicate"
+
+
+class TupleTies(_Knob):
+    """The cut inside a tuple window's boundary time point: arrival order, or every choice."""
+
+    ARRIVAL = "arrival"
+    CHOICE = "choice"
+
+
+class Duplicates(_Knob):
+    """The same atom twice in a time point: counts once (``set``) or twice (``bag``)."""
+
+    SET = "set"
+    BAG = "bag"
+
+
+class FutureHeads(_Knob):
+    """An @-head beyond t: a prediction, or (strict LARS on [0, t]) only if its body is false."""
+
+    PREDICT = "predict"
+    INCONSISTENT = "inconsistent"
+
+
+class Persistence(_Knob):
+    """Each time point from the stream alone, or earlier conclusions fed back into the stream."""
+
+    RECOMPUTE = "recompute"
+    FEEDBACK = "feedback"
+
+
+#: knob name -> its value enum (the option ``--window-bounds`` is the knob ``window_bounds``)
+KNOBS = {"window_bounds": WindowBounds, "origin": Origin, "tuple_scope": TupleScope,
+         "tuple_ties": TupleTies, "duplicates": Duplicates, "future_heads": FutureHeads,
+         "persistence": Persistence}
+
+
+@dataclass(frozen=True)
+class Semantics:
+    """One setting of every knob, and the profile it started from (for its fragment check).
+
+    ``str()`` is the profile name followed by the knobs set differently from it, the form
+    :func:`resolve` and ``--semantics`` read back.
+    """
+
+    window_bounds: WindowBounds = WindowBounds.CLOSED
+    origin: Origin = Origin.ZERO
+    tuple_scope: TupleScope = TupleScope.ALL
+    tuple_ties: TupleTies = TupleTies.ARRIVAL
+    duplicates: Duplicates = Duplicates.SET
+    future_heads: FutureHeads = FutureHeads.PREDICT
+    persistence: Persistence = Persistence.RECOMPUTE
+    profile: str = "default"
+
+    @property
+    def knobs(self) -> dict:
+        """``{knob name: value}`` for all seven knobs."""
+        return {name: getattr(self, name) for name in KNOBS}
+
+    @property
+    def changed(self) -> tuple:
+        """The knobs whose value is not today's behaviour (the first value)."""
+        return tuple(name for name, value in self.knobs.items() if value is not list(KNOBS[name])[0])
+
+    @property
+    def is_default(self) -> bool:
+        """No knob changed (a profile may still add a fragment check)."""
+        return not self.changed
+
+    def differs(self, other: "Semantics") -> tuple:
+        """The knobs set differently in ``self`` and ``other``."""
+        return tuple(k for k in KNOBS if getattr(self, k) is not getattr(other, k))
+
+    def time_points(self, n: int) -> int:
+        """How many time points before t a time window of size n reaches back (closed: n)."""
+        return n - 1 if self.window_bounds is WindowBounds.HALF_OPEN else n
+
+    def __str__(self) -> str:
+        base = PROFILES[self.profile].semantics if self.profile in PROFILES else DEFAULT
+        extra = [f"{k}={getattr(self, k)}" for k in self.differs(base)]
+        return ",".join([self.profile] + extra)
+
+
+DEFAULT = Semantics()
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A preset: knob values after a published system, the citation, and its fragment."""
+
+    name: str
+    semantics: Semantics
+    citation: str
+    fragment: tuple = ()  # names of the checks in _CHECKS
+    summary: str = ""
+
+
+def _profile(name, citation, summary, fragment=(), **knobs) -> Profile:
+    return Profile(name, Semantics(profile=name, **{k: KNOBS[k](v) for k, v in knobs.items()}),
+                   citation, tuple(fragment), summary)
+
+
+PROFILES = {p.name: p for p in (
+    _profile("default", "docs/semantics.md, after LARS (Beck, Dao-Tran, Eiter, Fink, AAAI 2015: answer "
+             "streams) and Ticker (Beck, Eiter, Folie, TPLP 2017: tick streams, Def. 4)",
+             "ticker_py's own semantics"),
+    _profile("lars", "Beck, Dao-Tran, Eiter, Fink: LARS: A Logic-based Framework for Analyzing Reasoning "
+             "over Streams, AAAI 2015 (streams over their own timeline; tuple-based window functions "
+             "leave the cut inside a time point open; answer streams over the timeline)",
+             "strict LARS: windows clip at the stream's first time point, tuple cuts are a choice, "
+             "@-heads beyond t are inconsistent",
+             origin="first", tuple_ties="choice", future_heads="inconsistent"),
+    _profile("ticker", "Beck, Eiter, Folie: Ticker: A system for incremental ASP-based stream reasoning, "
+             "TPLP 2017 (tick streams: every signal is its own tick)",
+             "Ticker's tick streams: every occurrence counts", duplicates="bag"),
+    _profile("laser", "Bazoobandi, Beck, Urbani: Expressive Stream Reasoning with Laser, ISWC 2017, and "
+             "Laser2 (ESWC 2020): stratified programs, evaluated stratum by stratum",
+             "the default semantics on Laser's fragment", fragment=("stratified",)),
+    _profile("r4", "Continuous Deductive Reasoning over Streamed RDF Data (R4/CoDeR): a triple arriving "
+             "at e is valid in (e, e+n]; positive rules over one sliding window",
+             "half-open validity intervals on R4's fragment",
+             fragment=("positive", "diamond_only", "one_range"), window_bounds="half-open"),
+    _profile("cql", "Arasu, Babu, Widom: The CQL continuous query language, VLDB Journal 2006 (ROWS "
+             "windows per stream, bag relations), as captured in LARS (AAAI 2015)",
+             "CQL's ROWS windows per stream over bags, relations from the first tuple on",
+             fragment=("no_recursion",), origin="first", tuple_scope="predicate",
+             tuple_ties="choice", duplicates="bag"),
+)}
+
+
+def _knob_value(name: str, value) -> enum.Enum:
+    enum_ = KNOBS[name]
+    try:
+        return enum_(str(value))
+    except ValueError:
+        raise UsageError(Diagnostic(
+            f"unknown --{name.replace('_', '-')} '{value}'",
+            notes=(f"use one of: {', '.join(v.value for v in enum_)}",))) from None
+
+
+def resolve(semantics: Union[str, Semantics, None] = None, **knobs) -> Semantics:
+    """A profile (by name, or a ``Semantics``), then explicit knob overrides (None: unset).
+
+    ``semantics`` may also be ``"r4,origin=first"``: a profile followed by ``knob=value``
+    items, the form ``str(Semantics)`` prints. Unknown names raise :class:`UsageError`.
+    """
+    if isinstance(semantics, Semantics):
+        base = semantics
+    else:
+        name, *items = [p.strip() for p in (semantics or "default").split(",")]
+        if name not in PROFILES:
+            raise UsageError(Diagnostic(f"unknown semantics profile '{name}'",
+                                        notes=(f"profiles: {', '.join(PROFILES)}",)))
+        base = PROFILES[name].semantics
+        for item in items:
+            key, eq, value = item.partition("=")
+            key = key.strip().replace("-", "_")
+            if not eq or key not in KNOBS:
+                raise UsageError(Diagnostic(f"bad semantics item '{item}'",
+                                            notes=(f"write knob=value; knobs: {', '.join(KNOBS)}",)))
+            knobs.setdefault(key, value.strip())
+    unknown = sorted(set(knobs) - set(KNOBS))
+    if unknown:
+        raise UsageError(Diagnostic(f"unknown semantics knob '{unknown[0]}'",
+                                    notes=(f"knobs: {', '.join(KNOBS)}",)))
+    return replace(base, **{k: _knob_value(k, v) for k, v in knobs.items() if v is not None})
+
+
+def parse_semantics_list(text: str, **knobs) -> list:
+    """``"default,r4"`` -> two Semantics; items may carry knobs: ``"default,default+origin=first"``.
+
+    A ``+`` joins a profile and its knob overrides inside one item of the comma list.
+    """
+    return [resolve(item.replace("+", ","), **knobs) for item in text.split(",") if item.strip()]
+
+
+# ---------------------------------------------------------------- fragment checks
+
+def _body_windows(program: ast.Program):
+    for rule in program.proper_rules:
+        for lit in rule.body:
+            if not lit.is_comparison:
+                yield rule, lit, lit.element
+
+
+def _check_stratified(analysis: Analysis, profile: str) -> list:
+    if analysis.fragment != GENERAL:
+        return []
+    return [Diagnostic(f"'{e.head}' depends negatively on '{e.body}' through a cycle: the {profile} profile "
+                       "needs a stratified program", e.element.location,
+                       ("Laser evaluates a program stratum by stratum; an unstratified program has no "
+                        "stratum order",)) for e in analysis.negative_cycle]
+
+
+def _check_positive(analysis: Analysis, profile: str) -> list:
+    if analysis.fragment == POSITIVE:
+        return []
+    out = []
+    for rule in analysis.program.rules:
+        if rule.is_constraint:
+            out.append(Diagnostic(f"constraint '{rule}' is not allowed in the {profile} profile", rule.location,
+                                  ("R4 reasons with positive rules only",)))
+        for lit in rule.body:
+            if lit.negated:
+                out.append(Diagnostic(f"negation '{lit}' is not allowed in the {profile} profile",
+                                      lit.element.location, ("R4 reasons with positive rules only",)))
+    return out
+
+
+def _check_diamond_only(analysis: Analysis, profile: str) -> list:
+    out = []
+    for rule in analysis.program.proper_rules:
+        if rule.head is not None and rule.head.time is not None:
+            out.append(Diagnostic(f"@-head '{rule.head}' is not allowed in the {profile} profile", rule.location,
+                                  ("R4 derives triples at the evaluation time only",)))
+    for _, lit, el in _body_windows(analysis.program):
+        if el.modality == ast.NOW:
+            continue
+        if el.modality != ast.DIAMOND or el.window.is_tuple:
+            out.append(Diagnostic(f"window atom '{el}' is not allowed in the {profile} profile", el.location,
+                                  ("R4 reads the stream through one sliding time window: only "
+                                   "'p in [n]' (a diamond over a time window)",)))
+    return out
+
+
+def _check_one_range(analysis: Analysis, profile: str) -> list:
+    sizes = {}
+    for _, _, el in _body_windows(analysis.program):
+        if el.window is not None and not el.window.is_tuple:
+            sizes.setdefault(analysis.size(el.window), el)
+    if len(sizes) <= 1:
+        return []
+    first, *others = sizes.items()
+    return [Diagnostic(f"window '{el}' has range {n}, but '{first[1]}' has range {first[0]}: the {profile} "
+                       "profile allows one window range", el.location,
+                       ("R4 keeps one sliding window over the stream",)) for n, el in others]
+
+
+def _check_no_recursion(analysis: Analysis, profile: str) -> list:
+    edges = dependency_edges(analysis.program, analysis.intensional)
+    adj: dict = {}
+    for e in edges:
+        adj.setdefault(e.head, []).append(e.body)
+    comps = strongly_connected(sorted(analysis.intensional), adj)
+    comp_of = {p: i for i, comp in enumerate(comps) for p in comp}
+    return [Diagnostic(f"'{e.head}' depends on '{e.element}' recursively: the {profile} profile allows no "
+                       "recursion", e.element.location,
+                       (f"predicates on the cycle: {', '.join(comps[comp_of[e.head]])}",
+                        "CQL queries are views over streams and relations, never defined through themselves"))
+            for e in edges if comp_of[e.head] == comp_of[e.body]]
+
+
+_CHECKS = {"stratified": _check_stratified, "positive": _check_positive,
+           "diamond_only": _check_diamond_only, "one_range": _check_one_range,
+           "no_recursion": _check_no_recursion}
+
+
+def program_problems(semantics: Semantics, analysis: Analysis) -> list:
+    """Diagnostics for a program outside the profile's fragment or meaningless under a knob."""
+    out = []
+    profile = PROFILES.get(semantics.profile)
+    for check in profile.fragment if profile else ():
+        out += _CHECKS[check](analysis, semantics.profile)
+    if semantics.window_bounds is WindowBounds.HALF_OPEN:
+        for _, _, el in _body_windows(analysis.program):
+            if el.window is not None and not el.window.is_tuple and analysis.size(el.window) == 0:
+                out.append(Diagnostic(f"window '{el.window}' is empty under half-open window bounds",
+                                      el.window.location or el.location,
+                                      ("(t-n, t] holds n time points: use a window of at least one",)))
+    return out
+
+
+def check_program(semantics: Semantics, analysis: Analysis, source: Optional[str] = None) -> None:
+    """Raise :class:`ProgramError` (status 2) listing :func:`program_problems`, if any."""
+    problems = program_problems(semantics, analysis)
+    if problems:
+        raise ProgramError(problems, source=source)
+
+
+
+def under(semantics: Semantics, analysis: Analysis) -> Analysis:
+    """The analysis the engines run: under half-open bounds ``[n]`` is ``[n-1]`` closed.
+
+    (t−n, t] and [t−(n−1), t] are the same time points, clipped at the origin alike, so
+    every engine runs half-open windows through the window sizes alone.
+    """
+    if semantics.window_bounds is WindowBounds.CLOSED:
+        return analysis
+    sizes = {w: n if w.is_tuple else semantics.time_points(n) for w, n in analysis.window_sizes.items()}
+    lookback = analysis.lookback
+    if lookback is not None:
+        lookback = max([n for w, n in sizes.items() if not w.is_tuple], default=0)
+    return replace(analysis, window_sizes=sizes, lookback=lookback)
