@@ -22,11 +22,11 @@ PACKAGE = Path(__file__).resolve().parent.parent / "ticker_py"
 #: so it sits with the values; the readers, writers and the driver are above the engines.
 FLOORS = [
     {"ast", "values", "errors", "streams.model"},
-    {"syntax"},
+    {"syntax", "rdf.terms"},
     {"analysis"},
     {"encode"},
     {"engines"},
-    {"streams"},
+    {"streams", "rdf"},
     {"workloads"},
     {"api"},
     {"consequences", "compare", "enumeration", "shard"},
