@@ -17,7 +17,9 @@ from .shard import add_shard_options, run_sharded_command, shard_options
 
 __all__ = ["RunOptions", "register", "cmd_run", "FORMATS"]
 
-FORMATS = ("jsonl", "text", "csv", "none")
+FORMATS = ("jsonl", "text", "csv", "none", "ntriples", "nquads")
+RDF_OUTPUT = ("ntriples", "nquads")
+STREAM_FORMATS = ("auto", "nt", "nq", "rdf-csv", "rdf-parquet")
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,7 @@ class RunOptions:
     consequences: Optional[str] = None
     until: Optional[int] = None
     out: Optional[str] = None
+    stream_format: str = "auto"
 
 
 def register(sub) -> None:
@@ -43,6 +46,8 @@ def register(sub) -> None:
     run = sub.add_parser("run", help="evaluate a program over a stream", formatter_class=HelpFormatter)
     add_program_args(run)
     run.add_argument("--stream", default="-", help="stream file (.stream/.txt/.jsonl/.csv/.parquet) or - for stdin")
+    run.add_argument("--stream-format", default="auto", metavar=choices_metavar(STREAM_FORMATS),
+                     help="auto: by the file's suffix (.nt/.nq are RDF); nt, nq, rdf-csv, rdf-parquet: RDF streams")
     run.add_argument("--engine", default="auto", metavar=choices_metavar(("auto",) + ENGINE_NAMES),
                      help="the engine (auto: native if it can run the program, else incremental)")
     run.add_argument("--models", type=int, default=1, help="answer streams per tick (0 = all)")
@@ -67,10 +72,12 @@ def register(sub) -> None:
 def run_options(args) -> RunOptions:
     """The checked run options of parsed arguments (the program is loaded after these checks)."""
     check_choice(args.format, FORMATS, "format")
+    check_choice(args.stream_format, STREAM_FORMATS, "stream format")
     every = Every.parse(args.every)
     return RunOptions(stream=args.stream, engine=args.engine, models=args.models, every=every,
                       format=args.format, changes=args.changes, show_at=args.show_at, show=args.show,
-                      inertia=args.inertia, consequences=args.consequences, until=args.until, out=args.out)
+                      inertia=args.inertia, consequences=args.consequences, until=args.until, out=args.out,
+                      stream_format=args.stream_format)
 
 
 def cmd_run(args) -> int:
@@ -91,8 +98,14 @@ def cmd_run(args) -> int:
                                         notes=("drop --changes and --format",)))
         o = replace(o, models=0)
 
+    rdf = _rdf_mapping(args, analysis, o)
+
     def output():
         out = live_output(live) or (open(o.out, "w") if o.out else sys.stdout)
+        if o.format in RDF_OUTPUT:
+            from ..rdf.writer import RdfWriter
+
+            return out, RdfWriter(out, o.format, rdf)
         return out, make_writer(o.format, out, show_at=o.show_at, changes=o.changes)
 
     if shards.spark or shards.shards is not None:
@@ -109,7 +122,8 @@ def cmd_run(args) -> int:
                         changes_only=o.changes or o.format == "none")
     records = live_records(live, analysis)
     if records is None:
-        records = records_from(o.stream)
+        records = records_from(o.stream) if rdf is None else \
+            records_from(o.stream, rdf, None if o.stream_format == "auto" else o.stream_format)
     out, writer = output()
     start = time.perf_counter()
     points = 0
@@ -132,3 +146,17 @@ def cmd_run(args) -> int:
         if out is not sys.stdout:
             out.close()
     return 0
+
+
+def _rdf_mapping(args, analysis, o: RunOptions):
+    """The RDF mapping of ``--rdf-mapping`` (with the program's prefixes), or None if the run
+    reads and writes no RDF; refuses RDF output with several answer streams or --changes."""
+    from ..rdf.streams import RdfMapping
+
+    if o.format in RDF_OUTPUT and (o.models != 1 or o.changes):
+        raise UsageError(Diagnostic(f"--format {o.format} writes a single answer stream",
+                                    notes=("use --models 1 and no --changes",)))
+    kind = getattr(args, "rdf_mapping", "triple")
+    if kind == "triple" and o.format not in RDF_OUTPUT and o.stream_format == "auto":
+        return None
+    return RdfMapping(kind, analysis.program.prefixes)

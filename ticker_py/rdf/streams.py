@@ -73,10 +73,18 @@ class RdfMapping:
         iri = iri_of(p)
         return (self.predicate(iri), s, o)
 
-    def inverse(self) -> dict:
-        """Predicate name -> property IRI, for the writer (explicit names and prefixes)."""
-        out = {name: iri for iri, name in self.properties.items()}
-        return out
+    def property_iri(self, name: str) -> Optional[str]:
+        """The property IRI a predicate name stands for under the property mapping, or None."""
+        if self.kind != "property":
+            return None
+        for iri, known in self.properties.items():
+            if known == name:
+                return iri
+        for prefix, namespace in self.prefixes:
+            local = name[len(prefix) + 1:]
+            if name.startswith(prefix + "_") and _LOCAL.fullmatch(local):
+                return namespace + local
+        return None
 
 
 def _error(source: str, line: int, column: int, message: str, text: Optional[str] = None,
