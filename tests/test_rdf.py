@@ -141,3 +141,157 @@ def test_tables_t_s_p_o(tmp_path):
     bad = pd.DataFrame([(0, f"<{EX}a>", f"<{EX}p>", "<rel>")], columns=["t", "s", "p", "o"])
     with pytest.raises(StreamError, match="<DataFrame>:1:1.*no scheme"):
         list(read_rdf_dataframe(bad))
+
+
+# ---------------------------------------------------------------- IRIs in programs
+
+from ticker_py import ast, run  # noqa: E402
+from ticker_py.api import load_program  # noqa: E402
+from ticker_py.cli import main  # noqa: E402
+from ticker_py.engines import ENGINE_NAMES  # noqa: E402
+from ticker_py.errors import ProgramError  # noqa: E402
+from ticker_py.syntax import parse_program  # noqa: E402
+
+PROGRAM = f"""@prefix ex: <{EX}> .
+@prefix : <http://d.org/#> .
+hot(S) :- triple(S,ex:temp,V) in [3 sec], V > 30, S != <{EX}x>.
+a(:k).
+"""
+
+
+def test_program_iris_print_as_written_and_round_trip():
+    prog = parse_program(PROGRAM)
+    assert str(prog) == PROGRAM
+    assert parse_program(str(prog)) == prog
+    assert prog.prefixes == (("ex", EX), ("", "http://d.org/#"))
+    temp = prog.rules[0].body[0].element.atom.args[1]
+    assert isinstance(temp, ast.Iri) and temp.iri == f"{EX}temp" and str(temp) == "ex:temp"
+    plain = str(ast.without_iris(prog).rules[0])
+    assert plain == f'hot(S) :- triple(S,iri("{EX}temp"),V) in [3 sec], V > 30, S != iri("{EX}x").'
+
+
+@given(st.lists(iris, min_size=1, max_size=4))
+def test_iri_programs_round_trip(values):
+    text = "".join(f"f(<{v}>).\n" for v in values)
+    prog = parse_program(text)
+    assert str(prog) == text and parse_program(str(prog)) == prog
+    assert [r.head.atom.args[0].iri for r in prog.rules] == values
+
+
+@pytest.mark.parametrize("text, message, column", [
+    ("a(zz:b).", "unknown prefix 'zz:' in 'zz:b'", 3),
+    ("a(<rel/x>).", "relative IRI <rel/x>", 3),
+    ("@prefix e: <http://a/> .\n@prefix e: <http://b/> .", "prefix 'e:' declared again with another IRI", 1),
+])
+def test_program_iri_errors(text, message, column):
+    with pytest.raises(ProgramError) as err:
+        parse_program(text)
+    diag = err.value.diagnostics[0]
+    assert diag.message == message and diag.location.column == column
+
+
+def test_colon_rules_still_parse():
+    assert str(parse_program("a:-b.c :- d(X), X=1.")) == "a :- b.\nc :- d(X), X = 1.\n"
+
+
+# ---------------------------------------------------------------- every engine, RDF or atoms
+
+XSD_INT = f"<{XSD_INTEGER}>"
+RDF_STREAM = f"""0: <{EX}s1> <{EX}temp> "35"^^{XSD_INT} . <{EX}s2> <{EX}temp> "20"^^{XSD_INT} .
+1: <{EX}x> <{EX}temp> "40"^^{XSD_INT} . <{EX}s2> <{EX}label> "b"@en .
+3: <{EX}s2> <{EX}temp> "31"^^{XSD_INT} .
+"""
+
+
+def _atom_stream():
+    """The same stream in the atom syntax, written by hand."""
+    def i(local):
+        return f'iri("{EX}{local}")'
+    return (f"0: triple({i('s1')},{i('temp')},35), triple({i('s2')},{i('temp')},20)\n"
+            f"1: triple({i('x')},{i('temp')},40), triple({i('s2')},{i('label')},lang(\"b\",\"en\"))\n"
+            f"3: triple({i('s2')},{i('temp')},31)\n")
+
+
+def _answers(results):
+    return [(r.t, sorted(sorted(m.sorted_atoms()) for m in r.models)) for r in results]
+
+
+@pytest.mark.parametrize("engine", ENGINE_NAMES)
+def test_every_engine_same_answers_on_rdf_and_atoms(engine, tmp_path):
+    (tmp_path / "s.nt").write_text(RDF_STREAM)
+    (tmp_path / "s.stream").write_text(_atom_stream())
+    prog = PROGRAM + "cold(S) :- triple(S,ex:temp,V), V < 25, not hot(S).\n"
+    a = _answers(run(prog, str(tmp_path / "s.nt"), engine=engine, until=4))
+    b = _answers(run(prog, str(tmp_path / "s.stream"), engine=engine, until=4))
+    assert a == b
+    hot = lambda s: f'hot(iri("{EX}{s}"))'  # noqa: E731
+    assert [sorted(x for x in ms[0] if x.startswith("hot")) for _, ms in a] == [
+        [hot("s1")], [hot("s1")], [hot("s1")], [hot("s1"), hot("s2")], [hot("s2")]]
+
+
+# ---------------------------------------------------------------- background, OWL 2 RL, output
+
+ONTOLOGY = f"""@prefix ex: <{EX}> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ex:Hurricane rdfs:subClassOf ex:Storm .
+ex:Storm rdfs:subClassOf ex:WeatherEvent .
+ex:hasSpeed rdfs:subPropertyOf ex:measure .
+ex:observes rdfs:domain ex:Sensor .
+ex:observes rdfs:range ex:Event .
+"""
+RDF_TYPE = "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>"
+
+
+def test_owl2rl_rules_with_a_background_ontology(tmp_path, capsys):
+    (tmp_path / "o.ttl").write_text(ONTOLOGY)
+    (tmp_path / "s.nt").write_text(
+        f"0: <{EX}s1> <{EX}observes> <{EX}e1> . <{EX}e1> {RDF_TYPE} <{EX}Hurricane> .\n"
+        f'2: <{EX}e1> <{EX}hasSpeed> "130"^^{XSD_INT} .\n')
+    (tmp_path / "p.lars").write_text(
+        f"@prefix ex: <{EX}> .\n@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .\n"
+        "out(X, rdf:type, C) :- holds(X, rdf:type, C), C != ex:Hurricane.\n"
+        "out(X, ex:measure, V) :- holds(X, ex:measure, V).\n")
+    code = main(["run", str(tmp_path / "p.lars"), "--stream", str(tmp_path / "s.nt"),
+                 "--background-rdf", str(tmp_path / "o.ttl"), "--owl2rl", "--format", "ntriples", "--rdf-output", "out", "--engine", "native"])
+    out = capsys.readouterr().out
+    assert code == 0
+    # hand-checked: e1 is a Storm and a WeatherEvent (subclass closure) and an Event (range),
+    # s1 a Sensor (domain), at 0; the speed is a measure (subproperty) at 2
+    assert out.splitlines() == [
+        f"0: <{EX}e1> {RDF_TYPE} <{EX}Event> .",
+        f"0: <{EX}e1> {RDF_TYPE} <{EX}Storm> .",
+        f"0: <{EX}e1> {RDF_TYPE} <{EX}WeatherEvent> .",
+        f"0: <{EX}s1> {RDF_TYPE} <{EX}Sensor> .",
+        f'2: <{EX}e1> <{EX}measure> "130"^^{XSD_INT} .',
+    ]
+    # the output is a stream the RDF reader reads back
+    assert [r.t for r in read_rdf_text(out)] == [0, 0, 0, 0, 2]
+
+
+def test_property_mapping_in_and_out(tmp_path, capsys):
+    (tmp_path / "s.nt").write_text(f'0: <{EX}o1> <{EX}price> "5"^^{XSD_INT} .\n')
+    (tmp_path / "p.lars").write_text(f"@prefix ex: <{EX}> .\nex_cheap(O, P) :- ex_price(O, P), P < 10.\n")
+    code = main(["run", str(tmp_path / "p.lars"), "--stream", str(tmp_path / "s.nt"), "--rdf-mapping", "property",
+                 "--format", "nquads"])
+    assert code == 0
+    assert capsys.readouterr().out == f'<{EX}o1> <{EX}cheap> "5"^^{XSD_INT} <urn:ticker:t:0> .\n'
+
+
+def test_bad_rdf_input_status_2_after_good_output(tmp_path, capsys):
+    (tmp_path / "s.nt").write_text(f"0: <{EX}a> <{EX}p> <{EX}b> .\n1: <{EX}a> <{EX}p> <b> .\n")
+    (tmp_path / "p.lars").write_text("q(S) :- triple(S, P, O).\n")
+    code = main(["run", str(tmp_path / "p.lars"), "--stream", str(tmp_path / "s.nt"), "--format", "text"])
+    out, err = capsys.readouterr()
+    assert code == 2 and out.startswith("t=0 ") and "s.nt:2:" in err and "Traceback" not in err
+    (tmp_path / "o.ttl").write_text("@prefix ex: <http://ex.org/> .\nex:a ex:b zz:c .\n")
+    code = main(["check", str(tmp_path / "p.lars"), "--background-rdf", str(tmp_path / "o.ttl")])
+    assert code == 2 and "o.ttl:2:11-15: error: the prefix zz: has not been declared" in capsys.readouterr().err
+
+
+def test_background_rdf_facts():
+    import tempfile
+
+    with tempfile.NamedTemporaryFile("w", suffix=".ttl", delete=False) as f:
+        f.write(ONTOLOGY)
+    analysis = load_program("x(S) :- triple(S, P, O).", background_rdf=f.name)
+    assert len(analysis.background) == 5

@@ -48,6 +48,8 @@ def register(sub) -> None:
     run.add_argument("--stream", default="-", help="stream file (.stream/.txt/.jsonl/.csv/.parquet) or - for stdin")
     run.add_argument("--stream-format", default="auto", metavar=choices_metavar(STREAM_FORMATS),
                      help="auto: by the file's suffix (.nt/.nq are RDF); nt, nq, rdf-csv, rdf-parquet: RDF streams")
+    run.add_argument("--rdf-output", default="triple", metavar="NAME",
+                     help="with --format ntriples/nquads: the ternary predicate whose atoms are the triples written")
     run.add_argument("--engine", default="auto", metavar=choices_metavar(("auto",) + ENGINE_NAMES),
                      help="the engine (auto: native if it can run the program, else incremental)")
     run.add_argument("--models", type=int, default=1, help="answer streams per tick (0 = all)")
@@ -105,7 +107,7 @@ def cmd_run(args) -> int:
         if o.format in RDF_OUTPUT:
             from ..rdf.writer import RdfWriter
 
-            return out, RdfWriter(out, o.format, rdf)
+            return out, RdfWriter(out, o.format, rdf, args.rdf_output)
         return out, make_writer(o.format, out, show_at=o.show_at, changes=o.changes)
 
     if shards.spark or shards.shards is not None:

@@ -7,7 +7,7 @@ from pathlib import Path
 from .. import ast
 from ..errors import Diagnostic, ProgramError, UsageError
 from ..values import to_ast_atom
-from .streams import RdfMapping, _checked
+from .streams import RdfMapping, _checked, syntax_message
 
 __all__ = ["rdf_facts", "OWL2RL"]
 
@@ -45,5 +45,5 @@ def rdf_facts(path, mapping: RdfMapping = RdfMapping()) -> tuple:
         message, (_, line, column, _, end_line, end_column) = err.args
         end = end_column if end_line == line and end_column > column else column + 1
         raise ProgramError.at(ast.Location(str(path), line, column, line, end),
-                              message.split(": ", 1)[-1]) from None
+                              syntax_message(message)) from None
     return tuple(facts)

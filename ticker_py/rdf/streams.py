@@ -122,7 +122,7 @@ def parse_triples(text: str, mapping: RdfMapping = RdfMapping()) -> list:
         triples = list(_parse(text, ox.RdfFormat.TURTLE))
     except SyntaxError as err:
         message, (_, _, column, *_rest) = err.args
-        raise _located(_lower(message.split(": ", 1)[-1]), column - 1) from None
+        raise _located("bad triple: " + syntax_message(message), column - 1) from None
     out = []
     for quad in triples:
         try:
@@ -132,8 +132,10 @@ def parse_triples(text: str, mapping: RdfMapping = RdfMapping()) -> list:
     return out
 
 
-def _lower(message: str) -> str:
-    return "bad triple: " + message[:1].lower() + message[1:]
+def syntax_message(message: str) -> str:
+    """A pyoxigraph syntax error's message without its position, in lower case."""
+    message = message.split(": ", 1)[-1]
+    return message[:1].lower() + message[1:]
 
 
 def _located(message: str, column: int) -> ValueError:
@@ -208,7 +210,7 @@ def read_nquads(lines_or_file, source: str = "<stdin>", mapping: RdfMapping = Rd
                 quads = list(_parse(raw, ox.RdfFormat.N_QUADS))
             except SyntaxError as err:
                 message, (_, _, column, *_rest) = err.args
-                raise _error(source, number, column, _lower(message.split(": ", 1)[-1]), raw) from None
+                raise _error(source, number, column, "bad triple: " + syntax_message(message), raw) from None
             for quad in quads:
                 try:
                     t = time_of_graph(quad.graph_name)

@@ -1,7 +1,8 @@
 """``--format ntriples`` and ``--format nquads``: derived triples as a timestamped RDF stream.
 
-Per evaluation at time t, every shown atom ``name(S,P,O)`` that is an RDF triple (S an IRI
-or a blank node, P an IRI: ``triple/3`` for instance), and with the property mapping every
+Per evaluation at time t, every shown ``triple(S,P,O)`` atom (or of another ternary
+predicate: ``--rdf-output``) that is an RDF triple (S an IRI or a blank node, P an IRI), and
+with the property mapping every
 ``name(S,O)`` atom whose name stands for a property, is written as a triple: ``t: <s> <p> <o> .``
 (the ``T: triples`` stream format, read back by ``--stream-format nt``), or as the N-Quad
 ``<s> <p> <o> <urn:ticker:t:T> .``. Other atoms are not RDF and are left out.
@@ -28,8 +29,10 @@ class RdfWriter(Writer):
     property (:meth:`RdfMapping.property_iri`) are triples too.
     """
 
-    def __init__(self, out, fmt: str = "ntriples", mapping: Optional[RdfMapping] = None):
+    def __init__(self, out, fmt: str = "ntriples", mapping: Optional[RdfMapping] = None,
+                 predicate: str = "triple"):
         super().__init__(out)
+        self.predicate = predicate
         if fmt not in RDF_OUTPUT_FORMATS:
             raise UsageError(Diagnostic(f"unknown RDF output format '{fmt}'"))
         self.quads = fmt == "nquads"
@@ -40,7 +43,7 @@ class RdfWriter(Writer):
         """The N-Triples text ``<s> <p> <o>`` of the RDF atoms among ``atoms``, sorted."""
         out = []
         for atom in atoms:
-            if len(atom) == 4 and _subject(atom[1]) and iri_of(atom[2]) is not None:
+            if atom[0] == self.predicate and len(atom) == 4 and _subject(atom[1]) and iri_of(atom[2]) is not None:
                 s, p, o = atom[1:]
             elif len(atom) == 3 and self._property(atom[0]) is not None:
                 s, p, o = atom[1], self.properties[atom[0]], atom[2]
