@@ -90,7 +90,7 @@ def test_text_reader_triples_and_properties():
     ("1: <o1> <http://p> <http://o> .", 4, "bad triple: no scheme found in an absolute IRI"),
     ("1: ex:o1 <http://p> <http://o> .", 4, "bad triple: the prefix ex: has not been declared"),
     (f'1: <http://s> <http://p> "x1"^^<{XSD_INTEGER}> .', 4, "'x1' is not a valid xsd:integer"),
-    ("1: <http://s> <http://p>", 25, "bad triple: unexpected end"),
+    ("1: <http://s> <http://p>", 25, "bad triple: unexpected end of the line"),
     ("0: <http://s> <http://p> <http://o> .", 1, "time 0 after time 2"),
     ("z: <http://s> <http://p> <http://o> .", 1, "time must be a non-negative integer, found 'z'"),
 ])

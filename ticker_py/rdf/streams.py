@@ -101,14 +101,25 @@ def _parse(text: str, fmt):
     return ox.parse(text, format=fmt)
 
 
-def _checked(quad, mapping: RdfMapping):
+class _Terms(dict):
+    """pyoxigraph term -> ticker_py term, remembered (subjects and properties recur), each literal
+    checked once; cleared when it holds a million terms."""
+
+    def __missing__(self, term):
+        if len(self) >= 1_000_000:
+            self.clear()
+        if type(term).__name__ == "Literal" and not term.language:
+            why = check_literal(term.value, term.datatype.value)
+            if why:
+                raise ValueError(why)
+        value = self[term] = to_value(term)
+        return value
+
+
+def _checked(quad, mapping: RdfMapping, terms: Optional[_Terms] = None):
     """The atom of a pyoxigraph triple or quad; ValueError on a malformed literal or an unmapped property."""
-    o = quad.object
-    if type(o).__name__ == "Literal" and not o.language:
-        why = check_literal(o.value, o.datatype.value)
-        if why:
-            raise ValueError(why)
-    return mapping.atom(to_value(quad.subject), to_value(quad.predicate), to_value(o))
+    terms = _Terms() if terms is None else terms
+    return mapping.atom(terms[quad.subject], terms[quad.predicate], terms[quad.object])
 
 
 def parse_triples(text: str, mapping: RdfMapping = RdfMapping()) -> list:
@@ -158,10 +169,14 @@ def _time(text: str) -> int:
     return int(text)
 
 
-def read_rdf_text(lines_or_file, source: str = "<stdin>", mapping: RdfMapping = RdfMapping()) -> Iterator[Record]:
+def read_rdf_text(lines_or_file, source: str = "<stdin>", mapping: RdfMapping = RdfMapping(),
+                  batch: int = 1) -> Iterator[Record]:
     """Read ``T: triples`` lines (N-Triples terms, several triples a line; ``T:`` alone is a
-    time point without triples). Lines starting with ``#`` or ``%`` are comments."""
-    last = None
+    time point without triples). Lines starting with ``#`` or ``%`` are comments.
+
+    ``batch`` lines are parsed by one call of the RDF parser (files: 4096; 1 keeps a pipe live).
+    """
+    last, pending, terms = None, [], _Terms()
     for number, raw in enumerate(_lines(lines_or_file), 1):
         raw = raw.rstrip("\r\n")
         stripped = raw.strip()
@@ -169,20 +184,69 @@ def read_rdf_text(lines_or_file, source: str = "<stdin>", mapping: RdfMapping = 
             continue
         m = _TIME.match(raw)
         if m is None:
+            yield from _parsed(pending, source, mapping, terms)
             col = len(raw) - len(raw.lstrip()) + 1
             raise _error(source, number, col, "expected 'T: triples' (a time point, ':', then triples)", raw)
         try:
             t = _time(m.group(1))
+            if last is not None and t < last:
+                raise ValueError(f"time {t} after time {last}")
         except ValueError as e:
+            yield from _parsed(pending, source, mapping, terms)
             raise _error(source, number, m.start(1) + 1, str(e), raw, len(m.group(1))) from None
-        if last is not None and t < last:
-            raise _error(source, number, m.start(1) + 1, f"time {t} after time {last}", raw, len(m.group(1)))
-        try:
-            atoms = parse_triples(raw[m.end():], mapping)
-        except ValueError as e:
-            raise _error(source, number, m.end() + e.column + 1, str(e), raw) from None
         last = t
-        yield Record(t, tuple(atoms), source, number)
+        pending.append((number, raw, t, m.end()))
+        if len(pending) >= batch:
+            yield from _parsed(pending, source, mapping, terms)
+            pending = []
+    yield from _parsed(pending, source, mapping, terms)
+
+
+def _parsed(entries: list, source: str, mapping: RdfMapping, terms: Optional[_Terms] = None) -> Iterator[Record]:
+    """Records of ``(line, text, t, start)`` entries, their triples ``text[start:]`` parsed by one
+    TriG parse: entry i is the graph ``<urn:l:i> { ... }`` on its own line(s)."""
+    import pyoxigraph as ox
+
+    if not entries:
+        return
+    heads = [f"<urn:l:{i}> {{" for i in range(len(entries))]
+    text = "\n} ".join(h + raw[start:] for h, (_, raw, _, start) in zip(heads, entries)) + "\n}"
+    atoms: list = [[] for _ in entries]
+    try:
+        for quad in _parse(text, ox.RdfFormat.TRIG):
+            i = int(quad.graph_name.value[6:])
+            try:
+                atoms[i].append(_checked(quad, mapping, terms))
+            except ValueError as e:
+                yield from _records(entries, atoms, i, source)
+                number, raw, _, start = entries[i]
+                raise _error(source, number, start + 1 + len(raw[start:]) - len(raw[start:].lstrip()),
+                             str(e), raw) from None
+    except SyntaxError as err:
+        message, (_, line, column, *_rest) = err.args
+        i = line - 1
+        if i < len(entries):
+            column -= len(heads[i]) + (2 if i else 0)
+        if i >= len(entries) or (column < 1 and i):  # at the '}' closing the previous line: at its end
+            i -= 1
+            column = len(entries[i][1]) - entries[i][3] + 1
+            message = "unexpected end of the line"
+        yield from _records(entries, atoms, i, source)
+        number, raw, _, start = entries[i]
+        raise _error(source, number, start + column, "bad triple: " + syntax_message(message), raw) from None
+    yield from _records(entries, atoms, len(entries), source)
+
+
+def _records(entries: list, atoms: list, hi: int, source: str) -> Iterator[Record]:
+    """One record per run of entries ``0..hi-1`` with one time point (at the run's first line)."""
+    j = 0
+    while j < hi:
+        k = j + 1
+        while k < hi and entries[k][2] == entries[j][2]:
+            k += 1
+        run = atoms[j] if k == j + 1 else [a for x in atoms[j:k] for a in x]
+        yield Record(entries[j][2], tuple(run), source, entries[j][0])
+        j = k
 
 
 def time_of_graph(graph) -> int:
@@ -322,7 +386,7 @@ def _text_file(reader):
     return read
 
 
-_READERS = {"nt": _text_file(read_rdf_text), "nq": _text_file(read_nquads),
+_READERS = {"nt": _text_file(lambda f, source, mapping: read_rdf_text(f, source, mapping, 4096)), "nq": _text_file(read_nquads),
             "rdf-csv": read_rdf_csv, "rdf-parquet": read_rdf_parquet}
 _SUFFIXES = {".nt": "nt", ".nq": "nq", ".csv": "rdf-csv", ".parquet": "rdf-parquet"}
 
