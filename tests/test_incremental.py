@@ -9,7 +9,7 @@ from ticker_py.api import load_program
 from ticker_py.compare import answer_set
 from ticker_py.encode.incremental import encode_incremental
 from ticker_py.engines import EngineOptions, create_engine
-from ticker_py.engines.clingo_engine import ClingoEngine
+from ticker_py.engines.clingo_engine import FAST_SYMBOLS, ClingoEngine, shown_items
 from ticker_py.engines.hybrid import HybridEngine, times_stay_relative
 from ticker_py.engines.incremental import REBUILD_EVERY, PureIncrementalEngine
 from ticker_py.syntax import parse_ground_atom
@@ -343,12 +343,47 @@ def test_random_programs_push_mode(case, prefix):
     check(program_text, stream, push=True, rebuild_every=3, prefix=prefix)
 
 
-def test_public_symbol_api_gives_the_same_answers(monkeypatch):
-    # the engine reads shown symbols through clingo's C layer when it can; the public API is its
-    # fallback (another clingo version): both must give the same answer streams
-    import ticker_py.engines.hybrid as hybrid
+@pytest.mark.skipif(not FAST_SYMBOLS, reason="this clingo has no C layer to read symbols from")
+def test_fast_shown_symbols_are_the_public_ones():
+    # shown_items reads symbols through clingo's C layer; the public API must give the same items
+    import clingo
 
-    monkeypatch.setattr(hybrid, "_raw_symbols", lambda model: model.symbols(shown=True))
-    monkeypatch.setattr(hybrid, "_symbol", lambda raw: raw)
+    ctl = clingo.Control(["--models=0"])
+    ctl.add("base", [], '{a(1;-2;"s\\"q";f(x,(1,y)))}. b(()). c. #show a/1. #show b/1. #show c/0.')
+    ctl.ground([("base", [])])
+    fast, public = {}, {}
+    with ctl.solve(yield_=True) as handle:
+        for m in handle:
+            got = shown_items(m, fast, str, fast=True)
+            want = shown_items(m, public, str, fast=False)
+            assert got == want == [str(s) for s in m.symbols(shown=True)]
+    assert len(fast) == len(public) == 6
+
+
+@MODES
+def test_public_symbol_api_gives_the_same_answers(monkeypatch, prefix):
+    # both engines read shown symbols through clingo's C layer when it can (FAST_SYMBOLS); the
+    # public API is the fallback (another clingo version): both must give the same answer streams
+    import ticker_py.engines.clingo_engine as clingo_engine
+
+    monkeypatch.setattr(clingo_engine, "FAST_SYMBOLS", False)
     for prog in SPLIT:
-        check(prog, with_gaps(STREAM))
+        check(prog, with_gaps(STREAM), prefix=prefix)
+
+
+def test_window_history_keeps_what_a_window_reads():
+    # time look-back 2 and the last 3 atoms: an entry goes once it is outside both
+    from ticker_py.engines.history import WindowHistory
+
+    h = WindowHistory(lookback=2, tuple_lookback=3)
+    h.extend(0, atoms("p(a)", "p(b)"))
+    h.extend(1, atoms("q(a)", "p(c)"), keep=lambda a: a[0] == "p")
+    h.extend(4, atoms("p(d)"))
+    assert h.count == 5
+    assert h.trim(4) == 2
+    assert [(t, k) for t, k, _ in h] == [(1, 4), (4, 5)]   # (1, 4) is among the last 3 atoms
+    h.extend(5, atoms("p(e)", "p(f)"))
+    assert h.trim(5) == 3 and [(t, k) for t, k, _ in h] == [(4, 5), (5, 6), (5, 7)]
+    unbounded = WindowHistory(lookback=None, tuple_lookback=0)
+    unbounded.extend(0, atoms("p(a)"))
+    assert unbounded.trim(100) == 0 and len(unbounded) == 1

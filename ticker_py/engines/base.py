@@ -8,7 +8,7 @@ from typing import Sequence
 
 from ..streams.model import Model, Result
 
-__all__ = ["EngineOptions", "Engine", "DiffsModels", "covered_from", "trim_history"]
+__all__ = ["EngineOptions", "Engine", "ModelDiffer"]
 
 
 @dataclass(frozen=True)
@@ -48,13 +48,16 @@ class Engine(ABC):
         """Compute the answer streams at time t after everything appended so far."""
 
 
-class DiffsModels:
-    """For solver engines: fill ``Result.changes`` by diffing the single model with the previous one.
+class ModelDiffer:
+    """For solver engines: ``Result.changes`` from the difference between each single model and
+    the one before (no changes when a tick has several models or none)."""
 
-    Expects ``self.options``, ``self.count`` and ``self.previous`` (initially None).
-    """
+    def __init__(self, options: EngineOptions):
+        self.options = options
+        self.previous = None      # the previous single model
 
-    def _result(self, t: int, models: tuple) -> Result:
+    def result(self, t: int, count: int, models: tuple) -> Result:
+        """The result at tick ``(t, count)``: models and their changes (changes only, if asked)."""
         changes = None
         if self.options.models == 1 and len(models) == 1:
             new = models[0]
@@ -65,18 +68,5 @@ class DiffsModels:
         else:
             self.previous = None
         if self.options.changes_only and changes is not None:
-            return Result(t, self.count, None, changes)
-        return Result(t, self.count, models, changes)
-
-
-def covered_from(lookback, t: int) -> int:
-    """The first time point a time window or @-atom can read at t (``lookback`` None: unbounded)."""
-    return 0 if lookback is None else max(0, t - lookback)
-
-
-def trim_history(history, lo: int, count: int, tuple_lookback: int) -> None:
-    """Drop ``(t, count, atom)`` entries no window reads any more (the paper's Prop. 2): before time
-    ``lo`` and outside the last ``tuple_lookback`` atoms."""
-    keep = count - tuple_lookback
-    while history and history[0][0] < lo and history[0][1] <= keep:
-        history.popleft()
+            return Result(t, count, None, changes)
+        return Result(t, count, models, changes)

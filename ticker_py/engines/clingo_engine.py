@@ -7,17 +7,17 @@ paper): atoms older than every time window and outside every tuple window are dr
 from __future__ import annotations
 
 import logging
-from collections import deque
-from typing import Sequence
+from typing import Optional, Sequence
 
 import clingo
 
 from ..analysis import Analysis
 from ..encode import encode_static
 from ..streams.model import Model, Result
-from .base import Engine, EngineOptions, covered_from, trim_history
+from .base import Engine, EngineOptions
+from .history import WindowHistory
 
-__all__ = ["ClingoEngine", "symbol_to_term", "clingo_logger", "prefer_true"]
+__all__ = ["ClingoEngine", "symbol_to_term", "clingo_logger", "prefer_true", "shown_items", "FAST_SYMBOLS"]
 
 log = logging.getLogger("ticker_py.clingo")
 
@@ -37,6 +37,46 @@ def symbol_to_term(sym: clingo.Symbol):
     if st == clingo.SymbolType.Function and not sym.arguments:
         return sym.name if sym.name else "()"
     return (sym.name, *(symbol_to_term(a) for a in sym.arguments))
+
+
+try:  # clingo's C layer: a model's shown symbols as interned integers (equal terms, equal numbers)
+    from clingo._internal import _c_call, _ffi, _handle_error, _lib
+
+    _SHOWN = _lib.clingo_show_type_shown
+    FAST_SYMBOLS = True
+except (ImportError, AttributeError):  # pragma: no cover - another clingo version
+    FAST_SYMBOLS = False
+
+
+def shown_items(model: clingo.Model, cache: dict, convert, fast: Optional[bool] = None) -> list:
+    """``convert(symbol)`` of each shown symbol of ``model``, each symbol converted once per ``cache``.
+
+    ``fast`` (default :data:`FAST_SYMBOLS`: this clingo has the C layer) reads the symbols
+    through clingo's C layer as integers and builds a :class:`clingo.Symbol` only for those
+    not in the cache; on B1 (n = 200, all models) the hybrid engine runs 2.7 times faster
+    than with :meth:`clingo.Model.symbols` (see docs/incremental.md).
+    Both give the same items (tests/test_incremental.py)."""
+    if not (FAST_SYMBOLS if fast is None else fast):
+        get = cache.get
+        out = []
+        for sym in model.symbols(shown=True):
+            item = get(sym)
+            if item is None:
+                item = cache[sym] = convert(sym)
+            out.append(item)
+        return out
+    rep = model._rep
+    size = _c_call("size_t", _lib.clingo_model_symbols_size, rep, _SHOWN)
+    buf = _ffi.new("clingo_symbol_t[]", size)
+    _handle_error(_lib.clingo_model_symbols(rep, _SHOWN, buf, size))
+    get, symbol = cache.get, clingo.symbol.Symbol
+    out = []
+    for raw in buf:
+        item = get(raw)
+        if item is None:
+            item = cache[raw] = convert(symbol(raw))
+        out.append(item)
+    return out
 
 
 def prefer_true(ctl: clingo.Control, symbols) -> None:
@@ -87,28 +127,21 @@ class ClingoEngine(Engine):
         self.options = options
         self.encoding = encode_static(analysis)
         self.reader = ModelReader(analysis, options.show)
-        self.history: deque = deque()
-        self.count = 0
+        self.history = WindowHistory(analysis.lookback, analysis.tuple_lookback)
         self.time = 0
+
+    @property
+    def count(self) -> int:
+        return self.history.count
 
     def append(self, t: int, atoms: Sequence[tuple]) -> None:
         self.time = t
-        for atom in atoms:
-            self.count += 1
-            self.history.append((t, self.count, atom))
-
-    def covered_from(self, t: int) -> int:
-        """The first time point a time window or @-atom can read at t."""
-        return covered_from(self.analysis.lookback, t)
-
-    def _trim(self, lo: int) -> None:
-        trim_history(self.history, lo, self.count, self.analysis.tuple_lookback)
+        self.history.extend(t, atoms)
 
     def iter_models(self, t: int):
         """The answer streams at t one by one, as the solver finds them (``models`` of the
         options: 0 = all); nothing is collected."""
-        lo = self.covered_from(t)
-        self._trim(lo)
+        lo = self.history.trim(t)
         facts = self.encoding.facts(t, self.count, lo, self.history)
         ctl = clingo.Control([f"--models={self.options.models}"], logger=clingo_logger, message_limit=0)
         ctl.add("base", [], self.encoding.rules)

@@ -19,7 +19,6 @@ frees a symbol) stays bounded.
 
 from __future__ import annotations
 
-from collections import deque
 from typing import Sequence
 
 import clingo
@@ -30,32 +29,11 @@ from ..encode import encode_static
 from ..encode.asp import Show, ShowNothing, ShowSignature, program_text
 from ..values import format_term
 from ..streams.model import Model, Result
-from .base import DiffsModels, Engine, EngineOptions, covered_from, trim_history
-from .clingo_engine import clingo_logger, prefer_true, symbol_to_term
+from .base import Engine, EngineOptions, ModelDiffer
+from .clingo_engine import clingo_logger, prefer_true, shown_items, symbol_to_term
+from .history import WindowHistory
 
 __all__ = ["HybridEngine", "times_stay_relative"]
-
-try:  # read a model's shown symbols as raw integers (interned: equal terms, equal numbers)
-    from clingo._internal import _c_call, _ffi, _handle_error, _lib
-
-    _SHOWN = _lib.clingo_show_type_shown
-
-    def _raw_symbols(model):
-        rep = model._rep
-        size = _c_call("size_t", _lib.clingo_model_symbols_size, rep, _SHOWN)
-        buf = _ffi.new("clingo_symbol_t[]", size)
-        _handle_error(_lib.clingo_model_symbols(rep, _SHOWN, buf, size))
-        return list(buf)
-
-    def _symbol(raw):
-        return clingo.symbol.Symbol(raw)
-except (ImportError, AttributeError):  # pragma: no cover - other clingo versions
-    def _raw_symbols(model):
-        return model.symbols(shown=True)
-
-    def _symbol(raw):
-        return raw
-
 
 def times_stay_relative(rules) -> bool:
     """True if every time term of @-atoms and @-heads is a variable used only in @-positions."""
@@ -79,7 +57,7 @@ def times_stay_relative(rules) -> bool:
     return True
 
 
-class HybridEngine(DiffsModels, Engine):
+class HybridEngine(Engine):
     """Native engine for the stratified lower part, clingo per tick for the upper part."""
 
     name = "incremental"
@@ -92,8 +70,7 @@ class HybridEngine(DiffsModels, Engine):
         prog = analysis.program
         upper_rules = [r for r in prog.proper_rules
                        if r.head is None or r.head.atom.predicate in self.upper_preds]
-        self.count = 0
-        self.previous = None
+        self.diff = ModelDiffer(options)
         if not upper_rules:       # stratified without constraints: all native
             self.native = NativeEngine(analysis, options)
             self.upper = None
@@ -118,12 +95,12 @@ class HybridEngine(DiffsModels, Engine):
         # which count every atom)
         self.kept = None if self.tuples else frozenset(up.signatures)
         self.answers: dict = {}   # facts text -> U's answers (converted), reused while facts recur
-        self.history: deque = deque()
+        self.history = WindowHistory(up.lookback, up.tuple_lookback)
         self.time = -1
         self.inputs_now: set = set()
         self.show_all = options.show == "all"
         self.ext_bg = frozenset(a for a in analysis.background if a[0] not in analysis.intensional)
-        self.symbols: dict = {}   # raw shown symbol -> (atom, time as given to clingo)
+        self.symbols: dict = {}   # shown symbol -> (atom, time as given to clingo)
         self.texts: dict = {}     # lower atom -> its text without the time argument
         self.args = ["--heuristic=Domain"] if options.inertia else []
 
@@ -138,16 +115,13 @@ class HybridEngine(DiffsModels, Engine):
             self.time = t
         if self.native is not None:
             self.native.append(t, atoms)
-        ext, lower, kept = self.analysis.extensional, self.lower_preds, self.kept
-        for atom in atoms:
-            self.count += 1
-            if atom[0] not in lower and (kept is None or atom[0] in kept):
-                self.history.append((t, self.count, atom))
-            if self.show_all and atom[0] in ext:
-                self.inputs_now.add(atom)
+        self.history.extend(t, atoms, self._passed_to_upper)
+        if self.show_all:
+            ext = self.analysis.extensional
+            self.inputs_now.update(a for a in atoms if a[0] in ext)
 
-    def _trim(self, lo: int) -> None:
-        trim_history(self.history, lo, self.count, self.upper.tuple_lookback)
+    def _passed_to_upper(self, atom: tuple) -> bool:
+        return atom[0] not in self.lower_preds and (self.kept is None or atom[0] in self.kept)
 
     # ------------------------------------------------------------------ solving
 
@@ -158,8 +132,7 @@ class HybridEngine(DiffsModels, Engine):
             self.inputs_now = set()
             self.time = t
         lower = self.native.evaluate(t).models[0] if self.native is not None else Model(frozenset())
-        lo = covered_from(self.upper.lookback, t)
-        self._trim(lo)
+        lo = self.history.trim(t)
         d = lo if self.shift else 0
         facts = self._facts(t, d, lo, lower)
         answers = None if self.options.inertia else self.answers.get(facts)
@@ -168,7 +141,8 @@ class HybridEngine(DiffsModels, Engine):
         base = lower.atoms
         if self.show_all:
             base = base | self.inputs_now | self.ext_bg
-        return self._result(t, tuple(self._join(base, lower.pinned, items, t, d) for items in answers))
+        models = tuple(self._join(base, lower.pinned, items, t, d) for items in answers)
+        return self.diff.result(t, self.history.count, models)
 
     def _solve(self, facts: str, t: int, d: int) -> list:
         """U's answers for these facts: lists of ``(atom, relative time)``.
@@ -180,16 +154,15 @@ class HybridEngine(DiffsModels, Engine):
         ctl.add("base", [], self.rules)
         ctl.add("base", [], facts)
         ctl.ground([("base", [])])
-        if self.options.inertia and self.previous is not None:
-            self._prefer(ctl, self.previous, t, d)
+        if self.options.inertia and self.diff.previous is not None:
+            self._prefer(ctl, self.diff.previous, t, d)
         cache = self.symbols
         if len(cache) > 100_000:
             cache.clear()
-        get, convert = cache.get, self._convert
         answers, size = [], 0
         with ctl.solve(yield_=True) as handle:
             for m in handle:
-                items = [get(r) or convert(r) for r in _raw_symbols(m)]
+                items = shown_items(m, cache, self._convert)
                 size += len(items) + 1
                 answers.append(items)
         if not self.options.inertia and size <= 20_000:
@@ -201,7 +174,7 @@ class HybridEngine(DiffsModels, Engine):
     def _facts(self, t: int, d: int, lo: int, lower: Model) -> str:
         out = [f"_now({t - d}). _time({lo - d}..{t - d})."]
         if self.tuples:
-            out.append(f"_cnt({self.count}).")
+            out.append(f"_cnt({self.history.count}).")
         tick = self.tuples
         pinned = self.encoding.tick_pinned
         for u, k, atom in self.history:
@@ -240,11 +213,10 @@ class HybridEngine(DiffsModels, Engine):
         return Model(base.union(now),
                      lower_pinned.union([(a, u + d) for a, u in items if u != rel and a not in bg]))
 
-    def _convert(self, raw) -> tuple:
-        sym = _symbol(raw)
+    @staticmethod
+    def _convert(sym: clingo.Symbol) -> tuple:
         args = sym.arguments
-        item = self.symbols[raw] = ((sym.name, *(symbol_to_term(x) for x in args[:-1])), args[-1].number)
-        return item
+        return (sym.name, *(symbol_to_term(x) for x in args[:-1])), args[-1].number
 
     def _prefer(self, ctl, model: Model, t: int, d: int) -> None:
         """Domain heuristic: decide the previous answer's upper atoms first, and true."""

@@ -17,7 +17,6 @@ bounded. New constants need nothing special: the grounder sees them as they arri
 
 from __future__ import annotations
 
-from collections import deque
 from typing import Sequence
 
 import clingo
@@ -26,8 +25,9 @@ from ..analysis import Analysis
 from ..encode.incremental import GUARD, TICK, encode_incremental
 from ..values import format_term
 from ..streams.model import Model, Result
-from .base import DiffsModels, Engine, EngineOptions, covered_from, trim_history
-from .clingo_engine import ModelReader, clingo_logger, prefer_true, symbol_to_term
+from .base import Engine, EngineOptions, ModelDiffer
+from .history import WindowHistory
+from .clingo_engine import ModelReader, clingo_logger, prefer_true, shown_items, symbol_to_term
 
 __all__ = ["PureIncrementalEngine", "REBUILD_EVERY"]
 
@@ -40,7 +40,7 @@ def _fact(atom: tuple, *extra) -> str:
     return f"{atom[0]}({','.join(args)})." if args else f"{atom[0]}."
 
 
-class PureIncrementalEngine(DiffsModels, Engine):
+class PureIncrementalEngine(Engine):
     """``--engine incremental-pure``: the incremental encoding + multi-shot clingo; same answers
     as :class:`ClingoEngine`."""
 
@@ -53,27 +53,29 @@ class PureIncrementalEngine(DiffsModels, Engine):
         self.encoding = encode_incremental(analysis)
         self.reader = ModelReader(analysis, options.show)
         self.rebuild_every = rebuild_every
-        self.history: deque = deque()     # (t, count, atom): the window-covered stream
-        self.count = 0
+        self.history = WindowHistory(analysis.lookback, analysis.tuple_lookback)
         self.time = 0
         self.ctl = None
         self.ticks_on_control = 0         # the next tick's number e on this Control
         self.pending: list = []           # shared facts not yet grounded
         self.pinned_to = -1               # background atoms pinned up to this time point
-        self.previous = None              # the previous single model (changes, inertia)
+        self.diff = ModelDiffer(options)  # changes; its previous model guides inertia
         self.bg_pins = [a for a in self.encoding.timed_background]
         self.show_inputs = options.show == "all"
         self.symbols: dict = {}           # shown symbol -> (atom, time, intensional)
 
     # ------------------------------------------------------------------ stream
 
+    @property
+    def count(self) -> int:
+        return self.history.count
+
     def append(self, t: int, atoms: Sequence[tuple]) -> None:
         self.time = t
-        for atom in atoms:
-            self.count += 1
-            self.history.append((t, self.count, atom))
-            if self.ctl is not None:
-                self.pending.append(self._input_facts(t, self.count, atom))
+        first = self.history.count + 1
+        self.history.extend(t, atoms)
+        if self.ctl is not None:
+            self.pending.extend(self._input_facts(t, k, atom) for k, atom in enumerate(atoms, first))
 
     def _input_facts(self, t: int, k: int, atom: tuple) -> str:
         text = _fact(atom, t)
@@ -83,12 +85,6 @@ class PureIncrementalEngine(DiffsModels, Engine):
             text += f"_tick({t},{k})."
         return text
 
-    def _covered_from(self, t: int) -> int:
-        return covered_from(self.analysis.lookback, t)
-
-    def _trim(self, lo: int) -> None:
-        trim_history(self.history, lo, self.count, self.analysis.tuple_lookback)
-
     def _pin_background(self, lo: int, t: int) -> None:
         for u in range(max(lo, self.pinned_to + 1), t + 1):
             self.pending.extend(_fact(a, u) for a in self.bg_pins)
@@ -97,8 +93,7 @@ class PureIncrementalEngine(DiffsModels, Engine):
     # ------------------------------------------------------------------ control
 
     def _new_control(self, t: int) -> None:
-        lo = self._covered_from(t)
-        self._trim(lo)
+        lo = self.history.trim(t)
         args = ["--heuristic=Domain"] if self.options.inertia else []
         ctl = clingo.Control(args, logger=clingo_logger, message_limit=0)
         ctl.add("tick", [TICK, "_t", "_c"],
@@ -130,35 +125,34 @@ class PureIncrementalEngine(DiffsModels, Engine):
     # ------------------------------------------------------------------ solving
 
     def evaluate(self, t: int) -> Result:
-        self._trim(self._covered_from(t))
+        self.history.trim(t)
         e = self._step(t)
         ctl = self.ctl
-        if self.options.inertia and self.previous is not None:
-            self._prefer(self.previous, e, t)
+        if self.options.inertia and self.diff.previous is not None:
+            self._prefer(self.diff.previous, e, t)
         models = []
         ctl.configuration.solve.models = str(self.options.models)
         with ctl.solve(yield_=True) as handle:
             for m in handle:
-                models.append(self._read(m.symbols(shown=True), t))
+                models.append(self._read(m, t))
         ctl.release_external(clingo.Function(GUARD, [clingo.Number(e)]))
-        return self._result(t, tuple(models))
+        return self.diff.result(t, self.count, tuple(models))
 
-    def _read(self, symbols, t: int) -> Model:
+    def _read(self, model: clingo.Model, t: int) -> Model:
         """As :meth:`ModelReader.read`, caching converted symbols (a pin recurs for n ticks)."""
-        cache, reader, now, pinned = self.symbols, self.reader, set(), set()
-        for sym in symbols:
-            item = cache.get(sym)
-            if item is None:
-                args = sym.arguments
-                atom = (sym.name, *(symbol_to_term(x) for x in args[:-1]))
-                item = cache[sym] = (atom, args[-1].number, sym.name in reader.intensional)
-            atom, u, intensional = item
+        reader, now, pinned = self.reader, set(), set()
+        for atom, u, intensional in shown_items(model, self.symbols, self._convert):
             if u == t:
                 if intensional or reader.show_all:
                     now.add(atom)
             elif intensional and atom not in reader.background:
                 pinned.add((atom, u))
         return Model(frozenset(now), frozenset(pinned))
+
+    def _convert(self, sym: clingo.Symbol) -> tuple:
+        args = sym.arguments
+        atom = (sym.name, *(symbol_to_term(x) for x in args[:-1]))
+        return atom, args[-1].number, sym.name in self.reader.intensional
 
     def _prefer(self, model: Model, e: int, t: int) -> None:
         """Domain heuristic: decide the previous answer's atoms first, and true."""

@@ -17,11 +17,11 @@ from ...errors import Diagnostic, EngineUnsupported, InternalError
 from ...values import evaluate_arith, from_ast_term, term_key
 from .store import INF
 
-__all__ = ["Literal", "RulePlan", "compile_rule"]
+__all__ = ["StoreLiteral", "RulePlan", "compile_rule"]
 
 
 @dataclass
-class Literal:
+class StoreLiteral:
     """A body atom bound to the store it reads."""
 
     store: object
@@ -56,15 +56,15 @@ def _unsupported(rule, why):
     return EngineUnsupported(Diagnostic(f"the native engine cannot run rule '{rule}'", rule.location, (why,)))
 
 
-def _vars(term) -> set:
+def _variables(term) -> set:
     return ast.term_variables(term) if term is not None else set()
 
 
-def _const(term) -> str:
+def _constant_code(term) -> str:
     return repr(from_ast_term(term))
 
 
-def _cmp(op, left, right) -> str:
+def _comparison_code(op, left, right) -> str:
     """A comparison in clingo's order of terms (numbers before everything else)."""
     if op == "=":
         return f"{left} == {right}"
@@ -83,7 +83,7 @@ def _cmp(op, left, right) -> str:
             f" else _tk({left}) {op} _tk({right}))")
 
 
-class _Gen:
+class _PlanWriter:
     """Emits the body of one plan function, literal by literal."""
 
     def __init__(self, rule: RulePlan, ns: dict):
@@ -113,14 +113,14 @@ class _Gen:
         return key
 
     def computable(self, term) -> bool:
-        return _vars(term) <= set(self.bound)
+        return _variables(term) <= set(self.bound)
 
     def value(self, term) -> str:
         """A Python expression for a term whose variables are bound (arithmetic guarded)."""
         if isinstance(term, ast.Variable):
             return self.bound[term.name]
         if isinstance(term, (ast.Number, ast.Constant, ast.String)):
-            return _const(term)
+            return _constant_code(term)
         if isinstance(term, ast.Function):
             return f"({term.name!r}, {', '.join(self.value(a) for a in term.args)},)"
         if isinstance(term, ast.BinOp):
@@ -159,16 +159,16 @@ class _Gen:
         elif isinstance(term, ast.BinOp):
             v = self.fresh("e")
             self.emit(f"{v} = {val}")
-            self.pending.append((_vars(term), lambda: self.guard(f"{v} == {self.value(term)}")))
+            self.pending.append((_variables(term), lambda: self.guard(f"{v} == {self.value(term)}")))
         else:
             raise _unsupported(self.plan.rule, f"term '{term}' is not supported in a rule body")
 
-    def accessor(self, lit: Literal, inst: str, pos: int) -> str:
+    def accessor(self, lit: StoreLiteral, inst: str, pos: int) -> str:
         if lit.store.shape == "at":
             return f"{inst}[1]" if pos == len(lit.atom.args) else f"{inst}[0][{pos + 1}]"
         return f"{inst}[{pos + 1}]"
 
-    def full_key(self, lit: Literal) -> str:
+    def full_key(self, lit: StoreLiteral) -> str:
         args = [self.value(a) for a in lit.atom.args]
         atom = f"({lit.atom.predicate!r}, {', '.join(args)},)" if args else f"({lit.atom.predicate!r},)"
         if lit.store.shape == "at":
@@ -195,14 +195,14 @@ class _Gen:
         self.h = nh
 
     # -- the steps of a plan
-    def drive(self, lit: Literal, inst: str, hv: str):
+    def drive(self, lit: StoreLiteral, inst: str, hv: str):
         """Bind the driving literal from instance ``inst`` with horizon ``hv``."""
         for pos, term in lit.positions():
             self.match(term, self.accessor(lit, inst, pos))
         self.set_h(hv, lit.store.counted)
         self.flush()
 
-    def probe(self, lit: Literal, exclude: bool = False):
+    def probe(self, lit: StoreLiteral, exclude: bool = False):
         """Join ``lit``; with ``exclude`` skip instances of the driving delta (semi-naive:
         a literal before the driver reading the same store sees only the old facts)."""
         facts = self.name(lit.store.facts, "F")
@@ -270,17 +270,17 @@ class _Gen:
             return False
 
         def check():
-            cond = _cmp(cmp.op, self.value(cmp.left), self.value(cmp.right))
+            cond = _comparison_code(cmp.op, self.value(cmp.left), self.value(cmp.right))
             self.guard(f"not ({cond})" if negated else cond)
 
         if cmp.op == "=" and not negated:
             self.pending.append((None, assign))
         else:
-            self.pending.append((_vars(cmp.left) | _vars(cmp.right), check))
+            self.pending.append((_variables(cmp.left) | _variables(cmp.right), check))
 
-    def add_negated(self, lit: Literal):
+    def add_negated(self, lit: StoreLiteral):
         facts = self.name(lit.store.facts, "F")
-        need = ast.atom_variables(lit.atom) | _vars(lit.time)
+        need = ast.atom_variables(lit.atom) | _variables(lit.time)
         self.pending.append((need, lambda: self.guard(f"{self.full_key(lit)} not in {facts}")))
 
     def head(self):
@@ -302,33 +302,33 @@ class _Gen:
             self.emit(f"_ap(({head}, {self.h}))")
 
 
-def _order(driver, positives):
+def _join_order(driver, positives):
     """Greedy join order: next the literal with the most bound argument positions."""
-    bound = set() if driver is None else (ast.atom_variables(driver.atom) | _vars(driver.time))
+    bound = set() if driver is None else (ast.atom_variables(driver.atom) | _variables(driver.time))
     rest = [p for p in positives if p is not driver]
     out = []
     while rest:
         def score(lit):
             pos = lit.positions()
-            known = sum(1 for _, term in pos if _vars(term) <= bound)
+            known = sum(1 for _, term in pos if _variables(term) <= bound)
             return (known == len(pos), known)
         best = max(rest, key=score)
         rest.remove(best)
         out.append(best)
-        bound |= ast.atom_variables(best.atom) | _vars(best.time)
+        bound |= ast.atom_variables(best.atom) | _variables(best.time)
     return out
 
 
-def _generate(plan: RulePlan, body, driver, ns, full=False) -> str:
-    gen = _Gen(plan, ns)
-    positives = [b for b in body if isinstance(b, Literal) and not b.negated]
+def _plan_source(plan: RulePlan, body, driver, ns, full=False) -> str:
+    gen = _PlanWriter(plan, ns)
+    positives = [b for b in body if isinstance(b, StoreLiteral) and not b.negated]
     for b in body:
-        if isinstance(b, Literal) and b.negated:
+        if isinstance(b, StoreLiteral) and b.negated:
             gen.add_negated(b)
-        elif not isinstance(b, Literal):
+        elif not isinstance(b, StoreLiteral):
             gen.add_comparison(*b)
     lines_head = ["def plan(D, _out, now):", "    _ap = _out.append"]
-    order = _order(driver, positives)
+    order = _join_order(driver, positives)
     rank = {id(lit): i for i, lit in enumerate(positives)}
     excluded = [] if driver is None or full else [
         lit for lit in order if lit.store is driver.store and rank[id(lit)] < rank[id(driver)]]
@@ -347,26 +347,26 @@ def _generate(plan: RulePlan, body, driver, ns, full=False) -> str:
 
 
 def compile_rule(rule: ast.Rule, body: list, head_store) -> RulePlan:
-    """Compile ``rule`` whose body elements are :class:`Literal` or ``(Comparison, negated)``."""
-    positives = [b for b in body if isinstance(b, Literal) and not b.negated]
-    transient = not positives or any(isinstance(b, Literal) and b.negated for b in body)
+    """Compile ``rule`` whose body elements are :class:`StoreLiteral` or ``(Comparison, negated)``."""
+    positives = [b for b in body if isinstance(b, StoreLiteral) and not b.negated]
+    transient = not positives or any(isinstance(b, StoreLiteral) and b.negated for b in body)
     plan = RulePlan(rule, head_store, transient=transient,
                     box_stores=tuple(b.store for b in positives if b.box))
     ns = {"_ar": evaluate_arith, "_tk": term_key}
     sources = []
-    for lit in positives:
-        src = _generate(plan, body, lit, ns)
+
+    def define(driver, full=False):
+        src = _plan_source(plan, body, driver, ns, full)
         sources.append(src)
         env = dict(ns)
         exec(compile(src, f"<plan {rule}>", "exec"), env)
-        plan.drivers.append((lit.store, env["plan"]))
+        return env["plan"]
+
+    for lit in positives:
+        plan.drivers.append((lit.store, define(lit)))
     if transient:
         driver = positives[0] if positives else None
-        src = _generate(plan, body, driver, ns, full=True)
-        sources.append(src)
-        env = dict(ns)
-        exec(compile(src, f"<plan {rule}>", "exec"), env)
-        plan.full = env["plan"]
+        plan.full = define(driver, full=True)
         plan.full_store = driver.store if driver is not None else None
     plan.source = "\n".join(sources)
     return plan

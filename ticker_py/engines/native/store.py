@@ -17,7 +17,7 @@ from __future__ import annotations
 from heapq import heappop, heappush
 from operator import itemgetter
 
-__all__ = ["Store", "CountedStore", "INF", "SLOT", "end_of", "tick_key"]
+__all__ = ["Store", "CountedStore", "Clock", "INF", "SLOT", "end_of", "tick_key"]
 
 SLOT = 1 << 32
 INF = 1 << 62
@@ -30,6 +30,31 @@ def end_of(t: int) -> int:
 
 def tick_key(t: int, j: int) -> int:
     return t * SLOT + j
+
+
+class Clock:
+    """Where the stream stands: the evaluation time, the one before it, the tick (``now``),
+    and how many atoms arrived (``count``)."""
+
+    def __init__(self):
+        self.time = -1
+        self.prev_time = -1
+        self.j = 0
+        self.now = -1
+        self.count = 0
+
+    def tick(self, t: int) -> bool:
+        """Move to the next evaluation, at time t; True if the time point advanced."""
+        if t < self.time:
+            raise ValueError(f"evaluation time {t} is before {self.time}")
+        advance = t > self.time
+        self.prev_time = self.time
+        self.j = 0 if advance else self.j + 1
+        if self.j >= SLOT - 1:
+            raise OverflowError("too many evaluations at one time point")
+        self.time = t
+        self.now = tick_key(t, self.j)
+        return advance
 
 
 def _at_key(positions, arity):

@@ -1,0 +1,49 @@
+"""The window-covered stream the solver engines pass to clingo (Prop. 2 of the Ticker paper)."""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Callable, Iterator, Optional, Sequence
+
+__all__ = ["WindowHistory"]
+
+
+class WindowHistory:
+    """The stream's atoms as ``(t, count, atom)`` entries, minus those no window reads any more.
+
+    ``count`` numbers every atom appended (also those not kept); ``trim(t)`` drops the entries
+    before every time window and @-atom at t (``lookback`` None: none are dropped by time) and
+    outside the last ``tuple_lookback`` atoms.
+    """
+
+    def __init__(self, lookback: Optional[int], tuple_lookback: int):
+        self.lookback, self.tuple_lookback = lookback, tuple_lookback
+        self.entries: deque = deque()
+        self.count = 0
+
+    def __iter__(self) -> Iterator[tuple]:
+        return iter(self.entries)
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def extend(self, t: int, atoms: Sequence[tuple], keep: Optional[Callable[[tuple], bool]] = None) -> None:
+        """Count the atoms that arrived at t and keep those ``keep`` accepts (all by default)."""
+        count, entries = self.count, self.entries
+        for atom in atoms:
+            count += 1
+            if keep is None or keep(atom):
+                entries.append((t, count, atom))
+        self.count = count
+
+    def covered_from(self, t: int) -> int:
+        """The first time point a time window or @-atom can read at t."""
+        return 0 if self.lookback is None else max(0, t - self.lookback)
+
+    def trim(self, t: int) -> int:
+        """Drop what no window reads at t; returns :meth:`covered_from` t."""
+        lo = self.covered_from(t)
+        entries, keep = self.entries, self.count - self.tuple_lookback
+        while entries and entries[0][0] < lo and entries[0][1] <= keep:
+            entries.popleft()
+        return lo

@@ -1,0 +1,79 @@
+"""The native engine's answer, maintained as deltas: what is added and removed at each tick."""
+
+from __future__ import annotations
+
+from ...streams.model import Model, Result
+from ..base import EngineOptions
+from .wiring import Wiring
+
+__all__ = ["Changes"]
+
+
+class Changes:
+    """The atoms that hold now and the pins added and removed at one evaluation, and (unless
+    only changes are read) the answer they sum up to.
+
+    The now-views of derived predicates report here as their facts appear and expire; the
+    pins are reported by :class:`~.views.DerivedViews`; with ``show="all"`` the stream
+    feed collects the input atoms at t in ``inputs_now``.
+    """
+
+    def __init__(self, wiring: Wiring, options: EngineOptions):
+        self.wiring = wiring
+        self.changes_only = options.changes_only
+        self.show_all = options.show == "all"
+        self.out_now: set = set()
+        self.out_pins: set = set()
+        self.shown_inputs: set = set()
+        self.reset()
+        for q in wiring.intensional:
+            self._track_now(wiring.now_view[q])
+
+    def reset(self) -> None:
+        """A new evaluation: nothing changed yet."""
+        self.added_now, self.removed_now = set(), set()
+        self.added_pins, self.removed_pins = set(), set()
+        self.inputs_now = set()
+
+    def _track_now(self, store) -> None:
+        changes = self
+
+        def fresh_now(atoms):
+            rem = changes.removed_now
+            if rem:
+                s = set(atoms)
+                back = s & rem
+                rem -= back
+                changes.added_now |= s - back
+            else:
+                changes.added_now.update(atoms)
+
+        def expired_now(atoms):
+            changes.removed_now.update(atoms)
+
+        store.on_fresh, store.on_expire = fresh_now, expired_now
+
+    def show_inputs(self, prev_time: int, advance: bool) -> None:
+        """With show=all: input atoms at t and background of extensional predicates."""
+        w = self.wiring
+        if prev_time < 0 and advance:
+            for p, atoms in w.background.items():
+                if p not in w.intensional:
+                    self.added_now.update(atoms)
+        current = self.inputs_now if advance else self.shown_inputs | self.inputs_now
+        ext_bg = w.ext_background
+        self.removed_now |= (self.shown_inputs - current) - ext_bg
+        self.added_now |= (current - self.shown_inputs) - ext_bg
+        self.shown_inputs = current
+
+    def result(self, t: int, count: int) -> Result:
+        added = self.added_now | self.added_pins
+        removed = self.removed_now | self.removed_pins
+        models = None
+        if not self.changes_only:
+            self.out_now -= self.removed_now
+            self.out_now |= self.added_now
+            self.out_pins -= self.removed_pins
+            self.out_pins |= self.added_pins
+            models = (Model(frozenset(self.out_now), frozenset(self.out_pins)),)
+        return Result(t, count, models, (frozenset(added), frozenset(removed)))

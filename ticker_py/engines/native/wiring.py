@@ -1,0 +1,187 @@
+"""The native engine's wiring, built once from the analysis.
+
+Every relation a rule reads (a predicate under one window kind and modality) gets a
+:class:`~.store.Store`; every rule a compiled :class:`~.plan.RulePlan` per component of the
+dependency graph. The wiring also records which derived predicates hold by count (they read
+a tuple window) or are pinned (an @-head), how a view of a derived predicate caps a horizon,
+and the box covers of boxes over derived predicates.
+"""
+
+from __future__ import annotations
+
+from ... import ast
+from ...analysis import Analysis
+from ...errors import Diagnostic, EngineUnsupported
+from .boxes import PinCover
+from .plan import RulePlan, StoreLiteral, compile_rule
+from .store import CountedStore, Store
+
+__all__ = ["Wiring", "counted_predicates", "cap_horizon", "cap_counted_horizon"]
+
+NOW, DIAMOND, BOX, AT = ast.NOW, ast.DIAMOND, ast.BOX, ast.AT
+TUPLE = ast.WindowKind.TUPLE
+
+
+def cap_horizon(h: int, cap: int) -> int:
+    """A time horizon no later than ``cap``."""
+    return h if h < cap else cap
+
+
+def cap_counted_horizon(h: tuple, cap: int) -> tuple:
+    """A ``(time, count)`` horizon whose time part is no later than ``cap``."""
+    return (h[0] if h[0] < cap else cap, h[1])
+
+
+def counted_predicates(rules, intensional) -> set:
+    """The derived predicates whose facts can hold by count: a rule for them reads a
+    tuple window or another such predicate in a positive body literal."""
+    counted: set = set()
+    changed = True
+    while changed:
+        changed = False
+        for r in rules:
+            q = r.head.atom.predicate
+            if q in counted:
+                continue
+            for lit in r.body:
+                if lit.negated or lit.is_comparison:
+                    continue
+                el = lit.element
+                p = el.atom.predicate
+                if p in counted or (p not in intensional and el.window_kind is TUPLE):
+                    counted.add(q)
+                    changed = True
+                    break
+    return counted
+
+
+class Wiring:
+    """The stores, their feeds and the rule plans of one program.
+
+    Feeds and views are lists of ``(modality, n, store)`` (``n`` the window size, ``None``
+    for an unwindowed @-atom):
+
+    - ``ext_feeds[p]``: input predicate p read now (``NOW``, n 0) or through a time window;
+    - ``tuple_feeds[p]``: p through a tuple window (diamond and @; boxes are fed from runs);
+      ``tuple_sources`` lists every tuple-window store as ``(modality, p, n, store)``;
+    - ``views[q][modality]``: derived predicate q through a window, as ``(n, store)``.
+    """
+
+    def __init__(self, analysis: Analysis):
+        self.analysis = analysis
+        self.sigs = analysis.signatures
+        self.intensional = analysis.intensional
+        self.background: dict = {}     # predicate -> its background atoms
+        for atom in analysis.background:
+            self.background.setdefault(atom[0], []).append(atom)
+        self.background_sets = {p: frozenset(v) for p, v in self.background.items()}
+        self.ext_background = frozenset(a for p, v in self.background.items()
+                                        if p not in self.intensional for a in v)
+        rules = list(analysis.program.proper_rules)
+        for r in rules:
+            if r.head is None:
+                raise EngineUnsupported(Diagnostic("the native engine cannot run constraints", r.location))
+        self.scc_of = {p: i for i, comp in enumerate(analysis.strata) for p in comp}
+        self.pinned = {r.head.atom.predicate for r in rules if r.head.time is not None}
+        self.counted = counted_predicates(rules, self.intensional)
+        # q -> how a view of q caps a horizon at a tick (pairs for counted q)
+        self.horizon_cap = {q: cap_counted_horizon if q in self.counted else cap_horizon
+                            for q in self.intensional}
+        self.stores: list = []
+        self.sources: dict = {}
+        self.moving, self.pins, self.now_view = {}, {}, {}
+        self.ext_feeds: dict = {}
+        self.tuple_feeds: dict = {}
+        self.tuple_sources: list = []
+        self.box_preds: set = set()    # input predicates read through a box (their runs are kept)
+        self.views: dict = {}
+        for q in sorted(self.intensional):
+            scc, arity, c = self.scc_of[q], self.sigs[q], q in self.counted
+            self.moving[q] = self._store(f"{q}", "atom", arity, scc, counted=c)
+            self.views[q] = {DIAMOND: [], AT: [], BOX: []}
+            if q in self.pinned:
+                self.pins[q] = self._store(f"{q}@", "at", arity, scc, counted=c)
+                self.now_view[q] = self._store(f"now {q}", "atom", arity, scc, counted=c)
+            else:
+                self.now_view[q] = self.moving[q]
+        self.plans: list = [[] for _ in analysis.strata]
+        for r in rules:
+            self.plans[self.scc_of[r.head.atom.predicate]].append(self._compile(r))
+        self.component_stores = [[s for s in self.stores if s.scc == i] for i in range(len(self.plans))]
+        # boxes over derived predicates: q -> u -> atoms pinned at u, counted by q's covers
+        self.pinned_at: dict = {q: {} for q in self.intensional}
+        self.covers: dict = {q: [] for q in self.intensional}
+        self.boxes_of_component: dict = {}   # scc -> [(q, box store, cover)]
+        for q, views in self.views.items():
+            for n, store in views[BOX]:
+                cover = PinCover(n, self.pinned_at[q])
+                self.covers[q].append(cover)
+                self.boxes_of_component.setdefault(self.scc_of[q], []).append((q, store, cover))
+
+    def _store(self, name, shape, arity, scc=None, stored=True, counted=False) -> Store:
+        s = (CountedStore if counted else Store)(name, shape, arity, scc, stored)
+        self.stores.append(s)
+        return s
+
+    def _source(self, el: ast.ExtendedAtom, used_as_delta_only: bool) -> tuple:
+        """The store an extended atom reads, and whether it is a box."""
+        p = el.atom.predicate
+        arity = self.sigs[p]
+        n = None if el.window is None else self.analysis.size(el.window)
+        mod = el.modality
+        if p in self.intensional:
+            if mod is NOW or (mod in (DIAMOND, BOX) and n == 0):
+                return self.now_view[p], False
+            if mod is DIAMOND and p not in self.pinned:
+                return self.moving[p], False
+            key = (p, mod, n)
+            if key not in self.sources:
+                shape = "at" if mod is AT else "atom"
+                store = self.sources[key] = self._store(f"{p} {mod} {n}", shape, arity, self.scc_of[p],
+                                                        counted=p in self.counted)
+                self.views[p][mod].append((n, store))
+            return self.sources[key], mod is BOX
+        kind = el.window_kind
+        if kind is not TUPLE and (mod is NOW or (mod in (DIAMOND, BOX) and n == 0)):
+            kind, mod, n = ast.WindowKind.NONE, NOW, 0
+        key = (p, kind, mod, n)
+        store = self.sources.get(key)
+        if store is None:
+            shape = "at" if mod is AT else "atom"
+            store = self.sources[key] = self._store(f"{p} {kind} {mod} {n}", shape, arity, None,
+                                                    stored=False, counted=kind is TUPLE)
+            if mod is BOX:
+                self.box_preds.add(p)
+            if kind is TUPLE:
+                self.tuple_sources.append((mod, p, n, store))
+                if mod is not BOX:
+                    self.tuple_feeds.setdefault(p, []).append((mod, n, store))
+            else:
+                self.ext_feeds.setdefault(p, []).append((mod, n, store))
+        if not used_as_delta_only:
+            store.stored = True
+        return store, mod is BOX
+
+    def _compile(self, rule: ast.Rule) -> RulePlan:
+        for term in rule.head.atom.args + ((rule.head.time,) if rule.head.time is not None else ()):
+            if isinstance(term, ast.Interval) or any(isinstance(a, ast.Interval) for a in getattr(term, "args", ())):
+                raise EngineUnsupported(Diagnostic(f"the native engine cannot run rule '{rule}'", rule.location,
+                                                   ("intervals are supported in facts only",)))
+        positives = [l for l in rule.body if not l.negated and not l.is_comparison]
+        negated = any(l.negated for l in rule.body)
+        single = len(positives) == 1 and not negated
+        body = []
+        for lit in rule.body:
+            if lit.is_comparison:
+                body.append((lit.element, lit.negated))
+                continue
+            el = lit.element
+            # a store is only a delta feed if this is its rule's sole positive literal
+            store, box = self._source(el, used_as_delta_only=single and not lit.negated)
+            body.append(StoreLiteral(store, el.atom, el.time, lit.negated, box))
+        q = rule.head.atom.predicate
+        target = self.pins[q] if rule.head.time is not None else self.moving[q]
+        plan = compile_rule(rule, body, target)
+        if plan.transient and plan.full_store is not None:
+            plan.full_store.stored = True
+        return plan
