@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator, Optional
 
-from ..ast import Location
-from ..errors import Diagnostic, StreamError, UsageError, with_excerpt
+from ..errors import Diagnostic, StreamError, UsageError
 from ..streams.model import Record
+from ..streams.readers import _error, _lines
 from .terms import check_literal, iri_of, to_value
 
 __all__ = ["RdfMapping", "read_rdf_text", "read_nquads", "read_rdf_csv", "read_rdf_parquet",
@@ -87,14 +87,6 @@ class RdfMapping:
         return None
 
 
-def _error(source: str, line: int, column: int, message: str, text: Optional[str] = None,
-           width: int = 1) -> StreamError:
-    diag = Diagnostic(message, Location(source, line, column, line, column + max(1, width)))
-    if text is not None:
-        diag = with_excerpt(diag, "\n" * (line - 1) + text)
-    return StreamError(diag)
-
-
 def _parse(text: str, fmt):
     import pyoxigraph as ox
 
@@ -153,14 +145,6 @@ def _located(message: str, column: int) -> ValueError:
     err = ValueError(message)
     err.column = column
     return err
-
-
-def _lines(lines_or_file) -> Iterable[str]:
-    if isinstance(lines_or_file, str):
-        return lines_or_file.splitlines()
-    if hasattr(lines_or_file, "readline"):
-        return iter(lines_or_file.readline, "")
-    return lines_or_file
 
 
 def _time(text: str) -> int:
@@ -264,8 +248,7 @@ def read_nquads(lines_or_file, source: str = "<stdin>", mapping: RdfMapping = Rd
     run of quads of one time point; time must not decrease."""
     import pyoxigraph as ox
 
-    last, atoms, where = None, [], 0
-    try:
+    def items():
         for number, raw in enumerate(_lines(lines_or_file), 1):
             raw = raw.rstrip("\r\n")
             if not raw.strip() or raw.lstrip().startswith("#"):
@@ -277,17 +260,27 @@ def read_nquads(lines_or_file, source: str = "<stdin>", mapping: RdfMapping = Rd
                 raise _error(source, number, column, "bad triple: " + syntax_message(message), raw) from None
             for quad in quads:
                 try:
-                    t = time_of_graph(quad.graph_name)
-                    atom = _checked(quad, mapping)
+                    yield number, time_of_graph(quad.graph_name), (_checked(quad, mapping, terms),)
                 except ValueError as e:
                     raise _error(source, number, 1, str(e), raw) from None
-                if last is not None and t < last:
-                    raise _error(source, number, 1, f"time {t} after time {last}", raw)
-                if t != last:
-                    if last is not None:
-                        yield Record(last, tuple(atoms), source, where)
-                    last, atoms, where = t, [], number
-                atoms.append(atom)
+
+    terms = _Terms()
+    return _grouped(items(), source)
+
+
+def _grouped(items: Iterable[tuple], source: str) -> Iterator[Record]:
+    """One record per run of ``(line, t, atoms)`` items with one t; t must not decrease. On an
+    error, the record collected so far comes first."""
+    last, atoms, where = None, [], 0
+    try:
+        for line, t, new in items:
+            if last is not None and t < last:
+                raise _error(source, line, 1, f"time {t} after time {last}")
+            if t != last:
+                if last is not None:
+                    yield Record(last, tuple(atoms), source, where)
+                last, atoms, where = t, [], line
+            atoms.extend(new)
     except StreamError:
         if last is not None:
             yield Record(last, tuple(atoms), source, where)
@@ -301,31 +294,21 @@ _COLUMNS = ("t", "s", "p", "o")
 
 def _table(rows: Iterable[tuple], source: str, mapping: RdfMapping) -> Iterator[Record]:
     """Group rows ``(line, t, s, p, o)`` into one record per time point."""
-    last, atoms, where = None, [], 0
-    try:
+    def items():
         for line, t, s, p, o in rows:
             try:
                 t = _time(str(t).strip())
             except ValueError as e:
                 raise _error(source, line, 1, str(e)) from None
-            if last is not None and t < last:
-                raise _error(source, line, 1, f"time {t} after time {last}")
-            if t != last:
-                if last is not None:
-                    yield Record(last, tuple(atoms), source, where)
-                last, atoms, where = t, [], line
             if s is None or (isinstance(s, str) and not s.strip()):
-                continue  # a heartbeat row
+                yield line, t, ()  # a heartbeat row
+                continue
             try:
-                atoms.extend(parse_triples(f"{s} {p} {o} .", mapping))
+                yield line, t, parse_triples(f"{s} {p} {o} .", mapping)
             except ValueError as e:
                 raise _error(source, line, 1, f"triple '{s} {p} {o}': {e}") from None
-    except StreamError:
-        if last is not None:
-            yield Record(last, tuple(atoms), source, where)
-        raise
-    if last is not None:
-        yield Record(last, tuple(atoms), source, where)
+
+    return _grouped(items(), source)
 
 
 def _check_columns(columns, source: str) -> None:
