@@ -33,7 +33,7 @@ def quick_all(tmp_path_factory):
 
 
 def _detail_rows(md: str) -> list:
-    return [line for line in md.splitlines() if re.match(r"^\| (window|window-1|tp|grid|rules|pruning) \| tp=", line)]
+    return [line for line in md.splitlines() if re.match(r"^\| (window|window-1|tp|grid|rules|pruning|factorized|factorized-3) \| tp=", line)]
 
 
 def test_quick_all_writes_json_markdown_and_plots(quick_all):

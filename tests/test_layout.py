@@ -18,10 +18,11 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "ticker_py"
 
 #: the floors, lowest first; a module may import from its floor and the floors below.
-#: ``streams.model`` (Record, TimePoint, Model, Result) is the vocabulary every engine returns,
-#: so it sits with the values; the readers, writers and the driver are above the engines.
+#: ``streams.model`` (Record, TimePoint, Model, Result) and ``streams.factorized`` (Factorized) are
+#: the vocabulary every engine returns, so they sit with the values; the readers, writers and the
+#: driver are above the engines.
 FLOORS = [
-    {"ast", "values", "errors", "streams.model"},
+    {"ast", "values", "errors", "streams.model", "streams.factorized"},
     {"syntax", "rdf.terms"},
     {"analysis"},
     {"encode"},

@@ -30,6 +30,7 @@ from .engines import EngineOptions, create_engine, resolve_engine
 from .errors import Diagnostic, StreamError, UsageError
 from .streams import Record, Result, StreamChecker, open_stream, read_dataframe, results_to_dataframe
 from .streams.drive import Every, drive
+from .streams.factorized import note_fallback, with_factors
 from .syntax import parse_file, parse_ground_atom, parse_program
 from .syntax.ground_atoms import GroundSyntaxError
 
@@ -109,7 +110,12 @@ class Results(list):
     """A list of :class:`Result` that converts to a pandas DataFrame."""
 
     def to_dataframe(self, show_at: bool = False):
-        """Columns ``t, c, model, atom`` (see docs/formats.md)."""
+        """Columns ``t, c, model, atom``; for factorized results ``t, c, factor, alternative, atom``
+        (see docs/formats.md)."""
+        if self and self[0].factors is not None:
+            from .streams.factor_writers import factors_to_dataframe
+
+            return factors_to_dataframe(self, show_at=show_at)
         return results_to_dataframe(self, show_at=show_at)
 
 
@@ -121,7 +127,8 @@ class Reasoner:
     """
 
     def __init__(self, program, engine: str = "auto", models: int = 1, show: str = "derived",
-                 clock: Union[str, int] = "1s", inertia: bool = False, changes_only: bool = False):
+                 clock: Union[str, int] = "1s", inertia: bool = False, changes_only: bool = False,
+                 factorize: bool = False):
         self.analysis = program if isinstance(program, Analysis) else load_program(program, clock=clock)
         if models < 0:
             raise UsageError(Diagnostic(f"--models must be >= 0, not {models}"))
@@ -129,8 +136,12 @@ class Reasoner:
             raise UsageError(Diagnostic(f"unknown --show '{show}'", notes=("use derived or all",)))
         self.engine_name = resolve_engine(engine, self.analysis)
         self.engine = create_engine(self.engine_name, self.analysis,
-                                    EngineOptions(models=models, show=show, inertia=inertia,
-                                                  changes_only=changes_only))
+                                    EngineOptions(models=0 if factorize else models, show=show, inertia=inertia,
+                                                  changes_only=changes_only and not factorize,
+                                                  factorize=factorize))
+        self.factorize, self.models = factorize, models
+        if factorize and self.engine_name != "native" and not hasattr(self.engine, "factorizes"):
+            note_fallback(self.engine_name, "this engine does not factorize")
         self.checker = StreamChecker(dict(self.analysis.signatures), set(self.analysis.intensional))
         self.time = 0
         self.atoms_in = 0
@@ -155,6 +166,8 @@ class Reasoner:
         if t < self.time:
             raise StreamError(Diagnostic(f"cannot evaluate time {t} after time {self.time}"))
         self.time = t
+        if self.factorize:
+            return with_factors(self.engine.evaluate(t), self.models)
         return self.engine.evaluate(t)
 
     def feed(self, records: Iterable[Record], until: Optional[int] = None,
@@ -209,7 +222,11 @@ def records_from(stream, rdf=None, stream_format: Optional[str] = None) -> Itera
 
 def run(program, stream, engine: str = "auto", models: int = 1, every: str = "time",
         until: Optional[int] = None, show: str = "derived", clock: Union[str, int] = "1s",
-        inertia: bool = False) -> Results:
-    """Evaluate a whole stream; ``stream`` is a path, a DataFrame or ``(t, atoms)`` pairs."""
-    reasoner = Reasoner(program, engine=engine, models=models, show=show, clock=clock, inertia=inertia)
+        inertia: bool = False, factorize: bool = False) -> Results:
+    """Evaluate a whole stream; ``stream`` is a path, a DataFrame or ``(t, atoms)`` pairs.
+
+    ``factorize=True``: every Result carries its answer streams factorized (``Result.factors``,
+    see docs/formats.md); ``models`` > 0 then keeps the first ``models`` of the product."""
+    reasoner = Reasoner(program, engine=engine, models=models, show=show, clock=clock, inertia=inertia,
+                        factorize=factorize)
     return Results(reasoner.feed(records_from(stream), until=until, every=every))

@@ -34,6 +34,7 @@ from .engines import EngineOptions, create_engine
 from .errors import Diagnostic, EngineUnsupported, TickerError, UsageError
 from .streams import Result, StreamChecker, TimePoint, time_points
 from .streams.drive import Every, drive
+from .streams.factorized import with_factors
 from .values import format_atom
 
 __all__ = ["default_factory", "prepare_stream", "reverse_within_time_points", "iter_results",
@@ -108,6 +109,16 @@ def _is_pin(item) -> bool:
     return isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], tuple) and isinstance(item[1], int)
 
 
+#: factorized answers that differ factor-wise are compared expanded up to this many answer streams
+EXPAND_LIMIT = 1_000_000
+
+
+def factor_key(f) -> tuple:
+    """A :class:`~ticker_py.streams.factorized.Factorized` answer as a hashable key: equal keys, equal
+    answer streams (the converse need not hold: compare expanded then)."""
+    return (f.count, model_key(f.common), frozenset(frozenset(model_key(m) for m in alts) for alts in f.factors))
+
+
 def answer_set(models: Optional[tuple]) -> frozenset:
     """The answer streams of a result as a frozenset of :func:`model_key` s."""
     return frozenset(model_key(m) for m in models or ())
@@ -144,15 +155,17 @@ class EngineComparison:
 
 def compare_engines(analysis, records, engines: dict, models: int = 0, every: str = Every.TIME,
                     until: Optional[int] = None, tuple_order: str = "arrival",
-                    keep_all: bool = True) -> EngineComparison:
+                    keep_all: bool = True, factorize: bool = False) -> EngineComparison:
     """Run engines (``{name: factory}``) over the same stream in lockstep and compare each tick.
 
     An engine whose factory raises :class:`EngineUnsupported` (or is not installed) is
-    reported in ``unavailable`` and skipped.
+    reported in ``unavailable`` and skipped. With ``factorize`` the engines return factorized
+    answers (``models`` is ignored), compared factor by factor, or as expanded sets where the
+    factors differ.
     """
     every = Every.parse(every)
     running, unavailable = {}, {}
-    options = EngineOptions(models=models)
+    options = EngineOptions(models=0 if factorize else models, factorize=factorize)
     for name, factory in engines.items():
         try:
             running[name] = factory(analysis, options)
@@ -180,11 +193,20 @@ def compare_engines(analysis, records, engines: dict, models: int = 0, every: st
         evaluated += 1
         ref = next((r for r in results.values() if r is not None), None)
         tick = Tick(ref.t if ref else -1, ref.c if ref else -1, {}, {})
+        if factorize:
+            results = {n: r if r is None else with_factors(r) for n, r in results.items()}
+            keys = {n: factor_key(r.factors) for n, r in results.items() if r is not None}
+            same = len(set(keys.values())) == 1
         for name, res in results.items():
             if res is None:
                 tick.models[name] = frozenset({((failed.get(name, "<no result>"),), ())})
                 continue
-            tick.models[name] = answer_set(mats[name].models(res))
+            if factorize and same:
+                tick.models[name] = keys[name]
+            elif factorize and res.factors.count > EXPAND_LIMIT:
+                tick.models[name] = frozenset({((f"<{res.factors.count} answer streams, factors differ>",), ())})
+            else:
+                tick.models[name] = answer_set(mats[name].models(res))
             tick.counts[name] = (res.t, res.c)
         if not tick.agree:
             differing.append(tick)

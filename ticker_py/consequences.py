@@ -66,6 +66,11 @@ def printed_items(model, show_at: bool) -> frozenset:
 def consequences(results_iter: Iterable[Result], mode: str, show_at: bool = False) -> Iterator[Consequences]:
     """Per result: the number of answer streams and the brave or cautious consequences (atoms as text)."""
     for res in results_iter:
+        if res.factors is not None:   # factorized: brave = common and every alternative, cautious = common
+            f = res.factors.printed(show_at)
+            part = f.brave() if mode == "brave" else f.cautious()
+            yield Consequences(res.t, res.c, f.count, sorted(printed_items(part, show_at)) if f.count else None)
+            continue
         fold = ConsequenceFold(mode)
         seen = set()
         for m in res.models or ():

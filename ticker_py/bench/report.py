@@ -159,6 +159,7 @@ def _section_ticker(w: str, runs: list, img: str, plots: dict) -> list:
         rows = [[n] + [cell(_find(one, window=n, variant=v)) for v in variants]
                 for n in sorted({r["params"]["window"] for r in one})]
         out += _table(["n"] + variants, rows)
+    out += _section_factorized(runs)
     tps = [r for r in runs if r["series"] == "tp"]
     if tps:
         n = tps[0]["params"]["window"]
@@ -183,6 +184,28 @@ def _section_r4(w: str, runs: list, img: str, plots: dict) -> list:
     rows = [[n] + [cell(_find(win, window=n, variant=v)) for v in variants] + [R4_ANCHOR.get(w, "")]
             for n in sorted({r["params"]["window"] for r in win})]
     return out + _table(["window (s)"] + variants + ["published"], rows)
+
+
+def _section_factorized(runs: list) -> list:
+    """The ``factorized`` series: total and CPU time, answer streams (total, largest tick) against n."""
+    out = []
+    for series, what in (("factorized", ""), ("factorized-3", ", three items per node")):
+        sel = [r for r in runs if r["series"] == series]
+        if not sel:
+            continue
+        out += [f"#### All answer streams, factorized (`--models 0 --factorize`{what}; tp = "
+                f"{sel[0]['params']['tp']})", ""]
+        rows = []
+        for n in sorted({r["params"]["window"] for r in sel}):
+            for v in _variants(sel):
+                r = _find(sel, window=n, variant=v)
+                if r is None:
+                    continue
+                a = r.get("answer_streams") or {}
+                rows.append([n, v, cell(r), cell(r, "cpu_total"), f"{a.get('total', '–'):,}" if a else "–",
+                             f"{a.get('max', '–'):,}" if a else "–"])
+        out += _table(["n", "engine", "total", "CPU", "answer streams", "largest tick"], rows)
+    return out
 
 
 def _section_laser(w: str, runs: list, img: str, plots: dict) -> list:

@@ -51,7 +51,8 @@ def generate_stream(case: Case, seed: int = 0):
 
 
 def _options(case: Case, variant: Variant) -> EngineOptions:
-    return EngineOptions(models=case.models, changes_only=case.models == 1, pruning=variant.pruning)
+    return EngineOptions(models=case.models, changes_only=case.models == 1 and not case.factorize,
+                         factorize=case.factorize, pruning=variant.pruning)
 
 
 def measure(analysis, stream, variant: Variant, case: Case, budget: float,
@@ -78,7 +79,7 @@ def measure(analysis, stream, variant: Variant, case: Case, budget: float,
         s = time.perf_counter()
         engine.append(t, atoms)
         res = engine.evaluate(t)
-        n = 1 if res.models is None else len(res.models)
+        n = res.factors.count if res.factors is not None else 1 if res.models is None else len(res.models)
         ticks.append(time.perf_counter() - s)
         atoms_in += len(atoms)
         streams += n
@@ -239,9 +240,9 @@ def run_cases(cases: list, settings: Settings, factories: Optional[dict] = None,
             done += 1
             rec = {"suite": case.suite, "workload": case.workload, "title": case.title, "series": case.series,
                    "params": dict(case.params), "engine": v.engine, "variant": v.label, "pruning": v.pruning,
-                   "models": case.models, "checkpoints_tp": list(case.checkpoints),
+                   "models": case.models, "factorize": case.factorize, "checkpoints_tp": list(case.checkpoints),
                    "budget": settings.budget, "generate_s": gen_s}
-            tkey = (case.workload, v.label, case.models)
+            tkey = (case.workload, v.label, case.models, case.factorize)
             reason = None if factories and v.engine in factories else _available(v.engine, analysis)
             smaller = next((p for p in timed_out.get(tkey, []) if _dominated(case.params, p)), None)
             if reason:

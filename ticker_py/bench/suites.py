@@ -59,6 +59,7 @@ class Case:
     models: int = 1
     checkpoints: tuple = ()  # tp values to record cumulative time at (series "tp")
     title: str = ""
+    factorize: bool = False  # all answer streams, factorized (series "factorized", "factorized-3")
 
     @property
     def key(self) -> str:
@@ -113,6 +114,18 @@ def _ticker(suite, workloads, o: Options, models: int, one_too: bool = False) ->
         if one_too:
             cases += [Case(suite, w, "window-1", {"tp": tp, "window": n}, _variants(o.engines), 1)
                       for n in sizes]
+            cases += _factorized(suite, w, sizes, tp, o)
+    return cases
+
+
+def _factorized(suite, w, sizes, tp, o: Options) -> list:
+    """``factorized``: all answer streams, factorized (``--models 0 --factorize``), against n; for B1
+    also ``factorized-3``, three items per node (counts beyond 10^12). Solver engines only."""
+    variants = [v for v in _variants(o.engines) if v.engine != "native"]
+    cases = [Case(suite, w, "factorized", {"tp": tp, "window": n}, variants, 0, factorize=True) for n in sizes]
+    if w == "b1":
+        cases += [Case(suite, w, "factorized-3", {"tp": tp, "window": n, "items": 3}, variants, 0,
+                       factorize=True) for n in sizes]
     return cases
 
 

@@ -58,6 +58,8 @@ def register(sub) -> None:
     p.add_argument("--models", type=int, default=0, help="answer streams per tick (0 = all)")
     p.add_argument("--consequences", metavar=choices_metavar(MODES),
                    help="compare brave or cautious consequences instead of the answer streams")
+    p.add_argument("--factorize", action="store_true",
+                   help="compare factorized answers (factor by factor, expanded where the factors differ)")
     p.add_argument("--max-diffs", type=int, default=20, help="differing ticks to print")
     p.set_defaults(func=cmd_compare)
 
@@ -73,7 +75,8 @@ def cmd_compare(args, factories: Optional[dict] = None) -> int:
     if args.consequences:
         return _compare_consequences(args, analysis, factories)
     cmp = comparing.compare_engines(analysis, args.stream, factories, models=args.models, every=args.every,
-                                    until=args.until, tuple_order=args.tuple_order, keep_all=False)
+                                    until=args.until, tuple_order=args.tuple_order, keep_all=False,
+                                    factorize=args.factorize)
     print(comparing.format_comparison(cmp, args.max_diffs))
     if len(cmp.engines) < 2:
         print("note: fewer than two engines ran; nothing was compared", file=sys.stderr)

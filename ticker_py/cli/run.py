@@ -39,6 +39,7 @@ class RunOptions:
     until: Optional[int] = None
     out: Optional[str] = None
     stream_format: str = "auto"
+    factorize: bool = False
 
 
 def register(sub) -> None:
@@ -52,7 +53,10 @@ def register(sub) -> None:
                      help="with --format ntriples/nquads: the ternary predicate whose atoms are the triples written")
     run.add_argument("--engine", default="auto", metavar=choices_metavar(("auto",) + ENGINE_NAMES),
                      help="the engine (auto: native if it can run the program, else incremental)")
-    run.add_argument("--models", type=int, default=1, help="answer streams per tick (0 = all)")
+    run.add_argument("--models", type=int, default=None,
+                     help="answer streams per tick (0 = all; 0 by default with --factorize) (default: 1)")
+    run.add_argument("--factorize", action="store_true",
+                     help="all answer streams per tick as a product: a common part times independent choices")
     run.add_argument("--every", default="time", metavar=choices_metavar(tuple(e.value for e in Every)),
                      help="time: once per time point; signal: after every atom")
     run.add_argument("--format", default="jsonl", metavar=choices_metavar(FORMATS), help="output format")
@@ -76,10 +80,11 @@ def run_options(args) -> RunOptions:
     check_choice(args.format, FORMATS, "format")
     check_choice(args.stream_format, STREAM_FORMATS, "stream format")
     every = Every.parse(args.every)
-    return RunOptions(stream=args.stream, engine=args.engine, models=args.models, every=every,
+    models = args.models if args.models is not None else 0 if args.factorize else 1
+    return RunOptions(stream=args.stream, engine=args.engine, models=models, every=every,
                       format=args.format, changes=args.changes, show_at=args.show_at, show=args.show,
                       inertia=args.inertia, consequences=args.consequences, until=args.until, out=args.out,
-                      stream_format=args.stream_format)
+                      stream_format=args.stream_format, factorize=args.factorize)
 
 
 def cmd_run(args) -> int:
@@ -87,12 +92,15 @@ def cmd_run(args) -> int:
     from ..api import Reasoner, records_from
     from ..live.options import live_output, live_records
     from ..streams import make_writer
+    from ..streams.factor_writers import make_factor_writer
 
     o = run_options(args)
     live = live_options(args)
     shards = shard_options(args)
     analysis = load(args)
-    if o.changes and o.models != 1:
+    if o.factorize and (shards.spark or shards.shards is not None):
+        raise UsageError(Diagnostic("--factorize cannot be combined with --spark or --shards"))
+    if o.changes and o.models != 1 and not o.factorize:
         raise UsageError(Diagnostic("--changes needs a single answer stream", notes=("use --models 1",)))
     if o.consequences:
         if o.changes or o.format != "jsonl":
@@ -108,7 +116,8 @@ def cmd_run(args) -> int:
             from ..rdf.writer import RdfWriter
 
             return out, RdfWriter(out, o.format, rdf, args.rdf_output)
-        return out, make_writer(o.format, out, show_at=o.show_at, changes=o.changes)
+        make = make_factor_writer if o.factorize and o.models == 0 else make_writer
+        return out, make(o.format, out, show_at=o.show_at, changes=o.changes)
 
     if shards.spark or shards.shards is not None:
         from ..engines import check_engine
@@ -121,7 +130,7 @@ def cmd_run(args) -> int:
             if out is not sys.stdout:
                 out.close()
     reasoner = Reasoner(analysis, engine=o.engine, models=o.models, show=o.show, inertia=o.inertia,
-                        changes_only=o.changes or o.format == "none")
+                        changes_only=o.changes or o.format == "none", factorize=o.factorize)
     records = live_records(live, analysis)
     if records is None:
         records = records_from(o.stream) if rdf is None else \

@@ -20,6 +20,8 @@ class EngineOptions:
     inertia: prefer the previous tick's answer stream (incremental engine).
     changes_only: the caller reads only ``Result.changes`` (see :class:`Result`).
     pruning: native engine: disable box rules that cannot fire (Laser2); off for comparison.
+    factorize: return :class:`~ticker_py.streams.factorized.Factorized` answers in
+        ``Result.factors`` (``models`` then expands them; the first ``models`` if > 0).
     """
 
     models: int = 1
@@ -27,6 +29,7 @@ class EngineOptions:
     inertia: bool = False
     changes_only: bool = False
     pruning: bool = True
+    factorize: bool = False
 
 
 class Engine(ABC):

@@ -13,8 +13,10 @@ import clingo
 
 from ..analysis import Analysis
 from ..encode import encode_static
+from ..streams.factorized import NONE, Factorized, factorized_result, note_fallback
 from ..streams.model import Model, Result
 from .base import Engine, EngineOptions
+from .factorize import Recorder, Unfactorizable, factorize
 from .history import WindowHistory
 
 __all__ = ["ClingoEngine", "symbol_to_term", "clingo_logger", "prefer_true", "shown_items", "FAST_SYMBOLS"]
@@ -121,6 +123,7 @@ class ClingoEngine(Engine):
     """Static encoding + one-shot clingo per tick; the correctness baseline."""
 
     name = "clingo"
+    factorizes = True   # with EngineOptions(factorize=True): Result.factors (see engines/factorize.py)
 
     def __init__(self, analysis: Analysis, options: EngineOptions = EngineOptions()):
         self.analysis = analysis
@@ -138,18 +141,49 @@ class ClingoEngine(Engine):
         self.time = t
         self.history.extend(t, atoms)
 
-    def iter_models(self, t: int):
-        """The answer streams at t one by one, as the solver finds them (``models`` of the
-        options: 0 = all); nothing is collected."""
+    def _control(self, t: int, observer=None) -> clingo.Control:
         lo = self.history.trim(t)
         facts = self.encoding.facts(t, self.count, lo, self.history)
         ctl = clingo.Control([f"--models={self.options.models}"], logger=clingo_logger, message_limit=0)
+        if observer is not None:
+            ctl.register_observer(observer)
         ctl.add("base", [], self.encoding.rules)
         ctl.add("base", [], facts)
         ctl.ground([("base", [])])
+        return ctl
+
+    def iter_models(self, t: int):
+        """The answer streams at t one by one, as the solver finds them (``models`` of the
+        options: 0 = all); nothing is collected."""
+        ctl = self._control(t)
         with ctl.solve(yield_=True) as handle:
             for m in handle:
                 yield self.reader.read(m.symbols(shown=True), t)
 
     def evaluate(self, t: int) -> Result:
+        if self.options.factorize:
+            return self._factorized(t)
         return Result(t, self.count, tuple(self.iter_models(t)))
+
+    def _factorized(self, t: int) -> Result:
+        recorder = Recorder()
+        ctl = self._control(t, recorder)
+        try:
+            symbolic = factorize(recorder)
+        except Unfactorizable as why:
+            note_fallback(self.name, str(why))
+            return factorized_result(t, self.count, Factorized.from_models(
+                self.reader.read(m.symbols(shown=True), t) for m in _all_models(ctl)), self.options.models)
+        if symbolic is None:
+            return factorized_result(t, self.count, NONE)
+        read = self.reader.read
+        return factorized_result(t, self.count, Factorized.build(
+            read(symbolic.common, t), [[read(alt, t) for alt in f] for f in symbolic.factors]),
+            self.options.models)
+
+
+def _all_models(ctl: clingo.Control):
+    ctl.configuration.solve.models = 0
+    with ctl.solve(yield_=True) as handle:
+        yield from handle
+

@@ -27,10 +27,12 @@ from .. import ast
 from ..analysis import Analysis, analyse
 from ..encode import encode_static
 from ..encode.asp import Show, ShowNothing, ShowSignature, program_text
+from ..streams.factorized import NONE, Factorized, factorized_result, note_fallback
 from ..values import format_term
 from ..streams.model import Model, Result
 from .base import Engine, EngineOptions, ModelDiffer
-from .clingo_engine import clingo_logger, prefer_true, shown_items, symbol_to_term
+from .clingo_engine import FAST_SYMBOLS, _all_models, clingo_logger, prefer_true, shown_items, symbol_to_term
+from .factorize import Recorder, SymbolFactors, Unfactorizable, factorize
 from .history import WindowHistory
 
 __all__ = ["HybridEngine", "times_stay_relative"]
@@ -71,6 +73,10 @@ class HybridEngine(Engine):
         upper_rules = [r for r in prog.proper_rules
                        if r.head is None or r.head.atom.predicate in self.upper_preds]
         self.diff = ModelDiffer(options)
+        self.factorizes = options.factorize and not options.inertia   # (all native: one answer stream)
+        if options.factorize and options.inertia:
+            note_fallback(self.name, "--inertia prefers one answer stream")
+        self.last_factorized = None   # (facts, shift or None, lower model, joined answer) of the last tick
         if not upper_rules:       # stratified without constraints: all native
             self.native = NativeEngine(analysis, options)
             self.upper = None
@@ -135,6 +141,8 @@ class HybridEngine(Engine):
         lo = self.history.trim(t)
         d = lo if self.shift else 0
         facts = self._facts(t, d, lo, lower)
+        if self.factorizes:
+            return self._factorized(t, d, facts, lower)
         answers = None if self.options.inertia else self.answers.get(facts)
         if answers is None:
             answers = self._solve(facts, t, d)
@@ -170,6 +178,57 @@ class HybridEngine(Engine):
                 self.answers.clear()
             self.answers[facts] = answers
         return answers
+
+    def _factorized(self, t: int, d: int, facts: str, lower: Model) -> Result:
+        """The factorized answer: the lower model and U's common part joined, times U's factors
+        (cached per facts text, as U's answers are; the joined answer is reused while the facts,
+        the shift and the lower model stay the same, as they mostly do from tick to tick)."""
+        last = self.last_factorized
+        if (last is not None and last[0] == facts and last[1] in (None, d) and last[2] == lower
+                and not self.show_all):
+            return factorized_result(t, self.history.count, last[3], self.options.models)
+        key = ("factorized", facts)
+        symbolic = self.answers.get(key, self)
+        if symbolic is self:
+            recorder = Recorder()
+            ctl = clingo.Control(["--models=0"], logger=clingo_logger, message_limit=0)
+            ctl.register_observer(recorder)
+            ctl.add("base", [], self.rules)
+            ctl.add("base", [], facts)
+            ctl.ground([("base", [])])
+            try:
+                found = factorize(recorder)
+            except Unfactorizable as why:   # U's answers, as one factor
+                note_fallback(self.name, str(why))
+                found = SymbolFactors([], [[list(m.symbols(shown=True)) for m in _all_models(ctl)]])
+            convert = self._item
+            symbolic = None if found is None else (
+                [convert(x) for x in found.common],
+                [[[convert(x) for x in alt] for alt in f] for f in found.factors])
+            if len(self.answers) >= 32:
+                self.answers.clear()
+            self.answers[key] = symbolic
+        if symbolic is None:
+            return factorized_result(t, self.history.count, NONE)
+        base = lower.atoms
+        if self.show_all:
+            base = base | self.inputs_now | self.ext_bg
+        common, factors = symbolic
+        empty = frozenset()
+        joined = Factorized.build(self._join(base, lower.pinned, common, t, d),
+                                  [[self._join(empty, empty, alt, t, d) for alt in f] for f in factors])
+        rel = t - d   # U's pins (times other than now) are shifted by d: then d is part of the key
+        pins = any(u != rel for a, u in common) or any(u != rel for f in factors for alt in f for a, u in alt)
+        self.last_factorized = (facts, d if pins else None, lower, joined)
+        return factorized_result(t, self.history.count, joined, self.options.models)
+
+    def _item(self, sym) -> tuple:
+        """``(atom, time as given to clingo)`` of a shown symbol, cached as :func:`shown_items` does."""
+        key = sym._rep if FAST_SYMBOLS else sym
+        item = self.symbols.get(key)
+        if item is None:
+            item = self.symbols[key] = self._convert(sym)
+        return item
 
     def _facts(self, t: int, d: int, lo: int, lower: Model) -> str:
         out = [f"_now({t - d}). _time({lo - d}..{t - d})."]

@@ -99,9 +99,12 @@ class Result:
     of the single answer stream. An engine created with ``EngineOptions(changes_only=True)``
     may leave ``models`` as ``None`` and report only ``changes`` (never materialising the
     whole answer: the mode for long streams and benchmarks).
+    ``factors``, from an engine created with ``EngineOptions(factorize=True)``, is the
+    :class:`~ticker_py.streams.factorized.Factorized` answer; ``models`` then expands it lazily.
     """
 
     t: int
     c: int
     models: Optional[tuple]
     changes: Optional[tuple] = None
+    factors: Optional[object] = None

@@ -162,15 +162,18 @@ FORMATS = {"jsonl": JsonlWriter, "text": TextWriter, "csv": CsvWriter,
            "changes": ChangesWriter, "none": NoneWriter}
 
 
-def make_writer(fmt: str, out: TextIO, show_at: bool = False, changes: bool = False) -> Writer:
-    """The writer for ``--format fmt``; ``changes`` (``--changes``) needs jsonl, changes or none."""
+def make_writer(fmt: str, out: TextIO, show_at: bool = False, changes: bool = False,
+                formats: Optional[dict] = None) -> Writer:
+    """The writer for ``--format fmt``; ``changes`` (``--changes``) needs jsonl, changes or none;
+    ``formats``: other writers for the same names (the factorized ones of
+    :mod:`~ticker_py.streams.factor_writers`)."""
     if fmt not in FORMATS:
         raise UsageError.at(None, f"unknown output format '{fmt}' (known: {', '.join(FORMATS)})")
     if changes and fmt in ("jsonl", "changes"):
         fmt = "changes"
     elif changes and fmt != "none":
         raise UsageError.at(None, f"--changes prints JSON Lines; it cannot be combined with --format {fmt}")
-    return FORMATS[fmt](out, show_at)
+    return (formats or FORMATS)[fmt](out, show_at)
 
 
 def results_to_dataframe(results: Iterable[Result], show_at: bool = False):
