@@ -363,3 +363,25 @@ def test_r4_generators_are_deterministic_and_sized():
         assert [len(atoms) for _, atoms in a] == [5 * per] * 3
         assert a != list(generate(name, seed=4, tp=3, rate=5))
     assert len(r4.product_types()) == 329 and len(r4.LEAVES) == 256
+
+
+@pytest.mark.spark
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["bsbm", "srbench"])
+def test_r4_spark_generation_equals_python(tmp_path, name):
+    pytest.importorskip("pyspark")
+    import pyarrow.dataset as ds
+
+    from ticker_py.spark.gen import generate_parquet
+    from ticker_py.spark.session import get_spark
+    from ticker_py.workloads import time_points
+
+    session = get_spark("local[2]")
+    try:
+        generate_parquet(session, name, tmp_path, seed=5, tp=6, partitions=2, size=2, rate=3)
+    finally:
+        session.stop()
+    tab = ds.dataset(tmp_path / "stream.parquet", partitioning="hive").to_table()
+    tab = tab.sort_by([("t", "ascending"), ("c", "ascending")])
+    ref = [(t, a) for t, atoms in time_points(name, 5, tp=6, rate=3) for a in atoms]
+    assert list(zip(tab["t"].to_pylist(), tab["atom"].to_pylist())) == ref
