@@ -224,7 +224,7 @@ def test_help_shows_choices_and_defaults(capsys):
         main(["run", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert "--engine {auto,clingo,incremental,incremental-pure,native}" in text
-    assert "--every {time,signal}" in text and "--format {jsonl,text,csv,none}" in text
+    assert "--every {time,signal}" in text and "--format {jsonl,text,csv,none,ntriples,nquads}" in text
     assert "(default: auto)" in text and "(default: 1)" in text and "(default: 1s)" in text
 
 

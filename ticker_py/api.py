@@ -63,10 +63,14 @@ def parse_clock(text: Union[str, int]) -> int:
 
 
 def load_program(program: Union[str, Path, ast.Program], *, background: Union[str, Path, None] = None,
-                 clock: Union[str, int] = "1s") -> Analysis:
+                 clock: Union[str, int] = "1s", background_rdf: Union[str, Path, None] = None,
+                 rdf_mapping: str = "triple", owl2rl: bool = False) -> Analysis:
     """Parse (source text, a ``.lars`` path or an AST) and analyse a program.
 
     ``background``: a file of more facts in program syntax, added to the program.
+    ``background_rdf``: an RDF file (Turtle, N-Triples, ...) whose triples are added as facts,
+    mapped as ``rdf_mapping`` says (``triple`` or ``property``, see docs/rdf.md).
+    ``owl2rl``: add the shipped OWL 2 RL rules over ``triple/3`` (``ticker_py/rdf/owl2rl.lars``).
     """
     clock_ms = parse_clock(clock)
     source = None
@@ -79,7 +83,17 @@ def load_program(program: Union[str, Path, ast.Program], *, background: Union[st
     else:
         prog, source = parse_program(program), program
     if background is not None:
-        prog = ast.Program(prog.rules + _background_facts(background), prog.file)
+        prog = ast.Program(prog.rules + _background_facts(background), prog.file, prog.prefixes)
+    if background_rdf is not None:
+        from .rdf.background import rdf_facts
+        from .rdf.streams import RdfMapping
+
+        facts = rdf_facts(background_rdf, RdfMapping(rdf_mapping, prog.prefixes))
+        prog = ast.Program(prog.rules + facts, prog.file, prog.prefixes)
+    if owl2rl:
+        from .rdf.background import OWL2RL
+
+        prog = ast.Program(prog.rules + parse_file(OWL2RL).rules, prog.file, prog.prefixes)
     return analyse(prog, clock_ms, source=source)
 
 
@@ -325,12 +339,26 @@ class _Checked:
         self.append, self.evaluate = reasoner._append, reasoner.evaluate
 
 
-def records_from(stream, stream_format: Optional[str] = None) -> Iterable[Record]:
-    """Records from a path, ``-``, a pandas DataFrame, or an iterable of ``(t, atoms)`` pairs;
-    ``stream_format`` is the format of ``-`` and of files with an unknown suffix."""
+def records_from(stream, rdf=None, stream_format: Optional[str] = None) -> Iterable[Record]:
+    """Records from a path, ``-``, a pandas DataFrame, or an iterable of ``(t, atoms)`` pairs.
+
+    ``stream_format`` (``--stream-format``) is the format of ``-`` and of files with an unknown
+    suffix: ``text``, ``jsonl``, ``csv`` or an RDF format. RDF streams (``.nt``, ``.nq``, a
+    DataFrame with columns ``t, s, p, o``, any stream with ``rdf``, a
+    :class:`ticker_py.rdf.streams.RdfMapping`, or an RDF ``stream_format``) are read by
+    :mod:`ticker_py.rdf.streams`.
+    """
+    from .rdf import streams as rdf_streams
+
+    if stream_format == "auto":
+        stream_format = None
     if isinstance(stream, (str, Path)):
+        if rdf is not None or stream_format in rdf_streams.RDF_FORMATS or rdf_streams.rdf_format(str(stream)):
+            return rdf_streams.open_rdf_stream(stream, stream_format, rdf or rdf_streams.RdfMapping())
         return open_stream(str(stream), fmt=stream_format)
     if hasattr(stream, "columns") and hasattr(stream, "iterrows"):
+        if rdf is not None or {"s", "p", "o"} <= set(stream.columns):
+            return rdf_streams.read_rdf_dataframe(stream, mapping=rdf or rdf_streams.RdfMapping())
         return read_dataframe(stream)
     if hasattr(stream, "toPandas") or hasattr(stream, "toLocalIterator"):
         from .streams.spark_frame import read_spark_dataframe  # calls the DataFrame's methods only

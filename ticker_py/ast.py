@@ -6,12 +6,12 @@ ignored by equality).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Optional, Union
 
 __all__ = [
-    "Location", "Variable", "Number", "Constant", "String", "Function", "BinOp", "Interval",
+    "Location", "Variable", "Number", "Constant", "String", "Function", "Iri", "BinOp", "Interval",
     "Term", "Atom", "Window", "ExtendedAtom", "Comparison", "Literal", "Head", "Rule", "Program",
     "UNITS", "DIAMOND", "BOX", "AT", "NOW", "Modality", "WindowKind",
 ]
@@ -93,6 +93,25 @@ class Function:
 
     def __str__(self) -> str:
         return f"{self.name}({','.join(map(str, self.args))})"
+
+
+@dataclass(frozen=True)
+class Iri(Function):
+    """An IRI ``<http://ex.org/a>`` or a prefixed name ``ex:a``: the function term
+    ``iri("http://ex.org/a")`` for every engine, printed as written (``text``)."""
+
+    text: Optional[str] = field(default=None, compare=False)
+
+    @classmethod
+    def of(cls, iri: str, text: Optional[str] = None, location: Optional[Location] = None) -> "Iri":
+        return cls("iri", (String(iri),), location, text)
+
+    @property
+    def iri(self) -> str:
+        return self.args[0].value
+
+    def __str__(self) -> str:
+        return self.text or f"<{self.iri}>"
 
 
 _PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2, "\\": 2}
@@ -324,6 +343,8 @@ class Program:
 
     rules: tuple = ()
     file: str = field(default="<string>", compare=False)
+    #: ``@prefix`` declarations ``(name, IRI)`` in source order
+    prefixes: tuple = ()
 
     @property
     def facts(self) -> tuple:
@@ -335,10 +356,30 @@ class Program:
         return tuple(r for r in self.rules if not r.is_fact)
 
     def __str__(self) -> str:
-        return "".join(f"{r}\n" for r in self.rules)
+        decls = "".join(f"@prefix {name}: <{iri}> .\n" for name, iri in self.prefixes)
+        return decls + "".join(f"{r}\n" for r in self.rules)
 
 
 # ---------------------------------------------------------------- helpers
+
+def without_iris(node):
+    """``node`` (a program, rule or any part) with every :class:`Iri` as its plain function
+    term ``iri("...")``, as the ASP encoders print it."""
+    if isinstance(node, Iri):
+        return Function(node.name, node.args, node.location)
+    if isinstance(node, tuple):
+        new = tuple(without_iris(x) for x in node)
+        return node if all(a is b for a, b in zip(new, node)) else new
+    if isinstance(node, (Variable, Number, Constant, String, Window, str, int, Enum)) or node is None:
+        return node
+    changes = {}
+    for name in node.__dataclass_fields__:
+        value = getattr(node, name)
+        new = without_iris(value)
+        if new is not value:
+            changes[name] = new
+    return replace(node, **changes) if changes else node
+
 
 def term_variables(term) -> set:
     """The variable names occurring in a term."""

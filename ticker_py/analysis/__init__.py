@@ -79,6 +79,7 @@ def window_points(window: ast.Window, clock_ms: int = 1000) -> int:
 def analyse(program: ast.Program, clock_ms: int = 1000, source: Optional[str] = None) -> Analysis:
     """Check a program and compute its analysis; raises :class:`ProgramError` listing every problem."""
     diags: list = []
+    program = ast.without_iris(program)
     sigs = signatures(program, diags)
     intensional = intensional_predicates(program)
     background = background_atoms(program, diags)

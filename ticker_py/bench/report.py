@@ -172,6 +172,20 @@ def _section_ticker(w: str, runs: list, img: str, plots: dict) -> list:
     return out
 
 
+#: published R4 figures (Monks et al.), for the BSBM stream of 1.1 M triples
+R4_ANCHOR = {"bsbm": "R4 < 10 min; Sparkwave faster; Etalis ≈ 3 h (And)", "srbench": "R4: not published at this size"}
+
+
+def _section_r4(w: str, runs: list, img: str, plots: dict) -> list:
+    win = [r for r in runs if r["series"] == "window"]
+    variants = _variants(runs)
+    tp = win[0]["params"]["tp"] if win else 0
+    out = [f"#### Whole run against the window (s; tp = {tp} time points of 1 s)", ""]
+    rows = [[n] + [cell(_find(win, window=n, variant=v)) for v in variants] + [R4_ANCHOR.get(w, "")]
+            for n in sorted({r["params"]["window"] for r in win})]
+    return out + _table(["window (s)"] + variants + ["published"], rows)
+
+
 def _section_factorized(runs: list) -> list:
     """The ``factorized`` series: total and CPU time, answer streams (total, largest tick) against n."""
     out = []
@@ -287,7 +301,7 @@ def render_markdown(doc: dict, img: str = "img", plots: Optional[dict] = None, t
     if targets:
         out += ["## Targets", ""] + _table(["target", "workload", "ours", "verdict"], targets)
     sections = {"ticker-a": _section_ticker, "ticker-b": _section_ticker, "laser": _section_laser,
-                "pruning": _section_pruning}
+                "pruning": _section_pruning, "r4": _section_r4}
     for suite in OrderedDict.fromkeys(r["suite"] for r in runs):
         out += [f"## Suite `{suite}`", ""]
         sr = [r for r in runs if r["suite"] == suite]

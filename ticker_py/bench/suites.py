@@ -26,7 +26,7 @@ __all__ = ["Variant", "Case", "SUITES", "ENGINES", "KNOWN_ENGINES", "plan", "QUI
 ENGINES = ("clingo", "incremental", "native")
 #: every name ``--engines`` accepts: the engine registry
 KNOWN_ENGINES = ENGINE_NAMES
-SUITES = ("ticker-a", "laser", "pruning", "ticker-b")
+SUITES = ("ticker-a", "laser", "pruning", "ticker-b", "r4")
 
 TICKER_N = (20, 40, 80, 120, 160, 200)
 TICKER_TP = tuple(range(100, 1001, 100))
@@ -34,6 +34,8 @@ LASER_N = (10, 50, 100)
 LASER_K = (100, 500, 1000)
 RULES_R = (10, 20, 50, 100)
 CHAIN_W = (10, 20)
+#: R4's windows, in seconds (one time point lasts 1 s)
+R4_WINDOWS = (1, 5, 10)
 
 
 @dataclass(frozen=True)
@@ -86,6 +88,7 @@ TITLES = {
     "b1": "Ticker scenario B1", "b2": "Ticker scenario B2",
     "diamond": "Laser diamond", "box": "Laser box", "join": "Laser join", "rules": "Laser rules-r",
     "cooling": "Cooling", "box-chain": "Laser box-chain (pruning)",
+    "bsbm": "R4 BSBM offers (1.1 M triples)", "srbench": "R4 SRBench hurricanes (1.1 M triples)",
 }
 
 
@@ -153,6 +156,18 @@ def _pruning(o: Options) -> list:
             for w in ws for n in sizes for k in rates]
 
 
+def _r4(o: Options) -> list:
+    """R4's two workloads at windows of 1, 5 and 10 s; the native engine unless --engines says."""
+    sizes = o.sizes or ((1, 2) if o.quick else R4_WINDOWS)
+    tp = o.tp or (QUICK["tp"] if o.quick else 100)
+    engines = ("native",) if o.engines == ENGINES else o.engines
+    cases = []
+    for w, rate in (("bsbm", 1000), ("srbench", 2750)):
+        rate = (o.rates or ((5,) if o.quick else (rate,)))[0]
+        cases += [Case("r4", w, "window", {"tp": tp, "window": n, "rate": rate}, _variants(engines)) for n in sizes]
+    return cases
+
+
 def plan(suite: str, o: Options) -> list:
     """The cases of ``suite`` (``all`` = every suite), filtered by ``o.workloads``."""
     if suite == "all":
@@ -165,6 +180,8 @@ def plan(suite: str, o: Options) -> list:
         cases = _laser(o)
     elif suite == "pruning":
         cases = _pruning(o)
+    elif suite == "r4":
+        cases = _r4(o)
     else:
         raise UsageError(Diagnostic(f"unknown suite '{suite}'", notes=(f"suites: {', '.join(SUITES)}, all",)))
     if o.models is not None:

@@ -34,13 +34,21 @@ def add_program_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("program", help="the LARS program (.lars)")
     p.add_argument("--background", metavar="FILE", help="background facts in program syntax")
     p.add_argument("--clock", default="1s", help="duration of one time point for window units")
+    p.add_argument("--background-rdf", metavar="FILE", help="background triples from an RDF file (.ttl/.nt/.rdf/...)")
+    p.add_argument("--rdf-mapping", default="triple", metavar=choices_metavar(("triple", "property")),
+                   help="triple: each triple is triple(S,P,O); property: p(S,O), named prefix_local by the @prefix map")
+    p.add_argument("--owl2rl", action="store_true",
+                   help="add the shipped OWL 2 RL rules (subclass/subproperty closure, domain, range) over triple/3")
 
 
 def load(args):
     """The analysed program the arguments name (see :func:`ticker_py.api.load_program`)."""
     from ..api import load_program
 
-    return load_program(Path(args.program), background=args.background, clock=args.clock)
+    check_choice(getattr(args, "rdf_mapping", "triple"), ("triple", "property"), "RDF mapping")
+    return load_program(Path(args.program), background=args.background, clock=args.clock,
+                        background_rdf=getattr(args, "background_rdf", None),
+                        rdf_mapping=getattr(args, "rdf_mapping", "triple"), owl2rl=getattr(args, "owl2rl", False))
 
 
 def check_choice(value: str, choices, what: str) -> None:

@@ -20,8 +20,10 @@ from .shard import add_shard_options, run_sharded_command, shard_options
 
 __all__ = ["RunOptions", "register", "cmd_run", "FORMATS"]
 
-FORMATS = ("jsonl", "text", "csv", "none")
-STREAM_FORMATS = ("text", "jsonl", "csv")
+FORMATS = ("jsonl", "text", "csv", "none", "ntriples", "nquads")
+RDF_OUTPUT = ("ntriples", "nquads")
+RDF_FORMATS = ("nt", "nq", "rdf-csv", "rdf-parquet")
+STREAM_FORMATS = ("auto", "text", "jsonl", "csv") + RDF_FORMATS
 
 
 @dataclass(frozen=True)
@@ -29,7 +31,7 @@ class RunOptions:
     """How ``ticker run`` evaluates and prints (the parsed arguments, checked)."""
 
     stream: Optional[str] = "-"
-    stream_format: Optional[str] = None
+    stream_format: str = "auto"
     engine: str = "auto"
     models: int = 1
     every: Every = Every.TIME
@@ -51,9 +53,12 @@ def register(sub) -> None:
     run = sub.add_parser("run", help="evaluate a program over a stream", formatter_class=HelpFormatter)
     add_program_args(run)
     run.add_argument("--stream", default="-", help="stream file (.stream/.txt/.jsonl/.csv/.parquet, also"
-                     " .gz/.bz2/.xz) or - for stdin")
-    run.add_argument("--stream-format", choices=STREAM_FORMATS,
-                     help="format of stdin and of stream files with another suffix (default text)")
+                     " .gz/.bz2/.xz; .nt/.nq for RDF) or - for stdin")
+    run.add_argument("--stream-format", default="auto", metavar=choices_metavar(STREAM_FORMATS),
+                     help="format of stdin and of stream files with another suffix: auto (by the suffix; "
+                          "stdin is text), text, jsonl, csv; nt, nq, rdf-csv, rdf-parquet: RDF streams")
+    run.add_argument("--rdf-output", default="triple", metavar="NAME",
+                     help="with --format ntriples/nquads: the ternary predicate whose atoms are the triples written")
     run.add_argument("--engine", default="auto", metavar=choices_metavar(("auto",) + ENGINE_NAMES),
                      help="the engine (auto: native if it can run the program, else incremental)")
     run.add_argument("--models", type=int, default=None,
@@ -85,6 +90,7 @@ def register(sub) -> None:
 def run_options(args) -> RunOptions:
     """The checked run options of parsed arguments (the program is loaded after these checks)."""
     check_choice(args.format, FORMATS, "format")
+    check_choice(args.stream_format, STREAM_FORMATS, "stream format")
     every = Every.parse(args.every)
     models = args.models if args.models is not None else 0 if args.factorize else 1
     return RunOptions(stream=args.stream, stream_format=args.stream_format, engine=args.engine, models=models,
@@ -116,8 +122,14 @@ def cmd_run(args) -> int:
                                         notes=("drop --changes and --format",)))
         o = replace(o, models=0)
 
+    rdf = _rdf_mapping(args, analysis, o)
+
     def output():
         out = live_output(live) or open_output(o.out)
+        if o.format in RDF_OUTPUT:
+            from ..rdf.writer import RdfWriter
+
+            return out, RdfWriter(out, o.format, rdf, args.rdf_output)
         make = make_factor_writer if o.factorize and o.models == 0 else make_writer
         return out, make(o.format, out, show_at=o.show_at, changes=o.changes)
 
@@ -139,7 +151,7 @@ def cmd_run(args) -> int:
                         semantics=o.semantics)
     records = live_records(live, analysis)
     if records is None:
-        records = records_from(o.stream, o.stream_format)
+        records = records_from(o.stream, rdf, o.stream_format)
     out, writer = output()
     start = time.perf_counter()
     points = 0
@@ -186,3 +198,15 @@ def _interruptible(results):
             raise KeyboardInterrupt
     finally:
         signal.signal(signal.SIGINT, previous)
+def _rdf_mapping(args, analysis, o: RunOptions):
+    """The RDF mapping of ``--rdf-mapping`` (with the program's prefixes), or None if the run
+    reads and writes no RDF; refuses RDF output with several answer streams or --changes."""
+    from ..rdf.streams import RdfMapping
+
+    if o.format in RDF_OUTPUT and (o.models != 1 or o.changes):
+        raise UsageError(Diagnostic(f"--format {o.format} writes a single answer stream",
+                                    notes=("use --models 1 and no --changes",)))
+    kind = getattr(args, "rdf_mapping", "triple")
+    if kind == "triple" and o.format not in RDF_OUTPUT and o.stream_format not in RDF_FORMATS:
+        return None
+    return RdfMapping(kind, analysis.program.prefixes)

@@ -33,6 +33,7 @@ TERMINAL_NAMES = {
     "CMP": "a comparison (=, !=, <, <=, >, >=)", "PLUS": "'+'", "MINUS": "'-'", "STAR": "'*'",
     "SLASH": "'/'", "BACKSLASH": "'\\'", "INT": "a number", "NAME": "a name",
     "VARIABLE": "a variable", "ANONYMOUS": "'_'", "STRING": "a string", "$END": "the end of the program",
+    "PREFIX": "'@prefix'", "PNAME_NS": "a prefix 'ex:'", "PNAME_LN": "a prefixed name", "IRIREF": "an IRI",
 }
 
 

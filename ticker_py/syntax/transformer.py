@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from lark import Token, Transformer, v_args
 
 from .. import ast
@@ -12,6 +14,9 @@ from .anonymous import ANONYMOUS, name_anonymous
 #: the escapes of clingo's strings (and so of ours): every engine reads them the same
 ESCAPES = {"n": "\n", "\\": "\\", '"': '"'}
 ESCAPE_NOTE = "strings know the escapes \\n, \\\\ and \\\" (as clingo's)"
+
+
+_ABSOLUTE_IRI = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
 
 
 def _loc(file: str, item) -> ast.Location:
@@ -29,13 +34,30 @@ class ToAst(Transformer):
     def __init__(self, file: str):
         super().__init__()
         self.file = file
+        self.prefixes: dict = {}
 
     def _m(self, meta) -> ast.Location:
         return ast.Location(self.file, meta.line, meta.column, meta.end_line, meta.end_column)
 
     # -------------------------------------------------------- program and rules
     def start(self, meta, rules):
-        return ast.Program(tuple(rules), file=self.file)
+        return ast.Program(tuple(r for r in rules if r is not None), file=self.file,
+                           prefixes=tuple(self.prefixes.items()))
+
+    def prefix(self, meta, c):
+        name, iri = str(c[1])[:-1], self._iri(c[2])
+        if self.prefixes.get(name, iri) != iri:
+            raise ProgramError.at(self._m(meta), f"prefix '{name}:' declared again with another IRI",
+                                  f"it stands for <{self.prefixes[name]}>")
+        self.prefixes[name] = iri
+        return None
+
+    def _iri(self, tok) -> str:
+        iri = str(tok)[1:-1]
+        if not _ABSOLUTE_IRI.match(iri):
+            raise ProgramError.at(_loc(self.file, tok), f"relative IRI <{iri}>",
+                                  "write an absolute IRI: a scheme, ':', then the rest (<http://ex.org/a>)")
+        return iri
 
     def fact(self, meta, c):
         return name_anonymous(ast.Rule(c[0], (), self._m(meta)))
@@ -136,6 +158,17 @@ class ToAst(Transformer):
                 out.append(text[i])
                 i += 1
         return ast.String("".join(out), self._m(meta))
+
+    def iri(self, meta, c):
+        return ast.Iri.of(self._iri(c[0]), None, self._m(meta))
+
+    def prefixed_name(self, meta, c):
+        text = str(c[0])
+        name, local = text.split(":", 1)
+        if name not in self.prefixes:
+            raise ProgramError.at(self._m(meta), f"unknown prefix '{name}:' in '{text}'",
+                                  f"declare it before its first use: @prefix {name}: <http://...> .")
+        return ast.Iri.of(self.prefixes[name] + local, text, self._m(meta))
 
     def function(self, meta, c):
         return ast.Function(str(c[0]), c[2], self._m(meta))

@@ -21,14 +21,14 @@ import pyarrow as pa
 
 from ..errors import Diagnostic, UsageError
 from ..syntax import parse_ground_atom
-from . import laser, scenario_a, scenario_b
+from . import laser, r4, scenario_a, scenario_b
 from .base import Workload
 
 __all__ = ["Workload", "WORKLOADS", "TARGET_BLOCK_ATOMS", "resolve", "program", "block_size",
            "blocks", "time_points", "generate"]
 
 WORKLOADS: dict[str, Workload] = {
-    w.name: w for w in scenario_a.WORKLOADS + scenario_b.WORKLOADS + laser.WORKLOADS}
+    w.name: w for w in scenario_a.WORKLOADS + scenario_b.WORKLOADS + laser.WORKLOADS + r4.WORKLOADS}
 
 #: A numeric name suffix sets this parameter: ``rules-50`` is ``rules`` with r = 50.
 _SUFFIX = {"rules": "r", "box-chain": "w"}

@@ -1,0 +1,49 @@
+"""Background knowledge from RDF files (``--background-rdf``): every triple a fact."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .. import ast
+from ..errors import Diagnostic, ProgramError, UsageError
+from ..values import to_ast_atom
+from .streams import RdfMapping, _checked, syntax_message
+
+__all__ = ["rdf_facts", "OWL2RL"]
+
+#: the shipped OWL 2 RL rules over ``triple/3`` (see docs/rdf.md)
+OWL2RL = Path(__file__).with_name("owl2rl.lars")
+
+
+def rdf_facts(path, mapping: RdfMapping = RdfMapping()) -> tuple:
+    """The facts (:class:`ticker_py.ast.Rule`) of the triples of an RDF file.
+
+    The syntax is chosen by the suffix (``.ttl``, ``.nt``, ``.nq``, ``.trig``, ``.rdf``/``.owl``
+    RDF/XML, ``.n3``); graph names are ignored. Bad input raises a located ProgramError.
+    """
+    import pyoxigraph as ox
+
+    p = Path(path)
+    suffix = {"owl": "rdf", "xml": "rdf"}.get(p.suffix.lower().lstrip("."), p.suffix.lower().lstrip("."))
+    fmt = ox.RdfFormat.from_extension(suffix) if suffix else None
+    if fmt is None:
+        raise UsageError(Diagnostic(f"unknown RDF file type '{p.name}'",
+                                    notes=("use .ttl, .nt, .nq, .trig, .rdf or .owl",)))
+    try:
+        data = p.read_bytes()
+    except OSError:
+        raise UsageError(Diagnostic(f"background file '{path}' does not exist")) from None
+    facts = []
+    try:
+        for quad in ox.parse(data, format=fmt):
+            try:
+                atom = _checked(quad, mapping)
+            except ValueError as err:
+                raise ProgramError(Diagnostic(f"{path}: {err} in the triple {quad.triple}")) from None
+            facts.append(ast.Rule(ast.Head(to_ast_atom(atom))))
+    except SyntaxError as err:
+        message, (_, line, column, _, end_line, end_column) = err.args
+        end = end_column if end_line == line and end_column > column else column + 1
+        raise ProgramError.at(ast.Location(str(path), line, column, line, end),
+                              syntax_message(message)) from None
+    return tuple(facts)

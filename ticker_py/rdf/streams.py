@@ -1,0 +1,400 @@
+"""Readers of timestamped RDF triples, and how a triple becomes an atom.
+
+Three inputs (see ``docs/rdf.md``), each a lazy generator of
+:class:`~ticker_py.streams.model.Record` that raises a located
+:class:`~ticker_py.errors.StreamError` at the first bad record, after yielding every good one:
+
+- text, one time point a line: ``T: <s> <p> <o> . <s> <p> "7"^^<…#integer> .`` (N-Triples
+  terms, any number of triples; ``.nt``);
+- N-Quads whose graph name is an IRI ending in the time point, ``<urn:ticker:t:5>`` (``.nq``);
+- tables (CSV, Parquet, pandas) with columns ``t, s, p, o`` holding N-Triples terms.
+
+Terms are read by pyoxigraph and mapped by :mod:`ticker_py.rdf.terms`; a triple becomes
+``triple(S,P,O)`` or, with the property mapping, ``name(S,O)`` (:class:`RdfMapping`).
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Iterator, Optional
+
+from ..errors import Diagnostic, StreamError, UsageError
+from ..streams.model import Record
+from ..streams.readers import _error, _lines
+from .terms import check_literal, iri_of, to_value
+
+__all__ = ["RdfMapping", "read_rdf_text", "read_nquads", "read_rdf_csv", "read_rdf_parquet",
+           "read_rdf_dataframe", "open_rdf_stream", "parse_triples", "time_of_graph", "RDF_FORMATS",
+           "MAPPINGS", "TIME_GRAPH"]
+
+MAPPINGS = ("triple", "property")
+#: ``--stream-format`` names of the RDF readers
+RDF_FORMATS = ("nt", "nq", "rdf-csv", "rdf-parquet")
+#: the graph names the N-Triples writer uses for time points (``urn:ticker:t:5``)
+TIME_GRAPH = "urn:ticker:t:"
+
+_TIME = re.compile(r"\s*(\S*?)\s*:(?=\s|$)")
+_GRAPH_TIME = re.compile(r"[0-9]+$")
+_LOCAL = re.compile(r"[A-Za-z0-9_]+")
+
+
+@dataclass(frozen=True)
+class RdfMapping:
+    """How triples become atoms.
+
+    ``kind`` is ``triple`` (``triple(S,P,O)``) or ``property``: a triple ``S P O`` becomes
+    ``name(S,O)``, ``name`` from ``properties`` (IRI -> predicate name) if listed there, else
+    ``prefix_local`` for the first prefix ``(prefix, namespace)`` whose namespace the IRI
+    extends by a plain local name (letters, digits, ``_``).
+    """
+
+    kind: str = "triple"
+    prefixes: tuple = ()
+    properties: dict = field(default_factory=dict, hash=False)
+
+    def predicate(self, iri: str) -> str:
+        """The predicate name of a property IRI; ValueError if it has none."""
+        name = self.properties.get(iri)
+        if name is not None:
+            return name
+        for prefix, namespace in self.prefixes:
+            local = iri[len(namespace):]
+            if iri.startswith(namespace) and _LOCAL.fullmatch(local) and prefix[:1].islower():
+                return f"{prefix}_{local}"
+        raise ValueError(f"no predicate name for property <{iri}>: declare a @prefix for its namespace")
+
+    def atom(self, s, p, o) -> tuple:
+        """The atom of a triple of ticker_py terms."""
+        if self.kind == "triple":
+            return ("triple", s, p, o)
+        iri = iri_of(p)
+        return (self.predicate(iri), s, o)
+
+    def property_iri(self, name: str) -> Optional[str]:
+        """The property IRI a predicate name stands for under the property mapping, or None."""
+        if self.kind != "property":
+            return None
+        for iri, known in self.properties.items():
+            if known == name:
+                return iri
+        for prefix, namespace in self.prefixes:
+            local = name[len(prefix) + 1:]
+            if name.startswith(prefix + "_") and _LOCAL.fullmatch(local):
+                return namespace + local
+        return None
+
+
+def _parse(text: str, fmt):
+    import pyoxigraph as ox
+
+    return ox.parse(text, format=fmt)
+
+
+class _Terms(dict):
+    """pyoxigraph term -> ticker_py term, remembered (subjects and properties recur), each literal
+    checked once; cleared when it holds a million terms."""
+
+    def __missing__(self, term):
+        if len(self) >= 1_000_000:
+            self.clear()
+        if type(term).__name__ == "Literal" and not term.language:
+            why = check_literal(term.value, term.datatype.value)
+            if why:
+                raise ValueError(why)
+        value = self[term] = to_value(term)
+        return value
+
+
+def _checked(quad, mapping: RdfMapping, terms: Optional[_Terms] = None):
+    """The atom of a pyoxigraph triple or quad; ValueError on a malformed literal or an unmapped property."""
+    terms = _Terms() if terms is None else terms
+    return mapping.atom(terms[quad.subject], terms[quad.predicate], terms[quad.object])
+
+
+def parse_triples(text: str, mapping: RdfMapping = RdfMapping()) -> list:
+    """The atoms of N-Triples/Turtle triples ``text`` (several per line allowed).
+
+    Raises ValueError with a message and a 0-based ``column`` attribute on bad input.
+    """
+    import pyoxigraph as ox
+
+    try:
+        triples = list(_parse(text, ox.RdfFormat.TURTLE))
+    except SyntaxError as err:
+        message, (_, _, column, *_rest) = err.args
+        raise _located("bad triple: " + syntax_message(message), column - 1) from None
+    out = []
+    for quad in triples:
+        try:
+            out.append(_checked(quad, mapping))
+        except ValueError as err:
+            raise _located(str(err), len(text) - len(text.lstrip())) from None
+    return out
+
+
+def syntax_message(message: str) -> str:
+    """A pyoxigraph syntax error's message without its position, in lower case."""
+    message = message.split(": ", 1)[-1]
+    return message[:1].lower() + message[1:]
+
+
+def _located(message: str, column: int) -> ValueError:
+    err = ValueError(message)
+    err.column = column
+    return err
+
+
+def _time(text: str) -> int:
+    if not re.fullmatch(r"[0-9]+", text):
+        raise ValueError(f"time must be a non-negative integer, found '{text}'")
+    return int(text)
+
+
+def read_rdf_text(lines_or_file, source: str = "<stdin>", mapping: RdfMapping = RdfMapping(),
+                  batch: int = 1) -> Iterator[Record]:
+    """Read ``T: triples`` lines (N-Triples terms, several triples a line; ``T:`` alone is a
+    time point without triples). Lines starting with ``#`` or ``%`` are comments.
+
+    ``batch`` lines are parsed by one call of the RDF parser (files: 4096; 1 keeps a pipe live).
+    """
+    last, pending, terms = None, [], _Terms()
+    for number, raw in enumerate(_lines(lines_or_file), 1):
+        raw = raw.rstrip("\r\n")
+        stripped = raw.strip()
+        if not stripped or stripped[0] in "#%":
+            continue
+        m = _TIME.match(raw)
+        if m is None:
+            yield from _parsed(pending, source, mapping, terms)
+            col = len(raw) - len(raw.lstrip()) + 1
+            raise _error(source, number, col, "expected 'T: triples' (a time point, ':', then triples)", raw)
+        try:
+            t = _time(m.group(1))
+            if last is not None and t < last:
+                raise ValueError(f"time {t} after time {last}")
+        except ValueError as e:
+            yield from _parsed(pending, source, mapping, terms)
+            raise _error(source, number, m.start(1) + 1, str(e), raw, len(m.group(1))) from None
+        last = t
+        pending.append((number, raw, t, m.end()))
+        if len(pending) >= batch:
+            yield from _parsed(pending, source, mapping, terms)
+            pending = []
+    yield from _parsed(pending, source, mapping, terms)
+
+
+def _parsed(entries: list, source: str, mapping: RdfMapping, terms: Optional[_Terms] = None) -> Iterator[Record]:
+    """Records of ``(line, text, t, start)`` entries, their triples ``text[start:]`` parsed by one
+    TriG parse: entry i is the graph ``<urn:l:i> { ... }`` on its own line(s)."""
+    import pyoxigraph as ox
+
+    if not entries:
+        return
+    heads = [f"<urn:l:{i}> {{" for i in range(len(entries))]
+    text = "\n} ".join(h + raw[start:] for h, (_, raw, _, start) in zip(heads, entries)) + "\n}"
+    atoms: list = [[] for _ in entries]
+    try:
+        for quad in _parse(text, ox.RdfFormat.TRIG):
+            i = int(quad.graph_name.value[6:])
+            try:
+                atoms[i].append(_checked(quad, mapping, terms))
+            except ValueError as e:
+                yield from _records(entries, atoms, i, source)
+                number, raw, _, start = entries[i]
+                raise _error(source, number, start + 1 + len(raw[start:]) - len(raw[start:].lstrip()),
+                             str(e), raw) from None
+    except SyntaxError as err:
+        message, (_, line, column, *_rest) = err.args
+        i = line - 1
+        if i < len(entries):
+            column -= len(heads[i]) + (2 if i else 0)
+        if i >= len(entries) or (column < 1 and i):  # at the '}' closing the previous line: at its end
+            i -= 1
+            column = len(entries[i][1]) - entries[i][3] + 1
+            message = "unexpected end of the line"
+        yield from _records(entries, atoms, i, source)
+        number, raw, _, start = entries[i]
+        raise _error(source, number, start + column, "bad triple: " + syntax_message(message), raw) from None
+    yield from _records(entries, atoms, len(entries), source)
+
+
+def _records(entries: list, atoms: list, hi: int, source: str) -> Iterator[Record]:
+    """One record per run of entries ``0..hi-1`` with one time point (at the run's first line)."""
+    j = 0
+    while j < hi:
+        k = j + 1
+        while k < hi and entries[k][2] == entries[j][2]:
+            k += 1
+        run = atoms[j] if k == j + 1 else [a for x in atoms[j:k] for a in x]
+        yield Record(entries[j][2], tuple(run), source, entries[j][0])
+        j = k
+
+
+def time_of_graph(graph) -> int:
+    """The time point a graph name stands for: an IRI ending in digits; ValueError otherwise."""
+    if type(graph).__name__ != "NamedNode":
+        raise ValueError("a quad needs a graph name, an IRI ending in its time point (e.g. <urn:ticker:t:5>)")
+    m = _GRAPH_TIME.search(graph.value)
+    if m is None:
+        raise ValueError(f"graph name <{graph.value}> is not a time point (an IRI ending in digits)")
+    return int(m.group())
+
+
+def read_nquads(lines_or_file, source: str = "<stdin>", mapping: RdfMapping = RdfMapping()) -> Iterator[Record]:
+    """Read N-Quads whose graph names are time points (:func:`time_of_graph`), one record per
+    run of quads of one time point; time must not decrease."""
+    import pyoxigraph as ox
+
+    def items():
+        for number, raw in enumerate(_lines(lines_or_file), 1):
+            raw = raw.rstrip("\r\n")
+            if not raw.strip() or raw.lstrip().startswith("#"):
+                continue
+            try:
+                quads = list(_parse(raw, ox.RdfFormat.N_QUADS))
+            except SyntaxError as err:
+                message, (_, _, column, *_rest) = err.args
+                raise _error(source, number, column, "bad triple: " + syntax_message(message), raw) from None
+            for quad in quads:
+                try:
+                    yield number, time_of_graph(quad.graph_name), (_checked(quad, mapping, terms),)
+                except ValueError as e:
+                    raise _error(source, number, 1, str(e), raw) from None
+
+    terms = _Terms()
+    return _grouped(items(), source)
+
+
+def _grouped(items: Iterable[tuple], source: str) -> Iterator[Record]:
+    """One record per run of ``(line, t, atoms)`` items with one t; t must not decrease. On an
+    error, the record collected so far comes first."""
+    last, atoms, where = None, [], 0
+    try:
+        for line, t, new in items:
+            if last is not None and t < last:
+                raise _error(source, line, 1, f"time {t} after time {last}")
+            if t != last:
+                if last is not None:
+                    yield Record(last, tuple(atoms), source, where)
+                last, atoms, where = t, [], line
+            atoms.extend(new)
+    except StreamError:
+        if last is not None:
+            yield Record(last, tuple(atoms), source, where)
+        raise
+    if last is not None:
+        yield Record(last, tuple(atoms), source, where)
+
+
+_COLUMNS = ("t", "s", "p", "o")
+
+
+def _table(rows: Iterable[tuple], source: str, mapping: RdfMapping) -> Iterator[Record]:
+    """Group rows ``(line, t, s, p, o)`` into one record per time point."""
+    def items():
+        for line, t, s, p, o in rows:
+            try:
+                t = _time(str(t).strip())
+            except ValueError as e:
+                raise _error(source, line, 1, str(e)) from None
+            if s is None or (isinstance(s, str) and not s.strip()):
+                yield line, t, ()  # a heartbeat row
+                continue
+            try:
+                yield line, t, parse_triples(f"{s} {p} {o} .", mapping)
+            except ValueError as e:
+                raise _error(source, line, 1, f"triple '{s} {p} {o}': {e}") from None
+
+    return _grouped(items(), source)
+
+
+def _check_columns(columns, source: str) -> None:
+    missing = [c for c in _COLUMNS if c not in columns]
+    if missing:
+        raise _error(source, 1, 1, f"missing column '{missing[0]}' (an RDF table has columns t, s, p, o)")
+
+
+def read_rdf_csv(path, source: Optional[str] = None, mapping: RdfMapping = RdfMapping()) -> Iterator[Record]:
+    """Read a CSV file with a header and columns ``t, s, p, o`` (N-Triples terms); an empty
+    ``s`` is a heartbeat row."""
+    source = source or str(path)
+    with open(path, newline="", encoding="utf-8") as f:
+        reader = csv.reader(f)
+        header = [h.strip() for h in next(reader, [])]
+        _check_columns(header, source)
+        index = [header.index(c) for c in _COLUMNS]
+
+        def rows():
+            for row in reader:
+                if row:
+                    yield (reader.line_num, *(row[i] if i < len(row) else "" for i in index))
+
+        yield from _table(rows(), source, mapping)
+
+
+def read_rdf_parquet(path, source: Optional[str] = None, mapping: RdfMapping = RdfMapping(),
+                     batch_size: int = 65536) -> Iterator[Record]:
+    """Read a Parquet file with columns ``t, s, p, o``, in batches; rows in time order."""
+    import pyarrow.parquet as pq
+
+    source = source or str(path)
+    file = pq.ParquetFile(str(path))
+    _check_columns(file.schema_arrow.names, source)
+
+    def rows():
+        number = 0
+        for batch in file.iter_batches(batch_size=batch_size, columns=list(_COLUMNS)):
+            cells = [batch.column(c).to_pylist() for c in _COLUMNS]
+            for row in zip(*cells):
+                number += 1
+                yield (number, *row)
+
+    yield from _table(rows(), source, mapping)
+
+
+def read_rdf_dataframe(df, source: str = "<DataFrame>", mapping: RdfMapping = RdfMapping()) -> Iterator[Record]:
+    """Read a pandas DataFrame with columns ``t, s, p, o`` (rows in time order)."""
+    _check_columns(list(df.columns), source)
+    cells = [df[c].astype(object).where(df[c].notna(), None).tolist() for c in _COLUMNS]
+    yield from _table(((n, *row) for n, row in enumerate(zip(*cells), 1)), source, mapping)
+
+
+def _text_file(reader):
+    def read(path, source, mapping):
+        with open(path, encoding="utf-8") as f:
+            yield from reader(f, source, mapping)
+    return read
+
+
+_READERS = {"nt": _text_file(lambda f, source, mapping: read_rdf_text(f, source, mapping, 4096)), "nq": _text_file(read_nquads),
+            "rdf-csv": read_rdf_csv, "rdf-parquet": read_rdf_parquet}
+_SUFFIXES = {".nt": "nt", ".nq": "nq", ".csv": "rdf-csv", ".parquet": "rdf-parquet"}
+
+
+def rdf_format(path: str, fmt: Optional[str] = None) -> Optional[str]:
+    """The RDF stream format of ``path``: ``fmt`` if given, else by suffix (None: not RDF by name)."""
+    if fmt:
+        return fmt
+    return {".nt": "nt", ".nq": "nq"}.get(Path(path).suffix.lower())
+
+
+def open_rdf_stream(path_or_dash, fmt: Optional[str] = None, mapping: RdfMapping = RdfMapping(),
+                    source: Optional[str] = None) -> Iterator[Record]:
+    """Open an RDF stream: ``fmt`` one of :data:`RDF_FORMATS`, else by suffix (``.nt``, ``.nq``,
+    ``.csv``, ``.parquet``); ``-`` is stdin (``T: triples`` lines unless ``fmt`` says ``nq``)."""
+    import sys
+
+    name = str(path_or_dash)
+    if fmt is not None and fmt not in _READERS:
+        raise UsageError(Diagnostic(f"unknown RDF stream format '{fmt}'", notes=(f"use one of: {', '.join(RDF_FORMATS)}",)))
+    if name == "-":
+        reader = read_nquads if fmt == "nq" else read_rdf_text
+        return reader(sys.stdin, source or "<stdin>", mapping)
+    path = Path(name)
+    if not path.exists():
+        raise UsageError(Diagnostic(f"stream file '{name}' does not exist"))
+    fmt = fmt or _SUFFIXES.get(".parquet" if path.is_dir() else path.suffix.lower(), "nt")
+    return _READERS[fmt](path, source or name, mapping)

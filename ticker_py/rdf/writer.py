@@ -1,0 +1,73 @@
+"""``--format ntriples`` and ``--format nquads``: derived triples as a timestamped RDF stream.
+
+Per evaluation at time t, every shown ``triple(S,P,O)`` atom (or of another ternary
+predicate: ``--rdf-output``) that is an RDF triple (S an IRI or a blank node, P an IRI), and
+with the property mapping every
+``name(S,O)`` atom whose name stands for a property, is written as a triple: ``t: <s> <p> <o> .``
+(the ``T: triples`` stream format, read back by ``--stream-format nt``), or as the N-Quad
+``<s> <p> <o> <urn:ticker:t:T> .``. Other atoms are not RDF and are left out.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from ..errors import Diagnostic, UsageError
+from ..streams.writers import Writer
+from .streams import TIME_GRAPH, RdfMapping
+from .terms import from_value, iri_of, iri_value, is_rdf_value
+
+__all__ = ["RdfWriter", "RDF_OUTPUT_FORMATS"]
+
+RDF_OUTPUT_FORMATS = ("ntriples", "nquads")
+
+
+class RdfWriter(Writer):
+    """Writes the triples of the single answer stream of each result (see the module doc).
+
+    With the property mapping ``mapping``, ``name(S,O)`` atoms whose name stands for a
+    property (:meth:`RdfMapping.property_iri`) are triples too.
+    """
+
+    def __init__(self, out, fmt: str = "ntriples", mapping: Optional[RdfMapping] = None,
+                 predicate: str = "triple"):
+        super().__init__(out)
+        self.predicate = predicate
+        if fmt not in RDF_OUTPUT_FORMATS:
+            raise UsageError(Diagnostic(f"unknown RDF output format '{fmt}'"))
+        self.quads = fmt == "nquads"
+        self.mapping = mapping or RdfMapping()
+        self.properties: dict = {}
+
+    def triples(self, atoms) -> list:
+        """The N-Triples text ``<s> <p> <o>`` of the RDF atoms among ``atoms``, sorted."""
+        out = []
+        for atom in atoms:
+            if atom[0] == self.predicate and len(atom) == 4 and _subject(atom[1]) and iri_of(atom[2]) is not None:
+                s, p, o = atom[1:]
+            elif len(atom) == 3 and self._property(atom[0]) is not None:
+                s, p, o = atom[1], self.properties[atom[0]], atom[2]
+            else:
+                continue
+            out.append(f"{from_value(s)} {from_value(p)} {from_value(o)}")
+        return sorted(out)
+
+    def _property(self, name: str):
+        if name not in self.properties:
+            iri = self.mapping.property_iri(name)
+            self.properties[name] = None if iri is None else iri_value(iri)
+        return self.properties[name]
+
+    def lines(self, result):
+        if result.models is None:
+            raise UsageError(Diagnostic("RDF output needs the answer streams (not only changes)"))
+        if len(result.models) > 1:
+            raise UsageError(Diagnostic("RDF output needs a single answer stream", notes=("use --models 1",)))
+        if not result.models:
+            return
+        for triple in self.triples(result.models[0].atoms):
+            yield f"{triple} <{TIME_GRAPH}{result.t}> ." if self.quads else f"{result.t}: {triple} ."
+
+
+def _subject(value) -> bool:
+    return is_rdf_value(value) and type(value) is tuple and value[0] in ("iri", "bnode")
