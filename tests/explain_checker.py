@@ -32,9 +32,9 @@ def derived_pairs(prep, stream_obj, model):
     return frozenset(out)
 
 
-def _element(lit, sigma):
+def _element(lit, sigma, interp):
     """The reference's ground element of an extended-atom literal under sigma (or _UNDEF)."""
-    return ref._ground_negated(ast.Literal(lit.element, True), sigma)
+    return ref._ground_negated(ast.Literal(lit.element, True), sigma, interp)
 
 
 def _literal_holds(lit, sigma, interp) -> bool:
@@ -44,7 +44,7 @@ def _literal_holds(lit, sigma, interp) -> bool:
         if a is ref._UNDEF or b is ref._UNDEF:
             return False
         return ref._compare(el.op, a, b) != lit.negated
-    g = _element(lit, sigma)
+    g = _element(lit, sigma, interp)
     if g is ref._UNDEF:
         return False
     return interp.holds(g) != lit.negated
@@ -87,7 +87,7 @@ class Checker:
     def check_evidence(self, lit, sigma, lit_node):
         """Window evidence of a positive extended atom; returns the derived nodes it cites."""
         el = lit.element
-        modality, atom, time, window = _element(lit, sigma)
+        modality, atom, time, window = _element(lit, sigma, self.interp)
         span = [self.t] if modality == ast.NOW else list(self.interp.timeline(window))
         evidence = lit_node.children
         assert evidence, f"no evidence for {lit_node.text}"
@@ -181,7 +181,7 @@ class Checker:
         lit = rule.body[cand.get("failing")]
         if not lit.negated or isinstance(lit.element, ast.Comparison):
             return False
-        g = _element(lit, dict(cand.get("binding")))
+        g = _element(lit, dict(cand.get("binding")), self.interp)
         return g in gr.neg and self.interp.holds(g)
 
     def check_candidate(self, cand, atom, u):

@@ -620,7 +620,7 @@ def _model(prep: Prepared, stream: Stream, derived) -> Model:
     t = stream.t
     atoms = {a for a, u in derived if u == t}
     atoms |= {a for a in stream.background if a[0] in prep.intensional}
-    pinned = {(a, u) for a, u in derived if u != t} - stream.fed
+    pinned = {(a, u) for a, u in derived if u != t and a not in stream.background} - stream.fed
     return Model(frozenset(atoms), frozenset(pinned))
 
 

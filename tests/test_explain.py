@@ -28,6 +28,7 @@ def queries(reasoner, model, t):
     """Every atom of the answer stream (at t and pinned) and some that are not in it."""
     holds = [format_atom(a) for a in model.atoms] + [f"{format_atom(a)} at {u}" for a, u in model.pinned]
     absent = []
+    background = set(reasoner.analysis.background)
     for pred in sorted(reasoner.analysis.intensional):
         arity = reasoner.analysis.signatures[pred]
         for v in VALUES[:2] if arity else (None,):
@@ -35,7 +36,7 @@ def queries(reasoner, model, t):
             if atom not in model.atoms:
                 absent.append(format_atom(atom))
         atom = (pred,) if arity == 0 else (pred, 1)
-        if (atom, 0) not in model.pinned and t > 0:
+        if (atom, 0) not in model.pinned and t > 0 and atom not in background:  # a fact holds at 0 too
             absent.append(f"{format_atom(atom)} at 0")
     return holds, absent
 

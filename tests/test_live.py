@@ -293,7 +293,7 @@ def test_hostile_lines_are_isolated():
     assert [(r.t, r.line) for r in it] == [(0, 1), (3, 5), (4, 7), (6, 9)]
     lines = [str(e).splitlines()[0] for e in errors]
     assert [m.split(": error: ")[0].split(":")[3] for m in lines] == ["2", "3", "4", "6", "8"]
-    assert "nested too deeply" in lines[1]
+    assert "term nested more than 100 levels deep" in lines[1]
     assert "invalid UTF-8 (byte 0xc3)" in lines[2] and lines[2].split(":")[4].startswith("5")
     assert "longer than" in lines[3]
     assert src.accepted == 4 and src.rejected == 5

@@ -334,3 +334,15 @@ def test_live_reasoner_runs_origin_and_bag_like_run():
 def test_factorize_refuses_other_semantics():
     with pytest.raises(UsageError, match="--factorize runs the default semantics"):
         Reasoner("q :- p in [1].", factorize=True, semantics="r4")
+
+
+def test_wide_integers_keep_half_open_windows_on_clingo():
+    # regression: the wide-integer rewrite re-analysed the program and lost the window sizes of
+    # half-open bounds, so clingo read 'p always [1]' as closed
+    program = "a :- p.\nb(2147483653) :- p always [1].\na :- not b(2147483647).\nb(2147483647) :- not a.\n"
+    stream = [(0, []), (1, [("p",)])]
+    expected = reference_results(program, stream, semantics=resolve("default,window_bounds=half-open"))
+    for engine in ("clingo", "incremental"):
+        got = run(program, stream, engine=engine, models=0, window_bounds="half-open")
+        assert [set(r.models) for r in got] == [set(r.models) for r in expected]
+        assert ("b", 2147483653) in got[1].models[0].atoms

@@ -40,7 +40,7 @@ from .semantics import Duplicates, Origin, Persistence, Semantics, check_program
 from .streams import Record, Result, StreamChecker, open_stream, read_dataframe, results_to_dataframe
 from .streams.drive import MAX_GAP, Every, check_max_gap, drive
 from .streams.factorized import note_fallback, with_factors
-from .syntax import parse_ground_atom, parse_program, read_source
+from .syntax import parse_file, parse_ground_atom, parse_program, read_source
 from .syntax.ground_atoms import GroundSyntaxError
 from .values import format_atom
 

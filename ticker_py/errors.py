@@ -7,7 +7,7 @@ exits with status 2. An :class:`InternalError` is a bug in ticker_py (status 1).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Optional
 
 from .ast import Location

@@ -6,7 +6,6 @@ from dataclasses import dataclass
 
 from .. import ast
 from ..errors import Diagnostic
-from .roles import body_atoms
 
 __all__ = ["Edge", "dependency_edges", "strongly_connected", "stratify", "check_box_cycles",
            "choice_predicates", "split_predicates"]

@@ -14,6 +14,7 @@ clingo's range they are refused too. See docs/semantics.md, "Values and limits".
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Optional
 
 from .. import ast
@@ -294,8 +295,10 @@ def clingo_analysis(analysis: Analysis, solved=None, rules=None) -> tuple:
         raise EngineUnsupported(diags)
     if not any(_has_wide_literal(r) for r in program.rules):
         return analysis, values
-    wide = ast.Program(tuple(_wide_rule(r) for r in program.rules), program.file)
-    return analyse(wide, analysis.clock_ms), values
+    wide = analyse(ast.Program(tuple(_wide_rule(r) for r in program.rules), program.file), analysis.clock_ms)
+    # the window sizes the engines run (half-open bounds change them, semantics.under) carry over
+    sizes = {w: analysis.window_sizes.get(w, n) for w, n in wide.window_sizes.items()}
+    return replace(wide, window_sizes=sizes, lookback=analysis.lookback), values
 
 
 def term_from_wide(name: str, args) -> Optional[int]:

@@ -56,7 +56,7 @@ class LiveReasoner:
             program, engine=engine, models=models, show=show, clock=clock, inertia=inertia)
         self.on_result = on_result
         sem = self.reasoner.semantics
-        self.driver = Driver(_Reporting(self), every, self.reasoner.time, sem.duplicates is Duplicates.BAG)
+        self.driver = Driver(_Reporting(self), every, self.reasoner.time, bag=sem.duplicates is Duplicates.BAG)
         self._origin_first = sem.origin is Origin.FIRST  # the stream starts at the first push
         self.closed = False
         self._lock = threading.RLock()

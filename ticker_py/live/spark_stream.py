@@ -45,8 +45,6 @@ def folder_atoms(spark, path: str, fmt: str = "jsonl", max_files_per_trigger: Op
     ``t`` that is not an integer, not JSON) is reported and skipped, never read silently.
     ``csv``: a header and columns ``t``, ``atom`` and optionally ``seq``.
     """
-    from pyspark.sql import functions as F
-
     if fmt not in ("jsonl", "csv"):
         raise UsageError(Diagnostic(f"unknown folder format '{fmt}'", notes=("use jsonl or csv",)))
     reader = spark.readStream
@@ -54,7 +52,7 @@ def folder_atoms(spark, path: str, fmt: str = "jsonl", max_files_per_trigger: Op
         reader = reader.option("maxFilesPerTrigger", max_files_per_trigger)
     if fmt == "csv":
         return reader.schema("t BIGINT, atom STRING, seq BIGINT").option("header", "true").csv(path)
-    return reader.text(path).select(F.input_file_name().alias("file"), F.col("value").alias("jsonl"))
+    return reader.text(path).selectExpr("input_file_name() AS file", "value AS jsonl")
 
 
 def _jsonl_rows(rows, report) -> list:

@@ -161,7 +161,7 @@ def read_rdf_text(lines_or_file, source: str = "<stdin>", mapping: RdfMapping = 
     ``batch`` lines are parsed by one call of the RDF parser (files: 4096; 1 keeps a pipe live).
     """
     last, pending, terms = None, [], _Terms()
-    for number, raw in enumerate(_lines(lines_or_file), 1):
+    for number, raw in enumerate(_lines(lines_or_file, source), 1):
         raw = raw.rstrip("\r\n")
         stripped = raw.strip()
         if not stripped or stripped[0] in "#%":
@@ -249,7 +249,7 @@ def read_nquads(lines_or_file, source: str = "<stdin>", mapping: RdfMapping = Rd
     import pyoxigraph as ox
 
     def items():
-        for number, raw in enumerate(_lines(lines_or_file), 1):
+        for number, raw in enumerate(_lines(lines_or_file, source), 1):
             raw = raw.rstrip("\r\n")
             if not raw.strip() or raw.lstrip().startswith("#"):
                 continue

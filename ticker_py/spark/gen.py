@@ -15,7 +15,6 @@ import sys
 import threading
 import time
 from contextlib import contextmanager
-from pathlib import Path
 
 import numpy as np
 import pyarrow as pa

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import islice, product
 from math import prod
-from typing import Iterable, Optional
+from typing import Iterable
 
 from .model import Model, Result
 
