@@ -18,6 +18,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from .. import ast
 from ..errors import Diagnostic, ProgramError, TickerError
 from ..limits import MAX_TERM_DEPTH
+from .fast import parse_fast, paused_gc
 from .ground_atoms import parse_ground_atom, split_atoms
 from .transformer import ToAst
 
@@ -80,7 +81,17 @@ def _syntax_error(err: UnexpectedInput, text: str, file: str) -> ProgramError:
 
 
 def parse_program(text: str, file: str = "<string>") -> ast.Program:
-    """Parse LARS source text; raises :class:`ProgramError` with located diagnostics."""
+    """Parse LARS source text; raises :class:`ProgramError` with located diagnostics.
+
+    The fast parser (:mod:`.fast`) reads what it fully understands; everything else, and every
+    error, goes through the lark grammar, which gives the same program and the located errors.
+    """
+    with paused_gc():                       # a parse makes no cycles: collecting meanwhile only costs time
+        return parse_fast(text, file) or parse_lark(text, file)
+
+
+def parse_lark(text: str, file: str = "<string>") -> ast.Program:
+    """:func:`parse_program` through the lark grammar alone."""
     try:
         tree = _parser().parse(text)
     except UnexpectedInput as err:

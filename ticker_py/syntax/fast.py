@@ -1,0 +1,374 @@
+"""A fast program parser: one regular-expression tokenizer and a recursive descent.
+
+It builds exactly the :class:`ast.Program` (rules, terms and locations) the lark parser
+builds, for the programs it fully understands: rules, facts and constraints over atoms,
+windows, @, arithmetic, intervals, strings and ``_``. It gives up (:func:`parse_fast`
+returns ``None``) on anything else: any syntax or semantic error, ``@prefix``, IRIs and
+prefixed names, terms nested deeper than the depth limit. The caller then parses with
+lark, which reports the located errors, so no message depends on this module.
+
+Why it agrees with lark's contextual lexer: every token it produces is the first match of
+lark's terminals in lark's order, and a name in a window's unit position counts as the
+unit (as lark retypes it). Where lark would lex differently (``<`` where a term starts is
+an IRI there, a comparison here; ``atX`` is ``at X`` after an atom there, a name here) the
+descent meets a token it does not expect and gives up.
+"""
+
+from __future__ import annotations
+
+import gc
+import re
+from contextlib import contextmanager
+from dataclasses import fields
+from typing import Optional
+
+from .. import ast
+from ..errors import ProgramError
+from ..limits import MAX_TERM_DEPTH
+from .anonymous import ANONYMOUS, name_anonymous
+from .transformer import ESCAPES
+
+__all__ = ["parse_fast", "paused_gc"]
+
+#: one token, after spaces and tabs on its line; ``skip`` is a line break, more white space or a comment
+_TOKEN = re.compile(r"""[ \t]*(?:
+    (?P<skip>[\r\n\f][ \t\r\n\f]*|(?:%|//)[^\n]*|/\*[\s\S]*?\*/)
+  | (?P<name>[a-z][A-Za-z0-9_']*)
+  | (?P<var>_*[A-Z][A-Za-z0-9_']*)
+  | (?P<anon>_(?![A-Za-z0-9_']))
+  | (?P<int>[0-9]+)
+  | (?P<str>"(?:\\.|[^"\\\n])*")
+  | (?P<punct>:-|\.\.|!=|<=|>=|==|[.,()\[\]=<>+\-*/\\\#])
+)""", re.VERBOSE)
+_SKIP, _NAME, _PUNCT = 1, 2, 7
+_KINDS = {2: "name", 3: "var", 4: "anon", 5: "int", 6: "str"}
+
+_KEYWORDS = frozenset({"not", "in", "at", "always"})
+_UNITS = frozenset({"sec", "ms", "min", "h"})
+_CMP = frozenset({"!=", "<=", ">=", "==", "=", "<", ">"})
+_ADD = frozenset({"+", "-"})
+_MUL = frozenset({"*", "/", "\\"})
+#: tokens after which a body literal starting with a name is a comparison, not an atom
+_TERM_CONTINUES = _CMP | _ADD | _MUL | {".."}
+_END = "$end"
+_LEAVES = frozenset({"var", "int", "anon", "str", "name"})
+#: a term that starts with one of _LEAVES and continues with one of these is more than that token
+_AFTER_NON_LEAF = _TERM_CONTINUES | {"("}
+
+
+def _constructor(cls):
+    """A function building ``cls(*fields)`` with every field given, without the frozen
+    dataclass's ``__init__`` (which sets each field through ``object.__setattr__``: the
+    parser's largest cost). The objects are equal to, and hash as, constructed ones."""
+    names = [f.name for f in fields(cls)]
+    body = "".join(f"    d[{name!r}] = {name}\n" for name in names)
+    source = f"def make({', '.join(names)}):\n    o = new(cls)\n    d = o.__dict__\n{body}    return o\n"
+    scope = {"new": object.__new__, "cls": cls}
+    exec(source, scope)
+    return scope["make"]
+
+
+_Location, _Variable, _Number, _Constant, _String, _Function, _BinOp, _Interval, _Atom, _Window, \
+    _ExtendedAtom, _Comparison, _Literal, _Head, _Rule = map(_constructor, (
+        ast.Location, ast.Variable, ast.Number, ast.Constant, ast.String, ast.Function, ast.BinOp, ast.Interval,
+        ast.Atom, ast.Window, ast.ExtendedAtom, ast.Comparison, ast.Literal, ast.Head, ast.Rule))
+
+
+@contextmanager
+def paused_gc():
+    """Pause Python's cycle collector in the block: building a large acyclic structure (a
+    program, its analysis) otherwise triggers collections that traverse all of it, again and
+    again (most of the parse time of 10^5 rules)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+class _GiveUp(Exception):
+    """Not a program this parser is sure of: parse with lark."""
+
+
+def parse_fast(text: str, file: str = "<string>") -> Optional[ast.Program]:
+    """The program ``text`` holds, or ``None`` where the lark parser must decide."""
+    try:
+        tokens = _tokenize(text)
+        return _Parser(tokens, file).program()
+    except (_GiveUp, ProgramError, ValueError):  # ValueError: int() of an over-long number
+        return None
+
+
+def _tokenize(text: str):
+    """Parallel lists: kind, value, line, column (kind is the text of punctuation and
+    keywords, else name/var/anon/int/str)."""
+    kinds, values, lines, cols = [], [], [], []
+    line, line_start, pos = 1, 0, 0
+    kind_of = _KINDS
+    for m in _TOKEN.finditer(text):
+        if m.start() != pos:
+            raise _GiveUp
+        pos = m.end()
+        group = m.lastindex
+        value = m.group(group)
+        if group == _SKIP:
+            newlines = value.count("\n")
+            if newlines:
+                line += newlines
+                line_start = m.start(group) + value.rindex("\n") + 1
+            continue
+        if group == _PUNCT or (group == _NAME and value in _KEYWORDS):
+            kinds.append(value)
+        else:
+            kinds.append(kind_of[group])
+        values.append(value)
+        lines.append(line)
+        cols.append(m.start(group) - line_start + 1)
+    if text[pos:].strip(" \t"):
+        raise _GiveUp
+    kinds += (_END, _END)                      # the descent looks one token past the end
+    values += ("", "")
+    lines += (line, line)
+    cols += (len(text) - line_start + 1,) * 2
+    return kinds, values, lines, cols
+
+
+class _Parser:
+    """Recursive descent over the token lists; each term method returns
+    ``(term, first token, last token, nesting depth)`` (first/last include parentheses)."""
+
+    def __init__(self, tokens, file: str):
+        self.kinds, self.values, self.lines, self.cols = tokens
+        self.file = file
+        self.i = 0
+        self.anonymous = False
+
+    # ---------------------------------------------------------------- helpers
+    def loc(self, first: int, last: int) -> ast.Location:
+        return _Location(self.file, self.lines[first], self.cols[first], self.lines[last],
+                            self.cols[last] + len(self.values[last]))
+
+    def expect(self, kind: str) -> int:
+        i = self.i
+        if self.kinds[i] != kind:
+            raise _GiveUp
+        self.i = i + 1
+        return i
+
+    # ---------------------------------------------------------------- rules
+    def program(self) -> ast.Program:
+        rules = []
+        kinds = self.kinds
+        while kinds[self.i] != _END:
+            rules.append(self.rule())
+        return ast.Program(tuple(rules), file=self.file, prefixes=())
+
+    def rule(self) -> ast.Rule:
+        first = self.i
+        self.anonymous = False
+        if self.kinds[first] == ":-":
+            self.i += 1
+            head, body = None, self.body()
+        else:
+            head = self.head()
+            if self.kinds[self.i] == ":-":
+                self.i += 1
+                body = self.body()
+            else:
+                body = ()
+        rule = _Rule(head, body, self.loc(first, self.expect(".")))
+        return name_anonymous(rule) if self.anonymous else rule
+
+    def head(self) -> ast.Head:
+        atom, first, last = self.atom()
+        time = None
+        if self.kinds[self.i] == "at":
+            self.i += 1
+            time, _, last, _ = self.term()
+        return _Head(atom, time, self.loc(first, last))
+
+    def body(self) -> tuple:
+        literals = [self.literal()]
+        kinds = self.kinds
+        while kinds[self.i] == ",":
+            self.i += 1
+            literals.append(self.literal())
+        return tuple(literals)
+
+    def literal(self) -> ast.Literal:
+        first = self.i
+        negated = self.kinds[first] == "not"
+        if negated:
+            self.i += 1
+        start = self.i
+        if self.kinds[start] == "name":
+            atom, _, last = self.atom()
+            if self.kinds[self.i] in _TERM_CONTINUES:
+                self.i = start
+                element, last = self.comparison()
+            else:
+                element, last = self.extended(atom, start, last)
+        else:
+            element, last = self.comparison()
+        return _Literal(element, negated, self.loc(first, last))
+
+    def extended(self, atom: ast.Atom, first: int, last: int):
+        kinds = self.kinds
+        kind = kinds[self.i]
+        modality, window, time = ast.NOW, None, None
+        if kind == "in" or kind == "[":
+            modality, (window, last) = ast.DIAMOND, self.window()
+        elif kind == "always":
+            self.i += 1
+            modality, (window, last) = ast.BOX, self.window()
+        elif kind == "at":
+            self.i += 1
+            modality = ast.AT
+            time, _, last, _ = self.term()
+            if kinds[self.i] in ("in", "["):
+                window, last = self.window()
+        return _ExtendedAtom(atom, modality, window, time, self.loc(first, last)), last
+
+    def window(self):
+        if self.kinds[self.i] == "in":
+            self.i += 1
+        first = self.expect("[")
+        size = int(self.values[self.expect("int")])
+        unit = None
+        kind = self.kinds[self.i]
+        if kind == "#":
+            if size == 0:
+                raise _GiveUp
+            unit = "#"
+            self.i += 1
+        elif kind == "name":
+            unit = self.values[self.i]
+            if unit not in _UNITS:
+                raise _GiveUp
+            self.i += 1
+        last = self.expect("]")
+        return _Window(size, unit, self.loc(first, last)), last
+
+    def comparison(self):
+        left, first, _, _ = self.term()
+        op = self.kinds[self.i]
+        if op not in _CMP:
+            raise _GiveUp
+        self.i += 1
+        right, _, last, _ = self.term()
+        return _Comparison("=" if op == "==" else op, left, right, self.loc(first, last)), last
+
+    # ---------------------------------------------------------------- atoms and terms
+    def atom(self):
+        first = self.expect("name")
+        name = self.values[first]
+        if self.kinds[self.i] != "(":
+            return _Atom(name, (), self.loc(first, first)), first, first
+        args, last, _ = self.args()
+        return _Atom(name, args, self.loc(first, last)), first, last
+
+    def args(self):
+        """``( t1, ..., tk )`` after a name: the terms, the ')' token and the deepest nesting."""
+        self.i += 1
+        term, _, _, depth = self.term()
+        terms = [term]
+        kinds = self.kinds
+        while kinds[self.i] == ",":
+            self.i += 1
+            term, _, _, d = self.term()
+            terms.append(term)
+            depth = max(depth, d)
+        return tuple(terms), self.expect(")"), depth
+
+    def term(self):
+        i = self.i
+        kinds = self.kinds
+        if kinds[i] in _LEAVES and kinds[i + 1] not in _AFTER_NON_LEAF:
+            return self.primary()
+        low = self.sum()
+        if self.kinds[self.i] != "..":
+            return low
+        self.i += 1
+        high = self.sum()
+        return self.nested(_Interval(low[0], high[0], self.loc(low[1], high[2])), low[1], high[2],
+                           max(low[3], high[3]))
+
+    def nested(self, term, first: int, last: int, depth: int):
+        if depth >= MAX_TERM_DEPTH:
+            raise _GiveUp
+        return term, first, last, depth + 1
+
+    def sum(self):
+        left = self.product()
+        kinds = self.kinds
+        while kinds[self.i] in _ADD:
+            op = kinds[self.i]
+            self.i += 1
+            right = self.product()
+            left = self.nested(_BinOp(op, left[0], right[0], self.loc(left[1], right[2])), left[1], right[2],
+                               max(left[3], right[3]))
+        return left
+
+    def product(self):
+        left = self.unary()
+        kinds = self.kinds
+        while kinds[self.i] in _MUL:
+            op = kinds[self.i]
+            self.i += 1
+            right = self.unary()
+            left = self.nested(_BinOp(op, left[0], right[0], self.loc(left[1], right[2])), left[1], right[2],
+                               max(left[3], right[3]))
+        return left
+
+    def unary(self):
+        i = self.i
+        if self.kinds[i] != "-":
+            return self.primary()
+        self.i += 1
+        arg, _, last, depth = self.unary()
+        loc = self.loc(i, last)
+        term = (_Number(-arg.value, loc) if isinstance(arg, ast.Number)
+                else _BinOp("-", _Number(0, None), arg, loc))
+        return self.nested(term, i, last, depth)
+
+    def primary(self):
+        i = self.i
+        kind = self.kinds[i]
+        value = self.values[i]
+        self.i = i + 1
+        if kind == "var":
+            return _Variable(value, self.loc(i, i)), i, i, 0
+        if kind == "int":
+            return _Number(int(value), self.loc(i, i)), i, i, 0
+        if kind == "name":
+            if self.kinds[i + 1] != "(":
+                return _Constant(value, self.loc(i, i)), i, i, 0
+            args, last, depth = self.args()
+            return self.nested(_Function(value, args, self.loc(i, last)), i, last, depth)
+        if kind == "anon":
+            self.anonymous = True
+            return _Variable(ANONYMOUS, self.loc(i, i)), i, i, 0
+        if kind == "str":
+            return _String(_unescape(value[1:-1]), self.loc(i, i)), i, i, 0
+        if kind == "(":
+            term, _, _, depth = self.term()
+            return self.nested(term, i, self.expect(")"), depth)
+        raise _GiveUp
+
+
+def _unescape(text: str) -> str:
+    if "\\" not in text:
+        return text
+    out, i = [], 0
+    while i < len(text):
+        if text[i] == "\\":
+            if text[i + 1] not in ESCAPES:
+                raise _GiveUp
+            out.append(ESCAPES[text[i + 1]])
+            i += 2
+        else:
+            out.append(text[i])
+            i += 1
+    return "".join(out)
