@@ -365,20 +365,61 @@ class Program:
 def without_iris(node):
     """``node`` (a program, rule or any part) with every :class:`Iri` as its plain function
     term ``iri("...")``, as the ASP encoders print it."""
+    if isinstance(node, Program):                   # the common case, no IRI: no copy, one quick walk
+        rules = tuple(_without_iris(r) if has_subterm(rule_terms(r), Iri) else r for r in node.rules)
+        return node if all(a is b for a, b in zip(rules, node.rules)) else replace(node, rules=rules)
+    return _without_iris(node)
+
+
+def _without_iris(node):
     if isinstance(node, Iri):
         return Function(node.name, node.args, node.location)
     if isinstance(node, tuple):
-        new = tuple(without_iris(x) for x in node)
+        new = tuple(_without_iris(x) for x in node)
         return node if all(a is b for a, b in zip(new, node)) else new
     if isinstance(node, (Variable, Number, Constant, String, Window, str, int, Enum)) or node is None:
         return node
     changes = {}
     for name in node.__dataclass_fields__:
         value = getattr(node, name)
-        new = without_iris(value)
+        new = _without_iris(value)
         if new is not value:
             changes[name] = new
     return replace(node, **changes) if changes else node
+
+
+def rule_terms(rule: Rule) -> list:
+    """The outermost terms of a rule: arguments and @-times of its atoms, sides of its comparisons."""
+    terms = []
+    if rule.head is not None:
+        terms += rule.head.atom.args
+        if rule.head.time is not None:
+            terms.append(rule.head.time)
+    for lit in rule.body:
+        el = lit.element
+        if isinstance(el, Comparison):
+            terms += (el.left, el.right)
+        else:
+            terms += el.atom.args
+            if el.time is not None:
+                terms.append(el.time)
+    return terms
+
+
+def has_subterm(terms, kind) -> bool:
+    """True if a term of ``kind`` (a class or tuple of classes) occurs in ``terms`` or inside them."""
+    stack = list(terms)
+    while stack:
+        term = stack.pop()
+        if isinstance(term, kind):
+            return True
+        if isinstance(term, Function):
+            stack += term.args
+        elif isinstance(term, BinOp):
+            stack += (term.left, term.right)
+        elif isinstance(term, Interval):
+            stack += (term.low, term.high)
+    return False
 
 
 def term_variables(term) -> set:

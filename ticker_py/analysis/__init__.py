@@ -13,6 +13,7 @@ from typing import Optional
 
 from .. import ast
 from ..errors import Diagnostic, ProgramError
+from ..syntax.fast import paused_gc
 from .graph import check_box_cycles, choice_predicates, dependency_edges, split_predicates, stratify
 from .roles import background_atoms, body_atoms, intensional_predicates, signatures
 from .safety import check_safety
@@ -78,6 +79,11 @@ def window_points(window: ast.Window, clock_ms: int = 1000) -> int:
 
 def analyse(program: ast.Program, clock_ms: int = 1000, source: Optional[str] = None) -> Analysis:
     """Check a program and compute its analysis; raises :class:`ProgramError` listing every problem."""
+    with paused_gc():                       # it builds no cycles: see paused_gc
+        return _analyse(program, clock_ms, source)
+
+
+def _analyse(program: ast.Program, clock_ms: int, source: Optional[str]) -> Analysis:
     diags: list = []
     program = ast.without_iris(program)
     sigs = signatures(program, diags)
@@ -134,25 +140,4 @@ def analyse(program: ast.Program, clock_ms: int = 1000, source: Optional[str] = 
 
 def rule_has_interval(rule: ast.Rule) -> bool:
     """True if an interval ``l..h`` occurs anywhere in a rule (the native engine needs none)."""
-    terms = []
-    if rule.head is not None:
-        terms += rule.head.atom.args
-        if rule.head.time is not None:
-            terms.append(rule.head.time)
-    for lit in rule.body:
-        el = lit.element
-        if isinstance(el, ast.Comparison):
-            terms += (el.left, el.right)
-        else:
-            terms += el.atom.args
-            if el.time is not None:
-                terms.append(el.time)
-    while terms:
-        term = terms.pop()
-        if isinstance(term, ast.Interval):
-            return True
-        if isinstance(term, ast.Function):
-            terms += term.args
-        elif isinstance(term, ast.BinOp):
-            terms += (term.left, term.right)
-    return False
+    return ast.has_subterm(ast.rule_terms(rule), ast.Interval)

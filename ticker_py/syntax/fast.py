@@ -74,17 +74,28 @@ _Location, _Variable, _Number, _Constant, _String, _Function, _BinOp, _Interval,
         ast.Atom, ast.Window, ast.ExtendedAtom, ast.Comparison, ast.Literal, ast.Head, ast.Rule))
 
 
+#: a block that leaves this many more objects to the cycle collector freezes them (see paused_gc)
+FREEZE_OBJECTS = 200_000
+
+
 @contextmanager
 def paused_gc():
-    """Pause Python's cycle collector in the block: building a large acyclic structure (a
-    program, its analysis) otherwise triggers collections that traverse all of it, again and
-    again (most of the parse time of 10^5 rules)."""
+    """Pause Python's cycle collector in the block.
+
+    Building a large acyclic structure (a program, its analysis) otherwise triggers
+    collections that traverse all of it again and again: most of the time of a program of
+    10^5 rules. When the block leaves many new objects (FREEZE_OBJECTS), they are moved to the
+    permanent generation (``gc.freeze``), so that later collections skip them too; they are
+    still freed by reference counting.
+    """
     enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
         if enabled:
+            if gc.get_count()[0] > FREEZE_OBJECTS:
+                gc.freeze()
             gc.enable()
 
 
