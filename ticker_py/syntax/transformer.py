@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 
 from lark import Token, Transformer, v_args
 
@@ -131,7 +132,11 @@ class ToAst(Transformer):
         return tuple(x for x in c if not (isinstance(x, Token) and x.type == "COMMA"))
 
     def number(self, meta, c):
-        return ast.Number(int(c[0]), self._m(meta))
+        try:
+            return ast.Number(int(c[0]), self._m(meta))
+        except ValueError:                  # longer than Python converts (sys.get_int_max_str_digits)
+            raise ProgramError.at(self._m(meta), f"integer of {len(c[0])} digits is too long",
+                                  f"integers have at most {sys.get_int_max_str_digits()} digits") from None
 
     def variable(self, meta, c):
         return ast.Variable(str(c[0]), self._m(meta))
