@@ -30,18 +30,16 @@ from .transformer import ESCAPES
 
 __all__ = ["parse_fast", "paused_gc"]
 
-#: one token, after spaces and tabs on its line; ``skip`` is a line break, more white space or a comment
-_TOKEN = re.compile(r"""[ \t]*(?:
-    (?P<skip>[\r\n\f][ \t\r\n\f]*|(?:%|//)[^\n]*|/\*[\s\S]*?\*/)
-  | (?P<name>[a-z][A-Za-z0-9_']*)
-  | (?P<var>_*[A-Z][A-Za-z0-9_']*)
-  | (?P<anon>_(?![A-Za-z0-9_']))
-  | (?P<int>[0-9]+)
-  | (?P<str>"(?:\\.|[^"\\\n])*")
-  | (?P<punct>:-|\.\.|!=|<=|>=|==|[.,()\[\]=<>+\-*/\\\#])
+#: spaces and tabs, then one token or a piece to skip (a line break and more white space, a comment)
+_PIECE = re.compile(r"""([ \t]*)(
+    [\r\n\f][ \t\r\n\f]*|(?:%|//)[^\n]*|/\*[\s\S]*?\*/
+  | [a-z][A-Za-z0-9_']*
+  | _*[A-Z][A-Za-z0-9_']*
+  | _(?![A-Za-z0-9_'])
+  | [0-9]+
+  | "(?:\\.|[^"\\\n])*"
+  | :-|\.\.|!=|<=|>=|==|[.,()\[\]=<>+\-*/\\\#]
 )""", re.VERBOSE)
-_SKIP, _NAME, _PUNCT = 1, 2, 7
-_KINDS = {2: "name", 3: "var", 4: "anon", 5: "int", 6: "str"}
 
 _KEYWORDS = frozenset({"not", "in", "at", "always"})
 _UNITS = frozenset({"sec", "ms", "min", "h"})
@@ -51,6 +49,11 @@ _MUL = frozenset({"*", "/", "\\"})
 #: tokens after which a body literal starting with a name is a comparison, not an atom
 _TERM_CONTINUES = _CMP | _ADD | _MUL | {".."}
 _END = "$end"
+#: a piece's kind: punctuation and keywords are their own kind; else by the first character
+_FIXED = {t: t for t in (":-", "..", "!=", "<=", ">=", "==", *".,()[]=<>+-*/\\#", *_KEYWORDS)}
+_FIXED["_"] = "anon"
+_FIRST = {**dict.fromkeys("abcdefghijklmnopqrstuvwxyz", "name"), **dict.fromkeys("ABCDEFGHIJKLMNOPQRSTUVWXYZ_", "var"),
+          **dict.fromkeys("0123456789", "int"), '"': "str", **dict.fromkeys("\r\n\f%/", "skip")}
 _LEAVES = frozenset({"var", "int", "anon", "str", "name"})
 #: a term that starts with one of _LEAVES and continues with one of these is more than that token
 _AFTER_NON_LEAF = _TERM_CONTINUES | {"("}
@@ -117,27 +120,24 @@ def _tokenize(text: str):
     keywords, else name/var/anon/int/str)."""
     kinds, values, lines, cols = [], [], [], []
     line, line_start, pos = 1, 0, 0
-    kind_of = _KINDS
-    for m in _TOKEN.finditer(text):
-        if m.start() != pos:
-            raise _GiveUp
-        pos = m.end()
-        group = m.lastindex
-        value = m.group(group)
-        if group == _SKIP:
+    fixed, first = _FIXED, _FIRST
+    for space, value in _PIECE.findall(text):
+        pos += len(space)
+        kind = fixed.get(value) or first[value[0]]
+        if kind == "skip":
             newlines = value.count("\n")
             if newlines:
                 line += newlines
-                line_start = m.start(group) + value.rindex("\n") + 1
-            continue
-        if group == _PUNCT or (group == _NAME and value in _KEYWORDS):
-            kinds.append(value)
+                line_start = pos + value.rindex("\n") + 1
         else:
-            kinds.append(kind_of[group])
-        values.append(value)
-        lines.append(line)
-        cols.append(m.start(group) - line_start + 1)
-    if text[pos:].strip(" \t"):
+            kinds.append(kind)
+            values.append(value)
+            lines.append(line)
+            cols.append(pos - line_start + 1)
+        pos += len(value)
+    # findall passes over what matches no piece: the pieces must cover every character but
+    # trailing spaces and tabs (a space before a character no piece takes is passed over too)
+    if pos < len(text.rstrip(" \t")):
         raise _GiveUp
     kinds += (_END, _END)                      # the descent looks one token past the end
     values += ("", "")
