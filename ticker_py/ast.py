@@ -406,9 +406,13 @@ def rule_terms(rule: Rule) -> list:
     return terms
 
 
+_COMPOUND = (Function, BinOp, Interval)
+
+
 def has_subterm(terms, kind) -> bool:
-    """True if a term of ``kind`` (a class or tuple of classes) occurs in ``terms`` or inside them."""
-    stack = list(terms)
+    """True if a term of ``kind`` (compound term classes: Function, Iri, BinOp, Interval)
+    occurs in ``terms`` or inside them."""
+    stack = [t for t in terms if isinstance(t, _COMPOUND)]
     while stack:
         term = stack.pop()
         if isinstance(term, kind):
@@ -422,48 +426,43 @@ def has_subterm(terms, kind) -> bool:
     return False
 
 
+def _variables(terms, out: set) -> set:
+    """Add the variable names in ``terms`` to ``out``."""
+    stack = list(terms)
+    while stack:
+        term = stack.pop()
+        cls = type(term)
+        if cls is Variable:
+            out.add(term.name)
+        elif isinstance(term, Function):
+            stack += term.args
+        elif cls is BinOp:
+            stack += (term.left, term.right)
+        elif cls is Interval:
+            stack += (term.low, term.high)
+    return out
+
+
 def term_variables(term) -> set:
     """The variable names occurring in a term."""
-    if isinstance(term, Variable):
-        return {term.name}
-    if isinstance(term, Function):
-        out = set()
-        for a in term.args:
-            out |= term_variables(a)
-        return out
-    if isinstance(term, (BinOp, Interval)):
-        a, b = (term.left, term.right) if isinstance(term, BinOp) else (term.low, term.high)
-        return term_variables(a) | term_variables(b)
-    return set()
+    return _variables((term,), set())
 
 
 def atom_variables(atom: Atom) -> set:
-    out = set()
-    for a in atom.args:
-        out |= term_variables(a)
-    return out
+    return _variables(atom.args, set())
 
 
 def element_variables(element) -> set:
     """Variables of an extended atom or comparison."""
     if isinstance(element, Comparison):
-        return term_variables(element.left) | term_variables(element.right)
-    out = atom_variables(element.atom)
-    if element.time is not None:
-        out |= term_variables(element.time)
-    return out
+        return _variables((element.left, element.right), set())
+    out = _variables(element.atom.args, set())
+    return out if element.time is None else _variables((element.time,), out)
 
 
 def rule_variables(rule: Rule) -> set:
     """All variable names of a rule (head, head time and body)."""
-    out = set()
-    if rule.head is not None:
-        out |= atom_variables(rule.head.atom)
-        if rule.head.time is not None:
-            out |= term_variables(rule.head.time)
-    for lit in rule.body:
-        out |= element_variables(lit.element)
-    return out
+    return _variables(rule_terms(rule), set())
 
 
 def is_ground(term) -> bool:

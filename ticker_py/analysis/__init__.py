@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Optional
 
 from .. import ast
@@ -85,7 +85,7 @@ def analyse(program: ast.Program, clock_ms: int = 1000, source: Optional[str] = 
 
 def _analyse(program: ast.Program, clock_ms: int, source: Optional[str]) -> Analysis:
     diags: list = []
-    program = ast.without_iris(program)
+    program, interval_rules = _plain_terms(program)
     sigs = signatures(program, diags)
     intensional = intensional_predicates(program)
     background = background_atoms(program, diags)
@@ -135,7 +135,22 @@ def _analyse(program: ast.Program, clock_ms: int, source: Optional[str]) -> Anal
         fragment=fragment, negative_cycle=tuple(bad), has_constraints=has_constraints,
         window_sizes=sizes, lookback=lookback, tuple_lookback=tuple_lookback, clock_ms=clock_ms,
         choice=choice, lower=lower, upper=upper,
-        interval_rules=tuple(r for r in program.proper_rules if rule_has_interval(r)))
+        interval_rules=interval_rules)
+
+
+def _plain_terms(program: ast.Program) -> tuple:
+    """``(program without IRIs, its rules with an interval)``, in one pass over the terms: only
+    the few rules with an IRI or an interval are looked at twice (``ast.without_iris``)."""
+    rules, interval_rules = [], []
+    for rule in program.rules:
+        if ast.has_subterm(ast.rule_terms(rule), (ast.Iri, ast.Interval)):
+            rule = ast.without_iris(rule)
+            if not rule.is_fact and rule_has_interval(rule):
+                interval_rules.append(rule)
+        rules.append(rule)
+    if any(a is not b for a, b in zip(rules, program.rules)):
+        program = replace(program, rules=tuple(rules))
+    return program, tuple(interval_rules)
 
 
 def rule_has_interval(rule: ast.Rule) -> bool:

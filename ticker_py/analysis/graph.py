@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .. import ast
 from ..errors import Diagnostic
@@ -11,8 +11,7 @@ __all__ = ["Edge", "dependency_edges", "strongly_connected", "stratify", "check_
            "choice_predicates", "split_predicates"]
 
 
-@dataclass(frozen=True)
-class Edge:
+class Edge(NamedTuple):
     """``head`` depends on ``body``; ``negative`` under 'not'; ``box`` through a box window."""
 
     head: str
@@ -30,10 +29,9 @@ def dependency_edges(program: ast.Program, intensional: frozenset) -> list:
             continue
         h = rule.head.atom.predicate
         for lit in rule.body:
-            if lit.is_comparison or lit.element.atom.predicate not in intensional:
-                continue
             el = lit.element
-            out.append(Edge(h, el.atom.predicate, lit.negated, el.modality == ast.BOX, el))
+            if type(el) is not ast.Comparison and el.atom.predicate in intensional:
+                out.append(Edge(h, el.atom.predicate, lit.negated, el.modality == ast.BOX, el))
     return out
 
 
@@ -47,6 +45,11 @@ def strongly_connected(nodes, edges) -> list:
     counter = 0
     for root in nodes:
         if root in index:
+            continue
+        if root not in edges:                     # depends on nothing: an SCC of its own, at once
+            index[root] = low[root] = counter
+            counter += 1
+            out.append((root,))
             continue
         work = [(root, iter(edges.get(root, ())))]
         index[root] = low[root] = counter
@@ -117,6 +120,8 @@ def split_predicates(strata, edges, choice) -> tuple:
 
     ``strata`` lists the SCCs dependencies first, so one pass finds every SCC that reads upper.
     """
+    if not choice:
+        return frozenset(p for comp in strata for p in comp), frozenset()
     deps = _adjacency(edges)
     upper: set = set()
     for comp in strata:
@@ -127,6 +132,8 @@ def split_predicates(strata, edges, choice) -> tuple:
 
 def check_box_cycles(intensional, edges, diagnostics: list) -> None:
     """A positive cycle through a box window has no well-defined encoding: report it."""
+    if not any(e.box and not e.negative for e in edges):
+        return
     comps = strongly_connected(sorted(intensional), _adjacency(edges, positive_only=True))
     comp_of = {p: i for i, comp in enumerate(comps) for p in comp}
     for e in edges:

@@ -24,8 +24,9 @@ def _all_atoms(program: ast.Program):
     for rule in program.rules:
         if rule.head is not None:
             yield rule.head.atom
-        for ext in body_atoms(rule):
-            yield ext.atom
+        for lit in rule.body:
+            if type(lit.element) is not ast.Comparison:
+                yield lit.element.atom
 
 
 def signatures(program: ast.Program, diagnostics: list) -> dict:
@@ -34,9 +35,10 @@ def signatures(program: ast.Program, diagnostics: list) -> dict:
     first: dict = {}
     for atom in _all_atoms(program):
         arity = len(atom.args)
-        if atom.predicate not in seen:
+        known = seen.get(atom.predicate)
+        if known is None:
             seen[atom.predicate], first[atom.predicate] = arity, atom
-        elif seen[atom.predicate] != arity:
+        elif known != arity:
             other = first[atom.predicate]
             diagnostics.append(Diagnostic(
                 f"predicate '{atom.predicate}' used with arity {arity} and {seen[atom.predicate]}",

@@ -8,41 +8,41 @@ from ..errors import Diagnostic
 __all__ = ["binding_variables", "check_safety"]
 
 
-def _binding_term_vars(term) -> set:
-    """Variables a term binds when matched: plain variables and those inside function terms."""
-    if isinstance(term, ast.Variable):
-        return {term.name}
-    if isinstance(term, ast.Function):
-        out = set()
-        for a in term.args:
-            out |= _binding_term_vars(a)
-        return out
-    return set()
+def _binding_vars(terms, out: set) -> set:
+    """Add the variables the terms bind when matched to ``out``: plain variables and those
+    inside function terms (not in arithmetic)."""
+    stack = list(terms)
+    while stack:
+        term = stack.pop()
+        if type(term) is ast.Variable:
+            out.add(term.name)
+        elif isinstance(term, ast.Function):
+            stack += term.args
+    return out
 
 
 def binding_variables(element: ast.ExtendedAtom) -> set:
     """Variables bound by a positive extended atom."""
-    out = set()
-    for a in element.atom.args:
-        out |= _binding_term_vars(a)
-    if element.time is not None:
-        out |= _binding_term_vars(element.time)
-    return out
+    out = _binding_vars(element.atom.args, set())
+    return out if element.time is None else _binding_vars((element.time,), out)
 
 
 def bound_variables(rule: ast.Rule) -> set:
     """The variables of a rule that its positive body binds (assignments to a fixpoint)."""
-    bound = set()
+    bound: set = set()
     assignments = []
     for lit in rule.body:
         if lit.negated:
             continue
-        if lit.is_comparison:
-            if lit.element.op == "=":
-                assignments.append(lit.element)
+        el = lit.element
+        if type(el) is ast.Comparison:
+            if el.op == "=":
+                assignments.append(el)
         else:
-            bound |= binding_variables(lit.element)
-    changed = True
+            _binding_vars(el.atom.args, bound)
+            if el.time is not None:
+                _binding_vars((el.time,), bound)
+    changed = bool(assignments)
     while changed:
         changed = False
         for cmp in assignments:

@@ -58,7 +58,7 @@ class ShardPlan:
 def _keyed_atoms(rule: ast.Rule, keyed) -> list:
     """The rule's body atoms over keyed predicates, then its head atom if that is keyed too."""
     atoms = [lit.element.atom for lit in rule.body
-             if not lit.is_comparison and lit.element.atom.predicate in keyed]
+             if type(lit.element) is not ast.Comparison and lit.element.atom.predicate in keyed]
     if atoms and rule.head is not None and rule.head.atom.predicate in keyed:
         atoms.append(rule.head.atom)
     return atoms
@@ -76,10 +76,12 @@ class _Program:
             if rule.head is None:
                 continue
             head = rule.head.atom.predicate
+            bodies = self.bodies[head]
             for lit in rule.body:
-                if not lit.is_comparison:
-                    self.heads[lit.element.atom.predicate].add(head)
-                    self.bodies[head].add(lit.element.atom.predicate)
+                if type(lit.element) is not ast.Comparison:
+                    body = lit.element.atom.predicate
+                    self.heads[body].add(head)
+                    bodies.add(body)
 
     def derived(self, streamed) -> set:
         """Predicates whose atoms depend on these stream predicates (reachability)."""

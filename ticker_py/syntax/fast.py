@@ -49,6 +49,9 @@ _MUL = frozenset({"*", "/", "\\"})
 #: tokens after which a body literal starting with a name is a comparison, not an atom
 _TERM_CONTINUES = _CMP | _ADD | _MUL | {".."}
 _END = "$end"
+_ARG_END = frozenset({",", ")"})
+#: tokens after an atom that make it a plain (now) extended atom
+_NOW_ENDS = frozenset({",", "."})
 #: a piece's kind: punctuation and keywords are their own kind; else by the first character
 _FIXED = {t: t for t in (":-", "..", "!=", "<=", ">=", "==", *".,()[]=<>+-*/\\#", *_KEYWORDS)}
 _FIXED["_"] = "anon"
@@ -148,7 +151,10 @@ def _tokenize(text: str):
 
 class _Parser:
     """Recursive descent over the token lists; each term method returns
-    ``(term, first token, last token, nesting depth)`` (first/last include parentheses)."""
+    ``(term, first token, last token, nesting depth)`` (first/last include parentheses).
+
+    Where lark gives two nodes the same span (an atom, its plain extended atom, its literal),
+    they share one (immutable) Location object."""
 
     def __init__(self, tokens, file: str):
         self.kinds, self.values, self.lines, self.cols = tokens
@@ -194,10 +200,10 @@ class _Parser:
 
     def head(self) -> ast.Head:
         atom, first, last = self.atom()
-        time = None
-        if self.kinds[self.i] == "at":
-            self.i += 1
-            time, _, last, _ = self.term()
+        if self.kinds[self.i] != "at":
+            return _Head(atom, None, atom.location)
+        self.i += 1
+        time, _, last, _ = self.term()
         return _Head(atom, time, self.loc(first, last))
 
     def body(self) -> tuple:
@@ -223,12 +229,14 @@ class _Parser:
                 element, last = self.extended(atom, start, last)
         else:
             element, last = self.comparison()
-        return _Literal(element, negated, self.loc(first, last))
+        return _Literal(element, negated, self.loc(first, last) if negated else element.location)
 
     def extended(self, atom: ast.Atom, first: int, last: int):
         kinds = self.kinds
         kind = kinds[self.i]
         modality, window, time = ast.NOW, None, None
+        if kind in _NOW_ENDS:
+            return _ExtendedAtom(atom, modality, window, time, atom.location), last
         if kind == "in" or kind == "[":
             modality, (window, last) = ast.DIAMOND, self.window()
         elif kind == "always":
@@ -282,16 +290,28 @@ class _Parser:
 
     def args(self):
         """``( t1, ..., tk )`` after a name: the terms, the ')' token and the deepest nesting."""
-        self.i += 1
-        term, _, _, depth = self.term()
-        terms = [term]
-        kinds = self.kinds
-        while kinds[self.i] == ",":
-            self.i += 1
-            term, _, _, d = self.term()
-            terms.append(term)
-            depth = max(depth, d)
-        return tuple(terms), self.expect(")"), depth
+        kinds, values, lines, cols, file = self.kinds, self.values, self.lines, self.cols, self.file
+        terms, depth = [], 0
+        i = self.i + 1
+        while True:
+            if kinds[i] == "var" and kinds[i + 1] in _ARG_END:      # a plain variable: the usual case
+                value, line, col = values[i], lines[i], cols[i]
+                terms.append(_Variable(value, _Location(file, line, col, line, col + len(value))))
+                i += 1
+            else:
+                self.i = i
+                term, _, _, d = self.term()
+                terms.append(term)
+                if d > depth:
+                    depth = d
+                i = self.i
+            if kinds[i] != ",":
+                break
+            i += 1
+        if kinds[i] != ")":
+            raise _GiveUp
+        self.i = i + 1
+        return tuple(terms), i, depth
 
     def term(self):
         i = self.i
