@@ -107,7 +107,10 @@ class Wiring:
         self.plans: list = [[] for _ in analysis.strata]
         for r in rules:
             self.plans[self.scc_of[r.head.atom.predicate]].append(self._compile(r))
-        self.component_stores = [[s for s in self.stores if s.scc == i] for i in range(len(self.plans))]
+        self.component_stores = [[] for _ in self.plans]      # each component's stores, in creation order
+        for s in self.stores:
+            if s.scc is not None:
+                self.component_stores[s.scc].append(s)
         # boxes over derived predicates: q -> u -> atoms pinned at u, counted by q's covers
         self.pinned_at: dict = {q: {} for q in self.intensional}
         self.covers: dict = {q: [] for q in self.intensional}
