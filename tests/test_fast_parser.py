@@ -191,3 +191,35 @@ def test_random_edits_give_up_or_agree(text, data):
         else:
             text = text[:at] + text[at + data.draw(st.integers(1, 4)):]
     assert_agrees(text)
+
+
+# ---------------------------------------------------------------- the analysis' one-pass term scan
+
+IRI_PROGRAM = ("@prefix ex: <http://ex.org/> .\nv(1..3). p(ex:a, X) :- q(X, <http://ex.org/b>).\n"
+               "r(X, 1..2) :- q(X, Y). s(f(ex:c)) :- t. u(X) :- q(X, Y), Y = 1..4.\n")
+
+
+@pytest.mark.parametrize("text", [IRI_PROGRAM, "p(X) :- q(X). r(1..2). s(X, 1..2) :- q(X)."])
+def test_analysis_scan_equals_the_full_walks(text):
+    from ticker_py.analysis import _plain_terms, rule_has_interval
+
+    program = parse_program(text)
+    plain, intervals = _plain_terms(program)
+    assert exact(plain) == exact(ast._without_iris(program)) and plain == ast.without_iris(program)
+    assert intervals == tuple(r for r in plain.proper_rules if rule_has_interval(r)) and intervals
+    if "<" not in text:
+        assert plain is program
+
+
+@settings(max_examples=scaled(500, 50), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(strategies.programs())
+def test_variables_by_stack_walk(program):
+    def walk(term):                         # the recursive definition
+        if isinstance(term, ast.Variable):
+            return {term.name}
+        children = getattr(term, "args", ()) or ()
+        children += tuple(getattr(term, a) for a in ("left", "right", "low", "high") if hasattr(term, a))
+        return set().union(*map(walk, children)) if children else set()
+
+    for rule in program.rules:
+        assert ast.rule_variables(rule) == set().union(set(), *map(walk, ast.rule_terms(rule)))
