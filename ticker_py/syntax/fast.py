@@ -332,23 +332,19 @@ class _Parser:
         return term, first, last, depth + 1
 
     def sum(self):
-        left = self.product()
-        kinds = self.kinds
-        while kinds[self.i] in _ADD:
-            op = kinds[self.i]
-            self.i += 1
-            right = self.product()
-            left = self.nested(_BinOp(op, left[0], right[0], self.loc(left[1], right[2])), left[1], right[2],
-                               max(left[3], right[3]))
-        return left
+        return self.operations(_ADD, self.product)
 
     def product(self):
-        left = self.unary()
+        return self.operations(_MUL, self.unary)
+
+    def operations(self, ops, operand):
+        """``operand (op operand)*`` with ``op`` in ``ops``, left-associative."""
+        left = operand()
         kinds = self.kinds
-        while kinds[self.i] in _MUL:
+        while kinds[self.i] in ops:
             op = kinds[self.i]
             self.i += 1
-            right = self.unary()
+            right = operand()
             left = self.nested(_BinOp(op, left[0], right[0], self.loc(left[1], right[2])), left[1], right[2],
                                max(left[3], right[3]))
         return left
