@@ -88,13 +88,15 @@ def test_programs_with_iris_give_up():
         assert_agrees(text)
 
 
-@settings(max_examples=scaled(2000, 100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.slow
+@settings(max_examples=scaled(2000, 25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(strategies.programs())
 def test_random_programs(program):
     assert assert_fast(str(program)) == program
 
 
-@settings(max_examples=scaled(2000, 100), deadline=None)
+@pytest.mark.slow
+@settings(max_examples=scaled(2000, 40), deadline=None)
 @given(st.lists(__import__("test_syntax").rules, max_size=4).map(tuple))
 def test_random_asts_round_trip(rules):
     program = ast.Program(rules)
@@ -181,7 +183,8 @@ TOKENS = ["p", "q(X)", "X", "_", "1", "-", "+", "*", "/", "\\", "..", ".", ",", 
           "/*", "*/", "\n", " ", "<a>", "ex:a", "@prefix", "T", "f(", "'"]
 
 
-@settings(max_examples=scaled(20000, 300), deadline=None)
+@pytest.mark.slow
+@settings(max_examples=scaled(20000, 150), deadline=None)
 @given(st.sampled_from(CONSTRUCTS[1:] + MALFORMED), st.data())
 def test_random_edits_give_up_or_agree(text, data):
     for _ in range(data.draw(st.integers(1, 3))):
@@ -211,7 +214,8 @@ def test_analysis_scan_equals_the_full_walks(text):
         assert plain is program
 
 
-@settings(max_examples=scaled(500, 50), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.slow
+@settings(max_examples=scaled(500, 15), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(strategies.programs())
 def test_variables_by_stack_walk(program):
     def walk(term):                         # the recursive definition
