@@ -344,6 +344,20 @@ def test_live_reasoner_runs_origin_and_bag_like_run():
         assert answer_sets(got) == answer_sets(reference_results(program, stream, semantics=resolve(sem)))
 
 
+def test_history_keeps_the_boundary_time_point_whole_under_choice():
+    # tuple_ties=choice: any atom of the window's boundary time point may be in the window,
+    # so none of them is dropped (regression: the older one was, once no time window read it)
+    from ticker_py.engines.history import WindowHistory
+
+    for whole, kept in ((False, [(0, 2), (1, 3)]), (True, [(0, 1), (0, 2), (1, 3)])):
+        h = WindowHistory(lookback=0, tuple_lookback=2, whole_points=whole)
+        h.extend(0, [("p",), ("q",)])
+        h.extend(1, [("r",)])
+        assert h.trim(1) == 1 and [(t, k) for t, k, _ in h] == kept
+    h.extend(2, [("s",), ("u",)])
+    assert h.trim(2) == 2 and [(t, k) for t, k, _ in h] == [(2, 4), (2, 5)]
+
+
 def test_factorize_refuses_other_semantics():
     with pytest.raises(UsageError, match="--factorize runs the default semantics"):
         Reasoner("q :- p in [1].", factorize=True, semantics="r4")
