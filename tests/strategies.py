@@ -27,6 +27,7 @@ Non-stratified draws often contain even loops (several answer streams) and odd l
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from hypothesis import strategies as st
 
@@ -49,6 +50,42 @@ DOMAINS = [(1, 2), ("x", "y"), (1, "x"), (2 ** 31 - 1, 2 ** 31 + 5), ('"a\\nb"',
 WIDE = (2 ** 31 - 1, 2 ** 31 + 5)
 
 
+# Drawing is the larger part of a property test's cost: a strategy built afresh for each draw
+# is validated again each time, so the helpers below draw from strategies built once (the
+# sub-strategies are plain functions of ``draw``, not nested composites).
+
+@lru_cache(maxsize=None)
+def _integers(lo: int, hi: int):
+    return st.integers(lo, hi)
+
+
+def _int(draw, lo: int, hi: int) -> int:
+    return draw(_integers(lo, hi))
+
+
+def _pick(draw, options):
+    """One of ``options`` (shrinks towards the first, as ``sampled_from``)."""
+    return options[draw(_integers(0, len(options) - 1))]
+
+
+_BOOLS = st.booleans()
+
+
+def _bool(draw) -> bool:
+    return draw(_BOOLS)
+
+
+@lru_cache(maxsize=None)
+def _orders(n: int):
+    return st.permutations(range(n))
+
+
+def _shuffle(draw, items) -> list:
+    """``items`` in a drawn order."""
+    items = list(items)
+    return [items[i] for i in draw(_orders(len(items)))]
+
+
 @dataclass(frozen=True)
 class Vocabulary:
     arity: dict       # predicate name -> 0 or 1
@@ -69,25 +106,29 @@ class Vocabulary:
         return to_ast_term(value)   # a constant, or a string given quoted (as in streams)
 
 
+_DOMAIN_CHOICES = DOMAINS[:2] * 3 + DOMAINS[2:]
+
+
 @st.composite
 def vocabularies(draw) -> Vocabulary:
-    arity = {name: draw(st.integers(0, 1)) for name in EXTENSIONAL + INTENSIONAL}
-    domain = draw(st.sampled_from(DOMAINS[:2] * 3 + DOMAINS[2:]))
-    return Vocabulary(arity, domain)
+    arity = {name: _int(draw, 0, 1) for name in EXTENSIONAL + INTENSIONAL}
+    return Vocabulary(arity, _pick(draw, _DOMAIN_CHOICES))
 
 
 # ---------------------------------------------------------------- windows and elements
 
-@st.composite
+_UNITS = (None, None, None, "sec", "ms", "min")
+
+
 def windows(draw, tuple_ok: bool) -> ast.Window:
-    if tuple_ok and draw(st.booleans()):
-        return ast.Window(draw(st.integers(1, 3)), "#")
-    n = draw(st.integers(0, 3))
-    unit = draw(st.sampled_from([None, None, None, "sec", "ms", "min"]))
+    if tuple_ok and _bool(draw):
+        return ast.Window(_int(draw, 1, 3), "#")
+    n = _int(draw, 0, 3)
+    unit = _pick(draw, _UNITS)
     if unit == "ms":
         return ast.Window(n * 1000, "ms")
     if unit == "min":
-        return ast.Window(draw(st.integers(0, 1)), "min")
+        return ast.Window(_int(draw, 0, 1), "min")
     return ast.Window(n, unit)
 
 
@@ -111,11 +152,11 @@ def _data_term(draw, voc, scope, binding: bool, head=False):
     options = ["const"] + (["bound"] * 2 if bound else [])
     if binding and len(scope.data) < len(DATA_VARS):
         options += ["fresh"] * 3
-    kind = draw(st.sampled_from(options))
+    kind = _pick(draw, options)
     if kind == "const":
-        return voc.const(draw(st.sampled_from(voc.domain)))
+        return voc.const(_pick(draw, voc.domain))
     if kind == "bound":
-        return ast.Variable(draw(st.sampled_from(bound)))
+        return ast.Variable(_pick(draw, bound))
     name = next(v for v in DATA_VARS if v not in scope.data)
     scope.bind(name, "data")
     return ast.Variable(name)
@@ -125,65 +166,64 @@ def _time_term(draw, scope, binding: bool):
     options = ["const"] + (["bound"] * 2 if scope.time else [])
     if binding and len(scope.time) < len(TIME_VARS):
         options += ["fresh"] * 3
-    kind = draw(st.sampled_from(options))
+    kind = _pick(draw, options)
     if kind == "const":
-        return ast.Number(draw(st.integers(0, 4)))
+        return ast.Number(_int(draw, 0, 4))
     if kind == "bound":
-        return ast.Variable(draw(st.sampled_from(scope.time)))
+        return ast.Variable(_pick(draw, scope.time))
     name = next(v for v in TIME_VARS if v not in scope.time)
     scope.bind(name, "time")
     return ast.Variable(name)
 
 
-@st.composite
+_MODALITIES = (ast.NOW, ast.AT, ast.DIAMOND, ast.BOX, ast.AT)
+
+
 def extended_atoms(draw, voc, scope, binding: bool, predicate=None) -> ast.ExtendedAtom:
     """An extended atom of any modality; ``binding``: it may introduce variables."""
-    pred = predicate or draw(st.sampled_from(EXTENSIONAL + INTENSIONAL))
+    pred = predicate or _pick(draw, EXTENSIONAL + INTENSIONAL)
     args = tuple(_data_term(draw, voc, scope, binding) for _ in range(voc.arity[pred]))
     atom = ast.Atom(pred, args)
-    modality = draw(st.sampled_from([ast.NOW, ast.AT, ast.DIAMOND, ast.BOX, ast.AT]))
+    modality = _pick(draw, _MODALITIES)
     tuple_ok = pred in EXTENSIONAL
     if modality == ast.NOW:
         return ast.ExtendedAtom(atom)
     if modality == ast.AT:
-        window = draw(st.none() | windows(tuple_ok))
+        window = None if _bool(draw) else windows(draw, tuple_ok)
         return ast.ExtendedAtom(atom, ast.AT, window, _time_term(draw, scope, binding))
-    return ast.ExtendedAtom(atom, modality, draw(windows(tuple_ok)))
+    return ast.ExtendedAtom(atom, modality, windows(draw, tuple_ok))
 
 
 def _value_terms(draw, voc, scope):
     """Two comparable terms over bound variables (same kind, mostly)."""
-    if scope.time and (not scope.data or draw(st.booleans())):
-        left = ast.Variable(draw(st.sampled_from(scope.time)))
-        right = draw(st.sampled_from([ast.Variable(v) for v in scope.time]
-                                     + [ast.Number(k) for k in range(0, 4)]))
+    if scope.time and (not scope.data or _bool(draw)):
+        left = ast.Variable(_pick(draw, scope.time))
+        right = _pick(draw, [ast.Variable(v) for v in scope.time] + [ast.Number(k) for k in range(0, 4)])
     else:
-        left = ast.Variable(draw(st.sampled_from(scope.data)))
-        right = draw(st.sampled_from([ast.Variable(v) for v in scope.data]
-                                     + [voc.const(v) for v in voc.domain]))
+        left = ast.Variable(_pick(draw, scope.data))
+        right = _pick(draw, [ast.Variable(v) for v in scope.data] + [voc.const(v) for v in voc.domain])
     return left, right
 
 
-@st.composite
 def comparisons(draw, voc, scope) -> ast.Comparison:
     left, right = _value_terms(draw, voc, scope)
-    ops = ["=", "!="] if voc.wide and left.name in scope.data else ["=", "!=", "<", "<=", ">", ">="]
-    return ast.Comparison(draw(st.sampled_from(ops)), left, right)
+    ops = ("=", "!=") if voc.wide and left.name in scope.data else ("=", "!=", "<", "<=", ">", ">=")
+    return ast.Comparison(_pick(draw, ops), left, right)
 
 
 def _binding_assignment(draw, voc, scope):
     """``V = expr`` binding a fresh variable from bound ones (time shift or arithmetic)."""
-    if scope.time and len(scope.time) < len(TIME_VARS) and draw(st.booleans()):
-        base = ast.Variable(draw(st.sampled_from(scope.time)))
-        k = draw(st.integers(-2, 3))
+    if scope.time and len(scope.time) < len(TIME_VARS) and _bool(draw):
+        base = ast.Variable(_pick(draw, scope.time))
+        k = _int(draw, -2, 3)
         expr = ast.BinOp("+" if k >= 0 else "-", base, ast.Number(abs(k)))
         name = next(v for v in TIME_VARS if v not in scope.time)
         scope.bind(name, "time")
         return ast.Comparison("=", ast.Variable(name), expr)
     if voc.numeric and scope.data and len(scope.data) < len(DATA_VARS):
-        base = ast.Variable(draw(st.sampled_from(scope.data)))
-        op = draw(st.sampled_from(["+", "-", "*", "\\"]))
-        k = draw(st.integers(1, 2))
+        base = ast.Variable(_pick(draw, scope.data))
+        op = _pick(draw, ("+", "-", "*", "\\"))
+        k = _int(draw, 1, 2)
         name = next(v for v in DATA_VARS if v not in scope.data)
         scope.bind(name, "data")
         scope.arith.add(name)
@@ -193,67 +233,67 @@ def _binding_assignment(draw, voc, scope):
 
 # ---------------------------------------------------------------- rules and programs
 
-@st.composite
+_HEAD_TIMES = ("now", "now", "var", "var", "const")
+
+
 def rules(draw, voc, head_pred=None, constraint=False, allow_neg=True, force_neg=None,
           min_pos=1) -> ast.Rule:
     scope, body = _Scope(), []
-    for _ in range(draw(st.integers(min_pos, 2))):
-        body.append(ast.Literal(draw(extended_atoms(voc, scope, binding=True))))
-    if draw(st.integers(0, 2)) == 0:
+    for _ in range(_int(draw, min_pos, 2)):
+        body.append(ast.Literal(extended_atoms(draw, voc, scope, binding=True)))
+    if _int(draw, 0, 2) == 0:
         assignment = _binding_assignment(draw, voc, scope)
         if assignment is not None:
             body.append(ast.Literal(assignment))
-    if (scope.data or scope.time) and draw(st.integers(0, 2)) == 0:
-        body.append(ast.Literal(draw(comparisons(voc, scope)), negated=allow_neg and draw(st.booleans())))
+    if (scope.data or scope.time) and _int(draw, 0, 2) == 0:
+        body.append(ast.Literal(comparisons(draw, voc, scope), negated=allow_neg and _bool(draw)))
     if allow_neg:
-        for _ in range(draw(st.integers(0, 1))):
-            body.append(ast.Literal(draw(extended_atoms(voc, scope, binding=False)), negated=True))
+        for _ in range(_int(draw, 0, 1)):
+            body.append(ast.Literal(extended_atoms(draw, voc, scope, binding=False), negated=True))
     if force_neg is not None:
-        if draw(st.booleans()):  # plain `not b(..)`: the classic even/odd loop
+        if _bool(draw):  # plain `not b(..)`: the classic even/odd loop
             args = tuple(_data_term(draw, voc, scope, binding=False) for _ in range(voc.arity[force_neg]))
             element = ast.ExtendedAtom(ast.Atom(force_neg, args))
         else:
-            element = draw(extended_atoms(voc, scope, binding=False, predicate=force_neg))
+            element = extended_atoms(draw, voc, scope, binding=False, predicate=force_neg)
         body.append(ast.Literal(element, negated=True))
-    body = draw(st.permutations(body))  # order is irrelevant to the semantics
+    body = _shuffle(draw, body)  # order is irrelevant to the semantics
     if constraint:
         return ast.Rule(None, tuple(body))
-    pred = head_pred or draw(st.sampled_from(INTENSIONAL))
+    pred = head_pred or _pick(draw, INTENSIONAL)
     args = tuple(_data_term(draw, voc, scope, binding=False, head=True) for _ in range(voc.arity[pred]))
     time = None
-    kind = draw(st.sampled_from(["now", "now", "var", "var", "const"]))
+    kind = _pick(draw, _HEAD_TIMES)
     if kind == "var" and scope.time:
-        time = ast.Variable(draw(st.sampled_from(scope.time)))
+        time = ast.Variable(_pick(draw, scope.time))
     elif kind == "const":
-        time = ast.Number(draw(st.integers(0, 6)))
+        time = ast.Number(_int(draw, 0, 6))
     return ast.Rule(ast.Head(ast.Atom(pred, args), time), tuple(body))
 
 
-@st.composite
 def facts(draw, voc) -> ast.Rule:
     # facts of intensional predicates hold at every time point: read through @ and windows too
-    pred = draw(st.sampled_from(EXTENSIONAL * 2 + INTENSIONAL))
+    pred = _pick(draw, EXTENSIONAL * 2 + INTENSIONAL)
     if voc.arity[pred] == 0:
         return ast.Rule(ast.Head(ast.Atom(pred)))
-    if type(voc.domain[0]) is int and type(voc.domain[1]) is int and draw(st.booleans()):
-        arg = ast.Interval(ast.Number(1), ast.Number(draw(st.integers(1, 2))))
+    if type(voc.domain[0]) is int and type(voc.domain[1]) is int and _bool(draw):
+        arg = ast.Interval(ast.Number(1), ast.Number(_int(draw, 1, 2)))
     else:
-        arg = voc.const(draw(st.sampled_from(voc.domain)))
+        arg = voc.const(_pick(draw, voc.domain))
     return ast.Rule(ast.Head(ast.Atom(pred, (arg,))))
 
 
-@st.composite
 def even_loops(draw, voc, first, second):
     """``a(1) :- [e1,] not b(2).  b(2) :- [e2,] not a(1).`` with e1, e2 ground extended atoms
     (or nothing): two answer streams whenever e1 and e2 hold."""
-    heads = [ast.Atom(pred, tuple(voc.const(draw(st.sampled_from(voc.domain)))
+    heads = [ast.Atom(pred, tuple(voc.const(_pick(draw, voc.domain))
                                   for _ in range(voc.arity[pred]))) for pred in (first, second)]
     out = []
     for head, other in ((heads[0], heads[1]), (heads[1], heads[0])):
         body = [ast.Literal(ast.ExtendedAtom(other), negated=True)]
-        if draw(st.booleans()):
-            body.append(ast.Literal(draw(extended_atoms(voc, _Scope(), binding=False))))
-        out.append(ast.Rule(ast.Head(head), tuple(draw(st.permutations(body)))))
+        if _bool(draw):
+            body.append(ast.Literal(extended_atoms(draw, voc, _Scope(), binding=False)))
+        out.append(ast.Rule(ast.Head(head), tuple(_shuffle(draw, body))))
     return out
 
 
@@ -321,26 +361,31 @@ def _repair(program, test, fix, positive_cycles=False):
         program = ast.Program(tuple(new if r is rule else r for r in program.rules))
 
 
+_LOOPS = ("even", "even", "mutual", "odd")
+
+
 @st.composite
-def programs(draw, positive_only=False, stratified_only=False, vocabulary=None) -> ast.Program:
+def programs(draw, positive_only=False, stratified_only=False, vocabulary=None, max_rules=4) -> ast.Program:
+    """A program (module docstring) of up to 2 facts, 1 to ``max_rules`` rules, maybe a loop
+    gadget and a constraint."""
     voc = vocabulary or draw(vocabularies())
     allow_neg = not positive_only
-    out = [draw(facts(voc)) for _ in range(draw(st.integers(0, 2)))]
-    out += [draw(rules(voc, allow_neg=allow_neg)) for _ in range(draw(st.integers(1, 4)))]
-    if allow_neg and draw(st.integers(0, 2)) == 0:
+    out = [facts(draw, voc) for _ in range(_int(draw, 0, 2))]
+    out += [rules(draw, voc, allow_neg=allow_neg) for _ in range(_int(draw, 1, max_rules))]
+    if allow_neg and _int(draw, 0, 2) == 0:
         # an even loop (a :- .., not b. b :- .., not a.) or an odd one (a :- .., not a.)
-        first, second = draw(st.permutations(INTENSIONAL))[:2]
-        kind = draw(st.sampled_from(["even", "even", "mutual", "odd"]))
+        first, second = _shuffle(draw, INTENSIONAL)[:2]
+        kind = _pick(draw, _LOOPS)
         if kind == "even":
-            out += draw(even_loops(voc, first, second))
+            out += even_loops(draw, voc, first, second)
         elif kind == "mutual":
-            out.append(draw(rules(voc, head_pred=first, force_neg=second, min_pos=0)))
-            out.append(draw(rules(voc, head_pred=second, force_neg=first, min_pos=0)))
+            out.append(rules(draw, voc, head_pred=first, force_neg=second, min_pos=0))
+            out.append(rules(draw, voc, head_pred=second, force_neg=first, min_pos=0))
         else:
-            out.append(draw(rules(voc, head_pred=first, force_neg=first, min_pos=0)))
+            out.append(rules(draw, voc, head_pred=first, force_neg=first, min_pos=0))
     if allow_neg:
-        out += [draw(rules(voc, constraint=True)) for _ in range(draw(st.integers(0, 1)))]
-    program = ast.Program(tuple(draw(st.permutations(out))))
+        out += [rules(draw, voc, constraint=True) for _ in range(_int(draw, 0, 1))]
+    program = ast.Program(tuple(_shuffle(draw, out)))
     if stratified_only:
         program = _repair(program, lambda lit: lit.negated, lambda lit: replace(lit, negated=False))
     return _repair(program, _positive_box,
@@ -349,12 +394,18 @@ def programs(draw, positive_only=False, stratified_only=False, vocabulary=None) 
 
 
 @st.composite
-def streams(draw, voc: Vocabulary, max_time_points=5):
-    """``[(t, [atoms])]``: up to 5 time points, up to 3 distinct atoms each (gaps allowed)."""
+def streams(draw, voc: Vocabulary, max_time_points=5, start=0, unique=True):
+    """``[(t, [atoms])]``: 1 to ``max_time_points`` time points from ``start`` on, up to 3 atoms
+    each (distinct unless not ``unique``; a time point may be empty)."""
     atoms = [(p,) if voc.arity[p] == 0 else (p, v) for p in EXTENSIONAL
              for v in (voc.domain if voc.arity[p] else (None,))]
-    n = draw(st.integers(1, max_time_points))
-    return [(t, draw(st.lists(st.sampled_from(atoms), max_size=3, unique=True))) for t in range(n)]
+    n = _int(draw, 1, max_time_points)
+    return [(t, draw(_atom_lists(tuple(atoms), 3, unique))) for t in range(start, start + n)]
+
+
+@lru_cache(maxsize=None)
+def _atom_lists(atoms: tuple, max_size: int, unique: bool):
+    return st.lists(st.sampled_from(atoms), max_size=max_size, unique=unique)
 
 
 @st.composite

@@ -262,6 +262,11 @@ SEMANTICS_CASES = {
     "tuple-ties": ("q(X) :- p(X) in [1 #].", [(0, ["p(1)", "p(2)"])],
                    {"tuple_ties=arrival": [M("q(2)")],
                     "tuple_ties=choice": [{M("q(1)"), M("q(2)")}]}),
+    # The window's one atom is of time point 0 also at t = 1 (no atom arrived since): arrival
+    # keeps q, a choice either p or q, at 0 and at 1 alike (the engine keeps time point 0 whole).
+    "tuple-ties-later": ("a :- p at 0 in [1 #].", [(0, ["p", "q"]), (1, [])],
+                         {"tuple_ties=arrival": [M(), M()],
+                          "tuple_ties=choice": [{M(), M("a")}, {M(), M("a")}]}),
     # p(2) twice at 0: as a set c = 2 and [2 #] holds p(1), p(2); as a bag c = 3 and the
     # last two atoms are both p(2).
     "duplicates": ("q(X) :- p(X) in [2 #].", [(0, ["p(1)", "p(2)", "p(2)"])],

@@ -153,7 +153,8 @@ class ClingoEngine(Engine):
         self.reader = ModelReader(analysis, options.show)
         self.scoped = sem.tuple_scope is TupleScope.PREDICATE
         # per-predicate counts (tuple_scope=predicate) need every atom: none is dropped by count
-        self.history = WindowHistory(analysis.lookback, math.inf if self.scoped else analysis.tuple_lookback)
+        self.history = WindowHistory(analysis.lookback, math.inf if self.scoped else analysis.tuple_lookback,
+                                     whole_points=sem.tuple_ties is TupleTies.CHOICE)
         self.time = 0
         self.origin = None if sem.origin is Origin.FIRST else 0  # origin=first: the first call's t
         self.fed: list = []  # (u, atom) fed back (persistence=feedback)

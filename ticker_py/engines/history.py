@@ -13,11 +13,14 @@ class WindowHistory:
 
     ``count`` numbers every atom appended (also those not kept); ``trim(t)`` drops the entries
     before every time window and @-atom at t (``lookback`` None: none are dropped by time) and
-    outside the last ``tuple_lookback`` atoms.
+    outside the last ``tuple_lookback`` atoms. With ``whole_points`` (``tuple_ties=choice``:
+    any atoms of a tuple window's boundary time point may be in the window) the time point of
+    the oldest of those atoms is kept whole.
     """
 
-    def __init__(self, lookback: Optional[int], tuple_lookback: int):
+    def __init__(self, lookback: Optional[int], tuple_lookback: int, whole_points: bool = False):
         self.lookback, self.tuple_lookback = lookback, tuple_lookback
+        self.whole_points = whole_points
         self.entries: deque = deque()
         self.count = 0
 
@@ -42,8 +45,11 @@ class WindowHistory:
 
     def trim(self, t: int) -> int:
         """Drop what no window reads at t; returns :meth:`covered_from` t."""
-        lo = self.covered_from(t)
+        lo = drop = self.covered_from(t)
         entries, keep = self.entries, self.count - self.tuple_lookback
-        while entries and entries[0][0] < lo and entries[0][1] <= keep:
+        if self.whole_points:
+            boundary = next((u for u, k, _ in entries if k > keep), None)
+            drop = lo if boundary is None else min(lo, boundary)
+        while entries and entries[0][0] < drop and entries[0][1] <= keep:
             entries.popleft()
         return lo
