@@ -7,8 +7,10 @@ ground program; :func:`factorize` then
    (false in every one); a rule with a true head atom or a false body literal is dropped, fixed
    literals are removed from the rest;
 2. joins into one component every atom a remaining rule or constraint mentions (union-find);
-3. enumerates each component's answer sets alone (a fresh clingo Control over its rules,
-   projected onto its shown atoms) and returns the shown atoms of each as alternatives.
+3. solves the program once (any answer set fixes a choice for every component), then, per
+   component, enumerates the answer sets with the other components' shown atoms assumed as
+   they are in that one, projected onto the shown atoms: the distinct sets of the component's
+   shown atoms are its alternatives (all in the Control that grounded the program).
 
 Soundness (splitting theorem): the components share no atom that is not fixed, so each is a
 module of its own and the answer sets of the program are exactly the unions of the facts
