@@ -148,10 +148,12 @@ def test_factorized_equals_enumeration_scenario_b(engine, name, n, items):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", range(scaled(20, 2)))
-def test_factorized_equals_enumeration_scenario_b_seeds(seed):
-    for name in ("b1", "b2"):
-        prog = workload_program(name, window=5, items=2)
-        check_equal(prog, list(generate(name, seed, tp=scaled(200, 40), window=5, items=2)), "incremental")
+@pytest.mark.parametrize("name,tp", [("b1", scaled(200, 60)), ("b2", scaled(200, 12))])
+def test_factorized_equals_enumeration_scenario_b_seeds(name, tp, seed):
+    # the sample keeps B2 short: its plain enumeration grows fast with tp (seed 0: 5,184 answer
+    # streams at one tick of the first 12, 20,736 within 20, more within 40 and many GB of models)
+    prog = workload_program(name, window=5, items=2)
+    assert check_equal(prog, list(generate(name, seed, tp=tp, window=5, items=2)), "incremental")
 
 
 # ---------------------------------------------------------------- hand cases
