@@ -181,15 +181,15 @@ def _solve(ctl: clingo.Control, shown: list):
         with ctl.backend() as b:
             b.add_project(atoms)
         ctl.configuration.solve.project = "project"
+    if len(shown) == 1:   # no other component to fix
+        alternatives = _alternatives(ctl, shown, 0, ())
+        return [alternatives] if alternatives else None
     ctl.configuration.solve.models = 1
     with ctl.solve(yield_=True) as handle:
         first = next(iter(handle), None)
         if first is None:
             return None
         true = _shown_in(first, shown)
-    ctl.configuration.solve.models = 0
-    if len(shown) == 1:
-        return [_alternatives(ctl, shown, 0, ())]
     fixed = [[a if a in t else -a for _, a, _ in lits] for lits, t in zip(shown, true)]
     return [_alternatives(ctl, shown, i, [lit for j, f in enumerate(fixed) if j != i for lit in f])
             for i in range(len(shown))]
@@ -209,6 +209,7 @@ def _alternatives(ctl: clingo.Control, shown: list, i: int, assume) -> list:
     """The distinct sets of component i's shown symbols over the answer sets under ``assume``."""
     lits = shown[i]
     alternatives = []
+    ctl.configuration.solve.models = 0
     with ctl.solve(assumptions=assume, yield_=True) as handle:
         for m in handle:
             if FAST_SYMBOLS:
