@@ -206,6 +206,24 @@ def test_pinned_atoms_in_alternatives(engine):
     assert len(alts) == 4
 
 
+@pytest.mark.parametrize("engine", ["clingo", "incremental"])
+def test_shown_atoms_read_through_the_c_layer_or_the_api_agree(engine, monkeypatch):
+    # factorize reads a model's shown symbols through clingo's C layer where it can (FAST_SYMBOLS)
+    from ticker_py.engines import factorize as factorize_module
+
+    prog = ("a :- not b, s(1). b :- not a. c :- not d. d :- not c. :- a, c. "
+                                      "x :- not y, not z. y :- not x, not z. z :- not y, not x. s(X) :- p(X) in [2]. "
+                                      "e(X) at T :- p(X) at T in [2], not f(X) at T. "
+                                      "f(X) at T :- p(X) at T in [2], not e(X) at T.")
+    stream = [(0, ["p(1)"]), (1, ["p(2)"]), (2, []), (3, [])]
+    fast = [r.factors for r in run(prog, stream, engine, models=0, factorize=True)]
+    monkeypatch.setattr(factorize_module, "FAST_SYMBOLS", False)
+    slow = [r.factors for r in run(prog, stream, engine, models=0, factorize=True)]
+    assert fast == slow
+    # a/b/c/d: 3 (2 once s(1) leaves the window), x/y/z: 3, e/f per p(X) in the window: 2 each
+    assert [f.count for f in fast] == [3 * 3 * 2, 3 * 3 * 4, 3 * 3 * 4, 2 * 3 * 2]
+
+
 def test_models_limit_takes_from_the_product():
     prog = "a :- not b. b :- not a. c :- not d. d :- not c."
     r = ticker_run(prog, [(0, [])], engine="clingo", models=3, factorize=True)[0]
