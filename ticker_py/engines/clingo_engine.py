@@ -21,6 +21,7 @@ from ..streams.model import Model, Result
 from .base import Engine, EngineOptions
 from ..limits import CLINGO_MAX
 from .factorize import Recorder, Unfactorizable, factorize
+from .clingo_c import FAST_SYMBOLS, raw_shown
 from .history import WindowHistory
 from .wide import WIDE, check_clingo_number, clingo_analysis, clingo_atom, exact_atom
 
@@ -48,15 +49,6 @@ def symbol_to_term(sym: clingo.Symbol):
     return (sym.name, *(symbol_to_term(a) for a in sym.arguments))
 
 
-try:  # clingo's C layer: a model's shown symbols as interned integers (equal terms, equal numbers)
-    from clingo._internal import _c_call, _ffi, _handle_error, _lib
-
-    _SHOWN = _lib.clingo_show_type_shown
-    FAST_SYMBOLS = True
-except (ImportError, AttributeError):  # pragma: no cover - another clingo version
-    FAST_SYMBOLS = False
-
-
 def shown_items(model: clingo.Model, cache: dict, convert, fast: Optional[bool] = None) -> list:
     """``convert(symbol)`` of each shown symbol of ``model``, each symbol converted once per ``cache``.
 
@@ -74,13 +66,9 @@ def shown_items(model: clingo.Model, cache: dict, convert, fast: Optional[bool] 
                 item = cache[sym] = convert(sym)
             out.append(item)
         return out
-    rep = model._rep
-    size = _c_call("size_t", _lib.clingo_model_symbols_size, rep, _SHOWN)
-    buf = _ffi.new("clingo_symbol_t[]", size)
-    _handle_error(_lib.clingo_model_symbols(rep, _SHOWN, buf, size))
     get, symbol = cache.get, clingo.symbol.Symbol
     out = []
-    for raw in buf:
+    for raw in raw_shown(model):
         item = get(raw)
         if item is None:
             item = cache[raw] = convert(symbol(raw))
@@ -234,7 +222,7 @@ class ClingoEngine(Engine):
         recorder = Recorder()
         ctl = self._control(t, recorder)
         try:
-            symbolic = factorize(recorder)
+            symbolic = factorize(recorder, ctl)
         except Unfactorizable as why:
             note_fallback(self.name, str(why))
             return factorized_result(t, self.count, Factorized.from_models(

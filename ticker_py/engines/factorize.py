@@ -7,8 +7,10 @@ ground program; :func:`factorize` then
    (false in every one); a rule with a true head atom or a false body literal is dropped, fixed
    literals are removed from the rest;
 2. joins into one component every atom a remaining rule or constraint mentions (union-find);
-3. enumerates each component's answer sets alone (a fresh clingo Control over its rules,
-   projected onto its shown atoms) and returns the shown atoms of each as alternatives.
+3. solves the program once (any answer set fixes a choice for every component), then, per
+   component, enumerates the answer sets with the other components' shown atoms assumed as
+   they are in that one, projected onto the shown atoms: the distinct sets of the component's
+   shown atoms are its alternatives (all in the Control that grounded the program).
 
 Soundness (splitting theorem): the components share no atom that is not fixed, so each is a
 module of its own and the answer sets of the program are exactly the unions of the facts
@@ -20,6 +22,8 @@ constraint across two groups of choices yields one component, which is still exa
 from __future__ import annotations
 
 import clingo
+
+from .clingo_c import FAST_SYMBOLS, raw_shown
 
 __all__ = ["Recorder", "SymbolFactors", "Unfactorizable", "factorize"]
 
@@ -33,11 +37,15 @@ class Recorder(clingo.backend.Observer):
 
     def __init__(self):
         self.rules: list = []      # (choice, head, body, lower bound or None); weighted body: (lit, w)
+        self.facts: set = set()    # atoms of rules ``a.`` (not in rules)
         self.shown: list = []      # (symbol, program atom; 0 for facts)
         self.unsupported = None    # why the program cannot be factorized
 
     def rule(self, choice, head, body):
-        self.rules.append((choice, head, body, None))
+        if body or choice or len(head) != 1:
+            self.rules.append((choice, head, body, None))
+        else:
+            self.facts.add(head[0])
 
     def weight_rule(self, choice, head, lower_bound, body):
         self.rules.append((choice, head, body, lower_bound))
@@ -83,157 +91,131 @@ class SymbolFactors:
         self.common, self.factors = common, factors
 
 
-class _UnionFind:
-    def __init__(self):
-        self.parent: dict = {}
+def _free_atoms(rules: list, facts: set, defined: set):
+    """Per rule that can still apply, its free atoms: neither facts nor in no rule head."""
+    for choice, head, body, bound in rules:
+        if not choice and any(h in facts for h in head):
+            continue   # satisfied in every answer set
+        free = [h for h in head if h not in facts]
+        if bound is not None:
+            yield free + [a for a in (abs(l) for l, _ in body) if a in defined and a not in facts]
+            continue
+        for lit in body:
+            a = lit if lit > 0 else -lit
+            if a in facts:
+                if lit < 0:
+                    break        # body false
+            elif a not in defined:
+                if lit > 0:
+                    break        # body false
+            else:
+                free.append(a)
+        else:
+            yield free
 
-    def find(self, x):
-        parent = self.parent
+
+def _components(groups):
+    """Union-find over ``groups`` of atoms: the function from an atom to its component's root."""
+    parent: dict = {}
+    get = parent.get
+
+    def find(x):
         root = x
-        while parent.get(root, root) != root:
-            root = parent[root]
+        while (p := get(root, root)) != root:
+            root = p
         while x != root:
-            parent[x], x = root, parent.get(x, x)
+            parent[x], x = root, get(x, x)
         return root
 
-    def union(self, atoms) -> None:
-        it = iter(atoms)
-        first = self.find(next(it))
-        for a in it:
-            r = self.find(a)
-            if r != first:
-                self.parent[r] = first
+    for free in groups:
+        if len(free) > 1:
+            first = find(free[0])
+            for a in free[1:]:
+                r = find(a)
+                if r != first:
+                    parent[r] = first
+    return find
 
 
-def factorize(recorder: Recorder):
-    """The factorized answer sets of the recorded program, or None if it has none.
+def factorize(recorder: Recorder, ctl: clingo.Control):
+    """The factorized answer sets of the program recorded while ``ctl`` grounded it, or None if
+    it has none (``ctl`` is solved, in projective enumeration mode).
 
     Raises :class:`Unfactorizable` for programs with externals, optimisation, projection,
     assumptions, theory atoms or shown terms."""
     if recorder.unsupported:
         raise Unfactorizable(recorder.unsupported)
-    rules = recorder.rules
-    facts = set()
-    defined = set()
-    for choice, head, body, bound in rules:
-        defined.update(head)
-        if not body and not choice and bound is None and len(head) == 1:
-            facts.add(head[0])
-    uf = _UnionFind()
-    kept = []          # (choice, head, body, bound, free atoms)
-    for choice, head, body, bound in rules:
-        if not choice and any(h in facts for h in head):
-            continue   # satisfied in every answer set (facts included)
-        if choice:
-            head = [h for h in head if h not in facts]
-            if not head:
-                continue
-        if bound is None:
-            lits = []
-            for lit in body:
-                a = lit if lit > 0 else -lit
-                if a in facts:
-                    if lit < 0:
-                        break        # body false
-                elif a not in defined:
-                    if lit > 0:
-                        break        # body false
-                else:
-                    lits.append(lit)
-            else:
-                free = list(head) + [abs(l) for l in lits]
-                kept.append((choice, head, lits, None, free))
-                if free:
-                    uf.union(free)
-            continue
-        free = list(head) + [abs(l) for l, _ in body if abs(l) in defined and abs(l) not in facts]
-        kept.append((choice, head, body, bound, free))
-        if free:
-            uf.union(free)
-    components: dict = {}
-    for rule in kept:
-        key = uf.find(rule[4][0]) if rule[4] else None
-        components.setdefault(key, []).append(rule)
+    rules, facts = recorder.rules, recorder.facts
+    defined = set(facts)
+    for rule in rules:
+        defined.update(rule[1])
+    find = _components(_free_atoms(rules, facts, defined))
     common, shown_in = [], {}
     for symbol, atom in recorder.shown:
         if atom == 0 or atom in facts:
             common.append(symbol)
         elif atom in defined:
-            shown_in.setdefault(uf.find(atom), []).append((symbol, atom))
+            shown_in.setdefault(find(atom), []).append((symbol, atom, symbol._rep if FAST_SYMBOLS else None))
+    alternatives = _solve(ctl, list(shown_in.values()))
+    if alternatives is None:
+        return None
     factors = []
-    for alternatives in _solve(components, shown_in, facts, defined):
-        if not alternatives:
-            return None
-        if len(alternatives) == 1:
-            common.extend(alternatives[0])
+    for alts in alternatives:
+        if len(alts) == 1:
+            common.extend(alts[0])
         else:
-            factors.append(alternatives)
+            factors.append(alts)
     return SymbolFactors(common, factors)
 
 
-def _solve(components: dict, shown_in: dict, facts: set, defined: set):
-    """Per component, the distinct sets of its shown symbols over its answer sets.
+def _solve(ctl: clingo.Control, shown: list):
+    """Per component (its shown ``(symbol, atom)`` pairs), the distinct sets of its shown
+    symbols over the answer sets of the whole program in ``ctl``; None if there is none.
 
-    One Control holds every component, each guarded by an external atom: solving with only
-    component i's guard true gives i's answer sets (the atoms of the others are all false),
-    projected onto the shown atoms. Rules without free atoms (key None) are not guarded.
-    Atoms keep the numbers of the recorded program; guards and helpers are numbered above."""
-    ctl = clingo.Control(["--models=0", "--project=project"], logger=_quiet, message_limit=0)
-    fresh = max((a for rules in components.values() for r in rules for a in r[4]), default=0)
-    guards, shown = [], []
-    with ctl.backend() as b:
-        add_rule, add_weight_rule = b.add_rule, b.add_weight_rule
-        for key, rules in components.items():
-            g = None
-            if key is not None:
-                fresh += 1
-                g = fresh
-                b.add_external(g, clingo.TruthValue.False_)
-                guards.append(g)
-                shown.append(shown_in.get(key, ()))
-            for choice, head, body, bound, _ in rules:
-                if bound is None:
-                    add_rule(head, body if g is None else body + [g], choice)
-                    continue
-                wbody = []
-                for lit, weight in body:
-                    a = lit if lit > 0 else -lit
-                    if a in facts:   # a fact in a weight body: fixed true as an atom of its own
-                        fresh += 1
-                        add_rule([fresh])
-                        lit = fresh if lit > 0 else -fresh
-                    elif a not in defined:
-                        if lit > 0:
-                            continue
-                        fresh += 1   # an atom without rules: false
-                        lit = -fresh
-                    wbody.append((lit, weight))
-                if g is None:
-                    add_weight_rule(head, bound, wbody, choice)
-                else:   # a weight body cannot take the guard: w <-> the weight body; head :- w, guard
-                    fresh += 1
-                    add_weight_rule([fresh], bound, wbody)
-                    add_rule(head, [fresh, g], choice)
-        b.add_project([a for lits in shown for _, a in lits])
-    ctl.ground([])
-    if not guards:
-        return [[]] if ctl.solve().unsatisfiable else []
-    out = []
-    for i, lits in enumerate(shown):
-        if i:
-            ctl.assign_external(guards[i - 1], False)
-        ctl.assign_external(guards[i], True)
-        ctl.configuration.solve.models = 0 if lits else 1
-        alternatives = []
-        with ctl.solve(yield_=True) as handle:
-            for m in handle:
+    One answer set fixes every component's shown atoms; then, for component i, assuming the
+    other components' shown atoms as they are in it, the answer sets projected onto the shown
+    atoms are exactly i's alternatives (the components share no free atom, so every answer set
+    of i combines with the fixed choices of the others)."""
+    atoms = [a for lits in shown for _, a, _ in lits]
+    if atoms:
+        with ctl.backend() as b:
+            b.add_project(atoms)
+        ctl.configuration.solve.project = "project"
+    if len(shown) == 1:   # no other component to fix
+        alternatives = _alternatives(ctl, shown, 0, ())
+        return [alternatives] if alternatives else None
+    ctl.configuration.solve.models = 1
+    with ctl.solve(yield_=True) as handle:
+        first = next(iter(handle), None)
+        if first is None:
+            return None
+        true = _shown_in(first, shown)
+    fixed = [[a if a in t else -a for _, a, _ in lits] for lits, t in zip(shown, true)]
+    return [_alternatives(ctl, shown, i, [lit for j, f in enumerate(fixed) if j != i for lit in f])
+            for i in range(len(shown))]
+
+
+def _shown_in(model: clingo.Model, shown: list) -> list:
+    """Per component, the atoms of its shown ``(symbol, atom, raw symbol)`` triples true in
+    ``model``."""
+    if FAST_SYMBOLS:   # one call into clingo for all shown symbols of the model
+        raw = set(raw_shown(model))
+        return [{a for _, a, r in lits if r in raw} for lits in shown]
+    is_true = model.is_true
+    return [{a for _, a, _ in lits if is_true(a)} for lits in shown]
+
+
+def _alternatives(ctl: clingo.Control, shown: list, i: int, assume) -> list:
+    """The distinct sets of component i's shown symbols over the answer sets under ``assume``."""
+    lits = shown[i]
+    alternatives = []
+    ctl.configuration.solve.models = 0
+    with ctl.solve(assumptions=assume, yield_=True) as handle:
+        for m in handle:
+            if FAST_SYMBOLS:
+                raw = set(raw_shown(m))
+                alternatives.append([symbol for symbol, _, r in lits if r in raw])
+            else:
                 is_true = m.is_true
-                alternatives.append([symbol for symbol, x in lits if is_true(x)])
-        out.append(alternatives)
-        if not alternatives:
-            break
-    return out
-
-
-def _quiet(code, message):
-    pass
+                alternatives.append([symbol for symbol, a, _ in lits if is_true(a)])
+    return alternatives

@@ -215,7 +215,7 @@ class HybridEngine(Engine):
             ctl.add("base", [], facts)
             ctl.ground([("base", [])])
             try:
-                found = factorize(recorder)
+                found = factorize(recorder, ctl)
             except Unfactorizable as why:   # U's answers, as one factor
                 note_fallback(self.name, str(why))
                 found = SymbolFactors([], [[list(m.symbols(shown=True)) for m in _all_models(ctl)]])

@@ -31,6 +31,7 @@ class _Printer:
         self.show_at = show_at
         self.texts: dict = {}
         self.last = (None, None)   # the previous common part and its printed form (it mostly recurs)
+        self.previous = (None, None)   # the previous factorized answer and its printed form
 
     def atom(self, a) -> str:
         s = self.texts.get(a)
@@ -47,9 +48,15 @@ class _Printer:
         return atoms
 
     def factors(self, result: Result) -> tuple:
-        """``(count, common, factors)`` as printed (see :func:`printed_factors`)."""
-        f = result.factors.printed(self.show_at)
-        return f.count, self.common(f.common), sorted(sorted(self.part(m) for m in alts) for alts in f.factors)
+        """``(count, common, factors)`` as printed (see :func:`printed_factors`); the same
+        factorized answer as the previous result's (engines reuse it while it recurs) is
+        printed once."""
+        f = result.factors
+        if f is not self.previous[0]:
+            p = f.printed(self.show_at)
+            self.previous = (f, (p.count, self.common(p.common),
+                                 sorted(sorted(self.part(m) for m in alts) for alts in p.factors)))
+        return self.previous[1]
 
     def common(self, m: Model) -> list:
         if self.last[0] != m:
@@ -87,15 +94,16 @@ class FactorJsonlWriter(Writer):
     def __init__(self, out, show_at=False):
         super().__init__(out, show_at)
         self.printer = _Printer(show_at)
-        self.last = (None, "")    # the previous common list and its JSON text
+        self.last = (None, None)   # the previous printed answer and its JSON text after "c"
 
     def lines(self, result):
-        count, common, factors = self.printer.factors(_factorized(result))
-        if self.last[0] is not common:
-            self.last = (common, json.dumps(common))
-        number = count if count <= JSON_SAFE else f'"{count}"'
-        yield (f'{{"t": {result.t}, "c": {result.c}, "count": {number}, "common": {self.last[1]}, '
-               f'"factors": {json.dumps(factors)}}}')
+        printed = self.printer.factors(_factorized(result))
+        if self.last[0] is not printed:
+            count, common, factors = printed
+            number = count if count <= JSON_SAFE else f'"{count}"'
+            self.last = (printed, f'"count": {number}, "common": {json.dumps(common)}, '
+                                  f'"factors": {json.dumps(factors)}}}')
+        yield f'{{"t": {result.t}, "c": {result.c}, {self.last[1]}'
 
 
 class FactorTextWriter(Writer):
