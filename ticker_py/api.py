@@ -27,7 +27,7 @@ import threading
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
-from typing import Iterable, Iterator, Optional, Union
+from typing import TYPE_CHECKING, Iterable, Iterator, Optional, Union
 
 from . import ast
 from .analysis import GENERAL, Analysis, analyse
@@ -35,7 +35,6 @@ from .engines import EngineOptions, create_engine, resolve_engine
 from .engines.wide import locate
 from .engines.history import WindowHistory
 from .errors import Diagnostic, StreamError, UsageError
-from .explain import Explanation, explain, parse_query
 from .semantics import Duplicates, Origin, Persistence, Semantics, check_program, resolve, under
 from .streams import Record, Result, StreamChecker, open_stream, read_dataframe, results_to_dataframe
 from .streams.drive import MAX_GAP, Every, check_max_gap, drive
@@ -43,6 +42,9 @@ from .streams.factorized import note_fallback, with_factors
 from .syntax import parse_file, parse_ground_atom, parse_program, read_source
 from .syntax.ground_atoms import GroundSyntaxError
 from .values import format_atom
+
+if TYPE_CHECKING:  # imported where used: explaining is rare and its modules are large
+    from .explain import Explanation
 
 __all__ = ["load_program", "parse_clock", "Reasoner", "Results", "run", "records_from", "explain_at"]
 
@@ -288,6 +290,8 @@ class Reasoner:
                                         notes=("explain the latest evaluated time point",)))
         if all_models is None:  # at most one answer stream, or all of them computed
             all_models = self.models == 0 or self.analysis.fragment != GENERAL
+        from .explain import explain
+
         return explain(self.analysis, self._kept.entries, last.t, last.c, last.models, atom, model, why_not,
                        all_models=all_models)
 
@@ -329,6 +333,8 @@ class Reasoner:
 
 
 def _explain_result(analysis, history, result, atom, model, why_not):
+    from .explain import explain
+
     return explain(analysis, history, result.t, result.c, result.models, atom, model, why_not)
 
 
@@ -405,6 +411,8 @@ def explain_at(program, stream, at: int, atom, why_not: bool = False, model: int
     many answer streams to compute per tick (0 = all, as ``ticker run --models 0`` numbers them;
     a program with thousands of answer streams per tick runs much faster with a small N)."""
     analysis = program if isinstance(program, Analysis) else load_program(program, clock=clock)
+    from .explain import parse_query
+
     parse_query(atom, analysis)  # a bad atom is refused before the stream is read
     reasoner = Reasoner(analysis, engine=engine, models=models)
     if at < 0:

@@ -227,11 +227,9 @@ class _Grouper:
         self.t, self.where, self.atoms, self.keys = None, ("", 0), [], []
 
     def _flush(self) -> Record:
-        atoms = self.atoms
-        if self.order and len(atoms) > 1:
-            import numpy as np
-
-            atoms = [atoms[i] for i in np.argsort(np.asarray(self.keys), kind="stable")]
+        atoms, keys = self.atoms, self.keys
+        if self.order and len(atoms) > 1 and keys != sorted(keys):  # mostly in order already: O(n)
+            atoms = [atoms[i] for i in sorted(range(len(keys)), key=keys.__getitem__)]  # stable
         return Record(self.t, tuple(atoms), *self.where)
 
     def _start(self, t, source, line):
@@ -391,7 +389,7 @@ def _read_csv(f, source: str) -> Iterator[Record]:
     yield from _table_records(rows(), order)
 
 
-def read_parquet(path, source: Optional[str] = None, batch_size: int = 65536) -> Iterator[Record]:
+def read_parquet(path, source: Optional[str] = None, batch_size: int = 1 << 18) -> Iterator[Record]:
     """Read a Parquet file or a (hive-partitioned) Parquet directory in batches.
 
     Memory stays bounded by one batch plus one time point. A directory is read fragment
@@ -399,8 +397,8 @@ def read_parquet(path, source: Optional[str] = None, batch_size: int = 65536) ->
     statistics; path order if some are unknown); t must not decrease across the whole
     stream. A record's line is its 1-based row number within its file, and its source is
     ``source`` (default: the path) for a single file, the file's path within a directory.
-    The atom column is read dictionary-encoded, so each distinct atom text of a batch is
-    parsed once (and interned across batches). A file that is not Parquet (also a stray
+    The distinct atom texts of a batch are numbered first, so each is parsed once (and
+    interned across batches). A file that is not Parquet (also a stray
     file in a directory), a corrupt or truncated one, and columns of the wrong type are
     refused with an error located at that file.
     """
@@ -441,8 +439,12 @@ def _parquet_batch(grouper: _Grouper, batch, order: Optional[str], name: str, nu
         for i, row in enumerate(zip(t.to_pylist(), atom.to_pylist(), key_cells)):
             yield from grouper.row(name, number + i, *row)
         return
-    if not pa.types.is_dictionary(atom.type):
-        atom = atom.dictionary_encode()
+    if not pa.types.is_dictionary(atom.type):  # plain strings: a dict numbers the distinct texts
+        index: dict = {}
+        codes = [index.setdefault(x, len(index)) for x in atom.to_pylist()]
+        yield from grouper.chunk(name, number, t.to_numpy(), np.array(codes, dtype=np.int64),
+                                 keys.to_numpy() if keys is not None else None, list(index))
+        return
     codes = atom.indices.to_numpy(zero_copy_only=False)
     if atom.null_count:
         codes = np.where(np.isnan(codes), -1, codes).astype(np.int64)
@@ -465,10 +467,7 @@ def _open_parquet(path, name: str):
     import pyarrow.parquet as pq
 
     try:
-        try:
-            return pq.ParquetFile(str(path), read_dictionary=["atom"])
-        except KeyError:  # no atom column: said by the caller
-            return pq.ParquetFile(str(path))
+        return pq.ParquetFile(str(path))
     except (pa.ArrowException, OSError) as e:
         raise _error(name, 1, 1, f"not a readable Parquet file ({e})") from None
 
@@ -479,7 +478,7 @@ def _parquet_file(path, name: str, batch_size: int) -> tuple:
     order = _check_columns(pf.schema_arrow.names, name)
     columns = ["t", "atom"] + ([order] if order else [])
     _parquet_types(pf.schema_arrow, columns, {}, name)
-    return order, [(name, pf.iter_batches(batch_size=batch_size, columns=columns))]
+    return order, [(name, pf.iter_batches(batch_size=batch_size, columns=columns, use_threads=False))]
 
 
 def _partition_keys(relative: Path) -> dict:
@@ -522,7 +521,7 @@ def _parquet_directory(path, where: str, batch_size: int) -> tuple:
     starts = [_min_t(pf, keys) for _, pf, keys in opened]
     if None not in starts:
         opened = [o for _, _, o in sorted(zip(starts, range(len(opened)), opened))]
-    return order, [(name, _with_keys(pf.iter_batches(batch_size=batch_size,
+    return order, [(name, _with_keys(pf.iter_batches(batch_size=batch_size, use_threads=False,
                                                     columns=[c for c in columns if c not in keys]), keys, columns))
                    for name, pf, keys in opened]
 
