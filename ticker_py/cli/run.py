@@ -148,7 +148,7 @@ def cmd_run(args) -> int:
             out.close()
     reasoner = Reasoner(analysis, engine=o.engine, models=o.models, show=o.show, inertia=o.inertia,
                         changes_only=o.changes or o.format == "none", factorize=o.factorize,
-                        semantics=o.semantics)
+                        semantics=o.semantics, history=False)
     records = live_records(live, analysis)
     if records is None:
         records = records_from(o.stream, rdf, o.stream_format)

@@ -269,22 +269,64 @@ class _Grouper:
         distinct atom texts ``lookup`` (-1: an empty cell), so each text is parsed once."""
         import numpy as np
 
-        n = len(t)
-        if t.dtype.kind not in "iu" or (keys is not None and keys.dtype.kind not in "iu"):
-            key_list = keys.tolist() if keys is not None else [None] * n
-            for i, (time, code, key) in enumerate(zip(t.tolist(), codes.tolist(), key_list)):
-                yield from self.row(source, first_line + i, time, lookup[code] if code >= 0 else None, key)
+        if not _integers(t, keys):
+            yield from self._rows(source, first_line, t, keys, [lookup[c] if c >= 0 else None for c in codes.tolist()])
             return
         converted, bad = self._convert(lookup)
         table = np.empty(len(converted) + 1, dtype=object)
         for i, atom in enumerate(converted):
             table[i] = atom  # one by one: numpy would unpack tuples
+        bad_rows = np.flatnonzero(np.isin(codes, bad)) if bad else ()
+        yield from self._accept(source, first_line, t, keys, table[codes].tolist(), bad_rows,  # -1: the last None
+                                lambda i: lookup[codes[i]] if codes[i] >= 0 else None)
+
+    def texts(self, source, first_line, t, texts: list, keys) -> Iterator[Record]:
+        """Like :meth:`chunk`, for the atom cells ``texts`` (strings or None) themselves: they go
+        through the interner's cache, and only those not found there are converted."""
+        import numpy as np
+
+        if not _integers(t, keys):
+            yield from self._rows(source, first_line, t, keys, texts)
+            return
+        interner = self.interner
+        cache = interner.cache
+        get = cache.get
+        atoms = [get(x) for x in texts]
+        if interner.recurring:
+            interner._count(len(atoms), atoms)
+        bad_rows: list = []
+        if None in atoms:
+            where = [i for i, a in enumerate(atoms) if a is None]
+            missed = [texts[i] for i in where]
+            converted, bad = self._convert(missed)
+            if interner.recurring and len(missed) <= interner.limit:
+                if len(cache) + len(missed) > interner.limit:
+                    cache.clear()
+                cache.update(zip(missed, converted))
+                cache.pop(None, None)
+            for i, atom in zip(where, converted):
+                atoms[i] = atom
+            bad_rows = [where[j] for j in bad]
+        yield from self._accept(source, first_line, t, keys, atoms, np.asarray(bad_rows, dtype=np.int64),
+                                texts.__getitem__)
+
+    def _rows(self, source, first_line, t, keys, cells: list) -> Iterator[Record]:
+        """Row by row (times or keys that are not integer arrays: row() says what is wrong)."""
+        key_list = keys.tolist() if keys is not None else [None] * len(cells)
+        for i, (time, cell, key) in enumerate(zip(t.tolist(), cells, key_list)):
+            yield from self.row(source, first_line + i, time, cell, key)
+
+    def _accept(self, source, first_line, t, keys, atoms: list, bad_rows, cell) -> Iterator[Record]:
+        """Group rows whose atoms are ``atoms`` (None: an empty cell) into records, up to the first
+        bad row (a bad time or key, or a row of ``bad_rows``), which row() then reports with its
+        cell ``cell(i)``."""
+        import numpy as np
+
+        n = len(t)
         stop = n  # the first row that is not accepted: row() raises its error
-        checks = [np.flatnonzero(t < 0), np.flatnonzero(t[1:] < t[:-1]) + 1]
+        checks = [np.flatnonzero(t < 0), np.flatnonzero(t[1:] < t[:-1]) + 1, bad_rows]
         if keys is not None:
             checks.append(np.flatnonzero(keys < 0))
-        if bad:
-            checks.append(np.flatnonzero(np.isin(codes, bad)))
         if n and self.t is not None and t[0] < self.t:
             stop = 0
         for found in checks:
@@ -293,9 +335,8 @@ class _Grouper:
         if stop:
             cuts = [0, *(np.flatnonzero(t[1:stop] != t[:stop - 1]) + 1).tolist(), stop]
             values = t[:stop].tolist()
-            atoms = table[codes[:stop]].tolist()  # -1 picks the trailing None
             key_list = keys[:stop].tolist() if keys is not None else None
-            heartbeats = None in converted or bool((codes[:stop] < 0).any())
+            heartbeats = None in (atoms if stop == n else atoms[:stop])
             for a, b in zip(cuts, cuts[1:]):
                 if values[a] != self.t:
                     record = self._start(values[a], source, first_line + a)
@@ -311,16 +352,21 @@ class _Grouper:
                     if key_list is not None:
                         self.keys.extend(key_list[a:b])
         if stop < n:
-            code = int(codes[stop])
-            yield from self.row(source, first_line + stop, t[stop].item(), lookup[code] if code >= 0 else None,
+            yield from self.row(source, first_line + stop, t[stop].item(), cell(stop),
                                 None if keys is None else keys[stop].item())
 
     def _convert(self, texts) -> tuple:
         """Atoms of ``texts`` (None for an empty cell) and the indices of those that do not parse."""
         if texts and all(type(x) is str for x in texts):
-            found = self.interner.uniform(", ".join(texts))  # all of one shape: one regex
-            if found is not None and len(found) == len(texts):  # each text is one atom
-                return list(found), []
+            out = []
+            for i in range(0, len(texts), 4096):  # all of one shape: one regex per piece
+                part = texts[i:i + 4096]
+                found = self.interner.uniform(", ".join(part))
+                if found is None or len(found) != len(part):  # each text must be one atom
+                    break
+                out += found
+            else:
+                return out, []
         out, bad = [], []
         atom = self.interner.atom
         for i, text in enumerate(texts):
@@ -333,6 +379,11 @@ class _Grouper:
                 out.append(None)
                 bad.append(i)
         return out, bad
+
+
+def _integers(t, keys) -> bool:
+    """Whether the time (and order key) columns are integer arrays."""
+    return t.dtype.kind in "iu" and (keys is None or keys.dtype.kind in "iu")
 
 
 def _table_records(rows: Iterable[tuple], order: Optional[str]) -> Iterator[Record]:
@@ -439,11 +490,9 @@ def _parquet_batch(grouper: _Grouper, batch, order: Optional[str], name: str, nu
         for i, row in enumerate(zip(t.to_pylist(), atom.to_pylist(), key_cells)):
             yield from grouper.row(name, number + i, *row)
         return
-    if not pa.types.is_dictionary(atom.type):  # plain strings: a dict numbers the distinct texts
-        index: dict = {}
-        codes = [index.setdefault(x, len(index)) for x in atom.to_pylist()]
-        yield from grouper.chunk(name, number, t.to_numpy(), np.array(codes, dtype=np.int64),
-                                 keys.to_numpy() if keys is not None else None, list(index))
+    if not pa.types.is_dictionary(atom.type):
+        yield from grouper.texts(name, number, t.to_numpy(), atom.to_pylist(),
+                                 keys.to_numpy() if keys is not None else None)
         return
     codes = atom.indices.to_numpy(zero_copy_only=False)
     if atom.null_count:
