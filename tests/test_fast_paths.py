@@ -214,6 +214,38 @@ def test_cached_output_strings_equal_the_slow_path(steps, fmt, show_at):
     assert out.getvalue() == _reference_lines(fmt, results, show_at)
 
 
+POOL = ([("p", i) for i in range(-30, 30)] + [("q", f"a{i}", -i) for i in range(20)]
+        + [("r", '"s\\"x"'), ("r", '"back\\\\"'), ("f", ("g", ("h", -1)), 2 ** 70), ("w", -2 ** 65), ("z",)]
+        + [(("p", 1), 4), (("q", "a1", -1), 7), (("z",), 2)])  # the last three are pins (atom, T)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sets(st.integers(0, len(POOL) - 1), min_size=25),
+       st.lists(st.tuples(st.sets(st.integers(0, len(POOL) - 1), max_size=6), st.booleans()), max_size=8),
+       st.sampled_from(["jsonl", "text", "csv"]), st.booleans())
+def test_whole_answers_rebuilt_from_changes_equal_the_slow_path(start, steps, fmt, show_at):
+    """Results that carry only changes (the engine's cheap mode) print exactly what the whole
+    answer streams print: the sorted texts are edited in place, not sorted again."""
+    def model(state):
+        items = [POOL[i] for i in state]
+        return Model(frozenset(a for a in items if type(a[0]) is str),
+                     frozenset(a for a in items if type(a[0]) is not str))
+
+    states, sent = [set(start)], [Result(0, 1, (model(start),))]
+    for t, (toggled, as_changes) in enumerate(steps, 1):
+        before, now = states[-1], states[-1] ^ toggled
+        states.append(now)
+        changes = (frozenset(POOL[i] for i in now - before), frozenset(POOL[i] for i in before - now))
+        sent.append(Result(t, 1, None, changes) if as_changes else Result(t, 1, (model(now),), changes))
+    out = io.StringIO()
+    writer = make_writer(fmt, out, show_at=show_at)
+    for r in sent:
+        writer.write(r)
+    writer.close()
+    whole = [Result(r.t, r.c, (model(state),)) for r, state in zip(sent, states)]
+    assert out.getvalue() == _reference_lines(fmt, whole, show_at)
+
+
 def test_sorted_texts_follow_small_changes():
     from ticker_py.streams.writers import AtomTexts
 
