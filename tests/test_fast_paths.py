@@ -168,6 +168,16 @@ def test_columnar_reading_with_an_order_column_across_batches(tmp_path):
     assert [(t, atoms) for t, atoms, _, _ in records] == [(0, (("a",), ("b",), ("c",))), (1, (("y",), ("z",)))]
 
 
+def test_parquet_integer_columns_are_read_over_their_buffers():
+    import pyarrow as pa
+
+    from ticker_py.streams.readers import _integers_of
+
+    for kind in (pa.int8(), pa.int32(), pa.uint16(), pa.int64()):
+        column = pa.array([5, 0, 7, 3, 9, 2], kind).slice(2, 3)  # an offset into the buffer
+        assert _integers_of(column).tolist() == column.to_pylist() == [7, 3, 9]
+
+
 # ---------------------------------------------------------------- output strings
 
 OUT_ATOMS = st.lists(ATOMS.filter(lambda a: a[0] not in ("not", "in", "at", "always")), max_size=8)

@@ -60,3 +60,16 @@ def test_help_still_lists_every_command():
                           cwd=ROOT, timeout=60)
     for command in ("run", "check", "encode", "compare", "enumerate", "gen", "bench"):
         assert f"    {command}" in proc.stdout
+
+
+def test_a_parquet_run_imports_pyarrow_but_not_pandas(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    prog, data = tmp_path / "p.lars", tmp_path / "s.parquet"
+    prog.write_text("a(X) :- p(X).\n")
+    pq.write_table(pa.table({"t": pa.array([0, 0, 1], pa.int32()), "atom": ["p(1)", "p(-2)", 'p("x")']}), data)
+    status, out, modules, _ = _imports("run", prog, "--stream", data, "--engine", "native")
+    assert (status, out) == (0, '{"t": 0, "c": 2, "models": [["a(-2)", "a(1)"]]}\n'
+                                '{"t": 1, "c": 3, "models": [["a(\\"x\\")"]]}\n')
+    assert "pyarrow" in modules and "pandas" not in modules

@@ -490,13 +490,15 @@ def _parquet_batch(grouper: _Grouper, batch, order: Optional[str], name: str, nu
         for i, row in enumerate(zip(t.to_pylist(), atom.to_pylist(), key_cells)):
             yield from grouper.row(name, number + i, *row)
         return
+    t, keys = _integers_of(t), _integers_of(keys) if keys is not None else None
     if not pa.types.is_dictionary(atom.type):
-        yield from grouper.texts(name, number, t.to_numpy(), atom.to_pylist(),
-                                 keys.to_numpy() if keys is not None else None)
+        yield from grouper.texts(name, number, t, atom.to_pylist(), keys)
         return
-    codes = atom.indices.to_numpy(zero_copy_only=False)
     if atom.null_count:
+        codes = atom.indices.to_numpy(zero_copy_only=False)
         codes = np.where(np.isnan(codes), -1, codes).astype(np.int64)
+    else:
+        codes = _integers_of(atom.indices)
     # the dictionary may be the row group's so far: convert only the part this batch uses
     used, codes = np.unique(codes, return_inverse=True)
     valid = used[used >= 0]
@@ -507,8 +509,16 @@ def _parquet_batch(grouper: _Grouper, batch, order: Optional[str], name: str, nu
         texts = part if len(valid) == len(part) else [part[i - lo] for i in valid.tolist()]
     if len(valid) < len(used):
         texts = [None, *texts]
-    yield from grouper.chunk(name, number, t.to_numpy(), codes.reshape(-1),
-                             keys.to_numpy() if keys is not None else None, texts)
+    yield from grouper.chunk(name, number, t, codes.reshape(-1), keys, texts)
+
+
+def _integers_of(column):
+    """An integer column without nulls as a numpy array over its own buffer (pyarrow's
+    ``to_numpy`` imports pandas, which costs more than reading a whole stream)."""
+    import numpy as np
+
+    dtype = np.dtype(str(column.type))
+    return np.frombuffer(column.buffers()[1], dtype=dtype, count=len(column), offset=column.offset * dtype.itemsize)
 
 
 def _open_parquet(path, name: str):
