@@ -440,7 +440,7 @@ def _read_csv(f, source: str) -> Iterator[Record]:
     yield from _table_records(rows(), order)
 
 
-def read_parquet(path, source: Optional[str] = None, batch_size: int = 1 << 18) -> Iterator[Record]:
+def read_parquet(path, source: Optional[str] = None, batch_size: int = 65536) -> Iterator[Record]:
     """Read a Parquet file or a (hive-partitioned) Parquet directory in batches.
 
     Memory stays bounded by one batch plus one time point. A directory is read fragment
