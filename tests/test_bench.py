@@ -180,3 +180,22 @@ def test_every_suite_plans_the_pure_incremental_variant():
         variants = {v for c in plan(suite, Options(engines=("incremental-pure",), quick=True)) for v in c.variants}
         assert variants and all(v.engine == "incremental-pure" for v in variants), suite
         assert all(v.label.startswith("incremental-pure") for v in variants), suite
+
+
+def test_throughput_measures_whole_processes_and_renders_every_target(tmp_path):
+    from ticker_py.bench import throughput
+
+    run = throughput.measure_workload("box", params={"tp": 4, "window": 2, "rate": 20}, root=tmp_path)
+    assert run["atoms"] == 80 and run["output_atoms"] > 0
+    assert set(run["us_per_atom"]) == {"text", "jsonl", "parquet"} and min(run["us_per_atom"].values()) > 0
+    assert run["in_engine_us"] > 0 and run["plain_read_us"] > 0 and len(run["load"]) == 2
+    enum = throughput.measure_enumeration("b1-all", params={"tp": 4, "window": 3}, root=tmp_path)
+    assert enum["all_cpu_s"] > 0 and enum["one_cpu_s"] > 0
+    doc = {"environment": {}, "startup": {"cpu_s": 0.5, "peak_mb": 30.0, "python_cpu_s": 0.02, "load": [1.0, 1.0]},
+           "runs": [run], "enumeration": [enum]}
+    md = throughput.render(doc, "ticker bench throughput")
+    assert md.startswith(throughput.MARK) and md.rstrip().endswith(throughput.MARK)
+    assert re.search(r"^\| box \| native \| 80 \| [0-9.]+ \|", md, re.M)
+    for target in ("box, text, `--format none`", "box, Parquet", "box, `--format jsonl`", "start-up", "b1-all"):
+        assert re.search(rf"^\| {re.escape(target)}.*\| (met|not met) \|$", md, re.M), target
+    assert "| start-up: ≤ 0.12 s CPU, ≤ 45 MB | 0.500 s, 30 MB | not met |" in md

@@ -27,7 +27,7 @@ import threading
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
-from typing import Iterable, Iterator, Optional, Union
+from typing import TYPE_CHECKING, Iterable, Iterator, Optional, Union
 
 from . import ast
 from .analysis import GENERAL, Analysis, analyse
@@ -35,7 +35,6 @@ from .engines import EngineOptions, create_engine, resolve_engine
 from .engines.wide import locate
 from .engines.history import WindowHistory
 from .errors import Diagnostic, StreamError, UsageError
-from .explain import Explanation, explain, parse_query
 from .semantics import Duplicates, Origin, Persistence, Semantics, check_program, resolve, under
 from .streams import Record, Result, StreamChecker, open_stream, read_dataframe, results_to_dataframe
 from .streams.drive import MAX_GAP, Every, check_max_gap, drive
@@ -43,6 +42,9 @@ from .streams.factorized import note_fallback, with_factors
 from .syntax import parse_file, parse_ground_atom, parse_program, read_source
 from .syntax.ground_atoms import GroundSyntaxError
 from .values import format_atom
+
+if TYPE_CHECKING:  # imported where used: explaining is rare and its modules are large
+    from .explain import Explanation
 
 __all__ = ["load_program", "parse_clock", "Reasoner", "Results", "run", "records_from", "explain_at"]
 
@@ -164,7 +166,9 @@ class Reasoner:
     Not thread-safe: a call while another thread is inside one raises UsageError (use one
     Reasoner per thread, or :class:`~ticker_py.live.LiveReasoner`, which takes a lock).
     ``explain(t, atom)`` explains an atom at the latest evaluated tick; with ``explainable=True``
-    every Result can explain itself (``Result.explain``).
+    every Result can explain itself (``Result.explain``). ``history=False`` keeps nothing for
+    explanations (``explain`` is then refused): the ``ticker run`` command's choice, which saves
+    a copy of every window-covered input atom.
 
     ``semantics``: a profile of :data:`ticker_py.semantics.PROFILES` (or a ``Semantics``);
     ``knobs``: explicit knob values over it, e.g. ``window_bounds="half-open"``.
@@ -173,7 +177,7 @@ class Reasoner:
     def __init__(self, program, engine: str = "auto", models: int = 1, show: str = "derived",
                  clock: Union[str, int] = "1s", inertia: bool = False, changes_only: bool = False,
                  factorize: bool = False, explainable: bool = False,
-                 semantics: Union[str, Semantics, None] = None, **knobs):
+                 semantics: Union[str, Semantics, None] = None, history: bool = True, **knobs):
         if not isinstance(program, (str, Path, ast.Program, Analysis)):
             raise UsageError(Diagnostic(f"a program is source text, a .lars path or an AST, not {program!r}"))
         self.semantics = resolve(semantics, **knobs)
@@ -211,7 +215,8 @@ class Reasoner:
         self._busy = threading.Lock()
         self.seen_at, self.seen = -1, set()   # atoms appended at time seen_at
         self.explainable = explainable
-        self._kept = WindowHistory(self.analysis.lookback, self.analysis.tuple_lookback)  # for explain()
+        self._kept = WindowHistory(self.analysis.lookback, self.analysis.tuple_lookback) \
+            if history or explainable else None  # for explain()
         self._last: Optional[Result] = None
         self.started = False  # something was appended or evaluated (origin=first: the origin is known)
         self.bag = self.semantics.duplicates is Duplicates.BAG
@@ -243,7 +248,8 @@ class Reasoner:
             self.time = t
             self.started = True
             self.atoms_in += len(atoms)
-            self._kept.extend(t, atoms)
+            if self._kept is not None:
+                self._kept.extend(t, atoms)
             self.engine.append(t, atoms)
 
     def evaluate(self, t: Optional[int] = None) -> Result:
@@ -256,7 +262,8 @@ class Reasoner:
         with self._exclusive():
             self.time = t
             self.started = True
-            self._kept.trim(t)
+            if self._kept is not None:
+                self._kept.trim(t)
             result = self.engine.evaluate(t)
         if self.factorize:
             result = with_factors(result, self.models)
@@ -286,8 +293,13 @@ class Reasoner:
             where = "nothing was evaluated yet" if last is None else f"the latest evaluated time is {last.t}"
             raise UsageError(Diagnostic(f"cannot explain time {t}: {where}",
                                         notes=("explain the latest evaluated time point",)))
+        if self._kept is None:
+            raise UsageError(Diagnostic("this Reasoner keeps no history to explain from",
+                                        notes=("create it without history=False",)))
         if all_models is None:  # at most one answer stream, or all of them computed
             all_models = self.models == 0 or self.analysis.fragment != GENERAL
+        from .explain import explain
+
         return explain(self.analysis, self._kept.entries, last.t, last.c, last.models, atom, model, why_not,
                        all_models=all_models)
 
@@ -329,6 +341,8 @@ class Reasoner:
 
 
 def _explain_result(analysis, history, result, atom, model, why_not):
+    from .explain import explain
+
     return explain(analysis, history, result.t, result.c, result.models, atom, model, why_not)
 
 
@@ -405,6 +419,8 @@ def explain_at(program, stream, at: int, atom, why_not: bool = False, model: int
     many answer streams to compute per tick (0 = all, as ``ticker run --models 0`` numbers them;
     a program with thousands of answer streams per tick runs much faster with a small N)."""
     analysis = program if isinstance(program, Analysis) else load_program(program, clock=clock)
+    from .explain import parse_query
+
     parse_query(atom, analysis)  # a bad atom is refused before the stream is read
     reasoner = Reasoner(analysis, engine=engine, models=models)
     if at < 0:

@@ -11,7 +11,11 @@ measured in separate processes, one run of each at a time:
 * ``in-engine`` — the engine alone on atoms parsed in advance (``append`` + ``evaluate``,
   changes only), CPU per input atom;
 * ``plain read`` — reading the text file and splitting it into atom texts in plain Python;
-* ``start-up`` — ``ticker run`` on a 1-line program and a 1-line stream (CPU s, peak RSS).
+* ``start-up`` — ``ticker run`` on a 1-line program and a 1-line stream (CPU s, peak RSS);
+* ``b1-all`` — every answer stream of scenario B1 (n = 200, 1000 time points, ``--models 0
+  --format none``) next to one answer stream per tick (``--models 1``), whole-process CPU s.
+
+Each figure carries the load average (1 minute) seen before and after it: the machine is shared.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ import tempfile
 from pathlib import Path
 from typing import Optional
 
-__all__ = ["WORKLOADS", "TARGETS", "measure_all", "render", "plot", "write_docs"]
+__all__ = ["WORKLOADS", "ENUMERATION", "TARGETS", "measure_all", "render", "plot", "write_docs"]
 
 LASER = {"tp": 300, "window": 100, "rate": 1000}
 #: workload -> (parameters, engine)
@@ -34,6 +38,9 @@ WORKLOADS = {
     "cooling": (LASER, "native"), "caching-time": ({"tp": 1000, "window": 60}, "native"),
     "b1": ({"tp": 1000, "window": 60}, "incremental"),
 }
+#: all answer streams: workload -> (parameters, engine)
+ENUMERATION = {"b1-all": ({"tp": 1000, "window": 200}, "incremental")}
+ENUMERATION_TARGET = 8.0  # CPU s, whole process
 #: the throughput targets: text stream, --format none, µs per input atom
 TARGETS = {"box": 2.0, "diamond": 2.0, "join": 5.0, "cooling": 4.0}
 JSONL_TARGET = 0.4  # µs per output atom on top of --format none
@@ -115,9 +122,17 @@ def _in_engine(program: Path, stream: Path, engine: str) -> dict:
     return json.loads(proc.stdout)
 
 
-def measure_workload(workload: str, reps: int = 1, root: Optional[Path] = None, log=None) -> dict:
-    """Measure one workload (see the module docstring); medians over ``reps`` runs."""
-    params, engine = WORKLOADS[workload]
+def _load() -> float:
+    return round(os.getloadavg()[0], 2)
+
+
+def measure_workload(workload: str, reps: int = 1, root: Optional[Path] = None, log=None,
+                     params: Optional[dict] = None) -> dict:
+    """Measure one workload (see the module docstring); medians over ``reps`` runs. ``params``
+    overrides the workload's sizes (tests)."""
+    default, engine = WORKLOADS[workload]
+    params = params or default
+    load = [_load()]
     with tempfile.TemporaryDirectory(dir=root) as tmp:
         d = Path(tmp)
         meta = _generate(workload, params, d)
@@ -140,11 +155,12 @@ def measure_workload(workload: str, reps: int = 1, root: Optional[Path] = None, 
                 if log:
                     log(f"[throughput] {workload} {key}: {c:.2f} s CPU, {m:.0f} MB")
             inner.append(_in_engine(prog, d / "stream.stream", engine))
+    load.append(_load())
     atoms = inner[0]["texts"]  # atoms in the file (a time point's duplicates count once in the engine)
     med = {k: statistics.median(v) for k, v in cpu.items()}
     out_atoms = inner[0]["output_atoms"]
     return {
-        "workload": workload, "engine": engine, "params": params, "atoms": atoms,
+        "workload": workload, "engine": engine, "params": params, "atoms": atoms, "load": load,
         "texts": inner[0]["texts"], "output_atoms": out_atoms,
         "cpu_s": med, "peak_mb": {k: max(v) for k, v in rss.items()},
         "us_per_atom": {k: med[k] / atoms * 1e6 for k in ("text", "jsonl", "parquet")},
@@ -155,21 +171,48 @@ def measure_workload(workload: str, reps: int = 1, root: Optional[Path] = None, 
 
 
 def measure_startup(reps: int = 5, root: Optional[Path] = None) -> dict:
-    """CPU seconds and peak RSS of ``ticker run`` on a 1-line program and a 1-line stream (medians)."""
+    """CPU seconds and peak RSS of ``ticker run`` on a 1-line program and a 1-line stream (medians),
+    next to a bare ``python -c pass`` (the interpreter's own start-up on this machine)."""
+    load = [_load()]
     with tempfile.TemporaryDirectory(dir=root) as tmp:
         prog, stream = Path(tmp) / "p.lars", Path(tmp) / "s.stream"
         prog.write_text("a :- p.\n")
         stream.write_text("0: p\n")
         found = [_run(_ticker(prog, "--stream", stream, "--engine", "native")) for _ in range(reps)]
-    return {"cpu_s": statistics.median(c for c, _ in found), "peak_mb": statistics.median(m for _, m in found)}
+        bare = [_run([sys.executable, "-c", "pass"]) for _ in range(reps)]
+    return {"cpu_s": statistics.median(c for c, _ in found), "peak_mb": statistics.median(m for _, m in found),
+            "python_cpu_s": statistics.median(c for c, _ in bare), "load": load + [_load()]}
+
+
+def measure_enumeration(workload: str, root: Optional[Path] = None, log=None, params: Optional[dict] = None) -> dict:
+    """Whole-process CPU s of every answer stream (``--models 0 --format none``) and of one per tick."""
+    from ..workloads.files import write_stream
+
+    default, engine = ENUMERATION[workload]
+    params = params or default
+    load = [_load()]
+    with tempfile.TemporaryDirectory(dir=root) as tmp:
+        d = Path(tmp)
+        write_stream(d, workload.split("-")[0], "text", 0, **params)
+        found = {}
+        for models in (0, 1):
+            found[models] = _run(_ticker(d / "program.lars", "--stream", d / "stream.stream", "--engine", engine,
+                                         "--models", models, "--format", "none"))[0]
+            if log:
+                log(f"[throughput] {workload} --models {models}: {found[models]:.2f} s CPU")
+    return {"workload": workload, "engine": engine, "params": params, "all_cpu_s": found[0], "one_cpu_s": found[1],
+            "load": load + [_load()]}
 
 
 def measure_all(workloads=None, reps: int = 1, log=None) -> dict:
-    """Every workload and the start-up, with the environment (see :mod:`ticker_py.bench.report`)."""
+    """Every workload (default: all of :data:`WORKLOADS` and :data:`ENUMERATION`) and the start-up,
+    with the environment (see :mod:`ticker_py.bench.report`)."""
     from .results import environment
 
+    chosen = workloads or (*WORKLOADS, *ENUMERATION)
     return {"environment": environment(), "startup": measure_startup(),
-            "runs": [measure_workload(w, reps, log=log) for w in (workloads or WORKLOADS)]}
+            "runs": [measure_workload(w, reps, log=log) for w in chosen if w in WORKLOADS],
+            "enumeration": [measure_enumeration(w, log=log) for w in chosen if w in ENUMERATION]}
 
 
 def _verdict(ok: bool) -> str:
@@ -190,18 +233,30 @@ def render(doc: dict, command: str, img: Optional[str] = None) -> str:
              "`--format none`; `jsonl out` is the extra CPU of `--format jsonl` per output atom (an atom of a "
              "printed model). `in-engine` is the engine alone on atoms parsed in advance; `plain read` reads "
              "the text file and splits it into atom texts in plain Python. `atoms in` counts the atoms of the "
-             "file (the same atom twice in a time point counts once for the engine: cooling).", "",
+             "file (the same atom twice in a time point counts once for the engine: cooling). `÷ read` is the "
+             "text figure over the plain read and `÷ engine` over the in-engine one (ratios of figures taken in "
+             "the same run, so less exposed to the load than the absolute ones); `load` is the 1-minute load "
+             "average before and after the row.", "",
              "| workload | engine | atoms in | text µs/atom | JSON Lines | Parquet | in-engine | plain read | "
-             "jsonl out µs/output atom | peak MB (text) |", "|---|---|---|---|---|---|---|---|---|---|"]
+             "text ÷ read | text ÷ engine | jsonl out µs/output atom | peak MB (text) | load |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in doc["runs"]:
         u = r["us_per_atom"]
         out = "-" if r["jsonl_out_us"] is None else f"{r['jsonl_out_us']:.2f}"
+        load = "–".join(f"{x:.1f}" for x in r.get("load", ()))
         lines.append(f"| {r['workload']} | {r['engine']} | {r['atoms']} | {u['text']:.2f} | {u['jsonl']:.2f} | "
-                     f"{u['parquet']:.2f} | {r['in_engine_us']:.2f} | {r['plain_read_us']:.2f} | {out} | "
-                     f"{r['peak_mb']['text']:.0f} |")
+                     f"{u['parquet']:.2f} | {r['in_engine_us']:.2f} | {r['plain_read_us']:.2f} | "
+                     f"{u['text'] / r['plain_read_us']:.0f}× | {u['text'] / r['in_engine_us']:.1f}× | {out} | "
+                     f"{r['peak_mb']['text']:.0f} | {load} |")
     s = doc["startup"]
+    bare = f"; a bare `python -c pass` {s['python_cpu_s']:.3f} s" if "python_cpu_s" in s else ""
     lines += ["", f"Start-up (`ticker run`, 1-line program and stream, native): {s['cpu_s']:.3f} s CPU, "
-                  f"{s['peak_mb']:.0f} MB peak RSS.", "", "| target | ours | verdict |", "|---|---|---|"]
+                  f"{s['peak_mb']:.0f} MB peak RSS{bare} (load {'–'.join(f'{x:.1f}' for x in s.get('load', ()))})."]
+    for e in doc.get("enumeration", ()):
+        lines += ["", f"All answer streams ({e['workload']}: {e['params']}, {e['engine']}, `--format none`): "
+                      f"{e['all_cpu_s']:.2f} s CPU with `--models 0`, {e['one_cpu_s']:.2f} s with `--models 1` "
+                      f"(load {'–'.join(f'{x:.1f}' for x in e['load'])})."]
+    lines += ["", "| target | ours | verdict |", "|---|---|---|"]
     by = {r["workload"]: r for r in doc["runs"]}
     for w, lim in TARGETS.items():
         if w in by:
@@ -219,6 +274,9 @@ def render(doc: dict, command: str, img: Optional[str] = None) -> str:
                          f"{_verdict(v <= JSONL_TARGET)} |")
     lines.append(f"| start-up: ≤ {STARTUP_TARGET[0]} s CPU, ≤ {STARTUP_TARGET[1]:.0f} MB | {s['cpu_s']:.3f} s, "
                  f"{s['peak_mb']:.0f} MB | {_verdict(s['cpu_s'] <= STARTUP_TARGET[0] and s['peak_mb'] <= STARTUP_TARGET[1])} |")
+    for e in doc.get("enumeration", ()):
+        lines.append(f"| {e['workload']}, `--models 0`: ≤ {ENUMERATION_TARGET} s CPU | {e['all_cpu_s']:.2f} s | "
+                     f"{_verdict(e['all_cpu_s'] <= ENUMERATION_TARGET)} |")
     if img:
         lines += ["", f"![throughput]({img})"]
     return "\n".join(lines + ["", MARK]) + "\n"
@@ -266,10 +324,10 @@ def run_throughput(workloads: Optional[tuple], reps: int, out: Path, docs: bool,
     (and with ``docs`` the section of docs/benchmarks.md); returns the exit status."""
     from ..errors import Diagnostic, UsageError
 
-    unknown = [w for w in workloads or () if w not in WORKLOADS]
+    unknown = [w for w in workloads or () if w not in WORKLOADS and w not in ENUMERATION]
     if unknown:
         raise UsageError(Diagnostic(f"unknown throughput workload '{unknown[0]}'",
-                                    notes=(f"workloads: {', '.join(WORKLOADS)}",)))
+                                    notes=(f"workloads: {', '.join((*WORKLOADS, *ENUMERATION))}",)))
     doc = measure_all(workloads, reps, log=lambda m: print(m, file=sys.stderr))
     doc["command"] = command
     out.mkdir(parents=True, exist_ok=True)

@@ -150,8 +150,8 @@ def cmd_run(args) -> int:
         finally:
             out.close()
     reasoner = Reasoner(analysis, engine=o.engine, models=o.models, show=o.show, inertia=o.inertia,
-                        changes_only=o.changes or o.format == "none", factorize=o.factorize,
-                        semantics=o.semantics)
+                        changes_only=_changes_only(o), factorize=o.factorize,
+                        semantics=o.semantics, history=False)
     if o.inertia and reasoner.engine_name not in INERTIA_ENGINES:
         print(f"note: --inertia has no effect with the {reasoner.engine_name} engine (only the incremental "
               "engines prefer the previous answer stream)", file=sys.stderr)
@@ -179,6 +179,14 @@ def cmd_run(args) -> int:
                       "seconds": time.perf_counter() - start})
         out.close()
     return 0
+
+
+def _changes_only(o: RunOptions) -> bool:
+    """Whether the engine sends only changes: for --changes and --format none, and for the whole-model
+    formats of a single answer stream, whose writers keep it up to date from the changes (the
+    cheap path: no copy of the whole answer stream at each tick)."""
+    whole = o.format in ("jsonl", "text", "csv") and o.models == 1 and not o.show_at and not o.consequences
+    return o.changes or o.format == "none" or (whole and not o.factorize)
 
 
 def _interruptible(results):

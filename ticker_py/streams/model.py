@@ -46,7 +46,7 @@ def time_points(records: Iterable[Record], until: Optional[int] = None) -> Itera
     first (unless no record was accepted at all). With ``until`` the stream stops after that time point, or is
     padded with empty time points up to it.
     """
-    current, atoms, seen = 0, [], set()
+    current, atoms = 0, {}  # a dict keeps the first arrival of each atom, in order
     accepted = False
     try:
         for rec in records:
@@ -55,11 +55,11 @@ def time_points(records: Iterable[Record], until: Optional[int] = None) -> Itera
                 break
             while rec.t > current:
                 yield TimePoint(current, tuple(atoms))
-                current, atoms, seen = current + 1, [], set()
-            for a in rec.atoms:
-                if a not in seen:
-                    seen.add(a)
-                    atoms.append(a)
+                current, atoms = current + 1, {}
+            if atoms:
+                atoms.update(dict.fromkeys(rec.atoms))
+            else:
+                atoms = dict.fromkeys(rec.atoms)
     except Exception:
         if accepted:
             yield TimePoint(current, tuple(atoms))  # what was accepted before the error
@@ -67,7 +67,7 @@ def time_points(records: Iterable[Record], until: Optional[int] = None) -> Itera
     last = current if until is None else until
     while current <= last:
         yield TimePoint(current, tuple(atoms))
-        current, atoms = current + 1, []
+        current, atoms = current + 1, {}
 
 
 @dataclass(frozen=True)

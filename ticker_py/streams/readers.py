@@ -227,11 +227,9 @@ class _Grouper:
         self.t, self.where, self.atoms, self.keys = None, ("", 0), [], []
 
     def _flush(self) -> Record:
-        atoms = self.atoms
-        if self.order and len(atoms) > 1:
-            import numpy as np
-
-            atoms = [atoms[i] for i in np.argsort(np.asarray(self.keys), kind="stable")]
+        atoms, keys = self.atoms, self.keys
+        if self.order and len(atoms) > 1 and keys != sorted(keys):  # mostly in order already: O(n)
+            atoms = [atoms[i] for i in sorted(range(len(keys)), key=keys.__getitem__)]  # stable
         return Record(self.t, tuple(atoms), *self.where)
 
     def _start(self, t, source, line):
@@ -271,22 +269,64 @@ class _Grouper:
         distinct atom texts ``lookup`` (-1: an empty cell), so each text is parsed once."""
         import numpy as np
 
-        n = len(t)
-        if t.dtype.kind not in "iu" or (keys is not None and keys.dtype.kind not in "iu"):
-            key_list = keys.tolist() if keys is not None else [None] * n
-            for i, (time, code, key) in enumerate(zip(t.tolist(), codes.tolist(), key_list)):
-                yield from self.row(source, first_line + i, time, lookup[code] if code >= 0 else None, key)
+        if not _integers(t, keys):
+            yield from self._rows(source, first_line, t, keys, [lookup[c] if c >= 0 else None for c in codes.tolist()])
             return
         converted, bad = self._convert(lookup)
         table = np.empty(len(converted) + 1, dtype=object)
         for i, atom in enumerate(converted):
             table[i] = atom  # one by one: numpy would unpack tuples
+        bad_rows = np.flatnonzero(np.isin(codes, bad)) if bad else ()
+        yield from self._accept(source, first_line, t, keys, table[codes].tolist(), bad_rows,  # -1: the last None
+                                lambda i: lookup[codes[i]] if codes[i] >= 0 else None)
+
+    def texts(self, source, first_line, t, texts: list, keys) -> Iterator[Record]:
+        """Like :meth:`chunk`, for the atom cells ``texts`` (strings or None) themselves: they go
+        through the interner's cache, and only those not found there are converted."""
+        import numpy as np
+
+        if not _integers(t, keys):
+            yield from self._rows(source, first_line, t, keys, texts)
+            return
+        interner = self.interner
+        cache = interner.cache
+        get = cache.get
+        atoms = [get(x) for x in texts]
+        if interner.recurring:
+            interner._count(len(atoms), atoms)
+        bad_rows: list = []
+        if None in atoms:
+            where = [i for i, a in enumerate(atoms) if a is None]
+            missed = [texts[i] for i in where]
+            converted, bad = self._convert(missed)
+            if interner.recurring and len(missed) <= interner.limit:
+                if len(cache) + len(missed) > interner.limit:
+                    cache.clear()
+                cache.update(zip(missed, converted))
+                cache.pop(None, None)
+            for i, atom in zip(where, converted):
+                atoms[i] = atom
+            bad_rows = [where[j] for j in bad]
+        yield from self._accept(source, first_line, t, keys, atoms, np.asarray(bad_rows, dtype=np.int64),
+                                texts.__getitem__)
+
+    def _rows(self, source, first_line, t, keys, cells: list) -> Iterator[Record]:
+        """Row by row (times or keys that are not integer arrays: row() says what is wrong)."""
+        key_list = keys.tolist() if keys is not None else [None] * len(cells)
+        for i, (time, cell, key) in enumerate(zip(t.tolist(), cells, key_list)):
+            yield from self.row(source, first_line + i, time, cell, key)
+
+    def _accept(self, source, first_line, t, keys, atoms: list, bad_rows, cell) -> Iterator[Record]:
+        """Group rows whose atoms are ``atoms`` (None: an empty cell) into records, up to the first
+        bad row (a bad time or key, or a row of ``bad_rows``), which row() then reports with its
+        cell ``cell(i)``."""
+        import numpy as np
+
+        n = len(t)
         stop = n  # the first row that is not accepted: row() raises its error
-        checks = [np.flatnonzero(t < 0), np.flatnonzero(t[1:] < t[:-1]) + 1]
+        checks = [np.flatnonzero(t < 0), np.flatnonzero(t[1:] < t[:-1]) + 1, bad_rows]
         if keys is not None:
             checks.append(np.flatnonzero(keys < 0))
-        if bad:
-            checks.append(np.flatnonzero(np.isin(codes, bad)))
         if n and self.t is not None and t[0] < self.t:
             stop = 0
         for found in checks:
@@ -295,9 +335,8 @@ class _Grouper:
         if stop:
             cuts = [0, *(np.flatnonzero(t[1:stop] != t[:stop - 1]) + 1).tolist(), stop]
             values = t[:stop].tolist()
-            atoms = table[codes[:stop]].tolist()  # -1 picks the trailing None
             key_list = keys[:stop].tolist() if keys is not None else None
-            heartbeats = None in converted or bool((codes[:stop] < 0).any())
+            heartbeats = None in (atoms if stop == n else atoms[:stop])
             for a, b in zip(cuts, cuts[1:]):
                 if values[a] != self.t:
                     record = self._start(values[a], source, first_line + a)
@@ -313,16 +352,21 @@ class _Grouper:
                     if key_list is not None:
                         self.keys.extend(key_list[a:b])
         if stop < n:
-            code = int(codes[stop])
-            yield from self.row(source, first_line + stop, t[stop].item(), lookup[code] if code >= 0 else None,
+            yield from self.row(source, first_line + stop, t[stop].item(), cell(stop),
                                 None if keys is None else keys[stop].item())
 
     def _convert(self, texts) -> tuple:
         """Atoms of ``texts`` (None for an empty cell) and the indices of those that do not parse."""
         if texts and all(type(x) is str for x in texts):
-            found = self.interner.uniform(", ".join(texts))  # all of one shape: one regex
-            if found is not None and len(found) == len(texts):  # each text is one atom
-                return list(found), []
+            out = []
+            for i in range(0, len(texts), 4096):  # all of one shape: one regex per piece
+                part = texts[i:i + 4096]
+                found = self.interner.uniform(", ".join(part))
+                if found is None or len(found) != len(part):  # each text must be one atom
+                    break
+                out += found
+            else:
+                return out, []
         out, bad = [], []
         atom = self.interner.atom
         for i, text in enumerate(texts):
@@ -335,6 +379,11 @@ class _Grouper:
                 out.append(None)
                 bad.append(i)
         return out, bad
+
+
+def _integers(t, keys) -> bool:
+    """Whether the time (and order key) columns are integer arrays."""
+    return t.dtype.kind in "iu" and (keys is None or keys.dtype.kind in "iu")
 
 
 def _table_records(rows: Iterable[tuple], order: Optional[str]) -> Iterator[Record]:
@@ -399,8 +448,8 @@ def read_parquet(path, source: Optional[str] = None, batch_size: int = 65536) ->
     statistics; path order if some are unknown); t must not decrease across the whole
     stream. A record's line is its 1-based row number within its file, and its source is
     ``source`` (default: the path) for a single file, the file's path within a directory.
-    The atom column is read dictionary-encoded, so each distinct atom text of a batch is
-    parsed once (and interned across batches). A file that is not Parquet (also a stray
+    The distinct atom texts of a batch are numbered first, so each is parsed once (and
+    interned across batches). A file that is not Parquet (also a stray
     file in a directory), a corrupt or truncated one, and columns of the wrong type are
     refused with an error located at that file.
     """
@@ -441,11 +490,15 @@ def _parquet_batch(grouper: _Grouper, batch, order: Optional[str], name: str, nu
         for i, row in enumerate(zip(t.to_pylist(), atom.to_pylist(), key_cells)):
             yield from grouper.row(name, number + i, *row)
         return
+    t, keys = _integers_of(t), _integers_of(keys) if keys is not None else None
     if not pa.types.is_dictionary(atom.type):
-        atom = atom.dictionary_encode()
-    codes = atom.indices.to_numpy(zero_copy_only=False)
+        yield from grouper.texts(name, number, t, atom.to_pylist(), keys)
+        return
     if atom.null_count:
+        codes = atom.indices.to_numpy(zero_copy_only=False)
         codes = np.where(np.isnan(codes), -1, codes).astype(np.int64)
+    else:
+        codes = _integers_of(atom.indices)
     # the dictionary may be the row group's so far: convert only the part this batch uses
     used, codes = np.unique(codes, return_inverse=True)
     valid = used[used >= 0]
@@ -456,8 +509,16 @@ def _parquet_batch(grouper: _Grouper, batch, order: Optional[str], name: str, nu
         texts = part if len(valid) == len(part) else [part[i - lo] for i in valid.tolist()]
     if len(valid) < len(used):
         texts = [None, *texts]
-    yield from grouper.chunk(name, number, t.to_numpy(), codes.reshape(-1),
-                             keys.to_numpy() if keys is not None else None, texts)
+    yield from grouper.chunk(name, number, t, codes.reshape(-1), keys, texts)
+
+
+def _integers_of(column):
+    """An integer column without nulls as a numpy array over its own buffer (pyarrow's
+    ``to_numpy`` imports pandas, which costs more than reading a whole stream)."""
+    import numpy as np
+
+    dtype = np.dtype(str(column.type))
+    return np.frombuffer(column.buffers()[1], dtype=dtype, count=len(column), offset=column.offset * dtype.itemsize)
 
 
 def _open_parquet(path, name: str):
@@ -465,10 +526,7 @@ def _open_parquet(path, name: str):
     import pyarrow.parquet as pq
 
     try:
-        try:
-            return pq.ParquetFile(str(path), read_dictionary=["atom"])
-        except KeyError:  # no atom column: said by the caller
-            return pq.ParquetFile(str(path))
+        return pq.ParquetFile(str(path))
     except (pa.ArrowException, OSError) as e:
         raise _error(name, 1, 1, f"not a readable Parquet file ({e})") from None
 
@@ -479,7 +537,7 @@ def _parquet_file(path, name: str, batch_size: int) -> tuple:
     order = _check_columns(pf.schema_arrow.names, name)
     columns = ["t", "atom"] + ([order] if order else [])
     _parquet_types(pf.schema_arrow, columns, {}, name)
-    return order, [(name, pf.iter_batches(batch_size=batch_size, columns=columns))]
+    return order, [(name, pf.iter_batches(batch_size=batch_size, columns=columns, use_threads=False))]
 
 
 def _partition_keys(relative: Path) -> dict:
@@ -522,7 +580,7 @@ def _parquet_directory(path, where: str, batch_size: int) -> tuple:
     starts = [_min_t(pf, keys) for _, pf, keys in opened]
     if None not in starts:
         opened = [o for _, _, o in sorted(zip(starts, range(len(opened)), opened))]
-    return order, [(name, _with_keys(pf.iter_batches(batch_size=batch_size,
+    return order, [(name, _with_keys(pf.iter_batches(batch_size=batch_size, use_threads=False,
                                                     columns=[c for c in columns if c not in keys]), keys, columns))
                    for name, pf, keys in opened]
 

@@ -11,6 +11,7 @@ import csv
 import io
 import json
 import re
+from bisect import bisect_left
 from itertools import filterfalse
 from types import GeneratorType
 from typing import Iterable, Optional, TextIO
@@ -149,19 +150,59 @@ class Writer:
         self.show_at = show_at
         self.texts = AtomTexts()
         self.whole = Model(frozenset())   # the single answer stream, rebuilt from changes
+        #: while changes arrive: (its atoms, its pins, its sorted printed atoms or None), updated in place
+        self._now: Optional[tuple] = None
+
+    def _apply(self, changes) -> tuple:
+        """Apply ``Result.changes`` to the answer stream (removed first, then added); returns the
+        atoms (not pins) that left and those that came."""
+        if self._now is None:
+            self._now = (set(self.whole.atoms), set(self.whole.pinned), None)
+        atoms, pins, _ = self._now
+        added, removed = changes
+        gone, new = [], []
+        for x in removed:
+            if isinstance(x[0], str):
+                if x in atoms:
+                    atoms.remove(x)
+                    gone.append(x)
+            else:
+                pins.discard(x)
+        for x in added:
+            if isinstance(x[0], str):
+                if x not in atoms:
+                    atoms.add(x)
+                    new.append(x)
+            else:
+                pins.add(x)
+        return gone, new
 
     def materialised(self, result: Result) -> Result:
         """``result`` with whole models, rebuilt from ``Result.changes`` if the engine sent only those."""
         if result.models is not None:
             self.whole = result.models[0] if len(result.models) == 1 else Model(frozenset())
+            self._now = None
             return result
-        added, removed = result.changes
-        atoms, pinned = set(self.whole.atoms), set(self.whole.pinned)
-        for items, update in ((removed, set.discard), (added, set.add)):
-            for x in items:
-                update(atoms if isinstance(x[0], str) else pinned, x)
-        self.whole = Model(frozenset(atoms), frozenset(pinned))
+        self._apply(result.changes)
+        atoms, pins, _ = self._now = (*self._now[:2], None)
+        self.whole = Model(frozenset(atoms), frozenset(pins))
         return Result(result.t, result.c, (self.whole,), result.changes)
+
+    def _sorted_from_changes(self, changes) -> tuple:
+        """The printed atoms of the answer stream after ``changes``, sorted: the previous sorted
+        texts without those that left, merged with those that came (no whole-model copy)."""
+        gone, new = self._apply(changes)
+        atoms, pins, texts = self._now
+        cache = self.texts.text
+        if len(cache) > self.texts.limit:
+            cache.clear()
+        text = cache.__getitem__
+        if texts is None or len(gone) + len(new) > len(texts) // 4:
+            texts = sorted(map(text, atoms))
+        elif gone or new:
+            texts = _edit_sorted(texts, list(map(text, gone)), list(map(text, new)))
+        self._now = (atoms, pins, texts)
+        return tuple(texts)
 
     def lines(self, result: Result) -> Iterable[str]:
         """The output lines for one result."""
@@ -178,10 +219,31 @@ class Writer:
         self.out.flush()
 
     def _models(self, result: Result) -> list:
+        if result.models is None and not self.show_at:  # changes only: the cheap path
+            return [(self._sorted_from_changes(result.changes), ())]
         return printed_models(self.materialised(result), self.show_at, self.texts)
 
     def _json_list(self, texts) -> str:
         return self.texts.json_list(texts)
+
+
+def _edit_sorted(texts: list, gone: list, new: list) -> list:
+    """The sorted list ``texts`` without ``gone`` (which it holds) and with ``new``: each change
+    found by bisection, the unchanged runs copied by slices (few comparisons, unlike a sort)."""
+    edits = sorted([(bisect_left(texts, x), 1, x) for x in gone] + [(bisect_left(texts, x), 0, x) for x in new])
+    out: list = []
+    at = 0
+    for pos, drop, x in edits:
+        out += texts[at:pos]
+        if drop:
+            if pos == len(texts) or texts[pos] != x:  # not there: two atoms print alike (cannot happen); sort instead
+                return sorted(set(texts) - set(gone) | set(new))
+            at = pos + 1
+        else:
+            out.append(x)
+            at = pos
+    out += texts[at:]
+    return out
 
 
 class JsonlWriter(Writer):
