@@ -102,6 +102,7 @@ class Store:
         self.facts: dict = {}
         self.indexes: list = []
         self._index_of: dict = {}
+        self._keys: dict = {}
         self.buckets: dict = {}
         self.heap: list = []
         self.delta: list = []
@@ -116,7 +117,11 @@ class Store:
 
     def key(self, positions: tuple):
         """The function of an instance to its arguments at ``positions`` (one: the value, else a tuple)."""
-        return atom_key(positions) if self.shape == "atom" else _at_key(positions, self.arity)
+        key = self._keys.get(positions)
+        if key is None:
+            key = self._keys[positions] = (atom_key(positions) if self.shape == "atom"
+                                           else _at_key(positions, self.arity))
+        return key
 
     def index(self, positions: tuple, constants: Optional[dict] = None) -> dict:
         """The index on argument positions (``arity`` = the time of an at-instance), for a
