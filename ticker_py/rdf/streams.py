@@ -122,7 +122,7 @@ class _Tokens(dict):
     as the slow path maps it: an IRI by ``NamedNode`` (which checks it), any other term as the
     object of a triple of its own; cleared at a million terms."""
 
-    def learn(self, texts: set, terms: _Terms) -> bool:
+    def learn(self, texts: list, terms: _Terms) -> bool:
         """Add the terms ``texts``; False if one is bad (the slow path then says where and why)."""
         import pyoxigraph as ox
 
@@ -153,7 +153,7 @@ def _fast_atoms(text: str, mapping: RdfMapping, tokens: _Tokens, terms: _Terms) 
     if parts[0].strip(" \t") or any(parts[4::4]):
         return None
     subjects, properties, objects = parts[1::4], parts[2::4], parts[3::4]
-    new = set(subjects).union(properties, objects).difference(tokens)
+    new = [x for x in set(subjects).union(properties, objects) if x not in tokens]
     if new and not tokens.learn(new, terms):
         return None
     if mapping.kind == "triple":
