@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import signal
 import threading
 import time
@@ -157,8 +156,6 @@ def cmd_run(args) -> int:
     start = time.perf_counter()
     points = 0
     results = _interruptible(reasoner.feed(records, until=o.until, every=o.every, max_gap=o.max_gap))
-    thresholds = gc.get_threshold()
-    gc.set_threshold(100_000, 50, 100)  # the stream loop makes many small acyclic tuples: collect less often
     try:
         if o.consequences:
             from ..consequences import consequences
@@ -172,7 +169,6 @@ def cmd_run(args) -> int:
             points += 1
             writer.write(result)
     finally:
-        gc.set_threshold(*thresholds)
         writer.close({"time_points": points, "atoms": reasoner.atoms_in,
                       "seconds": time.perf_counter() - start})
         out.close()
