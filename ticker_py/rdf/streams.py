@@ -24,7 +24,7 @@ from typing import Iterable, Iterator, Optional
 from .. import ast
 from ..errors import Diagnostic, StreamError, UsageError
 from ..streams.model import Record
-from ..streams.readers import _error, _lines
+from ..streams.readers import stream_error, text_lines
 from .terms import check_literal, iri_of, to_value
 
 __all__ = ["RdfMapping", "read_rdf_text", "read_nquads", "read_rdf_csv", "read_rdf_parquet",
@@ -218,7 +218,7 @@ def read_rdf_text(lines_or_file, source: str = "<stdin>", mapping: RdfMapping = 
     ``fast``: lines of plain N-Triples take the fast path (the same records; False: never).
     """
     last, pending, size, terms, tokens = None, [], 0, _Terms(), (_Tokens() if fast else None)
-    for number, raw in enumerate(_lines(lines_or_file, source), 1):
+    for number, raw in enumerate(text_lines(lines_or_file, source), 1):
         raw = raw.rstrip("\r\n")
         stripped = raw.strip()
         if not stripped or stripped[0] in "#%":
@@ -227,14 +227,14 @@ def read_rdf_text(lines_or_file, source: str = "<stdin>", mapping: RdfMapping = 
         if m is None:
             yield from _parsed(pending, source, mapping, terms, tokens)
             col = len(raw) - len(raw.lstrip()) + 1
-            raise _error(source, number, col, "expected 'T: triples' (a time point, ':', then triples)", raw)
+            raise stream_error(source, number, col, "expected 'T: triples' (a time point, ':', then triples)", raw)
         try:
             t = _time(m.group(1))
             if last is not None and t < last:
                 raise ValueError(f"time {t} after time {last}")
         except ValueError as e:
             yield from _parsed(pending, source, mapping, terms, tokens)
-            raise _error(source, number, m.start(1) + 1, str(e), raw, len(m.group(1))) from None
+            raise stream_error(source, number, m.start(1) + 1, str(e), raw, len(m.group(1))) from None
         last = t
         pending.append((number, raw, t, m.end()))
         size += len(raw)
@@ -275,8 +275,8 @@ def _parsed(entries: list, source: str, mapping: RdfMapping, terms: Optional[_Te
             except ValueError as e:
                 yield from _records(entries, atoms, i, source)
                 number, raw, _, start = entries[i]
-                raise _error(source, number, start + 1 + len(raw[start:]) - len(raw[start:].lstrip()),
-                             str(e), raw) from None
+                raise stream_error(source, number, start + 1 + len(raw[start:]) - len(raw[start:].lstrip()),
+                                   str(e), raw) from None
     except SyntaxError as err:
         message, (_, line, column, *_rest) = err.args
         i = line - 1
@@ -288,7 +288,7 @@ def _parsed(entries: list, source: str, mapping: RdfMapping, terms: Optional[_Te
             message = "unexpected end of the line"
         yield from _records(entries, atoms, i, source)
         number, raw, _, start = entries[i]
-        raise _error(source, number, start + column, "bad triple: " + syntax_message(message), raw) from None
+        raise stream_error(source, number, start + column, "bad triple: " + syntax_message(message), raw) from None
     yield from _records(entries, atoms, len(entries), source)
 
 
@@ -320,7 +320,7 @@ def read_nquads(lines_or_file, source: str = "<stdin>", mapping: RdfMapping = Rd
     import pyoxigraph as ox
 
     def items():
-        for number, raw in enumerate(_lines(lines_or_file, source), 1):
+        for number, raw in enumerate(text_lines(lines_or_file, source), 1):
             raw = raw.rstrip("\r\n")
             if not raw.strip() or raw.lstrip().startswith("#"):
                 continue
@@ -328,12 +328,12 @@ def read_nquads(lines_or_file, source: str = "<stdin>", mapping: RdfMapping = Rd
                 quads = list(_parse(raw, ox.RdfFormat.N_QUADS))
             except SyntaxError as err:
                 message, (_, _, column, *_rest) = err.args
-                raise _error(source, number, column, "bad triple: " + syntax_message(message), raw) from None
+                raise stream_error(source, number, column, "bad triple: " + syntax_message(message), raw) from None
             for quad in quads:
                 try:
                     yield number, time_of_graph(quad.graph_name), (_checked(quad, mapping, terms),)
                 except ValueError as e:
-                    raise _error(source, number, 1, str(e), raw) from None
+                    raise stream_error(source, number, 1, str(e), raw) from None
 
     terms = _Terms()
     return _grouped(items(), source)
@@ -346,7 +346,7 @@ def _grouped(items: Iterable[tuple], source: str) -> Iterator[Record]:
     try:
         for line, t, new in items:
             if last is not None and t < last:
-                raise _error(source, line, 1, f"time {t} after time {last}")
+                raise stream_error(source, line, 1, f"time {t} after time {last}")
             if t != last:
                 if last is not None:
                     yield Record(last, tuple(atoms), source, where)
@@ -370,14 +370,14 @@ def _table(rows: Iterable[tuple], source: str, mapping: RdfMapping) -> Iterator[
             try:
                 t = _time(str(t).strip())
             except ValueError as e:
-                raise _error(source, line, 1, str(e)) from None
+                raise stream_error(source, line, 1, str(e)) from None
             if s is None or (isinstance(s, str) and not s.strip()):
                 yield line, t, ()  # a heartbeat row
                 continue
             try:
                 yield line, t, parse_triples(f"{s} {p} {o} .", mapping)
             except ValueError as e:
-                raise _error(source, line, 1, f"triple '{s} {p} {o}': {e}") from None
+                raise stream_error(source, line, 1, f"triple '{s} {p} {o}': {e}") from None
 
     return _grouped(items(), source)
 
@@ -385,7 +385,7 @@ def _table(rows: Iterable[tuple], source: str, mapping: RdfMapping) -> Iterator[
 def _check_columns(columns, source: str) -> None:
     missing = [c for c in _COLUMNS if c not in columns]
     if missing:
-        raise _error(source, 1, 1, f"missing column '{missing[0]}' (an RDF table has columns t, s, p, o)")
+        raise stream_error(source, 1, 1, f"missing column '{missing[0]}' (an RDF table has columns t, s, p, o)")
 
 
 def read_rdf_csv(path, source: Optional[str] = None, mapping: RdfMapping = RdfMapping()) -> Iterator[Record]:
