@@ -432,8 +432,7 @@ def test_r4_generators_are_deterministic_and_sized():
 
 @pytest.mark.spark
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["bsbm", "srbench"])
-def test_r4_spark_generation_equals_python(tmp_path, name):
+def test_r4_spark_generation_equals_python(tmp_path):
     pytest.importorskip("pyspark")
     import pyarrow.dataset as ds
 
@@ -441,12 +440,14 @@ def test_r4_spark_generation_equals_python(tmp_path, name):
     from ticker_py.spark.session import get_spark
     from ticker_py.workloads import time_points
 
-    session = get_spark("local[2]")
+    session = get_spark("local[2]")  # one session for both workloads: starting it is most of the cost
     try:
-        generate_parquet(session, name, tmp_path, seed=5, tp=6, partitions=2, size=2, rate=3)
+        for name in ("bsbm", "srbench"):
+            generate_parquet(session, name, tmp_path / name, seed=5, tp=6, partitions=2, size=2, rate=3)
     finally:
         session.stop()
-    tab = ds.dataset(tmp_path / "stream.parquet", partitioning="hive").to_table()
-    tab = tab.sort_by([("t", "ascending"), ("c", "ascending")])
-    ref = [(t, a) for t, atoms in time_points(name, 5, tp=6, rate=3) for a in atoms]
-    assert list(zip(tab["t"].to_pylist(), tab["atom"].to_pylist())) == ref
+    for name in ("bsbm", "srbench"):
+        tab = ds.dataset(tmp_path / name / "stream.parquet", partitioning="hive").to_table()
+        tab = tab.sort_by([("t", "ascending"), ("c", "ascending")])
+        ref = [(t, a) for t, atoms in time_points(name, 5, tp=6, rate=3) for a in atoms]
+        assert list(zip(tab["t"].to_pylist(), tab["atom"].to_pylist())) == ref
