@@ -386,7 +386,7 @@ def _shown(results, name):
     return [sorted(a for a in r.models[0].sorted_atoms() if a.startswith(name)) for r in results]
 
 
-@pytest.mark.parametrize("engine", ["native", "incremental", "clingo"])
+@pytest.mark.parametrize("engine", ENGINE_NAMES)
 def test_r4_bsbm_small_by_hand(engine, tmp_path):
     # ProductType73 is a leaf under ProductType9 under ProductType1; ProductType328 is under ProductType8
     typ = r4.RDF + "type"
@@ -403,7 +403,7 @@ def test_r4_bsbm_small_by_hand(engine, tmp_path):
                                               [price("Product3", 50)], []]
 
 
-@pytest.mark.parametrize("engine", ["native", "incremental", "clingo"])
+@pytest.mark.parametrize("engine", ENGINE_NAMES)
 def test_r4_srbench_small_by_hand(engine, tmp_path):
     w, om = r4.WEATHER, r4.OM
 
