@@ -4,7 +4,7 @@
     python benchmarks/latency.py --scenario cooling --engines native --mode tcp --tp 200
     python benchmarks/latency.py --engines incremental-pure      # the pure incremental encoding
 
-Scenarios (BENCHMARKS.md): ``caching`` is scenario A with time windows (``caching-time``,
+Scenarios (docs/benchmarks.md): ``caching`` is scenario A with time windows (``caching-time``,
 n = 200 by default, one atom per time point, 20 time points per second); ``cooling`` is the
 cooling program (n = 10, k = 100 atoms per time point, 10 time points per second, i.e.
 1000 atoms per second). Atoms are spread evenly over their time point's real-time slot.

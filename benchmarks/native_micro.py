@@ -1,7 +1,7 @@
 """Laser micro-benchmarks on the native engine: CPU µs per input atom.
 
 Streams are pre-built lists of atom tuples fed through ``engine.append(t, atoms)`` +
-``engine.evaluate(t)`` with ``changes_only`` output (see BENCHMARKS.md for the programs).
+``engine.evaluate(t)`` with ``changes_only`` output (see docs/benchmarks.md for the programs).
 
     python benchmarks/native_micro.py            # the anchor grid: n in {10,50,100}, k in {100,500,1000}, 300 tp
     python benchmarks/native_micro.py --quick    # a small run

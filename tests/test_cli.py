@@ -247,3 +247,12 @@ def test_background_file_through_the_one_loader(files):
         load_program(prog, background=files("bad.lars", "a :- b.\n"))
     with pytest.raises(UsageError, match="does not exist"):
         load_program(prog, background=prog.parent / "missing.lars")
+
+
+@pytest.mark.parametrize("engine,noted", [("native", True), ("clingo", True), ("incremental", False)])
+def test_inertia_without_effect_is_noted(capsys, files, engine, noted):
+    prog = files("p.lars", "q :- p.\n")
+    stream = files("s.stream", "0: p\n")
+    code, out, err = ticker(capsys, "run", prog, "--stream", stream, "--engine", engine, "--inertia")
+    assert code == 0 and json.loads(out) == {"t": 0, "c": 1, "models": [["q"]]}
+    assert ("--inertia has no effect with the " + engine in err) is noted

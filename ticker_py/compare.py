@@ -18,8 +18,8 @@ Research switches (they change what every engine sees, identically):
 
 * ``tuple_order="reverse"`` reverses the arrival order of the atoms *within each time point*
   before the stream reaches the engines. A tuple window ``[n #]`` that reaches into the oldest
-  time point then keeps its first-arrived atoms instead of its last-arrived (SPEC §3.3).
-* ``every="signal"`` evaluates after every atom (SPEC §3.4) instead of once per time point.
+  time point then keeps its first-arrived atoms instead of its last-arrived (docs/semantics.md).
+* ``every="signal"`` evaluates after every atom (docs/cli.md) instead of once per time point.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from typing import Optional
 
 __all__ = ["ANCHORS", "TARGETS", "render_markdown", "plot_all", "cell"]
 
-# Peer figures measured on this machine (BENCHMARKS.md) and the project's targets (issue 6).
+# Peer figures measured on this machine (docs/benchmarks.md) and the project's targets.
 ANCHORS = {
     ("caching-time", 40): "Ticker: incremental 3.8 s, clingo ≈ 20 s",
     ("caching-tuple", 40): "Ticker: incremental 3.8 s, clingo ≈ 20 s",

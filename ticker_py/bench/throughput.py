@@ -34,7 +34,7 @@ WORKLOADS = {
     "cooling": (LASER, "native"), "caching-time": ({"tp": 1000, "window": 60}, "native"),
     "b1": ({"tp": 1000, "window": 60}, "incremental"),
 }
-#: issue 13's targets: text stream, --format none, µs per input atom
+#: the throughput targets: text stream, --format none, µs per input atom
 TARGETS = {"box": 2.0, "diamond": 2.0, "join": 5.0, "cooling": 4.0}
 JSONL_TARGET = 0.4  # µs per output atom on top of --format none
 PARQUET_FACTOR = 1.5  # × in-engine

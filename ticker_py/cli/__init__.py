@@ -1,4 +1,4 @@
-"""The ``ticker`` command line (SPEC §5): one module per command, one error boundary (:func:`main`).
+"""The ``ticker`` command line (docs/cli.md): one module per command, one error boundary (:func:`main`).
 
 Exit status: 0 done; 2 bad program, stream or arguments (a :class:`~ticker_py.errors.TickerError`,
 reported as a diagnostic on stderr); 1 an internal error (a bug); 3 from ``ticker compare``

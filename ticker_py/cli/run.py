@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import signal
+import sys
 import threading
 import time
 from dataclasses import dataclass, replace
@@ -23,6 +24,8 @@ __all__ = ["RunOptions", "register", "cmd_run", "FORMATS"]
 FORMATS = ("jsonl", "text", "csv", "none", "ntriples", "nquads")
 RDF_OUTPUT = ("ntriples", "nquads")
 RDF_FORMATS = ("nt", "nq", "rdf-csv", "rdf-parquet")
+#: the engines whose answer stream ``--inertia`` steers
+INERTIA_ENGINES = ("incremental", "incremental-pure")
 STREAM_FORMATS = ("auto", "text", "jsonl", "csv") + RDF_FORMATS
 
 
@@ -149,6 +152,9 @@ def cmd_run(args) -> int:
     reasoner = Reasoner(analysis, engine=o.engine, models=o.models, show=o.show, inertia=o.inertia,
                         changes_only=o.changes or o.format == "none", factorize=o.factorize,
                         semantics=o.semantics)
+    if o.inertia and reasoner.engine_name not in INERTIA_ENGINES:
+        print(f"note: --inertia has no effect with the {reasoner.engine_name} engine (only the incremental "
+              "engines prefer the previous answer stream)", file=sys.stderr)
     records = live_records(live, analysis)
     if records is None:
         records = records_from(o.stream, rdf, o.stream_format)

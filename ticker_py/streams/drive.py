@@ -46,7 +46,7 @@ def _gap_error(t: int, open_t: int, max_gap: int, where: Optional[Location] = No
 
 
 class Every(str, enum.Enum):
-    """When an engine is evaluated: once per time point, or after every atom (SPEC §3.4)."""
+    """When an engine is evaluated: once per time point, or after every atom (docs/cli.md, ``--every``)."""
 
     TIME = "time"
     SIGNAL = "signal"

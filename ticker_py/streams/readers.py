@@ -1,10 +1,10 @@
-"""Stream readers: text, JSON Lines, CSV, Parquet and pandas DataFrames (SPEC §2).
+"""Stream readers: text, JSON Lines, CSV, Parquet and pandas DataFrames (docs/formats.md).
 
 Every reader is a lazy generator of :class:`~ticker_py.streams.model.Record`: it yields a
 record as soon as its input is complete and raises a located
 :class:`~ticker_py.errors.StreamError` at the first bad record, after yielding every good
 record before it. :func:`~ticker_py.streams.model.time_points` turns records into time points.
-See ``docs/formats.md`` for the formats and the choices made where SPEC is silent.
+See ``docs/formats.md`` for the formats and the choices made where a format leaves room.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Reading a Spark DataFrame as a stream (SPEC §2, tables).
+"""Reading a Spark DataFrame as a stream (docs/formats.md, tables).
 
 :func:`read_spark_dataframe` is what :func:`ticker_py.records_from` (and so
 ``ticker_py.run(program, spark_df)``) uses for an object with ``toLocalIterator``. It

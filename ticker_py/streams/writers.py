@@ -1,4 +1,4 @@
-"""Result writers: JSON Lines, text, CSV, changes and none (SPEC §4), and a DataFrame view.
+"""Result writers: JSON Lines, text, CSV, changes and none (docs/formats.md), and a DataFrame view.
 
 A writer gets one :class:`~ticker_py.streams.model.Result` per evaluation point through
 ``write`` and flushes its output after each result, so it can feed a live consumer;

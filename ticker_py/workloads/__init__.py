@@ -1,4 +1,4 @@
-"""The benchmark workloads of BENCHMARKS.md: programs and deterministic stream generators.
+"""The benchmark workloads (docs/benchmarks.md): programs and deterministic stream generators.
 
 >>> from ticker_py.workloads import generate, program
 >>> print(program("diamond", window=5), end="")
