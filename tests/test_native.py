@@ -200,6 +200,24 @@ def test_function_terms_in_patterns():
     assert res[0][0] == ["g(1)"]
 
 
+def test_stores_and_indexes_keep_only_what_a_literal_can_match():
+    # every literal over t/3 has a constant in position 2: the input store keeps those atoms
+    # only, and the index on positions (1, 2) only the type atoms; answers as clingo's
+    prog = ("a(X) :- t(X, type, C) in [2], sub(C, top). b(X, V) :- t(X, val, V) in [2], t(X, type, c1) in [2]. "
+            "c(X) :- t(X, f(1), Y) at 1 in [3], not t(X, val, 7) in [1]. sub(c1, top). sub(c2, top). t(k, type, c2).")
+    stream = [(0, [("t", "x", "type", "c1"), ("t", "x", "val", 7), ("t", "y", "other", 1), ("t", "y", ("f", 1), 2)]),
+              (1, [("t", "y", "type", "c3"), ("t", "y", "val", 8), ("t", "z", ("f", 1), 3), ("t", "z", "zz", 0)]),
+              (2, [("t", "x", "val", 9), ("t", "z", ("f", 2), 3)]), (3, []), (4, [("t", "y", "type", "c2")])]
+    assert differential(prog, stream) == 5
+    engine = native(prog)
+    engine.append(0, stream[0][1])
+    engine.evaluate(0)
+    window = [st for st in engine.wiring.stores if st.name == "t time diamond 2"][0]
+    assert ("t", "y", "other", 1) not in window.facts and ("t", "x", "val", 7) in window.facts
+    index = window._index_of[(1, 2)][1]
+    assert set(index) == {("type", "c1"), ("type", "c2")}
+
+
 def test_show_all():
     res = run("q :- p(X) in [1]. bgf(1).", [(0, [("p", 2)]), (1, []), (2, [])], show="all")
     assert [atoms for atoms, _ in res] == [["bgf(1)", "p(2)", "q"], ["bgf(1)", "q"], ["bgf(1)"]]

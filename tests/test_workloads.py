@@ -15,6 +15,8 @@ from ticker_py.syntax import parse_program
 from ticker_py.workloads import WORKLOADS, generate, program, resolve, time_points
 from ticker_py.workloads.files import write_stream
 
+from helpers import scaled
+
 
 def stream(name, **kw):
     return list(generate(name, **kw))
@@ -49,9 +51,15 @@ def test_resolve_errors():
     assert resolve("rules-50")[1]["r"] == 50
 
 
-@pytest.mark.parametrize("name", list(WORKLOADS))
+#: the R4 workloads: 11,000 triples a time point by default
+R4 = ("bsbm", "srbench")
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n in R4 else n for n in WORKLOADS])
 def test_deterministic_and_block_independent(name):
     kw = dict(tp=60, window=7)
+    if name in R4:  # 20 offers or observations a time point unless TICKER_SLOW=full
+        kw["rate"] = scaled(WORKLOADS[name].defaults["rate"], 20)
     ref = stream(name, seed=3, **kw)
     assert [t for t, _ in ref] == list(range(60))
     assert stream(name, seed=3, **kw) == ref

@@ -21,9 +21,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator, Optional
 
+from .. import ast
 from ..errors import Diagnostic, StreamError, UsageError
 from ..streams.model import Record
-from ..streams.readers import _error, _lines
+from ..streams.readers import stream_error, text_lines
 from .terms import check_literal, iri_of, to_value
 
 __all__ = ["RdfMapping", "read_rdf_text", "read_nquads", "read_rdf_csv", "read_rdf_parquet",
@@ -37,6 +38,8 @@ RDF_FORMATS = ("nt", "nq", "rdf-csv", "rdf-parquet")
 TIME_GRAPH = "urn:ticker:t:"
 
 _TIME = re.compile(r"\s*(\S*?)\s*:(?=\s|$)")
+#: a text stream is parsed in batches of at most this many characters (and ``batch`` lines)
+_BATCH_CHARS = 1 << 20
 _GRAPH_TIME = re.compile(r"[0-9]+$")
 _LOCAL = re.compile(r"[A-Za-z0-9_]+")
 
@@ -108,6 +111,59 @@ class _Terms(dict):
         return value
 
 
+# the fast path of the text reader: lines of N-Triples without escapes or Turtle shorthand, cut
+# into terms (each term then read by pyoxigraph once, which refuses what the cut let through)
+_TRIPLE = re.compile(r'(<[^>]*>|_:[^ \t<]+)[ \t]*(<[^>]*>)[ \t]*'
+                     r'(<[^>]*>|"[^"\\]*"(?:\^\^<[^>]*>|@[-A-Za-z0-9]+)?|_:[^ \t.]+)[ \t]*\.[ \t]*')
+
+
+class _Tokens(dict):
+    """Term text -> ticker_py term, for the fast path; each new term read by pyoxigraph and mapped
+    as the slow path maps it: an IRI by ``NamedNode`` (which checks it), any other term as the
+    object of a triple of its own; cleared at a million terms."""
+
+    def learn(self, texts: list, terms: _Terms) -> bool:
+        """Add the terms ``texts``; False if one is bad (the slow path then says where and why)."""
+        import pyoxigraph as ox
+
+        if len(self) + len(texts) > 1_000_000:
+            self.clear()
+        named, quote = ox.NamedNode, ast.quote
+        others = []
+        try:
+            for text in texts:
+                if text[0] == "<":  # NamedNode refuses what Turtle's IRIREF does, escapes too
+                    self[text] = ("iri", quote(named(text[1:-1]).value))
+                else:
+                    others.append(text)
+            if others:
+                quads = list(_parse("".join(f"<urn:x> <urn:x> {t} .\n" for t in others), ox.RdfFormat.TURTLE))
+                if len(quads) != len(others):
+                    return False
+                for text, quad in zip(others, quads):
+                    self[text] = terms[quad.object]
+        except (SyntaxError, ValueError):
+            return False
+        return True
+
+
+def _fast_atoms(text: str, mapping: RdfMapping, tokens: _Tokens, terms: _Terms) -> Optional[list]:
+    """The atoms of the triples ``text`` if it is plain N-Triples whose terms are all good, else None."""
+    parts = _TRIPLE.split(text)
+    if parts[0].strip(" \t") or any(parts[4::4]):
+        return None
+    subjects, properties, objects = parts[1::4], parts[2::4], parts[3::4]
+    new = [x for x in set(subjects).union(properties, objects) if x not in tokens]
+    if new and not tokens.learn(new, terms):
+        return None
+    if mapping.kind == "triple":
+        return [("triple", tokens[s], tokens[p], tokens[o]) for s, p, o in zip(subjects, properties, objects)]
+    try:
+        return [mapping.atom(tokens[s], tokens[p], tokens[o]) for s, p, o in zip(subjects, properties, objects)]
+    except ValueError:
+        return None
+
+
 def _checked(quad, mapping: RdfMapping, terms: Optional[_Terms] = None):
     """The atom of a pyoxigraph triple or quad; ValueError on a malformed literal or an unmapped property."""
     terms = _Terms() if terms is None else terms
@@ -154,45 +210,60 @@ def _time(text: str) -> int:
 
 
 def read_rdf_text(lines_or_file, source: str = "<stdin>", mapping: RdfMapping = RdfMapping(),
-                  batch: int = 1) -> Iterator[Record]:
+                  batch: int = 1, fast: bool = True) -> Iterator[Record]:
     """Read ``T: triples`` lines (N-Triples terms, several triples a line; ``T:`` alone is a
     time point without triples). Lines starting with ``#`` or ``%`` are comments.
 
     ``batch`` lines are parsed by one call of the RDF parser (files: 4096; 1 keeps a pipe live).
+    ``fast``: lines of plain N-Triples take the fast path (the same records; False: never).
     """
-    last, pending, terms = None, [], _Terms()
-    for number, raw in enumerate(_lines(lines_or_file, source), 1):
+    last, pending, size, terms, tokens = None, [], 0, _Terms(), (_Tokens() if fast else None)
+    for number, raw in enumerate(text_lines(lines_or_file, source), 1):
         raw = raw.rstrip("\r\n")
         stripped = raw.strip()
         if not stripped or stripped[0] in "#%":
             continue
         m = _TIME.match(raw)
         if m is None:
-            yield from _parsed(pending, source, mapping, terms)
+            yield from _parsed(pending, source, mapping, terms, tokens)
             col = len(raw) - len(raw.lstrip()) + 1
-            raise _error(source, number, col, "expected 'T: triples' (a time point, ':', then triples)", raw)
+            raise stream_error(source, number, col, "expected 'T: triples' (a time point, ':', then triples)", raw)
         try:
             t = _time(m.group(1))
             if last is not None and t < last:
                 raise ValueError(f"time {t} after time {last}")
         except ValueError as e:
-            yield from _parsed(pending, source, mapping, terms)
-            raise _error(source, number, m.start(1) + 1, str(e), raw, len(m.group(1))) from None
+            yield from _parsed(pending, source, mapping, terms, tokens)
+            raise stream_error(source, number, m.start(1) + 1, str(e), raw, len(m.group(1))) from None
         last = t
         pending.append((number, raw, t, m.end()))
-        if len(pending) >= batch:
-            yield from _parsed(pending, source, mapping, terms)
-            pending = []
-    yield from _parsed(pending, source, mapping, terms)
+        size += len(raw)
+        if len(pending) >= batch or size >= _BATCH_CHARS:
+            yield from _parsed(pending, source, mapping, terms, tokens)
+            pending, size = [], 0
+    yield from _parsed(pending, source, mapping, terms, tokens)
 
 
-def _parsed(entries: list, source: str, mapping: RdfMapping, terms: Optional[_Terms] = None) -> Iterator[Record]:
-    """Records of ``(line, text, t, start)`` entries, their triples ``text[start:]`` parsed by one
-    TriG parse: entry i is the graph ``<urn:l:i> { ... }`` on its own line(s)."""
+def _parsed(entries: list, source: str, mapping: RdfMapping, terms: Optional[_Terms] = None,
+            tokens: Optional[_Tokens] = None) -> Iterator[Record]:
+    """Records of ``(line, text, t, start)`` entries: by the fast path if every line is plain
+    N-Triples (:func:`_fast_atoms`), else their triples ``text[start:]`` parsed by one TriG
+    parse: entry i is the graph ``<urn:l:i> { ... }`` on its own line(s)."""
     import pyoxigraph as ox
 
     if not entries:
         return
+    terms = _Terms() if terms is None else terms
+    if tokens is not None:
+        fast = []
+        for _, raw, _, start in entries:
+            atoms = _fast_atoms(raw[start:], mapping, tokens, terms)
+            if atoms is None:
+                break
+            fast.append(atoms)
+        else:
+            yield from _records(entries, fast, len(entries), source)
+            return
     heads = [f"<urn:l:{i}> {{" for i in range(len(entries))]
     text = "\n} ".join(h + raw[start:] for h, (_, raw, _, start) in zip(heads, entries)) + "\n}"
     atoms: list = [[] for _ in entries]
@@ -204,8 +275,8 @@ def _parsed(entries: list, source: str, mapping: RdfMapping, terms: Optional[_Te
             except ValueError as e:
                 yield from _records(entries, atoms, i, source)
                 number, raw, _, start = entries[i]
-                raise _error(source, number, start + 1 + len(raw[start:]) - len(raw[start:].lstrip()),
-                             str(e), raw) from None
+                raise stream_error(source, number, start + 1 + len(raw[start:]) - len(raw[start:].lstrip()),
+                                   str(e), raw) from None
     except SyntaxError as err:
         message, (_, line, column, *_rest) = err.args
         i = line - 1
@@ -217,7 +288,7 @@ def _parsed(entries: list, source: str, mapping: RdfMapping, terms: Optional[_Te
             message = "unexpected end of the line"
         yield from _records(entries, atoms, i, source)
         number, raw, _, start = entries[i]
-        raise _error(source, number, start + column, "bad triple: " + syntax_message(message), raw) from None
+        raise stream_error(source, number, start + column, "bad triple: " + syntax_message(message), raw) from None
     yield from _records(entries, atoms, len(entries), source)
 
 
@@ -249,7 +320,7 @@ def read_nquads(lines_or_file, source: str = "<stdin>", mapping: RdfMapping = Rd
     import pyoxigraph as ox
 
     def items():
-        for number, raw in enumerate(_lines(lines_or_file, source), 1):
+        for number, raw in enumerate(text_lines(lines_or_file, source), 1):
             raw = raw.rstrip("\r\n")
             if not raw.strip() or raw.lstrip().startswith("#"):
                 continue
@@ -257,12 +328,12 @@ def read_nquads(lines_or_file, source: str = "<stdin>", mapping: RdfMapping = Rd
                 quads = list(_parse(raw, ox.RdfFormat.N_QUADS))
             except SyntaxError as err:
                 message, (_, _, column, *_rest) = err.args
-                raise _error(source, number, column, "bad triple: " + syntax_message(message), raw) from None
+                raise stream_error(source, number, column, "bad triple: " + syntax_message(message), raw) from None
             for quad in quads:
                 try:
                     yield number, time_of_graph(quad.graph_name), (_checked(quad, mapping, terms),)
                 except ValueError as e:
-                    raise _error(source, number, 1, str(e), raw) from None
+                    raise stream_error(source, number, 1, str(e), raw) from None
 
     terms = _Terms()
     return _grouped(items(), source)
@@ -275,7 +346,7 @@ def _grouped(items: Iterable[tuple], source: str) -> Iterator[Record]:
     try:
         for line, t, new in items:
             if last is not None and t < last:
-                raise _error(source, line, 1, f"time {t} after time {last}")
+                raise stream_error(source, line, 1, f"time {t} after time {last}")
             if t != last:
                 if last is not None:
                     yield Record(last, tuple(atoms), source, where)
@@ -299,14 +370,14 @@ def _table(rows: Iterable[tuple], source: str, mapping: RdfMapping) -> Iterator[
             try:
                 t = _time(str(t).strip())
             except ValueError as e:
-                raise _error(source, line, 1, str(e)) from None
+                raise stream_error(source, line, 1, str(e)) from None
             if s is None or (isinstance(s, str) and not s.strip()):
                 yield line, t, ()  # a heartbeat row
                 continue
             try:
                 yield line, t, parse_triples(f"{s} {p} {o} .", mapping)
             except ValueError as e:
-                raise _error(source, line, 1, f"triple '{s} {p} {o}': {e}") from None
+                raise stream_error(source, line, 1, f"triple '{s} {p} {o}': {e}") from None
 
     return _grouped(items(), source)
 
@@ -314,7 +385,7 @@ def _table(rows: Iterable[tuple], source: str, mapping: RdfMapping) -> Iterator[
 def _check_columns(columns, source: str) -> None:
     missing = [c for c in _COLUMNS if c not in columns]
     if missing:
-        raise _error(source, 1, 1, f"missing column '{missing[0]}' (an RDF table has columns t, s, p, o)")
+        raise stream_error(source, 1, 1, f"missing column '{missing[0]}' (an RDF table has columns t, s, p, o)")
 
 
 def read_rdf_csv(path, source: Optional[str] = None, mapping: RdfMapping = RdfMapping()) -> Iterator[Record]:

@@ -24,7 +24,8 @@ from ..syntax.ground_atoms import AtomInterner, GroundSyntaxError, parse_ground_
 from .model import Record
 
 __all__ = ["read_text", "read_jsonl", "read_csv", "read_parquet", "read_dataframe",
-           "open_stream", "stream_format", "StreamChecker", "ORDER_COLUMNS", "STREAM_FORMATS", "MAX_LINE"]
+           "open_stream", "stream_format", "StreamChecker", "ORDER_COLUMNS", "STREAM_FORMATS", "MAX_LINE",
+           "stream_error", "text_lines"]
 
 #: Arrival-order columns of tables, by priority: the first one present orders the rows
 #: of each time point.
@@ -34,8 +35,8 @@ _COMMENT = re.compile(r'"(?:\\.|[^"\\])*"|[%#]')
 _TIME = re.compile(r"\s*(\S*?)\s*:")
 
 
-def _error(source: str, line: int, column: int, message: str, text: Optional[str] = None,
-           width: int = 1) -> StreamError:
+def stream_error(source: str, line: int, column: int, message: str, text: Optional[str] = None,
+                 width: int = 1) -> StreamError:
     """A StreamError at ``source:line:column`` (1-based), with a caret excerpt of ``text``."""
     diag = Diagnostic(message, Location(source, line, column, line, column + max(1, width)))
     if text is not None:
@@ -62,7 +63,7 @@ def _parse_atom(text: str, source: str, line: int, interner: Optional[AtomIntern
     try:
         return interner.atom(text) if interner is not None else parse_ground_atom(text)
     except GroundSyntaxError as e:
-        raise _error(source, line, column, f"atom '{text}': {e.message}") from None
+        raise stream_error(source, line, column, f"atom '{text}': {e.message}") from None
 
 
 def _parse_atoms(texts: list, source: str, line: int, interner: AtomInterner) -> tuple:
@@ -72,7 +73,7 @@ def _parse_atoms(texts: list, source: str, line: int, interner: AtomInterner) ->
         return tuple([get(x) or interner.atom(x) for x in texts])
     except (GroundSyntaxError, TypeError):
         if not all(isinstance(x, str) for x in texts):
-            raise _error(source, line, 1, "'atoms' must be a list of strings") from None
+            raise stream_error(source, line, 1, "'atoms' must be a list of strings") from None
         return tuple(_parse_atom(x, source, line, interner) for x in texts)
 
 
@@ -90,27 +91,27 @@ def _read_lines(f, source: str, limit: Optional[int] = None) -> Iterator[str]:
         try:
             raw = f.readline(limit + 1)
         except UnicodeDecodeError as e:  # a text-mode file object given by a caller
-            raise _error(source, number + 1, 1, f"invalid UTF-8 ({e.reason}): not a text stream") from None
+            raise stream_error(source, number + 1, 1, f"invalid UTF-8 ({e.reason}): not a text stream") from None
         except (OSError, EOFError) + _DECOMPRESS_ERRORS as e:
-            raise _error(source, number + 1, 1, f"cannot read the stream: {e}") from None
+            raise stream_error(source, number + 1, 1, f"cannot read the stream: {e}") from None
         if not raw:
             return
         number += 1
         if len(raw) > limit and raw[-1:] not in (b"\n", "\n"):
-            raise _error(source, number, 1, f"line longer than {limit} bytes (the limit for one line)")
+            raise stream_error(source, number, 1, f"line longer than {limit} bytes (the limit for one line)")
         if type(raw) is bytes:
             try:
                 raw = raw.decode("utf-8")
             except UnicodeDecodeError as e:
                 column = len(raw[:e.start].decode("utf-8")) + 1
-                raise _error(source, number, column, f"invalid UTF-8 (byte 0x{raw[e.start]:02x}):"
-                             " not a text stream") from None
+                raise stream_error(source, number, column, f"invalid UTF-8 (byte 0x{raw[e.start]:02x}):"
+                                   " not a text stream") from None
         if number == 1 and raw.startswith("\ufeff"):
             raw = raw[1:]
         yield raw
 
 
-def _lines(lines_or_file, source: str) -> Iterable[str]:
+def text_lines(lines_or_file, source: str) -> Iterable[str]:
     """Lines of a file object (binary or text; see :func:`_read_lines`), of a string, or of a list."""
     if isinstance(lines_or_file, str):
         return lines_or_file.splitlines()
@@ -139,7 +140,7 @@ def read_text(lines_or_file, source: str = "<stdin>") -> Iterator[Record]:
     """
     last = None
     interner = AtomInterner()
-    for number, raw in enumerate(_lines(lines_or_file, source), 1):
+    for number, raw in enumerate(text_lines(lines_or_file, source), 1):
         raw = raw.rstrip("\r\n")
         line = _strip_comment(raw)
         if not line.strip():
@@ -147,18 +148,18 @@ def read_text(lines_or_file, source: str = "<stdin>") -> Iterator[Record]:
         m = _TIME.match(line)
         if m is None:
             col = len(line) - len(line.lstrip()) + 1
-            raise _error(source, number, col, "expected 'T: atoms' (a time point, ':', then atoms)", raw)
+            raise stream_error(source, number, col, "expected 'T: atoms' (a time point, ':', then atoms)", raw)
         col = m.start(1) + 1
         try:
             t = _time_value(m.group(1))
         except ValueError as e:
-            raise _error(source, number, col, str(e), raw, len(m.group(1))) from None
+            raise stream_error(source, number, col, str(e), raw, len(m.group(1))) from None
         if last is not None and t < last:
-            raise _error(source, number, col, f"time {t} after time {last}", raw, len(m.group(1)))
+            raise stream_error(source, number, col, f"time {t} after time {last}", raw, len(m.group(1)))
         try:
             atoms = interner.atoms(line, m.end())
         except GroundSyntaxError as e:
-            raise _error(source, number, e.column + 1, e.message, raw) from None
+            raise stream_error(source, number, e.column + 1, e.message, raw) from None
         last = t
         yield Record(t, atoms, source, number)
 
@@ -170,27 +171,27 @@ def read_jsonl(lines_or_file, source: str = "<stdin>") -> Iterator[Record]:
     """
     last = None
     interner = AtomInterner()
-    for number, raw in enumerate(_lines(lines_or_file, source), 1):
+    for number, raw in enumerate(text_lines(lines_or_file, source), 1):
         if not raw.strip():
             continue
         try:
             obj = json.loads(raw)
         except json.JSONDecodeError as e:
-            raise _error(source, number, e.colno, f"bad JSON: {e.msg}") from None
+            raise stream_error(source, number, e.colno, f"bad JSON: {e.msg}") from None
         if not isinstance(obj, dict) or "t" not in obj:
-            raise _error(source, number, 1, 'expected an object {"t": T, "atoms": [...]}')
+            raise stream_error(source, number, 1, 'expected an object {"t": T, "atoms": [...]}')
         if len(obj) > 2 or (len(obj) == 2 and "atoms" not in obj):
             unknown = sorted(set(obj) - {"t", "atoms"})
-            raise _error(source, number, 1, f"unknown key '{unknown[0]}' (expected 't' and 'atoms')")
+            raise stream_error(source, number, 1, f"unknown key '{unknown[0]}' (expected 't' and 'atoms')")
         try:
             t = _time_value(obj["t"])
         except ValueError as e:
-            raise _error(source, number, 1, str(e)) from None
+            raise stream_error(source, number, 1, str(e)) from None
         if last is not None and t < last:
-            raise _error(source, number, 1, f"time {t} after time {last}")
+            raise stream_error(source, number, 1, f"time {t} after time {last}")
         texts = obj.get("atoms", [])
         if not isinstance(texts, list):
-            raise _error(source, number, 1, "'atoms' must be a list of strings")
+            raise stream_error(source, number, 1, "'atoms' must be a list of strings")
         atoms = _parse_atoms(texts, source, number, interner)
         last = t
         yield Record(t, atoms, source, number)
@@ -209,7 +210,7 @@ def _check_columns(columns, source: str) -> Optional[str]:
     for name in ("t", "atom"):
         if name not in columns:
             found = ", ".join(map(str, columns)) or "none"
-            raise _error(source, 1, 1, f"missing column '{name}' (columns: {found})")
+            raise stream_error(source, 1, 1, f"missing column '{name}' (columns: {found})")
     return next((c for c in ORDER_COLUMNS if c in columns), None)
 
 
@@ -252,10 +253,10 @@ class _Grouper:
             t = _time_value(t)
             key = _time_value(key, f"column '{self.order}'") if self.order else None
         except ValueError as e:
-            raise _error(source, line, 1, str(e)) from None
+            raise stream_error(source, line, 1, str(e)) from None
         if t != self.t:
             if self.t is not None and t < self.t:
-                raise _error(source, line, 1, f"time {t} after time {self.t}")
+                raise stream_error(source, line, 1, f"time {t} after time {self.t}")
             record = self._start(t, source, line)
             if record is not None:
                 yield record
@@ -415,11 +416,11 @@ def read_csv(path_or_file, source: Optional[str] = None) -> Iterator[Record]:
 
 
 def _read_csv(f, source: str) -> Iterator[Record]:
-    reader = csv.reader(_lines(f, source))
+    reader = csv.reader(text_lines(f, source))
     try:
         header = [h.strip() for h in next(reader, [])]
     except csv.Error as e:
-        raise _error(source, reader.line_num, 1, f"bad CSV: {e}") from None
+        raise stream_error(source, reader.line_num, 1, f"bad CSV: {e}") from None
     order = _check_columns(header, source)
     index = [header.index(c) for c in ("t", "atom", order or "t")]
 
@@ -428,13 +429,13 @@ def _read_csv(f, source: str) -> Iterator[Record]:
             try:
                 row = next(reader, None)
             except csv.Error as e:
-                raise _error(source, reader.line_num, 1, f"bad CSV: {e}") from None
+                raise stream_error(source, reader.line_num, 1, f"bad CSV: {e}") from None
             if row is None:
                 return
             if not row:
                 continue
             if len(row) != len(header):
-                raise _error(source, reader.line_num, 1, f"expected {len(header)} fields, found {len(row)}")
+                raise stream_error(source, reader.line_num, 1, f"expected {len(header)} fields, found {len(row)}")
             yield (source, reader.line_num, *(row[i] for i in index))
 
     yield from _table_records(rows(), order)
@@ -468,7 +469,7 @@ def read_parquet(path, source: Optional[str] = None, batch_size: int = 65536) ->
                 try:
                     batch = next(batches, None)
                 except (pa.ArrowException, OSError) as e:
-                    raise _error(name, number, 1, f"corrupt Parquet data ({e})") from None
+                    raise stream_error(name, number, 1, f"corrupt Parquet data ({e})") from None
                 if batch is None:
                     break
                 yield from _parquet_batch(grouper, batch, order, name, number)
@@ -528,7 +529,7 @@ def _open_parquet(path, name: str):
     try:
         return pq.ParquetFile(str(path))
     except (pa.ArrowException, OSError) as e:
-        raise _error(name, 1, 1, f"not a readable Parquet file ({e})") from None
+        raise stream_error(name, 1, 1, f"not a readable Parquet file ({e})") from None
 
 
 def _parquet_file(path, name: str, batch_size: int) -> tuple:
@@ -605,7 +606,7 @@ def _parquet_types(schema, columns, partition_keys: dict, name: str) -> None:
             continue
         if column not in schema.names:
             found = ", ".join(schema.names) or "none"
-            raise _error(name, 1, 1, f"missing column '{column}' (columns: {found})")
+            raise stream_error(name, 1, 1, f"missing column '{column}' (columns: {found})")
         kind = schema.field(column).type
         if pa.types.is_dictionary(kind):
             kind = kind.value_type
@@ -613,7 +614,7 @@ def _parquet_types(schema, columns, partition_keys: dict, name: str) -> None:
             else pa.types.is_integer(kind)
         if not ok:
             want = "strings" if column == "atom" else "integers"
-            raise _error(name, 1, 1, f"column '{column}' holds {kind}, not {want} (mixed schemas?)")
+            raise stream_error(name, 1, 1, f"column '{column}' holds {kind}, not {want} (mixed schemas?)")
 
 
 def read_dataframe(df, source: str = "<DataFrame>") -> Iterator[Record]:
@@ -735,14 +736,14 @@ class StreamChecker:
             known = self.known.get(name)
             if name in self.intensional:
                 shown = known[0] if known else arity
-                raise _error(record.source, record.line, 1,
-                             f"intensional predicate '{name}/{shown}' in the stream")
+                raise stream_error(record.source, record.line, 1,
+                                   f"intensional predicate '{name}/{shown}' in the stream")
             if known is None:
                 self.known[name] = (arity, f"{record.source}:{record.line}")
             elif known[0] != arity:
-                raise _error(record.source, record.line, 1,
-                             f"predicate '{name}' with arity {arity} in '{format_atom(atom)}',"
-                             f" but arity {known[0]} in {known[1]}")
+                raise stream_error(record.source, record.line, 1,
+                                   f"predicate '{name}' with arity {arity} in '{format_atom(atom)}',"
+                                   f" but arity {known[0]} in {known[1]}")
             checked.add(atom)
         return record
 

@@ -57,7 +57,7 @@ class StreamFeed:
             if bg:
                 for mod, n, store in feeds:
                     if mod is not AT:
-                        store.insert([(a, INF) for a in bg])
+                        store.insert([(a, INF) for a in (bg if store.accept is None else store.accept(bg))])
         for mod, p, n, store in w.tuple_sources:
             bg = w.background.get(p)
             if bg and mod is not AT:
@@ -73,7 +73,7 @@ class StreamFeed:
             if bg:
                 for mod, n, store in feeds:
                     if mod is AT:
-                        store.insert(background_at(bg, n, prev, t))
+                        store.insert(background_at(bg if store.accept is None else store.accept(bg), n, prev, t))
         for p, (last, start, seen) in self.runs.items():
             while seen:
                 u = next(iter(seen))
@@ -104,16 +104,20 @@ class StreamFeed:
             for p, group in groups:
                 for mod, n, store in feeds.get(p, ()):
                     if mod is NOW:
-                        if u == t:
-                            store.insert(list(zip(group, repeat(end_of(t)))))
+                        h = end_of(t) if u == t else -1
                     elif mod is DIAMOND:
                         h = end_of(u + n)
-                        if h >= now:
-                            store.insert(list(zip(group, repeat(h))))
                     elif mod is AT:
                         h = INF if n is None else end_of(u + n)
-                        if h >= now:
-                            store.insert([((a, u), h) for a in group])
+                    else:
+                        continue
+                    if h < now:
+                        continue
+                    mine = group if store.accept is None else store.accept(group)
+                    if mod is AT:
+                        store.insert([((a, u), h) for a in mine])
+                    else:
+                        store.insert(list(zip(mine, repeat(h))))
                 if p in self.runs:
                     self._feed_box(p, u, t, group)
             if show_all and u == t:

@@ -17,7 +17,7 @@ from ...errors import Diagnostic, EngineUnsupported, InternalError
 from ...values import evaluate_arith, from_ast_term, term_key
 from .store import INF
 
-__all__ = ["StoreLiteral", "RulePlan", "compile_rule"]
+__all__ = ["StoreLiteral", "RulePlan", "compile_rule", "constants"]
 
 
 @dataclass
@@ -58,6 +58,18 @@ def _unsupported(rule, why):
 
 def _variables(term) -> set:
     return ast.term_variables(term) if term is not None else set()
+
+
+def is_constant(term) -> bool:
+    """Whether a term is a constant without arithmetic (number, name, string, or a function of those)."""
+    if isinstance(term, (ast.Number, ast.Constant, ast.String)):
+        return True
+    return type(term) is ast.Function and all(is_constant(a) for a in term.args)
+
+
+def constants(terms) -> dict:
+    """position -> value of the constant terms among ``terms``."""
+    return {i: from_ast_term(t) for i, t in enumerate(terms) if is_constant(t)}
 
 
 def _constant_code(term) -> str:
@@ -195,10 +207,12 @@ class _PlanWriter:
         self.h = nh
 
     # -- the steps of a plan
-    def drive(self, lit: StoreLiteral, inst: str, hv: str):
-        """Bind the driving literal from instance ``inst`` with horizon ``hv``."""
+    def drive(self, lit: StoreLiteral, inst: str, hv: str, matched=None):
+        """Bind the driving literal from instance ``inst`` with horizon ``hv`` (the constant at
+        position ``matched`` is already matched)."""
         for pos, term in lit.positions():
-            self.match(term, self.accessor(lit, inst, pos))
+            if pos != matched:
+                self.match(term, self.accessor(lit, inst, pos))
         self.set_h(hv, lit.store.counted)
         self.flush()
 
@@ -219,7 +233,7 @@ class _PlanWriter:
         else:
             inst = self.fresh("x")
             if known:
-                idx = self.name(lit.store.index(tuple(known)), "I")
+                idx = self.name(lit.store.index(tuple(known), constants(t for _, t in positions)), "I")
                 keys = [self.value(dict(positions)[p]) for p in known]
                 key = keys[0] if len(keys) == 1 else f"({', '.join(keys)})"
                 b = self.fresh("b")
@@ -302,6 +316,39 @@ class _PlanWriter:
             self.emit(f"_ap(({head}, {self.h}))")
 
 
+def _delta_sets():
+    """``delta_set(D)``: the instances of delta ``D``, remembered for the next driver of the
+    rule, which gets the same delta (deltas only grow: the same list and length, the same set)."""
+    last: list = [None, -1, None]
+
+    def delta_set(D):
+        if last[0] is not D or last[1] != len(D):
+            last[:] = [D, len(D), {x for x, _ in D}]
+        return last[2]
+    return delta_set
+
+
+def _delta_groups():
+    """``delta_groups(D, key)``: the pairs of delta ``D`` grouped by ``key(instance)``,
+    remembered per key function as :func:`_delta_sets` remembers."""
+    last: dict = {}
+
+    def delta_groups(D, key):
+        e = last.get(key)
+        if e is None or e[0] is not D or e[1] != len(D):
+            groups: dict = {}
+            for pair in D:
+                k = key(pair[0])
+                g = groups.get(k)
+                if g is None:
+                    groups[k] = [pair]
+                else:
+                    g.append(pair)
+            last[key] = e = (D, len(D), groups)
+        return e[2]
+    return delta_groups
+
+
 def _join_order(driver, positives):
     """Greedy join order: next the literal with the most bound argument positions."""
     bound = set() if driver is None else (ast.atom_variables(driver.atom) | _variables(driver.time))
@@ -333,11 +380,20 @@ def _plan_source(plan: RulePlan, body, driver, ns, full=False) -> str:
     excluded = [] if driver is None or full else [
         lit for lit in order if lit.store is driver.store and rank[id(lit)] < rank[id(driver)]]
     if excluded:
-        lines_head.append("    _ds = {x for x, _ in D}")
-    lines_head.append("    for x0, h0 in D:")
+        lines_head.append("    _ds = _delta_set(D)")
+    grouped = None
+    if driver is not None and not full:
+        # iterate only the delta instances with the driver's first constant (grouped once a delta)
+        grouped = next((pos for pos, term in driver.positions() if is_constant(term)), None)
+    if grouped is None:
+        lines_head.append("    for x0, h0 in D:")
+    else:
+        key = gen.name(driver.store.key((grouped,)), "K")
+        const = _constant_code(dict(driver.positions())[grouped])
+        lines_head.append(f"    for x0, h0 in _delta_groups(D, {key}).get({const}, ()):")
     gen.depth = 2
     if driver is not None:
-        gen.drive(driver, "x0", "h0")
+        gen.drive(driver, "x0", "h0", grouped)
     else:
         gen.flush()
     for lit in order:
@@ -352,7 +408,7 @@ def compile_rule(rule: ast.Rule, body: list, head_store) -> RulePlan:
     transient = not positives or any(isinstance(b, StoreLiteral) and b.negated for b in body)
     plan = RulePlan(rule, head_store, transient=transient,
                     box_stores=tuple(b.store for b in positives if b.box))
-    ns = {"_ar": evaluate_arith, "_tk": term_key}
+    ns = {"_ar": evaluate_arith, "_tk": term_key, "_delta_set": _delta_sets(), "_delta_groups": _delta_groups()}
     sources = []
 
     def define(driver, full=False):

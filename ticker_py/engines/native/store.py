@@ -16,8 +16,9 @@ from __future__ import annotations
 
 from heapq import heappop, heappush
 from operator import itemgetter
+from typing import Callable, Optional
 
-__all__ = ["Store", "CountedStore", "Clock", "INF", "SLOT", "end_of", "tick_key"]
+__all__ = ["Store", "CountedStore", "Clock", "INF", "SLOT", "end_of", "tick_key", "acceptor", "atom_key"]
 
 SLOT = 1 << 32
 INF = 1 << 62
@@ -57,12 +58,30 @@ class Clock:
         return advance
 
 
+def atom_key(positions):
+    """Index key function for atom instances."""
+    return itemgetter(*[p + 1 for p in positions])
+
+
 def _at_key(positions, arity):
     """Index key function for ``(atom, U)`` instances; position ``arity`` is U."""
     getters = [(lambda x, i=p: x[1]) if p == arity else (lambda x, i=p + 1: x[0][i]) for p in positions]
     if len(getters) == 1:
         return getters[0]
     return lambda x: tuple(g(x) for g in getters)
+
+
+def acceptor(patterns: list, key: Callable) -> Optional[Callable]:
+    """A filter of a list of instances for literals whose constants are ``patterns``
+    (position -> value): it keeps the instances with one literal's constants at the positions
+    where every literal has one (``key(positions)`` reads them); None if there are none. Plans
+    match constants, so a dropped instance could match none of the literals."""
+    common = tuple(sorted(set.intersection(*(set(c) for c in patterns)))) if patterns else ()
+    if not common:
+        return None
+    allowed = {tuple(c[i] for i in common) if len(common) > 1 else c[common[0]] for c in patterns}
+    get = key(common)
+    return lambda xs: [x for x in xs if get(x) in allowed]
 
 
 class Store:
@@ -83,6 +102,7 @@ class Store:
         self.facts: dict = {}
         self.indexes: list = []
         self._index_of: dict = {}
+        self._keys: dict = {}
         self.buckets: dict = {}
         self.heap: list = []
         self.delta: list = []
@@ -90,21 +110,30 @@ class Store:
         self.listeners: list = []
         self.on_fresh = None
         self.on_expire = None
+        self.accept = None   # input stores: atoms -> those a literal reading the store can match
 
     def __repr__(self) -> str:
         return f"Store({self.name}, {len(self.facts)} facts)"
 
-    def index(self, positions: tuple) -> dict:
-        """The index on argument positions (``arity`` = the time of an at-instance)."""
-        idx = self._index_of.get(positions)
-        if idx is None:
-            if self.shape == "atom":
-                keyfn = itemgetter(*[p + 1 for p in positions])
-            else:
-                keyfn = _at_key(positions, self.arity)
-            idx = self._index_of[positions] = {}
-            self.indexes.append((keyfn, idx))
-        return idx
+    def key(self, positions: tuple):
+        """The function of an instance to its arguments at ``positions`` (one: the value, else a tuple)."""
+        key = self._keys.get(positions)
+        if key is None:
+            key = self._keys[positions] = (atom_key(positions) if self.shape == "atom"
+                                           else _at_key(positions, self.arity))
+        return key
+
+    def index(self, positions: tuple, constants: Optional[dict] = None) -> dict:
+        """The index on argument positions (``arity`` = the time of an at-instance), for a
+        literal with ``constants`` (position -> value): only instances that one of the
+        index's literals can match are indexed (:func:`acceptor`)."""
+        entry = self._index_of.get(positions)
+        if entry is None:
+            entry = self._index_of[positions] = [self.key(positions), {}, None, []]
+            self.indexes.append(entry)
+        entry[3].append(constants or {})
+        entry[2] = acceptor(entry[3], self.key)
+        return entry[1]
 
     def insert(self, pairs) -> list:
         """Add ``(instance, horizon)`` pairs; return those that are new or extended."""
@@ -141,8 +170,8 @@ class Store:
 
     def _indexed(self, fresh: list) -> None:
         """Index instances new to the store and report them (``on_fresh``)."""
-        for keyfn, idx in self.indexes:
-            for inst in fresh:
+        for keyfn, idx, accept, _ in self.indexes:
+            for inst in (fresh if accept is None else accept(fresh)):
                 k = keyfn(inst)
                 b = idx.get(k)
                 if b is None:
@@ -154,10 +183,12 @@ class Store:
 
     def _unindexed(self, out: list) -> None:
         """Drop deleted instances from the indexes and report them (``on_expire``)."""
-        for keyfn, idx in self.indexes:
+        for keyfn, idx, _, _ in self.indexes:
             for inst in out:
                 k = keyfn(inst)
-                b = idx[k]
+                b = idx.get(k)
+                if b is None:  # not indexed: the index's literals cannot match the key
+                    continue
                 del b[inst]
                 if not b:
                     del idx[k]

@@ -13,8 +13,8 @@ from ... import ast
 from ...analysis import Analysis
 from ...errors import Diagnostic, EngineUnsupported
 from .boxes import PinCover
-from .plan import RulePlan, StoreLiteral, compile_rule
-from .store import CountedStore, Store
+from .plan import RulePlan, StoreLiteral, compile_rule, constants
+from .store import CountedStore, Store, acceptor, atom_key
 
 __all__ = ["Wiring", "counted_predicates", "cap_horizon", "cap_counted_horizon"]
 
@@ -95,6 +95,7 @@ class Wiring:
         self.tuple_sources: list = []
         self.box_preds: set = set()    # input predicates read through a box (their runs are kept)
         self.views: dict = {}
+        self.readers: dict = {}        # id of an input store -> the atoms of the literals reading it
         for q in sorted(self.intensional):
             scc, arity, c = self.scc_of[q], self.sigs[q], q in self.counted
             self.moving[q] = self._store(f"{q}", "atom", arity, scc, counted=c)
@@ -107,6 +108,10 @@ class Wiring:
         self.plans: list = [[] for _ in analysis.strata]
         for r in rules:
             self.plans[self.scc_of[r.head.atom.predicate]].append(self._compile(r))
+        for feeds in self.ext_feeds.values():
+            for mod, _, store in feeds:
+                if mod is not BOX:
+                    store.accept = acceptor(self.readers[id(store)], atom_key)
         self.component_stores = [[] for _ in self.plans]      # each component's stores, in creation order
         for s in self.stores:
             if s.scc is not None:
@@ -181,6 +186,8 @@ class Wiring:
             el = lit.element
             # a store is only a delta feed if this is its rule's sole positive literal
             store, box = self._source(el, used_as_delta_only=single and not lit.negated)
+            if el.atom.predicate not in self.intensional:
+                self.readers.setdefault(id(store), []).append(constants(el.atom.args))
             body.append(StoreLiteral(store, el.atom, el.time, lit.negated, box))
         q = rule.head.atom.predicate
         target = self.pins[q] if rule.head.time is not None else self.moving[q]
