@@ -116,6 +116,8 @@ def parse_fast(text: str, file: str = "<string>") -> Optional[ast.Program]:
         return _Parser(tokens, file).program()
     except (_GiveUp, ProgramError, ValueError):  # ValueError: int() of an over-long number
         return None
+    except RecursionError:                  # nested past the depth limit: lark reports it
+        return None
 
 
 def _tokenize(text: str):
