@@ -345,7 +345,8 @@ def test_merge_buffer_is_bounded_and_loses_nothing():
     sender.join(WAIT)
     fast.close()
     slow.close()
-    consumer.join(WAIT)
+    consumer.join(WAIT * 6)                 # 30,000 records: slow on a loaded machine, never lost
+    assert not consumer.is_alive(), f"the consumer is still reading after {WAIT * 6:.0f} s"
     assert [r.t for r in results] == list(range(n + 2))
 
 
