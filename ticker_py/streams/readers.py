@@ -715,11 +715,10 @@ class StreamChecker:
     the names of intensional predicates. Names first seen in the stream are learned.
     """
 
-    def __init__(self, signatures: dict, intensional: set, limit: int = 1 << 16):
+    def __init__(self, signatures: dict, intensional: set):
         self.intensional = set(intensional)
         self.known = {name: (arity, "the program") for name, arity in signatures.items()}
-        self.passed: set = set()  # (name, arity) pairs that passed: a record of only those passes at once
-        self.limit = limit  # kept for callers; the pairs are few
+        self.passed: set = set()  # (name, len(atom)) pairs that passed: a record of only those passes at once
 
     def check(self, record: Record) -> Record:
         """Return ``record`` unchanged, or raise a StreamError located at its line."""
