@@ -16,6 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from helpers import scaled
+
 from ticker_py.errors import StreamError
 from ticker_py.values import format_atom
 from ticker_py.streams import Model, Result, make_writer, read_dataframe, read_parquet
@@ -63,7 +65,7 @@ def _spaced(atom, sp):
 
 # ---------------------------------------------------------------- atoms
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=scaled(300, 120), deadline=None)
 @given(st.lists(st.tuples(ATOMS, SPACES, st.sampled_from([",", ";", " ,", "; "])), max_size=6))
 def test_interned_lines_equal_the_full_parser(items):
     line = "7:" + "".join(f" {_spaced(a, sp)}{sep}" for a, sp, sep in items).rstrip(",; ")
@@ -139,7 +141,7 @@ CELLS = st.one_of(st.none(), st.just(""), st.just("  "), st.sampled_from(
     ["p(a,b)", "q", "temp(5)", 'f(g(1),"s\\"x")', "p(-3, 4)", "bad(", "P(x)", "p(X)", "r(not)"]))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=scaled(150, 40), deadline=None)
 @given(st.lists(st.tuples(st.integers(-1, 6), CELLS), max_size=25), st.integers(1, 7))
 def test_columnar_reading_equals_row_reading(rows, batch):
     df = pd.DataFrame({"t": [t for t, _ in rows], "atom": [a for _, a in rows]}, dtype=object)
@@ -209,7 +211,7 @@ def _reference_lines(fmt, results, show_at):
     return out.getvalue()
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=scaled(150, 60), deadline=None)
 @given(st.lists(st.lists(st.tuples(OUT_ATOMS, st.lists(st.tuples(ATOMS, st.integers(0, 9)), max_size=2)),
                          max_size=3), min_size=1, max_size=6),
        st.sampled_from(["jsonl", "text", "csv"]), st.booleans())
@@ -229,7 +231,7 @@ POOL = ([("p", i) for i in range(-30, 30)] + [("q", f"a{i}", -i) for i in range(
         + [(("p", 1), 4), (("q", "a1", -1), 7), (("z",), 2)])  # the last three are pins (atom, T)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=scaled(100, 50), deadline=None)
 @given(st.sets(st.integers(0, len(POOL) - 1), min_size=25),
        st.lists(st.tuples(st.sets(st.integers(0, len(POOL) - 1), max_size=6), st.booleans()), max_size=8),
        st.sampled_from(["jsonl", "text", "csv"]), st.booleans())

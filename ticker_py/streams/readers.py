@@ -716,23 +716,19 @@ class StreamChecker:
     the names of intensional predicates. Names first seen in the stream are learned.
     """
 
-    def __init__(self, signatures: dict, intensional: set, limit: int = 1 << 16):
+    def __init__(self, signatures: dict, intensional: set):
         self.intensional = set(intensional)
         self.known = {name: (arity, "the program") for name, arity in signatures.items()}
-        self.checked: set = set()  # atoms that passed: each distinct atom is checked once
-        self.limit = limit
+        self.passed: set = set()  # (name, len(atom)) pairs that passed: a record of only those passes at once
 
     def check(self, record: Record) -> Record:
         """Return ``record`` unchanged, or raise a StreamError located at its line."""
-        checked = self.checked
-        if checked.issuperset(record.atoms):
+        if self.passed.issuperset({(a[0], len(a)) for a in record.atoms}):
             return record
-        if len(checked) >= self.limit:
-            checked.clear()
-        for atom in record.atoms:
-            if atom in checked:
-                continue
+        for atom in record.atoms:  # in order: the first bad atom is reported, names are learned
             name, arity = atom[0], len(atom) - 1
+            if (name, len(atom)) in self.passed:
+                continue
             known = self.known.get(name)
             if name in self.intensional:
                 shown = known[0] if known else arity
@@ -744,7 +740,7 @@ class StreamChecker:
                 raise stream_error(record.source, record.line, 1,
                                    f"predicate '{name}' with arity {arity} in '{format_atom(atom)}',"
                                    f" but arity {known[0]} in {known[1]}")
-            checked.add(atom)
+            self.passed.add((name, len(atom)))
         return record
 
     def records(self, records: Iterable[Record], start: int = 0,
