@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from ticker_py.errors import StreamError
 from ticker_py.rdf.streams import (RdfMapping, read_nquads, read_rdf_csv, read_rdf_dataframe, read_rdf_text)
-from ticker_py.rdf.terms import XSD, XSD_INTEGER, Term, from_value, to_value
+from ticker_py.rdf.terms import XSD, XSD_INTEGER, Term, check_literal, from_value, to_value
 
 EX = "http://ex.org/"
 iris = st.from_regex(r"http://ex\.org/[A-Za-z0-9_/.-]{0,10}(#[A-Za-z0-9_]{0,4})?", fullmatch=True)
@@ -139,6 +139,27 @@ def _outcome(text, fast, mapping=RdfMapping(), batch=4096):
 def test_fast_text_reader_equals_the_pyoxigraph_parse(text, batch, by_property):
     mapping = RdfMapping("property", (("ex", EX),)) if by_property else RdfMapping()
     assert _outcome(text, True, mapping, batch) == _outcome(text, False, mapping, batch)
+
+
+def _valid(term: Term) -> bool:
+    """Whether a term is valid RDF (a literal's lexical form fits its datatype)."""
+    return term.kind != "literal" or check_literal(term.value, term.datatype) is None
+
+
+@settings(max_examples=50)
+@given(st.lists(st.tuples(st.sampled_from([Term.iri(f"{EX}a"), Term.iri("http://ex.org/é#x"), Term.bnode("b1")]),
+                          st.sampled_from([Term.iri(f"{EX}p"), Term.iri(f"{EX}x/y#z")]), rdf_terms.filter(_valid)),
+                max_size=5))
+def test_writer_and_readers_round_trip(triples):
+    import io
+
+    from ticker_py.rdf.writer import RdfWriter
+
+    atoms = {("triple", to_value(s), to_value(p), to_value(o)) for s, p, o in triples}
+    text = "0: " + " ".join(f"{x} ." for x in RdfWriter(io.StringIO()).triples(atoms)) + "\n"
+    for fast in (True, False):  # a file: literals may hold line separators other than \n
+        (record,) = read_rdf_text(io.StringIO(text), "w.nt", fast=fast)
+        assert set(record.atoms) == atoms
 
 
 def test_fast_text_reader_takes_plain_lines():
