@@ -197,5 +197,6 @@ def test_throughput_measures_whole_processes_and_renders_every_target(tmp_path):
     assert md.startswith(throughput.MARK) and md.rstrip().endswith(throughput.MARK)
     assert re.search(r"^\| box \| native \| 80 \| [0-9.]+ \|", md, re.M)
     for target in ("box, text, `--format none`", "box, Parquet", "box, `--format jsonl`", "start-up", "b1-all"):
-        assert re.search(rf"^\| {re.escape(target)}.*\| (met|not met) \|$", md, re.M), target
+        # a tiny workload may write jsonl faster than none: that difference is rendered as noise
+        assert re.search(rf"^\| {re.escape(target)}.*\| (met|not met|within noise \(negative\)) \|$", md, re.M), target
     assert "| start-up: ≤ 0.12 s CPU, ≤ 45 MB | 0.500 s, 30 MB | not met |" in md
