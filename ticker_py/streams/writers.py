@@ -299,46 +299,39 @@ class ChangesWriter(Writer):
 
     def __init__(self, out, show_at=False):
         super().__init__(out, show_at)
-        self.order: Optional[list] = []    # the state in model order (None: rebuild from the sets)
-        self.atoms: Optional[set] = set()  # its printed atoms (None: build from ``order``)
-        self.pins: set = set()             # its (T, printed atom) pins, with show_at
+        self.state: Optional[list] = []   # the previous answer stream as printed (None: not printed yet)
 
     def lines(self, result):
         if result.models is None:
             yield self._from_changes(result)
             return
+        state = self._state()          # before _models: it starts the base writer's state afresh
         models = self._models(result)
         if len(models) > 1:
             raise UsageError.at(None, "--changes needs a single answer stream; use --models 1")
         current = list(models[0][0] + models[0][1]) if models else []
-        state = self._order()
         before, now = set(state), set(current)
         line = (f'{{"t": {result.t}, "c": {result.c}, '
                 f'"added": {self._json_list(a for a in current if a not in before)}, '
                 f'"removed": {self._json_list(a for a in state if a not in now)}')
-        self.order, self.atoms = current, None
-        text = self.texts.text.__getitem__
-        self.pins = {(T, text(a)) for a, T in result.models[0].pinned} if models and self.show_at else set()
+        self.state = current
         yield line + (', "models": 0}' if not models else "}")
 
-    def _order(self) -> list:
-        if self.order is None:
-            self.order = sorted(self.atoms) + [f"{a} at {T}" for T, a in sorted(self.pins)]
-        return self.order
+    def _state(self) -> list:
+        """The previous answer stream as printed, in model order (after changes-only results:
+        from the atoms and pins the base writer applied them to)."""
+        if self.state is None:
+            atoms, pins, _ = self._now
+            self.state = sorted(map(self.texts.text.__getitem__, atoms)) + (
+                self.texts.pinned(pins) if self.show_at else [])
+        return self.state
 
     def _from_changes(self, result) -> str:
         """The line for an engine that reported only ``Result.changes`` (the state follows it)."""
-        if self.atoms is None:
-            self.atoms = set(self.order[:len(self.order) - len(self.pins)])
-        text = self.texts.text.__getitem__
         added, removed = result.changes
-        for items, update in ((removed, set.discard), (added, set.add)):
-            for x in items:
-                if isinstance(x[0], str):
-                    update(self.atoms, text(x))
-                elif self.show_at:
-                    update(self.pins, (x[1], text(x[0])))
-        self.order = None
+        self._apply(result.changes)
+        self._now = (*self._now[:2], None)   # its sorted texts are stale now
+        self.state = None
         return (f'{{"t": {result.t}, "c": {result.c}, "added": {self._json_list(self._printed(added))}, '
                 f'"removed": {self._json_list(self._printed(removed))}}}')
 
