@@ -148,10 +148,9 @@ def drive(engine, records: Iterable, every: Union[str, Every] = Every.TIME, unti
                 t, atoms = rec.t, rec.atoms
             else:
                 t, atoms = rec
-            if getattr(rec, "source", None) is not None and rec.line:
-                driver.check_gap(t, Location(rec.source, rec.line, 1, rec.line, 2))
+            located = getattr(rec, "source", None) is not None and rec.line
+            driver.check_gap(t, Location(rec.source, rec.line, 1, rec.line, 2) if located else None)
             accepted = True
-            driver.check_gap(t)
             while driver.open < t:                 # one at a time: each result goes out at once
                 yield from driver.close_open()
             yield from driver.push(t, atoms)
