@@ -30,15 +30,15 @@ from .transformer import ESCAPES
 
 __all__ = ["parse_fast", "paused_gc"]
 
-#: spaces and tabs, then one token or a piece to skip (a line break and more white space, a comment)
-_PIECE = re.compile(r"""([ \t]*)(
-    [\r\n\f][ \t\r\n\f]*|(?:%|//)[^\n]*|/\*[\s\S]*?\*/
-  | [a-z][A-Za-z0-9_']*
+#: white space and comments (possessive: never given back), then one token or the end of the text
+_PIECE = re.compile(r"""([ \t\r\n\f]*+(?:(?:%[^\n]*+|//[^\n]*+|/\*[\s\S]*?\*/)[ \t\r\n\f]*+)*+)(
+    [a-z][A-Za-z0-9_']*
   | _*[A-Z][A-Za-z0-9_']*
   | _(?![A-Za-z0-9_'])
   | [0-9]+
   | "(?:\\.|[^"\\\n])*"
   | :-|\.\.|!=|<=|>=|==|[.,()\[\]=<>+\-*/\\\#]
+  | \Z
 )""", re.VERBOSE)
 
 _KEYWORDS = frozenset({"not", "in", "at", "always"})
@@ -55,8 +55,9 @@ _NOW_ENDS = frozenset({",", "."})
 #: a piece's kind: punctuation and keywords are their own kind; else by the first character
 _FIXED = {t: t for t in (":-", "..", "!=", "<=", ">=", "==", *".,()[]=<>+-*/\\#", *_KEYWORDS)}
 _FIXED["_"] = "anon"
+_FIXED[""] = _END
 _FIRST = {**dict.fromkeys("abcdefghijklmnopqrstuvwxyz", "name"), **dict.fromkeys("ABCDEFGHIJKLMNOPQRSTUVWXYZ_", "var"),
-          **dict.fromkeys("0123456789", "int"), '"': "str", **dict.fromkeys("\r\n\f%/", "skip")}
+          **dict.fromkeys("0123456789", "int"), '"': "str"}
 _LEAVES = frozenset({"var", "int", "anon", "str", "name"})
 #: a term that starts with one of _LEAVES and continues with one of these is more than that token
 _AFTER_NON_LEAF = _TERM_CONTINUES | {"("}
@@ -122,32 +123,30 @@ def parse_fast(text: str, file: str = "<string>") -> Optional[ast.Program]:
 
 def _tokenize(text: str):
     """Parallel lists: kind, value, line, column (kind is the text of punctuation and
-    keywords, else name/var/anon/int/str)."""
+    keywords, else name/var/anon/int/str; the end of the text is two end tokens)."""
     kinds, values, lines, cols = [], [], [], []
+    add_kind, add_value, add_line, add_col = kinds.append, values.append, lines.append, cols.append
     line, line_start, pos = 1, 0, 0
     fixed, first = _FIXED, _FIRST
     for space, value in _PIECE.findall(text):
-        pos += len(space)
-        kind = fixed.get(value) or first[value[0]]
-        if kind == "skip":
-            newlines = value.count("\n")
-            if newlines:
-                line += newlines
-                line_start = pos + value.rindex("\n") + 1
-        else:
-            kinds.append(kind)
-            values.append(value)
-            lines.append(line)
-            cols.append(pos - line_start + 1)
+        if space:
+            pos += len(space)
+            if "\n" in space:
+                line += space.count("\n")
+                line_start = pos - len(space) + space.rindex("\n") + 1
+        add_kind(fixed.get(value) or first[value[0]])
+        add_value(value)
+        add_line(line)
+        add_col(pos - line_start + 1)
         pos += len(value)
-    # findall passes over what matches no piece: the pieces must cover every character but
-    # trailing spaces and tabs (a space before a character no piece takes is passed over too)
-    if pos < len(text.rstrip(" \t")):
+    # findall passes over what matches no piece: then the pieces fall short of the text
+    if pos != len(text):
         raise _GiveUp
-    kinds += (_END, _END)                      # the descent looks one token past the end
-    values += ("", "")
-    lines += (line, line)
-    cols += (len(text) - line_start + 1,) * 2
+    if len(values) == 1 or values[-2]:          # the descent looks one token past the end: two ends
+        kinds.append(_END)                      # (findall gives two where white space ends the text)
+        values.append("")
+        lines.append(line)
+        cols.append(cols[-1])
     return kinds, values, lines, cols
 
 
