@@ -348,12 +348,22 @@ class Program:
 
     @property
     def facts(self) -> tuple:
-        return tuple(r for r in self.rules if r.is_fact)
+        return self._split()[0]
 
     @property
     def proper_rules(self) -> tuple:
         """Rules that are not facts."""
-        return tuple(r for r in self.rules if not r.is_fact)
+        return self._split()[1]
+
+    def _split(self) -> tuple:
+        """``(facts, proper rules)``, computed once per program (kept beside the fields)."""
+        split = self.__dict__.get("_split_rules")
+        if split is None:
+            facts, proper = [], []
+            for r in self.rules:
+                (facts if not r.body and r.head is not None and r.head.time is None else proper).append(r)
+            split = self.__dict__["_split_rules"] = (tuple(facts), tuple(proper))
+        return split
 
     def __str__(self) -> str:
         decls = "".join(f"@prefix {name}: <{iri}> .\n" for name, iri in self.prefixes)
@@ -441,6 +451,11 @@ def _variables(terms, out: set) -> set:
         elif cls is Interval:
             stack += (term.low, term.high)
     return out
+
+
+def variables_of(terms) -> set:
+    """The variable names occurring in ``terms`` (e.g. a rule's :func:`rule_terms`)."""
+    return _variables(terms, set())
 
 
 def term_variables(term) -> set:

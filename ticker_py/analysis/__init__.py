@@ -92,28 +92,42 @@ def _analyse(program: ast.Program, clock_ms: int, source: Optional[str]) -> Anal
     sizes: dict = {}
     lookback: Optional[int] = 0
     tuple_lookback = 0
-    for rule in program.proper_rules:
+    has_negation = has_constraints = False
+    # one walk over the rules: safety, windows, negation and constraints
+    for rule in program.rules:
+        body = rule.body
+        if rule.head is None:
+            has_constraints = True
+        elif not body and rule.head.time is None:
+            continue                                # a fact: background_atoms checked it
         check_safety(rule, diags)
-        for ext in body_atoms(rule):
-            if ext.window is None:
+        for lit in body:
+            ext = lit.element
+            if lit.negated:
+                has_negation = True
+            if type(ext) is ast.Comparison:
+                continue
+            window = ext.window
+            if window is None:
                 if ext.modality == ast.AT:
                     lookback = None
                 continue
-            try:
-                n = window_points(ext.window, clock_ms)
-            except ProgramError as err:
-                diags.extend(err.diagnostics)
-                continue
-            sizes[ext.window] = n
-            if ext.window.is_tuple:
+            n = sizes.get(window)                   # equal windows have equal sizes: computed once
+            if n is None:
+                try:
+                    n = sizes[window] = window_points(window, clock_ms)
+                except ProgramError as err:
+                    diags.extend(err.diagnostics)
+                    continue
+            if window.unit == "#":
                 tuple_lookback = max(tuple_lookback, n)
                 if ext.atom.predicate in intensional:
                     diags.append(Diagnostic(
                         f"tuple window over intensional predicate '{ext.atom.predicate}/{len(ext.atom.args)}'",
                         ext.location,
                         ("a tuple window counts input atoms: only extensional (stream) predicates may appear in it",)))
-            elif lookback is not None:
-                lookback = max(lookback, n)
+            elif lookback is not None and n > lookback:
+                lookback = n
     edges = dependency_edges(program, intensional)
     check_box_cycles(intensional, edges, diags)
     if diags:
@@ -121,8 +135,6 @@ def _analyse(program: ast.Program, clock_ms: int, source: Optional[str]) -> Anal
     strata, bad = stratify(intensional, edges)
     choice = choice_predicates(strata, bad)
     lower, upper = split_predicates(strata, edges, choice)
-    has_negation = any(lit.negated for r in program.rules for lit in r.body)
-    has_constraints = any(r.is_constraint for r in program.rules)
     if bad:
         fragment = GENERAL
     elif has_negation or has_constraints:
@@ -142,8 +154,9 @@ def _plain_terms(program: ast.Program) -> tuple:
     """``(program without IRIs, its rules with an interval)``, in one pass over the terms: only
     the few rules with an IRI or an interval are looked at twice (``ast.without_iris``)."""
     rules, interval_rules = [], []
+    rule_terms, has_subterm, special = ast.rule_terms, ast.has_subterm, (ast.Iri, ast.Interval)
     for rule in program.rules:
-        if ast.has_subterm(ast.rule_terms(rule), (ast.Iri, ast.Interval)):
+        if has_subterm(rule_terms(rule), special):
             rule = ast.without_iris(rule)
             if not rule.is_fact and rule_has_interval(rule):
                 interval_rules.append(rule)

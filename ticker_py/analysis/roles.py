@@ -20,30 +20,32 @@ def body_atoms(rule: ast.Rule):
             yield lit.element
 
 
-def _all_atoms(program: ast.Program):
+def _all_atoms(program: ast.Program) -> list:
+    """Every atom of the program, in order: each rule's head, then its body atoms."""
+    out = []
+    add, comparison = out.append, ast.Comparison
     for rule in program.rules:
         if rule.head is not None:
-            yield rule.head.atom
+            add(rule.head.atom)
         for lit in rule.body:
-            if type(lit.element) is not ast.Comparison:
-                yield lit.element.atom
+            if type(lit.element) is not comparison:
+                add(lit.element.atom)
+    return out
 
 
 def signatures(program: ast.Program, diagnostics: list) -> dict:
     """Map predicate name -> arity; a name used with two arities is reported."""
     seen: dict = {}
-    first: dict = {}
-    for atom in _all_atoms(program):
+    atoms = _all_atoms(program)
+    for atom in atoms:
         arity = len(atom.args)
-        known = seen.get(atom.predicate)
-        if known is None:
-            seen[atom.predicate], first[atom.predicate] = arity, atom
-        elif known != arity:
-            other = first[atom.predicate]
+        known = seen.setdefault(atom.predicate, arity)
+        if known != arity:
+            other = next(a for a in atoms if a.predicate == atom.predicate)
             diagnostics.append(Diagnostic(
-                f"predicate '{atom.predicate}' used with arity {arity} and {seen[atom.predicate]}",
+                f"predicate '{atom.predicate}' used with arity {arity} and {known}",
                 atom.location,
-                (f"{other.location}: first used as '{atom.predicate}/{seen[atom.predicate]}' here",
+                (f"{other.location}: first used as '{atom.predicate}/{known}' here",
                  "a predicate is identified by its name: use one arity per name")))
     return seen
 

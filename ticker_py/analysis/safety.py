@@ -5,7 +5,7 @@ from __future__ import annotations
 from .. import ast
 from ..errors import Diagnostic
 
-__all__ = ["binding_variables", "check_safety"]
+__all__ = ["binding_variables", "check_safety", "unsafe_variables"]
 
 
 def _binding_vars(terms, out: set) -> set:
@@ -84,8 +84,7 @@ def _first_location(rule: ast.Rule, name: str):
 
 def check_safety(rule: ast.Rule, diagnostics: list) -> None:
     """Report each unsafe variable of a (non-fact) rule, located at its first occurrence."""
-    used = ast.rule_variables(rule)
-    for name in sorted(used - bound_variables(rule)):
+    for name in sorted(unsafe_variables(rule)):
         if name.startswith("_") and name.strip("_") == "":
             continue
         diagnostics.append(Diagnostic(
@@ -93,3 +92,39 @@ def check_safety(rule: ast.Rule, diagnostics: list) -> None:
             (f"in rule: {rule}",
              "a variable must occur in a positive body atom (not only under 'not', in comparisons"
              " or in arithmetic), or be assigned with 'V = expression' from bound variables")))
+
+
+def unsafe_variables(rule: ast.Rule) -> set:
+    """``rule_variables(rule) - bound_variables(rule)`` in one walk: the variables a positive
+    atom binds at a plain argument need no second look."""
+    bound: set = set()
+    rest: list = []                                 # terms whose variables must be bound
+    assignments = False
+    head = rule.head
+    if head is not None:
+        rest += head.atom.args
+        if head.time is not None:
+            rest.append(head.time)
+    for lit in rule.body:
+        el = lit.element
+        if type(el) is ast.Comparison:
+            rest += (el.left, el.right)
+            assignments = assignments or (el.op == "=" and not lit.negated)
+            continue
+        if lit.negated:
+            rest += el.atom.args
+        else:
+            for arg in el.atom.args:
+                if type(arg) is ast.Variable:
+                    bound.add(arg.name)
+                else:
+                    rest.append(arg)
+                    _binding_vars((arg,), bound)
+        if el.time is not None:
+            rest.append(el.time)
+            if not lit.negated:
+                _binding_vars((el.time,), bound)
+    unsafe = ast.variables_of(rest) - bound
+    if unsafe and assignments:
+        unsafe -= bound_variables(rule)
+    return unsafe
