@@ -154,6 +154,10 @@ class Interval:
 Term = Union[Variable, Number, Constant, String, Function, BinOp, Interval]
 
 
+#: the escapes of clingo's strings (and so of ours): every engine reads them the same
+ESCAPES = {"n": "\n", "\\": "\\", '"': '"'}
+
+
 def quote(text: str) -> str:
     """Quote a string the way clingo prints it."""
     return '"' + text.replace("\\", "\\\\").replace("\n", "\\n").replace('"', '\\"') + '"'

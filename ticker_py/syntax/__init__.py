@@ -12,15 +12,14 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from lark import Lark, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
-
 from .. import ast
 from ..errors import Diagnostic, ProgramError, TickerError
 from ..limits import MAX_TERM_DEPTH
 from .fast import parse_fast, paused_gc
 from .ground_atoms import parse_ground_atom, split_atoms
-from .transformer import ToAst
+
+# lark (and its ``regex`` module) is imported only when the grammar parser is needed: for a
+# program the fast parser does not accept, and so for every syntax error
 
 __all__ = ["parse_program", "parse_file", "read_source", "parse_ground_atom", "split_atoms", "TERMINAL_NAMES",
            "KEYWORDS"]
@@ -39,7 +38,9 @@ TERMINAL_NAMES = {
 
 
 @functools.lru_cache(maxsize=None)
-def _parser() -> Lark:
+def _parser():
+    from lark import Lark
+
     grammar = (Path(__file__).with_name("lars.lark")).read_text()
     # cache=True: lark keeps the parse tables in a temporary file keyed by the grammar's hash
     # (start-up: about 4 ms instead of 60 ms to build them)
@@ -54,7 +55,10 @@ def _describe(expected) -> str:
     return ", ".join(names[:-1]) + " or " + names[-1]
 
 
-def _syntax_error(err: UnexpectedInput, text: str, file: str) -> ProgramError:
+def _syntax_error(err, text: str, file: str) -> ProgramError:
+    """The located error for lark's ``UnexpectedInput``."""
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+
     line, col = getattr(err, "line", 1) or 1, getattr(err, "column", 1) or 1
     if isinstance(err, UnexpectedToken) and err.token.type == "$END":
         lines = text.splitlines() or [""]
@@ -92,6 +96,10 @@ def parse_program(text: str, file: str = "<string>") -> ast.Program:
 
 def parse_lark(text: str, file: str = "<string>") -> ast.Program:
     """:func:`parse_program` through the lark grammar alone."""
+    from lark.exceptions import UnexpectedInput, VisitError
+
+    from .transformer import ToAst
+
     try:
         tree = _parser().parse(text)
     except UnexpectedInput as err:
@@ -156,8 +164,10 @@ def read_source(path, what: str = "program file") -> str:
 _NESTING = {"function", "primary", "binop", "neg", "interval"}
 
 
-def _check_depth(tree: Tree, text: str, file: str) -> None:
+def _check_depth(tree, text: str, file: str) -> None:
     """Refuse terms nested deeper than MAX_TERM_DEPTH (before the recursive transformer sees them)."""
+    from lark import Tree
+
     stack = [(tree, 0)]
     while stack:
         node, depth = stack.pop()

@@ -23,10 +23,10 @@ from dataclasses import fields
 from typing import Optional
 
 from .. import ast
+from ..ast import ESCAPES
 from ..errors import ProgramError
 from ..limits import MAX_TERM_DEPTH
 from .anonymous import ANONYMOUS, name_anonymous
-from .transformer import ESCAPES
 
 __all__ = ["parse_fast", "paused_gc"]
 

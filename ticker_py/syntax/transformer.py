@@ -8,12 +8,10 @@ import sys
 from lark import Token, Transformer, v_args
 
 from .. import ast
+from ..ast import ESCAPES
 from ..errors import ProgramError
 from .anonymous import ANONYMOUS, name_anonymous
 
-
-#: the escapes of clingo's strings (and so of ours): every engine reads them the same
-ESCAPES = {"n": "\n", "\\": "\\", '"': '"'}
 ESCAPE_NOTE = "strings know the escapes \\n, \\\\ and \\\" (as clingo's)"
 
 
