@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from .. import ast
+from ..syntax.fast import paused_gc
 from . import Analysis
 
 __all__ = ["ShardPlan", "shard_plan", "sharding_report", "shard_of"]
@@ -110,6 +111,11 @@ def shard_plan(analysis: Analysis) -> ShardPlan:
     others broadcast); the search is bounded (``MAX_STEPS``, ``MAX_SUBSET_WORK``) and says
     so when it gives up.
     """
+    with paused_gc():                       # many sets, no cycles: see paused_gc
+        return _shard_plan(analysis)
+
+
+def _shard_plan(analysis: Analysis) -> ShardPlan:
     if analysis.tuple_lookback:
         return ShardPlan(None, "a tuple window counts atoms across all shards")
     background = {a[0] for a in analysis.background}

@@ -252,24 +252,30 @@ class _Parser:
         return _ExtendedAtom(atom, modality, window, time, self.loc(first, last)), last
 
     def window(self):
-        if self.kinds[self.i] == "in":
-            self.i += 1
-        first = self.expect("[")
-        size = int(self.values[self.expect("int")])
+        kinds, i = self.kinds, self.i
+        if kinds[i] == "in":
+            i += 1
+        if kinds[i] != "[" or kinds[i + 1] != "int":
+            raise _GiveUp
+        first = i
+        size = int(self.values[i + 1])
+        i += 2
         unit = None
-        kind = self.kinds[self.i]
+        kind = kinds[i]
         if kind == "#":
             if size == 0:
                 raise _GiveUp
             unit = "#"
-            self.i += 1
+            i += 1
         elif kind == "name":
-            unit = self.values[self.i]
+            unit = self.values[i]
             if unit not in _UNITS:
                 raise _GiveUp
-            self.i += 1
-        last = self.expect("]")
-        return _Window(size, unit, self.loc(first, last)), last
+            i += 1
+        if kinds[i] != "]":
+            raise _GiveUp
+        self.i = i + 1
+        return _Window(size, unit, self.loc(first, i)), i
 
     def comparison(self):
         left, first, _, _ = self.term()
@@ -282,12 +288,16 @@ class _Parser:
 
     # ---------------------------------------------------------------- atoms and terms
     def atom(self):
-        first = self.expect("name")
-        name = self.values[first]
-        if self.kinds[self.i] != "(":
-            return _Atom(name, (), self.loc(first, first)), first, first
+        i = self.i
+        if self.kinds[i] != "name":
+            raise _GiveUp
+        name = self.values[i]
+        self.i = i + 1
+        if self.kinds[i + 1] != "(":
+            line, col = self.lines[i], self.cols[i]
+            return _Atom(name, (), _Location(self.file, line, col, line, col + len(name))), i, i
         args, last, _ = self.args()
-        return _Atom(name, args, self.loc(first, last)), first, last
+        return _Atom(name, args, self.loc(i, last)), i, last
 
     def args(self):
         """``( t1, ..., tk )`` after a name: the terms, the ')' token and the deepest nesting."""
@@ -295,9 +305,12 @@ class _Parser:
         terms, depth = [], 0
         i = self.i + 1
         while True:
-            if kinds[i] == "var" and kinds[i + 1] in _ARG_END:      # a plain variable: the usual case
-                value, line, col = values[i], lines[i], cols[i]
-                terms.append(_Variable(value, _Location(file, line, col, line, col + len(value))))
+            kind = kinds[i]
+            if kinds[i + 1] in _ARG_END and (kind == "var" or kind == "int" or kind == "name"):
+                value, line, col = values[i], lines[i], cols[i]         # a plain argument: the usual case
+                loc = _Location(file, line, col, line, col + len(value))
+                terms.append(_Variable(value, loc) if kind == "var" else _Number(int(value), loc) if kind == "int"
+                             else _Constant(value, loc))
                 i += 1
             else:
                 self.i = i
