@@ -151,6 +151,37 @@ def test_parse_program_takes_the_fast_path(monkeypatch):
         parse_program("p(X) :- q(X) in [-3].")
 
 
+LAZY_LARK = """
+import json, sys
+from ticker_py.errors import ProgramError
+from ticker_py.syntax import parse_program
+program = parse_program("p(X) :- q(X) in [3], not r(X). s :- p(1).", "f.lars")
+before = sorted(m for m in sys.modules if m.split(".")[0] in ("lark", "regex"))
+try:
+    parse_program(sys.argv[1], "f.lars")
+    error = None
+except ProgramError as err:
+    error = str(err)
+after = "lark" in sys.modules
+print(json.dumps([str(program), before, error, after]))
+"""
+
+
+@pytest.mark.parametrize("bad", ["a :- b c.", "p :- q in [3 weeks].", "p(X) :- q(X), X = \"tab\\tx\"."])
+def test_the_fast_path_imports_no_lark_and_a_rejected_program_gets_larks_error(bad):
+    import json
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-c", LAZY_LARK, bad], capture_output=True, text=True, cwd=ROOT,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    program, before, error, after = json.loads(proc.stdout)
+    assert program == "p(X) :- q(X) in [3], not r(X).\ns :- p(1).\n"
+    assert before == []                     # neither lark nor its regex module for a program the fast path reads
+    assert error == lark_error(bad) and after
+
+
 # ---------------------------------------------------------------- malformed input: lark decides
 
 MALFORMED = [
@@ -160,7 +191,7 @@ MALFORMED = [
     "p(X) :- q(X), X = \"tab\\tx\".", "p(_).", "p :- not q(_).", "p :- q(X), _ < X.",
     "p(" + "f(" * (MAX_TERM_DEPTH + 1) + "1" + ")" * (MAX_TERM_DEPTH + 1) + ").",
     "p(X) :- q(X), X = 1" + "+1" * (MAX_TERM_DEPTH + 1) + ".", "p(" + "-" * (MAX_TERM_DEPTH + 1) + "1).",
-    "p :- q(1..2..3).", "p(1)..", "p :- q /* open", "p :- q. \x0b", "p :- q\x0b, r.", "p ? :- q.", "p :- q. ?", "p(x:y).", "p(<a>).", "p(X) :- q(X), X < <a>.",
+    "p :- q(1..2..3).", "p(1)..", "p :- q /* open", "p :- q. \x0b", "p :- q\x0b, r.", "p :- q?. % c ", "p :- q$r. /* c */ ", "p ? :- q.", "p :- q. ?", "p(x:y).", "p(<a>).", "p(X) :- q(X), X < <a>.",
     "p(" + "9" * 5000 + ").", "p(X) :- q(X), X = " + "(" * 5000 + "1" + ")" * 5000 + ".", "p(" + "f(" * 3000 + ").", "p :- q in [3 # ].  p :- q in [3 ##].", "P :- q.", "p :- Q.", "_ :- q.", "p :- q, .",
 ]
 
