@@ -104,6 +104,16 @@ def test_all_problems_are_reported_at_once():
                         "tuple window over intensional predicate 'd/1'"]
 
 
+def test_problems_keep_their_order_in_the_one_walk():
+    with pytest.raises(ProgramError) as info:
+        A("p(1). p(1,2). a(X) :- b. c :- not d(Y) [2 #]. e(Z) :- f. d(1) :- e, g [3 #]. h :- q [4 #], r(1, 2).")
+    messages = [d.message for d in info.value.diagnostics]
+    assert messages == ["predicate 'p' used with arity 2 and 1", "predicate 'e' used with arity 0 and 1",
+                        "unsafe variable 'X'", "unsafe variable 'Y'", "tuple window over intensional predicate 'd/1'",
+                        "unsafe variable 'Z'"]
+    assert str(info.value.diagnostics[0].location).endswith(":1:7-13")
+
+
 @pytest.mark.parametrize("text,key,reason", [
     ("q(A,B) :- p(A,B) in [3].", {"p": 0, "q": 0}, ""),
     ("q(B) :- p(A,B) in [3], r(B).", {"p": 1, "q": 0, "r": 0}, ""),

@@ -15,7 +15,7 @@ from .. import ast
 from ..errors import Diagnostic, ProgramError
 from ..syntax.fast import paused_gc
 from .graph import check_box_cycles, choice_predicates, dependency_edges, split_predicates, stratify
-from .roles import background_atoms, body_atoms, intensional_predicates, signatures
+from .roles import background_atoms, signatures
 from .safety import check_safety
 
 __all__ = ["Analysis", "analyse", "window_points", "POSITIVE", "STRATIFIED", "GENERAL"]
@@ -84,32 +84,41 @@ def analyse(program: ast.Program, clock_ms: int = 1000, source: Optional[str] = 
 
 
 def _analyse(program: ast.Program, clock_ms: int, source: Optional[str]) -> Analysis:
-    diags: list = []
     program, interval_rules = _plain_terms(program)
-    sigs = signatures(program, diags)
-    intensional = intensional_predicates(program)
-    background = background_atoms(program, diags)
+    sigs: dict = {}
+    heads: set = set()
+    diags: list = []                                # safety and windows, rule by rule
+    tuple_windows: list = []                        # (where in diags, extended atom): checked once heads are known
     sizes: dict = {}
     lookback: Optional[int] = 0
     tuple_lookback = 0
-    has_negation = has_constraints = False
-    # one walk over the rules: safety, windows, negation and constraints
+    has_negation = has_constraints = mixed_arity = False
+    comparison, at = ast.Comparison, ast.AT
+    # one walk over the rules: signatures, intensional predicates, safety, windows, negation, constraints
     for rule in program.rules:
-        body = rule.body
-        if rule.head is None:
+        body, head = rule.body, rule.head
+        if head is None:
             has_constraints = True
-        elif not body and rule.head.time is None:
-            continue                                # a fact: background_atoms checked it
+        else:
+            atom = head.atom
+            arity = len(atom.args)
+            mixed_arity |= sigs.setdefault(atom.predicate, arity) != arity
+            if not body and head.time is None:
+                continue                            # a fact: background_atoms checks it
+            heads.add(atom.predicate)
         check_safety(rule, diags)
         for lit in body:
             ext = lit.element
             if lit.negated:
                 has_negation = True
-            if type(ext) is ast.Comparison:
+            if type(ext) is comparison:
                 continue
+            atom = ext.atom
+            arity = len(atom.args)
+            mixed_arity |= sigs.setdefault(atom.predicate, arity) != arity
             window = ext.window
             if window is None:
-                if ext.modality == ast.AT:
+                if ext.modality == at:
                     lookback = None
                 continue
             n = sizes.get(window)                   # equal windows have equal sizes: computed once
@@ -121,13 +130,21 @@ def _analyse(program: ast.Program, clock_ms: int, source: Optional[str]) -> Anal
                     continue
             if window.unit == "#":
                 tuple_lookback = max(tuple_lookback, n)
-                if ext.atom.predicate in intensional:
-                    diags.append(Diagnostic(
-                        f"tuple window over intensional predicate '{ext.atom.predicate}/{len(ext.atom.args)}'",
-                        ext.location,
-                        ("a tuple window counts input atoms: only extensional (stream) predicates may appear in it",)))
+                tuple_windows.append((len(diags), ext))
             elif lookback is not None and n > lookback:
                 lookback = n
+    intensional = frozenset(heads)
+    for where, ext in reversed(tuple_windows):
+        if ext.atom.predicate in intensional:
+            diags.insert(where, Diagnostic(
+                f"tuple window over intensional predicate '{ext.atom.predicate}/{len(ext.atom.args)}'",
+                ext.location,
+                ("a tuple window counts input atoms: only extensional (stream) predicates may appear in it",)))
+    first: list = []                                # the diagnostics' order: arities, facts, then rules
+    if mixed_arity:
+        sigs = signatures(program, first)
+    background = background_atoms(program, first)
+    diags[:0] = first
     edges = dependency_edges(program, intensional)
     check_box_cycles(intensional, edges, diags)
     if diags:
