@@ -138,7 +138,8 @@ def _drain(records):
 
 
 CELLS = st.one_of(st.none(), st.just(""), st.just("  "), st.sampled_from(
-    ["p(a,b)", "q", "temp(5)", 'f(g(1),"s\\"x")', "p(-3, 4)", "bad(", "P(x)", "p(X)", "r(not)"]))
+    ["p(a,b)", "q", "temp(5)", 'f(g(1),"s\\"x")', "p(-3, 4)", "bad(", "P(x)", "p(X)", "r(not)",
+     "w(-123456789012345678901234567890, 18446744073709551616)", 'e("a\\\\b", "t\\tx", "%#")']))
 
 
 @settings(max_examples=scaled(150, 40), deadline=None)

@@ -281,36 +281,6 @@ class _Grouper:
         yield from self._accept(source, first_line, t, keys, table[codes].tolist(), bad_rows,  # -1: the last None
                                 lambda i: lookup[codes[i]] if codes[i] >= 0 else None)
 
-    def texts(self, source, first_line, t, texts: list, keys) -> Iterator[Record]:
-        """Like :meth:`chunk`, for the atom cells ``texts`` (strings or None) themselves: they go
-        through the interner's cache, and only those not found there are converted."""
-        import numpy as np
-
-        if not _integers(t, keys):
-            yield from self._rows(source, first_line, t, keys, texts)
-            return
-        interner = self.interner
-        cache = interner.cache
-        get = cache.get
-        atoms = [get(x) for x in texts]
-        if interner.recurring:
-            interner._count(len(atoms), atoms)
-        bad_rows: list = []
-        if None in atoms:
-            where = [i for i, a in enumerate(atoms) if a is None]
-            missed = [texts[i] for i in where]
-            converted, bad = self._convert(missed)
-            if interner.recurring and len(missed) <= interner.limit:
-                if len(cache) + len(missed) > interner.limit:
-                    cache.clear()
-                cache.update(zip(missed, converted))
-                cache.pop(None, None)
-            for i, atom in zip(where, converted):
-                atoms[i] = atom
-            bad_rows = [where[j] for j in bad]
-        yield from self._accept(source, first_line, t, keys, atoms, np.asarray(bad_rows, dtype=np.int64),
-                                texts.__getitem__)
-
     def _rows(self, source, first_line, t, keys, cells: list) -> Iterator[Record]:
         """Row by row (times or keys that are not integer arrays: row() says what is wrong)."""
         key_list = keys.tolist() if keys is not None else [None] * len(cells)
@@ -492,9 +462,8 @@ def _parquet_batch(grouper: _Grouper, batch, order: Optional[str], name: str, nu
             yield from grouper.row(name, number + i, *row)
         return
     t, keys = _integers_of(t), _integers_of(keys) if keys is not None else None
-    if not pa.types.is_dictionary(atom.type):
-        yield from grouper.texts(name, number, t, atom.to_pylist(), keys)
-        return
+    if not pa.types.is_dictionary(atom.type):  # read_dictionary makes it one; this is a fallback
+        atom = atom.dictionary_encode()
     if atom.null_count:
         codes = atom.indices.to_numpy(zero_copy_only=False)
         codes = np.where(np.isnan(codes), -1, codes).astype(np.int64)
@@ -526,8 +495,11 @@ def _open_parquet(path, name: str):
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    try:
-        return pq.ParquetFile(str(path))
+    try:  # the atom column dictionary-encoded: each distinct atom text is converted once per batch
+        try:
+            return pq.ParquetFile(str(path), read_dictionary=["atom"])
+        except KeyError:  # no atom column: the column checks refuse the file
+            return pq.ParquetFile(str(path))
     except (pa.ArrowException, OSError) as e:
         raise stream_error(name, 1, 1, f"not a readable Parquet file ({e})") from None
 
