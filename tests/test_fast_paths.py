@@ -161,6 +161,21 @@ def test_columnar_reading_equals_row_reading(rows, batch):
             assert _drain(read_parquet(path, "frame", batch_size=batch)) == expected, kind
 
 
+@pytest.mark.parametrize("recurring", [True, False])
+def test_parquet_strings_recurring_or_distinct_equal_row_reading(tmp_path, recurring):
+    """Plain string columns: recurring texts are numbered and converted once, mostly distinct ones
+    converted row by row; both equal the row-by-row grouping, up to a bad cell at the end."""
+    kinds = ['f(g({i}),"s\\"{i}")', "p(-{i}, 18446744073709551616{i})", "q(a{i},b)"]
+    texts = [kinds[i % 3].format(i=i % 7 if recurring else i) for i in range(3000)]
+    texts[::50], texts[25::50] = [None] * 60, [" "] * 60  # heartbeats
+    df = pd.DataFrame({"t": [i // 10 for i in range(3001)], "atom": texts + ["p(X)"]})
+    path = tmp_path / "s.parquet"
+    df.to_parquet(path)
+    expected = _rows_reference(df, "frame")
+    assert expected[1] is not None and len(expected[0]) == 300
+    assert _drain(read_parquet(path, "frame", batch_size=2048)) == expected
+
+
 def test_columnar_reading_with_an_order_column_across_batches(tmp_path):
     path = tmp_path / "s.parquet"
     df = pd.DataFrame({"t": [0, 0, 0, 1, 1, 1], "atom": ["c", "a", "b", "z", None, "y"],

@@ -274,12 +274,30 @@ class _Grouper:
             yield from self._rows(source, first_line, t, keys, [lookup[c] if c >= 0 else None for c in codes.tolist()])
             return
         converted, bad = self._convert(lookup)
-        table = np.empty(len(converted) + 1, dtype=object)
-        for i, atom in enumerate(converted):
-            table[i] = atom  # one by one: numpy would unpack tuples
+        converted.append(None)  # code -1, an empty cell, takes the last one
         bad_rows = np.flatnonzero(np.isin(codes, bad)) if bad else ()
-        yield from self._accept(source, first_line, t, keys, table[codes].tolist(), bad_rows,  # -1: the last None
-                                lambda i: lookup[codes[i]] if codes[i] >= 0 else None)
+        yield from self._accept(source, first_line, t, keys, list(map(converted.__getitem__, codes.tolist())),
+                                bad_rows, lambda i: lookup[codes[i]] if codes[i] >= 0 else None)
+
+    def texts(self, source, first_line, t, texts: list, keys) -> Iterator[Record]:
+        """Like :meth:`chunk`, for the atom cells ``texts`` themselves (strings or None): each
+        distinct text of the chunk is converted once."""
+        import numpy as np
+
+        if not _integers(t, keys):
+            yield from self._rows(source, first_line, t, keys, texts)
+            return
+        sample = texts[::len(texts) // 1024 + 1]  # spread over the chunk: atoms recur across time points
+        if len(set(sample)) * 4 > len(sample) * 3:  # mostly distinct texts: numbering them costs more than it saves
+            atoms, bad = self._convert(texts)
+            bad_rows = np.asarray(bad, dtype=np.int64)
+        else:
+            distinct = list(dict.fromkeys(texts))
+            converted, bad = self._convert(distinct)
+            atoms = list(map(dict(zip(distinct, converted)).__getitem__, texts))
+            wrong = {distinct[i] for i in bad}
+            bad_rows = np.asarray([i for i, x in enumerate(texts) if x in wrong] if wrong else (), dtype=np.int64)
+        yield from self._accept(source, first_line, t, keys, atoms, bad_rows, texts.__getitem__)
 
     def _rows(self, source, first_line, t, keys, cells: list) -> Iterator[Record]:
         """Row by row (times or keys that are not integer arrays: row() says what is wrong)."""
@@ -462,8 +480,9 @@ def _parquet_batch(grouper: _Grouper, batch, order: Optional[str], name: str, nu
             yield from grouper.row(name, number + i, *row)
         return
     t, keys = _integers_of(t), _integers_of(keys) if keys is not None else None
-    if not pa.types.is_dictionary(atom.type):  # read_dictionary makes it one; this is a fallback
-        atom = atom.dictionary_encode()
+    if not pa.types.is_dictionary(atom.type):
+        yield from grouper.texts(name, number, t, atom.to_pylist(), keys)
+        return
     if atom.null_count:
         codes = atom.indices.to_numpy(zero_copy_only=False)
         codes = np.where(np.isnan(codes), -1, codes).astype(np.int64)
@@ -495,11 +514,8 @@ def _open_parquet(path, name: str):
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    try:  # the atom column dictionary-encoded: each distinct atom text is converted once per batch
-        try:
-            return pq.ParquetFile(str(path), read_dictionary=["atom"])
-        except KeyError:  # no atom column: the column checks refuse the file
-            return pq.ParquetFile(str(path))
+    try:
+        return pq.ParquetFile(str(path))
     except (pa.ArrowException, OSError) as e:
         raise stream_error(name, 1, 1, f"not a readable Parquet file ({e})") from None
 
