@@ -66,6 +66,16 @@ def test_a_clingo_run_imports_clingo_but_no_table_libraries(tmp_path):
     assert "clingo" in modules and modules.isdisjoint({"pandas", "pyarrow", "matplotlib", "pyspark"})
 
 
+def test_version_imports_no_command_and_no_ast():
+    proc = subprocess.run([sys.executable, "-c", "import json, sys\nfrom ticker_py.cli import main\ntry:\n"
+                           "    main(['--version'])\nexcept SystemExit:\n    pass\n"
+                           "print(json.dumps(sorted(m for m in sys.modules if m.startswith('ticker_py'))))"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=60)
+    version, modules = proc.stdout.splitlines()
+    assert version.startswith("ticker_py ")
+    assert json.loads(modules) == ["ticker_py", "ticker_py.cli", "ticker_py.cli.common", "ticker_py.errors"]
+
+
 @pytest.mark.parametrize("command", [(), *((name,) for name in COMMANDS), ("bench", "throughput")])
 def test_help_is_the_same_with_only_the_named_command(command, monkeypatch):
     monkeypatch.setenv("COLUMNS", "100")
