@@ -138,7 +138,8 @@ def _drain(records):
 
 
 CELLS = st.one_of(st.none(), st.just(""), st.just("  "), st.sampled_from(
-    ["p(a,b)", "q", "temp(5)", 'f(g(1),"s\\"x")', "p(-3, 4)", "bad(", "P(x)", "p(X)", "r(not)"]))
+    ["p(a,b)", "q", "temp(5)", 'f(g(1),"s\\"x")', "p(-3, 4)", "bad(", "P(x)", "p(X)", "r(not)",
+     "w(-123456789012345678901234567890, 18446744073709551616)", 'e("a\\\\b", "t\\tx", "%#")']))
 
 
 @settings(max_examples=scaled(150, 40), deadline=None)
@@ -158,6 +159,21 @@ def test_columnar_reading_equals_row_reading(rows, batch):
             path = Path(d) / f"{kind}.parquet"
             df.astype({"atom": kind}).to_parquet(path, row_group_size=batch)
             assert _drain(read_parquet(path, "frame", batch_size=batch)) == expected, kind
+
+
+@pytest.mark.parametrize("recurring", [True, False])
+def test_parquet_strings_recurring_or_distinct_equal_row_reading(tmp_path, recurring):
+    """Plain string columns: recurring texts are numbered and converted once, mostly distinct ones
+    converted row by row; both equal the row-by-row grouping, up to a bad cell at the end."""
+    kinds = ['f(g({i}),"s\\"{i}")', "p(-{i}, 18446744073709551616{i})", "q(a{i},b)"]
+    texts = [kinds[i % 3].format(i=i % 7 if recurring else i) for i in range(3000)]
+    texts[::50], texts[25::50] = [None] * 60, [" "] * 60  # heartbeats
+    df = pd.DataFrame({"t": [i // 10 for i in range(3001)], "atom": texts + ["p(X)"]})
+    path = tmp_path / "s.parquet"
+    df.to_parquet(path)
+    expected = _rows_reference(df, "frame")
+    assert expected[1] is not None and len(expected[0]) == 300
+    assert _drain(read_parquet(path, "frame", batch_size=2048)) == expected
 
 
 def test_columnar_reading_with_an_order_column_across_batches(tmp_path):

@@ -2,11 +2,15 @@
 
 With the native engine on a small text stream, none of pandas, pyarrow, numpy, clingo,
 matplotlib, pyspark or psutil is imported (their import alone costs more than the run), nor
-ticker_py's explanations, Spark, benchmarks or RDF writer.
+sockets, nor ticker_py's explanations, Spark, benchmarks, RDF streams, sharding,
+live input, factorizing or the other commands' modules. ``--help`` is the same whether the
+parser holds every command or only the one named.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import subprocess
 import sys
@@ -14,10 +18,17 @@ from pathlib import Path
 
 import pytest
 
+from ticker_py.cli import COMMANDS, build_parser, main
+
 ROOT = Path(__file__).resolve().parent.parent
-HEAVY = ("pandas", "pyarrow", "numpy", "clingo", "matplotlib", "pyspark", "psutil")
+HEAVY = ("pandas", "pyarrow", "numpy", "clingo", "matplotlib", "pyspark", "psutil", "socket", "selectors")
 #: ticker_py's own modules a plain run does not need
-LAZY = ("ticker_py.explain", "ticker_py.spark", "ticker_py.bench", "ticker_py.rdf.writer")
+LAZY = ("ticker_py.explain", "ticker_py.spark", "ticker_py.bench", "ticker_py.rdf.writer", "ticker_py.rdf.streams",
+        "ticker_py.rdf.terms", "ticker_py.shard", "ticker_py.analysis.sharding", "ticker_py.live.net",
+        "ticker_py.live.source", "ticker_py.live.reasoner", "ticker_py.streams.factorized",
+        "ticker_py.streams.factor_writers", "ticker_py.engines.wide", "ticker_py.engines.history",
+        "ticker_py.engines.clingo", "ticker_py.encode", "ticker_py.compare", "ticker_py.enumeration",
+        *(f"ticker_py.cli.{name}" for name in COMMANDS if name != "run"))
 
 CODE = """
 import json, sys
@@ -53,6 +64,32 @@ def test_a_clingo_run_imports_clingo_but_no_table_libraries(tmp_path):
     status, out, modules, _ = _imports("run", prog, "--stream", data, "--engine", "clingo")
     assert (status, out) == (0, '{"t": 0, "c": 1, "models": [["a"]]}\n')
     assert "clingo" in modules and modules.isdisjoint({"pandas", "pyarrow", "matplotlib", "pyspark"})
+
+
+def test_version_imports_no_command_and_no_ast():
+    proc = subprocess.run([sys.executable, "-c", "import json, sys\nfrom ticker_py.cli import main\ntry:\n"
+                           "    main(['--version'])\nexcept SystemExit:\n    pass\n"
+                           "print(json.dumps(sorted(m for m in sys.modules if m.startswith('ticker_py'))))"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=60)
+    version, modules = proc.stdout.splitlines()
+    assert version.startswith("ticker_py ")
+    assert json.loads(modules) == ["ticker_py", "ticker_py.cli", "ticker_py.cli.common", "ticker_py.errors"]
+
+
+@pytest.mark.parametrize("command", [(), *((name,) for name in COMMANDS), ("bench", "throughput")])
+def test_help_is_the_same_with_only_the_named_command(command, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "100")
+
+    def help_of(parse):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), pytest.raises(SystemExit) as done:
+            parse([*command, "--help"])
+        assert done.value.code == 0
+        return out.getvalue()
+
+    full = help_of(build_parser().parse_args)
+    assert full.startswith("usage: ticker")
+    assert help_of(main) == full
 
 
 def test_help_still_lists_every_command():

@@ -32,13 +32,10 @@ from typing import TYPE_CHECKING, Iterable, Iterator, Optional, Union
 from . import ast
 from .analysis import GENERAL, Analysis, analyse
 from .engines import EngineOptions, create_engine, resolve_engine
-from .engines.wide import locate
-from .engines.history import WindowHistory
 from .errors import Diagnostic, StreamError, UsageError
 from .semantics import Duplicates, Origin, Persistence, Semantics, check_program, resolve, under
 from .streams import Record, Result, StreamChecker, open_stream, read_dataframe, results_to_dataframe
 from .streams.drive import MAX_GAP, Every, check_max_gap, drive
-from .streams.factorized import note_fallback, with_factors
 from .syntax import parse_file, parse_ground_atom, parse_program, read_source
 from .syntax.ground_atoms import GroundSyntaxError
 from .values import format_atom
@@ -208,6 +205,8 @@ class Reasoner:
         self.engine_name = getattr(self.engine, "name", self.engine_name)   # auto may have fallen back
         self.factorize, self.models = factorize, models
         if factorize and self.engine_name != "native" and not hasattr(self.engine, "factorizes"):
+            from .streams.factorized import note_fallback
+
             note_fallback(self.engine_name, "this engine does not factorize")
         self.checker = StreamChecker(dict(self.analysis.signatures), set(self.analysis.intensional))
         self.time = 0
@@ -215,8 +214,11 @@ class Reasoner:
         self._busy = threading.Lock()
         self.seen_at, self.seen = -1, set()   # atoms appended at time seen_at
         self.explainable = explainable
-        self._kept = WindowHistory(self.analysis.lookback, self.analysis.tuple_lookback) \
-            if history or explainable else None  # for explain()
+        self._kept = None  # for explain()
+        if history or explainable:
+            from .engines.history import WindowHistory
+
+            self._kept = WindowHistory(self.analysis.lookback, self.analysis.tuple_lookback)
         self._last: Optional[Result] = None
         self.started = False  # something was appended or evaluated (origin=first: the origin is known)
         self.bag = self.semantics.duplicates is Duplicates.BAG
@@ -266,6 +268,8 @@ class Reasoner:
                 self._kept.trim(t)
             result = self.engine.evaluate(t)
         if self.factorize:
+            from .streams.factorized import with_factors
+
             result = with_factors(result, self.models)
         if self.explainable and result.models is not None:
             result = replace(result, explainer=partial(_explain_result, self.analysis, tuple(self._kept.entries)))
@@ -336,6 +340,8 @@ class Reasoner:
                 try:
                     check(rec.t, rec.atoms)
                 except StreamError as err:
+                    from .engines.wide import locate
+
                     raise locate(err, rec.source, rec.line) from None
             yield rec
 
@@ -362,16 +368,20 @@ def records_from(stream, rdf=None, stream_format: Optional[str] = None) -> Itera
     :class:`ticker_py.rdf.streams.RdfMapping`, or an RDF ``stream_format``) are read by
     :mod:`ticker_py.rdf.streams`.
     """
-    from .rdf import streams as rdf_streams
+    from .rdf import RDF_FORMATS, rdf_format
 
     if stream_format == "auto":
         stream_format = None
     if isinstance(stream, (str, Path)):
-        if rdf is not None or stream_format in rdf_streams.RDF_FORMATS or rdf_streams.rdf_format(str(stream)):
+        if rdf is not None or stream_format in RDF_FORMATS or rdf_format(str(stream)):
+            from .rdf import streams as rdf_streams
+
             return rdf_streams.open_rdf_stream(stream, stream_format, rdf or rdf_streams.RdfMapping())
         return open_stream(str(stream), fmt=stream_format)
     if hasattr(stream, "columns") and hasattr(stream, "iterrows"):
         if rdf is not None or {"s", "p", "o"} <= set(stream.columns):
+            from .rdf import streams as rdf_streams
+
             return rdf_streams.read_rdf_dataframe(stream, mapping=rdf or rdf_streams.RdfMapping())
         return read_dataframe(stream)
     if hasattr(stream, "toPandas") or hasattr(stream, "toLocalIterator"):

@@ -8,9 +8,10 @@ exits with status 2. An :class:`InternalError` is a bug in ticker_py (status 1).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
-from .ast import Location
+if TYPE_CHECKING:  # annotations only: ``ticker --version`` and ``--help`` need no AST
+    from .ast import Location
 
 __all__ = ["Diagnostic", "TickerError", "ProgramError", "StreamError", "UsageError",
            "EngineUnsupported", "InternalError"]

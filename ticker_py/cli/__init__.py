@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import logging
 import sys
 from typing import Optional
 
@@ -60,14 +59,24 @@ def _tune_gc() -> None:
     gc.set_threshold(50_000, 20, 50)
 
 
+def _log_to_stderr(verbose: bool) -> None:
+    """Log records as ``name: message`` on stderr: all of them with ``-v``, else warnings and
+    errors. Without ``-v`` this is left out when nothing has imported :mod:`logging` yet (a
+    plain run never logs a warning), which spares the import."""
+    import logging
+
+    logging.basicConfig(level=logging.DEBUG if verbose else logging.WARNING,
+                        format="%(name)s: %(message)s", stream=sys.stderr)
+
+
 def main(argv=None) -> int:
     """Entry point of the ``ticker`` command: the one place where errors become exit statuses."""
     parser = build_parser(argv, every=False)
     args = parser.parse_args(argv)
     if argv is None:  # the ticker process itself, not a caller's
         _tune_gc()
-    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING,
-                        format="%(name)s: %(message)s", stream=sys.stderr)
+    if args.verbose or "logging" in sys.modules:
+        _log_to_stderr(args.verbose)
     try:
         return args.func(args)
     except TickerError as err:

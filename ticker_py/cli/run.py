@@ -12,6 +12,7 @@ from typing import Optional
 from ..consequences import MODES
 from ..engines import ENGINE_NAMES
 from ..errors import Diagnostic, UsageError
+from ..rdf import RDF_FORMATS
 from ..semantics import DEFAULT, Semantics, resolve
 from ..streams.drive import MAX_GAP, Every, check_max_gap
 from .common import (HelpFormatter, add_program_args, add_semantics_args, check_choice, choices_metavar, load,
@@ -23,7 +24,6 @@ __all__ = ["RunOptions", "register", "cmd_run", "FORMATS"]
 
 FORMATS = ("jsonl", "text", "csv", "none", "ntriples", "nquads")
 RDF_OUTPUT = ("ntriples", "nquads")
-RDF_FORMATS = ("nt", "nq", "rdf-csv", "rdf-parquet")
 #: the engines whose answer stream ``--inertia`` steers
 INERTIA_ENGINES = ("incremental", "incremental-pure")
 STREAM_FORMATS = ("auto", "text", "jsonl", "csv") + RDF_FORMATS
@@ -107,15 +107,13 @@ def cmd_run(args) -> int:
     """``ticker run``."""
     from ..api import Reasoner, records_from
     from ..live.options import live_output, live_records
-    from ..streams import make_writer
-    from ..streams.factor_writers import make_factor_writer
     from ..streams.output import open_output
 
     o = run_options(args)
     live = live_options(args)
     shards = shard_options(args)
     analysis = load(args)
-    if o.factorize and (shards.spark or shards.shards is not None):
+    if o.factorize and shards is not None:
         raise UsageError(Diagnostic("--factorize cannot be combined with --spark or --shards"))
     if o.changes and o.models != 1 and not o.factorize:
         raise UsageError(Diagnostic("--changes needs a single answer stream", notes=("use --models 1",)))
@@ -133,10 +131,13 @@ def cmd_run(args) -> int:
             from ..rdf.writer import RdfWriter
 
             return out, RdfWriter(out, o.format, rdf, args.rdf_output)
-        make = make_factor_writer if o.factorize and o.models == 0 else make_writer
+        if o.factorize and o.models == 0:
+            from ..streams.factor_writers import make_factor_writer as make
+        else:
+            from ..streams.writers import make_writer as make
         return out, make(o.format, out, show_at=o.show_at, changes=o.changes)
 
-    if shards.spark or shards.shards is not None:
+    if shards is not None:
         from ..engines import check_engine
 
         if o.semantics.changed:
@@ -215,12 +216,12 @@ def _interruptible(results):
 def _rdf_mapping(args, analysis, o: RunOptions):
     """The RDF mapping of ``--rdf-mapping`` (with the program's prefixes), or None if the run
     reads and writes no RDF; refuses RDF output with several answer streams or --changes."""
-    from ..rdf.streams import RdfMapping
-
     if o.format in RDF_OUTPUT and (o.models != 1 or o.changes):
         raise UsageError(Diagnostic(f"--format {o.format} writes a single answer stream",
                                     notes=("use --models 1 and no --changes",)))
     kind = getattr(args, "rdf_mapping", "triple")
     if kind == "triple" and o.format not in RDF_OUTPUT and o.stream_format not in RDF_FORMATS:
         return None
+    from ..rdf.streams import RdfMapping
+
     return RdfMapping(kind, analysis.program.prefixes)

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import sys
 import time
+from typing import TYPE_CHECKING, Optional
 
 from ..errors import Diagnostic, UsageError
-from ..shard import ShardOptions, check_shards, plan_for, run_sharded_local
 from ..streams.drive import Every
+
+if TYPE_CHECKING:  # imported by a sharded run only
+    from ..shard import ShardOptions
 
 __all__ = ["add_shard_options", "shard_options", "run_sharded_command"]
 
@@ -23,8 +26,12 @@ def add_shard_options(run_parser) -> None:
     g.add_argument("--master", default="local[2]", help="Spark master")
 
 
-def shard_options(args) -> ShardOptions:
-    """The sharding options of parsed ``ticker run`` arguments."""
+def shard_options(args) -> Optional[ShardOptions]:
+    """The sharding options of parsed ``ticker run`` arguments (None: the run is not sharded)."""
+    if not args.spark and args.shards is None:
+        return None
+    from ..shard import ShardOptions
+
     return ShardOptions(shards=args.shards, spark=args.spark, master=args.master)
 
 
@@ -34,6 +41,8 @@ def run_sharded_command(analysis, run, options: ShardOptions, writer) -> int:
     ``run``: the :class:`~ticker_py.cli.run.RunOptions` (``every`` must be ``time``).
     Errors raise :class:`TickerError`.
     """
+    from ..shard import check_shards, plan_for, run_sharded_local
+
     if Every.parse(run.every) is not Every.TIME:
         raise UsageError(Diagnostic("--every signal cannot be sharded: a tick's count spans all shards",
                                     notes=("run it without --shards/--spark",)))

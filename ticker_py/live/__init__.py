@@ -1,10 +1,17 @@
 """Live streams: a push API, TCP input and output, wall-clock time, Spark Structured Streaming.
 
-See docs/live.md. Nothing here imports pyspark except :mod:`ticker_py.live.spark_stream`.
+See docs/live.md. Nothing here imports pyspark except :mod:`ticker_py.live.spark_stream`. The
+names below are imported when first used, so that ``ticker run`` on a file imports no sockets.
 """
 
-from .net import TcpSink, parse_address
-from .reasoner import LiveReasoner
-from .source import LiveInput, parse_line, save_records
+import importlib
 
+_EXPORTS = {"LiveReasoner": "reasoner", "LiveInput": "source", "TcpSink": "net", "parse_address": "net",
+            "parse_line": "source", "save_records": "source"}
 __all__ = ["LiveReasoner", "LiveInput", "TcpSink", "parse_address", "parse_line", "save_records"]
+
+
+def __getattr__(name):
+    if name in _EXPORTS:
+        return getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

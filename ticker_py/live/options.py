@@ -58,13 +58,13 @@ def live_records(options: LiveOptions, analysis=None):
     ``analysis`` (the program's Analysis), if given, lets TCP input skip records the program
     refuses (intensional or clashing predicates) instead of stopping the run.
     """
+    if not options.live_input:
+        return None
     from ..api import parse_clock
     from ..streams import StreamChecker, open_stream
     from .source import LiveInput, save_records
 
     tcp, wall, save = options.input, options.wall_clock, options.save_input
-    if not options.live_input:
-        return None
     if tcp and options.stream not in ("-", None):
         raise UsageError(Diagnostic("--input and --stream exclude each other"))
     clock = parse_clock(options.clock) if wall else None
@@ -98,10 +98,10 @@ def _open_text(name):
 
 def live_output(options: LiveOptions):
     """A text sink for ``--output tcp:HOST:PORT`` (close it at the end), or None."""
-    from .net import TcpSink
-
     if not options.output:
         return None
+    from .net import TcpSink
+
     if options.out:
         raise UsageError(Diagnostic("--output and --out exclude each other"))
     sink = TcpSink(options.output)

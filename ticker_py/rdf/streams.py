@@ -25,6 +25,7 @@ from .. import ast
 from ..errors import Diagnostic, StreamError, UsageError
 from ..streams.model import Record
 from ..streams.readers import stream_error, text_lines
+from . import RDF_FORMATS
 from .terms import check_literal, iri_of, to_value
 
 __all__ = ["RdfMapping", "read_rdf_text", "read_nquads", "read_rdf_csv", "read_rdf_parquet",
@@ -32,8 +33,6 @@ __all__ = ["RdfMapping", "read_rdf_text", "read_nquads", "read_rdf_csv", "read_r
            "MAPPINGS", "TIME_GRAPH"]
 
 MAPPINGS = ("triple", "property")
-#: ``--stream-format`` names of the RDF readers
-RDF_FORMATS = ("nt", "nq", "rdf-csv", "rdf-parquet")
 #: the graph names the N-Triples writer uses for time points (``urn:ticker:t:5``)
 TIME_GRAPH = "urn:ticker:t:"
 
@@ -443,13 +442,6 @@ def _text_file(reader):
 _READERS = {"nt": _text_file(lambda f, source, mapping: read_rdf_text(f, source, mapping, 4096)), "nq": _text_file(read_nquads),
             "rdf-csv": read_rdf_csv, "rdf-parquet": read_rdf_parquet}
 _SUFFIXES = {".nt": "nt", ".nq": "nq", ".csv": "rdf-csv", ".parquet": "rdf-parquet"}
-
-
-def rdf_format(path: str, fmt: Optional[str] = None) -> Optional[str]:
-    """The RDF stream format of ``path``: ``fmt`` if given, else by suffix (None: not RDF by name)."""
-    if fmt:
-        return fmt
-    return {".nt": "nt", ".nq": "nq"}.get(Path(path).suffix.lower())
 
 
 def open_rdf_stream(path_or_dash, fmt: Optional[str] = None, mapping: RdfMapping = RdfMapping(),

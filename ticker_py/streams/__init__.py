@@ -1,13 +1,23 @@
-"""Streams: the stream model, readers of input streams and writers of results."""
+"""Streams: the stream model, readers of input streams and writers of results.
+
+The readers and writers are imported when first used (``from ticker_py.streams import
+make_writer`` imports :mod:`.writers` only): a command imports only the modules it needs.
+"""
+
+import importlib
 
 from .model import Model, Record, Result, TimePoint, time_points
-from .readers import (ORDER_COLUMNS, StreamChecker, open_stream, read_csv, read_dataframe,
-                      read_jsonl, read_parquet, read_text)
-from .writers import (FORMATS, ChangesWriter, CsvWriter, JsonlWriter, NoneWriter, TextWriter,
-                      Writer, make_writer, printed_models, result_rows, results_to_dataframe)
 
-__all__ = ["Model", "Record", "Result", "TimePoint", "time_points",
-           "ORDER_COLUMNS", "StreamChecker", "open_stream", "read_csv", "read_dataframe",
-           "read_jsonl", "read_parquet", "read_text",
-           "FORMATS", "ChangesWriter", "CsvWriter", "JsonlWriter", "NoneWriter", "TextWriter",
-           "Writer", "make_writer", "printed_models", "result_rows", "results_to_dataframe"]
+_LAZY = {name: "readers" for name in ("ORDER_COLUMNS", "StreamChecker", "open_stream", "read_csv", "read_dataframe",
+                                      "read_jsonl", "read_parquet", "read_text")}
+_LAZY.update({name: "writers" for name in ("FORMATS", "ChangesWriter", "CsvWriter", "JsonlWriter", "NoneWriter",
+                                           "TextWriter", "Writer", "make_writer", "printed_models", "result_rows",
+                                           "results_to_dataframe")})
+
+__all__ = ["Model", "Record", "Result", "TimePoint", "time_points", *_LAZY]
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -274,42 +274,30 @@ class _Grouper:
             yield from self._rows(source, first_line, t, keys, [lookup[c] if c >= 0 else None for c in codes.tolist()])
             return
         converted, bad = self._convert(lookup)
-        table = np.empty(len(converted) + 1, dtype=object)
-        for i, atom in enumerate(converted):
-            table[i] = atom  # one by one: numpy would unpack tuples
+        converted.append(None)  # code -1, an empty cell, takes the last one
         bad_rows = np.flatnonzero(np.isin(codes, bad)) if bad else ()
-        yield from self._accept(source, first_line, t, keys, table[codes].tolist(), bad_rows,  # -1: the last None
-                                lambda i: lookup[codes[i]] if codes[i] >= 0 else None)
+        yield from self._accept(source, first_line, t, keys, list(map(converted.__getitem__, codes.tolist())),
+                                bad_rows, lambda i: lookup[codes[i]] if codes[i] >= 0 else None)
 
     def texts(self, source, first_line, t, texts: list, keys) -> Iterator[Record]:
-        """Like :meth:`chunk`, for the atom cells ``texts`` (strings or None) themselves: they go
-        through the interner's cache, and only those not found there are converted."""
+        """Like :meth:`chunk`, for the atom cells ``texts`` themselves (strings or None): each
+        distinct text of the chunk is converted once."""
         import numpy as np
 
         if not _integers(t, keys):
             yield from self._rows(source, first_line, t, keys, texts)
             return
-        interner = self.interner
-        cache = interner.cache
-        get = cache.get
-        atoms = [get(x) for x in texts]
-        if interner.recurring:
-            interner._count(len(atoms), atoms)
-        bad_rows: list = []
-        if None in atoms:
-            where = [i for i, a in enumerate(atoms) if a is None]
-            missed = [texts[i] for i in where]
-            converted, bad = self._convert(missed)
-            if interner.recurring and len(missed) <= interner.limit:
-                if len(cache) + len(missed) > interner.limit:
-                    cache.clear()
-                cache.update(zip(missed, converted))
-                cache.pop(None, None)
-            for i, atom in zip(where, converted):
-                atoms[i] = atom
-            bad_rows = [where[j] for j in bad]
-        yield from self._accept(source, first_line, t, keys, atoms, np.asarray(bad_rows, dtype=np.int64),
-                                texts.__getitem__)
+        sample = texts[::len(texts) // 1024 + 1]  # spread over the chunk: atoms recur across time points
+        if len(set(sample)) * 4 > len(sample) * 3:  # mostly distinct texts: numbering them costs more than it saves
+            atoms, bad = self._convert(texts)
+            bad_rows = np.asarray(bad, dtype=np.int64)
+        else:
+            distinct = list(dict.fromkeys(texts))
+            converted, bad = self._convert(distinct)
+            atoms = list(map(dict(zip(distinct, converted)).__getitem__, texts))
+            wrong = {distinct[i] for i in bad}
+            bad_rows = np.asarray([i for i, x in enumerate(texts) if x in wrong] if wrong else (), dtype=np.int64)
+        yield from self._accept(source, first_line, t, keys, atoms, bad_rows, texts.__getitem__)
 
     def _rows(self, source, first_line, t, keys, cells: list) -> Iterator[Record]:
         """Row by row (times or keys that are not integer arrays: row() says what is wrong)."""
