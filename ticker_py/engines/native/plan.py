@@ -238,8 +238,9 @@ class _PlanWriter:
                 key = keys[0] if len(keys) == 1 else f"({', '.join(keys)})"
                 b = self.fresh("b")
                 self.emit(f"{b} = {idx}.get({key})")
-                self.guard(b)
-                self.emit(f"for {inst} in {b}:")
+                self.guard(f"{b} is not None")
+                # a key with one instance holds the instance itself (Store._indexed)
+                self.emit(f"for {inst} in ({b} if type({b}) is dict else ({b},)):")
                 self.depth += 1
                 if exclude:
                     self.guard(f"{inst} not in _ds")

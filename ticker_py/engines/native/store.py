@@ -14,14 +14,23 @@ at a time point (``shape="at"``).
 
 from __future__ import annotations
 
+from collections import deque
 from heapq import heappop, heappush
-from operator import itemgetter
+from itertools import compress, repeat
+from operator import is_, itemgetter
 from typing import Callable, Optional
 
 __all__ = ["Store", "CountedStore", "Clock", "INF", "SLOT", "end_of", "tick_key", "acceptor", "atom_key"]
 
 SLOT = 1 << 32
 INF = 1 << 62
+
+_first, _second = itemgetter(0), itemgetter(1)
+
+
+def _consume(it) -> None:
+    """Run an iterator of side effects at C speed."""
+    deque(it, maxlen=0)
 
 
 def end_of(t: int) -> int:
@@ -137,8 +146,49 @@ class Store:
 
     def insert(self, pairs) -> list:
         """Add ``(instance, horizon)`` pairs; return those that are new or extended."""
+        if type(pairs) is not list:
+            pairs = list(pairs)
         if not self.stored:
-            return self._emit(pairs if type(pairs) is list else list(pairs))
+            return self._emit(pairs)
+        if not pairs:
+            return pairs
+        facts = self.facts
+        insts = list(map(_first, pairs))
+        if facts.keys().isdisjoint(insts):
+            # every instance is new: whole-batch operations (C loops), unless the batch repeats one
+            size = len(facts)
+            facts.update(pairs)
+            if len(facts) - size == len(pairs):
+                self._bucket_all(pairs, insts)
+                self._indexed(insts)
+                return self._emit(pairs)
+            _consume(map(facts.pop, insts, repeat(None)))
+        return self._insert_each(pairs)
+
+    def _bucket_all(self, pairs: list, insts: list) -> None:
+        """Put new facts into their horizons' buckets."""
+        buckets = self.buckets
+        h = pairs[0][1]
+        if pairs[-1][1] == h and len(set(map(_second, pairs))) == 1:
+            b = buckets.get(h)
+            if b is None:
+                buckets[h] = insts[:]
+                heappush(self.heap, h)
+            else:
+                b.extend(insts)
+            return
+        lasth, bucket_append = None, None
+        for inst, h in pairs:
+            if h != lasth:
+                b = buckets.get(h)
+                if b is None:
+                    b = buckets[h] = []
+                    heappush(self.heap, h)
+                lasth, bucket_append = h, b.append
+            bucket_append(inst)
+
+    def _insert_each(self, pairs: list) -> list:
+        """The general insert: pair by pair, keeping the largest horizon per instance."""
         facts = self.facts
         setdefault = facts.setdefault
         buckets = self.buckets
@@ -169,29 +219,44 @@ class Store:
         return self._emit(new)
 
     def _indexed(self, fresh: list) -> None:
-        """Index instances new to the store and report them (``on_fresh``)."""
+        """Index instances new to the store and report them (``on_fresh``). An index maps a key
+        to its instance when it has one, else to a dict of its instances."""
         for keyfn, idx, accept, _ in self.indexes:
-            for inst in (fresh if accept is None else accept(fresh)):
-                k = keyfn(inst)
-                b = idx.get(k)
-                if b is None:
-                    idx[k] = {inst: None}
-                else:
-                    b[inst] = None
+            insts = fresh if accept is None else accept(fresh)
+            keys = list(map(keyfn, insts))
+            size = len(idx)
+            olds = list(map(idx.setdefault, keys, insts))
+            if len(idx) - size == len(keys):
+                continue   # a new key per instance
+            for k, inst, b in zip(keys, insts, olds):
+                if b is not inst:
+                    b = idx[k]
+                    if type(b) is dict:
+                        b[inst] = None
+                    else:
+                        idx[k] = {b: None, inst: None}
         if self.on_fresh is not None:
             self.on_fresh(fresh)
 
-    def _unindexed(self, out: list) -> None:
-        """Drop deleted instances from the indexes and report them (``on_expire``)."""
-        for keyfn, idx, _, _ in self.indexes:
-            for inst in out:
-                k = keyfn(inst)
-                b = idx.get(k)
-                if b is None:  # not indexed: the index's literals cannot match the key
-                    continue
+    def _unindexed(self, out: list, everything: bool = False) -> None:
+        """Drop deleted instances (``everything`` the store had) from the indexes and report
+        them (``on_expire``)."""
+        for keyfn, idx, accept, _ in self.indexes:
+            if everything:
+                idx.clear()
+                continue
+            insts = out if accept is None else accept(out)
+            keys = list(map(keyfn, insts))
+            olds = list(map(idx.pop, keys, repeat(None)))
+            if all(map(is_, olds, insts)):
+                continue   # each instance was alone under its key
+            for k, inst, b in zip(keys, insts, olds):
+                if b is None:      # an earlier instance of the same key put the rest back
+                    b = idx.pop(k)
+                if type(b) is not dict:
+                    continue       # the instance itself (or one equal to it)
                 del b[inst]
-                if not b:
-                    del idx[k]
+                idx[k] = b if len(b) > 1 else next(iter(b))
         if self.on_expire is not None:
             self.on_expire(out)
 
@@ -215,12 +280,16 @@ class Store:
         out = []
         while heap and heap[0] < now:
             h = heappop(heap)
-            for inst in buckets.pop(h):
-                if get(inst) == h:
-                    del facts[inst]
-                    out.append(inst)
+            b = buckets.pop(h)
+            # the instances whose horizon is still h (the others were extended into later buckets)
+            out.extend(compress(b, map(h.__eq__, map(get, b, repeat(h + 1)))))
         if out:
-            self._unindexed(out)
+            everything = len(out) == len(facts)
+            if everything:
+                facts.clear()
+            else:
+                _consume(map(facts.__delitem__, out))
+            self._unindexed(out, everything)
         return out
 
 
