@@ -59,3 +59,43 @@ PROGRAMS = [
 def test_box_programs_on_recurring_atoms_agree_with_oracle(program, points, push):
     stream = [(t, [a for b in batches for a in b]) for t, batches in _timeline(points)]
     differential(program, stream, push=push)
+
+
+PROJECTIONS = [
+    "q(A, B) :- p(A, B, C) always [2]. r(C, B, A) :- p(A, B, C) in [1]. s(A) :- p(A, B, C) at T in [2].",
+    "q(B, c, A) :- p(A, a, B) in [3]. r(A) at T :- p(A, B, C) at T in [2]. s at T :- r(X) at T in [1].",
+    "q(X) :- p(X, Y, Z) in [2 #]. r(Y, -7, \"s\") :- q(Y). s(f(X), T) :- p(X, a, 5) at T in [1].",
+    "q(A, B, C) :- p(A, B, C) always [3 #]. r :- p(A, B, C) at T in [1 #]. s(T, A) :- p(A, f(1), B) at T.",
+    "q(A) :- p(A, A, B) in [1]. r(A, B) :- p(A, B, C) in [2], p(B, A, C) in [1]. s(B) :- p(b, B, C) in [2]. u(B) :- p(b, B, 2) in [2].",
+]
+VALUES = ["a", "b", -3, 5, 2**70, '"s\\"q"', ("f", 1)]
+
+
+def _engines(program: str):
+    """The native engine as compiled, and one whose plans are all general (no projections)."""
+    import ticker_py.engines.native.wiring as wiring
+
+    from test_native import native
+    fast = native(program)
+    general = wiring.compile_rule
+    wiring.compile_rule = lambda *args: general(*args, general=True)
+    try:
+        slow = native(program)
+    finally:
+        wiring.compile_rule = general
+    return fast, slow
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(PROJECTIONS), st.lists(st.lists(st.tuples(*[st.sampled_from(VALUES)] * 3), max_size=5),
+                                               max_size=8), st.booleans())
+def test_projection_plans_equal_general_plans(program, points, push):
+    fast, slow = _engines(program)
+    assert any("_out.extend" in plan.source for plans in fast.wiring.plans for plan in plans)
+    assert not any("_out.extend" in plan.source for plans in slow.wiring.plans for plan in plans)
+    for t, args in enumerate(points):
+        atoms = [("p", *a) for a in args]
+        for part in ([[a] for a in atoms] if push and atoms else [atoms]):
+            fast.append(t, part)
+            slow.append(t, part)
+            assert fast.evaluate(t) == slow.evaluate(t)
