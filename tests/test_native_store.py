@@ -26,14 +26,14 @@ class PairByPair(Store):
         return self._insert_each(list(pairs))
 
     def _indexed(self, fresh):
-        for keyfn, idx, accept, _ in self.indexes:
+        for keyfn, idx, accept, *_ in self.indexes:
             for inst in (fresh if accept is None else accept(fresh)):
                 idx.setdefault(keyfn(inst), {})[inst] = None
         if self.on_fresh is not None:
             self.on_fresh(fresh)
 
     def _unindexed(self, out, everything=False):
-        for keyfn, idx, accept, _ in self.indexes:
+        for keyfn, idx, accept, *_ in self.indexes:
             for inst in (out if accept is None else accept(out)):
                 b = idx[keyfn(inst)]
                 del b[inst]
@@ -57,7 +57,7 @@ def _stores():
 
 
 def _index_contents(store) -> list:
-    return [{k: set(v) if type(v) is dict else {v} for k, v in idx.items()} for _, idx, _, _ in store.indexes]
+    return [{k: set(v) if type(v) is dict else {v} for k, v in idx.items()} for _, idx, *_ in store.indexes]
 
 
 @settings(max_examples=300, deadline=None)
@@ -74,7 +74,7 @@ def test_batch_paths_equal_the_pair_by_pair_path(steps):
         assert fast.delta == slow.delta and fast.fresh == slow.fresh and fast.gone == slow.gone
         assert _index_contents(fast) == _index_contents(slow)
         # every index holds exactly the live instances its literals can match, a lone one bare
-        for _, idx, _, _ in fast.indexes:
+        for _, idx, *_ in fast.indexes:
             assert all(type(v) is not dict or len(v) > 1 for v in idx.values())
 
 

@@ -120,6 +120,7 @@ class Store:
         self.on_fresh = None
         self.on_expire = None
         self.accept = None   # input stores: atoms -> those a literal reading the store can match
+        self.batches = True  # whether inserts try the whole-batch path (their batches were new and distinct)
 
     def __repr__(self) -> str:
         return f"Store({self.name}, {len(self.facts)} facts)"
@@ -138,7 +139,7 @@ class Store:
         index's literals can match are indexed (:func:`acceptor`)."""
         entry = self._index_of.get(positions)
         if entry is None:
-            entry = self._index_of[positions] = [self.key(positions), {}, None, []]
+            entry = self._index_of[positions] = [self.key(positions), {}, None, [], True]
             self.indexes.append(entry)
         entry[3].append(constants or {})
         entry[2] = acceptor(entry[3], self.key)
@@ -153,16 +154,18 @@ class Store:
         if not pairs:
             return pairs
         facts = self.facts
-        insts = list(map(_first, pairs))
-        if facts.keys().isdisjoint(insts):
-            # every instance is new: whole-batch operations (C loops), unless the batch repeats one
-            size = len(facts)
-            facts.update(pairs)
-            if len(facts) - size == len(pairs):
-                self._bucket_all(pairs, insts)
-                self._indexed(insts)
-                return self._emit(pairs)
-            _consume(map(facts.pop, insts, repeat(None)))
+        if self.batches:
+            insts = list(map(_first, pairs))
+            if facts.keys().isdisjoint(insts):
+                # every instance is new: whole-batch operations (C loops), unless the batch repeats one
+                size = len(facts)
+                facts.update(pairs)
+                if len(facts) - size == len(pairs):
+                    self._bucket_all(pairs, insts)
+                    self._indexed(insts)
+                    return self._emit(pairs)
+                _consume(map(facts.pop, insts, repeat(None)))
+                self.batches = False   # this store's batches repeat instances: go pair by pair
         return self._insert_each(pairs)
 
     def _bucket_all(self, pairs: list, insts: list) -> None:
@@ -216,47 +219,71 @@ class Store:
             new_append(p)
         if fresh:
             self._indexed(fresh)
+            if len(fresh) == len(pairs):
+                self.batches = True    # all new and distinct: try whole batches again
         return self._emit(new)
 
     def _indexed(self, fresh: list) -> None:
         """Index instances new to the store and report them (``on_fresh``). An index maps a key
-        to its instance when it has one, else to a dict of its instances."""
-        for keyfn, idx, accept, _ in self.indexes:
+        to its instance when it has one, else to a dict of its instances; while its keys have
+        one instance each (``entry[4]``) it is kept in whole-batch operations (C loops)."""
+        for entry in self.indexes:
+            keyfn, idx, accept, _, single = entry
             insts = fresh if accept is None else accept(fresh)
             keys = list(map(keyfn, insts))
-            size = len(idx)
-            olds = list(map(idx.setdefault, keys, insts))
-            if len(idx) - size == len(keys):
-                continue   # a new key per instance
-            for k, inst, b in zip(keys, insts, olds):
-                if b is not inst:
-                    b = idx[k]
-                    if type(b) is dict:
-                        b[inst] = None
-                    else:
-                        idx[k] = {b: None, inst: None}
+            if single:
+                size = len(idx)
+                olds = list(map(idx.setdefault, keys, insts))
+                if len(idx) - size == len(keys):
+                    continue   # a new key per instance
+                entry[4] = False
+                pending = [(k, inst) for k, inst, b in zip(keys, insts, olds) if b is not inst]
+            else:
+                pending = zip(keys, insts)
+            get = idx.get
+            for k, inst in pending:
+                b = get(k)
+                if b is None:
+                    idx[k] = inst
+                elif type(b) is dict:
+                    b[inst] = None
+                else:
+                    idx[k] = {b: None, inst: None}
         if self.on_fresh is not None:
             self.on_fresh(fresh)
 
     def _unindexed(self, out: list, everything: bool = False) -> None:
         """Drop deleted instances (``everything`` the store had) from the indexes and report
         them (``on_expire``)."""
-        for keyfn, idx, accept, _ in self.indexes:
+        for entry in self.indexes:
+            keyfn, idx, accept, _, single = entry
             if everything:
                 idx.clear()
+                entry[4] = True
                 continue
             insts = out if accept is None else accept(out)
             keys = list(map(keyfn, insts))
-            olds = list(map(idx.pop, keys, repeat(None)))
-            if all(map(is_, olds, insts)):
-                continue   # each instance was alone under its key
-            for k, inst, b in zip(keys, insts, olds):
-                if b is None:      # an earlier instance of the same key put the rest back
-                    b = idx.pop(k)
+            if single:
+                olds = list(map(idx.pop, keys, repeat(None)))
+                if all(map(is_, olds, insts)):
+                    continue   # each instance was alone under its key
+                entry[4] = False
+                for k, inst, b in zip(keys, insts, olds):
+                    if b is None:      # an earlier instance of the same key put the rest back
+                        b = idx.pop(k)
+                    if type(b) is not dict:
+                        continue       # the instance itself (or one equal to it)
+                    del b[inst]
+                    idx[k] = b if len(b) > 1 else next(iter(b))
+                continue
+            for k, inst in zip(keys, insts):
+                b = idx[k]
                 if type(b) is not dict:
-                    continue       # the instance itself (or one equal to it)
+                    del idx[k]
+                    continue
                 del b[inst]
-                idx[k] = b if len(b) > 1 else next(iter(b))
+                if len(b) == 1:
+                    idx[k] = next(iter(b))
         if self.on_expire is not None:
             self.on_expire(out)
 
