@@ -10,6 +10,7 @@ run of consecutive time points covers the window. Background atoms hold for ever
 from __future__ import annotations
 
 from itertools import filterfalse, repeat
+from operator import itemgetter
 from typing import Sequence
 
 from ... import ast
@@ -20,6 +21,7 @@ from .wiring import Wiring
 __all__ = ["StreamFeed", "Runs"]
 
 NOW, DIAMOND, BOX, AT = ast.NOW, ast.DIAMOND, ast.BOX, ast.AT
+_first = itemgetter(0)
 
 
 class Runs:
@@ -147,7 +149,7 @@ class StreamFeed:
         for u, atoms, first in pending:
             if tfeeds:
                 self._feed_tuple_atoms(u, atoms, first)
-            preds = {a[0] for a in atoms}
+            preds = set(map(_first, atoms))
             if len(preds) == 1:
                 groups = ((atoms[0][0], atoms),)
             else:

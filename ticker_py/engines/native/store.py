@@ -194,10 +194,8 @@ class Store:
         """The general insert: pair by pair, keeping the largest horizon per instance."""
         facts = self.facts
         setdefault = facts.setdefault
-        buckets = self.buckets
         new, fresh = [], []
         new_append, fresh_append = new.append, fresh.append
-        lasth, bucket_append = None, None
         size = len(facts)
         for p in pairs:
             inst, h = p
@@ -209,14 +207,9 @@ class Store:
                 facts[inst] = h
             else:
                 continue
-            if h != lasth:
-                b = buckets.get(h)
-                if b is None:
-                    b = buckets[h] = []
-                    heappush(self.heap, h)
-                lasth, bucket_append = h, b.append
-            bucket_append(inst)
             new_append(p)
+        if new:
+            self._bucket_all(new, list(map(_first, new)))
         if fresh:
             self._indexed(fresh)
             if len(fresh) == len(pairs):
