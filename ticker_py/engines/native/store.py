@@ -247,30 +247,42 @@ class Store:
 
     def _unindexed(self, out: list, everything: bool = False) -> None:
         """Drop deleted instances (``everything`` the store had) from the indexes and report
-        them (``on_expire``)."""
+        them (``on_expire``). An instance an index did not take has a key of its own there (the
+        index's constants are part of its key), so it is found under none."""
         for entry in self.indexes:
-            keyfn, idx, accept, _, single = entry
+            keyfn, idx, _, _, single = entry
             if everything:
                 idx.clear()
                 entry[4] = True
                 continue
-            insts = out if accept is None else accept(out)
-            keys = list(map(keyfn, insts))
+            keys = list(map(keyfn, out))
             if single:
                 olds = list(map(idx.pop, keys, repeat(None)))
-                if all(map(is_, olds, insts)):
+                if all(map(is_, olds, out)):
                     continue   # each instance was alone under its key
-                entry[4] = False
-                for k, inst, b in zip(keys, insts, olds):
-                    if b is None:      # an earlier instance of the same key put the rest back
-                        b = idx.pop(k)
-                    if type(b) is not dict:
-                        continue       # the instance itself (or one equal to it)
-                    del b[inst]
-                    idx[k] = b if len(b) > 1 else next(iter(b))
+                restored = []
+                for k, inst, b in zip(keys, out, olds):
+                    if type(b) is dict:        # the key's other instances: put them back
+                        del b[inst]
+                        idx[k] = b
+                        restored.append(k)
+                    elif b is None:
+                        b = idx.get(k)         # put back for an earlier instance, or never indexed
+                        if b is not None:
+                            del b[inst]
+                for k in restored:
+                    b = idx[k]
+                    if len(b) > 1:
+                        entry[4] = False
+                    elif b:
+                        idx[k] = next(iter(b))
+                    else:
+                        del idx[k]
                 continue
-            for k, inst in zip(keys, insts):
-                b = idx[k]
+            for k, inst in zip(keys, out):
+                b = idx.get(k)
+                if b is None:
+                    continue
                 if type(b) is not dict:
                     del idx[k]
                     continue
