@@ -165,7 +165,7 @@ class Store:
                     self._indexed(insts)
                     return self._emit(pairs)
                 _consume(map(facts.pop, insts, repeat(None)))
-                self.batches = False   # this store's batches repeat instances: go pair by pair
+            self.batches = False   # this store's batches repeat instances: go pair by pair
         return self._insert_each(pairs)
 
     def _bucket_all(self, pairs: list, insts: list) -> None:
@@ -179,7 +179,11 @@ class Store:
                 heappush(self.heap, h)
             else:
                 b.extend(insts)
-            return
+        else:
+            self._bucket_each(pairs)
+
+    def _bucket_each(self, pairs: list) -> None:
+        buckets = self.buckets
         lasth, bucket_append = None, None
         for inst, h in pairs:
             if h != lasth:
@@ -209,7 +213,7 @@ class Store:
                 continue
             new_append(p)
         if new:
-            self._bucket_all(new, list(map(_first, new)))
+            self._bucket_each(new)
         if fresh:
             self._indexed(fresh)
             if len(fresh) == len(pairs):
