@@ -50,6 +50,7 @@ def _stores():
         s.index((0,))
         s.index((1,), {1: "a"})          # only instances with "a" at position 1 are indexed
         s.index((0, 1))
+        s.batch_min = 1                  # every batch tries the whole-batch path
         s.fresh, s.gone = [], []
         s.on_fresh, s.on_expire = s.fresh.extend, s.gone.extend
         out.append(s)

@@ -104,6 +104,7 @@ class Store:
     """
 
     counted = False
+    batch_min = 16   # a smaller batch goes pair by pair: the whole-batch attempt costs more than it saves
 
     def __init__(self, name: str, shape: str = "atom", arity: int = 0, scc=None, stored: bool = True):
         self.name, self.shape, self.arity, self.scc = name, shape, arity, scc
@@ -154,7 +155,7 @@ class Store:
         if not pairs:
             return pairs
         facts = self.facts
-        if self.batches:
+        if self.batches and len(pairs) >= self.batch_min:
             insts = list(map(_first, pairs))
             if facts.keys().isdisjoint(insts):
                 # every instance is new: whole-batch operations (C loops), unless the batch repeats one
