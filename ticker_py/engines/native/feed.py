@@ -9,7 +9,8 @@ run of consecutive time points covers the window. Background atoms hold for ever
 
 from __future__ import annotations
 
-from itertools import repeat
+from itertools import filterfalse, repeat
+from operator import itemgetter
 from typing import Sequence
 
 from ... import ast
@@ -17,9 +18,70 @@ from .store import INF, Clock, end_of
 from .views import background_at
 from .wiring import Wiring
 
-__all__ = ["StreamFeed"]
+__all__ = ["StreamFeed", "Runs"]
 
 NOW, DIAMOND, BOX, AT = ast.NOW, ast.DIAMOND, ast.BOX, ast.AT
+_first = itemgetter(0)
+
+
+class Runs:
+    """The runs of consecutive time points of a predicate's atoms, which boxes read, kept as
+    sets so that a time point costs what changed: ``start`` maps an atom to the first time
+    point of its current run, ``seen[u]`` holds the atoms at u (while a run can continue from
+    u), ``started[u]`` the atoms whose run started at u (while a time box of at most ``reach``
+    points can see u)."""
+
+    def __init__(self, reach: int):
+        self.reach = reach
+        self.start: dict = {}
+        self.seen: dict = {}
+        self.started: dict = {}
+
+    def add(self, u: int, atoms) -> list:
+        """Atoms read at u: return those not seen at u before (in order, each once)."""
+        seen_u = self.seen.get(u)
+        distinct = dict.fromkeys(atoms)
+        if seen_u is None:
+            arrived = list(distinct)
+            self.seen[u] = set(arrived)
+        else:
+            arrived = list(filterfalse(seen_u.__contains__, distinct))
+            seen_u.update(arrived)
+        prev = self.seen.get(u - 1)
+        starts = arrived if not prev else list(filterfalse(prev.__contains__, arrived))
+        if starts:
+            self.start.update(zip(starts, repeat(u)))
+            if self.reach:
+                self.started.setdefault(u, set()).update(starts)
+        return arrived
+
+    def holding(self, arrived: list, t: int, n: int) -> list:
+        """Of atoms arrived at t, those whose run started at or before max(0, t - n)."""
+        lo = max(0, t - n)
+        young = [s for u, s in self.started.items() if u > lo]
+        if not young:
+            return arrived
+        young = young[0].union(*young[1:])
+        return list(filterfalse(young.__contains__, arrived))
+
+    def forget(self, t: int) -> None:
+        """The clock moved to t: forget runs that ended before t - 1, and run starts that no
+        box can see any more."""
+        seen, start, started = self.seen, self.start, self.started
+        while seen:
+            u = next(iter(seen))
+            if u >= t - 1:
+                break
+            gone = seen.pop(u)
+            after = seen.get(u + 1)
+            for a in (gone - after if after else gone):
+                if start.get(a, u + 1) <= u:   # its run ended at u (a later run started after u)
+                    del start[a]
+        while started:
+            u = next(iter(started))
+            if u > t - self.reach:
+                break
+            del started[u]
 
 
 class StreamFeed:
@@ -30,7 +92,8 @@ class StreamFeed:
         self.pending: list = []        # (t, atoms, index of the first) appended since the last evaluation
         self.recent: list = []         # (t, atom) of the last atoms (tuple windows), from index base
         self.recent_base = 1
-        self.runs = {p: ({}, {}, {}) for p in wiring.box_preds}   # last seen, run start, seen at
+        self.runs = {p: Runs(max((n for mod, n, _ in wiring.ext_feeds.get(p, ()) if mod is BOX), default=0))
+                     for p in wiring.box_preds}
 
     def append(self, t: int, atoms: Sequence[tuple]) -> None:
         clock = self.clock
@@ -74,15 +137,8 @@ class StreamFeed:
                 for mod, n, store in feeds:
                     if mod is AT:
                         store.insert(background_at(bg if store.accept is None else store.accept(bg), n, prev, t))
-        for p, (last, start, seen) in self.runs.items():
-            while seen:
-                u = next(iter(seen))
-                if u >= t - 1:
-                    break
-                for a in seen.pop(u):
-                    if last.get(a) == u:
-                        del last[a]
-                        del start[a]
+        for runs in self.runs.values():
+            runs.forget(t)
 
     def feed(self, t: int, now: int) -> None:
         """The atoms appended since the last evaluation, into the stores that read them."""
@@ -93,7 +149,7 @@ class StreamFeed:
         for u, atoms, first in pending:
             if tfeeds:
                 self._feed_tuple_atoms(u, atoms, first)
-            preds = {a[0] for a in atoms}
+            preds = set(map(_first, atoms))
             if len(preds) == 1:
                 groups = ((atoms[0][0], atoms),)
             else:
@@ -124,24 +180,14 @@ class StreamFeed:
                 self.changes.inputs_now.update(a for a in atoms if a[0] not in w.intensional)
 
     def _feed_box(self, p, u, t, atoms):
-        last, start, seen = self.runs[p]
-        arrived = []
-        for a in atoms:
-            lu = last.get(a)
-            if lu == u:
-                continue
-            if lu != u - 1:
-                start[a] = u
-            last[a] = u
-            arrived.append(a)
-        seen.setdefault(u, []).extend(arrived)
-        if u != t:
+        runs = self.runs[p]
+        arrived = runs.add(u, atoms)
+        if u != t or not arrived:
             return
         h = end_of(t)
         for mod, n, store in self.wiring.ext_feeds.get(p, ()):
             if mod is BOX:
-                lo = max(0, t - n)
-                store.insert([(a, h) for a in arrived if start[a] <= lo])
+                store.insert(list(zip(runs.holding(arrived, t, n), repeat(h))))
 
     def _feed_tuple_atoms(self, u, atoms, first):
         """Atoms entering tuple windows: each holds until ``n - 1`` more atoms arrived."""
@@ -188,8 +234,8 @@ class StreamFeed:
                     pairs.extend(((a, u), (INF, hc)) for a in bg)
                 store.insert(pairs)
                 continue
-            last, run_start, seen = self.runs[p]
-            arrived = seen.get(t)
+            run_start = self.runs[p].start
+            arrived = self.runs[p].seen.get(t)
             if not arrived:
                 continue
             first_at_start = set()

@@ -11,6 +11,8 @@ rule). Heads are atom tuples, or ``(atom, T)`` for an @-head (T an integer >= 0)
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import repeat
+from operator import itemgetter
 
 from ... import ast
 from ...errors import Diagnostic, EngineUnsupported, InternalError
@@ -238,8 +240,9 @@ class _PlanWriter:
                 key = keys[0] if len(keys) == 1 else f"({', '.join(keys)})"
                 b = self.fresh("b")
                 self.emit(f"{b} = {idx}.get({key})")
-                self.guard(b)
-                self.emit(f"for {inst} in {b}:")
+                self.guard(f"{b} is not None")
+                # a key with one instance holds the instance itself (Store._indexed)
+                self.emit(f"for {inst} in ({b} if type({b}) is dict else ({b},)):")
                 self.depth += 1
                 if exclude:
                     self.guard(f"{inst} not in _ds")
@@ -402,17 +405,68 @@ def _plan_source(plan: RulePlan, body, driver, ns, full=False) -> str:
     return "\n".join(lines_head + gen.lines) + "\n"
 
 
-def compile_rule(rule: ast.Rule, body: list, head_store) -> RulePlan:
-    """Compile ``rule`` whose body elements are :class:`StoreLiteral` or ``(Comparison, negated)``."""
+def _projection_source(plan: RulePlan, body: list, ns: dict):
+    """A plan in whole-delta operations (C loops, no Python code per instance) for a rule whose
+    body is one positive literal of distinct variables and at most one constant, and whose head
+    only rearranges them (constants allowed; an @-head at the literal's @-time); else None."""
+    if len(body) != 1 or not isinstance(body[0], StoreLiteral) or body[0].negated:
+        return None
+    lit, head = body[0], plan.rule.head
+    shape_at = lit.store.shape == "at"
+    at_pos = len(lit.atom.args)
+    where: dict = {}              # variable -> position in the instance
+    grouped = None
+    for pos, term in lit.positions():
+        if isinstance(term, ast.Variable) and term.name not in where and term.name != "_":
+            where[term.name] = pos
+        elif is_constant(term) and grouped is None and not (shape_at and pos == at_pos):
+            grouped = pos
+        else:
+            return None
+    if head.time is not None and not (shape_at and isinstance(head.time, ast.Variable)
+                                      and where.get(head.time.name) == at_pos):
+        return None
+    columns = [f"_rp({head.atom.predicate!r})"]
+    for term in head.atom.args:
+        if isinstance(term, ast.Variable) and term.name in where and where[term.name] != at_pos:
+            columns.append(f"map(_ig({where[term.name] + 1}), M)")
+        elif isinstance(term, ast.Variable) and term.name in where:
+            columns.append("map(_second, A)")
+        elif is_constant(term):
+            columns.append(f"_rp({_constant_code(term)})")
+        else:
+            return None
+    lines = ["def plan(D, _out, now):"]
+    if grouped is None:
+        lines.append("    X = D")
+    else:
+        key = f"K{id(lit.store)}_{grouped}"
+        ns[key] = lit.store.key((grouped,))
+        lines.append(f"    X = _delta_groups(D, {key}).get({_constant_code(dict(lit.positions())[grouped])}, ())")
+    lines.append("    A = list(map(_first, X))")
+    lines.append("    M = list(map(_first, A))" if shape_at else "    M = A")
+    heads = f"zip({', '.join(columns)})"
+    if head.time is not None:
+        heads = f"zip({heads}, map(_second, A))"
+    lines.append(f"    _out.extend(zip({heads}, map(_second, X)))")
+    return "\n".join(lines) + "\n"
+
+
+def compile_rule(rule: ast.Rule, body: list, head_store, general: bool = False) -> RulePlan:
+    """Compile ``rule`` whose body elements are :class:`StoreLiteral` or ``(Comparison, negated)``
+    (``general``: never as a projection, the path the projection is tested against)."""
     positives = [b for b in body if isinstance(b, StoreLiteral) and not b.negated]
     transient = not positives or any(isinstance(b, StoreLiteral) and b.negated for b in body)
     plan = RulePlan(rule, head_store, transient=transient,
                     box_stores=tuple(b.store for b in positives if b.box))
-    ns = {"_ar": evaluate_arith, "_tk": term_key, "_delta_set": _delta_sets(), "_delta_groups": _delta_groups()}
+    ns = {"_ar": evaluate_arith, "_tk": term_key, "_delta_set": _delta_sets(), "_delta_groups": _delta_groups(),
+          "_rp": repeat, "_ig": itemgetter, "_first": itemgetter(0), "_second": itemgetter(1)}
     sources = []
 
     def define(driver, full=False):
-        src = _plan_source(plan, body, driver, ns, full)
+        src = None if full or general else _projection_source(plan, body, ns)
+        if src is None:
+            src = _plan_source(plan, body, driver, ns, full)
         sources.append(src)
         env = dict(ns)
         exec(compile(src, f"<plan {rule}>", "exec"), env)

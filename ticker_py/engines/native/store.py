@@ -14,14 +14,23 @@ at a time point (``shape="at"``).
 
 from __future__ import annotations
 
+from collections import deque
 from heapq import heappop, heappush
-from operator import itemgetter
+from itertools import compress, repeat
+from operator import is_, itemgetter
 from typing import Callable, Optional
 
 __all__ = ["Store", "CountedStore", "Clock", "INF", "SLOT", "end_of", "tick_key", "acceptor", "atom_key"]
 
 SLOT = 1 << 32
 INF = 1 << 62
+
+_first, _second = itemgetter(0), itemgetter(1)
+
+
+def _consume(it) -> None:
+    """Run an iterator of side effects at C speed."""
+    deque(it, maxlen=0)
 
 
 def end_of(t: int) -> int:
@@ -95,6 +104,7 @@ class Store:
     """
 
     counted = False
+    batch_min = 16   # a smaller batch goes pair by pair: the whole-batch attempt costs more than it saves
 
     def __init__(self, name: str, shape: str = "atom", arity: int = 0, scc=None, stored: bool = True):
         self.name, self.shape, self.arity, self.scc = name, shape, arity, scc
@@ -111,6 +121,7 @@ class Store:
         self.on_fresh = None
         self.on_expire = None
         self.accept = None   # input stores: atoms -> those a literal reading the store can match
+        self.batches = True  # whether inserts try the whole-batch path (their batches were new and distinct)
 
     def __repr__(self) -> str:
         return f"Store({self.name}, {len(self.facts)} facts)"
@@ -129,7 +140,7 @@ class Store:
         index's literals can match are indexed (:func:`acceptor`)."""
         entry = self._index_of.get(positions)
         if entry is None:
-            entry = self._index_of[positions] = [self.key(positions), {}, None, []]
+            entry = self._index_of[positions] = [self.key(positions), {}, None, [], True]
             self.indexes.append(entry)
         entry[3].append(constants or {})
         entry[2] = acceptor(entry[3], self.key)
@@ -137,14 +148,59 @@ class Store:
 
     def insert(self, pairs) -> list:
         """Add ``(instance, horizon)`` pairs; return those that are new or extended."""
+        if type(pairs) is not list:
+            pairs = list(pairs)
         if not self.stored:
-            return self._emit(pairs if type(pairs) is list else list(pairs))
+            return self._emit(pairs)
+        if not pairs:
+            return pairs
+        facts = self.facts
+        if self.batches and len(pairs) >= self.batch_min:
+            insts = list(map(_first, pairs))
+            if facts.keys().isdisjoint(insts):
+                # every instance is new: whole-batch operations (C loops), unless the batch repeats one
+                size = len(facts)
+                facts.update(pairs)
+                if len(facts) - size == len(pairs):
+                    self._bucket_all(pairs, insts)
+                    self._indexed(insts)
+                    return self._emit(pairs)
+                _consume(map(facts.pop, insts, repeat(None)))
+            self.batches = False   # this store's batches repeat instances: go pair by pair
+        return self._insert_each(pairs)
+
+    def _bucket_all(self, pairs: list, insts: list) -> None:
+        """Put new facts into their horizons' buckets."""
+        buckets = self.buckets
+        h = pairs[0][1]
+        if pairs[-1][1] == h and len(set(map(_second, pairs))) == 1:
+            b = buckets.get(h)
+            if b is None:
+                buckets[h] = insts[:]
+                heappush(self.heap, h)
+            else:
+                b.extend(insts)
+        else:
+            self._bucket_each(pairs)
+
+    def _bucket_each(self, pairs: list) -> None:
+        buckets = self.buckets
+        lasth, bucket_append = None, None
+        for inst, h in pairs:
+            if h != lasth:
+                b = buckets.get(h)
+                if b is None:
+                    b = buckets[h] = []
+                    heappush(self.heap, h)
+                lasth, bucket_append = h, b.append
+            bucket_append(inst)
+
+    def _insert_each(self, pairs: list) -> list:
+        """The general insert: pair by pair, keeping the largest horizon per instance."""
         facts = self.facts
         setdefault = facts.setdefault
-        buckets = self.buckets
         new, fresh = [], []
         new_append, fresh_append = new.append, fresh.append
-        lasth, bucket_append = None, None
         size = len(facts)
         for p in pairs:
             inst, h = p
@@ -156,42 +212,88 @@ class Store:
                 facts[inst] = h
             else:
                 continue
-            if h != lasth:
-                b = buckets.get(h)
-                if b is None:
-                    b = buckets[h] = []
-                    heappush(self.heap, h)
-                lasth, bucket_append = h, b.append
-            bucket_append(inst)
             new_append(p)
+        if new:
+            self._bucket_each(new)
         if fresh:
             self._indexed(fresh)
+            if len(fresh) == len(pairs):
+                self.batches = True    # all new and distinct: try whole batches again
         return self._emit(new)
 
     def _indexed(self, fresh: list) -> None:
-        """Index instances new to the store and report them (``on_fresh``)."""
-        for keyfn, idx, accept, _ in self.indexes:
-            for inst in (fresh if accept is None else accept(fresh)):
-                k = keyfn(inst)
-                b = idx.get(k)
+        """Index instances new to the store and report them (``on_fresh``). An index maps a key
+        to its instance when it has one, else to a dict of its instances; while its keys have
+        one instance each (``entry[4]``) it is kept in whole-batch operations (C loops)."""
+        for entry in self.indexes:
+            keyfn, idx, accept, _, single = entry
+            insts = fresh if accept is None else accept(fresh)
+            keys = list(map(keyfn, insts))
+            if single:
+                size = len(idx)
+                olds = list(map(idx.setdefault, keys, insts))
+                if len(idx) - size == len(keys):
+                    continue   # a new key per instance
+                entry[4] = False
+                pending = [(k, inst) for k, inst, b in zip(keys, insts, olds) if b is not inst]
+            else:
+                pending = zip(keys, insts)
+            get = idx.get
+            for k, inst in pending:
+                b = get(k)
                 if b is None:
-                    idx[k] = {inst: None}
-                else:
+                    idx[k] = inst
+                elif type(b) is dict:
                     b[inst] = None
+                else:
+                    idx[k] = {b: None, inst: None}
         if self.on_fresh is not None:
             self.on_fresh(fresh)
 
-    def _unindexed(self, out: list) -> None:
-        """Drop deleted instances from the indexes and report them (``on_expire``)."""
-        for keyfn, idx, _, _ in self.indexes:
-            for inst in out:
-                k = keyfn(inst)
+    def _unindexed(self, out: list, everything: bool = False) -> None:
+        """Drop deleted instances (``everything`` the store had) from the indexes and report
+        them (``on_expire``). An instance an index did not take has a key of its own there (the
+        index's constants are part of its key), so it is found under none."""
+        for entry in self.indexes:
+            keyfn, idx, _, _, single = entry
+            if everything:
+                idx.clear()
+                entry[4] = True
+                continue
+            keys = list(map(keyfn, out))
+            if single:
+                olds = list(map(idx.pop, keys, repeat(None)))
+                if all(map(is_, olds, out)):
+                    continue   # each instance was alone under its key
+                restored = []
+                for k, inst, b in zip(keys, out, olds):
+                    if type(b) is dict:        # the key's other instances: put them back
+                        del b[inst]
+                        idx[k] = b
+                        restored.append(k)
+                    elif b is None:
+                        b = idx.get(k)         # put back for an earlier instance, or never indexed
+                        if b is not None:
+                            del b[inst]
+                for k in restored:
+                    b = idx[k]
+                    if len(b) > 1:
+                        entry[4] = False
+                    elif b:
+                        idx[k] = next(iter(b))
+                    else:
+                        del idx[k]
+                continue
+            for k, inst in zip(keys, out):
                 b = idx.get(k)
-                if b is None:  # not indexed: the index's literals cannot match the key
+                if b is None:
+                    continue
+                if type(b) is not dict:
+                    del idx[k]
                     continue
                 del b[inst]
-                if not b:
-                    del idx[k]
+                if len(b) == 1:
+                    idx[k] = next(iter(b))
         if self.on_expire is not None:
             self.on_expire(out)
 
@@ -215,12 +317,16 @@ class Store:
         out = []
         while heap and heap[0] < now:
             h = heappop(heap)
-            for inst in buckets.pop(h):
-                if get(inst) == h:
-                    del facts[inst]
-                    out.append(inst)
+            b = buckets.pop(h)
+            # the instances whose horizon is still h (the others were extended into later buckets)
+            out.extend(compress(b, map(h.__eq__, map(get, b, repeat(h + 1)))))
         if out:
-            self._unindexed(out)
+            everything = len(out) == len(facts)
+            if everything:
+                facts.clear()
+            else:
+                _consume(map(facts.__delitem__, out))
+            self._unindexed(out, everything)
         return out
 
 

@@ -1,0 +1,101 @@
+"""The native engine's fast paths give exactly what the general paths give: box runs kept as
+sets (against the definition of a run), and whole programs on streams of recurring atoms
+(every window kind, @, always, in, mixed argument types, wide integers) against clingo."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ticker_py.engines.native.feed import Runs
+
+from test_native import differential
+
+ATOMS = [("p", "a"), ("p", "b"), ("p", -2), ("p", 2**70), ("p", ("f", '"x\\"y"'))]
+#: time points (increasing, with gaps), each with one or more batches of recurring atoms
+POINTS = st.lists(st.tuples(st.integers(1, 3), st.lists(st.lists(st.sampled_from(ATOMS), max_size=6),
+                                                          min_size=1, max_size=3)), max_size=14)
+
+
+def _timeline(points) -> list:
+    """``[(t, [batch, ...])]`` with increasing t from gaps."""
+    out, t = [], -1
+    for gap, batches in points:
+        t += gap
+        out.append((t, batches))
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(POINTS, st.integers(0, 4))
+def test_runs_hold_by_their_definition(points, n):
+    runs = Runs(n)
+    at: dict = {}
+    for t, batches in _timeline(points):
+        runs.forget(t)
+        arrived = []
+        for batch in batches:
+            arrived += runs.add(t, batch)
+            at.setdefault(t, set()).update(batch)
+        assert arrived == list(dict.fromkeys(a for b in batches for a in b))
+        lo = max(0, t - n)
+        want = [a for a in arrived if all(a in at.get(u, ()) for u in range(lo, t + 1))]
+        assert runs.holding(arrived, t, n) == want
+        # what is kept is bounded by the runs still open and the window
+        assert all(u >= t - 1 for u in runs.seen) and all(u > t - n for u in runs.started)
+        assert set(runs.start) <= at[t] | at.get(t - 1, set())
+
+
+PROGRAMS = [
+    "q(X) :- p(X) always [2]. r(X) :- p(X) always [0]. s(X) :- p(X) always [4], p(X) in [1].",
+    "q(X) :- p(X) always [3 #]. r(X) :- p(X) always [1], p(X) at T in [2], T >= 1.",
+    "q(X, T) :- p(X) at T in [3]. r(X) :- q(X, T) always [2]. s :- p(X) always [1], not q(X, 0).",
+    "q(X) :- p(X) in [2]. r(X, Y) :- q(X), p(Y) always [2], X != Y. s(X) :- r(X, X).",
+]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(PROGRAMS), POINTS, st.booleans())
+def test_box_programs_on_recurring_atoms_agree_with_oracle(program, points, push):
+    stream = [(t, [a for b in batches for a in b]) for t, batches in _timeline(points)]
+    differential(program, stream, push=push)
+
+
+PROJECTIONS = [
+    "q(A, B) :- p(A, B, C) always [2]. r(C, B, A) :- p(A, B, C) in [1]. s(A) :- p(A, B, C) at T in [2].",
+    "q(B, c, A) :- p(A, a, B) in [3]. r(A) at T :- p(A, B, C) at T in [2]. s at T :- r(X) at T in [1].",
+    "q(X) :- p(X, Y, Z) in [2 #]. r(Y, -7, \"s\") :- q(Y). s(f(X), T) :- p(X, a, 5) at T in [1].",
+    "q(A, B, C) :- p(A, B, C) always [3 #]. r :- p(A, B, C) at T in [1 #]. s(T, A) :- p(A, f(1), B) at T.",
+    "q(A) :- p(A, A, B) in [1]. r(A, B) :- p(A, B, C) in [2], p(B, A, C) in [1]. s(B) :- p(b, B, C) in [2]. u(B) :- p(b, B, 2) in [2].",
+]
+VALUES = ["a", "b", -3, 5, 2**70, '"s\\"q"', ("f", 1)]
+
+
+def _engines(program: str):
+    """The native engine as compiled, and one whose plans are all general (no projections)."""
+    import ticker_py.engines.native.wiring as wiring
+
+    from test_native import native
+    fast = native(program)
+    general = wiring.compile_rule
+    wiring.compile_rule = lambda *args: general(*args, general=True)
+    try:
+        slow = native(program)
+    finally:
+        wiring.compile_rule = general
+    return fast, slow
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(PROJECTIONS), st.lists(st.lists(st.tuples(*[st.sampled_from(VALUES)] * 3), max_size=5),
+                                               max_size=8), st.booleans())
+def test_projection_plans_equal_general_plans(program, points, push):
+    fast, slow = _engines(program)
+    assert any("_out.extend" in plan.source for plans in fast.wiring.plans for plan in plans)
+    assert not any("_out.extend" in plan.source for plans in slow.wiring.plans for plan in plans)
+    for t, args in enumerate(points):
+        atoms = [("p", *a) for a in args]
+        for part in ([[a] for a in atoms] if push and atoms else [atoms]):
+            fast.append(t, part)
+            slow.append(t, part)
+            assert fast.evaluate(t) == slow.evaluate(t)
