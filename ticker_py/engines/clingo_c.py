@@ -26,17 +26,19 @@ def raw_shown(model: clingo.Model):
     return buf
 
 
-def raw_models(ctl: clingo.Control) -> list:
-    """Solve ``ctl`` (its ``--models`` limit) and return every model's shown symbols, each model as
-    ``bytes`` of its symbols' integers in clingo's order (:func:`symbol_ids` reads them back).
+def raw_models(ctl: clingo.Control, assumptions=(), limit: int = 0) -> list:
+    """Solve ``ctl`` (its ``--models`` limit; at most ``limit`` models if > 0) under ``assumptions``
+    (program literals) and return every model's shown symbols, each model as ``bytes`` of its
+    symbols' integers in clingo's order (:func:`symbol_ids` reads them back).
 
     The search runs without the Python event callback that :meth:`clingo.Control.solve` installs
     and no :class:`clingo.Model` object is built: per model four calls into clingo and one
     copy (only where :data:`FAST_SYMBOLS`)."""
     lib, ffi = _lib, _ffi
     p_handle = ffi.new("clingo_solve_handle_t**")
-    _handle_error(lib.clingo_control_solve(ctl._rep, lib.clingo_solve_mode_yield, ffi.NULL, 0, ffi.NULL,
-                                           ffi.NULL, p_handle))
+    assumed = ffi.new("clingo_literal_t[]", list(assumptions)) if assumptions else ffi.NULL
+    _handle_error(lib.clingo_control_solve(ctl._rep, lib.clingo_solve_mode_yield, assumed, len(assumptions),
+                                           ffi.NULL, ffi.NULL, p_handle))
     handle = p_handle[0]
     p_model, p_size = ffi.new("clingo_model_t**"), ffi.new("size_t*")
     capacity = 256
@@ -61,6 +63,8 @@ def raw_models(ctl: clingo.Control) -> list:
             if not symbols(model, shown, buf, n):
                 _handle_error(False)
             out.append(buffer(buf, 8 * n)[:])
+            if len(out) == limit:
+                break
             if not resume(handle):
                 _handle_error(False)
     finally:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import clingo
 
-from .clingo_c import FAST_SYMBOLS, raw_shown
+from .clingo_c import FAST_SYMBOLS, raw_models, symbol_ids
 
 __all__ = ["Recorder", "SymbolFactors", "Unfactorizable", "factorize"]
 
@@ -176,46 +176,49 @@ def _solve(ctl: clingo.Control, shown: list):
     other components' shown atoms as they are in it, the answer sets projected onto the shown
     atoms are exactly i's alternatives (the components share no free atom, so every answer set
     of i combines with the fixed choices of the others)."""
-    atoms = [a for lits in shown for _, a, _ in lits]
-    if atoms:
-        with ctl.backend() as b:
-            b.add_project(atoms)
-        ctl.configuration.solve.project = "project"
+    ctl.configuration.solve.project = "show"   # projected onto the shown atoms (facts: fixed anyway)
+    ctl.configuration.solve.models = 0
     if len(shown) == 1:   # no other component to fix
         alternatives = _alternatives(ctl, shown, 0, ())
         return [alternatives] if alternatives else None
-    ctl.configuration.solve.models = 1
-    with ctl.solve(yield_=True) as handle:
-        first = next(iter(handle), None)
-        if first is None:
+    if FAST_SYMBOLS:
+        first = raw_models(ctl, limit=1)
+        if not first:
             return None
-        true = _shown_in(first, shown)
+        true = _shown_in(set(symbol_ids(first[0])), shown)
+    else:
+        with ctl.solve(yield_=True) as handle:
+            first = next(iter(handle), None)
+            if first is None:
+                return None
+            true = _shown_in(first, shown)
     fixed = [[a if a in t else -a for _, a, _ in lits] for lits, t in zip(shown, true)]
     return [_alternatives(ctl, shown, i, [lit for j, f in enumerate(fixed) if j != i for lit in f])
             for i in range(len(shown))]
 
 
-def _shown_in(model: clingo.Model, shown: list) -> list:
+def _shown_in(model, shown: list) -> list:
     """Per component, the atoms of its shown ``(symbol, atom, raw symbol)`` triples true in
-    ``model``."""
-    if FAST_SYMBOLS:   # one call into clingo for all shown symbols of the model
-        raw = set(raw_shown(model))
-        return [{a for _, a, r in lits if r in raw} for lits in shown]
+    ``model`` (a :class:`clingo.Model`, or the set of its shown symbols' integers)."""
+    if FAST_SYMBOLS:
+        return [{a for _, a, r in lits if r in model} for lits in shown]
     is_true = model.is_true
     return [{a for _, a, _ in lits if is_true(a)} for lits in shown]
 
 
 def _alternatives(ctl: clingo.Control, shown: list, i: int, assume) -> list:
-    """The distinct sets of component i's shown symbols over the answer sets under ``assume``."""
+    """The distinct sets of component i's shown symbols over the answer sets under ``assume``
+    (one per answer set: the enumeration is projected onto the shown atoms)."""
     lits = shown[i]
+    if FAST_SYMBOLS:
+        alternatives = []
+        for m in raw_models(ctl, assume):
+            raw = set(symbol_ids(m))
+            alternatives.append([symbol for symbol, _, r in lits if r in raw])
+        return alternatives
     alternatives = []
-    ctl.configuration.solve.models = 0
     with ctl.solve(assumptions=assume, yield_=True) as handle:
         for m in handle:
-            if FAST_SYMBOLS:
-                raw = set(raw_shown(m))
-                alternatives.append([symbol for symbol, _, r in lits if r in raw])
-            else:
-                is_true = m.is_true
-                alternatives.append([symbol for symbol, a, _ in lits if is_true(a)])
+            is_true = m.is_true
+            alternatives.append([symbol for symbol, a, _ in lits if is_true(a)])
     return alternatives
