@@ -75,3 +75,49 @@ def raw_models(ctl: clingo.Control, assumptions=(), limit: int = 0) -> list:
 def symbol_ids(raw: bytes):
     """The symbol integers of one model of :func:`raw_models`."""
     return memoryview(raw).cast("Q")
+
+
+def record_ground_program(ctl: clingo.Control, rules: list, facts: set, shown: list, refuse, refused: dict) -> None:
+    """Register on ``ctl`` (before grounding) a ground-program observer of the C layer that appends
+    ``(choice, head, body, None)`` per rule (facts ``a.`` go to ``facts``), ``(choice, head,
+    [(literal, weight)...], bound)`` per weight rule, ``(symbol integer, atom)`` per shown atom,
+    and calls ``refuse(what)`` for each callback ``name`` of ``refused`` (name -> what) (only where
+    :data:`FAST_SYMBOLS`). Cheaper than :class:`clingo.backend.Observer`: no Python object per call
+    beyond the lists."""
+    ffi, unpack = _ffi, _ffi.unpack
+    append, add, show = rules.append, facts.add, shown.append
+
+    def rule(choice, head, head_size, body, body_size, data):
+        if body_size or choice or head_size != 1:
+            append((choice, unpack(head, head_size) if head_size else [], unpack(body, body_size) if body_size else [],
+                    None))
+        else:
+            add(head[0])
+        return True
+
+    def weight_rule(choice, head, head_size, bound, body, body_size, data):
+        append((choice, unpack(head, head_size) if head_size else [],
+                [(b.literal, b.weight) for b in body[0:body_size]] if body_size else [], bound))
+        return True
+
+    def output_atom(symbol, atom, data):
+        show((symbol, atom))
+        return True
+
+    def refusing(what):
+        def callback(*args):
+            refuse(what)
+            return True
+        return callback
+
+    callbacks = {"rule": rule, "weight_rule": weight_rule, "output_atom": output_atom}
+    callbacks.update((name, refusing(what)) for name, what in refused.items())
+    observer = ffi.new("clingo_ground_program_observer_t*")
+    keep = []
+    for name, fn in callbacks.items():
+        cb = ffi.callback(ffi.typeof(getattr(observer, name)), fn, error=False)
+        keep.append(cb)
+        setattr(observer, name, cb)
+    _handle_error(_lib.clingo_control_register_observer(ctl._rep, observer, False, ffi.NULL))
+    ctl._ticker_observer = (observer, keep)   # alive as long as the Control
+

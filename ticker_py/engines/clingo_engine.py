@@ -197,7 +197,7 @@ class ClingoEngine(Engine):
         ctl = clingo.Control([f"--models={self.options.models}"] + self.arguments, logger=clingo_logger,
                              message_limit=0)
         if observer is not None:
-            ctl.register_observer(observer)
+            observer.register(ctl)
         ctl.add("base", [], self.encoding.rules)
         ctl.add("base", [], facts)
         ctl.ground([("base", [])])

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import clingo
 
-from .clingo_c import FAST_SYMBOLS, raw_models, symbol_ids
+from .clingo_c import FAST_SYMBOLS, raw_models, record_ground_program, symbol_ids
 
 __all__ = ["Recorder", "SymbolFactors", "Unfactorizable", "factorize"]
 
@@ -32,14 +32,30 @@ class Unfactorizable(Exception):
     """The ground program uses a feature the factorized path does not handle (see the message)."""
 
 
+#: observer callbacks of what the factorized path does not handle, and how a note names it
+REFUSED = {"output_term": "#show of terms", "external": "external atoms", "minimize": "optimisation",
+           "project": "projection", "assume": "assumptions", "acyc_edge": "acyclicity constraints",
+           "theory_atom": "theory atoms", "theory_atom_with_guard": "theory atoms"}
+
+
 class Recorder(clingo.backend.Observer):
-    """Records the ground program: rules, weight rules and shown atoms."""
+    """Records the ground program: rules, weight rules and shown atoms (:meth:`register`)."""
 
     def __init__(self):
         self.rules: list = []      # (choice, head, body, lower bound or None); weighted body: (lit, w)
         self.facts: set = set()    # atoms of rules ``a.`` (not in rules)
-        self.shown: list = []      # (symbol, program atom; 0 for facts)
+        self.shown: list = []      # (symbol, program atom; 0 for facts); the symbol's integer if ``raw``
         self.unsupported = None    # why the program cannot be factorized
+        self.raw = False
+
+    def register(self, ctl: clingo.Control) -> None:
+        """Observe ``ctl``'s grounding: through clingo's C layer where it can (FAST_SYMBOLS),
+        else as a :class:`clingo.backend.Observer`."""
+        if FAST_SYMBOLS:
+            self.raw = True
+            record_ground_program(ctl, self.rules, self.facts, self.shown, self._refuse, REFUSED)
+        else:
+            ctl.register_observer(self)
 
     def rule(self, choice, head, body):
         if body or choice or len(head) != 1:
@@ -56,29 +72,13 @@ class Recorder(clingo.backend.Observer):
     def _refuse(self, what):
         self.unsupported = self.unsupported or what
 
-    def output_term(self, symbol, condition):
-        self._refuse("#show of terms")
 
-    def external(self, atom, value):
-        self._refuse("external atoms")
+def _refusing(what):
+    return lambda self, *args: self._refuse(what)
 
-    def minimize(self, priority, literals):
-        self._refuse("optimisation")
 
-    def project(self, atoms):
-        self._refuse("projection")
-
-    def assume(self, literals):
-        self._refuse("assumptions")
-
-    def acyc_edge(self, node_u, node_v, condition):
-        self._refuse("acyclicity constraints")
-
-    def theory_atom(self, atom_id_or_zero, term_id, elements):
-        self._refuse("theory atoms")
-
-    def theory_atom_with_guard(self, atom_id_or_zero, term_id, elements, operator_id, right_hand_side_id):
-        self._refuse("theory atoms")
+for _name, _what in REFUSED.items():
+    setattr(Recorder, _name, _refusing(_what))
 
 
 class SymbolFactors:
@@ -151,11 +151,13 @@ def factorize(recorder: Recorder, ctl: clingo.Control):
         defined.update(rule[1])
     find = _components(_free_atoms(rules, facts, defined))
     common, shown_in = [], {}
-    for symbol, atom in recorder.shown:
+    symbol = clingo.symbol.Symbol
+    for sym, atom in recorder.shown:
+        raw, sym = (sym, symbol(sym)) if recorder.raw else (sym._rep if FAST_SYMBOLS else None, sym)
         if atom == 0 or atom in facts:
-            common.append(symbol)
+            common.append(sym)
         elif atom in defined:
-            shown_in.setdefault(find(atom), []).append((symbol, atom, symbol._rep if FAST_SYMBOLS else None))
+            shown_in.setdefault(find(atom), []).append((sym, atom, raw))
     alternatives = _solve(ctl, list(shown_in.values()))
     if alternatives is None:
         return None

@@ -249,7 +249,7 @@ class HybridEngine(Engine):
         if symbolic is self:
             recorder = Recorder()
             ctl = clingo.Control(["--models=0"], logger=clingo_logger, message_limit=0)
-            ctl.register_observer(recorder)
+            recorder.register(ctl)
             ctl.add("base", [], self.rules)
             ctl.add("base", [], facts)
             ctl.ground([("base", [])])
