@@ -36,7 +36,8 @@ from .base import Engine, EngineOptions, ModelDiffer
 from ..limits import CLINGO_MAX
 from . import clingo_engine
 from .clingo_c import raw_models, symbol_ids
-from .clingo_engine import FAST_SYMBOLS, _all_models, clingo_logger, prefer_true, shown_items, symbol_to_term
+from .clingo_engine import (FAST_SYMBOLS, _all_models, clingo_logger, prefer_true, raw_items, shown_items,
+                            symbol_to_term)
 from .factorize import Recorder, SymbolFactors, Unfactorizable, factorize
 from .history import WindowHistory
 from .wide import check_clingo_number, clingo_analysis, clingo_atom
@@ -217,15 +218,7 @@ class HybridEngine(Engine):
 
     def _raw_items(self, raw: bytes) -> list:
         """The ``(atom, relative time)`` items of one answer read by :func:`~.clingo_c.raw_models`."""
-        cache = self.symbols
-        get, symbol, convert = cache.get, clingo.symbol.Symbol, self._convert
-        out = []
-        for x in symbol_ids(raw):
-            item = get(x)
-            if item is None:
-                item = cache[x] = convert(symbol(x))
-            out.append(item)
-        return self._filtered(out)
+        return self._filtered(raw_items(symbol_ids(raw), self.symbols, self._convert))
 
     def _filtered(self, items: list) -> list:
         """Items pinned to a non-integer time dropped (on every engine)."""
