@@ -6,7 +6,9 @@ and answers are reused per facts text. The slow path (the public ``Model.symbols
 answer converted at once, nothing reused) and the static engine are the references.
 """
 
+import copy
 import io
+import pickle
 
 import clingo
 import pytest
@@ -70,6 +72,7 @@ def test_mapped_models_behave_as_their_tuple():
     assert hash(lazy) == hash(whole) and Result(0, 1, lazy) == Result(0, 1, whole)
     assert MappedModels([], Model) == () and not MappedModels([], Model)
     assert lazy != whole[:2] and lazy != (Model(frozenset()),) * 3
+    assert pickle.loads(pickle.dumps(lazy)) == whole and copy.deepcopy(Result(0, 1, lazy)).models == whole
 
 
 def _engine(analysis, models, fast, monkeypatch):

@@ -168,6 +168,9 @@ class MappedModels(LazyModels):
     def __iter__(self):
         return map(self.make, self.answers)
 
+    def __reduce__(self):   # pickled (and deep-copied) as the plain tuple: ``make`` may hold an engine
+        return tuple, (tuple(self),)
+
     def __repr__(self) -> str:
         return f"MappedModels({len(self)} answer streams)"
 
