@@ -420,3 +420,71 @@ def test_consequences_from_factors_equal_plain(files, capsys, mode):
     plain = capsys.readouterr().out
     assert main(["run", files[0], "--stream", files[1], "--consequences", mode, "--factorize"]) == 0
     assert capsys.readouterr().out == plain
+
+
+def _recorded(text, fast, monkeypatch):
+    import clingo
+
+    from ticker_py.engines import factorize as factorize_module
+
+    monkeypatch.setattr(factorize_module, "FAST_SYMBOLS", fast)
+    recorder = factorize_module.Recorder()
+    ctl = clingo.Control(["--models=0"])
+    recorder.register(ctl)
+    ctl.add("base", [], text)
+    ctl.ground([("base", [])])
+    return recorder, ctl
+
+
+GROUND = ("p(1..3). {a(X)} :- p(X). b :- a(1), not a(2). :- a(3), b. "
+          "c :- #count{X : a(X)} >= 2. d :- 2 {a(1); a(2)}. #show a/1. #show b/0. #show c/0. #show p/1.")
+
+
+def test_c_layer_observer_records_what_the_observer_api_records(monkeypatch):
+    import clingo
+
+    from ticker_py.engines.clingo_c import FAST_SYMBOLS
+
+    if not FAST_SYMBOLS:
+        pytest.skip("this clingo has no C layer")
+    fast, _ = _recorded(GROUND, True, monkeypatch)
+    slow, _ = _recorded(GROUND, False, monkeypatch)
+    assert fast.raw and not slow.raw
+    norm = lambda rules: [(bool(c), list(h), [tuple(x) if isinstance(x, tuple) else x for x in b], w)  # noqa: E731
+                          for c, h, b, w in rules]
+    assert norm(fast.rules) == norm(slow.rules) and any(w is not None for *_, w in fast.rules)
+    assert fast.facts == slow.facts and fast.facts
+    assert [(str(clingo.symbol.Symbol(s)), a) for s, a in fast.shown] == [(str(s), a) for s, a in slow.shown]
+
+
+@pytest.mark.parametrize("fast", [True, False])
+@pytest.mark.parametrize("text, why", [
+    ("{a; b}. #minimize {1 : a}.", "optimisation"),
+    ("#external e. a :- e.", "external atoms"),
+    ("{a}. #show x : a.", "#show of terms"),
+    ("{a; b}. #project a.", "projection"),
+])
+def test_recorder_refuses_what_it_cannot_factorize(text, why, fast, monkeypatch):
+    from ticker_py.engines.clingo_c import FAST_SYMBOLS
+    from ticker_py.engines.factorize import Unfactorizable, factorize
+
+    if fast and not FAST_SYMBOLS:
+        pytest.skip("this clingo has no C layer")
+    recorder, ctl = _recorded(text, fast, monkeypatch)
+    with pytest.raises(Unfactorizable, match=why):
+        factorize(recorder, ctl)
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_hand_program_components_both_observers(fast, monkeypatch):
+    from ticker_py.engines.clingo_c import FAST_SYMBOLS
+    from ticker_py.engines.factorize import factorize
+
+    if fast and not FAST_SYMBOLS:
+        pytest.skip("this clingo has no C layer")
+    # b's rule, the constraint and the #count join a(1), a(2), a(3), b, c, d into one component
+    recorder, ctl = _recorded(GROUND, fast, monkeypatch)
+    found = factorize(recorder, ctl)
+    assert sorted(map(str, found.common)) == ["p(1)", "p(2)", "p(3)"]
+    sizes = sorted(len(f) for f in found.factors)
+    assert len(found.factors) == 1 and sizes == [7]   # 8 choices of a/1 minus a(1), not a(2), a(3)

@@ -25,7 +25,8 @@ from .clingo_c import FAST_SYMBOLS, raw_shown
 from .history import WindowHistory
 from .wide import WIDE, check_clingo_number, clingo_analysis, clingo_atom, exact_atom
 
-__all__ = ["ClingoEngine", "symbol_to_term", "clingo_logger", "prefer_true", "shown_items", "FAST_SYMBOLS"]
+__all__ = ["ClingoEngine", "symbol_to_term", "clingo_logger", "prefer_true", "shown_items", "raw_items",
+           "FAST_SYMBOLS"]
 
 log = logging.getLogger("ticker_py.clingo")
 
@@ -66,9 +67,14 @@ def shown_items(model: clingo.Model, cache: dict, convert, fast: Optional[bool] 
                 item = cache[sym] = convert(sym)
             out.append(item)
         return out
+    return raw_items(raw_shown(model), cache, convert)
+
+
+def raw_items(ids, cache: dict, convert) -> list:
+    """``convert(symbol)`` of each symbol integer of ``ids``, each converted once per ``cache``."""
     get, symbol = cache.get, clingo.symbol.Symbol
     out = []
-    for raw in raw_shown(model):
+    for raw in ids:
         item = get(raw)
         if item is None:
             item = cache[raw] = convert(symbol(raw))
@@ -197,7 +203,7 @@ class ClingoEngine(Engine):
         ctl = clingo.Control([f"--models={self.options.models}"] + self.arguments, logger=clingo_logger,
                              message_limit=0)
         if observer is not None:
-            ctl.register_observer(observer)
+            observer.register(ctl)
         ctl.add("base", [], self.encoding.rules)
         ctl.add("base", [], facts)
         ctl.ground([("base", [])])

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import clingo
 
-from .clingo_c import FAST_SYMBOLS, raw_shown
+from .clingo_c import FAST_SYMBOLS, raw_models, record_ground_program, symbol_ids
 
 __all__ = ["Recorder", "SymbolFactors", "Unfactorizable", "factorize"]
 
@@ -32,14 +32,30 @@ class Unfactorizable(Exception):
     """The ground program uses a feature the factorized path does not handle (see the message)."""
 
 
+#: observer callbacks of what the factorized path does not handle, and how a note names it
+REFUSED = {"output_term": "#show of terms", "external": "external atoms", "minimize": "optimisation",
+           "project": "projection", "assume": "assumptions", "acyc_edge": "acyclicity constraints",
+           "theory_atom": "theory atoms", "theory_atom_with_guard": "theory atoms"}
+
+
 class Recorder(clingo.backend.Observer):
-    """Records the ground program: rules, weight rules and shown atoms."""
+    """Records the ground program: rules, weight rules and shown atoms (:meth:`register`)."""
 
     def __init__(self):
         self.rules: list = []      # (choice, head, body, lower bound or None); weighted body: (lit, w)
         self.facts: set = set()    # atoms of rules ``a.`` (not in rules)
-        self.shown: list = []      # (symbol, program atom; 0 for facts)
+        self.shown: list = []      # (symbol, program atom; 0 for facts); the symbol's integer if ``raw``
         self.unsupported = None    # why the program cannot be factorized
+        self.raw = False
+
+    def register(self, ctl: clingo.Control) -> None:
+        """Observe ``ctl``'s grounding: through clingo's C layer where it can (FAST_SYMBOLS),
+        else as a :class:`clingo.backend.Observer`."""
+        if FAST_SYMBOLS:
+            self.raw = True
+            record_ground_program(ctl, self.rules, self.facts, self.shown, self._refuse, REFUSED)
+        else:
+            ctl.register_observer(self)
 
     def rule(self, choice, head, body):
         if body or choice or len(head) != 1:
@@ -56,29 +72,13 @@ class Recorder(clingo.backend.Observer):
     def _refuse(self, what):
         self.unsupported = self.unsupported or what
 
-    def output_term(self, symbol, condition):
-        self._refuse("#show of terms")
 
-    def external(self, atom, value):
-        self._refuse("external atoms")
+def _refusing(what):
+    return lambda self, *args: self._refuse(what)
 
-    def minimize(self, priority, literals):
-        self._refuse("optimisation")
 
-    def project(self, atoms):
-        self._refuse("projection")
-
-    def assume(self, literals):
-        self._refuse("assumptions")
-
-    def acyc_edge(self, node_u, node_v, condition):
-        self._refuse("acyclicity constraints")
-
-    def theory_atom(self, atom_id_or_zero, term_id, elements):
-        self._refuse("theory atoms")
-
-    def theory_atom_with_guard(self, atom_id_or_zero, term_id, elements, operator_id, right_hand_side_id):
-        self._refuse("theory atoms")
+for _name, _what in REFUSED.items():
+    setattr(Recorder, _name, _refusing(_what))
 
 
 class SymbolFactors:
@@ -151,11 +151,13 @@ def factorize(recorder: Recorder, ctl: clingo.Control):
         defined.update(rule[1])
     find = _components(_free_atoms(rules, facts, defined))
     common, shown_in = [], {}
-    for symbol, atom in recorder.shown:
+    symbol = clingo.symbol.Symbol
+    for sym, atom in recorder.shown:
+        raw, sym = (sym, symbol(sym)) if recorder.raw else (sym._rep if FAST_SYMBOLS else None, sym)
         if atom == 0 or atom in facts:
-            common.append(symbol)
+            common.append(sym)
         elif atom in defined:
-            shown_in.setdefault(find(atom), []).append((symbol, atom, symbol._rep if FAST_SYMBOLS else None))
+            shown_in.setdefault(find(atom), []).append((sym, atom, raw))
     alternatives = _solve(ctl, list(shown_in.values()))
     if alternatives is None:
         return None
@@ -176,46 +178,49 @@ def _solve(ctl: clingo.Control, shown: list):
     other components' shown atoms as they are in it, the answer sets projected onto the shown
     atoms are exactly i's alternatives (the components share no free atom, so every answer set
     of i combines with the fixed choices of the others)."""
-    atoms = [a for lits in shown for _, a, _ in lits]
-    if atoms:
-        with ctl.backend() as b:
-            b.add_project(atoms)
-        ctl.configuration.solve.project = "project"
+    ctl.configuration.solve.project = "show"   # projected onto the shown atoms (facts: fixed anyway)
+    ctl.configuration.solve.models = 0
     if len(shown) == 1:   # no other component to fix
         alternatives = _alternatives(ctl, shown, 0, ())
         return [alternatives] if alternatives else None
-    ctl.configuration.solve.models = 1
-    with ctl.solve(yield_=True) as handle:
-        first = next(iter(handle), None)
-        if first is None:
+    if FAST_SYMBOLS:
+        first = raw_models(ctl, limit=1)
+        if not first:
             return None
-        true = _shown_in(first, shown)
+        true = _shown_in(set(symbol_ids(first[0])), shown)
+    else:
+        with ctl.solve(yield_=True) as handle:
+            first = next(iter(handle), None)
+            if first is None:
+                return None
+            true = _shown_in(first, shown)
     fixed = [[a if a in t else -a for _, a, _ in lits] for lits, t in zip(shown, true)]
     return [_alternatives(ctl, shown, i, [lit for j, f in enumerate(fixed) if j != i for lit in f])
             for i in range(len(shown))]
 
 
-def _shown_in(model: clingo.Model, shown: list) -> list:
+def _shown_in(model, shown: list) -> list:
     """Per component, the atoms of its shown ``(symbol, atom, raw symbol)`` triples true in
-    ``model``."""
-    if FAST_SYMBOLS:   # one call into clingo for all shown symbols of the model
-        raw = set(raw_shown(model))
-        return [{a for _, a, r in lits if r in raw} for lits in shown]
+    ``model`` (a :class:`clingo.Model`, or the set of its shown symbols' integers)."""
+    if FAST_SYMBOLS:
+        return [{a for _, a, r in lits if r in model} for lits in shown]
     is_true = model.is_true
     return [{a for _, a, _ in lits if is_true(a)} for lits in shown]
 
 
 def _alternatives(ctl: clingo.Control, shown: list, i: int, assume) -> list:
-    """The distinct sets of component i's shown symbols over the answer sets under ``assume``."""
+    """The distinct sets of component i's shown symbols over the answer sets under ``assume``
+    (one per answer set: the enumeration is projected onto the shown atoms)."""
     lits = shown[i]
+    if FAST_SYMBOLS:
+        alternatives = []
+        for m in raw_models(ctl, assume):
+            raw = set(symbol_ids(m))
+            alternatives.append([symbol for symbol, _, r in lits if r in raw])
+        return alternatives
     alternatives = []
-    ctl.configuration.solve.models = 0
     with ctl.solve(assumptions=assume, yield_=True) as handle:
         for m in handle:
-            if FAST_SYMBOLS:
-                raw = set(raw_shown(m))
-                alternatives.append([symbol for symbol, _, r in lits if r in raw])
-            else:
-                is_true = m.is_true
-                alternatives.append([symbol for symbol, a, _ in lits if is_true(a)])
+            is_true = m.is_true
+            alternatives.append([symbol for symbol, a, _ in lits if is_true(a)])
     return alternatives

@@ -19,6 +19,7 @@ frees a symbol) stays bounded.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Sequence
 
 import clingo
@@ -28,17 +29,25 @@ from ..analysis import Analysis, analyse
 from ..semantics import under
 from ..encode import encode_static
 from ..encode.asp import Show, ShowNothing, ShowSignature, program_text
-from ..streams.factorized import NONE, Factorized, factorized_result, note_fallback
+from ..streams.factorized import NONE, Factorized, MappedModels, factorized_result, note_fallback
 from ..values import format_term
 from ..streams.model import Model, Result
 from .base import Engine, EngineOptions, ModelDiffer
 from ..limits import CLINGO_MAX
-from .clingo_engine import FAST_SYMBOLS, _all_models, clingo_logger, prefer_true, shown_items, symbol_to_term
+from . import clingo_engine
+from .clingo_c import raw_models, symbol_ids
+from .clingo_engine import (FAST_SYMBOLS, _all_models, clingo_logger, prefer_true, raw_items, shown_items,
+                            symbol_to_term)
 from .factorize import Recorder, SymbolFactors, Unfactorizable, factorize
 from .history import WindowHistory
 from .wide import check_clingo_number, clingo_analysis, clingo_atom
 
-__all__ = ["HybridEngine", "times_stay_relative"]
+__all__ = ["HybridEngine", "times_stay_relative", "KEPT_SYMBOLS"]
+
+#: U's answers are kept for reuse while together they hold at most this many shown symbols
+KEPT_SYMBOLS = 4_000_000
+#: U's answers of a solve holding at most this many shown symbols are converted at once
+CONVERTED_SYMBOLS = 20_000
 
 def times_stay_relative(rules) -> bool:
     """True if every time term of @-atoms and @-heads is a variable used only in @-positions."""
@@ -105,7 +114,8 @@ class HybridEngine(Engine):
         # stream atoms passed to U: those of predicates U mentions (all of them for tuple windows,
         # which count every atom)
         self.kept = None if self.tuples else frozenset(up.signatures)
-        self.answers: dict = {}   # facts text -> U's answers (converted), reused while facts recur
+        self.answers: dict = {}   # facts text -> U's answers (see _solve), reused while facts recur
+        self.kept_size = 0        # symbols (+ 1 per answer) held by self.answers
         self.history = WindowHistory(up.lookback, up.tuple_lookback)
         self.time = -1
         self.inputs_now: set = set()
@@ -165,14 +175,20 @@ class HybridEngine(Engine):
         base = lower.atoms
         if self.show_all:
             base = base | self.inputs_now | self.ext_bg
-        models = tuple(self._join(base, lower.pinned, items, t, d) for items in answers)
+        if len(answers) > 1 and self.options.models != 1:   # built when read (shared lower part)
+            models = MappedModels(answers, partial(self._model, base, lower.pinned, t, d))
+        else:
+            models = tuple(self._model(base, lower.pinned, t, d, answer) for answer in answers)
         return self.diff.result(t, self.history.count, models)
 
     def _solve(self, facts: str, t: int, d: int) -> list:
-        """U's answers for these facts: lists of ``(atom, relative time)``.
+        """U's answers for these facts: per answer a list of ``(atom, relative time)``, or, for
+        large answers, the ``bytes`` of its shown symbols (:func:`~.clingo_c.raw_models`),
+        converted only when the answer stream is read (:meth:`_model`).
 
         The same program and facts give the same answers in the same order, so they are kept
-        for reuse (not with inertia, whose heuristics depend on the previous answer)."""
+        for reuse (not with inertia, whose heuristics depend on the previous answer) while
+        the kept answers hold at most :data:`KEPT_SYMBOLS` symbols."""
         ctl = clingo.Control(self.args + [f"--models={self.options.models}"], logger=clingo_logger,
                              message_limit=0)
         ctl.add("base", [], self.rules)
@@ -180,22 +196,38 @@ class HybridEngine(Engine):
         ctl.ground([("base", [])])
         if self.options.inertia and self.diff.previous is not None:
             self._prefer(ctl, self.diff.previous, t, d)
-        cache = self.symbols
-        if len(cache) > 100_000:
-            cache.clear()
-        answers, size = [], 0
-        with ctl.solve(yield_=True) as handle:
-            for m in handle:
-                items = shown_items(m, cache, self._convert)
-                if self.untimed:   # pinned to a non-integer time: dropped on every engine
-                    items = [item for item in items if item[1] is not None]
-                size += len(items) + 1
-                answers.append(items)
-        if not self.options.inertia and size <= 20_000:
-            if len(self.answers) >= 32:
+        if len(self.symbols) > 100_000:
+            self.symbols.clear()
+        if clingo_engine.FAST_SYMBOLS:
+            answers = raw_models(ctl)
+            size = sum(map(len, answers)) // 8 + len(answers)
+            if size <= CONVERTED_SYMBOLS:   # small: converted now (and kept converted)
+                answers = [self._raw_items(raw) for raw in answers]
+        else:
+            with ctl.solve(yield_=True) as handle:
+                answers = [self._filtered(shown_items(m, self.symbols, self._convert, fast=False))
+                           for m in handle]
+            size = sum(map(len, answers)) + len(answers)
+        if not self.options.inertia and size <= KEPT_SYMBOLS:
+            if len(self.answers) >= 32 or self.kept_size + size > KEPT_SYMBOLS:
                 self.answers.clear()
+                self.kept_size = 0
             self.answers[facts] = answers
+            self.kept_size += size
         return answers
+
+    def _raw_items(self, raw: bytes) -> list:
+        """The ``(atom, relative time)`` items of one answer read by :func:`~.clingo_c.raw_models`."""
+        return self._filtered(raw_items(symbol_ids(raw), self.symbols, self._convert))
+
+    def _filtered(self, items: list) -> list:
+        """Items pinned to a non-integer time dropped (on every engine)."""
+        return [item for item in items if item[1] is not None] if self.untimed else items
+
+    def _model(self, base: frozenset, lower_pinned: frozenset, t: int, d: int, answer) -> Model:
+        """One answer stream: the lower model joined with one of U's answers."""
+        items = self._raw_items(answer) if type(answer) is bytes else answer
+        return self._join(base, lower_pinned, items, t, d)
 
     def _factorized(self, t: int, d: int, facts: str, lower: Model) -> Result:
         """The factorized answer: the lower model and U's common part joined, times U's factors
@@ -210,7 +242,7 @@ class HybridEngine(Engine):
         if symbolic is self:
             recorder = Recorder()
             ctl = clingo.Control(["--models=0"], logger=clingo_logger, message_limit=0)
-            ctl.register_observer(recorder)
+            recorder.register(ctl)
             ctl.add("base", [], self.rules)
             ctl.add("base", [], facts)
             ctl.ground([("base", [])])
@@ -225,6 +257,7 @@ class HybridEngine(Engine):
                 [[[convert(x) for x in alt] for alt in f] for f in found.factors])
             if len(self.answers) >= 32:
                 self.answers.clear()
+                self.kept_size = 0
             self.answers[key] = symbolic
         if symbolic is None:
             return factorized_result(t, self.history.count, NONE)

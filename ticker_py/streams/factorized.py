@@ -28,7 +28,7 @@ from typing import Iterable
 
 from .model import Model, Result
 
-__all__ = ["Factorized", "ModelProduct", "with_factors", "factorized_result", "note_fallback", "JSON_SAFE"]
+__all__ = ["Factorized", "LazyModels", "MappedModels", "ModelProduct", "with_factors", "factorized_result", "note_fallback", "JSON_SAFE"]
 
 log = logging.getLogger("ticker_py.factorize")
 
@@ -129,7 +129,53 @@ class Factorized:
 NONE = Factorized(0, _EMPTY, ())
 
 
-class ModelProduct(Sequence):
+class LazyModels(Sequence):
+    """Answer streams built on demand (``Result.models`` of a large answer): a sequence of
+    :class:`Model` equal to the tuple of the same models."""
+
+    def __bool__(self) -> bool:
+        return len(self) > 0
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, (tuple, list, LazyModels)):
+            return len(other) == len(self) and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+    def __hash__(self):
+        return hash(tuple(self))
+
+    def __add__(self, other):
+        return tuple(self) + tuple(other)
+
+    def __radd__(self, other):
+        return tuple(other) + tuple(self)
+
+
+class MappedModels(LazyModels):
+    """``make(answer)`` for each of ``answers``, made when read (never kept)."""
+
+    def __init__(self, answers: Sequence, make):
+        self.answers, self.make = answers, make
+
+    def __len__(self) -> int:
+        return len(self.answers)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return tuple(map(self.make, self.answers[index]))
+        return self.make(self.answers[index])
+
+    def __iter__(self):
+        return map(self.make, self.answers)
+
+    def __reduce__(self):   # pickled (and deep-copied) as the plain tuple: ``make`` may hold an engine
+        return tuple, (tuple(self),)
+
+    def __repr__(self) -> str:
+        return f"MappedModels({len(self)} answer streams)"
+
+
+class ModelProduct(LazyModels):
     """The answer streams of a :class:`Factorized`, expanded on demand (index in mixed radix:
     the last factor varies fastest)."""
 
@@ -139,9 +185,6 @@ class ModelProduct(Sequence):
 
     def __len__(self) -> int:
         return self.size
-
-    def __bool__(self) -> bool:
-        return self.size > 0
 
     def __getitem__(self, index):
         if isinstance(index, slice):
@@ -167,9 +210,7 @@ class ModelProduct(Sequence):
     def __eq__(self, other) -> bool:
         if isinstance(other, ModelProduct):
             return self.factorized == other.factorized and self.size == other.size
-        if isinstance(other, (tuple, list)):
-            return len(other) == self.size and all(a == b for a, b in zip(self, other))
-        return NotImplemented
+        return super().__eq__(other)
 
     def __hash__(self):
         return hash((self.factorized, self.size))

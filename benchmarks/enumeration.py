@@ -1,0 +1,124 @@
+"""Every answer stream with the incremental engine (``--models 0``): where the time goes, and clingo's floor.
+
+    python benchmarks/enumeration.py                  # B1, n = 200, 1000 time points, seed 0
+    python benchmarks/enumeration.py --n 40 --tp 300
+
+Runs the incremental engine over the stream in this process (engine construction + every tick,
+no output: what ``--format none`` costs after start-up), recording the program it gives clingo at
+every tick (U's rules + that tick's facts). Then, on the same programs, one fresh Control each:
+
+* ``clingo, no Python per model``: ground and enumerate every model inside clingo (the C API's
+  solve without an event callback; the models are counted, never read) — clingo's own floor;
+* ``clingo, on_model doing nothing``: ``Control.solve(on_model=...)``: one Python call per model;
+* ``read through the C layer``: :func:`ticker_py.engines.clingo_c.raw_models` (what the engine does);
+
+each for the distinct programs (the engine reuses U's answers when a tick's facts recur) and for
+every tick's program (what an engine without reuse would enumerate). CPU seconds of this process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import clingo  # noqa: E402
+
+from ticker_py.api import Reasoner, load_program  # noqa: E402
+from ticker_py.engines import hybrid  # noqa: E402
+from ticker_py.engines.clingo_c import raw_models  # noqa: E402
+from ticker_py.workloads import generate, program  # noqa: E402
+
+
+def control(rules: str, facts: str) -> clingo.Control:
+    ctl = clingo.Control(["--models=0"], message_limit=0)
+    ctl.add("base", [], rules)
+    ctl.add("base", [], facts)
+    ctl.ground([("base", [])])
+    return ctl
+
+
+def enumerate_in_clingo(ctl: clingo.Control) -> int:
+    """Every model enumerated with no Python call per model; their number."""
+    from clingo._internal import _c_call, _ffi, _handle_error, _lib
+
+    p_handle = _ffi.new("clingo_solve_handle_t**")
+    _handle_error(_lib.clingo_control_solve(ctl._rep, 0, _ffi.NULL, 0, _ffi.NULL, _ffi.NULL, p_handle))
+    result = _ffi.new("clingo_solve_result_bitset_t*")
+    _handle_error(_lib.clingo_solve_handle_get(p_handle[0], result))
+    _handle_error(_lib.clingo_solve_handle_close(p_handle[0]))
+    stats = _c_call("clingo_statistics_t*", _lib.clingo_control_statistics, ctl._rep)
+    key = _c_call("uint64_t", _lib.clingo_statistics_root, stats)
+    for name in (b"summary", b"models", b"enumerated"):   # not ctl.statistics: it converts them all
+        key = _c_call("uint64_t", _lib.clingo_statistics_map_at, stats, key, name)
+    return int(_c_call("double", _lib.clingo_statistics_value_get, stats, key))
+
+
+def on_model_nothing(ctl: clingo.Control) -> int:
+    n = [0]
+
+    def seen(model):
+        n[0] += 1
+
+    ctl.solve(on_model=seen)
+    return n[0]
+
+
+def timed(fn, programs) -> tuple:
+    start = time.process_time()
+    models = sum(fn(control(rules, facts)) for rules, facts in programs)
+    return time.process_time() - start, models
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--workload", default="b1")
+    ap.add_argument("--n", type=int, default=200)
+    ap.add_argument("--tp", type=int, default=1000)
+    ap.add_argument("--seed", type=int, default=0)
+    a = ap.parse_args(argv)
+
+    analysis = load_program(program(a.workload, window=a.n))
+    stream = list(generate(a.workload, a.seed, tp=a.tp, window=a.n))
+    given = []   # (rules, facts) of every tick
+    facts_of = hybrid.HybridEngine._facts
+
+    def recorded(self, *args):
+        text = facts_of(self, *args)
+        given.append((self.rules, text))
+        return text
+
+    start = time.process_time()
+    reasoner = Reasoner(analysis, engine="incremental", models=0, history=False, changes_only=True)
+    answer_streams = sum(len(r.models) for r in reasoner.feed(stream))
+    engine = time.process_time() - start
+    hybrid.HybridEngine._facts = recorded
+    try:   # the same run again, recording (not timed)
+        list(Reasoner(analysis, engine="incremental", models=0, history=False,
+                      changes_only=True).feed(stream))
+    finally:
+        hybrid.HybridEngine._facts = facts_of
+    distinct = list(dict.fromkeys(given))
+
+    print(f"{a.workload}, n = {a.n}, {a.tp} time points, seed {a.seed}: {answer_streams:,} answer streams; "
+          f"{len(given)} ticks give clingo a program, {len(distinct)} distinct")
+    print(f"engine, every tick (in this process, no output): {engine:.2f} s CPU")
+    print("| clingo on U's programs | distinct programs | every tick's program |")
+    print("|---|---|---|")
+    for name, fn in (("ground only", lambda ctl: 0),
+                     ("ground + enumerate, no Python per model (clingo's floor)", enumerate_in_clingo),
+                     ("ground + enumerate, on_model doing nothing", on_model_nothing),
+                     ("ground + enumerate + read (raw_models, the engine's path)", lambda ctl: len(raw_models(ctl)))):
+        cells = []
+        for programs in (distinct, given):
+            cpu, models = timed(fn, programs)
+            cells.append(f"{cpu:.2f} s ({models:,} models)")
+        print(f"| {name} | {' | '.join(cells)} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
