@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import csv
 import re
+from itertools import compress, repeat
+from operator import is_
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator, Optional
@@ -117,10 +119,24 @@ _TRIPLE = re.compile(r'(<[^>]*>|_:[^ \t<]+)[ \t]*(<[^>]*>)[ \t]*'
                      r'(<[^>]*>|"[^"\\]*"(?:\^\^<[^>]*>|@[-A-Za-z0-9]+)?|_:[^ \t.]+)[ \t]*\.[ \t]*')
 
 
+#: one term of a plain line (no space inside, no escape): what the space-cut fast path admits
+_PLAIN_TERM = re.compile(r'<[^<>"{}|^`\\\x00-\x20]*>|_:[A-Za-z0-9_]+|'
+                         r'"[^"\\\x00-\x1f]*"(?:\^\^<[^<>"{}|^`\\\x00-\x20]*>|@[A-Za-z]+(?:-[A-Za-z0-9]+)*)?')
+
+
 class _Tokens(dict):
     """Term text -> ticker_py term, for the fast path; each new term read by pyoxigraph and mapped
     as the slow path maps it: an IRI by ``NamedNode`` (which checks it), any other term as the
-    object of a triple of its own; cleared at a million terms."""
+    object of a triple of its own; cleared at a million terms.
+
+    ``subjects`` and ``properties`` hold the texts that may stand in those places (IRIs and
+    blank nodes; IRIs), ``names`` the predicate names of properties under the property mapping."""
+
+    def __init__(self):
+        super().__init__()
+        self.subjects: dict = {}
+        self.properties: dict = {}
+        self.names: dict = {}
 
     def learn(self, texts: list, terms: _Terms) -> bool:
         """Add the terms ``texts``; False if one is bad (the slow path then says where and why)."""
@@ -128,6 +144,9 @@ class _Tokens(dict):
 
         if len(self) + len(texts) > 1_000_000:
             self.clear()
+            self.subjects.clear()
+            self.properties.clear()
+            self.names.clear()
         named, quote = ox.NamedNode, ast.quote
         others = []
         try:
@@ -146,9 +165,59 @@ class _Tokens(dict):
             return False
         return True
 
+    def learn_plain(self, texts: set, terms: _Terms, mapping: "RdfMapping") -> bool:
+        """:meth:`learn` for the space-cut path: only :data:`_PLAIN_TERM` texts; each also goes to
+        ``subjects``, ``properties`` and ``names`` where it may stand there."""
+        new = [x for x in texts if x not in self]
+        if not all(map(_PLAIN_TERM.fullmatch, new)) or (new and not self.learn(new, terms)):
+            return False
+        for text in new:
+            if text[0] == "<":
+                self.subjects[text] = self.properties[text] = self[text]
+                if mapping.kind == "property":
+                    try:
+                        self.names[text] = mapping.predicate(iri_of(self[text]))
+                    except ValueError:
+                        pass
+            elif text[0] == "_":
+                self.subjects[text] = self[text]
+        return True
+
+
+def _plain_atoms(text: str, mapping: RdfMapping, tokens: _Tokens, terms: _Terms) -> Optional[list]:
+    """The atoms of ``text`` if it is ``s p o . s p o .`` with one space between the parts and
+    plain terms (:data:`_PLAIN_TERM`, known or learned), else None: cut by ``str.split``."""
+    parts = text.split(" ")
+    n = len(parts) >> 2
+    if len(parts) != n << 2 or parts[3::4].count(".") != n:
+        return None
+    subjects, properties, objects = parts[0::4], parts[1::4], parts[2::4]
+    places = ((subjects, tokens.subjects),
+              (properties, tokens.properties if mapping.kind == "triple" else tokens.names), (objects, tokens))
+    found = [list(map(table.get, texts)) for texts, table in places]
+    if None in found[0] or None in found[1] or None in found[2]:
+        missing = set()
+        for (texts, _), values in zip(places, found):
+            missing.update(compress(texts, map(is_, values, repeat(None))))
+        if not tokens.learn_plain(missing, terms, mapping):
+            return None
+        found = [list(map(table.get, texts)) for texts, table in places]
+        if None in found[0] or None in found[1] or None in found[2]:  # a term where it may not stand
+            return None
+    s, p, o = found
+    if mapping.kind == "triple":
+        return list(zip(repeat("triple", n), s, p, o))
+    return list(zip(p, s, o))
+
 
 def _fast_atoms(text: str, mapping: RdfMapping, tokens: _Tokens, terms: _Terms) -> Optional[list]:
     """The atoms of the triples ``text`` if it is plain N-Triples whose terms are all good, else None."""
+    text = text.strip(" \t")
+    if not text:
+        return []
+    atoms = _plain_atoms(text, mapping, tokens, terms)
+    if atoms is not None:
+        return atoms
     parts = _TRIPLE.split(text)
     if parts[0].strip(" \t") or any(parts[4::4]):
         return None
