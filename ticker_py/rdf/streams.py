@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import csv
 import re
-from itertools import compress, repeat
-from operator import is_
+from itertools import repeat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator, Optional
@@ -166,10 +165,10 @@ class _Tokens(dict):
         return True
 
     def learn_plain(self, texts: set, terms: _Terms, mapping: "RdfMapping") -> bool:
-        """:meth:`learn` for the space-cut path: only :data:`_PLAIN_TERM` texts; each also goes to
+        """:meth:`learn` for the space-cut path (``texts`` all new): only :data:`_PLAIN_TERM` texts; each goes to
         ``subjects``, ``properties`` and ``names`` where it may stand there."""
-        new = [x for x in texts if x not in self]
-        if not all(map(_PLAIN_TERM.fullmatch, new)) or (new and not self.learn(new, terms)):
+        new = list(texts)
+        if not all(map(_PLAIN_TERM.fullmatch, new)) or not self.learn(new, terms):
             return False
         for text in new:
             if text[0] == "<":
@@ -191,20 +190,15 @@ def _plain_atoms(text: str, mapping: RdfMapping, tokens: _Tokens, terms: _Terms)
     n = len(parts) >> 2
     if len(parts) != n << 2 or parts[3::4].count(".") != n:
         return None
-    subjects, properties, objects = parts[0::4], parts[1::4], parts[2::4]
-    places = ((subjects, tokens.subjects),
-              (properties, tokens.properties if mapping.kind == "triple" else tokens.names), (objects, tokens))
-    found = [list(map(table.get, texts)) for texts, table in places]
-    if None in found[0] or None in found[1] or None in found[2]:
-        missing = set()
-        for (texts, _), values in zip(places, found):
-            missing.update(compress(texts, map(is_, values, repeat(None))))
-        if not tokens.learn_plain(missing, terms, mapping):
-            return None
-        found = [list(map(table.get, texts)) for texts, table in places]
-        if None in found[0] or None in found[1] or None in found[2]:  # a term where it may not stand
-            return None
-    s, p, o = found
+    new = set(parts).difference(tokens)
+    new.discard(".")
+    if new and not tokens.learn_plain(new, terms, mapping):
+        return None
+    s = list(map(tokens.subjects.get, parts[0::4]))
+    p = list(map((tokens.properties if mapping.kind == "triple" else tokens.names).get, parts[1::4]))
+    o = list(map(tokens.get, parts[2::4]))
+    if None in s or None in p or None in o:  # a term where it may not stand
+        return None
     if mapping.kind == "triple":
         return list(zip(repeat("triple", n), s, p, o))
     return list(zip(p, s, o))
