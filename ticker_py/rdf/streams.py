@@ -16,6 +16,7 @@ Terms are read by pyoxigraph and mapped by :mod:`ticker_py.rdf.terms`; a triple 
 from __future__ import annotations
 
 import csv
+import operator
 import re
 from itertools import repeat
 from dataclasses import dataclass, field
@@ -126,15 +127,11 @@ _PLAIN_TERM = re.compile(r'<[^<>"{}|^`\\\x00-\x20]*>|_:[A-Za-z0-9_]+|'
 class _Tokens(dict):
     """Term text -> ticker_py term, for the fast path; each new term read by pyoxigraph and mapped
     as the slow path maps it: an IRI by ``NamedNode`` (which checks it), any other term as the
-    object of a triple of its own; cleared at a million terms.
-
-    ``subjects`` and ``properties`` hold the texts that may stand in those places (IRIs and
-    blank nodes; IRIs), ``names`` the predicate names of properties under the property mapping."""
+    object of a triple of its own; cleared at a million terms. ``names``: property text ->
+    predicate name under the property mapping."""
 
     def __init__(self):
         super().__init__()
-        self.subjects: dict = {}
-        self.properties: dict = {}
         self.names: dict = {}
 
     def learn(self, texts: list, terms: _Terms) -> bool:
@@ -143,8 +140,6 @@ class _Tokens(dict):
 
         if len(self) + len(texts) > 1_000_000:
             self.clear()
-            self.subjects.clear()
-            self.properties.clear()
             self.names.clear()
         named, quote = ox.NamedNode, ast.quote
         others = []
@@ -164,23 +159,29 @@ class _Tokens(dict):
             return False
         return True
 
-    def learn_plain(self, texts: set, terms: _Terms, mapping: "RdfMapping") -> bool:
-        """:meth:`learn` for the space-cut path (``texts`` all new): only :data:`_PLAIN_TERM` texts; each goes to
-        ``subjects``, ``properties`` and ``names`` where it may stand there."""
+    def learn_plain(self, texts: set, terms: _Terms) -> bool:
+        """:meth:`learn` for the space-cut path (``texts`` all new): only :data:`_PLAIN_TERM` texts."""
         new = list(texts)
-        if not all(map(_PLAIN_TERM.fullmatch, new)) or not self.learn(new, terms):
-            return False
-        for text in new:
-            if text[0] == "<":
-                self.subjects[text] = self.properties[text] = self[text]
-                if mapping.kind == "property":
-                    try:
-                        self.names[text] = mapping.predicate(iri_of(self[text]))
-                    except ValueError:
-                        pass
-            elif text[0] == "_":
-                self.subjects[text] = self[text]
-        return True
+        return all(map(_PLAIN_TERM.fullmatch, new)) and self.learn(new, terms)
+
+    def predicates(self, texts: list, mapping: "RdfMapping") -> Optional[list]:
+        """The predicate names of the known property texts ``texts`` under the property mapping
+        (remembered in ``names``), or None if one has none."""
+        names = self.names
+        found = list(map(names.get, texts))
+        if None in found:
+            try:
+                for text in set(texts).difference(names):
+                    names[text] = mapping.predicate(iri_of(self[text]))
+            except ValueError:
+                return None
+            found = list(map(names.__getitem__, texts))
+        return found
+
+
+_SUBJECT_KINDS = frozenset(["iri", "bnode"])
+_PROPERTY_KINDS = frozenset(["iri"])
+_kind = operator.itemgetter(0)
 
 
 def _plain_atoms(text: str, mapping: RdfMapping, tokens: _Tokens, terms: _Terms) -> Optional[list]:
@@ -192,16 +193,21 @@ def _plain_atoms(text: str, mapping: RdfMapping, tokens: _Tokens, terms: _Terms)
         return None
     new = set(parts).difference(tokens)
     new.discard(".")
-    if new and not tokens.learn_plain(new, terms, mapping):
+    if new and not tokens.learn_plain(new, terms):
         return None
-    s = list(map(tokens.subjects.get, parts[0::4]))
-    p = list(map((tokens.properties if mapping.kind == "triple" else tokens.names).get, parts[1::4]))
-    o = list(map(tokens.get, parts[2::4]))
-    if None in s or None in p or None in o:  # a term where it may not stand
+    get = tokens.get
+    s, p, o = list(map(get, parts[0::4])), list(map(get, parts[1::4])), list(map(get, parts[2::4]))
+    if None in s or None in p or None in o:  # a "." where a term belongs
+        return None
+    try:  # subjects are IRIs or blank nodes, properties IRIs (a literal's term has no such kind)
+        if not _SUBJECT_KINDS.issuperset(map(_kind, s)) or not _PROPERTY_KINDS.issuperset(map(_kind, p)):
+            return None
+    except TypeError:  # an integer
         return None
     if mapping.kind == "triple":
         return list(zip(repeat("triple", n), s, p, o))
-    return list(zip(p, s, o))
+    names = tokens.predicates(parts[1::4], mapping)
+    return None if names is None else list(zip(names, s, o))
 
 
 def _fast_atoms(text: str, mapping: RdfMapping, tokens: _Tokens, terms: _Terms) -> Optional[list]:
