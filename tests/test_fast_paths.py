@@ -101,11 +101,11 @@ TOKENS = st.sampled_from(["a", "b0", "zZ9", "c_d", "e'", "not", "in", "at", "alw
 
 @settings(max_examples=scaled(400, 150), deadline=None)
 @given(st.lists(st.lists(TOKENS, min_size=1, max_size=4), min_size=1, max_size=5),
-       st.sampled_from([", ", ",", " , ", "; ", ",  "]))
-def test_constant_lines_equal_the_full_parser(atoms, sep):
+       st.sampled_from([", ", ",", " , ", "; ", ",  ", ",x ", ""]), st.sampled_from(["", "x", " "]))
+def test_constant_lines_equal_the_full_parser(atoms, sep, end):
     """The string-method path (``_constant_atoms``) takes a line or declines it; what it takes is
     what the full parser gives, and the interner agrees in both of its modes."""
-    text = sep.join(f"{a[0]}({','.join(a[1:])})" if len(a) > 1 else a[0] for a in atoms)
+    text = sep.join(f"{a[0]}({','.join(a[1:])})" if len(a) > 1 else a[0] for a in atoms) + end
     expected = _outcome(_slow_line, text)
     fast = _constant_atoms(text)
     if fast is not None:
@@ -119,7 +119,8 @@ def test_constant_lines_take_the_string_method_path():
     assert _constant_atoms("p(a0,b0), q(zZ_9',c)") == (("p", "a0", "b0"), ("q", "zZ_9'", "c"))
     assert _constant_atoms("edge(x), edge(y)") == (("edge", "x"), ("edge", "y"))
     for declined in ["p(a,b), q(c)", "p(a,1)", "p(a), at(b)", "p(in)", "p(a),q(b)", "p(a) , q(b)", "p(A)",
-                     "p", "p(a), q", "p(a,b)x(c,d)", "p(f(a))", ""]:
+                     "p", "p(a), q", "p(a,b)x(c,d)", "p(f(a))", "", "p(a,b)x", "p(a,b),x q(c,d)",
+                     "p(a,b)x, q(c,d)", "p(a,b), q(c,d)x", "p(a), q(b) ", " p(a)", "p(a),  q(b)"]:
         assert _constant_atoms(declined) is None, declined
 
 

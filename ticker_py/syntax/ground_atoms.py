@@ -51,8 +51,9 @@ def _constant_atoms(text: str):
     arguments (no number, string or keyword), ``", "`` between the atoms, no other space; else None.
 
     Only string methods: the punctuation left when the names are deleted must be ``(,...,)``
-    repeated with ``", "`` between, and every name must start with a lower-case letter (all
-    other name characters sort before ``a``).
+    repeated with ``", "`` between, every ``)`` but the last must be followed by ``", "`` and
+    every space preceded by ``"),"`` (so each name stands in its place), and every name must
+    start with a lower-case letter (all other name characters sort before ``a``).
     """
     skeleton = text.translate(_PUNCTUATION)
     close = skeleton.find(")") + 1
@@ -62,7 +63,11 @@ def _constant_atoms(text: str):
     n = (len(skeleton) + 2) // (close + 2)
     if skeleton != ", ".join([unit] * n):
         return None
+    if text[-1] != ")":
+        return None
     joined = text.replace("), ", ",").replace("(", ",")[:-1]
+    if ")" in joined or " " in joined:  # a name after a ")" or inside a separator
+        return None
     if "in" in joined or "at" in joined or "no" in joined or "al" in joined:  # a keyword among the names?
         delimited = f",{joined},"
         if ",not," in delimited or ",in," in delimited or ",at," in delimited or ",always," in delimited:
