@@ -22,7 +22,8 @@ from ticker_py.errors import StreamError
 from ticker_py.values import format_atom
 from ticker_py.streams import Model, Result, make_writer, read_dataframe, read_parquet
 from ticker_py.streams.readers import _table_records
-from ticker_py.syntax.ground_atoms import AtomInterner, GroundSyntaxError, parse_full, parse_ground_atom, split_atoms
+from ticker_py.syntax.ground_atoms import (AtomInterner, GroundSyntaxError, _constant_atoms, parse_full,
+                                          parse_ground_atom, split_atoms)
 
 NAMES = st.sampled_from(["p", "q", "temp", "a_b'", "not", "in", "at", "always", "x1"])
 CONSTANTS = st.sampled_from(["a", "b0", "c_d", "e'", "not", "in", "always", "at", "zz9"])
@@ -90,6 +91,37 @@ def test_interned_lines_on_hand_cases(line):
     for interner in (AtomInterner(), AtomInterner(probe=1)):
         for _ in range(3):
             assert _outcome(interner.atoms, "3:" + line, 2) == _outcome(_slow_line, "3:" + line, 2)
+
+
+#: tokens near the string-method path's edge: keywords, capitals, digits, quotes, spaces, punctuation
+TOKENS = st.sampled_from(["a", "b0", "zZ9", "c_d", "e'", "not", "in", "at", "always", "note", "ina", "X", "_x",
+                          "'q", "0", "12", "-3", "9a", "", " ", "a b", "\t", "f(x)", "(", ")", '"s"', '"a, b"',
+                          "é", "a-b", "a.b", "%"])
+
+
+@settings(max_examples=scaled(400, 150), deadline=None)
+@given(st.lists(st.lists(TOKENS, min_size=1, max_size=4), min_size=1, max_size=5),
+       st.sampled_from([", ", ",", " , ", "; ", ",  ", ",x ", ""]), st.sampled_from(["", "x", " "]))
+def test_constant_lines_equal_the_full_parser(atoms, sep, end):
+    """The string-method path (``_constant_atoms``) takes a line or declines it; what it takes is
+    what the full parser gives, and the interner agrees in both of its modes."""
+    text = sep.join(f"{a[0]}({','.join(a[1:])})" if len(a) > 1 else a[0] for a in atoms) + end
+    expected = _outcome(_slow_line, text)
+    fast = _constant_atoms(text)
+    if fast is not None:
+        assert fast == expected
+    for interner in (AtomInterner(), AtomInterner(probe=1)):
+        for _ in range(2):
+            assert _outcome(interner.atoms, "5: " + text, 2) == _outcome(_slow_line, "5: " + text, 2)
+
+
+def test_constant_lines_take_the_string_method_path():
+    assert _constant_atoms("p(a0,b0), q(zZ_9',c)") == (("p", "a0", "b0"), ("q", "zZ_9'", "c"))
+    assert _constant_atoms("edge(x), edge(y)") == (("edge", "x"), ("edge", "y"))
+    for declined in ["p(a,b), q(c)", "p(a,1)", "p(a), at(b)", "p(in)", "p(a),q(b)", "p(a) , q(b)", "p(A)",
+                     "p", "p(a), q", "p(a,b)x(c,d)", "p(f(a))", "", "p(a,b)x", "p(a,b),x q(c,d)",
+                     "p(a,b)x, q(c,d)", "p(a,b), q(c,d)x", "p(a), q(b) ", " p(a)", "p(a),  q(b)"]:
+        assert _constant_atoms(declined) is None, declined
 
 
 def test_interner_returns_one_object_per_distinct_atom():

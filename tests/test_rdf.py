@@ -172,6 +172,30 @@ def test_fast_text_reader_takes_plain_lines():
     assert _fast_atoms(f"<{EX}a> <{EX}p> 5 .", RdfMapping(), tokens, _Terms()) is None  # Turtle: the slow path
 
 
+def test_space_cut_path_takes_plain_lines_and_declines_the_rest():
+    """The space-cut path (``_plain_atoms``) gives what the regular-expression path gives on plain
+    lines, and declines lines whose terms may not stand where they are or are not plain."""
+    from ticker_py.rdf.streams import _fast_atoms, _plain_atoms, _Terms, _Tokens
+
+    lit = f'"5"^^<{XSD_INTEGER}>'
+    line = f'<{EX}a> <{EX}p> "x"@en . _:b <{EX}p> {lit} . <{EX}a> <{EX}q> <{EX}a> .'
+    by_property = RdfMapping("property", (("ex", EX),))
+    for mapping in (RdfMapping(), by_property):
+        tokens = _Tokens()
+        atoms = _plain_atoms(line, mapping, tokens, _Terms())
+        assert atoms is not None and atoms == _plain_atoms(line, mapping, tokens, _Terms())  # learned, then known
+        assert atoms == _fast_atoms(line.replace(" . ", " .  "), mapping, _Tokens(), _Terms())  # the regex path
+    assert _plain_atoms(line, RdfMapping(), _Tokens(), _Terms())[1] == ("triple", ("bnode", '"b"'), iri("p"), 5)
+    tokens = _Tokens()
+    _plain_atoms(line, RdfMapping(), tokens, _Terms())
+    for declined in [f'{lit} <{EX}p> <{EX}a> .', f'<{EX}a> _:b <{EX}a> .', f'<{EX}a> {lit} <{EX}a> .',
+                     f'<{EX}a> <{EX}p> "x y" .', f'<{EX}a>  <{EX}p> <{EX}a> .', f'<{EX}a> <{EX}p> <{EX}a>.',
+                     f'<{EX}a> <{EX}p> 5 .', f'<{EX}a> <{EX}p> <rel> .', f'<{EX}a> <{EX}p> "a\\"b" .',
+                     f'<{EX}a> <{EX}p> <{EX}a> ; <{EX}q> <{EX}a> .', f'<{EX}a> <{EX}p> <{EX}a> . # note']:
+        assert _plain_atoms(declined, RdfMapping(), tokens, _Terms()) is None, declined
+    assert _plain_atoms(f"<{EX}a> <http://other/p> <{EX}a> .", by_property, _Tokens(), _Terms()) is None
+
+
 @pytest.mark.parametrize("line, column, message", [
     ("1: <o1> <http://p> <http://o> .", 4, "bad triple: no scheme found in an absolute IRI"),
     ("1: ex:o1 <http://p> <http://o> .", 4, "bad triple: the prefix ex: has not been declared"),

@@ -10,6 +10,10 @@ import textwrap
 
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from helpers import scaled
 
 from ticker_py.errors import StreamError, UsageError
 from ticker_py.streams import (Model, Record, Result, StreamChecker, TimePoint, make_writer,
@@ -284,6 +288,34 @@ def test_stream_checker():
         checker.check(Record(1, (("cache", 1),), "s.stream", 4))
     assert str(e.value) == ("s.stream:4:1-2: error: predicate 'cache' with arity 1 in 'cache(1)',"
                             " but arity 2 in s.stream:1")
+
+
+def _checked_atom_by_atom(program: dict, intensional: set, records: list) -> list:
+    """What the stream checks must say, atom by atom: the index of the first bad record, or None."""
+    known = dict(program)
+    for i, rec in enumerate(records):
+        for name, *args in rec:
+            if name in intensional or known.setdefault(name, len(args)) != len(args):
+                return [i]
+    return [None]
+
+
+@settings(max_examples=scaled(200, 60), deadline=None)
+@given(st.lists(st.lists(st.tuples(st.sampled_from(["p", "q", "r", "h"]), st.integers(0, 2)), max_size=4),
+                max_size=6))
+def test_stream_checker_equals_atom_by_atom_checks(shapes):
+    """The checks by (predicate, arity) pairs (from the distinct names when all atoms have one length)
+    refuse exactly the first record that atom-by-atom checks refuse."""
+    records = [tuple((name, *["a"] * arity) for name, arity in rec) for rec in shapes]
+    checker = StreamChecker({"p": 1}, {"h"})
+    outcome = [None]
+    for i, atoms in enumerate(records):
+        try:
+            checker.check(Record(i, atoms, "s", i + 1))
+        except StreamError:
+            outcome = [i]
+            break
+    assert outcome == _checked_atom_by_atom({"p": 1}, {"h"}, records)
 
 
 # ---------------------------------------------------------------- writers

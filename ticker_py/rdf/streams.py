@@ -16,7 +16,9 @@ Terms are read by pyoxigraph and mapped by :mod:`ticker_py.rdf.terms`; a triple 
 from __future__ import annotations
 
 import csv
+import operator
 import re
+from itertools import repeat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator, Optional
@@ -116,10 +118,20 @@ _TRIPLE = re.compile(r'(<[^>]*>|_:[^ \t<]+)[ \t]*(<[^>]*>)[ \t]*'
                      r'(<[^>]*>|"[^"\\]*"(?:\^\^<[^>]*>|@[-A-Za-z0-9]+)?|_:[^ \t.]+)[ \t]*\.[ \t]*')
 
 
+#: one term of a plain line (no space inside, no escape): what the space-cut fast path admits
+_PLAIN_TERM = re.compile(r'<[^<>"{}|^`\\\x00-\x20]*>|_:[A-Za-z0-9_]+|'
+                         r'"[^"\\\x00-\x1f]*"(?:\^\^<[^<>"{}|^`\\\x00-\x20]*>|@[A-Za-z]+(?:-[A-Za-z0-9]+)*)?')
+
+
 class _Tokens(dict):
     """Term text -> ticker_py term, for the fast path; each new term read by pyoxigraph and mapped
     as the slow path maps it: an IRI by ``NamedNode`` (which checks it), any other term as the
-    object of a triple of its own; cleared at a million terms."""
+    object of a triple of its own; cleared at a million terms. ``names``: property text ->
+    predicate name under the property mapping."""
+
+    def __init__(self):
+        super().__init__()
+        self.names: dict = {}
 
     def learn(self, texts: list, terms: _Terms) -> bool:
         """Add the terms ``texts``; False if one is bad (the slow path then says where and why)."""
@@ -127,6 +139,7 @@ class _Tokens(dict):
 
         if len(self) + len(texts) > 1_000_000:
             self.clear()
+            self.names.clear()
         named, quote = ox.NamedNode, ast.quote
         others = []
         try:
@@ -145,9 +158,65 @@ class _Tokens(dict):
             return False
         return True
 
+    def learn_plain(self, texts: set, terms: _Terms) -> bool:
+        """:meth:`learn` for the space-cut path (``texts`` all new): only :data:`_PLAIN_TERM` texts."""
+        new = list(texts)
+        return all(map(_PLAIN_TERM.fullmatch, new)) and self.learn(new, terms)
+
+    def predicates(self, texts: list, mapping: "RdfMapping") -> Optional[list]:
+        """The predicate names of the known property texts ``texts`` under the property mapping
+        (remembered in ``names``), or None if one has none."""
+        names = self.names
+        found = list(map(names.get, texts))
+        if None in found:
+            try:
+                for text in set(texts).difference(names):
+                    names[text] = mapping.predicate(iri_of(self[text]))
+            except ValueError:
+                return None
+            found = list(map(names.__getitem__, texts))
+        return found
+
+
+_SUBJECT_KINDS = frozenset(["iri", "bnode"])
+_PROPERTY_KINDS = frozenset(["iri"])
+_kind = operator.itemgetter(0)
+
+
+def _plain_atoms(text: str, mapping: RdfMapping, tokens: _Tokens, terms: _Terms) -> Optional[list]:
+    """The atoms of ``text`` if it is ``s p o . s p o .`` with one space between the parts and
+    plain terms (:data:`_PLAIN_TERM`, known or learned), else None: cut by ``str.split``."""
+    parts = text.split(" ")
+    n = len(parts) >> 2
+    if len(parts) != n << 2 or parts[3::4].count(".") != n:
+        return None
+    new = set(parts).difference(tokens)
+    new.discard(".")
+    if new and not tokens.learn_plain(new, terms):
+        return None
+    get = tokens.get
+    s, p, o = list(map(get, parts[0::4])), list(map(get, parts[1::4])), list(map(get, parts[2::4]))
+    if None in s or None in p or None in o:  # a "." where a term belongs
+        return None
+    try:  # subjects are IRIs or blank nodes, properties IRIs (a literal's term has no such kind)
+        if not _SUBJECT_KINDS.issuperset(map(_kind, s)) or not _PROPERTY_KINDS.issuperset(map(_kind, p)):
+            return None
+    except TypeError:  # an integer
+        return None
+    if mapping.kind == "triple":
+        return list(zip(repeat("triple", n), s, p, o))
+    names = tokens.predicates(parts[1::4], mapping)
+    return None if names is None else list(zip(names, s, o))
+
 
 def _fast_atoms(text: str, mapping: RdfMapping, tokens: _Tokens, terms: _Terms) -> Optional[list]:
     """The atoms of the triples ``text`` if it is plain N-Triples whose terms are all good, else None."""
+    text = text.strip(" \t")
+    if not text:
+        return []
+    atoms = _plain_atoms(text, mapping, tokens, terms)
+    if atoms is not None:
+        return atoms
     parts = _TRIPLE.split(text)
     if parts[0].strip(" \t") or any(parts[4::4]):
         return None

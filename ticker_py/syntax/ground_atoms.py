@@ -41,6 +41,43 @@ _HAS_RESERVED = re.compile(r"\b(?:not|in|always|at)\b")
 
 _SEPARATORS = frozenset([",", ";", ", ", "; ", " ,", " ;", " , ", " ; "])
 
+#: the characters of names and constants; everything else in a line of atoms is punctuation
+_TOKEN_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_'"
+_PUNCTUATION = str.maketrans("", "", _TOKEN_CHARS)
+
+
+def _constant_atoms(text: str):
+    """The atoms of ``text`` if it is exactly ``name(c1,...,ck), name(...), ...``: k >= 1 constant
+    arguments (no number, string or keyword), ``", "`` between the atoms, no other space; else None.
+
+    Only string methods: the punctuation left when the names are deleted must be ``(,...,)``
+    repeated with ``", "`` between, every ``)`` but the last must be followed by ``", "`` and
+    every space preceded by ``"),"`` (so each name stands in its place), and every name must
+    start with a lower-case letter (all other name characters sort before ``a``).
+    """
+    skeleton = text.translate(_PUNCTUATION)
+    close = skeleton.find(")") + 1
+    unit = skeleton[:close]
+    if close < 2 or unit[0] != "(" or unit.count(",") != close - 2:
+        return None
+    n = (len(skeleton) + 2) // (close + 2)
+    if skeleton != ", ".join([unit] * n):
+        return None
+    if text[-1] != ")":
+        return None
+    joined = text.replace("), ", ",").replace("(", ",")[:-1]
+    if ")" in joined or " " in joined:  # a name after a ")" or inside a separator
+        return None
+    if "in" in joined or "at" in joined or "no" in joined or "al" in joined:  # a keyword among the names?
+        delimited = f",{joined},"
+        if ",not," in delimited or ",in," in delimited or ",at," in delimited or ",always," in delimited:
+            return None
+    parts = joined.split(",")
+    if len(parts) != n * close or min(parts) < "a":
+        return None
+    columns = [iter(parts)] * close
+    return tuple(zip(*columns))
+
 
 @functools.lru_cache(maxsize=32)
 def _constants(arity: int):
@@ -285,25 +322,46 @@ class AtomInterner:
 
     def atoms(self, text: str, start: int = 0) -> tuple:
         """The atoms of ``text[start:]`` separated by ``,`` or ``;``: what :func:`split_atoms` gives."""
-        if not self.recurring:
+        rest = text[start:].strip(" \t\r\n")
+        if self.recurring:
+            # the parts between ", " are looked up whole: if every one is a known atom text,
+            # the line is exactly those atoms (a known text parses completely on its own)
+            texts = rest.split(", ")
+            found = list(map(self.cache.get, texts))
+            self._count(len(texts), found)
+            if None not in found:
+                return tuple(found)
+            atoms = _constant_atoms(rest)
+            if atoms is not None:
+                self._remember(texts, atoms)
+                return atoms
+        else:
+            atoms = _constant_atoms(rest)
+            if atoms is not None:
+                return atoms
             found = self.uniform(text, start)
             if found is not None:
                 return found
+        return self._general(text, start)
+
+    def _remember(self, texts: list, atoms: tuple) -> None:
+        cache = self.cache
+        if len(cache) + len(atoms) > self.limit:
+            cache.clear()
+        cache.update(zip(texts, atoms))
+
+    def _general(self, text: str, start: int) -> tuple:
+        """:meth:`atoms` for lines the string-method path does not take."""
         if _LINE.fullmatch(text, start) is None:
             return tuple(a for _, a in split_atoms(text, start))
         texts = _ATOM_TEXTS.findall(text, start)
-        cache = self.cache
-        get = cache.get
+        get = self.cache.get
         atoms = [get(x) for x in texts]
-        if self.recurring:
-            self._count(len(texts), atoms)
         if None not in atoms:
             return tuple(atoms)
         found = self.uniform(text, start) if self.recurring else None
         if found is not None:
-            if len(cache) + len(found) > self.limit:
-                cache.clear()
-            cache.update(zip(texts, found))
+            self._remember(texts, found)
             return found
         try:
             return tuple([get(x) or self._miss(x) for x in texts])
