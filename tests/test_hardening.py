@@ -173,3 +173,17 @@ def test_compare_compares_changes_lines():
     report = format_comparison(cmp)
     assert 'changes of clingo: {"t": 1, "c": 1, "added": [], "removed": ["b"]}' in report
     assert 'changes of forgetful: {"t": 1, "c": 1, "added": [], "removed": []}' in report
+
+
+@pytest.mark.parametrize("engine", ["clingo", "incremental", "incremental-pure", "native"])
+def test_the_largest_clingo_time_point_is_evaluated(engine):
+    """At t = 2^31 - 1 the static encoding's time range must not reach clingo as an interval ending
+    at the largest 32-bit integer: clingo's interval loop never ends there (found by the API fuzz)."""
+    program = "q(X) :- p(X) in [2].\nr :- a, not q(1).\n"
+    t = 2 ** 31 - 1
+    reasoner = Reasoner(program, engine=engine)
+    reasoner.append(t - 1, ["p(1)"])
+    reasoner.append(t, ["a"])
+    result = reasoner.evaluate(t)
+    assert result.t == t
+    assert [sorted(m.atoms) for m in result.models] == [[("q", 1)]]

@@ -22,6 +22,7 @@ from functools import cached_property
 from typing import Optional
 
 from .. import ast
+from ..limits import CLINGO_MAX
 from ..analysis import Analysis
 from ..semantics import DEFAULT, FutureHeads, Semantics, TupleScope
 from ..values import format_term
@@ -53,7 +54,12 @@ class StaticEncoding:
 
         ``origin``: the ``_origin(o)`` fact (``origin=first``); ``fed``: ``(U, atom)`` pairs
         fed back into the stream, time-pinned (``persistence=feedback``)."""
-        out = [f"_now({t}). _cnt({c}). _time({lo}..{t})."]
+        # clingo's interval loop never ends when its upper bound is the largest 32-bit integer
+        if t < CLINGO_MAX:
+            times = f"_time({lo}..{t})."
+        else:
+            times = (f"_time({lo}..{t - 1}). " if lo < t else "") + f"_time({t})."
+        out = [f"_now({t}). _cnt({c}). {times}"]
         if origin is not None:
             out.append(f"_origin({origin}).")
         for u, atom in fed:
