@@ -187,3 +187,16 @@ def test_the_largest_clingo_time_point_is_evaluated(engine):
     result = reasoner.evaluate(t)
     assert result.t == t
     assert [sorted(m.atoms) for m in result.models] == [[("q", 1)]]
+
+
+@pytest.mark.parametrize("lo, hi", [(5, 9), (7, 7), (2 ** 31 - 4, 2 ** 31 - 1), (2 ** 31 - 1, 2 ** 31 - 1)])
+def test_time_facts_ground_to_the_whole_range(lo, hi):
+    import clingo
+
+    from ticker_py.encode.asp import time_facts
+
+    ctl = clingo.Control()
+    ctl.add("base", [], time_facts(lo, hi))
+    ctl.ground([("base", [])])
+    got = {s.symbol.arguments[0].number for s in ctl.symbolic_atoms.by_signature("_time", 1)}
+    assert got == set(range(lo, hi + 1))

@@ -22,9 +22,10 @@ from dataclasses import dataclass
 from typing import Optional, Union
 
 from .. import ast
+from ..limits import CLINGO_MAX
 from ..values import format_atom
 
-__all__ = ["Symbol", "NafLiteral", "AspRule", "Show", "ShowNothing", "ShowSignature", "ShowTerm", "Statement",
+__all__ = ["time_facts", "Symbol", "NafLiteral", "AspRule", "Show", "ShowNothing", "ShowSignature", "ShowTerm", "Statement",
            "Count", "ChoiceRule", "atom", "program_text"]
 
 
@@ -143,3 +144,11 @@ def atom(name: str, *args) -> ast.Atom:
 def program_text(statements) -> str:
     """The clingo source of a sequence of statements, one a line."""
     return "".join(f"{s}\n" for s in statements)
+
+
+def time_facts(lo: int, hi: int) -> str:
+    """``_time(lo..hi).``, with ``hi`` = 2^31 - 1 written on its own: clingo's interval loop never
+    ends when its upper bound is the largest 32-bit integer."""
+    if hi < CLINGO_MAX:
+        return f"_time({lo}..{hi})."
+    return (f"_time({lo}..{hi - 1}). " if lo < hi else "") + f"_time({hi})."

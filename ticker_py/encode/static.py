@@ -22,11 +22,10 @@ from functools import cached_property
 from typing import Optional
 
 from .. import ast
-from ..limits import CLINGO_MAX
 from ..analysis import Analysis
 from ..semantics import DEFAULT, FutureHeads, Semantics, TupleScope
 from ..values import format_term
-from .asp import AspRule, NafLiteral, ShowSignature, Symbol, program_text
+from .asp import time_facts, AspRule, NafLiteral, ShowSignature, Symbol, program_text
 from .windows import encoder_for
 from .windows.base import N, U, arg_vars, now, origin
 from .windows.tuple import contents_rules, scope_rules, start_rules
@@ -54,12 +53,7 @@ class StaticEncoding:
 
         ``origin``: the ``_origin(o)`` fact (``origin=first``); ``fed``: ``(U, atom)`` pairs
         fed back into the stream, time-pinned (``persistence=feedback``)."""
-        # clingo's interval loop never ends when its upper bound is the largest 32-bit integer
-        if t < CLINGO_MAX:
-            times = f"_time({lo}..{t})."
-        else:
-            times = (f"_time({lo}..{t - 1}). " if lo < t else "") + f"_time({t})."
-        out = [f"_now({t}). _cnt({c}). {times}"]
+        out = [f"_now({t}). _cnt({c}). {time_facts(lo, t)}"]
         if origin is not None:
             out.append(f"_origin({origin}).")
         for u, atom in fed:

@@ -28,7 +28,7 @@ from .. import ast
 from ..analysis import Analysis, analyse
 from ..semantics import under
 from ..encode import encode_static
-from ..encode.asp import Show, ShowNothing, ShowSignature, program_text
+from ..encode.asp import Show, ShowNothing, ShowSignature, program_text, time_facts
 from ..streams.factorized import NONE, Factorized, MappedModels, factorized_result, note_fallback
 from ..values import format_term
 from ..streams.model import Model, Result
@@ -282,7 +282,7 @@ class HybridEngine(Engine):
         return item
 
     def _facts(self, t: int, d: int, lo: int, lower: Model) -> str:
-        out = [f"_now({t - d}). _time({lo - d}..{t - d})."]
+        out = [f"_now({t - d}). {time_facts(lo - d, t - d)}"]
         if self.tuples:
             out.append(f"_cnt({self.history.count}).")
         tick = self.tuples
