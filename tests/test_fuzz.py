@@ -20,9 +20,13 @@ from ticker_py.live import LiveInput
 from ticker_py.streams import Record, StreamChecker, read_csv, read_jsonl, read_text
 from ticker_py.syntax import parse_program
 
-SAMPLE, FULL = 150, 100_000
+SAMPLE, FULL, SHARDS = 150, 100_000, 10
 fast = settings(max_examples=SAMPLE, suppress_health_check=list(HealthCheck))
-slow = settings(max_examples=scaled(FULL, 300), suppress_health_check=list(HealthCheck))
+# A full run splits each target's 10^5 examples over SHARDS independent hypothesis runs: one run of
+# 10^5 examples spends most of its time in hypothesis' own bookkeeping, which grows with the run.
+shards = pytest.mark.parametrize("shard", range(scaled(SHARDS, 1)))
+slow = settings(max_examples=scaled(FULL // SHARDS, 300), suppress_health_check=list(HealthCheck))
+slow_io = settings(max_examples=scaled(FULL // SHARDS, 200), suppress_health_check=list(HealthCheck))
 
 PROGRAM_PIECES = [":-", ".", ",", "(", ")", "[", "]", "not ", " in ", " at ", " always ", "#", "..",
                   "sec", "ms", "=", "!=", "<", "+", "-", "*", "/", "\\", "\"", "%", "/*", "*/", "\n",
@@ -64,9 +68,10 @@ def test_parser_result_or_located_error(text):
 
 
 @pytest.mark.slow
+@shards
 @slow
 @given(programs)
-def test_parser_result_or_located_error_many(text):
+def test_parser_result_or_located_error_many(shard, text):
     check_parser(text)
 
 
@@ -109,17 +114,19 @@ def test_csv_reader(tmp_path_factory, text):
 
 
 @pytest.mark.slow
+@shards
 @slow
 @given(stream_text, jsonl_text)
-def test_text_and_jsonl_readers_many(text, jsonl):
+def test_text_and_jsonl_readers_many(shard, text, jsonl):
     check_reader(lambda s: read_text(s.splitlines(keepends=True), "<fuzz>"), text)
     check_reader(lambda s: read_jsonl(s.splitlines(keepends=True), "<fuzz>"), jsonl)
 
 
 @pytest.mark.slow
-@settings(max_examples=scaled(FULL, 200), suppress_health_check=list(HealthCheck))
+@shards
+@slow_io
 @given(csv_text.filter(lambda s: "\ud800" not in s))
-def test_csv_reader_many(tmp_path_factory, text):
+def test_csv_reader_many(shard, tmp_path_factory, text):
     check_reader(_csv(tmp_path_factory), text)
 
 
@@ -154,9 +161,10 @@ def test_tcp_line_handler(live_input, text, stamp):
 
 
 @pytest.mark.slow
+@shards
 @slow
 @given(stream_text, st.sampled_from([None, 5]))
-def test_tcp_line_handler_many(live_input, text, stamp):
+def test_tcp_line_handler_many(shard, live_input, text, stamp):
     check_line(live_input, text, stamp)
 
 
@@ -206,9 +214,10 @@ def test_api_result_or_typed_error(kwargs, script):
 
 
 @pytest.mark.slow
-@settings(max_examples=scaled(FULL, 200), suppress_health_check=list(HealthCheck))
+@shards
+@slow_io
 @given(constructor, calls)
-def test_api_result_or_typed_error_many(kwargs, script):
+def test_api_result_or_typed_error_many(shard, kwargs, script):
     check_api(kwargs, script)
 
 
