@@ -86,9 +86,13 @@ def check_reader(read, text, tmp_path=None):
     assert all(isinstance(r, Record) and type(r.t) is int and r.t >= 0 for r in records)
 
 
-def _csv(tmp_path_factory):
-    path = tmp_path_factory.mktemp("fuzz") / "s.csv"
+@pytest.fixture(scope="module")
+def csv_path(tmp_path_factory):
+    """One file per module, rewritten by every example (a new directory per example costs O(n))."""
+    return tmp_path_factory.mktemp("fuzz") / "s.csv"
 
+
+def _csv(path):
     def read(text):
         path.write_text(text, encoding="utf-8", errors="surrogatepass")
         return read_csv(str(path))
@@ -109,8 +113,8 @@ def test_jsonl_reader(text):
 
 @fast
 @given(csv_text.filter(lambda s: "\ud800" not in s))
-def test_csv_reader(tmp_path_factory, text):
-    check_reader(_csv(tmp_path_factory), text)
+def test_csv_reader(csv_path, text):
+    check_reader(_csv(csv_path), text)
 
 
 @pytest.mark.slow
@@ -126,8 +130,8 @@ def test_text_and_jsonl_readers_many(shard, text, jsonl):
 @shards
 @slow_io
 @given(csv_text.filter(lambda s: "\ud800" not in s))
-def test_csv_reader_many(shard, tmp_path_factory, text):
-    check_reader(_csv(tmp_path_factory), text)
+def test_csv_reader_many(shard, csv_path, text):
+    check_reader(_csv(csv_path), text)
 
 
 # ---------------------------------------------------------------- the TCP line handler
