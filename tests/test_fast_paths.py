@@ -13,14 +13,15 @@ import json
 
 import pandas as pd
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from helpers import scaled
 
 from ticker_py.errors import StreamError
 from ticker_py.values import format_atom
-from ticker_py.streams import Model, Result, make_writer, read_dataframe, read_parquet
+from ticker_py.streams import Model, Record, Result, StreamChecker, make_writer, read_dataframe, read_parquet, read_text
+from ticker_py.streams.drive import drive
 from ticker_py.streams.readers import _table_records
 from ticker_py.syntax.ground_atoms import (AtomInterner, GroundSyntaxError, _constant_atoms, parse_full,
                                           parse_ground_atom, split_atoms)
@@ -117,10 +118,14 @@ def test_constant_lines_equal_the_full_parser(atoms, sep, end):
 
 def test_constant_lines_take_the_string_method_path():
     assert _constant_atoms("p(a0,b0), q(zZ_9',c)") == (("p", "a0", "b0"), ("q", "zZ_9'", "c"))
-    assert _constant_atoms("edge(x), edge(y)") == (("edge", "x"), ("edge", "y"))
+    edges = _constant_atoms("edge(x), edge(y), edge(x)")
+    assert edges == (("edge", "x"), ("edge", "y"), ("edge", "x"))
+    assert edges[0][0] is edges[1][0] is edges[2][0]  # a shared predicate name is one string
     for declined in ["p(a,b), q(c)", "p(a,1)", "p(a), at(b)", "p(in)", "p(a),q(b)", "p(a) , q(b)", "p(A)",
                      "p", "p(a), q", "p(a,b)x(c,d)", "p(f(a))", "", "p(a,b)x", "p(a,b),x q(c,d)",
-                     "p(a,b)x, q(c,d)", "p(a,b), q(c,d)x", "p(a), q(b) ", " p(a)", "p(a),  q(b)"]:
+                     "p(a,b)x, q(c,d)", "p(a,b), q(c,d)x", "p(a), q(b) ", " p(a)", "p(a),  q(b)",
+                     "p(é)", "é(a)", "p(,a)", "p(a,)", "(a), p(b)", "p(a), (b)", "p(_a)", "p('a)", "p(a), q(9)",
+                     "p(a), not(b)", "p(always), q(b)", "p(a)\n"]:
         assert _constant_atoms(declined) is None, declined
 
 
@@ -143,11 +148,114 @@ def test_interner_stops_looking_up_atoms_that_never_recur():
     assert recurring.recurring
 
 
+#: lines of a stream that repeats some of its time points: nested terms, strings with escapes,
+#: negative and wide integers, keywords, duplicates within a line
+LINES = st.lists(st.tuples(ATOMS, SPACES), min_size=0, max_size=4).map(
+    lambda items: ", ".join(_spaced(a, sp) for a, sp in items + items[:1]))
+
+
+@settings(max_examples=scaled(300, 100), deadline=None)
+@given(st.lists(LINES, min_size=1, max_size=3), st.lists(st.integers(0, 2), min_size=1, max_size=8),
+       st.sampled_from(["", "\r", "  "]))
+def test_repeated_lines_read_like_fresh_ones(pool, picks, end):
+    """A line with the same atom text as the one before gives that line's atoms again (the same
+    tuple): what the full parser gives each line, up to the first bad line, whose error is the same."""
+    texts = [pool[i % len(pool)] for i in picks]
+    stream = "".join(f"{t}: {text}{end}\n" for t, text in enumerate(texts))
+    expected, error = [], None
+    for t, text in enumerate(texts):
+        atoms = _outcome(_slow_line, f"{t}: {text}", 2)
+        if atoms and atoms[0] == "error":
+            error = (t + 1, atoms[1])
+            break
+        expected.append((t, atoms, "s", t + 1))
+    got, message = _drain(read_text(stream, "s"))
+    assert got == expected
+    assert (message is None) == (error is None)
+    if error is not None:
+        assert message.startswith(f"s:{error[0]}:") and error[1] in message
+    for before, after in zip(got, got[1:]):
+        if texts[before[0]] == texts[after[0]]:
+            assert after[1] is before[1]
+
+
 def test_interner_cache_is_bounded():
     interner = AtomInterner(limit=4)
     for i in range(10):
         assert interner.atom(f"p({i}, x)") == ("p", i, "x")
     assert len(interner.cache) <= 4
+
+
+# ---------------------------------------------------------------- checks and the driver
+
+POOL_ATOMS = [("p", "a"), ("p", "b"), ("q", 1, 2), ("p", "a", "b"), ("h",)]
+TIME_POINTS = st.lists(st.tuples(st.integers(0, 2), st.integers(0, 3), st.booleans()), max_size=10)
+
+
+def _pooled(pool, picks):
+    """Records over a pool of atom tuples: ``shared`` picks reuse the pool's tuple object, others a copy."""
+    t, out = 0, []
+    for step, i, shared in picks:
+        t += step
+        atoms = pool[i % len(pool)]
+        out.append(Record(t, atoms if shared else tuple(list(atoms)), "s", len(out) + 1))
+    return out
+
+
+@settings(max_examples=scaled(200, 60), deadline=None)
+@given(st.lists(st.lists(st.sampled_from(POOL_ATOMS), max_size=4).map(tuple), min_size=1, max_size=3), TIME_POINTS)
+def test_checks_of_a_repeated_tuple_equal_checks_of_a_copy(pool, picks):
+    """The checker passes a tuple of atoms it passed last without looking again: every record gets
+    what a checker that only ever sees copies says (errors included; checking goes on after one)."""
+    def outcomes(records):
+        checker, out = StreamChecker({"p": 1}, {"h"}), []
+        for rec in records:
+            try:
+                out.append(checker.check(rec) is rec)
+            except StreamError as e:
+                out.append(str(e))
+        return out
+
+    records = _pooled(pool, picks)
+    copies = [Record(r.t, tuple(list(r.atoms)), r.source, r.line) for r in records]
+    assert outcomes(records) == outcomes(copies)
+
+
+class _Grabbing:
+    """An engine that keeps what it is given and then empties the list (engines own what they get)."""
+
+    def __init__(self):
+        self.calls = []
+
+    def append(self, t, atoms):
+        self.calls.append((t, tuple(atoms)))
+        if isinstance(atoms, list):
+            atoms.clear()
+
+    def evaluate(self, t):
+        self.calls.append(t)
+        return t
+
+
+@settings(max_examples=scaled(200, 60), deadline=None)
+@given(st.lists(st.lists(st.sampled_from(POOL_ATOMS), max_size=4).map(tuple), min_size=1, max_size=3), TIME_POINTS,
+       st.booleans())
+@example([(("p", "a"), ("p", "a"))], [(1, 0, True)] * 4, False)
+def test_driving_a_repeated_tuple_equals_driving_a_copy(pool, picks, bag):
+    """A time point that is the same tuple object as the last one is not deduplicated again: the
+    engine gets what it gets for copies (duplicates dropped unless bag, empty time points between,
+    several records at one time point), each time a list of its own."""
+    records = _pooled(pool, picks)
+    copies = [Record(r.t, tuple(list(r.atoms)), r.source, r.line) for r in records]
+    shared_engine, copy_engine = _Grabbing(), _Grabbing()
+    assert list(drive(shared_engine, records, bag=bag)) == list(drive(copy_engine, copies, bag=bag))
+    assert shared_engine.calls == copy_engine.calls
+    expected = {}
+    for r in records:
+        expected.setdefault(r.t, []).extend(r.atoms)
+    appended = {call[0]: list(call[1]) for call in copy_engine.calls if isinstance(call, tuple)}
+    assert {t: appended[t] for t in expected} == {t: a if bag else list(dict.fromkeys(a)) for t, a in expected.items()}
+    assert not any(atoms for t, atoms in appended.items() if t not in expected)
 
 
 # ---------------------------------------------------------------- columnar tables

@@ -82,6 +82,8 @@ class Driver:
         self.evaluated = 0         # evaluations so far
         self._pending: list = []   # time mode: atoms of the open time point
         self._seen: set = set()
+        self._single: Optional[tuple] = None     # the open time point's atoms if pushed as one tuple
+        self._repeated: tuple = (None, [])       # a tuple of atoms and its atoms, each once
         self.bag = bag
 
     def push(self, t: int, atoms: Iterable = ()) -> List:
@@ -90,7 +92,9 @@ class Driver:
         out = self.close_before(t)
         self.touched = True
         if not self.signal:
-            self._pending.extend(atoms)  # duplicates are dropped when the time point closes (unless bag)
+            # duplicates are dropped when the time point closes (unless bag)
+            self._single = atoms if not self._pending and type(atoms) is tuple else None
+            self._pending.extend(atoms)
             return out
         for atom in atoms:
             if atom in self._seen and not self.bag:
@@ -119,10 +123,23 @@ class Driver:
             out = []
         else:
             if not self.signal:
-                self.engine.append(t, self._pending if self.bag else list(dict.fromkeys(self._pending)))
+                self.engine.append(t, self._pending if self.bag else self._distinct())
             out = [self._evaluate(t)]
-        self.open, self._pending, self._seen, self.touched = t + 1, [], set(), False
+        self.open, self._pending, self._single, self._seen, self.touched = t + 1, [], None, set(), False
         return out
+
+    def _distinct(self) -> list:
+        """The open time point's atoms, each once (first arrivals, in order): a new list. A time
+        point that is one tuple of atoms, the same object as the last such one (a reader that
+        repeats its time points), is not looked at again."""
+        pending, single = self._pending, self._single
+        if single is not None and single is self._repeated[0]:
+            return self._repeated[1][:]
+        distinct = dict.fromkeys(pending)
+        atoms = pending if len(distinct) == len(pending) else list(distinct)
+        if single is not None:
+            self._repeated = (single, atoms[:])
+        return atoms
 
     def _evaluate(self, t: int):
         self.evaluated += 1

@@ -710,10 +710,13 @@ class StreamChecker:
         self.intensional = set(intensional)
         self.known = {name: (arity, "the program") for name, arity in signatures.items()}
         self.passed: set = set()  # (name, len(atom)) pairs that passed: a record of only those passes at once
+        self.last: tuple = ()     # the atoms of the last record that passed (a reader may repeat them)
 
     def check(self, record: Record) -> Record:
         """Return ``record`` unchanged, or raise a StreamError located at its line."""
         atoms = record.atoms
+        if atoms is self.last:
+            return record
         lengths = set(map(len, atoms))
         if len(lengths) == 1:  # the usual case: (name, length) pairs from the distinct names alone
             length = lengths.pop()
@@ -721,6 +724,7 @@ class StreamChecker:
         else:
             pairs = zip(map(_first, atoms), map(len, atoms))
         if self.passed.issuperset(pairs):
+            self.last = atoms
             return record
         for atom in record.atoms:  # in order: the first bad atom is reported, names are learned
             name, arity = atom[0], len(atom) - 1
@@ -738,6 +742,7 @@ class StreamChecker:
                                    f"predicate '{name}' with arity {arity} in '{format_atom(atom)}',"
                                    f" but arity {known[0]} in {known[1]}")
             self.passed.add((name, len(atom)))
+        self.last = atoms
         return record
 
     def records(self, records: Iterable[Record], start: int = 0,

@@ -43,40 +43,48 @@ _SEPARATORS = frozenset([",", ";", ", ", "; ", " ,", " ;", " , ", " ; "])
 
 #: the characters of names and constants; everything else in a line of atoms is punctuation
 _TOKEN_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_'"
-_PUNCTUATION = str.maketrans("", "", _TOKEN_CHARS)
+_TOKEN_BYTES = _TOKEN_CHARS.encode()
+#: name characters that cannot start a name become ``0``
+_NAME_CLASSES = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_'", b"0" * 38)
 
 
 def _constant_atoms(text: str):
     """The atoms of ``text`` if it is exactly ``name(c1,...,ck), name(...), ...``: k >= 1 constant
     arguments (no number, string or keyword), ``", "`` between the atoms, no other space; else None.
 
-    Only string methods: the punctuation left when the names are deleted must be ``(,...,)``
-    repeated with ``", "`` between, every ``)`` but the last must be followed by ``", "`` and
-    every space preceded by ``"),"`` (so each name stands in its place), and every name must
-    start with a lower-case letter (all other name characters sort before ``a``).
+    Only string methods, each one pass over the line (as ASCII bytes): the punctuation left when
+    the names are deleted must be ``(,...,)`` repeated with ``", "`` between, every ``)`` but the
+    last must be followed by ``", "`` and every space preceded by ``"),"`` (so each name stands in
+    its place), every name must start with a lower-case letter (no ``,`` followed by an empty
+    name or by another name character, once those are classed as ``0``), and no name may be a
+    keyword. Predicate names the atoms share are one string object.
     """
-    skeleton = text.translate(_PUNCTUATION)
-    close = skeleton.find(")") + 1
+    if not text.isascii():
+        return None
+    line = text.encode()
+    skeleton = line.translate(None, _TOKEN_BYTES)
+    close = skeleton.find(b")") + 1
     unit = skeleton[:close]
-    if close < 2 or unit[0] != "(" or unit.count(",") != close - 2:
+    if close < 2 or unit[0] != 40 or unit.count(b",") != close - 2:  # 40: "("
         return None
     n = (len(skeleton) + 2) // (close + 2)
-    if skeleton != ", ".join([unit] * n):
+    if skeleton + b", " != (unit + b", ") * n or line[-1] != 41:  # 41: ")"
         return None
-    if text[-1] != ")":
+    # the names, separated by single commas (only name characters and commas are left)
+    joined = line.replace(b"), ", b",").replace(b"(", b",")[:-1]
+    if b")" in joined or b" " in joined:  # a name after a ")" or inside a separator
         return None
-    joined = text.replace("), ", ",").replace("(", ",")[:-1]
-    if ")" in joined or " " in joined:  # a name after a ")" or inside a separator
+    delimited = b",%s," % joined
+    classes = delimited.translate(_NAME_CLASSES)
+    if b",0" in classes or b",," in classes:  # a name that is empty or starts with no lower-case letter
         return None
-    if "in" in joined or "at" in joined or "no" in joined or "al" in joined:  # a keyword among the names?
-        delimited = f",{joined},"
-        if ",not," in delimited or ",in," in delimited or ",at," in delimited or ",always," in delimited:
-            return None
-    parts = joined.split(",")
-    if len(parts) != n * close or min(parts) < "a":
+    if b",in," in delimited or b",at," in delimited or b",not," in delimited or b",always," in delimited:
         return None
-    columns = [iter(parts)] * close
-    return tuple(zip(*columns))
+    parts = joined.decode().split(",")
+    names = parts[::close]
+    if names.count(names[0]) == n:
+        parts[::close] = [names[0]] * n
+    return tuple(zip(*[iter(parts)] * close))
 
 
 @functools.lru_cache(maxsize=32)
@@ -275,6 +283,7 @@ class AtomInterner:
         self.probe = probe
         self.lookups = self.hits = 0
         self.recurring = True
+        self.line, self.line_atoms = None, ()   # the previous line's atom text and atoms
 
     def atom(self, text: str) -> tuple:
         """``parse_ground_atom(text)``, cached."""
@@ -321,8 +330,18 @@ class AtomInterner:
         return tuple([get(x) or self._numbers(x) for x in found])
 
     def atoms(self, text: str, start: int = 0) -> tuple:
-        """The atoms of ``text[start:]`` separated by ``,`` or ``;``: what :func:`split_atoms` gives."""
+        """The atoms of ``text[start:]`` separated by ``,`` or ``;``: what :func:`split_atoms` gives.
+
+        A line with the same atom text as the line before gives the same tuple again (a stream
+        that repeats its time points costs one comparison per line)."""
         rest = text[start:].strip(" \t\r\n")
+        if rest == self.line:
+            return self.line_atoms
+        atoms = self._atoms(text, start, rest)
+        self.line, self.line_atoms = rest, atoms
+        return atoms
+
+    def _atoms(self, text: str, start: int, rest: str) -> tuple:
         if self.recurring:
             # the parts between ", " are looked up whole: if every one is a known atom text,
             # the line is exactly those atoms (a known text parses completely on its own)
