@@ -81,6 +81,8 @@ def _constant_atoms(text: str):
     if b",in," in delimited or b",at," in delimited or b",not," in delimited or b",always," in delimited:
         return None
     parts = joined.decode().split(",")
+    if len(parts) != n * close:
+        return None
     names = parts[::close]
     if names.count(names[0]) == n:
         parts[::close] = [names[0]] * n
