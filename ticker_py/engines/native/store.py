@@ -165,7 +165,7 @@ class Store:
         facts = self.facts
         if self.batches and len(pairs) >= self.batch_min:
             insts = list(map(_first, pairs))
-            if facts.keys().isdisjoint(insts):
+            if not facts or facts.keys().isdisjoint(insts):
                 # every instance is new: whole-batch operations (C loops), unless the batch repeats one
                 size = len(facts)
                 facts.update(pairs)
