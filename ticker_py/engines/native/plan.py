@@ -241,11 +241,12 @@ class _PlanWriter:
                 b = self.fresh("b")
                 self.emit(f"{b} = {idx}.get({key})")
                 self.guard(f"{b} is not None")
-                # a key with one instance holds its (instance, horizon) pair (Store._indexed)
-                self.emit(f"for {inst}, {hv} in ({b}.items() if type({b}) is dict else ({b},)):")
+                # a key with one instance holds the instance itself (Store._indexed)
+                self.emit(f"for {inst} in ({b} if type({b}) is dict else ({b},)):")
                 self.depth += 1
                 if exclude:
                     self.guard(f"{inst} not in _ds")
+                self.emit(f"{hv} = {facts}[{inst}]")
             else:
                 self.emit(f"for {inst}, {hv} in {facts}.items():")
                 self.depth += 1

@@ -26,7 +26,6 @@ SLOT = 1 << 32
 INF = 1 << 62
 
 _first, _second = itemgetter(0), itemgetter(1)
-_NO_PAIR = (None, None)
 
 
 def _consume(it) -> None:
@@ -139,20 +138,14 @@ class Store:
     def index(self, positions: tuple, constants: Optional[dict] = None) -> dict:
         """The index on argument positions (``arity`` = the time of an at-instance), for a
         literal with ``constants`` (position -> value): only instances that one of the
-        index's literals can match are indexed (:func:`acceptor`). It maps a key to the
-        ``(instance, horizon)`` pair of its one instance, or to a dict instance -> horizon, so
-        that a join reads the horizon with the instance."""
+        index's literals can match are indexed (:func:`acceptor`)."""
         entry = self._index_of.get(positions)
         if entry is None:
             entry = self._index_of[positions] = [self.key(positions), {}, None, [], True]
             self.indexes.append(entry)
         entry[3].append(constants or {})
-        entry[2] = acceptor(entry[3], self._pair_key)
+        entry[2] = acceptor(entry[3], self.key)
         return entry[1]
-
-    def _pair_key(self, positions: tuple):
-        key = self.key(positions)
-        return lambda pair: key(pair[0])
 
     def insert(self, pairs) -> list:
         """Add ``(instance, horizon)`` pairs; return those that are new or extended."""
@@ -171,7 +164,7 @@ class Store:
                 facts.update(pairs)
                 if len(facts) - size == len(pairs):
                     self._bucket_all(pairs, insts)
-                    self._indexed(pairs, insts)
+                    self._indexed(insts)
                     return self._emit(pairs)
                 _consume(map(facts.pop, insts, repeat(None)))
             self.batches = False   # this store's batches repeat instances: go pair by pair
@@ -207,79 +200,57 @@ class Store:
         """The general insert: pair by pair, keeping the largest horizon per instance."""
         facts = self.facts
         setdefault, stale_add = facts.setdefault, self.stale.add
-        new, fresh, raised = [], [], []
-        new_append, fresh_append, raised_append = new.append, fresh.append, raised.append
+        new, fresh = [], []
+        new_append, fresh_append = new.append, fresh.append
         size = len(facts)
         for p in pairs:
             inst, h = p
             old = setdefault(inst, h)
             if len(facts) != size:
                 size += 1
-                fresh_append(p)
+                fresh_append(inst)
             elif h > old:
                 facts[inst] = h
                 stale_add(old)
-                raised_append(inst)
             else:
                 continue
             new_append(p)
         if new:
             self._bucket_each(new)
         if fresh:
-            self._indexed(fresh, list(map(_first, fresh)))
+            self._indexed(fresh)
             if len(fresh) == len(pairs):
                 self.batches = True    # all new and distinct: try whole batches again
-        if raised and self.indexes:
-            self._reindexed(raised)
         return self._emit(new)
 
-    def _indexed(self, pairs: list, fresh: list) -> None:
-        """Index the ``(instance, horizon)`` pairs of instances new to the store (``fresh``) and
-        report those (``on_fresh``). An index maps a key to the pair when it has one instance,
-        else to a dict instance -> horizon; while its keys have one instance each (``entry[4]``)
-        it is kept in whole-batch operations (C loops)."""
+    def _indexed(self, fresh: list) -> None:
+        """Index instances new to the store and report them (``on_fresh``). An index maps a key
+        to its instance when it has one, else to a dict of its instances; while its keys have
+        one instance each (``entry[4]``) it is kept in whole-batch operations (C loops)."""
         for entry in self.indexes:
             keyfn, idx, accept, _, single = entry
-            ps = pairs if accept is None else accept(pairs)
-            keys = list(map(keyfn, map(_first, ps)))
+            insts = fresh if accept is None else accept(fresh)
+            keys = list(map(keyfn, insts))
             if single:
                 size = len(idx)
-                olds = list(map(idx.setdefault, keys, ps))
+                olds = list(map(idx.setdefault, keys, insts))
                 if len(idx) - size == len(keys):
                     continue   # a new key per instance
                 entry[4] = False
-                pending = [(k, p) for k, p, b in zip(keys, ps, olds) if b is not p]
+                pending = [(k, inst) for k, inst, b in zip(keys, insts, olds) if b is not inst]
             else:
-                pending = zip(keys, ps)
+                pending = zip(keys, insts)
             get = idx.get
-            for k, p in pending:
+            for k, inst in pending:
                 b = get(k)
                 if b is None:
-                    idx[k] = p
+                    idx[k] = inst
                 elif type(b) is dict:
-                    b[p[0]] = p[1]
+                    b[inst] = None
                 else:
-                    idx[k] = {b[0]: b[1], p[0]: p[1]}
+                    idx[k] = {b: None, inst: None}
         if self.on_fresh is not None:
             self.on_fresh(fresh)
-
-    def _reindexed(self, insts: list) -> None:
-        """Instances whose horizon was extended: their index entries take the new horizon."""
-        facts = self.facts
-        pairs = [(inst, facts[inst]) for inst in insts]
-        for entry in self.indexes:
-            keyfn, idx, accept, _, single = entry
-            ps = pairs if accept is None else accept(pairs)
-            if single:   # each key holds its one instance's pair: replace them
-                idx.update(zip(map(keyfn, map(_first, ps)), ps))
-                continue
-            for p in ps:
-                k = keyfn(p[0])
-                b = idx[k]
-                if type(b) is dict:
-                    b[p[0]] = p[1]
-                else:
-                    idx[k] = p
 
     def _unindexed(self, out: list, everything: bool = False) -> None:
         """Drop deleted instances (``everything`` the store had) from the indexes and report
@@ -293,8 +264,8 @@ class Store:
                 continue
             keys = list(map(keyfn, out))
             if single:
-                olds = list(map(idx.pop, keys, repeat(_NO_PAIR)))
-                if all(map(is_, map(_first, olds), out)):
+                olds = list(map(idx.pop, keys, repeat(None)))
+                if all(map(is_, olds, out)):
                     continue   # each instance was alone under its key
                 restored = []
                 for k, inst, b in zip(keys, out, olds):
@@ -302,7 +273,7 @@ class Store:
                         del b[inst]
                         idx[k] = b
                         restored.append(k)
-                    elif b is _NO_PAIR:
+                    elif b is None:
                         b = idx.get(k)         # put back for an earlier instance, or never indexed
                         if b is not None:
                             del b[inst]
@@ -311,7 +282,7 @@ class Store:
                     if len(b) > 1:
                         entry[4] = False
                     elif b:
-                        idx[k] = next(iter(b.items()))
+                        idx[k] = next(iter(b))
                     else:
                         del idx[k]
                 continue
@@ -324,7 +295,7 @@ class Store:
                     continue
                 del b[inst]
                 if len(b) == 1:
-                    idx[k] = next(iter(b.items()))
+                    idx[k] = next(iter(b))
         if self.on_expire is not None:
             self.on_expire(out)
 
@@ -411,7 +382,7 @@ class CountedStore(Store):
         if not self.stored:
             return self._emit(pairs)
         facts, alts = self.facts, self.alts
-        new, fresh, raised = [], [], []
+        new, fresh = [], []
         for p in pairs:
             inst, h = p
             old = facts.get(inst)
@@ -422,7 +393,6 @@ class CountedStore(Store):
                 if h == old:
                     continue
                 facts[inst] = h
-                raised.append(inst)
                 others = alts.get(inst)
                 if others:
                     others[:] = _not_dominated_by(others, h)
@@ -438,9 +408,7 @@ class CountedStore(Store):
             self._bucket(inst, h)
             new.append(p)
         if fresh:
-            self._indexed([(inst, facts[inst]) for inst in fresh], fresh)
-        if raised and self.indexes:
-            self._reindexed(raised)
+            self._indexed(fresh)
         return self._emit(new)
 
     def expire(self, now: int, count: int = 0) -> list:
@@ -475,7 +443,5 @@ class CountedStore(Store):
             out.append(inst)
         if out:
             self._unindexed(out)
-        if promoted and self.indexes:
-            self._reindexed(list(map(_first, promoted)))
         self._emit(promoted)
         return out
