@@ -25,6 +25,10 @@ class PairByPair(Store):
     def insert(self, pairs) -> list:
         return self._insert_each(list(pairs))
 
+    def expire(self, now, count=0):
+        self.stale.update(self.buckets)  # every bucket is checked for extended instances
+        return super().expire(now, count)
+
     def _indexed(self, fresh):
         for keyfn, idx, accept, *_ in self.indexes:
             for inst in (fresh if accept is None else accept(fresh)):
@@ -87,3 +91,8 @@ def test_fast_paths_are_taken():
     assert idx == {"a": {a: None for a, _ in batch}}
     assert store.indexes[2][1] == {("a", i): a for i, (a, _) in enumerate(batch)}
     assert store.expire(6) == [a for a, _ in batch] and store.facts == {} and idx == {}
+    # an extended instance leaves a stale entry in its old bucket: only that bucket is checked
+    store.insert([(batch[0][0], 7), (batch[1][0], 7)])
+    store.insert([(batch[0][0], 9)])
+    assert store.stale == {7} and store.buckets == {7: [batch[0][0], batch[1][0]], 9: [batch[0][0]]}
+    assert store.expire(8) == [batch[1][0]] and store.stale == set() and store.facts == {batch[0][0]: 9}

@@ -41,14 +41,16 @@ class Runs:
         """Atoms read at u: return those not seen at u before (in order, each once)."""
         seen_u = self.seen.get(u)
         distinct = dict.fromkeys(atoms)
+        prev = self.seen.get(u - 1)
         if seen_u is None:
+            # set operations on the dict and sets reuse the atoms' hashes (tuples do not keep theirs)
             arrived = list(distinct)
-            self.seen[u] = set(arrived)
+            self.seen[u] = set(distinct)
+            starts = arrived if not prev else distinct.keys() - prev
         else:
             arrived = list(filterfalse(seen_u.__contains__, distinct))
             seen_u.update(arrived)
-        prev = self.seen.get(u - 1)
-        starts = arrived if not prev else list(filterfalse(prev.__contains__, arrived))
+            starts = arrived if not prev else list(filterfalse(prev.__contains__, arrived))
         if starts:
             self.start.update(zip(starts, repeat(u)))
             if self.reach:

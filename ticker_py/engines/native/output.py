@@ -42,9 +42,11 @@ class Changes:
             rem = changes.removed_now
             if rem:
                 s = set(atoms)
-                back = s & rem
-                rem -= back
-                changes.added_now |= s - back
+                back = s & rem     # removed earlier in this evaluation: no change
+                if back:
+                    rem -= back
+                    s -= back
+                changes.added_now |= s
             else:
                 changes.added_now.update(atoms)
 

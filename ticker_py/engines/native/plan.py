@@ -21,6 +21,8 @@ from .store import INF
 
 __all__ = ["StoreLiteral", "RulePlan", "compile_rule", "constants"]
 
+_first = itemgetter(0)
+
 
 @dataclass
 class StoreLiteral:
@@ -326,7 +328,7 @@ def _delta_sets():
 
     def delta_set(D):
         if last[0] is not D or last[1] != len(D):
-            last[:] = [D, len(D), {x for x, _ in D}]
+            last[:] = [D, len(D), set(map(_first, D))]
         return last[2]
     return delta_set
 
@@ -460,7 +462,7 @@ def compile_rule(rule: ast.Rule, body: list, head_store, general: bool = False) 
     plan = RulePlan(rule, head_store, transient=transient,
                     box_stores=tuple(b.store for b in positives if b.box))
     ns = {"_ar": evaluate_arith, "_tk": term_key, "_delta_set": _delta_sets(), "_delta_groups": _delta_groups(),
-          "_rp": repeat, "_ig": itemgetter, "_first": itemgetter(0), "_second": itemgetter(1)}
+          "_rp": repeat, "_ig": itemgetter, "_first": _first, "_second": itemgetter(1)}
     sources = []
 
     def define(driver, full=False):

@@ -115,6 +115,7 @@ class Store:
         self._keys: dict = {}
         self.buckets: dict = {}
         self.heap: list = []
+        self.stale: set = set()   # horizons whose buckets hold instances extended since (to skip at expiry)
         self.delta: list = []
         self.round = None
         self.listeners: list = []
@@ -157,7 +158,7 @@ class Store:
         facts = self.facts
         if self.batches and len(pairs) >= self.batch_min:
             insts = list(map(_first, pairs))
-            if facts.keys().isdisjoint(insts):
+            if not facts or facts.keys().isdisjoint(insts):
                 # every instance is new: whole-batch operations (C loops), unless the batch repeats one
                 size = len(facts)
                 facts.update(pairs)
@@ -198,7 +199,7 @@ class Store:
     def _insert_each(self, pairs: list) -> list:
         """The general insert: pair by pair, keeping the largest horizon per instance."""
         facts = self.facts
-        setdefault = facts.setdefault
+        setdefault, stale_add = facts.setdefault, self.stale.add
         new, fresh = [], []
         new_append, fresh_append = new.append, fresh.append
         size = len(facts)
@@ -210,6 +211,7 @@ class Store:
                 fresh_append(inst)
             elif h > old:
                 facts[inst] = h
+                stale_add(old)
             else:
                 continue
             new_append(p)
@@ -312,14 +314,20 @@ class Store:
         heap = self.heap
         if not heap or heap[0] >= now:
             return []
-        facts, buckets = self.facts, self.buckets
+        facts, buckets, stale = self.facts, self.buckets, self.stale
         get = facts.get
         out = []
         while heap and heap[0] < now:
             h = heappop(heap)
             b = buckets.pop(h)
-            # the instances whose horizon is still h (the others were extended into later buckets)
-            out.extend(compress(b, map(h.__eq__, map(get, b, repeat(h + 1)))))
+            if h in stale:
+                # the instances whose horizon is still h (the others were extended into later buckets)
+                stale.discard(h)
+                out.extend(compress(b, map(h.__eq__, map(get, b, repeat(h + 1)))))
+            elif out:
+                out.extend(b)
+            else:
+                out = b
         if out:
             everything = len(out) == len(facts)
             if everything:
