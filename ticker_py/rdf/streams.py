@@ -224,9 +224,16 @@ def _plain_atoms(text: str, mapping: RdfMapping, tokens: _Tokens, terms: _Terms)
     return None if names is None else list(zip(names, map(get, subjects), map(get, objects)))
 
 
-def _fast_atoms(text: str, mapping: RdfMapping, tokens: _Tokens, terms: _Terms) -> Optional[list]:
-    """The atoms of the triples ``text`` if it is plain N-Triples whose terms are all good, else None."""
-    text = text.strip(" \t")
+_BLANKS = re.compile(r"[ \t]*")
+
+
+def _fast_atoms(text: str, mapping: RdfMapping, tokens: _Tokens, terms: _Terms, start: int = 0) -> Optional[list]:
+    """The atoms of the triples ``text[start:]`` if it is plain N-Triples whose terms are all good,
+    else None."""
+    i, j = _BLANKS.match(text, start).end(), len(text)
+    while j > i and text[j - 1] in " \t":
+        j -= 1
+    text = text[i:j]  # one copy of a long line, not two
     if not text:
         return []
     atoms = _plain_atoms(text, mapping, tokens, terms)
@@ -342,7 +349,7 @@ def _parsed(entries: list, source: str, mapping: RdfMapping, terms: Optional[_Te
     if tokens is not None:
         fast = []
         for _, raw, _, start in entries:
-            atoms = _fast_atoms(raw[start:], mapping, tokens, terms)
+            atoms = _fast_atoms(raw, mapping, tokens, terms, start)
             if atoms is None:
                 break
             fast.append(atoms)
