@@ -33,6 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from ticker_py.bench.throughput import ticker_command  # noqa: E402
 from ticker_py.values import format_atom  # noqa: E402
 from ticker_py.workloads import generate, program  # noqa: E402
 
@@ -50,7 +51,7 @@ def cli_run(prog: str, stream: str, *flags, out: str = os.devnull) -> tuple:
     """``ticker run`` in a child process: (CPU seconds, wall seconds)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "ticker_py.cli", "run", prog, "--stream", stream, *flags, "--out", out],
+    subprocess.run([*ticker_command(), "run", prog, "--stream", stream, *flags, "--out", out],
                    check=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -200,3 +200,17 @@ def test_throughput_measures_whole_processes_and_renders_every_target(tmp_path):
         # a tiny workload may write jsonl faster than none: that difference is rendered as noise
         assert re.search(rf"^\| {re.escape(target)}.*\| (met|not met|within noise \(negative\)) \|$", md, re.M), target
     assert "| start-up: ≤ 0.12 s CPU, ≤ 45 MB | 0.500 s, 30 MB | not met |" in md
+
+
+def test_throughput_runs_the_installed_ticker_command():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from ticker_py import __version__
+    from ticker_py.bench.throughput import ticker_command
+
+    cmd = ticker_command()
+    assert Path(cmd[0]).parent == Path(sys.executable).parent, cmd  # never a shim found on PATH
+    out = subprocess.run([*cmd, "--version"], capture_output=True, text=True, check=True).stdout
+    assert __version__ in out

@@ -332,3 +332,17 @@ def test_a_reasoner_without_history_answers_the_same_and_refuses_to_explain():
     assert runs[0].explain(3, "q(-5)").atom == ("q", -5)
     with pytest.raises(UsageError, match="no history"):
         runs[1].explain(3, "q(-5)")
+
+
+CONSTANT_CELLS = st.sampled_from(["p(a,b)", "p(a1,b1)", "q(x,y)", "p(a,b), q(c,d)", "p(a,b),q(c,d)", " p(a,b)",
+                                  "p(a, b)", "p(1,b)", "p(-2,3)", "p(not,b)", "p(in,at)", "p(a)", "r", "P(a,b)",
+                                  "p(a,b) ", "p(a,(b))", "p(a,b);"])
+
+
+@settings(max_examples=scaled(300, 60), deadline=None)
+@given(st.lists(CONSTANT_CELLS, min_size=1, max_size=30))
+def test_table_cells_split_at_once_equal_row_reading(cells):
+    """Cells without an empty one are joined and split at once (the fast path of columnar reading):
+    the same atoms, or the same first error, as converting them one by one."""
+    df = pd.DataFrame({"t": [i // 4 for i in range(len(cells))], "atom": cells})
+    assert _drain(read_dataframe(df, "frame")) == _rows_reference(df, "frame")

@@ -205,8 +205,10 @@ def check_api(kwargs, script):
             elif name == "evaluate":
                 reasoner.evaluate(first)
             else:
-                # a generated max_gap stays small: a real gap of 10^7 time points is slow, not wrong
-                list(reasoner.feed(first, max_gap=second if type(second) is int and second <= 50 else 10))
+                # a generated max_gap stays small (0 is "no limit"): a real gap of 10^7 time points is
+                # slow, not wrong
+                list(reasoner.feed(first, max_gap=second if type(second) is int and second <= 50 and second != 0
+                                   else 10))
         except TickerError as err:
             located(err)
 

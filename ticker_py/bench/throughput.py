@@ -61,8 +61,29 @@ def _run(args: list) -> tuple:
     return float(user) + float(system), int(peak_kb) / 1024
 
 
+def ticker_command() -> list:
+    """The ``ticker`` a user runs: the console script installed next to this interpreter (``python -m
+    ticker_py.cli`` only where there is none; it imports :mod:`runpy` on top). Not a version manager's
+    shim on ``PATH``, which is a shell script of its own (pyenv's costs about 0.08 s CPU per call)."""
+    script = Path(sys.executable).with_name("ticker")
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "ticker_py.cli"]
+
+
+def bytecode_cached() -> bool:
+    """Whether every ticker_py module has an up-to-date ``.pyc``: without one (``PYTHONDONTWRITEBYTECODE``
+    and an editable install, say) each start compiles the modules it imports from source."""
+    import importlib.util
+
+    root = Path(__file__).resolve().parents[1]
+    for src in root.rglob("*.py"):
+        pyc = Path(importlib.util.cache_from_source(str(src)))
+        if not pyc.is_file() or pyc.stat().st_mtime < src.stat().st_mtime:
+            return False
+    return True
+
+
 def _ticker(*args) -> list:
-    return [sys.executable, "-m", "ticker_py.cli", "run", *map(str, args)]
+    return [*ticker_command(), "run", *map(str, args)]
 
 
 def _generate(workload: str, params: dict, out: Path) -> dict:
@@ -181,7 +202,8 @@ def measure_startup(reps: int = 5, root: Optional[Path] = None) -> dict:
         found = [_run(_ticker(prog, "--stream", stream, "--engine", "native")) for _ in range(reps)]
         bare = [_run([sys.executable, "-c", "pass"]) for _ in range(reps)]
     return {"cpu_s": statistics.median(c for c, _ in found), "peak_mb": statistics.median(m for _, m in found),
-            "python_cpu_s": statistics.median(c for c, _ in bare), "load": load + [_load()]}
+            "python_cpu_s": statistics.median(c for c, _ in bare), "load": load + [_load()],
+            "command": Path(ticker_command()[0]).name, "bytecode_cached": bytecode_cached()}
 
 
 def measure_enumeration(workload: str, root: Optional[Path] = None, log=None, params: Optional[dict] = None) -> dict:
@@ -250,8 +272,11 @@ def render(doc: dict, command: str, img: Optional[str] = None) -> str:
                      f"{r['peak_mb']['text']:.0f} | {load} |")
     s = doc["startup"]
     bare = f"; a bare `python -c pass` {s['python_cpu_s']:.3f} s" if "python_cpu_s" in s else ""
+    cached = {True: "; ticker_py's bytecode cached", False: "; no bytecode cache (every module compiled at "
+              "each start)"}.get(s.get("bytecode_cached"), "")
     lines += ["", f"Start-up (`ticker run`, 1-line program and stream, native): {s['cpu_s']:.3f} s CPU, "
-                  f"{s['peak_mb']:.0f} MB peak RSS{bare} (load {'–'.join(f'{x:.1f}' for x in s.get('load', ()))})."]
+                  f"{s['peak_mb']:.0f} MB peak RSS{bare}{cached} (load "
+                  f"{'–'.join(f'{x:.1f}' for x in s.get('load', ()))})."]
     for e in doc.get("enumeration", ()):
         lines += ["", f"All answer streams ({e['workload']}: {e['params']}, {e['engine']}, `--format none`): "
                       f"{e['all_cpu_s']:.2f} s CPU with `--models 0`, {e['one_cpu_s']:.2f} s with `--models 1` "

@@ -348,16 +348,18 @@ class _Grouper:
 
     def _convert(self, texts) -> tuple:
         """Atoms of ``texts`` (None for an empty cell) and the indices of those that do not parse."""
-        if texts and all(type(x) is str for x in texts):
-            out = []
-            for i in range(0, len(texts), 4096):  # all of one shape: one regex per piece
-                part = texts[i:i + 4096]
-                found = self.interner.uniform(", ".join(part))
-                if found is None or len(found) != len(part):  # each text must be one atom
-                    break
-                out += found
-            else:
-                return out, []
+        if texts:
+            out, cells = [], self.interner.cells
+            try:
+                for i in range(0, len(texts), 4096):  # all of one shape: split a piece at once
+                    found = cells(texts[i:i + 4096])
+                    if found is None:
+                        break
+                    out += found
+                else:
+                    return out, []
+            except TypeError:  # a cell that is not a string (None: an empty cell)
+                pass
         out, bad = [], []
         atom = self.interner.atom
         for i, text in enumerate(texts):

@@ -320,6 +320,16 @@ class AtomInterner:
         get = self.cache.get
         return tuple([get(x) or self._numbers(x) for x in found])
 
+    def cells(self, texts: list):
+        """One atom for each of ``texts`` (table cells) if every text is exactly one atom and all
+        have one shape (a name and k constant or integer arguments), else None. The texts are
+        joined and split at once; a text of two atoms or none makes the counts differ."""
+        joined = ", ".join(texts)
+        found = _constant_atoms(joined)
+        if found is None:
+            found = self.uniform(joined)
+        return found if found is not None and len(found) == len(texts) else None
+
     def atoms(self, text: str, start: int = 0) -> tuple:
         """The atoms of ``text[start:]`` separated by ``,`` or ``;``: what :func:`split_atoms` gives."""
         rest = text[start:].strip(" \t\r\n")
