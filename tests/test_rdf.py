@@ -156,6 +156,20 @@ def test_fast_text_reader_with_emptied_caches_equals_the_pyoxigraph_parse(text, 
         rdf_streams.CACHE_TERMS = saved
 
 
+@settings(max_examples=100)
+@given(st.lists(st.one_of(st.sampled_from(GOOD_IRIS + ODD_TERMS), st.text(max_size=6).map(lambda x: f"<http://ex.org/{x}>")),
+                min_size=1, max_size=6, unique=True))
+def test_learn_plain_equals_learn(texts):
+    """The space-cut path's learning (IRIs quoted by concatenation) maps every term as :meth:`learn` does."""
+    from ticker_py.rdf.streams import _PLAIN_TERM, _Terms, _Tokens
+
+    plain, general = _Tokens(), _Tokens()
+    ok = plain.learn_plain(set(texts), _Terms())
+    assert ok == (all(map(_PLAIN_TERM.fullmatch, texts)) and general.learn(texts, _Terms()))
+    if ok:
+        assert plain.known == general.known
+
+
 def test_text_reader_caches_stay_bounded(monkeypatch):
     """Memory stays flat on a stream of new terms: the caches never hold much more than CACHE_TERMS
     terms (one line's worth), and the records are those of the slow path."""

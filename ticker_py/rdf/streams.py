@@ -170,9 +170,23 @@ class _Tokens:
         return True
 
     def learn_plain(self, texts: set, terms: _Terms) -> bool:
-        """:meth:`learn` for the space-cut path (``texts`` all new): only :data:`_PLAIN_TERM` texts."""
+        """:meth:`learn` for the space-cut path (``texts`` all new): only :data:`_PLAIN_TERM` texts,
+        whose IRIs hold no quote, backslash or control character (so quoted by concatenation)."""
+        import pyoxigraph as ox
+
         new = list(texts)
-        return all(map(_PLAIN_TERM.fullmatch, new)) and self.learn(new, terms)
+        if not all(map(_PLAIN_TERM.fullmatch, new)):
+            return False
+        named, known, others = ox.NamedNode, self.known, []
+        try:
+            for text in new:
+                if text[0] == "<":
+                    known[text] = ("iri", '"' + named(text[1:-1]).value + '"')
+                else:
+                    others.append(text)
+        except ValueError:
+            return False
+        return not others or self.learn(others, terms)
 
     def predicates(self, texts: list, mapping: "RdfMapping") -> Optional[list]:
         """The predicate names of the known property texts ``texts`` under the property mapping
