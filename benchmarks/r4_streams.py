@@ -7,7 +7,7 @@ writes ``OUT_DIR/{bsbm,srbench}.nt`` once (one line per time point: ``T: <s> <p>
 generated atom stream with every term mapped back to its RDF term) and the programs
 ``OUT_DIR/{bsbm,srbench}-N.lars`` for windows N of 1, 5 and 10 s; then times
 ``python -m ticker_py.cli run PROGRAM --stream STREAM`` for each, one run at a time, answers to
-/dev/null: CPU (user + system) of the child, wall time, peak RSS, the RSS sampled every 0.2 s over
+/dev/null: CPU (user + system) of the child, wall time, peak RSS (its VmHWM), the RSS sampled every 0.2 s over
 the run (at a tenth, a quarter, half, three quarters and 95 % of the samples, before the exit
 frees it: flat memory is a flat row) and the load average before and after, as docs/benchmarks.md reports them.
 """
@@ -44,27 +44,34 @@ def write_nt(path: Path, name: str, seed: int, tp: int) -> None:
             f.write(f"{t}: {' '.join(triples)}\n")
 
 
-def _rss_mb(pid: int) -> float | None:
+def _memory_mb(pid: int) -> tuple:
+    """``(VmRSS, VmHWM)`` of a running process in MB; ``(None, None)`` once it has exited."""
+    found = {}
     try:
-        with open(f"/proc/{pid}/statm") as f:
-            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2 ** 20
-    except (OSError, IndexError, ValueError):
-        return None
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith(("VmRSS:", "VmHWM:")):
+                    found[line[:5]] = int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return found.get("VmRSS"), found.get("VmHWM")
 
 
 def timed(cmd: list) -> dict:
     """CPU seconds, wall seconds, peak RSS and RSS over the run of the child running ``cmd``,
-    and the load average around it."""
+    and the load average around it. The peak is the child's own high-water mark (VmHWM, sampled
+    like the RSS): the rusage maximum of a child started by vfork counts this process's too."""
     load = os.getloadavg()[0]
     start = time.perf_counter()
     child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
-    samples, done = [], threading.Event()
+    samples, peaks, done = [], [0.0], threading.Event()
 
     def sample():
         while not done.wait(SAMPLE):
-            rss = _rss_mb(child.pid)
+            rss, hwm = _memory_mb(child.pid)
             if rss:  # none once the child has exited
                 samples.append(rss)
+                peaks.append(hwm or 0.0)
 
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
@@ -78,7 +85,7 @@ def timed(cmd: list) -> dict:
     over = [round(samples[min(len(samples) - 1, int(q * len(samples)))]) for q in (0.1, 0.25, 0.5, 0.75, 0.95)] \
         if samples else []
     return {"cpu": round(usage.ru_utime + usage.ru_stime, 2), "wall": round(wall, 1),
-            "peak_mb": round(usage.ru_maxrss / 1024), "rss_mb": over,
+            "peak_mb": round(max(peaks)), "rss_mb": over,
             "load": (round(load, 1), round(os.getloadavg()[0], 1))}
 
 
