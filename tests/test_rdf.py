@@ -141,6 +141,53 @@ def test_fast_text_reader_equals_the_pyoxigraph_parse(text, batch, by_property):
     assert _outcome(text, True, mapping, batch) == _outcome(text, False, mapping, batch)
 
 
+@settings(max_examples=100)
+@given(rdf_lines(), st.booleans(), st.integers(1, 3))
+def test_fast_text_reader_with_emptied_caches_equals_the_pyoxigraph_parse(text, by_property, limit):
+    """The term caches emptied at almost every line (``CACHE_TERMS`` tiny) change no record."""
+    import ticker_py.rdf.streams as rdf_streams
+
+    mapping = RdfMapping("property", (("ex", EX),)) if by_property else RdfMapping()
+    want = _outcome(text, False, mapping, 1)
+    saved, rdf_streams.CACHE_TERMS = rdf_streams.CACHE_TERMS, limit
+    try:
+        assert _outcome(text, True, mapping, 1) == want
+    finally:
+        rdf_streams.CACHE_TERMS = saved
+
+
+@settings(max_examples=100)
+@given(st.lists(st.one_of(st.sampled_from(GOOD_IRIS + ODD_TERMS), st.text(max_size=6).map(lambda x: f"<http://ex.org/{x}>")),
+                min_size=1, max_size=6, unique=True))
+def test_learn_plain_equals_learn(texts):
+    """The space-cut path's learning (IRIs quoted by concatenation) maps every term as :meth:`learn` does."""
+    from ticker_py.rdf.streams import _PLAIN_TERM, _Terms, _Tokens
+
+    plain, general = _Tokens(), _Tokens()
+    ok = plain.learn_plain(set(texts), _Terms())
+    assert ok == (all(map(_PLAIN_TERM.fullmatch, texts)) and general.learn(texts, _Terms()))
+    if ok:
+        assert plain.known == general.known
+
+
+def test_text_reader_caches_stay_bounded(monkeypatch):
+    """Memory stays flat on a stream of new terms: the caches never hold much more than CACHE_TERMS
+    terms (one line's worth), and the records are those of the slow path."""
+    import ticker_py.rdf.streams as rdf_streams
+
+    monkeypatch.setattr(rdf_streams, "CACHE_TERMS", 50)
+    lines = [f"{t}: " + " ".join(f"<{EX}o{t}_{i}> <{EX}p> \"{t}.{i}\"^^<{XSD}decimal> ." for i in range(20)) + "\n"
+             for t in range(30)]
+    terms, tokens, sizes = rdf_streams._Terms(), rdf_streams._Tokens(), []
+    for t, line in enumerate(lines):
+        (atoms,) = [r.atoms for r in rdf_streams._parsed([(t + 1, line, t, line.index(":") + 1)], "b.nt",
+                                                        RdfMapping(), terms, tokens)]
+        sizes.append((len(tokens.known), len(terms)))
+        assert atoms == tuple(rdf_streams.parse_triples(line[line.index(":") + 1:]))
+    assert max(k for k, _ in sizes) <= 50 + 41 and max(n for _, n in sizes) <= 50
+    assert _outcome("".join(lines), True, batch=1) == _outcome("".join(lines), False, batch=1)
+
+
 def _valid(term: Term) -> bool:
     """Whether a term is valid RDF (a literal's lexical form fits its datatype)."""
     return term.kind != "literal" or check_literal(term.value, term.datatype) is None

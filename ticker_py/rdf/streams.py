@@ -97,12 +97,17 @@ def _parse(text: str, fmt):
     return ox.parse(text, format=fmt)
 
 
+#: the term caches of a reader hold about this many terms: at a line that finds more, they are
+#: emptied (new terms arrive all the time, e.g. one IRI per observation: memory stays flat)
+CACHE_TERMS = 1 << 16
+
+
 class _Terms(dict):
     """pyoxigraph term -> ticker_py term, remembered (subjects and properties recur), each literal
-    checked once; cleared when it holds a million terms."""
+    checked once; emptied when it holds :data:`CACHE_TERMS` terms."""
 
     def __missing__(self, term):
-        if len(self) >= 1_000_000:
+        if len(self) >= CACHE_TERMS:
             self.clear()
         if type(term).__name__ == "Literal" and not term.language:
             why = check_literal(term.value, term.datatype.value)
@@ -123,29 +128,35 @@ _PLAIN_TERM = re.compile(r'<[^<>"{}|^`\\\x00-\x20]*>|_:[A-Za-z0-9_]+|'
                          r'"[^"\\\x00-\x1f]*"(?:\^\^<[^<>"{}|^`\\\x00-\x20]*>|@[A-Za-z]+(?:-[A-Za-z0-9]+)*)?')
 
 
-class _Tokens(dict):
-    """Term text -> ticker_py term, for the fast path; each new term read by pyoxigraph and mapped
-    as the slow path maps it: an IRI by ``NamedNode`` (which checks it), any other term as the
-    object of a triple of its own; cleared at a million terms. ``names``: property text ->
-    predicate name under the property mapping."""
+class _Tokens:
+    """Term text -> ticker_py term (``known``, a plain dict: set operations with it are fast), for
+    the fast path; each new term read by pyoxigraph and mapped as the slow path maps it: an IRI by
+    ``NamedNode`` (which checks it), any other term as the object of a triple of its own.
+    ``names``: property text -> predicate name under the property mapping. :meth:`room` empties
+    both once they hold :data:`CACHE_TERMS` terms."""
+
+    __slots__ = ("known", "names")
 
     def __init__(self):
-        super().__init__()
+        self.known: dict = {}
         self.names: dict = {}
+
+    def room(self) -> None:
+        """Empty the caches if they are full (called before a line, never inside one)."""
+        if len(self.known) >= CACHE_TERMS:
+            self.known.clear()
+            self.names.clear()
 
     def learn(self, texts: list, terms: _Terms) -> bool:
         """Add the terms ``texts``; False if one is bad (the slow path then says where and why)."""
         import pyoxigraph as ox
 
-        if len(self) + len(texts) > 1_000_000:
-            self.clear()
-            self.names.clear()
-        named, quote = ox.NamedNode, ast.quote
+        named, quote, known = ox.NamedNode, ast.quote, self.known
         others = []
         try:
             for text in texts:
                 if text[0] == "<":  # NamedNode refuses what Turtle's IRIREF does, escapes too
-                    self[text] = ("iri", quote(named(text[1:-1]).value))
+                    known[text] = ("iri", quote(named(text[1:-1]).value))
                 else:
                     others.append(text)
             if others:
@@ -153,15 +164,29 @@ class _Tokens(dict):
                 if len(quads) != len(others):
                     return False
                 for text, quad in zip(others, quads):
-                    self[text] = terms[quad.object]
+                    known[text] = terms[quad.object]
         except (SyntaxError, ValueError):
             return False
         return True
 
     def learn_plain(self, texts: set, terms: _Terms) -> bool:
-        """:meth:`learn` for the space-cut path (``texts`` all new): only :data:`_PLAIN_TERM` texts."""
+        """:meth:`learn` for the space-cut path (``texts`` all new): only :data:`_PLAIN_TERM` texts,
+        whose IRIs hold no quote, backslash or control character (so quoted by concatenation)."""
+        import pyoxigraph as ox
+
         new = list(texts)
-        return all(map(_PLAIN_TERM.fullmatch, new)) and self.learn(new, terms)
+        if not all(map(_PLAIN_TERM.fullmatch, new)):
+            return False
+        named, known, others = ox.NamedNode, self.known, []
+        try:
+            for text in new:
+                if text[0] == "<":
+                    known[text] = ("iri", '"' + named(text[1:-1]).value + '"')
+                else:
+                    others.append(text)
+        except ValueError:
+            return False
+        return not others or self.learn(others, terms)
 
     def predicates(self, texts: list, mapping: "RdfMapping") -> Optional[list]:
         """The predicate names of the known property texts ``texts`` under the property mapping
@@ -171,7 +196,7 @@ class _Tokens(dict):
         if None in found:
             try:
                 for text in set(texts).difference(names):
-                    names[text] = mapping.predicate(iri_of(self[text]))
+                    names[text] = mapping.predicate(iri_of(self.known[text]))
             except ValueError:
                 return None
             found = list(map(names.__getitem__, texts))
@@ -185,33 +210,44 @@ _kind = operator.itemgetter(0)
 
 def _plain_atoms(text: str, mapping: RdfMapping, tokens: _Tokens, terms: _Terms) -> Optional[list]:
     """The atoms of ``text`` if it is ``s p o . s p o .`` with one space between the parts and
-    plain terms (:data:`_PLAIN_TERM`, known or learned), else None: cut by ``str.split``."""
+    plain terms (:data:`_PLAIN_TERM`, known or learned), else None: cut by ``str.split``; the
+    checks and the learning look at each distinct text once."""
     parts = text.split(" ")
     n = len(parts) >> 2
     if len(parts) != n << 2 or parts[3::4].count(".") != n:
         return None
-    new = set(parts).difference(tokens)
-    new.discard(".")
+    subjects, properties, objects = parts[0::4], parts[1::4], parts[2::4]
+    s_texts, p_texts = set(subjects), set(properties)
+    texts = s_texts.union(p_texts, objects)
+    if "." in texts:  # a "." where a term belongs
+        return None
+    tokens.room()
+    new = texts.difference(tokens.known)
     if new and not tokens.learn_plain(new, terms):
         return None
-    get = tokens.get
-    s, p, o = list(map(get, parts[0::4])), list(map(get, parts[1::4])), list(map(get, parts[2::4]))
-    if None in s or None in p or None in o:  # a "." where a term belongs
-        return None
+    get = tokens.known.__getitem__
     try:  # subjects are IRIs or blank nodes, properties IRIs (a literal's term has no such kind)
-        if not _SUBJECT_KINDS.issuperset(map(_kind, s)) or not _PROPERTY_KINDS.issuperset(map(_kind, p)):
+        if not _SUBJECT_KINDS.issuperset(map(_kind, map(get, s_texts))) or \
+                not _PROPERTY_KINDS.issuperset(map(_kind, map(get, p_texts))):
             return None
     except TypeError:  # an integer
         return None
     if mapping.kind == "triple":
-        return list(zip(repeat("triple", n), s, p, o))
-    names = tokens.predicates(parts[1::4], mapping)
-    return None if names is None else list(zip(names, s, o))
+        return list(zip(repeat("triple", n), map(get, subjects), map(get, properties), map(get, objects)))
+    names = tokens.predicates(properties, mapping)
+    return None if names is None else list(zip(names, map(get, subjects), map(get, objects)))
 
 
-def _fast_atoms(text: str, mapping: RdfMapping, tokens: _Tokens, terms: _Terms) -> Optional[list]:
-    """The atoms of the triples ``text`` if it is plain N-Triples whose terms are all good, else None."""
-    text = text.strip(" \t")
+_BLANKS = re.compile(r"[ \t]*")
+
+
+def _fast_atoms(text: str, mapping: RdfMapping, tokens: _Tokens, terms: _Terms, start: int = 0) -> Optional[list]:
+    """The atoms of the triples ``text[start:]`` if it is plain N-Triples whose terms are all good,
+    else None."""
+    i, j = _BLANKS.match(text, start).end(), len(text)
+    while j > i and text[j - 1] in " \t":
+        j -= 1
+    text = text[i:j]  # one copy of a long line, not two
     if not text:
         return []
     atoms = _plain_atoms(text, mapping, tokens, terms)
@@ -221,13 +257,15 @@ def _fast_atoms(text: str, mapping: RdfMapping, tokens: _Tokens, terms: _Terms) 
     if parts[0].strip(" \t") or any(parts[4::4]):
         return None
     subjects, properties, objects = parts[1::4], parts[2::4], parts[3::4]
-    new = [x for x in set(subjects).union(properties, objects) if x not in tokens]
+    tokens.room()
+    known = tokens.known
+    new = [x for x in set(subjects).union(properties, objects) if x not in known]
     if new and not tokens.learn(new, terms):
         return None
     if mapping.kind == "triple":
-        return [("triple", tokens[s], tokens[p], tokens[o]) for s, p, o in zip(subjects, properties, objects)]
+        return [("triple", known[s], known[p], known[o]) for s, p, o in zip(subjects, properties, objects)]
     try:
-        return [mapping.atom(tokens[s], tokens[p], tokens[o]) for s, p, o in zip(subjects, properties, objects)]
+        return [mapping.atom(known[s], known[p], known[o]) for s, p, o in zip(subjects, properties, objects)]
     except ValueError:
         return None
 
@@ -325,7 +363,7 @@ def _parsed(entries: list, source: str, mapping: RdfMapping, terms: Optional[_Te
     if tokens is not None:
         fast = []
         for _, raw, _, start in entries:
-            atoms = _fast_atoms(raw[start:], mapping, tokens, terms)
+            atoms = _fast_atoms(raw, mapping, tokens, terms, start)
             if atoms is None:
                 break
             fast.append(atoms)
