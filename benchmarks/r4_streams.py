@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 
 from ticker_py.bench.suites import R4_WINDOWS
+from ticker_py.bench.throughput import ticker_command
 from ticker_py.rdf.terms import from_value
 from ticker_py.workloads import program, time_points
 from ticker_py.workloads.r4 import WORKLOADS
@@ -107,7 +108,7 @@ def main() -> None:
             prog = args.out / f"{name}-{n}.lars"
             prog.write_text(program(name, window=n, tp=args.tp, rate=RATES[name]))
             for _ in range(args.repeat):
-                print(name, n, timed([sys.executable, "-m", "ticker_py.cli", "run", str(prog), "--stream", str(stream)]),
+                print(name, n, timed([*ticker_command(), "run", str(prog), "--stream", str(stream)]),
                       flush=True)
 
 
