@@ -6,9 +6,11 @@ ignored by equality).
 
 from __future__ import annotations
 
-from dataclasses import MISSING, FrozenInstanceError, dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from enum import Enum
 from typing import Optional, Union
+
+from .records import add_methods, write_methods
 
 __all__ = [
     "Location", "Variable", "Number", "Constant", "String", "Function", "Iri", "BinOp", "Interval",
@@ -21,54 +23,11 @@ _RECORDS: list = []
 
 
 def _record(cls):
-    """``dataclass(frozen=True)``, its methods added later by :func:`_add_methods` for every
-    class at once: one compile instead of six per class (most of this module's import time)."""
+    """``dataclass(frozen=True)``, its methods added later for every class at once
+    (:mod:`ticker_py.records`: read from the generated ``_ast_methods`` module, not compiled)."""
     cls = dataclass(init=False, repr=False, eq=False)(cls)
     _RECORDS.append(cls)
     return cls
-
-
-def _add_methods(classes) -> None:
-    """Give each class the ``__init__``, ``__repr__``, ``__eq__``, ``__hash__``, ``__setattr__`` and
-    ``__delattr__`` that ``dataclass(frozen=True)`` generates (same behaviour, one ``exec``)."""
-    scope: dict = {"FrozenInstanceError": FrozenInstanceError}
-    source = []
-    for k, cls in enumerate(classes):
-        own = fields(cls)
-        params = []
-        for f in own:
-            if f.default is MISSING:
-                params.append(f.name)
-            else:
-                scope[f"d{k}_{f.name}"] = f.default
-                params.append(f"{f.name}=d{k}_{f.name}")
-        stores = "".join(f"    d[{f.name!r}] = {f.name}\n" for f in own)
-        post = "    self.__post_init__()\n" if hasattr(cls, "__post_init__") else ""
-        shown = ", ".join(f"{f.name}={{self.{f.name}!r}}" for f in own if f.repr)
-        compared = [f.name for f in own if f.compare]
-        mine = "(" + "".join(f"self.{n}," for n in compared) + ")"
-        theirs = "(" + "".join(f"other.{n}," for n in compared) + ")"
-        names = "(" + "".join(f"{f.name!r}," for f in own) + ")"
-        source.append(
-            f"def init{k}(self, {', '.join(params)}):\n    d = self.__dict__\n{stores}{post}"
-            f"def repr{k}(self):\n    return self.__class__.__qualname__ + f\"({shown})\"\n"
-            f"def eq{k}(self, other):\n    if other.__class__ is self.__class__:\n"
-            f"        return {mine} == {theirs}\n    return NotImplemented\n"
-            f"def hash{k}(self):\n    return hash({mine})\n"
-            f"def setattr{k}(self, name, value):\n    if type(self) is c{k} or name in {names}:\n"
-            f"        raise FrozenInstanceError(f\"cannot assign to field {{name!r}}\")\n"
-            f"    super(c{k}, self).__setattr__(name, value)\n"
-            f"def delattr{k}(self, name):\n    if type(self) is c{k} or name in {names}:\n"
-            f"        raise FrozenInstanceError(f\"cannot delete field {{name!r}}\")\n"
-            f"    super(c{k}, self).__delattr__(name)\n")
-        scope[f"c{k}"] = cls
-    exec("".join(source), scope)
-    for k, cls in enumerate(classes):
-        for name in ("init", "repr", "eq", "hash", "setattr", "delattr"):
-            method = scope[f"{name}{k}"]
-            method.__name__ = method.__qualname__ = f"__{name}__"
-            method.__qualname__ = f"{cls.__qualname__}.__{name}__"
-            setattr(cls, f"__{name}__", method)
 
 
 @_record
@@ -428,7 +387,11 @@ class Program:
         return decls + "".join(f"{r}\n" for r in self.rules)
 
 
-_add_methods(_RECORDS)
+try:
+    from . import _ast_methods as _generated
+except ImportError:  # pragma: no cover - the generated module is part of the package
+    _generated = None
+add_methods(_RECORDS, _generated)
 
 
 # ---------------------------------------------------------------- helpers
@@ -543,3 +506,9 @@ def rule_variables(rule: Rule) -> set:
 
 def is_ground(term) -> bool:
     return not term_variables(term)
+
+
+if __name__ == "__main__":
+    from pathlib import Path
+
+    write_methods(_RECORDS, Path(__file__).with_name("_ast_methods.py"), "ticker_py.ast")
