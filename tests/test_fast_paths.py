@@ -426,6 +426,21 @@ def test_sorted_texts_follow_small_changes():
         assert list(texts.sorted(frozenset(state))) == sorted(format_atom(a) for a in state)
 
 
+def test_printed_atom_caches_stay_bounded_on_ever_new_atoms():
+    """Each tick a window of 500 atoms moves on by 100 new ones (observations that never recur): the
+    sorted texts stay exact and the caches never hold much more than twice the answer."""
+    from ticker_py.streams.writers import AtomTexts
+
+    texts = AtomTexts()  # 20,400 distinct atoms over the run, against a bound of 4,096 + twice the answer
+    for t in range(200):
+        state = frozenset(("obs", f"o{i}", i) for i in range(100 * t, 100 * t + 500))
+        assert list(texts.sorted(state)) == sorted(format_atom(a) for a in state)
+        for text in texts.sorted(state):
+            texts.json[text]
+        assert len(texts.text) <= 4096 + 2 * len(state) + 500
+        assert len(texts.json) <= 4096 + 2 * len(state) + 500
+
+
 # ---------------------------------------------------------------- no explain history
 
 def test_a_reasoner_without_history_answers_the_same_and_refuses_to_explain():

@@ -34,10 +34,13 @@ class AtomTexts:
     ``text[atom]`` is ``format_atom(atom)``, ``json[text]`` its JSON string, ``csv[text]``
     its CSV field; each is computed on first use. :meth:`sorted` keeps the previous answer's
     sorted texts and, when the answer changed a little, merges in the change instead of
-    sorting afresh. The caches start afresh after ``limit`` entries.
+    sorting afresh. The caches start afresh when they hold more than twice the answer's atoms plus
+    ``limit``: texts of atoms that left the answer and never come back (a stream of ever new
+    observations) are not kept, so memory stays flat; the current answer's texts are built again
+    at most once per that many new atoms.
     """
 
-    def __init__(self, limit: int = 1 << 18):
+    def __init__(self, limit: int = 1 << 12):
         self.limit = limit
         self.text, self.json, self.csv = _Cache(self._format), _Cache(json.dumps), _Cache(_csv_field)
         self.escaped = 0  # texts seen whose JSON string is not just the text in quotes
@@ -49,7 +52,7 @@ class AtomTexts:
         """``sorted(format_atom(a) for a in atoms)`` (a list, or a tuple for small answers; do not
         change it: it is reused)."""
         text = self.text.__getitem__
-        if len(self.text) > self.limit:
+        if len(self.text) > self.limit + 2 * len(atoms):
             for cache in (self.text, self.json, self.csv):
                 cache.clear()
         if len(atoms) < 256:  # small answers (many answer streams, which recur): kept by their set
