@@ -12,9 +12,11 @@ start-up. A stale module is never used; the source is then compiled as before.
 from __future__ import annotations
 
 from dataclasses import MISSING, FrozenInstanceError, fields
-from pathlib import Path
-from types import ModuleType
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
+
+if TYPE_CHECKING:  # annotations only: the AST imports this module at every start
+    from pathlib import Path
+    from types import ModuleType
 
 __all__ = ["layout", "methods_source", "add_methods", "write_methods"]
 

@@ -124,6 +124,11 @@ _TRIPLE = re.compile(r'(<[^>]*>|_:[^ \t<]+)[ \t]*(<[^>]*>)[ \t]*'
 
 
 #: one term of a plain line (no space inside, no escape): what the space-cut fast path admits
+def _quote_plain(value: str) -> str:
+    """``ast.quote`` of a value with no quote, backslash or newline (a :data:`_PLAIN_TERM` IRI)."""
+    return '"' + value + '"'
+
+
 _PLAIN_TERM = re.compile(r'<[^<>"{}|^`\\\x00-\x20]*>|_:[A-Za-z0-9_]+|'
                          r'"[^"\\\x00-\x1f]*"(?:\^\^<[^<>"{}|^`\\\x00-\x20]*>|@[A-Za-z]+(?:-[A-Za-z0-9]+)*)?')
 
@@ -147,11 +152,12 @@ class _Tokens:
             self.known.clear()
             self.names.clear()
 
-    def learn(self, texts: list, terms: _Terms) -> bool:
-        """Add the terms ``texts``; False if one is bad (the slow path then says where and why)."""
+    def learn(self, texts: list, terms: _Terms, quote=ast.quote) -> bool:
+        """Add the terms ``texts``; False if one is bad (the slow path then says where and why).
+        ``quote`` quotes an IRI's value as a string constant."""
         import pyoxigraph as ox
 
-        named, quote, known = ox.NamedNode, ast.quote, self.known
+        named, known = ox.NamedNode, self.known
         others = []
         try:
             for text in texts:
@@ -172,21 +178,8 @@ class _Tokens:
     def learn_plain(self, texts: set, terms: _Terms) -> bool:
         """:meth:`learn` for the space-cut path (``texts`` all new): only :data:`_PLAIN_TERM` texts,
         whose IRIs hold no quote, backslash or control character (so quoted by concatenation)."""
-        import pyoxigraph as ox
-
         new = list(texts)
-        if not all(map(_PLAIN_TERM.fullmatch, new)):
-            return False
-        named, known, others = ox.NamedNode, self.known, []
-        try:
-            for text in new:
-                if text[0] == "<":
-                    known[text] = ("iri", '"' + named(text[1:-1]).value + '"')
-                else:
-                    others.append(text)
-        except ValueError:
-            return False
-        return not others or self.learn(others, terms)
+        return all(map(_PLAIN_TERM.fullmatch, new)) and self.learn(new, terms, _quote_plain)
 
     def predicates(self, texts: list, mapping: "RdfMapping") -> Optional[list]:
         """The predicate names of the known property texts ``texts`` under the property mapping
