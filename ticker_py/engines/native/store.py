@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import deque
 from heapq import heappop, heappush
 from itertools import compress, repeat
-from operator import is_, itemgetter
+from operator import is_, is_not, itemgetter
 from typing import Callable, Optional
 
 __all__ = ["Store", "CountedStore", "Clock", "INF", "SLOT", "end_of", "tick_key", "acceptor", "atom_key"]
@@ -88,9 +88,9 @@ def acceptor(patterns: list, key: Callable) -> Optional[Callable]:
     common = tuple(sorted(set.intersection(*(set(c) for c in patterns)))) if patterns else ()
     if not common:
         return None
-    allowed = {tuple(c[i] for i in common) if len(common) > 1 else c[common[0]] for c in patterns}
-    get = key(common)
-    return lambda xs: [x for x in xs if get(x) in allowed]
+    allowed = frozenset(tuple(c[i] for i in common) if len(common) > 1 else c[common[0]] for c in patterns)
+    get, contains = key(common), allowed.__contains__
+    return lambda xs: list(compress(xs, map(contains, map(get, xs))))
 
 
 class Store:
@@ -123,6 +123,7 @@ class Store:
         self.on_expire = None
         self.accept = None   # input stores: atoms -> those a literal reading the store can match
         self.batches = True  # whether inserts try the whole-batch path (their batches were new and distinct)
+        self.optimistic = True   # whether every batch so far was (so that the next is added unchecked)
 
     def __repr__(self) -> str:
         return f"Store({self.name}, {len(self.facts)} facts)"
@@ -141,7 +142,7 @@ class Store:
         index's literals can match are indexed (:func:`acceptor`)."""
         entry = self._index_of.get(positions)
         if entry is None:
-            entry = self._index_of[positions] = [self.key(positions), {}, None, [], True]
+            entry = self._index_of[positions] = [self.key(positions), {}, None, []]
             self.indexes.append(entry)
         entry[3].append(constants or {})
         entry[2] = acceptor(entry[3], self.key)
@@ -158,9 +159,19 @@ class Store:
         facts = self.facts
         if self.batches and len(pairs) >= self.batch_min:
             insts = list(map(_first, pairs))
-            if not facts or facts.keys().isdisjoint(insts):
+            size = len(facts)
+            if self.optimistic:
+                # every batch so far was new and distinct: add it unchecked (one pass over the
+                # facts instead of two), and undo that if the store grew by less than the batch
+                facts.update(pairs)
+                if len(facts) - size == len(pairs):
+                    self._bucket_all(pairs, insts)
+                    self._indexed(insts)
+                    return self._emit(pairs)
+                self._undo_update(insts)
+                self.optimistic = False
+            elif not facts or facts.keys().isdisjoint(insts):
                 # every instance is new: whole-batch operations (C loops), unless the batch repeats one
-                size = len(facts)
                 facts.update(pairs)
                 if len(facts) - size == len(pairs):
                     self._bucket_all(pairs, insts)
@@ -169,6 +180,25 @@ class Store:
                 _consume(map(facts.pop, insts, repeat(None)))
             self.batches = False   # this store's batches repeat instances: go pair by pair
         return self._insert_each(pairs)
+
+    def _undo_update(self, insts: list) -> None:
+        """Restore the facts as they were before ``facts.update`` of a batch of ``insts``. A fact's
+        horizon is the latest bucket holding it (horizons only grow); the instances in no bucket
+        were new. Scans every bucket: done at most once per store."""
+        batch = set(insts)
+        old: dict = {}
+        for h, b in self.buckets.items():
+            for inst in compress(b, map(batch.__contains__, b)):
+                o = old.get(inst)
+                if o is None or h > o:
+                    old[inst] = h
+        facts = self.facts
+        for inst in batch:
+            h = old.get(inst)
+            if h is None:
+                del facts[inst]
+            else:
+                facts[inst] = h
 
     def _bucket_all(self, pairs: list, insts: list) -> None:
         """Put new facts into their horizons' buckets."""
@@ -225,27 +255,19 @@ class Store:
 
     def _indexed(self, fresh: list) -> None:
         """Index instances new to the store and report them (``on_fresh``). An index maps a key
-        to its instance when it has one, else to a dict of its instances; while its keys have
-        one instance each (``entry[4]``) it is kept in whole-batch operations (C loops)."""
+        to its instance when it has one, else to a dict of its instances; Python code runs only
+        for the instances whose key had one already."""
         for entry in self.indexes:
-            keyfn, idx, accept, _, single = entry
+            keyfn, idx, accept = entry[0], entry[1], entry[2]
             insts = fresh if accept is None else accept(fresh)
             keys = list(map(keyfn, insts))
-            if single:
-                size = len(idx)
-                olds = list(map(idx.setdefault, keys, insts))
-                if len(idx) - size == len(keys):
-                    continue   # a new key per instance
-                entry[4] = False
-                pending = [(k, inst) for k, inst, b in zip(keys, insts, olds) if b is not inst]
-            else:
-                pending = zip(keys, insts)
-            get = idx.get
-            for k, inst in pending:
-                b = get(k)
-                if b is None:
-                    idx[k] = inst
-                elif type(b) is dict:
+            size = len(idx)
+            olds = list(map(idx.setdefault, keys, insts))
+            if len(idx) - size == len(keys):
+                continue   # a new key per instance
+            for k, inst in compress(zip(keys, insts), map(is_not, olds, insts)):
+                b = idx[k]
+                if type(b) is dict:
                     b[inst] = None
                 else:
                     idx[k] = {b: None, inst: None}
@@ -254,47 +276,32 @@ class Store:
 
     def _unindexed(self, out: list, everything: bool = False) -> None:
         """Drop deleted instances (``everything`` the store had) from the indexes and report
-        them (``on_expire``). An instance an index did not take has a key of its own there (the
-        index's constants are part of its key), so it is found under none."""
+        them (``on_expire``); Python code runs only for the instances that shared their key."""
         for entry in self.indexes:
-            keyfn, idx, _, _, single = entry
+            keyfn, idx, accept = entry[0], entry[1], entry[2]
             if everything:
                 idx.clear()
-                entry[4] = True
                 continue
-            keys = list(map(keyfn, out))
-            if single:
-                olds = list(map(idx.pop, keys, repeat(None)))
-                if all(map(is_, olds, out)):
-                    continue   # each instance was alone under its key
-                restored = []
-                for k, inst, b in zip(keys, out, olds):
-                    if type(b) is dict:        # the key's other instances: put them back
-                        del b[inst]
-                        idx[k] = b
-                        restored.append(k)
-                    elif b is None:
-                        b = idx.get(k)         # put back for an earlier instance, or never indexed
-                        if b is not None:
-                            del b[inst]
-                for k in restored:
-                    b = idx[k]
-                    if len(b) > 1:
-                        entry[4] = False
-                    elif b:
-                        idx[k] = next(iter(b))
-                    else:
-                        del idx[k]
-                continue
-            for k, inst in zip(keys, out):
-                b = idx.get(k)
+            insts = out if accept is None else accept(out)
+            keys = list(map(keyfn, insts))
+            olds = list(map(idx.pop, keys, repeat(None)))
+            if all(map(is_, olds, insts)):
+                continue   # each instance was alone under its key
+            shared: dict = {}   # key -> the dict of its instances, popped here
+            for k, inst, b in compress(zip(keys, insts, olds), map(is_not, olds, insts)):
                 if b is None:
-                    continue
-                if type(b) is not dict:
-                    del idx[k]
-                    continue
+                    b = shared.get(k)   # popped for an earlier instance of the batch
+                    if b is None:
+                        continue
+                elif type(b) is dict:
+                    shared[k] = b
+                else:
+                    continue            # the key's lone instance (an equal tuple): popped
                 del b[inst]
-                if len(b) == 1:
+            for k, b in shared.items():
+                if len(b) > 1:
+                    idx[k] = b
+                elif b:
                     idx[k] = next(iter(b))
         if self.on_expire is not None:
             self.on_expire(out)
