@@ -99,3 +99,27 @@ def test_projection_plans_equal_general_plans(program, points, push):
             fast.append(t, part)
             slow.append(t, part)
             assert fast.evaluate(t) == slow.evaluate(t)
+
+
+JOINS = [
+    "q(A, C) :- p(A, B, x) in [2], p(B, C, y) in [2]. r(A, C) :- p(A, B, C) in [1], p(C, B, A) in [1].",
+    "t(A, B) :- p(A, B, C) in [2]. t(A, C) :- t(A, B), p(B, C, D) in [2]. u(A, C) :- t(A, B), t(B, C).",
+    "q(A, B) :- p(A, B, C) in [3], p(B, A, C) in [3], p(A, A, D) in [3]. r(A) :- q(A, B), q(B, A).",
+    "q(A, C) :- p(A, B, x) in [2 #], p(B, C, D) in [2 #]. r(X, Z) :- q(X, Y) in [1], q(Y, Z) in [1].",
+]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(JOINS), st.lists(st.lists(st.tuples(*[st.sampled_from(VALUES[:4] + ["x", "y"])] * 3),
+                                                 max_size=6), max_size=8), st.booleans())
+def test_join_plans_skipping_delta_by_identity_equal_general_plans(program, points, push):
+    """Atoms recur (a fact is extended while its old copy is indexed) and arrive in several batches."""
+    fast, slow = _engines(program)
+    assert any("_di" in plan.source for plans in fast.wiring.plans for plan in plans)
+    assert not any("_di" in plan.source for plans in slow.wiring.plans for plan in plans)
+    for t, args in enumerate(points):
+        atoms = [("p", *a) for a in args]
+        for part in ([atoms[:1], atoms[1:]] if push and atoms else [atoms]):
+            fast.append(t, part)
+            slow.append(t, part)
+            assert fast.evaluate(t) == slow.evaluate(t)

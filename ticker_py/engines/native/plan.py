@@ -102,8 +102,9 @@ def _comparison_code(op, left, right) -> str:
 class _PlanWriter:
     """Emits the body of one plan function, literal by literal."""
 
-    def __init__(self, rule: RulePlan, ns: dict):
+    def __init__(self, rule: RulePlan, ns: dict, by_id: bool = True):
         self.plan, self.ns = rule, ns
+        self.by_id = by_id           # whether delta instances are skipped by identity (else by value)
         self.lines: list = []
         self.depth = 1
         self.bound: dict = {}        # LARS variable -> Python name
@@ -267,8 +268,12 @@ class _PlanWriter:
         in the delta is the object the store indexed. An extended one is a copy and is not
         skipped: joined as an old fact it derives again what the delta derives (the same heads
         with the same horizons, which the head store takes once), so only work is saved."""
-        self.guard(f"_id({inst}) not in _di")
-        self.exclusions.add("_di")
+        if self.by_id:
+            self.guard(f"_id({inst}) not in _di")
+            self.exclusions.add("_di")
+        else:
+            self.guard(f"{inst} not in _ds")
+            self.exclusions.add("_ds")
 
     def flush(self):
         """Emit every pending check whose variables are bound (assignments bind more)."""
@@ -383,8 +388,8 @@ def _join_order(driver, positives):
     return out
 
 
-def _plan_source(plan: RulePlan, body, driver, ns, full=False) -> str:
-    gen = _PlanWriter(plan, ns)
+def _plan_source(plan: RulePlan, body, driver, ns, full=False, general=False) -> str:
+    gen = _PlanWriter(plan, ns, by_id=not general)
     positives = [b for b in body if isinstance(b, StoreLiteral) and not b.negated]
     for b in body:
         if isinstance(b, StoreLiteral) and b.negated:
@@ -467,7 +472,8 @@ def _projection_source(plan: RulePlan, body: list, ns: dict):
 
 def compile_rule(rule: ast.Rule, body: list, head_store, general: bool = False) -> RulePlan:
     """Compile ``rule`` whose body elements are :class:`StoreLiteral` or ``(Comparison, negated)``
-    (``general``: never as a projection, the path the projection is tested against)."""
+    (``general``: never as a projection, and skipping delta instances by value: the paths the
+    fast ones are tested against)."""
     positives = [b for b in body if isinstance(b, StoreLiteral) and not b.negated]
     transient = not positives or any(isinstance(b, StoreLiteral) and b.negated for b in body)
     plan = RulePlan(rule, head_store, transient=transient,
@@ -479,7 +485,7 @@ def compile_rule(rule: ast.Rule, body: list, head_store, general: bool = False) 
     def define(driver, full=False):
         src = None if full or general else _projection_source(plan, body, ns)
         if src is None:
-            src = _plan_source(plan, body, driver, ns, full)
+            src = _plan_source(plan, body, driver, ns, full, general)
         sources.append(src)
         env = dict(ns)
         exec(compile(src, f"<plan {rule}>", "exec"), env)
