@@ -46,7 +46,10 @@ class Changes:
                 if back:
                     rem -= back
                     s -= back
-                changes.added_now |= s
+                if changes.added_now:
+                    changes.added_now |= s
+                else:
+                    changes.added_now = s
             else:
                 changes.added_now.update(atoms)
 
@@ -69,8 +72,8 @@ class Changes:
         self.shown_inputs = current
 
     def result(self, t: int, count: int) -> Result:
-        added = self.added_now | self.added_pins
-        removed = self.removed_now | self.removed_pins
+        added = self.added_now | self.added_pins if self.added_pins else self.added_now
+        removed = self.removed_now | self.removed_pins if self.removed_pins else self.removed_now
         models = None
         if not self.changes_only:
             self.out_now -= self.removed_now
