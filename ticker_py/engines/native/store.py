@@ -201,7 +201,7 @@ class Store:
                 facts[inst] = h
 
     def _bucket_all(self, pairs: list, insts: list) -> None:
-        """Put new facts into their horizons' buckets."""
+        """Put facts into their horizons' buckets (in one operation when they share one)."""
         buckets = self.buckets
         h = pairs[0][1]
         if pairs[-1][1] == h and len(set(map(_second, pairs))) == 1:
@@ -246,7 +246,7 @@ class Store:
                 continue
             new_append(p)
         if new:
-            self._bucket_each(new)
+            self._bucket_all(new, list(map(_first, new)))
         if fresh:
             self._indexed(fresh)
             if len(fresh) == len(pairs):
