@@ -123,3 +123,28 @@ def test_join_plans_skipping_delta_by_identity_equal_general_plans(program, poin
             fast.append(t, part)
             slow.append(t, part)
             assert fast.evaluate(t) == slow.evaluate(t)
+
+
+EXISTENTIALS = [
+    "q(A) :- p(A, B, C) in [1], p(B, D, E) in [3]. r(A) :- p(A, B, C) in [2], p(D, E, F) in [1], B < D.",
+    "q(A) at T :- p(A, B, C) at T in [2], p(C, D, E) in [1]. r(A) :- q(A) at T in [3], p(A, B, C) in [2].",
+    "q(A, B) :- p(A, B, C) in [1], p(C, D, x) in [4], p(D, E, y) always [2]. r(A) :- q(A, B), not q(B, A).",
+    "s(B) :- p(B, B, C) in [1]. r(A) :- p(A, B, C) in [2], p(C, D, E) in [3], not s(D). u :- r(A), p(A, B, C).",
+]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(EXISTENTIALS), st.lists(st.lists(st.tuples(*[st.sampled_from(VALUES[:4] + ["x", "y"])] * 3),
+                                                        max_size=6), max_size=8), st.booleans())
+def test_plans_leaving_loops_early_equal_general_plans(program, points, push):
+    """A loop over instances that bind no head variable stops once it derived the head with the
+    horizon it had before the loop (facts of different windows: the horizons differ)."""
+    fast, slow = _engines(program)
+    assert any("break" in plan.source for plans in fast.wiring.plans for plan in plans)
+    assert not any("break" in plan.source for plans in slow.wiring.plans for plan in plans)
+    for t, args in enumerate(points):
+        atoms = [("p", *a) for a in args]
+        for part in ([atoms[:1], atoms[1:]] if push and atoms else [atoms]):
+            fast.append(t, part)
+            slow.append(t, part)
+            assert fast.evaluate(t) == slow.evaluate(t)

@@ -102,9 +102,10 @@ def _comparison_code(op, left, right) -> str:
 class _PlanWriter:
     """Emits the body of one plan function, literal by literal."""
 
-    def __init__(self, rule: RulePlan, ns: dict, by_id: bool = True):
+    def __init__(self, rule: RulePlan, ns: dict, general: bool = False):
         self.plan, self.ns = rule, ns
-        self.by_id = by_id           # whether delta instances are skipped by identity (else by value)
+        self.general = general       # no shortcuts: delta instances skipped by value, no early exits
+        self.loop = None             # the innermost loop: (variables bound, horizon) before it
         self.lines: list = []
         self.depth = 1
         self.bound: dict = {}        # LARS variable -> Python name
@@ -249,12 +250,14 @@ class _PlanWriter:
                 # a key with one instance holds the instance itself (Store._indexed)
                 self.emit(f"for {inst} in ({b} if type({b}) is dict else ({b},)):")
                 self.depth += 1
+                self.loop = (set(self.bound), self.h)
                 if exclude:
                     self.exclude(inst)
                 self.emit(f"{hv} = {facts}[{inst}]")
             else:
                 self.emit(f"for {inst}, {hv} in {facts}.items():")
                 self.depth += 1
+                self.loop = (set(self.bound), self.h)
                 if exclude:
                     self.exclude(inst)
             for pos, term in positions:
@@ -268,7 +271,7 @@ class _PlanWriter:
         in the delta is the object the store indexed. An extended one is a copy and is not
         skipped: joined as an old fact it derives again what the delta derives (the same heads
         with the same horizons, which the head store takes once), so only work is saved."""
-        if self.by_id:
+        if not self.general:
             self.guard(f"_id({inst}) not in _di")
             self.exclusions.add("_di")
         else:
@@ -334,6 +337,15 @@ class _PlanWriter:
             raise InternalError(f"rule '{rule}' reads counted facts into an uncounted store")
         else:
             self.emit(f"_ap(({head}, {self.h}))")
+            self.exit_early(ast.atom_variables(atom) | _variables(rule.head.time))
+
+    def exit_early(self, head_vars: set):
+        """Leave the innermost loop once it derived its head with the horizon it had before the
+        loop: the head does not depend on the loop, and later instances can only derive it again
+        with that horizon or an earlier one, which the head store would not take."""
+        if self.general or self.loop is None or not head_vars <= self.loop[0]:
+            return
+        self.emit("break" if self.plan.transient else f"if {self.h} == {self.loop[1]}: break")
 
 
 def _delta_sets(of=None):
@@ -389,7 +401,7 @@ def _join_order(driver, positives):
 
 
 def _plan_source(plan: RulePlan, body, driver, ns, full=False, general=False) -> str:
-    gen = _PlanWriter(plan, ns, by_id=not general)
+    gen = _PlanWriter(plan, ns, general)
     positives = [b for b in body if isinstance(b, StoreLiteral) and not b.negated]
     for b in body:
         if isinstance(b, StoreLiteral) and b.negated:
@@ -472,8 +484,8 @@ def _projection_source(plan: RulePlan, body: list, ns: dict):
 
 def compile_rule(rule: ast.Rule, body: list, head_store, general: bool = False) -> RulePlan:
     """Compile ``rule`` whose body elements are :class:`StoreLiteral` or ``(Comparison, negated)``
-    (``general``: never as a projection, and skipping delta instances by value: the paths the
-    fast ones are tested against)."""
+    (``general``: never as a projection, skipping delta instances by value, never leaving a loop
+    early: the paths the fast ones are tested against)."""
     positives = [b for b in body if isinstance(b, StoreLiteral) and not b.negated]
     transient = not positives or any(isinstance(b, StoreLiteral) and b.negated for b in body)
     plan = RulePlan(rule, head_store, transient=transient,
