@@ -101,6 +101,24 @@ def test_projection_plans_equal_general_plans(program, points, push):
             assert fast.evaluate(t) == slow.evaluate(t)
 
 
+
+def _fast_equals_general(program: str, points, push: bool, marker: str) -> None:
+    """Plans with the shortcut ``marker`` (in their source) answer as the general plans do, tick by
+    tick, on ``points`` (argument triples of ``p``; ``push``: each time point in two batches)."""
+    fast, slow = _engines(program)
+    assert any(marker in plan.source for plans in fast.wiring.plans for plan in plans)
+    assert not any(marker in plan.source for plans in slow.wiring.plans for plan in plans)
+    for t, args in enumerate(points):
+        atoms = [("p", *a) for a in args]
+        for part in ([atoms[:1], atoms[1:]] if push and atoms else [atoms]):
+            fast.append(t, part)
+            slow.append(t, part)
+            assert fast.evaluate(t) == slow.evaluate(t)
+
+
+#: argument triples over a small domain: atoms recur (a fact is extended while its old copy is indexed)
+TRIPLES = st.lists(st.lists(st.tuples(*[st.sampled_from(VALUES[:4] + ["x", "y"])] * 3), max_size=6), max_size=8)
+
 JOINS = [
     "q(A, C) :- p(A, B, x) in [2], p(B, C, y) in [2]. r(A, C) :- p(A, B, C) in [1], p(C, B, A) in [1].",
     "t(A, B) :- p(A, B, C) in [2]. t(A, C) :- t(A, B), p(B, C, D) in [2]. u(A, C) :- t(A, B), t(B, C).",
@@ -110,19 +128,9 @@ JOINS = [
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.sampled_from(JOINS), st.lists(st.lists(st.tuples(*[st.sampled_from(VALUES[:4] + ["x", "y"])] * 3),
-                                                 max_size=6), max_size=8), st.booleans())
+@given(st.sampled_from(JOINS), TRIPLES, st.booleans())
 def test_join_plans_skipping_delta_by_identity_equal_general_plans(program, points, push):
-    """Atoms recur (a fact is extended while its old copy is indexed) and arrive in several batches."""
-    fast, slow = _engines(program)
-    assert any("_di" in plan.source for plans in fast.wiring.plans for plan in plans)
-    assert not any("_di" in plan.source for plans in slow.wiring.plans for plan in plans)
-    for t, args in enumerate(points):
-        atoms = [("p", *a) for a in args]
-        for part in ([atoms[:1], atoms[1:]] if push and atoms else [atoms]):
-            fast.append(t, part)
-            slow.append(t, part)
-            assert fast.evaluate(t) == slow.evaluate(t)
+    _fast_equals_general(program, points, push, "_di")
 
 
 EXISTENTIALS = [
@@ -134,17 +142,8 @@ EXISTENTIALS = [
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.sampled_from(EXISTENTIALS), st.lists(st.lists(st.tuples(*[st.sampled_from(VALUES[:4] + ["x", "y"])] * 3),
-                                                        max_size=6), max_size=8), st.booleans())
+@given(st.sampled_from(EXISTENTIALS), TRIPLES, st.booleans())
 def test_plans_leaving_loops_early_equal_general_plans(program, points, push):
     """A loop over instances that bind no head variable stops once it derived the head with the
     horizon it had before the loop (facts of different windows: the horizons differ)."""
-    fast, slow = _engines(program)
-    assert any("break" in plan.source for plans in fast.wiring.plans for plan in plans)
-    assert not any("break" in plan.source for plans in slow.wiring.plans for plan in plans)
-    for t, args in enumerate(points):
-        atoms = [("p", *a) for a in args]
-        for part in ([atoms[:1], atoms[1:]] if push and atoms else [atoms]):
-            fast.append(t, part)
-            slow.append(t, part)
-            assert fast.evaluate(t) == slow.evaluate(t)
+    _fast_equals_general(program, points, push, "break")
