@@ -104,7 +104,7 @@ class _PlanWriter:
 
     def __init__(self, rule: RulePlan, ns: dict, general: bool = False):
         self.plan, self.ns = rule, ns
-        self.general = general       # no shortcuts: delta instances skipped by value, no early exits
+        self.general = general       # no shortcuts: no early exits from loops
         self.loop = None             # the innermost loop: (variables bound, horizon) before it
         self.lines: list = []
         self.depth = 1
@@ -113,7 +113,6 @@ class _PlanWriter:
         self.h = "now"
         self.hc = None               # the count horizon, once a counted literal is joined
         self.pending: list = []      # checks: (required vars, emit function)
-        self.exclusions: set = set()  # the delta sets the plan reads: _ds (instances), _di (their ids)
 
     # -- emission helpers
     def emit(self, line):
@@ -237,7 +236,6 @@ class _PlanWriter:
             self.guard(f"{hv} is not None")
             if exclude:
                 self.guard(f"{key} not in _ds")
-                self.exclusions.add("_ds")
         else:
             inst = self.fresh("x")
             if known:
@@ -252,31 +250,19 @@ class _PlanWriter:
                 self.depth += 1
                 self.loop = (set(self.bound), self.h)
                 if exclude:
-                    self.exclude(inst)
+                    self.guard(f"{inst} not in _ds")
                 self.emit(f"{hv} = {facts}[{inst}]")
             else:
                 self.emit(f"for {inst}, {hv} in {facts}.items():")
                 self.depth += 1
                 self.loop = (set(self.bound), self.h)
                 if exclude:
-                    self.exclude(inst)
+                    self.guard(f"{inst} not in _ds")
             for pos, term in positions:
                 if pos not in known:
                     self.match(term, self.accessor(lit, inst, pos))
         self.set_h(hv, lit.store.counted)
         self.flush()
-
-    def exclude(self, inst: str):
-        """Skip a fetched instance that is in the driving delta, by identity: an instance new
-        in the delta is the object the store indexed. An extended one is a copy and is not
-        skipped: joined as an old fact it derives again what the delta derives (the same heads
-        with the same horizons, which the head store takes once), so only work is saved."""
-        if not self.general:
-            self.guard(f"_id({inst}) not in _di")
-            self.exclusions.add("_di")
-        else:
-            self.guard(f"{inst} not in _ds")
-            self.exclusions.add("_ds")
 
     def flush(self):
         """Emit every pending check whose variables are bound (assignments bind more)."""
@@ -348,16 +334,14 @@ class _PlanWriter:
         self.emit("break" if self.plan.transient else f"if {self.h} == {self.loop[1]}: break")
 
 
-def _delta_sets(of=None):
-    """``delta_set(D)``: the instances of delta ``D`` (``of``: what ``of`` gives of them),
-    remembered for the next driver of the rule, which gets the same delta (deltas only grow:
-    the same list and length, the same set)."""
+def _delta_sets():
+    """``delta_set(D)``: the instances of delta ``D``, remembered for the next driver of the
+    rule, which gets the same delta (deltas only grow: the same list and length, the same set)."""
     last: list = [None, -1, None]
 
     def delta_set(D):
         if last[0] is not D or last[1] != len(D):
-            insts = map(_first, D)
-            last[:] = [D, len(D), set(insts if of is None else map(of, insts))]
+            last[:] = [D, len(D), set(map(_first, D))]
         return last[2]
     return delta_set
 
@@ -413,6 +397,8 @@ def _plan_source(plan: RulePlan, body, driver, ns, full=False, general=False) ->
     rank = {id(lit): i for i, lit in enumerate(positives)}
     excluded = [] if driver is None or full else [
         lit for lit in order if lit.store is driver.store and rank[id(lit)] < rank[id(driver)]]
+    if excluded:
+        lines_head.append("    _ds = _delta_set(D)")
     grouped = None
     if driver is not None and not full:
         # iterate only the delta instances with the driver's first constant (grouped once a delta)
@@ -431,7 +417,6 @@ def _plan_source(plan: RulePlan, body, driver, ns, full=False, general=False) ->
     for lit in order:
         gen.probe(lit, exclude=any(lit is e for e in excluded))
     gen.head()
-    lines_head[2:2] = [f"    {name} = {name}_of(D)" for name in sorted(gen.exclusions)]
     return "\n".join(lines_head + gen.lines) + "\n"
 
 
@@ -484,13 +469,13 @@ def _projection_source(plan: RulePlan, body: list, ns: dict):
 
 def compile_rule(rule: ast.Rule, body: list, head_store, general: bool = False) -> RulePlan:
     """Compile ``rule`` whose body elements are :class:`StoreLiteral` or ``(Comparison, negated)``
-    (``general``: never as a projection, skipping delta instances by value, never leaving a loop
-    early: the paths the fast ones are tested against)."""
+    (``general``: never as a projection, never leaving a loop early: the paths the fast ones are
+    tested against)."""
     positives = [b for b in body if isinstance(b, StoreLiteral) and not b.negated]
     transient = not positives or any(isinstance(b, StoreLiteral) and b.negated for b in body)
     plan = RulePlan(rule, head_store, transient=transient,
                     box_stores=tuple(b.store for b in positives if b.box))
-    ns = {"_ar": evaluate_arith, "_tk": term_key, "_ds_of": _delta_sets(), "_di_of": _delta_sets(id), "_id": id, "_delta_groups": _delta_groups(),
+    ns = {"_ar": evaluate_arith, "_tk": term_key, "_delta_set": _delta_sets(), "_delta_groups": _delta_groups(),
           "_rp": repeat, "_ig": itemgetter, "_first": _first, "_second": itemgetter(1)}
     sources = []
 

@@ -123,7 +123,6 @@ class Store:
         self.on_expire = None
         self.accept = None   # input stores: atoms -> those a literal reading the store can match
         self.batches = True  # whether inserts try the whole-batch path (their batches were new and distinct)
-        self.optimistic = True   # whether every batch so far was (so that the next is added unchecked)
 
     def __repr__(self) -> str:
         return f"Store({self.name}, {len(self.facts)} facts)"
@@ -159,19 +158,9 @@ class Store:
         facts = self.facts
         if self.batches and len(pairs) >= self.batch_min:
             insts = list(map(_first, pairs))
-            size = len(facts)
-            if self.optimistic:
-                # every batch so far was new and distinct: add it unchecked (one pass over the
-                # facts instead of two), and undo that if the store grew by less than the batch
-                facts.update(pairs)
-                if len(facts) - size == len(pairs):
-                    self._bucket_all(pairs, insts)
-                    self._indexed(insts)
-                    return self._emit(pairs)
-                self._undo_update(insts)
-                self.optimistic = False
-            elif not facts or facts.keys().isdisjoint(insts):
+            if not facts or facts.keys().isdisjoint(insts):
                 # every instance is new: whole-batch operations (C loops), unless the batch repeats one
+                size = len(facts)
                 facts.update(pairs)
                 if len(facts) - size == len(pairs):
                     self._bucket_all(pairs, insts)
@@ -180,25 +169,6 @@ class Store:
                 _consume(map(facts.pop, insts, repeat(None)))
             self.batches = False   # this store's batches repeat instances: go pair by pair
         return self._insert_each(pairs)
-
-    def _undo_update(self, insts: list) -> None:
-        """Restore the facts as they were before ``facts.update`` of a batch of ``insts``. A fact's
-        horizon is the latest bucket holding it (horizons only grow); the instances in no bucket
-        were new. Scans every bucket: done at most once per store."""
-        batch = set(insts)
-        old: dict = {}
-        for h, b in self.buckets.items():
-            for inst in compress(b, map(batch.__contains__, b)):
-                o = old.get(inst)
-                if o is None or h > o:
-                    old[inst] = h
-        facts = self.facts
-        for inst in batch:
-            h = old.get(inst)
-            if h is None:
-                del facts[inst]
-            else:
-                facts[inst] = h
 
     def _bucket_all(self, pairs: list, insts: list) -> None:
         """Put facts into their horizons' buckets (in one operation when they share one)."""
