@@ -101,7 +101,6 @@ def test_projection_plans_equal_general_plans(program, points, push):
             assert fast.evaluate(t) == slow.evaluate(t)
 
 
-
 def _fast_equals_general(program: str, points, push: bool, marker: str) -> None:
     """Plans with the shortcut ``marker`` (in their source) answer as the general plans do, tick by
     tick, on ``points`` (argument triples of ``p``; ``push``: each time point in two batches)."""
