@@ -46,18 +46,20 @@ _TOKEN_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_'
 _TOKEN_BYTES = _TOKEN_CHARS.encode()
 #: name characters that cannot start a name become ``0``
 _NAME_CLASSES = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_'", b"0" * 38)
+_OPEN_AS_COMMA = bytes.maketrans(b"(", b",")
 
 
 def _constant_atoms(text: str):
     """The atoms of ``text`` if it is exactly ``name(c1,...,ck), name(...), ...``: k >= 1 constant
     arguments (no number, string or keyword), ``", "`` between the atoms, no other space; else None.
 
-    Only string methods, each one pass over the line (as ASCII bytes): the punctuation left when
-    the names are deleted must be ``(,...,)`` repeated with ``", "`` between, every ``)`` but the
-    last must be followed by ``", "`` and every space preceded by ``"),"`` (so each name stands in
-    its place), every name must start with a lower-case letter (no ``,`` followed by an empty
-    name or by another name character, once those are classed as ``0``), and no name may be a
-    keyword. Predicate names the atoms share are one string object.
+    Only bytes methods, each one pass over the line (as ASCII bytes): the punctuation left when
+    the names are deleted must be ``(,...,)`` repeated with ``", "`` between, every separator must
+    be exactly ``"), "`` (so each name stands in its place); deleting ``)`` and spaces and turning
+    ``(`` into ``,`` leaves the names separated by single commas, each of which must start with a
+    lower-case letter (no ``,`` followed by an empty name or by another name character, once those
+    are classed as ``0``), and no name may be a keyword (looked for only if the line holds an ``n``,
+    ``t`` or ``y``, one of which every keyword has). Predicate names the atoms share are one string object.
     """
     if not text.isascii():
         return None
@@ -68,20 +70,14 @@ def _constant_atoms(text: str):
     if close < 2 or unit[0] != 40 or unit.count(b",") != close - 2:  # 40: "("
         return None
     n = (len(skeleton) + 2) // (close + 2)
-    if skeleton + b", " != (unit + b", ") * n or line[-1] != 41:  # 41: ")"
+    if skeleton + b", " != (unit + b", ") * n or line[-1] != 41 or line.count(b"), ") != n - 1:  # 41: ")"
         return None
-    # the names, separated by single commas (only name characters and commas are left)
-    joined = line.replace(b"), ", b",").replace(b"(", b",")[:-1]
-    if b")" in joined or b" " in joined:  # a name after a ")" or inside a separator
-        return None
-    delimited = b",%s," % joined
-    classes = delimited.translate(_NAME_CLASSES)
-    if b",0" in classes or b",," in classes:  # a name that is empty or starts with no lower-case letter
-        return None
-    if b",in," in delimited or b",at," in delimited or b",not," in delimited or b",always," in delimited:
+    joined = line.translate(_OPEN_AS_COMMA, b") ")  # the names, separated by single commas
+    classes = joined.translate(_NAME_CLASSES)
+    if classes[0] < 97 or classes[-1] == 44 or b",0" in classes or b",," in classes:  # 97: "a", 44: ","
         return None
     parts = joined.decode().split(",")
-    if len(parts) != n * close:
+    if (b"n" in line or b"t" in line or b"y" in line) and not _RESERVED.isdisjoint(parts):
         return None
     names = parts[::close]
     if names.count(names[0]) == n:
