@@ -20,7 +20,7 @@ from helpers import scaled
 
 from ticker_py.errors import StreamError
 from ticker_py.values import format_atom
-from ticker_py.streams import Model, Record, Result, StreamChecker, make_writer, read_dataframe, read_parquet, read_text
+from ticker_py.streams import Known, Model, Record, Result, StreamChecker, make_writer, read_dataframe, read_parquet, read_text
 from ticker_py.streams.drive import drive
 from ticker_py.streams.readers import _table_records
 from ticker_py.syntax.ground_atoms import (AtomInterner, GroundSyntaxError, _constant_atoms, parse_full,
@@ -256,6 +256,73 @@ def test_driving_a_repeated_tuple_equals_driving_a_copy(pool, picks, bag):
     appended = {call[0]: list(call[1]) for call in copy_engine.calls if isinstance(call, tuple)}
     assert {t: appended[t] for t in expected} == {t: a if bag else list(dict.fromkeys(a)) for t, a in expected.items()}
     assert not any(atoms for t, atoms in appended.items() if t not in expected)
+
+
+#: lines the string-method path takes (constants only, ", " between) and some it declines, with
+#: repeated atoms, several names and arities, keywords and variables (errors)
+KNOWN_ATOMS = st.sampled_from(["p(a,b)", "p(a,c)", "p(c,b)", "q(a)", "q(b)", "p(b)", "r(x,y,z)", "p(A,b)",
+                               "p(not,a)", "p(1,b)", "s", 'q("a")', "h(a)"])
+KNOWN_LINES = st.tuples(st.integers(0, 2), st.lists(KNOWN_ATOMS, max_size=5), st.sampled_from([", ", "; "]))
+
+
+def _known_stream(lines):
+    t, out = 0, []
+    for step, atoms, sep in lines:
+        t += step
+        out.append(f"{t}: {sep.join(atoms)}\n")
+    return "".join(out)
+
+
+def _records_until_error(records):
+    out = []
+    try:
+        out.extend(records)
+    except StreamError:
+        pass
+    return out
+
+
+@settings(max_examples=scaled(300, 100), deadline=None)
+@given(st.lists(KNOWN_LINES, min_size=1, max_size=8))
+def test_what_the_text_reader_knows_of_a_record_is_true(lines):
+    for rec in _records_until_error(read_text(_known_stream(lines), "s")):
+        if rec.known is not None:
+            assert rec.known.pairs == {(a[0], len(a)) for a in rec.atoms}
+            assert not rec.known.distinct or len(set(rec.atoms)) == len(rec.atoms)
+
+
+def test_the_text_reader_knows_constant_lines():
+    first, second, third, fourth, fifth = read_text("0: p(a,b), p(c,d)\n1: p(e,f), p(e,g)\n2: p(h,i), q(j,k)\n"
+                                                    "3: p(a,b); p(c,d)\n4: p(a,b), p(c,d)\n", "s")
+    assert first.known == Known(frozenset({("p", 3)}), True)
+    assert second.known == Known(frozenset({("p", 3)}), False)  # first arguments repeat: not known
+    assert third.known == Known(frozenset({("p", 3), ("q", 3)}), True)
+    assert fourth.known is None and fourth == Record(3, (("p", "a", "b"), ("p", "c", "d")), "s", 4)
+    assert fifth.known is None and fifth.atoms == first.atoms  # atoms found by their texts: not looked at
+
+
+@settings(max_examples=scaled(300, 100), deadline=None)
+@given(st.lists(KNOWN_LINES, min_size=1, max_size=8), st.sampled_from(["time", "signal"]), st.booleans())
+def test_checking_and_driving_what_the_reader_knows_equals_looking_again(lines, every, bag):
+    """Records with what the reader knows (pairs checked at once, a distinct time point not
+    deduplicated) give the checker's outcomes and the engine's calls of the same records without it."""
+    records = _records_until_error(read_text(_known_stream(lines), "s"))
+    plain = [Record(r.t, r.atoms, r.source, r.line) for r in records]
+    assert all(p.known is None for p in plain)
+
+    def outcomes(recs):
+        checker, out = StreamChecker({"p": 2, "s": 0}, {"h"}), []
+        for rec in recs:
+            try:
+                out.append(checker.check(rec) is rec)
+            except StreamError as e:
+                out.append(str(e))
+        return out
+
+    assert outcomes(records) == outcomes(plain)
+    known_engine, plain_engine = _Grabbing(), _Grabbing()
+    assert list(drive(known_engine, records, every, bag=bag)) == list(drive(plain_engine, plain, every, bag=bag))
+    assert known_engine.calls == plain_engine.calls
 
 
 # ---------------------------------------------------------------- columnar tables

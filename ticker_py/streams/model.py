@@ -13,7 +13,17 @@ from typing import Callable, Iterable, Iterator, Optional
 
 from ..values import format_atom
 
-__all__ = ["Record", "TimePoint", "Model", "Result", "time_points"]
+__all__ = ["Known", "Record", "TimePoint", "Model", "Result", "time_points"]
+
+
+@dataclass(frozen=True)
+class Known:
+    """What a reader learnt about a record's atoms while it split them, so that checks and the
+    driver need not look at each atom again: ``pairs``, the (name, tuple length) pair of every
+    atom (as a set); ``distinct``, whether no atom occurs twice (False: not known)."""
+
+    pairs: frozenset
+    distinct: bool = False
 
 
 @dataclass(frozen=True)
@@ -21,13 +31,15 @@ class Record:
     """What a reader yields: atoms at time ``t`` from one line/row of a source.
 
     ``source``/``line`` locate the record for error messages. Several records may carry the
-    same t (a time point continued on a later line); t never decreases.
+    same t (a time point continued on a later line); t never decreases. ``known``: what the
+    reader knows of the atoms (:class:`Known`), or None; records equal each other regardless.
     """
 
     t: int
     atoms: tuple
     source: str = "<stream>"
     line: int = 0
+    known: Optional[Known] = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from ..ast import Location
 from ..errors import Diagnostic, StreamError, UsageError, with_excerpt
 from ..values import format_atom
 from ..syntax.ground_atoms import AtomInterner, GroundSyntaxError, parse_ground_atom
-from .model import Record
+from .model import Known, Record
 
 __all__ = ["read_text", "read_jsonl", "read_csv", "read_parquet", "read_dataframe",
            "open_stream", "stream_format", "StreamChecker", "ORDER_COLUMNS", "STREAM_FORMATS", "MAX_LINE",
@@ -140,7 +140,7 @@ def read_text(lines_or_file, source: str = "<stdin>") -> Iterator[Record]:
     ``lines_or_file`` is a file object (read line by line, so pipes stay live), an
     iterable of lines, or a whole string. ``T:`` alone is a record without atoms.
     """
-    last = None
+    last = shape = known = None
     interner = AtomInterner()
     for number, raw in enumerate(text_lines(lines_or_file, source), 1):
         raw = raw.rstrip("\r\n")
@@ -163,7 +163,10 @@ def read_text(lines_or_file, source: str = "<stdin>") -> Iterator[Record]:
         except GroundSyntaxError as e:
             raise stream_error(source, number, e.column + 1, e.message, raw) from None
         last = t
-        yield Record(t, atoms, source, number)
+        if interner.shape is not shape:
+            shape = interner.shape
+            known = Known(*shape) if shape is not None else None
+        yield Record(t, atoms, source, number, known)
 
 
 def read_jsonl(lines_or_file, source: str = "<stdin>") -> Iterator[Record]:
@@ -718,6 +721,10 @@ class StreamChecker:
         """Return ``record`` unchanged, or raise a StreamError located at its line."""
         atoms = record.atoms
         if atoms is self.last:
+            return record
+        known = record.known
+        if known is not None and self.passed.issuperset(known.pairs):  # the reader found the pairs
+            self.last = atoms
             return record
         lengths = set(map(len, atoms))
         if len(lengths) == 1:  # the usual case: (name, length) pairs from the distinct names alone

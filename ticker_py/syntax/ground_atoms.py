@@ -50,8 +50,22 @@ _OPEN_AS_COMMA = bytes.maketrans(b"(", b",")
 
 
 def _constant_atoms(text: str):
-    """The atoms of ``text`` if it is exactly ``name(c1,...,ck), name(...), ...``: k >= 1 constant
-    arguments (no number, string or keyword), ``", "`` between the atoms, no other space; else None.
+    """The atoms of ``text`` if it is exactly ``name(c1,...,ck), name(...), ...`` (see
+    :func:`_constant_parts`), else None."""
+    found = _constant_parts(text)
+    return None if found is None else _zipped(*found)
+
+
+def _zipped(parts: list, close: int, one_name: bool) -> tuple:
+    """The atoms of :func:`_constant_parts`' names and arguments, ``close`` parts each."""
+    return tuple(zip(*[iter(parts)] * close))
+
+
+def _constant_parts(text: str):
+    """``(parts, close, one_name)`` if ``text`` is exactly ``name(c1,...,ck), name(...), ...``: k >= 1
+    constant arguments (no number, string or keyword), ``", "`` between the atoms, no other space;
+    else None. ``parts`` are the names and arguments in order, ``close`` (k + 1) per atom;
+    ``one_name``: all atoms have one predicate name, which is then one string object.
 
     Only bytes methods, each one pass over the line (as ASCII bytes): the punctuation left when
     the names are deleted must be ``(,...,)`` repeated with ``", "`` between, every separator must
@@ -59,7 +73,7 @@ def _constant_atoms(text: str):
     ``(`` into ``,`` leaves the names separated by single commas, each of which must start with a
     lower-case letter (no ``,`` followed by an empty name or by another name character, once those
     are classed as ``0``), and no name may be a keyword (looked for only if the line holds an ``n``,
-    ``t`` or ``y``, one of which every keyword has). Predicate names the atoms share are one string object.
+    ``t`` or ``y``, one of which every keyword has).
     """
     if not text.isascii():
         return None
@@ -80,9 +94,22 @@ def _constant_atoms(text: str):
     if (b"n" in line or b"t" in line or b"y" in line) and not _RESERVED.isdisjoint(parts):
         return None
     names = parts[::close]
-    if names.count(names[0]) == n:
+    one_name = names.count(names[0]) == n
+    if one_name:
         parts[::close] = [names[0]] * n
-    return tuple(zip(*[iter(parts)] * close))
+    return parts, close, one_name
+
+
+def _line_shape(parts: list, close: int, one_name: bool) -> tuple:
+    """``(pairs, distinct)`` of the atoms of :func:`_constant_parts`: the set of their (name, tuple
+    length) pairs, and whether no atom occurs twice (True if their first arguments differ; False:
+    not known). The argument strings hashed here are hashed for the engine anyway."""
+    n = len(parts) // close
+    if one_name:
+        pairs = frozenset([(parts[0], close)])
+    else:
+        pairs = frozenset([(name, close) for name in set(parts[::close])])
+    return pairs, n == 1 or len(set(parts[1::close])) == n
 
 
 @functools.lru_cache(maxsize=32)
@@ -270,6 +297,10 @@ class AtomInterner:
     A line whose atoms all have one shape (a name and k constant or integer arguments) is
     split by one regular expression that returns the atoms' parts directly.
 
+    After :meth:`atoms`, ``shape`` is ``(pairs, distinct)`` of the line's atoms when the string-method
+    path split it (the set of their (name, tuple length) pairs; whether no atom occurs twice, False if
+    not known), else None.
+
     ``limit`` bounds the cache: when it holds that many texts it starts afresh. Lines are first
     looked up text by text; when, after ``probe`` lookups, fewer than a quarter were found (atoms
     that never recur, like fresh sensor readings), lines go straight to the regular expression.
@@ -282,6 +313,7 @@ class AtomInterner:
         self.lookups = self.hits = 0
         self.recurring = True
         self.line, self.line_atoms = None, ()   # the previous line's atom text and atoms
+        self.shape = None   # (pairs, distinct) of the previous line's atoms, if known (_line_shape)
 
     def atom(self, text: str) -> tuple:
         """``parse_ground_atom(text)``, cached."""
@@ -350,6 +382,7 @@ class AtomInterner:
         return atoms
 
     def _atoms(self, text: str, start: int, rest: str) -> tuple:
+        self.shape = None
         if self.recurring:
             # the parts between ", " are looked up whole: if every one is a known atom text,
             # the line is exactly those atoms (a known text parses completely on its own)
@@ -358,18 +391,26 @@ class AtomInterner:
             self._count(len(texts), found)
             if None not in found:
                 return tuple(found)
-            atoms = _constant_atoms(rest)
+            atoms = self._constant(rest)
             if atoms is not None:
                 self._remember(texts, atoms)
                 return atoms
         else:
-            atoms = _constant_atoms(rest)
+            atoms = self._constant(rest)
             if atoms is not None:
                 return atoms
             found = self.uniform(text, start)
             if found is not None:
                 return found
         return self._general(text, start)
+
+    def _constant(self, rest: str):
+        """:func:`_constant_atoms` of ``rest``, its shape kept in :attr:`shape`."""
+        found = _constant_parts(rest)
+        if found is None:
+            return None
+        self.shape = _line_shape(*found)
+        return _zipped(*found)
 
     def _remember(self, texts: list, atoms: tuple) -> None:
         cache = self.cache
