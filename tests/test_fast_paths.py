@@ -20,7 +20,8 @@ from helpers import scaled
 
 from ticker_py.errors import StreamError
 from ticker_py.values import format_atom
-from ticker_py.streams import Known, Model, Record, Result, StreamChecker, make_writer, read_dataframe, read_parquet, read_text
+from ticker_py.streams import (Known, Model, Record, Result, StreamChecker, make_writer, read_dataframe,
+                               read_jsonl, read_parquet, read_text)
 from ticker_py.streams.drive import drive
 from ticker_py.streams.readers import _table_records
 from ticker_py.syntax.ground_atoms import (AtomInterner, GroundSyntaxError, _constant_atoms, parse_full,
@@ -323,6 +324,37 @@ def test_checking_and_driving_what_the_reader_knows_equals_looking_again(lines, 
     known_engine, plain_engine = _Grabbing(), _Grabbing()
     assert list(drive(known_engine, records, every, bag=bag)) == list(drive(plain_engine, plain, every, bag=bag))
     assert known_engine.calls == plain_engine.calls
+
+
+JSON_TEXTS = st.one_of(KNOWN_ATOMS, st.sampled_from([" p(a,b)", "p(a, b)", "p(a,b), p(c,d)", "", "p(a,b);",
+                                                     'f(g(1),"s\\"x")', "w(-12345678901234567890123, 7)"]))
+
+
+@settings(max_examples=scaled(300, 100), deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 2), st.lists(JSON_TEXTS, max_size=5)), min_size=1, max_size=8),
+       st.booleans())
+def test_json_lines_atoms_split_at_once_equal_parsing_each_text(lines, recurring):
+    """JSON Lines atom lists (looked up, or joined and split at once) give what parsing each text on
+    its own gives, the first bad text's error included, and what the reader knows of them is true."""
+    t, stream, expected, error = 0, [], [], None
+    for number, (step, texts) in enumerate(lines * 2 if recurring else lines, 1):  # twice: the atoms recur
+        t += step
+        stream.append(json.dumps({"t": t, "atoms": texts}) + "\n")
+        parsed = [_outcome(parse_full, x) for x in texts]
+        bad = [p for p in parsed if p[0] == "error"]
+        if bad and error is None:
+            error = (number, bad[0][1])
+        if error is None:
+            expected.append((t, tuple(parsed), "s", number))
+    got, message = _drain(read_jsonl(stream, "s"))
+    assert got == expected
+    assert (message is None) == (error is None)
+    if error is not None:
+        assert message.startswith(f"s:{error[0]}:") and error[1] in message
+    for rec in _records_until_error(read_jsonl(stream, "s")):
+        if rec.known is not None:
+            assert rec.known.pairs == {(a[0], len(a)) for a in rec.atoms}
+            assert not rec.known.distinct or len(set(rec.atoms)) == len(rec.atoms)
 
 
 # ---------------------------------------------------------------- columnar tables

@@ -70,13 +70,18 @@ def _parse_atom(text: str, source: str, line: int, interner: Optional[AtomIntern
 
 def _parse_atoms(texts: list, source: str, line: int, interner: AtomInterner) -> tuple:
     """The atoms of ``texts`` (interned); the first bad one raises a located StreamError."""
-    get = interner.cache.get
     try:
-        return tuple([get(x) or interner.atom(x) for x in texts])
+        return interner.each(texts)
     except (GroundSyntaxError, TypeError):
         if not all(isinstance(x, str) for x in texts):
             raise stream_error(source, line, 1, "'atoms' must be a list of strings") from None
         return tuple(_parse_atom(x, source, line, interner) for x in texts)
+
+
+def _known(interner: AtomInterner) -> Optional[Known]:
+    """What the interner learnt of the atoms it just split (for the checker and the driver)."""
+    shape = interner.shape
+    return Known(*shape) if shape is not None else None
 
 
 #: The longest line (in bytes) a text, JSON Lines or CSV stream may have; see docs/formats.md.
@@ -140,7 +145,7 @@ def read_text(lines_or_file, source: str = "<stdin>") -> Iterator[Record]:
     ``lines_or_file`` is a file object (read line by line, so pipes stay live), an
     iterable of lines, or a whole string. ``T:`` alone is a record without atoms.
     """
-    last = shape = known = None
+    last = None
     interner = AtomInterner()
     for number, raw in enumerate(text_lines(lines_or_file, source), 1):
         raw = raw.rstrip("\r\n")
@@ -163,10 +168,7 @@ def read_text(lines_or_file, source: str = "<stdin>") -> Iterator[Record]:
         except GroundSyntaxError as e:
             raise stream_error(source, number, e.column + 1, e.message, raw) from None
         last = t
-        if interner.shape is not shape:
-            shape = interner.shape
-            known = Known(*shape) if shape is not None else None
-        yield Record(t, atoms, source, number, known)
+        yield Record(t, atoms, source, number, _known(interner))
 
 
 def read_jsonl(lines_or_file, source: str = "<stdin>") -> Iterator[Record]:
@@ -199,7 +201,7 @@ def read_jsonl(lines_or_file, source: str = "<stdin>") -> Iterator[Record]:
             raise stream_error(source, number, 1, "'atoms' must be a list of strings")
         atoms = _parse_atoms(texts, source, number, interner)
         last = t
-        yield Record(t, atoms, source, number)
+        yield Record(t, atoms, source, number, _known(interner))
 
 
 # ---------------------------------------------------------------- tables

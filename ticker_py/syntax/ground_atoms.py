@@ -297,7 +297,7 @@ class AtomInterner:
     A line whose atoms all have one shape (a name and k constant or integer arguments) is
     split by one regular expression that returns the atoms' parts directly.
 
-    After :meth:`atoms`, ``shape`` is ``(pairs, distinct)`` of the line's atoms when the string-method
+    After :meth:`atoms` (and :meth:`each`), ``shape`` is ``(pairs, distinct)`` of the line's atoms when the string-method
     path split it (the set of their (name, tuple length) pairs; whether no atom occurs twice, False if
     not known), else None.
 
@@ -364,10 +364,33 @@ class AtomInterner:
         have one shape (a name and k constant or integer arguments), else None. The texts are
         joined and split at once; a text of two atoms or none makes the counts differ."""
         joined = ", ".join(texts)
-        found = _constant_atoms(joined)
+        self.shape = None
+        found = self._constant(joined)
         if found is None:
             found = self.uniform(joined)
-        return found if found is not None and len(found) == len(texts) else None
+        if found is not None and len(found) == len(texts):
+            return found
+        self.shape = None
+        return None
+
+    def each(self, texts: list) -> tuple:
+        """One atom for each of ``texts``: what :meth:`atom` gives text by text, the first bad
+        text raising its GroundSyntaxError (TypeError: a text that is not a string). Texts are
+        looked up whole while atoms recur, and split at once (:meth:`cells`) when all have one
+        shape; :attr:`shape` is then known as for a line."""
+        self.shape = None
+        if self.recurring:
+            found = list(map(self.cache.get, texts))
+            self._count(len(texts), found)
+            if None not in found:
+                return tuple(found)
+        atoms = self.cells(texts) if texts else ()
+        if atoms is not None:
+            if self.recurring:
+                self._remember(texts, atoms)
+            return atoms
+        get = self.cache.get
+        return tuple([get(x) or self.atom(x) for x in texts])
 
     def atoms(self, text: str, start: int = 0) -> tuple:
         """The atoms of ``text[start:]`` separated by ``,`` or ``;``: what :func:`split_atoms` gives.
