@@ -568,3 +568,43 @@ def test_table_cells_split_at_once_equal_row_reading(cells):
     the same atoms, or the same first error, as converting them one by one."""
     df = pd.DataFrame({"t": [i // 4 for i in range(len(cells))], "atom": cells})
     assert _drain(read_dataframe(df, "frame")) == _rows_reference(df, "frame")
+
+
+GLUED_CELLS = st.one_of(st.sampled_from(["p(a,b)", "p(c,d)", "q(x,y)", "p(a,b)"]).filter(bool),
+                        st.sampled_from(["p(a,b)", "p(a,b)q(c,d)", "p(a,b)x", "", " p(a,b)", "(a,b)", "p(a,)",
+                                         "p(not,b)", "P(a,b)", "p(1,b)", "p(a)", "p(a,b), q(c,d)", "é(a,b)",
+                                         "p(_a,b)", "p(a,b))", "q(b,a)"]))
+
+
+@settings(max_examples=scaled(300, 80), deadline=None)
+@given(st.lists(GLUED_CELLS, min_size=1, max_size=30), st.integers(1, 9), st.sampled_from(["string", "large_string"]))
+def test_parquet_cells_read_from_the_buffer_equal_row_reading(tmp_path_factory, cells, batch, kind):
+    """A Parquet string column whose cells are all one atom with constant arguments is split straight
+    from its buffer: the same records (or first error) as row by row, and what the reader knows of
+    each record (pairs holding every atom's, distinct only if no atom repeats) is true, also for
+    time points that span batches."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    t = [i // 4 for i in range(len(cells))]
+    path = tmp_path_factory.mktemp("glued") / "s.parquet"
+    pq.write_table(pa.table({"t": pa.array(t, pa.int64()), "atom": pa.array(cells, getattr(pa, kind)())}), path,
+                   row_group_size=batch, use_dictionary=False)
+    df = pd.DataFrame({"t": t, "atom": cells})
+    got = _drain(read_parquet(path, "frame", batch_size=batch))
+    assert got == _rows_reference(df, "frame")
+    for rec in _records_until_error(read_parquet(path, "frame", batch_size=batch)):
+        if rec.known is not None:
+            assert rec.known.pairs >= {(a[0], len(a)) for a in rec.atoms}
+            assert not rec.known.distinct or len(set(rec.atoms)) == len(rec.atoms)
+
+
+def test_parquet_cells_of_one_shape_are_known(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "s.parquet"
+    pq.write_table(pa.table({"t": [0, 0, 1, 1], "atom": ["p(a,b)", "p(c,d)", "p(e,f)", "p(e,g)"]}), path)
+    first, second = read_parquet(path, "s")
+    assert first.atoms == (("p", "a", "b"), ("p", "c", "d"))
+    assert first.known == second.known == Known(frozenset({("p", 3)}), False)  # first arguments repeat in the batch

@@ -19,8 +19,9 @@ __all__ = ["Known", "Record", "TimePoint", "Model", "Result", "time_points"]
 @dataclass(frozen=True)
 class Known:
     """What a reader learnt about a record's atoms while it split them, so that checks and the
-    driver need not look at each atom again: ``pairs``, the (name, tuple length) pair of every
-    atom (as a set); ``distinct``, whether no atom occurs twice (False: not known)."""
+    driver need not look at each atom again: ``pairs``, a set holding the (name, tuple length)
+    pair of every atom (a table reader's may hold more: those of the batch the record came from);
+    ``distinct``, whether no atom occurs twice (False: not known)."""
 
     pairs: frozenset
     distinct: bool = False

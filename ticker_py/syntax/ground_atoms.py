@@ -47,6 +47,7 @@ _TOKEN_BYTES = _TOKEN_CHARS.encode()
 #: name characters that cannot start a name become ``0``
 _NAME_CLASSES = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_'", b"0" * 38)
 _OPEN_AS_COMMA = bytes.maketrans(b"(", b",")
+_PARENS_AS_COMMAS = bytes.maketrans(b"()", b",,")
 
 
 def _constant_atoms(text: str):
@@ -79,14 +80,38 @@ def _constant_parts(text: str):
         return None
     line = text.encode()
     skeleton = line.translate(None, _TOKEN_BYTES)
-    close = skeleton.find(b")") + 1
-    unit = skeleton[:close]
-    if close < 2 or unit[0] != 40 or unit.count(b",") != close - 2:  # 40: "("
+    close = _unit(skeleton)
+    if not close:
         return None
-    n = (len(skeleton) + 2) // (close + 2)
+    unit, n = skeleton[:close], (len(skeleton) + 2) // (close + 2)
     if skeleton + b", " != (unit + b", ") * n or line[-1] != 41 or line.count(b"), ") != n - 1:  # 41: ")"
         return None
-    joined = line.translate(_OPEN_AS_COMMA, b") ")  # the names, separated by single commas
+    return _names(line.translate(_OPEN_AS_COMMA, b") "), line, n, close)  # names between single commas
+
+
+def _unit(skeleton: bytes) -> int:
+    """The length of the first atom's punctuation ``(,...,)`` at the start of ``skeleton`` (0: none)."""
+    close = skeleton.find(b")") + 1
+    unit = skeleton[:close]
+    return close if close >= 2 and unit[0] == 40 and unit.count(b",") == close - 2 else 0  # 40: "("
+
+
+def _glued_parts(raw: bytes, n: int):
+    """:func:`_constant_parts` of ``n`` table cells glued together (``p(a,b)p(c,d)``, the text of
+    an Arrow string column), each of which the caller knows to be non-empty and to end with ``)``:
+    so when the punctuation is ``n`` times one ``(,...,)``, each cell holds exactly one atom."""
+    if not raw.isascii():
+        return None
+    skeleton = raw.translate(None, _TOKEN_BYTES)
+    close = _unit(skeleton)
+    if not close or skeleton != skeleton[:close] * n:
+        return None
+    return _names(raw.translate(_PARENS_AS_COMMAS)[:-1], raw, n, close)
+
+
+def _names(joined: bytes, line: bytes, n: int, close: int):
+    """The end of :func:`_constant_parts`: ``joined``, the names and arguments of ``line``'s ``n``
+    atoms between single commas, ``close`` per atom, split if each is a name that is no keyword."""
     classes = joined.translate(_NAME_CLASSES)
     if classes[0] < 97 or classes[-1] == 44 or b",0" in classes or b",," in classes:  # 97: "a", 44: ","
         return None
@@ -426,6 +451,17 @@ class AtomInterner:
             if found is not None:
                 return found
         return self._general(text, start)
+
+    def glued(self, raw: bytes, n: int):
+        """The atoms of ``n`` table cells glued together as ``raw`` (each non-empty and ending with
+        ``)``) if each is one atom with constant arguments, all of one arity, else None; :attr:`shape`
+        is then theirs."""
+        found = _glued_parts(raw, n)
+        if found is None:
+            self.shape = None
+            return None
+        self.shape = _line_shape(*found)
+        return _zipped(*found)
 
     def _constant(self, rest: str):
         """:func:`_constant_atoms` of ``rest``, its shape kept in :attr:`shape`."""
