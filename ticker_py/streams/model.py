@@ -11,12 +11,23 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, Optional
 
+from ..records import add_methods
 from ..values import format_atom
 
 __all__ = ["Known", "Record", "TimePoint", "Model", "Result", "time_points"]
 
+_RECORDS: list = []
 
-@dataclass(frozen=True)
+
+def _record(cls):
+    """``dataclass(frozen=True)``, its methods added later for every class at once
+    (:mod:`ticker_py.records`: read from the generated ``_model_methods`` module, not compiled)."""
+    cls = dataclass(init=False, repr=False, eq=False)(cls)
+    _RECORDS.append(cls)
+    return cls
+
+
+@_record
 class Known:
     """What a reader learnt about a record's atoms while it split them, so that checks and the
     driver need not look at each atom again: ``pairs``, a set holding the (name, tuple length)
@@ -27,7 +38,7 @@ class Known:
     distinct: bool = False
 
 
-@dataclass(frozen=True)
+@_record
 class Record:
     """What a reader yields: atoms at time ``t`` from one line/row of a source.
 
@@ -43,7 +54,7 @@ class Record:
     known: Optional[Known] = field(default=None, compare=False, repr=False)
 
 
-@dataclass(frozen=True)
+@_record
 class TimePoint:
     """All atoms of one time point, in arrival order, duplicates removed."""
 
@@ -83,7 +94,7 @@ def time_points(records: Iterable[Record], until: Optional[int] = None) -> Itera
         current, atoms = current + 1, {}
 
 
-@dataclass(frozen=True)
+@_record
 class Model:
     """One answer stream at an evaluation tick.
 
@@ -93,7 +104,7 @@ class Model:
     """
 
     atoms: frozenset
-    pinned: frozenset = field(default_factory=frozenset)
+    pinned: frozenset = frozenset()
 
     def sorted_atoms(self) -> list:
         return sorted(format_atom(a) for a in self.atoms)
@@ -102,7 +113,7 @@ class Model:
         return [f"{s} at {T}" for T, s in sorted((T, format_atom(a)) for a, T in self.pinned)]
 
 
-@dataclass(frozen=True)
+@_record
 class Result:
     """The answer at one evaluation tick: zero, one or several answer streams.
 
@@ -133,3 +144,18 @@ class Result:
             raise UsageError(Diagnostic("this result does not carry its stream",
                                         notes=("create the Reasoner (or call run) with explainable=True",)))
         return self.explainer(self, atom, model, why_not)
+
+
+try:
+    from . import _model_methods as _generated
+except ImportError:  # pragma: no cover - the generated module is part of the package
+    _generated = None
+add_methods(_RECORDS, _generated)
+
+
+if __name__ == "__main__":
+    from pathlib import Path
+
+    from ..records import write_methods
+
+    write_methods(_RECORDS, Path(__file__).with_name("_model_methods.py"), "ticker_py.streams.model")
