@@ -203,23 +203,26 @@ def _pooled(pool, picks):
     return out
 
 
+def _check_outcomes(records, signatures):
+    """What a checker of ``signatures`` (``h`` intensional) says of each record: passed, or its error
+    (checking goes on after one)."""
+    checker, out = StreamChecker(signatures, {"h"}), []
+    for rec in records:
+        try:
+            out.append(checker.check(rec) is rec)
+        except StreamError as e:
+            out.append(str(e))
+    return out
+
+
 @settings(max_examples=scaled(200, 60), deadline=None)
 @given(st.lists(st.lists(st.sampled_from(POOL_ATOMS), max_size=4).map(tuple), min_size=1, max_size=3), TIME_POINTS)
 def test_checks_of_a_repeated_tuple_equal_checks_of_a_copy(pool, picks):
     """The checker passes a tuple of atoms it passed last without looking again: every record gets
     what a checker that only ever sees copies says (errors included; checking goes on after one)."""
-    def outcomes(records):
-        checker, out = StreamChecker({"p": 1}, {"h"}), []
-        for rec in records:
-            try:
-                out.append(checker.check(rec) is rec)
-            except StreamError as e:
-                out.append(str(e))
-        return out
-
     records = _pooled(pool, picks)
     copies = [Record(r.t, tuple(list(r.atoms)), r.source, r.line) for r in records]
-    assert outcomes(records) == outcomes(copies)
+    assert _check_outcomes(records, {"p": 1}) == _check_outcomes(copies, {"p": 1})
 
 
 class _Grabbing:
@@ -310,17 +313,7 @@ def test_checking_and_driving_what_the_reader_knows_equals_looking_again(lines, 
     records = _records_until_error(read_text(_known_stream(lines), "s"))
     plain = [Record(r.t, r.atoms, r.source, r.line) for r in records]
     assert all(p.known is None for p in plain)
-
-    def outcomes(recs):
-        checker, out = StreamChecker({"p": 2, "s": 0}, {"h"}), []
-        for rec in recs:
-            try:
-                out.append(checker.check(rec) is rec)
-            except StreamError as e:
-                out.append(str(e))
-        return out
-
-    assert outcomes(records) == outcomes(plain)
+    assert _check_outcomes(records, {"p": 2, "s": 0}) == _check_outcomes(plain, {"p": 2, "s": 0})
     known_engine, plain_engine = _Grabbing(), _Grabbing()
     assert list(drive(known_engine, records, every, bag=bag)) == list(drive(plain_engine, plain, every, bag=bag))
     assert known_engine.calls == plain_engine.calls

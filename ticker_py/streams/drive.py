@@ -41,8 +41,8 @@ def _gap_error(t: int, open_t: int, max_gap: int, where: Optional[Location] = No
                what: str = "time") -> StreamError:
     return StreamError(Diagnostic(
         f"{what} {t} is {t - open_t} time points after time point {open_t}, more than --max-gap {max_gap}",
-        where, (f"every time point in between would be evaluated and written; raise --max-gap "
-                f"(0: no limit) if that is meant",)))
+        where, ("every time point in between would be evaluated and written; raise --max-gap "
+                "(0: no limit) if that is meant",)))
 
 
 class Every(str, enum.Enum):

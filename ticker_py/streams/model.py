@@ -8,23 +8,17 @@ of the Ticker paper. Results are per evaluation tick ``(t, c)``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Callable, Iterable, Iterator, Optional
 
-from ..records import add_methods
+from ..records import add_methods, collecting
 from ..values import format_atom
 
 __all__ = ["Known", "Record", "TimePoint", "Model", "Result", "time_points"]
 
 _RECORDS: list = []
-
-
-def _record(cls):
-    """``dataclass(frozen=True)``, its methods added later for every class at once
-    (:mod:`ticker_py.records`: read from the generated ``_model_methods`` module, not compiled)."""
-    cls = dataclass(init=False, repr=False, eq=False)(cls)
-    _RECORDS.append(cls)
-    return cls
+#: ``dataclass(frozen=True)``, the methods read from the generated ``_model_methods`` module
+_record = collecting(_RECORDS)
 
 
 @_record
