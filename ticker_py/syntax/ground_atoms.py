@@ -20,23 +20,40 @@ from ..limits import MAX_TERM_DEPTH
 
 __all__ = ["GroundSyntaxError", "parse_ground_atom", "split_atoms", "AtomInterner"]
 
-_NAME = re.compile(r"[a-z][A-Za-z0-9_']*")
-_INT = re.compile(r"-?[0-9]+")
-_STRING = re.compile(r'"(\\["\\\\n]|[^"\\\n])*"')   # clingo's escapes only: \" \\ \n
-_BAD_ESCAPE = re.compile(r'"(?:\\["\\\\n]|[^"\\\n])*(\\[^"\\\\n]?)')
-_VARIABLE = re.compile(r"_*[A-Z][A-Za-z0-9_']*")
-_WS = re.compile(r"[ \t\r\n]*")
+
+class _Lazy:
+    """A regular expression compiled when first used: start-up compiles none of the parser's
+    (a stream of constant atoms never needs most of them). Its methods, once looked up, are
+    kept as attributes."""
+
+    def __init__(self, pattern: str):
+        self.pattern = pattern
+
+    def __getattr__(self, name: str):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        value = getattr(re.compile(self.pattern), name)
+        setattr(self, name, value)
+        return value
+
+
+_NAME = _Lazy(r"[a-z][A-Za-z0-9_']*")
+_INT = _Lazy(r"-?[0-9]+")
+_STRING = _Lazy(r'"(\\["\\\\n]|[^"\\\n])*"')   # clingo's escapes only: \" \\ \n
+_BAD_ESCAPE = _Lazy(r'"(?:\\["\\\\n]|[^"\\\n])*(\\[^"\\\\n]?)')
+_VARIABLE = _Lazy(r"_*[A-Z][A-Za-z0-9_']*")
+_WS = _Lazy(r"[ \t\r\n]*")
 _ARG = r"(?:[a-z][A-Za-z0-9_']*|-?[0-9]+)"
-_SIMPLE = re.compile(rf"([a-z][A-Za-z0-9_']*)(?:\(({_ARG}(?:,{_ARG})*)\))?")
+_SIMPLE = _Lazy(rf"([a-z][A-Za-z0-9_']*)(?:\(({_ARG}(?:,{_ARG})*)\))?")
 #: an atom's text as the line splitter sees it: a name, maybe arguments without parentheses
 #: or quotes inside (anything else makes the line go to the full parser)
 _ATOM_TEXT = r"[a-z][A-Za-z0-9_']*(?:[ \t\r\n]*\([^()\"]*\))?"
-_LINE = re.compile(rf"[ \t\r\n]*(?:{_ATOM_TEXT}(?:[ \t\r\n]*[,;][ \t\r\n]*{_ATOM_TEXT})*)?[ \t\r\n]*")
-_ATOM_TEXTS = re.compile(_ATOM_TEXT)
+_LINE = _Lazy(rf"[ \t\r\n]*(?:{_ATOM_TEXT}(?:[ \t\r\n]*[,;][ \t\r\n]*{_ATOM_TEXT})*)?[ \t\r\n]*")
+_ATOM_TEXTS = _Lazy(_ATOM_TEXT)
 _NUMBER_START = frozenset("-0123456789")
-_FIRST = re.compile(r"[ \t\r\n]*[a-z][A-Za-z0-9_']*(\([^()\"]*\))?")
-_HAS_INT = re.compile(r"[(,]-?[0-9]")
-_HAS_RESERVED = re.compile(r"\b(?:not|in|always|at)\b")
+_FIRST = _Lazy(r"[ \t\r\n]*[a-z][A-Za-z0-9_']*(\([^()\"]*\))?")
+_HAS_INT = _Lazy(r"[(,]-?[0-9]")
+_HAS_RESERVED = _Lazy(r"\b(?:not|in|always|at)\b")
 
 
 _SEPARATORS = frozenset([",", ";", ", ", "; ", " ,", " ;", " , ", " ; "])
