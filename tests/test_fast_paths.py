@@ -20,7 +20,8 @@ from helpers import scaled
 
 from ticker_py.errors import StreamError
 from ticker_py.values import format_atom
-from ticker_py.streams import Model, Record, Result, StreamChecker, make_writer, read_dataframe, read_parquet, read_text
+from ticker_py.streams import (Known, Model, Record, Result, StreamChecker, make_writer, read_dataframe,
+                               read_jsonl, read_parquet, read_text)
 from ticker_py.streams.drive import drive
 from ticker_py.streams.readers import _table_records
 from ticker_py.syntax.ground_atoms import (AtomInterner, GroundSyntaxError, _constant_atoms, parse_full,
@@ -202,23 +203,26 @@ def _pooled(pool, picks):
     return out
 
 
+def _check_outcomes(records, signatures):
+    """What a checker of ``signatures`` (``h`` intensional) says of each record: passed, or its error
+    (checking goes on after one)."""
+    checker, out = StreamChecker(signatures, {"h"}), []
+    for rec in records:
+        try:
+            out.append(checker.check(rec) is rec)
+        except StreamError as e:
+            out.append(str(e))
+    return out
+
+
 @settings(max_examples=scaled(200, 60), deadline=None)
 @given(st.lists(st.lists(st.sampled_from(POOL_ATOMS), max_size=4).map(tuple), min_size=1, max_size=3), TIME_POINTS)
 def test_checks_of_a_repeated_tuple_equal_checks_of_a_copy(pool, picks):
     """The checker passes a tuple of atoms it passed last without looking again: every record gets
     what a checker that only ever sees copies says (errors included; checking goes on after one)."""
-    def outcomes(records):
-        checker, out = StreamChecker({"p": 1}, {"h"}), []
-        for rec in records:
-            try:
-                out.append(checker.check(rec) is rec)
-            except StreamError as e:
-                out.append(str(e))
-        return out
-
     records = _pooled(pool, picks)
     copies = [Record(r.t, tuple(list(r.atoms)), r.source, r.line) for r in records]
-    assert outcomes(records) == outcomes(copies)
+    assert _check_outcomes(records, {"p": 1}) == _check_outcomes(copies, {"p": 1})
 
 
 class _Grabbing:
@@ -256,6 +260,94 @@ def test_driving_a_repeated_tuple_equals_driving_a_copy(pool, picks, bag):
     appended = {call[0]: list(call[1]) for call in copy_engine.calls if isinstance(call, tuple)}
     assert {t: appended[t] for t in expected} == {t: a if bag else list(dict.fromkeys(a)) for t, a in expected.items()}
     assert not any(atoms for t, atoms in appended.items() if t not in expected)
+
+
+#: lines the string-method path takes (constants only, ", " between) and some it declines, with
+#: repeated atoms, several names and arities, keywords and variables (errors)
+KNOWN_ATOMS = st.sampled_from(["p(a,b)", "p(a,c)", "p(c,b)", "q(a)", "q(b)", "p(b)", "r(x,y,z)", "p(A,b)",
+                               "p(not,a)", "p(1,b)", "s", 'q("a")', "h(a)"])
+KNOWN_LINES = st.tuples(st.integers(0, 2), st.lists(KNOWN_ATOMS, max_size=5), st.sampled_from([", ", "; "]))
+
+
+def _known_stream(lines):
+    t, out = 0, []
+    for step, atoms, sep in lines:
+        t += step
+        out.append(f"{t}: {sep.join(atoms)}\n")
+    return "".join(out)
+
+
+def _records_until_error(records):
+    out = []
+    try:
+        out.extend(records)
+    except StreamError:
+        pass
+    return out
+
+
+@settings(max_examples=scaled(300, 100), deadline=None)
+@given(st.lists(KNOWN_LINES, min_size=1, max_size=8))
+def test_what_the_text_reader_knows_of_a_record_is_true(lines):
+    for rec in _records_until_error(read_text(_known_stream(lines), "s")):
+        if rec.known is not None:
+            assert rec.known.pairs == {(a[0], len(a)) for a in rec.atoms}
+            assert not rec.known.distinct or len(set(rec.atoms)) == len(rec.atoms)
+
+
+def test_the_text_reader_knows_constant_lines():
+    first, second, third, fourth, fifth = read_text("0: p(a,b), p(c,d)\n1: p(e,f), p(e,g)\n2: p(h,i), q(j,k)\n"
+                                                    "3: p(a,b); p(c,d)\n4: p(a,b), p(c,d)\n", "s")
+    assert first.known == Known(frozenset({("p", 3)}), True)
+    assert second.known == Known(frozenset({("p", 3)}), False)  # first arguments repeat: not known
+    assert third.known == Known(frozenset({("p", 3), ("q", 3)}), True)
+    assert fourth.known is None and fourth == Record(3, (("p", "a", "b"), ("p", "c", "d")), "s", 4)
+    assert fifth.known is None and fifth.atoms == first.atoms  # atoms found by their texts: not looked at
+
+
+@settings(max_examples=scaled(300, 100), deadline=None)
+@given(st.lists(KNOWN_LINES, min_size=1, max_size=8), st.sampled_from(["time", "signal"]), st.booleans())
+def test_checking_and_driving_what_the_reader_knows_equals_looking_again(lines, every, bag):
+    """Records with what the reader knows (pairs checked at once, a distinct time point not
+    deduplicated) give the checker's outcomes and the engine's calls of the same records without it."""
+    records = _records_until_error(read_text(_known_stream(lines), "s"))
+    plain = [Record(r.t, r.atoms, r.source, r.line) for r in records]
+    assert all(p.known is None for p in plain)
+    assert _check_outcomes(records, {"p": 2, "s": 0}) == _check_outcomes(plain, {"p": 2, "s": 0})
+    known_engine, plain_engine = _Grabbing(), _Grabbing()
+    assert list(drive(known_engine, records, every, bag=bag)) == list(drive(plain_engine, plain, every, bag=bag))
+    assert known_engine.calls == plain_engine.calls
+
+
+JSON_TEXTS = st.one_of(KNOWN_ATOMS, st.sampled_from([" p(a,b)", "p(a, b)", "p(a,b), p(c,d)", "", "p(a,b);",
+                                                     'f(g(1),"s\\"x")', "w(-12345678901234567890123, 7)"]))
+
+
+@settings(max_examples=scaled(300, 100), deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 2), st.lists(JSON_TEXTS, max_size=5)), min_size=1, max_size=8),
+       st.booleans())
+def test_json_lines_atoms_split_at_once_equal_parsing_each_text(lines, recurring):
+    """JSON Lines atom lists (looked up, or joined and split at once) give what parsing each text on
+    its own gives, the first bad text's error included, and what the reader knows of them is true."""
+    t, stream, expected, error = 0, [], [], None
+    for number, (step, texts) in enumerate(lines * 2 if recurring else lines, 1):  # twice: the atoms recur
+        t += step
+        stream.append(json.dumps({"t": t, "atoms": texts}) + "\n")
+        parsed = [_outcome(parse_full, x) for x in texts]
+        bad = [p for p in parsed if p[0] == "error"]
+        if bad and error is None:
+            error = (number, bad[0][1])
+        if error is None:
+            expected.append((t, tuple(parsed), "s", number))
+    got, message = _drain(read_jsonl(stream, "s"))
+    assert got == expected
+    assert (message is None) == (error is None)
+    if error is not None:
+        assert message.startswith(f"s:{error[0]}:") and error[1] in message
+    for rec in _records_until_error(read_jsonl(stream, "s")):
+        if rec.known is not None:
+            assert rec.known.pairs == {(a[0], len(a)) for a in rec.atoms}
+            assert not rec.known.distinct or len(set(rec.atoms)) == len(rec.atoms)
 
 
 # ---------------------------------------------------------------- columnar tables
@@ -469,3 +561,43 @@ def test_table_cells_split_at_once_equal_row_reading(cells):
     the same atoms, or the same first error, as converting them one by one."""
     df = pd.DataFrame({"t": [i // 4 for i in range(len(cells))], "atom": cells})
     assert _drain(read_dataframe(df, "frame")) == _rows_reference(df, "frame")
+
+
+GLUED_CELLS = st.one_of(st.sampled_from(["p(a,b)", "p(c,d)", "q(x,y)", "p(a,b)"]).filter(bool),
+                        st.sampled_from(["p(a,b)", "p(a,b)q(c,d)", "p(a,b)x", "", " p(a,b)", "(a,b)", "p(a,)",
+                                         "p(not,b)", "P(a,b)", "p(1,b)", "p(a)", "p(a,b), q(c,d)", "é(a,b)",
+                                         "p(_a,b)", "p(a,b))", "q(b,a)"]))
+
+
+@settings(max_examples=scaled(300, 80), deadline=None)
+@given(st.lists(GLUED_CELLS, min_size=1, max_size=30), st.integers(1, 9), st.sampled_from(["string", "large_string"]))
+def test_parquet_cells_read_from_the_buffer_equal_row_reading(tmp_path_factory, cells, batch, kind):
+    """A Parquet string column whose cells are all one atom with constant arguments is split straight
+    from its buffer: the same records (or first error) as row by row, and what the reader knows of
+    each record (pairs holding every atom's, distinct only if no atom repeats) is true, also for
+    time points that span batches."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    t = [i // 4 for i in range(len(cells))]
+    path = tmp_path_factory.mktemp("glued") / "s.parquet"
+    pq.write_table(pa.table({"t": pa.array(t, pa.int64()), "atom": pa.array(cells, getattr(pa, kind)())}), path,
+                   row_group_size=batch, use_dictionary=False)
+    df = pd.DataFrame({"t": t, "atom": cells})
+    got = _drain(read_parquet(path, "frame", batch_size=batch))
+    assert got == _rows_reference(df, "frame")
+    for rec in _records_until_error(read_parquet(path, "frame", batch_size=batch)):
+        if rec.known is not None:
+            assert rec.known.pairs >= {(a[0], len(a)) for a in rec.atoms}
+            assert not rec.known.distinct or len(set(rec.atoms)) == len(rec.atoms)
+
+
+def test_parquet_cells_of_one_shape_are_known(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "s.parquet"
+    pq.write_table(pa.table({"t": [0, 0, 1, 1], "atom": ["p(a,b)", "p(c,d)", "p(e,f)", "p(e,g)"]}), path)
+    first, second = read_parquet(path, "s")
+    assert first.atoms == (("p", "a", "b"), ("p", "c", "d"))
+    assert first.known == second.known == Known(frozenset({("p", 3)}), False)  # first arguments repeat in the batch

@@ -110,3 +110,41 @@ def test_a_parquet_run_imports_pyarrow_but_not_pandas(tmp_path):
     assert (status, out) == (0, '{"t": 0, "c": 2, "models": [["a(-2)", "a(1)"]]}\n'
                                 '{"t": 1, "c": 3, "models": [["a(\\"x\\")"]]}\n')
     assert "pyarrow" in modules and "pandas" not in modules
+
+
+def test_the_ticker_process_leaves_its_garbage_to_the_exit(tmp_path):
+    """``main()`` as the ``ticker`` process freezes what the command left behind (the engine's
+    cycles), so that the interpreter does not collect it at exit; a caller's ``main(argv)`` does not."""
+    prog, data = tmp_path / "p.lars", tmp_path / "s.stream"
+    prog.write_text("q(A,C) :- p(A,B) in [3], p(B,C) in [3].\n")
+    data.write_text("".join(f"{t}: p(c{t},c{t + 1}), p(c{t + 1},c{t + 2})\n" for t in range(20)))
+    code = ("import gc, sys\nfrom ticker_py.cli import main\nargs = {args}\nsys.argv[1:] = args\n"
+            "status = main({call})\nprint(status, gc.collect(), file=sys.stderr)\n")
+    argv = ["run", str(prog), "--stream", str(data), "--engine", "native", "--format", "none"]
+    found = {}
+    for call in ("", "args"):
+        proc = subprocess.run([sys.executable, "-c", code.format(args=argv, call=call)], capture_output=True,
+                              text=True, cwd=ROOT, timeout=60)
+        status, garbage = map(int, proc.stderr.split()[-2:])
+        found[call] = (status, garbage)
+    assert found[""] == (0, 0)
+    assert found["args"][0] == 0 and found["args"][1] > 0
+
+
+def test_a_stream_of_constant_atoms_compiles_none_of_the_atom_parsers_expressions(tmp_path):
+    """The ground-atom parser's regular expressions are compiled when first used: a run on lines of
+    constant atoms (split by bytes methods) compiles none of them; a nested term compiles some."""
+    prog, data = tmp_path / "p.lars", tmp_path / "s.stream"
+    prog.write_text("q(A,B) :- p(A,B) in [2].\n")
+    code = ("import sys\nfrom ticker_py.cli import main\nfrom ticker_py.syntax import ground_atoms as g\n"
+            f"status = main(['run', {str(prog)!r}, '--stream', {str(data)!r}, '--engine', 'native'])\n"
+            "lazy = [x for x in vars(g).values() if isinstance(x, g._Lazy)]\n"
+            "print(status, len(lazy), sum(len(vars(x)) > 1 for x in lazy), file=sys.stderr)\n")
+    compiled = []
+    for stream in ("0: p(a,b), p(c,d)\n1: p(e,f), p(g,h)\n", "0: p(a,f(b))\n"):
+        data.write_text(stream)
+        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+        status, lazy, used = map(int, proc.stderr.split()[-3:])
+        assert status == 0 and lazy >= 10
+        compiled.append(used)
+    assert compiled[0] == 0 and compiled[1] > 0

@@ -6,11 +6,11 @@ ignored by equality).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import field, fields, replace
 from enum import Enum
 from typing import Optional, Union
 
-from .records import add_methods, write_methods
+from .records import add_methods, collecting, write_methods
 
 __all__ = [
     "Location", "Variable", "Number", "Constant", "String", "Function", "Iri", "BinOp", "Interval",
@@ -20,14 +20,8 @@ __all__ = [
 
 
 _RECORDS: list = []
-
-
-def _record(cls):
-    """``dataclass(frozen=True)``, its methods added later for every class at once
-    (:mod:`ticker_py.records`: read from the generated ``_ast_methods`` module, not compiled)."""
-    cls = dataclass(init=False, repr=False, eq=False)(cls)
-    _RECORDS.append(cls)
-    return cls
+#: ``dataclass(frozen=True)``, the methods read from the generated ``_ast_methods`` module
+_record = collecting(_RECORDS)
 
 
 @_record

@@ -11,16 +11,26 @@ start-up. A stale module is never used; the source is then compiled as before.
 
 from __future__ import annotations
 
-from dataclasses import MISSING, FrozenInstanceError, fields
+from dataclasses import MISSING, FrozenInstanceError, dataclass, fields
 from typing import TYPE_CHECKING, Optional
 
 if TYPE_CHECKING:  # annotations only: the AST imports this module at every start
     from pathlib import Path
     from types import ModuleType
 
-__all__ = ["layout", "methods_source", "add_methods", "write_methods"]
+__all__ = ["collecting", "layout", "methods_source", "add_methods", "write_methods"]
 
 _METHODS = ("init", "repr", "eq", "hash", "setattr", "delattr")
+
+
+def collecting(registry: list):
+    """A class decorator: ``dataclass(frozen=True)`` without the methods, which :func:`add_methods`
+    adds later to every class of ``registry`` (where the class is appended) at once."""
+    def record(cls):
+        cls = dataclass(init=False, repr=False, eq=False)(cls)
+        registry.append(cls)
+        return cls
+    return record
 
 
 def layout(classes) -> str:

@@ -59,6 +59,15 @@ def _tune_gc() -> None:
     gc.set_threshold(50_000, 20, 50)
 
 
+def _leave_to_exit() -> None:
+    """Leave what the command built to the end of the process: frozen, the engine's state (cycles of
+    hundreds of thousands of objects) is not collected and freed one object at a time when the
+    interpreter shuts down (0.1-0.3 s on the Laser workloads), the operating system reclaims it."""
+    import gc
+
+    gc.freeze()
+
+
 def _log_to_stderr(verbose: bool) -> None:
     """Log records as ``name: message`` on stderr: all of them with ``-v``, else warnings and
     errors. Without ``-v`` this is left out when nothing has imported :mod:`logging` yet (a
@@ -77,6 +86,14 @@ def main(argv=None) -> int:
         _tune_gc()
     if args.verbose or "logging" in sys.modules:
         _log_to_stderr(args.verbose)
+    status = _dispatch(args)
+    if argv is None:
+        _leave_to_exit()
+    return status
+
+
+def _dispatch(args) -> int:
+    """Run the command of ``args``; errors become exit statuses."""
     try:
         return args.func(args)
     except TickerError as err:

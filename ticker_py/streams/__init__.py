@@ -6,7 +6,7 @@ make_writer`` imports :mod:`.writers` only): a command imports only the modules 
 
 import importlib
 
-from .model import Model, Record, Result, TimePoint, time_points
+from .model import Known, Model, Record, Result, TimePoint, time_points
 
 _LAZY = {name: "readers" for name in ("ORDER_COLUMNS", "StreamChecker", "open_stream", "read_csv", "read_dataframe",
                                       "read_jsonl", "read_parquet", "read_text")}
@@ -14,7 +14,7 @@ _LAZY.update({name: "writers" for name in ("FORMATS", "ChangesWriter", "CsvWrite
                                            "TextWriter", "Writer", "make_writer", "printed_models", "result_rows",
                                            "results_to_dataframe")})
 
-__all__ = ["Model", "Record", "Result", "TimePoint", "time_points", *_LAZY]
+__all__ = ["Known", "Model", "Record", "Result", "TimePoint", "time_points", *_LAZY]
 
 
 def __getattr__(name):

@@ -41,8 +41,8 @@ def _gap_error(t: int, open_t: int, max_gap: int, where: Optional[Location] = No
                what: str = "time") -> StreamError:
     return StreamError(Diagnostic(
         f"{what} {t} is {t - open_t} time points after time point {open_t}, more than --max-gap {max_gap}",
-        where, (f"every time point in between would be evaluated and written; raise --max-gap "
-                f"(0: no limit) if that is meant",)))
+        where, ("every time point in between would be evaluated and written; raise --max-gap "
+                "(0: no limit) if that is meant",)))
 
 
 class Every(str, enum.Enum):
@@ -83,17 +83,22 @@ class Driver:
         self._pending: list = []   # time mode: atoms of the open time point
         self._seen: set = set()
         self._single: Optional[tuple] = None     # the open time point's atoms if pushed as one tuple
+        self._known_distinct = False             # ... and known to hold no atom twice
         self._repeated: tuple = (None, [])       # a tuple of atoms and its atoms, each once
         self.bag = bag
 
-    def push(self, t: int, atoms: Iterable = ()) -> List:
-        """Close the time points before t, then add ``atoms`` arriving at t."""
+    def push(self, t: int, atoms: Iterable = (), distinct: bool = False) -> List:
+        """Close the time points before t, then add ``atoms`` arriving at t. ``distinct``: no atom
+        occurs twice in ``atoms`` (a reader knows it), so a time point of these atoms alone is
+        not deduplicated again."""
         self.check_gap(t)
         out = self.close_before(t)
         self.touched = True
         if not self.signal:
             # duplicates are dropped when the time point closes (unless bag)
-            self._single = atoms if not self._pending and type(atoms) is tuple else None
+            first = not self._pending
+            self._single = atoms if first and type(atoms) is tuple else None
+            self._known_distinct = distinct and first
             self._pending.extend(atoms)
             return out
         for atom in atoms:
@@ -126,15 +131,18 @@ class Driver:
                 self.engine.append(t, self._pending if self.bag else self._distinct())
             out = [self._evaluate(t)]
         self.open, self._pending, self._single, self._seen, self.touched = t + 1, [], None, set(), False
+        self._known_distinct = False
         return out
 
     def _distinct(self) -> list:
         """The open time point's atoms, each once (first arrivals, in order): a new list. A time
         point that is one tuple of atoms, the same object as the last such one (a reader that
-        repeats its time points), is not looked at again."""
+        repeats its time points), is not looked at again, nor is one push known to be distinct."""
         pending, single = self._pending, self._single
         if single is not None and single is self._repeated[0]:
             return self._repeated[1][:]
+        if self._known_distinct:
+            return pending
         distinct = dict.fromkeys(pending)
         atoms = pending if len(distinct) == len(pending) else list(distinct)
         if single is not None:
@@ -161,8 +169,10 @@ def drive(engine, records: Iterable, every: Union[str, Every] = Every.TIME, unti
     accepted = closed = False
     try:
         for rec in records:
+            known = None
             if isinstance(rec, (Record, TimePoint)):
                 t, atoms = rec.t, rec.atoms
+                known = getattr(rec, "known", None)
             else:
                 t, atoms = rec
             located = getattr(rec, "source", None) is not None and rec.line
@@ -170,7 +180,7 @@ def drive(engine, records: Iterable, every: Union[str, Every] = Every.TIME, unti
             accepted = True
             while driver.open < t:                 # one at a time: each result goes out at once
                 yield from driver.close_open()
-            yield from driver.push(t, atoms)
+            yield from driver.push(t, atoms, known is not None and known.distinct)
             closed = isinstance(rec, TimePoint)
             if closed:
                 yield from driver.close_open()

@@ -8,29 +8,47 @@ of the Ticker paper. Results are per evaluation tick ``(t, c)``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Callable, Iterable, Iterator, Optional
 
+from ..records import add_methods, collecting
 from ..values import format_atom
 
-__all__ = ["Record", "TimePoint", "Model", "Result", "time_points"]
+__all__ = ["Known", "Record", "TimePoint", "Model", "Result", "time_points"]
+
+_RECORDS: list = []
+#: ``dataclass(frozen=True)``, the methods read from the generated ``_model_methods`` module
+_record = collecting(_RECORDS)
 
 
-@dataclass(frozen=True)
+@_record
+class Known:
+    """What a reader learnt about a record's atoms while it split them, so that checks and the
+    driver need not look at each atom again: ``pairs``, a set holding the (name, tuple length)
+    pair of every atom (a table reader's may hold more: those of the batch the record came from);
+    ``distinct``, whether no atom occurs twice (False: not known)."""
+
+    pairs: frozenset
+    distinct: bool = False
+
+
+@_record
 class Record:
     """What a reader yields: atoms at time ``t`` from one line/row of a source.
 
     ``source``/``line`` locate the record for error messages. Several records may carry the
-    same t (a time point continued on a later line); t never decreases.
+    same t (a time point continued on a later line); t never decreases. ``known``: what the
+    reader knows of the atoms (:class:`Known`), or None; records equal each other regardless.
     """
 
     t: int
     atoms: tuple
     source: str = "<stream>"
     line: int = 0
+    known: Optional[Known] = field(default=None, compare=False, repr=False)
 
 
-@dataclass(frozen=True)
+@_record
 class TimePoint:
     """All atoms of one time point, in arrival order, duplicates removed."""
 
@@ -70,7 +88,7 @@ def time_points(records: Iterable[Record], until: Optional[int] = None) -> Itera
         current, atoms = current + 1, {}
 
 
-@dataclass(frozen=True)
+@_record
 class Model:
     """One answer stream at an evaluation tick.
 
@@ -80,7 +98,7 @@ class Model:
     """
 
     atoms: frozenset
-    pinned: frozenset = field(default_factory=frozenset)
+    pinned: frozenset = frozenset()
 
     def sorted_atoms(self) -> list:
         return sorted(format_atom(a) for a in self.atoms)
@@ -89,7 +107,7 @@ class Model:
         return [f"{s} at {T}" for T, s in sorted((T, format_atom(a)) for a, T in self.pinned)]
 
 
-@dataclass(frozen=True)
+@_record
 class Result:
     """The answer at one evaluation tick: zero, one or several answer streams.
 
@@ -120,3 +138,18 @@ class Result:
             raise UsageError(Diagnostic("this result does not carry its stream",
                                         notes=("create the Reasoner (or call run) with explainable=True",)))
         return self.explainer(self, atom, model, why_not)
+
+
+try:
+    from . import _model_methods as _generated
+except ImportError:  # pragma: no cover - the generated module is part of the package
+    _generated = None
+add_methods(_RECORDS, _generated)
+
+
+if __name__ == "__main__":
+    from pathlib import Path
+
+    from ..records import write_methods
+
+    write_methods(_RECORDS, Path(__file__).with_name("_model_methods.py"), "ticker_py.streams.model")

@@ -22,7 +22,7 @@ from ..ast import Location
 from ..errors import Diagnostic, StreamError, UsageError, with_excerpt
 from ..values import format_atom
 from ..syntax.ground_atoms import AtomInterner, GroundSyntaxError, parse_ground_atom
-from .model import Record
+from .model import Known, Record
 
 __all__ = ["read_text", "read_jsonl", "read_csv", "read_parquet", "read_dataframe",
            "open_stream", "stream_format", "StreamChecker", "ORDER_COLUMNS", "STREAM_FORMATS", "MAX_LINE",
@@ -70,13 +70,18 @@ def _parse_atom(text: str, source: str, line: int, interner: Optional[AtomIntern
 
 def _parse_atoms(texts: list, source: str, line: int, interner: AtomInterner) -> tuple:
     """The atoms of ``texts`` (interned); the first bad one raises a located StreamError."""
-    get = interner.cache.get
     try:
-        return tuple([get(x) or interner.atom(x) for x in texts])
+        return interner.each(texts)
     except (GroundSyntaxError, TypeError):
         if not all(isinstance(x, str) for x in texts):
             raise stream_error(source, line, 1, "'atoms' must be a list of strings") from None
         return tuple(_parse_atom(x, source, line, interner) for x in texts)
+
+
+def _known(interner: AtomInterner) -> Optional[Known]:
+    """What the interner learnt of the atoms it just split (for the checker and the driver)."""
+    shape = interner.shape
+    return Known(*shape) if shape is not None else None
 
 
 #: The longest line (in bytes) a text, JSON Lines or CSV stream may have; see docs/formats.md.
@@ -163,7 +168,7 @@ def read_text(lines_or_file, source: str = "<stdin>") -> Iterator[Record]:
         except GroundSyntaxError as e:
             raise stream_error(source, number, e.column + 1, e.message, raw) from None
         last = t
-        yield Record(t, atoms, source, number)
+        yield Record(t, atoms, source, number, _known(interner))
 
 
 def read_jsonl(lines_or_file, source: str = "<stdin>") -> Iterator[Record]:
@@ -196,7 +201,7 @@ def read_jsonl(lines_or_file, source: str = "<stdin>") -> Iterator[Record]:
             raise stream_error(source, number, 1, "'atoms' must be a list of strings")
         atoms = _parse_atoms(texts, source, number, interner)
         last = t
-        yield Record(t, atoms, source, number)
+        yield Record(t, atoms, source, number, _known(interner))
 
 
 # ---------------------------------------------------------------- tables
@@ -216,6 +221,10 @@ def _check_columns(columns, source: str) -> Optional[str]:
     return next((c for c in ORDER_COLUMNS if c in columns), None)
 
 
+#: the shape of a time point without atoms yet: no pairs, distinct
+_NO_ATOMS = (frozenset(), True)
+
+
 class _Grouper:
     """Groups table rows into one Record per time point (t must not decrease).
 
@@ -228,17 +237,27 @@ class _Grouper:
     def __init__(self, order: Optional[str], interner: AtomInterner):
         self.order, self.interner = order, interner
         self.t, self.where, self.atoms, self.keys = None, ("", 0), [], []
+        self.shape: Optional[tuple] = _NO_ATOMS  # (pairs, distinct) of the time point's atoms; None: unknown
 
     def _flush(self) -> Record:
         atoms, keys = self.atoms, self.keys
         if self.order and len(atoms) > 1 and keys != sorted(keys):  # mostly in order already: O(n)
             atoms = [atoms[i] for i in sorted(range(len(keys)), key=keys.__getitem__)]  # stable
-        return Record(self.t, tuple(atoms), *self.where)
+        known = Known(*self.shape) if self.shape is not None and atoms else None
+        return Record(self.t, tuple(atoms), *self.where, known)
 
     def _start(self, t, source, line):
         record = self._flush() if self.t is not None else None
-        self.t, self.where, self.atoms, self.keys = t, (source, line), [], []
+        self.t, self.where, self.atoms, self.keys, self.shape = t, (source, line), [], [], _NO_ATOMS
         return record
+
+    def _learn(self, shape: Optional[tuple], first: bool) -> None:
+        """Atoms of a chunk whose shape (covering pairs, distinct) is ``shape`` joined the time
+        point (``first``: as its first atoms): pairs add up, distinct holds for one chunk only."""
+        if first or shape is None:
+            self.shape = shape
+        elif self.shape is not None:
+            self.shape = (self.shape[0] | shape[0], False)
 
     def failed(self) -> Iterator[Record]:
         """What to yield before re-raising an error."""
@@ -265,6 +284,7 @@ class _Grouper:
         if not _missing(cell):
             self.atoms.append(_parse_atom(str(cell).strip(), source, line, self.interner))
             self.keys.append(key)
+            self.shape = None
 
     def chunk(self, source, first_line, t, codes, keys, lookup) -> Iterator[Record]:
         """Rows ``first_line, first_line + 1, ...`` at once (the fast path): ``t``, ``codes``
@@ -301,16 +321,25 @@ class _Grouper:
             bad_rows = np.asarray([i for i, x in enumerate(texts) if x in wrong] if wrong else (), dtype=np.int64)
         yield from self._accept(source, first_line, t, keys, atoms, bad_rows, texts.__getitem__)
 
+    def parsed(self, source, first_line, t, keys, atoms: list, shape: tuple, cell) -> Iterator[Record]:
+        """Like :meth:`chunk`, for rows whose atoms are parsed already (none empty, none bad):
+        ``shape`` is theirs (covering pairs, distinct); ``cell(i)`` is row i's text."""
+        if not _integers(t, keys):
+            yield from self._rows(source, first_line, t, keys, [cell(i) for i in range(len(atoms))])
+            return
+        yield from self._accept(source, first_line, t, keys, atoms, (), cell, shape)
+
     def _rows(self, source, first_line, t, keys, cells: list) -> Iterator[Record]:
         """Row by row (times or keys that are not integer arrays: row() says what is wrong)."""
         key_list = keys.tolist() if keys is not None else [None] * len(cells)
         for i, (time, cell, key) in enumerate(zip(t.tolist(), cells, key_list)):
             yield from self.row(source, first_line + i, time, cell, key)
 
-    def _accept(self, source, first_line, t, keys, atoms: list, bad_rows, cell) -> Iterator[Record]:
+    def _accept(self, source, first_line, t, keys, atoms: list, bad_rows, cell,
+                shape: Optional[tuple] = None) -> Iterator[Record]:
         """Group rows whose atoms are ``atoms`` (None: an empty cell) into records, up to the first
         bad row (a bad time or key, or a row of ``bad_rows``), which row() then reports with its
-        cell ``cell(i)``."""
+        cell ``cell(i)``. ``shape``: that of ``atoms`` (covering pairs, distinct), if known."""
         import numpy as np
 
         n = len(t)
@@ -333,6 +362,7 @@ class _Grouper:
                     record = self._start(values[a], source, first_line + a)
                     if record is not None:
                         yield record
+                before = len(self.atoms)
                 if heartbeats:
                     kept = [i for i in range(a, b) if atoms[i] is not None]
                     self.atoms.extend(atoms[i] for i in kept)
@@ -342,6 +372,8 @@ class _Grouper:
                     self.atoms.extend(atoms[a:b])
                     if key_list is not None:
                         self.keys.extend(key_list[a:b])
+                if len(self.atoms) > before:
+                    self._learn(shape, not before)
         if stop < n:
             yield from self.row(source, first_line + stop, t[stop].item(), cell(stop),
                                 None if keys is None else keys[stop].item())
@@ -485,7 +517,12 @@ def _parquet_batch(grouper: _Grouper, batch, order: Optional[str], name: str, nu
         return
     t, keys = _integers_of(t), _integers_of(keys) if keys is not None else None
     if not pa.types.is_dictionary(atom.type):
-        yield from grouper.texts(name, number, t, atom.to_pylist(), keys)
+        atoms = _glued(atom, grouper.interner) if not atom.null_count else None
+        if atoms is not None:
+            yield from grouper.parsed(name, number, t, keys, atoms, grouper.interner.shape,
+                                      lambda i: atom[i].as_py())
+        else:
+            yield from grouper.texts(name, number, t, atom.to_pylist(), keys)
         return
     if atom.null_count:
         codes = atom.indices.to_numpy(zero_copy_only=False)
@@ -503,6 +540,31 @@ def _parquet_batch(grouper: _Grouper, batch, order: Optional[str], name: str, nu
     if len(valid) < len(used):
         texts = [None, *texts]
     yield from grouper.chunk(name, number, t, codes.reshape(-1), keys, texts)
+
+
+def _glued(column, interner: AtomInterner) -> Optional[list]:
+    """The atoms of a string column without nulls read straight from its buffer (no string object
+    per cell, no joining) when every cell is one atom with constant arguments, all of one arity
+    (:meth:`AtomInterner.glued`; the interner's shape is then theirs), else None."""
+    import numpy as np
+    import pyarrow as pa
+
+    if pa.types.is_large_string(column.type):
+        width = np.dtype(np.int64)
+    elif pa.types.is_string(column.type):
+        width = np.dtype(np.int32)
+    else:
+        return None
+    n = len(column)
+    offsets = np.frombuffer(column.buffers()[1], dtype=width, count=n + 1, offset=column.offset * width.itemsize)
+    if not n or (offsets[1:] <= offsets[:-1]).any():  # an empty cell
+        return None
+    start, end = int(offsets[0]), int(offsets[-1])
+    raw = memoryview(column.buffers()[2])[start:end].tobytes()
+    if (np.frombuffer(raw, dtype=np.uint8)[offsets[1:] - (start + 1)] != 41).any():  # a cell not ending in ")"
+        return None
+    atoms = interner.glued(raw, n)
+    return list(atoms) if atoms is not None else None
 
 
 def _integers_of(column):
@@ -718,6 +780,10 @@ class StreamChecker:
         """Return ``record`` unchanged, or raise a StreamError located at its line."""
         atoms = record.atoms
         if atoms is self.last:
+            return record
+        known = record.known
+        if known is not None and self.passed.issuperset(known.pairs):  # the reader found the pairs
+            self.last = atoms
             return record
         lengths = set(map(len, atoms))
         if len(lengths) == 1:  # the usual case: (name, length) pairs from the distinct names alone

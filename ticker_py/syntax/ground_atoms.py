@@ -20,23 +20,40 @@ from ..limits import MAX_TERM_DEPTH
 
 __all__ = ["GroundSyntaxError", "parse_ground_atom", "split_atoms", "AtomInterner"]
 
-_NAME = re.compile(r"[a-z][A-Za-z0-9_']*")
-_INT = re.compile(r"-?[0-9]+")
-_STRING = re.compile(r'"(\\["\\\\n]|[^"\\\n])*"')   # clingo's escapes only: \" \\ \n
-_BAD_ESCAPE = re.compile(r'"(?:\\["\\\\n]|[^"\\\n])*(\\[^"\\\\n]?)')
-_VARIABLE = re.compile(r"_*[A-Z][A-Za-z0-9_']*")
-_WS = re.compile(r"[ \t\r\n]*")
+
+class _Lazy:
+    """A regular expression compiled when first used: start-up compiles none of the parser's
+    (a stream of constant atoms never needs most of them). Its methods, once looked up, are
+    kept as attributes."""
+
+    def __init__(self, pattern: str):
+        self.pattern = pattern
+
+    def __getattr__(self, name: str):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        value = getattr(re.compile(self.pattern), name)
+        setattr(self, name, value)
+        return value
+
+
+_NAME = _Lazy(r"[a-z][A-Za-z0-9_']*")
+_INT = _Lazy(r"-?[0-9]+")
+_STRING = _Lazy(r'"(\\["\\\\n]|[^"\\\n])*"')   # clingo's escapes only: \" \\ \n
+_BAD_ESCAPE = _Lazy(r'"(?:\\["\\\\n]|[^"\\\n])*(\\[^"\\\\n]?)')
+_VARIABLE = _Lazy(r"_*[A-Z][A-Za-z0-9_']*")
+_WS = _Lazy(r"[ \t\r\n]*")
 _ARG = r"(?:[a-z][A-Za-z0-9_']*|-?[0-9]+)"
-_SIMPLE = re.compile(rf"([a-z][A-Za-z0-9_']*)(?:\(({_ARG}(?:,{_ARG})*)\))?")
+_SIMPLE = _Lazy(rf"([a-z][A-Za-z0-9_']*)(?:\(({_ARG}(?:,{_ARG})*)\))?")
 #: an atom's text as the line splitter sees it: a name, maybe arguments without parentheses
 #: or quotes inside (anything else makes the line go to the full parser)
 _ATOM_TEXT = r"[a-z][A-Za-z0-9_']*(?:[ \t\r\n]*\([^()\"]*\))?"
-_LINE = re.compile(rf"[ \t\r\n]*(?:{_ATOM_TEXT}(?:[ \t\r\n]*[,;][ \t\r\n]*{_ATOM_TEXT})*)?[ \t\r\n]*")
-_ATOM_TEXTS = re.compile(_ATOM_TEXT)
+_LINE = _Lazy(rf"[ \t\r\n]*(?:{_ATOM_TEXT}(?:[ \t\r\n]*[,;][ \t\r\n]*{_ATOM_TEXT})*)?[ \t\r\n]*")
+_ATOM_TEXTS = _Lazy(_ATOM_TEXT)
 _NUMBER_START = frozenset("-0123456789")
-_FIRST = re.compile(r"[ \t\r\n]*[a-z][A-Za-z0-9_']*(\([^()\"]*\))?")
-_HAS_INT = re.compile(r"[(,]-?[0-9]")
-_HAS_RESERVED = re.compile(r"\b(?:not|in|always|at)\b")
+_FIRST = _Lazy(r"[ \t\r\n]*[a-z][A-Za-z0-9_']*(\([^()\"]*\))?")
+_HAS_INT = _Lazy(r"[(,]-?[0-9]")
+_HAS_RESERVED = _Lazy(r"\b(?:not|in|always|at)\b")
 
 
 _SEPARATORS = frozenset([",", ";", ", ", "; ", " ,", " ;", " , ", " ; "])
@@ -46,47 +63,95 @@ _TOKEN_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_'
 _TOKEN_BYTES = _TOKEN_CHARS.encode()
 #: name characters that cannot start a name become ``0``
 _NAME_CLASSES = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_'", b"0" * 38)
+_OPEN_AS_COMMA = bytes.maketrans(b"(", b",")
+_PARENS_AS_COMMAS = bytes.maketrans(b"()", b",,")
 
 
 def _constant_atoms(text: str):
-    """The atoms of ``text`` if it is exactly ``name(c1,...,ck), name(...), ...``: k >= 1 constant
-    arguments (no number, string or keyword), ``", "`` between the atoms, no other space; else None.
+    """The atoms of ``text`` if it is exactly ``name(c1,...,ck), name(...), ...`` (see
+    :func:`_constant_parts`), else None."""
+    found = _constant_parts(text)
+    return None if found is None else _zipped(*found)
 
-    Only string methods, each one pass over the line (as ASCII bytes): the punctuation left when
-    the names are deleted must be ``(,...,)`` repeated with ``", "`` between, every ``)`` but the
-    last must be followed by ``", "`` and every space preceded by ``"),"`` (so each name stands in
-    its place), every name must start with a lower-case letter (no ``,`` followed by an empty
-    name or by another name character, once those are classed as ``0``), and no name may be a
-    keyword. Predicate names the atoms share are one string object.
+
+def _zipped(parts: list, close: int, one_name: bool) -> tuple:
+    """The atoms of :func:`_constant_parts`' names and arguments, ``close`` parts each."""
+    return tuple(zip(*[iter(parts)] * close))
+
+
+def _constant_parts(text: str):
+    """``(parts, close, one_name)`` if ``text`` is exactly ``name(c1,...,ck), name(...), ...``: k >= 1
+    constant arguments (no number, string or keyword), ``", "`` between the atoms, no other space;
+    else None. ``parts`` are the names and arguments in order, ``close`` (k + 1) per atom;
+    ``one_name``: all atoms have one predicate name, which is then one string object.
+
+    Only bytes methods, each one pass over the line (as ASCII bytes): the punctuation left when
+    the names are deleted must be ``(,...,)`` repeated with ``", "`` between, every separator must
+    be exactly ``"), "`` (so each name stands in its place); deleting ``)`` and spaces and turning
+    ``(`` into ``,`` leaves the names separated by single commas, each of which must start with a
+    lower-case letter (no ``,`` followed by an empty name or by another name character, once those
+    are classed as ``0``), and no name may be a keyword (looked for only if the line holds an ``n``,
+    ``t`` or ``y``, one of which every keyword has).
     """
     if not text.isascii():
         return None
     line = text.encode()
     skeleton = line.translate(None, _TOKEN_BYTES)
+    close = _unit(skeleton)
+    if not close:
+        return None
+    unit, n = skeleton[:close], (len(skeleton) + 2) // (close + 2)
+    if skeleton + b", " != (unit + b", ") * n or line[-1] != 41 or line.count(b"), ") != n - 1:  # 41: ")"
+        return None
+    return _names(line.translate(_OPEN_AS_COMMA, b") "), line, n, close)  # names between single commas
+
+
+def _unit(skeleton: bytes) -> int:
+    """The length of the first atom's punctuation ``(,...,)`` at the start of ``skeleton`` (0: none)."""
     close = skeleton.find(b")") + 1
     unit = skeleton[:close]
-    if close < 2 or unit[0] != 40 or unit.count(b",") != close - 2:  # 40: "("
+    return close if close >= 2 and unit[0] == 40 and unit.count(b",") == close - 2 else 0  # 40: "("
+
+
+def _glued_parts(raw: bytes, n: int):
+    """:func:`_constant_parts` of ``n`` table cells glued together (``p(a,b)p(c,d)``, the text of
+    an Arrow string column), each of which the caller knows to be non-empty and to end with ``)``:
+    so when the punctuation is ``n`` times one ``(,...,)``, each cell holds exactly one atom."""
+    if not raw.isascii():
         return None
-    n = (len(skeleton) + 2) // (close + 2)
-    if skeleton + b", " != (unit + b", ") * n or line[-1] != 41:  # 41: ")"
+    skeleton = raw.translate(None, _TOKEN_BYTES)
+    close = _unit(skeleton)
+    if not close or skeleton != skeleton[:close] * n:
         return None
-    # the names, separated by single commas (only name characters and commas are left)
-    joined = line.replace(b"), ", b",").replace(b"(", b",")[:-1]
-    if b")" in joined or b" " in joined:  # a name after a ")" or inside a separator
-        return None
-    delimited = b",%s," % joined
-    classes = delimited.translate(_NAME_CLASSES)
-    if b",0" in classes or b",," in classes:  # a name that is empty or starts with no lower-case letter
-        return None
-    if b",in," in delimited or b",at," in delimited or b",not," in delimited or b",always," in delimited:
+    return _names(raw.translate(_PARENS_AS_COMMAS)[:-1], raw, n, close)
+
+
+def _names(joined: bytes, line: bytes, n: int, close: int):
+    """The end of :func:`_constant_parts`: ``joined``, the names and arguments of ``line``'s ``n``
+    atoms between single commas, ``close`` per atom, split if each is a name that is no keyword."""
+    classes = joined.translate(_NAME_CLASSES)
+    if classes[0] < 97 or classes[-1] == 44 or b",0" in classes or b",," in classes:  # 97: "a", 44: ","
         return None
     parts = joined.decode().split(",")
-    if len(parts) != n * close:
+    if (b"n" in line or b"t" in line or b"y" in line) and not _RESERVED.isdisjoint(parts):
         return None
     names = parts[::close]
-    if names.count(names[0]) == n:
+    one_name = names.count(names[0]) == n
+    if one_name:
         parts[::close] = [names[0]] * n
-    return tuple(zip(*[iter(parts)] * close))
+    return parts, close, one_name
+
+
+def _line_shape(parts: list, close: int, one_name: bool) -> tuple:
+    """``(pairs, distinct)`` of the atoms of :func:`_constant_parts`: the set of their (name, tuple
+    length) pairs, and whether no atom occurs twice (True if their first arguments differ; False:
+    not known). The argument strings hashed here are hashed for the engine anyway."""
+    n = len(parts) // close
+    if one_name:
+        pairs = frozenset([(parts[0], close)])
+    else:
+        pairs = frozenset([(name, close) for name in set(parts[::close])])
+    return pairs, n == 1 or len(set(parts[1::close])) == n
 
 
 @functools.lru_cache(maxsize=32)
@@ -274,6 +339,10 @@ class AtomInterner:
     A line whose atoms all have one shape (a name and k constant or integer arguments) is
     split by one regular expression that returns the atoms' parts directly.
 
+    After :meth:`atoms` (and :meth:`each`), ``shape`` is ``(pairs, distinct)`` of the line's atoms when the string-method
+    path split it (the set of their (name, tuple length) pairs; whether no atom occurs twice, False if
+    not known), else None.
+
     ``limit`` bounds the cache: when it holds that many texts it starts afresh. Lines are first
     looked up text by text; when, after ``probe`` lookups, fewer than a quarter were found (atoms
     that never recur, like fresh sensor readings), lines go straight to the regular expression.
@@ -286,6 +355,7 @@ class AtomInterner:
         self.lookups = self.hits = 0
         self.recurring = True
         self.line, self.line_atoms = None, ()   # the previous line's atom text and atoms
+        self.shape = None   # (pairs, distinct) of the previous line's atoms, if known (_line_shape)
 
     def atom(self, text: str) -> tuple:
         """``parse_ground_atom(text)``, cached."""
@@ -336,10 +406,33 @@ class AtomInterner:
         have one shape (a name and k constant or integer arguments), else None. The texts are
         joined and split at once; a text of two atoms or none makes the counts differ."""
         joined = ", ".join(texts)
-        found = _constant_atoms(joined)
+        self.shape = None
+        found = self._constant(joined)
         if found is None:
             found = self.uniform(joined)
-        return found if found is not None and len(found) == len(texts) else None
+        if found is not None and len(found) == len(texts):
+            return found
+        self.shape = None
+        return None
+
+    def each(self, texts: list) -> tuple:
+        """One atom for each of ``texts``: what :meth:`atom` gives text by text, the first bad
+        text raising its GroundSyntaxError (TypeError: a text that is not a string). Texts are
+        looked up whole while atoms recur, and split at once (:meth:`cells`) when all have one
+        shape; :attr:`shape` is then known as for a line."""
+        self.shape = None
+        if self.recurring:
+            found = list(map(self.cache.get, texts))
+            self._count(len(texts), found)
+            if None not in found:
+                return tuple(found)
+        atoms = self.cells(texts) if texts else ()
+        if atoms is not None:
+            if self.recurring:
+                self._remember(texts, atoms)
+            return atoms
+        get = self.cache.get
+        return tuple([get(x) or self.atom(x) for x in texts])
 
     def atoms(self, text: str, start: int = 0) -> tuple:
         """The atoms of ``text[start:]`` separated by ``,`` or ``;``: what :func:`split_atoms` gives.
@@ -354,6 +447,7 @@ class AtomInterner:
         return atoms
 
     def _atoms(self, text: str, start: int, rest: str) -> tuple:
+        self.shape = None
         if self.recurring:
             # the parts between ", " are looked up whole: if every one is a known atom text,
             # the line is exactly those atoms (a known text parses completely on its own)
@@ -362,18 +456,37 @@ class AtomInterner:
             self._count(len(texts), found)
             if None not in found:
                 return tuple(found)
-            atoms = _constant_atoms(rest)
+            atoms = self._constant(rest)
             if atoms is not None:
                 self._remember(texts, atoms)
                 return atoms
         else:
-            atoms = _constant_atoms(rest)
+            atoms = self._constant(rest)
             if atoms is not None:
                 return atoms
             found = self.uniform(text, start)
             if found is not None:
                 return found
         return self._general(text, start)
+
+    def glued(self, raw: bytes, n: int):
+        """The atoms of ``n`` table cells glued together as ``raw`` (each non-empty and ending with
+        ``)``) if each is one atom with constant arguments, all of one arity, else None; :attr:`shape`
+        is then theirs."""
+        found = _glued_parts(raw, n)
+        if found is None:
+            self.shape = None
+            return None
+        self.shape = _line_shape(*found)
+        return _zipped(*found)
+
+    def _constant(self, rest: str):
+        """:func:`_constant_atoms` of ``rest``, its shape kept in :attr:`shape`."""
+        found = _constant_parts(rest)
+        if found is None:
+            return None
+        self.shape = _line_shape(*found)
+        return _zipped(*found)
 
     def _remember(self, texts: list, atoms: tuple) -> None:
         cache = self.cache
