@@ -474,21 +474,28 @@ def test_generational_caches_keep_what_recurs_and_drop_the_rest():
     assert set(cache) | set(cache.old) == {"a", "b"}
 
 
-def test_json_strings_of_changes_only_results_stay_bounded():
-    """The JSON Lines writer fed changes only (the engine's cheap mode, as R4's runs are) on a stream of
-    ever new atoms: each line is what json.dumps prints, and the caches of every kind, both
-    generations, stay within about twice the bound instead of growing with the run."""
-    from ticker_py.streams.writers import JsonlWriter
+@pytest.mark.parametrize("fmt", ["jsonl", "changes"])
+def test_changes_only_results_keep_memory_flat(fmt):
+    """A writer fed changes only (the engine's cheap mode, as R4's runs are) on a stream of ever new
+    atoms: each line is what json.dumps prints, and what the writer keeps (the answer's texts, those
+    of atoms that left lately, the caches of both generations) stays bounded by the answer instead
+    of growing with the run."""
+    from ticker_py.streams.writers import make_writer
 
     out = io.StringIO()
-    writer = JsonlWriter(out)
+    writer = make_writer(fmt, out)
     state = frozenset()
     for t in range(200):
         now = frozenset(("obs", ("iri", f'"http://x/o{i}"'), i) for i in range(100 * t, 100 * t + 500))
         writer.write(Result(t, 1, None, (now - state, state - now)))
-        state = now
         line = json.loads(out.getvalue().splitlines()[-1])
-        assert line["models"] == [sorted(format_atom(a) for a in now)]
+        if fmt == "jsonl":
+            assert line["models"] == [sorted(format_atom(a) for a in now)]
+            assert writer._shown.keys() == now and len(writer._left) <= 4096 + 100
+        else:
+            assert (line["added"], line["removed"]) == (sorted(map(format_atom, now - state)),
+                                                        sorted(map(format_atom, state - now)))
+        state = now
         for cache in (writer.texts.text, writer.texts.json):
             assert len(cache) + len(cache.old) <= 2 * (4096 + 2 * len(now)) + 500
 

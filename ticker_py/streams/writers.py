@@ -186,6 +186,10 @@ class Writer:
         self.whole = Model(frozenset())   # the single answer stream, rebuilt from changes
         #: while changes arrive: (its atoms, its pins, its sorted printed atoms or None), updated in place
         self._now: Optional[tuple] = None
+        #: while those sorted texts are kept: atom -> text of the answer's atoms, and of atoms that
+        #: left it lately (at most ``texts.limit`` and one tick's worth: they may come back)
+        self._shown: dict = {}
+        self._left: dict = {}
 
     def _apply(self, changes) -> tuple:
         """Apply ``Result.changes`` to the answer stream (removed first, then added); returns the
@@ -230,18 +234,31 @@ class Writer:
 
     def _sorted_from_changes(self, changes) -> tuple:
         """The printed atoms of the answer stream after ``changes``, sorted: the previous sorted
-        texts without those that left, merged with those that came (no whole-model copy)."""
+        texts without those that left, merged with those that came (no whole-model copy). The
+        texts are those of the answer's atoms (``_shown``): each atom is printed when it comes,
+        not again while it stays, and its text is dropped soon after it leaves (flat memory)."""
         gone, new = self._apply(changes)
         atoms, pins, texts = self._now
-        self.texts.room(len(atoms))
-        text = self.texts.text.__getitem__
-        if texts is None or len(gone) + len(new) > len(texts) // 4:
-            edits = None
-        elif gone or new:
-            edits = _edits(texts, list(map(text, gone)), list(map(text, new)))
-        else:
+        shown, left = self._shown, self._left
+        if texts is not None and not gone and not new:
             return tuple(texts)
-        texts = sorted(map(text, atoms)) if edits is None else _edited(texts, edits)
+        if len(left) > self.texts.limit:
+            left.clear()
+        fmt = self.texts._format
+        text = lambda atom: left.pop(atom, None) or fmt(atom)  # noqa: E731
+        edits = None
+        if texts is None:  # afresh: the texts shown so far may come back
+            left.update(shown)
+            shown.clear()
+            shown.update(zip(atoms, map(text, atoms)))
+        else:
+            gone_texts = list(map(shown.pop, gone))
+            new_texts = list(map(text, new))
+            shown.update(zip(new, new_texts))
+            left.update(zip(gone, gone_texts))
+            if len(gone) + len(new) <= len(texts) // 4:
+                edits = _edits(texts, gone_texts, new_texts)
+        texts = sorted(shown.values()) if edits is None else _edited(texts, edits)
         self._now = (atoms, pins, texts)
         self._sorted_changed(texts, edits)
         return tuple(texts)
@@ -312,13 +329,13 @@ class JsonlWriter(Writer):
     _jsons: Optional[list] = None
 
     def _sorted_changed(self, texts, edits):
-        json = self.texts.json.__getitem__
+        # no cache: each text is encoded as it comes; the list holds the answer's JSON strings
         if not self.texts.escaped:
             self._jsons = None
         elif edits is None or self._jsons is None:
-            self._jsons = list(map(json, texts))
+            self._jsons = list(map(encode_basestring_ascii, texts))
         else:
-            self._jsons = _edited(self._jsons, edits, json)
+            self._jsons = _edited(self._jsons, edits, encode_basestring_ascii)
 
     def lines(self, result):
         models = self._models(result)
@@ -405,6 +422,7 @@ class ChangesWriter(Writer):
         """The line for an engine that reported only ``Result.changes`` (the state follows it)."""
         added, removed = result.changes
         self._apply(result.changes)
+        self.texts.room(len(self._now[0]))
         self._now = (*self._now[:2], None)   # its sorted texts are stale now
         self.state = None
         return (f'{{"t": {result.t}, "c": {result.c}, "added": {self._json_list(self._printed(added))}, '
