@@ -214,6 +214,60 @@ def test_safe_terms_take_the_common_forms():
         assert not _SAFE_TERM.fullmatch(text), text
 
 
+@settings(max_examples=300)
+@given(st.lists(st.tuples(st.integers(0, 40), st.sampled_from([b"\n", b"\r\n", b""])), max_size=8),
+       st.sampled_from([1, 2, 3, 7, 64]), st.sampled_from([-1, 3, 10, 100]))
+def test_block_lines_read_as_a_buffered_file_does(lines, size, limit):
+    """:class:`_BlockLines` (line ends found by ``bytes.find`` in blocks) gives the lines, with a
+    limit too, that a buffered file's ``readline`` gives."""
+    import io
+
+    from ticker_py.rdf.streams import _BlockLines
+
+    data = b"".join(b"x" * n + end for n, end in lines)
+    buffered, blocks = io.BufferedReader(io.BytesIO(data), buffer_size=8), _BlockLines(io.BytesIO(data), size)
+    while True:
+        line = buffered.readline(limit)
+        assert blocks.readline(limit) == line
+        if not line:
+            break
+
+
+def test_files_of_long_lines_read_as_text(tmp_path, monkeypatch):
+    """A file whose first line is long is read by blocks; the records (and a bad line's located
+    error) are those of the same text read as a string."""
+    import ticker_py.rdf.streams as rdf_streams
+
+    used = []
+
+    class Counted(rdf_streams._BlockLines):
+        def __init__(self, raw, size=5):
+            used.append(size)
+            super().__init__(raw, size)
+
+    monkeypatch.setattr(rdf_streams, "_BlockLines", Counted)
+    text = TEXT + f"4: <{EX}a> <{EX}p> <rel> .\n"
+    path = tmp_path / "long.nt"
+    path.write_text(text)
+
+    def outcome(records):
+        out = []
+        try:
+            for r in records:
+                out.append((r.t, r.atoms, r.line))
+        except StreamError as err:
+            out.append(str(err).splitlines()[0])
+        return out
+
+    want = outcome(read_rdf_text(text, str(path), batch=4096))
+    assert len(want) == 4 and want[-1].endswith("bad triple: no scheme found in an absolute IRI")
+    for long_line, blocks in ((8, [5]), (1 << 16, [])):  # the first line, "# a comment", is 11 bytes
+        monkeypatch.setattr(rdf_streams, "LONG_LINE", long_line)
+        used.clear()
+        assert outcome(rdf_streams.open_rdf_stream(path)) == want
+        assert used == blocks
+
+
 def test_text_reader_caches_stay_bounded(monkeypatch):
     """Memory stays flat on a stream of new terms: the caches never hold much more than CACHE_TERMS
     terms (one line's worth), and the records are those of the slow path."""
