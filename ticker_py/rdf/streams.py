@@ -581,24 +581,35 @@ class _BlockLines:
     stream of long lines (a time point of 11,000 triples is a line of 2 MB). On short lines its
     Python call costs more than it saves, so it is used where the first line is long."""
 
-    def __init__(self, raw, size: int = 1 << 22):
+    def __init__(self, raw, size: int = 1 << 20):
         self.raw, self.size, self.buf, self.pos = raw, size, b"", 0
 
     def readline(self, limit: int = -1) -> bytes:
         """The next line with its end (at most ``limit`` bytes if ``limit`` >= 0); b"" at the end."""
         buf, pos = self.buf, self.pos
         end = buf.find(b"\n", pos)
-        while end < 0 and (limit < 0 or len(buf) - pos < limit):
-            block = self.raw.read(self.size)
-            if not block:
+        if end >= 0 and (limit < 0 or end + 1 - pos <= limit):
+            self.pos = end + 1
+            return buf[pos:end + 1]
+        parts, size = [buf[pos:]], len(buf) - pos  # a line over blocks: joined once
+        buf, pos = b"", 0
+        while limit < 0 or size < limit:
+            buf = self.raw.read(self.size)
+            end = buf.find(b"\n")
+            if not buf or end >= 0:
                 break
-            buf, pos = buf[pos:] + block, 0
-            end = buf.find(b"\n", len(buf) - len(block))
+            parts.append(buf)
+            size += len(buf)
+            buf = b""
         stop = len(buf) if end < 0 else end + 1
-        if 0 <= limit < stop - pos:
-            stop = pos + limit
+        if limit >= 0:
+            stop = max(0, min(stop, limit - size))
+        parts.append(buf[:stop])
+        line = b"".join(parts)
+        if limit >= 0 and len(line) > limit:  # the part kept from the previous block was longer
+            line, buf, stop = line[:limit], line[limit:] + buf[stop:], 0
         self.buf, self.pos = buf, stop
-        return buf[pos:stop]
+        return line
 
 
 def _text_file(reader):
