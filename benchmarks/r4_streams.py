@@ -1,7 +1,7 @@
 """Write the R4 workloads as RDF streams and time the whole ``ticker run`` on them.
 
     python benchmarks/r4_streams.py OUT_DIR [--tp 100] [--seed 0] [--only bsbm] [--windows 1 5 10]
-                                    [--repeat 1]
+                                    [--repeat 1] [--format jsonl] [--code DIR ...]
 
 writes ``OUT_DIR/{bsbm,srbench}.nt`` once (one line per time point: ``T: <s> <p> <o> . ...``, the
 generated atom stream with every term mapped back to its RDF term) and the programs
@@ -10,6 +10,9 @@ generated atom stream with every term mapped back to its RDF term) and the progr
 /dev/null: CPU (user + system) of the child, wall time, peak RSS (its VmHWM), the RSS sampled every 0.2 s over
 the run (at a tenth, a quarter, half, three quarters and 95 % of the samples, before the exit
 frees it: flat memory is a flat row) and the load average before and after, as docs/benchmarks.md reports them.
+``--format none`` against ``jsonl`` isolates the writer; ``--code DIR`` (repeatable) runs
+``python -m ticker_py.cli`` with ``PYTHONPATH=DIR`` instead of the installed ``ticker``, the trees
+in turn at each repeat: pairs of old and new code (compile each tree first: ``python -m compileall``).
 """
 
 from __future__ import annotations
@@ -58,13 +61,13 @@ def _memory_mb(pid: int) -> tuple:
     return found.get("VmRSS"), found.get("VmHWM")
 
 
-def timed(cmd: list) -> dict:
+def timed(cmd: list, env: dict = None) -> dict:
     """CPU seconds, wall seconds, peak RSS and RSS over the run of the child running ``cmd``,
     and the load average around it. The peak is the child's own high-water mark (VmHWM, sampled
     like the RSS): the rusage maximum of a child started by vfork counts this process's too."""
     load = os.getloadavg()[0]
     start = time.perf_counter()
-    child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+    child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, env=env)
     samples, peaks, done = [], [0.0], threading.Event()
 
     def sample():
@@ -98,7 +101,11 @@ def main() -> None:
     ap.add_argument("--only", choices=sorted(RATES), action="append", help="this workload only (repeatable)")
     ap.add_argument("--windows", type=int, nargs="+", default=list(R4_WINDOWS))
     ap.add_argument("--repeat", type=int, default=1, help="runs per workload and window")
+    ap.add_argument("--format", default="jsonl", help="--format of the runs (none: no writer)")
+    ap.add_argument("--code", type=Path, action="append", help="a source tree to run (repeatable: in turn)")
     args = ap.parse_args()
+    trees = [(str(code), [sys.executable, "-m", "ticker_py.cli"], {**os.environ, "PYTHONPATH": str(code)})
+             for code in args.code or ()] or [("ticker", ticker_command(), None)]
     args.out.mkdir(parents=True, exist_ok=True)
     for name in args.only or RATES:
         stream = args.out / f"{name}.nt"
@@ -108,8 +115,9 @@ def main() -> None:
             prog = args.out / f"{name}-{n}.lars"
             prog.write_text(program(name, window=n, tp=args.tp, rate=RATES[name]))
             for _ in range(args.repeat):
-                print(name, n, timed([*ticker_command(), "run", str(prog), "--stream", str(stream)]),
-                      flush=True)
+                for label, command, env in trees:
+                    run = [*command, "run", str(prog), "--stream", str(stream), "--format", args.format]
+                    print(name, n, label, timed(run, env), flush=True)
 
 
 if __name__ == "__main__":

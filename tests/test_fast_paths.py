@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from helpers import scaled
 
 from ticker_py.errors import StreamError
-from ticker_py.values import format_atom
+from ticker_py.values import format_atom, format_term
 from ticker_py.streams import (Known, Model, Record, Result, StreamChecker, make_writer, read_dataframe,
                                read_jsonl, read_parquet, read_text)
 from ticker_py.streams.drive import drive
@@ -531,6 +531,65 @@ def test_printed_atom_caches_stay_bounded_on_ever_new_atoms():
             texts.json[text]
         assert len(texts.text) <= 4096 + 2 * len(state) + 500
         assert len(texts.json) <= 4096 + 2 * len(state) + 500
+        assert len(texts.text.old) <= 4096 + 2 * len(state) + 500 and len(texts.json.old) <= 4096 + 2 * len(state) + 500
+
+
+def _format_reference(term) -> str:
+    """Clingo syntax by the plain recursive definition (format_atom's shortcuts must agree)."""
+    if type(term) is tuple:
+        return term[0] if len(term) == 1 else f"{term[0]}({','.join(_format_reference(a) for a in term[1:])})"
+    return str(term)
+
+
+@settings(max_examples=scaled(300, 100), deadline=None)
+@given(st.one_of(ATOMS, st.tuples(NAMES, st.tuples(st.sampled_from(["iri", "bnode", "f"]), st.one_of(STRINGS, CONSTANTS)),
+                                  st.one_of(st.just(()), st.tuples(_terms())))
+                 .map(lambda x: (x[0], x[1], *x[2]))))
+def test_format_atom_equals_the_recursive_definition(atom):
+    assert format_atom(atom) == _format_reference(atom)
+    if len(atom) > 1:  # a function term (k >= 1)
+        assert format_term(atom) == _format_reference(atom)
+
+
+def test_generational_caches_keep_what_recurs_and_drop_the_rest():
+    """A text used again after :meth:`_Cache.age` comes back from the old generation without being
+    made again; one not used since is dropped at the next age."""
+    from ticker_py.streams.writers import _Cache
+
+    made = []
+    cache = _Cache(lambda k: made.append(k) or f"<{k}>")
+    assert [cache["a"], cache["b"]] == ["<a>", "<b>"]
+    cache.age()
+    assert cache["a"] == "<a>" and made == ["a", "b"]  # from the old generation
+    cache.age()  # "b" was not used in the last generation: gone
+    assert cache["b"] == "<b>" and cache["a"] == "<a>" and made == ["a", "b", "b"]
+    assert set(cache) | set(cache.old) == {"a", "b"}
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "changes"])
+def test_changes_only_results_keep_memory_flat(fmt):
+    """A writer fed changes only (the engine's cheap mode, as R4's runs are) on a stream of ever new
+    atoms: each line is what json.dumps prints, and what the writer keeps (the answer's texts, those
+    of atoms that left lately, the caches of both generations) stays bounded by the answer instead
+    of growing with the run."""
+    from ticker_py.streams.writers import make_writer
+
+    out = io.StringIO()
+    writer = make_writer(fmt, out)
+    state = frozenset()
+    for t in range(200):
+        now = frozenset(("obs", ("iri", f'"http://x/o{i}"'), i) for i in range(100 * t, 100 * t + 500))
+        writer.write(Result(t, 1, None, (now - state, state - now)))
+        line = json.loads(out.getvalue().splitlines()[-1])
+        if fmt == "jsonl":
+            assert line["models"] == [sorted(format_atom(a) for a in now)]
+            assert writer._shown.keys() == now and len(writer._left) <= 4096 + 100
+        else:
+            assert (line["added"], line["removed"]) == (sorted(map(format_atom, now - state)),
+                                                        sorted(map(format_atom, state - now)))
+        state = now
+        for cache in (writer.texts.text, writer.texts.json):
+            assert len(cache) + len(cache.old) <= 2 * (4096 + 2 * len(now)) + 500
 
 
 # ---------------------------------------------------------------- no explain history

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from ticker_py.errors import StreamError
 from ticker_py.rdf.streams import (RdfMapping, read_nquads, read_rdf_csv, read_rdf_dataframe, read_rdf_text)
-from ticker_py.rdf.terms import XSD, XSD_INTEGER, Term, check_literal, from_value, to_value
+from ticker_py.rdf.terms import RDF, XSD, XSD_INTEGER, Term, check_literal, from_value, to_value
 
 EX = "http://ex.org/"
 iris = st.from_regex(r"http://ex\.org/[A-Za-z0-9_/.-]{0,10}(#[A-Za-z0-9_]{0,4})?", fullmatch=True)
@@ -90,7 +90,10 @@ def test_text_reader_triples_and_properties():
 ODD_TERMS = ["<rel>", "<http://a b>", "<http://x/{y}>", "<http://x/\\u0041>", "<http://x/é>", "_:a.b", "_:b.",
              "_:c", '"x"^^<http://dt>', '"a\\"q"', '"tab\\t"', "5", "a", "true", ";", '"x"@en-', '"x"@EN-us',
              '"x"@e1', f'"1"^^<{XSD_INTEGER}>', f'"01"^^<{XSD_INTEGER}>', f'"x"^^<{XSD_INTEGER}>', "ex:a",
-             '"a . b"', '"<http://a> <http://b> <http://c> ."', "<>", "<http://a>>", "_:x<http://y>"]
+             '"a . b"', '"<http://a> <http://b> <http://c> ."', "<>", "<http://a>>", "_:x<http://y>",
+             '"bnode(1)"^^<urn:ticker:term>', '"iri(\\"x\\")"^^<urn:ticker:term>', '"f(a)"^^<urn:ticker:term>',
+             '"x"^^<http://www.w3.org/1999/02/22-rdf-syntax-ns#langString>', "<http://[::1]/a>", "<http://u:p@h/>",
+             "<http://x/a#b#c>", "<http://x/%zz>", '"1.5"^^<http://www.w3.org/2001/XMLSchema#decimal>']
 GOOD_IRIS = [f"<{EX}a>", f"<{EX}p>", f"<{EX}x/y#z>", "<http://ex.org/é>", "<urn:isbn:1>", "<http://ex.org/a%20b>"]
 odd = st.sampled_from(ODD_TERMS)
 
@@ -170,6 +173,101 @@ def test_learn_plain_equals_learn(texts):
         assert plain.known == general.known
 
 
+IRI_CHARS = "ab:/?#@%[]19.-_~!$&'()*+,;=xZé<> \\^`{}|\""
+iri_texts = st.builds(lambda head, tail: head + tail, st.sampled_from(["", "http:", "http://", "a:", "urn:x:", "h1+.-:"]),
+                      st.text(st.sampled_from(IRI_CHARS), max_size=12))
+lexicals = st.one_of(texts, st.text(st.sampled_from("0123456789+-.eEINFaNtrue"), max_size=6))
+safe_candidates = st.one_of(
+    iri_texts.map(lambda x: f"<{x}>"),
+    lexicals.map(lambda v: f'"{v}"'),
+    st.builds(lambda v, d: f'"{v}"^^<{d}>', lexicals, st.one_of(
+        iri_texts, st.sampled_from([XSD + "decimal", XSD + "dateTime", XSD_INTEGER, XSD + "string", XSD + "boolean",
+                                    XSD + "double", XSD + "int", "urn:ticker:term", RDF + "langString",
+                                    RDF + "dirLangString", RDF + "JSON", RDF + "XMLLiteral"]))))
+
+
+@settings(max_examples=500)
+@given(safe_candidates)
+def test_safe_terms_map_as_pyoxigraph_does(text):
+    """A term the fast path maps without pyoxigraph (:data:`_SAFE_TERM`) maps exactly as pyoxigraph's
+    reading maps it, and one whose lexical form does not fit its datatype is refused by both."""
+    from ticker_py.rdf.streams import _SAFE_TERM, _safe_value, _Terms, _Tokens
+
+    match = _SAFE_TERM.fullmatch(text)
+    if match is None:
+        return
+    slow = _Tokens()
+    ok = slow.learn([text], _Terms())
+    value = _safe_value(match)
+    assert ok == (value is not None)
+    if ok:
+        assert slow.known[text] == value
+
+
+def test_safe_terms_take_the_common_forms():
+    from ticker_py.rdf.streams import _SAFE_TERM
+
+    for text in [f"<{EX}a>", "<urn:ticker:t:5>", "<http://ex.org:8080/a/b?q=1&r=(2)#f>", '"x y"', '""',
+                 f'"5"^^<{XSD_INTEGER}>', f'"2008-01-19T00:00:00"^^<{XSD}dateTime>', '"a(b)"^^<urn:ticker:term>']:
+        assert _SAFE_TERM.fullmatch(text), text
+    for text in ["<rel>", "<http://x/é>", "<http://x/%20>", '"x"@en', f'"x"^^<{RDF}langString>', "_:b", '"a\\"b"']:
+        assert not _SAFE_TERM.fullmatch(text), text
+
+
+@settings(max_examples=300)
+@given(st.lists(st.tuples(st.integers(0, 40), st.sampled_from([b"\n", b"\r\n", b""])), max_size=8),
+       st.sampled_from([1, 2, 3, 7, 64]), st.sampled_from([-1, 3, 10, 100]))
+def test_block_lines_read_as_a_buffered_file_does(lines, size, limit):
+    """:class:`_BlockLines` (line ends found by ``bytes.find`` in blocks) gives the lines, with a
+    limit too, that a buffered file's ``readline`` gives."""
+    import io
+
+    from ticker_py.rdf.streams import _BlockLines
+
+    data = b"".join(b"x" * n + end for n, end in lines)
+    buffered, blocks = io.BufferedReader(io.BytesIO(data), buffer_size=8), _BlockLines(io.BytesIO(data), size)
+    while True:
+        line = buffered.readline(limit)
+        assert blocks.readline(limit) == line
+        if not line:
+            break
+
+
+def test_files_of_long_lines_read_as_text(tmp_path, monkeypatch):
+    """A file whose first line is long is read by blocks; the records (and a bad line's located
+    error) are those of the same text read as a string."""
+    import ticker_py.rdf.streams as rdf_streams
+
+    used = []
+
+    class Counted(rdf_streams._BlockLines):
+        def __init__(self, raw, size=5):
+            used.append(size)
+            super().__init__(raw, size)
+
+    monkeypatch.setattr(rdf_streams, "_BlockLines", Counted)
+    text = TEXT + f"4: <{EX}a> <{EX}p> <rel> .\n"
+    path = tmp_path / "long.nt"
+    path.write_text(text)
+
+    def outcome(records):
+        out = []
+        try:
+            for r in records:
+                out.append((r.t, r.atoms, r.line))
+        except StreamError as err:
+            out.append(str(err).splitlines()[0])
+        return out
+
+    want = outcome(read_rdf_text(text, str(path), batch=4096))
+    assert len(want) == 4 and want[-1].endswith("bad triple: no scheme found in an absolute IRI")
+    for long_line, blocks in ((8, [5]), (1 << 16, [])):  # the first line, "# a comment", is 11 bytes
+        monkeypatch.setattr(rdf_streams, "LONG_LINE", long_line)
+        used.clear()
+        assert outcome(rdf_streams.open_rdf_stream(path)) == want
+        assert used == blocks
+
+
 def test_text_reader_caches_stay_bounded(monkeypatch):
     """Memory stays flat on a stream of new terms: the caches never hold much more than CACHE_TERMS
     terms (one line's worth), and the records are those of the slow path."""
@@ -238,7 +336,8 @@ def test_space_cut_path_takes_plain_lines_and_declines_the_rest():
     for declined in [f'{lit} <{EX}p> <{EX}a> .', f'<{EX}a> _:b <{EX}a> .', f'<{EX}a> {lit} <{EX}a> .',
                      f'<{EX}a> <{EX}p> "x y" .', f'<{EX}a>  <{EX}p> <{EX}a> .', f'<{EX}a> <{EX}p> <{EX}a>.',
                      f'<{EX}a> <{EX}p> 5 .', f'<{EX}a> <{EX}p> <rel> .', f'<{EX}a> <{EX}p> "a\\"b" .',
-                     f'<{EX}a> <{EX}p> <{EX}a> ; <{EX}q> <{EX}a> .', f'<{EX}a> <{EX}p> <{EX}a> . # note']:
+                     f'<{EX}a> <{EX}p> <{EX}a> ; <{EX}q> <{EX}a> .', f'<{EX}a> <{EX}p> <{EX}a> . # note',
+                     f'"bnode(1)"^^<urn:ticker:term> <{EX}p> <{EX}a> .', f'<{EX}a> "iri(\\"x\\")"^^<urn:ticker:term> <{EX}a> .']:
         assert _plain_atoms(declined, RdfMapping(), tokens, _Terms()) is None, declined
     assert _plain_atoms(f"<{EX}a> <http://other/p> <{EX}a> .", by_property, _Tokens(), _Terms()) is None
 

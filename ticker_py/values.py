@@ -16,16 +16,24 @@ __all__ = ["format_atom", "format_term", "term_key", "from_ast_term", "from_ast_
 
 def format_term(term) -> str:
     """Print a ground term in clingo syntax."""
-    if type(term) is tuple:
-        return f"{term[0]}({','.join(format_term(a) for a in term[1:])})"
+    kind = type(term)
+    if kind is str:
+        return term
+    if kind is tuple:
+        if len(term) == 2 and type(term[1]) is str:  # iri("..."), f(a): no join
+            return f"{term[0]}({term[1]})"
+        return f"{term[0]}({','.join(map(format_term, term[1:]))})"
     return str(term)
 
 
 def format_atom(atom: tuple) -> str:
     """Print a ground atom in clingo syntax: ``p``, ``p(a,1)``."""
-    if len(atom) == 1:
+    n = len(atom)
+    if n == 2:
+        return f"{atom[0]}({format_term(atom[1])})"
+    if n == 1:
         return atom[0]
-    return f"{atom[0]}({','.join(format_term(a) for a in atom[1:])})"
+    return f"{atom[0]}({','.join(map(format_term, atom[1:]))})"
 
 
 def signature(atom: tuple) -> tuple:

@@ -16,7 +16,6 @@ Terms are read by pyoxigraph and mapped by :mod:`ticker_py.rdf.terms`; a triple 
 from __future__ import annotations
 
 import csv
-import operator
 import re
 from itertools import repeat
 from dataclasses import dataclass, field
@@ -28,7 +27,7 @@ from ..errors import Diagnostic, StreamError, UsageError
 from ..streams.model import Record
 from ..streams.readers import stream_error, text_lines
 from . import RDF_FORMATS
-from .terms import check_literal, iri_of, to_value
+from .terms import RDF, Term, check_literal, iri_of, to_value
 
 __all__ = ["RdfMapping", "read_rdf_text", "read_nquads", "read_rdf_csv", "read_rdf_parquet",
            "read_rdf_dataframe", "open_rdf_stream", "parse_triples", "time_of_graph", "RDF_FORMATS",
@@ -123,34 +122,71 @@ _TRIPLE = re.compile(r'(<[^>]*>|_:[^ \t<]+)[ \t]*(<[^>]*>)[ \t]*'
                      r'(<[^>]*>|"[^"\\]*"(?:\^\^<[^>]*>|@[-A-Za-z0-9]+)?|_:[^ \t.]+)[ \t]*\.[ \t]*')
 
 
-#: one term of a plain line (no space inside, no escape): what the space-cut fast path admits
 def _quote_plain(value: str) -> str:
     """``ast.quote`` of a value with no quote, backslash or newline (a :data:`_PLAIN_TERM` IRI)."""
     return '"' + value + '"'
 
 
+#: one term of a plain line (no space inside, no escape): what the space-cut fast path admits
 _PLAIN_TERM = re.compile(r'<[^<>"{}|^`\\\x00-\x20]*>|_:[A-Za-z0-9_]+|'
                          r'"[^"\\\x00-\x1f]*"(?:\^\^<[^<>"{}|^`\\\x00-\x20]*>|@[A-Za-z]+(?:-[A-Za-z0-9]+)*)?')
+
+# An absolute IRI that RFC 3987 (and so pyoxigraph) surely accepts as written: ASCII, no percent
+# escape, no user part, no IP literal; a scheme, then either an authority (a host and maybe a port)
+# and a path, or a path; then maybe a query and a fragment. IRIs of this form are mapped without
+# asking pyoxigraph; any other IRI still is (tests/test_rdf.py checks the form against it).
+_UNRESERVED = r"A-Za-z0-9._~!$&'()*+,;=\-"
+_PCHAR = _UNRESERVED + ":@"
+_SAFE_IRI = (rf"[A-Za-z][A-Za-z0-9+.\-]*:(?://[{_UNRESERVED}]*(?::[0-9]*)?(?:/[{_PCHAR}/]*)?|[{_PCHAR}][{_PCHAR}/]*)?"
+             rf"(?:\?[{_PCHAR}/?]*)?(?:#[{_PCHAR}/?]*)?")
+#: a plain term mapped without pyoxigraph: such an IRI, or a literal without a language tag whose
+#: lexical form holds no quote, backslash or control character (read verbatim) and whose datatype
+#: is such an IRI outside the rdf: namespace (rdf:langString and the like are pyoxigraph's to refuse)
+_SAFE_TERM = re.compile(rf'<({_SAFE_IRI})>|"([^"\\\x00-\x1f]*)"(?:\^\^<(?!{re.escape(RDF)})({_SAFE_IRI})>)?')
+
+
+def _safe_value(match):
+    """The ticker_py term of a :data:`_SAFE_TERM` match (as the slow path maps it), or None if the
+    literal's lexical form does not fit its datatype (the slow path then says why)."""
+    iri, lexical, datatype = match.groups()
+    if iri is not None:
+        return ("iri", '"' + iri + '"')
+    if datatype is None:
+        return '"' + lexical + '"'
+    if check_literal(lexical, datatype):
+        return None
+    return to_value(Term("literal", lexical, datatype))
 
 
 class _Tokens:
     """Term text -> ticker_py term (``known``, a plain dict: set operations with it are fast), for
-    the fast path; each new term read by pyoxigraph and mapped as the slow path maps it: an IRI by
-    ``NamedNode`` (which checks it), any other term as the object of a triple of its own.
-    ``names``: property text -> predicate name under the property mapping. :meth:`room` empties
-    both once they hold :data:`CACHE_TERMS` terms."""
+    the fast path; each new term mapped as the slow path maps it: a :data:`_SAFE_TERM` at once,
+    any other term read by pyoxigraph (an IRI by ``NamedNode``, which checks it, anything else as
+    the object of a triple of its own). ``literals`` and ``nonproperties``: the known texts that
+    may not be a subject (literals) or a property (all but IRIs). ``names``: property text ->
+    predicate name under the property mapping. :meth:`room` empties them all once ``known``
+    holds :data:`CACHE_TERMS` terms."""
 
-    __slots__ = ("known", "names")
+    __slots__ = ("known", "names", "literals", "nonproperties")
 
     def __init__(self):
         self.known: dict = {}
         self.names: dict = {}
+        self.literals: set = set()
+        self.nonproperties: set = set()
 
     def room(self) -> None:
         """Empty the caches if they are full (called before a line, never inside one)."""
         if len(self.known) >= CACHE_TERMS:
-            self.known.clear()
-            self.names.clear()
+            for cache in (self.known, self.names, self.literals, self.nonproperties):
+                cache.clear()
+
+    def _kinds(self, texts) -> None:
+        """Note which of the newly known ``texts`` may not be subjects or properties."""
+        others = [t for t in texts if t[:1] != "<"]
+        if others:
+            self.nonproperties.update(others)
+            self.literals.update(t for t in others if t[:1] == '"')
 
     def learn(self, texts: list, terms: _Terms, quote=ast.quote) -> bool:
         """Add the terms ``texts``; False if one is bad (the slow path then says where and why).
@@ -166,6 +202,7 @@ class _Tokens:
                 else:
                     others.append(text)
             if others:
+                self._kinds(others)
                 quads = list(_parse("".join(f"<urn:x> <urn:x> {t} .\n" for t in others), ox.RdfFormat.TURTLE))
                 if len(quads) != len(others):
                     return False
@@ -176,10 +213,20 @@ class _Tokens:
         return True
 
     def learn_plain(self, texts: set, terms: _Terms) -> bool:
-        """:meth:`learn` for the space-cut path (``texts`` all new): only :data:`_PLAIN_TERM` texts,
-        whose IRIs hold no quote, backslash or control character (so quoted by concatenation)."""
-        new = list(texts)
-        return all(map(_PLAIN_TERM.fullmatch, new)) and self.learn(new, terms, _quote_plain)
+        """:meth:`learn` for the space-cut path (``texts`` all new): only :data:`_PLAIN_TERM` texts;
+        :data:`_SAFE_TERM` ones mapped here, the rest by :meth:`learn` (IRIs quoted by concatenation)."""
+        self._kinds(texts)
+        known, safe, rest = self.known, _SAFE_TERM.fullmatch, []
+        for text in texts:
+            match = safe(text)
+            if match is None:
+                rest.append(text)
+                continue
+            value = _safe_value(match)
+            if value is None:
+                return False
+            known[text] = value
+        return not rest or (all(map(_PLAIN_TERM.fullmatch, rest)) and self.learn(rest, terms, _quote_plain))
 
     def predicates(self, texts: list, mapping: "RdfMapping") -> Optional[list]:
         """The predicate names of the known property texts ``texts`` under the property mapping
@@ -194,11 +241,6 @@ class _Tokens:
                 return None
             found = list(map(names.__getitem__, texts))
         return found
-
-
-_SUBJECT_KINDS = frozenset(["iri", "bnode"])
-_PROPERTY_KINDS = frozenset(["iri"])
-_kind = operator.itemgetter(0)
 
 
 def _plain_atoms(text: str, mapping: RdfMapping, tokens: _Tokens, terms: _Terms) -> Optional[list]:
@@ -218,13 +260,10 @@ def _plain_atoms(text: str, mapping: RdfMapping, tokens: _Tokens, terms: _Terms)
     new = texts.difference(tokens.known)
     if new and not tokens.learn_plain(new, terms):
         return None
-    get = tokens.known.__getitem__
-    try:  # subjects are IRIs or blank nodes, properties IRIs (a literal's term has no such kind)
-        if not _SUBJECT_KINDS.issuperset(map(_kind, map(get, s_texts))) or \
-                not _PROPERTY_KINDS.issuperset(map(_kind, map(get, p_texts))):
-            return None
-    except TypeError:  # an integer
+    # subjects are IRIs or blank nodes, properties IRIs (by their texts: a literal may map to any term)
+    if not tokens.literals.isdisjoint(s_texts) or not tokens.nonproperties.isdisjoint(p_texts):
         return None
+    get = tokens.known.__getitem__
     if mapping.kind == "triple":
         return list(zip(repeat("triple", n), map(get, subjects), map(get, properties), map(get, objects)))
     names = tokens.predicates(properties, mapping)
@@ -532,10 +571,52 @@ def read_rdf_dataframe(df, source: str = "<DataFrame>", mapping: RdfMapping = Rd
     yield from _table(((n, *row) for n, row in enumerate(zip(*cells), 1)), source, mapping)
 
 
+#: a file whose first line is longer than this many bytes is read by :class:`_BlockLines`
+LONG_LINE = 1 << 16
+
+
+class _BlockLines:
+    """A binary file whose ``readline`` finds the end of a line by ``bytes.find`` in blocks of
+    ``size`` bytes: a buffered file's ``readline`` looks at each byte, which cost 8 % of reading a
+    stream of long lines (a time point of 11,000 triples is a line of 2 MB). On short lines its
+    Python call costs more than it saves, so it is used where the first line is long."""
+
+    def __init__(self, raw, size: int = 1 << 20):
+        self.raw, self.size, self.buf, self.pos = raw, size, b"", 0
+
+    def readline(self, limit: int = -1) -> bytes:
+        """The next line with its end (at most ``limit`` bytes if ``limit`` >= 0); b"" at the end."""
+        buf, pos = self.buf, self.pos
+        end = buf.find(b"\n", pos)
+        if end >= 0 and (limit < 0 or end + 1 - pos <= limit):
+            self.pos = end + 1
+            return buf[pos:end + 1]
+        parts, size = [buf[pos:]], len(buf) - pos  # a line over blocks: joined once
+        buf, pos = b"", 0
+        while limit < 0 or size < limit:
+            buf = self.raw.read(self.size)
+            end = buf.find(b"\n")
+            if not buf or end >= 0:
+                break
+            parts.append(buf)
+            size += len(buf)
+            buf = b""
+        stop = len(buf) if end < 0 else end + 1
+        if limit >= 0:
+            stop = max(0, min(stop, limit - size))
+        parts.append(buf[:stop])
+        line = b"".join(parts)
+        if limit >= 0 and len(line) > limit:  # the part kept from the previous block was longer
+            line, buf, stop = line[:limit], line[limit:] + buf[stop:], 0
+        self.buf, self.pos = buf, stop
+        return line
+
+
 def _text_file(reader):
     def read(path, source, mapping):
-        with open(path, encoding="utf-8") as f:
-            yield from reader(f, source, mapping)
+        with open(path, "rb", buffering=LONG_LINE) as f:
+            long = b"\n" not in f.peek(LONG_LINE)[:LONG_LINE]
+            yield from reader(_BlockLines(f) if long else f, source, mapping)
     return read
 
 

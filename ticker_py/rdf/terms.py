@@ -30,13 +30,14 @@ from typing import Optional
 from .. import ast
 from ..values import _unquote, format_term
 
-__all__ = ["Term", "to_value", "from_value", "is_rdf_value", "iri_value", "iri_of", "XSD", "XSD_INTEGER",
+__all__ = ["Term", "to_value", "from_value", "is_rdf_value", "iri_value", "iri_of", "RDF", "XSD", "XSD_INTEGER",
            "XSD_STRING", "TICKER_TERM", "check_literal"]
 
 XSD = "http://www.w3.org/2001/XMLSchema#"
 XSD_INTEGER = XSD + "integer"
 XSD_STRING = XSD + "string"
-RDF_LANG_STRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
+RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+RDF_LANG_STRING = RDF + "langString"
 #: the datatype of literals that carry a ticker_py term that is no RDF term
 TICKER_TERM = "urn:ticker:term"
 

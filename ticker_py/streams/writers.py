@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import re
 from bisect import bisect_left
 from itertools import filterfalse
+from json.encoder import encode_basestring_ascii
 from operator import itemgetter
 from types import GeneratorType
 from typing import Iterable, Optional, TextIO
@@ -34,27 +34,34 @@ class AtomTexts:
     ``text[atom]`` is ``format_atom(atom)``, ``json[text]`` its JSON string, ``csv[text]``
     its CSV field; each is computed on first use. :meth:`sorted` keeps the previous answer's
     sorted texts and, when the answer changed a little, merges in the change instead of
-    sorting afresh. The caches start afresh when they hold more than twice the answer's atoms plus
-    ``limit``: texts of atoms that left the answer and never come back (a stream of ever new
-    observations) are not kept, so memory stays flat; the current answer's texts are built again
-    at most once per that many new atoms.
+    sorting afresh. The caches are generational (:class:`_Cache`): once one holds more than twice
+    the answer's atoms plus ``limit`` entries, :meth:`room` starts a new generation, and what was
+    not used since the previous one is dropped. Texts that recur (the answer's atoms, tick after
+    tick) stay; texts of atoms that left the answer and never come back (a stream of ever new
+    observations) go, so memory stays flat.
     """
 
     def __init__(self, limit: int = 1 << 12):
         self.limit = limit
-        self.text, self.json, self.csv = _Cache(self._format), _Cache(json.dumps), _Cache(_csv_field)
+        self.text, self.json, self.csv = _Cache(self._format), _Cache(encode_basestring_ascii), _Cache(_csv_field)
         self.escaped = 0  # texts seen whose JSON string is not just the text in quotes
         self._last_atoms: frozenset = frozenset()
         self._last_sorted: list = []
         self._small: dict = {}
 
+    def room(self, answer: int) -> None:
+        """Start new generations of the caches that outgrew an answer of ``answer`` atoms
+        (called between two results, never while texts of one are looked up)."""
+        bound = self.limit + 2 * answer
+        for cache in (self.text, self.json, self.csv):
+            if len(cache) > bound:
+                cache.age()
+
     def sorted(self, atoms: frozenset):
         """``sorted(format_atom(a) for a in atoms)`` (a list, or a tuple for small answers; do not
         change it: it is reused)."""
         text = self.text.__getitem__
-        if len(self.text) > self.limit + 2 * len(atoms):
-            for cache in (self.text, self.json, self.csv):
-                cache.clear()
+        self.room(len(atoms))
         if len(atoms) < 256:  # small answers (many answer streams, which recur): kept by their set
             known = self._small.get(atoms)
             if known is None:
@@ -79,8 +86,8 @@ class AtomTexts:
 
     def _format(self, atom: tuple) -> str:
         text = format_atom(atom)
-        if not text.isascii() or _ESCAPED.search(text):
-            self.escaped += 1
+        if not self.escaped and (not text.isascii() or _ESCAPED.search(text)):
+            self.escaped = 1
         return text
 
     def json_list(self, texts) -> str:
@@ -106,15 +113,29 @@ _first = itemgetter(0)
 
 
 class _Cache(dict):
-    """A dict that computes a missing value with ``make(key)`` and keeps it."""
+    """A dict that computes a missing value with ``make(key)`` and keeps it, in generations:
+    :meth:`age` makes the entries the old generation, which a lookup moves back (no new
+    ``make``) and the next :meth:`age` drops."""
 
     def __init__(self, make):
         super().__init__()
         self.make = make
+        self.old: dict = {}
 
     def __missing__(self, key):
-        value = self[key] = self.make(key)
+        value = self.old.pop(key, _NONE)
+        if value is _NONE:
+            value = self.make(key)
+        self[key] = value
         return value
+
+    def age(self) -> None:
+        """Start a new generation (the entries not used since the previous one are dropped)."""
+        self.old = dict(self)
+        self.clear()
+
+
+_NONE = object()
 
 
 def _csv_field(text: str) -> str:
@@ -165,6 +186,10 @@ class Writer:
         self.whole = Model(frozenset())   # the single answer stream, rebuilt from changes
         #: while changes arrive: (its atoms, its pins, its sorted printed atoms or None), updated in place
         self._now: Optional[tuple] = None
+        #: while those sorted texts are kept: atom -> text of the answer's atoms, and of atoms that
+        #: left it lately (at most ``texts.limit`` and one tick's worth: they may come back)
+        self._shown: dict = {}
+        self._left: dict = {}
 
     def _apply(self, changes) -> tuple:
         """Apply ``Result.changes`` to the answer stream (removed first, then added); returns the
@@ -209,19 +234,38 @@ class Writer:
 
     def _sorted_from_changes(self, changes) -> tuple:
         """The printed atoms of the answer stream after ``changes``, sorted: the previous sorted
-        texts without those that left, merged with those that came (no whole-model copy)."""
+        texts without those that left, merged with those that came (no whole-model copy). The
+        texts are those of the answer's atoms (``_shown``): each atom is printed when it comes,
+        not again while it stays, and its text is dropped soon after it leaves (flat memory)."""
         gone, new = self._apply(changes)
         atoms, pins, texts = self._now
-        cache = self.texts.text
-        if len(cache) > self.texts.limit:
-            cache.clear()
-        text = cache.__getitem__
-        if texts is None or len(gone) + len(new) > len(texts) // 4:
-            texts = sorted(map(text, atoms))
-        elif gone or new:
-            texts = _edit_sorted(texts, list(map(text, gone)), list(map(text, new)))
+        shown, left = self._shown, self._left
+        if texts is not None and not gone and not new:
+            return tuple(texts)
+        if len(left) > self.texts.limit:
+            left.clear()
+        fmt = self.texts._format
+        text = lambda atom: left.pop(atom, None) or fmt(atom)  # noqa: E731
+        edits = None
+        if texts is None:  # afresh: the texts shown so far may come back
+            left.update(shown)
+            shown.clear()
+            shown.update(zip(atoms, map(text, atoms)))
+        else:
+            gone_texts = list(map(shown.pop, gone))
+            new_texts = list(map(text, new))
+            shown.update(zip(new, new_texts))
+            left.update(zip(gone, gone_texts))
+            if len(gone) + len(new) <= len(texts) // 4:
+                edits = _edits(texts, gone_texts, new_texts)
+        texts = sorted(shown.values()) if edits is None else _edited(texts, edits)
         self._now = (atoms, pins, texts)
+        self._sorted_changed(texts, edits)
         return tuple(texts)
+
+    def _sorted_changed(self, texts: list, edits: Optional[list]) -> None:
+        """Called when :meth:`_sorted_from_changes` changed the sorted texts to ``texts``: by
+        ``edits`` (:func:`_edits`), or afresh (None)."""
 
     def lines(self, result: Result) -> Iterable[str]:
         """The output lines for one result."""
@@ -229,8 +273,10 @@ class Writer:
 
     def write(self, result: Result) -> None:
         """Write one result and flush."""
+        write = self.out.write
         for line in self.lines(result):
-            self.out.write(line + "\n")
+            write(line)
+            write("\n")
         self.out.flush()
 
     def close(self, summary: Optional[dict] = None) -> None:
@@ -246,35 +292,62 @@ class Writer:
         return self.texts.json_list(texts)
 
 
-def _edit_sorted(texts: list, gone: list, new: list) -> list:
-    """The sorted list ``texts`` without ``gone`` (which it holds) and with ``new``: each change
-    found by bisection, the unchanged runs copied by slices (few comparisons, unlike a sort)."""
-    edits = sorted([(bisect_left(texts, x), 1, x) for x in gone] + [(bisect_left(texts, x), 0, x) for x in new])
+def _edits(texts: list, gone: list, new: list) -> Optional[list]:
+    """How the sorted list ``texts`` becomes itself without ``gone`` (which it holds) and with
+    ``new``: ``(position, drop, text)`` sorted, each position found by bisection (few comparisons,
+    unlike a sort); None if a text of ``gone`` is not there (two atoms print alike: cannot happen)."""
+    dropped = [(bisect_left(texts, x), 1, x) for x in gone]
+    end = len(texts)
+    for pos, _, x in dropped:
+        if pos == end or texts[pos] != x:
+            return None
+    return sorted(dropped + [(bisect_left(texts, x), 0, x) for x in new])
+
+
+def _edited(items: list, edits: list, value=None) -> list:
+    """``items`` (in the order of the sorted texts ``edits`` were found in) with ``edits`` made:
+    a dropped text's item left out, a new text's item (``value(text)``, or the text) put in;
+    the unchanged runs are copied by slices."""
     out: list = []
     at = 0
     for pos, drop, x in edits:
-        out += texts[at:pos]
+        out += items[at:pos]
         if drop:
-            if pos == len(texts) or texts[pos] != x:  # not there: two atoms print alike (cannot happen); sort instead
-                return sorted(set(texts) - set(gone) | set(new))
             at = pos + 1
         else:
-            out.append(x)
+            out.append(x if value is None else value(x))
             at = pos
-    out += texts[at:]
+    out += items[at:]
     return out
 
 
 class JsonlWriter(Writer):
     """``{"t": 7, "c": 3, "models": [["b(y)"], ["c(y)"]]}``, plus ``"at"`` with show_at."""
 
+    #: while the answer stream comes as changes and some text needs escaping: the JSON strings of
+    #: its sorted texts, in their order, edited as they are (no lookup of each at every tick)
+    _jsons: Optional[list] = None
+
+    def _sorted_changed(self, texts, edits):
+        # no cache: each text is encoded as it comes; the list holds the answer's JSON strings
+        if not self.texts.escaped:
+            self._jsons = None
+        elif edits is None or self._jsons is None:
+            self._jsons = list(map(encode_basestring_ascii, texts))
+        else:
+            self._jsons = _edited(self._jsons, edits, encode_basestring_ascii)
+
     def lines(self, result):
         models = self._models(result)
-        line = f'{{"t": {result.t}, "c": {result.c}, "models": [' + ", ".join(
-            self._json_list(a) for a, _ in models) + "]"
+        if result.models is None and not self.show_at and self._jsons is not None:
+            lists = "[" + ", ".join(self._jsons) + "]"  # the single answer stream, kept up to date
+        else:
+            lists = ", ".join(self._json_list(a) for a, _ in models)
+        parts = ['{"t": ', str(result.t), ', "c": ', str(result.c), ', "models": [', lists, "]"]
         if self.show_at:
-            line += ', "at": [' + ", ".join(self._json_list(p) for _, p in models) + "]"
-        yield line + "}"
+            parts += [', "at": [', ", ".join(self._json_list(p) for _, p in models), "]"]
+        parts.append("}")
+        yield "".join(parts)
 
 
 class TextWriter(Writer):
@@ -349,6 +422,7 @@ class ChangesWriter(Writer):
         """The line for an engine that reported only ``Result.changes`` (the state follows it)."""
         added, removed = result.changes
         self._apply(result.changes)
+        self.texts.room(len(self._now[0]))
         self._now = (*self._now[:2], None)   # its sorted texts are stale now
         self.state = None
         return (f'{{"t": {result.t}, "c": {result.c}, "added": {self._json_list(self._printed(added))}, '
