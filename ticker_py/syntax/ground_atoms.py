@@ -473,17 +473,16 @@ class AtomInterner:
         """The atoms of ``n`` table cells glued together as ``raw`` (each non-empty and ending with
         ``)``) if each is one atom with constant arguments, all of one arity, else None; :attr:`shape`
         is then theirs."""
-        found = _glued_parts(raw, n)
-        if found is None:
-            self.shape = None
-            return None
-        self.shape = _line_shape(*found)
-        return _zipped(*found)
+        return self._shaped(_glued_parts(raw, n))
 
     def _constant(self, rest: str):
         """:func:`_constant_atoms` of ``rest``, its shape kept in :attr:`shape`."""
-        found = _constant_parts(rest)
+        return self._shaped(_constant_parts(rest))
+
+    def _shaped(self, found):
+        """The atoms of ``(parts, close, one_name)`` (None: none), their shape kept in :attr:`shape`."""
         if found is None:
+            self.shape = None
             return None
         self.shape = _line_shape(*found)
         return _zipped(*found)
