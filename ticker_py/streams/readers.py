@@ -9,6 +9,7 @@ See ``docs/formats.md`` for the formats and the choices made where a format leav
 
 from __future__ import annotations
 
+import bisect
 import csv
 import json
 import math
@@ -354,29 +355,64 @@ class _Grouper:
                 stop = min(stop, int(found[0]))
         if stop:
             cuts = [0, *(np.flatnonzero(t[1:stop] != t[:stop - 1]) + 1).tolist(), stop]
-            values = t[:stop].tolist()
-            key_list = keys[:stop].tolist() if keys is not None else None
-            heartbeats = None in (atoms if stop == n else atoms[:stop])
-            for a, b in zip(cuts, cuts[1:]):
-                if values[a] != self.t:
-                    record = self._start(values[a], source, first_line + a)
-                    if record is not None:
-                        yield record
-                before = len(self.atoms)
-                if heartbeats:
-                    kept = [i for i in range(a, b) if atoms[i] is not None]
-                    self.atoms.extend(atoms[i] for i in kept)
-                    if key_list is not None:
-                        self.keys.extend(key_list[i] for i in kept)
-                else:
-                    self.atoms.extend(atoms[a:b])
-                    if key_list is not None:
-                        self.keys.extend(key_list[a:b])
-                if len(self.atoms) > before:
-                    self._learn(shape, not before)
+            yield from self._runs(source, first_line, cuts, t[:stop].tolist(),
+                                  keys[:stop].tolist() if keys is not None else None, atoms, stop, shape)
         if stop < n:
             yield from self.row(source, first_line + stop, t[stop].item(), cell(stop),
                                 None if keys is None else keys[stop].item())
+
+    def _runs(self, source, first_line, cuts: list, values: list, key_list, atoms: list, stop: int,
+              shape: Optional[tuple]) -> Iterator[Record]:
+        """Add rows ``0 .. stop - 1`` (times ``values``, keys ``key_list``, atoms ``atoms``, None for a
+        heartbeat) to the time points, which start at the rows of ``cuts`` (ending with ``stop``)."""
+        heartbeats = None in (atoms if stop == len(atoms) else atoms[:stop])
+        for a, b in zip(cuts, cuts[1:]):
+            if values[a] != self.t:
+                record = self._start(values[a], source, first_line + a)
+                if record is not None:
+                    yield record
+            before = len(self.atoms)
+            if heartbeats:
+                kept = [i for i in range(a, b) if atoms[i] is not None]
+                self.atoms.extend(atoms[i] for i in kept)
+                if key_list is not None:
+                    self.keys.extend(key_list[i] for i in kept)
+            else:
+                self.atoms.extend(atoms[a:b])
+                if key_list is not None:
+                    self.keys.extend(key_list[a:b])
+            if len(self.atoms) > before:
+                self._learn(shape, not before)
+
+    def lists(self, source, first_line, t: list, keys: Optional[list], atoms: list, bad: bool,
+              shape: Optional[tuple]) -> Iterator[Record]:
+        """Like :meth:`chunk`, for plain lists (the pyarrow-free Parquet reader): ``t`` and ``keys``
+        hold integers or None, ``atoms`` atoms, None (an empty cell) or :class:`_Bad` cells (if
+        ``bad``); ``shape`` is that of the atoms, if known."""
+        n = len(t)
+        cell = lambda i: _cell_text(atoms[i])  # noqa: E731
+        if None in t or (keys is not None and None in keys):
+            for i in range(n):
+                yield from self.row(source, first_line + i, t[i], cell(i), None if keys is None else keys[i])
+            return
+        stop = n
+        if n and (t[0] < 0 or (self.t is not None and t[0] < self.t)):
+            stop = 0
+        elif t != sorted(t):
+            stop = next(i for i in range(1, n) if t[i] < t[i - 1])
+        if keys is not None and n and min(keys) < 0:
+            stop = min(stop, next(i for i, k in enumerate(keys) if k < 0))
+        if bad:
+            stop = min(stop, next((i for i, a in enumerate(atoms) if type(a) is _Bad), n))
+        if stop:
+            cuts, a = [0], 0
+            while a < stop:
+                a = bisect.bisect_right(t, t[a], a, stop)
+                cuts.append(a)
+            yield from self._runs(source, first_line, cuts, t, keys, atoms, stop, shape)
+        if stop < n:
+            yield from self.row(source, first_line + stop, t[stop], cell(stop),
+                                None if keys is None else keys[stop])
 
     def _convert(self, texts) -> tuple:
         """Atoms of ``texts`` (None for an empty cell) and the indices of those that do not parse."""
@@ -473,14 +509,33 @@ def read_parquet(path, source: Optional[str] = None, batch_size: int = 65536) ->
     statistics; path order if some are unknown); t must not decrease across the whole
     stream. A record's line is its 1-based row number within its file, and its source is
     ``source`` (default: the path) for a single file, the file's path within a directory.
-    The distinct atom texts of a batch are numbered first, so each is parsed once (and
-    interned across batches). A file that is not Parquet (also a stray
+    Each distinct atom text of a dictionary (or of a batch) is parsed once (and interned
+    across batches). A file that is not Parquet (also a stray
     file in a directory), a corrupt or truncated one, and columns of the wrong type are
     refused with an error located at that file.
-    """
-    import pyarrow as pa
 
+    Files whose every part :mod:`~ticker_py.streams.parquet_pages` decodes are read without
+    pyarrow; the others (and a file whose data turns out not to decode) with pyarrow.
+    """
     where = source or str(path)
+    plan = _pages_plan(path, where)
+    if plan is None:
+        yield from _read_parquet_arrow(path, where, batch_size)
+        return
+    order, files = plan
+    columns = ["t", "atom"] + ([order] if order else [])
+    grouper = _Grouper(order, AtomInterner())
+    try:
+        for name, pf, keys in files:
+            yield from _pages_file(grouper, pf, name, keys, columns, batch_size)
+    except StreamError:
+        yield from grouper.failed()
+        raise
+    yield from grouper.close()
+
+
+def _read_parquet_arrow(path, where: str, batch_size: int) -> Iterator[Record]:
+    """:func:`read_parquet` with pyarrow."""
     if Path(path).is_file():
         order, parts = _parquet_file(path, where, batch_size)
     else:
@@ -488,20 +543,140 @@ def read_parquet(path, source: Optional[str] = None, batch_size: int = 65536) ->
     grouper = _Grouper(order, AtomInterner())
     try:
         for name, batches in parts:
-            number = 1
-            while True:
-                try:
-                    batch = next(batches, None)
-                except (pa.ArrowException, OSError) as e:
-                    raise stream_error(name, number, 1, f"corrupt Parquet data ({e})") from None
-                if batch is None:
-                    break
-                yield from _parquet_batch(grouper, batch, order, name, number)
-                number += batch.num_rows
+            yield from _arrow_batches(grouper, batches, order, name)
     except StreamError:
         yield from grouper.failed()
         raise
     yield from grouper.close()
+
+
+def _arrow_batches(grouper: _Grouper, batches, order: Optional[str], name: str, skip: int = 0) -> Iterator[Record]:
+    """The rows of one file's pyarrow batches (from row ``skip`` + 1 on) into ``grouper``."""
+    import pyarrow as pa
+
+    number = 1
+    while True:
+        try:
+            batch = next(batches, None)
+        except (pa.ArrowException, OSError) as e:
+            raise stream_error(name, number, 1, f"corrupt Parquet data ({e})") from None
+        if batch is None:
+            break
+        rows = batch.num_rows
+        if number + rows <= skip + 1:
+            number += rows
+            continue
+        if number <= skip:
+            batch, number = batch.slice(skip + 1 - number), skip + 1
+        yield from _parquet_batch(grouper, batch, order, name, number)
+        number += batch.num_rows
+
+
+class _Bad:
+    """An atom cell that does not parse (the pyarrow-free reader): row() reports it."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str):
+        self.text = text
+
+
+def _cell_text(cell):
+    """The text of a cell of :meth:`_Grouper.lists` (an atom, None or :class:`_Bad`)."""
+    if cell is None or type(cell) is _Bad:
+        return cell if cell is None else cell.text
+    return format_atom(cell)
+
+
+def _pages_plan(path, where: str) -> Optional[tuple]:
+    """(order column, [(file name, ParquetFile, partition keys)] in time order) if every file is one
+    :mod:`parquet_pages` reads and has the columns (of the types) the stream needs; else None (the
+    pyarrow path then reads the stream, and reports what is wrong)."""
+    from .parquet_pages import ParquetFile, Unsupported
+
+    root = Path(path)
+    try:
+        if root.is_file():
+            files = [(where, ParquetFile(root), {})]
+        else:
+            found = _parquet_files(root)
+            files = [(str(p), ParquetFile(p), _partition_keys(p.relative_to(root))) for p in found]
+        if not files:
+            return None
+        names = files[0][1].names + list(files[0][2])
+        if "t" not in names or "atom" not in names:
+            return None
+        order = next((c for c in ORDER_COLUMNS if c in names), None)
+        for _, pf, keys in files:
+            for column in ["t", "atom"] + ([order] if order else []):
+                if column not in keys:
+                    pf.check(column, "string" if column == "atom" else "int")
+                elif type(keys[column]) is not int or not -1 << 63 <= keys[column] < 1 << 63:
+                    return None
+        starts = [keys["t"] if "t" in keys else pf.min_of("t") for _, pf, keys in files]
+    except Unsupported:
+        return None
+    if None not in starts:
+        files = [f for _, _, f in sorted(zip(starts, range(len(files)), files))]
+    return order, files
+
+
+def _pages_file(grouper: _Grouper, pf, name: str, keys: dict, columns: list, batch_size: int) -> Iterator[Record]:
+    """The rows of one file read by :mod:`parquet_pages` into ``grouper``; from a page that does
+    not decode on, pyarrow reads the file (and reports what is wrong with it)."""
+    from .parquet_pages import Corrupt
+
+    atoms = _AtomCells(grouper)
+    wanted = [c for c in columns if c not in keys]
+    batches = pf.batches(wanted, {"atom": atoms.convert}, batch_size)
+    number = 1
+    while True:
+        try:
+            batch = next(batches, None)
+        except (Corrupt, OSError):
+            break
+        if batch is None:
+            return
+        cells = dict(zip(wanted, batch))
+        n = len(batch[0])
+        t, key_list = (None if c is None else cells[c] if c in cells else [keys[c]] * n
+                       for c in ("t", grouper.order))
+        yield from grouper.lists(name, number, t, key_list, cells["atom"], atoms.bad, (atoms.pairs, False))
+        number += n
+    pq_file = _open_parquet(pf.path, name)
+    batches = pq_file.iter_batches(batch_size=batch_size, columns=wanted, use_threads=False)
+    yield from _arrow_batches(grouper, _with_keys(batches, keys, columns), grouper.order, name, number - 1)
+
+
+class _AtomCells:
+    """Converts the atom texts of a dictionary or a page to atoms (None: an empty cell, :class:`_Bad`:
+    one that does not parse), each distinct text once; ``pairs`` holds the (name, tuple length) pairs
+    of all atoms converted so far, ``bad`` whether a cell did not parse."""
+
+    def __init__(self, grouper: _Grouper):
+        self.grouper, self.pairs, self.bad = grouper, frozenset(), False
+
+    def convert(self, texts: list) -> list:
+        sample = texts[::len(texts) // 1024 + 1]
+        if len(set(sample)) * 4 > len(sample) * 3:  # mostly distinct (a dictionary is): convert them all
+            atoms, bad = self.grouper._convert(texts)
+        else:
+            distinct = list(dict.fromkeys(texts))
+            converted, wrong = self.grouper._convert(distinct)
+            for i in wrong:
+                converted[i] = _Bad(distinct[i])
+            return self._learn(list(map(dict(zip(distinct, converted)).__getitem__, texts)), bool(wrong))
+        for i in bad:
+            atoms[i] = _Bad(texts[i])
+        return self._learn(atoms, bool(bad))
+
+    def _learn(self, atoms: list, bad: bool) -> list:
+        self.bad = self.bad or bad
+        found = [a for a in atoms if type(a) is tuple] if bad or None in atoms else atoms
+        pairs = set(zip(map(_first, found), map(len, found)))
+        if not pairs.issubset(self.pairs):
+            self.pairs = self.pairs | pairs
+        return atoms
 
 
 def _parquet_batch(grouper: _Grouper, batch, order: Optional[str], name: str, number: int) -> Iterator[Record]:
@@ -624,9 +799,7 @@ def _parquet_directory(path, where: str, batch_size: int) -> tuple:
     time order. Names starting with ``.`` or ``_`` are skipped (``_SUCCESS``, ``.crc``), as Spark
     and pyarrow do; every other file must be Parquet."""
     root = Path(path)
-    files = sorted(p for p in root.rglob("*") if p.is_file()
-                   and not any(part[0] in "._" for part in p.relative_to(root).parts))
-    opened = [(str(p), _open_parquet(p, str(p)), _partition_keys(p.relative_to(root))) for p in files]
+    opened = [(str(p), _open_parquet(p, str(p)), _partition_keys(p.relative_to(root))) for p in _parquet_files(root)]
     names = list(opened[0][1].schema_arrow.names) + list(opened[0][2]) if opened else []
     order = _check_columns(names, where)
     columns = ["t", "atom"] + ([order] if order else [])
@@ -638,6 +811,13 @@ def _parquet_directory(path, where: str, batch_size: int) -> tuple:
     return order, [(name, _with_keys(pf.iter_batches(batch_size=batch_size, use_threads=False,
                                                     columns=[c for c in columns if c not in keys]), keys, columns))
                    for name, pf, keys in opened]
+
+
+def _parquet_files(root: Path) -> list:
+    """The files of a Parquet directory, in path order, without those whose names (or whose
+    directories' names) start with ``.`` or ``_``."""
+    return sorted(p for p in root.rglob("*") if p.is_file()
+                  and not any(part[0] in "._" for part in p.relative_to(root).parts))
 
 
 def _with_keys(batches, keys: dict, columns: list):

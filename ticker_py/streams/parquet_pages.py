@@ -1,0 +1,528 @@
+"""A small Parquet decoder without pyarrow, for the files streams commonly are (docs/formats.md).
+
+Flat schemas of INT32/INT64 and UTF-8 BYTE_ARRAY columns, PLAIN and dictionary encodings,
+data pages v1 and v2, and the codecs UNCOMPRESSED, SNAPPY, GZIP, ZSTD and LZ4_RAW. Anything else
+raises :class:`Unsupported` when the file is opened (the caller then reads it with pyarrow);
+data that does not decode raises :class:`Corrupt`. Importing pyarrow costs more CPU than
+reading a whole stream of a few hundred thousand rows this way.
+"""
+
+from __future__ import annotations
+
+import struct
+import sys
+import zlib
+from itertools import chain
+from operator import itemgetter
+from typing import Callable, Iterator, Optional
+
+__all__ = ["Unsupported", "Corrupt", "ParquetFile", "unpack", "hybrid"]
+
+
+class Unsupported(Exception):
+    """The file uses something this decoder does not read (or its footer does not parse)."""
+
+
+class Corrupt(Exception):
+    """A page of the file does not decode."""
+
+
+# ---------------------------------------------------------------- Thrift compact protocol
+
+def _varint(buf: bytes, pos: int) -> tuple:
+    shift = result = 0
+    while True:
+        b = buf[pos]
+        pos += 1
+        result |= (b & 0x7F) << shift
+        if b < 0x80:
+            return result, pos
+        shift += 7
+
+
+def _zigzag(buf: bytes, pos: int) -> tuple:
+    n, pos = _varint(buf, pos)
+    return (n >> 1) ^ -(n & 1), pos
+
+
+def _value(buf: bytes, pos: int, kind: int) -> tuple:
+    """One value of compact type ``kind`` at ``pos``: (value, next position)."""
+    if kind == 1 or kind == 2:  # booleans in a field header
+        return kind == 1, pos
+    if kind == 3:
+        b = buf[pos]
+        return b - 256 if b > 127 else b, pos + 1
+    if 4 <= kind <= 6:
+        return _zigzag(buf, pos)
+    if kind == 7:
+        return struct.unpack_from("<d", buf, pos)[0], pos + 8
+    if kind == 8:
+        size, pos = _varint(buf, pos)
+        if pos + size > len(buf):
+            raise IndexError("binary past the end")
+        return bytes(buf[pos:pos + size]), pos + size
+    if kind == 9 or kind == 10:
+        head = buf[pos]
+        pos += 1
+        size, element = head >> 4, head & 0x0F
+        if size == 15:
+            size, pos = _varint(buf, pos)
+        out = []
+        for _ in range(size):
+            if element in (1, 2):  # booleans in a list: one byte each
+                out.append(buf[pos] == 1)
+                pos += 1
+            else:
+                item, pos = _value(buf, pos, element)
+                out.append(item)
+        return out, pos
+    if kind == 11:
+        size, pos = _varint(buf, pos)
+        out = {}
+        if size:
+            types = buf[pos]
+            pos += 1
+            for _ in range(size):
+                key, pos = _value(buf, pos, types >> 4)
+                out[key], pos = _value(buf, pos, types & 0x0F)
+        return out, pos
+    if kind == 12:
+        return _struct(buf, pos)
+    raise ValueError(f"unknown Thrift type {kind}")
+
+
+def _struct(buf: bytes, pos: int) -> tuple:
+    """A compact-protocol struct at ``pos`` as {field id: value}, and the position after it."""
+    fields, last = {}, 0
+    while True:
+        head = buf[pos]
+        pos += 1
+        if head == 0:
+            return fields, pos
+        delta, kind = head >> 4, head & 0x0F
+        if delta:
+            last += delta
+        else:
+            last, pos = _zigzag(buf, pos)
+        fields[last], pos = _value(buf, pos, kind)
+
+
+# ---------------------------------------------------------------- levels and dictionary indices
+
+_LITTLE = sys.byteorder == "little"
+
+
+def unpack(data: bytes, start: int, groups: int, width: int) -> list:
+    """``8 * groups`` bit-packed unsigned integers of ``width`` bits from ``data[start:]`` (LSB first)."""
+    size = groups * width
+    if width == 0:
+        return [0] * (8 * groups)
+    end = start + size
+    if end > len(data):
+        raise Corrupt("bit-packed run past the end of its page")
+    if width in (8, 16, 32):
+        return list(struct.unpack_from(f"<{size * 8 // width}{'BHI'[width // 16]}", data, start))
+    mask = (1 << width) - 1
+    step = 4 * width  # four groups (32 values) at a time
+    shifts = range(0, 32 * width, width)
+    out: list = []
+    frombytes = int.from_bytes
+    for a in range(start, end, step):
+        big = frombytes(data[a:min(a + step, end)], "little")
+        out += [(big >> s) & mask for s in shifts]
+    del out[8 * groups:]
+    return out
+
+
+class _Memo:
+    """Bit-packed groups (8 values, ``width`` bytes) seen before, by their bytes: the values they
+    stand for (through a dictionary). Given up when fewer than half of the groups recur."""
+
+    __slots__ = ("groups", "looked", "found")
+
+    def __init__(self):
+        self.groups: Optional[dict] = {}
+        self.looked = self.found = 0
+
+
+def _mapped(data: bytes, start: int, groups: int, width: int, lookup, memo: Optional[_Memo]) -> list:
+    """:func:`unpack` mapped through ``lookup`` (a list; None: the integers themselves)."""
+    if lookup is None or memo is None or memo.groups is None or width == 0 or groups < 16:
+        codes = unpack(data, start, groups, width)
+        return codes if lookup is None else list(map(lookup.__getitem__, codes))
+    end = start + groups * width
+    if end > len(data):
+        raise Corrupt("bit-packed run past the end of its page")
+    pieces = [data[i:i + width] for i in range(start, end, width)]
+    known = memo.groups
+    found = list(map(known.get, pieces))
+    misses = found.count(None)
+    if misses:
+        get = lookup.__getitem__
+        for i, piece in enumerate(pieces):
+            if found[i] is None:
+                values = known.get(piece)
+                if values is None:
+                    values = known[piece] = tuple(map(get, unpack(piece, 0, 1, width)))
+                found[i] = values
+    memo.looked += len(pieces)
+    memo.found += len(pieces) - misses
+    if memo.looked >= 4096 and memo.found * 2 < memo.looked:
+        memo.groups = None
+    elif len(known) > 1 << 16:
+        known.clear()
+    return list(chain.from_iterable(found))
+
+
+def hybrid(data: bytes, pos: int, end: int, width: int, count: int, lookup=None,
+           memo: Optional[_Memo] = None) -> list:
+    """``count`` values of the RLE/bit-packed hybrid encoding in ``data[pos:end]`` (``width`` bits
+    each), mapped through ``lookup`` if given (an index out of it raises :class:`Corrupt`)."""
+    out: list = []
+    size = (width + 7) // 8
+    try:
+        while len(out) < count:
+            if pos >= end:
+                raise Corrupt("levels or indices end early")
+            head, pos = _varint(data, pos)
+            if head & 1:
+                groups = head >> 1
+                take = min(groups, (count - len(out) + 7) // 8)
+                out += _mapped(data, pos, take, width, lookup, memo)
+                pos += groups * width
+            else:
+                value = int.from_bytes(data[pos:pos + size], "little")
+                pos += size
+                out += [value if lookup is None else lookup[value]] * min(head >> 1, count - len(out))
+    except IndexError:
+        raise Corrupt("dictionary index out of range") from None
+    del out[count:]
+    return out
+
+
+# ---------------------------------------------------------------- the footer
+
+_INTS = {1: 4, 2: 8}            # physical type -> byte width (INT32, INT64)
+_BYTE_ARRAY = 6
+_SIGNED_INTS = {None, 15, 16, 17, 18}  # no converted type, INT_8 .. INT_64
+_DICTIONARY = {2, 8}            # PLAIN_DICTIONARY, RLE_DICTIONARY
+_ENCODINGS = {0, 2, 3, 8}       # PLAIN, the dictionary ones and RLE (levels)
+_DECOMPRESS: dict = {
+    0: None,
+    2: lambda data, size: zlib.decompress(data, 47),  # GZIP (and zlib) headers
+}
+
+
+def _codec(number: int):
+    """The decompressor of codec ``number`` (None: uncompressed); Unsupported if there is none."""
+    if number in _DECOMPRESS:
+        return _DECOMPRESS[number]
+    if number not in (1, 6, 7):
+        raise Unsupported(f"compression codec {number}")
+    import cramjam
+
+    if number == 1:
+        found = lambda data, size: cramjam.snappy.decompress_raw(data)  # noqa: E731
+    elif number == 6:
+        found = lambda data, size: cramjam.zstd.decompress(data)  # noqa: E731
+    else:
+        found = lambda data, size: cramjam.lz4.decompress_block(data, output_len=size)  # noqa: E731
+    _DECOMPRESS[number] = found
+    return found
+
+
+class Column:
+    """A leaf column of a flat schema: ``kind`` is ``"int"`` or ``"string"``."""
+
+    __slots__ = ("name", "physical", "kind", "optional")
+
+    def __init__(self, name: str, physical: int, kind: str, optional: bool):
+        self.name, self.physical, self.kind, self.optional = name, physical, kind, optional
+
+
+def _column(element: dict) -> Column:
+    name = element.get(4, b"").decode()
+    physical, converted, logical = element.get(1), element.get(6), element.get(10)
+    repetition = element.get(3, 0)
+    if repetition not in (0, 1) or element.get(5):
+        raise Unsupported("a nested or repeated column")
+    if physical in _INTS and converted in _SIGNED_INTS:
+        kind = "int"
+        if logical is not None and (set(logical) != {10} or logical[10].get(2) is not True):
+            kind = "other"
+    elif physical == _BYTE_ARRAY and (converted == 0 or (logical is not None and 1 in logical)):
+        kind = "string"
+    else:
+        kind = "other"
+    return Column(name, physical, kind, repetition == 1)
+
+
+class ParquetFile:
+    """The footer of a Parquet file with a flat schema: :attr:`columns` by name, :attr:`row_groups`
+    (their row counts and column chunks). Unsupported if the file is not one this module reads."""
+
+    def __init__(self, path):
+        self.path = str(path)
+        try:
+            with open(self.path, "rb") as f:
+                f.seek(0, 2)
+                size = f.tell()
+                if size < 12:
+                    raise Unsupported("too short")
+                f.seek(0)
+                head = f.read(4)
+                f.seek(size - 8)
+                tail = f.read(8)
+                length = int.from_bytes(tail[:4], "little")
+                if head != b"PAR1" or tail[4:] != b"PAR1" or length > size - 12:
+                    raise Unsupported("not a plain Parquet file")
+                f.seek(size - 8 - length)
+                footer = f.read(length)
+            meta, _ = _struct(footer, 0)
+            self._read(meta)
+        except Unsupported:
+            raise
+        except (OSError, ValueError, IndexError, KeyError, TypeError, AttributeError, UnicodeDecodeError) as e:
+            raise Unsupported(f"footer: {e}") from None
+
+    def _read(self, meta: dict) -> None:
+        if 8 in meta or 9 in meta:
+            raise Unsupported("encryption")
+        schema = meta[2]
+        if not schema or schema[0].get(5, 0) != len(schema) - 1:
+            raise Unsupported("a nested schema")
+        columns = [_column(e) for e in schema[1:]]
+        self.columns = {c.name: c for c in columns}
+        if len(self.columns) != len(columns):
+            raise Unsupported("two columns of one name")
+        self.names = [c.name for c in columns]
+        self.row_groups = []
+        for group in meta.get(4, []):
+            chunks = {}
+            for name, chunk in zip(self.names, group[1]):
+                if 1 in chunk or 3 not in chunk or 8 in chunk or 9 in chunk:
+                    raise Unsupported("a column chunk in another file or encrypted")
+                chunks[name] = chunk[3]
+            if len(chunks) != len(self.names):
+                raise Unsupported("a row group without every column")
+            self.row_groups.append((group[3], chunks))
+        self.num_rows = meta[3]
+
+    def check(self, name: str, kind: str) -> None:
+        """Unsupported unless column ``name`` is of ``kind`` (``"int"``, ``"string"``) and every
+        chunk of it uses encodings and a codec this module reads."""
+        column = self.columns.get(name)
+        if column is None or column.kind != kind:
+            raise Unsupported(f"column {name!r}")
+        for _, chunks in self.row_groups:
+            meta = chunks[name]
+            if meta.get(1) != column.physical or not _ENCODINGS.issuperset(meta.get(2, ())):
+                raise Unsupported(f"the encodings of column {name!r}")
+            _codec(meta.get(4, 0))
+
+    def min_of(self, name: str) -> Optional[int]:
+        """The smallest value of integer column ``name`` from the row-group statistics, if every
+        row group has them (None otherwise), as pyarrow reads them."""
+        column = self.columns[name]
+        found = []
+        for _, chunks in self.row_groups:
+            stats = chunks[name].get(12)
+            if stats is None:
+                return None
+            low, high = (stats.get(6), stats.get(5)) if 6 in stats or 5 in stats else (stats.get(2), stats.get(1))
+            if low is None or high is None or len(low) != _INTS[column.physical]:
+                return None
+            found.append(int.from_bytes(low, "little", signed=True))
+        return min(found) if found else None
+
+    def batches(self, names: list, convert: dict, batch_size: int) -> Iterator[list]:
+        """Lists of up to ``batch_size`` values of each column of ``names`` (None for a null), in
+        row order; ``convert[name]`` (if given) maps the non-null values of a string column's
+        dictionary or plain page to what the lists then hold. Corrupt if the data does not decode."""
+        with open(self.path, "rb") as f:
+            for rows, chunks in self.row_groups:
+                readers = [_Rows(_pages(f, self.columns[n], chunks[n], convert.get(n))) for n in names]
+                left = rows
+                while left > 0:
+                    size = min(batch_size, left)
+                    yield [r.take(size) for r in readers]
+                    left -= size
+                for r in readers:
+                    r.finish()
+
+
+class _Rows:
+    """Takes rows from a column chunk's pages."""
+
+    __slots__ = ("pages", "page", "pos")
+
+    def __init__(self, pages: Iterator[list]):
+        self.pages, self.page, self.pos = pages, [], 0
+
+    def take(self, size: int) -> list:
+        page, pos = self.page, self.pos
+        if pos == 0 and len(page) == size:
+            self.page = []
+            return page
+        out: list = []
+        while len(out) < size:
+            if pos >= len(page):
+                page, pos = next(self.pages, None), 0
+                if page is None:
+                    raise Corrupt("fewer values than rows")
+                if not out and len(page) == size:
+                    self.page, self.pos = [], 0
+                    return page
+            piece = page[pos:pos + size - len(out)]
+            out += piece
+            pos += len(piece)
+        self.page, self.pos = page, pos
+        return out
+
+    def finish(self) -> None:
+        if self.pos < len(self.page) or next(self.pages, None) is not None:
+            raise Corrupt("more values than rows")
+
+
+def _pages(f, column: Column, meta: dict, convert: Optional[Callable]) -> Iterator[list]:
+    """The values of each data page of a column chunk (None for nulls)."""
+    try:
+        yield from _decoded(f, column, meta, convert)
+    except (IndexError, KeyError, ValueError, TypeError, struct.error) as e:
+        raise Corrupt(f"{type(e).__name__}: {e}") from None
+
+
+def _decoded(f, column: Column, meta: dict, convert: Optional[Callable]) -> Iterator[list]:
+    if column.kind not in ("int", "string") or meta.get(1) != column.physical:
+        raise Corrupt("column type")
+    decompress = _codec(meta.get(4, 0))
+    start = meta[9]
+    dictionary_at = meta.get(11)
+    if dictionary_at is not None and 0 < dictionary_at < start:
+        start = dictionary_at
+    f.seek(start)
+    data = f.read(meta[7])
+    if len(data) != meta[7]:
+        raise Corrupt("column chunk past the end of the file")
+    total, pos, lookup, memo = meta[5], 0, None, _Memo()
+    seen = 0
+    while seen < total:
+        header, pos = _struct(data, pos)
+        kind, raw_size, size = header[1], header[2], header[3]
+        body = data[pos:pos + size]
+        pos += size
+        if len(body) != size:
+            raise Corrupt("page past the end of its column chunk")
+        if kind == 2:
+            dict_header = header.get(7, {})
+            if dict_header.get(2, 0) not in (0, 2):
+                raise Corrupt("dictionary encoding")
+            values = _plain(_inflate(decompress, body, raw_size), 0, dict_header[1], column)
+            lookup = convert(values) if convert is not None else values
+            continue
+        if kind == 0:
+            page = header.get(5)
+            if page is None:
+                raise Corrupt("data page without its header")
+            count, encoding = page[1], page[2]
+            body = _inflate(decompress, body, raw_size)
+            at = 0
+            if column.optional:
+                length = int.from_bytes(body[:4], "little")
+                defined = hybrid(body, 4, 4 + length, 1, count)
+                at = 4 + length
+        elif kind == 3:
+            page = header.get(8)
+            if page is None:
+                raise Corrupt("data page without its header")
+            count, nulls, encoding = page[1], page[2], page[4]
+            levels = page[5] + page[6]
+            if page[6] or (page[5] and not column.optional):
+                raise Corrupt("repetition levels in a flat column")
+            if column.optional:
+                defined = [1] * count if nulls == 0 else hybrid(body, 0, page[5], 1, count)
+            rest = body[levels:]
+            body = _inflate(decompress, rest, raw_size - levels) if page.get(7, True) else rest
+            at = 0
+        else:
+            continue  # an index page
+        present = defined.count(1) if column.optional else count
+        if encoding == 0:
+            values = _plain(body, at, present, column)
+            if convert is not None:
+                values = convert(values)
+        elif encoding in _DICTIONARY:
+            if lookup is None:
+                raise Corrupt("dictionary indices without a dictionary")
+            width = body[at] if at < len(body) else 0
+            values = hybrid(body, at + 1, len(body), width, present, lookup, memo) if present else []
+        else:
+            raise Corrupt(f"encoding {encoding}")  # the footer lists them; the caller checks first
+        if column.optional and present < count:
+            it = iter(values)
+            values = [next(it) if d else None for d in defined]
+        seen += count
+        yield values
+
+
+def _inflate(decompress, body: bytes, size: int) -> bytes:
+    if decompress is None:
+        return body
+    try:
+        out = bytes(decompress(body, size))
+    except Exception as e:  # each codec library raises its own errors
+        raise Corrupt(f"decompression: {e}") from None
+    if len(out) != size:
+        raise Corrupt("decompressed page of the wrong size")
+    return out
+
+
+_PLUS_ONE = bytes([*range(1, 256), 0])
+_last = itemgetter(-1)
+_but_last = itemgetter(slice(None, -1))
+
+
+def _plain(data: bytes, pos: int, count: int, column: Column) -> list:
+    """``count`` PLAIN values of ``column``'s type from ``data[pos:]``."""
+    width = _INTS.get(column.physical)
+    if width is not None:
+        if pos + width * count > len(data):
+            raise Corrupt("values past the end of their page")
+        return list(struct.unpack_from(f"<{count}{'iq'[width // 8]}", data, pos))
+    found = _ascii_cells(data, pos, count)
+    if found is not None:
+        return found
+    out = []
+    try:
+        for _ in range(count):
+            size = int.from_bytes(data[pos:pos + 4], "little")
+            end = pos + 4 + size
+            if end > len(data):
+                raise Corrupt("values past the end of their page")
+            out.append(data[pos + 4:end].decode())
+            pos = end
+    except UnicodeDecodeError:
+        raise Corrupt("invalid UTF-8 in a string column") from None
+    return out
+
+
+def _ascii_cells(data: bytes, pos: int, count: int) -> Optional[list]:
+    """PLAIN byte arrays (4-byte lengths) of ASCII text, each shorter than 255 bytes and without
+    zero bytes, split with string methods only (None if they are not such): splitting at the
+    zero bytes of the lengths leaves each length's low byte at the end of the cell before, and
+    each cell must be exactly as long as its length says (which makes the split exact)."""
+    if not count or not data.isascii():
+        return None
+    pieces = data[pos:].decode("ascii").split("\x00\x00\x00")
+    if len(pieces) != count + 1 or len(pieces[0]) != 1:
+        return None
+    try:
+        sizes = "".join(map(_last, pieces[:-1])).encode("ascii")
+        lengths = bytes(map(len, pieces[1:]))
+    except (IndexError, ValueError):  # an empty piece, or one of 256 characters or more
+        return None
+    if sizes[:-1].translate(_PLUS_ONE) != lengths[:-1] or sizes[-1] != lengths[-1] or b"\xff" in sizes:
+        return None
+    cells = list(map(_but_last, pieces[1:-1]))
+    cells.append(pieces[-1])
+    return cells
