@@ -511,9 +511,10 @@ def _ascii_cells(data: bytes, pos: int, count: int) -> Optional[list]:
     zero bytes, split with string methods only (None if they are not such): splitting at the
     zero bytes of the lengths leaves each length's low byte at the end of the cell before, and
     each cell must be exactly as long as its length says (which makes the split exact)."""
+    data = data[pos:] if pos else data
     if not count or not data.isascii():
         return None
-    pieces = data[pos:].decode("ascii").split("\x00\x00\x00")
+    pieces = data.decode("ascii").split("\x00\x00\x00")
     if len(pieces) != count + 1 or len(pieces[0]) != 1:
         return None
     try:

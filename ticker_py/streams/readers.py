@@ -673,7 +673,12 @@ class _AtomCells:
     def _learn(self, atoms: list, bad: bool) -> list:
         self.bad = self.bad or bad
         found = [a for a in atoms if type(a) is tuple] if bad or None in atoms else atoms
-        pairs = set(zip(map(_first, found), map(len, found)))
+        lengths = set(map(len, found))
+        if len(lengths) == 1:
+            length = lengths.pop()
+            pairs = {(name, length) for name in set(map(_first, found))}
+        else:
+            pairs = set(zip(map(_first, found), map(len, found)))
         if not pairs.issubset(self.pairs):
             self.pairs = self.pairs | pairs
         return atoms
