@@ -99,17 +99,19 @@ def test_help_still_lists_every_command():
         assert f"    {command}" in proc.stdout
 
 
-def test_a_parquet_run_imports_pyarrow_but_not_pandas(tmp_path):
+@pytest.mark.parametrize("compression", ["snappy", "brotli"])
+def test_a_parquet_run_imports_pyarrow_only_for_files_the_own_decoder_declines(tmp_path, compression):
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     prog, data = tmp_path / "p.lars", tmp_path / "s.parquet"
     prog.write_text("a(X) :- p(X).\n")
-    pq.write_table(pa.table({"t": pa.array([0, 0, 1], pa.int32()), "atom": ["p(1)", "p(-2)", 'p("x")']}), data)
+    pq.write_table(pa.table({"t": pa.array([0, 0, 1], pa.int32()), "atom": ["p(1)", "p(-2)", 'p("x")']}), data,
+                   compression=compression)
     status, out, modules, _ = _imports("run", prog, "--stream", data, "--engine", "native")
     assert (status, out) == (0, '{"t": 0, "c": 2, "models": [["a(-2)", "a(1)"]]}\n'
                                 '{"t": 1, "c": 3, "models": [["a(\\"x\\")"]]}\n')
-    assert "pyarrow" in modules and "pandas" not in modules
+    assert ("pyarrow" in modules) == (compression == "brotli") and "pandas" not in modules
 
 
 def test_the_ticker_process_leaves_its_garbage_to_the_exit(tmp_path):

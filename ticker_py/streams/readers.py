@@ -551,7 +551,8 @@ def _read_parquet_arrow(path, where: str, batch_size: int) -> Iterator[Record]:
 
 
 def _arrow_batches(grouper: _Grouper, batches, order: Optional[str], name: str, skip: int = 0) -> Iterator[Record]:
-    """The rows of one file's pyarrow batches (from row ``skip`` + 1 on) into ``grouper``."""
+    """The rows of one file's pyarrow batches (from row ``skip`` + 1 on) into ``grouper``. A batch
+    that does not decode is reported at its first row, or at row ``skip`` + 1 if that is later."""
     import pyarrow as pa
 
     number = 1
@@ -559,7 +560,7 @@ def _arrow_batches(grouper: _Grouper, batches, order: Optional[str], name: str, 
         try:
             batch = next(batches, None)
         except (pa.ArrowException, OSError) as e:
-            raise stream_error(name, number, 1, f"corrupt Parquet data ({e})") from None
+            raise stream_error(name, max(number, skip + 1), 1, f"corrupt Parquet data ({e})") from None
         if batch is None:
             break
         rows = batch.num_rows
