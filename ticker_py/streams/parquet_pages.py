@@ -9,6 +9,7 @@ reading a whole stream of a few hundred thousand rows this way.
 
 from __future__ import annotations
 
+import functools
 import struct
 import sys
 import zlib
@@ -122,78 +123,104 @@ def unpack(data: bytes, start: int, groups: int, width: int) -> list:
         raise Corrupt("bit-packed run past the end of its page")
     if width in (8, 16, 32):
         return list(struct.unpack_from(f"<{size * 8 // width}{'BHI'[width // 16]}", data, start))
-    mask = (1 << width) - 1
-    step = 4 * width  # four groups (32 values) at a time
-    shifts = range(0, 32 * width, width)
+    stride = 16 if width < 16 else 32
+    steps = _spreads(width, stride)
+    chunk = _SPREAD * width // 8
     out: list = []
     frombytes = int.from_bytes
-    for a in range(start, end, step):
-        big = frombytes(data[a:min(a + step, end)], "little")
-        out += [(big >> s) & mask for s in shifts]
+    for a in range(start, end, chunk):
+        x = frombytes(data[a:min(a + chunk, end)], "little")
+        for low, shift in steps:
+            part = x & low
+            x = part | ((x ^ part) << shift)
+        spread = x.to_bytes(_SPREAD * stride // 8, "little")
+        out += memoryview(spread).cast("H" if stride == 16 else "I").tolist() if _LITTLE else \
+            list(struct.unpack(f"<{_SPREAD}{'H' if stride == 16 else 'I'}", spread))
     del out[8 * groups:]
     return out
 
 
+#: values unpacked at once by :func:`unpack`
+_SPREAD = 1024
+
+
+@functools.lru_cache(maxsize=64)
+def _spreads(width: int, stride: int) -> tuple:
+    """The steps that move :data:`_SPREAD` packed fields of ``width`` bits to ``stride`` bits each, in
+    halves: each step shifts the upper half of every block of fields up, (mask of the lower halves, shift)."""
+    steps, block = [], _SPREAD
+    while block > 1:
+        half = block // 2
+        pattern = ((1 << (half * width)) - 1).to_bytes(block * stride // 8, "little")
+        steps.append((int.from_bytes(pattern * (_SPREAD // block), "little"), half * (stride - width)))
+        block = half
+    return tuple(steps)
+
+
 class _Memo:
     """Bit-packed groups (8 values, ``width`` bytes) seen before, by their bytes: the values they
-    stand for (through a dictionary). Given up when fewer than half of the groups recur."""
+    stand for (through one dictionary)."""
 
-    __slots__ = ("groups", "looked", "found")
+    __slots__ = ("groups",)
 
     def __init__(self):
-        self.groups: Optional[dict] = {}
-        self.looked = self.found = 0
+        self.groups: dict = {}
 
 
 def _mapped(data: bytes, start: int, groups: int, width: int, lookup, memo: Optional[_Memo]) -> list:
-    """:func:`unpack` mapped through ``lookup`` (a list; None: the integers themselves)."""
-    if lookup is None or memo is None or memo.groups is None or width == 0 or groups < 16:
+    """:func:`unpack` mapped through ``lookup`` (a list; None: the integers themselves). With a
+    ``memo``, when at most half of the groups are distinct, each distinct group is unpacked once."""
+    if lookup is None or memo is None or width == 0 or groups < 16:
         codes = unpack(data, start, groups, width)
         return codes if lookup is None else list(map(lookup.__getitem__, codes))
     end = start + groups * width
     if end > len(data):
         raise Corrupt("bit-packed run past the end of its page")
     pieces = [data[i:i + width] for i in range(start, end, width)]
+    distinct = set(pieces)
+    if len(distinct) * 2 > len(pieces):
+        return list(map(lookup.__getitem__, unpack(data, start, groups, width)))
     known = memo.groups
-    found = list(map(known.get, pieces))
-    misses = found.count(None)
-    if misses:
-        get = lookup.__getitem__
-        for i, piece in enumerate(pieces):
-            if found[i] is None:
-                values = known.get(piece)
-                if values is None:
-                    values = known[piece] = tuple(map(get, unpack(piece, 0, 1, width)))
-                found[i] = values
-    memo.looked += len(pieces)
-    memo.found += len(pieces) - misses
-    if memo.looked >= 4096 and memo.found * 2 < memo.looked:
-        memo.groups = None
-    elif len(known) > 1 << 16:
+    if len(known) > 1 << 16:
         known.clear()
-    return list(chain.from_iterable(found))
+    get = lookup.__getitem__
+    for piece in distinct.difference(known):
+        known[piece] = tuple(map(get, unpack(piece, 0, 1, width)))
+    return list(chain.from_iterable(map(known.__getitem__, pieces)))
 
 
 def hybrid(data: bytes, pos: int, end: int, width: int, count: int, lookup=None,
            memo: Optional[_Memo] = None) -> list:
     """``count`` values of the RLE/bit-packed hybrid encoding in ``data[pos:end]`` (``width`` bits
-    each), mapped through ``lookup`` if given (an index out of it raises :class:`Corrupt`)."""
+    each), mapped through ``lookup`` if given (an index out of it raises :class:`Corrupt`).
+    Consecutive bit-packed runs are unpacked together."""
     out: list = []
+    packed: list = []  # the bit-packed runs not unpacked yet
+    waiting = 0        # the values they hold
     size = (width + 7) // 8
     try:
-        while len(out) < count:
+        while len(out) + waiting < count:
             if pos >= end:
                 raise Corrupt("levels or indices end early")
             head, pos = _varint(data, pos)
             if head & 1:
                 groups = head >> 1
-                take = min(groups, (count - len(out) + 7) // 8)
-                out += _mapped(data, pos, take, width, lookup, memo)
+                take = min(groups, (count - len(out) - waiting + 7) // 8)
+                piece = data[pos:pos + take * width]
+                if len(piece) != take * width:
+                    raise Corrupt("bit-packed run past the end of its page")
+                packed.append(piece)
+                waiting += 8 * take
                 pos += groups * width
             else:
+                if packed:
+                    out += _mapped(b"".join(packed), 0, waiting // 8, width, lookup, memo)
+                    packed, waiting = [], 0
                 value = int.from_bytes(data[pos:pos + size], "little")
                 pos += size
                 out += [value if lookup is None else lookup[value]] * min(head >> 1, count - len(out))
+        if packed:
+            out += _mapped(b"".join(packed), 0, waiting // 8, width, lookup, memo)
     except IndexError:
         raise Corrupt("dictionary index out of range") from None
     del out[count:]
