@@ -660,6 +660,9 @@ class _AtomCells:
     def convert(self, texts: list) -> list:
         sample = texts[::len(texts) // 1024 + 1]
         if len(set(sample)) * 4 > len(sample) * 3:  # mostly distinct (a dictionary is): convert them all
+            atoms = self._split(texts)
+            if atoms is not None:
+                return atoms
             atoms, bad = self.grouper._convert(texts)
         else:
             distinct = list(dict.fromkeys(texts))
@@ -671,18 +674,37 @@ class _AtomCells:
             atoms[i] = _Bad(texts[i])
         return self._learn(atoms, bool(bad))
 
+    def _split(self, texts: list) -> Optional[list]:
+        """The atoms of ``texts`` if :meth:`AtomInterner.cells` splits them (4,096 at a time), which
+        also finds their pairs; else None."""
+        interner, out, pairs = self.grouper.interner, [], set()
+        for i in range(0, len(texts), 4096):
+            found = interner.cells(texts[i:i + 4096])
+            if found is None:
+                return None
+            out += found
+            if interner.shape is not None:
+                pairs |= interner.shape[0]
+            else:
+                pairs |= self._pairs(found)
+        if not pairs.issubset(self.pairs):
+            self.pairs = self.pairs | pairs
+        return out
+
     def _learn(self, atoms: list, bad: bool) -> list:
         self.bad = self.bad or bad
-        found = [a for a in atoms if type(a) is tuple] if bad or None in atoms else atoms
-        lengths = set(map(len, found))
-        if len(lengths) == 1:
-            length = lengths.pop()
-            pairs = {(name, length) for name in set(map(_first, found))}
-        else:
-            pairs = set(zip(map(_first, found), map(len, found)))
+        pairs = self._pairs([a for a in atoms if type(a) is tuple] if bad or None in atoms else atoms)
         if not pairs.issubset(self.pairs):
             self.pairs = self.pairs | pairs
         return atoms
+
+    @staticmethod
+    def _pairs(atoms) -> set:
+        lengths = set(map(len, atoms))
+        if len(lengths) == 1:
+            length = lengths.pop()
+            return {(name, length) for name in set(map(_first, atoms))}
+        return set(zip(map(_first, atoms), map(len, atoms)))
 
 
 def _parquet_batch(grouper: _Grouper, batch, order: Optional[str], name: str, number: int) -> Iterator[Record]:
