@@ -622,6 +622,10 @@ def _pages_plan(path, where: str) -> Optional[tuple]:
     return order, files
 
 
+#: rows per batch of the pyarrow-free reader (records do not depend on it; fewer atoms wait in memory)
+_PAGES_BATCH = 8192
+
+
 def _pages_file(grouper: _Grouper, pf, name: str, keys: dict, columns: list, batch_size: int) -> Iterator[Record]:
     """The rows of one file read by :mod:`parquet_pages` into ``grouper``; from a page that does
     not decode on, pyarrow reads the file (and reports what is wrong with it)."""
@@ -629,7 +633,7 @@ def _pages_file(grouper: _Grouper, pf, name: str, keys: dict, columns: list, bat
 
     atoms = _AtomCells(grouper)
     wanted = [c for c in columns if c not in keys]
-    batches = pf.batches(wanted, {"atom": atoms.convert}, batch_size)
+    batches = pf.batches(wanted, {"atom": atoms.convert}, min(batch_size, _PAGES_BATCH))
     number = 1
     while True:
         try:
