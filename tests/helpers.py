@@ -12,3 +12,16 @@ SLOW_MODE = os.environ.get("TICKER_SLOW", "sample")
 def scaled(full: int, sample: int) -> int:
     """``full`` in a full slow run (TICKER_SLOW=full), ``sample`` otherwise."""
     return full if SLOW_MODE == "full" else sample
+
+
+def drain(records) -> tuple:
+    """``([(t, atoms, source, line), ...], error text or None)`` of a reader's records."""
+    from ticker_py.errors import StreamError
+
+    out = []
+    try:
+        for r in records:
+            out.append((r.t, r.atoms, r.source, r.line))
+    except StreamError as e:
+        return out, str(e)
+    return out, None

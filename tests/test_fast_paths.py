@@ -16,7 +16,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from helpers import scaled
+from helpers import drain as _drain, scaled
 
 from ticker_py.errors import StreamError
 from ticker_py.values import format_atom, format_term
@@ -357,16 +357,6 @@ def _rows_reference(df, source):
     cells = [df[c].astype(object).where(df[c].notna(), None).tolist() for c in ("t", "atom")]
     rows = ((source, n, t, a, None) for n, (t, a) in enumerate(zip(*cells), 1))
     return _drain(_table_records(rows, None))
-
-
-def _drain(records):
-    out = []
-    try:
-        for r in records:
-            out.append((r.t, r.atoms, r.source, r.line))
-    except StreamError as e:
-        return out, str(e)
-    return out, None
 
 
 CELLS = st.one_of(st.none(), st.just(""), st.just("  "), st.sampled_from(

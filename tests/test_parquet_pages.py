@@ -20,8 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import scaled
-from ticker_py.errors import StreamError
+from helpers import drain, scaled
 from ticker_py.streams import parquet_pages, readers
 from ticker_py.streams.readers import read_parquet
 
@@ -106,19 +105,9 @@ def test_ascii_cells_split_exactly():
 
 # ---------------------------------------------------------------- against the pyarrow path
 
-def _outcome(records) -> tuple:
-    out = []
-    try:
-        for r in records:
-            out.append((r.t, r.atoms, r.source, r.line))
-    except StreamError as e:
-        return out, str(e)
-    return out, None
-
-
 def _both(path, **kwargs) -> tuple:
-    fast = _outcome(read_parquet(path, **kwargs))
-    slow = _outcome(readers._read_parquet_arrow(path, kwargs.get("source") or str(path), kwargs.get("batch_size", 65536)))
+    fast = drain(read_parquet(path, **kwargs))
+    slow = drain(readers._read_parquet_arrow(path, kwargs.get("source") or str(path), kwargs.get("batch_size", 65536)))
     return fast, slow
 
 
