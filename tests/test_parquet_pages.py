@@ -93,6 +93,20 @@ def test_hybrid_runs(width, seed):
             parquet_pages.hybrid(data, 0, len(data), width, len(expected), lookup[:max(expected)])
 
 
+@pytest.mark.parametrize("period", [1000, 64, 24, 7])
+def test_recurring_blocks_of_indices(period):
+    """Indices that repeat (a time point's atoms again and again) unpack from remembered blocks
+    of 8 groups or single groups, with a tail of groups that fill no block."""
+    values = [i % period for i in range(8 * 1003)]
+    data = _varint(1003 << 1 | 1) + _pack(values, 10) + _varint(5 << 1) + (3).to_bytes(2, "little")
+    lookup = [("p", f"a{i}") for i in range(period)]
+    memo = parquet_pages._Memo()
+    for _ in range(2):
+        assert parquet_pages.hybrid(data, 0, len(data), 10, len(values) + 5, lookup, memo) \
+            == [lookup[v] for v in values + [3] * 5]
+    assert memo.groups
+
+
 def test_ascii_cells_split_exactly():
     cells = ["p(a)", "x" * 200, "q", "p(\x00\x00\x00)", "", "r(b,c)"]
     data = b"".join(len(c.encode()).to_bytes(4, "little") + c.encode() for c in cells)

@@ -159,8 +159,8 @@ def _spreads(width: int, stride: int) -> tuple:
 
 
 class _Memo:
-    """Bit-packed groups (8 values, ``width`` bytes) seen before, by their bytes: the values they
-    stand for (through one dictionary)."""
+    """Blocks of bit-packed groups (of 8 values, ``width`` bytes each) seen before, by their bytes:
+    the values they stand for (through one dictionary)."""
 
     __slots__ = ("groups",)
 
@@ -170,24 +170,33 @@ class _Memo:
 
 def _mapped(data: bytes, start: int, groups: int, width: int, lookup, memo: Optional[_Memo]) -> list:
     """:func:`unpack` mapped through ``lookup`` (a list; None: the integers themselves). With a
-    ``memo``, when at most half of the groups are distinct, each distinct group is unpacked once."""
-    if lookup is None or memo is None or width == 0 or groups < 16:
-        codes = unpack(data, start, groups, width)
-        return codes if lookup is None else list(map(lookup.__getitem__, codes))
-    end = start + groups * width
-    if end > len(data):
-        raise Corrupt("bit-packed run past the end of its page")
-    pieces = [data[i:i + width] for i in range(start, end, width)]
-    distinct = set(pieces)
-    if len(distinct) * 2 > len(pieces):
-        return list(map(lookup.__getitem__, unpack(data, start, groups, width)))
-    known = memo.groups
-    if len(known) > 1 << 16:
-        known.clear()
-    get = lookup.__getitem__
-    for piece in distinct.difference(known):
-        known[piece] = tuple(map(get, unpack(piece, 0, 1, width)))
-    return list(chain.from_iterable(map(known.__getitem__, pieces)))
+    ``memo``, when at most half of the blocks of 8 groups (or else of the groups) are distinct,
+    each distinct one is unpacked once."""
+    if lookup is not None and memo is not None and width:
+        get = lookup.__getitem__
+        for per in (8, 1):  # groups per block
+            blocks = groups // per
+            if blocks < 16:
+                continue
+            size = per * width
+            whole = start + blocks * size
+            if whole > len(data):
+                raise Corrupt("bit-packed run past the end of its page")
+            pieces = [data[i:i + size] for i in range(start, whole, size)]
+            distinct = set(pieces)
+            if len(distinct) * 2 > blocks:
+                continue
+            known = memo.groups
+            if len(known) > 1 << 16:
+                known.clear()
+            for piece in distinct.difference(known):
+                known[piece] = tuple(map(get, unpack(piece, 0, per, width)))
+            out = list(chain.from_iterable(map(known.__getitem__, pieces)))
+            if blocks * per < groups:
+                out += map(get, unpack(data, whole, groups - blocks * per, width))
+            return out
+    codes = unpack(data, start, groups, width)
+    return codes if lookup is None else list(map(lookup.__getitem__, codes))
 
 
 def hybrid(data: bytes, pos: int, end: int, width: int, count: int, lookup=None,
