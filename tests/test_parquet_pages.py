@@ -108,6 +108,11 @@ def test_recurring_blocks_of_indices(period):
 
 
 def test_ascii_cells_split_exactly():
+    short = ["p(a)", "q(b,c)", "x" * 31, "r"]
+    data = b"".join(len(c).to_bytes(4, "little") + c.encode() for c in short)
+    assert parquet_pages._short_cells(data, 4) == short  # the string-method paths are taken
+    assert parquet_pages._short_cells(data + b"\x01\x00\x00\x00" + b"y" * 32, 5) is None
+    assert parquet_pages._ascii_cells(data + (32).to_bytes(4, "little") + b"y" * 32, 0, 5) == short + ["y" * 32]
     cells = ["p(a)", "x" * 200, "q", "p(\x00\x00\x00)", "", "r(b,c)"]
     data = b"".join(len(c.encode()).to_bytes(4, "little") + c.encode() for c in cells)
     column = parquet_pages.Column("atom", 6, "string", False)
@@ -115,6 +120,21 @@ def test_ascii_cells_split_exactly():
     for part in ([c for c in cells if "\x00" not in c and c], ["é(a)", "p(b)"], ["y" * 300]):
         data = b"".join(len(c.encode()).to_bytes(4, "little") + c.encode() for c in part)
         assert parquet_pages._plain(b"...." + data, 4, len(part), column) == part
+
+
+CELL_TEXT = st.one_of(st.sampled_from(["p(a)", "q(b,c)", "", "x" * 31, "y" * 32, "z" * 300, "p(\x01)",
+                                       "\x00", "\x00\x00\x00\x00", "a\x00\x00\x00", "\x1f", "é"]),
+                      st.text(st.characters(max_codepoint=300), max_size=40))
+
+
+@settings(max_examples=scaled(500, 150), deadline=None)
+@given(cells=st.lists(CELL_TEXT, max_size=30), skip=st.integers(0, 5))
+def test_plain_byte_arrays_split_exactly(cells, skip):
+    """However the cells look (control characters, zero bytes, lengths around 32 and 255, non-ASCII),
+    the string-method splits give exactly the cells or step aside for the cell-by-cell loop."""
+    data = b"\xff" * skip + b"".join(len(c.encode()).to_bytes(4, "little") + c.encode() for c in cells)
+    column = parquet_pages.Column("atom", 6, "string", False)
+    assert parquet_pages._plain(data, skip, len(cells), column) == cells
 
 
 # ---------------------------------------------------------------- against the pyarrow path

@@ -558,6 +558,29 @@ def _plain(data: bytes, pos: int, count: int, column: Column) -> list:
     return out
 
 
+_PRINTABLE = bytes(range(32, 128))
+_CONTROL_AS_ZERO = bytes([0] * 32) + bytes(range(32, 256))
+
+
+def _short_cells(data: bytes, count: int) -> Optional[list]:
+    """PLAIN byte arrays of ASCII text without control characters, each shorter than 32 bytes,
+    split with bytes and string methods only (None if they are not such). Their lengths' bytes
+    are then the only control characters: ``(length, 0, 0, 0)`` for each cell in order, checked;
+    splitting at them (turned to four zeros) gives the cells, each checked against its length,
+    which makes the split exact."""
+    control = data.translate(None, _PRINTABLE)
+    if len(control) != 4 * count:
+        return None
+    sizes = control[::4]
+    if control.count(0) != 3 * count or 0 in sizes:
+        return None
+    cells = data.translate(_CONTROL_AS_ZERO).decode("ascii").split("\x00\x00\x00\x00")
+    if len(cells) != count + 1 or cells[0]:
+        return None
+    del cells[0]
+    return cells if bytes(map(len, cells)) == sizes else None
+
+
 def _ascii_cells(data: bytes, pos: int, count: int) -> Optional[list]:
     """PLAIN byte arrays (4-byte lengths) of ASCII text, each shorter than 255 bytes and without
     zero bytes, split with string methods only (None if they are not such): splitting at the
@@ -566,6 +589,9 @@ def _ascii_cells(data: bytes, pos: int, count: int) -> Optional[list]:
     data = data[pos:] if pos else data
     if not count or not data.isascii():
         return None
+    found = _short_cells(data, count)
+    if found is not None:
+        return found
     pieces = data.decode("ascii").split("\x00\x00\x00")
     if len(pieces) != count + 1 or len(pieces[0]) != 1:
         return None
