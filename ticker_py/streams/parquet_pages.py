@@ -372,17 +372,18 @@ class ParquetFile:
             found.append(int.from_bytes(low, "little", signed=True))
         return min(found) if found else None
 
-    def batches(self, names: list, convert: dict, batch_size: int) -> Iterator[list]:
+    def batches(self, names: list, convert: dict, batch_size: int) -> Iterator[tuple]:
         """Lists of up to ``batch_size`` values of each column of ``names`` (None for a null), in
-        row order; ``convert[name]`` (if given) maps the non-null values of a string column's
-        dictionary or plain page to what the lists then hold. Corrupt if the data does not decode."""
+        row order, and for each whether it may hold a null; ``convert[name]`` (if given) maps the
+        non-null values of a string column's dictionary or plain page to what the lists then hold.
+        Corrupt if the data does not decode."""
         with open(self.path, "rb") as f:
             for rows, chunks in self.row_groups:
                 readers = [_Rows(_pages(f, self.columns[n], chunks[n], convert.get(n))) for n in names]
                 left = rows
                 while left > 0:
                     size = min(batch_size, left)
-                    yield [r.take(size) for r in readers]
+                    yield [r.take(size) for r in readers], [r.nulls for r in readers]
                     left -= size
                 for r in readers:
                     r.finish()
@@ -391,10 +392,11 @@ class ParquetFile:
 class _Rows:
     """Takes rows from a column chunk's pages."""
 
-    __slots__ = ("pages", "page", "pos")
+    __slots__ = ("pages", "page", "pos", "nulls")
 
-    def __init__(self, pages: Iterator[list]):
+    def __init__(self, pages: Iterator[tuple]):
         self.pages, self.page, self.pos = pages, [], 0
+        self.nulls = False  # whether a page so far held a null
 
     def take(self, size: int) -> list:
         page, pos = self.page, self.pos
@@ -404,9 +406,10 @@ class _Rows:
         out: list = []
         while len(out) < size:
             if pos >= len(page):
-                page, pos = next(self.pages, None), 0
+                (page, nulls), pos = next(self.pages, (None, False)), 0
                 if page is None:
                     raise Corrupt("fewer values than rows")
+                self.nulls = self.nulls or nulls
                 if not out and len(page) == size:
                     self.page, self.pos = [], 0
                     return page
@@ -421,15 +424,15 @@ class _Rows:
             raise Corrupt("more values than rows")
 
 
-def _pages(f, column: Column, meta: dict, convert: Optional[Callable]) -> Iterator[list]:
-    """The values of each data page of a column chunk (None for nulls)."""
+def _pages(f, column: Column, meta: dict, convert: Optional[Callable]) -> Iterator[tuple]:
+    """The values of each data page of a column chunk (None for nulls), and whether it held a null."""
     try:
         yield from _decoded(f, column, meta, convert)
     except (IndexError, KeyError, ValueError, TypeError, struct.error) as e:
         raise Corrupt(f"{type(e).__name__}: {e}") from None
 
 
-def _decoded(f, column: Column, meta: dict, convert: Optional[Callable]) -> Iterator[list]:
+def _decoded(f, column: Column, meta: dict, convert: Optional[Callable]) -> Iterator[tuple]:
     if column.kind not in ("int", "string") or meta.get(1) != column.physical:
         raise Corrupt("column type")
     decompress = _codec(meta.get(4, 0))
@@ -503,7 +506,7 @@ def _decoded(f, column: Column, meta: dict, convert: Optional[Callable]) -> Iter
             it = iter(values)
             values = [next(it) if d else None for d in defined]
         seen += count
-        yield values
+        yield values, present < count
 
 
 def _inflate(decompress, body: bytes, size: int) -> bytes:

@@ -362,10 +362,11 @@ class _Grouper:
                                 None if keys is None else keys[stop].item())
 
     def _runs(self, source, first_line, cuts: list, values: list, key_list, atoms: list, stop: int,
-              shape: Optional[tuple]) -> Iterator[Record]:
+              shape: Optional[tuple], heartbeats: bool = True) -> Iterator[Record]:
         """Add rows ``0 .. stop - 1`` (times ``values``, keys ``key_list``, atoms ``atoms``, None for a
-        heartbeat) to the time points, which start at the rows of ``cuts`` (ending with ``stop``)."""
-        heartbeats = None in (atoms if stop == len(atoms) else atoms[:stop])
+        heartbeat, if ``heartbeats``) to the time points, which start at the rows of ``cuts`` (ending
+        with ``stop``)."""
+        heartbeats = heartbeats and None in (atoms if stop == len(atoms) else atoms[:stop])
         for a, b in zip(cuts, cuts[1:]):
             if values[a] != self.t:
                 record = self._start(values[a], source, first_line + a)
@@ -384,14 +385,14 @@ class _Grouper:
             if len(self.atoms) > before:
                 self._learn(shape, not before)
 
-    def lists(self, source, first_line, t: list, keys: Optional[list], atoms: list, bad: bool,
-              shape: Optional[tuple]) -> Iterator[Record]:
+    def lists(self, source, first_line, t: list, keys: Optional[list], atoms: list, shape: Optional[tuple],
+              nulls: bool = True, empty: bool = True, bad: bool = True) -> Iterator[Record]:
         """Like :meth:`chunk`, for plain lists (the pyarrow-free Parquet reader): ``t`` and ``keys``
-        hold integers or None, ``atoms`` atoms, None (an empty cell) or :class:`_Bad` cells (if
-        ``bad``); ``shape`` is that of the atoms, if known."""
+        hold integers or None (only if ``nulls``), ``atoms`` atoms, None (an empty cell; only if
+        ``empty``) or :class:`_Bad` cells (only if ``bad``); ``shape`` is that of the atoms, if known."""
         n = len(t)
         cell = lambda i: _cell_text(atoms[i])  # noqa: E731
-        if None in t or (keys is not None and None in keys):
+        if nulls and (None in t or (keys is not None and None in keys)):
             for i in range(n):
                 yield from self.row(source, first_line + i, t[i], cell(i), None if keys is None else keys[i])
             return
@@ -409,7 +410,7 @@ class _Grouper:
             while a < stop:
                 a = bisect.bisect_right(t, t[a], a, stop)
                 cuts.append(a)
-            yield from self._runs(source, first_line, cuts, t, keys, atoms, stop, shape)
+            yield from self._runs(source, first_line, cuts, t, keys, atoms, stop, shape, empty)
         if stop < n:
             yield from self.row(source, first_line + stop, t[stop], cell(stop),
                                 None if keys is None else keys[stop])
@@ -637,16 +638,18 @@ def _pages_file(grouper: _Grouper, pf, name: str, keys: dict, columns: list, bat
     number = 1
     while True:
         try:
-            batch = next(batches, None)
+            batch, nulls = next(batches, (None, None))
         except (Corrupt, OSError):
             break
         if batch is None:
             return
-        cells = dict(zip(wanted, batch))
+        cells, nulls = dict(zip(wanted, batch)), dict(zip(wanted, nulls))
         n = len(batch[0])
         t, key_list = (None if c is None else cells[c] if c in cells else [keys[c]] * n
                        for c in ("t", grouper.order))
-        yield from grouper.lists(name, number, t, key_list, cells["atom"], atoms.bad, (atoms.pairs, False))
+        yield from grouper.lists(name, number, t, key_list, cells["atom"], (atoms.pairs, False),
+                                 nulls.get("t", False) or nulls.get(grouper.order, False),
+                                 nulls["atom"] or atoms.empty, atoms.bad)
         number += n
     pq_file = _open_parquet(pf.path, name)
     batches = pq_file.iter_batches(batch_size=batch_size, columns=wanted, use_threads=False)
@@ -656,10 +659,10 @@ def _pages_file(grouper: _Grouper, pf, name: str, keys: dict, columns: list, bat
 class _AtomCells:
     """Converts the atom texts of a dictionary or a page to atoms (None: an empty cell, :class:`_Bad`:
     one that does not parse), each distinct text once; ``pairs`` holds the (name, tuple length) pairs
-    of all atoms converted so far, ``bad`` whether a cell did not parse."""
+    of all atoms converted so far, ``bad`` whether a cell did not parse, ``empty`` whether one was empty."""
 
     def __init__(self, grouper: _Grouper):
-        self.grouper, self.pairs, self.bad = grouper, frozenset(), False
+        self.grouper, self.pairs, self.bad, self.empty = grouper, frozenset(), False, False
 
     def convert(self, texts: list) -> list:
         sample = texts[::len(texts) // 1024 + 1]
@@ -696,8 +699,9 @@ class _AtomCells:
         return out
 
     def _learn(self, atoms: list, bad: bool) -> list:
-        self.bad = self.bad or bad
-        pairs = self._pairs([a for a in atoms if type(a) is tuple] if bad or None in atoms else atoms)
+        empty = None in atoms
+        self.bad, self.empty = self.bad or bad, self.empty or empty
+        pairs = self._pairs([a for a in atoms if type(a) is tuple] if bad or empty else atoms)
         if not pairs.issubset(self.pairs):
             self.pairs = self.pairs | pairs
         return atoms
