@@ -107,6 +107,21 @@ def test_recurring_blocks_of_indices(period):
     assert memo.groups
 
 
+@pytest.mark.parametrize("start", [0, 5, 32])
+def test_consecutive_indices_take_a_slice_of_the_dictionary(start):
+    values = list(range(start, start + 96))
+    data = _varint(12 << 1 | 1) + _pack(values, 7)
+    lookup = parquet_pages.array("q", range(1000, 1128))
+    found = parquet_pages.hybrid(data, 0, len(data), 7, 96, lookup)
+    assert found == [1000 + v for v in values] and type(found) is list
+
+
+def test_consecutive_indices_past_the_dictionary_are_corrupt():
+    data = _varint(12 << 1 | 1) + _pack(list(range(90, 186)), 8)
+    with pytest.raises(parquet_pages.Corrupt):
+        parquet_pages.hybrid(data, 0, len(data), 8, 96, list(range(128)))
+
+
 def test_ascii_cells_split_exactly():
     short = ["p(a)", "q(b,c)", "x" * 31, "r"]
     data = b"".join(len(c).to_bytes(4, "little") + c.encode() for c in short)

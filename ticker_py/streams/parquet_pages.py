@@ -196,7 +196,14 @@ def _mapped(data: bytes, start: int, groups: int, width: int, lookup, memo: Opti
                 out += map(get, unpack(data, whole, groups - blocks * per, width))
             return out
     codes = unpack(data, start, groups, width)
-    return codes if lookup is None else list(map(lookup.__getitem__, codes))
+    if lookup is None:
+        return codes
+    first = codes[0]
+    if codes[-1] - first == len(codes) - 1 and first + len(codes) <= len(lookup) \
+            and codes == list(range(first, first + len(codes))):  # a column of distinct values
+        found = lookup[first:first + len(codes)]
+        return found.tolist() if type(found) is array else found
+    return list(map(lookup.__getitem__, codes))
 
 
 def hybrid(data: bytes, pos: int, end: int, width: int, count: int, lookup=None,
