@@ -294,7 +294,8 @@ def _column(element: dict) -> Column:
         kind = "int"
         if logical is not None and (set(logical) != {10} or logical[10].get(2) is not True):
             kind = "other"
-    elif physical == _BYTE_ARRAY and (converted == 0 or (logical is not None and 1 in logical)):
+    elif physical == _BYTE_ARRAY and converted in (None, 0) and (logical is None or set(logical) == {1}) \
+            and (converted == 0 or logical is not None):  # UTF8 / STRING
         kind = "string"
     else:
         kind = "other"
