@@ -199,7 +199,7 @@ def tables(draw):
             keys[draw(st.integers(0, n - 1))] = None
         columns[order] = pa.array(keys, pa.int64())
     if draw(st.booleans()):
-        columns["other"] = pa.array([1.5] * n)
+        columns["other"] = pa.array([1.5] * n, pa.float64())
     names = draw(st.permutations(list(columns)))
     required = draw(st.booleans())  # columns without nulls written as REQUIRED (no definition levels)
     schema = pa.schema([pa.field(k, columns[k].type, nullable=not required or columns[k].null_count > 0)
