@@ -172,7 +172,7 @@ def _mapped(data: bytes, start: int, groups: int, width: int, lookup, memo: Opti
     """:func:`unpack` mapped through ``lookup`` (a list; None: the integers themselves). With a
     ``memo``, when at most half of the blocks of 8 groups (or else of the groups) are distinct,
     each distinct one is unpacked once."""
-    if lookup is not None and memo is not None and width:
+    if lookup is not None and memo is not None and width and groups >= 16 and _recurs(data, start, groups, width):
         get = lookup.__getitem__
         for per in (8, 1):  # groups per block
             blocks = groups // per
@@ -204,6 +204,13 @@ def _mapped(data: bytes, start: int, groups: int, width: int, lookup, memo: Opti
         found = lookup[first:first + len(codes)]
         return found.tolist() if type(found) is array else found
     return list(map(lookup.__getitem__, codes))
+
+
+def _recurs(data: bytes, start: int, groups: int, width: int) -> bool:
+    """Whether one of the first 256 groups (2,048 values) occurs twice among them: if none does,
+    hardly any will later."""
+    probe = min(groups, 256)
+    return len({data[i:i + width] for i in range(start, start + probe * width, width)}) < probe
 
 
 def hybrid(data: bytes, pos: int, end: int, width: int, count: int, lookup=None,
