@@ -208,8 +208,7 @@ class Writer:
         else:
             added_atoms = [x for x in added if isinstance(x[0], str)]
             removed_atoms = [x for x in removed if isinstance(x[0], str)]
-            split = True
-        if split is not None and self.show_at:
+        if self.show_at:  # set operations at C speed, the atoms left out of the pins
             pins.difference_update(removed)
             pins.update(added.difference(added_atoms))
         gone = atoms.intersection(removed_atoms)
