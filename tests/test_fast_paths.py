@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import pickle
 
 import pandas as pd
 import pytest
@@ -594,6 +595,7 @@ def test_native_changes_carry_their_atoms_apart_from_the_pins():
             assert (added, removed) == ((m.atoms - before.atoms) | (m.pinned - before.pinned),
                                         (before.atoms - m.atoms) | (before.pinned - m.pinned)), name
             assert r.changes.atoms == (m.atoms - before.atoms, before.atoms - m.atoms), name
+            assert pickle.loads(pickle.dumps(r.changes)) == r.changes  # as a plain pair
             pinned += bool(m.pinned)
             before = m
         for fmt in ("jsonl", "text", "csv", "changes"):
