@@ -569,26 +569,30 @@ def test_changes_with_their_atoms_apart_equal_plain_changes(start, steps, fmt, s
         assert printed[0] == printed[2] == _reference_lines(fmt, whole, show_at)
 
 
-def test_native_changes_carry_their_atoms_apart_from_the_pins():
-    """Every behaviour case on the native engine: ``Result.changes`` is a Delta whose pair is the
-    change of the whole answer (atoms and pins) and whose ``atoms`` are its atoms alone; writers fed
-    the engine's changes only print what they print from the whole answer streams."""
+def _behaviour_runs(engine: str, **options):
+    """``(name, results)`` of every behaviour case the engine runs."""
     from test_behaviour import CASES, stream_of
 
     from ticker_py import Reasoner
     from ticker_py.api import records_from
+
+    for name, (program, points, expected) in CASES.items():
+        try:
+            reasoner = Reasoner(program, engine=engine, **options)
+        except EngineUnsupported:
+            continue
+        yield name, list(reasoner.feed(records_from(stream_of(points, len(expected) - 1))))
+
+
+def test_native_changes_carry_their_atoms_apart_from_the_pins():
+    """Every behaviour case on the native engine: ``Result.changes`` is a Delta whose pair is the
+    change of the whole answer (atoms and pins) and whose ``atoms`` are its atoms alone."""
     from ticker_py.engines.native.output import Delta
 
     pinned = 0
-    for name, (program, points, expected) in CASES.items():
-        try:
-            whole = list(Reasoner(program, engine="native").feed(records_from(stream_of(points, len(expected) - 1))))
-            cheap = list(Reasoner(program, engine="native", changes_only=True)
-                         .feed(records_from(stream_of(points, len(expected) - 1))))
-        except EngineUnsupported:
-            continue
+    for name, results in _behaviour_runs("native"):
         before = Model(frozenset())
-        for r in whole:
+        for r in results:
             (m,) = r.models
             added, removed = r.changes
             assert type(r.changes) is Delta, name
@@ -598,17 +602,28 @@ def test_native_changes_carry_their_atoms_apart_from_the_pins():
             assert pickle.loads(pickle.dumps(r.changes)) == r.changes  # as a plain pair
             pinned += bool(m.pinned)
             before = m
+    assert pinned  # the cases do pin atoms to other time points
+
+
+@pytest.mark.parametrize("engine", ["native", "clingo", "incremental"])
+def test_writers_print_changes_only_runs_as_whole_runs(engine):
+    """Every behaviour case: each writer, fed the results of an engine that reports only changes
+    (what ``ticker run`` asks for with one answer stream), prints what it prints from the whole
+    answer streams, with and without ``--show-at``."""
+    whole = dict(_behaviour_runs(engine))
+    cheap = dict(_behaviour_runs(engine, changes_only=True))
+    assert whole.keys() == cheap.keys() and len(whole) > 10
+    for name in whole:
         for fmt in ("jsonl", "text", "csv", "changes"):
             for show_at in (False, True):
                 printed = []
-                for results in (whole, cheap):
+                for results in (whole[name], cheap[name]):
                     out = io.StringIO()
                     writer = make_writer(fmt, out, show_at=show_at)
                     for r in results:
                         writer.write(r)
                     printed.append(out.getvalue())
                 assert printed[0] == printed[1], (name, fmt, show_at)
-    assert pinned  # the cases do pin atoms to other time points
 
 
 def test_sorted_texts_follow_small_changes():
