@@ -12,7 +12,8 @@ __all__ = ["Changes", "Delta"]
 class Delta(tuple):
     """``Result.changes``, ``(added, removed)``, that also carries ``atoms``: the same pair without
     the pins (frozensets of atoms at t). A writer that does not print pins takes ``atoms`` and
-    never touches the pins, which can outnumber the atoms many times (cooling: 50 to 1)."""
+    never touches the pins, which can outnumber the atoms many times (cooling: 50 to 1). Made from
+    the atoms (frozensets) and the pins (sets) that came and went; pickled as the plain pair."""
 
     atoms: tuple
 
