@@ -239,13 +239,18 @@ class _Grouper:
         self.order, self.interner = order, interner
         self.t, self.where, self.atoms, self.keys = None, ("", 0), [], []
         self.shape: Optional[tuple] = _NO_ATOMS  # (pairs, distinct) of the time point's atoms; None: unknown
+        self.last: tuple = ()  # the atoms of the record flushed last
 
     def _flush(self) -> Record:
         atoms, keys = self.atoms, self.keys
         if self.order and len(atoms) > 1 and keys != sorted(keys):  # mostly in order already: O(n)
             atoms = [atoms[i] for i in sorted(range(len(keys)), key=keys.__getitem__)]  # stable
         known = Known(*self.shape) if self.shape is not None and atoms else None
-        return Record(self.t, tuple(atoms), *self.where, known)
+        atoms = tuple(atoms)
+        if atoms == self.last:  # a time point that repeats the one before: the same tuple again,
+            atoms = self.last   # which the checker and the driver do not look at again
+        self.last = atoms
+        return Record(self.t, atoms, *self.where, known)
 
     def _start(self, t, source, line):
         record = self._flush() if self.t is not None else None
