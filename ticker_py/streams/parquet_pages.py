@@ -448,6 +448,7 @@ def _pages(f, column: Column, meta: dict, convert: Optional[Callable]) -> Iterat
 
 
 def _decoded(f, column: Column, meta: dict, convert: Optional[Callable]) -> Iterator[tuple]:
+    """:func:`_pages`, raising what Python raises on data that does not decode."""
     if column.kind not in ("int", "string") or meta.get(1) != column.physical:
         raise Corrupt("column type")
     decompress = _codec(meta.get(4, 0))
@@ -472,7 +473,7 @@ def _decoded(f, column: Column, meta: dict, convert: Optional[Callable]) -> Iter
             dict_header = header.get(7, {})
             if dict_header.get(2, 0) not in (0, 2):
                 raise Corrupt("dictionary encoding")
-            raw = _inflate(decompress, body, raw_size)
+            raw, memo = _inflate(decompress, body, raw_size), _Memo()  # blocks map through this dictionary
             if convert is None and column.physical in _INTS:  # integers kept as machine words
                 lookup = _int_array(raw, dict_header[1], column)
             else:
