@@ -309,6 +309,69 @@ def _column(element: dict) -> Column:
     return Column(name, physical, kind, repetition == 1)
 
 
+#: Arrow type ids (Schema.fbs) of the kinds: Int; Utf8 and LargeUtf8 (any other becomes ``"other"``)
+_ARROW_KINDS = {"int": "int", "string": "string"}
+_ARROW_TYPES = {2: "int", 5: "string", 20: "string"}
+
+
+def _arrow_types(key_values: list) -> Optional[dict]:
+    """The kind (``"int"``, ``"string"``, else None) of each top-level field of the Arrow schema
+    pyarrow stored in the file (``ARROW:schema``), which is the type pyarrow reads it as; None if
+    there is none. Unsupported if it does not parse (a flatbuffer IPC message)."""
+    import base64
+
+    stored = next((kv.get(2) for kv in key_values if kv.get(1) == b"ARROW:schema"), None)
+    if stored is None:
+        return None
+    buf = base64.b64decode(stored)
+    at = 8 if buf[:4] == b"\xff\xff\xff\xff" else 4  # continuation marker, then the length
+    buf = buf[at:]
+    message = _table(buf, int.from_bytes(buf[:4], "little"))
+    if _scalar(buf, message, 1, "B") != 1:  # header type: Schema
+        raise Unsupported("an Arrow schema message of another kind")
+    schema = _offset(buf, message, 2)
+    kinds = {}
+    fields = _offset(buf, schema, 1)
+    for i in range(int.from_bytes(buf[fields:fields + 4], "little")):
+        at = fields + 4 + 4 * i
+        field = _table(buf, at + int.from_bytes(buf[at:at + 4], "little"))
+        name = _offset(buf, field, 0)
+        name = buf[name + 4:name + 4 + int.from_bytes(buf[name:name + 4], "little")].decode()
+        extension = _field_at(buf, field, 6) is not None  # custom metadata: maybe an extension type
+        kinds[name] = None if extension else _ARROW_TYPES.get(_scalar(buf, field, 2, "B"))
+    return kinds
+
+
+def _table(buf: bytes, at: int) -> int:
+    """A flatbuffer table at ``at`` (its position; the vtable is found through it)."""
+    if at + 4 > len(buf):
+        raise Unsupported("an Arrow schema past its end")
+    return at
+
+
+def _field_at(buf: bytes, table: int, index: int) -> Optional[int]:
+    """The position of field ``index`` of a flatbuffer table, None if absent."""
+    vtable = table - struct.unpack_from("<i", buf, table)[0]
+    size = struct.unpack_from("<H", buf, vtable)[0]
+    if 4 + 2 * index + 2 > size:
+        return None
+    offset = struct.unpack_from("<H", buf, vtable + 4 + 2 * index)[0]
+    return table + offset if offset else None
+
+
+def _scalar(buf: bytes, table: int, index: int, kind: str):
+    at = _field_at(buf, table, index)
+    return 0 if at is None else struct.unpack_from("<" + kind, buf, at)[0]
+
+
+def _offset(buf: bytes, table: int, index: int) -> int:
+    """Where an offset field (a table, vector or string) of a flatbuffer table points."""
+    at = _field_at(buf, table, index)
+    if at is None:
+        raise Unsupported("an Arrow schema without a field it needs")
+    return at + struct.unpack_from("<I", buf, at)[0]
+
+
 class ParquetFile:
     """The footer of a Parquet file with a flat schema: :attr:`columns` by name, :attr:`row_groups`
     (their row counts and column chunks). Unsupported if the file is not one this module reads."""
@@ -334,7 +397,8 @@ class ParquetFile:
             self._read(meta)
         except Unsupported:
             raise
-        except (OSError, ValueError, IndexError, KeyError, TypeError, AttributeError, UnicodeDecodeError) as e:
+        except (OSError, ValueError, IndexError, KeyError, TypeError, AttributeError, UnicodeDecodeError,
+                struct.error) as e:
             raise Unsupported(f"footer: {e}") from None
 
     def _read(self, meta: dict) -> None:
@@ -344,6 +408,10 @@ class ParquetFile:
         if not schema or schema[0].get(5, 0) != len(schema) - 1:
             raise Unsupported("a nested schema")
         columns = [_column(e) for e in schema[1:]]
+        arrow = _arrow_types(meta.get(5, []))
+        for c in columns:  # the Arrow type pyarrow gives a column overrides what Parquet says
+            if arrow is not None and arrow.get(c.name) != _ARROW_KINDS.get(c.kind):
+                c.kind = "other"
         self.columns = {c.name: c for c in columns}
         if len(self.columns) != len(columns):
             raise Unsupported("two columns of one name")
