@@ -78,7 +78,7 @@ def _engines(program: str):
     from test_native import native
     fast = native(program)
     general = wiring.compile_rule
-    wiring.compile_rule = lambda *args: general(*args, general=True)
+    wiring.compile_rule = lambda *args, **kw: general(*args, general=True, **kw)
     try:
         slow = native(program)
     finally:
