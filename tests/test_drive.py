@@ -67,3 +67,42 @@ def test_every_parses_time_and_signal_only():
     assert Every.parse("signal") is Every.SIGNAL and Every.parse(Every.TIME) is Every.TIME
     with pytest.raises(UsageError, match="unknown --every 'tick'"):
         Every.parse("tick")
+
+
+def test_heap_trimmer_trims_when_the_resident_set_climbs():
+    """The first look sets the level; a trim only when the resident set exceeds it by ``grow`` and
+    by a quarter; after a trim the level is what is left; a lower resident set lowers the level."""
+    from ticker_py.streams.drive import HeapTrimmer
+
+    MB = 1 << 20
+    seen = iter([100 * MB,            # first look: the level
+                 120 * MB,            # +20: under grow
+                 140 * MB,            # +40: over grow (32) and over a quarter (25): trim ...
+                 110 * MB,            # ... after which 110 is left
+                 100 * MB,            # lower: the level follows
+                 130 * MB,            # +30: under grow
+                 134 * MB, 105 * MB])  # +34: trim, 105 left
+    calls = []
+    trimmer = HeapTrimmer(interval=0, grow=32 * MB, trim=calls.append, rss=lambda: next(seen))
+    levels = []
+    for _ in range(6):
+        trimmer.tick()
+        levels.append(trimmer.base // MB)
+    assert calls == [0, 0] and trimmer.trims == 2
+    assert levels == [100, 100, 110, 100, 100, 105]
+
+
+def test_heap_trimmer_with_glibc_runs_and_waits_for_its_interval():
+    import sys
+
+    from ticker_py.streams.drive import HeapTrimmer, _malloc_trim
+
+    trimmer = HeapTrimmer(interval=3600)
+    trimmer.tick()
+    assert trimmer.base is None  # no look before the interval
+    if sys.platform.startswith("linux"):
+        trim = _malloc_trim()
+        assert trim is None or trim(0) in (0, 1)
+        looked = HeapTrimmer(interval=0)
+        looked.tick()
+        assert looked.base == 0 if trim is None else looked.base > 0  # the resident set from /proc
