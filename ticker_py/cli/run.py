@@ -14,7 +14,7 @@ from ..engines import ENGINE_NAMES
 from ..errors import Diagnostic, UsageError
 from ..rdf import RDF_FORMATS
 from ..semantics import DEFAULT, Semantics, resolve
-from ..streams.drive import MAX_GAP, Every, HeapTrimmer, check_max_gap
+from ..streams.drive import MAX_GAP, Every, check_max_gap
 from .common import (HelpFormatter, add_program_args, add_semantics_args, check_choice, choices_metavar, load,
                      semantics_knobs)
 from .live import add_live_options, live_options
@@ -172,11 +172,9 @@ def cmd_run(args) -> int:
                 out.write(cons.to_json(o.consequences) + "\n")
                 out.flush()
             return 0
-        trimmer = HeapTrimmer()
         for result in results:
             points += 1
             writer.write(result)
-            trimmer.tick()
     finally:
         writer.close({"time_points": points, "atoms": reasoner.atoms_in,
                       "seconds": time.perf_counter() - start})

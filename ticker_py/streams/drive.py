@@ -16,16 +16,13 @@ live reasoner all drive their engines with it.
 from __future__ import annotations
 
 import enum
-import os
-import sys
-import time
 from typing import Iterable, Iterator, List, Optional, Union
 
 from ..ast import Location
 from ..errors import Diagnostic, StreamError, TickerError, UsageError
 from .model import Record, TimePoint
 
-__all__ = ["Every", "Driver", "drive", "MAX_GAP", "check_max_gap", "HeapTrimmer"]
+__all__ = ["Every", "Driver", "drive", "MAX_GAP", "check_max_gap"]
 
 #: Default of ``--max-gap``: the most time points one record may skip (each is evaluated).
 MAX_GAP = 100_000
@@ -198,71 +195,3 @@ def drive(engine, records: Iterable, every: Union[str, Every] = Every.TIME, unti
         driver.check_gap(until, what="--until")
     while driver.open <= last:
         yield from driver.close_open()
-
-
-class HeapTrimmer:
-    """Hands the C heap's free pages back to the operating system when the resident set climbs
-    (glibc's ``malloc_trim``; without glibc it does nothing).
-
-    A run that allocates and frees large blocks (a stream's long lines, the tables of big dicts,
-    long output lines) can leave free holes inside glibc's heap that stay resident, so the
-    resident set may climb over a run while Python's objects do not. :meth:`tick` (once per
-    evaluated time point) looks at the resident set at most every ``interval`` seconds and trims
-    when it exceeds the level after the last trim by ``grow`` bytes and by a quarter: more than
-    what one time point allocates and frees again, so a steady run is not trimmed at every time
-    point (a trim costs a few milliseconds, and pages given back are faulted in again when reused).
-    ``trim`` and ``rss`` (bytes) replace glibc's and ``/proc``'s (tests); glibc's is looked up at
-    the first look, so a run shorter than ``interval`` pays nothing.
-    """
-
-    def __init__(self, interval: float = 0.5, grow: int = 32 << 20, trim=None, rss=None):
-        self.interval, self.grow = interval, grow
-        self.trim, self.rss = trim, rss or _resident_bytes
-        self.base: Optional[int] = None   # the resident set after the last trim (None: not looked yet)
-        self.next = time.perf_counter() + interval
-        self.trims = 0
-
-    def tick(self) -> None:
-        """Trim if ``interval`` passed since the last look and the resident set grew enough."""
-        now = time.perf_counter()
-        if now < self.next:
-            return
-        self.next = now + self.interval
-        if self.base is None:
-            self.trim = self.trim or _malloc_trim()
-            self.base = self.rss() if self.trim is not None else 0
-            if not self.base:
-                self.next = float("inf")   # nothing to trim with, or nothing to watch
-            return
-        rss = self.rss()
-        if rss - self.base > max(self.grow, self.base >> 2):
-            self.trim(0)
-            self.trims += 1
-            self.base = self.rss()
-        elif rss < self.base:
-            self.base = rss
-
-
-def _resident_bytes() -> int:
-    """This process's resident set in bytes (Linux ``/proc``), 0 if unknown."""
-    try:
-        with open("/proc/self/statm", "rb") as f:
-            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError, IndexError):
-        return 0
-
-
-def _malloc_trim():
-    """glibc's ``malloc_trim``, or None (not Linux with glibc)."""
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None)
-        libc.gnu_get_libc_version  # glibc only (musl has no malloc_trim to speak of)
-        trim = libc.malloc_trim
-    except (OSError, AttributeError):
-        return None
-    trim.argtypes, trim.restype = [ctypes.c_size_t], ctypes.c_int
-    return trim
