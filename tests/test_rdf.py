@@ -274,6 +274,31 @@ def test_files_of_long_lines_read_as_text(tmp_path, monkeypatch):
         assert used == blocks
 
 
+@pytest.mark.parametrize("tail", [b"4: <http://ex.org/a> <http://ex.org/p> \"\xff\" .\n",
+                                  b"4: <http://ex.org/a> <http://ex.org/p> <http://ex.org/b> .",
+                                  b"4: <http://ex.org/a> <http://ex.org/p> <http://ex.org/b> .\r\n5:\r\n"])
+def test_long_line_reading_equals_buffered_reading(tmp_path, monkeypatch, tail):
+    """Read by blocks or by a buffered file, a stream gives the same records and the same located
+    error: a line of invalid UTF-8, a last line without its end, CRLF line ends."""
+    import ticker_py.rdf.streams as rdf_streams
+
+    path = tmp_path / "s.nt"
+    path.write_bytes(TEXT.encode() + tail)
+
+    def outcome():
+        out = []
+        try:
+            out += [(r.t, r.atoms, r.line) for r in rdf_streams.open_rdf_stream(path)]
+        except StreamError as err:
+            out.append(str(err))
+        return out
+
+    monkeypatch.setattr(rdf_streams, "LONG_LINE", 1 << 16)
+    buffered = outcome()
+    monkeypatch.setattr(rdf_streams, "LONG_LINE", 8)
+    assert outcome() == buffered and buffered
+
+
 def test_text_reader_caches_stay_bounded(monkeypatch):
     """Memory stays flat on a stream of new terms: the caches never hold much more than CACHE_TERMS
     terms (one line's worth), and the records are those of the slow path."""

@@ -301,7 +301,6 @@ def _fast_atoms(text: str, mapping: RdfMapping, tokens: _Tokens, terms: _Terms, 
         if end < len(text):
             parts[-1] = parts[-1][:end - len(text)]
         atoms = _cut_atoms(parts, text.count(" ", 0, i), mapping, tokens, terms)
-        parts = None
         if atoms is not None:
             return atoms
         text = text[i:j]
@@ -610,9 +609,8 @@ class _BlockLines:
     Python call costs more than it saves, so it is used where the first line is long.
 
     The blocks are read into one buffer, kept and grown to the longest line, and a whole line is
-    decoded from it at once (returned as ``str``; as ``bytes`` when it is not valid UTF-8 or has
-    no line end, for the caller to check): a line costs one new block of memory, its text, not
-    the four copies of reading, joining and decoding, which fragmented the C heap (docs/rdf.md)."""
+    decoded from it at once: a line costs one new block of memory, its text, not a new block per
+    read, the joined bytes and the text (docs/rdf.md)."""
 
     def __init__(self, raw, size: int = 1 << 20):
         self.raw, self.size = raw, size
@@ -635,7 +633,8 @@ class _BlockLines:
         return n
 
     def readline(self, limit: int = -1):
-        """The next line with its end (at most ``limit`` bytes if ``limit`` >= 0); b"" at the end."""
+        """The next line with its end (at most ``limit`` bytes if ``limit`` >= 0): a ``str`` if it
+        ends in a line end and is valid UTF-8, else ``bytes`` for the caller to check; b"" at the end."""
         scanned = 0   # bytes after pos without a line end
         while True:
             nl = self.buf.find(b"\n", self.pos + scanned, self.end)
