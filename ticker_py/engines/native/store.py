@@ -122,6 +122,7 @@ class Store:
         self.on_fresh = None
         self.on_expire = None
         self.accept = None   # input stores: atoms -> those a literal reading the store can match
+        self.batches = True  # whether inserts try the whole-batch path (their batches were new and distinct)
 
     def __repr__(self) -> str:
         return f"Store({self.name}, {len(self.facts)} facts)"
@@ -152,42 +153,22 @@ class Store:
             pairs = list(pairs)
         if not self.stored:
             return self._emit(pairs)
-        if len(pairs) < self.batch_min:
-            return self._insert_each(pairs)
-        # whole-batch operations (C loops): Python code runs only for instances already stored
+        if not pairs:
+            return pairs
         facts = self.facts
-        insts = list(map(_first, pairs))
-        olds = list(map(facts.get, insts))
-        size, fresh_n = len(facts), olds.count(None)
-        if fresh_n == len(pairs):
-            facts.update(pairs)
-            if len(facts) - size == len(pairs):
-                self._bucket_all(pairs, insts)
-                self._indexed(insts)
-                return self._emit(pairs)
-            _consume(map(facts.pop, insts, repeat(None)))
-            return self._insert_each(pairs)   # the batch repeats an instance
-        keep = list(map(is_, olds, repeat(None)))
-        if fresh_n:
-            facts.update(compress(pairs, keep))
-            if len(facts) - size != fresh_n:
-                _consume(map(facts.pop, compress(insts, keep), repeat(None)))
-                return self._insert_each(pairs)
-            fresh = list(compress(insts, keep))
-        stale_add = self.stale.add
-        for i in compress(range(len(pairs)), map(is_not, olds, repeat(None))):
-            inst, h = pairs[i]
-            old = facts[inst]
-            if h > old:
-                facts[inst] = h
-                stale_add(old)
-                keep[i] = True
-        new = list(compress(pairs, keep))
-        if new:
-            self._bucket_all(new, list(map(_first, new)))
-        if fresh_n:
-            self._indexed(fresh)
-        return self._emit(new)
+        if self.batches and len(pairs) >= self.batch_min:
+            insts = list(map(_first, pairs))
+            if not facts or facts.keys().isdisjoint(insts):
+                # every instance is new: whole-batch operations (C loops), unless the batch repeats one
+                size = len(facts)
+                facts.update(pairs)
+                if len(facts) - size == len(pairs):
+                    self._bucket_all(pairs, insts)
+                    self._indexed(insts)
+                    return self._emit(pairs)
+                _consume(map(facts.pop, insts, repeat(None)))
+            self.batches = False   # this store's batches repeat instances: go pair by pair
+        return self._insert_each(pairs)
 
     def _bucket_all(self, pairs: list, insts: list) -> None:
         """Put facts into their horizons' buckets (in one operation when they share one)."""
@@ -238,6 +219,8 @@ class Store:
             self._bucket_all(new, list(map(_first, new)))
         if fresh:
             self._indexed(fresh)
+            if len(fresh) == len(pairs):
+                self.batches = True    # all new and distinct: try whole batches again
         return self._emit(new)
 
     def _indexed(self, fresh: list) -> None:
