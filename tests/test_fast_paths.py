@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import pickle
 
 import pandas as pd
 import pytest
@@ -18,7 +19,7 @@ from hypothesis import strategies as st
 
 from helpers import scaled
 
-from ticker_py.errors import StreamError
+from ticker_py.errors import EngineUnsupported, StreamError
 from ticker_py.values import format_atom, format_term
 from ticker_py.streams import (Known, Model, Record, Result, StreamChecker, make_writer, read_dataframe,
                                read_jsonl, read_parquet, read_text)
@@ -504,6 +505,125 @@ def test_whole_answers_rebuilt_from_changes_equal_the_slow_path(start, steps, fm
     writer.close()
     whole = [Result(r.t, r.c, (model(state),)) for r, state in zip(sent, states)]
     assert out.getvalue() == _reference_lines(fmt, whole, show_at)
+
+
+def _delta(now, before):
+    """The native engine's changes from ``before`` to ``now`` (sets of POOL atoms and pins)."""
+    from ticker_py.engines.native.output import Delta
+
+    def atoms(s):
+        return frozenset(a for a in s if type(a[0]) is str)
+
+    return Delta(atoms(now - before), (now - before) - atoms(now), atoms(before - now), (before - now) - atoms(before))
+
+
+@settings(max_examples=scaled(100, 50), deadline=None)
+@given(st.sets(st.integers(0, len(POOL) - 1), max_size=40),
+       st.lists(st.tuples(st.sets(st.integers(0, len(POOL) - 1), max_size=12),
+                          st.sampled_from(["plain", "delta", "whole", "two", "none"])), max_size=8),
+       st.sampled_from(["jsonl", "text", "csv", "changes"]), st.booleans())
+@example(set(), [(set(), "delta"), ({0, 1}, "two"), (set(range(len(POOL))), "delta")], "jsonl", False)
+def test_changes_with_their_atoms_apart_equal_plain_changes(start, steps, fmt, show_at):
+    """Changes that carry their atoms apart from the pins (the native engine's :class:`Delta`, the
+    writers' fast path that never touches the pins) print exactly what the same changes as a plain
+    pair print, and, for the whole-model formats, what the whole answer streams print: between
+    them ticks with two answer streams or none (after which changes start from the empty answer),
+    empty answers, pins, nested terms, escaped strings, wide and negative integers."""
+    def model(state):
+        items = {POOL[i] for i in state}
+        return Model(frozenset(a for a in items if type(a[0]) is str),
+                     frozenset(a for a in items if type(a[0]) is not str))
+
+    fast, slow, whole = [Result(0, 1, (model(start),))], [Result(0, 1, (model(start),))], []
+    whole.append(fast[0])
+    before = set(start)
+    for t, (toggled, kind) in enumerate(steps, 1):
+        now = before ^ toggled
+        if kind in ("two", "none"):
+            models = (model(now), model(toggled)) if kind == "two" else ()
+            r = Result(t, 1, models)
+            fast.append(r), slow.append(r), whole.append(r)
+            before = set()
+            continue
+        pool_now, pool_before = {POOL[i] for i in now}, {POOL[i] for i in before}
+        delta = _delta(pool_now, pool_before)
+        assert delta == (frozenset(pool_now - pool_before), frozenset(pool_before - pool_now))
+        plain = tuple(delta)
+        models = None if kind != "whole" else (model(now),)
+        fast.append(Result(t, 1, models, delta))
+        slow.append(Result(t, 1, models, plain))
+        whole.append(Result(t, 1, (model(now),), plain))
+        before = now
+    printed = []
+    for results in (fast, slow, whole):
+        out = io.StringIO()
+        writer = make_writer(fmt, out, show_at=show_at)
+        for r in results:
+            if fmt == "changes" and r.models is not None and len(r.models) > 1:
+                continue  # refused by the changes format
+            writer.write(r)
+        writer.close()
+        printed.append(out.getvalue())
+    assert printed[0] == printed[1]
+    if fmt != "changes":
+        assert printed[0] == printed[2] == _reference_lines(fmt, whole, show_at)
+
+
+def _behaviour_runs(engine: str, **options):
+    """``(name, results)`` of every behaviour case the engine runs."""
+    from test_behaviour import CASES, stream_of
+
+    from ticker_py import Reasoner
+    from ticker_py.api import records_from
+
+    for name, (program, points, expected) in CASES.items():
+        try:
+            reasoner = Reasoner(program, engine=engine, **options)
+        except EngineUnsupported:
+            continue
+        yield name, list(reasoner.feed(records_from(stream_of(points, len(expected) - 1))))
+
+
+def test_native_changes_carry_their_atoms_apart_from_the_pins():
+    """Every behaviour case on the native engine: ``Result.changes`` is a Delta whose pair is the
+    change of the whole answer (atoms and pins) and whose ``atoms`` are its atoms alone."""
+    from ticker_py.engines.native.output import Delta
+
+    pinned = 0
+    for name, results in _behaviour_runs("native"):
+        before = Model(frozenset())
+        for r in results:
+            (m,) = r.models
+            added, removed = r.changes
+            assert type(r.changes) is Delta, name
+            assert (added, removed) == ((m.atoms - before.atoms) | (m.pinned - before.pinned),
+                                        (before.atoms - m.atoms) | (before.pinned - m.pinned)), name
+            assert r.changes.atoms == (m.atoms - before.atoms, before.atoms - m.atoms), name
+            assert pickle.loads(pickle.dumps(r.changes)) == r.changes  # as a plain pair
+            pinned += bool(m.pinned)
+            before = m
+    assert pinned  # the cases do pin atoms to other time points
+
+
+@pytest.mark.parametrize("engine", ["native", "clingo", "incremental"])
+def test_writers_print_changes_only_runs_as_whole_runs(engine):
+    """Every behaviour case: each writer, fed the results of an engine that reports only changes
+    (what ``ticker run`` asks for with one answer stream), prints what it prints from the whole
+    answer streams, with and without ``--show-at``."""
+    whole = dict(_behaviour_runs(engine))
+    cheap = dict(_behaviour_runs(engine, changes_only=True))
+    assert whole.keys() == cheap.keys() and len(whole) > 10
+    for name in whole:
+        for fmt in ("jsonl", "text", "csv", "changes"):
+            for show_at in (False, True):
+                printed = []
+                for results in (whole[name], cheap[name]):
+                    out = io.StringIO()
+                    writer = make_writer(fmt, out, show_at=show_at)
+                    for r in results:
+                        writer.write(r)
+                    printed.append(out.getvalue())
+                assert printed[0] == printed[1], (name, fmt, show_at)
 
 
 def test_sorted_texts_follow_small_changes():

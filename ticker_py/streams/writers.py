@@ -193,36 +193,33 @@ class Writer:
 
     def _apply(self, changes) -> tuple:
         """Apply ``Result.changes`` to the answer stream (removed first, then added); returns the
-        atoms (not pins) that left and those that came."""
+        atoms (not pins) that left and those that came. Pins are kept only with ``show_at`` (they
+        are not printed otherwise); changes that carry ``atoms``, the pair without the pins (the
+        native engine's), are applied without touching the pins."""
         if self._now is None:
-            self._now = (set(self.whole.atoms), set(self.whole.pinned), None)
+            self._now = (set(self.whole.atoms), set(self.whole.pinned) if self.show_at else set(), None)
         atoms, pins, _ = self._now
         added, removed = changes
-        if _only_atoms(added) and _only_atoms(removed):  # no pins: set operations at C speed
-            gone = atoms.intersection(removed)
-            atoms.difference_update(gone)
-            new = set(added).difference(atoms)
-            atoms.update(new)
-            return gone, new
-        gone, new = [], []
-        for x in removed:
-            if isinstance(x[0], str):
-                if x in atoms:
-                    atoms.remove(x)
-                    gone.append(x)
-            else:
-                pins.discard(x)
-        for x in added:
-            if isinstance(x[0], str):
-                if x not in atoms:
-                    atoms.add(x)
-                    new.append(x)
-            else:
-                pins.add(x)
+        split = getattr(changes, "atoms", None)
+        if split is not None:
+            added_atoms, removed_atoms = split
+        elif _only_atoms(added) and _only_atoms(removed):
+            added_atoms, removed_atoms = added, removed
+        else:
+            added_atoms = [x for x in added if isinstance(x[0], str)]
+            removed_atoms = [x for x in removed if isinstance(x[0], str)]
+        if self.show_at:  # set operations at C speed, the atoms left out of the pins
+            pins.difference_update(removed)
+            pins.update(added.difference(added_atoms))
+        gone = atoms.intersection(removed_atoms)
+        atoms.difference_update(gone)
+        new = set(added_atoms).difference(atoms)
+        atoms.update(new)
         return gone, new
 
     def materialised(self, result: Result) -> Result:
-        """``result`` with whole models, rebuilt from ``Result.changes`` if the engine sent only those."""
+        """``result`` with whole models, rebuilt from ``Result.changes`` if the engine sent only those
+        (their pins only with ``show_at``)."""
         if result.models is not None:
             self.whole = result.models[0] if len(result.models) == 1 else Model(frozenset())
             self._now = None
@@ -421,6 +418,8 @@ class ChangesWriter(Writer):
     def _from_changes(self, result) -> str:
         """The line for an engine that reported only ``Result.changes`` (the state follows it)."""
         added, removed = result.changes
+        if not self.show_at:  # pins are not printed: those of the native engine's changes are not touched
+            added, removed = getattr(result.changes, "atoms", None) or (added, removed)
         self._apply(result.changes)
         self.texts.room(len(self._now[0]))
         self._now = (*self._now[:2], None)   # its sorted texts are stale now

@@ -6,7 +6,25 @@ from ...streams.model import Model, Result
 from ..base import EngineOptions
 from .wiring import Wiring
 
-__all__ = ["Changes"]
+__all__ = ["Changes", "Delta"]
+
+
+class Delta(tuple):
+    """``Result.changes``, ``(added, removed)``, that also carries ``atoms``: the same pair without
+    the pins (frozensets of atoms at t). A writer that does not print pins takes ``atoms`` and
+    never touches the pins, which can outnumber the atoms many times (cooling: 50 to 1). Made from
+    the atoms (frozensets) and the pins (sets) that came and went; pickled as the plain pair."""
+
+    atoms: tuple
+
+    def __new__(cls, added: frozenset, added_pins: set, removed: frozenset, removed_pins: set) -> "Delta":
+        delta = super().__new__(cls, (added | added_pins if added_pins else added,
+                                      removed | removed_pins if removed_pins else removed))
+        delta.atoms = (added, removed)
+        return delta
+
+    def __reduce__(self):
+        return tuple, (tuple(self),)
 
 
 class Changes:
@@ -72,8 +90,6 @@ class Changes:
         self.shown_inputs = current
 
     def result(self, t: int, count: int) -> Result:
-        added = self.added_now | self.added_pins if self.added_pins else self.added_now
-        removed = self.removed_now | self.removed_pins if self.removed_pins else self.removed_now
         models = None
         if not self.changes_only:
             self.out_now -= self.removed_now
@@ -81,4 +97,5 @@ class Changes:
             self.out_pins -= self.removed_pins
             self.out_pins |= self.added_pins
             models = (Model(frozenset(self.out_now), frozenset(self.out_pins)),)
-        return Result(t, count, models, (frozenset(added), frozenset(removed)))
+        return Result(t, count, models, Delta(frozenset(self.added_now), self.added_pins,
+                                              frozenset(self.removed_now), self.removed_pins))
