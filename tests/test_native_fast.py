@@ -107,6 +107,12 @@ def _fast_equals_general(program: str, points, push: bool, marker: str) -> None:
     fast, slow = _engines(program)
     assert any(marker in plan.source for plans in fast.wiring.plans for plan in plans)
     assert not any(marker in plan.source for plans in slow.wiring.plans for plan in plans)
+    _answer_alike(fast, slow, points, push)
+
+
+def _answer_alike(fast, slow, points, push: bool) -> None:
+    """Two engines answer alike, tick by tick, on ``points`` (argument triples of ``p``; ``push``:
+    each time point in two batches)."""
     for t, args in enumerate(points):
         atoms = [("p", *a) for a in args]
         for part in ([atoms[:1], atoms[1:]] if push and atoms else [atoms]):
@@ -158,9 +164,4 @@ def test_plans_sharing_a_delta_grouping_equal_plans_grouping_their_own(program, 
         own = native(program)
     finally:
         wiring.compile_rule = compile_rule
-    for t, args in enumerate(points):
-        atoms = [("p", *a) for a in args]
-        for part in ([atoms[:1], atoms[1:]] if push and atoms else [atoms]):
-            shared.append(t, part)
-            own.append(t, part)
-            assert shared.evaluate(t) == own.evaluate(t)
+    _answer_alike(shared, own, points, push)
