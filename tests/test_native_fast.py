@@ -78,7 +78,7 @@ def _engines(program: str):
     from test_native import native
     fast = native(program)
     general = wiring.compile_rule
-    wiring.compile_rule = lambda *args: general(*args, general=True)
+    wiring.compile_rule = lambda *args, **kw: general(*args, general=True, **kw)
     try:
         slow = native(program)
     finally:
@@ -107,6 +107,12 @@ def _fast_equals_general(program: str, points, push: bool, marker: str) -> None:
     fast, slow = _engines(program)
     assert any(marker in plan.source for plans in fast.wiring.plans for plan in plans)
     assert not any(marker in plan.source for plans in slow.wiring.plans for plan in plans)
+    _answer_alike(fast, slow, points, push)
+
+
+def _answer_alike(fast, slow, points, push: bool) -> None:
+    """Two engines answer alike, tick by tick, on ``points`` (argument triples of ``p``; ``push``:
+    each time point in two batches)."""
     for t, args in enumerate(points):
         atoms = [("p", *a) for a in args]
         for part in ([atoms[:1], atoms[1:]] if push and atoms else [atoms]):
@@ -132,3 +138,30 @@ def test_plans_leaving_loops_early_equal_general_plans(program, points, push):
     """A loop over instances that bind no head variable stops once it derived the head with the
     horizon it had before the loop (facts of different windows: the horizons differ)."""
     _fast_equals_general(program, points, push, "break")
+
+
+#: rules driven by the same store's delta, grouped by the same constant (a shared grouping)
+SHARED_GROUPS = [
+    "q(A) :- p(A, a, B) in [2]. r(B) :- p(A, a, B) in [2], p(B, b, C) in [1]. s(A, C) :- p(A, b, C) in [2], q(A).",
+    "q(A, C) :- p(A, a, B) in [3], p(B, a, C) in [3]. r(A) :- p(A, a, A) in [3]. s(A) :- q(A, C), p(C, b, A) in [1].",
+]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(SHARED_GROUPS), TRIPLES, st.booleans())
+def test_plans_sharing_a_delta_grouping_equal_plans_grouping_their_own(program, points, push):
+    """All rules of a program share one delta grouping (:func:`delta_groups`): the answers are
+    those of rules that each group the deltas themselves."""
+    import ticker_py.engines.native.wiring as wiring
+
+    from test_native import native
+    shared = native(program)
+    grouped = [plan for plans in shared.wiring.plans for plan in plans if "_delta_groups(D" in plan.source]
+    assert len(grouped) >= 2
+    compile_rule = wiring.compile_rule
+    wiring.compile_rule = lambda rule, body, target, groups=None: compile_rule(rule, body, target)
+    try:
+        own = native(program)
+    finally:
+        wiring.compile_rule = compile_rule
+    _answer_alike(shared, own, points, push)

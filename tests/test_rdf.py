@@ -215,20 +215,26 @@ def test_safe_terms_take_the_common_forms():
 
 
 @settings(max_examples=300)
-@given(st.lists(st.tuples(st.integers(0, 40), st.sampled_from([b"\n", b"\r\n", b""])), max_size=8),
+@given(st.lists(st.tuples(st.integers(0, 40), st.sampled_from([b"\n", b"\r\n", b""]),
+                          st.sampled_from([b"x", "\u00e9".encode(), b"\xff"])), max_size=8),
        st.sampled_from([1, 2, 3, 7, 64]), st.sampled_from([-1, 3, 10, 100]))
 def test_block_lines_read_as_a_buffered_file_does(lines, size, limit):
     """:class:`_BlockLines` (line ends found by ``bytes.find`` in blocks) gives the lines, with a
-    limit too, that a buffered file's ``readline`` gives."""
+    limit too, that a buffered file's ``readline`` gives: a whole line of valid UTF-8 decoded,
+    any other as bytes."""
     import io
 
     from ticker_py.rdf.streams import _BlockLines
 
-    data = b"".join(b"x" * n + end for n, end in lines)
+    data = b"".join(char * n + end for n, end, char in lines)
     buffered, blocks = io.BufferedReader(io.BytesIO(data), buffer_size=8), _BlockLines(io.BytesIO(data), size)
     while True:
-        line = buffered.readline(limit)
-        assert blocks.readline(limit) == line
+        line, got = buffered.readline(limit), blocks.readline(limit)
+        try:
+            text = line.decode() if line.endswith(b"\n") else None
+        except UnicodeDecodeError:
+            text = None
+        assert got == (line if text is None else text)
         if not line:
             break
 
@@ -266,6 +272,31 @@ def test_files_of_long_lines_read_as_text(tmp_path, monkeypatch):
         used.clear()
         assert outcome(rdf_streams.open_rdf_stream(path)) == want
         assert used == blocks
+
+
+@pytest.mark.parametrize("tail", [b"4: <http://ex.org/a> <http://ex.org/p> \"\xff\" .\n",
+                                  b"4: <http://ex.org/a> <http://ex.org/p> <http://ex.org/b> .",
+                                  b"4: <http://ex.org/a> <http://ex.org/p> <http://ex.org/b> .\r\n5:\r\n"])
+def test_long_line_reading_equals_buffered_reading(tmp_path, monkeypatch, tail):
+    """Read by blocks or by a buffered file, a stream gives the same records and the same located
+    error: a line of invalid UTF-8, a last line without its end, CRLF line ends."""
+    import ticker_py.rdf.streams as rdf_streams
+
+    path = tmp_path / "s.nt"
+    path.write_bytes(TEXT.encode() + tail)
+
+    def outcome():
+        out = []
+        try:
+            out += [(r.t, r.atoms, r.line) for r in rdf_streams.open_rdf_stream(path)]
+        except StreamError as err:
+            out.append(str(err))
+        return out
+
+    monkeypatch.setattr(rdf_streams, "LONG_LINE", 1 << 16)
+    buffered = outcome()
+    monkeypatch.setattr(rdf_streams, "LONG_LINE", 8)
+    assert outcome() == buffered and buffered
 
 
 def test_text_reader_caches_stay_bounded(monkeypatch):

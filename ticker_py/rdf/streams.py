@@ -38,6 +38,7 @@ MAPPINGS = ("triple", "property")
 TIME_GRAPH = "urn:ticker:t:"
 
 _TIME = re.compile(r"\s*(\S*?)\s*:(?=\s|$)")
+_LEAD = re.compile(r"\s*")
 #: a text stream is parsed in batches of at most this many characters (and ``batch`` lines)
 _BATCH_CHARS = 1 << 20
 _GRAPH_TIME = re.compile(r"[0-9]+$")
@@ -247,11 +248,15 @@ def _plain_atoms(text: str, mapping: RdfMapping, tokens: _Tokens, terms: _Terms)
     """The atoms of ``text`` if it is ``s p o . s p o .`` with one space between the parts and
     plain terms (:data:`_PLAIN_TERM`, known or learned), else None: cut by ``str.split``; the
     checks and the learning look at each distinct text once."""
-    parts = text.split(" ")
-    n = len(parts) >> 2
-    if len(parts) != n << 2 or parts[3::4].count(".") != n:
+    return _cut_atoms(text.split(" "), 0, mapping, tokens, terms)
+
+
+def _cut_atoms(parts: list, k: int, mapping: RdfMapping, tokens: _Tokens, terms: _Terms) -> Optional[list]:
+    """:func:`_plain_atoms` of the text whose parts cut at single spaces are ``parts[k:]``."""
+    n = (len(parts) - k) >> 2
+    if len(parts) - k != n << 2 or parts[k + 3::4].count(".") != n:
         return None
-    subjects, properties, objects = parts[0::4], parts[1::4], parts[2::4]
+    subjects, properties, objects = parts[k::4], parts[k + 1::4], parts[k + 2::4]
     s_texts, p_texts = set(subjects), set(properties)
     texts = s_texts.union(p_texts, objects)
     if "." in texts:  # a "." where a term belongs
@@ -273,18 +278,37 @@ def _plain_atoms(text: str, mapping: RdfMapping, tokens: _Tokens, terms: _Terms)
 _BLANKS = re.compile(r"[ \t]*")
 
 
+def _line_end(text: str) -> int:
+    """The length of ``text`` without its line end (``len(text.rstrip("\\r\\n"))``, no copy)."""
+    j = len(text)
+    while j and text[j - 1] in "\r\n":
+        j -= 1
+    return j
+
+
 def _fast_atoms(text: str, mapping: RdfMapping, tokens: _Tokens, terms: _Terms, start: int = 0) -> Optional[list]:
-    """The atoms of the triples ``text[start:]`` if it is plain N-Triples whose terms are all good,
-    else None."""
-    i, j = _BLANKS.match(text, start).end(), len(text)
+    """The atoms of the triples ``text[start:]`` (the line end cut off) if it is plain N-Triples
+    whose terms are all good, else None."""
+    i, end = _BLANKS.match(text, start).end(), _line_end(text)
+    j = end
     while j > i and text[j - 1] in " \t":
         j -= 1
-    text = text[i:j]  # one copy of a long line, not two
-    if not text:
+    if i >= j:
         return []
-    atoms = _plain_atoms(text, mapping, tokens, terms)
-    if atoms is not None:
-        return atoms
+    if text[i - 1:i] == " " and j == end:
+        # the usual line, "T: s p o . ... .\n": cut as a whole, no copy of a long line
+        parts = text.split(" ")
+        if end < len(text):
+            parts[-1] = parts[-1][:end - len(text)]
+        atoms = _cut_atoms(parts, text.count(" ", 0, i), mapping, tokens, terms)
+        if atoms is not None:
+            return atoms
+        text = text[i:j]
+    else:
+        text = text[i:j]
+        atoms = _plain_atoms(text, mapping, tokens, terms)
+        if atoms is not None:
+            return atoms
     parts = _TRIPLE.split(text)
     if parts[0].strip(" \t") or any(parts[4::4]):
         return None
@@ -356,14 +380,16 @@ def read_rdf_text(lines_or_file, source: str = "<stdin>", mapping: RdfMapping = 
     ``fast``: lines of plain N-Triples take the fast path (the same records; False: never).
     """
     last, pending, size, terms, tokens = None, [], 0, _Terms(), (_Tokens() if fast else None)
+    lead = _LEAD.match
     for number, raw in enumerate(text_lines(lines_or_file, source), 1):
-        raw = raw.rstrip("\r\n")
-        stripped = raw.strip()
-        if not stripped or stripped[0] in "#%":
+        # a line keeps its end (a long line is not copied): the fast path cuts it off, the rest strips it
+        first = lead(raw).end()
+        if first == len(raw) or raw[first] in "#%":
             continue
         m = _TIME.match(raw)
         if m is None:
             yield from _parsed(pending, source, mapping, terms, tokens)
+            raw = raw.rstrip("\r\n")
             col = len(raw) - len(raw.lstrip()) + 1
             raise stream_error(source, number, col, "expected 'T: triples' (a time point, ':', then triples)", raw)
         try:
@@ -372,10 +398,10 @@ def read_rdf_text(lines_or_file, source: str = "<stdin>", mapping: RdfMapping = 
                 raise ValueError(f"time {t} after time {last}")
         except ValueError as e:
             yield from _parsed(pending, source, mapping, terms, tokens)
-            raise stream_error(source, number, m.start(1) + 1, str(e), raw, len(m.group(1))) from None
+            raise stream_error(source, number, m.start(1) + 1, str(e), raw.rstrip("\r\n"), len(m.group(1))) from None
         last = t
         pending.append((number, raw, t, m.end()))
-        size += len(raw)
+        size += _line_end(raw)
         if len(pending) >= batch or size >= _BATCH_CHARS:
             yield from _parsed(pending, source, mapping, terms, tokens)
             pending, size = [], 0
@@ -402,6 +428,7 @@ def _parsed(entries: list, source: str, mapping: RdfMapping, terms: Optional[_Te
         else:
             yield from _records(entries, fast, len(entries), source)
             return
+    entries = [(number, raw[:_line_end(raw)], t, start) for number, raw, t, start in entries]
     heads = [f"<urn:l:{i}> {{" for i in range(len(entries))]
     text = "\n} ".join(h + raw[start:] for h, (_, raw, _, start) in zip(heads, entries)) + "\n}"
     atoms: list = [[] for _ in entries]
@@ -579,37 +606,59 @@ class _BlockLines:
     """A binary file whose ``readline`` finds the end of a line by ``bytes.find`` in blocks of
     ``size`` bytes: a buffered file's ``readline`` looks at each byte, which cost 8 % of reading a
     stream of long lines (a time point of 11,000 triples is a line of 2 MB). On short lines its
-    Python call costs more than it saves, so it is used where the first line is long."""
+    Python call costs more than it saves, so it is used where the first line is long.
+
+    The blocks are read into one buffer, kept and grown to the longest line, and a whole line is
+    decoded from it at once: a line costs one new block of memory, its text, not a new block per
+    read, the joined bytes and the text (docs/rdf.md)."""
 
     def __init__(self, raw, size: int = 1 << 20):
-        self.raw, self.size, self.buf, self.pos = raw, size, b"", 0
+        self.raw, self.size = raw, size
+        self.buf = bytearray(size)
+        self.pos = self.end = 0     # the unread bytes are buf[pos:end]
 
-    def readline(self, limit: int = -1) -> bytes:
-        """The next line with its end (at most ``limit`` bytes if ``limit`` >= 0); b"" at the end."""
-        buf, pos = self.buf, self.pos
-        end = buf.find(b"\n", pos)
-        if end >= 0 and (limit < 0 or end + 1 - pos <= limit):
-            self.pos = end + 1
-            return buf[pos:end + 1]
-        parts, size = [buf[pos:]], len(buf) - pos  # a line over blocks: joined once
-        buf, pos = b"", 0
-        while limit < 0 or size < limit:
-            buf = self.raw.read(self.size)
-            end = buf.find(b"\n")
-            if not buf or end >= 0:
+    def _fill(self) -> int:
+        """Read a block after the unread bytes (moved to the front, the buffer grown if need be);
+        the number of bytes read, 0 at the end of the file."""
+        buf, pos, end = self.buf, self.pos, self.end
+        if pos:
+            with memoryview(buf) as view:
+                view[:end - pos] = view[pos:end]  # a memoryview copies overlapping bytes safely
+            self.pos, self.end = 0, end - pos
+        if len(buf) - self.end < self.size:
+            buf.extend(bytes(max(self.size, len(buf))))
+        with memoryview(buf) as view:
+            n = self.raw.readinto(view[self.end:self.end + self.size]) or 0
+        self.end += n
+        return n
+
+    def readline(self, limit: int = -1):
+        """The next line with its end (at most ``limit`` bytes if ``limit`` >= 0): a ``str`` if it
+        ends in a line end and is valid UTF-8, else ``bytes`` for the caller to check; b"" at the end."""
+        scanned = 0   # bytes after pos without a line end
+        while True:
+            nl = self.buf.find(b"\n", self.pos + scanned, self.end)
+            if nl >= 0 or (0 <= limit <= self.end - self.pos):
                 break
-            parts.append(buf)
-            size += len(buf)
-            buf = b""
-        stop = len(buf) if end < 0 else end + 1
+            scanned = self.end - self.pos
+            if not self._fill():
+                break
+        buf = self.buf
+        pos = self.pos
+        stop = self.end if nl < 0 else nl + 1
         if limit >= 0:
-            stop = max(0, min(stop, limit - size))
-        parts.append(buf[:stop])
-        line = b"".join(parts)
-        if limit >= 0 and len(line) > limit:  # the part kept from the previous block was longer
-            line, buf, stop = line[:limit], line[limit:] + buf[stop:], 0
-        self.buf, self.pos = buf, stop
-        return line
+            stop = min(stop, pos + limit)
+        self.pos = stop
+        with memoryview(buf) as view:
+            line = view[pos:stop]
+            try:
+                if nl < 0 or nl + 1 != stop:
+                    raise UnicodeError
+                return str(line, "utf-8")
+            except UnicodeError:
+                return bytes(line)
+            finally:
+                line.release()
 
 
 def _text_file(reader):

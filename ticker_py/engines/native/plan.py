@@ -19,7 +19,7 @@ from ...errors import Diagnostic, EngineUnsupported, InternalError
 from ...values import evaluate_arith, from_ast_term, term_key
 from .store import INF
 
-__all__ = ["StoreLiteral", "RulePlan", "compile_rule", "constants"]
+__all__ = ["StoreLiteral", "RulePlan", "compile_rule", "constants", "delta_groups"]
 
 _first = itemgetter(0)
 
@@ -346,9 +346,10 @@ def _delta_sets():
     return delta_set
 
 
-def _delta_groups():
+def delta_groups():
     """``delta_groups(D, key)``: the pairs of delta ``D`` grouped by ``key(instance)``,
-    remembered per key function as :func:`_delta_sets` remembers."""
+    remembered per key function as :func:`_delta_sets` remembers (one for all the rules of a
+    program: the rules driven by one store's delta group it once)."""
     last: dict = {}
 
     def delta_groups(D, key):
@@ -467,15 +468,16 @@ def _projection_source(plan: RulePlan, body: list, ns: dict):
     return "\n".join(lines) + "\n"
 
 
-def compile_rule(rule: ast.Rule, body: list, head_store, general: bool = False) -> RulePlan:
+def compile_rule(rule: ast.Rule, body: list, head_store, general: bool = False, groups=None) -> RulePlan:
     """Compile ``rule`` whose body elements are :class:`StoreLiteral` or ``(Comparison, negated)``
     (``general``: never as a projection, never leaving a loop early: the paths the fast ones are
-    tested against)."""
+    tested against; ``groups``: the program's :func:`delta_groups`, else the rule's own)."""
     positives = [b for b in body if isinstance(b, StoreLiteral) and not b.negated]
     transient = not positives or any(isinstance(b, StoreLiteral) and b.negated for b in body)
     plan = RulePlan(rule, head_store, transient=transient,
                     box_stores=tuple(b.store for b in positives if b.box))
-    ns = {"_ar": evaluate_arith, "_tk": term_key, "_delta_set": _delta_sets(), "_delta_groups": _delta_groups(),
+    ns = {"_ar": evaluate_arith, "_tk": term_key, "_delta_set": _delta_sets(),
+          "_delta_groups": groups or delta_groups(),
           "_rp": repeat, "_ig": itemgetter, "_first": _first, "_second": itemgetter(1)}
     sources = []
 

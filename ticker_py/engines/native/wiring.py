@@ -13,7 +13,7 @@ from ... import ast
 from ...analysis import Analysis
 from ...errors import Diagnostic, EngineUnsupported
 from .boxes import PinCover
-from .plan import RulePlan, StoreLiteral, compile_rule, constants
+from .plan import RulePlan, StoreLiteral, compile_rule, constants, delta_groups
 from .store import CountedStore, Store, acceptor, atom_key
 
 __all__ = ["Wiring", "counted_predicates", "cap_horizon", "cap_counted_horizon"]
@@ -96,6 +96,7 @@ class Wiring:
         self.box_preds: set = set()    # input predicates read through a box (their runs are kept)
         self.views: dict = {}
         self.readers: dict = {}        # id of an input store -> the atoms of the literals reading it
+        self.groups = delta_groups()   # the deltas grouped by a constant, shared by the plans
         for q in sorted(self.intensional):
             scc, arity, c = self.scc_of[q], self.sigs[q], q in self.counted
             self.moving[q] = self._store(f"{q}", "atom", arity, scc, counted=c)
@@ -191,7 +192,7 @@ class Wiring:
             body.append(StoreLiteral(store, el.atom, el.time, lit.negated, box))
         q = rule.head.atom.predicate
         target = self.pins[q] if rule.head.time is not None else self.moving[q]
-        plan = compile_rule(rule, body, target)
+        plan = compile_rule(rule, body, target, groups=self.groups)
         if plan.transient and plan.full_store is not None:
             plan.full_store.stored = True
         return plan
