@@ -330,3 +330,22 @@ def test_a_repeated_time_point_is_the_same_tuple(tmp_path):
     records = list(read_parquet(path))
     assert [r.atoms for r in records] == [(("p", "a"), ("p", "b"))] * 2 + [(("p", "b"), ("p", "a"))]
     assert records[0].atoms is records[1].atoms and records[1].atoms is not records[2].atoms
+
+
+def test_a_spark_written_file_takes_the_fast_path_whole(monkeypatch):
+    """parquet-mr (Spark) lists BIT_PACKED among a chunk's encodings (for the repetition levels a flat
+    column never has) and writes PLAIN_DICTIONARY pages: the fast reader reads such a file to its
+    end without handing it to pyarrow, and gives what pyarrow gives. The file is a ``ticker gen
+    diamond --tp 6 --window 3 --rate 20 --format parquet`` block written by Spark 4."""
+    path = ROOT / "tests" / "fixtures" / "spark-diamond.parquet"
+    assert pq.ParquetFile(path).metadata.created_by.startswith("parquet-mr")
+    assert readers._pages_plan(path, str(path)) is not None
+    slow = drain(readers._read_parquet_arrow(path, str(path), 65536))
+
+    def no_pyarrow(*args):
+        raise AssertionError("the fast reader handed the file to pyarrow")
+
+    monkeypatch.setattr(readers, "_open_parquet", no_pyarrow)
+    fast = drain(read_parquet(path))
+    assert fast == slow and slow[1] is None
+    assert [r[0] for r in fast[0]] == list(range(6)) and sum(len(r[1]) for r in fast[0]) == 120

@@ -257,7 +257,7 @@ _INTS = {1: 4, 2: 8}            # physical type -> byte width (INT32, INT64)
 _BYTE_ARRAY = 6
 _SIGNED_INTS = {None, 15, 16, 17, 18}  # no converted type, INT_8 .. INT_64
 _DICTIONARY = {2, 8}            # PLAIN_DICTIONARY, RLE_DICTIONARY
-_ENCODINGS = {0, 2, 3, 8}       # PLAIN, the dictionary ones and RLE (levels)
+_ENCODINGS = {0, 2, 3, 4, 8}    # PLAIN, the dictionary ones, RLE and BIT_PACKED (levels)
 _DECOMPRESS: dict = {
     0: None,
     2: lambda data, size: zlib.decompress(data, 47),  # GZIP (and zlib) headers
@@ -556,6 +556,8 @@ def _decoded(f, column: Column, meta: dict, convert: Optional[Callable]) -> Iter
             body = _inflate(decompress, body, raw_size)
             at = 0
             if column.optional:
+                if page.get(3, 3) != 3:  # parquet-mr lists BIT_PACKED for the (absent) repetition levels
+                    raise Corrupt("definition levels not RLE")
                 length = int.from_bytes(body[:4], "little")
                 defined = hybrid(body, 4, 4 + length, 1, count)
                 at = 4 + length
