@@ -6,8 +6,10 @@ measured in separate processes, one run of each at a time:
 
 * ``text``, ``jsonl``, ``parquet`` — ``ticker run --format none`` on that file: the whole
   process's CPU time (user + system, from the operating system) per input atom;
-* ``jsonl out`` — ``ticker run --format jsonl --out /dev/null`` on the text file: CPU per
-  output atom on top of ``--format none`` (an output atom is one atom of a printed model);
+* ``jsonl out`` — ``ticker run --format jsonl --out /dev/null`` on the text file, run right
+  after the ``text`` run: CPU per output atom on top of ``--format none`` (an output atom is one
+  atom of a printed model), the median over ``reps`` of each pair's difference (a small
+  difference of two noisy figures is steadier as a median of pairs than as a difference of medians);
 * ``in-engine`` — the engine alone on atoms parsed in advance (``append`` + ``evaluate``,
   changes only), CPU per input atom;
 * ``plain read`` — reading the text file and splitting it into atom texts in plain Python;
@@ -160,10 +162,10 @@ def measure_workload(workload: str, reps: int = 1, root: Optional[Path] = None, 
         prog = d / "program.lars"
         runs = {
             "text": _ticker(prog, "--stream", d / "stream.stream", "--engine", engine, "--format", "none"),
-            "jsonl": _ticker(prog, "--stream", d / "stream.jsonl", "--engine", engine, "--format", "none"),
-            "parquet": _ticker(prog, "--stream", d / "stream.parquet", "--engine", engine, "--format", "none"),
             "jsonl out": _ticker(prog, "--stream", d / "stream.stream", "--engine", engine, "--format", "jsonl",
                                  "--out", os.devnull),
+            "jsonl": _ticker(prog, "--stream", d / "stream.jsonl", "--engine", engine, "--format", "none"),
+            "parquet": _ticker(prog, "--stream", d / "stream.parquet", "--engine", engine, "--format", "none"),
         }
         cpu: dict = {k: [] for k in runs}
         rss: dict = {k: [] for k in runs}
@@ -187,7 +189,8 @@ def measure_workload(workload: str, reps: int = 1, root: Optional[Path] = None, 
         "us_per_atom": {k: med[k] / atoms * 1e6 for k in ("text", "jsonl", "parquet")},
         "in_engine_us": statistics.median(r["cpu"] for r in inner) / atoms * 1e6,
         "plain_read_us": statistics.median(r["read"] for r in inner) / max(1, inner[0]["texts"]) * 1e6,
-        "jsonl_out_us": (med["jsonl out"] - med["text"]) / out_atoms * 1e6 if out_atoms else None,
+        "jsonl_out_us": (statistics.median(o - t for t, o in zip(cpu["text"], cpu["jsonl out"]))
+                         / out_atoms * 1e6 if out_atoms else None),
     }
 
 
@@ -253,7 +256,8 @@ def render(doc: dict, command: str, img: Optional[str] = None) -> str:
              "rather than with other runs.", "",
              "Whole-process CPU time (user + system) of `ticker run` per input atom, by stream format, with "
              "`--format none`; `jsonl out` is the extra CPU of `--format jsonl` per output atom (an atom of a "
-             "printed model). `in-engine` is the engine alone on atoms parsed in advance; `plain read` reads "
+             "printed model; each `--format jsonl` run follows its `--format none` run, and the figure is the "
+             "median of those pairs' differences). `in-engine` is the engine alone on atoms parsed in advance; `plain read` reads "
              "the text file and splits it into atom texts in plain Python. `atoms in` counts the atoms of the "
              "file (the same atom twice in a time point counts once for the engine: cooling). `÷ read` is the "
              "text figure over the plain read and `÷ engine` over the in-engine one (ratios of figures taken in "
