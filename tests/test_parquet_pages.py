@@ -349,3 +349,24 @@ def test_a_spark_written_file_takes_the_fast_path_whole(monkeypatch):
     fast = drain(read_parquet(path))
     assert fast == slow and slow[1] is None
     assert [r[0] for r in fast[0]] == list(range(6)) and sum(len(r[1]) for r in fast[0]) == 120
+
+
+@pytest.mark.parametrize("options", [{}, {"use_dictionary": False}, {"compression": "brotli"}])
+def test_an_atom_cell_that_is_not_utf8_is_a_located_error_after_the_rows_before_it(tmp_path, options):
+    """Bytes that are not UTF-8 in the atom column (pyarrow writes and reads them, and fails only
+    when it makes a Python string): the time points before the cell are read, then a located
+    error; from the command line status 2 and no traceback. The fast reader hands such a page to
+    pyarrow, and brotli files go to pyarrow from the start."""
+    cells = pa.array([b"p(a)", b"p(b)", b"q(c)", b"q(\xff)", b"p(d)"], pa.binary()).view(pa.string())
+    path = tmp_path / "bad.parquet"
+    pq.write_table(pa.table({"t": pa.array([0, 0, 1, 2, 2], pa.int64()), "atom": cells}), path, **options)
+    records, error = drain(read_parquet(path))
+    assert [(t, atoms) for t, atoms, *_ in records] == [(0, (("p", "a"), ("p", "b"))), (1, (("q", "c"),))]
+    assert error == f"{path}:4:1-2: error: an atom cell that is not valid UTF-8"
+    program = tmp_path / "p.lars"
+    program.write_text("r(X) :- q(X).\n")
+    done = subprocess.run([sys.executable, "-m", "ticker_py.cli", "run", str(program), "--stream", str(path),
+                           "--engine", "native", "--format", "text"], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.strip().endswith("bad.parquet:4:1-2: error: an atom cell that is not valid UTF-8")
+    assert "r(c)" in done.stdout

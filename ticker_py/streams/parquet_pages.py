@@ -398,7 +398,7 @@ class ParquetFile:
         except Unsupported:
             raise
         except (OSError, ValueError, IndexError, KeyError, TypeError, AttributeError, UnicodeDecodeError,
-                struct.error) as e:
+                RecursionError, struct.error) as e:
             raise Unsupported(f"footer: {e}") from None
 
     def _read(self, meta: dict) -> None:

@@ -575,8 +575,31 @@ def _arrow_batches(grouper: _Grouper, batches, order: Optional[str], name: str, 
             continue
         if number <= skip:
             batch, number = batch.slice(skip + 1 - number), skip + 1
+        bad = _invalid_utf8_row(batch.column("atom"))
+        if bad is not None:
+            if bad:
+                yield from _parquet_batch(grouper, batch.slice(0, bad), order, name, number)
+            raise stream_error(name, number + bad, 1, "an atom cell that is not valid UTF-8")
         yield from _parquet_batch(grouper, batch, order, name, number)
         number += batch.num_rows
+
+
+def _invalid_utf8_row(column) -> Optional[int]:
+    """The index of the first cell of a string column that is not valid UTF-8 (pyarrow reads such
+    bytes from a Parquet file, and fails only when it makes Python strings of them), else None."""
+    import pyarrow as pa
+
+    try:
+        column.validate(full=True)
+        return None
+    except pa.ArrowInvalid:
+        pass
+    for i in range(len(column)):
+        try:
+            column[i].as_py()
+        except UnicodeDecodeError:
+            return i
+    return None
 
 
 class _Bad:
