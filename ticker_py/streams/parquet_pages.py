@@ -158,19 +158,10 @@ def _spreads(width: int, stride: int) -> tuple:
     return tuple(steps)
 
 
-class _Memo:
-    """Blocks of bit-packed groups (of 8 values, ``width`` bytes each) seen before, by their bytes:
-    the values they stand for (through one dictionary)."""
-
-    __slots__ = ("groups",)
-
-    def __init__(self):
-        self.groups: dict = {}
-
-
-def _mapped(data: bytes, start: int, groups: int, width: int, lookup, memo: Optional[_Memo]) -> list:
+def _mapped(data: bytes, start: int, groups: int, width: int, lookup, memo: Optional[dict]) -> list:
     """:func:`unpack` mapped through ``lookup`` (a list; None: the integers themselves). With a
-    ``memo``, when at most half of the blocks of 8 groups (or else of the groups) are distinct,
+    ``memo`` (blocks of bit-packed groups seen before, by their bytes: the values they stand for
+    through this ``lookup``), when at most half of the blocks of 8 groups (or else of the groups) are distinct,
     each distinct one is unpacked once."""
     if lookup is not None and memo is not None and width and groups >= 16 and _recurs(data, start, groups, width):
         get = lookup.__getitem__
@@ -186,12 +177,11 @@ def _mapped(data: bytes, start: int, groups: int, width: int, lookup, memo: Opti
             distinct = set(pieces)
             if len(distinct) * 2 > blocks:
                 continue
-            known = memo.groups
-            if len(known) > 1 << 16:
-                known.clear()
-            for piece in distinct.difference(known):
-                known[piece] = tuple(map(get, unpack(piece, 0, per, width)))
-            out = list(chain.from_iterable(map(known.__getitem__, pieces)))
+            if len(memo) > 1 << 16:
+                memo.clear()
+            for piece in distinct.difference(memo):
+                memo[piece] = tuple(map(get, unpack(piece, 0, per, width)))
+            out = list(chain.from_iterable(map(memo.__getitem__, pieces)))
             if blocks * per < groups:
                 out += map(get, unpack(data, whole, groups - blocks * per, width))
             return out
@@ -214,7 +204,7 @@ def _recurs(data: bytes, start: int, groups: int, width: int) -> bool:
 
 
 def hybrid(data: bytes, pos: int, end: int, width: int, count: int, lookup=None,
-           memo: Optional[_Memo] = None) -> list:
+           memo: Optional[dict] = None) -> list:
     """``count`` values of the RLE/bit-packed hybrid encoding in ``data[pos:end]`` (``width`` bits
     each), mapped through ``lookup`` if given (an index out of it raises :class:`Corrupt`).
     Consecutive bit-packed runs are unpacked together."""
@@ -528,7 +518,7 @@ def _decoded(f, column: Column, meta: dict, convert: Optional[Callable]) -> Iter
     data = f.read(meta[7])
     if len(data) != meta[7]:
         raise Corrupt("column chunk past the end of the file")
-    total, pos, lookup, memo = meta[5], 0, None, _Memo()
+    total, pos, lookup, memo = meta[5], 0, None, {}
     seen = 0
     while seen < total:
         header, pos = _struct(data, pos)
@@ -541,7 +531,7 @@ def _decoded(f, column: Column, meta: dict, convert: Optional[Callable]) -> Iter
             dict_header = header.get(7, {})
             if dict_header.get(2, 0) not in (0, 2):
                 raise Corrupt("dictionary encoding")
-            raw, memo = _inflate(decompress, body, raw_size), _Memo()  # blocks map through this dictionary
+            raw, memo = _inflate(decompress, body, raw_size), {}  # blocks map through this dictionary
             if convert is None and column.physical in _INTS:  # integers kept as machine words
                 lookup = _int_array(raw, dict_header[1], column)
             else:

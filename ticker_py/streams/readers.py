@@ -636,7 +636,7 @@ def _pages_plan(path, where: str) -> Optional[tuple]:
         names = files[0][1].names + list(files[0][2])
         if "t" not in names or "atom" not in names:
             return None
-        order = next((c for c in ORDER_COLUMNS if c in names), None)
+        order = _check_columns(names, where)
         for _, pf, keys in files:
             for column in ["t", "atom"] + ([order] if order else []):
                 if column not in keys:
@@ -646,9 +646,7 @@ def _pages_plan(path, where: str) -> Optional[tuple]:
         starts = [keys["t"] if "t" in keys else pf.min_of("t") for _, pf, keys in files]
     except Unsupported:
         return None
-    if None not in starts:
-        files = [f for _, _, f in sorted(zip(starts, range(len(files)), files))]
-    return order, files
+    return order, _in_time_order(files, starts)
 
 
 #: rows per batch of the pyarrow-free reader (records do not depend on it; fewer atoms wait in memory)
@@ -721,7 +719,7 @@ class _AtomCells:
             if interner.shape is not None:
                 pairs |= interner.shape[0]
             else:
-                pairs |= self._pairs(found)
+                pairs |= _pairs(found)
         if not pairs.issubset(self.pairs):
             self.pairs = self.pairs | pairs
         return out
@@ -729,18 +727,21 @@ class _AtomCells:
     def _learn(self, atoms: list, bad: bool) -> list:
         empty = None in atoms
         self.bad, self.empty = self.bad or bad, self.empty or empty
-        pairs = self._pairs([a for a in atoms if type(a) is tuple] if bad or empty else atoms)
+        pairs = _pairs([a for a in atoms if type(a) is tuple] if bad or empty else atoms)
         if not pairs.issubset(self.pairs):
             self.pairs = self.pairs | pairs
         return atoms
 
-    @staticmethod
-    def _pairs(atoms) -> set:
-        lengths = set(map(len, atoms))
-        if len(lengths) == 1:
-            length = lengths.pop()
-            return {(name, length) for name in set(map(_first, atoms))}
-        return set(zip(map(_first, atoms), map(len, atoms)))
+
+
+def _pairs(atoms) -> set:
+    """The (name, tuple length) pairs of ``atoms``; when all have one length (the usual case),
+    from their distinct names alone."""
+    lengths = set(map(len, atoms))
+    if len(lengths) == 1:
+        length = lengths.pop()
+        return {(name, length) for name in set(map(_first, atoms))}
+    return set(zip(map(_first, atoms), map(len, atoms)))
 
 
 def _parquet_batch(grouper: _Grouper, batch, order: Optional[str], name: str, number: int) -> Iterator[Record]:
@@ -869,12 +870,17 @@ def _parquet_directory(path, where: str, batch_size: int) -> tuple:
     columns = ["t", "atom"] + ([order] if order else [])
     for name, pf, keys in opened:
         _parquet_types(pf.schema_arrow, columns, keys, name)
-    starts = [_min_t(pf, keys) for _, pf, keys in opened]
-    if None not in starts:
-        opened = [o for _, _, o in sorted(zip(starts, range(len(opened)), opened))]
+    opened = _in_time_order(opened, [_min_t(pf, keys) for _, pf, keys in opened])
     return order, [(name, _with_keys(pf.iter_batches(batch_size=batch_size, use_threads=False,
                                                     columns=[c for c in columns if c not in keys]), keys, columns))
                    for name, pf, keys in opened]
+
+
+def _in_time_order(files: list, starts: list) -> list:
+    """``files`` ordered by their smallest t ``starts`` (stable), or as they are if one is unknown."""
+    if None in starts:
+        return files
+    return [f for _, _, f in sorted(zip(starts, range(len(files)), files))]
 
 
 def _parquet_files(root: Path) -> list:
@@ -1029,13 +1035,7 @@ class StreamChecker:
         if known is not None and self.passed.issuperset(known.pairs):  # the reader found the pairs
             self.last = atoms
             return record
-        lengths = set(map(len, atoms))
-        if len(lengths) == 1:  # the usual case: (name, length) pairs from the distinct names alone
-            length = lengths.pop()
-            pairs = [(name, length) for name in set(map(_first, atoms))]
-        else:
-            pairs = zip(map(_first, atoms), map(len, atoms))
-        if self.passed.issuperset(pairs):
+        if self.passed.issuperset(_pairs(atoms)):
             self.last = atoms
             return record
         for atom in record.atoms:  # in order: the first bad atom is reported, names are learned
