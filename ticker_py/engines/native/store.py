@@ -116,6 +116,7 @@ class Store:
         self.buckets: dict = {}
         self.heap: list = []
         self.stale: set = set()   # horizons whose buckets hold instances extended since (to skip at expiry)
+        self.before: dict = {}    # instance -> its horizon before its first extension in this evaluation
         self.delta: list = []
         self.round = None
         self.listeners: list = []
@@ -199,7 +200,7 @@ class Store:
     def _insert_each(self, pairs: list) -> list:
         """The general insert: pair by pair, keeping the largest horizon per instance."""
         facts = self.facts
-        setdefault, stale_add = facts.setdefault, self.stale.add
+        setdefault, stale_add, before = facts.setdefault, self.stale.add, self.before.setdefault
         new, fresh = [], []
         new_append, fresh_append = new.append, fresh.append
         size = len(facts)
@@ -212,6 +213,7 @@ class Store:
             elif h > old:
                 facts[inst] = h
                 stale_add(old)
+                before(inst, old)
             else:
                 continue
             new_append(p)
