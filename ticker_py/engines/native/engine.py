@@ -37,7 +37,7 @@ class NativeEngine(Engine):
 
     def __init__(self, analysis: Analysis, options: EngineOptions = EngineOptions()):
         self.analysis, self.options = analysis, options
-        self.stats = {"rule_evaluations": 0, "pruned": 0, "delta_facts": 0}
+        self.stats = {"rule_evaluations": 0, "pruned": 0, "delta_facts": 0, "derived": 0}
         self.wiring = Wiring(analysis)
         self.clock = Clock()
         self.changes = Changes(self.wiring, options)
@@ -57,6 +57,8 @@ class NativeEngine(Engine):
         stores = self.wiring.stores
         for s in stores:
             s.delta = []
+            if s.before:
+                s.before.clear()
         # only then expire: a counted fact that falls back on an alternative pair is emitted
         # again as a delta, into its own store and the views it feeds
         count = clock.count
@@ -119,6 +121,7 @@ class NativeEngine(Engine):
         stats = self.stats
         stats["rule_evaluations"] += 1
         stats["delta_facts"] += len(delta)
+        stats["derived"] += len(out)
         if out:
             plan.head_store.insert(out)
 

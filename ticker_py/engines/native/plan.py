@@ -112,6 +112,7 @@ class _PlanWriter:
         self.tmp = 0
         self.h = "now"
         self.hc = None               # the count horizon, once a counted literal is joined
+        self.skips = False           # an extended driving fact skips what it cannot extend (_skips)
         self.pending: list = []      # checks: (required vars, emit function)
 
     # -- emission helpers
@@ -261,6 +262,8 @@ class _PlanWriter:
             for pos, term in positions:
                 if pos not in known:
                     self.match(term, self.accessor(lit, inst, pos))
+        if self.skips:
+            self.emit(f"if {hv} <= _ho: continue")
         self.set_h(hv, lit.store.counted)
         self.flush()
 
@@ -368,6 +371,22 @@ def delta_groups():
     return delta_groups
 
 
+def _skips(plan: RulePlan, driver, positives, rank) -> bool:
+    """Whether the plan driven by ``driver`` may skip, for a driving fact extended in this
+    evaluation from horizon h (``Store.before``), the joins whose other facts hold until h or
+    earlier: their head's horizon stays what it was (see docs/native.md, *Extended facts*).
+
+    Sound where every store the rule reads is complete before it runs (no body literal in the
+    head's component, so the plans see each delta once, whole), no later literal reads the
+    driver's store (it would skip the driver's delta instances, leaving a join with a fact new
+    in that store to this plan), and horizons are plain (not counted)."""
+    if len(positives) < 2 or plan.transient or plan.head_store.counted:
+        return False
+    scc = plan.head_store.scc
+    return all(lit.store.scc is None or lit.store.scc != scc for lit in positives) and not any(
+        lit.store is driver.store and rank[id(lit)] > rank[id(driver)] for lit in positives)
+
+
 def _join_order(driver, positives):
     """Greedy join order: next the literal with the most bound argument positions."""
     bound = set() if driver is None else (ast.atom_variables(driver.atom) | _variables(driver.time))
@@ -400,6 +419,9 @@ def _plan_source(plan: RulePlan, body, driver, ns, full=False, general=False) ->
         lit for lit in order if lit.store is driver.store and rank[id(lit)] < rank[id(driver)]]
     if excluded:
         lines_head.append("    _ds = _delta_set(D)")
+    if driver is not None and not (full or general) and _skips(plan, driver, positives, rank):
+        lines_head.append(f"    _bg = {gen.name(driver.store.before, 'B')}.get")
+        gen.skips = True
     grouped = None
     if driver is not None and not full:
         # iterate only the delta instances with the driver's first constant (grouped once a delta)
@@ -413,6 +435,11 @@ def _plan_source(plan: RulePlan, body, driver, ns, full=False, general=False) ->
     gen.depth = 2
     if driver is not None:
         gen.drive(driver, "x0", "h0", grouped)
+        if gen.skips:
+            # the horizon before this evaluation; a pair carrying it is the fact's first
+            # insertion in this evaluation (joined in full), not an extension
+            gen.emit("_ho = _bg(x0, -1)")
+            gen.emit("if _ho == h0: _ho = -1")
     else:
         gen.flush()
     for lit in order:
