@@ -420,7 +420,8 @@ def _plan_source(plan: RulePlan, body, driver, ns, full=False, general=False) ->
     if excluded:
         lines_head.append("    _ds = _delta_set(D)")
     if driver is not None and not (full or general) and _skips(plan, driver, positives, rank):
-        lines_head.append(f"    _bg = {gen.name(driver.store.before, 'B')}.get")
+        before = gen.name(driver.store.before, "B")
+        lines_head.append(f"    _bg = {before}.get if {before} else None   # no fact extended: no skips")
         gen.skips = True
     grouped = None
     if driver is not None and not full:
@@ -438,8 +439,10 @@ def _plan_source(plan: RulePlan, body, driver, ns, full=False, general=False) ->
         if gen.skips:
             # the horizon before this evaluation; a pair carrying it is the fact's first
             # insertion in this evaluation (joined in full), not an extension
-            gen.emit("_ho = _bg(x0, -1)")
-            gen.emit("if _ho == h0: _ho = -1")
+            gen.emit("_ho = -1")
+            gen.emit("if _bg:")
+            gen.emit("    _ho = _bg(x0, -1)")
+            gen.emit("    if _ho == h0: _ho = -1")
     else:
         gen.flush()
     for lit in order:
