@@ -116,7 +116,7 @@ class Store:
         self.buckets: dict = {}
         self.heap: list = []
         self.stale: set = set()   # horizons whose buckets hold instances extended since (to skip at expiry)
-        self.before: dict = {}    # instance -> its horizon before its first extension in this evaluation
+        self.before: dict = {}    # id of an extension's pair in this evaluation's delta -> the horizon it extended
         self.delta: list = []
         self.round = None
         self.listeners: list = []
@@ -200,7 +200,7 @@ class Store:
     def _insert_each(self, pairs: list) -> list:
         """The general insert: pair by pair, keeping the largest horizon per instance."""
         facts = self.facts
-        setdefault, stale_add, before = facts.setdefault, self.stale.add, self.before.setdefault
+        setdefault, stale_add, before = facts.setdefault, self.stale.add, self.before
         new, fresh = [], []
         new_append, fresh_append = new.append, fresh.append
         size = len(facts)
@@ -213,7 +213,7 @@ class Store:
             elif h > old:
                 facts[inst] = h
                 stale_add(old)
-                before(inst, old)
+                before[id(p)] = old
             else:
                 continue
             new_append(p)
