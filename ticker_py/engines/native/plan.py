@@ -427,22 +427,20 @@ def _plan_source(plan: RulePlan, body, driver, ns, full=False, general=False) ->
     if driver is not None and not full:
         # iterate only the delta instances with the driver's first constant (grouped once a delta)
         grouped = next((pos for pos, term in driver.positions() if is_constant(term)), None)
+    pairs = "_p" if gen.skips else "x0, h0"   # a skipping plan looks its pairs up in Store.before
     if grouped is None:
-        lines_head.append("    for x0, h0 in D:")
+        lines_head.append(f"    for {pairs} in D:")
     else:
         key = gen.name(driver.store.key((grouped,)), "K")
         const = _constant_code(dict(driver.positions())[grouped])
-        lines_head.append(f"    for x0, h0 in _delta_groups(D, {key}).get({const}, ()):")
+        lines_head.append(f"    for {pairs} in _delta_groups(D, {key}).get({const}, ()):")
     gen.depth = 2
+    if gen.skips:
+        gen.emit("x0, h0 = _p")
     if driver is not None:
         gen.drive(driver, "x0", "h0", grouped)
         if gen.skips:
-            # the horizon before this evaluation; a pair carrying it is the fact's first
-            # insertion in this evaluation (joined in full), not an extension
-            gen.emit("_ho = -1")
-            gen.emit("if _bg:")
-            gen.emit("    _ho = _bg(x0, -1)")
-            gen.emit("    if _ho == h0: _ho = -1")
+            gen.emit("_ho = _bg(id(_p), -1) if _bg else -1   # the horizon an extension extended")
     else:
         gen.flush()
     for lit in order:
