@@ -223,8 +223,8 @@ def test_plans_skipping_what_an_extension_cannot_extend_equal_general_plans(temp
 @given(st.tuples(SIZES, SIZES, SIZES), st.lists(st.tuples(st.integers(1, 2), st.lists(st.lists(
     st.sampled_from([("p", 1), ("e", 1, 1), ("e", 1, 2)]), max_size=3), min_size=1, max_size=1)), max_size=10))
 def test_facts_new_and_extended_in_one_evaluation_agree_with_oracle(sizes, points):
-    """t(1) new by the shorter window and extended by the longer one in the same evaluation: its
-    first pair joins in full (the horizon it is extended from is not one it held before)."""
+    """t(1) new by the shorter window and extended by the longer one in the same evaluation: the
+    pair that made it new joins in full, the extension's skips only below that pair's horizon."""
     a, b, c = sorted(sizes)
     template = "t(X) :- p(X) in [{a}]. t(X) :- p(X) in [{b}]. o(X, Y) :- t(X), e(X, Y) in [{c}]."
     program, stream = _extension_case(template, (a, b + 1, c), points)
