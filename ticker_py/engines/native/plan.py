@@ -263,7 +263,10 @@ class _PlanWriter:
                 if pos not in known:
                     self.match(term, self.accessor(lit, inst, pos))
         if self.skips:
-            self.emit(f"if {hv} <= _ho: continue")
+            # only a fact ending before the driving one can be skipped: look the pair up then
+            self.emit(f"if {hv} < h0 and _bg is not None:")
+            self.emit("    if _ho is None: _ho = _bg(id(_p), -1)")
+            self.emit(f"    if {hv} <= _ho: continue")
         self.set_h(hv, lit.store.counted)
         self.flush()
 
@@ -440,7 +443,7 @@ def _plan_source(plan: RulePlan, body, driver, ns, full=False, general=False) ->
     if driver is not None:
         gen.drive(driver, "x0", "h0", grouped)
         if gen.skips:
-            gen.emit("_ho = _bg(id(_p), -1) if _bg else -1   # the horizon an extension extended")
+            gen.emit("_ho = None   # the horizon an extension extended (Store.before), looked up once needed")
     else:
         gen.flush()
     for lit in order:
