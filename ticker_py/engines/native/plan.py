@@ -264,7 +264,7 @@ class _PlanWriter:
                     self.match(term, self.accessor(lit, inst, pos))
         if self.skips:
             # only a fact ending before the driving one can be skipped: look the pair up then
-            self.emit(f"if {hv} < h0 and _bg is not None:")
+            self.emit(f"if {hv} < h0:")
             self.emit("    if _ho is None: _ho = _bg(id(_p), -1)")
             self.emit(f"    if {hv} <= _ho: continue")
         self.set_h(hv, lit.store.counted)
@@ -407,7 +407,9 @@ def _join_order(driver, positives):
     return out
 
 
-def _plan_source(plan: RulePlan, body, driver, ns, full=False, general=False) -> str:
+def _plan_source(plan: RulePlan, body, driver, ns, full=False, general=False, skipping=False) -> str:
+    """The plan's source (``skipping``: the variant that skips what an extension cannot extend,
+    or None where that is not sound; it leaves an evaluation without extensions to ``_plain``)."""
     gen = _PlanWriter(plan, ns, general)
     positives = [b for b in body if isinstance(b, StoreLiteral) and not b.negated]
     for b in body:
@@ -422,9 +424,12 @@ def _plan_source(plan: RulePlan, body, driver, ns, full=False, general=False) ->
         lit for lit in order if lit.store is driver.store and rank[id(lit)] < rank[id(driver)]]
     if excluded:
         lines_head.append("    _ds = _delta_set(D)")
-    if driver is not None and not (full or general) and _skips(plan, driver, positives, rank):
+    if skipping:
+        if not _skips(plan, driver, positives, rank):
+            return None
         before = gen.name(driver.store.before, "B")
-        lines_head.append(f"    _bg = {before}.get if {before} else None   # no fact extended: no skips")
+        lines_head.insert(1, f"    if not {before}: return _plain(D, _out, now)   # no fact extended")
+        lines_head.append(f"    _bg = {before}.get")
         gen.skips = True
     grouped = None
     if driver is not None and not full:
@@ -519,6 +524,12 @@ def compile_rule(rule: ast.Rule, body: list, head_store, general: bool = False, 
         sources.append(src)
         env = dict(ns)
         exec(compile(src, f"<plan {rule}>", "exec"), env)
+        skipping = None if full or general else _plan_source(plan, body, driver, ns, skipping=True)
+        if skipping is None:
+            return env["plan"]
+        sources.append(skipping)
+        env = dict(ns, _plain=env["plan"])
+        exec(compile(skipping, f"<plan {rule}>", "exec"), env)
         return env["plan"]
 
     for lit in positives:
