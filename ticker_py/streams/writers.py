@@ -335,16 +335,45 @@ class JsonlWriter(Writer):
             self._jsons = _edited(self._jsons, edits, encode_basestring_ascii)
 
     def lines(self, result):
+        yield "".join(self._parts(result))
+
+    def write(self, result: Result) -> None:
+        """Write the line of one result in its parts (no line-sized copies) and flush."""
+        write = self.out.write
+        for part in self._parts(result):
+            write(part)
+        write("\n")
+        self.out.flush()
+
+    def _parts(self, result) -> list:
+        """The line of one result as strings to write in turn: a long list of atoms comes in
+        pieces of ``PIECE`` texts, so that no string as long as the line is built (nor freed)."""
         models = self._models(result)
         if result.models is None and not self.show_at and self._jsons is not None:
-            lists = "[" + ", ".join(self._jsons) + "]"  # the single answer stream, kept up to date
+            lists = ["[", *_pieces(self._jsons, ", "), "]"]  # the single answer stream, kept up to date
+        elif len(models) == 1 and not self.show_at and not self.texts.escaped and models[0][0]:
+            lists = ['["', *_pieces(models[0][0], '", "'), '"]']  # AtomTexts.json_list, in pieces
         else:
-            lists = ", ".join(self._json_list(a) for a, _ in models)
-        parts = ['{"t": ', str(result.t), ', "c": ', str(result.c), ', "models": [', lists, "]"]
+            lists = [", ".join(self._json_list(a) for a, _ in models)]
+        parts = ['{"t": ', str(result.t), ', "c": ', str(result.c), ', "models": [', *lists, "]"]
         if self.show_at:
             parts += [', "at": [', ", ".join(self._json_list(p) for _, p in models), "]"]
         parts.append("}")
-        yield "".join(parts)
+        return parts
+
+
+#: texts per piece of a JSON line (:meth:`JsonlWriter.write`)
+PIECE = 512
+
+
+def _pieces(texts, sep: str) -> list:
+    """``sep.join(texts)`` as a list of strings of at most ``PIECE`` texts each."""
+    if len(texts) <= PIECE:
+        return [sep.join(texts)]
+    out = [sep.join(texts[:PIECE])]
+    for i in range(PIECE, len(texts), PIECE):
+        out += (sep, sep.join(texts[i:i + PIECE]))
+    return out
 
 
 class TextWriter(Writer):
