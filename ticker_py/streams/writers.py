@@ -271,10 +271,15 @@ class Writer:
     def write(self, result: Result) -> None:
         """Write one result and flush."""
         write = self.out.write
-        for line in self.lines(result):
-            write(line)
-            write("\n")
+        for text in self._texts(result):
+            write(text)
         self.out.flush()
+
+    def _texts(self, result: Result) -> Iterable[str]:
+        """What :meth:`write` writes for one result, in turn: each line, then a line end."""
+        for line in self.lines(result):
+            yield line
+            yield "\n"
 
     def close(self, summary: Optional[dict] = None) -> None:
         """End the output (the ``none`` format prints the summary here)."""
@@ -337,13 +342,9 @@ class JsonlWriter(Writer):
     def lines(self, result):
         yield "".join(self._parts(result))
 
-    def write(self, result: Result) -> None:
-        """Write the line of one result in its parts (no line-sized copies) and flush."""
-        write = self.out.write
-        for part in self._parts(result):
-            write(part)
-        write("\n")
-        self.out.flush()
+    def _texts(self, result):
+        # the line in its parts (no line-sized copies)
+        return [*self._parts(result), "\n"]
 
     def _parts(self, result) -> list:
         """The line of one result as strings to write in turn: a long list of atoms comes in
