@@ -813,16 +813,30 @@ class _BadCell:
         self.text, self.message = text, message
 
 
-_NAMES = re.compile(r"[a-z][A-Za-z0-9_']*(?:\n[a-z][A-Za-z0-9_']*)*")
 _ONE_NAME = re.compile(r"[a-z][A-Za-z0-9_']*")
+_NAME_CHARS = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_'"
+_NOT_FIRST = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_'", b"0" * 38)  # what cannot start a name
 
 
 def _all_names(values: list) -> bool:
-    """Whether every value is a plain name (a constant or a predicate as it stands), none a keyword."""
+    """Whether every value is a plain name (a constant or a predicate as it stands), none a keyword:
+    joined by newlines, only name characters and newlines remain, and after each newline (and
+    first) comes a lower-case letter."""
     try:
-        return not values or _NAMES.fullmatch("\n".join(values)) is not None and _RESERVED.isdisjoint(values)
+        text = "\n".join(values)
     except TypeError:  # a null
         return False
+    if not values:
+        return True
+    if not text or not text.isascii() or text.count("\n") != len(values) - 1:
+        return False
+    raw = text.encode()
+    if raw.translate(None, _NAME_CHARS + b"\n"):
+        return False
+    classes = raw.translate(_NOT_FIRST)
+    if not 97 <= classes[0] <= 122 or classes[-1] == 10 or b"\n0" in classes or b"\n\n" in classes:
+        return False
+    return _RESERVED.isdisjoint(values)
 
 
 def _predicate(value):
