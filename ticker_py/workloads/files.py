@@ -6,7 +6,8 @@ Layout of ``out`` (shared with :func:`ticker_py.spark.gen.generate_parquet`)::
     stream.parquet/block=K/*.parquet   columns t (int64), c (int64, arrival count 1..N), atom (string)
                                        (layout "args": predicate, a1 .. ak instead of atom, see
                                        :mod:`ticker_py.workloads.layout`); hive-partitioned by
-                                       block = t // block_size
+                                       block = t // block_size; c without a dictionary (its
+                                       values are distinct: PLAIN is smaller and faster to read)
     stream.jsonl                       {"t": 0, "atoms": ["p(a0,b0)", ...]} per time point
     stream.stream                      0: p(a0,b0), p(a1,b1)   per time point (empty: "5:")
     meta.json                          scenario, seed, parameters, block_size, atoms, time_points
@@ -94,7 +95,7 @@ def _write_parquet(out: Path, name: str, seed: int, parquet_layout: str = "atom"
         c += len(tab)
         part = out / "stream.parquet" / f"block={t0 // size}"
         part.mkdir(parents=True, exist_ok=True)
-        pq.write_table(tab, part / "part-0.parquet")
+        pq.write_table(tab, part / "part-0.parquet", use_dictionary=[n for n in tab.column_names if n != "c"])
     return c
 
 
