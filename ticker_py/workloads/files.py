@@ -6,8 +6,8 @@ Layout of ``out`` (shared with :func:`ticker_py.spark.gen.generate_parquet`)::
     stream.parquet/block=K/*.parquet   columns t (int64), c (int64, arrival count 1..N), atom (string)
                                        (layout "args": predicate, a1 .. ak instead of atom, see
                                        :mod:`ticker_py.workloads.layout`); hive-partitioned by
-                                       block = t // block_size; c without a dictionary (its
-                                       values are distinct: PLAIN is smaller and faster to read)
+                                       block = t // block_size; a dictionary only for columns
+                                       whose values recur (not c)
     stream.jsonl                       {"t": 0, "atoms": ["p(a0,b0)", ...]} per time point
     stream.stream                      0: p(a0,b0), p(a1,b1)   per time point (empty: "5:")
     meta.json                          scenario, seed, parameters, block_size, atoms, time_points
@@ -76,6 +76,12 @@ def write_text(path: Path, points: Iterable[tuple[int, list]]) -> None:
             f.write(f"{t}: {', '.join(atoms)}\n" if atoms else f"{t}:\n")
 
 
+def _recurring(tab: pa.Table) -> list:
+    """The columns to write with a dictionary: those whose values recur (at most half distinct);
+    a dictionary of distinct values (the arrival count c, diamond's atoms) only costs."""
+    return [n for n in tab.column_names if n != "c" and 2 * len(tab[n].unique()) <= len(tab)]
+
+
 def _write_parquet(out: Path, name: str, seed: int, parquet_layout: str = "atom", **params) -> int:
     w, p = resolve(name, **params)
     size, c = block_size(w, p), 0
@@ -95,7 +101,7 @@ def _write_parquet(out: Path, name: str, seed: int, parquet_layout: str = "atom"
         c += len(tab)
         part = out / "stream.parquet" / f"block={t0 // size}"
         part.mkdir(parents=True, exist_ok=True)
-        pq.write_table(tab, part / "part-0.parquet", use_dictionary=[n for n in tab.column_names if n != "c"])
+        pq.write_table(tab, part / "part-0.parquet", use_dictionary=_recurring(tab))
     return c
 
 
