@@ -750,7 +750,7 @@ class _AtomCells:
     def __init__(self, grouper: _Grouper):
         self.grouper, self.pairs, self.bad, self.empty = grouper, frozenset(), False, False
 
-    def convert(self, texts: list) -> list:
+    def convert(self, texts: list, names: bool = False) -> list:
         sample = texts[::len(texts) // 1024 + 1]
         if len(set(sample)) * 4 > len(sample) * 3:  # mostly distinct (a dictionary is): convert them all
             atoms = self._split(texts)
@@ -818,10 +818,12 @@ _NAME_CHARS = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_'
 _NOT_FIRST = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_'", b"0" * 38)  # what cannot start a name
 
 
-def _all_names(values: list) -> bool:
-    """Whether every value is a plain name (a constant or a predicate as it stands), none a keyword:
-    joined by newlines, only name characters and newlines remain, and after each newline (and
-    first) comes a lower-case letter."""
+def _all_names(values: list, names: bool = False) -> bool:
+    """Whether every value is a plain name (a constant or a predicate as it stands), none a keyword
+    (``names``: all are known to match ``[a-z][A-Za-z0-9_']*``): joined by newlines, only name
+    characters and newlines remain, and after each newline (and first) comes a lower-case letter."""
+    if names:
+        return _RESERVED.isdisjoint(values)
     try:
         text = "\n".join(values)
     except TypeError:  # a null
@@ -870,11 +872,12 @@ class _ArgCells:
     def __init__(self):
         self.bad = False
 
-    def predicates(self, values: list) -> list:
-        return values if _all_names(values) else self._each(values, _predicate)
+    def predicates(self, values: list, names: bool = False) -> list:
+        """``names``: the values are known to match ``[a-z][A-Za-z0-9_']*`` (keywords are looked for)."""
+        return values if _all_names(values, names) else self._each(values, _predicate)
 
-    def terms(self, values: list) -> list:
-        return values if _all_names(values) else self._each(values, _term)
+    def terms(self, values: list, names: bool = False) -> list:
+        return values if _all_names(values, names) else self._each(values, _term)
 
     def _each(self, values: list, convert) -> list:
         distinct = dict.fromkeys(values)
