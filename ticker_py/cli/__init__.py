@@ -48,17 +48,6 @@ def build_parser(argv: Optional[list] = None, every: bool = True) -> argparse.Ar
     return parser
 
 
-def _tune_gc() -> None:
-    """Fewer cyclic garbage collections in the ``ticker`` process: readers and engines make
-    millions of small tuples that are not cycles, and the default thresholds (700, 10, 10) scan
-    them over and over (about 10% of a run's CPU time). Objects made at start-up are frozen out of
-    every scan."""
-    import gc
-
-    gc.freeze()
-    gc.set_threshold(50_000, 20, 50)
-
-
 def _leave_to_exit() -> None:
     """Leave what the command built to the end of the process: frozen, the engine's state (cycles of
     hundreds of thousands of objects) is not collected and freed one object at a time when the
@@ -83,7 +72,9 @@ def main(argv=None) -> int:
     parser = build_parser(argv, every=False)
     args = parser.parse_args(argv)
     if argv is None:  # the ticker process itself, not a caller's
-        _tune_gc()
+        from ..collector import tune_collector
+
+        tune_collector()
     if args.verbose or "logging" in sys.modules:
         _log_to_stderr(args.verbose)
     status = _dispatch(args)
