@@ -161,6 +161,37 @@ def test_cells_parse_as_terms():
         assert not readers._all_names(values)
 
 
+def _cell_texts():
+    name = st.sampled_from(["a", "b0", "f", "not", "X", "g_'"])
+    arg = st.one_of(name, st.integers(-20, 20).map(str), st.sampled_from(["007", "-0", " 5", '"s"']))
+    space = st.sampled_from(["", "", " "])
+    function = st.builds(lambda f, args, s1, s2: f"{s1}{f}{s2}({','.join(args)}){s1}", name,
+                         st.lists(arg, min_size=1, max_size=3), space, space)
+    string = st.one_of(st.from_regex(r'"[a-z \\"]{0,6}"', fullmatch=True), st.sampled_from(['"a\\"b"', '"\\n"']))
+    return st.one_of(function, string, arg)
+
+
+@settings(max_examples=scaled(500, 150), deadline=None)
+@given(values=st.one_of(st.lists(_cell_texts(), min_size=1, max_size=8),
+                        st.lists(st.from_regex(r'"[a-z ]{0,5}"', fullmatch=True), min_size=1, max_size=8),
+                        st.lists(st.from_regex(r"-?[0-9]{1,25}", fullmatch=True), min_size=1, max_size=8),
+                        st.lists(st.from_regex(r"[a-g]\((?:[a-c]|-?[0-9]),[a-c]\)", fullmatch=True), min_size=1,
+                                 max_size=8)))
+def test_argument_cells_convert_as_the_term_parser_parses_them(values):
+    """Argument cells converted at once (all strings, all integers, all function terms of one shape)
+    or one by one give exactly what the term parser gives for each, or its error."""
+    from ticker_py.syntax.ground_atoms import GroundSyntaxError
+
+    found = readers._ArgCells().terms(list(values))
+    for value, term in zip(values, found):
+        try:
+            expected = parse_ground_term(value)
+        except GroundSyntaxError as e:
+            assert type(term) is readers._BadCell and term.message == e.message
+        else:
+            assert term == expected and type(term) is type(expected)
+
+
 def _errors(tmp_path, table: pa.Table) -> tuple:
     path = tmp_path / "bad.parquet"
     pq.write_table(table, path)

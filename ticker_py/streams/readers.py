@@ -852,12 +852,19 @@ def _predicate(value):
     return atom[0] if len(atom) == 1 else _BadCell(value, "a predicate cell holds an atom, not a name")
 
 
+_PLAIN_STRING = re.compile(r'"[^"\\\n]*"')   # a string without escapes: the term is its text
+_INTEGER = re.compile(r"-?[0-9]+")
+_ends_in_parenthesis = operator.methodcaller("endswith", ")")
+
+
 def _term(value):
     """An argument cell's term (None: null), or a :class:`_BadCell`."""
     if value is None or type(value) is int:
         return value
-    if _ONE_NAME.fullmatch(value) and value not in _RESERVED:
+    if _ONE_NAME.fullmatch(value) and value not in _RESERVED or _PLAIN_STRING.fullmatch(value):
         return value
+    if _INTEGER.fullmatch(value):
+        return int(value)
     try:
         return parse_ground_term(value)
     except GroundSyntaxError as e:
@@ -877,7 +884,10 @@ class _ArgCells:
         return values if _all_names(values, names) else self._each(values, _predicate)
 
     def terms(self, values: list, names: bool = False) -> list:
-        return values if _all_names(values, names) else self._each(values, _term)
+        if _all_names(values, names):
+            return values
+        found = _uniform_terms(values)
+        return found if found is not None else self._each(values, _term)
 
     def _each(self, values: list, convert) -> list:
         distinct = dict.fromkeys(values)
@@ -885,6 +895,22 @@ class _ArgCells:
             distinct[value] = found = convert(value)
             self.bad = self.bad or type(found) is _BadCell
         return list(map(distinct.__getitem__, values))
+
+
+def _uniform_terms(values: list) -> Optional[list]:
+    """The terms of argument cells all of one kind, found at once (None if they are not): all strings
+    without escapes (their texts), all integers, or all function terms of one shape with constant or
+    integer arguments (split like atoms, which they look like: :meth:`AtomInterner.cells`)."""
+    if not values or None in values:
+        return None
+    if all(map(_PLAIN_STRING.fullmatch, values)):
+        return values
+    if all(map(_INTEGER.fullmatch, values)):
+        return list(map(int, values))
+    if all(map(_ends_in_parenthesis, values)):
+        found = AtomInterner().cells(values)
+        return list(found) if found is not None else None
+    return None
 
 
 def _args_atoms(columns: list, plain: bool) -> tuple:
