@@ -674,7 +674,7 @@ def _pages_plan(path, where: str) -> Optional[tuple]:
             if _atom_columns(pf.names + list(keys)) != atom_columns:
                 return None
             for column in ["t", *atom_columns] + ([order] if order else []):
-                kind = _COLUMN_KINDS.get(column, "int")
+                kind = _column_kind(column)
                 if column not in keys:
                     if kind == "argument":
                         kind = "string" if pf.columns[column].kind == "string" else "int"
@@ -688,8 +688,12 @@ def _pages_plan(path, where: str) -> Optional[tuple]:
     return order, atom_columns, _in_time_order(files, starts)
 
 
-#: what the stream columns hold: ``"string"``, ``"int"`` (t and the order columns), ``"argument"`` (either)
-_COLUMN_KINDS = {"atom": "string", PREDICATE: "string", **{f"a{i}": "argument" for i in range(1, 1000)}}
+def _column_kind(column: str) -> str:
+    """What a stream column holds: ``"string"`` (atom, predicate), ``"argument"`` (a1, a2, ...:
+    integers or strings), ``"int"`` (t and the order columns)."""
+    if column in ("atom", PREDICATE):
+        return "string"
+    return "argument" if column[:1] == "a" and column[1:].isdigit() else "int"
 
 
 #: rows per batch of the pyarrow-free reader (records do not depend on it; fewer atoms wait in memory)
@@ -1142,7 +1146,7 @@ def _parquet_types(schema, columns, partition_keys: dict, name: str) -> None:
         kind = schema.field(column).type
         if pa.types.is_dictionary(kind):
             kind = kind.value_type
-        want = _COLUMN_KINDS.get(column, "int")
+        want = _column_kind(column)
         string = pa.types.is_string(kind) or pa.types.is_large_string(kind)
         if not (string if want == "string" else pa.types.is_integer(kind) or want == "argument" and string):
             want = {"string": "strings", "int": "integers", "argument": "integers or strings"}[want]
