@@ -18,6 +18,8 @@ from itertools import chain
 from operator import itemgetter
 from typing import Callable, Iterator, Optional
 
+from ..syntax.ground_atoms import _NAME_CLASSES, _TOKEN_BYTES
+
 __all__ = ["Unsupported", "Corrupt", "ParquetFile", "unpack", "hybrid"]
 
 
@@ -658,10 +660,6 @@ _PRINTABLE = bytes(range(32, 128))
 _CONTROL_AS_ZERO = bytes([0] * 32) + bytes(range(32, 256))
 
 
-_NAME_BYTES = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_'"
-_NOT_FIRST = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_'", b"0" * 38)  # what cannot start a name
-
-
 def _short_cells(data: bytes, count: int, names: Optional[list] = None) -> Optional[list]:
     """PLAIN byte arrays of ASCII text without control characters, each shorter than 32 bytes,
     split with bytes and string methods only (None if they are not such). Their lengths' bytes
@@ -682,7 +680,7 @@ def _short_cells(data: bytes, count: int, names: Optional[list] = None) -> Optio
     if bytes(map(len, cells)) != sizes:
         return None
     if names is not None:  # each cell follows a zero byte: one of name characters only, a letter first
-        names[0] = not zeroed.translate(None, _NAME_BYTES + b"\x00") and b"\x000" not in zeroed.translate(_NOT_FIRST)
+        names[0] = not zeroed.translate(None, _TOKEN_BYTES + b"\x00") and b"\x000" not in zeroed.translate(_NAME_CLASSES)
     return cells
 
 

@@ -22,8 +22,8 @@ from typing import Iterable, Iterator, Optional
 from ..ast import Location
 from ..errors import Diagnostic, StreamError, UsageError, with_excerpt
 from ..values import format_atom, format_term
-from ..syntax.ground_atoms import (_RESERVED, AtomInterner, GroundSyntaxError, parse_full, parse_ground_atom,
-                                   parse_ground_term)
+from ..syntax.ground_atoms import (_NAME, _NAME_CLASSES, _RESERVED, _TOKEN_BYTES, AtomInterner, GroundSyntaxError,
+                                   parse_full, parse_ground_atom, parse_ground_term)
 from .model import Known, Record
 
 __all__ = ["read_text", "read_jsonl", "read_csv", "read_parquet", "read_dataframe",
@@ -817,11 +817,6 @@ class _BadCell:
         self.text, self.message = text, message
 
 
-_ONE_NAME = re.compile(r"[a-z][A-Za-z0-9_']*")
-_NAME_CHARS = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_'"
-_NOT_FIRST = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_'", b"0" * 38)  # what cannot start a name
-
-
 def _all_names(values: list, names: bool = False) -> bool:
     """Whether every value is a plain name (a constant or a predicate as it stands), none a keyword
     (``names``: all are known to match ``[a-z][A-Za-z0-9_']*``): joined by newlines, only name
@@ -837,9 +832,9 @@ def _all_names(values: list, names: bool = False) -> bool:
     if not text or not text.isascii() or text.count("\n") != len(values) - 1:
         return False
     raw = text.encode()
-    if raw.translate(None, _NAME_CHARS + b"\n"):
+    if raw.translate(None, _TOKEN_BYTES + b"\n"):
         return False
-    classes = raw.translate(_NOT_FIRST)
+    classes = raw.translate(_NAME_CLASSES)  # what cannot start a name becomes "0"
     if not 97 <= classes[0] <= 122 or classes[-1] == 10 or b"\n0" in classes or b"\n\n" in classes:
         return False
     return _RESERVED.isdisjoint(values)
@@ -865,7 +860,7 @@ def _term(value):
     """An argument cell's term (None: null), or a :class:`_BadCell`."""
     if value is None or type(value) is int:
         return value
-    if _ONE_NAME.fullmatch(value) and value not in _RESERVED or _PLAIN_STRING.fullmatch(value):
+    if _NAME.fullmatch(value) and value not in _RESERVED or _PLAIN_STRING.fullmatch(value):
         return value
     if _INTEGER.fullmatch(value):
         return int(value)
