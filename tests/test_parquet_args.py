@@ -74,7 +74,8 @@ def atom_table(stream: list) -> pa.Table:
 def args_table(stream: list, draw) -> pa.Table:
     k = max((len(cells[1]) for _, cells in stream if cells is not None), default=0)
     columns = {"t": pa.array([t for t, _ in stream], pa.int64()),
-               "predicate": pa.array([None if c is None else c[0] for _, c in stream], pa.string())}
+               "predicate": pa.array([draw(st.sampled_from([None, "", " "])) if c is None else c[0] for _, c in stream],
+                                     pa.string())}  # a heartbeat's predicate: null or blank
     for i in range(k):
         values = [c[1][i] if c is not None and len(c[1]) > i else None for _, c in stream]
         ints = all(type(v) is int and -(2 ** 63) <= v < 2 ** 63 for v in values if v is not None)
@@ -213,9 +214,13 @@ def test_rows_that_are_no_atom_are_located_errors(tmp_path):
                      " ground)")
     records, error = _errors(tmp_path, pa.table({**good, "predicate": ["p", "q(a)", "q"]}))
     assert error == "bad.parquet:2:1-2: error: atom 'q(a)': a predicate cell holds an atom, not a name"
-    # a heartbeat: no predicate, no argument
-    records, error = _errors(tmp_path, pa.table({**good, "predicate": ["p", None, "q"], "a1": ["a", None, "c"]}))
-    assert error is None and records == [(0, (("p", "a"),)), (1, (("q", "c"),))]
+    # a heartbeat: no predicate (null or blank), no argument
+    for blank in (None, " ", ""):
+        records, error = _errors(tmp_path, pa.table({**good, "predicate": ["p", blank, "q"], "a1": ["a", None, "c"]}))
+        assert error is None and records == [(0, (("p", "a"),)), (1, (("q", "c"),))]
+        records, error = _errors(tmp_path, pa.table({**good, "predicate": ["p", "q", blank], "a1": ["a", "b", "c"]}))
+        assert records == [(0, (("p", "a"),)), (1, (("q", "b"),))]  # the rows of time 1 before the bad one
+        assert error.startswith("bad.parquet:3:1-2: error: arguments without")
 
 
 @pytest.mark.parametrize("columns, message", [

@@ -873,7 +873,7 @@ def _term(value):
 class _ArgCells:
     """Converts the cells of the predicate-and-arguments layout (a dictionary's or a page's values,
     each distinct one once): predicate cells to names, UTF-8 argument cells to terms; ``bad`` says
-    whether a cell was a :class:`_BadCell`."""
+    whether a cell was a :class:`_BadCell` or a blank predicate (None, as a null)."""
 
     def __init__(self):
         self.bad = False
@@ -892,7 +892,7 @@ class _ArgCells:
         distinct = dict.fromkeys(values)
         for value in distinct:
             distinct[value] = found = convert(value)
-            self.bad = self.bad or type(found) is _BadCell
+            self.bad = self.bad or type(found) is _BadCell or found is None is not value
         return list(map(distinct.__getitem__, values))
 
 
