@@ -86,7 +86,7 @@ def _glibc() -> bool:
 #: prints whether blocks of 2 MB and 6 MB are mapped (glibc's mallinfo2: mapped blocks before and after)
 MAPPED = """
 import ctypes, sys
-from ticker_py.cli.run import steady_heap
+from ticker_py.process import steady_heap
 set_ = steady_heap() if sys.argv[1] == "set" else None
 class Info(ctypes.Structure):
     _fields_ = [(n, ctypes.c_size_t) for n in "arena ordblks smblks hblks hblkhd usmblks fsmblks uordblks fordblks keepcost".split()]
@@ -118,7 +118,7 @@ def test_steady_heap_maps_only_blocks_of_4_mb_and_more():
 
 
 def test_steady_heap_leaves_the_users_malloc_settings():
-    from ticker_py.cli.run import steady_heap
+    from ticker_py.process import steady_heap
 
     assert not steady_heap({"MALLOC_MMAP_THRESHOLD_": "262144"})
     assert not steady_heap({"MALLOC_TRIM_THRESHOLD_": "0"})

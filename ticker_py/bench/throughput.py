@@ -114,7 +114,7 @@ def _in_engine_child(program: str, stream: str, engine: str) -> None:
     """Child process body: prints {"cpu": s, "atoms": n, "output_atoms": m, "read": s} as JSON."""
     import time
 
-    from ..collector import tune_collector
+    from ..process import tune_collector
     from ..api import records_from
     from ..engines import EngineOptions, create_engine
     from ..streams import time_points

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import signal
 import sys
 import threading
@@ -13,6 +12,7 @@ from typing import Optional
 from ..consequences import MODES
 from ..engines import ENGINE_NAMES
 from ..errors import Diagnostic, UsageError
+from ..process import steady_heap
 from ..rdf import RDF_FORMATS
 from ..semantics import DEFAULT, Semantics, resolve
 from ..streams.drive import MAX_GAP, Every, check_max_gap
@@ -21,7 +21,7 @@ from .common import (HelpFormatter, add_program_args, add_semantics_args, check_
 from .live import add_live_options, live_options
 from .shard import add_shard_options, run_sharded_command, shard_options
 
-__all__ = ["RunOptions", "register", "cmd_run", "FORMATS", "steady_heap", "HEAP_SETTINGS"]
+__all__ = ["RunOptions", "register", "cmd_run", "FORMATS"]
 
 FORMATS = ("jsonl", "text", "csv", "none", "ntriples", "nquads")
 RDF_OUTPUT = ("ntriples", "nquads")
@@ -182,34 +182,6 @@ def cmd_run(args) -> int:
                       "seconds": time.perf_counter() - start})
         out.close()
     return 0
-
-
-#: glibc's ``mallopt`` settings of a run (docs/rdf.md, "Memory over a run"): blocks of 4 MB and more
-#: (the tables of a window's large dicts, replaced every few dozen time points) are mapped and
-#: given back when freed; smaller ones (what a time point allocates and frees) come from the heap,
-#: which gives back a free top of more than 8 MB. glibc's default moves its threshold up to the
-#: largest block freed so far, so the large tables moved into the heap one by one over the run.
-HEAP_SETTINGS = {-3: 4 << 20, -1: 8 << 20}   # M_MMAP_THRESHOLD, M_TRIM_THRESHOLD
-#: what a user sets instead (glibc reads these at start-up)
-_USER_HEAP = ("MALLOC_MMAP_THRESHOLD_", "MALLOC_TRIM_THRESHOLD_", "MALLOC_TOP_PAD_", "MALLOC_MMAP_MAX_")
-
-
-def steady_heap(environ=os.environ) -> bool:
-    """Set :data:`HEAP_SETTINGS` with glibc's ``mallopt`` (so memory stays flat over a long run); True
-    if set. Not on other C libraries, nor when the environment sets glibc's malloc knobs itself."""
-    if not sys.platform.startswith("linux") or any(k in environ for k in _USER_HEAP) \
-            or "glibc.malloc." in environ.get("GLIBC_TUNABLES", ""):
-        return False
-    import ctypes
-
-    try:
-        libc = ctypes.CDLL(None)
-        libc.gnu_get_libc_version   # glibc only: other C libraries ignore or mean other numbers
-        mallopt = libc.mallopt
-    except (OSError, AttributeError):
-        return False
-    mallopt.argtypes, mallopt.restype = (ctypes.c_int, ctypes.c_int), ctypes.c_int
-    return all([mallopt(param, value) == 1 for param, value in HEAP_SETTINGS.items()])
 
 
 def _changes_only(o: RunOptions) -> bool:
