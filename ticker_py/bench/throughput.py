@@ -13,7 +13,7 @@ measured in separate processes, one run of each at a time:
   atom of a printed model), the median over ``reps`` of each pair's difference (a small
   difference of two noisy figures is steadier as a median of pairs than as a difference of medians);
 * ``in-engine`` — the engine alone on atoms parsed in advance (``append`` + ``evaluate``,
-  changes only, the garbage collector tuned as in the ``ticker`` process), CPU per input atom;
+  changes only, the garbage collector and the C heap tuned as in the ``ticker`` process), CPU per input atom;
 * ``plain read`` — reading the text file and splitting it into atom texts in plain Python;
 * ``start-up`` — ``ticker run`` on a 1-line program and a 1-line stream (CPU s, peak RSS);
 * ``b1-all`` — every answer stream of scenario B1 (n = 200, 1000 time points, ``--models 0
@@ -114,7 +114,7 @@ def _in_engine_child(program: str, stream: str, engine: str) -> None:
     """Child process body: prints {"cpu": s, "atoms": n, "output_atoms": m, "read": s} as JSON."""
     import time
 
-    from ..process import tune_collector
+    from ..process import steady_heap, tune_collector
     from ..api import records_from
     from ..engines import EngineOptions, create_engine
     from ..streams import time_points
@@ -126,6 +126,7 @@ def _in_engine_child(program: str, stream: str, engine: str) -> None:
     analysis = load_program(Path(program))
     points = [(p.t, list(p.atoms)) for p in time_points(records_from(stream))]
     tune_collector()  # as the ticker process does
+    steady_heap()
     c0 = time.process_time()
     eng = create_engine(engine, analysis, EngineOptions(models=1, changes_only=True))
     size = out = atoms = 0
@@ -265,7 +266,7 @@ def render(doc: dict, command: str, img: Optional[str] = None) -> str:
              "Whole-process CPU time (user + system) of `ticker run` per input atom, by stream format, with "
              "`--format none`; `jsonl out` is the extra CPU of `--format jsonl` per output atom (an atom of a "
              "printed model; each `--format jsonl` run follows its `--format none` run, and the figure is the "
-             "median of those pairs' differences). `in-engine` is the engine alone on atoms parsed in advance, with the garbage collector tuned as in the `ticker` process; `plain read` reads "
+             "median of those pairs' differences). `in-engine` is the engine alone on atoms parsed in advance, with the garbage collector and the C heap tuned as in the `ticker` process; `plain read` reads "
              "the text file and splits it into atom texts in plain Python. `atoms in` counts the atoms of the "
              "file (the same atom twice in a time point counts once for the engine: cooling). `÷ read` is the "
              "text figure over the plain read and `÷ engine` over the in-engine one (ratios of figures taken in "
