@@ -9,7 +9,8 @@ generated atom stream with every term mapped back to its RDF term) and the progr
 ``python -m ticker_py.cli run PROGRAM --stream STREAM`` for each, one run at a time, answers to
 /dev/null: CPU (user + system) of the child, wall time, peak RSS (its VmHWM), the RSS sampled every 0.2 s over
 the run (at a tenth, a quarter, half, three quarters and 95 % of the samples, before the exit
-frees it: flat memory is a flat row) and the load average before and after, as docs/benchmarks.md reports them.
+frees it: flat memory is a flat row), how much it grows after the first quarter (``growth``: 0.05 is
+5 %) and the load average before and after, as docs/benchmarks.md reports them.
 ``--format none`` against ``jsonl`` isolates the writer; ``--code DIR`` (repeatable) runs
 ``python -m ticker_py.cli`` with ``PYTHONPATH=DIR`` instead of the installed ``ticker``, the trees
 in turn at each repeat: pairs of old and new code (compile each tree first: ``python -m compileall``).
@@ -89,8 +90,18 @@ def timed(cmd: list, env: dict = None) -> dict:
     over = [round(samples[min(len(samples) - 1, int(q * len(samples)))]) for q in (0.1, 0.25, 0.5, 0.75, 0.95)] \
         if samples else []
     return {"cpu": round(usage.ru_utime + usage.ru_stime, 2), "wall": round(wall, 1),
-            "peak_mb": round(max(peaks)), "rss_mb": over,
+            "peak_mb": round(max(peaks)), "rss_mb": over, "growth": growth(samples),
             "load": (round(load, 1), round(os.getloadavg()[0], 1))}
+
+
+def growth(samples: list):
+    """How much the RSS grows after the first quarter of the run: the highest sample after it over
+    the median of the samples from 20 to 30 % of the run, minus 1 (0.05: 5 % more); None if too few."""
+    n = len(samples)
+    if n < 10:
+        return None
+    quarter = sorted(samples[int(0.2 * n):int(0.3 * n) + 1])
+    return round(max(samples[n // 4:]) / quarter[len(quarter) // 2] - 1, 3)
 
 
 def main() -> None:

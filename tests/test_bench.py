@@ -187,7 +187,8 @@ def test_throughput_measures_whole_processes_and_renders_every_target(tmp_path):
 
     run = throughput.measure_workload("box", params={"tp": 4, "window": 2, "rate": 20}, root=tmp_path)
     assert run["atoms"] == 80 and run["output_atoms"] > 0
-    assert set(run["us_per_atom"]) == {"text", "jsonl", "parquet"} and min(run["us_per_atom"].values()) > 0
+    assert set(run["us_per_atom"]) == {"text", "jsonl", "parquet", "parquet args"} \
+        and min(run["us_per_atom"].values()) > 0
     assert run["in_engine_us"] > 0 and run["plain_read_us"] > 0 and len(run["load"]) == 2
     enum = throughput.measure_enumeration("b1-all", params={"tp": 4, "window": 3}, root=tmp_path)
     assert enum["all_cpu_s"] > 0 and enum["one_cpu_s"] > 0
@@ -196,7 +197,8 @@ def test_throughput_measures_whole_processes_and_renders_every_target(tmp_path):
     md = throughput.render(doc, "ticker bench throughput")
     assert md.startswith(throughput.MARK) and md.rstrip().endswith(throughput.MARK)
     assert re.search(r"^\| box \| native \| 80 \| [0-9.]+ \|", md, re.M)
-    for target in ("box, text, `--format none`", "box, Parquet", "box, `--format jsonl`", "start-up", "b1-all"):
+    for target in ("box, text, `--format none`", "box, Parquet", "box, Parquet args layout", "box, `--format jsonl`",
+                   "start-up", "b1-all"):
         # a tiny workload may write jsonl faster than none: that difference is rendered as noise
         assert re.search(rf"^\| {re.escape(target)}.*\| (met|not met|within noise \(negative\)) \|$", md, re.M), target
     assert "| start-up: ≤ 0.12 s CPU, ≤ 45 MB | 0.500 s, 30 MB | not met |" in md

@@ -370,3 +370,20 @@ def test_an_atom_cell_that_is_not_utf8_is_a_located_error_after_the_rows_before_
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.strip().endswith("bad.parquet:4:1-2: error: an atom cell that is not valid UTF-8")
     assert "r(c)" in done.stdout
+
+
+@settings(max_examples=scaled(500, 150), deadline=None)
+@given(cells=st.lists(st.one_of(CELL_TEXT, st.from_regex(r"[a-zA-Z0-9_']{1,8}", fullmatch=True)), min_size=1,
+                      max_size=30))
+def test_plain_pages_know_when_every_cell_is_a_name(cells):
+    """The names flag of a PLAIN page is True exactly when every cell matches ``[a-z][A-Za-z0-9_']*``
+    (False may also mean: not checked)."""
+    import re
+
+    data = b"".join(len(c.encode()).to_bytes(4, "little") + c.encode() for c in cells)
+    values, names = parquet_pages._plain_names(data, 0, len(cells), parquet_pages.Column("a1", 6, "string", False))
+    assert values == cells
+    if names:
+        assert all(re.fullmatch(r"[a-z][A-Za-z0-9_']*", c) for c in cells)
+    if all(re.fullmatch(r"[a-z][A-Za-z0-9_']{0,30}", c) for c in cells):
+        assert names

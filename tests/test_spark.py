@@ -52,3 +52,25 @@ def test_layout_partitioned_by_block(spark, tmp_path):
     assert dirs == ["block=0", "block=1", "block=2", "block=3"] and meta["block_size"] == 6
     tab = read(tmp_path)
     assert tab["block"].to_pylist() == [t // 6 for t in tab["t"].to_pylist()]
+
+
+def test_the_args_layout_with_spark(spark, tmp_path):
+    """``--parquet-layout args`` with Spark: the schema of the whole stream (found by a first job), the
+    same records as without Spark, and the arrival count c written without a dictionary."""
+    import pyarrow.parquet as pq
+
+    from ticker_py.streams.readers import read_parquet
+    from ticker_py.spark.gen import generate_parquet
+    from ticker_py.workloads.files import write_stream
+
+    generate_parquet(spark, "cooling", tmp_path / "spark", seed=3, tp=30, rate=4, size=7, partitions=2,
+                     parquet_layout="args")
+    write_stream(tmp_path / "python", "cooling", "parquet", 3, "args", tp=30, rate=4)
+    files = sorted((tmp_path / "spark" / "stream.parquet").rglob("*.parquet"))
+    schema = pq.read_schema(files[0])
+    assert [str(schema.field(c).type) for c in ("predicate", "a1")] == ["string", "int64"]
+    meta = pq.ParquetFile(files[0]).metadata.row_group(0)
+    encodings = {meta.column(i).path_in_schema: meta.column(i).encodings for i in range(meta.num_columns)}
+    assert not {"PLAIN_DICTIONARY", "RLE_DICTIONARY"} & set(encodings["c"])
+    records = [[(r.t, r.atoms) for r in read_parquet(tmp_path / d / "stream.parquet")] for d in ("spark", "python")]
+    assert records[0] == records[1] and len(records[0]) == 30

@@ -6,18 +6,21 @@ measured in separate processes, one run of each at a time:
 
 * ``text``, ``jsonl``, ``parquet`` — ``ticker run --format none`` on that file: the whole
   process's CPU time (user + system, from the operating system) per input atom;
+* ``parquet args`` — the same on the stream in the predicate-and-arguments Parquet layout
+  (``ticker gen --parquet-layout args``: columns predicate, a1 .. ak, no atom parsing);
 * ``jsonl out`` — ``ticker run --format jsonl --out /dev/null`` on the text file, run right
   after the ``text`` run: CPU per output atom on top of ``--format none`` (an output atom is one
   atom of a printed model), the median over ``reps`` of each pair's difference (a small
   difference of two noisy figures is steadier as a median of pairs than as a difference of medians);
 * ``in-engine`` — the engine alone on atoms parsed in advance (``append`` + ``evaluate``,
-  changes only, the garbage collector tuned as in the ``ticker`` process), CPU per input atom;
+  changes only, the garbage collector and the C heap tuned as in the ``ticker`` process), CPU per input atom;
 * ``plain read`` — reading the text file and splitting it into atom texts in plain Python;
 * ``start-up`` — ``ticker run`` on a 1-line program and a 1-line stream (CPU s, peak RSS);
 * ``b1-all`` — every answer stream of scenario B1 (n = 200, 1000 time points, ``--models 0
   --format none``) next to one answer stream per tick (``--models 1``), whole-process CPU s.
 
 Each figure carries the load average (1 minute) seen before and after it: the machine is shared.
+Regenerate with ``ticker bench throughput [--docs]`` (``--workloads box diamond`` for a part).
 """
 
 from __future__ import annotations
@@ -93,6 +96,7 @@ def _generate(workload: str, params: dict, out: Path) -> dict:
 
     for fmt in ("parquet", "text", "jsonl"):
         meta = write_stream(out, workload, fmt, 0, **params)
+    write_stream(out / "args", workload, "parquet", 0, "args", **params)
     meta["atoms"] = sum(1 for _ in _atoms(out / "stream.stream"))
     return meta
 
@@ -110,7 +114,7 @@ def _in_engine_child(program: str, stream: str, engine: str) -> None:
     """Child process body: prints {"cpu": s, "atoms": n, "output_atoms": m, "read": s} as JSON."""
     import time
 
-    from ..collector import tune_collector
+    from ..process import steady_heap, tune_collector
     from ..api import records_from
     from ..engines import EngineOptions, create_engine
     from ..streams import time_points
@@ -122,6 +126,7 @@ def _in_engine_child(program: str, stream: str, engine: str) -> None:
     analysis = load_program(Path(program))
     points = [(p.t, list(p.atoms)) for p in time_points(records_from(stream))]
     tune_collector()  # as the ticker process does
+    steady_heap()
     c0 = time.process_time()
     eng = create_engine(engine, analysis, EngineOptions(models=1, changes_only=True))
     size = out = atoms = 0
@@ -168,6 +173,8 @@ def measure_workload(workload: str, reps: int = 1, root: Optional[Path] = None, 
                                  "--out", os.devnull),
             "jsonl": _ticker(prog, "--stream", d / "stream.jsonl", "--engine", engine, "--format", "none"),
             "parquet": _ticker(prog, "--stream", d / "stream.parquet", "--engine", engine, "--format", "none"),
+            "parquet args": _ticker(prog, "--stream", d / "args" / "stream.parquet", "--engine", engine,
+                                    "--format", "none"),
         }
         cpu: dict = {k: [] for k in runs}
         rss: dict = {k: [] for k in runs}
@@ -188,7 +195,7 @@ def measure_workload(workload: str, reps: int = 1, root: Optional[Path] = None, 
         "workload": workload, "engine": engine, "params": params, "atoms": atoms, "load": load,
         "texts": inner[0]["texts"], "output_atoms": out_atoms,
         "cpu_s": med, "peak_mb": {k: max(v) for k, v in rss.items()},
-        "us_per_atom": {k: med[k] / atoms * 1e6 for k in ("text", "jsonl", "parquet")},
+        "us_per_atom": {k: med[k] / atoms * 1e6 for k in ("text", "jsonl", "parquet", "parquet args")},
         "in_engine_us": statistics.median(r["cpu"] for r in inner) / atoms * 1e6,
         "plain_read_us": statistics.median(r["read"] for r in inner) / max(1, inner[0]["texts"]) * 1e6,
         "jsonl_out_us": (statistics.median(o - t for t, o in zip(cpu["text"], cpu["jsonl out"]))
@@ -259,21 +266,24 @@ def render(doc: dict, command: str, img: Optional[str] = None) -> str:
              "Whole-process CPU time (user + system) of `ticker run` per input atom, by stream format, with "
              "`--format none`; `jsonl out` is the extra CPU of `--format jsonl` per output atom (an atom of a "
              "printed model; each `--format jsonl` run follows its `--format none` run, and the figure is the "
-             "median of those pairs' differences). `in-engine` is the engine alone on atoms parsed in advance, with the garbage collector tuned as in the `ticker` process; `plain read` reads "
+             "median of those pairs' differences). `in-engine` is the engine alone on atoms parsed in advance, with the garbage collector and the C heap tuned as in the `ticker` process; `plain read` reads "
              "the text file and splits it into atom texts in plain Python. `atoms in` counts the atoms of the "
              "file (the same atom twice in a time point counts once for the engine: cooling). `÷ read` is the "
              "text figure over the plain read and `÷ engine` over the in-engine one (ratios of figures taken in "
              "the same run, so less exposed to the load than the absolute ones); `load` is the 1-minute load "
              "average before and after the row.", "",
-             "| workload | engine | atoms in | text µs/atom | JSON Lines | Parquet | in-engine | plain read | "
-             "text ÷ read | text ÷ engine | jsonl out µs/output atom | peak MB (text) | load |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "`Parquet args` reads the stream in the predicate-and-arguments layout (`ticker gen "
+             "--parquet-layout args`).", "",
+             "| workload | engine | atoms in | text µs/atom | JSON Lines | Parquet | Parquet args | in-engine | "
+             "plain read | text ÷ read | text ÷ engine | jsonl out µs/output atom | peak MB (text) | load |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in doc["runs"]:
         u = r["us_per_atom"]
         out = "-" if r["jsonl_out_us"] is None else f"{r['jsonl_out_us']:.2f}"
         load = "–".join(f"{x:.1f}" for x in r.get("load", ()))
         lines.append(f"| {r['workload']} | {r['engine']} | {r['atoms']} | {u['text']:.2f} | {u['jsonl']:.2f} | "
-                     f"{u['parquet']:.2f} | {r['in_engine_us']:.2f} | {r['plain_read_us']:.2f} | "
+                     f"{u['parquet']:.2f} | {_figure(u.get('parquet args'))} | {r['in_engine_us']:.2f} | "
+                     f"{r['plain_read_us']:.2f} | "
                      f"{u['text'] / r['plain_read_us']:.0f}× | {u['text'] / r['in_engine_us']:.1f}× | {out} | "
                      f"{r['peak_mb']['text']:.0f} | {load} |")
     s = doc["startup"]
@@ -298,6 +308,10 @@ def render(doc: dict, command: str, img: Optional[str] = None) -> str:
             v, e = by[w]["us_per_atom"]["parquet"], by[w]["in_engine_us"]
             lines.append(f"| {w}, Parquet: ≤ {PARQUET_FACTOR}× in-engine ({e:.2f}) | {v / e:.2f}× | "
                          f"{_verdict(v <= PARQUET_FACTOR * e)} |")
+            v = by[w]["us_per_atom"].get("parquet args")
+            if v is not None:
+                lines.append(f"| {w}, Parquet args layout: ≤ {PARQUET_FACTOR}× in-engine ({e:.2f}) | {v / e:.2f}× | "
+                             f"{_verdict(v <= PARQUET_FACTOR * e)} |")
     for w in TARGETS:
         if w in by and by[w]["jsonl_out_us"] is not None:
             v = by[w]["jsonl_out_us"]
@@ -313,6 +327,10 @@ def render(doc: dict, command: str, img: Optional[str] = None) -> str:
     return "\n".join(lines + ["", MARK]) + "\n"
 
 
+def _figure(value: Optional[float]) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
 def plot(doc: dict, path: Path) -> None:
     """A bar chart: µs per input atom by workload, for each way of reading (log scale)."""
     import matplotlib
@@ -322,7 +340,9 @@ def plot(doc: dict, path: Path) -> None:
 
     runs = doc["runs"]
     series = [("text", lambda r: r["us_per_atom"]["text"]), ("JSON Lines", lambda r: r["us_per_atom"]["jsonl"]),
-              ("Parquet", lambda r: r["us_per_atom"]["parquet"]), ("in-engine", lambda r: r["in_engine_us"]),
+              ("Parquet", lambda r: r["us_per_atom"]["parquet"]),
+              ("Parquet args", lambda r: r["us_per_atom"].get("parquet args", 0)),
+              ("in-engine", lambda r: r["in_engine_us"]),
               ("plain read", lambda r: r["plain_read_us"])]
     fig, ax = plt.subplots(figsize=(9, 4))
     width = 0.8 / len(series)

@@ -72,7 +72,7 @@ def main(argv=None) -> int:
     parser = build_parser(argv, every=False)
     args = parser.parse_args(argv)
     if argv is None:  # the ticker process itself, not a caller's
-        from ..collector import tune_collector
+        from ..process import tune_collector
 
         tune_collector()
     if args.verbose or "logging" in sys.modules:

@@ -7,6 +7,7 @@ import time
 
 from ..workloads import WORKLOADS, resolve
 from ..workloads.files import output_directory, write_stream
+from ..workloads.layout import LAYOUTS
 from .common import HelpFormatter
 
 __all__ = ["register", "run_gen"]
@@ -29,6 +30,9 @@ def register(sub) -> None:
     p.add_argument("--format", choices=["parquet", "jsonl", "text"], default="parquet",
                    help="parquet (Spark unless --no-spark); jsonl and text are written without Spark")
     p.add_argument("--no-spark", action="store_true", help="pure-Python generator, pyarrow writer")
+    p.add_argument("--parquet-layout", choices=LAYOUTS, default="atom",
+                   help="Parquet columns: atom (one atom text per row) or args (predicate, a1 .. ak: "
+                        "no atom parsing when read; docs/formats.md)")
     p.set_defaults(func=run_gen)
 
 
@@ -39,7 +43,7 @@ def run_gen(args) -> int:
     output_directory(args.out)
     start = time.time()
     if args.no_spark or args.format != "parquet":
-        meta = write_stream(args.out, args.scenario, args.format, args.seed, **params)
+        meta = write_stream(args.out, args.scenario, args.format, args.seed, args.parquet_layout, **params)
     else:
         from ..spark.gen import generate_parquet
         from ..spark.session import get_spark
@@ -47,7 +51,8 @@ def run_gen(args) -> int:
         spark = get_spark()
         print(f"[gen] spark session started in {time.time() - start:.1f}s", file=sys.stderr)
         meta = generate_parquet(spark, args.scenario, args.out, args.seed,
-                                partitions=args.partitions, progress=True, **params)
+                                partitions=args.partitions, progress=True, parquet_layout=args.parquet_layout,
+                                **params)
     print(f"{args.scenario}: {meta['atoms']} atoms, {meta['time_points']} time points -> {args.out} "
           f"({time.time() - start:.1f}s)")
     return 0

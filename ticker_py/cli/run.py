@@ -12,6 +12,7 @@ from typing import Optional
 from ..consequences import MODES
 from ..engines import ENGINE_NAMES
 from ..errors import Diagnostic, UsageError
+from ..process import steady_heap
 from ..rdf import RDF_FORMATS
 from ..semantics import DEFAULT, Semantics, resolve
 from ..streams.drive import MAX_GAP, Every, check_max_gap
@@ -150,6 +151,7 @@ def cmd_run(args) -> int:
             return run_sharded_command(analysis, o, shards, writer)
         finally:
             out.close()
+    steady_heap()
     reasoner = Reasoner(analysis, engine=o.engine, models=o.models, show=o.show, inertia=o.inertia,
                         changes_only=_changes_only(o), factorize=o.factorize,
                         semantics=o.semantics, history=False)

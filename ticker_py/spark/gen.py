@@ -19,7 +19,7 @@ from contextlib import contextmanager
 import numpy as np
 import pyarrow as pa
 
-from ..workloads import block_size, resolve, time_points
+from ..workloads import block_size, layout, resolve, time_points
 from ..workloads.files import SMALL, output_directory, write_jsonl, write_meta, write_program, write_text
 
 __all__ = ["generate_parquet"]
@@ -30,6 +30,9 @@ SCHEMA = "t long, c long, atom string, block long"
 #: would otherwise plan before a partitioned write (about 20 % faster here).
 WRITE_CONF = {"spark.sql.optimizer.plannedWrite.enabled": "false",
               "spark.sql.maxConcurrentOutputFileWriters": "4"}
+#: Writer options: the arrival count c is written without a dictionary (its values are distinct:
+#: PLAIN is smaller, and faster to read)
+WRITE_OPTIONS = {"parquet.enable.dictionary#c": "false"}
 
 
 @contextmanager
@@ -91,9 +94,30 @@ def _block_counts(spark, name, seed, p, ranges, partitions) -> list[int]:
     return [r.n for r in sorted(rows.collect())]
 
 
+def _block_shapes(spark, name, seed, p, ranges, partitions) -> tuple:
+    """(atoms per block, the stream's :func:`~ticker_py.workloads.layout.shape`) by a Spark job that
+    generates each block."""
+    def shapes(batches):
+        w, _ = resolve(name, **p)
+        for batch in batches:
+            ids = batch.column(0).to_pylist()
+            atoms = [layout.parsed(w.block(seed, *ranges[b], p)["atom"].to_pylist()) for b in ids]
+            found = [layout.shape(a) for a in atoms]
+            yield pa.RecordBatch.from_arrays(
+                [pa.array(ids, pa.int64()), pa.array(list(map(len, atoms)), pa.int64()),
+                 pa.array([k for k, _ in found], pa.int64()),
+                 pa.array(["".join("1" if i else "0" for i in ints) for _, ints in found])],
+                ["block", "n", "k", "ints"])
+
+    rows = sorted(spark.range(len(ranges), numPartitions=partitions)
+                  .mapInArrow(shapes, "block long, n long, k long, ints string").collect())
+    return [r.n for r in rows], layout.merge((r.k, tuple(c == "1" for c in r.ints)) for r in rows)
+
+
 def generate_parquet(spark, name: str, out, seed: int = 0, tp: int | None = None,
                      window: int | None = None, partitions: int | None = None,
-                     progress: bool = False, size: int | None = None, **params) -> dict:
+                     progress: bool = False, size: int | None = None, parquet_layout: str = "atom",
+                     **params) -> dict:
     """Write workload ``name`` to directory ``out`` with Spark; returns the meta data written.
 
     ``out/stream.parquet`` holds columns t, c, atom, hive-partitioned by ``block`` (t // block
@@ -101,7 +125,9 @@ def generate_parquet(spark, name: str, out, seed: int = 0, tp: int | None = None
     :data:`~ticker_py.workloads.files.SMALL` atoms also ``stream.jsonl`` and ``stream.stream``.
     ``partitions`` defaults to one per block; ``size`` (time points per block) defaults to
     :func:`~ticker_py.workloads.block_size`. Neither changes the stream. With ``progress``,
-    stderr gets a line per step and per change of the task counts.
+    stderr gets a line per step and per change of the task counts. ``parquet_layout`` ``"args"``
+    writes columns predicate, a1 .. ak instead of atom (:mod:`ticker_py.workloads.layout`; a first
+    Spark job finds the stream's shape).
     """
     w, p = resolve(name, tp=tp, window=window, **params)
     out = output_directory(out)
@@ -111,7 +137,11 @@ def generate_parquet(spark, name: str, out, seed: int = 0, tp: int | None = None
     with _Progress(spark, progress) as show:
         show.say(f"{name}: {p['tp']} time points in {len(ranges)} blocks of {size}, "
                  f"{partitions} partitions")
-        if w.count is not None:
+        stream_shape = None
+        if parquet_layout == "args":
+            counts, stream_shape = _block_shapes(spark, name, seed, p, ranges, partitions)
+            show.say(f"counted {sum(counts)} atoms, arity up to {stream_shape[0]}")
+        elif w.count is not None:
             counts = [w.count(t0, t1, p) for t0, t1 in ranges]
         else:
             counts = _block_counts(spark, name, seed, p, ranges, partitions)
@@ -124,13 +154,19 @@ def generate_parquet(spark, name: str, out, seed: int = 0, tp: int | None = None
                 for b in batch.column(0).to_pylist():
                     tab = wl.block(seed, *ranges[b], p)
                     c = np.arange(offsets[b] + 1, offsets[b] + tab.num_rows + 1, dtype=np.int64)
+                    atoms = [tab["atom"].combine_chunks()] if stream_shape is None else \
+                        layout.columns(layout.parsed(tab["atom"].to_pylist()), stream_shape)
                     yield pa.RecordBatch.from_arrays(
-                        [tab["t"].combine_chunks(), pa.array(c), tab["atom"].combine_chunks(),
-                         pa.array(np.full(tab.num_rows, b, dtype=np.int64))], ["t", "c", "atom", "block"])
+                        [tab["t"].combine_chunks(), pa.array(c), *atoms,
+                         pa.array(np.full(tab.num_rows, b, dtype=np.int64))], ["t", "c", *atom_names, "block"])
 
-        df = spark.range(len(ranges), numPartitions=partitions).mapInArrow(gen, SCHEMA)
+        atom_names = ["atom"] if stream_shape is None else [n for n, _ in layout.schema(stream_shape)]
+        schema = SCHEMA if stream_shape is None else ", ".join(
+            ["t long, c long"] + [f"{n} {'long' if k == pa.int64() else 'string'}" for n, k in layout.schema(stream_shape)]
+            + ["block long"])
+        df = spark.range(len(ranges), numPartitions=partitions).mapInArrow(gen, schema)
         with _conf(spark, WRITE_CONF):
-            df.write.mode("overwrite").partitionBy("block").parquet(str(out / "stream.parquet"))
+            df.write.mode("overwrite").options(**WRITE_OPTIONS).partitionBy("block").parquet(str(out / "stream.parquet"))
         show.say(f"wrote {offsets[-1]} atoms to {out / 'stream.parquet'}")
     write_program(out, name, **p)
     if offsets[-1] <= SMALL:

@@ -18,6 +18,8 @@ from itertools import chain
 from operator import itemgetter
 from typing import Callable, Iterator, Optional
 
+from ..syntax.ground_atoms import _NAME_CLASSES, _TOKEN_BYTES
+
 __all__ = ["Unsupported", "Corrupt", "ParquetFile", "unpack", "hybrid"]
 
 
@@ -448,7 +450,9 @@ class ParquetFile:
     def batches(self, names: list, convert: dict, batch_size: int) -> Iterator[tuple]:
         """Lists of up to ``batch_size`` values of each column of ``names`` (None for a null), in
         row order, and for each whether it may hold a null; ``convert[name]`` (if given) maps the
-        non-null values of a string column's dictionary or plain page to what the lists then hold.
+        non-null values of a string column's dictionary or plain page to what the lists then hold
+        (``convert[name](values, names)``, ``names``: True if the values are known to be names
+        ``[a-z][A-Za-z0-9_']*``).
         Corrupt if the data does not decode."""
         with open(self.path, "rb") as f:
             for rows, chunks in self.row_groups:
@@ -535,8 +539,8 @@ def _decoded(f, column: Column, meta: dict, convert: Optional[Callable]) -> Iter
             if convert is None and column.physical in _INTS:  # integers kept as machine words
                 lookup = _int_array(raw, dict_header[1], column)
             else:
-                values = _plain(raw, 0, dict_header[1], column)
-                lookup = convert(values) if convert is not None else values
+                values, names = _plain_names(raw, 0, dict_header[1], column)
+                lookup = convert(values, names) if convert is not None else values
             continue
         if kind == 0:
             page = header.get(5)
@@ -568,9 +572,9 @@ def _decoded(f, column: Column, meta: dict, convert: Optional[Callable]) -> Iter
             continue  # an index page
         present = defined.count(1) if column.optional else count
         if encoding == 0:
-            values = _plain(body, at, present, column)
+            values, names = _plain_names(body, at, present, column)
             if convert is not None:
-                values = convert(values)
+                values = convert(values, names)
         elif encoding in _DICTIONARY:
             if lookup is None:
                 raise Corrupt("dictionary indices without a dictionary")
@@ -615,14 +619,29 @@ def _int_array(data: bytes, count: int, column: Column) -> array:
 
 def _plain(data: bytes, pos: int, count: int, column: Column) -> list:
     """``count`` PLAIN values of ``column``'s type from ``data[pos:]``."""
+    return _plain_names(data, pos, count, column)[0]
+
+
+def _plain_names(data: bytes, pos: int, count: int, column: Column) -> tuple:
+    """:func:`_plain`, and True if the values are known to be names (``[a-z][A-Za-z0-9_']*``, the
+    constants of the stream syntax, keywords included), else False (not known)."""
     width = _INTS.get(column.physical)
     if width is not None:
         if pos + width * count > len(data):
             raise Corrupt("values past the end of their page")
-        return list(struct.unpack_from(f"<{count}{'iq'[width // 8]}", data, pos))
-    found = _ascii_cells(data, pos, count)
+        found = array("i" if width == 4 else "q", data[pos:pos + width * count])
+        if not _LITTLE:
+            found.byteswap()
+        return found.tolist(), False
+    names = [False]
+    found = _ascii_cells(data, pos, count, names)
     if found is not None:
-        return found
+        return found, names[0]
+    return _utf8_cells(data, pos, count), False
+
+
+def _utf8_cells(data: bytes, pos: int, count: int) -> list:
+    """PLAIN byte arrays of UTF-8 text, one by one."""
     out = []
     try:
         for _ in range(count):
@@ -641,7 +660,7 @@ _PRINTABLE = bytes(range(32, 128))
 _CONTROL_AS_ZERO = bytes([0] * 32) + bytes(range(32, 256))
 
 
-def _short_cells(data: bytes, count: int) -> Optional[list]:
+def _short_cells(data: bytes, count: int, names: Optional[list] = None) -> Optional[list]:
     """PLAIN byte arrays of ASCII text without control characters, each shorter than 32 bytes,
     split with bytes and string methods only (None if they are not such). Their lengths' bytes
     are then the only control characters: ``(length, 0, 0, 0)`` for each cell in order, checked;
@@ -653,14 +672,19 @@ def _short_cells(data: bytes, count: int) -> Optional[list]:
     sizes = control[::4]
     if control.count(0) != 3 * count or 0 in sizes:
         return None
-    cells = data.translate(_CONTROL_AS_ZERO).decode("ascii").split("\x00\x00\x00\x00")
+    zeroed = data.translate(_CONTROL_AS_ZERO)
+    cells = zeroed.decode("ascii").split("\x00\x00\x00\x00")
     if len(cells) != count + 1 or cells[0]:
         return None
     del cells[0]
-    return cells if bytes(map(len, cells)) == sizes else None
+    if bytes(map(len, cells)) != sizes:
+        return None
+    if names is not None:  # each cell follows a zero byte: one of name characters only, a letter first
+        names[0] = not zeroed.translate(None, _TOKEN_BYTES + b"\x00") and b"\x000" not in zeroed.translate(_NAME_CLASSES)
+    return cells
 
 
-def _ascii_cells(data: bytes, pos: int, count: int) -> Optional[list]:
+def _ascii_cells(data: bytes, pos: int, count: int, names: Optional[list] = None) -> Optional[list]:
     """PLAIN byte arrays (4-byte lengths) of ASCII text, each shorter than 255 bytes and without
     zero bytes, split with string methods only (None if they are not such): splitting at the
     zero bytes of the lengths leaves each length's low byte at the end of the cell before, and
@@ -668,7 +692,7 @@ def _ascii_cells(data: bytes, pos: int, count: int) -> Optional[list]:
     data = data[pos:] if pos else data
     if not count or not data.isascii():
         return None
-    found = _short_cells(data, count)
+    found = _short_cells(data, count, names)
     if found is not None:
         return found
     pieces = data.decode("ascii").split("\x00\x00\x00")

@@ -21,8 +21,9 @@ from typing import Iterable, Iterator, Optional
 
 from ..ast import Location
 from ..errors import Diagnostic, StreamError, UsageError, with_excerpt
-from ..values import format_atom
-from ..syntax.ground_atoms import AtomInterner, GroundSyntaxError, parse_ground_atom
+from ..values import format_atom, format_term
+from ..syntax.ground_atoms import (_NAME, _NAME_CLASSES, _RESERVED, _TOKEN_BYTES, AtomInterner, GroundSyntaxError,
+                                   parse_full, parse_ground_atom, parse_ground_term)
 from .model import Known, Record
 
 __all__ = ["read_text", "read_jsonl", "read_csv", "read_parquet", "read_dataframe",
@@ -213,13 +214,29 @@ def _missing(value) -> bool:
         or (isinstance(value, str) and not value.strip())
 
 
-def _check_columns(columns, source: str) -> Optional[str]:
-    """Refuse tables without ``t`` and ``atom``; return the order column, if any."""
+def _check_columns(columns, source: str, args: bool = False) -> Optional[str]:
+    """Refuse tables without ``t`` and ``atom`` (with ``args``, a ``predicate`` column may stand
+    for ``atom``: :func:`_atom_columns`); return the order column, if any."""
     for name in ("t", "atom"):
-        if name not in columns:
+        if name not in columns and not (args and name == "atom" and PREDICATE in columns):
             found = ", ".join(map(str, columns)) or "none"
             raise stream_error(source, 1, 1, f"missing column '{name}' (columns: {found})")
     return next((c for c in ORDER_COLUMNS if c in columns), None)
+
+
+#: The predicate column of the predicate-and-arguments layout; its arguments are ``a1``, ``a2``, ...
+PREDICATE = "predicate"
+
+
+def _atom_columns(columns) -> list:
+    """The columns a table's atoms come from: ``["atom"]``, or without an ``atom`` column
+    ``["predicate", "a1", ..., "ak"]`` (k: the longest run ``a1``, ``a2``, ... present)."""
+    if "atom" in columns or PREDICATE not in columns:
+        return ["atom"]
+    k = 0
+    while f"a{k + 1}" in columns:
+        k += 1
+    return [PREDICATE, *(f"a{i}" for i in range(1, k + 1))]
 
 
 #: the shape of a time point without atoms yet: no pairs, distinct
@@ -396,10 +413,9 @@ class _Grouper:
         hold integers or None (only if ``nulls``), ``atoms`` atoms, None (an empty cell; only if
         ``empty``) or :class:`_Bad` cells (only if ``bad``); ``shape`` is that of the atoms, if known."""
         n = len(t)
-        cell = lambda i: _cell_text(atoms[i])  # noqa: E731
         if nulls and (None in t or (keys is not None and None in keys)):
             for i in range(n):
-                yield from self.row(source, first_line + i, t[i], cell(i), None if keys is None else keys[i])
+                yield from self._cell_row(source, first_line + i, t[i], atoms[i], None if keys is None else keys[i])
             return
         stop = n
         if n and (t[0] < 0 or (self.t is not None and t[0] < self.t)):
@@ -417,8 +433,15 @@ class _Grouper:
                 cuts.append(a)
             yield from self._runs(source, first_line, cuts, t, keys, atoms, stop, shape, empty)
         if stop < n:
-            yield from self.row(source, first_line + stop, t[stop], cell(stop),
-                                None if keys is None else keys[stop])
+            yield from self._cell_row(source, first_line + stop, t[stop], atoms[stop],
+                                      None if keys is None else keys[stop])
+
+    def _cell_row(self, source, line, t, atom, key) -> Iterator[Record]:
+        """:meth:`row` for a cell of :meth:`lists`; a :class:`_Bad` cell with an ``error`` raises it."""
+        error = atom.error if type(atom) is _Bad else None
+        yield from self.row(source, line, t, None if error else _cell_text(atom), key)
+        if error is not None:
+            raise stream_error(source, line, 1, error)
 
     def _convert(self, texts) -> tuple:
         """Atoms of ``texts`` (None for an empty cell) and the indices of those that do not parse."""
@@ -528,12 +551,12 @@ def read_parquet(path, source: Optional[str] = None, batch_size: int = 65536) ->
     if plan is None:
         yield from _read_parquet_arrow(path, where, batch_size)
         return
-    order, files = plan
-    columns = ["t", "atom"] + ([order] if order else [])
+    order, atom_columns, files = plan
+    columns = ["t", *atom_columns] + ([order] if order else [])
     grouper = _Grouper(order, AtomInterner())
     try:
         for name, pf, keys in files:
-            yield from _pages_file(grouper, pf, name, keys, columns, batch_size)
+            yield from _pages_file(grouper, pf, name, keys, columns, atom_columns, batch_size)
     except StreamError:
         yield from grouper.failed()
         raise
@@ -543,22 +566,24 @@ def read_parquet(path, source: Optional[str] = None, batch_size: int = 65536) ->
 def _read_parquet_arrow(path, where: str, batch_size: int) -> Iterator[Record]:
     """:func:`read_parquet` with pyarrow."""
     if Path(path).is_file():
-        order, parts = _parquet_file(path, where, batch_size)
+        order, atom_columns, parts = _parquet_file(path, where, batch_size)
     else:
-        order, parts = _parquet_directory(path, where, batch_size)
+        order, atom_columns, parts = _parquet_directory(path, where, batch_size)
     grouper = _Grouper(order, AtomInterner())
     try:
         for name, batches in parts:
-            yield from _arrow_batches(grouper, batches, order, name)
+            yield from _arrow_batches(grouper, batches, order, name, atom_columns)
     except StreamError:
         yield from grouper.failed()
         raise
     yield from grouper.close()
 
 
-def _arrow_batches(grouper: _Grouper, batches, order: Optional[str], name: str, skip: int = 0) -> Iterator[Record]:
-    """The rows of one file's pyarrow batches (from row ``skip`` + 1 on) into ``grouper``. A batch
-    that does not decode is reported at its first row, or at row ``skip`` + 1 if that is later."""
+def _arrow_batches(grouper: _Grouper, batches, order: Optional[str], name: str, atom_columns: list,
+                   skip: int = 0) -> Iterator[Record]:
+    """The rows of one file's pyarrow batches (from row ``skip`` + 1 on) into ``grouper``, their atoms
+    from ``atom_columns`` (:func:`_atom_columns`). A batch that does not decode is reported at its
+    first row, or at row ``skip`` + 1 if that is later."""
     import pyarrow as pa
 
     number = 1
@@ -575,12 +600,15 @@ def _arrow_batches(grouper: _Grouper, batches, order: Optional[str], name: str, 
             continue
         if number <= skip:
             batch, number = batch.slice(skip + 1 - number), skip + 1
-        bad = _invalid_utf8_row(batch.column("atom"))
-        if bad is not None:
+        convert = _parquet_batch if atom_columns == ["atom"] else _args_batch
+        invalid = [(row, c) for c in atom_columns for row in [_invalid_utf8_row(batch.column(c))] if row is not None]
+        if invalid:
+            bad, column = min(invalid)
             if bad:
-                yield from _parquet_batch(grouper, batch.slice(0, bad), order, name, number)
-            raise stream_error(name, number + bad, 1, "an atom cell that is not valid UTF-8")
-        yield from _parquet_batch(grouper, batch, order, name, number)
+                yield from convert(grouper, batch.slice(0, bad), order, name, number, atom_columns)
+            what = "an atom cell" if column == "atom" else f"a cell of column '{column}'"
+            raise stream_error(name, number + bad, 1, f"{what} that is not valid UTF-8")
+        yield from convert(grouper, batch, order, name, number, atom_columns)
         number += batch.num_rows
 
 
@@ -589,6 +617,9 @@ def _invalid_utf8_row(column) -> Optional[int]:
     bytes from a Parquet file, and fails only when it makes Python strings of them), else None."""
     import pyarrow as pa
 
+    if not (pa.types.is_string(column.type) or pa.types.is_large_string(column.type)
+            or pa.types.is_dictionary(column.type)):
+        return None
     try:
         column.validate(full=True)
         return None
@@ -603,12 +634,13 @@ def _invalid_utf8_row(column) -> Optional[int]:
 
 
 class _Bad:
-    """An atom cell that does not parse (the pyarrow-free reader): row() reports it."""
+    """An atom cell that does not parse (row() reports it), or a row of the predicate-and-arguments
+    layout that is no atom (``error`` says why; ``text`` shows its cells)."""
 
-    __slots__ = ("text",)
+    __slots__ = ("text", "error")
 
-    def __init__(self, text: str):
-        self.text = text
+    def __init__(self, text: str, error: Optional[str] = None):
+        self.text, self.error = text, error
 
 
 def _cell_text(cell):
@@ -634,33 +666,58 @@ def _pages_plan(path, where: str) -> Optional[tuple]:
         if not files:
             return None
         names = files[0][1].names + list(files[0][2])
-        if "t" not in names or "atom" not in names:
+        atom_columns = _atom_columns(names)
+        if "t" not in names or atom_columns[0] not in names:
             return None
-        order = _check_columns(names, where)
+        order = _check_columns(names, where, args=True)
         for _, pf, keys in files:
-            for column in ["t", "atom"] + ([order] if order else []):
+            if _atom_columns(pf.names + list(keys)) != atom_columns:
+                return None
+            for column in ["t", *atom_columns] + ([order] if order else []):
+                kind = _column_kind(column)
                 if column not in keys:
-                    pf.check(column, "string" if column == "atom" else "int")
-                elif type(keys[column]) is not int or not -1 << 63 <= keys[column] < 1 << 63:
+                    if kind == "argument":
+                        kind = "string" if pf.columns[column].kind == "string" else "int"
+                    pf.check(column, kind)
+                elif not (type(keys[column]) is str and kind != "int"
+                          or type(keys[column]) is int and kind != "string" and -1 << 63 <= keys[column] < 1 << 63):
                     return None
         starts = [keys["t"] if "t" in keys else pf.min_of("t") for _, pf, keys in files]
     except Unsupported:
         return None
-    return order, _in_time_order(files, starts)
+    return order, atom_columns, _in_time_order(files, starts)
+
+
+def _column_kind(column: str) -> str:
+    """What a stream column holds: ``"string"`` (atom, predicate), ``"argument"`` (a1, a2, ...:
+    integers or strings), ``"int"`` (t and the order columns)."""
+    if column in ("atom", PREDICATE):
+        return "string"
+    return "argument" if column[:1] == "a" and column[1:].isdigit() else "int"
 
 
 #: rows per batch of the pyarrow-free reader (records do not depend on it; fewer atoms wait in memory)
 _PAGES_BATCH = 8192
 
 
-def _pages_file(grouper: _Grouper, pf, name: str, keys: dict, columns: list, batch_size: int) -> Iterator[Record]:
+def _pages_file(grouper: _Grouper, pf, name: str, keys: dict, columns: list, atom_columns: list,
+                batch_size: int) -> Iterator[Record]:
     """The rows of one file read by :mod:`parquet_pages` into ``grouper``; from a page that does
     not decode on, pyarrow reads the file (and reports what is wrong with it)."""
     from .parquet_pages import Corrupt
 
-    atoms = _AtomCells(grouper)
     wanted = [c for c in columns if c not in keys]
-    batches = pf.batches(wanted, {"atom": atoms.convert}, min(batch_size, _PAGES_BATCH))
+    if atom_columns == ["atom"]:
+        atoms = _AtomCells(grouper)
+        convert = {"atom": atoms.convert}
+    else:
+        args = _ArgCells()
+        convert = {c: args.predicates if c == PREDICATE else args.terms
+                   for c in atom_columns if c in wanted and pf.columns[c].kind == "string"}
+        constants = {c: (args.predicates if c == PREDICATE else args.terms)([keys[c]])[0]
+                     if type(keys[c]) is str else keys[c]
+                     for c in atom_columns if c in keys}
+    batches = pf.batches(wanted, convert, min(batch_size, _PAGES_BATCH))
     number = 1
     while True:
         try:
@@ -673,13 +730,20 @@ def _pages_file(grouper: _Grouper, pf, name: str, keys: dict, columns: list, bat
         n = len(batch[0])
         t, key_list = (None if c is None else cells[c] if c in cells else [keys[c]] * n
                        for c in ("t", grouper.order))
-        yield from grouper.lists(name, number, t, key_list, cells["atom"], (atoms.pairs, False),
-                                 nulls.get("t", False) or nulls.get(grouper.order, False),
-                                 nulls["atom"] or atoms.empty, atoms.bad)
+        time_nulls = nulls.get("t", False) or nulls.get(grouper.order, False)
+        if atom_columns == ["atom"]:
+            yield from grouper.lists(name, number, t, key_list, cells["atom"], (atoms.pairs, False),
+                                     time_nulls, nulls["atom"] or atoms.empty, atoms.bad)
+        else:
+            plain = not args.bad and not any(nulls.get(c, False) for c in atom_columns)
+            found, pairs = _args_atoms([cells[c] if c in cells else [constants[c]] * n for c in atom_columns],
+                                       plain and None not in constants.values())
+            yield from grouper.lists(name, number, t, key_list, found, (pairs, False), time_nulls, not plain, not plain)
         number += n
     pq_file = _open_parquet(pf.path, name)
     batches = pq_file.iter_batches(batch_size=batch_size, columns=wanted, use_threads=False)
-    yield from _arrow_batches(grouper, _with_keys(batches, keys, columns), grouper.order, name, number - 1)
+    yield from _arrow_batches(grouper, _with_keys(batches, keys, columns), grouper.order, name, atom_columns,
+                              number - 1)
 
 
 class _AtomCells:
@@ -690,7 +754,7 @@ class _AtomCells:
     def __init__(self, grouper: _Grouper):
         self.grouper, self.pairs, self.bad, self.empty = grouper, frozenset(), False, False
 
-    def convert(self, texts: list) -> list:
+    def convert(self, texts: list, names: bool = False) -> list:
         sample = texts[::len(texts) // 1024 + 1]
         if len(set(sample)) * 4 > len(sample) * 3:  # mostly distinct (a dictionary is): convert them all
             atoms = self._split(texts)
@@ -744,7 +808,162 @@ def _pairs(atoms) -> set:
     return set(zip(map(_first, atoms), map(len, atoms)))
 
 
-def _parquet_batch(grouper: _Grouper, batch, order: Optional[str], name: str, number: int) -> Iterator[Record]:
+class _BadCell:
+    """A predicate or argument cell that does not parse: its text and why."""
+
+    __slots__ = ("text", "message")
+
+    def __init__(self, text: str, message: str):
+        self.text, self.message = text, message
+
+
+def _all_names(values: list, names: bool = False) -> bool:
+    """Whether every value is a plain name (a constant or a predicate as it stands), none a keyword
+    (``names``: all are known to match ``[a-z][A-Za-z0-9_']*``): joined by newlines, only name
+    characters and newlines remain, and after each newline (and first) comes a lower-case letter."""
+    if names:
+        return _RESERVED.isdisjoint(values)
+    try:
+        text = "\n".join(values)
+    except TypeError:  # a null
+        return False
+    if not values:
+        return True
+    if not text or not text.isascii() or text.count("\n") != len(values) - 1:
+        return False
+    raw = text.encode()
+    if raw.translate(None, _TOKEN_BYTES + b"\n"):
+        return False
+    classes = raw.translate(_NAME_CLASSES)  # what cannot start a name becomes "0"
+    if not 97 <= classes[0] <= 122 or classes[-1] == 10 or b"\n0" in classes or b"\n\n" in classes:
+        return False
+    return _RESERVED.isdisjoint(values)
+
+
+def _predicate(value):
+    """A predicate cell's name (None: null or blank), or a :class:`_BadCell`."""
+    if value is None or not value.strip():
+        return None
+    try:
+        atom = parse_full(value)
+    except GroundSyntaxError as e:
+        return _BadCell(value, e.message)
+    return atom[0] if len(atom) == 1 else _BadCell(value, "a predicate cell holds an atom, not a name")
+
+
+_PLAIN_STRING = re.compile(r'"[^"\\\n]*"')   # a string without escapes: the term is its text
+_INTEGER = re.compile(r"-?[0-9]+")
+_ends_in_parenthesis = operator.methodcaller("endswith", ")")
+
+
+def _term(value):
+    """An argument cell's term (None: null), or a :class:`_BadCell`."""
+    if value is None or type(value) is int:
+        return value
+    if _NAME.fullmatch(value) and value not in _RESERVED or _PLAIN_STRING.fullmatch(value):
+        return value
+    if _INTEGER.fullmatch(value):
+        return int(value)
+    try:
+        return parse_ground_term(value)
+    except GroundSyntaxError as e:
+        return _BadCell(value, e.message)
+
+
+class _ArgCells:
+    """Converts the cells of the predicate-and-arguments layout (a dictionary's or a page's values,
+    each distinct one once): predicate cells to names, UTF-8 argument cells to terms; ``bad`` says
+    whether a cell was a :class:`_BadCell` or a blank predicate (None, as a null)."""
+
+    def __init__(self):
+        self.bad = False
+
+    def predicates(self, values: list, names: bool = False) -> list:
+        """``names``: the values are known to match ``[a-z][A-Za-z0-9_']*`` (keywords are looked for)."""
+        return values if _all_names(values, names) else self._each(values, _predicate)
+
+    def terms(self, values: list, names: bool = False) -> list:
+        if _all_names(values, names):
+            return values
+        found = _uniform_terms(values)
+        return found if found is not None else self._each(values, _term)
+
+    def _each(self, values: list, convert) -> list:
+        distinct = dict.fromkeys(values)
+        for value in distinct:
+            distinct[value] = found = convert(value)
+            self.bad = self.bad or type(found) is _BadCell or found is None is not value
+        return list(map(distinct.__getitem__, values))
+
+
+def _uniform_terms(values: list) -> Optional[list]:
+    """The terms of argument cells all of one kind, found at once (None if they are not): all strings
+    without escapes (their texts), all integers, or all function terms of one shape with constant or
+    integer arguments (split like atoms, which they look like: :meth:`AtomInterner.cells`)."""
+    if not values or None in values:
+        return None
+    if all(map(_PLAIN_STRING.fullmatch, values)):
+        return values
+    if all(map(_INTEGER.fullmatch, values)):
+        return list(map(int, values))
+    if all(map(_ends_in_parenthesis, values)):
+        found = AtomInterner().cells(values)
+        return list(found) if found is not None else None
+    return None
+
+
+def _args_atoms(columns: list, plain: bool) -> tuple:
+    """(atoms, their (name, tuple length) pairs) of rows whose converted predicate and argument
+    cells are ``columns`` (:class:`_ArgCells`). ``plain``: no cell is null or bad, so every row is
+    the atom of all its cells."""
+    if plain:
+        return list(zip(*columns)), frozenset([(name, len(columns)) for name in set(columns[0])])
+    atoms = list(map(_args_atom, *columns))
+    return atoms, frozenset(_pairs([a for a in atoms if type(a) is tuple]))
+
+
+def _args_atom(predicate, *args):
+    """The atom of one row of the predicate-and-arguments layout: None (no predicate, no argument:
+    a heartbeat) or a :class:`_Bad` that says why it is none."""
+    if None in args:
+        arity = args.index(None)
+        later = next((i for i in range(arity, len(args)) if args[i] is not None), None)
+        if later is not None:
+            return _Bad("", f"argument a{later + 1} after the empty a{arity + 1}")
+        args = args[:arity]
+    if predicate is None:
+        return None if not args else _Bad("", "arguments without a predicate (an empty 'predicate' cell)")
+    cells = (predicate, *args)
+    first = next((x for x in cells if type(x) is _BadCell), None)
+    if first is None:
+        return cells
+    texts = [x.text if type(x) is _BadCell else format_term(x) for x in cells]
+    text = f"{texts[0]}({','.join(texts[1:])})" if args else texts[0]
+    return _Bad(text, f"atom '{text}': {first.message}")
+
+
+def _args_batch(grouper: _Grouper, batch, order: Optional[str], name: str, number: int,
+                atom_columns: list) -> Iterator[Record]:
+    """A pyarrow batch of the predicate-and-arguments layout into ``grouper``."""
+    import pyarrow as pa
+
+    cells = _ArgCells()
+    columns = []
+    for c in atom_columns:
+        column = batch.column(c)
+        kind = column.type.value_type if pa.types.is_dictionary(column.type) else column.type
+        values = column.to_pylist()
+        if not pa.types.is_integer(kind):
+            values = cells.predicates(values) if c == PREDICATE else cells.terms(values)
+        columns.append(values)
+    plain = not cells.bad and not any(batch.column(c).null_count for c in atom_columns)
+    atoms, pairs = _args_atoms(columns, plain)
+    yield from grouper.lists(name, number, batch.column("t").to_pylist(),
+                             batch.column(order).to_pylist() if order else None, atoms, (pairs, False))
+
+
+def _parquet_batch(grouper: _Grouper, batch, order: Optional[str], name: str, number: int,
+                   atom_columns: Optional[list] = None) -> Iterator[Record]:
     import numpy as np
     import pyarrow as pa
 
@@ -829,10 +1048,11 @@ def _open_parquet(path, name: str):
 def _parquet_file(path, name: str, batch_size: int) -> tuple:
     """(order column, [(name, batches)]) of one Parquet file."""
     pf = _open_parquet(path, name)
-    order = _check_columns(pf.schema_arrow.names, name)
-    columns = ["t", "atom"] + ([order] if order else [])
+    order = _check_columns(pf.schema_arrow.names, name, args=True)
+    atom_columns = _atom_columns(pf.schema_arrow.names)
+    columns = ["t", *atom_columns] + ([order] if order else [])
     _parquet_types(pf.schema_arrow, columns, {}, name)
-    return order, [(name, pf.iter_batches(batch_size=batch_size, columns=columns, use_threads=False))]
+    return order, atom_columns, [(name, pf.iter_batches(batch_size=batch_size, columns=columns, use_threads=False))]
 
 
 def _partition_keys(relative: Path) -> dict:
@@ -866,12 +1086,17 @@ def _parquet_directory(path, where: str, batch_size: int) -> tuple:
     root = Path(path)
     opened = [(str(p), _open_parquet(p, str(p)), _partition_keys(p.relative_to(root))) for p in _parquet_files(root)]
     names = list(opened[0][1].schema_arrow.names) + list(opened[0][2]) if opened else []
-    order = _check_columns(names, where)
-    columns = ["t", "atom"] + ([order] if order else [])
+    order = _check_columns(names, where, args=True)
+    atom_columns = _atom_columns(names)
+    columns = ["t", *atom_columns] + ([order] if order else [])
     for name, pf, keys in opened:
+        found = _atom_columns(list(pf.schema_arrow.names) + list(keys))
+        if found != atom_columns:
+            raise stream_error(name, 1, 1, f"atom columns {', '.join(found)}, not {', '.join(atom_columns)}"
+                                           " as in the first file (mixed schemas?)")
         _parquet_types(pf.schema_arrow, columns, keys, name)
     opened = _in_time_order(opened, [_min_t(pf, keys) for _, pf, keys in opened])
-    return order, [(name, _with_keys(pf.iter_batches(batch_size=batch_size, use_threads=False,
+    return order, atom_columns, [(name, _with_keys(pf.iter_batches(batch_size=batch_size, use_threads=False,
                                                     columns=[c for c in columns if c not in keys]), keys, columns))
                    for name, pf, keys in opened]
 
@@ -897,7 +1122,9 @@ def _with_keys(batches, keys: dict, columns: list):
     wanted = [c for c in columns if c in keys]
     for batch in batches:
         for column in wanted:
-            batch = batch.append_column(column, pa.array([keys[column]] * batch.num_rows, pa.int64()))
+            value = keys[column]
+            batch = batch.append_column(column, pa.array([value] * batch.num_rows,
+                                                         pa.string() if type(value) is str else pa.int64()))
         yield batch
 
 
@@ -914,10 +1141,10 @@ def _parquet_types(schema, columns, partition_keys: dict, name: str) -> None:
         kind = schema.field(column).type
         if pa.types.is_dictionary(kind):
             kind = kind.value_type
-        ok = pa.types.is_string(kind) or pa.types.is_large_string(kind) if column == "atom" \
-            else pa.types.is_integer(kind)
-        if not ok:
-            want = "strings" if column == "atom" else "integers"
+        want = _column_kind(column)
+        string = pa.types.is_string(kind) or pa.types.is_large_string(kind)
+        if not (string if want == "string" else pa.types.is_integer(kind) or want == "argument" and string):
+            want = {"string": "strings", "int": "integers", "argument": "integers or strings"}[want]
             raise stream_error(name, 1, 1, f"column '{column}' holds {kind}, not {want} (mixed schemas?)")
 
 

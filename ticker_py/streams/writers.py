@@ -271,10 +271,15 @@ class Writer:
     def write(self, result: Result) -> None:
         """Write one result and flush."""
         write = self.out.write
-        for line in self.lines(result):
-            write(line)
-            write("\n")
+        for text in self._texts(result):
+            write(text)
         self.out.flush()
+
+    def _texts(self, result: Result) -> Iterable[str]:
+        """What :meth:`write` writes for one result, in turn: each line, then a line end."""
+        for line in self.lines(result):
+            yield line
+            yield "\n"
 
     def close(self, summary: Optional[dict] = None) -> None:
         """End the output (the ``none`` format prints the summary here)."""
@@ -335,16 +340,41 @@ class JsonlWriter(Writer):
             self._jsons = _edited(self._jsons, edits, encode_basestring_ascii)
 
     def lines(self, result):
+        yield "".join(self._parts(result))
+
+    def _texts(self, result):
+        # the line in its parts (no line-sized copies)
+        return [*self._parts(result), "\n"]
+
+    def _parts(self, result) -> list:
+        """The line of one result as strings to write in turn: a long list of atoms comes in
+        pieces of ``PIECE`` texts, so that no string as long as the line is built (nor freed)."""
         models = self._models(result)
         if result.models is None and not self.show_at and self._jsons is not None:
-            lists = "[" + ", ".join(self._jsons) + "]"  # the single answer stream, kept up to date
+            lists = ["[", *_pieces(self._jsons, ", "), "]"]  # the single answer stream, kept up to date
+        elif len(models) == 1 and not self.show_at and not self.texts.escaped and models[0][0]:
+            lists = ['["', *_pieces(models[0][0], '", "'), '"]']  # AtomTexts.json_list, in pieces
         else:
-            lists = ", ".join(self._json_list(a) for a, _ in models)
-        parts = ['{"t": ', str(result.t), ', "c": ', str(result.c), ', "models": [', lists, "]"]
+            lists = [", ".join(self._json_list(a) for a, _ in models)]
+        parts = ['{"t": ', str(result.t), ', "c": ', str(result.c), ', "models": [', *lists, "]"]
         if self.show_at:
             parts += [', "at": [', ", ".join(self._json_list(p) for _, p in models), "]"]
         parts.append("}")
-        yield "".join(parts)
+        return parts
+
+
+#: texts per piece of a JSON line (:meth:`JsonlWriter.write`)
+PIECE = 512
+
+
+def _pieces(texts, sep: str) -> list:
+    """``sep.join(texts)`` as a list of strings of at most ``PIECE`` texts each."""
+    if len(texts) <= PIECE:
+        return [sep.join(texts)]
+    out = [sep.join(texts[:PIECE])]
+    for i in range(PIECE, len(texts), PIECE):
+        out += (sep, sep.join(texts[i:i + PIECE]))
+    return out
 
 
 class TextWriter(Writer):

@@ -18,7 +18,7 @@ import re
 
 from ..limits import MAX_TERM_DEPTH
 
-__all__ = ["GroundSyntaxError", "parse_ground_atom", "split_atoms", "AtomInterner"]
+__all__ = ["GroundSyntaxError", "parse_ground_atom", "parse_ground_term", "split_atoms", "AtomInterner"]
 
 
 class _Lazy:
@@ -311,6 +311,18 @@ def parse_full(text: str) -> tuple:
     if r.pos != len(text):
         r.fail("the end of the atom")
     return atom
+
+
+def parse_ground_term(text: str):
+    """Parse one ground term as it stands for an atom's argument (its nesting counted from
+    there): ``parse_ground_term("f(1,\"x\")") == ("f", 1, '"x"')``."""
+    r = _Reader(text)
+    r.depth = 0
+    term = r.term()
+    r.ws()
+    if r.pos != len(text):
+        r.fail("the end of the term")
+    return term
 
 
 def split_atoms(text: str, start: int = 0) -> list:

@@ -3,8 +3,11 @@
 Layout of ``out`` (shared with :func:`ticker_py.spark.gen.generate_parquet`)::
 
     program.lars                       the program, background facts included
-    stream.parquet/block=K/*.parquet   columns t (int64), c (int64, arrival count 1..N), atom (string);
-                                       hive-partitioned by block = t // block_size
+    stream.parquet/block=K/*.parquet   columns t (int64), c (int64, arrival count 1..N), atom (string)
+                                       (layout "args": predicate, a1 .. ak instead of atom, see
+                                       :mod:`ticker_py.workloads.layout`); hive-partitioned by
+                                       block = t // block_size; a dictionary only for columns
+                                       whose values recur (not c)
     stream.jsonl                       {"t": 0, "atoms": ["p(a0,b0)", ...]} per time point
     stream.stream                      0: p(a0,b0), p(a1,b1)   per time point (empty: "5:")
     meta.json                          scenario, seed, parameters, block_size, atoms, time_points
@@ -20,7 +23,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from . import _ranges, block_size, resolve, time_points
+from . import _ranges, block_size, layout, resolve, time_points
 
 __all__ = ["SMALL", "write_stream", "write_program", "write_meta", "write_jsonl", "write_text",
            "output_directory"]
@@ -73,26 +76,43 @@ def write_text(path: Path, points: Iterable[tuple[int, list]]) -> None:
             f.write(f"{t}: {', '.join(atoms)}\n" if atoms else f"{t}:\n")
 
 
-def _write_parquet(out: Path, name: str, seed: int, **params) -> int:
+def _recurring(tab: pa.Table) -> list:
+    """The columns to write with a dictionary: those whose values recur (at most half distinct);
+    a dictionary of distinct values (the arrival count c, diamond's atoms) only costs."""
+    return [n for n in tab.column_names if n != "c" and 2 * len(tab[n].unique()) <= len(tab)]
+
+
+def _write_parquet(out: Path, name: str, seed: int, parquet_layout: str = "atom", **params) -> int:
     w, p = resolve(name, **params)
     size, c = block_size(w, p), 0
-    for t0, t1 in _ranges(w, p, None):
+    ranges = _ranges(w, p, None)
+    if parquet_layout == "args":  # one schema for all files: the shape of every block first
+        stream_shape = layout.merge(layout.shape(layout.parsed(w.block(seed, t0, t1, p)["atom"].to_pylist()))
+                                    for t0, t1 in ranges)
+    for t0, t1 in ranges:
         tab = w.block(seed, t0, t1, p)
-        tab = pa.table({"t": tab["t"], "c": pa.array(np.arange(c + 1, c + len(tab) + 1)),
-                        "atom": tab["atom"]})
+        if parquet_layout == "args":
+            atoms = layout.parsed(tab["atom"].to_pylist())
+            names = [n for n, _ in layout.schema(stream_shape)]
+            atom_columns = dict(zip(names, layout.columns(atoms, stream_shape)))
+        else:
+            atom_columns = {"atom": tab["atom"]}
+        tab = pa.table({"t": tab["t"], "c": pa.array(np.arange(c + 1, c + len(tab) + 1)), **atom_columns})
         c += len(tab)
         part = out / "stream.parquet" / f"block={t0 // size}"
         part.mkdir(parents=True, exist_ok=True)
-        pq.write_table(tab, part / "part-0.parquet")
+        pq.write_table(tab, part / "part-0.parquet", use_dictionary=_recurring(tab))
     return c
 
 
-def write_stream(out, name: str, fmt: str = "parquet", seed: int = 0, **params) -> dict:
-    """Write ``name``'s stream to directory ``out`` in ``fmt`` (parquet, jsonl or text); returns meta."""
+def write_stream(out, name: str, fmt: str = "parquet", seed: int = 0, parquet_layout: str = "atom",
+                 **params) -> dict:
+    """Write ``name``'s stream to directory ``out`` in ``fmt`` (parquet, jsonl or text; Parquet in
+    ``parquet_layout``, one of :data:`~ticker_py.workloads.layout.LAYOUTS`); returns meta."""
     out = output_directory(out)
     write_program(out, name, **params)
     if fmt == "parquet":
-        atoms = _write_parquet(out, name, seed, **params)
+        atoms = _write_parquet(out, name, seed, parquet_layout, **params)
         if atoms <= SMALL:
             write_jsonl(out / "stream.jsonl", time_points(name, seed, **params))
             write_text(out / "stream.stream", time_points(name, seed, **params))

@@ -1,0 +1,49 @@
+"""The process a reasoner runs in: its garbage collector and its C heap.
+
+:func:`tune_collector` is called by the ``ticker`` command and by the benchmark's in-engine runs
+(so that both pay the same collector): readers and engines make millions of small tuples that are
+not cycles, and the default thresholds (700, 10, 10) scan them over and over (about 10% of a run's
+CPU time). :func:`steady_heap` is called by ``ticker run`` (docs/rdf.md, "Memory over a run").
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import sys
+
+__all__ = ["tune_collector", "steady_heap", "HEAP_SETTINGS"]
+
+
+def tune_collector() -> None:
+    """Objects made so far are frozen out of every scan; collections run far less often."""
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 50)
+
+
+#: glibc's ``mallopt`` settings of a run (docs/rdf.md, "Memory over a run"): blocks of 4 MB and more
+#: (the tables of a window's large dicts, replaced every few dozen time points) are mapped and
+#: given back when freed; smaller ones (what a time point allocates and frees) come from the heap,
+#: which gives back a free top of more than 8 MB. glibc's default moves its threshold up to the
+#: largest block freed so far, so the large tables moved into the heap one by one over the run.
+HEAP_SETTINGS = {-3: 4 << 20, -1: 8 << 20}   # M_MMAP_THRESHOLD, M_TRIM_THRESHOLD
+#: what a user sets instead (glibc reads these at start-up)
+_USER_HEAP = ("MALLOC_MMAP_THRESHOLD_", "MALLOC_TRIM_THRESHOLD_", "MALLOC_TOP_PAD_", "MALLOC_MMAP_MAX_")
+
+
+def steady_heap(environ=os.environ) -> bool:
+    """Set :data:`HEAP_SETTINGS` with glibc's ``mallopt`` (so memory stays flat over a long run); True
+    if set. Not on other C libraries, nor when the environment sets glibc's malloc knobs itself."""
+    if not sys.platform.startswith("linux") or any(k in environ for k in _USER_HEAP) \
+            or "glibc.malloc." in environ.get("GLIBC_TUNABLES", ""):
+        return False
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None)
+        libc.gnu_get_libc_version   # glibc only: other C libraries ignore or mean other numbers
+        mallopt = libc.mallopt
+    except (OSError, AttributeError):
+        return False
+    mallopt.argtypes, mallopt.restype = (ctypes.c_int, ctypes.c_int), ctypes.c_int
+    return all([mallopt(param, value) == 1 for param, value in HEAP_SETTINGS.items()])
