@@ -28,12 +28,13 @@ CHILD = """
 import pickle, sys
 from pathlib import Path
 from ticker_py.api import load_program
-from ticker_py.cli import _tune_gc
+from ticker_py.process import steady_heap, tune_collector
 from ticker_py.engines import EngineOptions, create_engine
 program, points, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
 analysis = load_program(Path(program))
 points = pickle.load(open(points, "rb"))[:n]
-_tune_gc()
+tune_collector()
+steady_heap()
 engine = create_engine("native", analysis, EngineOptions(models=1, changes_only=True))
 for t, atoms in points:
     engine.append(t, atoms)
