@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from pathlib import Path
 
 import pytest
 
@@ -216,3 +217,33 @@ def test_throughput_runs_the_installed_ticker_command():
     assert Path(cmd[0]).parent == Path(sys.executable).parent, cmd  # never a shim found on PATH
     out = subprocess.run([*cmd, "--version"], capture_output=True, text=True, check=True).stdout
     assert __version__ in out
+
+
+def _ticker_imports(tree):
+    """``(module, name)`` of every ``from ticker_py... import name`` in ``tree``, also in string
+    constants that are Python code (the child processes some scripts start)."""
+    import ast as pyast
+
+    found = []
+    for node in pyast.walk(tree):
+        if isinstance(node, pyast.ImportFrom) and (node.module or "").startswith("ticker_py"):
+            found += [(node.module, alias.name) for alias in node.names]
+        elif isinstance(node, pyast.Constant) and isinstance(node.value, str) and "from ticker_py" in node.value:
+            found += _ticker_imports(pyast.parse(node.value))
+    return found
+
+
+@pytest.mark.parametrize("script", sorted((Path(__file__).parent.parent / "benchmarks").glob("*.py")),
+                         ids=lambda p: p.name)
+def test_benchmark_scripts_import_only_what_exists(script):
+    """A benchmark script (and the child code it runs) imports names ticker_py still has."""
+    import ast as pyast
+    import importlib
+    import importlib.util
+
+    imports = _ticker_imports(pyast.parse(script.read_text()))
+    for module, name in imports:
+        found = hasattr(importlib.import_module(module), name)
+        if not found:   # a submodule, imported by name
+            found = importlib.util.find_spec(f"{module}.{name}") is not None
+        assert found, f"{script.name}: {module}.{name} is gone"
