@@ -770,3 +770,14 @@ def test_parquet_cells_of_one_shape_are_known(tmp_path):
     first, second = read_parquet(path, "s")
     assert first.atoms == (("p", "a", "b"), ("p", "c", "d"))
     assert first.known == second.known == Known(frozenset({("p", 3)}), False)  # first arguments repeat in the batch
+
+
+@pytest.mark.parametrize("raw, sep, expected", [
+    (b"a,bC", b",", True), (b"a", b",", True), (b"x'_9\ny", b"\n", True),
+    (b"a,,b", b",", False), (b"a,B", b",", False), (b"a,", b",", False), (b",a", b",", False),
+    (b"", b",", False), (b"A", b",", False), (b"a\n0b", b"\n", False)])
+def test_names_apart_is_names_with_one_separator_between(raw, sep, expected):
+    """The check the text reader's line split and the Parquet argument cells share."""
+    from ticker_py.syntax.ground_atoms import names_apart
+
+    assert names_apart(raw, sep) is expected

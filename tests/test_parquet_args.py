@@ -152,10 +152,10 @@ def test_cells_parse_as_terms():
     assert readers._term("abc") == "abc" and readers._term("-12") == -12 and readers._term(" 5 ") == 5
     assert readers._term('"a\\"b"') == '"a\\"b"' and readers._term("f(a,g(1))") == ("f", "a", ("g", 1))
     for bad in ("a b", "a,b", "", "f(", "X", "not"):
-        assert type(readers._term(bad)) is readers._BadCell
+        assert type(readers._term(bad)) is readers._Bad
     deep = "f(" * 100 + "a" + ")" * 100
     assert parse_ground_term(deep) == parse_full(f"p({deep})")[1]
-    assert type(readers._term("f(" + deep + ")")) is readers._BadCell
+    assert type(readers._term("f(" + deep + ")")) is readers._Bad
     for values in (["a", "bC_9'"], ["a"] * 3, []):
         assert readers._all_names(values)
     for values in (["a", "B"], ["a", ""], [""], ["a\nb"], ["not"], ["x", "at"], ["é"], [None], ["a-b"], ["0"]):
@@ -188,7 +188,7 @@ def test_argument_cells_convert_as_the_term_parser_parses_them(values):
         try:
             expected = parse_ground_term(value)
         except GroundSyntaxError as e:
-            assert type(term) is readers._BadCell and term.message == e.message
+            assert type(term) is readers._Bad and term.error == e.message
         else:
             assert term == expected and type(term) is type(expected)
 

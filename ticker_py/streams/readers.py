@@ -22,7 +22,7 @@ from typing import Iterable, Iterator, Optional
 from ..ast import Location
 from ..errors import Diagnostic, StreamError, UsageError, with_excerpt
 from ..values import format_atom, format_term
-from ..syntax.ground_atoms import (_NAME, _NAME_CLASSES, _RESERVED, _TOKEN_BYTES, AtomInterner, GroundSyntaxError,
+from ..syntax.ground_atoms import (_NAME, _RESERVED, _TOKEN_BYTES, AtomInterner, GroundSyntaxError, names_apart,
                                    parse_full, parse_ground_atom, parse_ground_term)
 from .model import Known, Record
 
@@ -634,8 +634,9 @@ def _invalid_utf8_row(column) -> Optional[int]:
 
 
 class _Bad:
-    """An atom cell that does not parse (row() reports it), or a row of the predicate-and-arguments
-    layout that is no atom (``error`` says why; ``text`` shows its cells)."""
+    """An atom cell that does not parse (row() reports it), or in the predicate-and-arguments layout
+    a predicate or argument cell that does not parse, or a row that is no atom (``error`` says why;
+    ``text`` shows the cell or the row's cells)."""
 
     __slots__ = ("text", "error")
 
@@ -808,15 +809,6 @@ def _pairs(atoms) -> set:
     return set(zip(map(_first, atoms), map(len, atoms)))
 
 
-class _BadCell:
-    """A predicate or argument cell that does not parse: its text and why."""
-
-    __slots__ = ("text", "message")
-
-    def __init__(self, text: str, message: str):
-        self.text, self.message = text, message
-
-
 def _all_names(values: list, names: bool = False) -> bool:
     """Whether every value is a plain name (a constant or a predicate as it stands), none a keyword
     (``names``: all are known to match ``[a-z][A-Za-z0-9_']*``): joined by newlines, only name
@@ -832,23 +824,20 @@ def _all_names(values: list, names: bool = False) -> bool:
     if not text or not text.isascii() or text.count("\n") != len(values) - 1:
         return False
     raw = text.encode()
-    if raw.translate(None, _TOKEN_BYTES + b"\n"):
-        return False
-    classes = raw.translate(_NAME_CLASSES)  # what cannot start a name becomes "0"
-    if not 97 <= classes[0] <= 122 or classes[-1] == 10 or b"\n0" in classes or b"\n\n" in classes:
+    if raw.translate(None, _TOKEN_BYTES + b"\n") or not names_apart(raw, b"\n"):
         return False
     return _RESERVED.isdisjoint(values)
 
 
 def _predicate(value):
-    """A predicate cell's name (None: null or blank), or a :class:`_BadCell`."""
+    """A predicate cell's name (None: null or blank), or a :class:`_Bad`."""
     if value is None or not value.strip():
         return None
     try:
         atom = parse_full(value)
     except GroundSyntaxError as e:
-        return _BadCell(value, e.message)
-    return atom[0] if len(atom) == 1 else _BadCell(value, "a predicate cell holds an atom, not a name")
+        return _Bad(value, e.message)
+    return atom[0] if len(atom) == 1 else _Bad(value, "a predicate cell holds an atom, not a name")
 
 
 _PLAIN_STRING = re.compile(r'"[^"\\\n]*"')   # a string without escapes: the term is its text
@@ -857,7 +846,7 @@ _ends_in_parenthesis = operator.methodcaller("endswith", ")")
 
 
 def _term(value):
-    """An argument cell's term (None: null), or a :class:`_BadCell`."""
+    """An argument cell's term (None: null), or a :class:`_Bad`."""
     if value is None or type(value) is int:
         return value
     if _NAME.fullmatch(value) and value not in _RESERVED or _PLAIN_STRING.fullmatch(value):
@@ -867,13 +856,13 @@ def _term(value):
     try:
         return parse_ground_term(value)
     except GroundSyntaxError as e:
-        return _BadCell(value, e.message)
+        return _Bad(value, e.message)
 
 
 class _ArgCells:
     """Converts the cells of the predicate-and-arguments layout (a dictionary's or a page's values,
     each distinct one once): predicate cells to names, UTF-8 argument cells to terms; ``bad`` says
-    whether a cell was a :class:`_BadCell` or a blank predicate (None, as a null)."""
+    whether a cell was a :class:`_Bad` or a blank predicate (None, as a null)."""
 
     def __init__(self):
         self.bad = False
@@ -892,7 +881,7 @@ class _ArgCells:
         distinct = dict.fromkeys(values)
         for value in distinct:
             distinct[value] = found = convert(value)
-            self.bad = self.bad or type(found) is _BadCell or found is None is not value
+            self.bad = self.bad or type(found) is _Bad or found is None is not value
         return list(map(distinct.__getitem__, values))
 
 
@@ -934,12 +923,12 @@ def _args_atom(predicate, *args):
     if predicate is None:
         return None if not args else _Bad("", "arguments without a predicate (an empty 'predicate' cell)")
     cells = (predicate, *args)
-    first = next((x for x in cells if type(x) is _BadCell), None)
+    first = next((x for x in cells if type(x) is _Bad), None)
     if first is None:
         return cells
-    texts = [x.text if type(x) is _BadCell else format_term(x) for x in cells]
+    texts = [x.text if type(x) is _Bad else format_term(x) for x in cells]
     text = f"{texts[0]}({','.join(texts[1:])})" if args else texts[0]
-    return _Bad(text, f"atom '{text}': {first.message}")
+    return _Bad(text, f"atom '{text}': {first.error}")
 
 
 def _args_batch(grouper: _Grouper, batch, order: Optional[str], name: str, number: int,

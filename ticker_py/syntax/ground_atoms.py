@@ -18,7 +18,8 @@ import re
 
 from ..limits import MAX_TERM_DEPTH
 
-__all__ = ["GroundSyntaxError", "parse_ground_atom", "parse_ground_term", "split_atoms", "AtomInterner"]
+__all__ = ["GroundSyntaxError", "parse_ground_atom", "parse_ground_term", "split_atoms", "AtomInterner",
+           "names_apart"]
 
 
 class _Lazy:
@@ -126,11 +127,19 @@ def _glued_parts(raw: bytes, n: int):
     return _names(raw.translate(_PARENS_AS_COMMAS)[:-1], raw, n, close)
 
 
+def names_apart(raw: bytes, sep: bytes) -> bool:
+    """Whether ``raw``, known to hold only name characters and ``sep`` bytes, is names
+    ``[a-z][A-Za-z0-9_']*`` (keywords not looked for) with one ``sep`` between each two:
+    ``names_apart(b"a,bC", b",")`` but not ``b"a,,b"``, ``b"a,B"`` or ``b"a,"``."""
+    classes = raw.translate(_NAME_CLASSES)
+    return classes[:1] >= b"a" and not classes.endswith(sep) and sep + b"0" not in classes \
+        and sep + sep not in classes
+
+
 def _names(joined: bytes, line: bytes, n: int, close: int):
     """The end of :func:`_constant_parts`: ``joined``, the names and arguments of ``line``'s ``n``
     atoms between single commas, ``close`` per atom, split if each is a name that is no keyword."""
-    classes = joined.translate(_NAME_CLASSES)
-    if classes[0] < 97 or classes[-1] == 44 or b",0" in classes or b",," in classes:  # 97: "a", 44: ","
+    if not names_apart(joined, b","):
         return None
     parts = joined.decode().split(",")
     if (b"n" in line or b"t" in line or b"y" in line) and not _RESERVED.isdisjoint(parts):
