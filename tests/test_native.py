@@ -214,8 +214,9 @@ def test_stores_and_indexes_keep_only_what_a_literal_can_match():
     engine.evaluate(0)
     window = [st for st in engine.wiring.stores if st.name == "t time diamond 2"][0]
     assert ("t", "y", "other", 1) not in window.facts and ("t", "x", "val", 7) in window.facts
-    index = window._index_of[(1, 2)][1]
-    assert set(index) == {("type", "c1"), ("type", "c2")}
+    # the index on positions (1, 2) has a dict for the constant "type" at 1, keyed by position 2
+    index = window._index_of[((1, 2), (1,))]
+    assert set(index.contents()) == {("type", "c1"), ("type", "c2")}
 
 
 def test_show_all():

@@ -229,3 +229,53 @@ def test_facts_new_and_extended_in_one_evaluation_agree_with_oracle(sizes, point
     template = "t(X) :- p(X) in [{a}]. t(X) :- p(X) in [{b}]. o(X, Y) :- t(X), e(X, Y) in [{c}]."
     program, stream = _extension_case(template, (a, b + 1, c), points)
     differential(program, stream)
+
+
+#: literals with constants at the positions they probe, on one store: several constants at the same
+#: position (a dict per constant), constants at every probed position (keyed by ``()``), counted
+#: (tuple-window) stores, @-literals (a constant time), derived stores; windows of 0 to 4
+PARTITIONED = [
+    "o(X, V, W) :- t(X, a, V) in [{a}], t(X, b, W) in [{a}], t(X, c, 1) in [{b}]. u(X) :- t(X, a, Y) in [{b}], t(Y, b, X) in [{a}].",
+    "s(Y) :- t(Y, c, Z) in [{a}], t(X, a, b) in [{b}], X != Y. r(X) :- t(X, a, b) in [{a}], t(X, b, b) in [{b}], t(b, X, Y) in [{a}].",
+    "q(X, Y) :- t(X, a, Y) in [{d} #], t(Y, b, X) in [{c} #]. r(X) :- t(X, a, Z) in [{c} #], t(Z, a, X) in [{a}], t(Z, c, 1) in [{a}]. "
+    "w(Y) :- t(Y, b, Z) in [{c} #], t(X, a, b) in [{d} #], X != Y.",
+    "q(X, T) :- t(X, a, Y) at T in [{a}], t(Y, b, Z) at T in [{b}]. r(X) :- t(X, c, Y) at 2 in [{b}], t(X, a, Z) in [{a}]. "
+    "v(X) :- t(X, a, Y) at T, t(X, b, Y) at T in [{a}]. z(Y, T) :- t(Y, c, 1) in [{a}], t(X, a, b) at T in [{b}], X != Y.",
+    "d(X, Y, Z) :- t(X, Y, Z) in [{a}]. d(X, c, Z) :- t(Z, b, X) in [{b}]. q(X, Z) :- d(X, a, Y), d(Y, c, Z), d(Z, b, 1). "
+    "r(X) :- d(X, a, b) in [{b}], d(a, X, Y), d(Y, c, X) at T in [{a}].",
+]
+PARTITION_ATOMS = [("t", x, y, z) for x in ("a", "b") for y in ("a", "b", "c") for z in ("a", "b", 1)]
+PARTITION_POINTS = st.lists(st.tuples(st.integers(1, 2), st.lists(
+    st.lists(st.sampled_from(PARTITION_ATOMS), max_size=8), min_size=1, max_size=2)), max_size=12)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(PARTITIONED), st.tuples(SIZES, SIZES), PARTITION_POINTS, st.booleans())
+def test_indexes_with_a_dict_per_constant_agree_with_oracle(template, sizes, points, push):
+    """Indexes split by the literals' constants: facts arriving, recurring (extended) and expiring
+    under each constant's dict, against clingo."""
+    program, stream = _extension_case(template, sizes + (sizes[1] + 1,), points)
+    differential(program, stream, push=push)
+
+
+def test_an_index_keeps_a_dict_per_constant_through_arrivals_and_expiry():
+    """BSBM's shape: literals with different constants at position 1 of one windowed store share
+    the index on positions (0, 1), one dict per constant keyed by position 0 alone, each holding
+    exactly the live facts with its constant (the type facts are in none); the plans probe them."""
+    from test_native import native
+    engine = native("o(X, V, W) :- t(X, ty, c) in [2], t(X, a, V) in [2], t(X, b, W) in [2].")
+    window = [s for s in engine.wiring.stores if s.name == "t time diamond 2"][0]
+    index = window._index_of[((0, 1), (1,))]
+    assert set(index.parts) == {"a", "b"} and index.key(("t", "x", "a", 1)) == "x"
+    stream = [[("t", "x", "ty", "c"), ("t", "x", "a", 1), ("t", "y", "a", 2), ("t", "y", "a", 3)],
+              [("t", "x", "b", 5), ("t", "y", "ty", "c"), ("t", "x", "a", 1)], [("t", "y", "b", 6)], [], [], []]
+    answers = []
+    for t, atoms in enumerate(stream):
+        engine.append(t, atoms)
+        answers.append(sorted(engine.evaluate(t).models[0].atoms))
+        live = [a for a in window.facts]
+        want = {(c, a[1]): {b for b in live if b[1] == a[1] and b[2] == c} for a in live for c in ("a", "b") if a[2] == c}
+        assert index.contents() == want
+    assert answers[1] == [("o", "x", 1, 5)] and answers[2] == [("o", "x", 1, 5), ("o", "y", 2, 6), ("o", "y", 3, 6)]
+    assert answers[3:] == [[], [], []]     # x's type and y's offers left the window at 3
+    assert index.parts == {"a": {}, "b": {}}

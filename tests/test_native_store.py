@@ -30,21 +30,34 @@ class PairByPair(Store):
         return super().expire(now, count)
 
     def _indexed(self, fresh):
-        for keyfn, idx, accept, *_ in self.indexes:
-            for inst in (fresh if accept is None else accept(fresh)):
-                idx.setdefault(keyfn(inst), {})[inst] = None
+        for entry in self.indexes:
+            for inst in fresh:
+                d = _dict_of(entry, inst)
+                if d is not None:
+                    d.setdefault(_key_of(entry, inst), {})[inst] = None
         if self.on_fresh is not None:
             self.on_fresh(fresh)
 
     def _unindexed(self, out, everything=False):
-        for keyfn, idx, accept, *_ in self.indexes:
-            for inst in (out if accept is None else accept(out)):
-                b = idx[keyfn(inst)]
-                del b[inst]
-                if not b:
-                    del idx[keyfn(inst)]
+        for entry in self.indexes:
+            for inst in out:
+                d = _dict_of(entry, inst)
+                if d is not None:
+                    k = _key_of(entry, inst)
+                    del d[k][inst]
+                    if not d[k]:
+                        del d[k]
         if self.on_expire is not None:
             self.on_expire(out)
+
+
+def _dict_of(entry, inst):
+    """The dict of an index that ``inst`` goes in (None: not indexed), found instance by instance."""
+    return entry.parts if entry.part is None else entry.parts.get(entry.part(inst))
+
+
+def _key_of(entry, inst):
+    return () if entry.key is None else entry.key(inst)
 
 
 def _stores():
@@ -52,8 +65,11 @@ def _stores():
     for cls in (Store, PairByPair):
         s = cls("p", "atom", 2)
         s.index((0,))
-        s.index((1,), {1: "a"})          # only instances with "a" at position 1 are indexed
+        s.index((1,), {1: "a"})          # only instances with "a" at position 1 are indexed, under ()
         s.index((0, 1))
+        s.index((0, 1), {1: "b"})        # a dict per constant at position 1, keyed by position 0:
+        s.index((0, 1), {1: -3})         # the instances with "b" there, and those with -3
+        s.index((0, 1), {0: "a", 1: -3})  # both positions constant
         s.batch_min = 1                  # every batch tries the whole-batch path
         s.fresh, s.gone = [], []
         s.on_fresh, s.on_expire = s.fresh.extend, s.gone.extend
@@ -61,8 +77,24 @@ def _stores():
     return out
 
 
+def _expected_indexes(facts) -> list:
+    """What the indexes of :func:`_stores` hold, ``{(fixed value, key): {instance}}``, from their definition."""
+    out: list = [{}, {}, {}, {}, {}]
+    for inst in facts:
+        _, a, b = inst
+        out[0].setdefault((None, a), set()).add(inst)
+        if b == "a" and type(b) is str:
+            out[1].setdefault(("a", ()), set()).add(inst)
+        out[2].setdefault((None, (a, b)), set()).add(inst)
+        if b in ("b", -3) and type(b) in (str, int):
+            out[3].setdefault((b, a), set()).add(inst)
+        if (a, b) == ("a", -3) and type(a) is str and type(b) is int:
+            out[4].setdefault((("a", -3), ()), set()).add(inst)
+    return out
+
+
 def _index_contents(store) -> list:
-    return [{k: set(v) if type(v) is dict else {v} for k, v in idx.items()} for _, idx, *_ in store.indexes]
+    return [entry.contents() for entry in store.indexes]
 
 
 @settings(max_examples=300, deadline=None)
@@ -79,18 +111,27 @@ def test_batch_paths_equal_the_pair_by_pair_path(steps):
         assert fast.delta == slow.delta and fast.fresh == slow.fresh and fast.gone == slow.gone
         assert _index_contents(fast) == _index_contents(slow)
         # every index holds exactly the live instances its literals can match, a lone one bare
-        for _, idx, *_ in fast.indexes:
-            assert all(type(v) is not dict or len(v) > 1 for v in idx.values())
+        assert _index_contents(fast) == _expected_indexes(fast.facts)
+        for entry in fast.indexes:
+            for d in ([entry.parts] if entry.part is None else entry.parts.values()):
+                assert all(type(v) is not dict or len(v) > 1 for v in d.values())
 
 
 def test_fast_paths_are_taken():
     store = _stores()[0]
     batch = [(("p", "a", i), 5) for i in range(4)]
     assert store.insert(batch) == batch and store.buckets == {5: [a for a, _ in batch]}
-    idx = store.indexes[0][1]
+    idx = store.indexes[0].parts
     assert idx == {"a": {a: None for a, _ in batch}}
-    assert store.indexes[2][1] == {("a", i): a for i, (a, _) in enumerate(batch)}
+    assert store.indexes[2].parts == {("a", i): a for i, (a, _) in enumerate(batch)}
     assert store.expire(6) == [a for a, _ in batch] and store.facts == {} and idx == {}
+    # a partitioned index: one dict per constant value, keyed by the free position alone
+    part = store.indexes[3].parts
+    store.insert([(("p", "c", -3), 5), (("p", "d", -3), 5), (("p", "c", "b"), 5), (("p", "c", "z"), 5)])
+    assert part == {"b": {"c": ("p", "c", "b")}, -3: {"c": ("p", "c", -3), "d": ("p", "d", -3)}}
+    assert store.indexes[4].parts == {("a", -3): {}}
+    assert len(store.expire(6)) == 4
+    assert part == {"b": {}, -3: {}}
     # an extended instance leaves a stale entry in its old bucket: only that bucket is checked
     store.insert([(batch[0][0], 7), (batch[1][0], 7)])
     store.insert([(batch[0][0], 9)])

@@ -240,9 +240,11 @@ class _PlanWriter:
         else:
             inst = self.fresh("x")
             if known:
-                idx = self.name(lit.store.index(tuple(known), constants(t for _, t in positions)), "I")
-                keys = [self.value(dict(positions)[p]) for p in known]
-                key = keys[0] if len(keys) == 1 else f"({', '.join(keys)})"
+                # the index's dict for the literal's constants, keyed by the other known positions
+                idx, free = lit.store.index(tuple(known), constants(t for _, t in positions))
+                idx = self.name(idx, "I")
+                keys = [self.value(dict(positions)[p]) for p in free]
+                key = keys[0] if len(keys) == 1 else f"({', '.join(keys)},)" if keys else "()"
                 b = self.fresh("b")
                 self.emit(f"{b} = {idx}.get({key})")
                 self.guard(f"{b} is not None")

@@ -20,7 +20,7 @@ from itertools import compress, repeat
 from operator import is_, is_not, itemgetter
 from typing import Callable, Optional
 
-__all__ = ["Store", "CountedStore", "Clock", "INF", "SLOT", "end_of", "tick_key", "acceptor", "atom_key"]
+__all__ = ["Store", "CountedStore", "Clock", "INF", "SLOT", "end_of", "tick_key", "acceptor", "atom_key", "Index"]
 
 SLOT = 1 << 32
 INF = 1 << 62
@@ -93,6 +93,87 @@ def acceptor(patterns: list, key: Callable) -> Optional[Callable]:
     return lambda xs: list(compress(xs, map(contains, map(get, xs))))
 
 
+class Index:
+    """An index of a store's instances on some argument positions: ``parts`` maps the value at
+    the *fixed* positions (``part(instance)``, where the index's literals have constants) to a
+    dict keyed by the value at the others (``key(instance)``; ``()`` when there are none); an
+    index without fixed positions is that one dict (``part`` None). A key with a single instance
+    maps to the instance itself, not to a one-entry dict (most join keys are unique); plans read
+    ``b if type(b) is dict else (b,)``. Only instances whose fixed value has a dict (one of the
+    literals' constants) are indexed. Adding and removing a batch are C-level passes (``map``,
+    ``compress``); Python code runs only for the instances whose key holds others too.
+    The dicts are never replaced: plans hold them."""
+
+    __slots__ = ("part", "key", "parts")
+
+    def __init__(self, part: Optional[Callable], key: Optional[Callable]):
+        self.part, self.key, self.parts = part, key, {}
+
+    def _placed(self, insts: list) -> tuple:
+        """The instances to index, their dicts (None: the one dict) and their keys."""
+        dicts = None
+        if self.part is not None:
+            dicts = list(map(self.parts.get, map(self.part, insts)))
+            kept = list(map(is_not, dicts, repeat(None)))
+            if not all(kept):
+                insts, dicts = list(compress(insts, kept)), list(compress(dicts, kept))
+        keys = list(map(self.key, insts)) if self.key is not None else [()] * len(insts)
+        return insts, dicts, keys
+
+    def add(self, insts: list) -> None:
+        insts, dicts, keys = self._placed(insts)
+        if dicts is None:
+            olds = list(map(self.parts.setdefault, keys, insts))
+        else:
+            olds = list(map(dict.setdefault, dicts, keys, insts))
+        if all(map(is_, olds, insts)):
+            return   # a new key per instance
+        for d, k, inst in compress(zip(dicts or repeat(self.parts), keys, insts), map(is_not, olds, insts)):
+            b = d[k]
+            if type(b) is dict:
+                b[inst] = None
+            else:
+                d[k] = {b: None, inst: None}
+
+    def remove(self, insts: list) -> None:
+        insts, dicts, keys = self._placed(insts)
+        if dicts is None:
+            olds = list(map(self.parts.pop, keys, repeat(None)))
+        else:
+            olds = list(map(dict.pop, dicts, keys, repeat(None)))
+        if all(map(is_, olds, insts)):
+            return   # each instance was alone under its key
+        shared: dict = {}   # (id of its dict, key) -> (dict, the dict of its instances, popped here)
+        for d, k, inst, b in compress(zip(dicts or repeat(self.parts), keys, insts, olds), map(is_not, olds, insts)):
+            if b is None:
+                b = shared.get((id(d), k))   # popped for an earlier instance of the batch
+                if b is None:
+                    continue
+                b = b[1]
+            elif type(b) is dict:
+                shared[(id(d), k)] = (d, b)
+            else:
+                continue            # the key's lone instance (an equal tuple): popped
+            del b[inst]
+        for (_, k), (d, b) in shared.items():
+            if len(b) > 1:
+                d[k] = b
+            elif b:
+                d[k] = next(iter(b))
+
+    def clear(self) -> None:
+        if self.part is None:
+            self.parts.clear()
+        else:
+            for d in self.parts.values():
+                d.clear()
+
+    def contents(self) -> dict:
+        """``{(fixed value, key): {instance}}`` (for tests and introspection)."""
+        parts = {None: self.parts} if self.part is None else self.parts
+        return {(v, k): set(b) if type(b) is dict else {b} for v, d in parts.items() for k, b in d.items()}
+
+
 class Store:
     """Facts of one relation (a predicate under one window/modality) with horizons.
 
@@ -136,17 +217,31 @@ class Store:
                                            else _at_key(positions, self.arity))
         return key
 
-    def index(self, positions: tuple, constants: Optional[dict] = None) -> dict:
-        """The index on argument positions (``arity`` = the time of an at-instance), for a
-        literal with ``constants`` (position -> value): only instances that one of the
-        index's literals can match are indexed (:func:`acceptor`)."""
-        entry = self._index_of.get(positions)
+    def index(self, positions: tuple, constants: Optional[dict] = None) -> tuple:
+        """The index a literal probes on argument positions ``positions`` (``arity`` = the time of
+        an at-instance), ``constants`` (position -> value) among them: ``(dict, key positions)``.
+
+        The literals probing the same positions with constants at the same ones share an index
+        with one dict per constant value (:class:`Index`): the dict of the literal's value, keyed
+        by the other positions (one value, a tuple, or ``()`` when all are constants)."""
+        consts = constants or {}
+        fixed = tuple(p for p in positions if p in consts)
+        free = tuple(p for p in positions if p not in consts)
+        entry = self._index_of.get((positions, fixed))
         if entry is None:
-            entry = self._index_of[positions] = [self.key(positions), {}, None, []]
+            entry = self._index_of[(positions, fixed)] = Index(self.key(fixed) if fixed else None,
+                                                               self.key(free) if free else None)
             self.indexes.append(entry)
-        entry[3].append(constants or {})
-        entry[2] = acceptor(entry[3], self.key)
-        return entry[1]
+        if not fixed:
+            inner = entry.parts
+        else:
+            value = consts[fixed[0]] if len(fixed) == 1 else tuple(consts[p] for p in fixed)
+            inner = entry.parts.get(value)
+            if inner is None:
+                inner = entry.parts[value] = {}
+                if self.facts:   # a literal compiled after facts arrived: index what is there
+                    entry.add(list(self.facts))
+        return inner, free
 
     def insert(self, pairs) -> list:
         """Add ``(instance, horizon)`` pairs; return those that are new or extended."""
@@ -226,55 +321,20 @@ class Store:
         return self._emit(new)
 
     def _indexed(self, fresh: list) -> None:
-        """Index instances new to the store and report them (``on_fresh``). An index maps a key
-        to its instance when it has one, else to a dict of its instances; Python code runs only
-        for the instances whose key had one already."""
+        """Index instances new to the store and report them (``on_fresh``)."""
         for entry in self.indexes:
-            keyfn, idx, accept = entry[0], entry[1], entry[2]
-            insts = fresh if accept is None else accept(fresh)
-            keys = list(map(keyfn, insts))
-            size = len(idx)
-            olds = list(map(idx.setdefault, keys, insts))
-            if len(idx) - size == len(keys):
-                continue   # a new key per instance
-            for k, inst in compress(zip(keys, insts), map(is_not, olds, insts)):
-                b = idx[k]
-                if type(b) is dict:
-                    b[inst] = None
-                else:
-                    idx[k] = {b: None, inst: None}
+            entry.add(fresh)
         if self.on_fresh is not None:
             self.on_fresh(fresh)
 
     def _unindexed(self, out: list, everything: bool = False) -> None:
         """Drop deleted instances (``everything`` the store had) from the indexes and report
-        them (``on_expire``); Python code runs only for the instances that shared their key."""
+        them (``on_expire``)."""
         for entry in self.indexes:
-            keyfn, idx, accept = entry[0], entry[1], entry[2]
             if everything:
-                idx.clear()
-                continue
-            insts = out if accept is None else accept(out)
-            keys = list(map(keyfn, insts))
-            olds = list(map(idx.pop, keys, repeat(None)))
-            if all(map(is_, olds, insts)):
-                continue   # each instance was alone under its key
-            shared: dict = {}   # key -> the dict of its instances, popped here
-            for k, inst, b in compress(zip(keys, insts, olds), map(is_not, olds, insts)):
-                if b is None:
-                    b = shared.get(k)   # popped for an earlier instance of the batch
-                    if b is None:
-                        continue
-                elif type(b) is dict:
-                    shared[k] = b
-                else:
-                    continue            # the key's lone instance (an equal tuple): popped
-                del b[inst]
-            for k, b in shared.items():
-                if len(b) > 1:
-                    idx[k] = b
-                elif b:
-                    idx[k] = next(iter(b))
+                entry.clear()
+            else:
+                entry.remove(out)
         if self.on_expire is not None:
             self.on_expire(out)
 
