@@ -279,3 +279,30 @@ def test_an_index_keeps_a_dict_per_constant_through_arrivals_and_expiry():
     assert answers[1] == [("o", "x", 1, 5)] and answers[2] == [("o", "x", 1, 5), ("o", "y", 2, 6), ("o", "y", 3, 6)]
     assert answers[3:] == [[], [], []]     # x's type and y's offers left the window at 3
     assert index.parts == {"a": {}, "b": {}}
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(EXTENSIONS), st.tuples(SIZES, SIZES, SIZES), EXTENSION_POINTS, st.booleans())
+def test_skipping_plans_compiled_on_first_extension_equal_plans_compiled_at_once(template, sizes, points, push):
+    """The plans that skip what an extension cannot extend are compiled when a fact of their
+    driver's store is first extended: the answers are those of an engine that compiled them all
+    when it was built, and none is compiled before an extension."""
+    from ticker_py.engines.native.plan import _Skipping
+
+    from test_native import native
+    program, stream = _extension_case(template, sizes, points)
+    lazy, eager = native(program), native(program)
+    pending = [fn for plans in lazy.wiring.plans for plan in plans for _, fn in plan.drivers if isinstance(fn, _Skipping)]
+    assert pending
+    for fn in [fn for plans in eager.wiring.plans for plan in plans for _, fn in plan.drivers]:
+        if isinstance(fn, _Skipping):
+            fn.compiled()
+    assert not any(isinstance(fn, _Skipping) for plans in eager.wiring.plans for plan in plans for _, fn in plan.drivers)
+    extended = set()   # the plans whose driver's store extended a fact in an evaluation so far
+    for t, atoms in stream:
+        for part in ([atoms[:1], atoms[1:]] if push and atoms else [atoms]):
+            lazy.append(t, part)
+            eager.append(t, part)
+            assert lazy.evaluate(t) == eager.evaluate(t)
+            extended |= {id(fn) for fn in pending if fn.before}
+            assert all(fn.fn is None or id(fn) in extended for fn in pending)

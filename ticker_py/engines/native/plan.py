@@ -53,7 +53,12 @@ class RulePlan:
     full_store: object = None
     box_stores: tuple = ()
     transient: bool = False
-    source: str = ""
+    sources: list = field(default_factory=list)   # each plan's source (a skipping plan's: :class:`_Skipping`)
+
+    @property
+    def source(self) -> str:
+        """The generated functions' sources (a skipping plan's is generated if not yet compiled)."""
+        return "\n".join(s if type(s) is str else s.source() for s in self.sources)
 
 
 def _unsupported(rule, why):
@@ -392,6 +397,38 @@ def _skips(plan: RulePlan, driver, positives, rank) -> bool:
         lit.store is driver.store and rank[id(lit)] > rank[id(driver)] for lit in positives)
 
 
+class _Skipping:
+    """A driver's plan that skips what an extension cannot extend (:func:`_skips`), compiled on
+    first use: until a fact of the driver's store is extended (``Store.before``), the plain plan
+    runs; then the skipping one is compiled and takes this one's place in ``plan.drivers``."""
+
+    def __init__(self, plan: RulePlan, body, driver, ns: dict, plain, slot: int):
+        self.plan, self.body, self.driver, self.ns, self.plain, self.slot = plan, body, driver, ns, plain, slot
+        self.before = driver.store.before
+        self.fn = None
+        self.text = None
+
+    def source(self) -> str:
+        if self.text is None:
+            self.text = _plan_source(self.plan, self.body, self.driver, self.ns, skipping=True)
+        return self.text
+
+    def compiled(self):
+        """The skipping plan (compiled now if not yet), in this one's place in ``plan.drivers``."""
+        if self.fn is None:
+            code = compile(self.source(), f"<plan {self.plan.rule}>", "exec")   # names its stores in ns
+            env = dict(self.ns, _plain=self.plain)
+            exec(code, env)
+            self.fn = env["plan"]
+            self.plan.drivers[self.slot] = (self.driver.store, self.fn)
+        return self.fn
+
+    def __call__(self, D, _out, now):
+        if self.fn is None and not self.before:
+            return self.plain(D, _out, now)
+        return self.compiled()(D, _out, now)
+
+
 def _join_order(driver, positives):
     """Greedy join order: next the literal with the most bound argument positions."""
     bound = set() if driver is None else (ast.atom_variables(driver.atom) | _variables(driver.time))
@@ -517,22 +554,20 @@ def compile_rule(rule: ast.Rule, body: list, head_store, general: bool = False, 
     ns = {"_ar": evaluate_arith, "_tk": term_key, "_delta_set": _delta_sets(),
           "_delta_groups": groups or delta_groups(),
           "_rp": repeat, "_ig": itemgetter, "_first": _first, "_second": itemgetter(1)}
-    sources = []
+    rank = {id(lit): i for i, lit in enumerate(positives)}
 
     def define(driver, full=False):
         src = None if full or general else _projection_source(plan, body, ns)
         if src is None:
             src = _plan_source(plan, body, driver, ns, full, general)
-        sources.append(src)
+        plan.sources.append(src)
         env = dict(ns)
         exec(compile(src, f"<plan {rule}>", "exec"), env)
-        skipping = None if full or general else _plan_source(plan, body, driver, ns, skipping=True)
-        if skipping is None:
+        if full or general or not _skips(plan, driver, positives, rank):
             return env["plan"]
-        sources.append(skipping)
-        env = dict(ns, _plain=env["plan"])
-        exec(compile(skipping, f"<plan {rule}>", "exec"), env)
-        return env["plan"]
+        skipping = _Skipping(plan, body, driver, ns, env["plan"], len(plan.drivers))
+        plan.sources.append(skipping)
+        return skipping
 
     for lit in positives:
         plan.drivers.append((lit.store, define(lit)))
@@ -540,5 +575,4 @@ def compile_rule(rule: ast.Rule, body: list, head_store, general: bool = False, 
         driver = positives[0] if positives else None
         plan.full = define(driver, full=True)
         plan.full_store = driver.store if driver is not None else None
-    plan.source = "\n".join(sources)
     return plan
