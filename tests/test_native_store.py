@@ -103,7 +103,12 @@ def test_batch_paths_equal_the_pair_by_pair_path(steps):
     fast, slow = _stores()
     for step in steps:
         if step[0] == "expire":
-            assert fast.expire(step[1]) == slow.expire(step[1])
+            alive = dict(fast.facts)
+            gone = fast.expire(step[1])
+            assert gone == slow.expire(step[1])
+            # exactly the facts whose horizon passed are gone, each once
+            assert fast.facts == {a: h for a, h in alive.items() if h >= step[1]}
+            assert sorted(map(repr, gone)) == sorted(repr(a) for a, h in alive.items() if h < step[1])
         else:
             pairs = step[1] if step[0] == "insert" else [(a, step[2]) for a in step[1]]
             assert fast.insert(list(pairs)) == slow.insert(list(pairs))

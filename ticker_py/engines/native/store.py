@@ -353,27 +353,37 @@ class Store:
         heap = self.heap
         if not heap or heap[0] >= now:
             return []
-        facts, buckets, stale = self.facts, self.buckets, self.stale
-        get = facts.get
-        out = []
-        while heap and heap[0] < now:
+        facts = self.facts
+        if max(heap) < now:
+            # every horizon passed: the store empties
+            out = list(facts)
+            facts.clear()
+            self.buckets.clear()
+            heap.clear()
+            self.stale.clear()
+            self._unindexed(out, True)
+            return out
+        buckets, stale, pop = self.buckets, self.stale, facts.pop
+        out: list = []
+        while heap[0] < now:
             h = heappop(heap)
             b = buckets.pop(h)
             if h in stale:
-                # the instances whose horizon is still h (the others were extended into later buckets)
+                # instances extended since went into later buckets: one pass deletes the whole
+                # bucket (one lookup per instance) and puts the extended ones back
                 stale.discard(h)
-                out.extend(compress(b, map(h.__eq__, map(get, b, repeat(h + 1)))))
-            elif out:
+                olds = list(map(pop, b, repeat(-1)))
+                if not all(map(h.__eq__, olds)):
+                    facts.update(compress(zip(b, olds), map(h.__lt__, olds)))
+                    b = list(compress(b, map(h.__eq__, olds)))
+            else:
+                _consume(map(facts.__delitem__, b))
+            if out:
                 out.extend(b)
             else:
                 out = b
         if out:
-            everything = len(out) == len(facts)
-            if everything:
-                facts.clear()
-            else:
-                _consume(map(facts.__delitem__, out))
-            self._unindexed(out, everything)
+            self._unindexed(out)
         return out
 
 
