@@ -142,3 +142,21 @@ def test_fast_paths_are_taken():
     store.insert([(batch[0][0], 9)])
     assert store.stale == {7} and store.buckets == {7: [batch[0][0], batch[1][0]], 9: [batch[0][0]]}
     assert store.expire(8) == [batch[1][0]] and store.stale == set() and store.facts == {batch[0][0]: 9}
+
+
+def test_an_index_made_after_facts_arrived_holds_them():
+    """An index (or a constant's dict of one) asked for when the store has facts is filled from
+    them, and asking again for an existing one changes nothing."""
+    store = Store("p", "atom", 2)
+    store.index((0, 1), {1: "b"})
+    facts = [(("p", "a", "b"), 5), (("p", "c", "b"), 5), (("p", "a", -3), 5), (("p", "a", "z"), 5)]
+    store.insert(facts)
+    store.index((0,))
+    store.index((0, 1), {1: -3})
+    store.index((0, 1), {1: "b"})
+    store.index((1,), {1: "b"})
+    assert [e.contents() for e in store.indexes] == [
+        {("b", "a"): {("p", "a", "b")}, ("b", "c"): {("p", "c", "b")}, (-3, "a"): {("p", "a", -3)}},
+        {(None, "a"): {("p", "a", "b"), ("p", "a", -3), ("p", "a", "z")}, (None, "c"): {("p", "c", "b")}},
+        {("b", ()): {("p", "a", "b"), ("p", "c", "b")}}]
+    assert store.indexes[0].parts["b"] == {"a": ("p", "a", "b"), "c": ("p", "c", "b")}

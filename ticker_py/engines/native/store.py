@@ -81,10 +81,10 @@ def _at_key(positions, arity):
 
 
 def acceptor(patterns: list, key: Callable) -> Optional[Callable]:
-    """A filter of a list of instances for literals whose constants are ``patterns``
-    (position -> value): it keeps the instances with one literal's constants at the positions
-    where every literal has one (``key(positions)`` reads them); None if there are none. Plans
-    match constants, so a dropped instance could match none of the literals."""
+    """A filter of a list of atoms for the literals reading an input store, whose constants are
+    ``patterns`` (position -> value): it keeps the atoms with one literal's constants at the
+    positions where every literal has one (``key(positions)`` reads them); None if there are none.
+    Plans match constants, so a dropped atom could match none of the literals."""
     common = tuple(sorted(set.intersection(*(set(c) for c in patterns)))) if patterns else ()
     if not common:
         return None
@@ -228,7 +228,8 @@ class Store:
         fixed = tuple(p for p in positions if p in consts)
         free = tuple(p for p in positions if p not in consts)
         entry = self._index_of.get((positions, fixed))
-        if entry is None:
+        new = entry is None
+        if new:
             entry = self._index_of[(positions, fixed)] = Index(self.key(fixed) if fixed else None,
                                                                self.key(free) if free else None)
             self.indexes.append(entry)
@@ -239,8 +240,10 @@ class Store:
             inner = entry.parts.get(value)
             if inner is None:
                 inner = entry.parts[value] = {}
-                if self.facts:   # a literal compiled after facts arrived: index what is there
-                    entry.add(list(self.facts))
+                new = True
+        if new and self.facts:
+            # a literal compiled after facts arrived: index them (adding an indexed one again is a no-op)
+            entry.add(list(self.facts))
         return inner, free
 
     def insert(self, pairs) -> list:
