@@ -122,13 +122,18 @@ class Index:
 
     def add(self, insts: list) -> None:
         insts, dicts, keys = self._placed(insts)
+        parts = self.parts
         if dicts is None:
-            olds = list(map(self.parts.setdefault, keys, insts))
+            size = len(parts)
+            olds = list(map(parts.setdefault, keys, insts))
+            if len(parts) - size == len(keys):
+                return   # a new key per instance
         else:
+            size = sum(map(len, parts.values()))
             olds = list(map(dict.setdefault, dicts, keys, insts))
-        if all(map(is_, olds, insts)):
-            return   # a new key per instance
-        for d, k, inst in compress(zip(dicts or repeat(self.parts), keys, insts), map(is_not, olds, insts)):
+            if sum(map(len, parts.values())) - size == len(keys):
+                return
+        for d, k, inst in compress(zip(dicts or repeat(parts), keys, insts), map(is_not, olds, insts)):
             b = d[k]
             if type(b) is dict:
                 b[inst] = None
