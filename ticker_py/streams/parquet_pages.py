@@ -20,7 +20,7 @@ from typing import Callable, Iterator, Optional
 
 from ..syntax.ground_atoms import _NAME_CLASSES, _TOKEN_BYTES
 
-__all__ = ["Unsupported", "Corrupt", "ParquetFile", "unpack", "hybrid"]
+__all__ = ["Unsupported", "Corrupt", "ParquetFile", "unpack", "hybrid", "glued_cells"]
 
 
 class Unsupported(Exception):
@@ -447,20 +447,29 @@ class ParquetFile:
             found.append(int.from_bytes(low, "little", signed=True))
         return min(found) if found else None
 
-    def batches(self, names: list, convert: dict, batch_size: int) -> Iterator[tuple]:
+    def batches(self, names: list, convert: dict, batch_size: int, glued: Optional[dict] = None,
+                align: Optional[str] = None) -> Iterator[tuple]:
         """Lists of up to ``batch_size`` values of each column of ``names`` (None for a null), in
-        row order, and for each whether it may hold a null; ``convert[name]`` (if given) maps the
-        non-null values of a string column's dictionary or plain page to what the lists then hold
-        (``convert[name](values, names)``, ``names``: True if the values are known to be names
-        ``[a-z][A-Za-z0-9_']*``).
+        row order; for each whether it may hold a null; and for each the page (the list of a page's
+        values that :func:`_pages` yielded) its values were all taken from, else None.
+        ``convert[name]`` (if given) maps the non-null values of a string column's dictionary or
+        plain page to what the lists then hold (``convert[name](values, names)``, ``names``: True if
+        the values are known to be names ``[a-z][A-Za-z0-9_']*``); before that, ``glued[name]`` (if
+        given) is offered the cells of such a page glued together when :func:`glued_cells` finds
+        them (``glued[name](raw, count)``: what the page then holds, or None to go on as without it).
+        ``align``: a column whose pages no batch straddles.
         Corrupt if the data does not decode."""
+        glued = glued or {}
         with open(self.path, "rb") as f:
             for rows, chunks in self.row_groups:
-                readers = [_Rows(_pages(f, self.columns[n], chunks[n], convert.get(n))) for n in names]
+                readers = [_Rows(_pages(f, self.columns[n], chunks[n], convert.get(n), glued.get(n))) for n in names]
+                aligned = readers[names.index(align)] if align in names else None
                 left = rows
                 while left > 0:
                     size = min(batch_size, left)
-                    yield [r.take(size) for r in readers], [r.nulls for r in readers]
+                    if aligned is not None:
+                        size = min(size, aligned.left())
+                    yield [r.take(size) for r in readers], [r.nulls for r in readers], [r.source for r in readers]
                     left -= size
                 for r in readers:
                     r.finish()
@@ -469,30 +478,44 @@ class ParquetFile:
 class _Rows:
     """Takes rows from a column chunk's pages."""
 
-    __slots__ = ("pages", "page", "pos", "nulls")
+    __slots__ = ("pages", "page", "pos", "nulls", "source")
 
     def __init__(self, pages: Iterator[tuple]):
         self.pages, self.page, self.pos = pages, [], 0
         self.nulls = False  # whether a page so far held a null
+        self.source = None  # the page the rows taken last all came from, if one did
 
-    def take(self, size: int) -> list:
+    def _next(self):
+        page, nulls = next(self.pages, (None, False))
+        if page is None:
+            raise Corrupt("fewer values than rows")
+        self.nulls = self.nulls or nulls
+        return page
+
+    def left(self) -> int:
+        """The rows left in the current page (the next one if it is used up)."""
+        while self.pos >= len(self.page):
+            self.page, self.pos = self._next(), 0
+        return len(self.page) - self.pos
+
+    def take(self, size: int):
         page, pos = self.page, self.pos
-        if pos == 0 and len(page) == size:
-            self.page = []
-            return page
-        out: list = []
+        while pos >= len(page) and size:
+            page, pos = self._next(), 0
+        if pos + size <= len(page):
+            self.source = page
+            if pos == 0 and len(page) == size:
+                self.page, self.pos = [], 0
+                return page
+            self.page, self.pos = page, pos + size
+            return page[pos:pos + size]
+        self.source = None
+        out = list(page[pos:])
         while len(out) < size:
-            if pos >= len(page):
-                (page, nulls), pos = next(self.pages, (None, False)), 0
-                if page is None:
-                    raise Corrupt("fewer values than rows")
-                self.nulls = self.nulls or nulls
-                if not out and len(page) == size:
-                    self.page, self.pos = [], 0
-                    return page
-            piece = page[pos:pos + size - len(out)]
+            page = self._next()
+            piece = page[:size - len(out)]
             out += piece
-            pos += len(piece)
+            pos = len(piece)
         self.page, self.pos = page, pos
         return out
 
@@ -501,15 +524,17 @@ class _Rows:
             raise Corrupt("more values than rows")
 
 
-def _pages(f, column: Column, meta: dict, convert: Optional[Callable]) -> Iterator[tuple]:
+def _pages(f, column: Column, meta: dict, convert: Optional[Callable],
+           glued: Optional[Callable] = None) -> Iterator[tuple]:
     """The values of each data page of a column chunk (None for nulls), and whether it held a null."""
     try:
-        yield from _decoded(f, column, meta, convert)
+        yield from _decoded(f, column, meta, convert, glued)
     except (IndexError, KeyError, ValueError, TypeError, struct.error) as e:
         raise Corrupt(f"{type(e).__name__}: {e}") from None
 
 
-def _decoded(f, column: Column, meta: dict, convert: Optional[Callable]) -> Iterator[tuple]:
+def _decoded(f, column: Column, meta: dict, convert: Optional[Callable],
+             glued: Optional[Callable] = None) -> Iterator[tuple]:
     """:func:`_pages`, raising what Python raises on data that does not decode."""
     if column.kind not in ("int", "string") or meta.get(1) != column.physical:
         raise Corrupt("column type")
@@ -539,8 +564,7 @@ def _decoded(f, column: Column, meta: dict, convert: Optional[Callable]) -> Iter
             if convert is None and column.physical in _INTS:  # integers kept as machine words
                 lookup = _int_array(raw, dict_header[1], column)
             else:
-                values, names = _plain_names(raw, 0, dict_header[1], column)
-                lookup = convert(values, names) if convert is not None else values
+                lookup = _strings(raw, 0, dict_header[1], column, convert, glued)
             continue
         if kind == 0:
             page = header.get(5)
@@ -572,9 +596,7 @@ def _decoded(f, column: Column, meta: dict, convert: Optional[Callable]) -> Iter
             continue  # an index page
         present = defined.count(1) if column.optional else count
         if encoding == 0:
-            values, names = _plain_names(body, at, present, column)
-            if convert is not None:
-                values = convert(values, names)
+            values = _strings(body, at, present, column, convert, glued)
         elif encoding in _DICTIONARY:
             if lookup is None:
                 raise Corrupt("dictionary indices without a dictionary")
@@ -587,6 +609,19 @@ def _decoded(f, column: Column, meta: dict, convert: Optional[Callable]) -> Iter
             values = [next(it) if d else None for d in defined]
         seen += count
         yield values, present < count
+
+
+def _strings(data: bytes, pos: int, count: int, column: Column, convert: Optional[Callable],
+             glued: Optional[Callable]) -> list:
+    """``count`` PLAIN values of ``column`` from ``data[pos:]`` through ``glued`` or ``convert``
+    (:meth:`ParquetFile.batches`)."""
+    if glued is not None and column.physical == _BYTE_ARRAY:
+        raw = glued_cells(data, pos, count)
+        found = glued(raw, count) if raw is not None else None
+        if found is not None:
+            return found
+    values, names = _plain_names(data, pos, count, column)
+    return convert(values, names) if convert is not None else values
 
 
 def _inflate(decompress, body: bytes, size: int) -> bytes:
@@ -657,22 +692,32 @@ def _utf8_cells(data: bytes, pos: int, count: int) -> list:
 
 
 _PRINTABLE = bytes(range(32, 128))
+_CONTROL = bytes(range(32))
 _CONTROL_AS_ZERO = bytes([0] * 32) + bytes(range(32, 256))
 
 
-def _short_cells(data: bytes, count: int, names: Optional[list] = None) -> Optional[list]:
-    """PLAIN byte arrays of ASCII text without control characters, each shorter than 32 bytes,
-    split with bytes and string methods only (None if they are not such). Their lengths' bytes
-    are then the only control characters: ``(length, 0, 0, 0)`` for each cell in order, checked;
-    splitting at them (turned to four zeros) gives the cells, each checked against its length,
-    which makes the split exact."""
+def _lengths_apart(data: bytes, count: int) -> Optional[tuple]:
+    """``(zeroed, sizes)`` if the only control characters of ``data`` (PLAIN byte arrays, ``count``
+    of them) are ``(length, 0, 0, 0)`` for each cell in order, none of length 0: ``data`` with those
+    turned to zeros, and the lengths (bytes); else None."""
     control = data.translate(None, _PRINTABLE)
     if len(control) != 4 * count:
         return None
     sizes = control[::4]
     if control.count(0) != 3 * count or 0 in sizes:
         return None
-    zeroed = data.translate(_CONTROL_AS_ZERO)
+    return data.translate(_CONTROL_AS_ZERO), sizes
+
+
+def _short_cells(data: bytes, count: int, names: Optional[list] = None) -> Optional[list]:
+    """PLAIN byte arrays of ASCII text without control characters, each shorter than 32 bytes,
+    split with bytes and string methods only (None if they are not such). Their lengths' bytes
+    are then the only control characters (:func:`_lengths_apart`); splitting at them (turned to
+    four zeros) gives the cells, each checked against its length, which makes the split exact."""
+    found = _lengths_apart(data, count)
+    if found is None:
+        return None
+    zeroed, sizes = found
     cells = zeroed.decode("ascii").split("\x00\x00\x00\x00")
     if len(cells) != count + 1 or cells[0]:
         return None
@@ -708,3 +753,29 @@ def _ascii_cells(data: bytes, pos: int, count: int, names: Optional[list] = None
     cells = list(map(_but_last, pieces[1:-1]))
     cells.append(pieces[-1])
     return cells
+
+
+def glued_cells(data: bytes, pos: int, count: int) -> Optional[bytes]:
+    """The ``count`` PLAIN byte arrays at ``data[pos:]`` glued together (``p(a)q(b,c)``) if each is
+    ASCII text without control characters, shorter than 32 bytes and ending with ``)``; else None.
+    Their lengths' bytes are then the only control characters, ``(length, 0, 0, 0)`` for each cell
+    in order (checked); splitting at them (turned to four zeros) gives the cells, whose lengths are
+    checked against them, and ``)`` must stand before each but the first and at the end."""
+    data = data[pos:] if pos else data
+    if not count or not data.isascii():
+        return None
+    found = _lengths_apart(data, count)
+    if found is None:
+        return None
+    zeroed, sizes = found
+    pieces = zeroed.split(b"\x00\x00\x00\x00")
+    if len(pieces) != count + 1 or pieces[0]:
+        return None
+    try:
+        if bytes(map(len, pieces))[1:] != sizes:
+            return None
+    except ValueError:  # a piece of 256 bytes or more
+        return None
+    if zeroed[-1] != 41 or zeroed.count(b")\x00\x00\x00\x00") != count - 1:  # 41: ")"
+        return None
+    return data.translate(None, _CONTROL)

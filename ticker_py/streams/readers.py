@@ -262,7 +262,7 @@ class _Grouper:
         atoms, keys = self.atoms, self.keys
         if self.order and len(atoms) > 1 and keys != sorted(keys):  # mostly in order already: O(n)
             atoms = [atoms[i] for i in sorted(range(len(keys)), key=keys.__getitem__)]  # stable
-        known = Known(*self.shape) if self.shape is not None and atoms else None
+        known = Known(self.shape[0], bool(self.shape[1])) if self.shape is not None and atoms else None
         atoms = tuple(atoms)
         if atoms == self.last:  # a time point that repeats the one before: the same tuple again,
             atoms = self.last   # which the checker and the driver do not look at again
@@ -276,11 +276,14 @@ class _Grouper:
 
     def _learn(self, shape: Optional[tuple], first: bool) -> None:
         """Atoms of a chunk whose shape (covering pairs, distinct) is ``shape`` joined the time
-        point (``first``: as its first atoms): pairs add up, distinct holds for one chunk only."""
+        point (``first``: as its first atoms): pairs add up, distinct (True) holds for one chunk
+        only; a distinct that is some other true object (the page the atoms came from, all of
+        which differ) holds on while the time point's chunks all come with that same object."""
         if first or shape is None:
             self.shape = shape
         elif self.shape is not None:
-            self.shape = (self.shape[0] | shape[0], False)
+            same = shape[1] is self.shape[1] and shape[1] is not True
+            self.shape = (self.shape[0] | shape[0], shape[1] if same else False)
 
     def failed(self) -> Iterator[Record]:
         """What to yield before re-raising an error."""
@@ -708,9 +711,10 @@ def _pages_file(grouper: _Grouper, pf, name: str, keys: dict, columns: list, ato
     from .parquet_pages import Corrupt
 
     wanted = [c for c in columns if c not in keys]
+    glued = {}
     if atom_columns == ["atom"]:
         atoms = _AtomCells(grouper)
-        convert = {"atom": atoms.convert}
+        convert, glued = {"atom": atoms.convert}, {"atom": atoms.glued}
     else:
         args = _ArgCells()
         convert = {c: args.predicates if c == PREDICATE else args.terms
@@ -718,11 +722,11 @@ def _pages_file(grouper: _Grouper, pf, name: str, keys: dict, columns: list, ato
         constants = {c: (args.predicates if c == PREDICATE else args.terms)([keys[c]])[0]
                      if type(keys[c]) is str else keys[c]
                      for c in atom_columns if c in keys}
-    batches = pf.batches(wanted, convert, min(batch_size, _PAGES_BATCH))
+    batches = pf.batches(wanted, convert, min(batch_size, _PAGES_BATCH), glued, "atom")
     number = 1
     while True:
         try:
-            batch, nulls = next(batches, (None, None))
+            batch, nulls, pages = next(batches, (None, None, None))
         except (Corrupt, OSError):
             break
         if batch is None:
@@ -733,7 +737,9 @@ def _pages_file(grouper: _Grouper, pf, name: str, keys: dict, columns: list, ato
                        for c in ("t", grouper.order))
         time_nulls = nulls.get("t", False) or nulls.get(grouper.order, False)
         if atom_columns == ["atom"]:
-            yield from grouper.lists(name, number, t, key_list, cells["atom"], (atoms.pairs, False),
+            page = pages[wanted.index("atom")] if "atom" in cells else None
+            distinct = page if page is not None and page is atoms.distinct else False
+            yield from grouper.lists(name, number, t, key_list, cells["atom"], (atoms.pairs, distinct),
                                      time_nulls, nulls["atom"] or atoms.empty, atoms.bad)
         else:
             plain = not args.bad and not any(nulls.get(c, False) for c in atom_columns)
@@ -754,6 +760,20 @@ class _AtomCells:
 
     def __init__(self, grouper: _Grouper):
         self.grouper, self.pairs, self.bad, self.empty = grouper, frozenset(), False, False
+        self.distinct = None  # the page converted last if its atoms all differ
+
+    def glued(self, raw: bytes, count: int) -> Optional[tuple]:
+        """The atoms of ``count`` cells glued together as ``raw`` if :meth:`AtomInterner.glued`
+        splits them (each one atom with constant arguments, all of one arity), else None."""
+        interner = self.grouper.interner
+        found = interner.glued(raw, count)
+        if found is None:
+            return None
+        pairs, distinct = interner.shape
+        if not pairs.issubset(self.pairs):
+            self.pairs = self.pairs | pairs
+        self.distinct = found if distinct else None
+        return found
 
     def convert(self, texts: list, names: bool = False) -> list:
         sample = texts[::len(texts) // 1024 + 1]
