@@ -448,7 +448,7 @@ class ParquetFile:
         return min(found) if found else None
 
     def batches(self, names: list, convert: dict, batch_size: int, glued: Optional[dict] = None,
-                align: Optional[str] = None) -> Iterator[tuple]:
+                align: Optional[str] = None, runs: tuple = ()) -> Iterator[tuple]:
         """Lists of up to ``batch_size`` values of each column of ``names`` (None for a null), in
         row order; for each whether it may hold a null; and for each the page (the list of a page's
         values that :func:`_pages` yielded) its values were all taken from, else None.
@@ -457,12 +457,14 @@ class ParquetFile:
         the values are known to be names ``[a-z][A-Za-z0-9_']*``); before that, ``glued[name]`` (if
         given) is offered the cells of such a page glued together when :func:`glued_cells` finds
         them (``glued[name](raw, count)``: what the page then holds, or None to go on as without it).
-        ``align``: a column whose pages no batch straddles.
+        ``align``: a column whose pages no batch straddles. The integers of a column of ``runs``
+        come as a ``range`` where they are consecutive (``5, 6, 7``), else as a list.
         Corrupt if the data does not decode."""
         glued = glued or {}
         with open(self.path, "rb") as f:
             for rows, chunks in self.row_groups:
-                readers = [_Rows(_pages(f, self.columns[n], chunks[n], convert.get(n), glued.get(n))) for n in names]
+                readers = [_Rows(_pages(f, self.columns[n], chunks[n], convert.get(n), glued.get(n), n in runs))
+                           for n in names]
                 aligned = readers[names.index(align)] if align in names else None
                 left = rows
                 while left > 0:
@@ -510,31 +512,41 @@ class _Rows:
             self.page, self.pos = page, pos + size
             return page[pos:pos + size]
         self.source = None
-        out = list(page[pos:])
-        while len(out) < size:
+        pieces = [page[pos:]]
+        got = len(pieces[0])
+        while got < size:
             page = self._next()
-            piece = page[:size - len(out)]
-            out += piece
-            pos = len(piece)
-        self.page, self.pos = page, pos
-        return out
+            pieces.append(page[:size - got])
+            got += len(pieces[-1])
+        self.page, self.pos = page, len(pieces[-1])
+        return _joined(pieces)
 
     def finish(self) -> None:
         if self.pos < len(self.page) or next(self.pages, None) is not None:
             raise Corrupt("more values than rows")
 
 
+def _joined(pieces: list):
+    """The values of ``pieces`` (lists, tuples or ranges) in one list, or in one range if they are
+    ranges that continue each other."""
+    ranges = [p for p in pieces if p]
+    if all(type(p) is range for p in ranges) and all(a.stop == b.start for a, b in zip(ranges, ranges[1:])):
+        return range(ranges[0].start, ranges[-1].stop) if ranges else []
+    return list(chain.from_iterable(pieces))
+
+
 def _pages(f, column: Column, meta: dict, convert: Optional[Callable],
-           glued: Optional[Callable] = None) -> Iterator[tuple]:
-    """The values of each data page of a column chunk (None for nulls), and whether it held a null."""
+           glued: Optional[Callable] = None, runs: bool = False) -> Iterator[tuple]:
+    """The values of each data page of a column chunk (None for nulls), and whether it held a null;
+    ``runs``: consecutive integers of a page without nulls as a ``range``."""
     try:
-        yield from _decoded(f, column, meta, convert, glued)
+        yield from _decoded(f, column, meta, convert, glued, runs)
     except (IndexError, KeyError, ValueError, TypeError, struct.error) as e:
         raise Corrupt(f"{type(e).__name__}: {e}") from None
 
 
 def _decoded(f, column: Column, meta: dict, convert: Optional[Callable],
-             glued: Optional[Callable] = None) -> Iterator[tuple]:
+             glued: Optional[Callable] = None, runs: bool = False) -> Iterator[tuple]:
     """:func:`_pages`, raising what Python raises on data that does not decode."""
     if column.kind not in ("int", "string") or meta.get(1) != column.physical:
         raise Corrupt("column type")
@@ -543,19 +555,12 @@ def _decoded(f, column: Column, meta: dict, convert: Optional[Callable],
     dictionary_at = meta.get(11)
     if dictionary_at is not None and 0 < dictionary_at < start:
         start = dictionary_at
-    f.seek(start)
-    data = f.read(meta[7])
-    if len(data) != meta[7]:
-        raise Corrupt("column chunk past the end of the file")
-    total, pos, lookup, memo = meta[5], 0, None, {}
+    total, lookup, memo = meta[5], None, {}
     seen = 0
+    pages = _chunk_pages(f, start, meta[7])
     while seen < total:
-        header, pos = _struct(data, pos)
-        kind, raw_size, size = header[1], header[2], header[3]
-        body = data[pos:pos + size]
-        pos += size
-        if len(body) != size:
-            raise Corrupt("page past the end of its column chunk")
+        header, body = next(pages)
+        kind, raw_size = header[1], header[2]
         if kind == 2:
             dict_header = header.get(7, {})
             if dict_header.get(2, 0) not in (0, 2):
@@ -563,6 +568,9 @@ def _decoded(f, column: Column, meta: dict, convert: Optional[Callable],
             raw, memo = _inflate(decompress, body, raw_size), {}  # blocks map through this dictionary
             if convert is None and column.physical in _INTS:  # integers kept as machine words
                 lookup = _int_array(raw, dict_header[1], column)
+            elif glued is not None and column.physical == _BYTE_ARRAY and raw.isascii() \
+                    and (short := _lengths_apart(raw, dict_header[1], False)) is not None:
+                lookup = _Dictionary(raw, dict_header[1], short[1], column, convert, glued)
             else:
                 lookup = _strings(raw, 0, dict_header[1], column, convert, glued)
             continue
@@ -595,13 +603,20 @@ def _decoded(f, column: Column, meta: dict, convert: Optional[Callable],
         else:
             continue  # an index page
         present = defined.count(1) if column.optional else count
+        runs_here = runs and present == count and column.kind == "int"
         if encoding == 0:
-            values = _strings(body, at, present, column, convert, glued)
+            values = _run(_int_array(body, present, column, at)) if runs_here else \
+                _strings(body, at, present, column, convert, glued)
         elif encoding in _DICTIONARY:
             if lookup is None:
                 raise Corrupt("dictionary indices without a dictionary")
             width = body[at] if at < len(body) else 0
-            values = hybrid(body, at + 1, len(body), width, present, lookup, memo) if present else []
+            if runs_here and type(lookup) is array:
+                values = _looked_up(lookup, hybrid(body, at + 1, len(body), width, present) if present else [])
+            elif type(lookup) is _Dictionary:
+                values, lookup = lookup.page(hybrid(body, at + 1, len(body), width, present) if present else [])
+            else:
+                values = hybrid(body, at + 1, len(body), width, present, lookup, memo) if present else []
         else:
             raise Corrupt(f"encoding {encoding}")  # the footer lists them; the caller checks first
         if column.optional and present < count:
@@ -609,6 +624,88 @@ def _decoded(f, column: Column, meta: dict, convert: Optional[Callable],
             values = [next(it) if d else None for d in defined]
         seen += count
         yield values, present < count
+
+
+class _Dictionary:
+    """A dictionary page of short cells (:func:`_lengths_apart`) not converted yet: a data page whose
+    indices are one run ``i, i + 1, ...`` (a column of distinct values) converts just its part, and
+    keeps nothing; the first other page converts the whole dictionary, which is then the lookup."""
+
+    __slots__ = ("raw", "count", "sizes", "convert")
+
+    def __init__(self, raw: bytes, count: int, sizes: bytes, column: Column, convert, glued):
+        self.raw, self.count, self.sizes = raw, count, sizes
+        self.convert = lambda data, n: _strings(data, 0, n, column, convert, glued)
+
+    def page(self, codes: list) -> tuple:
+        """(the values of ``codes``, the lookup for the pages after this one: self, or the converted
+        dictionary)."""
+        n = len(codes)
+        if not n:
+            return [], self
+        first = codes[0]
+        if 0 <= first and first + n <= self.count and codes[-1] - first == n - 1 \
+                and codes == list(range(first, first + n)):
+            sizes = self.sizes
+            start = 4 * first + sum(sizes[:first])
+            return self.convert(self.raw[start:start + 4 * n + sum(sizes[first:first + n])], n), self
+        lookup = self.convert(self.raw, self.count)
+        try:
+            return list(map(lookup.__getitem__, codes)), lookup
+        except IndexError:
+            raise Corrupt("dictionary index out of range") from None
+
+
+def _chunk_pages(f, start: int, length: int) -> Iterator[tuple]:
+    """(header, body) of each page of the column chunk of ``length`` bytes at ``start`` of file ``f``,
+    read page by page (other columns read ``f`` in between); IndexError if a header does not parse
+    within the chunk, Corrupt if a body runs past its end."""
+    at, end = start, start + length
+    while True:
+        f.seek(at)
+        ahead = min(_HEADER, end - at)
+        head = f.read(ahead)
+        while True:
+            try:
+                header, pos = _struct(head, 0)
+                break
+            except IndexError:
+                if len(head) < ahead or ahead == end - at:
+                    raise
+                ahead = min(ahead * 16, end - at)
+                head += f.read(ahead - len(head))
+        size = header[3]
+        if at + pos + size > end:
+            raise Corrupt("page past the end of its column chunk")
+        body = head[pos:pos + size]
+        if len(body) < size:
+            body += f.read(size - len(body))
+            if len(body) != size:
+                raise Corrupt("column chunk past the end of the file")
+        at += pos + size
+        yield header, body
+
+
+#: bytes read ahead for a page header (more if it is longer: statistics of long strings)
+_HEADER = 512
+
+
+def _run(values: array):
+    """``values`` as a ``range`` if they are consecutive integers, else as a list."""
+    if values and values == array(values.typecode, range(values[0], values[0] + len(values))):
+        return range(values[0], values[0] + len(values))
+    return values.tolist()
+
+
+def _looked_up(lookup: array, codes: list):
+    """The integers of dictionary ``lookup`` at ``codes`` (:func:`_run`)."""
+    first, n = (codes[0], len(codes)) if codes else (0, 0)
+    if n and codes[-1] - first == n - 1 and first + n <= len(lookup) and codes == list(range(first, first + n)):
+        return _run(lookup[first:first + n])
+    try:
+        return list(map(lookup.__getitem__, codes))
+    except IndexError:
+        raise Corrupt("dictionary index out of range") from None
 
 
 def _strings(data: bytes, pos: int, count: int, column: Column, convert: Optional[Callable],
@@ -641,12 +738,13 @@ _last = itemgetter(-1)
 _but_last = itemgetter(slice(None, -1))
 
 
-def _int_array(data: bytes, count: int, column: Column) -> array:
-    """``count`` PLAIN integers of ``column``'s type as an array (a dictionary: a fifth of a list's memory)."""
+def _int_array(data: bytes, count: int, column: Column, pos: int = 0) -> array:
+    """``count`` PLAIN integers of ``column``'s type from ``data[pos:]`` as an array (a dictionary:
+    a fifth of a list's memory)."""
     width = _INTS[column.physical]
-    if width * count > len(data):
+    if pos + width * count > len(data):
         raise Corrupt("values past the end of their page")
-    found = array("i" if width == 4 else "q", data[:width * count])
+    found = array("i" if width == 4 else "q", data[pos:pos + width * count])
     if not _LITTLE:
         found.byteswap()
     return found
@@ -660,14 +758,8 @@ def _plain(data: bytes, pos: int, count: int, column: Column) -> list:
 def _plain_names(data: bytes, pos: int, count: int, column: Column) -> tuple:
     """:func:`_plain`, and True if the values are known to be names (``[a-z][A-Za-z0-9_']*``, the
     constants of the stream syntax, keywords included), else False (not known)."""
-    width = _INTS.get(column.physical)
-    if width is not None:
-        if pos + width * count > len(data):
-            raise Corrupt("values past the end of their page")
-        found = array("i" if width == 4 else "q", data[pos:pos + width * count])
-        if not _LITTLE:
-            found.byteswap()
-        return found.tolist(), False
+    if column.physical in _INTS:
+        return _int_array(data, count, column, pos).tolist(), False
     names = [False]
     found = _ascii_cells(data, pos, count, names)
     if found is not None:
@@ -696,17 +788,17 @@ _CONTROL = bytes(range(32))
 _CONTROL_AS_ZERO = bytes([0] * 32) + bytes(range(32, 256))
 
 
-def _lengths_apart(data: bytes, count: int) -> Optional[tuple]:
+def _lengths_apart(data: bytes, count: int, zeroed: bool = True) -> Optional[tuple]:
     """``(zeroed, sizes)`` if the only control characters of ``data`` (PLAIN byte arrays, ``count``
     of them) are ``(length, 0, 0, 0)`` for each cell in order, none of length 0: ``data`` with those
-    turned to zeros, and the lengths (bytes); else None."""
+    turned to zeros (if ``zeroed``, else None), and the lengths (bytes); else None."""
     control = data.translate(None, _PRINTABLE)
     if len(control) != 4 * count:
         return None
     sizes = control[::4]
     if control.count(0) != 3 * count or 0 in sizes:
         return None
-    return data.translate(_CONTROL_AS_ZERO), sizes
+    return data.translate(_CONTROL_AS_ZERO) if zeroed else None, sizes
 
 
 def _short_cells(data: bytes, count: int, names: Optional[list] = None) -> Optional[list]:
@@ -757,25 +849,19 @@ def _ascii_cells(data: bytes, pos: int, count: int, names: Optional[list] = None
 
 def glued_cells(data: bytes, pos: int, count: int) -> Optional[bytes]:
     """The ``count`` PLAIN byte arrays at ``data[pos:]`` glued together (``p(a)q(b,c)``) if each is
-    ASCII text without control characters, shorter than 32 bytes and ending with ``)``; else None.
-    Their lengths' bytes are then the only control characters, ``(length, 0, 0, 0)`` for each cell
-    in order (checked); splitting at them (turned to four zeros) gives the cells, whose lengths are
-    checked against them, and ``)`` must stand before each but the first and at the end."""
+    ASCII text without control characters, shorter than 32 bytes, and has one ``)``, at its end;
+    else None. Their lengths' bytes are then the only control characters (:func:`_lengths_apart`),
+    and where each byte is a control character, a ``)`` or another is exactly what the lengths say."""
     data = data[pos:] if pos else data
     if not count or not data.isascii():
         return None
-    found = _lengths_apart(data, count)
-    if found is None:
-        return None
-    zeroed, sizes = found
-    pieces = zeroed.split(b"\x00\x00\x00\x00")
-    if len(pieces) != count + 1 or pieces[0]:
-        return None
-    try:
-        if bytes(map(len, pieces))[1:] != sizes:
-            return None
-    except ValueError:  # a piece of 256 bytes or more
-        return None
-    if zeroed[-1] != 41 or zeroed.count(b")\x00\x00\x00\x00") != count - 1:  # 41: ")"
+    found = _lengths_apart(data, count, False)
+    if found is None or data.translate(_KINDS) != b"".join(map(_CELL_KINDS.__getitem__, found[1])):
         return None
     return data.translate(None, _CONTROL)
+
+
+#: a page's bytes by kind: control characters 1, ``)`` 2, any other 0
+_KINDS = bytes([1] * 32 + [0] * 9 + [2] + [0] * 214)
+#: the kinds of a cell of each length with a ``)`` at its end only, after its length
+_CELL_KINDS = [b"\x01" * 4 + b"\x00" * (n - 1) + b"\x02" for n in range(32)]
