@@ -191,8 +191,7 @@ def _mapped(data: bytes, start: int, groups: int, width: int, lookup, memo: Opti
     if lookup is None:
         return codes
     first = codes[0]
-    if codes[-1] - first == len(codes) - 1 and first + len(codes) <= len(lookup) \
-            and codes == list(range(first, first + len(codes))):  # a column of distinct values
+    if first + len(codes) <= len(lookup) and _consecutive(codes):  # a column of distinct values
         found = lookup[first:first + len(codes)]
         return found.tolist() if type(found) is array else found
     return list(map(lookup.__getitem__, codes))
@@ -644,8 +643,7 @@ class _Dictionary:
         if not n:
             return [], self
         first = codes[0]
-        if 0 <= first and first + n <= self.count and codes[-1] - first == n - 1 \
-                and codes == list(range(first, first + n)):
+        if first + n <= self.count and _consecutive(codes):
             sizes = self.sizes
             start = 4 * first + sum(sizes[:first])
             return self.convert(self.raw[start:start + 4 * n + sum(sizes[first:first + n])], n), self
@@ -692,15 +690,52 @@ _HEADER = 512
 
 def _run(values: array):
     """``values`` as a ``range`` if they are consecutive integers, else as a list."""
-    if values and values == array(values.typecode, range(values[0], values[0] + len(values))):
-        return range(values[0], values[0] + len(values))
-    return values.tolist()
+    return range(values[0], values[0] + len(values)) if _consecutive(values) else values.tolist()
+
+
+def _consecutive(values) -> bool:
+    """Whether ``values`` (an array, or a list of integers below 2**62) are ``v, v + 1, v + 2, ...``
+    (at least one): the machine words of each block of them, read as one integer, are those of
+    ``0, 1, 2, ...`` plus its first value times those of ``1, 1, 1, ...`` (no carries between the
+    words, as none of them overflows)."""
+    n = len(values)
+    if not n:
+        return False
+    first = values[0]
+    if type(values) is not array:
+        if first < 0 or values[-1] != first + n - 1 or first + n > 1 << 62:
+            return False
+        values = array("q", values)
+    size = values.itemsize
+    if first < 0 or values[-1] != first + n - 1 or first + n > 1 << (8 * size - 1):
+        return False
+    steps, ones = _words(values.typecode)
+    data, order = values.tobytes(), sys.byteorder
+    for start in range(0, n, _BLOCK):
+        k = min(_BLOCK, n - start)
+        if k < _BLOCK:
+            mask = (1 << (8 * size * k)) - 1
+            steps, ones = steps & mask, ones & mask
+        if int.from_bytes(data[start * size:(start + k) * size], order) != steps + (first + start) * ones:
+            return False
+    return True
+
+
+#: words checked at once by :func:`_consecutive`
+_BLOCK = 4096
+
+
+@functools.lru_cache(maxsize=4)
+def _words(typecode: str) -> tuple:
+    """The machine words of ``0, 1, ..., _BLOCK - 1`` and of as many ones, each read as one integer."""
+    return tuple(int.from_bytes(array(typecode, values).tobytes(), sys.byteorder)
+                 for values in (range(_BLOCK), [1] * _BLOCK))
 
 
 def _looked_up(lookup: array, codes: list):
     """The integers of dictionary ``lookup`` at ``codes`` (:func:`_run`)."""
     first, n = (codes[0], len(codes)) if codes else (0, 0)
-    if n and codes[-1] - first == n - 1 and first + n <= len(lookup) and codes == list(range(first, first + n)):
+    if first + n <= len(lookup) and _consecutive(codes):
         return _run(lookup[first:first + n])
     try:
         return list(map(lookup.__getitem__, codes))
