@@ -187,6 +187,13 @@ def _mapped(data: bytes, start: int, groups: int, width: int, lookup, memo: Opti
             if blocks * per < groups:
                 out += map(get, unpack(data, whole, groups - blocks * per, width))
             return out
+    first = _packed_run(data, start, groups, width)
+    if first is not None:  # 8 * groups consecutive integers
+        if lookup is None:
+            return range(first, first + 8 * groups)
+        if first + 8 * groups <= len(lookup):
+            found = lookup[first:first + 8 * groups]
+            return found.tolist() if type(found) is array else found
     codes = unpack(data, start, groups, width)
     if lookup is None:
         return codes
@@ -195,6 +202,37 @@ def _mapped(data: bytes, start: int, groups: int, width: int, lookup, memo: Opti
         found = lookup[first:first + len(codes)]
         return found.tolist() if type(found) is array else found
     return list(map(lookup.__getitem__, codes))
+
+
+def _packed_run(data: bytes, start: int, groups: int, width: int) -> Optional[int]:
+    """v if the ``8 * groups`` integers bit-packed at ``data[start:]`` are ``v, v + 1, v + 2, ...``
+    (an index column of distinct values), else None: read as one integer, each block of them is
+    ``0, 1, 2, ...`` packed, plus its first value times ``1, 1, 1, ...`` packed (no field overflows)."""
+    end = start + groups * width
+    if not width or not groups or end > len(data):
+        return None
+    first = int.from_bytes(data[start:start + 4], "little") & ((1 << width) - 1)
+    if first + 8 * groups > 1 << width:
+        return None
+    steps, ones = _packed_words(width)
+    step = _BLOCK * width // 8
+    for i, a in enumerate(range(start, end, step)):
+        b = min(a + step, end)
+        if b - a < step:
+            mask = (1 << (8 * (b - a))) - 1
+            steps, ones = steps & mask, ones & mask
+        if int.from_bytes(data[a:b], "little") != steps + (first + i * _BLOCK) * ones:
+            return None
+    return first
+
+
+@functools.lru_cache(maxsize=8)
+def _packed_words(width: int) -> tuple:
+    """``0, 1, ..., _BLOCK - 1`` and as many ones, bit-packed ``width`` bits each, read as integers."""
+    steps = ones = 0
+    for i in reversed(range(_BLOCK)):
+        steps, ones = (steps << width) | i, (ones << width) | 1
+    return steps, ones
 
 
 def _recurs(data: bytes, start: int, groups: int, width: int) -> bool:
@@ -235,7 +273,10 @@ def hybrid(data: bytes, pos: int, end: int, width: int, count: int, lookup=None,
                 pos += size
                 out += [value if lookup is None else lookup[value]] * min(head >> 1, count - len(out))
         if packed:
-            out += _mapped(b"".join(packed), 0, waiting // 8, width, lookup, memo)
+            found = _mapped(b"".join(packed), 0, waiting // 8, width, lookup, memo)
+            if not out and type(found) is range:  # one run of consecutive integers
+                return found[:count]
+            out += found
     except IndexError:
         raise Corrupt("dictionary index out of range") from None
     del out[count:]
@@ -689,18 +730,21 @@ _HEADER = 512
 
 
 def _run(values: array):
-    """``values`` as a ``range`` if they are consecutive integers, else as a list."""
+    """``values`` as a ``range`` if they are consecutive integers from 0 on (:func:`_consecutive`),
+    else as a list."""
     return range(values[0], values[0] + len(values)) if _consecutive(values) else values.tolist()
 
 
 def _consecutive(values) -> bool:
-    """Whether ``values`` (an array, or a list of integers below 2**62) are ``v, v + 1, v + 2, ...``
-    (at least one): the machine words of each block of them, read as one integer, are those of
+    """Whether ``values`` (a range, an array, or a list of integers below 2**62) are ``v, v + 1,
+    v + 2, ...`` with v >= 0 (at least one): the machine words of each block of them, read as one integer, are those of
     ``0, 1, 2, ...`` plus its first value times those of ``1, 1, 1, ...`` (no carries between the
     words, as none of them overflows)."""
     n = len(values)
     if not n:
         return False
+    if type(values) is range:
+        return values.step == 1
     first = values[0]
     if type(values) is not array:
         if first < 0 or values[-1] != first + n - 1 or first + n > 1 << 62:
