@@ -229,9 +229,9 @@ def _packed_run(data: bytes, start: int, groups: int, width: int) -> Optional[in
 @functools.lru_cache(maxsize=8)
 def _packed_words(width: int) -> tuple:
     """``0, 1, ..., _BLOCK - 1`` and as many ones, bit-packed ``width`` bits each, read as integers."""
-    steps = ones = 0
-    for i in reversed(range(_BLOCK)):
-        steps, ones = (steps << width) | i, (ones << width) | 1
+    steps, ones, m = 0, 1, 1  # for the first m values, doubled until m is _BLOCK
+    while m < _BLOCK:
+        steps, ones, m = steps + ((steps + m * ones) << (m * width)), ones + (ones << (m * width)), 2 * m
     return steps, ones
 
 
