@@ -440,6 +440,14 @@ def test_glued_cells_are_exactly_the_cells(cells, skip):
 
 
 @settings(max_examples=scaled(300, 80), deadline=None)
+@given(sizes=st.one_of(st.lists(st.integers(1, 31), min_size=1, max_size=40),
+                       st.builds(lambda n, k: [n] * k, st.integers(1, 31), st.integers(1, 40))))
+def test_the_kinds_of_cells_of_given_lengths(sizes):
+    """The expected kinds of a page of cells (one length, or four cells at a time) are each cell's in turn."""
+    assert parquet_pages._kinds(bytes(sizes)) == b"".join(b"\x01" * 4 + b"\x00" * (n - 1) + b"\x02" for n in sizes)
+
+
+@settings(max_examples=scaled(300, 80), deadline=None)
 @given(cells=st.lists(st.from_regex(r"[a-z]{1,3}\([a-z0-9]{1,5}\)", fullmatch=True), min_size=2, max_size=20),
        data=st.data())
 def test_glued_cells_refuse_lengths_that_do_not_fit(cells, data):

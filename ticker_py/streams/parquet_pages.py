@@ -935,7 +935,7 @@ def glued_cells(data: bytes, pos: int, count: int) -> Optional[bytes]:
     if not count or not data.isascii():
         return None
     found = _lengths_apart(data, count, False)
-    if found is None or data.translate(_KINDS) != b"".join(map(_CELL_KINDS.__getitem__, found[1])):
+    if found is None or data.translate(_KINDS) != _kinds(found[1]):
         return None
     return data.translate(None, _CONTROL)
 
@@ -944,3 +944,26 @@ def glued_cells(data: bytes, pos: int, count: int) -> Optional[bytes]:
 _KINDS = bytes([1] * 32 + [0] * 9 + [2] + [0] * 214)
 #: the kinds of a cell of each length with a ``)`` at its end only, after its length
 _CELL_KINDS = [b"\x01" * 4 + b"\x00" * (n - 1) + b"\x02" for n in range(32)]
+
+
+class _FourCells(dict):
+    """The kinds of four cells in a row, by their lengths' bytes read as one 32-bit integer."""
+
+    def __missing__(self, key: int) -> bytes:
+        if len(self) > 1 << 12:
+            self.clear()
+        found = self[key] = b"".join(map(_CELL_KINDS.__getitem__, key.to_bytes(4, sys.byteorder)))
+        return found
+
+
+_FOUR_CELLS = _FourCells()
+
+
+def _kinds(sizes: bytes) -> bytes:
+    """The kinds (:data:`_KINDS`) of PLAIN cells of lengths ``sizes`` (1 to 31) that each have a ``)``
+    at their end only: one cell's repeated if all have one length, else four cells' at a time."""
+    if sizes.count(sizes[0]) == len(sizes):
+        return _CELL_KINDS[sizes[0]] * len(sizes)
+    whole = len(sizes) & ~3
+    found = b"".join(map(_FOUR_CELLS.__getitem__, memoryview(sizes[:whole]).cast("I")))
+    return found + b"".join(map(_CELL_KINDS.__getitem__, sizes[whole:])) if whole < len(sizes) else found
