@@ -124,7 +124,8 @@ def test_bit_packed_runs_of_consecutive_integers_are_found_exactly(width, data):
     run past the end behave as before."""
     groups = data.draw(st.integers(1, min(1200, (1 << width) // 8 + 2)))
     n = 8 * groups
-    first = data.draw(st.integers(0, max(0, (1 << width) - n)))
+    first = data.draw(st.one_of(st.integers(0, max(0, min(1 << 16, (1 << width) - n))),
+                                st.just(max(0, (1 << width) - n))))
     values = [(first + i) & ((1 << width) - 1) for i in range(n)]
     if data.draw(st.booleans()):
         i = data.draw(st.integers(0, n - 1))
@@ -134,6 +135,8 @@ def test_bit_packed_runs_of_consecutive_integers_are_found_exactly(width, data):
     found = parquet_pages.hybrid(packed, 0, len(packed), width, count)
     assert list(found) == values[:count]
     assert (type(found) is range) == (values == list(range(values[0], values[0] + n)))
+    if max(values) > 1 << 16:
+        return
     lookup = [f"v{i}" for i in range(min(1 << width, first + n + 3))]
     if max(values) < len(lookup):
         assert parquet_pages.hybrid(packed, 0, len(packed), width, count, lookup) == [lookup[v] for v in values[:count]]
