@@ -823,7 +823,8 @@ def _int_array(data: bytes, count: int, column: Column, pos: int = 0) -> array:
     width = _INTS[column.physical]
     if pos + width * count > len(data):
         raise Corrupt("values past the end of their page")
-    found = array("i" if width == 4 else "q", data[pos:pos + width * count])
+    found = array("i" if width == 4 else "q")
+    found.frombytes(memoryview(data)[pos:pos + width * count])  # no copy of the bytes first
     if not _LITTLE:
         found.byteswap()
     return found

@@ -430,8 +430,9 @@ class _Grouper:
     def lists(self, source, first_line, t: list, keys: Optional[list], atoms: list, shape: Optional[tuple],
               nulls: bool = True, empty: bool = True, bad: bool = True) -> Iterator[Record]:
         """Like :meth:`chunk`, for plain lists (the pyarrow-free Parquet reader): ``t`` and ``keys``
-        hold integers or None (only if ``nulls``; ``keys`` may be a ``range``), ``atoms`` atoms, None (an empty cell; only if
-        ``empty``) or :class:`_Bad` cells (only if ``bad``); ``shape`` is that of the atoms, if known."""
+        hold integers or None (only if ``nulls``; ``keys`` may be a ``range``), ``atoms`` atoms, None
+        (an empty cell; only if ``empty``) or :class:`_Bad` cells (only if ``bad``); ``shape`` is
+        that of the atoms, if known."""
         n = len(t)
         if nulls and (None in t or (keys is not None and type(keys) is not range and None in keys)):
             for i in range(n):
