@@ -116,6 +116,35 @@ def test_consecutive_indices_take_a_slice_of_the_dictionary(start):
     assert found == [1000 + v for v in values] and type(found) is list
 
 
+@settings(max_examples=scaled(400, 100), deadline=None)
+@given(width=st.integers(1, 32), data=st.data())
+def test_bit_packed_runs_of_consecutive_integers_are_found_exactly(width, data):
+    """Bit-packed integers that are v, v + 1, ... (checked on the packed bytes, without unpacking)
+    come as a range; any other come as unpack gives them; counts not a multiple of 8 and a packed
+    run past the end behave as before."""
+    groups = data.draw(st.integers(1, min(1200, (1 << width) // 8 + 2)))
+    n = 8 * groups
+    first = data.draw(st.one_of(st.integers(0, max(0, min(1 << 16, (1 << width) - n))),
+                                st.just(max(0, (1 << width) - n))))
+    values = [(first + i) & ((1 << width) - 1) for i in range(n)]
+    if data.draw(st.booleans()):
+        i = data.draw(st.integers(0, n - 1))
+        values[i] = data.draw(st.integers(0, (1 << width) - 1))
+    packed = _varint(groups << 1 | 1) + _pack(values, width)
+    count = data.draw(st.integers(max(1, n - 7), n))
+    found = parquet_pages.hybrid(packed, 0, len(packed), width, count)
+    assert list(found) == values[:count]
+    assert (type(found) is range) == (values == list(range(values[0], values[0] + n)))
+    if max(values) > 1 << 16:
+        return
+    lookup = [f"v{i}" for i in range(min(1 << width, first + n + 3))]
+    if max(values) < len(lookup):
+        assert parquet_pages.hybrid(packed, 0, len(packed), width, count, lookup) == [lookup[v] for v in values[:count]]
+    else:
+        with pytest.raises(parquet_pages.Corrupt):
+            parquet_pages.hybrid(packed, 0, len(packed), width, count, lookup)
+
+
 def test_consecutive_indices_past_the_dictionary_are_corrupt():
     data = _varint(12 << 1 | 1) + _pack(list(range(90, 186)), 8)
     with pytest.raises(parquet_pages.Corrupt):
@@ -387,3 +416,198 @@ def test_plain_pages_know_when_every_cell_is_a_name(cells):
         assert all(re.fullmatch(r"[a-z][A-Za-z0-9_']*", c) for c in cells)
     if all(re.fullmatch(r"[a-z][A-Za-z0-9_']{0,30}", c) for c in cells):
         assert names
+
+
+# ---------------------------------------------------------------- pages of constant atoms
+
+GLUED_CELL = st.one_of(st.sampled_from(["p(a)", "q(b,c)", "p(a)q(b)", "p(f(a))", "p(a))", "p", "", ")",
+                                        "r(" + "x" * 27 + ")", "r(" + "x" * 28 + ")", "p(\x01)", "p(\x00)"]),
+                       st.from_regex(r"[a-z][a-z0-9]{0,3}\([a-z0-9,]{0,6}\)", fullmatch=True),
+                       st.text(st.characters(max_codepoint=130), max_size=12))
+
+
+def _plain_bytes(cells: list) -> bytes:
+    return b"".join(len(c.encode()).to_bytes(4, "little") + c.encode() for c in cells)
+
+
+@settings(max_examples=scaled(600, 150), deadline=None)
+@given(cells=st.lists(GLUED_CELL, min_size=1, max_size=30), skip=st.integers(0, 3))
+def test_glued_cells_are_exactly_the_cells(cells, skip):
+    """glued_cells gives the cells glued together exactly when each is ASCII without control
+    characters, shorter than 32 bytes and holds one ``)``, at its end; else None."""
+    data = b"\xff" * skip + _plain_bytes(cells)
+    expected = all(c.isascii() and 0 < len(c) < 32 and c.count(")") == 1 and c.endswith(")")
+                   and not any(ord(x) < 32 for x in c) for c in cells)
+    found = parquet_pages.glued_cells(data, skip, len(cells))
+    assert found == ("".join(cells).encode() if expected else None)
+
+
+@settings(max_examples=scaled(300, 80), deadline=None)
+@given(sizes=st.one_of(st.lists(st.integers(1, 31), min_size=1, max_size=40),
+                       st.builds(lambda n, k: [n] * k, st.integers(1, 31), st.integers(1, 40))))
+def test_the_kinds_of_cells_of_given_lengths(sizes):
+    """The expected kinds of a page of cells (one length, or four cells at a time) are each cell's in turn."""
+    assert parquet_pages._kinds(bytes(sizes)) == b"".join(b"\x01" * 4 + b"\x00" * (n - 1) + b"\x02" for n in sizes)
+
+
+@settings(max_examples=scaled(300, 80), deadline=None)
+@given(cells=st.lists(st.from_regex(r"[a-z]{1,3}\([a-z0-9]{1,5}\)", fullmatch=True), min_size=2, max_size=20),
+       data=st.data())
+def test_glued_cells_refuse_lengths_that_do_not_fit(cells, data):
+    """A page whose length bytes are moved, or say another length than their cell has, is refused
+    (a reader by the lengths would cut other cells)."""
+    sizes = [len(c) for c in cells]
+    i, j = data.draw(st.integers(0, len(cells) - 1)), data.draw(st.integers(0, len(cells) - 1))
+    wrong = sizes[:]
+    wrong[i], wrong[j] = sizes[j], sizes[i]
+    if data.draw(st.booleans()):
+        wrong[i] = data.draw(st.integers(1, 31).filter(lambda n: n != sizes[i]))
+    page = b"".join(n.to_bytes(4, "little") + c.encode() for n, c in zip(wrong, cells))
+    found = parquet_pages.glued_cells(page, 0, len(cells))
+    assert found == ("".join(cells).encode() if wrong == sizes else None)
+
+
+@settings(max_examples=scaled(400, 100), deadline=None)
+@given(values=st.one_of(
+    st.builds(lambda a, n: list(range(a, a + n)), st.integers(-3, 1 << 40), st.integers(0, 9000)),
+    st.lists(st.integers(0, 1 << 33), max_size=40),
+    st.builds(lambda a, n, i, d: [a + k + (d if k == i else 0) for k in range(n)],
+              st.integers(0, 1000), st.integers(1, 9000), st.integers(0, 9000), st.integers(-2, 2))),
+    typecode=st.sampled_from("iq"))
+def test_consecutive_integers_are_found_exactly(values, typecode):
+    from array import array
+
+    expected = bool(values) and values == list(range(values[0], values[0] + len(values)))
+    if typecode == "i" and any(not -(1 << 31) <= v < 1 << 31 for v in values):
+        typecode = "q"
+    found = parquet_pages._run(array(typecode, values))
+    assert list(found) == values and (type(found) is range) == (expected and values[0] >= 0)  # none negative
+    assert parquet_pages._consecutive(values) == (expected and values[0] >= 0)
+
+
+@st.composite
+def constant_tables(draw):
+    """Streams of atoms with constant arguments (the fast path: pages go from bytes to atoms at once),
+    distinct or recurring, mixed now and then with atoms that are not (nested terms, strings with
+    escapes, negative and wide integers, bad cells), an order column that is consecutive, shuffled,
+    or has ties, and empty time points in between."""
+    points = draw(st.integers(1, 12))
+    per = draw(st.integers(1, 40))
+    distinct = draw(st.booleans())
+    arity = draw(st.integers(1, 3))
+    odd = ['p(f(a),"x\\"y")', "p(-12,a)", "p(123456789012345678901234,b)", 'q("a\\\\b")', "p(a", "not(a)"]
+    t, atoms, n = [], [], 0
+    now = 0
+    for _ in range(points):
+        now += draw(st.sampled_from([0, 1, 1, 1, 3]))
+        for _ in range(draw(st.integers(0, per))):
+            i = n if distinct else n % 7
+            args = ",".join(f"{'abc'[k]}{i}" for k in range(arity))
+            atoms.append(f"{'pq'[i % 2] if not distinct else 'p'}({args})")
+            t.append(now)
+            n += 1
+    if atoms and draw(st.integers(0, 3)) == 0:
+        atoms[draw(st.integers(0, len(atoms) - 1))] = draw(st.sampled_from(odd))
+    order = draw(st.sampled_from(["consecutive", "shuffled", "ties", None]))
+    columns = {"t": pa.array(t, pa.int64())}
+    if order:
+        keys = list(range(1, len(t) + 1))
+        if order == "shuffled" and keys:  # a part of them
+            a = draw(st.integers(0, len(keys) - 1))
+            b = draw(st.integers(a, len(keys)))
+            part = keys[a:b]
+            draw(st.randoms()).shuffle(part)
+            keys[a:b] = part
+        elif order == "ties":
+            keys = [k // 3 for k in keys]
+        columns["c"] = pa.array(keys, pa.int64())
+    columns["atom"] = pa.array(atoms, pa.string())
+    return pa.table(columns)
+
+
+@settings(max_examples=scaled(200, 60), deadline=None)
+@given(table=constant_tables(), use_dictionary=st.booleans(), page_size=st.sampled_from([64, 300, 1 << 20]),
+       dictionary_limit=st.sampled_from([100, 1 << 20]), row_group_size=st.sampled_from([17, 1000]),
+       compression=st.sampled_from(["none", "snappy"]), batch_size=st.sampled_from([5, 65536]))
+def test_pages_of_constant_atoms_give_what_pyarrow_and_text_give(tmp_path_factory, table, use_dictionary,
+                                                                 page_size, dictionary_limit, row_group_size,
+                                                                 compression, batch_size):
+    """The fast path (pages straight to atoms, dictionaries converted where a page needs them, an order
+    column of consecutive integers kept as a range) against pyarrow and against the text reader of the
+    same stream; a record said to hold distinct atoms does."""
+    folder = tmp_path_factory.mktemp("const")
+    path = folder / "s.parquet"
+    pq.write_table(table, path, use_dictionary=use_dictionary, data_page_size=page_size, compression=compression,
+                   dictionary_pagesize_limit=dictionary_limit, row_group_size=row_group_size)
+    fast, slow = _both(path, batch_size=batch_size)
+    assert fast == slow
+    rows = table.to_pylist()
+    if "c" in table.column_names:
+        rows.sort(key=lambda r: (r["t"], r["c"]))
+    points: dict = {}
+    for r in rows:
+        points.setdefault(r["t"], []).append(r["atom"])
+    text = folder / "s.stream"
+    text.write_text("".join(f"{t}: {', '.join(a)}\n" for t, a in points.items()))
+    by_text = drain(readers.read_text(text.read_text(), str(path)))
+    if fast[1] is None and by_text[1] is None:
+        assert [(t, atoms) for t, atoms, *_ in fast[0]] == [(t, atoms) for t, atoms, *_ in by_text[0]]
+    for record in read_parquet(path, batch_size=batch_size) if fast[1] is None else ():
+        if record.known is not None and record.known.distinct:
+            assert len(set(record.atoms)) == len(record.atoms)
+
+
+def test_pages_of_distinct_constant_atoms_take_the_fast_path(tmp_path, monkeypatch):
+    """A stream like diamond's (distinct atoms, an arrival count c): each page goes from its bytes to
+    atoms at once, and every time point (one page each here) is known to hold distinct atoms."""
+    path = tmp_path / "s.parquet"
+    n = 3000
+    pq.write_table(pa.table({"t": [i // 100 for i in range(n)], "c": list(range(1, n + 1)),
+                             "atom": [f"p(a{i},b{i})" for i in range(n)]}), path,
+                   use_dictionary=["t"], data_page_size=1, write_batch_size=100)  # a page per time point
+    taken = []
+    glued = parquet_pages.glued_cells
+    monkeypatch.setattr(parquet_pages, "glued_cells", lambda *a: taken.append(glued(*a)) or taken[-1])
+    records = list(read_parquet(path))
+    assert len(taken) == 30 and None not in taken
+    assert [r.atoms for r in records] == [tuple(("p", f"a{i}", f"b{i}") for i in range(t * 100, t * 100 + 100))
+                                          for t in range(30)]
+    assert all(r.known.distinct for r in records)
+
+
+@settings(max_examples=scaled(300, 80), deadline=None)
+@given(data=st.data())
+def test_order_keys_as_ranges_group_as_lists_do(data):
+    """The grouper takes an order column's consecutive keys as ranges (kept as a run, not sorted)
+    and gives the records it gives for the same keys as lists, however batches mix the two."""
+    from ticker_py.syntax.ground_atoms import AtomInterner
+
+    n = data.draw(st.integers(1, 60))
+    t = sorted(data.draw(st.lists(st.integers(0, 6), min_size=n, max_size=n)))
+    keys = list(range(data.draw(st.integers(0, 3)), n + 3))[:n]
+    if data.draw(st.booleans()):
+        i = data.draw(st.integers(0, n - 1))
+        keys[i] = data.draw(st.integers(0, n + 5))
+    atoms = [("p", str(i)) for i in range(n)]
+    cuts = sorted(set(data.draw(st.lists(st.integers(1, n), max_size=6))) | {n})
+    as_range = data.draw(st.lists(st.booleans(), min_size=len(cuts), max_size=len(cuts)))
+
+    def run(ranges: bool) -> list:
+        grouper = readers._Grouper("c", AtomInterner())
+        out, a = [], 0
+        for b, r in zip(cuts, as_range):
+            part = keys[a:b]
+            if ranges and r and part == list(range(part[0], part[0] + len(part))):
+                part = range(part[0], part[0] + len(part))
+            out += grouper.lists("s", a + 1, t[a:b], part, atoms[a:b], (frozenset({("p", 2)}), False), False,
+                                 False, False)
+            a = b
+        out += grouper.close()
+        return [(r.t, r.atoms, r.line) for r in out]
+
+    expected = run(False)
+    assert run(True) == expected
+    by_time: dict = {}
+    for time, key, atom in sorted(zip(t, keys, atoms), key=lambda x: (x[0], x[1])):
+        by_time.setdefault(time, []).append(atom)
+    assert [(time, atoms_) for time, atoms_, _ in expected] == [(k, tuple(v)) for k, v in by_time.items()]

@@ -20,7 +20,7 @@ from typing import Callable, Iterator, Optional
 
 from ..syntax.ground_atoms import _NAME_CLASSES, _TOKEN_BYTES
 
-__all__ = ["Unsupported", "Corrupt", "ParquetFile", "unpack", "hybrid"]
+__all__ = ["Unsupported", "Corrupt", "ParquetFile", "unpack", "hybrid", "glued_cells"]
 
 
 class Unsupported(Exception):
@@ -187,15 +187,52 @@ def _mapped(data: bytes, start: int, groups: int, width: int, lookup, memo: Opti
             if blocks * per < groups:
                 out += map(get, unpack(data, whole, groups - blocks * per, width))
             return out
+    first = _packed_run(data, start, groups, width)
+    if first is not None:  # 8 * groups consecutive integers
+        if lookup is None:
+            return range(first, first + 8 * groups)
+        if first + 8 * groups <= len(lookup):
+            found = lookup[first:first + 8 * groups]
+            return found.tolist() if type(found) is array else found
     codes = unpack(data, start, groups, width)
     if lookup is None:
         return codes
     first = codes[0]
-    if codes[-1] - first == len(codes) - 1 and first + len(codes) <= len(lookup) \
-            and codes == list(range(first, first + len(codes))):  # a column of distinct values
+    if first + len(codes) <= len(lookup) and _consecutive(codes):  # a column of distinct values
         found = lookup[first:first + len(codes)]
         return found.tolist() if type(found) is array else found
     return list(map(lookup.__getitem__, codes))
+
+
+def _packed_run(data: bytes, start: int, groups: int, width: int) -> Optional[int]:
+    """v if the ``8 * groups`` integers bit-packed at ``data[start:]`` are ``v, v + 1, v + 2, ...``
+    (an index column of distinct values), else None: read as one integer, each block of them is
+    ``0, 1, 2, ...`` packed, plus its first value times ``1, 1, 1, ...`` packed (no field overflows)."""
+    end = start + groups * width
+    if not width or not groups or end > len(data):
+        return None
+    first = int.from_bytes(data[start:start + 4], "little") & ((1 << width) - 1)
+    if first + 8 * groups > 1 << width:
+        return None
+    steps, ones = _packed_words(width)
+    step = _BLOCK * width // 8
+    for i, a in enumerate(range(start, end, step)):
+        b = min(a + step, end)
+        if b - a < step:
+            mask = (1 << (8 * (b - a))) - 1
+            steps, ones = steps & mask, ones & mask
+        if int.from_bytes(data[a:b], "little") != steps + (first + i * _BLOCK) * ones:
+            return None
+    return first
+
+
+@functools.lru_cache(maxsize=8)
+def _packed_words(width: int) -> tuple:
+    """``0, 1, ..., _BLOCK - 1`` and as many ones, bit-packed ``width`` bits each, read as integers."""
+    steps, ones, m = 0, 1, 1  # for the first m values, doubled until m is _BLOCK
+    while m < _BLOCK:
+        steps, ones, m = steps + ((steps + m * ones) << (m * width)), ones + (ones << (m * width)), 2 * m
+    return steps, ones
 
 
 def _recurs(data: bytes, start: int, groups: int, width: int) -> bool:
@@ -236,7 +273,10 @@ def hybrid(data: bytes, pos: int, end: int, width: int, count: int, lookup=None,
                 pos += size
                 out += [value if lookup is None else lookup[value]] * min(head >> 1, count - len(out))
         if packed:
-            out += _mapped(b"".join(packed), 0, waiting // 8, width, lookup, memo)
+            found = _mapped(b"".join(packed), 0, waiting // 8, width, lookup, memo)
+            if not out and type(found) is range:  # one run of consecutive integers
+                return found[:count]
+            out += found
     except IndexError:
         raise Corrupt("dictionary index out of range") from None
     del out[count:]
@@ -447,20 +487,31 @@ class ParquetFile:
             found.append(int.from_bytes(low, "little", signed=True))
         return min(found) if found else None
 
-    def batches(self, names: list, convert: dict, batch_size: int) -> Iterator[tuple]:
+    def batches(self, names: list, convert: dict, batch_size: int, glued: Optional[dict] = None,
+                align: Optional[str] = None, runs: tuple = ()) -> Iterator[tuple]:
         """Lists of up to ``batch_size`` values of each column of ``names`` (None for a null), in
-        row order, and for each whether it may hold a null; ``convert[name]`` (if given) maps the
-        non-null values of a string column's dictionary or plain page to what the lists then hold
-        (``convert[name](values, names)``, ``names``: True if the values are known to be names
-        ``[a-z][A-Za-z0-9_']*``).
+        row order; for each whether it may hold a null; and for each the page (the list of a page's
+        values that :func:`_pages` yielded) its values were all taken from, else None.
+        ``convert[name]`` (if given) maps the non-null values of a string column's dictionary or
+        plain page to what the lists then hold (``convert[name](values, names)``, ``names``: True if
+        the values are known to be names ``[a-z][A-Za-z0-9_']*``); before that, ``glued[name]`` (if
+        given) is offered the cells of such a page glued together when :func:`glued_cells` finds
+        them (``glued[name](raw, count)``: what the page then holds, or None to go on as without it).
+        ``align``: a column whose pages no batch straddles. The integers of a column of ``runs``
+        come as a ``range`` where they are consecutive (``5, 6, 7``), else as a list.
         Corrupt if the data does not decode."""
+        glued = glued or {}
         with open(self.path, "rb") as f:
             for rows, chunks in self.row_groups:
-                readers = [_Rows(_pages(f, self.columns[n], chunks[n], convert.get(n))) for n in names]
+                readers = [_Rows(_pages(f, self.columns[n], chunks[n], convert.get(n), glued.get(n), n in runs))
+                           for n in names]
+                aligned = readers[names.index(align)] if align in names else None
                 left = rows
                 while left > 0:
                     size = min(batch_size, left)
-                    yield [r.take(size) for r in readers], [r.nulls for r in readers]
+                    if aligned is not None:
+                        size = min(size, aligned.left())
+                    yield [r.take(size) for r in readers], [r.nulls for r in readers], [r.source for r in readers]
                     left -= size
                 for r in readers:
                     r.finish()
@@ -469,47 +520,73 @@ class ParquetFile:
 class _Rows:
     """Takes rows from a column chunk's pages."""
 
-    __slots__ = ("pages", "page", "pos", "nulls")
+    __slots__ = ("pages", "page", "pos", "nulls", "source")
 
     def __init__(self, pages: Iterator[tuple]):
         self.pages, self.page, self.pos = pages, [], 0
         self.nulls = False  # whether a page so far held a null
+        self.source = None  # the page the rows taken last all came from, if one did
 
-    def take(self, size: int) -> list:
+    def _next(self):
+        page, nulls = next(self.pages, (None, False))
+        if page is None:
+            raise Corrupt("fewer values than rows")
+        self.nulls = self.nulls or nulls
+        return page
+
+    def left(self) -> int:
+        """The rows left in the current page (the next one if it is used up)."""
+        while self.pos >= len(self.page):
+            self.page, self.pos = self._next(), 0
+        return len(self.page) - self.pos
+
+    def take(self, size: int):
         page, pos = self.page, self.pos
-        if pos == 0 and len(page) == size:
-            self.page = []
-            return page
-        out: list = []
-        while len(out) < size:
-            if pos >= len(page):
-                (page, nulls), pos = next(self.pages, (None, False)), 0
-                if page is None:
-                    raise Corrupt("fewer values than rows")
-                self.nulls = self.nulls or nulls
-                if not out and len(page) == size:
-                    self.page, self.pos = [], 0
-                    return page
-            piece = page[pos:pos + size - len(out)]
-            out += piece
-            pos += len(piece)
-        self.page, self.pos = page, pos
-        return out
+        while pos >= len(page) and size:
+            page, pos = self._next(), 0
+        if pos + size <= len(page):
+            self.source = page
+            if pos == 0 and len(page) == size:
+                self.page, self.pos = [], 0
+                return page
+            self.page, self.pos = page, pos + size
+            return page[pos:pos + size]
+        self.source = None
+        pieces = [page[pos:]]
+        got = len(pieces[0])
+        while got < size:
+            page = self._next()
+            pieces.append(page[:size - got])
+            got += len(pieces[-1])
+        self.page, self.pos = page, len(pieces[-1])
+        return _joined(pieces)
 
     def finish(self) -> None:
         if self.pos < len(self.page) or next(self.pages, None) is not None:
             raise Corrupt("more values than rows")
 
 
-def _pages(f, column: Column, meta: dict, convert: Optional[Callable]) -> Iterator[tuple]:
-    """The values of each data page of a column chunk (None for nulls), and whether it held a null."""
+def _joined(pieces: list):
+    """The values of ``pieces`` (lists, tuples or ranges) in one list, or in one range if they are
+    ranges that continue each other."""
+    ranges = [p for p in pieces if p]
+    if all(type(p) is range for p in ranges) and all(a.stop == b.start for a, b in zip(ranges, ranges[1:])):
+        return range(ranges[0].start, ranges[-1].stop) if ranges else []
+    return list(chain.from_iterable(pieces))
+
+
+def _pages(f, column: Column, meta: dict, convert: Optional[Callable],
+           glued: Optional[Callable] = None, runs: bool = False) -> Iterator[tuple]:
+    """The values of each data page of a column chunk (None for nulls), and whether it held a null;
+    ``runs``: consecutive integers of a page without nulls as a ``range``."""
     try:
-        yield from _decoded(f, column, meta, convert)
+        yield from _decoded(f, column, meta, convert, glued, runs)
     except (IndexError, KeyError, ValueError, TypeError, struct.error) as e:
         raise Corrupt(f"{type(e).__name__}: {e}") from None
 
 
-def _decoded(f, column: Column, meta: dict, convert: Optional[Callable]) -> Iterator[tuple]:
+def _decoded(f, column: Column, meta: dict, convert: Optional[Callable],
+             glued: Optional[Callable] = None, runs: bool = False) -> Iterator[tuple]:
     """:func:`_pages`, raising what Python raises on data that does not decode."""
     if column.kind not in ("int", "string") or meta.get(1) != column.physical:
         raise Corrupt("column type")
@@ -518,19 +595,12 @@ def _decoded(f, column: Column, meta: dict, convert: Optional[Callable]) -> Iter
     dictionary_at = meta.get(11)
     if dictionary_at is not None and 0 < dictionary_at < start:
         start = dictionary_at
-    f.seek(start)
-    data = f.read(meta[7])
-    if len(data) != meta[7]:
-        raise Corrupt("column chunk past the end of the file")
-    total, pos, lookup, memo = meta[5], 0, None, {}
+    total, lookup, memo = meta[5], None, {}
     seen = 0
+    pages = _chunk_pages(f, start, meta[7])
     while seen < total:
-        header, pos = _struct(data, pos)
-        kind, raw_size, size = header[1], header[2], header[3]
-        body = data[pos:pos + size]
-        pos += size
-        if len(body) != size:
-            raise Corrupt("page past the end of its column chunk")
+        header, body = next(pages)
+        kind, raw_size = header[1], header[2]
         if kind == 2:
             dict_header = header.get(7, {})
             if dict_header.get(2, 0) not in (0, 2):
@@ -538,9 +608,11 @@ def _decoded(f, column: Column, meta: dict, convert: Optional[Callable]) -> Iter
             raw, memo = _inflate(decompress, body, raw_size), {}  # blocks map through this dictionary
             if convert is None and column.physical in _INTS:  # integers kept as machine words
                 lookup = _int_array(raw, dict_header[1], column)
+            elif glued is not None and column.physical == _BYTE_ARRAY and raw.isascii() \
+                    and (short := _lengths_apart(raw, dict_header[1], False)) is not None:
+                lookup = _Dictionary(raw, dict_header[1], short[1], column, convert, glued)
             else:
-                values, names = _plain_names(raw, 0, dict_header[1], column)
-                lookup = convert(values, names) if convert is not None else values
+                lookup = _strings(raw, 0, dict_header[1], column, convert, glued)
             continue
         if kind == 0:
             page = header.get(5)
@@ -571,15 +643,20 @@ def _decoded(f, column: Column, meta: dict, convert: Optional[Callable]) -> Iter
         else:
             continue  # an index page
         present = defined.count(1) if column.optional else count
+        runs_here = runs and present == count and column.kind == "int"
         if encoding == 0:
-            values, names = _plain_names(body, at, present, column)
-            if convert is not None:
-                values = convert(values, names)
+            values = _run(_int_array(body, present, column, at)) if runs_here else \
+                _strings(body, at, present, column, convert, glued)
         elif encoding in _DICTIONARY:
             if lookup is None:
                 raise Corrupt("dictionary indices without a dictionary")
             width = body[at] if at < len(body) else 0
-            values = hybrid(body, at + 1, len(body), width, present, lookup, memo) if present else []
+            if runs_here and type(lookup) is array:
+                values = _looked_up(lookup, hybrid(body, at + 1, len(body), width, present) if present else [])
+            elif type(lookup) is _Dictionary:
+                values, lookup = lookup.page(hybrid(body, at + 1, len(body), width, present) if present else [])
+            else:
+                values = hybrid(body, at + 1, len(body), width, present, lookup, memo) if present else []
         else:
             raise Corrupt(f"encoding {encoding}")  # the footer lists them; the caller checks first
         if column.optional and present < count:
@@ -587,6 +664,140 @@ def _decoded(f, column: Column, meta: dict, convert: Optional[Callable]) -> Iter
             values = [next(it) if d else None for d in defined]
         seen += count
         yield values, present < count
+
+
+class _Dictionary:
+    """A dictionary page of short cells (:func:`_lengths_apart`) not converted yet: a data page whose
+    indices are one run ``i, i + 1, ...`` (a column of distinct values) converts just its part, and
+    keeps nothing; the first other page converts the whole dictionary, which is then the lookup."""
+
+    __slots__ = ("raw", "count", "sizes", "convert")
+
+    def __init__(self, raw: bytes, count: int, sizes: bytes, column: Column, convert, glued):
+        self.raw, self.count, self.sizes = raw, count, sizes
+        self.convert = lambda data, n: _strings(data, 0, n, column, convert, glued)
+
+    def page(self, codes: list) -> tuple:
+        """(the values of ``codes``, the lookup for the pages after this one: self, or the converted
+        dictionary)."""
+        n = len(codes)
+        if not n:
+            return [], self
+        first = codes[0]
+        if first + n <= self.count and _consecutive(codes):
+            sizes = self.sizes
+            start = 4 * first + sum(sizes[:first])
+            return self.convert(self.raw[start:start + 4 * n + sum(sizes[first:first + n])], n), self
+        lookup = self.convert(self.raw, self.count)
+        try:
+            return list(map(lookup.__getitem__, codes)), lookup
+        except IndexError:
+            raise Corrupt("dictionary index out of range") from None
+
+
+def _chunk_pages(f, start: int, length: int) -> Iterator[tuple]:
+    """(header, body) of each page of the column chunk of ``length`` bytes at ``start`` of file ``f``,
+    read page by page (other columns read ``f`` in between); IndexError if a header does not parse
+    within the chunk, Corrupt if a body runs past its end."""
+    at, end = start, start + length
+    while True:
+        f.seek(at)
+        ahead = min(_HEADER, end - at)
+        head = f.read(ahead)
+        while True:
+            try:
+                header, pos = _struct(head, 0)
+                break
+            except IndexError:
+                if len(head) < ahead or ahead == end - at:
+                    raise
+                ahead = min(ahead * 16, end - at)
+                head += f.read(ahead - len(head))
+        size = header[3]
+        if at + pos + size > end:
+            raise Corrupt("page past the end of its column chunk")
+        body = head[pos:pos + size]
+        if len(body) < size:
+            body += f.read(size - len(body))
+            if len(body) != size:
+                raise Corrupt("column chunk past the end of the file")
+        at += pos + size
+        yield header, body
+
+
+#: bytes read ahead for a page header (more if it is longer: statistics of long strings)
+_HEADER = 512
+
+
+def _run(values: array):
+    """``values`` as a ``range`` if they are consecutive integers from 0 on (:func:`_consecutive`),
+    else as a list."""
+    return range(values[0], values[0] + len(values)) if _consecutive(values) else values.tolist()
+
+
+def _consecutive(values) -> bool:
+    """Whether ``values`` (a range, an array, or a list of integers below 2**62) are ``v, v + 1,
+    v + 2, ...`` with v >= 0 (at least one): the machine words of each block of them, read as one integer, are those of
+    ``0, 1, 2, ...`` plus its first value times those of ``1, 1, 1, ...`` (no carries between the
+    words, as none of them overflows)."""
+    n = len(values)
+    if not n:
+        return False
+    if type(values) is range:
+        return values.step == 1
+    first = values[0]
+    if type(values) is not array:
+        if first < 0 or values[-1] != first + n - 1 or first + n > 1 << 62:
+            return False
+        values = array("q", values)
+    size = values.itemsize
+    if first < 0 or values[-1] != first + n - 1 or first + n > 1 << (8 * size - 1):
+        return False
+    steps, ones = _words(values.typecode)
+    data, order = values.tobytes(), sys.byteorder
+    for start in range(0, n, _BLOCK):
+        k = min(_BLOCK, n - start)
+        if k < _BLOCK:
+            mask = (1 << (8 * size * k)) - 1
+            steps, ones = steps & mask, ones & mask
+        if int.from_bytes(data[start * size:(start + k) * size], order) != steps + (first + start) * ones:
+            return False
+    return True
+
+
+#: words checked at once by :func:`_consecutive`
+_BLOCK = 4096
+
+
+@functools.lru_cache(maxsize=4)
+def _words(typecode: str) -> tuple:
+    """The machine words of ``0, 1, ..., _BLOCK - 1`` and of as many ones, each read as one integer."""
+    return tuple(int.from_bytes(array(typecode, values).tobytes(), sys.byteorder)
+                 for values in (range(_BLOCK), [1] * _BLOCK))
+
+
+def _looked_up(lookup: array, codes: list):
+    """The integers of dictionary ``lookup`` at ``codes`` (:func:`_run`)."""
+    first, n = (codes[0], len(codes)) if codes else (0, 0)
+    if first + n <= len(lookup) and _consecutive(codes):
+        return _run(lookup[first:first + n])
+    try:
+        return list(map(lookup.__getitem__, codes))
+    except IndexError:
+        raise Corrupt("dictionary index out of range") from None
+
+
+def _strings(data: bytes, pos: int, count: int, column: Column, convert: Optional[Callable],
+             glued: Optional[Callable]) -> list:
+    """``count`` PLAIN values of ``column`` from ``data[pos:]`` through ``glued`` or ``convert``
+    (:meth:`ParquetFile.batches`)."""
+    if glued is not None and column.physical == _BYTE_ARRAY:
+        raw = glued_cells(data, pos, count)
+        found = glued(raw, count) if raw is not None else None
+        if found is not None:
+            return found
+    values, names = _plain_names(data, pos, count, column)
+    return convert(values, names) if convert is not None else values
 
 
 def _inflate(decompress, body: bytes, size: int) -> bytes:
@@ -606,12 +817,14 @@ _last = itemgetter(-1)
 _but_last = itemgetter(slice(None, -1))
 
 
-def _int_array(data: bytes, count: int, column: Column) -> array:
-    """``count`` PLAIN integers of ``column``'s type as an array (a dictionary: a fifth of a list's memory)."""
+def _int_array(data: bytes, count: int, column: Column, pos: int = 0) -> array:
+    """``count`` PLAIN integers of ``column``'s type from ``data[pos:]`` as an array (a dictionary:
+    a fifth of a list's memory)."""
     width = _INTS[column.physical]
-    if width * count > len(data):
+    if pos + width * count > len(data):
         raise Corrupt("values past the end of their page")
-    found = array("i" if width == 4 else "q", data[:width * count])
+    found = array("i" if width == 4 else "q")
+    found.frombytes(memoryview(data)[pos:pos + width * count])  # no copy of the bytes first
     if not _LITTLE:
         found.byteswap()
     return found
@@ -625,14 +838,8 @@ def _plain(data: bytes, pos: int, count: int, column: Column) -> list:
 def _plain_names(data: bytes, pos: int, count: int, column: Column) -> tuple:
     """:func:`_plain`, and True if the values are known to be names (``[a-z][A-Za-z0-9_']*``, the
     constants of the stream syntax, keywords included), else False (not known)."""
-    width = _INTS.get(column.physical)
-    if width is not None:
-        if pos + width * count > len(data):
-            raise Corrupt("values past the end of their page")
-        found = array("i" if width == 4 else "q", data[pos:pos + width * count])
-        if not _LITTLE:
-            found.byteswap()
-        return found.tolist(), False
+    if column.physical in _INTS:
+        return _int_array(data, count, column, pos).tolist(), False
     names = [False]
     found = _ascii_cells(data, pos, count, names)
     if found is not None:
@@ -657,22 +864,32 @@ def _utf8_cells(data: bytes, pos: int, count: int) -> list:
 
 
 _PRINTABLE = bytes(range(32, 128))
+_CONTROL = bytes(range(32))
 _CONTROL_AS_ZERO = bytes([0] * 32) + bytes(range(32, 256))
 
 
-def _short_cells(data: bytes, count: int, names: Optional[list] = None) -> Optional[list]:
-    """PLAIN byte arrays of ASCII text without control characters, each shorter than 32 bytes,
-    split with bytes and string methods only (None if they are not such). Their lengths' bytes
-    are then the only control characters: ``(length, 0, 0, 0)`` for each cell in order, checked;
-    splitting at them (turned to four zeros) gives the cells, each checked against its length,
-    which makes the split exact."""
+def _lengths_apart(data: bytes, count: int, zeroed: bool = True) -> Optional[tuple]:
+    """``(zeroed, sizes)`` if the only control characters of ``data`` (PLAIN byte arrays, ``count``
+    of them) are ``(length, 0, 0, 0)`` for each cell in order, none of length 0: ``data`` with those
+    turned to zeros (if ``zeroed``, else None), and the lengths (bytes); else None."""
     control = data.translate(None, _PRINTABLE)
     if len(control) != 4 * count:
         return None
     sizes = control[::4]
     if control.count(0) != 3 * count or 0 in sizes:
         return None
-    zeroed = data.translate(_CONTROL_AS_ZERO)
+    return data.translate(_CONTROL_AS_ZERO) if zeroed else None, sizes
+
+
+def _short_cells(data: bytes, count: int, names: Optional[list] = None) -> Optional[list]:
+    """PLAIN byte arrays of ASCII text without control characters, each shorter than 32 bytes,
+    split with bytes and string methods only (None if they are not such). Their lengths' bytes
+    are then the only control characters (:func:`_lengths_apart`); splitting at them (turned to
+    four zeros) gives the cells, each checked against its length, which makes the split exact."""
+    found = _lengths_apart(data, count)
+    if found is None:
+        return None
+    zeroed, sizes = found
     cells = zeroed.decode("ascii").split("\x00\x00\x00\x00")
     if len(cells) != count + 1 or cells[0]:
         return None
@@ -708,3 +925,46 @@ def _ascii_cells(data: bytes, pos: int, count: int, names: Optional[list] = None
     cells = list(map(_but_last, pieces[1:-1]))
     cells.append(pieces[-1])
     return cells
+
+
+def glued_cells(data: bytes, pos: int, count: int) -> Optional[bytes]:
+    """The ``count`` PLAIN byte arrays at ``data[pos:]`` glued together (``p(a)q(b,c)``) if each is
+    ASCII text without control characters, shorter than 32 bytes, and has one ``)``, at its end;
+    else None. Their lengths' bytes are then the only control characters (:func:`_lengths_apart`),
+    and where each byte is a control character, a ``)`` or another is exactly what the lengths say."""
+    data = data[pos:] if pos else data
+    if not count or not data.isascii():
+        return None
+    found = _lengths_apart(data, count, False)
+    if found is None or data.translate(_KINDS) != _kinds(found[1]):
+        return None
+    return data.translate(None, _CONTROL)
+
+
+#: a page's bytes by kind: control characters 1, ``)`` 2, any other 0
+_KINDS = bytes([1] * 32 + [0] * 9 + [2] + [0] * 214)
+#: the kinds of a cell of each length with a ``)`` at its end only, after its length
+_CELL_KINDS = [b"\x01" * 4 + b"\x00" * (n - 1) + b"\x02" for n in range(32)]
+
+
+class _FourCells(dict):
+    """The kinds of four cells in a row, by their lengths' bytes read as one 32-bit integer."""
+
+    def __missing__(self, key: int) -> bytes:
+        if len(self) > 1 << 12:
+            self.clear()
+        found = self[key] = b"".join(map(_CELL_KINDS.__getitem__, key.to_bytes(4, sys.byteorder)))
+        return found
+
+
+_FOUR_CELLS = _FourCells()
+
+
+def _kinds(sizes: bytes) -> bytes:
+    """The kinds (:data:`_KINDS`) of PLAIN cells of lengths ``sizes`` (1 to 31) that each have a ``)``
+    at their end only: one cell's repeated if all have one length, else four cells' at a time."""
+    if sizes.count(sizes[0]) == len(sizes):
+        return _CELL_KINDS[sizes[0]] * len(sizes)
+    whole = len(sizes) & ~3
+    found = b"".join(map(_FOUR_CELLS.__getitem__, memoryview(sizes[:whole]).cast("I")))
+    return found + b"".join(map(_CELL_KINDS.__getitem__, sizes[whole:])) if whole < len(sizes) else found

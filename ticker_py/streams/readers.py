@@ -255,6 +255,7 @@ class _Grouper:
     def __init__(self, order: Optional[str], interner: AtomInterner):
         self.order, self.interner = order, interner
         self.t, self.where, self.atoms, self.keys = None, ("", 0), [], []
+        self.ranged: Optional[range] = None  # the keys of the time point, while they are one run (keys empty)
         self.shape: Optional[tuple] = _NO_ATOMS  # (pairs, distinct) of the time point's atoms; None: unknown
         self.last: tuple = ()  # the atoms of the record flushed last
 
@@ -262,7 +263,7 @@ class _Grouper:
         atoms, keys = self.atoms, self.keys
         if self.order and len(atoms) > 1 and keys != sorted(keys):  # mostly in order already: O(n)
             atoms = [atoms[i] for i in sorted(range(len(keys)), key=keys.__getitem__)]  # stable
-        known = Known(*self.shape) if self.shape is not None and atoms else None
+        known = Known(self.shape[0], bool(self.shape[1])) if self.shape is not None and atoms else None
         atoms = tuple(atoms)
         if atoms == self.last:  # a time point that repeats the one before: the same tuple again,
             atoms = self.last   # which the checker and the driver do not look at again
@@ -272,15 +273,33 @@ class _Grouper:
     def _start(self, t, source, line):
         record = self._flush() if self.t is not None else None
         self.t, self.where, self.atoms, self.keys, self.shape = t, (source, line), [], [], _NO_ATOMS
+        self.ranged = None
         return record
+
+    def _keys(self, keys) -> None:
+        """Add the order keys of rows about to join the time point: a ``range`` that starts the time
+        point's keys or continues their run is kept as that run (sorted already); else a list."""
+        if type(keys) is range:
+            if not self.atoms:
+                self.ranged = keys
+                return
+            if self.ranged is not None and self.ranged.stop == keys.start:
+                self.ranged = range(self.ranged.start, keys.stop)
+                return
+        if self.ranged is not None:
+            self.keys, self.ranged = list(self.ranged), None
+        self.keys.extend(keys)
 
     def _learn(self, shape: Optional[tuple], first: bool) -> None:
         """Atoms of a chunk whose shape (covering pairs, distinct) is ``shape`` joined the time
-        point (``first``: as its first atoms): pairs add up, distinct holds for one chunk only."""
+        point (``first``: as its first atoms): pairs add up, distinct (True) holds for one chunk
+        only; a distinct that is some other true object (the page the atoms came from, all of
+        which differ) holds on while the time point's chunks all come with that same object."""
         if first or shape is None:
             self.shape = shape
         elif self.shape is not None:
-            self.shape = (self.shape[0] | shape[0], False)
+            same = shape[1] is self.shape[1] and shape[1] is not True
+            self.shape = (self.shape[0] | shape[0], shape[1] if same else False)
 
     def failed(self) -> Iterator[Record]:
         """What to yield before re-raising an error."""
@@ -305,8 +324,9 @@ class _Grouper:
             if record is not None:
                 yield record
         if not _missing(cell):
-            self.atoms.append(_parse_atom(str(cell).strip(), source, line, self.interner))
-            self.keys.append(key)
+            atom = _parse_atom(str(cell).strip(), source, line, self.interner)
+            self._keys([key])
+            self.atoms.append(atom)
             self.shape = None
 
     def chunk(self, source, first_line, t, codes, keys, lookup) -> Iterator[Record]:
@@ -397,23 +417,24 @@ class _Grouper:
             before = len(self.atoms)
             if heartbeats:
                 kept = [i for i in range(a, b) if atoms[i] is not None]
+                if key_list is not None:
+                    self._keys([key_list[i] for i in kept])
                 self.atoms.extend(atoms[i] for i in kept)
-                if key_list is not None:
-                    self.keys.extend(key_list[i] for i in kept)
             else:
-                self.atoms.extend(atoms[a:b])
                 if key_list is not None:
-                    self.keys.extend(key_list[a:b])
+                    self._keys(key_list[a:b])
+                self.atoms.extend(atoms[a:b])
             if len(self.atoms) > before:
                 self._learn(shape, not before)
 
     def lists(self, source, first_line, t: list, keys: Optional[list], atoms: list, shape: Optional[tuple],
               nulls: bool = True, empty: bool = True, bad: bool = True) -> Iterator[Record]:
         """Like :meth:`chunk`, for plain lists (the pyarrow-free Parquet reader): ``t`` and ``keys``
-        hold integers or None (only if ``nulls``), ``atoms`` atoms, None (an empty cell; only if
-        ``empty``) or :class:`_Bad` cells (only if ``bad``); ``shape`` is that of the atoms, if known."""
+        hold integers or None (only if ``nulls``; ``keys`` may be a ``range``), ``atoms`` atoms, None
+        (an empty cell; only if ``empty``) or :class:`_Bad` cells (only if ``bad``); ``shape`` is
+        that of the atoms, if known."""
         n = len(t)
-        if nulls and (None in t or (keys is not None and None in keys)):
+        if nulls and (None in t or (keys is not None and type(keys) is not range and None in keys)):
             for i in range(n):
                 yield from self._cell_row(source, first_line + i, t[i], atoms[i], None if keys is None else keys[i])
             return
@@ -422,7 +443,7 @@ class _Grouper:
             stop = 0
         elif t != sorted(t):
             stop = next(i for i in range(1, n) if t[i] < t[i - 1])
-        if keys is not None and n and min(keys) < 0:
+        if keys is not None and n and (keys[0] if type(keys) is range else min(keys)) < 0:
             stop = min(stop, next(i for i, k in enumerate(keys) if k < 0))
         if bad:
             stop = min(stop, next((i for i, a in enumerate(atoms) if type(a) is _Bad), n))
@@ -708,9 +729,10 @@ def _pages_file(grouper: _Grouper, pf, name: str, keys: dict, columns: list, ato
     from .parquet_pages import Corrupt
 
     wanted = [c for c in columns if c not in keys]
+    glued = {}
     if atom_columns == ["atom"]:
         atoms = _AtomCells(grouper)
-        convert = {"atom": atoms.convert}
+        convert, glued = {"atom": atoms.convert}, {"atom": atoms.glued}
     else:
         args = _ArgCells()
         convert = {c: args.predicates if c == PREDICATE else args.terms
@@ -718,11 +740,11 @@ def _pages_file(grouper: _Grouper, pf, name: str, keys: dict, columns: list, ato
         constants = {c: (args.predicates if c == PREDICATE else args.terms)([keys[c]])[0]
                      if type(keys[c]) is str else keys[c]
                      for c in atom_columns if c in keys}
-    batches = pf.batches(wanted, convert, min(batch_size, _PAGES_BATCH))
+    batches = pf.batches(wanted, convert, min(batch_size, _PAGES_BATCH), glued, "atom", (grouper.order,))
     number = 1
     while True:
         try:
-            batch, nulls = next(batches, (None, None))
+            batch, nulls, pages = next(batches, (None, None, None))
         except (Corrupt, OSError):
             break
         if batch is None:
@@ -733,7 +755,9 @@ def _pages_file(grouper: _Grouper, pf, name: str, keys: dict, columns: list, ato
                        for c in ("t", grouper.order))
         time_nulls = nulls.get("t", False) or nulls.get(grouper.order, False)
         if atom_columns == ["atom"]:
-            yield from grouper.lists(name, number, t, key_list, cells["atom"], (atoms.pairs, False),
+            page = pages[wanted.index("atom")] if "atom" in cells else None
+            distinct = page if page is not None and page is atoms.distinct else False
+            yield from grouper.lists(name, number, t, key_list, cells["atom"], (atoms.pairs, distinct),
                                      time_nulls, nulls["atom"] or atoms.empty, atoms.bad)
         else:
             plain = not args.bad and not any(nulls.get(c, False) for c in atom_columns)
@@ -754,6 +778,20 @@ class _AtomCells:
 
     def __init__(self, grouper: _Grouper):
         self.grouper, self.pairs, self.bad, self.empty = grouper, frozenset(), False, False
+        self.distinct = None  # the page converted last if its atoms all differ
+
+    def glued(self, raw: bytes, count: int) -> Optional[tuple]:
+        """The atoms of ``count`` cells glued together as ``raw`` if :meth:`AtomInterner.glued`
+        splits them (each one atom with constant arguments, all of one arity), else None."""
+        interner = self.grouper.interner
+        found = interner.glued(raw, count)
+        if found is None:
+            return None
+        pairs, distinct = interner.shape
+        if not pairs.issubset(self.pairs):
+            self.pairs = self.pairs | pairs
+        self.distinct = found if distinct else None
+        return found
 
     def convert(self, texts: list, names: bool = False) -> list:
         sample = texts[::len(texts) // 1024 + 1]
