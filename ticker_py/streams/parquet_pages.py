@@ -730,8 +730,8 @@ _HEADER = 512
 
 
 def _run(values: array):
-    """``values`` as a ``range`` if they are consecutive integers from 0 on (:func:`_consecutive`),
-    else as a list."""
+    """``values`` as a ``range`` if they are consecutive integers ``v, v + 1, ...`` with v >= 0
+    (:func:`_consecutive`), else as a list."""
     return range(values[0], values[0] + len(values)) if _consecutive(values) else values.tolist()
 
 
