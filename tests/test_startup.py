@@ -73,7 +73,8 @@ def test_version_imports_no_command_and_no_ast():
                           capture_output=True, text=True, cwd=ROOT, timeout=60)
     version, modules = proc.stdout.splitlines()
     assert version.startswith("ticker_py ")
-    assert json.loads(modules) == ["ticker_py", "ticker_py.cli", "ticker_py.cli.common", "ticker_py.errors"]
+    assert json.loads(modules) == ["ticker_py", "ticker_py._record_methods", "ticker_py.cli", "ticker_py.cli.common",
+                                   "ticker_py.errors", "ticker_py.records"]
 
 
 @pytest.mark.parametrize("command", [(), *((name,) for name in COMMANDS), ("bench", "throughput")])

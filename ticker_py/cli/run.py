@@ -6,13 +6,14 @@ import signal
 import sys
 import threading
 import time
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Optional
 
 from ..consequences import MODES
 from ..engines import ENGINE_NAMES
 from ..errors import Diagnostic, UsageError
 from ..process import steady_heap
+from ..records import add_shared_methods, collecting
 from ..rdf import RDF_FORMATS
 from ..semantics import DEFAULT, Semantics, resolve
 from ..streams.drive import MAX_GAP, Every, check_max_gap
@@ -30,7 +31,10 @@ INERTIA_ENGINES = ("incremental", "incremental-pure")
 STREAM_FORMATS = ("auto", "text", "jsonl", "csv") + RDF_FORMATS
 
 
-@dataclass(frozen=True)
+_RECORDS: list = []
+
+
+@collecting(_RECORDS)
 class RunOptions:
     """How ``ticker run`` evaluates and prints (the parsed arguments, checked)."""
 
@@ -50,6 +54,9 @@ class RunOptions:
     max_gap: Optional[int] = MAX_GAP
     factorize: bool = False
     semantics: Semantics = DEFAULT
+
+
+add_shared_methods(_RECORDS, __name__)
 
 
 def register(sub) -> None:

@@ -11,16 +11,19 @@ The command line builds a :class:`LiveOptions` (``--input``, ``--output``, ``--w
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
 from typing import Optional
 
 from ..errors import Diagnostic, UsageError
+from ..records import add_shared_methods, collecting
 from ..streams.drive import MAX_GAP
 
 __all__ = ["LiveOptions", "live_records", "live_output"]
 
 
-@dataclass(frozen=True)
+_RECORDS: list = []
+
+
+@collecting(_RECORDS)
 class LiveOptions:
     """Where a run's records come from and its results go, when live.
 
@@ -46,6 +49,9 @@ class LiveOptions:
     @property
     def live_input(self) -> bool:
         return bool(self.input or self.wall_clock or self.save_input)
+
+
+add_shared_methods(_RECORDS, __name__)
 
 
 def _announce(what: str):
