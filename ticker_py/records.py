@@ -60,8 +60,8 @@ def layout(classes) -> str:
     ``"factory"``, shown by repr, compared), whether it has ``__post_init__`` and (marked) whether
     it is mutable."""
     return repr([(cls.__qualname__, hasattr(cls, "__post_init__"),
-                  [(f.name, _default(f), f.repr, f.compare) for f in fields(cls)]) + (("mutable",) if _mutable(cls) else ())
-                 for cls in classes])
+                  [(f.name, _default(f), f.repr, f.compare) for f in fields(cls)])
+                 + (("mutable",) if _mutable(cls) else ()) for cls in classes])
 
 
 def methods_source(classes, start: int = 0) -> str:

@@ -12,7 +12,7 @@ from typing import Optional
 from ..consequences import MODES
 from ..engines import ENGINE_NAMES
 from ..errors import Diagnostic, UsageError
-from ..process import steady_heap
+from ..process import steady_heap_from_second
 from ..records import add_shared_methods, collecting
 from ..rdf import RDF_FORMATS
 from ..semantics import DEFAULT, Semantics, resolve
@@ -114,11 +114,10 @@ def run_options(args) -> RunOptions:
 def cmd_run(args) -> int:
     """``ticker run``."""
     from ..api import Reasoner, records_from
-    from ..live.options import live_output, live_records
     from ..streams.output import open_output
 
     o = run_options(args)
-    live = live_options(args)
+    live = live_options(args)   # None: no live input or output (nothing of ticker_py.live is imported)
     shards = shard_options(args)
     analysis = load(args)
     if o.factorize and shards is not None:
@@ -134,7 +133,12 @@ def cmd_run(args) -> int:
     rdf = _rdf_mapping(args, analysis, o)
 
     def output():
-        out = live_output(live) or open_output(o.out)
+        out = None
+        if live is not None:
+            from ..live.options import live_output
+
+            out = live_output(live)
+        out = out or open_output(o.out)
         if o.format in RDF_OUTPUT:
             from ..rdf.writer import RdfWriter
 
@@ -158,16 +162,20 @@ def cmd_run(args) -> int:
             return run_sharded_command(analysis, o, shards, writer)
         finally:
             out.close()
-    steady_heap()
     reasoner = Reasoner(analysis, engine=o.engine, models=o.models, show=o.show, inertia=o.inertia,
                         changes_only=_changes_only(o), factorize=o.factorize,
                         semantics=o.semantics, history=False)
     if o.inertia and reasoner.engine_name not in INERTIA_ENGINES:
         print(f"note: --inertia has no effect with the {reasoner.engine_name} engine (only the incremental "
               "engines prefer the previous answer stream)", file=sys.stderr)
-    records = live_records(live, analysis)
+    records = None
+    if live is not None:
+        from ..live.options import live_records
+
+        records = live_records(live, analysis)
     if records is None:
         records = records_from(o.stream, rdf, o.stream_format)
+    records = steady_heap_from_second(records)
     out, writer = output()
     start = time.perf_counter()
     points = 0

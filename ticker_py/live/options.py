@@ -58,13 +58,14 @@ def _announce(what: str):
     return lambda address: print(f"ticker: {what} {address}", file=sys.stderr, flush=True)
 
 
-def live_records(options: LiveOptions, analysis=None):
-    """The Record iterator for the live options, or None when no live input is requested.
+def live_records(options: Optional[LiveOptions], analysis=None):
+    """The Record iterator for the live options, or None when no live input is requested
+    (``options`` None or without live input).
 
     ``analysis`` (the program's Analysis), if given, lets TCP input skip records the program
     refuses (intensional or clashing predicates) instead of stopping the run.
     """
-    if not options.live_input:
+    if options is None or not options.live_input:
         return None
     from ..api import parse_clock
     from ..streams import StreamChecker, open_stream
@@ -102,9 +103,9 @@ def _open_text(name):
         raise UsageError(Diagnostic(f"stream file '{name}' not found")) from None
 
 
-def live_output(options: LiveOptions):
-    """A text sink for ``--output tcp:HOST:PORT`` (close it at the end), or None."""
-    if not options.output:
+def live_output(options: Optional[LiveOptions]):
+    """A text sink for ``--output tcp:HOST:PORT`` (close it at the end), or None (also for None)."""
+    if options is None or not options.output:
         return None
     from .net import TcpSink
 
