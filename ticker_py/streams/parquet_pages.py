@@ -18,7 +18,7 @@ from itertools import chain
 from operator import itemgetter
 from typing import Callable, Iterator, Optional
 
-from ..syntax.ground_atoms import _NAME_CLASSES, _TOKEN_BYTES
+from ..syntax.ground_atoms import _TOKEN_BYTES, names_apart
 
 __all__ = ["Unsupported", "Corrupt", "ParquetFile", "unpack", "hybrid", "glued_cells"]
 
@@ -896,8 +896,8 @@ def _short_cells(data: bytes, count: int, names: Optional[list] = None) -> Optio
     del cells[0]
     if bytes(map(len, cells)) != sizes:
         return None
-    if names is not None:  # each cell follows a zero byte: one of name characters only, a letter first
-        names[0] = not zeroed.translate(None, _TOKEN_BYTES + b"\x00") and b"\x000" not in zeroed.translate(_NAME_CLASSES)
+    if names is not None:  # every cell a name: name characters only, a lowercase letter first
+        names[0] = not zeroed.translate(None, _TOKEN_BYTES + b"\x00") and names_apart(zeroed[4:], b"\x00" * 4)
     return cells
 
 

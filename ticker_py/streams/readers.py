@@ -991,6 +991,8 @@ def _args_batch(grouper: _Grouper, batch, order: Optional[str], name: str, numbe
 
 def _parquet_batch(grouper: _Grouper, batch, order: Optional[str], name: str, number: int,
                    atom_columns: Optional[list] = None) -> Iterator[Record]:
+    """A pyarrow batch of the atom layout into ``grouper`` (``atom_columns`` is always ``["atom"]``
+    here: the parameter keeps :func:`_args_batch`'s signature, as :func:`_arrow_batches` picks either)."""
     import numpy as np
     import pyarrow as pa
 
