@@ -21,7 +21,7 @@ def test_the_generated_ast_methods_are_current(tmp_path):
     and the AST uses it (no compiling at import)."""
     text = records.write_methods(A._RECORDS, tmp_path / "m.py", "ticker_py.ast")
     assert (Path(A.__file__).with_name("_ast_methods.py")).read_text() == text
-    assert A.Atom.__init__.__module__ == "ticker_py._ast_methods"
+    assert A.Atom.__init__.__module__ == A.Atom._from_fields.__module__ == "ticker_py._ast_methods"
 
 
 def test_the_shared_record_methods_are_current(tmp_path):
@@ -40,14 +40,16 @@ def _classes():
         if self.n < 0:
             raise ValueError("negative")
 
-    @dataclass(init=False, repr=False, eq=False)
+    record = records.collecting([], from_fields=True)
+
+    @record
     class Leaf:
         name: str
         n: int = 0
         where: Optional[str] = field(default=None, compare=False, repr=False)
         __post_init__ = post
 
-    @dataclass(init=False, repr=False, eq=False)
+    @record
     class Node:
         kids: tuple = ()
         tag: str = "x"
@@ -84,14 +86,20 @@ def test_mutable_records_behave_as_dataclass_ones(tmp_path):
     """``collecting(registry, frozen=False)``: the methods of ``dataclass()`` (no hash, fields
     assignable, a default factory called per instance), generated or compiled."""
     plain = _mutable_classes(dataclass)
-    compiled = _mutable_classes(records.collecting([], frozen=False))
+    compiled = _mutable_classes(records.collecting([], frozen=False, from_fields=True))
     records.add_methods(compiled)
-    generated = _mutable_classes(records.collecting([], frozen=False))
+    generated = _mutable_classes(records.collecting([], frozen=False, from_fields=True))
     module = _module(generated, tmp_path / "gen_mutable.py")
     records.add_methods(generated, module)
     assert generated[0].__init__.__module__ == "gen_mutable"
     expected = _mutable_behaviour(*plain)
     assert _mutable_behaviour(*compiled) == expected == _mutable_behaviour(*generated)
+    for Plan in compiled + generated:
+        made = Plan._from_fields("r", [1], True, "y")
+        assert made == Plan("r", [1], True) and made.note == "y"
+    without = _mutable_classes(records.collecting([], frozen=False))
+    records.add_methods(without)
+    assert not hasattr(without[0], "_from_fields")   # only where asked for: each function costs start-up
     name = plain[0].__qualname__
     assert expected[:3] == [f"{name}(rule='r', steps=[1], done=True, note='')",
                             f"{name}(rule='r', steps=[], done=False, note='x')", False]
@@ -128,7 +136,9 @@ def _module(classes, path: Path):
 def _behaviour(Leaf, Node):
     a, b = Leaf("p", 1, where="here"), Leaf("p", 1)
     out = [repr(a), repr(Node((a,))), a == b, hash(a) == hash(b), a == Leaf("p", 2), a == ("p", 1),
-           Node() == Node((), "x"), repr(Node(tag="y")), dataclasses.replace(a, n=5) == Leaf("p", 5)]
+           Node() == Node((), "x"), repr(Node(tag="y")), dataclasses.replace(a, n=5) == Leaf("p", 5),
+           Leaf._from_fields("p", 1, "here") == a, repr(Leaf._from_fields("q", -1, None)),   # no __post_init__
+           Node._from_fields((), "x") == Node(), Leaf._from_fields("p", 1, None).where]
     for act in (lambda: setattr(a, "n", 3), lambda: delattr(a, "name"), lambda: setattr(a, "new", 1)):
         with pytest.raises(FrozenInstanceError):
             act()

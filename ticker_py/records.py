@@ -5,7 +5,9 @@ stream model, the options and results a run builds).
 three), about 1 ms a class: most of the AST module's import cost, and a tenth of a small ``ticker
 run``. :func:`add_methods` gives a list of classes the same ``__init__``, ``__repr__``,
 ``__eq__``, ``__hash__``, ``__setattr__`` and ``__delattr__`` (a mutable record: the first three,
-and no hash) from one source text (:func:`methods_source`). Where a module of those methods was
+and no hash) from one source text (:func:`methods_source`); on request ``_from_fields`` too, the
+object with every field given, made without ``__init__`` (for the program parser, whose largest
+cost that call was; no ``__post_init__`` check). Where a module of those methods was
 written ahead of time (:func:`write_methods`, a golden file kept current by a test) and its layout
 still matches the classes, its functions are used as they are, loaded from Python's bytecode cache:
 no compiling at start-up. A stale module is never used; the source is then compiled as before.
@@ -35,20 +37,26 @@ SHARED = ("ticker_py.errors", "ticker_py.analysis", "ticker_py.semantics", "tick
           "ticker_py.cli.run")
 
 
-def collecting(registry: list, frozen: bool = True):
+def collecting(registry: list, frozen: bool = True, from_fields: bool = False):
     """A class decorator: ``dataclass(frozen=frozen)`` without the methods, which :func:`add_methods`
-    adds later to every class of ``registry`` (where the class is appended) at once."""
+    adds later to every class of ``registry`` (where the class is appended) at once; with
+    ``from_fields`` also ``cls._from_fields(*values)``. (Each generated function costs start-up
+    time: ``_from_fields`` only where it is used.)"""
     def record(cls):
         cls = dataclass(init=False, repr=False, eq=False)(cls)
-        if not frozen:
-            cls._record_mutable = True
+        cls._record_extras = (() if frozen else ("mutable",)) + (("from_fields",) if from_fields else ())
         registry.append(cls)
         return cls
     return record
 
 
+def _extras(cls) -> tuple:
+    """``"mutable"`` and ``"from_fields"`` if :func:`collecting` was asked for them."""
+    return getattr(cls, "_record_extras", ())
+
+
 def _mutable(cls) -> bool:
-    return getattr(cls, "_record_mutable", False)
+    return "mutable" in _extras(cls)
 
 
 def _default(f):
@@ -58,17 +66,18 @@ def _default(f):
 def layout(classes) -> str:
     """What the generated methods depend on: each class's name and fields (name, has a default or
     ``"factory"``, shown by repr, compared), whether it has ``__post_init__`` and (marked) whether
-    it is mutable."""
+    it is mutable and has ``_from_fields``."""
     return repr([(cls.__qualname__, hasattr(cls, "__post_init__"),
-                  [(f.name, _default(f), f.repr, f.compare) for f in fields(cls)])
-                 + (("mutable",) if _mutable(cls) else ()) for cls in classes])
+                  [(f.name, _default(f), f.repr, f.compare) for f in fields(cls)]) + _extras(cls)
+                 for cls in classes])
 
 
 def methods_source(classes, start: int = 0) -> str:
     """Python source defining ``init{k}``, ``repr{k}``, ... for the k-th class (counted from
-    ``start``). Defaults are placeholders (``None``) that :func:`add_methods` replaces by the fields'
-    defaults (a default factory's field: ``MISSING``, then the factory ``f{k}_{name}`` is called);
-    ``c{k}``, ``f{k}_{name}`` and ``MISSING`` are globals the caller sets."""
+    ``start``), and ``new{k}``, its ``_from_fields`` if it has one. Defaults are placeholders (``None``) that
+    :func:`add_methods` replaces by the fields' defaults (a default factory's field: ``MISSING``, then
+    the factory ``f{k}_{name}`` is called); ``c{k}``, ``f{k}_{name}``, ``MISSING`` and ``new``
+    (``object.__new__``) are globals the caller sets."""
     source = []
     for k, cls in enumerate(classes, start):
         own = fields(cls)
@@ -81,6 +90,10 @@ def methods_source(classes, start: int = 0) -> str:
         mine = "(" + "".join(f"self.{n}," for n in compared) + ")"
         theirs = "(" + "".join(f"other.{n}," for n in compared) + ")"
         names = "(" + "".join(f"{f.name!r}," for f in own) + ")"
+        given = "".join(f"    d[{f.name!r}] = {f.name}\n" for f in own)
+        if "from_fields" in _extras(cls):
+            source.append(f"def new{k}({', '.join(f.name for f in own)}):\n    o = new(c{k})\n    d = o.__dict__\n"
+                          f"{given}    return o\n")
         source.append(
             f"def init{k}(self, {', '.join(params)}):\n    d = self.__dict__\n{stores}{post}"
             f"def repr{k}(self):\n    return self.__class__.__qualname__ + f\"({shown})\"\n"
@@ -109,6 +122,7 @@ def add_methods(classes, generated: Optional[ModuleType] = None, key: Optional[s
     else:
         start, scope = 0, {"FrozenInstanceError": FrozenInstanceError}
         exec(methods_source(classes), scope)
+    scope["new"] = object.__new__
     for k, cls in enumerate(classes, start):
         scope[f"c{k}"] = cls
         own = fields(cls)
@@ -125,6 +139,10 @@ def add_methods(classes, generated: Optional[ModuleType] = None, key: Optional[s
             method.__name__ = f"__{name}__"
             method.__qualname__ = f"{cls.__qualname__}.__{name}__"
             setattr(cls, f"__{name}__", method)
+        if "from_fields" in _extras(cls):
+            make = scope[f"new{k}"]
+            make.__name__, make.__qualname__ = "_from_fields", f"{cls.__qualname__}._from_fields"
+            cls._from_fields = make
         if mutable:
             cls.__hash__ = None    # as dataclass(eq=True) leaves a mutable class: unhashable
 
