@@ -22,8 +22,8 @@ PACKAGE = Path(__file__).resolve().parent.parent / "ticker_py"
 #: the vocabulary every engine returns, so they sit with the values; the readers, writers and the
 #: driver are above the engines.
 FLOORS = [
-    {"ast", "_ast_methods", "records", "process", "values", "errors", "limits", "streams.model", "streams._model_methods",
-     "streams.factorized"},
+    {"ast", "_ast_methods", "_record_methods", "records", "process", "values", "errors", "limits", "streams.model",
+     "streams._model_methods", "streams.factorized"},
     {"syntax", "rdf.terms"},
     {"analysis"},
     {"semantics"},

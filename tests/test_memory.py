@@ -127,11 +127,11 @@ def test_steady_heap_leaves_the_users_malloc_settings():
 
 
 def test_ticker_run_sets_the_heap(tmp_path, monkeypatch, capsys):
+    from ticker_py import process
     from ticker_py.cli import main
-    from ticker_py.cli import run
 
     calls = []
-    monkeypatch.setattr(run, "steady_heap", lambda: calls.append(1) or True)
+    monkeypatch.setattr(process, "steady_heap", lambda: calls.append(1) or True)
     prog, data = tmp_path / "p.lars", tmp_path / "s.stream"
     prog.write_text("q(X) :- p(X) in [2].\n")
     data.write_text("0: p(1)\n3: p(2)\n")

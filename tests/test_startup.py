@@ -3,8 +3,10 @@
 With the native engine on a small text stream, none of pandas, pyarrow, numpy, clingo,
 matplotlib, pyspark or psutil is imported (their import alone costs more than the run), nor
 sockets, nor ticker_py's explanations, Spark, benchmarks, RDF streams, sharding,
-live input, factorizing or the other commands' modules. ``--help`` is the same whether the
-parser holds every command or only the one named.
+live input and output (``ticker_py.live``, also its options), factorizing or the other commands'
+modules; ctypes (for glibc's heap settings) only once the stream has a second record; not the
+``signal`` module either (the Ctrl-C handler is set through its C module). ``--help``
+is the same whether the parser holds every command or only the one named.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -21,11 +24,11 @@ import pytest
 from ticker_py.cli import COMMANDS, build_parser, main
 
 ROOT = Path(__file__).resolve().parent.parent
-HEAVY = ("pandas", "pyarrow", "numpy", "clingo", "matplotlib", "pyspark", "psutil", "socket", "selectors")
+HEAVY = ("pandas", "pyarrow", "numpy", "clingo", "matplotlib", "pyspark", "psutil", "socket", "selectors", "signal")
 #: ticker_py's own modules a plain run does not need
 LAZY = ("ticker_py.explain", "ticker_py.spark", "ticker_py.bench", "ticker_py.rdf.writer", "ticker_py.rdf.streams",
-        "ticker_py.rdf.terms", "ticker_py.shard", "ticker_py.analysis.sharding", "ticker_py.live.net",
-        "ticker_py.live.source", "ticker_py.live.reasoner", "ticker_py.streams.factorized",
+        "ticker_py.rdf.terms", "ticker_py.shard", "ticker_py.analysis.sharding", "ticker_py.live",
+        "ticker_py.streams.factorized",
         "ticker_py.streams.factor_writers", "ticker_py.engines.wide", "ticker_py.engines.history",
         "ticker_py.engines.clingo", "ticker_py.encode", "ticker_py.compare", "ticker_py.enumeration",
         *(f"ticker_py.cli.{name}" for name in COMMANDS if name != "run"))
@@ -57,6 +60,38 @@ def test_run_with_the_native_engine_imports_nothing_heavy(tmp_path, stream, fmt)
     assert not own, own
 
 
+@pytest.mark.parametrize("stream", ["0: p(1)\n", "0: p(1)\n1: p(2)\n"])
+def test_glibc_heap_settings_wait_for_a_second_record(tmp_path, stream):
+    """``steady_heap`` (and with it ctypes) comes with the stream's second record: a one-record run
+    leaves glibc's settings alone, a longer one sets them (on Linux, unless the environment sets
+    glibc's malloc knobs)."""
+    prog, data = tmp_path / "p.lars", tmp_path / "s.stream"
+    prog.write_text("q(X) :- p(X) in [2].\n")
+    data.write_text(stream)
+    status, out, modules, _ = _imports("run", prog, "--stream", data, "--engine", "native")
+    assert status == 0 and out.startswith('{"t": 0, "c": 1, "models": [["q(1)"]]}\n')
+    second = stream.count("\n") == 2
+    own = any(k.startswith("MALLOC_") for k in os.environ) or "glibc.malloc." in os.environ.get("GLIBC_TUNABLES", "")
+    assert ("ctypes" in modules) == (second and sys.platform.startswith("linux") and not own)
+
+
+def test_live_options_are_imported_for_a_live_run_only(tmp_path):
+    """``--save-input`` (live input from a file) still runs, through ``ticker_py.live.options``; a bad
+    ``--idle-timeout`` is refused without any live option too."""
+    prog, data, saved = tmp_path / "p.lars", tmp_path / "s.stream", tmp_path / "saved.stream"
+    prog.write_text("q(X) :- p(X) in [2].\n")
+    data.write_text("0: p(1)\n2: p(2)\n")
+    plain = _imports("run", prog, "--stream", data, "--engine", "native")
+    live = _imports("run", prog, "--stream", data, "--engine", "native", "--save-input", saved)
+    assert plain[0] == live[0] == 0 and plain[1] == live[1] and plain[1].count("\n") == 3
+    assert saved.read_text() == "0: p(1)\n2: p(2)\n"
+    assert "ticker_py.live.options" in live[3] and not any(m.startswith("ticker_py.live") for m in plain[3])
+    proc = subprocess.run([sys.executable, "-m", "ticker_py.cli", "run", str(prog), "--stream", str(data),
+                           "--idle-timeout", "-1"], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert "--idle-timeout must be 0 or more seconds, not -1" in proc.stderr
+
+
 def test_a_clingo_run_imports_clingo_but_no_table_libraries(tmp_path):
     prog, data = tmp_path / "p.lars", tmp_path / "s.stream"
     prog.write_text("a :- p.\n")
@@ -73,7 +108,8 @@ def test_version_imports_no_command_and_no_ast():
                           capture_output=True, text=True, cwd=ROOT, timeout=60)
     version, modules = proc.stdout.splitlines()
     assert version.startswith("ticker_py ")
-    assert json.loads(modules) == ["ticker_py", "ticker_py.cli", "ticker_py.cli.common", "ticker_py.errors"]
+    assert json.loads(modules) == ["ticker_py", "ticker_py._record_methods", "ticker_py.cli", "ticker_py.cli.common",
+                                   "ticker_py.errors", "ticker_py.records"]
 
 
 @pytest.mark.parametrize("command", [(), *((name,) for name in COMMANDS), ("bench", "throughput")])

@@ -5,8 +5,17 @@ Regenerate with ``python -m ticker_py.ast`` when a node type's fields change."""
 # flake8: noqa
 from dataclasses import FrozenInstanceError
 
-LAYOUT = "[('Location', False, [('file', False, True, True), ('line', False, True, True), ('column', False, True, True), ('end_line', False, True, True), ('end_column', False, True, True)]), ('Variable', False, [('name', False, True, True), ('location', True, False, False)]), ('Number', False, [('value', False, True, True), ('location', True, False, False)]), ('Constant', False, [('name', False, True, True), ('location', True, False, False)]), ('String', False, [('value', False, True, True), ('location', True, False, False)]), ('Function', False, [('name', False, True, True), ('args', False, True, True), ('location', True, False, False)]), ('Iri', False, [('name', False, True, True), ('args', False, True, True), ('location', True, False, False), ('text', True, True, False)]), ('BinOp', False, [('op', False, True, True), ('left', False, True, True), ('right', False, True, True), ('location', True, False, False)]), ('Interval', False, [('low', False, True, True), ('high', False, True, True), ('location', True, False, False)]), ('Atom', False, [('predicate', False, True, True), ('args', True, True, True), ('location', True, False, False)]), ('Window', False, [('size', False, True, True), ('unit', True, True, True), ('location', True, False, False)]), ('ExtendedAtom', True, [('atom', False, True, True), ('modality', True, True, True), ('window', True, True, True), ('time', True, True, True), ('location', True, False, False)]), ('Comparison', False, [('op', False, True, True), ('left', False, True, True), ('right', False, True, True), ('location', True, False, False)]), ('Literal', False, [('element', False, True, True), ('negated', True, True, True), ('location', True, False, False)]), ('Head', False, [('atom', False, True, True), ('time', True, True, True), ('location', True, False, False)]), ('Rule', False, [('head', False, True, True), ('body', True, True, True), ('location', True, False, False)]), ('Program', False, [('rules', True, True, True), ('file', True, True, False), ('prefixes', True, True, True)])]"
+LAYOUT = "[('Location', False, [('file', False, True, True), ('line', False, True, True), ('column', False, True, True), ('end_line', False, True, True), ('end_column', False, True, True)], 'from_fields'), ('Variable', False, [('name', False, True, True), ('location', True, False, False)], 'from_fields'), ('Number', False, [('value', False, True, True), ('location', True, False, False)], 'from_fields'), ('Constant', False, [('name', False, True, True), ('location', True, False, False)], 'from_fields'), ('String', False, [('value', False, True, True), ('location', True, False, False)], 'from_fields'), ('Function', False, [('name', False, True, True), ('args', False, True, True), ('location', True, False, False)], 'from_fields'), ('Iri', False, [('name', False, True, True), ('args', False, True, True), ('location', True, False, False), ('text', True, True, False)], 'from_fields'), ('BinOp', False, [('op', False, True, True), ('left', False, True, True), ('right', False, True, True), ('location', True, False, False)], 'from_fields'), ('Interval', False, [('low', False, True, True), ('high', False, True, True), ('location', True, False, False)], 'from_fields'), ('Atom', False, [('predicate', False, True, True), ('args', True, True, True), ('location', True, False, False)], 'from_fields'), ('Window', False, [('size', False, True, True), ('unit', True, True, True), ('location', True, False, False)], 'from_fields'), ('ExtendedAtom', True, [('atom', False, True, True), ('modality', True, True, True), ('window', True, True, True), ('time', True, True, True), ('location', True, False, False)], 'from_fields'), ('Comparison', False, [('op', False, True, True), ('left', False, True, True), ('right', False, True, True), ('location', True, False, False)], 'from_fields'), ('Literal', False, [('element', False, True, True), ('negated', True, True, True), ('location', True, False, False)], 'from_fields'), ('Head', False, [('atom', False, True, True), ('time', True, True, True), ('location', True, False, False)], 'from_fields'), ('Rule', False, [('head', False, True, True), ('body', True, True, True), ('location', True, False, False)], 'from_fields'), ('Program', False, [('rules', True, True, True), ('file', True, True, False), ('prefixes', True, True, True)], 'from_fields')]"
 
+def new0(file, line, column, end_line, end_column):
+    o = new(c0)
+    d = o.__dict__
+    d['file'] = file
+    d['line'] = line
+    d['column'] = column
+    d['end_line'] = end_line
+    d['end_column'] = end_column
+    return o
 def init0(self, file, line, column, end_line, end_column):
     d = self.__dict__
     d['file'] = file
@@ -30,6 +39,12 @@ def delattr0(self, name):
     if type(self) is c0 or name in ('file','line','column','end_line','end_column',):
         raise FrozenInstanceError(f"cannot delete field {name!r}")
     super(c0, self).__delattr__(name)
+def new1(name, location):
+    o = new(c1)
+    d = o.__dict__
+    d['name'] = name
+    d['location'] = location
+    return o
 def init1(self, name, location=None):
     d = self.__dict__
     d['name'] = name
@@ -50,6 +65,12 @@ def delattr1(self, name):
     if type(self) is c1 or name in ('name','location',):
         raise FrozenInstanceError(f"cannot delete field {name!r}")
     super(c1, self).__delattr__(name)
+def new2(value, location):
+    o = new(c2)
+    d = o.__dict__
+    d['value'] = value
+    d['location'] = location
+    return o
 def init2(self, value, location=None):
     d = self.__dict__
     d['value'] = value
@@ -70,6 +91,12 @@ def delattr2(self, name):
     if type(self) is c2 or name in ('value','location',):
         raise FrozenInstanceError(f"cannot delete field {name!r}")
     super(c2, self).__delattr__(name)
+def new3(name, location):
+    o = new(c3)
+    d = o.__dict__
+    d['name'] = name
+    d['location'] = location
+    return o
 def init3(self, name, location=None):
     d = self.__dict__
     d['name'] = name
@@ -90,6 +117,12 @@ def delattr3(self, name):
     if type(self) is c3 or name in ('name','location',):
         raise FrozenInstanceError(f"cannot delete field {name!r}")
     super(c3, self).__delattr__(name)
+def new4(value, location):
+    o = new(c4)
+    d = o.__dict__
+    d['value'] = value
+    d['location'] = location
+    return o
 def init4(self, value, location=None):
     d = self.__dict__
     d['value'] = value
@@ -110,6 +143,13 @@ def delattr4(self, name):
     if type(self) is c4 or name in ('value','location',):
         raise FrozenInstanceError(f"cannot delete field {name!r}")
     super(c4, self).__delattr__(name)
+def new5(name, args, location):
+    o = new(c5)
+    d = o.__dict__
+    d['name'] = name
+    d['args'] = args
+    d['location'] = location
+    return o
 def init5(self, name, args, location=None):
     d = self.__dict__
     d['name'] = name
@@ -131,6 +171,14 @@ def delattr5(self, name):
     if type(self) is c5 or name in ('name','args','location',):
         raise FrozenInstanceError(f"cannot delete field {name!r}")
     super(c5, self).__delattr__(name)
+def new6(name, args, location, text):
+    o = new(c6)
+    d = o.__dict__
+    d['name'] = name
+    d['args'] = args
+    d['location'] = location
+    d['text'] = text
+    return o
 def init6(self, name, args, location=None, text=None):
     d = self.__dict__
     d['name'] = name
@@ -153,6 +201,14 @@ def delattr6(self, name):
     if type(self) is c6 or name in ('name','args','location','text',):
         raise FrozenInstanceError(f"cannot delete field {name!r}")
     super(c6, self).__delattr__(name)
+def new7(op, left, right, location):
+    o = new(c7)
+    d = o.__dict__
+    d['op'] = op
+    d['left'] = left
+    d['right'] = right
+    d['location'] = location
+    return o
 def init7(self, op, left, right, location=None):
     d = self.__dict__
     d['op'] = op
@@ -175,6 +231,13 @@ def delattr7(self, name):
     if type(self) is c7 or name in ('op','left','right','location',):
         raise FrozenInstanceError(f"cannot delete field {name!r}")
     super(c7, self).__delattr__(name)
+def new8(low, high, location):
+    o = new(c8)
+    d = o.__dict__
+    d['low'] = low
+    d['high'] = high
+    d['location'] = location
+    return o
 def init8(self, low, high, location=None):
     d = self.__dict__
     d['low'] = low
@@ -196,6 +259,13 @@ def delattr8(self, name):
     if type(self) is c8 or name in ('low','high','location',):
         raise FrozenInstanceError(f"cannot delete field {name!r}")
     super(c8, self).__delattr__(name)
+def new9(predicate, args, location):
+    o = new(c9)
+    d = o.__dict__
+    d['predicate'] = predicate
+    d['args'] = args
+    d['location'] = location
+    return o
 def init9(self, predicate, args=None, location=None):
     d = self.__dict__
     d['predicate'] = predicate
@@ -217,6 +287,13 @@ def delattr9(self, name):
     if type(self) is c9 or name in ('predicate','args','location',):
         raise FrozenInstanceError(f"cannot delete field {name!r}")
     super(c9, self).__delattr__(name)
+def new10(size, unit, location):
+    o = new(c10)
+    d = o.__dict__
+    d['size'] = size
+    d['unit'] = unit
+    d['location'] = location
+    return o
 def init10(self, size, unit=None, location=None):
     d = self.__dict__
     d['size'] = size
@@ -238,6 +315,15 @@ def delattr10(self, name):
     if type(self) is c10 or name in ('size','unit','location',):
         raise FrozenInstanceError(f"cannot delete field {name!r}")
     super(c10, self).__delattr__(name)
+def new11(atom, modality, window, time, location):
+    o = new(c11)
+    d = o.__dict__
+    d['atom'] = atom
+    d['modality'] = modality
+    d['window'] = window
+    d['time'] = time
+    d['location'] = location
+    return o
 def init11(self, atom, modality=None, window=None, time=None, location=None):
     d = self.__dict__
     d['atom'] = atom
@@ -262,6 +348,14 @@ def delattr11(self, name):
     if type(self) is c11 or name in ('atom','modality','window','time','location',):
         raise FrozenInstanceError(f"cannot delete field {name!r}")
     super(c11, self).__delattr__(name)
+def new12(op, left, right, location):
+    o = new(c12)
+    d = o.__dict__
+    d['op'] = op
+    d['left'] = left
+    d['right'] = right
+    d['location'] = location
+    return o
 def init12(self, op, left, right, location=None):
     d = self.__dict__
     d['op'] = op
@@ -284,6 +378,13 @@ def delattr12(self, name):
     if type(self) is c12 or name in ('op','left','right','location',):
         raise FrozenInstanceError(f"cannot delete field {name!r}")
     super(c12, self).__delattr__(name)
+def new13(element, negated, location):
+    o = new(c13)
+    d = o.__dict__
+    d['element'] = element
+    d['negated'] = negated
+    d['location'] = location
+    return o
 def init13(self, element, negated=None, location=None):
     d = self.__dict__
     d['element'] = element
@@ -305,6 +406,13 @@ def delattr13(self, name):
     if type(self) is c13 or name in ('element','negated','location',):
         raise FrozenInstanceError(f"cannot delete field {name!r}")
     super(c13, self).__delattr__(name)
+def new14(atom, time, location):
+    o = new(c14)
+    d = o.__dict__
+    d['atom'] = atom
+    d['time'] = time
+    d['location'] = location
+    return o
 def init14(self, atom, time=None, location=None):
     d = self.__dict__
     d['atom'] = atom
@@ -326,6 +434,13 @@ def delattr14(self, name):
     if type(self) is c14 or name in ('atom','time','location',):
         raise FrozenInstanceError(f"cannot delete field {name!r}")
     super(c14, self).__delattr__(name)
+def new15(head, body, location):
+    o = new(c15)
+    d = o.__dict__
+    d['head'] = head
+    d['body'] = body
+    d['location'] = location
+    return o
 def init15(self, head, body=None, location=None):
     d = self.__dict__
     d['head'] = head
@@ -347,6 +462,13 @@ def delattr15(self, name):
     if type(self) is c15 or name in ('head','body','location',):
         raise FrozenInstanceError(f"cannot delete field {name!r}")
     super(c15, self).__delattr__(name)
+def new16(rules, file, prefixes):
+    o = new(c16)
+    d = o.__dict__
+    d['rules'] = rules
+    d['file'] = file
+    d['prefixes'] = prefixes
+    return o
 def init16(self, rules=None, file=None, prefixes=None):
     d = self.__dict__
     d['rules'] = rules

@@ -20,8 +20,9 @@ __all__ = [
 
 
 _RECORDS: list = []
-#: ``dataclass(frozen=True)``, the methods read from the generated ``_ast_methods`` module
-_record = collecting(_RECORDS)
+#: ``dataclass(frozen=True)``, the methods read from the generated ``_ast_methods`` module; the
+#: program parser builds nodes with ``_from_fields``
+_record = collecting(_RECORDS, from_fields=True)
 
 
 @_record

@@ -7,8 +7,9 @@ exits with status 2. An :class:`InternalError` is a bug in ticker_py (status 1).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Optional
+
+from .records import add_shared_methods, collecting
 
 if TYPE_CHECKING:  # annotations only: ``ticker --version`` and ``--help`` need no AST
     from .ast import Location
@@ -17,7 +18,10 @@ __all__ = ["Diagnostic", "TickerError", "ProgramError", "StreamError", "UsageErr
            "EngineUnsupported", "InternalError"]
 
 
-@dataclass(frozen=True)
+_RECORDS: list = []
+
+
+@collecting(_RECORDS)
 class Diagnostic:
     """One problem, as data: where, what, and follow-up notes."""
 
@@ -34,6 +38,9 @@ class Diagnostic:
             lines.append(self.excerpt)
         lines += [f"  note: {n}" for n in self.notes]
         return "\n".join(lines)
+
+
+add_shared_methods(_RECORDS, __name__)
 
 
 class TickerError(Exception):

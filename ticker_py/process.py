@@ -3,7 +3,8 @@
 :func:`tune_collector` is called by the ``ticker`` command and by the benchmark's in-engine runs
 (so that both pay the same collector): readers and engines make millions of small tuples that are
 not cycles, and the default thresholds (700, 10, 10) scan them over and over (about 10% of a run's
-CPU time). :func:`steady_heap` is called by ``ticker run`` (docs/rdf.md, "Memory over a run").
+CPU time). :func:`steady_heap` is called by ``ticker run`` once its stream has a second record
+(:func:`steady_heap_from_second`; docs/rdf.md, "Memory over a run").
 """
 
 from __future__ import annotations
@@ -11,8 +12,10 @@ from __future__ import annotations
 import gc
 import os
 import sys
+from itertools import islice
+from typing import Iterable, Iterator
 
-__all__ = ["tune_collector", "steady_heap", "HEAP_SETTINGS"]
+__all__ = ["tune_collector", "steady_heap", "steady_heap_from_second", "HEAP_SETTINGS"]
 
 
 def tune_collector() -> None:
@@ -47,3 +50,15 @@ def steady_heap(environ=os.environ) -> bool:
         return False
     mallopt.argtypes, mallopt.restype = (ctypes.c_int, ctypes.c_int), ctypes.c_int
     return all([mallopt(param, value) == 1 for param, value in HEAP_SETTINGS.items()])
+
+
+def steady_heap_from_second(records: Iterable) -> Iterator:
+    """``records`` as they come; :func:`steady_heap` is called when a second one arrives, before it is
+    passed on (a time point is evaluated once a later record shows it complete). A stream of one
+    record, such as a start-up check's, leaves glibc's settings alone and spares importing ctypes."""
+    records = iter(records)
+    yield from islice(records, 1)
+    for record in records:
+        steady_heap()
+        yield record
+        yield from records

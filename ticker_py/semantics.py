@@ -18,13 +18,14 @@ True
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Optional, Union
 
 from . import ast
 from .analysis import GENERAL, POSITIVE, Analysis
 from .analysis.graph import dependency_edges, strongly_connected
 from .errors import Diagnostic, ProgramError, UsageError
+from .records import add_shared_methods, collecting
 
 __all__ = ["WindowBounds", "Origin", "TupleScope", "TupleTies", "Duplicates", "FutureHeads",
            "Persistence", "Semantics", "Profile", "PROFILES", "KNOBS", "DEFAULT", "resolve",
@@ -93,7 +94,10 @@ KNOBS = {"window_bounds": WindowBounds, "origin": Origin, "tuple_scope": TupleSc
          "persistence": Persistence}
 
 
-@dataclass(frozen=True)
+_RECORDS: list = []
+
+
+@collecting(_RECORDS)
 class Semantics:
     """One setting of every knob, and the profile it started from (for its fragment check).
 
@@ -139,10 +143,7 @@ class Semantics:
         return ",".join([self.profile] + extra)
 
 
-DEFAULT = Semantics()
-
-
-@dataclass(frozen=True)
+@collecting(_RECORDS)
 class Profile:
     """A preset: knob values after a published system, the citation, and its fragment."""
 
@@ -151,6 +152,12 @@ class Profile:
     citation: str
     fragment: tuple = ()  # names of the checks in _CHECKS
     summary: str = ""
+
+
+add_shared_methods(_RECORDS, __name__)
+
+#: the project's own semantics: every knob at its first value
+DEFAULT = Semantics()
 
 
 def _profile(name, citation, summary, fragment=(), **knobs) -> Profile:

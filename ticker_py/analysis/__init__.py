@@ -8,11 +8,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Optional
 
 from .. import ast
 from ..errors import Diagnostic, ProgramError
+from ..records import add_shared_methods, collecting
 from ..syntax.fast import paused_gc
 from .graph import check_box_cycles, choice_predicates, dependency_edges, split_predicates, stratify
 from .roles import background_atoms, signatures
@@ -23,7 +24,10 @@ __all__ = ["Analysis", "analyse", "window_points", "POSITIVE", "STRATIFIED", "GE
 POSITIVE, STRATIFIED, GENERAL = "positive", "stratified", "general"
 
 
-@dataclass(frozen=True)
+_RECORDS: list = []
+
+
+@collecting(_RECORDS)
 class Analysis:
     """What the encoders and engines need to know about a checked program.
 
@@ -63,6 +67,9 @@ class Analysis:
         native = (self.fragment in (POSITIVE, STRATIFIED) and not self.has_constraints
                   and not self.interval_rules)
         return ("native", "incremental", "clingo") if native else ("incremental", "clingo")
+
+
+add_shared_methods(_RECORDS, __name__)
 
 
 def window_points(window: ast.Window, clock_ms: int = 1000) -> int:

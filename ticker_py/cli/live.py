@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Optional
+
 from ..errors import Diagnostic, UsageError
-from ..live.options import LiveOptions
 from ..streams.drive import MAX_GAP
+
+if TYPE_CHECKING:  # imported when a live option is given: a run on files needs none of it
+    from ..live.options import LiveOptions
 
 __all__ = ["add_live_options", "live_options"]
 
@@ -28,10 +32,15 @@ def add_live_options(run_parser) -> None:
                    help="write every accepted record to FILE (text format) for an offline replay")
 
 
-def live_options(args) -> LiveOptions:
-    """The live options of parsed ``ticker run`` arguments."""
+def live_options(args) -> Optional[LiveOptions]:
+    """The live options of parsed ``ticker run`` arguments, or None when none of ``--input``,
+    ``--output``, ``--wall-clock`` and ``--save-input`` is given (a run on files)."""
     if not args.idle_timeout >= 0:
         raise UsageError(Diagnostic(f"--idle-timeout must be 0 or more seconds, not {args.idle_timeout:g}"))
+    if not (args.input or args.output or args.wall_clock or args.save_input):
+        return None
+    from ..live.options import LiveOptions
+
     return LiveOptions(input=args.input, output=args.output, wall_clock=args.wall_clock, grace=args.grace,
                        idle_timeout=args.idle_timeout or None, max_gap=getattr(args, "max_gap", MAX_GAP) or None,
                        save_input=args.save_input, stream=args.stream, clock=args.clock, out=args.out)

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import signal
 import sys
 import threading
 import time
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Optional
 
 from ..consequences import MODES
 from ..engines import ENGINE_NAMES
 from ..errors import Diagnostic, UsageError
-from ..process import steady_heap
+from ..process import steady_heap_from_second
+from ..records import add_shared_methods, collecting
 from ..rdf import RDF_FORMATS
 from ..semantics import DEFAULT, Semantics, resolve
 from ..streams.drive import MAX_GAP, Every, check_max_gap
@@ -20,6 +20,11 @@ from .common import (HelpFormatter, add_program_args, add_semantics_args, check_
                      semantics_knobs)
 from .live import add_live_options, live_options
 from .shard import add_shard_options, run_sharded_command, shard_options
+
+try:  # the C module under ``signal``, loaded at every start: ``import signal`` first builds its enums (1 ms)
+    from _signal import SIGINT, signal as _set_handler
+except ImportError:  # pragma: no cover - an interpreter without it
+    from signal import SIGINT, signal as _set_handler
 
 __all__ = ["RunOptions", "register", "cmd_run", "FORMATS"]
 
@@ -30,7 +35,10 @@ INERTIA_ENGINES = ("incremental", "incremental-pure")
 STREAM_FORMATS = ("auto", "text", "jsonl", "csv") + RDF_FORMATS
 
 
-@dataclass(frozen=True)
+_RECORDS: list = []
+
+
+@collecting(_RECORDS)
 class RunOptions:
     """How ``ticker run`` evaluates and prints (the parsed arguments, checked)."""
 
@@ -50,6 +58,9 @@ class RunOptions:
     max_gap: Optional[int] = MAX_GAP
     factorize: bool = False
     semantics: Semantics = DEFAULT
+
+
+add_shared_methods(_RECORDS, __name__)
 
 
 def register(sub) -> None:
@@ -107,11 +118,10 @@ def run_options(args) -> RunOptions:
 def cmd_run(args) -> int:
     """``ticker run``."""
     from ..api import Reasoner, records_from
-    from ..live.options import live_output, live_records
     from ..streams.output import open_output
 
     o = run_options(args)
-    live = live_options(args)
+    live = live_options(args)   # None: no live input or output (nothing of ticker_py.live is imported)
     shards = shard_options(args)
     analysis = load(args)
     if o.factorize and shards is not None:
@@ -127,7 +137,12 @@ def cmd_run(args) -> int:
     rdf = _rdf_mapping(args, analysis, o)
 
     def output():
-        out = live_output(live) or open_output(o.out)
+        out = None
+        if live is not None:
+            from ..live.options import live_output
+
+            out = live_output(live)
+        out = out or open_output(o.out)
         if o.format in RDF_OUTPUT:
             from ..rdf.writer import RdfWriter
 
@@ -151,16 +166,20 @@ def cmd_run(args) -> int:
             return run_sharded_command(analysis, o, shards, writer)
         finally:
             out.close()
-    steady_heap()
     reasoner = Reasoner(analysis, engine=o.engine, models=o.models, show=o.show, inertia=o.inertia,
                         changes_only=_changes_only(o), factorize=o.factorize,
                         semantics=o.semantics, history=False)
     if o.inertia and reasoner.engine_name not in INERTIA_ENGINES:
         print(f"note: --inertia has no effect with the {reasoner.engine_name} engine (only the incremental "
               "engines prefer the previous answer stream)", file=sys.stderr)
-    records = live_records(live, analysis)
+    records = None
+    if live is not None:
+        from ..live.options import live_records
+
+        records = live_records(live, analysis)
     if records is None:
         records = records_from(o.stream, rdf, o.stream_format)
+    records = steady_heap_from_second(records)
     out, writer = output()
     start = time.perf_counter()
     points = 0
@@ -205,7 +224,7 @@ def _interruptible(results):
             raise KeyboardInterrupt
         hits.append(signum)
 
-    previous = signal.signal(signal.SIGINT, handler)
+    previous = _set_handler(SIGINT, handler)
     try:
         for result in results:
             yield result
@@ -214,7 +233,9 @@ def _interruptible(results):
         if hits:
             raise KeyboardInterrupt
     finally:
-        signal.signal(signal.SIGINT, previous)
+        _set_handler(SIGINT, previous)
+
+
 def _rdf_mapping(args, analysis, o: RunOptions):
     """The RDF mapping of ``--rdf-mapping`` (with the program's prefixes), or None if the run
     reads and writes no RDF; refuses RDF output with several answer streams or --changes."""

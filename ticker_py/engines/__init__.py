@@ -8,10 +8,10 @@ constraints) and the incremental engine otherwise.
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
 
 from ..analysis import Analysis
 from ..errors import Diagnostic, EngineUnsupported, UsageError
+from ..records import add_shared_methods, collecting
 from ..semantics import Semantics
 from .base import Engine, EngineOptions
 
@@ -20,7 +20,10 @@ __all__ = ["Engine", "EngineOptions", "EngineEntry", "ENGINES", "ENGINE_NAMES", 
            "semantics_engines"]
 
 
-@dataclass(frozen=True)
+_RECORDS: list = []
+
+
+@collecting(_RECORDS)
 class EngineEntry:
     """A registered engine: where its class lives and which fragment it runs.
 
@@ -35,6 +38,9 @@ class EngineEntry:
     runs_as: str
     summary: str
     knobs: frozenset = frozenset()
+
+
+add_shared_methods(_RECORDS, __name__)
 
 
 ENGINES = {e.name: e for e in (

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
 from typing import Sequence
 
+from ..records import add_shared_methods, collecting
 from ..semantics import DEFAULT, Semantics
 from ..streams.model import Model, Result
 
 __all__ = ["EngineOptions", "Engine", "ModelDiffer"]
 
 
-@dataclass(frozen=True)
+_RECORDS: list = []
+
+
+@collecting(_RECORDS)
 class EngineOptions:
     """Options shared by all engines.
 
@@ -33,6 +36,9 @@ class EngineOptions:
     pruning: bool = True
     factorize: bool = False
     semantics: Semantics = DEFAULT
+
+
+add_shared_methods(_RECORDS, __name__)
 
 
 class Engine(ABC):

@@ -11,16 +11,19 @@ The command line builds a :class:`LiveOptions` (``--input``, ``--output``, ``--w
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
 from typing import Optional
 
 from ..errors import Diagnostic, UsageError
+from ..records import add_shared_methods, collecting
 from ..streams.drive import MAX_GAP
 
 __all__ = ["LiveOptions", "live_records", "live_output"]
 
 
-@dataclass(frozen=True)
+_RECORDS: list = []
+
+
+@collecting(_RECORDS)
 class LiveOptions:
     """Where a run's records come from and its results go, when live.
 
@@ -48,17 +51,21 @@ class LiveOptions:
         return bool(self.input or self.wall_clock or self.save_input)
 
 
+add_shared_methods(_RECORDS, __name__)
+
+
 def _announce(what: str):
     return lambda address: print(f"ticker: {what} {address}", file=sys.stderr, flush=True)
 
 
-def live_records(options: LiveOptions, analysis=None):
-    """The Record iterator for the live options, or None when no live input is requested.
+def live_records(options: Optional[LiveOptions], analysis=None):
+    """The Record iterator for the live options, or None when no live input is requested
+    (``options`` None or without live input).
 
     ``analysis`` (the program's Analysis), if given, lets TCP input skip records the program
     refuses (intensional or clashing predicates) instead of stopping the run.
     """
-    if not options.live_input:
+    if options is None or not options.live_input:
         return None
     from ..api import parse_clock
     from ..streams import StreamChecker, open_stream
@@ -96,9 +103,9 @@ def _open_text(name):
         raise UsageError(Diagnostic(f"stream file '{name}' not found")) from None
 
 
-def live_output(options: LiveOptions):
-    """A text sink for ``--output tcp:HOST:PORT`` (close it at the end), or None."""
-    if not options.output:
+def live_output(options: Optional[LiveOptions]):
+    """A text sink for ``--output tcp:HOST:PORT`` (close it at the end), or None (also for None)."""
+    if options is None or not options.output:
         return None
     from .net import TcpSink
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 import gc
 import re
 from contextlib import contextmanager
-from dataclasses import fields
 from typing import Optional
 
 from .. import ast
@@ -63,25 +62,13 @@ _LEAVES = frozenset({"var", "int", "anon", "str", "name"})
 _AFTER_NON_LEAF = _TERM_CONTINUES | {"("}
 
 
-def _constructors(*classes) -> list:
-    """For each class, a function building ``cls(*fields)`` with every field given, without the
-    frozen dataclass's ``__init__`` (which sets each field through ``object.__setattr__``: the
-    parser's largest cost). The objects are equal to, and hash as, constructed ones."""
-    scope: dict = {"new": object.__new__}
-    source = []
-    for k, cls in enumerate(classes):
-        names = [f.name for f in fields(cls)]
-        body = "".join(f"    d[{name!r}] = {name}\n" for name in names)
-        source.append(f"def make{k}({', '.join(names)}):\n    o = new(c{k})\n    d = o.__dict__\n{body}    return o\n")
-        scope[f"c{k}"] = cls
-    exec("".join(source), scope)                # one compile for all: import time
-    return [scope[f"make{k}"] for k in range(len(classes))]
-
-
+#: constructors with every field given, without the frozen record's ``__init__`` (the parser's largest
+#: cost); the objects are equal to, and hash as, constructed ones
 _Location, _Variable, _Number, _Constant, _String, _Function, _BinOp, _Interval, _Atom, _Window, \
-    _ExtendedAtom, _Comparison, _Literal, _Head, _Rule = _constructors(
-        ast.Location, ast.Variable, ast.Number, ast.Constant, ast.String, ast.Function, ast.BinOp, ast.Interval,
-        ast.Atom, ast.Window, ast.ExtendedAtom, ast.Comparison, ast.Literal, ast.Head, ast.Rule)
+    _ExtendedAtom, _Comparison, _Literal, _Head, _Rule = (
+        cls._from_fields for cls in (ast.Location, ast.Variable, ast.Number, ast.Constant, ast.String, ast.Function,
+                                     ast.BinOp, ast.Interval, ast.Atom, ast.Window, ast.ExtendedAtom, ast.Comparison,
+                                     ast.Literal, ast.Head, ast.Rule))
 
 
 #: a block that leaves this many more objects to the cycle collector freezes them (see paused_gc)
