@@ -4,8 +4,7 @@ With the native engine on a small text stream, none of pandas, pyarrow, numpy, c
 matplotlib, pyspark or psutil is imported (their import alone costs more than the run), nor
 sockets, nor ticker_py's explanations, Spark, benchmarks, RDF streams, sharding,
 live input and output (``ticker_py.live``, also its options), factorizing or the other commands'
-modules; ctypes (for glibc's heap settings) only once the stream has a second record; not the
-``signal`` module either (the Ctrl-C handler is set through its C module). ``--help``
+modules; ctypes (for glibc's heap settings) only once the stream has a second record. ``--help``
 is the same whether the parser holds every command or only the one named.
 """
 
@@ -24,7 +23,7 @@ import pytest
 from ticker_py.cli import COMMANDS, build_parser, main
 
 ROOT = Path(__file__).resolve().parent.parent
-HEAVY = ("pandas", "pyarrow", "numpy", "clingo", "matplotlib", "pyspark", "psutil", "socket", "selectors", "signal")
+HEAVY = ("pandas", "pyarrow", "numpy", "clingo", "matplotlib", "pyspark", "psutil", "socket", "selectors")
 #: ticker_py's own modules a plain run does not need
 LAZY = ("ticker_py.explain", "ticker_py.spark", "ticker_py.bench", "ticker_py.rdf.writer", "ticker_py.rdf.streams",
         "ticker_py.rdf.terms", "ticker_py.shard", "ticker_py.analysis.sharding", "ticker_py.live",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import sys
 import threading
 import time
@@ -20,11 +21,6 @@ from .common import (HelpFormatter, add_program_args, add_semantics_args, check_
                      semantics_knobs)
 from .live import add_live_options, live_options
 from .shard import add_shard_options, run_sharded_command, shard_options
-
-try:  # the C module under ``signal``, loaded at every start: ``import signal`` first builds its enums (1 ms)
-    from _signal import SIGINT, signal as _set_handler
-except ImportError:  # pragma: no cover - an interpreter without it
-    from signal import SIGINT, signal as _set_handler
 
 __all__ = ["RunOptions", "register", "cmd_run", "FORMATS"]
 
@@ -224,7 +220,7 @@ def _interruptible(results):
             raise KeyboardInterrupt
         hits.append(signum)
 
-    previous = _set_handler(SIGINT, handler)
+    previous = signal.signal(signal.SIGINT, handler)
     try:
         for result in results:
             yield result
@@ -233,9 +229,7 @@ def _interruptible(results):
         if hits:
             raise KeyboardInterrupt
     finally:
-        _set_handler(SIGINT, previous)
-
-
+        signal.signal(signal.SIGINT, previous)
 def _rdf_mapping(args, analysis, o: RunOptions):
     """The RDF mapping of ``--rdf-mapping`` (with the program's prefixes), or None if the run
     reads and writes no RDF; refuses RDF output with several answer streams or --changes."""
