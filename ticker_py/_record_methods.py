@@ -7,41 +7,18 @@ Regenerate with ``python -m ticker_py.records`` when a record class's fields cha
 from dataclasses import FrozenInstanceError
 
 LAYOUTS = {
-    'ticker_py.errors': (0, "[('Diagnostic', False, [('message', False, True, True), ('location', True, True, True), ('notes', True, True, True), ('excerpt', True, True, True), ('kind', True, True, True)])]"),
-    'ticker_py.analysis': (1, "[('Analysis', False, [('program', False, True, True), ('signatures', False, True, True), ('intensional', False, True, True), ('extensional', False, True, True), ('background', False, True, True), ('strata', False, True, True), ('fragment', False, True, True), ('negative_cycle', False, True, True), ('has_constraints', False, True, True), ('window_sizes', False, True, True), ('lookback', False, True, True), ('tuple_lookback', False, True, True), ('clock_ms', False, True, True), ('choice', False, True, True), ('lower', False, True, True), ('upper', False, True, True), ('interval_rules', True, True, True)])]"),
-    'ticker_py.semantics': (2, "[('Semantics', False, [('window_bounds', True, True, True), ('origin', True, True, True), ('tuple_scope', True, True, True), ('tuple_ties', True, True, True), ('duplicates', True, True, True), ('future_heads', True, True, True), ('persistence', True, True, True), ('profile', True, True, True)]), ('Profile', False, [('name', False, True, True), ('semantics', False, True, True), ('citation', False, True, True), ('fragment', True, True, True), ('summary', True, True, True)])]"),
+    'ticker_py.analysis': (0, "[('Analysis', False, [('program', False, True, True), ('signatures', False, True, True), ('intensional', False, True, True), ('extensional', False, True, True), ('background', False, True, True), ('strata', False, True, True), ('fragment', False, True, True), ('negative_cycle', False, True, True), ('has_constraints', False, True, True), ('window_sizes', False, True, True), ('lookback', False, True, True), ('tuple_lookback', False, True, True), ('clock_ms', False, True, True), ('choice', False, True, True), ('lower', False, True, True), ('upper', False, True, True), ('interval_rules', True, True, True)])]"),
+    'ticker_py.cli.run': (1, "[('RunOptions', False, [('stream', True, True, True), ('stream_format', True, True, True), ('engine', True, True, True), ('models', True, True, True), ('every', True, True, True), ('format', True, True, True), ('changes', True, True, True), ('show_at', True, True, True), ('show', True, True, True), ('inertia', True, True, True), ('consequences', True, True, True), ('until', True, True, True), ('out', True, True, True), ('max_gap', True, True, True), ('factorize', True, True, True), ('semantics', True, True, True)])]"),
+    'ticker_py.consequences': (2, "[('Consequences', False, [('t', False, True, True), ('c', False, True, True), ('answer_streams', False, True, True), ('atoms', False, True, True)])]"),
+    'ticker_py.engines': (3, "[('EngineEntry', False, [('name', False, True, True), ('module', False, True, True), ('cls', False, True, True), ('runs_as', False, True, True), ('summary', False, True, True), ('knobs', True, True, True)])]"),
     'ticker_py.engines.base': (4, "[('EngineOptions', False, [('models', True, True, True), ('show', True, True, True), ('inertia', True, True, True), ('changes_only', True, True, True), ('pruning', True, True, True), ('factorize', True, True, True), ('semantics', True, True, True)])]"),
-    'ticker_py.engines': (5, "[('EngineEntry', False, [('name', False, True, True), ('module', False, True, True), ('cls', False, True, True), ('runs_as', False, True, True), ('summary', False, True, True), ('knobs', True, True, True)])]"),
-    'ticker_py.engines.native.plan': (6, "[('StoreLiteral', False, [('store', False, True, True), ('atom', False, True, True), ('time', True, True, True), ('negated', True, True, True), ('box', True, True, True)], 'mutable'), ('RulePlan', False, [('rule', False, True, True), ('head_store', False, True, True), ('drivers', 'factory', True, True), ('full', True, True, True), ('full_store', True, True, True), ('box_stores', True, True, True), ('transient', True, True, True), ('sources', 'factory', True, True)], 'mutable')]"),
-    'ticker_py.consequences': (8, "[('Consequences', False, [('t', False, True, True), ('c', False, True, True), ('answer_streams', False, True, True), ('atoms', False, True, True)])]"),
-    'ticker_py.live.options': (9, "[('LiveOptions', False, [('input', True, True, True), ('output', True, True, True), ('wall_clock', True, True, True), ('grace', True, True, True), ('idle_timeout', True, True, True), ('max_gap', True, True, True), ('save_input', True, True, True), ('stream', True, True, True), ('clock', True, True, True), ('out', True, True, True)])]"),
-    'ticker_py.cli.run': (10, "[('RunOptions', False, [('stream', True, True, True), ('stream_format', True, True, True), ('engine', True, True, True), ('models', True, True, True), ('every', True, True, True), ('format', True, True, True), ('changes', True, True, True), ('show_at', True, True, True), ('show', True, True, True), ('inertia', True, True, True), ('consequences', True, True, True), ('until', True, True, True), ('out', True, True, True), ('max_gap', True, True, True), ('factorize', True, True, True), ('semantics', True, True, True)])]"),
+    'ticker_py.engines.native.plan': (5, "[('StoreLiteral', False, [('store', False, True, True), ('atom', False, True, True), ('time', True, True, True), ('negated', True, True, True), ('box', True, True, True)], 'mutable'), ('RulePlan', False, [('rule', False, True, True), ('head_store', False, True, True), ('drivers', 'factory', True, True), ('full', True, True, True), ('full_store', True, True, True), ('box_stores', True, True, True), ('transient', True, True, True), ('sources', 'factory', True, True)], 'mutable')]"),
+    'ticker_py.errors': (7, "[('Diagnostic', False, [('message', False, True, True), ('location', True, True, True), ('notes', True, True, True), ('excerpt', True, True, True), ('kind', True, True, True)])]"),
+    'ticker_py.live.options': (8, "[('LiveOptions', False, [('input', True, True, True), ('output', True, True, True), ('wall_clock', True, True, True), ('grace', True, True, True), ('idle_timeout', True, True, True), ('max_gap', True, True, True), ('save_input', True, True, True), ('stream', True, True, True), ('clock', True, True, True), ('out', True, True, True)])]"),
+    'ticker_py.semantics': (9, "[('Semantics', False, [('window_bounds', True, True, True), ('origin', True, True, True), ('tuple_scope', True, True, True), ('tuple_ties', True, True, True), ('duplicates', True, True, True), ('future_heads', True, True, True), ('persistence', True, True, True), ('profile', True, True, True)]), ('Profile', False, [('name', False, True, True), ('semantics', False, True, True), ('citation', False, True, True), ('fragment', True, True, True), ('summary', True, True, True)])]"),
 }
 
-def init0(self, message, location=None, notes=None, excerpt=None, kind=None):
-    d = self.__dict__
-    d['message'] = message
-    d['location'] = location
-    d['notes'] = notes
-    d['excerpt'] = excerpt
-    d['kind'] = kind
-def repr0(self):
-    return self.__class__.__qualname__ + f"(message={self.message!r}, location={self.location!r}, notes={self.notes!r}, excerpt={self.excerpt!r}, kind={self.kind!r})"
-def eq0(self, other):
-    if other.__class__ is self.__class__:
-        return (self.message,self.location,self.notes,self.excerpt,self.kind,) == (other.message,other.location,other.notes,other.excerpt,other.kind,)
-    return NotImplemented
-def hash0(self):
-    return hash((self.message,self.location,self.notes,self.excerpt,self.kind,))
-def setattr0(self, name, value):
-    if type(self) is c0 or name in ('message','location','notes','excerpt','kind',):
-        raise FrozenInstanceError(f"cannot assign to field {name!r}")
-    super(c0, self).__setattr__(name, value)
-def delattr0(self, name):
-    if type(self) is c0 or name in ('message','location','notes','excerpt','kind',):
-        raise FrozenInstanceError(f"cannot delete field {name!r}")
-    super(c0, self).__delattr__(name)
-def init1(self, program, signatures, intensional, extensional, background, strata, fragment, negative_cycle, has_constraints, window_sizes, lookback, tuple_lookback, clock_ms, choice, lower, upper, interval_rules=None):
+def init0(self, program, signatures, intensional, extensional, background, strata, fragment, negative_cycle, has_constraints, window_sizes, lookback, tuple_lookback, clock_ms, choice, lower, upper, interval_rules=None):
     d = self.__dict__
     d['program'] = program
     d['signatures'] = signatures
@@ -60,69 +37,100 @@ def init1(self, program, signatures, intensional, extensional, background, strat
     d['lower'] = lower
     d['upper'] = upper
     d['interval_rules'] = interval_rules
-def repr1(self):
+def repr0(self):
     return self.__class__.__qualname__ + f"(program={self.program!r}, signatures={self.signatures!r}, intensional={self.intensional!r}, extensional={self.extensional!r}, background={self.background!r}, strata={self.strata!r}, fragment={self.fragment!r}, negative_cycle={self.negative_cycle!r}, has_constraints={self.has_constraints!r}, window_sizes={self.window_sizes!r}, lookback={self.lookback!r}, tuple_lookback={self.tuple_lookback!r}, clock_ms={self.clock_ms!r}, choice={self.choice!r}, lower={self.lower!r}, upper={self.upper!r}, interval_rules={self.interval_rules!r})"
-def eq1(self, other):
+def eq0(self, other):
     if other.__class__ is self.__class__:
         return (self.program,self.signatures,self.intensional,self.extensional,self.background,self.strata,self.fragment,self.negative_cycle,self.has_constraints,self.window_sizes,self.lookback,self.tuple_lookback,self.clock_ms,self.choice,self.lower,self.upper,self.interval_rules,) == (other.program,other.signatures,other.intensional,other.extensional,other.background,other.strata,other.fragment,other.negative_cycle,other.has_constraints,other.window_sizes,other.lookback,other.tuple_lookback,other.clock_ms,other.choice,other.lower,other.upper,other.interval_rules,)
     return NotImplemented
-def hash1(self):
+def hash0(self):
     return hash((self.program,self.signatures,self.intensional,self.extensional,self.background,self.strata,self.fragment,self.negative_cycle,self.has_constraints,self.window_sizes,self.lookback,self.tuple_lookback,self.clock_ms,self.choice,self.lower,self.upper,self.interval_rules,))
+def setattr0(self, name, value):
+    if type(self) is c0 or name in ('program','signatures','intensional','extensional','background','strata','fragment','negative_cycle','has_constraints','window_sizes','lookback','tuple_lookback','clock_ms','choice','lower','upper','interval_rules',):
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+    super(c0, self).__setattr__(name, value)
+def delattr0(self, name):
+    if type(self) is c0 or name in ('program','signatures','intensional','extensional','background','strata','fragment','negative_cycle','has_constraints','window_sizes','lookback','tuple_lookback','clock_ms','choice','lower','upper','interval_rules',):
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+    super(c0, self).__delattr__(name)
+def init1(self, stream=None, stream_format=None, engine=None, models=None, every=None, format=None, changes=None, show_at=None, show=None, inertia=None, consequences=None, until=None, out=None, max_gap=None, factorize=None, semantics=None):
+    d = self.__dict__
+    d['stream'] = stream
+    d['stream_format'] = stream_format
+    d['engine'] = engine
+    d['models'] = models
+    d['every'] = every
+    d['format'] = format
+    d['changes'] = changes
+    d['show_at'] = show_at
+    d['show'] = show
+    d['inertia'] = inertia
+    d['consequences'] = consequences
+    d['until'] = until
+    d['out'] = out
+    d['max_gap'] = max_gap
+    d['factorize'] = factorize
+    d['semantics'] = semantics
+def repr1(self):
+    return self.__class__.__qualname__ + f"(stream={self.stream!r}, stream_format={self.stream_format!r}, engine={self.engine!r}, models={self.models!r}, every={self.every!r}, format={self.format!r}, changes={self.changes!r}, show_at={self.show_at!r}, show={self.show!r}, inertia={self.inertia!r}, consequences={self.consequences!r}, until={self.until!r}, out={self.out!r}, max_gap={self.max_gap!r}, factorize={self.factorize!r}, semantics={self.semantics!r})"
+def eq1(self, other):
+    if other.__class__ is self.__class__:
+        return (self.stream,self.stream_format,self.engine,self.models,self.every,self.format,self.changes,self.show_at,self.show,self.inertia,self.consequences,self.until,self.out,self.max_gap,self.factorize,self.semantics,) == (other.stream,other.stream_format,other.engine,other.models,other.every,other.format,other.changes,other.show_at,other.show,other.inertia,other.consequences,other.until,other.out,other.max_gap,other.factorize,other.semantics,)
+    return NotImplemented
+def hash1(self):
+    return hash((self.stream,self.stream_format,self.engine,self.models,self.every,self.format,self.changes,self.show_at,self.show,self.inertia,self.consequences,self.until,self.out,self.max_gap,self.factorize,self.semantics,))
 def setattr1(self, name, value):
-    if type(self) is c1 or name in ('program','signatures','intensional','extensional','background','strata','fragment','negative_cycle','has_constraints','window_sizes','lookback','tuple_lookback','clock_ms','choice','lower','upper','interval_rules',):
+    if type(self) is c1 or name in ('stream','stream_format','engine','models','every','format','changes','show_at','show','inertia','consequences','until','out','max_gap','factorize','semantics',):
         raise FrozenInstanceError(f"cannot assign to field {name!r}")
     super(c1, self).__setattr__(name, value)
 def delattr1(self, name):
-    if type(self) is c1 or name in ('program','signatures','intensional','extensional','background','strata','fragment','negative_cycle','has_constraints','window_sizes','lookback','tuple_lookback','clock_ms','choice','lower','upper','interval_rules',):
+    if type(self) is c1 or name in ('stream','stream_format','engine','models','every','format','changes','show_at','show','inertia','consequences','until','out','max_gap','factorize','semantics',):
         raise FrozenInstanceError(f"cannot delete field {name!r}")
     super(c1, self).__delattr__(name)
-def init2(self, window_bounds=None, origin=None, tuple_scope=None, tuple_ties=None, duplicates=None, future_heads=None, persistence=None, profile=None):
+def init2(self, t, c, answer_streams, atoms):
     d = self.__dict__
-    d['window_bounds'] = window_bounds
-    d['origin'] = origin
-    d['tuple_scope'] = tuple_scope
-    d['tuple_ties'] = tuple_ties
-    d['duplicates'] = duplicates
-    d['future_heads'] = future_heads
-    d['persistence'] = persistence
-    d['profile'] = profile
+    d['t'] = t
+    d['c'] = c
+    d['answer_streams'] = answer_streams
+    d['atoms'] = atoms
 def repr2(self):
-    return self.__class__.__qualname__ + f"(window_bounds={self.window_bounds!r}, origin={self.origin!r}, tuple_scope={self.tuple_scope!r}, tuple_ties={self.tuple_ties!r}, duplicates={self.duplicates!r}, future_heads={self.future_heads!r}, persistence={self.persistence!r}, profile={self.profile!r})"
+    return self.__class__.__qualname__ + f"(t={self.t!r}, c={self.c!r}, answer_streams={self.answer_streams!r}, atoms={self.atoms!r})"
 def eq2(self, other):
     if other.__class__ is self.__class__:
-        return (self.window_bounds,self.origin,self.tuple_scope,self.tuple_ties,self.duplicates,self.future_heads,self.persistence,self.profile,) == (other.window_bounds,other.origin,other.tuple_scope,other.tuple_ties,other.duplicates,other.future_heads,other.persistence,other.profile,)
+        return (self.t,self.c,self.answer_streams,self.atoms,) == (other.t,other.c,other.answer_streams,other.atoms,)
     return NotImplemented
 def hash2(self):
-    return hash((self.window_bounds,self.origin,self.tuple_scope,self.tuple_ties,self.duplicates,self.future_heads,self.persistence,self.profile,))
+    return hash((self.t,self.c,self.answer_streams,self.atoms,))
 def setattr2(self, name, value):
-    if type(self) is c2 or name in ('window_bounds','origin','tuple_scope','tuple_ties','duplicates','future_heads','persistence','profile',):
+    if type(self) is c2 or name in ('t','c','answer_streams','atoms',):
         raise FrozenInstanceError(f"cannot assign to field {name!r}")
     super(c2, self).__setattr__(name, value)
 def delattr2(self, name):
-    if type(self) is c2 or name in ('window_bounds','origin','tuple_scope','tuple_ties','duplicates','future_heads','persistence','profile',):
+    if type(self) is c2 or name in ('t','c','answer_streams','atoms',):
         raise FrozenInstanceError(f"cannot delete field {name!r}")
     super(c2, self).__delattr__(name)
-def init3(self, name, semantics, citation, fragment=None, summary=None):
+def init3(self, name, module, cls, runs_as, summary, knobs=None):
     d = self.__dict__
     d['name'] = name
-    d['semantics'] = semantics
-    d['citation'] = citation
-    d['fragment'] = fragment
+    d['module'] = module
+    d['cls'] = cls
+    d['runs_as'] = runs_as
     d['summary'] = summary
+    d['knobs'] = knobs
 def repr3(self):
-    return self.__class__.__qualname__ + f"(name={self.name!r}, semantics={self.semantics!r}, citation={self.citation!r}, fragment={self.fragment!r}, summary={self.summary!r})"
+    return self.__class__.__qualname__ + f"(name={self.name!r}, module={self.module!r}, cls={self.cls!r}, runs_as={self.runs_as!r}, summary={self.summary!r}, knobs={self.knobs!r})"
 def eq3(self, other):
     if other.__class__ is self.__class__:
-        return (self.name,self.semantics,self.citation,self.fragment,self.summary,) == (other.name,other.semantics,other.citation,other.fragment,other.summary,)
+        return (self.name,self.module,self.cls,self.runs_as,self.summary,self.knobs,) == (other.name,other.module,other.cls,other.runs_as,other.summary,other.knobs,)
     return NotImplemented
 def hash3(self):
-    return hash((self.name,self.semantics,self.citation,self.fragment,self.summary,))
+    return hash((self.name,self.module,self.cls,self.runs_as,self.summary,self.knobs,))
 def setattr3(self, name, value):
-    if type(self) is c3 or name in ('name','semantics','citation','fragment','summary',):
+    if type(self) is c3 or name in ('name','module','cls','runs_as','summary','knobs',):
         raise FrozenInstanceError(f"cannot assign to field {name!r}")
     super(c3, self).__setattr__(name, value)
 def delattr3(self, name):
-    if type(self) is c3 or name in ('name','semantics','citation','fragment','summary',):
+    if type(self) is c3 or name in ('name','module','cls','runs_as','summary','knobs',):
         raise FrozenInstanceError(f"cannot delete field {name!r}")
     super(c3, self).__delattr__(name)
 def init4(self, models=None, show=None, inertia=None, changes_only=None, pruning=None, factorize=None, semantics=None):
@@ -150,82 +158,59 @@ def delattr4(self, name):
     if type(self) is c4 or name in ('models','show','inertia','changes_only','pruning','factorize','semantics',):
         raise FrozenInstanceError(f"cannot delete field {name!r}")
     super(c4, self).__delattr__(name)
-def init5(self, name, module, cls, runs_as, summary, knobs=None):
-    d = self.__dict__
-    d['name'] = name
-    d['module'] = module
-    d['cls'] = cls
-    d['runs_as'] = runs_as
-    d['summary'] = summary
-    d['knobs'] = knobs
-def repr5(self):
-    return self.__class__.__qualname__ + f"(name={self.name!r}, module={self.module!r}, cls={self.cls!r}, runs_as={self.runs_as!r}, summary={self.summary!r}, knobs={self.knobs!r})"
-def eq5(self, other):
-    if other.__class__ is self.__class__:
-        return (self.name,self.module,self.cls,self.runs_as,self.summary,self.knobs,) == (other.name,other.module,other.cls,other.runs_as,other.summary,other.knobs,)
-    return NotImplemented
-def hash5(self):
-    return hash((self.name,self.module,self.cls,self.runs_as,self.summary,self.knobs,))
-def setattr5(self, name, value):
-    if type(self) is c5 or name in ('name','module','cls','runs_as','summary','knobs',):
-        raise FrozenInstanceError(f"cannot assign to field {name!r}")
-    super(c5, self).__setattr__(name, value)
-def delattr5(self, name):
-    if type(self) is c5 or name in ('name','module','cls','runs_as','summary','knobs',):
-        raise FrozenInstanceError(f"cannot delete field {name!r}")
-    super(c5, self).__delattr__(name)
-def init6(self, store, atom, time=None, negated=None, box=None):
+def init5(self, store, atom, time=None, negated=None, box=None):
     d = self.__dict__
     d['store'] = store
     d['atom'] = atom
     d['time'] = time
     d['negated'] = negated
     d['box'] = box
-def repr6(self):
+def repr5(self):
     return self.__class__.__qualname__ + f"(store={self.store!r}, atom={self.atom!r}, time={self.time!r}, negated={self.negated!r}, box={self.box!r})"
-def eq6(self, other):
+def eq5(self, other):
     if other.__class__ is self.__class__:
         return (self.store,self.atom,self.time,self.negated,self.box,) == (other.store,other.atom,other.time,other.negated,other.box,)
     return NotImplemented
-def init7(self, rule, head_store, drivers=None, full=None, full_store=None, box_stores=None, transient=None, sources=None):
+def init6(self, rule, head_store, drivers=None, full=None, full_store=None, box_stores=None, transient=None, sources=None):
     d = self.__dict__
     d['rule'] = rule
     d['head_store'] = head_store
-    d['drivers'] = f7_drivers() if drivers is MISSING else drivers
+    d['drivers'] = f6_drivers() if drivers is MISSING else drivers
     d['full'] = full
     d['full_store'] = full_store
     d['box_stores'] = box_stores
     d['transient'] = transient
-    d['sources'] = f7_sources() if sources is MISSING else sources
-def repr7(self):
+    d['sources'] = f6_sources() if sources is MISSING else sources
+def repr6(self):
     return self.__class__.__qualname__ + f"(rule={self.rule!r}, head_store={self.head_store!r}, drivers={self.drivers!r}, full={self.full!r}, full_store={self.full_store!r}, box_stores={self.box_stores!r}, transient={self.transient!r}, sources={self.sources!r})"
-def eq7(self, other):
+def eq6(self, other):
     if other.__class__ is self.__class__:
         return (self.rule,self.head_store,self.drivers,self.full,self.full_store,self.box_stores,self.transient,self.sources,) == (other.rule,other.head_store,other.drivers,other.full,other.full_store,other.box_stores,other.transient,other.sources,)
     return NotImplemented
-def init8(self, t, c, answer_streams, atoms):
+def init7(self, message, location=None, notes=None, excerpt=None, kind=None):
     d = self.__dict__
-    d['t'] = t
-    d['c'] = c
-    d['answer_streams'] = answer_streams
-    d['atoms'] = atoms
-def repr8(self):
-    return self.__class__.__qualname__ + f"(t={self.t!r}, c={self.c!r}, answer_streams={self.answer_streams!r}, atoms={self.atoms!r})"
-def eq8(self, other):
+    d['message'] = message
+    d['location'] = location
+    d['notes'] = notes
+    d['excerpt'] = excerpt
+    d['kind'] = kind
+def repr7(self):
+    return self.__class__.__qualname__ + f"(message={self.message!r}, location={self.location!r}, notes={self.notes!r}, excerpt={self.excerpt!r}, kind={self.kind!r})"
+def eq7(self, other):
     if other.__class__ is self.__class__:
-        return (self.t,self.c,self.answer_streams,self.atoms,) == (other.t,other.c,other.answer_streams,other.atoms,)
+        return (self.message,self.location,self.notes,self.excerpt,self.kind,) == (other.message,other.location,other.notes,other.excerpt,other.kind,)
     return NotImplemented
-def hash8(self):
-    return hash((self.t,self.c,self.answer_streams,self.atoms,))
-def setattr8(self, name, value):
-    if type(self) is c8 or name in ('t','c','answer_streams','atoms',):
+def hash7(self):
+    return hash((self.message,self.location,self.notes,self.excerpt,self.kind,))
+def setattr7(self, name, value):
+    if type(self) is c7 or name in ('message','location','notes','excerpt','kind',):
         raise FrozenInstanceError(f"cannot assign to field {name!r}")
-    super(c8, self).__setattr__(name, value)
-def delattr8(self, name):
-    if type(self) is c8 or name in ('t','c','answer_streams','atoms',):
+    super(c7, self).__setattr__(name, value)
+def delattr7(self, name):
+    if type(self) is c7 or name in ('message','location','notes','excerpt','kind',):
         raise FrozenInstanceError(f"cannot delete field {name!r}")
-    super(c8, self).__delattr__(name)
-def init9(self, input=None, output=None, wall_clock=None, grace=None, idle_timeout=None, max_gap=None, save_input=None, stream=None, clock=None, out=None):
+    super(c7, self).__delattr__(name)
+def init8(self, input=None, output=None, wall_clock=None, grace=None, idle_timeout=None, max_gap=None, save_input=None, stream=None, clock=None, out=None):
     d = self.__dict__
     d['input'] = input
     d['output'] = output
@@ -237,53 +222,68 @@ def init9(self, input=None, output=None, wall_clock=None, grace=None, idle_timeo
     d['stream'] = stream
     d['clock'] = clock
     d['out'] = out
-def repr9(self):
+def repr8(self):
     return self.__class__.__qualname__ + f"(input={self.input!r}, output={self.output!r}, wall_clock={self.wall_clock!r}, grace={self.grace!r}, idle_timeout={self.idle_timeout!r}, max_gap={self.max_gap!r}, save_input={self.save_input!r}, stream={self.stream!r}, clock={self.clock!r}, out={self.out!r})"
-def eq9(self, other):
+def eq8(self, other):
     if other.__class__ is self.__class__:
         return (self.input,self.output,self.wall_clock,self.grace,self.idle_timeout,self.max_gap,self.save_input,self.stream,self.clock,self.out,) == (other.input,other.output,other.wall_clock,other.grace,other.idle_timeout,other.max_gap,other.save_input,other.stream,other.clock,other.out,)
     return NotImplemented
-def hash9(self):
+def hash8(self):
     return hash((self.input,self.output,self.wall_clock,self.grace,self.idle_timeout,self.max_gap,self.save_input,self.stream,self.clock,self.out,))
+def setattr8(self, name, value):
+    if type(self) is c8 or name in ('input','output','wall_clock','grace','idle_timeout','max_gap','save_input','stream','clock','out',):
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+    super(c8, self).__setattr__(name, value)
+def delattr8(self, name):
+    if type(self) is c8 or name in ('input','output','wall_clock','grace','idle_timeout','max_gap','save_input','stream','clock','out',):
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+    super(c8, self).__delattr__(name)
+def init9(self, window_bounds=None, origin=None, tuple_scope=None, tuple_ties=None, duplicates=None, future_heads=None, persistence=None, profile=None):
+    d = self.__dict__
+    d['window_bounds'] = window_bounds
+    d['origin'] = origin
+    d['tuple_scope'] = tuple_scope
+    d['tuple_ties'] = tuple_ties
+    d['duplicates'] = duplicates
+    d['future_heads'] = future_heads
+    d['persistence'] = persistence
+    d['profile'] = profile
+def repr9(self):
+    return self.__class__.__qualname__ + f"(window_bounds={self.window_bounds!r}, origin={self.origin!r}, tuple_scope={self.tuple_scope!r}, tuple_ties={self.tuple_ties!r}, duplicates={self.duplicates!r}, future_heads={self.future_heads!r}, persistence={self.persistence!r}, profile={self.profile!r})"
+def eq9(self, other):
+    if other.__class__ is self.__class__:
+        return (self.window_bounds,self.origin,self.tuple_scope,self.tuple_ties,self.duplicates,self.future_heads,self.persistence,self.profile,) == (other.window_bounds,other.origin,other.tuple_scope,other.tuple_ties,other.duplicates,other.future_heads,other.persistence,other.profile,)
+    return NotImplemented
+def hash9(self):
+    return hash((self.window_bounds,self.origin,self.tuple_scope,self.tuple_ties,self.duplicates,self.future_heads,self.persistence,self.profile,))
 def setattr9(self, name, value):
-    if type(self) is c9 or name in ('input','output','wall_clock','grace','idle_timeout','max_gap','save_input','stream','clock','out',):
+    if type(self) is c9 or name in ('window_bounds','origin','tuple_scope','tuple_ties','duplicates','future_heads','persistence','profile',):
         raise FrozenInstanceError(f"cannot assign to field {name!r}")
     super(c9, self).__setattr__(name, value)
 def delattr9(self, name):
-    if type(self) is c9 or name in ('input','output','wall_clock','grace','idle_timeout','max_gap','save_input','stream','clock','out',):
+    if type(self) is c9 or name in ('window_bounds','origin','tuple_scope','tuple_ties','duplicates','future_heads','persistence','profile',):
         raise FrozenInstanceError(f"cannot delete field {name!r}")
     super(c9, self).__delattr__(name)
-def init10(self, stream=None, stream_format=None, engine=None, models=None, every=None, format=None, changes=None, show_at=None, show=None, inertia=None, consequences=None, until=None, out=None, max_gap=None, factorize=None, semantics=None):
+def init10(self, name, semantics, citation, fragment=None, summary=None):
     d = self.__dict__
-    d['stream'] = stream
-    d['stream_format'] = stream_format
-    d['engine'] = engine
-    d['models'] = models
-    d['every'] = every
-    d['format'] = format
-    d['changes'] = changes
-    d['show_at'] = show_at
-    d['show'] = show
-    d['inertia'] = inertia
-    d['consequences'] = consequences
-    d['until'] = until
-    d['out'] = out
-    d['max_gap'] = max_gap
-    d['factorize'] = factorize
+    d['name'] = name
     d['semantics'] = semantics
+    d['citation'] = citation
+    d['fragment'] = fragment
+    d['summary'] = summary
 def repr10(self):
-    return self.__class__.__qualname__ + f"(stream={self.stream!r}, stream_format={self.stream_format!r}, engine={self.engine!r}, models={self.models!r}, every={self.every!r}, format={self.format!r}, changes={self.changes!r}, show_at={self.show_at!r}, show={self.show!r}, inertia={self.inertia!r}, consequences={self.consequences!r}, until={self.until!r}, out={self.out!r}, max_gap={self.max_gap!r}, factorize={self.factorize!r}, semantics={self.semantics!r})"
+    return self.__class__.__qualname__ + f"(name={self.name!r}, semantics={self.semantics!r}, citation={self.citation!r}, fragment={self.fragment!r}, summary={self.summary!r})"
 def eq10(self, other):
     if other.__class__ is self.__class__:
-        return (self.stream,self.stream_format,self.engine,self.models,self.every,self.format,self.changes,self.show_at,self.show,self.inertia,self.consequences,self.until,self.out,self.max_gap,self.factorize,self.semantics,) == (other.stream,other.stream_format,other.engine,other.models,other.every,other.format,other.changes,other.show_at,other.show,other.inertia,other.consequences,other.until,other.out,other.max_gap,other.factorize,other.semantics,)
+        return (self.name,self.semantics,self.citation,self.fragment,self.summary,) == (other.name,other.semantics,other.citation,other.fragment,other.summary,)
     return NotImplemented
 def hash10(self):
-    return hash((self.stream,self.stream_format,self.engine,self.models,self.every,self.format,self.changes,self.show_at,self.show,self.inertia,self.consequences,self.until,self.out,self.max_gap,self.factorize,self.semantics,))
+    return hash((self.name,self.semantics,self.citation,self.fragment,self.summary,))
 def setattr10(self, name, value):
-    if type(self) is c10 or name in ('stream','stream_format','engine','models','every','format','changes','show_at','show','inertia','consequences','until','out','max_gap','factorize','semantics',):
+    if type(self) is c10 or name in ('name','semantics','citation','fragment','summary',):
         raise FrozenInstanceError(f"cannot assign to field {name!r}")
     super(c10, self).__setattr__(name, value)
 def delattr10(self, name):
-    if type(self) is c10 or name in ('stream','stream_format','engine','models','every','format','changes','show_at','show','inertia','consequences','until','out','max_gap','factorize','semantics',):
+    if type(self) is c10 or name in ('name','semantics','citation','fragment','summary',):
         raise FrozenInstanceError(f"cannot delete field {name!r}")
     super(c10, self).__delattr__(name)

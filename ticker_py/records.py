@@ -13,7 +13,7 @@ still matches the classes, its functions are used as they are, loaded from Pytho
 no compiling at start-up. A stale module is never used; the source is then compiled as before.
 
 The AST and the stream model have a module each (``_ast_methods``, ``streams/_model_methods``);
-the other record classes of a run (the modules of :data:`SHARED`) share ``_record_methods``,
+the other record classes of a run (the modules of :func:`shared_modules`) share ``_record_methods``,
 each module's classes under its name (:func:`add_shared_methods`); ``python -m ticker_py.records``
 writes it.
 """
@@ -28,13 +28,9 @@ if TYPE_CHECKING:  # annotations only: the AST imports this module at every star
     from types import ModuleType
 
 __all__ = ["collecting", "layout", "methods_source", "add_methods", "add_shared_methods", "write_methods",
-           "write_shared_methods", "SHARED"]
+           "write_shared_methods", "shared_modules"]
 
 _METHODS = ("init", "repr", "eq", "hash", "setattr", "delattr")
-#: the modules whose ``_RECORDS`` take their methods from ``_record_methods`` (:func:`add_shared_methods`)
-SHARED = ("ticker_py.errors", "ticker_py.analysis", "ticker_py.semantics", "ticker_py.engines.base",
-          "ticker_py.engines", "ticker_py.engines.native.plan", "ticker_py.consequences", "ticker_py.live.options",
-          "ticker_py.cli.run")
 
 
 def collecting(registry: list, frozen: bool = True, from_fields: bool = False):
@@ -148,7 +144,7 @@ def add_methods(classes, generated: Optional[ModuleType] = None, key: Optional[s
 
 
 def add_shared_methods(classes, module: str) -> None:
-    """:func:`add_methods` for the records of ``module`` (one of :data:`SHARED`), from ``_record_methods``."""
+    """:func:`add_methods` for the records of ``module`` (one of :func:`shared_modules`), from ``_record_methods``."""
     try:
         from . import _record_methods as generated
     except ImportError:  # pragma: no cover - the generated module is part of the package
@@ -184,9 +180,24 @@ def write_shared_methods(groups: dict, path: Path) -> str:
     return text
 
 
+def shared_modules() -> list:
+    """The modules of this package whose records take their methods from ``_record_methods``: those
+    that call :func:`add_shared_methods`, found by reading the sources (this module names none of
+    them: they sit above it), in the order of their names."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent
+    found = []
+    for path in root.rglob("*.py"):
+        if path.name != "records.py" and "\nadd_shared_methods(_RECORDS, __name__)" in path.read_text():
+            parts = path.relative_to(root.parent).with_suffix("").parts
+            found.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    return sorted(found)
+
+
 if __name__ == "__main__":
     import importlib
     from pathlib import Path
 
-    write_shared_methods({m: importlib.import_module(m)._RECORDS for m in SHARED},
+    write_shared_methods({m: importlib.import_module(m)._RECORDS for m in shared_modules()},
                          Path(__file__).with_name("_record_methods.py"))
