@@ -11,6 +11,7 @@ import queue
 import re
 import signal
 import socket
+import os
 import subprocess
 import sys
 import textwrap
@@ -538,6 +539,32 @@ def test_wall_clock_stamps_on_arrival(program, tmp_path, procs):
     assert len(stamped) == 1 and int(stamped[0].split(":")[0]) > first["t"] + 3
     replay = [json.loads(x) for x in offline(program, saved)]
     assert [first, *later] + [json.loads(x) for x in lines] == replay
+
+
+def test_wall_clock_reads_dev_null_as_an_empty_pipe(program):
+    args = _cli() + ["run", str(program), "--engine", ENGINE, "--wall-clock", "--clock", "50ms", "--stream"]
+    device = subprocess.run(args + [os.devnull], capture_output=True, text=True, timeout=60)
+    pipe = subprocess.run(args + ["-"], input="", capture_output=True, text=True, timeout=60)
+    assert (device.returncode, device.stderr) == (pipe.returncode, pipe.stderr) == (0, "")
+    assert device.stdout == pipe.stdout and json.loads(device.stdout)["t"] == 0
+
+
+@pytest.mark.parametrize("how", ["--stream FILE", "stdin from FILE"])
+def test_wall_clock_reads_a_regular_file(program, tmp_path, how):
+    """A file (named, or redirected to stdin) is read at once and stamped on arrival: every atom lands
+    in the first time point, as if all lines had arrived together (epoll refuses regular files)."""
+    data = tmp_path / "in.stream"
+    data.write_text("a\n5: p(1), b\n")
+    args = _cli() + ["run", str(program), "--engine", ENGINE, "--wall-clock", "--clock", "50ms", "--stream"]
+    if how == "--stream FILE":
+        proc = subprocess.run(args + [str(data)], capture_output=True, text=True, timeout=60)
+    else:
+        with open(data) as f:
+            proc = subprocess.run(args + ["-"], stdin=f, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    together = tmp_path / "together.stream"
+    together.write_text("0: a, p(1), b\n")
+    assert proc.stdout.splitlines() == offline(program, together)
 
 
 # ---------------------------------------------------------------- Spark Structured Streaming

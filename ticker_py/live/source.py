@@ -23,6 +23,7 @@ import os
 import re
 import selectors
 import signal
+import stat
 import sys
 import threading
 import time
@@ -182,7 +183,7 @@ class LiveInput:
     # ------------------------------------------------------------ the loop
 
     def _run(self) -> Iterator[Record]:
-        sel = selectors.DefaultSelector()
+        sel = _selector(self.stream)
         sel.register(self._wake_r, selectors.EVENT_READ, None)
         if self.listener:
             sel.register(self.listener, selectors.EVENT_READ, "listen")
@@ -415,3 +416,18 @@ def save_records(records, out: TextIO, close: bool = False) -> Iterator[Record]:
     finally:
         if close:
             out.close()
+
+
+def _selector(stream) -> selectors.BaseSelector:
+    """The platform's default selector, or ``poll`` when the stream is a file or a device other than
+    a terminal (a file given to ``--stream`` or redirected to stdin, ``/dev/null``): epoll refuses
+    those, poll reports them readable."""
+    if stream is not None and hasattr(selectors, "PollSelector"):
+        try:
+            mode = os.fstat(stream.fileno()).st_mode
+            plain = stat.S_ISREG(mode) or stat.S_ISBLK(mode) or (stat.S_ISCHR(mode) and not stream.isatty())
+        except (OSError, ValueError):
+            plain = False
+        if plain:
+            return selectors.PollSelector()
+    return selectors.DefaultSelector()
