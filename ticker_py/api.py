@@ -33,6 +33,7 @@ from . import ast
 from .analysis import GENERAL, Analysis, analyse
 from .engines import EngineOptions, create_engine, resolve_engine
 from .errors import Diagnostic, StreamError, UsageError
+from .limits import CLINGO_MAX
 from .semantics import Duplicates, Origin, Persistence, Semantics, check_program, resolve, under
 from .streams import Record, Result, StreamChecker, open_stream, read_dataframe, results_to_dataframe
 from .streams.drive import MAX_GAP, Every, check_max_gap, drive
@@ -72,6 +73,11 @@ def load_program(program: Union[str, Path, ast.Program], *, background: Union[st
     ``owl2rl``: add the shipped OWL 2 RL rules over ``triple/3`` (``ticker_py/rdf/owl2rl.lars``).
     """
     clock_ms = parse_clock(clock)
+    if not isinstance(program, (str, Path, ast.Program)):
+        raise UsageError(Diagnostic(f"a program is source text, a .lars path or an AST, not {program!r}"))
+    for name, path in (("background", background), ("background_rdf", background_rdf)):
+        if path is not None and not isinstance(path, (str, Path)):
+            raise UsageError(Diagnostic(f"{name} must be a path, not {path!r}"))
     source = None
     if isinstance(program, ast.Program):
         prog = program
@@ -113,12 +119,7 @@ def _atom(value, t: int) -> tuple:
     text into an engine.
     """
     if isinstance(value, tuple):
-        try:
-            text = format_atom(value) if value and type(value[0]) is str else None
-            same = text is not None and parse_ground_atom(text) == value
-        except (GroundSyntaxError, TypeError, ValueError, RecursionError):
-            same = False
-        if not same:
+        if not _is_tuple_atom(value):
             raise StreamError(Diagnostic(
                 f"bad tuple atom {value!r} at time {t}",
                 notes=("a tuple atom is (predicate, arg, ...): int for a number, str for a constant "
@@ -132,6 +133,23 @@ def _atom(value, t: int) -> tuple:
         raise StreamError(Diagnostic(f"bad atom '{value}' at time {t}: {err.message}")) from None
     except RecursionError:
         raise StreamError(Diagnostic(f"bad atom at time {t}: nested too deeply")) from None
+
+
+def _is_tuple_atom(value: tuple) -> bool:
+    """True if ``value`` is exactly what its printed form parses to (see :func:`_atom`)."""
+    try:
+        text = format_atom(value) if value and type(value[0]) is str else None
+        return text is not None and parse_ground_atom(text) == value
+    except (GroundSyntaxError, TypeError, ValueError, IndexError, RecursionError):  # IndexError: an empty term ()
+        return False
+
+
+def _query(atom):
+    """An atom to explain: a string (parsed by the explainer) or a well-formed tuple atom."""
+    if isinstance(atom, str) or (isinstance(atom, tuple) and _is_tuple_atom(atom)):
+        return atom
+    raise UsageError(Diagnostic(f"bad atom to explain {atom!r}",
+                                notes=("give a string such as 'p(1)' or 'p(1) at 3', or a tuple such as ('p', 1)",)))
 
 
 def _time(t, what: str = "time") -> int:
@@ -177,6 +195,8 @@ class Reasoner:
                  semantics: Union[str, Semantics, None] = None, history: bool = True, **knobs):
         if not isinstance(program, (str, Path, ast.Program, Analysis)):
             raise UsageError(Diagnostic(f"a program is source text, a .lars path or an AST, not {program!r}"))
+        if semantics is not None and not isinstance(semantics, (str, Semantics)):
+            raise UsageError(Diagnostic(f"semantics is a profile name or a Semantics, not {semantics!r}"))
         self.semantics = resolve(semantics, **knobs)
         self.analysis = program if isinstance(program, Analysis) else load_program(program, clock=clock)
         if type(models) is not int or models < 0:
@@ -191,7 +211,8 @@ class Reasoner:
         if factorize and self.semantics.changed:
             raise UsageError(Diagnostic("--factorize runs the default semantics",
                                         notes=(f"drop --factorize or the knobs of '{self.semantics}'",)))
-        options = EngineOptions(models=0 if factorize else models, show=show, inertia=inertia,
+        # more answer streams than clingo can count cannot be enumerated anyway: all of them (0)
+        options = EngineOptions(models=0 if factorize or models > CLINGO_MAX else models, show=show, inertia=inertia,
                                 changes_only=changes_only and not factorize, factorize=factorize,
                                 semantics=self.semantics)
         requested = engine if engine == "auto" else self.engine_name
@@ -292,6 +313,9 @@ class Reasoner:
                 ) -> Explanation:
         """Why ``atom`` (``"p(1)"``, ``"p(1) at 3"`` or a tuple) holds in answer stream ``model``
         (1-based) at the latest evaluated tick, which must be at time t; ``why_not``: why it does not."""
+        atom = _query(atom)
+        if type(model) is not int:
+            raise UsageError(Diagnostic(f"model must be an integer (1-based), not {model!r}"))
         last = self._last
         if last is None or last.t != t:
             where = "nothing was evaluated yet" if last is None else f"the latest evaluated time is {last.t}"
@@ -317,6 +341,8 @@ class Reasoner:
         """
         every = Every.parse(every)
         max_gap = check_max_gap(max_gap)
+        if until is not None:
+            _time(until, "--until")
         records = self._values_checked(self.checker.records(records_from(records), self.time, until))
         return self._feed(records, every, until, max_gap)
 
@@ -431,10 +457,9 @@ def explain_at(program, stream, at: int, atom, why_not: bool = False, model: int
     analysis = program if isinstance(program, Analysis) else load_program(program, clock=clock)
     from .explain import parse_query
 
-    parse_query(atom, analysis)  # a bad atom is refused before the stream is read
+    _time(at, "--at")
+    parse_query(_query(atom), analysis)  # a bad atom is refused before the stream is read
     reasoner = Reasoner(analysis, engine=engine, models=models)
-    if at < 0:
-        raise UsageError(Diagnostic(f"--at {at} is negative"))
     last_time = -1
 
     def seen(records):

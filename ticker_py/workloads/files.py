@@ -26,7 +26,7 @@ import pyarrow.parquet as pq
 from . import _ranges, block_size, layout, resolve, time_points
 
 __all__ = ["SMALL", "write_stream", "write_program", "write_meta", "write_jsonl", "write_text",
-           "output_directory"]
+           "output_directory", "STREAM_FILES", "clear_stream"]
 
 #: Up to this many atoms, a Parquet output also gets stream.jsonl and stream.stream.
 SMALL = 10 ** 5
@@ -46,6 +46,28 @@ def output_directory(out) -> Path:
     except OSError as err:
         raise UsageError(Diagnostic(f"cannot create output directory '{out}': {err.strerror or err}")) from None
     return out
+
+
+#: the stream files a run writes into its directory (each run replaces all of them)
+STREAM_FILES = ("stream.parquet", "stream.jsonl", "stream.stream")
+
+
+def clear_stream(out: Path) -> None:
+    """Remove the stream files of an earlier run from ``out``: a shorter stream written over a
+    longer one must not leave the longer one's later blocks (or its JSON Lines copy) behind."""
+    import shutil
+
+    from ..errors import Diagnostic, UsageError
+
+    for name in STREAM_FILES:
+        path = out / name
+        try:
+            if path.is_dir() and not path.is_symlink():
+                shutil.rmtree(path)
+            elif path.exists() or path.is_symlink():
+                path.unlink()
+        except OSError as err:
+            raise UsageError(Diagnostic(f"cannot replace '{path}': {err.strerror or err}")) from None
 
 
 def write_program(out: Path, name: str, **params) -> None:
@@ -110,6 +132,7 @@ def write_stream(out, name: str, fmt: str = "parquet", seed: int = 0, parquet_la
     """Write ``name``'s stream to directory ``out`` in ``fmt`` (parquet, jsonl or text; Parquet in
     ``parquet_layout``, one of :data:`~ticker_py.workloads.layout.LAYOUTS`); returns meta."""
     out = output_directory(out)
+    clear_stream(out)
     write_program(out, name, **params)
     if fmt == "parquet":
         atoms = _write_parquet(out, name, seed, parquet_layout, **params)

@@ -1,0 +1,123 @@
+"""The error boundary of the Python API and of ``ticker gen``: every user error is a typed
+TickerError (never a bare TypeError, IndexError or AttributeError from deep inside), and nothing
+a run wrote is mixed with what an earlier run left behind."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ticker_py import Reasoner, run
+from ticker_py.api import explain_at, load_program
+from ticker_py.errors import StreamError, UsageError
+from ticker_py.workloads.files import write_stream
+
+ENGINES = ["clingo", "incremental", "incremental-pure", "native", "auto"]
+PROGRAM = "q(X) :- p(X) in [2]."
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def evaluated(engine: str) -> Reasoner:
+    r = Reasoner(PROGRAM, engine=engine)
+    r.append(0, ["p(a)"])
+    r.evaluate(0)
+    return r
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("atom", [("p", ()), ("p", ("f", ())), ("p", ("f", 1, ()))])
+def test_tuple_atom_with_an_empty_term_is_a_stream_error(engine, atom):
+    r = Reasoner(PROGRAM, engine=engine)
+    with pytest.raises(StreamError, match="bad tuple atom"):
+        r.append(0, [atom])
+    with pytest.raises(StreamError, match="bad tuple atom"):
+        run(PROGRAM, [(0, [atom])], engine=engine)
+
+
+@pytest.mark.parametrize("semantics", [1, ["r4"], b"r4", 2.5])
+def test_semantics_of_a_wrong_type_is_a_usage_error(semantics):
+    with pytest.raises(UsageError, match="semantics is a profile name or a Semantics"):
+        Reasoner(PROGRAM, semantics=semantics)
+
+
+@pytest.mark.parametrize("engine", ["clingo", "incremental", "incremental-pure"])
+def test_more_answer_streams_than_clingo_counts_means_all(engine):
+    program = "a :- not b. b :- not a."
+    every = run(program, [(0, [])], engine=engine, models=0)
+    assert len(every[0].models) == 2
+    for models in (2 ** 32, 2 ** 70):
+        assert run(program, [(0, [])], engine=engine, models=models) == every
+
+
+@pytest.mark.parametrize("engine", ["clingo", "native"])
+@pytest.mark.parametrize("until", ["3", 2.5, -1, True])
+def test_feed_until_must_be_a_time(engine, until):
+    with pytest.raises(UsageError, match="--until must be an integer >= 0"):
+        list(Reasoner(PROGRAM, engine=engine).feed([(0, ["p(a)"])], until=until))
+    assert [r.t for r in Reasoner(PROGRAM, engine=engine).feed([(0, ["p(a)"])], until=2)] == [0, 1, 2]
+
+
+@pytest.mark.parametrize("engine", ["clingo", "native"])
+@pytest.mark.parametrize("atom", [None, 1, ("q", ()), ["q", "a"], b"q(a)"])
+def test_explaining_a_non_atom_is_a_usage_error(engine, atom):
+    with pytest.raises(UsageError, match="bad atom to explain"):
+        evaluated(engine).explain(0, atom)
+    with pytest.raises(UsageError, match="bad atom to explain"):
+        explain_at(PROGRAM, [(0, ["p(a)"])], 0, atom, engine=engine)
+    assert "q(a)" in str(evaluated(engine).explain(0, ("q", "a")))
+
+
+@pytest.mark.parametrize("model", [None, "1", 1.0])
+def test_explain_model_must_be_an_integer(model):
+    with pytest.raises(UsageError, match="model must be an integer"):
+        evaluated("native").explain(0, "q(a)", model=model)
+
+
+@pytest.mark.parametrize("at", [None, "0", 1.5, -1])
+def test_explain_at_time_must_be_a_time(at):
+    with pytest.raises(UsageError, match="--at must be an integer >= 0"):
+        explain_at(PROGRAM, [(0, ["p(a)"])], at, "q(a)", engine="native")
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    ({"program": b"x.lars"}, "a program is source text"),
+    ({"program": 5}, "a program is source text"),
+    ({"background": 5}, "background must be a path"),
+    ({"background_rdf": ["x.ttl"]}, "background_rdf must be a path"),
+])
+def test_load_program_arguments_of_a_wrong_type(kwargs, message):
+    kwargs = {"program": PROGRAM, **kwargs}
+    with pytest.raises(UsageError, match=message):
+        load_program(**kwargs)
+
+
+# ---------------------------------------------------------------- ticker gen
+
+def stream_times(out: Path) -> list:
+    return [json.loads(line)["t"] for line in
+            subprocess.run([sys.executable, "-m", "ticker_py.cli", "run", out / "program.lars", "--stream",
+                            out / "stream.parquet", "--engine", "native"], capture_output=True, text=True,
+                           check=True, cwd=ROOT, env={"PYTHONPATH": str(ROOT), "PATH": ""}).stdout.splitlines()]
+
+
+@pytest.mark.parametrize("layout", ["atom", "args"])
+def test_gen_over_a_longer_stream_replaces_it(tmp_path, layout):
+    # 1049 time points at 1000 atoms each: two Parquet blocks; then 3 time points into the same directory
+    write_stream(tmp_path, "join", "parquet", tp=1049, rate=1000)
+    assert len(list((tmp_path / "stream.parquet").iterdir())) == 2
+    (tmp_path / "notes.txt").write_text("mine\n")
+    meta = write_stream(tmp_path, "join", "parquet", parquet_layout=layout, tp=3, rate=2)
+    assert meta["time_points"] == 3 and [p.name for p in (tmp_path / "stream.parquet").iterdir()] == ["block=0"]
+    assert stream_times(tmp_path) == [0, 1, 2]
+    assert (tmp_path / "notes.txt").read_text() == "mine\n"     # files gen does not write are kept
+
+
+def test_gen_text_after_parquet_leaves_no_stale_stream(tmp_path):
+    write_stream(tmp_path, "join", "parquet", tp=5, rate=2)
+    write_stream(tmp_path, "join", "text", tp=2, rate=2)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["meta.json", "program.lars", "stream.stream"]
+    assert (tmp_path / "stream.stream").read_text().count("\n") == 2
