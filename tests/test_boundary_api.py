@@ -121,3 +121,22 @@ def test_gen_text_after_parquet_leaves_no_stale_stream(tmp_path):
     write_stream(tmp_path, "join", "text", tp=2, rate=2)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["meta.json", "program.lars", "stream.stream"]
     assert (tmp_path / "stream.stream").read_text().count("\n") == 2
+
+
+@pytest.mark.parametrize("name,params", [
+    ("box-chain-99999999999", {}), ("rules", {"r": 10 ** 6 + 1}), ("join", {"rate": 10 ** 7 + 1}),
+    ("b1", {"items": 2 ** 70}),
+])
+def test_gen_sizes_too_large_for_memory_are_refused(tmp_path, name, params):
+    # box-chain-99999999999 used to build its program until the machine ran out of memory
+    from ticker_py.workloads import MAX_PARAMS, resolve
+
+    with pytest.raises(UsageError, match="must be at most"):
+        write_stream(tmp_path / "new", name, "text", tp=1, **params)
+    assert not (tmp_path / "new").exists()
+    write_stream(tmp_path / "old", "join", "text", tp=2, rate=1)
+    with pytest.raises(UsageError, match="must be at most"):
+        write_stream(tmp_path / "old", name, "text", tp=1, **params)
+    assert (tmp_path / "old" / "stream.stream").read_text() == "0: p(c0,c1)\n1: p(c1,c2)\n"  # kept
+    largest = {k: MAX_PARAMS[k] for k in (params or {"w": 0})}
+    assert resolve(name.rpartition("-")[0] if not params else name, **largest)[1].items() >= largest.items()

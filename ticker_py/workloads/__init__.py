@@ -24,7 +24,7 @@ from ..syntax import parse_ground_atom
 from . import laser, r4, scenario_a, scenario_b
 from .base import Workload
 
-__all__ = ["Workload", "WORKLOADS", "TARGET_BLOCK_ATOMS", "resolve", "program", "block_size",
+__all__ = ["Workload", "WORKLOADS", "MAX_PARAMS", "TARGET_BLOCK_ATOMS", "resolve", "program", "block_size",
            "blocks", "time_points", "generate"]
 
 WORKLOADS: dict[str, Workload] = {
@@ -32,6 +32,11 @@ WORKLOADS: dict[str, Workload] = {
 
 #: A numeric name suffix sets this parameter: ``rules-50`` is ``rules`` with r = 50.
 _SUFFIX = {"rules": "r", "box-chain": "w"}
+
+#: The largest value of each parameter that sizes what is built in memory at once: the program
+#: (``r`` rules, a chain of ``w``) or one time point's atoms (``rate``, ``items``). Beyond these a
+#: run would not fit in memory (``rules-10000000`` alone needs about 12 GB).
+MAX_PARAMS = {"r": 10 ** 6, "w": 10 ** 6, "rate": 10 ** 7, "items": 10 ** 7}
 
 #: Blocks are sized to hold about this many atoms.
 TARGET_BLOCK_ATOMS = 1 << 20
@@ -60,6 +65,10 @@ def resolve(name: str, **params) -> tuple[Workload, dict]:
         if not isinstance(value, int) or value < (0 if key == "tp" else 1):
             raise UsageError(Diagnostic(f"{key} must be an integer >= {0 if key == 'tp' else 1}, "
                                         f"got {value!r}"))
+        if value > MAX_PARAMS.get(key, value):
+            raise UsageError(Diagnostic(f"{key} must be at most {MAX_PARAMS[key]}, got {value}",
+                                        notes=("a larger value would build a program or a time point too large "
+                                               "for memory",)))
     return w, full
 
 

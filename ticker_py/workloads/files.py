@@ -131,6 +131,7 @@ def write_stream(out, name: str, fmt: str = "parquet", seed: int = 0, parquet_la
                  **params) -> dict:
     """Write ``name``'s stream to directory ``out`` in ``fmt`` (parquet, jsonl or text; Parquet in
     ``parquet_layout``, one of :data:`~ticker_py.workloads.layout.LAYOUTS`); returns meta."""
+    resolve(name, **params)  # bad parameters are refused before anything is created or replaced
     out = output_directory(out)
     clear_stream(out)
     write_program(out, name, **params)
