@@ -116,11 +116,13 @@ def test_gen_over_a_longer_stream_replaces_it(tmp_path, layout):
     assert (tmp_path / "notes.txt").read_text() == "mine\n"     # files gen does not write are kept
 
 
-def test_gen_text_after_parquet_leaves_no_stale_stream(tmp_path):
-    write_stream(tmp_path, "join", "parquet", tp=5, rate=2)
-    write_stream(tmp_path, "join", "text", tp=2, rate=2)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["meta.json", "program.lars", "stream.stream"]
-    assert (tmp_path / "stream.stream").read_text().count("\n") == 2
+def test_gen_formats_written_one_after_another_are_all_kept(tmp_path):
+    # what ticker bench throughput does: one stream in every format in one directory
+    for fmt in ("parquet", "text", "jsonl"):
+        write_stream(tmp_path, "join", fmt, tp=3, rate=2)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["meta.json", "program.lars", "stream.jsonl",
+                                                          "stream.parquet", "stream.stream"]
+    assert stream_times(tmp_path) == [0, 1, 2]
 
 
 @pytest.mark.parametrize("name,params", [

@@ -20,7 +20,7 @@ import numpy as np
 import pyarrow as pa
 
 from ..workloads import block_size, layout, resolve, time_points
-from ..workloads.files import SMALL, clear_stream, output_directory, write_jsonl, write_meta, write_program, write_text
+from ..workloads.files import SMALL, output_directory, write_jsonl, write_meta, write_program, write_text
 
 __all__ = ["generate_parquet"]
 
@@ -131,7 +131,6 @@ def generate_parquet(spark, name: str, out, seed: int = 0, tp: int | None = None
     """
     w, p = resolve(name, tp=tp, window=window, **params)
     out = output_directory(out)
-    clear_stream(out)
     size = size or block_size(w, p)
     ranges = [(t0, min(t0 + size, p["tp"])) for t0 in range(0, p["tp"], size)]
     partitions = max(1, min(partitions or len(ranges), len(ranges)))

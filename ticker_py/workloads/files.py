@@ -26,7 +26,7 @@ import pyarrow.parquet as pq
 from . import _ranges, block_size, layout, resolve, time_points
 
 __all__ = ["SMALL", "write_stream", "write_program", "write_meta", "write_jsonl", "write_text",
-           "output_directory", "STREAM_FILES", "clear_stream"]
+           "output_directory"]
 
 #: Up to this many atoms, a Parquet output also gets stream.jsonl and stream.stream.
 SMALL = 10 ** 5
@@ -48,26 +48,19 @@ def output_directory(out) -> Path:
     return out
 
 
-#: the stream files a run writes into its directory (each run replaces all of them)
-STREAM_FILES = ("stream.parquet", "stream.jsonl", "stream.stream")
-
-
-def clear_stream(out: Path) -> None:
-    """Remove the stream files of an earlier run from ``out``: a shorter stream written over a
-    longer one must not leave the longer one's later blocks (or its JSON Lines copy) behind."""
+def _remove(path: Path) -> None:
+    """Remove ``path`` (a directory, a file or a link) if present: a new one replaces it whole."""
     import shutil
 
     from ..errors import Diagnostic, UsageError
 
-    for name in STREAM_FILES:
-        path = out / name
-        try:
-            if path.is_dir() and not path.is_symlink():
-                shutil.rmtree(path)
-            elif path.exists() or path.is_symlink():
-                path.unlink()
-        except OSError as err:
-            raise UsageError(Diagnostic(f"cannot replace '{path}': {err.strerror or err}")) from None
+    try:
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
+        elif path.exists() or path.is_symlink():
+            path.unlink()
+    except OSError as err:
+        raise UsageError(Diagnostic(f"cannot replace '{path}': {err.strerror or err}")) from None
 
 
 def write_program(out: Path, name: str, **params) -> None:
@@ -108,6 +101,8 @@ def _write_parquet(out: Path, name: str, seed: int, parquet_layout: str = "atom"
     w, p = resolve(name, **params)
     size, c = block_size(w, p), 0
     ranges = _ranges(w, p, None)
+    # a shorter stream must not keep a longer one's later blocks (Spark's writer overwrites too)
+    _remove(out / "stream.parquet")
     if parquet_layout == "args":  # one schema for all files: the shape of every block first
         stream_shape = layout.merge(layout.shape(layout.parsed(w.block(seed, t0, t1, p)["atom"].to_pylist()))
                                     for t0, t1 in ranges)
@@ -133,7 +128,6 @@ def write_stream(out, name: str, fmt: str = "parquet", seed: int = 0, parquet_la
     ``parquet_layout``, one of :data:`~ticker_py.workloads.layout.LAYOUTS`); returns meta."""
     resolve(name, **params)  # bad parameters are refused before anything is created or replaced
     out = output_directory(out)
-    clear_stream(out)
     write_program(out, name, **params)
     if fmt == "parquet":
         atoms = _write_parquet(out, name, seed, parquet_layout, **params)
