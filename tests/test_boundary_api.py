@@ -142,3 +142,50 @@ def test_gen_sizes_too_large_for_memory_are_refused(tmp_path, name, params):
     assert (tmp_path / "old" / "stream.stream").read_text() == "0: p(c0,c1)\n1: p(c1,c2)\n"  # kept
     largest = {k: MAX_PARAMS[k] for k in (params or {"w": 0})}
     assert resolve(name.rpartition("-")[0] if not params else name, **largest)[1].items() >= largest.items()
+
+
+# ---------------------------------------------------------------- ticker bench
+
+def ticker(*args):
+    out = subprocess.run([sys.executable, "-m", "ticker_py.cli", *map(str, args)], capture_output=True, text=True,
+                         cwd=ROOT, env={"PYTHONPATH": str(ROOT), "PATH": ""}, timeout=300)
+    return out.returncode, out.stderr
+
+
+@pytest.mark.parametrize("budget", [float("nan"), float("inf"), 0.0, -1.0])
+def test_bench_budget_must_be_a_positive_number(budget):
+    from ticker_py.bench.runner import Settings
+
+    with pytest.raises(UsageError, match="--budget must be a number of seconds > 0"):
+        Settings(budget=budget)
+    assert Settings(budget=0.5).budget == 0.5
+
+
+@pytest.mark.parametrize("content,message", [
+    (None, "cannot read '{p}': No such file or directory"),
+    ("", "is not a results.json of ticker bench: Expecting value"),
+    (b"\xff\xfe", "is not a results.json of ticker bench"),
+    ("[1, 2]", "is not a results.json of ticker bench: no 'date'"),
+    ('{"runs": []}', "is not a results.json of ticker bench: no 'date'"),
+])
+def test_bench_report_from_a_file_that_is_no_results_json(tmp_path, content, message):
+    from ticker_py.bench.results import load_json
+
+    path = tmp_path / "results.json"
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    elif content is not None:
+        path.write_text(content)
+    with pytest.raises(UsageError, match=message.format(p=path).replace("(", r"\(").replace("[", r"\[")):
+        load_json(path)
+    status, err = ticker("bench", "laser", "--report-from", path, "--out", tmp_path / "out")
+    assert status == 2 and "Traceback" not in err and message.format(p=path) in err, err
+
+
+@pytest.mark.parametrize("suite", ["laser", "throughput"])
+def test_bench_out_onto_a_file_is_refused_before_measuring(tmp_path, suite):
+    (tmp_path / "taken").write_text("keep me\n")
+    status, err = ticker("bench", suite, "--quick", "--out", tmp_path / "taken")
+    assert status == 2 and "Traceback" not in err, err
+    assert f"output directory '{tmp_path / 'taken'}' exists and is not a directory" in err
+    assert "[throughput]" not in err and (tmp_path / "taken").read_text() == "keep me\n"

@@ -14,6 +14,8 @@ from typing import Optional
 
 import psutil
 
+from ..errors import Diagnostic, UsageError
+from ..workloads.files import output_directory
 from .report import plot_all, render_markdown
 from .runner import Settings, run_cases
 
@@ -64,14 +66,28 @@ def write_json(path: Path, env: dict, command: str, settings: dict, runs: list) 
     path.write_text(json.dumps(doc, indent=1, default=str) + "\n")
 
 
+#: the top-level entries of a results.json and their types
+_KEYS = {"date": str, "command": str, "machine": dict, "versions": dict, "settings": dict, "runs": list}
+
+
 def load_json(path: Path) -> dict:
-    """Read a ``results.json``."""
-    return json.loads(Path(path).read_text())
+    """Read a ``results.json``; a missing, unreadable or other file is a UsageError."""
+    try:
+        doc = json.loads(Path(path).read_text())
+    except OSError as err:
+        raise UsageError(Diagnostic(f"cannot read '{path}': {err.strerror or err}")) from None
+    except ValueError as err:   # not UTF-8, or not JSON
+        raise UsageError(Diagnostic(f"'{path}' is not a results.json of ticker bench: {err}")) from None
+    missing = [k for k in _KEYS if not isinstance(doc, dict) or not isinstance(doc.get(k), _KEYS[k])]
+    if missing:
+        raise UsageError(Diagnostic(f"'{path}' is not a results.json of ticker bench: no '{missing[0]}'",
+                                    notes=(f"a results.json has {', '.join(_KEYS)}",)))
+    return doc
 
 
 def run_bench(cases, settings: Settings, command: str, out: Path, factories=None) -> dict:
     """Measure ``cases`` and write ``out/results.json`` (also after each case, so a long run keeps its data)."""
-    out.mkdir(parents=True, exist_ok=True)
+    out = output_directory(out)
     env = environment()
     conf = {"budget": settings.budget, "reps": settings.reps, "warmup": settings.warmup, "seed": settings.seed,
             "isolated_workers": settings.isolate}
@@ -87,7 +103,7 @@ def run_bench(cases, settings: Settings, command: str, out: Path, factories=None
 
 def write_reports(doc: dict, out: Path, docs: bool) -> int:
     """Write ``out/report.md`` and plots (with ``docs`` also docs/benchmarks.md); status 0."""
-    out.mkdir(parents=True, exist_ok=True)
+    out = output_directory(out)
     plots = plot_all(doc["runs"], out / "img")
     (out / "report.md").write_text(render_markdown(doc, "img", plots))
     print(f"[bench] report: {out}/report.md", file=sys.stderr)

@@ -16,6 +16,7 @@ RSS at the start of the run: the inherited stream is part of it), answer streams
 from __future__ import annotations
 
 import gc
+import math
 import multiprocessing as mp
 import os
 import statistics
@@ -27,7 +28,7 @@ from typing import Callable, Optional
 import psutil
 
 from ..engines import EngineOptions, can_run, create_engine, engine_class
-from ..errors import EngineUnsupported
+from ..errors import Diagnostic, EngineUnsupported, UsageError
 from .suites import Case, Variant
 
 __all__ = ["Settings", "generate_stream", "measure", "run_variant", "run_cases"]
@@ -38,6 +39,8 @@ class Settings:
 
     def __init__(self, budget: float = 60.0, reps: int = 1, warmup: int = 0, isolate: bool = True,
                  seed: int = 0, progress: bool = True):
+        if not 0 < budget < math.inf:  # also refuses NaN, which every comparison lets through
+            raise UsageError(Diagnostic(f"--budget must be a number of seconds > 0, not {budget}"))
         self.budget, self.reps, self.warmup = budget, reps, warmup
         self.isolate = isolate and hasattr(os, "fork")
         self.seed, self.progress = seed, progress

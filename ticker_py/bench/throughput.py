@@ -374,14 +374,15 @@ def run_throughput(workloads: Optional[tuple], reps: int, out: Path, docs: bool,
     """``ticker bench throughput``: measure, write ``out/results.json`` and ``out/report.md``
     (and with ``docs`` the section of docs/benchmarks.md); returns the exit status."""
     from ..errors import Diagnostic, UsageError
+    from ..workloads.files import output_directory
 
     unknown = [w for w in workloads or () if w not in WORKLOADS and w not in ENUMERATION]
     if unknown:
         raise UsageError(Diagnostic(f"unknown throughput workload '{unknown[0]}'",
                                     notes=(f"workloads: {', '.join((*WORKLOADS, *ENUMERATION))}",)))
+    out = output_directory(out)   # a bad --out is refused before minutes of measuring
     doc = measure_all(workloads, reps, log=lambda m: print(m, file=sys.stderr))
     doc["command"] = command
-    out.mkdir(parents=True, exist_ok=True)
     (out / "results.json").write_text(json.dumps(doc, indent=1) + "\n")
     plot(doc, out / "img" / "throughput.png")
     (out / "report.md").write_text(render(doc, command, "img/throughput.png"))

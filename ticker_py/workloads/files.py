@@ -39,8 +39,7 @@ def output_directory(out) -> Path:
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise UsageError(Diagnostic(f"output directory '{out}' exists and is not a directory",
-                                    notes=("--out names the directory to write program.lars, the stream "
-                                           "and meta.json into",)))
+                                    notes=("--out names the directory to write into",)))
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as err:
