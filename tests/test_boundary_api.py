@@ -13,7 +13,7 @@ import pytest
 
 from ticker_py import Reasoner, run
 from ticker_py.api import explain_at, load_program
-from ticker_py.errors import StreamError, UsageError
+from ticker_py.errors import ProgramError, StreamError, UsageError
 from ticker_py.workloads.files import write_stream
 
 ENGINES = ["clingo", "incremental", "incremental-pure", "native", "auto"]
@@ -189,3 +189,50 @@ def test_bench_out_onto_a_file_is_refused_before_measuring(tmp_path, suite):
     assert status == 2 and "Traceback" not in err, err
     assert f"output directory '{tmp_path / 'taken'}' exists and is not a directory" in err
     assert "[throughput]" not in err and (tmp_path / "taken").read_text() == "keep me\n"
+
+
+# ---------------------------------------------------------------- strings clingo cannot hold
+
+CHOICE = "q(X) :- p(X) in [2], not r(X). r(X) :- p(X) in [2], not q(X)."   # a clingo-solved part everywhere
+
+
+@pytest.mark.parametrize("engine", ["clingo", "incremental", "incremental-pure"])
+@pytest.mark.parametrize("form", ["text", "tuple"])
+def test_a_nul_string_is_refused_by_the_clingo_engines(engine, form):
+    atom = 'p("a\0b")' if form == "text" else ("p", '"a\0b"')
+    with pytest.raises(StreamError, match="has a NUL character, which clingo cannot hold"):
+        Reasoner(CHOICE, engine=engine).append(0, [atom])
+    with pytest.raises(StreamError, match="has a NUL character, which clingo cannot hold"):
+        run(CHOICE, [(0, ["p(a)"]), (1, [atom])], engine=engine)
+
+
+def test_a_nul_string_from_a_stream_file_is_located(tmp_path):
+    stream = tmp_path / "s.jsonl"
+    stream.write_text(json.dumps({"t": 0, "atoms": ["p(a)"]}) + "\n" + json.dumps({"t": 1, "atoms": ['p("\0")']}) + "\n")
+    with pytest.raises(StreamError, match=f"{stream}:2:1-2: error: string "):
+        run(CHOICE, stream, engine="clingo")
+
+
+@pytest.mark.parametrize("engine", ["native", "incremental"])
+def test_a_nul_string_is_kept_where_no_clingo_sees_it(engine):
+    res = run(PROGRAM, [(0, ['p("a\0b")'])], engine=engine)
+    assert res[0].models[0].atoms == {("q", '"a\0b"')}
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("atom", ['p("a\ud800")', ("p", '"\udfff"'), ("p", ("f", '"x\ud800"'))])
+def test_a_lone_surrogate_is_refused_everywhere(engine, atom):
+    # no output format could write it: text and CSV writers failed with UnicodeEncodeError
+    with pytest.raises(StreamError, match="a lone surrogate has no UTF-8 form"):
+        Reasoner(PROGRAM, engine=engine).append(0, [atom])
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("source,where,what", [
+    ('q("a\0").', "1:5-6", "a NUL character"),
+    ('q(X) :- p(X) [1],\n  X != "\0".', "2:9-10", "a NUL character"),
+    ('q :- p("\ud800") [1].', "1:9-10", "a lone surrogate"),
+])
+def test_program_text_with_a_nul_or_a_lone_surrogate(engine, source, where, what):
+    with pytest.raises(ProgramError, match=f"<string>:{where}: error: program text has {what}"):
+        run(source, [(0, [])], engine=engine)

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Iterable, Iterator, Optional, Union
 from . import ast
 from .analysis import GENERAL, Analysis, analyse
 from .engines import EngineOptions, create_engine, resolve_engine
-from .errors import Diagnostic, StreamError, UsageError
+from .errors import Diagnostic, ProgramError, StreamError, UsageError
 from .limits import CLINGO_MAX
 from .semantics import Duplicates, Origin, Persistence, Semantics, check_program, resolve, under
 from .streams import Record, Result, StreamChecker, open_stream, read_dataframe, results_to_dataframe
@@ -86,6 +86,7 @@ def load_program(program: Union[str, Path, ast.Program], *, background: Union[st
         source = read_source(program)
         prog = parse_program(source, str(program))
     else:
+        _check_text(program)
         prog, source = parse_program(program), program
     if background is not None:
         prog = ast.Program(prog.rules + _background_facts(background), prog.file, prog.prefixes)
@@ -100,6 +101,22 @@ def load_program(program: Union[str, Path, ast.Program], *, background: Union[st
 
         prog = ast.Program(prog.rules + parse_file(OWL2RL).rules, prog.file, prog.prefixes)
     return analyse(prog, clock_ms, source=source)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+#: characters no program text holds: a NUL (files with one are binary), a lone surrogate (no UTF-8 form)
+_NOT_TEXT = re.compile("[\0\ud800-\udfff]")
+
+
+def _check_text(source: str) -> None:
+    """Refuse program source text with a character no program file can hold, located."""
+    bad = _NOT_TEXT.search(source)
+    if bad is not None:
+        before = source[:bad.start()]
+        line, column = before.count("\n") + 1, bad.start() - before.rfind("\n")
+        what = "a NUL character" if bad.group() == "\0" else "a lone surrogate (no UTF-8 form)"
+        raise ProgramError(Diagnostic(f"program text has {what}", ast.Location("<string>", line, column, line, column + 1)))
 
 
 def _background_facts(path: Union[str, Path]) -> tuple:
@@ -119,14 +136,21 @@ def _atom(value, t: int) -> tuple:
     text into an engine.
     """
     if isinstance(value, tuple):
-        if not _is_tuple_atom(value):
+        text = _tuple_atom_text(value)
+        if text is None:
             raise StreamError(Diagnostic(
                 f"bad tuple atom {value!r} at time {t}",
                 notes=("a tuple atom is (predicate, arg, ...): int for a number, str for a constant "
                        "such as 'a' or a quoted string such as '\"text\"', a tuple for a function term",))) from None
-        return value
-    if not isinstance(value, str):
+    elif isinstance(value, str):
+        text = value
+    else:
         raise StreamError(Diagnostic(f"bad atom {value!r} at time {t}: give a string such as 'p(1)' or a tuple"))
+    if _SURROGATE.search(text):
+        raise StreamError(Diagnostic(f"bad atom {ascii(text)} at time {t}: a lone surrogate has no UTF-8 form",
+                                     notes=("no output format could write it",)))
+    if value is not text:
+        return value
     try:
         return parse_ground_atom(value)
     except GroundSyntaxError as err:
@@ -135,18 +159,18 @@ def _atom(value, t: int) -> tuple:
         raise StreamError(Diagnostic(f"bad atom at time {t}: nested too deeply")) from None
 
 
-def _is_tuple_atom(value: tuple) -> bool:
-    """True if ``value`` is exactly what its printed form parses to (see :func:`_atom`)."""
+def _tuple_atom_text(value: tuple) -> Optional[str]:
+    """The printed form of ``value`` if ``value`` is exactly what it parses to (see :func:`_atom`), else None."""
     try:
         text = format_atom(value) if value and type(value[0]) is str else None
-        return text is not None and parse_ground_atom(text) == value
+        return text if text is not None and parse_ground_atom(text) == value else None
     except (GroundSyntaxError, TypeError, ValueError, IndexError, RecursionError):  # IndexError: an empty term ()
-        return False
+        return None
 
 
 def _query(atom):
     """An atom to explain: a string (parsed by the explainer) or a well-formed tuple atom."""
-    if isinstance(atom, str) or (isinstance(atom, tuple) and _is_tuple_atom(atom)):
+    if isinstance(atom, str) or (isinstance(atom, tuple) and _tuple_atom_text(atom) is not None):
         return atom
     raise UsageError(Diagnostic(f"bad atom to explain {atom!r}",
                                 notes=("give a string such as 'p(1)' or 'p(1) at 3', or a tuple such as ('p', 1)",)))

@@ -23,7 +23,7 @@ from ..limits import CLINGO_MAX
 from .factorize import Recorder, Unfactorizable, factorize
 from .clingo_c import FAST_SYMBOLS, raw_shown
 from .history import WindowHistory
-from .wide import WIDE, check_clingo_number, clingo_analysis, clingo_atom, exact_atom
+from .wide import WIDE, check_clingo_number, check_clingo_strings, clingo_analysis, clingo_atom, exact_atom
 
 __all__ = ["ClingoEngine", "symbol_to_term", "clingo_logger", "prefer_true", "shown_items", "raw_items",
            "FAST_SYMBOLS"]
@@ -173,6 +173,7 @@ class ClingoEngine(Engine):
         check_clingo_number(self.count + len(atoms), "atom count", f" at time {t}")
         for atom in atoms:
             self.values.check(atom, f" at time {t}")
+            check_clingo_strings(atom, f" at time {t}")
 
     def append(self, t: int, atoms: Sequence[tuple]) -> None:
         self.check_values(t, atoms)

@@ -40,7 +40,7 @@ from .clingo_engine import (FAST_SYMBOLS, _all_models, clingo_logger, prefer_tru
                             symbol_to_term)
 from .factorize import Recorder, SymbolFactors, Unfactorizable, factorize
 from .history import WindowHistory
-from .wide import check_clingo_number, clingo_analysis, clingo_atom
+from .wide import check_clingo_number, check_clingo_strings, clingo_analysis, clingo_atom
 
 __all__ = ["HybridEngine", "times_stay_relative", "KEPT_SYMBOLS"]
 
@@ -133,6 +133,7 @@ class HybridEngine(Engine):
         if self.upper is not None:
             for atom in atoms:
                 self.values.check(atom, f" at time {t}")
+                check_clingo_strings(atom, f" at time {t}")
 
     def append(self, t: int, atoms: Sequence[tuple]) -> None:
         if self.upper is None:

@@ -14,6 +14,7 @@ clingo's range they are refused too. See docs/semantics.md, "Values and limits".
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Optional
 
@@ -23,7 +24,7 @@ from ..errors import Diagnostic, EngineUnsupported, StreamError
 from ..limits import CLINGO_MAX, CLINGO_MIN
 
 __all__ = ["WIDE", "ClingoValues", "wide_term", "clingo_atom", "exact_atom", "clingo_analysis", "check_clingo_number",
-           "locate"]
+           "check_clingo_strings", "locate"]
 
 #: the reserved function symbol that carries a wide integer through clingo
 WIDE = "_int"
@@ -318,6 +319,32 @@ def exact_atom(atom: tuple) -> tuple:
             return value if value is not None else (term[0], *(exact(a) for a in term[1:]))
         return term
     return (atom[0], *(exact(a) for a in atom[1:]))
+
+
+#: what clingo's strings cannot hold: a NUL ends its C strings, a lone surrogate has no UTF-8 form
+UNHOLDABLE = re.compile("[\0\ud800-\udfff]")
+
+
+def unholdable(term) -> Optional[str]:
+    """The first string (a quoted string, as a term holds it) in ``term`` that clingo cannot hold, or None."""
+    t = type(term)
+    if t is str:
+        return term if UNHOLDABLE.search(term) else None
+    if t is tuple:
+        for arg in term[1:]:
+            found = unholdable(arg)
+            if found is not None:
+                return found
+    return None
+
+
+def check_clingo_strings(atom: tuple, where: str = "") -> None:
+    """Raise StreamError if ``atom`` holds a string with a NUL or a lone surrogate (clingo cannot hold it)."""
+    bad = unholdable(atom)
+    if bad is not None:
+        what = "a NUL character" if "\0" in bad else "a lone surrogate (no UTF-8 form)"
+        raise StreamError(Diagnostic(f"string {ascii(bad)} in '{atom[0]}'{where} has {what}, which clingo "
+                                     "cannot hold", notes=("the native engine (--engine native) holds any string",)))
 
 
 def locate(err: StreamError, source: str, line: int) -> StreamError:
