@@ -171,9 +171,10 @@ class ClingoEngine(Engine):
         if t > CLINGO_MAX:
             check_clingo_number(t, "time point")
         check_clingo_number(self.count + len(atoms), "atom count", f" at time {t}")
+        where = f" at time {t}"
         for atom in atoms:
-            self.values.check(atom, f" at time {t}")
-            check_clingo_strings(atom, f" at time {t}")
+            self.values.check(atom, where)
+            check_clingo_strings(atom, where)
 
     def append(self, t: int, atoms: Sequence[tuple]) -> None:
         self.check_values(t, atoms)

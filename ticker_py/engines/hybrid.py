@@ -131,9 +131,10 @@ class HybridEngine(Engine):
     def check_values(self, t: int, atoms: Sequence[tuple]) -> None:
         """Raise StreamError for an atom with a value clingo (solving the upper part) cannot hold."""
         if self.upper is not None:
+            where = f" at time {t}"
             for atom in atoms:
-                self.values.check(atom, f" at time {t}")
-                check_clingo_strings(atom, f" at time {t}")
+                self.values.check(atom, where)
+                check_clingo_strings(atom, where)
 
     def append(self, t: int, atoms: Sequence[tuple]) -> None:
         if self.upper is None:

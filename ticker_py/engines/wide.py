@@ -326,12 +326,14 @@ UNHOLDABLE = re.compile("[\0\ud800-\udfff]")
 
 
 def unholdable(term) -> Optional[str]:
-    """The first string (a quoted string, as a term holds it) in ``term`` that clingo cannot hold, or None."""
-    t = type(term)
-    if t is str:
-        return term if UNHOLDABLE.search(term) else None
-    if t is tuple:
-        for arg in term[1:]:
+    """The first quoted string among the arguments of ``term`` (an atom or a function term) that
+    clingo cannot hold, or None (names and constants are identifiers: they hold neither)."""
+    for arg in term[1:]:
+        t = type(arg)
+        if t is str:
+            if arg[0] == '"' and UNHOLDABLE.search(arg):
+                return arg
+        elif t is tuple:
             found = unholdable(arg)
             if found is not None:
                 return found
