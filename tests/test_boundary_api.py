@@ -236,3 +236,26 @@ def test_a_lone_surrogate_is_refused_everywhere(engine, atom):
 def test_program_text_with_a_nul_or_a_lone_surrogate(engine, source, where, what):
     with pytest.raises(ProgramError, match=f"<string>:{where}: error: program text has {what}"):
         run(source, [(0, [])], engine=engine)
+
+
+# ---------------------------------------------------------------- sharded runs
+
+@pytest.mark.parametrize("runner", ["local", "spark"])
+@pytest.mark.parametrize("kwargs,message", [
+    ({"shards": True}, "--shards must be an integer >= 1, not True"),
+    ({"shards": 10 ** 5}, "--shards must be at most 10000"),
+    ({"models": None}, "--models must be an integer >= 0, not None"),
+    ({"models": "1"}, "--models must be an integer >= 0, not '1'"),
+    ({"until": "3"}, "--until must be an integer >= 0, not '3'"),
+    ({"until": -1}, "--until must be an integer >= 0, not -1"),
+])
+def test_sharded_run_arguments(runner, kwargs, message):
+    # checked before anything runs: the Spark run starts no Spark session for these
+    if runner == "local":
+        from ticker_py.shard import run_sharded_local as run_sharded
+    else:
+        from ticker_py.spark.shard import run_sharded
+    kwargs = {"shards": 2, **kwargs}
+    with pytest.raises(UsageError, match=message.replace("(", r"\(")):
+        list(run_sharded(PROGRAM, [(0, ["p(a)"])], **kwargs))
+

@@ -47,7 +47,7 @@ from .streams.model import Model, Record, Result, time_points
 from .streams.readers import StreamChecker
 from .syntax.ground_atoms import GroundSyntaxError, parse_ground_atom
 
-__all__ = ["ShardOptions", "plan_for", "check_shards", "shard_targets", "split_stream", "needs_owner_filter",
+__all__ = ["ShardOptions", "plan_for", "MAX_SHARDS", "check_shards", "check_run", "shard_targets", "split_stream", "needs_owner_filter",
            "evaluate_shard", "merge_shards", "run_sharded_local", "analysis_of",
            "STATE", "MODEL", "NONE", "ERROR"]
 
@@ -88,9 +88,25 @@ def plan_for(analysis: Analysis) -> ShardPlan:
     return plan
 
 
+#: the most shards: each builds its own reasoner, which takes milliseconds, and evaluates every time
+#: point (100000 shards of a one-atom stream ran for minutes)
+MAX_SHARDS = 10_000
+
+
 def check_shards(shards: int) -> None:
-    if not isinstance(shards, int) or shards < 1:
+    if type(shards) is not int or shards < 1:
         raise UsageError(Diagnostic(f"--shards must be an integer >= 1, not {shards!r}"))
+    if shards > MAX_SHARDS:
+        raise UsageError(Diagnostic(f"--shards must be at most {MAX_SHARDS}, not {shards}",
+                                    notes=("each shard evaluates every time point with its own reasoner",)))
+
+
+def check_run(models: int, until: Optional[int]) -> None:
+    """Refuse a ``models`` that is not an integer >= 0 and an ``until`` that is not None or one."""
+    if type(models) is not int or models < 0:
+        raise UsageError(Diagnostic(f"--models must be an integer >= 0, not {models!r}"))
+    if until is not None and (type(until) is not int or until < 0):
+        raise UsageError(Diagnostic(f"--until must be an integer >= 0, not {until!r}"))
 
 
 def shard_targets(atom: tuple, key: dict, shards: int):
@@ -188,6 +204,8 @@ def evaluate_shard(analysis: Analysis, key: dict, shard: int, shards: int, rows:
                 counts[t] = n
             yield Record(t, tuple(atoms), f"<shard {shard}>", 0)
 
+    if last < 0:   # no time point was accepted: nothing to evaluate
+        return
     prev_atoms, prev_pins = frozenset(), frozenset()
     results = reasoner.feed(records(), until=last)
     while True:
@@ -315,8 +333,7 @@ def run_sharded_local(program, stream, shards: int, engine: str = "auto", models
     analysis = analysis_of(program, clock)
     check_shards(shards)
     key = plan_for(analysis).key
-    if models < 0:
-        raise UsageError(Diagnostic(f"--models must be >= 0, not {models}"))
+    check_run(models, until)
     return _local(analysis, key, records_from(stream), shards, engine, models, show, until, inertia)
 
 

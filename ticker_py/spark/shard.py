@@ -14,8 +14,7 @@ from typing import Iterator, Optional
 
 from ..api import records_from
 from ..engines import resolve_engine
-from ..errors import Diagnostic, UsageError
-from ..shard import (analysis_of, check_shards, evaluate_shard, merge_shards, plan_for, shard_targets,
+from ..shard import (analysis_of, check_run, check_shards, evaluate_shard, merge_shards, plan_for, shard_targets,
                      split_stream)
 from ..streams.model import Result
 from ..syntax.ground_atoms import GroundSyntaxError, parse_ground_atom
@@ -165,8 +164,7 @@ def run_sharded(program, stream, shards: Optional[int] = None, engine: str = "au
     """
     analysis = analysis_of(program, clock)
     key = plan_for(analysis).key
-    if models < 0:
-        raise UsageError(Diagnostic(f"--models must be >= 0, not {models}"))
+    check_run(models, until)
     if shards is not None:
         check_shards(shards)
     engine = resolve_engine(engine, analysis)
