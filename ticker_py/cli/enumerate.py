@@ -29,10 +29,11 @@ def register(sub) -> None:
 def cmd_enumerate(args) -> int:
     """``ticker enumerate``."""
     from ..enumeration import enumerate_answer_streams
+    from ..streams.output import open_output
 
     check_stream_args(args)
     analysis = load(args)
-    with open(args.out, "w") as out:
+    with open_output(args.out) as out:
         for res in enumerate_answer_streams(analysis, args.stream, out, args.consequences, args.until,
                                             args.every, args.show_at, args.tuple_order):
             if args.consequences:

@@ -1,0 +1,82 @@
+"""The ``ticker`` commands at the edges of their inputs: odd files, wrong formats, values out of
+range. Every user error is status 2 with an ``error:`` diagnostic (located where there is a
+location), never a traceback; records before a bad one are evaluated and written."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ticker_py.cli import main
+
+PROGRAM = "q(X) :- p(X) in [2].\n"
+
+
+def ticker(capsys, *args):
+    """``ticker ARGS`` in this process: (status, stdout, stderr)."""
+    status = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def assert_user_error(status, err, *needles):
+    assert status == 2, err
+    assert "Traceback" not in err and "internal error" not in err and "error: " in err, err
+    for needle in needles:
+        assert needle in err, err
+
+
+@pytest.fixture
+def program(tmp_path):
+    path = tmp_path / "p.lars"
+    path.write_text(PROGRAM)
+    return path
+
+
+def _models(out: str) -> list:
+    return [json.loads(line)["models"] for line in out.splitlines()]
+
+
+# ---------------------------------------------------------------- RDF streams
+
+@pytest.mark.parametrize("fmt", ["nt", "nq", "rdf-csv", "rdf-parquet"])
+def test_rdf_stream_that_is_a_directory(capsys, tmp_path, program, fmt):
+    (tmp_path / "d").mkdir()
+    status, _, err = ticker(capsys, "run", program, "--stream", tmp_path / "d", "--stream-format", fmt)
+    assert_user_error(status, err, "is a directory")
+
+
+@pytest.mark.parametrize("content", [b"", b"0: <http://a> <http://b> <http://c> .\n"])
+def test_rdf_parquet_stream_that_is_not_parquet(capsys, tmp_path, program, content):
+    path = tmp_path / "s.bin"
+    path.write_bytes(content)
+    status, _, err = ticker(capsys, "run", program, "--stream", path, "--stream-format", "rdf-parquet")
+    assert_user_error(status, err, f"{path}:1:1", "not a readable Parquet file")
+
+
+def test_rdf_csv_with_bytes_that_are_not_utf8_keeps_the_rows_before(capsys, tmp_path, program):
+    path = tmp_path / "s.csv"
+    path.write_bytes(b"t,s,p,o\n0,<http://a>,<http://b>,<http://c>\n1,<http://a>,<http://b>,\xff\n")
+    status, out, err = ticker(capsys, "run", program, "--stream", path, "--stream-format", "rdf-csv", "--show", "all")
+    assert_user_error(status, err, f"{path}:3:", "invalid UTF-8")
+    assert _models(out) == [[['triple(iri("http://a"),iri("http://b"),iri("http://c"))']]]
+
+
+def test_rdf_csv_may_start_with_a_byte_order_mark(capsys, tmp_path, program):
+    path = tmp_path / "s.csv"
+    path.write_bytes(b"\xef\xbb\xbft,s,p,o\r\n0,<http://a>,<http://b>,<http://c>\r\n")
+    status, out, err = ticker(capsys, "run", program, "--stream", path, "--stream-format", "rdf-csv", "--show", "all")
+    assert status == 0, err
+    assert _models(out) == [[['triple(iri("http://a"),iri("http://b"),iri("http://c"))']]]
+
+
+# ---------------------------------------------------------------- output paths
+
+@pytest.mark.parametrize("where", ["dir", "missing/out.jsonl"])
+def test_enumerate_out_that_cannot_be_written(capsys, tmp_path, program, where):
+    (tmp_path / "dir").mkdir()
+    stream = tmp_path / "s.stream"
+    stream.write_text("0: p(a)\n")
+    status, _, err = ticker(capsys, "enumerate", program, "--stream", stream, "--out", tmp_path / where)
+    assert_user_error(status, err, "cannot write to")
