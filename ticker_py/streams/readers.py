@@ -1065,6 +1065,7 @@ def _integers_of(column):
 
 
 def _open_parquet(path, name: str):
+    """The Parquet file at ``path``; a file that is not Parquet is a StreamError at ``name:1:1``."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
