@@ -80,3 +80,49 @@ def test_enumerate_out_that_cannot_be_written(capsys, tmp_path, program, where):
     stream.write_text("0: p(a)\n")
     status, _, err = ticker(capsys, "enumerate", program, "--stream", stream, "--out", tmp_path / where)
     assert_user_error(status, err, "cannot write to")
+
+
+# ---------------------------------------------------------------- gaps and ranges
+
+@pytest.fixture
+def gap_stream(tmp_path):
+    path = tmp_path / "gap.stream"
+    path.write_text("0: p(a)\n10: p(b)\n")
+    return path
+
+
+@pytest.mark.parametrize("extra", [[], ["--consequences", "brave"], ["--semantics", "default,lars"], ["--explain"]])
+def test_compare_refuses_a_gap_wider_than_max_gap(capsys, program, gap_stream, extra):
+    status, _, err = ticker(capsys, "compare", program, "--stream", gap_stream, "--max-gap", "3", *extra)
+    assert_user_error(status, err, f"{gap_stream}:2:1", "more than --max-gap 3")
+
+
+def test_enumerate_refuses_a_gap_wider_than_max_gap_after_writing_the_ticks_before(capsys, tmp_path, program,
+                                                                                   gap_stream):
+    out = tmp_path / "models.jsonl"
+    status, stdout, err = ticker(capsys, "enumerate", program, "--stream", gap_stream, "--max-gap", "3", "--out", out)
+    assert_user_error(status, err, f"{gap_stream}:2:1", "more than --max-gap 3")
+    assert [json.loads(line)["t"] for line in stdout.splitlines()] == [0]
+    assert [json.loads(line)["atoms"] for line in out.read_text().splitlines()] == [["q(a)"]]
+
+
+@pytest.mark.parametrize("command", ["compare", "enumerate"])
+def test_until_further_than_max_gap_is_refused(capsys, tmp_path, program, gap_stream, command):
+    extra = ["--out", tmp_path / "o.jsonl"] if command == "enumerate" else []
+    status, _, err = ticker(capsys, command, program, "--stream", gap_stream, "--max-gap", "20", "--until", "100", *extra)
+    assert_user_error(status, err, "--until 100 is 90 time points after time point 10")
+
+
+@pytest.mark.parametrize("command", ["run", "compare", "enumerate"])
+def test_negative_until_is_a_usage_error(capsys, tmp_path, program, gap_stream, command):
+    extra = ["--out", tmp_path / "o.jsonl"] if command == "enumerate" else []
+    status, out, err = ticker(capsys, command, program, "--stream", gap_stream, "--until", "-1", *extra)
+    assert_user_error(status, err, "--until -1 is negative")
+    assert out == ""
+
+
+@pytest.mark.parametrize("option", ["--max-diffs", "--max-gap"])
+def test_compare_negative_limits_are_usage_errors(capsys, program, gap_stream, option):
+    status, out, err = ticker(capsys, "compare", program, "--stream", gap_stream, option, "-1")
+    assert_user_error(status, err, f"{option} must be")
+    assert out == ""

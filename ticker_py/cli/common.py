@@ -8,7 +8,7 @@ from pathlib import Path
 from ..errors import Diagnostic, UsageError
 
 __all__ = ["HelpFormatter", "add_program_args", "load", "check_choice", "choices_metavar", "name_list",
-           "add_semantics_args", "semantics_knobs"]
+           "add_semantics_args", "semantics_knobs", "check_until"]
 
 
 class HelpFormatter(argparse.HelpFormatter):
@@ -55,6 +55,13 @@ def check_choice(value: str, choices, what: str) -> None:
     """Raise UsageError unless ``value`` is one of ``choices``."""
     if value not in choices:
         raise UsageError(Diagnostic(f"unknown {what} '{value}'", notes=(f"use one of: {', '.join(choices)}",)))
+
+
+def check_until(until):
+    """``--until T`` checked: None or a time point (>= 0)."""
+    if until is not None and until < 0:
+        raise UsageError(Diagnostic(f"--until {until} is negative", notes=("time points start at 0",)))
+    return until
 
 
 def name_list(text: str, known, what: str = "engine") -> tuple:

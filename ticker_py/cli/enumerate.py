@@ -7,7 +7,7 @@ import sys
 
 from ..consequences import MODES
 from .common import HelpFormatter, choices_metavar, load
-from .compare import add_stream_args, check_stream_args
+from .compare import add_stream_args, check_stream_args, stream_records
 
 __all__ = ["register", "cmd_enumerate"]
 
@@ -34,7 +34,7 @@ def cmd_enumerate(args) -> int:
     check_stream_args(args)
     analysis = load(args)
     with open_output(args.out) as out:
-        for res in enumerate_answer_streams(analysis, args.stream, out, args.consequences, args.until,
+        for res in enumerate_answer_streams(analysis, stream_records(args), out, args.consequences, args.until,
                                             args.every, args.show_at, args.tuple_order):
             if args.consequences:
                 print(res.to_json(args.consequences))
