@@ -126,3 +126,59 @@ def test_compare_negative_limits_are_usage_errors(capsys, program, gap_stream, o
     status, out, err = ticker(capsys, "compare", program, "--stream", gap_stream, option, "-1")
     assert_user_error(status, err, f"{option} must be")
     assert out == ""
+
+
+# ---------------------------------------------------------------- live options
+
+@pytest.mark.parametrize("name, fmt", [("s.jsonl", None), ("s.csv", None), ("s.parquet", None), ("s.nt", None),
+                                       ("s.data", "jsonl"), ("s.data", "rdf-csv"), ("-", "jsonl")])
+def test_wall_clock_refuses_a_stream_format_other_than_text(capsys, tmp_path, program, name, fmt):
+    stream = name if name == "-" else tmp_path / name
+    if name != "-":
+        stream.write_text("0: p(a)\n")
+    status, out, err = ticker(capsys, "run", program, "--stream", stream, "--wall-clock", "--clock", "100ms",
+                              *(["--stream-format", fmt] if fmt else []))
+    assert_user_error(status, err, "--wall-clock reads the stream as text lines of atoms, not as")
+    assert out == ""
+
+
+def test_tcp_input_refuses_a_stream_format_other_than_text(capsys, program):
+    status, out, err = ticker(capsys, "run", program, "--input", "tcp:127.0.0.1:0", "--stream-format", "jsonl")
+    assert_user_error(status, err, "--input reads the stream as text lines of atoms, not as jsonl")
+    assert out == ""
+
+
+@pytest.mark.parametrize("name, content, fmt, expected", [
+    ("s.nt", "0: <http://a> <http://b> <http://c> .\n", None,
+     'triple(iri("http://a"),iri("http://b"),iri("http://c"))'),
+    ("s.data", '{"t": 0, "atoms": ["p(a)"]}\n', "jsonl", "p(a)"),
+])
+def test_save_input_reads_the_stream_in_its_own_format(capsys, tmp_path, program, name, content, fmt, expected):
+    stream, saved = tmp_path / name, tmp_path / "saved.stream"
+    stream.write_text(content)
+    status, out, err = ticker(capsys, "run", program, "--stream", stream, "--save-input", saved, "--show", "all",
+                              *(["--stream-format", fmt] if fmt else []))
+    assert status == 0, err
+    assert expected in _models(out)[0][0]
+    assert saved.read_text() == f"0: {expected}\n"
+
+
+@pytest.mark.parametrize("what, message", [("dir", "is a directory"), ("missing", "does not exist")])
+def test_wall_clock_stream_file_errors_say_what_is_wrong(capsys, tmp_path, program, what, message):
+    (tmp_path / "dir").mkdir()
+    status, _, err = ticker(capsys, "run", program, "--stream", tmp_path / what, "--wall-clock")
+    assert_user_error(status, err, message)
+
+
+@pytest.mark.parametrize("grace", ["-1", "nan"])
+def test_negative_grace_is_a_usage_error(capsys, program, grace):
+    status, _, err = ticker(capsys, "run", program, "--input", "tcp:127.0.0.1:0", "--grace", grace)
+    assert_user_error(status, err, "--grace must be 0 or more seconds")
+
+
+@pytest.mark.parametrize("command", ["run", "compare"])
+def test_stream_directory_without_parquet_files(capsys, tmp_path, program, command):
+    (tmp_path / "d" / "_temporary").mkdir(parents=True)
+    (tmp_path / "d" / "_SUCCESS").write_text("")
+    status, _, err = ticker(capsys, command, program, "--stream", tmp_path / "d")
+    assert_user_error(status, err, "holds no Parquet files")

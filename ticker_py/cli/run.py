@@ -172,7 +172,7 @@ def cmd_run(args) -> int:
     if live is not None:
         from ..live.options import live_records
 
-        records = live_records(live, analysis)
+        records = live_records(live, analysis, lambda: records_from(o.stream, rdf, o.stream_format))
     if records is None:
         records = records_from(o.stream, rdf, o.stream_format)
     records = steady_heap_from_second(records)

@@ -1114,7 +1114,11 @@ def _parquet_directory(path, where: str, batch_size: int) -> tuple:
     time order. Names starting with ``.`` or ``_`` are skipped (``_SUCCESS``, ``.crc``), as Spark
     and pyarrow do; every other file must be Parquet."""
     root = Path(path)
-    opened = [(str(p), _open_parquet(p, str(p)), _partition_keys(p.relative_to(root))) for p in _parquet_files(root)]
+    files = _parquet_files(root)
+    if not files:
+        raise UsageError.at(None, f"stream directory '{where}' holds no Parquet files (a directory is read"
+                                  " as a Parquet dataset)")
+    opened = [(str(p), _open_parquet(p, str(p)), _partition_keys(p.relative_to(root))) for p in files]
     names = list(opened[0][1].schema_arrow.names) + list(opened[0][2]) if opened else []
     order = _check_columns(names, where, args=True)
     atom_columns = _atom_columns(names)
