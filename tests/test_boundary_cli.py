@@ -182,3 +182,9 @@ def test_stream_directory_without_parquet_files(capsys, tmp_path, program, comma
     (tmp_path / "d" / "_SUCCESS").write_text("")
     status, _, err = ticker(capsys, command, program, "--stream", tmp_path / "d")
     assert_user_error(status, err, "holds no Parquet files")
+
+
+def test_encode_at_a_negative_time_is_a_usage_error(capsys, program):
+    status, out, err = ticker(capsys, "encode", program, "--at", "-1")
+    assert_user_error(status, err, "--at -1 is negative")
+    assert out == ""

@@ -57,10 +57,10 @@ def check_choice(value: str, choices, what: str) -> None:
         raise UsageError(Diagnostic(f"unknown {what} '{value}'", notes=(f"use one of: {', '.join(choices)}",)))
 
 
-def check_until(until):
-    """``--until T`` checked: None or a time point (>= 0)."""
+def check_until(until, option: str = "--until"):
+    """``--until T`` (or the time point of ``option``) checked: None or a time point (>= 0)."""
     if until is not None and until < 0:
-        raise UsageError(Diagnostic(f"--until {until} is negative", notes=("time points start at 0",)))
+        raise UsageError(Diagnostic(f"{option} {until} is negative", notes=("time points start at 0",)))
     return until
 
 
