@@ -188,3 +188,42 @@ def test_encode_at_a_negative_time_is_a_usage_error(capsys, program):
     status, out, err = ticker(capsys, "encode", program, "--at", "-1")
     assert_user_error(status, err, "--at -1 is negative")
     assert out == ""
+
+
+def test_save_input_on_a_full_disk_is_a_usage_error(capsys, program, gap_stream):
+    status, _, err = ticker(capsys, "run", program, "--stream", gap_stream, "--save-input", "/dev/full")
+    assert_user_error(status, err, "cannot write '/dev/full'")
+
+
+@pytest.mark.parametrize("option", ["program", "--background"])
+def test_an_endless_binary_program_file_is_refused_without_reading_it_all(tmp_path, program, gap_stream, option):
+    import os
+    import resource
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    def limit_memory():
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+    args = ["/dev/zero"] if option == "program" else [program, "--background", "/dev/zero"]
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    done = subprocess.run([sys.executable, "-m", "ticker_py.cli", "run", *args, "--stream", gap_stream],
+                          capture_output=True, text=True, env=env, timeout=120, preexec_fn=limit_memory)
+    assert_user_error(done.returncode, done.stderr, "/dev/zero:1:1", "a binary file (a NUL byte)")
+
+
+def test_rdf_csv_and_rdf_parquet_on_stdin(capsys, monkeypatch, program):
+    import io
+    import sys
+
+    def stdin(data: bytes):
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+
+    stdin(b"t,s,p,o\n0,<http://a>,<http://b>,<http://c>\n1,,,\n")
+    status, out, err = ticker(capsys, "run", program, "--stream", "-", "--stream-format", "rdf-csv", "--show", "all")
+    assert status == 0, err
+    assert _models(out)[0] == [['triple(iri("http://a"),iri("http://b"),iri("http://c"))']]
+    stdin(b"PAR1")
+    status, out, err = ticker(capsys, "run", program, "--stream", "-", "--stream-format", "rdf-parquet")
+    assert_user_error(status, err, "rdf-parquet reads a file, not stdin")

@@ -42,7 +42,7 @@ def live_options(args) -> Optional[LiveOptions]:
     if not (args.input or args.output or args.wall_clock or args.save_input):
         return None
     if args.input or args.wall_clock:
-        _check_text_input(args.stream, args.stream_format, "--input" if args.input else "--wall-clock")
+        _check_text_input(args.stream, getattr(args, "stream_format", None), "--input" if args.input else "--wall-clock")
     from ..live.options import LiveOptions
 
     return LiveOptions(input=args.input, output=args.output, wall_clock=args.wall_clock, grace=args.grace,

@@ -406,16 +406,24 @@ class LiveInput:
 
 
 def save_records(records, out: TextIO, close: bool = False) -> Iterator[Record]:
-    """Pass records through, writing each to ``out`` in text format (flushed): a replayable log."""
+    """Pass records through, writing each to ``out`` in text format (flushed): a replayable log.
+    A failed write (a full disk) is a UsageError naming ``out``; the records before it went on."""
     try:
         for rec in records:
-            out.write(f"{rec.t}:" + "".join((" " if i == 0 else ", ") + format_atom(a)
-                                            for i, a in enumerate(rec.atoms)) + "\n")
-            out.flush()
+            try:
+                out.write(f"{rec.t}:" + "".join((" " if i == 0 else ", ") + format_atom(a)
+                                                for i, a in enumerate(rec.atoms)) + "\n")
+                out.flush()
+            except OSError as err:
+                name = getattr(out, "name", out)
+                raise UsageError(Diagnostic(f"cannot write '{name}': {err.strerror or err}")) from None
             yield rec
     finally:
         if close:
-            out.close()
+            try:
+                out.close()
+            except OSError:
+                pass  # the failed write was reported
 
 
 def _selector(stream) -> selectors.BaseSelector:

@@ -554,21 +554,28 @@ def _check_columns(columns, source: str) -> None:
 
 
 def read_rdf_csv(path, source: Optional[str] = None, mapping: RdfMapping = RdfMapping()) -> Iterator[Record]:
-    """Read a CSV file with a header and columns ``t, s, p, o`` (N-Triples terms); an empty
-    ``s`` is a heartbeat row."""
+    """Read a CSV file (a path or a file object such as stdin) with a header and columns
+    ``t, s, p, o`` (N-Triples terms); an empty ``s`` is a heartbeat row."""
     source = source or str(path)
+    if hasattr(path, "readline"):
+        yield from _rdf_csv_rows(path, source, mapping)
+        return
     with open(path, "rb") as f:
-        reader = csv.reader(text_lines(f, source))
-        header = [h.strip() for h in next(reader, [])]
-        _check_columns(header, source)
-        index = [header.index(c) for c in _COLUMNS]
+        yield from _rdf_csv_rows(f, source, mapping)
 
-        def rows():
-            for row in reader:
-                if row:
-                    yield (reader.line_num, *(row[i] if i < len(row) else "" for i in index))
 
-        yield from _table(rows(), source, mapping)
+def _rdf_csv_rows(f, source: str, mapping: RdfMapping) -> Iterator[Record]:
+    reader = csv.reader(text_lines(f, source))
+    header = [h.strip() for h in next(reader, [])]
+    _check_columns(header, source)
+    index = [header.index(c) for c in _COLUMNS]
+
+    def rows():
+        for row in reader:
+            if row:
+                yield (reader.line_num, *(row[i] if i < len(row) else "" for i in index))
+
+    yield from _table(rows(), source, mapping)
 
 
 def read_rdf_parquet(path, source: Optional[str] = None, mapping: RdfMapping = RdfMapping(),
@@ -691,7 +698,10 @@ def open_rdf_stream(path_or_dash, fmt: Optional[str] = None, mapping: RdfMapping
     if fmt is not None and fmt not in _READERS:
         raise UsageError(Diagnostic(f"unknown RDF stream format '{fmt}'", notes=(f"use one of: {', '.join(RDF_FORMATS)}",)))
     if name == "-":
-        reader = read_nquads if fmt == "nq" else read_rdf_text
+        if fmt == "rdf-parquet":
+            raise UsageError(Diagnostic("--stream-format rdf-parquet reads a file, not stdin",
+                                        notes=("name the Parquet file with --stream",)))
+        reader = {"nq": read_nquads, "rdf-csv": read_rdf_csv}.get(fmt, read_rdf_text)
         return reader(sys.stdin, source or "<stdin>", mapping)
     path = Path(name)
     if not path.exists():
