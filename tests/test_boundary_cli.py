@@ -227,3 +227,18 @@ def test_rdf_csv_and_rdf_parquet_on_stdin(capsys, monkeypatch, program):
     stdin(b"PAR1")
     status, out, err = ticker(capsys, "run", program, "--stream", "-", "--stream-format", "rdf-parquet")
     assert_user_error(status, err, "rdf-parquet reads a file, not stdin")
+
+
+@pytest.mark.parametrize("name, content, message", [
+    ("bad.rdf", b"x", "bad.rdf: not valid RDF"),
+    ("cut.owl", b'<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><x', "cut.owl: not valid RDF"),
+    ("d.ttl", None, "is a directory"),
+])
+def test_background_rdf_errors_without_a_position(capsys, tmp_path, program, name, content, message):
+    path = tmp_path / name
+    if content is None:
+        path.mkdir()
+    else:
+        path.write_bytes(content)
+    status, _, err = ticker(capsys, "check", program, "--background-rdf", path)
+    assert_user_error(status, err, message)
