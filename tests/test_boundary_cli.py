@@ -109,7 +109,8 @@ def test_enumerate_refuses_a_gap_wider_than_max_gap_after_writing_the_ticks_befo
 @pytest.mark.parametrize("command", ["compare", "enumerate"])
 def test_until_further_than_max_gap_is_refused(capsys, tmp_path, program, gap_stream, command):
     extra = ["--out", tmp_path / "o.jsonl"] if command == "enumerate" else []
-    status, _, err = ticker(capsys, command, program, "--stream", gap_stream, "--max-gap", "20", "--until", "100", *extra)
+    status, _, err = ticker(capsys, command, program, "--stream", gap_stream, "--max-gap", "20", "--until", "100",
+                            *extra)
     assert_user_error(status, err, "--until 100 is 90 time points after time point 10")
 
 
@@ -131,6 +132,7 @@ def test_compare_negative_limits_are_usage_errors(capsys, program, gap_stream, o
 # ---------------------------------------------------------------- live options
 
 @pytest.mark.parametrize("name, fmt", [("s.jsonl", None), ("s.csv", None), ("s.parquet", None), ("s.nt", None),
+                                       ("s.stream.gz", None),
                                        ("s.data", "jsonl"), ("s.data", "rdf-csv"), ("-", "jsonl")])
 def test_wall_clock_refuses_a_stream_format_other_than_text(capsys, tmp_path, program, name, fmt):
     stream = name if name == "-" else tmp_path / name

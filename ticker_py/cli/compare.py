@@ -14,9 +14,11 @@ from ..consequences import MODES
 from ..engines import ENGINE_NAMES
 from ..errors import Diagnostic, UsageError
 from ..streams.drive import MAX_GAP, Every, check_max_gap, gap_limited
-from .common import HelpFormatter, add_program_args, add_semantics_args, check_until, choices_metavar, load, name_list, semantics_knobs
+from .common import (HelpFormatter, add_program_args, add_semantics_args, check_until, choices_metavar, load, name_list,
+                     semantics_knobs)
 
-__all__ = ["register", "cmd_compare", "add_stream_args", "check_stream_args", "stream_records", "EXIT_DIFFER", "TUPLE_ORDERS"]
+__all__ = ["register", "cmd_compare", "add_stream_args", "check_stream_args", "stream_records",
+           "EXIT_DIFFER", "TUPLE_ORDERS"]
 
 EXIT_DIFFER = 3
 TUPLE_ORDERS = ("arrival", "reverse")

@@ -57,10 +57,12 @@ def _check_text_input(stream: Optional[str], fmt: Optional[str], option: str) ->
         from pathlib import Path
 
         from ..rdf import rdf_format
-        from ..streams.readers import stream_format
+        from ..streams.readers import COMPRESSED, stream_format
 
         path = Path(stream)
         fmt = None if path.is_dir() else rdf_format(stream) or stream_format(path)
+        if path.suffix.lower() in COMPRESSED:
+            fmt = f"{fmt or 'text'} compressed by {path.suffix.lower()}"
     if fmt not in (None, "", "auto", "text"):
         raise UsageError(Diagnostic(f"{option} reads the stream as text lines of atoms, not as {fmt}",
                                     notes=("convert the stream to the text format, or run without " + option,)))

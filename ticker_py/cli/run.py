@@ -17,8 +17,8 @@ from ..records import add_shared_methods, collecting
 from ..rdf import RDF_FORMATS
 from ..semantics import DEFAULT, Semantics, resolve
 from ..streams.drive import MAX_GAP, Every, check_max_gap
-from .common import (HelpFormatter, add_program_args, add_semantics_args, check_choice, check_until, choices_metavar, load,
-                     semantics_knobs)
+from .common import (HelpFormatter, add_program_args, add_semantics_args, check_choice, check_until, choices_metavar,
+                     load, semantics_knobs)
 from .live import add_live_options, live_options
 from .shard import add_shard_options, run_sharded_command, shard_options
 

@@ -28,7 +28,7 @@ from .model import Known, Record
 
 __all__ = ["read_text", "read_jsonl", "read_csv", "read_parquet", "read_dataframe",
            "open_stream", "stream_format", "StreamChecker", "ORDER_COLUMNS", "STREAM_FORMATS", "MAX_LINE",
-           "stream_error", "text_lines"]
+           "stream_error", "text_lines", "COMPRESSED"]
 
 #: Arrival-order columns of tables, by priority: the first one present orders the rows
 #: of each time point.
@@ -1214,13 +1214,14 @@ def read_dataframe(df, source: str = "<DataFrame>") -> Iterator[Record]:
 STREAM_FORMATS = {"text": read_text, "jsonl": read_jsonl, "csv": read_csv}
 
 _SUFFIXES = {".stream": "text", ".txt": "text", ".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv"}
-_COMPRESSED = {".gz": "gzip", ".bz2": "bz2", ".xz": "lzma"}
+#: compression suffixes and the modules that decompress them
+COMPRESSED = {".gz": "gzip", ".bz2": "bz2", ".xz": "lzma"}
 _DECOMPRESS_ERRORS: tuple = ()
 
 
 def _open_binary(path: Path):
     """The file opened for binary reading, decompressed by its suffix (.gz, .bz2, .xz)."""
-    module = _COMPRESSED.get(path.suffix.lower())
+    module = COMPRESSED.get(path.suffix.lower())
     if module is None:
         return open(path, "rb")
     global _DECOMPRESS_ERRORS
@@ -1246,7 +1247,7 @@ def stream_format(path: Path) -> str:
     suffixes = [s.lower() for s in path.suffixes]
     if path.is_dir() or suffixes[-1:] == [".parquet"]:
         return "parquet"
-    if suffixes and suffixes[-1] in _COMPRESSED:
+    if suffixes and suffixes[-1] in COMPRESSED:
         suffixes.pop()
     return _SUFFIXES.get(suffixes[-1], "") if suffixes else ""
 
