@@ -244,3 +244,21 @@ def test_background_rdf_errors_without_a_position(capsys, tmp_path, program, nam
         path.write_bytes(content)
     status, _, err = ticker(capsys, "check", program, "--background-rdf", path)
     assert_user_error(status, err, message)
+
+
+@pytest.mark.parametrize("idle_timeout", [float("inf"), 1e300])
+def test_tcp_input_with_an_endless_idle_timeout(idle_timeout):
+    import socket
+    import threading
+
+    from ticker_py.live.source import LiveInput
+
+    live = LiveInput(listen_on="tcp:127.0.0.1:0", idle_timeout=idle_timeout, grace=0.1)
+    host, port = live.address.removeprefix("tcp:").rsplit(":", 1)
+
+    def produce():
+        with socket.create_connection((host, int(port))) as s:
+            s.sendall(b"0: p(a)\n1: p(b)\n")
+
+    threading.Thread(target=produce, daemon=True).start()
+    assert [(r.t, r.atoms) for r in live] == [(0, (("p", "a"),)), (1, (("p", "b"),))]
