@@ -262,3 +262,20 @@ def test_tcp_input_with_an_endless_idle_timeout(idle_timeout):
 
     threading.Thread(target=produce, daemon=True).start()
     assert [(r.t, r.atoms) for r in live] == [(0, (("p", "a"),)), (1, (("p", "b"),))]
+
+
+@pytest.mark.parametrize("command, output, victim", [
+    ("run", "--out", "stream"), ("run", "--save-input", "stream"), ("run", "--out", "program"),
+    ("run", "--out", "background"), ("enumerate", "--out", "stream"), ("enumerate", "--out", "program"),
+])
+def test_an_output_that_is_an_input_file_is_refused_before_it_is_emptied(capsys, tmp_path, program, command, output,
+                                                                        victim):
+    stream, background = tmp_path / "s.stream", tmp_path / "bg.lars"
+    stream.write_text("0: p(a)\n")
+    background.write_text("p(z).\n")
+    target = {"stream": stream, "program": program, "background": background}[victim]
+    before = target.read_text()
+    status, out, err = ticker(capsys, command, program, "--stream", stream, "--background", background,
+                              output, tmp_path / ".." / tmp_path.name / target.name)
+    assert_user_error(status, err, "would destroy the input")
+    assert target.read_text() == before

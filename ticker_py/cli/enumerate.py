@@ -6,7 +6,7 @@ import json
 import sys
 
 from ..consequences import MODES
-from .common import HelpFormatter, choices_metavar, load
+from .common import HelpFormatter, check_outputs_apart, choices_metavar, load
 from .compare import add_stream_args, check_stream_args, stream_records
 
 __all__ = ["register", "cmd_enumerate"]
@@ -32,6 +32,7 @@ def cmd_enumerate(args) -> int:
     from ..streams.output import open_output
 
     check_stream_args(args)
+    check_outputs_apart(args, "out")
     analysis = load(args)
     with open_output(args.out) as out:
         for res in enumerate_answer_streams(analysis, stream_records(args), out, args.consequences, args.until,

@@ -17,8 +17,8 @@ from ..records import add_shared_methods, collecting
 from ..rdf import RDF_FORMATS
 from ..semantics import DEFAULT, Semantics, resolve
 from ..streams.drive import MAX_GAP, Every, check_max_gap
-from .common import (HelpFormatter, add_program_args, add_semantics_args, check_choice, check_until, choices_metavar,
-                     load, semantics_knobs)
+from .common import (HelpFormatter, add_program_args, add_semantics_args, check_choice, check_outputs_apart, check_until,
+                     choices_metavar, load, semantics_knobs)
 from .live import add_live_options, live_options
 from .shard import add_shard_options, run_sharded_command, shard_options
 
@@ -117,6 +117,7 @@ def cmd_run(args) -> int:
     from ..streams.output import open_output
 
     o = run_options(args)
+    check_outputs_apart(args, "out", "save_input")
     live = live_options(args)   # None: no live input or output (nothing of ticker_py.live is imported)
     shards = shard_options(args)
     analysis = load(args)
