@@ -8,7 +8,8 @@ from pathlib import Path
 from ..errors import Diagnostic, UsageError
 
 __all__ = ["HelpFormatter", "add_program_args", "load", "check_choice", "choices_metavar", "name_list",
-           "add_semantics_args", "semantics_knobs"]
+           "add_semantics_args", "semantics_knobs", "check_until",
+           "check_outputs_apart"]
 
 
 class HelpFormatter(argparse.HelpFormatter):
@@ -55,6 +56,46 @@ def check_choice(value: str, choices, what: str) -> None:
     """Raise UsageError unless ``value`` is one of ``choices``."""
     if value not in choices:
         raise UsageError(Diagnostic(f"unknown {what} '{value}'", notes=(f"use one of: {', '.join(choices)}",)))
+
+
+def check_until(until, option: str = "--until"):
+    """``--until T`` (or the time point of ``option``) checked: None or a time point (>= 0)."""
+    if until is not None and until < 0:
+        raise UsageError(Diagnostic(f"{option} {until} is negative", notes=("time points start at 0",)))
+    return until
+
+
+def check_outputs_apart(args, *outputs: str) -> None:
+    """Refuse an output option (``"out"``, ``"save_input"``) that names the same regular file as
+    an input (the program, ``--background``, ``--background-rdf``, ``--stream``): opening it for
+    writing would empty the input before it is read (or destroy the program)."""
+    import os
+    import stat
+
+    inputs = [(what, getattr(args, name, None)) for name, what in
+              (("program", "program"), ("background", "--background"), ("background_rdf", "--background-rdf"),
+               ("stream", "--stream"))]
+    for out_name in outputs:
+        out = getattr(args, out_name, None)
+        if out in (None, "-"):
+            continue
+        try:
+            out_stat = os.stat(out)
+        except OSError:
+            continue  # not there yet: no input can be it
+        if not stat.S_ISREG(out_stat.st_mode):
+            continue
+        for what, path in inputs:
+            if path in (None, "-"):
+                continue
+            try:
+                same = os.path.samestat(out_stat, os.stat(path))
+            except OSError:
+                continue
+            if same:
+                option = "--" + out_name.replace("_", "-")
+                raise UsageError(Diagnostic(f"{option} '{out}' is the {what} file: writing it would destroy the input",
+                                            notes=("write to another file",)))
 
 
 def name_list(text: str, known, what: str = "engine") -> tuple:

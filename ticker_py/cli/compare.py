@@ -13,10 +13,12 @@ from .. import compare as comparing
 from ..consequences import MODES
 from ..engines import ENGINE_NAMES
 from ..errors import Diagnostic, UsageError
-from ..streams.drive import Every
-from .common import HelpFormatter, add_program_args, add_semantics_args, choices_metavar, load, name_list, semantics_knobs
+from ..streams.drive import MAX_GAP, Every, check_max_gap, gap_limited
+from .common import (HelpFormatter, add_program_args, add_semantics_args, check_until, choices_metavar, load, name_list,
+                     semantics_knobs)
 
-__all__ = ["register", "cmd_compare", "add_stream_args", "check_stream_args", "EXIT_DIFFER", "TUPLE_ORDERS"]
+__all__ = ["register", "cmd_compare", "add_stream_args", "check_stream_args", "stream_records",
+           "EXIT_DIFFER", "TUPLE_ORDERS"]
 
 EXIT_DIFFER = 3
 TUPLE_ORDERS = ("arrival", "reverse")
@@ -29,6 +31,8 @@ def add_stream_args(p) -> None:
     p.add_argument("--every", default="time", metavar=choices_metavar(tuple(e.value for e in Every)),
                    help="time: once per time point; signal: after every atom")
     p.add_argument("--until", type=int, metavar="T", help="evaluate time points up to T")
+    p.add_argument("--max-gap", type=int, default=MAX_GAP, metavar="N",
+                   help="refuse a record more than N time points after the previous one; 0 = no limit")
     p.add_argument("--tuple-order", default="arrival", metavar=choices_metavar(TUPLE_ORDERS),
                    help="arrival (a tuple window keeps the last-arrived atoms of its oldest "
                         "time point) or reverse (the atoms of each time point are fed in reverse order, "
@@ -36,8 +40,11 @@ def add_stream_args(p) -> None:
 
 
 def check_stream_args(args) -> None:
-    """Refuse a bad ``--every``, ``--tuple-order`` or ``--consequences`` (status 2)."""
+    """Refuse a bad ``--every``, ``--tuple-order``, ``--consequences``, ``--until`` or ``--max-gap``
+    (status 2)."""
     Every.parse(args.every)
+    check_max_gap(args.max_gap)
+    check_until(args.until)
     if args.tuple_order not in TUPLE_ORDERS:
         raise UsageError(Diagnostic(f"unknown --tuple-order '{args.tuple_order}'",
                                     notes=("use arrival or reverse",)))
@@ -73,11 +80,21 @@ def register(sub) -> None:
     p.set_defaults(func=cmd_compare)
 
 
+def stream_records(args):
+    """The records ``--stream`` names, refused past a gap wider than ``--max-gap`` (see
+    :func:`~ticker_py.streams.drive.gap_limited`)."""
+    from ..api import records_from
+
+    return gap_limited(records_from(args.stream), args.max_gap, args.until)
+
+
 def cmd_compare(args, factories: Optional[dict] = None) -> int:
     """``ticker compare``; ``factories`` overrides the engines (tests inject stand-ins)."""
     check_stream_args(args)
     if args.models < 0:
         raise UsageError(Diagnostic(f"--models must be >= 0, not {args.models}"))
+    if args.max_diffs < 0:
+        raise UsageError(Diagnostic(f"--max-diffs must be >= 0, not {args.max_diffs}"))
     if args.semantics is not None or semantics_knobs(args):
         return _compare_semantics(args)
     names = name_list(args.engines or "clingo,incremental,native", ENGINE_NAMES)
@@ -85,7 +102,7 @@ def cmd_compare(args, factories: Optional[dict] = None) -> int:
     factories = factories or {n: comparing.default_factory(n) for n in names}
     if args.consequences:
         return _compare_consequences(args, analysis, factories)
-    stream = list(comparing.records_from(args.stream)) if args.explain else args.stream  # read twice
+    stream = list(stream_records(args)) if args.explain else stream_records(args)  # read twice
     cmp = comparing.compare_engines(analysis, stream, factories, models=args.models, every=args.every,
                                     until=args.until, tuple_order=args.tuple_order, keep_all=False,
                                     factorize=args.factorize, changes=args.changes)
@@ -99,7 +116,7 @@ def cmd_compare(args, factories: Optional[dict] = None) -> int:
 
 def _compare_consequences(args, analysis, factories) -> int:
     """Compare per-tick counts of answer streams and brave/cautious consequences."""
-    rows, unavailable = comparing.compare_consequences(analysis, args.stream, factories, args.consequences,
+    rows, unavailable = comparing.compare_consequences(analysis, stream_records(args), factories, args.consequences,
                                                        args.models, args.every, args.until, args.tuple_order)
     differ = 0
     for per in rows:
@@ -131,7 +148,7 @@ def _compare_semantics(args) -> int:
     semantics = parse_semantics_list(args.semantics or "default", **semantics_knobs(args))
     engines = name_list(args.engines, ENGINE_NAMES) if args.engines else ("auto",)
     analysis = load(args)
-    cmp = semantics_compare.compare_semantics(analysis, args.stream, semantics, engines, args.models,
+    cmp = semantics_compare.compare_semantics(analysis, stream_records(args), semantics, engines, args.models,
                                               args.every, args.until)
     print(semantics_compare.format_json(cmp) if args.format == "json" else
           semantics_compare.format_text(cmp, args.max_diffs))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from .common import HelpFormatter, add_program_args, load
+from .common import HelpFormatter, add_program_args, check_until, load
 
 __all__ = ["register", "cmd_encode"]
 
@@ -21,6 +21,7 @@ def register(sub) -> None:
 
 def cmd_encode(args) -> int:
     """``ticker encode``."""
+    check_until(args.at, "--at")
     analysis = load(args)
     if args.incremental:
         from ..encode.incremental import encode_incremental

@@ -6,8 +6,8 @@ import json
 import sys
 
 from ..consequences import MODES
-from .common import HelpFormatter, choices_metavar, load
-from .compare import add_stream_args, check_stream_args
+from .common import HelpFormatter, check_outputs_apart, choices_metavar, load
+from .compare import add_stream_args, check_stream_args, stream_records
 
 __all__ = ["register", "cmd_enumerate"]
 
@@ -29,11 +29,13 @@ def register(sub) -> None:
 def cmd_enumerate(args) -> int:
     """``ticker enumerate``."""
     from ..enumeration import enumerate_answer_streams
+    from ..streams.output import open_output
 
     check_stream_args(args)
+    check_outputs_apart(args, "out")
     analysis = load(args)
-    with open(args.out, "w") as out:
-        for res in enumerate_answer_streams(analysis, args.stream, out, args.consequences, args.until,
+    with open_output(args.out) as out:
+        for res in enumerate_answer_streams(analysis, stream_records(args), out, args.consequences, args.until,
                                             args.every, args.show_at, args.tuple_order):
             if args.consequences:
                 print(res.to_json(args.consequences))

@@ -37,10 +37,32 @@ def live_options(args) -> Optional[LiveOptions]:
     ``--output``, ``--wall-clock`` and ``--save-input`` is given (a run on files)."""
     if not args.idle_timeout >= 0:
         raise UsageError(Diagnostic(f"--idle-timeout must be 0 or more seconds, not {args.idle_timeout:g}"))
+    if not args.grace >= 0:
+        raise UsageError(Diagnostic(f"--grace must be 0 or more seconds, not {args.grace:g}"))
     if not (args.input or args.output or args.wall_clock or args.save_input):
         return None
+    if args.input or args.wall_clock:
+        _check_text_input(args.stream, getattr(args, "stream_format", None), "--input" if args.input else "--wall-clock")
     from ..live.options import LiveOptions
 
     return LiveOptions(input=args.input, output=args.output, wall_clock=args.wall_clock, grace=args.grace,
                        idle_timeout=args.idle_timeout or None, max_gap=getattr(args, "max_gap", MAX_GAP) or None,
                        save_input=args.save_input, stream=args.stream, clock=args.clock, out=args.out)
+
+
+def _check_text_input(stream: Optional[str], fmt: Optional[str], option: str) -> None:
+    """Refuse a ``--stream-format`` (or a stream file suffix) other than text with ``option``: live
+    input is read line by line as atoms, and other formats would only give bad lines."""
+    if fmt in (None, "auto") and stream not in (None, "-"):
+        from pathlib import Path
+
+        from ..rdf import rdf_format
+        from ..streams.readers import COMPRESSED, stream_format
+
+        path = Path(stream)
+        fmt = None if path.is_dir() else rdf_format(stream) or stream_format(path)
+        if path.suffix.lower() in COMPRESSED:
+            fmt = f"{fmt or 'text'} compressed by {path.suffix.lower()}"
+    if fmt not in (None, "", "auto", "text"):
+        raise UsageError(Diagnostic(f"{option} reads the stream as text lines of atoms, not as {fmt}",
+                                    notes=("convert the stream to the text format, or run without " + option,)))

@@ -17,8 +17,8 @@ from ..records import add_shared_methods, collecting
 from ..rdf import RDF_FORMATS
 from ..semantics import DEFAULT, Semantics, resolve
 from ..streams.drive import MAX_GAP, Every, check_max_gap
-from .common import (HelpFormatter, add_program_args, add_semantics_args, check_choice, choices_metavar, load,
-                     semantics_knobs)
+from .common import (HelpFormatter, add_program_args, add_semantics_args, check_choice, check_outputs_apart, check_until,
+                     choices_metavar, load, semantics_knobs)
 from .live import add_live_options, live_options
 from .shard import add_shard_options, run_sharded_command, shard_options
 
@@ -106,7 +106,7 @@ def run_options(args) -> RunOptions:
     models = args.models if args.models is not None else 0 if args.factorize else 1
     return RunOptions(stream=args.stream, stream_format=args.stream_format, engine=args.engine, models=models,
                       every=every, format=args.format, changes=args.changes, show_at=args.show_at, show=args.show,
-                      inertia=args.inertia, consequences=args.consequences, until=args.until, out=args.out,
+                      inertia=args.inertia, consequences=args.consequences, until=check_until(args.until), out=args.out,
                       max_gap=check_max_gap(args.max_gap), factorize=args.factorize,
                       semantics=resolve(args.semantics, **semantics_knobs(args)))
 
@@ -117,6 +117,7 @@ def cmd_run(args) -> int:
     from ..streams.output import open_output
 
     o = run_options(args)
+    check_outputs_apart(args, "out", "save_input")
     live = live_options(args)   # None: no live input or output (nothing of ticker_py.live is imported)
     shards = shard_options(args)
     analysis = load(args)
@@ -172,7 +173,7 @@ def cmd_run(args) -> int:
     if live is not None:
         from ..live.options import live_records
 
-        records = live_records(live, analysis)
+        records = live_records(live, analysis, lambda: records_from(o.stream, rdf, o.stream_format))
     if records is None:
         records = records_from(o.stream, rdf, o.stream_format)
     records = steady_heap_from_second(records)

@@ -58,12 +58,14 @@ def _announce(what: str):
     return lambda address: print(f"ticker: {what} {address}", file=sys.stderr, flush=True)
 
 
-def live_records(options: Optional[LiveOptions], analysis=None):
+def live_records(options: Optional[LiveOptions], analysis=None, offline=None):
     """The Record iterator for the live options, or None when no live input is requested
     (``options`` None or without live input).
 
     ``analysis`` (the program's Analysis), if given, lets TCP input skip records the program
-    refuses (intensional or clashing predicates) instead of stopping the run.
+    refuses (intensional or clashing predicates) instead of stopping the run. ``offline``
+    (a callable) gives the records of ``--stream`` when neither TCP nor the wall clock reads
+    them (``--save-input`` alone), in the stream's own format; default: :func:`open_stream`.
     """
     if options is None or not options.live_input:
         return None
@@ -84,7 +86,7 @@ def live_records(options: Optional[LiveOptions], analysis=None):
                             checker=checker, handle_signals=True, on_listen=_announce("listening on"),
                             idle_timeout=options.idle_timeout, max_gap=options.max_gap)
     else:
-        records = open_stream(options.stream)
+        records = offline() if offline is not None else open_stream(options.stream)
     if save:
         try:
             log = open(save, "w", encoding="utf-8")
@@ -99,8 +101,13 @@ def _open_text(name):
         return sys.stdin
     try:
         return open(name, encoding="utf-8")
-    except OSError:
-        raise UsageError(Diagnostic(f"stream file '{name}' not found")) from None
+    except FileNotFoundError:
+        raise UsageError(Diagnostic(f"stream file '{name}' does not exist")) from None
+    except IsADirectoryError:
+        raise UsageError(Diagnostic(f"stream file '{name}' is a directory",
+                                    notes=("--wall-clock reads one text stream",))) from None
+    except OSError as err:
+        raise UsageError(Diagnostic(f"cannot open stream file '{name}': {err.strerror or err}")) from None
 
 
 def live_output(options: Optional[LiveOptions]):

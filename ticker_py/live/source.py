@@ -41,6 +41,7 @@ __all__ = ["parse_line", "LiveInput", "save_records"]
 MAX_LINE = 1 << 20          # a longer line is reported and skipped
 IDLE_TIMEOUT = 10.0         # seconds of silence after which a producer no longer holds time back
 MAX_BUFFERED = 100_000      # records waiting in the merge before the producers ahead are paused
+MAX_WAIT = 3600.0           # the longest selector wait: a longer (or infinite) timeout just waits again
 _PREFIX = re.compile(r"\s*\d+\s*:")
 
 
@@ -206,7 +207,7 @@ class LiveInput:
                 elif self.idle_timeout is not None:
                     wakeups += [p.seen + self.idle_timeout for p in producers
                                 if p.tcp and not p.idle and not p.paused]
-                timeout = max(0.0, min(wakeups) - time.monotonic()) if wakeups else None
+                timeout = min(MAX_WAIT, max(0.0, min(wakeups) - time.monotonic())) if wakeups else None
                 for key, _ in sel.select(timeout):
                     if key.data is None:
                         os.read(self._wake_r, 4096)
@@ -406,16 +407,24 @@ class LiveInput:
 
 
 def save_records(records, out: TextIO, close: bool = False) -> Iterator[Record]:
-    """Pass records through, writing each to ``out`` in text format (flushed): a replayable log."""
+    """Pass records through, writing each to ``out`` in text format (flushed): a replayable log.
+    A failed write (a full disk) is a UsageError naming ``out``; the records before it went on."""
     try:
         for rec in records:
-            out.write(f"{rec.t}:" + "".join((" " if i == 0 else ", ") + format_atom(a)
-                                            for i, a in enumerate(rec.atoms)) + "\n")
-            out.flush()
+            try:
+                out.write(f"{rec.t}:" + "".join((" " if i == 0 else ", ") + format_atom(a)
+                                                for i, a in enumerate(rec.atoms)) + "\n")
+                out.flush()
+            except OSError as err:
+                name = getattr(out, "name", out)
+                raise UsageError(Diagnostic(f"cannot write '{name}': {err.strerror or err}")) from None
             yield rec
     finally:
         if close:
-            out.close()
+            try:
+                out.close()
+            except OSError:
+                pass  # the failed write was reported
 
 
 def _selector(stream) -> selectors.BaseSelector:

@@ -31,8 +31,12 @@ def rdf_facts(path, mapping: RdfMapping = RdfMapping()) -> tuple:
                                     notes=("use .ttl, .nt, .nq, .trig, .rdf or .owl",)))
     try:
         data = p.read_bytes()
-    except OSError:
+    except FileNotFoundError:
         raise UsageError(Diagnostic(f"background file '{path}' does not exist")) from None
+    except IsADirectoryError:
+        raise UsageError(Diagnostic(f"background file '{path}' is a directory")) from None
+    except OSError as err:
+        raise UsageError(Diagnostic(f"cannot read background file '{path}': {err.strerror or err}")) from None
     facts = []
     try:
         for quad in ox.parse(data, format=fmt):
@@ -43,7 +47,9 @@ def rdf_facts(path, mapping: RdfMapping = RdfMapping()) -> tuple:
             facts.append(ast.Rule(ast.Head(to_ast_atom(atom))))
     except SyntaxError as err:
         message, (_, line, column, _, end_line, end_column) = err.args
-        end = end_column if end_line == line and end_column > column else column + 1
+        if line is None or column is None:  # the RDF/XML parser gives no position
+            raise ProgramError(Diagnostic(f"{path}: not valid RDF: {syntax_message(message)}")) from None
+        end = end_column if end_line == line and end_column is not None and end_column > column else column + 1
         raise ProgramError.at(ast.Location(str(path), line, column, line, end),
                               syntax_message(message)) from None
     return tuple(facts)

@@ -25,7 +25,7 @@ from typing import Iterable, Iterator, Optional
 from .. import ast
 from ..errors import Diagnostic, StreamError, UsageError
 from ..streams.model import Record
-from ..streams.readers import stream_error, text_lines
+from ..streams.readers import _open_parquet, stream_error, text_lines
 from . import RDF_FORMATS
 from .terms import RDF, Term, check_literal, iri_of, to_value
 
@@ -554,35 +554,49 @@ def _check_columns(columns, source: str) -> None:
 
 
 def read_rdf_csv(path, source: Optional[str] = None, mapping: RdfMapping = RdfMapping()) -> Iterator[Record]:
-    """Read a CSV file with a header and columns ``t, s, p, o`` (N-Triples terms); an empty
-    ``s`` is a heartbeat row."""
+    """Read a CSV file (a path or a file object such as stdin) with a header and columns
+    ``t, s, p, o`` (N-Triples terms); an empty ``s`` is a heartbeat row."""
     source = source or str(path)
-    with open(path, newline="", encoding="utf-8") as f:
-        reader = csv.reader(f)
-        header = [h.strip() for h in next(reader, [])]
-        _check_columns(header, source)
-        index = [header.index(c) for c in _COLUMNS]
+    if hasattr(path, "readline"):
+        yield from _rdf_csv_rows(path, source, mapping)
+        return
+    with open(path, "rb") as f:
+        yield from _rdf_csv_rows(f, source, mapping)
 
-        def rows():
-            for row in reader:
-                if row:
-                    yield (reader.line_num, *(row[i] if i < len(row) else "" for i in index))
 
-        yield from _table(rows(), source, mapping)
+def _rdf_csv_rows(f, source: str, mapping: RdfMapping) -> Iterator[Record]:
+    reader = csv.reader(text_lines(f, source))
+    header = [h.strip() for h in next(reader, [])]
+    _check_columns(header, source)
+    index = [header.index(c) for c in _COLUMNS]
+
+    def rows():
+        for row in reader:
+            if row:
+                yield (reader.line_num, *(row[i] if i < len(row) else "" for i in index))
+
+    yield from _table(rows(), source, mapping)
 
 
 def read_rdf_parquet(path, source: Optional[str] = None, mapping: RdfMapping = RdfMapping(),
                      batch_size: int = 65536) -> Iterator[Record]:
     """Read a Parquet file with columns ``t, s, p, o``, in batches; rows in time order."""
-    import pyarrow.parquet as pq
+    import pyarrow as pa
 
     source = source or str(path)
-    file = pq.ParquetFile(str(path))
+    file = _open_parquet(path, source)
     _check_columns(file.schema_arrow.names, source)
 
     def rows():
         number = 0
-        for batch in file.iter_batches(batch_size=batch_size, columns=list(_COLUMNS)):
+        batches = file.iter_batches(batch_size=batch_size, columns=list(_COLUMNS))
+        while True:
+            try:
+                batch = next(batches, None)
+            except (pa.ArrowException, OSError) as e:
+                raise stream_error(source, number + 1, 1, f"corrupt Parquet data ({e})") from None
+            if batch is None:
+                return
             cells = [batch.column(c).to_pylist() for c in _COLUMNS]
             for row in zip(*cells):
                 number += 1
@@ -684,10 +698,16 @@ def open_rdf_stream(path_or_dash, fmt: Optional[str] = None, mapping: RdfMapping
     if fmt is not None and fmt not in _READERS:
         raise UsageError(Diagnostic(f"unknown RDF stream format '{fmt}'", notes=(f"use one of: {', '.join(RDF_FORMATS)}",)))
     if name == "-":
-        reader = read_nquads if fmt == "nq" else read_rdf_text
+        if fmt == "rdf-parquet":
+            raise UsageError(Diagnostic("--stream-format rdf-parquet reads a file, not stdin",
+                                        notes=("name the Parquet file with --stream",)))
+        reader = {"nq": read_nquads, "rdf-csv": read_rdf_csv}.get(fmt, read_rdf_text)
         return reader(sys.stdin, source or "<stdin>", mapping)
     path = Path(name)
     if not path.exists():
         raise UsageError(Diagnostic(f"stream file '{name}' does not exist"))
-    fmt = fmt or _SUFFIXES.get(".parquet" if path.is_dir() else path.suffix.lower(), "nt")
+    if path.is_dir():
+        raise UsageError(Diagnostic(f"stream file '{name}' is a directory",
+                                    notes=("an RDF stream is one file (.nt, .nq, .csv or .parquet)",)))
+    fmt = fmt or _SUFFIXES.get(path.suffix.lower(), "nt")
     return _READERS[fmt](path, source or name, mapping)

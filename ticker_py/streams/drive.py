@@ -22,7 +22,7 @@ from ..ast import Location
 from ..errors import Diagnostic, StreamError, TickerError, UsageError
 from .model import Record, TimePoint
 
-__all__ = ["Every", "Driver", "drive", "MAX_GAP", "check_max_gap"]
+__all__ = ["Every", "Driver", "drive", "gap_limited", "MAX_GAP", "check_max_gap"]
 
 #: Default of ``--max-gap``: the most time points one record may skip (each is evaluated).
 MAX_GAP = 100_000
@@ -195,3 +195,20 @@ def drive(engine, records: Iterable, every: Union[str, Every] = Every.TIME, unti
         driver.check_gap(until, what="--until")
     while driver.open <= last:
         yield from driver.close_open()
+
+
+def gap_limited(records: Iterable[Record], max_gap: Optional[int], until: Optional[int] = None,
+                start: int = 0) -> Iterator[Record]:
+    """``records`` as they are, but a record more than ``max_gap`` time points after the previous
+    one (or ``until`` that far after the last) raises the located StreamError that :func:`drive`
+    raises; for the readers that fill every time point in between before the engines see them."""
+    max_gap = check_max_gap(max_gap)
+    last = start
+    for rec in records:
+        if max_gap is not None and rec.t - last > max_gap and (until is None or rec.t <= until):
+            located = rec.source is not None and rec.line
+            raise _gap_error(rec.t, last, max_gap, Location(rec.source, rec.line, 1, rec.line, 2) if located else None)
+        last = max(last, rec.t)
+        yield rec
+    if until is not None and max_gap is not None and until - last > max_gap:
+        raise _gap_error(until, last, max_gap, what="--until")

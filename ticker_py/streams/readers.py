@@ -28,7 +28,7 @@ from .model import Known, Record
 
 __all__ = ["read_text", "read_jsonl", "read_csv", "read_parquet", "read_dataframe",
            "open_stream", "stream_format", "StreamChecker", "ORDER_COLUMNS", "STREAM_FORMATS", "MAX_LINE",
-           "stream_error", "text_lines"]
+           "stream_error", "text_lines", "COMPRESSED"]
 
 #: Arrival-order columns of tables, by priority: the first one present orders the rows
 #: of each time point.
@@ -1065,6 +1065,7 @@ def _integers_of(column):
 
 
 def _open_parquet(path, name: str):
+    """The Parquet file at ``path``; a file that is not Parquet is a StreamError at ``name:1:1``."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -1113,7 +1114,11 @@ def _parquet_directory(path, where: str, batch_size: int) -> tuple:
     time order. Names starting with ``.`` or ``_`` are skipped (``_SUCCESS``, ``.crc``), as Spark
     and pyarrow do; every other file must be Parquet."""
     root = Path(path)
-    opened = [(str(p), _open_parquet(p, str(p)), _partition_keys(p.relative_to(root))) for p in _parquet_files(root)]
+    files = _parquet_files(root)
+    if not files:
+        raise UsageError.at(None, f"stream directory '{where}' holds no Parquet files (a directory is read"
+                                  " as a Parquet dataset)")
+    opened = [(str(p), _open_parquet(p, str(p)), _partition_keys(p.relative_to(root))) for p in files]
     names = list(opened[0][1].schema_arrow.names) + list(opened[0][2]) if opened else []
     order = _check_columns(names, where, args=True)
     atom_columns = _atom_columns(names)
@@ -1209,13 +1214,14 @@ def read_dataframe(df, source: str = "<DataFrame>") -> Iterator[Record]:
 STREAM_FORMATS = {"text": read_text, "jsonl": read_jsonl, "csv": read_csv}
 
 _SUFFIXES = {".stream": "text", ".txt": "text", ".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv"}
-_COMPRESSED = {".gz": "gzip", ".bz2": "bz2", ".xz": "lzma"}
+#: compression suffixes and the modules that decompress them
+COMPRESSED = {".gz": "gzip", ".bz2": "bz2", ".xz": "lzma"}
 _DECOMPRESS_ERRORS: tuple = ()
 
 
 def _open_binary(path: Path):
     """The file opened for binary reading, decompressed by its suffix (.gz, .bz2, .xz)."""
-    module = _COMPRESSED.get(path.suffix.lower())
+    module = COMPRESSED.get(path.suffix.lower())
     if module is None:
         return open(path, "rb")
     global _DECOMPRESS_ERRORS
@@ -1241,7 +1247,7 @@ def stream_format(path: Path) -> str:
     suffixes = [s.lower() for s in path.suffixes]
     if path.is_dir() or suffixes[-1:] == [".parquet"]:
         return "parquet"
-    if suffixes and suffixes[-1] in _COMPRESSED:
+    if suffixes and suffixes[-1] in COMPRESSED:
         suffixes.pop()
     return _SUFFIXES.get(suffixes[-1], "") if suffixes else ""
 

@@ -138,7 +138,7 @@ def read_source(path, what: str = "program file") -> str:
     from ..errors import UsageError
 
     try:
-        data = Path(path).read_bytes()
+        data = _read_until_nul(path)
     except FileNotFoundError:
         raise UsageError(Diagnostic(f"{what} '{path}' does not exist")) from None
     except IsADirectoryError:
@@ -158,6 +158,18 @@ def read_source(path, what: str = "program file") -> str:
     line = before.count("\n") + 1
     column = len(before) - (before.rfind("\n") + 1) + 1
     raise UsageError(Diagnostic(f"{what} is {message}", ast.Location(str(path), line, column, line, column + 1)))
+
+
+def _read_until_nul(path) -> bytes:
+    """The bytes of ``path``, but no further than the block holding its first NUL byte (so that
+    a binary file, or an endless one such as ``/dev/zero``, is refused without reading it all)."""
+    blocks = []
+    with open(path, "rb") as f:
+        while block := f.read(1 << 20):
+            blocks.append(block)
+            if b"\0" in block:
+                break
+    return b"".join(blocks)
 
 
 #: parse-tree nodes that nest a term one level deeper
