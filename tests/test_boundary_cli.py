@@ -279,3 +279,36 @@ def test_an_output_that_is_an_input_file_is_refused_before_it_is_emptied(capsys,
                               output, tmp_path / ".." / tmp_path.name / target.name)
     assert_user_error(status, err, "would destroy the input")
     assert target.read_text() == before
+
+
+# ---------------------------------------------------------------- JSON escapes and table columns
+
+@pytest.mark.parametrize("engine", ["clingo", "incremental", "native"])
+@pytest.mark.parametrize("fmt", ["jsonl", "text", "csv"])
+def test_a_json_escape_for_a_lone_surrogate_is_refused_after_the_records_before(capsys, tmp_path, program,
+                                                                              engine, fmt):
+    stream = tmp_path / "s.jsonl"
+    stream.write_text('{"t": 0, "atoms": ["p(a)"]}\n{"t": 1, "atoms": ["p(\\"x\\ud800\\")"]}\n')
+    status, out, err = ticker(capsys, "run", program, "--stream", stream, "--engine", engine, "--format", fmt)
+    assert_user_error(status, err, f"{stream}:2:1", "lone surrogate")
+    assert "q(a)" in out
+
+
+def test_an_escaped_character_in_json_is_still_read(capsys, tmp_path, program):
+    stream = tmp_path / "s.jsonl"
+    stream.write_text('{"t": 0, "atoms": ["p(\\"\\u00e9\\ud83d\\ude00\\")"]}\n')
+    status, out, err = ticker(capsys, "run", program, "--stream", stream, "--engine", "native")
+    assert status == 0, err
+    assert _models(out) == [[['q("\u00e9\U0001F600")']]]
+
+
+@pytest.mark.parametrize("column", ["t", "atom", "c"])
+def test_a_table_with_a_stream_column_twice_is_refused(tmp_path, column):
+    import pandas as pd
+
+    from ticker_py import run
+    from ticker_py.errors import StreamError
+
+    frame = pd.DataFrame([[0, "p(a)", 1, "p(b)"]], columns=["t", "atom", "c", column])
+    with pytest.raises(StreamError, match=f"column '{column}' appears 2 times"):
+        run(PROGRAM, frame, engine="native")

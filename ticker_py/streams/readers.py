@@ -201,9 +201,23 @@ def read_jsonl(lines_or_file, source: str = "<stdin>") -> Iterator[Record]:
         texts = obj.get("atoms", [])
         if not isinstance(texts, list):
             raise stream_error(source, number, 1, "'atoms' must be a list of strings")
+        if "\\u" in raw:  # an escape may stand for a lone surrogate, which no output can encode
+            _refuse_surrogates(texts, source, number)
         atoms = _parse_atoms(texts, source, number, interner)
         last = t
         yield Record(t, atoms, source, number, _known(interner))
+
+
+def _refuse_surrogates(texts: list, source: str, number: int) -> None:
+    """A JSON escape such as ``\\ud800`` that leaves a lone surrogate in an atom text is refused
+    (located): it is no character, and neither clingo nor any writer can encode it."""
+    for text in texts:
+        if isinstance(text, str):
+            try:
+                text.encode("utf-8")
+            except UnicodeEncodeError:
+                raise stream_error(source, number, 1, f"atom {ascii(text)}: a lone surrogate (\\ud800-\\udfff) "
+                                   "is no character") from None
 
 
 # ---------------------------------------------------------------- tables
@@ -221,6 +235,10 @@ def _check_columns(columns, source: str, args: bool = False) -> Optional[str]:
         if name not in columns and not (args and name == "atom" and PREDICATE in columns):
             found = ", ".join(map(str, columns)) or "none"
             raise stream_error(source, 1, 1, f"missing column '{name}' (columns: {found})")
+    columns = list(columns)
+    for name in ("t", "atom", PREDICATE, *ORDER_COLUMNS):
+        if columns.count(name) > 1:
+            raise stream_error(source, 1, 1, f"column '{name}' appears {columns.count(name)} times")
     return next((c for c in ORDER_COLUMNS if c in columns), None)
 
 
