@@ -312,3 +312,17 @@ def test_a_table_with_a_stream_column_twice_is_refused(tmp_path, column):
     frame = pd.DataFrame([[0, "p(a)", 1, "p(b)"]], columns=["t", "atom", "c", column])
     with pytest.raises(StreamError, match=f"column '{column}' appears 2 times"):
         run(PROGRAM, frame, engine="native")
+
+
+def test_a_sharded_run_refuses_a_gap_wider_than_max_gap(capsys, tmp_path, program):
+    """The sharded run checks gaps as the single run does (a jump to t=2**70 ran forever)."""
+    stream = tmp_path / "s.stream"
+    stream.write_text("0: p(a)\n1: p(b)\n300: p(c)\n")
+    single = ticker(capsys, "run", program, "--stream", stream, "--max-gap", "100")
+    sharded = ticker(capsys, "run", program, "--stream", stream, "--max-gap", "100", "--shards", "2")
+    assert_user_error(*sharded[::2], f"{stream}:3:1", "--max-gap")
+    assert sharded[0] == single[0] and sharded[1] == single[1]
+    assert _models(sharded[1]) == [[["q(a)"]], [["q(a)", "q(b)"]]]
+    status, out, err = ticker(capsys, "run", program, "--stream", stream, "--max-gap", "0", "--shards", "2")
+    assert status == 0, err
+    assert len(out.splitlines()) == 301

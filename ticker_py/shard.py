@@ -43,6 +43,7 @@ from .analysis import Analysis
 from .analysis.sharding import ShardPlan, shard_of, shard_plan
 from .api import Reasoner, load_program, records_from
 from .errors import Diagnostic, StreamError, TickerError, UsageError
+from .streams.drive import MAX_GAP, check_max_gap, gap_limited
 from .streams.model import Model, Record, Result, time_points
 from .streams.readers import StreamChecker
 from .syntax.ground_atoms import GroundSyntaxError, parse_ground_atom
@@ -116,20 +117,21 @@ def shard_targets(atom: tuple, key: dict, shards: int):
 
 
 def split_stream(records: Iterable[Record], analysis: Analysis, key: dict, shards: int,
-                 until: Optional[int] = None):
+                 until: Optional[int] = None, max_gap: Optional[int] = MAX_GAP):
     """Split a stream on the driver: ``(rows, last, error)``.
 
     ``rows[s]`` lists ``(t, c, atom)`` of shard s in stream order (c = the global arrival
     count, duplicates within a time point dropped); ``last`` is the last time point to
-    evaluate. The records are checked as by the single run; on a refused record ``error`` is
-    the StreamError and ``last`` the time point of the last accepted record: as in
+    evaluate. The records are checked as by the single run (also a record more than ``max_gap``
+    time points after the one before, or an ``until`` that far after the last); on a refused
+    record ``error`` is the StreamError and ``last`` the time point of the last accepted record: as in
     :meth:`~ticker_py.api.Reasoner.feed`, everything accepted is evaluated, then the error raised.
     """
     checker = StreamChecker(dict(analysis.signatures), set(analysis.intensional))
     rows = [[] for _ in range(shards)]
     last, c, error = -1, 0, None
     try:
-        for point in time_points(checker.records(records, until=until), until):
+        for point in time_points(checker.records(gap_limited(records, max_gap, until), until=until), until):
             last = point.t
             for atom in point.atoms:
                 c += 1
@@ -325,7 +327,7 @@ def merge_shards(rows: Iterable[tuple], shards: int, last: int, models: int = 1)
 
 def run_sharded_local(program, stream, shards: int, engine: str = "auto", models: int = 1,
                       show: str = "derived", until: Optional[int] = None, clock="1s",
-                      inertia: bool = False) -> Iterator[Result]:
+                      inertia: bool = False, max_gap: Optional[int] = MAX_GAP) -> Iterator[Result]:
     """The sharded run without Spark: split, evaluate the shards one after another, merge.
 
     The same functions as the Spark run; useful to check a partitioning and in tests.
@@ -334,11 +336,12 @@ def run_sharded_local(program, stream, shards: int, engine: str = "auto", models
     check_shards(shards)
     key = plan_for(analysis).key
     check_run(models, until)
-    return _local(analysis, key, records_from(stream), shards, engine, models, show, until, inertia)
+    max_gap = check_max_gap(max_gap)
+    return _local(analysis, key, records_from(stream), shards, engine, models, show, until, inertia, max_gap)
 
 
-def _local(analysis, key, records, shards, engine, models, show, until, inertia):
-    rows, last, error = split_stream(records, analysis, key, shards, until)
+def _local(analysis, key, records, shards, engine, models, show, until, inertia, max_gap=MAX_GAP):
+    rows, last, error = split_stream(records, analysis, key, shards, until, max_gap)
     out = [(s, *row) for s in range(shards)
            for row in evaluate_shard(analysis, key, s, shards, rows[s], last, engine, models, show, inertia)]
     out.sort(key=lambda r: r[1])

@@ -49,7 +49,8 @@ def run_sharded_command(analysis, run, options: ShardOptions, writer) -> int:
     if options.shards is not None:
         check_shards(options.shards)
     plan_for(analysis)
-    common = dict(engine=run.engine, models=run.models, show=run.show, until=run.until, inertia=run.inertia)
+    common = dict(engine=run.engine, models=run.models, show=run.show, until=run.until, inertia=run.inertia,
+                  max_gap=run.max_gap)
     start = time.perf_counter()
     if options.spark:
         try:

@@ -16,6 +16,7 @@ from ..api import records_from
 from ..engines import resolve_engine
 from ..shard import (analysis_of, check_run, check_shards, evaluate_shard, merge_shards, plan_for, shard_targets,
                      split_stream)
+from ..streams.drive import MAX_GAP, check_max_gap
 from ..streams.model import Result
 from ..syntax.ground_atoms import GroundSyntaxError, parse_ground_atom
 from ..values import format_atom
@@ -44,7 +45,7 @@ def _labels(spark, shards: int) -> list:
     return [got[s] for s in range(shards)]
 
 
-def _spark_input(spark, stream, analysis, key, shards, labels, until):
+def _spark_input(spark, stream, analysis, key, shards, labels, until, max_gap=MAX_GAP):
     """The stream as a Spark DataFrame ``shard, part, t, c, atom`` and the last time point.
 
     A Spark DataFrame (columns t, atom and maybe an order column) or a Parquet path is split
@@ -60,7 +61,7 @@ def _spark_input(spark, stream, analysis, key, shards, labels, until):
             Path(stream).is_dir() or str(stream).lower().endswith(".parquet")):
         sdf = spark.read.parquet(str(stream))
     if sdf is None:
-        rows, last, error = split_stream(records_from(stream), analysis, key, shards, until)
+        rows, last, error = split_stream(records_from(stream), analysis, key, shards, until, max_gap)
         frame = pd.DataFrame(
             [(s, labels[s], t, c, format_atom(a)) for s in range(shards) for t, c, a in rows[s]],
             columns=["shard", "part", "t", "c", "atom"])
@@ -151,7 +152,8 @@ def _output_arrow_schema():
 
 def run_sharded(program, stream, shards: Optional[int] = None, engine: str = "auto",
                 models: int = 1, spark=None, show: str = "derived", until: Optional[int] = None,
-                clock="1s", inertia: bool = False, timings: Optional[dict] = None) -> Iterator[Result]:
+                clock="1s", inertia: bool = False, timings: Optional[dict] = None,
+                max_gap: Optional[int] = MAX_GAP) -> Iterator[Result]:
     """Evaluate ``program`` over ``stream`` in ``shards`` Spark tasks; yields the merged Results.
 
     ``stream``: a Spark DataFrame (``t``, ``atom``, optional order column ``c``/``order``/
@@ -168,10 +170,13 @@ def run_sharded(program, stream, shards: Optional[int] = None, engine: str = "au
     if shards is not None:
         check_shards(shards)
     engine = resolve_engine(engine, analysis)
-    return _spark_run(analysis, key, stream, shards, engine, models, spark, show, until, inertia, timings)
+    max_gap = check_max_gap(max_gap)
+    return _spark_run(analysis, key, stream, shards, engine, models, spark, show, until, inertia, timings,
+                      max_gap)
 
 
-def _spark_run(analysis, key, stream, shards, engine, models, spark, show, until, inertia, timings):
+def _spark_run(analysis, key, stream, shards, engine, models, spark, show, until, inertia, timings,
+               max_gap=MAX_GAP):
     if spark is None:
         from .session import get_spark
 
@@ -179,7 +184,7 @@ def _spark_run(analysis, key, stream, shards, engine, models, spark, show, until
     shards = shards or spark.sparkContext.defaultParallelism
     start = time.perf_counter()
     labels = _labels(spark, shards)
-    df, last, error = _spark_input(spark, stream, analysis, key, shards, labels, until)
+    df, last, error = _spark_input(spark, stream, analysis, key, shards, labels, until, max_gap)
     sentinels = spark.createDataFrame([(s, labels[s], -1, 0, None) for s in range(shards)], INPUT_SCHEMA)
     evaluate = _evaluator(analysis, key, shards, last, engine, models, show, inertia)
     out = (df.unionByName(sentinels).repartition(shards, "part")
