@@ -326,3 +326,15 @@ def test_a_sharded_run_refuses_a_gap_wider_than_max_gap(capsys, tmp_path, progra
     status, out, err = ticker(capsys, "run", program, "--stream", stream, "--max-gap", "0", "--shards", "2")
     assert status == 0, err
     assert len(out.splitlines()) == 301
+
+
+@pytest.mark.parametrize("at", [7, 10**20])
+def test_explain_at_a_time_past_the_stream_says_so(capsys, tmp_path, program, at):
+    """Not a --until/--max-gap error, options explain does not have."""
+    stream = tmp_path / "s.stream"
+    stream.write_text("0: p(a)\n1: p(b)\n5: p(c)\n")
+    status, out, err = ticker(capsys, "explain", program, "q(b)", "--stream", stream, "--at", at)
+    assert_user_error(status, err, f"time {at} is outside the stream", "its last time point is 5")
+    assert "--until" not in err and "--max-gap" not in err
+    status, out, err = ticker(capsys, "explain", program, "q(b)", "--stream", stream, "--at", 2)
+    assert status == 0 and out.startswith("why q(b): t=2"), err

@@ -486,16 +486,21 @@ def explain_at(program, stream, at: int, atom, why_not: bool = False, model: int
     reasoner = Reasoner(analysis, engine=engine, models=models)
     last_time = -1
 
+    def outside() -> UsageError:
+        return UsageError(Diagnostic(f"time {at} is outside the stream",
+                                     notes=(f"its last time point is {last_time}" if last_time >= 0
+                                            else "the stream is empty",)))
+
     def seen(records):
         nonlocal last_time
         for rec in records:
             last_time = max(last_time, rec.t)
             yield rec
+        if last_time < at:  # said before the feed pads the time points up to ``at`` (or refuses the gap)
+            raise outside()
 
     for _ in reasoner.feed(seen(records_from(stream)), until=at, every=every):
         pass
     if last_time < at:
-        raise UsageError(Diagnostic(f"time {at} is outside the stream",
-                                    notes=(f"its last time point is {last_time}" if last_time >= 0
-                                           else "the stream is empty",)))
+        raise outside()
     return reasoner.explain(at, atom, model=model, why_not=why_not)
