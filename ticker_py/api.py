@@ -39,7 +39,7 @@ from .streams import Record, Result, StreamChecker, open_stream, read_dataframe,
 from .streams.drive import MAX_GAP, Every, check_max_gap, drive
 from .syntax import parse_file, parse_ground_atom, parse_program, read_source
 from .syntax.ground_atoms import GroundSyntaxError
-from .values import format_atom
+from .values import SURROGATE, UNHOLDABLE, format_atom
 
 if TYPE_CHECKING:  # imported where used: explaining is rare and its modules are large
     from .explain import Explanation
@@ -103,15 +103,9 @@ def load_program(program: Union[str, Path, ast.Program], *, background: Union[st
     return analyse(prog, clock_ms, source=source)
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-#: characters no program text holds: a NUL (files with one are binary), a lone surrogate (no UTF-8 form)
-_NOT_TEXT = re.compile("[\0\ud800-\udfff]")
-
-
 def _check_text(source: str) -> None:
     """Refuse program source text with a character no program file can hold, located."""
-    bad = _NOT_TEXT.search(source)
+    bad = UNHOLDABLE.search(source)  # a NUL (files with one are binary) or a lone surrogate
     if bad is not None:
         before = source[:bad.start()]
         line, column = before.count("\n") + 1, bad.start() - before.rfind("\n")
@@ -146,7 +140,7 @@ def _atom(value, t: int) -> tuple:
         text = value
     else:
         raise StreamError(Diagnostic(f"bad atom {value!r} at time {t}: give a string such as 'p(1)' or a tuple"))
-    if _SURROGATE.search(text):
+    if SURROGATE.search(text):
         raise StreamError(Diagnostic(f"bad atom {ascii(text)} at time {t}: a lone surrogate has no UTF-8 form",
                                      notes=("no output format could write it",)))
     if value is not text:

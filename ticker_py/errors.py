@@ -15,7 +15,7 @@ if TYPE_CHECKING:  # annotations only: ``ticker --version`` and ``--help`` need 
     from .ast import Location
 
 __all__ = ["Diagnostic", "TickerError", "ProgramError", "StreamError", "UsageError",
-           "EngineUnsupported", "InternalError"]
+           "EngineUnsupported", "InternalError", "file_error"]
 
 
 _RECORDS: list = []
@@ -69,6 +69,16 @@ class StreamError(TickerError):
 
 class UsageError(TickerError):
     """Bad arguments: unknown engine or format, missing file, ..."""
+
+
+def file_error(err: OSError, what: str, path, verb: str = "read", directory_note: Optional[str] = None) -> UsageError:
+    """The UsageError for ``err``, raised opening or reading the input file ``path`` (``what``:
+    "program file", "stream file", ...): it does not exist, it is a directory, or the system's reason."""
+    if isinstance(err, FileNotFoundError):
+        return UsageError(Diagnostic(f"{what} '{path}' does not exist"))
+    if isinstance(err, IsADirectoryError):
+        return UsageError(Diagnostic(f"{what} '{path}' is a directory", notes=(directory_note,) if directory_note else ()))
+    return UsageError(Diagnostic(f"cannot {verb} {what} '{path}': {err.strerror or err}"))
 
 
 class EngineUnsupported(TickerError):

@@ -8,10 +8,17 @@ A ground atom is a tuple ``(predicate, arg1, ..., argk)``.
 
 from __future__ import annotations
 
+import re
+
 from . import ast
 
 __all__ = ["format_atom", "format_term", "term_key", "from_ast_term", "from_ast_atom",
-           "to_ast_atom", "signature"]
+           "to_ast_atom", "signature", "SURROGATE", "UNHOLDABLE"]
+
+#: a lone surrogate: a character of a Python string that has no UTF-8 form, so no output can write it
+SURROGATE = re.compile("[\ud800-\udfff]")
+#: what clingo's strings (and program text) cannot hold: a NUL ends C strings, and a lone surrogate
+UNHOLDABLE = re.compile("[\0\ud800-\udfff]")
 
 
 def format_term(term) -> str:

@@ -14,7 +14,6 @@ clingo's range they are refused too. See docs/semantics.md, "Values and limits".
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from typing import Optional
 
@@ -22,6 +21,7 @@ from .. import ast
 from ..analysis import Analysis, analyse
 from ..errors import Diagnostic, EngineUnsupported, StreamError
 from ..limits import CLINGO_MAX, CLINGO_MIN
+from ..values import UNHOLDABLE
 
 __all__ = ["WIDE", "ClingoValues", "wide_term", "clingo_atom", "exact_atom", "clingo_analysis", "check_clingo_number",
            "check_clingo_strings", "locate"]
@@ -319,10 +319,6 @@ def exact_atom(atom: tuple) -> tuple:
             return value if value is not None else (term[0], *(exact(a) for a in term[1:]))
         return term
     return (atom[0], *(exact(a) for a in atom[1:]))
-
-
-#: what clingo's strings cannot hold: a NUL ends its C strings, a lone surrogate has no UTF-8 form
-UNHOLDABLE = re.compile("[\0\ud800-\udfff]")
 
 
 def unholdable(term) -> Optional[str]:

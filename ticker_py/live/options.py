@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 from typing import Optional
 
-from ..errors import Diagnostic, UsageError
+from ..errors import Diagnostic, UsageError, file_error
 from ..records import add_shared_methods, collecting
 from ..streams.drive import MAX_GAP
 
@@ -101,13 +101,8 @@ def _open_text(name):
         return sys.stdin
     try:
         return open(name, encoding="utf-8")
-    except FileNotFoundError:
-        raise UsageError(Diagnostic(f"stream file '{name}' does not exist")) from None
-    except IsADirectoryError:
-        raise UsageError(Diagnostic(f"stream file '{name}' is a directory",
-                                    notes=("--wall-clock reads one text stream",))) from None
     except OSError as err:
-        raise UsageError(Diagnostic(f"cannot open stream file '{name}': {err.strerror or err}")) from None
+        raise file_error(err, "stream file", name, "open", "--wall-clock reads one text stream") from None
 
 
 def live_output(options: Optional[LiveOptions]):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import ast
-from ..errors import Diagnostic, ProgramError, UsageError
+from ..errors import Diagnostic, ProgramError, UsageError, file_error
 from ..values import to_ast_atom
 from .streams import RdfMapping, _checked, syntax_message
 
@@ -31,12 +31,8 @@ def rdf_facts(path, mapping: RdfMapping = RdfMapping()) -> tuple:
                                     notes=("use .ttl, .nt, .nq, .trig, .rdf or .owl",)))
     try:
         data = p.read_bytes()
-    except FileNotFoundError:
-        raise UsageError(Diagnostic(f"background file '{path}' does not exist")) from None
-    except IsADirectoryError:
-        raise UsageError(Diagnostic(f"background file '{path}' is a directory")) from None
     except OSError as err:
-        raise UsageError(Diagnostic(f"cannot read background file '{path}': {err.strerror or err}")) from None
+        raise file_error(err, "background file", path) from None
     facts = []
     try:
         for quad in ox.parse(data, format=fmt):

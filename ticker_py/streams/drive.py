@@ -45,6 +45,13 @@ def _gap_error(t: int, open_t: int, max_gap: int, where: Optional[Location] = No
                 "(0: no limit) if that is meant",)))
 
 
+def _where(rec) -> Optional[Location]:
+    """The start of ``rec``'s line, for a record read from a source (None for a ``(t, atoms)`` pair)."""
+    if getattr(rec, "source", None) is not None and rec.line:
+        return Location(rec.source, rec.line, 1, rec.line, 2)
+    return None
+
+
 class Every(str, enum.Enum):
     """When an engine is evaluated: once per time point, or after every atom (docs/cli.md, ``--every``)."""
 
@@ -175,8 +182,7 @@ def drive(engine, records: Iterable, every: Union[str, Every] = Every.TIME, unti
                 known = getattr(rec, "known", None)
             else:
                 t, atoms = rec
-            located = getattr(rec, "source", None) is not None and rec.line
-            driver.check_gap(t, Location(rec.source, rec.line, 1, rec.line, 2) if located else None)
+            driver.check_gap(t, _where(rec))
             accepted = True
             while driver.open < t:                 # one at a time: each result goes out at once
                 yield from driver.close_open()
@@ -206,8 +212,7 @@ def gap_limited(records: Iterable[Record], max_gap: Optional[int], until: Option
     last = start
     for rec in records:
         if max_gap is not None and rec.t - last > max_gap and (until is None or rec.t <= until):
-            located = rec.source is not None and rec.line
-            raise _gap_error(rec.t, last, max_gap, Location(rec.source, rec.line, 1, rec.line, 2) if located else None)
+            raise _gap_error(rec.t, last, max_gap, _where(rec))
         last = max(last, rec.t)
         yield rec
     if until is not None and max_gap is not None and until - last > max_gap:

@@ -21,7 +21,7 @@ from typing import Iterable, Iterator, Optional
 
 from ..ast import Location
 from ..errors import Diagnostic, StreamError, UsageError, with_excerpt
-from ..values import format_atom, format_term
+from ..values import SURROGATE, format_atom, format_term
 from ..syntax.ground_atoms import (_NAME, _RESERVED, _TOKEN_BYTES, AtomInterner, GroundSyntaxError, names_apart,
                                    parse_full, parse_ground_atom, parse_ground_term)
 from .model import Known, Record
@@ -212,12 +212,9 @@ def _refuse_surrogates(texts: list, source: str, number: int) -> None:
     """A JSON escape such as ``\\ud800`` that leaves a lone surrogate in an atom text is refused
     (located): it is no character, and neither clingo nor any writer can encode it."""
     for text in texts:
-        if isinstance(text, str):
-            try:
-                text.encode("utf-8")
-            except UnicodeEncodeError:
-                raise stream_error(source, number, 1, f"atom {ascii(text)}: a lone surrogate (\\ud800-\\udfff) "
-                                   "is no character") from None
+        if isinstance(text, str) and SURROGATE.search(text):
+            raise stream_error(source, number, 1, f"atom {ascii(text)}: a lone surrogate (\\ud800-\\udfff) "
+                               "is no character")
 
 
 # ---------------------------------------------------------------- tables

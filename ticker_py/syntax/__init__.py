@@ -135,16 +135,12 @@ def _too_deep(text: str, file: str) -> ProgramError:
 def read_source(path, what: str = "program file") -> str:
     """A source file's text (UTF-8); a missing, unreadable, binary or non-UTF-8 file is a
     UsageError located at the offending byte."""
-    from ..errors import UsageError
+    from ..errors import UsageError, file_error
 
     try:
         data = _read_until_nul(path)
-    except FileNotFoundError:
-        raise UsageError(Diagnostic(f"{what} '{path}' does not exist")) from None
-    except IsADirectoryError:
-        raise UsageError(Diagnostic(f"{what} '{path}' is a directory")) from None
     except OSError as err:
-        raise UsageError(Diagnostic(f"cannot read {what} '{path}': {err.strerror or err}")) from None
+        raise file_error(err, what, path) from None
     try:
         text, bad, message = data.decode("utf-8"), -1, ""
     except UnicodeDecodeError as err:
