@@ -52,7 +52,7 @@ def enumerate_in_clingo(ctl: clingo.Control) -> int:
     _handle_error(_lib.clingo_solve_handle_close(p_handle[0]))
     stats = _c_call("clingo_statistics_t*", _lib.clingo_control_statistics, ctl._rep)
     key = _c_call("uint64_t", _lib.clingo_statistics_root, stats)
-    for name in (b"summary", b"models", b"enumerated"):   # not ctl.statistics: it converts them all
+    for name in (b"summary", b"models", b"enumerated"):  # not ctl.statistics: it converts them all
         key = _c_call("uint64_t", _lib.clingo_statistics_map_at, stats, key, name)
     return int(_c_call("double", _lib.clingo_statistics_value_get, stats, key))
 
@@ -83,7 +83,7 @@ def main(argv=None) -> int:
 
     analysis = load_program(program(a.workload, window=a.n))
     stream = list(generate(a.workload, a.seed, tp=a.tp, window=a.n))
-    given = []   # (rules, facts) of every tick
+    given = []  # (rules, facts) of every tick
     facts_of = hybrid.HybridEngine._facts
 
     def recorded(self, *args):
@@ -96,22 +96,25 @@ def main(argv=None) -> int:
     answer_streams = sum(len(r.models) for r in reasoner.feed(stream))
     engine = time.process_time() - start
     hybrid.HybridEngine._facts = recorded
-    try:   # the same run again, recording (not timed)
-        list(Reasoner(analysis, engine="incremental", models=0, history=False,
-                      changes_only=True).feed(stream))
+    try:  # the same run again, recording (not timed)
+        list(Reasoner(analysis, engine="incremental", models=0, history=False, changes_only=True).feed(stream))
     finally:
         hybrid.HybridEngine._facts = facts_of
     distinct = list(dict.fromkeys(given))
 
-    print(f"{a.workload}, n = {a.n}, {a.tp} time points, seed {a.seed}: {answer_streams:,} answer streams; "
-          f"{len(given)} ticks give clingo a program, {len(distinct)} distinct")
+    print(
+        f"{a.workload}, n = {a.n}, {a.tp} time points, seed {a.seed}: {answer_streams:,} answer streams; "
+        f"{len(given)} ticks give clingo a program, {len(distinct)} distinct"
+    )
     print(f"engine, every tick (in this process, no output): {engine:.2f} s CPU")
     print("| clingo on U's programs | distinct programs | every tick's program |")
     print("|---|---|---|")
-    for name, fn in (("ground only", lambda ctl: 0),
-                     ("ground + enumerate, no Python per model (clingo's floor)", enumerate_in_clingo),
-                     ("ground + enumerate, on_model doing nothing", on_model_nothing),
-                     ("ground + enumerate + read (raw_models, the engine's path)", lambda ctl: len(raw_models(ctl)))):
+    for name, fn in (
+        ("ground only", lambda ctl: 0),
+        ("ground + enumerate, no Python per model (clingo's floor)", enumerate_in_clingo),
+        ("ground + enumerate, on_model doing nothing", on_model_nothing),
+        ("ground + enumerate + read (raw_models, the engine's path)", lambda ctl: len(raw_models(ctl))),
+    ):
         cells = []
         for programs in (distinct, given):
             cpu, models = timed(fn, programs)

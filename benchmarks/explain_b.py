@@ -36,10 +36,16 @@ def main(argv=None) -> int:
         result = reasoner.evaluate(t)
     run_cpu = time.process_time() - start
     model = result.models[0]
-    queries = [(format_atom(a), False) for a in sorted(model.atoms, key=format_atom)
-               if a[0] in ("get", "need", "source", "qual", "reach", "conn")][:40]
-    queries += [(q, True) for q in ("get(1,0,5)", "need(1,4)", "avail(1,2)", "conn(0,1)", "qual(3,0)")
-                if q not in {format_atom(a) for a in model.atoms}]
+    queries = [
+        (format_atom(a), False)
+        for a in sorted(model.atoms, key=format_atom)
+        if a[0] in ("get", "need", "source", "qual", "reach", "conn")
+    ][:40]
+    queries += [
+        (q, True)
+        for q in ("get(1,0,5)", "need(1,4)", "avail(1,2)", "conn(0,1)", "qual(3,0)")
+        if q not in {format_atom(a) for a in model.atoms}
+    ]
     times = {}
     for atom, why_not in queries:
         for _ in range(args.repeat):
@@ -48,10 +54,12 @@ def main(argv=None) -> int:
             times.setdefault((atom, why_not), []).append(time.process_time() - t0)
     per = [statistics.median(v) for v in times.values()]
     worst = max(times, key=lambda k: max(times[k]))
-    print(f"{name} n={args.window} tp={args.tp} engine={reasoner.engine_name}: run {run_cpu:.1f} s CPU; "
-          f"{len(queries)} explanations at t={result.t}: median {1000 * statistics.median(per):.1f} ms, "
-          f"max {1000 * max(max(v) for v in times.values()):.1f} ms "
-          f"({'why not ' if worst[1] else 'why '}{worst[0]})")
+    print(
+        f"{name} n={args.window} tp={args.tp} engine={reasoner.engine_name}: run {run_cpu:.1f} s CPU; "
+        f"{len(queries)} explanations at t={result.t}: median {1000 * statistics.median(per):.1f} ms, "
+        f"max {1000 * max(max(v) for v in times.values()):.1f} ms "
+        f"({'why not ' if worst[1] else 'why '}{worst[0]})"
+    )
     return 0
 
 

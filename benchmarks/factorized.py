@@ -51,8 +51,12 @@ def cli_run(prog: str, stream: str, *flags, out: str = os.devnull) -> tuple:
     """``ticker run`` in a child process: (CPU seconds, wall seconds)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run([*ticker_command(), "run", prog, "--stream", stream, *flags, "--out", out],
-                   check=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    subprocess.run(
+        [*ticker_command(), "run", prog, "--stream", stream, *flags, "--out", out],
+        check=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime, wall
@@ -75,13 +79,16 @@ def check_ticks(prog: str, stream: str, got: list) -> int:
     for count, p, f in zip(got, plain, fact):
         expected = {(m.atoms, m.pinned) for m in p.models}
         same += count == len(expected) == f.factors.count and (
-            count > 20_000 or {(m.atoms, m.pinned) for m in f.models} == expected)
+            count > 20_000 or {(m.atoms, m.pinned) for m in f.models} == expected
+        )
     return same
 
 
 def targets(tmp: Path, n: int, tp: int, seed: int, check: bool) -> list:
-    out = ["| run | CPU (whole process) | wall | output | answer streams (total / largest tick) |",
-           "|---|---|---|---|---|"]
+    out = [
+        "| run | CPU (whole process) | wall | output | answer streams (total / largest tick) |",
+        "|---|---|---|---|---|",
+    ]
     for items in (1, 3):
         prog, stream = write_case(tmp, "b1", n, tp, items, seed)
         if items == 1:
@@ -95,8 +102,10 @@ def targets(tmp: Path, n: int, tp: int, seed: int, check: bool) -> list:
         if check and items == 1:
             note = f"; equal to plain enumeration at {check_ticks(prog, stream, got)} of {len(got)} ticks"
         size = os.path.getsize(jsonl) / 1e6
-        out.append(f"| B1 items={items} `--models 0 --factorize --format jsonl` | {cpu:.2f} s | {wall:.2f} s | "
-                   f"{size:.1f} MB | {sum(got):,} / {max(got):,}{note} |")
+        out.append(
+            f"| B1 items={items} `--models 0 --factorize --format jsonl` | {cpu:.2f} s | {wall:.2f} s | "
+            f"{size:.1f} MB | {sum(got):,} / {max(got):,}{note} |"
+        )
     return out
 
 
@@ -105,8 +114,9 @@ def series(quick: bool, budget: float) -> list:
     from ticker_py.bench.runner import Settings, run_cases
     from ticker_py.bench.suites import Options, plan
 
-    cases = [c for c in plan("ticker-b", Options(engines=("incremental",), quick=quick))
-             if c.series.startswith("factorized")]
+    cases = [
+        c for c in plan("ticker-b", Options(engines=("incremental",), quick=quick)) if c.series.startswith("factorized")
+    ]
     runs = list(run_cases(cases, Settings(budget=budget)))
     out = []
     for w in ("b1", "b2"):

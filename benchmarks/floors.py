@@ -118,15 +118,21 @@ def laser(workloads: list, reps: int, root) -> dict:
             med = {k: statistics.median(v) for k, v in cells.items()}
             engine = med["in-engine"]
             found[name] = {
-                "cpu_s": med, "runs": cells,
+                "cpu_s": med,
+                "runs": cells,
                 "floor_bare": (med["bare"] + med["objects"] + engine) / engine,
                 "floor_startup": (med["start-up"] + med["objects"] + engine) / engine,
-                "text_ratio": med["text"] / engine, "parquet_ratio": med["parquet"] / engine,
+                "text_ratio": med["text"] / engine,
+                "parquet_ratio": med["parquet"] / engine,
             }
             f = found[name]
-            print(f"{name}: " + ", ".join(f"{k} {v:.3f} s" for k, v in med.items())
-                  + f"; ÷ in-engine: floor (bare) {f['floor_bare']:.2f}×, floor (start-up) {f['floor_startup']:.2f}×,"
-                    f" text {f['text_ratio']:.2f}×, parquet {f['parquet_ratio']:.2f}×", flush=True)
+            print(
+                f"{name}: "
+                + ", ".join(f"{k} {v:.3f} s" for k, v in med.items())
+                + f"; ÷ in-engine: floor (bare) {f['floor_bare']:.2f}×, floor (start-up) {f['floor_startup']:.2f}×,"
+                f" text {f['text_ratio']:.2f}×, parquet {f['parquet_ratio']:.2f}×",
+                flush=True,
+            )
     return found
 
 
@@ -139,8 +145,9 @@ def window(stream: Path, windows: list, reps: int, program_dir) -> dict:
             cells[("floor", w)].append(_child(WINDOW, stream, w))
             if program_dir:
                 prog = Path(program_dir) / f"bsbm-{w}.lars"
-                cells[("ticker", w)].append(_run([*ticker_command(), "run", prog, "--stream", stream,
-                                                  "--format", "none"])[0])
+                cells[("ticker", w)].append(
+                    _run([*ticker_command(), "run", prog, "--stream", stream, "--format", "none"])[0]
+                )
     found = {}
     for kind in ("floor", "ticker"):
         if (kind, windows[0]) not in cells:
@@ -148,11 +155,18 @@ def window(stream: Path, windows: list, reps: int, program_dir) -> dict:
         base = cells[(kind, windows[0])]
         for w in windows:
             ratios = [b / a for a, b in zip(base, cells[(kind, w)])]
-            found[f"{kind} {w}"] = {"cpu_s": cells[(kind, w)], "median_s": statistics.median(cells[(kind, w)]),
-                                    "ratio_to_first": ratios, "median_ratio": statistics.median(ratios)}
-            print(f"{kind} window {w}: median {statistics.median(cells[(kind, w)]):.2f} s CPU, "
-                  f"÷ window {windows[0]}: median {statistics.median(ratios):.2f} "
-                  f"(each repetition: {', '.join(f'{r:.2f}' for r in ratios)})", flush=True)
+            found[f"{kind} {w}"] = {
+                "cpu_s": cells[(kind, w)],
+                "median_s": statistics.median(cells[(kind, w)]),
+                "ratio_to_first": ratios,
+                "median_ratio": statistics.median(ratios),
+            }
+            print(
+                f"{kind} window {w}: median {statistics.median(cells[(kind, w)]):.2f} s CPU, "
+                f"÷ window {windows[0]}: median {statistics.median(ratios):.2f} "
+                f"(each repetition: {', '.join(f'{r:.2f}' for r in ratios)})",
+                flush=True,
+            )
     return found
 
 

@@ -24,8 +24,11 @@ def rss_mb() -> float:
 
 
 def main(ticks: int = 100_000, n: int = 40, workload: str = "b1", native_prefix: bool = True) -> int:
-    engine = create_engine("incremental" if native_prefix else "incremental-pure",
-                           load_program(program(workload, window=n)), EngineOptions(changes_only=True))
+    engine = create_engine(
+        "incremental" if native_prefix else "incremental-pure",
+        load_program(program(workload, window=n)),
+        EngineOptions(changes_only=True),
+    )
     first, t0 = None, time.perf_counter()
     mark = min(10_000, ticks // 10)
     step = max(1, ticks // 10)
@@ -37,8 +40,10 @@ def main(ticks: int = 100_000, n: int = 40, workload: str = "b1", native_prefix:
         if t + 1 == mark or (t + 1) % step == 0:
             print(f"after {t + 1} ticks: RSS {rss_mb():.1f} MB ({time.perf_counter() - t0:.0f} s)", flush=True)
     end = rss_mb()
-    print(f"{workload} n={n} {'native prefix' if native_prefix else 'pure'}: after {ticks} ticks RSS "
-          f"{end:.1f} MB ({time.perf_counter() - t0:.0f} s); ratio to {mark} ticks {end / first:.3f}")
+    print(
+        f"{workload} n={n} {'native prefix' if native_prefix else 'pure'}: after {ticks} ticks RSS "
+        f"{end:.1f} MB ({time.perf_counter() - t0:.0f} s); ratio to {mark} ticks {end / first:.3f}"
+    )
     return 0 if end <= 1.2 * first else 1
 
 

@@ -35,12 +35,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from ticker_py.values import format_atom  # noqa: E402
 from ticker_py.live import LiveReasoner  # noqa: E402
+from ticker_py.values import format_atom  # noqa: E402
 from ticker_py.workloads import generate, program  # noqa: E402
 
 SCENARIOS = {
-    "caching": ("caching-time", dict(window=200), 20.0),   # workload, parameters, time points per second
+    "caching": ("caching-time", dict(window=200), 20.0),  # workload, parameters, time points per second
     "cooling": ("cooling", dict(window=10, rate=100), 10.0),
 }
 TIMEOUT = 120.0
@@ -50,8 +50,12 @@ def stats(delays_ms: list) -> dict:
     s = sorted(delays_ms)
     if not s:
         return {}
-    return {"n": len(s), "median_ms": statistics.median(s),
-            "p99_ms": s[min(len(s) - 1, int(round(0.99 * (len(s) - 1))))], "max_ms": s[-1]}
+    return {
+        "n": len(s),
+        "median_ms": statistics.median(s),
+        "p99_ms": s[min(len(s) - 1, int(round(0.99 * (len(s) - 1))))],
+        "max_ms": s[-1],
+    }
 
 
 def _sleep_until(deadline: float) -> None:
@@ -96,8 +100,22 @@ def run_inproc(prog: str, points: list, engine: str, tps: float) -> dict:
 def run_tcp(prog: str, points: list, engine: str, tps: float, tmp: Path) -> dict:
     prog_path = tmp / "latency.lars"
     prog_path.write_text(prog)
-    cmd = [sys.executable, "-m", "ticker_py.cli", "run", str(prog_path), "--engine", engine, "--changes",
-           "--input", "tcp:127.0.0.1:0", "--output", "tcp:127.0.0.1:0", "--grace", "0.2"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "ticker_py.cli",
+        "run",
+        str(prog_path),
+        "--engine",
+        engine,
+        "--changes",
+        "--input",
+        "tcp:127.0.0.1:0",
+        "--output",
+        "tcp:127.0.0.1:0",
+        "--grace",
+        "0.2",
+    ]
     proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True, cwd=ROOT)
     try:
         ports = {}
@@ -109,7 +127,7 @@ def run_tcp(prog: str, points: list, engine: str, tps: float, tmp: Path) -> dict
             m = re.match(r"ticker: (listening on|results on) tcp:127\.0\.0\.1:(\d+)", line)
             if m:
                 ports[m.group(1)] = int(m.group(2))
-        threading.Thread(target=proc.stderr.read, daemon=True).start()      # keep stderr drained
+        threading.Thread(target=proc.stderr.read, daemon=True).start()  # keep stderr drained
         out = socket.create_connection(("127.0.0.1", ports["results on"]), timeout=TIMEOUT)
         inp = socket.create_connection(("127.0.0.1", ports["listening on"]), timeout=TIMEOUT)
         inp.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -133,12 +151,12 @@ def run_tcp(prog: str, points: list, engine: str, tps: float, tmp: Path) -> dict
 
         start = time.perf_counter() + 0.2
         for t, atom, at, is_last in schedule(points, tps):
-            receive(start + at)            # single thread: no GIL hand-over in the measurement
+            receive(start + at)  # single thread: no GIL hand-over in the measurement
             text = f"{t}:" if atom is None else f"{t}: {format_atom(atom)}"
             inp.sendall((text + "\n").encode())
             last[t] = time.perf_counter()
             if is_last:
-                inp.sendall(f"{t + 1}:\n".encode())                          # closes t at once
+                inp.sendall(f"{t + 1}:\n".encode())  # closes t at once
         inp.close()
         end = time.perf_counter() + TIMEOUT
         while receive(end) and time.perf_counter() < end:
@@ -184,13 +202,23 @@ def main(argv=None) -> int:
             why = engine_available(prog, engine)
             modes = ["inproc", "tcp"] if args.mode == "both" else [args.mode]
             for mode in modes:
-                row = {"scenario": name, "engine": engine, "mode": mode, "tp": args.tp, "tps": tps,
-                       "atoms_per_s": atoms / args.tp * tps, **params}
+                row = {
+                    "scenario": name,
+                    "engine": engine,
+                    "mode": mode,
+                    "tp": args.tp,
+                    "tps": tps,
+                    "atoms_per_s": atoms / args.tp * tps,
+                    **params,
+                }
                 if why:
                     row["unavailable"] = why
                 else:
-                    delays = (run_inproc(prog, points, engine, tps) if mode == "inproc"
-                              else run_tcp(prog, points, engine, tps, tmp))
+                    delays = (
+                        run_inproc(prog, points, engine, tps)
+                        if mode == "inproc"
+                        else run_tcp(prog, points, engine, tps, tmp)
+                    )
                     kept = [d for t, d in sorted(delays.items()) if t >= args.warmup]
                     row.update(stats(kept), lost=args.tp - len(delays))
                 rows.append(row)
@@ -204,8 +232,10 @@ def _line(row: dict) -> str:
     head = f"{row['scenario']:8} n={row['window']:<4} {row['engine']:12} {row['mode']:7}"
     if "unavailable" in row:
         return f"{head} unavailable ({row['unavailable']})"
-    return (f"{head} {row['atoms_per_s']:7.0f} atoms/s  median {row['median_ms']:7.2f} ms  "
-            f"p99 {row['p99_ms']:7.2f} ms  max {row['max_ms']:7.2f} ms  ({row['n']} time points)")
+    return (
+        f"{head} {row['atoms_per_s']:7.0f} atoms/s  median {row['median_ms']:7.2f} ms  "
+        f"p99 {row['p99_ms']:7.2f} ms  max {row['max_ms']:7.2f} ms  ({row['n']} time points)"
+    )
 
 
 if __name__ == "__main__":

@@ -47,8 +47,9 @@ def main(sizes):
             for cmd in (["check", prog], ["run", prog, "--stream", stream, "--engine", "native"]):
                 before = resource.getrusage(resource.RUSAGE_CHILDREN)
                 t = time.perf_counter()
-                out = subprocess.run([sys.executable, "-m", "ticker_py.cli", *cmd], env=env,
-                                     capture_output=True, text=True)
+                out = subprocess.run(
+                    [sys.executable, "-m", "ticker_py.cli", *cmd], env=env, capture_output=True, text=True
+                )
                 wall = time.perf_counter() - t
                 after = resource.getrusage(resource.RUSAGE_CHILDREN)
                 cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime

@@ -44,9 +44,11 @@ for t, atoms in points:
 
 def _points(tree: Path, stream: Path, out: Path) -> None:
     """The stream's time points as ``[(t, [atom, ...])]``, parsed by ``tree``, pickled to ``out``."""
-    code = ("import pickle, sys; from ticker_py.api import records_from; from ticker_py.streams import time_points; "
-            "pickle.dump([(p.t, list(p.atoms)) for p in time_points(records_from(sys.argv[1]))], "
-            "open(sys.argv[2], 'wb'))")
+    code = (
+        "import pickle, sys; from ticker_py.api import records_from; from ticker_py.streams import time_points; "
+        "pickle.dump([(p.t, list(p.atoms)) for p in time_points(records_from(sys.argv[1]))], "
+        "open(sys.argv[2], 'wb'))"
+    )
     subprocess.run([sys.executable, "-c", code, str(stream), str(out)], check=True, env=_env(tree))
 
 
@@ -56,9 +58,24 @@ def _env(tree: Path) -> dict:
 
 def instructions(tree: Path, program: Path, points: Path, n: int) -> int:
     """Instructions (cachegrind's ``I refs``) of one child run over the first n time points."""
-    proc = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-                           sys.executable, "-c", CHILD, str(program), str(points), str(n)],
-                          capture_output=True, text=True, env=_env(tree), check=True)
+    proc = subprocess.run(
+        [
+            "valgrind",
+            "--tool=cachegrind",
+            "--cache-sim=no",
+            "--cachegrind-out-file=/dev/null",
+            sys.executable,
+            "-c",
+            CHILD,
+            str(program),
+            str(points),
+            str(n),
+        ],
+        capture_output=True,
+        text=True,
+        env=_env(tree),
+        check=True,
+    )
     return int(re.search(r"I\s+refs:\s+([\d,]+)", proc.stderr).group(1).replace(",", ""))
 
 
@@ -76,8 +93,10 @@ def main(argv=None) -> int:
             d = args.streams / w
             pk = Path(tmp) / f"{w}.pickle"
             _points(args.trees[0], d / "stream.stream", pk)
-            old, new = (instructions(tree, d / "program.lars", pk, args.points)
-                        - instructions(tree, d / "program.lars", pk, 0) for tree in args.trees)
+            old, new = (
+                instructions(tree, d / "program.lars", pk, args.points) - instructions(tree, d / "program.lars", pk, 0)
+                for tree in args.trees
+            )
             print(f"| {w} | {old / 1e6:.0f} | {new / 1e6:.0f} | {new / old:.3f} |", flush=True)
     return 0
 

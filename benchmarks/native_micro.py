@@ -137,7 +137,7 @@ def main(argv=None):
             print(f"{atoms:>9} atoms  max RSS {mb} MB")
         return
     print(f"CPU µs per input atom, {tp} time points, changes_only")
-    print(f"| workload | " + " | ".join(f"n={n} k={k}" for n in ns for k in ks) + " |")
+    print("| workload | " + " | ".join(f"n={n} k={k}" for n in ns for k in ks) + " |")
     print("|---|" + "---|" * (len(ns) * len(ks)))
     for name in args.workloads.split(","):
         cells = [f"{run(name, n, k, tp, repeat=args.repeat)[0]:.2f}" for n in ns for k in ks]
@@ -150,8 +150,10 @@ def main(argv=None):
             for pruning in (True, False):
                 k, n = ks[-1], ns[-1]
                 us, cpu, stats = run("box-chain", n, k, tp, pruning=pruning, w=w, repeat=args.repeat)
-                print(f"| {k}, {n}, {w} | {'on' if pruning else 'off'} | {stats['rule_evaluations']} |"
-                      f" {stats['pruned']} | {cpu:.3f} | {us:.2f} |")
+                print(
+                    f"| {k}, {n}, {w} | {'on' if pruning else 'off'} | {stats['rule_evaluations']} |"
+                    f" {stats['pruned']} | {cpu:.3f} | {us:.2f} |"
+                )
 
 
 if __name__ == "__main__":

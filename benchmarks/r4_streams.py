@@ -87,11 +87,19 @@ def timed(cmd: list, env: dict = None) -> dict:
     child.returncode = os.waitstatus_to_exitcode(status)
     if child.returncode:
         raise SystemExit(f"{' '.join(cmd)} exited with {child.returncode}")
-    over = [round(samples[min(len(samples) - 1, int(q * len(samples)))]) for q in (0.1, 0.25, 0.5, 0.75, 0.95)] \
-        if samples else []
-    return {"cpu": round(usage.ru_utime + usage.ru_stime, 2), "wall": round(wall, 1),
-            "peak_mb": round(max(peaks)), "rss_mb": over, "growth": growth(samples),
-            "load": (round(load, 1), round(os.getloadavg()[0], 1))}
+    over = (
+        [round(samples[min(len(samples) - 1, int(q * len(samples)))]) for q in (0.1, 0.25, 0.5, 0.75, 0.95)]
+        if samples
+        else []
+    )
+    return {
+        "cpu": round(usage.ru_utime + usage.ru_stime, 2),
+        "wall": round(wall, 1),
+        "peak_mb": round(max(peaks)),
+        "rss_mb": over,
+        "growth": growth(samples),
+        "load": (round(load, 1), round(os.getloadavg()[0], 1)),
+    }
 
 
 def growth(samples: list):
@@ -100,8 +108,8 @@ def growth(samples: list):
     n = len(samples)
     if n < 10:
         return None
-    quarter = sorted(samples[int(0.2 * n):int(0.3 * n) + 1])
-    return round(max(samples[n // 4:]) / quarter[len(quarter) // 2] - 1, 3)
+    quarter = sorted(samples[int(0.2 * n) : int(0.3 * n) + 1])
+    return round(max(samples[n // 4 :]) / quarter[len(quarter) // 2] - 1, 3)
 
 
 def main() -> None:
@@ -115,8 +123,10 @@ def main() -> None:
     ap.add_argument("--format", default="jsonl", help="--format of the runs (none: no writer)")
     ap.add_argument("--code", type=Path, action="append", help="a source tree to run (repeatable: in turn)")
     args = ap.parse_args()
-    trees = [(str(code), [sys.executable, "-m", "ticker_py.cli"], {**os.environ, "PYTHONPATH": str(code)})
-             for code in args.code or ()] or [("ticker", ticker_command(), None)]
+    trees = [
+        (str(code), [sys.executable, "-m", "ticker_py.cli"], {**os.environ, "PYTHONPATH": str(code)})
+        for code in args.code or ()
+    ] or [("ticker", ticker_command(), None)]
     args.out.mkdir(parents=True, exist_ok=True)
     for name in args.only or RATES:
         stream = args.out / f"{name}.nt"

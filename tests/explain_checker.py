@@ -18,10 +18,10 @@ explainer's own code.
 
 from __future__ import annotations
 
+import reference as ref
+
 from ticker_py import ast
 from ticker_py.syntax import parse_program
-
-import reference as ref
 
 
 def derived_pairs(prep, stream_obj, model):
@@ -86,7 +86,6 @@ class Checker:
 
     def check_evidence(self, lit, sigma, lit_node):
         """Window evidence of a positive extended atom; returns the derived nodes it cites."""
-        el = lit.element
         modality, atom, time, window = _element(lit, sigma, self.interp)
         span = [self.t] if modality == ast.NOW else list(self.interp.timeline(window))
         evidence = lit_node.children
@@ -132,6 +131,7 @@ class Checker:
             for dep in graph[key]:
                 visit(dep)
             state[key] = 2
+
         for key in graph:
             visit(key)
 
@@ -159,8 +159,9 @@ class Checker:
             for gr in ref.ground_rule(rule, self.interp):
                 if gr.head != (atom, u):
                     continue
-                assert any(self.covers(c, gr) for c in candidates if c.get("rule") == i), \
+                assert any(self.covers(c, gr) for c in candidates if c.get("rule") == i), (
                     f"{node.text}: the instance {gr} of {rule} is not covered"
+                )
 
     def head_matches(self, rule, atom, u) -> bool:
         pairs = list(zip(rule.head.atom.args, atom[1:]))
@@ -203,9 +204,13 @@ class Checker:
         else:
             assert not lit.negated, f"{cand.text}: unbound negated literal"
             if isinstance(lit.element, ast.Comparison):
-                assert lit.element.op == "=" and ref._eval(
-                    lit.element.right if isinstance(lit.element.left, ast.Variable) else lit.element.left,
-                    sigma) is ref._UNDEF, f"{cand.text}: {lit} can bind"
+                assert (
+                    lit.element.op == "="
+                    and ref._eval(
+                        lit.element.right if isinstance(lit.element.left, ast.Variable) else lit.element.left, sigma
+                    )
+                    is ref._UNDEF
+                ), f"{cand.text}: {lit} can bind"
             else:
                 assert not list(ref._solve(lit, sigma, self.interp)), f"{cand.text}: {lit} has a match"
 

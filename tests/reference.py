@@ -68,18 +68,34 @@ sorted and deduplicated; compare them as sets.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable, Optional, Union
 
 from ticker_py import ast
-from ticker_py.semantics import (DEFAULT, Duplicates, FutureHeads, Origin, Persistence, Semantics,
-                                 TupleScope, TupleTies, WindowBounds)
-from ticker_py.values import evaluate_arith, format_atom, from_ast_term, term_key
+from ticker_py.semantics import (
+    DEFAULT,
+    Duplicates,
+    FutureHeads,
+    Origin,
+    Persistence,
+    Semantics,
+    TupleScope,
+    TupleTies,
+    WindowBounds,
+)
 from ticker_py.streams.model import Model, Result
 from ticker_py.syntax import parse_ground_atom, parse_program
+from ticker_py.values import evaluate_arith, format_atom, from_ast_term, term_key
 
-__all__ = ["reference_eval", "reference_results", "prepare", "ReferenceError",
-           "TooManyCandidates", "window_points", "LIMIT"]
+__all__ = [
+    "reference_eval",
+    "reference_results",
+    "prepare",
+    "ReferenceError",
+    "TooManyCandidates",
+    "window_points",
+    "LIMIT",
+]
 
 #: at most this many undecided (atom, time) pairs are enumerated (2**LIMIT candidates)
 LIMIT = 16
@@ -100,16 +116,17 @@ class TooManyCandidates(ReferenceError):
 
 # ---------------------------------------------------------------- the program
 
+
 @dataclass(frozen=True)
 class Prepared:
     """A program split as the semantics needs it."""
 
-    rules: tuple            # the rules that are not facts (constraints included)
-    background: frozenset   # ground atoms of the facts, intervals expanded
+    rules: tuple  # the rules that are not facts (constraints included)
+    background: frozenset  # ground atoms of the facts, intervals expanded
     intensional: frozenset  # predicate names in the head of some non-fact rule
 
 
-def prepare(program: Union[str, ast.Program]) -> Prepared:
+def prepare(program: str | ast.Program) -> Prepared:
     """Parse (if needed) and split a program into background facts and rules."""
     if isinstance(program, Prepared):
         return program
@@ -173,6 +190,7 @@ def window_points(window: ast.Window) -> int:
 
 # ---------------------------------------------------------------- terms
 
+
 def _eval(term, sigma):
     """The ground value of a term under a (complete for it) substitution, or _UNDEF."""
     if isinstance(term, ast.Variable):
@@ -219,11 +237,11 @@ def _same(a, b) -> bool:
 
 def _compare(op, a, b) -> bool:
     ka, kb = term_key(a), term_key(b)
-    return {"=": ka == kb, "!=": ka != kb, "<": ka < kb, "<=": ka <= kb,
-            ">": ka > kb, ">=": ka >= kb}[op]
+    return {"=": ka == kb, "!=": ka != kb, "<": ka < kb, "<=": ka <= kb, ">": ka > kb, ">=": ka >= kb}[op]
 
 
 # ---------------------------------------------------------------- the stream at (t, c)
+
 
 class Stream:
     """The input at tick (t, c): atoms with their time and count, and the background.
@@ -233,8 +251,9 @@ class Stream:
     ``cut`` picks one of :meth:`tuple_alternatives` per tuple window (``tuple_ties=choice``).
     """
 
-    def __init__(self, history, t: int, c: int, prep: Prepared, sem: Semantics = DEFAULT, origin: int = 0,
-                 fed=frozenset()):
+    def __init__(
+        self, history, t: int, c: int, prep: Prepared, sem: Semantics = DEFAULT, origin: int = 0, fed=frozenset()
+    ):
         self.t, self.c, self.sem, self.origin = t, c, sem, origin
         self.background = prep.background
         self.fed = frozenset(fed)
@@ -256,7 +275,7 @@ class Stream:
         if len(self.counted) < c:
             raise ReferenceError(f"the stream has fewer than c={c} atoms")
 
-    def tuple_alternatives(self, n: int, pred: Optional[str]) -> list:
+    def tuple_alternatives(self, n: int, pred: str | None) -> list:
         """The possible ``[n #]`` windows at (t, c): (timeline start, {(atom, u)} contents).
 
         ``pred``: count only this predicate's atoms (``tuple_scope=predicate``), else all.
@@ -276,11 +295,10 @@ class Stream:
         later = frozenset((atom, u) for u, atom in counted if u > boundary)
         at_boundary = [atom for u, atom in counted if u == boundary]
         keep = sum(1 for u, _ in counted[first:] if u == boundary)
-        cuts = {later | {(atom, boundary) for atom in chosen}
-                for chosen in itertools.combinations(at_boundary, keep)}
+        cuts = {later | {(atom, boundary) for atom in chosen} for chosen in itertools.combinations(at_boundary, keep)}
         return [(boundary, cut) for cut in sorted(cuts, key=lambda x: sorted(map(repr, x)))]
 
-    def tuple_window(self, n: int, pred: Optional[str] = None):
+    def tuple_window(self, n: int, pred: str | None = None):
         """The ``[n #]`` window chosen by ``cut`` (the only one under ``tuple_ties=arrival``)."""
         key = (n, pred)
         if key not in self.cut:
@@ -306,6 +324,7 @@ def _normalise(stream, bag: bool = False):
 # A ground window is ("time", n), ("tuple", n, pred) or None (an @-atom without window: [origin, t]);
 # pred is the counted predicate under tuple_scope=predicate, else None.
 # A ground element is (modality, atom, time, window); time only for "at", else None.
+
 
 class Interp:
     """An interpretation at t: the stream plus a set of derived (atom, u) pairs, u in [0, t]."""
@@ -359,11 +378,12 @@ class Interp:
 
 # ---------------------------------------------------------------- grounding
 
+
 @dataclass(frozen=True)
 class GroundRule:
-    head: Optional[tuple]  # (atom, T) or None for a constraint
-    pos: tuple             # ground elements that must hold
-    neg: tuple             # ground elements that must not hold
+    head: tuple | None  # (atom, T) or None for a constraint
+    pos: tuple  # ground elements that must hold
+    neg: tuple  # ground elements that must not hold
 
 
 def _ground_window(window, pred, sem: Semantics):
@@ -394,6 +414,7 @@ def _ready(lit, sigma) -> bool:
         if isinstance(term, ast.Function):
             return all(bindable(a) for a in term.args)
         return _bound(term, sigma)
+
     return all(bindable(a) for a in el.atom.args) and (el.time is None or bindable(el.time))
 
 
@@ -476,7 +497,7 @@ def ground_rule(rule: ast.Rule, interp: Interp) -> set:
         if any(not lit.negated for lit in todo):
             for i, lit in enumerate(todo):
                 if _ready(lit, sigma):
-                    rest = todo[:i] + todo[i + 1:]
+                    rest = todo[:i] + todo[i + 1 :]
                     for s2, ground in _solve(lit, sigma, interp):
                         search(rest, s2, pos if ground is None else pos + (ground,))
                     return
@@ -490,8 +511,9 @@ def ground_rule(rule: ast.Rule, interp: Interp) -> set:
                 neg.append(g)
         head = None
         if rule.head is not None:
-            if not (ast.atom_variables(rule.head.atom) | ast.term_variables(rule.head.time or ast.Number(0))
-                    <= sigma.keys()):
+            if not (
+                ast.atom_variables(rule.head.atom) | ast.term_variables(rule.head.time or ast.Number(0)) <= sigma.keys()
+            ):
                 raise ReferenceError(f"unsafe head variable in {rule}")
             atom = (rule.head.atom.predicate, *(_eval(a, sigma) for a in rule.head.atom.args))
             time = interp.s.t if rule.head.time is None else _eval(rule.head.time, sigma)
@@ -505,6 +527,7 @@ def ground_rule(rule: ast.Rule, interp: Interp) -> set:
 
 
 # ---------------------------------------------------------------- answer streams
+
 
 def _pos_holds(gr, interp):
     return all(interp.holds(e) for e in gr.pos)
@@ -549,8 +572,7 @@ def answer_streams(prep: Prepared, stream: Stream, prune=True, minimality="lfp",
             ground |= ground_rule(rule, interp)
         new = _lfp(ground, stream, ignore_neg=True)
         if len(new) > GROUND_LIMIT:
-            raise TooManyCandidates(f"more than {GROUND_LIMIT} derivable atoms at t={t}: "
-                                    "recursion through arithmetic?")
+            raise TooManyCandidates(f"more than {GROUND_LIMIT} derivable atoms at t={t}: recursion through arithmetic?")
         if new == upper:
             break
         upper = new
@@ -604,8 +626,13 @@ def _check(ground, stream, s, minimality):
         for r in range(len(items)):
             for sub in itertools.combinations(items, r):
                 sub_interp = Interp(stream, sub)
-                if all(gr.head in sub or gr.head[1] > t or gr.head[0] in stream.background
-                       or not _body_holds(gr, sub_interp) for gr in reduct):
+                if all(
+                    gr.head in sub
+                    or gr.head[1] > t
+                    or gr.head[0] in stream.background
+                    or not _body_holds(gr, sub_interp)
+                    for gr in reduct
+                ):
                     return None
     return frozenset(s | predictions)
 
@@ -639,8 +666,18 @@ def _tuple_windows(prep: Prepared, sem: Semantics) -> list:
     return sorted(out, key=repr)
 
 
-def reference_eval(program, history, t: int, c: int, prune=True, minimality="lfp",
-                   limit=None, semantics: Semantics = DEFAULT, origin: int = 0, fed=frozenset()) -> Result:
+def reference_eval(
+    program,
+    history,
+    t: int,
+    c: int,
+    prune=True,
+    minimality="lfp",
+    limit=None,
+    semantics: Semantics = DEFAULT,
+    origin: int = 0,
+    fed=frozenset(),
+) -> Result:
     """The answer streams of ``program`` at tick (t, c) of ``history`` (see module doc).
 
     Under ``tuple_ties=choice`` the answer streams of every choice of tuple-window cuts."""

@@ -27,15 +27,23 @@ Non-stratified draws often contain even loops (several answer streams) and odd l
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import cache
 
 from hypothesis import strategies as st
 
 from ticker_py import ast
 from ticker_py.values import to_ast_term
 
-__all__ = ["Vocabulary", "vocabularies", "programs", "streams", "programs_and_streams",
-           "dependency_edges", "is_stratified", "has_box_cycle"]
+__all__ = [
+    "Vocabulary",
+    "vocabularies",
+    "programs",
+    "streams",
+    "programs_and_streams",
+    "dependency_edges",
+    "is_stratified",
+    "has_box_cycle",
+]
 
 EXTENSIONAL = ("p", "q", "r")
 INTENSIONAL = ("a", "b", "c")
@@ -45,16 +53,17 @@ TIME_VARS = ("T", "T1", "T2")
 
 #: the value domains: small numbers, constants, numbers and constants mixed (pins of mixed
 #: types), integers next to and past clingo's 32 bits, and strings with clingo's escapes
-DOMAINS = [(1, 2), ("x", "y"), (1, "x"), (2 ** 31 - 1, 2 ** 31 + 5), ('"a\\nb"', '"q\\"x\\\\"')]
+DOMAINS = [(1, 2), ("x", "y"), (1, "x"), (2**31 - 1, 2**31 + 5), ('"a\\nb"', '"q\\"x\\\\"')]
 #: domains whose values clingo cannot compute with: no arithmetic and only = and != on data
-WIDE = (2 ** 31 - 1, 2 ** 31 + 5)
+WIDE = (2**31 - 1, 2**31 + 5)
 
 
 # Drawing is the larger part of a property test's cost: a strategy built afresh for each draw
 # is validated again each time, so the helpers below draw from strategies built once (the
 # sub-strategies are plain functions of ``draw``, not nested composites).
 
-@lru_cache(maxsize=None)
+
+@cache
 def _integers(lo: int, hi: int):
     return st.integers(lo, hi)
 
@@ -75,7 +84,7 @@ def _bool(draw) -> bool:
     return draw(_BOOLS)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _orders(n: int):
     return st.permutations(range(n))
 
@@ -88,8 +97,8 @@ def _shuffle(draw, items) -> list:
 
 @dataclass(frozen=True)
 class Vocabulary:
-    arity: dict       # predicate name -> 0 or 1
-    domain: tuple     # ground values (see DOMAINS), as ground terms (strings quoted)
+    arity: dict  # predicate name -> 0 or 1
+    domain: tuple  # ground values (see DOMAINS), as ground terms (strings quoted)
 
     @property
     def numeric(self) -> bool:
@@ -103,7 +112,7 @@ class Vocabulary:
     def const(self, value):
         if type(value) is int:
             return ast.Number(value)
-        return to_ast_term(value)   # a constant, or a string given quoted (as in streams)
+        return to_ast_term(value)  # a constant, or a string given quoted (as in streams)
 
 
 _DOMAIN_CHOICES = DOMAINS[:2] * 3 + DOMAINS[2:]
@@ -236,8 +245,7 @@ def _binding_assignment(draw, voc, scope):
 _HEAD_TIMES = ("now", "now", "var", "var", "const")
 
 
-def rules(draw, voc, head_pred=None, constraint=False, allow_neg=True, force_neg=None,
-          min_pos=1) -> ast.Rule:
+def rules(draw, voc, head_pred=None, constraint=False, allow_neg=True, force_neg=None, min_pos=1) -> ast.Rule:
     scope, body = _Scope(), []
     for _ in range(_int(draw, min_pos, 2)):
         body.append(ast.Literal(extended_atoms(draw, voc, scope, binding=True)))
@@ -286,8 +294,10 @@ def facts(draw, voc) -> ast.Rule:
 def even_loops(draw, voc, first, second):
     """``a(1) :- [e1,] not b(2).  b(2) :- [e2,] not a(1).`` with e1, e2 ground extended atoms
     (or nothing): two answer streams whenever e1 and e2 hold."""
-    heads = [ast.Atom(pred, tuple(voc.const(_pick(draw, voc.domain))
-                                  for _ in range(voc.arity[pred]))) for pred in (first, second)]
+    heads = [
+        ast.Atom(pred, tuple(voc.const(_pick(draw, voc.domain)) for _ in range(voc.arity[pred])))
+        for pred in (first, second)
+    ]
     out = []
     for head, other in ((heads[0], heads[1]), (heads[1], heads[0])):
         body = [ast.Literal(ast.ExtendedAtom(other), negated=True)]
@@ -305,8 +315,9 @@ def dependency_edges(program: ast.Program):
             continue
         for lit in rule.body:
             if isinstance(lit.element, ast.ExtendedAtom):
-                out.append((rule.head.atom.predicate, lit.element.atom.predicate, lit.negated,
-                            lit.element.modality == ast.BOX))
+                out.append(
+                    (rule.head.atom.predicate, lit.element.atom.predicate, lit.negated, lit.element.modality == ast.BOX)
+                )
     return out
 
 
@@ -331,8 +342,11 @@ def _bad_literals(program, test, positive_cycles=False):
         if rule.head is None:
             continue
         for i, lit in enumerate(rule.body):
-            if (isinstance(lit.element, ast.ExtendedAtom) and test(lit)
-                    and _reaches(edges, lit.element.atom.predicate, rule.head.atom.predicate)):
+            if (
+                isinstance(lit.element, ast.ExtendedAtom)
+                and test(lit)
+                and _reaches(edges, lit.element.atom.predicate, rule.head.atom.predicate)
+            ):
                 bad.add((rule, i))
     return bad
 
@@ -388,22 +402,26 @@ def programs(draw, positive_only=False, stratified_only=False, vocabulary=None, 
     program = ast.Program(tuple(_shuffle(draw, out)))
     if stratified_only:
         program = _repair(program, lambda lit: lit.negated, lambda lit: replace(lit, negated=False))
-    return _repair(program, _positive_box,
-                   lambda lit: replace(lit, element=replace(lit.element, modality=ast.DIAMOND)),
-                   positive_cycles=True)
+    return _repair(
+        program,
+        _positive_box,
+        lambda lit: replace(lit, element=replace(lit.element, modality=ast.DIAMOND)),
+        positive_cycles=True,
+    )
 
 
 @st.composite
 def streams(draw, voc: Vocabulary, max_time_points=5, start=0, unique=True):
     """``[(t, [atoms])]``: 1 to ``max_time_points`` time points from ``start`` on, up to 3 atoms
     each (distinct unless not ``unique``; a time point may be empty)."""
-    atoms = [(p,) if voc.arity[p] == 0 else (p, v) for p in EXTENSIONAL
-             for v in (voc.domain if voc.arity[p] else (None,))]
+    atoms = [
+        (p,) if voc.arity[p] == 0 else (p, v) for p in EXTENSIONAL for v in (voc.domain if voc.arity[p] else (None,))
+    ]
     n = _int(draw, 1, max_time_points)
     return [(t, draw(_atom_lists(tuple(atoms), 3, unique))) for t in range(start, start + n)]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _atom_lists(atoms: tuple, max_size: int, unique: bool):
     return st.lists(st.sampled_from(atoms), max_size=max_size, unique=unique)
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+import strategies
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import strategies
 from ticker_py.analysis import GENERAL, POSITIVE, STRATIFIED, analyse
 from ticker_py.analysis.sharding import shard_of, shard_plan
 from ticker_py.errors import ProgramError
@@ -17,15 +17,18 @@ def A(text, clock_ms=1000):
     return analyse(parse_program(text), clock_ms)
 
 
-@pytest.mark.parametrize("text,fragment", [
-    ("q(X) :- p(X) in [3].", POSITIVE),
-    ("r(X,Z) :- r(X,Y), e(Y,Z). r(X,Y) :- e(X,Y).", POSITIVE),
-    ("a :- p, not q.", STRATIFIED),
-    ("a :- p. b :- not a.", STRATIFIED),
-    ("a :- not b. b :- not a.", GENERAL),
-    ("a :- p. :- a.", STRATIFIED),
-    ("a :- not a.", GENERAL),
-])
+@pytest.mark.parametrize(
+    "text,fragment",
+    [
+        ("q(X) :- p(X) in [3].", POSITIVE),
+        ("r(X,Z) :- r(X,Y), e(Y,Z). r(X,Y) :- e(X,Y).", POSITIVE),
+        ("a :- p, not q.", STRATIFIED),
+        ("a :- p. b :- not a.", STRATIFIED),
+        ("a :- not b. b :- not a.", GENERAL),
+        ("a :- p. :- a.", STRATIFIED),
+        ("a :- not a.", GENERAL),
+    ],
+)
 def test_fragment(text, fragment):
     assert A(text).fragment == fragment
 
@@ -50,12 +53,11 @@ def test_choice_and_split_match_their_definition(program):
     a = analyse(program)
     deps = {(h, b) for h, b, _, _ in strategies.dependency_edges(program)}
 
-    def reaches(src, dst):      # src depends on dst (or is dst)
+    def reaches(src, dst):  # src depends on dst (or is dst)
         return strategies._reaches(deps, src, dst)
 
     negative = [(h, b) for h, b, neg, _ in strategies.dependency_edges(program) if neg and b in a.intensional]
-    choice = {p for p in a.intensional
-              if any(reaches(b, h) and reaches(p, h) and reaches(h, p) for h, b in negative)}
+    choice = {p for p in a.intensional if any(reaches(b, h) and reaches(p, h) and reaches(h, p) for h, b in negative)}
     assert a.choice == choice
     assert a.upper == {p for p in a.intensional if any(reaches(p, q) for q in choice)}
     assert a.lower == a.intensional - a.upper
@@ -88,9 +90,15 @@ def test_unsafe_variables_in_one_walk_match_the_definition(rules):
     from ticker_py import ast
     from ticker_py.analysis.safety import bound_variables, unsafe_variables
 
-    texts = ["h(T) :- p(f(X), Y) in [2], T = X + Y.", "h(Y) :- p(X), Y = X * 2, not q(Y).", "h :- p(X+1).",
-             "h at T :- p.", "h(Z) :- p(X) at T, Z = T + X, Z > 1.", ":- p(X), not q(X, Y), Y = X.",
-             "h(Y) :- p(X), Y = Z, Z = X + 1."]
+    texts = [
+        "h(T) :- p(f(X), Y) in [2], T = X + Y.",
+        "h(Y) :- p(X), Y = X * 2, not q(Y).",
+        "h :- p(X+1).",
+        "h at T :- p.",
+        "h(Z) :- p(X) at T, Z = T + X, Z > 1.",
+        ":- p(X), not q(X, Y), Y = X.",
+        "h(Y) :- p(X), Y = Z, Z = X + 1.",
+    ]
     hand = [r for t in texts for r in parse_program(t).rules]
     for rule in hand + list(rules):
         assert unsafe_variables(rule) == ast.rule_variables(rule) - bound_variables(rule), str(rule)
@@ -100,29 +108,36 @@ def test_all_problems_are_reported_at_once():
     with pytest.raises(ProgramError) as info:
         A("a(X) :- b. c :- not d(Y) [2 #]. d(1) :- e.")
     messages = [d.message for d in info.value.diagnostics]
-    assert messages == ["unsafe variable 'X'", "unsafe variable 'Y'",
-                        "tuple window over intensional predicate 'd/1'"]
+    assert messages == ["unsafe variable 'X'", "unsafe variable 'Y'", "tuple window over intensional predicate 'd/1'"]
 
 
 def test_problems_keep_their_order_in_the_one_walk():
     with pytest.raises(ProgramError) as info:
         A("p(1). p(1,2). a(X) :- b. c :- not d(Y) [2 #]. e(Z) :- f. d(1) :- e, g [3 #]. h :- q [4 #], r(1, 2).")
     messages = [d.message for d in info.value.diagnostics]
-    assert messages == ["predicate 'p' used with arity 2 and 1", "predicate 'e' used with arity 0 and 1",
-                        "unsafe variable 'X'", "unsafe variable 'Y'", "tuple window over intensional predicate 'd/1'",
-                        "unsafe variable 'Z'"]
+    assert messages == [
+        "predicate 'p' used with arity 2 and 1",
+        "predicate 'e' used with arity 0 and 1",
+        "unsafe variable 'X'",
+        "unsafe variable 'Y'",
+        "tuple window over intensional predicate 'd/1'",
+        "unsafe variable 'Z'",
+    ]
     assert str(info.value.diagnostics[0].location).endswith(":1:7-13")
 
 
-@pytest.mark.parametrize("text,key,reason", [
-    ("q(A,B) :- p(A,B) in [3].", {"p": 0, "q": 0}, ""),
-    ("q(B) :- p(A,B) in [3], r(B).", {"p": 1, "q": 0, "r": 0}, ""),
-    ("q(A,C) :- p(A,B) in [3], p(B,C) in [3].", None, "joins keyed atoms on different variables"),
-    ("q(X) :- p(X) in [3 #].", None, "tuple window"),
-    ("alarm :- p(X) always [3].", None, "'alarm/0'"),
-    # r cannot be keyed with p: it is broadcast to every shard
-    ("q(A) :- p(A,B) in [3], r(B).", {"p": 0, "q": 0}, ""),
-])
+@pytest.mark.parametrize(
+    "text,key,reason",
+    [
+        ("q(A,B) :- p(A,B) in [3].", {"p": 0, "q": 0}, ""),
+        ("q(B) :- p(A,B) in [3], r(B).", {"p": 1, "q": 0, "r": 0}, ""),
+        ("q(A,C) :- p(A,B) in [3], p(B,C) in [3].", None, "joins keyed atoms on different variables"),
+        ("q(X) :- p(X) in [3 #].", None, "tuple window"),
+        ("alarm :- p(X) always [3].", None, "'alarm/0'"),
+        # r cannot be keyed with p: it is broadcast to every shard
+        ("q(A) :- p(A,B) in [3], r(B).", {"p": 0, "q": 0}, ""),
+    ],
+)
 def test_shard_plan(text, key, reason):
     plan = shard_plan(A(text))
     assert plan.key == key

@@ -43,98 +43,142 @@ CASES = {
     "time-diamond": ("q :- p in [2].", {0: ["p"]}, [M("q"), M("q"), M("q"), M(), M()]),
     # p at 0..3: the box window [max(0,t-2), t] is full until t = 4 (p missing at 4);
     # at t = 0, 1 the window is clipped at 0 and needs p only on [0, t].
-    "time-box-clipped": ("q :- p always [2].", {0: ["p"], 1: ["p"], 2: ["p"], 3: ["p"]},
-                         [M("q"), M("q"), M("q"), M("q"), M(), M()]),
+    "time-box-clipped": (
+        "q :- p always [2].",
+        {0: ["p"], 1: ["p"], 2: ["p"], 3: ["p"]},
+        [M("q"), M("q"), M("q"), M("q"), M(), M()],
+    ),
     # T ranges over the window: p at 1 and 3.
-    "time-at": ("q(T) :- p at T in [2].", {1: ["p"], 3: ["p"]},
-                [M(), M("q(1)"), M("q(1)"), M("q(1)", "q(3)"), M("q(3)"), M("q(3)"), M()]),
+    "time-at": (
+        "q(T) :- p at T in [2].",
+        {1: ["p"], 3: ["p"]},
+        [M(), M("q(1)"), M("q(1)"), M("q(1)", "q(3)"), M("q(3)"), M("q(3)"), M()],
+    ),
     # units convert with the clock (1 s per time point): [2 sec] = [2].
     "time-unit": ("q :- p in [2 sec].", {0: ["p"]}, [M("q"), M("q"), M("q"), M()]),
     # an @-atom without window ranges over the whole timeline [0, t].
-    "unwindowed-at": ("q(T) :- p at T.", {0: ["p"], 2: ["p"]},
-                      [M("q(0)"), M("q(0)"), M("q(0)", "q(2)"), M("q(0)", "q(2)")]),
+    "unwindowed-at": (
+        "q(T) :- p at T.",
+        {0: ["p"], 2: ["p"]},
+        [M("q(0)"), M("q(0)"), M("q(0)", "q(2)"), M("q(0)", "q(2)")],
+    ),
     # --- tuple windows ------------------------------------------------------------
     # counts: p(1)=1, p(2)=2 at t=0; p(3)=3 at t=1; p(4)=4 at t=3. [2 #] keeps the last two.
-    "tuple-diamond": ("q(X) :- p(X) in [2 #].", {0: ["p(1)", "p(2)"], 1: ["p(3)"], 3: ["p(4)"]},
-                      [M("q(1)", "q(2)"), M("q(2)", "q(3)"), M("q(2)", "q(3)"), M("q(3)", "q(4)")]),
+    "tuple-diamond": (
+        "q(X) :- p(X) in [2 #].",
+        {0: ["p(1)", "p(2)"], 1: ["p(3)"], 3: ["p(4)"]},
+        [M("q(1)", "q(2)"), M("q(2)", "q(3)"), M("q(2)", "q(3)"), M("q(3)", "q(4)")],
+    ),
     # t=2: c=4, counts 3..4 both at t=2, so the timeline is [2, 2]; t=3: [2, 3] has no p at 3.
-    "tuple-box": ("q(X) :- p(X) always [2 #].", {0: ["p(1)"], 1: ["p(1)"], 2: ["p(2)", "p(1)"]},
-                  [M("q(1)"), M("q(1)"), M("q(1)", "q(2)"), M()]),
+    "tuple-box": (
+        "q(X) :- p(X) always [2 #].",
+        {0: ["p(1)"], 1: ["p(1)"], 2: ["p(2)", "p(1)"]},
+        [M("q(1)"), M("q(1)"), M("q(1)", "q(2)"), M()],
+    ),
     # the first time point of a tuple window's timeline holds only atoms with count >= c-n+1:
     # at t=1 (c=3) the window holds p(2)@0 (count 2) and p(3)@1 but not p(1)@0.
-    "tuple-first-point-cut": ("q(X,T) :- p(X) at T in [2 #].", {0: ["p(1)", "p(2)"], 1: ["p(3)"]},
-                              [M("q(1,0)", "q(2,0)"), M("q(2,0)", "q(3,1)")]),
+    "tuple-first-point-cut": (
+        "q(X,T) :- p(X) at T in [2 #].",
+        {0: ["p(1)", "p(2)"], 1: ["p(3)"]},
+        [M("q(1,0)", "q(2,0)"), M("q(2,0)", "q(3,1)")],
+    ),
     # box over a tuple window whose oldest time point is cut: p(a) is at 0 with count 1,
     # q at 0 with count 2, p(a) at 1: [2 #] at t=1 holds q@0 and p(a)@1 -> p(a) misses 0.
-    "tuple-box-cut": ("r(X) :- p(X) always [2 #].", {0: ["p(a)", "q"], 1: ["p(a)"]},
-                      [M("r(a)"), M()]),
+    "tuple-box-cut": ("r(X) :- p(X) always [2 #].", {0: ["p(a)", "q"], 1: ["p(a)"]}, [M("r(a)"), M()]),
     # --- @ in heads ---------------------------------------------------------------
     # high is pinned into the past from the tuple window; box [3] needs 4 time points, the
     # tuple window with one atom per time point covers 3 once c >= 3 (SPEC §3).
-    "at-head-past-box": ("high at T :- alpha(V) at T in [3 #], V >= 18.\nlfu :- high always [3].",
-                         {t: ["alpha(20)"] for t in range(5)},
-                         [M("high", "lfu"), M("high", "lfu", "high at 0"),
-                          M("high", "lfu", "high at 0", "high at 1"),
-                          M("high", "high at 1", "high at 2"), M("high", "high at 2", "high at 3")]),
+    "at-head-past-box": (
+        "high at T :- alpha(V) at T in [3 #], V >= 18.\nlfu :- high always [3].",
+        {t: ["alpha(20)"] for t in range(5)},
+        [
+            M("high", "lfu"),
+            M("high", "lfu", "high at 0"),
+            M("high", "lfu", "high at 0", "high at 1"),
+            M("high", "high at 1", "high at 2"),
+            M("high", "high at 2", "high at 3"),
+        ],
+    ),
     # a prediction (T > t) is reported but no rule reads it, and nothing is remembered.
-    "prediction": ("warn at U :- temp(V) at T in [0], V > 100, U = T + 2.\nseen :- warn at T in [5].",
-                   {0: ["temp(120)"]}, [M("warn at 2"), M(), M()]),
+    "prediction": (
+        "warn at U :- temp(V) at T in [0], V > 100, U = T + 2.\nseen :- warn at T in [5].",
+        {0: ["temp(120)"]},
+        [M("warn at 2"), M(), M()],
+    ),
     # tram example (after the LARS paper, Ex. 1-7): the expected arrival from the last tuple.
-    "tram": ("plan(l1,a,b,3). plan(l1,b,c,2).\n"
-             "exp(Id,Y) at T :- tram(Id,X) at T1 in [1 #], plan(L,X,Y,Z), T = T1 + Z.",
-             {0: ["tram(t1,a)"], 3: ["tram(t1,b)"]},
-             [M("exp(t1,b) at 3"), M("exp(t1,b) at 3"), M("exp(t1,b) at 3"), M("exp(t1,c) at 5")]),
+    "tram": (
+        "plan(l1,a,b,3). plan(l1,b,c,2).\nexp(Id,Y) at T :- tram(Id,X) at T1 in [1 #], plan(L,X,Y,Z), T = T1 + Z.",
+        {0: ["tram(t1,a)"], 3: ["tram(t1,b)"]},
+        [M("exp(t1,b) at 3"), M("exp(t1,b) at 3"), M("exp(t1,b) at 3"), M("exp(t1,c) at 5")],
+    ),
     # Ticker's README example: more than two cars in the last 10 s. A car among the last three
     # records but not among the last two is the third; it is pinned to its record's time.
-    "ticker-third-car": ("moreThanTwo :- third in [10].\n"
-                         "third at T :- car(C), rec(C) at T in [3 #], not rec(C) in [2 #].\n"
-                         "car(1). car(2). car(3). car(4).",
-                         {0: ["rec(1)"], 1: ["rec(2)"], 2: ["rec(3)"], 4: ["rec(1)"]},
-                         [M(), M(), M("moreThanTwo", "third at 0"), M("moreThanTwo", "third at 0"),
-                          M("moreThanTwo", "third at 1")]),
+    "ticker-third-car": (
+        "moreThanTwo :- third in [10].\n"
+        "third at T :- car(C), rec(C) at T in [3 #], not rec(C) in [2 #].\n"
+        "car(1). car(2). car(3). car(4).",
+        {0: ["rec(1)"], 1: ["rec(2)"], 2: ["rec(3)"], 4: ["rec(1)"]},
+        [M(), M(), M("moreThanTwo", "third at 0"), M("moreThanTwo", "third at 0"), M("moreThanTwo", "third at 1")],
+    ),
     # --- negation, background, recursion ------------------------------------------
     "negation": ("a :- p, not q.", {0: ["p"], 1: ["p", "q"]}, [M("a"), M()]),
     # not before a box window: box [1] fails at t=1 because p is missing at 1.
     "negated-box": ("ok :- not p always [1].", {0: ["p"]}, [M(), M("ok"), M("ok")]),
-    "background": ("limit(30).\nhot(V) :- limit(L), temp(V), V > L.", {0: ["temp(20)"], 1: ["temp(40)"]},
-                   [M(), M("hot(40)")]),
+    "background": (
+        "limit(30).\nhot(V) :- limit(L), temp(V), V > L.",
+        {0: ["temp(20)"], 1: ["temp(40)"]},
+        [M(), M("hot(40)")],
+    ),
     # recursion through windowed edges (transitive closure).
-    "recursion": ("reach(X,Y) :- edge(X,Y) in [1].\nreach(X,Z) :- reach(X,Y), edge(Y,Z) in [1].",
-                  {0: ["edge(a,b)"], 1: ["edge(b,c)"]},
-                  [M("reach(a,b)"), M("reach(a,b)", "reach(b,c)", "reach(a,c)"), M("reach(b,c)"), M()]),
+    "recursion": (
+        "reach(X,Y) :- edge(X,Y) in [1].\nreach(X,Z) :- reach(X,Y), edge(Y,Z) in [1].",
+        {0: ["edge(a,b)"], 1: ["edge(b,c)"]},
+        [M("reach(a,b)"), M("reach(a,b)", "reach(b,c)", "reach(a,c)"), M("reach(b,c)"), M()],
+    ),
     # negation per tuple, not per predicate: bad(2) blocks only ok(2).
-    "negation-per-tuple": ("ok(X) :- item(X), not bad(X) in [1].", {0: ["item(1)", "item(2)", "bad(2)"]},
-                           [M("ok(1)")]),
+    "negation-per-tuple": ("ok(X) :- item(X), not bad(X) in [1].", {0: ["item(1)", "item(2)", "bad(2)"]}, [M("ok(1)")]),
     # arithmetic and comparisons in clingo's term order: numbers < constants.
     "comparison-order": ("big(X) :- v(X), X > 5.", {0: ["v(3)", "v(7)", "v(a)"]}, [M("big(7)", "big(a)")]),
     # gaps: missing time points have no atoms and still count in time windows.
-    "gaps": ("q :- p always [1].", {0: ["p"], 1: ["p"], 3: ["p"], 4: ["p"]},
-             [M("q"), M("q"), M(), M(), M("q")]),
+    "gaps": ("q :- p always [1].", {0: ["p"], 1: ["p"], 3: ["p"], 4: ["p"]}, [M("q"), M("q"), M(), M(), M("q")]),
     # --- several answer streams / none --------------------------------------------
     "two-answer-streams": ("a :- not b.\nb :- not a.", {}, [{M("a"), M("b")}]),
     "no-answer-stream": ("a :- not a.", {}, [None]),
     "constraint": ("a :- not b.\nb :- not a.\n:- a, p.", {0: ["p"]}, [{M("b")}, {M("a"), M("b")}]),
     # --- regressions (issue 12) ---------------------------------------------------
     # pins of mixed argument types (numbers and constants) to the same future time point
-    "mixed-type-pins": ("q(X) at 5 :- a(X).", {0: ["a(1)", "a(x)", "a(f(2))", 'a("s")']},
-                        [M("q(1) at 5", "q(x) at 5", "q(f(2)) at 5", 'q("s") at 5'), M()]),
+    "mixed-type-pins": (
+        "q(X) at 5 :- a(X).",
+        {0: ["a(1)", "a(x)", "a(f(2))", 'a("s")']},
+        [M("q(1) at 5", "q(x) at 5", "q(f(2)) at 5", 'q("s") at 5'), M()],
+    ),
     # a fact of an intensional predicate holds at every time point, also the past ones read
     # through @ and windows (the pure incremental encoding once pinned it to t only)
-    "intensional-fact-in-past": ("q. q :- s.\np(T) :- q at T.\nr :- q always [2].\nw :- q at 0 in [1].", {},
-                                 [M("q", "p(0)", "r", "w"), M("q", "p(0)", "p(1)", "r", "w"),
-                                  M("q", "p(0)", "p(1)", "p(2)", "r")]),
+    "intensional-fact-in-past": (
+        "q. q :- s.\np(T) :- q at T.\nr :- q always [2].\nw :- q at 0 in [1].",
+        {},
+        [M("q", "p(0)", "r", "w"), M("q", "p(0)", "p(1)", "r", "w"), M("q", "p(0)", "p(1)", "p(2)", "r")],
+    ),
     # an interval in a rule head: the native engine takes intervals in facts only
     "interval-head": ("n(1..2) :- b.", {0: ["b"]}, [M("n(1)", "n(2)"), M()]),
     # an @-head time that is not an integer pins nothing (docs/semantics.md)
-    "non-integer-at-time": ("p at T :- a(T).\nq(T) :- p at T in [3].",
-                            {0: ["a(x)", "a(0)", "a(1)", "a(f(1))", 'a("s")']},
-                            [M("p", "q(0)", "p at 1"), M()]),
+    "non-integer-at-time": (
+        "p at T :- a(T).\nq(T) :- p at T in [3].",
+        {0: ["a(x)", "a(0)", "a(1)", "a(f(1))", 'a("s")']},
+        [M("p", "q(0)", "p at 1"), M()],
+    ),
     # strings are ordered by their content (clingo's order), not by their escaped text: '"' < '#'
-    "string-order": ('q(X) :- p(X), X < "a#".', {0: ['p("a\\"")', 'p("a\\\\")', 'p("a\\nb")']},
-                     [M('q("a\\"")', 'q("a\\nb")')]),
+    "string-order": (
+        'q(X) :- p(X), X < "a#".',
+        {0: ['p("a\\"")', 'p("a\\\\")', 'p("a\\nb")']},
+        [M('q("a\\"")', 'q("a\\nb")')],
+    ),
     # '_' is a fresh variable per occurrence, as in clingo
-    "anonymous-variable": ("q(X) :- p(X,_), r(_,X).\ns :- p(_,_) in [1].", {0: ["p(1,a)", "r(b,1)", "r(c,2)"]},
-                           [M("q(1)", "s"), M("s"), M()]),
+    "anonymous-variable": (
+        "q(X) :- p(X,_), r(_,X).\ns :- p(_,_) in [1].",
+        {0: ["p(1,a)", "r(b,1)", "r(c,2)"]},
+        [M("q(1)", "s"), M("s"), M()],
+    ),
 }
 
 
@@ -160,8 +204,9 @@ def test_case(case, engine):
 @pytest.mark.parametrize("engine", ENGINES)
 def test_push_mode_ticks(engine):
     # --every signal: one evaluation after every atom; an empty time point once.
-    results = run("q(X) :- p(X) in [1 #].", [(0, ["p(1)", "p(2)"]), (1, []), (2, ["p(3)"])],
-                  engine=engine, every="signal")
+    results = run(
+        "q(X) :- p(X) in [1 #].", [(0, ["p(1)", "p(2)"]), (1, []), (2, ["p(3)"])], engine=engine, every="signal"
+    )
     assert [(r.t, r.c) for r in results] == [(0, 1), (0, 2), (1, 2), (2, 3)]
     assert answers(results) == [{M("q(1)")}, {M("q(2)")}, {M("q(2)")}, {M("q(3)")}]
 
@@ -198,8 +243,9 @@ def test_shipped_caching_example(engine):
 @pytest.mark.parametrize("engine", ENGINES)
 def test_show_all_includes_unmentioned_predicates(engine):
     # --show all shows every input atom at t, also of predicates the program never mentions
-    results = run("q :- p.\nr(X) :- s(X) in [2].", [(0, ["p", "z(1)", "s(1)"]), (1, ["z(2)"]), (2, [])],
-                  engine=engine, show="all")
+    results = run(
+        "q :- p.\nr(X) :- s(X) in [2].", [(0, ["p", "z(1)", "s(1)"]), (1, ["z(2)"]), (2, [])], engine=engine, show="all"
+    )
     assert answers(results) == [{M("p", "q", "r(1)", "s(1)", "z(1)")}, {M("r(1)", "z(2)")}, {M("r(1)")}]
 
 
@@ -240,47 +286,65 @@ def test_changes_at_a_tick_without_answer_stream(engine):
     for result in r.feed(records_from(CHANGES_STREAM)):
         writer.write(result)
     assert [json.loads(line) for line in out.getvalue().splitlines()] == CHANGES_EXPECTED
+
+
 # --- semantics knobs (docs/semantics.md, "Knobs"): for each knob the smallest program and
 # stream where its two values differ, worked out by hand. A stream is a list of (t, atoms)
 # records; under origin=first evaluation starts at the first record. Each knob setting maps
 # to the expected answer at every tick, as in CASES.
 SEMANTICS_CASES = {
     # [1] closed covers [t-1, t]: p at 0 is in the window at t = 0, 1. Half-open (t-1, t] = {t}.
-    "window-bounds": ("q :- p in [1].", [(0, ["p"]), (1, []), (2, [])],
-                      {"window_bounds=closed": [M("q"), M("q"), M()],
-                       "window_bounds=half-open": [M("q"), M(), M()]}),
+    "window-bounds": (
+        "q :- p in [1].",
+        [(0, ["p"]), (1, []), (2, [])],
+        {"window_bounds=closed": [M("q"), M("q"), M()], "window_bounds=half-open": [M("q"), M(), M()]},
+    ),
     # The first record is at 1. Clipped at 0 the box needs p at 0 too; clipped at the first
     # time point (1) it needs p on [1, t] only. origin=first evaluates from t = 1.
-    "origin": ("q :- p always [2].", [(1, ["p"]), (2, ["p"])],
-               {"origin=zero": [M(), M(), M()],
-                "origin=first": [M("q"), M("q")]}),
+    "origin": (
+        "q :- p always [2].",
+        [(1, ["p"]), (2, ["p"])],
+        {"origin=zero": [M(), M(), M()], "origin=first": [M("q"), M("q")]},
+    ),
     # The last atom overall is r; the last p atom is p(1).
-    "tuple-scope": ("q(X) :- p(X) in [1 #].", [(0, ["p(1)", "r"])],
-                    {"tuple_scope=all": [M()],
-                     "tuple_scope=predicate": [M("q(1)")]}),
+    "tuple-scope": (
+        "q(X) :- p(X) in [1 #].",
+        [(0, ["p(1)", "r"])],
+        {"tuple_scope=all": [M()], "tuple_scope=predicate": [M("q(1)")]},
+    ),
     # Both atoms arrive at 0: arrival order keeps the later one; a choice keeps either.
-    "tuple-ties": ("q(X) :- p(X) in [1 #].", [(0, ["p(1)", "p(2)"])],
-                   {"tuple_ties=arrival": [M("q(2)")],
-                    "tuple_ties=choice": [{M("q(1)"), M("q(2)")}]}),
+    "tuple-ties": (
+        "q(X) :- p(X) in [1 #].",
+        [(0, ["p(1)", "p(2)"])],
+        {"tuple_ties=arrival": [M("q(2)")], "tuple_ties=choice": [{M("q(1)"), M("q(2)")}]},
+    ),
     # The window's one atom is of time point 0 also at t = 1 (no atom arrived since): arrival
     # keeps q, a choice either p or q, at 0 and at 1 alike (the engine keeps time point 0 whole).
-    "tuple-ties-later": ("a :- p at 0 in [1 #].", [(0, ["p", "q"]), (1, [])],
-                         {"tuple_ties=arrival": [M(), M()],
-                          "tuple_ties=choice": [{M(), M("a")}, {M(), M("a")}]}),
+    "tuple-ties-later": (
+        "a :- p at 0 in [1 #].",
+        [(0, ["p", "q"]), (1, [])],
+        {"tuple_ties=arrival": [M(), M()], "tuple_ties=choice": [{M(), M("a")}, {M(), M("a")}]},
+    ),
     # p(2) twice at 0: as a set c = 2 and [2 #] holds p(1), p(2); as a bag c = 3 and the
     # last two atoms are both p(2).
-    "duplicates": ("q(X) :- p(X) in [2 #].", [(0, ["p(1)", "p(2)", "p(2)"])],
-                   {"duplicates=set": [M("q(1)", "q(2)")],
-                    "duplicates=bag": [M("q(2)")]}),
+    "duplicates": (
+        "q(X) :- p(X) in [2 #].",
+        [(0, ["p(1)", "p(2)", "p(2)"])],
+        {"duplicates=set": [M("q(1)", "q(2)")], "duplicates=bag": [M("q(2)")]},
+    ),
     # At t = 0 the head q at 1 lies beyond t: a prediction, or no answer stream.
-    "future-heads": ("q at U :- p at T in [0], U = T + 1.", [(0, ["p"]), (1, [])],
-                     {"future_heads=predict": [M("q at 1"), M()],
-                      "future_heads=inconsistent": [None, M()]}),
+    "future-heads": (
+        "q at U :- p at T in [0], U = T + 1.",
+        [(0, ["p"]), (1, [])],
+        {"future_heads=predict": [M("q at 1"), M()], "future_heads=inconsistent": [None, M()]},
+    ),
     # q holds at 0 only; at t = 1 r reads q in [1]: recomputed from the stream q is not
     # derived at 0 any more, fed back it is.
-    "persistence": ("q :- p.\nr :- q in [1].", [(0, ["p"]), (1, [])],
-                    {"persistence=recompute": [M("q", "r"), M()],
-                     "persistence=feedback": [M("q", "r"), M("r")]}),
+    "persistence": (
+        "q :- p.\nr :- q in [1].",
+        [(0, ["p"]), (1, [])],
+        {"persistence=recompute": [M("q", "r"), M()], "persistence=feedback": [M("q", "r"), M("r")]},
+    ),
 }
 
 SEMANTICS_SETTINGS = [(case, setting) for case in sorted(SEMANTICS_CASES) for setting in SEMANTICS_CASES[case][2]]

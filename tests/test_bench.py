@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from ticker_py.bench.results import run_bench
 from ticker_py.bench.report import render_markdown
+from ticker_py.bench.results import run_bench
 from ticker_py.bench.runner import Settings
 from ticker_py.bench.suites import Options, plan
 from ticker_py.cli import main
@@ -21,20 +21,38 @@ from ticker_py.engines import create_engine
 from ticker_py.errors import Diagnostic, EngineUnsupported
 
 RUN_KEYS = {"suite", "workload", "series", "params", "engine", "variant", "status", "budget"}
-OK_KEYS = {"t_init", "t_tick_median", "t_tick_max", "t_total", "cpu_total", "cpu_us_per_atom",
-           "wall_us_per_atom", "peak_rss_mb", "rss_start_mb", "answer_streams", "ticks", "atoms", "checkpoints"}
+OK_KEYS = {
+    "t_init",
+    "t_tick_median",
+    "t_tick_max",
+    "t_total",
+    "cpu_total",
+    "cpu_us_per_atom",
+    "wall_us_per_atom",
+    "peak_rss_mb",
+    "rss_start_mb",
+    "answer_streams",
+    "ticks",
+    "atoms",
+    "checkpoints",
+}
 
 
 @pytest.fixture(scope="module")
 def quick_all(tmp_path_factory):
     out = tmp_path_factory.mktemp("bench") / "all"
-    code = main(["bench", "all", "--quick", "--budget", "20", "--engines", "clingo,incremental,native",
-                 "--out", str(out)])
+    code = main(
+        ["bench", "all", "--quick", "--budget", "20", "--engines", "clingo,incremental,native", "--out", str(out)]
+    )
     return code, out
 
 
 def _detail_rows(md: str) -> list:
-    return [line for line in md.splitlines() if re.match(r"^\| (window|window-1|tp|grid|rules|pruning|factorized|factorized-3) \| tp=", line)]
+    return [
+        line
+        for line in md.splitlines()
+        if re.match(r"^\| (window|window-1|tp|grid|rules|pruning|factorized|factorized-3) \| tp=", line)
+    ]
 
 
 def test_quick_all_writes_json_markdown_and_plots(quick_all):
@@ -48,8 +66,9 @@ def test_quick_all_writes_json_markdown_and_plots(quick_all):
     variants = {c.key: [v.label for v in c.variants] for c in plan("all", Options(quick=True))}
     runs = doc["runs"]
     assert len(runs) == sum(len(v) for v in variants.values())
-    assert {f"{r['series']}:{r['workload']}:" + ",".join(f"{k}={v}" for k, v in sorted(r["params"].items()))
-            for r in runs} == cases
+    assert {
+        f"{r['series']}:{r['workload']}:" + ",".join(f"{k}={v}" for k, v in sorted(r["params"].items())) for r in runs
+    } == cases
     for r in runs:
         assert RUN_KEYS <= set(r), r
         assert r["status"] in ("ok", "timeout", "n/a", "error")
@@ -65,8 +84,13 @@ def test_quick_all_writes_json_markdown_and_plots(quick_all):
     for link in re.findall(r"\]\((img/[^)]+\.png)\)", md):
         assert (out / link).stat().st_size > 0
     assert {p.name for p in (out / "img").glob("*.png")} >= {
-        "caching-time-window.png", "caching-time-tp.png", "b1-window.png", "diamond-grid.png",
-        "rules-rules.png", "box-chain-pruning.png"}
+        "caching-time-window.png",
+        "caching-time-tp.png",
+        "b1-window.png",
+        "diamond-grid.png",
+        "rules-rules.png",
+        "box-chain-pruning.png",
+    }
 
 
 def test_quick_tables_have_every_engine_side_by_side(quick_all):
@@ -126,16 +150,22 @@ def test_pruning_variants_and_stats(tmp_path):
             return self.inner.evaluate(t)
 
     cases = plan("pruning", Options(engines=("native",), quick=True))
-    doc = run_bench(cases, Settings(budget=30, progress=False, isolate=False), "test", tmp_path,
-                    factories={"native": Counting})
+    doc = run_bench(
+        cases, Settings(budget=30, progress=False, isolate=False), "test", tmp_path, factories={"native": Counting}
+    )
     assert {r["variant"] for r in doc["runs"]} == {"native pruning on", "native pruning off"}
     assert {r["stats"]["rule_evaluations"] for r in doc["runs"]} == {7, 9}
     assert "(7 evals)" in render_markdown(doc)
 
 
 def test_bad_arguments_exit_2(capsys, tmp_path):
-    for argv in (["nosuch"], ["laser", "--engines", "clingo,nope"], ["laser", "--sizes", "x"],
-                 ["laser", "--reps", "0"], ["laser", "--workloads", "nothing"]):
+    for argv in (
+        ["nosuch"],
+        ["laser", "--engines", "clingo,nope"],
+        ["laser", "--sizes", "x"],
+        ["laser", "--reps", "0"],
+        ["laser", "--workloads", "nothing"],
+    ):
         assert main(["bench", *argv, "--quick", "--out", str(tmp_path)]) == 2, argv
         assert "error:" in capsys.readouterr().err
 
@@ -144,35 +174,53 @@ def test_targets_judge_totals_ratios_and_speedups():
     from ticker_py.bench.report import _targets
 
     def run(workload, engine, window, total, tick):
-        return {"workload": workload, "series": "window", "engine": engine, "status": "ok",
-                "params": {"tp": 1000, "window": window}, "t_total": total, "t_tick_median": tick}
+        return {
+            "workload": workload,
+            "series": "window",
+            "engine": engine,
+            "status": "ok",
+            "params": {"tp": 1000, "window": window},
+            "t_total": total,
+            "t_tick_median": tick,
+        }
 
-    runs = [run("caching-time", "incremental", 20, 0.2, 0.0002), run("caching-time", "incremental", 200, 0.25, 0.00025),
-            run("b1", "incremental", 200, 1.5, 0.0015), run("b1", "clingo", 200, 6.0, 0.006)]
+    runs = [
+        run("caching-time", "incremental", 20, 0.2, 0.0002),
+        run("caching-time", "incremental", 200, 0.25, 0.00025),
+        run("b1", "incremental", 200, 1.5, 0.0015),
+        run("b1", "clingo", 200, 6.0, 0.006),
+    ]
     rows = {(r[0].split(":")[0], r[1]): (r[2], r[3]) for r in _targets(runs)}
     assert rows[("incremental A at n=200 (tp=1000)", "caching-time")] == ("0.25 s", "met")
     ratio = rows[("incremental A (tp=1000)", "caching-time")]
     assert ratio[0].startswith("1.25 ") and ratio[1] == "met"
     # 1.5 s is under 2 s, but 6.0 / 1.5 = 4× clingo is not 5×
     assert rows[("incremental B at n=200 (tp=1000, one answer stream per tick like Ticker)", "b1")] == (
-        "1.5 s, 4.0× clingo", "**missed**")
+        "1.5 s, 4.0× clingo",
+        "**missed**",
+    )
     # with repetitions the ratio uses each size's smallest tick median (noise only adds time)
     reps = [run("caching-tuple", "incremental", n, 0.1, tick) for n, tick in ((20, 0.0004), (200, 0.0009))]
     reps[0]["reps"] = [{"status": "ok", "t_tick_median": x} for x in (0.0004, 0.0002, 0.0005)]
     reps[1]["reps"] = [{"status": "ok", "t_tick_median": x} for x in (0.0009, 0.00025, 0.0003)]
     rows2 = {(r[0].split(":")[0], r[1]): (r[2], r[3]) for r in _targets(reps)}
-    assert rows2[("incremental A (tp=1000)", "caching-tuple")] == (
-        "1.25 (median tick, best of 3 0.25 / 0.2 ms)", "met")
+    assert rows2[("incremental A (tp=1000)", "caching-tuple")] == ("1.25 (median tick, best of 3 0.25 / 0.2 ms)", "met")
     # B is judged on one answer stream per tick when the run has it (ticker-b's window-1 series)
-    runs += [dict(run("b1", "incremental", 200, 20.0, 0.02), models=0),
-             dict(run("b1", "clingo", 200, 30.0, 0.03), models=0, status="timeout", budget=30.0)]
+    runs += [
+        dict(run("b1", "incremental", 200, 20.0, 0.02), models=0),
+        dict(run("b1", "clingo", 200, 30.0, 0.03), models=0, status="timeout", budget=30.0),
+    ]
     runs[2:4] = [dict(r, series="window-1", models=1, t_total=t) for r, t in zip(runs[2:4], (0.5, 5.0))]
     rows = {(r[0].split(":")[0], r[1]): (r[2], r[3]) for r in _targets(runs)}
     assert rows[("incremental B at n=200 (tp=1000, one answer stream per tick like Ticker)", "b1")] == (
-        "0.5 s, 10.0× clingo", "met")
+        "0.5 s, 10.0× clingo",
+        "met",
+    )
     rows = {(r[0].split(":")[0], r[1]): (r[2], r[3]) for r in _targets(runs[:2] + runs[4:])}
     assert rows[("incremental B at n=200 (tp=1000, one answer stream per tick like Ticker)", "b1")] == (
-        "20 s (models = 0), > 1.5× clingo (clingo timed out)", "**missed**")
+        "20 s (models = 0), > 1.5× clingo (clingo timed out)",
+        "**missed**",
+    )
 
 
 def test_every_suite_plans_the_pure_incremental_variant():
@@ -188,18 +236,29 @@ def test_throughput_measures_whole_processes_and_renders_every_target(tmp_path):
 
     run = throughput.measure_workload("box", params={"tp": 4, "window": 2, "rate": 20}, root=tmp_path)
     assert run["atoms"] == 80 and run["output_atoms"] > 0
-    assert set(run["us_per_atom"]) == {"text", "jsonl", "parquet", "parquet args"} \
-        and min(run["us_per_atom"].values()) > 0
+    assert (
+        set(run["us_per_atom"]) == {"text", "jsonl", "parquet", "parquet args"} and min(run["us_per_atom"].values()) > 0
+    )
     assert run["in_engine_us"] > 0 and run["plain_read_us"] > 0 and len(run["load"]) == 2
     enum = throughput.measure_enumeration("b1-all", params={"tp": 4, "window": 3}, root=tmp_path)
     assert enum["all_cpu_s"] > 0 and enum["one_cpu_s"] > 0
-    doc = {"environment": {}, "startup": {"cpu_s": 0.5, "peak_mb": 30.0, "python_cpu_s": 0.02, "load": [1.0, 1.0]},
-           "runs": [run], "enumeration": [enum]}
+    doc = {
+        "environment": {},
+        "startup": {"cpu_s": 0.5, "peak_mb": 30.0, "python_cpu_s": 0.02, "load": [1.0, 1.0]},
+        "runs": [run],
+        "enumeration": [enum],
+    }
     md = throughput.render(doc, "ticker bench throughput")
     assert md.startswith(throughput.MARK) and md.rstrip().endswith(throughput.MARK)
     assert re.search(r"^\| box \| native \| 80 \| [0-9.]+ \|", md, re.M)
-    for target in ("box, text, `--format none`", "box, Parquet", "box, Parquet args layout", "box, `--format jsonl`",
-                   "start-up", "b1-all"):
+    for target in (
+        "box, text, `--format none`",
+        "box, Parquet",
+        "box, Parquet args layout",
+        "box, `--format jsonl`",
+        "start-up",
+        "b1-all",
+    ):
         # a tiny workload may write jsonl faster than none: that difference is rendered as noise
         assert re.search(rf"^\| {re.escape(target)}.*\| (met|not met|within noise \(negative\)) \|$", md, re.M), target
     assert "| start-up: ≤ 0.12 s CPU, ≤ 45 MB | 0.500 s, 30 MB | not met |" in md
@@ -233,8 +292,9 @@ def _ticker_imports(tree):
     return found
 
 
-@pytest.mark.parametrize("script", sorted((Path(__file__).parent.parent / "benchmarks").glob("*.py")),
-                         ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "script", sorted((Path(__file__).parent.parent / "benchmarks").glob("*.py")), ids=lambda p: p.name
+)
 def test_benchmark_scripts_import_only_what_exists(script):
     """A benchmark script (and the child code it runs) imports names ticker_py still has."""
     import ast as pyast
@@ -244,6 +304,6 @@ def test_benchmark_scripts_import_only_what_exists(script):
     imports = _ticker_imports(pyast.parse(script.read_text()))
     for module, name in imports:
         found = hasattr(importlib.import_module(module), name)
-        if not found:   # a submodule, imported by name
+        if not found:  # a submodule, imported by name
             found = importlib.util.find_spec(f"{module}.{name}") is not None
         assert found, f"{script.name}: {module}.{name} is gone"

@@ -23,8 +23,15 @@ def ticker(*args, env=None, stdin=None, timeout=120):
     full_env = dict(os.environ, PYTHONPATH=str(ROOT), **(env or {}))
     for key in [k for k, v in full_env.items() if v is None]:
         del full_env[key]
-    out = subprocess.run([sys.executable, "-m", "ticker_py.cli", *map(str, args)], capture_output=True,
-                         text=True, env=full_env, input=stdin, timeout=timeout, cwd=ROOT)
+    out = subprocess.run(
+        [sys.executable, "-m", "ticker_py.cli", *map(str, args)],
+        capture_output=True,
+        text=True,
+        env=full_env,
+        input=stdin,
+        timeout=timeout,
+        cwd=ROOT,
+    )
     return out.returncode, out.stdout, out.stderr
 
 
@@ -37,15 +44,19 @@ def assert_user_error(status, err, *needles):
 
 # ---------------------------------------------------------------- Spark and ticker gen
 
+
 def test_spark_without_java_is_a_usage_error_with_a_hint(tmp_path):
-    status, _, err = ticker("gen", "join", "--out", tmp_path / "g", "--tp", 3,
-                            env={"JAVA_HOME": None, "PATH": str(tmp_path)})
+    status, _, err = ticker(
+        "gen", "join", "--out", tmp_path / "g", "--tp", 3, env={"JAVA_HOME": None, "PATH": str(tmp_path)}
+    )
     assert_user_error(status, err, "no Java runtime found", "Spark needs a Java runtime", "--no-spark")
-    status, _, err = ticker("gen", "join", "--out", tmp_path / "g", "--tp", 3,
-                            env={"JAVA_HOME": str(tmp_path / "nojava")})
+    status, _, err = ticker(
+        "gen", "join", "--out", tmp_path / "g", "--tp", 3, env={"JAVA_HOME": str(tmp_path / "nojava")}
+    )
     assert_user_error(status, err, "has no bin/java", "Spark needs a Java runtime")
-    status, out, err = ticker("gen", "join", "--out", tmp_path / "g", "--tp", 3, "--no-spark",
-                              env={"JAVA_HOME": None, "PATH": str(tmp_path)})
+    status, out, err = ticker(
+        "gen", "join", "--out", tmp_path / "g", "--tp", 3, "--no-spark", env={"JAVA_HOME": None, "PATH": str(tmp_path)}
+    )
     assert status == 0 and (tmp_path / "g" / "stream.parquet").is_dir(), err
 
 
@@ -87,6 +98,7 @@ def test_write_stream_refuses_a_file_as_directory(tmp_path):
 
 # ---------------------------------------------------------------- output targets and source files
 
+
 @pytest.fixture
 def prog(tmp_path):
     (tmp_path / "p.lars").write_text("x :- a [1].\n")
@@ -94,11 +106,14 @@ def prog(tmp_path):
     return tmp_path
 
 
-@pytest.mark.parametrize("target,message", [
-    ("missing/out.jsonl", "directory '{d}/missing' does not exist"),
-    (".", "it is a directory"),
-    ("/dev/full", "No space left on device"),
-])
+@pytest.mark.parametrize(
+    "target,message",
+    [
+        ("missing/out.jsonl", "directory '{d}/missing' does not exist"),
+        (".", "it is a directory"),
+        ("/dev/full", "No space left on device"),
+    ],
+)
 def test_out_that_cannot_be_written(prog, target, message):
     path = target if target.startswith("/") else str(prog / target)
     status, out, err = ticker("run", prog / "p.lars", "--stream", prog / "s.stream", "--out", path)
@@ -114,7 +129,7 @@ def test_out_dash_is_stdout(prog):
 def test_output_wrapper_refuses_failures(tmp_path):
     from ticker_py.streams.output import open_output
 
-    for size in (10, 100_000):                  # fails on close (buffered) or on write
+    for size in (10, 100_000):  # fails on close (buffered) or on write
         out = open_output("/dev/full")
         with pytest.raises(UsageError, match="cannot write to '/dev/full': No space left on device"):
             out.write("x" * size)
@@ -124,12 +139,15 @@ def test_output_wrapper_refuses_failures(tmp_path):
     assert (tmp_path / "ok.txt").read_text() == "fine\n"
 
 
-@pytest.mark.parametrize("content,message,where", [
-    (b"x :- a.\n\xff\xfe b.\n", "is not UTF-8 text (byte 0xff)", ":2:1-2:"),
-    (b"x :- a.\n% \xc3\x28\n", "is not UTF-8 text (byte 0xc3)", ":2:3-4:"),
-    (b"x :- a.\n  c\x00d.\n", "is a binary file (a NUL byte)", ":2:4-5:"),
-    (bytes(range(256)), "is a binary file (a NUL byte)", ":1:1-2:"),
-])
+@pytest.mark.parametrize(
+    "content,message,where",
+    [
+        (b"x :- a.\n\xff\xfe b.\n", "is not UTF-8 text (byte 0xff)", ":2:1-2:"),
+        (b"x :- a.\n% \xc3\x28\n", "is not UTF-8 text (byte 0xc3)", ":2:3-4:"),
+        (b"x :- a.\n  c\x00d.\n", "is a binary file (a NUL byte)", ":2:4-5:"),
+        (bytes(range(256)), "is a binary file (a NUL byte)", ":1:1-2:"),
+    ],
+)
 @pytest.mark.parametrize("role", ["program", "background"])
 def test_binary_or_non_utf8_sources(prog, content, message, where, role):
     bad = prog / "bad.lars"
@@ -143,15 +161,20 @@ def test_binary_or_non_utf8_sources(prog, content, message, where, role):
 
 # ---------------------------------------------------------------- bounded work
 
+
 def test_a_huge_gap_is_refused_after_writing_what_came_before(prog):
     (prog / "gap.stream").write_text("0: a\n1: a\n1000000000000000: a\n")
     status, out, err = ticker("run", prog / "p.lars", "--stream", prog / "gap.stream")
-    assert_user_error(status, err, f"{prog / 'gap.stream'}:3:1-2: error: time 1000000000000000 is "
-                                   "999999999999999 time points after time point 1, more than --max-gap 100000")
+    assert_user_error(
+        status,
+        err,
+        f"{prog / 'gap.stream'}:3:1-2: error: time 1000000000000000 is "
+        "999999999999999 time points after time point 1, more than --max-gap 100000",
+    )
     assert [json.loads(line)["t"] for line in out.splitlines()] == [0, 1]
     status, out, err = ticker("run", prog / "p.lars", "--stream", prog / "gap.stream", "--max-gap", "-1")
     assert_user_error(status, err, "--max-gap must be an integer >= 0")
-    status, out, err = ticker("run", prog / "p.lars", "--stream", prog / "s.stream", "--until", 10 ** 12)
+    status, out, err = ticker("run", prog / "p.lars", "--stream", prog / "s.stream", "--until", 10**12)
     assert_user_error(status, err, "--until 1000000000000 is")
     assert [json.loads(line)["t"] for line in out.splitlines()] == [0, 1]
 
@@ -178,8 +201,8 @@ def test_lazy_driver_yields_each_time_point_of_a_gap_at_once():
         def evaluate(self, t):
             return t
 
-    it = drive(Echo(), [(0, []), (10 ** 12, [])])
-    assert [next(it) for _ in range(5)] == [0, 1, 2, 3, 4]     # no list of 10**12 results first
+    it = drive(Echo(), [(0, []), (10**12, [])])
+    assert [next(it) for _ in range(5)] == [0, 1, 2, 3, 4]  # no list of 10**12 results first
 
 
 @pytest.mark.parametrize("engine", ["native", "clingo", "incremental"])
@@ -187,9 +210,28 @@ def test_first_sigint_stops_a_long_run_with_everything_written(prog, engine):
     (prog / "long.stream").write_text("0: a\n1000000000: a\n")
     out_file = prog / "out.jsonl"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    p = subprocess.Popen([sys.executable, "-m", "ticker_py.cli", "run", str(prog / "p.lars"), "--stream",
-                          str(prog / "long.stream"), "--max-gap", "0", "--engine", engine, "--out", str(out_file)],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+    p = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "ticker_py.cli",
+            "run",
+            str(prog / "p.lars"),
+            "--stream",
+            str(prog / "long.stream"),
+            "--max-gap",
+            "0",
+            "--engine",
+            engine,
+            "--out",
+            str(out_file),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=ROOT,
+    )
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and (not out_file.exists() or out_file.stat().st_size < 200):

@@ -49,7 +49,7 @@ def test_more_answer_streams_than_clingo_counts_means_all(engine):
     program = "a :- not b. b :- not a."
     every = run(program, [(0, [])], engine=engine, models=0)
     assert len(every[0].models) == 2
-    for models in (2 ** 32, 2 ** 70):
+    for models in (2**32, 2**70):
         assert run(program, [(0, [])], engine=engine, models=models) == every
 
 
@@ -83,12 +83,15 @@ def test_explain_at_time_must_be_a_time(at):
         explain_at(PROGRAM, [(0, ["p(a)"])], at, "q(a)", engine="native")
 
 
-@pytest.mark.parametrize("kwargs,message", [
-    ({"program": b"x.lars"}, "a program is source text"),
-    ({"program": 5}, "a program is source text"),
-    ({"background": 5}, "background must be a path"),
-    ({"background_rdf": ["x.ttl"]}, "background_rdf must be a path"),
-])
+@pytest.mark.parametrize(
+    "kwargs,message",
+    [
+        ({"program": b"x.lars"}, "a program is source text"),
+        ({"program": 5}, "a program is source text"),
+        ({"background": 5}, "background must be a path"),
+        ({"background_rdf": ["x.ttl"]}, "background_rdf must be a path"),
+    ],
+)
 def test_load_program_arguments_of_a_wrong_type(kwargs, message):
     kwargs = {"program": PROGRAM, **kwargs}
     with pytest.raises(UsageError, match=message):
@@ -97,11 +100,29 @@ def test_load_program_arguments_of_a_wrong_type(kwargs, message):
 
 # ---------------------------------------------------------------- ticker gen
 
+
 def stream_times(out: Path) -> list:
-    return [json.loads(line)["t"] for line in
-            subprocess.run([sys.executable, "-m", "ticker_py.cli", "run", out / "program.lars", "--stream",
-                            out / "stream.parquet", "--engine", "native"], capture_output=True, text=True,
-                           check=True, cwd=ROOT, env={"PYTHONPATH": str(ROOT), "PATH": ""}).stdout.splitlines()]
+    return [
+        json.loads(line)["t"]
+        for line in subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "ticker_py.cli",
+                "run",
+                out / "program.lars",
+                "--stream",
+                out / "stream.parquet",
+                "--engine",
+                "native",
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=ROOT,
+            env={"PYTHONPATH": str(ROOT), "PATH": ""},
+        ).stdout.splitlines()
+    ]
 
 
 @pytest.mark.parametrize("layout", ["atom", "args"])
@@ -113,22 +134,32 @@ def test_gen_over_a_longer_stream_replaces_it(tmp_path, layout):
     meta = write_stream(tmp_path, "join", "parquet", parquet_layout=layout, tp=3, rate=2)
     assert meta["time_points"] == 3 and [p.name for p in (tmp_path / "stream.parquet").iterdir()] == ["block=0"]
     assert stream_times(tmp_path) == [0, 1, 2]
-    assert (tmp_path / "notes.txt").read_text() == "mine\n"     # files gen does not write are kept
+    assert (tmp_path / "notes.txt").read_text() == "mine\n"  # files gen does not write are kept
 
 
 def test_gen_formats_written_one_after_another_are_all_kept(tmp_path):
     # what ticker bench throughput does: one stream in every format in one directory
     for fmt in ("parquet", "text", "jsonl"):
         write_stream(tmp_path, "join", fmt, tp=3, rate=2)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["meta.json", "program.lars", "stream.jsonl",
-                                                          "stream.parquet", "stream.stream"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "meta.json",
+        "program.lars",
+        "stream.jsonl",
+        "stream.parquet",
+        "stream.stream",
+    ]
     assert stream_times(tmp_path) == [0, 1, 2]
 
 
-@pytest.mark.parametrize("name,params", [
-    ("box-chain-99999999999", {}), ("rules", {"r": 10 ** 6 + 1}), ("join", {"rate": 10 ** 7 + 1}),
-    ("b1", {"items": 2 ** 70}),
-])
+@pytest.mark.parametrize(
+    "name,params",
+    [
+        ("box-chain-99999999999", {}),
+        ("rules", {"r": 10**6 + 1}),
+        ("join", {"rate": 10**7 + 1}),
+        ("b1", {"items": 2**70}),
+    ],
+)
 def test_gen_sizes_too_large_for_memory_are_refused(tmp_path, name, params):
     # box-chain-99999999999 used to build its program until the machine ran out of memory
     from ticker_py.workloads import MAX_PARAMS, resolve
@@ -146,9 +177,16 @@ def test_gen_sizes_too_large_for_memory_are_refused(tmp_path, name, params):
 
 # ---------------------------------------------------------------- ticker bench
 
+
 def ticker(*args):
-    out = subprocess.run([sys.executable, "-m", "ticker_py.cli", *map(str, args)], capture_output=True, text=True,
-                         cwd=ROOT, env={"PYTHONPATH": str(ROOT), "PATH": ""}, timeout=300)
+    out = subprocess.run(
+        [sys.executable, "-m", "ticker_py.cli", *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={"PYTHONPATH": str(ROOT), "PATH": ""},
+        timeout=300,
+    )
     return out.returncode, out.stderr
 
 
@@ -161,13 +199,16 @@ def test_bench_budget_must_be_a_positive_number(budget):
     assert Settings(budget=0.5).budget == 0.5
 
 
-@pytest.mark.parametrize("content,message", [
-    (None, "cannot read '{p}': No such file or directory"),
-    ("", "is not a results.json of ticker bench: Expecting value"),
-    (b"\xff\xfe", "is not a results.json of ticker bench"),
-    ("[1, 2]", "is not a results.json of ticker bench: no 'date'"),
-    ('{"runs": []}', "is not a results.json of ticker bench: no 'date'"),
-])
+@pytest.mark.parametrize(
+    "content,message",
+    [
+        (None, "cannot read '{p}': No such file or directory"),
+        ("", "is not a results.json of ticker bench: Expecting value"),
+        (b"\xff\xfe", "is not a results.json of ticker bench"),
+        ("[1, 2]", "is not a results.json of ticker bench: no 'date'"),
+        ('{"runs": []}', "is not a results.json of ticker bench: no 'date'"),
+    ],
+)
 def test_bench_report_from_a_file_that_is_no_results_json(tmp_path, content, message):
     from ticker_py.bench.results import load_json
 
@@ -193,7 +234,7 @@ def test_bench_out_onto_a_file_is_refused_before_measuring(tmp_path, suite):
 
 # ---------------------------------------------------------------- strings clingo cannot hold
 
-CHOICE = "q(X) :- p(X) in [2], not r(X). r(X) :- p(X) in [2], not q(X)."   # a clingo-solved part everywhere
+CHOICE = "q(X) :- p(X) in [2], not r(X). r(X) :- p(X) in [2], not q(X)."  # a clingo-solved part everywhere
 
 
 @pytest.mark.parametrize("engine", ["clingo", "incremental", "incremental-pure"])
@@ -208,7 +249,9 @@ def test_a_nul_string_is_refused_by_the_clingo_engines(engine, form):
 
 def test_a_nul_string_from_a_stream_file_is_located(tmp_path):
     stream = tmp_path / "s.jsonl"
-    stream.write_text(json.dumps({"t": 0, "atoms": ["p(a)"]}) + "\n" + json.dumps({"t": 1, "atoms": ['p("\0")']}) + "\n")
+    stream.write_text(
+        json.dumps({"t": 0, "atoms": ["p(a)"]}) + "\n" + json.dumps({"t": 1, "atoms": ['p("\0")']}) + "\n"
+    )
     with pytest.raises(StreamError, match=f"{stream}:2:1-2: error: string "):
         run(CHOICE, stream, engine="clingo")
 
@@ -228,11 +271,14 @@ def test_a_lone_surrogate_is_refused_everywhere(engine, atom):
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-@pytest.mark.parametrize("source,where,what", [
-    ('q("a\0").', "1:5-6", "a NUL character"),
-    ('q(X) :- p(X) [1],\n  X != "\0".', "2:9-10", "a NUL character"),
-    ('q :- p("\ud800") [1].', "1:9-10", "a lone surrogate"),
-])
+@pytest.mark.parametrize(
+    "source,where,what",
+    [
+        ('q("a\0").', "1:5-6", "a NUL character"),
+        ('q(X) :- p(X) [1],\n  X != "\0".', "2:9-10", "a NUL character"),
+        ('q :- p("\ud800") [1].', "1:9-10", "a lone surrogate"),
+    ],
+)
 def test_program_text_with_a_nul_or_a_lone_surrogate(engine, source, where, what):
     with pytest.raises(ProgramError, match=f"<string>:{where}: error: program text has {what}"):
         run(source, [(0, [])], engine=engine)
@@ -240,15 +286,19 @@ def test_program_text_with_a_nul_or_a_lone_surrogate(engine, source, where, what
 
 # ---------------------------------------------------------------- sharded runs
 
+
 @pytest.mark.parametrize("runner", ["local", "spark"])
-@pytest.mark.parametrize("kwargs,message", [
-    ({"shards": True}, "--shards must be an integer >= 1, not True"),
-    ({"shards": 10 ** 5}, "--shards must be at most 10000"),
-    ({"models": None}, "--models must be an integer >= 0, not None"),
-    ({"models": "1"}, "--models must be an integer >= 0, not '1'"),
-    ({"until": "3"}, "--until must be an integer >= 0, not '3'"),
-    ({"until": -1}, "--until must be an integer >= 0, not -1"),
-])
+@pytest.mark.parametrize(
+    "kwargs,message",
+    [
+        ({"shards": True}, "--shards must be an integer >= 1, not True"),
+        ({"shards": 10**5}, "--shards must be at most 10000"),
+        ({"models": None}, "--models must be an integer >= 0, not None"),
+        ({"models": "1"}, "--models must be an integer >= 0, not '1'"),
+        ({"until": "3"}, "--until must be an integer >= 0, not '3'"),
+        ({"until": -1}, "--until must be an integer >= 0, not -1"),
+    ],
+)
 def test_sharded_run_arguments(runner, kwargs, message):
     # checked before anything runs: the Spark run starts no Spark session for these
     if runner == "local":
@@ -258,4 +308,3 @@ def test_sharded_run_arguments(runner, kwargs, message):
     kwargs = {"shards": 2, **kwargs}
     with pytest.raises(UsageError, match=message.replace("(", r"\(")):
         list(run_sharded(PROGRAM, [(0, ["p(a)"])], **kwargs))
-

@@ -26,6 +26,7 @@ def files(tmp_path):
         p = tmp_path / name
         p.write_text(text)
         return p
+
     return make
 
 
@@ -53,8 +54,9 @@ def test_run_text_no_answer_vs_empty(capsys, files):
 def test_run_models_all_and_show_at(capsys, files):
     prog = files("p.lars", "b :- not c.\nc :- not b.\na at T :- p at T in [2], c.\n")
     stream = files("s.stream", "0: p\n")
-    code, out, _ = ticker(capsys, "run", prog, "--stream", stream, "--models", "0", "--show-at",
-                          "--until", "1", "--engine", "clingo")
+    code, out, _ = ticker(
+        capsys, "run", prog, "--stream", stream, "--models", "0", "--show-at", "--until", "1", "--engine", "clingo"
+    )
     assert code == 0
     first, second = (json.loads(x) for x in out.splitlines())
     assert first == {"t": 0, "c": 1, "models": [["a", "c"], ["b"]], "at": [[], []]}
@@ -92,13 +94,21 @@ def test_encode_at(capsys):
 BAD_PROGRAMS = {
     "syntax": ("a :- b c.\n", "p.lars:1:8-9: error: syntax error, unexpected 'c'", "expected"),
     "unsafe": ("a(X) :- b.\n", "p.lars:1:3-4: error: unsafe variable 'X'", "positive body atom"),
-    "tuple-intensional": ("a :- b [2 #].\nb :- c.\n", "p.lars:1:6-13: error: tuple window over intensional predicate 'b/0'", "extensional"),
+    "tuple-intensional": (
+        "a :- b [2 #].\nb :- c.\n",
+        "p.lars:1:6-13: error: tuple window over intensional predicate 'b/0'",
+        "extensional",
+    ),
     "box-cycle": ("a :- a always [3].\n", "p.lars:1:6-18: error: positive cycle through a box window", "cycle"),
     "tuple-zero": ("a :- b [0 #].\n", "p.lars:1:8-13: error: tuple window of size 0", "n >= 1"),
     "negative-size": ("a :- b [-2].\n", "p.lars:1:8-12: error: negative window size", "n >= 0"),
     "unknown-unit": ("a :- b [3 days].\n", "p.lars:1:11-15: error: unknown window unit 'days'", "sec, ms, min, h"),
     "arity": ("a :- b(1), b(1,2).\n", "p.lars:1:12-18: error: predicate 'b' used with arity 2 and 1", "first used"),
-    "clock": ("a :- b [500 ms].\n", "p.lars:1:8-16: error: window [500 ms] is not a whole number of time points", "clock"),
+    "clock": (
+        "a :- b [500 ms].\n",
+        "p.lars:1:8-16: error: window [500 ms] is not a whole number of time points",
+        "clock",
+    ),
 }
 
 
@@ -140,17 +150,23 @@ def test_bad_stream_keeps_accepted_output(kind, every, capsys, files, monkeypatc
     assert sorted({json.loads(x)["t"] for x in out.splitlines()}) == evaluated
 
 
-@pytest.mark.parametrize("argv,what", [
-    (["run", "{prog}", "--engine", "warp"], "unknown engine 'warp'"),
-    (["run", "{prog}", "--format", "xml"], "unknown format 'xml'"),
-    (["run", "{missing}"], "does not exist"),
-    (["run", "{prog}", "--stream", "{missing}"], "does not exist"),
-    (["run", "{general}", "--engine", "native"], "the native engine cannot run this program"),
-    (["run", "{prog}", "--clock", "fast"], "bad clock"),
-])
+@pytest.mark.parametrize(
+    "argv,what",
+    [
+        (["run", "{prog}", "--engine", "warp"], "unknown engine 'warp'"),
+        (["run", "{prog}", "--format", "xml"], "unknown format 'xml'"),
+        (["run", "{missing}"], "does not exist"),
+        (["run", "{prog}", "--stream", "{missing}"], "does not exist"),
+        (["run", "{general}", "--engine", "native"], "the native engine cannot run this program"),
+        (["run", "{prog}", "--clock", "fast"], "bad clock"),
+    ],
+)
 def test_bad_arguments(argv, what, capsys, files):
-    paths = {"prog": files("p.lars", "q :- p.\n"), "missing": files("x", "").parent / "missing.lars",
-             "general": files("g.lars", "a :- not b.\nb :- not a.\n")}
+    paths = {
+        "prog": files("p.lars", "q :- p.\n"),
+        "missing": files("x", "").parent / "missing.lars",
+        "general": files("g.lars", "a :- not b.\nb :- not a.\n"),
+    }
     stdin = files("in.stream", "0: p\n")
     argv = [a.format(**paths) for a in argv]
     if "--stream" not in argv:
@@ -160,9 +176,23 @@ def test_bad_arguments(argv, what, capsys, files):
 
 
 def test_installed_command_runs_the_shipped_example():
-    proc = subprocess.run([sys.executable, "-m", "ticker_py.cli", "run", "encodings/caching.lars",
-                           "--stream", "encodings/caching.stream", "--format", "text"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ticker_py.cli",
+            "run",
+            "encodings/caching.lars",
+            "--stream",
+            "encodings/caching.stream",
+            "--format",
+            "text",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     assert len(lines) == 120 and lines[0].startswith("t=0 c=1: {") and "lfu" in lines[0]
@@ -172,9 +202,17 @@ def test_changes_from_engine_deltas_equal_model_diffs(capsys):
     # the native engine reports deltas only (changes-only mode); clingo's models are diffed
     outs = []
     for engine in ("clingo", "native", "incremental"):
-        code, out, err = ticker(capsys, "run", ROOT / "encodings" / "caching.lars", "--stream",
-                                ROOT / "encodings" / "caching.stream", "--changes", "--show-at",
-                                "--engine", engine)
+        code, out, err = ticker(
+            capsys,
+            "run",
+            ROOT / "encodings" / "caching.lars",
+            "--stream",
+            ROOT / "encodings" / "caching.stream",
+            "--changes",
+            "--show-at",
+            "--engine",
+            engine,
+        )
         assert code == 0, err
         outs.append(out)
     assert len(outs[0].splitlines()) == 120
@@ -228,8 +266,9 @@ def test_help_shows_choices_and_defaults(capsys):
     assert "(default: auto)" in text and "(default: 1)" in text and "(default: 1s)" in text
 
 
-@pytest.mark.parametrize("clock,ms", [("1s", 1000), ("2", 2000), ("500ms", 500), ("3 sec", 3000),
-                                      ("1min", 60_000), ("1h", 3_600_000)])
+@pytest.mark.parametrize(
+    "clock,ms", [("1s", 1000), ("2", 2000), ("500ms", 500), ("3 sec", 3000), ("1min", 60_000), ("1h", 3_600_000)]
+)
 def test_clock_units_are_the_window_units_and_s(clock, ms):
     from ticker_py.api import parse_clock
 

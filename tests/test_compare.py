@@ -30,6 +30,7 @@ def files(tmp_path):
         p = tmp_path / name
         p.write_text(text)
         return p
+
     return make
 
 
@@ -64,8 +65,9 @@ STREAM = "0: p(a)\n1: p(b)\n3: p(c)\n5: p(d)\n"
 
 
 def test_engines_agree_exit_0(capsys, files):
-    code, out, err = ticker(capsys, "compare", files("p.lars", PROG), "--stream", files("s.stream", STREAM),
-                            "--engines", "clingo,native")
+    code, out, err = ticker(
+        capsys, "compare", files("p.lars", PROG), "--stream", files("s.stream", STREAM), "--engines", "clingo,native"
+    )
     assert code == 0, err
     assert "agree on all 6 ticks" in out
 
@@ -76,19 +78,27 @@ def test_answer_streams_compared_as_sets(capsys, files, monkeypatch):
             res = self.inner.evaluate(t)
             return Result(res.t, res.c, tuple(reversed(res.models)))
 
-    monkeypatch.setattr(compare, "default_factory", lambda name: Reversed if name == "incremental"
-                        else clingo_factory)
-    code, out, err = ticker(capsys, "compare", files("p.lars", CHOICE), "--stream", files("s.stream", "0:\n2:\n"),
-                            "--engines", "clingo,incremental", "--models", "0")
+    monkeypatch.setattr(compare, "default_factory", lambda name: Reversed if name == "incremental" else clingo_factory)
+    code, out, err = ticker(
+        capsys,
+        "compare",
+        files("p.lars", CHOICE),
+        "--stream",
+        files("s.stream", "0:\n2:\n"),
+        "--engines",
+        "clingo,incremental",
+        "--models",
+        "0",
+    )
     assert code == 0, err
 
 
 def test_broken_engine_reported_with_time_and_atom(capsys, files, monkeypatch):
     real = compare.default_factory
-    monkeypatch.setattr(compare, "default_factory",
-                        lambda name: DropAtom if name == "native" else real(name))
-    code, out, err = ticker(capsys, "compare", files("p.lars", PROG), "--stream", files("s.stream", STREAM),
-                            "--engines", "clingo,native")
+    monkeypatch.setattr(compare, "default_factory", lambda name: DropAtom if name == "native" else real(name))
+    code, out, err = ticker(
+        capsys, "compare", files("p.lars", PROG), "--stream", files("s.stream", STREAM), "--engines", "clingo,native"
+    )
     assert code == EXIT_DIFFER, err
     assert "t=3 c=3: engines differ" in out
     assert "native is missing (vs clingo): q(c)" in out
@@ -113,8 +123,9 @@ def test_extra_answer_stream_is_named():
             res = self.inner.evaluate(t)
             return Result(res.t, res.c, res.models + (Model(frozenset({("z",)})),))
 
-    cmp = compare.compare_engines(load_program(CHOICE), [(0, [])], {"clingo": clingo_factory, "x": ExtraModel},
-                                  models=0)
+    cmp = compare.compare_engines(
+        load_program(CHOICE), [(0, [])], {"clingo": clingo_factory, "x": ExtraModel}, models=0
+    )
     text = compare.format_comparison(cmp)
     assert "x has extra answer stream (vs clingo): {z}" in text
 
@@ -125,8 +136,9 @@ def test_tuple_order_reverse_changes_tuple_window(capsys, files):
     results = {}
     for order in ("arrival", "reverse"):
         out_file = files(f"{order}.jsonl", "")
-        code, out, err = ticker(capsys, "enumerate", prog, "--stream", stream, "--out", out_file,
-                                "--tuple-order", order)
+        code, out, err = ticker(
+            capsys, "enumerate", prog, "--stream", stream, "--out", out_file, "--tuple-order", order
+        )
         assert code == 0, err
         results[order] = [json.loads(line)["atoms"] for line in out_file.read_text().splitlines()]
     assert results == {"arrival": [["q(b)"]], "reverse": [["q(a)"]]}
@@ -137,8 +149,13 @@ def test_tuple_order_reverse_changes_tuple_window(capsys, files):
 
 def test_bad_arguments_exit_2(capsys, files):
     prog, stream = files("p.lars", PROG), files("s.stream", STREAM)
-    for extra in (["--engines", "clingo,nope"], ["--tuple-order", "sideways"], ["--every", "never"],
-                  ["--consequences", "timid"], ["--models", "-1"]):
+    for extra in (
+        ["--engines", "clingo,nope"],
+        ["--tuple-order", "sideways"],
+        ["--every", "never"],
+        ["--consequences", "timid"],
+        ["--models", "-1"],
+    ):
         code, out, err = ticker(capsys, "compare", prog, "--stream", stream, *extra)
         assert code == 2 and "error:" in err, extra
 
@@ -149,8 +166,7 @@ def test_consequences_function():
     cautious = list(consequences(compare.iter_results(a, [(0, [])], models=0), "cautious"))
     assert [(c.t, c.answer_streams, c.atoms) for c in brave] == [(0, 2, ["a", "b", "c"]), (1, 2, ["a", "b", "c"])]
     assert [(c.answer_streams, c.atoms) for c in cautious] == [(2, ["c"])]
-    none = list(consequences(compare.iter_results(load_program("a :- not a."), [(0, [])], models=0),
-                                     "cautious"))
+    none = list(consequences(compare.iter_results(load_program("a :- not a."), [(0, [])], models=0), "cautious"))
     assert [(c.answer_streams, c.atoms) for c in none] == [(0, None)]
 
 
@@ -158,25 +174,34 @@ def test_enumerate_streams_answer_streams_to_file(capsys, files):
     prog = files("c.lars", CHOICE)
     stream = files("s.stream", "0:\n1:\n")
     out_file = files("all.jsonl", "")
-    code, out, err = ticker(capsys, "enumerate", prog, "--stream", stream, "--out", out_file,
-                            "--consequences", "cautious")
+    code, out, err = ticker(
+        capsys, "enumerate", prog, "--stream", stream, "--out", out_file, "--consequences", "cautious"
+    )
     assert code == 0, err
     per_tick = [json.loads(line) for line in out.splitlines()]
-    assert per_tick == [{"t": 0, "c": 0, "answer_streams": 2, "cautious": ["c"]},
-                        {"t": 1, "c": 0, "answer_streams": 2, "cautious": ["c"]}]
+    assert per_tick == [
+        {"t": 0, "c": 0, "answer_streams": 2, "cautious": ["c"]},
+        {"t": 1, "c": 0, "answer_streams": 2, "cautious": ["c"]},
+    ]
     lines = [json.loads(line) for line in out_file.read_text().splitlines()]
-    assert {(x["t"], tuple(x["atoms"])) for x in lines} == {(0, ("a", "c")), (0, ("b", "c")),
-                                                           (1, ("a", "c")), (1, ("b", "c"))}
+    assert {(x["t"], tuple(x["atoms"])) for x in lines} == {
+        (0, ("a", "c")),
+        (0, ("b", "c")),
+        (1, ("a", "c")),
+        (1, ("b", "c")),
+    }
     assert sorted(x["model"] for x in lines) == [0, 0, 1, 1]
-    code, out, err = ticker(capsys, "compare", prog, "--stream", stream, "--engines", "clingo",
-                            "--consequences", "brave")
+    code, out, err = ticker(
+        capsys, "compare", prog, "--stream", stream, "--engines", "clingo", "--consequences", "brave"
+    )
     assert code == 0 and json.loads(out.splitlines()[0])["brave"] == ["a", "b", "c"]
 
 
 def test_enumerate_no_answer_stream_line(capsys, files):
     out_file = files("none.jsonl", "")
-    code, out, err = ticker(capsys, "enumerate", files("n.lars", "a :- not a.\n"), "--stream",
-                            files("s.stream", "0:\n"), "--out", out_file)
+    code, out, err = ticker(
+        capsys, "enumerate", files("n.lars", "a :- not a.\n"), "--stream", files("s.stream", "0:\n"), "--out", out_file
+    )
     assert code == 0, err
     assert json.loads(out_file.read_text()) == {"t": 0, "c": 0, "model": None, "atoms": None}
     assert json.loads(out) == {"t": 0, "c": 0, "answer_streams": 0}
@@ -196,7 +221,8 @@ def test_crashing_engine_is_a_difference_not_a_crash():
                 raise RuntimeError("boom")
             return self.inner.evaluate(t)
 
-    cmp = compare.compare_engines(load_program(PROG), [(0, ["p(a)"]), (2, [])],
-                                  {"clingo": clingo_factory, "crashes": Crashes})
+    cmp = compare.compare_engines(
+        load_program(PROG), [(0, ["p(a)"]), (2, [])], {"clingo": clingo_factory, "crashes": Crashes}
+    )
     assert [t.t for t in cmp.differing][:1] == [1]
     assert "crashes raised RuntimeError: boom" in compare.format_comparison(cmp)

@@ -5,9 +5,19 @@ import importlib
 
 import pytest
 
-MODULES = ["ticker_py.api", "ticker_py.semantics", "ticker_py.semantics_compare", "ticker_py.syntax",
-           "ticker_py.analysis", "ticker_py.analysis.sharding", "ticker_py.encode.static", "ticker_py.compare",
-           "ticker_py.consequences", "ticker_py.streams.drive", "ticker_py.explain"]
+MODULES = [
+    "ticker_py.api",
+    "ticker_py.semantics",
+    "ticker_py.semantics_compare",
+    "ticker_py.syntax",
+    "ticker_py.analysis",
+    "ticker_py.analysis.sharding",
+    "ticker_py.encode.static",
+    "ticker_py.compare",
+    "ticker_py.consequences",
+    "ticker_py.streams.drive",
+    "ticker_py.explain",
+]
 
 
 @pytest.mark.parametrize("name", MODULES)

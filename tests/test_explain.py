@@ -6,12 +6,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from explain_checker import check_explanation
 from helpers import scaled
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from strategies import programs_and_streams
+
 from ticker_py import Reasoner
 from ticker_py.api import records_from
 from ticker_py.errors import UsageError
@@ -101,117 +101,245 @@ def test_explanations_pass_the_checker_many(case, every):
 
 
 CASES = [  # (name, program, stream, t, atom, why_not, model, expected text)
-    ('tuple-diamond-why', 'a(X) :- p(X) in [2 #], not q.',
-     [(0, ['p(1)']), (1, ['p(2)', 'r']), (2, [])], 2, 'a(2)', False, 1, """\
+    (
+        "tuple-diamond-why",
+        "a(X) :- p(X) in [2 #], not q.",
+        [(0, ["p(1)"]), (1, ["p(2)", "r"]), (2, [])],
+        2,
+        "a(2)",
+        False,
+        1,
+        """\
 why a(2): t=2 c=3, answer stream 1 of 1
   a(2) at 2  <-  a(X) :- p(X) in [2 #], not q.  [X=2]  (<string>:1)
     p(2) in [2 #]: tuple window of the last 2 atoms [1, 2] (atoms #2..#3), witness
       p(2) arrived at t=1 (#2)
-    not q: q does not hold at t=2"""),
-    ('time-diamond', 'a :- p(X) in [3], X > 1.',
-     [(0, ['p(2)']), (1, []), (2, ['p(1)']), (3, [])], 3, 'a', False, 1, """\
+    not q: q does not hold at t=2""",
+    ),
+    (
+        "time-diamond",
+        "a :- p(X) in [3], X > 1.",
+        [(0, ["p(2)"]), (1, []), (2, ["p(1)"]), (3, [])],
+        3,
+        "a",
+        False,
+        1,
+        """\
 why a: t=3 c=2, answer stream 1 of 1
   a at 3  <-  a :- p(X) in [3], X > 1.  [X=2]  (<string>:1)
     p(2) in [3]: window [0, 3], witness
       p(2) arrived at t=0
-    2 > 1: true"""),
-    ('time-box', 'a(X) :- p(X) always [2].',
-     [(0, ['p(1)']), (1, ['p(1)']), (2, ['p(1)', 'p(2)']), (3, ['p(1)'])], 3, 'a(1)', False, 1, """\
+    2 > 1: true""",
+    ),
+    (
+        "time-box",
+        "a(X) :- p(X) always [2].",
+        [(0, ["p(1)"]), (1, ["p(1)"]), (2, ["p(1)", "p(2)"]), (3, ["p(1)"])],
+        3,
+        "a(1)",
+        False,
+        1,
+        """\
 why a(1): t=3 c=5, answer stream 1 of 1
   a(1) at 3  <-  a(X) :- p(X) always [2].  [X=1]  (<string>:1)
     p(1) always [2]: window [1, 3], every time point
-      p(1) arrived at t=1, 2, 3"""),
-    ('time-at', 'a(T) :- p(1) at T in [2].',
-     [(0, ['p(1)']), (1, ['p(1)']), (2, []), (3, [])], 3, 'a(1)', False, 1, """\
+      p(1) arrived at t=1, 2, 3""",
+    ),
+    (
+        "time-at",
+        "a(T) :- p(1) at T in [2].",
+        [(0, ["p(1)"]), (1, ["p(1)"]), (2, []), (3, [])],
+        3,
+        "a(1)",
+        False,
+        1,
+        """\
 why a(1): t=3 c=2, answer stream 1 of 1
   a(1) at 3  <-  a(T) :- p(1) at T in [2].  [T=1]  (<string>:1)
     p(1) at 1 in [2]: window [1, 3], pinned at 1
-      p(1) arrived at t=1"""),
-    ('tuple-diamond', 'a :- p(X) in [2 #].',
-     [(0, ['p(1)']), (1, ['q']), (2, ['q'])], 2, 'a', True, 1, """\
+      p(1) arrived at t=1""",
+    ),
+    (
+        "tuple-diamond",
+        "a :- p(X) in [2 #].",
+        [(0, ["p(1)"]), (1, ["q"]), (2, ["q"])],
+        2,
+        "a",
+        True,
+        1,
+        """\
 why-not a: t=2 c=3, answer stream 1 of 1
   a does not hold at 2
     a :- p(X) in [2 #].  (<string>:1)
-      fails at p(X) in [2 #]: no p(X) in the tuple window of the last 2 atoms [1, 2] (atoms #2..#3)"""),
-    ('tuple-box', 'a :- q always [2 #].',
-     [(0, ['p(1)']), (1, ['q']), (2, ['q'])], 2, 'a', False, 1, """\
+      fails at p(X) in [2 #]: no p(X) in the tuple window of the last 2 atoms [1, 2] (atoms #2..#3)""",
+    ),
+    (
+        "tuple-box",
+        "a :- q always [2 #].",
+        [(0, ["p(1)"]), (1, ["q"]), (2, ["q"])],
+        2,
+        "a",
+        False,
+        1,
+        """\
 why a: t=2 c=3, answer stream 1 of 1
   a at 2  <-  a :- q always [2 #].  (<string>:1)
     q always [2 #]: tuple window of the last 2 atoms [1, 2] (atoms #2..#3), every time point
-      q arrived at t=1 (#2), 2 (#3)"""),
-    ('tuple-at', 'a(T) :- q at T in [3 #].',
-     [(0, ['p(1)']), (1, ['q']), (2, ['q', 'p(1)'])], 2, 'a(1)', False, 1, """\
+      q arrived at t=1 (#2), 2 (#3)""",
+    ),
+    (
+        "tuple-at",
+        "a(T) :- q at T in [3 #].",
+        [(0, ["p(1)"]), (1, ["q"]), (2, ["q", "p(1)"])],
+        2,
+        "a(1)",
+        False,
+        1,
+        """\
 why a(1): t=2 c=4, answer stream 1 of 1
   a(1) at 2  <-  a(T) :- q at T in [3 #].  [T=1]  (<string>:1)
     q at 1 in [3 #]: tuple window of the last 3 atoms [1, 2] (atoms #2..#4), pinned at 1
-      q arrived at t=1 (#2)"""),
-    ('unwindowed-at', 'a(T) :- p at T.',
-     [(0, ['p']), (1, []), (2, [])], 2, 'a(0)', False, 1, """\
+      q arrived at t=1 (#2)""",
+    ),
+    (
+        "unwindowed-at",
+        "a(T) :- p at T.",
+        [(0, ["p"]), (1, []), (2, [])],
+        2,
+        "a(0)",
+        False,
+        1,
+        """\
 why a(0): t=2 c=1, answer stream 1 of 1
   a(0) at 2  <-  a(T) :- p at T.  [T=0]  (<string>:1)
     p at 0: timeline [0, 2], pinned at 0
-      p arrived at t=0"""),
-    ('at-head-past', 'a at T :- p(V) at T in [3], V > 1. b :- a in [3].',
-     [(0, []), (1, ['p(5)']), (2, []), (3, [])], 3, 'b', False, 1, """\
+      p arrived at t=0""",
+    ),
+    (
+        "at-head-past",
+        "a at T :- p(V) at T in [3], V > 1. b :- a in [3].",
+        [(0, []), (1, ["p(5)"]), (2, []), (3, [])],
+        3,
+        "b",
+        False,
+        1,
+        """\
 why b: t=3 c=1, answer stream 1 of 1
   b at 3  <-  b :- a in [3].  (<string>:1)
     a in [3]: window [0, 3], witness
       a at 1  <-  a at T :- p(V) at T in [3], V > 1.  [T=1, V=5]  (<string>:1)
         p(5) at 1 in [3]: window [0, 3], pinned at 1
           p(5) arrived at t=1
-        5 > 1: true"""),
-    ('at-head-past-atom', 'a at T :- p(V) at T in [3], V > 1. b :- a in [3].',
-     [(0, []), (1, ['p(5)']), (2, []), (3, [])], 3, 'a at 1', False, 1, """\
+        5 > 1: true""",
+    ),
+    (
+        "at-head-past-atom",
+        "a at T :- p(V) at T in [3], V > 1. b :- a in [3].",
+        [(0, []), (1, ["p(5)"]), (2, []), (3, [])],
+        3,
+        "a at 1",
+        False,
+        1,
+        """\
 why a at 1: t=3 c=1, answer stream 1 of 1
   a at 1  <-  a at T :- p(V) at T in [3], V > 1.  [T=1, V=5]  (<string>:1)
     p(5) at 1 in [3]: window [0, 3], pinned at 1
       p(5) arrived at t=1
-    5 > 1: true"""),
-    ('negation', 'a(X) :- p(X), not b(X). b(X) :- q(X) in [1].',
-     [(0, ['q(1)']), (1, ['p(1)', 'p(2)'])], 1, 'a(2)', False, 1, """\
+    5 > 1: true""",
+    ),
+    (
+        "negation",
+        "a(X) :- p(X), not b(X). b(X) :- q(X) in [1].",
+        [(0, ["q(1)"]), (1, ["p(1)", "p(2)"])],
+        1,
+        "a(2)",
+        False,
+        1,
+        """\
 why a(2): t=1 c=3, answer stream 1 of 1
   a(2) at 1  <-  a(X) :- p(X), not b(X).  [X=2]  (<string>:1)
     p(2) arrived at t=1
     not b(2): b(2) does not hold at t=1
       b(2) does not hold at 1
         b(X) :- q(X) in [1].  [X=2]  (<string>:1)
-          fails at q(2) in [1]: no q(2) in the window [0, 1]"""),
-    ('negation-why-not', 'a(X) :- p(X), not b(X). b(X) :- q(X) in [1].',
-     [(0, ['q(1)']), (1, ['p(1)', 'p(2)'])], 1, 'a(1)', True, 1, """\
+          fails at q(2) in [1]: no q(2) in the window [0, 1]""",
+    ),
+    (
+        "negation-why-not",
+        "a(X) :- p(X), not b(X). b(X) :- q(X) in [1].",
+        [(0, ["q(1)"]), (1, ["p(1)", "p(2)"])],
+        1,
+        "a(1)",
+        True,
+        1,
+        """\
 why-not a(1): t=1 c=3, answer stream 1 of 1
   a(1) does not hold at 1
     a(X) :- p(X), not b(X).  [X=1]  (<string>:1)
       fails at not b(1): b(1) holds
-        b(1) holds at 1 (derived)"""),
-    ('recursion', 'r(X,Y) :- e(X,Y) in [5]. r(X,Z) :- r(X,Y), e(Y,Z) in [5].',
-     [(0, ['e(1,2)']), (1, ['e(2,3)'])], 1, 'r(1,3)', False, 1, """\
+        b(1) holds at 1 (derived)""",
+    ),
+    (
+        "recursion",
+        "r(X,Y) :- e(X,Y) in [5]. r(X,Z) :- r(X,Y), e(Y,Z) in [5].",
+        [(0, ["e(1,2)"]), (1, ["e(2,3)"])],
+        1,
+        "r(1,3)",
+        False,
+        1,
+        """\
 why r(1,3): t=1 c=2, answer stream 1 of 1
   r(1,3) at 1  <-  r(X,Z) :- r(X,Y), e(Y,Z) in [5].  [X=1, Y=2, Z=3]  (<string>:1)
     r(1,2) at 1  <-  r(X,Y) :- e(X,Y) in [5].  [X=1, Y=2]  (<string>:1)
       e(1,2) in [5]: window [0, 1], witness
         e(1,2) arrived at t=0
     e(2,3) in [5]: window [0, 1], witness
-      e(2,3) arrived at t=1"""),
-    ('two-answer-streams-1', 'a :- not b, p in [2]. b :- not a.',
-     [(0, ['p'])], 0, 'a', False, 1, """\
+      e(2,3) arrived at t=1""",
+    ),
+    (
+        "two-answer-streams-1",
+        "a :- not b, p in [2]. b :- not a.",
+        [(0, ["p"])],
+        0,
+        "a",
+        False,
+        1,
+        """\
 why a: t=0 c=1, answer stream 1 of 2
   a at 0  <-  a :- not b, p in [2].  (<string>:1)
     not b: b does not hold at t=0
       b at 0: false by the choice of this answer stream (on a cycle through negation)
     p in [2]: window [0, 0], witness
       p arrived at t=0
-  assuming (the choice of this answer stream): not b at 0"""),
-    ('two-answer-streams-2', 'a :- not b, p in [2]. b :- not a.',
-     [(0, ['p'])], 0, 'b', False, 2, """\
+  assuming (the choice of this answer stream): not b at 0""",
+    ),
+    (
+        "two-answer-streams-2",
+        "a :- not b, p in [2]. b :- not a.",
+        [(0, ["p"])],
+        0,
+        "b",
+        False,
+        2,
+        """\
 why b: t=0 c=1, answer stream 2 of 2
   b at 0  <-  b :- not a.  (<string>:1)
     not a: a does not hold at t=0
       a at 0: false by the choice of this answer stream (on a cycle through negation)
-  assuming (the choice of this answer stream): not a at 0"""),
-    ('no-rule', 'a :- p. ',
-     [(0, [])], 0, 'p', True, 1, """\
+  assuming (the choice of this answer stream): not a at 0""",
+    ),
+    (
+        "no-rule",
+        "a :- p. ",
+        [(0, [])],
+        0,
+        "p",
+        True,
+        1,
+        """\
 why-not p: t=0 c=0, answer stream 1 of 1
-  p does not hold at 0: no rule derives p and no stream atom has it"""),
+  p does not hold at 0: no rule derives p and no stream atom has it""",
+    ),
 ]
 
 
@@ -221,17 +349,20 @@ def test_explanation_text(name, program, stream, t, atom, why_not, model, expect
     if engine not in engines_for(program):
         pytest.skip(f"{engine} cannot run this program")
     reasoner = Reasoner(program, engine=engine, models=0)
-    for result in reasoner.feed(records_from(stream)):
+    for result in reasoner.feed(records_from(stream)):  # noqa: B007 - the last result is read below
         pass
     e = reasoner.explain(t, atom, model=model, why_not=why_not)
     assert str(e) == expected
     check_explanation(e, program, stream, printed_order(result.models)[model - 1])
 
 
-@pytest.mark.parametrize("program, stream, notes", [
-    ("a :- not a, p.", [(0, ["p"])], ["undecided atoms: a at 0", "'a' depends negatively on 'a' through a cycle"]),
-    ("a :- p. :- a.", [(0, ["p"])], ["<string>:1:9-14: the constraint ':- a.' is violated in every candidate"]),
-])
+@pytest.mark.parametrize(
+    "program, stream, notes",
+    [
+        ("a :- not a, p.", [(0, ["p"])], ["undecided atoms: a at 0", "'a' depends negatively on 'a' through a cycle"]),
+        ("a :- p. :- a.", [(0, ["p"])], ["<string>:1:9-14: the constraint ':- a.' is violated in every candidate"]),
+    ],
+)
 def test_no_answer_stream_says_why(program, stream, notes):
     reasoner = Reasoner(program, engine="clingo", models=0)
     for _ in reasoner.feed(records_from(stream)):
@@ -251,12 +382,15 @@ def _reasoner(program="a(X) :- p(X) in [2]. b :- not a(1).", stream=((0, ["p(1)"
     return reasoner
 
 
-@pytest.mark.parametrize("atom, message", [
-    ("a(X)", "bad atom 'a(X)'"),
-    ("a(1,2)", "'a' has arity 1 in the program, not 2"),
-    ("zz(1)", "unknown predicate 'zz/1'"),
-    ("a(1) at -1", "time -1 is negative"),
-])
+@pytest.mark.parametrize(
+    "atom, message",
+    [
+        ("a(X)", "bad atom 'a(X)'"),
+        ("a(1,2)", "'a' has arity 1 in the program, not 2"),
+        ("zz(1)", "unknown predicate 'zz/1'"),
+        ("a(1) at -1", "time -1 is negative"),
+    ],
+)
 def test_bad_atoms_are_located_errors(atom, message):
     with pytest.raises(UsageError) as err:
         _reasoner().explain(1, atom)
@@ -310,7 +444,7 @@ def test_result_explain_equals_reasoner_explain():
     results = run(program, stream, engine="clingo", explainable=True)
     for result in results:
         reasoner = Reasoner(program, engine="clingo")
-        for last in reasoner.feed(records_from(stream), until=result.t):
+        for _last in reasoner.feed(records_from(stream), until=result.t):
             pass
         for atom in ("a(1)", "a(2)", "b"):
             why_not = not any(m.atoms and (atom in m.sorted_atoms()) for m in result.models)
@@ -329,39 +463,48 @@ def test_cli_explain(tmp_path, capsys):
     assert main(["explain", str(prog), "--stream", str(stream), "--at", "1", "b"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("why b: t=1 c=3, answer stream 1 of 1\n") and "p(1) arrived at t=0" in out
-    assert main(["explain", str(prog), "--stream", str(stream), "--at", "2", "--why-not", "b",
-                 "--format", "json"]) == 0
+    assert main(["explain", str(prog), "--stream", str(stream), "--at", "2", "--why-not", "b", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["question"] == "why-not" and data["nodes"][0]["kind"] == "absent"
     assert main(["explain", str(prog), "--stream", str(stream), "--at", "1", "a(2)", "--format", "dot"]) == 0
     assert capsys.readouterr().out.startswith("digraph")
-    for args, message in ((["--at", "5", "b"], "time 5 is outside the stream"),
-                          (["--at", "1", "b(X)"], "<atom>:1:3-4: error: bad atom"),
-                          (["--at", "1", "b", "--model", "3"], "--model 3 is out of range"),
-                          (["--at", "1", "b", "--format", "xml"], "unknown format 'xml'"),
-                          (["--at", "1", "nope"], "unknown predicate 'nope/0'")):
+    for args, message in (
+        (["--at", "5", "b"], "time 5 is outside the stream"),
+        (["--at", "1", "b(X)"], "<atom>:1:3-4: error: bad atom"),
+        (["--at", "1", "b", "--model", "3"], "--model 3 is out of range"),
+        (["--at", "1", "b", "--format", "xml"], "unknown format 'xml'"),
+        (["--at", "1", "nope"], "unknown predicate 'nope/0'"),
+    ):
         assert main(["explain", str(prog), "--stream", str(stream)] + args) == 2
         err = capsys.readouterr().err
         assert message in err and "Traceback" not in err
 
 
 DOC_PROGRAMS = {
-    "alarm": ("warm :- temp(V) in [3], V > 30.\nsteady :- sensor_ok always [2].\n"
-              "alarm at T :- smoke(S) at T in [2 #], S >= 5.\nalert :- warm, steady, alarm in [3], not muted.\n"
-              "muted :- mute in [1].\n",
-              "0: sensor_ok, temp(25)\n1: sensor_ok, temp(34), smoke(7)\n2: sensor_ok\n3: sensor_ok, temp(28)\n"
-              "4: sensor_ok, mute\n"),
-    "choice": ("sensor(a). sensor(b).\nuse(S) :- sensor(S), not skip(S).\nskip(S) :- sensor(S), not use(S).\n"
-               "ok :- use(S), reading(S) in [2].\n:- skip(a), skip(b).\n", "0:\n1: reading(b)\n"),
+    "alarm": (
+        "warm :- temp(V) in [3], V > 30.\nsteady :- sensor_ok always [2].\n"
+        "alarm at T :- smoke(S) at T in [2 #], S >= 5.\nalert :- warm, steady, alarm in [3], not muted.\n"
+        "muted :- mute in [1].\n",
+        "0: sensor_ok, temp(25)\n1: sensor_ok, temp(34), smoke(7)\n2: sensor_ok\n3: sensor_ok, temp(28)\n"
+        "4: sensor_ok, mute\n",
+    ),
+    "choice": (
+        "sensor(a). sensor(b).\nuse(S) :- sensor(S), not skip(S).\nskip(S) :- sensor(S), not use(S).\n"
+        "ok :- use(S), reading(S) in [2].\n:- skip(a), skip(b).\n",
+        "0:\n1: reading(b)\n",
+    ),
 }
 
 
-@pytest.mark.parametrize("name, args", [
-    ("alarm", ["--at", "2", "alert"]),
-    ("alarm", ["--at", "2", "alarm at 1"]),
-    ("alarm", ["--at", "3", "alert", "--why-not"]),
-    ("choice", ["--at", "1", "ok", "--model", "1"]),
-])
+@pytest.mark.parametrize(
+    "name, args",
+    [
+        ("alarm", ["--at", "2", "alert"]),
+        ("alarm", ["--at", "2", "alarm at 1"]),
+        ("alarm", ["--at", "3", "alert", "--why-not"]),
+        ("choice", ["--at", "1", "ok", "--model", "1"]),
+    ],
+)
 def test_docs_examples_are_real_output(name, args, tmp_path, capsys, monkeypatch):
     """The worked examples of docs/explain.md are what the command prints."""
     from pathlib import Path
@@ -407,15 +550,26 @@ def test_compare_explain_names_the_wrong_side(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(compare, "default_factory", lambda name: LosesAtom if name == "native" else real(name))
     (tmp_path / "p.lars").write_text("q(X) :- p(X) in [2].\n")
     (tmp_path / "s.stream").write_text("0: p(a)\n3: p(c)\n5:\n")
-    code = main(["compare", str(tmp_path / "p.lars"), "--stream", str(tmp_path / "s.stream"),
-                 "--engines", "clingo,native", "--explain"])
+    code = main(
+        [
+            "compare",
+            str(tmp_path / "p.lars"),
+            "--stream",
+            str(tmp_path / "s.stream"),
+            "--engines",
+            "clingo,native",
+            "--explain",
+        ]
+    )
     out = capsys.readouterr().out
     assert code == EXIT_DIFFER
     assert "t=3 c=2: clingo vs native, explained" in out
     assert "  q(c): clingo has it\n    why q(c): t=3 c=2, answer stream 1 of 1\n" in out
     assert "      p(c) arrived at t=3" in out
-    assert ("  q(c): native lacks it\n    cannot be explained: the body of q(X) :- p(X) in [2]. [X=c] holds"
-            " but q(c) at 3 is not in the answer stream") in out
+    assert (
+        "  q(c): native lacks it\n    cannot be explained: the body of q(X) :- p(X) in [2]. [X=c] holds"
+        " but q(c) at 3 is not in the answer stream"
+    ) in out
 
 
 def test_explain_differences_with_no_answer_stream_on_one_side():
@@ -424,8 +578,9 @@ def test_explain_differences_with_no_answer_stream_on_one_side():
     from ticker_py.streams import Model
 
     analysis = load_program("a(X) :- p(X) in [1].")
-    text = explain_differences(analysis, [(0, 1, ("p", 1))], 0, 1,
-                               {"clingo": (Model(frozenset({("a", 1)})),), "other": ()})
+    text = explain_differences(
+        analysis, [(0, 1, ("p", 1))], 0, 1, {"clingo": (Model(frozenset({("a", 1)})),), "other": ()}
+    )
     assert text.startswith("other has no answer stream; clingo has answer stream 1:\n  a(1): clingo has it\n")
     assert "p(1) arrived at t=0" in text
 

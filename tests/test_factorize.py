@@ -10,21 +10,21 @@ import json
 import logging
 
 import pytest
+from helpers import scaled
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from helpers import scaled
 from strategies import programs_and_streams
+
 from ticker_py import run as ticker_run
 from ticker_py.api import load_program
 from ticker_py.cli import main
 from ticker_py.errors import EngineUnsupported
 from ticker_py.streams import factorized as factorized_module
-from ticker_py.streams.factor_writers import (factor_rows, factors_to_dataframe, make_factor_writer,
-                                              printed_factors)
+from ticker_py.streams.factor_writers import factor_rows, factors_to_dataframe, make_factor_writer, printed_factors
 from ticker_py.streams.factorized import Factorized, ModelProduct
 from ticker_py.streams.model import Model
-from ticker_py.workloads import generate, program as workload_program
+from ticker_py.workloads import generate
+from ticker_py.workloads import program as workload_program
 
 ENGINES = ["clingo", "incremental", "incremental-pure", "native"]
 
@@ -52,14 +52,17 @@ def check_equal(program, stream, engine, every="time"):
         assert f.factors.count == len(expected) == len(f.models), (program, f.t)
         assert isinstance(f.models, ModelProduct)
         if expected:
-            assert f.factors.brave() == Model(frozenset().union(*(m[0] for m in expected)),
-                                              frozenset().union(*(m[1] for m in expected)))
-            assert f.factors.cautious() == Model(frozenset.intersection(*(m[0] for m in expected)),
-                                                 frozenset.intersection(*(m[1] for m in expected)))
+            assert f.factors.brave() == Model(
+                frozenset().union(*(m[0] for m in expected)), frozenset().union(*(m[1] for m in expected))
+            )
+            assert f.factors.cautious() == Model(
+                frozenset.intersection(*(m[0] for m in expected)), frozenset.intersection(*(m[1] for m in expected))
+            )
     return True
 
 
 # ---------------------------------------------------------------- random programs
+
 
 @pytest.mark.parametrize("engine", ["clingo", "incremental"])
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -85,6 +88,7 @@ def test_factorized_equals_enumeration_random_many(engine, case):
 
 # ---------------------------------------------------------------- component gadgets
 
+
 @st.composite
 def gadget_programs(draw):
     """Independent groups of choices (two- and three-way even loops, pinned even loops), odd
@@ -92,7 +96,7 @@ def gadget_programs(draw):
     derived atoms over the choices, and a stratified part; with a stream over p/1 and q/0."""
     w = draw(st.integers(0, 3))
     rules = [f"s(X) :- p(X) in [{w}]."]
-    zero = []   # groups with arity-0 atoms (constraints may join them)
+    zero = []  # groups with arity-0 atoms (constraints may join them)
     for i in range(draw(st.integers(0, 4))):
         kind = draw(st.sampled_from(["even", "three", "pinned", "odd", "even"]))
         guard = draw(st.sampled_from(["", f", p(1) in [{w}]", ", s(2)"]))
@@ -100,12 +104,17 @@ def gadget_programs(draw):
             rules += [f"a{i} :- not b{i}{guard}.", f"b{i} :- not a{i}{guard}."]
             zero.append((f"a{i}", f"b{i}"))
         elif kind == "three":
-            rules += [f"x{i} :- not y{i}, not z{i}{guard}.", f"y{i} :- not x{i}, not z{i}{guard}.",
-                      f"z{i} :- not x{i}, not y{i}{guard}."]
+            rules += [
+                f"x{i} :- not y{i}, not z{i}{guard}.",
+                f"y{i} :- not x{i}, not z{i}{guard}.",
+                f"z{i} :- not x{i}, not y{i}{guard}.",
+            ]
             zero.append((f"x{i}", f"y{i}", f"z{i}"))
         elif kind == "pinned":
-            rules += [f"e{i}(X) at T :- p(X) at T in [{w}], not f{i}(X) at T.",
-                      f"f{i}(X) at T :- p(X) at T in [{w}], not e{i}(X) at T."]
+            rules += [
+                f"e{i}(X) at T :- p(X) at T in [{w}], not f{i}(X) at T.",
+                f"f{i}(X) at T :- p(X) at T in [{w}], not e{i}(X) at T.",
+            ]
         else:
             rules += [f"o{i} :- q in [{w}], not o{i}."]
     for _ in range(draw(st.integers(0, 2)) if len(zero) >= 2 else 0):
@@ -137,6 +146,7 @@ def test_factorized_equals_enumeration_gadgets_many(engine, case):
 
 # ---------------------------------------------------------------- scenario B
 
+
 @pytest.mark.parametrize("engine", ["clingo", "incremental"])
 @pytest.mark.parametrize("name,n,items", [("b1", 4, 1), ("b1", 6, 2), ("b2", 4, 1)])
 def test_factorized_equals_enumeration_scenario_b(engine, name, n, items):
@@ -157,6 +167,7 @@ def test_factorized_equals_enumeration_scenario_b_seeds(name, tp, seed):
 
 
 # ---------------------------------------------------------------- hand cases
+
 
 def factorized_at(program, stream, engine="clingo", t=-1, **options):
     return run(program, stream, engine, models=0, factorize=True, **options)[t].factors
@@ -202,7 +213,8 @@ def test_pinned_atoms_in_alternatives(engine):
     assert f.count == 4
     alts = sorted(sorted(map(repr, (m.atoms, m.pinned))) for fac in f.factors for m in fac)
     assert sorted(frozenset(m.pinned) for fac in f.factors for m in fac if m.pinned) == sorted(
-        [frozenset({(("e", 1), 0)}), frozenset({(("f", 1), 0)})])
+        [frozenset({(("e", 1), 0)}), frozenset({(("f", 1), 0)})]
+    )
     assert len(alts) == 4
 
 
@@ -211,10 +223,12 @@ def test_shown_atoms_read_through_the_c_layer_or_the_api_agree(engine, monkeypat
     # factorize reads a model's shown symbols through clingo's C layer where it can (FAST_SYMBOLS)
     from ticker_py.engines import factorize as factorize_module
 
-    prog = ("a :- not b, s(1). b :- not a. c :- not d. d :- not c. :- a, c. "
-                                      "x :- not y, not z. y :- not x, not z. z :- not y, not x. s(X) :- p(X) in [2]. "
-                                      "e(X) at T :- p(X) at T in [2], not f(X) at T. "
-                                      "f(X) at T :- p(X) at T in [2], not e(X) at T.")
+    prog = (
+        "a :- not b, s(1). b :- not a. c :- not d. d :- not c. :- a, c. "
+        "x :- not y, not z. y :- not x, not z. z :- not y, not x. s(X) :- p(X) in [2]. "
+        "e(X) at T :- p(X) at T in [2], not f(X) at T. "
+        "f(X) at T :- p(X) at T in [2], not e(X) at T."
+    )
     stream = [(0, ["p(1)"]), (1, ["p(2)"]), (2, []), (3, [])]
     fast = [r.factors for r in run(prog, stream, engine, models=0, factorize=True)]
     monkeypatch.setattr(factorize_module, "FAST_SYMBOLS", False)
@@ -235,21 +249,22 @@ def test_models_limit_takes_from_the_product():
 def test_large_count_is_exact_and_lazy():
     prog = " ".join(f"a{i} :- not b{i}. b{i} :- not a{i}." for i in range(60))
     r = ticker_run(prog, [(0, [])], engine="incremental", models=0, factorize=True)[0]
-    assert r.factors.count == 2 ** 60 and len(r.factors.factors) == 60
+    assert r.factors.count == 2**60 and len(r.factors.factors) == 60
     models = r.models
-    assert len(models) == 2 ** 60
+    assert len(models) == 2**60
     last = models[-1]
-    assert len(last.atoms) == 60 and last == models[2 ** 60 - 1]
+    assert len(last.atoms) == 60 and last == models[2**60 - 1]
     first = next(iter(models))
     assert first == models[0]
     out = io.StringIO()
     w = make_factor_writer("jsonl", out)
     w.write(r)
     obj = json.loads(out.getvalue())
-    assert obj["count"] == str(2 ** 60) and len(obj["factors"]) == 60
+    assert obj["count"] == str(2**60) and len(obj["factors"]) == 60
 
 
 # ---------------------------------------------------------------- the result type
+
 
 def M(*atoms, pins=()):
     return Model(frozenset((a,) for a in atoms), frozenset(((a,), T) for a, T in pins))
@@ -283,7 +298,7 @@ def test_from_models_and_printed():
     f = Factorized.from_models([M("a", "b"), M("a", "c", pins=[("p", 3)]), M("a", "c")])
     assert f.common == M("a") and f.count == 3
     printed = f.printed(show_at=False)
-    assert printed.count == 2   # the two c models print the same without --show-at
+    assert printed.count == 2  # the two c models print the same without --show-at
     assert Factorized.from_models([]).count == 0
 
 
@@ -294,8 +309,10 @@ def test_doctests():
 
 # ---------------------------------------------------------------- formats and CLI
 
-PROG = ("a :- not b. b :- not a. c :- not d. d :- not c. x :- s in [2].\n"
-        "e(X) at T :- p(X) at T in [3], not f(X) at T.\nf(X) at T :- p(X) at T in [3], not e(X) at T.\n")
+PROG = (
+    "a :- not b. b :- not a. c :- not d. d :- not c. x :- s in [2].\n"
+    "e(X) at T :- p(X) at T in [3], not f(X) at T.\nf(X) at T :- p(X) at T in [3], not e(X) at T.\n"
+)
 
 
 @pytest.fixture
@@ -317,8 +334,13 @@ def test_cli_jsonl(files, capsys):
     code, out, _ = cli(capsys, files[0], "--stream", files[1], "--factorize")
     assert code == 0
     lines = [json.loads(l) for l in out.splitlines()]
-    assert lines[0] == {"t": 0, "c": 2, "count": 8, "common": ["x"],
-                        "factors": [[["a"], ["b"]], [["c"], ["d"]], [["e(1)"], ["f(1)"]]]}
+    assert lines[0] == {
+        "t": 0,
+        "c": 2,
+        "count": 8,
+        "common": ["x"],
+        "factors": [[["a"], ["b"]], [["c"], ["d"]], [["e(1)"], ["f(1)"]]],
+    }
     # without --show-at the pinned e(1) at 0 prints as nothing: one factor fewer
     assert lines[1]["count"] == 8 and len(lines[1]["factors"]) == 3
 
@@ -326,8 +348,9 @@ def test_cli_jsonl(files, capsys):
 def test_cli_show_at_text_csv(files, capsys):
     code, out, _ = cli(capsys, files[0], "--stream", files[1], "--factorize", "--show-at", "--format", "text")
     assert code == 0
-    assert out.splitlines()[1] == ("t=1 c=3: 16 answer streams: {x} * ({a} | {b}) * ({c} | {d}) * "
-                                   "({e(1) at 0} | {f(1) at 0}) * ({e(2)} | {f(2)})")
+    assert out.splitlines()[1] == (
+        "t=1 c=3: 16 answer streams: {x} * ({a} | {b}) * ({c} | {d}) * ({e(1) at 0} | {f(1) at 0}) * ({e(2)} | {f(2)})"
+    )
     code, out, _ = cli(capsys, files[0], "--stream", files[1], "--factorize", "--format", "csv")
     rows = out.splitlines()
     assert rows[0] == "t,c,factor,alternative,atom"
@@ -340,9 +363,13 @@ def test_no_answer_stream_and_one_empty_differ_in_every_format(capsys):
     from ticker_py.streams.factorized import factorized_result
 
     for fmt, none_text, one_text in [
-            ("jsonl", '{"t": 0, "c": 0, "count": 0, "common": [], "factors": []}',
-             '{"t": 0, "c": 0, "count": 1, "common": [], "factors": []}'),
-            ("text", "t=0 c=0: no answer stream", "t=0 c=0: 1 answer stream: {}")]:
+        (
+            "jsonl",
+            '{"t": 0, "c": 0, "count": 0, "common": [], "factors": []}',
+            '{"t": 0, "c": 0, "count": 1, "common": [], "factors": []}',
+        ),
+        ("text", "t=0 c=0: no answer stream", "t=0 c=0: 1 answer stream: {}"),
+    ]:
         for f, text in ((unsat, none_text), (one, one_text)):
             out = io.StringIO()
             make_factor_writer(fmt, out).write(factorized_result(0, 0, f))
@@ -377,7 +404,7 @@ def test_models_n_prints_plain_models_from_the_product(files, capsys):
 
 def test_fallback_note_under_verbose(caplog):
     prog = "a :- not b. b :- not a."
-    factorized_module.NOTED.clear()   # noted once per process: earlier tests may have noted these
+    factorized_module.NOTED.clear()  # noted once per process: earlier tests may have noted these
     with caplog.at_level(logging.INFO, logger="ticker_py.factorize"):
         r = ticker_run(prog, [(0, [])], engine="incremental", models=0, factorize=True, inertia=True)
         pure = ticker_run(prog, [(0, [])], engine="incremental-pure", models=0, factorize=True)
@@ -387,15 +414,27 @@ def test_fallback_note_under_verbose(caplog):
 
 
 def test_compare_factorized_engines(files, capsys):
-    assert main(["compare", files[0], "--stream", files[1], "--engines", "clingo,incremental,incremental-pure",
-                 "--factorize"]) == 0
+    assert (
+        main(
+            [
+                "compare",
+                files[0],
+                "--stream",
+                files[1],
+                "--engines",
+                "clingo,incremental,incremental-pure",
+                "--factorize",
+            ]
+        )
+        == 0
+    )
     assert "agree on all" in capsys.readouterr().out
 
 
 def test_compare_factorized_finds_a_difference():
     from ticker_py.compare import compare_engines, default_factory
 
-    class Wrong:   # the incremental engine, with one alternative dropped from the first factor
+    class Wrong:  # the incremental engine, with one alternative dropped from the first factor
         def __init__(self, analysis, options):
             self.inner = default_factory("incremental")(analysis, options)
 
@@ -436,8 +475,10 @@ def _recorded(text, fast, monkeypatch):
     return recorder, ctl
 
 
-GROUND = ("p(1..3). {a(X)} :- p(X). b :- a(1), not a(2). :- a(3), b. "
-          "c :- #count{X : a(X)} >= 2. d :- 2 {a(1); a(2)}. #show a/1. #show b/0. #show c/0. #show p/1.")
+GROUND = (
+    "p(1..3). {a(X)} :- p(X). b :- a(1), not a(2). :- a(3), b. "
+    "c :- #count{X : a(X)} >= 2. d :- 2 {a(1); a(2)}. #show a/1. #show b/0. #show c/0. #show p/1."
+)
 
 
 def test_c_layer_observer_records_what_the_observer_api_records(monkeypatch):
@@ -450,20 +491,25 @@ def test_c_layer_observer_records_what_the_observer_api_records(monkeypatch):
     fast, _ = _recorded(GROUND, True, monkeypatch)
     slow, _ = _recorded(GROUND, False, monkeypatch)
     assert fast.raw and not slow.raw
-    norm = lambda rules: [(bool(c), list(h), [tuple(x) if isinstance(x, tuple) else x for x in b], w)  # noqa: E731
-                          for c, h, b, w in rules]
+    norm = lambda rules: [
+        (bool(c), list(h), [tuple(x) if isinstance(x, tuple) else x for x in b], w)  # noqa: E731
+        for c, h, b, w in rules
+    ]
     assert norm(fast.rules) == norm(slow.rules) and any(w is not None for *_, w in fast.rules)
     assert fast.facts == slow.facts and fast.facts
     assert [(str(clingo.symbol.Symbol(s)), a) for s, a in fast.shown] == [(str(s), a) for s, a in slow.shown]
 
 
 @pytest.mark.parametrize("fast", [True, False])
-@pytest.mark.parametrize("text, why", [
-    ("{a; b}. #minimize {1 : a}.", "optimisation"),
-    ("#external e. a :- e.", "external atoms"),
-    ("{a}. #show x : a.", "#show of terms"),
-    ("{a; b}. #project a.", "projection"),
-])
+@pytest.mark.parametrize(
+    "text, why",
+    [
+        ("{a; b}. #minimize {1 : a}.", "optimisation"),
+        ("#external e. a :- e.", "external atoms"),
+        ("{a}. #show x : a.", "#show of terms"),
+        ("{a; b}. #project a.", "projection"),
+    ],
+)
 def test_recorder_refuses_what_it_cannot_factorize(text, why, fast, monkeypatch):
     from ticker_py.engines.clingo_c import FAST_SYMBOLS
     from ticker_py.engines.factorize import Unfactorizable, factorize
@@ -487,4 +533,4 @@ def test_hand_program_components_both_observers(fast, monkeypatch):
     found = factorize(recorder, ctl)
     assert sorted(map(str, found.common)) == ["p(1)", "p(2)", "p(3)"]
     sizes = sorted(len(f) for f in found.factors)
-    assert len(found.factors) == 1 and sizes == [7]   # 8 choices of a/1 minus a(1), not a(2), a(3)
+    assert len(found.factors) == 1 and sizes == [7]  # 8 choices of a/1 minus a(1), not a(2), a(3)

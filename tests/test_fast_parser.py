@@ -12,12 +12,12 @@ import dataclasses
 from pathlib import Path
 
 import pytest
+import strategies
+from helpers import scaled
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import strategies
 import ticker_py.syntax as syntax
-from helpers import scaled
 from ticker_py import ast
 from ticker_py.errors import ProgramError
 from ticker_py.limits import MAX_TERM_DEPTH
@@ -30,8 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def exact(node):
     """Every field of an AST, locations and IRI texts included."""
     if dataclasses.is_dataclass(node):
-        return (type(node).__name__,) + tuple((f.name, exact(getattr(node, f.name)))
-                                              for f in dataclasses.fields(node))
+        return (type(node).__name__,) + tuple((f.name, exact(getattr(node, f.name))) for f in dataclasses.fields(node))
     if isinstance(node, tuple):
         return tuple(exact(x) for x in node)
     return node
@@ -60,6 +59,7 @@ def lark_error(text: str) -> str:
 
 # ---------------------------------------------------------------- shipped and generated programs
 
+
 @pytest.mark.parametrize("path", sorted((ROOT / "encodings").glob("*.lars")), ids=lambda p: p.name)
 def test_golden_programs(path):
     assert_fast(path.read_text(), str(path))
@@ -71,6 +71,7 @@ def test_workload_and_behaviour_programs():
     from ticker_py.workloads import WORKLOADS, program
 
     texts = [program(name) for name in WORKLOADS] + [case[0] for case in CASES.values()]
+
     def without_iris(text):
         program = parse_lark(text)
         return not program.prefixes and not any(ast.has_subterm(ast.rule_terms(r), ast.Iri) for r in program.rules)
@@ -106,23 +107,34 @@ def test_random_asts_round_trip(rules):
 # ---------------------------------------------------------------- every construct by hand
 
 CONSTRUCTS = [
-    "", "% only a comment\n", "p.", "p(1). q(a, \"s\").", "value(0..30).", "v(1..N) :- n(N).",
-    "p(-3). q(- 4). r(--5). s(-(2)).", "p(X) :- q(X), not r(X).", ":- p(X), q(X).",
-    "high at T :- alpha(V) at T in [20 #], V >= 18.", "lfu :- high always [20].",
+    "",
+    "% only a comment\n",
+    "p.",
+    'p(1). q(a, "s").',
+    "value(0..30).",
+    "v(1..N) :- n(N).",
+    "p(-3). q(- 4). r(--5). s(-(2)).",
+    "p(X) :- q(X), not r(X).",
+    ":- p(X), q(X).",
+    "high at T :- alpha(V) at T in [20 #], V >= 18.",
+    "lfu :- high always [20].",
     "a :- b in [3]. a :- b [3]. a :- b always in [3 sec]. a :- b at T [2 min], c(T).",
     "w :- a in [1 ms], b in [2 sec], c in [3 min], d in [4 h], e in [5 #], f in [0].",
     "p(X) :- q(X,Y), X = Y+1*2-3/4\\5, Y != (X+1)*2, X < Y, X <= Y, X > 1, X >= 0, X == Y.",
     "p(X) :- q(Y), X = -Y. p(X) :- q(Y), X = -(Y+1). p(X) :- q(Y), X = 2 - -Y.",
-    "p(f(X, g(Y)), \"a\\nb\\\\c\\\"d\") :- q(f(X, g(Y))).",
+    'p(f(X, g(Y)), "a\\nb\\\\c\\"d") :- q(f(X, g(Y))).',
     "p(X) :- q(X), a = b. p(X) :- q(X), f(X) != g(1). p(X) :- q(X), c + 1 > 2. p :- q, f(1)..2 = X, r(X).",
     "p(X) :- q(X), not X = 1, not f(X) = f(2).",
-    "p(X) :- q(X, _), r(_, _, X) at _ in [3].", "p(X) :- q(X, _Anon1, _).",
-    "p at T + 1 :- q at T.", "p(X) at T :- q(X) at T in [3], T > 1.",
+    "p(X) :- q(X, _), r(_, _, X) at _ in [3].",
+    "p(X) :- q(X, _Anon1, _).",
+    "p at T + 1 :- q at T.",
+    "p(X) at T :- q(X) at T in [3], T > 1.",
     "note(X) :- inx(X), at1(X), always'(X), not'(X), h(X), sec(X), ms(min).",
     "p(X) :- q(X,Y), X<Y, q(Y,Y) > 3.",
-    "a:-b.c:-d,not e.", "p(X)  :-\tq(X) ,\r\n  r(X) . % trailing\n// line\n/* block\n over lines */ s.",
+    "a:-b.c:-d,not e.",
+    "p(X)  :-\tq(X) ,\r\n  r(X) . % trailing\n// line\n/* block\n over lines */ s.",
     "p :- q. /* a\n\nb */ r(X) :- s(X)\n  , t(X).\n\n\n  u.",
-    "p(X) :- q(X), X = \"\". p(\"a b, c. d :- e\").",
+    'p(X) :- q(X), X = "". p("a b, c. d :- e").',
     "p(X) :- q(X), X = 2147483648 * 99999999999999999999.",
     "p(" + "f(" * MAX_TERM_DEPTH + "1" + ")" * MAX_TERM_DEPTH + ").",
     "p(X) :- q(X), X = " + "(" * (MAX_TERM_DEPTH - 1) + "1" + ")" * (MAX_TERM_DEPTH - 1) + ".",
@@ -167,32 +179,69 @@ print(json.dumps([str(program), before, error, after]))
 """
 
 
-@pytest.mark.parametrize("bad", ["a :- b c.", "p :- q in [3 weeks].", "p(X) :- q(X), X = \"tab\\tx\"."])
+@pytest.mark.parametrize("bad", ["a :- b c.", "p :- q in [3 weeks].", 'p(X) :- q(X), X = "tab\\tx".'])
 def test_the_fast_path_imports_no_lark_and_a_rejected_program_gets_larks_error(bad):
     import json
     import subprocess
     import sys
 
-    proc = subprocess.run([sys.executable, "-c", LAZY_LARK, bad], capture_output=True, text=True, cwd=ROOT,
-                          timeout=120)
+    proc = subprocess.run([sys.executable, "-c", LAZY_LARK, bad], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert proc.returncode == 0, proc.stderr
     program, before, error, after = json.loads(proc.stdout)
     assert program == "p(X) :- q(X) in [3], not r(X).\ns :- p(1).\n"
-    assert before == []                     # neither lark nor its regex module for a program the fast path reads
+    assert before == []  # neither lark nor its regex module for a program the fast path reads
     assert error == lark_error(bad) and after
 
 
 # ---------------------------------------------------------------- malformed input: lark decides
 
 MALFORMED = [
-    "a :- b c.", "a :- .", "a(.", "a :- b [3 #", "a :- b always.", ":- .", "a :- b %", "p", "p(). ",
-    "not(X) :- q(X).", "p :- in [3].", "p :- at.", "p(at).", "p :- q atX.", "p :- q, not not r.",
-    "p :- q in [-3].", "p :- q in [0 #].", "p :- q in [3 weeks].", "p :- q in [3 in].",
-    "p(X) :- q(X), X = \"tab\\tx\".", "p(_).", "p :- not q(_).", "p :- q(X), _ < X.",
+    "a :- b c.",
+    "a :- .",
+    "a(.",
+    "a :- b [3 #",
+    "a :- b always.",
+    ":- .",
+    "a :- b %",
+    "p",
+    "p(). ",
+    "not(X) :- q(X).",
+    "p :- in [3].",
+    "p :- at.",
+    "p(at).",
+    "p :- q atX.",
+    "p :- q, not not r.",
+    "p :- q in [-3].",
+    "p :- q in [0 #].",
+    "p :- q in [3 weeks].",
+    "p :- q in [3 in].",
+    'p(X) :- q(X), X = "tab\\tx".',
+    "p(_).",
+    "p :- not q(_).",
+    "p :- q(X), _ < X.",
     "p(" + "f(" * (MAX_TERM_DEPTH + 1) + "1" + ")" * (MAX_TERM_DEPTH + 1) + ").",
-    "p(X) :- q(X), X = 1" + "+1" * (MAX_TERM_DEPTH + 1) + ".", "p(" + "-" * (MAX_TERM_DEPTH + 1) + "1).",
-    "p :- q(1..2..3).", "p(1)..", "p :- q /* open", "p :- q. \x0b", "p :- q\x0b, r.", "p :- q?. % c ", "p :- q$r. /* c */ ", "p ? :- q.", "p :- q. ?", "p(x:y).", "p(<a>).", "p(X) :- q(X), X < <a>.",
-    "p(" + "9" * 5000 + ").", "p(X) :- q(X), X = " + "(" * 5000 + "1" + ")" * 5000 + ".", "p(" + "f(" * 3000 + ").", "p :- q in [3 # ].  p :- q in [3 ##].", "P :- q.", "p :- Q.", "_ :- q.", "p :- q, .",
+    "p(X) :- q(X), X = 1" + "+1" * (MAX_TERM_DEPTH + 1) + ".",
+    "p(" + "-" * (MAX_TERM_DEPTH + 1) + "1).",
+    "p :- q(1..2..3).",
+    "p(1)..",
+    "p :- q /* open",
+    "p :- q. \x0b",
+    "p :- q\x0b, r.",
+    "p :- q?. % c ",
+    "p :- q$r. /* c */ ",
+    "p ? :- q.",
+    "p :- q. ?",
+    "p(x:y).",
+    "p(<a>).",
+    "p(X) :- q(X), X < <a>.",
+    "p(" + "9" * 5000 + ").",
+    "p(X) :- q(X), X = " + "(" * 5000 + "1" + ")" * 5000 + ".",
+    "p(" + "f(" * 3000 + ").",
+    "p :- q in [3 # ].  p :- q in [3 ##].",
+    "P :- q.",
+    "p :- Q.",
+    "_ :- q.",
+    "p :- q, .",
 ]
 
 
@@ -209,9 +258,53 @@ def test_malformed_input_gives_up_with_lark_error(text):
         assert exact(parse_program(text, "f.lars")) == exact(expected)
 
 
-TOKENS = ["p", "q(X)", "X", "_", "1", "-", "+", "*", "/", "\\", "..", ".", ",", ":-", ":", "(", ")", "[", "]",
-          "#", "sec", "h", "in", "at", "always", "not", "=", "==", "<", ">", "!=", "\"s\"", "\"\\", "%", "//",
-          "/*", "*/", "\n", " ", "<a>", "ex:a", "@prefix", "T", "f(", "'"]
+TOKENS = [
+    "p",
+    "q(X)",
+    "X",
+    "_",
+    "1",
+    "-",
+    "+",
+    "*",
+    "/",
+    "\\",
+    "..",
+    ".",
+    ",",
+    ":-",
+    ":",
+    "(",
+    ")",
+    "[",
+    "]",
+    "#",
+    "sec",
+    "h",
+    "in",
+    "at",
+    "always",
+    "not",
+    "=",
+    "==",
+    "<",
+    ">",
+    "!=",
+    '"s"',
+    '"\\',
+    "%",
+    "//",
+    "/*",
+    "*/",
+    "\n",
+    " ",
+    "<a>",
+    "ex:a",
+    "@prefix",
+    "T",
+    "f(",
+    "'",
+]
 
 
 @pytest.mark.slow
@@ -223,14 +316,16 @@ def test_random_edits_give_up_or_agree(text, data):
         if data.draw(st.booleans()):
             text = text[:at] + data.draw(st.sampled_from(TOKENS)) + text[at:]
         else:
-            text = text[:at] + text[at + data.draw(st.integers(1, 4)):]
+            text = text[:at] + text[at + data.draw(st.integers(1, 4)) :]
     assert_agrees(text)
 
 
 # ---------------------------------------------------------------- the analysis' one-pass term scan
 
-IRI_PROGRAM = ("@prefix ex: <http://ex.org/> .\nv(1..3). p(ex:a, X) :- q(X, <http://ex.org/b>).\n"
-               "r(X, 1..2) :- q(X, Y). s(f(ex:c)) :- t. u(X) :- q(X, Y), Y = 1..4.\n")
+IRI_PROGRAM = (
+    "@prefix ex: <http://ex.org/> .\nv(1..3). p(ex:a, X) :- q(X, <http://ex.org/b>).\n"
+    "r(X, 1..2) :- q(X, Y). s(f(ex:c)) :- t. u(X) :- q(X, Y), Y = 1..4.\n"
+)
 
 
 @pytest.mark.parametrize("text", [IRI_PROGRAM, "p(X) :- q(X). r(1..2). s(X, 1..2) :- q(X)."])
@@ -249,7 +344,7 @@ def test_analysis_scan_equals_the_full_walks(text):
 @settings(max_examples=scaled(500, 15), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(strategies.programs())
 def test_variables_by_stack_walk(program):
-    def walk(term):                         # the recursive definition
+    def walk(term):  # the recursive definition
         if isinstance(term, ast.Variable):
             return {term.name}
         children = getattr(term, "args", ()) or ()
@@ -262,10 +357,13 @@ def test_variables_by_stack_walk(program):
 
 # ---------------------------------------------------------------- the AST classes' batched methods
 
+
 def _reference(cls):
     """The class as ``dataclass(frozen=True)`` itself builds it, with the same fields."""
-    specs = [(f.name, f.type, dataclasses.field(default=f.default, compare=f.compare, repr=f.repr))
-             for f in dataclasses.fields(cls)]
+    specs = [
+        (f.name, f.type, dataclasses.field(default=f.default, compare=f.compare, repr=f.repr))
+        for f in dataclasses.fields(cls)
+    ]
     namespace = {"__post_init__": cls.__post_init__} if hasattr(cls, "__post_init__") else {}
     return dataclasses.make_dataclass(cls.__name__, specs, frozen=True, namespace=namespace)
 
@@ -277,15 +375,16 @@ def test_ast_classes_behave_as_frozen_dataclasses(cls):
     ref = _reference(cls)
     names = [f.name for f in dataclasses.fields(cls)]
     required = [f.name for f in dataclasses.fields(cls) if f.default is dataclasses.MISSING]
-    value = {"modality": ast.DIAMOND}                        # ExtendedAtom checks its modality
+    value = {"modality": ast.DIAMOND}  # ExtendedAtom checks its modality
     args = [value.get(n, (n, 1)) for n in names]
     other = [value.get(n, (n, 2)) for n in names]
     ours, theirs = cls(*args), ref(*args)
     assert repr(ours) == repr(theirs) and hash(ours) == hash(theirs)
-    assert [getattr(cls(*args[:len(required)]), n) for n in names] == \
-           [getattr(ref(*args[:len(required)]), n) for n in names]
-    for i, name in enumerate(names):                         # equal unless a compared field differs
-        changed = args[:i] + [other[i]] + args[i + 1:]
+    assert [getattr(cls(*args[: len(required)]), n) for n in names] == [
+        getattr(ref(*args[: len(required)]), n) for n in names
+    ]
+    for i, name in enumerate(names):  # equal unless a compared field differs
+        changed = args[:i] + [other[i]] + args[i + 1 :]
         assert (ours == cls(*changed)) == (theirs == ref(*changed)), name
         assert (hash(ours) == hash(cls(*changed))) == (hash(theirs) == hash(ref(*changed))), name
         with pytest.raises(dataclasses.FrozenInstanceError):

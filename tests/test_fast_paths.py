@@ -14,23 +14,39 @@ import pickle
 
 import pandas as pd
 import pytest
+from helpers import drain as _drain
+from helpers import scaled
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from helpers import drain as _drain, scaled
-
 from ticker_py.errors import EngineUnsupported, StreamError
-from ticker_py.values import format_atom, format_term
-from ticker_py.streams import (Known, Model, Record, Result, StreamChecker, make_writer, read_dataframe,
-                               read_jsonl, read_parquet, read_text)
+from ticker_py.streams import (
+    Known,
+    Model,
+    Record,
+    Result,
+    StreamChecker,
+    make_writer,
+    read_dataframe,
+    read_jsonl,
+    read_parquet,
+    read_text,
+)
 from ticker_py.streams.drive import drive
 from ticker_py.streams.readers import _table_records
-from ticker_py.syntax.ground_atoms import (AtomInterner, GroundSyntaxError, _constant_atoms, parse_full,
-                                          parse_ground_atom, split_atoms)
+from ticker_py.syntax.ground_atoms import (
+    AtomInterner,
+    GroundSyntaxError,
+    _constant_atoms,
+    parse_full,
+    parse_ground_atom,
+    split_atoms,
+)
+from ticker_py.values import format_atom, format_term
 
 NAMES = st.sampled_from(["p", "q", "temp", "a_b'", "not", "in", "at", "always", "x1"])
 CONSTANTS = st.sampled_from(["a", "b0", "c_d", "e'", "not", "in", "always", "at", "zz9"])
-INTS = st.one_of(st.integers(-10, 10), st.integers(-2 ** 70, 2 ** 70))
+INTS = st.one_of(st.integers(-10, 10), st.integers(-(2**70), 2**70))
 STRINGS = st.sampled_from(['"x"', '"a,b;c"', '"esc\\"q"', '"back\\\\"', '"t\\tx"', '"%#"', '""'])
 
 
@@ -38,9 +54,12 @@ def _terms(depth=2):
     base = st.one_of(CONSTANTS, INTS, STRINGS)
     if depth == 0:
         return base
-    return st.one_of(base, st.tuples(st.sampled_from(["f", "g"]), st.lists(_terms(depth - 1), min_size=1,
-                                                                             max_size=3)).map(
-        lambda x: (x[0], *x[1])))
+    return st.one_of(
+        base,
+        st.tuples(st.sampled_from(["f", "g"]), st.lists(_terms(depth - 1), min_size=1, max_size=3)).map(
+            lambda x: (x[0], *x[1])
+        ),
+    )
 
 
 ATOMS = st.tuples(NAMES, st.lists(_terms(), max_size=4)).map(lambda x: (x[0], *x[1]))
@@ -62,12 +81,15 @@ def _outcome(fn, *args):
 def _spaced(atom, sp):
     if len(atom) == 1:
         return atom[0]
-    args = [format_atom((a,)) if type(a) is tuple and len(a) == 1 else
-            (format_atom(a) if type(a) is tuple else str(a)) for a in atom[1:]]
+    args = [
+        format_atom((a,)) if type(a) is tuple and len(a) == 1 else (format_atom(a) if type(a) is tuple else str(a))
+        for a in atom[1:]
+    ]
     return f"{atom[0]}{sp}({sp}{(',' + sp).join(args)}{sp})"
 
 
 # ---------------------------------------------------------------- atoms
+
 
 @settings(max_examples=scaled(300, 120), deadline=None)
 @given(st.lists(st.tuples(ATOMS, SPACES, st.sampled_from([",", ";", " ,", "; "])), max_size=6))
@@ -84,12 +106,33 @@ def test_interned_lines_equal_the_full_parser(items):
         assert _outcome(interner.atom, text) == _outcome(parse_full, text)
 
 
-@pytest.mark.parametrize("line", [
-    "p(a,b), p(c,1); p(-3,x)", "a, b ;c", "p(a), q(b,c)", "p(not)", "temp(5), temp(5)", "",
-    "p( a)", 's("a")', "f(g(1))", "p(a),", "p(a) q(b)", "not(a)", "p(a,,b)", "p(X)", "p(1a)",
-    "p(99999999999999999999999), p(-0), p(007)", "p(a)) , q", "at, b", "p(in'), q(x_in)",
-    "p(a)\t;\tq", "P(a)", "p(a,b), p(c)",
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "p(a,b), p(c,1); p(-3,x)",
+        "a, b ;c",
+        "p(a), q(b,c)",
+        "p(not)",
+        "temp(5), temp(5)",
+        "",
+        "p( a)",
+        's("a")',
+        "f(g(1))",
+        "p(a),",
+        "p(a) q(b)",
+        "not(a)",
+        "p(a,,b)",
+        "p(X)",
+        "p(1a)",
+        "p(99999999999999999999999), p(-0), p(007)",
+        "p(a)) , q",
+        "at, b",
+        "p(in'), q(x_in)",
+        "p(a)\t;\tq",
+        "P(a)",
+        "p(a,b), p(c)",
+    ],
+)
 def test_interned_lines_on_hand_cases(line):
     for interner in (AtomInterner(), AtomInterner(probe=1)):
         for _ in range(3):
@@ -97,14 +140,49 @@ def test_interned_lines_on_hand_cases(line):
 
 
 #: tokens near the string-method path's edge: keywords, capitals, digits, quotes, spaces, punctuation
-TOKENS = st.sampled_from(["a", "b0", "zZ9", "c_d", "e'", "not", "in", "at", "always", "note", "ina", "X", "_x",
-                          "'q", "0", "12", "-3", "9a", "", " ", "a b", "\t", "f(x)", "(", ")", '"s"', '"a, b"',
-                          "é", "a-b", "a.b", "%"])
+TOKENS = st.sampled_from(
+    [
+        "a",
+        "b0",
+        "zZ9",
+        "c_d",
+        "e'",
+        "not",
+        "in",
+        "at",
+        "always",
+        "note",
+        "ina",
+        "X",
+        "_x",
+        "'q",
+        "0",
+        "12",
+        "-3",
+        "9a",
+        "",
+        " ",
+        "a b",
+        "\t",
+        "f(x)",
+        "(",
+        ")",
+        '"s"',
+        '"a, b"',
+        "é",
+        "a-b",
+        "a.b",
+        "%",
+    ]
+)
 
 
 @settings(max_examples=scaled(400, 150), deadline=None)
-@given(st.lists(st.lists(TOKENS, min_size=1, max_size=4), min_size=1, max_size=5),
-       st.sampled_from([", ", ",", " , ", "; ", ",  ", ",x ", ""]), st.sampled_from(["", "x", " "]))
+@given(
+    st.lists(st.lists(TOKENS, min_size=1, max_size=4), min_size=1, max_size=5),
+    st.sampled_from([", ", ",", " , ", "; ", ",  ", ",x ", ""]),
+    st.sampled_from(["", "x", " "]),
+)
 def test_constant_lines_equal_the_full_parser(atoms, sep, end):
     """The string-method path (``_constant_atoms``) takes a line or declines it; what it takes is
     what the full parser gives, and the interner agrees in both of its modes."""
@@ -123,11 +201,39 @@ def test_constant_lines_take_the_string_method_path():
     edges = _constant_atoms("edge(x), edge(y), edge(x)")
     assert edges == (("edge", "x"), ("edge", "y"), ("edge", "x"))
     assert edges[0][0] is edges[1][0] is edges[2][0]  # a shared predicate name is one string
-    for declined in ["p(a,b), q(c)", "p(a,1)", "p(a), at(b)", "p(in)", "p(a),q(b)", "p(a) , q(b)", "p(A)",
-                     "p", "p(a), q", "p(a,b)x(c,d)", "p(f(a))", "", "p(a,b)x", "p(a,b),x q(c,d)",
-                     "p(a,b)x, q(c,d)", "p(a,b), q(c,d)x", "p(a), q(b) ", " p(a)", "p(a),  q(b)",
-                     "p(é)", "é(a)", "p(,a)", "p(a,)", "(a), p(b)", "p(a), (b)", "p(_a)", "p('a)", "p(a), q(9)",
-                     "p(a), not(b)", "p(always), q(b)", "p(a)\n"]:
+    for declined in [
+        "p(a,b), q(c)",
+        "p(a,1)",
+        "p(a), at(b)",
+        "p(in)",
+        "p(a),q(b)",
+        "p(a) , q(b)",
+        "p(A)",
+        "p",
+        "p(a), q",
+        "p(a,b)x(c,d)",
+        "p(f(a))",
+        "",
+        "p(a,b)x",
+        "p(a,b),x q(c,d)",
+        "p(a,b)x, q(c,d)",
+        "p(a,b), q(c,d)x",
+        "p(a), q(b) ",
+        " p(a)",
+        "p(a),  q(b)",
+        "p(é)",
+        "é(a)",
+        "p(,a)",
+        "p(a,)",
+        "(a), p(b)",
+        "p(a), (b)",
+        "p(_a)",
+        "p('a)",
+        "p(a), q(9)",
+        "p(a), not(b)",
+        "p(always), q(b)",
+        "p(a)\n",
+    ]:
         assert _constant_atoms(declined) is None, declined
 
 
@@ -153,12 +259,16 @@ def test_interner_stops_looking_up_atoms_that_never_recur():
 #: lines of a stream that repeats some of its time points: nested terms, strings with escapes,
 #: negative and wide integers, keywords, duplicates within a line
 LINES = st.lists(st.tuples(ATOMS, SPACES), min_size=0, max_size=4).map(
-    lambda items: ", ".join(_spaced(a, sp) for a, sp in items + items[:1]))
+    lambda items: ", ".join(_spaced(a, sp) for a, sp in items + items[:1])
+)
 
 
 @settings(max_examples=scaled(300, 100), deadline=None)
-@given(st.lists(LINES, min_size=1, max_size=3), st.lists(st.integers(0, 2), min_size=1, max_size=8),
-       st.sampled_from(["", "\r", "  "]))
+@given(
+    st.lists(LINES, min_size=1, max_size=3),
+    st.lists(st.integers(0, 2), min_size=1, max_size=8),
+    st.sampled_from(["", "\r", "  "]),
+)
 def test_repeated_lines_read_like_fresh_ones(pool, picks, end):
     """A line with the same atom text as the one before gives that line's atoms again (the same
     tuple): what the full parser gives each line, up to the first bad line, whose error is the same."""
@@ -243,8 +353,11 @@ class _Grabbing:
 
 
 @settings(max_examples=scaled(200, 60), deadline=None)
-@given(st.lists(st.lists(st.sampled_from(POOL_ATOMS), max_size=4).map(tuple), min_size=1, max_size=3), TIME_POINTS,
-       st.booleans())
+@given(
+    st.lists(st.lists(st.sampled_from(POOL_ATOMS), max_size=4).map(tuple), min_size=1, max_size=3),
+    TIME_POINTS,
+    st.booleans(),
+)
 @example([(("p", "a"), ("p", "a"))], [(1, 0, True)] * 4, False)
 def test_driving_a_repeated_tuple_equals_driving_a_copy(pool, picks, bag):
     """A time point that is the same tuple object as the last one is not deduplicated again: the
@@ -265,8 +378,23 @@ def test_driving_a_repeated_tuple_equals_driving_a_copy(pool, picks, bag):
 
 #: lines the string-method path takes (constants only, ", " between) and some it declines, with
 #: repeated atoms, several names and arities, keywords and variables (errors)
-KNOWN_ATOMS = st.sampled_from(["p(a,b)", "p(a,c)", "p(c,b)", "q(a)", "q(b)", "p(b)", "r(x,y,z)", "p(A,b)",
-                               "p(not,a)", "p(1,b)", "s", 'q("a")', "h(a)"])
+KNOWN_ATOMS = st.sampled_from(
+    [
+        "p(a,b)",
+        "p(a,c)",
+        "p(c,b)",
+        "q(a)",
+        "q(b)",
+        "p(b)",
+        "r(x,y,z)",
+        "p(A,b)",
+        "p(not,a)",
+        "p(1,b)",
+        "s",
+        'q("a")',
+        "h(a)",
+    ]
+)
 KNOWN_LINES = st.tuples(st.integers(0, 2), st.lists(KNOWN_ATOMS, max_size=5), st.sampled_from([", ", "; "]))
 
 
@@ -297,8 +425,9 @@ def test_what_the_text_reader_knows_of_a_record_is_true(lines):
 
 
 def test_the_text_reader_knows_constant_lines():
-    first, second, third, fourth, fifth = read_text("0: p(a,b), p(c,d)\n1: p(e,f), p(e,g)\n2: p(h,i), q(j,k)\n"
-                                                    "3: p(a,b); p(c,d)\n4: p(a,b), p(c,d)\n", "s")
+    first, second, third, fourth, fifth = read_text(
+        "0: p(a,b), p(c,d)\n1: p(e,f), p(e,g)\n2: p(h,i), q(j,k)\n3: p(a,b); p(c,d)\n4: p(a,b), p(c,d)\n", "s"
+    )
     assert first.known == Known(frozenset({("p", 3)}), True)
     assert second.known == Known(frozenset({("p", 3)}), False)  # first arguments repeat: not known
     assert third.known == Known(frozenset({("p", 3), ("q", 3)}), True)
@@ -320,13 +449,16 @@ def test_checking_and_driving_what_the_reader_knows_equals_looking_again(lines, 
     assert known_engine.calls == plain_engine.calls
 
 
-JSON_TEXTS = st.one_of(KNOWN_ATOMS, st.sampled_from([" p(a,b)", "p(a, b)", "p(a,b), p(c,d)", "", "p(a,b);",
-                                                     'f(g(1),"s\\"x")', "w(-12345678901234567890123, 7)"]))
+JSON_TEXTS = st.one_of(
+    KNOWN_ATOMS,
+    st.sampled_from(
+        [" p(a,b)", "p(a, b)", "p(a,b), p(c,d)", "", "p(a,b);", 'f(g(1),"s\\"x")', "w(-12345678901234567890123, 7)"]
+    ),
+)
 
 
 @settings(max_examples=scaled(300, 100), deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 2), st.lists(JSON_TEXTS, max_size=5)), min_size=1, max_size=8),
-       st.booleans())
+@given(st.lists(st.tuples(st.integers(0, 2), st.lists(JSON_TEXTS, max_size=5)), min_size=1, max_size=8), st.booleans())
 def test_json_lines_atoms_split_at_once_equal_parsing_each_text(lines, recurring):
     """JSON Lines atom lists (looked up, or joined and split at once) give what parsing each text on
     its own gives, the first bad text's error included, and what the reader knows of them is true."""
@@ -353,6 +485,7 @@ def test_json_lines_atoms_split_at_once_equal_parsing_each_text(lines, recurring
 
 # ---------------------------------------------------------------- columnar tables
 
+
 def _rows_reference(df, source):
     """The row-by-row grouping of the same frame (the slow path)."""
     cells = [df[c].astype(object).where(df[c].notna(), None).tolist() for c in ("t", "atom")]
@@ -360,9 +493,26 @@ def _rows_reference(df, source):
     return _drain(_table_records(rows, None))
 
 
-CELLS = st.one_of(st.none(), st.just(""), st.just("  "), st.sampled_from(
-    ["p(a,b)", "q", "temp(5)", 'f(g(1),"s\\"x")', "p(-3, 4)", "bad(", "P(x)", "p(X)", "r(not)",
-     "w(-123456789012345678901234567890, 18446744073709551616)", 'e("a\\\\b", "t\\tx", "%#")']))
+CELLS = st.one_of(
+    st.none(),
+    st.just(""),
+    st.just("  "),
+    st.sampled_from(
+        [
+            "p(a,b)",
+            "q",
+            "temp(5)",
+            'f(g(1),"s\\"x")',
+            "p(-3, 4)",
+            "bad(",
+            "P(x)",
+            "p(X)",
+            "r(not)",
+            "w(-123456789012345678901234567890, 18446744073709551616)",
+            'e("a\\\\b", "t\\tx", "%#")',
+        ]
+    ),
+)
 
 
 @settings(max_examples=scaled(150, 40), deadline=None)
@@ -401,8 +551,7 @@ def test_parquet_strings_recurring_or_distinct_equal_row_reading(tmp_path, recur
 
 def test_columnar_reading_with_an_order_column_across_batches(tmp_path):
     path = tmp_path / "s.parquet"
-    df = pd.DataFrame({"t": [0, 0, 0, 1, 1, 1], "atom": ["c", "a", "b", "z", None, "y"],
-                       "c": [3, 1, 2, 6, 4, 5]})
+    df = pd.DataFrame({"t": [0, 0, 0, 1, 1, 1], "atom": ["c", "a", "b", "z", None, "y"], "c": [3, 1, 2, 6, 4, 5]})
     df.to_parquet(path, row_group_size=2)
     records, error = _drain(read_parquet(path, batch_size=2))
     assert error is None
@@ -431,8 +580,12 @@ def _reference_lines(fmt, results, show_at):
     if fmt == "csv":
         w.writerow(("t", "c", "model", "atom"))
     for r in results:
-        models = sorted({(tuple(sorted(format_atom(a) for a in m.atoms)),
-                          tuple(m.sorted_pinned()) if show_at else ()) for m in r.models})
+        models = sorted(
+            {
+                (tuple(sorted(format_atom(a) for a in m.atoms)), tuple(m.sorted_pinned()) if show_at else ())
+                for m in r.models
+            }
+        )
         if fmt == "jsonl":
             obj = {"t": r.t, "c": r.c, "models": [list(a) for a, _ in models]}
             if show_at:
@@ -451,12 +604,20 @@ def _reference_lines(fmt, results, show_at):
 
 
 @settings(max_examples=scaled(150, 60), deadline=None)
-@given(st.lists(st.lists(st.tuples(OUT_ATOMS, st.lists(st.tuples(ATOMS, st.integers(0, 9)), max_size=2)),
-                         max_size=3), min_size=1, max_size=6),
-       st.sampled_from(["jsonl", "text", "csv"]), st.booleans())
+@given(
+    st.lists(
+        st.lists(st.tuples(OUT_ATOMS, st.lists(st.tuples(ATOMS, st.integers(0, 9)), max_size=2)), max_size=3),
+        min_size=1,
+        max_size=6,
+    ),
+    st.sampled_from(["jsonl", "text", "csv"]),
+    st.booleans(),
+)
 def test_cached_output_strings_equal_the_slow_path(steps, fmt, show_at):
-    results = [Result(t, t, tuple(Model(frozenset(atoms), frozenset(pins)) for atoms, pins in models))
-               for t, models in enumerate(steps)]
+    results = [
+        Result(t, t, tuple(Model(frozenset(atoms), frozenset(pins)) for atoms, pins in models))
+        for t, models in enumerate(steps)
+    ]
     out = io.StringIO()
     writer = make_writer(fmt, out, show_at=show_at)
     for r in results:
@@ -465,22 +626,30 @@ def test_cached_output_strings_equal_the_slow_path(steps, fmt, show_at):
     assert out.getvalue() == _reference_lines(fmt, results, show_at)
 
 
-POOL = ([("p", i) for i in range(-30, 30)] + [("q", f"a{i}", -i) for i in range(20)]
-        + [("r", '"s\\"x"'), ("r", '"back\\\\"'), ("f", ("g", ("h", -1)), 2 ** 70), ("w", -2 ** 65), ("z",)]
-        + [(("p", 1), 4), (("q", "a1", -1), 7), (("z",), 2)])  # the last three are pins (atom, T)
+POOL = (
+    [("p", i) for i in range(-30, 30)]
+    + [("q", f"a{i}", -i) for i in range(20)]
+    + [("r", '"s\\"x"'), ("r", '"back\\\\"'), ("f", ("g", ("h", -1)), 2**70), ("w", -(2**65)), ("z",)]
+    + [(("p", 1), 4), (("q", "a1", -1), 7), (("z",), 2)]
+)  # the last three are pins (atom, T)
 
 
 @settings(max_examples=scaled(100, 50), deadline=None)
-@given(st.sets(st.integers(0, len(POOL) - 1), min_size=25),
-       st.lists(st.tuples(st.sets(st.integers(0, len(POOL) - 1), max_size=6), st.booleans()), max_size=8),
-       st.sampled_from(["jsonl", "text", "csv"]), st.booleans())
+@given(
+    st.sets(st.integers(0, len(POOL) - 1), min_size=25),
+    st.lists(st.tuples(st.sets(st.integers(0, len(POOL) - 1), max_size=6), st.booleans()), max_size=8),
+    st.sampled_from(["jsonl", "text", "csv"]),
+    st.booleans(),
+)
 def test_whole_answers_rebuilt_from_changes_equal_the_slow_path(start, steps, fmt, show_at):
     """Results that carry only changes (the engine's cheap mode) print exactly what the whole
     answer streams print: the sorted texts are edited in place, not sorted again."""
+
     def model(state):
         items = [POOL[i] for i in state]
-        return Model(frozenset(a for a in items if type(a[0]) is str),
-                     frozenset(a for a in items if type(a[0]) is not str))
+        return Model(
+            frozenset(a for a in items if type(a[0]) is str), frozenset(a for a in items if type(a[0]) is not str)
+        )
 
     states, sent = [set(start)], [Result(0, 1, (model(start),))]
     for t, (toggled, as_changes) in enumerate(steps, 1):
@@ -508,10 +677,18 @@ def _delta(now, before):
 
 
 @settings(max_examples=scaled(100, 50), deadline=None)
-@given(st.sets(st.integers(0, len(POOL) - 1), max_size=40),
-       st.lists(st.tuples(st.sets(st.integers(0, len(POOL) - 1), max_size=12),
-                          st.sampled_from(["plain", "delta", "whole", "two", "none"])), max_size=8),
-       st.sampled_from(["jsonl", "text", "csv", "changes"]), st.booleans())
+@given(
+    st.sets(st.integers(0, len(POOL) - 1), max_size=40),
+    st.lists(
+        st.tuples(
+            st.sets(st.integers(0, len(POOL) - 1), max_size=12),
+            st.sampled_from(["plain", "delta", "whole", "two", "none"]),
+        ),
+        max_size=8,
+    ),
+    st.sampled_from(["jsonl", "text", "csv", "changes"]),
+    st.booleans(),
+)
 @example(set(), [(set(), "delta"), ({0, 1}, "two"), (set(range(len(POOL))), "delta")], "jsonl", False)
 def test_changes_with_their_atoms_apart_equal_plain_changes(start, steps, fmt, show_at):
     """Changes that carry their atoms apart from the pins (the native engine's :class:`Delta`, the
@@ -519,10 +696,12 @@ def test_changes_with_their_atoms_apart_equal_plain_changes(start, steps, fmt, s
     pair print, and, for the whole-model formats, what the whole answer streams print: between
     them ticks with two answer streams or none (after which changes start from the empty answer),
     empty answers, pins, nested terms, escaped strings, wide and negative integers."""
+
     def model(state):
         items = {POOL[i] for i in state}
-        return Model(frozenset(a for a in items if type(a[0]) is str),
-                     frozenset(a for a in items if type(a[0]) is not str))
+        return Model(
+            frozenset(a for a in items if type(a[0]) is str), frozenset(a for a in items if type(a[0]) is not str)
+        )
 
     fast, slow, whole = [Result(0, 1, (model(start),))], [Result(0, 1, (model(start),))], []
     whole.append(fast[0])
@@ -586,8 +765,10 @@ def test_native_changes_carry_their_atoms_apart_from_the_pins():
             (m,) = r.models
             added, removed = r.changes
             assert type(r.changes) is Delta, name
-            assert (added, removed) == ((m.atoms - before.atoms) | (m.pinned - before.pinned),
-                                        (before.atoms - m.atoms) | (before.pinned - m.pinned)), name
+            assert (added, removed) == (
+                (m.atoms - before.atoms) | (m.pinned - before.pinned),
+                (before.atoms - m.atoms) | (before.pinned - m.pinned),
+            ), name
             assert r.changes.atoms == (m.atoms - before.atoms, before.atoms - m.atoms), name
             assert pickle.loads(pickle.dumps(r.changes)) == r.changes  # as a plain pair
             pinned += bool(m.pinned)
@@ -652,9 +833,16 @@ def _format_reference(term) -> str:
 
 
 @settings(max_examples=scaled(300, 100), deadline=None)
-@given(st.one_of(ATOMS, st.tuples(NAMES, st.tuples(st.sampled_from(["iri", "bnode", "f"]), st.one_of(STRINGS, CONSTANTS)),
-                                  st.one_of(st.just(()), st.tuples(_terms())))
-                 .map(lambda x: (x[0], x[1], *x[2]))))
+@given(
+    st.one_of(
+        ATOMS,
+        st.tuples(
+            NAMES,
+            st.tuples(st.sampled_from(["iri", "bnode", "f"]), st.one_of(STRINGS, CONSTANTS)),
+            st.one_of(st.just(()), st.tuples(_terms())),
+        ).map(lambda x: (x[0], x[1], *x[2])),
+    )
+)
 def test_format_atom_equals_the_recursive_definition(atom):
     assert format_atom(atom) == _format_reference(atom)
     if len(atom) > 1:  # a function term (k >= 1)
@@ -695,14 +883,17 @@ def test_changes_only_results_keep_memory_flat(fmt):
             assert line["models"] == [sorted(format_atom(a) for a in now)]
             assert writer._shown.keys() == now and len(writer._left) <= 4096 + 100
         else:
-            assert (line["added"], line["removed"]) == (sorted(map(format_atom, now - state)),
-                                                        sorted(map(format_atom, state - now)))
+            assert (line["added"], line["removed"]) == (
+                sorted(map(format_atom, now - state)),
+                sorted(map(format_atom, state - now)),
+            )
         state = now
         for cache in (writer.texts.text, writer.texts.json):
             assert len(cache) + len(cache.old) <= 2 * (4096 + 2 * len(now)) + 500
 
 
 # ---------------------------------------------------------------- no explain history
+
 
 def test_a_reasoner_without_history_answers_the_same_and_refuses_to_explain():
     from ticker_py.api import Reasoner
@@ -718,9 +909,27 @@ def test_a_reasoner_without_history_answers_the_same_and_refuses_to_explain():
         runs[1].explain(3, "q(-5)")
 
 
-CONSTANT_CELLS = st.sampled_from(["p(a,b)", "p(a1,b1)", "q(x,y)", "p(a,b), q(c,d)", "p(a,b),q(c,d)", " p(a,b)",
-                                  "p(a, b)", "p(1,b)", "p(-2,3)", "p(not,b)", "p(in,at)", "p(a)", "r", "P(a,b)",
-                                  "p(a,b) ", "p(a,(b))", "p(a,b);"])
+CONSTANT_CELLS = st.sampled_from(
+    [
+        "p(a,b)",
+        "p(a1,b1)",
+        "q(x,y)",
+        "p(a,b), q(c,d)",
+        "p(a,b),q(c,d)",
+        " p(a,b)",
+        "p(a, b)",
+        "p(1,b)",
+        "p(-2,3)",
+        "p(not,b)",
+        "p(in,at)",
+        "p(a)",
+        "r",
+        "P(a,b)",
+        "p(a,b) ",
+        "p(a,(b))",
+        "p(a,b);",
+    ]
+)
 
 
 @settings(max_examples=scaled(300, 60), deadline=None)
@@ -732,10 +941,29 @@ def test_table_cells_split_at_once_equal_row_reading(cells):
     assert _drain(read_dataframe(df, "frame")) == _rows_reference(df, "frame")
 
 
-GLUED_CELLS = st.one_of(st.sampled_from(["p(a,b)", "p(c,d)", "q(x,y)", "p(a,b)"]).filter(bool),
-                        st.sampled_from(["p(a,b)", "p(a,b)q(c,d)", "p(a,b)x", "", " p(a,b)", "(a,b)", "p(a,)",
-                                         "p(not,b)", "P(a,b)", "p(1,b)", "p(a)", "p(a,b), q(c,d)", "é(a,b)",
-                                         "p(_a,b)", "p(a,b))", "q(b,a)"]))
+GLUED_CELLS = st.one_of(
+    st.sampled_from(["p(a,b)", "p(c,d)", "q(x,y)", "p(a,b)"]).filter(bool),
+    st.sampled_from(
+        [
+            "p(a,b)",
+            "p(a,b)q(c,d)",
+            "p(a,b)x",
+            "",
+            " p(a,b)",
+            "(a,b)",
+            "p(a,)",
+            "p(not,b)",
+            "P(a,b)",
+            "p(1,b)",
+            "p(a)",
+            "p(a,b), q(c,d)",
+            "é(a,b)",
+            "p(_a,b)",
+            "p(a,b))",
+            "q(b,a)",
+        ]
+    ),
+)
 
 
 @settings(max_examples=scaled(300, 80), deadline=None)
@@ -750,8 +978,12 @@ def test_parquet_cells_read_from_the_buffer_equal_row_reading(tmp_path_factory, 
 
     t = [i // 4 for i in range(len(cells))]
     path = tmp_path_factory.mktemp("glued") / "s.parquet"
-    pq.write_table(pa.table({"t": pa.array(t, pa.int64()), "atom": pa.array(cells, getattr(pa, kind)())}), path,
-                   row_group_size=batch, use_dictionary=False)
+    pq.write_table(
+        pa.table({"t": pa.array(t, pa.int64()), "atom": pa.array(cells, getattr(pa, kind)())}),
+        path,
+        row_group_size=batch,
+        use_dictionary=False,
+    )
     df = pd.DataFrame({"t": t, "atom": cells})
     got = _drain(read_parquet(path, "frame", batch_size=batch))
     assert got == _rows_reference(df, "frame")
@@ -772,10 +1004,21 @@ def test_parquet_cells_of_one_shape_are_known(tmp_path):
     assert first.known == second.known == Known(frozenset({("p", 3)}), False)  # first arguments repeat in the batch
 
 
-@pytest.mark.parametrize("raw, sep, expected", [
-    (b"a,bC", b",", True), (b"a", b",", True), (b"x'_9\ny", b"\n", True),
-    (b"a,,b", b",", False), (b"a,B", b",", False), (b"a,", b",", False), (b",a", b",", False),
-    (b"", b",", False), (b"A", b",", False), (b"a\n0b", b"\n", False)])
+@pytest.mark.parametrize(
+    "raw, sep, expected",
+    [
+        (b"a,bC", b",", True),
+        (b"a", b",", True),
+        (b"x'_9\ny", b"\n", True),
+        (b"a,,b", b",", False),
+        (b"a,B", b",", False),
+        (b"a,", b",", False),
+        (b",a", b",", False),
+        (b"", b",", False),
+        (b"A", b",", False),
+        (b"a\n0b", b"\n", False),
+    ],
+)
 def test_names_apart_is_names_with_one_separator_between(raw, sep, expected):
     """The check the text reader's line split and the Parquet argument cells share."""
     from ticker_py.syntax.ground_atoms import names_apart

@@ -10,10 +10,10 @@ from __future__ import annotations
 import threading
 
 import pytest
+from helpers import scaled
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from helpers import scaled
 from ticker_py import Reasoner, ast
 from ticker_py.errors import StreamError, TickerError, UsageError
 from ticker_py.live import LiveInput
@@ -28,19 +28,103 @@ shards = pytest.mark.parametrize("shard", range(scaled(SHARDS, 1)))
 slow = settings(max_examples=scaled(FULL // SHARDS, 300), suppress_health_check=list(HealthCheck))
 slow_io = settings(max_examples=scaled(FULL // SHARDS, 200), suppress_health_check=list(HealthCheck))
 
-PROGRAM_PIECES = [":-", ".", ",", "(", ")", "[", "]", "not ", " in ", " at ", " always ", "#", "..",
-                  "sec", "ms", "=", "!=", "<", "+", "-", "*", "/", "\\", "\"", "%", "/*", "*/", "\n",
-                  "a", "p", "q(X)", "X", "_", "1", "4294967296", "99999999999999999999", "\x00", "é"]
-programs = st.one_of(st.text(max_size=200),
-                     st.lists(st.sampled_from(PROGRAM_PIECES), max_size=40).map("".join),
-                     st.integers(0, 3000).map(lambda d: "p(" + "f(" * d + "a" + ")" * d + ")."))
-STREAM_PIECES = ["0", "1", "7", "-1", "2.0", ":", ";", ",", " ", "p", "(", ")", "a", "\"x,y\"", "X",
-                 "#", "%", "\n", "\r\n", "\ufeff", "\x00", "f(" * 50, "99999999999999999999999"]
+PROGRAM_PIECES = [
+    ":-",
+    ".",
+    ",",
+    "(",
+    ")",
+    "[",
+    "]",
+    "not ",
+    " in ",
+    " at ",
+    " always ",
+    "#",
+    "..",
+    "sec",
+    "ms",
+    "=",
+    "!=",
+    "<",
+    "+",
+    "-",
+    "*",
+    "/",
+    "\\",
+    '"',
+    "%",
+    "/*",
+    "*/",
+    "\n",
+    "a",
+    "p",
+    "q(X)",
+    "X",
+    "_",
+    "1",
+    "4294967296",
+    "99999999999999999999",
+    "\x00",
+    "é",
+]
+programs = st.one_of(
+    st.text(max_size=200),
+    st.lists(st.sampled_from(PROGRAM_PIECES), max_size=40).map("".join),
+    st.integers(0, 3000).map(lambda d: "p(" + "f(" * d + "a" + ")" * d + ")."),
+)
+STREAM_PIECES = [
+    "0",
+    "1",
+    "7",
+    "-1",
+    "2.0",
+    ":",
+    ";",
+    ",",
+    " ",
+    "p",
+    "(",
+    ")",
+    "a",
+    '"x,y"',
+    "X",
+    "#",
+    "%",
+    "\n",
+    "\r\n",
+    "\ufeff",
+    "\x00",
+    "f(" * 50,
+    "99999999999999999999999",
+]
 stream_text = st.one_of(st.text(max_size=200), st.lists(st.sampled_from(STREAM_PIECES), max_size=40).map("".join))
-JSON_PIECES = ["{", "}", "[", "]", "\"t\"", "\"atoms\"", "\"atom\"", ":", ",", "0", "3", "-2", "2.5", "true",
-               "null", "\"p(1)\"", "\"a\"", "\"p(\"", "\n", " ", "1e400", "\"\\ud800\""]
+JSON_PIECES = [
+    "{",
+    "}",
+    "[",
+    "]",
+    '"t"',
+    '"atoms"',
+    '"atom"',
+    ":",
+    ",",
+    "0",
+    "3",
+    "-2",
+    "2.5",
+    "true",
+    "null",
+    '"p(1)"',
+    '"a"',
+    '"p("',
+    "\n",
+    " ",
+    "1e400",
+    '"\\ud800"',
+]
 jsonl_text = st.one_of(st.text(max_size=200), st.lists(st.sampled_from(JSON_PIECES), max_size=40).map("".join))
-CSV_PIECES = ["t", "atom", "c", "seq", ",", "\n", "0", "1", "-3", "x", "\"p(a,1)\"", "\"", "\ufeff", "2.0", ""]
+CSV_PIECES = ["t", "atom", "c", "seq", ",", "\n", "0", "1", "-3", "x", '"p(a,1)"', '"', "\ufeff", "2.0", ""]
 csv_text = st.one_of(st.text(max_size=200), st.lists(st.sampled_from(CSV_PIECES), max_size=40).map("".join))
 
 
@@ -50,6 +134,7 @@ def located(err: TickerError) -> None:
 
 
 # ---------------------------------------------------------------- program parser
+
 
 def check_parser(text):
     try:
@@ -77,6 +162,7 @@ def test_parser_result_or_located_error_many(shard, text):
 
 # ---------------------------------------------------------------- stream readers
 
+
 def check_reader(read, text, tmp_path=None):
     try:
         records = list(read(text))
@@ -96,6 +182,7 @@ def _csv(path):
     def read(text):
         path.write_text(text, encoding="utf-8", errors="surrogatepass")
         return read_csv(str(path))
+
     return read
 
 
@@ -136,11 +223,13 @@ def test_csv_reader_many(shard, csv_path, text):
 
 # ---------------------------------------------------------------- the TCP line handler
 
+
 @pytest.fixture(scope="module")
 def live_input():
     errors = []
-    src = LiveInput(listen_on="tcp:127.0.0.1:0", checker=StreamChecker({"p": 1, "a": 0, "x": 0}, {"x"}),
-                    report=errors.append)
+    src = LiveInput(
+        listen_on="tcp:127.0.0.1:0", checker=StreamChecker({"p": 1, "a": 0, "x": 0}, {"x"}), report=errors.append
+    )
     yield src, errors
     src.listener.close()
 
@@ -148,7 +237,7 @@ def live_input():
 def check_line(live_input, text, stamp):
     src, errors = live_input
     before = len(errors)
-    rec = src.handle_line(text, "tcp:127.0.0.1:1", 7, stamp)   # never raises
+    rec = src.handle_line(text, "tcp:127.0.0.1:1", 7, stamp)  # never raises
     if rec is None:
         for err in errors[before:]:
             assert isinstance(err, StreamError)
@@ -174,21 +263,38 @@ def test_tcp_line_handler_many(shard, live_input, text, stamp):
 
 # ---------------------------------------------------------------- the Python API
 
-values = st.one_of(st.none(), st.booleans(), st.integers(-3, 2 ** 40), st.floats(allow_nan=True),
-                   st.text(max_size=12), st.sampled_from(["a", "p(1)", "q(x)", "p(", "not", "\"s\"", "50"]))
-atoms = st.one_of(values, st.tuples(st.sampled_from(["p", "a", "q", "x", "1", "P"]), values),
-                  st.tuples(st.sampled_from(["p", "q"]), values, values), st.just(()))
-calls = st.lists(st.one_of(
-    st.tuples(st.just("append"), values, st.one_of(values, st.lists(atoms, max_size=3))),
-    st.tuples(st.just("evaluate"), values, st.none()),
-    st.tuples(st.just("feed"), st.lists(st.tuples(values, st.lists(atoms, max_size=2)), max_size=3), values)),
-    max_size=5)
-constructor = st.fixed_dictionaries({}, optional={
-    "engine": st.sampled_from(["native", "clingo", "incremental", "auto", "nope", 3]),
-    "models": st.sampled_from([0, 1, 2, -1, "1", 1.5, True]),
-    "show": st.sampled_from(["derived", "all", "x", None]),
-    "clock": st.sampled_from(["1s", "500ms", "0s", -5, 0, 1.5, "x", 100]),
-    "inertia": st.booleans()})
+values = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 2**40),
+    st.floats(allow_nan=True),
+    st.text(max_size=12),
+    st.sampled_from(["a", "p(1)", "q(x)", "p(", "not", '"s"', "50"]),
+)
+atoms = st.one_of(
+    values,
+    st.tuples(st.sampled_from(["p", "a", "q", "x", "1", "P"]), values),
+    st.tuples(st.sampled_from(["p", "q"]), values, values),
+    st.just(()),
+)
+calls = st.lists(
+    st.one_of(
+        st.tuples(st.just("append"), values, st.one_of(values, st.lists(atoms, max_size=3))),
+        st.tuples(st.just("evaluate"), values, st.none()),
+        st.tuples(st.just("feed"), st.lists(st.tuples(values, st.lists(atoms, max_size=2)), max_size=3), values),
+    ),
+    max_size=5,
+)
+constructor = st.fixed_dictionaries(
+    {},
+    optional={
+        "engine": st.sampled_from(["native", "clingo", "incremental", "auto", "nope", 3]),
+        "models": st.sampled_from([0, 1, 2, -1, "1", 1.5, True]),
+        "show": st.sampled_from(["derived", "all", "x", None]),
+        "clock": st.sampled_from(["1s", "500ms", "0s", -5, 0, 1.5, "x", 100]),
+        "inertia": st.booleans(),
+    },
+)
 API_PROGRAM = "q(X) :- p(X) in [2].\nr :- a, not q(1).\n"
 
 
@@ -207,8 +313,9 @@ def check_api(kwargs, script):
             else:
                 # a generated max_gap stays small (0 is "no limit"): a real gap of 10^7 time points is
                 # slow, not wrong
-                list(reasoner.feed(first, max_gap=second if type(second) is int and second <= 50 and second != 0
-                                   else 10))
+                list(
+                    reasoner.feed(first, max_gap=second if type(second) is int and second <= 50 and second != 0 else 10)
+                )
         except TickerError as err:
             located(err)
 
@@ -229,13 +336,23 @@ def test_api_result_or_typed_error_many(shard, kwargs, script):
 
 # ---------------------------------------------------------------- API misuse, one by one
 
+
 @pytest.mark.parametrize("engine", ["native", "clingo"])
 def test_tuple_atoms_are_typed_and_agree(engine):
     r = Reasoner("q(X) :- temp(X). big :- temp(X), X > 40.", engine=engine)
     r.append(0, [("temp", 50), ("temp", '"50"'), ("temp", "a")])
     assert r.evaluate(0).models[0].sorted_atoms() == ["big", 'q("50")', "q(50)", "q(a)"]
-    for bad in [("temp", "50"), ("temp", "a). evil :- temp(Y"), ("temp", 1.5), ("temp", True),
-                ("temp", None), ("Temp", 1), (), (1, 2), ("temp", '"open')]:
+    for bad in [
+        ("temp", "50"),
+        ("temp", "a). evil :- temp(Y"),
+        ("temp", 1.5),
+        ("temp", True),
+        ("temp", None),
+        ("Temp", 1),
+        (),
+        (1, 2),
+        ("temp", '"open'),
+    ]:
         with pytest.raises(StreamError, match="bad tuple atom"):
             r.append(1, [bad])
 
@@ -245,7 +362,7 @@ def test_api_misuse_raises_typed_errors():
     for bad_t in (1.5, -1, True, "3", None):
         with pytest.raises(UsageError, match="time must be an integer >= 0"):
             r.append(bad_t, ["a"])
-        if bad_t is not None:                           # evaluate(None): the latest time
+        if bad_t is not None:  # evaluate(None): the latest time
             with pytest.raises(UsageError, match="time must be an integer >= 0"):
                 r.evaluate(bad_t)
     for bad_atoms in ("a", 5, ("a",)):
@@ -294,5 +411,5 @@ def test_concurrent_use_of_a_reasoner_fails_typed():
         r.append(0, ["a"])
     release.set()
     worker.join(10)
-    r.append(1, ["a"])                                  # usable again afterwards
+    r.append(1, ["a"])  # usable again afterwards
     assert r.evaluate(1).models[0].sorted_atoms() == ["q"]

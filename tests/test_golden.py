@@ -20,4 +20,5 @@ def test_every_shipped_program_has_goldens():
 def test_golden_file_is_current(path):
     assert path.exists(), f"missing {path.name}: run python -m ticker_py.encode.golden encodings"
     assert path.read_text() == GOLDEN[path], (
-        f"{path.name} is stale: run python -m ticker_py.encode.golden encodings and review the diff")
+        f"{path.name} is stale: run python -m ticker_py.encode.golden encodings and review the diff"
+    )

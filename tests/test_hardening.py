@@ -28,7 +28,7 @@ def test_auto_falls_back_when_native_refuses():
     analysis = dataclasses.replace(load_program("n(1..2) :- b."), interval_rules=())
     assert analysis.engines[0] == "native"
     engine = create_engine("auto", analysis)
-    assert engine.name == "incremental-pure"   # the default engine's lower part is native too
+    assert engine.name == "incremental-pure"  # the default engine's lower part is native too
     engine.append(0, [("b",)])
     assert engine.evaluate(0).models[0].atoms == {("n", 1), ("n", 2)}
 
@@ -47,8 +47,11 @@ def test_whole_model_writers_take_changes_only_results(fmt):
         outputs.append(out.getvalue())
     assert outputs[0] == outputs[1]
     if fmt == "jsonl":
-        assert [json.loads(line)["models"] for line in outputs[0].splitlines()] == \
-            [[["b", "c"]], [["b", "c", "d(1)"]], [["c", "d(1)"]]]
+        assert [json.loads(line)["models"] for line in outputs[0].splitlines()] == [
+            [["b", "c"]],
+            [["b", "c", "d(1)"]],
+            [["c", "d(1)"]],
+        ]
 
 
 # ---------------------------------------------------------------- syntax: keywords, '_', escapes, limits
@@ -65,10 +68,17 @@ def _error(source) -> str:
     return str(err.value)
 
 
-@pytest.mark.parametrize("source, where", [
-    ("b :- in [3].", "1:6-8"), ("in :- b.", "1:1-3"), ("at(1) :- b.", "1:1-3"),
-    ("q :- always.", "1:6-12"), ("q(not) :- b.", "1:3-6"), ("q :- p(f(at)).", "1:10-12"),
-])
+@pytest.mark.parametrize(
+    "source, where",
+    [
+        ("b :- in [3].", "1:6-8"),
+        ("in :- b.", "1:1-3"),
+        ("at(1) :- b.", "1:1-3"),
+        ("q :- always.", "1:6-12"),
+        ("q(not) :- b.", "1:3-6"),
+        ("q :- p(f(at)).", "1:10-12"),
+    ],
+)
 def test_keywords_are_no_names(source, where):
     text = _error(source)
     assert f"<string>:{where}: error: syntax error" in text and "is a keyword" in text
@@ -92,8 +102,15 @@ def test_anonymous_variable_is_fresh_per_occurrence():
     assert str(parse_program("q(_Anon1) :- p(_Anon1,_).")) == "q(_Anon1) :- p(_Anon1,_Anon2).\n"
 
 
-@pytest.mark.parametrize("source, where", [("p(_).", "head"), ("q :- p(X), not r(X,_).", "negated literal"),
-                                           ("q :- p(X), X != _.", "comparison"), ("q(_) :- p(_).", "head")])
+@pytest.mark.parametrize(
+    "source, where",
+    [
+        ("p(_).", "head"),
+        ("q :- p(X), not r(X,_).", "negated literal"),
+        ("q :- p(X), X != _.", "comparison"),
+        ("q(_) :- p(_).", "head"),
+    ],
+)
 def test_anonymous_variable_where_it_would_be_unsafe(source, where):
     assert f"error: anonymous variable '_' in a {where}" in _error(source)
 
@@ -111,8 +128,9 @@ def test_unknown_string_escapes_are_refused_everywhere(escape):
 def test_clingo_escapes_are_the_same_on_every_engine(engine):
     from ticker_py import run
 
-    results = run('q(X) :- p(X), X != "a\\"b".\nr("x\\\\y\\nz") :- p(_).', [(0, ['p("a\\"b")', 'p("c\\\\d\\ne")'])],
-                  engine=engine)
+    results = run(
+        'q(X) :- p(X), X != "a\\"b".\nr("x\\\\y\\nz") :- p(_).', [(0, ['p("a\\"b")', 'p("c\\\\d\\ne")'])], engine=engine
+    )
     assert results[0].models[0].sorted_atoms() == ['q("c\\\\d\\ne")', 'r("x\\\\y\\nz")']
 
 
@@ -123,7 +141,10 @@ def _nested(depth: int) -> str:
 def test_term_depth_limit_in_programs():
     parse_program(f"q :- p({_nested(MAX_TERM_DEPTH)}).")
     text = _error(f"q :- p({_nested(MAX_TERM_DEPTH + 1)}).")
-    assert f"<string>:1:{8 + 2 * MAX_TERM_DEPTH}-" in text and f"term nested more than {MAX_TERM_DEPTH} levels deep" in text
+    assert (
+        f"<string>:1:{8 + 2 * MAX_TERM_DEPTH}-" in text
+        and f"term nested more than {MAX_TERM_DEPTH} levels deep" in text
+    )
     assert "levels deep" in _error("q :- p(" + "(" * 1000 + "1" + ")" * 1000 + ").")
     assert "levels deep" in _error("q :- p(" + "+".join(["1"] * 5000) + ").")
     assert "levels deep" in _error("q :- p(" + "-" * 5000 + "1).")
@@ -143,6 +164,7 @@ def test_fact_instance_limit():
 
 
 # ---------------------------------------------------------------- ticker compare --changes
+
 
 def test_compare_compares_changes_lines():
     from ticker_py.compare import compare_engines, default_factory, format_comparison
@@ -169,7 +191,7 @@ def test_compare_compares_changes_lines():
     engines = {"clingo": default_factory("clingo"), "incremental": default_factory("incremental")}
     assert compare_engines(analysis, stream, engines, changes=True).agree
     cmp = compare_engines(analysis, stream, {**engines, "forgetful": ForgetsRemovals}, changes=True)
-    assert [t.t for t in cmp.differing] == [1, 2]   # at 2 its state still holds b
+    assert [t.t for t in cmp.differing] == [1, 2]  # at 2 its state still holds b
     report = format_comparison(cmp)
     assert 'changes of clingo: {"t": 1, "c": 1, "added": [], "removed": ["b"]}' in report
     assert 'changes of forgetful: {"t": 1, "c": 1, "added": [], "removed": []}' in report
@@ -180,7 +202,7 @@ def test_the_largest_clingo_time_point_is_evaluated(engine):
     """At t = 2^31 - 1 the static encoding's time range must not reach clingo as an interval ending
     at the largest 32-bit integer: clingo's interval loop never ends there (found by the API fuzz)."""
     program = "q(X) :- p(X) in [2].\nr :- a, not q(1).\n"
-    t = 2 ** 31 - 1
+    t = 2**31 - 1
     reasoner = Reasoner(program, engine=engine)
     reasoner.append(t - 1, ["p(1)"])
     reasoner.append(t, ["a"])
@@ -189,7 +211,7 @@ def test_the_largest_clingo_time_point_is_evaluated(engine):
     assert [sorted(m.atoms) for m in result.models] == [[("q", 1)]]
 
 
-@pytest.mark.parametrize("lo, hi", [(5, 9), (7, 7), (2 ** 31 - 4, 2 ** 31 - 1), (2 ** 31 - 1, 2 ** 31 - 1)])
+@pytest.mark.parametrize("lo, hi", [(5, 9), (7, 7), (2**31 - 4, 2**31 - 1), (2**31 - 1, 2**31 - 1)])
 def test_time_facts_ground_to_the_whole_range(lo, hi):
     import clingo
 

@@ -12,14 +12,13 @@ import pickle
 
 import clingo
 import pytest
-from hypothesis import HealthCheck, given, settings
-
 from helpers import scaled
+from hypothesis import HealthCheck, given, settings
 from strategies import programs_and_streams
+
 from ticker_py.api import load_program
 from ticker_py.compare import answer_set
-from ticker_py.engines import EngineOptions, create_engine
-from ticker_py.engines import clingo_engine, hybrid
+from ticker_py.engines import EngineOptions, clingo_engine, create_engine, hybrid
 from ticker_py.engines.clingo_c import FAST_SYMBOLS, raw_models, symbol_ids
 from ticker_py.engines.clingo_engine import ClingoEngine
 from ticker_py.streams.factorized import MappedModels
@@ -37,12 +36,15 @@ def _public_models(ctl):
 
 
 @pytest.mark.parametrize("models", [0, 1, 3])
-@pytest.mark.parametrize("text", [
-    '{a(1;-2;"s\\"q\\n";f(x,(1,y));-3000000000)}. b(()). c. #show a/1. #show b/1. #show c/0.',
-    "{p(1..9)}. :- p(1), p(2). q(X) :- p(X), X > 4. #show q/1. #show p/1.",
-    "a. :- a.",                 # no model
-    "#show x/0.",               # one empty model
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{a(1;-2;"s\\"q\\n";f(x,(1,y));-3000000000)}. b(()). c. #show a/1. #show b/1. #show c/0.',
+        "{p(1..9)}. :- p(1), p(2). q(X) :- p(X), X > 4. #show q/1. #show p/1.",
+        "a. :- a.",  # no model
+        "#show x/0.",  # one empty model
+    ],
+)
 def test_raw_models_are_the_public_models(text, models):
     def control():
         ctl = clingo.Control([f"--models={models}"])
@@ -51,7 +53,7 @@ def test_raw_models_are_the_public_models(text, models):
         return ctl
 
     raw = [[str(clingo.symbol.Symbol(x)) for x in symbol_ids(m)] for m in raw_models(control())]
-    assert raw == _public_models(control())   # the same models, symbols in the same order
+    assert raw == _public_models(control())  # the same models, symbols in the same order
 
 
 def test_raw_models_grows_its_buffer():
@@ -111,7 +113,7 @@ def _same(prog, stream, monkeypatch, models=0, raw_from=0) -> int:
     n = 0
     for got, want, ref in _ticks(prog, stream, models, monkeypatch, raw_from):
         assert isinstance(got.models, MappedModels) == (len(got.models) > 1 and models != 1)
-        assert got == want    # the same answer streams in the same order (t, c, models, changes)
+        assert got == want  # the same answer streams in the same order (t, c, models, changes)
         assert tuple(got.models) == tuple(want.models)
         if models == 0:
             assert answer_set(got.models) == answer_set(ref.models), f"t={ref.t}"
@@ -125,9 +127,8 @@ def _same(prog, stream, monkeypatch, models=0, raw_from=0) -> int:
 @pytest.mark.parametrize("name", ["b1", "b2"])
 def test_scenario_b_fast_path_is_the_slow_one(name, raw_from, monkeypatch):
     n, tp = (4, scaled(40, 14)) if name == "b2" else (20, 60)
-    most = _same(program(name, window=n), list(generate(name, seed=5, tp=tp, window=n)), monkeypatch,
-                 raw_from=raw_from)
-    assert most >= 4   # several answer streams at some tick: the lazy sequence was used
+    most = _same(program(name, window=n), list(generate(name, seed=5, tp=tp, window=n)), monkeypatch, raw_from=raw_from)
+    assert most >= 4  # several answer streams at some tick: the lazy sequence was used
 
 
 @pytest.mark.parametrize("models", [1, 2])

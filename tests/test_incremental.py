@@ -1,10 +1,10 @@
 """The incremental engine agrees with the static ClingoEngine at every tick (all answer streams)."""
 
 import pytest
-from hypothesis import given, settings
-
 from helpers import scaled
+from hypothesis import given, settings
 from strategies import programs_and_streams
+
 from ticker_py.api import load_program
 from ticker_py.compare import answer_set
 from ticker_py.encode.incremental import encode_incremental
@@ -60,12 +60,12 @@ def check(prog, stream, push=False, rebuild_every=3, models=0, prefix=True, show
 
 # ---------------------------------------------------------------- the scenarios
 
+
 @MODES
 @pytest.mark.parametrize("name", ["caching-time", "caching-tuple"])
 @pytest.mark.parametrize("n", [1, 4, 9])
 def test_scenario_a(name, n, prefix):
-    check(program(name, window=n), list(generate(name, seed=3, tp=60, window=n)), rebuild_every=7,
-          prefix=prefix)
+    check(program(name, window=n), list(generate(name, seed=3, tp=60, window=n)), rebuild_every=7, prefix=prefix)
 
 
 @pytest.mark.slow
@@ -75,23 +75,26 @@ def test_scenario_b_all_answer_streams(name, prefix):
     # b2 reaches thousands of answer streams per tick, each checked against clingo: 14 time points
     # in the default run (up to 216 answer streams per tick), 25 (up to 3125) with TICKER_SLOW=full
     tp = 25 if name == "b1" else scaled(25, 14)
-    res = check(program(name, window=4), list(generate(name, seed=5, tp=tp, window=4)), rebuild_every=6,
-                prefix=prefix)
+    res = check(program(name, window=4), list(generate(name, seed=5, tp=tp, window=4)), rebuild_every=6, prefix=prefix)
     if name == "b2":
         assert max(len(r.models) for r in res) >= 216
 
 
 @MODES
 def test_scenario_a_push_mode(prefix):
-    check(program("caching-tuple", window=3), list(generate("caching-tuple", seed=1, tp=15, window=3)),
-          push=True, prefix=prefix)
+    check(
+        program("caching-tuple", window=3),
+        list(generate("caching-tuple", seed=1, tp=15, window=3)),
+        push=True,
+        prefix=prefix,
+    )
 
 
 def test_split_of_the_scenarios():
     assert load_program(program("b1", window=4)).upper == {"get", "nget"}
     assert load_program(program("caching-time", window=4)).upper == frozenset()
     eng = create_engine("incremental", load_program(program("caching-time", window=4)))
-    assert isinstance(eng, HybridEngine) and eng.upper is None      # scenario A never reaches clingo
+    assert isinstance(eng, HybridEngine) and eng.upper is None  # scenario A never reaches clingo
     pure = create_engine("incremental-pure", load_program(program("b1", window=4)))
     assert isinstance(pure, PureIncrementalEngine)
 
@@ -121,9 +124,19 @@ WINDOWS = [
     "a(X) :- p(X) in [2], bg(X).\nbg(x).\nbg(X) :- q(X).",
 ]
 
-STREAM = [(0, ["p(x)", "q(y)"]), (1, ["p(y)"]), (2, []), (3, ["q(x)", "p(x)", "p(z)"]),
-          (4, ["p(x)"]), (5, ["p(x)", "q(y)"]), (8, ["q(x)"]), (9, []), (10, ["p(w)", "p(x)"]),
-          (11, ["p(x)"]), (12, ["p(x)"])]
+STREAM = [
+    (0, ["p(x)", "q(y)"]),
+    (1, ["p(y)"]),
+    (2, []),
+    (3, ["q(x)", "p(x)", "p(z)"]),
+    (4, ["p(x)"]),
+    (5, ["p(x)", "q(y)"]),
+    (8, ["q(x)"]),
+    (9, []),
+    (10, ["p(w)", "p(x)"]),
+    (11, ["p(x)"]),
+    (12, ["p(x)"]),
+]
 
 
 def with_gaps(stream):
@@ -158,10 +171,13 @@ def test_zero_answer_streams_at_some_ticks(prefix):
 @MODES
 def test_new_constants_arrive_late(prefix):
     stream = [(t, [f"p(c{t % 4})"] + ([f"q(new{t})"] if t > 20 else [])) for t in range(40)]
-    check("a(X) :- p(X) in [3], not q(X) in [2].\nb(X) :- q(X) always [1].\nc(X) :- q(X) in [5 #].",
-          stream, rebuild_every=10, prefix=prefix)
-    check("l(X) :- p(X) in [3].\na(X) :- l(X), not b(X).\nb(X) :- l(X), q(Y) in [4], not a(X).",
-          stream, prefix=prefix)
+    check(
+        "a(X) :- p(X) in [3], not q(X) in [2].\nb(X) :- q(X) always [1].\nc(X) :- q(X) in [5 #].",
+        stream,
+        rebuild_every=10,
+        prefix=prefix,
+    )
+    check("l(X) :- p(X) in [3].\na(X) :- l(X), not b(X).\nb(X) :- l(X), q(Y) in [4], not a(X).", stream, prefix=prefix)
 
 
 # ---------------------------------------------------------------- lower (native) and upper (clingo) parts
@@ -201,7 +217,7 @@ def test_split_programs(prog, prefix):
 def test_split_cases_cover_what_they_claim():
     cases = [load_program(p) for p in SPLIT]
     assert all(a.lower and (a.upper or a.has_constraints) for a in cases)
-    assert cases[1].upper == frozenset()           # constraints only
+    assert cases[1].upper == frozenset()  # constraints only
     res = check(SPLIT[1], with_gaps(STREAM))
     assert any(r.models == () for r in res) and any(r.models for r in res)
     assert max(len(r.models) for r in check(SPLIT[0], with_gaps(STREAM))) > 1
@@ -216,7 +232,7 @@ def test_interval_head_in_the_lower_part_falls_back_to_the_pure_encoding():
 
 
 def test_times_stay_relative():
-    rules = lambda text: load_program(text).program.proper_rules   # noqa: E731
+    rules = lambda text: load_program(text).program.proper_rules  # noqa: E731
     assert times_stay_relative(rules("a(X) at T :- p(X) at T in [2], not b(X).\nb(X) :- p(X) at T in [1]."))
     assert not times_stay_relative(rules("a(T) :- p(X) at T in [2]."))
     assert not times_stay_relative(rules("a :- p(X) at T in [2], T > 1."))
@@ -231,8 +247,8 @@ def test_rebuild_never_and_always_agree():
 
 # ---------------------------------------------------------------- changes and inertia
 
-@pytest.mark.parametrize("extra", ["", "\nu :- not v, p(z) in [0].\nv :- not u, p(z) in [0]."],
-                         ids=["native", "split"])
+
+@pytest.mark.parametrize("extra", ["", "\nu :- not v, p(z) in [0].\nv :- not u, p(z) in [0]."], ids=["native", "split"])
 @MODES
 def test_changes_diff_the_single_model(prefix, extra):
     analysis = load_program("a(X) :- p(X) in [1].\nh(X) at T :- p(X) at T in [1]." + extra)
@@ -252,8 +268,7 @@ def test_changes_diff_the_single_model(prefix, extra):
 
 FLIP = "a :- not b, p in [2].\nb :- not a, p in [2].\n:- b, q.\n:- a, r."
 # t=0: only {a} (q forbids b); t=1..3: {a} and {b}; t=4: only {b} (r forbids a); t=5..7: both
-FLIP_STREAM = [(0, ["p", "q"]), (1, ["p"]), (2, ["p"]), (3, ["p"]), (4, ["p", "r"]), (5, ["p"]),
-               (6, ["p"]), (7, ["p"])]
+FLIP_STREAM = [(0, ["p", "q"]), (1, ["p"]), (2, ["p"]), (3, ["p"]), (4, ["p", "r"]), (5, ["p"]), (6, ["p"]), (7, ["p"])]
 
 
 #: the same with a lower part: s is evaluated natively, a/b by clingo
@@ -287,6 +302,7 @@ def test_without_inertia_the_answer_flips(prefix, prog):
 
 # ---------------------------------------------------------------- the encoding
 
+
 def test_encode_incremental_is_readable_and_annotated():
     text = str(encode_incremental(load_program(program("caching-tuple", window=3))))
     assert "duration" in text and "_g(_e)" in text and "count K+3" in text
@@ -300,21 +316,28 @@ def test_pin_rule_pins_atoms_not_terms():
     X, N, one = ast.Variable("X"), ast.Variable("N"), ast.Number(1)
     shared = {("p", 2), ("_bg_v", 1)}
     rule = AspRule.of(
-        atom("h", X, N), atom("_now", N), atom("p", X, N), NafLiteral(atom("q"), negated=True),
+        atom("h", X, N),
+        atom("_now", N),
+        atom("p", X, N),
+        NafLiteral(atom("q"), negated=True),
         ast.Comparison("<", ast.Constant("a"), X),
         ast.Comparison("=", atom("f", X, ast.String("a,(b")), atom("g", one)),
-        atom("r", ast.String("x.y"), ast.Function("", (one, ast.Number(2)))), atom("_bg_v", X))
-    assert str(pin_rule(rule, shared)) == ('h(X,N,_e) :- _now(N,_e), p(X,N), not q(_e), a < X, f(X,"a,(b") = g(1), '
-                                           'r("x.y",(1,2),_e), _bg_v(X).')
+        atom("r", ast.String("x.y"), ast.Function("", (one, ast.Number(2)))),
+        atom("_bg_v", X),
+    )
+    assert str(pin_rule(rule, shared)) == (
+        'h(X,N,_e) :- _now(N,_e), p(X,N), not q(_e), a < X, f(X,"a,(b") = g(1), r("x.y",(1,2),_e), _bg_v(X).'
+    )
     interval_head = AspRule.of(atom("s", ast.Interval(one, ast.Number(2))), atom("t"))
     assert str(pin_rule(interval_head, shared)) == "s(1..2,_e) :- t(_e)."
     constraint = AspRule.of(None, atom("q", X), NafLiteral(atom("p", X, one), negated=True))
     assert str(pin_rule(constraint, shared, guard=True)) == ":- _g(_e), q(X,_e), not p(X,1)."
     assert str(pin_rule(AspRule(atom("c")), shared, guard=True)) == "c(_e) :- _g(_e)."
-    assert pin_rule(rule, shared).body[4] is rule.body[4]          # comparisons are kept as they are
+    assert pin_rule(rule, shared).body[4] is rule.body[4]  # comparisons are kept as they are
 
 
 # ---------------------------------------------------------------- random programs
+
 
 def _check_random(program_text, stream, prefix=True):
     check(program_text, stream, rebuild_every=2, prefix=prefix)
@@ -385,7 +408,7 @@ def test_window_history_keeps_what_a_window_reads():
     h.extend(4, atoms("p(d)"))
     assert h.count == 5
     assert h.trim(4) == 2
-    assert [(t, k) for t, k, _ in h] == [(1, 4), (4, 5)]   # (1, 4) is among the last 3 atoms
+    assert [(t, k) for t, k, _ in h] == [(1, 4), (4, 5)]  # (1, 4) is among the last 3 atoms
     h.extend(5, atoms("p(e)", "p(f)"))
     assert h.trim(5) == 3 and [(t, k) for t, k, _ in h] == [(4, 5), (5, 6), (5, 7)]
     unbounded = WindowHistory(lookback=None, tuple_lookback=0)

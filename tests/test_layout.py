@@ -22,8 +22,19 @@ PACKAGE = Path(__file__).resolve().parent.parent / "ticker_py"
 #: the vocabulary every engine returns, so they sit with the values; the readers, writers and the
 #: driver are above the engines.
 FLOORS = [
-    {"ast", "_ast_methods", "_record_methods", "records", "process", "values", "errors", "limits", "streams.model",
-     "streams._model_methods", "streams.factorized"},
+    {
+        "ast",
+        "_ast_methods",
+        "_record_methods",
+        "records",
+        "process",
+        "values",
+        "errors",
+        "limits",
+        "streams.model",
+        "streams._model_methods",
+        "streams.factorized",
+    },
     {"syntax", "rdf.terms"},
     {"analysis"},
     {"semantics"},
@@ -82,8 +93,11 @@ def imports(path: Path):
 
 def _internal(module: str) -> list:
     """Imports of ticker_py modules by ``module`` (the root package left out)."""
-    return [(target, line) for target, line, _ in imports(MODULES[module])
-            if target.startswith("ticker_py.") and target != module]
+    return [
+        (target, line)
+        for target, line, _ in imports(MODULES[module])
+        if target.startswith("ticker_py.") and target != module
+    ]
 
 
 def test_every_module_is_on_a_floor():
@@ -94,8 +108,11 @@ def test_every_module_is_on_a_floor():
 
 @pytest.mark.parametrize("module", sorted(m for m in MODULES if m != "ticker_py"))
 def test_no_import_from_a_higher_floor(module):
-    bad = [f"line {line}: imports {target} (floor {floor(target)} > {floor(module)})"
-           for target, line in _internal(module) if floor(target) > floor(module)]
+    bad = [
+        f"line {line}: imports {target} (floor {floor(target)} > {floor(module)})"
+        for target, line in _internal(module)
+        if floor(target) > floor(module)
+    ]
     assert not bad, bad
 
 
@@ -107,7 +124,7 @@ def test_no_import_circle():
         state[m] = "open"
         for t in graph.get(m, ()):
             if state.get(t) == "open":
-                raise AssertionError("import circle: " + " -> ".join(path[path.index(t):] + [t]))
+                raise AssertionError("import circle: " + " -> ".join(path[path.index(t) :] + [t]))
             if t not in state:
                 visit(t, path + [t])
         state[m] = "done"
@@ -118,8 +135,7 @@ def test_no_import_circle():
 
 
 def _importers(root: str) -> list:
-    return [(m, line) for m, p in MODULES.items() for target, line, _ in imports(p)
-            if target.split(".")[0] == root]
+    return [(m, line) for m, p in MODULES.items() for target, line, _ in imports(p) if target.split(".")[0] == root]
 
 
 def test_only_engines_import_clingo():

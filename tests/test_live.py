@@ -7,11 +7,11 @@ every process started here is stopped by its own handle at the end of its test.
 from __future__ import annotations
 
 import json
+import os
 import queue
 import re
 import signal
 import socket
-import os
 import subprocess
 import sys
 import textwrap
@@ -29,7 +29,7 @@ from ticker_py.streams import Record, StreamChecker
 ROOT = Path(__file__).resolve().parents[1]
 ENGINE = "clingo"
 PROGRAM = "x :- a [1].\ny(V) :- p(V) [2].\nz :- b always [1].\n"
-WAIT = 20.0          # upper bound for any single wait on another process
+WAIT = 20.0  # upper bound for any single wait on another process
 
 
 def _cli():
@@ -49,9 +49,13 @@ def program(tmp_path):
 
 def offline(program, stream_path, *extra):
     """Output lines of an offline ``ticker run`` on a stream file."""
-    out = subprocess.run(_cli()[:2] + ["ticker_py.cli", "run", str(program), "--engine", ENGINE,
-                                       "--stream", str(stream_path), *extra],
-                         capture_output=True, text=True, timeout=60, cwd=ROOT)
+    out = subprocess.run(
+        _cli()[:2] + ["ticker_py.cli", "run", str(program), "--engine", ENGINE, "--stream", str(stream_path), *extra],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
     assert out.returncode == 0, out.stderr
     return out.stdout.splitlines()
 
@@ -60,14 +64,19 @@ class Proc:
     """A subprocess whose stdout/stderr lines are collected by reader threads (bounded waits)."""
 
     def __init__(self, args, stdin=False):
-        self.p = subprocess.Popen(args, stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                  bufsize=1, cwd=ROOT)
+        self.p = subprocess.Popen(
+            args,
+            stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            bufsize=1,
+            cwd=ROOT,
+        )
         self.out, self.err = queue.Queue(), []
         self.err_lines = queue.Queue()
         threading.Thread(target=self._pump, args=(self.p.stdout, self.out), daemon=True).start()
-        threading.Thread(target=self._pump, args=(self.p.stderr, self.err_lines, self.err),
-                         daemon=True).start()
+        threading.Thread(target=self._pump, args=(self.p.stderr, self.err_lines, self.err), daemon=True).start()
 
     @staticmethod
     def _pump(f, q, keep=None):
@@ -135,7 +144,7 @@ def test_push_api_matches_offline_run(engine):
     returned = []
     for t, atoms in STREAM:
         returned += live.push(t, atoms)
-        assert all(r.t < t for r in returned)          # only complete time points
+        assert all(r.t < t for r in returned)  # only complete time points
     returned += live.close()
     assert _show(got) == _show(returned) == expected
 
@@ -144,14 +153,14 @@ def test_close_time_evaluates_at_once_and_refuses_the_past():
     live = LiveReasoner(PROGRAM, engine=ENGINE)
     live.push(0, ["a"])
     assert [r.t for r in live.close_time(2)] == [0, 1, 2]
-    assert live.close_time(1) == []                     # already closed: nothing to do
+    assert live.close_time(1) == []  # already closed: nothing to do
     with pytest.raises(StreamError, match="already closed"):
         live.push(2, ["a"])
     with pytest.raises(StreamError, match="bad atom"):
         live.push(3, ["a("])
     with pytest.raises(StreamError, match="intensional"):
         live.push(3, ["x"])
-    assert live.open == 3 and live.push(3, ["a"]) == []   # a refused push changes nothing
+    assert live.open == 3 and live.push(3, ["a"]) == []  # a refused push changes nothing
     assert [(r.t, r.models[0].sorted_atoms()) for r in live.close()] == [(3, ["x"])]
     with pytest.raises(StreamError, match="closed"):
         live.push(9, [])
@@ -176,7 +185,8 @@ def test_pushes_from_several_threads_come_out_in_order():
             try:
                 live.push(t, [f"p({t})"])
             except StreamError:
-                pass                                     # a later time overtook us: refused
+                pass  # a later time overtook us: refused
+
     threads = [threading.Thread(target=worker, args=(k,)) for k in range(4)]
     for th in threads:
         th.start()
@@ -187,6 +197,7 @@ def test_pushes_from_several_threads_come_out_in_order():
 
 
 # ---------------------------------------------------------------- lines and addresses
+
 
 def test_parse_line_locates_errors():
     source = "tcp:127.0.0.1:9"
@@ -225,8 +236,12 @@ def test_live_options_refuse_bad_arguments():
         return live_options(parser.parse_args(argv))
 
     assert live_records(options()) is None and live_output(options()) is None
-    for argv in (["--input", "127.0.0.1:1"], ["--input", "tcp::1", "--stream", "f.stream"],
-                 ["--wall-clock", "--clock", "0s"], ["--save-input", "/nonexistent/dir/f"]):
+    for argv in (
+        ["--input", "127.0.0.1:1"],
+        ["--input", "tcp::1", "--stream", "f.stream"],
+        ["--wall-clock", "--clock", "0s"],
+        ["--save-input", "/nonexistent/dir/f"],
+    ):
         with pytest.raises(UsageError):
             live_records(options(*argv))
     with pytest.raises(UsageError):
@@ -234,6 +249,7 @@ def test_live_options_refuse_bad_arguments():
 
 
 # ---------------------------------------------------------------- TCP input, in process
+
 
 def _connect(address):
     host, port = parse_address(address)
@@ -252,16 +268,15 @@ def test_merge_waits_for_every_producer_and_skips_late_records():
     a.sendall(b"0: p(1)\n3: p(2)\n")
     b.sendall(b"1: b\n")
     assert [(r.t, r.atoms) for r in _take(it, 2)] == [(0, (("p", 1),)), (1, (("b",),))]
-    b.sendall(b"2: b\n4: b\n")                      # releases a's 3 (b has passed it)
+    b.sendall(b"2: b\n4: b\n")  # releases a's 3 (b has passed it)
     assert [r.t for r in _take(it, 2)] == [2, 3]
-    b.close()                                        # a (at 3) now holds b's 4
-    c = _connect(src.address)                        # a newcomer starts at the current time, 3
-    c.sendall(b"2: b\n4: a\n")                       # 2 is closed: late, skipped
+    b.close()  # a (at 3) now holds b's 4
+    c = _connect(src.address)  # a newcomer starts at the current time, 3
+    c.sendall(b"2: b\n4: a\n")  # 2 is closed: late, skipped
     a.close()
     c.close()
     assert [(r.t, r.atoms, r.line) for r in it] == [(4, (("b",),), 3), (4, (("a",),), 2)]
-    assert len(errors) == 1 and re.match(r"tcp:127\.0\.0\.1:\d+:1:1-2: error: time 2 is already closed",
-                                         str(errors[0]))
+    assert len(errors) == 1 and re.match(r"tcp:127\.0\.0\.1:\d+:1:1-2: error: time 2 is already closed", str(errors[0]))
 
 
 def test_bad_lines_are_reported_and_skipped():
@@ -275,8 +290,9 @@ def test_bad_lines_are_reported_and_skipped():
     s.close()
     assert [(r.t, r.line) for r in it] == [(0, 1), (3, 5), (5, 9)]
     messages = [str(e).splitlines()[0] for e in errors]
-    assert [m.split(": error: ")[0].split(":")[2:4] for m in messages] == \
-        [[str(port), n] for n in ("2", "3", "4", "6", "7", "8", "10")]
+    assert [m.split(": error: ")[0].split(":")[2:4] for m in messages] == [
+        [str(port), n] for n in ("2", "3", "4", "6", "7", "8", "10")
+    ]
     assert "intensional predicate 'x/0'" in messages[1] and "after time 3" in messages[3]
     assert "arity" in messages[5] and "middle of a line" in messages[6]
 
@@ -288,8 +304,15 @@ def test_hostile_lines_are_isolated():
     it = iter(src)
     s = _connect(src.address)
     deep = b"f(" * 100_000 + b"a" + b")" * 100_000
-    s.sendall(b"0: a\n\x00\x01garbage\n1: p(" + deep + b")\n2: b\xc3(\n3: b\n" + b"x" * (2 << 20)
-              + b"\n4: a\n5: q(" + b"[" * 5000 + b"\n6: a\n")
+    s.sendall(
+        b"0: a\n\x00\x01garbage\n1: p("
+        + deep
+        + b")\n2: b\xc3(\n3: b\n"
+        + b"x" * (2 << 20)
+        + b"\n4: a\n5: q("
+        + b"[" * 5000
+        + b"\n6: a\n"
+    )
     s.close()
     assert [(r.t, r.line) for r in it] == [(0, 1), (3, 5), (4, 7), (6, 9)]
     lines = [str(e).splitlines()[0] for e in errors]
@@ -302,17 +325,16 @@ def test_hostile_lines_are_isolated():
 
 def test_idle_producer_stops_holding_the_time_back():
     errors, notes = [], []
-    src = LiveInput(listen_on="tcp:127.0.0.1:0", grace=0.1, idle_timeout=0.3, report=errors.append,
-                    log=notes.append)
+    src = LiveInput(listen_on="tcp:127.0.0.1:0", grace=0.1, idle_timeout=0.3, report=errors.append, log=notes.append)
     it = iter(src)
     silent, chatty = _connect(src.address), _connect(src.address)
     start = time.monotonic()
     chatty.sendall(b"0: a\n1: b\n2: a\n")
-    assert [r.t for r in _take(it, 2)] == [0, 1]          # released once `silent` is idle
+    assert [r.t for r in _take(it, 2)] == [0, 1]  # released once `silent` is idle
     assert time.monotonic() - start >= 0.25
     name = f"tcp:127.0.0.1:{silent.getsockname()[1]}"
     assert f"{name}: nothing received for 0.3 s: no longer holds the time back" in notes[0]
-    silent.sendall(b"0: b\n3: b\n")                       # 0 is closed by now: late; 3 is fine
+    silent.sendall(b"0: b\n3: b\n")  # 0 is closed by now: late; 3 is fine
     chatty.sendall(b"4: a\n")
     assert [r.t for r in _take(it, 2)] == [2, 3]
     assert f"{name}: sending again; records for closed time points are late" in notes
@@ -346,7 +368,7 @@ def test_merge_buffer_is_bounded_and_loses_nothing():
     sender.join(WAIT)
     fast.close()
     slow.close()
-    consumer.join(WAIT * 6)                 # 30,000 records: slow on a loaded machine, never lost
+    consumer.join(WAIT * 6)  # 30,000 records: slow on a loaded machine, never lost
     assert not consumer.is_alive(), f"the consumer is still reading after {WAIT * 6:.0f} s"
     assert [r.t for r in results] == list(range(n + 2))
 
@@ -357,7 +379,7 @@ def test_wall_clock_over_tcp_ignores_given_times():
     s = _connect(src.address)
     s.sendall(b"99: a\n")
     first = next(it)
-    while not first.atoms:                          # heartbeats may come first
+    while not first.atoms:  # heartbeats may come first
         first = next(it)
     assert first.t < 10 and first.atoms == (("a",),)
     time.sleep(0.2)
@@ -367,7 +389,7 @@ def test_wall_clock_over_tcp_ignores_given_times():
     with_atoms = [r for r in records if r.atoms]
     assert len(with_atoms) == 1 and with_atoms[0].t >= first.t + 3
     assert [r.t for r in records] == sorted(r.t for r in records)
-    beats = [r.t for r in records if not r.atoms]   # one heartbeat closes every point before it
+    beats = [r.t for r in records if not r.atoms]  # one heartbeat closes every point before it
     assert beats and beats[0] > first.t and len(set(beats)) == len(beats)
 
 
@@ -386,7 +408,7 @@ def test_tcp_sink_broadcasts_and_drops_failed_clients():
     sink.write("one\n")
     sink.flush()
     c2.close()
-    for k in range(50):                              # c2's reset shows after a write or two
+    for k in range(50):  # c2's reset shows after a write or two
         sink.write(f"line {k}\n")
         sink.flush()
     sink.close()
@@ -399,15 +421,16 @@ def test_tcp_sink_broadcasts_and_drops_failed_clients():
 
 # ---------------------------------------------------------------- the command line, end to end
 
+
 def test_stdin_is_evaluated_line_by_line(program, procs):
     ticker = procs(_cli() + ["run", str(program), "--engine", ENGINE, "--stream", "-"], stdin=True)
     ticker.send("0: a, p(1)\n")
     ticker.send("1: b\n")
-    first = json.loads(ticker.line())                # t=0 is out before t=2 is sent
+    first = json.loads(ticker.line())  # t=0 is out before t=2 is sent
     assert first == {"t": 0, "c": 2, "models": [["x", "y(1)"]]}
     ticker.send("2: b\n")
     assert json.loads(ticker.line())["t"] == 1
-    ticker.send("5:\n")                              # a heartbeat closes 2, 3 and 4
+    ticker.send("5:\n")  # a heartbeat closes 2, 3 and 4
     assert [json.loads(ticker.line())["t"] for _ in range(3)] == [2, 3, 4]
     ticker.p.stdin.close()
     assert [json.loads(line)["t"] for line in ticker.rest()] == [5]
@@ -440,9 +463,24 @@ CONSUMER = textwrap.dedent("""
 
 def _start_tcp(program, tmp_path, procs, *extra):
     saved = tmp_path / "accepted.stream"
-    ticker = procs(_cli() + ["run", str(program), "--engine", ENGINE, "--input", "tcp:127.0.0.1:0",
-                             "--output", "tcp:127.0.0.1:0", "--grace", "0.5",
-                             "--save-input", str(saved), *extra])
+    ticker = procs(
+        _cli()
+        + [
+            "run",
+            str(program),
+            "--engine",
+            ENGINE,
+            "--input",
+            "tcp:127.0.0.1:0",
+            "--output",
+            "tcp:127.0.0.1:0",
+            "--grace",
+            "0.5",
+            "--save-input",
+            str(saved),
+            *extra,
+        ]
+    )
     ports = ticker.addresses()
     consumer = procs([sys.executable, "-c", CONSUMER, str(ports["results on"])])
     assert consumer.line() == "connected"
@@ -462,9 +500,20 @@ def test_tcp_producers_merge_garbage_and_cut_lines(program, tmp_path, procs):
     ticker, consumer, port, saved = _start_tcp(program, tmp_path, procs)
     good_a = [f"{t}: p({t})\n" for t in range(0, 12, 2)] + ["12:\n"]
     good_b = ["0: a\n", 0.05, "1: b\n", "3: b, a\n", 0.05, "7: b\n", "11: a\n", "12:\n"]
-    garbage = ["0: p(0)\n", "zz zz\n", "1: x\n", "2: p(", 0.05, "21)\n", "\udcff\udcfe\n",
-               "4: p(4), p(x,y)\n", "1: p(1)\n", "5: p(X)\n", "6: p(6)\n"]
-    cut = ["1: b\n", 0.05, "2: b\n", "5: a, b"]       # disconnects in the middle of a line
+    garbage = [
+        "0: p(0)\n",
+        "zz zz\n",
+        "1: x\n",
+        "2: p(",
+        0.05,
+        "21)\n",
+        "\udcff\udcfe\n",
+        "4: p(4), p(x,y)\n",
+        "1: p(1)\n",
+        "5: p(X)\n",
+        "6: p(6)\n",
+    ]
+    cut = ["1: b\n", 0.05, "2: b\n", "5: a, b"]  # disconnects in the middle of a line
     producers = _producers(procs, port, [good_a, good_b, garbage, cut])
     for p in producers:
         assert p.wait() == 0
@@ -485,11 +534,11 @@ def test_hostile_producers_do_not_stop_a_good_one(program, tmp_path, procs):
     """Garbage, deep nesting, invalid UTF-8 and a connection that never sends, next to a good producer."""
     ticker, consumer, port, saved = _start_tcp(program, tmp_path, procs, "--idle-timeout", "0.5")
     deep = "0: p(" + "f(" * 20_000 + "a" + ")" * 20_000 + ")\n"
-    good = [f"{t}: p({t}), b\n" for t in range(6)] + [30.0]                # stays connected
+    good = [f"{t}: p({t}), b\n" for t in range(6)] + [30.0]  # stays connected
     hostile = ["\x00\x01\x02\n", deep, "1: \udcff\udcfe\n", "2: " + "(" * 3000 + "\n", "zz\n", 30.0]
     silent = [30.0]
     _producers(procs, port, [good, hostile, silent])
-    got = [json.loads(consumer.line()) for _ in range(5)]                 # time 5 stays open
+    got = [json.loads(consumer.line()) for _ in range(5)]  # time 5 stays open
     assert [r["t"] for r in got] == [0, 1, 2, 3, 4]
     assert got[2]["models"] == [["y(0)", "y(1)", "y(2)", "z"]]
     ticker.p.send_signal(signal.SIGTERM)
@@ -500,38 +549,53 @@ def test_hostile_producers_do_not_stop_a_good_one(program, tmp_path, procs):
     errors = [e for e in ticker.err if ": error: " in e]
     assert len(errors) == 5, ticker.err
     assert all(re.match(r"tcp:127\.0\.0\.1:\d+:\d+:\d+-\d+: error: ", e) for e in errors)
-    assert sum("no longer holds the time back" in e for e in ticker.err) >= 2   # hostile and silent
+    assert sum("no longer holds the time back" in e for e in ticker.err) >= 2  # hostile and silent
     assert [json.loads(x) for x in offline(program, saved)] == got + [json.loads(x) for x in lines]
 
 
 def test_sigterm_loses_nothing_accepted(program, tmp_path, procs):
     ticker, consumer, port, saved = _start_tcp(program, tmp_path, procs)
-    fast = [f"{t}: p({t})\n" for t in range(6)] + [30.0]           # then idles, connected
-    slow = ["0: a\n", "1: b\n", "2: b\n", "3: a\n", 30.0]          # holds the merge at time 3
+    fast = [f"{t}: p({t})\n" for t in range(6)] + [30.0]  # then idles, connected
+    slow = ["0: a\n", "1: b\n", "2: b\n", "3: a\n", 30.0]  # holds the merge at time 3
     _producers(procs, port, [fast, slow])
     got = [json.loads(consumer.line())["t"] for _ in range(3)]
-    assert got == [0, 1, 2]                                         # time 3 is still open
+    assert got == [0, 1, 2]  # time 3 is still open
     time.sleep(0.2)
     ticker.p.send_signal(signal.SIGTERM)
     assert ticker.wait() == 0
     lines = consumer.rest()
-    assert [json.loads(line)["t"] for line in lines] == [3, 4, 5]   # the buffered 4 and 5 too
+    assert [json.loads(line)["t"] for line in lines] == [3, 4, 5]  # the buffered 4 and 5 too
     assert saved.read_text().count("p(") == 6
     assert [json.loads(line) for line in offline(program, saved)][3:] == [json.loads(x) for x in lines]
 
 
 def test_wall_clock_stamps_on_arrival(program, tmp_path, procs):
     saved = tmp_path / "stamped.stream"
-    ticker = procs(_cli() + ["run", str(program), "--engine", ENGINE, "--wall-clock", "--clock", "100ms",
-                             "--stream", "-", "--save-input", str(saved)], stdin=True)
-    ticker.send("a\n")                                # the first time point it is in gets x
+    ticker = procs(
+        _cli()
+        + [
+            "run",
+            str(program),
+            "--engine",
+            ENGINE,
+            "--wall-clock",
+            "--clock",
+            "100ms",
+            "--stream",
+            "-",
+            "--save-input",
+            str(saved),
+        ],
+        stdin=True,
+    )
+    ticker.send("a\n")  # the first time point it is in gets x
     first = json.loads(ticker.line())
     start = time.monotonic()
     assert first["models"] == [["x"]]
-    later = [json.loads(ticker.line()) for _ in range(3)]   # time moves on without input
+    later = [json.loads(ticker.line()) for _ in range(3)]  # time moves on without input
     assert [r["t"] for r in later] == [first["t"] + k for k in (1, 2, 3)]
     assert time.monotonic() - start > 0.15
-    ticker.send("7: p(1), b\n")                       # a given time is ignored
+    ticker.send("7: p(1), b\n")  # a given time is ignored
     ticker.p.stdin.close()
     lines = ticker.rest()
     assert ticker.wait() == 0
@@ -569,6 +633,7 @@ def test_wall_clock_reads_a_regular_file(program, tmp_path, how):
 
 # ---------------------------------------------------------------- Spark Structured Streaming
 
+
 @pytest.mark.spark
 @pytest.mark.slow
 def test_spark_structured_streaming(tmp_path):
@@ -582,17 +647,30 @@ def test_spark_structured_streaming(tmp_path):
         folder.mkdir()
         stream = [(0, ["a"]), (1, ["p(1)", "b"]), (3, []), (4, ["a"])]
         lines = [json.dumps({"t": t, "atoms": a} if a else {"t": t}) for t, a in stream]
-        (folder / "part1.jsonl").write_text("\n".join(lines[:2] + ['{"t": 2, "atom": "b", "seq": 9}',
-                                                                   '{"t": 2.5}'] + lines[2:]) + "\n")
+        (folder / "part1.jsonl").write_text(
+            "\n".join(lines[:2] + ['{"t": 2, "atom": "b", "seq": 9}', '{"t": 2.5}'] + lines[2:]) + "\n"
+        )
         errors = []
-        got = run_stream(folder_atoms(spark, str(folder)), PROGRAM, engine=ENGINE, timeout=120,
-                         checkpoint=str(tmp_path / "ck1"), report=errors.append)
+        got = run_stream(
+            folder_atoms(spark, str(folder)),
+            PROGRAM,
+            engine=ENGINE,
+            timeout=120,
+            checkpoint=str(tmp_path / "ck1"),
+            report=errors.append,
+        )
         assert _show(got) == _show(run(PROGRAM, stream, engine=ENGINE))
         assert len(errors) == 2 and "'atom'" in str(errors[0]) and "part1.jsonl" in str(errors[0])
 
         cooling = (ROOT / "encodings" / "cooling.lars").read_text()
-        got = run_stream(rate_atoms(spark, rows_per_second=100, atoms_per_time_point=10), cooling,
-                         engine=ENGINE, until_time=4, timeout=120, checkpoint=str(tmp_path / "ck2"))
+        got = run_stream(
+            rate_atoms(spark, rows_per_second=100, atoms_per_time_point=10),
+            cooling,
+            engine=ENGINE,
+            until_time=4,
+            timeout=120,
+            checkpoint=str(tmp_path / "ck2"),
+        )
         assert [r.t for r in got] == [0, 1, 2, 3, 4] and [r.c for r in got] == [10, 20, 30, 40, 50]
         temps = [(t, [f"temp({v * 7919 % 201})" for v in range(10 * t, 10 * t + 10)]) for t in range(5)]
         assert _show(got) == _show(run(cooling, temps, engine=ENGINE))

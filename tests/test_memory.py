@@ -11,13 +11,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import scaled
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import scaled
-
-from ticker_py.streams import Model, Result, make_writer
-from ticker_py.streams import writers
+from ticker_py.streams import Model, Result, make_writer, writers
 from ticker_py.values import format_atom
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,21 +25,23 @@ ATOMS = [("p", i) for i in range(40)] + [("q", f"a{i}", i) for i in range(20)] +
 
 def _reference(results) -> str:
     """JSON Lines the slow way: one answer stream per result, json.dumps of its sorted texts."""
-    return "".join(json.dumps({"t": r.t, "c": r.c, "models": [sorted(format_atom(a) for a in atoms)]}) + "\n"
-                   for r, atoms in results)
+    return "".join(
+        json.dumps({"t": r.t, "c": r.c, "models": [sorted(format_atom(a) for a in atoms)]}) + "\n"
+        for r, atoms in results
+    )
 
 
 @settings(max_examples=scaled(100, 40), deadline=None)
-@given(st.lists(st.tuples(st.sets(st.sampled_from(ATOMS)), st.booleans()), min_size=1, max_size=6),
-       st.integers(1, 5))
+@given(st.lists(st.tuples(st.sets(st.sampled_from(ATOMS)), st.booleans()), min_size=1, max_size=6), st.integers(1, 5))
 def test_jsonl_lines_written_in_pieces_equal_json_dumps(steps, piece):
     """Whole answers and answers rebuilt from changes, with and without texts that need escaping,
     written in pieces of a few texts, print what json.dumps prints, and ``lines`` gives the same line."""
     sent, before = [], set()
     for t, (atoms, as_changes) in enumerate(steps):
         changes = (frozenset(atoms - before), frozenset(before - atoms))
-        sent.append((Result(t, 0, None, changes) if as_changes and t else Result(t, 0, (Model(frozenset(atoms)),)),
-                     atoms))
+        sent.append(
+            (Result(t, 0, None, changes) if as_changes and t else Result(t, 0, (Model(frozenset(atoms)),)), atoms)
+        )
         before = atoms
     old = writers.PIECE
     writers.PIECE = piece
@@ -54,8 +54,11 @@ def test_jsonl_lines_written_in_pieces_equal_json_dumps(steps, piece):
     finally:
         writers.PIECE = old
     assert out.getvalue() == _reference(sent)
-    assert lines == [json.dumps({"t": r.t, "c": r.c, "models": [sorted(format_atom(a) for a in atoms)]})
-                     for r, atoms in sent if r.models is not None]
+    assert lines == [
+        json.dumps({"t": r.t, "c": r.c, "models": [sorted(format_atom(a) for a in atoms)]})
+        for r, atoms in sent
+        if r.models is not None
+    ]
 
 
 def test_a_long_jsonl_line_is_written_in_pieces():
@@ -70,14 +73,14 @@ def test_a_long_jsonl_line_is_written_in_pieces():
     out = Out()
     make_writer("jsonl", out).write(Result(0, 0, (Model(atoms),)))
     assert out.getvalue() == _reference([(Result(0, 0, None), atoms)])
-    assert max(map(len, written)) < len(out.getvalue()) // 2   # four pieces of about a quarter
+    assert max(map(len, written)) < len(out.getvalue()) // 2  # four pieces of about a quarter
 
 
 def _glibc() -> bool:
     import ctypes
 
     try:
-        ctypes.CDLL(None).gnu_get_libc_version
+        ctypes.CDLL(None).gnu_get_libc_version  # noqa: B018 - raises where not glibc
     except (OSError, AttributeError):
         return False
     return sys.platform.startswith("linux")
@@ -110,8 +113,9 @@ def test_steady_heap_maps_only_blocks_of_4_mb_and_more():
     env["PYTHONPATH"] = str(ROOT)
 
     def run(mode):
-        return subprocess.run([sys.executable, "-c", MAPPED, mode], capture_output=True, text=True, env=env,
-                              check=True).stdout.strip()
+        return subprocess.run(
+            [sys.executable, "-c", MAPPED, mode], capture_output=True, text=True, env=env, check=True
+        ).stdout.strip()
 
     assert run("set") == "True [False, True]"
     assert run("default") == "None [True, True]"

@@ -7,8 +7,10 @@ import random
 from pathlib import Path
 
 import pytest
+from helpers import scaled
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import programs_and_streams
 
 from ticker_py.api import load_program
 from ticker_py.engines import create_engine
@@ -16,9 +18,6 @@ from ticker_py.engines.base import EngineOptions
 from ticker_py.engines.clingo_engine import ClingoEngine
 from ticker_py.engines.native import NativeEngine
 from ticker_py.errors import EngineUnsupported, TickerError
-
-from helpers import scaled
-from strategies import programs_and_streams
 
 ENCODINGS = Path(__file__).resolve().parent.parent / "encodings"
 
@@ -69,8 +68,15 @@ def differential(program: str, stream, push: bool = False, **options) -> int:
 # ------------------------------------------------------------------ hand-checked semantics
 
 # counts: p(a)@0 #1, p(b)@1 #2, p(a)@3 #3, p(a)@4 #4, p(a)@5 #5, p(b)@5 #6; nothing at 2 and 6
-STREAM = [(0, [("p", "a")]), (1, [("p", "b")]), (2, []), (3, [("p", "a")]), (4, [("p", "a")]),
-          (5, [("p", "a"), ("p", "b")]), (6, [])]
+STREAM = [
+    (0, [("p", "a")]),
+    (1, [("p", "b")]),
+    (2, []),
+    (3, [("p", "a")]),
+    (4, [("p", "a")]),
+    (5, [("p", "a"), ("p", "b")]),
+    (6, []),
+]
 
 WINDOWS = """
 d(X) :- p(X) in [1].
@@ -90,8 +96,15 @@ def windows():
 
 
 def test_time_diamond(windows):
-    assert atoms_of(windows, "d") == [["d(a)"], ["d(a)", "d(b)"], ["d(b)"], ["d(a)"], ["d(a)"],
-                                      ["d(a)", "d(b)"], ["d(a)", "d(b)"]]
+    assert atoms_of(windows, "d") == [
+        ["d(a)"],
+        ["d(a)", "d(b)"],
+        ["d(b)"],
+        ["d(a)"],
+        ["d(a)"],
+        ["d(a)", "d(b)"],
+        ["d(a)", "d(b)"],
+    ]
 
 
 def test_time_box_clipped_at_zero(windows):
@@ -100,9 +113,15 @@ def test_time_box_clipped_at_zero(windows):
 
 
 def test_time_at(windows):
-    assert atoms_of(windows, "w") == [["w(a,0)"], ["w(a,0)", "w(b,1)"], ["w(b,1)"], ["w(a,3)"],
-                                      ["w(a,3)", "w(a,4)"], ["w(a,4)", "w(a,5)", "w(b,5)"],
-                                      ["w(a,5)", "w(b,5)"]]
+    assert atoms_of(windows, "w") == [
+        ["w(a,0)"],
+        ["w(a,0)", "w(b,1)"],
+        ["w(b,1)"],
+        ["w(a,3)"],
+        ["w(a,3)", "w(a,4)"],
+        ["w(a,4)", "w(a,5)", "w(b,5)"],
+        ["w(a,5)", "w(b,5)"],
+    ]
 
 
 def test_unwindowed_at_reaches_back_to_zero(windows):
@@ -114,8 +133,15 @@ def test_plain_atom_holds_only_now(windows):
 
 
 def test_tuple_diamond(windows):
-    assert atoms_of(windows, "td") == [["td(a)"], ["td(a)", "td(b)"], ["td(a)", "td(b)"], ["td(a)", "td(b)"],
-                                       ["td(a)"], ["td(a)", "td(b)"], ["td(a)", "td(b)"]]
+    assert atoms_of(windows, "td") == [
+        ["td(a)"],
+        ["td(a)", "td(b)"],
+        ["td(a)", "td(b)"],
+        ["td(a)", "td(b)"],
+        ["td(a)"],
+        ["td(a)", "td(b)"],
+        ["td(a)", "td(b)"],
+    ]
 
 
 def test_tuple_box_over_its_timeline(windows):
@@ -125,9 +151,15 @@ def test_tuple_box_over_its_timeline(windows):
 
 
 def test_tuple_at(windows):
-    assert atoms_of(windows, "tw") == [["tw(a,0)"], ["tw(a,0)", "tw(b,1)"], ["tw(a,0)", "tw(b,1)"],
-                                       ["tw(a,3)", "tw(b,1)"], ["tw(a,3)", "tw(a,4)"],
-                                       ["tw(a,5)", "tw(b,5)"], ["tw(a,5)", "tw(b,5)"]]
+    assert atoms_of(windows, "tw") == [
+        ["tw(a,0)"],
+        ["tw(a,0)", "tw(b,1)"],
+        ["tw(a,0)", "tw(b,1)"],
+        ["tw(a,3)", "tw(b,1)"],
+        ["tw(a,3)", "tw(a,4)"],
+        ["tw(a,5)", "tw(b,5)"],
+        ["tw(a,5)", "tw(b,5)"],
+    ]
 
 
 def test_windows_agree_with_oracle():
@@ -168,7 +200,7 @@ def test_negation_per_tuple():
 def test_negated_window_atoms():
     prog = "ok(X) :- p(X), not q(X) in [2]. full(X) :- p(X), not q(X) always [1]."
     res = run(prog, [(0, [("q", 1)]), (1, [("p", 1), ("q", 1)]), (2, [("p", 1)]), (3, [("p", 1)]), (4, [("p", 1)])])
-    assert atoms_of(res, "ok") == [[], [], [], [], ["ok(1)"]]      # q(1) at 1 leaves [t-2, t] at t=4
+    assert atoms_of(res, "ok") == [[], [], [], [], ["ok(1)"]]  # q(1) at 1 leaves [t-2, t] at t=4
     assert atoms_of(res, "full") == [[], [], ["full(1)"], ["full(1)"], ["full(1)"]]
 
 
@@ -176,7 +208,7 @@ def test_gaps_in_the_timeline():
     engine = native("q(X) :- p(X) in [3]. r(X) :- p(X) always [1].")
     engine.append(0, [("p", 1)])
     assert engine.evaluate(0).models[0].atoms == {("q", 1), ("r", 1)}
-    engine.append(2, [("p", 2)])          # time points 1 is empty, never evaluated
+    engine.append(2, [("p", 2)])  # time points 1 is empty, never evaluated
     assert engine.evaluate(2).models[0].atoms == {("q", 1), ("q", 2)}
     assert engine.evaluate(4).models[0].atoms == {("q", 2)}
     assert engine.evaluate(9).models[0].atoms == set()
@@ -191,7 +223,7 @@ def test_several_atoms_per_time_point_and_comparisons():
 
 def test_term_order_comparisons():
     # clingo's order: numbers < constants < strings < function terms
-    res = run('lt(X,Y) :- v(X), v(Y), X < Y.', [(0, [("v", 3), ("v", "a"), ("v", '"s"'), ("v", ("f", 1))])])
+    res = run("lt(X,Y) :- v(X), v(Y), X < Y.", [(0, [("v", 3), ("v", "a"), ("v", '"s"'), ("v", ("f", 1))])])
     assert res[0][0] == ['lt("s",f(1))', 'lt(3,"s")', "lt(3,a)", "lt(3,f(1))", 'lt(a,"s")', "lt(a,f(1))"]
 
 
@@ -203,11 +235,17 @@ def test_function_terms_in_patterns():
 def test_stores_and_indexes_keep_only_what_a_literal_can_match():
     # every literal over t/3 has a constant in position 2: the input store keeps those atoms
     # only, and the index on positions (1, 2) only the type atoms; answers as clingo's
-    prog = ("a(X) :- t(X, type, C) in [2], sub(C, top). b(X, V) :- t(X, val, V) in [2], t(X, type, c1) in [2]. "
-            "c(X) :- t(X, f(1), Y) at 1 in [3], not t(X, val, 7) in [1]. sub(c1, top). sub(c2, top). t(k, type, c2).")
-    stream = [(0, [("t", "x", "type", "c1"), ("t", "x", "val", 7), ("t", "y", "other", 1), ("t", "y", ("f", 1), 2)]),
-              (1, [("t", "y", "type", "c3"), ("t", "y", "val", 8), ("t", "z", ("f", 1), 3), ("t", "z", "zz", 0)]),
-              (2, [("t", "x", "val", 9), ("t", "z", ("f", 2), 3)]), (3, []), (4, [("t", "y", "type", "c2")])]
+    prog = (
+        "a(X) :- t(X, type, C) in [2], sub(C, top). b(X, V) :- t(X, val, V) in [2], t(X, type, c1) in [2]. "
+        "c(X) :- t(X, f(1), Y) at 1 in [3], not t(X, val, 7) in [1]. sub(c1, top). sub(c2, top). t(k, type, c2)."
+    )
+    stream = [
+        (0, [("t", "x", "type", "c1"), ("t", "x", "val", 7), ("t", "y", "other", 1), ("t", "y", ("f", 1), 2)]),
+        (1, [("t", "y", "type", "c3"), ("t", "y", "val", 8), ("t", "z", ("f", 1), 3), ("t", "z", "zz", 0)]),
+        (2, [("t", "x", "val", 9), ("t", "z", ("f", 2), 3)]),
+        (3, []),
+        (4, [("t", "y", "type", "c2")]),
+    ]
     assert differential(prog, stream) == 5
     engine = native(prog)
     engine.append(0, stream[0][1])
@@ -250,8 +288,14 @@ def test_refuses_what_it_cannot_run_naming_the_rule():
 def test_pruning_counts_and_agrees():
     prog = open(ENCODINGS / "box_chain.lars").read()
     k = 5
-    stream = [(t, [("p", f"a{i}", f"a{i}") for i in range(k)]
-               + ([("q", f"a{i}", f"a{i}") for i in range(k)] if t % 10 else [])) for t in range(30)]
+    stream = [
+        (
+            t,
+            [("p", f"a{i}", f"a{i}") for i in range(k)]
+            + ([("q", f"a{i}", f"a{i}") for i in range(k)] if t % 10 else []),
+        )
+        for t in range(30)
+    ]
     on = native(prog, pruning=True)
     off = native(prog, pruning=False)
     for t, atoms in stream:
@@ -264,6 +308,7 @@ def test_pruning_counts_and_agrees():
 
 
 # ------------------------------------------------------------------ count horizons and box counters
+
 
 @pytest.mark.parametrize("order", ["tuple first", "time first"])
 def test_a_fact_outlives_one_derivation_through_another(order):
@@ -282,13 +327,14 @@ def test_a_fact_outlives_one_derivation_through_another(order):
 
 def test_counted_store_promotes_a_valid_alternative():
     from ticker_py.engines.native.store import INF, CountedStore
+
     store = CountedStore("r", "atom", 1)
     gone, seen = [], []
     store.on_expire = gone.extend
     store.listeners.append(seen.extend)
     assert store.insert([(("r", 1), (10, INF))]) == [(("r", 1), (10, INF))]
-    assert store.insert([(("r", 1), (INF, 5))]) == []          # incomparable: kept aside
-    assert store.insert([(("r", 1), (3, 4))]) == []            # dominated: dropped
+    assert store.insert([(("r", 1), (INF, 5))]) == []  # incomparable: kept aside
+    assert store.insert([(("r", 1), (3, 4))]) == []  # dominated: dropped
     store.delta = []
     assert store.expire(11, 2) == [] and store.facts == {("r", 1): (INF, 5)}
     assert store.delta == [(("r", 1), (INF, 5))] and seen[-1] == (("r", 1), (INF, 5)) and not gone
@@ -299,6 +345,7 @@ def test_tuple_and_box_work_does_not_grow_with_the_window():
     """Scenario A: per evaluation the engine joins what arrived, not the window (the
     tuple window's facts carry count horizons; the box over derived pins keeps counters)."""
     from ticker_py import workloads
+
     for name in ("caching-tuple", "caching-time"):
         work = {}
         for n in (20, 200):
@@ -317,8 +364,15 @@ def test_tuple_windows_with_late_atoms_at_an_evaluated_time():
     prog = "v(0..1). w(V,T) :- v(V), p at T in [2 #]. b :- p always [2 #]. d(X) :- s(X) in [3 #]."
     analysis = load_program(prog)
     nat, ref = NativeEngine(analysis, EngineOptions()), ClingoEngine(analysis, EngineOptions())
-    steps = [(0, [("p",)], 0), (0, [("s", 1)], None), (1, [("p",)], 1), (1, [("p",), ("s", 2)], 2),
-             (4, [("p",)], 4), (4, [], 4), (9, [("s", 3), ("p",)], 9)]
+    steps = [
+        (0, [("p",)], 0),
+        (0, [("s", 1)], None),
+        (1, [("p",)], 1),
+        (1, [("p",), ("s", 2)], 2),
+        (4, [("p",)], 4),
+        (4, [], 4),
+        (9, [("s", 3), ("p",)], 9),
+    ]
     for t, atoms, evaluate in steps:
         for e in (nat, ref):
             e.append(t, atoms)
@@ -327,17 +381,29 @@ def test_tuple_windows_with_late_atoms_at_an_evaluated_time():
 
 
 def test_box_over_derived_pins_across_gaps():
-    prog = ("h at T :- a at T in [3]. k(X) at T :- b(X) at T in [4 #]. "
-            "all :- h always [2]. kk(X) :- k(X) always [3]. some(X) :- k(X) in [2].")
-    stream = [(0, [("a",), ("b", 1)]), (1, [("a",), ("b", 1)]), (2, [("a",), ("b", 1), ("b", 2)]),
-              (3, [("a",), ("b", 1)]), (7, [("a",), ("b", 2)]), (8, [("a",), ("b", 2)]),
-              (9, [("a",), ("b", 2), ("b", 1)]), (10, [("a",), ("b", 2)]), (40, [("a",)]), (41, [("a",)])]
+    prog = (
+        "h at T :- a at T in [3]. k(X) at T :- b(X) at T in [4 #]. "
+        "all :- h always [2]. kk(X) :- k(X) always [3]. some(X) :- k(X) in [2]."
+    )
+    stream = [
+        (0, [("a",), ("b", 1)]),
+        (1, [("a",), ("b", 1)]),
+        (2, [("a",), ("b", 1), ("b", 2)]),
+        (3, [("a",), ("b", 1)]),
+        (7, [("a",), ("b", 2)]),
+        (8, [("a",), ("b", 2)]),
+        (9, [("a",), ("b", 2), ("b", 1)]),
+        (10, [("a",), ("b", 2)]),
+        (40, [("a",)]),
+        (41, [("a",)]),
+    ]
     res = differential(prog, stream)
     assert res == len(stream)
     differential(prog, stream, push=True)
 
 
 # ------------------------------------------------------------------ Laser's bugs (NOTES.md)
+
 
 def test_laser_bug_recursion_does_not_crash():
     prog = "tc(X,Y) :- e(X,Y) in [3]. tc(X,Z) :- tc(X,Y), tc(Y,Z)."
@@ -347,7 +413,7 @@ def test_laser_bug_recursion_does_not_crash():
 
 def test_laser_bug_negation_is_per_tuple_not_per_predicate():
     res = run("a(X) :- p(X) in [2], not q(X) in [2].", [(0, [("p", 1), ("q", 2)]), (1, [("p", 2)])])
-    assert res[0][0] == ["a(1)"]      # q(2) must not block a(1)
+    assert res[0][0] == ["a(1)"]  # q(2) must not block a(1)
     assert res[1][0] == ["a(1)"]
 
 
@@ -362,8 +428,12 @@ def test_laser_bug_derived_atoms_stay_visible_later():
 
 def test_laser_bug_three_atom_joins_keep_all_results():
     prog = "t3(A,D) :- e(A,B) in [3], e(B,C) in [3], e(C,D) in [3]."
-    stream = [(0, [("e", 1, 2), ("e", 5, 6)]), (1, [("e", 2, 3), ("e", 6, 7)]), (2, [("e", 3, 4), ("e", 7, 8)]),
-              (3, [("e", 3, 9)])]
+    stream = [
+        (0, [("e", 1, 2), ("e", 5, 6)]),
+        (1, [("e", 2, 3), ("e", 6, 7)]),
+        (2, [("e", 3, 4), ("e", 7, 8)]),
+        (3, [("e", 3, 9)]),
+    ]
     res = run(prog, stream)
     assert res[2][0] == ["t3(1,4)", "t3(5,8)"]
     assert res[3][0] == ["t3(1,4)", "t3(1,9)", "t3(5,8)"]
@@ -376,6 +446,7 @@ def test_laser_bug_join_keys_are_not_concatenated_strings():
 
 
 # ------------------------------------------------------------------ extended facts skip what they cannot extend
+
 
 def test_an_extended_fact_joins_a_fact_new_in_its_own_store():
     # s(a) is extended at 1 (r(a) again) while s(b) is new (p(b)) with an earlier horizon: the
@@ -399,8 +470,14 @@ def test_a_fact_new_and_extended_in_one_evaluation_joins_in_full():
 def test_an_extended_fact_joins_old_and_new_facts_of_another_store():
     prog = "t(X) :- s(X) in [3], b(X). o(X, Y) :- e(X, Y) in [2], t(X). b(a)."
     stream = [(0, [("s", "a"), ("e", "a", 1)]), (1, [("s", "a"), ("e", "a", 2)])] + [(t, []) for t in range(2, 6)]
-    assert atoms_of(run(prog, stream), "o") == [["o(a,1)"], ["o(a,1)", "o(a,2)"], ["o(a,1)", "o(a,2)"],
-                                                ["o(a,2)"], [], []]
+    assert atoms_of(run(prog, stream), "o") == [
+        ["o(a,1)"],
+        ["o(a,1)", "o(a,2)"],
+        ["o(a,1)", "o(a,2)"],
+        ["o(a,2)"],
+        [],
+        [],
+    ]
     differential(prog, stream)
 
 
@@ -408,8 +485,10 @@ def test_extended_facts_derive_no_more_with_a_longer_window():
     """R4's BSBM shape: a product's type arrives again with each of its offers, extending its
     ``typed`` facts; the extension joins the product's offers still in the window, and skips those
     whose horizon it cannot raise, so the heads derived do not grow with the window."""
-    prog = ("typed(P, D) :- type(P, C) in [{n}], sub(C, D). sub(c1, top). sub(c2, top). sub(c1, c1). "
-            "offer(P, X) :- product(O, P) in [{n}], typed(P, top), price(O, X) in [{n}], vendor(O, V) in [{n}].")
+    prog = (
+        "typed(P, D) :- type(P, C) in [{n}], sub(C, D). sub(c1, top). sub(c2, top). sub(c1, c1). "
+        "offer(P, X) :- product(O, P) in [{n}], typed(P, top), price(O, X) in [{n}], vendor(O, V) in [{n}]."
+    )
     rng = random.Random(7)
     stream, o = [], 0
     for t in range(60):
@@ -433,14 +512,25 @@ def test_extended_facts_derive_no_more_with_a_longer_window():
 
 # ------------------------------------------------------------------ differential tests
 
+
 def _random_stream(rng, preds, values, tp, per_point):
-    return [(t, list(dict.fromkeys((p, *[rng.choice(values) for _ in range(ar)])
-                                   for p, ar in (rng.choice(preds) for _ in range(rng.randint(0, per_point))))))
-            for t in range(tp)]
+    return [
+        (
+            t,
+            list(
+                dict.fromkeys(
+                    (p, *[rng.choice(values) for _ in range(ar)])
+                    for p, ar in (rng.choice(preds) for _ in range(rng.randint(0, per_point)))
+                )
+            ),
+        )
+        for t in range(tp)
+    ]
 
 
 RETRIEVAL_STRATIFIED = "\n".join(
-    line for line in (ENCODINGS / "retrieval.lars").read_text().splitlines() if "get(" not in line)
+    line for line in (ENCODINGS / "retrieval.lars").read_text().splitlines() if "get(" not in line
+)
 
 SHIPPED = {
     "diamond.lars": ([("p", 2)], list("abcd")),
@@ -459,7 +549,7 @@ def test_shipped_programs_agree_with_oracle(name):
     prog = RETRIEVAL_STRATIFIED if name == "retrieval_stratified" else (ENCODINGS / name).read_text()
     preds, values = SHIPPED[name]
     rng = random.Random(name)
-    for seed in range(3):
+    for _seed in range(3):
         per_point = 1 if "caching" in name else 4
         stream = _random_stream(rng, preds, values, 45, per_point)
         differential(prog, stream)
@@ -468,6 +558,7 @@ def test_shipped_programs_agree_with_oracle(name):
 
 def test_caching_stream_agrees_with_oracle():
     from ticker_py.streams import open_stream, time_points
+
     records = open_stream(str(ENCODINGS / "caching.stream"))
     stream = [(tp.t, list(tp.atoms)) for tp in time_points(records)][:70]
     differential((ENCODINGS / "caching.lars").read_text(), stream)

@@ -6,15 +6,16 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_native import differential
 
 from ticker_py.engines.native.feed import Runs
 
-from test_native import differential
-
 ATOMS = [("p", "a"), ("p", "b"), ("p", -2), ("p", 2**70), ("p", ("f", '"x\\"y"'))]
 #: time points (increasing, with gaps), each with one or more batches of recurring atoms
-POINTS = st.lists(st.tuples(st.integers(1, 3), st.lists(st.lists(st.sampled_from(ATOMS), max_size=6),
-                                                          min_size=1, max_size=3)), max_size=14)
+POINTS = st.lists(
+    st.tuples(st.integers(1, 3), st.lists(st.lists(st.sampled_from(ATOMS), max_size=6), min_size=1, max_size=3)),
+    max_size=14,
+)
 
 
 def _timeline(points) -> list:
@@ -64,7 +65,7 @@ def test_box_programs_on_recurring_atoms_agree_with_oracle(program, points, push
 PROJECTIONS = [
     "q(A, B) :- p(A, B, C) always [2]. r(C, B, A) :- p(A, B, C) in [1]. s(A) :- p(A, B, C) at T in [2].",
     "q(B, c, A) :- p(A, a, B) in [3]. r(A) at T :- p(A, B, C) at T in [2]. s at T :- r(X) at T in [1].",
-    "q(X) :- p(X, Y, Z) in [2 #]. r(Y, -7, \"s\") :- q(Y). s(f(X), T) :- p(X, a, 5) at T in [1].",
+    'q(X) :- p(X, Y, Z) in [2 #]. r(Y, -7, "s") :- q(Y). s(f(X), T) :- p(X, a, 5) at T in [1].',
     "q(A, B, C) :- p(A, B, C) always [3 #]. r :- p(A, B, C) at T in [1 #]. s(T, A) :- p(A, f(1), B) at T.",
     "q(A) :- p(A, A, B) in [1]. r(A, B) :- p(A, B, C) in [2], p(B, A, C) in [1]. s(B) :- p(b, B, C) in [2]. u(B) :- p(b, B, 2) in [2].",
 ]
@@ -73,9 +74,10 @@ VALUES = ["a", "b", -3, 5, 2**70, '"s\\"q"', ("f", 1)]
 
 def _engines(program: str):
     """The native engine as compiled, and one whose plans are all general (no projections)."""
+    from test_native import native
+
     import ticker_py.engines.native.wiring as wiring
 
-    from test_native import native
     fast = native(program)
     general = wiring.compile_rule
     wiring.compile_rule = lambda *args, **kw: general(*args, general=True, **kw)
@@ -87,15 +89,18 @@ def _engines(program: str):
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.sampled_from(PROJECTIONS), st.lists(st.lists(st.tuples(*[st.sampled_from(VALUES)] * 3), max_size=5),
-                                               max_size=8), st.booleans())
+@given(
+    st.sampled_from(PROJECTIONS),
+    st.lists(st.lists(st.tuples(*[st.sampled_from(VALUES)] * 3), max_size=5), max_size=8),
+    st.booleans(),
+)
 def test_projection_plans_equal_general_plans(program, points, push):
     fast, slow = _engines(program)
     assert any("_out.extend" in plan.source for plans in fast.wiring.plans for plan in plans)
     assert not any("_out.extend" in plan.source for plans in slow.wiring.plans for plan in plans)
     for t, args in enumerate(points):
         atoms = [("p", *a) for a in args]
-        for part in ([[a] for a in atoms] if push and atoms else [atoms]):
+        for part in [[a] for a in atoms] if push and atoms else [atoms]:
             fast.append(t, part)
             slow.append(t, part)
             assert fast.evaluate(t) == slow.evaluate(t)
@@ -115,7 +120,7 @@ def _answer_alike(fast, slow, points, push: bool) -> None:
     each time point in two batches)."""
     for t, args in enumerate(points):
         atoms = [("p", *a) for a in args]
-        for part in ([atoms[:1], atoms[1:]] if push and atoms else [atoms]):
+        for part in [atoms[:1], atoms[1:]] if push and atoms else [atoms]:
             fast.append(t, part)
             slow.append(t, part)
             assert fast.evaluate(t) == slow.evaluate(t)
@@ -152,9 +157,10 @@ SHARED_GROUPS = [
 def test_plans_sharing_a_delta_grouping_equal_plans_grouping_their_own(program, points, push):
     """All rules of a program share one delta grouping (:func:`delta_groups`): the answers are
     those of rules that each group the deltas themselves."""
+    from test_native import native
+
     import ticker_py.engines.native.wiring as wiring
 
-    from test_native import native
     shared = native(program)
     grouped = [plan for plans in shared.wiring.plans for plan in plans if "_delta_groups(D" in plan.source]
     assert len(grouped) >= 2
@@ -188,12 +194,17 @@ SIZES = st.integers(0, 4)
 def _extension_case(template, sizes, points):
     a, b, c = sizes
     program = template.format(a=a, b=b, c=c, d=a + 1)
-    return program, [(t, list(dict.fromkeys(a for batch in batches for a in batch)))
-                     for t, batches in _timeline(points)]
+    return program, [
+        (t, list(dict.fromkeys(a for batch in batches for a in batch))) for t, batches in _timeline(points)
+    ]
 
 
-EXTENSION_POINTS = st.lists(st.tuples(st.integers(1, 2), st.lists(
-    st.lists(st.sampled_from(EXTENSION_ATOMS), max_size=6), min_size=1, max_size=2)), max_size=12)
+EXTENSION_POINTS = st.lists(
+    st.tuples(
+        st.integers(1, 2), st.lists(st.lists(st.sampled_from(EXTENSION_ATOMS), max_size=6), min_size=1, max_size=2)
+    ),
+    max_size=12,
+)
 
 
 @settings(max_examples=150, deadline=None)
@@ -213,15 +224,25 @@ def test_plans_skipping_what_an_extension_cannot_extend_equal_general_plans(temp
     assert any("_ho" in plan.source for plans in fast.wiring.plans for plan in plans)
     assert not any("_ho" in plan.source for plans in slow.wiring.plans for plan in plans)
     for t, atoms in stream:
-        for part in ([atoms[:1], atoms[1:]] if push and atoms else [atoms]):
+        for part in [atoms[:1], atoms[1:]] if push and atoms else [atoms]:
             fast.append(t, part)
             slow.append(t, part)
             assert fast.evaluate(t) == slow.evaluate(t)
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.tuples(SIZES, SIZES, SIZES), st.lists(st.tuples(st.integers(1, 2), st.lists(st.lists(
-    st.sampled_from([("p", 1), ("e", 1, 1), ("e", 1, 2)]), max_size=3), min_size=1, max_size=1)), max_size=10))
+@given(
+    st.tuples(SIZES, SIZES, SIZES),
+    st.lists(
+        st.tuples(
+            st.integers(1, 2),
+            st.lists(
+                st.lists(st.sampled_from([("p", 1), ("e", 1, 1), ("e", 1, 2)]), max_size=3), min_size=1, max_size=1
+            ),
+        ),
+        max_size=10,
+    ),
+)
 def test_facts_new_and_extended_in_one_evaluation_agree_with_oracle(sizes, points):
     """t(1) new by the shorter window and extended by the longer one in the same evaluation: the
     pair that made it new joins in full, the extension's skips only below that pair's horizon."""
@@ -245,8 +266,12 @@ PARTITIONED = [
     "r(X) :- d(X, a, b) in [{b}], d(a, X, Y), d(Y, c, X) at T in [{a}].",
 ]
 PARTITION_ATOMS = [("t", x, y, z) for x in ("a", "b") for y in ("a", "b", "c") for z in ("a", "b", 1)]
-PARTITION_POINTS = st.lists(st.tuples(st.integers(1, 2), st.lists(
-    st.lists(st.sampled_from(PARTITION_ATOMS), max_size=8), min_size=1, max_size=2)), max_size=12)
+PARTITION_POINTS = st.lists(
+    st.tuples(
+        st.integers(1, 2), st.lists(st.lists(st.sampled_from(PARTITION_ATOMS), max_size=8), min_size=1, max_size=2)
+    ),
+    max_size=12,
+)
 
 
 @settings(max_examples=150, deadline=None)
@@ -263,21 +288,30 @@ def test_an_index_keeps_a_dict_per_constant_through_arrivals_and_expiry():
     the index on positions (0, 1), one dict per constant keyed by position 0 alone, each holding
     exactly the live facts with its constant (the type facts are in none); the plans probe them."""
     from test_native import native
+
     engine = native("o(X, V, W) :- t(X, ty, c) in [2], t(X, a, V) in [2], t(X, b, W) in [2].")
     window = [s for s in engine.wiring.stores if s.name == "t time diamond 2"][0]
     index = window._index_of[((0, 1), (1,))]
     assert set(index.parts) == {"a", "b"} and index.key(("t", "x", "a", 1)) == "x"
-    stream = [[("t", "x", "ty", "c"), ("t", "x", "a", 1), ("t", "y", "a", 2), ("t", "y", "a", 3)],
-              [("t", "x", "b", 5), ("t", "y", "ty", "c"), ("t", "x", "a", 1)], [("t", "y", "b", 6)], [], [], []]
+    stream = [
+        [("t", "x", "ty", "c"), ("t", "x", "a", 1), ("t", "y", "a", 2), ("t", "y", "a", 3)],
+        [("t", "x", "b", 5), ("t", "y", "ty", "c"), ("t", "x", "a", 1)],
+        [("t", "y", "b", 6)],
+        [],
+        [],
+        [],
+    ]
     answers = []
     for t, atoms in enumerate(stream):
         engine.append(t, atoms)
         answers.append(sorted(engine.evaluate(t).models[0].atoms))
         live = [a for a in window.facts]
-        want = {(c, a[1]): {b for b in live if b[1] == a[1] and b[2] == c} for a in live for c in ("a", "b") if a[2] == c}
+        want = {
+            (c, a[1]): {b for b in live if b[1] == a[1] and b[2] == c} for a in live for c in ("a", "b") if a[2] == c
+        }
         assert index.contents() == want
     assert answers[1] == [("o", "x", 1, 5)] and answers[2] == [("o", "x", 1, 5), ("o", "y", 2, 6), ("o", "y", 3, 6)]
-    assert answers[3:] == [[], [], []]     # x's type and y's offers left the window at 3
+    assert answers[3:] == [[], [], []]  # x's type and y's offers left the window at 3
     assert index.parts == {"a": {}, "b": {}}
 
 
@@ -287,20 +321,25 @@ def test_skipping_plans_compiled_on_first_extension_equal_plans_compiled_at_once
     """The plans that skip what an extension cannot extend are compiled when a fact of their
     driver's store is first extended: the answers are those of an engine that compiled them all
     when it was built, and none is compiled before an extension."""
+    from test_native import native
+
     from ticker_py.engines.native.plan import _Skipping
 
-    from test_native import native
     program, stream = _extension_case(template, sizes, points)
     lazy, eager = native(program), native(program)
-    pending = [fn for plans in lazy.wiring.plans for plan in plans for _, fn in plan.drivers if isinstance(fn, _Skipping)]
+    pending = [
+        fn for plans in lazy.wiring.plans for plan in plans for _, fn in plan.drivers if isinstance(fn, _Skipping)
+    ]
     assert pending
     for fn in [fn for plans in eager.wiring.plans for plan in plans for _, fn in plan.drivers]:
         if isinstance(fn, _Skipping):
             fn.compiled()
-    assert not any(isinstance(fn, _Skipping) for plans in eager.wiring.plans for plan in plans for _, fn in plan.drivers)
-    extended = set()   # the plans whose driver's store extended a fact in an evaluation so far
+    assert not any(
+        isinstance(fn, _Skipping) for plans in eager.wiring.plans for plan in plans for _, fn in plan.drivers
+    )
+    extended = set()  # the plans whose driver's store extended a fact in an evaluation so far
     for t, atoms in stream:
-        for part in ([atoms[:1], atoms[1:]] if push and atoms else [atoms]):
+        for part in [atoms[:1], atoms[1:]] if push and atoms else [atoms]:
             lazy.append(t, part)
             eager.append(t, part)
             assert lazy.evaluate(t) == eager.evaluate(t)

@@ -13,10 +13,14 @@ from ticker_py.engines.native.store import Store
 VALUES = st.sampled_from(["a", "b", '"s\\"q"', -3, 0, 2**70, ("f", 1)])
 INSTANCES = st.tuples(st.just("p"), VALUES, VALUES)
 #: one step: insert a batch of pairs (duplicates and repeated instances allowed), or expire up to a tick
-STEPS = st.lists(st.one_of(
-    st.tuples(st.just("insert"), st.lists(st.tuples(INSTANCES, st.integers(0, 12)), max_size=12)),
-    st.tuples(st.just("insert one horizon"), st.lists(INSTANCES, max_size=12), st.integers(0, 12)),
-    st.tuples(st.just("expire"), st.integers(0, 13))), max_size=25)
+STEPS = st.lists(
+    st.one_of(
+        st.tuples(st.just("insert"), st.lists(st.tuples(INSTANCES, st.integers(0, 12)), max_size=12)),
+        st.tuples(st.just("insert one horizon"), st.lists(INSTANCES, max_size=12), st.integers(0, 12)),
+        st.tuples(st.just("expire"), st.integers(0, 13)),
+    ),
+    max_size=25,
+)
 
 
 class PairByPair(Store):
@@ -65,12 +69,12 @@ def _stores():
     for cls in (Store, PairByPair):
         s = cls("p", "atom", 2)
         s.index((0,))
-        s.index((1,), {1: "a"})          # only instances with "a" at position 1 are indexed, under ()
+        s.index((1,), {1: "a"})  # only instances with "a" at position 1 are indexed, under ()
         s.index((0, 1))
-        s.index((0, 1), {1: "b"})        # a dict per constant at position 1, keyed by position 0:
-        s.index((0, 1), {1: -3})         # the instances with "b" there, and those with -3
+        s.index((0, 1), {1: "b"})  # a dict per constant at position 1, keyed by position 0:
+        s.index((0, 1), {1: -3})  # the instances with "b" there, and those with -3
         s.index((0, 1), {0: "a", 1: -3})  # both positions constant
-        s.batch_min = 1                  # every batch tries the whole-batch path
+        s.batch_min = 1  # every batch tries the whole-batch path
         s.fresh, s.gone = [], []
         s.on_fresh, s.on_expire = s.fresh.extend, s.gone.extend
         out.append(s)
@@ -118,7 +122,7 @@ def test_batch_paths_equal_the_pair_by_pair_path(steps):
         # every index holds exactly the live instances its literals can match, a lone one bare
         assert _index_contents(fast) == _expected_indexes(fast.facts)
         for entry in fast.indexes:
-            for d in ([entry.parts] if entry.part is None else entry.parts.values()):
+            for d in [entry.parts] if entry.part is None else entry.parts.values():
                 assert all(type(v) is not dict or len(v) > 1 for v in d.values())
 
 
@@ -158,5 +162,6 @@ def test_an_index_made_after_facts_arrived_holds_them():
     assert [e.contents() for e in store.indexes] == [
         {("b", "a"): {("p", "a", "b")}, ("b", "c"): {("p", "c", "b")}, (-3, "a"): {("p", "a", -3)}},
         {(None, "a"): {("p", "a", "b"), ("p", "a", -3), ("p", "a", "z")}, (None, "c"): {("p", "c", "b")}},
-        {("b", ()): {("p", "a", "b"), ("p", "c", "b")}}]
+        {("b", ()): {("p", "a", "b"), ("p", "c", "b")}},
+    ]
     assert store.indexes[0].parts["b"] == {"a": ("p", "a", "b"), "c": ("p", "c", "b")}

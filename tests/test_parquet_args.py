@@ -16,11 +16,11 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from helpers import drain, scaled
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from helpers import drain, scaled
 from test_parquet_pages import WRITER
+
 from ticker_py.engines import ENGINE_NAMES
 from ticker_py.streams import readers
 from ticker_py.streams.readers import read_parquet
@@ -31,8 +31,26 @@ from ticker_py.workloads import layout
 ROOT = Path(__file__).resolve().parent.parent
 
 PREDICATES = ["p", "q", "r_1", "tempX'"]
-TERMS = ["a", "b0", 0, 7, -3, 2 ** 31, -(2 ** 40), 2 ** 63 - 1, -(2 ** 63), 2 ** 64 + 5, '"x y"', '"a\\"b"',
-         '"line\\nnext"', '"\\\\"', '""', ("f", "a"), ("g", 1, ("h", '"s"', -2)), ("f", ("f", ("f", 0)))]
+TERMS = [
+    "a",
+    "b0",
+    0,
+    7,
+    -3,
+    2**31,
+    -(2**40),
+    2**63 - 1,
+    -(2**63),
+    2**64 + 5,
+    '"x y"',
+    '"a\\"b"',
+    '"line\\nnext"',
+    '"\\\\"',
+    '""',
+    ("f", "a"),
+    ("g", 1, ("h", '"s"', -2)),
+    ("f", ("f", ("f", 0))),
+]
 #: cells that do not parse, each as one argument or predicate: the atom parser's message for the
 #: atom they stand in is the term parser's for the cell alone
 BAD_TERMS = ["X", "_y", '"a\\tb"', "not", "in"]
@@ -66,23 +84,31 @@ def _text(term) -> str:
 
 
 def atom_table(stream: list) -> pa.Table:
-    texts = [None if cells is None else cells[0] + (f"({','.join(map(_text, cells[1]))})" if cells[1] else "")
-             for _, cells in stream]
+    texts = [
+        None if cells is None else cells[0] + (f"({','.join(map(_text, cells[1]))})" if cells[1] else "")
+        for _, cells in stream
+    ]
     return pa.table({"t": pa.array([t for t, _ in stream], pa.int64()), "atom": pa.array(texts, pa.string())})
 
 
 def args_table(stream: list, draw) -> pa.Table:
     k = max((len(cells[1]) for _, cells in stream if cells is not None), default=0)
-    columns = {"t": pa.array([t for t, _ in stream], pa.int64()),
-               "predicate": pa.array([draw(st.sampled_from([None, "", " "])) if c is None else c[0] for _, c in stream],
-                                     pa.string())}  # a heartbeat's predicate: null or blank
+    columns = {
+        "t": pa.array([t for t, _ in stream], pa.int64()),
+        "predicate": pa.array(
+            [draw(st.sampled_from([None, "", " "])) if c is None else c[0] for _, c in stream], pa.string()
+        ),
+    }  # a heartbeat's predicate: null or blank
     for i in range(k):
         values = [c[1][i] if c is not None and len(c[1]) > i else None for _, c in stream]
-        ints = all(type(v) is int and -(2 ** 63) <= v < 2 ** 63 for v in values if v is not None)
+        ints = all(type(v) is int and -(2**63) <= v < 2**63 for v in values if v is not None)
         if ints and draw(st.booleans()):
-            columns[f"a{i + 1}"] = pa.array(values, draw(st.sampled_from([pa.int64(), pa.int32()]))
-                                            if all(v is None or -(2 ** 31) <= v < 2 ** 31 for v in values)
-                                            else pa.int64())
+            columns[f"a{i + 1}"] = pa.array(
+                values,
+                draw(st.sampled_from([pa.int64(), pa.int32()]))
+                if all(v is None or -(2**31) <= v < 2**31 for v in values)
+                else pa.int64(),
+            )
         else:
             column = pa.array([None if v is None else _text(v) for v in values], pa.string())
             columns[f"a{i + 1}"] = column.dictionary_encode() if draw(st.booleans()) else column
@@ -102,8 +128,9 @@ def test_the_args_layout_reads_as_the_atom_layout(tmp_path_factory, stream, opti
     root = tmp_path_factory.mktemp("args")
     atom_path, args_path = root / "atom.parquet", root / "args.parquet"
     pq.write_table(atom_table(stream), atom_path, **options)
-    pq.write_table(args_table(stream, data.draw), args_path, row_group_size=data.draw(st.sampled_from([5, 1000])),
-                   **options)
+    pq.write_table(
+        args_table(stream, data.draw), args_path, row_group_size=data.draw(st.sampled_from([5, 1000])), **options
+    )
     expected = drain(read_parquet(atom_path, source="s.parquet"))
     assert readers._pages_plan(args_path, "s.parquet") is not None  # the fast reader takes the file
     fast, slow = _read_both(args_path, "s.parquet")
@@ -166,18 +193,26 @@ def _cell_texts():
     name = st.sampled_from(["a", "b0", "f", "not", "X", "g_'"])
     arg = st.one_of(name, st.integers(-20, 20).map(str), st.sampled_from(["007", "-0", " 5", '"s"']))
     space = st.sampled_from(["", "", " "])
-    function = st.builds(lambda f, args, s1, s2: f"{s1}{f}{s2}({','.join(args)}){s1}", name,
-                         st.lists(arg, min_size=1, max_size=3), space, space)
+    function = st.builds(
+        lambda f, args, s1, s2: f"{s1}{f}{s2}({','.join(args)}){s1}",
+        name,
+        st.lists(arg, min_size=1, max_size=3),
+        space,
+        space,
+    )
     string = st.one_of(st.from_regex(r'"[a-z \\"]{0,6}"', fullmatch=True), st.sampled_from(['"a\\"b"', '"\\n"']))
     return st.one_of(function, string, arg)
 
 
 @settings(max_examples=scaled(500, 150), deadline=None)
-@given(values=st.one_of(st.lists(_cell_texts(), min_size=1, max_size=8),
-                        st.lists(st.from_regex(r'"[a-z ]{0,5}"', fullmatch=True), min_size=1, max_size=8),
-                        st.lists(st.from_regex(r"-?[0-9]{1,25}", fullmatch=True), min_size=1, max_size=8),
-                        st.lists(st.from_regex(r"[a-g]\((?:[a-c]|-?[0-9]),[a-c]\)", fullmatch=True), min_size=1,
-                                 max_size=8)))
+@given(
+    values=st.one_of(
+        st.lists(_cell_texts(), min_size=1, max_size=8),
+        st.lists(st.from_regex(r'"[a-z ]{0,5}"', fullmatch=True), min_size=1, max_size=8),
+        st.lists(st.from_regex(r"-?[0-9]{1,25}", fullmatch=True), min_size=1, max_size=8),
+        st.lists(st.from_regex(r"[a-g]\((?:[a-c]|-?[0-9]),[a-c]\)", fullmatch=True), min_size=1, max_size=8),
+    )
+)
 def test_argument_cells_convert_as_the_term_parser_parses_them(values):
     """Argument cells converted at once (all strings, all integers, all function terms of one shape)
     or one by one give exactly what the term parser gives for each, or its error."""
@@ -206,12 +241,15 @@ def test_rows_that_are_no_atom_are_located_errors(tmp_path):
     records, error = _errors(tmp_path, pa.table({**good, "predicate": ["p", None, "q"], "a1": ["a", "b", "c"]}))
     assert records == [(0, (("p", "a"),))]
     assert error == "bad.parquet:2:1-2: error: arguments without a predicate (an empty 'predicate' cell)"
-    records, error = _errors(tmp_path, pa.table({**good, "predicate": ["p", "q", "q"], "a1": ["a", None, "c"],
-                                                 "a2": pa.array([1, 2, 3], pa.int64())}))
+    records, error = _errors(
+        tmp_path,
+        pa.table({**good, "predicate": ["p", "q", "q"], "a1": ["a", None, "c"], "a2": pa.array([1, 2, 3], pa.int64())}),
+    )
     assert records == [(0, (("p", "a", 1),))] and error == "bad.parquet:2:1-2: error: argument a2 after the empty a1"
     records, error = _errors(tmp_path, pa.table({**good, "predicate": ["p", "q", "q"], "a1": ["a", "f(X)", "c"]}))
-    assert error == ("bad.parquet:2:1-2: error: atom 'q(f(X))': variable 'X' in a stream atom (stream atoms must be"
-                     " ground)")
+    assert error == (
+        "bad.parquet:2:1-2: error: atom 'q(f(X))': variable 'X' in a stream atom (stream atoms must be ground)"
+    )
     records, error = _errors(tmp_path, pa.table({**good, "predicate": ["p", "q(a)", "q"]}))
     assert error == "bad.parquet:2:1-2: error: atom 'q(a)': a predicate cell holds an atom, not a name"
     # a heartbeat: no predicate (null or blank), no argument
@@ -223,11 +261,17 @@ def test_rows_that_are_no_atom_are_located_errors(tmp_path):
         assert error.startswith("bad.parquet:3:1-2: error: arguments without")
 
 
-@pytest.mark.parametrize("columns, message", [
-    ({"predicate": pa.array([1, 2, 3], pa.int64())}, "column 'predicate' holds int64, not strings"),
-    ({"predicate": ["p"] * 3, "a1": pa.array([1.5, 2.0, 3.0])}, "column 'a1' holds double, not integers or strings"),
-    ({"predicate": ["p"] * 3, "a1": pa.array([1, 2, 3], pa.uint64())}, None),
-])
+@pytest.mark.parametrize(
+    "columns, message",
+    [
+        ({"predicate": pa.array([1, 2, 3], pa.int64())}, "column 'predicate' holds int64, not strings"),
+        (
+            {"predicate": ["p"] * 3, "a1": pa.array([1.5, 2.0, 3.0])},
+            "column 'a1' holds double, not integers or strings",
+        ),
+        ({"predicate": ["p"] * 3, "a1": pa.array([1, 2, 3], pa.uint64())}, None),
+    ],
+)
 def test_column_types(tmp_path, columns, message):
     records, error = _errors(tmp_path, pa.table({"t": [0, 1, 1], **columns}))
     if message is None:  # unsigned integers: pyarrow reads them
@@ -237,19 +281,24 @@ def test_column_types(tmp_path, columns, message):
 
 
 def test_layout_shapes():
-    atoms = [("p", "a", 1), ("q",), ("r", 2 ** 63, 3, "x")]
+    atoms = [("p", "a", 1), ("q",), ("r", 2**63, 3, "x")]
     assert layout.shape(atoms) == (3, (False, True, False))
     assert layout.merge([(1, (True,)), (3, (False, True, True)), (0, ())]) == (3, (False, True, True))
     names = [n for n, _ in layout.schema((3, (False, True, False)))]
     columns = layout.columns(atoms + [("s", ("f", -1), 5)], (3, (False, True, False)))
     assert names == ["predicate", "a1", "a2", "a3"]
-    assert [c.to_pylist() for c in columns] == [["p", "q", "r", "s"], ["a", None, "9223372036854775808", "f(-1)"],
-                                                [1, None, 3, 5], [None, None, "x", None]]
+    assert [c.to_pylist() for c in columns] == [
+        ["p", "q", "r", "s"],
+        ["a", None, "9223372036854775808", "f(-1)"],
+        [1, None, 3, 5],
+        [None, None, "x", None],
+    ]
 
 
 def _ticker(*args, check=True) -> subprocess.CompletedProcess:
-    done = subprocess.run([sys.executable, "-m", "ticker_py.cli", *map(str, args)], capture_output=True, text=True,
-                          cwd=ROOT, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", "ticker_py.cli", *map(str, args)], capture_output=True, text=True, cwd=ROOT, timeout=300
+    )
     assert not check or done.returncode == 0, done.stderr
     return done
 
@@ -260,8 +309,23 @@ def generated(tmp_path_factory):
     root = tmp_path_factory.mktemp("gen")
     for name in ("cooling", "join"):
         for kind in layout.LAYOUTS:
-            _ticker("gen", name, "--out", root / f"{name}-{kind}", "--tp", 12, "--window", 3, "--rate", 5,
-                    "--format", "parquet", "--no-spark", "--parquet-layout", kind)
+            _ticker(
+                "gen",
+                name,
+                "--out",
+                root / f"{name}-{kind}",
+                "--tp",
+                12,
+                "--window",
+                3,
+                "--rate",
+                5,
+                "--format",
+                "parquet",
+                "--no-spark",
+                "--parquet-layout",
+                kind,
+            )
     return root
 
 
@@ -269,8 +333,17 @@ def generated(tmp_path_factory):
 @pytest.mark.parametrize("name", ["cooling", "join"])
 def test_every_engine_answers_alike_on_both_layouts(generated, engine, name):
     base = generated / f"{name}-atom"
-    outputs = [_ticker("run", base / "program.lars", "--stream", generated / f"{name}-{kind}" / "stream.parquet",
-                       "--engine", engine).stdout for kind in layout.LAYOUTS]
+    outputs = [
+        _ticker(
+            "run",
+            base / "program.lars",
+            "--stream",
+            generated / f"{name}-{kind}" / "stream.parquet",
+            "--engine",
+            engine,
+        ).stdout
+        for kind in layout.LAYOUTS
+    ]
     text = _ticker("run", base / "program.lars", "--stream", base / "stream.stream", "--engine", engine).stdout
     assert outputs[0] == outputs[1] == text and text.count("\n") == 12
 
@@ -286,9 +359,13 @@ def test_gen_writes_typed_argument_columns(generated):
 def test_bad_rows_from_the_command_line(tmp_path):
     program = tmp_path / "p.lars"
     program.write_text("r(X) :- q(X).\n")
-    for i, table in enumerate([pa.table({"t": [0, 1], "predicate": ["q", None], "a1": ["a", "b"]}),
-                               pa.table({"t": [0, 1], "predicate": ["s", "s"], "a1": ["a", None], "a2": ["x", "y"]}),
-                               pa.table({"t": [0, 1], "predicate": ["q", "q"], "a1": [1.0, 2.0]})]):
+    for i, table in enumerate(
+        [
+            pa.table({"t": [0, 1], "predicate": ["q", None], "a1": ["a", "b"]}),
+            pa.table({"t": [0, 1], "predicate": ["s", "s"], "a1": ["a", None], "a2": ["x", "y"]}),
+            pa.table({"t": [0, 1], "predicate": ["q", "q"], "a1": [1.0, 2.0]}),
+        ]
+    ):
         path = tmp_path / f"bad{i}.parquet"
         pq.write_table(table, path)
         done = _ticker("run", program, "--stream", path, "--engine", "native", check=False)

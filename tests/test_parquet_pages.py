@@ -17,10 +17,10 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from helpers import drain, scaled
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import drain, scaled
 from ticker_py.streams import parquet_pages, readers
 from ticker_py.streams.readers import read_parquet
 
@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 # ---------------------------------------------------------------- bit-unpacking and RLE
+
 
 def _pack(values: list, width: int) -> bytes:
     """Reference bit-packing: LSB first, padded to whole groups of 8 values."""
@@ -84,13 +85,14 @@ def test_hybrid_runs(width, seed):
     lookup = [f"v{i}" for i in range(max(expected) + 1)]
     memo: dict = {}
     for _ in range(2):  # the second time from the remembered groups
-        assert parquet_pages.hybrid(data, 0, len(data), width, len(expected), lookup, memo) \
-            == [lookup[v] for v in expected]
+        assert parquet_pages.hybrid(data, 0, len(data), width, len(expected), lookup, memo) == [
+            lookup[v] for v in expected
+        ]
     with pytest.raises(parquet_pages.Corrupt):
         parquet_pages.hybrid(data, 0, len(data), width, len(expected) + 9)
     if max(expected) > 0:
         with pytest.raises(parquet_pages.Corrupt):
-            parquet_pages.hybrid(data, 0, len(data), width, len(expected), lookup[:max(expected)])
+            parquet_pages.hybrid(data, 0, len(data), width, len(expected), lookup[: max(expected)])
 
 
 @pytest.mark.parametrize("period", [1000, 64, 24, 7])
@@ -102,8 +104,9 @@ def test_recurring_blocks_of_indices(period):
     lookup = [("p", f"a{i}") for i in range(period)]
     memo: dict = {}
     for _ in range(2):
-        assert parquet_pages.hybrid(data, 0, len(data), 10, len(values) + 5, lookup, memo) \
-            == [lookup[v] for v in values + [3] * 5]
+        assert parquet_pages.hybrid(data, 0, len(data), 10, len(values) + 5, lookup, memo) == [
+            lookup[v] for v in values + [3] * 5
+        ]
     assert memo
 
 
@@ -124,8 +127,9 @@ def test_bit_packed_runs_of_consecutive_integers_are_found_exactly(width, data):
     run past the end behave as before."""
     groups = data.draw(st.integers(1, min(1200, (1 << width) // 8 + 2)))
     n = 8 * groups
-    first = data.draw(st.one_of(st.integers(0, max(0, min(1 << 16, (1 << width) - n))),
-                                st.just(max(0, (1 << width) - n))))
+    first = data.draw(
+        st.one_of(st.integers(0, max(0, min(1 << 16, (1 << width) - n))), st.just(max(0, (1 << width) - n)))
+    )
     values = [(first + i) & ((1 << width) - 1) for i in range(n)]
     if data.draw(st.booleans()):
         i = data.draw(st.integers(0, n - 1))
@@ -166,9 +170,25 @@ def test_ascii_cells_split_exactly():
         assert parquet_pages._plain(b"...." + data, 4, len(part), column) == part
 
 
-CELL_TEXT = st.one_of(st.sampled_from(["p(a)", "q(b,c)", "", "x" * 31, "y" * 32, "z" * 300, "p(\x01)",
-                                       "\x00", "\x00\x00\x00\x00", "a\x00\x00\x00", "\x1f", "é"]),
-                      st.text(st.characters(max_codepoint=300), max_size=40))
+CELL_TEXT = st.one_of(
+    st.sampled_from(
+        [
+            "p(a)",
+            "q(b,c)",
+            "",
+            "x" * 31,
+            "y" * 32,
+            "z" * 300,
+            "p(\x01)",
+            "\x00",
+            "\x00\x00\x00\x00",
+            "a\x00\x00\x00",
+            "\x1f",
+            "é",
+        ]
+    ),
+    st.text(st.characters(max_codepoint=300), max_size=40),
+)
 
 
 @settings(max_examples=scaled(500, 150), deadline=None)
@@ -183,25 +203,45 @@ def test_plain_byte_arrays_split_exactly(cells, skip):
 
 # ---------------------------------------------------------------- against the pyarrow path
 
+
 def _both(path, **kwargs) -> tuple:
     fast = drain(read_parquet(path, **kwargs))
     slow = drain(readers._read_parquet_arrow(path, kwargs.get("source") or str(path), kwargs.get("batch_size", 65536)))
     return fast, slow
 
 
-ATOMS = ["p(a)", "p(b)", "q(a,b)", "q(1,-2)", 'p("x y")', "p(f(a))", " p(c) ", "r", "", "  ", None,
-         "p(", "not", "p(a), q(b)", "P(a)", "p(a,b)", "s(12345678901234567890)"]
+ATOMS = [
+    "p(a)",
+    "p(b)",
+    "q(a,b)",
+    "q(1,-2)",
+    'p("x y")',
+    "p(f(a))",
+    " p(c) ",
+    "r",
+    "",
+    "  ",
+    None,
+    "p(",
+    "not",
+    "p(a), q(b)",
+    "P(a)",
+    "p(a,b)",
+    "s(12345678901234567890)",
+]
 
 #: writer options the fast reader reads (compression: pyarrow's "lz4" is LZ4_RAW; dictionary, page
 #: sizes, page version)
-WRITER = st.fixed_dictionaries({
-    "compression": st.sampled_from(["none", "snappy", "zstd", "gzip", "lz4"]),
-    "use_dictionary": st.booleans(),
-    "dictionary_pagesize_limit": st.sampled_from([1, 64, 1 << 20]),
-    "data_page_size": st.sampled_from([1, 100, 1 << 20]),
-    "data_page_version": st.sampled_from(["1.0", "2.0"]),
-    "write_statistics": st.booleans(),
-})
+WRITER = st.fixed_dictionaries(
+    {
+        "compression": st.sampled_from(["none", "snappy", "zstd", "gzip", "lz4"]),
+        "use_dictionary": st.booleans(),
+        "dictionary_pagesize_limit": st.sampled_from([1, 64, 1 << 20]),
+        "data_page_size": st.sampled_from([1, 100, 1 << 20]),
+        "data_page_version": st.sampled_from(["1.0", "2.0"]),
+        "write_statistics": st.booleans(),
+    }
+)
 
 
 @st.composite
@@ -219,8 +259,10 @@ def tables(draw):
         t = sorted(max(0, x) for x in t)
     if n and not good and draw(st.booleans()):
         t[draw(st.integers(0, n - 1))] = None
-    columns = {"t": pa.array(t, draw(st.sampled_from([pa.int32(), pa.int64(), pa.int16()]))),
-               "atom": pa.array(atoms, draw(st.sampled_from([pa.string(), pa.large_string()])))}
+    columns = {
+        "t": pa.array(t, draw(st.sampled_from([pa.int32(), pa.int64(), pa.int16()]))),
+        "atom": pa.array(atoms, draw(st.sampled_from([pa.string(), pa.large_string()]))),
+    }
     if draw(st.booleans()):  # stored as an Arrow dictionary type (a pandas category), read back as one
         columns["atom"] = columns["atom"].dictionary_encode()
     order = draw(st.sampled_from([None, "c", "seq"]))
@@ -233,14 +275,19 @@ def tables(draw):
         columns["other"] = pa.array([1.5] * n, pa.float64())
     names = draw(st.permutations(list(columns)))
     required = draw(st.booleans())  # columns without nulls written as REQUIRED (no definition levels)
-    schema = pa.schema([pa.field(k, columns[k].type, nullable=not required or columns[k].null_count > 0)
-                        for k in names])
+    schema = pa.schema(
+        [pa.field(k, columns[k].type, nullable=not required or columns[k].null_count > 0) for k in names]
+    )
     return pa.table([columns[k] for k in names], schema=schema)
 
 
 @settings(max_examples=scaled(300, 80), deadline=None)
-@given(table=tables(), options=WRITER, row_group_size=st.sampled_from([3, 10, 1000]),
-       batch_size=st.sampled_from([4, 65536]))
+@given(
+    table=tables(),
+    options=WRITER,
+    row_group_size=st.sampled_from([3, 10, 1000]),
+    batch_size=st.sampled_from([4, 65536]),
+)
 def test_the_fast_reader_gives_what_pyarrow_gives(tmp_path_factory, table, options, row_group_size, batch_size):
     path = tmp_path_factory.mktemp("pq") / "s.parquet"
     pq.write_table(table, path, row_group_size=row_group_size, **options)
@@ -258,8 +305,12 @@ def test_directories_of_several_files(tmp_path_factory, parts, options, hive):
             continue
         folder = root / (f"block={len(parts) - i}" if hive else f"part{i}")
         folder.mkdir(parents=True, exist_ok=True)
-        pq.write_table(table.select([c for c in table.column_names if c != "other"]), folder / "f.parquet",
-                       row_group_size=7, **options)
+        pq.write_table(
+            table.select([c for c in table.column_names if c != "other"]),
+            folder / "f.parquet",
+            row_group_size=7,
+            **options,
+        )
     (root / "_SUCCESS").parent.mkdir(parents=True, exist_ok=True)
     (root / "_SUCCESS").write_text("")
     fast, slow = _both(root)
@@ -287,8 +338,9 @@ def test_files_ordered_by_statistics(tmp_path):
     assert fast == slow and [r[0] for r in fast[0]] == [0, 1, 2, 3, 5, 6]
 
 
-@pytest.mark.parametrize("case", ["delta", "brotli", "nested", "binary", "uint", "timestamp", "string_t",
-                                  "duration", "string_view"])
+@pytest.mark.parametrize(
+    "case", ["delta", "brotli", "nested", "binary", "uint", "timestamp", "string_t", "duration", "string_view"]
+)
 def test_the_fast_reader_declines_what_it_does_not_read(tmp_path, case):
     path = tmp_path / "s.parquet"
     t, atoms = pa.array([0, 0, 1], pa.int64()), pa.array(["p(a)", "p(b)", "p(c)"])
@@ -325,28 +377,37 @@ def test_a_corrupt_page_hands_over_to_pyarrow(tmp_path):
     data = bytearray(path.read_bytes())
     meta = pq.ParquetFile(path).metadata.row_group(2).column(1)
     at = meta.data_page_offset + 40
-    data[at:at + 30] = b"\xff" * 30
+    data[at : at + 30] = b"\xff" * 30
     path.write_bytes(bytes(data))
     (records, error), (before, expected) = _both(path, batch_size=128)
     # pyarrow's batches span row groups: it stops at the batch of rows 897-1024 (which reaches into
     # the corrupt row group); the fast reader yields every row before that row group first
     assert expected.startswith(f"{path}:897:1-2: error: corrupt Parquet data (")
-    assert len(records) == 1000 and records[:len(before)] == before
+    assert len(records) == 1000 and records[: len(before)] == before
     assert error == expected.replace(":897:", ":1001:")
 
 
 def test_a_run_on_parquet_does_not_import_pyarrow(tmp_path):
     prog, data = tmp_path / "p.lars", tmp_path / "s.parquet"
     prog.write_text("a(X) :- p(X).\n")
-    pq.write_table(pa.table({"t": pa.array([0, 0, 1], pa.int32()), "atom": ["p(1)", "p(-2)", 'p("x")']}), data,
-                   compression="zstd")
-    code = ("import json, sys\nfrom ticker_py.cli import main\nstatus = main(sys.argv[1:])\n"
-            "print(json.dumps([status, sorted(sys.modules)]), file=sys.stderr)\n")
-    proc = subprocess.run([sys.executable, "-c", code, "run", str(prog), "--stream", str(data), "--engine", "native"],
-                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    pq.write_table(
+        pa.table({"t": pa.array([0, 0, 1], pa.int32()), "atom": ["p(1)", "p(-2)", 'p("x")']}), data, compression="zstd"
+    )
+    code = (
+        "import json, sys\nfrom ticker_py.cli import main\nstatus = main(sys.argv[1:])\n"
+        "print(json.dumps([status, sorted(sys.modules)]), file=sys.stderr)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code, "run", str(prog), "--stream", str(data), "--engine", "native"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
     status, modules = json.loads(proc.stderr.strip().splitlines()[-1])
-    assert status == 0 and proc.stdout == ('{"t": 0, "c": 2, "models": [["a(-2)", "a(1)"]]}\n'
-                                           '{"t": 1, "c": 3, "models": [["a(\\"x\\")"]]}\n')
+    assert status == 0 and proc.stdout == (
+        '{"t": 0, "c": 2, "models": [["a(-2)", "a(1)"]]}\n{"t": 1, "c": 3, "models": [["a(\\"x\\")"]]}\n'
+    )
     assert not {"pyarrow", "numpy", "pandas"} & {m.split(".")[0] for m in modules}
 
 
@@ -354,8 +415,12 @@ def test_a_repeated_time_point_is_the_same_tuple(tmp_path):
     """Time points that repeat the one before (box's 1,000 atoms at every time point) come as the
     same tuple, as from a text stream, so that the checker and the driver skip them."""
     path = tmp_path / "s.parquet"
-    pq.write_table(pa.table({"t": [0, 0, 1, 1, 2, 2], "c": [1, 2, 3, 4, 6, 5],
-                             "atom": ["p(a)", "p(b)", "p(a)", "p(b)", "p(a)", "p(b)"]}), path)
+    pq.write_table(
+        pa.table(
+            {"t": [0, 0, 1, 1, 2, 2], "c": [1, 2, 3, 4, 6, 5], "atom": ["p(a)", "p(b)", "p(a)", "p(b)", "p(a)", "p(b)"]}
+        ),
+        path,
+    )
     records = list(read_parquet(path))
     assert [r.atoms for r in records] == [(("p", "a"), ("p", "b"))] * 2 + [(("p", "b"), ("p", "a"))]
     assert records[0].atoms is records[1].atoms and records[1].atoms is not records[2].atoms
@@ -394,16 +459,33 @@ def test_an_atom_cell_that_is_not_utf8_is_a_located_error_after_the_rows_before_
     assert error == f"{path}:4:1-2: error: an atom cell that is not valid UTF-8"
     program = tmp_path / "p.lars"
     program.write_text("r(X) :- q(X).\n")
-    done = subprocess.run([sys.executable, "-m", "ticker_py.cli", "run", str(program), "--stream", str(path),
-                           "--engine", "native", "--format", "text"], capture_output=True, text=True, cwd=ROOT)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ticker_py.cli",
+            "run",
+            str(program),
+            "--stream",
+            str(path),
+            "--engine",
+            "native",
+            "--format",
+            "text",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.strip().endswith("bad.parquet:4:1-2: error: an atom cell that is not valid UTF-8")
     assert "r(c)" in done.stdout
 
 
 @settings(max_examples=scaled(500, 150), deadline=None)
-@given(cells=st.lists(st.one_of(CELL_TEXT, st.from_regex(r"[a-zA-Z0-9_']{1,8}", fullmatch=True)), min_size=1,
-                      max_size=30))
+@given(
+    cells=st.lists(st.one_of(CELL_TEXT, st.from_regex(r"[a-zA-Z0-9_']{1,8}", fullmatch=True)), min_size=1, max_size=30)
+)
 def test_plain_pages_know_when_every_cell_is_a_name(cells):
     """The names flag of a PLAIN page is True exactly when every cell matches ``[a-z][A-Za-z0-9_']*``
     (False may also mean: not checked)."""
@@ -420,10 +502,26 @@ def test_plain_pages_know_when_every_cell_is_a_name(cells):
 
 # ---------------------------------------------------------------- pages of constant atoms
 
-GLUED_CELL = st.one_of(st.sampled_from(["p(a)", "q(b,c)", "p(a)q(b)", "p(f(a))", "p(a))", "p", "", ")",
-                                        "r(" + "x" * 27 + ")", "r(" + "x" * 28 + ")", "p(\x01)", "p(\x00)"]),
-                       st.from_regex(r"[a-z][a-z0-9]{0,3}\([a-z0-9,]{0,6}\)", fullmatch=True),
-                       st.text(st.characters(max_codepoint=130), max_size=12))
+GLUED_CELL = st.one_of(
+    st.sampled_from(
+        [
+            "p(a)",
+            "q(b,c)",
+            "p(a)q(b)",
+            "p(f(a))",
+            "p(a))",
+            "p",
+            "",
+            ")",
+            "r(" + "x" * 27 + ")",
+            "r(" + "x" * 28 + ")",
+            "p(\x01)",
+            "p(\x00)",
+        ]
+    ),
+    st.from_regex(r"[a-z][a-z0-9]{0,3}\([a-z0-9,]{0,6}\)", fullmatch=True),
+    st.text(st.characters(max_codepoint=130), max_size=12),
+)
 
 
 def _plain_bytes(cells: list) -> bytes:
@@ -436,23 +534,31 @@ def test_glued_cells_are_exactly_the_cells(cells, skip):
     """glued_cells gives the cells glued together exactly when each is ASCII without control
     characters, shorter than 32 bytes and holds one ``)``, at its end; else None."""
     data = b"\xff" * skip + _plain_bytes(cells)
-    expected = all(c.isascii() and 0 < len(c) < 32 and c.count(")") == 1 and c.endswith(")")
-                   and not any(ord(x) < 32 for x in c) for c in cells)
+    expected = all(
+        c.isascii() and 0 < len(c) < 32 and c.count(")") == 1 and c.endswith(")") and not any(ord(x) < 32 for x in c)
+        for c in cells
+    )
     found = parquet_pages.glued_cells(data, skip, len(cells))
     assert found == ("".join(cells).encode() if expected else None)
 
 
 @settings(max_examples=scaled(300, 80), deadline=None)
-@given(sizes=st.one_of(st.lists(st.integers(1, 31), min_size=1, max_size=40),
-                       st.builds(lambda n, k: [n] * k, st.integers(1, 31), st.integers(1, 40))))
+@given(
+    sizes=st.one_of(
+        st.lists(st.integers(1, 31), min_size=1, max_size=40),
+        st.builds(lambda n, k: [n] * k, st.integers(1, 31), st.integers(1, 40)),
+    )
+)
 def test_the_kinds_of_cells_of_given_lengths(sizes):
     """The expected kinds of a page of cells (one length, or four cells at a time) are each cell's in turn."""
     assert parquet_pages._kinds(bytes(sizes)) == b"".join(b"\x01" * 4 + b"\x00" * (n - 1) + b"\x02" for n in sizes)
 
 
 @settings(max_examples=scaled(300, 80), deadline=None)
-@given(cells=st.lists(st.from_regex(r"[a-z]{1,3}\([a-z0-9]{1,5}\)", fullmatch=True), min_size=2, max_size=20),
-       data=st.data())
+@given(
+    cells=st.lists(st.from_regex(r"[a-z]{1,3}\([a-z0-9]{1,5}\)", fullmatch=True), min_size=2, max_size=20),
+    data=st.data(),
+)
 def test_glued_cells_refuse_lengths_that_do_not_fit(cells, data):
     """A page whose length bytes are moved, or say another length than their cell has, is refused
     (a reader by the lengths would cut other cells)."""
@@ -468,12 +574,20 @@ def test_glued_cells_refuse_lengths_that_do_not_fit(cells, data):
 
 
 @settings(max_examples=scaled(400, 100), deadline=None)
-@given(values=st.one_of(
-    st.builds(lambda a, n: list(range(a, a + n)), st.integers(-3, 1 << 40), st.integers(0, 9000)),
-    st.lists(st.integers(0, 1 << 33), max_size=40),
-    st.builds(lambda a, n, i, d: [a + k + (d if k == i else 0) for k in range(n)],
-              st.integers(0, 1000), st.integers(1, 9000), st.integers(0, 9000), st.integers(-2, 2))),
-    typecode=st.sampled_from("iq"))
+@given(
+    values=st.one_of(
+        st.builds(lambda a, n: list(range(a, a + n)), st.integers(-3, 1 << 40), st.integers(0, 9000)),
+        st.lists(st.integers(0, 1 << 33), max_size=40),
+        st.builds(
+            lambda a, n, i, d: [a + k + (d if k == i else 0) for k in range(n)],
+            st.integers(0, 1000),
+            st.integers(1, 9000),
+            st.integers(0, 9000),
+            st.integers(-2, 2),
+        ),
+    ),
+    typecode=st.sampled_from("iq"),
+)
 def test_consecutive_integers_are_found_exactly(values, typecode):
     from array import array
 
@@ -526,19 +640,32 @@ def constant_tables(draw):
 
 
 @settings(max_examples=scaled(200, 60), deadline=None)
-@given(table=constant_tables(), use_dictionary=st.booleans(), page_size=st.sampled_from([64, 300, 1 << 20]),
-       dictionary_limit=st.sampled_from([100, 1 << 20]), row_group_size=st.sampled_from([17, 1000]),
-       compression=st.sampled_from(["none", "snappy"]), batch_size=st.sampled_from([5, 65536]))
-def test_pages_of_constant_atoms_give_what_pyarrow_and_text_give(tmp_path_factory, table, use_dictionary,
-                                                                 page_size, dictionary_limit, row_group_size,
-                                                                 compression, batch_size):
+@given(
+    table=constant_tables(),
+    use_dictionary=st.booleans(),
+    page_size=st.sampled_from([64, 300, 1 << 20]),
+    dictionary_limit=st.sampled_from([100, 1 << 20]),
+    row_group_size=st.sampled_from([17, 1000]),
+    compression=st.sampled_from(["none", "snappy"]),
+    batch_size=st.sampled_from([5, 65536]),
+)
+def test_pages_of_constant_atoms_give_what_pyarrow_and_text_give(
+    tmp_path_factory, table, use_dictionary, page_size, dictionary_limit, row_group_size, compression, batch_size
+):
     """The fast path (pages straight to atoms, dictionaries converted where a page needs them, an order
     column of consecutive integers kept as a range) against pyarrow and against the text reader of the
     same stream; a record said to hold distinct atoms does."""
     folder = tmp_path_factory.mktemp("const")
     path = folder / "s.parquet"
-    pq.write_table(table, path, use_dictionary=use_dictionary, data_page_size=page_size, compression=compression,
-                   dictionary_pagesize_limit=dictionary_limit, row_group_size=row_group_size)
+    pq.write_table(
+        table,
+        path,
+        use_dictionary=use_dictionary,
+        data_page_size=page_size,
+        compression=compression,
+        dictionary_pagesize_limit=dictionary_limit,
+        row_group_size=row_group_size,
+    )
     fast, slow = _both(path, batch_size=batch_size)
     assert fast == slow
     rows = table.to_pylist()
@@ -562,16 +689,23 @@ def test_pages_of_distinct_constant_atoms_take_the_fast_path(tmp_path, monkeypat
     atoms at once, and every time point (one page each here) is known to hold distinct atoms."""
     path = tmp_path / "s.parquet"
     n = 3000
-    pq.write_table(pa.table({"t": [i // 100 for i in range(n)], "c": list(range(1, n + 1)),
-                             "atom": [f"p(a{i},b{i})" for i in range(n)]}), path,
-                   use_dictionary=["t"], data_page_size=1, write_batch_size=100)  # a page per time point
+    pq.write_table(
+        pa.table(
+            {"t": [i // 100 for i in range(n)], "c": list(range(1, n + 1)), "atom": [f"p(a{i},b{i})" for i in range(n)]}
+        ),
+        path,
+        use_dictionary=["t"],
+        data_page_size=1,
+        write_batch_size=100,
+    )  # a page per time point
     taken = []
     glued = parquet_pages.glued_cells
     monkeypatch.setattr(parquet_pages, "glued_cells", lambda *a: taken.append(glued(*a)) or taken[-1])
     records = list(read_parquet(path))
     assert len(taken) == 30 and None not in taken
-    assert [r.atoms for r in records] == [tuple(("p", f"a{i}", f"b{i}") for i in range(t * 100, t * 100 + 100))
-                                          for t in range(30)]
+    assert [r.atoms for r in records] == [
+        tuple(("p", f"a{i}", f"b{i}") for i in range(t * 100, t * 100 + 100)) for t in range(30)
+    ]
     assert all(r.known.distinct for r in records)
 
 
@@ -599,8 +733,9 @@ def test_order_keys_as_ranges_group_as_lists_do(data):
             part = keys[a:b]
             if ranges and r and part == list(range(part[0], part[0] + len(part))):
                 part = range(part[0], part[0] + len(part))
-            out += grouper.lists("s", a + 1, t[a:b], part, atoms[a:b], (frozenset({("p", 2)}), False), False,
-                                 False, False)
+            out += grouper.lists(
+                "s", a + 1, t[a:b], part, atoms[a:b], (frozenset({("p", 2)}), False), False, False, False
+            )
             a = b
         out += grouper.close()
         return [(r.t, r.atoms, r.line) for r in out]
@@ -608,6 +743,6 @@ def test_order_keys_as_ranges_group_as_lists_do(data):
     expected = run(False)
     assert run(True) == expected
     by_time: dict = {}
-    for time, key, atom in sorted(zip(t, keys, atoms), key=lambda x: (x[0], x[1])):
+    for time, _key, atom in sorted(zip(t, keys, atoms), key=lambda x: (x[0], x[1])):
         by_time.setdefault(time, []).append(atom)
     assert [(time, atoms_) for time, atoms_, _ in expected] == [(k, tuple(v)) for k, v in by_time.items()]

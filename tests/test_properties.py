@@ -4,11 +4,11 @@ written straight from the LARS definitions, at every tick, on random programs an
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
-
 from helpers import scaled
+from hypothesis import given, settings
 from reference import reference_results
 from strategies import programs_and_streams
+
 from ticker_py import run
 from ticker_py.syntax import parse_program
 

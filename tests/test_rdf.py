@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ticker_py.errors import StreamError
-from ticker_py.rdf.streams import (RdfMapping, read_nquads, read_rdf_csv, read_rdf_dataframe, read_rdf_text)
+from ticker_py.rdf.streams import RdfMapping, read_nquads, read_rdf_csv, read_rdf_dataframe, read_rdf_text
 from ticker_py.rdf.terms import RDF, XSD, XSD_INTEGER, Term, check_literal, from_value, to_value
 
 EX = "http://ex.org/"
@@ -22,7 +22,7 @@ rdf_terms = st.one_of(
     texts.map(Term.literal),
     st.builds(lambda v, lang: Term.literal(v, language=lang), texts, languages),
     st.builds(Term.literal, texts, datatypes),
-    st.integers(-2 ** 40, 2 ** 40).map(lambda n: Term.literal(str(n), XSD_INTEGER)),
+    st.integers(-(2**40), 2**40).map(lambda n: Term.literal(str(n), XSD_INTEGER)),
 )
 
 
@@ -48,8 +48,9 @@ def test_term_round_trip(term):
     assert to_value(parsed[0].object) == value
 
 
-@given(st.one_of(st.sampled_from(["a", "bcd", ("f", 1, "a"), ("g", '"x"'), ("iri", 3)]),
-                 st.integers(-2 ** 31, 2 ** 31 - 1)))
+@given(
+    st.one_of(st.sampled_from(["a", "bcd", ("f", 1, "a"), ("g", '"x"'), ("iri", 3)]), st.integers(-(2**31), 2**31 - 1))
+)
 def test_every_value_survives_rdf(value):
     assert to_value(from_value(value)) == value
 
@@ -59,7 +60,7 @@ def test_numbers_become_integers_only_where_exact():
     assert to_value(Term.literal("-7", XSD_INTEGER)) == -7
     assert to_value(Term.literal("042", XSD_INTEGER)) == ("lit", '"042"', f'"{XSD_INTEGER}"')
     assert to_value(Term.literal("4.0", XSD + "decimal"))[0] == "lit"
-    assert to_value(Term.literal(str(2 ** 40), XSD_INTEGER))[0] == "lit"
+    assert to_value(Term.literal(str(2**40), XSD_INTEGER))[0] == "lit"
 
 
 TEXT = f"""# a comment
@@ -76,8 +77,7 @@ def iri(local):
 def test_text_reader_triples_and_properties():
     recs = list(read_rdf_text(TEXT, "s.nt"))
     assert [(r.t, r.line) for r in recs] == [(0, 2), (2, 3), (3, 4)]
-    assert recs[0].atoms == (("triple", iri("o1"), iri("price"), 5),
-                             ("triple", iri("o1"), iri("by"), ("bnode", '"v"')))
+    assert recs[0].atoms == (("triple", iri("o1"), iri("price"), 5), ("triple", iri("o1"), iri("by"), ("bnode", '"v"')))
     assert recs[1].atoms == (("triple", iri("o1"), iri("label"), ("lang", '"x"', '"en"')),)
     assert recs[2].atoms == ()
     m = RdfMapping("property", (("ex", EX),), {f"{EX}label": "name"})
@@ -87,13 +87,44 @@ def test_text_reader_triples_and_properties():
 
 
 #: raw term texts, good and bad, that the fast path of the text reader must treat as the slow one
-ODD_TERMS = ["<rel>", "<http://a b>", "<http://x/{y}>", "<http://x/\\u0041>", "<http://x/é>", "_:a.b", "_:b.",
-             "_:c", '"x"^^<http://dt>', '"a\\"q"', '"tab\\t"', "5", "a", "true", ";", '"x"@en-', '"x"@EN-us',
-             '"x"@e1', f'"1"^^<{XSD_INTEGER}>', f'"01"^^<{XSD_INTEGER}>', f'"x"^^<{XSD_INTEGER}>', "ex:a",
-             '"a . b"', '"<http://a> <http://b> <http://c> ."', "<>", "<http://a>>", "_:x<http://y>",
-             '"bnode(1)"^^<urn:ticker:term>', '"iri(\\"x\\")"^^<urn:ticker:term>', '"f(a)"^^<urn:ticker:term>',
-             '"x"^^<http://www.w3.org/1999/02/22-rdf-syntax-ns#langString>', "<http://[::1]/a>", "<http://u:p@h/>",
-             "<http://x/a#b#c>", "<http://x/%zz>", '"1.5"^^<http://www.w3.org/2001/XMLSchema#decimal>']
+ODD_TERMS = [
+    "<rel>",
+    "<http://a b>",
+    "<http://x/{y}>",
+    "<http://x/\\u0041>",
+    "<http://x/é>",
+    "_:a.b",
+    "_:b.",
+    "_:c",
+    '"x"^^<http://dt>',
+    '"a\\"q"',
+    '"tab\\t"',
+    "5",
+    "a",
+    "true",
+    ";",
+    '"x"@en-',
+    '"x"@EN-us',
+    '"x"@e1',
+    f'"1"^^<{XSD_INTEGER}>',
+    f'"01"^^<{XSD_INTEGER}>',
+    f'"x"^^<{XSD_INTEGER}>',
+    "ex:a",
+    '"a . b"',
+    '"<http://a> <http://b> <http://c> ."',
+    "<>",
+    "<http://a>>",
+    "_:x<http://y>",
+    '"bnode(1)"^^<urn:ticker:term>',
+    '"iri(\\"x\\")"^^<urn:ticker:term>',
+    '"f(a)"^^<urn:ticker:term>',
+    '"x"^^<http://www.w3.org/1999/02/22-rdf-syntax-ns#langString>',
+    "<http://[::1]/a>",
+    "<http://u:p@h/>",
+    "<http://x/a#b#c>",
+    "<http://x/%zz>",
+    '"1.5"^^<http://www.w3.org/2001/XMLSchema#decimal>',
+]
 GOOD_IRIS = [f"<{EX}a>", f"<{EX}p>", f"<{EX}x/y#z>", "<http://ex.org/é>", "<urn:isbn:1>", "<http://ex.org/a%20b>"]
 odd = st.sampled_from(ODD_TERMS)
 
@@ -105,10 +136,14 @@ def sometimes_odd(good):
 
 subjects_of = sometimes_odd(st.sampled_from(GOOD_IRIS + ["_:s", "_:a.b"]))
 properties_of = sometimes_odd(st.sampled_from(GOOD_IRIS))
-objects_of = sometimes_odd(st.one_of(
-    st.sampled_from(GOOD_IRIS), texts.map(lambda v: str(Term.literal(v))),
-    st.builds(lambda v, d: str(Term.literal(v, d)), texts, datatypes),
-    st.builds(lambda v, lang: str(Term.literal(v, language=lang)), texts, st.sampled_from(["en", "de-CH"]))))
+objects_of = sometimes_odd(
+    st.one_of(
+        st.sampled_from(GOOD_IRIS),
+        texts.map(lambda v: str(Term.literal(v))),
+        st.builds(lambda v, d: str(Term.literal(v, d)), texts, datatypes),
+        st.builds(lambda v, lang: str(Term.literal(v, language=lang)), texts, st.sampled_from(["en", "de-CH"])),
+    )
+)
 separators = st.sampled_from([" ", " ", "  ", "\t", ""])
 
 
@@ -121,8 +156,9 @@ def rdf_lines(draw):
         triples = []
         for _ in range(draw(st.integers(0, 3))):
             sep = [draw(separators) for _ in range(4)]
-            triples.append(f"{draw(subjects_of)}{sep[0] or ' '}{draw(properties_of)}{sep[1]}{draw(objects_of)}"
-                           f"{sep[2]}.{sep[3]}")
+            triples.append(
+                f"{draw(subjects_of)}{sep[0] or ' '}{draw(properties_of)}{sep[1]}{draw(objects_of)}{sep[2]}.{sep[3]}"
+            )
         lines.append(f"{t}: " + "".join(triples))
     return "\n".join(lines) + "\n"
 
@@ -160,8 +196,14 @@ def test_fast_text_reader_with_emptied_caches_equals_the_pyoxigraph_parse(text, 
 
 
 @settings(max_examples=100)
-@given(st.lists(st.one_of(st.sampled_from(GOOD_IRIS + ODD_TERMS), st.text(max_size=6).map(lambda x: f"<http://ex.org/{x}>")),
-                min_size=1, max_size=6, unique=True))
+@given(
+    st.lists(
+        st.one_of(st.sampled_from(GOOD_IRIS + ODD_TERMS), st.text(max_size=6).map(lambda x: f"<http://ex.org/{x}>")),
+        min_size=1,
+        max_size=6,
+        unique=True,
+    )
+)
 def test_learn_plain_equals_learn(texts):
     """The space-cut path's learning (IRIs quoted by concatenation) maps every term as :meth:`learn` does."""
     from ticker_py.rdf.streams import _PLAIN_TERM, _Terms, _Tokens
@@ -174,16 +216,39 @@ def test_learn_plain_equals_learn(texts):
 
 
 IRI_CHARS = "ab:/?#@%[]19.-_~!$&'()*+,;=xZé<> \\^`{}|\""
-iri_texts = st.builds(lambda head, tail: head + tail, st.sampled_from(["", "http:", "http://", "a:", "urn:x:", "h1+.-:"]),
-                      st.text(st.sampled_from(IRI_CHARS), max_size=12))
+iri_texts = st.builds(
+    lambda head, tail: head + tail,
+    st.sampled_from(["", "http:", "http://", "a:", "urn:x:", "h1+.-:"]),
+    st.text(st.sampled_from(IRI_CHARS), max_size=12),
+)
 lexicals = st.one_of(texts, st.text(st.sampled_from("0123456789+-.eEINFaNtrue"), max_size=6))
 safe_candidates = st.one_of(
     iri_texts.map(lambda x: f"<{x}>"),
     lexicals.map(lambda v: f'"{v}"'),
-    st.builds(lambda v, d: f'"{v}"^^<{d}>', lexicals, st.one_of(
-        iri_texts, st.sampled_from([XSD + "decimal", XSD + "dateTime", XSD_INTEGER, XSD + "string", XSD + "boolean",
-                                    XSD + "double", XSD + "int", "urn:ticker:term", RDF + "langString",
-                                    RDF + "dirLangString", RDF + "JSON", RDF + "XMLLiteral"]))))
+    st.builds(
+        lambda v, d: f'"{v}"^^<{d}>',
+        lexicals,
+        st.one_of(
+            iri_texts,
+            st.sampled_from(
+                [
+                    XSD + "decimal",
+                    XSD + "dateTime",
+                    XSD_INTEGER,
+                    XSD + "string",
+                    XSD + "boolean",
+                    XSD + "double",
+                    XSD + "int",
+                    "urn:ticker:term",
+                    RDF + "langString",
+                    RDF + "dirLangString",
+                    RDF + "JSON",
+                    RDF + "XMLLiteral",
+                ]
+            ),
+        ),
+    ),
+)
 
 
 @settings(max_examples=500)
@@ -207,17 +272,34 @@ def test_safe_terms_map_as_pyoxigraph_does(text):
 def test_safe_terms_take_the_common_forms():
     from ticker_py.rdf.streams import _SAFE_TERM
 
-    for text in [f"<{EX}a>", "<urn:ticker:t:5>", "<http://ex.org:8080/a/b?q=1&r=(2)#f>", '"x y"', '""',
-                 f'"5"^^<{XSD_INTEGER}>', f'"2008-01-19T00:00:00"^^<{XSD}dateTime>', '"a(b)"^^<urn:ticker:term>']:
+    for text in [
+        f"<{EX}a>",
+        "<urn:ticker:t:5>",
+        "<http://ex.org:8080/a/b?q=1&r=(2)#f>",
+        '"x y"',
+        '""',
+        f'"5"^^<{XSD_INTEGER}>',
+        f'"2008-01-19T00:00:00"^^<{XSD}dateTime>',
+        '"a(b)"^^<urn:ticker:term>',
+    ]:
         assert _SAFE_TERM.fullmatch(text), text
     for text in ["<rel>", "<http://x/é>", "<http://x/%20>", '"x"@en', f'"x"^^<{RDF}langString>', "_:b", '"a\\"b"']:
         assert not _SAFE_TERM.fullmatch(text), text
 
 
 @settings(max_examples=300)
-@given(st.lists(st.tuples(st.integers(0, 40), st.sampled_from([b"\n", b"\r\n", b""]),
-                          st.sampled_from([b"x", "\u00e9".encode(), b"\xff"])), max_size=8),
-       st.sampled_from([1, 2, 3, 7, 64]), st.sampled_from([-1, 3, 10, 100]))
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(0, 40),
+            st.sampled_from([b"\n", b"\r\n", b""]),
+            st.sampled_from([b"x", "\u00e9".encode(), b"\xff"]),
+        ),
+        max_size=8,
+    ),
+    st.sampled_from([1, 2, 3, 7, 64]),
+    st.sampled_from([-1, 3, 10, 100]),
+)
 def test_block_lines_read_as_a_buffered_file_does(lines, size, limit):
     """:class:`_BlockLines` (line ends found by ``bytes.find`` in blocks) gives the lines, with a
     limit too, that a buffered file's ``readline`` gives: a whole line of valid UTF-8 decoded,
@@ -274,9 +356,14 @@ def test_files_of_long_lines_read_as_text(tmp_path, monkeypatch):
         assert used == blocks
 
 
-@pytest.mark.parametrize("tail", [b"4: <http://ex.org/a> <http://ex.org/p> \"\xff\" .\n",
-                                  b"4: <http://ex.org/a> <http://ex.org/p> <http://ex.org/b> .",
-                                  b"4: <http://ex.org/a> <http://ex.org/p> <http://ex.org/b> .\r\n5:\r\n"])
+@pytest.mark.parametrize(
+    "tail",
+    [
+        b'4: <http://ex.org/a> <http://ex.org/p> "\xff" .\n',
+        b"4: <http://ex.org/a> <http://ex.org/p> <http://ex.org/b> .",
+        b"4: <http://ex.org/a> <http://ex.org/p> <http://ex.org/b> .\r\n5:\r\n",
+    ],
+)
 def test_long_line_reading_equals_buffered_reading(tmp_path, monkeypatch, tail):
     """Read by blocks or by a buffered file, a stream gives the same records and the same located
     error: a line of invalid UTF-8, a last line without its end, CRLF line ends."""
@@ -305,14 +392,18 @@ def test_text_reader_caches_stay_bounded(monkeypatch):
     import ticker_py.rdf.streams as rdf_streams
 
     monkeypatch.setattr(rdf_streams, "CACHE_TERMS", 50)
-    lines = [f"{t}: " + " ".join(f"<{EX}o{t}_{i}> <{EX}p> \"{t}.{i}\"^^<{XSD}decimal> ." for i in range(20)) + "\n"
-             for t in range(30)]
+    lines = [
+        f"{t}: " + " ".join(f'<{EX}o{t}_{i}> <{EX}p> "{t}.{i}"^^<{XSD}decimal> .' for i in range(20)) + "\n"
+        for t in range(30)
+    ]
     terms, tokens, sizes = rdf_streams._Terms(), rdf_streams._Tokens(), []
     for t, line in enumerate(lines):
-        (atoms,) = [r.atoms for r in rdf_streams._parsed([(t + 1, line, t, line.index(":") + 1)], "b.nt",
-                                                        RdfMapping(), terms, tokens)]
+        (atoms,) = [
+            r.atoms
+            for r in rdf_streams._parsed([(t + 1, line, t, line.index(":") + 1)], "b.nt", RdfMapping(), terms, tokens)
+        ]
         sizes.append((len(tokens.known), len(terms)))
-        assert atoms == tuple(rdf_streams.parse_triples(line[line.index(":") + 1:]))
+        assert atoms == tuple(rdf_streams.parse_triples(line[line.index(":") + 1 :]))
     assert max(k for k, _ in sizes) <= 50 + 41 and max(n for _, n in sizes) <= 50
     assert _outcome("".join(lines), True, batch=1) == _outcome("".join(lines), False, batch=1)
 
@@ -323,9 +414,16 @@ def _valid(term: Term) -> bool:
 
 
 @settings(max_examples=50)
-@given(st.lists(st.tuples(st.sampled_from([Term.iri(f"{EX}a"), Term.iri("http://ex.org/é#x"), Term.bnode("b1")]),
-                          st.sampled_from([Term.iri(f"{EX}p"), Term.iri(f"{EX}x/y#z")]), rdf_terms.filter(_valid)),
-                max_size=5))
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from([Term.iri(f"{EX}a"), Term.iri("http://ex.org/é#x"), Term.bnode("b1")]),
+            st.sampled_from([Term.iri(f"{EX}p"), Term.iri(f"{EX}x/y#z")]),
+            rdf_terms.filter(_valid),
+        ),
+        max_size=5,
+    )
+)
 def test_writer_and_readers_round_trip(triples):
     import io
 
@@ -344,7 +442,9 @@ def test_fast_text_reader_takes_plain_lines():
     tokens = _Tokens()
     line = f'<{EX}a> <{EX}p> "x y"@en . _:b <{EX}p> "5"^^<{XSD_INTEGER}> .'
     assert _fast_atoms(line, RdfMapping(), tokens, _Terms()) == [
-        ("triple", iri("a"), iri("p"), ("lang", '"x y"', '"en"')), ("triple", ("bnode", '"b"'), iri("p"), 5)]
+        ("triple", iri("a"), iri("p"), ("lang", '"x y"', '"en"')),
+        ("triple", ("bnode", '"b"'), iri("p"), 5),
+    ]
     assert _fast_atoms(f"<{EX}a> <{EX}p> 5 .", RdfMapping(), tokens, _Terms()) is None  # Turtle: the slow path
 
 
@@ -364,25 +464,38 @@ def test_space_cut_path_takes_plain_lines_and_declines_the_rest():
     assert _plain_atoms(line, RdfMapping(), _Tokens(), _Terms())[1] == ("triple", ("bnode", '"b"'), iri("p"), 5)
     tokens = _Tokens()
     _plain_atoms(line, RdfMapping(), tokens, _Terms())
-    for declined in [f'{lit} <{EX}p> <{EX}a> .', f'<{EX}a> _:b <{EX}a> .', f'<{EX}a> {lit} <{EX}a> .',
-                     f'<{EX}a> <{EX}p> "x y" .', f'<{EX}a>  <{EX}p> <{EX}a> .', f'<{EX}a> <{EX}p> <{EX}a>.',
-                     f'<{EX}a> <{EX}p> 5 .', f'<{EX}a> <{EX}p> <rel> .', f'<{EX}a> <{EX}p> "a\\"b" .',
-                     f'<{EX}a> <{EX}p> <{EX}a> ; <{EX}q> <{EX}a> .', f'<{EX}a> <{EX}p> <{EX}a> . # note',
-                     f'"bnode(1)"^^<urn:ticker:term> <{EX}p> <{EX}a> .', f'<{EX}a> "iri(\\"x\\")"^^<urn:ticker:term> <{EX}a> .']:
+    for declined in [
+        f"{lit} <{EX}p> <{EX}a> .",
+        f"<{EX}a> _:b <{EX}a> .",
+        f"<{EX}a> {lit} <{EX}a> .",
+        f'<{EX}a> <{EX}p> "x y" .',
+        f"<{EX}a>  <{EX}p> <{EX}a> .",
+        f"<{EX}a> <{EX}p> <{EX}a>.",
+        f"<{EX}a> <{EX}p> 5 .",
+        f"<{EX}a> <{EX}p> <rel> .",
+        f'<{EX}a> <{EX}p> "a\\"b" .',
+        f"<{EX}a> <{EX}p> <{EX}a> ; <{EX}q> <{EX}a> .",
+        f"<{EX}a> <{EX}p> <{EX}a> . # note",
+        f'"bnode(1)"^^<urn:ticker:term> <{EX}p> <{EX}a> .',
+        f'<{EX}a> "iri(\\"x\\")"^^<urn:ticker:term> <{EX}a> .',
+    ]:
         assert _plain_atoms(declined, RdfMapping(), tokens, _Terms()) is None, declined
     assert _plain_atoms(f"<{EX}a> <http://other/p> <{EX}a> .", by_property, _Tokens(), _Terms()) is None
 
 
-@pytest.mark.parametrize("line, column, message", [
-    ("1: <o1> <http://p> <http://o> .", 4, "bad triple: no scheme found in an absolute IRI"),
-    ("1: ex:o1 <http://p> <http://o> .", 4, "bad triple: the prefix ex: has not been declared"),
-    (f'1: <http://s> <http://p> "x1"^^<{XSD_INTEGER}> .', 4, "'x1' is not a valid xsd:integer"),
-    ("1: <http://s> <http://p>", 25, "bad triple: unexpected end of the line"),
-    ("0: <http://s> <http://p> <http://o> .", 1, "time 0 after time 2"),
-    ("z: <http://s> <http://p> <http://o> .", 1, "time must be a non-negative integer, found 'z'"),
-])
+@pytest.mark.parametrize(
+    "line, column, message",
+    [
+        ("1: <o1> <http://p> <http://o> .", 4, "bad triple: no scheme found in an absolute IRI"),
+        ("1: ex:o1 <http://p> <http://o> .", 4, "bad triple: the prefix ex: has not been declared"),
+        (f'1: <http://s> <http://p> "x1"^^<{XSD_INTEGER}> .', 4, "'x1' is not a valid xsd:integer"),
+        ("1: <http://s> <http://p>", 25, "bad triple: unexpected end of the line"),
+        ("0: <http://s> <http://p> <http://o> .", 1, "time 0 after time 2"),
+        ("z: <http://s> <http://p> <http://o> .", 1, "time must be a non-negative integer, found 'z'"),
+    ],
+)
 def test_text_reader_bad_input_is_located_after_good_records(line, column, message):
-    good = f"2: <http://s> <http://p> <http://o> .\n"
+    good = "2: <http://s> <http://p> <http://o> .\n"
     if line.startswith("1:"):
         line = "3" + line[1:]
         column += 0
@@ -397,12 +510,16 @@ def test_text_reader_bad_input_is_located_after_good_records(line, column, messa
 
 def test_property_mapping_needs_a_prefix():
     with pytest.raises(StreamError, match="no predicate name for property <http://other/p>"):
-        list(read_rdf_text("0: <http://s> <http://other/p> <http://o> .", "m.nt", RdfMapping("property", (("ex", EX),))))
+        list(
+            read_rdf_text("0: <http://s> <http://other/p> <http://o> .", "m.nt", RdfMapping("property", (("ex", EX),)))
+        )
 
 
 def test_nquads_graph_is_the_time_point():
-    text = (f"<{EX}a> <{EX}p> <{EX}b> <urn:ticker:t:1> .\n<{EX}a> <{EX}p> <{EX}c> <urn:ticker:t:1> .\n"
-            f"<{EX}a> <{EX}p> <{EX}d> <http://ex.org/time/4> .\n<{EX}a> <{EX}p> <{EX}e> <http://ex.org/now> .\n")
+    text = (
+        f"<{EX}a> <{EX}p> <{EX}b> <urn:ticker:t:1> .\n<{EX}a> <{EX}p> <{EX}c> <urn:ticker:t:1> .\n"
+        f"<{EX}a> <{EX}p> <{EX}d> <http://ex.org/time/4> .\n<{EX}a> <{EX}p> <{EX}e> <http://ex.org/now> .\n"
+    )
     it = read_nquads(text, "s.nq")
     assert [a[3] for a in next(it).atoms] == [iri("b"), iri("c")]
     assert next(it).t == 4
@@ -415,8 +532,11 @@ def test_nquads_graph_is_the_time_point():
 def test_tables_t_s_p_o(tmp_path):
     import pandas as pd
 
-    rows = [(0, f"<{EX}a>", f"<{EX}p>", '"1"^^<' + XSD_INTEGER + ">"), (0, f"<{EX}a>", f"<{EX}p>", f"<{EX}b>"),
-            (2, "", "", "")]
+    rows = [
+        (0, f"<{EX}a>", f"<{EX}p>", '"1"^^<' + XSD_INTEGER + ">"),
+        (0, f"<{EX}a>", f"<{EX}p>", f"<{EX}b>"),
+        (2, "", "", ""),
+    ]
     df = pd.DataFrame(rows, columns=["t", "s", "p", "o"])
     expect = [(0, (("triple", iri("a"), iri("p"), 1), ("triple", iri("a"), iri("p"), iri("b")))), (2, ())]
     assert [(r.t, r.atoms) for r in read_rdf_dataframe(df)] == expect
@@ -424,6 +544,7 @@ def test_tables_t_s_p_o(tmp_path):
     assert [(r.t, r.atoms) for r in read_rdf_csv(tmp_path / "s.csv")] == expect
     df.to_parquet(tmp_path / "s.parquet")
     from ticker_py.rdf.streams import read_rdf_parquet
+
     assert [(r.t, r.atoms) for r in read_rdf_parquet(tmp_path / "s.parquet")] == expect
     bad = pd.DataFrame([(0, f"<{EX}a>", f"<{EX}p>", "<rel>")], columns=["t", "s", "p", "o"])
     with pytest.raises(StreamError, match="<DataFrame>:1:1.*no scheme"):
@@ -465,11 +586,14 @@ def test_iri_programs_round_trip(values):
     assert [r.head.atom.args[0].iri for r in prog.rules] == values
 
 
-@pytest.mark.parametrize("text, message, column", [
-    ("a(zz:b).", "unknown prefix 'zz:' in 'zz:b'", 3),
-    ("a(<rel/x>).", "relative IRI <rel/x>", 3),
-    ("@prefix e: <http://a/> .\n@prefix e: <http://b/> .", "prefix 'e:' declared again with another IRI", 1),
-])
+@pytest.mark.parametrize(
+    "text, message, column",
+    [
+        ("a(zz:b).", "unknown prefix 'zz:' in 'zz:b'", 3),
+        ("a(<rel/x>).", "relative IRI <rel/x>", 3),
+        ("@prefix e: <http://a/> .\n@prefix e: <http://b/> .", "prefix 'e:' declared again with another IRI", 1),
+    ],
+)
 def test_program_iri_errors(text, message, column):
     with pytest.raises(ProgramError) as err:
         parse_program(text)
@@ -492,11 +616,15 @@ RDF_STREAM = f"""0: <{EX}s1> <{EX}temp> "35"^^{XSD_INT} . <{EX}s2> <{EX}temp> "2
 
 def _atom_stream():
     """The same stream in the atom syntax, written by hand."""
+
     def i(local):
         return f'iri("{EX}{local}")'
-    return (f"0: triple({i('s1')},{i('temp')},35), triple({i('s2')},{i('temp')},20)\n"
-            f"1: triple({i('x')},{i('temp')},40), triple({i('s2')},{i('label')},lang(\"b\",\"en\"))\n"
-            f"3: triple({i('s2')},{i('temp')},31)\n")
+
+    return (
+        f"0: triple({i('s1')},{i('temp')},35), triple({i('s2')},{i('temp')},20)\n"
+        f'1: triple({i("x")},{i("temp")},40), triple({i("s2")},{i("label")},lang("b","en"))\n'
+        f"3: triple({i('s2')},{i('temp')},31)\n"
+    )
 
 
 def _answers(results):
@@ -513,7 +641,12 @@ def test_every_engine_same_answers_on_rdf_and_atoms(engine, tmp_path):
     assert a == b
     hot = lambda s: f'hot(iri("{EX}{s}"))'  # noqa: E731
     assert [sorted(x for x in ms[0] if x.startswith("hot")) for _, ms in a] == [
-        [hot("s1")], [hot("s1")], [hot("s1")], [hot("s1"), hot("s2")], [hot("s2")]]
+        [hot("s1")],
+        [hot("s1")],
+        [hot("s1")],
+        [hot("s1"), hot("s2")],
+        [hot("s2")],
+    ]
 
 
 # ---------------------------------------------------------------- background, OWL 2 RL, output
@@ -533,13 +666,30 @@ def test_owl2rl_rules_with_a_background_ontology(tmp_path, capsys):
     (tmp_path / "o.ttl").write_text(ONTOLOGY)
     (tmp_path / "s.nt").write_text(
         f"0: <{EX}s1> <{EX}observes> <{EX}e1> . <{EX}e1> {RDF_TYPE} <{EX}Hurricane> .\n"
-        f'2: <{EX}e1> <{EX}hasSpeed> "130"^^{XSD_INT} .\n')
+        f'2: <{EX}e1> <{EX}hasSpeed> "130"^^{XSD_INT} .\n'
+    )
     (tmp_path / "p.lars").write_text(
         f"@prefix ex: <{EX}> .\n@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .\n"
         "out(X, rdf:type, C) :- holds(X, rdf:type, C), C != ex:Hurricane.\n"
-        "out(X, ex:measure, V) :- holds(X, ex:measure, V).\n")
-    code = main(["run", str(tmp_path / "p.lars"), "--stream", str(tmp_path / "s.nt"),
-                 "--background-rdf", str(tmp_path / "o.ttl"), "--owl2rl", "--format", "ntriples", "--rdf-output", "out", "--engine", "native"])
+        "out(X, ex:measure, V) :- holds(X, ex:measure, V).\n"
+    )
+    code = main(
+        [
+            "run",
+            str(tmp_path / "p.lars"),
+            "--stream",
+            str(tmp_path / "s.nt"),
+            "--background-rdf",
+            str(tmp_path / "o.ttl"),
+            "--owl2rl",
+            "--format",
+            "ntriples",
+            "--rdf-output",
+            "out",
+            "--engine",
+            "native",
+        ]
+    )
     out = capsys.readouterr().out
     assert code == 0
     # hand-checked: e1 is a Storm and a WeatherEvent (subclass closure) and an Event (range),
@@ -558,8 +708,18 @@ def test_owl2rl_rules_with_a_background_ontology(tmp_path, capsys):
 def test_property_mapping_in_and_out(tmp_path, capsys):
     (tmp_path / "s.nt").write_text(f'0: <{EX}o1> <{EX}price> "5"^^{XSD_INT} .\n')
     (tmp_path / "p.lars").write_text(f"@prefix ex: <{EX}> .\nex_cheap(O, P) :- ex_price(O, P), P < 10.\n")
-    code = main(["run", str(tmp_path / "p.lars"), "--stream", str(tmp_path / "s.nt"), "--rdf-mapping", "property",
-                 "--format", "nquads"])
+    code = main(
+        [
+            "run",
+            str(tmp_path / "p.lars"),
+            "--stream",
+            str(tmp_path / "s.nt"),
+            "--rdf-mapping",
+            "property",
+            "--format",
+            "nquads",
+        ]
+    )
     assert code == 0
     assert capsys.readouterr().out == f'<{EX}o1> <{EX}cheap> "5"^^{XSD_INT} <urn:ticker:t:0> .\n'
 
@@ -596,11 +756,17 @@ def _nt(t, s, p, o):
 def _offer(t, n, product, price, date=True):
     o, b = f"{r4.INST}Offer{n}", r4.BSBM
     day = f'"2008-01-10T00:00:00"^^<{r4.XSD}dateTime>'
-    lines = [_nt(t, o, r4.RDF + "type", f"<{b}Offer>"), _nt(t, o, b + "product", f"<{r4.INST}{product}>"),
-             _nt(t, o, b + "vendor", f"<{r4.INST}Vendor1>"), _nt(t, o, b + "price", f'"{price}"^^<{XSD_INTEGER}>'),
-             _nt(t, o, b + "validFrom", day), _nt(t, o, b + "validTo", day),
-             _nt(t, o, b + "deliveryDays", f'"3"^^<{XSD_INTEGER}>'), _nt(t, o, b + "offerWebpage", "<http://v.example/1>"),
-             _nt(t, o, r4.DC + "publisher", f"<{r4.INST}Vendor1>")]
+    lines = [
+        _nt(t, o, r4.RDF + "type", f"<{b}Offer>"),
+        _nt(t, o, b + "product", f"<{r4.INST}{product}>"),
+        _nt(t, o, b + "vendor", f"<{r4.INST}Vendor1>"),
+        _nt(t, o, b + "price", f'"{price}"^^<{XSD_INTEGER}>'),
+        _nt(t, o, b + "validFrom", day),
+        _nt(t, o, b + "validTo", day),
+        _nt(t, o, b + "deliveryDays", f'"3"^^<{XSD_INTEGER}>'),
+        _nt(t, o, b + "offerWebpage", "<http://v.example/1>"),
+        _nt(t, o, r4.DC + "publisher", f"<{r4.INST}Vendor1>"),
+    ]
     return lines + ([_nt(t, o, r4.DC + "date", day)] if date else [])
 
 
@@ -612,17 +778,27 @@ def _shown(results, name):
 def test_r4_bsbm_small_by_hand(engine, tmp_path):
     # ProductType73 is a leaf under ProductType9 under ProductType1; ProductType328 is under ProductType8
     typ = r4.RDF + "type"
-    lines = (_offer(0, 1, "Product1", 100) + [_nt(0, f"{r4.INST}Product1", typ, f"<{r4.INST}ProductType73>")]
-             + _offer(0, 2, "Product2", 70) + [_nt(0, f"{r4.INST}Product2", typ, f"<{r4.INST}ProductType328>")]
-             + _offer(2, 3, "Product3", 50, date=False) + [_nt(2, f"{r4.INST}Product3", typ, f"<{r4.INST}ProductType73>")]
-             + [_nt(3, f"{r4.INST}Offer3", r4.DC + "date", f'"2008-01-10T00:00:00"^^<{r4.XSD}dateTime>')])
+    lines = (
+        _offer(0, 1, "Product1", 100)
+        + [_nt(0, f"{r4.INST}Product1", typ, f"<{r4.INST}ProductType73>")]
+        + _offer(0, 2, "Product2", 70)
+        + [_nt(0, f"{r4.INST}Product2", typ, f"<{r4.INST}ProductType328>")]
+        + _offer(2, 3, "Product3", 50, date=False)
+        + [_nt(2, f"{r4.INST}Product3", typ, f"<{r4.INST}ProductType73>")]
+        + [_nt(3, f"{r4.INST}Offer3", r4.DC + "date", f'"2008-01-10T00:00:00"^^<{r4.XSD}dateTime>')]
+    )
     (tmp_path / "s.nt").write_text("\n".join(lines) + "\n")
     results = run(r4.program_bsbm(1), str(tmp_path / "s.nt"), engine=engine, until=4)
     price = lambda p, x: f'offer_price(iri("{r4.INST}{p}"),{x})'  # noqa: E731
     # Offer1 at 0 (seen by [1 sec] at 0 and 1); Offer2's product is no ProductType1;
     # Offer3 is complete only when its date arrives at 3 (its other triples at 2 still in the window)
-    assert _shown(results, "offer_price") == [[price("Product1", 100)], [price("Product1", 100)], [],
-                                              [price("Product3", 50)], []]
+    assert _shown(results, "offer_price") == [
+        [price("Product1", 100)],
+        [price("Product1", 100)],
+        [],
+        [price("Product3", 50)],
+        [],
+    ]
 
 
 @pytest.mark.parametrize("engine", ENGINE_NAMES)
@@ -631,14 +807,17 @@ def test_r4_srbench_small_by_hand(engine, tmp_path):
 
     def obs(t, n, speed, prop="_WindSpeed"):
         o = f"{w}Observation{n}"
-        return [_nt(t, o, om + "observedProperty", f"<{w}{prop}>"), _nt(t, o, om + "floatValue", f'"{speed}"^^<{XSD_INTEGER}>')]
+        return [
+            _nt(t, o, om + "observedProperty", f"<{w}{prop}>"),
+            _nt(t, o, om + "floatValue", f'"{speed}"^^<{XSD_INTEGER}>'),
+        ]
+
     # background: the slowest hurricane (HurricaneCategory1, storm1) has 64 knots; tropical
     # storms (34, 36, ...) are no hurricanes
     lines = obs(0, 1, 70) + obs(0, 2, 50) + obs(0, 3, 64) + obs(2, 4, 140, "_AirTemperature")
     (tmp_path / "s.nt").write_text("\n".join(lines) + "\n")
     results = run(r4.program_srbench(1), str(tmp_path / "s.nt"), engine=engine, until=2)
-    assert _shown(results, "hurricane_observation") == [
-        [f'hurricane_observation(iri("{w}Observation1"))']] * 2 + [[]]
+    assert _shown(results, "hurricane_observation") == [[f'hurricane_observation(iri("{w}Observation1"))']] * 2 + [[]]
 
 
 def test_r4_generators_are_deterministic_and_sized():

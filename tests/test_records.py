@@ -8,7 +8,6 @@ import importlib
 import importlib.util
 from dataclasses import FrozenInstanceError, dataclass, field
 from pathlib import Path
-from typing import Optional
 
 import pytest
 
@@ -48,7 +47,7 @@ def _classes():
     class Leaf:
         name: str
         n: int = 0
-        where: Optional[str] = field(default=None, compare=False, repr=False)
+        where: str | None = field(default=None, compare=False, repr=False)
         __post_init__ = post
 
     @record
@@ -74,9 +73,17 @@ def _mutable_behaviour(Plan):
     a, b = Plan("r"), Plan("r", note="x")
     a.steps.append(1)
     a.done = True
-    out = [repr(a), repr(b), a == b, b == Plan("r"), a.steps is not b.steps, Plan("r", [2]).steps,
-           dataclasses.replace(a, rule="s") == Plan("s", [1], True), Plan.__hash__ is None,
-           [f.name for f in dataclasses.fields(Plan)]]
+    out = [
+        repr(a),
+        repr(b),
+        a == b,
+        b == Plan("r"),
+        a.steps is not b.steps,
+        Plan("r", [2]).steps,
+        dataclasses.replace(a, rule="s") == Plan("s", [1], True),
+        Plan.__hash__ is None,
+        [f.name for f in dataclasses.fields(Plan)],
+    ]
     with pytest.raises(TypeError):
         hash(a)
     with pytest.raises(TypeError):
@@ -101,10 +108,13 @@ def test_mutable_records_behave_as_dataclass_ones(tmp_path):
         assert made == Plan("r", [1], True) and made.note == "y"
     without = _mutable_classes(records.collecting([], frozen=False))
     records.add_methods(without)
-    assert not hasattr(without[0], "_from_fields")   # only where asked for: each function costs start-up
+    assert not hasattr(without[0], "_from_fields")  # only where asked for: each function costs start-up
     name = plain[0].__qualname__
-    assert expected[:3] == [f"{name}(rule='r', steps=[1], done=True, note='')",
-                            f"{name}(rule='r', steps=[], done=False, note='x')", False]
+    assert expected[:3] == [
+        f"{name}(rule='r', steps=[1], done=True, note='')",
+        f"{name}(rule='r', steps=[], done=False, note='x')",
+        False,
+    ]
 
 
 def test_shared_methods_are_found_by_module_name(tmp_path):
@@ -137,10 +147,21 @@ def _module(classes, path: Path):
 
 def _behaviour(Leaf, Node):
     a, b = Leaf("p", 1, where="here"), Leaf("p", 1)
-    out = [repr(a), repr(Node((a,))), a == b, hash(a) == hash(b), a == Leaf("p", 2), a == ("p", 1),
-           Node() == Node((), "x"), repr(Node(tag="y")), dataclasses.replace(a, n=5) == Leaf("p", 5),
-           Leaf._from_fields("p", 1, "here") == a, repr(Leaf._from_fields("q", -1, None)),   # no __post_init__
-           Node._from_fields((), "x") == Node(), Leaf._from_fields("p", 1, None).where]
+    out = [
+        repr(a),
+        repr(Node((a,))),
+        a == b,
+        hash(a) == hash(b),
+        a == Leaf("p", 2),
+        a == ("p", 1),
+        Node() == Node((), "x"),
+        repr(Node(tag="y")),
+        dataclasses.replace(a, n=5) == Leaf("p", 5),
+        Leaf._from_fields("p", 1, "here") == a,
+        repr(Leaf._from_fields("q", -1, None)),  # no __post_init__
+        Node._from_fields((), "x") == Node(),
+        Leaf._from_fields("p", 1, None).where,
+    ]
     for act in (lambda: setattr(a, "n", 3), lambda: delattr(a, "name"), lambda: setattr(a, "new", 1)):
         with pytest.raises(FrozenInstanceError):
             act()
@@ -160,8 +181,11 @@ def test_generated_methods_behave_as_compiled_ones(tmp_path):
     assert generated[0].__init__.__module__ == "gen"  # taken from the module, not compiled
     assert _behaviour(*generated) == _behaviour(*compiled)
     leaf, node = (cls.__qualname__ for cls in compiled)
-    assert _behaviour(*compiled)[:3] == [f"{leaf}(name='p', n=1)", f"{node}(kids=({leaf}(name='p', n=1),), tag='x')",
-                                         True]
+    assert _behaviour(*compiled)[:3] == [
+        f"{leaf}(name='p', n=1)",
+        f"{node}(kids=({leaf}(name='p', n=1),), tag='x')",
+        True,
+    ]
 
 
 def test_a_stale_generated_module_is_not_used(tmp_path):

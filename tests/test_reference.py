@@ -8,14 +8,12 @@ to other time points (``"h at 2"``).
 
 import pytest
 from hypothesis import HealthCheck, given, reject, settings
+from reference import ReferenceError, TooManyCandidates, reference_eval, reference_results, ticks
+from strategies import has_box_cycle, is_stratified, programs_and_streams
 
 from ticker_py.syntax import parse_program
 
-from reference import (ReferenceError, TooManyCandidates, reference_eval, reference_results,
-                        ticks)
-from strategies import has_box_cycle, is_stratified, programs_and_streams
-
-NONE = set()          # no answer stream
+NONE = set()  # no answer stream
 EMPTY = {frozenset()}  # one empty answer stream
 
 
@@ -36,53 +34,65 @@ def run(program, stream, every="time"):
 
 # ---------------------------------------------------------------- plain atoms and @ without window
 
+
 def test_plain_atom_holds_only_now():
     # a :- p.  p at 0 and 2: a at t=0 and t=2 only.
-    assert run("a :- p.", [(0, ["p"]), (1, []), (2, ["p"])]) == [
-        (0, 1, one("a")), (1, 1, EMPTY), (2, 2, one("a"))]
+    assert run("a :- p.", [(0, ["p"]), (1, []), (2, ["p"])]) == [(0, 1, one("a")), (1, 1, EMPTY), (2, 2, one("a"))]
 
 
 def test_at_without_window_ranges_over_the_whole_timeline():
     # a(T) :- p at T.  T ranges over [0, t]: every earlier p is seen.
     # t=0: p@0 -> a(0).  t=1: a(0).  t=2: p@0, p@2 -> a(0), a(2).
     assert run("a(T) :- p at T.", [(0, ["p"]), (1, []), (2, ["p"])]) == [
-        (0, 1, one("a(0)")), (1, 1, one("a(0)")), (2, 2, one("a(0)", "a(2)"))]
+        (0, 1, one("a(0)")),
+        (1, 1, one("a(0)")),
+        (2, 2, one("a(0)", "a(2)")),
+    ]
 
 
 def test_at_without_window_with_fixed_time():
     # a :- p at 1.  Before t=1, time point 1 is not in [0, t]: false. From t=1 on p@1 holds.
-    assert run("a :- p at 1.", [(0, ["p"]), (1, ["p"]), (2, [])]) == [
-        (0, 1, EMPTY), (1, 2, one("a")), (2, 2, one("a"))]
+    assert run("a :- p at 1.", [(0, ["p"]), (1, ["p"]), (2, [])]) == [(0, 1, EMPTY), (1, 2, one("a")), (2, 2, one("a"))]
 
 
 # ---------------------------------------------------------------- time windows
 
+
 def test_time_diamond():
     # a :- p in [2].  p only at 0. Window [max(0,t-2), t]: contains 0 for t = 0, 1, 2; not 3.
     assert run("a :- p in [2].", [(0, ["p"]), (1, []), (2, []), (3, [])]) == [
-        (0, 1, one("a")), (1, 1, one("a")), (2, 1, one("a")), (3, 1, EMPTY)]
+        (0, 1, one("a")),
+        (1, 1, one("a")),
+        (2, 1, one("a")),
+        (3, 1, EMPTY),
+    ]
 
 
 def test_time_box():
     # a :- p always [2].  p at 0, 1, 2, 4 (not 3).
     # t=2: [0,2] all p -> a.  t=3: p missing at 3.  t=4: [2,4] misses 3.
     stream = [(0, ["p"]), (1, ["p"]), (2, ["p"]), (3, []), (4, ["p"])]
-    assert [m for _, _, m in run("a :- p always [2].", stream)] == [
-        one("a"), one("a"), one("a"), EMPTY, EMPTY]
+    assert [m for _, _, m in run("a :- p always [2].", stream)] == [one("a"), one("a"), one("a"), EMPTY, EMPTY]
 
 
 def test_time_box_clipped_at_zero():
     # a :- p always [3].  At t=0 the window is [0,0], at t=1 [0,1] (clipped, SPEC §3.2):
     # p at 0 and 1 is enough. At t=2, [0,2] misses p@2.
     assert [m for _, _, m in run("a :- p always [3].", [(0, ["p"]), (1, ["p"]), (2, [])])] == [
-        one("a"), one("a"), EMPTY]
+        one("a"),
+        one("a"),
+        EMPTY,
+    ]
 
 
 def test_time_at_in_window():
     # a(T) :- p at T in [1].  p at 0 and 2. t=0: [0,0] -> a(0); t=1: [0,1] -> a(0);
     # t=2: [1,2] -> a(2) only (p@0 has left the window).
     assert run("a(T) :- p at T in [1].", [(0, ["p"]), (1, []), (2, ["p"])]) == [
-        (0, 1, one("a(0)")), (1, 1, one("a(0)")), (2, 2, one("a(2)"))]
+        (0, 1, one("a(0)")),
+        (1, 1, one("a(0)")),
+        (2, 2, one("a(2)")),
+    ]
 
 
 def test_window_units_use_a_clock_of_one_second():
@@ -98,11 +108,15 @@ def test_window_units_use_a_clock_of_one_second():
 
 # ---------------------------------------------------------------- tuple windows
 
+
 def test_tuple_diamond():
     # a :- p in [2 #].  Stream p@0 (#1), q@1 (#2), q@2 (#3).
     # (0,1): counts 0..1 -> p.  (1,2): counts 1..2 -> p.  (2,3): counts 2..3 = q, q -> no a.
     assert run("a :- p in [2 #].", [(0, ["p"]), (1, ["q"]), (2, ["q"])]) == [
-        (0, 1, one("a")), (1, 2, one("a")), (2, 3, EMPTY)]
+        (0, 1, one("a")),
+        (1, 2, one("a")),
+        (2, 3, EMPTY),
+    ]
 
 
 def test_tuple_box():
@@ -112,8 +126,7 @@ def test_tuple_box():
     # (2,3): counts 2,3 -> timeline [1,2]; no p at 2 -> no a.
     # (3,5): counts 4,5 both at 3 -> timeline [3,3]; p@3 -> a.
     stream = [(0, ["p"]), (1, ["p"]), (2, ["q"]), (3, ["p", "q"])]
-    assert run("a :- p always [2 #].", stream) == [
-        (0, 1, one("a")), (1, 2, one("a")), (2, 3, EMPTY), (3, 5, one("a"))]
+    assert run("a :- p always [2 #].", stream) == [(0, 1, one("a")), (1, 2, one("a")), (2, 3, EMPTY), (3, 5, one("a"))]
 
 
 def test_tuple_box_with_fewer_atoms_than_the_window_starts_at_zero():
@@ -126,8 +139,7 @@ def test_tuple_at():
     # a(T) :- p at T in [2 #].  p@0 #1, q@1 #2, p@2 #3, q@2 #4.
     # (0,1): a(0).  (1,2): counts 1,2 -> p@0 -> a(0).  (2,4): counts 3,4 both at 2 -> a(2).
     stream = [(0, ["p"]), (1, ["q"]), (2, ["p", "q"])]
-    assert run("a(T) :- p at T in [2 #].", stream) == [
-        (0, 1, one("a(0)")), (1, 2, one("a(0)")), (2, 4, one("a(2)"))]
+    assert run("a(T) :- p at T in [2 #].", stream) == [(0, 1, one("a(0)")), (1, 2, one("a(0)")), (2, 4, one("a(2)"))]
 
 
 def test_tuple_window_first_time_point_holds_only_the_counted_atoms():
@@ -146,8 +158,11 @@ def test_tuple_window_several_atoms_per_time_point_push_mode():
     # [2 #] holds counts c-1..c: {p(1)}, {p(1),p(2)}, {p(2),p(3)}, {p(3),p(4)}.
     stream = [(0, ["p(1)", "p(2)", "p(3)"]), (1, ["p(4)"])]
     assert run("a(X) :- p(X) in [2 #].", stream, every="signal") == [
-        (0, 1, one("a(1)")), (0, 2, one("a(1)", "a(2)")), (0, 3, one("a(2)", "a(3)")),
-        (1, 4, one("a(3)", "a(4)"))]
+        (0, 1, one("a(1)")),
+        (0, 2, one("a(1)", "a(2)")),
+        (0, 3, one("a(2)", "a(3)")),
+        (1, 4, one("a(3)", "a(4)")),
+    ]
 
 
 def test_push_mode_evaluates_empty_time_points_once():
@@ -156,8 +171,7 @@ def test_push_mode_evaluates_empty_time_points_once():
     assert ticks(stream, "signal") == [(0, 1), (0, 2), (1, 2), (2, 3)]
     assert ticks(stream, "time") == [(0, 2), (1, 2), (2, 3)]
     # a :- p, q.  At (0,1) only p has arrived; at (0,2) both.
-    assert [m for _, _, m in run("a :- p, q.", stream, every="signal")] == [
-        EMPTY, one("a"), EMPTY, EMPTY]
+    assert [m for _, _, m in run("a :- p, q.", stream, every="signal")] == [EMPTY, one("a"), EMPTY, EMPTY]
 
 
 def test_background_facts_hold_everywhere_even_in_tuple_windows():
@@ -170,8 +184,9 @@ def test_background_facts_hold_everywhere_even_in_tuple_windows():
     stream = [(0, ["p"]), (1, ["p"]), (2, [])]
     assert run(program, stream) == [
         (0, 1, one("a", "b(1)", "b(2)", "c")),  # timeline [0,0]
-        (1, 2, one("a", "c")),                  # #2 at 1: timeline [1,1]
-        (2, 2, one("a", "c"))]                  # #2 at 1: timeline [1,2]
+        (1, 2, one("a", "c")),  # #2 at 1: timeline [1,1]
+        (2, 2, one("a", "c")),
+    ]  # #2 at 1: timeline [1,2]
 
 
 # ---------------------------------------------------------------- @-heads
@@ -190,7 +205,8 @@ def test_at_head_into_the_past_read_by_a_box():
         (0, 1, one("high", "lfu")),
         (1, 2, one("high", "high at 0", "lfu")),
         (2, 3, one("high", "high at 0", "high at 1", "lfu")),
-        (3, 4, one("high at 1", "high at 2"))]
+        (3, 4, one("high at 1", "high at 2")),
+    ]
 
 
 def test_at_head_with_time_arithmetic_into_the_past():
@@ -201,7 +217,12 @@ def test_at_head_with_time_arithmetic_into_the_past():
     program = "h at T :- p at T1 in [2], T = T1 - 1.  g :- h at 0."
     stream = [(0, []), (1, ["p"]), (2, []), (3, []), (4, [])]
     assert [m for _, _, m in run(program, stream)] == [
-        EMPTY, one("g", "h at 0"), one("g", "h at 0"), one("g", "h at 0"), EMPTY]
+        EMPTY,
+        one("g", "h at 0"),
+        one("g", "h at 0"),
+        one("g", "h at 0"),
+        EMPTY,
+    ]
     assert [m for _, _, m in run(program, [(0, ["p"]), (1, [])])] == [EMPTY, EMPTY]
 
 
@@ -210,8 +231,7 @@ def test_prediction_is_reported_but_not_read():
     # g :- h in [5] and f :- h at 2 would read it, but no rule body reads a prediction.
     # At t=1, p@0 has left the window [1,1]: no pin. At t=2 nothing is remembered.
     program = "h at T :- p at T1 in [0], T = T1 + 2.  g :- h in [5].  f :- h at 2."
-    assert run(program, [(0, ["p"]), (1, []), (2, [])]) == [
-        (0, 1, one("h at 2")), (1, 1, EMPTY), (2, 1, EMPTY)]
+    assert run(program, [(0, ["p"]), (1, []), (2, [])]) == [(0, 1, one("h at 2")), (1, 1, EMPTY), (2, 1, EMPTY)]
 
 
 def test_prediction_becomes_visible_when_derived_at_a_later_time():
@@ -220,10 +240,14 @@ def test_prediction_becomes_visible_when_derived_at_a_later_time():
     # t=2: h at 1 is a past pin, g no longer (h does not hold at 2).
     program = "h at T :- p at T1 in [3], T = T1 + 1.  g :- h."
     assert [m for _, _, m in run(program, [(0, ["p"]), (1, []), (2, [])])] == [
-        one("h at 1"), one("h", "g"), one("h at 1")]
+        one("h at 1"),
+        one("h", "g"),
+        one("h at 1"),
+    ]
 
 
 # ---------------------------------------------------------------- negation, comparisons, constraints
+
 
 def test_two_answer_streams():
     # a :- not b.  b :- not a.   Answer streams {a} and {b}.
@@ -245,8 +269,7 @@ def test_constraint_kills_a_model():
     assert run("a :- not b. b :- not a. :- a.", [(0, [])]) == [(0, 0, one("b"))]
     assert run("a :- not b. b :- not a. :- a. :- b in [1].", [(0, [])]) == [(0, 0, NONE)]
     # a constraint over the input: ':- p always [1].' only when p at t-1 and t.
-    assert [m for _, _, m in run(":- p always [1]. a.", [(0, ["p"]), (1, ["p"]), (2, [])])] == [
-        NONE, NONE, EMPTY]
+    assert [m for _, _, m in run(":- p always [1]. a.", [(0, ["p"]), (1, ["p"]), (2, [])])] == [NONE, NONE, EMPTY]
 
 
 def test_negated_window_elements():
@@ -265,22 +288,21 @@ def test_non_stratified_with_windows():
     # a :- p in [1], not b.  b :- not a.   While p is in the window: {a} or {b}; else {b}.
     stream = [(0, ["p"]), (1, []), (2, [])]
     assert [m for _, _, m in run("a :- p in [1], not b. b :- not a.", stream)] == [
-        {frozenset({"a"}), frozenset({"b"})}, {frozenset({"a"}), frozenset({"b"})}, one("b")]
+        {frozenset({"a"}), frozenset({"b"})},
+        {frozenset({"a"}), frozenset({"b"})},
+        one("b"),
+    ]
 
 
 def test_comparisons_use_clingo_term_order_and_integer_arithmetic():
     # Numbers < constants in clingo's order: x > 5 holds, 3 > 5 does not.
-    assert run("a(X) :- p(X), X > 5.", [(0, ["p(x)", "p(3)", "p(7)"])]) == [
-        (0, 3, one("a(x)", "a(7)"))]
+    assert run("a(X) :- p(X), X > 5.", [(0, ["p(x)", "p(3)", "p(7)"])]) == [(0, 3, one("a(x)", "a(7)"))]
     # Y = 10 / X: integer division; undefined for X = 0 and for a constant -> no instance.
-    assert run("a(Y) :- p(X), Y = 10 / X.", [(0, ["p(0)", "p(3)", "p(x)", "p(-4)"])]) == [
-        (0, 4, one("a(3)", "a(-2)"))]
+    assert run("a(Y) :- p(X), Y = 10 / X.", [(0, ["p(0)", "p(3)", "p(x)", "p(-4)"])]) == [(0, 4, one("a(3)", "a(-2)"))]
     # \ is modulo (truncating, like clingo): -7 \ 3 = -1.
-    assert run("a(Y) :- p(X), Y = X \\ 3.", [(0, ["p(-7)", "p(7)"])]) == [
-        (0, 2, one("a(-1)", "a(1)"))]
+    assert run("a(Y) :- p(X), Y = X \\ 3.", [(0, ["p(-7)", "p(7)"])]) == [(0, 2, one("a(-1)", "a(1)"))]
     # a comparison under 'not', and '=' between bound variables.
-    assert run("a(X) :- p(X), q(Y), not X < Y, X = X.", [(0, ["p(1)", "p(2)", "q(2)"])]) == [
-        (0, 3, one("a(2)"))]
+    assert run("a(X) :- p(X), q(Y), not X < Y, X = X.", [(0, ["p(1)", "p(2)", "q(2)"])]) == [(0, 3, one("a(2)"))]
 
 
 def test_positive_recursion_and_unfounded_loops():
@@ -288,7 +310,9 @@ def test_positive_recursion_and_unfounded_loops():
     # c :- d in [2].  d at T :- p at T.  d at 0 is pinned and read through the window.
     assert run("a :- b. b :- a.", [(0, [])]) == [(0, 0, EMPTY)]
     assert run("c :- d in [2]. d at T :- p at T.", [(0, ["p"]), (1, [])]) == [
-        (0, 1, one("c", "d")), (1, 1, one("c", "d at 0"))]
+        (0, 1, one("c", "d")),
+        (1, 1, one("c", "d at 0")),
+    ]
 
 
 def test_reference_eval_single_tick_uses_only_the_first_c_atoms():
@@ -323,8 +347,12 @@ def test_too_many_candidates_is_a_clear_error():
 
 # ---------------------------------------------------------------- the strategies
 
-_SETTINGS = settings(max_examples=40, deadline=None, database=None,
-                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+_SETTINGS = settings(
+    max_examples=40,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 @_SETTINGS
@@ -336,7 +364,7 @@ def test_strategies_generate_valid_programs_the_reference_runs(data):
     assert not has_box_cycle(program)
     try:
         results = reference_results(text, stream)
-    except TooManyCandidates:   # the reference's size guard (2**16 candidate sets), not a bad program
+    except TooManyCandidates:  # the reference's size guard (2**16 candidate sets), not a bad program
         reject()
     assert [(r.t, r.c) for r in results] == ticks(stream, "time")
     push = reference_results(text, stream, every="signal")
@@ -371,8 +399,12 @@ def test_stratified_programs_have_at_most_one_answer_stream(data):
             assert len(result.models) == 1
 
 
-@settings(max_examples=30, deadline=None, database=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=30,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 @given(programs_and_streams())
 def test_pruning_and_minimality_shortcuts_agree_with_plain_brute_force(data):
     # The bounds (alternating fixpoint) and the least-fixpoint minimality test are

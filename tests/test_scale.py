@@ -8,18 +8,18 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from helpers import scaled
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from helpers import scaled
 from strategies import programs
+
 from ticker_py import ast
 from ticker_py.analysis import analyse
 from ticker_py.analysis.sharding import shard_plan
 from ticker_py.syntax import parse_program
 
-
 # ------------------------------------------------ the exhaustive search, as first written
+
 
 def _keyed(rule, keyed):
     for lit in rule.body:
@@ -47,8 +47,11 @@ def _exhaustive_key(analysis, streamed):
     while changed:
         changed = False
         for rule in analysis.program.proper_rules:
-            if rule.head is not None and rule.head.atom.predicate not in keyed \
-                    and any(True for _ in _keyed(rule, keyed)):
+            if (
+                rule.head is not None
+                and rule.head.atom.predicate not in keyed
+                and any(True for _ in _keyed(rule, keyed))
+            ):
                 keyed.add(rule.head.atom.predicate)
                 changed = True
     if any(analysis.signatures[p] == 0 for p in keyed):
@@ -131,11 +134,10 @@ def test_key_search_equals_exhaustive_search_many(text):
 def test_long_chains_are_keyed_and_analysed():
     """A derivation chain of 1,500 rules (recursion or a quadratic fixpoint would not finish)."""
     n = 1_500
-    text = "d0(X, Y) :- s(X, Y) in [3].\n" + "".join(
-        f"d{i}(X, Y) :- d{i - 1}(X, Y), t(Y, X).\n" for i in range(1, n))
+    text = "d0(X, Y) :- s(X, Y) in [3].\n" + "".join(f"d{i}(X, Y) :- d{i - 1}(X, Y), t(Y, X).\n" for i in range(1, n))
     plan = shard_plan(analyse(parse_program(text)))
     assert plan.key == {"s": 0, "t": 1, **{f"d{i}": 0 for i in range(n)}} and not plan.broadcast
-    clash = text + "bad(X) :- d7(X, Y), s(Y, X).\n"          # s cannot be keyed any more: broadcast
+    clash = text + "bad(X) :- d7(X, Y), s(Y, X).\n"  # s cannot be keyed any more: broadcast
     plan = shard_plan(analyse(parse_program(clash)))
     assert plan.key == {"t": 1, "bad": 0, **{f"d{i}": 0 for i in range(1, n)}} and plan.broadcast == {"s"}
 

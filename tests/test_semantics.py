@@ -7,22 +7,32 @@ import json
 from dataclasses import replace
 
 import pytest
+from helpers import scaled
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from helpers import scaled
-from test_cli import ticker
 from reference import FeedbackError, reference_results
 from strategies import programs, streams, vocabularies
+from test_cli import ticker
+
 from ticker_py import Reasoner, ast, run
 from ticker_py.api import load_program
 from ticker_py.engines import semantics_engines
 from ticker_py.errors import EngineUnsupported, ProgramError, StreamError, UsageError
-from ticker_py.semantics import (DEFAULT, PROFILES, Duplicates, Origin, Semantics, WindowBounds, check_program,
-                                 parse_semantics_list, program_problems, resolve)
-
+from ticker_py.semantics import (
+    DEFAULT,
+    PROFILES,
+    Duplicates,
+    Origin,
+    Semantics,
+    WindowBounds,
+    check_program,
+    parse_semantics_list,
+    program_problems,
+    resolve,
+)
 
 # ---------------------------------------------------------------- resolution
+
 
 def test_profiles_have_citations_and_the_issue_knobs():
     assert list(PROFILES) == ["default", "lars", "ticker", "laser", "r4", "cql"]
@@ -43,14 +53,17 @@ def test_explicit_knob_overrides_profile():
     assert parse_semantics_list("lars+origin=zero")[0].origin is Origin.ZERO
 
 
-@pytest.mark.parametrize("call,match", [
-    (lambda: resolve("nope"), "unknown semantics profile 'nope'"),
-    (lambda: resolve("default", origin="middle"), "unknown --origin 'middle'"),
-    (lambda: resolve("default", colour="red"), "unknown semantics knob 'colour'"),
-    (lambda: resolve("default,origin"), "bad semantics item 'origin'"),
-    (lambda: Reasoner("a :- p.", semantics="nope"), "unknown semantics profile"),
-    (lambda: Reasoner("a :- p.", window_bounds="open"), "unknown --window-bounds 'open'"),
-])
+@pytest.mark.parametrize(
+    "call,match",
+    [
+        (lambda: resolve("nope"), "unknown semantics profile 'nope'"),
+        (lambda: resolve("default", origin="middle"), "unknown --origin 'middle'"),
+        (lambda: resolve("default", colour="red"), "unknown semantics knob 'colour'"),
+        (lambda: resolve("default,origin"), "bad semantics item 'origin'"),
+        (lambda: Reasoner("a :- p.", semantics="nope"), "unknown semantics profile"),
+        (lambda: Reasoner("a :- p.", window_bounds="open"), "unknown --window-bounds 'open'"),
+    ],
+)
 def test_bad_profile_or_knob_is_a_usage_error(call, match):
     with pytest.raises(UsageError, match=match):
         call()
@@ -58,28 +71,43 @@ def test_bad_profile_or_knob_is_a_usage_error(call, match):
 
 # ---------------------------------------------------------------- fragment checks
 
-@pytest.mark.parametrize("profile,program,match", [
-    ("laser", "a :- not b.\nb :- not a.", r"<string>:1:10-11: error: 'a' depends negatively on 'b' through a cycle"),
-    ("r4", "a :- p, not q.", r"<string>:1:13-14: error: negation 'not q' is not allowed in the r4 profile"),
-    ("r4", "a :- p always [2].", r"<string>:1:6-18: error: window atom 'p always \[2\]' is not allowed"),
-    ("r4", "a :- p at T in [2].", r"window atom 'p at T in \[2\]' is not allowed"),
-    ("r4", "a :- p in [2 #].", r"window atom 'p in \[2 #\]' is not allowed"),
-    ("r4", "a :- p in [2].\nb :- q in [3].", r"<string>:2:6-14: error: window 'q in \[3\]' has range 3, but "
-                                               r"'p in \[2\]' has range 2"),
-    ("r4", "a at 3 :- p.", r"@-head 'a at 3' is not allowed in the r4 profile"),
-    ("r4", "a :- p in [0].", r"window '\[0\]' is empty under half-open window bounds"),
-    ("cql", "a :- b.\nb :- a, p.", r"<string>:1:6-7: error: 'a' depends on 'b' recursively"),
-])
+
+@pytest.mark.parametrize(
+    "profile,program,match",
+    [
+        (
+            "laser",
+            "a :- not b.\nb :- not a.",
+            r"<string>:1:10-11: error: 'a' depends negatively on 'b' through a cycle",
+        ),
+        ("r4", "a :- p, not q.", r"<string>:1:13-14: error: negation 'not q' is not allowed in the r4 profile"),
+        ("r4", "a :- p always [2].", r"<string>:1:6-18: error: window atom 'p always \[2\]' is not allowed"),
+        ("r4", "a :- p at T in [2].", r"window atom 'p at T in \[2\]' is not allowed"),
+        ("r4", "a :- p in [2 #].", r"window atom 'p in \[2 #\]' is not allowed"),
+        (
+            "r4",
+            "a :- p in [2].\nb :- q in [3].",
+            r"<string>:2:6-14: error: window 'q in \[3\]' has range 3, but "
+            r"'p in \[2\]' has range 2",
+        ),
+        ("r4", "a at 3 :- p.", r"@-head 'a at 3' is not allowed in the r4 profile"),
+        ("r4", "a :- p in [0].", r"window '\[0\]' is empty under half-open window bounds"),
+        ("cql", "a :- b.\nb :- a, p.", r"<string>:1:6-7: error: 'a' depends on 'b' recursively"),
+    ],
+)
 def test_program_outside_profile_is_a_located_error(profile, program, match):
     with pytest.raises(ProgramError, match=match):
         Reasoner(program, semantics=profile)
 
 
-@pytest.mark.parametrize("profile,program", [
-    ("laser", "a :- p, not b.\nb :- q."),
-    ("r4", "a(X) :- p(X) in [2].\nb(X) :- a(X), q(X) in [2]."),
-    ("cql", "a :- p in [2 #], not q.\nb :- a."),
-])
+@pytest.mark.parametrize(
+    "profile,program",
+    [
+        ("laser", "a :- p, not b.\nb :- q."),
+        ("r4", "a(X) :- p(X) in [2].\nb(X) :- a(X), q(X) in [2]."),
+        ("cql", "a :- p in [2 #], not q.\nb :- a."),
+    ],
+)
 def test_program_inside_profile_runs(profile, program):
     assert program_problems(resolve(profile), load_program(program)) == []
     check_program(resolve(profile), load_program(program))
@@ -103,14 +131,21 @@ def test_default_semantics_changes_nothing():
 
 # ---------------------------------------------------------------- properties
 
+
 def _no_empty_time_windows(program: ast.Program) -> ast.Program:
     """Half-open bounds refuse ``[0]``: widen such windows to one time point."""
+
     def fix(lit):
         el = lit.element
-        if isinstance(el, ast.ExtendedAtom) and el.window is not None and not el.window.is_tuple \
-                and el.window.size == 0:
+        if (
+            isinstance(el, ast.ExtendedAtom)
+            and el.window is not None
+            and not el.window.is_tuple
+            and el.window.size == 0
+        ):
             return replace(lit, element=replace(el, window=ast.Window(1, None, el.window.location)))
         return lit
+
     rules = tuple(replace(r, body=tuple(fix(lit) for lit in r.body)) for r in program.rules)
     return ast.Program(rules, program.file)
 
@@ -156,7 +191,7 @@ def check(program, stream, semantics, pick=None):
     except FeedbackError:
         expected = None
     runs = [(every, engine) for engine in engines for every in MODES]
-    if pick is not None and len(engines) > 1:   # engines[0] is clingo whenever clingo runs the program
+    if pick is not None and len(engines) > 1:  # engines[0] is clingo whenever clingo runs the program
         # drawn values lean to the first: the engine with the smallest fragment (native) first
         runs = runs[:2] + [(pick(MODES[::-1]), pick(engines[:0:-1]))]
     for every, engine in runs:
@@ -188,6 +223,7 @@ def test_engines_equal_reference_per_profile(profile):
     @given(cases(semantics, stratified_only=profile == "laser"), st.data())
     def both_modes(case, data):
         check(*case, semantics, lambda xs: data.draw(st.sampled_from(xs)))
+
     both_modes()
 
 
@@ -199,6 +235,7 @@ def test_engines_equal_reference_per_knob(setting):
     @given(cases(semantics), st.data())
     def both_modes(case, data):
         check(*case, semantics, lambda xs: data.draw(st.sampled_from(xs)))
+
     both_modes()
 
 
@@ -220,10 +257,12 @@ def test_engines_equal_reference_per_profile_many(profile):
         else:
             assert answer_sets(pull_of(push)) == answer_sets(pull)
         check(program, stream, semantics)
+
     many()
 
 
 # ---------------------------------------------------------------- command line
+
 
 @pytest.fixture
 def window_files(tmp_path):
@@ -237,16 +276,20 @@ def test_cli_run_semantics_and_knob(capsys, window_files):
     program, stream = window_files
     code, out, _ = ticker(capsys, "run", program, "--stream", stream, "--semantics", "r4", "--format", "text")
     assert (code, out.splitlines()) == (0, ["t=0 c=1: {q}", "t=1 c=1: {}", "t=2 c=1: {}"])
-    code, out2, _ = ticker(capsys, "run", program, "--stream", stream, "--window-bounds", "half-open",
-                            "--format", "text")
+    code, out2, _ = ticker(
+        capsys, "run", program, "--stream", stream, "--window-bounds", "half-open", "--format", "text"
+    )
     assert (code, out2) == (0, out)
 
 
-@pytest.mark.parametrize("argv,match", [
-    (["--semantics", "r5"], "unknown semantics profile 'r5'"),
-    (["--origin", "middle"], "unknown --origin 'middle'"),
-    (["--tuple-ties", "choice", "--engine", "native"], "native engine cannot run --tuple-ties choice"),
-])
+@pytest.mark.parametrize(
+    "argv,match",
+    [
+        (["--semantics", "r5"], "unknown semantics profile 'r5'"),
+        (["--origin", "middle"], "unknown --origin 'middle'"),
+        (["--tuple-ties", "choice", "--engine", "native"], "native engine cannot run --tuple-ties choice"),
+    ],
+)
 def test_cli_run_bad_semantics_is_status_2(capsys, window_files, argv, match):
     program, stream = window_files
     code, _, err = ticker(capsys, "run", program, "--stream", stream, *argv)
@@ -271,15 +314,35 @@ def test_cli_compare_semantics(capsys, window_files):
     program, stream = window_files
     code, out, _ = ticker(capsys, "compare", program, "--stream", stream, "--semantics", "default,r4")
     assert code == 3
-    assert out.splitlines() == ["t=1: answer streams differ", "  default  {q}", "  r4       {}",
-                                "1 of 3 time points differ (default, r4)",
-                                "dimension      differing time points", "window_bounds  1"]
-    code, out, _ = ticker(capsys, "compare", program, "--stream", stream, "--semantics", "default,r4",
-                           "--format", "json", "--engines", "clingo,native")
+    assert out.splitlines() == [
+        "t=1: answer streams differ",
+        "  default  {q}",
+        "  r4       {}",
+        "1 of 3 time points differ (default, r4)",
+        "dimension      differing time points",
+        "window_bounds  1",
+    ]
+    code, out, _ = ticker(
+        capsys,
+        "compare",
+        program,
+        "--stream",
+        stream,
+        "--semantics",
+        "default,r4",
+        "--format",
+        "json",
+        "--engines",
+        "clingo,native",
+    )
     lines = [json.loads(line) for line in out.splitlines()]
     assert code == 3 and [row["differs"] for row in lines[:-1]] == [False, True, False]
-    assert lines[1]["answers"] == {"default@clingo": [["q"]], "default@native": [["q"]],
-                                   "r4@clingo": [[]], "r4@native": [[]]}
+    assert lines[1]["answers"] == {
+        "default@clingo": [["q"]],
+        "default@native": [["q"]],
+        "r4@clingo": [[]],
+        "r4@native": [[]],
+    }
     assert lines[-1]["summary"] == {"engine": 0, "window_bounds": 1}
     code, _, _ = ticker(capsys, "compare", program, "--stream", stream, "--semantics", "default,default")
     assert code == 0
@@ -293,9 +356,12 @@ steady :- on always [2].
 seen :- door in [1].
 check at U :- door at T in [1], U = T + 1.
 """
-DOC_STREAM = [(2, ["on", "temp(a,35)", "door", "temp(b,20)"]),
-              (3, ["on", "temp(b,20)", "temp(a,31)", "temp(b,20)"]),
-              (4, ["on"]), (5, [])]
+DOC_STREAM = [
+    (2, ["on", "temp(a,35)", "door", "temp(b,20)"]),
+    (3, ["on", "temp(b,20)", "temp(a,31)", "temp(b,20)"]),
+    (4, ["on"]),
+    (5, []),
+]
 
 
 def _cell(*models):
@@ -304,18 +370,42 @@ def _cell(*models):
 
 E = frozenset()
 DOC_TABLE = {  # docs/semantics.md, "Example: one program under every profile"
-    "default": {0: _cell(E), 1: _cell(E), 2: _cell({"seen", "check at 3"}), 3: _cell({"recent(a)", "seen", "check"}),
-                4: _cell({"recent(a)", "steady"}), 5: _cell({"recent(a)"})},
-    "lars": {2: set(), 3: _cell({"recent(a)", "steady", "seen", "check"}, {"steady", "seen", "check"}),
-             4: _cell({"recent(a)", "steady"}, {"steady"}), 5: _cell(E, {"recent(a)"})},
-    "ticker": {0: _cell(E), 1: _cell(E), 2: _cell({"seen", "check at 3"}), 3: _cell({"recent(a)", "seen", "check"}),
-               4: _cell({"steady"}), 5: _cell(E)},
-    "cql": {2: _cell({"recent(a)", "steady", "seen", "check at 3"}),
-            3: _cell({"recent(a)", "steady", "seen", "check"}, {"steady", "seen", "check"}),
-            4: _cell({"recent(a)", "steady"}, {"steady"}), 5: _cell(E, {"recent(a)"})},
-    "default,window_bounds=half-open": {0: _cell(E), 1: _cell(E), 2: _cell({"seen", "check at 3"}),
-                                        3: _cell({"recent(a)", "steady"}), 4: _cell({"recent(a)", "steady"}),
-                                        5: _cell({"recent(a)"})},
+    "default": {
+        0: _cell(E),
+        1: _cell(E),
+        2: _cell({"seen", "check at 3"}),
+        3: _cell({"recent(a)", "seen", "check"}),
+        4: _cell({"recent(a)", "steady"}),
+        5: _cell({"recent(a)"}),
+    },
+    "lars": {
+        2: set(),
+        3: _cell({"recent(a)", "steady", "seen", "check"}, {"steady", "seen", "check"}),
+        4: _cell({"recent(a)", "steady"}, {"steady"}),
+        5: _cell(E, {"recent(a)"}),
+    },
+    "ticker": {
+        0: _cell(E),
+        1: _cell(E),
+        2: _cell({"seen", "check at 3"}),
+        3: _cell({"recent(a)", "seen", "check"}),
+        4: _cell({"steady"}),
+        5: _cell(E),
+    },
+    "cql": {
+        2: _cell({"recent(a)", "steady", "seen", "check at 3"}),
+        3: _cell({"recent(a)", "steady", "seen", "check"}, {"steady", "seen", "check"}),
+        4: _cell({"recent(a)", "steady"}, {"steady"}),
+        5: _cell(E, {"recent(a)"}),
+    },
+    "default,window_bounds=half-open": {
+        0: _cell(E),
+        1: _cell(E),
+        2: _cell({"seen", "check at 3"}),
+        3: _cell({"recent(a)", "steady"}),
+        4: _cell({"recent(a)", "steady"}),
+        5: _cell({"recent(a)"}),
+    },
 }
 DOC_TABLE["laser"] = DOC_TABLE["default"]
 
@@ -336,8 +426,10 @@ def test_live_reasoner_runs_origin_and_bag_like_run():
     # the push-driven live reasoner starts at the first push (origin=first) and keeps duplicates (bag)
     from ticker_py.live.reasoner import LiveReasoner
 
-    for program, stream, sem in [("q :- p always [2].", [(1, ["p"]), (2, ["p"])], "lars"),
-                                 ("q(X) :- p(X) in [2 #].", [(0, ["p(1)", "p(2)", "p(2)"])], "ticker")]:
+    for program, stream, sem in [
+        ("q :- p always [2].", [(1, ["p"]), (2, ["p"])], "lars"),
+        ("q(X) :- p(X) in [2 #].", [(0, ["p(1)", "p(2)", "p(2)"])], "ticker"),
+    ]:
         live = LiveReasoner(Reasoner(program, engine="clingo", semantics=sem))
         got = [r for t, atoms in stream for r in live.push(t, atoms)] + live.close()
         assert answer_sets(got) == answer_sets(run(program, stream, engine="clingo", semantics=sem))

@@ -17,8 +17,16 @@ from ticker_py import run
 from ticker_py.analysis.sharding import shard_of
 from ticker_py.api import load_program
 from ticker_py.errors import StreamError, UsageError
-from ticker_py.shard import (MODEL, NONE, STATE, merge_shards, needs_owner_filter, plan_for, run_sharded_local,
-                             split_stream)
+from ticker_py.shard import (
+    MODEL,
+    NONE,
+    STATE,
+    merge_shards,
+    needs_owner_filter,
+    plan_for,
+    run_sharded_local,
+    split_stream,
+)
 from ticker_py.streams import printed_models
 from ticker_py.workloads import generate, program, time_points
 
@@ -106,8 +114,11 @@ def test_guesses_product_and_no_answer_stream():
     assert view(run_sharded_local(GUESS, stream, 2, engine="clingo", models=0)) == single
     none = [(0, ["p(x)", "bad(x)"])]
     program_none = GUESS + ":- b(X), bad(X) in [1].\n"
-    assert view(run_sharded_local(program_none, none, 2, engine="clingo", models=0)) == \
-        view(run(program_none, none, engine="clingo", models=0)) == [(0, 2, [])]
+    assert (
+        view(run_sharded_local(program_none, none, 2, engine="clingo", models=0))
+        == view(run(program_none, none, engine="clingo", models=0))
+        == [(0, 2, [])]
+    )
 
 
 def test_negation_over_background_keys():
@@ -135,25 +146,32 @@ def test_until_and_bad_record():
             results.append(r)
     assert [r.t for r in results] == [0, 1, 2]  # as the single run: what was accepted, then the error
     assert view(results) == view(run(prog, stream[:2], engine="clingo"))
-    assert view(run_sharded_local(prog, stream[:2], 2, engine="clingo", until=6)) == \
-        view(run(prog, stream[:2], engine="clingo", until=6))
+    assert view(run_sharded_local(prog, stream[:2], 2, engine="clingo", until=6)) == view(
+        run(prog, stream[:2], engine="clingo", until=6)
+    )
 
 
 def test_merge_of_reports():
     # models=1: shard 0 holds a(1) and k; shard 1 holds k, has no answer stream at t = 1, then
     # k again and a pin; the count c sums the shards' owned atoms
     a1, k, pin = (pickle.dumps(x) for x in (("a", 1), ("k",), (("b", 2), 5)))
-    rows = [(0, 0, 0, STATE, 2, [a1, k], [], [], [], None), (1, 0, 0, STATE, 0, [k], [], [], [], None),
-            (0, 1, 0, STATE, 0, [], [], [], [], None), (1, 1, 0, NONE, 0, [], [k], [], [], None),
-            (1, 2, 0, STATE, 1, [k], [], [pin], [], None)]
+    rows = [
+        (0, 0, 0, STATE, 2, [a1, k], [], [], [], None),
+        (1, 0, 0, STATE, 0, [k], [], [], [], None),
+        (0, 1, 0, STATE, 0, [], [], [], [], None),
+        (1, 1, 0, NONE, 0, [], [k], [], [], None),
+        (1, 2, 0, STATE, 1, [k], [], [pin], [], None),
+    ]
     out = list(merge_shards(rows, 2, 3))
     assert [(r.t, r.c) for r in out] == [(0, 2), (1, 2), (2, 3), (3, 3)]
     assert out[1].models == ()
     assert out[0].models[0].sorted_atoms() == ["a(1)", "k"]
     assert out[2].models[0].sorted_atoms() == ["a(1)", "k"] and out[2].models[0].sorted_pinned() == ["b(2) at 5"]
     # models=0: the product of the shards' answer streams, deduplicated
-    m = [(s, 0, i, MODEL, 0, [pickle.dumps(x)], [], [], [], None)
-         for s, i, x in [(0, 0, ("a",)), (0, 1, ("b",)), (1, 0, ("c",)), (1, 1, ("c",))]]
+    m = [
+        (s, 0, i, MODEL, 0, [pickle.dumps(x)], [], [], [], None)
+        for s, i, x in [(0, 0, ("a",)), (0, 1, ("b",)), (1, 0, ("c",)), (1, 1, ("c",))]
+    ]
     (res,) = merge_shards(m, 2, 0, models=0)
     assert sorted(mm.sorted_atoms() for mm in res.models) == [["a", "c"], ["b", "c"]]
 
@@ -180,11 +198,13 @@ def test_cli_helpers(tmp_path):
         writer.write(r)
     assert sharded.getvalue() == single.getvalue() and sharded.getvalue().count("\n") == 8
     with pytest.raises(UsageError, match="joins keyed atoms"):
-        run_sharded_command(load_program((ENCODINGS / "join.lars").read_text()), run_options, options,
-                            make_writer("none", sharded))
+        run_sharded_command(
+            load_program((ENCODINGS / "join.lars").read_text()), run_options, options, make_writer("none", sharded)
+        )
     with pytest.raises(UsageError, match="signal"):
-        run_sharded_command(load_program(DIAMOND), RunOptions(stream=str(path), every="signal"), options,
-                            make_writer("none", sharded))
+        run_sharded_command(
+            load_program(DIAMOND), RunOptions(stream=str(path), every="signal"), options, make_writer("none", sharded)
+        )
 
 
 # ------------------------------------------------------------------ Spark
@@ -212,8 +232,9 @@ def test_spark_sharded_equals_single(spark, tmp_path):
     assert set(timings) == {"evaluate", "merge"}
     # a local stream, split on the driver; several answer streams
     stream = list(generate("b1", seed=3, tp=20, window=20, items=3))
-    assert view(run_sharded(RETRIEVAL, stream, 3, engine="clingo", models=0, spark=spark)) == \
-        view(run(RETRIEVAL, stream, engine="clingo", models=0))
+    assert view(run_sharded(RETRIEVAL, stream, 3, engine="clingo", models=0, spark=spark)) == view(
+        run(RETRIEVAL, stream, engine="clingo", models=0)
+    )
 
 
 @pytest.mark.spark

@@ -25,8 +25,13 @@ def read(path):
     return tab.sort_by([("t", "ascending"), ("c", "ascending")])
 
 
-@pytest.mark.parametrize("name, params", [("b2", dict(window=5, items=2)),  # counted by a Spark job
-                                          ("cooling", dict(rate=30))])     # count known up front
+@pytest.mark.parametrize(
+    "name, params",
+    [
+        ("b2", dict(window=5, items=2)),  # counted by a Spark job
+        ("cooling", dict(rate=30)),
+    ],
+)  # count known up front
 def test_partitions_and_python_agree(spark, tmp_path, name, params):
     from ticker_py.spark.gen import generate_parquet
 
@@ -59,12 +64,13 @@ def test_the_args_layout_with_spark(spark, tmp_path):
     same records as without Spark, and the arrival count c written without a dictionary."""
     import pyarrow.parquet as pq
 
-    from ticker_py.streams.readers import read_parquet
     from ticker_py.spark.gen import generate_parquet
+    from ticker_py.streams.readers import read_parquet
     from ticker_py.workloads.files import write_stream
 
-    generate_parquet(spark, "cooling", tmp_path / "spark", seed=3, tp=30, rate=4, size=7, partitions=2,
-                     parquet_layout="args")
+    generate_parquet(
+        spark, "cooling", tmp_path / "spark", seed=3, tp=30, rate=4, size=7, partitions=2, parquet_layout="args"
+    )
     write_stream(tmp_path / "python", "cooling", "parquet", 3, "args", tp=30, rate=4)
     files = sorted((tmp_path / "spark" / "stream.parquet").rglob("*.parquet"))
     schema = pq.read_schema(files[0])

@@ -25,12 +25,26 @@ from ticker_py.cli import COMMANDS, build_parser, main
 ROOT = Path(__file__).resolve().parent.parent
 HEAVY = ("pandas", "pyarrow", "numpy", "clingo", "matplotlib", "pyspark", "psutil", "socket", "selectors")
 #: ticker_py's own modules a plain run does not need
-LAZY = ("ticker_py.explain", "ticker_py.spark", "ticker_py.bench", "ticker_py.rdf.writer", "ticker_py.rdf.streams",
-        "ticker_py.rdf.terms", "ticker_py.shard", "ticker_py.analysis.sharding", "ticker_py.live",
-        "ticker_py.streams.factorized",
-        "ticker_py.streams.factor_writers", "ticker_py.engines.wide", "ticker_py.engines.history",
-        "ticker_py.engines.clingo", "ticker_py.encode", "ticker_py.compare", "ticker_py.enumeration",
-        *(f"ticker_py.cli.{name}" for name in COMMANDS if name != "run"))
+LAZY = (
+    "ticker_py.explain",
+    "ticker_py.spark",
+    "ticker_py.bench",
+    "ticker_py.rdf.writer",
+    "ticker_py.rdf.streams",
+    "ticker_py.rdf.terms",
+    "ticker_py.shard",
+    "ticker_py.analysis.sharding",
+    "ticker_py.live",
+    "ticker_py.streams.factorized",
+    "ticker_py.streams.factor_writers",
+    "ticker_py.engines.wide",
+    "ticker_py.engines.history",
+    "ticker_py.engines.clingo",
+    "ticker_py.encode",
+    "ticker_py.compare",
+    "ticker_py.enumeration",
+    *(f"ticker_py.cli.{name}" for name in COMMANDS if name != "run"),
+)
 
 CODE = """
 import json, sys
@@ -41,8 +55,9 @@ print(json.dumps([status, sorted(sys.modules)]), file=sys.stderr)
 
 
 def _imports(*args):
-    proc = subprocess.run([sys.executable, "-c", CODE, *map(str, args)], capture_output=True, text=True,
-                          cwd=ROOT, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-c", CODE, *map(str, args)], capture_output=True, text=True, cwd=ROOT, timeout=60
+    )
     status, modules = json.loads(proc.stderr.strip().splitlines()[-1])
     return status, proc.stdout, {m.split(".")[0] for m in modules}, set(modules)
 
@@ -85,8 +100,13 @@ def test_live_options_are_imported_for_a_live_run_only(tmp_path):
     assert plain[0] == live[0] == 0 and plain[1] == live[1] and plain[1].count("\n") == 3
     assert saved.read_text() == "0: p(1)\n2: p(2)\n"
     assert "ticker_py.live.options" in live[3] and not any(m.startswith("ticker_py.live") for m in plain[3])
-    proc = subprocess.run([sys.executable, "-m", "ticker_py.cli", "run", str(prog), "--stream", str(data),
-                           "--idle-timeout", "-1"], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "ticker_py.cli", "run", str(prog), "--stream", str(data), "--idle-timeout", "-1"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
     assert (proc.returncode, proc.stdout) == (2, "")
     assert "--idle-timeout must be 0 or more seconds, not -1" in proc.stderr
 
@@ -101,14 +121,29 @@ def test_a_clingo_run_imports_clingo_but_no_table_libraries(tmp_path):
 
 
 def test_version_imports_no_command_and_no_ast():
-    proc = subprocess.run([sys.executable, "-c", "import json, sys\nfrom ticker_py.cli import main\ntry:\n"
-                           "    main(['--version'])\nexcept SystemExit:\n    pass\n"
-                           "print(json.dumps(sorted(m for m in sys.modules if m.startswith('ticker_py'))))"],
-                          capture_output=True, text=True, cwd=ROOT, timeout=60)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import json, sys\nfrom ticker_py.cli import main\ntry:\n"
+            "    main(['--version'])\nexcept SystemExit:\n    pass\n"
+            "print(json.dumps(sorted(m for m in sys.modules if m.startswith('ticker_py'))))",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
     version, modules = proc.stdout.splitlines()
     assert version.startswith("ticker_py ")
-    assert json.loads(modules) == ["ticker_py", "ticker_py._record_methods", "ticker_py.cli", "ticker_py.cli.common",
-                                   "ticker_py.errors", "ticker_py.records"]
+    assert json.loads(modules) == [
+        "ticker_py",
+        "ticker_py._record_methods",
+        "ticker_py.cli",
+        "ticker_py.cli.common",
+        "ticker_py.errors",
+        "ticker_py.records",
+    ]
 
 
 @pytest.mark.parametrize("command", [(), *((name,) for name in COMMANDS), ("bench", "throughput")])
@@ -128,8 +163,9 @@ def test_help_is_the_same_with_only_the_named_command(command, monkeypatch):
 
 
 def test_help_still_lists_every_command():
-    proc = subprocess.run([sys.executable, "-m", "ticker_py.cli", "--help"], capture_output=True, text=True,
-                          cwd=ROOT, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "ticker_py.cli", "--help"], capture_output=True, text=True, cwd=ROOT, timeout=60
+    )
     for command in ("run", "check", "encode", "compare", "enumerate", "gen", "bench"):
         assert f"    {command}" in proc.stdout
 
@@ -141,11 +177,16 @@ def test_a_parquet_run_imports_pyarrow_only_for_files_the_own_decoder_declines(t
 
     prog, data = tmp_path / "p.lars", tmp_path / "s.parquet"
     prog.write_text("a(X) :- p(X).\n")
-    pq.write_table(pa.table({"t": pa.array([0, 0, 1], pa.int32()), "atom": ["p(1)", "p(-2)", 'p("x")']}), data,
-                   compression=compression)
+    pq.write_table(
+        pa.table({"t": pa.array([0, 0, 1], pa.int32()), "atom": ["p(1)", "p(-2)", 'p("x")']}),
+        data,
+        compression=compression,
+    )
     status, out, modules, _ = _imports("run", prog, "--stream", data, "--engine", "native")
-    assert (status, out) == (0, '{"t": 0, "c": 2, "models": [["a(-2)", "a(1)"]]}\n'
-                                '{"t": 1, "c": 3, "models": [["a(\\"x\\")"]]}\n')
+    assert (status, out) == (
+        0,
+        '{"t": 0, "c": 2, "models": [["a(-2)", "a(1)"]]}\n{"t": 1, "c": 3, "models": [["a(\\"x\\")"]]}\n',
+    )
     assert ("pyarrow" in modules) == (compression == "brotli") and "pandas" not in modules
 
 
@@ -155,13 +196,20 @@ def test_the_ticker_process_leaves_its_garbage_to_the_exit(tmp_path):
     prog, data = tmp_path / "p.lars", tmp_path / "s.stream"
     prog.write_text("q(A,C) :- p(A,B) in [3], p(B,C) in [3].\n")
     data.write_text("".join(f"{t}: p(c{t},c{t + 1}), p(c{t + 1},c{t + 2})\n" for t in range(20)))
-    code = ("import gc, sys\nfrom ticker_py.cli import main\nargs = {args}\nsys.argv[1:] = args\n"
-            "status = main({call})\nprint(status, gc.collect(), file=sys.stderr)\n")
+    code = (
+        "import gc, sys\nfrom ticker_py.cli import main\nargs = {args}\nsys.argv[1:] = args\n"
+        "status = main({call})\nprint(status, gc.collect(), file=sys.stderr)\n"
+    )
     argv = ["run", str(prog), "--stream", str(data), "--engine", "native", "--format", "none"]
     found = {}
     for call in ("", "args"):
-        proc = subprocess.run([sys.executable, "-c", code.format(args=argv, call=call)], capture_output=True,
-                              text=True, cwd=ROOT, timeout=60)
+        proc = subprocess.run(
+            [sys.executable, "-c", code.format(args=argv, call=call)],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=60,
+        )
         status, garbage = map(int, proc.stderr.split()[-2:])
         found[call] = (status, garbage)
     assert found[""] == (0, 0)
@@ -173,10 +221,12 @@ def test_a_stream_of_constant_atoms_compiles_none_of_the_atom_parsers_expression
     constant atoms (split by bytes methods) compiles none of them; a nested term compiles some."""
     prog, data = tmp_path / "p.lars", tmp_path / "s.stream"
     prog.write_text("q(A,B) :- p(A,B) in [2].\n")
-    code = ("import sys\nfrom ticker_py.cli import main\nfrom ticker_py.syntax import ground_atoms as g\n"
-            f"status = main(['run', {str(prog)!r}, '--stream', {str(data)!r}, '--engine', 'native'])\n"
-            "lazy = [x for x in vars(g).values() if isinstance(x, g._Lazy)]\n"
-            "print(status, len(lazy), sum(len(vars(x)) > 1 for x in lazy), file=sys.stderr)\n")
+    code = (
+        "import sys\nfrom ticker_py.cli import main\nfrom ticker_py.syntax import ground_atoms as g\n"
+        f"status = main(['run', {str(prog)!r}, '--stream', {str(data)!r}, '--engine', 'native'])\n"
+        "lazy = [x for x in vars(g).values() if isinstance(x, g._Lazy)]\n"
+        "print(status, len(lazy), sum(len(vars(x)) > 1 for x in lazy), file=sys.stderr)\n"
+    )
     compiled = []
     for stream in ("0: p(a,b), p(c,d)\n1: p(e,f), p(g,h)\n", "0: p(a,f(b))\n"):
         data.write_text(stream)

@@ -21,16 +21,20 @@ import pandas as pd
 import pytest
 
 from ticker_py.errors import StreamError
-from ticker_py.streams import open_stream, read_csv, read_jsonl, read_parquet, read_text
-from ticker_py.streams import readers
+from ticker_py.streams import open_stream, read_csv, read_jsonl, read_parquet, read_text, readers
 
 ROOT = Path(__file__).resolve().parent.parent
 PROGRAM = "q(X) :- p(X) in [1].\n"
 
 
 def ticker(*args, stdin: bytes = b""):
-    proc = subprocess.run([sys.executable, "-m", "ticker_py.cli", *map(str, args)], input=stdin,
-                          capture_output=True, cwd=ROOT, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "ticker_py.cli", *map(str, args)],
+        input=stdin,
+        capture_output=True,
+        cwd=ROOT,
+        timeout=120,
+    )
     return proc.returncode, proc.stdout.decode(), proc.stderr.decode()
 
 
@@ -57,6 +61,7 @@ def drain(records):
 
 # ---------------------------------------------------------------- formats
 
+
 def test_csv_with_a_byte_order_mark(tmp_path, program):
     path = tmp_path / "s.csv"
     path.write_bytes("\ufefft,atom\n0,p(1)\n".encode())
@@ -65,11 +70,14 @@ def test_csv_with_a_byte_order_mark(tmp_path, program):
     assert (code, out, err) == (0, '{"t": 0, "c": 1, "models": [["q(1)"]]}\n', "")
 
 
-@pytest.mark.parametrize("fmt,data", [
-    ("jsonl", b'{"t": 0, "atoms": ["p(1)"]}\n{"t": 1}\n'),
-    ("csv", b"t,atom\n0,p(1)\n1,\n"),
-    ("text", b"0: p(1)\n1:\n"),
-])
+@pytest.mark.parametrize(
+    "fmt,data",
+    [
+        ("jsonl", b'{"t": 0, "atoms": ["p(1)"]}\n{"t": 1}\n'),
+        ("csv", b"t,atom\n0,p(1)\n1,\n"),
+        ("text", b"0: p(1)\n1:\n"),
+    ],
+)
 def test_stream_format_for_stdin_and_unknown_suffixes(tmp_path, program, fmt, data):
     code, out, err = ticker("run", program, "--stream-format", fmt, stdin=data)
     assert (code, ts(out), err) == (0, [0, 1], "")
@@ -91,8 +99,11 @@ def test_unknown_stream_format_is_refused(program):
 
 @pytest.mark.parametrize("suffix,opener", [(".gz", gzip.open), (".bz2", bz2.open), (".xz", lzma.open)])
 def test_compressed_streams_by_suffix(tmp_path, program, suffix, opener):
-    for name, data in [("s.jsonl", b'{"t": 0, "atoms": ["p(1)"]}\n'), ("s.stream", b"0: p(1)\n"),
-                       ("s.csv", b"t,atom\n0,p(1)\n")]:
+    for name, data in [
+        ("s.jsonl", b'{"t": 0, "atoms": ["p(1)"]}\n'),
+        ("s.stream", b"0: p(1)\n"),
+        ("s.csv", b"t,atom\n0,p(1)\n"),
+    ]:
         path = tmp_path / (name + suffix)
         with opener(path, "wb") as f:
             f.write(data)
@@ -103,7 +114,7 @@ def test_compressed_streams_by_suffix(tmp_path, program, suffix, opener):
 def test_corrupt_compressed_stream_is_a_located_error(tmp_path, program):
     good = gzip.compress(b"".join(b"%d: p(%d)\n" % (t, t) for t in range(3000)))
     path = tmp_path / "s.stream.gz"
-    path.write_bytes(good[:len(good) // 2])  # truncated
+    path.write_bytes(good[: len(good) // 2])  # truncated
     code, out, err = ticker("run", program, "--stream", path)
     assert code == 2 and err.startswith(f"{path}:") and "error: cannot read the stream" in err
     assert ts(out) == list(range(len(ts(out)))) and len(ts(out)) > 0
@@ -120,12 +131,16 @@ def test_out_dash_is_stdout(tmp_path, program):
 
 # ---------------------------------------------------------------- decode errors and line length
 
+
 @pytest.mark.parametrize("every", ["time", "signal"])
-@pytest.mark.parametrize("fmt,good,bad", [
-    ("stream", b"0: p(1)\n1: p(2)\n", b"2: p(\xff)\n"),
-    ("jsonl", b'{"t": 0, "atoms": ["p(1)"]}\n{"t": 1, "atoms": ["p(2)"]}\n', b'{"t": 2, "atoms": ["\xc3("]}\n'),
-    ("csv", b"t,atom\n0,p(1)\n1,p(2)\n", b"2,p(\xe9)\n"),
-])
+@pytest.mark.parametrize(
+    "fmt,good,bad",
+    [
+        ("stream", b"0: p(1)\n1: p(2)\n", b"2: p(\xff)\n"),
+        ("jsonl", b'{"t": 0, "atoms": ["p(1)"]}\n{"t": 1, "atoms": ["p(2)"]}\n', b'{"t": 2, "atoms": ["\xc3("]}\n'),
+        ("csv", b"t,atom\n0,p(1)\n1,p(2)\n", b"2,p(\xe9)\n"),
+    ],
+)
 def test_invalid_utf8_late_in_a_stream(tmp_path, program, every, fmt, good, bad):
     path = tmp_path / f"s.{fmt}"
     path.write_bytes(good + bad + b"3: p(3)\n")
@@ -168,11 +183,12 @@ def test_line_length_limit_on_an_endless_line(tmp_path, program, monkeypatch):
 
 # ---------------------------------------------------------------- Parquet errors
 
+
 def test_truncated_and_corrupt_parquet(tmp_path, program):
     path = tmp_path / "s.parquet"
     pd.DataFrame({"t": list(range(100)), "atom": [f"p({i})" for i in range(100)]}).to_parquet(path)
     data = path.read_bytes()
-    for broken in (data[:len(data) // 2], b"PAR1" + b"\x00" * 100, data[:8] + b"\xff" * 64 + data[72:]):
+    for broken in (data[: len(data) // 2], b"PAR1" + b"\x00" * 100, data[:8] + b"\xff" * 64 + data[72:]):
         path.write_bytes(broken)
         records, error = drain(read_parquet(path))
         assert error is not None and error.startswith(f"{path}:"), error

@@ -11,15 +11,27 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from helpers import scaled
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import scaled
-
 from ticker_py.errors import StreamError, UsageError
-from ticker_py.streams import (Model, Record, Result, StreamChecker, TimePoint, make_writer,
-                               open_stream, read_csv, read_dataframe, read_jsonl, read_parquet,
-                               read_text, results_to_dataframe, time_points)
+from ticker_py.streams import (
+    Model,
+    Record,
+    Result,
+    StreamChecker,
+    TimePoint,
+    make_writer,
+    open_stream,
+    read_csv,
+    read_dataframe,
+    read_jsonl,
+    read_parquet,
+    read_text,
+    results_to_dataframe,
+    time_points,
+)
 
 
 def collect(records):
@@ -38,6 +50,7 @@ def atoms_by_t(records):
 
 
 # ---------------------------------------------------------------- text
+
 
 def test_text_reader_full_format():
     text = textwrap.dedent("""\
@@ -58,15 +71,17 @@ def test_text_reader_full_format():
     assert all(r.source == "s.stream" for r in records)
     assert list(time_points(records)) == [
         TimePoint(0, (("alpha", 20), ("cache", 1, 3), ("beta",), ("s", '"a,b;c % not # a comment"'))),
-        TimePoint(1, ()), TimePoint(2, ()), TimePoint(3, ()), TimePoint(4, ()),
+        TimePoint(1, ()),
+        TimePoint(2, ()),
+        TimePoint(3, ()),
+        TimePoint(4, ()),
         TimePoint(5, (("f", ("g", 1, ("h", "x")), -3), ("alpha", 20))),
     ]
 
 
 def test_text_reader_accepts_lists_and_files():
     assert atoms_by_t(read_text(["1: a\n", "1: a, b\n"])) == [(1, (("a",),)), (1, (("a",), ("b",)))]
-    assert list(time_points(read_text(["1: a\n", "1: a, b\n"]))) == [
-        TimePoint(0, ()), TimePoint(1, (("a",), ("b",)))]
+    assert list(time_points(read_text(["1: a\n", "1: a, b\n"]))) == [TimePoint(0, ()), TimePoint(1, (("a",), ("b",)))]
     assert atoms_by_t(read_text(io.StringIO("3: x\r\n"))) == [(3, (("x",),))]
 
 
@@ -81,16 +96,19 @@ def test_text_reader_is_incremental():
     assert next(reader).atoms == (("b",),)
 
 
-@pytest.mark.parametrize("bad, expected, times", [
-    ("2: b\n1: c\n", "s.stream:4:1-2: error: time 1 after time 2", [0, 2]),
-    ("2: b, p(X)\n", "s.stream:3:9-10: error: variable 'X' in a stream atom", [0]),
-    ("2: b, p(1\n", "s.stream:3:10-11: error: expected ',' or ')', found end of input", [0]),
-    ("2: b c\n", "s.stream:3:6-7: error: expected ',' or ';' between atoms, found 'c'", [0]),
-    ("-2: b\n", "s.stream:3:1-3: error: negative time -2", [0]),
-    ("1.5: b\n", "s.stream:3:1-4: error: time must be a non-negative integer, found '1.5'", [0]),
-    ("alpha(1)\n", "s.stream:3:1-2: error: expected 'T: atoms' (a time point, ':', then atoms)", [0]),
-    ("2: b,\n", "s.stream:3:6-7: error: expected an atom, found end of input", [0]),
-])
+@pytest.mark.parametrize(
+    "bad, expected, times",
+    [
+        ("2: b\n1: c\n", "s.stream:4:1-2: error: time 1 after time 2", [0, 2]),
+        ("2: b, p(X)\n", "s.stream:3:9-10: error: variable 'X' in a stream atom", [0]),
+        ("2: b, p(1\n", "s.stream:3:10-11: error: expected ',' or ')', found end of input", [0]),
+        ("2: b c\n", "s.stream:3:6-7: error: expected ',' or ';' between atoms, found 'c'", [0]),
+        ("-2: b\n", "s.stream:3:1-3: error: negative time -2", [0]),
+        ("1.5: b\n", "s.stream:3:1-4: error: time must be a non-negative integer, found '1.5'", [0]),
+        ("alpha(1)\n", "s.stream:3:1-2: error: expected 'T: atoms' (a time point, ':', then atoms)", [0]),
+        ("2: b,\n", "s.stream:3:6-7: error: expected an atom, found end of input", [0]),
+    ],
+)
 def test_text_reader_errors(bad, expected, times):
     records, error = collect(read_text("0: a\n\n" + bad + "9: z\n", "s.stream"))
     assert error.startswith(expected)
@@ -105,25 +123,32 @@ def test_text_error_has_caret_excerpt():
 
 # ---------------------------------------------------------------- JSON Lines
 
+
 def test_jsonl_reader():
     text = '{"t": 0, "atoms": ["alpha(20)", "cache(1,3)"]}\n\n{"t": 3}\n{"t": 3, "atoms": ["s(\\"x,y\\")"]}\n'
     records = list(read_jsonl(text, "s.jsonl"))
     assert [(r.t, r.atoms, r.line) for r in records] == [
-        (0, (("alpha", 20), ("cache", 1, 3)), 1), (3, (), 3), (3, (("s", '"x,y"'),), 4)]
+        (0, (("alpha", 20), ("cache", 1, 3)), 1),
+        (3, (), 3),
+        (3, (("s", '"x,y"'),), 4),
+    ]
     assert [p.t for p in time_points(records)] == [0, 1, 2, 3]
 
 
-@pytest.mark.parametrize("bad, expected", [
-    ('{"t": 1, "atoms": ["a"]\n', "s.jsonl:2:24-25: error: bad JSON: Expecting ',' delimiter"),
-    ('{"t": 0, "atoms": ["b"]}\n', "s.jsonl:2:1-2: error: time 0 after time 1"),
-    ('{"t": -1}\n', "s.jsonl:2:1-2: error: negative time -1"),
-    ('{"t": 2.0}\n', "s.jsonl:2:1-2: error: time must be a non-negative integer, found 2.0"),
-    ('{"t": true}\n', "s.jsonl:2:1-2: error: time must be a non-negative integer, found True"),
-    ('{"atoms": []}\n', 's.jsonl:2:1-2: error: expected an object {"t": T, "atoms": [...]}'),
-    ('{"t": 2, "atom": ["a"]}\n', "s.jsonl:2:1-2: error: unknown key 'atom' (expected 't' and 'atoms')"),
-    ('{"t": 2, "atoms": "a"}\n', "s.jsonl:2:1-2: error: 'atoms' must be a list of strings"),
-    ('{"t": 2, "atoms": ["a", "p(Y)"]}\n', "s.jsonl:2:1-2: error: atom 'p(Y)': variable 'Y'"),
-])
+@pytest.mark.parametrize(
+    "bad, expected",
+    [
+        ('{"t": 1, "atoms": ["a"]\n', "s.jsonl:2:24-25: error: bad JSON: Expecting ',' delimiter"),
+        ('{"t": 0, "atoms": ["b"]}\n', "s.jsonl:2:1-2: error: time 0 after time 1"),
+        ('{"t": -1}\n', "s.jsonl:2:1-2: error: negative time -1"),
+        ('{"t": 2.0}\n', "s.jsonl:2:1-2: error: time must be a non-negative integer, found 2.0"),
+        ('{"t": true}\n', "s.jsonl:2:1-2: error: time must be a non-negative integer, found True"),
+        ('{"atoms": []}\n', 's.jsonl:2:1-2: error: expected an object {"t": T, "atoms": [...]}'),
+        ('{"t": 2, "atom": ["a"]}\n', "s.jsonl:2:1-2: error: unknown key 'atom' (expected 't' and 'atoms')"),
+        ('{"t": 2, "atoms": "a"}\n', "s.jsonl:2:1-2: error: 'atoms' must be a list of strings"),
+        ('{"t": 2, "atoms": ["a", "p(Y)"]}\n', "s.jsonl:2:1-2: error: atom 'p(Y)': variable 'Y'"),
+    ],
+)
 def test_jsonl_errors(bad, expected):
     records, error = collect(read_jsonl('{"t": 1, "atoms": ["a"]}\n' + bad, "s.jsonl"))
     assert error.startswith(expected)
@@ -131,6 +156,7 @@ def test_jsonl_errors(bad, expected):
 
 
 # ---------------------------------------------------------------- tables
+
 
 def test_csv_reader(tmp_path):
     path = tmp_path / "s.csv"
@@ -149,14 +175,17 @@ def test_csv_order_column_sorts_within_time_point(tmp_path):
     assert atoms_by_t(read_csv(path)) == [(0, (("a",), ("b",))), (1, (("c",),))]
 
 
-@pytest.mark.parametrize("body, expected", [
-    ("t,atom\n0,a\n1,p(X\n2,c\n", ":3:1-2: error: atom 'p(X': "),
-    ("t,atom\n0,a\n1,b\n0,c\n", ":4:1-2: error: time 0 after time 1"),
-    ("t,atom\n0,a\n1,b\n-1,c\n", ":4:1-2: error: negative time -1"),
-    ("t,atom\n0,a\n1,b\nx,c\n", ":4:1-2: error: time must be a non-negative integer, found 'x'"),
-    ("t,atom\n0,a\n1,b,7\n", ":3:1-2: error: expected 2 fields, found 3"),
-    ("t,c,atom\n0,1,a\n1,,b\n", ":3:1-2: error: column 'c' must be a non-negative integer, found ''"),
-])
+@pytest.mark.parametrize(
+    "body, expected",
+    [
+        ("t,atom\n0,a\n1,p(X\n2,c\n", ":3:1-2: error: atom 'p(X': "),
+        ("t,atom\n0,a\n1,b\n0,c\n", ":4:1-2: error: time 0 after time 1"),
+        ("t,atom\n0,a\n1,b\n-1,c\n", ":4:1-2: error: negative time -1"),
+        ("t,atom\n0,a\n1,b\nx,c\n", ":4:1-2: error: time must be a non-negative integer, found 'x'"),
+        ("t,atom\n0,a\n1,b,7\n", ":3:1-2: error: expected 2 fields, found 3"),
+        ("t,c,atom\n0,1,a\n1,,b\n", ":3:1-2: error: column 'c' must be a non-negative integer, found ''"),
+    ],
+)
 def test_csv_errors(tmp_path, body, expected):
     path = tmp_path / "s.csv"
     path.write_text(body)
@@ -177,11 +206,14 @@ def test_dataframe_reader_sorts_by_t_and_order_column():
     df = pd.DataFrame({"t": [1, 0, 0, 3], "atom": ["c", "b", "a", None], "c": [3, 2, 1, 4]})
     records = list(read_dataframe(df))
     assert [(r.t, r.atoms, r.line, r.source) for r in records] == [
-        (0, (("a",), ("b",)), 3, "<DataFrame>"), (1, (("c",),), 1, "<DataFrame>"), (3, (), 4, "<DataFrame>")]
+        (0, (("a",), ("b",)), 3, "<DataFrame>"),
+        (1, (("c",),), 1, "<DataFrame>"),
+        (3, (), 4, "<DataFrame>"),
+    ]
 
 
 def test_dataframe_reader_without_order_column_keeps_row_order():
-    df = pd.DataFrame({"t": [0, 0, 2], "atom": ["b", "a", "p(f(1),\"s\")"]})
+    df = pd.DataFrame({"t": [0, 0, 2], "atom": ["b", "a", 'p(f(1),"s")']})
     assert atoms_by_t(read_dataframe(df)) == [(0, (("b",), ("a",))), (2, (("p", ("f", 1), '"s"'),))]
     records, error = collect(read_dataframe(pd.DataFrame({"t": [0, 2, 1], "atom": ["a", "b", "c"]})))
     assert error == "<DataFrame>:3:1-2: error: time 1 after time 2"
@@ -199,24 +231,23 @@ def test_dataframe_errors_yield_partial_time_point_first():
 
 def test_parquet_round_trip(tmp_path):
     path = tmp_path / "s.parquet"
-    df = pd.DataFrame({"t": [0, 0, 1, 4, 4], "atom": ["b", "a", "p(a,1)", None, 'q("x")'],
-                       "order": [2, 1, 3, 4, 5]})
+    df = pd.DataFrame({"t": [0, 0, 1, 4, 4], "atom": ["b", "a", "p(a,1)", None, 'q("x")'], "order": [2, 1, 3, 4, 5]})
     df.to_parquet(path, row_group_size=2)
     records = list(read_parquet(path, batch_size=2))
     assert [(r.t, r.atoms, r.line, r.source) for r in records] == [
-        (0, (("a",), ("b",)), 1, str(path)), (1, (("p", "a", 1),), 3, str(path)),
-        (4, (('q', '"x"'),), 4, str(path))]
-    assert list(time_points(records))[2:] == [TimePoint(2, ()), TimePoint(3, ()), TimePoint(4, (('q', '"x"'),))]
+        (0, (("a",), ("b",)), 1, str(path)),
+        (1, (("p", "a", 1),), 3, str(path)),
+        (4, (("q", '"x"'),), 4, str(path)),
+    ]
+    assert list(time_points(records))[2:] == [TimePoint(2, ()), TimePoint(3, ()), TimePoint(4, (("q", '"x"'),))]
 
 
 def test_parquet_partitioned_directory(tmp_path):
     root = tmp_path / "stream"
-    df = pd.DataFrame({"t": [0, 1, 10, 11, 2], "atom": ["a", "b", "e", "f", "c"],
-                       "bucket": [0, 0, 10, 10, 2]})
+    df = pd.DataFrame({"t": [0, 1, 10, 11, 2], "atom": ["a", "b", "e", "f", "c"], "bucket": [0, 0, 10, 10, 2]})
     df.to_parquet(root, partition_cols=["bucket"])  # path order: bucket=0, bucket=10, bucket=2
     records = list(open_stream(root))
-    assert atoms_by_t(records) == [(0, (("a",),)), (1, (("b",),)), (2, (("c",),)),
-                                   (10, (("e",),)), (11, (("f",),))]
+    assert atoms_by_t(records) == [(0, (("a",),)), (1, (("b",),)), (2, (("c",),)), (10, (("e",),)), (11, (("f",),))]
     assert "bucket=2" in records[2].source and records[2].line == 1
 
 
@@ -239,9 +270,15 @@ def test_parquet_errors(tmp_path):
 
 # ---------------------------------------------------------------- open_stream
 
+
 def test_open_stream_dispatch(tmp_path):
-    for name, content in [("a.stream", "1: x\n"), ("a.txt", "1: x\n"), ("a.data", "1: x\n"),
-                          ("a.jsonl", '{"t": 1, "atoms": ["x"]}\n'), ("a.csv", "t,atom\n1,x\n")]:
+    for name, content in [
+        ("a.stream", "1: x\n"),
+        ("a.txt", "1: x\n"),
+        ("a.data", "1: x\n"),
+        ("a.jsonl", '{"t": 1, "atoms": ["x"]}\n'),
+        ("a.csv", "t,atom\n1,x\n"),
+    ]:
         path = tmp_path / name
         path.write_text(content)
         assert [(r.t, r.atoms, r.source) for r in open_stream(path)] == [(1, (("x",),), str(path))]
@@ -255,10 +292,11 @@ def test_open_stream_missing_file(tmp_path):
 
 def test_open_stream_stdin_is_live():
     """A record is yielded as soon as its line arrives on a pipe, before EOF."""
-    code = ("import sys\nfrom ticker_py.streams import open_stream\n"
-            "for r in open_stream('-'):\n    print(r.t, r.atoms, r.source, flush=True)\n")
-    proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, text=True)
+    code = (
+        "import sys\nfrom ticker_py.streams import open_stream\n"
+        "for r in open_stream('-'):\n    print(r.t, r.atoms, r.source, flush=True)\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
         proc.stdin.write("4: a(1)\n")
         proc.stdin.flush()
@@ -274,6 +312,7 @@ def test_open_stream_stdin_is_live():
 
 # ---------------------------------------------------------------- StreamChecker
 
+
 def test_stream_checker():
     checker = StreamChecker({"alpha": 1, "high": 0}, {"high"})
     good = Record(0, (("alpha", 20), ("cache", 1, 3)), "s.stream", 1)
@@ -283,12 +322,14 @@ def test_stream_checker():
     assert str(e.value) == "s.stream:2:1-2: error: intensional predicate 'high/0' in the stream"
     with pytest.raises(StreamError) as e:
         checker.check(Record(1, (("alpha", 1, 2),), "s.stream", 3))
-    assert str(e.value) == ("s.stream:3:1-2: error: predicate 'alpha' with arity 2 in 'alpha(1,2)',"
-                            " but arity 1 in the program")
+    assert str(e.value) == (
+        "s.stream:3:1-2: error: predicate 'alpha' with arity 2 in 'alpha(1,2)', but arity 1 in the program"
+    )
     with pytest.raises(StreamError) as e:
         checker.check(Record(1, (("cache", 1),), "s.stream", 4))
-    assert str(e.value) == ("s.stream:4:1-2: error: predicate 'cache' with arity 1 in 'cache(1)',"
-                            " but arity 2 in s.stream:1")
+    assert str(e.value) == (
+        "s.stream:4:1-2: error: predicate 'cache' with arity 1 in 'cache(1)', but arity 2 in s.stream:1"
+    )
 
 
 def _checked_atom_by_atom(program: dict, intensional: set, records: list) -> list:
@@ -302,8 +343,7 @@ def _checked_atom_by_atom(program: dict, intensional: set, records: list) -> lis
 
 
 @settings(max_examples=scaled(200, 60), deadline=None)
-@given(st.lists(st.lists(st.tuples(st.sampled_from(["p", "q", "r", "h"]), st.integers(0, 2)), max_size=4),
-                max_size=6))
+@given(st.lists(st.lists(st.tuples(st.sampled_from(["p", "q", "r", "h"]), st.integers(0, 2)), max_size=4), max_size=6))
 def test_stream_checker_equals_atom_by_atom_checks(shapes):
     """The checks by (predicate, arity) pairs (from the distinct names when all atoms have one length)
     refuse exactly the first record that atom-by-atom checks refuse."""
@@ -341,44 +381,54 @@ def test_jsonl_writer():
     assert written("jsonl") == (
         '{"t": 7, "c": 3, "models": [["a(1)", "b(y)"], ["c(y)"]]}\n'
         '{"t": 8, "c": 3, "models": [[]]}\n'
-        '{"t": 9, "c": 4, "models": []}\n')
+        '{"t": 9, "c": 4, "models": []}\n'
+    )
 
 
 def test_jsonl_writer_show_at():
     lines = [json.loads(line) for line in written("jsonl", show_at=True).splitlines()]
-    assert lines[0] == {"t": 7, "c": 3, "models": [["a(1)", "b(y)"], ["c(y)"], ["c(y)"]],
-                        "at": [["a(y) at 5", "z at 10"], [], ["d at 2"]]}
-    assert lines[1:] == [{"t": 8, "c": 3, "models": [[]], "at": [[]]},
-                         {"t": 9, "c": 4, "models": [], "at": []}]
+    assert lines[0] == {
+        "t": 7,
+        "c": 3,
+        "models": [["a(1)", "b(y)"], ["c(y)"], ["c(y)"]],
+        "at": [["a(y) at 5", "z at 10"], [], ["d at 2"]],
+    }
+    assert lines[1:] == [{"t": 8, "c": 3, "models": [[]], "at": [[]]}, {"t": 9, "c": 4, "models": [], "at": []}]
 
 
 def test_text_writer():
     assert written("text") == "t=7 c=3: {a(1), b(y)} {c(y)}\nt=8 c=3: {}\nt=9 c=4: no answer stream\n"
     assert written("text", show_at=True).splitlines()[0] == (
-        "t=7 c=3: {a(1), b(y), a(y) at 5, z at 10} {c(y)} {c(y), d at 2}")
+        "t=7 c=3: {a(1), b(y), a(y) at 5, z at 10} {c(y)} {c(y), d at 2}"
+    )
 
 
 def test_csv_writer():
-    assert written("csv") == ("t,c,model,atom\n7,3,0,a(1)\n7,3,0,b(y)\n7,3,1,c(y)\n"
-                              "8,3,0,\n9,4,,\n")
-    assert written("csv", [Result(1, 1, (Model(frozenset({("p", "a", 1)}), frozenset({(("q",), 3)})),))],
-                   show_at=True) == 't,c,model,atom\n1,1,0,"p(a,1)"\n1,1,0,q at 3\n'
+    assert written("csv") == ("t,c,model,atom\n7,3,0,a(1)\n7,3,0,b(y)\n7,3,1,c(y)\n8,3,0,\n9,4,,\n")
+    assert (
+        written("csv", [Result(1, 1, (Model(frozenset({("p", "a", 1)}), frozenset({(("q",), 3)})),))], show_at=True)
+        == 't,c,model,atom\n1,1,0,"p(a,1)"\n1,1,0,q at 3\n'
+    )
 
 
 def test_changes_writer():
-    results = [Result(0, 1, (Model(frozenset({("b", "x"), ("k",)})),)),
-               Result(1, 2, (Model(frozenset({("b", "z"), ("k",)})),)),
-               Result(2, 2, (Model(frozenset({("b", "z"), ("k",)})),)),
-               Result(3, 2, ()),
-               Result(4, 3, (Model(frozenset({("k",)}), frozenset({(("a", "y"), 5)})),))]
+    results = [
+        Result(0, 1, (Model(frozenset({("b", "x"), ("k",)})),)),
+        Result(1, 2, (Model(frozenset({("b", "z"), ("k",)})),)),
+        Result(2, 2, (Model(frozenset({("b", "z"), ("k",)})),)),
+        Result(3, 2, ()),
+        Result(4, 3, (Model(frozenset({("k",)}), frozenset({(("a", "y"), 5)})),)),
+    ]
     assert written("jsonl", results, changes=True) == (
         '{"t": 0, "c": 1, "added": ["b(x)", "k"], "removed": []}\n'
         '{"t": 1, "c": 2, "added": ["b(z)"], "removed": ["b(x)"]}\n'
         '{"t": 2, "c": 2, "added": [], "removed": []}\n'
         '{"t": 3, "c": 2, "added": [], "removed": ["b(z)", "k"], "models": 0}\n'
-        '{"t": 4, "c": 3, "added": ["k"], "removed": []}\n')
+        '{"t": 4, "c": 3, "added": ["k"], "removed": []}\n'
+    )
     assert written("changes", results[-1:], show_at=True) == (
-        '{"t": 4, "c": 3, "added": ["k", "a(y) at 5"], "removed": []}\n')
+        '{"t": 4, "c": 3, "added": ["k", "a(y) at 5"], "removed": []}\n'
+    )
 
 
 def test_changes_writer_refuses_several_models():
@@ -386,7 +436,8 @@ def test_changes_writer_refuses_several_models():
         written("changes", [Result(0, 0, (MA, MB))])
     # models that print the same count once
     assert written("changes", [Result(0, 0, (MB, MB_HIDDEN_PIN))]) == (
-        '{"t": 0, "c": 0, "added": ["c(y)"], "removed": []}\n')
+        '{"t": 0, "c": 0, "added": ["c(y)"], "removed": []}\n'
+    )
 
 
 def test_none_writer_prints_only_summary():
@@ -419,7 +470,12 @@ def test_results_to_dataframe():
     assert list(df.columns) == ["t", "c", "model", "atom"]
     assert [str(d) for d in df.dtypes] == ["int64", "int64", "Int64", "string"]
     assert df.astype(object).where(df.notna(), None).values.tolist() == [
-        [7, 3, 0, "a(1)"], [7, 3, 0, "b(y)"], [7, 3, 1, "c(y)"], [8, 3, 0, None], [9, 4, None, None]]
+        [7, 3, 0, "a(1)"],
+        [7, 3, 0, "b(y)"],
+        [7, 3, 1, "c(y)"],
+        [8, 3, 0, None],
+        [9, 4, None, None],
+    ]
     assert results_to_dataframe([], show_at=True).empty
     shown = results_to_dataframe([RESULTS[0]], show_at=True)
     assert shown["atom"].tolist() == ["a(1)", "b(y)", "a(y) at 5", "z at 10", "c(y)", "c(y)", "d at 2"]

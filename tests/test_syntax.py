@@ -43,17 +43,20 @@ def test_spec_example_parses_to_the_expected_ast():
     assert str(prog.rules[2]) == "need2(I,N) :- item(I), node(N), req(I,N) in [20]."
 
 
-@pytest.mark.parametrize("text,expected", [
-    ("a :- b at 3.", "a :- b at 3."),                       # numeric @ stays a number
-    ("a :- not b in [3].", "a :- not b in [3]."),           # not is never dropped
-    ("a :- b always in [3 sec].", "a :- b always [3 sec]."),
-    ("a :- b [2 min], c [1 h], d [500 ms].", "a :- b in [2 min], c in [1 h], d in [500 ms]."),
-    ("p(\"x, y\", f(a,-1)) :- q(X), X == 2.", 'p("x, y",f(a,-1)) :- q(X), X = 2.'),
-    ("v(0..3).", "v(0..3)."),
-    ("a :- b(X), Y = (X+1)*2 \\ 3, Z = X-(-1).", "a :- b(X), Y = (X+1)*2\\3, Z = X-(-1)."),
-    ("notify :- in_x, always_y, at_z.", "notify :- in_x, always_y, at_z."),  # keyword prefixes are names
-    ("h :- min(X) in [3 min], h(X) at 2.", "h :- min(X) in [3 min], h(X) at 2."),  # unit words as names
-])
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("a :- b at 3.", "a :- b at 3."),  # numeric @ stays a number
+        ("a :- not b in [3].", "a :- not b in [3]."),  # not is never dropped
+        ("a :- b always in [3 sec].", "a :- b always [3 sec]."),
+        ("a :- b [2 min], c [1 h], d [500 ms].", "a :- b in [2 min], c in [1 h], d in [500 ms]."),
+        ('p("x, y", f(a,-1)) :- q(X), X == 2.', 'p("x, y",f(a,-1)) :- q(X), X = 2.'),
+        ("v(0..3).", "v(0..3)."),
+        ("a :- b(X), Y = (X+1)*2 \\ 3, Z = X-(-1).", "a :- b(X), Y = (X+1)*2\\3, Z = X-(-1)."),
+        ("notify :- in_x, always_y, at_z.", "notify :- in_x, always_y, at_z."),  # keyword prefixes are names
+        ("h :- min(X) in [3 min], h(X) at 2.", "h :- min(X) in [3 min], h(X) at 2."),  # unit words as names
+    ],
+)
 def test_constructs_print_as_valid_lars(text, expected):
     prog = parse_program(text)
     assert str(prog).strip() == expected
@@ -79,25 +82,37 @@ def test_behaviour_programs_round_trip():
 names = st.sampled_from(["a", "b", "p", "q", "value", "x1", "f'"])
 variables = st.sampled_from(["X", "Y", "T", "_Z", "Id"])
 leaf_terms = st.one_of(
-    st.integers(-20, 20).map(ast.Number), names.map(ast.Constant), variables.map(ast.Variable),
-    st.text(alphabet='ab ,"\\', max_size=4).map(ast.String))
-terms = st.recursive(leaf_terms, lambda inner: st.one_of(
-    st.builds(ast.BinOp, st.sampled_from(["+", "-", "*", "/", "\\"]), inner, inner),
-    st.builds(ast.Function, names, st.lists(inner, min_size=1, max_size=2).map(tuple))), max_leaves=5)
+    st.integers(-20, 20).map(ast.Number),
+    names.map(ast.Constant),
+    variables.map(ast.Variable),
+    st.text(alphabet='ab ,"\\', max_size=4).map(ast.String),
+)
+terms = st.recursive(
+    leaf_terms,
+    lambda inner: st.one_of(
+        st.builds(ast.BinOp, st.sampled_from(["+", "-", "*", "/", "\\"]), inner, inner),
+        st.builds(ast.Function, names, st.lists(inner, min_size=1, max_size=2).map(tuple)),
+    ),
+    max_leaves=5,
+)
 atoms = st.builds(ast.Atom, names, st.lists(terms, max_size=2).map(tuple))
-windows = st.one_of(st.builds(ast.Window, st.integers(0, 30), st.sampled_from([None, "sec", "ms", "min", "h"])),
-                    st.builds(ast.Window, st.integers(1, 30), st.just("#")))
+windows = st.one_of(
+    st.builds(ast.Window, st.integers(0, 30), st.sampled_from([None, "sec", "ms", "min", "h"])),
+    st.builds(ast.Window, st.integers(1, 30), st.just("#")),
+)
 ext_atoms = st.one_of(
     st.builds(ast.ExtendedAtom, atoms),
     st.builds(ast.ExtendedAtom, atoms, st.sampled_from([ast.DIAMOND, ast.BOX]), windows),
-    st.builds(ast.ExtendedAtom, atoms, st.just(ast.AT), st.one_of(st.none(), windows), terms))
+    st.builds(ast.ExtendedAtom, atoms, st.just(ast.AT), st.one_of(st.none(), windows), terms),
+)
 comparisons = st.builds(ast.Comparison, st.sampled_from(["=", "!=", "<", "<=", ">", ">="]), terms, terms)
 literals = st.builds(ast.Literal, st.one_of(ext_atoms, comparisons), st.booleans())
 heads = st.builds(ast.Head, atoms, st.one_of(st.none(), terms))
 rules = st.one_of(
     st.builds(ast.Rule, heads, st.lists(literals, min_size=1, max_size=3).map(tuple)),
     st.builds(ast.Rule, st.none(), st.lists(literals, min_size=1, max_size=3).map(tuple)),
-    st.builds(ast.Rule, st.builds(ast.Head, atoms)))
+    st.builds(ast.Rule, st.builds(ast.Head, atoms)),
+)
 
 
 @given(st.lists(rules, max_size=4).map(tuple))
@@ -107,6 +122,7 @@ def test_print_then_parse_is_identity(rule_list):
 
 
 # ---------------------------------------------------------------- terminals and errors
+
 
 def test_every_terminal_has_a_name_in_words():
     for term in _parser().terminals:
@@ -134,14 +150,24 @@ def test_error_diagnostics_are_data():
 
 # ---------------------------------------------------------------- ground atoms in streams
 
-@pytest.mark.parametrize("text,atom", [
-    ("p", ("p",)), ("alpha(20)", ("alpha", 20)), ("cache(1, -3)", ("cache", 1, -3)),
-    ('s("a,b", x)', ("s", '"a,b"', "x")), ("f(g(1,h(a)))", ("f", ("g", 1, ("h", "a")))),
-])
+
+@pytest.mark.parametrize(
+    "text,atom",
+    [
+        ("p", ("p",)),
+        ("alpha(20)", ("alpha", 20)),
+        ("cache(1, -3)", ("cache", 1, -3)),
+        ('s("a,b", x)', ("s", '"a,b"', "x")),
+        ("f(g(1,h(a)))", ("f", ("g", 1, ("h", "a")))),
+    ],
+)
 def test_ground_atoms(text, atom):
     assert parse_ground_atom(text) == atom
 
 
 def test_split_atoms_at_top_level():
     assert [a for _, a in split_atoms('alpha(20), cache(1,3); s("x;y")')] == [
-        ("alpha", 20), ("cache", 1, 3), ("s", '"x;y"')]
+        ("alpha", 20),
+        ("cache", 1, 3),
+        ("s", '"x;y"'),
+    ]

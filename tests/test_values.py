@@ -14,7 +14,7 @@ from ticker_py import Reasoner, run
 from ticker_py.errors import EngineUnsupported, StreamError, TickerError
 
 ENGINES = ["clingo", "incremental", "incremental-pure", "native", "auto"]
-W = 1_700_000_000_123      # an epoch-millisecond value
+W = 1_700_000_000_123  # an epoch-millisecond value
 RANGE = "clingo's integer range -2147483648..2147483647"
 
 
@@ -29,37 +29,57 @@ def outcome(program, stream, engine):
 
 #: program, stream, exact answers at each tick: every engine must give them
 PASS_THROUGH = {
-    "copy": ("q(X) :- p(X).", [(0, [f"p({W})", "p(3)", f"p({-W})"])],
-             [[(f"q({-W})", f"q({W})", "q(3)")]]),
-    "join": ("q(X,Y) :- p(X), r(X,Y).", [(0, [f"p({W})", f"r({W},{W + 1})", "r(5,6)", "p(5)"])],
-             [[(f"q({W},{W + 1})", "q(5,6)")]]),
-    "no-wrap-collision": ("q(X) :- p(X), r(X).", [(0, [f"p({2 ** 32 + 7})", "r(7)"])], [[()]]),
-    "equality": (f"q(X) :- p(X), X = {W}.\nr(X) :- p(X), X != {W}.", [(0, [f"p({W})", "p(3)"])],
-                 [[(f"q({W})", "r(3)")]]),
+    "copy": ("q(X) :- p(X).", [(0, [f"p({W})", "p(3)", f"p({-W})"])], [[(f"q({-W})", f"q({W})", "q(3)")]]),
+    "join": (
+        "q(X,Y) :- p(X), r(X,Y).",
+        [(0, [f"p({W})", f"r({W},{W + 1})", "r(5,6)", "p(5)"])],
+        [[(f"q({W},{W + 1})", "q(5,6)")]],
+    ),
+    "no-wrap-collision": ("q(X) :- p(X), r(X).", [(0, [f"p({2**32 + 7})", "r(7)"])], [[()]]),
+    "equality": (
+        f"q(X) :- p(X), X = {W}.\nr(X) :- p(X), X != {W}.",
+        [(0, [f"p({W})", "p(3)"])],
+        [[(f"q({W})", "r(3)")]],
+    ),
     "nested": ("q(f(X)) :- p(g(X)).", [(0, [f"p(g({W}))"])], [[(f"q(f({W}))",)]]),
     "program-fact": (f"big({W}). q(X) :- p(X), big(X).", [(0, [f"p({W})", "p(2)"])], [[(f"q({W})",)]]),
-    "huge-literal": ("p(99999999999999999999999). q(X) :- p(X), s.", [(0, ["s"])],
-                     [[("q(99999999999999999999999)",)]]),
-    "window": ("q(X) :- p(X) in [2].", [(0, [f"p({W})"]), (1, []), (2, []), (3, [])],
-               [[(f"q({W})",)], [(f"q({W})",)], [(f"q({W})",)], [()]]),
-    "tuple-window": ("q(X) :- p(X) in [1 #].", [(0, [f"p({W})", "p(1)"]), (1, [f"p({W})"])],
-                     [[("q(1)",)], [(f"q({W})",)]]),
-    "near-the-limit": ("q(X) :- p(X), X > 2147483646.", [(0, ["p(2147483647)", "p(-2147483648)"])],
-                       [[("q(2147483647)",)]]),
+    "huge-literal": ("p(99999999999999999999999). q(X) :- p(X), s.", [(0, ["s"])], [[("q(99999999999999999999999)",)]]),
+    "window": (
+        "q(X) :- p(X) in [2].",
+        [(0, [f"p({W})"]), (1, []), (2, []), (3, [])],
+        [[(f"q({W})",)], [(f"q({W})",)], [(f"q({W})",)], [()]],
+    ),
+    "tuple-window": (
+        "q(X) :- p(X) in [1 #].",
+        [(0, [f"p({W})", "p(1)"]), (1, [f"p({W})"])],
+        [[("q(1)",)], [(f"q({W})",)]],
+    ),
+    "near-the-limit": (
+        "q(X) :- p(X), X > 2147483646.",
+        [(0, ["p(2147483647)", "p(-2147483648)"])],
+        [[("q(2147483647)",)]],
+    ),
 }
 
 #: general programs (clingo-solved, not native): the same exact answers on every engine that runs them
 GENERAL = {
-    "choice-pass-through": ("q(X) :- p(X), not r(X).\nr(X) :- p(X), not q(X).", [(0, [f"p({W})"])],
-                            [[(f"q({W})",), (f"r({W})",)]]),
+    "choice-pass-through": (
+        "q(X) :- p(X), not r(X).\nr(X) :- p(X), not q(X).",
+        [(0, [f"p({W})"])],
+        [[(f"q({W})",), (f"r({W})",)]],
+    )
 }
 
 #: a clingo-solved rule computes or compares with a wide value: the clingo engines refuse,
 #: naming the value; native (and auto, which picks it) gives the exact answer
 COMPUTED = {
     "compare": ("q(X) :- p(X), X > 5.", [(0, [f"p({W})", "p(3)"])], [[(f"q({W})",)]], str(W)),
-    "compare-through-a-rule": ("s(X) :- p(X).\nq(X) :- s(X), X > 5.", [(0, [f"p({W})"])],
-                               [[(f"q({W})", f"s({W})")]], str(W)),
+    "compare-through-a-rule": (
+        "s(X) :- p(X).\nq(X) :- s(X), X > 5.",
+        [(0, [f"p({W})"])],
+        [[(f"q({W})", f"s({W})")]],
+        str(W),
+    ),
     "equal-then-compare": ("q(Y) :- p(X), Y = X, Y < 0.", [(0, [f"p({-W})"])], [[(f"q({-W})",)]], str(-W)),
     "arithmetic": ("q(Y) :- p(X), Y = X + 1.", [(0, [f"p({W})"])], [[(f"q({W + 1})",)]], str(W)),
     "at-head-time": ("p at T :- a(T).", [(0, [f"a({W})"])], [[(f"p at {W}",)]], str(W)),
@@ -98,8 +118,9 @@ def test_wide_integers_computed_with_are_exact_or_refused(case, engine):
         assert value in str(err) and RANGE in str(err)
         assert err.diagnostics[0].location is not None or "at time 0" in str(err)
         return
-    assert engine in ("native", "auto", "incremental"), \
+    assert engine in ("native", "auto", "incremental"), (
         "only the native engine (also as the default engine's lower part) computes with wide values"
+    )
     assert [sorted(tuple(m.sorted_atoms() + m.sorted_pinned()) for m in r.models) for r in results] == expected
 
 
@@ -122,10 +143,9 @@ def test_refused_record_is_located_in_the_stream_file(tmp_path):
     with pytest.raises(StreamError) as err:
         for result in reasoner.feed(records_from(stream)):
             seen.append(result.t)
-    assert seen == [0]     # everything before the refused record is evaluated, nothing after it
+    assert seen == [0]  # everything before the refused record is evaluated, nothing after it
     assert str(err.value).startswith(f"{stream}:2:1-2: error: value {W} in 'p({W})' at time 1 is outside {RANGE}")
-    assert "the clingo-solved rule 'q(X) :- p(X), X > 5.' computes or compares with argument 1 of 'p'" \
-        in str(err.value)
+    assert "the clingo-solved rule 'q(X) :- p(X), X > 5.' computes or compares with argument 1 of 'p'" in str(err.value)
 
 
 @pytest.mark.parametrize("engine", ["clingo", "incremental-pure"])
@@ -134,7 +154,7 @@ def test_time_points_and_counts_beyond_clingos_range_are_refused(engine):
     with pytest.raises(StreamError, match="time point 3000000000 is outside clingo's integer range"):
         r.append(3_000_000_000, ["p"])
     r = Reasoner("q :- p.", engine=engine)
-    r.engine.history.count = 2 ** 31 - 1
+    r.engine.history.count = 2**31 - 1
     with pytest.raises(StreamError, match="atom count 2147483648 is outside clingo's integer range"):
         r.append(0, ["p"])
 

@@ -8,14 +8,13 @@ from collections import Counter
 
 import pyarrow.dataset as ds
 import pytest
+from helpers import scaled
 
-from ticker_py.errors import UsageError
 from ticker_py.cli.gen import register as register_gen
+from ticker_py.errors import UsageError
 from ticker_py.syntax import parse_program
 from ticker_py.workloads import WORKLOADS, generate, program, resolve, time_points
 from ticker_py.workloads.files import write_stream
-
-from helpers import scaled
 
 
 def stream(name, **kw):
@@ -30,13 +29,19 @@ def test_program_parses(name, window):
 
 
 def test_programs_as_specified():
-    assert program("caching-tuple", window=20).splitlines()[1] == \
-        "high at T :- value(V), alpha(V) at T in [20 #], 18 <= V."
+    assert (
+        program("caching-tuple", window=20).splitlines()[1]
+        == "high at T :- value(V), alpha(V) at T in [20 #], 18 <= V."
+    )
     assert "alpha(V) at T in [20]," in program("caching-time", window=20)
-    assert program("rules", window=5, r=2) == ("q1(A,C) :- p(A,B) in [5], p(B,C) in [5].\n"
-                                               "q2(A,C) :- p(A,B) in [5], p(B,C) in [5].\n")
+    assert program("rules", window=5, r=2) == (
+        "q1(A,C) :- p(A,B) in [5], p(B,C) in [5].\nq2(A,C) :- p(A,B) in [5], p(B,C) in [5].\n"
+    )
     assert program("box-chain-3", window=5).splitlines() == [
-        "h1(X,Y) :- p(X,Y) in [5], q(X,Y) always [5].", "h2(X,Y) :- h1(X,Y).", "h3(X,Y) :- h2(X,Y)."]
+        "h1(X,Y) :- p(X,Y) in [5], q(X,Y) always [5].",
+        "h2(X,Y) :- h1(X,Y).",
+        "h3(X,Y) :- h2(X,Y).",
+    ]
     b = program("b2", window=5, items=2)
     assert "item(1..2)." in b and "edge(3,7). edge(7,3)." in b and "lev(0..2)." in b
 
@@ -80,7 +85,7 @@ def test_scenario_a():
     ranges = {"high": range(18, 31), "mid": range(12, 18), "low": range(0, 12)}
     modes = Counter()
     for b in range(0, 4000, 2 * n):
-        values = {atoms[0][1] for _, atoms in s[b:b + 2 * n]}
+        values = {atoms[0][1] for _, atoms in s[b : b + 2 * n]}
         fits = [m for m, r in ranges.items() if values <= set(r)]
         assert len(fits) == 1, values
         modes[fits[0]] += 1
@@ -179,11 +184,9 @@ def test_write_stream_no_spark(tmp_path):
     tab = ds.dataset(tmp_path / "stream.parquet", partitioning="hive").to_table()
     tab = tab.sort_by([("t", "ascending"), ("c", "ascending")])
     ref = list(time_points("b2", 1, tp=50, window=5))
-    assert list(zip(tab["t"].to_pylist(), tab["atom"].to_pylist())) == \
-        [(t, a) for t, atoms in ref for a in atoms]
+    assert list(zip(tab["t"].to_pylist(), tab["atom"].to_pylist())) == [(t, a) for t, atoms in ref for a in atoms]
     assert tab["c"].to_pylist() == list(range(1, meta["atoms"] + 1))
-    assert [json.loads(line) for line in open(tmp_path / "stream.jsonl")] == \
-        [{"t": t, "atoms": a} for t, a in ref]
+    assert [json.loads(line) for line in open(tmp_path / "stream.jsonl")] == [{"t": t, "atoms": a} for t, a in ref]
     lines = (tmp_path / "stream.stream").read_text().splitlines()
     assert len(lines) == 50 and lines[0] == "0: " + ", ".join(ref[0][1])
 
@@ -191,8 +194,9 @@ def test_write_stream_no_spark(tmp_path):
 def test_cli_no_spark(tmp_path, capsys):
     parser = argparse.ArgumentParser(prog="ticker")
     register_gen(parser.add_subparsers())
-    args = parser.parse_args(["gen", "box-chain-3", "--out", str(tmp_path), "--tp", "10",
-                              "--rate", "2", "--format", "text"])
+    args = parser.parse_args(
+        ["gen", "box-chain-3", "--out", str(tmp_path), "--tp", "10", "--rate", "2", "--format", "text"]
+    )
     assert args.func(args) == 0
     assert (tmp_path / "stream.stream").read_text().startswith("0: p(a0,a0), p(a1,a1), q(a0,a0)")
     assert "h3(X,Y)" in (tmp_path / "program.lars").read_text()

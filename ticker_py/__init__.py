@@ -11,10 +11,19 @@ import importlib
 __version__ = "0.1.0"
 
 _EXPORTS = {
-    "Reasoner": "api", "Results": "api", "run": "api", "load_program": "api",
-    "parse_program": "syntax", "Program": "ast", "Model": "streams.model", "Result": "streams.model",
-    "TickerError": "errors", "ProgramError": "errors", "StreamError": "errors",
-    "UsageError": "errors", "InternalError": "errors",
+    "Reasoner": "api",
+    "Results": "api",
+    "run": "api",
+    "load_program": "api",
+    "parse_program": "syntax",
+    "Program": "ast",
+    "Model": "streams.model",
+    "Result": "streams.model",
+    "TickerError": "errors",
+    "ProgramError": "errors",
+    "StreamError": "errors",
+    "UsageError": "errors",
+    "InternalError": "errors",
 }
 __all__ = sorted(_EXPORTS)
 

@@ -24,10 +24,11 @@ import contextlib
 import itertools
 import re
 import threading
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Iterator, Optional, Union
+from typing import TYPE_CHECKING
 
 from . import ast
 from .analysis import GENERAL, Analysis, analyse
@@ -49,7 +50,7 @@ __all__ = ["load_program", "parse_clock", "Reasoner", "Results", "run", "records
 _CLOCK = re.compile(r"^\s*(\d+)\s*([a-z]+)?\s*$")
 
 
-def parse_clock(text: Union[str, int]) -> int:
+def parse_clock(text: str | int) -> int:
     """The duration of one time point in ms: ``parse_clock("1s") == 1000``."""
     if type(text) is int and text > 0:
         return text
@@ -62,9 +63,15 @@ def parse_clock(text: Union[str, int]) -> int:
     return int(m.group(1)) * ast.UNITS[unit]
 
 
-def load_program(program: Union[str, Path, ast.Program], *, background: Union[str, Path, None] = None,
-                 clock: Union[str, int] = "1s", background_rdf: Union[str, Path, None] = None,
-                 rdf_mapping: str = "triple", owl2rl: bool = False) -> Analysis:
+def load_program(
+    program: str | Path | ast.Program,
+    *,
+    background: str | Path | None = None,
+    clock: str | int = "1s",
+    background_rdf: str | Path | None = None,
+    rdf_mapping: str = "triple",
+    owl2rl: bool = False,
+) -> Analysis:
     """Parse (source text, a ``.lars`` path or an AST) and analyse a program.
 
     ``background``: a file of more facts in program syntax, added to the program.
@@ -81,8 +88,9 @@ def load_program(program: Union[str, Path, ast.Program], *, background: Union[st
     source = None
     if isinstance(program, ast.Program):
         prog = program
-    elif isinstance(program, Path) or (isinstance(program, str) and program.endswith(".lars")
-                                       and "\n" not in program and ":-" not in program):
+    elif isinstance(program, Path) or (
+        isinstance(program, str) and program.endswith(".lars") and "\n" not in program and ":-" not in program
+    ):
         source = read_source(program)
         prog = parse_program(source, str(program))
     else:
@@ -107,13 +115,15 @@ def _check_text(source: str) -> None:
     """Refuse program source text with a character no program file can hold, located."""
     bad = UNHOLDABLE.search(source)  # a NUL (files with one are binary) or a lone surrogate
     if bad is not None:
-        before = source[:bad.start()]
+        before = source[: bad.start()]
         line, column = before.count("\n") + 1, bad.start() - before.rfind("\n")
         what = "a NUL character" if bad.group() == "\0" else "a lone surrogate (no UTF-8 form)"
-        raise ProgramError(Diagnostic(f"program text has {what}", ast.Location("<string>", line, column, line, column + 1)))
+        raise ProgramError(
+            Diagnostic(f"program text has {what}", ast.Location("<string>", line, column, line, column + 1))
+        )
 
 
-def _background_facts(path: Union[str, Path]) -> tuple:
+def _background_facts(path: str | Path) -> tuple:
     rules = parse_program(read_source(path, "background file"), str(path)).rules
     not_facts = [r for r in rules if not r.is_fact]
     if not_facts:
@@ -132,17 +142,26 @@ def _atom(value, t: int) -> tuple:
     if isinstance(value, tuple):
         text = _tuple_atom_text(value)
         if text is None:
-            raise StreamError(Diagnostic(
-                f"bad tuple atom {value!r} at time {t}",
-                notes=("a tuple atom is (predicate, arg, ...): int for a number, str for a constant "
-                       "such as 'a' or a quoted string such as '\"text\"', a tuple for a function term",))) from None
+            raise StreamError(
+                Diagnostic(
+                    f"bad tuple atom {value!r} at time {t}",
+                    notes=(
+                        "a tuple atom is (predicate, arg, ...): int for a number, str for a constant "
+                        "such as 'a' or a quoted string such as '\"text\"', a tuple for a function term",
+                    ),
+                )
+            ) from None
     elif isinstance(value, str):
         text = value
     else:
         raise StreamError(Diagnostic(f"bad atom {value!r} at time {t}: give a string such as 'p(1)' or a tuple"))
     if SURROGATE.search(text):
-        raise StreamError(Diagnostic(f"bad atom {ascii(text)} at time {t}: a lone surrogate has no UTF-8 form",
-                                     notes=("no output format could write it",)))
+        raise StreamError(
+            Diagnostic(
+                f"bad atom {ascii(text)} at time {t}: a lone surrogate has no UTF-8 form",
+                notes=("no output format could write it",),
+            )
+        )
     if value is not text:
         return value
     try:
@@ -153,7 +172,7 @@ def _atom(value, t: int) -> tuple:
         raise StreamError(Diagnostic(f"bad atom at time {t}: nested too deeply")) from None
 
 
-def _tuple_atom_text(value: tuple) -> Optional[str]:
+def _tuple_atom_text(value: tuple) -> str | None:
     """The printed form of ``value`` if ``value`` is exactly what it parses to (see :func:`_atom`), else None."""
     try:
         text = format_atom(value) if value and type(value[0]) is str else None
@@ -166,8 +185,12 @@ def _query(atom):
     """An atom to explain: a string (parsed by the explainer) or a well-formed tuple atom."""
     if isinstance(atom, str) or (isinstance(atom, tuple) and _tuple_atom_text(atom) is not None):
         return atom
-    raise UsageError(Diagnostic(f"bad atom to explain {atom!r}",
-                                notes=("give a string such as 'p(1)' or 'p(1) at 3', or a tuple such as ('p', 1)",)))
+    raise UsageError(
+        Diagnostic(
+            f"bad atom to explain {atom!r}",
+            notes=("give a string such as 'p(1)' or 'p(1) at 3', or a tuple such as ('p', 1)",),
+        )
+    )
 
 
 def _time(t, what: str = "time") -> int:
@@ -207,10 +230,21 @@ class Reasoner:
     ``knobs``: explicit knob values over it, e.g. ``window_bounds="half-open"``.
     """
 
-    def __init__(self, program, engine: str = "auto", models: int = 1, show: str = "derived",
-                 clock: Union[str, int] = "1s", inertia: bool = False, changes_only: bool = False,
-                 factorize: bool = False, explainable: bool = False,
-                 semantics: Union[str, Semantics, None] = None, history: bool = True, **knobs):
+    def __init__(
+        self,
+        program,
+        engine: str = "auto",
+        models: int = 1,
+        show: str = "derived",
+        clock: str | int = "1s",
+        inertia: bool = False,
+        changes_only: bool = False,
+        factorize: bool = False,
+        explainable: bool = False,
+        semantics: str | Semantics | None = None,
+        history: bool = True,
+        **knobs,
+    ):
         if not isinstance(program, (str, Path, ast.Program, Analysis)):
             raise UsageError(Diagnostic(f"a program is source text, a .lars path or an AST, not {program!r}"))
         if semantics is not None and not isinstance(semantics, (str, Semantics)):
@@ -227,12 +261,21 @@ class Reasoner:
         analysis = under(self.semantics, self.analysis)
         self.engine_name = resolve_engine(engine, analysis, self.semantics)
         if factorize and self.semantics.changed:
-            raise UsageError(Diagnostic("--factorize runs the default semantics",
-                                        notes=(f"drop --factorize or the knobs of '{self.semantics}'",)))
+            raise UsageError(
+                Diagnostic(
+                    "--factorize runs the default semantics",
+                    notes=(f"drop --factorize or the knobs of '{self.semantics}'",),
+                )
+            )
         # more answer streams than clingo can count cannot be enumerated anyway: all of them (0)
-        options = EngineOptions(models=0 if factorize or models > CLINGO_MAX else models, show=show, inertia=inertia,
-                                changes_only=changes_only and not factorize, factorize=factorize,
-                                semantics=self.semantics)
+        options = EngineOptions(
+            models=0 if factorize or models > CLINGO_MAX else models,
+            show=show,
+            inertia=inertia,
+            changes_only=changes_only and not factorize,
+            factorize=factorize,
+            semantics=self.semantics,
+        )
         requested = engine if engine == "auto" else self.engine_name
         if self.semantics.persistence is Persistence.FEEDBACK:
             from .engines.feedback import FeedbackEngine, inner_options
@@ -241,7 +284,7 @@ class Reasoner:
             self.engine = FeedbackEngine(inner, analysis, options)
         else:
             self.engine = create_engine(requested, analysis, options)
-        self.engine_name = getattr(self.engine, "name", self.engine_name)   # auto may have fallen back
+        self.engine_name = getattr(self.engine, "name", self.engine_name)  # auto may have fallen back
         self.factorize, self.models = factorize, models
         if factorize and self.engine_name != "native" and not hasattr(self.engine, "factorizes"):
             from .streams.factorized import note_fallback
@@ -251,14 +294,14 @@ class Reasoner:
         self.time = 0
         self.atoms_in = 0
         self._busy = threading.Lock()
-        self.seen_at, self.seen = -1, set()   # atoms appended at time seen_at
+        self.seen_at, self.seen = -1, set()  # atoms appended at time seen_at
         self.explainable = explainable
         self._kept = None  # for explain()
         if history or explainable:
             from .engines.history import WindowHistory
 
             self._kept = WindowHistory(self.analysis.lookback, self.analysis.tuple_lookback)
-        self._last: Optional[Result] = None
+        self._last: Result | None = None
         self.started = False  # something was appended or evaluated (origin=first: the origin is known)
         self.bag = self.semantics.duplicates is Duplicates.BAG
 
@@ -278,7 +321,7 @@ class Reasoner:
         if t != self.seen_at:
             self.seen_at, self.seen = t, set()
         fresh = []
-        for a in atoms:            # the same atom twice in a time point counts once
+        for a in atoms:  # the same atom twice in a time point counts once
             if a not in self.seen:
                 self.seen.add(a)
                 fresh.append(a)
@@ -293,7 +336,7 @@ class Reasoner:
                 self._kept.extend(t, atoms)
             self.engine.append(t, atoms)
 
-    def evaluate(self, t: Optional[int] = None) -> Result:
+    def evaluate(self, t: int | None = None) -> Result:
         """The answer streams at time t (default: the latest time appended)."""
         if t is None:
             t = self.time
@@ -319,16 +362,23 @@ class Reasoner:
     def _exclusive(self):
         """A Reasoner is not thread-safe: a call while another thread is inside one raises UsageError."""
         if not self._busy.acquire(blocking=False):
-            raise UsageError(Diagnostic("this Reasoner is in use by another thread",
-                                        notes=("a Reasoner is not thread-safe: use one per thread, or "
-                                               "ticker_py.live.LiveReasoner, whose methods take a lock",)))
+            raise UsageError(
+                Diagnostic(
+                    "this Reasoner is in use by another thread",
+                    notes=(
+                        "a Reasoner is not thread-safe: use one per thread, or "
+                        "ticker_py.live.LiveReasoner, whose methods take a lock",
+                    ),
+                )
+            )
         try:
             yield
         finally:
             self._busy.release()
 
-    def explain(self, t: int, atom, model: int = 1, why_not: bool = False, all_models: Optional[bool] = None
-                ) -> Explanation:
+    def explain(
+        self, t: int, atom, model: int = 1, why_not: bool = False, all_models: bool | None = None
+    ) -> Explanation:
         """Why ``atom`` (``"p(1)"``, ``"p(1) at 3"`` or a tuple) holds in answer stream ``model``
         (1-based) at the latest evaluated tick, which must be at time t; ``why_not``: why it does not."""
         atom = _query(atom)
@@ -337,20 +387,28 @@ class Reasoner:
         last = self._last
         if last is None or last.t != t:
             where = "nothing was evaluated yet" if last is None else f"the latest evaluated time is {last.t}"
-            raise UsageError(Diagnostic(f"cannot explain time {t}: {where}",
-                                        notes=("explain the latest evaluated time point",)))
+            raise UsageError(
+                Diagnostic(f"cannot explain time {t}: {where}", notes=("explain the latest evaluated time point",))
+            )
         if self._kept is None:
-            raise UsageError(Diagnostic("this Reasoner keeps no history to explain from",
-                                        notes=("create it without history=False",)))
+            raise UsageError(
+                Diagnostic("this Reasoner keeps no history to explain from", notes=("create it without history=False",))
+            )
         if all_models is None:  # at most one answer stream, or all of them computed
             all_models = self.models == 0 or self.analysis.fragment != GENERAL
         from .explain import explain
 
-        return explain(self.analysis, self._kept.entries, last.t, last.c, last.models, atom, model, why_not,
-                       all_models=all_models)
+        return explain(
+            self.analysis, self._kept.entries, last.t, last.c, last.models, atom, model, why_not, all_models=all_models
+        )
 
-    def feed(self, records: Iterable[Record], until: Optional[int] = None,
-             every: Union[str, Every] = Every.TIME, max_gap: Optional[int] = MAX_GAP) -> Iterator[Result]:
+    def feed(
+        self,
+        records: Iterable[Record],
+        until: int | None = None,
+        every: str | Every = Every.TIME,
+        max_gap: int | None = MAX_GAP,
+    ) -> Iterator[Result]:
         """Evaluate a stream of records: once per time point, or after every atom (``signal``).
 
         Time points are evaluated as soon as a later record shows they are complete. If the
@@ -364,8 +422,9 @@ class Reasoner:
         records = self._values_checked(self.checker.records(records_from(records), self.time, until))
         return self._feed(records, every, until, max_gap)
 
-    def _feed(self, records: Iterator[Record], every: Every, until: Optional[int],
-              max_gap: Optional[int]) -> Iterator[Result]:
+    def _feed(
+        self, records: Iterator[Record], every: Every, until: int | None, max_gap: int | None
+    ) -> Iterator[Result]:
         start = self.time
         if self.semantics.origin is Origin.FIRST and not self.started:
             # the stream starts at its first record: nothing is evaluated before it
@@ -403,7 +462,7 @@ class _Checked:
         self.append, self.evaluate = reasoner._append, reasoner.evaluate
 
 
-def records_from(stream, rdf=None, stream_format: Optional[str] = None) -> Iterable[Record]:
+def records_from(stream, rdf=None, stream_format: str | None = None) -> Iterable[Record]:
     """Records from a path, ``-``, a pandas DataFrame, or an iterable of ``(t, atoms)`` pairs.
 
     ``stream_format`` (``--stream-format``) is the format of ``-`` and of files with an unknown
@@ -447,13 +506,26 @@ def records_from(stream, rdf=None, stream_format: Optional[str] = None) -> Itera
             if isinstance(atoms, (str, tuple)) or not isinstance(atoms, Iterable):
                 raise StreamError(Diagnostic(f"atoms at time {t} must be a list of atoms, not {atoms!r}"))
             yield Record(t, tuple(_atom(a, t) for a in atoms), "<api>", 0)
+
     return gen()
 
 
-def run(program, stream, engine: str = "auto", models: int = 1, every: str = "time",
-        until: Optional[int] = None, show: str = "derived", clock: Union[str, int] = "1s",
-        inertia: bool = False, factorize: bool = False, max_gap: Optional[int] = MAX_GAP,
-        explainable: bool = False, semantics: Union[str, Semantics, None] = None, **knobs) -> Results:
+def run(
+    program,
+    stream,
+    engine: str = "auto",
+    models: int = 1,
+    every: str = "time",
+    until: int | None = None,
+    show: str = "derived",
+    clock: str | int = "1s",
+    inertia: bool = False,
+    factorize: bool = False,
+    max_gap: int | None = MAX_GAP,
+    explainable: bool = False,
+    semantics: str | Semantics | None = None,
+    **knobs,
+) -> Results:
     """Evaluate a whole stream; ``stream`` is a path, a DataFrame or ``(t, atoms)`` pairs.
 
     ``factorize=True``: every Result carries its answer streams factorized (``Result.factors``,
@@ -461,13 +533,33 @@ def run(program, stream, engine: str = "auto", models: int = 1, every: str = "ti
     ``max_gap``: the most time points one record may skip (None or 0: no limit).
     ``explainable``: every Result keeps what ``Result.explain`` needs (a copy of the window-covered
     stream per tick). ``semantics`` and ``knobs`` as for :class:`Reasoner`."""
-    reasoner = Reasoner(program, engine=engine, models=models, show=show, clock=clock, inertia=inertia,
-                        factorize=factorize, explainable=explainable, semantics=semantics, **knobs)
+    reasoner = Reasoner(
+        program,
+        engine=engine,
+        models=models,
+        show=show,
+        clock=clock,
+        inertia=inertia,
+        factorize=factorize,
+        explainable=explainable,
+        semantics=semantics,
+        **knobs,
+    )
     return Results(reasoner.feed(records_from(stream), until=until, every=every, max_gap=max_gap))
 
 
-def explain_at(program, stream, at: int, atom, why_not: bool = False, model: int = 1, engine: str = "auto",
-               every: Union[str, Every] = Every.TIME, clock: Union[str, int] = "1s", models: int = 0) -> Explanation:
+def explain_at(
+    program,
+    stream,
+    at: int,
+    atom,
+    why_not: bool = False,
+    model: int = 1,
+    engine: str = "auto",
+    every: str | Every = Every.TIME,
+    clock: str | int = "1s",
+    models: int = 0,
+) -> Explanation:
     """Run ``program`` over ``stream`` up to time ``at`` and explain ``atom`` there (``why_not``:
     why it does not hold) in answer stream ``model`` (1-based, in printed order). ``models``: how
     many answer streams to compute per tick (0 = all, as ``ticker run --models 0`` numbers them;
@@ -481,9 +573,12 @@ def explain_at(program, stream, at: int, atom, why_not: bool = False, model: int
     last_time = -1
 
     def outside() -> UsageError:
-        return UsageError(Diagnostic(f"time {at} is outside the stream",
-                                     notes=(f"its last time point is {last_time}" if last_time >= 0
-                                            else "the stream is empty",)))
+        return UsageError(
+            Diagnostic(
+                f"time {at} is outside the stream",
+                notes=(f"its last time point is {last_time}" if last_time >= 0 else "the stream is empty",),
+            )
+        )
 
     def seen(records):
         nonlocal last_time

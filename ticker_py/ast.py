@@ -6,16 +6,37 @@ ignored by equality).
 
 from __future__ import annotations
 
-from dataclasses import field, fields, replace
+from dataclasses import field, replace
 from enum import Enum
-from typing import Optional, Union
 
 from .records import add_methods, collecting, write_methods
 
 __all__ = [
-    "Location", "Variable", "Number", "Constant", "String", "Function", "Iri", "BinOp", "Interval",
-    "Term", "Atom", "Window", "ExtendedAtom", "Comparison", "Literal", "Head", "Rule", "Program",
-    "UNITS", "DIAMOND", "BOX", "AT", "NOW", "Modality", "WindowKind",
+    "Location",
+    "Variable",
+    "Number",
+    "Constant",
+    "String",
+    "Function",
+    "Iri",
+    "BinOp",
+    "Interval",
+    "Term",
+    "Atom",
+    "Window",
+    "ExtendedAtom",
+    "Comparison",
+    "Literal",
+    "Head",
+    "Rule",
+    "Program",
+    "UNITS",
+    "DIAMOND",
+    "BOX",
+    "AT",
+    "NOW",
+    "Modality",
+    "WindowKind",
 ]
 
 
@@ -41,18 +62,19 @@ class Location:
         return f"{self.file}:{self.line}:{self.column}-{self.end_line}:{self.end_column}"
 
 
-def _loc() -> Optional[Location]:
+def _loc() -> Location | None:
     return field(default=None, compare=False, repr=False)
 
 
 # ---------------------------------------------------------------- terms
+
 
 @_record
 class Variable:
     """A variable: ``X``, ``_Y``."""
 
     name: str
-    location: Optional[Location] = _loc()
+    location: Location | None = _loc()
 
     def __str__(self) -> str:
         return self.name
@@ -63,7 +85,7 @@ class Number:
     """An integer constant."""
 
     value: int
-    location: Optional[Location] = _loc()
+    location: Location | None = _loc()
 
     def __str__(self) -> str:
         return str(self.value)
@@ -74,7 +96,7 @@ class Constant:
     """A symbolic constant: ``a1``."""
 
     name: str
-    location: Optional[Location] = _loc()
+    location: Location | None = _loc()
 
     def __str__(self) -> str:
         return self.name
@@ -85,7 +107,7 @@ class String:
     """A quoted string; ``value`` is the unescaped content."""
 
     value: str
-    location: Optional[Location] = _loc()
+    location: Location | None = _loc()
 
     def __str__(self) -> str:
         return quote(self.value)
@@ -97,7 +119,7 @@ class Function:
 
     name: str
     args: tuple
-    location: Optional[Location] = _loc()
+    location: Location | None = _loc()
 
     def __str__(self) -> str:
         return f"{self.name}({','.join(map(str, self.args))})"
@@ -108,10 +130,10 @@ class Iri(Function):
     """An IRI ``<http://ex.org/a>`` or a prefixed name ``ex:a``: the function term
     ``iri("http://ex.org/a")`` for every engine, printed as written (``text``)."""
 
-    text: Optional[str] = field(default=None, compare=False)
+    text: str | None = field(default=None, compare=False)
 
     @classmethod
-    def of(cls, iri: str, text: Optional[str] = None, location: Optional[Location] = None) -> "Iri":
+    def of(cls, iri: str, text: str | None = None, location: Location | None = None) -> Iri:
         return cls("iri", (String(iri),), location, text)
 
     @property
@@ -130,9 +152,9 @@ class BinOp:
     """Integer arithmetic: ``+ - * / \\`` (``\\`` is modulo, ``/`` integer division)."""
 
     op: str
-    left: "Term"
-    right: "Term"
-    location: Optional[Location] = _loc()
+    left: Term
+    right: Term
+    location: Location | None = _loc()
 
     def __str__(self) -> str:
         prec = _PRECEDENCE[self.op]
@@ -151,15 +173,15 @@ class BinOp:
 class Interval:
     """An interval ``lo..hi``; allowed in facts (``value(0..30).``)."""
 
-    low: "Term"
-    high: "Term"
-    location: Optional[Location] = _loc()
+    low: Term
+    high: Term
+    location: Location | None = _loc()
 
     def __str__(self) -> str:
         return f"{self.low}..{self.high}"
 
 
-Term = Union[Variable, Number, Constant, String, Function, BinOp, Interval]
+Term = Variable | Number | Constant | String | Function | BinOp | Interval
 
 
 #: the escapes of clingo's strings (and so of ours): every engine reads them the same
@@ -173,13 +195,14 @@ def quote(text: str) -> str:
 
 # ---------------------------------------------------------------- atoms and windows
 
+
 @_record
 class Atom:
     """An atom ``p`` or ``p(t1,...,tk)``."""
 
     predicate: str
     args: tuple = ()
-    location: Optional[Location] = _loc()
+    location: Location | None = _loc()
 
     @property
     def signature(self) -> tuple:
@@ -203,8 +226,8 @@ class Window:
     """
 
     size: int
-    unit: Optional[str] = None
-    location: Optional[Location] = _loc()
+    unit: str | None = None
+    location: Location | None = _loc()
 
     @property
     def is_tuple(self) -> bool:
@@ -259,9 +282,9 @@ class ExtendedAtom:
 
     atom: Atom
     modality: Modality = NOW
-    window: Optional[Window] = None
-    time: Optional[Term] = None
-    location: Optional[Location] = _loc()
+    window: Window | None = None
+    time: Term | None = None
+    location: Location | None = _loc()
 
     def __post_init__(self):
         if not isinstance(self.modality, Modality):
@@ -290,7 +313,7 @@ class Comparison:
     op: str
     left: Term
     right: Term
-    location: Optional[Location] = _loc()
+    location: Location | None = _loc()
 
     def __str__(self) -> str:
         return f"{self.left} {self.op} {self.right}"
@@ -300,9 +323,9 @@ class Comparison:
 class Literal:
     """A body element, possibly under default negation."""
 
-    element: Union[ExtendedAtom, Comparison]
+    element: ExtendedAtom | Comparison
     negated: bool = False
-    location: Optional[Location] = _loc()
+    location: Location | None = _loc()
 
     @property
     def is_comparison(self) -> bool:
@@ -317,8 +340,8 @@ class Head:
     """A rule head: ``p(X)`` (holds now) or ``p(X) at T`` (pinned to T)."""
 
     atom: Atom
-    time: Optional[Term] = None
-    location: Optional[Location] = _loc()
+    time: Term | None = None
+    location: Location | None = _loc()
 
     def __str__(self) -> str:
         return str(self.atom) if self.time is None else f"{self.atom} at {self.time}"
@@ -328,9 +351,9 @@ class Head:
 class Rule:
     """``head :- body.``; a fact has an empty body, a constraint no head."""
 
-    head: Optional[Head]
+    head: Head | None
     body: tuple = ()
-    location: Optional[Location] = _loc()
+    location: Location | None = _loc()
 
     @property
     def is_fact(self) -> bool:
@@ -391,10 +414,11 @@ add_methods(_RECORDS, _generated)
 
 # ---------------------------------------------------------------- helpers
 
+
 def without_iris(node):
     """``node`` (a program, rule or any part) with every :class:`Iri` as its plain function
     term ``iri("...")``, as the ASP encoders print it."""
-    if isinstance(node, Program):                   # the common case, no IRI: no copy, one quick walk
+    if isinstance(node, Program):  # the common case, no IRI: no copy, one quick walk
         rules = tuple(_without_iris(r) if has_subterm(rule_terms(r), Iri) else r for r in node.rules)
         return node if all(a is b for a, b in zip(rules, node.rules)) else replace(node, rules=rules)
     return _without_iris(node)

@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import io
 import itertools
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator, Optional
 
 from .api import records_from
 from .consequences import consequences
@@ -39,9 +39,21 @@ from .streams.drive import Every, drive
 from .streams.factorized import with_factors
 from .values import format_atom
 
-__all__ = ["default_factory", "prepare_stream", "reverse_within_time_points", "iter_results", "explain_comparison",
-           "model_key", "answer_set", "Tick", "EngineComparison", "compare_engines", "format_tick",
-           "format_comparison", "compare_consequences"]
+__all__ = [
+    "default_factory",
+    "prepare_stream",
+    "reverse_within_time_points",
+    "iter_results",
+    "explain_comparison",
+    "model_key",
+    "answer_set",
+    "Tick",
+    "EngineComparison",
+    "compare_engines",
+    "format_tick",
+    "format_comparison",
+    "compare_consequences",
+]
 
 #: ``factory(analysis, options) -> Engine``
 EngineFactory = Callable[..., object]
@@ -54,32 +66,39 @@ def default_factory(name: str) -> EngineFactory:
 
 # ------------------------------------------------------------------ streams
 
+
 def reverse_within_time_points(points: Iterable[TimePoint]) -> Iterator[TimePoint]:
     """The same stream with the arrival order of the atoms inside each time point reversed."""
     for tp in points:
         yield TimePoint(tp.t, tuple(reversed(tp.atoms)))
 
 
-def prepare_stream(analysis, records, until: Optional[int] = None,
-                   tuple_order: str = "arrival") -> Iterator[TimePoint]:
+def prepare_stream(analysis, records, until: int | None = None, tuple_order: str = "arrival") -> Iterator[TimePoint]:
     """Checked, grouped time points from records or ``(t, atoms)`` pairs (atoms as tuples or text)."""
     if tuple_order not in ("arrival", "reverse"):
-        raise UsageError(Diagnostic(f"unknown --tuple-order '{tuple_order}'",
-                                    notes=("use arrival or reverse",)))
+        raise UsageError(Diagnostic(f"unknown --tuple-order '{tuple_order}'", notes=("use arrival or reverse",)))
     checker = StreamChecker(dict(analysis.signatures), set(analysis.intensional))
     checked = (checker.check(r) for r in records_from(records))
     points = time_points(checked, until)
     return reverse_within_time_points(points) if tuple_order == "reverse" else points
 
 
-def iter_results(analysis, records, engine: str = "clingo", models: int = 1, every: str = Every.TIME,
-                 until: Optional[int] = None, tuple_order: str = "arrival") -> Iterator[Result]:
+def iter_results(
+    analysis,
+    records,
+    engine: str = "clingo",
+    models: int = 1,
+    every: str = Every.TIME,
+    until: int | None = None,
+    tuple_order: str = "arrival",
+) -> Iterator[Result]:
     """Results of one engine over a stream (records, a path or ``(t, atoms)`` pairs)."""
     eng = create_engine(engine, analysis, EngineOptions(models=models))
     return drive(eng, prepare_stream(analysis, records, until, tuple_order), every)
 
 
 # ------------------------------------------------------------------ comparing
+
 
 def model_key(model) -> tuple:
     """A model as ``(sorted atoms, sorted (atom, T) pins)``, atoms as tuples."""
@@ -92,8 +111,8 @@ class _Materialiser:
     def __init__(self):
         self.atoms, self.pinned = set(), set()
 
-    def models(self, result: Result) -> Optional[tuple]:
-        if result.models is not None:   # the next changes are relative to this (or to nothing)
+    def models(self, result: Result) -> tuple | None:
+        if result.models is not None:  # the next changes are relative to this (or to nothing)
             one = result.models[0] if len(result.models) == 1 else None
             self.atoms = set(one.atoms) if one else set()
             self.pinned = set(one.pinned) if one else set()
@@ -124,7 +143,7 @@ def factor_key(f) -> tuple:
     return (f.count, model_key(f.common), frozenset(frozenset(model_key(m) for m in alts) for alts in f.factors))
 
 
-def answer_set(models: Optional[tuple]) -> frozenset:
+def answer_set(models: tuple | None) -> frozenset:
     """The answer streams of a result as a frozenset of :func:`model_key` s."""
     return frozenset(model_key(m) for m in models or ())
 
@@ -141,8 +160,11 @@ class Tick:
 
     @property
     def agree(self) -> bool:
-        return (len(set(self.models.values())) <= 1 and len(set(self.counts.values())) <= 1
-                and len(set(self.changes.values())) <= 1)
+        return (
+            len(set(self.models.values())) <= 1
+            and len(set(self.counts.values())) <= 1
+            and len(set(self.changes.values())) <= 1
+        )
 
 
 @dataclass
@@ -160,10 +182,18 @@ class EngineComparison:
         return not self.differing
 
 
-def compare_engines(analysis, records, engines: dict, models: int = 0, every: str = Every.TIME,
-                    until: Optional[int] = None, tuple_order: str = "arrival",
-                    keep_all: bool = True, factorize: bool = False,
-                    changes: bool = False) -> EngineComparison:
+def compare_engines(
+    analysis,
+    records,
+    engines: dict,
+    models: int = 0,
+    every: str = Every.TIME,
+    until: int | None = None,
+    tuple_order: str = "arrival",
+    keep_all: bool = True,
+    factorize: bool = False,
+    changes: bool = False,
+) -> EngineComparison:
     """Run engines (``{name: factory}``) over the same stream in lockstep and compare each tick.
 
     An engine whose factory raises :class:`EngineUnsupported` (or is not installed) is
@@ -228,8 +258,14 @@ def compare_engines(analysis, records, engines: dict, models: int = 0, every: st
     return EngineComparison(list(running), unavailable, ticks, differing, evaluated)
 
 
-def explain_comparison(analysis, records, cmp: EngineComparison, max_diffs: int = 20,
-                       until: Optional[int] = None, tuple_order: str = "arrival") -> str:
+def explain_comparison(
+    analysis,
+    records,
+    cmp: EngineComparison,
+    max_diffs: int = 20,
+    until: int | None = None,
+    tuple_order: str = "arrival",
+) -> str:
     """For each differing tick, every atom one engine has and the first engine lacks (and the other
     way round), explained on both sides (:mod:`ticker_py.explain.differences`)."""
     out = []
@@ -239,10 +275,10 @@ def explain_comparison(analysis, records, cmp: EngineComparison, max_diffs: int 
         for name in names[1:]:
             pair = (names[0], name)
             if tick.models[name] == tick.models[names[0]] or any(
-                    not isinstance(a, tuple) for n in pair for atoms, _ in tick.models[n] for a in atoms):
+                not isinstance(a, tuple) for n in pair for atoms, _ in tick.models[n] for a in atoms
+            ):
                 continue  # the same, or an engine that failed (its message is in the report)
-            sides = {n: tuple(Model(frozenset(atoms), frozenset(pins)) for atoms, pins in tick.models[n])
-                     for n in pair}
+            sides = {n: tuple(Model(frozenset(atoms), frozenset(pins)) for atoms, pins in tick.models[n]) for n in pair}
             out.append(f"t={tick.t} c={tick.c}: {names[0]} vs {name}, explained")
             out.append(explain_differences(analysis, history, tick.t, tick.c, sides))
     return "\n".join(out)
@@ -265,7 +301,7 @@ def _fmt_items(items) -> str:
     return ", ".join(out)
 
 
-def format_tick(tick: Tick, reference: Optional[str] = None) -> str:
+def format_tick(tick: Tick, reference: str | None = None) -> str:
     """A readable diff of one differing tick: which engine has which model/atoms extra or missing."""
     names = list(tick.models)
     ref = reference if reference in tick.models else names[0]
@@ -313,14 +349,20 @@ def format_comparison(cmp: EngineComparison, max_diffs: int = 20) -> str:
         lines.append(f"{ran}: agree on all {cmp.evaluated} ticks")
     else:
         first = cmp.differing[0]
-        lines.append(f"{ran}: {len(cmp.differing)} of {cmp.evaluated} ticks differ "
-                     f"(first at t={first.t} c={first.c})")
+        lines.append(f"{ran}: {len(cmp.differing)} of {cmp.evaluated} ticks differ (first at t={first.t} c={first.c})")
     return "\n".join(lines)
 
 
-def compare_consequences(analysis, records, engines: dict, mode: str, models: int = 0,
-                         every: str = Every.TIME, until: Optional[int] = None,
-                         tuple_order: str = "arrival"):
+def compare_consequences(
+    analysis,
+    records,
+    engines: dict,
+    mode: str,
+    models: int = 0,
+    every: str = Every.TIME,
+    until: int | None = None,
+    tuple_order: str = "arrival",
+):
     """Per tick each engine's brave or cautious :class:`~ticker_py.consequences.Consequences`.
 
     Returns ``(rows, unavailable)``: ``rows`` yields ``{engine: Consequences}`` per tick;

@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 import json
-from typing import Iterable, Iterator, Optional
+from collections.abc import Iterable, Iterator
 
 from .errors import Diagnostic, UsageError
 from .records import add_shared_methods, collecting
@@ -31,11 +31,10 @@ class Consequences:
     t: int
     c: int
     answer_streams: int
-    atoms: Optional[list]
+    atoms: list | None
 
     def to_json(self, mode: str) -> str:
-        return json.dumps({"t": self.t, "c": self.c, "answer_streams": self.answer_streams,
-                           mode: self.atoms})
+        return json.dumps({"t": self.t, "c": self.c, "answer_streams": self.answer_streams, mode: self.atoms})
 
 
 add_shared_methods(_RECORDS, __name__)
@@ -72,7 +71,7 @@ def printed_items(model, show_at: bool) -> frozenset:
 def consequences(results_iter: Iterable[Result], mode: str, show_at: bool = False) -> Iterator[Consequences]:
     """Per result: the number of answer streams and the brave or cautious consequences (atoms as text)."""
     for res in results_iter:
-        if res.factors is not None:   # factorized: brave = common and every alternative, cautious = common
+        if res.factors is not None:  # factorized: brave = common and every alternative, cautious = common
             f = res.factors.printed(show_at)
             part = f.brave() if mode == "brave" else f.cautious()
             yield Consequences(res.t, res.c, f.count, sorted(printed_items(part, show_at)) if f.count else None)

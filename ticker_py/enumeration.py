@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from typing import Iterator, Optional, TextIO
+from collections.abc import Iterator
+from typing import TextIO
 
 from .compare import prepare_stream
 from .consequences import ConsequenceFold, Consequences, printed_items
@@ -51,9 +52,16 @@ class _Ticks:
         return t
 
 
-def enumerate_answer_streams(analysis, records, out: TextIO, mode: Optional[str] = None,
-                             until: Optional[int] = None, every: str = Every.TIME, show_at: bool = False,
-                             tuple_order: str = "arrival") -> Iterator[Consequences]:
+def enumerate_answer_streams(
+    analysis,
+    records,
+    out: TextIO,
+    mode: str | None = None,
+    until: int | None = None,
+    every: str = Every.TIME,
+    show_at: bool = False,
+    tuple_order: str = "arrival",
+) -> Iterator[Consequences]:
     """Write every answer stream of every tick to ``out`` as it is produced (clingo engine).
 
     Yields per tick the count of answer streams and, with ``mode``, the brave or cautious

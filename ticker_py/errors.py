@@ -7,15 +7,23 @@ exits with status 2. An :class:`InternalError` is a bug in ticker_py (status 1).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING
 
 from .records import add_shared_methods, collecting
 
 if TYPE_CHECKING:  # annotations only: ``ticker --version`` and ``--help`` need no AST
     from .ast import Location
 
-__all__ = ["Diagnostic", "TickerError", "ProgramError", "StreamError", "UsageError",
-           "EngineUnsupported", "InternalError", "file_error"]
+__all__ = [
+    "Diagnostic",
+    "TickerError",
+    "ProgramError",
+    "StreamError",
+    "UsageError",
+    "EngineUnsupported",
+    "InternalError",
+    "file_error",
+]
 
 
 _RECORDS: list = []
@@ -26,7 +34,7 @@ class Diagnostic:
     """One problem, as data: where, what, and follow-up notes."""
 
     message: str
-    location: Optional[Location] = None
+    location: Location | None = None
     notes: tuple = ()
     excerpt: str = ""
     kind: str = "error"
@@ -46,7 +54,7 @@ add_shared_methods(_RECORDS, __name__)
 class TickerError(Exception):
     """A user error: one or more diagnostics. ``str()`` is the clingo-style report."""
 
-    def __init__(self, diagnostics, *, source: Optional[str] = None):
+    def __init__(self, diagnostics, *, source: str | None = None):
         if isinstance(diagnostics, Diagnostic):
             diagnostics = [diagnostics]
         if source is not None:
@@ -55,7 +63,7 @@ class TickerError(Exception):
         super().__init__("\n".join(map(str, self.diagnostics)))
 
     @classmethod
-    def at(cls, location: Optional[Location], message: str, *notes: str, source: Optional[str] = None):
+    def at(cls, location: Location | None, message: str, *notes: str, source: str | None = None):
         return cls(Diagnostic(message, location, tuple(notes)), source=source)
 
 
@@ -71,13 +79,15 @@ class UsageError(TickerError):
     """Bad arguments: unknown engine or format, missing file, ..."""
 
 
-def file_error(err: OSError, what: str, path, verb: str = "read", directory_note: Optional[str] = None) -> UsageError:
+def file_error(err: OSError, what: str, path, verb: str = "read", directory_note: str | None = None) -> UsageError:
     """The UsageError for ``err``, raised opening or reading the input file ``path`` (``what``:
     "program file", "stream file", ...): it does not exist, it is a directory, or the system's reason."""
     if isinstance(err, FileNotFoundError):
         return UsageError(Diagnostic(f"{what} '{path}' does not exist"))
     if isinstance(err, IsADirectoryError):
-        return UsageError(Diagnostic(f"{what} '{path}' is a directory", notes=(directory_note,) if directory_note else ()))
+        return UsageError(
+            Diagnostic(f"{what} '{path}' is a directory", notes=(directory_note,) if directory_note else ())
+        )
     return UsageError(Diagnostic(f"cannot {verb} {what} '{path}': {err.strerror or err}"))
 
 

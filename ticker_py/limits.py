@@ -15,7 +15,7 @@ MAX_TERM_DEPTH = 100
 MAX_FACT_ATOMS = 1_000_000
 
 #: clingo's integers are 32 bits: values outside this range never reach clingo as numbers
-CLINGO_MIN, CLINGO_MAX = -2 ** 31, 2 ** 31 - 1
+CLINGO_MIN, CLINGO_MAX = -(2**31), 2**31 - 1
 
 
 def fits_clingo(value: int) -> bool:

@@ -12,8 +12,8 @@ from __future__ import annotations
 import gc
 import os
 import sys
+from collections.abc import Iterable, Iterator
 from itertools import islice
-from typing import Iterable, Iterator
 
 __all__ = ["tune_collector", "steady_heap", "steady_heap_from_second", "HEAP_SETTINGS"]
 
@@ -29,7 +29,7 @@ def tune_collector() -> None:
 #: given back when freed; smaller ones (what a time point allocates and frees) come from the heap,
 #: which gives back a free top of more than 8 MB. glibc's default moves its threshold up to the
 #: largest block freed so far, so the large tables moved into the heap one by one over the run.
-HEAP_SETTINGS = {-3: 4 << 20, -1: 8 << 20}   # M_MMAP_THRESHOLD, M_TRIM_THRESHOLD
+HEAP_SETTINGS = {-3: 4 << 20, -1: 8 << 20}  # M_MMAP_THRESHOLD, M_TRIM_THRESHOLD
 #: what a user sets instead (glibc reads these at start-up)
 _USER_HEAP = ("MALLOC_MMAP_THRESHOLD_", "MALLOC_TRIM_THRESHOLD_", "MALLOC_TOP_PAD_", "MALLOC_MMAP_MAX_")
 
@@ -37,14 +37,17 @@ _USER_HEAP = ("MALLOC_MMAP_THRESHOLD_", "MALLOC_TRIM_THRESHOLD_", "MALLOC_TOP_PA
 def steady_heap(environ=os.environ) -> bool:
     """Set :data:`HEAP_SETTINGS` with glibc's ``mallopt`` (so memory stays flat over a long run); True
     if set. Not on other C libraries, nor when the environment sets glibc's malloc knobs itself."""
-    if not sys.platform.startswith("linux") or any(k in environ for k in _USER_HEAP) \
-            or "glibc.malloc." in environ.get("GLIBC_TUNABLES", ""):
+    if (
+        not sys.platform.startswith("linux")
+        or any(k in environ for k in _USER_HEAP)
+        or "glibc.malloc." in environ.get("GLIBC_TUNABLES", "")
+    ):
         return False
     import ctypes
 
     try:
         libc = ctypes.CDLL(None)
-        libc.gnu_get_libc_version   # glibc only: other C libraries ignore or mean other numbers
+        libc.gnu_get_libc_version  # noqa: B018 - glibc only: other C libraries ignore or mean other numbers
         mallopt = libc.mallopt
     except (OSError, AttributeError):
         return False

@@ -21,14 +21,22 @@ writes it.
 from __future__ import annotations
 
 from dataclasses import MISSING, FrozenInstanceError, dataclass, fields
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # annotations only: the AST imports this module at every start
     from pathlib import Path
     from types import ModuleType
 
-__all__ = ["collecting", "layout", "methods_source", "add_methods", "add_shared_methods", "write_methods",
-           "write_shared_methods", "shared_modules"]
+__all__ = [
+    "collecting",
+    "layout",
+    "methods_source",
+    "add_methods",
+    "add_shared_methods",
+    "write_methods",
+    "write_shared_methods",
+    "shared_modules",
+]
 
 _METHODS = ("init", "repr", "eq", "hash", "setattr", "delattr")
 
@@ -38,11 +46,13 @@ def collecting(registry: list, frozen: bool = True, from_fields: bool = False):
     adds later to every class of ``registry`` (where the class is appended) at once; with
     ``from_fields`` also ``cls._from_fields(*values)``. (Each generated function costs start-up
     time: ``_from_fields`` only where it is used.)"""
+
     def record(cls):
         cls = dataclass(init=False, repr=False, eq=False)(cls)
         cls._record_extras = (() if frozen else ("mutable",)) + (("from_fields",) if from_fields else ())
         registry.append(cls)
         return cls
+
     return record
 
 
@@ -63,9 +73,17 @@ def layout(classes) -> str:
     """What the generated methods depend on: each class's name and fields (name, has a default or
     ``"factory"``, shown by repr, compared), whether it has ``__post_init__`` and (marked) whether
     it is mutable and has ``_from_fields``."""
-    return repr([(cls.__qualname__, hasattr(cls, "__post_init__"),
-                  [(f.name, _default(f), f.repr, f.compare) for f in fields(cls)]) + _extras(cls)
-                 for cls in classes])
+    return repr(
+        [
+            (
+                cls.__qualname__,
+                hasattr(cls, "__post_init__"),
+                [(f.name, _default(f), f.repr, f.compare) for f in fields(cls)],
+            )
+            + _extras(cls)
+            for cls in classes
+        ]
+    )
 
 
 def methods_source(classes, start: int = 0) -> str:
@@ -78,8 +96,12 @@ def methods_source(classes, start: int = 0) -> str:
     for k, cls in enumerate(classes, start):
         own = fields(cls)
         params = [f.name if _default(f) is False else f"{f.name}=None" for f in own]
-        stores = "".join(f"    d[{f.name!r}] = {f.name}\n" if _default(f) != "factory" else
-                         f"    d[{f.name!r}] = f{k}_{f.name}() if {f.name} is MISSING else {f.name}\n" for f in own)
+        stores = "".join(
+            f"    d[{f.name!r}] = {f.name}\n"
+            if _default(f) != "factory"
+            else f"    d[{f.name!r}] = f{k}_{f.name}() if {f.name} is MISSING else {f.name}\n"
+            for f in own
+        )
         post = "    self.__post_init__()\n" if hasattr(cls, "__post_init__") else ""
         shown = ", ".join(f"{f.name}={{self.{f.name}!r}}" for f in own if f.repr)
         compared = [f.name for f in own if f.compare]
@@ -88,31 +110,38 @@ def methods_source(classes, start: int = 0) -> str:
         names = "(" + "".join(f"{f.name!r}," for f in own) + ")"
         given = "".join(f"    d[{f.name!r}] = {f.name}\n" for f in own)
         if "from_fields" in _extras(cls):
-            source.append(f"def new{k}({', '.join(f.name for f in own)}):\n    o = new(c{k})\n    d = o.__dict__\n"
-                          f"{given}    return o\n")
+            source.append(
+                f"def new{k}({', '.join(f.name for f in own)}):\n    o = new(c{k})\n    d = o.__dict__\n"
+                f"{given}    return o\n"
+            )
         source.append(
             f"def init{k}(self, {', '.join(params)}):\n    d = self.__dict__\n{stores}{post}"
-            f"def repr{k}(self):\n    return self.__class__.__qualname__ + f\"({shown})\"\n"
+            f'def repr{k}(self):\n    return self.__class__.__qualname__ + f"({shown})"\n'
             f"def eq{k}(self, other):\n    if other.__class__ is self.__class__:\n"
-            f"        return {mine} == {theirs}\n    return NotImplemented\n")
+            f"        return {mine} == {theirs}\n    return NotImplemented\n"
+        )
         if not _mutable(cls):
             source.append(
                 f"def hash{k}(self):\n    return hash({mine})\n"
                 f"def setattr{k}(self, name, value):\n    if type(self) is c{k} or name in {names}:\n"
-                f"        raise FrozenInstanceError(f\"cannot assign to field {{name!r}}\")\n"
+                f'        raise FrozenInstanceError(f"cannot assign to field {{name!r}}")\n'
                 f"    super(c{k}, self).__setattr__(name, value)\n"
                 f"def delattr{k}(self, name):\n    if type(self) is c{k} or name in {names}:\n"
-                f"        raise FrozenInstanceError(f\"cannot delete field {{name!r}}\")\n"
-                f"    super(c{k}, self).__delattr__(name)\n")
+                f'        raise FrozenInstanceError(f"cannot delete field {{name!r}}")\n'
+                f"    super(c{k}, self).__delattr__(name)\n"
+            )
     return "".join(source)
 
 
-def add_methods(classes, generated: Optional[ModuleType] = None, key: Optional[str] = None) -> None:
+def add_methods(classes, generated: ModuleType | None = None, key: str | None = None) -> None:
     """Give each of ``classes`` the methods ``dataclass(frozen=True)`` would (same behaviour; a
     mutable record's those of ``dataclass()``): from ``generated`` when its layout of the classes
     (``LAYOUT``, or ``LAYOUTS[key]``: the first index and the layout) matches, else compiled here."""
-    start, expected = (0, getattr(generated, "LAYOUT", None)) if key is None else \
-        getattr(generated, "LAYOUTS", {}).get(key, (0, None))
+    start, expected = (
+        (0, getattr(generated, "LAYOUT", None))
+        if key is None
+        else getattr(generated, "LAYOUTS", {}).get(key, (0, None))
+    )
     if generated is not None and expected == layout(classes):
         scope = vars(generated)
     else:
@@ -125,8 +154,9 @@ def add_methods(classes, generated: Optional[ModuleType] = None, key: Optional[s
         for f in own:
             if f.default_factory is not MISSING:
                 scope[f"f{k}_{f.name}"], scope["MISSING"] = f.default_factory, MISSING
-        defaults = tuple(MISSING if f.default_factory is not MISSING else f.default for f in own
-                         if _default(f) is not False)
+        defaults = tuple(
+            MISSING if f.default_factory is not MISSING else f.default for f in own if _default(f) is not False
+        )
         mutable = _mutable(cls)
         for name in _METHODS[:3] if mutable else _METHODS:
             method = scope[f"{name}{k}"]
@@ -140,7 +170,7 @@ def add_methods(classes, generated: Optional[ModuleType] = None, key: Optional[s
             make.__name__, make.__qualname__ = "_from_fields", f"{cls.__qualname__}._from_fields"
             cls._from_fields = make
         if mutable:
-            cls.__hash__ = None    # as dataclass(eq=True) leaves a mutable class: unhashable
+            cls.__hash__ = None  # as dataclass(eq=True) leaves a mutable class: unhashable
 
 
 def add_shared_methods(classes, module: str) -> None:
@@ -155,10 +185,12 @@ def add_shared_methods(classes, module: str) -> None:
 def write_methods(classes, path: Path, module: str) -> str:
     """Write the methods of ``classes`` as a module at ``path`` (``module`` names what it serves);
     returns its text. Run again whenever a class's fields change (a test says when)."""
-    text = (f'"""Generated by ticker_py.records.write_methods for {module}: do not edit.\n\n'
-            f'Regenerate with ``python -m {module}`` when a node type\'s fields change."""\n\n'
-            "# flake8: noqa\nfrom dataclasses import FrozenInstanceError\n\n"
-            f"LAYOUT = {layout(classes)!r}\n\n{methods_source(classes)}")
+    text = (
+        f'"""Generated by ticker_py.records.write_methods for {module}: do not edit.\n\n'
+        f'Regenerate with ``python -m {module}`` when a node type\'s fields change."""\n\n'
+        "# flake8: noqa\nfrom dataclasses import FrozenInstanceError\n\n"
+        f"LAYOUT = {layout(classes)!r}\n\n{methods_source(classes)}"
+    )
     path.write_text(text)
     return text
 
@@ -171,11 +203,15 @@ def write_shared_methods(groups: dict, path: Path) -> str:
         layouts[module] = (start, layout(classes))
         sources.append(methods_source(classes, start))
         start += len(classes)
-    text = ('"""Generated by ticker_py.records.write_shared_methods for the record classes of the modules in\n'
-            '``LAYOUTS``: do not edit.\n\nRegenerate with ``python -m ticker_py.records`` when a record class\'s '
-            'fields change."""\n\n# flake8: noqa\nfrom dataclasses import FrozenInstanceError\n\n'
-            + "LAYOUTS = {\n" + "".join(f"    {m!r}: {v!r},\n" for m, v in layouts.items()) + "}\n\n"
-            + "".join(sources))
+    text = (
+        '"""Generated by ticker_py.records.write_shared_methods for the record classes of the modules in\n'
+        "``LAYOUTS``: do not edit.\n\nRegenerate with ``python -m ticker_py.records`` when a record class's "
+        'fields change."""\n\n# flake8: noqa\nfrom dataclasses import FrozenInstanceError\n\n'
+        + "LAYOUTS = {\n"
+        + "".join(f"    {m!r}: {v!r},\n" for m, v in layouts.items())
+        + "}\n\n"
+        + "".join(sources)
+    )
     path.write_text(text)
     return text
 
@@ -199,5 +235,7 @@ if __name__ == "__main__":
     import importlib
     from pathlib import Path
 
-    write_shared_methods({m: importlib.import_module(m)._RECORDS for m in shared_modules()},
-                         Path(__file__).with_name("_record_methods.py"))
+    write_shared_methods(
+        {m: importlib.import_module(m)._RECORDS for m in shared_modules()},
+        Path(__file__).with_name("_record_methods.py"),
+    )

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import enum
 from dataclasses import replace
-from typing import Optional, Union
 
 from . import ast
 from .analysis import GENERAL, POSITIVE, Analysis
@@ -27,9 +26,25 @@ from .analysis.graph import dependency_edges, strongly_connected
 from .errors import Diagnostic, ProgramError, UsageError
 from .records import add_shared_methods, collecting
 
-__all__ = ["WindowBounds", "Origin", "TupleScope", "TupleTies", "Duplicates", "FutureHeads",
-           "Persistence", "Semantics", "Profile", "PROFILES", "KNOBS", "DEFAULT", "resolve",
-           "parse_semantics_list", "check_program", "program_problems", "under"]
+__all__ = [
+    "WindowBounds",
+    "Origin",
+    "TupleScope",
+    "TupleTies",
+    "Duplicates",
+    "FutureHeads",
+    "Persistence",
+    "Semantics",
+    "Profile",
+    "PROFILES",
+    "KNOBS",
+    "DEFAULT",
+    "resolve",
+    "parse_semantics_list",
+    "check_program",
+    "program_problems",
+    "under",
+]
 
 
 class _Knob(str, enum.Enum):
@@ -89,9 +104,15 @@ class Persistence(_Knob):
 
 
 #: knob name -> its value enum (the option ``--window-bounds`` is the knob ``window_bounds``)
-KNOBS = {"window_bounds": WindowBounds, "origin": Origin, "tuple_scope": TupleScope,
-         "tuple_ties": TupleTies, "duplicates": Duplicates, "future_heads": FutureHeads,
-         "persistence": Persistence}
+KNOBS = {
+    "window_bounds": WindowBounds,
+    "origin": Origin,
+    "tuple_scope": TupleScope,
+    "tuple_ties": TupleTies,
+    "duplicates": Duplicates,
+    "future_heads": FutureHeads,
+    "persistence": Persistence,
+}
 
 
 _RECORDS: list = []
@@ -129,7 +150,7 @@ class Semantics:
         """No knob changed (a profile may still add a fragment check)."""
         return not self.changed
 
-    def differs(self, other: "Semantics") -> tuple:
+    def differs(self, other: Semantics) -> tuple:
         """The knobs set differently in ``self`` and ``other``."""
         return tuple(k for k in KNOBS if getattr(self, k) is not getattr(other, k))
 
@@ -161,36 +182,66 @@ DEFAULT = Semantics()
 
 
 def _profile(name, citation, summary, fragment=(), **knobs) -> Profile:
-    return Profile(name, Semantics(profile=name, **{k: KNOBS[k](v) for k, v in knobs.items()}),
-                   citation, tuple(fragment), summary)
+    return Profile(
+        name, Semantics(profile=name, **{k: KNOBS[k](v) for k, v in knobs.items()}), citation, tuple(fragment), summary
+    )
 
 
-PROFILES = {p.name: p for p in (
-    _profile("default", "docs/semantics.md, after LARS (Beck, Dao-Tran, Eiter, Fink, AAAI 2015: answer "
-             "streams) and Ticker (Beck, Eiter, Folie, TPLP 2017: tick streams, Def. 4)",
-             "ticker_py's own semantics"),
-    _profile("lars", "Beck, Dao-Tran, Eiter, Fink: LARS: A Logic-based Framework for Analyzing Reasoning "
-             "over Streams, AAAI 2015 (streams over their own timeline; tuple-based window functions "
-             "leave the cut inside a time point open; answer streams over the timeline)",
-             "strict LARS: windows clip at the stream's first time point, tuple cuts are a choice, "
-             "@-heads beyond t are inconsistent",
-             origin="first", tuple_ties="choice", future_heads="inconsistent"),
-    _profile("ticker", "Beck, Eiter, Folie: Ticker: A system for incremental ASP-based stream reasoning, "
-             "TPLP 2017 (tick streams: every signal is its own tick)",
-             "Ticker's tick streams: every occurrence counts", duplicates="bag"),
-    _profile("laser", "Bazoobandi, Beck, Urbani: Expressive Stream Reasoning with Laser, ISWC 2017, and "
-             "Laser2 (ESWC 2020): stratified programs, evaluated stratum by stratum",
-             "the default semantics on Laser's fragment", fragment=("stratified",)),
-    _profile("r4", "Continuous Deductive Reasoning over Streamed RDF Data (R4/CoDeR): a triple arriving "
-             "at e is valid in (e, e+n]; positive rules over one sliding window",
-             "half-open validity intervals on R4's fragment",
-             fragment=("positive", "diamond_only", "one_range"), window_bounds="half-open"),
-    _profile("cql", "Arasu, Babu, Widom: The CQL continuous query language, VLDB Journal 2006 (ROWS "
-             "windows per stream, bag relations), as captured in LARS (AAAI 2015)",
-             "CQL's ROWS windows per stream over bags, relations from the first tuple on",
-             fragment=("no_recursion",), origin="first", tuple_scope="predicate",
-             tuple_ties="choice", duplicates="bag"),
-)}
+PROFILES = {
+    p.name: p
+    for p in (
+        _profile(
+            "default",
+            "docs/semantics.md, after LARS (Beck, Dao-Tran, Eiter, Fink, AAAI 2015: answer "
+            "streams) and Ticker (Beck, Eiter, Folie, TPLP 2017: tick streams, Def. 4)",
+            "ticker_py's own semantics",
+        ),
+        _profile(
+            "lars",
+            "Beck, Dao-Tran, Eiter, Fink: LARS: A Logic-based Framework for Analyzing Reasoning "
+            "over Streams, AAAI 2015 (streams over their own timeline; tuple-based window functions "
+            "leave the cut inside a time point open; answer streams over the timeline)",
+            "strict LARS: windows clip at the stream's first time point, tuple cuts are a choice, "
+            "@-heads beyond t are inconsistent",
+            origin="first",
+            tuple_ties="choice",
+            future_heads="inconsistent",
+        ),
+        _profile(
+            "ticker",
+            "Beck, Eiter, Folie: Ticker: A system for incremental ASP-based stream reasoning, "
+            "TPLP 2017 (tick streams: every signal is its own tick)",
+            "Ticker's tick streams: every occurrence counts",
+            duplicates="bag",
+        ),
+        _profile(
+            "laser",
+            "Bazoobandi, Beck, Urbani: Expressive Stream Reasoning with Laser, ISWC 2017, and "
+            "Laser2 (ESWC 2020): stratified programs, evaluated stratum by stratum",
+            "the default semantics on Laser's fragment",
+            fragment=("stratified",),
+        ),
+        _profile(
+            "r4",
+            "Continuous Deductive Reasoning over Streamed RDF Data (R4/CoDeR): a triple arriving "
+            "at e is valid in (e, e+n]; positive rules over one sliding window",
+            "half-open validity intervals on R4's fragment",
+            fragment=("positive", "diamond_only", "one_range"),
+            window_bounds="half-open",
+        ),
+        _profile(
+            "cql",
+            "Arasu, Babu, Widom: The CQL continuous query language, VLDB Journal 2006 (ROWS "
+            "windows per stream, bag relations), as captured in LARS (AAAI 2015)",
+            "CQL's ROWS windows per stream over bags, relations from the first tuple on",
+            fragment=("no_recursion",),
+            origin="first",
+            tuple_scope="predicate",
+            tuple_ties="choice",
+            duplicates="bag",
+        ),
+    )
+}
 
 
 def _knob_value(name: str, value) -> enum.Enum:
@@ -198,12 +249,15 @@ def _knob_value(name: str, value) -> enum.Enum:
     try:
         return enum_(str(value))
     except ValueError:
-        raise UsageError(Diagnostic(
-            f"unknown --{name.replace('_', '-')} '{value}'",
-            notes=(f"use one of: {', '.join(v.value for v in enum_)}",))) from None
+        raise UsageError(
+            Diagnostic(
+                f"unknown --{name.replace('_', '-')} '{value}'",
+                notes=(f"use one of: {', '.join(v.value for v in enum_)}",),
+            )
+        ) from None
 
 
-def resolve(semantics: Union[str, Semantics, None] = None, **knobs) -> Semantics:
+def resolve(semantics: str | Semantics | None = None, **knobs) -> Semantics:
     """A profile (by name, or a ``Semantics``), then explicit knob overrides (None: unset).
 
     ``semantics`` may also be ``"r4,origin=first"``: a profile followed by ``knob=value``
@@ -214,20 +268,21 @@ def resolve(semantics: Union[str, Semantics, None] = None, **knobs) -> Semantics
     else:
         name, *items = [p.strip() for p in (semantics or "default").split(",")]
         if name not in PROFILES:
-            raise UsageError(Diagnostic(f"unknown semantics profile '{name}'",
-                                        notes=(f"profiles: {', '.join(PROFILES)}",)))
+            raise UsageError(
+                Diagnostic(f"unknown semantics profile '{name}'", notes=(f"profiles: {', '.join(PROFILES)}",))
+            )
         base = PROFILES[name].semantics
         for item in items:
             key, eq, value = item.partition("=")
             key = key.strip().replace("-", "_")
             if not eq or key not in KNOBS:
-                raise UsageError(Diagnostic(f"bad semantics item '{item}'",
-                                            notes=(f"write knob=value; knobs: {', '.join(KNOBS)}",)))
+                raise UsageError(
+                    Diagnostic(f"bad semantics item '{item}'", notes=(f"write knob=value; knobs: {', '.join(KNOBS)}",))
+                )
             knobs.setdefault(key, value.strip())
     unknown = sorted(set(knobs) - set(KNOBS))
     if unknown:
-        raise UsageError(Diagnostic(f"unknown semantics knob '{unknown[0]}'",
-                                    notes=(f"knobs: {', '.join(KNOBS)}",)))
+        raise UsageError(Diagnostic(f"unknown semantics knob '{unknown[0]}'", notes=(f"knobs: {', '.join(KNOBS)}",)))
     return replace(base, **{k: _knob_value(k, v) for k, v in knobs.items() if v is not None})
 
 
@@ -241,6 +296,7 @@ def parse_semantics_list(text: str, **knobs) -> list:
 
 # ---------------------------------------------------------------- fragment checks
 
+
 def _body_windows(program: ast.Program):
     for rule in program.proper_rules:
         for lit in rule.body:
@@ -251,10 +307,15 @@ def _body_windows(program: ast.Program):
 def _check_stratified(analysis: Analysis, profile: str) -> list:
     if analysis.fragment != GENERAL:
         return []
-    return [Diagnostic(f"'{e.head}' depends negatively on '{e.body}' through a cycle: the {profile} profile "
-                       "needs a stratified program", e.element.location,
-                       ("Laser evaluates a program stratum by stratum; an unstratified program has no "
-                        "stratum order",)) for e in analysis.negative_cycle]
+    return [
+        Diagnostic(
+            f"'{e.head}' depends negatively on '{e.body}' through a cycle: the {profile} profile "
+            "needs a stratified program",
+            e.element.location,
+            ("Laser evaluates a program stratum by stratum; an unstratified program has no stratum order",),
+        )
+        for e in analysis.negative_cycle
+    ]
 
 
 def _check_positive(analysis: Analysis, profile: str) -> list:
@@ -263,12 +324,22 @@ def _check_positive(analysis: Analysis, profile: str) -> list:
     out = []
     for rule in analysis.program.rules:
         if rule.is_constraint:
-            out.append(Diagnostic(f"constraint '{rule}' is not allowed in the {profile} profile", rule.location,
-                                  ("R4 reasons with positive rules only",)))
+            out.append(
+                Diagnostic(
+                    f"constraint '{rule}' is not allowed in the {profile} profile",
+                    rule.location,
+                    ("R4 reasons with positive rules only",),
+                )
+            )
         for lit in rule.body:
             if lit.negated:
-                out.append(Diagnostic(f"negation '{lit}' is not allowed in the {profile} profile",
-                                      lit.element.location, ("R4 reasons with positive rules only",)))
+                out.append(
+                    Diagnostic(
+                        f"negation '{lit}' is not allowed in the {profile} profile",
+                        lit.element.location,
+                        ("R4 reasons with positive rules only",),
+                    )
+                )
     return out
 
 
@@ -276,15 +347,27 @@ def _check_diamond_only(analysis: Analysis, profile: str) -> list:
     out = []
     for rule in analysis.program.proper_rules:
         if rule.head is not None and rule.head.time is not None:
-            out.append(Diagnostic(f"@-head '{rule.head}' is not allowed in the {profile} profile", rule.location,
-                                  ("R4 derives triples at the evaluation time only",)))
-    for _, lit, el in _body_windows(analysis.program):
+            out.append(
+                Diagnostic(
+                    f"@-head '{rule.head}' is not allowed in the {profile} profile",
+                    rule.location,
+                    ("R4 derives triples at the evaluation time only",),
+                )
+            )
+    for _, _lit, el in _body_windows(analysis.program):
         if el.modality == ast.NOW:
             continue
         if el.modality != ast.DIAMOND or el.window.is_tuple:
-            out.append(Diagnostic(f"window atom '{el}' is not allowed in the {profile} profile", el.location,
-                                  ("R4 reads the stream through one sliding time window: only "
-                                   "'p in [n]' (a diamond over a time window)",)))
+            out.append(
+                Diagnostic(
+                    f"window atom '{el}' is not allowed in the {profile} profile",
+                    el.location,
+                    (
+                        "R4 reads the stream through one sliding time window: only "
+                        "'p in [n]' (a diamond over a time window)",
+                    ),
+                )
+            )
     return out
 
 
@@ -296,9 +379,15 @@ def _check_one_range(analysis: Analysis, profile: str) -> list:
     if len(sizes) <= 1:
         return []
     first, *others = sizes.items()
-    return [Diagnostic(f"window '{el}' has range {n}, but '{first[1]}' has range {first[0]}: the {profile} "
-                       "profile allows one window range", el.location,
-                       ("R4 keeps one sliding window over the stream",)) for n, el in others]
+    return [
+        Diagnostic(
+            f"window '{el}' has range {n}, but '{first[1]}' has range {first[0]}: the {profile} "
+            "profile allows one window range",
+            el.location,
+            ("R4 keeps one sliding window over the stream",),
+        )
+        for n, el in others
+    ]
 
 
 def _check_no_recursion(analysis: Analysis, profile: str) -> list:
@@ -308,16 +397,27 @@ def _check_no_recursion(analysis: Analysis, profile: str) -> list:
         adj.setdefault(e.head, []).append(e.body)
     comps = strongly_connected(sorted(analysis.intensional), adj)
     comp_of = {p: i for i, comp in enumerate(comps) for p in comp}
-    return [Diagnostic(f"'{e.head}' depends on '{e.element}' recursively: the {profile} profile allows no "
-                       "recursion", e.element.location,
-                       (f"predicates on the cycle: {', '.join(comps[comp_of[e.head]])}",
-                        "CQL queries are views over streams and relations, never defined through themselves"))
-            for e in edges if comp_of[e.head] == comp_of[e.body]]
+    return [
+        Diagnostic(
+            f"'{e.head}' depends on '{e.element}' recursively: the {profile} profile allows no recursion",
+            e.element.location,
+            (
+                f"predicates on the cycle: {', '.join(comps[comp_of[e.head]])}",
+                "CQL queries are views over streams and relations, never defined through themselves",
+            ),
+        )
+        for e in edges
+        if comp_of[e.head] == comp_of[e.body]
+    ]
 
 
-_CHECKS = {"stratified": _check_stratified, "positive": _check_positive,
-           "diamond_only": _check_diamond_only, "one_range": _check_one_range,
-           "no_recursion": _check_no_recursion}
+_CHECKS = {
+    "stratified": _check_stratified,
+    "positive": _check_positive,
+    "diamond_only": _check_diamond_only,
+    "one_range": _check_one_range,
+    "no_recursion": _check_no_recursion,
+}
 
 
 def program_problems(semantics: Semantics, analysis: Analysis) -> list:
@@ -329,18 +429,21 @@ def program_problems(semantics: Semantics, analysis: Analysis) -> list:
     if semantics.window_bounds is WindowBounds.HALF_OPEN:
         for _, _, el in _body_windows(analysis.program):
             if el.window is not None and not el.window.is_tuple and analysis.size(el.window) == 0:
-                out.append(Diagnostic(f"window '{el.window}' is empty under half-open window bounds",
-                                      el.window.location or el.location,
-                                      ("(t-n, t] holds n time points: use a window of at least one",)))
+                out.append(
+                    Diagnostic(
+                        f"window '{el.window}' is empty under half-open window bounds",
+                        el.window.location or el.location,
+                        ("(t-n, t] holds n time points: use a window of at least one",),
+                    )
+                )
     return out
 
 
-def check_program(semantics: Semantics, analysis: Analysis, source: Optional[str] = None) -> None:
+def check_program(semantics: Semantics, analysis: Analysis, source: str | None = None) -> None:
     """Raise :class:`ProgramError` (status 2) listing :func:`program_problems`, if any."""
     problems = program_problems(semantics, analysis)
     if problems:
         raise ProgramError(problems, source=source)
-
 
 
 def under(semantics: Semantics, analysis: Analysis) -> Analysis:

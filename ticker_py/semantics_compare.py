@@ -26,8 +26,8 @@ window_bounds  1
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Optional, Sequence, Union
 
 from .analysis import Analysis
 from .api import Reasoner, load_program, records_from
@@ -51,7 +51,7 @@ class SemanticsRow:
         """The labels of the runs whose answers differ here, two by two."""
         labels = list(self.answers)
         for i, a in enumerate(labels):
-            for b in labels[i + 1:]:
+            for b in labels[i + 1 :]:
                 if _key(self.answers[a]) != _key(self.answers[b]):
                     yield a, b
 
@@ -77,15 +77,26 @@ class SemanticsComparison:
         stream; pins as ``"a at T"``), for tables and plots of which atoms hold when."""
         import pandas as pd
 
-        rows = [(label, row.t, k, atom)
-                for row in self.rows for label, models in row.answers.items()
-                for k, m in enumerate(models or ()) for atom in m.sorted_atoms() + m.sorted_pinned()]
+        rows = [
+            (label, row.t, k, atom)
+            for row in self.rows
+            for label, models in row.answers.items()
+            for k, m in enumerate(models or ())
+            for atom in m.sorted_atoms() + m.sorted_pinned()
+        ]
         return pd.DataFrame(rows, columns=["run", "t", "model", "atom"])
 
 
-def compare_semantics(program, stream, semantics: Sequence[Union[str, Semantics]],
-                      engines: Sequence[str] = ("auto",), models: int = 0, every: str = "time",
-                      until: Optional[int] = None, clock: Union[str, int] = "1s") -> SemanticsComparison:
+def compare_semantics(
+    program,
+    stream,
+    semantics: Sequence[str | Semantics],
+    engines: Sequence[str] = ("auto",),
+    models: int = 0,
+    every: str = "time",
+    until: int | None = None,
+    clock: str | int = "1s",
+) -> SemanticsComparison:
     """Run ``program`` (source, path or :class:`Analysis`) over ``stream`` under every semantics
     on every engine (see module doc).
 
@@ -109,7 +120,7 @@ def compare_semantics(program, stream, semantics: Sequence[Union[str, Semantics]
     labels = list(runs)
     dims = {}
     for i, a in enumerate(labels):
-        for b in labels[i + 1:]:
+        for b in labels[i + 1 :]:
             dims.setdefault(_dimension(runs[a][0], runs[b][0]), set()).add((a, b))
     summary = {dim: sum(1 for row in rows if any(p in pairs for p in row.pairs())) for dim, pairs in dims.items()}
     return SemanticsComparison(runs, rows, summary)
@@ -152,12 +163,26 @@ def format_text(cmp: SemanticsComparison, max_diffs: int = 20) -> str:
 
 def format_json(cmp: SemanticsComparison) -> str:
     """JSON Lines: one object per time point, then ``{"summary": ...}``."""
+
     def models_json(models):
         return None if models is None else [m.sorted_atoms() + m.sorted_pinned() for m in models]
 
-    lines = [json.dumps({"t": row.t, "differs": row.differs,
-                         "answers": {label: models_json(models) for label, models in row.answers.items()}})
-             for row in cmp.rows]
-    lines.append(json.dumps({"summary": cmp.summary, "runs": {label: {"semantics": str(sem), "engine": eng}
-                                                              for label, (sem, eng) in cmp.runs.items()}}))
+    lines = [
+        json.dumps(
+            {
+                "t": row.t,
+                "differs": row.differs,
+                "answers": {label: models_json(models) for label, models in row.answers.items()},
+            }
+        )
+        for row in cmp.rows
+    ]
+    lines.append(
+        json.dumps(
+            {
+                "summary": cmp.summary,
+                "runs": {label: {"semantics": str(sem), "engine": eng} for label, (sem, eng) in cmp.runs.items()},
+            }
+        )
+    )
     return "\n".join(lines)

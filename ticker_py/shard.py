@@ -36,8 +36,8 @@ from __future__ import annotations
 
 import itertools
 import pickle
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Optional
 
 from .analysis import Analysis
 from .analysis.sharding import ShardPlan, shard_of, shard_plan
@@ -48,16 +48,31 @@ from .streams.model import Model, Record, Result, time_points
 from .streams.readers import StreamChecker
 from .syntax.ground_atoms import GroundSyntaxError, parse_ground_atom
 
-__all__ = ["ShardOptions", "plan_for", "MAX_SHARDS", "check_shards", "check_run", "shard_targets", "split_stream", "needs_owner_filter",
-           "evaluate_shard", "merge_shards", "run_sharded_local", "analysis_of",
-           "STATE", "MODEL", "NONE", "ERROR"]
+__all__ = [
+    "ShardOptions",
+    "plan_for",
+    "MAX_SHARDS",
+    "check_shards",
+    "check_run",
+    "shard_targets",
+    "split_stream",
+    "needs_owner_filter",
+    "evaluate_shard",
+    "merge_shards",
+    "run_sharded_local",
+    "analysis_of",
+    "STATE",
+    "MODEL",
+    "NONE",
+    "ERROR",
+]
 
 # kinds of the rows a shard reports, one row per (shard, t) (models != 1: per model):
 # (shard, t, model, kind, n, added, removed, pins_added, pins_removed, message)
-STATE = 0   # models=1: atoms added/removed since the previous time point (pickled atoms / (atom, T) pins)
-MODEL = 1   # models != 1: answer stream number `model`, whole, in `added` / `pins_added`
-NONE = 2    # no answer stream at t
-ERROR = 3   # the shard's stream was refused at t: `message`
+STATE = 0  # models=1: atoms added/removed since the previous time point (pickled atoms / (atom, T) pins)
+MODEL = 1  # models != 1: answer stream number `model`, whole, in `added` / `pins_added`
+NONE = 2  # no answer stream at t
+ERROR = 3  # the shard's stream was refused at t: `message`
 # n: the number of stream atoms the shard owns at t (on the first row of (shard, t))
 
 
@@ -66,12 +81,13 @@ class ShardOptions:
     """How to shard a run: ``shards`` (None with Spark: its default parallelism), in Spark
     tasks (``spark``, on ``master``) or one after another in this process."""
 
-    shards: Optional[int] = None
+    shards: int | None = None
     spark: bool = False
     master: str = "local[2]"
 
 
 # ------------------------------------------------------------------ planning and splitting
+
 
 def analysis_of(program, clock="1s") -> Analysis:
     """``program`` analysed (text, a path or an AST), or as is if it is an Analysis."""
@@ -84,8 +100,11 @@ def plan_for(analysis: Analysis) -> ShardPlan:
     """The shard plan, or :class:`UsageError` with its reason if the program cannot be sharded."""
     plan = shard_plan(analysis)
     if not plan.shardable:
-        raise UsageError(Diagnostic(f"this program cannot be evaluated in shards: {plan.reason}",
-                                    notes=("run it without --shards/--spark",)))
+        raise UsageError(
+            Diagnostic(
+                f"this program cannot be evaluated in shards: {plan.reason}", notes=("run it without --shards/--spark",)
+            )
+        )
     return plan
 
 
@@ -98,11 +117,15 @@ def check_shards(shards: int) -> None:
     if type(shards) is not int or shards < 1:
         raise UsageError(Diagnostic(f"--shards must be an integer >= 1, not {shards!r}"))
     if shards > MAX_SHARDS:
-        raise UsageError(Diagnostic(f"--shards must be at most {MAX_SHARDS}, not {shards}",
-                                    notes=("each shard evaluates every time point with its own reasoner",)))
+        raise UsageError(
+            Diagnostic(
+                f"--shards must be at most {MAX_SHARDS}, not {shards}",
+                notes=("each shard evaluates every time point with its own reasoner",),
+            )
+        )
 
 
-def check_run(models: int, until: Optional[int]) -> None:
+def check_run(models: int, until: int | None) -> None:
     """Refuse a ``models`` that is not an integer >= 0 and an ``until`` that is not None or one."""
     if type(models) is not int or models < 0:
         raise UsageError(Diagnostic(f"--models must be an integer >= 0, not {models!r}"))
@@ -116,8 +139,14 @@ def shard_targets(atom: tuple, key: dict, shards: int):
     return range(shards) if s is None else (s,)
 
 
-def split_stream(records: Iterable[Record], analysis: Analysis, key: dict, shards: int,
-                 until: Optional[int] = None, max_gap: Optional[int] = MAX_GAP):
+def split_stream(
+    records: Iterable[Record],
+    analysis: Analysis,
+    key: dict,
+    shards: int,
+    until: int | None = None,
+    max_gap: int | None = MAX_GAP,
+):
     """Split a stream on the driver: ``(rows, last, error)``.
 
     ``rows[s]`` lists ``(t, c, atom)`` of shard s in stream order (c = the global arrival
@@ -144,6 +173,7 @@ def split_stream(records: Iterable[Record], analysis: Analysis, key: dict, shard
 
 # ------------------------------------------------------------------ one shard
 
+
 def needs_owner_filter(analysis: Analysis, key: dict) -> bool:
     """Can a shard derive a keyed atom whose key value belongs to another shard?
 
@@ -153,15 +183,25 @@ def needs_owner_filter(analysis: Analysis, key: dict) -> bool:
     for rule in analysis.program.proper_rules:
         if rule.head is None or rule.head.atom.predicate not in key:
             continue
-        if not any(not lit.negated and not lit.is_comparison and lit.element.atom.predicate in key
-                   for lit in rule.body):
+        if not any(
+            not lit.negated and not lit.is_comparison and lit.element.atom.predicate in key for lit in rule.body
+        ):
             return True
     return False
 
 
-def evaluate_shard(analysis: Analysis, key: dict, shard: int, shards: int, rows: Iterable,
-                   last: int, engine: str = "auto", models: int = 1, show: str = "derived",
-                   inertia: bool = False) -> Iterator[tuple]:
+def evaluate_shard(
+    analysis: Analysis,
+    key: dict,
+    shard: int,
+    shards: int,
+    rows: Iterable,
+    last: int,
+    engine: str = "auto",
+    models: int = 1,
+    show: str = "derived",
+    inertia: bool = False,
+) -> Iterator[tuple]:
     """Evaluate one shard over time points 0..last; yields its report rows without the shard:
     ``(t, model, kind, n, added, removed, pins_added, pins_removed, message)`` (see the kinds).
 
@@ -196,8 +236,7 @@ def evaluate_shard(analysis: Analysis, key: dict, shard: int, shards: int, rows:
                     try:
                         atom = parse_ground_atom(atom)
                     except GroundSyntaxError as err:
-                        raise StreamError(Diagnostic(f"bad atom '{atom}' at time {t}: {err.message}")) \
-                            from None
+                        raise StreamError(Diagnostic(f"bad atom '{atom}' at time {t}: {err.message}")) from None
                 if atom not in seen:
                     seen.add(atom)
                     atoms.append(atom)
@@ -206,7 +245,7 @@ def evaluate_shard(analysis: Analysis, key: dict, shard: int, shards: int, rows:
                 counts[t] = n
             yield Record(t, tuple(atoms), f"<shard {shard}>", 0)
 
-    if last < 0:   # no time point was accepted: nothing to evaluate
+    if last < 0:  # no time point was accepted: nothing to evaluate
         return
     prev_atoms, prev_pins = frozenset(), frozenset()
     results = reasoner.feed(records(), until=last)
@@ -226,20 +265,37 @@ def evaluate_shard(analysis: Analysis, key: dict, shard: int, shards: int, rows:
                 kind = STATE
             else:
                 atoms, pins, kind = frozenset(), frozenset(), NONE
-            yield (t, 0, kind, n, [dumps(a) for a in owned(atoms - prev_atoms)],
-                   [dumps(a) for a in owned(prev_atoms - atoms)],
-                   [dumps(p) for p in owned_pins(pins - prev_pins)],
-                   [dumps(p) for p in owned_pins(prev_pins - pins)], None)
+            yield (
+                t,
+                0,
+                kind,
+                n,
+                [dumps(a) for a in owned(atoms - prev_atoms)],
+                [dumps(a) for a in owned(prev_atoms - atoms)],
+                [dumps(p) for p in owned_pins(pins - prev_pins)],
+                [dumps(p) for p in owned_pins(prev_pins - pins)],
+                None,
+            )
             prev_atoms, prev_pins = atoms, pins
         elif not res.models:
             yield t, 0, NONE, n, [], [], [], [], None
         else:
             for i, m in enumerate(res.models):
-                yield (t, i, MODEL, n if i == 0 else 0, [dumps(a) for a in owned(m.atoms)], [],
-                       [dumps(p) for p in owned_pins(m.pinned)], [], None)
+                yield (
+                    t,
+                    i,
+                    MODEL,
+                    n if i == 0 else 0,
+                    [dumps(a) for a in owned(m.atoms)],
+                    [],
+                    [dumps(p) for p in owned_pins(m.pinned)],
+                    [],
+                    None,
+                )
 
 
 # ------------------------------------------------------------------ merging
+
 
 class _Merger:
     """Turns the shards' rows of one time point after the other into Results."""
@@ -247,7 +303,7 @@ class _Merger:
     def __init__(self, shards: int, models: int):
         self.shards, self.models = shards, models
         self.c = 0
-        self.mult: dict = {}    # models=1: atom or (atom, T) pin -> number of shards holding it
+        self.mult: dict = {}  # models=1: atom or (atom, T) pin -> number of shards holding it
         self.live: set = set()  # models=1: atoms at t held by some shard
         self.pins: set = set()  # models=1: pins held by some shard
 
@@ -275,7 +331,7 @@ class _Merger:
         """``rows``: ``(shard, model, kind, n, added, removed, pins_added, pins_removed, message)``."""
         none = False
         per_shard = [[] for _ in range(self.shards)]
-        for shard, model, kind, n, added, removed, pins_added, pins_removed, message in rows:
+        for shard, _model, kind, n, added, removed, pins_added, pins_removed, message in rows:
             self.c += n or 0
             if kind == ERROR:
                 raise StreamError(Diagnostic(f"{message} (in shard {shard})"))
@@ -287,8 +343,9 @@ class _Merger:
                 self._add(pins_added or (), self.pins)
                 self._remove(pins_removed or (), self.pins)
             elif kind == MODEL:
-                per_shard[shard].append((frozenset(map(pickle.loads, added or ())),
-                                         frozenset(map(pickle.loads, pins_added or ()))))
+                per_shard[shard].append(
+                    (frozenset(map(pickle.loads, added or ())), frozenset(map(pickle.loads, pins_added or ())))
+                )
         if none:
             return Result(t, self.c, ())
         if self.models == 1:
@@ -325,9 +382,19 @@ def merge_shards(rows: Iterable[tuple], shards: int, last: int, models: int = 1)
 
 # ------------------------------------------------------------------ in-process run
 
-def run_sharded_local(program, stream, shards: int, engine: str = "auto", models: int = 1,
-                      show: str = "derived", until: Optional[int] = None, clock="1s",
-                      inertia: bool = False, max_gap: Optional[int] = MAX_GAP) -> Iterator[Result]:
+
+def run_sharded_local(
+    program,
+    stream,
+    shards: int,
+    engine: str = "auto",
+    models: int = 1,
+    show: str = "derived",
+    until: int | None = None,
+    clock="1s",
+    inertia: bool = False,
+    max_gap: int | None = MAX_GAP,
+) -> Iterator[Result]:
     """The sharded run without Spark: split, evaluate the shards one after another, merge.
 
     The same functions as the Spark run; useful to check a partitioning and in tests.
@@ -342,10 +409,12 @@ def run_sharded_local(program, stream, shards: int, engine: str = "auto", models
 
 def _local(analysis, key, records, shards, engine, models, show, until, inertia, max_gap=MAX_GAP):
     rows, last, error = split_stream(records, analysis, key, shards, until, max_gap)
-    out = [(s, *row) for s in range(shards)
-           for row in evaluate_shard(analysis, key, s, shards, rows[s], last, engine, models, show, inertia)]
+    out = [
+        (s, *row)
+        for s in range(shards)
+        for row in evaluate_shard(analysis, key, s, shards, rows[s], last, engine, models, show, inertia)
+    ]
     out.sort(key=lambda r: r[1])
     yield from merge_shards(out, shards, last, models)
     if error is not None:
         raise error
-

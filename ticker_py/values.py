@@ -12,8 +12,17 @@ import re
 
 from . import ast
 
-__all__ = ["format_atom", "format_term", "term_key", "from_ast_term", "from_ast_atom",
-           "to_ast_atom", "signature", "SURROGATE", "UNHOLDABLE"]
+__all__ = [
+    "format_atom",
+    "format_term",
+    "term_key",
+    "from_ast_term",
+    "from_ast_atom",
+    "to_ast_atom",
+    "signature",
+    "SURROGATE",
+    "UNHOLDABLE",
+]
 
 #: a lone surrogate: a character of a Python string that has no UTF-8 form, so no output can write it
 SURROGATE = re.compile("[\ud800-\udfff]")
@@ -57,7 +66,7 @@ def term_key(term):
         return (0, term)
     if t is str:
         if term.startswith('"'):
-            return (2, _unquote(term))   # clingo orders strings by their content, not their escapes
+            return (2, _unquote(term))  # clingo orders strings by their content, not their escapes
         return (1, term)
     return (3, len(term) - 1, term[0], tuple(term_key(a) for a in term[1:]))
 

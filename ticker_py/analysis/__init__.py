@@ -9,7 +9,6 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Optional
 
 from .. import ast
 from ..errors import Diagnostic, ProgramError
@@ -50,7 +49,7 @@ class Analysis:
     negative_cycle: tuple
     has_constraints: bool
     window_sizes: dict
-    lookback: Optional[int]
+    lookback: int | None
     tuple_lookback: int
     clock_ms: int
     choice: frozenset
@@ -64,8 +63,7 @@ class Analysis:
     @property
     def engines(self) -> tuple:
         """Engines that can run this program."""
-        native = (self.fragment in (POSITIVE, STRATIFIED) and not self.has_constraints
-                  and not self.interval_rules)
+        native = self.fragment in (POSITIVE, STRATIFIED) and not self.has_constraints and not self.interval_rules
         return ("native", "incremental", "clingo") if native else ("incremental", "clingo")
 
 
@@ -78,26 +76,28 @@ def window_points(window: ast.Window, clock_ms: int = 1000) -> int:
         return window.size
     total = window.size * ast.UNITS[window.unit]
     if total % clock_ms:
-        raise ProgramError.at(window.location,
-                              f"window {window} is not a whole number of time points",
-                              f"one time point lasts {clock_ms} ms (--clock)")
+        raise ProgramError.at(
+            window.location,
+            f"window {window} is not a whole number of time points",
+            f"one time point lasts {clock_ms} ms (--clock)",
+        )
     return total // clock_ms
 
 
-def analyse(program: ast.Program, clock_ms: int = 1000, source: Optional[str] = None) -> Analysis:
+def analyse(program: ast.Program, clock_ms: int = 1000, source: str | None = None) -> Analysis:
     """Check a program and compute its analysis; raises :class:`ProgramError` listing every problem."""
-    with paused_gc():                       # it builds no cycles: see paused_gc
+    with paused_gc():  # it builds no cycles: see paused_gc
         return _analyse(program, clock_ms, source)
 
 
-def _analyse(program: ast.Program, clock_ms: int, source: Optional[str]) -> Analysis:
+def _analyse(program: ast.Program, clock_ms: int, source: str | None) -> Analysis:
     program, interval_rules = _plain_terms(program)
     sigs: dict = {}
     heads: set = set()
-    diags: list = []                                # safety and windows, rule by rule
-    tuple_windows: list = []                        # (where in diags, extended atom): checked once heads are known
+    diags: list = []  # safety and windows, rule by rule
+    tuple_windows: list = []  # (where in diags, extended atom): checked once heads are known
     sizes: dict = {}
-    lookback: Optional[int] = 0
+    lookback: int | None = 0
     tuple_lookback = 0
     has_negation = has_constraints = mixed_arity = False
     comparison, at = ast.Comparison, ast.AT
@@ -111,7 +111,7 @@ def _analyse(program: ast.Program, clock_ms: int, source: Optional[str]) -> Anal
             arity = len(atom.args)
             mixed_arity |= sigs.setdefault(atom.predicate, arity) != arity
             if not body and head.time is None:
-                continue                            # a fact: background_atoms checks it
+                continue  # a fact: background_atoms checks it
             heads.add(atom.predicate)
         check_safety(rule, diags)
         for lit in body:
@@ -128,7 +128,7 @@ def _analyse(program: ast.Program, clock_ms: int, source: Optional[str]) -> Anal
                 if ext.modality == at:
                     lookback = None
                 continue
-            n = sizes.get(window)                   # equal windows have equal sizes: computed once
+            n = sizes.get(window)  # equal windows have equal sizes: computed once
             if n is None:
                 try:
                     n = sizes[window] = window_points(window, clock_ms)
@@ -143,11 +143,15 @@ def _analyse(program: ast.Program, clock_ms: int, source: Optional[str]) -> Anal
     intensional = frozenset(heads)
     for where, ext in reversed(tuple_windows):
         if ext.atom.predicate in intensional:
-            diags.insert(where, Diagnostic(
-                f"tuple window over intensional predicate '{ext.atom.predicate}/{len(ext.atom.args)}'",
-                ext.location,
-                ("a tuple window counts input atoms: only extensional (stream) predicates may appear in it",)))
-    first: list = []                                # the diagnostics' order: arities, facts, then rules
+            diags.insert(
+                where,
+                Diagnostic(
+                    f"tuple window over intensional predicate '{ext.atom.predicate}/{len(ext.atom.args)}'",
+                    ext.location,
+                    ("a tuple window counts input atoms: only extensional (stream) predicates may appear in it",),
+                ),
+            )
+    first: list = []  # the diagnostics' order: arities, facts, then rules
     if mixed_arity:
         sigs = signatures(program, first)
     background = background_atoms(program, first)
@@ -166,12 +170,24 @@ def _analyse(program: ast.Program, clock_ms: int, source: Optional[str]) -> Anal
     else:
         fragment = POSITIVE
     return Analysis(
-        program=program, signatures=sigs, intensional=intensional,
-        extensional=frozenset(sigs) - intensional, background=background, strata=tuple(strata),
-        fragment=fragment, negative_cycle=tuple(bad), has_constraints=has_constraints,
-        window_sizes=sizes, lookback=lookback, tuple_lookback=tuple_lookback, clock_ms=clock_ms,
-        choice=choice, lower=lower, upper=upper,
-        interval_rules=interval_rules)
+        program=program,
+        signatures=sigs,
+        intensional=intensional,
+        extensional=frozenset(sigs) - intensional,
+        background=background,
+        strata=tuple(strata),
+        fragment=fragment,
+        negative_cycle=tuple(bad),
+        has_constraints=has_constraints,
+        window_sizes=sizes,
+        lookback=lookback,
+        tuple_lookback=tuple_lookback,
+        clock_ms=clock_ms,
+        choice=choice,
+        lower=lower,
+        upper=upper,
+        interval_rules=interval_rules,
+    )
 
 
 def _plain_terms(program: ast.Program) -> tuple:

@@ -7,8 +7,15 @@ from typing import NamedTuple
 from .. import ast
 from ..errors import Diagnostic
 
-__all__ = ["Edge", "dependency_edges", "strongly_connected", "stratify", "check_box_cycles",
-           "choice_predicates", "split_predicates"]
+__all__ = [
+    "Edge",
+    "dependency_edges",
+    "strongly_connected",
+    "stratify",
+    "check_box_cycles",
+    "choice_predicates",
+    "split_predicates",
+]
 
 
 class Edge(NamedTuple):
@@ -46,7 +53,7 @@ def strongly_connected(nodes, edges) -> list:
     for root in nodes:
         if root in index:
             continue
-        if root not in edges:                     # depends on nothing: an SCC of its own, at once
+        if root not in edges:  # depends on nothing: an SCC of its own, at once
             index[root] = low[root] = counter
             counter += 1
             out.append((root,))
@@ -139,8 +146,13 @@ def check_box_cycles(intensional, edges, diagnostics: list) -> None:
     for e in edges:
         if e.box and not e.negative and comp_of[e.head] == comp_of[e.body]:
             cycle = comps[comp_of[e.head]]
-            diagnostics.append(Diagnostic(
-                f"positive cycle through a box window: '{e.head}' depends on '{e.element}'",
-                e.element.location,
-                (f"predicates on the cycle: {', '.join(cycle)}",
-                 "a box window atom may not depend positively on the rule's own head")))
+            diagnostics.append(
+                Diagnostic(
+                    f"positive cycle through a box window: '{e.head}' depends on '{e.element}'",
+                    e.element.location,
+                    (
+                        f"predicates on the cycle: {', '.join(cycle)}",
+                        "a box window atom may not depend positively on the rule's own head",
+                    ),
+                )
+            )

@@ -42,11 +42,16 @@ def signatures(program: ast.Program, diagnostics: list) -> dict:
         known = seen.setdefault(atom.predicate, arity)
         if known != arity:
             other = next(a for a in atoms if a.predicate == atom.predicate)
-            diagnostics.append(Diagnostic(
-                f"predicate '{atom.predicate}' used with arity {arity} and {known}",
-                atom.location,
-                (f"{other.location}: first used as '{atom.predicate}/{known}' here",
-                 "a predicate is identified by its name: use one arity per name")))
+            diagnostics.append(
+                Diagnostic(
+                    f"predicate '{atom.predicate}' used with arity {arity} and {known}",
+                    atom.location,
+                    (
+                        f"{other.location}: first used as '{atom.predicate}/{known}' here",
+                        "a predicate is identified by its name: use one arity per name",
+                    ),
+                )
+            )
     return seen
 
 
@@ -62,9 +67,13 @@ def background_atoms(program: ast.Program, diagnostics: list) -> tuple:
         atom = rule.head.atom
         if ast.atom_variables(atom):
             var = sorted(ast.atom_variables(atom))[0]
-            diagnostics.append(Diagnostic(
-                f"unsafe variable '{var}' in a fact", atom.location,
-                ("a fact must be ground: it holds at every time point",)))
+            diagnostics.append(
+                Diagnostic(
+                    f"unsafe variable '{var}' in a fact",
+                    atom.location,
+                    ("a fact must be ground: it holds at every time point",),
+                )
+            )
             continue
         choices = []
         ok = True
@@ -76,10 +85,16 @@ def background_atoms(program: ast.Program, diagnostics: list) -> tuple:
                 values = ()
             size *= len(values or ())
             if values == () or size > MAX_FACT_ATOMS:
-                diagnostics.append(Diagnostic(
-                    f"fact '{atom}' has more than {MAX_FACT_ATOMS:,} instances", atom.location,
-                    ("intervals in facts are expanded when the program is loaded",
-                     "give large domains as a stream or background file instead")))
+                diagnostics.append(
+                    Diagnostic(
+                        f"fact '{atom}' has more than {MAX_FACT_ATOMS:,} instances",
+                        atom.location,
+                        (
+                            "intervals in facts are expanded when the program is loaded",
+                            "give large domains as a stream or background file instead",
+                        ),
+                    )
+                )
                 ok = False
                 break
             if values is None:

@@ -47,8 +47,7 @@ def bound_variables(rule: ast.Rule) -> set:
         changed = False
         for cmp in assignments:
             for var, expr in ((cmp.left, cmp.right), (cmp.right, cmp.left)):
-                if (isinstance(var, ast.Variable) and var.name not in bound
-                        and ast.term_variables(expr) <= bound):
+                if isinstance(var, ast.Variable) and var.name not in bound and ast.term_variables(expr) <= bound:
                     bound.add(var.name)
                     changed = True
     return bound
@@ -87,18 +86,24 @@ def check_safety(rule: ast.Rule, diagnostics: list) -> None:
     for name in sorted(unsafe_variables(rule)):
         if name.startswith("_") and name.strip("_") == "":
             continue
-        diagnostics.append(Diagnostic(
-            f"unsafe variable '{name}'", _first_location(rule, name),
-            (f"in rule: {rule}",
-             "a variable must occur in a positive body atom (not only under 'not', in comparisons"
-             " or in arithmetic), or be assigned with 'V = expression' from bound variables")))
+        diagnostics.append(
+            Diagnostic(
+                f"unsafe variable '{name}'",
+                _first_location(rule, name),
+                (
+                    f"in rule: {rule}",
+                    "a variable must occur in a positive body atom (not only under 'not', in comparisons"
+                    " or in arithmetic), or be assigned with 'V = expression' from bound variables",
+                ),
+            )
+        )
 
 
 def unsafe_variables(rule: ast.Rule) -> set:
     """``rule_variables(rule) - bound_variables(rule)`` in one walk: the variables a positive
     atom binds at a plain argument need no second look."""
     bound: set = set()
-    rest: list = []                                 # terms whose variables must be bound
+    rest: list = []  # terms whose variables must be bound
     assignments = False
     head = rule.head
     if head is not None:

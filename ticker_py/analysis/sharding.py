@@ -31,7 +31,6 @@ from __future__ import annotations
 import itertools
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Optional
 
 from .. import ast
 from ..syntax.fast import paused_gc
@@ -39,15 +38,15 @@ from . import Analysis
 
 __all__ = ["ShardPlan", "shard_plan", "sharding_report", "shard_of"]
 
-MAX_STEPS = 200_000         # search budget: key assignments tried
-MAX_SUBSET_WORK = 50_000    # search budget: smaller key sets tried x rules
+MAX_STEPS = 200_000  # search budget: key assignments tried
+MAX_SUBSET_WORK = 50_000  # search budget: smaller key sets tried x rules
 
 
 @dataclass(frozen=True)
 class ShardPlan:
     """``key`` maps keyed predicates to their key argument (0-based); None if not shardable."""
 
-    key: Optional[dict]
+    key: dict | None
     reason: str = ""
     broadcast: frozenset = field(default_factory=frozenset)
 
@@ -58,8 +57,11 @@ class ShardPlan:
 
 def _keyed_atoms(rule: ast.Rule, keyed) -> list:
     """The rule's body atoms over keyed predicates, then its head atom if that is keyed too."""
-    atoms = [lit.element.atom for lit in rule.body
-             if type(lit.element) is not ast.Comparison and lit.element.atom.predicate in keyed]
+    atoms = [
+        lit.element.atom
+        for lit in rule.body
+        if type(lit.element) is not ast.Comparison and lit.element.atom.predicate in keyed
+    ]
     if atoms and rule.head is not None and rule.head.atom.predicate in keyed:
         atoms.append(rule.head.atom)
     return atoms
@@ -71,8 +73,8 @@ class _Program:
     def __init__(self, analysis: Analysis):
         self.analysis = analysis
         self.rules = [r for r in analysis.program.proper_rules]
-        self.heads = defaultdict(set)            # body predicate -> heads of rules it occurs in
-        self.bodies = defaultdict(set)           # head predicate -> its rules' body predicates
+        self.heads = defaultdict(set)  # body predicate -> heads of rules it occurs in
+        self.bodies = defaultdict(set)  # head predicate -> its rules' body predicates
         for rule in self.rules:
             if rule.head is None:
                 continue
@@ -111,7 +113,7 @@ def shard_plan(analysis: Analysis) -> ShardPlan:
     others broadcast); the search is bounded (``MAX_STEPS``, ``MAX_SUBSET_WORK``) and says
     so when it gives up.
     """
-    with paused_gc():                       # many sets, no cycles: see paused_gc
+    with paused_gc():  # many sets, no cycles: see paused_gc
         return _shard_plan(analysis)
 
 
@@ -134,8 +136,7 @@ def _shard_plan(analysis: Analysis) -> ShardPlan:
     for size in range(len(candidates), 0, -1):
         for subset in itertools.combinations(candidates, size):
             if budget <= 0:
-                return ShardPlan(None, f"{first_reason} (search for a smaller key set stopped after "
-                                       f"{tries} tries)")
+                return ShardPlan(None, f"{first_reason} (search for a smaller key set stopped after {tries} tries)")
             budget -= 1
             key, _ = _find_key(prog, set(subset), explain=False)
             if key is not None:
@@ -152,8 +153,7 @@ def _find_key(prog: _Program, streamed: set, explain: bool = True):
         return None, f"'{zero[0]}/0' is derived from stream data but has no argument to key on"
     guessed = sorted({p for e in analysis.negative_cycle for p in (e.head, e.body)} - keyed)
     if guessed:
-        return None, (f"'{guessed[0]}' is guessed (on a negative cycle) but not keyed: shards could"
-                      " choose differently")
+        return None, (f"'{guessed[0]}' is guessed (on a negative cycle) but not keyed: shards could choose differently")
     groups = [atoms for atoms in (_keyed_atoms(r, keyed) for r in prog.rules) if atoms]
     key = _solve(sorted(keyed), {p: analysis.signatures[p] for p in keyed}, groups)
     if isinstance(key, dict):
@@ -162,15 +162,22 @@ def _find_key(prog: _Program, streamed: set, explain: bool = True):
         return None, "too many predicates to search for a key"
     if not explain:
         return None, ""
-    culprit = next((r for r, atoms in ((r, _keyed_atoms(r, keyed)) for r in prog.rules)
-                    if atoms and not isinstance(_solve(sorted({a.predicate for a in atoms}),
-                                                       {a.predicate: len(a.args) for a in atoms},
-                                                       [atoms]), dict)), None)
+    culprit = next(
+        (
+            r
+            for r, atoms in ((r, _keyed_atoms(r, keyed)) for r in prog.rules)
+            if atoms
+            and not isinstance(
+                _solve(sorted({a.predicate for a in atoms}), {a.predicate: len(a.args) for a in atoms}, [atoms]), dict
+            )
+        ),
+        None,
+    )
     detail = f": rule '{culprit}' joins keyed atoms on different variables" if culprit else ""
     return None, f"no key position fits every rule{detail}"
 
 
-def _var(atom: ast.Atom, position: int) -> Optional[str]:
+def _var(atom: ast.Atom, position: int) -> str | None:
     arg = atom.args[position]
     return arg.name if isinstance(arg, ast.Variable) else None
 
@@ -185,7 +192,7 @@ def _solve(preds: list, arity: dict, groups: list):
     first key as trying every assignment in order, in linear time on the usual programs.
     """
     domains = {p: set(range(arity[p])) for p in preds}
-    arcs = defaultdict(list)                       # pred -> [(its atom, other pred, other atom)]
+    arcs = defaultdict(list)  # pred -> [(its atom, other pred, other atom)]
     for atoms in groups:
         for atom in atoms:
             domains[atom.predicate] = {i for i in domains[atom.predicate] if _var(atom, i) is not None}
@@ -193,14 +200,14 @@ def _solve(preds: list, arity: dict, groups: list):
             arcs[a.predicate].append((a, b.predicate, b))
             arcs[b.predicate].append((b, a.predicate, a))
 
-    trail: list = []                               # (pred, its domain before a change), for undo
+    trail: list = []  # (pred, its domain before a change), for undo
 
     def propagate(todo) -> bool:
         queued = set(todo)
         while todo:
             q = todo.pop()
             queued.discard(q)
-            for other, p, atom in arcs.get(q, ()):       # p's atom must agree with q's other
+            for other, p, atom in arcs.get(q, ()):  # p's atom must agree with q's other
                 names = {_var(other, j) for j in domains[q]}
                 keep = {i for i in domains[p] if _var(atom, i) in names}
                 if keep == domains[p]:
@@ -216,16 +223,16 @@ def _solve(preds: list, arity: dict, groups: list):
 
     if any(not d for d in domains.values()) or not propagate(list(domains)):
         return None
-    frames: list = []                              # per assigned pred: [values, next index, trail mark]
+    frames: list = []  # per assigned pred: [values, next index, trail mark]
     steps, k = 0, 0
     while k < len(preds):
         if k == len(frames):
             frames.append([sorted(domains[preds[k]]), 0, len(trail)])
         values, index, mark = frames[k]
-        while len(trail) > mark:                   # undo the previous value's propagation
+        while len(trail) > mark:  # undo the previous value's propagation
             q, old = trail.pop()
             domains[q] = old
-        if index == len(values):                   # every value failed: back to the previous pred
+        if index == len(values):  # every value failed: back to the previous pred
             frames.pop()
             k -= 1
             if k < 0:
@@ -235,7 +242,7 @@ def _solve(preds: list, arity: dict, groups: list):
         steps += 1
         if steps > MAX_STEPS:
             return "budget"
-        if len(domains[preds[k]]) == 1:            # nothing changes: still arc consistent
+        if len(domains[preds[k]]) == 1:  # nothing changes: still arc consistent
             k += 1
             continue
         trail.append((preds[k], domains[preds[k]]))
@@ -245,7 +252,7 @@ def _solve(preds: list, arity: dict, groups: list):
     return {p: next(iter(domains[p])) for p in preds}
 
 
-def shard_of(atom: tuple, key: dict, shards: int) -> Optional[int]:
+def shard_of(atom: tuple, key: dict, shards: int) -> int | None:
     """The shard of a stream atom (None: not keyed, goes to every shard)."""
     pos = key.get(atom[0])
     if pos is None:

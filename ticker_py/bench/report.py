@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 from collections import OrderedDict
 from pathlib import Path
-from typing import Optional
 
 __all__ = ["ANCHORS", "TARGETS", "render_markdown", "plot_all", "cell"]
 
@@ -20,27 +19,55 @@ LASER_US = {"diamond": 50.6, "box": 40.4, "join": 103.7, "cooling": 41.1}
 NATIVE_TARGET_US = {"diamond": 2, "box": 3, "join": 5, "cooling": 3}
 TARGETS = [
     # (label, workload(s), params, engine, kind, limit)
-    *[(f"native {w} k=1000 n=100: ≤ {lim} µs/atom (Laser {LASER_US[w]})", (w,),
-       {"tp": 300, "window": 100, "rate": 1000}, "native", "us", lim) for w, lim in NATIVE_TARGET_US.items()],
-    ("incremental A at n=200 (tp=1000): ≤ 0.3 s", ("caching-time", "caching-tuple"),
-     {"tp": 1000, "window": 200}, "incremental", "s", 0.3),
-    ("incremental A (tp=1000): t_tick(n=200) / t_tick(n=20) ≤ 1.3", ("caching-time", "caching-tuple"),
-     {"tp": 1000, "window": 200}, "incremental", "ratio", 1.3),
-    ("incremental B at n=200 (tp=1000, one answer stream per tick like Ticker): ≤ 2 s and ≥ 5× clingo"
-     " (Ticker at n=40: 22.8 / 48.7 s)", ("b1", "b2"),
-     {"tp": 1000, "window": 200}, "incremental", "s5x", 2.0),
+    *[
+        (
+            f"native {w} k=1000 n=100: ≤ {lim} µs/atom (Laser {LASER_US[w]})",
+            (w,),
+            {"tp": 300, "window": 100, "rate": 1000},
+            "native",
+            "us",
+            lim,
+        )
+        for w, lim in NATIVE_TARGET_US.items()
+    ],
+    (
+        "incremental A at n=200 (tp=1000): ≤ 0.3 s",
+        ("caching-time", "caching-tuple"),
+        {"tp": 1000, "window": 200},
+        "incremental",
+        "s",
+        0.3,
+    ),
+    (
+        "incremental A (tp=1000): t_tick(n=200) / t_tick(n=20) ≤ 1.3",
+        ("caching-time", "caching-tuple"),
+        {"tp": 1000, "window": 200},
+        "incremental",
+        "ratio",
+        1.3,
+    ),
+    (
+        "incremental B at n=200 (tp=1000, one answer stream per tick like Ticker): ≤ 2 s and ≥ 5× clingo"
+        " (Ticker at n=40: 22.8 / 48.7 s)",
+        ("b1", "b2"),
+        {"tp": 1000, "window": 200},
+        "incremental",
+        "s5x",
+        2.0,
+    ),
 ]
 
 
 # ------------------------------------------------------------------ cells
 
-def _s(x: Optional[float]) -> str:
+
+def _s(x: float | None) -> str:
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return "–"
     return f"{x:.3g}" if x < 100 else f"{x:.0f}"
 
 
-def cell(run: Optional[dict], value: str = "t_total", unit: str = " s") -> str:
+def cell(run: dict | None, value: str = "t_total", unit: str = " s") -> str:
     """A table cell: the value, ``timeout (> X s)``, ``n/a`` or ``error``."""
     if run is None:
         return ""
@@ -53,7 +80,7 @@ def cell(run: Optional[dict], value: str = "t_total", unit: str = " s") -> str:
     return _s(run.get(value)) + unit
 
 
-def _checkpoint_cell(run: Optional[dict], tp: int) -> str:
+def _checkpoint_cell(run: dict | None, tp: int) -> str:
     if run is None:
         return ""
     if run["status"] in ("n/a", "error"):
@@ -74,15 +101,17 @@ def _variants(runs: list) -> list:
     return list(OrderedDict.fromkeys(r["variant"] for r in runs))
 
 
-def _find(runs, **match) -> Optional[dict]:
+def _find(runs, **match) -> dict | None:
     for r in runs:
-        if all((r["params"].get(k) if k in ("tp", "window", "rate", "r", "w") else r.get(k)) == v
-               for k, v in match.items()):
+        if all(
+            (r["params"].get(k) if k in ("tp", "window", "rate", "r", "w") else r.get(k)) == v for k, v in match.items()
+        ):
             return r
     return None
 
 
 # ------------------------------------------------------------------ markdown
+
 
 def _best_tick(run: dict) -> float:
     """The smallest tick median over the run's repetitions (noise only adds time)."""
@@ -94,8 +123,13 @@ def _targets(runs: list) -> list:
     rows = []
     for label, workloads, params, engine, kind, limit in TARGETS:
         for w in workloads:
-            sel = [r for r in runs if r["workload"] == w and r["series"] in ("window", "grid", "window-1")
-                   and all(r["params"].get(k) == v for k, v in params.items())]
+            sel = [
+                r
+                for r in runs
+                if r["workload"] == w
+                and r["series"] in ("window", "grid", "window-1")
+                and all(r["params"].get(k) == v for k, v in params.items())
+            ]
             if kind == "s5x" and any(r.get("models", 1) == 1 for r in sel):
                 sel = [r for r in sel if r.get("models", 1) == 1]
             ours = next((r for r in sel if r["engine"] == engine), None)
@@ -108,9 +142,19 @@ def _targets(runs: list) -> list:
                 val, ok = ours["cpu_us_per_atom"], ours["cpu_us_per_atom"] <= limit
                 shown = f"{_s(val)} µs/atom"
             elif kind == "ratio":
-                small = next((r for r in runs if r["workload"] == w and r["series"] in ("window", "grid")
-                              and r["engine"] == engine and r["status"] == "ok"
-                              and r["params"].get("tp") == params["tp"] and r["params"].get("window") == 20), None)
+                small = next(
+                    (
+                        r
+                        for r in runs
+                        if r["workload"] == w
+                        and r["series"] in ("window", "grid")
+                        and r["engine"] == engine
+                        and r["status"] == "ok"
+                        and r["params"].get("tp") == params["tp"]
+                        and r["params"].get("window") == 20
+                    ),
+                    None,
+                )
                 if small is None or not small.get("t_tick_median"):
                     continue
                 big_t, small_t = _best_tick(ours), _best_tick(small)
@@ -147,17 +191,24 @@ def _section_ticker(w: str, runs: list, img: str, plots: dict) -> list:
         out += [f"#### Total time against window size n (tp = {tp}{also})", ""]
         rows = []
         for n in sorted({r["params"]["window"] for r in win}):
-            rows.append([n] + [cell(_find(win, window=n, variant=v)) for v in variants]
-                        + [ANCHORS.get((w, n), "") if tp == 1000 else ""])
+            rows.append(
+                [n]
+                + [cell(_find(win, window=n, variant=v)) for v in variants]
+                + [ANCHORS.get((w, n), "") if tp == 1000 else ""]
+            )
         out += _table(["n"] + variants + ["anchor"], rows)
         if (w, "window") in plots:
             out += [f"![{w}: total time against n]({img}/{plots[(w, 'window')]})", ""]
     one = [r for r in runs if r["series"] == "window-1"]
     if one:
-        out += [f"#### One answer stream per tick (models = 1): total time against n (tp = {one[0]['params']['tp']})",
-                ""]
-        rows = [[n] + [cell(_find(one, window=n, variant=v)) for v in variants]
-                for n in sorted({r["params"]["window"] for r in one})]
+        out += [
+            f"#### One answer stream per tick (models = 1): total time against n (tp = {one[0]['params']['tp']})",
+            "",
+        ]
+        rows = [
+            [n] + [cell(_find(one, window=n, variant=v)) for v in variants]
+            for n in sorted({r["params"]["window"] for r in one})
+        ]
         out += _table(["n"] + variants, rows)
     out += _section_factorized(runs)
     tps = [r for r in runs if r["series"] == "tp"]
@@ -181,8 +232,10 @@ def _section_r4(w: str, runs: list, img: str, plots: dict) -> list:
     variants = _variants(runs)
     tp = win[0]["params"]["tp"] if win else 0
     out = [f"#### Whole run against the window (s; tp = {tp} time points of 1 s)", ""]
-    rows = [[n] + [cell(_find(win, window=n, variant=v)) for v in variants] + [R4_ANCHOR.get(w, "")]
-            for n in sorted({r["params"]["window"] for r in win})]
+    rows = [
+        [n] + [cell(_find(win, window=n, variant=v)) for v in variants] + [R4_ANCHOR.get(w, "")]
+        for n in sorted({r["params"]["window"] for r in win})
+    ]
     return out + _table(["window (s)"] + variants + ["published"], rows)
 
 
@@ -193,8 +246,10 @@ def _section_factorized(runs: list) -> list:
         sel = [r for r in runs if r["series"] == series]
         if not sel:
             continue
-        out += [f"#### All answer streams, factorized (`--models 0 --factorize`{what}; tp = "
-                f"{sel[0]['params']['tp']})", ""]
+        out += [
+            f"#### All answer streams, factorized (`--models 0 --factorize`{what}; tp = {sel[0]['params']['tp']})",
+            "",
+        ]
         rows = []
         for n in sorted({r["params"]["window"] for r in sel}):
             for v in _variants(sel):
@@ -202,8 +257,16 @@ def _section_factorized(runs: list) -> list:
                 if r is None:
                     continue
                 a = r.get("answer_streams") or {}
-                rows.append([n, v, cell(r), cell(r, "cpu_total"), f"{a.get('total', '–'):,}" if a else "–",
-                             f"{a.get('max', '–'):,}" if a else "–"])
+                rows.append(
+                    [
+                        n,
+                        v,
+                        cell(r),
+                        cell(r, "cpu_total"),
+                        f"{a.get('total', '–'):,}" if a else "–",
+                        f"{a.get('max', '–'):,}" if a else "–",
+                    ]
+                )
         out += _table(["n", "engine", "total", "CPU", "answer streams", "largest tick"], rows)
     return out
 
@@ -219,18 +282,25 @@ def _section_laser(w: str, runs: list, img: str, plots: dict) -> list:
         for n, k in sorted({(r["params"]["window"], r["params"]["rate"]) for r in grid}):
             anchor = f"Laser {LASER_US[w]}" if (w in LASER_US and (n, k, tp) == (100, 1000, 300)) else ""
             target = f"native ≤ {NATIVE_TARGET_US[w]}" if anchor and w in NATIVE_TARGET_US else ""
-            rows.append([n, k] + [cell(_find(grid, window=n, rate=k, variant=v), "cpu_us_per_atom", "")
-                                  for v in variants] + [anchor, target])
+            rows.append(
+                [n, k]
+                + [cell(_find(grid, window=n, rate=k, variant=v), "cpu_us_per_atom", "") for v in variants]
+                + [anchor, target]
+            )
         out += _table(["n", "k"] + variants + ["anchor (µs/atom)", "target"], rows)
         if (w, "grid") in plots:
             out += [f"![{w}: µs per atom]({img}/{plots[(w, 'grid')]})", ""]
     rules = [r for r in runs if r["series"] == "rules"]
     if rules:
         p = rules[0]["params"]
-        out += [f"#### rules-r: CPU µs per input atom against r (n = {p['window']}, k = {p['rate']}, "
-                f"tp = {p['tp']})", ""]
-        rows = [[r] + [cell(_find(rules, r=r, variant=v), "cpu_us_per_atom", "") for v in variants]
-                for r in sorted({x["params"]["r"] for x in rules})]
+        out += [
+            f"#### rules-r: CPU µs per input atom against r (n = {p['window']}, k = {p['rate']}, tp = {p['tp']})",
+            "",
+        ]
+        rows = [
+            [r] + [cell(_find(rules, r=r, variant=v), "cpu_us_per_atom", "") for v in variants]
+            for r in sorted({x["params"]["r"] for x in rules})
+        ]
         out += _table(["r"] + variants, rows)
         if (w, "rules") in plots:
             out += [f"![rules-r]({img}/{plots[(w, 'rules')]})", ""]
@@ -255,8 +325,20 @@ def _section_pruning(w: str, runs: list, img: str, plots: dict) -> list:
 
 
 def _details(runs: list) -> list:
-    header = ["series", "params", "engine", "status", "init s", "tick median ms", "tick max ms", "total s",
-              "CPU µs/atom", "wall µs/atom", "peak RSS MB", "answer streams (total / max / none)"]
+    header = [
+        "series",
+        "params",
+        "engine",
+        "status",
+        "init s",
+        "tick median ms",
+        "tick max ms",
+        "total s",
+        "CPU µs/atom",
+        "wall µs/atom",
+        "peak RSS MB",
+        "answer streams (total / max / none)",
+    ]
     rows = []
     for r in runs:
         params = " ".join(f"{k}={v}" for k, v in r["params"].items())
@@ -264,31 +346,45 @@ def _details(runs: list) -> list:
         a = r.get("answer_streams") or {}
         ms = lambda x: _s(1000 * x) if x is not None else "–"  # noqa: E731
         status = "ok" if ok else cell(r, "status", "") + (f": {r['reason'][:100]}" if r.get("reason") else "")
-        rows.append([r["series"], params, r["variant"], status.replace("|", "\\|"),
-                     _s(r.get("t_init")) if ok else "–", ms(r.get("t_tick_median")) if ok else "–",
-                     ms(r.get("t_tick_max")) if ok else "–", cell(r), _s(r.get("cpu_us_per_atom")) if ok else "–",
-                     _s(r.get("wall_us_per_atom")) if ok else "–", _s(r.get("peak_rss_mb")),
-                     f"{a['total']} / {a['max']} / {a['ticks_without']}" if a else "–"])
+        rows.append(
+            [
+                r["series"],
+                params,
+                r["variant"],
+                status.replace("|", "\\|"),
+                _s(r.get("t_init")) if ok else "–",
+                ms(r.get("t_tick_median")) if ok else "–",
+                ms(r.get("t_tick_max")) if ok else "–",
+                cell(r),
+                _s(r.get("cpu_us_per_atom")) if ok else "–",
+                _s(r.get("wall_us_per_atom")) if ok else "–",
+                _s(r.get("peak_rss_mb")),
+                f"{a['total']} / {a['max']} / {a['ticks_without']}" if a else "–",
+            ]
+        )
     return ["<details><summary>All measurements</summary>", ""] + _table(header, rows) + ["</details>", ""]
 
 
-def render_markdown(doc: dict, img: str = "img", plots: Optional[dict] = None, title: str = "") -> str:
+def render_markdown(doc: dict, img: str = "img", plots: dict | None = None, title: str = "") -> str:
     """The report: environment, targets, and per workload the side-by-side tables and plots."""
     plots = plots or {}
     runs = doc["runs"]
     m, v, s = doc["machine"], doc["versions"], doc["settings"]
-    out = [f"# {title or 'Benchmark report'}", "",
-           f"- machine: {m['cpu']}, {m['cores']} cores, {m['ram_gb']} GB RAM, {m['os']}",
-           f"- versions: Python {v['python']} ({v['implementation']}), clingo {v['clingo']}, "
-           f"ticker_py {v['ticker_py']} (git {v['git']})",
-           f"- date: {doc['date']}",
-           f"- command: `{doc['command']}`",
-           f"- budget per run: {s['budget']:g} s (a run over budget is stopped and shown as `timeout (> X s)`, "
-           "with an estimate from the ticks it finished; larger sizes of a timed-out engine are not run), "
-           f"repetitions: {s['reps']} (median), warm-up runs: {s['warmup']}, seed {s['seed']}",
-           "- times are wall-clock seconds of one run (engine construction + every tick); µs per atom is the "
-           "worker's CPU time over the input atoms; `n/a`: the engine is not installed or refuses the program.",
-           ""]
+    out = [
+        f"# {title or 'Benchmark report'}",
+        "",
+        f"- machine: {m['cpu']}, {m['cores']} cores, {m['ram_gb']} GB RAM, {m['os']}",
+        f"- versions: Python {v['python']} ({v['implementation']}), clingo {v['clingo']}, "
+        f"ticker_py {v['ticker_py']} (git {v['git']})",
+        f"- date: {doc['date']}",
+        f"- command: `{doc['command']}`",
+        f"- budget per run: {s['budget']:g} s (a run over budget is stopped and shown as `timeout (> X s)`, "
+        "with an estimate from the ticks it finished; larger sizes of a timed-out engine are not run), "
+        f"repetitions: {s['reps']} (median), warm-up runs: {s['warmup']}, seed {s['seed']}",
+        "- times are wall-clock seconds of one run (engine construction + every tick); µs per atom is the "
+        "worker's CPU time over the input atoms; `n/a`: the engine is not installed or refuses the program.",
+        "",
+    ]
     na = OrderedDict()
     for r in runs:
         if r["status"] == "n/a":
@@ -300,8 +396,13 @@ def render_markdown(doc: dict, img: str = "img", plots: Optional[dict] = None, t
     targets = _targets(runs)
     if targets:
         out += ["## Targets", ""] + _table(["target", "workload", "ours", "verdict"], targets)
-    sections = {"ticker-a": _section_ticker, "ticker-b": _section_ticker, "laser": _section_laser,
-                "pruning": _section_pruning, "r4": _section_r4}
+    sections = {
+        "ticker-a": _section_ticker,
+        "ticker-b": _section_ticker,
+        "laser": _section_laser,
+        "pruning": _section_pruning,
+        "r4": _section_r4,
+    }
     for suite in OrderedDict.fromkeys(r["suite"] for r in runs):
         out += [f"## Suite `{suite}`", ""]
         sr = [r for r in runs if r["suite"] == suite]
@@ -315,6 +416,7 @@ def render_markdown(doc: dict, img: str = "img", plots: Optional[dict] = None, t
 
 
 # ------------------------------------------------------------------ plots
+
 
 def plot_all(runs: list, img_dir: Path, prefix: str = "") -> dict:
     """PNG plots like the Ticker paper's Figs. 4–7; returns {(workload, series): file name}."""
@@ -369,8 +471,12 @@ def plot_all(runs: list, img_dir: Path, prefix: str = "") -> dict:
             ns = sorted({r["params"]["window"] for r in grid})
             fig, axes = plt.subplots(1, len(ns), figsize=(4 * len(ns), 3.5), squeeze=False)
             for ax, n in zip(axes[0], ns):
-                lines(ax, [r for r in grid if r["params"]["window"] == n], lambda r: r["params"]["rate"],
-                      lambda r: r["cpu_us_per_atom"])
+                lines(
+                    ax,
+                    [r for r in grid if r["params"]["window"] == n],
+                    lambda r: r["params"]["rate"],
+                    lambda r: r["cpu_us_per_atom"],
+                )
                 if w in LASER_US and n == 100:
                     ax.axhline(LASER_US[w], color="grey", ls="--", lw=1, label="Laser (k=1000)")
                     ax.legend(fontsize=8)
@@ -388,8 +494,12 @@ def plot_all(runs: list, img_dir: Path, prefix: str = "") -> dict:
             ws = sorted({r["params"]["w"] for r in pr})
             fig, axes = plt.subplots(1, len(ws), figsize=(5 * len(ws), 3.5), squeeze=False)
             for ax, wd in zip(axes[0], ws):
-                lines(ax, [r for r in pr if r["params"]["w"] == wd], lambda r: r["params"]["window"],
-                      lambda r: r["t_total"])
+                lines(
+                    ax,
+                    [r for r in pr if r["params"]["w"] == wd],
+                    lambda r: r["params"]["window"],
+                    lambda r: r["t_total"],
+                )
                 ax.set(xlabel="window size n", ylabel="total time (s)", title=f"box-chain w = {wd}")
             save(fig, (w, "pruning"))
     return made

@@ -23,7 +23,7 @@ import statistics
 import sys
 import threading
 import time
-from typing import Callable, Optional
+from collections.abc import Callable
 
 import psutil
 
@@ -37,8 +37,15 @@ __all__ = ["Settings", "generate_stream", "measure", "run_variant", "run_cases"]
 class Settings:
     """How to measure: time budget per run (s), repetitions, warm-up runs, worker isolation, seed."""
 
-    def __init__(self, budget: float = 60.0, reps: int = 1, warmup: int = 0, isolate: bool = True,
-                 seed: int = 0, progress: bool = True):
+    def __init__(
+        self,
+        budget: float = 60.0,
+        reps: int = 1,
+        warmup: int = 0,
+        isolate: bool = True,
+        seed: int = 0,
+        progress: bool = True,
+    ):
         if not 0 < budget < math.inf:  # also refuses NaN, which every comparison lets through
             raise UsageError(Diagnostic(f"--budget must be a number of seconds > 0, not {budget}"))
         self.budget, self.reps, self.warmup = budget, reps, warmup
@@ -54,18 +61,31 @@ def generate_stream(case: Case, seed: int = 0):
 
 
 def _options(case: Case, variant: Variant) -> EngineOptions:
-    return EngineOptions(models=case.models, changes_only=case.models == 1 and not case.factorize,
-                         factorize=case.factorize, pruning=variant.pruning)
+    return EngineOptions(
+        models=case.models,
+        changes_only=case.models == 1 and not case.factorize,
+        factorize=case.factorize,
+        pruning=variant.pruning,
+    )
 
 
-def measure(analysis, stream, variant: Variant, case: Case, budget: float,
-            factory: Optional[Callable] = None, warmup: int = 0, progress=None, marks=None) -> dict:
+def measure(
+    analysis,
+    stream,
+    variant: Variant,
+    case: Case,
+    budget: float,
+    factory: Callable | None = None,
+    warmup: int = 0,
+    progress=None,
+    marks=None,
+) -> dict:
     """Run one engine variant over ``stream`` in this process and return the measurements."""
     factory = factory or (lambda a, o: create_engine(variant.engine, a, o))
     options = _options(case, variant)
     for _ in range(warmup):  # unmeasured, on the first tenth of the stream
         eng = factory(analysis, options)
-        for t, atoms in stream[:max(1, len(stream) // 10)]:
+        for t, atoms in stream[: max(1, len(stream) // 10)]:
             eng.append(t, atoms)
             eng.evaluate(t)
         del eng
@@ -102,9 +122,14 @@ def measure(analysis, stream, variant: Variant, case: Case, budget: float,
     cpu = time.process_time() - c0
     stats = getattr(engine, "stats", None)
     return {
-        "status": status, "ticks": len(ticks), "atoms": atoms_in,
-        "t_init": t_init, "t_tick_median": statistics.median(ticks) if ticks else None,
-        "t_tick_max": max(ticks) if ticks else None, "t_total": t_total, "cpu_total": cpu,
+        "status": status,
+        "ticks": len(ticks),
+        "atoms": atoms_in,
+        "t_init": t_init,
+        "t_tick_median": statistics.median(ticks) if ticks else None,
+        "t_tick_max": max(ticks) if ticks else None,
+        "t_total": t_total,
+        "cpu_total": cpu,
         "cpu_us_per_atom": 1e6 * cpu / atoms_in if atoms_in else None,
         "wall_us_per_atom": 1e6 * t_total / atoms_in if atoms_in else None,
         "rss_start_mb": rss0 / 2**20,
@@ -150,8 +175,9 @@ def _child(conn, *args):
     conn.close()
 
 
-def run_variant(analysis, stream, variant: Variant, case: Case, settings: Settings,
-                factory: Optional[Callable] = None) -> dict:
+def run_variant(
+    analysis, stream, variant: Variant, case: Case, settings: Settings, factory: Callable | None = None
+) -> dict:
     """One measured run (a forked worker unless ``settings.isolate`` is off)."""
     if not settings.isolate:
         sampler = _Sampler(os.getpid())
@@ -167,8 +193,10 @@ def run_variant(analysis, stream, variant: Variant, case: Case, settings: Settin
     recv, send = ctx.Pipe(duplex=False)
     progress = ctx.Value("q", 0, lock=False)
     marks = ctx.Array("d", [float("nan")] * max(1, len(case.checkpoints)), lock=False)
-    proc = ctx.Process(target=_child, args=(send, analysis, stream, variant, case, settings.budget,
-                                             factory, settings.warmup, progress, marks))
+    proc = ctx.Process(
+        target=_child,
+        args=(send, analysis, stream, variant, case, settings.budget, factory, settings.warmup, progress, marks),
+    )
     start = time.perf_counter()
     proc.start()
     send.close()
@@ -189,8 +217,13 @@ def run_variant(analysis, stream, variant: Variant, case: Case, settings: Settin
             elif time.perf_counter() - start > hard:
                 proc.kill()
                 checkpoints = {str(cp): marks[i] for i, cp in enumerate(case.checkpoints) if marks[i] == marks[i]}
-                out = {"status": "timeout", "ticks": progress.value, "t_total": time.perf_counter() - start,
-                       "reason": "killed: a single tick overran the budget", "checkpoints": checkpoints}
+                out = {
+                    "status": "timeout",
+                    "ticks": progress.value,
+                    "t_total": time.perf_counter() - start,
+                    "reason": "killed: a single tick overran the budget",
+                    "checkpoints": checkpoints,
+                }
     finally:
         sampler.stop.set()
         sampler.join()
@@ -202,7 +235,7 @@ def run_variant(analysis, stream, variant: Variant, case: Case, settings: Settin
     return out
 
 
-def _available(name: str, analysis) -> Optional[str]:
+def _available(name: str, analysis) -> str | None:
     """Why an engine cannot run at all here (not installed / refuses the program), or None."""
     try:
         engine_class(name)
@@ -222,7 +255,7 @@ def _dominated(params: dict, smaller: dict) -> bool:
     return all(params.get(k, 0) >= v for k, v in smaller.items())
 
 
-def run_cases(cases: list, settings: Settings, factories: Optional[dict] = None, log=sys.stderr):
+def run_cases(cases: list, settings: Settings, factories: dict | None = None, log=sys.stderr):
     """Measure every case; yields one record per (case, variant) as it is measured.
 
     ``factories`` maps engine names to ``factory(analysis, options)`` (tests). A variant that
@@ -241,18 +274,32 @@ def run_cases(cases: list, settings: Settings, factories: Optional[dict] = None,
         gen_s = time.perf_counter() - t0
         for v in case.variants:
             done += 1
-            rec = {"suite": case.suite, "workload": case.workload, "title": case.title, "series": case.series,
-                   "params": dict(case.params), "engine": v.engine, "variant": v.label, "pruning": v.pruning,
-                   "models": case.models, "factorize": case.factorize, "checkpoints_tp": list(case.checkpoints),
-                   "budget": settings.budget, "generate_s": gen_s}
+            rec = {
+                "suite": case.suite,
+                "workload": case.workload,
+                "title": case.title,
+                "series": case.series,
+                "params": dict(case.params),
+                "engine": v.engine,
+                "variant": v.label,
+                "pruning": v.pruning,
+                "models": case.models,
+                "factorize": case.factorize,
+                "checkpoints_tp": list(case.checkpoints),
+                "budget": settings.budget,
+                "generate_s": gen_s,
+            }
             tkey = (case.workload, v.label, case.models, case.factorize)
             reason = None if factories and v.engine in factories else _available(v.engine, analysis)
             smaller = next((p for p in timed_out.get(tkey, []) if _dominated(case.params, p)), None)
             if reason:
                 rec.update(status="n/a", reason=reason)
             elif smaller is not None:
-                rec.update(status="timeout", skipped=True,
-                           reason="not run: timed out at " + " ".join(f"{k}={x}" for k, x in smaller.items()))
+                rec.update(
+                    status="timeout",
+                    skipped=True,
+                    reason="not run: timed out at " + " ".join(f"{k}={x}" for k, x in smaller.items()),
+                )
             else:
                 factory = (factories or {}).get(v.engine)
                 reps = [run_variant(analysis, stream, v, case, settings, factory) for _ in range(settings.reps)]
@@ -260,16 +307,23 @@ def run_cases(cases: list, settings: Settings, factories: Optional[dict] = None,
                 best = sorted(ok, key=lambda r: r["t_total"])[len(ok) // 2] if ok else reps[0]
                 rec.update(best)
                 if len(reps) > 1:
-                    rec["reps"] = [{k: r.get(k) for k in ("status", "t_init", "t_total", "t_tick_median", "cpu_total",
-                                                          "peak_rss_mb")}
-                                   for r in reps]
+                    rec["reps"] = [
+                        {
+                            k: r.get(k)
+                            for k in ("status", "t_init", "t_total", "t_tick_median", "cpu_total", "peak_rss_mb")
+                        }
+                        for r in reps
+                    ]
                 if rec["status"] == "timeout":
                     timed_out.setdefault(tkey, []).append(dict(case.params))
                     if rec.get("ticks"):
                         rec["estimate_s"] = rec["t_total"] / rec["ticks"] * case.params["tp"]
             if settings.progress:
-                print(f"[bench {done}/{total}] {case.workload} {_fmt_params(case)} {v.label}: {_summary(rec)}",
-                      file=log, flush=True)
+                print(
+                    f"[bench {done}/{total}] {case.workload} {_fmt_params(case)} {v.label}: {_summary(rec)}",
+                    file=log,
+                    flush=True,
+                )
             yield rec
 
 
@@ -277,9 +331,11 @@ def _summary(rec: dict) -> str:
     st = rec["status"]
     if st == "ok":
         us = rec.get("cpu_us_per_atom")
-        return (f"{rec['t_total']:.2f} s total, init {rec['t_init']:.2f} s"
-                + (f", {us:.1f} µs/atom CPU" if us is not None else "")
-                + (f", {rec['peak_rss_mb']:.0f} MB" if rec.get("peak_rss_mb") else ""))
+        return (
+            f"{rec['t_total']:.2f} s total, init {rec['t_init']:.2f} s"
+            + (f", {us:.1f} µs/atom CPU" if us is not None else "")
+            + (f", {rec['peak_rss_mb']:.0f} MB" if rec.get("peak_rss_mb") else "")
+        )
     if st == "timeout":
         return f"timeout (> {rec['budget']:g} s) {rec.get('reason', '')}"
     return f"{st} ({rec.get('reason', '')})"

@@ -15,7 +15,6 @@ once) measured with every engine variant. Series name what a case contributes to
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 from ..engines import ENGINE_NAMES
 from ..errors import Diagnostic, UsageError
@@ -71,12 +70,12 @@ class Options:
     """What the user chose on the command line (None = the suite's default)."""
 
     engines: tuple = ENGINES
-    sizes: Optional[tuple] = None
-    rates: Optional[tuple] = None
-    tp: Optional[int] = None
+    sizes: tuple | None = None
+    rates: tuple | None = None
+    tp: int | None = None
     quick: bool = False
-    models: Optional[int] = None
-    workloads: Optional[tuple] = None
+    models: int | None = None
+    workloads: tuple | None = None
 
 
 #: the drastically reduced grid of ``--quick`` (CI smoke tests)
@@ -85,10 +84,16 @@ QUICK = {"n": (4, 8), "tp": 16, "tp_series": (8, 16), "tp_n": 6, "k": (5,), "r":
 TITLES = {
     "caching-time": "Ticker scenario A, time windows [n]",
     "caching-tuple": "Ticker scenario A, tuple windows [n #]",
-    "b1": "Ticker scenario B1", "b2": "Ticker scenario B2",
-    "diamond": "Laser diamond", "box": "Laser box", "join": "Laser join", "rules": "Laser rules-r",
-    "cooling": "Cooling", "box-chain": "Laser box-chain (pruning)",
-    "bsbm": "R4 BSBM offers (1.1 M triples)", "srbench": "R4 SRBench hurricanes (1.1 M triples)",
+    "b1": "Ticker scenario B1",
+    "b2": "Ticker scenario B2",
+    "diamond": "Laser diamond",
+    "box": "Laser box",
+    "join": "Laser join",
+    "rules": "Laser rules-r",
+    "cooling": "Cooling",
+    "box-chain": "Laser box-chain (pruning)",
+    "bsbm": "R4 BSBM offers (1.1 M triples)",
+    "srbench": "R4 SRBench hurricanes (1.1 M triples)",
 }
 
 
@@ -109,11 +114,11 @@ def _ticker(suite, workloads, o: Options, models: int, one_too: bool = False) ->
     for w in workloads:
         for n in sizes:
             cases.append(Case(suite, w, "window", {"tp": tp, "window": n}, _variants(o.engines), models))
-        cases.append(Case(suite, w, "tp", {"tp": max(checkpoints), "window": tp_n}, _variants(o.engines),
-                          models, checkpoints))
+        cases.append(
+            Case(suite, w, "tp", {"tp": max(checkpoints), "window": tp_n}, _variants(o.engines), models, checkpoints)
+        )
         if one_too:
-            cases += [Case(suite, w, "window-1", {"tp": tp, "window": n}, _variants(o.engines), 1)
-                      for n in sizes]
+            cases += [Case(suite, w, "window-1", {"tp": tp, "window": n}, _variants(o.engines), 1) for n in sizes]
             cases += _factorized(suite, w, sizes, tp, o)
     return cases
 
@@ -124,8 +129,10 @@ def _factorized(suite, w, sizes, tp, o: Options) -> list:
     variants = [v for v in _variants(o.engines) if v.engine != "native"]
     cases = [Case(suite, w, "factorized", {"tp": tp, "window": n}, variants, 0, factorize=True) for n in sizes]
     if w == "b1":
-        cases += [Case(suite, w, "factorized-3", {"tp": tp, "window": n, "items": 3}, variants, 0,
-                       factorize=True) for n in sizes]
+        cases += [
+            Case(suite, w, "factorized-3", {"tp": tp, "window": n, "items": 3}, variants, 0, factorize=True)
+            for n in sizes
+        ]
     return cases
 
 
@@ -140,8 +147,15 @@ def _laser(o: Options) -> list:
                 cases.append(Case("laser", w, "grid", {"tp": tp, "window": n, "rate": k}, _variants(o.engines)))
     rs = QUICK["r"] if o.quick else RULES_R
     for r in rs:
-        cases.append(Case("laser", "rules", "rules", {"tp": tp, "window": min(sizes), "rate": min(rates), "r": r},
-                          _variants(o.engines)))
+        cases.append(
+            Case(
+                "laser",
+                "rules",
+                "rules",
+                {"tp": tp, "window": min(sizes), "rate": min(rates), "r": r},
+                _variants(o.engines),
+            )
+        )
     return cases
 
 
@@ -150,10 +164,17 @@ def _pruning(o: Options) -> list:
     rates = o.rates or (QUICK["k"][:1] if o.quick else (100,))
     tp = o.tp or (QUICK["tp"] if o.quick else 300)
     ws = QUICK["w"] if o.quick else CHAIN_W
-    variants = [Variant(v.engine, f"{v.label} pruning {'on' if p else 'off'}", p)
-                for v in _variants(o.engines) for p in (True, False)]
-    return [Case("pruning", "box-chain", "pruning", {"tp": tp, "window": n, "rate": k, "w": w}, variants)
-            for w in ws for n in sizes for k in rates]
+    variants = [
+        Variant(v.engine, f"{v.label} pruning {'on' if p else 'off'}", p)
+        for v in _variants(o.engines)
+        for p in (True, False)
+    ]
+    return [
+        Case("pruning", "box-chain", "pruning", {"tp": tp, "window": n, "rate": k, "w": w}, variants)
+        for w in ws
+        for n in sizes
+        for k in rates
+    ]
 
 
 def _r4(o: Options) -> list:

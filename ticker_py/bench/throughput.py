@@ -32,15 +32,17 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Optional
 
 __all__ = ["WORKLOADS", "ENUMERATION", "TARGETS", "measure_all", "render", "plot", "write_docs"]
 
 LASER = {"tp": 300, "window": 100, "rate": 1000}
 #: workload -> (parameters, engine)
 WORKLOADS = {
-    "box": (LASER, "native"), "diamond": (LASER, "native"), "join": (LASER, "native"),
-    "cooling": (LASER, "native"), "caching-time": ({"tp": 1000, "window": 60}, "native"),
+    "box": (LASER, "native"),
+    "diamond": (LASER, "native"),
+    "join": (LASER, "native"),
+    "cooling": (LASER, "native"),
+    "caching-time": ({"tp": 1000, "window": 60}, "native"),
     "b1": ({"tp": 1000, "window": 60}, "incremental"),
 }
 #: all answer streams: workload -> (parameters, engine)
@@ -58,8 +60,11 @@ def _run(args: list) -> tuple:
     """(CPU seconds, peak RSS MB) of one child process, measured by GNU time (a small process of
     its own, so the peak is not inflated by this one's heap as a forked child's would be)."""
     with tempfile.NamedTemporaryFile("r", suffix=".time") as report:
-        proc = subprocess.run(["/usr/bin/time", "-f", "%U %S %M", "-o", report.name, *map(str, args)],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        proc = subprocess.run(
+            ["/usr/bin/time", "-f", "%U %S %M", "-o", report.name, *map(str, args)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
         if proc.returncode != 0:
             raise RuntimeError(f"{' '.join(map(str, args))} failed: {proc.stderr.decode(errors='replace')[-500:]}")
         user, system, peak_kb = report.read().split()[-3:]
@@ -114,11 +119,10 @@ def _in_engine_child(program: str, stream: str, engine: str) -> None:
     """Child process body: prints {"cpu": s, "atoms": n, "output_atoms": m, "read": s} as JSON."""
     import time
 
-    from ..process import steady_heap, tune_collector
-    from ..api import records_from
+    from ..api import load_program, records_from
     from ..engines import EngineOptions, create_engine
+    from ..process import steady_heap, tune_collector
     from ..streams import time_points
-    from ..api import load_program
 
     c0 = time.process_time()
     texts = sum(1 for _ in _atoms(Path(stream)))
@@ -140,15 +144,16 @@ def _in_engine_child(program: str, stream: str, engine: str) -> None:
         else:
             size = len(result.models[0].atoms) if result.models else 0
         out += size
-    print(json.dumps({"cpu": time.process_time() - c0, "atoms": atoms, "output_atoms": out, "read": read,
-                      "texts": texts}))
+    print(
+        json.dumps({"cpu": time.process_time() - c0, "atoms": atoms, "output_atoms": out, "read": read, "texts": texts})
+    )
 
 
 def _in_engine(program: Path, stream: Path, engine: str) -> dict:
-    code = ("import sys; from ticker_py.bench.throughput import _in_engine_child; "
-            "_in_engine_child(*sys.argv[1:])")
-    proc = subprocess.run([sys.executable, "-c", code, str(program), str(stream), engine],
-                          capture_output=True, text=True, check=True)
+    code = "import sys; from ticker_py.bench.throughput import _in_engine_child; _in_engine_child(*sys.argv[1:])"
+    proc = subprocess.run(
+        [sys.executable, "-c", code, str(program), str(stream), engine], capture_output=True, text=True, check=True
+    )
     return json.loads(proc.stdout)
 
 
@@ -156,8 +161,9 @@ def _load() -> float:
     return round(os.getloadavg()[0], 2)
 
 
-def measure_workload(workload: str, reps: int = 1, root: Optional[Path] = None, log=None,
-                     params: Optional[dict] = None) -> dict:
+def measure_workload(
+    workload: str, reps: int = 1, root: Path | None = None, log=None, params: dict | None = None
+) -> dict:
     """Measure one workload (see the module docstring); medians over ``reps`` runs. ``params``
     overrides the workload's sizes (tests)."""
     default, engine = WORKLOADS[workload]
@@ -165,16 +171,18 @@ def measure_workload(workload: str, reps: int = 1, root: Optional[Path] = None, 
     load = [_load()]
     with tempfile.TemporaryDirectory(dir=root) as tmp:
         d = Path(tmp)
-        meta = _generate(workload, params, d)
+        _generate(workload, params, d)
         prog = d / "program.lars"
         runs = {
             "text": _ticker(prog, "--stream", d / "stream.stream", "--engine", engine, "--format", "none"),
-            "jsonl out": _ticker(prog, "--stream", d / "stream.stream", "--engine", engine, "--format", "jsonl",
-                                 "--out", os.devnull),
+            "jsonl out": _ticker(
+                prog, "--stream", d / "stream.stream", "--engine", engine, "--format", "jsonl", "--out", os.devnull
+            ),
             "jsonl": _ticker(prog, "--stream", d / "stream.jsonl", "--engine", engine, "--format", "none"),
             "parquet": _ticker(prog, "--stream", d / "stream.parquet", "--engine", engine, "--format", "none"),
-            "parquet args": _ticker(prog, "--stream", d / "args" / "stream.parquet", "--engine", engine,
-                                    "--format", "none"),
+            "parquet args": _ticker(
+                prog, "--stream", d / "args" / "stream.parquet", "--engine", engine, "--format", "none"
+            ),
         }
         cpu: dict = {k: [] for k in runs}
         rss: dict = {k: [] for k in runs}
@@ -192,18 +200,27 @@ def measure_workload(workload: str, reps: int = 1, root: Optional[Path] = None, 
     med = {k: statistics.median(v) for k, v in cpu.items()}
     out_atoms = inner[0]["output_atoms"]
     return {
-        "workload": workload, "engine": engine, "params": params, "atoms": atoms, "load": load,
-        "texts": inner[0]["texts"], "output_atoms": out_atoms,
-        "cpu_s": med, "peak_mb": {k: max(v) for k, v in rss.items()},
+        "workload": workload,
+        "engine": engine,
+        "params": params,
+        "atoms": atoms,
+        "load": load,
+        "texts": inner[0]["texts"],
+        "output_atoms": out_atoms,
+        "cpu_s": med,
+        "peak_mb": {k: max(v) for k, v in rss.items()},
         "us_per_atom": {k: med[k] / atoms * 1e6 for k in ("text", "jsonl", "parquet", "parquet args")},
         "in_engine_us": statistics.median(r["cpu"] for r in inner) / atoms * 1e6,
         "plain_read_us": statistics.median(r["read"] for r in inner) / max(1, inner[0]["texts"]) * 1e6,
-        "jsonl_out_us": (statistics.median(o - t for t, o in zip(cpu["text"], cpu["jsonl out"]))
-                         / out_atoms * 1e6 if out_atoms else None),
+        "jsonl_out_us": (
+            statistics.median(o - t for t, o in zip(cpu["text"], cpu["jsonl out"])) / out_atoms * 1e6
+            if out_atoms
+            else None
+        ),
     }
 
 
-def measure_startup(reps: int = 5, root: Optional[Path] = None) -> dict:
+def measure_startup(reps: int = 5, root: Path | None = None) -> dict:
     """CPU seconds and peak RSS of ``ticker run`` on a 1-line program and a 1-line stream (medians),
     next to a bare ``python -c pass`` (the interpreter's own start-up on this machine)."""
     load = [_load()]
@@ -213,12 +230,17 @@ def measure_startup(reps: int = 5, root: Optional[Path] = None) -> dict:
         stream.write_text("0: p\n")
         found = [_run(_ticker(prog, "--stream", stream, "--engine", "native")) for _ in range(reps)]
         bare = [_run([sys.executable, "-c", "pass"]) for _ in range(reps)]
-    return {"cpu_s": statistics.median(c for c, _ in found), "peak_mb": statistics.median(m for _, m in found),
-            "python_cpu_s": statistics.median(c for c, _ in bare), "load": load + [_load()],
-            "command": Path(ticker_command()[0]).name, "bytecode_cached": bytecode_cached()}
+    return {
+        "cpu_s": statistics.median(c for c, _ in found),
+        "peak_mb": statistics.median(m for _, m in found),
+        "python_cpu_s": statistics.median(c for c, _ in bare),
+        "load": load + [_load()],
+        "command": Path(ticker_command()[0]).name,
+        "bytecode_cached": bytecode_cached(),
+    }
 
 
-def measure_enumeration(workload: str, root: Optional[Path] = None, log=None, params: Optional[dict] = None) -> dict:
+def measure_enumeration(workload: str, root: Path | None = None, log=None, params: dict | None = None) -> dict:
     """Whole-process CPU s of every answer stream (``--models 0 --format none``) and of one per tick."""
     from ..workloads.files import write_stream
 
@@ -230,12 +252,29 @@ def measure_enumeration(workload: str, root: Optional[Path] = None, log=None, pa
         write_stream(d, workload.split("-")[0], "text", 0, **params)
         found = {}
         for models in (0, 1):
-            found[models] = _run(_ticker(d / "program.lars", "--stream", d / "stream.stream", "--engine", engine,
-                                         "--models", models, "--format", "none"))[0]
+            found[models] = _run(
+                _ticker(
+                    d / "program.lars",
+                    "--stream",
+                    d / "stream.stream",
+                    "--engine",
+                    engine,
+                    "--models",
+                    models,
+                    "--format",
+                    "none",
+                )
+            )[0]
             if log:
                 log(f"[throughput] {workload} --models {models}: {found[models]:.2f} s CPU")
-    return {"workload": workload, "engine": engine, "params": params, "all_cpu_s": found[0], "one_cpu_s": found[1],
-            "load": load + [_load()]}
+    return {
+        "workload": workload,
+        "engine": engine,
+        "params": params,
+        "all_cpu_s": found[0],
+        "one_cpu_s": found[1],
+        "load": load + [_load()],
+    }
 
 
 def measure_all(workloads=None, reps: int = 1, log=None) -> dict:
@@ -244,59 +283,78 @@ def measure_all(workloads=None, reps: int = 1, log=None) -> dict:
     from .results import environment
 
     chosen = workloads or (*WORKLOADS, *ENUMERATION)
-    return {"environment": environment(), "startup": measure_startup(),
-            "runs": [measure_workload(w, reps, log=log) for w in chosen if w in WORKLOADS],
-            "enumeration": [measure_enumeration(w, log=log) for w in chosen if w in ENUMERATION]}
+    return {
+        "environment": environment(),
+        "startup": measure_startup(),
+        "runs": [measure_workload(w, reps, log=log) for w in chosen if w in WORKLOADS],
+        "enumeration": [measure_enumeration(w, log=log) for w in chosen if w in ENUMERATION],
+    }
 
 
 def _verdict(ok: bool) -> str:
     return "met" if ok else "not met"
 
 
-def render(doc: dict, command: str, img: Optional[str] = None) -> str:
+def render(doc: dict, command: str, img: str | None = None) -> str:
     """The markdown section of docs/benchmarks.md."""
     env = doc["environment"]
     machine, versions = env.get("machine", {}), env.get("versions", {})
-    lines = [MARK, "## Suite `throughput`: the whole `ticker run` process", "",
-             f"Regenerate with `{command}` from the repository root. Machine: {machine.get('cpu', '?')}, "
-             f"{machine.get('cores', '?')} cores; Python {versions.get('python', '?')}, git "
-             f"{versions.get('git', '?')}; {env.get('date', '')}. One run of each (the median of `--reps`); the "
-             "machine is shared, so compare a row's figures with each other (they ran at the same time) "
-             "rather than with other runs.", "",
-             "Whole-process CPU time (user + system) of `ticker run` per input atom, by stream format, with "
-             "`--format none`; `jsonl out` is the extra CPU of `--format jsonl` per output atom (an atom of a "
-             "printed model; each `--format jsonl` run follows its `--format none` run, and the figure is the "
-             "median of those pairs' differences). `in-engine` is the engine alone on atoms parsed in advance, with the garbage collector and the C heap tuned as in the `ticker` process; `plain read` reads "
-             "the text file and splits it into atom texts in plain Python. `atoms in` counts the atoms of the "
-             "file (the same atom twice in a time point counts once for the engine: cooling). `÷ read` is the "
-             "text figure over the plain read and `÷ engine` over the in-engine one (ratios of figures taken in "
-             "the same run, so less exposed to the load than the absolute ones); `load` is the 1-minute load "
-             "average before and after the row.", "",
-             "`Parquet args` reads the stream in the predicate-and-arguments layout (`ticker gen "
-             "--parquet-layout args`).", "",
-             "| workload | engine | atoms in | text µs/atom | JSON Lines | Parquet | Parquet args | in-engine | "
-             "plain read | text ÷ read | text ÷ engine | jsonl out µs/output atom | peak MB (text) | load |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        MARK,
+        "## Suite `throughput`: the whole `ticker run` process",
+        "",
+        f"Regenerate with `{command}` from the repository root. Machine: {machine.get('cpu', '?')}, "
+        f"{machine.get('cores', '?')} cores; Python {versions.get('python', '?')}, git "
+        f"{versions.get('git', '?')}; {env.get('date', '')}. One run of each (the median of `--reps`); the "
+        "machine is shared, so compare a row's figures with each other (they ran at the same time) "
+        "rather than with other runs.",
+        "",
+        "Whole-process CPU time (user + system) of `ticker run` per input atom, by stream format, with "
+        "`--format none`; `jsonl out` is the extra CPU of `--format jsonl` per output atom (an atom of a "
+        "printed model; each `--format jsonl` run follows its `--format none` run, and the figure is the "
+        "median of those pairs' differences). `in-engine` is the engine alone on atoms parsed in advance, with the garbage collector and the C heap tuned as in the `ticker` process; `plain read` reads "
+        "the text file and splits it into atom texts in plain Python. `atoms in` counts the atoms of the "
+        "file (the same atom twice in a time point counts once for the engine: cooling). `÷ read` is the "
+        "text figure over the plain read and `÷ engine` over the in-engine one (ratios of figures taken in "
+        "the same run, so less exposed to the load than the absolute ones); `load` is the 1-minute load "
+        "average before and after the row.",
+        "",
+        "`Parquet args` reads the stream in the predicate-and-arguments layout (`ticker gen --parquet-layout args`).",
+        "",
+        "| workload | engine | atoms in | text µs/atom | JSON Lines | Parquet | Parquet args | in-engine | "
+        "plain read | text ÷ read | text ÷ engine | jsonl out µs/output atom | peak MB (text) | load |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for r in doc["runs"]:
         u = r["us_per_atom"]
         out = "-" if r["jsonl_out_us"] is None else f"{r['jsonl_out_us']:.2f}"
         load = "–".join(f"{x:.1f}" for x in r.get("load", ()))
-        lines.append(f"| {r['workload']} | {r['engine']} | {r['atoms']} | {u['text']:.2f} | {u['jsonl']:.2f} | "
-                     f"{u['parquet']:.2f} | {_figure(u.get('parquet args'))} | {r['in_engine_us']:.2f} | "
-                     f"{r['plain_read_us']:.2f} | "
-                     f"{u['text'] / r['plain_read_us']:.0f}× | {u['text'] / r['in_engine_us']:.1f}× | {out} | "
-                     f"{r['peak_mb']['text']:.0f} | {load} |")
+        lines.append(
+            f"| {r['workload']} | {r['engine']} | {r['atoms']} | {u['text']:.2f} | {u['jsonl']:.2f} | "
+            f"{u['parquet']:.2f} | {_figure(u.get('parquet args'))} | {r['in_engine_us']:.2f} | "
+            f"{r['plain_read_us']:.2f} | "
+            f"{u['text'] / r['plain_read_us']:.0f}× | {u['text'] / r['in_engine_us']:.1f}× | {out} | "
+            f"{r['peak_mb']['text']:.0f} | {load} |"
+        )
     s = doc["startup"]
     bare = f"; a bare `python -c pass` {s['python_cpu_s']:.3f} s" if "python_cpu_s" in s else ""
-    cached = {True: "; ticker_py's bytecode cached", False: "; no bytecode cache (every module compiled at "
-              "each start)"}.get(s.get("bytecode_cached"), "")
-    lines += ["", f"Start-up (`ticker run`, 1-line program and stream, native): {s['cpu_s']:.3f} s CPU, "
-                  f"{s['peak_mb']:.0f} MB peak RSS{bare}{cached} (load "
-                  f"{'–'.join(f'{x:.1f}' for x in s.get('load', ()))})."]
+    cached = {
+        True: "; ticker_py's bytecode cached",
+        False: "; no bytecode cache (every module compiled at each start)",
+    }.get(s.get("bytecode_cached"), "")
+    lines += [
+        "",
+        f"Start-up (`ticker run`, 1-line program and stream, native): {s['cpu_s']:.3f} s CPU, "
+        f"{s['peak_mb']:.0f} MB peak RSS{bare}{cached} (load "
+        f"{'–'.join(f'{x:.1f}' for x in s.get('load', ()))}).",
+    ]
     for e in doc.get("enumeration", ()):
-        lines += ["", f"All answer streams ({e['workload']}: {e['params']}, {e['engine']}, `--format none`): "
-                      f"{e['all_cpu_s']:.2f} s CPU with `--models 0`, {e['one_cpu_s']:.2f} s with `--models 1` "
-                      f"(load {'–'.join(f'{x:.1f}' for x in e['load'])})."]
+        lines += [
+            "",
+            f"All answer streams ({e['workload']}: {e['params']}, {e['engine']}, `--format none`): "
+            f"{e['all_cpu_s']:.2f} s CPU with `--models 0`, {e['one_cpu_s']:.2f} s with `--models 1` "
+            f"(load {'–'.join(f'{x:.1f}' for x in e['load'])}).",
+        ]
     lines += ["", "| target | ours | verdict |", "|---|---|---|"]
     by = {r["workload"]: r for r in doc["runs"]}
     for w, lim in TARGETS.items():
@@ -306,28 +364,36 @@ def render(doc: dict, command: str, img: Optional[str] = None) -> str:
     for w in TARGETS:
         if w in by:
             v, e = by[w]["us_per_atom"]["parquet"], by[w]["in_engine_us"]
-            lines.append(f"| {w}, Parquet: ≤ {PARQUET_FACTOR}× in-engine ({e:.2f}) | {v / e:.2f}× | "
-                         f"{_verdict(v <= PARQUET_FACTOR * e)} |")
+            lines.append(
+                f"| {w}, Parquet: ≤ {PARQUET_FACTOR}× in-engine ({e:.2f}) | {v / e:.2f}× | "
+                f"{_verdict(v <= PARQUET_FACTOR * e)} |"
+            )
             v = by[w]["us_per_atom"].get("parquet args")
             if v is not None:
-                lines.append(f"| {w}, Parquet args layout: ≤ {PARQUET_FACTOR}× in-engine ({e:.2f}) | {v / e:.2f}× | "
-                             f"{_verdict(v <= PARQUET_FACTOR * e)} |")
+                lines.append(
+                    f"| {w}, Parquet args layout: ≤ {PARQUET_FACTOR}× in-engine ({e:.2f}) | {v / e:.2f}× | "
+                    f"{_verdict(v <= PARQUET_FACTOR * e)} |"
+                )
     for w in TARGETS:
         if w in by and by[w]["jsonl_out_us"] is not None:
             v = by[w]["jsonl_out_us"]
             verdict = "within noise (negative)" if v < 0 else _verdict(v <= JSONL_TARGET)
             lines.append(f"| {w}, `--format jsonl`: ≤ {JSONL_TARGET} µs/output atom over none | {v:.2f} | {verdict} |")
-    lines.append(f"| start-up: ≤ {STARTUP_TARGET[0]} s CPU, ≤ {STARTUP_TARGET[1]:.0f} MB | {s['cpu_s']:.3f} s, "
-                 f"{s['peak_mb']:.0f} MB | {_verdict(s['cpu_s'] <= STARTUP_TARGET[0] and s['peak_mb'] <= STARTUP_TARGET[1])} |")
+    lines.append(
+        f"| start-up: ≤ {STARTUP_TARGET[0]} s CPU, ≤ {STARTUP_TARGET[1]:.0f} MB | {s['cpu_s']:.3f} s, "
+        f"{s['peak_mb']:.0f} MB | {_verdict(s['cpu_s'] <= STARTUP_TARGET[0] and s['peak_mb'] <= STARTUP_TARGET[1])} |"
+    )
     for e in doc.get("enumeration", ()):
-        lines.append(f"| {e['workload']}, `--models 0`: ≤ {ENUMERATION_TARGET} s CPU | {e['all_cpu_s']:.2f} s | "
-                     f"{_verdict(e['all_cpu_s'] <= ENUMERATION_TARGET)} |")
+        lines.append(
+            f"| {e['workload']}, `--models 0`: ≤ {ENUMERATION_TARGET} s CPU | {e['all_cpu_s']:.2f} s | "
+            f"{_verdict(e['all_cpu_s'] <= ENUMERATION_TARGET)} |"
+        )
     if img:
         lines += ["", f"![throughput]({img})"]
     return "\n".join(lines + ["", MARK]) + "\n"
 
 
-def _figure(value: Optional[float]) -> str:
+def _figure(value: float | None) -> str:
     return "-" if value is None else f"{value:.2f}"
 
 
@@ -339,11 +405,14 @@ def plot(doc: dict, path: Path) -> None:
     import matplotlib.pyplot as plt
 
     runs = doc["runs"]
-    series = [("text", lambda r: r["us_per_atom"]["text"]), ("JSON Lines", lambda r: r["us_per_atom"]["jsonl"]),
-              ("Parquet", lambda r: r["us_per_atom"]["parquet"]),
-              ("Parquet args", lambda r: r["us_per_atom"].get("parquet args", 0)),
-              ("in-engine", lambda r: r["in_engine_us"]),
-              ("plain read", lambda r: r["plain_read_us"])]
+    series = [
+        ("text", lambda r: r["us_per_atom"]["text"]),
+        ("JSON Lines", lambda r: r["us_per_atom"]["jsonl"]),
+        ("Parquet", lambda r: r["us_per_atom"]["parquet"]),
+        ("Parquet args", lambda r: r["us_per_atom"].get("parquet args", 0)),
+        ("in-engine", lambda r: r["in_engine_us"]),
+        ("plain read", lambda r: r["plain_read_us"]),
+    ]
     fig, ax = plt.subplots(figsize=(9, 4))
     width = 0.8 / len(series)
     for i, (label, get) in enumerate(series):
@@ -370,7 +439,7 @@ def write_docs(doc: dict, command: str, docs: Path = Path("docs")) -> None:
     page.write_text(head.rstrip("\n") + "\n\n" + section + tail.lstrip("\n"))
 
 
-def run_throughput(workloads: Optional[tuple], reps: int, out: Path, docs: bool, command: str) -> int:
+def run_throughput(workloads: tuple | None, reps: int, out: Path, docs: bool, command: str) -> int:
     """``ticker bench throughput``: measure, write ``out/results.json`` and ``out/report.md``
     (and with ``docs`` the section of docs/benchmarks.md); returns the exit status."""
     from ..errors import Diagnostic, UsageError
@@ -378,9 +447,13 @@ def run_throughput(workloads: Optional[tuple], reps: int, out: Path, docs: bool,
 
     unknown = [w for w in workloads or () if w not in WORKLOADS and w not in ENUMERATION]
     if unknown:
-        raise UsageError(Diagnostic(f"unknown throughput workload '{unknown[0]}'",
-                                    notes=(f"workloads: {', '.join((*WORKLOADS, *ENUMERATION))}",)))
-    out = output_directory(out)   # a bad --out is refused before minutes of measuring
+        raise UsageError(
+            Diagnostic(
+                f"unknown throughput workload '{unknown[0]}'",
+                notes=(f"workloads: {', '.join((*WORKLOADS, *ENUMERATION))}",),
+            )
+        )
+    out = output_directory(out)  # a bad --out is refused before minutes of measuring
     doc = measure_all(workloads, reps, log=lambda m: print(m, file=sys.stderr))
     doc["command"] = command
     (out / "results.json").write_text(json.dumps(doc, indent=1) + "\n")

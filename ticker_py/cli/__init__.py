@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from typing import Optional
 
 from .. import __version__
 from ..errors import TickerError
@@ -34,10 +33,11 @@ def _commands(argv) -> tuple:
     return tuple(importlib.import_module(f"{__name__}.{name}") for name in chosen)
 
 
-def build_parser(argv: Optional[list] = None, every: bool = True) -> argparse.ArgumentParser:
+def build_parser(argv: list | None = None, every: bool = True) -> argparse.ArgumentParser:
     """The argument parser with every subcommand (with ``every=False``: only the one ``argv`` names)."""
-    parser = argparse.ArgumentParser(prog="ticker", description="Stream reasoning with LARS programs.",
-                                     formatter_class=HelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="ticker", description="Stream reasoning with LARS programs.", formatter_class=HelpFormatter
+    )
     parser.add_argument("--version", action="version", version=f"ticker_py {__version__}")
     parser.add_argument("-v", "--verbose", action="store_true", help="log clingo's messages to stderr")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -63,8 +63,9 @@ def _log_to_stderr(verbose: bool) -> None:
     plain run never logs a warning), which spares the import."""
     import logging
 
-    logging.basicConfig(level=logging.DEBUG if verbose else logging.WARNING,
-                        format="%(name)s: %(message)s", stream=sys.stderr)
+    logging.basicConfig(
+        level=logging.DEBUG if verbose else logging.WARNING, format="%(name)s: %(message)s", stream=sys.stderr
+    )
 
 
 def main(argv=None) -> int:

@@ -7,9 +7,18 @@ from pathlib import Path
 
 from ..errors import Diagnostic, UsageError
 
-__all__ = ["HelpFormatter", "add_program_args", "load", "check_choice", "choices_metavar", "name_list",
-           "add_semantics_args", "semantics_knobs", "check_until",
-           "check_outputs_apart"]
+__all__ = [
+    "HelpFormatter",
+    "add_program_args",
+    "load",
+    "check_choice",
+    "choices_metavar",
+    "name_list",
+    "add_semantics_args",
+    "semantics_knobs",
+    "check_until",
+    "check_outputs_apart",
+]
 
 
 class HelpFormatter(argparse.HelpFormatter):
@@ -18,8 +27,12 @@ class HelpFormatter(argparse.HelpFormatter):
     def _get_help_string(self, action):
         text = action.help or ""
         default = action.default
-        if ("%(default)" not in text and action.option_strings and default is not argparse.SUPPRESS
-                and not (default is None or isinstance(default, bool))):
+        if (
+            "%(default)" not in text
+            and action.option_strings
+            and default is not argparse.SUPPRESS
+            and not (default is None or isinstance(default, bool))
+        ):
             text += " (default: %(default)s)"
         return text
 
@@ -36,10 +49,17 @@ def add_program_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--background", metavar="FILE", help="background facts in program syntax")
     p.add_argument("--clock", default="1s", help="duration of one time point for window units")
     p.add_argument("--background-rdf", metavar="FILE", help="background triples from an RDF file (.ttl/.nt/.rdf/...)")
-    p.add_argument("--rdf-mapping", default="triple", metavar=choices_metavar(("triple", "property")),
-                   help="triple: each triple is triple(S,P,O); property: p(S,O), named prefix_local by the @prefix map")
-    p.add_argument("--owl2rl", action="store_true",
-                   help="add the shipped OWL 2 RL rules (subclass/subproperty closure, domain, range) over triple/3")
+    p.add_argument(
+        "--rdf-mapping",
+        default="triple",
+        metavar=choices_metavar(("triple", "property")),
+        help="triple: each triple is triple(S,P,O); property: p(S,O), named prefix_local by the @prefix map",
+    )
+    p.add_argument(
+        "--owl2rl",
+        action="store_true",
+        help="add the shipped OWL 2 RL rules (subclass/subproperty closure, domain, range) over triple/3",
+    )
 
 
 def load(args):
@@ -47,9 +67,14 @@ def load(args):
     from ..api import load_program
 
     check_choice(getattr(args, "rdf_mapping", "triple"), ("triple", "property"), "RDF mapping")
-    return load_program(Path(args.program), background=args.background, clock=args.clock,
-                        background_rdf=getattr(args, "background_rdf", None),
-                        rdf_mapping=getattr(args, "rdf_mapping", "triple"), owl2rl=getattr(args, "owl2rl", False))
+    return load_program(
+        Path(args.program),
+        background=args.background,
+        clock=args.clock,
+        background_rdf=getattr(args, "background_rdf", None),
+        rdf_mapping=getattr(args, "rdf_mapping", "triple"),
+        owl2rl=getattr(args, "owl2rl", False),
+    )
 
 
 def check_choice(value: str, choices, what: str) -> None:
@@ -72,9 +97,15 @@ def check_outputs_apart(args, *outputs: str) -> None:
     import os
     import stat
 
-    inputs = [(what, getattr(args, name, None)) for name, what in
-              (("program", "program"), ("background", "--background"), ("background_rdf", "--background-rdf"),
-               ("stream", "--stream"))]
+    inputs = [
+        (what, getattr(args, name, None))
+        for name, what in (
+            ("program", "program"),
+            ("background", "--background"),
+            ("background_rdf", "--background-rdf"),
+            ("stream", "--stream"),
+        )
+    ]
     for out_name in outputs:
         out = getattr(args, out_name, None)
         if out in (None, "-"):
@@ -94,8 +125,12 @@ def check_outputs_apart(args, *outputs: str) -> None:
                 continue
             if same:
                 option = "--" + out_name.replace("_", "-")
-                raise UsageError(Diagnostic(f"{option} '{out}' is the {what} file: writing it would destroy the input",
-                                            notes=("write to another file",)))
+                raise UsageError(
+                    Diagnostic(
+                        f"{option} '{out}' is the {what} file: writing it would destroy the input",
+                        notes=("write to another file",),
+                    )
+                )
 
 
 def name_list(text: str, known, what: str = "engine") -> tuple:
@@ -114,13 +149,21 @@ def add_semantics_args(p: argparse.ArgumentParser, several: bool = False) -> Non
     from ..semantics import KNOBS, PROFILES
 
     what = "comma-separated profiles to compare (profile+knob=value for a variant)" if several else "a profile"
-    p.add_argument("--semantics", default=None, metavar=choices_metavar(PROFILES),
-                   help=f"{what}: presets of the knobs below (docs/semantics.md); default: default")
+    p.add_argument(
+        "--semantics",
+        default=None,
+        metavar=choices_metavar(PROFILES),
+        help=f"{what}: presets of the knobs below (docs/semantics.md); default: default",
+    )
     for name, values in KNOBS.items():
         first = list(values)[0].value
-        p.add_argument("--" + name.replace("_", "-"), dest=name, default=None,
-                       metavar=choices_metavar(v.value for v in values),
-                       help=f"override the profile's {name.replace('_', ' ')} (default profile: {first})")
+        p.add_argument(
+            "--" + name.replace("_", "-"),
+            dest=name,
+            default=None,
+            metavar=choices_metavar(v.value for v in values),
+            help=f"override the profile's {name.replace('_', ' ')} (default profile: {first})",
+        )
 
 
 def semantics_knobs(args) -> dict:

@@ -7,18 +7,32 @@ Exit 0 all agree, 3 they differ, 2 bad arguments. The comparison itself is
 from __future__ import annotations
 
 import sys
-from typing import Optional
 
 from .. import compare as comparing
 from ..consequences import MODES
 from ..engines import ENGINE_NAMES
 from ..errors import Diagnostic, UsageError
 from ..streams.drive import MAX_GAP, Every, check_max_gap, gap_limited
-from .common import (HelpFormatter, add_program_args, add_semantics_args, check_until, choices_metavar, load, name_list,
-                     semantics_knobs)
+from .common import (
+    HelpFormatter,
+    add_program_args,
+    add_semantics_args,
+    check_until,
+    choices_metavar,
+    load,
+    name_list,
+    semantics_knobs,
+)
 
-__all__ = ["register", "cmd_compare", "add_stream_args", "check_stream_args", "stream_records",
-           "EXIT_DIFFER", "TUPLE_ORDERS"]
+__all__ = [
+    "register",
+    "cmd_compare",
+    "add_stream_args",
+    "check_stream_args",
+    "stream_records",
+    "EXIT_DIFFER",
+    "TUPLE_ORDERS",
+]
 
 EXIT_DIFFER = 3
 TUPLE_ORDERS = ("arrival", "reverse")
@@ -28,15 +42,28 @@ def add_stream_args(p) -> None:
     """The program and stream arguments ``compare`` and ``enumerate`` share."""
     add_program_args(p)
     p.add_argument("--stream", required=True, help="stream file (.stream/.txt/.jsonl/.csv/.parquet) or -")
-    p.add_argument("--every", default="time", metavar=choices_metavar(tuple(e.value for e in Every)),
-                   help="time: once per time point; signal: after every atom")
+    p.add_argument(
+        "--every",
+        default="time",
+        metavar=choices_metavar(tuple(e.value for e in Every)),
+        help="time: once per time point; signal: after every atom",
+    )
     p.add_argument("--until", type=int, metavar="T", help="evaluate time points up to T")
-    p.add_argument("--max-gap", type=int, default=MAX_GAP, metavar="N",
-                   help="refuse a record more than N time points after the previous one; 0 = no limit")
-    p.add_argument("--tuple-order", default="arrival", metavar=choices_metavar(TUPLE_ORDERS),
-                   help="arrival (a tuple window keeps the last-arrived atoms of its oldest "
-                        "time point) or reverse (the atoms of each time point are fed in reverse order, "
-                        "so it keeps the first-arrived)")
+    p.add_argument(
+        "--max-gap",
+        type=int,
+        default=MAX_GAP,
+        metavar="N",
+        help="refuse a record more than N time points after the previous one; 0 = no limit",
+    )
+    p.add_argument(
+        "--tuple-order",
+        default="arrival",
+        metavar=choices_metavar(TUPLE_ORDERS),
+        help="arrival (a tuple window keeps the last-arrived atoms of its oldest "
+        "time point) or reverse (the atoms of each time point are fed in reverse order, "
+        "so it keeps the first-arrived)",
+    )
 
 
 def check_stream_args(args) -> None:
@@ -46,36 +73,56 @@ def check_stream_args(args) -> None:
     check_max_gap(args.max_gap)
     check_until(args.until)
     if args.tuple_order not in TUPLE_ORDERS:
-        raise UsageError(Diagnostic(f"unknown --tuple-order '{args.tuple_order}'",
-                                    notes=("use arrival or reverse",)))
+        raise UsageError(Diagnostic(f"unknown --tuple-order '{args.tuple_order}'", notes=("use arrival or reverse",)))
     if args.consequences not in (None,) + MODES:
-        raise UsageError(Diagnostic(f"unknown --consequences '{args.consequences}'",
-                                    notes=("use brave or cautious",)))
+        raise UsageError(Diagnostic(f"unknown --consequences '{args.consequences}'", notes=("use brave or cautious",)))
 
 
 def register(sub) -> None:
     """Add ``compare`` to the ``ticker`` subcommands."""
-    p = sub.add_parser("compare", help="run engines side by side; exit 3 when they differ",
-                       formatter_class=HelpFormatter,
-                       description="Feed one stream to several engines and report every tick where "
-                                   "their answer streams (as sets of models) differ.")
+    p = sub.add_parser(
+        "compare",
+        help="run engines side by side; exit 3 when they differ",
+        formatter_class=HelpFormatter,
+        description="Feed one stream to several engines and report every tick where "
+        "their answer streams (as sets of models) differ.",
+    )
     add_stream_args(p)
-    p.add_argument("--engines", default=None,
-                   help="comma-separated engines: " + ", ".join(ENGINE_NAMES) +
-                        " (default: clingo,incremental,native; with --semantics: auto)")
+    p.add_argument(
+        "--engines",
+        default=None,
+        help="comma-separated engines: "
+        + ", ".join(ENGINE_NAMES)
+        + " (default: clingo,incremental,native; with --semantics: auto)",
+    )
     p.add_argument("--models", type=int, default=0, help="answer streams per tick (0 = all)")
-    p.add_argument("--consequences", metavar=choices_metavar(MODES),
-                   help="compare brave or cautious consequences instead of the answer streams")
-    p.add_argument("--factorize", action="store_true",
-                   help="compare factorized answers (factor by factor, expanded where the factors differ)")
+    p.add_argument(
+        "--consequences",
+        metavar=choices_metavar(MODES),
+        help="compare brave or cautious consequences instead of the answer streams",
+    )
+    p.add_argument(
+        "--factorize",
+        action="store_true",
+        help="compare factorized answers (factor by factor, expanded where the factors differ)",
+    )
     p.add_argument("--max-diffs", type=int, default=20, help="differing ticks to print")
-    p.add_argument("--changes", action="store_true",
-                   help="run the engines as for run --changes and compare their --changes lines too")
-    p.add_argument("--explain", action="store_true",
-                   help="for each differing atom, the why of the engine that has it and the why-not of the one"
-                        " that lacks it")
-    p.add_argument("--format", default="text", metavar=choices_metavar(("text", "json")),
-                   help="with --semantics: text, or json (JSON Lines per time point, then a summary)")
+    p.add_argument(
+        "--changes",
+        action="store_true",
+        help="run the engines as for run --changes and compare their --changes lines too",
+    )
+    p.add_argument(
+        "--explain",
+        action="store_true",
+        help="for each differing atom, the why of the engine that has it and the why-not of the one that lacks it",
+    )
+    p.add_argument(
+        "--format",
+        default="text",
+        metavar=choices_metavar(("text", "json")),
+        help="with --semantics: text, or json (JSON Lines per time point, then a summary)",
+    )
     add_semantics_args(p, several=True)
     p.set_defaults(func=cmd_compare)
 
@@ -88,7 +135,7 @@ def stream_records(args):
     return gap_limited(records_from(args.stream), args.max_gap, args.until)
 
 
-def cmd_compare(args, factories: Optional[dict] = None) -> int:
+def cmd_compare(args, factories: dict | None = None) -> int:
     """``ticker compare``; ``factories`` overrides the engines (tests inject stand-ins)."""
     check_stream_args(args)
     if args.models < 0:
@@ -103,9 +150,18 @@ def cmd_compare(args, factories: Optional[dict] = None) -> int:
     if args.consequences:
         return _compare_consequences(args, analysis, factories)
     stream = list(stream_records(args)) if args.explain else stream_records(args)  # read twice
-    cmp = comparing.compare_engines(analysis, stream, factories, models=args.models, every=args.every,
-                                    until=args.until, tuple_order=args.tuple_order, keep_all=False,
-                                    factorize=args.factorize, changes=args.changes)
+    cmp = comparing.compare_engines(
+        analysis,
+        stream,
+        factories,
+        models=args.models,
+        every=args.every,
+        until=args.until,
+        tuple_order=args.tuple_order,
+        keep_all=False,
+        factorize=args.factorize,
+        changes=args.changes,
+    )
     print(comparing.format_comparison(cmp, args.max_diffs))
     if args.explain:
         print(comparing.explain_comparison(analysis, stream, cmp, args.max_diffs, args.until, args.tuple_order))
@@ -116,8 +172,16 @@ def cmd_compare(args, factories: Optional[dict] = None) -> int:
 
 def _compare_consequences(args, analysis, factories) -> int:
     """Compare per-tick counts of answer streams and brave/cautious consequences."""
-    rows, unavailable = comparing.compare_consequences(analysis, stream_records(args), factories, args.consequences,
-                                                       args.models, args.every, args.until, args.tuple_order)
+    rows, unavailable = comparing.compare_consequences(
+        analysis,
+        stream_records(args),
+        factories,
+        args.consequences,
+        args.models,
+        args.every,
+        args.until,
+        args.tuple_order,
+    )
     differ = 0
     for per in rows:
         row = list(per.values())
@@ -143,16 +207,26 @@ def _compare_semantics(args) -> int:
     if args.format not in ("text", "json"):
         raise UsageError(Diagnostic(f"unknown --format '{args.format}'", notes=("use text or json",)))
     if args.consequences or args.tuple_order != "arrival":
-        raise UsageError(Diagnostic("--semantics compares answer streams in arrival order",
-                                    notes=("drop --consequences and --tuple-order",)))
+        raise UsageError(
+            Diagnostic(
+                "--semantics compares answer streams in arrival order", notes=("drop --consequences and --tuple-order",)
+            )
+        )
     semantics = parse_semantics_list(args.semantics or "default", **semantics_knobs(args))
     engines = name_list(args.engines, ENGINE_NAMES) if args.engines else ("auto",)
     analysis = load(args)
-    cmp = semantics_compare.compare_semantics(analysis, stream_records(args), semantics, engines, args.models,
-                                              args.every, args.until)
-    print(semantics_compare.format_json(cmp) if args.format == "json" else
-          semantics_compare.format_text(cmp, args.max_diffs))
+    cmp = semantics_compare.compare_semantics(
+        analysis, stream_records(args), semantics, engines, args.models, args.every, args.until
+    )
+    print(
+        semantics_compare.format_json(cmp)
+        if args.format == "json"
+        else semantics_compare.format_text(cmp, args.max_diffs)
+    )
     if len(cmp.runs) < 2:
-        print("note: fewer than two runs; nothing was compared (write e.g. --semantics default,r4 or "
-              "default,default+origin=first)", file=sys.stderr)
+        print(
+            "note: fewer than two runs; nothing was compared (write e.g. --semantics default,r4 or "
+            "default,default+origin=first)",
+            file=sys.stderr,
+        )
     return 0 if cmp.agree else EXIT_DIFFER

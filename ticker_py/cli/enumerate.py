@@ -14,11 +14,14 @@ __all__ = ["register", "cmd_enumerate"]
 
 def register(sub) -> None:
     """Add ``enumerate`` to the ``ticker`` subcommands."""
-    e = sub.add_parser("enumerate", help="write all answer streams to a file as they are produced",
-                       formatter_class=HelpFormatter,
-                       description="Enumerate every answer stream of every tick (clingo) into a "
-                                   "JSON Lines file; print per tick the count and, with "
-                                   "--consequences, the brave or cautious consequences.")
+    e = sub.add_parser(
+        "enumerate",
+        help="write all answer streams to a file as they are produced",
+        formatter_class=HelpFormatter,
+        description="Enumerate every answer stream of every tick (clingo) into a "
+        "JSON Lines file; print per tick the count and, with "
+        "--consequences, the brave or cautious consequences.",
+    )
     add_stream_args(e)
     e.add_argument("--out", required=True, help="JSON Lines file for the answer streams")
     e.add_argument("--consequences", metavar=choices_metavar(MODES), help="also print these consequences per tick")
@@ -35,8 +38,16 @@ def cmd_enumerate(args) -> int:
     check_outputs_apart(args, "out")
     analysis = load(args)
     with open_output(args.out) as out:
-        for res in enumerate_answer_streams(analysis, stream_records(args), out, args.consequences, args.until,
-                                            args.every, args.show_at, args.tuple_order):
+        for res in enumerate_answer_streams(
+            analysis,
+            stream_records(args),
+            out,
+            args.consequences,
+            args.until,
+            args.every,
+            args.show_at,
+            args.tuple_order,
+        ):
             if args.consequences:
                 print(res.to_json(args.consequences))
             else:

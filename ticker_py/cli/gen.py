@@ -16,9 +16,13 @@ __all__ = ["register", "run_gen"]
 def register(sub) -> None:
     """Add ``gen`` to the ``ticker`` subcommands."""
     p = sub.add_parser(
-        "gen", help="synthetic streams of the benchmark workloads (Spark)", formatter_class=HelpFormatter,
+        "gen",
+        help="synthetic streams of the benchmark workloads (Spark)",
+        formatter_class=HelpFormatter,
         description="Write SCENARIO's program.lars and stream to the directory PATH. Scenarios: "
-                    + ", ".join(WORKLOADS) + " (rules-R and box-chain-W set r and w).")
+        + ", ".join(WORKLOADS)
+        + " (rules-R and box-chain-W set r and w).",
+    )
     p.add_argument("scenario", metavar="SCENARIO")
     p.add_argument("--out", required=True, metavar="PATH", help="output directory")
     p.add_argument("--seed", type=int, default=0, metavar="S")
@@ -27,12 +31,20 @@ def register(sub) -> None:
     p.add_argument("--items", type=int, metavar="k", help="items (scenario B)")
     p.add_argument("--rate", type=int, metavar="k", help="atoms per time point (Laser workloads)")
     p.add_argument("--partitions", type=int, metavar="p", help="Spark partitions (default: one per block)")
-    p.add_argument("--format", choices=["parquet", "jsonl", "text"], default="parquet",
-                   help="parquet (Spark unless --no-spark); jsonl and text are written without Spark")
+    p.add_argument(
+        "--format",
+        choices=["parquet", "jsonl", "text"],
+        default="parquet",
+        help="parquet (Spark unless --no-spark); jsonl and text are written without Spark",
+    )
     p.add_argument("--no-spark", action="store_true", help="pure-Python generator, pyarrow writer")
-    p.add_argument("--parquet-layout", choices=LAYOUTS, default="atom",
-                   help="Parquet columns: atom (one atom text per row) or args (predicate, a1 .. ak: "
-                        "no atom parsing when read; docs/formats.md)")
+    p.add_argument(
+        "--parquet-layout",
+        choices=LAYOUTS,
+        default="atom",
+        help="Parquet columns: atom (one atom text per row) or args (predicate, a1 .. ak: "
+        "no atom parsing when read; docs/formats.md)",
+    )
     p.set_defaults(func=run_gen)
 
 
@@ -50,9 +62,18 @@ def run_gen(args) -> int:
 
         spark = get_spark()
         print(f"[gen] spark session started in {time.time() - start:.1f}s", file=sys.stderr)
-        meta = generate_parquet(spark, args.scenario, args.out, args.seed,
-                                partitions=args.partitions, progress=True, parquet_layout=args.parquet_layout,
-                                **params)
-    print(f"{args.scenario}: {meta['atoms']} atoms, {meta['time_points']} time points -> {args.out} "
-          f"({time.time() - start:.1f}s)")
+        meta = generate_parquet(
+            spark,
+            args.scenario,
+            args.out,
+            args.seed,
+            partitions=args.partitions,
+            progress=True,
+            parquet_layout=args.parquet_layout,
+            **params,
+        )
+    print(
+        f"{args.scenario}: {meta['atoms']} atoms, {meta['time_points']} time points -> {args.out} "
+        f"({time.time() - start:.1f}s)"
+    )
     return 0

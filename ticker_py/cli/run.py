@@ -7,18 +7,26 @@ import sys
 import threading
 import time
 from dataclasses import replace
-from typing import Optional
 
 from ..consequences import MODES
 from ..engines import ENGINE_NAMES
 from ..errors import Diagnostic, UsageError
 from ..process import steady_heap_from_second
-from ..records import add_shared_methods, collecting
 from ..rdf import RDF_FORMATS
+from ..records import add_shared_methods, collecting
 from ..semantics import DEFAULT, Semantics, resolve
 from ..streams.drive import MAX_GAP, Every, check_max_gap
-from .common import (HelpFormatter, add_program_args, add_semantics_args, check_choice, check_outputs_apart, check_until,
-                     choices_metavar, load, semantics_knobs)
+from .common import (
+    HelpFormatter,
+    add_program_args,
+    add_semantics_args,
+    check_choice,
+    check_outputs_apart,
+    check_until,
+    choices_metavar,
+    load,
+    semantics_knobs,
+)
 from .live import add_live_options, live_options
 from .shard import add_shard_options, run_sharded_command, shard_options
 
@@ -38,7 +46,7 @@ _RECORDS: list = []
 class RunOptions:
     """How ``ticker run`` evaluates and prints (the parsed arguments, checked)."""
 
-    stream: Optional[str] = "-"
+    stream: str | None = "-"
     stream_format: str = "auto"
     engine: str = "auto"
     models: int = 1
@@ -48,10 +56,10 @@ class RunOptions:
     show_at: bool = False
     show: str = "derived"
     inertia: bool = False
-    consequences: Optional[str] = None
-    until: Optional[int] = None
-    out: Optional[str] = None
-    max_gap: Optional[int] = MAX_GAP
+    consequences: str | None = None
+    until: int | None = None
+    out: str | None = None
+    max_gap: int | None = MAX_GAP
     factorize: bool = False
     semantics: Semantics = DEFAULT
 
@@ -63,34 +71,72 @@ def register(sub) -> None:
     """Add ``run`` to the ``ticker`` subcommands."""
     run = sub.add_parser("run", help="evaluate a program over a stream", formatter_class=HelpFormatter)
     add_program_args(run)
-    run.add_argument("--stream", default="-", help="stream file (.stream/.txt/.jsonl/.csv/.parquet, also"
-                     " .gz/.bz2/.xz; .nt/.nq for RDF) or - for stdin")
-    run.add_argument("--stream-format", default="auto", metavar=choices_metavar(STREAM_FORMATS),
-                     help="format of stdin and of stream files with another suffix: auto (by the suffix; "
-                          "stdin is text), text, jsonl, csv; nt, nq, rdf-csv, rdf-parquet: RDF streams")
-    run.add_argument("--rdf-output", default="triple", metavar="NAME",
-                     help="with --format ntriples/nquads: the ternary predicate whose atoms are the triples written")
-    run.add_argument("--engine", default="auto", metavar=choices_metavar(("auto",) + ENGINE_NAMES),
-                     help="the engine (auto: native if it can run the program, else incremental)")
-    run.add_argument("--models", type=int, default=None,
-                     help="answer streams per tick (0 = all; 0 by default with --factorize) (default: 1)")
-    run.add_argument("--factorize", action="store_true",
-                     help="all answer streams per tick as a product: a common part times independent choices")
-    run.add_argument("--every", default="time", metavar=choices_metavar(tuple(e.value for e in Every)),
-                     help="time: once per time point; signal: after every atom")
+    run.add_argument(
+        "--stream",
+        default="-",
+        help="stream file (.stream/.txt/.jsonl/.csv/.parquet, also .gz/.bz2/.xz; .nt/.nq for RDF) or - for stdin",
+    )
+    run.add_argument(
+        "--stream-format",
+        default="auto",
+        metavar=choices_metavar(STREAM_FORMATS),
+        help="format of stdin and of stream files with another suffix: auto (by the suffix; "
+        "stdin is text), text, jsonl, csv; nt, nq, rdf-csv, rdf-parquet: RDF streams",
+    )
+    run.add_argument(
+        "--rdf-output",
+        default="triple",
+        metavar="NAME",
+        help="with --format ntriples/nquads: the ternary predicate whose atoms are the triples written",
+    )
+    run.add_argument(
+        "--engine",
+        default="auto",
+        metavar=choices_metavar(("auto",) + ENGINE_NAMES),
+        help="the engine (auto: native if it can run the program, else incremental)",
+    )
+    run.add_argument(
+        "--models",
+        type=int,
+        default=None,
+        help="answer streams per tick (0 = all; 0 by default with --factorize) (default: 1)",
+    )
+    run.add_argument(
+        "--factorize",
+        action="store_true",
+        help="all answer streams per tick as a product: a common part times independent choices",
+    )
+    run.add_argument(
+        "--every",
+        default="time",
+        metavar=choices_metavar(tuple(e.value for e in Every)),
+        help="time: once per time point; signal: after every atom",
+    )
     run.add_argument("--format", default="jsonl", metavar=choices_metavar(FORMATS), help="output format")
     run.add_argument("--changes", action="store_true", help="print what changed since the previous tick")
     run.add_argument("--show-at", action="store_true", help="also print atoms pinned to other time points")
-    run.add_argument("--show", default="derived", metavar=choices_metavar(("derived", "all")),
-                     help="derived, or all (also input and background)")
+    run.add_argument(
+        "--show",
+        default="derived",
+        metavar=choices_metavar(("derived", "all")),
+        help="derived, or all (also input and background)",
+    )
     run.add_argument("--inertia", action="store_true", help="prefer the previous tick's answer stream")
-    run.add_argument("--consequences", choices=MODES,
-                     help="print per tick the number of answer streams and their brave/cautious consequences"
-                          " (enumerates all answer streams)")
+    run.add_argument(
+        "--consequences",
+        choices=MODES,
+        help="print per tick the number of answer streams and their brave/cautious consequences"
+        " (enumerates all answer streams)",
+    )
     run.add_argument("--until", type=int, help="evaluate time points up to T")
-    run.add_argument("--max-gap", type=int, default=MAX_GAP, metavar="N",
-                     help="refuse a record more than N time points after the previous one (each time point "
-                          "in between is evaluated and written); 0 = no limit")
+    run.add_argument(
+        "--max-gap",
+        type=int,
+        default=MAX_GAP,
+        metavar="N",
+        help="refuse a record more than N time points after the previous one (each time point "
+        "in between is evaluated and written); 0 = no limit",
+    )
     run.add_argument("--out", help="write results to FILE (default stdout; - is stdout)")
     add_semantics_args(run)
     add_live_options(run)
@@ -104,11 +150,24 @@ def run_options(args) -> RunOptions:
     check_choice(args.stream_format, STREAM_FORMATS, "stream format")
     every = Every.parse(args.every)
     models = args.models if args.models is not None else 0 if args.factorize else 1
-    return RunOptions(stream=args.stream, stream_format=args.stream_format, engine=args.engine, models=models,
-                      every=every, format=args.format, changes=args.changes, show_at=args.show_at, show=args.show,
-                      inertia=args.inertia, consequences=args.consequences, until=check_until(args.until), out=args.out,
-                      max_gap=check_max_gap(args.max_gap), factorize=args.factorize,
-                      semantics=resolve(args.semantics, **semantics_knobs(args)))
+    return RunOptions(
+        stream=args.stream,
+        stream_format=args.stream_format,
+        engine=args.engine,
+        models=models,
+        every=every,
+        format=args.format,
+        changes=args.changes,
+        show_at=args.show_at,
+        show=args.show,
+        inertia=args.inertia,
+        consequences=args.consequences,
+        until=check_until(args.until),
+        out=args.out,
+        max_gap=check_max_gap(args.max_gap),
+        factorize=args.factorize,
+        semantics=resolve(args.semantics, **semantics_knobs(args)),
+    )
 
 
 def cmd_run(args) -> int:
@@ -118,7 +177,7 @@ def cmd_run(args) -> int:
 
     o = run_options(args)
     check_outputs_apart(args, "out", "save_input")
-    live = live_options(args)   # None: no live input or output (nothing of ticker_py.live is imported)
+    live = live_options(args)  # None: no live input or output (nothing of ticker_py.live is imported)
     shards = shard_options(args)
     analysis = load(args)
     if o.factorize and shards is not None:
@@ -127,8 +186,9 @@ def cmd_run(args) -> int:
         raise UsageError(Diagnostic("--changes needs a single answer stream", notes=("use --models 1",)))
     if o.consequences:
         if o.changes or o.format != "jsonl":
-            raise UsageError(Diagnostic("--consequences prints JSON Lines of its own",
-                                        notes=("drop --changes and --format",)))
+            raise UsageError(
+                Diagnostic("--consequences prints JSON Lines of its own", notes=("drop --changes and --format",))
+            )
         o = replace(o, models=0)
 
     rdf = _rdf_mapping(args, analysis, o)
@@ -154,8 +214,12 @@ def cmd_run(args) -> int:
         from ..engines import check_engine
 
         if o.semantics.changed:
-            raise UsageError(Diagnostic("sharded runs use the default semantics",
-                                        notes=(f"drop --shards/--spark or the knobs of '{o.semantics}'",)))
+            raise UsageError(
+                Diagnostic(
+                    "sharded runs use the default semantics",
+                    notes=(f"drop --shards/--spark or the knobs of '{o.semantics}'",),
+                )
+            )
 
         check_engine(o.engine, analysis)  # refused here, not in the shards
         out, writer = output()
@@ -163,12 +227,23 @@ def cmd_run(args) -> int:
             return run_sharded_command(analysis, o, shards, writer)
         finally:
             out.close()
-    reasoner = Reasoner(analysis, engine=o.engine, models=o.models, show=o.show, inertia=o.inertia,
-                        changes_only=_changes_only(o), factorize=o.factorize,
-                        semantics=o.semantics, history=False)
+    reasoner = Reasoner(
+        analysis,
+        engine=o.engine,
+        models=o.models,
+        show=o.show,
+        inertia=o.inertia,
+        changes_only=_changes_only(o),
+        factorize=o.factorize,
+        semantics=o.semantics,
+        history=False,
+    )
     if o.inertia and reasoner.engine_name not in INERTIA_ENGINES:
-        print(f"note: --inertia has no effect with the {reasoner.engine_name} engine (only the incremental "
-              "engines prefer the previous answer stream)", file=sys.stderr)
+        print(
+            f"note: --inertia has no effect with the {reasoner.engine_name} engine (only the incremental "
+            "engines prefer the previous answer stream)",
+            file=sys.stderr,
+        )
     records = None
     if live is not None:
         from ..live.options import live_records
@@ -194,8 +269,7 @@ def cmd_run(args) -> int:
             points += 1
             writer.write(result)
     finally:
-        writer.close({"time_points": points, "atoms": reasoner.atoms_in,
-                      "seconds": time.perf_counter() - start})
+        writer.close({"time_points": points, "atoms": reasoner.atoms_in, "seconds": time.perf_counter() - start})
         out.close()
     return 0
 
@@ -231,12 +305,15 @@ def _interruptible(results):
             raise KeyboardInterrupt
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
 def _rdf_mapping(args, analysis, o: RunOptions):
     """The RDF mapping of ``--rdf-mapping`` (with the program's prefixes), or None if the run
     reads and writes no RDF; refuses RDF output with several answer streams or --changes."""
     if o.format in RDF_OUTPUT and (o.models != 1 or o.changes):
-        raise UsageError(Diagnostic(f"--format {o.format} writes a single answer stream",
-                                    notes=("use --models 1 and no --changes",)))
+        raise UsageError(
+            Diagnostic(f"--format {o.format} writes a single answer stream", notes=("use --models 1 and no --changes",))
+        )
     kind = getattr(args, "rdf_mapping", "triple")
     if kind == "triple" and o.format not in RDF_OUTPUT and o.stream_format not in RDF_FORMATS:
         return None

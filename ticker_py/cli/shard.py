@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING
 
 from ..errors import Diagnostic, UsageError
 from ..streams.drive import Every
@@ -18,15 +18,20 @@ __all__ = ["add_shard_options", "shard_options", "run_sharded_command"]
 def add_shard_options(run_parser) -> None:
     """Add ``--spark``, ``--shards N`` and ``--master`` to the ``ticker run`` parser."""
     g = run_parser.add_argument_group("sharded evaluation (see docs/spark.md)")
-    g.add_argument("--spark", action="store_true",
-                   help="evaluate in Spark tasks, one per shard of the stream (needs pyspark)")
-    g.add_argument("--shards", type=int, metavar="N",
-                   help="number of shards (default with --spark: Spark's parallelism); without "
-                        "--spark the shards run one after another in this process")
+    g.add_argument(
+        "--spark", action="store_true", help="evaluate in Spark tasks, one per shard of the stream (needs pyspark)"
+    )
+    g.add_argument(
+        "--shards",
+        type=int,
+        metavar="N",
+        help="number of shards (default with --spark: Spark's parallelism); without "
+        "--spark the shards run one after another in this process",
+    )
     g.add_argument("--master", default="local[2]", help="Spark master")
 
 
-def shard_options(args) -> Optional[ShardOptions]:
+def shard_options(args) -> ShardOptions | None:
     """The sharding options of parsed ``ticker run`` arguments (None: the run is not sharded)."""
     if not args.spark and args.shards is None:
         return None
@@ -44,13 +49,18 @@ def run_sharded_command(analysis, run, options: ShardOptions, writer) -> int:
     from ..shard import check_shards, plan_for, run_sharded_local
 
     if Every.parse(run.every) is not Every.TIME:
-        raise UsageError(Diagnostic("--every signal cannot be sharded: a tick's count spans all shards",
-                                    notes=("run it without --shards/--spark",)))
+        raise UsageError(
+            Diagnostic(
+                "--every signal cannot be sharded: a tick's count spans all shards",
+                notes=("run it without --shards/--spark",),
+            )
+        )
     if options.shards is not None:
         check_shards(options.shards)
     plan_for(analysis)
-    common = dict(engine=run.engine, models=run.models, show=run.show, until=run.until, inertia=run.inertia,
-                  max_gap=run.max_gap)
+    common = dict(
+        engine=run.engine, models=run.models, show=run.show, until=run.until, inertia=run.inertia, max_gap=run.max_gap
+    )
     start = time.perf_counter()
     if options.spark:
         try:

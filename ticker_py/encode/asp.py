@@ -19,14 +19,26 @@ atom or a comparison, possibly under ``not``), kept apart from the LARS ``Litera
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional, Union
 
 from .. import ast
 from ..limits import CLINGO_MAX
 from ..values import format_atom
 
-__all__ = ["time_facts", "Symbol", "NafLiteral", "AspRule", "Show", "ShowNothing", "ShowSignature", "ShowTerm", "Statement",
-           "Count", "ChoiceRule", "atom", "program_text"]
+__all__ = [
+    "time_facts",
+    "Symbol",
+    "NafLiteral",
+    "AspRule",
+    "Show",
+    "ShowNothing",
+    "ShowSignature",
+    "ShowTerm",
+    "Statement",
+    "Count",
+    "ChoiceRule",
+    "atom",
+    "program_text",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +58,7 @@ class Symbol:
 class NafLiteral:
     """A body literal: an atom or a comparison, possibly under default negation (``not``)."""
 
-    atom: Union[ast.Atom, ast.Comparison, Symbol]
+    atom: ast.Atom | ast.Comparison | Symbol
     negated: bool = False
 
     def __str__(self) -> str:
@@ -57,11 +69,11 @@ class NafLiteral:
 class AspRule:
     """``head :- body.``; a fact has an empty body, a constraint no head."""
 
-    head: Union[ast.Atom, Symbol, None]
+    head: ast.Atom | Symbol | None
     body: tuple = ()
 
     @classmethod
-    def of(cls, head: Optional[ast.Atom], *body) -> "AspRule":
+    def of(cls, head: ast.Atom | None, *body) -> AspRule:
         """A rule whose body atoms and comparisons not yet in a :class:`NafLiteral` are positive."""
         return cls(head, tuple(b if isinstance(b, NafLiteral) else NafLiteral(b) for b in body))
 
@@ -133,7 +145,7 @@ class ShowTerm(Show):
         return f"#show {self.term} : {', '.join(map(str, self.body))}."
 
 
-Statement = Union[AspRule, ChoiceRule, Show]
+Statement = AspRule | ChoiceRule | Show
 
 
 def atom(name: str, *args) -> ast.Atom:

@@ -39,8 +39,8 @@ from .windows.tuple import contents_rules, start_rules
 
 __all__ = ["IncrementalEncoding", "encode_incremental", "pin_rule", "TICK", "GUARD"]
 
-TICK = "_e"         # the part parameter: the evaluation tick's sequence number
-GUARD = "_g"        # _g(e): the tick is current (released after it)
+TICK = "_e"  # the part parameter: the evaluation tick's sequence number
+GUARD = "_g"  # _g(e): the tick is current (released after it)
 
 _TICK = ast.Variable(TICK)
 _GUARDED = NafLiteral(ast.Atom(GUARD, (_TICK,)))
@@ -54,8 +54,10 @@ def pin_rule(rule: AspRule, shared, guard: bool = False) -> AspRule:
     """``rule`` pinned to the evaluation tick: ``_e`` appended to every atom whose signature
     is not in ``shared`` (comparisons unchanged); with ``guard`` the body starts with ``_g(_e)``."""
     head = None if rule.head is None else _pin_atom(rule.head, shared)
-    body = tuple(NafLiteral(_pin_atom(lit.atom, shared), lit.negated) if isinstance(lit.atom, ast.Atom)
-                 else lit for lit in rule.body)
+    body = tuple(
+        NafLiteral(_pin_atom(lit.atom, shared), lit.negated) if isinstance(lit.atom, ast.Atom) else lit
+        for lit in rule.body
+    )
     return AspRule(head, (_GUARDED,) + body if guard else body)
 
 
@@ -91,17 +93,20 @@ class IncrementalEncoding:
         """The shared facts as statements with their notes (built when printed: the engine needs none)."""
         every_time = ast.Variable("U")
         return [(background_fact(a), "shared") for a in self.background_atoms] + [
-            (AspRule(ast.Atom(a[0], tuple(map(Symbol, a[1:])) + (every_time,))),
-             "shared, added for every time point U") for a in self.timed_background]
+            (AspRule(ast.Atom(a[0], tuple(map(Symbol, a[1:])) + (every_time,))), "shared, added for every time point U")
+            for a in self.timed_background
+        ]
 
     def __str__(self) -> str:
         lower, upper = (", ".join(sorted(s)) or "none" for s in self.split)
-        lines = ["% incremental encoding: rules pinned to evaluation tick _e (time t, count c);",
-                 "% per tick: _now(t,_e). _cnt(c,_e). #external _g(_e).",
-                 "% shared facts, added once: input p(args,U) [and p(args,U,K), _tick(U,K)], background",
-                 f"% default engine (native prefix): lower part evaluated natively: {lower};",
-                 f"% upper part and constraints solved by clingo per tick: {upper}",
-                 "% (--no-native-prefix solves all rules below with clingo)"]
+        lines = [
+            "% incremental encoding: rules pinned to evaluation tick _e (time t, count c);",
+            "% per tick: _now(t,_e). _cnt(c,_e). #external _g(_e).",
+            "% shared facts, added once: input p(args,U) [and p(args,U,K), _tick(U,K)], background",
+            f"% default engine (native prefix): lower part evaluated natively: {lower};",
+            f"% upper part and constraints solved by clingo per tick: {upper}",
+            "% (--no-native-prefix solves all rules below with clingo)",
+        ]
         for statement, note in list(self.annotated) + self.shared():
             lines.append(f"{statement}  % {note}" if note else str(statement))
         return "\n".join(lines) + "\n"
@@ -112,9 +117,13 @@ def past_background_rule(pred: str, arity: int, lookback) -> AspRule:
     intensional predicate at the past time points a window or @-atom reads (l: the look-back)."""
     a = arg_vars(arity)
     low = ast.Number(0) if lookback is None else minus(N, lookback)
-    return AspRule.of(ast.Atom(pred, a + (U,)), ast.Atom(f"_bg_{pred}", a), now(),
-                      ast.Comparison("=", U, ast.Interval(low, minus(N, 1))),
-                      ast.Comparison(">=", U, ast.Number(0)))
+    return AspRule.of(
+        ast.Atom(pred, a + (U,)),
+        ast.Atom(f"_bg_{pred}", a),
+        now(),
+        ast.Comparison("=", U, ast.Interval(low, minus(N, 1))),
+        ast.Comparison(">=", U, ast.Number(0)),
+    )
 
 
 def encode_incremental(analysis: Analysis) -> IncrementalEncoding:
@@ -137,8 +146,10 @@ def encode_incremental(analysis: Analysis) -> IncrementalEncoding:
     for n in sorted({n for _, n in tuples}):
         annotated += [(pin(r), f"tuple window start: atom C-{n}+1 expires at count C+1") for r in start_rules(n)]
     for pred, n in tuples:
-        annotated += [(pin(r), f"tuple window contents: {pred} atom with count K expires at count K+{n}")
-                      for r in contents_rules(pred, sigs[pred], n, pred in bg_preds)]
+        annotated += [
+            (pin(r), f"tuple window contents: {pred} atom with count K expires at count K+{n}")
+            for r in contents_rules(pred, sigs[pred], n, pred in bg_preds)
+        ]
     for enc, pred, n in uses:
         annotated += enc.incremental_rules(pred, sigs[pred], n, pred in bg_preds, pin)
 
@@ -146,9 +157,13 @@ def encode_incremental(analysis: Analysis) -> IncrementalEncoding:
     for pred in bg_preds:
         if pred in analysis.intensional:
             annotated.append((pin(background_rules(pred, sigs[pred])[0]), "background of an intensional predicate"))
-            if pred in timed_preds:   # read at past time points too (through @ or a time window)
-                annotated.append((pin(past_background_rule(pred, sigs[pred], analysis.lookback)),
-                                  "background of an intensional predicate, at the past time points read"))
+            if pred in timed_preds:  # read at past time points too (through @ or a time window)
+                annotated.append(
+                    (
+                        pin(past_background_rule(pred, sigs[pred], analysis.lookback)),
+                        "background of an intensional predicate, at the past time points read",
+                    )
+                )
     timed = tuple(a for a in analysis.background if a[0] not in analysis.intensional)
 
     annotated.append((ShowNothing(), "only the current tick's atoms are shown:"))
@@ -162,5 +177,12 @@ def encode_incremental(analysis: Analysis) -> IncrementalEncoding:
         show_inputs.append(ShowTerm(ast.Atom(p, v), (NafLiteral(ast.Atom(p, v)), now, _GUARDED)))
 
     program = program_text(s for s, _ in annotated)
-    return IncrementalEncoding(program, program_text(show_inputs), analysis.background, timed,
-                               frozenset(p for p, _ in tuples), tuple(annotated), (analysis.lower, analysis.upper))
+    return IncrementalEncoding(
+        program,
+        program_text(show_inputs),
+        analysis.background,
+        timed,
+        frozenset(p for p, _ in tuples),
+        tuple(annotated),
+        (analysis.lower, analysis.upper),
+    )

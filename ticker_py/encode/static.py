@@ -19,19 +19,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Optional
 
 from .. import ast
 from ..analysis import Analysis
 from ..semantics import DEFAULT, FutureHeads, Semantics, TupleScope
 from ..values import format_term
-from .asp import time_facts, AspRule, NafLiteral, ShowSignature, Symbol, program_text
+from .asp import AspRule, NafLiteral, ShowSignature, Symbol, program_text, time_facts
 from .windows import encoder_for
 from .windows.base import N, U, arg_vars, now, origin
 from .windows.tuple import contents_rules, scope_rules, start_rules
 
-__all__ = ["StaticEncoding", "encode_static", "fresh_variable", "translate_rule", "window_uses",
-           "background_rules"]
+__all__ = ["StaticEncoding", "encode_static", "fresh_variable", "translate_rule", "window_uses", "background_rules"]
 
 
 @dataclass(frozen=True)
@@ -48,7 +46,7 @@ class StaticEncoding:
         """The program text."""
         return program_text(self.statements)
 
-    def facts(self, t: int, c: int, lo: int, atoms, origin: Optional[int] = None, fed=()) -> str:
+    def facts(self, t: int, c: int, lo: int, atoms, origin: int | None = None, fed=()) -> str:
         """The facts for tick (t, c): ``atoms`` are ``(U, K, atom)`` in the covered range.
 
         ``origin``: the ``_origin(o)`` fact (``origin=first``); ``fed``: ``(U, atom)`` pairs
@@ -133,8 +131,10 @@ def background_rules(pred: str, arity: int) -> tuple:
     """``p(A..,N) :- _bg_p(A..), _now(N).`` and ``p(A..,U) :- _bg_p(A..), _time(U).``"""
     a = arg_vars(arity)
     bg = ast.Atom(f"_bg_{pred}", a)
-    return (AspRule.of(ast.Atom(pred, a + (N,)), bg, now()),
-            AspRule.of(ast.Atom(pred, a + (U,)), bg, ast.Atom("_time", (U,))))
+    return (
+        AspRule.of(ast.Atom(pred, a + (N,)), bg, now()),
+        AspRule.of(ast.Atom(pred, a + (U,)), bg, ast.Atom("_time", (U,))),
+    )
 
 
 def background_fact(atom: tuple) -> AspRule:
@@ -149,8 +149,11 @@ def encode_static(analysis: Analysis, sem: Semantics = DEFAULT) -> StaticEncodin
     uses = window_uses(analysis)
     out = [translate_rule(r, analysis, sem) for r in analysis.program.proper_rules]
     if sem.future_heads is FutureHeads.INCONSISTENT:
-        out += [future_constraint(r, analysis) for r in analysis.program.proper_rules
-                if r.head is not None and r.head.time is not None]
+        out += [
+            future_constraint(r, analysis)
+            for r in analysis.program.proper_rules
+            if r.head is not None and r.head.time is not None
+        ]
 
     tuple_uses = sorted({(p, n) for enc, p, n in uses if enc.kind == ast.WindowKind.TUPLE})
     if sem.tuple_scope is TupleScope.PREDICATE:
@@ -171,7 +174,8 @@ def encode_static(analysis: Analysis, sem: Semantics = DEFAULT) -> StaticEncodin
         at_now, at_every_time = background_rules(pred, sigs[pred])
         out += [at_now, at_every_time] if pred in timed else [at_now]
     out += [background_fact(atom) for atom in analysis.background]
-    out += [ShowSignature(p, k + 1)
-            for p, k in sorted(sigs.items(), key=lambda x: (x[0] not in analysis.intensional, x[0]))]
+    out += [
+        ShowSignature(p, k + 1) for p, k in sorted(sigs.items(), key=lambda x: (x[0] not in analysis.intensional, x[0]))
+    ]
     tick_pinned = frozenset(p for enc, p, n in uses if enc.kind == ast.WindowKind.TUPLE)
     return StaticEncoding(tuple(out), tick_pinned, analysis.background)

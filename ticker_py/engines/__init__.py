@@ -15,9 +15,20 @@ from ..records import add_shared_methods, collecting
 from ..semantics import Semantics
 from .base import Engine, EngineOptions
 
-__all__ = ["Engine", "EngineOptions", "EngineEntry", "ENGINES", "ENGINE_NAMES", "create_engine",
-           "check_engine", "resolve_engine", "engine_class", "unsupported_reasons", "check_semantics",
-           "semantics_engines"]
+__all__ = [
+    "Engine",
+    "EngineOptions",
+    "EngineEntry",
+    "ENGINES",
+    "ENGINE_NAMES",
+    "create_engine",
+    "check_engine",
+    "resolve_engine",
+    "engine_class",
+    "unsupported_reasons",
+    "check_semantics",
+    "semantics_engines",
+]
 
 
 _RECORDS: list = []
@@ -43,21 +54,45 @@ class EngineEntry:
 add_shared_methods(_RECORDS, __name__)
 
 
-ENGINES = {e.name: e for e in (
-    EngineEntry("clingo", "ticker_py.engines.clingo_engine", "ClingoEngine", "clingo",
-                "the static encoding, solved from scratch per tick",
-                frozenset({"window_bounds", "origin", "tuple_scope", "tuple_ties", "duplicates", "future_heads",
-                           "persistence"})),
-    EngineEntry("incremental", "ticker_py.engines.hybrid", "HybridEngine", "incremental",
-                "the stratified lower part evaluated natively, the rest solved by clingo per tick",
-                frozenset({"window_bounds", "duplicates"})),
-    EngineEntry("incremental-pure", "ticker_py.engines.incremental", "PureIncrementalEngine", "incremental",
-                "the pure incremental encoding, multi-shot clingo on the whole program",
-                frozenset({"window_bounds", "duplicates"})),
-    EngineEntry("native", "ticker_py.engines.native", "NativeEngine", "native",
-                "pure Python, positive and stratified programs without constraints",
-                frozenset({"window_bounds", "duplicates"})),
-)}
+ENGINES = {
+    e.name: e
+    for e in (
+        EngineEntry(
+            "clingo",
+            "ticker_py.engines.clingo_engine",
+            "ClingoEngine",
+            "clingo",
+            "the static encoding, solved from scratch per tick",
+            frozenset(
+                {"window_bounds", "origin", "tuple_scope", "tuple_ties", "duplicates", "future_heads", "persistence"}
+            ),
+        ),
+        EngineEntry(
+            "incremental",
+            "ticker_py.engines.hybrid",
+            "HybridEngine",
+            "incremental",
+            "the stratified lower part evaluated natively, the rest solved by clingo per tick",
+            frozenset({"window_bounds", "duplicates"}),
+        ),
+        EngineEntry(
+            "incremental-pure",
+            "ticker_py.engines.incremental",
+            "PureIncrementalEngine",
+            "incremental",
+            "the pure incremental encoding, multi-shot clingo on the whole program",
+            frozenset({"window_bounds", "duplicates"}),
+        ),
+        EngineEntry(
+            "native",
+            "ticker_py.engines.native",
+            "NativeEngine",
+            "native",
+            "pure Python, positive and stratified programs without constraints",
+            frozenset({"window_bounds", "duplicates"}),
+        ),
+    )
+}
 
 #: every engine name; ``--engine`` also takes ``auto``
 ENGINE_NAMES = tuple(ENGINES)
@@ -70,8 +105,7 @@ def resolve_engine(name: str, analysis: Analysis, semantics: Semantics = Semanti
         usable = semantics_engines(analysis, semantics)
         return usable[0] if usable else analysis.engines[0]
     if name not in ENGINES:
-        raise UsageError(Diagnostic(f"unknown engine '{name}'",
-                                    notes=(f"engines: auto, {', '.join(ENGINES)}",)))
+        raise UsageError(Diagnostic(f"unknown engine '{name}'", notes=(f"engines: auto, {', '.join(ENGINES)}",)))
     return name
 
 
@@ -90,9 +124,12 @@ def check_engine(name: str, analysis: Analysis) -> str:
     """The concrete engine name for ``name``; raises EngineUnsupported if it cannot run the program."""
     name = resolve_engine(name, analysis)
     if not can_run(name, analysis):
-        raise EngineUnsupported(Diagnostic(
-            f"the {name} engine cannot run this program",
-            notes=tuple(unsupported_reasons(analysis)) + (f"engines that can: {', '.join(analysis.engines)}",)))
+        raise EngineUnsupported(
+            Diagnostic(
+                f"the {name} engine cannot run this program",
+                notes=tuple(unsupported_reasons(analysis)) + (f"engines that can: {', '.join(analysis.engines)}",),
+            )
+        )
     return name
 
 
@@ -102,9 +139,12 @@ def check_semantics(name: str, semantics: Semantics) -> None:
     if missing:
         knob = missing[0]
         can = [e.name for e in ENGINES.values() if knob in e.knobs]
-        raise EngineUnsupported(Diagnostic(
-            f"the {name} engine cannot run --{knob.replace('_', '-')} {getattr(semantics, knob)}",
-            notes=(f"engines that can: {', '.join(can) or 'none'}",)))
+        raise EngineUnsupported(
+            Diagnostic(
+                f"the {name} engine cannot run --{knob.replace('_', '-')} {getattr(semantics, knob)}",
+                notes=(f"engines that can: {', '.join(can) or 'none'}",),
+            )
+        )
 
 
 def semantics_engines(analysis: Analysis, semantics: Semantics) -> tuple:
@@ -143,8 +183,9 @@ def unsupported_reasons(analysis: Analysis) -> list:
     """Why the native engine refuses a program: the rules and the reasons."""
     out = []
     for e in analysis.negative_cycle:
-        out.append(f"{e.element.location}: '{e.head}' depends negatively on '{e.body}' through a cycle"
-                   " (not stratified)")
+        out.append(
+            f"{e.element.location}: '{e.head}' depends negatively on '{e.body}' through a cycle (not stratified)"
+        )
     for r in analysis.program.rules:
         if r.is_constraint:
             out.append(f"{r.location}: constraint '{r}' needs a solver")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..records import add_shared_methods, collecting
 from ..semantics import DEFAULT, Semantics
@@ -66,7 +66,7 @@ class ModelDiffer:
 
     def __init__(self, options: EngineOptions):
         self.options = options
-        self.previous = None      # the previous single model
+        self.previous = None  # the previous single model
 
     def result(self, t: int, count: int, models: tuple) -> Result:
         """The result at tick ``(t, count)``: models and their changes (changes only, if asked)."""
@@ -74,8 +74,10 @@ class ModelDiffer:
         if self.options.models == 1 and len(models) == 1:
             new = models[0]
             old = self.previous or Model(frozenset())
-            changes = ((new.atoms - old.atoms) | (new.pinned - old.pinned),
-                       (old.atoms - new.atoms) | (old.pinned - new.pinned))
+            changes = (
+                (new.atoms - old.atoms) | (new.pinned - old.pinned),
+                (old.atoms - new.atoms) | (old.pinned - new.pinned),
+            )
             self.previous = new
         else:
             self.previous = None

@@ -12,7 +12,7 @@ try:
     from clingo._internal import _c_call, _ffi, _handle_error, _lib
 
     _SHOWN = _lib.clingo_show_type_shown
-    FAST_SYMBOLS = _ffi.sizeof("clingo_symbol_t") == 8   # read back as "Q" by symbol_ids
+    FAST_SYMBOLS = _ffi.sizeof("clingo_symbol_t") == 8  # read back as "Q" by symbol_ids
 except (ImportError, AttributeError):  # pragma: no cover - another clingo version
     FAST_SYMBOLS = False
 
@@ -37,15 +37,23 @@ def raw_models(ctl: clingo.Control, assumptions=(), limit: int = 0) -> list:
     lib, ffi = _lib, _ffi
     p_handle = ffi.new("clingo_solve_handle_t**")
     assumed = ffi.new("clingo_literal_t[]", list(assumptions)) if assumptions else ffi.NULL
-    _handle_error(lib.clingo_control_solve(ctl._rep, lib.clingo_solve_mode_yield, assumed, len(assumptions),
-                                           ffi.NULL, ffi.NULL, p_handle))
+    _handle_error(
+        lib.clingo_control_solve(
+            ctl._rep, lib.clingo_solve_mode_yield, assumed, len(assumptions), ffi.NULL, ffi.NULL, p_handle
+        )
+    )
     handle = p_handle[0]
     p_model, p_size = ffi.new("clingo_model_t**"), ffi.new("size_t*")
     capacity = 256
     buf = ffi.new("clingo_symbol_t[]", capacity)
     next_model, resume = lib.clingo_solve_handle_model, lib.clingo_solve_handle_resume
-    size_of, symbols, buffer, null, shown = lib.clingo_model_symbols_size, lib.clingo_model_symbols, ffi.buffer, \
-        ffi.NULL, _SHOWN
+    size_of, symbols, buffer, null, shown = (
+        lib.clingo_model_symbols_size,
+        lib.clingo_model_symbols,
+        ffi.buffer,
+        ffi.NULL,
+        _SHOWN,
+    )
     out = []
     try:
         while True:
@@ -89,15 +97,27 @@ def record_ground_program(ctl: clingo.Control, rules: list, facts: set, shown: l
 
     def rule(choice, head, head_size, body, body_size, data):
         if body_size or choice or head_size != 1:
-            append((choice, unpack(head, head_size) if head_size else [], unpack(body, body_size) if body_size else [],
-                    None))
+            append(
+                (
+                    choice,
+                    unpack(head, head_size) if head_size else [],
+                    unpack(body, body_size) if body_size else [],
+                    None,
+                )
+            )
         else:
             add(head[0])
         return True
 
     def weight_rule(choice, head, head_size, bound, body, body_size, data):
-        append((choice, unpack(head, head_size) if head_size else [],
-                [(b.literal, b.weight) for b in body[0:body_size]] if body_size else [], bound))
+        append(
+            (
+                choice,
+                unpack(head, head_size) if head_size else [],
+                [(b.literal, b.weight) for b in body[0:body_size]] if body_size else [],
+                bound,
+            )
+        )
         return True
 
     def output_atom(symbol, atom, data):
@@ -108,6 +128,7 @@ def record_ground_program(ctl: clingo.Control, rules: list, facts: set, shown: l
         def callback(*args):
             refuse(what)
             return True
+
         return callback
 
     callbacks = {"rule": rule, "weight_rule": weight_rule, "output_atom": output_atom}
@@ -119,5 +140,4 @@ def record_ground_program(ctl: clingo.Control, rules: list, facts: set, shown: l
         keep.append(cb)
         setattr(observer, name, cb)
     _handle_error(_lib.clingo_control_register_observer(ctl._rep, observer, False, ffi.NULL))
-    ctl._ticker_observer = (observer, keep)   # alive as long as the Control
-
+    ctl._ticker_observer = (observer, keep)  # alive as long as the Control

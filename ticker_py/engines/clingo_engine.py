@@ -8,25 +8,24 @@ from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Sequence
 from itertools import takewhile
-from typing import Optional, Sequence
 
 import clingo
 
 from ..analysis import Analysis
 from ..encode import encode_static
+from ..limits import CLINGO_MAX
 from ..semantics import Origin, TupleScope, TupleTies
 from ..streams.factorized import NONE, Factorized, factorized_result, note_fallback
 from ..streams.model import Model, Result
 from .base import Engine, EngineOptions
-from ..limits import CLINGO_MAX
-from .factorize import Recorder, Unfactorizable, factorize
 from .clingo_c import FAST_SYMBOLS, raw_shown
+from .factorize import Recorder, Unfactorizable, factorize
 from .history import WindowHistory
 from .wide import WIDE, check_clingo_number, check_clingo_strings, clingo_analysis, clingo_atom, exact_atom
 
-__all__ = ["ClingoEngine", "symbol_to_term", "clingo_logger", "prefer_true", "shown_items", "raw_items",
-           "FAST_SYMBOLS"]
+__all__ = ["ClingoEngine", "symbol_to_term", "clingo_logger", "prefer_true", "shown_items", "raw_items", "FAST_SYMBOLS"]
 
 log = logging.getLogger("ticker_py.clingo")
 
@@ -45,12 +44,12 @@ def symbol_to_term(sym: clingo.Symbol):
         return str(sym)
     if st == clingo.SymbolType.Function and not sym.arguments:
         return sym.name if sym.name else "()"
-    if sym.name == WIDE:   # a wide integer carried through clingo (engines/wide.py)
+    if sym.name == WIDE:  # a wide integer carried through clingo (engines/wide.py)
         return int(sym.arguments[0].string)
     return (sym.name, *(symbol_to_term(a) for a in sym.arguments))
 
 
-def shown_items(model: clingo.Model, cache: dict, convert, fast: Optional[bool] = None) -> list:
+def shown_items(model: clingo.Model, cache: dict, convert, fast: bool | None = None) -> list:
     """``convert(symbol)`` of each shown symbol of ``model``, each symbol converted once per ``cache``.
 
     ``fast`` (default :data:`FAST_SYMBOLS`: this clingo has the C layer) reads the symbols
@@ -110,15 +109,16 @@ class ModelReader:
         if not self.show_all:
             return frozenset()
         sigs = self.signatures
-        return frozenset(exact_atom(a) for _, _, a in takewhile(lambda e: e[0] == t, reversed(history))
-                         if a[0] not in sigs)
+        return frozenset(
+            exact_atom(a) for _, _, a in takewhile(lambda e: e[0] == t, reversed(history)) if a[0] not in sigs
+        )
 
     def read(self, symbols, t: int) -> Model:
         now, pinned = set(), set()
         for sym in symbols:
             args = sym.arguments
             if args[-1].type != clingo.SymbolType.Number:
-                continue   # pinned to a non-integer time: dropped on every engine
+                continue  # pinned to a non-integer time: dropped on every engine
             time = args[-1].number
             name = sym.name
             atom = (name, *(symbol_to_term(a) for a in args[:-1]))
@@ -136,7 +136,7 @@ class ClingoEngine(Engine):
     """Static encoding + one-shot clingo per tick; the correctness baseline."""
 
     name = "clingo"
-    factorizes = True   # with EngineOptions(factorize=True): Result.factors (see engines/factorize.py)
+    factorizes = True  # with EngineOptions(factorize=True): Result.factors (see engines/factorize.py)
 
     def __init__(self, analysis: Analysis, options: EngineOptions = EngineOptions()):
         self.analysis = analysis
@@ -147,8 +147,11 @@ class ClingoEngine(Engine):
         self.reader = ModelReader(analysis, options.show)
         self.scoped = sem.tuple_scope is TupleScope.PREDICATE
         # per-predicate counts (tuple_scope=predicate) need every atom: none is dropped by count
-        self.history = WindowHistory(analysis.lookback, math.inf if self.scoped else analysis.tuple_lookback,
-                                     whole_points=sem.tuple_ties is TupleTies.CHOICE)
+        self.history = WindowHistory(
+            analysis.lookback,
+            math.inf if self.scoped else analysis.tuple_lookback,
+            whole_points=sem.tuple_ties is TupleTies.CHOICE,
+        )
         self.time = 0
         self.origin = None if sem.origin is Origin.FIRST else 0  # origin=first: the first call's t
         self.fed: list = []  # (u, atom) fed back (persistence=feedback)
@@ -202,8 +205,9 @@ class ClingoEngine(Engine):
         origin = self.origin if self.semantics.origin is Origin.FIRST else None
         fed = [(u, atom) for u, atom in self.fed if u >= lo]
         facts = self.encoding.facts(t, self.count, lo, self._window_atoms(), origin, fed)
-        ctl = clingo.Control([f"--models={self.options.models}"] + self.arguments, logger=clingo_logger,
-                             message_limit=0)
+        ctl = clingo.Control(
+            [f"--models={self.options.models}"] + self.arguments, logger=clingo_logger, message_limit=0
+        )
         if observer is not None:
             observer.register(ctl)
         ctl.add("base", [], self.encoding.rules)
@@ -233,18 +237,24 @@ class ClingoEngine(Engine):
             symbolic = factorize(recorder, ctl)
         except Unfactorizable as why:
             note_fallback(self.name, str(why))
-            return factorized_result(t, self.count, Factorized.from_models(
-                self.reader.read(m.symbols(shown=True), t) for m in _all_models(ctl)), self.options.models)
+            return factorized_result(
+                t,
+                self.count,
+                Factorized.from_models(self.reader.read(m.symbols(shown=True), t) for m in _all_models(ctl)),
+                self.options.models,
+            )
         if symbolic is None:
             return factorized_result(t, self.count, NONE)
         read = self.reader.read
-        return factorized_result(t, self.count, Factorized.build(
-            read(symbolic.common, t), [[read(alt, t) for alt in f] for f in symbolic.factors]),
-            self.options.models)
+        return factorized_result(
+            t,
+            self.count,
+            Factorized.build(read(symbolic.common, t), [[read(alt, t) for alt in f] for f in symbolic.factors]),
+            self.options.models,
+        )
 
 
 def _all_models(ctl: clingo.Control):
     ctl.configuration.solve.models = 0
     with ctl.solve(yield_=True) as handle:
         yield from handle
-

@@ -33,19 +33,26 @@ class Unfactorizable(Exception):
 
 
 #: observer callbacks of what the factorized path does not handle, and how a note names it
-REFUSED = {"output_term": "#show of terms", "external": "external atoms", "minimize": "optimisation",
-           "project": "projection", "assume": "assumptions", "acyc_edge": "acyclicity constraints",
-           "theory_atom": "theory atoms", "theory_atom_with_guard": "theory atoms"}
+REFUSED = {
+    "output_term": "#show of terms",
+    "external": "external atoms",
+    "minimize": "optimisation",
+    "project": "projection",
+    "assume": "assumptions",
+    "acyc_edge": "acyclicity constraints",
+    "theory_atom": "theory atoms",
+    "theory_atom_with_guard": "theory atoms",
+}
 
 
 class Recorder(clingo.backend.Observer):
     """Records the ground program: rules, weight rules and shown atoms (:meth:`register`)."""
 
     def __init__(self):
-        self.rules: list = []      # (choice, head, body, lower bound or None); weighted body: (lit, w)
-        self.facts: set = set()    # atoms of rules ``a.`` (not in rules)
-        self.shown: list = []      # (symbol, program atom; 0 for facts); the symbol's integer if ``raw``
-        self.unsupported = None    # why the program cannot be factorized
+        self.rules: list = []  # (choice, head, body, lower bound or None); weighted body: (lit, w)
+        self.facts: set = set()  # atoms of rules ``a.`` (not in rules)
+        self.shown: list = []  # (symbol, program atom; 0 for facts); the symbol's integer if ``raw``
+        self.unsupported = None  # why the program cannot be factorized
         self.raw = False
 
     def register(self, ctl: clingo.Control) -> None:
@@ -95,7 +102,7 @@ def _free_atoms(rules: list, facts: set, defined: set):
     """Per rule that can still apply, its free atoms: neither facts nor in no rule head."""
     for choice, head, body, bound in rules:
         if not choice and any(h in facts for h in head):
-            continue   # satisfied in every answer set
+            continue  # satisfied in every answer set
         free = [h for h in head if h not in facts]
         if bound is not None:
             yield free + [a for a in (abs(l) for l, _ in body) if a in defined and a not in facts]
@@ -104,10 +111,10 @@ def _free_atoms(rules: list, facts: set, defined: set):
             a = lit if lit > 0 else -lit
             if a in facts:
                 if lit < 0:
-                    break        # body false
+                    break  # body false
             elif a not in defined:
                 if lit > 0:
-                    break        # body false
+                    break  # body false
             else:
                 free.append(a)
         else:
@@ -178,9 +185,9 @@ def _solve(ctl: clingo.Control, shown: list):
     other components' shown atoms as they are in it, the answer sets projected onto the shown
     atoms are exactly i's alternatives (the components share no free atom, so every answer set
     of i combines with the fixed choices of the others)."""
-    ctl.configuration.solve.project = "show"   # projected onto the shown atoms (facts: fixed anyway)
+    ctl.configuration.solve.project = "show"  # projected onto the shown atoms (facts: fixed anyway)
     ctl.configuration.solve.models = 0
-    if len(shown) == 1:   # no other component to fix
+    if len(shown) == 1:  # no other component to fix
         alternatives = _alternatives(ctl, shown, 0, ())
         return [alternatives] if alternatives else None
     if FAST_SYMBOLS:
@@ -195,8 +202,10 @@ def _solve(ctl: clingo.Control, shown: list):
                 return None
             true = _shown_in(first, shown)
     fixed = [[a if a in t else -a for _, a, _ in lits] for lits, t in zip(shown, true)]
-    return [_alternatives(ctl, shown, i, [lit for j, f in enumerate(fixed) if j != i for lit in f])
-            for i in range(len(shown))]
+    return [
+        _alternatives(ctl, shown, i, [lit for j, f in enumerate(fixed) if j != i for lit in f])
+        for i in range(len(shown))
+    ]
 
 
 def _shown_in(model, shown: list) -> list:

@@ -10,8 +10,8 @@ they are not reported again as pins (LARS: an answer stream shows what it adds t
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import Sequence
 
 from ..analysis import Analysis
 from ..errors import Diagnostic, StreamError
@@ -35,7 +35,7 @@ class FeedbackEngine(Engine):
         self.name = inner.name
         self.intensional = analysis.intensional
         self.background = frozenset(analysis.background)
-        self.last = None       # the latest Result, fed back once its time point is complete
+        self.last = None  # the latest Result, fed back once its time point is complete
         self.fed: set = set()  # (atom, u) pairs fed back
         self.differ = ModelDiffer(options)
 
@@ -45,10 +45,13 @@ class FeedbackEngine(Engine):
             return
         self.last = None
         if len(last.models) > 1:
-            raise StreamError(Diagnostic(
-                f"--persistence feedback needs one answer stream per time point; at t={last.t} there are "
-                f"{len(last.models)}{'' if self.options.models == 0 else ' or more'}",
-                notes=("use --persistence recompute, or constraints that leave one answer stream",)))
+            raise StreamError(
+                Diagnostic(
+                    f"--persistence feedback needs one answer stream per time point; at t={last.t} there are "
+                    f"{len(last.models)}{'' if self.options.models == 0 else ' or more'}",
+                    notes=("use --persistence recompute, or constraints that leave one answer stream",),
+                )
+            )
         for m in last.models:
             atoms = [a for a in sorted(m.atoms, key=repr) if a[0] in self.intensional and a not in self.background]
             self.fed |= {(a, last.t) for a in atoms}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import deque
-from typing import Callable, Iterator, Optional, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 __all__ = ["WindowHistory"]
 
@@ -18,7 +18,7 @@ class WindowHistory:
     the oldest of those atoms is kept whole.
     """
 
-    def __init__(self, lookback: Optional[int], tuple_lookback: int, whole_points: bool = False):
+    def __init__(self, lookback: int | None, tuple_lookback: int, whole_points: bool = False):
         self.lookback, self.tuple_lookback = lookback, tuple_lookback
         self.whole_points = whole_points
         self.entries: deque = deque()
@@ -30,7 +30,7 @@ class WindowHistory:
     def __len__(self) -> int:
         return len(self.entries)
 
-    def extend(self, t: int, atoms: Sequence[tuple], keep: Optional[Callable[[tuple], bool]] = None) -> None:
+    def extend(self, t: int, atoms: Sequence[tuple], keep: Callable[[tuple], bool] | None = None) -> None:
         """Count the atoms that arrived at t and keep those ``keep`` accepts (all by default)."""
         count, entries = self.count, self.entries
         for atom in atoms:

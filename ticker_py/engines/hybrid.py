@@ -19,25 +19,24 @@ frees a symbol) stays bounded.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import partial
-from typing import Sequence
 
 import clingo
 
 from .. import ast
 from ..analysis import Analysis, analyse
-from ..semantics import under
 from ..encode import encode_static
 from ..encode.asp import Show, ShowNothing, ShowSignature, program_text, time_facts
-from ..streams.factorized import NONE, Factorized, MappedModels, factorized_result, note_fallback
-from ..values import format_term
-from ..streams.model import Model, Result
-from .base import Engine, EngineOptions, ModelDiffer
 from ..limits import CLINGO_MAX
+from ..semantics import under
+from ..streams.factorized import NONE, Factorized, MappedModels, factorized_result, note_fallback
+from ..streams.model import Model, Result
+from ..values import format_term
 from . import clingo_engine
+from .base import Engine, EngineOptions, ModelDiffer
 from .clingo_c import raw_models, symbol_ids
-from .clingo_engine import (FAST_SYMBOLS, _all_models, clingo_logger, prefer_true, raw_items, shown_items,
-                            symbol_to_term)
+from .clingo_engine import FAST_SYMBOLS, _all_models, clingo_logger, prefer_true, raw_items, shown_items, symbol_to_term
 from .factorize import Recorder, SymbolFactors, Unfactorizable, factorize
 from .history import WindowHistory
 from .wide import check_clingo_number, check_clingo_strings, clingo_analysis, clingo_atom
@@ -48,6 +47,7 @@ __all__ = ["HybridEngine", "times_stay_relative", "KEPT_SYMBOLS"]
 KEPT_SYMBOLS = 4_000_000
 #: U's answers of a solve holding at most this many shown symbols are converted at once
 CONVERTED_SYMBOLS = 20_000
+
 
 def times_stay_relative(rules) -> bool:
     """True if every time term of @-atoms and @-heads is a variable used only in @-positions."""
@@ -82,49 +82,49 @@ class HybridEngine(Engine):
         self.analysis, self.options = analysis, options
         self.lower_preds, self.upper_preds = analysis.lower, analysis.upper
         prog = analysis.program
-        upper_rules = [r for r in prog.proper_rules
-                       if r.head is None or r.head.atom.predicate in self.upper_preds]
+        upper_rules = [r for r in prog.proper_rules if r.head is None or r.head.atom.predicate in self.upper_preds]
         self.diff = ModelDiffer(options)
-        self.factorizes = options.factorize and not options.inertia   # (all native: one answer stream)
+        self.factorizes = options.factorize and not options.inertia  # (all native: one answer stream)
         if options.factorize and options.inertia:
             note_fallback(self.name, "--inertia prefers one answer stream")
-        self.last_factorized = None   # (facts, shift or None, lower model, joined answer) of the last tick
-        if not upper_rules:       # stratified without constraints: all native
+        self.last_factorized = None  # (facts, shift or None, lower model, joined answer) of the last tick
+        if not upper_rules:  # stratified without constraints: all native
             self.native = NativeEngine(analysis, options)
             self.upper = None
             return
-        lower_rules = [r for r in prog.proper_rules if r.head is not None
-                       and r.head.atom.predicate in self.lower_preds]
+        lower_rules = [r for r in prog.proper_rules if r.head is not None and r.head.atom.predicate in self.lower_preds]
         facts = [r for r in prog.facts if r.head.atom.predicate not in self.upper_preds]
         self.native = None
         if lower_rules:
-            lower = under(options.semantics, analyse(ast.Program(tuple(facts + lower_rules), prog.file),
-                                                     analysis.clock_ms))
+            lower = under(
+                options.semantics, analyse(ast.Program(tuple(facts + lower_rules), prog.file), analysis.clock_ms)
+            )
             self.native = NativeEngine(lower, EngineOptions(models=1, pruning=options.pruning))
-        up = self.upper = under(options.semantics, analyse(ast.Program(tuple(prog.facts) + tuple(upper_rules),
-                                                                       prog.file), analysis.clock_ms))
+        up = self.upper = under(
+            options.semantics,
+            analyse(ast.Program(tuple(prog.facts) + tuple(upper_rules), prog.file), analysis.clock_ms),
+        )
         solved, self.values = clingo_analysis(up, upper_rules, prog.proper_rules)
         enc = self.encoding = encode_static(solved)
         shows = [ShowNothing()] + [ShowSignature(p, up.signatures[p] + 1) for p in sorted(up.intensional)]
         self.rules = program_text([s for s in enc.statements if not isinstance(s, Show)] + shows)
-        self.reads = frozenset(up.extensional & self.lower_preds)   # lower predicates U reads
+        self.reads = frozenset(up.extensional & self.lower_preds)  # lower predicates U reads
         self.tuples = bool(enc.tick_pinned) or up.tuple_lookback > 0
-        self.shift = (up.lookback is not None and not self.tuples
-                      and times_stay_relative(upper_rules))
+        self.shift = up.lookback is not None and not self.tuples and times_stay_relative(upper_rules)
         # stream atoms passed to U: those of predicates U mentions (all of them for tuple windows,
         # which count every atom)
         self.kept = None if self.tuples else frozenset(up.signatures)
-        self.answers: dict = {}   # facts text -> U's answers (see _solve), reused while facts recur
-        self.kept_size = 0        # symbols (+ 1 per answer) held by self.answers
+        self.answers: dict = {}  # facts text -> U's answers (see _solve), reused while facts recur
+        self.kept_size = 0  # symbols (+ 1 per answer) held by self.answers
         self.history = WindowHistory(up.lookback, up.tuple_lookback)
         self.time = -1
         self.inputs_now: set = set()
         self.show_all = options.show == "all"
         self.ext_bg = frozenset(a for a in analysis.background if a[0] not in analysis.intensional)
-        self.symbols: dict = {}   # shown symbol -> (atom, time as given to clingo)
-        self.texts: dict = {}     # lower atom -> its text without the time argument
+        self.symbols: dict = {}  # shown symbol -> (atom, time as given to clingo)
+        self.texts: dict = {}  # lower atom -> its text without the time argument
         self.args = ["--heuristic=Domain"] if options.inertia else []
-        self.untimed = False      # an answer had an atom pinned to a non-integer time
+        self.untimed = False  # an answer had an atom pinned to a non-integer time
 
     # ------------------------------------------------------------------ stream
 
@@ -177,7 +177,7 @@ class HybridEngine(Engine):
         base = lower.atoms
         if self.show_all:
             base = base | self.inputs_now | self.ext_bg
-        if len(answers) > 1 and self.options.models != 1:   # built when read (shared lower part)
+        if len(answers) > 1 and self.options.models != 1:  # built when read (shared lower part)
             models = MappedModels(answers, partial(self._model, base, lower.pinned, t, d))
         else:
             models = tuple(self._model(base, lower.pinned, t, d, answer) for answer in answers)
@@ -191,8 +191,7 @@ class HybridEngine(Engine):
         The same program and facts give the same answers in the same order, so they are kept
         for reuse (not with inertia, whose heuristics depend on the previous answer) while
         the kept answers hold at most :data:`KEPT_SYMBOLS` symbols."""
-        ctl = clingo.Control(self.args + [f"--models={self.options.models}"], logger=clingo_logger,
-                             message_limit=0)
+        ctl = clingo.Control(self.args + [f"--models={self.options.models}"], logger=clingo_logger, message_limit=0)
         ctl.add("base", [], self.rules)
         ctl.add("base", [], facts)
         ctl.ground([("base", [])])
@@ -203,12 +202,11 @@ class HybridEngine(Engine):
         if clingo_engine.FAST_SYMBOLS:
             answers = raw_models(ctl)
             size = sum(map(len, answers)) // 8 + len(answers)
-            if size <= CONVERTED_SYMBOLS:   # small: converted now (and kept converted)
+            if size <= CONVERTED_SYMBOLS:  # small: converted now (and kept converted)
                 answers = [self._raw_items(raw) for raw in answers]
         else:
             with ctl.solve(yield_=True) as handle:
-                answers = [self._filtered(shown_items(m, self.symbols, self._convert, fast=False))
-                           for m in handle]
+                answers = [self._filtered(shown_items(m, self.symbols, self._convert, fast=False)) for m in handle]
             size = sum(map(len, answers)) + len(answers)
         if not self.options.inertia and size <= KEPT_SYMBOLS:
             if len(self.answers) >= 32 or self.kept_size + size > KEPT_SYMBOLS:
@@ -236,8 +234,7 @@ class HybridEngine(Engine):
         (cached per facts text, as U's answers are; the joined answer is reused while the facts,
         the shift and the lower model stay the same, as they mostly do from tick to tick)."""
         last = self.last_factorized
-        if (last is not None and last[0] == facts and last[1] in (None, d) and last[2] == lower
-                and not self.show_all):
+        if last is not None and last[0] == facts and last[1] in (None, d) and last[2] == lower and not self.show_all:
             return factorized_result(t, self.history.count, last[3], self.options.models)
         key = ("factorized", facts)
         symbolic = self.answers.get(key, self)
@@ -250,13 +247,18 @@ class HybridEngine(Engine):
             ctl.ground([("base", [])])
             try:
                 found = factorize(recorder, ctl)
-            except Unfactorizable as why:   # U's answers, as one factor
+            except Unfactorizable as why:  # U's answers, as one factor
                 note_fallback(self.name, str(why))
                 found = SymbolFactors([], [[list(m.symbols(shown=True)) for m in _all_models(ctl)]])
             convert = self._item
-            symbolic = None if found is None else (
-                [convert(x) for x in found.common],
-                [[[convert(x) for x in alt] for alt in f] for f in found.factors])
+            symbolic = (
+                None
+                if found is None
+                else (
+                    [convert(x) for x in found.common],
+                    [[[convert(x) for x in alt] for alt in f] for f in found.factors],
+                )
+            )
             if len(self.answers) >= 32:
                 self.answers.clear()
                 self.kept_size = 0
@@ -268,9 +270,11 @@ class HybridEngine(Engine):
             base = base | self.inputs_now | self.ext_bg
         common, factors = symbolic
         empty = frozenset()
-        joined = Factorized.build(self._join(base, lower.pinned, common, t, d),
-                                  [[self._join(empty, empty, alt, t, d) for alt in f] for f in factors])
-        rel = t - d   # U's pins (times other than now) are shifted by d: then d is part of the key
+        joined = Factorized.build(
+            self._join(base, lower.pinned, common, t, d),
+            [[self._join(empty, empty, alt, t, d) for alt in f] for f in factors],
+        )
+        rel = t - d  # U's pins (times other than now) are shifted by d: then d is part of the key
         pins = any(u != rel for a, u in common) or any(u != rel for f in factors for alt in f for a, u in alt)
         self.last_factorized = (facts, d if pins else None, lower, joined)
         return factorized_result(t, self.history.count, joined, self.options.models)
@@ -323,8 +327,7 @@ class HybridEngine(Engine):
         if len(now) == len(items):
             return Model(base.union(now), lower_pinned)
         bg = self.upper.background
-        return Model(base.union(now),
-                     lower_pinned.union([(a, u + d) for a, u in items if u != rel and a not in bg]))
+        return Model(base.union(now), lower_pinned.union([(a, u + d) for a, u in items if u != rel and a not in bg]))
 
     def _convert(self, sym: clingo.Symbol) -> tuple:
         args = sym.arguments
@@ -336,6 +339,11 @@ class HybridEngine(Engine):
     def _prefer(self, ctl, model: Model, t: int, d: int) -> None:
         """Domain heuristic: decide the previous answer's upper atoms first, and true."""
         upper = self.upper.intensional
-        prefer_true(ctl, (clingo.parse_term(f"{atom[0]}({''.join(format_term(a) + ',' for a in atom[1:])}{u - d})")
-                          for atom, u in [(a, t) for a in model.atoms] + list(model.pinned)
-                          if atom[0] in upper and u - d >= 0))
+        prefer_true(
+            ctl,
+            (
+                clingo.parse_term(f"{atom[0]}({''.join(format_term(a) + ',' for a in atom[1:])}{u - d})")
+                for atom, u in [(a, t) for a in model.atoms] + list(model.pinned)
+                if atom[0] in upper and u - d >= 0
+            ),
+        )

@@ -17,18 +17,18 @@ bounded. New constants need nothing special: the grounder sees them as they arri
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import clingo
 
 from ..analysis import Analysis
 from ..encode.incremental import GUARD, TICK, encode_incremental
-from ..values import format_term
-from ..streams.model import Model, Result
-from .base import Engine, EngineOptions, ModelDiffer
-from .history import WindowHistory
 from ..limits import CLINGO_MAX
+from ..streams.model import Model, Result
+from ..values import format_term
+from .base import Engine, EngineOptions, ModelDiffer
 from .clingo_engine import ClingoEngine, ModelReader, clingo_logger, prefer_true, shown_items, symbol_to_term
+from .history import WindowHistory
 from .wide import check_clingo_number, clingo_analysis, clingo_atom
 
 __all__ = ["PureIncrementalEngine", "REBUILD_EVERY"]
@@ -48,8 +48,9 @@ class PureIncrementalEngine(Engine):
 
     name = "incremental-pure"
 
-    def __init__(self, analysis: Analysis, options: EngineOptions = EngineOptions(),
-                 rebuild_every: int = REBUILD_EVERY):
+    def __init__(
+        self, analysis: Analysis, options: EngineOptions = EngineOptions(), rebuild_every: int = REBUILD_EVERY
+    ):
         self.analysis = analysis
         self.options = options
         solved, self.values = clingo_analysis(analysis)
@@ -59,13 +60,13 @@ class PureIncrementalEngine(Engine):
         self.history = WindowHistory(analysis.lookback, analysis.tuple_lookback)
         self.time = 0
         self.ctl = None
-        self.ticks_on_control = 0         # the next tick's number e on this Control
-        self.pending: list = []           # shared facts not yet grounded
-        self.pinned_to = -1               # background atoms pinned up to this time point
+        self.ticks_on_control = 0  # the next tick's number e on this Control
+        self.pending: list = []  # shared facts not yet grounded
+        self.pinned_to = -1  # background atoms pinned up to this time point
         self.diff = ModelDiffer(options)  # changes; its previous model guides inertia
         self.bg_pins = [a for a in self.encoding.timed_background]
         self.show_inputs = options.show == "all"
-        self.symbols: dict = {}           # shown symbol -> (atom, time, intensional)
+        self.symbols: dict = {}  # shown symbol -> (atom, time, intensional)
 
     # ------------------------------------------------------------------ stream
 
@@ -103,9 +104,13 @@ class PureIncrementalEngine(Engine):
         lo = self.history.trim(t)
         args = ["--heuristic=Domain"] if self.options.inertia else []
         ctl = clingo.Control(args, logger=clingo_logger, message_limit=0)
-        ctl.add("tick", [TICK, "_t", "_c"],
-                self.encoding.program + f"_now(_t,{TICK}). _cnt(_c,{TICK}). #external {GUARD}({TICK}).\n"
-                + self.encoding.show_inputs * self.show_inputs)
+        ctl.add(
+            "tick",
+            [TICK, "_t", "_c"],
+            self.encoding.program
+            + f"_now(_t,{TICK}). _cnt(_c,{TICK}). #external {GUARD}({TICK}).\n"
+            + self.encoding.show_inputs * self.show_inputs,
+        )
         self.pending = [self.encoding.background]
         self.pending.extend(self._input_facts(u, k, a) for u, k, a in self.history)
         self.pinned_to = lo - 1
@@ -155,7 +160,7 @@ class PureIncrementalEngine(Engine):
         reader, now, pinned = self.reader, set(), set()
         for atom, u, intensional in shown_items(model, self.symbols, self._convert):
             if u is None:
-                continue   # pinned to a non-integer time: dropped on every engine
+                continue  # pinned to a non-integer time: dropped on every engine
             if u == t:
                 if intensional or reader.show_all:
                     now.add(atom)
@@ -172,6 +177,11 @@ class PureIncrementalEngine(Engine):
     def _prefer(self, model: Model, e: int, t: int) -> None:
         """Domain heuristic: decide the previous answer's atoms first, and true."""
         intensional = self.analysis.intensional
-        prefer_true(self.ctl, (clingo.parse_term(_fact(atom, u, e)[:-1])
-                               for atom, u in [(a, t) for a in model.atoms] + list(model.pinned)
-                               if atom[0] in intensional))
+        prefer_true(
+            self.ctl,
+            (
+                clingo.parse_term(_fact(atom, u, e)[:-1])
+                for atom, u in [(a, t) for a in model.atoms] + list(model.pinned)
+                if atom[0] in intensional
+            ),
+        )

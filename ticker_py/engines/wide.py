@@ -15,7 +15,6 @@ clingo's range they are refused too. See docs/semantics.md, "Values and limits".
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Optional
 
 from .. import ast
 from ..analysis import Analysis, analyse
@@ -23,8 +22,17 @@ from ..errors import Diagnostic, EngineUnsupported, StreamError
 from ..limits import CLINGO_MAX, CLINGO_MIN
 from ..values import UNHOLDABLE
 
-__all__ = ["WIDE", "ClingoValues", "wide_term", "clingo_atom", "exact_atom", "clingo_analysis", "check_clingo_number",
-           "check_clingo_strings", "locate"]
+__all__ = [
+    "WIDE",
+    "ClingoValues",
+    "wide_term",
+    "clingo_atom",
+    "exact_atom",
+    "clingo_analysis",
+    "check_clingo_number",
+    "check_clingo_strings",
+    "locate",
+]
 
 #: the reserved function symbol that carries a wide integer through clingo
 WIDE = "_int"
@@ -69,12 +77,16 @@ def clingo_atom(atom: tuple) -> tuple:
 def check_clingo_number(value: int, what: str, where: str = "") -> None:
     """Refuse a time point or count that the encodings would hand to clingo as a number."""
     if not CLINGO_MIN <= value <= CLINGO_MAX:
-        raise StreamError(Diagnostic(f"{what} {value} is outside {RANGE}{where}",
-                                     notes=("the clingo-based engines keep time points and counts as clingo numbers",
-                                            NATIVE_NOTE)))
+        raise StreamError(
+            Diagnostic(
+                f"{what} {value} is outside {RANGE}{where}",
+                notes=("the clingo-based engines keep time points and counts as clingo numbers", NATIVE_NOTE),
+            )
+        )
 
 
 # ---------------------------------------------------------------- where values are computed with
+
 
 def _variables(term) -> set:
     return ast.term_variables(term)
@@ -112,7 +124,7 @@ def _numeric_variables(rule: ast.Rule) -> set:
         for arg in rule.head.atom.args:
             numeric |= _arith_variables(arg)
         if rule.head.time is not None:
-            numeric |= _variables(rule.head.time)     # pinned times are compared (T >= 0)
+            numeric |= _variables(rule.head.time)  # pinned times are compared (T >= 0)
     for lit in rule.body:
         el = lit.element
         if isinstance(el, ast.Comparison):
@@ -129,7 +141,7 @@ def _numeric_variables(rule: ast.Rule) -> set:
             if el.time is not None:
                 numeric |= _arith_variables(el.time)
     changed = True
-    while changed:   # X = Y (or X = f(Y)) shares the values: both are computed with, or neither
+    while changed:  # X = Y (or X = f(Y)) shares the values: both are computed with, or neither
         changed = False
         for group in links:
             if group & numeric and not group <= numeric:
@@ -165,7 +177,7 @@ class ClingoValues:
                     self.sensitive.setdefault(pos, rule)
         heads = [r for r in rules if r.head is not None and r.body]
         changed = True
-        while changed:   # a head position that is computed with makes its body sources so too
+        while changed:  # a head position that is computed with makes its body sources so too
             changed = False
             for rule in heads:
                 atom = rule.head.atom
@@ -199,8 +211,12 @@ class ClingoValues:
         return Diagnostic(
             f"value {format_term(atom[i + 1])} in {text}{where} is outside {RANGE}",
             location,
-            (f"{rule.location}: the clingo-solved rule '{rule}' computes or compares with argument {i + 1}"
-             f" of '{atom[0]}'", NATIVE_NOTE))
+            (
+                f"{rule.location}: the clingo-solved rule '{rule}' computes or compares with argument {i + 1}"
+                f" of '{atom[0]}'",
+                NATIVE_NOTE,
+            ),
+        )
 
     def program_diagnostics(self, analysis: Analysis) -> list:
         """Wide literals and window sizes the clingo-solved rules would compute with."""
@@ -209,10 +225,13 @@ class ClingoValues:
             atom = fact.head.atom
             for j, arg in enumerate(atom.args):
                 if (atom.predicate, j) in self.sensitive:
-                    out += [self.diagnostic((atom.predicate,) + (None,) * j + (n.value,), j, location=n.location)
-                            for n, _ in _literals(arg) if _is_wide(n.value)]
+                    out += [
+                        self.diagnostic((atom.predicate,) + (None,) * j + (n.value,), j, location=n.location)
+                        for n, _ in _literals(arg)
+                        if _is_wide(n.value)
+                    ]
         for rule in self.solved:
-            terms = []   # (term, always computed with)
+            terms = []  # (term, always computed with)
             if rule.head is not None:
                 atom = rule.head.atom
                 terms += [(a, (atom.predicate, j) in self.sensitive) for j, a in enumerate(atom.args)]
@@ -227,21 +246,30 @@ class ClingoValues:
                     if el.time is not None:
                         terms.append((el.time, True))
                     if el.window is not None and analysis.size(el.window) > CLINGO_MAX:
-                        out.append(Diagnostic(
-                            f"window {el.window} covers {analysis.size(el.window)} "
-                            f"{'atoms' if el.window.is_tuple else 'time points'}, outside {RANGE}",
-                            el.window.location, ("the clingo encodings keep window sizes as clingo numbers",
-                                                 NATIVE_NOTE)))
+                        out.append(
+                            Diagnostic(
+                                f"window {el.window} covers {analysis.size(el.window)} "
+                                f"{'atoms' if el.window.is_tuple else 'time points'}, outside {RANGE}",
+                                el.window.location,
+                                ("the clingo encodings keep window sizes as clingo numbers", NATIVE_NOTE),
+                            )
+                        )
             for term, computed in terms:
                 for number, under in _literals(term):
                     if _is_wide(number.value) and (computed or under):
-                        out.append(Diagnostic(
-                            f"integer {number.value} is outside {RANGE}, and the clingo-solved rule computes"
-                            " or compares with it", number.location, (f"in rule '{rule}'", NATIVE_NOTE)))
+                        out.append(
+                            Diagnostic(
+                                f"integer {number.value} is outside {RANGE}, and the clingo-solved rule computes"
+                                " or compares with it",
+                                number.location,
+                                (f"in rule '{rule}'", NATIVE_NOTE),
+                            )
+                        )
         return out
 
 
 # ---------------------------------------------------------------- the program handed to clingo
+
 
 def _wide_ast(term):
     if isinstance(term, ast.Number) and _is_wide(term.value):
@@ -302,7 +330,7 @@ def clingo_analysis(analysis: Analysis, solved=None, rules=None) -> tuple:
     return replace(wide, window_sizes=sizes, lookback=analysis.lookback), values
 
 
-def term_from_wide(name: str, args) -> Optional[int]:
+def term_from_wide(name: str, args) -> int | None:
     """The integer an ``_int("digits")`` symbol stands for (None for other symbols)."""
     if name == WIDE and len(args) == 1:
         text = args[0]
@@ -313,15 +341,17 @@ def term_from_wide(name: str, args) -> Optional[int]:
 
 def exact_atom(atom: tuple) -> tuple:
     """The inverse of :func:`clingo_atom`: ``_int`` symbols back to integers."""
+
     def exact(term):
         if type(term) is tuple:
             value = term_from_wide(term[0], term[1:])
             return value if value is not None else (term[0], *(exact(a) for a in term[1:]))
         return term
+
     return (atom[0], *(exact(a) for a in atom[1:]))
 
 
-def unholdable(term) -> Optional[str]:
+def unholdable(term) -> str | None:
     """The first quoted string among the arguments of ``term`` (an atom or a function term) that
     clingo cannot hold, or None (names and constants are identifiers: they hold neither)."""
     for arg in term[1:]:
@@ -341,8 +371,12 @@ def check_clingo_strings(atom: tuple, where: str = "") -> None:
     bad = unholdable(atom)
     if bad is not None:
         what = "a NUL character" if "\0" in bad else "a lone surrogate (no UTF-8 form)"
-        raise StreamError(Diagnostic(f"string {ascii(bad)} in '{atom[0]}'{where} has {what}, which clingo "
-                                     "cannot hold", notes=("the native engine (--engine native) holds any string",)))
+        raise StreamError(
+            Diagnostic(
+                f"string {ascii(bad)} in '{atom[0]}'{where} has {what}, which clingo cannot hold",
+                notes=("the native engine (--engine native) holds any string",),
+            )
+        )
 
 
 def locate(err: StreamError, source: str, line: int) -> StreamError:

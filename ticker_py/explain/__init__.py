@@ -22,15 +22,15 @@ why alarm: t=1 c=1, answer stream 1 of 1
 from __future__ import annotations
 
 import re
-from typing import Optional, Sequence, Union
+from collections.abc import Sequence
 
 from ..analysis import Analysis
 from ..ast import Location
 from ..errors import Diagnostic, UsageError
-from ..values import format_atom
 from ..streams.model import Model
 from ..syntax import parse_ground_atom
 from ..syntax.ground_atoms import GroundSyntaxError
+from ..values import format_atom
 from .build import MAX_CANDIDATES, WHY_NOT_DEPTH, Builder
 from .diagnose import no_answer_notes
 from .tree import Explanation, Node
@@ -41,7 +41,7 @@ __all__ = ["explain", "parse_query", "Explanation", "Node", "World", "MAX_CANDID
 _AT = re.compile(r"^(.*\S)\s+at\s+(-?\d+)\s*$", re.S)
 
 
-def parse_query(text: Union[str, tuple], analysis: Analysis, where: str = "<atom>"):
+def parse_query(text: str | tuple, analysis: Analysis, where: str = "<atom>"):
     """``(atom, time or None)`` from ``"p(a,1)"`` or ``"p(a,1) at 7"``; checked against the program."""
     if isinstance(text, tuple):
         atom, time = text, None
@@ -54,15 +54,23 @@ def parse_query(text: Union[str, tuple], analysis: Analysis, where: str = "<atom
             atom = parse_ground_atom(text.strip())
         except GroundSyntaxError as err:
             col = err.column + 1
-            raise UsageError(Diagnostic(f"bad atom '{text}': {err.message}",
-                                        Location(where, 1, col, 1, col + 1),
-                                        ("give a ground atom such as p(a,1), optionally followed by 'at T'",))) \
-                from None
+            raise UsageError(
+                Diagnostic(
+                    f"bad atom '{text}': {err.message}",
+                    Location(where, 1, col, 1, col + 1),
+                    ("give a ground atom such as p(a,1), optionally followed by 'at T'",),
+                )
+            ) from None
     sigs = analysis.signatures
     loc = Location(where, 1, 1, 1, len(format_atom(atom)) + 1)
     if atom[0] not in sigs:
-        raise UsageError(Diagnostic(f"unknown predicate '{atom[0]}/{len(atom) - 1}'", loc,
-                                    (f"the program's predicates: {', '.join(f'{p}/{k}' for p, k in sorted(sigs.items()))}",)))
+        raise UsageError(
+            Diagnostic(
+                f"unknown predicate '{atom[0]}/{len(atom) - 1}'",
+                loc,
+                (f"the program's predicates: {', '.join(f'{p}/{k}' for p, k in sorted(sigs.items()))}",),
+            )
+        )
     if sigs[atom[0]] != len(atom) - 1:
         raise UsageError(Diagnostic(f"'{atom[0]}' has arity {sigs[atom[0]]} in the program, not {len(atom) - 1}", loc))
     if time is not None and time < 0:
@@ -78,9 +86,18 @@ def answer_derived(analysis: Analysis, model: Model, t: int) -> set:
     return out
 
 
-def explain(analysis: Analysis, history: Sequence[tuple], t: int, c: int, models: Optional[Sequence[Model]],
-            atom, model: int = 1, why_not: bool = False, depth: int = WHY_NOT_DEPTH,
-            all_models: bool = True) -> Explanation:
+def explain(
+    analysis: Analysis,
+    history: Sequence[tuple],
+    t: int,
+    c: int,
+    models: Sequence[Model] | None,
+    atom,
+    model: int = 1,
+    why_not: bool = False,
+    depth: int = WHY_NOT_DEPTH,
+    all_models: bool = True,
+) -> Explanation:
     """Explain ``atom`` (a tuple, or text ``"p(1)"`` / ``"p(1) at 3"``) in answer stream ``model``
     (1-based) at tick (t, c). ``history``: ``(u, k, atom)`` stream atoms up to (t, c), at least
     the window-covered ones; ``models``: the answer streams at (t, c), numbered in the order the
@@ -93,32 +110,58 @@ def explain(analysis: Analysis, history: Sequence[tuple], t: int, c: int, models
     if models is None:
         raise UsageError(Diagnostic("the answer streams at this tick were not kept (changes-only mode)"))
     if not models:
-        raise UsageError(Diagnostic(f"no answer stream at t={t} c={c}: nothing to explain",
-                                    notes=tuple(no_answer_notes(analysis, history, t, c))))
+        raise UsageError(
+            Diagnostic(
+                f"no answer stream at t={t} c={c}: nothing to explain",
+                notes=tuple(no_answer_notes(analysis, history, t, c)),
+            )
+        )
     if not 1 <= model <= len(models):
-        raise UsageError(Diagnostic(f"--model {model} is out of range: there "
-                                    f"{'is 1 answer stream' if len(models) == 1 else f'are {len(models)} answer streams'}"
-                                    f" at t={t}", notes=(f"use 1..{len(models)}",)))
+        raise UsageError(
+            Diagnostic(
+                f"--model {model} is out of range: there "
+                f"{'is 1 answer stream' if len(models) == 1 else f'are {len(models)} answer streams'}"
+                f" at t={t}",
+                notes=(f"use 1..{len(models)}",),
+            )
+        )
     models = sorted(set(models), key=lambda m: (m.sorted_atoms(), m.sorted_pinned()))  # as printed
     world = World(analysis, history, t, c, answer_derived(analysis, models[model - 1], t))
     builder = Builder(world)
-    holds = (atom in world.background or (atom, time) in world.derived
-             or (atom[0] not in analysis.intensional and any(o.time == time for o in world.occ.get(atom, ()))))
+    holds = (
+        atom in world.background
+        or (atom, time) in world.derived
+        or (atom[0] not in analysis.intensional and any(o.time == time for o in world.occ.get(atom, ())))
+    )
     shown = format_atom(atom) + ("" if time == t else f" at {time}")
     if why_not and holds:
         raise UsageError(Diagnostic(f"{shown} holds at t={t} in answer stream {model}: ask why, not why not"))
     if not why_not and not holds:
-        raise UsageError(Diagnostic(f"{shown} does not hold at t={t} in answer stream {model}",
-                                    notes=("ask --why-not to see why",)))
+        raise UsageError(
+            Diagnostic(f"{shown} does not hold at t={t} in answer stream {model}", notes=("ask --why-not to see why",))
+        )
     if why_not:
         root = builder.why_not(atom, time, depth)
     elif atom in world.background:
         root = Node("fact", f"{format_atom(atom)}: background fact", info=(("atom", atom),))
     elif atom[0] not in analysis.intensional:
         o = next(o for o in world.occ[atom] if o.time == time)
-        root = Node("input", f"{format_atom(atom)} arrived at t={time} (#{o.count})",
-                    info=(("atom", atom), ("time", time), ("count", o.count)))
+        root = Node(
+            "input",
+            f"{format_atom(atom)} arrived at t={time} (#{o.count})",
+            info=(("atom", atom), ("time", time), ("count", o.count)),
+        )
     else:
         root = builder.why(atom, time)
-    return Explanation("why-not" if why_not else "why", atom, time, t, c, model, len(models), root,
-                       tuple(builder.assumptions), all_models)
+    return Explanation(
+        "why-not" if why_not else "why",
+        atom,
+        time,
+        t,
+        c,
+        model,
+        len(models),
+        root,
+        tuple(builder.assumptions),
+        all_models,
+    )

@@ -12,7 +12,6 @@ matches stops at its first failing literal.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 from .. import ast
 from ..errors import InternalError
@@ -36,14 +35,15 @@ class Lit:
     literal: ast.Literal
     holds: bool
     text: str
-    span: Optional[Span] = None
-    atom: Optional[tuple] = None
-    time: Optional[int] = None
+    span: Span | None = None
+    atom: tuple | None = None
+    time: int | None = None
     occ: tuple = ()
     note: str = ""
 
 
 # ---------------------------------------------------------------- substitution
+
 
 def subst_term(term, sigma):
     """The term with bound variables replaced (arithmetic over bound values evaluated)."""
@@ -90,10 +90,11 @@ def ready(lit: ast.Literal, sigma) -> bool:
 
 # ---------------------------------------------------------------- the builder
 
+
 class Builder:
     """Explanations over one world (one answer stream at one tick)."""
 
-    def __init__(self, world: World, negation: Optional[World] = None, ignore_negation: bool = False):
+    def __init__(self, world: World, negation: World | None = None, ignore_negation: bool = False):
         self.world = world
         self.negation = world if negation is None else negation  # where `not` literals are read
         self.ignore_negation = ignore_negation
@@ -305,8 +306,10 @@ class Builder:
         """The derivation of a derived atom at u (a well-founded support, sub-derivations shared)."""
         ranked = self.ranks(self.supports((atom, u)))
         if (atom, u) not in ranked:
-            raise InternalError(f"{format_atom(atom)} at {u} has no well-founded support in this answer stream"
-                                " (the answer stream is not one of the program)")
+            raise InternalError(
+                f"{format_atom(atom)} at {u} has no well-founded support in this answer stream"
+                " (the answer stream is not one of the program)"
+            )
         return self._derived(atom, u, ranked)
 
     def _derived(self, atom, u, ranked) -> Node:
@@ -319,8 +322,7 @@ class Builder:
         where = f"  ({rule.location.file}:{rule.location.line})" if rule.location is not None else ""
         bind = f"  [{binding_text(sigma)}]" if sigma else ""
         text = f"{format_atom(atom)} at {u}  <-  {rule}{bind}{where}"
-        made = node("derived", text, children, key, atom=atom, time=u, rule=idx,
-                    binding=tuple(sorted(sigma.items())))
+        made = node("derived", text, children, key, atom=atom, time=u, rule=idx, binding=tuple(sorted(sigma.items())))
         self._derived_nodes[key] = made
         return made
 
@@ -330,24 +332,41 @@ class Builder:
             return node("fact", f"{format_atom(o.atom)}: background fact", atom=o.atom)
         if o.source == "input":
             count = f" (#{o.count})" if tuple_window else ""
-            return node("input", f"{format_atom(o.atom)} arrived at t={o.time}{count}", atom=o.atom,
-                        time=o.time, count=o.count, tuple=tuple_window)
+            return node(
+                "input",
+                f"{format_atom(o.atom)} arrived at t={o.time}{count}",
+                atom=o.atom,
+                time=o.time,
+                count=o.count,
+                tuple=tuple_window,
+            )
         if ranked is None:
             return node("holds", f"{format_atom(o.atom)} holds at {o.time} (derived)", atom=o.atom, time=o.time)
         return self._derived(o.atom, o.time, ranked)
 
     def _holding(self, lit: Lit, chosen, ranked) -> Node:
         el = lit.literal.element
-        info = dict(index=lit.index, literal=lit.text, negated=lit.literal.negated, holds=True, span=lit.span,
-                    atom=lit.atom, at=lit.time, modality=None if isinstance(el, ast.Comparison) else str(el.modality))
+        info = dict(
+            index=lit.index,
+            literal=lit.text,
+            negated=lit.literal.negated,
+            holds=True,
+            span=lit.span,
+            atom=lit.atom,
+            at=lit.time,
+            modality=None if isinstance(el, ast.Comparison) else str(el.modality),
+        )
         if isinstance(el, ast.Comparison):
             return node("literal", f"{lit.text}: true", **info)
         if lit.literal.negated:
-            return node("literal", f"{lit.text}: {self._describe_absent(lit)}",
-                        self._absent_children(lit, WHY_NOT_DEPTH - 1, frozenset(), assume=True), **info)
+            return node(
+                "literal",
+                f"{lit.text}: {self._describe_absent(lit)}",
+                self._absent_children(lit, WHY_NOT_DEPTH - 1, frozenset(), assume=True),
+                **info,
+            )
         head = lit.text if el.modality == ast.NOW else f"{lit.text}: {self._window_text(lit)}"
-        return node("literal", head,
-                    [self._evidence(o, lit, ranked) for o in chosen], **info)
+        return node("literal", head, [self._evidence(o, lit, ranked) for o in chosen], **info)
 
     def _where(self, lit: Lit) -> str:
         el, span = lit.literal.element, lit.span
@@ -387,8 +406,11 @@ class Builder:
         elif el.modality == ast.AT:
             if lit.time is not None and lit.time not in span:
                 return f"time {format_term(lit.time)} is outside the {where}"
-            text = f"{pattern} does not hold at {format_term(lit.time)} in the {where}" if lit.time is not None \
+            text = (
+                f"{pattern} does not hold at {format_term(lit.time)} in the {where}"
+                if lit.time is not None
                 else f"{pattern} holds at no time point of the {where}"
+            )
         elif el.modality == ast.BOX:
             if atom is None:
                 return f"no {pattern} holds at every time point of the {where}"
@@ -420,14 +442,24 @@ class Builder:
     def _absent_children(self, lit: Lit, depth: int, path, assume: bool = False):
         atom = lit.atom
         if atom is not None and assume and atom[0] in self.choice:
-            points = [lit.time] if lit.literal.element.modality == ast.AT else (
-                [lit.span.hi] if lit.literal.element.modality == ast.NOW else range(lit.span.lo, lit.span.hi + 1))
+            points = (
+                [lit.time]
+                if lit.literal.element.modality == ast.AT
+                else ([lit.span.hi] if lit.literal.element.modality == ast.NOW else range(lit.span.lo, lit.span.hi + 1))
+            )
             out = []
             for u in points:
                 if (atom, u) not in self.world.derived and type(u) is int:
                     self.assumptions[(atom, u)] = None
-                    out.append(node("assumption", f"{format_atom(atom)} at {u}: false by the choice of this"
-                                    " answer stream (on a cycle through negation)", atom=atom, time=u))
+                    out.append(
+                        node(
+                            "assumption",
+                            f"{format_atom(atom)} at {u}: false by the choice of this"
+                            " answer stream (on a cycle through negation)",
+                            atom=atom,
+                            time=u,
+                        )
+                    )
             return out[:1] if lit.literal.element.modality == ast.BOX else out
         point = self._missing_point(lit)
         if point is None or depth < 0:
@@ -464,8 +496,10 @@ class Builder:
                     continue
                 for sigma, lits, failed in self.search(rule, *unified):
                     if not failed:
-                        raise InternalError(f"the body of {rule} [{binding_text(sigma)}] holds but {format_atom(atom)}"
-                                            f" at {u} is not in the answer stream (it is not a model of the program)")
+                        raise InternalError(
+                            f"the body of {rule} [{binding_text(sigma)}] holds but {format_atom(atom)}"
+                            f" at {u} is not in the answer stream (it is not a model of the program)"
+                        )
                     matched = True
                     if shown == MAX_CANDIDATES:
                         more += 1
@@ -485,20 +519,41 @@ class Builder:
         rule = self.rules[idx]
         bind = f"  [{binding_text(sigma)}]" if sigma else ""
         where = f"  ({rule.location.file}:{rule.location.line})" if rule.location is not None else ""
-        info = dict(index=fail.index, literal=fail.text, negated=fail.literal.negated, holds=False,
-                    span=fail.span, atom=fail.atom, at=fail.time)
+        info = dict(
+            index=fail.index,
+            literal=fail.text,
+            negated=fail.literal.negated,
+            holds=False,
+            span=fail.span,
+            atom=fail.atom,
+            at=fail.time,
+        )
         el = fail.literal.element
         if isinstance(el, ast.Comparison) or fail.note:
             reason = fail.note or "false"
             lit_node = node("literal", f"fails at {fail.text}: {reason}", **info)
         elif fail.literal.negated:
-            lit_node = node("literal", f"fails at {fail.text}: {format_atom(fail.atom)} holds",
-                            [self._evidence(o, fail, None) for o in fail.occ[:3]], **info)
+            lit_node = node(
+                "literal",
+                f"fails at {fail.text}: {format_atom(fail.atom)} holds",
+                [self._evidence(o, fail, None) for o in fail.occ[:3]],
+                **info,
+            )
         else:
-            lit_node = node("literal", f"fails at {fail.text}: {self._describe_absent(fail)}",
-                            self._absent_children(fail, depth - 1, path), **info)
-        return node("candidate", f"{rule}{bind}{where}", [lit_node], rule=idx,
-                    binding=tuple(sorted(sigma.items())), failing=fail.index)
+            lit_node = node(
+                "literal",
+                f"fails at {fail.text}: {self._describe_absent(fail)}",
+                self._absent_children(fail, depth - 1, path),
+                **info,
+            )
+        return node(
+            "candidate",
+            f"{rule}{bind}{where}",
+            [lit_node],
+            rule=idx,
+            binding=tuple(sorted(sigma.items())),
+            failing=fail.index,
+        )
 
 
 def is_bound_atom(el: ast.ExtendedAtom, sigma) -> bool:

@@ -72,11 +72,15 @@ def no_answer_notes(analysis: Analysis, history, t: int, c: int) -> list:
     undecided = sorted(upper - lower, key=lambda au: (au[1], format_atom(au[0])))
     if undecided:
         shown = ", ".join(f"{format_atom(a)} at {u}" for a, u in undecided[:8])
-        notes.append(f"undecided atoms: {shown}{' ...' if len(undecided) > 8 else ''}; no choice among them"
-                     " is stable and satisfies the constraints")
+        notes.append(
+            f"undecided atoms: {shown}{' ...' if len(undecided) > 8 else ''}; no choice among them"
+            " is stable and satisfies the constraints"
+        )
     for e in analysis.negative_cycle:
-        notes.append(f"{e.element.location}: '{e.head}' depends negatively on '{e.body}' through a cycle"
-                     " (an odd cycle through negation has no answer stream)")
+        notes.append(
+            f"{e.element.location}: '{e.head}' depends negatively on '{e.body}' through a cycle"
+            " (an odd cycle through negation has no answer stream)"
+        )
     constraints = [r for r in analysis.program.rules if r.head is None]
     for r in constraints:
         notes.append(f"{r.location}: constraint '{r}' may rule out the remaining choices")

@@ -8,12 +8,12 @@ shows up as an explanation that cannot be built: that side is reported as wrong,
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..analysis import Analysis
 from ..errors import InternalError, TickerError
-from ..values import format_atom
 from ..streams.model import Model
+from ..values import format_atom
 from . import explain
 
 __all__ = ["explain_differences", "printed_order", "stream_history"]
@@ -57,8 +57,9 @@ def _one(analysis, history, t, c, models, atom, index, why_not) -> str:
         return str(err)
 
 
-def explain_differences(analysis: Analysis, history: Sequence[tuple], t: int, c: int, sides: dict,
-                        max_atoms: int = 10) -> str:
+def explain_differences(
+    analysis: Analysis, history: Sequence[tuple], t: int, c: int, sides: dict, max_atoms: int = 10
+) -> str:
     """Text explaining every atom one side's answer stream has and the other's lacks.
 
     ``sides``: ``{name: models}`` for exactly two sides (a tuple of :class:`Model` each; empty
@@ -66,8 +67,10 @@ def explain_differences(analysis: Analysis, history: Sequence[tuple], t: int, c:
     answer stream of the other side."""
     (a_name, a_models), (b_name, b_models) = list(sides.items())
     lines = []
-    for name, models, other_name, other_models in ((a_name, a_models, b_name, b_models),
-                                                   (b_name, b_models, a_name, a_models)):
+    for name, models, other_name, other_models in (
+        (a_name, a_models, b_name, b_models),
+        (b_name, b_models, a_name, a_models),
+    ):
         mine, theirs = printed_order(models), printed_order(other_models)
         for model in mine:
             if model in theirs:
@@ -86,8 +89,9 @@ def explain_differences(analysis: Analysis, history: Sequence[tuple], t: int, c:
                 lines += ["    " + line for line in _one(analysis, history, t, c, mine, shown, k, False).splitlines()]
                 if partner is not None:
                     lines.append(f"  {shown}: {other_name} lacks it")
-                    lines += ["    " + line for line in
-                              _one(analysis, history, t, c, theirs, shown, kk, True).splitlines()]
+                    lines += [
+                        "    " + line for line in _one(analysis, history, t, c, theirs, shown, kk, True).splitlines()
+                    ]
             if len(extra) > max_atoms:
                 lines.append(f"  ... and {len(extra) - max_atoms} more atoms")
     return "\n".join(lines)

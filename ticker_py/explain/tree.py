@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+
 from ..values import format_atom, format_term
 from .world import Span
 
@@ -80,16 +81,20 @@ class Explanation:
     @property
     def title(self) -> str:
         at = "" if self.time == self.t else f" at {self.time}"
-        return (f"{self.question} {format_atom(self.atom)}{at}: t={self.t} c={self.c},"
-                f" answer stream {self.model} of {self.models}{'' if self.all_models else ' found'}")
+        return (
+            f"{self.question} {format_atom(self.atom)}{at}: t={self.t} c={self.c},"
+            f" answer stream {self.model} of {self.models}{'' if self.all_models else ' found'}"
+        )
 
     def __str__(self) -> str:
         lines = [self.title]
         seen: set = set()
         _text(self.root, 1, seen, lines)
         if self.assumptions:
-            lines.append("  assuming (the choice of this answer stream): "
-                         + ", ".join(f"not {format_atom(a)} at {u}" for a, u in self.assumptions))
+            lines.append(
+                "  assuming (the choice of this answer stream): "
+                + ", ".join(f"not {format_atom(a)} at {u}" for a, u in self.assumptions)
+            )
         return "\n".join(lines)
 
     def to_dict(self) -> dict:
@@ -111,10 +116,20 @@ class Explanation:
             return ident
 
         root = visit(self.root)
-        return {"question": self.question, "atom": format_atom(self.atom), "time": self.time,
-                "t": self.t, "c": self.c, "model": self.model, "models": self.models, "all_models": self.all_models,
-                "assumptions": [{"atom": format_atom(a), "time": u} for a, u in self.assumptions],
-                "root": root, "nodes": nodes, "edges": edges}
+        return {
+            "question": self.question,
+            "atom": format_atom(self.atom),
+            "time": self.time,
+            "t": self.t,
+            "c": self.c,
+            "model": self.model,
+            "models": self.models,
+            "all_models": self.all_models,
+            "assumptions": [{"atom": format_atom(a), "time": u} for a, u in self.assumptions],
+            "root": root,
+            "nodes": nodes,
+            "edges": edges,
+        }
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), sort_keys=False)
@@ -122,10 +137,22 @@ class Explanation:
     def to_dot(self) -> str:
         """The explanation graph for graphviz."""
         data = self.to_dict()
-        out = ["digraph explanation {", "  rankdir=TB;", "  node [shape=box, fontname=\"monospace\"];",
-               f"  label={_dot_quote(self.title)}; labelloc=t;"]
-        shapes = {"derived": "box", "fact": "note", "input": "cds", "assumption": "diamond",
-                  "absent": "octagon", "candidate": "box", "note": "plaintext", "literal": "ellipse"}
+        out = [
+            "digraph explanation {",
+            "  rankdir=TB;",
+            '  node [shape=box, fontname="monospace"];',
+            f"  label={_dot_quote(self.title)}; labelloc=t;",
+        ]
+        shapes = {
+            "derived": "box",
+            "fact": "note",
+            "input": "cds",
+            "assumption": "diamond",
+            "absent": "octagon",
+            "candidate": "box",
+            "note": "plaintext",
+            "literal": "ellipse",
+        }
         for node in data["nodes"]:
             out.append(f"  {node['id']} [label={_dot_quote(node['text'])}, shape={shapes.get(node['kind'], 'box')}];")
         for edge in data["edges"]:
@@ -144,8 +171,7 @@ def _dot_quote(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def _text(node: Node, depth: int, seen: set, lines: list, bullet: str = "", indent: str = "  ",
-          ) -> None:
+def _text(node: Node, depth: int, seen: set, lines: list, bullet: str = "", indent: str = "  ") -> None:
     pad = indent * depth + bullet
     if node.key and node.key in seen:
         lines.append(f"{pad}{node.text}  (see above)")
@@ -175,4 +201,3 @@ def _input_run(inputs) -> str:
 def node(kind: str, text: str, children=(), key: str = "", **info) -> Node:
     """A Node with keyword info (``None`` values dropped)."""
     return Node(kind, text, tuple(children), key, tuple((k, v) for k, v in info.items() if v is not None))
-

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Optional
 
 from .. import ast
 from ..analysis import Analysis
@@ -27,9 +26,9 @@ class Occurrence:
     (a stream atom; ``count`` is its arrival count) or ``"derived"`` (in the answer stream)."""
 
     atom: tuple
-    time: Optional[int]
+    time: int | None
     source: str
-    count: Optional[int] = None
+    count: int | None = None
 
 
 @dataclass(frozen=True)
@@ -39,8 +38,8 @@ class Span:
 
     lo: int
     hi: int
-    first: Optional[int] = None
-    last: Optional[int] = None
+    first: int | None = None
+    last: int | None = None
 
     def __contains__(self, u) -> bool:
         return type(u) is int and self.lo <= u <= self.hi
@@ -53,6 +52,7 @@ class Span:
 
 
 # ---------------------------------------------------------------- terms
+
 
 def value(term, sigma: dict):
     """The ground value of a term whose variables ``sigma`` binds, or UNDEF."""
@@ -83,7 +83,7 @@ def bindable(term, sigma: dict) -> bool:
     return is_bound(term, sigma)
 
 
-def match(term, ground, sigma: dict) -> Optional[dict]:
+def match(term, ground, sigma: dict) -> dict | None:
     """``sigma`` extended so that ``term`` equals ``ground``, or None."""
     if isinstance(term, ast.Variable):
         if term.name in sigma:
@@ -123,6 +123,7 @@ def compare(op: str, a, b) -> bool:
 
 # ---------------------------------------------------------------- the world at (t, c)
 
+
 class World:
     """The stream up to tick (t, c), the background and one answer stream's derived atoms.
 
@@ -137,8 +138,8 @@ class World:
         self.intensional = analysis.intensional
         self.derived = frozenset(derived)
         self.history = tuple(history)
-        self.occ = defaultdict(list)        # atom -> [Occurrence], input and derived at u <= t
-        self.by_pred = defaultdict(dict)    # pred -> {atom: None} (ordered set)
+        self.occ = defaultdict(list)  # atom -> [Occurrence], input and derived at u <= t
+        self.by_pred = defaultdict(dict)  # pred -> {atom: None} (ordered set)
         self.bg_by_pred = defaultdict(list)
         for atom in self.background:
             self.bg_by_pred[atom[0]].append(atom)
@@ -219,7 +220,7 @@ class World:
             return len(covered) == hi - lo + 1, span, occ
         return bool(occ), span, occ
 
-    def last_seen(self, atom: tuple) -> Optional[Occurrence]:
+    def last_seen(self, atom: tuple) -> Occurrence | None:
         """The latest occurrence of ``atom`` in the kept stream or answer stream (any time)."""
         occ = self.occ.get(atom, ())
         return occ[-1] if occ else None

@@ -6,8 +6,14 @@ names below are imported when first used, so that ``ticker run`` on a file impor
 
 import importlib
 
-_EXPORTS = {"LiveReasoner": "reasoner", "LiveInput": "source", "TcpSink": "net", "parse_address": "net",
-            "parse_line": "source", "save_records": "source"}
+_EXPORTS = {
+    "LiveReasoner": "reasoner",
+    "LiveInput": "source",
+    "TcpSink": "net",
+    "parse_address": "net",
+    "parse_line": "source",
+    "save_records": "source",
+}
 __all__ = ["LiveReasoner", "LiveInput", "TcpSink", "parse_address", "parse_line", "save_records"]
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import socket
 import sys
-from typing import Callable, List, Optional, Tuple
+from collections.abc import Callable
 
 from ..errors import Diagnostic, UsageError
 
@@ -17,10 +17,11 @@ __all__ = ["parse_address", "listen", "address_text", "TcpSink"]
 LOOPBACK = "127.0.0.1"
 
 
-def parse_address(text: str) -> Tuple[str, int]:
+def parse_address(text: str) -> tuple[str, int]:
     """``tcp:HOST:PORT``, ``tcp::PORT`` or ``tcp:PORT`` -> ``(host, port)`` (host defaults to loopback)."""
-    bad = UsageError(Diagnostic(f"bad address '{text}'",
-                                notes=("write tcp:HOST:PORT, e.g. tcp:127.0.0.1:7000 or tcp::0",)))
+    bad = UsageError(
+        Diagnostic(f"bad address '{text}'", notes=("write tcp:HOST:PORT, e.g. tcp:127.0.0.1:7000 or tcp::0",))
+    )
     if not text.startswith("tcp:"):
         raise bad
     rest = text[4:]
@@ -70,8 +71,8 @@ class TcpSink:
         self.address = address_text(self.listener.getsockname())
         self.send_timeout = send_timeout
         self.log = log
-        self.clients: List[Tuple[socket.socket, str]] = []
-        self._buffer: List[str] = []
+        self.clients: list[tuple[socket.socket, str]] = []
+        self._buffer: list[str] = []
         self.closed = False
 
     def writable(self) -> bool:
@@ -115,10 +116,10 @@ class TcpSink:
             except (BlockingIOError, InterruptedError):
                 return
             sock.settimeout(self.send_timeout)
-            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)   # a result line goes out at once
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # a result line goes out at once
             self.clients.append((sock, address_text(peer)))
 
-    def _drop(self, client, err: Optional[BaseException]) -> None:
+    def _drop(self, client, err: BaseException | None) -> None:
         self.log(f"ticker: {client[1]}: output client dropped ({err})")
         self.clients.remove(client)
         client[0].close()

@@ -11,7 +11,6 @@ The command line builds a :class:`LiveOptions` (``--input``, ``--output``, ``--w
 from __future__ import annotations
 
 import sys
-from typing import Optional
 
 from ..errors import Diagnostic, UsageError, file_error
 from ..records import add_shared_methods, collecting
@@ -35,16 +34,16 @@ class LiveOptions:
     ``--stream`` and ``--out`` (they exclude ``input`` and ``output``).
     """
 
-    input: Optional[str] = None
-    output: Optional[str] = None
+    input: str | None = None
+    output: str | None = None
     wall_clock: bool = False
     grace: float = 1.0
-    idle_timeout: Optional[float] = 10.0
-    max_gap: Optional[int] = MAX_GAP
-    save_input: Optional[str] = None
-    stream: Optional[str] = "-"
+    idle_timeout: float | None = 10.0
+    max_gap: int | None = MAX_GAP
+    save_input: str | None = None
+    stream: str | None = "-"
     clock: str = "1s"
-    out: Optional[str] = None
+    out: str | None = None
 
     @property
     def live_input(self) -> bool:
@@ -58,7 +57,7 @@ def _announce(what: str):
     return lambda address: print(f"ticker: {what} {address}", file=sys.stderr, flush=True)
 
 
-def live_records(options: Optional[LiveOptions], analysis=None, offline=None):
+def live_records(options: LiveOptions | None, analysis=None, offline=None):
     """The Record iterator for the live options, or None when no live input is requested
     (``options`` None or without live input).
 
@@ -82,9 +81,17 @@ def live_records(options: Optional[LiveOptions], analysis=None, offline=None):
         if analysis is not None:
             checker = StreamChecker(dict(analysis.signatures), set(analysis.intensional))
         stream = None if tcp else _open_text(options.stream)
-        records = LiveInput(listen_on=tcp, stream=stream, wall_clock=clock, grace=options.grace,
-                            checker=checker, handle_signals=True, on_listen=_announce("listening on"),
-                            idle_timeout=options.idle_timeout, max_gap=options.max_gap)
+        records = LiveInput(
+            listen_on=tcp,
+            stream=stream,
+            wall_clock=clock,
+            grace=options.grace,
+            checker=checker,
+            handle_signals=True,
+            on_listen=_announce("listening on"),
+            idle_timeout=options.idle_timeout,
+            max_gap=options.max_gap,
+        )
     else:
         records = offline() if offline is not None else open_stream(options.stream)
     if save:
@@ -105,7 +112,7 @@ def _open_text(name):
         raise file_error(err, "stream file", name, "open", "--wall-clock reads one text stream") from None
 
 
-def live_output(options: Optional[LiveOptions]):
+def live_output(options: LiveOptions | None):
     """A text sink for ``--output tcp:HOST:PORT`` (close it at the end), or None (also for None)."""
     if options is None or not options.output:
         return None

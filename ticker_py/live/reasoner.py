@@ -16,7 +16,7 @@
 from __future__ import annotations
 
 import threading
-from typing import Callable, Iterable, Iterator, List, Optional
+from collections.abc import Callable, Iterable, Iterator
 
 from ..api import Reasoner
 from ..errors import Diagnostic, StreamError
@@ -48,12 +48,23 @@ class LiveReasoner:
     ``program`` is program text, a path, an Analysis, or a ready :class:`Reasoner`.
     """
 
-    def __init__(self, program, engine: str = "auto",
-                 on_result: Optional[Callable[[Result], None]] = None, models: int = 1,
-                 show: str = "derived", clock="1s", inertia: bool = False, every: str = Every.TIME):
+    def __init__(
+        self,
+        program,
+        engine: str = "auto",
+        on_result: Callable[[Result], None] | None = None,
+        models: int = 1,
+        show: str = "derived",
+        clock="1s",
+        inertia: bool = False,
+        every: str = Every.TIME,
+    ):
         every = Every.parse(every)
-        self.reasoner = program if isinstance(program, Reasoner) else Reasoner(
-            program, engine=engine, models=models, show=show, clock=clock, inertia=inertia)
+        self.reasoner = (
+            program
+            if isinstance(program, Reasoner)
+            else Reasoner(program, engine=engine, models=models, show=show, clock=clock, inertia=inertia)
+        )
         self.on_result = on_result
         sem = self.reasoner.semantics
         self.driver = Driver(_Reporting(self), every, self.reasoner.time, bag=sem.duplicates is Duplicates.BAG)
@@ -68,7 +79,7 @@ class LiveReasoner:
 
     # ------------------------------------------------------------ pushing
 
-    def push(self, t: int, atoms: Iterable = ()) -> List[Result]:
+    def push(self, t: int, atoms: Iterable = ()) -> list[Result]:
         """Add atoms (strings or tuples) that arrived at time t; ``push(t)`` alone is a heartbeat.
 
         Every time point before t is evaluated first. Raises StreamError for a closed t or a
@@ -82,11 +93,11 @@ class LiveReasoner:
                 self.driver.open = t
             return self.driver.push(t, parsed)
 
-    def push_record(self, record: Record) -> List[Result]:
+    def push_record(self, record: Record) -> list[Result]:
         """``push(record.t, record.atoms)``."""
         return self.push(record.t, record.atoms)
 
-    def close_time(self, t: int) -> List[Result]:
+    def close_time(self, t: int) -> list[Result]:
         """Declare every time point up to t complete and evaluate them (no-op if already closed)."""
         with self._lock:
             if self.closed:
@@ -95,7 +106,7 @@ class LiveReasoner:
                 return []
             return self.driver.close_before(t) + self.driver.close_open()
 
-    def close(self) -> List[Result]:
+    def close(self) -> list[Result]:
         """End of stream: evaluate the open time point if anything reached it; then refuse pushes."""
         with self._lock:
             if self.closed:

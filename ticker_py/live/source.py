@@ -27,21 +27,22 @@ import stat
 import sys
 import threading
 import time
-from typing import Callable, Iterator, Optional, TextIO
+from collections.abc import Callable, Iterator
+from typing import TextIO
 
 from ..ast import Location
 from ..errors import Diagnostic, StreamError, UsageError, with_excerpt
-from ..values import format_atom
 from ..streams import Record, StreamChecker, read_text
 from ..streams.drive import MAX_GAP, check_max_gap
+from ..values import format_atom
 from .net import address_text, listen
 
 __all__ = ["parse_line", "LiveInput", "save_records"]
 
-MAX_LINE = 1 << 20          # a longer line is reported and skipped
-IDLE_TIMEOUT = 10.0         # seconds of silence after which a producer no longer holds time back
-MAX_BUFFERED = 100_000      # records waiting in the merge before the producers ahead are paused
-MAX_WAIT = 3600.0           # the longest selector wait: a longer (or infinite) timeout just waits again
+MAX_LINE = 1 << 20  # a longer line is reported and skipped
+IDLE_TIMEOUT = 10.0  # seconds of silence after which a producer no longer holds time back
+MAX_BUFFERED = 100_000  # records waiting in the merge before the producers ahead are paused
+MAX_WAIT = 3600.0  # the longest selector wait: a longer (or infinite) timeout just waits again
 _PREFIX = re.compile(r"\s*\d+\s*:")
 
 
@@ -57,7 +58,7 @@ def _relocate(diag: Diagnostic, text: str, line: int, shift: int) -> Diagnostic:
     return dataclasses.replace(diag, location=dataclasses.replace(loc, line=line, end_line=line))
 
 
-def parse_line(text: str, source: str, number: int, stamp: Optional[int] = None) -> Optional[Record]:
+def parse_line(text: str, source: str, number: int, stamp: int | None = None) -> Record | None:
     """One text-format line as a Record located at ``source:number`` (None for blank/comment).
 
     With ``stamp`` (wall-clock mode) the line holds atoms, optionally after a ``T:`` prefix
@@ -68,7 +69,7 @@ def parse_line(text: str, source: str, number: int, stamp: Optional[int] = None)
     if stamp is not None:
         m = _PREFIX.match(text)
         if m:
-            parsed = " " * (m.end() - 2) + "0:" + text[m.end():]
+            parsed = " " * (m.end() - 2) + "0:" + text[m.end() :]
         else:
             parsed, shift = "0:" + text, 2
     try:
@@ -99,11 +100,11 @@ class _Input:
     tcp: bool
     buffer: bytes = b""
     line: int = 0
-    last_t: Optional[int] = None     # latest accepted time (TCP merge)
-    seen: float = 0.0                # time.monotonic() of the last data received
-    idle: bool = False               # silent for idle_timeout: not part of the watermark
-    paused: bool = False             # ahead of a full merge buffer: not read
-    skipping: bool = False           # inside an over-long line: discard up to the next newline
+    last_t: int | None = None  # latest accepted time (TCP merge)
+    seen: float = 0.0  # time.monotonic() of the last data received
+    idle: bool = False  # silent for idle_timeout: not part of the watermark
+    paused: bool = False  # ahead of a full merge buffer: not read
+    skipping: bool = False  # inside an over-long line: discard up to the next newline
 
     def read(self) -> bytes:
         if self.tcp:
@@ -136,13 +137,21 @@ class LiveInput:
     after the current time is reported and skipped (None: no limit).
     """
 
-    def __init__(self, listen_on: Optional[str] = None, stream: Optional[TextIO] = None,
-                 wall_clock: Optional[int] = None, grace: float = 1.0,
-                 checker: Optional[StreamChecker] = None, handle_signals: bool = False,
-                 report: Callable[[BaseException], None] = _report,
-                 on_listen: Optional[Callable[[str], None]] = None,
-                 idle_timeout: Optional[float] = IDLE_TIMEOUT, max_buffered: int = MAX_BUFFERED,
-                 log: Callable[[str], None] = _note, max_gap: Optional[int] = MAX_GAP):
+    def __init__(
+        self,
+        listen_on: str | None = None,
+        stream: TextIO | None = None,
+        wall_clock: int | None = None,
+        grace: float = 1.0,
+        checker: StreamChecker | None = None,
+        handle_signals: bool = False,
+        report: Callable[[BaseException], None] = _report,
+        on_listen: Callable[[str], None] | None = None,
+        idle_timeout: float | None = IDLE_TIMEOUT,
+        max_buffered: int = MAX_BUFFERED,
+        log: Callable[[str], None] = _note,
+        max_gap: int | None = MAX_GAP,
+    ):
         if (listen_on is None) == (stream is None):
             raise UsageError(Diagnostic("give exactly one of listen_on and stream"))
         if idle_timeout is not None and not idle_timeout > 0:
@@ -163,8 +172,8 @@ class LiveInput:
         self.idle_timeout = idle_timeout
         self.max_buffered = max_buffered
         self.max_gap = check_max_gap(max_gap)
-        self.accepted = 0            # records passed on
-        self.rejected = 0            # lines reported and skipped
+        self.accepted = 0  # records passed on
+        self.rejected = 0  # lines reported and skipped
         self._stop = False
         self._seen_producer = False
         self._wake_r, self._wake_w = os.pipe()
@@ -195,9 +204,9 @@ class LiveInput:
             producers.append(inp)
         self._heap: list = []
         self._seq = 0
-        self._cur = 0                          # the time of the last record passed on
+        self._cur = 0  # the time of the last record passed on
         self._start = time.monotonic()
-        deadline = None                        # end of the grace period
+        deadline = None  # end of the grace period
         restore = self._install_signals()
         try:
             while not self._stop:
@@ -205,8 +214,7 @@ class LiveInput:
                 if self.wall_clock:
                     wakeups.append(self._start + (self._cur + 1) * self.wall_clock / 1000)
                 elif self.idle_timeout is not None:
-                    wakeups += [p.seen + self.idle_timeout for p in producers
-                                if p.tcp and not p.idle and not p.paused]
+                    wakeups += [p.seen + self.idle_timeout for p in producers if p.tcp and not p.idle and not p.paused]
                 timeout = min(MAX_WAIT, max(0.0, min(wakeups) - time.monotonic())) if wakeups else None
                 for key, _ in sel.select(timeout):
                     if key.data is None:
@@ -260,7 +268,7 @@ class LiveInput:
         if inp.idle:
             inp.idle = False
             self.log(f"{inp.name}: sending again; records for closed time points are late")
-        if not data:                                         # end of this input
+        if not data:  # end of this input
             if not inp.paused:
                 sel.unregister(inp.fileobj)
             producers.remove(inp)
@@ -272,11 +280,11 @@ class LiveInput:
                 else:
                     yield from self._line(inp, inp.buffer)
             return
-        if inp.skipping:                                     # the rest of an over-long line
+        if inp.skipping:  # the rest of an over-long line
             end = data.find(b"\n")
             if end < 0:
                 return
-            inp.skipping, inp.line, data = False, inp.line + 1, data[end + 1:]
+            inp.skipping, inp.line, data = False, inp.line + 1, data[end + 1 :]
         inp.buffer += data
         *lines, inp.buffer = inp.buffer.split(b"\n")
         for raw in lines:
@@ -290,7 +298,7 @@ class LiveInput:
         try:
             text = raw.decode("utf-8").rstrip("\r")
         except UnicodeDecodeError as err:
-            column = len(raw[:err.start].decode("utf-8", errors="replace")) + 1
+            column = len(raw[: err.start].decode("utf-8", errors="replace")) + 1
             self._error(inp, inp.line, f"invalid UTF-8 (byte 0x{raw[err.start]:02x}); line skipped", column)
             return
         stamp = None
@@ -305,20 +313,22 @@ class LiveInput:
             yield rec
             return
         if inp.last_t is not None and rec.t < inp.last_t:
-            self._error(inp, inp.line,
-                        f"time {rec.t} after time {inp.last_t} from this producer; record skipped")
+            self._error(inp, inp.line, f"time {rec.t} after time {inp.last_t} from this producer; record skipped")
         elif rec.t < self._cur:
-            self._error(inp, inp.line,
-                        f"time {rec.t} is already closed (current time {self._cur}); record skipped")
+            self._error(inp, inp.line, f"time {rec.t} is already closed (current time {self._cur}); record skipped")
         elif self.max_gap is not None and rec.t - self._cur > self.max_gap:
-            self._error(inp, inp.line, f"time {rec.t} is more than --max-gap {self.max_gap} time points "
-                                       f"after the current time {self._cur}; record skipped")
+            self._error(
+                inp,
+                inp.line,
+                f"time {rec.t} is more than --max-gap {self.max_gap} time points "
+                f"after the current time {self._cur}; record skipped",
+            )
         else:
             inp.last_t = rec.t
             heapq.heappush(self._heap, (rec.t, self._seq, rec))
             self._seq += 1
 
-    def handle_line(self, text: str, source: str, number: int, stamp: Optional[int] = None) -> Optional[Record]:
+    def handle_line(self, text: str, source: str, number: int, stamp: int | None = None) -> Record | None:
         """One decoded line as a checked Record, or None (blank, comment, or bad: reported).
 
         Never raises for anything in ``text``: a line that breaks the reader is reported
@@ -334,18 +344,22 @@ class LiveInput:
             self.report(err)
         except (MemoryError, ValueError, OverflowError) as err:
             self.rejected += 1
-            self.report(StreamError(Diagnostic(f"cannot read this line ({type(err).__name__}: {err})",
-                                               Location(source, number, 1, number, 2))))
+            self.report(
+                StreamError(
+                    Diagnostic(
+                        f"cannot read this line ({type(err).__name__}: {err})", Location(source, number, 1, number, 2)
+                    )
+                )
+            )
         return None
 
     def _error(self, inp: _Input, line: int, message: str, column: int = 1) -> None:
         self.rejected += 1
         self.report(StreamError(Diagnostic(message, Location(inp.name, line, column, line, column + 1))))
 
-    def _bound(self, producers) -> Optional[int]:
+    def _bound(self, producers) -> int | None:
         """The watermark: the least position of a producer that still holds time back."""
-        return min((self._cur if p.last_t is None else p.last_t for p in producers if not p.idle),
-                   default=None)
+        return min((self._cur if p.last_t is None else p.last_t for p in producers if not p.idle), default=None)
 
     def _release(self, producers) -> Iterator[Record]:
         """Pass on every buffered record no connected producer can still precede."""
@@ -360,8 +374,10 @@ class LiveInput:
         for p in producers:
             if p.tcp and not p.idle and not p.paused and now - p.seen >= self.idle_timeout:
                 p.idle = True
-                self.log(f"{p.name}: nothing received for {self.idle_timeout:g} s: no longer holds "
-                         "the time back (--idle-timeout)")
+                self.log(
+                    f"{p.name}: nothing received for {self.idle_timeout:g} s: no longer holds "
+                    "the time back (--idle-timeout)"
+                )
 
     def _pace(self, sel, producers) -> None:
         """Back-pressure: while the merge is full, read only the producers at the watermark."""
@@ -412,8 +428,11 @@ def save_records(records, out: TextIO, close: bool = False) -> Iterator[Record]:
     try:
         for rec in records:
             try:
-                out.write(f"{rec.t}:" + "".join((" " if i == 0 else ", ") + format_atom(a)
-                                                for i, a in enumerate(rec.atoms)) + "\n")
+                out.write(
+                    f"{rec.t}:"
+                    + "".join((" " if i == 0 else ", ") + format_atom(a) for i, a in enumerate(rec.atoms))
+                    + "\n"
+                )
                 out.flush()
             except OSError as err:
                 name = getattr(out, "name", out)

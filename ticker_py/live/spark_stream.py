@@ -13,9 +13,9 @@ reported on stderr and skipped. Sources: :func:`rate_atoms` (the ``rate`` source
 from __future__ import annotations
 
 import sys
-from dataclasses import replace
 import tempfile
-from typing import Callable, List, Optional
+from collections.abc import Callable
+from dataclasses import replace
 
 from ..errors import Diagnostic, StreamError, UsageError
 from ..streams import Result, read_jsonl
@@ -26,17 +26,21 @@ __all__ = ["rate_atoms", "folder_atoms", "drive", "run_stream"]
 COOLING_ATOM = "concat('temp(', CAST(pmod(value * 7919, 201) AS STRING), ')')"
 
 
-def rate_atoms(spark, rows_per_second: int = 100, atoms_per_time_point: int = 10,
-               atom: str = COOLING_ATOM, partitions: int = 1):
+def rate_atoms(
+    spark, rows_per_second: int = 100, atoms_per_time_point: int = 10, atom: str = COOLING_ATOM, partitions: int = 1
+):
     """The ``rate`` source as atoms: row ``value`` v goes to time point v div k; ``atom`` is a
     SQL expression over ``value`` (default: ``temp(V)`` with V in [0, 200], the cooling stream)."""
-    return (spark.readStream.format("rate").option("rowsPerSecond", rows_per_second)
-            .option("numPartitions", partitions).load()
-            .selectExpr(f"CAST(value DIV {int(atoms_per_time_point)} AS BIGINT) AS t",
-                        f"{atom} AS atom", "value AS seq"))
+    return (
+        spark.readStream.format("rate")
+        .option("rowsPerSecond", rows_per_second)
+        .option("numPartitions", partitions)
+        .load()
+        .selectExpr(f"CAST(value DIV {int(atoms_per_time_point)} AS BIGINT) AS t", f"{atom} AS atom", "value AS seq")
+    )
 
 
-def folder_atoms(spark, path: str, fmt: str = "jsonl", max_files_per_trigger: Optional[int] = None):
+def folder_atoms(spark, path: str, fmt: str = "jsonl", max_files_per_trigger: int | None = None):
     """Files arriving in ``path``, in a stream format of docs/formats.md.
 
     ``jsonl`` (default): JSON Lines, ``{"t": 0, "atoms": ["a", "p(1)"]}`` per line (``{"t": 3}``
@@ -72,8 +76,13 @@ def _report(err: BaseException) -> None:
     print(err, file=sys.stderr, flush=True)
 
 
-def drive(frame, live: LiveReasoner, checkpoint: Optional[str] = None, trigger: Optional[dict] = None,
-          report: Callable[[BaseException], None] = _report):
+def drive(
+    frame,
+    live: LiveReasoner,
+    checkpoint: str | None = None,
+    trigger: dict | None = None,
+    report: Callable[[BaseException], None] = _report,
+):
     """Start a streaming query that pushes each micro-batch into ``live``; returns the query.
 
     ``trigger`` is passed to ``DataStreamWriter.trigger`` (default ``{"availableNow": True}``).
@@ -86,8 +95,10 @@ def drive(frame, live: LiveReasoner, checkpoint: Optional[str] = None, trigger: 
         if raw:
             rows = _jsonl_rows(batch.select("file", "jsonl").collect(), report)
         else:
-            rows = [(r.t, r.atom, r.seq if has_seq else 0)
-                    for r in batch.select("t", "atom", *(["seq"] if has_seq else [])).collect()]
+            rows = [
+                (r.t, r.atom, r.seq if has_seq else 0)
+                for r in batch.select("t", "atom", *(["seq"] if has_seq else [])).collect()
+            ]
         rows.sort(key=lambda r: (r[0], r[2]))
         start = 0
         while start < len(rows):
@@ -99,8 +110,7 @@ def drive(frame, live: LiveReasoner, checkpoint: Optional[str] = None, trigger: 
             try:
                 live.push(t, atoms)
             except StreamError as err:
-                report(StreamError([replace(d, message=f"batch {batch_id}: {d.message}")
-                                    for d in err.diagnostics]))
+                report(StreamError([replace(d, message=f"batch {batch_id}: {d.message}") for d in err.diagnostics]))
             start = end
 
     checkpoint = checkpoint or tempfile.mkdtemp(prefix="ticker_py-checkpoint-")
@@ -108,10 +118,17 @@ def drive(frame, live: LiveReasoner, checkpoint: Optional[str] = None, trigger: 
     return writer.trigger(**(trigger or {"availableNow": True})).start()
 
 
-def run_stream(frame, program, engine: str = "auto", timeout: float = 120.0,
-               until_time: Optional[int] = None, checkpoint: Optional[str] = None,
-               on_result: Optional[Callable[[Result], None]] = None,
-               report: Callable[[BaseException], None] = _report, **options) -> List[Result]:
+def run_stream(
+    frame,
+    program,
+    engine: str = "auto",
+    timeout: float = 120.0,
+    until_time: int | None = None,
+    checkpoint: str | None = None,
+    on_result: Callable[[Result], None] | None = None,
+    report: Callable[[BaseException], None] = _report,
+    **options,
+) -> list[Result]:
     """Run a bounded streaming query to the end and return every result (bad rows go to ``report``).
 
     With a finite source (a folder; ``availableNow``) the query ends by itself. With an
@@ -121,7 +138,7 @@ def run_stream(frame, program, engine: str = "auto", timeout: float = 120.0,
     """
     import threading
 
-    results: List[Result] = []
+    results: list[Result] = []
     reached = threading.Event()
 
     def collect(result: Result) -> None:

@@ -27,8 +27,9 @@ def rdf_facts(path, mapping: RdfMapping = RdfMapping()) -> tuple:
     suffix = {"owl": "rdf", "xml": "rdf"}.get(p.suffix.lower().lstrip("."), p.suffix.lower().lstrip("."))
     fmt = ox.RdfFormat.from_extension(suffix) if suffix else None
     if fmt is None:
-        raise UsageError(Diagnostic(f"unknown RDF file type '{p.name}'",
-                                    notes=("use .ttl, .nt, .nq, .trig, .rdf or .owl",)))
+        raise UsageError(
+            Diagnostic(f"unknown RDF file type '{p.name}'", notes=("use .ttl, .nt, .nq, .trig, .rdf or .owl",))
+        )
     try:
         data = p.read_bytes()
     except OSError as err:
@@ -46,6 +47,5 @@ def rdf_facts(path, mapping: RdfMapping = RdfMapping()) -> tuple:
         if line is None or column is None:  # the RDF/XML parser gives no position
             raise ProgramError(Diagnostic(f"{path}: not valid RDF: {syntax_message(message)}")) from None
         end = end_column if end_line == line and end_column is not None and end_column > column else column + 1
-        raise ProgramError.at(ast.Location(str(path), line, column, line, end),
-                              syntax_message(message)) from None
+        raise ProgramError.at(ast.Location(str(path), line, column, line, end), syntax_message(message)) from None
     return tuple(facts)

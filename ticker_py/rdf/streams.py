@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import csv
 import re
-from itertools import repeat
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import repeat
 from pathlib import Path
-from typing import Iterable, Iterator, Optional
 
 from .. import ast
 from ..errors import Diagnostic, StreamError, UsageError
@@ -29,9 +29,20 @@ from ..streams.readers import _open_parquet, stream_error, text_lines
 from . import RDF_FORMATS
 from .terms import RDF, Term, check_literal, iri_of, to_value
 
-__all__ = ["RdfMapping", "read_rdf_text", "read_nquads", "read_rdf_csv", "read_rdf_parquet",
-           "read_rdf_dataframe", "open_rdf_stream", "parse_triples", "time_of_graph", "RDF_FORMATS",
-           "MAPPINGS", "TIME_GRAPH"]
+__all__ = [
+    "RdfMapping",
+    "read_rdf_text",
+    "read_nquads",
+    "read_rdf_csv",
+    "read_rdf_parquet",
+    "read_rdf_dataframe",
+    "open_rdf_stream",
+    "parse_triples",
+    "time_of_graph",
+    "RDF_FORMATS",
+    "MAPPINGS",
+    "TIME_GRAPH",
+]
 
 MAPPINGS = ("triple", "property")
 #: the graph names the N-Triples writer uses for time points (``urn:ticker:t:5``)
@@ -65,7 +76,7 @@ class RdfMapping:
         if name is not None:
             return name
         for prefix, namespace in self.prefixes:
-            local = iri[len(namespace):]
+            local = iri[len(namespace) :]
             if iri.startswith(namespace) and _LOCAL.fullmatch(local) and prefix[:1].islower():
                 return f"{prefix}_{local}"
         raise ValueError(f"no predicate name for property <{iri}>: declare a @prefix for its namespace")
@@ -77,7 +88,7 @@ class RdfMapping:
         iri = iri_of(p)
         return (self.predicate(iri), s, o)
 
-    def property_iri(self, name: str) -> Optional[str]:
+    def property_iri(self, name: str) -> str | None:
         """The property IRI a predicate name stands for under the property mapping, or None."""
         if self.kind != "property":
             return None
@@ -85,7 +96,7 @@ class RdfMapping:
             if known == name:
                 return iri
         for prefix, namespace in self.prefixes:
-            local = name[len(prefix) + 1:]
+            local = name[len(prefix) + 1 :]
             if name.startswith(prefix + "_") and _LOCAL.fullmatch(local):
                 return namespace + local
         return None
@@ -119,8 +130,10 @@ class _Terms(dict):
 
 # the fast path of the text reader: lines of N-Triples without escapes or Turtle shorthand, cut
 # into terms (each term then read by pyoxigraph once, which refuses what the cut let through)
-_TRIPLE = re.compile(r'(<[^>]*>|_:[^ \t<]+)[ \t]*(<[^>]*>)[ \t]*'
-                     r'(<[^>]*>|"[^"\\]*"(?:\^\^<[^>]*>|@[-A-Za-z0-9]+)?|_:[^ \t.]+)[ \t]*\.[ \t]*')
+_TRIPLE = re.compile(
+    r"(<[^>]*>|_:[^ \t<]+)[ \t]*(<[^>]*>)[ \t]*"
+    r'(<[^>]*>|"[^"\\]*"(?:\^\^<[^>]*>|@[-A-Za-z0-9]+)?|_:[^ \t.]+)[ \t]*\.[ \t]*'
+)
 
 
 def _quote_plain(value: str) -> str:
@@ -129,8 +142,10 @@ def _quote_plain(value: str) -> str:
 
 
 #: one term of a plain line (no space inside, no escape): what the space-cut fast path admits
-_PLAIN_TERM = re.compile(r'<[^<>"{}|^`\\\x00-\x20]*>|_:[A-Za-z0-9_]+|'
-                         r'"[^"\\\x00-\x1f]*"(?:\^\^<[^<>"{}|^`\\\x00-\x20]*>|@[A-Za-z]+(?:-[A-Za-z0-9]+)*)?')
+_PLAIN_TERM = re.compile(
+    r'<[^<>"{}|^`\\\x00-\x20]*>|_:[A-Za-z0-9_]+|'
+    r'"[^"\\\x00-\x1f]*"(?:\^\^<[^<>"{}|^`\\\x00-\x20]*>|@[A-Za-z]+(?:-[A-Za-z0-9]+)*)?'
+)
 
 # An absolute IRI that RFC 3987 (and so pyoxigraph) surely accepts as written: ASCII, no percent
 # escape, no user part, no IP literal; a scheme, then either an authority (a host and maybe a port)
@@ -138,8 +153,10 @@ _PLAIN_TERM = re.compile(r'<[^<>"{}|^`\\\x00-\x20]*>|_:[A-Za-z0-9_]+|'
 # asking pyoxigraph; any other IRI still is (tests/test_rdf.py checks the form against it).
 _UNRESERVED = r"A-Za-z0-9._~!$&'()*+,;=\-"
 _PCHAR = _UNRESERVED + ":@"
-_SAFE_IRI = (rf"[A-Za-z][A-Za-z0-9+.\-]*:(?://[{_UNRESERVED}]*(?::[0-9]*)?(?:/[{_PCHAR}/]*)?|[{_PCHAR}][{_PCHAR}/]*)?"
-             rf"(?:\?[{_PCHAR}/?]*)?(?:#[{_PCHAR}/?]*)?")
+_SAFE_IRI = (
+    rf"[A-Za-z][A-Za-z0-9+.\-]*:(?://[{_UNRESERVED}]*(?::[0-9]*)?(?:/[{_PCHAR}/]*)?|[{_PCHAR}][{_PCHAR}/]*)?"
+    rf"(?:\?[{_PCHAR}/?]*)?(?:#[{_PCHAR}/?]*)?"
+)
 #: a plain term mapped without pyoxigraph: such an IRI, or a literal without a language tag whose
 #: lexical form holds no quote, backslash or control character (read verbatim) and whose datatype
 #: is such an IRI outside the rdf: namespace (rdf:langString and the like are pyoxigraph's to refuse)
@@ -229,7 +246,7 @@ class _Tokens:
             known[text] = value
         return not rest or (all(map(_PLAIN_TERM.fullmatch, rest)) and self.learn(rest, terms, _quote_plain))
 
-    def predicates(self, texts: list, mapping: "RdfMapping") -> Optional[list]:
+    def predicates(self, texts: list, mapping: RdfMapping) -> list | None:
         """The predicate names of the known property texts ``texts`` under the property mapping
         (remembered in ``names``), or None if one has none."""
         names = self.names
@@ -244,19 +261,19 @@ class _Tokens:
         return found
 
 
-def _plain_atoms(text: str, mapping: RdfMapping, tokens: _Tokens, terms: _Terms) -> Optional[list]:
+def _plain_atoms(text: str, mapping: RdfMapping, tokens: _Tokens, terms: _Terms) -> list | None:
     """The atoms of ``text`` if it is ``s p o . s p o .`` with one space between the parts and
     plain terms (:data:`_PLAIN_TERM`, known or learned), else None: cut by ``str.split``; the
     checks and the learning look at each distinct text once."""
     return _cut_atoms(text.split(" "), 0, mapping, tokens, terms)
 
 
-def _cut_atoms(parts: list, k: int, mapping: RdfMapping, tokens: _Tokens, terms: _Terms) -> Optional[list]:
+def _cut_atoms(parts: list, k: int, mapping: RdfMapping, tokens: _Tokens, terms: _Terms) -> list | None:
     """:func:`_plain_atoms` of the text whose parts cut at single spaces are ``parts[k:]``."""
     n = (len(parts) - k) >> 2
-    if len(parts) - k != n << 2 or parts[k + 3::4].count(".") != n:
+    if len(parts) - k != n << 2 or parts[k + 3 :: 4].count(".") != n:
         return None
-    subjects, properties, objects = parts[k::4], parts[k + 1::4], parts[k + 2::4]
+    subjects, properties, objects = parts[k::4], parts[k + 1 :: 4], parts[k + 2 :: 4]
     s_texts, p_texts = set(subjects), set(properties)
     texts = s_texts.union(p_texts, objects)
     if "." in texts:  # a "." where a term belongs
@@ -286,7 +303,7 @@ def _line_end(text: str) -> int:
     return j
 
 
-def _fast_atoms(text: str, mapping: RdfMapping, tokens: _Tokens, terms: _Terms, start: int = 0) -> Optional[list]:
+def _fast_atoms(text: str, mapping: RdfMapping, tokens: _Tokens, terms: _Terms, start: int = 0) -> list | None:
     """The atoms of the triples ``text[start:]`` (the line end cut off) if it is plain N-Triples
     whose terms are all good, else None."""
     i, end = _BLANKS.match(text, start).end(), _line_end(text)
@@ -295,11 +312,11 @@ def _fast_atoms(text: str, mapping: RdfMapping, tokens: _Tokens, terms: _Terms, 
         j -= 1
     if i >= j:
         return []
-    if text[i - 1:i] == " " and j == end:
+    if text[i - 1 : i] == " " and j == end:
         # the usual line, "T: s p o . ... .\n": cut as a whole, no copy of a long line
         parts = text.split(" ")
         if end < len(text):
-            parts[-1] = parts[-1][:end - len(text)]
+            parts[-1] = parts[-1][: end - len(text)]
         atoms = _cut_atoms(parts, text.count(" ", 0, i), mapping, tokens, terms)
         if atoms is not None:
             return atoms
@@ -326,7 +343,7 @@ def _fast_atoms(text: str, mapping: RdfMapping, tokens: _Tokens, terms: _Terms, 
         return None
 
 
-def _checked(quad, mapping: RdfMapping, terms: Optional[_Terms] = None):
+def _checked(quad, mapping: RdfMapping, terms: _Terms | None = None):
     """The atom of a pyoxigraph triple or quad; ValueError on a malformed literal or an unmapped property."""
     terms = _Terms() if terms is None else terms
     return mapping.atom(terms[quad.subject], terms[quad.predicate], terms[quad.object])
@@ -371,8 +388,9 @@ def _time(text: str) -> int:
     return int(text)
 
 
-def read_rdf_text(lines_or_file, source: str = "<stdin>", mapping: RdfMapping = RdfMapping(),
-                  batch: int = 1, fast: bool = True) -> Iterator[Record]:
+def read_rdf_text(
+    lines_or_file, source: str = "<stdin>", mapping: RdfMapping = RdfMapping(), batch: int = 1, fast: bool = True
+) -> Iterator[Record]:
     """Read ``T: triples`` lines (N-Triples terms, several triples a line; ``T:`` alone is a
     time point without triples). Lines starting with ``#`` or ``%`` are comments.
 
@@ -408,8 +426,9 @@ def read_rdf_text(lines_or_file, source: str = "<stdin>", mapping: RdfMapping = 
     yield from _parsed(pending, source, mapping, terms, tokens)
 
 
-def _parsed(entries: list, source: str, mapping: RdfMapping, terms: Optional[_Terms] = None,
-            tokens: Optional[_Tokens] = None) -> Iterator[Record]:
+def _parsed(
+    entries: list, source: str, mapping: RdfMapping, terms: _Terms | None = None, tokens: _Tokens | None = None
+) -> Iterator[Record]:
     """Records of ``(line, text, t, start)`` entries: by the fast path if every line is plain
     N-Triples (:func:`_fast_atoms`), else their triples ``text[start:]`` parsed by one TriG
     parse: entry i is the graph ``<urn:l:i> { ... }`` on its own line(s)."""
@@ -428,7 +447,7 @@ def _parsed(entries: list, source: str, mapping: RdfMapping, terms: Optional[_Te
         else:
             yield from _records(entries, fast, len(entries), source)
             return
-    entries = [(number, raw[:_line_end(raw)], t, start) for number, raw, t, start in entries]
+    entries = [(number, raw[: _line_end(raw)], t, start) for number, raw, t, start in entries]
     heads = [f"<urn:l:{i}> {{" for i in range(len(entries))]
     text = "\n} ".join(h + raw[start:] for h, (_, raw, _, start) in zip(heads, entries)) + "\n}"
     atoms: list = [[] for _ in entries]
@@ -440,8 +459,9 @@ def _parsed(entries: list, source: str, mapping: RdfMapping, terms: Optional[_Te
             except ValueError as e:
                 yield from _records(entries, atoms, i, source)
                 number, raw, _, start = entries[i]
-                raise stream_error(source, number, start + 1 + len(raw[start:]) - len(raw[start:].lstrip()),
-                                   str(e), raw) from None
+                raise stream_error(
+                    source, number, start + 1 + len(raw[start:]) - len(raw[start:].lstrip()), str(e), raw
+                ) from None
     except SyntaxError as err:
         message, (_, line, column, *_rest) = err.args
         i = line - 1
@@ -530,6 +550,7 @@ _COLUMNS = ("t", "s", "p", "o")
 
 def _table(rows: Iterable[tuple], source: str, mapping: RdfMapping) -> Iterator[Record]:
     """Group rows ``(line, t, s, p, o)`` into one record per time point."""
+
     def items():
         for line, t, s, p, o in rows:
             try:
@@ -553,7 +574,7 @@ def _check_columns(columns, source: str) -> None:
         raise stream_error(source, 1, 1, f"missing column '{missing[0]}' (an RDF table has columns t, s, p, o)")
 
 
-def read_rdf_csv(path, source: Optional[str] = None, mapping: RdfMapping = RdfMapping()) -> Iterator[Record]:
+def read_rdf_csv(path, source: str | None = None, mapping: RdfMapping = RdfMapping()) -> Iterator[Record]:
     """Read a CSV file (a path or a file object such as stdin) with a header and columns
     ``t, s, p, o`` (N-Triples terms); an empty ``s`` is a heartbeat row."""
     source = source or str(path)
@@ -578,8 +599,9 @@ def _rdf_csv_rows(f, source: str, mapping: RdfMapping) -> Iterator[Record]:
     yield from _table(rows(), source, mapping)
 
 
-def read_rdf_parquet(path, source: Optional[str] = None, mapping: RdfMapping = RdfMapping(),
-                     batch_size: int = 65536) -> Iterator[Record]:
+def read_rdf_parquet(
+    path, source: str | None = None, mapping: RdfMapping = RdfMapping(), batch_size: int = 65536
+) -> Iterator[Record]:
     """Read a Parquet file with columns ``t, s, p, o``, in batches; rows in time order."""
     import pyarrow as pa
 
@@ -629,7 +651,7 @@ class _BlockLines:
     def __init__(self, raw, size: int = 1 << 20):
         self.raw, self.size = raw, size
         self.buf = bytearray(size)
-        self.pos = self.end = 0     # the unread bytes are buf[pos:end]
+        self.pos = self.end = 0  # the unread bytes are buf[pos:end]
 
     def _fill(self) -> int:
         """Read a block after the unread bytes (moved to the front, the buffer grown if need be);
@@ -637,19 +659,19 @@ class _BlockLines:
         buf, pos, end = self.buf, self.pos, self.end
         if pos:
             with memoryview(buf) as view:
-                view[:end - pos] = view[pos:end]  # a memoryview copies overlapping bytes safely
+                view[: end - pos] = view[pos:end]  # a memoryview copies overlapping bytes safely
             self.pos, self.end = 0, end - pos
         if len(buf) - self.end < self.size:
             buf.extend(bytes(max(self.size, len(buf))))
         with memoryview(buf) as view:
-            n = self.raw.readinto(view[self.end:self.end + self.size]) or 0
+            n = self.raw.readinto(view[self.end : self.end + self.size]) or 0
         self.end += n
         return n
 
     def readline(self, limit: int = -1):
         """The next line with its end (at most ``limit`` bytes if ``limit`` >= 0): a ``str`` if it
         ends in a line end and is valid UTF-8, else ``bytes`` for the caller to check; b"" at the end."""
-        scanned = 0   # bytes after pos without a line end
+        scanned = 0  # bytes after pos without a line end
         while True:
             nl = self.buf.find(b"\n", self.pos + scanned, self.end)
             if nl >= 0 or (0 <= limit <= self.end - self.pos):
@@ -680,34 +702,50 @@ def _text_file(reader):
         with open(path, "rb", buffering=LONG_LINE) as f:
             long = b"\n" not in f.peek(LONG_LINE)[:LONG_LINE]
             yield from reader(_BlockLines(f) if long else f, source, mapping)
+
     return read
 
 
-_READERS = {"nt": _text_file(lambda f, source, mapping: read_rdf_text(f, source, mapping, 4096)), "nq": _text_file(read_nquads),
-            "rdf-csv": read_rdf_csv, "rdf-parquet": read_rdf_parquet}
+_READERS = {
+    "nt": _text_file(lambda f, source, mapping: read_rdf_text(f, source, mapping, 4096)),
+    "nq": _text_file(read_nquads),
+    "rdf-csv": read_rdf_csv,
+    "rdf-parquet": read_rdf_parquet,
+}
 _SUFFIXES = {".nt": "nt", ".nq": "nq", ".csv": "rdf-csv", ".parquet": "rdf-parquet"}
 
 
-def open_rdf_stream(path_or_dash, fmt: Optional[str] = None, mapping: RdfMapping = RdfMapping(),
-                    source: Optional[str] = None) -> Iterator[Record]:
+def open_rdf_stream(
+    path_or_dash, fmt: str | None = None, mapping: RdfMapping = RdfMapping(), source: str | None = None
+) -> Iterator[Record]:
     """Open an RDF stream: ``fmt`` one of :data:`RDF_FORMATS`, else by suffix (``.nt``, ``.nq``,
     ``.csv``, ``.parquet``); ``-`` is stdin (``T: triples`` lines unless ``fmt`` says ``nq``)."""
     import sys
 
     name = str(path_or_dash)
     if fmt is not None and fmt not in _READERS:
-        raise UsageError(Diagnostic(f"unknown RDF stream format '{fmt}'", notes=(f"use one of: {', '.join(RDF_FORMATS)}",)))
+        raise UsageError(
+            Diagnostic(f"unknown RDF stream format '{fmt}'", notes=(f"use one of: {', '.join(RDF_FORMATS)}",))
+        )
     if name == "-":
         if fmt == "rdf-parquet":
-            raise UsageError(Diagnostic("--stream-format rdf-parquet reads a file, not stdin",
-                                        notes=("name the Parquet file with --stream",)))
+            raise UsageError(
+                Diagnostic(
+                    "--stream-format rdf-parquet reads a file, not stdin",
+                    notes=("name the Parquet file with --stream",),
+                )
+            )
         reader = {"nq": read_nquads, "rdf-csv": read_rdf_csv}.get(fmt, read_rdf_text)
         return reader(sys.stdin, source or "<stdin>", mapping)
     path = Path(name)
     if not path.exists():
         raise UsageError(Diagnostic(f"stream file '{name}' does not exist"))
     if path.is_dir():
-        raise UsageError(Diagnostic(f"stream file '{name}' is a directory",
-                                    notes=("an RDF stream is one file (.nt, .nq, .csv or .parquet)",)))
+        raise UsageError(
+            Diagnostic(
+                f"stream file '{name}' is a directory",
+                notes=("an RDF stream is one file (.nt, .nq, .csv or .parquet)",),
+            )
+        )
     fmt = fmt or _SUFFIXES.get(path.suffix.lower(), "nt")
     return _READERS[fmt](path, source or name, mapping)

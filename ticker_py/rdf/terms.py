@@ -25,13 +25,24 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Optional
 
 from .. import ast
 from ..values import _unquote, format_term
 
-__all__ = ["Term", "to_value", "from_value", "is_rdf_value", "iri_value", "iri_of", "RDF", "XSD", "XSD_INTEGER",
-           "XSD_STRING", "TICKER_TERM", "check_literal"]
+__all__ = [
+    "Term",
+    "to_value",
+    "from_value",
+    "is_rdf_value",
+    "iri_value",
+    "iri_of",
+    "RDF",
+    "XSD",
+    "XSD_INTEGER",
+    "XSD_STRING",
+    "TICKER_TERM",
+    "check_literal",
+]
 
 XSD = "http://www.w3.org/2001/XMLSchema#"
 XSD_INTEGER = XSD + "integer"
@@ -42,19 +53,35 @@ RDF_LANG_STRING = RDF + "langString"
 TICKER_TERM = "urn:ticker:term"
 
 _CANONICAL_INT = re.compile(r"-?(0|[1-9][0-9]*)")
-_INT_MIN, _INT_MAX = -(2 ** 31), 2 ** 31 - 1
+_INT_MIN, _INT_MAX = -(2**31), 2**31 - 1
 
 _LEXICAL = {
-    **{XSD + name: re.compile(r"[+-]?[0-9]+") for name in (
-        "integer", "int", "long", "short", "byte", "nonNegativeInteger", "positiveInteger",
-        "nonPositiveInteger", "negativeInteger", "unsignedInt", "unsignedLong", "unsignedShort",
-        "unsignedByte")},
+    **{
+        XSD + name: re.compile(r"[+-]?[0-9]+")
+        for name in (
+            "integer",
+            "int",
+            "long",
+            "short",
+            "byte",
+            "nonNegativeInteger",
+            "positiveInteger",
+            "nonPositiveInteger",
+            "negativeInteger",
+            "unsignedInt",
+            "unsignedLong",
+            "unsignedShort",
+            "unsignedByte",
+        )
+    },
     XSD + "decimal": re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)"),
     XSD + "double": re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?|[+-]?INF|NaN"),
     XSD + "float": re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?|[+-]?INF|NaN"),
     XSD + "boolean": re.compile(r"true|false|1|0"),
-    XSD + "dateTime": re.compile(r"-?[0-9]{4,}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?"
-                                 r"(Z|[+-][0-9]{2}:[0-9]{2})?"),
+    XSD + "dateTime": re.compile(
+        r"-?[0-9]{4,}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?"
+        r"(Z|[+-][0-9]{2}:[0-9]{2})?"
+    ),
 }
 
 
@@ -65,19 +92,19 @@ class Term:
 
     kind: str
     value: str
-    datatype: Optional[str] = None
-    language: Optional[str] = None
+    datatype: str | None = None
+    language: str | None = None
 
     @classmethod
-    def iri(cls, value: str) -> "Term":
+    def iri(cls, value: str) -> Term:
         return cls("iri", value)
 
     @classmethod
-    def bnode(cls, value: str) -> "Term":
+    def bnode(cls, value: str) -> Term:
         return cls("bnode", value)
 
     @classmethod
-    def literal(cls, value: str, datatype: Optional[str] = None, language: Optional[str] = None) -> "Term":
+    def literal(cls, value: str, datatype: str | None = None, language: str | None = None) -> Term:
         if language:
             return cls("literal", value, RDF_LANG_STRING, language)
         return cls("literal", value, datatype or XSD_STRING)
@@ -97,7 +124,7 @@ def _nt_quote(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r") + '"'
 
 
-def check_literal(lexical: str, datatype: str) -> Optional[str]:
+def check_literal(lexical: str, datatype: str) -> str | None:
     """Why ``lexical`` is not a valid form of ``datatype`` (a known XSD type), or None."""
     pattern = _LEXICAL.get(datatype)
     if pattern is not None and not pattern.fullmatch(lexical):
@@ -110,7 +137,7 @@ def iri_value(iri: str) -> tuple:
     return ("iri", ast.quote(iri))
 
 
-def iri_of(value) -> Optional[str]:
+def iri_of(value) -> str | None:
     """The IRI a ticker_py term stands for, or None."""
     if type(value) is tuple and len(value) == 2 and value[0] == "iri" and _is_string(value[1]):
         return _unquote(value[1])

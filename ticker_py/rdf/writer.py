@@ -10,8 +10,6 @@ with the property mapping every
 
 from __future__ import annotations
 
-from typing import Optional
-
 from ..errors import Diagnostic, UsageError
 from ..streams.writers import Writer
 from .streams import TIME_GRAPH, RdfMapping
@@ -29,8 +27,7 @@ class RdfWriter(Writer):
     property (:meth:`RdfMapping.property_iri`) are triples too.
     """
 
-    def __init__(self, out, fmt: str = "ntriples", mapping: Optional[RdfMapping] = None,
-                 predicate: str = "triple"):
+    def __init__(self, out, fmt: str = "ntriples", mapping: RdfMapping | None = None, predicate: str = "triple"):
         super().__init__(out)
         self.predicate = predicate
         if fmt not in RDF_OUTPUT_FORMATS:

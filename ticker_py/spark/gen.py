@@ -28,8 +28,7 @@ SCHEMA = "t long, c long, atom string, block long"
 
 #: Each task writes whole blocks: concurrent writers instead of the sort by ``block`` that Spark
 #: would otherwise plan before a partitioned write (about 20 % faster here).
-WRITE_CONF = {"spark.sql.optimizer.plannedWrite.enabled": "false",
-              "spark.sql.maxConcurrentOutputFileWriters": "4"}
+WRITE_CONF = {"spark.sql.optimizer.plannedWrite.enabled": "false", "spark.sql.maxConcurrentOutputFileWriters": "4"}
 #: Writer options: the arrival count c is written without a dictionary (its values are distinct:
 #: PLAIN is smaller, and faster to read)
 WRITE_OPTIONS = {"parquet.enable.dictionary#c": "false"}
@@ -66,8 +65,9 @@ class _Progress:
         last = None
         while not self.stop.wait(1.0):
             infos = [self.tracker.getStageInfo(s) for s in self.tracker.getActiveStageIds()]
-            now = ", ".join(f"stage {i.stageId}: {i.numCompletedTasks}/{i.numTasks} tasks"
-                            for i in infos if i is not None)
+            now = ", ".join(
+                f"stage {i.stageId}: {i.numCompletedTasks}/{i.numTasks} tasks" for i in infos if i is not None
+            )
             if now and now != last:
                 self.say(now)
                 last = now
@@ -87,8 +87,7 @@ def _block_counts(spark, name, seed, p, ranges, partitions) -> list[int]:
         for batch in batches:
             ids = batch.column(0).to_pylist()
             n = [w.block(seed, *ranges[b], p).num_rows for b in ids]
-            yield pa.RecordBatch.from_arrays([pa.array(ids, pa.int64()), pa.array(n, pa.int64())],
-                                             ["block", "n"])
+            yield pa.RecordBatch.from_arrays([pa.array(ids, pa.int64()), pa.array(n, pa.int64())], ["block", "n"])
 
     rows = spark.range(len(ranges), numPartitions=partitions).mapInArrow(count, "block long, n long")
     return [r.n for r in sorted(rows.collect())]
@@ -97,6 +96,7 @@ def _block_counts(spark, name, seed, p, ranges, partitions) -> list[int]:
 def _block_shapes(spark, name, seed, p, ranges, partitions) -> tuple:
     """(atoms per block, the stream's :func:`~ticker_py.workloads.layout.shape`) by a Spark job that
     generates each block."""
+
     def shapes(batches):
         w, _ = resolve(name, **p)
         for batch in batches:
@@ -104,20 +104,36 @@ def _block_shapes(spark, name, seed, p, ranges, partitions) -> tuple:
             atoms = [layout.parsed(w.block(seed, *ranges[b], p)["atom"].to_pylist()) for b in ids]
             found = [layout.shape(a) for a in atoms]
             yield pa.RecordBatch.from_arrays(
-                [pa.array(ids, pa.int64()), pa.array(list(map(len, atoms)), pa.int64()),
-                 pa.array([k for k, _ in found], pa.int64()),
-                 pa.array(["".join("1" if i else "0" for i in ints) for _, ints in found])],
-                ["block", "n", "k", "ints"])
+                [
+                    pa.array(ids, pa.int64()),
+                    pa.array(list(map(len, atoms)), pa.int64()),
+                    pa.array([k for k, _ in found], pa.int64()),
+                    pa.array(["".join("1" if i else "0" for i in ints) for _, ints in found]),
+                ],
+                ["block", "n", "k", "ints"],
+            )
 
-    rows = sorted(spark.range(len(ranges), numPartitions=partitions)
-                  .mapInArrow(shapes, "block long, n long, k long, ints string").collect())
+    rows = sorted(
+        spark.range(len(ranges), numPartitions=partitions)
+        .mapInArrow(shapes, "block long, n long, k long, ints string")
+        .collect()
+    )
     return [r.n for r in rows], layout.merge((r.k, tuple(c == "1" for c in r.ints)) for r in rows)
 
 
-def generate_parquet(spark, name: str, out, seed: int = 0, tp: int | None = None,
-                     window: int | None = None, partitions: int | None = None,
-                     progress: bool = False, size: int | None = None, parquet_layout: str = "atom",
-                     **params) -> dict:
+def generate_parquet(
+    spark,
+    name: str,
+    out,
+    seed: int = 0,
+    tp: int | None = None,
+    window: int | None = None,
+    partitions: int | None = None,
+    progress: bool = False,
+    size: int | None = None,
+    parquet_layout: str = "atom",
+    **params,
+) -> dict:
     """Write workload ``name`` to directory ``out`` with Spark; returns the meta data written.
 
     ``out/stream.parquet`` holds columns t, c, atom, hive-partitioned by ``block`` (t // block
@@ -135,8 +151,7 @@ def generate_parquet(spark, name: str, out, seed: int = 0, tp: int | None = None
     ranges = [(t0, min(t0 + size, p["tp"])) for t0 in range(0, p["tp"], size)]
     partitions = max(1, min(partitions or len(ranges), len(ranges)))
     with _Progress(spark, progress) as show:
-        show.say(f"{name}: {p['tp']} time points in {len(ranges)} blocks of {size}, "
-                 f"{partitions} partitions")
+        show.say(f"{name}: {p['tp']} time points in {len(ranges)} blocks of {size}, {partitions} partitions")
         stream_shape = None
         if parquet_layout == "args":
             counts, stream_shape = _block_shapes(spark, name, seed, p, ranges, partitions)
@@ -154,19 +169,36 @@ def generate_parquet(spark, name: str, out, seed: int = 0, tp: int | None = None
                 for b in batch.column(0).to_pylist():
                     tab = wl.block(seed, *ranges[b], p)
                     c = np.arange(offsets[b] + 1, offsets[b] + tab.num_rows + 1, dtype=np.int64)
-                    atoms = [tab["atom"].combine_chunks()] if stream_shape is None else \
-                        layout.columns(layout.parsed(tab["atom"].to_pylist()), stream_shape)
+                    atoms = (
+                        [tab["atom"].combine_chunks()]
+                        if stream_shape is None
+                        else layout.columns(layout.parsed(tab["atom"].to_pylist()), stream_shape)
+                    )
                     yield pa.RecordBatch.from_arrays(
-                        [tab["t"].combine_chunks(), pa.array(c), *atoms,
-                         pa.array(np.full(tab.num_rows, b, dtype=np.int64))], ["t", "c", *atom_names, "block"])
+                        [
+                            tab["t"].combine_chunks(),
+                            pa.array(c),
+                            *atoms,
+                            pa.array(np.full(tab.num_rows, b, dtype=np.int64)),
+                        ],
+                        ["t", "c", *atom_names, "block"],
+                    )
 
         atom_names = ["atom"] if stream_shape is None else [n for n, _ in layout.schema(stream_shape)]
-        schema = SCHEMA if stream_shape is None else ", ".join(
-            ["t long, c long"] + [f"{n} {'long' if k == pa.int64() else 'string'}" for n, k in layout.schema(stream_shape)]
-            + ["block long"])
+        schema = (
+            SCHEMA
+            if stream_shape is None
+            else ", ".join(
+                ["t long, c long"]
+                + [f"{n} {'long' if k == pa.int64() else 'string'}" for n, k in layout.schema(stream_shape)]
+                + ["block long"]
+            )
+        )
         df = spark.range(len(ranges), numPartitions=partitions).mapInArrow(gen, schema)
         with _conf(spark, WRITE_CONF):
-            df.write.mode("overwrite").options(**WRITE_OPTIONS).partitionBy("block").parquet(str(out / "stream.parquet"))
+            df.write.mode("overwrite").options(**WRITE_OPTIONS).partitionBy("block").parquet(
+                str(out / "stream.parquet")
+            )
         show.say(f"wrote {offsets[-1]} atoms to {out / 'stream.parquet'}")
     write_program(out, name, **p)
     if offsets[-1] <= SMALL:

@@ -12,8 +12,10 @@ from ..errors import Diagnostic, UsageError
 
 __all__ = ["get_spark", "java_runtime"]
 
-JAVA_HINT = ("Spark needs a Java runtime (17 or later): install one and put `java` on PATH or set "
-             "JAVA_HOME, or use the features without Spark (`ticker gen --no-spark`, `ticker run`)")
+JAVA_HINT = (
+    "Spark needs a Java runtime (17 or later): install one and put `java` on PATH or set "
+    "JAVA_HOME, or use the features without Spark (`ticker gen --no-spark`, `ticker run`)"
+)
 
 _LOG4J = """\
 rootLogger.level = error
@@ -43,8 +45,7 @@ def java_runtime() -> str:
         raise UsageError(Diagnostic(f"JAVA_HOME is '{home}', but it has no bin/java", notes=(JAVA_HINT,)))
     java = shutil.which("java")
     if java is None:
-        raise UsageError(Diagnostic("no Java runtime found (no JAVA_HOME, no `java` on PATH)",
-                                    notes=(JAVA_HINT,)))
+        raise UsageError(Diagnostic("no Java runtime found (no JAVA_HOME, no `java` on PATH)", notes=(JAVA_HINT,)))
     return java
 
 
@@ -61,17 +62,20 @@ def get_spark(master: str = "local[2]", app: str = "ticker_py", **conf):
     from pyspark.sql import SparkSession
 
     log = f"-Dlog4j2.configurationFile=file:{_log4j_file()}"
-    builder = (SparkSession.builder.master(master).appName(app)
-               .config("spark.ui.enabled", "false")
-               .config("spark.ui.showConsoleProgress", "false")
-               .config("spark.sql.shuffle.partitions", "4")
-               .config("spark.driver.extraJavaOptions", log)
-               .config("spark.executor.extraJavaOptions", log))
+    builder = (
+        SparkSession.builder.master(master)
+        .appName(app)
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.sql.shuffle.partitions", "4")
+        .config("spark.driver.extraJavaOptions", log)
+        .config("spark.executor.extraJavaOptions", log)
+    )
     for key, value in conf.items():
         builder = builder.config(key, str(value))
     try:
         spark = builder.getOrCreate()
-    except Exception as err:                          # PySparkRuntimeError: JAVA_GATEWAY_EXITED, ...
+    except Exception as err:  # PySparkRuntimeError: JAVA_GATEWAY_EXITED, ...
         if "JAVA_GATEWAY" not in str(err) and "Java gateway" not in str(err):
             raise
         raise UsageError(Diagnostic("the Java runtime for Spark did not start", notes=(JAVA_HINT,))) from None

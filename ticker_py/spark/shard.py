@@ -9,25 +9,35 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator, Optional
 
 from ..api import records_from
 from ..engines import resolve_engine
-from ..shard import (analysis_of, check_run, check_shards, evaluate_shard, merge_shards, plan_for, shard_targets,
-                     split_stream)
+from ..shard import (
+    analysis_of,
+    check_run,
+    check_shards,
+    evaluate_shard,
+    merge_shards,
+    plan_for,
+    shard_targets,
+    split_stream,
+)
 from ..streams.drive import MAX_GAP, check_max_gap
 from ..streams.model import Result
+from ..streams.spark_frame import order_column
 from ..syntax.ground_atoms import GroundSyntaxError, parse_ground_atom
 from ..values import format_atom
-from ..streams.spark_frame import order_column
 
 __all__ = ["run_sharded", "OUTPUT_SCHEMA", "INPUT_SCHEMA"]
 
 # the rows of ticker_py.shard.evaluate_shard with their shard, as Spark sees them
-OUTPUT_SCHEMA = ("shard int, t long, model int, kind int, n long, added array<binary>, "
-                 "removed array<binary>, pins_added array<binary>, pins_removed array<binary>, "
-                 "message string")
+OUTPUT_SCHEMA = (
+    "shard int, t long, model int, kind int, n long, added array<binary>, "
+    "removed array<binary>, pins_added array<binary>, pins_removed array<binary>, "
+    "message string"
+)
 INPUT_SCHEMA = "shard int, part long, t long, c long, atom string"
 
 
@@ -37,8 +47,7 @@ def _labels(spark, shards: int) -> list:
     from pyspark.sql import functions as F
 
     got: dict = {}
-    for row in spark.range(64 * shards).select(
-            "id", F.expr(f"pmod(hash(id), {shards})").alias("p")).collect():
+    for row in spark.range(64 * shards).select("id", F.expr(f"pmod(hash(id), {shards})").alias("p")).collect():
         got.setdefault(row.p, row.id)
     if len(got) < shards:  # pragma: no cover - would need a degenerate hash
         return list(range(shards))
@@ -57,26 +66,31 @@ def _spark_input(spark, stream, analysis, key, shards, labels, until, max_gap=MA
     sdf = None
     if hasattr(stream, "toLocalIterator") and hasattr(stream, "columns"):
         sdf = stream
-    elif isinstance(stream, (str, Path)) and str(stream) != "-" and (
-            Path(stream).is_dir() or str(stream).lower().endswith(".parquet")):
+    elif (
+        isinstance(stream, (str, Path))
+        and str(stream) != "-"
+        and (Path(stream).is_dir() or str(stream).lower().endswith(".parquet"))
+    ):
         sdf = spark.read.parquet(str(stream))
     if sdf is None:
         rows, last, error = split_stream(records_from(stream), analysis, key, shards, until, max_gap)
         frame = pd.DataFrame(
             [(s, labels[s], t, c, format_atom(a)) for s in range(shards) for t, c, a in rows[s]],
-            columns=["shard", "part", "t", "c", "atom"])
+            columns=["shard", "part", "t", "c", "atom"],
+        )
         frame = frame.astype({"shard": "int32", "part": "int64", "t": "int64", "c": "int64"})
         from .gen import _conf
 
         with _conf(spark, {"spark.sql.execution.arrow.pyspark.enabled": "true"}):
-            df = spark.createDataFrame(frame, INPUT_SCHEMA) if len(frame) else \
-                spark.createDataFrame([], INPUT_SCHEMA)
+            df = spark.createDataFrame(frame, INPUT_SCHEMA) if len(frame) else spark.createDataFrame([], INPUT_SCHEMA)
         return df, last, error
 
     order = order_column(list(sdf.columns), "<Spark DataFrame>")
-    sdf = sdf.select(F.col("t").cast("long").alias("t"), F.col("atom").cast("string").alias("atom"),
-                     F.col(order).cast("long").alias("c") if order
-                     else F.monotonically_increasing_id().alias("c"))
+    sdf = sdf.select(
+        F.col("t").cast("long").alias("t"),
+        F.col("atom").cast("string").alias("atom"),
+        F.col(order).cast("long").alias("c") if order else F.monotonically_increasing_id().alias("c"),
+    )
     if until is not None:
         sdf = sdf.filter(F.col("t") <= until)
     top = sdf.agg(F.max("t")).first()[0]
@@ -87,6 +101,7 @@ def _spark_input(spark, stream, analysis, key, shards, labels, until, max_gap=MA
 
 def _assigner(key: dict, shards: int, labels: list):
     """The mapInArrow function that gives each input row its shard (broadcast: every shard)."""
+
     def assign(batches):
         import pyarrow as pa
 
@@ -106,14 +121,22 @@ def _assigner(key: dict, shards: int, labels: list):
                     out_c.append(c)
                     out_atom.append(text)
             yield pa.RecordBatch.from_arrays(
-                [pa.array(out_shard, pa.int32()), pa.array([labels[s] for s in out_shard], pa.int64()),
-                 pa.array(out_t, pa.int64()), pa.array(out_c, pa.int64()), pa.array(out_atom, pa.string())],
-                ["shard", "part", "t", "c", "atom"])
+                [
+                    pa.array(out_shard, pa.int32()),
+                    pa.array([labels[s] for s in out_shard], pa.int64()),
+                    pa.array(out_t, pa.int64()),
+                    pa.array(out_c, pa.int64()),
+                    pa.array(out_atom, pa.string()),
+                ],
+                ["shard", "part", "t", "c", "atom"],
+            )
+
     return assign
 
 
 def _evaluator(analysis, key, shards, last, engine, models, show, inertia, batch_rows=64):
     """The mapInArrow function of the shard tasks: rows sorted by (shard, t, c) in, reports out."""
+
     def evaluate(batches):
         import pyarrow as pa
 
@@ -125,19 +148,20 @@ def _evaluator(analysis, key, shards, last, engine, models, show, inertia, batch
 
         def batch_of(buf):
             return pa.RecordBatch.from_arrays(
-                [pa.array(col, type=f.type) for col, f in zip(zip(*buf), schema)], schema=schema)
+                [pa.array(col, type=f.type) for col, f in zip(zip(*buf), schema)], schema=schema
+            )
 
         buf = []
         for shard, group in itertools.groupby(rows(), key=lambda r: r[0]):
             shard_rows = ((t, c, a) for _, t, c, a in group)
-            for out in evaluate_shard(analysis, key, shard, shards, shard_rows, last,
-                                      engine, models, show, inertia):
+            for out in evaluate_shard(analysis, key, shard, shards, shard_rows, last, engine, models, show, inertia):
                 buf.append((shard, *out))
                 if len(buf) >= batch_rows:
                     yield batch_of(buf)
                     buf = []
         if buf:
             yield batch_of(buf)
+
     return evaluate
 
 
@@ -145,15 +169,36 @@ def _output_arrow_schema():
     import pyarrow as pa
 
     blobs = pa.list_(pa.binary())
-    return pa.schema([("shard", pa.int32()), ("t", pa.int64()), ("model", pa.int32()),
-                      ("kind", pa.int32()), ("n", pa.int64()), ("added", blobs), ("removed", blobs),
-                      ("pins_added", blobs), ("pins_removed", blobs), ("message", pa.string())])
+    return pa.schema(
+        [
+            ("shard", pa.int32()),
+            ("t", pa.int64()),
+            ("model", pa.int32()),
+            ("kind", pa.int32()),
+            ("n", pa.int64()),
+            ("added", blobs),
+            ("removed", blobs),
+            ("pins_added", blobs),
+            ("pins_removed", blobs),
+            ("message", pa.string()),
+        ]
+    )
 
 
-def run_sharded(program, stream, shards: Optional[int] = None, engine: str = "auto",
-                models: int = 1, spark=None, show: str = "derived", until: Optional[int] = None,
-                clock="1s", inertia: bool = False, timings: Optional[dict] = None,
-                max_gap: Optional[int] = MAX_GAP) -> Iterator[Result]:
+def run_sharded(
+    program,
+    stream,
+    shards: int | None = None,
+    engine: str = "auto",
+    models: int = 1,
+    spark=None,
+    show: str = "derived",
+    until: int | None = None,
+    clock="1s",
+    inertia: bool = False,
+    timings: dict | None = None,
+    max_gap: int | None = MAX_GAP,
+) -> Iterator[Result]:
     """Evaluate ``program`` over ``stream`` in ``shards`` Spark tasks; yields the merged Results.
 
     ``stream``: a Spark DataFrame (``t``, ``atom``, optional order column ``c``/``order``/
@@ -171,12 +216,10 @@ def run_sharded(program, stream, shards: Optional[int] = None, engine: str = "au
         check_shards(shards)
     engine = resolve_engine(engine, analysis)
     max_gap = check_max_gap(max_gap)
-    return _spark_run(analysis, key, stream, shards, engine, models, spark, show, until, inertia, timings,
-                      max_gap)
+    return _spark_run(analysis, key, stream, shards, engine, models, spark, show, until, inertia, timings, max_gap)
 
 
-def _spark_run(analysis, key, stream, shards, engine, models, spark, show, until, inertia, timings,
-               max_gap=MAX_GAP):
+def _spark_run(analysis, key, stream, shards, engine, models, spark, show, until, inertia, timings, max_gap=MAX_GAP):
     if spark is None:
         from .session import get_spark
 
@@ -187,8 +230,12 @@ def _spark_run(analysis, key, stream, shards, engine, models, spark, show, until
     df, last, error = _spark_input(spark, stream, analysis, key, shards, labels, until, max_gap)
     sentinels = spark.createDataFrame([(s, labels[s], -1, 0, None) for s in range(shards)], INPUT_SCHEMA)
     evaluate = _evaluator(analysis, key, shards, last, engine, models, show, inertia)
-    out = (df.unionByName(sentinels).repartition(shards, "part")
-           .sortWithinPartitions("shard", "t", "c").mapInArrow(evaluate, OUTPUT_SCHEMA))
+    out = (
+        df.unionByName(sentinels)
+        .repartition(shards, "part")
+        .sortWithinPartitions("shard", "t", "c")
+        .mapInArrow(evaluate, OUTPUT_SCHEMA)
+    )
     table = out.toArrow()
     evaluated = time.perf_counter()
     table = table.sort_by([("t", "ascending")])

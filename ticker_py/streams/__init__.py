@@ -8,11 +8,37 @@ import importlib
 
 from .model import Known, Model, Record, Result, TimePoint, time_points
 
-_LAZY = {name: "readers" for name in ("ORDER_COLUMNS", "StreamChecker", "open_stream", "read_csv", "read_dataframe",
-                                      "read_jsonl", "read_parquet", "read_text")}
-_LAZY.update({name: "writers" for name in ("FORMATS", "ChangesWriter", "CsvWriter", "JsonlWriter", "NoneWriter",
-                                           "TextWriter", "Writer", "make_writer", "printed_models", "result_rows",
-                                           "results_to_dataframe")})
+_LAZY = {
+    name: "readers"
+    for name in (
+        "ORDER_COLUMNS",
+        "StreamChecker",
+        "open_stream",
+        "read_csv",
+        "read_dataframe",
+        "read_jsonl",
+        "read_parquet",
+        "read_text",
+    )
+}
+_LAZY.update(
+    {
+        name: "writers"
+        for name in (
+            "FORMATS",
+            "ChangesWriter",
+            "CsvWriter",
+            "JsonlWriter",
+            "NoneWriter",
+            "TextWriter",
+            "Writer",
+            "make_writer",
+            "printed_models",
+            "result_rows",
+            "results_to_dataframe",
+        )
+    }
+)
 
 __all__ = ["Known", "Model", "Record", "Result", "TimePoint", "time_points", *_LAZY]
 

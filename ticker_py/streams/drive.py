@@ -16,7 +16,7 @@ live reasoner all drive their engines with it.
 from __future__ import annotations
 
 import enum
-from typing import Iterable, Iterator, List, Optional, Union
+from collections.abc import Iterable, Iterator
 
 from ..ast import Location
 from ..errors import Diagnostic, StreamError, TickerError, UsageError
@@ -28,7 +28,7 @@ __all__ = ["Every", "Driver", "drive", "gap_limited", "MAX_GAP", "check_max_gap"
 MAX_GAP = 100_000
 
 
-def check_max_gap(max_gap: Optional[int]) -> Optional[int]:
+def check_max_gap(max_gap: int | None) -> int | None:
     """``max_gap`` checked: an int >= 0 (0 and None: no limit)."""
     if max_gap is None:
         return None
@@ -37,15 +37,20 @@ def check_max_gap(max_gap: Optional[int]) -> Optional[int]:
     return max_gap or None
 
 
-def _gap_error(t: int, open_t: int, max_gap: int, where: Optional[Location] = None,
-               what: str = "time") -> StreamError:
-    return StreamError(Diagnostic(
-        f"{what} {t} is {t - open_t} time points after time point {open_t}, more than --max-gap {max_gap}",
-        where, ("every time point in between would be evaluated and written; raise --max-gap "
-                "(0: no limit) if that is meant",)))
+def _gap_error(t: int, open_t: int, max_gap: int, where: Location | None = None, what: str = "time") -> StreamError:
+    return StreamError(
+        Diagnostic(
+            f"{what} {t} is {t - open_t} time points after time point {open_t}, more than --max-gap {max_gap}",
+            where,
+            (
+                "every time point in between would be evaluated and written; raise --max-gap "
+                "(0: no limit) if that is meant",
+            ),
+        )
+    )
 
 
-def _where(rec) -> Optional[Location]:
+def _where(rec) -> Location | None:
     """The start of ``rec``'s line, for a record read from a source (None for a ``(t, atoms)`` pair)."""
     if getattr(rec, "source", None) is not None and rec.line:
         return Location(rec.source, rec.line, 1, rec.line, 2)
@@ -59,7 +64,7 @@ class Every(str, enum.Enum):
     SIGNAL = "signal"
 
     @classmethod
-    def parse(cls, value: Union[str, "Every"]) -> "Every":
+    def parse(cls, value: str | Every) -> Every:
         """``Every.parse("signal") is Every.SIGNAL``; anything else raises UsageError."""
         try:
             return cls(value)
@@ -79,22 +84,23 @@ class Driver:
     StreamError (nothing evaluated); None: no limit.
     """
 
-    def __init__(self, engine, every: Union[str, Every] = Every.TIME, start: int = 0,
-                 max_gap: Optional[int] = None, bag: bool = False):
+    def __init__(
+        self, engine, every: str | Every = Every.TIME, start: int = 0, max_gap: int | None = None, bag: bool = False
+    ):
         self.engine = engine
         self.max_gap = check_max_gap(max_gap)
         self.signal = Every.parse(every) is Every.SIGNAL
-        self.open = start          # the lowest time point not evaluated yet
-        self.touched = False       # something was pushed at the open time point
-        self.evaluated = 0         # evaluations so far
-        self._pending: list = []   # time mode: atoms of the open time point
+        self.open = start  # the lowest time point not evaluated yet
+        self.touched = False  # something was pushed at the open time point
+        self.evaluated = 0  # evaluations so far
+        self._pending: list = []  # time mode: atoms of the open time point
         self._seen: set = set()
-        self._single: Optional[tuple] = None     # the open time point's atoms if pushed as one tuple
-        self._known_distinct = False             # ... and known to hold no atom twice
-        self._repeated: tuple = (None, [])       # a tuple of atoms and its atoms, each once
+        self._single: tuple | None = None  # the open time point's atoms if pushed as one tuple
+        self._known_distinct = False  # ... and known to hold no atom twice
+        self._repeated: tuple = (None, [])  # a tuple of atoms and its atoms, each once
         self.bag = bag
 
-    def push(self, t: int, atoms: Iterable = (), distinct: bool = False) -> List:
+    def push(self, t: int, atoms: Iterable = (), distinct: bool = False) -> list:
         """Close the time points before t, then add ``atoms`` arriving at t. ``distinct``: no atom
         occurs twice in ``atoms`` (a reader knows it), so a time point of these atoms alone is
         not deduplicated again."""
@@ -116,19 +122,19 @@ class Driver:
             out.append(self._evaluate(t))
         return out
 
-    def check_gap(self, t: int, where: Optional[Location] = None, what: str = "time") -> None:
+    def check_gap(self, t: int, where: Location | None = None, what: str = "time") -> None:
         """Raise StreamError if reaching t would evaluate more than ``max_gap`` time points."""
         if self.max_gap is not None and t - self.open > self.max_gap:
             raise _gap_error(t, self.open, self.max_gap, where, what)
 
-    def close_before(self, t: int) -> List:
+    def close_before(self, t: int) -> list:
         """Evaluate every open time point before t."""
         out = []
         while self.open < t:
             out += self.close_open()
         return out
 
-    def close_open(self) -> List:
+    def close_open(self) -> list:
         """Evaluate the open time point (unless signal mode did after each atom) and move on."""
         t = self.open
         if self.signal and self._seen:
@@ -161,8 +167,15 @@ class Driver:
         return self.engine.evaluate(t)
 
 
-def drive(engine, records: Iterable, every: Union[str, Every] = Every.TIME, until: Optional[int] = None,
-          start: int = 0, max_gap: Optional[int] = None, bag: bool = False) -> Iterator:
+def drive(
+    engine,
+    records: Iterable,
+    every: str | Every = Every.TIME,
+    until: int | None = None,
+    start: int = 0,
+    max_gap: int | None = None,
+    bag: bool = False,
+) -> Iterator:
     """Evaluate ``engine`` over ``records`` from time ``start`` up to the last record's time
     point or ``until``; yields what ``engine.evaluate`` returns.
 
@@ -184,7 +197,7 @@ def drive(engine, records: Iterable, every: Union[str, Every] = Every.TIME, unti
                 t, atoms = rec
             driver.check_gap(t, _where(rec))
             accepted = True
-            while driver.open < t:                 # one at a time: each result goes out at once
+            while driver.open < t:  # one at a time: each result goes out at once
                 yield from driver.close_open()
             yield from driver.push(t, atoms, known is not None and known.distinct)
             closed = isinstance(rec, TimePoint)
@@ -203,8 +216,9 @@ def drive(engine, records: Iterable, every: Union[str, Every] = Every.TIME, unti
         yield from driver.close_open()
 
 
-def gap_limited(records: Iterable[Record], max_gap: Optional[int], until: Optional[int] = None,
-                start: int = 0) -> Iterator[Record]:
+def gap_limited(
+    records: Iterable[Record], max_gap: int | None, until: int | None = None, start: int = 0
+) -> Iterator[Record]:
     """``records`` as they are, but a record more than ``max_gap`` time points after the previous
     one (or ``until`` that far after the last) raises the located StreamError that :func:`drive`
     raises; for the readers that fill every time point in between before the engines see them."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import csv
 import json
-from typing import Iterable
+from collections.abc import Iterable
 
 from ..errors import UsageError
 from ..values import format_atom
@@ -20,8 +20,17 @@ from .factorized import JSON_SAFE, with_factors
 from .model import Model, Result
 from .writers import ChangesWriter, NoneWriter, Writer, make_writer
 
-__all__ = ["printed_factors", "factor_rows", "FactorJsonlWriter", "FactorTextWriter", "FactorCsvWriter",
-           "FactorChangesWriter", "FACTOR_FORMATS", "make_factor_writer", "factors_to_dataframe"]
+__all__ = [
+    "printed_factors",
+    "factor_rows",
+    "FactorJsonlWriter",
+    "FactorTextWriter",
+    "FactorCsvWriter",
+    "FactorChangesWriter",
+    "FACTOR_FORMATS",
+    "make_factor_writer",
+    "factors_to_dataframe",
+]
 
 
 class _Printer:
@@ -30,8 +39,8 @@ class _Printer:
     def __init__(self, show_at: bool):
         self.show_at = show_at
         self.texts: dict = {}
-        self.last = (None, None)   # the previous common part and its printed form (it mostly recurs)
-        self.previous = (None, None)   # the previous factorized answer and its printed form
+        self.last = (None, None)  # the previous common part and its printed form (it mostly recurs)
+        self.previous = (None, None)  # the previous factorized answer and its printed form
 
     def atom(self, a) -> str:
         s = self.texts.get(a)
@@ -54,8 +63,10 @@ class _Printer:
         f = result.factors
         if f is not self.previous[0]:
             p = f.printed(self.show_at)
-            self.previous = (f, (p.count, self.common(p.common),
-                                 sorted(sorted(self.part(m) for m in alts) for alts in p.factors)))
+            self.previous = (
+                f,
+                (p.count, self.common(p.common), sorted(sorted(self.part(m) for m in alts) for alts in p.factors)),
+            )
         return self.previous[1]
 
     def common(self, m: Model) -> list:
@@ -94,15 +105,17 @@ class FactorJsonlWriter(Writer):
     def __init__(self, out, show_at=False):
         super().__init__(out, show_at)
         self.printer = _Printer(show_at)
-        self.last = (None, None)   # the previous printed answer and its JSON text after "c"
+        self.last = (None, None)  # the previous printed answer and its JSON text after "c"
 
     def lines(self, result):
         printed = self.printer.factors(_factorized(result))
         if self.last[0] is not printed:
             count, common, factors = printed
             number = count if count <= JSON_SAFE else f'"{count}"'
-            self.last = (printed, f'"count": {number}, "common": {json.dumps(common)}, '
-                                  f'"factors": {json.dumps(factors)}}}')
+            self.last = (
+                printed,
+                f'"count": {number}, "common": {json.dumps(common)}, "factors": {json.dumps(factors)}}}',
+            )
         yield f'{{"t": {result.t}, "c": {result.c}, {self.last[1]}'
 
 
@@ -118,8 +131,10 @@ class FactorTextWriter(Writer):
         if not count:
             yield f"t={result.t} c={result.c}: no answer stream"
             return
-        body = " * ".join(["{" + ", ".join(common) + "}"] + [
-            "(" + " | ".join("{" + ", ".join(a) + "}" for a in alts) + ")" for alts in factors])
+        body = " * ".join(
+            ["{" + ", ".join(common) + "}"]
+            + ["(" + " | ".join("{" + ", ".join(a) + "}" for a in alts) + ")" for alts in factors]
+        )
         yield f"t={result.t} c={result.c}: {count} answer stream{'s' * (count != 1)}: {body}"
 
 
@@ -143,14 +158,22 @@ class FactorChangesWriter(ChangesWriter):
 
     def lines(self, result):
         if result.factors is not None and result.factors.printed(self.show_at).count > 1:
-            raise UsageError.at(None, f"--changes needs a single answer stream; at t={result.t} there are "
-                                      f"{result.factors.count} (drop --changes)")
+            raise UsageError.at(
+                None,
+                f"--changes needs a single answer stream; at t={result.t} there are "
+                f"{result.factors.count} (drop --changes)",
+            )
         return super().lines(result)
 
 
 #: ``--format`` names and their writers of factorized results
-FACTOR_FORMATS = {"jsonl": FactorJsonlWriter, "text": FactorTextWriter, "csv": FactorCsvWriter,
-                  "changes": FactorChangesWriter, "none": NoneWriter}
+FACTOR_FORMATS = {
+    "jsonl": FactorJsonlWriter,
+    "text": FactorTextWriter,
+    "csv": FactorCsvWriter,
+    "changes": FactorChangesWriter,
+    "none": NoneWriter,
+}
 
 
 def make_factor_writer(fmt: str, out, show_at: bool = False, changes: bool = False) -> Writer:
@@ -165,6 +188,4 @@ def factors_to_dataframe(results: Iterable[Result], show_at: bool = False):
     printer = _Printer(show_at)
     rows = [row for result in results for row in factor_rows(_factorized(result), show_at, printer)]
     frame = pd.DataFrame(rows, columns=["t", "c", "factor", "alternative", "atom"])
-    return frame.astype({"t": "int64", "c": "int64", "factor": "Int64", "alternative": "Int64",
-                         "atom": "string"})
-
+    return frame.astype({"t": "int64", "c": "int64", "factor": "Int64", "alternative": "Int64", "atom": "string"})

@@ -20,20 +20,28 @@ distinct choices give distinct answer streams.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import islice, product
 from math import prod
-from typing import Iterable
 
 from .model import Model, Result
 
-__all__ = ["Factorized", "LazyModels", "MappedModels", "ModelProduct", "with_factors", "factorized_result", "note_fallback", "JSON_SAFE"]
+__all__ = [
+    "Factorized",
+    "LazyModels",
+    "MappedModels",
+    "ModelProduct",
+    "with_factors",
+    "factorized_result",
+    "note_fallback",
+    "JSON_SAFE",
+]
 
 log = logging.getLogger("ticker_py.factorize")
 
 #: counts up to this are JSON numbers; larger ones are written as strings (JavaScript's safe range)
-JSON_SAFE = 2 ** 53
+JSON_SAFE = 2**53
 
 _EMPTY = Model(frozenset())
 
@@ -64,7 +72,7 @@ class Factorized:
     factors: tuple = ()
 
     @classmethod
-    def build(cls, common: Model, factors: Iterable[Iterable[Model]]) -> "Factorized":
+    def build(cls, common: Model, factors: Iterable[Iterable[Model]]) -> Factorized:
         """Normalise: atoms in every alternative of a factor moved into ``common``, alternatives
         without the common atoms and deduplicated; one-alternative factors moved into ``common``; factors that share an atom multiplied out into one; an
         empty factor means no answer stream."""
@@ -78,9 +86,10 @@ class Factorized:
         for f in factors:
             if len(f) == 1:
                 continue
-            shared = Model(frozenset.intersection(*(m.atoms for m in f)),
-                           frozenset.intersection(*(m.pinned for m in f)))
-            if shared.atoms or shared.pinned:   # in every alternative: common (cautious = common)
+            shared = Model(
+                frozenset.intersection(*(m.atoms for m in f)), frozenset.intersection(*(m.pinned for m in f))
+            )
+            if shared.atoms or shared.pinned:  # in every alternative: common (cautious = common)
                 common = _join([common, shared])
             alts = tuple(dict.fromkeys(_minus(m, common) for m in f))
             if len(alts) < 2:
@@ -88,7 +97,7 @@ class Factorized:
                 continue
             keys = {x for m in alts for x in (*m.atoms, *m.pinned)}
             clash = {owner[x] for x in keys if x in owner}
-            for i in sorted(clash, reverse=True):   # shared atoms: multiply into one factor
+            for i in sorted(clash, reverse=True):  # shared atoms: multiply into one factor
                 alts = tuple(dict.fromkeys(_join(p) for p in product(out[i], alts)))
                 out[i] = ()
             for x in {x for m in alts for x in (*m.atoms, *m.pinned)}:
@@ -96,15 +105,15 @@ class Factorized:
             out.append(alts)
         out = tuple(f for f in out if f)
         if any(m.atoms & common.atoms or m.pinned & common.pinned for f in out for m in f):
-            return cls.build(common, out)   # a collapsed factor shared atoms with another
+            return cls.build(common, out)  # a collapsed factor shared atoms with another
         return cls(prod(len(f) for f in out), common, out)
 
     @classmethod
-    def from_models(cls, models: Iterable[Model]) -> "Factorized":
+    def from_models(cls, models: Iterable[Model]) -> Factorized:
         """The trivial factorization of plain models: one factor (none for a single model)."""
         return cls.build(_EMPTY, [list(models)])
 
-    def models(self, limit: int = 0) -> "ModelProduct":
+    def models(self, limit: int = 0) -> ModelProduct:
         """The answer streams expanded, lazily (the first ``limit`` of them if ``limit`` > 0)."""
         return ModelProduct(self, limit)
 
@@ -116,7 +125,7 @@ class Factorized:
         """The atoms in every answer stream (empty if there is none)."""
         return self.common
 
-    def printed(self, show_at: bool = False) -> "Factorized":
+    def printed(self, show_at: bool = False) -> Factorized:
         """This result as printed: pins dropped unless ``show_at`` (answer streams that print the
         same are one), alternatives as :class:`Model` parts of the printed atoms."""
         if show_at or not (self.common.pinned or any(m.pinned for f in self.factors for m in f)):
@@ -168,7 +177,7 @@ class MappedModels(LazyModels):
     def __iter__(self):
         return map(self.make, self.answers)
 
-    def __reduce__(self):   # pickled (and deep-copied) as the plain tuple: ``make`` may hold an engine
+    def __reduce__(self):  # pickled (and deep-copied) as the plain tuple: ``make`` may hold an engine
         return tuple, (tuple(self),)
 
     def __repr__(self) -> str:
@@ -245,5 +254,4 @@ def note_fallback(engine: str, why: str) -> None:
     enumerating the answer streams."""
     if (engine, why) not in NOTED:
         NOTED.add((engine, why))
-        log.info("note: %s engine: cannot factorize (%s); enumerating the answer streams instead",
-                 engine, why)
+        log.info("note: %s engine: cannot factorize (%s); enumerating the answer streams instead", engine, why)

@@ -8,8 +8,8 @@ of the Ticker paper. Results are per evaluation tick ``(t, c)``.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import field
-from typing import Callable, Iterable, Iterator, Optional
 
 from ..records import add_methods, collecting
 from ..values import format_atom
@@ -45,7 +45,7 @@ class Record:
     atoms: tuple
     source: str = "<stream>"
     line: int = 0
-    known: Optional[Known] = field(default=None, compare=False, repr=False)
+    known: Known | None = field(default=None, compare=False, repr=False)
 
 
 @_record
@@ -56,7 +56,7 @@ class TimePoint:
     atoms: tuple
 
 
-def time_points(records: Iterable[Record], until: Optional[int] = None) -> Iterator[TimePoint]:
+def time_points(records: Iterable[Record], until: int | None = None) -> Iterator[TimePoint]:
     """Group records into consecutive time points 0, 1, 2, ... (gaps become empty points).
 
     A time point is yielded as soon as a later record shows it is complete, so readers
@@ -123,10 +123,10 @@ class Result:
 
     t: int
     c: int
-    models: Optional[tuple]
-    changes: Optional[tuple] = None
-    factors: Optional[object] = None
-    explainer: Optional[Callable] = field(default=None, compare=False, repr=False)
+    models: tuple | None
+    changes: tuple | None = None
+    factors: object | None = None
+    explainer: Callable | None = field(default=None, compare=False, repr=False)
 
     def explain(self, atom, model: int = 1, why_not: bool = False):
         """Why ``atom`` holds in answer stream ``model`` (1-based, printed order), or why not
@@ -135,8 +135,12 @@ class Result:
         if self.explainer is None:
             from ..errors import Diagnostic, UsageError
 
-            raise UsageError(Diagnostic("this result does not carry its stream",
-                                        notes=("create the Reasoner (or call run) with explainable=True",)))
+            raise UsageError(
+                Diagnostic(
+                    "this result does not carry its stream",
+                    notes=("create the Reasoner (or call run) with explainable=True",),
+                )
+            )
         return self.explainer(self, atom, model, why_not)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Optional, TextIO
+from typing import TextIO
 
 from ..errors import Diagnostic, UsageError
 
@@ -67,7 +67,7 @@ class Output:
         self.close()
 
 
-def open_output(path: Optional[str]) -> Output:
+def open_output(path: str | None) -> Output:
     """Standard output for None or ``-``, else the file ``path`` opened for writing (UTF-8)."""
     if path is None or path == "-":
         return Output(sys.stdout, "<stdout>", owned=False)

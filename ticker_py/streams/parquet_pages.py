@@ -14,9 +14,9 @@ import struct
 import sys
 import zlib
 from array import array
+from collections.abc import Callable, Iterator
 from itertools import chain
 from operator import itemgetter
-from typing import Callable, Iterator, Optional
 
 from ..syntax.ground_atoms import _TOKEN_BYTES, names_apart
 
@@ -32,6 +32,7 @@ class Corrupt(Exception):
 
 
 # ---------------------------------------------------------------- Thrift compact protocol
+
 
 def _varint(buf: bytes, pos: int) -> tuple:
     shift = result = 0
@@ -64,7 +65,7 @@ def _value(buf: bytes, pos: int, kind: int) -> tuple:
         size, pos = _varint(buf, pos)
         if pos + size > len(buf):
             raise IndexError("binary past the end")
-        return bytes(buf[pos:pos + size]), pos + size
+        return bytes(buf[pos : pos + size]), pos + size
     if kind == 9 or kind == 10:
         head = buf[pos]
         pos += 1
@@ -132,14 +133,17 @@ def unpack(data: bytes, start: int, groups: int, width: int) -> list:
     out: list = []
     frombytes = int.from_bytes
     for a in range(start, end, chunk):
-        x = frombytes(data[a:min(a + chunk, end)], "little")
+        x = frombytes(data[a : min(a + chunk, end)], "little")
         for low, shift in steps:
             part = x & low
             x = part | ((x ^ part) << shift)
         spread = x.to_bytes(_SPREAD * stride // 8, "little")
-        out += memoryview(spread).cast("H" if stride == 16 else "I").tolist() if _LITTLE else \
-            list(struct.unpack(f"<{_SPREAD}{'H' if stride == 16 else 'I'}", spread))
-    del out[8 * groups:]
+        out += (
+            memoryview(spread).cast("H" if stride == 16 else "I").tolist()
+            if _LITTLE
+            else list(struct.unpack(f"<{_SPREAD}{'H' if stride == 16 else 'I'}", spread))
+        )
+    del out[8 * groups :]
     return out
 
 
@@ -160,7 +164,7 @@ def _spreads(width: int, stride: int) -> tuple:
     return tuple(steps)
 
 
-def _mapped(data: bytes, start: int, groups: int, width: int, lookup, memo: Optional[dict]) -> list:
+def _mapped(data: bytes, start: int, groups: int, width: int, lookup, memo: dict | None) -> list:
     """:func:`unpack` mapped through ``lookup`` (a list; None: the integers themselves). With a
     ``memo`` (blocks of bit-packed groups seen before, by their bytes: the values they stand for
     through this ``lookup``), when at most half of the blocks of 8 groups (or else of the groups) are distinct,
@@ -175,7 +179,7 @@ def _mapped(data: bytes, start: int, groups: int, width: int, lookup, memo: Opti
             whole = start + blocks * size
             if whole > len(data):
                 raise Corrupt("bit-packed run past the end of its page")
-            pieces = [data[i:i + size] for i in range(start, whole, size)]
+            pieces = [data[i : i + size] for i in range(start, whole, size)]
             distinct = set(pieces)
             if len(distinct) * 2 > blocks:
                 continue
@@ -192,26 +196,26 @@ def _mapped(data: bytes, start: int, groups: int, width: int, lookup, memo: Opti
         if lookup is None:
             return range(first, first + 8 * groups)
         if first + 8 * groups <= len(lookup):
-            found = lookup[first:first + 8 * groups]
+            found = lookup[first : first + 8 * groups]
             return found.tolist() if type(found) is array else found
     codes = unpack(data, start, groups, width)
     if lookup is None:
         return codes
     first = codes[0]
     if first + len(codes) <= len(lookup) and _consecutive(codes):  # a column of distinct values
-        found = lookup[first:first + len(codes)]
+        found = lookup[first : first + len(codes)]
         return found.tolist() if type(found) is array else found
     return list(map(lookup.__getitem__, codes))
 
 
-def _packed_run(data: bytes, start: int, groups: int, width: int) -> Optional[int]:
+def _packed_run(data: bytes, start: int, groups: int, width: int) -> int | None:
     """v if the ``8 * groups`` integers bit-packed at ``data[start:]`` are ``v, v + 1, v + 2, ...``
     (an index column of distinct values), else None: read as one integer, each block of them is
     ``0, 1, 2, ...`` packed, plus its first value times ``1, 1, 1, ...`` packed (no field overflows)."""
     end = start + groups * width
     if not width or not groups or end > len(data):
         return None
-    first = int.from_bytes(data[start:start + 4], "little") & ((1 << width) - 1)
+    first = int.from_bytes(data[start : start + 4], "little") & ((1 << width) - 1)
     if first + 8 * groups > 1 << width:
         return None
     steps, ones = _packed_words(width)
@@ -239,17 +243,16 @@ def _recurs(data: bytes, start: int, groups: int, width: int) -> bool:
     """Whether one of the first 256 groups (2,048 values) occurs twice among them: if none does,
     hardly any will later."""
     probe = min(groups, 256)
-    return len({data[i:i + width] for i in range(start, start + probe * width, width)}) < probe
+    return len({data[i : i + width] for i in range(start, start + probe * width, width)}) < probe
 
 
-def hybrid(data: bytes, pos: int, end: int, width: int, count: int, lookup=None,
-           memo: Optional[dict] = None) -> list:
+def hybrid(data: bytes, pos: int, end: int, width: int, count: int, lookup=None, memo: dict | None = None) -> list:
     """``count`` values of the RLE/bit-packed hybrid encoding in ``data[pos:end]`` (``width`` bits
     each), mapped through ``lookup`` if given (an index out of it raises :class:`Corrupt`).
     Consecutive bit-packed runs are unpacked together."""
     out: list = []
     packed: list = []  # the bit-packed runs not unpacked yet
-    waiting = 0        # the values they hold
+    waiting = 0  # the values they hold
     size = (width + 7) // 8
     try:
         while len(out) + waiting < count:
@@ -259,7 +262,7 @@ def hybrid(data: bytes, pos: int, end: int, width: int, count: int, lookup=None,
             if head & 1:
                 groups = head >> 1
                 take = min(groups, (count - len(out) - waiting + 7) // 8)
-                piece = data[pos:pos + take * width]
+                piece = data[pos : pos + take * width]
                 if len(piece) != take * width:
                     raise Corrupt("bit-packed run past the end of its page")
                 packed.append(piece)
@@ -269,7 +272,7 @@ def hybrid(data: bytes, pos: int, end: int, width: int, count: int, lookup=None,
                 if packed:
                     out += _mapped(b"".join(packed), 0, waiting // 8, width, lookup, memo)
                     packed, waiting = [], 0
-                value = int.from_bytes(data[pos:pos + size], "little")
+                value = int.from_bytes(data[pos : pos + size], "little")
                 pos += size
                 out += [value if lookup is None else lookup[value]] * min(head >> 1, count - len(out))
         if packed:
@@ -285,11 +288,11 @@ def hybrid(data: bytes, pos: int, end: int, width: int, count: int, lookup=None,
 
 # ---------------------------------------------------------------- the footer
 
-_INTS = {1: 4, 2: 8}            # physical type -> byte width (INT32, INT64)
+_INTS = {1: 4, 2: 8}  # physical type -> byte width (INT32, INT64)
 _BYTE_ARRAY = 6
 _SIGNED_INTS = {None, 15, 16, 17, 18}  # no converted type, INT_8 .. INT_64
-_DICTIONARY = {2, 8}            # PLAIN_DICTIONARY, RLE_DICTIONARY
-_ENCODINGS = {0, 2, 3, 4, 8}    # PLAIN, the dictionary ones, RLE and BIT_PACKED (levels)
+_DICTIONARY = {2, 8}  # PLAIN_DICTIONARY, RLE_DICTIONARY
+_ENCODINGS = {0, 2, 3, 4, 8}  # PLAIN, the dictionary ones, RLE and BIT_PACKED (levels)
 _DECOMPRESS: dict = {
     0: None,
     2: lambda data, size: zlib.decompress(data, 47),  # GZIP (and zlib) headers
@@ -333,8 +336,12 @@ def _column(element: dict) -> Column:
         kind = "int"
         if logical is not None and (set(logical) != {10} or logical[10].get(2) is not True):
             kind = "other"
-    elif physical == _BYTE_ARRAY and converted in (None, 0) and (logical is None or set(logical) == {1}) \
-            and (converted == 0 or logical is not None):  # UTF8 / STRING
+    elif (
+        physical == _BYTE_ARRAY
+        and converted in (None, 0)
+        and (logical is None or set(logical) == {1})
+        and (converted == 0 or logical is not None)
+    ):  # UTF8 / STRING
         kind = "string"
     else:
         kind = "other"
@@ -346,7 +353,7 @@ _ARROW_KINDS = {"int": "int", "string": "string"}
 _ARROW_TYPES = {2: "int", 5: "string", 20: "string"}
 
 
-def _arrow_types(key_values: list) -> Optional[dict]:
+def _arrow_types(key_values: list) -> dict | None:
     """The kind (``"int"``, ``"string"``, else None) of each top-level field of the Arrow schema
     pyarrow stored in the file (``ARROW:schema``), which is the type pyarrow reads it as; None if
     there is none. Unsupported if it does not parse (a flatbuffer IPC message)."""
@@ -364,11 +371,11 @@ def _arrow_types(key_values: list) -> Optional[dict]:
     schema = _offset(buf, message, 2)
     kinds = {}
     fields = _offset(buf, schema, 1)
-    for i in range(int.from_bytes(buf[fields:fields + 4], "little")):
+    for i in range(int.from_bytes(buf[fields : fields + 4], "little")):
         at = fields + 4 + 4 * i
-        field = _table(buf, at + int.from_bytes(buf[at:at + 4], "little"))
+        field = _table(buf, at + int.from_bytes(buf[at : at + 4], "little"))
         name = _offset(buf, field, 0)
-        name = buf[name + 4:name + 4 + int.from_bytes(buf[name:name + 4], "little")].decode()
+        name = buf[name + 4 : name + 4 + int.from_bytes(buf[name : name + 4], "little")].decode()
         extension = _field_at(buf, field, 6) is not None  # custom metadata: maybe an extension type
         kinds[name] = None if extension else _ARROW_TYPES.get(_scalar(buf, field, 2, "B"))
     return kinds
@@ -381,7 +388,7 @@ def _table(buf: bytes, at: int) -> int:
     return at
 
 
-def _field_at(buf: bytes, table: int, index: int) -> Optional[int]:
+def _field_at(buf: bytes, table: int, index: int) -> int | None:
     """The position of field ``index`` of a flatbuffer table, None if absent."""
     vtable = table - struct.unpack_from("<i", buf, table)[0]
     size = struct.unpack_from("<H", buf, vtable)[0]
@@ -429,8 +436,17 @@ class ParquetFile:
             self._read(meta)
         except Unsupported:
             raise
-        except (OSError, ValueError, IndexError, KeyError, TypeError, AttributeError, UnicodeDecodeError,
-                RecursionError, struct.error) as e:
+        except (
+            OSError,
+            ValueError,
+            IndexError,
+            KeyError,
+            TypeError,
+            AttributeError,
+            UnicodeDecodeError,
+            RecursionError,
+            struct.error,
+        ) as e:
             raise Unsupported(f"footer: {e}") from None
 
     def _read(self, meta: dict) -> None:
@@ -472,7 +488,7 @@ class ParquetFile:
                 raise Unsupported(f"the encodings of column {name!r}")
             _codec(meta.get(4, 0))
 
-    def min_of(self, name: str) -> Optional[int]:
+    def min_of(self, name: str) -> int | None:
         """The smallest value of integer column ``name`` from the row-group statistics, if every
         row group has them (None otherwise), as pyarrow reads them."""
         column = self.columns[name]
@@ -487,8 +503,15 @@ class ParquetFile:
             found.append(int.from_bytes(low, "little", signed=True))
         return min(found) if found else None
 
-    def batches(self, names: list, convert: dict, batch_size: int, glued: Optional[dict] = None,
-                align: Optional[str] = None, runs: tuple = ()) -> Iterator[tuple]:
+    def batches(
+        self,
+        names: list,
+        convert: dict,
+        batch_size: int,
+        glued: dict | None = None,
+        align: str | None = None,
+        runs: tuple = (),
+    ) -> Iterator[tuple]:
         """Lists of up to ``batch_size`` values of each column of ``names`` (None for a null), in
         row order; for each whether it may hold a null; and for each the page (the list of a page's
         values that :func:`_pages` yielded) its values were all taken from, else None.
@@ -503,8 +526,9 @@ class ParquetFile:
         glued = glued or {}
         with open(self.path, "rb") as f:
             for rows, chunks in self.row_groups:
-                readers = [_Rows(_pages(f, self.columns[n], chunks[n], convert.get(n), glued.get(n), n in runs))
-                           for n in names]
+                readers = [
+                    _Rows(_pages(f, self.columns[n], chunks[n], convert.get(n), glued.get(n), n in runs)) for n in names
+                ]
                 aligned = readers[names.index(align)] if align in names else None
                 left = rows
                 while left > 0:
@@ -550,13 +574,13 @@ class _Rows:
                 self.page, self.pos = [], 0
                 return page
             self.page, self.pos = page, pos + size
-            return page[pos:pos + size]
+            return page[pos : pos + size]
         self.source = None
         pieces = [page[pos:]]
         got = len(pieces[0])
         while got < size:
             page = self._next()
-            pieces.append(page[:size - got])
+            pieces.append(page[: size - got])
             got += len(pieces[-1])
         self.page, self.pos = page, len(pieces[-1])
         return _joined(pieces)
@@ -575,8 +599,9 @@ def _joined(pieces: list):
     return list(chain.from_iterable(pieces))
 
 
-def _pages(f, column: Column, meta: dict, convert: Optional[Callable],
-           glued: Optional[Callable] = None, runs: bool = False) -> Iterator[tuple]:
+def _pages(
+    f, column: Column, meta: dict, convert: Callable | None, glued: Callable | None = None, runs: bool = False
+) -> Iterator[tuple]:
     """The values of each data page of a column chunk (None for nulls), and whether it held a null;
     ``runs``: consecutive integers of a page without nulls as a ``range``."""
     try:
@@ -585,8 +610,9 @@ def _pages(f, column: Column, meta: dict, convert: Optional[Callable],
         raise Corrupt(f"{type(e).__name__}: {e}") from None
 
 
-def _decoded(f, column: Column, meta: dict, convert: Optional[Callable],
-             glued: Optional[Callable] = None, runs: bool = False) -> Iterator[tuple]:
+def _decoded(
+    f, column: Column, meta: dict, convert: Callable | None, glued: Callable | None = None, runs: bool = False
+) -> Iterator[tuple]:
     """:func:`_pages`, raising what Python raises on data that does not decode."""
     if column.kind not in ("int", "string") or meta.get(1) != column.physical:
         raise Corrupt("column type")
@@ -608,8 +634,12 @@ def _decoded(f, column: Column, meta: dict, convert: Optional[Callable],
             raw, memo = _inflate(decompress, body, raw_size), {}  # blocks map through this dictionary
             if convert is None and column.physical in _INTS:  # integers kept as machine words
                 lookup = _int_array(raw, dict_header[1], column)
-            elif glued is not None and column.physical == _BYTE_ARRAY and raw.isascii() \
-                    and (short := _lengths_apart(raw, dict_header[1], False)) is not None:
+            elif (
+                glued is not None
+                and column.physical == _BYTE_ARRAY
+                and raw.isascii()
+                and (short := _lengths_apart(raw, dict_header[1], False)) is not None
+            ):
                 lookup = _Dictionary(raw, dict_header[1], short[1], column, convert, glued)
             else:
                 lookup = _strings(raw, 0, dict_header[1], column, convert, glued)
@@ -645,8 +675,11 @@ def _decoded(f, column: Column, meta: dict, convert: Optional[Callable],
         present = defined.count(1) if column.optional else count
         runs_here = runs and present == count and column.kind == "int"
         if encoding == 0:
-            values = _run(_int_array(body, present, column, at)) if runs_here else \
-                _strings(body, at, present, column, convert, glued)
+            values = (
+                _run(_int_array(body, present, column, at))
+                if runs_here
+                else _strings(body, at, present, column, convert, glued)
+            )
         elif encoding in _DICTIONARY:
             if lookup is None:
                 raise Corrupt("dictionary indices without a dictionary")
@@ -687,7 +720,7 @@ class _Dictionary:
         if first + n <= self.count and _consecutive(codes):
             sizes = self.sizes
             start = 4 * first + sum(sizes[:first])
-            return self.convert(self.raw[start:start + 4 * n + sum(sizes[first:first + n])], n), self
+            return self.convert(self.raw[start : start + 4 * n + sum(sizes[first : first + n])], n), self
         lookup = self.convert(self.raw, self.count)
         try:
             return list(map(lookup.__getitem__, codes)), lookup
@@ -716,7 +749,7 @@ def _chunk_pages(f, start: int, length: int) -> Iterator[tuple]:
         size = header[3]
         if at + pos + size > end:
             raise Corrupt("page past the end of its column chunk")
-        body = head[pos:pos + size]
+        body = head[pos : pos + size]
         if len(body) < size:
             body += f.read(size - len(body))
             if len(body) != size:
@@ -760,7 +793,7 @@ def _consecutive(values) -> bool:
         if k < _BLOCK:
             mask = (1 << (8 * size * k)) - 1
             steps, ones = steps & mask, ones & mask
-        if int.from_bytes(data[start * size:(start + k) * size], order) != steps + (first + start) * ones:
+        if int.from_bytes(data[start * size : (start + k) * size], order) != steps + (first + start) * ones:
             return False
     return True
 
@@ -772,23 +805,25 @@ _BLOCK = 4096
 @functools.lru_cache(maxsize=4)
 def _words(typecode: str) -> tuple:
     """The machine words of ``0, 1, ..., _BLOCK - 1`` and of as many ones, each read as one integer."""
-    return tuple(int.from_bytes(array(typecode, values).tobytes(), sys.byteorder)
-                 for values in (range(_BLOCK), [1] * _BLOCK))
+    return tuple(
+        int.from_bytes(array(typecode, values).tobytes(), sys.byteorder) for values in (range(_BLOCK), [1] * _BLOCK)
+    )
 
 
 def _looked_up(lookup: array, codes: list):
     """The integers of dictionary ``lookup`` at ``codes`` (:func:`_run`)."""
     first, n = (codes[0], len(codes)) if codes else (0, 0)
     if first + n <= len(lookup) and _consecutive(codes):
-        return _run(lookup[first:first + n])
+        return _run(lookup[first : first + n])
     try:
         return list(map(lookup.__getitem__, codes))
     except IndexError:
         raise Corrupt("dictionary index out of range") from None
 
 
-def _strings(data: bytes, pos: int, count: int, column: Column, convert: Optional[Callable],
-             glued: Optional[Callable]) -> list:
+def _strings(
+    data: bytes, pos: int, count: int, column: Column, convert: Callable | None, glued: Callable | None
+) -> list:
     """``count`` PLAIN values of ``column`` from ``data[pos:]`` through ``glued`` or ``convert``
     (:meth:`ParquetFile.batches`)."""
     if glued is not None and column.physical == _BYTE_ARRAY:
@@ -824,7 +859,7 @@ def _int_array(data: bytes, count: int, column: Column, pos: int = 0) -> array:
     if pos + width * count > len(data):
         raise Corrupt("values past the end of their page")
     found = array("i" if width == 4 else "q")
-    found.frombytes(memoryview(data)[pos:pos + width * count])  # no copy of the bytes first
+    found.frombytes(memoryview(data)[pos : pos + width * count])  # no copy of the bytes first
     if not _LITTLE:
         found.byteswap()
     return found
@@ -852,11 +887,11 @@ def _utf8_cells(data: bytes, pos: int, count: int) -> list:
     out = []
     try:
         for _ in range(count):
-            size = int.from_bytes(data[pos:pos + 4], "little")
+            size = int.from_bytes(data[pos : pos + 4], "little")
             end = pos + 4 + size
             if end > len(data):
                 raise Corrupt("values past the end of their page")
-            out.append(data[pos + 4:end].decode())
+            out.append(data[pos + 4 : end].decode())
             pos = end
     except UnicodeDecodeError:
         raise Corrupt("invalid UTF-8 in a string column") from None
@@ -868,7 +903,7 @@ _CONTROL = bytes(range(32))
 _CONTROL_AS_ZERO = bytes([0] * 32) + bytes(range(32, 256))
 
 
-def _lengths_apart(data: bytes, count: int, zeroed: bool = True) -> Optional[tuple]:
+def _lengths_apart(data: bytes, count: int, zeroed: bool = True) -> tuple | None:
     """``(zeroed, sizes)`` if the only control characters of ``data`` (PLAIN byte arrays, ``count``
     of them) are ``(length, 0, 0, 0)`` for each cell in order, none of length 0: ``data`` with those
     turned to zeros (if ``zeroed``, else None), and the lengths (bytes); else None."""
@@ -881,7 +916,7 @@ def _lengths_apart(data: bytes, count: int, zeroed: bool = True) -> Optional[tup
     return data.translate(_CONTROL_AS_ZERO) if zeroed else None, sizes
 
 
-def _short_cells(data: bytes, count: int, names: Optional[list] = None) -> Optional[list]:
+def _short_cells(data: bytes, count: int, names: list | None = None) -> list | None:
     """PLAIN byte arrays of ASCII text without control characters, each shorter than 32 bytes,
     split with bytes and string methods only (None if they are not such). Their lengths' bytes
     are then the only control characters (:func:`_lengths_apart`); splitting at them (turned to
@@ -901,7 +936,7 @@ def _short_cells(data: bytes, count: int, names: Optional[list] = None) -> Optio
     return cells
 
 
-def _ascii_cells(data: bytes, pos: int, count: int, names: Optional[list] = None) -> Optional[list]:
+def _ascii_cells(data: bytes, pos: int, count: int, names: list | None = None) -> list | None:
     """PLAIN byte arrays (4-byte lengths) of ASCII text, each shorter than 255 bytes and without
     zero bytes, split with string methods only (None if they are not such): splitting at the
     zero bytes of the lengths leaves each length's low byte at the end of the cell before, and
@@ -927,7 +962,7 @@ def _ascii_cells(data: bytes, pos: int, count: int, names: Optional[list] = None
     return cells
 
 
-def glued_cells(data: bytes, pos: int, count: int) -> Optional[bytes]:
+def glued_cells(data: bytes, pos: int, count: int) -> bytes | None:
     """The ``count`` PLAIN byte arrays at ``data[pos:]`` glued together (``p(a)q(b,c)``) if each is
     ASCII text without control characters, shorter than 32 bytes, and has one ``)``, at its end;
     else None. Their lengths' bytes are then the only control characters (:func:`_lengths_apart`),

@@ -16,19 +16,41 @@ import math
 import operator
 import re
 import sys
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Iterable, Iterator, Optional
 
 from ..ast import Location
 from ..errors import Diagnostic, StreamError, UsageError, with_excerpt
+from ..syntax.ground_atoms import (
+    _NAME,
+    _RESERVED,
+    _TOKEN_BYTES,
+    AtomInterner,
+    GroundSyntaxError,
+    names_apart,
+    parse_full,
+    parse_ground_atom,
+    parse_ground_term,
+)
 from ..values import SURROGATE, format_atom, format_term
-from ..syntax.ground_atoms import (_NAME, _RESERVED, _TOKEN_BYTES, AtomInterner, GroundSyntaxError, names_apart,
-                                   parse_full, parse_ground_atom, parse_ground_term)
 from .model import Known, Record
 
-__all__ = ["read_text", "read_jsonl", "read_csv", "read_parquet", "read_dataframe",
-           "open_stream", "stream_format", "StreamChecker", "ORDER_COLUMNS", "STREAM_FORMATS", "MAX_LINE",
-           "stream_error", "text_lines", "COMPRESSED"]
+__all__ = [
+    "read_text",
+    "read_jsonl",
+    "read_csv",
+    "read_parquet",
+    "read_dataframe",
+    "open_stream",
+    "stream_format",
+    "StreamChecker",
+    "ORDER_COLUMNS",
+    "STREAM_FORMATS",
+    "MAX_LINE",
+    "stream_error",
+    "text_lines",
+    "COMPRESSED",
+]
 
 #: Arrival-order columns of tables, by priority: the first one present orders the rows
 #: of each time point.
@@ -39,8 +61,9 @@ _TIME = re.compile(r"\s*(\S*?)\s*:")
 _first = operator.itemgetter(0)
 
 
-def stream_error(source: str, line: int, column: int, message: str, text: Optional[str] = None,
-                 width: int = 1) -> StreamError:
+def stream_error(
+    source: str, line: int, column: int, message: str, text: str | None = None, width: int = 1
+) -> StreamError:
     """A StreamError at ``source:line:column`` (1-based), with a caret excerpt of ``text``."""
     diag = Diagnostic(message, Location(source, line, column, line, column + max(1, width)))
     if text is not None:
@@ -62,8 +85,7 @@ def _time_value(value, what: str = "time") -> int:
     return value
 
 
-def _parse_atom(text: str, source: str, line: int, interner: Optional[AtomInterner] = None,
-                column: int = 1) -> tuple:
+def _parse_atom(text: str, source: str, line: int, interner: AtomInterner | None = None, column: int = 1) -> tuple:
     try:
         return interner.atom(text) if interner is not None else parse_ground_atom(text)
     except GroundSyntaxError as e:
@@ -80,7 +102,7 @@ def _parse_atoms(texts: list, source: str, line: int, interner: AtomInterner) ->
         return tuple(_parse_atom(x, source, line, interner) for x in texts)
 
 
-def _known(interner: AtomInterner) -> Optional[Known]:
+def _known(interner: AtomInterner) -> Known | None:
     """What the interner learnt of the atoms it just split (for the checker and the driver)."""
     shape = interner.shape
     return Known(*shape) if shape is not None else None
@@ -90,7 +112,7 @@ def _known(interner: AtomInterner) -> Optional[Known]:
 MAX_LINE = 1 << 26
 
 
-def _read_lines(f, source: str, limit: Optional[int] = None) -> Iterator[str]:
+def _read_lines(f, source: str, limit: int | None = None) -> Iterator[str]:
     """Decoded lines of a binary (or text) file object, one ``readline`` at a time (pipes stay
     live). Invalid UTF-8, a line longer than ``limit`` bytes and a read error (a corrupt
     compressed file) raise a StreamError located at their line; a leading byte-order mark is dropped.
@@ -112,9 +134,10 @@ def _read_lines(f, source: str, limit: Optional[int] = None) -> Iterator[str]:
             try:
                 raw = raw.decode("utf-8")
             except UnicodeDecodeError as e:
-                column = len(raw[:e.start].decode("utf-8")) + 1
-                raise stream_error(source, number, column, f"invalid UTF-8 (byte 0x{raw[e.start]:02x}):"
-                                   " not a text stream") from None
+                column = len(raw[: e.start].decode("utf-8")) + 1
+                raise stream_error(
+                    source, number, column, f"invalid UTF-8 (byte 0x{raw[e.start]:02x}): not a text stream"
+                ) from None
         if number == 1 and raw.startswith("\ufeff"):
             raw = raw[1:]
         yield raw
@@ -131,13 +154,14 @@ def text_lines(lines_or_file, source: str) -> Iterable[str]:
 
 # ---------------------------------------------------------------- text and JSON Lines
 
+
 def _strip_comment(line: str) -> str:
     """Cut a ``%`` or ``#`` comment, but not inside a quoted string."""
     if "%" not in line and "#" not in line:
         return line
     for m in _COMMENT.finditer(line):
         if m.group() in "%#":
-            return line[:m.start()]
+            return line[: m.start()]
     return line
 
 
@@ -213,19 +237,24 @@ def _refuse_surrogates(texts: list, source: str, number: int) -> None:
     (located): it is no character, and neither clingo nor any writer can encode it."""
     for text in texts:
         if isinstance(text, str) and SURROGATE.search(text):
-            raise stream_error(source, number, 1, f"atom {ascii(text)}: a lone surrogate (\\ud800-\\udfff) "
-                               "is no character")
+            raise stream_error(
+                source, number, 1, f"atom {ascii(text)}: a lone surrogate (\\ud800-\\udfff) is no character"
+            )
 
 
 # ---------------------------------------------------------------- tables
 
+
 def _missing(value) -> bool:
     """An empty atom cell (None, NaN or blank): the row is a heartbeat."""
-    return value is None or (isinstance(value, float) and math.isnan(value)) \
+    return (
+        value is None
+        or (isinstance(value, float) and math.isnan(value))
         or (isinstance(value, str) and not value.strip())
+    )
 
 
-def _check_columns(columns, source: str, args: bool = False) -> Optional[str]:
+def _check_columns(columns, source: str, args: bool = False) -> str | None:
     """Refuse tables without ``t`` and ``atom`` (with ``args``, a ``predicate`` column may stand
     for ``atom``: :func:`_atom_columns`); return the order column, if any."""
     for name in ("t", "atom"):
@@ -267,11 +296,11 @@ class _Grouper:
     point collected so far is yielded (if it has atoms) before the error is raised.
     """
 
-    def __init__(self, order: Optional[str], interner: AtomInterner):
+    def __init__(self, order: str | None, interner: AtomInterner):
         self.order, self.interner = order, interner
         self.t, self.where, self.atoms, self.keys = None, ("", 0), [], []
-        self.ranged: Optional[range] = None  # the keys of the time point, while they are one run (keys empty)
-        self.shape: Optional[tuple] = _NO_ATOMS  # (pairs, distinct) of the time point's atoms; None: unknown
+        self.ranged: range | None = None  # the keys of the time point, while they are one run (keys empty)
+        self.shape: tuple | None = _NO_ATOMS  # (pairs, distinct) of the time point's atoms; None: unknown
         self.last: tuple = ()  # the atoms of the record flushed last
 
     def _flush(self) -> Record:
@@ -281,7 +310,7 @@ class _Grouper:
         known = Known(self.shape[0], bool(self.shape[1])) if self.shape is not None and atoms else None
         atoms = tuple(atoms)
         if atoms == self.last:  # a time point that repeats the one before: the same tuple again,
-            atoms = self.last   # which the checker and the driver do not look at again
+            atoms = self.last  # which the checker and the driver do not look at again
         self.last = atoms
         return Record(self.t, atoms, *self.where, known)
 
@@ -305,7 +334,7 @@ class _Grouper:
             self.keys, self.ranged = list(self.ranged), None
         self.keys.extend(keys)
 
-    def _learn(self, shape: Optional[tuple], first: bool) -> None:
+    def _learn(self, shape: tuple | None, first: bool) -> None:
         """Atoms of a chunk whose shape (covering pairs, distinct) is ``shape`` joined the time
         point (``first``: as its first atoms): pairs add up, distinct (True) holds for one chunk
         only; a distinct that is some other true object (the page the atoms came from, all of
@@ -356,8 +385,15 @@ class _Grouper:
         converted, bad = self._convert(lookup)
         converted.append(None)  # code -1, an empty cell, takes the last one
         bad_rows = np.flatnonzero(np.isin(codes, bad)) if bad else ()
-        yield from self._accept(source, first_line, t, keys, list(map(converted.__getitem__, codes.tolist())),
-                                bad_rows, lambda i: lookup[codes[i]] if codes[i] >= 0 else None)
+        yield from self._accept(
+            source,
+            first_line,
+            t,
+            keys,
+            list(map(converted.__getitem__, codes.tolist())),
+            bad_rows,
+            lambda i: lookup[codes[i]] if codes[i] >= 0 else None,
+        )
 
     def texts(self, source, first_line, t, texts: list, keys) -> Iterator[Record]:
         """Like :meth:`chunk`, for the atom cells ``texts`` themselves (strings or None): each
@@ -367,7 +403,7 @@ class _Grouper:
         if not _integers(t, keys):
             yield from self._rows(source, first_line, t, keys, texts)
             return
-        sample = texts[::len(texts) // 1024 + 1]  # spread over the chunk: atoms recur across time points
+        sample = texts[:: len(texts) // 1024 + 1]  # spread over the chunk: atoms recur across time points
         if len(set(sample)) * 4 > len(sample) * 3:  # mostly distinct texts: numbering them costs more than it saves
             atoms, bad = self._convert(texts)
             bad_rows = np.asarray(bad, dtype=np.int64)
@@ -393,8 +429,9 @@ class _Grouper:
         for i, (time, cell, key) in enumerate(zip(t.tolist(), cells, key_list)):
             yield from self.row(source, first_line + i, time, cell, key)
 
-    def _accept(self, source, first_line, t, keys, atoms: list, bad_rows, cell,
-                shape: Optional[tuple] = None) -> Iterator[Record]:
+    def _accept(
+        self, source, first_line, t, keys, atoms: list, bad_rows, cell, shape: tuple | None = None
+    ) -> Iterator[Record]:
         """Group rows whose atoms are ``atoms`` (None: an empty cell) into records, up to the first
         bad row (a bad time or key, or a row of ``bad_rows``), which row() then reports with its
         cell ``cell(i)``. ``shape``: that of ``atoms`` (covering pairs, distinct), if known."""
@@ -411,15 +448,34 @@ class _Grouper:
             if len(found):
                 stop = min(stop, int(found[0]))
         if stop:
-            cuts = [0, *(np.flatnonzero(t[1:stop] != t[:stop - 1]) + 1).tolist(), stop]
-            yield from self._runs(source, first_line, cuts, t[:stop].tolist(),
-                                  keys[:stop].tolist() if keys is not None else None, atoms, stop, shape)
+            cuts = [0, *(np.flatnonzero(t[1:stop] != t[: stop - 1]) + 1).tolist(), stop]
+            yield from self._runs(
+                source,
+                first_line,
+                cuts,
+                t[:stop].tolist(),
+                keys[:stop].tolist() if keys is not None else None,
+                atoms,
+                stop,
+                shape,
+            )
         if stop < n:
-            yield from self.row(source, first_line + stop, t[stop].item(), cell(stop),
-                                None if keys is None else keys[stop].item())
+            yield from self.row(
+                source, first_line + stop, t[stop].item(), cell(stop), None if keys is None else keys[stop].item()
+            )
 
-    def _runs(self, source, first_line, cuts: list, values: list, key_list, atoms: list, stop: int,
-              shape: Optional[tuple], heartbeats: bool = True) -> Iterator[Record]:
+    def _runs(
+        self,
+        source,
+        first_line,
+        cuts: list,
+        values: list,
+        key_list,
+        atoms: list,
+        stop: int,
+        shape: tuple | None,
+        heartbeats: bool = True,
+    ) -> Iterator[Record]:
         """Add rows ``0 .. stop - 1`` (times ``values``, keys ``key_list``, atoms ``atoms``, None for a
         heartbeat, if ``heartbeats``) to the time points, which start at the rows of ``cuts`` (ending
         with ``stop``)."""
@@ -442,8 +498,18 @@ class _Grouper:
             if len(self.atoms) > before:
                 self._learn(shape, not before)
 
-    def lists(self, source, first_line, t: list, keys: Optional[list], atoms: list, shape: Optional[tuple],
-              nulls: bool = True, empty: bool = True, bad: bool = True) -> Iterator[Record]:
+    def lists(
+        self,
+        source,
+        first_line,
+        t: list,
+        keys: list | None,
+        atoms: list,
+        shape: tuple | None,
+        nulls: bool = True,
+        empty: bool = True,
+        bad: bool = True,
+    ) -> Iterator[Record]:
         """Like :meth:`chunk`, for plain lists (the pyarrow-free Parquet reader): ``t`` and ``keys``
         hold integers or None (only if ``nulls``; ``keys`` may be a ``range``), ``atoms`` atoms, None
         (an empty cell; only if ``empty``) or :class:`_Bad` cells (only if ``bad``); ``shape`` is
@@ -469,8 +535,9 @@ class _Grouper:
                 cuts.append(a)
             yield from self._runs(source, first_line, cuts, t, keys, atoms, stop, shape, empty)
         if stop < n:
-            yield from self._cell_row(source, first_line + stop, t[stop], atoms[stop],
-                                      None if keys is None else keys[stop])
+            yield from self._cell_row(
+                source, first_line + stop, t[stop], atoms[stop], None if keys is None else keys[stop]
+            )
 
     def _cell_row(self, source, line, t, atom, key) -> Iterator[Record]:
         """:meth:`row` for a cell of :meth:`lists`; a :class:`_Bad` cell with an ``error`` raises it."""
@@ -485,7 +552,7 @@ class _Grouper:
             out, cells = [], self.interner.cells
             try:
                 for i in range(0, len(texts), 4096):  # all of one shape: split a piece at once
-                    found = cells(texts[i:i + 4096])
+                    found = cells(texts[i : i + 4096])
                     if found is None:
                         break
                     out += found
@@ -512,7 +579,7 @@ def _integers(t, keys) -> bool:
     return t.dtype.kind in "iu" and (keys is None or keys.dtype.kind in "iu")
 
 
-def _table_records(rows: Iterable[tuple], order: Optional[str]) -> Iterator[Record]:
+def _table_records(rows: Iterable[tuple], order: str | None) -> Iterator[Record]:
     """Group rows ``(source, line, t, atom text, order key)`` into one Record per time point
     (see :class:`_Grouper`)."""
     grouper = _Grouper(order, AtomInterner())
@@ -525,7 +592,7 @@ def _table_records(rows: Iterable[tuple], order: Optional[str]) -> Iterator[Reco
     yield from grouper.close()
 
 
-def read_csv(path_or_file, source: Optional[str] = None) -> Iterator[Record]:
+def read_csv(path_or_file, source: str | None = None) -> Iterator[Record]:
     """Read a CSV file with a header and columns ``t``, ``atom`` (and maybe ``c``/``order``/``seq``).
 
     Streamed row by row: rows must come in non-decreasing t; an order column sorts the
@@ -566,7 +633,7 @@ def _read_csv(f, source: str) -> Iterator[Record]:
     yield from _table_records(rows(), order)
 
 
-def read_parquet(path, source: Optional[str] = None, batch_size: int = 65536) -> Iterator[Record]:
+def read_parquet(path, source: str | None = None, batch_size: int = 65536) -> Iterator[Record]:
     """Read a Parquet file or a (hive-partitioned) Parquet directory in batches.
 
     Memory stays bounded by one batch plus one time point. A directory is read fragment
@@ -615,8 +682,9 @@ def _read_parquet_arrow(path, where: str, batch_size: int) -> Iterator[Record]:
     yield from grouper.close()
 
 
-def _arrow_batches(grouper: _Grouper, batches, order: Optional[str], name: str, atom_columns: list,
-                   skip: int = 0) -> Iterator[Record]:
+def _arrow_batches(
+    grouper: _Grouper, batches, order: str | None, name: str, atom_columns: list, skip: int = 0
+) -> Iterator[Record]:
     """The rows of one file's pyarrow batches (from row ``skip`` + 1 on) into ``grouper``, their atoms
     from ``atom_columns`` (:func:`_atom_columns`). A batch that does not decode is reported at its
     first row, or at row ``skip`` + 1 if that is later."""
@@ -648,13 +716,14 @@ def _arrow_batches(grouper: _Grouper, batches, order: Optional[str], name: str, 
         number += batch.num_rows
 
 
-def _invalid_utf8_row(column) -> Optional[int]:
+def _invalid_utf8_row(column) -> int | None:
     """The index of the first cell of a string column that is not valid UTF-8 (pyarrow reads such
     bytes from a Parquet file, and fails only when it makes Python strings of them), else None."""
     import pyarrow as pa
 
-    if not (pa.types.is_string(column.type) or pa.types.is_large_string(column.type)
-            or pa.types.is_dictionary(column.type)):
+    if not (
+        pa.types.is_string(column.type) or pa.types.is_large_string(column.type) or pa.types.is_dictionary(column.type)
+    ):
         return None
     try:
         column.validate(full=True)
@@ -676,7 +745,7 @@ class _Bad:
 
     __slots__ = ("text", "error")
 
-    def __init__(self, text: str, error: Optional[str] = None):
+    def __init__(self, text: str, error: str | None = None):
         self.text, self.error = text, error
 
 
@@ -687,7 +756,7 @@ def _cell_text(cell):
     return format_atom(cell)
 
 
-def _pages_plan(path, where: str) -> Optional[tuple]:
+def _pages_plan(path, where: str) -> tuple | None:
     """(order column, [(file name, ParquetFile, partition keys)] in time order) if every file is one
     :mod:`parquet_pages` reads and has the columns (of the types) the stream needs; else None (the
     pyarrow path then reads the stream, and reports what is wrong)."""
@@ -716,8 +785,13 @@ def _pages_plan(path, where: str) -> Optional[tuple]:
                     if kind == "argument":
                         kind = "string" if pf.columns[column].kind == "string" else "int"
                     pf.check(column, kind)
-                elif not (type(keys[column]) is str and kind != "int"
-                          or type(keys[column]) is int and kind != "string" and -1 << 63 <= keys[column] < 1 << 63):
+                elif not (
+                    type(keys[column]) is str
+                    and kind != "int"
+                    or type(keys[column]) is int
+                    and kind != "string"
+                    and -1 << 63 <= keys[column] < 1 << 63
+                ):
                     return None
         starts = [keys["t"] if "t" in keys else pf.min_of("t") for _, pf, keys in files]
     except Unsupported:
@@ -737,8 +811,9 @@ def _column_kind(column: str) -> str:
 _PAGES_BATCH = 8192
 
 
-def _pages_file(grouper: _Grouper, pf, name: str, keys: dict, columns: list, atom_columns: list,
-                batch_size: int) -> Iterator[Record]:
+def _pages_file(
+    grouper: _Grouper, pf, name: str, keys: dict, columns: list, atom_columns: list, batch_size: int
+) -> Iterator[Record]:
     """The rows of one file read by :mod:`parquet_pages` into ``grouper``; from a page that does
     not decode on, pyarrow reads the file (and reports what is wrong with it)."""
     from .parquet_pages import Corrupt
@@ -750,11 +825,16 @@ def _pages_file(grouper: _Grouper, pf, name: str, keys: dict, columns: list, ato
         convert, glued = {"atom": atoms.convert}, {"atom": atoms.glued}
     else:
         args = _ArgCells()
-        convert = {c: args.predicates if c == PREDICATE else args.terms
-                   for c in atom_columns if c in wanted and pf.columns[c].kind == "string"}
-        constants = {c: (args.predicates if c == PREDICATE else args.terms)([keys[c]])[0]
-                     if type(keys[c]) is str else keys[c]
-                     for c in atom_columns if c in keys}
+        convert = {
+            c: args.predicates if c == PREDICATE else args.terms
+            for c in atom_columns
+            if c in wanted and pf.columns[c].kind == "string"
+        }
+        constants = {
+            c: (args.predicates if c == PREDICATE else args.terms)([keys[c]])[0] if type(keys[c]) is str else keys[c]
+            for c in atom_columns
+            if c in keys
+        }
     batches = pf.batches(wanted, convert, min(batch_size, _PAGES_BATCH), glued, "atom", (grouper.order,))
     number = 1
     while True:
@@ -766,24 +846,35 @@ def _pages_file(grouper: _Grouper, pf, name: str, keys: dict, columns: list, ato
             return
         cells, nulls = dict(zip(wanted, batch)), dict(zip(wanted, nulls))
         n = len(batch[0])
-        t, key_list = (None if c is None else cells[c] if c in cells else [keys[c]] * n
-                       for c in ("t", grouper.order))
+        t, key_list = (None if c is None else cells[c] if c in cells else [keys[c]] * n for c in ("t", grouper.order))
         time_nulls = nulls.get("t", False) or nulls.get(grouper.order, False)
         if atom_columns == ["atom"]:
             page = pages[wanted.index("atom")] if "atom" in cells else None
             distinct = page if page is not None and page is atoms.distinct else False
-            yield from grouper.lists(name, number, t, key_list, cells["atom"], (atoms.pairs, distinct),
-                                     time_nulls, nulls["atom"] or atoms.empty, atoms.bad)
+            yield from grouper.lists(
+                name,
+                number,
+                t,
+                key_list,
+                cells["atom"],
+                (atoms.pairs, distinct),
+                time_nulls,
+                nulls["atom"] or atoms.empty,
+                atoms.bad,
+            )
         else:
             plain = not args.bad and not any(nulls.get(c, False) for c in atom_columns)
-            found, pairs = _args_atoms([cells[c] if c in cells else [constants[c]] * n for c in atom_columns],
-                                       plain and None not in constants.values())
+            found, pairs = _args_atoms(
+                [cells[c] if c in cells else [constants[c]] * n for c in atom_columns],
+                plain and None not in constants.values(),
+            )
             yield from grouper.lists(name, number, t, key_list, found, (pairs, False), time_nulls, not plain, not plain)
         number += n
     pq_file = _open_parquet(pf.path, name)
     batches = pq_file.iter_batches(batch_size=batch_size, columns=wanted, use_threads=False)
-    yield from _arrow_batches(grouper, _with_keys(batches, keys, columns), grouper.order, name, atom_columns,
-                              number - 1)
+    yield from _arrow_batches(
+        grouper, _with_keys(batches, keys, columns), grouper.order, name, atom_columns, number - 1
+    )
 
 
 class _AtomCells:
@@ -795,7 +886,7 @@ class _AtomCells:
         self.grouper, self.pairs, self.bad, self.empty = grouper, frozenset(), False, False
         self.distinct = None  # the page converted last if its atoms all differ
 
-    def glued(self, raw: bytes, count: int) -> Optional[tuple]:
+    def glued(self, raw: bytes, count: int) -> tuple | None:
         """The atoms of ``count`` cells glued together as ``raw`` if :meth:`AtomInterner.glued`
         splits them (each one atom with constant arguments, all of one arity), else None."""
         interner = self.grouper.interner
@@ -809,7 +900,7 @@ class _AtomCells:
         return found
 
     def convert(self, texts: list, names: bool = False) -> list:
-        sample = texts[::len(texts) // 1024 + 1]
+        sample = texts[:: len(texts) // 1024 + 1]
         if len(set(sample)) * 4 > len(sample) * 3:  # mostly distinct (a dictionary is): convert them all
             atoms = self._split(texts)
             if atoms is not None:
@@ -825,12 +916,12 @@ class _AtomCells:
             atoms[i] = _Bad(texts[i])
         return self._learn(atoms, bool(bad))
 
-    def _split(self, texts: list) -> Optional[list]:
+    def _split(self, texts: list) -> list | None:
         """The atoms of ``texts`` if :meth:`AtomInterner.cells` splits them (4,096 at a time), which
         also finds their pairs; else None."""
         interner, out, pairs = self.grouper.interner, [], set()
         for i in range(0, len(texts), 4096):
-            found = interner.cells(texts[i:i + 4096])
+            found = interner.cells(texts[i : i + 4096])
             if found is None:
                 return None
             out += found
@@ -849,7 +940,6 @@ class _AtomCells:
         if not pairs.issubset(self.pairs):
             self.pairs = self.pairs | pairs
         return atoms
-
 
 
 def _pairs(atoms) -> set:
@@ -893,7 +983,7 @@ def _predicate(value):
     return atom[0] if len(atom) == 1 else _Bad(value, "a predicate cell holds an atom, not a name")
 
 
-_PLAIN_STRING = re.compile(r'"[^"\\\n]*"')   # a string without escapes: the term is its text
+_PLAIN_STRING = re.compile(r'"[^"\\\n]*"')  # a string without escapes: the term is its text
 _INTEGER = re.compile(r"-?[0-9]+")
 _ends_in_parenthesis = operator.methodcaller("endswith", ")")
 
@@ -938,7 +1028,7 @@ class _ArgCells:
         return list(map(distinct.__getitem__, values))
 
 
-def _uniform_terms(values: list) -> Optional[list]:
+def _uniform_terms(values: list) -> list | None:
     """The terms of argument cells all of one kind, found at once (None if they are not): all strings
     without escapes (their texts), all integers, or all function terms of one shape with constant or
     integer arguments (split like atoms, which they look like: :meth:`AtomInterner.cells`)."""
@@ -984,8 +1074,9 @@ def _args_atom(predicate, *args):
     return _Bad(text, f"atom '{text}': {first.error}")
 
 
-def _args_batch(grouper: _Grouper, batch, order: Optional[str], name: str, number: int,
-                atom_columns: list) -> Iterator[Record]:
+def _args_batch(
+    grouper: _Grouper, batch, order: str | None, name: str, number: int, atom_columns: list
+) -> Iterator[Record]:
     """A pyarrow batch of the predicate-and-arguments layout into ``grouper``."""
     import pyarrow as pa
 
@@ -1000,12 +1091,19 @@ def _args_batch(grouper: _Grouper, batch, order: Optional[str], name: str, numbe
         columns.append(values)
     plain = not cells.bad and not any(batch.column(c).null_count for c in atom_columns)
     atoms, pairs = _args_atoms(columns, plain)
-    yield from grouper.lists(name, number, batch.column("t").to_pylist(),
-                             batch.column(order).to_pylist() if order else None, atoms, (pairs, False))
+    yield from grouper.lists(
+        name,
+        number,
+        batch.column("t").to_pylist(),
+        batch.column(order).to_pylist() if order else None,
+        atoms,
+        (pairs, False),
+    )
 
 
-def _parquet_batch(grouper: _Grouper, batch, order: Optional[str], name: str, number: int,
-                   atom_columns: Optional[list] = None) -> Iterator[Record]:
+def _parquet_batch(
+    grouper: _Grouper, batch, order: str | None, name: str, number: int, atom_columns: list | None = None
+) -> Iterator[Record]:
     """A pyarrow batch of the atom layout into ``grouper`` (``atom_columns`` is always ``["atom"]``
     here: the parameter keeps :func:`_args_batch`'s signature, as :func:`_arrow_batches` picks either)."""
     import numpy as np
@@ -1022,8 +1120,7 @@ def _parquet_batch(grouper: _Grouper, batch, order: Optional[str], name: str, nu
     if not pa.types.is_dictionary(atom.type):
         atoms = _glued(atom, grouper.interner) if not atom.null_count else None
         if atoms is not None:
-            yield from grouper.parsed(name, number, t, keys, atoms, grouper.interner.shape,
-                                      lambda i: atom[i].as_py())
+            yield from grouper.parsed(name, number, t, keys, atoms, grouper.interner.shape, lambda i: atom[i].as_py())
         else:
             yield from grouper.texts(name, number, t, atom.to_pylist(), keys)
         return
@@ -1045,7 +1142,7 @@ def _parquet_batch(grouper: _Grouper, batch, order: Optional[str], name: str, nu
     yield from grouper.chunk(name, number, t, codes.reshape(-1), keys, texts)
 
 
-def _glued(column, interner: AtomInterner) -> Optional[list]:
+def _glued(column, interner: AtomInterner) -> list | None:
     """The atoms of a string column without nulls read straight from its buffer (no string object
     per cell, no joining) when every cell is one atom with constant arguments, all of one arity
     (:meth:`AtomInterner.glued`; the interner's shape is then theirs), else None."""
@@ -1110,7 +1207,7 @@ def _partition_keys(relative: Path) -> dict:
     return keys
 
 
-def _min_t(pf, keys: dict) -> Optional[int]:
+def _min_t(pf, keys: dict) -> int | None:
     """The smallest t of a file from its partition key or row-group statistics, if known."""
     if "t" in keys:
         return keys["t"]
@@ -1131,8 +1228,9 @@ def _parquet_directory(path, where: str, batch_size: int) -> tuple:
     root = Path(path)
     files = _parquet_files(root)
     if not files:
-        raise UsageError.at(None, f"stream directory '{where}' holds no Parquet files (a directory is read"
-                                  " as a Parquet dataset)")
+        raise UsageError.at(
+            None, f"stream directory '{where}' holds no Parquet files (a directory is read as a Parquet dataset)"
+        )
     opened = [(str(p), _open_parquet(p, str(p)), _partition_keys(p.relative_to(root))) for p in files]
     names = list(opened[0][1].schema_arrow.names) + list(opened[0][2]) if opened else []
     order = _check_columns(names, where, args=True)
@@ -1141,13 +1239,31 @@ def _parquet_directory(path, where: str, batch_size: int) -> tuple:
     for name, pf, keys in opened:
         found = _atom_columns(list(pf.schema_arrow.names) + list(keys))
         if found != atom_columns:
-            raise stream_error(name, 1, 1, f"atom columns {', '.join(found)}, not {', '.join(atom_columns)}"
-                                           " as in the first file (mixed schemas?)")
+            raise stream_error(
+                name,
+                1,
+                1,
+                f"atom columns {', '.join(found)}, not {', '.join(atom_columns)} as in the first file (mixed schemas?)",
+            )
         _parquet_types(pf.schema_arrow, columns, keys, name)
     opened = _in_time_order(opened, [_min_t(pf, keys) for _, pf, keys in opened])
-    return order, atom_columns, [(name, _with_keys(pf.iter_batches(batch_size=batch_size, use_threads=False,
-                                                    columns=[c for c in columns if c not in keys]), keys, columns))
-                   for name, pf, keys in opened]
+    return (
+        order,
+        atom_columns,
+        [
+            (
+                name,
+                _with_keys(
+                    pf.iter_batches(
+                        batch_size=batch_size, use_threads=False, columns=[c for c in columns if c not in keys]
+                    ),
+                    keys,
+                    columns,
+                ),
+            )
+            for name, pf, keys in opened
+        ],
+    )
 
 
 def _in_time_order(files: list, starts: list) -> list:
@@ -1160,8 +1276,9 @@ def _in_time_order(files: list, starts: list) -> list:
 def _parquet_files(root: Path) -> list:
     """The files of a Parquet directory, in path order, without those whose names (or whose
     directories' names) start with ``.`` or ``_``."""
-    return sorted(p for p in root.rglob("*") if p.is_file()
-                  and not any(part[0] in "._" for part in p.relative_to(root).parts))
+    return sorted(
+        p for p in root.rglob("*") if p.is_file() and not any(part[0] in "._" for part in p.relative_to(root).parts)
+    )
 
 
 def _with_keys(batches, keys: dict, columns: list):
@@ -1172,8 +1289,9 @@ def _with_keys(batches, keys: dict, columns: list):
     for batch in batches:
         for column in wanted:
             value = keys[column]
-            batch = batch.append_column(column, pa.array([value] * batch.num_rows,
-                                                         pa.string() if type(value) is str else pa.int64()))
+            batch = batch.append_column(
+                column, pa.array([value] * batch.num_rows, pa.string() if type(value) is str else pa.int64())
+            )
         yield batch
 
 
@@ -1267,7 +1385,7 @@ def stream_format(path: Path) -> str:
     return _SUFFIXES.get(suffixes[-1], "") if suffixes else ""
 
 
-def open_stream(path_or_dash, source: Optional[str] = None, fmt: Optional[str] = None) -> Iterator[Record]:
+def open_stream(path_or_dash, source: str | None = None, fmt: str | None = None) -> Iterator[Record]:
     """Open a stream: ``-`` is stdin, a directory is Parquet, a file goes by its suffix.
 
     ``fmt`` (``--stream-format``: text, jsonl or csv) is the format of stdin and of files
@@ -1290,6 +1408,7 @@ def open_stream(path_or_dash, source: Optional[str] = None, fmt: Optional[str] =
 
 # ---------------------------------------------------------------- checks against the program
 
+
 class StreamChecker:
     """Checks stream atoms against the program: extensional predicates, consistent arities.
 
@@ -1301,7 +1420,7 @@ class StreamChecker:
         self.intensional = set(intensional)
         self.known = {name: (arity, "the program") for name, arity in signatures.items()}
         self.passed: set = set()  # (name, len(atom)) pairs that passed: a record of only those passes at once
-        self.last: tuple = ()     # the atoms of the last record that passed (a reader may repeat them)
+        self.last: tuple = ()  # the atoms of the last record that passed (a reader may repeat them)
 
     def check(self, record: Record) -> Record:
         """Return ``record`` unchanged, or raise a StreamError located at its line."""
@@ -1322,20 +1441,24 @@ class StreamChecker:
             known = self.known.get(name)
             if name in self.intensional:
                 shown = known[0] if known else arity
-                raise stream_error(record.source, record.line, 1,
-                                   f"intensional predicate '{name}/{shown}' in the stream")
+                raise stream_error(
+                    record.source, record.line, 1, f"intensional predicate '{name}/{shown}' in the stream"
+                )
             if known is None:
                 self.known[name] = (arity, f"{record.source}:{record.line}")
             elif known[0] != arity:
-                raise stream_error(record.source, record.line, 1,
-                                   f"predicate '{name}' with arity {arity} in '{format_atom(atom)}',"
-                                   f" but arity {known[0]} in {known[1]}")
+                raise stream_error(
+                    record.source,
+                    record.line,
+                    1,
+                    f"predicate '{name}' with arity {arity} in '{format_atom(atom)}',"
+                    f" but arity {known[0]} in {known[1]}",
+                )
             self.passed.add((name, len(atom)))
         self.last = atoms
         return record
 
-    def records(self, records: Iterable[Record], start: int = 0,
-                until: Optional[int] = None) -> Iterator[Record]:
+    def records(self, records: Iterable[Record], start: int = 0, until: int | None = None) -> Iterator[Record]:
         """The records, checked, up to time ``until``; raises StreamError at the first one that
         fails :meth:`check` or goes back in time (from ``start``)."""
         cur = start

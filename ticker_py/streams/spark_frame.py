@@ -8,7 +8,7 @@ lives with the other readers (:mod:`ticker_py.spark` re-exports it).
 
 from __future__ import annotations
 
-from typing import Iterator, Optional
+from collections.abc import Iterator
 
 from .model import Record
 from .readers import _check_columns, _table_records
@@ -16,14 +16,13 @@ from .readers import _check_columns, _table_records
 __all__ = ["read_spark_dataframe", "order_column"]
 
 
-def order_column(columns, source: str) -> Optional[str]:
+def order_column(columns, source: str) -> str | None:
     """The order column of a table with columns ``t`` and ``atom`` (``c``, ``order`` or ``seq``,
     the first present), or None; a table without ``t`` or ``atom`` raises StreamError."""
     return _check_columns(list(columns), source)
 
 
-def read_spark_dataframe(sdf, source: str = "<Spark DataFrame>",
-                         partitions: Optional[int] = None) -> Iterator[Record]:
+def read_spark_dataframe(sdf, source: str = "<Spark DataFrame>", partitions: int | None = None) -> Iterator[Record]:
     """Lazily read a Spark DataFrame with columns ``t`` and ``atom`` as Records in time order.
 
     Like :func:`~ticker_py.streams.read_dataframe`: with an order column (``c``, ``order`` or

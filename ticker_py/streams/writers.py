@@ -11,18 +11,31 @@ import csv
 import io
 import re
 from bisect import bisect_left
+from collections.abc import Iterable
 from itertools import filterfalse
 from json.encoder import encode_basestring_ascii
 from operator import itemgetter
 from types import GeneratorType
-from typing import Iterable, Optional, TextIO
+from typing import TextIO
 
-from ..values import format_atom
 from ..errors import UsageError
+from ..values import format_atom
 from .model import Model, Result
 
-__all__ = ["AtomTexts", "printed_models", "result_rows", "Writer", "JsonlWriter", "TextWriter", "CsvWriter",
-           "ChangesWriter", "NoneWriter", "make_writer", "results_to_dataframe", "FORMATS"]
+__all__ = [
+    "AtomTexts",
+    "printed_models",
+    "result_rows",
+    "Writer",
+    "JsonlWriter",
+    "TextWriter",
+    "CsvWriter",
+    "ChangesWriter",
+    "NoneWriter",
+    "make_writer",
+    "results_to_dataframe",
+    "FORMATS",
+]
 
 
 _ESCAPED = re.compile(r'[\x00-\x1f"\\]')
@@ -144,7 +157,7 @@ def _csv_field(text: str) -> str:
     return out.getvalue()[:-1]
 
 
-def printed_models(result: Result, show_at: bool = False, texts: Optional[AtomTexts] = None) -> list:
+def printed_models(result: Result, show_at: bool = False, texts: AtomTexts | None = None) -> list:
     """The answer streams of ``result`` as printed: ``[(atoms, pinned), ...]``.
 
     ``atoms`` is the sorted list of printed atoms at t, ``pinned`` the ``"a(y) at 5"``
@@ -152,8 +165,7 @@ def printed_models(result: Result, show_at: bool = False, texts: Optional[AtomTe
     ``texts`` (an :class:`AtomTexts`) reuses printed atoms across calls.
     """
     texts = texts or AtomTexts()
-    models = [(tuple(texts.sorted(m.atoms)), tuple(texts.pinned(m.pinned)) if show_at else ())
-              for m in result.models]
+    models = [(tuple(texts.sorted(m.atoms)), tuple(texts.pinned(m.pinned)) if show_at else ()) for m in result.models]
     return models if len(models) < 2 else sorted(set(models))
 
 
@@ -183,9 +195,9 @@ class Writer:
         self.out = out
         self.show_at = show_at
         self.texts = AtomTexts()
-        self.whole = Model(frozenset())   # the single answer stream, rebuilt from changes
+        self.whole = Model(frozenset())  # the single answer stream, rebuilt from changes
         #: while changes arrive: (its atoms, its pins, its sorted printed atoms or None), updated in place
-        self._now: Optional[tuple] = None
+        self._now: tuple | None = None
         #: while those sorted texts are kept: atom -> text of the answer's atoms, and of atoms that
         #: left it lately (at most ``texts.limit`` and one tick's worth: they may come back)
         self._shown: dict = {}
@@ -260,7 +272,7 @@ class Writer:
         self._sorted_changed(texts, edits)
         return tuple(texts)
 
-    def _sorted_changed(self, texts: list, edits: Optional[list]) -> None:
+    def _sorted_changed(self, texts: list, edits: list | None) -> None:
         """Called when :meth:`_sorted_from_changes` changed the sorted texts to ``texts``: by
         ``edits`` (:func:`_edits`), or afresh (None)."""
 
@@ -281,7 +293,7 @@ class Writer:
             yield line
             yield "\n"
 
-    def close(self, summary: Optional[dict] = None) -> None:
+    def close(self, summary: dict | None = None) -> None:
         """End the output (the ``none`` format prints the summary here)."""
         self.out.flush()
 
@@ -294,7 +306,7 @@ class Writer:
         return self.texts.json_list(texts)
 
 
-def _edits(texts: list, gone: list, new: list) -> Optional[list]:
+def _edits(texts: list, gone: list, new: list) -> list | None:
     """How the sorted list ``texts`` becomes itself without ``gone`` (which it holds) and with
     ``new``: ``(position, drop, text)`` sorted, each position found by bisection (few comparisons,
     unlike a sort); None if a text of ``gone`` is not there (two atoms print alike: cannot happen)."""
@@ -328,7 +340,7 @@ class JsonlWriter(Writer):
 
     #: while the answer stream comes as changes and some text needs escaping: the JSON strings of
     #: its sorted texts, in their order, edited as they are (no lookup of each at every tick)
-    _jsons: Optional[list] = None
+    _jsons: list | None = None
 
     def _sorted_changed(self, texts, edits):
         # no cache: each text is encoded as it comes; the list holds the answer's JSON strings
@@ -373,7 +385,7 @@ def _pieces(texts, sep: str) -> list:
         return [sep.join(texts)]
     out = [sep.join(texts[:PIECE])]
     for i in range(PIECE, len(texts), PIECE):
-        out += (sep, sep.join(texts[i:i + PIECE]))
+        out += (sep, sep.join(texts[i : i + PIECE]))
     return out
 
 
@@ -418,21 +430,23 @@ class ChangesWriter(Writer):
 
     def __init__(self, out, show_at=False):
         super().__init__(out, show_at)
-        self.state: Optional[list] = []   # the previous answer stream as printed (None: not printed yet)
+        self.state: list | None = []  # the previous answer stream as printed (None: not printed yet)
 
     def lines(self, result):
         if result.models is None:
             yield self._from_changes(result)
             return
-        state = self._state()          # before _models: it starts the base writer's state afresh
+        state = self._state()  # before _models: it starts the base writer's state afresh
         models = self._models(result)
         if len(models) > 1:
             raise UsageError.at(None, "--changes needs a single answer stream; use --models 1")
         current = list(models[0][0] + models[0][1]) if models else []
         before, now = set(state), set(current)
-        line = (f'{{"t": {result.t}, "c": {result.c}, '
-                f'"added": {self._json_list(a for a in current if a not in before)}, '
-                f'"removed": {self._json_list(a for a in state if a not in now)}')
+        line = (
+            f'{{"t": {result.t}, "c": {result.c}, '
+            f'"added": {self._json_list(a for a in current if a not in before)}, '
+            f'"removed": {self._json_list(a for a in state if a not in now)}'
+        )
         self.state = current
         yield line + (', "models": 0}' if not models else "}")
 
@@ -442,7 +456,8 @@ class ChangesWriter(Writer):
         if self.state is None:
             atoms, pins, _ = self._now
             self.state = sorted(map(self.texts.text.__getitem__, atoms)) + (
-                self.texts.pinned(pins) if self.show_at else [])
+                self.texts.pinned(pins) if self.show_at else []
+            )
         return self.state
 
     def _from_changes(self, result) -> str:
@@ -452,10 +467,12 @@ class ChangesWriter(Writer):
             added, removed = getattr(result.changes, "atoms", None) or (added, removed)
         self._apply(result.changes)
         self.texts.room(len(self._now[0]))
-        self._now = (*self._now[:2], None)   # its sorted texts are stale now
+        self._now = (*self._now[:2], None)  # its sorted texts are stale now
         self.state = None
-        return (f'{{"t": {result.t}, "c": {result.c}, "added": {self._json_list(self._printed(added))}, '
-                f'"removed": {self._json_list(self._printed(removed))}}}')
+        return (
+            f'{{"t": {result.t}, "c": {result.c}, "added": {self._json_list(self._printed(added))}, '
+            f'"removed": {self._json_list(self._printed(removed))}}}'
+        )
 
     def _printed(self, items) -> list:
         text = self.texts.text.__getitem__
@@ -471,18 +488,20 @@ class NoneWriter(Writer):
 
     def close(self, summary=None):
         s = summary or {}
-        self.out.write(f"time points: {s.get('time_points', 0)}, atoms: {s.get('atoms', 0)}, "
-                       f"evaluation: {s.get('seconds', 0.0):.3f} s\n")
+        self.out.write(
+            f"time points: {s.get('time_points', 0)}, atoms: {s.get('atoms', 0)}, "
+            f"evaluation: {s.get('seconds', 0.0):.3f} s\n"
+        )
         super().close(summary)
 
 
 #: ``--format`` names and their writers.
-FORMATS = {"jsonl": JsonlWriter, "text": TextWriter, "csv": CsvWriter,
-           "changes": ChangesWriter, "none": NoneWriter}
+FORMATS = {"jsonl": JsonlWriter, "text": TextWriter, "csv": CsvWriter, "changes": ChangesWriter, "none": NoneWriter}
 
 
-def make_writer(fmt: str, out: TextIO, show_at: bool = False, changes: bool = False,
-                formats: Optional[dict] = None) -> Writer:
+def make_writer(
+    fmt: str, out: TextIO, show_at: bool = False, changes: bool = False, formats: dict | None = None
+) -> Writer:
     """The writer for ``--format fmt``; ``changes`` (``--changes``) needs jsonl, changes or none;
     ``formats``: other writers for the same names (the factorized ones of
     :mod:`~ticker_py.streams.factor_writers`)."""

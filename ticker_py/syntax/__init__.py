@@ -21,31 +21,65 @@ from .ground_atoms import parse_ground_atom, split_atoms
 # lark (and its ``regex`` module) is imported only when the grammar parser is needed: for a
 # program the fast parser does not accept, and so for every syntax error
 
-__all__ = ["parse_program", "parse_file", "read_source", "parse_ground_atom", "split_atoms", "TERMINAL_NAMES",
-           "KEYWORDS"]
+__all__ = [
+    "parse_program",
+    "parse_file",
+    "read_source",
+    "parse_ground_atom",
+    "split_atoms",
+    "TERMINAL_NAMES",
+    "KEYWORDS",
+]
 
 KEYWORDS = frozenset({"not", "in", "at", "always"})
 
 TERMINAL_NAMES = {
-    "IF": "':-'", "DOT": "'.'", "DOTS": "'..'", "COMMA": "','", "LPAR": "'('", "RPAR": "')'",
-    "LBRACK": "'['", "RBRACK": "']'", "NOT": "'not'", "IN": "'in'", "ALWAYS": "'always'",
-    "AT": "'at'", "SEC": "'sec'", "MS": "'ms'", "MIN": "'min'", "HOUR": "'h'", "HASH": "'#'",
-    "CMP": "a comparison (=, !=, <, <=, >, >=)", "PLUS": "'+'", "MINUS": "'-'", "STAR": "'*'",
-    "SLASH": "'/'", "BACKSLASH": "'\\'", "INT": "a number", "NAME": "a name",
-    "VARIABLE": "a variable", "ANONYMOUS": "'_'", "STRING": "a string", "$END": "the end of the program",
-    "PREFIX": "'@prefix'", "PNAME_NS": "a prefix 'ex:'", "PNAME_LN": "a prefixed name", "IRIREF": "an IRI",
+    "IF": "':-'",
+    "DOT": "'.'",
+    "DOTS": "'..'",
+    "COMMA": "','",
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "LBRACK": "'['",
+    "RBRACK": "']'",
+    "NOT": "'not'",
+    "IN": "'in'",
+    "ALWAYS": "'always'",
+    "AT": "'at'",
+    "SEC": "'sec'",
+    "MS": "'ms'",
+    "MIN": "'min'",
+    "HOUR": "'h'",
+    "HASH": "'#'",
+    "CMP": "a comparison (=, !=, <, <=, >, >=)",
+    "PLUS": "'+'",
+    "MINUS": "'-'",
+    "STAR": "'*'",
+    "SLASH": "'/'",
+    "BACKSLASH": "'\\'",
+    "INT": "a number",
+    "NAME": "a name",
+    "VARIABLE": "a variable",
+    "ANONYMOUS": "'_'",
+    "STRING": "a string",
+    "$END": "the end of the program",
+    "PREFIX": "'@prefix'",
+    "PNAME_NS": "a prefix 'ex:'",
+    "PNAME_LN": "a prefixed name",
+    "IRIREF": "an IRI",
 }
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _parser():
     from lark import Lark
 
     grammar = (Path(__file__).with_name("lars.lark")).read_text()
     # cache=True: lark keeps the parse tables in a temporary file keyed by the grammar's hash
     # (start-up: about 4 ms instead of 60 ms to build them)
-    return Lark(grammar, parser="lalr", lexer="contextual", propagate_positions=True,
-                maybe_placeholders=False, cache=True)
+    return Lark(
+        grammar, parser="lalr", lexer="contextual", propagate_positions=True, maybe_placeholders=False, cache=True
+    )
 
 
 def _describe(expected) -> str:
@@ -90,7 +124,7 @@ def parse_program(text: str, file: str = "<string>") -> ast.Program:
     The fast parser (:mod:`.fast`) reads what it fully understands; everything else, and every
     error, goes through the lark grammar, which gives the same program and the located errors.
     """
-    with paused_gc():                       # a parse makes no cycles: collecting meanwhile only costs time
+    with paused_gc():  # a parse makes no cycles: collecting meanwhile only costs time
         return parse_fast(text, file) or parse_lark(text, file)
 
 
@@ -128,8 +162,12 @@ def _too_deep(text: str, file: str) -> ProgramError:
             deepest, where = depth, i
     line = text.count("\n", 0, where) + 1
     column = where - (text.rfind("\n", 0, where) + 1) + 1
-    return ProgramError(Diagnostic(f"term nested too deeply ({deepest} parentheses)",
-                                   ast.Location(file, line, column, line, column + 1)), source=text)
+    return ProgramError(
+        Diagnostic(
+            f"term nested too deeply ({deepest} parentheses)", ast.Location(file, line, column, line, column + 1)
+        ),
+        source=text,
+    )
 
 
 def read_source(path, what: str = "program file") -> str:
@@ -144,9 +182,9 @@ def read_source(path, what: str = "program file") -> str:
     try:
         text, bad, message = data.decode("utf-8"), -1, ""
     except UnicodeDecodeError as err:
-        text = data[:err.start].decode("utf-8")
+        text = data[: err.start].decode("utf-8")
         bad, message = len(text), f"not UTF-8 text (byte 0x{data[err.start]:02x})"
-    if "\0" in text:                                # the first problem is reported
+    if "\0" in text:  # the first problem is reported
         bad, message = text.index("\0"), "a binary file (a NUL byte), not program text"
     if bad < 0:
         return text
@@ -184,9 +222,14 @@ def _check_depth(tree, text: str, file: str) -> None:
             if depth > MAX_TERM_DEPTH:
                 m = node.meta
                 loc = ast.Location(file, m.line, m.column, m.end_line, m.end_column)
-                raise ProgramError(Diagnostic(f"term nested more than {MAX_TERM_DEPTH} levels deep", loc,
-                                              ("function terms, parentheses and operators each add a level",)),
-                                   source=text)
+                raise ProgramError(
+                    Diagnostic(
+                        f"term nested more than {MAX_TERM_DEPTH} levels deep",
+                        loc,
+                        ("function terms, parentheses and operators each add a level",),
+                    ),
+                    source=text,
+                )
         stack.extend((child, depth) for child in node.children if isinstance(child, Tree))
 
 

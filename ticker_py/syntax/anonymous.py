@@ -66,10 +66,19 @@ def name_anonymous(rule: ast.Rule) -> ast.Rule:
                 if where:
                     misplaced.append((v, where))
     if misplaced:
-        raise ProgramError([Diagnostic(f"anonymous variable '_' in {where}", v.location,
-                                       ("'_' stands for a fresh variable: it may appear in positive body atoms only",
-                                        "name the variable and bind it in a positive body atom"))
-                            for v, where in misplaced])
+        raise ProgramError(
+            [
+                Diagnostic(
+                    f"anonymous variable '_' in {where}",
+                    v.location,
+                    (
+                        "'_' stands for a fresh variable: it may appear in positive body atoms only",
+                        "name the variable and bind it in a positive body atom",
+                    ),
+                )
+                for v, where in misplaced
+            ]
+        )
     if not found:
         return rule
     used = ast.rule_variables(rule)
@@ -78,7 +87,10 @@ def name_anonymous(rule: ast.Rule) -> ast.Rule:
     for lit in rule.body:
         el = lit.element
         if not lit.is_comparison and not lit.negated:
-            el = replace(el, atom=replace(el.atom, args=tuple(_rename(a, fresh) for a in el.atom.args)),
-                         time=None if el.time is None else _rename(el.time, fresh))
+            el = replace(
+                el,
+                atom=replace(el.atom, args=tuple(_rename(a, fresh) for a in el.atom.args)),
+                time=None if el.time is None else _rename(el.time, fresh),
+            )
         body.append(replace(lit, element=el))
     return replace(rule, body=tuple(body))

@@ -19,7 +19,6 @@ from __future__ import annotations
 import gc
 import re
 from contextlib import contextmanager
-from typing import Optional
 
 from .. import ast
 from ..ast import ESCAPES
@@ -30,7 +29,8 @@ from .anonymous import ANONYMOUS, name_anonymous
 __all__ = ["parse_fast", "paused_gc"]
 
 #: white space and comments (possessive: never given back), then one token or the end of the text
-_PIECE = re.compile(r"""([ \t\r\n\f]*+(?:(?:%[^\n]*+|//[^\n]*+|/\*[\s\S]*?\*/)[ \t\r\n\f]*+)*+)(
+_PIECE = re.compile(
+    r"""([ \t\r\n\f]*+(?:(?:%[^\n]*+|//[^\n]*+|/\*[\s\S]*?\*/)[ \t\r\n\f]*+)*+)(
     [a-z][A-Za-z0-9_']*
   | _*[A-Z][A-Za-z0-9_']*
   | _(?![A-Za-z0-9_'])
@@ -38,7 +38,9 @@ _PIECE = re.compile(r"""([ \t\r\n\f]*+(?:(?:%[^\n]*+|//[^\n]*+|/\*[\s\S]*?\*/)[ 
   | "(?:\\.|[^"\\\n])*"
   | :-|\.\.|!=|<=|>=|==|[.,()\[\]=<>+\-*/\\\#]
   | \Z
-)""", re.VERBOSE)
+)""",
+    re.VERBOSE,
+)
 
 _KEYWORDS = frozenset({"not", "in", "at", "always"})
 _UNITS = frozenset({"sec", "ms", "min", "h"})
@@ -55,8 +57,12 @@ _NOW_ENDS = frozenset({",", "."})
 _FIXED = {t: t for t in (":-", "..", "!=", "<=", ">=", "==", *".,()[]=<>+-*/\\#", *_KEYWORDS)}
 _FIXED["_"] = "anon"
 _FIXED[""] = _END
-_FIRST = {**dict.fromkeys("abcdefghijklmnopqrstuvwxyz", "name"), **dict.fromkeys("ABCDEFGHIJKLMNOPQRSTUVWXYZ_", "var"),
-          **dict.fromkeys("0123456789", "int"), '"': "str"}
+_FIRST = {
+    **dict.fromkeys("abcdefghijklmnopqrstuvwxyz", "name"),
+    **dict.fromkeys("ABCDEFGHIJKLMNOPQRSTUVWXYZ_", "var"),
+    **dict.fromkeys("0123456789", "int"),
+    '"': "str",
+}
 _LEAVES = frozenset({"var", "int", "anon", "str", "name"})
 #: a term that starts with one of _LEAVES and continues with one of these is more than that token
 _AFTER_NON_LEAF = _TERM_CONTINUES | {"("}
@@ -64,11 +70,42 @@ _AFTER_NON_LEAF = _TERM_CONTINUES | {"("}
 
 #: constructors with every field given, without the frozen record's ``__init__`` (the parser's largest
 #: cost); the objects are equal to, and hash as, constructed ones
-_Location, _Variable, _Number, _Constant, _String, _Function, _BinOp, _Interval, _Atom, _Window, \
-    _ExtendedAtom, _Comparison, _Literal, _Head, _Rule = (
-        cls._from_fields for cls in (ast.Location, ast.Variable, ast.Number, ast.Constant, ast.String, ast.Function,
-                                     ast.BinOp, ast.Interval, ast.Atom, ast.Window, ast.ExtendedAtom, ast.Comparison,
-                                     ast.Literal, ast.Head, ast.Rule))
+(
+    _Location,
+    _Variable,
+    _Number,
+    _Constant,
+    _String,
+    _Function,
+    _BinOp,
+    _Interval,
+    _Atom,
+    _Window,
+    _ExtendedAtom,
+    _Comparison,
+    _Literal,
+    _Head,
+    _Rule,
+) = (
+    cls._from_fields
+    for cls in (
+        ast.Location,
+        ast.Variable,
+        ast.Number,
+        ast.Constant,
+        ast.String,
+        ast.Function,
+        ast.BinOp,
+        ast.Interval,
+        ast.Atom,
+        ast.Window,
+        ast.ExtendedAtom,
+        ast.Comparison,
+        ast.Literal,
+        ast.Head,
+        ast.Rule,
+    )
+)
 
 
 #: a block that leaves this many more objects to the cycle collector freezes them (see paused_gc)
@@ -100,14 +137,14 @@ class _GiveUp(Exception):
     """Not a program this parser is sure of: parse with lark."""
 
 
-def parse_fast(text: str, file: str = "<string>") -> Optional[ast.Program]:
+def parse_fast(text: str, file: str = "<string>") -> ast.Program | None:
     """The program ``text`` holds, or ``None`` where the lark parser must decide."""
     try:
         tokens = _tokenize(text)
         return _Parser(tokens, file).program()
     except (_GiveUp, ProgramError, ValueError):  # ValueError: int() of an over-long number
         return None
-    except RecursionError:                  # nested past the depth limit: lark reports it
+    except RecursionError:  # nested past the depth limit: lark reports it
         return None
 
 
@@ -132,8 +169,8 @@ def _tokenize(text: str):
     # findall passes over what matches no piece: then the pieces fall short of the text
     if pos != len(text):
         raise _GiveUp
-    if len(values) == 1 or values[-2]:          # the descent looks one token past the end: two ends
-        kinds.append(_END)                      # (findall gives two where white space ends the text)
+    if len(values) == 1 or values[-2]:  # the descent looks one token past the end: two ends
+        kinds.append(_END)  # (findall gives two where white space ends the text)
         values.append("")
         lines.append(line)
         cols.append(cols[-1])
@@ -155,8 +192,9 @@ class _Parser:
 
     # ---------------------------------------------------------------- helpers
     def loc(self, first: int, last: int) -> ast.Location:
-        return _Location(self.file, self.lines[first], self.cols[first], self.lines[last],
-                            self.cols[last] + len(self.values[last]))
+        return _Location(
+            self.file, self.lines[first], self.cols[first], self.lines[last], self.cols[last] + len(self.values[last])
+        )
 
     def expect(self, kind: str) -> int:
         i = self.i
@@ -297,10 +335,15 @@ class _Parser:
         while True:
             kind = kinds[i]
             if kinds[i + 1] in _ARG_END and (kind == "var" or kind == "int" or kind == "name"):
-                value, line, col = values[i], lines[i], cols[i]         # a plain argument: the usual case
+                value, line, col = values[i], lines[i], cols[i]  # a plain argument: the usual case
                 loc = _Location(file, line, col, line, col + len(value))
-                terms.append(_Variable(value, loc) if kind == "var" else _Number(int(value), loc) if kind == "int"
-                             else _Constant(value, loc))
+                terms.append(
+                    _Variable(value, loc)
+                    if kind == "var"
+                    else _Number(int(value), loc)
+                    if kind == "int"
+                    else _Constant(value, loc)
+                )
                 i += 1
             else:
                 self.i = i
@@ -327,8 +370,7 @@ class _Parser:
             return low
         self.i += 1
         high = self.sum()
-        return self.nested(_Interval(low[0], high[0], self.loc(low[1], high[2])), low[1], high[2],
-                           max(low[3], high[3]))
+        return self.nested(_Interval(low[0], high[0], self.loc(low[1], high[2])), low[1], high[2], max(low[3], high[3]))
 
     def nested(self, term, first: int, last: int, depth: int):
         if depth >= MAX_TERM_DEPTH:
@@ -349,8 +391,9 @@ class _Parser:
             op = kinds[self.i]
             self.i += 1
             right = operand()
-            left = self.nested(_BinOp(op, left[0], right[0], self.loc(left[1], right[2])), left[1], right[2],
-                               max(left[3], right[3]))
+            left = self.nested(
+                _BinOp(op, left[0], right[0], self.loc(left[1], right[2])), left[1], right[2], max(left[3], right[3])
+            )
         return left
 
     def unary(self):
@@ -360,8 +403,7 @@ class _Parser:
         self.i += 1
         arg, _, last, depth = self.unary()
         loc = self.loc(i, last)
-        term = (_Number(-arg.value, loc) if isinstance(arg, ast.Number)
-                else _BinOp("-", _Number(0, None), arg, loc))
+        term = _Number(-arg.value, loc) if isinstance(arg, ast.Number) else _BinOp("-", _Number(0, None), arg, loc)
         return self.nested(term, i, last, depth)
 
     def primary(self):

@@ -18,8 +18,7 @@ import re
 
 from ..limits import MAX_TERM_DEPTH
 
-__all__ = ["GroundSyntaxError", "parse_ground_atom", "parse_ground_term", "split_atoms", "AtomInterner",
-           "names_apart"]
+__all__ = ["GroundSyntaxError", "parse_ground_atom", "parse_ground_term", "split_atoms", "AtomInterner", "names_apart"]
 
 
 class _Lazy:
@@ -40,7 +39,7 @@ class _Lazy:
 
 _NAME = _Lazy(r"[a-z][A-Za-z0-9_']*")
 _INT = _Lazy(r"-?[0-9]+")
-_STRING = _Lazy(r'"(\\["\\\\n]|[^"\\\n])*"')   # clingo's escapes only: \" \\ \n
+_STRING = _Lazy(r'"(\\["\\\\n]|[^"\\\n])*"')  # clingo's escapes only: \" \\ \n
 _BAD_ESCAPE = _Lazy(r'"(?:\\["\\\\n]|[^"\\\n])*(\\[^"\\\\n]?)')
 _VARIABLE = _Lazy(r"_*[A-Z][A-Za-z0-9_']*")
 _WS = _Lazy(r"[ \t\r\n]*")
@@ -132,8 +131,7 @@ def names_apart(raw: bytes, sep: bytes) -> bool:
     ``[a-z][A-Za-z0-9_']*`` (keywords not looked for) with one ``sep`` between each two:
     ``names_apart(b"a,bC", b",")`` but not ``b"a,,b"``, ``b"a,B"`` or ``b"a,"``."""
     classes = raw.translate(_NAME_CLASSES)
-    return classes[:1] >= b"a" and not classes.endswith(sep) and sep + b"0" not in classes \
-        and sep + sep not in classes
+    return classes[:1] >= b"a" and not classes.endswith(sep) and sep + b"0" not in classes and sep + sep not in classes
 
 
 def _names(joined: bytes, line: bytes, n: int, close: int):
@@ -177,8 +175,7 @@ def _split_constants(text: str, arity: int):
     parts = _constants(arity).split(text)
     step = arity + 2
     seps = parts[::step]
-    if len(seps) < 2 or seps[0].strip(" \t\r\n") or seps[-1].strip(" \t\r\n") \
-            or not _SEPARATORS.issuperset(seps[1:-1]):
+    if len(seps) < 2 or seps[0].strip(" \t\r\n") or seps[-1].strip(" \t\r\n") or not _SEPARATORS.issuperset(seps[1:-1]):
         return None
     if ("in" in text or "at" in text or "not" in text or "always" in text) and not _RESERVED.isdisjoint(parts):
         return None
@@ -197,6 +194,8 @@ def _shape(arity: int) -> tuple:
     ws = "[ \t\r\n]*"
     line = re.compile(f"{ws}{atom}(?:{ws}[,;]{ws}{atom})*{ws}")
     return line, re.compile(groups)
+
+
 _RESERVED = {"not", "in", "always", "at"}
 
 
@@ -215,7 +214,7 @@ class _Reader:
     def __init__(self, text: str, pos: int = 0):
         self.text = text
         self.pos = pos
-        self.depth = -1   # the atom's own argument list is not a term level
+        self.depth = -1  # the atom's own argument list is not a term level
 
     def ws(self):
         self.pos = _WS.match(self.text, self.pos).end()
@@ -241,8 +240,10 @@ class _Reader:
             return m.group()
         bad = _BAD_ESCAPE.match(text, pos)
         if bad and bad.group(1):
-            raise GroundSyntaxError(f"unknown escape '{bad.group(1)}' in a string"
-                                    " (strings know the escapes \\n, \\\\ and \\\")", bad.start(1))
+            raise GroundSyntaxError(
+                f"unknown escape '{bad.group(1)}' in a string (strings know the escapes \\n, \\\\ and \\\")",
+                bad.start(1),
+            )
         m = _NAME.match(text, pos)
         if m:
             if m.group() in _RESERVED:
@@ -253,8 +254,9 @@ class _Reader:
                 return (m.group(), *self.args())
             return m.group()
         if _VARIABLE.match(text, pos):
-            raise GroundSyntaxError(f"variable '{_VARIABLE.match(text, pos).group()}' in a stream atom"
-                                    " (stream atoms must be ground)", pos)
+            raise GroundSyntaxError(
+                f"variable '{_VARIABLE.match(text, pos).group()}' in a stream atom (stream atoms must be ground)", pos
+            )
         self.fail("a term (number, constant, string or function term)")
 
     def args(self) -> list:
@@ -375,8 +377,8 @@ class AtomInterner:
         self.probe = probe
         self.lookups = self.hits = 0
         self.recurring = True
-        self.line, self.line_atoms = None, ()   # the previous line's atom text and atoms
-        self.shape = None   # (pairs, distinct) of the previous line's atoms, if known (_line_shape)
+        self.line, self.line_atoms = None, ()  # the previous line's atom text and atoms
+        self.shape = None  # (pairs, distinct) of the previous line's atoms, if known (_line_shape)
 
     def atom(self, text: str) -> tuple:
         """``parse_ground_atom(text)``, cached."""

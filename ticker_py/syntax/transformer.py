@@ -40,22 +40,29 @@ class ToAst(Transformer):
 
     # -------------------------------------------------------- program and rules
     def start(self, meta, rules):
-        return ast.Program(tuple(r for r in rules if r is not None), file=self.file,
-                           prefixes=tuple(self.prefixes.items()))
+        return ast.Program(
+            tuple(r for r in rules if r is not None), file=self.file, prefixes=tuple(self.prefixes.items())
+        )
 
     def prefix(self, meta, c):
         name, iri = str(c[1])[:-1], self._iri(c[2])
         if self.prefixes.get(name, iri) != iri:
-            raise ProgramError.at(self._m(meta), f"prefix '{name}:' declared again with another IRI",
-                                  f"it stands for <{self.prefixes[name]}>")
+            raise ProgramError.at(
+                self._m(meta),
+                f"prefix '{name}:' declared again with another IRI",
+                f"it stands for <{self.prefixes[name]}>",
+            )
         self.prefixes[name] = iri
         return None
 
     def _iri(self, tok) -> str:
         iri = str(tok)[1:-1]
         if not _ABSOLUTE_IRI.match(iri):
-            raise ProgramError.at(_loc(self.file, tok), f"relative IRI <{iri}>",
-                                  "write an absolute IRI: a scheme, ':', then the rest (<http://ex.org/a>)")
+            raise ProgramError.at(
+                _loc(self.file, tok),
+                f"relative IRI <{iri}>",
+                "write an absolute IRI: a scheme, ':', then the rest (<http://ex.org/a>)",
+            )
         return iri
 
     def fact(self, meta, c):
@@ -102,19 +109,24 @@ class ToAst(Transformer):
         size_tok = next(x for x in c if isinstance(x, Token) and x.type == "INT")
         unit = next((x for x in c if isinstance(x, str) and not isinstance(x, Token)), None)
         if negative:
-            raise ProgramError.at(loc, f"negative window size -{size_tok}",
-                                  "a window covers n >= 0 time points, or the last n >= 1 atoms with '#'")
+            raise ProgramError.at(
+                loc,
+                f"negative window size -{size_tok}",
+                "a window covers n >= 0 time points, or the last n >= 1 atoms with '#'",
+            )
         size = int(size_tok)
         if unit == "#" and size == 0:
-            raise ProgramError.at(loc, "tuple window of size 0",
-                                  "a tuple window [n #] needs n >= 1")
+            raise ProgramError.at(loc, "tuple window of size 0", "a tuple window [n #] needs n >= 1")
         return ast.Window(size, unit, loc)
 
     def unit(self, meta, c):
         tok = c[0]
         if tok.type == "NAME":
-            raise ProgramError.at(_loc(self.file, tok), f"unknown window unit '{tok}'",
-                                  "units are sec, ms, min, h, or # for a tuple window")
+            raise ProgramError.at(
+                _loc(self.file, tok),
+                f"unknown window unit '{tok}'",
+                "units are sec, ms, min, h, or # for a tuple window",
+            )
         return {"SEC": "sec", "MS": "ms", "MIN": "min", "HOUR": "h", "HASH": "#"}[tok.type]
 
     def comparison(self, meta, c):
@@ -132,9 +144,12 @@ class ToAst(Transformer):
     def number(self, meta, c):
         try:
             return ast.Number(int(c[0]), self._m(meta))
-        except ValueError:                  # longer than Python converts (sys.get_int_max_str_digits)
-            raise ProgramError.at(self._m(meta), f"integer of {len(c[0])} digits is too long",
-                                  f"integers have at most {sys.get_int_max_str_digits()} digits") from None
+        except ValueError:  # longer than Python converts (sys.get_int_max_str_digits)
+            raise ProgramError.at(
+                self._m(meta),
+                f"integer of {len(c[0])} digits is too long",
+                f"integers have at most {sys.get_int_max_str_digits()} digits",
+            ) from None
 
     def variable(self, meta, c):
         return ast.Variable(str(c[0]), self._m(meta))
@@ -153,8 +168,11 @@ class ToAst(Transformer):
             if text[i] == "\\" and i + 1 < len(text):
                 if text[i + 1] not in ESCAPES:
                     col = tok.column + 1 + i
-                    raise ProgramError.at(ast.Location(self.file, tok.line, col, tok.line, col + 2),
-                                          f"unknown escape '\\{text[i + 1]}' in a string", ESCAPE_NOTE)
+                    raise ProgramError.at(
+                        ast.Location(self.file, tok.line, col, tok.line, col + 2),
+                        f"unknown escape '\\{text[i + 1]}' in a string",
+                        ESCAPE_NOTE,
+                    )
                 out.append(ESCAPES[text[i + 1]])
                 i += 2
             else:
@@ -169,8 +187,11 @@ class ToAst(Transformer):
         text = str(c[0])
         name, local = text.split(":", 1)
         if name not in self.prefixes:
-            raise ProgramError.at(self._m(meta), f"unknown prefix '{name}:' in '{text}'",
-                                  f"declare it before its first use: @prefix {name}: <http://...> .")
+            raise ProgramError.at(
+                self._m(meta),
+                f"unknown prefix '{name}:' in '{text}'",
+                f"declare it before its first use: @prefix {name}: <http://...> .",
+            )
         return ast.Iri.of(self.prefixes[name] + local, text, self._m(meta))
 
     def function(self, meta, c):

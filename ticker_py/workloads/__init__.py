@@ -14,7 +14,7 @@ blocks that never look at each other, so the pure-Python path here and the Spark
 from __future__ import annotations
 
 import math
-from typing import Iterator
+from collections.abc import Iterator
 
 import numpy as np
 import pyarrow as pa
@@ -24,11 +24,22 @@ from ..syntax import parse_ground_atom
 from . import laser, r4, scenario_a, scenario_b
 from .base import Workload
 
-__all__ = ["Workload", "WORKLOADS", "MAX_PARAMS", "TARGET_BLOCK_ATOMS", "resolve", "program", "block_size",
-           "blocks", "time_points", "generate"]
+__all__ = [
+    "Workload",
+    "WORKLOADS",
+    "MAX_PARAMS",
+    "TARGET_BLOCK_ATOMS",
+    "resolve",
+    "program",
+    "block_size",
+    "blocks",
+    "time_points",
+    "generate",
+]
 
 WORKLOADS: dict[str, Workload] = {
-    w.name: w for w in scenario_a.WORKLOADS + scenario_b.WORKLOADS + laser.WORKLOADS + r4.WORKLOADS}
+    w.name: w for w in scenario_a.WORKLOADS + scenario_b.WORKLOADS + laser.WORKLOADS + r4.WORKLOADS
+}
 
 #: A numeric name suffix sets this parameter: ``rules-50`` is ``rules`` with r = 50.
 _SUFFIX = {"rules": "r", "box-chain": "w"}
@@ -36,7 +47,7 @@ _SUFFIX = {"rules": "r", "box-chain": "w"}
 #: The largest value of each parameter that sizes what is built in memory at once: the program
 #: (``r`` rules, a chain of ``w``) or one time point's atoms (``rate``, ``items``). Beyond these a
 #: run would not fit in memory (``rules-10000000`` alone needs about 12 GB).
-MAX_PARAMS = {"r": 10 ** 6, "w": 10 ** 6, "rate": 10 ** 7, "items": 10 ** 7}
+MAX_PARAMS = {"r": 10**6, "w": 10**6, "rate": 10**7, "items": 10**7}
 
 #: Blocks are sized to hold about this many atoms.
 TARGET_BLOCK_ATOMS = 1 << 20
@@ -58,17 +69,23 @@ def resolve(name: str, **params) -> tuple[Workload, dict]:
     w = WORKLOADS[name]
     unknown = sorted(set(params) - set(w.defaults))
     if unknown:
-        raise UsageError(Diagnostic(f"scenario '{name}' has no parameter '{unknown[0]}'",
-                                    notes=(f"its parameters: {', '.join(w.defaults)}",)))
+        raise UsageError(
+            Diagnostic(
+                f"scenario '{name}' has no parameter '{unknown[0]}'",
+                notes=(f"its parameters: {', '.join(w.defaults)}",),
+            )
+        )
     full = {**w.defaults, **params}
     for key, value in full.items():
         if not isinstance(value, int) or value < (0 if key == "tp" else 1):
-            raise UsageError(Diagnostic(f"{key} must be an integer >= {0 if key == 'tp' else 1}, "
-                                        f"got {value!r}"))
+            raise UsageError(Diagnostic(f"{key} must be an integer >= {0 if key == 'tp' else 1}, got {value!r}"))
         if value > MAX_PARAMS.get(key, value):
-            raise UsageError(Diagnostic(f"{key} must be at most {MAX_PARAMS[key]}, got {value}",
-                                        notes=("a larger value would build a program or a time point too large "
-                                               "for memory",)))
+            raise UsageError(
+                Diagnostic(
+                    f"{key} must be at most {MAX_PARAMS[key]}, got {value}",
+                    notes=("a larger value would build a program or a time point too large for memory",),
+                )
+            )
     return w, full
 
 
@@ -95,8 +112,7 @@ def blocks(name: str, seed: int = 0, size: int | None = None, **params) -> Itera
         yield w.block(seed, t0, t1, p)
 
 
-def time_points(name: str, seed: int = 0, size: int | None = None,
-                **params) -> Iterator[tuple[int, list]]:
+def time_points(name: str, seed: int = 0, size: int | None = None, **params) -> Iterator[tuple[int, list]]:
     """``(t, [atom strings])`` for every time point 0 .. tp-1, atoms in arrival order."""
     w, p = resolve(name, **params)
     for t0, t1 in _ranges(w, p, size):
@@ -104,7 +120,7 @@ def time_points(name: str, seed: int = 0, size: int | None = None,
         cuts = np.searchsorted(tab["t"].to_numpy(), np.arange(t0, t1 + 1))
         atoms = tab["atom"].to_pylist()
         for t in range(t0, t1):
-            yield t, atoms[cuts[t - t0]:cuts[t - t0 + 1]]
+            yield t, atoms[cuts[t - t0] : cuts[t - t0 + 1]]
 
 
 def generate(name: str, seed: int = 0, size: int | None = None, **params) -> Iterator[tuple[int, list]]:

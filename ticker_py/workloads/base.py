@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, Optional
 
 import numpy as np
 import pyarrow as pa
@@ -29,10 +29,14 @@ class Workload:
     block: Callable[[int, int, int, dict], pa.Table]
     defaults: dict = field(default_factory=dict)
     rate: Callable[[dict], float] = lambda p: 1.0
-    count: Optional[Callable[[int, int, dict], int]] = None
+    count: Callable[[int, int, dict], int] | None = None
 
 
 def table(t, atoms) -> pa.Table:
     """A block table from time points and atom strings."""
-    return pa.table({"t": pa.array(np.asarray(t, dtype=np.int64)),
-                     "atom": atoms if isinstance(atoms, pa.Array) else pa.array(atoms, pa.string())})
+    return pa.table(
+        {
+            "t": pa.array(np.asarray(t, dtype=np.int64)),
+            "atom": atoms if isinstance(atoms, pa.Array) else pa.array(atoms, pa.string()),
+        }
+    )

@@ -45,7 +45,7 @@ def hash64(seed: int, stream: str, *keys):
 
 def uniform(seed: int, stream: str, *keys):
     """Uniform float64 draws in [0, 1)."""
-    return (hash64(seed, stream, *keys) >> np.uint64(11)).astype(np.float64) * 2.0 ** -53
+    return (hash64(seed, stream, *keys) >> np.uint64(11)).astype(np.float64) * 2.0**-53
 
 
 def randint(n: int, seed: int, stream: str, *keys):

@@ -16,8 +16,8 @@ Layout of ``out`` (shared with :func:`ticker_py.spark.gen.generate_parquet`)::
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 import numpy as np
 import pyarrow as pa
@@ -25,11 +25,10 @@ import pyarrow.parquet as pq
 
 from . import _ranges, block_size, layout, resolve, time_points
 
-__all__ = ["SMALL", "write_stream", "write_program", "write_meta", "write_jsonl", "write_text",
-           "output_directory"]
+__all__ = ["SMALL", "write_stream", "write_program", "write_meta", "write_jsonl", "write_text", "output_directory"]
 
 #: Up to this many atoms, a Parquet output also gets stream.jsonl and stream.stream.
-SMALL = 10 ** 5
+SMALL = 10**5
 
 
 def output_directory(out) -> Path:
@@ -38,8 +37,12 @@ def output_directory(out) -> Path:
 
     out = Path(out)
     if out.exists() and not out.is_dir():
-        raise UsageError(Diagnostic(f"output directory '{out}' exists and is not a directory",
-                                    notes=("--out names the directory to write into",)))
+        raise UsageError(
+            Diagnostic(
+                f"output directory '{out}' exists and is not a directory",
+                notes=("--out names the directory to write into",),
+            )
+        )
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as err:
@@ -68,12 +71,17 @@ def write_program(out: Path, name: str, **params) -> None:
     (out / "program.lars").write_text(w.program(p["window"], **p))
 
 
-def write_meta(out: Path, name: str, seed: int, atoms: int, size: int | None = None,
-               **params) -> dict:
+def write_meta(out: Path, name: str, seed: int, atoms: int, size: int | None = None, **params) -> dict:
     """Write meta.json (``size``: the block size used, default :func:`block_size`)."""
     w, p = resolve(name, **params)
-    meta = {"scenario": name, "seed": seed, "params": p, "block_size": size or block_size(w, p),
-            "atoms": atoms, "time_points": p["tp"]}
+    meta = {
+        "scenario": name,
+        "seed": seed,
+        "params": p,
+        "block_size": size or block_size(w, p),
+        "atoms": atoms,
+        "time_points": p["tp"],
+    }
     (out / "meta.json").write_text(json.dumps(meta, indent=1) + "\n")
     return meta
 
@@ -103,8 +111,9 @@ def _write_parquet(out: Path, name: str, seed: int, parquet_layout: str = "atom"
     # a shorter stream must not keep a longer one's later blocks (Spark's writer overwrites too)
     _remove(out / "stream.parquet")
     if parquet_layout == "args":  # one schema for all files: the shape of every block first
-        stream_shape = layout.merge(layout.shape(layout.parsed(w.block(seed, t0, t1, p)["atom"].to_pylist()))
-                                    for t0, t1 in ranges)
+        stream_shape = layout.merge(
+            layout.shape(layout.parsed(w.block(seed, t0, t1, p)["atom"].to_pylist())) for t0, t1 in ranges
+        )
     for t0, t1 in ranges:
         tab = w.block(seed, t0, t1, p)
         if parquet_layout == "args":
@@ -121,8 +130,7 @@ def _write_parquet(out: Path, name: str, seed: int, parquet_layout: str = "atom"
     return c
 
 
-def write_stream(out, name: str, fmt: str = "parquet", seed: int = 0, parquet_layout: str = "atom",
-                 **params) -> dict:
+def write_stream(out, name: str, fmt: str = "parquet", seed: int = 0, parquet_layout: str = "atom", **params) -> dict:
     """Write ``name``'s stream to directory ``out`` in ``fmt`` (parquet, jsonl or text; Parquet in
     ``parquet_layout``, one of :data:`~ticker_py.workloads.layout.LAYOUTS`); returns meta."""
     resolve(name, **params)  # bad parameters are refused before anything is created or replaced
@@ -142,5 +150,6 @@ def write_stream(out, name: str, fmt: str = "parquet", seed: int = 0, parquet_la
             for t, a in time_points(name, seed, **params):
                 atoms += len(a)
                 yield t, a
+
         writer(out / path, counted())
     return write_meta(out, name, seed, atoms, **params)

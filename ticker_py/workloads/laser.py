@@ -121,17 +121,33 @@ def _laser(name, description, program, block, count=_COUNT, rate=_RATE, **extra)
 
 
 WORKLOADS = [
-    _laser("diamond", "Laser diamond: q(A,B) :- p(A,B) in [n]; k fresh atoms per time point",
-           program_diamond, block_diamond),
-    _laser("box", "Laser box: q(A,B) :- p(A,B) always [n]; the same k atoms at every time point",
-           program_box, block_box),
-    _laser("join", "Laser join: two windowed p atoms joined; a chain of k atoms per time point",
-           program_join, block_join),
-    _laser("rules", "Laser rules-r: the join rule repeated r times (heads q1..qr); stream as join",
-           program_rules, block_join, r=10),
-    _laser("box-chain", "Laser box-chain-w: h1 from p in [n] and q always [n], then w-1 copy rules; "
-           "q missing every n-th time point", program_box_chain, block_box_chain,
-           count=count_box_chain, rate=lambda p: 2 * p["rate"], w=10),
-    _laser("cooling", "Laser cooling: k atoms temp(V), V uniform in [0, 200]",
-           program_cooling, block_cooling),
+    _laser(
+        "diamond",
+        "Laser diamond: q(A,B) :- p(A,B) in [n]; k fresh atoms per time point",
+        program_diamond,
+        block_diamond,
+    ),
+    _laser(
+        "box", "Laser box: q(A,B) :- p(A,B) always [n]; the same k atoms at every time point", program_box, block_box
+    ),
+    _laser(
+        "join", "Laser join: two windowed p atoms joined; a chain of k atoms per time point", program_join, block_join
+    ),
+    _laser(
+        "rules",
+        "Laser rules-r: the join rule repeated r times (heads q1..qr); stream as join",
+        program_rules,
+        block_join,
+        r=10,
+    ),
+    _laser(
+        "box-chain",
+        "Laser box-chain-w: h1 from p in [n] and q always [n], then w-1 copy rules; q missing every n-th time point",
+        program_box_chain,
+        block_box_chain,
+        count=count_box_chain,
+        rate=lambda p: 2 * p["rate"],
+        w=10,
+    ),
+    _laser("cooling", "Laser cooling: k atoms temp(V), V uniform in [0, 200]", program_cooling, block_cooling),
 ]

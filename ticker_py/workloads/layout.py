@@ -33,16 +33,19 @@ def parsed(texts: list) -> list:
 def shape(atoms: list) -> tuple:
     """(widest arity, for each argument position whether all its values are 64-bit integers)."""
     k = max(map(len, atoms), default=1) - 1
-    return k, tuple(all(type(a[i]) is int and _INT64[0] <= a[i] < _INT64[1] for a in atoms if len(a) > i)
-                    for i in range(1, k + 1))
+    return k, tuple(
+        all(type(a[i]) is int and _INT64[0] <= a[i] < _INT64[1] for a in atoms if len(a) > i) for i in range(1, k + 1)
+    )
 
 
 def merge(shapes) -> tuple:
     """The shape that fits the atoms of all ``shapes``."""
     k, ints = 0, ()
     for width, found in shapes:
-        ints = tuple(ints[i] if i >= len(found) else found[i] if i >= len(ints) else ints[i] and found[i]
-                     for i in range(max(k, width)))
+        ints = tuple(
+            ints[i] if i >= len(found) else found[i] if i >= len(ints) else ints[i] and found[i]
+            for i in range(max(k, width))
+        )
         k = max(k, width)
     return k, ints
 

@@ -67,8 +67,14 @@ hurricane_observation(O) :- triple(O, om:observedProperty, weather:_WindSpeed) i
 """
 
 #: Saffir-Simpson classes (lowest wind speed in knots) and the storms of the background
-STORM_CLASSES = (("TropicalStorm", 34), ("HurricaneCategory1", 64), ("HurricaneCategory2", 83),
-                 ("HurricaneCategory3", 96), ("HurricaneCategory4", 113), ("HurricaneCategory5", 137))
+STORM_CLASSES = (
+    ("TropicalStorm", 34),
+    ("HurricaneCategory1", 64),
+    ("HurricaneCategory2", 83),
+    ("HurricaneCategory3", 96),
+    ("HurricaneCategory4", 113),
+    ("HurricaneCategory5", 137),
+)
 
 
 def _iri(iri: str) -> str:
@@ -156,8 +162,10 @@ def block_bsbm(seed: int, t0: int, t1: int, p: dict) -> pa.Table:
     vendor = _join(f'iri("{INST}Vendor', _str(randint(100, seed, "bsbm-vendor", j)), '")')
     price = _str(1 + randint(10_000, seed, "bsbm-price", j))
     day = 1 + randint(28, seed, "bsbm-day", j)
-    date = lambda d: _literal(_join("2008-0", _str(1 + d // 28 % 9), "-", _str(10 + d % 18), "T00:00:00"),  # noqa: E731
-                              XSD + "dateTime")
+    date = lambda d: _literal(
+        _join("2008-0", _str(1 + d // 28 % 9), "-", _str(10 + d % 18), "T00:00:00"),  # noqa: E731
+        XSD + "dateTime",
+    )
     columns = [
         _atom(offer, RDF + "type", pa.array([_iri(BSBM + "Offer")] * len(j))),
         _atom(offer, BSBM + "product", product),
@@ -166,7 +174,7 @@ def block_bsbm(seed: int, t0: int, t1: int, p: dict) -> pa.Table:
         _atom(offer, BSBM + "validFrom", date(day)),
         _atom(offer, BSBM + "validTo", date(day + 30)),
         _atom(offer, BSBM + "deliveryDays", _str(1 + randint(7, seed, "bsbm-days", j))),
-        _atom(offer, BSBM + "offerWebpage", _join(f'iri("http://vendor.example/offers/', _str(j), '")')),
+        _atom(offer, BSBM + "offerWebpage", _join('iri("http://vendor.example/offers/', _str(j), '")')),
         _atom(offer, DC + "publisher", vendor),
         _atom(offer, DC + "date", date(day)),
         _atom(product, RDF + "type", _join('iri("' + INST, leaf, '")')),
@@ -189,12 +197,24 @@ def block_srbench(seed: int, t0: int, t1: int, p: dict) -> pa.Table:
 
 
 WORKLOADS = [
-    Workload("bsbm", "R4 BSBM: an offer's 10 triples in one window entail the offer price of a product "
-             "of type ProductType1 (329-type hierarchy as background); 11 triples per offer",
-             program_bsbm, block_bsbm, {"tp": 100, "window": 1, "rate": 1000}, lambda p: 11 * p["rate"],
-             lambda t0, t1, p: 11 * p["rate"] * (t1 - t0)),
-    Workload("srbench", "R4 SRBench: a wind-speed observation faster than a known hurricane of a class "
-             "in the ontology is a hurricane observation; 4 triples per observation",
-             program_srbench, block_srbench, {"tp": 100, "window": 1, "rate": 2750}, lambda p: 4 * p["rate"],
-             lambda t0, t1, p: 4 * p["rate"] * (t1 - t0)),
+    Workload(
+        "bsbm",
+        "R4 BSBM: an offer's 10 triples in one window entail the offer price of a product "
+        "of type ProductType1 (329-type hierarchy as background); 11 triples per offer",
+        program_bsbm,
+        block_bsbm,
+        {"tp": 100, "window": 1, "rate": 1000},
+        lambda p: 11 * p["rate"],
+        lambda t0, t1, p: 11 * p["rate"] * (t1 - t0),
+    ),
+    Workload(
+        "srbench",
+        "R4 SRBench: a wind-speed observation faster than a known hurricane of a class "
+        "in the ontology is a hurricane observation; 4 triples per observation",
+        program_srbench,
+        block_srbench,
+        {"tp": 100, "window": 1, "rate": 2750},
+        lambda p: 4 * p["rate"],
+        lambda t0, t1, p: 4 * p["rate"] * (t1 - t0),
+    ),
 ]

@@ -42,8 +42,9 @@ def block(seed: int, t0: int, t1: int, p: dict) -> pa.Table:
     t = np.arange(t0, t1, dtype=np.int64)
     mode = randint(4, seed, "A/mode", t // (2 * p["window"]))
     u = uniform(seed, "A/value", t)
-    v = np.select([mode == 0, mode == 1], [18 + np.floor(13 * u), 12 + np.floor(6 * u)],
-                  np.floor(12 * u)).astype(np.int64)
+    v = np.select([mode == 0, mode == 1], [18 + np.floor(13 * u), 12 + np.floor(6 * u)], np.floor(12 * u)).astype(
+        np.int64
+    )
     vs = pc.cast(pa.array(v), pa.string())
     return table(t, pc.binary_join_element_wise("alpha(", vs, ")", ""))
 
@@ -52,8 +53,20 @@ _DEFAULTS = {"tp": 1000, "window": 60}
 _COUNT = lambda t0, t1, p: t1 - t0  # noqa: E731
 
 WORKLOADS = [
-    Workload("caching-time", "Ticker scenario A, time windows [n]: one alpha(v) per time point, "
-             "mode redrawn every 2n", program_time, block, _DEFAULTS, count=_COUNT),
-    Workload("caching-tuple", "Ticker scenario A, tuple windows [n #]: one alpha(v) per time point, "
-             "mode redrawn every 2n", program_tuple, block, _DEFAULTS, count=_COUNT),
+    Workload(
+        "caching-time",
+        "Ticker scenario A, time windows [n]: one alpha(v) per time point, mode redrawn every 2n",
+        program_time,
+        block,
+        _DEFAULTS,
+        count=_COUNT,
+    ),
+    Workload(
+        "caching-tuple",
+        "Ticker scenario A, tuple windows [n #]: one alpha(v) per time point, mode redrawn every 2n",
+        program_tuple,
+        block,
+        _DEFAULTS,
+        count=_COUNT,
+    ),
 ]

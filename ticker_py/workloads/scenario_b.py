@@ -62,7 +62,7 @@ def _levels(seed: int, stream: str, p_event: float, t0: int, t1: int):
     full = np.where(last >= 0, level[np.maximum(last, 0), nodes], -1)
     if t0 == 0:
         return np.vstack([np.full((1, NODES), -1), full])
-    return full[t0 - 1 - start:]
+    return full[t0 - 1 - start :]
 
 
 def block_b1(seed: int, t0: int, t1: int, p: dict) -> pa.Table:
@@ -115,9 +115,13 @@ def block_b2(seed: int, t0: int, t1: int, p: dict) -> pa.Table:
         if tt < t0:
             continue
         r = tt - t0
-        row = [f"req({i},{m})" for i in range(1, items + 1) if req[r, i - 1]
-               for m in req_order[r, i - 1, :req_count[r, i - 1]]]
-        row += [f"cache({1 + q // NODES},{q % NODES})" for q in cache_order[r, :cache_count[r]]]
+        row = [
+            f"req({i},{m})"
+            for i in range(1, items + 1)
+            if req[r, i - 1]
+            for m in req_order[r, i - 1, : req_count[r, i - 1]]
+        ]
+        row += [f"cache({1 + q // NODES},{q % NODES})" for q in cache_order[r, : cache_count[r]]]
         row += [f"down({m})" for m in range(NODES) if active[m]]
         row += [f"qlev({m},{level[r, m]})" for m in range(NODES) if report[r, m]]
         ts += [tt] * len(row)
@@ -128,8 +132,20 @@ def block_b2(seed: int, t0: int, t1: int, p: dict) -> pa.Table:
 _DEFAULTS = {"tp": 1000, "window": 40, "items": 1}
 
 WORKLOADS = [
-    Workload("b1", "Ticker scenario B1: sparse requests, caches, downs; qlev changes with p = 3/n",
-             program, block_b1, _DEFAULTS, rate=lambda p: 0.1 * p["items"] + 0.2 + 33 / p["window"]),
-    Workload("b2", "Ticker scenario B2: dense requests and caches, nodes down for 1.5n, qlev p = 0.25",
-             program, block_b2, _DEFAULTS, rate=lambda p: p["items"] + 2 + 1.5 + 2.75),
+    Workload(
+        "b1",
+        "Ticker scenario B1: sparse requests, caches, downs; qlev changes with p = 3/n",
+        program,
+        block_b1,
+        _DEFAULTS,
+        rate=lambda p: 0.1 * p["items"] + 0.2 + 33 / p["window"],
+    ),
+    Workload(
+        "b2",
+        "Ticker scenario B2: dense requests and caches, nodes down for 1.5n, qlev p = 0.25",
+        program,
+        block_b2,
+        _DEFAULTS,
+        rate=lambda p: p["items"] + 2 + 1.5 + 2.75,
+    ),
 ]

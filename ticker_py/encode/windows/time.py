@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 from ... import ast
-from ..asp import AspRule, NafLiteral
 from ...semantics import DEFAULT
+from ..asp import AspRule, NafLiteral
 from .base import N, U, WindowEncoder, arg_vars, minus, now, origin
 
 Cmp = ast.Comparison
@@ -47,8 +47,15 @@ class TimeBox(WindowEncoder):
         start, known = origin(sem)
         return [
             AspRule.of(head, now(), at_now, NafLiteral(spoil, negated=True)),
-            AspRule.of(spoil, now(), at_now, Cmp("=", U, ast.Interval(minus(N, n), minus(N, 1))), *known,
-                 Cmp(">=", U, start), NafLiteral(ast.Atom(pred, a + (U,)), negated=True)),
+            AspRule.of(
+                spoil,
+                now(),
+                at_now,
+                Cmp("=", U, ast.Interval(minus(N, n), minus(N, 1))),
+                *known,
+                Cmp(">=", U, start),
+                NafLiteral(ast.Atom(pred, a + (U,)), negated=True),
+            ),
         ]
 
 

@@ -13,8 +13,6 @@ a window with fewer than n atoms at the origin ``_origin(O)``.
 
 from __future__ import annotations
 
-from typing import Optional
-
 from ... import ast
 from ...semantics import DEFAULT, Semantics, TupleScope, TupleTies
 from ..asp import AspRule, ChoiceRule, Count, NafLiteral, atom
@@ -24,28 +22,42 @@ Cmp = ast.Comparison
 X = ast.Variable("X")
 
 
-def _names(n: int, pred: Optional[str], sem: Semantics) -> tuple:
+def _names(n: int, pred: str | None, sem: Semantics) -> tuple:
     """The count, tick, start and cut-selection names of the size-n window over ``pred``."""
     if sem.tuple_scope is TupleScope.PREDICATE:
         return f"_cnt_{pred}", f"_tick_{pred}", f"_cstart{n}_{pred}", f"_csel{n}_{pred}"
     return "_cnt", "_tick", f"_cstart{n}", f"_csel{n}"
 
 
-def start_rules(n: int, sem: Semantics = DEFAULT, pred: Optional[str] = None) -> list:
+def start_rules(n: int, sem: Semantics = DEFAULT, pred: str | None = None) -> list:
     """The timeline start of the size-n tuple window (the cut-off of the paper's tuple box);
     under ``tuple_ties=choice`` also the choice of the boundary time point's atoms."""
     cnt_name, tick_name, start, sel = _names(n, pred, sem)
     cnt = atom(cnt_name, C)
     zero, known = origin(sem)
-    rules = [AspRule.of(atom(start, S), cnt, Cmp(">=", C, ast.Number(n)),
-                        atom(tick_name, S, ast.BinOp("+", minus(C, n), ast.Number(1)))),
-             AspRule.of(atom(start, zero), cnt, Cmp("<", C, ast.Number(n)), *known)]
+    rules = [
+        AspRule.of(
+            atom(start, S),
+            cnt,
+            Cmp(">=", C, ast.Number(n)),
+            atom(tick_name, S, ast.BinOp("+", minus(C, n), ast.Number(1))),
+        ),
+        AspRule.of(atom(start, zero), cnt, Cmp("<", C, ast.Number(n)), *known),
+    ]
     if sem.tuple_ties is TupleTies.CHOICE:
         keep = atom(sel.replace("_csel", "_ckeep"), X)
-        rules += [AspRule.of(keep, atom(start, S), cnt, Cmp(">=", C, ast.Number(n)),
-                             Cmp("=", X, Count(K, (NafLiteral(atom(tick_name, S, K)), Cmp(">", K, minus(C, n)))))),
-                  ChoiceRule(X, atom(sel, K), (NafLiteral(atom(tick_name, S, K)),),
-                             (NafLiteral(keep), NafLiteral(atom(start, S))))]
+        rules += [
+            AspRule.of(
+                keep,
+                atom(start, S),
+                cnt,
+                Cmp(">=", C, ast.Number(n)),
+                Cmp("=", X, Count(K, (NafLiteral(atom(tick_name, S, K)), Cmp(">", K, minus(C, n))))),
+            ),
+            ChoiceRule(
+                X, atom(sel, K), (NafLiteral(atom(tick_name, S, K)),), (NafLiteral(keep), NafLiteral(atom(start, S)))
+            ),
+        ]
     return rules
 
 
@@ -53,8 +65,10 @@ def scope_rules(pred: str, arity: int) -> list:
     """``tuple_scope=predicate``: p's ticks and count, from its tick-pinned atoms."""
     _, tick_name, _, _ = _names(0, pred, Semantics(tuple_scope=TupleScope.PREDICATE))
     a = arg_vars(arity)
-    return [AspRule.of(atom(tick_name, U, K), ast.Atom(pred, a + (U, K))),
-            AspRule.of(atom(f"_cnt_{pred}", X), Cmp("=", X, Count(K, (NafLiteral(atom(tick_name, U, K)),))))]
+    return [
+        AspRule.of(atom(tick_name, U, K), ast.Atom(pred, a + (U, K))),
+        AspRule.of(atom(f"_cnt_{pred}", X), Cmp("=", X, Count(K, (NafLiteral(atom(tick_name, U, K)),)))),
+    ]
 
 
 def contents(pred: str, n: int) -> str:
@@ -69,13 +83,15 @@ def contents_rules(pred: str, arity: int, n: int, background: bool, sem: Semanti
     if sem.tuple_ties is TupleTies.ARRIVAL:
         rules = [AspRule.of(head, atom(cnt_name, C), counted, Cmp(">", K, minus(C, n)))]
     else:
-        rules = [AspRule.of(head, atom(cnt_name, C), counted, Cmp(">", K, minus(C, n)), atom(start, S), Cmp(">", U, S)),
-                 AspRule.of(head, atom(cnt_name, C), Cmp("<", C, ast.Number(n)), counted),
-                 AspRule.of(ast.Atom(contents(pred, n), a + (S,)), ast.Atom(pred, a + (S, K)), atom(start, S),
-                            atom(sel, K))]
+        rules = [
+            AspRule.of(head, atom(cnt_name, C), counted, Cmp(">", K, minus(C, n)), atom(start, S), Cmp(">", U, S)),
+            AspRule.of(head, atom(cnt_name, C), Cmp("<", C, ast.Number(n)), counted),
+            AspRule.of(ast.Atom(contents(pred, n), a + (S,)), ast.Atom(pred, a + (S, K)), atom(start, S), atom(sel, K)),
+        ]
     if background:
-        rules.append(AspRule.of(head, ast.Atom(f"_bg_{pred}", a), atom(start, S), now(),
-                                Cmp("=", U, ast.Interval(S, N))))
+        rules.append(
+            AspRule.of(head, ast.Atom(f"_bg_{pred}", a), atom(start, S), now(), Cmp("=", U, ast.Interval(S, N)))
+        )
     return rules
 
 
@@ -110,8 +126,14 @@ class TupleBox(WindowEncoder):
         start = _names(n, pred, sem)[2]
         return [
             AspRule.of(head, now(), cin_now, NafLiteral(spoil, negated=True)),
-            AspRule.of(spoil, now(), cin_now, atom(start, S), Cmp("=", U, ast.Interval(S, minus(N, 1))),
-                 NafLiteral(ast.Atom(contents(pred, n), a + (U,)), negated=True)),
+            AspRule.of(
+                spoil,
+                now(),
+                cin_now,
+                atom(start, S),
+                Cmp("=", U, ast.Interval(S, minus(N, 1))),
+                NafLiteral(ast.Atom(contents(pred, n), a + (U,)), negated=True),
+            ),
         ]
 
 

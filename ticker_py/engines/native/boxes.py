@@ -17,7 +17,7 @@ class PinCover:
 
     def __init__(self, n: int, pinned_at: dict):
         self.n = n
-        self.pinned_at = pinned_at       # u -> set of atoms pinned at u (shared per q)
+        self.pinned_at = pinned_at  # u -> set of atoms pinned at u (shared per q)
         self.count: dict = {}
         self.lo, self.hi = 0, -1
 

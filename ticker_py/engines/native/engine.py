@@ -16,7 +16,7 @@ answer's changes); this module evaluates the rules.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ...analysis import Analysis
 from ...streams.model import Result
@@ -93,8 +93,12 @@ class NativeEngine(Engine):
         for plan in plans:
             if plan.transient:
                 if not (prune and self._pruned(plan, None)):
-                    fire(plan, plan.full,
-                         plan.full_store.facts.items() if plan.full_store is not None else ((None, now),), now)
+                    fire(
+                        plan,
+                        plan.full,
+                        plan.full_store.facts.items() if plan.full_store is not None else ((None, now),),
+                        now,
+                    )
                 continue
             for store, fn in plan.drivers:
                 d = initial[id(store)] if store.scc == i else store.delta

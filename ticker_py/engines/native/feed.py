@@ -9,9 +9,9 @@ run of consecutive time points covers the window. Background atoms hold for ever
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import filterfalse, repeat
 from operator import itemgetter
-from typing import Sequence
 
 from ... import ast
 from .store import INF, Clock, end_of
@@ -76,8 +76,8 @@ class Runs:
                 break
             gone = seen.pop(u)
             after = seen.get(u + 1)
-            for a in (gone - after if after else gone):
-                if start.get(a, u + 1) <= u:   # its run ended at u (a later run started after u)
+            for a in gone - after if after else gone:
+                if start.get(a, u + 1) <= u:  # its run ended at u (a later run started after u)
                     del start[a]
         while started:
             u = next(iter(started))
@@ -91,11 +91,13 @@ class StreamFeed:
 
     def __init__(self, wiring: Wiring, clock: Clock, changes):
         self.wiring, self.clock, self.changes = wiring, clock, changes
-        self.pending: list = []        # (t, atoms, index of the first) appended since the last evaluation
-        self.recent: list = []         # (t, atom) of the last atoms (tuple windows), from index base
+        self.pending: list = []  # (t, atoms, index of the first) appended since the last evaluation
+        self.recent: list = []  # (t, atom) of the last atoms (tuple windows), from index base
         self.recent_base = 1
-        self.runs = {p: Runs(max((n for mod, n, _ in wiring.ext_feeds.get(p, ()) if mod is BOX), default=0))
-                     for p in wiring.box_preds}
+        self.runs = {
+            p: Runs(max((n for mod, n, _ in wiring.ext_feeds.get(p, ()) if mod is BOX), default=0))
+            for p in wiring.box_preds
+        }
 
     def append(self, t: int, atoms: Sequence[tuple]) -> None:
         clock = self.clock
@@ -120,10 +122,10 @@ class StreamFeed:
         for p, feeds in w.ext_feeds.items():
             bg = w.background.get(p)
             if bg:
-                for mod, n, store in feeds:
+                for mod, _n, store in feeds:
                     if mod is not AT:
                         store.insert([(a, INF) for a in (bg if store.accept is None else store.accept(bg))])
-        for mod, p, n, store in w.tuple_sources:
+        for mod, p, _n, store in w.tuple_sources:
             bg = w.background.get(p)
             if bg and mod is not AT:
                 store.insert([(a, INF) for a in bg])
@@ -201,8 +203,7 @@ class StreamFeed:
                 for mod, n, store in feeds:
                     hc = i + n - 1
                     if hc >= count:
-                        out.setdefault(id(store), (store, []))[1].append(
-                            ((a, u) if mod is AT else a, (INF, hc)))
+                        out.setdefault(id(store), (store, []))[1].append(((a, u) if mod is AT else a, (INF, hc)))
         for store, pairs in out.values():
             store.insert(pairs)
 
@@ -247,5 +248,4 @@ class StreamFeed:
                     break
                 first_at_start.add(a)
             h = (end_of(t), clock.count)
-            store.insert([(a, h) for a in set(arrived)
-                          if run_start[a] <= start and a in first_at_start])
+            store.insert([(a, h) for a in set(arrived) if run_start[a] <= start and a in first_at_start])

@@ -17,9 +17,10 @@ class Delta(tuple):
 
     atoms: tuple
 
-    def __new__(cls, added: frozenset, added_pins: set, removed: frozenset, removed_pins: set) -> "Delta":
-        delta = super().__new__(cls, (added | added_pins if added_pins else added,
-                                      removed | removed_pins if removed_pins else removed))
+    def __new__(cls, added: frozenset, added_pins: set, removed: frozenset, removed_pins: set) -> Delta:
+        delta = super().__new__(
+            cls, (added | added_pins if added_pins else added, removed | removed_pins if removed_pins else removed)
+        )
         delta.atoms = (added, removed)
         return delta
 
@@ -60,7 +61,7 @@ class Changes:
             rem = changes.removed_now
             if rem:
                 s = set(atoms)
-                back = s & rem     # removed earlier in this evaluation: no change
+                back = s & rem  # removed earlier in this evaluation: no change
                 if back:
                     rem -= back
                     s -= back
@@ -97,5 +98,9 @@ class Changes:
             self.out_pins -= self.removed_pins
             self.out_pins |= self.added_pins
             models = (Model(frozenset(self.out_now), frozenset(self.out_pins)),)
-        return Result(t, count, models, Delta(frozenset(self.added_now), self.added_pins,
-                                              frozenset(self.removed_now), self.removed_pins))
+        return Result(
+            t,
+            count,
+            models,
+            Delta(frozenset(self.added_now), self.added_pins, frozenset(self.removed_now), self.removed_pins),
+        )

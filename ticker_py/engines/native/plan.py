@@ -34,7 +34,7 @@ class StoreLiteral:
 
     store: object
     atom: ast.Atom
-    time: object = None      # the @-time term of an at-store instance
+    time: object = None  # the @-time term of an at-store instance
     negated: bool = False
     box: bool = False
 
@@ -53,11 +53,11 @@ class RulePlan:
     rule: ast.Rule
     head_store: object
     drivers: list = field(default_factory=list)
-    full: object = None          # fn for a transient rule, driven by ``full_store`` (or once)
+    full: object = None  # fn for a transient rule, driven by ``full_store`` (or once)
     full_store: object = None
     box_stores: tuple = ()
     transient: bool = False
-    sources: list = field(default_factory=list)   # each plan's source (a skipping plan's: :class:`_Skipping`)
+    sources: list = field(default_factory=list)  # each plan's source (a skipping plan's: :class:`_Skipping`)
 
     @property
     def source(self) -> str:
@@ -107,8 +107,7 @@ def _comparison_code(op, left, right) -> str:
         if o in ("<", "<="):
             return f"(type({var}) is int and {var} {o} {const})"
         return f"(type({var}) is not int or {var} {o} {const})"
-    return (f"(({left} {op} {right}) if type({left}) is int and type({right}) is int"
-            f" else _tk({left}) {op} _tk({right}))")
+    return f"(({left} {op} {right}) if type({left}) is int and type({right}) is int else _tk({left}) {op} _tk({right}))"
 
 
 class _PlanWriter:
@@ -116,16 +115,16 @@ class _PlanWriter:
 
     def __init__(self, rule: RulePlan, ns: dict, general: bool = False):
         self.plan, self.ns = rule, ns
-        self.general = general       # no shortcuts: no early exits from loops
-        self.loop = None             # the innermost loop: (variables bound, horizon) before it
+        self.general = general  # no shortcuts: no early exits from loops
+        self.loop = None  # the innermost loop: (variables bound, horizon) before it
         self.lines: list = []
         self.depth = 1
-        self.bound: dict = {}        # LARS variable -> Python name
+        self.bound: dict = {}  # LARS variable -> Python name
         self.tmp = 0
         self.h = "now"
-        self.hc = None               # the count horizon, once a counted literal is joined
-        self.skips = False           # an extended driving fact skips what it cannot extend (_skips)
-        self.pending: list = []      # checks: (required vars, emit function)
+        self.hc = None  # the count horizon, once a counted literal is joined
+        self.skips = False  # an extended driving fact skips what it cannot extend (_skips)
+        self.pending: list = []  # checks: (required vars, emit function)
 
     # -- emission helpers
     def emit(self, line):
@@ -303,8 +302,7 @@ class _PlanWriter:
     def add_comparison(self, cmp: ast.Comparison, negated: bool):
         def assign():
             for var, expr in ((cmp.left, cmp.right), (cmp.right, cmp.left)):
-                if (isinstance(var, ast.Variable) and var.name not in self.bound
-                        and self.computable(expr)):
+                if isinstance(var, ast.Variable) and var.name not in self.bound and self.computable(expr):
                     self.bind(var.name, self.value(expr))
                     return True
             if self.computable(cmp.left) and self.computable(cmp.right):
@@ -363,6 +361,7 @@ def _delta_sets():
         if last[0] is not D or last[1] != len(D):
             last[:] = [D, len(D), set(map(_first, D))]
         return last[2]
+
     return delta_set
 
 
@@ -385,6 +384,7 @@ def delta_groups():
                     g.append(pair)
             last[key] = e = (D, len(D), groups)
         return e[2]
+
     return delta_groups
 
 
@@ -401,7 +401,8 @@ def _skips(plan: RulePlan, driver, positives, rank) -> bool:
         return False
     scc = plan.head_store.scc
     return all(lit.store.scc is None or lit.store.scc != scc for lit in positives) and not any(
-        lit.store is driver.store and rank[id(lit)] > rank[id(driver)] for lit in positives)
+        lit.store is driver.store and rank[id(lit)] > rank[id(driver)] for lit in positives
+    )
 
 
 class _Skipping:
@@ -423,7 +424,7 @@ class _Skipping:
     def compiled(self):
         """The skipping plan (compiled now if not yet), in this one's place in ``plan.drivers``."""
         if self.fn is None:
-            code = compile(self.source(), f"<plan {self.plan.rule}>", "exec")   # names its stores in ns
+            code = compile(self.source(), f"<plan {self.plan.rule}>", "exec")  # names its stores in ns
             env = dict(self.ns, _plain=self.plain)
             exec(code, env)
             self.fn = env["plan"]
@@ -442,10 +443,12 @@ def _join_order(driver, positives):
     rest = [p for p in positives if p is not driver]
     out = []
     while rest:
+
         def score(lit):
             pos = lit.positions()
-            known = sum(1 for _, term in pos if _variables(term) <= bound)
+            known = sum(1 for _, term in pos if _variables(term) <= bound)  # noqa: B023 - used before bound changes
             return (known == len(pos), known)
+
         best = max(rest, key=score)
         rest.remove(best)
         out.append(best)
@@ -466,8 +469,11 @@ def _plan_source(plan: RulePlan, body, driver, ns, full=False, general=False, sk
     lines_head = ["def plan(D, _out, now):", "    _ap = _out.append"]
     order = _join_order(driver, positives)
     rank = {id(lit): i for i, lit in enumerate(positives)}
-    excluded = [] if driver is None or full else [
-        lit for lit in order if lit.store is driver.store and rank[id(lit)] < rank[id(driver)]]
+    excluded = (
+        []
+        if driver is None or full
+        else [lit for lit in order if lit.store is driver.store and rank[id(lit)] < rank[id(driver)]]
+    )
     if excluded:
         lines_head.append("    _ds = _delta_set(D)")
     if skipping:
@@ -481,7 +487,7 @@ def _plan_source(plan: RulePlan, body, driver, ns, full=False, general=False, sk
     if driver is not None and not full:
         # iterate only the delta instances with the driver's first constant (grouped once a delta)
         grouped = next((pos for pos, term in driver.positions() if is_constant(term)), None)
-    pairs = "_p" if gen.skips else "x0, h0"   # a skipping plan looks its pairs up in Store.before
+    pairs = "_p" if gen.skips else "x0, h0"  # a skipping plan looks its pairs up in Store.before
     if grouped is None:
         lines_head.append(f"    for {pairs} in D:")
     else:
@@ -512,7 +518,7 @@ def _projection_source(plan: RulePlan, body: list, ns: dict):
     lit, head = body[0], plan.rule.head
     shape_at = lit.store.shape == "at"
     at_pos = len(lit.atom.args)
-    where: dict = {}              # variable -> position in the instance
+    where: dict = {}  # variable -> position in the instance
     grouped = None
     for pos, term in lit.positions():
         if isinstance(term, ast.Variable) and term.name not in where and term.name != "_":
@@ -521,8 +527,9 @@ def _projection_source(plan: RulePlan, body: list, ns: dict):
             grouped = pos
         else:
             return None
-    if head.time is not None and not (shape_at and isinstance(head.time, ast.Variable)
-                                      and where.get(head.time.name) == at_pos):
+    if head.time is not None and not (
+        shape_at and isinstance(head.time, ast.Variable) and where.get(head.time.name) == at_pos
+    ):
         return None
     columns = [f"_rp({head.atom.predicate!r})"]
     for term in head.atom.args:
@@ -556,11 +563,17 @@ def compile_rule(rule: ast.Rule, body: list, head_store, general: bool = False, 
     tested against; ``groups``: the program's :func:`delta_groups`, else the rule's own)."""
     positives = [b for b in body if isinstance(b, StoreLiteral) and not b.negated]
     transient = not positives or any(isinstance(b, StoreLiteral) and b.negated for b in body)
-    plan = RulePlan(rule, head_store, transient=transient,
-                    box_stores=tuple(b.store for b in positives if b.box))
-    ns = {"_ar": evaluate_arith, "_tk": term_key, "_delta_set": _delta_sets(),
-          "_delta_groups": groups or delta_groups(),
-          "_rp": repeat, "_ig": itemgetter, "_first": _first, "_second": itemgetter(1)}
+    plan = RulePlan(rule, head_store, transient=transient, box_stores=tuple(b.store for b in positives if b.box))
+    ns = {
+        "_ar": evaluate_arith,
+        "_tk": term_key,
+        "_delta_set": _delta_sets(),
+        "_delta_groups": groups or delta_groups(),
+        "_rp": repeat,
+        "_ig": itemgetter,
+        "_first": _first,
+        "_second": itemgetter(1),
+    }
     rank = {id(lit): i for i, lit in enumerate(positives)}
 
     def define(driver, full=False):

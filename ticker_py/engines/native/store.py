@@ -15,10 +15,10 @@ at a time point (``shape="at"``).
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from heapq import heappop, heappush
 from itertools import compress, repeat
 from operator import is_, is_not, itemgetter
-from typing import Callable, Optional
 
 __all__ = ["Store", "CountedStore", "Clock", "INF", "SLOT", "end_of", "tick_key", "acceptor", "atom_key", "Index"]
 
@@ -80,7 +80,7 @@ def _at_key(positions, arity):
     return lambda x: tuple(g(x) for g in getters)
 
 
-def acceptor(patterns: list, key: Callable) -> Optional[Callable]:
+def acceptor(patterns: list, key: Callable) -> Callable | None:
     """A filter of a list of atoms for the literals reading an input store, whose constants are
     ``patterns`` (position -> value): it keeps the atoms with one literal's constants at the
     positions where every literal has one (``key(positions)`` reads them); None if there are none.
@@ -106,7 +106,7 @@ class Index:
 
     __slots__ = ("part", "key", "parts")
 
-    def __init__(self, part: Optional[Callable], key: Optional[Callable]):
+    def __init__(self, part: Callable | None, key: Callable | None):
         self.part, self.key, self.parts = part, key, {}
 
     def _placed(self, insts: list) -> tuple:
@@ -127,7 +127,7 @@ class Index:
             size = len(parts)
             olds = list(map(parts.setdefault, keys, insts))
             if len(parts) - size == len(keys):
-                return   # a new key per instance
+                return  # a new key per instance
         else:
             size = sum(map(len, parts.values()))
             olds = list(map(dict.setdefault, dicts, keys, insts))
@@ -147,18 +147,18 @@ class Index:
         else:
             olds = list(map(dict.pop, dicts, keys, repeat(None)))
         if all(map(is_, olds, insts)):
-            return   # each instance was alone under its key
-        shared: dict = {}   # (id of its dict, key) -> (dict, the dict of its instances, popped here)
+            return  # each instance was alone under its key
+        shared: dict = {}  # (id of its dict, key) -> (dict, the dict of its instances, popped here)
         for d, k, inst, b in compress(zip(dicts or repeat(self.parts), keys, insts, olds), map(is_not, olds, insts)):
             if b is None:
-                b = shared.get((id(d), k))   # popped for an earlier instance of the batch
+                b = shared.get((id(d), k))  # popped for an earlier instance of the batch
                 if b is None:
                     continue
                 b = b[1]
             elif type(b) is dict:
                 shared[(id(d), k)] = (d, b)
             else:
-                continue            # the key's lone instance (an equal tuple): popped
+                continue  # the key's lone instance (an equal tuple): popped
             del b[inst]
         for (_, k), (d, b) in shared.items():
             if len(b) > 1:
@@ -190,7 +190,7 @@ class Store:
     """
 
     counted = False
-    batch_min = 16   # a smaller batch goes pair by pair: the whole-batch attempt costs more than it saves
+    batch_min = 16  # a smaller batch goes pair by pair: the whole-batch attempt costs more than it saves
 
     def __init__(self, name: str, shape: str = "atom", arity: int = 0, scc=None, stored: bool = True):
         self.name, self.shape, self.arity, self.scc = name, shape, arity, scc
@@ -201,14 +201,14 @@ class Store:
         self._keys: dict = {}
         self.buckets: dict = {}
         self.heap: list = []
-        self.stale: set = set()   # horizons whose buckets hold instances extended since (to skip at expiry)
-        self.before: dict = {}    # id of an extension's pair in this evaluation's delta -> the horizon it extended
+        self.stale: set = set()  # horizons whose buckets hold instances extended since (to skip at expiry)
+        self.before: dict = {}  # id of an extension's pair in this evaluation's delta -> the horizon it extended
         self.delta: list = []
         self.round = None
         self.listeners: list = []
         self.on_fresh = None
         self.on_expire = None
-        self.accept = None   # input stores: atoms -> those a literal reading the store can match
+        self.accept = None  # input stores: atoms -> those a literal reading the store can match
         self.batches = True  # whether inserts try the whole-batch path (their batches were new and distinct)
 
     def __repr__(self) -> str:
@@ -218,11 +218,12 @@ class Store:
         """The function of an instance to its arguments at ``positions`` (one: the value, else a tuple)."""
         key = self._keys.get(positions)
         if key is None:
-            key = self._keys[positions] = (atom_key(positions) if self.shape == "atom"
-                                           else _at_key(positions, self.arity))
+            key = self._keys[positions] = (
+                atom_key(positions) if self.shape == "atom" else _at_key(positions, self.arity)
+            )
         return key
 
-    def index(self, positions: tuple, constants: Optional[dict] = None) -> tuple:
+    def index(self, positions: tuple, constants: dict | None = None) -> tuple:
         """The index a literal probes on argument positions ``positions`` (``arity`` = the time of
         an at-instance), ``constants`` (position -> value) among them: ``(dict, key positions)``.
 
@@ -235,8 +236,9 @@ class Store:
         entry = self._index_of.get((positions, fixed))
         new = entry is None
         if new:
-            entry = self._index_of[(positions, fixed)] = Index(self.key(fixed) if fixed else None,
-                                                               self.key(free) if free else None)
+            entry = self._index_of[(positions, fixed)] = Index(
+                self.key(fixed) if fixed else None, self.key(free) if free else None
+            )
             self.indexes.append(entry)
         if not fixed:
             inner = entry.parts
@@ -271,7 +273,7 @@ class Store:
                     self._indexed(insts)
                     return self._emit(pairs)
                 _consume(map(facts.pop, insts, repeat(None)))
-            self.batches = False   # this store's batches repeat instances: go pair by pair
+            self.batches = False  # this store's batches repeat instances: go pair by pair
         return self._insert_each(pairs)
 
     def _bucket_all(self, pairs: list, insts: list) -> None:
@@ -325,7 +327,7 @@ class Store:
         if fresh:
             self._indexed(fresh)
             if len(fresh) == len(pairs):
-                self.batches = True    # all new and distinct: try whole batches again
+                self.batches = True  # all new and distinct: try whole batches again
         return self._emit(new)
 
     def _indexed(self, fresh: list) -> None:
@@ -483,7 +485,7 @@ class CountedStore(Store):
         for inst in due:
             h = facts.get(inst)
             if h is None or (h[0] >= now and h[1] >= count):
-                continue          # gone already, or a stale bucket entry
+                continue  # gone already, or a stale bucket entry
             others = alts.pop(inst, None)
             if others:
                 valid = [a for a in others if a[0] >= now and a[1] >= count]

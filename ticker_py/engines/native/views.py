@@ -34,9 +34,9 @@ class DerivedViews:
 
     def __init__(self, wiring: Wiring, clock: Clock, changes):
         self.wiring, self.clock, self.changes = wiring, clock, changes
-        self.future: list = []         # heap of (U, seq, q, atom): pins not yet readable
-        self.pin_seq = count()         # breaks ties in the heap: atoms of mixed types do not compare
-        self.pins_now: list = []       # (q, atom) pinned at the current time point
+        self.future: list = []  # heap of (U, seq, q, atom): pins not yet readable
+        self.pin_seq = count()  # breaks ties in the heap: atoms of mixed types do not compare
+        self.pins_now: list = []  # (q, atom) pinned at the current time point
         for q in wiring.intensional:
             self._wire(q)
             if q in wiring.pins:
@@ -53,19 +53,22 @@ class DerivedViews:
         lim = w.horizon_cap[q]
 
         if pinned or ats:
+
             def from_moving(new):
                 if pinned:
                     nowv.insert(new)
-                    for n, store in diamonds:
+                    for _n, store in diamonds:
                         store.insert(new)
                 if ats:
                     cap = end_of(clock.time)
                     at_pairs = [((a, clock.time), lim(h, cap)) for a, h in new]
-                    for n, store in ats:
+                    for _n, store in ats:
                         store.insert(at_pairs)
+
             moving.listeners.append(from_moving)
 
         if pinned:
+
             def from_pins(new):
                 t = clock.time
                 now_pairs, dia = [], [[] for _ in diamonds]
@@ -79,22 +82,23 @@ class DerivedViews:
                     a = key[0]
                     if u == t:
                         now_pairs.append((a, lim(h, t * SLOT + last)))
-                    for i, (n, store) in enumerate(diamonds):
+                    for i, (n, _store) in enumerate(diamonds):
                         if u >= t - n:
                             dia[i].append((a, lim(h, (u + n) * SLOT + last)))
-                    for i, (n, store) in enumerate(ats):
+                    for i, (n, _store) in enumerate(ats):
                         if n is None:
                             at[i].append(p)
                         elif u >= t - n:
                             at[i].append((key, lim(h, (u + n) * SLOT + last)))
                 if now_pairs:
                     nowv.insert(now_pairs)
-                for (n, store), pairs in zip(diamonds, dia):
+                for (_n, store), pairs in zip(diamonds, dia):
                     if pairs:
                         store.insert(pairs)
-                for (n, store), pairs in zip(ats, at):
+                for (_n, store), pairs in zip(ats, at):
                     if pairs:
                         store.insert(pairs)
+
             w.pins[q].listeners.append(from_pins)
 
     def _track_pins(self, q: str) -> None:

@@ -71,12 +71,11 @@ class Wiring:
         self.analysis = analysis
         self.sigs = analysis.signatures
         self.intensional = analysis.intensional
-        self.background: dict = {}     # predicate -> its background atoms
+        self.background: dict = {}  # predicate -> its background atoms
         for atom in analysis.background:
             self.background.setdefault(atom[0], []).append(atom)
         self.background_sets = {p: frozenset(v) for p, v in self.background.items()}
-        self.ext_background = frozenset(a for p, v in self.background.items()
-                                        if p not in self.intensional for a in v)
+        self.ext_background = frozenset(a for p, v in self.background.items() if p not in self.intensional for a in v)
         rules = list(analysis.program.proper_rules)
         for r in rules:
             if r.head is None:
@@ -85,18 +84,17 @@ class Wiring:
         self.pinned = {r.head.atom.predicate for r in rules if r.head.time is not None}
         self.counted = counted_predicates(rules, self.intensional)
         # q -> how a view of q caps a horizon at a tick (pairs for counted q)
-        self.horizon_cap = {q: cap_counted_horizon if q in self.counted else cap_horizon
-                            for q in self.intensional}
+        self.horizon_cap = {q: cap_counted_horizon if q in self.counted else cap_horizon for q in self.intensional}
         self.stores: list = []
         self.sources: dict = {}
         self.moving, self.pins, self.now_view = {}, {}, {}
         self.ext_feeds: dict = {}
         self.tuple_feeds: dict = {}
         self.tuple_sources: list = []
-        self.box_preds: set = set()    # input predicates read through a box (their runs are kept)
+        self.box_preds: set = set()  # input predicates read through a box (their runs are kept)
         self.views: dict = {}
-        self.readers: dict = {}        # id of an input store -> the atoms of the literals reading it
-        self.groups = delta_groups()   # the deltas grouped by a constant, shared by the plans
+        self.readers: dict = {}  # id of an input store -> the atoms of the literals reading it
+        self.groups = delta_groups()  # the deltas grouped by a constant, shared by the plans
         for q in sorted(self.intensional):
             scc, arity, c = self.scc_of[q], self.sigs[q], q in self.counted
             self.moving[q] = self._store(f"{q}", "atom", arity, scc, counted=c)
@@ -113,14 +111,14 @@ class Wiring:
             for mod, _, store in feeds:
                 if mod is not BOX:
                     store.accept = acceptor(self.readers[id(store)], atom_key)
-        self.component_stores = [[] for _ in self.plans]      # each component's stores, in creation order
+        self.component_stores = [[] for _ in self.plans]  # each component's stores, in creation order
         for s in self.stores:
             if s.scc is not None:
                 self.component_stores[s.scc].append(s)
         # boxes over derived predicates: q -> u -> atoms pinned at u, counted by q's covers
         self.pinned_at: dict = {q: {} for q in self.intensional}
         self.covers: dict = {q: [] for q in self.intensional}
-        self.boxes_of_component: dict = {}   # scc -> [(q, box store, cover)]
+        self.boxes_of_component: dict = {}  # scc -> [(q, box store, cover)]
         for q, views in self.views.items():
             for n, store in views[BOX]:
                 cover = PinCover(n, self.pinned_at[q])
@@ -146,8 +144,9 @@ class Wiring:
             key = (p, mod, n)
             if key not in self.sources:
                 shape = "at" if mod is AT else "atom"
-                store = self.sources[key] = self._store(f"{p} {mod} {n}", shape, arity, self.scc_of[p],
-                                                        counted=p in self.counted)
+                store = self.sources[key] = self._store(
+                    f"{p} {mod} {n}", shape, arity, self.scc_of[p], counted=p in self.counted
+                )
                 self.views[p][mod].append((n, store))
             return self.sources[key], mod is BOX
         kind = el.window_kind
@@ -157,8 +156,9 @@ class Wiring:
         store = self.sources.get(key)
         if store is None:
             shape = "at" if mod is AT else "atom"
-            store = self.sources[key] = self._store(f"{p} {kind} {mod} {n}", shape, arity, None,
-                                                    stored=False, counted=kind is TUPLE)
+            store = self.sources[key] = self._store(
+                f"{p} {kind} {mod} {n}", shape, arity, None, stored=False, counted=kind is TUPLE
+            )
             if mod is BOX:
                 self.box_preds.add(p)
             if kind is TUPLE:
@@ -174,8 +174,13 @@ class Wiring:
     def _compile(self, rule: ast.Rule) -> RulePlan:
         for term in rule.head.atom.args + ((rule.head.time,) if rule.head.time is not None else ()):
             if isinstance(term, ast.Interval) or any(isinstance(a, ast.Interval) for a in getattr(term, "args", ())):
-                raise EngineUnsupported(Diagnostic(f"the native engine cannot run rule '{rule}'", rule.location,
-                                                   ("intervals are supported in facts only",)))
+                raise EngineUnsupported(
+                    Diagnostic(
+                        f"the native engine cannot run rule '{rule}'",
+                        rule.location,
+                        ("intervals are supported in facts only",),
+                    )
+                )
         positives = [l for l in rule.body if not l.negated and not l.is_comparison]
         negated = any(l.negated for l in rule.body)
         single = len(positives) == 1 and not negated
