@@ -31,6 +31,7 @@ FLOORS = [
         "values",
         "errors",
         "limits",
+        "accelerators",
         "streams.model",
         "streams._model_methods",
         "streams.factorized",
