@@ -1,0 +1,118 @@
+"""``ticker plot``: a timeline of the answer streams of a program over a stream (docs/pictures.md)."""
+
+from __future__ import annotations
+
+from ..engines import ENGINE_NAMES
+from ..errors import Diagnostic, UsageError
+from ..streams.drive import MAX_GAP, Every, check_max_gap
+from .common import (
+    HelpFormatter,
+    add_program_args,
+    add_semantics_args,
+    check_outputs_apart,
+    check_until,
+    choices_metavar,
+    load,
+    semantics_knobs,
+)
+
+__all__ = ["register", "cmd_plot", "add_picture_args", "picture_range"]
+
+
+def add_picture_args(p) -> None:
+    """``--from``, ``--atoms`` and ``--max-atoms``: what a picture shows (plot and compare --plot)."""
+    p.add_argument(
+        "--from", dest="start", type=int, metavar="T", help="show time points from T on (default: the first)"
+    )
+    p.add_argument(
+        "--atoms",
+        metavar="PATTERN",
+        help="only these atoms: comma-separated name/arity, name, or atoms with _ for any term (alarm/0,q(a,_))",
+    )
+    p.add_argument("--max-atoms", type=int, default=60, metavar="N", help="atoms drawn before '... N more' (0 = all)")
+
+
+def picture_range(args) -> tuple:
+    """``(start, selection, max_atoms)`` of the picture options, checked."""
+    from ..plot.timeline import select
+
+    start = check_until(args.start, "--from")
+    if args.until is not None and start is not None and start > args.until:
+        raise UsageError(Diagnostic(f"--from {start} is after --until {args.until}"))
+    if args.max_atoms < 0:
+        raise UsageError(Diagnostic(f"--max-atoms must be >= 0, not {args.max_atoms}"))
+    return start, select(args.atoms), args.max_atoms or None
+
+
+def register(sub) -> None:
+    """Add ``plot`` to the ``ticker`` subcommands."""
+    p = sub.add_parser(
+        "plot",
+        help="draw the answer streams as a timeline (SVG, PNG or an HTML report)",
+        formatter_class=HelpFormatter,
+        description="Run a program over a stream and draw a timeline of its answer streams: one row per "
+        "derived atom, a bar for each interval of time points in which it holds, the input atoms per time "
+        "point on top and, when there are several, the number of answer streams per time point.",
+    )
+    add_program_args(p)
+    p.add_argument("--stream", required=True, help="stream file (.stream/.txt/.jsonl/.csv/.parquet) or -")
+    p.add_argument(
+        "--out", required=True, metavar="FILE", help="FILE.svg, FILE.png or FILE.html (a self-contained report)"
+    )
+    p.add_argument(
+        "--engine",
+        default="auto",
+        metavar=choices_metavar(("auto",) + ENGINE_NAMES),
+        help="the engine (auto: native if it can run the program, else incremental)",
+    )
+    p.add_argument("--models", type=int, default=0, help="answer streams per tick (0 = all)")
+    p.add_argument(
+        "--every",
+        default="time",
+        metavar=choices_metavar(tuple(e.value for e in Every)),
+        help="time: once per time point; signal: after every atom (the last evaluation of a time point is drawn)",
+    )
+    p.add_argument("--until", type=int, metavar="T", help="evaluate and show time points up to T")
+    p.add_argument(
+        "--max-gap",
+        type=int,
+        default=MAX_GAP,
+        metavar="N",
+        help="refuse a record more than N time points after the previous one; 0 = no limit",
+    )
+    add_picture_args(p)
+    add_semantics_args(p)
+    p.set_defaults(func=cmd_plot)
+
+
+def cmd_plot(args) -> int:
+    """``ticker plot``."""
+    from ..plot.runs import check_output, run_timeline, write
+    from ..semantics import resolve
+
+    check_output(args.out)
+    Every.parse(args.every)
+    check_max_gap(args.max_gap)
+    check_until(args.until)
+    if args.models < 0:
+        raise UsageError(Diagnostic(f"--models must be >= 0, not {args.models}"))
+    start, selection, max_atoms = picture_range(args)
+    check_outputs_apart(args, "out")
+    semantics = resolve(args.semantics, **semantics_knobs(args))
+    tl = run_timeline(
+        load(args),
+        args.stream,
+        engine=args.engine,
+        models=args.models,
+        every=args.every,
+        until=args.until,
+        max_gap=args.max_gap,
+        semantics=semantics,
+        start=start,
+        end=args.until,
+        atoms=selection,
+        max_atoms=max_atoms,
+        title=f"ticker plot {args.program} --stream {args.stream}",
+    )
+    write(tl, args.out)
+    return 0
