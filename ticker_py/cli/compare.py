@@ -17,12 +17,14 @@ from .common import (
     HelpFormatter,
     add_program_args,
     add_semantics_args,
+    check_outputs_apart,
     check_until,
     choices_metavar,
     load,
     name_list,
     semantics_knobs,
 )
+from .plot import add_picture_args, picture_range
 
 __all__ = [
     "register",
@@ -123,6 +125,12 @@ def register(sub) -> None:
         metavar=choices_metavar(("text", "json")),
         help="with --semantics: text, or json (JSON Lines per time point, then a summary)",
     )
+    p.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="also draw the runs side by side: FILE.svg, FILE.png or FILE.html (a report, the differences first)",
+    )
+    add_picture_args(p)
     add_semantics_args(p, several=True)
     p.set_defaults(func=cmd_compare)
 
@@ -142,10 +150,12 @@ def cmd_compare(args, factories: dict | None = None) -> int:
         raise UsageError(Diagnostic(f"--models must be >= 0, not {args.models}"))
     if args.max_diffs < 0:
         raise UsageError(Diagnostic(f"--max-diffs must be >= 0, not {args.max_diffs}"))
+    picture = _picture(args)
     if args.semantics is not None or semantics_knobs(args):
-        return _compare_semantics(args)
+        return _compare_semantics(args, picture)
     names = name_list(args.engines or "clingo,incremental,native", ENGINE_NAMES)
     analysis = load(args)
+    _check_atoms(picture, analysis)
     factories = factories or {n: comparing.default_factory(n) for n in names}
     if args.consequences:
         return _compare_consequences(args, analysis, factories)
@@ -158,11 +168,15 @@ def cmd_compare(args, factories: dict | None = None) -> int:
         every=args.every,
         until=args.until,
         tuple_order=args.tuple_order,
-        keep_all=False,
+        keep_all=picture is not None,
         factorize=args.factorize,
         changes=args.changes,
     )
     print(comparing.format_comparison(cmp, args.max_diffs))
+    if picture is not None:
+        from ..plot.runs import engines_timeline
+
+        _draw(args, picture, engines_timeline, cmp, f"--engines {','.join(names)}")
     if args.explain:
         print(comparing.explain_comparison(analysis, stream, cmp, args.max_diffs, args.until, args.tuple_order))
     if len(cmp.engines) < 2:
@@ -199,7 +213,38 @@ def _compare_consequences(args, analysis, factories) -> int:
     return EXIT_DIFFER if differ else 0
 
 
-def _compare_semantics(args) -> int:
+def _picture(args):
+    """``(start, selection, max_atoms)`` of ``--plot`` (checked before anything runs), or None."""
+    if args.plot is None:
+        return None
+    from ..plot.runs import check_output
+
+    check_output(args.plot, "--plot")
+    check_outputs_apart(args, "plot")
+    if args.consequences or args.changes or args.factorize:
+        raise UsageError(
+            Diagnostic("--plot draws answer streams", notes=("drop --consequences, --changes and --factorize",))
+        )
+    return picture_range(args)
+
+
+def _check_atoms(picture, analysis) -> None:
+    if picture is not None:
+        from ..plot.runs import check_selection
+
+        check_selection(picture[1], analysis)
+
+
+def _draw(args, picture, timeline, cmp, runs: str) -> None:
+    from ..plot.runs import write
+
+    start, selection, max_atoms = picture
+    title = f"ticker compare {args.program} --stream {args.stream} {runs}"
+    tl = timeline(cmp, title, start, args.until, selection, max_atoms)
+    write(tl, args.plot)
+
+
+def _compare_semantics(args, picture=None) -> int:
     """``--semantics default,r4``: the program under each profile, per time point which differ."""
     from .. import semantics_compare
     from ..semantics import parse_semantics_list
@@ -215,6 +260,7 @@ def _compare_semantics(args) -> int:
     semantics = parse_semantics_list(args.semantics or "default", **semantics_knobs(args))
     engines = name_list(args.engines, ENGINE_NAMES) if args.engines else ("auto",)
     analysis = load(args)
+    _check_atoms(picture, analysis)
     cmp = semantics_compare.compare_semantics(
         analysis, stream_records(args), semantics, engines, args.models, args.every, args.until
     )
@@ -223,6 +269,10 @@ def _compare_semantics(args) -> int:
         if args.format == "json"
         else semantics_compare.format_text(cmp, args.max_diffs)
     )
+    if picture is not None:
+        from ..plot.runs import semantics_timeline
+
+        _draw(args, picture, semantics_timeline, cmp, f"--semantics {args.semantics or 'default'}")
     if len(cmp.runs) < 2:
         print(
             "note: fewer than two runs; nothing was compared (write e.g. --semantics default,r4 or "

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from .timeline import Timeline
 
-__all__ = ["figure", "save", "svg_text", "FORMATS", "LANE_INCH", "STYLE"]
+__all__ = ["figure", "results_figure", "save", "svg_text", "FORMATS", "LANE_INCH", "STYLE"]
 
 #: the picture formats, by file suffix
 FORMATS = ("svg", "png")
@@ -57,7 +57,10 @@ def figure(tl: Timeline, width: float = 11.0, small: bool = False):
     lane_h = max(0.6, LANE_INCH * (n + (1 if tl.more else 0)))
     label_w = min(3.2, max(1.1, 0.45 + 0.055 * max((len(_short(x.label)) for x in lanes), default=8)))
     head = 0.45 if small else 0.75
-    height = head + (top_h + 0.05) * len(tops) + lane_h + 0.65
+    marked = {x.run for x in lanes if x.marks}
+    key = [f"{r} vs {tl.runs[0]}: {tl.notes[r][1]}" for r in tl.runs[1:] if r in marked and r in tl.notes]
+    key_h = 0.16 * len(key) + (0.1 if key else 0)
+    height = head + (top_h + 0.05) * len(tops) + lane_h + 0.6 + key_h
     with matplotlib.rc_context(STYLE):
         fig = Figure(figsize=(width, height))
         left, right = label_w / width, 1 - 0.9 / width
@@ -115,14 +118,16 @@ def figure(tl: Timeline, width: float = 11.0, small: bool = False):
             if lane.marks and lane.note:
                 a, _ = lane.marks[0]
                 ax.text(
-                    a - 0.5,
-                    y + 0.45,
-                    _short(lane.note, 60),
+                    a - 0.4,
+                    y,
+                    _short(lane.note, 40),
                     fontsize=6,
                     color=_DIFF,
-                    va="bottom",
+                    va="center",
                     ha="left",
                     clip_on=True,
+                    zorder=4,
+                    bbox={"boxstyle": "square,pad=0.1", "facecolor": "white", "alpha": 0.75, "lw": 0},
                 )
             pins_x += list(lane.pins)
             pins_y += [y] * len(lane.pins)
@@ -174,6 +179,8 @@ def figure(tl: Timeline, width: float = 11.0, small: bool = False):
             frameon=False,
             borderaxespad=0.2,
         )
+        for i, line in enumerate(key):
+            fig.text(0.01, (key_h - 0.16 * (i + 1)) / height, line, ha="left", va="bottom", fontsize=7, color=_DIFF)
         fig.suptitle(
             tl.title,
             x=0.01,
@@ -186,6 +193,15 @@ def figure(tl: Timeline, width: float = 11.0, small: bool = False):
         if tl.subtitle and not small:
             fig.text(0.01, 1 - 0.3 / height, tl.subtitle, ha="left", va="top", fontsize=8, color="#333333")
     return fig
+
+
+def results_figure(results, width: float = 11.0, **options):
+    """The figure of results (a run's, or one :class:`~ticker_py.streams.model.Result`'s):
+    ``options`` are those of :func:`~ticker_py.plot.timeline.view` (title, start, end, atoms,
+    max_atoms)."""
+    from .timeline import view
+
+    return figure(view(results, **options), width=width)
 
 
 def _top_panel(kind: str, ax, tl: Timeline, edges: list) -> None:

@@ -12,7 +12,7 @@ from html import escape
 
 from .timeline import Timeline
 
-__all__ = ["page", "report", "answer_table", "differences", "compact", "section"]
+__all__ = ["page", "report", "answer_table", "differences", "compact", "compact_figure", "results_html", "section"]
 
 #: the tables' style (class names prefixed, so that a notebook's own style is left alone)
 _TABLE_STYLE = """
@@ -120,7 +120,7 @@ def differences(tl: Timeline) -> str:
         "<ul>"
         + "".join(
             f"<li><b>{escape(r)}</b> differs from {escape(tl.runs[0])} at {counts[r]} time points"
-            + (f" — {escape(tl.notes[r])}" if counts[r] and tl.notes.get(r) else "")
+            + (f" — {escape(tl.notes[r][1])}" if counts[r] and r in tl.notes else "")
             + "</li>"
             for r in tl.runs[1:]
         )
@@ -151,7 +151,7 @@ def report(tl: Timeline, svg: str, extra=()) -> str:
 
 
 def compact(tl: Timeline, svg: str | None, rows: int = 12, note: str = "") -> str:
-    """A notebook's view: the title, the first table rows and a small timeline."""
+    """A notebook's view: the title, the first table rows and a small timeline (``note``: HTML)."""
     body = "\n".join(_row(tl, t, cells, False, 4) for t, cells in tl.rows[:rows])
     more = (
         f'<tr><td colspan="{len(tl.runs) + 2}" class="tk-more">… {len(tl.rows) - rows} more time points</td></tr>'
@@ -159,8 +159,30 @@ def compact(tl: Timeline, svg: str | None, rows: int = 12, note: str = "") -> st
         else ""
     )
     picture = f'<div class="tk-fig">{svg}</div>' if svg else ""
-    note = f'<div class="tk-note">{escape(note)}</div>' if note else ""
     return (
         f"<div><style>{_TABLE_STYLE}</style><b>{escape(tl.title)}</b>"
         f'<table class="tk"><thead>{_header(tl)}</thead><tbody>{body}{more}</tbody></table>{picture}{note}</div>'
     )
+
+
+def compact_figure(make) -> tuple:
+    """``(svg, note)``: the SVG of the figure ``make()`` draws, or, without matplotlib, None and a
+    note (HTML) saying how to get the picture."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return None, '<div class="tk-note">install matplotlib (pip install "ticker_py[plot]") for the picture</div>'
+    from .draw import svg_text
+
+    return svg_text(make()), ""
+
+
+def results_html(results, max_atoms: int = 20) -> str:
+    """The ``_repr_html_`` of results (a run's, or one Result's): :func:`compact` with a small
+    timeline of at most ``max_atoms`` atoms."""
+    from .draw import figure
+    from .timeline import view
+
+    tl = view(results, max_atoms=max_atoms)
+    svg, note = compact_figure(lambda: figure(tl, width=8.0, small=True))
+    return compact(tl, svg, note=note)

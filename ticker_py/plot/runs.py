@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..api import Reasoner, records_from
+from ..analysis import Analysis
+from ..api import load_program, run
 from ..errors import Diagnostic, UsageError
 from ..semantics import Semantics
 from ..streams import Model
 from ..streams.drive import MAX_GAP
 from ..streams.output import open_output
-from .timeline import MAX_ATOMS, Selection, Timeline, from_runs
+from .timeline import MAX_ATOMS, Selection, Timeline, from_results, from_runs
 
 __all__ = [
     "OUTPUTS",
@@ -101,33 +102,26 @@ def run_timeline(
     """Run ``program`` (source, path or analysis) over ``stream`` and build its timeline; the
     title says what ran (``title``, default the program), the subtitle with which engine,
     semantics and answer streams, over which time points."""
-    reasoner = Reasoner(program, engine=engine, models=models, semantics=semantics, history=False, clock=clock)
-    check_selection(atoms, reasoner.analysis)
-    inputs: dict = {}
-
-    def counted(records):
-        for rec in records:
-            inputs[rec.t] = inputs.get(rec.t, 0) + len(rec.atoms)
-            yield rec
-
-    per_t = {
-        r.t: r.models for r in reasoner.feed(counted(records_from(stream)), until=until, every=every, max_gap=max_gap)
-    }
-    lo = start if start is not None else min(per_t, default=0)
-    hi = end if end is not None else max(per_t, default=lo)
-    sub = [f"engine {reasoner.engine_name}", f"semantics {reasoner.semantics}", _models_text(models), span_text(lo, hi)]
+    analysis = program if isinstance(program, Analysis) else load_program(program, clock=clock)
+    check_selection(atoms, analysis)
+    results = run(
+        analysis, stream, engine=engine, models=models, every=every, until=until, max_gap=max_gap, semantics=semantics
+    )
+    lo = start if start is not None else min((r.t for r in results), default=0)
+    hi = end if end is not None else max((r.t for r in results), default=lo)
+    sub = [results.about, span_text(lo, hi)]
     if atoms is not None:
         sub.append(f"atoms {atoms.text}")
-    return from_runs(
-        {"": per_t},
+    return from_results(
+        results,
         title or (str(program) if isinstance(program, (str, Path)) and "\n" not in str(program) else "answer stream"),
         " · ".join(sub),
-        inputs,
+        results.inputs,
         lo,
         hi,
         atoms,
         max_atoms,
-        unit=_unit(reasoner.analysis),
+        unit=_unit(analysis),
     )
 
 
@@ -155,7 +149,13 @@ def engines_timeline(cmp, title: str, start=None, end=None, atoms=None, max_atom
                 )
             )
     return _side_by_side(
-        runs, {name: "engine (the same semantics)" for name in cmp.engines[1:]}, title, start, end, atoms, max_atoms
+        runs,
+        {name: ("engine", f"engine {name}, the same semantics") for name in cmp.engines[1:]},
+        title,
+        start,
+        end,
+        atoms,
+        max_atoms,
     )
 
 
@@ -168,10 +168,12 @@ def semantics_timeline(cmp, title: str, start=None, end=None, atoms=None, max_at
     notes = {}
     for label in labels[1:]:
         sem, engine = cmp.runs[label]
-        knobs = [f"{k}={getattr(sem, k).value}" for k in sem.differs(ref_sem)]
+        names = list(sem.differs(ref_sem))
+        detail = [f"{k}={getattr(sem, k).value}" for k in names]
         if engine != ref_engine:
-            knobs.append(f"engine {engine}")
-        notes[label] = ", ".join(knobs) or "engine"
+            names.append("engine")
+            detail.append(f"engine {engine}")
+        notes[label] = ("+".join(names) or "engine", ", ".join(detail) or f"the same semantics on engine {engine}")
     return _side_by_side(runs, notes, title, start, end, atoms, max_atoms)
 
 

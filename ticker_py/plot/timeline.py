@@ -87,7 +87,7 @@ class Timeline:
     differing: tuple = ()
     rows: tuple = ()
     unit: str = "time point"
-    notes: dict = field(default_factory=dict)  # run -> what explains its differences
+    notes: dict = field(default_factory=dict)  # run -> (short, detail): what explains its differences
     differ: int = 0
     agree: int = 0
 
@@ -217,6 +217,13 @@ def select(text: str | None, where: str = "--atoms") -> Selection | None:
 # ---------------------------------------------------------------- building
 
 
+def counting(records: Iterable, counts: dict):
+    """The records, each one's atoms counted into ``counts`` (``{t: input atoms}``) as it passes."""
+    for rec in records:
+        counts[rec.t] = counts.get(rec.t, 0) + len(rec.atoms)
+        yield rec
+
+
 def atom_key(atom: tuple):
     """Timeline order: by predicate and arity, then clingo's order of the arguments."""
     return (atom[0], len(atom), tuple(term_key(a) for a in atom[1:]))
@@ -338,8 +345,8 @@ def from_runs(
 ) -> Timeline:
     """Runs side by side: ``runs`` maps a label to ``{t: models}`` (None: not evaluated), the
     first run being the reference. An atom on which the runs differ gets one lane per run, the
-    time points where a run differs from the reference marked, with ``notes[run]`` (what explains
-    it); an atom on which every run agrees gets one collapsed lane. ``max_atoms`` counts atoms."""
+    time points where a run differs from the reference marked; ``notes[run]`` is ``(short, detail)``
+    of what explains its differences (``short`` labels the marks, e.g. the knobs' names); an atom on which every run agrees gets one collapsed lane. ``max_atoms`` counts atoms."""
     labels = list(runs)
     every = set().union(*(r.keys() for r in runs.values())) if runs else set()
     lo, hi = _window(every, start, end)
@@ -369,7 +376,7 @@ def from_runs(
             if label != ref:
                 mine = levels[label].level(a)
                 marks = _intervals(t for t in sorted(set(mine) | set(ref_level)) if mine.get(t) != ref_level.get(t))
-            lanes.append(levels[label].lane(a, label, marks=marks, note=notes.get(label, "") if marks else ""))
+            lanes.append(levels[label].lane(a, label, marks=marks, note=notes.get(label, ("", ""))[0] if marks else ""))
     kept, dropped = _capped(agree, None if max_atoms is None else max_atoms - shown_atoms)
     for a in kept:
         lane = levels[ref].lane(a)
@@ -424,3 +431,27 @@ def _intervals(times: Iterable) -> tuple:
         else:
             out.append([t, t])
     return tuple((lo, hi) for lo, hi in out)
+
+
+def view(results, title: str | None = None, start=None, end=None, atoms=None, max_atoms=MAX_ATOMS) -> Timeline:
+    """The timeline of results as the API shows them (``Result.plot``, ``Results.plot``, their
+    ``_repr_html_``): ``atoms`` a pattern text or a :class:`Selection`; the input counts and the
+    description of a run's :class:`~ticker_py.api.Results` when it has them."""
+    selection = select(atoms) if isinstance(atoms, str) else atoms
+    about, inputs = getattr(results, "about", ""), getattr(results, "inputs", None)
+    results = list(results)
+    per_t = _last_per_time(results)
+    lo, hi = _window(set(per_t), start, end)
+    sub = " · ".join(x for x in (about, f"t = {lo}–{hi} ({hi - lo + 1} time points)") if x)
+    if selection is not None:
+        sub += f" · atoms {selection.text}"
+    return from_results(
+        results,
+        title or (f"answer stream at t = {results[0].t}" if len(results) == 1 else "answer streams"),
+        sub,
+        inputs,
+        lo,
+        hi,
+        selection,
+        max_atoms,
+    )
