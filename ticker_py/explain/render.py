@@ -1,6 +1,8 @@
 """Explanations as pictures: the derivation tree with window spans on a time axis and witnesses.
 
-Two renderers share :func:`rows` (the tree in reading order, each node with the time points it
+An explanation is read through its public attributes only (``root``, ``title``, nodes' ``get``), so
+this module and :mod:`.tree`, whose ``_repr_html_`` calls it, do not import each other. Two
+renderers share :func:`rows` (the tree in reading order, each node with the time points it
 speaks of):
 
 * **graphviz** (where graphviz's ``dot`` program and the Python ``graphviz`` package or pydot are
@@ -21,7 +23,6 @@ from dataclasses import dataclass
 from html import escape
 
 from ..values import format_atom
-from .tree import Explanation, Node
 
 __all__ = ["Row", "rows", "to_rich_dot", "picture", "report", "notebook_html", "FORMATS", "NO_DOT"]
 
@@ -49,25 +50,25 @@ class Row:
     at: int | None = None
 
 
-def _evidence_times(node: Node) -> tuple:
+def _evidence_times(node) -> tuple:
     """The time points of a holding positive literal's evidence (a negated or failing one has none)."""
     if node.get("negated") or not node.get("holds", True):
         return ()
     return tuple(sorted({c.get("time") for c in node.children if type(c.get("time")) is int}))
 
 
-def _span(node: Node):
+def _span(node):
     span = node.get("span")
     return None if span is None else (span.lo, span.hi)
 
 
-def rows(e: Explanation) -> list:
+def rows(e) -> list:
     """The tree in reading order (a shared derivation once, later uses ``(see above)``; the stream
     atoms of one literal in one row)."""
     out: list = []
     seen: set = set()
 
-    def visit(node: Node, depth: int) -> None:
+    def visit(node, depth: int) -> None:
         if node.key and node.key in seen:
             out.append(Row(depth, node.kind, f"{node.text}  (see above)", at=node.get("time")))
             return
@@ -94,7 +95,7 @@ def rows(e: Explanation) -> list:
     return out
 
 
-def _extent(e: Explanation, rs) -> tuple:
+def _extent(e, rs) -> tuple:
     times = [e.t]
     for r in rs:
         times += list(r.times)
@@ -108,7 +109,7 @@ def _extent(e: Explanation, rs) -> tuple:
 # ---------------------------------------------------------------- matplotlib
 
 
-def figure(e: Explanation, heading: str = "", width: float = 12.0, small: bool = False):
+def figure(e, heading: str = "", width: float = 12.0, small: bool = False):
     """The matplotlib picture (tree text on the left, time axis on the right)."""
     import matplotlib
     from matplotlib.figure import Figure
@@ -215,7 +216,7 @@ def _strip(span: tuple, times: tuple) -> str:
     return "<TR>" + "".join(cells) + "</TR>"
 
 
-def to_rich_dot(e: Explanation, heading: str = "") -> str:
+def to_rich_dot(e, heading: str = "") -> str:
     """DOT with HTML-like labels: every node's text, a window literal's time points as a strip."""
     ids: dict = {}
     lines = [
@@ -227,7 +228,7 @@ def to_rich_dot(e: Explanation, heading: str = "") -> str:
     ]
     edges = []
 
-    def visit(node: Node) -> str:
+    def visit(node) -> str:
         key = node.key or id(node)
         if key in ids:
             return ids[key]
@@ -279,7 +280,7 @@ def _dot_render(source: str, fmt: str) -> bytes | None:
 # ---------------------------------------------------------------- entry points
 
 
-def picture(e: Explanation, fmt: str, heading: str = "", graph: bool = True) -> tuple:
+def picture(e, fmt: str, heading: str = "", graph: bool = True) -> tuple:
     """``(data, note)``: the explanation as ``svg`` or ``png`` bytes, drawn by graphviz where it is
     installed (``graph``), else by matplotlib (``note`` then says why)."""
     note = ""
@@ -302,7 +303,7 @@ def _svg(data: bytes) -> str:
     return text[text.index("<svg") :]
 
 
-def report(e: Explanation, heading: str = "", timeline=None) -> tuple:
+def report(e, heading: str = "", timeline=None) -> tuple:
     """``(html, note)``: the report of an explanation: the picture, the text, the nodes in a table
     with a filter and, given the ``timeline`` of the run up to *t*, its answer streams."""
     from ..plot import html
@@ -337,7 +338,7 @@ def report(e: Explanation, heading: str = "", timeline=None) -> tuple:
     return html.page(e.title, heading, sections), note
 
 
-def notebook_html(e: Explanation) -> str:
+def notebook_html(e) -> str:
     """A notebook's view of an explanation: the small picture (matplotlib) and the text."""
     from ..plot.html import compact_figure
 

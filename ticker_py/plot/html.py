@@ -161,7 +161,8 @@ def compact(tl: Timeline, svg: str | None, rows: int = 12, note: str = "") -> st
     picture = f'<div class="tk-fig">{svg}</div>' if svg else ""
     return (
         f"<div><style>{_TABLE_STYLE}</style><b>{escape(tl.title)}</b>"
-        f'<table class="tk"><thead>{_header(tl)}</thead><tbody>{body}{more}</tbody></table>{picture}{note}</div>'
+        + (f'<div class="tk-more">{escape(tl.subtitle)}</div>' if tl.subtitle else "")
+        + f'<table class="tk"><thead>{_header(tl)}</thead><tbody>{body}{more}</tbody></table>{picture}{note}</div>'
     )
 
 
