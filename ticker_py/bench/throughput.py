@@ -398,34 +398,10 @@ def _figure(value: float | None) -> str:
 
 
 def plot(doc: dict, path: Path) -> None:
-    """A bar chart: µs per input atom by workload, for each way of reading (log scale)."""
-    import matplotlib
+    """The throughput bar chart (:func:`ticker_py.bench.plots.plot_throughput`)."""
+    from .plots import plot_throughput
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    runs = doc["runs"]
-    series = [
-        ("text", lambda r: r["us_per_atom"]["text"]),
-        ("JSON Lines", lambda r: r["us_per_atom"]["jsonl"]),
-        ("Parquet", lambda r: r["us_per_atom"]["parquet"]),
-        ("Parquet args", lambda r: r["us_per_atom"].get("parquet args", 0)),
-        ("in-engine", lambda r: r["in_engine_us"]),
-        ("plain read", lambda r: r["plain_read_us"]),
-    ]
-    fig, ax = plt.subplots(figsize=(9, 4))
-    width = 0.8 / len(series)
-    for i, (label, get) in enumerate(series):
-        ax.bar([x + i * width for x in range(len(runs))], [get(r) for r in runs], width, label=label)
-    ax.set_xticks([x + 0.4 - width / 2 for x in range(len(runs))], [r["workload"] for r in runs])
-    ax.set_yscale("log")
-    ax.set_ylabel("CPU µs per input atom (whole process)")
-    ax.legend(fontsize=8)
-    ax.set_title("ticker run --format none: whole process vs engine")
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    plot_throughput(doc, path)
 
 
 def write_docs(doc: dict, command: str, docs: Path = Path("docs")) -> None:
