@@ -14,6 +14,7 @@ GUI backend). In an SVG every lane's bars are one group ``lane-N`` and text stay
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 from .timeline import Timeline
@@ -33,6 +34,11 @@ _MAX_LABEL = 44
 
 def _short(text: str, limit: int = _MAX_LABEL) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _wrap(text: str, width: int) -> list:
+    """Lines of at most ``width`` characters, words (paths, atoms) never split."""
+    return textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False)
 
 
 def figure(tl: Timeline, width: float = 11.0, small: bool = False):
@@ -56,7 +62,9 @@ def figure(tl: Timeline, width: float = 11.0, small: bool = False):
     top_h = 0.55 if small else 0.8
     lane_h = max(0.6, LANE_INCH * (n + (1 if tl.more else 0)))
     label_w = min(3.2, max(1.1, 0.45 + 0.055 * max((len(_short(x.label)) for x in lanes), default=8)))
-    head = 0.45 if small else 0.75
+    title = _wrap(tl.title, int(width * (11 if not small else 13))) or [""]
+    subtitle = _wrap(tl.subtitle, int(width * 16)) if not small else []
+    head = 0.3 + 0.2 * len(title) + 0.16 * len(subtitle) + (0.1 if subtitle else 0)
     marked = {x.run for x in lanes if x.marks}
     key = [f"{r} vs {tl.runs[0]}: {tl.notes[r][1]}" for r in tl.runs[1:] if r in marked and r in tl.notes]
     key_h = 0.16 * len(key) + (0.1 if key else 0)
@@ -181,17 +189,18 @@ def figure(tl: Timeline, width: float = 11.0, small: bool = False):
         )
         for i, line in enumerate(key):
             fig.text(0.01, (key_h - 0.16 * (i + 1)) / height, line, ha="left", va="bottom", fontsize=7, color=_DIFF)
-        fig.suptitle(
-            tl.title,
-            x=0.01,
-            y=1 - 0.08 / height,
+        fig.text(
+            0.01,
+            1 - 0.08 / height,
+            "\n".join(title),
             ha="left",
             va="top",
             fontsize=10 if not small else 8,
             fontweight="bold",
         )
-        if tl.subtitle and not small:
-            fig.text(0.01, 1 - 0.3 / height, tl.subtitle, ha="left", va="top", fontsize=8, color="#333333")
+        if subtitle:
+            top = 0.12 + 0.2 * len(title)
+            fig.text(0.01, 1 - top / height, "\n".join(subtitle), ha="left", va="top", fontsize=8, color="#333333")
     return fig
 
 

@@ -119,7 +119,8 @@ def differences(tl: Timeline) -> str:
     per_run = (
         "<ul>"
         + "".join(
-            f"<li><b>{escape(r)}</b> differs from {escape(tl.runs[0])} at {counts[r]} time points"
+            f"<li><b>{escape(r)}</b> differs from {escape(tl.runs[0])} at {counts[r]} time point"
+            + ("" if counts[r] == 1 else "s")
             + (f" — {escape(tl.notes[r][1])}" if counts[r] and r in tl.notes else "")
             + "</li>"
             for r in tl.runs[1:]
