@@ -20,8 +20,8 @@ PACKAGE = Path(__file__).resolve().parent.parent / "ticker_py"
 #: the floors, lowest first; a module may import from its floor and the floors below.
 #: ``streams.model`` (Record, TimePoint, Model, Result) and ``streams.factorized`` (Factorized) are
 #: the vocabulary every engine returns, so they sit with the values; the readers, writers and the
-#: driver are above the engines. The pictures' data and drawing (``plot.timeline``, ``plot.draw``,
-#: ``plot.html``) read only that vocabulary, so that results and explanations can draw themselves
+#: driver are above the engines. The pictures' data and drawing (``plot.timeline``, ``plot.select``,
+#: ``plot.draw``, ``plot.html``) read only that vocabulary, so that results and explanations can draw themselves
 #: (``_repr_html_``, ``plot()``); the rest of ``plot`` runs programs and comparisons, above them.
 FLOORS = [
     {
@@ -38,6 +38,7 @@ FLOORS = [
         "streams._model_methods",
         "streams.factorized",
         "plot.timeline",
+        "plot.select",
         "plot.draw",
         "plot.html",
     },

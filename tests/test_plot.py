@@ -18,7 +18,8 @@ from ticker_py import run  # noqa: E402
 from ticker_py.cli import main  # noqa: E402
 from ticker_py.errors import UsageError  # noqa: E402
 from ticker_py.plot import draw, html  # noqa: E402
-from ticker_py.plot.timeline import from_results, from_runs, select  # noqa: E402
+from ticker_py.plot.select import select  # noqa: E402
+from ticker_py.plot.timeline import from_results, from_runs  # noqa: E402
 from ticker_py.streams.model import Model, Result  # noqa: E402
 
 SVG = "{http://www.w3.org/2000/svg}"

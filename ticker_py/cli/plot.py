@@ -34,7 +34,7 @@ def add_picture_args(p) -> None:
 
 def picture_range(args) -> tuple:
     """``(start, selection, max_atoms)`` of the picture options, checked."""
-    from ..plot.timeline import select
+    from ..plot.select import select
 
     start = check_until(args.start, "--from")
     if args.until is not None and start is not None and start > args.until:

@@ -171,6 +171,8 @@ def figure(tl: Timeline, width: float = 11.0, small: bool = False):
         from matplotlib.ticker import MaxNLocator
 
         ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=12 if not small else 7))
+        if n > 40:  # a tall picture: the time points above the lanes too
+            ax.tick_params(axis="x", top=True, labeltop=True)
         legend = [Patch(color=_HOLDS, label="holds (every answer stream)")]
         if any(x.partial for x in lanes):
             legend.append(Patch(color=_SOME, label="holds in some answer streams"))

@@ -19,7 +19,8 @@ from ..semantics import Semantics
 from ..streams import Model
 from ..streams.drive import MAX_GAP
 from ..streams.output import open_output
-from .timeline import MAX_ATOMS, Selection, Timeline, from_results, from_runs
+from .select import Selection
+from .timeline import MAX_ATOMS, Timeline, from_results, from_runs
 
 __all__ = [
     "OUTPUTS",
