@@ -86,7 +86,7 @@ def figure(tl: Timeline, width: float = 11.0, small: bool = False):
             _top_panel(kind, top, tl, edges)
             top.tick_params(labelbottom=False)
         ax.set_xlim(lo - 0.5, hi + 0.5)
-        ax.set_ylim(-0.5 - (1 if tl.more else 0), n - 0.5)
+        ax.set_ylim(-0.5 - (1 if tl.more else 0), max(n, 1) - 0.5)
         shade = False
         group_start = 0
         right = blended_transform_factory(ax.transAxes, ax.transData)
@@ -171,6 +171,8 @@ def figure(tl: Timeline, width: float = 11.0, small: bool = False):
         from matplotlib.ticker import MaxNLocator
 
         ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=12 if not small else 7))
+        if hi - lo < 12:
+            ax.set_xticks(range(lo, hi + 1))
         if n > 40:  # a tall picture: the time points above the lanes too
             ax.tick_params(axis="x", top=True, labeltop=True)
         legend = [Patch(color=_HOLDS, label="holds (every answer stream)")]

@@ -20,7 +20,7 @@ from ..streams import Model
 from ..streams.drive import MAX_GAP
 from ..streams.output import open_output
 from .select import Selection
-from .timeline import MAX_ATOMS, Timeline, from_results, from_runs
+from .timeline import MAX_ATOMS, Timeline, from_results, from_runs, span_text
 
 __all__ = [
     "OUTPUTS",
@@ -29,7 +29,6 @@ __all__ = [
     "semantics_timeline",
     "check_selection",
     "check_output",
-    "span_text",
     "write",
 ]
 
@@ -69,10 +68,6 @@ def check_selection(selection: Selection | None, analysis) -> None:
             )
 
 
-def span_text(lo: int, hi: int) -> str:
-    return f"t = {lo}–{hi} ({hi - lo + 1} time points)"
-
-
 def _models_text(models: int) -> str:
     return (
         "all answer streams"
@@ -110,7 +105,7 @@ def run_timeline(
     )
     lo = start if start is not None else min((r.t for r in results), default=0)
     hi = end if end is not None else max((r.t for r in results), default=lo)
-    sub = [results.about, span_text(lo, hi)]
+    sub = [results.about, span_text(lo, hi) if results else "no time point evaluated (an empty stream)"]
     if atoms is not None:
         sub.append(f"atoms {atoms.text}")
     return from_results(

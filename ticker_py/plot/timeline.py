@@ -313,6 +313,12 @@ def _intervals(times: Iterable) -> tuple:
     return tuple((lo, hi) for lo, hi in out)
 
 
+def span_text(lo: int, hi: int) -> str:
+    """``t = 3–7 (5 time points)``: the time points a picture shows, for its subtitle."""
+    n = hi - lo + 1
+    return f"t = {lo}–{hi} ({n} time point{'' if n == 1 else 's'})"
+
+
 def view(results, title: str | None = None, start=None, end=None, atoms=None, max_atoms=MAX_ATOMS) -> Timeline:
     """The timeline of results as the API shows them (``Result.plot``, ``Results.plot``, their
     ``_repr_html_``): ``atoms`` a pattern text or a :class:`Selection`; the input counts and the
@@ -322,7 +328,7 @@ def view(results, title: str | None = None, start=None, end=None, atoms=None, ma
     results = list(results)
     per_t = _last_per_time(results)
     lo, hi = _window(set(per_t), start, end)
-    sub = " · ".join(x for x in (about, f"t = {lo}–{hi} ({hi - lo + 1} time points)") if x)
+    sub = " · ".join(x for x in (about, span_text(lo, hi)) if x)
     if selection is not None:
         sub += f" · atoms {selection.text}"
     return from_results(
