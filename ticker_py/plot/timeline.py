@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from ..values import format_atom, term_key
 from .select import Selection, select
 
-__all__ = ["Lane", "Timeline", "Selection", "select", "from_results", "from_runs", "MAX_ATOMS", "CELL_MODELS"]
+__all__ = ["Lane", "Timeline", "from_results", "from_runs", "counting", "view", "span_text", "MAX_ATOMS", "CELL_MODELS"]
 
 #: atoms (lanes, or groups of lanes when runs are compared) shown before "... N more"
 MAX_ATOMS = 60
