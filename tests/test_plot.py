@@ -301,6 +301,7 @@ def test_compare_engines_report(capsys, tmp_path, alarm):
     page = out.read_text()
     assert page.index("<h2>Differences</h2>") < page.index("<h2>Timeline</h2>") < page.index("<h2>Answer streams")
     assert "0 of 6 time points differ" in page and "only where the runs differ" in page
+    assert 'id="inputs"' in page  # the input atoms per time point, counted as the engines read them
 
 
 def test_compare_plot_refuses_what_it_cannot_draw(capsys, tmp_path, alarm):

@@ -159,7 +159,8 @@ def cmd_compare(args, factories: dict | None = None) -> int:
     factories = factories or {n: comparing.default_factory(n) for n in names}
     if args.consequences:
         return _compare_consequences(args, analysis, factories)
-    stream = list(stream_records(args)) if args.explain else stream_records(args)  # read twice
+    stream = _counted(stream_records(args), picture)
+    stream = list(stream) if args.explain else stream  # read twice
     cmp = comparing.compare_engines(
         analysis,
         stream,
@@ -214,7 +215,8 @@ def _compare_consequences(args, analysis, factories) -> int:
 
 
 def _picture(args):
-    """``(start, selection, max_atoms)`` of ``--plot`` (checked before anything runs), or None."""
+    """``(start, selection, max_atoms, input counts)`` of ``--plot`` (checked before anything runs),
+    or None."""
     if args.plot is None:
         return None
     from ..plot.runs import check_output
@@ -225,7 +227,7 @@ def _picture(args):
         raise UsageError(
             Diagnostic("--plot draws answer streams", notes=("drop --consequences, --changes and --factorize",))
         )
-    return picture_range(args)
+    return (*picture_range(args), {})
 
 
 def _check_atoms(picture, analysis) -> None:
@@ -235,12 +237,21 @@ def _check_atoms(picture, analysis) -> None:
         check_selection(picture[1], analysis)
 
 
+def _counted(records, picture):
+    """The records, counted per time point for the picture's input panel (``picture[3]``)."""
+    if picture is None:
+        return records
+    from ..plot.timeline import counting
+
+    return counting(records, picture[3])
+
+
 def _draw(args, picture, timeline, cmp, runs: str) -> None:
     from ..plot.runs import write
 
-    start, selection, max_atoms = picture
+    start, selection, max_atoms, inputs = picture
     title = f"ticker compare {args.program} --stream {args.stream} {runs}"
-    tl = timeline(cmp, title, start, args.until, selection, max_atoms)
+    tl = timeline(cmp, title, start, args.until, selection, max_atoms, inputs)
     write(tl, args.plot)
 
 
@@ -262,7 +273,7 @@ def _compare_semantics(args, picture=None) -> int:
     analysis = load(args)
     _check_atoms(picture, analysis)
     cmp = semantics_compare.compare_semantics(
-        analysis, stream_records(args), semantics, engines, args.models, args.every, args.until
+        analysis, _counted(stream_records(args), picture), semantics, engines, args.models, args.every, args.until
     )
     print(
         semantics_compare.format_json(cmp)

@@ -128,7 +128,7 @@ def _unit(analysis) -> str:
     return f"time point ({ms / 1000:g} s each)" if ms >= 1000 else f"time point ({ms} ms each)"
 
 
-def engines_timeline(cmp, title: str, start=None, end=None, atoms=None, max_atoms=MAX_ATOMS) -> Timeline:
+def engines_timeline(cmp, title: str, start=None, end=None, atoms=None, max_atoms=MAX_ATOMS, inputs=None) -> Timeline:
     """The engines of an :class:`~ticker_py.compare.EngineComparison` (made with ``keep_all``)
     side by side; a difference between engines is labelled ``engine`` (same semantics: one of
     them is wrong)."""
@@ -152,10 +152,11 @@ def engines_timeline(cmp, title: str, start=None, end=None, atoms=None, max_atom
         end,
         atoms,
         max_atoms,
+        inputs,
     )
 
 
-def semantics_timeline(cmp, title: str, start=None, end=None, atoms=None, max_atoms=MAX_ATOMS) -> Timeline:
+def semantics_timeline(cmp, title: str, start=None, end=None, atoms=None, max_atoms=MAX_ATOMS, inputs=None) -> Timeline:
     """The runs of a :class:`~ticker_py.semantics_compare.SemanticsComparison` side by side, each
     run's differences labelled with the knobs (and values) in which it differs from the first."""
     labels = list(cmp.runs)
@@ -170,14 +171,14 @@ def semantics_timeline(cmp, title: str, start=None, end=None, atoms=None, max_at
             names.append("engine")
             detail.append(f"engine {engine}")
         notes[label] = ("+".join(names) or "engine", ", ".join(detail) or f"the same semantics on engine {engine}")
-    return _side_by_side(runs, notes, title, start, end, atoms, max_atoms)
+    return _side_by_side(runs, notes, title, start, end, atoms, max_atoms, inputs)
 
 
-def _side_by_side(runs, notes, title, start, end, atoms, max_atoms) -> Timeline:
+def _side_by_side(runs, notes, title, start, end, atoms, max_atoms, inputs) -> Timeline:
     times = set().union(*(r.keys() for r in runs.values())) if runs else set()
     lo = start if start is not None else min(times, default=0)
     hi = end if end is not None else max(times, default=lo)
-    tl = from_runs(runs, title, "", None, lo, hi, atoms, max_atoms, notes)
+    tl = from_runs(runs, title, "", inputs, lo, hi, atoms, max_atoms, notes)
     differing = sum(1 for _, r in tl.differing if r)
     sub = [
         f"runs {', '.join(runs)} (reference {next(iter(runs), '–')})",

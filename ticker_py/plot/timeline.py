@@ -226,7 +226,8 @@ def from_runs(
     """Runs side by side: ``runs`` maps a label to ``{t: models}`` (None: not evaluated), the
     first run being the reference. An atom on which the runs differ gets one lane per run, the
     time points where a run differs from the reference marked; ``notes[run]`` is ``(short, detail)``
-    of what explains its differences (``short`` labels the marks, e.g. the knobs' names); an atom on which every run agrees gets one collapsed lane. ``max_atoms`` counts atoms."""
+    of what explains its differences (``short`` labels the marks, e.g. the knobs' names); an atom
+    on which every run agrees gets one collapsed lane. ``max_atoms`` counts atoms."""
     labels = list(runs)
     every = set().union(*(r.keys() for r in runs.values())) if runs else set()
     lo, hi = _window(every, start, end)
