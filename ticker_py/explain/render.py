@@ -318,7 +318,7 @@ def report(e, heading: str = "", timeline=None) -> tuple:
     body = "\n".join(
         f'<tr><td class="t">{i}</td><td>{escape(r.kind)}</td><td>{"&nbsp;" * 2 * r.depth}{escape(r.text)}</td>'
         f"<td>{'' if r.span is None else f'[{r.span[0]}, {r.span[1]}]'}</td>"
-        f"<td>{', '.join(map(str, r.times))}{'' if r.at is None else r.at}</td></tr>"
+        f"<td>{', '.join(map(str, r.times or ([] if r.at is None else [r.at])))}</td></tr>"
         for i, r in enumerate(rows(e))
     )
     sections.append(

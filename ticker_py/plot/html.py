@@ -20,7 +20,7 @@ table.tk{border-collapse:collapse;font:12px/1.35 ui-monospace,Menlo,Consolas,mon
 table.tk th,table.tk td{border:1px solid #ddd;padding:2px 6px;vertical-align:top;text-align:left}
 table.tk th{background:#f4f4f4;position:sticky;top:0} table.tk tr.differs td{background:#fff1f0}
 table.tk td.t{text-align:right;color:#555} .tk-m{display:block} .tk-more{color:#777;font-style:italic}
-.tk-fig svg{max-width:100%;height:auto} .tk-note{color:#a33}
+.tk-fig{overflow-x:auto} .tk-fig svg{height:auto} .tk-note{color:#a33}
 pre.tk{font:12px/1.35 ui-monospace,Menlo,Consolas,monospace;background:#f8f8f8;padding:.6em;overflow:auto}
 """
 _STYLE = (
