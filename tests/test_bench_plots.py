@@ -41,8 +41,13 @@ def saved(monkeypatch):
     return figures
 
 
-def legend_labels(ax):
-    return [t.get_text() for t in ax.get_legend().get_texts()]
+def legend_labels(fig):
+    """The labels of the figure's one legend (right of its panels)."""
+    return [t.get_text() for t in fig.legends[0].get_texts()]
+
+
+def labels_of(ax) -> list:
+    return ax.get_legend_handles_labels()[1]
 
 
 def test_log_scale_only_where_values_span_more_than_ten_times(tmp_path, saved):
@@ -53,7 +58,7 @@ def test_log_scale_only_where_values_span_more_than_ten_times(tmp_path, saved):
     assert made == {("b1", "window"): "bench-b1-window.png", ("b2", "window"): "bench-b2-window.png"}
     b1, b2 = saved["bench-b1-window.png"].axes[0], saved["bench-b2-window.png"].axes[0]
     assert b1.get_yscale() == "log" and b2.get_yscale() == "linear"
-    assert "Ticker incremental, n = 40: 22.8 s" in legend_labels(b1)  # the peer's figure
+    assert "Ticker incremental, n = 40: 22.8 s" in legend_labels(saved["bench-b1-window.png"])  # the peer's figure
     assert "tp = 1000" in b1.get_title() and b1.get_ylabel() == "total time (s)"
     assert any(t.get_text() == "ticker bench ticker-b" for t in saved["bench-b1-window.png"].texts)
 
@@ -67,8 +72,9 @@ def test_the_peers_figures_on_the_laser_grid(tmp_path, saved):
     ]
     plot_all(runs, tmp_path)
     small, large = saved["diamond-grid.png"].axes
-    assert not any("Laser" in t for t in legend_labels(small))  # the peers measured n = 100, k = 1000
-    assert {"Laser (PyPy), k = 1000: 50.6", "Laser++, k = 1000: ≈ 1,430"} <= set(legend_labels(large))
+    assert not any("Laser" in t for t in labels_of(small))  # the peers measured n = 100, k = 1000
+    assert {"Laser (PyPy), k = 1000: 50.6", "Laser++, k = 1000: ≈ 1,430"} <= set(labels_of(large))
+    assert {"Laser (PyPy), k = 1000: 50.6", "native"} <= set(legend_labels(saved["diamond-grid.png"]))
     assert large.get_yscale() == "log" and large.get_ylabel() == "CPU µs per input atom"
 
 
@@ -76,7 +82,7 @@ def test_the_models_1_series_beside_all_answer_streams(tmp_path, saved):
     runs = [run("b1", "window", "incremental", tp=1000, window=n, t_total=1.0, models=0) for n in (20, 40)]
     runs += [run("b1", "window-1", "incremental", tp=1000, window=n, t_total=0.5) for n in (20, 40)]
     plot_all(runs, tmp_path)
-    labels = legend_labels(saved["b1-window.png"].axes[0])
+    labels = legend_labels(saved["b1-window.png"])
     assert "incremental, models = 0" in labels and "incremental, models = 1" in labels
 
 
@@ -104,4 +110,35 @@ def test_throughput_marks_the_peers(tmp_path, saved):
     ]
     plot_throughput({"runs": runs, "command": "ticker bench throughput"}, tmp_path / "t.png")
     ax = saved["t.png"].axes[0]
-    assert {"Laser (PyPy)", "Laser++"} <= set(legend_labels(ax)) and ax.get_yscale() == "log"
+    assert {"Laser (PyPy)", "Laser++"} <= set(labels_of(ax)) and ax.get_yscale() == "log"
+
+
+def test_throughput_report_from_an_earlier_run(tmp_path):
+    import json
+
+    from ticker_py.cli import main
+
+    run_ = {
+        "workload": "box",
+        "engine": "native",
+        "atoms": 300000,
+        "load": [1.0, 1.0],
+        "jsonl_out_us": 0.1,
+        "peak_mb": {"text": 18.0},
+        "us_per_atom": {"text": 0.63, "jsonl": 0.87, "parquet": 0.77, "parquet args": 0.87},
+        "in_engine_us": 0.42,
+        "plain_read_us": 0.05,
+    }
+    doc = {
+        "environment": {},
+        "startup": {"cpu_s": 0.05, "peak_mb": 17.0},
+        "runs": [run_],
+        "enumeration": [],
+        "command": "ticker bench throughput",
+    }
+    results = tmp_path / "results.json"
+    results.write_text(json.dumps(doc))
+    out = tmp_path / "out"
+    assert main(["bench", "throughput", "--report-from", str(results), "--out", str(out)]) == 0
+    assert (out / "img" / "throughput.png").read_bytes()[:4] == b"\x89PNG" and (out / "report.md").exists()
+    assert main(["bench", "throughput", "--report-from", str(tmp_path / "nothing.json"), "--out", str(out)]) == 2

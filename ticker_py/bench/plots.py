@@ -16,6 +16,7 @@ this one does not (a series no longer measured), so a directory never keeps a st
 
 from __future__ import annotations
 
+import textwrap
 from collections import OrderedDict
 from pathlib import Path
 
@@ -60,15 +61,31 @@ def plot_all(runs: list, img_dir: Path, prefix: str = "", command: str = "", sta
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import FuncFormatter
 
     img_dir.mkdir(parents=True, exist_ok=True)
     made: dict = {}
 
     def save(fig, key):
+        """One legend for all panels, right of them; the command under them; plain tick numbers."""
         name = f"{prefix}{key[0]}-{key[1]}.png"
+        width, height = fig.get_size_inches()
+        handles: dict = {}
+        for ax in fig.axes:
+            for handle, label in zip(*ax.get_legend_handles_labels()):
+                handles.setdefault(label, handle)
+            if ax.get_yscale() == "log":
+                ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+        extra = 0.7 + 0.065 * max((len(label) for label in handles), default=0) if handles else 0.2
+        fig.set_size_inches(width + extra, height)
+        if handles:
+            fig.legend(list(handles.values()), list(handles), loc="upper right", fontsize=7, frameon=False)
         if command:
-            fig.text(0.01, 0.01, command, fontsize=6, color="#555555", ha="left", va="bottom")
-        fig.subplots_adjust(left=0.12, right=0.97, bottom=0.2, top=0.88, wspace=0.3)
+            lines_ = textwrap.wrap(command, int((width + extra) * 17))
+            fig.text(0.01, 0.01, "\n".join(lines_), fontsize=6, color="#555555", ha="left", va="bottom")
+        fig.subplots_adjust(
+            left=0.7 / (width + extra), right=(width - 0.1) / (width + extra), bottom=0.22, top=0.86, wspace=0.35
+        )
         fig.savefig(img_dir / name, dpi=80)
         plt.close(fig)
         made[key] = name
@@ -77,17 +94,16 @@ def plot_all(runs: list, img_dir: Path, prefix: str = "", command: str = "", sta
         for v in _variants(rs):
             pts = sorted((x_of(r), y_of(r)) for r in rs if r["variant"] == v and r["status"] == "ok")
             if pts:
-                ax.plot(*zip(*pts), style, marker="o", label=label_of(v))
+                ax.plot(*zip(*pts), style, marker="o", label=label_of(v), color=colors[v])
         ax.grid(alpha=0.3)
 
     def finish(ax):
         log_if_wide(ax)
-        if ax.get_legend_handles_labels()[0]:
-            ax.legend(fontsize=7)
 
     workloads = OrderedDict.fromkeys(r["workload"] for r in runs)
     for w in workloads:
         wr = [r for r in runs if r["workload"] == w]
+        colors = {v: f"C{i % 10}" for i, v in enumerate(_variants(wr))}  # one colour per engine in every panel
         title = f"{wr[0]['title']} ({w})"
         win = [r for r in wr if r["series"] == "window"]
         one = [r for r in wr if r["series"] == "window-1"]
@@ -97,7 +113,6 @@ def plot_all(runs: list, img_dir: Path, prefix: str = "", command: str = "", sta
             suffix = f", models = {models}" if one else ""
             lines(ax, win, lambda r: r["params"]["window"], lambda r: r["t_total"], lambda v, s=suffix: f"{v}{s}")
             if one:
-                ax.set_prop_cycle(None)
                 lines(
                     ax, one, lambda r: r["params"]["window"], lambda r: r["t_total"], lambda v: f"{v}, models = 1", "--"
                 )
@@ -115,7 +130,7 @@ def plot_all(runs: list, img_dir: Path, prefix: str = "", command: str = "", sta
             for r in tps:
                 pts = sorted((int(k), v) for k, v in (r.get("checkpoints") or {}).items())
                 if pts:
-                    ax.plot(*zip(*pts), marker="o", label=r["variant"])
+                    ax.plot(*zip(*pts), marker="o", label=r["variant"], color=colors[r["variant"]])
             ax.grid(alpha=0.3)
             ax.set(xlabel="time points", ylabel="total time (s)")
             ax.set_title(f"{title}\nn = {tps[0]['params']['window']}, cumulative time of one run", fontsize=9)
@@ -140,9 +155,7 @@ def plot_all(runs: list, img_dir: Path, prefix: str = "", command: str = "", sta
                     _reference(ax, low, f"Laser++, k = 1000: {shown}", "#8c564b", (low, high))
                 ax.set(xlabel="atoms per time point k", ylabel="CPU µs per input atom")
                 ax.set_title(f"{title}\nn = {n}, tp = {grid[0]['params']['tp']}", fontsize=9)
-                ax.set_yscale("log")  # engines differ by orders of magnitude
-                if ax.get_legend_handles_labels()[0]:
-                    ax.legend(fontsize=7)
+                finish(ax)
             save(fig, (w, "grid"))
         rules = [r for r in wr if r["series"] == "rules"]
         if rules:
@@ -196,39 +209,25 @@ def plot_throughput(doc: dict, path: Path) -> None:
         ("in-engine", lambda r: r["in_engine_us"]),
         ("plain read", lambda r: r["plain_read_us"]),
     ]
-    fig, ax = plt.subplots(figsize=(10, 4.5))
+    fig, ax = plt.subplots(figsize=(11.5, 4.5))
     width = 0.8 / len(series)
     for i, (label, get) in enumerate(series):
         ax.bar([x + i * width for x in range(len(runs))], [get(r) for r in runs], width, label=label)
-    for x, r in enumerate(runs):
-        w = r["workload"]
-        left, right = x - width / 2, x + 0.8 - width / 2
-        if w in LASER_US:
-            ax.hlines(
-                LASER_US[w],
-                left,
-                right,
-                colors="black",
-                linestyles="--",
-                lw=1.2,
-                label="Laser (PyPy)" if x == 0 else None,
-            )
-        if w in LASERPP_US:
-            low, high = LASERPP_US[w]
-            ax.hlines(
-                (low + high) / 2,
-                left,
-                right,
-                colors="#8c564b",
-                linestyles=":",
-                lw=1.5,
-                label="Laser++" if not any(t.get_label() == "Laser++" for t in ax.collections) else None,
-            )
+    for peers, name, style in ((LASER_US, "Laser (PyPy)", ("black", "--")), (LASERPP_US, "Laser++", ("#8c564b", ":"))):
+        marks = [
+            (sum(peers[r["workload"]]) / 2 if isinstance(peers[r["workload"]], tuple) else peers[r["workload"]], x)
+            for x, r in enumerate(runs)
+            if r["workload"] in peers
+        ]
+        if marks:
+            ys, xs = zip(*marks)
+            left = [x - width / 2 for x in xs]
+            ax.hlines(ys, left, [x + 0.8 for x in left], colors=style[0], linestyles=style[1], lw=1.5, label=name)
     ax.set_xticks([x + 0.4 - width / 2 for x in range(len(runs))], [r["workload"] for r in runs])
     ax.set_yscale("log")
     ax.set_ylabel("CPU µs per input atom (whole process)")
     ax.set_xlabel("workload (Laser: k = 1000, n = 100, 300 time points; A and B1: 1000 time points, n = 60)")
-    ax.legend(fontsize=7, ncol=4)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0, frameon=False)
     ax.grid(axis="y", alpha=0.3)
     ax.set_title("ticker run --format none: whole process vs engine, by stream format")
     if doc.get("command"):

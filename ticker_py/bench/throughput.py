@@ -33,7 +33,17 @@ import sys
 import tempfile
 from pathlib import Path
 
-__all__ = ["WORKLOADS", "ENUMERATION", "TARGETS", "measure_all", "render", "plot", "write_docs"]
+__all__ = [
+    "WORKLOADS",
+    "ENUMERATION",
+    "TARGETS",
+    "measure_all",
+    "render",
+    "plot",
+    "write_docs",
+    "write_throughput",
+    "load_throughput",
+]
 
 LASER = {"tp": 300, "window": 100, "rate": 1000}
 #: workload -> (parameters, engine)
@@ -433,9 +443,31 @@ def run_throughput(workloads: tuple | None, reps: int, out: Path, docs: bool, co
     doc = measure_all(workloads, reps, log=lambda m: print(m, file=sys.stderr))
     doc["command"] = command
     (out / "results.json").write_text(json.dumps(doc, indent=1) + "\n")
+    return write_throughput(doc, out, docs)
+
+
+def write_throughput(doc: dict, out: Path, docs: bool) -> int:
+    """The report and plot of a throughput ``results.json`` (``doc``) in ``out`` (with ``docs`` also
+    the throughput section of docs/benchmarks.md and docs/img/bench-throughput.png); status 0."""
+    from ..workloads.files import output_directory
+
+    out = output_directory(out)
     plot(doc, out / "img" / "throughput.png")
-    (out / "report.md").write_text(render(doc, command, "img/throughput.png"))
+    (out / "report.md").write_text(render(doc, doc["command"], "img/throughput.png"))
     if docs:
-        write_docs(doc, command)
+        write_docs(doc, doc["command"])
     print(f"[bench] throughput report: {out}/report.md", file=sys.stderr)
     return 0
+
+
+def load_throughput(path: Path) -> dict:
+    """A throughput ``results.json``; another file is a UsageError."""
+    from ..errors import Diagnostic, UsageError
+
+    try:
+        doc = json.loads(Path(path).read_text())
+    except (OSError, ValueError) as err:
+        raise UsageError(Diagnostic(f"cannot read '{path}' as a throughput results.json: {err}")) from None
+    if not isinstance(doc, dict) or not all(isinstance(doc.get(k), t) for k, t in (("runs", list), ("command", str))):
+        raise UsageError(Diagnostic(f"'{path}' is not a results.json of ticker bench throughput"))
+    return doc
