@@ -140,7 +140,7 @@ def figure(tl: Timeline, width: float = 11.0, small: bool = False):
             pins_x += list(lane.pins)
             pins_y += [y] * len(lane.pins)
         if pins_x:
-            ax.scatter(pins_x, pins_y, marker="D", s=10, color=_PIN, zorder=3, gid="pins")
+            ax.scatter(pins_x, pins_y, marker="D", s=12, color=_PIN, zorder=5, gid="pins")
         ax.set_yticks(range(n), [_short(x.label) for x in reversed(lanes)], fontsize=7 if n < 60 else 6)
         if tl.more:
             ax.text(
