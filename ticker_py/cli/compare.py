@@ -15,6 +15,7 @@ from ..errors import Diagnostic, UsageError
 from ..streams.drive import MAX_GAP, Every, check_max_gap, gap_limited
 from .common import (
     HelpFormatter,
+    add_picture_args,
     add_program_args,
     add_semantics_args,
     check_outputs_apart,
@@ -22,14 +23,15 @@ from .common import (
     choices_metavar,
     load,
     name_list,
+    picture_range,
     semantics_knobs,
 )
-from .plot import add_picture_args, picture_range
 
 __all__ = [
     "register",
     "cmd_compare",
     "add_stream_args",
+    "add_evaluation_args",
     "check_stream_args",
     "stream_records",
     "EXIT_DIFFER",
@@ -44,6 +46,19 @@ def add_stream_args(p) -> None:
     """The program and stream arguments ``compare`` and ``enumerate`` share."""
     add_program_args(p)
     p.add_argument("--stream", required=True, help="stream file (.stream/.txt/.jsonl/.csv/.parquet) or -")
+    add_evaluation_args(p)
+    p.add_argument(
+        "--tuple-order",
+        default="arrival",
+        metavar=choices_metavar(TUPLE_ORDERS),
+        help="arrival (a tuple window keeps the last-arrived atoms of its oldest "
+        "time point) or reverse (the atoms of each time point are fed in reverse order, "
+        "so it keeps the first-arrived)",
+    )
+
+
+def add_evaluation_args(p) -> None:
+    """``--every``, ``--until`` and ``--max-gap`` (compare, enumerate, plot)."""
     p.add_argument(
         "--every",
         default="time",
@@ -57,14 +72,6 @@ def add_stream_args(p) -> None:
         default=MAX_GAP,
         metavar="N",
         help="refuse a record more than N time points after the previous one; 0 = no limit",
-    )
-    p.add_argument(
-        "--tuple-order",
-        default="arrival",
-        metavar=choices_metavar(TUPLE_ORDERS),
-        help="arrival (a tuple window keeps the last-arrived atoms of its oldest "
-        "time point) or reverse (the atoms of each time point are fed in reverse order, "
-        "so it keeps the first-arrived)",
     )
 
 

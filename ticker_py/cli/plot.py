@@ -4,44 +4,22 @@ from __future__ import annotations
 
 from ..engines import ENGINE_NAMES
 from ..errors import Diagnostic, UsageError
-from ..streams.drive import MAX_GAP, Every, check_max_gap
+from ..streams.drive import Every, check_max_gap
 from .common import (
     HelpFormatter,
+    add_picture_args,
     add_program_args,
     add_semantics_args,
     check_outputs_apart,
     check_until,
     choices_metavar,
     load,
+    picture_range,
     semantics_knobs,
 )
+from .compare import add_evaluation_args
 
-__all__ = ["register", "cmd_plot", "add_picture_args", "picture_range"]
-
-
-def add_picture_args(p) -> None:
-    """``--from``, ``--atoms`` and ``--max-atoms``: what a picture shows (plot and compare --plot)."""
-    p.add_argument(
-        "--from", dest="start", type=int, metavar="T", help="show time points from T on (default: the first)"
-    )
-    p.add_argument(
-        "--atoms",
-        metavar="PATTERN",
-        help="only these atoms: comma-separated name/arity, name, or atoms with _ for any term (alarm/0,q(a,_))",
-    )
-    p.add_argument("--max-atoms", type=int, default=60, metavar="N", help="atoms drawn before '... N more' (0 = all)")
-
-
-def picture_range(args) -> tuple:
-    """``(start, selection, max_atoms)`` of the picture options, checked."""
-    from ..plot.select import select
-
-    start = check_until(args.start, "--from")
-    if args.until is not None and start is not None and start > args.until:
-        raise UsageError(Diagnostic(f"--from {start} is after --until {args.until}"))
-    if args.max_atoms < 0:
-        raise UsageError(Diagnostic(f"--max-atoms must be >= 0, not {args.max_atoms}"))
-    return start, select(args.atoms), args.max_atoms or None
+__all__ = ["register", "cmd_plot"]
 
 
 def register(sub) -> None:
@@ -66,20 +44,7 @@ def register(sub) -> None:
         help="the engine (auto: native if it can run the program, else incremental)",
     )
     p.add_argument("--models", type=int, default=0, help="answer streams per tick (0 = all)")
-    p.add_argument(
-        "--every",
-        default="time",
-        metavar=choices_metavar(tuple(e.value for e in Every)),
-        help="time: once per time point; signal: after every atom (the last evaluation of a time point is drawn)",
-    )
-    p.add_argument("--until", type=int, metavar="T", help="evaluate and show time points up to T")
-    p.add_argument(
-        "--max-gap",
-        type=int,
-        default=MAX_GAP,
-        metavar="N",
-        help="refuse a record more than N time points after the previous one; 0 = no limit",
-    )
+    add_evaluation_args(p)
     add_picture_args(p)
     add_semantics_args(p)
     p.set_defaults(func=cmd_plot)
