@@ -20,7 +20,9 @@ PACKAGE = Path(__file__).resolve().parent.parent / "ticker_py"
 #: the floors, lowest first; a module may import from its floor and the floors below.
 #: ``streams.model`` (Record, TimePoint, Model, Result) and ``streams.factorized`` (Factorized) are
 #: the vocabulary every engine returns, so they sit with the values; the readers, writers and the
-#: driver are above the engines.
+#: driver are above the engines. The pictures' data and drawing (``plot.timeline``, ``plot.select``,
+#: ``plot.draw``, ``plot.html``) read only that vocabulary, so that results and explanations can draw themselves
+#: (``_repr_html_``, ``plot()``); the rest of ``plot`` runs programs and comparisons, above them.
 FLOORS = [
     {
         "ast",
@@ -35,6 +37,10 @@ FLOORS = [
         "streams.model",
         "streams._model_methods",
         "streams.factorized",
+        "plot.timeline",
+        "plot.select",
+        "plot.draw",
+        "plot.html",
     },
     {"syntax", "rdf.terms"},
     {"analysis"},
@@ -46,6 +52,7 @@ FLOORS = [
     {"workloads"},
     {"api"},
     {"consequences", "compare", "enumeration", "shard", "semantics_compare"},
+    {"plot"},
     {"live"},
     {"spark"},
     {"bench"},

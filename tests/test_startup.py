@@ -43,6 +43,7 @@ LAZY = (
     "ticker_py.encode",
     "ticker_py.compare",
     "ticker_py.enumeration",
+    "ticker_py.plot",
     *(f"ticker_py.cli.{name}" for name in COMMANDS if name != "run"),
 )
 

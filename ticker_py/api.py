@@ -201,7 +201,26 @@ def _time(t, what: str = "time") -> int:
 
 
 class Results(list):
-    """A list of :class:`Result` that converts to a pandas DataFrame."""
+    """A list of :class:`Result` that converts to a pandas DataFrame and draws itself.
+
+    From :func:`run`, ``inputs`` counts the input atoms per time point and ``about`` says what ran
+    (engine, semantics); a notebook shows the results as a table and a small timeline."""
+
+    inputs: dict | None = None
+    about: str = ""
+
+    def plot(self, title: str | None = None, start=None, end=None, atoms=None, max_atoms: int | None = 60):
+        """The timeline of the answer streams as a matplotlib figure (docs/pictures.md): one row per
+        derived atom, a bar where it holds; ``start``/``end`` the time points shown, ``atoms`` a
+        pattern such as ``"alarm/0,q(a,_)"``, ``max_atoms`` the rows drawn (None: all)."""
+        from .plot.draw import results_figure
+
+        return results_figure(self, title=title, start=start, end=end, atoms=atoms, max_atoms=max_atoms)
+
+    def _repr_html_(self) -> str:
+        from .plot.html import results_html
+
+        return results_html(self)
 
     def to_dataframe(self, show_at: bool = False):
         """Columns ``t, c, model, atom``; for factorized results ``t, c, factor, alternative, atom``
@@ -545,7 +564,17 @@ def run(
         semantics=semantics,
         **knobs,
     )
-    return Results(reasoner.feed(records_from(stream), until=until, every=every, max_gap=max_gap))
+    from .plot.timeline import counting
+
+    inputs: dict = {}
+    records = counting(records_from(stream), inputs)
+    results = Results(reasoner.feed(records, until=until, every=every, max_gap=max_gap))
+    results.inputs = inputs
+    answers = (
+        "all answer streams" if models == 0 else f"first {models} answer streams" if models > 1 else "1 answer stream"
+    )
+    results.about = f"engine {reasoner.engine_name} · semantics {reasoner.semantics} · {answers} per tick"
+    return results
 
 
 def explain_at(
@@ -559,11 +588,13 @@ def explain_at(
     every: str | Every = Every.TIME,
     clock: str | int = "1s",
     models: int = 0,
+    collect: list | None = None,
 ) -> Explanation:
     """Run ``program`` over ``stream`` up to time ``at`` and explain ``atom`` there (``why_not``:
     why it does not hold) in answer stream ``model`` (1-based, in printed order). ``models``: how
     many answer streams to compute per tick (0 = all, as ``ticker run --models 0`` numbers them;
-    a program with thousands of answer streams per tick runs much faster with a small N)."""
+    a program with thousands of answer streams per tick runs much faster with a small N).
+    ``collect``: a list the results of the run up to ``at`` are appended to (for a report)."""
     analysis = program if isinstance(program, Analysis) else load_program(program, clock=clock)
     from .explain import parse_query
 
@@ -588,8 +619,9 @@ def explain_at(
         if last_time < at:  # said before the feed pads the time points up to ``at`` (or refuses the gap)
             raise outside()
 
-    for _ in reasoner.feed(seen(records_from(stream)), until=at, every=every):
-        pass
+    for result in reasoner.feed(seen(records_from(stream)), until=at, every=every):
+        if collect is not None:
+            collect.append(result)
     if last_time < at:
         raise outside()
     return reasoner.explain(at, atom, model=model, why_not=why_not)

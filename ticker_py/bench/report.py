@@ -1,12 +1,11 @@
-"""Reports: ``report.md`` (tables with the peer anchors and targets) and PNG plots."""
+"""Reports: ``report.md``, tables with the peer anchors and targets (the plots: :mod:`.plots`)."""
 
 from __future__ import annotations
 
 import math
 from collections import OrderedDict
-from pathlib import Path
 
-__all__ = ["ANCHORS", "TARGETS", "render_markdown", "plot_all", "cell"]
+__all__ = ["ANCHORS", "LASER_US", "TARGETS", "render_markdown", "cell"]
 
 # Peer figures measured on this machine (docs/benchmarks.md) and the project's targets.
 ANCHORS = {
@@ -413,93 +412,3 @@ def render_markdown(doc: dict, img: str = "img", plots: dict | None = None, titl
             out += sections[suite](w, wr, img, plots)
             out += _details(wr)
     return "\n".join(out).rstrip() + "\n"
-
-
-# ------------------------------------------------------------------ plots
-
-
-def plot_all(runs: list, img_dir: Path, prefix: str = "") -> dict:
-    """PNG plots like the Ticker paper's Figs. 4–7; returns {(workload, series): file name}."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    img_dir.mkdir(parents=True, exist_ok=True)
-    made = {}
-
-    def save(fig, key):
-        name = f"{prefix}{key[0]}-{key[1]}.png"
-        fig.subplots_adjust(left=0.12, right=0.97, bottom=0.14, top=0.9, wspace=0.3)
-        fig.savefig(img_dir / name, dpi=80)
-        plt.close(fig)
-        made[key] = name
-
-    def lines(ax, rs, x_of, y_of, label_of=lambda v: v):
-        for v in _variants(rs):
-            pts = sorted((x_of(r), y_of(r)) for r in rs if r["variant"] == v and r["status"] == "ok")
-            if pts:
-                ax.plot(*zip(*pts), marker="o", label=label_of(v))
-        if ax.lines:
-            ax.legend(fontsize=8)
-        ax.grid(alpha=0.3)
-
-    workloads = OrderedDict.fromkeys(r["workload"] for r in runs)
-    for w in workloads:
-        wr = [r for r in runs if r["workload"] == w]
-        title = wr[0]["title"]
-        win = [r for r in wr if r["series"] == "window"]
-        if win:
-            fig, ax = plt.subplots(figsize=(5, 3.5))
-            lines(ax, win, lambda r: r["params"]["window"], lambda r: r["t_total"])
-            ax.set(xlabel="window size n", ylabel="total time (s)", title=f"{title}, tp = {win[0]['params']['tp']}")
-            save(fig, (w, "window"))
-        tps = [r for r in wr if r["series"] == "tp"]
-        if tps:
-            fig, ax = plt.subplots(figsize=(5, 3.5))
-            for r in tps:
-                pts = sorted((int(k), v) for k, v in (r.get("checkpoints") or {}).items())
-                if pts:
-                    ax.plot(*zip(*pts), marker="o", label=r["variant"])
-            if ax.lines:
-                ax.legend(fontsize=8)
-            ax.grid(alpha=0.3)
-            ax.set(xlabel="time points", ylabel="total time (s)", title=f"{title}, n = {tps[0]['params']['window']}")
-            save(fig, (w, "tp"))
-        grid = [r for r in wr if r["series"] == "grid"]
-        if grid:
-            ns = sorted({r["params"]["window"] for r in grid})
-            fig, axes = plt.subplots(1, len(ns), figsize=(4 * len(ns), 3.5), squeeze=False)
-            for ax, n in zip(axes[0], ns):
-                lines(
-                    ax,
-                    [r for r in grid if r["params"]["window"] == n],
-                    lambda r: r["params"]["rate"],
-                    lambda r: r["cpu_us_per_atom"],
-                )
-                if w in LASER_US and n == 100:
-                    ax.axhline(LASER_US[w], color="grey", ls="--", lw=1, label="Laser (k=1000)")
-                    ax.legend(fontsize=8)
-                ax.set(xlabel="atoms per time point k", ylabel="CPU µs per atom", title=f"{title}, n = {n}")
-                ax.set_yscale("log")
-            save(fig, (w, "grid"))
-        rules = [r for r in wr if r["series"] == "rules"]
-        if rules:
-            fig, ax = plt.subplots(figsize=(5, 3.5))
-            lines(ax, rules, lambda r: r["params"]["r"], lambda r: r["cpu_us_per_atom"])
-            ax.set(xlabel="rules r", ylabel="CPU µs per atom", title=title)
-            save(fig, (w, "rules"))
-        pr = [r for r in wr if r["series"] == "pruning"]
-        if pr:
-            ws = sorted({r["params"]["w"] for r in pr})
-            fig, axes = plt.subplots(1, len(ws), figsize=(5 * len(ws), 3.5), squeeze=False)
-            for ax, wd in zip(axes[0], ws):
-                lines(
-                    ax,
-                    [r for r in pr if r["params"]["w"] == wd],
-                    lambda r: r["params"]["window"],
-                    lambda r: r["t_total"],
-                )
-                ax.set(xlabel="window size n", ylabel="total time (s)", title=f"box-chain w = {wd}")
-            save(fig, (w, "pruning"))
-    return made

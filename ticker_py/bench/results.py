@@ -15,7 +15,8 @@ import psutil
 
 from ..errors import Diagnostic, UsageError
 from ..workloads.files import output_directory
-from .report import plot_all, render_markdown
+from .plots import plot_all
+from .report import render_markdown
 from .runner import Settings, run_cases
 
 __all__ = ["environment", "write_json", "load_json", "run_bench", "write_reports"]
@@ -120,12 +121,12 @@ def run_bench(cases, settings: Settings, command: str, out: Path, factories=None
 def write_reports(doc: dict, out: Path, docs: bool) -> int:
     """Write ``out/report.md`` and plots (with ``docs`` also docs/benchmarks.md); status 0."""
     out = output_directory(out)
-    plots = plot_all(doc["runs"], out / "img")
+    plots = plot_all(doc["runs"], out / "img", command=doc["command"], stale=True)
     (out / "report.md").write_text(render_markdown(doc, "img", plots))
     print(f"[bench] report: {out}/report.md", file=sys.stderr)
     if docs:
         docs_dir = Path("docs")
-        plots = plot_all(doc["runs"], docs_dir / "img", prefix="bench-")
+        plots = plot_all(doc["runs"], docs_dir / "img", prefix="bench-", command=doc["command"], stale=True)
         text = render_markdown(doc, "img", plots, title="Benchmarks (latest run)")
         head, _, rest = text.partition("\n\n")
         note = (

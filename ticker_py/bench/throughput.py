@@ -33,7 +33,17 @@ import sys
 import tempfile
 from pathlib import Path
 
-__all__ = ["WORKLOADS", "ENUMERATION", "TARGETS", "measure_all", "render", "plot", "write_docs"]
+__all__ = [
+    "WORKLOADS",
+    "ENUMERATION",
+    "TARGETS",
+    "measure_all",
+    "render",
+    "plot",
+    "write_docs",
+    "write_throughput",
+    "load_throughput",
+]
 
 LASER = {"tp": 300, "window": 100, "rate": 1000}
 #: workload -> (parameters, engine)
@@ -398,34 +408,10 @@ def _figure(value: float | None) -> str:
 
 
 def plot(doc: dict, path: Path) -> None:
-    """A bar chart: µs per input atom by workload, for each way of reading (log scale)."""
-    import matplotlib
+    """The throughput bar chart (:func:`ticker_py.bench.plots.plot_throughput`)."""
+    from .plots import plot_throughput
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    runs = doc["runs"]
-    series = [
-        ("text", lambda r: r["us_per_atom"]["text"]),
-        ("JSON Lines", lambda r: r["us_per_atom"]["jsonl"]),
-        ("Parquet", lambda r: r["us_per_atom"]["parquet"]),
-        ("Parquet args", lambda r: r["us_per_atom"].get("parquet args", 0)),
-        ("in-engine", lambda r: r["in_engine_us"]),
-        ("plain read", lambda r: r["plain_read_us"]),
-    ]
-    fig, ax = plt.subplots(figsize=(9, 4))
-    width = 0.8 / len(series)
-    for i, (label, get) in enumerate(series):
-        ax.bar([x + i * width for x in range(len(runs))], [get(r) for r in runs], width, label=label)
-    ax.set_xticks([x + 0.4 - width / 2 for x in range(len(runs))], [r["workload"] for r in runs])
-    ax.set_yscale("log")
-    ax.set_ylabel("CPU µs per input atom (whole process)")
-    ax.legend(fontsize=8)
-    ax.set_title("ticker run --format none: whole process vs engine")
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    plot_throughput(doc, path)
 
 
 def write_docs(doc: dict, command: str, docs: Path = Path("docs")) -> None:
@@ -457,9 +443,31 @@ def run_throughput(workloads: tuple | None, reps: int, out: Path, docs: bool, co
     doc = measure_all(workloads, reps, log=lambda m: print(m, file=sys.stderr))
     doc["command"] = command
     (out / "results.json").write_text(json.dumps(doc, indent=1) + "\n")
+    return write_throughput(doc, out, docs)
+
+
+def write_throughput(doc: dict, out: Path, docs: bool) -> int:
+    """The report and plot of a throughput ``results.json`` (``doc``) in ``out`` (with ``docs`` also
+    the throughput section of docs/benchmarks.md and docs/img/bench-throughput.png); status 0."""
+    from ..workloads.files import output_directory
+
+    out = output_directory(out)
     plot(doc, out / "img" / "throughput.png")
-    (out / "report.md").write_text(render(doc, command, "img/throughput.png"))
+    (out / "report.md").write_text(render(doc, doc["command"], "img/throughput.png"))
     if docs:
-        write_docs(doc, command)
+        write_docs(doc, doc["command"])
     print(f"[bench] throughput report: {out}/report.md", file=sys.stderr)
     return 0
+
+
+def load_throughput(path: Path) -> dict:
+    """A throughput ``results.json``; another file is a UsageError."""
+    from ..errors import Diagnostic, UsageError
+
+    try:
+        doc = json.loads(Path(path).read_text())
+    except (OSError, ValueError) as err:
+        raise UsageError(Diagnostic(f"cannot read '{path}' as a throughput results.json: {err}")) from None
+    if not isinstance(doc, dict) or not all(isinstance(doc.get(k), t) for k, t in (("runs", list), ("command", str))):
+        raise UsageError(Diagnostic(f"'{path}' is not a results.json of ticker bench throughput"))
+    return doc

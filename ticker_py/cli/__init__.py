@@ -19,7 +19,7 @@ from .common import HelpFormatter
 __all__ = ["main", "build_parser"]
 
 #: the command modules, in the order ``ticker --help`` lists them; each has ``register(subparsers)``
-COMMANDS = ("run", "check", "encode", "compare", "explain", "enumerate", "gen", "bench")
+COMMANDS = ("run", "check", "encode", "compare", "explain", "plot", "enumerate", "gen", "bench")
 
 
 def _commands(argv) -> tuple:

@@ -99,7 +99,11 @@ def _command(args) -> str:
 def cmd_bench(args) -> int:
     """Run ``ticker bench``; returns the exit status."""
     if args.suite == "throughput":
-        from ..bench.throughput import run_throughput
+        from ..bench.throughput import load_throughput, run_throughput, write_throughput
+
+        if args.report_from:
+            doc = load_throughput(Path(args.report_from))
+            return write_throughput(doc, Path(args.out or "benchmarks/results/throughput"), args.docs)
 
         workloads = tuple(w.strip() for w in args.workloads.split(",")) if args.workloads else None
         return run_throughput(

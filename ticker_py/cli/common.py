@@ -18,6 +18,8 @@ __all__ = [
     "semantics_knobs",
     "check_until",
     "check_outputs_apart",
+    "add_picture_args",
+    "picture_range",
 ]
 
 
@@ -171,3 +173,28 @@ def semantics_knobs(args) -> dict:
     from ..semantics import KNOBS
 
     return {k: getattr(args, k) for k in KNOBS if getattr(args, k, None) is not None}
+
+
+def add_picture_args(p) -> None:
+    """``--from``, ``--atoms`` and ``--max-atoms``: what a picture shows (plot and compare --plot)."""
+    p.add_argument(
+        "--from", dest="start", type=int, metavar="T", help="show time points from T on (default: the first)"
+    )
+    p.add_argument(
+        "--atoms",
+        metavar="PATTERN",
+        help="only these atoms: comma-separated name/arity, name, or atoms with _ for any term (alarm/0,q(a,_))",
+    )
+    p.add_argument("--max-atoms", type=int, default=60, metavar="N", help="atoms drawn before '... N more' (0 = all)")
+
+
+def picture_range(args) -> tuple:
+    """``(start, selection, max_atoms)`` of the picture options, checked."""
+    from ..plot.select import select
+
+    start = check_until(args.start, "--from")
+    if args.until is not None and start is not None and start > args.until:
+        raise UsageError(Diagnostic(f"--from {start} is after --until {args.until}"))
+    if args.max_atoms < 0:
+        raise UsageError(Diagnostic(f"--max-atoms must be >= 0, not {args.max_atoms}"))
+    return start, select(args.atoms), args.max_atoms or None

@@ -15,12 +15,15 @@ from ..errors import Diagnostic, UsageError
 from ..streams.drive import MAX_GAP, Every, check_max_gap, gap_limited
 from .common import (
     HelpFormatter,
+    add_picture_args,
     add_program_args,
     add_semantics_args,
+    check_outputs_apart,
     check_until,
     choices_metavar,
     load,
     name_list,
+    picture_range,
     semantics_knobs,
 )
 
@@ -28,6 +31,7 @@ __all__ = [
     "register",
     "cmd_compare",
     "add_stream_args",
+    "add_evaluation_args",
     "check_stream_args",
     "stream_records",
     "EXIT_DIFFER",
@@ -42,6 +46,19 @@ def add_stream_args(p) -> None:
     """The program and stream arguments ``compare`` and ``enumerate`` share."""
     add_program_args(p)
     p.add_argument("--stream", required=True, help="stream file (.stream/.txt/.jsonl/.csv/.parquet) or -")
+    add_evaluation_args(p)
+    p.add_argument(
+        "--tuple-order",
+        default="arrival",
+        metavar=choices_metavar(TUPLE_ORDERS),
+        help="arrival (a tuple window keeps the last-arrived atoms of its oldest "
+        "time point) or reverse (the atoms of each time point are fed in reverse order, "
+        "so it keeps the first-arrived)",
+    )
+
+
+def add_evaluation_args(p) -> None:
+    """``--every``, ``--until`` and ``--max-gap`` (compare, enumerate, plot)."""
     p.add_argument(
         "--every",
         default="time",
@@ -55,14 +72,6 @@ def add_stream_args(p) -> None:
         default=MAX_GAP,
         metavar="N",
         help="refuse a record more than N time points after the previous one; 0 = no limit",
-    )
-    p.add_argument(
-        "--tuple-order",
-        default="arrival",
-        metavar=choices_metavar(TUPLE_ORDERS),
-        help="arrival (a tuple window keeps the last-arrived atoms of its oldest "
-        "time point) or reverse (the atoms of each time point are fed in reverse order, "
-        "so it keeps the first-arrived)",
     )
 
 
@@ -123,6 +132,12 @@ def register(sub) -> None:
         metavar=choices_metavar(("text", "json")),
         help="with --semantics: text, or json (JSON Lines per time point, then a summary)",
     )
+    p.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="also draw the runs side by side: FILE.svg, FILE.png or FILE.html (a report, the differences first)",
+    )
+    add_picture_args(p)
     add_semantics_args(p, several=True)
     p.set_defaults(func=cmd_compare)
 
@@ -142,14 +157,17 @@ def cmd_compare(args, factories: dict | None = None) -> int:
         raise UsageError(Diagnostic(f"--models must be >= 0, not {args.models}"))
     if args.max_diffs < 0:
         raise UsageError(Diagnostic(f"--max-diffs must be >= 0, not {args.max_diffs}"))
+    picture = _picture(args)
     if args.semantics is not None or semantics_knobs(args):
-        return _compare_semantics(args)
+        return _compare_semantics(args, picture)
     names = name_list(args.engines or "clingo,incremental,native", ENGINE_NAMES)
     analysis = load(args)
+    _check_atoms(picture, analysis)
     factories = factories or {n: comparing.default_factory(n) for n in names}
     if args.consequences:
         return _compare_consequences(args, analysis, factories)
-    stream = list(stream_records(args)) if args.explain else stream_records(args)  # read twice
+    stream = _counted(stream_records(args), picture)
+    stream = list(stream) if args.explain else stream  # read twice
     cmp = comparing.compare_engines(
         analysis,
         stream,
@@ -158,11 +176,15 @@ def cmd_compare(args, factories: dict | None = None) -> int:
         every=args.every,
         until=args.until,
         tuple_order=args.tuple_order,
-        keep_all=False,
+        keep_all=picture is not None,
         factorize=args.factorize,
         changes=args.changes,
     )
     print(comparing.format_comparison(cmp, args.max_diffs))
+    if picture is not None:
+        from ..plot.runs import engines_timeline
+
+        _draw(args, picture, engines_timeline, cmp, f"--engines {','.join(names)}")
     if args.explain:
         print(comparing.explain_comparison(analysis, stream, cmp, args.max_diffs, args.until, args.tuple_order))
     if len(cmp.engines) < 2:
@@ -199,7 +221,48 @@ def _compare_consequences(args, analysis, factories) -> int:
     return EXIT_DIFFER if differ else 0
 
 
-def _compare_semantics(args) -> int:
+def _picture(args):
+    """``(start, selection, max_atoms, input counts)`` of ``--plot`` (checked before anything runs),
+    or None."""
+    if args.plot is None:
+        return None
+    from ..plot.runs import check_output
+
+    check_output(args.plot, "--plot")
+    check_outputs_apart(args, "plot")
+    if args.consequences or args.changes or args.factorize:
+        raise UsageError(
+            Diagnostic("--plot draws answer streams", notes=("drop --consequences, --changes and --factorize",))
+        )
+    return (*picture_range(args), {})
+
+
+def _check_atoms(picture, analysis) -> None:
+    if picture is not None:
+        from ..plot.runs import check_selection
+
+        check_selection(picture[1], analysis)
+
+
+def _counted(records, picture):
+    """The records, counted per time point for the picture's input panel (``picture[3]``)."""
+    if picture is None:
+        return records
+    from ..plot.timeline import counting
+
+    return counting(records, picture[3])
+
+
+def _draw(args, picture, timeline, cmp, runs: str) -> None:
+    from ..plot.runs import write
+
+    start, selection, max_atoms, inputs = picture
+    title = f"ticker compare {args.program} --stream {args.stream} {runs}"
+    tl = timeline(cmp, title, start, args.until, selection, max_atoms, inputs)
+    write(tl, args.plot)
+
+
+def _compare_semantics(args, picture=None) -> int:
     """``--semantics default,r4``: the program under each profile, per time point which differ."""
     from .. import semantics_compare
     from ..semantics import parse_semantics_list
@@ -215,14 +278,19 @@ def _compare_semantics(args) -> int:
     semantics = parse_semantics_list(args.semantics or "default", **semantics_knobs(args))
     engines = name_list(args.engines, ENGINE_NAMES) if args.engines else ("auto",)
     analysis = load(args)
+    _check_atoms(picture, analysis)
     cmp = semantics_compare.compare_semantics(
-        analysis, stream_records(args), semantics, engines, args.models, args.every, args.until
+        analysis, _counted(stream_records(args), picture), semantics, engines, args.models, args.every, args.until
     )
     print(
         semantics_compare.format_json(cmp)
         if args.format == "json"
         else semantics_compare.format_text(cmp, args.max_diffs)
     )
+    if picture is not None:
+        from ..plot.runs import semantics_timeline
+
+        _draw(args, picture, semantics_timeline, cmp, f"--semantics {args.semantics or 'default'}")
     if len(cmp.runs) < 2:
         print(
             "note: fewer than two runs; nothing was compared (write e.g. --semantics default,r4 or "

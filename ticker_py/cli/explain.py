@@ -1,17 +1,21 @@
 """``ticker explain``: why an atom holds at time T, or with ``--why-not`` why it does not
-(:mod:`ticker_py.explain`; docs/explain.md)."""
+(:mod:`ticker_py.explain`; docs/explain.md), as text, JSON, DOT or a picture (docs/pictures.md)."""
 
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from ..engines import ENGINE_NAMES
+from ..errors import Diagnostic, UsageError
 from ..streams.drive import Every
-from .common import HelpFormatter, add_program_args, check_choice, choices_metavar, load
+from .common import HelpFormatter, add_program_args, check_choice, check_outputs_apart, choices_metavar, load
 
-__all__ = ["register", "cmd_explain", "FORMATS"]
+__all__ = ["register", "cmd_explain", "FORMATS", "PICTURES"]
 
-FORMATS = ("text", "json", "dot")
+#: svg, png: the derivation tree (graphviz, or matplotlib without it); html: a self-contained report
+PICTURES = ("svg", "png", "html")
+FORMATS = ("text", "json", "dot") + PICTURES
 
 
 def register(sub) -> None:
@@ -30,7 +34,14 @@ def register(sub) -> None:
     p.add_argument(
         "--models", type=int, default=0, help="answer streams computed per tick (0 = all); --model counts among them"
     )
-    p.add_argument("--format", default="text", metavar=choices_metavar(FORMATS), help="output format")
+    p.add_argument(
+        "--format",
+        default=None,
+        metavar=choices_metavar(FORMATS),
+        help="output format; svg, png: the derivation tree as a picture; html: a self-contained report"
+        " (default: the suffix of --out, else text)",
+    )
+    p.add_argument("--out", metavar="FILE", help="write to FILE (default stdout; - is stdout)")
     p.add_argument(
         "--engine", default="auto", help="the engine computing the answer streams: auto, " + ", ".join(ENGINE_NAMES)
     )
@@ -43,13 +54,29 @@ def register(sub) -> None:
     p.set_defaults(func=cmd_explain)
 
 
+def _format(args) -> str:
+    """``--format``, else the picture format of ``--out``'s suffix, else text."""
+    suffix = Path(args.out).suffix.lstrip(".").lower() if args.out not in (None, "-") else ""
+    if args.format is None:
+        return suffix if suffix in PICTURES else "text"
+    check_choice(args.format, FORMATS, "format")
+    if suffix in PICTURES and args.format != suffix:
+        raise UsageError(
+            Diagnostic(f"--format {args.format} does not match --out '{args.out}'", notes=(f"write --format {suffix}",))
+        )
+    return args.format
+
+
 def cmd_explain(args) -> int:
     """``ticker explain``."""
     from ..api import explain_at
 
-    check_choice(args.format, FORMATS, "format")
+    fmt = _format(args)
+    check_outputs_apart(args, "out")
+    results: list | None = [] if fmt == "html" else None
+    analysis = load(args)
     e = explain_at(
-        load(args),
+        analysis,
         args.stream,
         args.at,
         args.atom,
@@ -58,7 +85,34 @@ def cmd_explain(args) -> int:
         engine=args.engine,
         every=args.every,
         models=args.models,
+        collect=results,
     )
-    text = {"text": lambda: str(e) + "\n", "json": lambda: e.to_json() + "\n", "dot": e.to_dot}[args.format]()
-    sys.stdout.write(text)
+    heading = f"ticker explain {args.program} --stream {args.stream} --at {args.at} {args.atom}" + (
+        " --why-not" if args.why_not else ""
+    )
+    if fmt in PICTURES:
+        data, note = _picture(e, fmt, heading, results)
+        from ..plot.runs import write_bytes
+
+        if note:
+            print(f"note: {note}", file=sys.stderr)
+        write_bytes(args.out or "-", data)
+        return 0
+    text = {"text": lambda: str(e) + "\n", "json": lambda: e.to_json() + "\n", "dot": e.to_dot}[fmt]()
+    from ..streams.output import open_output
+
+    with open_output(args.out) as out:
+        out.write(text)
     return 0
+
+
+def _picture(e, fmt: str, heading: str, results) -> tuple:
+    from ..explain import render
+
+    if fmt != "html":
+        return render.picture(e, fmt, heading)
+    from ..plot.timeline import from_results
+
+    timeline = from_results(results, f"the run up to t = {e.t}", heading) if results else None
+    page, note = render.report(e, heading, timeline)
+    return page.encode("utf-8"), note

@@ -160,6 +160,12 @@ class Explanation:
         out.append("}")
         return "\n".join(out) + "\n"
 
+    def _repr_html_(self) -> str:
+        """A notebook's view: the derivation as a small picture, and the text."""
+        from .render import notebook_html
+
+        return notebook_html(self)
+
     def _repr_markdown_(self) -> str:
         lines = [f"**{self.title}**", ""]
         seen: set = set()

@@ -143,6 +143,18 @@ class Result:
             )
         return self.explainer(self, atom, model, why_not)
 
+    def plot(self, **options):
+        """This tick's answer streams as a matplotlib figure (see :meth:`ticker_py.api.Results.plot`)."""
+        from ..plot.draw import results_figure
+
+        return results_figure([self], **options)
+
+    def _repr_html_(self) -> str:
+        """A notebook's view: the answer streams as a table and a small timeline (docs/pictures.md)."""
+        from ..plot.html import results_html
+
+        return results_html([self])
+
 
 try:
     from . import _model_methods as _generated

@@ -1,0 +1,391 @@
+"""Pictures (docs/pictures.md): the timeline's data, its SVG structure, ``ticker plot``,
+``compare --plot``, ``explain --format svg|png|html``, the HTML report and notebook views.
+
+No test compares pixels: an SVG's structure (one group ``lane-N`` per lane, its bars, its texts)
+is read as XML. The HTML report is rendered by a real browser in ``test_pictures_browser.py``.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+
+pytest.importorskip("matplotlib")
+
+from ticker_py import run  # noqa: E402
+from ticker_py.cli import main  # noqa: E402
+from ticker_py.errors import UsageError  # noqa: E402
+from ticker_py.plot import draw, html  # noqa: E402
+from ticker_py.plot.select import select  # noqa: E402
+from ticker_py.plot.timeline import from_results, from_runs  # noqa: E402
+from ticker_py.streams.model import Model, Result  # noqa: E402
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def models(*answer_streams):
+    return tuple(Model(frozenset(atoms)) for atoms in answer_streams)
+
+
+def svg_tree(fig):
+    return ET.fromstring(draw.svg_text(fig))
+
+
+def lanes_of(root) -> dict:
+    """``{lane id: number of bars}`` of an SVG timeline."""
+    return {
+        g.get("id"): len(g.findall(f".//{SVG}path"))
+        for g in root.iter(f"{SVG}g")
+        if re.fullmatch(r"lane-\d+", g.get("id") or "")
+    }
+
+
+def texts(root) -> list:
+    return [t.text for t in root.iter(f"{SVG}text") if t.text]
+
+
+def ticker(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# ---------------------------------------------------------------- the data
+
+
+def test_intervals_levels_and_pins():
+    q1, q2, p = ("q", 1), ("q", 2), ("p",)
+    res = [
+        (0, models({q1})),
+        (1, models({q1, p}, {q1})),  # p in one of two answer streams
+        (2, models({q1, p}, {q1, p})),
+        (3, (Model(frozenset({p}), frozenset({(q2, 9)})),)),  # q(2) predicted at 9
+        (4, ()),  # no answer stream
+    ]
+    tl = from_results(res, "t")
+    by_atom = {lane.atom: lane for lane in tl.lanes}
+    assert [lane.atom for lane in tl.lanes] == ["p", "q(1)", "q(2)"]  # by predicate, then terms
+    assert by_atom["q(1)"].spans == ((0, 2),)
+    assert by_atom["p"].spans == ((2, 3),) and by_atom["p"].partial == ((1, 1),)
+    assert by_atom["q(2)"].spans == () and by_atom["q(2)"].pins == (9,)
+    assert tl.streams == ((0, 1), (1, 2), (2, 2), (3, 1), (4, 0)) and tl.several
+    assert (tl.start, tl.end) == (0, 4)
+    row = dict(tl.rows)
+    assert row[1][""] == (2, (("p", "q(1)"), ("q(1)",)))
+    assert row[4][""] == (0, ())
+
+
+def test_a_pin_where_the_atom_holds_anyway_is_not_drawn():
+    a = ("a",)
+    res = [(0, models({a})), (1, (Model(frozenset(), frozenset({(a, 0)})),))]  # a at 0, seen again at 1
+    (lane,) = from_results(res).lanes
+    assert lane.spans == ((0, 0),) and lane.pins == ()
+
+
+def test_the_last_evaluation_of_a_time_point_counts_and_the_range_is_cut():
+    res = [Result(0, 1, models({("a",)})), Result(0, 2, models({("b",)})), Result(1, 3, models({("b",)}))]
+    tl = from_results(res)
+    assert [lane.atom for lane in tl.lanes] == ["b"]
+    tl = from_results([(t, models({("a",)})) for t in range(10)], start=3, end=5)
+    assert tl.lanes[0].spans == ((3, 5),) and [t for t, _ in tl.rows] == [3, 4, 5]
+
+
+def test_the_cap_counts_the_rest():
+    res = [(0, models({("p", i) for i in range(10)}))]
+    tl = from_results(res, max_atoms=4)
+    assert [lane.atom for lane in tl.lanes] == ["p(0)", "p(1)", "p(2)", "p(3)"] and tl.more == 6
+    assert from_results(res, max_atoms=None).more == 0
+
+
+@pytest.mark.parametrize(
+    "pattern,atom,expected",
+    [
+        ("alarm/0", ("alarm",), True),
+        ("alarm/1", ("alarm",), False),
+        ("q", ("q", 1, 2), True),
+        ("q(a,_)", ("q", "a", 7), True),
+        ("q(a,_)", ("q", "b", 7), False),
+        ("q(a,_)", ("q", "a"), False),
+        ("q(f(_),-1)", ("q", ("f", 3), -1), True),
+        ('q("x y")', ("q", '"x y"'), True),
+        ("p, q(_)", ("q", 1), True),
+    ],
+)
+def test_atom_patterns(pattern, atom, expected):
+    assert select(pattern).matches(atom) is expected
+
+
+@pytest.mark.parametrize("pattern,col", [("q(", 3), ("Q", 1), ("q/x", 3), ("q(a,,b)", 5), ("a b", 3), ("q/-1", 3)])
+def test_bad_atom_patterns_are_located(pattern, col):
+    with pytest.raises(UsageError) as err:
+        select(pattern)
+    assert str(err.value).startswith(f"--atoms:1:{col}-{col + 1}: error: bad atom pattern")
+
+
+def test_runs_side_by_side():
+    a, b, c = ("a",), ("b",), ("c",)
+    runs = {
+        "default": {0: models({a, c}), 1: models({a, c}), 2: models({c})},
+        "r4": {0: models({c}), 1: models({a, c}), 2: models({c})},
+        "cql": {0: models({c}), 1: models({a, b, c}), 2: models({c})},
+    }
+    notes = {"r4": ("window_bounds", "window_bounds=half-open"), "cql": ("origin", "origin=first")}
+    tl = from_runs(runs, "cmp", notes=notes)
+    assert [(x.atom, x.run) for x in tl.lanes] == [
+        ("a", "default"),
+        ("a", "r4"),
+        ("a", "cql"),
+        ("b", "default"),
+        ("b", "r4"),
+        ("b", "cql"),
+        ("c", ""),  # every run agrees on c: one collapsed lane
+    ]
+    lane = {(x.atom, x.run): x for x in tl.lanes}
+    assert lane["a", "r4"].marks == ((0, 0),) and lane["a", "r4"].note == "window_bounds"
+    assert lane["a", "cql"].marks == ((0, 0),)
+    assert lane["b", "cql"].marks == ((1, 1),) and lane["b", "cql"].note == "origin"
+    assert lane["a", "default"].marks == () and lane["c", ""].runs == ("default", "r4", "cql")
+    assert tl.differing == ((0, ("r4", "cql")), (1, ("cql",)), (2, ()))
+    assert (tl.differ, tl.agree) == (2, 1)
+
+
+# ---------------------------------------------------------------- the SVG
+
+
+def test_svg_structure_of_a_small_timeline():
+    """The golden structure: one group per lane with one path per bar, the title, the subtitle,
+    the axes' labels with units and every lane's label, the input and answer-stream panels."""
+    res = [(0, models({("q", 1)})), (1, models({("q", 1), ("p",)}, {("q", 1)})), (2, models({("q", 1), ("p",)}))]
+    tl = from_results(res, "prog.lars over s.stream", "engine native · t = 0–2", inputs={0: 2, 1: 0, 2: 5})
+    root = svg_tree(draw.figure(tl))
+    assert lanes_of(root) == {"lane-0": 2, "lane-1": 1}  # p: one full bar and one partial; q(1): one
+    found = texts(root)
+    for text in ("prog.lars over s.stream", "engine native · t = 0–2", "time point t", "derived atom", "p", "q(1)"):
+        assert text in found, text
+    assert "input atoms\nper time point" in found or "input atoms" in " ".join(found)
+    ids = {g.get("id") for g in root.iter(f"{SVG}g")}
+    assert {"inputs", "streams"} <= ids
+    assert "holds in some answer streams" in found
+
+
+def test_a_large_timeline_has_every_lane():
+    """1,000 time points x 200 atoms: the picture has 200 lanes (its CPU time is measured in the
+    report, not asserted here)."""
+    atoms = [("p", i) if i % 2 else ("q", "a", i) for i in range(200)]
+    res = [(t, models({a for i, a in enumerate(atoms) if (t // (5 + i % 7) + i) % 3})) for t in range(1000)]
+    tl = from_results(res, "large", inputs={t: t % 50 for t in range(1000)}, max_atoms=None)
+    root = svg_tree(draw.figure(tl))
+    assert len(lanes_of(root)) == 200 and tl.more == 0
+
+
+def test_the_cap_is_said_in_the_picture():
+    tl = from_results([(0, models({("p", i) for i in range(30)}))], "capped", max_atoms=5)
+    root = svg_tree(draw.figure(tl))
+    assert len(lanes_of(root)) == 5
+    assert any(t.startswith("… 25 more atoms") for t in texts(root))
+
+
+# ---------------------------------------------------------------- the commands
+
+
+@pytest.fixture
+def alarm(tmp_path):
+    prog = tmp_path / "alarm.lars"
+    prog.write_text(
+        "warm :- temp(V) in [3], V > 30.\nalarm at T :- smoke(S) at T in [2 #], S >= 5.\n"
+        "alert :- warm, alarm in [3].\nq(X) :- temp(X) in [1].\n"
+    )
+    stream = tmp_path / "alarm.stream"
+    stream.write_text("0: temp(25)\n1: temp(34), smoke(7)\n2: temp(30)\n3: temp(28)\n4:\n5: temp(31)\n")
+    return prog, stream
+
+
+def test_plot_svg_png_html(capsys, tmp_path, alarm):
+    prog, stream = alarm
+    code, out, err = ticker(capsys, "plot", prog, "--stream", stream, "--out", tmp_path / "a.svg")
+    assert (code, out, err) == (0, "", "")
+    root = ET.parse(tmp_path / "a.svg").getroot()
+    labels = texts(root)
+    assert len(lanes_of(root)) == 8  # alarm, alert, q(25), q(28), q(30), q(31), q(34), warm
+    joined = " ".join(" ".join(t.split()) for t in labels)  # a long title is wrapped
+    assert f"ticker plot {prog} --stream {stream}" in joined
+    assert "engine native" in joined and "t = 0–5 (6 time points)" in joined
+    assert ticker(capsys, "plot", prog, "--stream", stream, "--out", tmp_path / "a.png")[0] == 0
+    assert (tmp_path / "a.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert ticker(capsys, "plot", prog, "--stream", stream, "--out", tmp_path / "a.html")[0] == 0
+    page = (tmp_path / "a.html").read_text()
+    assert page.startswith("<!DOCTYPE html>") and "<svg" in page and 'id="answers"' in page
+    assert page.count('<td class="t">') == 12  # t and the count of 6 time points
+    assert not re.search(r"""(src|href)=["']https?:|url\(https?:|@import|<link""", page)  # no network
+
+
+def test_plot_selects_atoms_and_time(capsys, tmp_path, alarm):
+    prog, stream = alarm
+    out = tmp_path / "a.svg"
+    code, _, err = ticker(
+        capsys, "plot", prog, "--stream", stream, "--out", out, "--atoms", "q(_),alert/0", "--from", "2", "--until", "4"
+    )
+    assert code == 0, err
+    root = ET.parse(out).getroot()
+    # q(25) holds at 0 and 1, q(31) at 5 only: outside 2..4; warm and alarm are not selected
+    assert {t for t in texts(root) if t.startswith(("q(", "alert", "warm", "alarm"))} == {
+        "q(34)",
+        "q(30)",
+        "q(28)",
+        "alert",
+    }
+    assert any("t = 2–4" in t and "atoms q(_),alert/0" in t for t in texts(root))
+
+
+@pytest.mark.parametrize(
+    "argv,message",
+    [
+        (["--out", "x.txt"], "--out 'x.txt': cannot tell the picture format from the suffix"),
+        (["--out", "x.svg", "--atoms", "q(a"], "--atoms:1:4-5: error: bad atom pattern 'q(a': ')' expected"),
+        (["--out", "x.svg", "--atoms", "nosuch/2"], "--atoms 'nosuch/2': the program has no predicate nosuch/2"),
+        (["--out", "x.svg", "--from", "5", "--until", "2"], "--from 5 is after --until 2"),
+        (["--out", "x.svg", "--max-atoms", "-1"], "--max-atoms must be >= 0"),
+        (["--out", "nodir/x.svg"], "cannot write to 'nodir/x.svg'"),
+    ],
+)
+def test_plot_refuses_bad_arguments(capsys, tmp_path, alarm, monkeypatch, argv, message):
+    prog, stream = alarm
+    monkeypatch.chdir(tmp_path)
+    code, out, err = ticker(capsys, "plot", prog, "--stream", stream, *argv)
+    assert code == 2 and message in err and "Traceback" not in err
+
+
+def test_plot_refuses_to_overwrite_an_input(capsys, alarm):
+    prog, stream = alarm
+    svg = stream.with_suffix(".svg")
+    svg.write_text("0: p\n")
+    code, _, err = ticker(capsys, "plot", prog, "--stream", svg, "--out", svg)
+    assert code == 2 and "is the --stream file" in err and svg.read_text() == "0: p\n"
+
+
+SEMANTICS = """
+recent(S) :- temp(S, V) in [2 #], V > 30.
+steady :- on always [2].
+seen :- door in [1].
+check at U :- door at T in [1], U = T + 1.
+"""
+SEMANTICS_STREAM = "2: on, temp(a,35), door, temp(b,20)\n3: on, temp(b,20), temp(a,31), temp(b,20)\n4: on\n5:\n"
+
+
+def test_compare_semantics_plot(capsys, tmp_path):
+    prog, stream = tmp_path / "s.lars", tmp_path / "s.stream"
+    prog.write_text(SEMANTICS)
+    stream.write_text(SEMANTICS_STREAM)
+    out = tmp_path / "cmp.svg"
+    code, text, err = ticker(
+        capsys, "compare", prog, "--stream", stream, "--semantics", "default,ticker,default+window_bounds=half-open",
+        "--engines", "clingo", "--plot", out,
+    )  # fmt: skip
+    assert code == 3 and "time points differ" in text, err
+    root = ET.parse(out).getroot()
+    lanes = texts(root)
+    # recent(a) differs (ticker counts the duplicate), seen/check/steady differ (half-open): 3 lanes each
+    assert len(lanes_of(root)) == 12
+    assert "recent(a) · ticker" in lanes and "seen · default,window_bounds=half-open" in lanes
+    assert "duplicates" in lanes and "window_bounds" in lanes  # the marks' labels: the knobs
+    assert "ticker vs default: duplicates=bag" in lanes
+
+
+def test_compare_engines_report(capsys, tmp_path, alarm):
+    prog, stream = alarm
+    out = tmp_path / "cmp.html"
+    code, text, err = ticker(capsys, "compare", prog, "--stream", stream, "--engines", "clingo,native", "--plot", out)
+    assert code == 0, err
+    page = out.read_text()
+    assert page.index("<h2>Differences</h2>") < page.index("<h2>Timeline</h2>") < page.index("<h2>Answer streams")
+    assert "0 of 6 time points differ" in page and "only where the runs differ" in page
+    assert 'id="inputs"' in page  # the input atoms per time point, counted as the engines read them
+
+
+def test_compare_plot_refuses_what_it_cannot_draw(capsys, tmp_path, alarm):
+    prog, stream = alarm
+    code, _, err = ticker(capsys, "compare", prog, "--stream", stream, "--changes", "--plot", tmp_path / "x.svg")
+    assert code == 2 and "--plot draws answer streams" in err
+
+
+def test_explain_pictures(capsys, tmp_path, alarm):
+    prog, stream = alarm
+    for suffix in ("svg", "png", "html"):
+        out = tmp_path / f"why.{suffix}"
+        code, text, err = ticker(capsys, "explain", prog, "--stream", stream, "--at", 2, "alert", "--out", out)
+        assert code == 0 and text == "", err
+    svg = (tmp_path / "why.svg").read_text()
+    assert "<svg" in svg and "why alert: t=2" in svg
+    page = (tmp_path / "why.html").read_text()
+    for part in ("<h2>Derivation</h2>", "<h2>As text</h2>", 'id="nodes"', "<h2>Answer streams per time point</h2>"):
+        assert part in page
+    code, _, err = ticker(
+        capsys, "explain", prog, "--stream", stream, "--at", 2, "alert", "--format", "svg", "--out", tmp_path / "x.png"
+    )
+    assert code == 2 and "--format svg does not match --out" in err
+
+
+def test_explain_without_dot_draws_with_matplotlib(capsys, tmp_path, alarm, monkeypatch):
+    import shutil
+
+    prog, stream = alarm
+    monkeypatch.setattr(shutil, "which", lambda name, *a, **k: None)
+    out = tmp_path / "why.svg"
+    code, _, err = ticker(capsys, "explain", prog, "--stream", stream, "--at", 2, "alert", "--out", out)
+    assert code == 0 and "note: graphviz's dot program" in err
+    root = ET.parse(out).getroot()
+    found = texts(root)
+    assert "why alert: t=2 c=4, answer stream 1 of 1" in found and "time point" in found
+    assert any(g.get("id", "").startswith("span-") for g in root.iter(f"{SVG}g"))  # window spans drawn
+
+
+def test_explain_with_dot_draws_the_graph(tmp_path, alarm):
+    import shutil
+
+    from ticker_py.api import explain_at
+    from ticker_py.explain import render
+
+    if shutil.which("dot") is None:
+        pytest.skip("graphviz's dot program is not installed")
+    pytest.importorskip("graphviz")
+    prog, stream = alarm
+    e = explain_at(prog, stream, 2, "alert")
+    data, note = render.picture(e, "svg")
+    assert note == "" and b'class="graph"' in data and b"warm at 2" in data
+    dot = render.to_rich_dot(e)
+    assert dot.count("BGCOLOR=") >= 3 and "->" in dot
+
+
+# ---------------------------------------------------------------- the API and notebooks
+
+
+def test_results_plot_and_notebook_views(alarm):
+    prog, stream = alarm
+    res = run(prog, stream, explainable=True)
+    fig = res.plot(atoms="q(_)")
+    labels = [t.get_text() for t in fig.axes[-1].get_yticklabels()]
+    assert sorted(labels) == ["q(25)", "q(28)", "q(30)", "q(31)", "q(34)"]
+    view = res._repr_html_()
+    assert "<table" in view and "<svg" in view and "engine native" in view
+    one = res[2]._repr_html_()
+    assert "answer stream at t = 2" in one and "<svg" in one
+    e = res[2].explain("alert")
+    assert "<svg" in e._repr_html_() and "why alert" in e._repr_html_()
+    assert res.inputs == {0: 1, 1: 2, 2: 1, 3: 1, 4: 0, 5: 1}
+
+
+def test_notebook_view_without_matplotlib(monkeypatch):
+    import builtins
+
+    real = builtins.__import__
+
+    def no_matplotlib(name, *args, **kwargs):
+        if name == "matplotlib" or name.startswith("matplotlib."):
+            raise ImportError(name)
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_matplotlib)
+    view = html.results_html([Result(0, 1, models({("a",)}))])
+    assert "<table" in view and "<svg" not in view and "pip install" in view

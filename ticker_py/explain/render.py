@@ -1,0 +1,347 @@
+"""Explanations as pictures: the derivation tree with window spans on a time axis and witnesses.
+
+An explanation is read through its public attributes only (``root``, ``title``, nodes' ``get``), so
+this module and :mod:`.tree`, whose ``_repr_html_`` calls it, do not import each other. Two
+renderers share :func:`rows` (the tree in reading order, each node with the time points it
+speaks of):
+
+* **graphviz** (where graphviz's ``dot`` program and the Python ``graphviz`` package or pydot are
+  installed): the tree laid out by ``dot``, each window literal with a strip of its time points,
+  the span shaded and the witnesses dark;
+* **matplotlib** otherwise: the tree as indented text on the left and, on the same rows, a time
+  axis on the right: a window literal's span as a bar, its witnesses as dots, a derived atom's
+  time point as a diamond, the evaluation time *t* as a dashed line.
+
+:func:`picture` picks the renderer and says which in a note when it falls back;
+:func:`report` is the HTML report; :func:`notebook_html` the ``_repr_html_`` of an explanation.
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass
+from html import escape
+
+from ..values import format_atom
+
+__all__ = ["Row", "rows", "to_rich_dot", "picture", "report", "notebook_html", "FORMATS", "NO_DOT"]
+
+#: the picture formats of ``ticker explain --format``
+FORMATS = ("svg", "png", "html")
+NO_DOT = (
+    "graphviz's dot program (with the Python graphviz package or pydot) is not installed: the tree is "
+    "drawn with matplotlib (install graphviz for the graph layout)"
+)
+_MAX_TEXT = 110
+_STRIP = 30  # time points drawn one by one in a graphviz strip; more are grouped
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the tree: ``depth``, node ``kind``, ``text``; ``span`` ``(lo, hi)`` of a window
+    literal; ``times``: the time points of its evidence (witnesses, derived atoms); ``at``: the
+    time point of the node itself (a derived atom, a stream atom, an assumption)."""
+
+    depth: int
+    kind: str
+    text: str
+    span: tuple | None = None
+    times: tuple = ()
+    at: int | None = None
+
+
+def _evidence_times(node) -> tuple:
+    """The time points of a holding positive literal's evidence (a negated or failing one has none)."""
+    if node.get("negated") or not node.get("holds", True):
+        return ()
+    return tuple(sorted({c.get("time") for c in node.children if type(c.get("time")) is int}))
+
+
+def _span(node):
+    span = node.get("span")
+    return None if span is None else (span.lo, span.hi)
+
+
+def rows(e) -> list:
+    """The tree in reading order (a shared derivation once, later uses ``(see above)``; the stream
+    atoms of one literal in one row)."""
+    out: list = []
+    seen: set = set()
+
+    def visit(node, depth: int) -> None:
+        if node.key and node.key in seen:
+            out.append(Row(depth, node.kind, f"{node.text}  (see above)", at=node.get("time")))
+            return
+        if node.key:
+            seen.add(node.key)
+        times = _evidence_times(node) if node.kind == "literal" else ()
+        at = node.get("time") if node.kind in ("derived", "input", "assumption", "absent", "holds") else None
+        out.append(Row(depth, node.kind, node.text, _span(node), times, at if type(at) is int else None))
+        inputs = [c for c in node.children if c.kind == "input"]
+        if len(inputs) > 1:
+            atoms = sorted({c.text.split(" arrived at ")[0] for c in inputs})
+            when = tuple(c.get("time") for c in inputs)
+            out.append(
+                Row(depth + 1, "input", f"{', '.join(atoms)} arrived at t={', '.join(map(str, when))}", times=when)
+            )
+        for child in node.children:
+            if not (child.kind == "input" and len(inputs) > 1):
+                visit(child, depth + 1)
+
+    visit(e.root, 0)
+    if e.assumptions:
+        text = ", ".join(f"not {format_atom(a)} at {u}" for a, u in e.assumptions)
+        out.append(Row(0, "assumption", f"assuming (the choice of this answer stream): {text}"))
+    return out
+
+
+def _extent(e, rs) -> tuple:
+    times = [e.t]
+    for r in rs:
+        times += list(r.times)
+        if r.span:
+            times += list(r.span)
+        if r.at is not None:
+            times.append(r.at)
+    return min(times), max(times)
+
+
+# ---------------------------------------------------------------- matplotlib
+
+
+def figure(e, heading: str = "", width: float = 12.0, small: bool = False):
+    """The matplotlib picture (tree text on the left, time axis on the right)."""
+    import matplotlib
+    from matplotlib.figure import Figure
+    from matplotlib.lines import Line2D
+
+    from ..plot.draw import STYLE
+
+    rs = rows(e)
+    lo, hi = _extent(e, rs)
+    n = len(rs)
+    row_h = 0.19 if not small else 0.16
+    head = 0.7 if heading and not small else 0.45
+    height = head + row_h * n + 0.75
+    text_w = 0.58
+    with matplotlib.rc_context(STYLE):
+        fig = Figure(figsize=(width, height))
+        ax = fig.add_axes((text_w, 0.55 / height, 0.98 - text_w, (row_h * n) / height))
+        ax.set_ylim(n - 0.5, -0.5)
+        ax.set_xlim(lo - 0.6, hi + 0.6)
+        colors = {
+            "derived": "#1f6fb4",
+            "input": "#555555",
+            "fact": "#8c6d00",
+            "assumption": "#ff7f0e",
+            "absent": "#d62728",
+            "candidate": "#9467bd",
+        }
+        for i, r in enumerate(rs):
+            if i % 2:
+                ax.axhspan(i - 0.5, i + 0.5, color="#f4f4f4", lw=0, zorder=0)
+            text = "  " * r.depth + r.text
+            if len(text) > _MAX_TEXT:
+                text = text[: _MAX_TEXT - 1] + "…"
+            fig.text(
+                0.01,
+                (0.55 + row_h * (n - i - 0.5)) / height,
+                text,
+                fontsize=6.5 if not small else 6,
+                family="monospace",
+                va="center",
+                color=colors.get(r.kind, "#222222"),
+            )
+            if r.span:
+                ax.barh(
+                    i, r.span[1] - r.span[0] + 1, left=r.span[0] - 0.5, height=0.5, color="#9cc3e6", gid=f"span-{i}"
+                )
+            if r.times:
+                ax.scatter(r.times, [i] * len(r.times), s=12, color="#1f6fb4", zorder=3)
+            if r.at is not None:
+                ax.scatter([r.at], [i], marker="D", s=16, color=colors.get(r.kind, "#222222"), zorder=3)
+        ax.axvline(e.t, color="#d62728", ls="--", lw=1)
+        ax.set_yticks([])
+        ax.set_xlabel("time point")
+        ax.grid(axis="x", alpha=0.3)
+        from matplotlib.ticker import MaxNLocator
+
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=10))
+        ax.legend(
+            handles=[
+                Line2D([], [], color="#9cc3e6", lw=5, label="window span"),
+                Line2D([], [], marker="o", ls="", color="#1f6fb4", label="evidence"),
+                Line2D([], [], marker="D", ls="", color="#555555", label="atom's time point"),
+                Line2D([], [], color="#d62728", ls="--", label=f"t = {e.t}"),
+            ],
+            loc="lower right",
+            bbox_to_anchor=(1.0, 1.0),
+            ncol=4,
+            fontsize=6.5,
+            frameon=False,
+        )
+        fig.suptitle(e.title, x=0.01, y=1 - 0.08 / height, ha="left", va="top", fontsize=9, fontweight="bold")
+        if heading and not small:
+            fig.text(0.01, 1 - 0.32 / height, heading, ha="left", va="top", fontsize=8, color="#333333")
+    return fig
+
+
+# ---------------------------------------------------------------- graphviz
+
+_FILL = {
+    "derived": "#dbe9f6",
+    "literal": "#ffffff",
+    "input": "#eeeeee",
+    "fact": "#fff3c4",
+    "assumption": "#ffe0b2",
+    "absent": "#fde0e0",
+    "candidate": "#ece4f5",
+    "note": "#ffffff",
+}
+
+
+def _strip(span: tuple, times: tuple) -> str:
+    """An HTML-label row of the span's time points (grouped when there are many): shaded, the
+    evidence dark, each cell's first time point written."""
+    lo, hi = span
+    width = hi - lo + 1
+    step = max(1, -(-width // _STRIP))
+    cells = []
+    for a in range(lo, hi + 1, step):
+        b = min(hi, a + step - 1)
+        hit = any(a <= u <= b for u in times)
+        color = "#1f6fb4" if hit else "#9cc3e6"
+        font = '<FONT COLOR="white">' if hit else "<FONT>"
+        cells.append(f'<TD BGCOLOR="{color}" BORDER="1">{font}{a if a == b else f"{a}-{b}"}</FONT></TD>')
+    return "<TR>" + "".join(cells) + "</TR>"
+
+
+def to_rich_dot(e, heading: str = "") -> str:
+    """DOT with HTML-like labels: every node's text, a window literal's time points as a strip."""
+    ids: dict = {}
+    lines = [
+        "digraph explanation {",
+        "  rankdir=TB; nodesep=0.25; ranksep=0.3;",
+        '  node [shape=plaintext, fontname="monospace", fontsize=10];',
+        f"  label=<{_html_text(e.title)}{'<BR/>' + _html_text(heading) if heading else ''}>; labelloc=t;"
+        ' labeljust=l; fontname="sans-serif";',
+    ]
+    edges = []
+
+    def visit(node) -> str:
+        key = node.key or id(node)
+        if key in ids:
+            return ids[key]
+        ident = ids[key] = f"n{len(ids)}"
+        text = node.text if len(node.text) <= _MAX_TEXT else node.text[: _MAX_TEXT - 1] + "…"
+        span = _span(node)
+        times = _evidence_times(node)
+        cols = 1
+        strip = ""
+        if span is not None:
+            strip = _strip(span, times)
+            cols = strip.count("<TD")
+        label = (
+            f'<TABLE BORDER="1" CELLBORDER="0" CELLSPACING="0" CELLPADDING="3" BGCOLOR="{_FILL.get(node.kind, "#ffffff")}">'
+            f'<TR><TD COLSPAN="{cols}" ALIGN="LEFT">{_html_text(text)}</TD></TR>{strip}</TABLE>'
+        )
+        lines.append(f"  {ident} [label=<{label}>];")
+        for child in node.children:
+            edges.append(f"  {ident} -> {visit(child)};")
+        return ident
+
+    visit(e.root)
+    return "\n".join(lines + edges + ["}"]) + "\n"
+
+
+def _html_text(text: str) -> str:
+    return escape(text, quote=True)
+
+
+def _dot_render(source: str, fmt: str) -> bytes | None:
+    """``dot -T fmt`` of the source through the Python graphviz package or pydot, or None when
+    the program or both packages are missing."""
+    if shutil.which("dot") is None:
+        return None
+    try:
+        import graphviz
+
+        return graphviz.Source(source).pipe(format=fmt)
+    except ImportError:
+        pass
+    try:
+        import pydot
+    except ImportError:
+        return None
+    (graph,) = pydot.graph_from_dot_data(source)
+    return graph.create(format=fmt)
+
+
+# ---------------------------------------------------------------- entry points
+
+
+def picture(e, fmt: str, heading: str = "", graph: bool = True) -> tuple:
+    """``(data, note)``: the explanation as ``svg`` or ``png`` bytes, drawn by graphviz where it is
+    installed (``graph``), else by matplotlib (``note`` then says why)."""
+    note = ""
+    if graph:
+        data = _dot_render(to_rich_dot(e, heading), fmt)
+        if data is not None:
+            return data, ""
+        note = NO_DOT
+    import io
+
+    from ..plot.draw import save
+
+    buf = io.BytesIO()
+    save(figure(e, heading), buf, fmt)
+    return buf.getvalue(), note
+
+
+def _svg(data: bytes) -> str:
+    text = data.decode("utf-8")
+    return text[text.index("<svg") :]
+
+
+def report(e, heading: str = "", timeline=None) -> tuple:
+    """``(html, note)``: the report of an explanation: the picture, the text, the nodes in a table
+    with a filter and, given the ``timeline`` of the run up to *t*, its answer streams."""
+    from ..plot import html
+    from ..plot.draw import figure as timeline_figure
+    from ..plot.draw import svg_text
+
+    data, note = picture(e, "svg", heading)
+    sections = [html.section("Derivation", f'<div class="tk-fig">{_svg(data)}</div>')]
+    if note:
+        sections.append(f'<p class="tk-note">note: {escape(note)}</p>')
+    sections.append(html.section("As text", f'<pre class="tk">{escape(str(e))}</pre>'))
+    body = "\n".join(
+        f'<tr><td class="t">{i}</td><td>{escape(r.kind)}</td><td>{"&nbsp;" * 2 * r.depth}{escape(r.text)}</td>'
+        f"<td>{'' if r.span is None else f'[{r.span[0]}, {r.span[1]}]'}</td>"
+        f"<td>{', '.join(map(str, r.times or ([] if r.at is None else [r.at])))}</td></tr>"
+        for i, r in enumerate(rows(e))
+    )
+    sections.append(
+        html.section(
+            "Nodes",
+            '<div class="filter" data-table="nodes"><input type="search" placeholder="filter: words every row must'
+            ' contain"> <span class="count"></span></div>'
+            '<table class="tk" id="nodes"><thead><tr><th>#</th><th>kind</th><th>text</th><th>span</th>'
+            f"<th>time points</th></tr></thead><tbody>\n{body}\n</tbody></table>",
+        )
+    )
+    if timeline is not None:
+        sections.append(
+            html.section("Timeline of the run", f'<div class="tk-fig">{svg_text(timeline_figure(timeline))}</div>')
+        )
+        sections.append(html.section("Answer streams per time point", html.answer_table(timeline)))
+    return html.page(e.title, heading, sections), note
+
+
+def notebook_html(e) -> str:
+    """A notebook's view of an explanation: the small picture (matplotlib) and the text."""
+    from ..plot.html import compact_figure
+
+    svg, note = compact_figure(lambda: figure(e, small=True, width=9.0))
+    text = f'<pre class="tk">{escape(str(e))}</pre>'
+    return f"<div>{svg or ''}{text}{note}</div>"

@@ -1,0 +1,223 @@
+"""What ``ticker plot`` and ``ticker compare --plot`` draw, and writing a picture by its suffix.
+
+:func:`run_timeline` runs a program over a stream (counting the input atoms per time point) and
+builds its :class:`~ticker_py.plot.timeline.Timeline`; :func:`engines_timeline` and
+:func:`semantics_timeline` line up the runs of ``ticker compare`` (engines, or semantics
+profiles), each run's differences labelled with what explains them: the knobs in which its
+semantics differs from the reference run's (the first), or ``engine`` for the same semantics on
+another engine. :func:`write` writes SVG, PNG or the HTML report, chosen by the file's suffix.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..analysis import Analysis
+from ..api import load_program, run
+from ..errors import Diagnostic, UsageError
+from ..semantics import Semantics
+from ..streams import Model
+from ..streams.drive import MAX_GAP
+from ..streams.output import open_output
+from .select import Selection
+from .timeline import MAX_ATOMS, Timeline, from_results, from_runs, span_text
+
+__all__ = [
+    "OUTPUTS",
+    "run_timeline",
+    "engines_timeline",
+    "semantics_timeline",
+    "check_selection",
+    "check_output",
+    "write",
+]
+
+#: what ``--out`` / ``--plot`` write, by suffix
+OUTPUTS = ("svg", "png", "html")
+
+
+def check_output(path: str, option: str = "--out") -> str:
+    """The picture format of an output path (its suffix), or a UsageError."""
+    fmt = Path(path).suffix.lstrip(".").lower()
+    if fmt not in OUTPUTS:
+        raise UsageError(
+            Diagnostic(
+                f"{option} '{path}': cannot tell the picture format from the suffix",
+                notes=("write FILE.svg, FILE.png or FILE.html (a self-contained report)",),
+            )
+        )
+    return fmt
+
+
+def check_selection(selection: Selection | None, analysis) -> None:
+    """Refuse an ``--atoms`` pattern naming a predicate the program does not know (a typo would
+    otherwise draw an empty picture)."""
+    if selection is None:
+        return
+    sigs = analysis.signatures
+    for item in selection.items:
+        name, arity = item[1], item[2] if item[0] == "pred" else len(item[2])
+        if name not in sigs or (arity is not None and sigs[name] != arity):
+            known = ", ".join(f"{p}/{k}" for p, k in sorted(sigs.items()))
+            what = name if arity is None else f"{name}/{arity}"
+            raise UsageError(
+                Diagnostic(
+                    f"--atoms '{selection.text}': the program has no predicate {what}",
+                    notes=(f"its predicates: {known}",),
+                )
+            )
+
+
+def _models_text(models: int) -> str:
+    return (
+        "all answer streams"
+        if models == 0
+        else "1 answer stream per tick"
+        if models == 1
+        else f"first {models} answer streams per tick"
+    )
+
+
+def run_timeline(
+    program,
+    stream,
+    *,
+    engine: str = "auto",
+    models: int = 0,
+    every: str = "time",
+    until: int | None = None,
+    max_gap: int | None = MAX_GAP,
+    semantics: Semantics | str | None = None,
+    start: int | None = None,
+    end: int | None = None,
+    atoms: Selection | None = None,
+    max_atoms: int | None = MAX_ATOMS,
+    title: str = "",
+    clock: str | int = "1s",
+) -> Timeline:
+    """Run ``program`` (source, path or analysis) over ``stream`` and build its timeline; the
+    title says what ran (``title``, default the program), the subtitle with which engine,
+    semantics and answer streams, over which time points."""
+    analysis = program if isinstance(program, Analysis) else load_program(program, clock=clock)
+    check_selection(atoms, analysis)
+    results = run(
+        analysis, stream, engine=engine, models=models, every=every, until=until, max_gap=max_gap, semantics=semantics
+    )
+    lo = start if start is not None else min((r.t for r in results), default=0)
+    hi = end if end is not None else max((r.t for r in results), default=lo)
+    sub = [results.about, span_text(lo, hi) if results else "no time point evaluated (an empty stream)"]
+    if atoms is not None:
+        sub.append(f"atoms {atoms.text}")
+    return from_results(
+        results,
+        title or (str(program) if isinstance(program, (str, Path)) and "\n" not in str(program) else "answer stream"),
+        " · ".join(sub),
+        results.inputs,
+        lo,
+        hi,
+        atoms,
+        max_atoms,
+        unit=_unit(analysis),
+    )
+
+
+def _unit(analysis) -> str:
+    ms = getattr(analysis, "clock_ms", None)
+    if not ms:
+        return "time point"
+    return f"time point ({ms / 1000:g} s each)" if ms >= 1000 else f"time point ({ms} ms each)"
+
+
+def engines_timeline(cmp, title: str, start=None, end=None, atoms=None, max_atoms=MAX_ATOMS, inputs=None) -> Timeline:
+    """The engines of an :class:`~ticker_py.compare.EngineComparison` (made with ``keep_all``)
+    side by side; a difference between engines is labelled ``engine`` (same semantics: one of
+    them is wrong)."""
+    runs = {name: {} for name in cmp.engines}
+    for tick in cmp.ticks:
+        for name in cmp.engines:
+            keys = tick.models.get(name)
+            runs[name][tick.t] = (
+                None
+                if keys is None
+                else tuple(
+                    Model(frozenset(a for a in atoms_ if isinstance(a, tuple)), frozenset(pins))
+                    for atoms_, pins in keys
+                )
+            )
+    return _side_by_side(
+        runs,
+        {name: ("engine", f"engine {name}, the same semantics") for name in cmp.engines[1:]},
+        title,
+        start,
+        end,
+        atoms,
+        max_atoms,
+        inputs,
+    )
+
+
+def semantics_timeline(cmp, title: str, start=None, end=None, atoms=None, max_atoms=MAX_ATOMS, inputs=None) -> Timeline:
+    """The runs of a :class:`~ticker_py.semantics_compare.SemanticsComparison` side by side, each
+    run's differences labelled with the knobs (and values) in which it differs from the first."""
+    labels = list(cmp.runs)
+    runs = {label: {row.t: row.answers[label] for row in cmp.rows} for label in labels}
+    ref_sem, ref_engine = cmp.runs[labels[0]] if labels else (None, None)
+    notes = {}
+    for label in labels[1:]:
+        sem, engine = cmp.runs[label]
+        names = list(sem.differs(ref_sem))
+        detail = [f"{k}={getattr(sem, k).value}" for k in names]
+        if engine != ref_engine:
+            names.append("engine")
+            detail.append(f"engine {engine}")
+        notes[label] = ("+".join(names) or "engine", ", ".join(detail) or f"the same semantics on engine {engine}")
+    return _side_by_side(runs, notes, title, start, end, atoms, max_atoms, inputs)
+
+
+def _side_by_side(runs, notes, title, start, end, atoms, max_atoms, inputs) -> Timeline:
+    times = set().union(*(r.keys() for r in runs.values())) if runs else set()
+    lo = start if start is not None else min(times, default=0)
+    hi = end if end is not None else max(times, default=lo)
+    tl = from_runs(runs, title, "", inputs, lo, hi, atoms, max_atoms, notes)
+    differing = sum(1 for _, r in tl.differing if r)
+    sub = [
+        f"runs {', '.join(runs)} (reference {next(iter(runs), '–')})",
+        span_text(lo, hi),
+        f"{differing} time points differ",
+        f"{tl.differ} atoms differ, {tl.agree} agree",
+    ]
+    if atoms is not None:
+        sub.append(f"atoms {atoms.text}")
+    from dataclasses import replace
+
+    return replace(tl, subtitle=" · ".join(sub))
+
+
+def write(tl: Timeline, path: str, extra=()) -> None:
+    """Write the timeline's picture to ``path``: SVG, PNG, or the HTML report (``extra``: more
+    report sections, HTML), by its suffix; a place that cannot be written is a UsageError."""
+    from . import draw, html
+
+    fmt = check_output(path)
+    fig = draw.figure(tl)
+    if fmt == "html":
+        data = html.report(tl, draw.svg_text(fig), extra).encode("utf-8")
+    else:
+        import io
+
+        buf = io.BytesIO()
+        draw.save(fig, buf, fmt)
+        data = buf.getvalue()
+    write_bytes(path, data)
+
+
+def write_bytes(path: str, data: bytes) -> None:
+    """Write ``data`` to the file ``path`` (``-``: standard output), refused as every ``--out`` is."""
+    out = open_output(path)
+    try:
+        out.stream.flush()
+        out.stream.buffer.write(data)
+    except OSError as err:
+        raise UsageError(Diagnostic(f"cannot write to '{path}': {err.strerror or err}")) from None
+    finally:
+        out.close()

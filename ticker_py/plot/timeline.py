@@ -1,0 +1,344 @@
+"""The data of a timeline: one lane per derived atom, the intervals of time points in which it holds.
+
+A :class:`Timeline` is built from results (``(t, models)`` per evaluated time point; the last
+evaluation of a time point counts, as in ``ticker compare --semantics``) by :func:`from_results`,
+or from several runs side by side by :func:`from_runs`. With several answer streams at a time point,
+an atom *holds* there when it is in every answer stream, and holds *in some* when it is in some but
+not all (its brave but not cautious consequences). Lanes are grouped by predicate and sorted in
+clingo's order of terms; beyond ``max_atoms`` atoms the rest is counted (``more``). ``atoms``
+selects them (:mod:`.select`).
+
+>>> from ticker_py.streams.model import Model
+>>> m = lambda *atoms: (Model(frozenset(atoms)),)
+>>> tl = from_results([(0, m(("q", 1))), (1, m(("q", 1), ("p",))), (2, m(("p",)))])
+>>> [(lane.atom, lane.spans) for lane in tl.lanes]
+[('p', ((1, 2),)), ('q(1)', ((0, 1),))]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from ..values import format_atom, term_key
+from .select import Selection, select
+
+__all__ = ["Lane", "Timeline", "from_results", "from_runs", "counting", "view", "span_text", "MAX_ATOMS", "CELL_MODELS"]
+
+#: atoms (lanes, or groups of lanes when runs are compared) shown before "... N more"
+MAX_ATOMS = 60
+#: answer streams a table cell lists before "... N more"
+CELL_MODELS = 8
+
+ALL, SOME = 2, 1  # an atom holds in every answer stream of a time point, or in some
+
+
+@dataclass(frozen=True)
+class Lane:
+    """One row of a timeline: where ``atom`` holds in the run ``run`` ("" for the one run).
+
+    ``spans``: ``(lo, hi)`` runs of time points (inclusive) where it is in every answer stream;
+    ``partial``: where it is in some but not all; ``pins``: time points it is pinned to by an
+    @-head at some evaluation where it does not hold at that time point itself (a prediction, or
+    a pin into the past at a time point where it was not derived); ``marks``: where the run differs from the reference run (the first),
+    ``note`` what explains it (the knobs in which the runs differ, or ``engine``); ``runs``: the
+    runs a collapsed lane stands for (every run agrees on this atom)."""
+
+    atom: str
+    group: str
+    run: str = ""
+    spans: tuple = ()
+    partial: tuple = ()
+    pins: tuple = ()
+    marks: tuple = ()
+    note: str = ""
+    runs: tuple = ()
+
+    @property
+    def label(self) -> str:
+        if self.runs:
+            return f"{self.atom} · all {len(self.runs)} agree" if len(self.runs) > 1 else self.atom
+        return f"{self.atom} · {self.run}" if self.run else self.atom
+
+
+@dataclass(frozen=True)
+class Timeline:
+    """What a timeline picture shows (see the module doc).
+
+    ``start``..``end``: the time points shown; ``inputs``: input atoms per time point from
+    ``start`` (empty: not known); ``streams``: ``(t, answer streams)`` per evaluated time point (of
+    the first run); ``differing``: ``(t, labels of the runs differing from the reference)``
+    per time point when runs are compared; ``rows``: the table, ``(t, {run: (count, models) or None})`` with each model a tuple
+    of atom texts (at most :data:`CELL_MODELS` of ``count``); ``differ``/``agree``: atoms on which
+    the compared runs differ / agree."""
+
+    title: str
+    subtitle: str = ""
+    start: int = 0
+    end: int = 0
+    lanes: tuple = ()
+    more: int = 0
+    runs: tuple = ("",)
+    inputs: tuple = ()
+    streams: tuple = ()
+    differing: tuple = ()
+    rows: tuple = ()
+    unit: str = "time point"
+    notes: dict = field(default_factory=dict)  # run -> (short, detail): what explains its differences
+    differ: int = 0
+    agree: int = 0
+
+    @property
+    def several(self) -> bool:
+        """Some time point has more than one answer stream (or none)."""
+        return any(n != 1 for _, n in self.streams)
+
+
+# ---------------------------------------------------------------- building
+
+
+def counting(records: Iterable, counts: dict):
+    """The records, each one's atoms counted into ``counts`` (``{t: input atoms}``) as it passes."""
+    for rec in records:
+        counts[rec.t] = counts.get(rec.t, 0) + len(rec.atoms)
+        yield rec
+
+
+def atom_key(atom: tuple):
+    """Timeline order: by predicate and arity, then clingo's order of the arguments."""
+    return (atom[0], len(atom), tuple(term_key(a) for a in atom[1:]))
+
+
+def _last_per_time(results: Iterable) -> dict:
+    """``{t: models}``: the last evaluation of every time point (``models`` may be None)."""
+    out = {}
+    for r in results:
+        t, models = (r.t, r.models) if hasattr(r, "models") else r
+        out[t] = models
+    return out
+
+
+def _window(times: set, start, end) -> tuple:
+    """The time points shown: ``start``..``end``, by default the first..last evaluated."""
+    lo = start if start is not None else min(times, default=0)
+    hi = end if end is not None else max(times, default=lo)
+    return lo, max(lo, hi)
+
+
+class _Levels:
+    """Per atom, the level (ALL/SOME) at each time point, as runs of equal levels; pins."""
+
+    def __init__(self):
+        self.runs: dict = {}  # atom -> [[lo, hi, level], ...]
+        self.pins: dict = {}  # atom -> {T}
+
+    def add(self, t: int, models, selection: Selection | None) -> None:
+        if not models:
+            return
+        counts: dict = {}
+        for m in models:
+            for a in m.atoms:
+                counts[a] = counts.get(a, 0) + 1
+            for a, when in m.pinned:
+                if selection is None or selection.matches(a):
+                    self.pins.setdefault(a, set()).add(when)
+        n = len(models)
+        for a, k in counts.items():
+            if selection is not None and not selection.matches(a):
+                continue
+            level = ALL if k == n else SOME
+            runs = self.runs.setdefault(a, [])
+            if runs and runs[-1][1] == t - 1 and runs[-1][2] == level:
+                runs[-1][1] = t
+            else:
+                runs.append([t, t, level])
+
+    def lane(self, atom: tuple, run: str = "", **extra) -> Lane:
+        runs = self.runs.get(atom, ())
+        return Lane(
+            format_atom(atom),
+            f"{atom[0]}/{len(atom) - 1}",
+            run,
+            tuple((lo, hi) for lo, hi, level in runs if level == ALL),
+            tuple((lo, hi) for lo, hi, level in runs if level == SOME),
+            tuple(sorted(t for t in self.pins.get(atom, ()) if not any(lo <= t <= hi for lo, hi, _ in runs))),
+            **extra,
+        )
+
+    def level(self, atom: tuple) -> dict:
+        """``{t: level}`` of one atom."""
+        return {t: level for lo, hi, level in self.runs.get(atom, ()) for t in range(lo, hi + 1)}
+
+    def atoms(self) -> set:
+        return set(self.runs) | set(self.pins)
+
+
+def _cell(models, selection: Selection | None):
+    if models is None:
+        return None
+    shown = []
+    for m in sorted(models, key=lambda m: (m.sorted_atoms(), m.sorted_pinned()))[:CELL_MODELS]:
+        atoms = sorted((a for a in m.atoms if selection is None or selection.matches(a)), key=atom_key)
+        pins = sorted(
+            ((a, when) for a, when in m.pinned if selection is None or selection.matches(a)),
+            key=lambda p: (p[1], atom_key(p[0])),
+        )
+        shown.append(tuple(format_atom(a) for a in atoms) + tuple(f"{format_atom(a)} at {w}" for a, w in pins))
+    return (len(models), tuple(shown))
+
+
+def _capped(atoms, max_atoms: int | None) -> tuple:
+    ordered = sorted(atoms, key=atom_key)
+    if max_atoms is None or len(ordered) <= max_atoms:
+        return ordered, 0
+    return ordered[:max_atoms], len(ordered) - max_atoms
+
+
+def from_results(
+    results: Iterable,
+    title: str = "answer stream",
+    subtitle: str = "",
+    inputs: dict | None = None,
+    start: int | None = None,
+    end: int | None = None,
+    atoms: Selection | None = None,
+    max_atoms: int | None = MAX_ATOMS,
+    unit: str = "time point",
+) -> Timeline:
+    """The timeline of one run: ``results`` are :class:`~ticker_py.streams.model.Result` s or
+    ``(t, models)`` pairs; ``inputs``: ``{t: input atoms}``; ``start``/``end``: the time points
+    shown (default: those evaluated); ``atoms``: only the atoms selected."""
+    return from_runs({"": _last_per_time(results)}, title, subtitle, inputs, start, end, atoms, max_atoms, unit=unit)
+
+
+def from_runs(
+    runs: dict,
+    title: str,
+    subtitle: str = "",
+    inputs: dict | None = None,
+    start: int | None = None,
+    end: int | None = None,
+    atoms: Selection | None = None,
+    max_atoms: int | None = MAX_ATOMS,
+    notes: dict | None = None,
+    unit: str = "time point",
+) -> Timeline:
+    """Runs side by side: ``runs`` maps a label to ``{t: models}`` (None: not evaluated), the
+    first run being the reference. An atom on which the runs differ gets one lane per run, the
+    time points where a run differs from the reference marked; ``notes[run]`` is ``(short, detail)``
+    of what explains its differences (``short`` labels the marks, e.g. the knobs' names); an atom
+    on which every run agrees gets one collapsed lane. ``max_atoms`` counts atoms."""
+    labels = list(runs)
+    every = set().union(*(r.keys() for r in runs.values())) if runs else set()
+    lo, hi = _window(every, start, end)
+    shown = lambda per: {t: m for t, m in per.items() if lo <= t <= hi}  # noqa: E731
+    runs = {label: shown(per) for label, per in runs.items()}
+    levels = {}
+    for label, per in runs.items():
+        lv = _Levels()
+        for t in sorted(per):
+            lv.add(t, per[t], atoms)
+        levels[label] = lv
+    ref = labels[0] if labels else ""
+    all_atoms = set().union(*(lv.atoms() for lv in levels.values())) if levels else set()
+    lanes_of = {a: tuple(levels[label].lane(a) for label in labels) for a in all_atoms}
+    differ = sorted((a for a, ls in lanes_of.items() if len({_shape(x) for x in ls}) > 1), key=atom_key)
+    agree = sorted((a for a in all_atoms if a not in set(differ)), key=atom_key)
+    notes = dict(notes or {})
+    lanes, more, shown_atoms = [], 0, 0
+    for a in differ:
+        if max_atoms is not None and shown_atoms >= max_atoms:
+            more += 1
+            continue
+        shown_atoms += 1
+        ref_level = levels[ref].level(a)
+        for label in labels:
+            marks = ()
+            if label != ref:
+                mine = levels[label].level(a)
+                marks = _intervals(t for t in sorted(set(mine) | set(ref_level)) if mine.get(t) != ref_level.get(t))
+            lanes.append(levels[label].lane(a, label, marks=marks, note=notes.get(label, ("", ""))[0] if marks else ""))
+    kept, dropped = _capped(agree, None if max_atoms is None else max_atoms - shown_atoms)
+    for a in kept:
+        lane = levels[ref].lane(a)
+        lanes.append(Lane(lane.atom, lane.group, "", lane.spans, lane.partial, lane.pins, runs=tuple(labels)))
+    more += dropped
+    first = runs.get(ref, {})
+    streams = tuple((t, len(first[t])) for t in sorted(first) if first[t] is not None)
+    differing = ()
+    if len(labels) > 1:
+        keys = {label: {t: _models_key(m) for t, m in per.items()} for label, per in runs.items()}
+        differing = tuple(
+            (t, tuple(label for label in labels[1:] if keys[label].get(t, 0) != keys[ref].get(t, 0)))
+            for t in range(lo, hi + 1)
+        )
+    rows = tuple(
+        (t, {label: _cell(runs[label].get(t), atoms) for label in labels})
+        for t in range(lo, hi + 1)
+        if any(t in per for per in runs.values())
+    )
+    return Timeline(
+        title,
+        subtitle,
+        lo,
+        hi,
+        tuple(lanes),
+        more,
+        tuple(labels),
+        tuple((inputs or {}).get(t, 0) for t in range(lo, hi + 1)) if inputs is not None else (),
+        streams,
+        differing,
+        rows,
+        unit,
+        notes,
+        len(differ) if len(labels) > 1 else 0,
+        len(agree) if len(labels) > 1 else 0,
+    )
+
+
+def _shape(lane: Lane) -> tuple:
+    return (lane.spans, lane.partial, lane.pins)
+
+
+def _models_key(models):
+    return None if models is None else frozenset((m.atoms, m.pinned) for m in models)
+
+
+def _intervals(times: Iterable) -> tuple:
+    out = []
+    for t in times:
+        if out and out[-1][1] == t - 1:
+            out[-1][1] = t
+        else:
+            out.append([t, t])
+    return tuple((lo, hi) for lo, hi in out)
+
+
+def span_text(lo: int, hi: int) -> str:
+    """``t = 3–7 (5 time points)``: the time points a picture shows, for its subtitle."""
+    n = hi - lo + 1
+    return f"t = {lo}–{hi} ({n} time point{'' if n == 1 else 's'})"
+
+
+def view(results, title: str | None = None, start=None, end=None, atoms=None, max_atoms=MAX_ATOMS) -> Timeline:
+    """The timeline of results as the API shows them (``Result.plot``, ``Results.plot``, their
+    ``_repr_html_``): ``atoms`` a pattern text or a :class:`Selection`; the input counts and the
+    description of a run's :class:`~ticker_py.api.Results` when it has them."""
+    selection = select(atoms) if isinstance(atoms, str) else atoms
+    about, inputs = getattr(results, "about", ""), getattr(results, "inputs", None)
+    results = list(results)
+    per_t = _last_per_time(results)
+    lo, hi = _window(set(per_t), start, end)
+    sub = " · ".join(x for x in (about, span_text(lo, hi)) if x)
+    if selection is not None:
+        sub += f" · atoms {selection.text}"
+    return from_results(
+        results,
+        title or (f"answer stream at t = {results[0].t}" if len(results) == 1 else "answer streams"),
+        sub,
+        inputs,
+        lo,
+        hi,
+        selection,
+        max_atoms,
+    )
