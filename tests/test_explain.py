@@ -400,7 +400,7 @@ def test_bad_atoms_are_located_errors(atom, message):
 
 def test_bad_model_time_and_question():
     r = _reasoner()
-    with pytest.raises(UsageError, match="--model 2 is out of range: there is 1 answer stream"):
+    with pytest.raises(UsageError, match="answer stream 2 is out of range: there is 1 answer stream"):
         r.explain(1, "a(1)", model=2)
     with pytest.raises(UsageError, match="cannot explain time 0: the latest evaluated time is 1"):
         r.explain(0, "a(1)")
@@ -471,7 +471,7 @@ def test_cli_explain(tmp_path, capsys):
     for args, message in (
         (["--at", "5", "b"], "time 5 is outside the stream"),
         (["--at", "1", "b(X)"], "<atom>:1:3-4: error: bad atom"),
-        (["--at", "1", "b", "--model", "3"], "--model 3 is out of range"),
+        (["--at", "1", "b", "--model", "3"], "answer stream 3 is out of range"),
         (["--at", "1", "b", "--format", "xml"], "unknown format 'xml'"),
         (["--at", "1", "nope"], "unknown predicate 'nope/0'"),
     ):
@@ -594,5 +594,5 @@ def test_explain_at_with_models_counts_among_those_found():
     assert str(every).startswith("why ok: t=1 c=1, answer stream 2 of 3\n")
     first = explain_at(program, stream, 1, "ok", model=1, models=1)
     assert first.title.endswith("answer stream 1 of 1 found") and first.to_dict()["all_models"] is False
-    with pytest.raises(UsageError, match="--model 2 is out of range"):
+    with pytest.raises(UsageError, match="answer stream 2 is out of range"):
         explain_at(program, stream, 1, "ok", model=2, models=1)

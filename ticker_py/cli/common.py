@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from ..errors import Diagnostic, UsageError
+from .parser import MERGED
 
 __all__ = [
     "HelpFormatter",
@@ -46,9 +47,19 @@ def choices_metavar(choices) -> str:
 def add_program_args(p: argparse.ArgumentParser) -> None:
     """PROGRAM, ``--background`` and ``--clock``."""
     p.add_argument("program", help="the LARS program (.lars)")
-    p.add_argument("--background", metavar="FILE", help="background facts in program syntax")
+    p.add_argument(
+        "--background",
+        action=MERGED,
+        metavar="FILE",
+        help="background facts in program syntax (repeatable: the files are added in order)",
+    )
     p.add_argument("--clock", default="1s", help="duration of one time point for window units")
-    p.add_argument("--background-rdf", metavar="FILE", help="background triples from an RDF file (.ttl/.nt/.rdf/...)")
+    p.add_argument(
+        "--background-rdf",
+        action=MERGED,
+        metavar="FILE",
+        help="background triples from an RDF file (.ttl/.nt/.rdf/...; repeatable: the files are added in order)",
+    )
     p.add_argument(
         "--rdf-mapping",
         default="triple",
@@ -98,13 +109,14 @@ def check_outputs_apart(args, *outputs: str) -> None:
     import stat
 
     inputs = [
-        (what, getattr(args, name, None))
+        (what, path)
         for name, what in (
             ("program", "program"),
             ("background", "--background"),
             ("background_rdf", "--background-rdf"),
             ("stream", "--stream"),
         )
+        for path in _paths(getattr(args, name, None))
     ]
     for out_name in outputs:
         out = getattr(args, out_name, None)
@@ -131,6 +143,11 @@ def check_outputs_apart(args, *outputs: str) -> None:
                         notes=("write to another file",),
                     )
                 )
+
+
+def _paths(value) -> list:
+    """The paths of an option: none, one, or those of a repeatable option."""
+    return [] if value is None else list(value) if isinstance(value, list) else [value]
 
 
 def name_list(text: str, known, what: str = "engine") -> tuple:

@@ -119,7 +119,7 @@ def explain(
     if not 1 <= model <= len(models):
         raise UsageError(
             Diagnostic(
-                f"--model {model} is out of range: there "
+                f"answer stream {model} is out of range: there "
                 f"{'is 1 answer stream' if len(models) == 1 else f'are {len(models)} answer streams'}"
                 f" at t={t}",
                 notes=(f"use 1..{len(models)}",),
@@ -138,7 +138,7 @@ def explain(
         raise UsageError(Diagnostic(f"{shown} holds at t={t} in answer stream {model}: ask why, not why not"))
     if not why_not and not holds:
         raise UsageError(
-            Diagnostic(f"{shown} does not hold at t={t} in answer stream {model}", notes=("ask --why-not to see why",))
+            Diagnostic(f"{shown} does not hold at t={t} in answer stream {model}", notes=("ask why it does not (--why-not; why_not=True in the API)",))
         )
     if why_not:
         root = builder.why_not(atom, time, depth)
