@@ -4,9 +4,9 @@
 >>> r = Reasoner("alarm :- temp(V) in [2], V > 100.", engine="clingo")
 >>> r.append(0, ["temp(120)"])
 >>> r.evaluate(0).models
-(Model(atoms=frozenset({('alarm',)}), pinned=frozenset()),)
+(Model({alarm}),)
 >>> r.evaluate(3).models       # temp(120) left the window [1, 3]
-(Model(atoms=frozenset(), pinned=frozenset()),)
+(Model({}),)
 
 One call for a whole stream, with a pandas DataFrame out:
 

@@ -19,6 +19,7 @@ __all__ = [
     "semantics_knobs",
     "check_until",
     "check_outputs_apart",
+    "note_stdin",
 ]
 
 
@@ -143,6 +144,19 @@ def check_outputs_apart(args, *outputs: str) -> None:
                         notes=("write to another file",),
                     )
                 )
+
+
+def note_stdin(stream) -> None:
+    """Say on stderr that the stream is read from standard input when that is a terminal: a
+    command run without ``--stream`` would otherwise wait there without a word."""
+    import sys
+
+    if stream in (None, "-") and sys.stdin is not None and sys.stdin.isatty():
+        print(
+            "ticker: reading the stream from standard input (lines such as '0: p(1)'; end with Ctrl-D; "
+            "--stream FILE reads a file)",
+            file=sys.stderr,
+        )
 
 
 def _paths(value) -> list:

@@ -21,6 +21,7 @@ from .common import (
     choices_metavar,
     load,
     name_list,
+    note_stdin,
     semantics_knobs,
 )
 
@@ -132,6 +133,7 @@ def stream_records(args):
     :func:`~ticker_py.streams.drive.gap_limited`)."""
     from ..api import records_from
 
+    note_stdin(args.stream)
     return gap_limited(records_from(args.stream), args.max_gap, args.until)
 
 

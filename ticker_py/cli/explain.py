@@ -7,7 +7,7 @@ import sys
 
 from ..engines import ENGINE_NAMES
 from ..streams.drive import Every
-from .common import HelpFormatter, add_program_args, check_choice, choices_metavar, load
+from .common import HelpFormatter, add_program_args, check_choice, choices_metavar, load, note_stdin
 
 __all__ = ["register", "cmd_explain", "FORMATS"]
 
@@ -48,8 +48,10 @@ def cmd_explain(args) -> int:
     from ..api import explain_at
 
     check_choice(args.format, FORMATS, "format")
+    analysis = load(args)
+    note_stdin(args.stream)
     e = explain_at(
-        load(args),
+        analysis,
         args.stream,
         args.at,
         args.atom,

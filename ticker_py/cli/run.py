@@ -23,6 +23,7 @@ from .common import (
     check_until,
     choices_metavar,
     load,
+    note_stdin,
     semantics_knobs,
 )
 from .live import add_live_options, live_options
@@ -154,7 +155,9 @@ def run_options(args) -> RunOptions:
     semantics = resolve(args.semantics, **semantics_knobs(args))
     if args.factorize and semantics.changed:
         raise UsageError(
-            Diagnostic("--factorize runs the default semantics", notes=(f"drop --factorize or the knobs of '{semantics}'",))
+            Diagnostic(
+                "--factorize runs the default semantics", notes=(f"drop --factorize or the knobs of '{semantics}'",)
+            )
         )
     return RunOptions(
         stream=args.stream,
@@ -250,6 +253,8 @@ def cmd_run(args) -> int:
             "engines prefer the previous answer stream)",
             file=sys.stderr,
         )
+    if live is None or not live.input:
+        note_stdin(o.stream)
     records = None
     if live is not None:
         from ..live.options import live_records

@@ -138,7 +138,10 @@ def explain(
         raise UsageError(Diagnostic(f"{shown} holds at t={t} in answer stream {model}: ask why, not why not"))
     if not why_not and not holds:
         raise UsageError(
-            Diagnostic(f"{shown} does not hold at t={t} in answer stream {model}", notes=("ask why it does not (--why-not; why_not=True in the API)",))
+            Diagnostic(
+                f"{shown} does not hold at t={t} in answer stream {model}",
+                notes=("ask why it does not (--why-not; why_not=True in the API)",),
+            )
         )
     if why_not:
         root = builder.why_not(atom, time, depth)

@@ -1,0 +1,210 @@
+"""Command-line options: none silently drops a value, errors are one line, signals and terminals.
+
+The walk over every command's parser gives each option twice: a repeatable option keeps both
+values in order, any other is a usage error (argparse alone keeps the last one without a word).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ticker_py.cli import build_parser, main
+from ticker_py.errors import UsageError
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: the options that may be given several times, their values merged in order (docs/cli.md)
+REPEATABLE = {"--background", "--background-rdf"}
+
+
+def ticker(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _value(action, k: int = 0) -> str:
+    """A value the option takes (the k-th of two different ones)."""
+    if action.type is int:
+        return str(k + 1)
+    if action.type is float:
+        return str(k + 1.5)
+    if action.choices:
+        return list(action.choices)[k % len(action.choices)]
+    return ["first", "second"][k]
+
+
+def _commands():
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return parser, sub.choices
+
+
+def _required(p: argparse.ArgumentParser, leave_out) -> list:
+    """The smallest command line ``p`` accepts: its positionals and required options."""
+    argv = []
+    for action in p._actions:
+        if action is leave_out:
+            continue
+        if not action.option_strings and action.nargs != "?":
+            argv.append(_value(action))
+        elif action.option_strings and action.required:
+            argv += [action.option_strings[-1], _value(action)]
+    return argv
+
+
+def _options():
+    parser, commands = _commands()
+    for action in parser._actions:
+        if action.option_strings and not isinstance(action, (argparse._HelpAction, argparse._VersionAction)):
+            yield (), action
+    for name, p in commands.items():
+        for action in p._actions:
+            if action.option_strings and not isinstance(action, argparse._HelpAction):
+                yield (name, p), action
+
+
+def test_no_option_silently_keeps_only_its_last_value():
+    parser, _ = _commands()
+    checked = 0
+    for command, action in _options():
+        option = action.option_strings[-1]
+        twice = [option, _value(action, 0), option, _value(action, 1)] if action.nargs != 0 else [option, option]
+        if command:
+            name, p = command
+            argv = [name, *_required(p, action), *twice]
+        else:
+            argv = [*twice, "check", "p.lars"]
+        checked += 1
+        if option in REPEATABLE:
+            args = parser.parse_args(argv)
+            assert getattr(args, action.dest) == [_value(action, 0), _value(action, 1)], argv
+        else:
+            with pytest.raises(UsageError, match=f"argument {option}: given twice"):
+                parser.parse_args(argv)
+    assert checked > 100  # every option of every command
+
+
+def test_a_repeated_option_is_one_line_and_status_2(capsys):
+    code, out, err = ticker(capsys, "run", "p.lars", "--stream", "a.stream", "--stream", "b.stream")
+    assert code == 2 and out == ""
+    assert err == (
+        "ticker run: error: argument --stream: given twice ('a.stream', then 'b.stream'); it takes one value\n"
+    )
+
+
+def test_background_files_merge_in_order(capsys, tmp_path):
+    prog, stream = tmp_path / "m.lars", tmp_path / "s.stream"
+    prog.write_text("q(X) :- a(X), p.\n")
+    stream.write_text("0: p\n")
+    (tmp_path / "bg1.lars").write_text("a(1).\n")
+    (tmp_path / "bg2.lars").write_text("a(2).\n")
+    code, out, err = ticker(
+        capsys,
+        "run",
+        prog,
+        "--stream",
+        stream,
+        "--background",
+        tmp_path / "bg1.lars",
+        "--background",
+        tmp_path / "bg2.lars",
+    )
+    assert code == 0, err
+    assert json.loads(out)["models"] == [["q(1)", "q(2)"]]
+
+
+def test_background_rdf_files_merge_in_order(capsys, tmp_path):
+    prog, stream = tmp_path / "m.lars", tmp_path / "s.stream"
+    prog.write_text("@prefix ex: <http://ex.org/> .\nq(X) :- triple(X, ex:p, ex:o), p.\n")
+    stream.write_text("0: p\n")
+    for k in (1, 2):
+        (tmp_path / f"bg{k}.nt").write_text(f"<http://ex.org/s{k}> <http://ex.org/p> <http://ex.org/o> .\n")
+    code, out, err = ticker(
+        capsys, "run", prog, "--stream", stream, "--background-rdf", tmp_path / "bg1.nt",
+        "--background-rdf", tmp_path / "bg2.nt", "--format", "text",
+    )  # fmt: skip
+    assert code == 0, err
+    assert out == 't=0 c=1: {q(iri("http://ex.org/s1")), q(iri("http://ex.org/s2"))}\n'
+
+
+@pytest.mark.parametrize(
+    "argv,line",
+    [
+        (["run", "p.lars", "--until", "abc"], "ticker run: error: argument --until: invalid int value: 'abc'"),
+        (["explain", "p.lars", "a"], "ticker explain: error: the following arguments are required: --at"),
+        (["run", "p.lars", "--nope"], "ticker: error: unrecognized arguments: --nope"),
+    ],
+)
+def test_a_bad_command_line_is_one_line(capsys, argv, line):
+    code, out, err = ticker(capsys, *argv)
+    assert (code, out, err) == (2, "", line + "\n")
+
+
+def test_global_options_after_the_command(capsys, tmp_path):
+    prog, stream = tmp_path / "p.lars", tmp_path / "s.stream"
+    prog.write_text("q :- p.\n")
+    stream.write_text("0: p\n")
+    for argv in (["-v", "run", prog, "--stream", stream], ["run", "-v", prog, "--stream", stream]):
+        code, out, err = ticker(capsys, *argv)
+        assert code == 0 and json.loads(out)["models"] == [["q"]], err
+    assert build_parser().parse_args(["run", "p.lars", "-v"]).verbose is True
+    assert build_parser().parse_args(["run", "p.lars"]).verbose is False
+
+
+def _start(tmp_path, *argv, **kwargs):
+    prog = tmp_path / "q.lars"
+    prog.write_text("q(X) :- p(X).\n")
+    return subprocess.Popen(
+        [sys.executable, "-m", "ticker_py.cli", "run", str(prog), "--format", "text", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        **kwargs,
+    )
+
+
+@pytest.mark.parametrize("signum,status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_sigint_and_sigterm_on_stdin_write_the_open_time_point(tmp_path, signum, status):
+    proc = _start(tmp_path, stdin=subprocess.PIPE)
+    proc.stdin.write("0: p(1)\n1: p(2)\n")
+    proc.stdin.flush()
+    assert proc.stdout.readline() == "t=0 c=1: {q(1)}\n"  # time point 1 is open, the run waits for more
+    proc.send_signal(signum)
+    assert proc.wait(timeout=60) == status
+    assert proc.stdout.read() == "t=1 c=2: {q(2)}\n" and "Traceback" not in proc.stderr.read()
+    proc.stdin.close()
+
+
+def test_a_run_on_a_terminal_says_it_reads_stdin(tmp_path):
+    import pty
+
+    master, slave = pty.openpty()
+    proc = _start(tmp_path, stdin=slave)
+    os.close(slave)
+    try:
+        said = select.select([proc.stderr], [], [], 30)[0]  # a missing note must not hang the test
+        assert said and "reading the stream from standard input" in proc.stderr.readline()
+        os.write(master, b"0: p(1)\n\x04")  # a line, then Ctrl-D
+        assert proc.wait(timeout=60) == 0
+        assert proc.stdout.read() == "t=0 c=1: {q(1)}\n"
+    finally:
+        os.close(master)
+        if proc.poll() is None:
+            proc.kill()
+
+
+def test_a_run_from_a_pipe_says_nothing(tmp_path):
+    proc = _start(tmp_path, stdin=subprocess.PIPE)
+    out, err = proc.communicate("0: p(1)\n", timeout=60)
+    assert (proc.returncode, out, err) == (0, "t=0 c=1: {q(1)}\n", "")
