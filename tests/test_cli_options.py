@@ -208,3 +208,71 @@ def test_a_run_from_a_pipe_says_nothing(tmp_path):
     proc = _start(tmp_path, stdin=subprocess.PIPE)
     out, err = proc.communicate("0: p(1)\n", timeout=60)
     assert (proc.returncode, out, err) == (0, "t=0 c=1: {q(1)}\n", "")
+
+
+# ---------------------------------------------------------------- the defaults table of docs/cli.md
+
+
+def _api_functions():
+    from ticker_py import api, compare, semantics_compare
+
+    return {
+        "load_program": api.load_program,
+        "run": api.run,
+        "Reasoner": api.Reasoner.__init__,
+        "feed": api.Reasoner.feed,
+        "records_from": api.records_from,
+        "explain_at": api.explain_at,
+        "Results.to_dataframe": api.Results.to_dataframe,
+        "compare_engines": compare.compare_engines,
+        "compare_semantics": semantics_compare.compare_semantics,
+    }
+
+
+def _table_rows():
+    text = (ROOT / "docs" / "cli.md").read_text()
+    section = text[text.index("## Defaults: the command line and the API") :]
+    section = section[: section.index("\n## ", 1)]
+    rows = [line for line in section.splitlines() if line.startswith("| `ticker ")]
+    return [[cell.strip() for cell in line.strip("|").split("|")] for line in rows]
+
+
+def _shown(default) -> str:
+    """A parser default as the table shows it."""
+    return "none" if default is None else "off" if default is False else f"`{default}`"
+
+
+def test_the_defaults_table_states_the_parser_and_the_api():
+    import ast
+    import inspect
+    import re
+
+    _, commands = _commands()
+    functions = _api_functions()
+    listed = set()
+    rows = _table_rows()
+    assert len(rows) > 30
+    for option_cell, cli_cell, api_cell, api_default in rows:
+        command, *options = re.findall(r"--[a-z0-9-]+|(?<=`ticker )[a-z]+", option_cell)
+        actions = {a.option_strings[-1]: a for a in commands[command]._actions if a.option_strings}
+        cli_defaults = [c.strip() for c in cli_cell.split(",")] if len(options) > 1 else [cli_cell]
+        for option, shown in zip(options, cli_defaults, strict=True):
+            assert _shown(actions[option].default) == shown, (option_cell, option)
+            listed.add((command, option))
+        if api_default == "—":
+            assert api_cell.startswith("—")
+            continue
+        names, param = api_cell.split(":")
+        (param,) = re.findall(r"`(\w+)`", param)
+        for name in re.findall(r"`([\w.]+)`", names):
+            parameter = inspect.signature(functions[name]).parameters[param]
+            if api_default == "required":
+                assert parameter.default is inspect.Parameter.empty, (name, param)
+                continue
+            expected = ast.literal_eval(api_default.strip("`"))
+            assert parameter.default == expected, (name, param)
+            assert actions[options[0]].default in (expected, str(expected)), (option_cell, "CLI and API differ")
+    knobs = {"--semantics"} | {"--" + k.replace("_", "-") for k in __import__("ticker_py.semantics").semantics.KNOBS}
+    run_options = {o for a in commands["run"]._actions for o in a.option_strings[-1:]}
+    missing = run_options - {o for c, o in listed if c == "run"} - knobs - {"--help", "--verbose"}
+    assert not missing, f"options of ticker run missing from the defaults table: {missing}"

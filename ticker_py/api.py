@@ -507,11 +507,12 @@ class _Checked:
         self.append, self.evaluate = reasoner._append, reasoner.evaluate
 
 
-def records_from(stream, rdf=None, stream_format: str | None = None) -> Iterable[Record]:
+def records_from(stream, rdf=None, stream_format: str | None = "auto") -> Iterable[Record]:
     """Records from a path, ``-``, a pandas DataFrame, or an iterable of ``(t, atoms)`` pairs.
 
     ``stream_format`` (``--stream-format``) is the format of ``-`` and of files with an unknown
-    suffix: ``text``, ``jsonl``, ``csv`` or an RDF format. RDF streams (``.nt``, ``.nq``, a
+    suffix: ``auto`` (the default, or None: by the suffix; ``-`` is text), ``text``, ``jsonl``,
+    ``csv`` or an RDF format. RDF streams (``.nt``, ``.nq``, a
     DataFrame with columns ``t, s, p, o``, any stream with ``rdf``, a
     :class:`ticker_py.rdf.streams.RdfMapping`, or an RDF ``stream_format``) are read by
     :mod:`ticker_py.rdf.streams`.
