@@ -276,3 +276,33 @@ def test_the_defaults_table_states_the_parser_and_the_api():
     run_options = {o for a in commands["run"]._actions for o in a.option_strings[-1:]}
     missing = run_options - {o for c, o in listed if c == "run"} - knobs - {"--help", "--verbose"}
     assert not missing, f"options of ticker run missing from the defaults table: {missing}"
+
+
+# ---------------------------------------------------------------- what commands say about options and engines
+
+
+def _all_options() -> set:
+    parser, commands = _commands()
+    return {o for p in (parser, *commands.values()) for a in p._actions for o in a.option_strings}
+
+
+def test_encode_names_only_options_that_exist(capsys, tmp_path):
+    import re
+
+    prog = tmp_path / "p.lars"
+    prog.write_text("a :- b in [2].\nb :- not c.\nc :- not b.\n")
+    code, out, _ = ticker(capsys, "encode", prog, "--incremental")
+    named = set(re.findall(r"--[a-z][a-z-]*", out))
+    assert code == 0 and named and named <= _all_options(), named - _all_options()
+
+
+def test_check_and_refusals_name_every_engine_that_can_run_the_program(capsys, tmp_path):
+    prog = tmp_path / "p.lars"
+    prog.write_text("b :- not c.\nc :- not b.\n")
+    code, out, _ = ticker(capsys, "check", prog)
+    assert "engines: incremental, incremental-pure, clingo\n" in out
+    code, out, err = ticker(capsys, "run", prog, "--engine", "native", "--stream", prog)
+    assert code == 2 and "note: engines that can: incremental, incremental-pure, clingo" in err
+    prog.write_text("b :- c.\n")
+    code, out, _ = ticker(capsys, "check", prog)
+    assert "engines: native, incremental, incremental-pure, clingo\n" in out
