@@ -347,6 +347,7 @@ class Reasoner:
 
             self._kept = WindowHistory(self.analysis.lookback, self.analysis.tuple_lookback)
         self._last: Result | None = None
+        self._texts = None  # printed atoms, to order several answer streams
         self.started = False  # something was appended or evaluated (origin=first: the origin is known)
         self.bag = self.semantics.duplicates is Duplicates.BAG
 
@@ -382,7 +383,8 @@ class Reasoner:
             self.engine.append(t, atoms)
 
     def evaluate(self, t: int | None = None) -> Result:
-        """The answer streams at time t (default: the latest time appended)."""
+        """The answer streams at time t (default: the latest time appended); several are in printed
+        order (sorted by their atoms, then their pins), as every output numbers them."""
         if t is None:
             t = self.time
         t = _time(t)
@@ -398,10 +400,22 @@ class Reasoner:
             from .streams.factorized import with_factors
 
             result = with_factors(result, self.models)
+        elif result.models is not None and len(result.models) > 1:
+            result = replace(result, models=self._in_printed_order(result.models))
         if self.explainable and result.models is not None:
             result = replace(result, explainer=partial(_explain_result, self.analysis, tuple(self._kept.entries)))
         self._last = result
         return result
+
+    def _in_printed_order(self, models) -> tuple:
+        """Several answer streams in the order every output prints and numbers them: by their
+        sorted atoms, then their pins (:meth:`Model.printed_key`; texts cached across ticks)."""
+        if self._texts is None:
+            from .streams.writers import AtomTexts
+
+            self._texts = AtomTexts()
+        texts = self._texts
+        return tuple(sorted(models, key=lambda m: (tuple(texts.sorted(m.atoms)), tuple(texts.pinned(m.pinned)))))
 
     @contextlib.contextmanager
     def _exclusive(self):
