@@ -306,3 +306,21 @@ def test_check_and_refusals_name_every_engine_that_can_run_the_program(capsys, t
     prog.write_text("b :- c.\n")
     code, out, _ = ticker(capsys, "check", prog)
     assert "engines: native, incremental, incremental-pure, clingo\n" in out
+
+
+@pytest.mark.parametrize(
+    "argv,message",
+    [
+        (["run", "--models", "-1"], "error: --models must be >= 0, not -1"),
+        (["run", "--show", "x"], "error: unknown --show value 'x'"),
+        (["run", "--factorize", "--semantics", "r4"], "error: --factorize runs the default semantics"),
+        (["explain", "--at", "0", "q", "--models", "-1"], "error: --models must be >= 0, not -1"),
+        (["explain", "--at", "0", "q", "--every", "x"], "error: unknown --every 'x'"),
+        (["explain", "--at", "-1", "q"], "error: --at -1 is negative"),
+    ],
+)
+def test_cli_errors_name_the_cli_options(capsys, tmp_path, argv, message):
+    prog = tmp_path / "p.lars"
+    prog.write_text("q :- p in [1].\n")
+    code, out, err = ticker(capsys, argv[0], prog, "--stream", os.devnull, *argv[1:])
+    assert code == 2 and err.startswith(message + "\n"), err

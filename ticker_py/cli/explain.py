@@ -6,8 +6,9 @@ from __future__ import annotations
 import sys
 
 from ..engines import ENGINE_NAMES
+from ..errors import Diagnostic, UsageError
 from ..streams.drive import Every
-from .common import HelpFormatter, add_program_args, check_choice, choices_metavar, load, note_stdin
+from .common import HelpFormatter, add_program_args, check_choice, check_until, choices_metavar, load, note_stdin
 
 __all__ = ["register", "cmd_explain", "FORMATS"]
 
@@ -48,6 +49,10 @@ def cmd_explain(args) -> int:
     from ..api import explain_at
 
     check_choice(args.format, FORMATS, "format")
+    Every.parse(args.every)
+    check_until(args.at, "--at")
+    if args.models < 0:
+        raise UsageError(Diagnostic(f"--models must be >= 0, not {args.models}"))
     analysis = load(args)
     note_stdin(args.stream)
     e = explain_at(

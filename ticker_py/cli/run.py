@@ -148,6 +148,7 @@ def run_options(args) -> RunOptions:
     """The checked run options of parsed arguments (the program is loaded after these checks)."""
     check_choice(args.format, FORMATS, "format")
     check_choice(args.stream_format, STREAM_FORMATS, "stream format")
+    check_choice(args.show, ("derived", "all"), "--show value")
     every = Every.parse(args.every)
     if args.models is not None and args.models < 0:
         raise UsageError(Diagnostic(f"--models must be >= 0, not {args.models}"))
