@@ -266,7 +266,9 @@ class Reasoner:
     ``explain(t, atom)`` explains an atom at the latest evaluated tick; with ``explainable=True``
     every Result can explain itself (``Result.explain``). ``history=False`` keeps nothing for
     explanations (``explain`` is then refused): the ``ticker run`` command's choice, which saves
-    a copy of every window-covered input atom.
+    a copy of every window-covered input atom. Several answer streams come in printed order;
+    ``printed_order=False`` leaves them in the engine's (the ``ticker run`` command's choice: its
+    writers print them in that order themselves, without building each answer stream first).
 
     ``models``: answer streams per tick (0: all); None, the default, is 1, or all with
     ``factorize=True`` (the defaults are the CLI's: docs/cli.md, "Defaults").
@@ -288,6 +290,7 @@ class Reasoner:
         explainable: bool = False,
         semantics: str | Semantics | None = None,
         history: bool = True,
+        printed_order: bool = True,
         **knobs,
     ):
         if not isinstance(program, (str, Path, ast.Program, Analysis)):
@@ -348,6 +351,7 @@ class Reasoner:
             self._kept = WindowHistory(self.analysis.lookback, self.analysis.tuple_lookback)
         self._last: Result | None = None
         self._texts = None  # printed atoms, to order several answer streams
+        self.printed_order = printed_order
         self.started = False  # something was appended or evaluated (origin=first: the origin is known)
         self.bag = self.semantics.duplicates is Duplicates.BAG
 
@@ -400,7 +404,7 @@ class Reasoner:
             from .streams.factorized import with_factors
 
             result = with_factors(result, self.models)
-        elif result.models is not None and len(result.models) > 1:
+        elif self.printed_order and result.models is not None and len(result.models) > 1:
             result = replace(result, models=self._in_printed_order(result.models))
         if self.explainable and result.models is not None:
             result = replace(result, explainer=partial(_explain_result, self.analysis, tuple(self._kept.entries)))

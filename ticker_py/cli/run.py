@@ -247,6 +247,7 @@ def cmd_run(args) -> int:
         factorize=o.factorize,
         semantics=o.semantics,
         history=False,
+        printed_order=False,  # the writers print in that order
     )
     if o.inertia and reasoner.engine_name not in INERTIA_ENGINES:
         print(

@@ -109,7 +109,7 @@ class Model:
     def printed_key(self) -> tuple:
         """The order answer streams are printed and numbered in, everywhere (``ticker run``,
         ``--model K``, ``ticker enumerate``, factors): by their sorted atoms, then their pins."""
-        return (tuple(self.sorted_atoms()), tuple(self.sorted_pinned()))
+        return (tuple(self.sorted_atoms()), tuple(self.sorted_pinned()) if self.pinned else ())
 
     def __repr__(self) -> str:
         """``Model({alarm, temp(120)})``, with ``pinned={p(a) at 5}`` when there are pins: the
