@@ -16,20 +16,15 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import ticker
 
-from ticker_py.cli import build_parser, main
+from ticker_py.cli import build_parser
 from ticker_py.errors import UsageError
 
 ROOT = Path(__file__).resolve().parent.parent
 
 #: the options that may be given several times, their values merged in order (docs/cli.md)
 REPEATABLE = {"--background", "--background-rdf"}
-
-
-def ticker(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def _value(action, k: int = 0) -> str:

@@ -11,9 +11,9 @@ import itertools
 import json
 
 import pytest
+from helpers import ticker
 
 from ticker_py import run
-from ticker_py.cli import main
 from ticker_py.streams.factor_writers import printed_factors
 from ticker_py.streams.factorized import Factorized, factorized_result
 from ticker_py.streams.model import Model
@@ -21,12 +21,6 @@ from ticker_py.streams.model import Model
 #: two independent choices, written so that the solver's order is not the printed one
 CHOICES = "z :- not y, p. y :- not z, p. b :- not a, p. a :- not b, p.\n"
 PRINTED = [["a", "y"], ["a", "z"], ["b", "y"], ["b", "z"]]
-
-
-def ticker(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture
