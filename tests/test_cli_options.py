@@ -319,3 +319,22 @@ def test_cli_errors_name_the_cli_options(capsys, tmp_path, argv, message):
     prog.write_text("q :- p in [1].\n")
     code, out, err = ticker(capsys, argv[0], prog, "--stream", os.devnull, *argv[1:])
     assert code == 2 and err.startswith(message + "\n"), err
+
+
+def test_sigterm_stops_a_long_gap_like_sigint(tmp_path):
+    import time
+
+    stream, out = tmp_path / "long.stream", tmp_path / "out.jsonl"
+    stream.write_text("0: p(1)\n1000000000: p(2)\n")  # a billion empty time points in between
+    proc = _start(tmp_path, "--stream", stream, "--max-gap", "0", "--format", "jsonl", "--out", out)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and (not out.exists() or out.stat().st_size < 200):
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=30) == 143
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    times = [json.loads(line)["t"] for line in out.read_text().splitlines()]
+    assert len(times) >= 2 and times == list(range(len(times)))

@@ -2,8 +2,8 @@
 
 The first signal stops the run at the next safe point: while the stream is being read (a run
 on standard input waits there for the producer), reading stops at once and the open time point
-is evaluated with the atoms accepted so far; during an evaluation, that evaluation finishes.
-What was evaluated is written, then the command ends with 128 + the signal's number (130 for
+is evaluated with the atoms accepted so far; during an evaluation, that evaluation finishes, and
+then only the last time point read (never the empty ones of a gap). What was evaluated is written, then the command ends with 128 + the signal's number (130 for
 SIGINT, 143 for SIGTERM). A second signal stops at once.
 """
 
@@ -77,11 +77,15 @@ class Stopping:
             yield rec
 
     def results(self, results: Iterable) -> Iterator:
-        """``results`` up to the last time point read; after a signal, :class:`Interrupted` instead of
-        any later one (``--until`` would evaluate empty time points up to it) and at the end."""
+        """``results``; after a signal only the one under way and those of the last time point read
+        (its atoms, read before the signal), then :class:`Interrupted`: no empty time point of a gap
+        or up to ``--until`` is evaluated after it."""
+        since = 0  # results since the signal
         for result in results:
-            if self.signum is not None and result.t > self.last:
-                break
+            if self.signum is not None:
+                since += 1
+                if since > 1 and result.t != self.last:
+                    break
             yield result
         if self.signum is not None:
             raise Interrupted(self.signum)
