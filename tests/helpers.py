@@ -25,3 +25,12 @@ def drain(records) -> tuple:
     except StreamError as e:
         return out, str(e)
     return out, None
+
+
+def ticker(capsys, *argv) -> tuple:
+    """``ticker ARGV`` in this process: ``(status, stdout, stderr)``."""
+    from ticker_py.cli import main
+
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err

@@ -79,7 +79,7 @@ def test_run_changes(capsys, files):
 def test_check_reports_fragment(capsys):
     code, out, _ = ticker(capsys, "check", ROOT / "encodings" / "retrieval.lars")
     assert code == 0
-    assert "fragment: general" in out and "engines: incremental, clingo" in out
+    assert "fragment: general" in out and "engines: incremental, incremental-pure, clingo" in out
     assert "not stratified" in out
 
 

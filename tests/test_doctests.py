@@ -17,6 +17,8 @@ MODULES = [
     "ticker_py.consequences",
     "ticker_py.streams.drive",
     "ticker_py.explain",
+    "ticker_py.explain.text",
+    "ticker_py.streams.factorized",
 ]
 
 

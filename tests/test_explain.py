@@ -361,6 +361,23 @@ def test_explanation_text(name, program, stream, t, atom, why_not, model, expect
     [
         ("a :- not a, p.", [(0, ["p"])], ["undecided atoms: a at 0", "'a' depends negatively on 'a' through a cycle"]),
         ("a :- p. :- a.", [(0, ["p"])], ["<string>:1:9-14: the constraint ':- a.' is violated in every candidate"]),
+        (  # a 2-way choice (an even cycle) whose constraints fail: the constraints are named, no odd cycle
+            "a :- not b, p. b :- not a, p.\n:- a.\n:- b.",
+            [(0, ["p"])],
+            [
+                "2 choices among them are stable, and constraints rule out every one",
+                "<string>:2:1-6: the constraint ':- a.' fails in 1 of them (e.g. choosing a at 0)",
+                "<string>:3:1-6: the constraint ':- b.' fails in 1 of them (e.g. choosing b at 0)",
+            ],
+        ),
+        (
+            "a(X) :- not b(X), p(X). b(X) :- not a(X), p(X).\n:- a(X), q(X).\n:- b(X).",
+            [(0, ["p(1)", "q(1)"])],
+            [
+                "<string>:2:1-15: the constraint ':- a(X), q(X).' fails in 1 of them (e.g. choosing a(1) at 0 with X=1)",
+                "<string>:3:1-9: the constraint ':- b(X).' fails in 1 of them (e.g. choosing b(1) at 0 with X=1)",
+            ],
+        ),
     ],
 )
 def test_no_answer_stream_says_why(program, stream, notes):
@@ -368,11 +385,12 @@ def test_no_answer_stream_says_why(program, stream, notes):
     for _ in reasoner.feed(records_from(stream)):
         pass
     with pytest.raises(UsageError) as err:
-        reasoner.explain(0, "a")
+        reasoner.explain(0, "a(1)" if "a(X)" in program else "a")
     text = str(err.value)
     assert "no answer stream at t=0" in text
     for note in notes:
         assert note in text
+    assert ("odd" in text) == ("not a" in program and "not b" not in program)  # an odd cycle only where it is one
 
 
 def _reasoner(program="a(X) :- p(X) in [2]. b :- not a(1).", stream=((0, ["p(1)"]), (1, ["p(2)"]))):
@@ -400,7 +418,7 @@ def test_bad_atoms_are_located_errors(atom, message):
 
 def test_bad_model_time_and_question():
     r = _reasoner()
-    with pytest.raises(UsageError, match="--model 2 is out of range: there is 1 answer stream"):
+    with pytest.raises(UsageError, match="answer stream 2 is out of range: there is 1 answer stream"):
         r.explain(1, "a(1)", model=2)
     with pytest.raises(UsageError, match="cannot explain time 0: the latest evaluated time is 1"):
         r.explain(0, "a(1)")
@@ -471,7 +489,7 @@ def test_cli_explain(tmp_path, capsys):
     for args, message in (
         (["--at", "5", "b"], "time 5 is outside the stream"),
         (["--at", "1", "b(X)"], "<atom>:1:3-4: error: bad atom"),
-        (["--at", "1", "b", "--model", "3"], "--model 3 is out of range"),
+        (["--at", "1", "b", "--model", "3"], "answer stream 3 is out of range"),
         (["--at", "1", "b", "--format", "xml"], "unknown format 'xml'"),
         (["--at", "1", "nope"], "unknown predicate 'nope/0'"),
     ):
@@ -594,5 +612,37 @@ def test_explain_at_with_models_counts_among_those_found():
     assert str(every).startswith("why ok: t=1 c=1, answer stream 2 of 3\n")
     first = explain_at(program, stream, 1, "ok", model=1, models=1)
     assert first.title.endswith("answer stream 1 of 1 found") and first.to_dict()["all_models"] is False
-    with pytest.raises(UsageError, match="--model 2 is out of range"):
+    with pytest.raises(UsageError, match="answer stream 2 is out of range"):
         explain_at(program, stream, 1, "ok", model=2, models=1)
+
+
+# ---------------------------------------------------------------- IRIs in ATOM and in the output
+
+IRI_PROGRAM = "@prefix s: <http://ex.org/s#> .\nhot(S) :- triple(S, s:temp, V) in [2], V > 30.\n"
+IRI_STREAM = '0: <http://ex.org/s#t1> <http://ex.org/s#temp> "35"^^<http://www.w3.org/2001/XMLSchema#integer> .\n'
+
+
+@pytest.mark.parametrize("atom", ["hot(s:t1)", "hot(<http://ex.org/s#t1>)", 'hot(iri("http://ex.org/s#t1"))'])
+def test_explain_reads_and_prints_iris_as_the_program_writes_them(capsys, tmp_path, atom):
+    from ticker_py.cli import main
+
+    prog, stream = tmp_path / "p.lars", tmp_path / "s.nt"
+    prog.write_text(IRI_PROGRAM)
+    stream.write_text(IRI_STREAM)
+    assert main(["explain", str(prog), "--stream", str(stream), "--at", "0", atom]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("why hot(s:t1): t=0 c=1") and 'iri("' not in out
+    assert "triple(s:t1,s:temp,35) arrived at t=0" in out and "[S=s:t1, V=35]" in out
+    assert main(["explain", str(prog), "--stream", str(stream), "--at", "0", "hot(s:t2)", "--why-not"]) == 0
+    out = capsys.readouterr().out
+    assert "hot(s:t2) does not hold at 0" in out and "[S=s:t2]" in out and 'iri("' not in out
+
+
+def test_explain_refuses_an_unknown_prefix_located(capsys, tmp_path):
+    from ticker_py.cli import main
+
+    prog, stream = tmp_path / "p.lars", tmp_path / "s.nt"
+    prog.write_text(IRI_PROGRAM)
+    stream.write_text(IRI_STREAM)
+    assert main(["explain", str(prog), "--stream", str(stream), "--at", "0", "hot(x:t1)"]) == 2
+    assert "error: bad atom 'hot(x:t1)'" in capsys.readouterr().err

@@ -349,7 +349,8 @@ def test_cli_show_at_text_csv(files, capsys):
     code, out, _ = cli(capsys, files[0], "--stream", files[1], "--factorize", "--show-at", "--format", "text")
     assert code == 0
     assert out.splitlines()[1] == (
-        "t=1 c=3: 16 answer streams: {x} * ({a} | {b}) * ({c} | {d}) * ({e(1) at 0} | {f(1) at 0}) * ({e(2)} | {f(2)})"
+        # factors in printed order: alternatives by their atoms, then their pins (as ticker run orders answer streams)
+        "t=1 c=3: 16 answer streams: {x} * ({e(1) at 0} | {f(1) at 0}) * ({a} | {b}) * ({c} | {d}) * ({e(2)} | {f(2)})"
     )
     code, out, _ = cli(capsys, files[0], "--stream", files[1], "--factorize", "--format", "csv")
     rows = out.splitlines()

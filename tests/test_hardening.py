@@ -16,7 +16,7 @@ from ticker_py.streams import make_writer
 
 def test_interval_in_a_rule_is_not_native():
     analysis = load_program("n(1..2) :- b.\nm(X) :- b, X = 1..3.\nk(1..3).")
-    assert analysis.engines == ("incremental", "clingo")
+    assert analysis.engines == ("incremental", "incremental-pure", "clingo")
     assert [str(r) for r in analysis.interval_rules] == ["n(1..2) :- b.", "m(X) :- b, X = 1..3."]
     assert any("interval in rule 'n(1..2) :- b.'" in reason for reason in unsupported_reasons(analysis))
     assert load_program("k(1..3). n(X) :- k(X).").engines[0] == "native"

@@ -451,7 +451,7 @@ def test_history_keeps_the_boundary_time_point_whole_under_choice():
 
 
 def test_factorize_refuses_other_semantics():
-    with pytest.raises(UsageError, match="--factorize runs the default semantics"):
+    with pytest.raises(UsageError, match="factorize=True runs the default semantics"):
         Reasoner("q :- p in [1].", factorize=True, semantics="r4")
 
 

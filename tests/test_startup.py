@@ -142,6 +142,7 @@ def test_version_imports_no_command_and_no_ast():
         "ticker_py._record_methods",
         "ticker_py.cli",
         "ticker_py.cli.common",
+        "ticker_py.cli.parser",
         "ticker_py.errors",
         "ticker_py.records",
     ]

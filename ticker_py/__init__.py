@@ -32,3 +32,7 @@ def __getattr__(name):  # imported lazily: the CLI starts without pandas or clin
     if name in _EXPORTS:
         return getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
     raise AttributeError(f"module 'ticker_py' has no attribute {name!r}")
+
+
+def __dir__():  # what ``dir(ticker_py)`` and tab completion list: the lazy names too
+    return sorted(set(globals()) | set(_EXPORTS))

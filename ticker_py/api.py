@@ -4,9 +4,9 @@
 >>> r = Reasoner("alarm :- temp(V) in [2], V > 100.", engine="clingo")
 >>> r.append(0, ["temp(120)"])
 >>> r.evaluate(0).models
-(Model(atoms=frozenset({('alarm',)}), pinned=frozenset()),)
+(Model({alarm}),)
 >>> r.evaluate(3).models       # temp(120) left the window [1, 3]
-(Model(atoms=frozenset(), pinned=frozenset()),)
+(Model({}),)
 
 One call for a whole stream, with a pandas DataFrame out:
 
@@ -24,7 +24,7 @@ import contextlib
 import itertools
 import re
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
@@ -35,7 +35,7 @@ from .analysis import GENERAL, Analysis, analyse
 from .engines import EngineOptions, create_engine, resolve_engine
 from .errors import Diagnostic, ProgramError, StreamError, UsageError
 from .limits import CLINGO_MAX
-from .semantics import Duplicates, Origin, Persistence, Semantics, check_program, resolve, under
+from .semantics import KNOBS, Duplicates, Origin, Persistence, Semantics, check_program, resolve, under
 from .streams import Record, Result, StreamChecker, open_stream, read_dataframe, results_to_dataframe
 from .streams.drive import MAX_GAP, Every, check_max_gap, drive
 from .syntax import parse_file, parse_ground_atom, parse_program, read_source
@@ -66,25 +66,24 @@ def parse_clock(text: str | int) -> int:
 def load_program(
     program: str | Path | ast.Program,
     *,
-    background: str | Path | None = None,
+    background: str | Path | Sequence[str | Path] | None = None,
     clock: str | int = "1s",
-    background_rdf: str | Path | None = None,
+    background_rdf: str | Path | Sequence[str | Path] | None = None,
     rdf_mapping: str = "triple",
     owl2rl: bool = False,
 ) -> Analysis:
     """Parse (source text, a ``.lars`` path or an AST) and analyse a program.
 
-    ``background``: a file of more facts in program syntax, added to the program.
+    ``background``: a file of more facts in program syntax, added to the program (or a list of
+    such files, added in order, as ``--background`` given several times).
     ``background_rdf``: an RDF file (Turtle, N-Triples, ...) whose triples are added as facts,
-    mapped as ``rdf_mapping`` says (``triple`` or ``property``, see docs/rdf.md).
+    mapped as ``rdf_mapping`` says (``triple`` or ``property``, see docs/rdf.md); or a list of them.
     ``owl2rl``: add the shipped OWL 2 RL rules over ``triple/3`` (``ticker_py/rdf/owl2rl.lars``).
     """
     clock_ms = parse_clock(clock)
     if not isinstance(program, (str, Path, ast.Program)):
         raise UsageError(Diagnostic(f"a program is source text, a .lars path or an AST, not {program!r}"))
-    for name, path in (("background", background), ("background_rdf", background_rdf)):
-        if path is not None and not isinstance(path, (str, Path)):
-            raise UsageError(Diagnostic(f"{name} must be a path, not {path!r}"))
+    backgrounds, rdf_backgrounds = _paths(background, "background"), _paths(background_rdf, "background_rdf")
     source = None
     if isinstance(program, ast.Program):
         prog = program
@@ -96,13 +95,13 @@ def load_program(
     else:
         _check_text(program)
         prog, source = parse_program(program), program
-    if background is not None:
-        prog = ast.Program(prog.rules + _background_facts(background), prog.file, prog.prefixes)
-    if background_rdf is not None:
+    for path in backgrounds:
+        prog = ast.Program(prog.rules + _background_facts(path), prog.file, prog.prefixes)
+    for path in rdf_backgrounds:
         from .rdf.background import rdf_facts
         from .rdf.streams import RdfMapping
 
-        facts = rdf_facts(background_rdf, RdfMapping(rdf_mapping, prog.prefixes))
+        facts = rdf_facts(path, RdfMapping(rdf_mapping, prog.prefixes))
         prog = ast.Program(prog.rules + facts, prog.file, prog.prefixes)
     if owl2rl:
         from .rdf.background import OWL2RL
@@ -123,6 +122,14 @@ def _check_text(source: str) -> None:
         )
 
 
+def _paths(value, name: str) -> list:
+    """The background files of ``value``: None, one path, or a list or tuple of paths."""
+    paths = [] if value is None else [value] if isinstance(value, (str, Path)) else value
+    if not isinstance(paths, (list, tuple)) or not all(isinstance(p, (str, Path)) for p in paths):
+        raise UsageError(Diagnostic(f"{name} must be a path or a list of paths, not {value!r}"))
+    return list(paths)
+
+
 def _background_facts(path: str | Path) -> tuple:
     rules = parse_program(read_source(path, "background file"), str(path)).rules
     not_facts = [r for r in rules if not r.is_fact]
@@ -140,8 +147,10 @@ def _atom(value, t: int) -> tuple:
     text into an engine.
     """
     if isinstance(value, tuple):
-        text = _tuple_atom_text(value)
-        if text is None:
+        printed = _tuple_atom_text(value)
+        if printed is not None:
+            text, value = printed  # the parsed atom: a numpy integer in it becomes an int
+        else:
             raise StreamError(
                 Diagnostic(
                     f"bad tuple atom {value!r} at time {t}",
@@ -172,11 +181,13 @@ def _atom(value, t: int) -> tuple:
         raise StreamError(Diagnostic(f"bad atom at time {t}: nested too deeply")) from None
 
 
-def _tuple_atom_text(value: tuple) -> str | None:
-    """The printed form of ``value`` if ``value`` is exactly what it parses to (see :func:`_atom`), else None."""
+def _tuple_atom_text(value: tuple) -> tuple | None:
+    """``(text, atom)``: the printed form of ``value`` and what it parses to, if that is ``value``
+    (see :func:`_atom`), else None."""
     try:
         text = format_atom(value) if value and type(value[0]) is str else None
-        return text if text is not None and parse_ground_atom(text) == value else None
+        atom = parse_ground_atom(text) if text is not None else None
+        return (text, atom) if atom is not None and atom == value else None
     except (GroundSyntaxError, TypeError, ValueError, IndexError, RecursionError):  # IndexError: an empty term ()
         return None
 
@@ -194,10 +205,41 @@ def _query(atom):
 
 
 def _time(t, what: str = "time") -> int:
-    """t checked: an int >= 0 (not a bool, not a float)."""
-    if type(t) is not int or t < 0:
-        raise UsageError(Diagnostic(f"{what} must be an integer >= 0, not {t!r}"))
-    return t
+    """t checked: an integer >= 0, Python's or numpy's (``np.int64`` from a DataFrame; not a bool,
+    not a float), as an int."""
+    if type(t) is int and t >= 0:
+        return t
+    import numbers
+
+    if isinstance(t, numbers.Integral) and not isinstance(t, bool) and t >= 0:
+        return int(t)
+    raise UsageError(Diagnostic(f"{what} must be an integer >= 0, not {t!r}"))
+
+
+def _check_keywords(knobs: dict, function) -> None:
+    """Refuse a keyword argument that is neither a parameter of ``function`` nor a semantics knob
+    (``model=0``, ``egine="native"``), naming the closest one."""
+    unknown = [k for k in knobs if k not in KNOBS]
+    if not unknown:
+        return
+    import difflib
+    import inspect
+
+    names = [n for n in inspect.signature(function).parameters if n not in ("self", "knobs")] + list(KNOBS)
+    close = difflib.get_close_matches(unknown[0], names, n=1)
+    raise UsageError(
+        Diagnostic(
+            f"unknown keyword argument '{unknown[0]}'" + (f"; did you mean '{close[0]}'?" if close else ""),
+            notes=(f"keywords: {', '.join(names)}",),
+        )
+    )
+
+
+def _models(models, factorize: bool) -> int:
+    """``models`` checked; None (the default) is 1, or all (0) with ``factorize``, as in the CLI."""
+    if models is None:
+        return 0 if factorize else 1
+    return _time(models, "models")
 
 
 class Results(list):
@@ -243,17 +285,22 @@ class Reasoner:
     ``explain(t, atom)`` explains an atom at the latest evaluated tick; with ``explainable=True``
     every Result can explain itself (``Result.explain``). ``history=False`` keeps nothing for
     explanations (``explain`` is then refused): the ``ticker run`` command's choice, which saves
-    a copy of every window-covered input atom.
+    a copy of every window-covered input atom. Several answer streams come in printed order;
+    ``printed_order=False`` leaves them in the engine's (the ``ticker run`` command's choice: its
+    writers print them in that order themselves, without building each answer stream first).
 
+    ``models``: answer streams per tick (0: all); None, the default, is 1, or all with
+    ``factorize=True`` (the defaults are the CLI's: docs/cli.md, "Defaults").
     ``semantics``: a profile of :data:`ticker_py.semantics.PROFILES` (or a ``Semantics``);
-    ``knobs``: explicit knob values over it, e.g. ``window_bounds="half-open"``.
+    ``knobs``: explicit knob values over it, e.g. ``window_bounds="half-open"``; any other keyword
+    is refused, naming the closest one.
     """
 
     def __init__(
         self,
         program,
         engine: str = "auto",
-        models: int = 1,
+        models: int | None = None,
         show: str = "derived",
         clock: str | int = "1s",
         inertia: bool = False,
@@ -262,18 +309,19 @@ class Reasoner:
         explainable: bool = False,
         semantics: str | Semantics | None = None,
         history: bool = True,
+        printed_order: bool = True,
         **knobs,
     ):
         if not isinstance(program, (str, Path, ast.Program, Analysis)):
             raise UsageError(Diagnostic(f"a program is source text, a .lars path or an AST, not {program!r}"))
         if semantics is not None and not isinstance(semantics, (str, Semantics)):
             raise UsageError(Diagnostic(f"semantics is a profile name or a Semantics, not {semantics!r}"))
+        _check_keywords(knobs, Reasoner.__init__)
         self.semantics = resolve(semantics, **knobs)
         self.analysis = program if isinstance(program, Analysis) else load_program(program, clock=clock)
-        if type(models) is not int or models < 0:
-            raise UsageError(Diagnostic(f"--models must be >= 0, not {models}"))
+        models = _models(models, factorize)
         if show not in ("derived", "all"):
-            raise UsageError(Diagnostic(f"unknown --show '{show}'", notes=("use derived or all",)))
+            raise UsageError(Diagnostic(f"unknown show {show!r}", notes=("use 'derived' or 'all'",)))
         if not isinstance(engine, str):
             raise UsageError(Diagnostic(f"unknown engine {engine!r}"))
         check_program(self.semantics, self.analysis)
@@ -282,8 +330,8 @@ class Reasoner:
         if factorize and self.semantics.changed:
             raise UsageError(
                 Diagnostic(
-                    "--factorize runs the default semantics",
-                    notes=(f"drop --factorize or the knobs of '{self.semantics}'",),
+                    "factorize=True runs the default semantics",
+                    notes=(f"drop factorize=True or the knobs of '{self.semantics}'",),
                 )
             )
         # more answer streams than clingo can count cannot be enumerated anyway: all of them (0)
@@ -321,13 +369,15 @@ class Reasoner:
 
             self._kept = WindowHistory(self.analysis.lookback, self.analysis.tuple_lookback)
         self._last: Result | None = None
+        self._texts = None  # printed atoms, to order several answer streams
+        self.printed_order = printed_order
         self.started = False  # something was appended or evaluated (origin=first: the origin is known)
         self.bag = self.semantics.duplicates is Duplicates.BAG
 
     def append(self, t: int, atoms: Iterable) -> None:
         """Add the atoms that arrived at time t (t never decreases; duplicates count once, unless
         the semantics has ``duplicates="bag"``)."""
-        _time(t)
+        t = _time(t)
         if t < self.time:
             raise StreamError(Diagnostic(f"time {t} after time {self.time}: time must not decrease"))
         if isinstance(atoms, (str, tuple)) or not isinstance(atoms, Iterable):
@@ -356,10 +406,11 @@ class Reasoner:
             self.engine.append(t, atoms)
 
     def evaluate(self, t: int | None = None) -> Result:
-        """The answer streams at time t (default: the latest time appended)."""
+        """The answer streams at time t (default: the latest time appended); several are in printed
+        order (sorted by their atoms, then their pins), as every output numbers them."""
         if t is None:
             t = self.time
-        _time(t)
+        t = _time(t)
         if t < self.time:
             raise StreamError(Diagnostic(f"cannot evaluate time {t} after time {self.time}"))
         with self._exclusive():
@@ -372,10 +423,22 @@ class Reasoner:
             from .streams.factorized import with_factors
 
             result = with_factors(result, self.models)
+        elif self.printed_order and result.models is not None and len(result.models) > 1:
+            result = replace(result, models=self._in_printed_order(result.models))
         if self.explainable and result.models is not None:
             result = replace(result, explainer=partial(_explain_result, self.analysis, tuple(self._kept.entries)))
         self._last = result
         return result
+
+    def _in_printed_order(self, models) -> tuple:
+        """Several answer streams in the order every output prints and numbers them: by their
+        sorted atoms, then their pins (:meth:`Model.printed_key`; texts cached across ticks)."""
+        if self._texts is None:
+            from .streams.writers import AtomTexts
+
+            self._texts = AtomTexts()
+        texts = self._texts
+        return tuple(sorted(models, key=lambda m: (tuple(texts.sorted(m.atoms)), tuple(texts.pinned(m.pinned)))))
 
     @contextlib.contextmanager
     def _exclusive(self):
@@ -434,10 +497,10 @@ class Reasoner:
         stream raises an error, everything accepted before it is evaluated first. A record
         more than ``max_gap`` time points after the open one is an error (None or 0: no limit).
         """
-        every = Every.parse(every)
-        max_gap = check_max_gap(max_gap)
+        every = Every.parse(every, "every")
+        max_gap = check_max_gap(max_gap, "max_gap")
         if until is not None:
-            _time(until, "--until")
+            until = _time(until, "until")
         records = self._values_checked(self.checker.records(records_from(records), self.time, until))
         return self._feed(records, every, until, max_gap)
 
@@ -481,11 +544,12 @@ class _Checked:
         self.append, self.evaluate = reasoner._append, reasoner.evaluate
 
 
-def records_from(stream, rdf=None, stream_format: str | None = None) -> Iterable[Record]:
+def records_from(stream, rdf=None, stream_format: str | None = "auto") -> Iterable[Record]:
     """Records from a path, ``-``, a pandas DataFrame, or an iterable of ``(t, atoms)`` pairs.
 
     ``stream_format`` (``--stream-format``) is the format of ``-`` and of files with an unknown
-    suffix: ``text``, ``jsonl``, ``csv`` or an RDF format. RDF streams (``.nt``, ``.nq``, a
+    suffix: ``auto`` (the default, or None: by the suffix; ``-`` is text), ``text``, ``jsonl``,
+    ``csv`` or an RDF format. RDF streams (``.nt``, ``.nq``, a
     DataFrame with columns ``t, s, p, o``, any stream with ``rdf``, a
     :class:`ticker_py.rdf.streams.RdfMapping`, or an RDF ``stream_format``) are read by
     :mod:`ticker_py.rdf.streams`.
@@ -533,7 +597,7 @@ def run(
     program,
     stream,
     engine: str = "auto",
-    models: int = 1,
+    models: int | None = None,
     every: str = "time",
     until: int | None = None,
     show: str = "derived",
@@ -547,11 +611,14 @@ def run(
 ) -> Results:
     """Evaluate a whole stream; ``stream`` is a path, a DataFrame or ``(t, atoms)`` pairs.
 
-    ``factorize=True``: every Result carries its answer streams factorized (``Result.factors``,
-    see docs/formats.md); ``models`` > 0 then keeps the first ``models`` of the product.
+    ``models``: answer streams per tick (0: all); None, the default, is 1, or all with ``factorize``
+    (as ``ticker run``: the defaults are the CLI's, docs/cli.md). ``factorize=True``: every Result
+    carries its answer streams factorized (``Result.factors``, see docs/formats.md); ``models`` > 0
+    then keeps the first ``models`` of the product (in printed order).
     ``max_gap``: the most time points one record may skip (None or 0: no limit).
     ``explainable``: every Result keeps what ``Result.explain`` needs (a copy of the window-covered
     stream per tick). ``semantics`` and ``knobs`` as for :class:`Reasoner`."""
+    _check_keywords(knobs, run)
     reasoner = Reasoner(
         program,
         engine=engine,
@@ -570,6 +637,7 @@ def run(
     records = counting(records_from(stream), inputs)
     results = Results(reasoner.feed(records, until=until, every=every, max_gap=max_gap))
     results.inputs = inputs
+    models = reasoner.models
     answers = (
         "all answer streams" if models == 0 else f"first {models} answer streams" if models > 1 else "1 answer stream"
     )
@@ -598,7 +666,7 @@ def explain_at(
     analysis = program if isinstance(program, Analysis) else load_program(program, clock=clock)
     from .explain import parse_query
 
-    _time(at, "--at")
+    at = _time(at, "at")
     parse_query(_query(atom), analysis)  # a bad atom is refused before the stream is read
     reasoner = Reasoner(analysis, engine=engine, models=models)
     last_time = -1

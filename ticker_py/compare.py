@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import io
 import itertools
+import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -52,6 +53,9 @@ __all__ = [
     "compare_engines",
     "format_tick",
     "format_comparison",
+    "format_comparison_json",
+    "printed_key",
+    "printed_models",
     "compare_consequences",
 ]
 
@@ -284,11 +288,27 @@ def explain_comparison(
     return "\n".join(out)
 
 
-def _fmt_model(key) -> str:
+def printed_key(key) -> tuple:
+    """A :func:`model_key` as printed: ``(sorted atom texts, pin texts sorted by time then text)``;
+    answer streams sorted by it are in the printed order of ``ticker run`` (an engine's failure
+    message stands as an atom)."""
     atoms, pins = key
-    parts = [format_atom(a) if isinstance(a, tuple) else str(a) for a in atoms]
-    parts += [f"{format_atom(a)} at {T}" for a, T in pins]
-    return "{" + ", ".join(parts) + "}"
+    texts = tuple(sorted(format_atom(a) if isinstance(a, tuple) else str(a) for a in atoms))
+    return texts, tuple(f"{s} at {T}" for T, s in sorted((T, format_atom(a)) for a, T in pins))
+
+
+def printed_models(models) -> list:
+    """A set of :func:`model_key` s as printed lists of atoms (pins after the atoms), in printed order."""
+    return [list(atoms + pins) for atoms, pins in sorted(map(printed_key, models))]
+
+
+def _fmt_model(key) -> str:
+    atoms, pins = printed_key(key)
+    return "{" + ", ".join(atoms + pins) + "}"
+
+
+def _in_printed_order(models) -> list:
+    return sorted(models, key=printed_key)
 
 
 def _fmt_items(items) -> str:
@@ -314,7 +334,7 @@ def format_tick(tick: Tick, reference: str | None = None) -> str:
     for n in names:
         groups.setdefault(tick.models[n], []).append(n)
     for models, group in groups.items():
-        shown = " ".join(_fmt_model(m) for m in sorted(models, key=repr)) or "no answer stream"
+        shown = " ".join(_fmt_model(m) for m in _in_printed_order(models)) or "no answer stream"
         lines.append(f"  {', '.join(group)}: {shown}")
     base = tick.models[ref]
     for n in names:
@@ -330,9 +350,9 @@ def format_tick(tick: Tick, reference: str | None = None) -> str:
             if b_items - o_items:
                 lines.append(f"    {n} is missing (vs {ref}): {_fmt_items(b_items - o_items)}")
         else:
-            for m in sorted(other - base, key=repr):
+            for m in _in_printed_order(other - base):
                 lines.append(f"    {n} has extra answer stream (vs {ref}): {_fmt_model(m)}")
-            for m in sorted(base - other, key=repr):
+            for m in _in_printed_order(base - other):
                 lines.append(f"    {n} is missing answer stream (vs {ref}): {_fmt_model(m)}")
     return "\n".join(lines)
 
@@ -350,6 +370,32 @@ def format_comparison(cmp: EngineComparison, max_diffs: int = 20) -> str:
     else:
         first = cmp.differing[0]
         lines.append(f"{ran}: {len(cmp.differing)} of {cmp.evaluated} ticks differ (first at t={first.t} c={first.c})")
+    return "\n".join(lines)
+
+
+def format_comparison_json(cmp: EngineComparison, max_diffs: int = 20) -> str:
+    """``ticker compare --format json``: JSON Lines, one object per differing tick (up to
+    ``max_diffs``: ``{"t", "c", "answers": {engine: [[atom, ...], ...]}}``, answer streams in
+    printed order; ``"ticks"`` and ``"changes"`` per engine where those differ), then
+    ``{"summary": {...}}``."""
+    lines = []
+    for tick in cmp.differing[:max_diffs]:
+        obj = {"t": tick.t, "c": tick.c, "answers": {n: printed_models(m) for n, m in tick.models.items()}}
+        if len(set(tick.counts.values())) > 1:
+            obj["ticks"] = {n: list(tc) for n, tc in tick.counts.items()}
+        if len(set(tick.changes.values())) > 1:
+            obj["changes"] = dict(tick.changes)
+        lines.append(json.dumps(obj))
+    first = cmp.differing[0] if cmp.differing else None
+    summary = {
+        "engines": cmp.engines,
+        "unavailable": cmp.unavailable,
+        "ticks": cmp.evaluated,
+        "differing": len(cmp.differing),
+        "first": None if first is None else {"t": first.t, "c": first.c},
+        "agree": cmp.agree,
+    }
+    lines.append(json.dumps({"summary": summary}))
     return "\n".join(lines)
 
 

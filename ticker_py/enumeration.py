@@ -1,21 +1,32 @@
-"""Streaming enumeration: every answer stream of every tick written as it is produced (clingo)."""
+"""Enumeration to a file: every answer stream of every tick, in printed order (clingo).
+
+The answer streams of a tick are numbered in the one order of every output (``ticker run``,
+``--model K``, factors): sorted by their printed atoms, then their pins. To sort them without
+holding them all, a tick's printed answer streams are kept in memory up to :data:`SPILL` atoms,
+beyond that in sorted runs in temporary files, merged when the tick ends.
+"""
 
 from __future__ import annotations
 
+import heapq
 import json
-from collections.abc import Iterator
+import tempfile
+from collections.abc import Iterable, Iterator
 from typing import TextIO
 
 from .compare import prepare_stream
-from .consequences import ConsequenceFold, Consequences, printed_items
+from .consequences import ConsequenceFold, Consequences
 from .engines import EngineOptions
 from .streams.drive import Every, drive
 
-__all__ = ["AnswerStreamWriter", "enumerate_answer_streams"]
+__all__ = ["AnswerStreamWriter", "PrintedModels", "enumerate_answer_streams", "SPILL"]
+
+#: printed atoms of one tick kept in memory; beyond, sorted runs go to temporary files
+SPILL = 2_000_000
 
 
 class AnswerStreamWriter:
-    """JSON Lines, one line per answer stream as it is produced.
+    """JSON Lines, one line per answer stream.
 
     ``{"t": 7, "c": 3, "model": 0, "atoms": ["b(y)"]}`` (plus ``"at"`` pins with show_at);
     a tick without answer streams is one line with ``"model": null, "atoms": null``.
@@ -25,13 +36,62 @@ class AnswerStreamWriter:
         self.out, self.show_at = out, show_at
 
     def write_model(self, t: int, c: int, index: int, model) -> None:
-        obj = {"t": t, "c": c, "model": index, "atoms": model.sorted_atoms()}
+        self.write_printed(t, c, index, (model.sorted_atoms(), model.sorted_pinned()))
+
+    def write_printed(self, t: int, c: int, index: int, printed: tuple) -> None:
+        """Write an answer stream given as printed: ``(atoms, pins)``, both lists of text."""
+        obj = {"t": t, "c": c, "model": index, "atoms": list(printed[0])}
         if self.show_at:
-            obj["at"] = model.sorted_pinned()
+            obj["at"] = list(printed[1])
         self.out.write(json.dumps(obj) + "\n")
 
     def write_none(self, t: int, c: int) -> None:
         self.out.write(json.dumps({"t": t, "c": c, "model": None, "atoms": None}) + "\n")
+
+
+def _unique(keys: Iterable) -> Iterator:
+    """Sorted ``keys`` with repeats left out."""
+    last = None
+    for key in keys:
+        if key != last:
+            yield key
+            last = key
+
+
+def _decode(line: str) -> tuple:
+    atoms, pins = json.loads(line)
+    return tuple(atoms), tuple(pins)
+
+
+class PrintedModels:
+    """The printed answer streams of one tick (``(atoms, pins)`` tuples of text), given in any
+    order; iterated in printed order, each once. Beyond ``spill`` atoms they are kept in sorted
+    runs in temporary files (then merged)."""
+
+    def __init__(self, spill: int = SPILL):
+        self.keys: list = []
+        self.size = 0
+        self.runs: list = []
+        self.spill = spill
+
+    def add(self, key: tuple) -> None:
+        self.keys.append(key)
+        self.size += len(key[0]) + len(key[1]) + 1
+        if self.size > self.spill:
+            run = tempfile.TemporaryFile("w+", encoding="utf-8")
+            run.writelines(json.dumps(key) + "\n" for key in _unique(sorted(self.keys)))
+            run.seek(0)
+            self.runs.append(run)
+            self.keys, self.size = [], 0
+
+    def __iter__(self) -> Iterator[tuple]:
+        mine, self.keys, self.size = sorted(self.keys), [], 0
+        runs, self.runs = self.runs, []
+        try:
+            yield from _unique(heapq.merge(*((_decode(line) for line in run) for run in runs), mine))
+        finally:
+            for run in runs:
+                run.close()
 
 
 def _streaming_clingo(analysis, show: str = "derived"):
@@ -61,12 +121,14 @@ def enumerate_answer_streams(
     every: str = Every.TIME,
     show_at: bool = False,
     tuple_order: str = "arrival",
+    spill: int = SPILL,
 ) -> Iterator[Consequences]:
-    """Write every answer stream of every tick to ``out`` as it is produced (clingo engine).
+    """Write every answer stream of every tick to ``out``, numbered in printed order (clingo
+    engine; answer streams that print the same once: with ``show_at`` pins print too).
 
     Yields per tick the count of answer streams and, with ``mode``, the brave or cautious
-    consequences (else ``atoms`` is None). Models are never collected: only a hash of each
-    printed model per tick is kept, to print models that print the same once.
+    consequences (else ``atoms`` is None). A tick's answer streams are sorted in memory up to
+    ``spill`` printed atoms, beyond that in temporary files (:class:`PrintedModels`).
     """
     engine = _streaming_clingo(analysis)
     writer = AnswerStreamWriter(out, show_at)
@@ -74,15 +136,12 @@ def enumerate_answer_streams(
     for t in drive(_Ticks(engine), points, every):
         c = engine.count
         fold = ConsequenceFold(mode or "brave")
-        seen = set()
+        tick = PrintedModels(spill)
         for model in engine.iter_models(t):
-            p = printed_items(model, show_at)
-            h = hash(p)
-            if h in seen:
-                continue
-            seen.add(h)
-            writer.write_model(t, c, fold.n, model)
-            fold.add(p) if mode else setattr(fold, "n", fold.n + 1)
+            tick.add((tuple(model.sorted_atoms()), tuple(model.sorted_pinned()) if show_at else ()))
+        for printed in tick:
+            writer.write_printed(t, c, fold.n, printed)
+            fold.add(frozenset(printed[0] + printed[1])) if mode else setattr(fold, "n", fold.n + 1)
         if fold.n == 0:
             writer.write_none(t, c)
         out.flush()

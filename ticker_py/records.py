@@ -159,6 +159,8 @@ def add_methods(classes, generated: ModuleType | None = None, key: str | None = 
         )
         mutable = _mutable(cls)
         for name in _METHODS[:3] if mutable else _METHODS:
+            if name == "repr" and "__repr__" in vars(cls):  # the class's own, as dataclass leaves it
+                continue
             method = scope[f"{name}{k}"]
             if name == "init":
                 method.__defaults__ = defaults or None

@@ -81,7 +81,7 @@ class SemanticsComparison:
             (label, row.t, k, atom)
             for row in self.rows
             for label, models in row.answers.items()
-            for k, m in enumerate(models or ())
+            for k, m in enumerate(in_printed_order(models or ()))
             for atom in m.sorted_atoms() + m.sorted_pinned()
         ]
         return pd.DataFrame(rows, columns=["run", "t", "model", "atom"])
@@ -126,6 +126,11 @@ def compare_semantics(
     return SemanticsComparison(runs, rows, summary)
 
 
+def in_printed_order(models) -> list:
+    """Answer streams in the order ``ticker run`` prints them (:meth:`Model.printed_key`)."""
+    return sorted(models, key=lambda m: m.printed_key())
+
+
 def _dimension(a: Semantics, b: Semantics) -> str:
     return "+".join(a.differs(b)) or "engine"
 
@@ -135,7 +140,7 @@ def _models_text(models) -> str:
         return "not evaluated"
     if not models:
         return "no answer stream"
-    return " ".join("{" + ", ".join(m.sorted_atoms() + m.sorted_pinned()) + "}" for m in models)
+    return " ".join("{" + ", ".join(m.sorted_atoms() + m.sorted_pinned()) + "}" for m in in_printed_order(models))
 
 
 def format_text(cmp: SemanticsComparison, max_diffs: int = 20) -> str:
@@ -165,7 +170,7 @@ def format_json(cmp: SemanticsComparison) -> str:
     """JSON Lines: one object per time point, then ``{"summary": ...}``."""
 
     def models_json(models):
-        return None if models is None else [m.sorted_atoms() + m.sorted_pinned() for m in models]
+        return None if models is None else [m.sorted_atoms() + m.sorted_pinned() for m in in_printed_order(models)]
 
     lines = [
         json.dumps(

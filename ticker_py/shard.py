@@ -113,13 +113,15 @@ def plan_for(analysis: Analysis) -> ShardPlan:
 MAX_SHARDS = 10_000
 
 
-def check_shards(shards: int) -> None:
+def check_shards(shards: int, what: str = "shards") -> None:
+    """Refuse a ``shards`` that is not an integer in 1..MAX_SHARDS; ``what`` names it (the API's
+    parameter, or ``--shards``)."""
     if type(shards) is not int or shards < 1:
-        raise UsageError(Diagnostic(f"--shards must be an integer >= 1, not {shards!r}"))
+        raise UsageError(Diagnostic(f"{what} must be an integer >= 1, not {shards!r}"))
     if shards > MAX_SHARDS:
         raise UsageError(
             Diagnostic(
-                f"--shards must be at most {MAX_SHARDS}, not {shards}",
+                f"{what} must be at most {MAX_SHARDS}, not {shards}",
                 notes=("each shard evaluates every time point with its own reasoner",),
             )
         )
@@ -128,9 +130,9 @@ def check_shards(shards: int) -> None:
 def check_run(models: int, until: int | None) -> None:
     """Refuse a ``models`` that is not an integer >= 0 and an ``until`` that is not None or one."""
     if type(models) is not int or models < 0:
-        raise UsageError(Diagnostic(f"--models must be an integer >= 0, not {models!r}"))
+        raise UsageError(Diagnostic(f"models must be an integer >= 0, not {models!r}"))
     if until is not None and (type(until) is not int or until < 0):
-        raise UsageError(Diagnostic(f"--until must be an integer >= 0, not {until!r}"))
+        raise UsageError(Diagnostic(f"until must be an integer >= 0, not {until!r}"))
 
 
 def shard_targets(atom: tuple, key: dict, shards: int):

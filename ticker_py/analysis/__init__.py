@@ -62,9 +62,10 @@ class Analysis:
 
     @property
     def engines(self) -> tuple:
-        """Engines that can run this program."""
+        """Engines that can run this program, in the order ``--engine auto`` tries them."""
         native = self.fragment in (POSITIVE, STRATIFIED) and not self.has_constraints and not self.interval_rules
-        return ("native", "incremental", "clingo") if native else ("incremental", "clingo")
+        solvers = ("incremental", "incremental-pure", "clingo")
+        return ("native", *solvers) if native else solvers
 
 
 add_shared_methods(_RECORDS, __name__)

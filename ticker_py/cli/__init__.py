@@ -2,7 +2,8 @@
 
 Exit status: 0 done; 2 bad program, stream or arguments (a :class:`~ticker_py.errors.TickerError`,
 reported as a diagnostic on stderr); 1 an internal error (a bug); 3 from ``ticker compare``
-when engines differ; 130 interrupted (Ctrl-C), what was written stays written.
+when engines differ; 130 interrupted (Ctrl-C, SIGINT), 143 terminated (SIGTERM): what was accepted
+is evaluated and written first.
 Library code below this package takes typed values, never the parsed arguments.
 """
 
@@ -15,8 +16,11 @@ import sys
 from .. import __version__
 from ..errors import TickerError
 from .common import HelpFormatter
+from .parser import Parser
 
 __all__ = ["main", "build_parser"]
+
+VERBOSE = "log clingo's messages to stderr"
 
 #: the command modules, in the order ``ticker --help`` lists them; each has ``register(subparsers)``
 COMMANDS = ("run", "check", "encode", "compare", "explain", "plot", "enumerate", "gen", "bench")
@@ -35,16 +39,16 @@ def _commands(argv) -> tuple:
 
 def build_parser(argv: list | None = None, every: bool = True) -> argparse.ArgumentParser:
     """The argument parser with every subcommand (with ``every=False``: only the one ``argv`` names)."""
-    parser = argparse.ArgumentParser(
-        prog="ticker", description="Stream reasoning with LARS programs.", formatter_class=HelpFormatter
-    )
+    parser = Parser(prog="ticker", description="Stream reasoning with LARS programs.", formatter_class=HelpFormatter)
     parser.add_argument("--version", action="version", version=f"ticker_py {__version__}")
-    parser.add_argument("-v", "--verbose", action="store_true", help="log clingo's messages to stderr")
+    parser.add_argument("-v", "--verbose", action="store_true", help=VERBOSE)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     modules = _commands(argv) if not every else _commands([])
     for command in modules:
         command.register(sub)
+    for command in sub.choices.values():  # the global options after the command too: ticker run -v
+        command.add_argument("-v", "--verbose", action="store_true", default=argparse.SUPPRESS, help=VERBOSE)
     return parser
 
 
@@ -71,7 +75,11 @@ def _log_to_stderr(verbose: bool) -> None:
 def main(argv=None) -> int:
     """Entry point of the ``ticker`` command: the one place where errors become exit statuses."""
     parser = build_parser(argv, every=False)
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except TickerError as err:  # a bad command line: one line, not the whole usage
+        print(err, file=sys.stderr)
+        return 2
     if argv is None:  # the ticker process itself, not a caller's
         from ..process import tune_collector
 
@@ -92,12 +100,12 @@ def _dispatch(args) -> int:
         sys.stdout.flush()
         print(err, file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as err:  # Ctrl-C, or SIGINT/SIGTERM during a run (cli.signals)
         try:
             sys.stdout.flush()
         except (OSError, ValueError):
             pass
-        return 130
+        return 128 + getattr(err, "signum", 2)
     except BrokenPipeError:
         sys.stderr.close()
         return 0

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from ..errors import Diagnostic, UsageError
+from .parser import MERGED
 
 __all__ = [
     "HelpFormatter",
@@ -20,6 +21,7 @@ __all__ = [
     "check_outputs_apart",
     "add_picture_args",
     "picture_range",
+    "note_stdin",
 ]
 
 
@@ -48,9 +50,19 @@ def choices_metavar(choices) -> str:
 def add_program_args(p: argparse.ArgumentParser) -> None:
     """PROGRAM, ``--background`` and ``--clock``."""
     p.add_argument("program", help="the LARS program (.lars)")
-    p.add_argument("--background", metavar="FILE", help="background facts in program syntax")
+    p.add_argument(
+        "--background",
+        action=MERGED,
+        metavar="FILE",
+        help="background facts in program syntax (repeatable: the files are added in order)",
+    )
     p.add_argument("--clock", default="1s", help="duration of one time point for window units")
-    p.add_argument("--background-rdf", metavar="FILE", help="background triples from an RDF file (.ttl/.nt/.rdf/...)")
+    p.add_argument(
+        "--background-rdf",
+        action=MERGED,
+        metavar="FILE",
+        help="background triples from an RDF file (.ttl/.nt/.rdf/...; repeatable: the files are added in order)",
+    )
     p.add_argument(
         "--rdf-mapping",
         default="triple",
@@ -100,13 +112,14 @@ def check_outputs_apart(args, *outputs: str) -> None:
     import stat
 
     inputs = [
-        (what, getattr(args, name, None))
+        (what, path)
         for name, what in (
             ("program", "program"),
             ("background", "--background"),
             ("background_rdf", "--background-rdf"),
             ("stream", "--stream"),
         )
+        for path in _paths(getattr(args, name, None))
     ]
     for out_name in outputs:
         out = getattr(args, out_name, None)
@@ -133,6 +146,24 @@ def check_outputs_apart(args, *outputs: str) -> None:
                         notes=("write to another file",),
                     )
                 )
+
+
+def note_stdin(stream) -> None:
+    """Say on stderr that the stream is read from standard input when that is a terminal: a
+    command run without ``--stream`` would otherwise wait there without a word."""
+    import sys
+
+    if stream in (None, "-") and sys.stdin is not None and sys.stdin.isatty():
+        print(
+            "ticker: reading the stream from standard input (lines such as '0: p(1)'; end with Ctrl-D; "
+            "--stream FILE reads a file)",
+            file=sys.stderr,
+        )
+
+
+def _paths(value) -> list:
+    """The paths of an option: none, one, or those of a repeatable option."""
+    return [] if value is None else list(value) if isinstance(value, list) else [value]
 
 
 def name_list(text: str, known, what: str = "engine") -> tuple:

@@ -6,6 +6,7 @@ Exit 0 all agree, 3 they differ, 2 bad arguments. The comparison itself is
 
 from __future__ import annotations
 
+import json
 import sys
 
 from .. import compare as comparing
@@ -23,6 +24,7 @@ from .common import (
     choices_metavar,
     load,
     name_list,
+    note_stdin,
     picture_range,
     semantics_knobs,
 )
@@ -130,7 +132,8 @@ def register(sub) -> None:
         "--format",
         default="text",
         metavar=choices_metavar(("text", "json")),
-        help="with --semantics: text, or json (JSON Lines per time point, then a summary)",
+        help="text, or json: JSON Lines (per differing tick, with --semantics per time point, with "
+        "--consequences per tick), then a summary",
     )
     p.add_argument(
         "--plot",
@@ -147,6 +150,7 @@ def stream_records(args):
     :func:`~ticker_py.streams.drive.gap_limited`)."""
     from ..api import records_from
 
+    note_stdin(args.stream)
     return gap_limited(records_from(args.stream), args.max_gap, args.until)
 
 
@@ -157,6 +161,8 @@ def cmd_compare(args, factories: dict | None = None) -> int:
         raise UsageError(Diagnostic(f"--models must be >= 0, not {args.models}"))
     if args.max_diffs < 0:
         raise UsageError(Diagnostic(f"--max-diffs must be >= 0, not {args.max_diffs}"))
+    if args.format not in ("text", "json"):
+        raise UsageError(Diagnostic(f"unknown --format '{args.format}'", notes=("use text or json",)))
     picture = _picture(args)
     if args.semantics is not None or semantics_knobs(args):
         return _compare_semantics(args, picture)
@@ -180,13 +186,23 @@ def cmd_compare(args, factories: dict | None = None) -> int:
         factorize=args.factorize,
         changes=args.changes,
     )
-    print(comparing.format_comparison(cmp, args.max_diffs))
+    explained = (
+        comparing.explain_comparison(analysis, stream, cmp, args.max_diffs, args.until, args.tuple_order)
+        if args.explain
+        else None
+    )
+    if args.format == "json":
+        if explained is not None:
+            print(json.dumps({"explain": explained}))
+        print(comparing.format_comparison_json(cmp, args.max_diffs))
+    else:
+        print(comparing.format_comparison(cmp, args.max_diffs))
+        if explained is not None:
+            print(explained)
     if picture is not None:
         from ..plot.runs import engines_timeline
 
         _draw(args, picture, engines_timeline, cmp, f"--engines {','.join(names)}")
-    if args.explain:
-        print(comparing.explain_comparison(analysis, stream, cmp, args.max_diffs, args.until, args.tuple_order))
     if len(cmp.engines) < 2:
         print("note: fewer than two engines ran; nothing was compared", file=sys.stderr)
     return 0 if cmp.agree else EXIT_DIFFER
@@ -204,20 +220,32 @@ def _compare_consequences(args, analysis, factories) -> int:
         args.until,
         args.tuple_order,
     )
-    differ = 0
+    differ, mode, ticks = 0, args.consequences, 0
     for per in rows:
+        ticks += 1
         row = list(per.values())
         first = row[0]
         if len({(r.answer_streams, tuple(r.atoms or ()), r.atoms is None) for r in row}) > 1:
             differ += 1
-            if differ <= args.max_diffs:
-                print(f"t={first.t} c={first.c}: engines differ")
-                for n, r in per.items():
-                    print(f"  {n}: {r.answer_streams} answer streams, {args.consequences} {r.atoms}")
+            if differ > args.max_diffs:
+                continue
+            if args.format == "json":
+                engines = {n: {"answer_streams": r.answer_streams, mode: r.atoms} for n, r in per.items()}
+                print(json.dumps({"t": first.t, "c": first.c, "differs": True, "engines": engines}))
+                continue
+            print(f"t={first.t} c={first.c}: engines differ")
+            for n, r in per.items():
+                print(f"  {n}: {r.answer_streams} answer streams, {mode} {r.atoms}")
         else:
-            print(first.to_json(args.consequences))
-    for n, reason in unavailable.items():
-        print(f"{n}: n/a ({reason})")
+            print(first.to_json(mode))
+    if args.format == "json":
+        reasons = {n: str(getattr(r, "message", r)) for n, r in unavailable.items()}
+        ran = [n for n in factories if n not in unavailable]
+        summary = {"engines": ran, "unavailable": reasons, "ticks": ticks, "differing": differ}
+        print(json.dumps({"summary": summary}))
+    else:
+        for n, reason in unavailable.items():
+            print(f"{n}: n/a ({reason})")
     return EXIT_DIFFER if differ else 0
 
 
@@ -267,8 +295,6 @@ def _compare_semantics(args, picture=None) -> int:
     from .. import semantics_compare
     from ..semantics import parse_semantics_list
 
-    if args.format not in ("text", "json"):
-        raise UsageError(Diagnostic(f"unknown --format '{args.format}'", notes=("use text or json",)))
     if args.consequences or args.tuple_order != "arrival":
         raise UsageError(
             Diagnostic(

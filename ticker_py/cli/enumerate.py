@@ -16,9 +16,9 @@ def register(sub) -> None:
     """Add ``enumerate`` to the ``ticker`` subcommands."""
     e = sub.add_parser(
         "enumerate",
-        help="write all answer streams to a file as they are produced",
+        help="write all answer streams to a file, numbered in printed order",
         formatter_class=HelpFormatter,
-        description="Enumerate every answer stream of every tick (clingo) into a "
+        description="Enumerate every answer stream of every tick (clingo, numbered in printed order) into a "
         "JSON Lines file; print per tick the count and, with "
         "--consequences, the brave or cautious consequences.",
     )

@@ -9,7 +9,16 @@ from pathlib import Path
 from ..engines import ENGINE_NAMES
 from ..errors import Diagnostic, UsageError
 from ..streams.drive import Every
-from .common import HelpFormatter, add_program_args, check_choice, check_outputs_apart, choices_metavar, load
+from .common import (
+    HelpFormatter,
+    add_program_args,
+    check_choice,
+    check_outputs_apart,
+    check_until,
+    choices_metavar,
+    load,
+    note_stdin,
+)
 
 __all__ = ["register", "cmd_explain", "FORMATS", "PICTURES"]
 
@@ -73,8 +82,13 @@ def cmd_explain(args) -> int:
 
     fmt = _format(args)
     check_outputs_apart(args, "out")
+    Every.parse(args.every)
+    check_until(args.at, "--at")
+    if args.models < 0:
+        raise UsageError(Diagnostic(f"--models must be >= 0, not {args.models}"))
     results: list | None = [] if fmt == "html" else None
     analysis = load(args)
+    note_stdin(args.stream)
     e = explain_at(
         analysis,
         args.stream,

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import signal
 import sys
-import threading
 import time
 from dataclasses import replace
 
@@ -25,10 +23,12 @@ from .common import (
     check_until,
     choices_metavar,
     load,
+    note_stdin,
     semantics_knobs,
 )
 from .live import add_live_options, live_options
 from .shard import add_shard_options, run_sharded_command, shard_options
+from .signals import Stopping
 
 __all__ = ["RunOptions", "register", "cmd_run", "FORMATS"]
 
@@ -148,8 +148,18 @@ def run_options(args) -> RunOptions:
     """The checked run options of parsed arguments (the program is loaded after these checks)."""
     check_choice(args.format, FORMATS, "format")
     check_choice(args.stream_format, STREAM_FORMATS, "stream format")
+    check_choice(args.show, ("derived", "all"), "--show value")
     every = Every.parse(args.every)
+    if args.models is not None and args.models < 0:
+        raise UsageError(Diagnostic(f"--models must be >= 0, not {args.models}"))
     models = args.models if args.models is not None else 0 if args.factorize else 1
+    semantics = resolve(args.semantics, **semantics_knobs(args))
+    if args.factorize and semantics.changed:
+        raise UsageError(
+            Diagnostic(
+                "--factorize runs the default semantics", notes=(f"drop --factorize or the knobs of '{semantics}'",)
+            )
+        )
     return RunOptions(
         stream=args.stream,
         stream_format=args.stream_format,
@@ -166,7 +176,7 @@ def run_options(args) -> RunOptions:
         out=args.out,
         max_gap=check_max_gap(args.max_gap),
         factorize=args.factorize,
-        semantics=resolve(args.semantics, **semantics_knobs(args)),
+        semantics=semantics,
     )
 
 
@@ -237,6 +247,7 @@ def cmd_run(args) -> int:
         factorize=o.factorize,
         semantics=o.semantics,
         history=False,
+        printed_order=False,  # the writers print in that order
     )
     if o.inertia and reasoner.engine_name not in INERTIA_ENGINES:
         print(
@@ -244,6 +255,8 @@ def cmd_run(args) -> int:
             "engines prefer the previous answer stream)",
             file=sys.stderr,
         )
+    if live is None or not live.input:
+        note_stdin(o.stream)
     records = None
     if live is not None:
         from ..live.options import live_records
@@ -251,26 +264,27 @@ def cmd_run(args) -> int:
         records = live_records(live, analysis, lambda: records_from(o.stream, rdf, o.stream_format))
     if records is None:
         records = records_from(o.stream, rdf, o.stream_format)
-    records = steady_heap_from_second(records)
     out, writer = output()
     start = time.perf_counter()
     points = 0
-    results = _interruptible(reasoner.feed(records, until=o.until, every=o.every, max_gap=o.max_gap))
-    try:
-        if o.consequences:
-            from ..consequences import consequences
+    with Stopping() as stop:  # SIGINT, SIGTERM: what was read is evaluated and written, then 130, 143
+        records = stop.records(steady_heap_from_second(records))
+        results = stop.results(reasoner.feed(records, until=o.until, every=o.every, max_gap=o.max_gap))
+        try:
+            if o.consequences:
+                from ..consequences import consequences
 
-            for cons in consequences(results, o.consequences, show_at=o.show_at):
+                for cons in consequences(results, o.consequences, show_at=o.show_at):
+                    points += 1
+                    out.write(cons.to_json(o.consequences) + "\n")
+                    out.flush()
+                return 0
+            for result in results:
                 points += 1
-                out.write(cons.to_json(o.consequences) + "\n")
-                out.flush()
-            return 0
-        for result in results:
-            points += 1
-            writer.write(result)
-    finally:
-        writer.close({"time_points": points, "atoms": reasoner.atoms_in, "seconds": time.perf_counter() - start})
-        out.close()
+                writer.write(result)
+        finally:
+            writer.close({"time_points": points, "atoms": reasoner.atoms_in, "seconds": time.perf_counter() - start})
+            out.close()
     return 0
 
 
@@ -280,31 +294,6 @@ def _changes_only(o: RunOptions) -> bool:
     cheap path: no copy of the whole answer stream at each tick)."""
     whole = o.format in ("jsonl", "text", "csv") and o.models == 1 and not o.show_at and not o.consequences
     return o.changes or o.format == "none" or (whole and not o.factorize)
-
-
-def _interruptible(results):
-    """The results; the first SIGINT stops them after the evaluation under way (KeyboardInterrupt
-    between two results, so no engine is interrupted inside a solver call), a second one at once."""
-    if threading.current_thread() is not threading.main_thread():
-        yield from results
-        return
-    hits = []
-
-    def handler(signum, frame):
-        if hits:
-            raise KeyboardInterrupt
-        hits.append(signum)
-
-    previous = signal.signal(signal.SIGINT, handler)
-    try:
-        for result in results:
-            yield result
-            if hits:
-                raise KeyboardInterrupt
-        if hits:
-            raise KeyboardInterrupt
-    finally:
-        signal.signal(signal.SIGINT, previous)
 
 
 def _rdf_mapping(args, analysis, o: RunOptions):

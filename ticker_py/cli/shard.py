@@ -56,7 +56,7 @@ def run_sharded_command(analysis, run, options: ShardOptions, writer) -> int:
             )
         )
     if options.shards is not None:
-        check_shards(options.shards)
+        check_shards(options.shards, "--shards")
     plan_for(analysis)
     common = dict(
         engine=run.engine, models=run.models, show=run.show, until=run.until, inertia=run.inertia, max_gap=run.max_gap

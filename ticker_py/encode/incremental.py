@@ -105,7 +105,7 @@ class IncrementalEncoding:
             "% shared facts, added once: input p(args,U) [and p(args,U,K), _tick(U,K)], background",
             f"% default engine (native prefix): lower part evaluated natively: {lower};",
             f"% upper part and constraints solved by clingo per tick: {upper}",
-            "% (--no-native-prefix solves all rules below with clingo)",
+            "% (--engine incremental-pure solves all rules below with clingo)",
         ]
         for statement, note in list(self.annotated) + self.shared():
             lines.append(f"{statement}  % {note}" if note else str(statement))

@@ -33,6 +33,7 @@ from ..syntax.ground_atoms import GroundSyntaxError
 from ..values import format_atom
 from .build import MAX_CANDIDATES, WHY_NOT_DEPTH, Builder
 from .diagnose import no_answer_notes
+from .text import parse_program_atom, prefixed, with_prefixes
 from .tree import Explanation, Node
 from .world import World
 
@@ -53,6 +54,9 @@ def parse_query(text: str | tuple, analysis: Analysis, where: str = "<atom>"):
         try:
             atom = parse_ground_atom(text.strip())
         except GroundSyntaxError as err:
+            atom = parse_program_atom(text.strip(), analysis.program.prefixes)  # s:t1, <http://…>
+            if atom is not None:
+                return _checked(atom, time, analysis, where)
             col = err.column + 1
             raise UsageError(
                 Diagnostic(
@@ -61,6 +65,11 @@ def parse_query(text: str | tuple, analysis: Analysis, where: str = "<atom>"):
                     ("give a ground atom such as p(a,1), optionally followed by 'at T'",),
                 )
             ) from None
+    return _checked(atom, time, analysis, where)
+
+
+def _checked(atom: tuple, time, analysis: Analysis, where: str):
+    """``(atom, time)`` checked against the program's predicates."""
     sigs = analysis.signatures
     loc = Location(where, 1, 1, 1, len(format_atom(atom)) + 1)
     if atom[0] not in sigs:
@@ -119,7 +128,7 @@ def explain(
     if not 1 <= model <= len(models):
         raise UsageError(
             Diagnostic(
-                f"--model {model} is out of range: there "
+                f"answer stream {model} is out of range: there "
                 f"{'is 1 answer stream' if len(models) == 1 else f'are {len(models)} answer streams'}"
                 f" at t={t}",
                 notes=(f"use 1..{len(models)}",),
@@ -133,22 +142,27 @@ def explain(
         or (atom, time) in world.derived
         or (atom[0] not in analysis.intensional and any(o.time == time for o in world.occ.get(atom, ())))
     )
-    shown = format_atom(atom) + ("" if time == t else f" at {time}")
+    prefixes = analysis.program.prefixes
+    text = prefixed(format_atom(atom), prefixes)
+    shown = text + ("" if time == t else f" at {time}")
     if why_not and holds:
         raise UsageError(Diagnostic(f"{shown} holds at t={t} in answer stream {model}: ask why, not why not"))
     if not why_not and not holds:
         raise UsageError(
-            Diagnostic(f"{shown} does not hold at t={t} in answer stream {model}", notes=("ask --why-not to see why",))
+            Diagnostic(
+                f"{shown} does not hold at t={t} in answer stream {model}",
+                notes=("ask why it does not (--why-not; why_not=True in the API)",),
+            )
         )
     if why_not:
         root = builder.why_not(atom, time, depth)
     elif atom in world.background:
-        root = Node("fact", f"{format_atom(atom)}: background fact", info=(("atom", atom),))
+        root = Node("fact", f"{text}: background fact", info=(("atom", atom),))
     elif atom[0] not in analysis.intensional:
         o = next(o for o in world.occ[atom] if o.time == time)
         root = Node(
             "input",
-            f"{format_atom(atom)} arrived at t={time} (#{o.count})",
+            f"{text} arrived at t={time} (#{o.count})",
             info=(("atom", atom), ("time", time), ("count", o.count)),
         )
     else:
@@ -161,7 +175,8 @@ def explain(
         c,
         model,
         len(models),
-        root,
+        with_prefixes(root, prefixes) if prefixes else root,
         tuple(builder.assumptions),
         all_models,
+        prefixes,
     )

@@ -3,16 +3,21 @@
 One step of the alternating fixpoint: ``upper`` is the least fixpoint with every ``not`` taken
 as true (no answer stream derives more), ``lower`` the least fixpoint with ``not`` read in
 ``upper`` (every answer stream derives at least this). A constraint whose positive body holds
-in ``lower`` and whose ``not`` literals hold in ``upper`` rules out every answer stream;
-otherwise the atoms between the bounds are the undecided ones and the cycles through negation
-among them are named.
+in ``lower`` and whose ``not`` literals hold in ``upper`` rules out every answer stream.
+Otherwise the atoms between the bounds are the undecided ones: up to :data:`CHOICES` of them,
+every choice among them is tried; a choice is stable when it derives exactly itself, and the
+constraints that fail in each stable choice are named (none stable: the cycle through negation
+is odd). Beyond that many, the cycles through negation and the constraints are listed.
 """
 
 from __future__ import annotations
 
+from itertools import combinations
+
 from ..analysis import Analysis
 from ..values import format_atom
 from .build import Builder, binding_text
+from .text import prefixed
 from .world import UNDEF, World, value
 
 __all__ = ["no_answer_notes", "fixpoint"]
@@ -50,38 +55,95 @@ def fixpoint(analysis: Analysis, history, t: int, c: int, negation=None, ignore_
 
 
 def no_answer_notes(analysis: Analysis, history, t: int, c: int) -> list:
-    """Notes saying which constraint or cycle through negation leaves no answer stream."""
+    """Notes naming what leaves no answer stream: the constraints that fail (in every candidate, or
+    in each stable choice among the undecided atoms), or the choice that no candidate makes stable."""
+    prefixes = analysis.program.prefixes
     upper = fixpoint(analysis, history, t, c, ignore_negation=True)
     if upper is None:
         return ["too many derivable atoms to look for the cause"]
     upper_world = World(analysis, history, t, c, upper)
     lower = fixpoint(analysis, history, t, c, negation=upper_world)
     lower_world = World(analysis, history, t, c, lower)
-    notes = []
-    for rule in analysis.program.rules:
-        if rule.head is not None:
-            continue
-        builder = Builder(lower_world, upper_world)
-        for sigma, _, failed in builder.search(rule, {}):
-            if not failed:
-                bind = f" with {binding_text(sigma)}" if sigma else ""
-                notes.append(f"{rule.location}: the constraint '{rule}'{bind} is violated in every candidate")
-                break
-    if notes:
-        return notes
-    undecided = sorted(upper - lower, key=lambda au: (au[1], format_atom(au[0])))
-    if undecided:
-        shown = ", ".join(f"{format_atom(a)} at {u}" for a, u in undecided[:8])
-        notes.append(
-            f"undecided atoms: {shown}{' ...' if len(undecided) > 8 else ''}; no choice among them"
-            " is stable and satisfies the constraints"
-        )
-    for e in analysis.negative_cycle:
-        notes.append(
-            f"{e.element.location}: '{e.head}' depends negatively on '{e.body}' through a cycle"
-            " (an odd cycle through negation has no answer stream)"
-        )
     constraints = [r for r in analysis.program.rules if r.head is None]
-    for r in constraints:
-        notes.append(f"{r.location}: constraint '{r}' may rule out the remaining choices")
+    notes = []
+    for rule in constraints:
+        found = _violation(rule, Builder(lower_world, upper_world))
+        if found is not None:
+            notes.append(
+                f"{rule.location}: the constraint '{rule}'{_with(found, prefixes)} is violated in every candidate"
+            )
+    if notes or lower is None:
+        return notes or ["the cause was not found cheaply"]
+    undecided = sorted(upper - lower, key=lambda au: (au[1], format_atom(au[0])))
+    shown = _atoms_text(undecided, prefixes)
+    if undecided and len(undecided) <= CHOICES:
+        return _choice_notes(analysis, history, t, c, lower, undecided, constraints, shown, prefixes)
+    notes = (
+        [f"undecided atoms: {shown}; no choice among them is stable and satisfies the constraints"] if undecided else []
+    )
+    for e in analysis.negative_cycle:
+        notes.append(f"{e.element.location}: '{e.head}' depends negatively on '{e.body}' through a cycle")
+    notes += [f"{r.location}: constraint '{r}' may rule out the remaining choices" for r in constraints]
     return notes or ["the cause was not found cheaply"]
+
+
+#: the diagnosis tries every choice among at most this many undecided atoms
+CHOICES = 10
+
+
+def _violation(rule, builder: Builder):
+    """The first binding under which the constraint's body holds in the builder's world, or None."""
+    for sigma, _, failed in builder.search(rule, {}):
+        if not failed:
+            return sigma
+    return None
+
+
+def _with(sigma, prefixes) -> str:
+    return f" with {prefixed(binding_text(sigma), prefixes)}" if sigma else ""
+
+
+def _atoms_text(pairs, prefixes, limit: int = 8) -> str:
+    text = ", ".join(prefixed(f"{format_atom(a)} at {u}", prefixes) for a, u in pairs[:limit])
+    return text + (" ..." if len(pairs) > limit else "")
+
+
+def _choice_notes(analysis, history, t, c, lower, undecided, constraints, shown, prefixes) -> list:
+    """Every choice among the undecided atoms: which are stable (no constraints), and which
+    constraints rule out each stable one."""
+    stable, failing = [], {}
+    for k in range(len(undecided) + 1):
+        for chosen in combinations(undecided, k):
+            candidate = lower | set(chosen)
+            world = World(analysis, history, t, c, candidate)
+            if fixpoint(analysis, history, t, c, negation=world) != candidate:
+                continue  # not stable: it does not derive exactly itself
+            stable.append(chosen)
+            for rule in constraints:
+                found = _violation(rule, Builder(world))
+                if found is not None:
+                    failing.setdefault(rule, []).append((chosen, found))
+    if not stable:
+        notes = [
+            f"undecided atoms: {shown}; no choice among them is stable, with or without the constraints "
+            "(a cycle through negation with an odd number of negations)"
+        ]
+        notes += [
+            f"{e.element.location}: '{e.head}' depends negatively on '{e.body}' through a cycle"
+            for e in analysis.negative_cycle
+        ]
+        return notes
+    notes = [
+        f"undecided atoms: {shown}; {len(stable)} choice{'s' * (len(stable) != 1)} among them "
+        f"{'are' if len(stable) != 1 else 'is'} stable, and constraints rule out every one"
+    ]
+    for rule, killed in failing.items():
+        chosen, sigma = killed[0]
+        example = _atoms_text(sorted(chosen, key=lambda au: (au[1], format_atom(au[0]))), prefixes) or "none"
+        notes.append(
+            f"{rule.location}: the constraint '{rule}' fails in {len(killed)} of them"
+            f" (e.g. choosing {example}{_with(sigma, prefixes)})"
+        )
+    if len({chosen for killed in failing.values() for chosen, _ in killed}) < len(stable):
+        notes.append("a stable choice satisfies every constraint here: the cause was not found cheaply")
+    return notes

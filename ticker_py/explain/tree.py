@@ -12,6 +12,7 @@ import json
 from dataclasses import dataclass
 
 from ..values import format_atom, format_term
+from .text import prefixed
 from .world import Span
 
 __all__ = ["Node", "Explanation", "node"]
@@ -77,12 +78,17 @@ class Explanation:
     root: Node
     assumptions: tuple = ()
     all_models: bool = True  # False: the answer streams were the first ``models`` the engine found
+    prefixes: tuple = ()  # the program's (name, namespace) pairs: IRIs print as it writes them
+
+    def atom_text(self, atom: tuple) -> str:
+        """An atom as this explanation prints it (clingo syntax, IRIs as the program writes them)."""
+        return prefixed(format_atom(atom), self.prefixes)
 
     @property
     def title(self) -> str:
         at = "" if self.time == self.t else f" at {self.time}"
         return (
-            f"{self.question} {format_atom(self.atom)}{at}: t={self.t} c={self.c},"
+            f"{self.question} {self.atom_text(self.atom)}{at}: t={self.t} c={self.c},"
             f" answer stream {self.model} of {self.models}{'' if self.all_models else ' found'}"
         )
 
@@ -93,7 +99,7 @@ class Explanation:
         if self.assumptions:
             lines.append(
                 "  assuming (the choice of this answer stream): "
-                + ", ".join(f"not {format_atom(a)} at {u}" for a, u in self.assumptions)
+                + ", ".join(f"not {self.atom_text(a)} at {u}" for a, u in self.assumptions)
             )
         return "\n".join(lines)
 

@@ -28,12 +28,13 @@ __all__ = ["Every", "Driver", "drive", "gap_limited", "MAX_GAP", "check_max_gap"
 MAX_GAP = 100_000
 
 
-def check_max_gap(max_gap: int | None) -> int | None:
-    """``max_gap`` checked: an int >= 0 (0 and None: no limit)."""
+def check_max_gap(max_gap: int | None, what: str = "--max-gap") -> int | None:
+    """``max_gap`` checked: an int >= 0 (0 and None: no limit); ``what`` names it in the error
+    (the option, or the API's parameter)."""
     if max_gap is None:
         return None
     if isinstance(max_gap, bool) or not isinstance(max_gap, int) or max_gap < 0:
-        raise UsageError(Diagnostic(f"--max-gap must be an integer >= 0, not {max_gap!r}"))
+        raise UsageError(Diagnostic(f"{what} must be an integer >= 0, not {max_gap!r}"))
     return max_gap or None
 
 
@@ -64,12 +65,12 @@ class Every(str, enum.Enum):
     SIGNAL = "signal"
 
     @classmethod
-    def parse(cls, value: str | Every) -> Every:
-        """``Every.parse("signal") is Every.SIGNAL``; anything else raises UsageError."""
+    def parse(cls, value: str | Every, what: str = "--every") -> Every:
+        """``Every.parse("signal") is Every.SIGNAL``; anything else raises UsageError (naming ``what``)."""
         try:
             return cls(value)
         except ValueError:
-            raise UsageError(Diagnostic(f"unknown --every '{value}'", notes=("use time or signal",))) from None
+            raise UsageError(Diagnostic(f"unknown {what} '{value}'", notes=("use time or signal",))) from None
 
 
 class Driver:

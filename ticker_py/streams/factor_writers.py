@@ -4,7 +4,9 @@ JSON Lines: ``{"t": 7, "c": 3, "count": 4, "common": ["a"], "factors": [[["b"], 
 (``count`` a string beyond 2**53). Text: ``t=7 c=3: 4 answer streams: {a} * ({b} | {c}) * ({d} | {})``.
 CSV and DataFrame: columns ``t, c, factor, alternative, atom``; the common part is factor 0 with
 the one alternative 0, the factors are numbered from 1; no answer stream is one row with factor
-None. Atoms and alternatives are sorted; with ``show_at`` pins follow the atoms as ``"a(y) at 5"``.
+None. Atoms are sorted, factors and alternatives in their printed order (as :class:`Factorized`
+holds them: factor ``i + 1`` is ``factors[i]``, alternative ``k`` its ``k``-th); with ``show_at`` pins
+follow the atoms as ``"a(y) at 5"``.
 See docs/formats.md.
 """
 
@@ -63,10 +65,7 @@ class _Printer:
         f = result.factors
         if f is not self.previous[0]:
             p = f.printed(self.show_at)
-            self.previous = (
-                f,
-                (p.count, self.common(p.common), sorted(sorted(self.part(m) for m in alts) for alts in p.factors)),
-            )
+            self.previous = (f, (p.count, self.common(p.common), [[self.part(m) for m in alts] for alts in p.factors]))
         return self.previous[1]
 
     def common(self, m: Model) -> list:
@@ -77,8 +76,8 @@ class _Printer:
 
 def printed_factors(result: Result, show_at: bool = False) -> tuple:
     """``(count, common, factors)`` of a factorized result as printed: atom strings, each
-    alternative sorted and the alternatives of a factor sorted; pins only with ``show_at``
-    (answer streams that print the same are one)."""
+    alternative sorted, factors and alternatives in :class:`Factorized`'s (printed) order; pins only
+    with ``show_at`` (answer streams that print the same are one)."""
     return _Printer(show_at).factors(result)
 
 

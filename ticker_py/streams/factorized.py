@@ -63,7 +63,9 @@ class Factorized:
     """``count`` answer streams: ``common`` joined with one alternative of each of ``factors``.
 
     ``factors`` is a tuple of factors, each a tuple of at least two distinct alternatives
-    (:class:`Model` parts: atoms at t and pins). ``count == 0`` means no answer stream (and
+    (:class:`Model` parts: atoms at t and pins), both in printed order: alternatives by their
+    atoms, then pins (:meth:`Model.printed_key`), factors by their alternatives. Factor ``i`` and
+    alternative ``k`` are the ``factor`` ``i + 1`` and ``alternative`` ``k`` the writers print. ``count == 0`` means no answer stream (and
     then ``common`` is empty and there are no factors).
     """
 
@@ -106,7 +108,7 @@ class Factorized:
         out = tuple(f for f in out if f)
         if any(m.atoms & common.atoms or m.pinned & common.pinned for f in out for m in f):
             return cls.build(common, out)  # a collapsed factor shared atoms with another
-        return cls(prod(len(f) for f in out), common, out)
+        return cls(prod(len(f) for f in out), common, _in_printed_order(out))
 
     @classmethod
     def from_models(cls, models: Iterable[Model]) -> Factorized:
@@ -132,6 +134,21 @@ class Factorized:
             return self
         strip = lambda m: Model(m.atoms) if m.pinned else m  # noqa: E731
         return Factorized.build(strip(self.common), [[strip(m) for m in f] for f in self.factors])
+
+
+def _in_printed_order(factors) -> tuple:
+    """The factors and, in each, the alternatives in printed order (:meth:`Model.printed_key`):
+    the order the writers print and number them in, and the order :class:`ModelProduct` counts in."""
+    keys: dict = {}
+
+    def key(m: Model) -> tuple:
+        k = keys.get(m)
+        if k is None:
+            k = keys[m] = m.printed_key()
+        return k
+
+    ordered = [tuple(sorted(f, key=key)) for f in factors]
+    return tuple(sorted(ordered, key=lambda f: [key(m) for m in f]))
 
 
 #: no answer stream
@@ -185,8 +202,9 @@ class MappedModels(LazyModels):
 
 
 class ModelProduct(LazyModels):
-    """The answer streams of a :class:`Factorized`, expanded on demand (index in mixed radix:
-    the last factor varies fastest)."""
+    """The answer streams of a :class:`Factorized`, expanded on demand (index in mixed radix over
+    the factors and alternatives in printed order: the last factor varies fastest), so its first
+    N are the first N of the product as printed."""
 
     def __init__(self, factorized: Factorized, limit: int = 0):
         self.factorized = factorized

@@ -106,6 +106,17 @@ class Model:
     def sorted_pinned(self) -> list:
         return [f"{s} at {T}" for T, s in sorted((T, format_atom(a)) for a, T in self.pinned)]
 
+    def printed_key(self) -> tuple:
+        """The order answer streams are printed and numbered in, everywhere (``ticker run``,
+        ``--model K``, ``ticker enumerate``, factors): by their sorted atoms, then their pins."""
+        return (tuple(self.sorted_atoms()), tuple(self.sorted_pinned()) if self.pinned else ())
+
+    def __repr__(self) -> str:
+        """``Model({alarm, temp(120)})``, with ``pinned={p(a) at 5}`` when there are pins: the
+        atoms in clingo syntax, sorted."""
+        pins = f", pinned={{{', '.join(self.sorted_pinned())}}}" if self.pinned else ""
+        return f"Model({{{', '.join(self.sorted_atoms())}}}{pins})"
+
 
 @_record
 class Result:

@@ -1,0 +1,94 @@
+"""The Python API as a new user meets it: numpy times, misspelled keywords, errors that name the
+API's parameters, readable reprs, ``dir(ticker_py)``, and the CLI's defaults."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import ticker_py
+from ticker_py import Reasoner, run
+from ticker_py.errors import StreamError, UsageError
+from ticker_py.streams.model import Model
+
+PROGRAM = "alarm :- temp(V) in [2], V > 100."
+CHOICE = "a :- not b, p. b :- not a, p."
+
+
+@pytest.mark.parametrize("engine", ["clingo", "native"])
+def test_numpy_integers_are_times_and_numbers(engine):
+    r = Reasoner(PROGRAM, engine=engine)
+    r.append(np.int64(0), [("temp", np.int64(120))])
+    result = r.evaluate(np.int32(1))
+    assert result.t == 1 and type(result.t) is int
+    assert result.models == (Model(frozenset({("alarm",)})),)
+    assert run(PROGRAM, [(np.int64(0), ["temp(120)"])], engine=engine, until=np.int64(1))[1].models == result.models
+
+
+@pytest.mark.parametrize("t", [True, np.bool_(True), 1.0, np.float64(0.0), -1, np.int64(-1)])
+def test_bools_floats_and_negatives_are_still_refused_as_times(t):
+    with pytest.raises(UsageError, match=r"^error: time must be an integer >= 0"):
+        Reasoner(PROGRAM, engine="native").append(t, [])
+
+
+@pytest.mark.parametrize("value", [True, 1.5, np.float64(1.0)])
+def test_bools_and_floats_in_tuple_atoms_are_refused(value):
+    with pytest.raises(StreamError, match="bad tuple atom"):
+        Reasoner(PROGRAM, engine="native").append(0, [("temp", value)])
+
+
+@pytest.mark.parametrize(
+    "call,message",
+    [
+        (lambda: run(PROGRAM, [], model=0), "unknown keyword argument 'model'; did you mean 'models'?"),
+        (lambda: run(PROGRAM, [], egine="native"), "unknown keyword argument 'egine'; did you mean 'engine'?"),
+        (lambda: Reasoner(PROGRAM, model=0), "unknown keyword argument 'model'; did you mean 'models'?"),
+        (lambda: Reasoner(PROGRAM, orign="first"), "unknown keyword argument 'orign'; did you mean 'origin'?"),
+        (lambda: Reasoner(PROGRAM, zzz=1), "unknown keyword argument 'zzz'$"),
+    ],
+)
+def test_a_misspelled_keyword_is_named_with_the_closest(call, message):
+    with pytest.raises(UsageError) as err:
+        call()
+    assert err.value.diagnostics[0].message == message.rstrip("$")
+
+
+@pytest.mark.parametrize(
+    "call,message",
+    [
+        (lambda: Reasoner(PROGRAM, models=-1), "models must be an integer >= 0, not -1"),
+        (lambda: Reasoner(PROGRAM, show="some"), "unknown show 'some'"),
+        (lambda: run(PROGRAM, [], every="tick"), "unknown every 'tick'"),
+        (lambda: run(PROGRAM, [], max_gap=-1), "max_gap must be an integer >= 0, not -1"),
+        (lambda: run(PROGRAM, [], until=-1), "until must be an integer >= 0, not -1"),
+        (lambda: run(PROGRAM, [], factorize=True, semantics="r4"), "factorize=True runs the default semantics"),
+    ],
+)
+def test_api_errors_name_the_api_parameter(call, message):
+    with pytest.raises(UsageError) as err:
+        call()
+    assert err.value.diagnostics[0].message == message
+    assert "--" not in str(err.value)
+
+
+def test_model_repr_shows_atoms_in_clingo_syntax():
+    r = Reasoner(PROGRAM, engine="native")
+    r.append(0, ["temp(120)"])
+    assert repr(r.evaluate(0).models) == "(Model({alarm}),)"
+    m = Model(frozenset({("q", '"x y"'), ("p", ("f", 1), "a")}), frozenset({(("r", 2), 5)}))
+    assert repr(m) == 'Model({p(f(1),a), q("x y")}, pinned={r(2) at 5})'
+    assert repr(Model(frozenset())) == "Model({})"
+
+
+def test_dir_lists_the_lazy_names():
+    names = dir(ticker_py)
+    assert {"Reasoner", "run", "load_program", "Result", "TickerError", "__version__"} <= set(names)
+
+
+@pytest.mark.parametrize("engine", ["clingo", "incremental"])
+def test_factorize_means_all_answer_streams_as_in_the_cli(engine):
+    (result,) = run(CHOICE + " c :- not d, p. d :- not c, p.", [(0, ["p"])], engine=engine, factorize=True)
+    assert result.factors.count == 4 and len(result.models) == 4
+    assert len(run(CHOICE, [(0, ["p"])], engine=engine)[0].models) == 1  # without factorize: 1
+    (two,) = run(CHOICE + " c :- not d, p. d :- not c, p.", [(0, ["p"])], engine=engine, factorize=True, models=2)
+    assert len(two.models) == 2

@@ -1,0 +1,81 @@
+"""Atoms as explanations print and read them: IRIs as the program writes them.
+
+An IRI is the term ``iri("http://ex.org/s#t1")`` for every engine; an explanation prints it with
+the program's ``@prefix`` names (``s:t1``), or as ``<http://ex.org/s#t1>`` when no prefix covers
+it, and reads ``ATOM`` in the same syntax (:func:`parse_program_atom`).
+
+>>> prefixed('hot(iri("http://ex.org/s#t1"),"iri(\\\\"x\\\\")")', (("s", "http://ex.org/s#"),))
+'hot(s:t1,"iri(\\\\"x\\\\")")'
+>>> prefixed('p(iri("http://other.org/a b"))', ())
+'p(iri("http://other.org/a b"))'
+>>> prefixed('p(iri("http://other.org/a"))', ())
+'p(<http://other.org/a>)'
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..values import from_ast_atom
+
+__all__ = ["prefixed", "with_prefixes", "parse_program_atom"]
+
+#: a string literal (skipped whole: nothing inside it is a term), or an IRI term
+_TOKEN = re.compile(r'"(?:\\.|[^"\\])*"|\biri\("([^"\\<>{}|^`\x00-\x20]*)"\)')
+#: the local part of a prefixed name the program parser reads (lars.lark, PNAME_LN)
+_LOCAL = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_\-]*")
+
+
+def _iri_text(iri: str, prefixes) -> str:
+    for name, namespace in sorted(prefixes, key=lambda p: -len(p[1])):
+        local = iri[len(namespace) :]
+        if iri.startswith(namespace) and _LOCAL.fullmatch(local):
+            return f"{name}:{local}"
+    return f"<{iri}>"
+
+
+def prefixed(text: str, prefixes) -> str:
+    """``text`` (clingo syntax, perhaps within prose) with each IRI term ``iri("…")`` written as the
+    program writes IRIs: ``name:local`` by ``prefixes`` (``(name, namespace)`` pairs), else ``<…>``."""
+    if "iri(" not in text:
+        return text
+
+    def one(m: re.Match) -> str:
+        return m.group() if m.group(1) is None else _iri_text(m.group(1), prefixes)
+
+    return _TOKEN.sub(one, text)
+
+
+def with_prefixes(root, prefixes):
+    """The explanation tree ``root`` with every node's text :func:`prefixed` (shared nodes stay shared)."""
+    from dataclasses import replace
+
+    made: dict = {}
+
+    def visit(node):
+        done = made.get(id(node))
+        if done is None:
+            children = tuple(visit(child) for child in node.children)
+            done = made[id(node)] = replace(node, text=prefixed(node.text, prefixes), children=children)
+        return done
+
+    return visit(root)
+
+
+def parse_program_atom(text: str, prefixes) -> tuple | None:
+    """The ground atom ``text`` written as in the program (prefixed names, ``<…>`` IRIs, with
+    ``prefixes``); None if it is not one."""
+    from ..errors import TickerError
+    from ..syntax import parse_program
+
+    head = "".join(f"@prefix {name}: <{namespace}> .\n" for name, namespace in prefixes)
+    try:
+        rules = parse_program(f"{head}{text}.", "<atom>").rules
+    except (TickerError, RecursionError):
+        return None
+    if len(rules) != 1 or not rules[0].is_fact or rules[0].head.time is not None:
+        return None
+    try:
+        return from_ast_atom(rules[0].head.atom)
+    except ValueError:  # a variable: not ground
+        return None
