@@ -17,6 +17,7 @@ MODULES = [
     "ticker_py.consequences",
     "ticker_py.streams.drive",
     "ticker_py.explain",
+    "ticker_py.windows",
 ]
 
 

@@ -38,7 +38,7 @@ FLOORS = [
     },
     {"syntax", "rdf.terms"},
     {"analysis"},
-    {"semantics"},
+    {"semantics", "windows"},
     {"encode"},
     {"explain"},
     {"engines"},
