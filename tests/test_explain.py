@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from strategies import TIME_VARS, programs, programs_and_streams, streams, vocabularies
 
 from ticker_py import Reasoner, ast
-from ticker_py.api import load_program, records_from
+from ticker_py.api import explain_at, load_program, records_from, run
 from ticker_py.engines import ENGINE_NAMES, semantics_engines
 from ticker_py.errors import UsageError
 from ticker_py.semantics import DEFAULT, PROFILES, program_problems
@@ -196,6 +196,60 @@ def test_why_not_under_half_open_bounds(engine):
     r.append(0, ["p"])
     r.evaluate(0)
     assert "p in [1]: window [0, 0], witness" in str(r.explain(0, "q"))
+
+
+def test_tuple_ties_choice_explains_under_the_cut_of_the_answer_stream():
+    """lars: [1 #] keeps one of the two atoms of time point 0, either: each answer stream is
+    explained under its own cut (the first cut is not the second answer stream's)."""
+    stream = [(0, ["p(1)", "p(2)"])]
+    program = "q(X) :- p(X) in [1 #]."
+    lars = PROFILES["lars"].semantics
+    for k, (atom, other, count) in enumerate([("q(1)", "q(2)", 1), ("q(2)", "q(1)", 2)], 1):
+        why = explain_at(program, stream, 0, atom, model=k, semantics="lars")
+        assert f"(atoms up to #2; of time point 0 the cut keeps #{count}), witness" in str(why)
+        why_not = explain_at(program, stream, 0, other, model=k, why_not=True, semantics="lars")
+        assert f"of time point 0 the cut keeps #{count}); last arrived at t=0" in str(why_not)
+        model = printed_order(run(program, stream, models=0, semantics="lars")[0].models)[k - 1]
+        check_explanation(why, program, stream, model, lars)
+        check_explanation(why_not, program, stream, model, lars)
+
+
+def test_tuple_scope_predicate_counts_the_predicate_alone():
+    e = explain_at("q(X) :- p(X) in [1 #].", [(0, ["p(1)", "r"]), (1, ["r"])], 1, "q(1)", semantics="cql")
+    assert "p(1) in [1 #]: tuple window of the last 1 p atoms [0, 1]" in str(e)
+
+
+def test_origin_first_pins_before_the_origin_are_dropped():
+    program = "a at T :- p at U in [2], T = U - 1."
+    e = explain_at(program, [(2, ["p"]), (3, ["p"])], 3, "a at 1", why_not=True, semantics="lars")
+    assert str(e).endswith(
+        "a does not hold at 1: time 1 is before the timeline's origin 2 (pins before it are dropped)"
+    )
+    e = explain_at("b :- p always [3].", [(2, ["p"]), (3, ["p"])], 3, "b", semantics="lars")
+    assert "p always [3]: window [2, 3], every time point" in str(e)
+
+
+def test_explain_refuses_feedback_persistence():
+    """Fed-back atoms are not read by explanations: a typed refusal, not an internal error."""
+    r = Reasoner("q :- p. r :- q in [1].", engine="clingo", persistence="feedback")
+    r.append(0, ["p"])
+    r.evaluate(0)
+    assert r.evaluate(1).models[0].atoms == {("r",)}
+    with pytest.raises(UsageError, match="fed back under --persistence feedback"):
+        r.explain(1, "r")
+
+
+def test_cli_explain_takes_the_semantics(tmp_path, capsys):
+    from ticker_py.cli import main
+
+    (tmp_path / "p.lars").write_text("q :- p in [1].\n")
+    (tmp_path / "s.stream").write_text("0: p\n1:\n")
+    args = [str(tmp_path / "p.lars"), "--stream", str(tmp_path / "s.stream"), "--at", "1", "q"]
+    assert main(["explain", *args, "--semantics", "r4", "--why-not"]) == 0
+    assert capsys.readouterr().out.endswith("fails at p in [1]: no p in the window [1, 1]\n")
+    assert main(["explain", *args, "--window-bounds", "half-open", "--why-not"]) == 0
+    assert main(["explain", *args]) == 0
+    assert "p in [1]: window [0, 1], witness" in capsys.readouterr().out
 
 
 CASES = [  # (name, program, stream, t, atom, why_not, model, expected text)

@@ -7,7 +7,15 @@ import sys
 
 from ..engines import ENGINE_NAMES
 from ..streams.drive import Every
-from .common import HelpFormatter, add_program_args, check_choice, choices_metavar, load
+from .common import (
+    HelpFormatter,
+    add_program_args,
+    add_semantics_args,
+    check_choice,
+    choices_metavar,
+    load,
+    semantics_knobs,
+)
 
 __all__ = ["register", "cmd_explain", "FORMATS"]
 
@@ -40,6 +48,7 @@ def register(sub) -> None:
         metavar=choices_metavar(tuple(e.value for e in Every)),
         help="time, or signal: the tick after the last atom of T (the same tick)",
     )
+    add_semantics_args(p)
     p.set_defaults(func=cmd_explain)
 
 
@@ -58,6 +67,8 @@ def cmd_explain(args) -> int:
         engine=args.engine,
         every=args.every,
         models=args.models,
+        semantics=args.semantics,
+        **semantics_knobs(args),
     )
     text = {"text": lambda: str(e) + "\n", "json": lambda: e.to_json() + "\n", "dot": e.to_dot}[args.format]()
     sys.stdout.write(text)
