@@ -207,6 +207,7 @@ def test_tuple_ties_choice_explains_under_the_cut_of_the_answer_stream():
     for k, (atom, other, count) in enumerate([("q(1)", "q(2)", 1), ("q(2)", "q(1)", 2)], 1):
         why = explain_at(program, stream, 0, atom, model=k, semantics="lars")
         assert f"(atoms up to #2; of time point 0 the cut keeps #{count}), witness" in str(why)
+        assert f'"kept": [{count}]' in why.to_json()
         why_not = explain_at(program, stream, 0, other, model=k, why_not=True, semantics="lars")
         assert f"of time point 0 the cut keeps #{count}); last arrived at t=0" in str(why_not)
         model = printed_order(run(program, stream, models=0, semantics="lars")[0].models)[k - 1]

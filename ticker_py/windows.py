@@ -184,9 +184,10 @@ def origin_term(semantics: Semantics, var: ast.Variable) -> tuple:
 @dataclass(frozen=True)
 class Span:
     """The time points an extended atom reads at t: ``[lo, hi]``. For a tuple window also the
-    counts ``first..last`` of the atoms in it (its predicate's own counts under
+    counts ``first..last`` of its oldest and newest atom (its predicate's own counts under
     ``tuple_scope=predicate``) and, under ``tuple_ties=choice``, ``kept``: the counts of the
-    atoms of time point ``lo`` the chosen cut keeps."""
+    atoms of time point ``lo`` the chosen cut keeps (the window holds those and every atom after
+    ``lo``)."""
 
     lo: int
     hi: int
@@ -256,7 +257,7 @@ def tuple_windows(
     out = {}  # under duplicates=bag two cuts may keep the same atoms: one window
     for chosen in combinations(boundary, keep):
         kept = tuple(number[e[1]] for e in chosen)
-        window = TupleWindow(Span(start, t, first, count, kept), tuple(sorted(chosen + tuple(later), key=_count)))
+        window = TupleWindow(Span(start, t, min(kept), count, kept), tuple(sorted(chosen + tuple(later), key=_count)))
         out.setdefault(frozenset((a, u) for u, _, a in window.entries), window)
     return list(out.values())
 
