@@ -21,7 +21,7 @@ from collections import deque
 from collections.abc import Callable
 from heapq import heappop, heappush
 from itertools import compress, repeat
-from operator import is_, is_not, itemgetter
+from operator import eq, is_, is_not, itemgetter, lt
 
 __all__ = ["Store", "CountedStore", "Clock", "INF", "SLOT", "end_of", "tick_key", "acceptor", "atom_key", "Index"]
 
@@ -386,9 +386,12 @@ class Store:
                 # bucket (one lookup per instance) and puts the extended ones back
                 stale.discard(h)
                 olds = list(map(pop, b, repeat(-1)))
-                if not all(map(h.__eq__, olds)):
-                    facts.update(compress(zip(b, olds), map(h.__lt__, olds)))
-                    b = list(compress(b, map(h.__eq__, olds)))
+                # eq/lt, not h.__eq__: an instance extended for ever has the float INF, which an
+                # int's own methods do not compare with (NotImplemented)
+                hs = repeat(h)
+                if not all(map(eq, hs, olds)):
+                    facts.update(compress(zip(b, olds), map(lt, repeat(h), olds)))
+                    b = list(compress(b, map(eq, repeat(h), olds)))
             else:
                 _consume(map(facts.__delitem__, b))
             if out:
