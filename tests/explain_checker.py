@@ -13,14 +13,19 @@
   candidate of the same rule whose failing ``not`` literal is one of the instance's and holds.
 
 It uses the reference evaluator's grounding and window semantics (tests/reference.py), not the
-explainer's own code.
+explainer's own code, under the semantics knobs the answer stream was computed with. Under
+``tuple_ties=choice`` a tuple window has several contents at a tick: the explanation must pass
+under one choice of contents for which the answer stream is one of the reference's.
 """
 
 from __future__ import annotations
 
+import itertools
+
 import reference as ref
 
 from ticker_py import ast
+from ticker_py.semantics import DEFAULT, Origin
 from ticker_py.syntax import parse_program
 
 
@@ -51,14 +56,22 @@ def _literal_holds(lit, sigma, interp) -> bool:
 
 
 class Checker:
-    def __init__(self, program, stream, t: int, c: int, model):
+    """The checks under one content of each tuple window (``cut``: the reference's
+    ``Stream.cut``; None: the first)."""
+
+    def __init__(self, program, stream, t: int, c: int, model, semantics=DEFAULT, cut=None):
         self.program = parse_program(program) if isinstance(program, str) else program
         self.prep = ref.prepare(self.program)
-        self.stream = ref.Stream(ref._normalise(stream), t, c, self.prep)
+        origin = stream[0][0] if stream and semantics.origin is Origin.FIRST else 0
+        self.stream = ref.Stream(stream, t, c, self.prep, semantics, origin)
+        if cut is not None:
+            self.stream.cut = dict(cut)
         self.derived = derived_pairs(self.prep, self.stream, model)
         self.interp = ref.Interp(self.stream, {(a, u) for a, u in self.derived if u <= t})
         self.t = t
-        self.counts = {(time, atom): k for k, time, atom in self.stream.counted}
+        self.counts: dict = {}  # (time, atom) -> its counts (several under duplicates=bag)
+        for k, time, atom in self.stream.counted:
+            self.counts.setdefault((time, atom), set()).add(k)
 
     # -- why
 
@@ -103,7 +116,7 @@ class Checker:
                 assert u == time, f"{ev.text}: not at the pinned time {time}"
             assert self.interp.holds_at(atom, u, window), f"{ev.text}: does not hold through {window}"
             if ev.kind == "input":
-                assert atom in self.stream.input[u] and self.counts.get((u, atom)) == ev.get("count"), ev.text
+                assert atom in self.stream.input[u] and ev.get("count") in self.counts.get((u, atom), ()), ev.text
             else:
                 assert ev.kind == "derived" and (atom, u) in self.derived, ev.text
                 deps.append(ev)
@@ -164,6 +177,8 @@ class Checker:
                 )
 
     def head_matches(self, rule, atom, u) -> bool:
+        if u < self.stream.origin:
+            return False  # pins before the origin are dropped
         pairs = list(zip(rule.head.atom.args, atom[1:]))
         if rule.head.time is None:
             if u != self.t:
@@ -215,9 +230,34 @@ class Checker:
                 assert not list(ref._solve(lit, sigma, self.interp)), f"{cand.text}: {lit} has a match"
 
 
-def check_explanation(explanation, program, stream, model) -> None:
-    """Raise AssertionError unless the explanation is sound (module docstring)."""
-    checker = Checker(program, stream, explanation.t, explanation.c, model)
+def check_explanation(explanation, program, stream, model, semantics=DEFAULT) -> None:
+    """Raise AssertionError unless the explanation is sound (module docstring) under one content of
+    the tuple windows for which ``model`` is an answer stream of the reference."""
+    t, c = explanation.t, explanation.c
+    base = Checker(program, stream, t, c, model, semantics)
+    windows = ref._tuple_windows(base.prep, semantics)
+    cuts = list(itertools.product(*(base.stream.tuple_alternatives(*w) for w in windows)))
+    failure = None
+    for contents in cuts:
+        checker = Checker(program, stream, t, c, model, semantics, dict(zip(windows, contents)))
+        if len(cuts) > 1 and model not in _answers(checker):
+            continue
+        try:
+            _check(explanation, checker)
+            return
+        except AssertionError as err:
+            failure = err
+    assert failure is not None, "the answer stream is the reference's under no choice of tuple windows"
+    raise failure
+
+
+def _answers(checker) -> set:
+    """The reference's answer streams under the checker's choice of tuple windows."""
+    found = ref.answer_streams(checker.prep, checker.stream)
+    return {ref._model(checker.prep, checker.stream, d) for d in found}
+
+
+def _check(explanation, checker) -> None:
     root = explanation.root
     if explanation.question == "why":
         assert root.kind in ("derived", "fact", "input")

@@ -19,6 +19,7 @@ MODULES = [
     "ticker_py.explain",
     "ticker_py.explain.text",
     "ticker_py.streams.factorized",
+    "ticker_py.windows",
 ]
 
 

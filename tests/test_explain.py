@@ -10,11 +10,13 @@ from explain_checker import check_explanation
 from helpers import scaled
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import programs_and_streams
+from strategies import TIME_VARS, programs, programs_and_streams, streams, vocabularies
 
-from ticker_py import Reasoner
-from ticker_py.api import records_from
+from ticker_py import Reasoner, ast
+from ticker_py.api import explain_at, load_program, records_from, run
+from ticker_py.engines import ENGINE_NAMES, semantics_engines
 from ticker_py.errors import UsageError
+from ticker_py.semantics import DEFAULT, PROFILES, program_problems
 from ticker_py.values import format_atom
 
 VALUES = (1, 2, "x", "y")
@@ -41,8 +43,8 @@ def queries(reasoner, model, t):
     return holds, absent
 
 
-def check_all(program, stream, every, engine):
-    reasoner = Reasoner(program, engine=engine, models=0, explainable=True)
+def check_all(program, stream, every, engine, semantics=DEFAULT):
+    reasoner = Reasoner(program, engine=engine, models=0, explainable=True, semantics=semantics)
     parsed = reasoner.analysis.program  # parsed once: the checker reads the same rules
     explained = 0
     for result in reasoner.feed(records_from(stream), every=every):  # the driver may evaluate ahead
@@ -50,12 +52,12 @@ def check_all(program, stream, every, engine):
             holds, absent = queries(reasoner, model, result.t)
             for atom in holds:
                 e = result.explain(atom, model=k)
-                check_explanation(e, parsed, stream, model)
+                check_explanation(e, parsed, stream, model, semantics)
                 json.dumps(e.to_dict())
                 explained += 1
             for atom in absent:
                 e = result.explain(atom, model=k, why_not=True)
-                check_explanation(e, parsed, stream, model)
+                check_explanation(e, parsed, stream, model, semantics)
                 explained += 1
     return explained
 
@@ -98,6 +100,157 @@ def test_explanations_pass_the_checker_many(case, every):
     program, stream = case
     for engine in engines_for(program):
         check_all(program, stream, every, engine)
+
+
+# ---------------------------------------------------------------- every semantics profile
+
+
+def r4_shaped(program: ast.Program, n: int) -> ast.Program:
+    """The program cut down to R4's fragment: constraints and `not` literals dropped, every
+    window atom read as `p in [n]`, @-heads as plain heads (and the comparisons over the time
+    variables that only @ bound dropped)."""
+    rules = []
+    for rule in program.rules:
+        if rule.head is None:
+            continue
+        if rule.is_fact:
+            rules.append(rule)
+            continue
+        body = []
+        for lit in rule.body:
+            el = lit.element
+            if lit.negated:
+                continue
+            if lit.is_comparison:
+                if not ast.element_variables(el) & set(TIME_VARS):
+                    body.append(lit)
+            elif el.modality == ast.NOW:
+                body.append(lit)
+            else:
+                body.append(ast.Literal(ast.ExtendedAtom(el.atom, ast.DIAMOND, ast.Window(n))))
+        rules.append(ast.Rule(ast.Head(rule.head.atom), tuple(body)))
+    return ast.Program(tuple(rules))
+
+
+@st.composite
+def profile_cases(draw, profile: str):
+    """A program and stream for a profile: stratified for laser, cut to R4's fragment for r4 (the
+    fragment check still decides); streams that may start late and repeat atoms."""
+    voc = draw(vocabularies())
+    program = draw(programs(stratified_only=profile == "laser", vocabulary=voc, max_rules=3))
+    if profile == "r4":
+        program = r4_shaped(program, draw(st.integers(1, 3)))
+    stream = draw(streams(voc, 4, draw(st.integers(0, 2)), unique=False))
+    return str(program), stream
+
+
+def profile_engines(program: str, semantics) -> list:
+    """The engines that run the program under the profile, none if its fragment check refuses it."""
+    analysis = load_program(program)
+    if program_problems(semantics, analysis):
+        return []
+    return list(semantics_engines(analysis, semantics))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("profile", list(PROFILES))
+def test_explanations_pass_the_checker_under_every_profile(profile):
+    """Explain's own checker over random programs x every profile x every engine that runs the
+    program under it (clingo alone for the knobs only it runs: origin, tuple scope and ties)."""
+    semantics = PROFILES[profile].semantics
+    ran = set()
+
+    @settings(max_examples=scaled(1000, 25))
+    @given(profile_cases(profile), st.sampled_from(["time", "signal"]))
+    def every_engine(case, every):
+        program, stream = case
+        for engine in profile_engines(program, semantics):
+            check_all(program, stream, every, engine, semantics)
+            ran.add(engine)
+
+    every_engine()
+    assert ran, f"no random program ran under {profile}"
+
+
+def test_the_profile_cases_reach_every_engine_and_knob():
+    """The property test above is not vacuous: each profile runs on each engine it allows,
+    R4-shaped programs pass R4's fragment check."""
+    program = str(r4_shaped(load_program("a(X) :- p(X) at T in [2], not b, T > 0. b at 3 :- q.").program, 2))
+    assert program == "a(X) :- p(X) in [2].\nb :- q.\n"
+    for profile, engines in [("r4", ENGINE_NAMES), ("ticker", ENGINE_NAMES), ("lars", ["clingo"]), ("cql", ["clingo"])]:
+        assert set(profile_engines(program, PROFILES[profile].semantics)) == set(engines), profile
+
+
+@pytest.mark.parametrize("engine", ENGINE_NAMES)
+def test_why_not_under_half_open_bounds(engine):
+    """r4: `[1]` at t = 1 covers (0, 1] = {1}, so p at 0 is out: q does not hold, and the
+    why-not says so (it raised InternalError, reading the window as [0, 1])."""
+    r = Reasoner("q :- p in [1].", semantics="r4", engine=engine)
+    r.append(0, ["p"])
+    assert r.evaluate(0).models[0].atoms == {("q",)}
+    assert r.evaluate(1).models[0].atoms == frozenset()
+    e = r.explain(1, "q", why_not=True)
+    assert str(e).endswith("fails at p in [1]: no p in the window [1, 1]")
+    check_explanation(e, "q :- p in [1].", [(0, ["p"]), (1, [])], r._last.models[0], PROFILES["r4"].semantics)
+    r = Reasoner("q :- p in [1].", semantics="r4", engine=engine)
+    r.append(0, ["p"])
+    r.evaluate(0)
+    assert "p in [1]: window [0, 0], witness" in str(r.explain(0, "q"))
+
+
+def test_tuple_ties_choice_explains_under_the_cut_of_the_answer_stream():
+    """lars: [1 #] keeps one of the two atoms of time point 0, either: each answer stream is
+    explained under its own cut (the first cut is not the second answer stream's)."""
+    stream = [(0, ["p(1)", "p(2)"])]
+    program = "q(X) :- p(X) in [1 #]."
+    lars = PROFILES["lars"].semantics
+    for k, (atom, other, count) in enumerate([("q(1)", "q(2)", 1), ("q(2)", "q(1)", 2)], 1):
+        why = explain_at(program, stream, 0, atom, model=k, semantics="lars")
+        assert f"(atoms up to #2; of time point 0 the cut keeps #{count}), witness" in str(why)
+        assert f'"kept": [{count}]' in why.to_json()
+        why_not = explain_at(program, stream, 0, other, model=k, why_not=True, semantics="lars")
+        assert f"of time point 0 the cut keeps #{count}); last arrived at t=0" in str(why_not)
+        model = printed_order(run(program, stream, models=0, semantics="lars")[0].models)[k - 1]
+        check_explanation(why, program, stream, model, lars)
+        check_explanation(why_not, program, stream, model, lars)
+
+
+def test_tuple_scope_predicate_counts_the_predicate_alone():
+    e = explain_at("q(X) :- p(X) in [1 #].", [(0, ["p(1)", "r"]), (1, ["r"])], 1, "q(1)", semantics="cql")
+    assert "p(1) in [1 #]: tuple window of the last 1 p atoms [0, 1]" in str(e)
+
+
+def test_origin_first_pins_before_the_origin_are_dropped():
+    program = "a at T :- p at U in [2], T = U - 1."
+    e = explain_at(program, [(2, ["p"]), (3, ["p"])], 3, "a at 1", why_not=True, semantics="lars")
+    assert str(e).endswith(
+        "a does not hold at 1: time 1 is before the timeline's origin 2 (pins before it are dropped)"
+    )
+    e = explain_at("b :- p always [3].", [(2, ["p"]), (3, ["p"])], 3, "b", semantics="lars")
+    assert "p always [3]: window [2, 3], every time point" in str(e)
+
+
+def test_explain_refuses_feedback_persistence():
+    """Fed-back atoms are not read by explanations: a typed refusal, not an internal error."""
+    r = Reasoner("q :- p. r :- q in [1].", engine="clingo", persistence="feedback")
+    r.append(0, ["p"])
+    r.evaluate(0)
+    assert r.evaluate(1).models[0].atoms == {("r",)}
+    with pytest.raises(UsageError, match="fed back under --persistence feedback"):
+        r.explain(1, "r")
+
+
+def test_cli_explain_takes_the_semantics(tmp_path, capsys):
+    from ticker_py.cli import main
+
+    (tmp_path / "p.lars").write_text("q :- p in [1].\n")
+    (tmp_path / "s.stream").write_text("0: p\n1:\n")
+    args = [str(tmp_path / "p.lars"), "--stream", str(tmp_path / "s.stream"), "--at", "1", "q"]
+    assert main(["explain", *args, "--semantics", "r4", "--why-not"]) == 0
+    assert capsys.readouterr().out.endswith("fails at p in [1]: no p in the window [1, 1]\n")
+    assert main(["explain", *args, "--window-bounds", "half-open", "--why-not"]) == 0
+    assert main(["explain", *args]) == 0
+    assert "p in [1]: window [0, 1], witness" in capsys.readouterr().out
 
 
 CASES = [  # (name, program, stream, t, atom, why_not, model, expected text)

@@ -400,7 +400,7 @@ def test_public_symbol_api_gives_the_same_answers(monkeypatch, prefix):
 
 def test_window_history_keeps_what_a_window_reads():
     # time look-back 2 and the last 3 atoms: an entry goes once it is outside both
-    from ticker_py.engines.history import WindowHistory
+    from ticker_py.windows import WindowHistory
 
     h = WindowHistory(lookback=2, tuple_lookback=3)
     h.extend(0, atoms("p(a)", "p(b)"))

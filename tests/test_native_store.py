@@ -6,17 +6,20 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ticker_py.engines.native.store import Store
+from ticker_py.engines.native.store import INF, Store
 
 #: instances of a binary predicate over a small domain (collisions on every index key), with
 #: mixed argument types: names, strings, negative and wide integers, functions
 VALUES = st.sampled_from(["a", "b", '"s\\"q"', -3, 0, 2**70, ("f", 1)])
 INSTANCES = st.tuples(st.just("p"), VALUES, VALUES)
+#: horizons: ticks, and for ever (INF, the float infinity: extending a fact to it must not
+#: confuse an expiring bucket's integer comparisons)
+HORIZONS = st.one_of(st.integers(0, 12), st.just(INF))
 #: one step: insert a batch of pairs (duplicates and repeated instances allowed), or expire up to a tick
 STEPS = st.lists(
     st.one_of(
-        st.tuples(st.just("insert"), st.lists(st.tuples(INSTANCES, st.integers(0, 12)), max_size=12)),
-        st.tuples(st.just("insert one horizon"), st.lists(INSTANCES, max_size=12), st.integers(0, 12)),
+        st.tuples(st.just("insert"), st.lists(st.tuples(INSTANCES, HORIZONS), max_size=12)),
+        st.tuples(st.just("insert one horizon"), st.lists(INSTANCES, max_size=12), HORIZONS),
         st.tuples(st.just("expire"), st.integers(0, 13)),
     ),
     max_size=25,

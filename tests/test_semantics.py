@@ -439,7 +439,7 @@ def test_live_reasoner_runs_origin_and_bag_like_run():
 def test_history_keeps_the_boundary_time_point_whole_under_choice():
     # tuple_ties=choice: any atom of the window's boundary time point may be in the window,
     # so none of them is dropped (regression: the older one was, once no time window read it)
-    from ticker_py.engines.history import WindowHistory
+    from ticker_py.windows import WindowHistory
 
     for whole, kept in ((False, [(0, 2), (1, 3)]), (True, [(0, 1), (0, 2), (1, 3)])):
         h = WindowHistory(lookback=0, tuple_lookback=2, whole_points=whole)

@@ -35,7 +35,7 @@ from .analysis import GENERAL, Analysis, analyse
 from .engines import EngineOptions, create_engine, resolve_engine
 from .errors import Diagnostic, ProgramError, StreamError, UsageError
 from .limits import CLINGO_MAX
-from .semantics import KNOBS, Duplicates, Origin, Persistence, Semantics, check_program, resolve, under
+from .semantics import KNOBS, Duplicates, Origin, Persistence, Semantics, check_program, resolve
 from .streams import Record, Result, StreamChecker, open_stream, read_dataframe, results_to_dataframe
 from .streams.drive import MAX_GAP, Every, check_max_gap, drive
 from .syntax import parse_file, parse_ground_atom, parse_program, read_source
@@ -325,7 +325,7 @@ class Reasoner:
         if not isinstance(engine, str):
             raise UsageError(Diagnostic(f"unknown engine {engine!r}"))
         check_program(self.semantics, self.analysis)
-        analysis = under(self.semantics, self.analysis)
+        analysis = self.analysis
         self.engine_name = resolve_engine(engine, analysis, self.semantics)
         if factorize and self.semantics.changed:
             raise UsageError(
@@ -365,13 +365,14 @@ class Reasoner:
         self.explainable = explainable
         self._kept = None  # for explain()
         if history or explainable:
-            from .engines.history import WindowHistory
+            from .windows import Windows
 
-            self._kept = WindowHistory(self.analysis.lookback, self.analysis.tuple_lookback)
+            self._kept = Windows(self.analysis, self.semantics).history()
         self._last: Result | None = None
         self._texts = None  # printed atoms, to order several answer streams
         self.printed_order = printed_order
         self.started = False  # something was appended or evaluated (origin=first: the origin is known)
+        self.origin = 0  # where the timeline starts: under origin=first the first append or evaluate
         self.bag = self.semantics.duplicates is Duplicates.BAG
 
     def append(self, t: int, atoms: Iterable) -> None:
@@ -398,8 +399,7 @@ class Reasoner:
 
     def _append(self, t: int, atoms: list) -> None:
         with self._exclusive():
-            self.time = t
-            self.started = True
+            self._start(t)
             self.atoms_in += len(atoms)
             if self._kept is not None:
                 self._kept.extend(t, atoms)
@@ -414,8 +414,7 @@ class Reasoner:
         if t < self.time:
             raise StreamError(Diagnostic(f"cannot evaluate time {t} after time {self.time}"))
         with self._exclusive():
-            self.time = t
-            self.started = True
+            self._start(t)
             if self._kept is not None:
                 self._kept.trim(t)
             result = self.engine.evaluate(t)
@@ -426,7 +425,12 @@ class Reasoner:
         elif self.printed_order and result.models is not None and len(result.models) > 1:
             result = replace(result, models=self._in_printed_order(result.models))
         if self.explainable and result.models is not None:
-            result = replace(result, explainer=partial(_explain_result, self.analysis, tuple(self._kept.entries)))
+            result = replace(
+                result,
+                explainer=partial(
+                    _explain_result, self.analysis, tuple(self._kept.entries), self.semantics, self.origin
+                ),
+            )
         self._last = result
         return result
 
@@ -439,6 +443,13 @@ class Reasoner:
             self._texts = AtomTexts()
         texts = self._texts
         return tuple(sorted(models, key=lambda m: (tuple(texts.sorted(m.atoms)), tuple(texts.pinned(m.pinned)))))
+
+    def _start(self, t: int) -> None:
+        """The stream stands at t (under origin=first the first call fixes the origin)."""
+        if not self.started and self.semantics.origin is Origin.FIRST:
+            self.origin = t
+        self.time = t
+        self.started = True
 
     @contextlib.contextmanager
     def _exclusive(self):
@@ -481,7 +492,17 @@ class Reasoner:
         from .explain import explain
 
         return explain(
-            self.analysis, self._kept.entries, last.t, last.c, last.models, atom, model, why_not, all_models=all_models
+            self.analysis,
+            self._kept.entries,
+            last.t,
+            last.c,
+            last.models,
+            atom,
+            model,
+            why_not,
+            all_models=all_models,
+            semantics=self.semantics,
+            origin=self.origin,
         )
 
     def feed(
@@ -531,10 +552,12 @@ class Reasoner:
             yield rec
 
 
-def _explain_result(analysis, history, result, atom, model, why_not):
+def _explain_result(analysis, history, semantics, origin, result, atom, model, why_not):
     from .explain import explain
 
-    return explain(analysis, history, result.t, result.c, result.models, atom, model, why_not)
+    return explain(
+        analysis, history, result.t, result.c, result.models, atom, model, why_not, semantics=semantics, origin=origin
+    )
 
 
 class _Checked:
@@ -657,18 +680,22 @@ def explain_at(
     clock: str | int = "1s",
     models: int = 0,
     collect: list | None = None,
+    semantics: str | Semantics | None = None,
+    **knobs,
 ) -> Explanation:
     """Run ``program`` over ``stream`` up to time ``at`` and explain ``atom`` there (``why_not``:
     why it does not hold) in answer stream ``model`` (1-based, in printed order). ``models``: how
     many answer streams to compute per tick (0 = all, as ``ticker run --models 0`` numbers them;
     a program with thousands of answer streams per tick runs much faster with a small N).
-    ``collect``: a list the results of the run up to ``at`` are appended to (for a report)."""
+    ``collect``: a list the results of the run up to ``at`` are appended to (for a report).
+    ``semantics`` and ``knobs`` as for :class:`Reasoner`."""
+    _check_keywords(knobs, explain_at)
     analysis = program if isinstance(program, Analysis) else load_program(program, clock=clock)
     from .explain import parse_query
 
     at = _time(at, "at")
     parse_query(_query(atom), analysis)  # a bad atom is refused before the stream is read
-    reasoner = Reasoner(analysis, engine=engine, models=models)
+    reasoner = Reasoner(analysis, engine=engine, models=models, semantics=semantics, **knobs)
     last_time = -1
 
     def outside() -> UsageError:

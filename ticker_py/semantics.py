@@ -43,7 +43,6 @@ __all__ = [
     "parse_semantics_list",
     "check_program",
     "program_problems",
-    "under",
 ]
 
 
@@ -153,10 +152,6 @@ class Semantics:
     def differs(self, other: Semantics) -> tuple:
         """The knobs set differently in ``self`` and ``other``."""
         return tuple(k for k in KNOBS if getattr(self, k) is not getattr(other, k))
-
-    def time_points(self, n: int) -> int:
-        """How many time points before t a time window of size n reaches back (closed: n)."""
-        return n - 1 if self.window_bounds is WindowBounds.HALF_OPEN else n
 
     def __str__(self) -> str:
         base = PROFILES[self.profile].semantics if self.profile in PROFILES else DEFAULT
@@ -444,18 +439,3 @@ def check_program(semantics: Semantics, analysis: Analysis, source: str | None =
     problems = program_problems(semantics, analysis)
     if problems:
         raise ProgramError(problems, source=source)
-
-
-def under(semantics: Semantics, analysis: Analysis) -> Analysis:
-    """The analysis the engines run: under half-open bounds ``[n]`` is ``[n-1]`` closed.
-
-    (t−n, t] and [t−(n−1), t] are the same time points, clipped at the origin alike, so
-    every engine runs half-open windows through the window sizes alone.
-    """
-    if semantics.window_bounds is WindowBounds.CLOSED:
-        return analysis
-    sizes = {w: n if w.is_tuple else semantics.time_points(n) for w, n in analysis.window_sizes.items()}
-    lookback = analysis.lookback
-    if lookback is not None:
-        lookback = max([n for w, n in sizes.items() if not w.is_tuple], default=0)
-    return replace(analysis, window_sizes=sizes, lookback=lookback)

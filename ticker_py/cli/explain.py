@@ -12,12 +12,14 @@ from ..streams.drive import Every
 from .common import (
     HelpFormatter,
     add_program_args,
+    add_semantics_args,
     check_choice,
     check_outputs_apart,
     check_until,
     choices_metavar,
     load,
     note_stdin,
+    semantics_knobs,
 )
 
 __all__ = ["register", "cmd_explain", "FORMATS", "PICTURES"]
@@ -60,6 +62,7 @@ def register(sub) -> None:
         metavar=choices_metavar(tuple(e.value for e in Every)),
         help="time, or signal: the tick after the last atom of T (the same tick)",
     )
+    add_semantics_args(p)
     p.set_defaults(func=cmd_explain)
 
 
@@ -100,6 +103,8 @@ def cmd_explain(args) -> int:
         every=args.every,
         models=args.models,
         collect=results,
+        semantics=args.semantics,
+        **semantics_knobs(args),
     )
     heading = f"ticker explain {args.program} --stream {args.stream} --at {args.at} {args.atom}" + (
         " --why-not" if args.why_not else ""

@@ -32,9 +32,11 @@ from functools import cached_property, partial
 
 from .. import ast
 from ..analysis import Analysis
+from ..semantics import DEFAULT, Semantics
+from ..windows import Windows, before_now, from_origin
 from .asp import AspRule, NafLiteral, ShowNothing, ShowTerm, Symbol, program_text
 from .static import background_fact, background_rules, translate_rule, window_uses
-from .windows.base import N, U, arg_vars, minus, now
+from .windows.base import N, U, arg_vars, now
 from .windows.tuple import contents_rules, start_rules
 
 __all__ = ["IncrementalEncoding", "encode_incremental", "pin_rule", "TICK", "GUARD"]
@@ -116,21 +118,22 @@ def past_background_rule(pred: str, arity: int, lookback) -> AspRule:
     """``p(A..,U) :- _bg_p(A..), _now(N), U = N-l..N-1, U >= 0.``: a background atom of an
     intensional predicate at the past time points a window or @-atom reads (l: the look-back)."""
     a = arg_vars(arity)
-    low = ast.Number(0) if lookback is None else minus(N, lookback)
+    low, high = before_now(N, 0 if lookback is None else lookback)
     return AspRule.of(
         ast.Atom(pred, a + (U,)),
         ast.Atom(f"_bg_{pred}", a),
         now(),
-        ast.Comparison("=", U, ast.Interval(low, minus(N, 1))),
-        ast.Comparison(">=", U, ast.Number(0)),
+        ast.Comparison("=", U, ast.Interval(ast.Number(0) if lookback is None else low, high)),
+        from_origin(U, 0),
     )
 
 
-def encode_incremental(analysis: Analysis) -> IncrementalEncoding:
-    """The incremental encoding of an analysed program (Alg. 2)."""
+def encode_incremental(analysis: Analysis, sem: Semantics = DEFAULT) -> IncrementalEncoding:
+    """The incremental encoding of an analysed program (Alg. 2), under the semantics knobs the
+    incremental engines run (window bounds; duplicates live in the stream)."""
     sigs = analysis.signatures
     bg_preds = sorted({a[0] for a in analysis.background})
-    uses = window_uses(analysis)
+    uses = window_uses(analysis, sem)
     tuples = sorted({(p, n) for enc, p, n in uses if enc.kind == ast.WindowKind.TUPLE})
     shared = {("_tick", 2)} | {(f"_bg_{p}", sigs[p]) for p in bg_preds}
     for p in analysis.extensional:
@@ -141,7 +144,7 @@ def encode_incremental(analysis: Analysis) -> IncrementalEncoding:
     for rule in analysis.program.proper_rules:
         guarded = rule.head is None or rule.head.atom.predicate in analysis.choice
         note = "tick rule, duration 0" + (", guarded" if guarded else "")
-        annotated.append((pin(translate_rule(rule, analysis), guard=guarded), note))
+        annotated.append((pin(translate_rule(rule, analysis, sem), guard=guarded), note))
 
     for n in sorted({n for _, n in tuples}):
         annotated += [(pin(r), f"tuple window start: atom C-{n}+1 expires at count C+1") for r in start_rules(n)]
@@ -160,7 +163,7 @@ def encode_incremental(analysis: Analysis) -> IncrementalEncoding:
             if pred in timed_preds:  # read at past time points too (through @ or a time window)
                 annotated.append(
                     (
-                        pin(past_background_rule(pred, sigs[pred], analysis.lookback)),
+                        pin(past_background_rule(pred, sigs[pred], Windows(analysis, sem).lookback)),
                         "background of an intensional predicate, at the past time points read",
                     )
                 )

@@ -24,6 +24,7 @@ from .. import ast
 from ..analysis import Analysis
 from ..semantics import DEFAULT, FutureHeads, Semantics, TupleScope
 from ..values import format_term
+from ..windows import Windows, from_origin
 from .asp import AspRule, NafLiteral, ShowSignature, Symbol, program_text, time_facts
 from .windows import encoder_for
 from .windows.base import N, U, arg_vars, now, origin
@@ -78,14 +79,20 @@ def fresh_variable(rule: ast.Rule, base: str) -> str:
     return name
 
 
-def translate_literal(lit: ast.Literal, analysis: Analysis, now_var: ast.Variable) -> NafLiteral:
-    """One body literal in ASP, reading the evaluation time from variable ``now_var``."""
+def window_reach(el: ast.ExtendedAtom, analysis: Analysis, sem: Semantics = DEFAULT) -> int:
+    """The number an encoder names and bounds an extended atom's window by: a time window's
+    reach (:func:`ticker_py.windows.reach`), a tuple window's atoms, 0 without window."""
+    return Windows(analysis, sem).reach(el.window) or 0
+
+
+def translate_literal(lit: ast.Literal, analysis: Analysis, now_var: ast.Variable, sem: Semantics = DEFAULT):
+    """One body literal in ASP (a :class:`NafLiteral`), reading the evaluation time from ``now_var``."""
     el = lit.element
     if isinstance(el, ast.Comparison):
         return NafLiteral(el, lit.negated)
     if el.modality == ast.NOW:
         return NafLiteral(ast.Atom(el.atom.predicate, el.atom.args + (now_var,)), lit.negated)
-    n = analysis.size(el.window) if el.window is not None else 0
+    n = window_reach(el, analysis, sem)
     return NafLiteral(encoder_for(el).use(el.atom.predicate, n, el.atom.args, el.time), lit.negated)
 
 
@@ -93,7 +100,7 @@ def translate_rule(rule: ast.Rule, analysis: Analysis, sem: Semantics = DEFAULT)
     """A LARS rule as an ASP rule over time-pinned atoms (pins before the origin dropped)."""
     now_var = ast.Variable(fresh_variable(rule, "N"))
     body = [NafLiteral(ast.Atom("_now", (now_var,)))]
-    body += [translate_literal(lit, analysis, now_var) for lit in rule.body]
+    body += [translate_literal(lit, analysis, now_var, sem) for lit in rule.body]
     if rule.head is None:
         return AspRule(None, tuple(body))
     head = rule.head
@@ -101,27 +108,27 @@ def translate_rule(rule: ast.Rule, analysis: Analysis, sem: Semantics = DEFAULT)
         return AspRule(ast.Atom(head.atom.predicate, head.atom.args + (now_var,)), tuple(body))
     start, known = origin(sem, ast.Variable(fresh_variable(rule, "O")))
     body += known
-    body.append(NafLiteral(ast.Comparison(">=", head.time, start)))
+    body.append(NafLiteral(from_origin(head.time, start)))
     return AspRule(ast.Atom(head.atom.predicate, head.atom.args + (head.time,)), tuple(body))
 
 
-def future_constraint(rule: ast.Rule, analysis: Analysis) -> AspRule:
+def future_constraint(rule: ast.Rule, analysis: Analysis, sem: Semantics = DEFAULT) -> AspRule:
     """``future_heads=inconsistent``: no answer stream where the body holds and the @-head lies beyond t."""
     now_var = ast.Variable(fresh_variable(rule, "N"))
     body = [NafLiteral(ast.Atom("_now", (now_var,)))]
-    body += [translate_literal(lit, analysis, now_var) for lit in rule.body]
+    body += [translate_literal(lit, analysis, now_var, sem) for lit in rule.body]
     return AspRule(None, tuple(body) + (NafLiteral(ast.Comparison(">", rule.head.time, now_var)),))
 
 
-def window_uses(analysis: Analysis):
-    """The distinct (encoder, predicate, size) triples of the program's window atoms."""
+def window_uses(analysis: Analysis, sem: Semantics = DEFAULT):
+    """The distinct (encoder, predicate, n) triples of the program's window atoms (n: :func:`window_reach`)."""
     seen = {}
     for rule in analysis.program.proper_rules:
         for lit in rule.body:
             el = lit.element
             if isinstance(el, ast.Comparison) or el.modality == ast.NOW:
                 continue
-            n = analysis.size(el.window) if el.window is not None else 0
+            n = window_reach(el, analysis, sem)
             enc = encoder_for(el)
             seen[(enc.kind, enc.modality, el.atom.predicate, n)] = (enc, el.atom.predicate, n)
     return list(seen.values())
@@ -146,11 +153,11 @@ def encode_static(analysis: Analysis, sem: Semantics = DEFAULT) -> StaticEncodin
     """Translate an analysed program (Alg. 1), under the semantics knobs ``sem``."""
     sigs = analysis.signatures
     bg_preds = sorted({a[0] for a in analysis.background})
-    uses = window_uses(analysis)
+    uses = window_uses(analysis, sem)
     out = [translate_rule(r, analysis, sem) for r in analysis.program.proper_rules]
     if sem.future_heads is FutureHeads.INCONSISTENT:
         out += [
-            future_constraint(r, analysis)
+            future_constraint(r, analysis, sem)
             for r in analysis.program.proper_rules
             if r.head is not None and r.head.time is not None
         ]

@@ -7,7 +7,6 @@ paper): atoms older than every time window and outside every tuple window are dr
 from __future__ import annotations
 
 import logging
-import math
 from collections.abc import Sequence
 from itertools import takewhile
 
@@ -19,10 +18,10 @@ from ..limits import CLINGO_MAX
 from ..semantics import Origin, TupleScope, TupleTies
 from ..streams.factorized import NONE, Factorized, factorized_result, note_fallback
 from ..streams.model import Model, Result
+from ..windows import Windows
 from .base import Engine, EngineOptions
 from .clingo_c import FAST_SYMBOLS, raw_shown
 from .factorize import Recorder, Unfactorizable, factorize
-from .history import WindowHistory
 from .wide import WIDE, check_clingo_number, check_clingo_strings, clingo_analysis, clingo_atom, exact_atom
 
 __all__ = ["ClingoEngine", "symbol_to_term", "clingo_logger", "prefer_true", "shown_items", "raw_items", "FAST_SYMBOLS"]
@@ -146,12 +145,7 @@ class ClingoEngine(Engine):
         self.encoding = encode_static(solved, sem)
         self.reader = ModelReader(analysis, options.show)
         self.scoped = sem.tuple_scope is TupleScope.PREDICATE
-        # per-predicate counts (tuple_scope=predicate) need every atom: none is dropped by count
-        self.history = WindowHistory(
-            analysis.lookback,
-            math.inf if self.scoped else analysis.tuple_lookback,
-            whole_points=sem.tuple_ties is TupleTies.CHOICE,
-        )
+        self.history = Windows(analysis, sem).history()
         self.time = 0
         self.origin = None if sem.origin is Origin.FIRST else 0  # origin=first: the first call's t
         self.fed: list = []  # (u, atom) fed back (persistence=feedback)

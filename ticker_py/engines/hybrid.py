@@ -29,16 +29,15 @@ from ..analysis import Analysis, analyse
 from ..encode import encode_static
 from ..encode.asp import Show, ShowNothing, ShowSignature, program_text, time_facts
 from ..limits import CLINGO_MAX
-from ..semantics import under
 from ..streams.factorized import NONE, Factorized, MappedModels, factorized_result, note_fallback
 from ..streams.model import Model, Result
 from ..values import format_term
+from ..windows import Windows
 from . import clingo_engine
 from .base import Engine, EngineOptions, ModelDiffer
 from .clingo_c import raw_models, symbol_ids
 from .clingo_engine import FAST_SYMBOLS, _all_models, clingo_logger, prefer_true, raw_items, shown_items, symbol_to_term
 from .factorize import Recorder, SymbolFactors, Unfactorizable, factorize
-from .history import WindowHistory
 from .wide import check_clingo_number, check_clingo_strings, clingo_analysis, clingo_atom
 
 __all__ = ["HybridEngine", "times_stay_relative", "KEPT_SYMBOLS"]
@@ -95,28 +94,25 @@ class HybridEngine(Engine):
         lower_rules = [r for r in prog.proper_rules if r.head is not None and r.head.atom.predicate in self.lower_preds]
         facts = [r for r in prog.facts if r.head.atom.predicate not in self.upper_preds]
         self.native = None
+        sem = options.semantics
         if lower_rules:
-            lower = under(
-                options.semantics, analyse(ast.Program(tuple(facts + lower_rules), prog.file), analysis.clock_ms)
-            )
-            self.native = NativeEngine(lower, EngineOptions(models=1, pruning=options.pruning))
-        up = self.upper = under(
-            options.semantics,
-            analyse(ast.Program(tuple(prog.facts) + tuple(upper_rules), prog.file), analysis.clock_ms),
-        )
+            lower = analyse(ast.Program(tuple(facts + lower_rules), prog.file), analysis.clock_ms)
+            self.native = NativeEngine(lower, EngineOptions(models=1, pruning=options.pruning, semantics=sem))
+        up = self.upper = analyse(ast.Program(tuple(prog.facts) + tuple(upper_rules), prog.file), analysis.clock_ms)
+        windows = Windows(up, sem)
         solved, self.values = clingo_analysis(up, upper_rules, prog.proper_rules)
-        enc = self.encoding = encode_static(solved)
+        enc = self.encoding = encode_static(solved, sem)
         shows = [ShowNothing()] + [ShowSignature(p, up.signatures[p] + 1) for p in sorted(up.intensional)]
         self.rules = program_text([s for s in enc.statements if not isinstance(s, Show)] + shows)
         self.reads = frozenset(up.extensional & self.lower_preds)  # lower predicates U reads
         self.tuples = bool(enc.tick_pinned) or up.tuple_lookback > 0
-        self.shift = up.lookback is not None and not self.tuples and times_stay_relative(upper_rules)
+        self.shift = windows.lookback is not None and not self.tuples and times_stay_relative(upper_rules)
         # stream atoms passed to U: those of predicates U mentions (all of them for tuple windows,
         # which count every atom)
         self.kept = None if self.tuples else frozenset(up.signatures)
         self.answers: dict = {}  # facts text -> U's answers (see _solve), reused while facts recur
         self.kept_size = 0  # symbols (+ 1 per answer) held by self.answers
-        self.history = WindowHistory(up.lookback, up.tuple_lookback)
+        self.history = windows.history()
         self.time = -1
         self.inputs_now: set = set()
         self.show_all = options.show == "all"

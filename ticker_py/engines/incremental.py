@@ -26,9 +26,9 @@ from ..encode.incremental import GUARD, TICK, encode_incremental
 from ..limits import CLINGO_MAX
 from ..streams.model import Model, Result
 from ..values import format_term
+from ..windows import Windows
 from .base import Engine, EngineOptions, ModelDiffer
 from .clingo_engine import ClingoEngine, ModelReader, clingo_logger, prefer_true, shown_items, symbol_to_term
-from .history import WindowHistory
 from .wide import check_clingo_number, clingo_analysis, clingo_atom
 
 __all__ = ["PureIncrementalEngine", "REBUILD_EVERY"]
@@ -54,10 +54,10 @@ class PureIncrementalEngine(Engine):
         self.analysis = analysis
         self.options = options
         solved, self.values = clingo_analysis(analysis)
-        self.encoding = encode_incremental(solved)
+        self.encoding = encode_incremental(solved, options.semantics)
         self.reader = ModelReader(analysis, options.show)
         self.rebuild_every = rebuild_every
-        self.history = WindowHistory(analysis.lookback, analysis.tuple_lookback)
+        self.history = Windows(analysis, options.semantics).history()
         self.time = 0
         self.ctl = None
         self.ticks_on_control = 0  # the next tick's number e on this Control

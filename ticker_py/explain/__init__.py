@@ -23,14 +23,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from itertools import product
 
 from ..analysis import Analysis
 from ..ast import Location
-from ..errors import Diagnostic, UsageError
+from ..errors import Diagnostic, InternalError, UsageError
+from ..semantics import DEFAULT, Persistence, Semantics
 from ..streams.model import Model
 from ..syntax import parse_ground_atom
 from ..syntax.ground_atoms import GroundSyntaxError
 from ..values import format_atom
+from ..windows import Windows
 from .build import MAX_CANDIDATES, WHY_NOT_DEPTH, Builder
 from .diagnose import no_answer_notes
 from .text import parse_program_atom, prefixed, with_prefixes
@@ -106,6 +109,8 @@ def explain(
     why_not: bool = False,
     depth: int = WHY_NOT_DEPTH,
     all_models: bool = True,
+    semantics: Semantics = DEFAULT,
+    origin: int = 0,
 ) -> Explanation:
     """Explain ``atom`` (a tuple, or text ``"p(1)"`` / ``"p(1) at 3"``) in answer stream ``model``
     (1-based) at tick (t, c). ``history``: ``(u, k, atom)`` stream atoms up to (t, c), at least
@@ -113,7 +118,16 @@ def explain(
     output prints them (sorted, duplicates once; pins count). Raises UsageError for a
     bad atom or model number, an atom that does (why-not) or does not (why) hold, and a tick
     without answer stream (with what makes it so, as far as found cheaply). ``all_models`` False:
-    ``models`` are only the first ones an engine found (the title says so)."""
+    ``models`` are only the first ones an engine found (the title says so). ``semantics``: the
+    knobs the answer streams were computed under; ``origin``: where their timeline starts (the
+    first time point of the stream under ``origin=first``)."""
+    if semantics.persistence is Persistence.FEEDBACK:
+        raise UsageError(
+            Diagnostic(
+                "explanations do not read the atoms fed back under --persistence feedback",
+                notes=("explain the program under --persistence recompute",),
+            )
+        )
     atom, time = parse_query(atom, analysis)
     time = t if time is None else time
     if models is None:
@@ -135,7 +149,17 @@ def explain(
             )
         )
     models = sorted(set(models), key=lambda m: (m.sorted_atoms(), m.sorted_pinned()))  # as printed
-    world = World(analysis, history, t, c, answer_derived(analysis, models[model - 1], t))
+    world = with_cut(
+        World(
+            analysis,
+            history,
+            t,
+            c,
+            answer_derived(analysis, models[model - 1], t),
+            Windows(analysis, semantics),
+            origin,
+        )
+    )
     builder = Builder(world)
     holds = (
         atom in world.background
@@ -179,4 +203,31 @@ def explain(
         tuple(builder.assumptions),
         all_models,
         prefixes,
+    )
+
+
+def with_cut(world: World) -> World:
+    """The world with a content of every tuple window under which its answer stream is one of
+    the program (under ``tuple_ties=choice`` each tuple window may have several contents at a
+    tick, and the answer stream came from one choice of them)."""
+    keys = world.tuple_keys()
+    alternatives = [world.tuple_alternatives(k) for k in keys]
+    if all(len(a) <= 1 for a in alternatives):
+        return world
+    for contents in product(*alternatives):
+        chosen = World(
+            world.analysis,
+            world.history,
+            world.t,
+            world.c,
+            world.derived,
+            world.windows,
+            world.origin,
+            dict(zip(keys, contents)),
+        )
+        if Builder(chosen).is_answer_stream():
+            return chosen
+    raise InternalError(
+        f"the answer stream at t={world.t} c={world.c} is not one of the program under any choice of the"
+        " tuple windows' contents"
     )

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from .. import ast
 from ..errors import InternalError
+from ..semantics import FutureHeads, TupleScope
 from ..values import format_atom, format_term, to_ast_term
 from .tree import Node, node
 from .world import UNDEF, Occurrence, Span, World, bindable, compare, is_bound, match, same, value
@@ -238,9 +239,9 @@ class Builder:
 
     # -- why
 
-    def supports(self, target):
-        """The rule instances whose body holds for every derived atom the target's may rest on."""
-        found, todo = {}, [target]
+    def supports(self, *targets):
+        """The rule instances whose body holds for every derived atom the targets may rest on."""
+        found, todo = {}, list(targets)
         while todo:
             x = todo.pop()
             if x in found:
@@ -301,6 +302,33 @@ class Builder:
             else:
                 out.append((ok[0],))
         return out
+
+    def is_answer_stream(self) -> bool:
+        """Is the world's answer stream one of the program in this world? Every rule instance
+        whose body holds has its head in it (no constraint's body holds; under
+        ``future_heads=inconsistent`` no @-head lies beyond t), and every derived atom has a
+        well-founded support. (Picks the cut of the tuple windows under ``tuple_ties=choice``.)"""
+        w = self.world
+        inconsistent = w.windows.semantics.future_heads is FutureHeads.INCONSISTENT
+        for rule in self.rules:
+            if rule.is_fact:
+                continue
+            for sigma, _, failed in self.search(rule, {}):
+                if failed:
+                    continue
+                if rule.head is None:
+                    return False
+                args = [value(a, sigma) for a in rule.head.atom.args]
+                u = w.t if rule.head.time is None else value(rule.head.time, sigma)
+                if any(a is UNDEF for a in args) or type(u) is not int or u < w.origin:
+                    continue  # no instance, or a pin dropped before the origin
+                if u > w.t and inconsistent:
+                    return False
+                atom = (rule.head.atom.predicate, *args)
+                if atom not in w.background and (atom, u) not in w.derived:
+                    return False
+        ranked = self.ranks(self.supports(*w.derived))
+        return all(x in ranked for x in w.derived)
 
     def why(self, atom: tuple, u: int) -> Node:
         """The derivation of a derived atom at u (a well-founded support, sub-derivations shared)."""
@@ -373,7 +401,9 @@ class Builder:
         if el.window is None:
             return f"timeline {span}"
         if el.window.is_tuple:
-            return f"tuple window of the last {self.world.window_size(el.window)} atoms {span}"
+            scoped = self.world.windows.semantics.tuple_scope is TupleScope.PREDICATE
+            what = f"{el.atom.predicate} atoms" if scoped else "atoms"
+            return f"tuple window of the last {self.world.window_size(el.window)} {what} {span}"
         return f"window {span}"
 
     def _window_text(self, lit: Lit) -> str:
@@ -381,13 +411,6 @@ class Builder:
         if el.modality == ast.NOW:
             return f"at t={span.hi}"
         where = self._where(lit)
-        if el.window is None:
-            where = f"timeline {span}"
-        elif el.window.is_tuple:
-            n = self.world.window_size(el.window)
-            where = f"tuple window of the last {n} atoms {span}"
-        else:
-            where = f"window {span}"
         if el.modality == ast.AT:
             return f"{where}, pinned at {format_term(lit.time) if lit.time is not None else '?'}"
         return f"{where}, {'every time point' if el.modality == ast.BOX else 'witness'}"
@@ -483,6 +506,8 @@ class Builder:
                 title += f": a stream atom that did not arrive at t={u}"
             else:
                 title += f": no rule derives {pred} and no stream atom has it"
+        elif u < w.origin:
+            title += f": time {u} is before the timeline's origin {w.origin} (pins before it are dropped)"
         elif (atom, u) in path or depth < 0:
             title += " (not followed further)"
             key = ""

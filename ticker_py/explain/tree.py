@@ -57,6 +57,8 @@ def _json_value(name: str, value):
         out = {"lo": value.lo, "hi": value.hi}
         if value.first is not None:
             out.update(first=value.first, last=value.last)
+        if value.kept is not None:
+            out["kept"] = list(value.kept)
         return out
     return str(value)
 

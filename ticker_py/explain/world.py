@@ -3,7 +3,8 @@
 A :class:`World` holds the window-covered stream up to tick (t, c) (atoms with their time point
 and count), the background facts, and the derived atoms of the chosen answer stream (atoms at t
 and pins to other time points). Everything an explanation says is read from it, so an
-explanation does not depend on the engine that computed the answer stream.
+explanation does not depend on the engine that computed the answer stream. Which time points
+and atoms a window covers is :mod:`ticker_py.windows`' (under the semantics knobs).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from .. import ast
 from ..analysis import Analysis
 from ..values import evaluate_arith, from_ast_term, term_key
+from ..windows import Span, TupleWindow, Windows, tuple_windows
 
 __all__ = ["World", "Occurrence", "Span", "UNDEF", "value", "match", "is_bound", "compare"]
 
@@ -29,26 +31,6 @@ class Occurrence:
     time: int | None
     source: str
     count: int | None = None
-
-
-@dataclass(frozen=True)
-class Span:
-    """The time points an extended atom reads at t: ``[lo, hi]``; for a tuple window also the
-    counts ``first..last`` of the atoms in it."""
-
-    lo: int
-    hi: int
-    first: int | None = None
-    last: int | None = None
-
-    def __contains__(self, u) -> bool:
-        return type(u) is int and self.lo <= u <= self.hi
-
-    def __str__(self) -> str:
-        text = f"[{self.lo}, {self.hi}]"
-        if self.first is not None:
-            text += f" (atoms #{self.first}..#{self.last})" if self.first <= self.last else " (no atoms)"
-        return text
 
 
 # ---------------------------------------------------------------- terms
@@ -129,10 +111,25 @@ class World:
 
     ``history``: ``(u, k, atom)`` input atoms (time, count, ground tuple), at least the
     window-covered ones; ``derived``: ``(atom, u)`` pairs of the answer stream (u > t are
-    predictions, read by no rule)."""
+    predictions, read by no rule). ``windows``: the program's windows under its semantics
+    (default: the default semantics); ``origin``: where the timeline starts; ``cut``: the
+    content chosen for each tuple window (:meth:`tuple_keys` to :class:`TupleWindow`; the
+    first of :meth:`tuple_alternatives` for those not given)."""
 
-    def __init__(self, analysis: Analysis, history, t: int, c: int, derived):
+    def __init__(
+        self,
+        analysis: Analysis,
+        history,
+        t: int,
+        c: int,
+        derived,
+        windows: Windows | None = None,
+        origin: int = 0,
+        cut: dict | None = None,
+    ):
         self.analysis = analysis
+        self.windows = Windows(analysis) if windows is None else windows
+        self.origin = origin
         self.t, self.c = t, c
         self.background = frozenset(analysis.background)
         self.intensional = analysis.intensional
@@ -150,42 +147,50 @@ class World:
             if u <= t and atom not in self.background:
                 self.occ[atom].append(Occurrence(atom, u, "derived"))
                 self.by_pred[atom[0]][atom] = None
-        self._tuple = {}
+        self.cut = {} if cut is None else dict(cut)
+        self._contents: dict = {}
 
     # -- windows
 
-    def tuple_window(self, n: int):
-        """``[n #]`` at (t, c): (its Span, {atom: [Occurrence]} of its contents)."""
-        if n not in self._tuple:
-            first = self.c - n + 1
+    def tuple_keys(self) -> list:
+        """The program's tuple windows as :meth:`Windows.tuple_scope` keys, each once."""
+        keys = {}
+        for rule in self.analysis.program.rules:
+            for lit in rule.body:
+                el = lit.element
+                if not lit.is_comparison and el.window is not None and el.window.is_tuple:
+                    keys[self.windows.tuple_scope(el)] = None
+        return list(keys)
+
+    def tuple_alternatives(self, key: tuple) -> list:
+        """The contents the tuple window ``key`` can have at (t, c) (one unless ties are a choice)."""
+        n, pred = key
+        return tuple_windows(self.history, n, self.t, self.c, self.origin, self.windows.semantics, pred)
+
+    def tuple_window(self, el: ast.ExtendedAtom) -> tuple:
+        """el's tuple window at (t, c): (its :class:`TupleWindow`, {atom: [Occurrence]} of its contents)."""
+        key = self.windows.tuple_scope(el)
+        if key not in self._contents:
+            window: TupleWindow = self.cut.get(key) or self.tuple_alternatives(key)[0]
             contents = defaultdict(list)
-            start = 0
-            for u, k, atom in self.history:
-                if k == first:
-                    start = u
-                if k >= first:
-                    contents[atom].append(Occurrence(atom, u, "input", k))
-            self._tuple[n] = (Span(start if self.c >= n else 0, self.t, max(first, 1), self.c), contents)
-        return self._tuple[n]
+            for u, k, atom in window.entries:
+                contents[atom].append(Occurrence(atom, u, "input", k))
+            self._contents[key] = (window, contents)
+        return self._contents[key]
 
     def window_size(self, window: ast.Window) -> int:
-        return self.analysis.size(window)
+        return self.windows.size(window)
 
     def span(self, el: ast.ExtendedAtom) -> Span:
         """The time points an extended atom reads at t."""
-        if el.modality == ast.NOW:
-            return Span(self.t, self.t)
-        if el.window is None:
-            return Span(0, self.t)
-        n = self.window_size(el.window)
-        if el.window.is_tuple:
-            return self.tuple_window(n)[0]
-        return Span(max(0, self.t - n), self.t)
+        if el.window is not None and el.window.is_tuple and el.modality != ast.NOW:
+            return self.tuple_window(el)[0].span
+        return self.windows.span(el, self.t, self.origin)
 
     def occurrences(self, atom: tuple, el: ast.ExtendedAtom, span: Span) -> list:
         """Where ``atom`` holds inside the span, as read through el's window (facts aside)."""
         if el.window is not None and el.window.is_tuple:
-            occ = self.tuple_window(self.window_size(el.window))[1].get(atom, ())
+            occ = self.tuple_window(el)[1].get(atom, ())
         else:
             occ = self.occ.get(atom, ())
         return [o for o in occ if span.lo <= o.time <= span.hi]
@@ -194,7 +199,7 @@ class World:
         """The ground atoms of el's predicate that hold anywhere el can read (facts included)."""
         pred = el.atom.predicate
         if el.window is not None and el.window.is_tuple:
-            own = [a for a in self.tuple_window(self.window_size(el.window))[1] if a[0] == pred]
+            own = [a for a in self.tuple_window(el)[1] if a[0] == pred]
         else:
             own = list(self.by_pred.get(pred, ()))
         return list(dict.fromkeys(own + self.bg_by_pred.get(pred, [])))

@@ -10,7 +10,8 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 
 from ... import ast
-from ...semantics import DEFAULT, Origin, Semantics
+from ...semantics import DEFAULT, Semantics
+from ...windows import minus, origin_term
 from ..asp import NafLiteral, atom
 
 __all__ = ["WindowEncoder", "arg_vars", "now", "minus", "origin", "N", "U", "C", "K", "S", "O"]
@@ -28,16 +29,11 @@ def now() -> NafLiteral:
     return NafLiteral(atom("_now", N))
 
 
-def minus(term, n: int) -> ast.BinOp:
-    """``term-n``."""
-    return ast.BinOp("-", term, ast.Number(n))
-
-
 def origin(sem: Semantics, var: ast.Variable = O) -> tuple:
-    """Where windows clip: ``(0, ())``, or under ``origin=first`` ``(O, (_origin(O),))``."""
-    if sem.origin is Origin.ZERO:
-        return ast.Number(0), ()
-    return var, (NafLiteral(atom("_origin", var)),)
+    """Where windows clip (:func:`ticker_py.windows.origin_term`): ``(0, ())``, or under
+    ``origin=first`` ``(O, (_origin(O),))`` with the literal that binds O."""
+    start, known = origin_term(sem, var)
+    return start, tuple(NafLiteral(a) for a in known)
 
 
 class WindowEncoder(ABC):

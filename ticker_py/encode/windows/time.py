@@ -1,19 +1,21 @@
-"""Time windows ``[n]``: diamond, box and @, over [max(0, N-n), N] (the origin O for 0 under
-``origin=first``; half-open bounds arrive as a smaller n, see :func:`ticker_py.semantics.under`)."""
+"""Time windows: diamond, box and @, over [max(0, N-n), N] (the origin O for 0 under
+``origin=first``). ``n`` is the window's reach (:func:`ticker_py.windows.reach`: its size, or one
+less under half-open bounds); the bounds are :mod:`ticker_py.windows`'."""
 
 from __future__ import annotations
 
 from ... import ast
 from ...semantics import DEFAULT
+from ...windows import before_now, covers, from_origin
 from ..asp import AspRule, NafLiteral
-from .base import N, U, WindowEncoder, arg_vars, minus, now, origin
+from .base import N, U, WindowEncoder, arg_vars, now, origin
 
 Cmp = ast.Comparison
 
 
 def in_window(n: int) -> tuple:
-    """``N-n <= U, U <= N``."""
-    return Cmp("<=", minus(N, n), U), Cmp("<=", U, N)
+    """``N-n <= U, U <= N``: U inside the window of reach n at N."""
+    return covers(U, N, n)
 
 
 class TimeDiamond(WindowEncoder):
@@ -51,9 +53,9 @@ class TimeBox(WindowEncoder):
                 spoil,
                 now(),
                 at_now,
-                Cmp("=", U, ast.Interval(minus(N, n), minus(N, 1))),
+                Cmp("=", U, ast.Interval(*before_now(N, n))),
                 *known,
-                Cmp(">=", U, start),
+                from_origin(U, start),
                 NafLiteral(ast.Atom(pred, a + (U,)), negated=True),
             ),
         ]

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from ... import ast
 from ...semantics import DEFAULT, Semantics, TupleScope, TupleTies
+from ...windows import minus, tuple_first, tuple_full, tuple_holds, tuple_short
 from ..asp import AspRule, ChoiceRule, Count, NafLiteral, atom
-from .base import C, K, N, S, U, WindowEncoder, arg_vars, minus, now, origin
+from .base import C, K, N, S, U, WindowEncoder, arg_vars, now, origin
 
 Cmp = ast.Comparison
 X = ast.Variable("X")
@@ -36,13 +37,8 @@ def start_rules(n: int, sem: Semantics = DEFAULT, pred: str | None = None) -> li
     cnt = atom(cnt_name, C)
     zero, known = origin(sem)
     rules = [
-        AspRule.of(
-            atom(start, S),
-            cnt,
-            Cmp(">=", C, ast.Number(n)),
-            atom(tick_name, S, ast.BinOp("+", minus(C, n), ast.Number(1))),
-        ),
-        AspRule.of(atom(start, zero), cnt, Cmp("<", C, ast.Number(n)), *known),
+        AspRule.of(atom(start, S), cnt, tuple_full(C, n), atom(tick_name, S, tuple_first(C, n))),
+        AspRule.of(atom(start, zero), cnt, tuple_short(C, n), *known),
     ]
     if sem.tuple_ties is TupleTies.CHOICE:
         keep = atom(sel.replace("_csel", "_ckeep"), X)
@@ -51,8 +47,8 @@ def start_rules(n: int, sem: Semantics = DEFAULT, pred: str | None = None) -> li
                 keep,
                 atom(start, S),
                 cnt,
-                Cmp(">=", C, ast.Number(n)),
-                Cmp("=", X, Count(K, (NafLiteral(atom(tick_name, S, K)), Cmp(">", K, minus(C, n))))),
+                tuple_full(C, n),
+                Cmp("=", X, Count(K, (NafLiteral(atom(tick_name, S, K)), tuple_holds(K, C, n)))),
             ),
             ChoiceRule(
                 X, atom(sel, K), (NafLiteral(atom(tick_name, S, K)),), (NafLiteral(keep), NafLiteral(atom(start, S)))
@@ -81,11 +77,11 @@ def contents_rules(pred: str, arity: int, n: int, background: bool, sem: Semanti
     head = ast.Atom(contents(pred, n), a + (U,))
     counted = ast.Atom(pred, a + (U, K))
     if sem.tuple_ties is TupleTies.ARRIVAL:
-        rules = [AspRule.of(head, atom(cnt_name, C), counted, Cmp(">", K, minus(C, n)))]
+        rules = [AspRule.of(head, atom(cnt_name, C), counted, tuple_holds(K, C, n))]
     else:
         rules = [
-            AspRule.of(head, atom(cnt_name, C), counted, Cmp(">", K, minus(C, n)), atom(start, S), Cmp(">", U, S)),
-            AspRule.of(head, atom(cnt_name, C), Cmp("<", C, ast.Number(n)), counted),
+            AspRule.of(head, atom(cnt_name, C), counted, tuple_holds(K, C, n), atom(start, S), Cmp(">", U, S)),
+            AspRule.of(head, atom(cnt_name, C), tuple_short(C, n), counted),
             AspRule.of(ast.Atom(contents(pred, n), a + (S,)), ast.Atom(pred, a + (S, K)), atom(start, S), atom(sel, K)),
         ]
     if background:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ... import ast
 from ...semantics import DEFAULT
+from ...windows import on_timeline
 from ..asp import AspRule
 from .base import N, U, WindowEncoder, arg_vars, now, origin
 
@@ -19,13 +20,4 @@ class UnwindowedAt(WindowEncoder):
     def static_rules(self, pred, arity, n, background, sem=DEFAULT):
         a = arg_vars(arity) + (U,)
         start, known = origin(sem)
-        return [
-            AspRule.of(
-                ast.Atom(self.aux(pred, n), a),
-                now(),
-                ast.Atom(pred, a),
-                *known,
-                ast.Comparison("<=", start, U),
-                ast.Comparison("<=", U, N),
-            )
-        ]
+        return [AspRule.of(ast.Atom(self.aux(pred, n), a), now(), ast.Atom(pred, a), *known, *on_timeline(U, N, start))]

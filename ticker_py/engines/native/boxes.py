@@ -9,6 +9,8 @@ the pins that appear and expire, so an evaluation costs what changed, not ``n``.
 
 from __future__ import annotations
 
+from ...windows import before_now, first_point
+
 __all__ = ["PinCover"]
 
 
@@ -40,7 +42,7 @@ class PinCover:
 
     def move(self, t: int) -> None:
         """Slide the window to ``[max(0, t-n), t-1]``."""
-        lo, hi = max(0, t - self.n), t - 1
+        lo, hi = first_point(t, self.n), before_now(t, self.n)[1]
         at = self.pinned_at
         old_lo, old_hi = self.lo, self.hi
         if hi < lo or lo > old_hi or hi < old_lo or old_hi < old_lo:

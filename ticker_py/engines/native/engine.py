@@ -20,6 +20,7 @@ from collections.abc import Sequence
 
 from ...analysis import Analysis
 from ...streams.model import Result
+from ...windows import Windows
 from ..base import Engine, EngineOptions
 from .feed import StreamFeed
 from .output import Changes
@@ -38,7 +39,7 @@ class NativeEngine(Engine):
     def __init__(self, analysis: Analysis, options: EngineOptions = EngineOptions()):
         self.analysis, self.options = analysis, options
         self.stats = {"rule_evaluations": 0, "pruned": 0, "delta_facts": 0, "derived": 0}
-        self.wiring = Wiring(analysis)
+        self.wiring = Wiring(analysis, Windows(analysis, options.semantics))
         self.clock = Clock()
         self.changes = Changes(self.wiring, options)
         self.views = DerivedViews(self.wiring, self.clock, self.changes)

@@ -1,7 +1,8 @@
 """Feeding the input stores from the stream: atoms appended, counted for tuple windows, and
 given horizons by the windows that read them.
 
-A time-window atom arriving at u holds until ``end_of(u + n)``; a tuple-window atom until
+A time-window atom arriving at u holds until the end of the last time point whose window covers
+it (:func:`ticker_py.windows.last_covering`); a tuple-window atom until
 ``n - 1`` more atoms arrived (a count horizon); an atom read through a box holds while its
 run of consecutive time points covers the window. Background atoms hold for ever, and under
 @-windows at every time point (see docs/native.md).
@@ -14,6 +15,7 @@ from itertools import filterfalse, repeat
 from operator import itemgetter
 
 from ... import ast
+from ...windows import first_point, last_covering, tuple_start
 from .store import INF, Clock, end_of
 from .views import background_at
 from .wiring import Wiring
@@ -58,8 +60,8 @@ class Runs:
         return arrived
 
     def holding(self, arrived: list, t: int, n: int) -> list:
-        """Of atoms arrived at t, those whose run started at or before max(0, t - n)."""
-        lo = max(0, t - n)
+        """Of atoms arrived at t, those whose run started at or before the window's first point."""
+        lo = first_point(t, n)
         young = [s for u, s in self.started.items() if u > lo]
         if not young:
             return arrived
@@ -166,9 +168,9 @@ class StreamFeed:
                     if mod is NOW:
                         h = end_of(t) if u == t else -1
                     elif mod is DIAMOND:
-                        h = end_of(u + n)
+                        h = end_of(last_covering(u, n))
                     elif mod is AT:
-                        h = INF if n is None else end_of(u + n)
+                        h = INF if n is None else end_of(last_covering(u, n))
                     else:
                         continue
                     if h < now:
@@ -210,11 +212,8 @@ class StreamFeed:
     def _window_start(self, n: int) -> tuple:
         """``(index, time)``: the stream index of the oldest atom in a tuple window of n atoms
         and the time its timeline starts at (index 1 and time 0 while fewer atoms arrived)."""
-        count = self.clock.count
-        if count < n:
-            return 1, 0
-        f = count - n + 1
-        return f, self.recent[f - self.recent_base][0]
+        recent, base = self.recent, self.recent_base
+        return tuple_start(self.clock.count, n, lambda k: recent[k - base][0])
 
     def feed_tuples(self, t: int, advance: bool) -> None:
         """Background atoms under tuple @-windows, and tuple boxes (see docs/native.md)."""

@@ -336,7 +336,7 @@ class _PlanWriter:
             self.guard(f"type({tv}) is int and {tv} >= 0")
             head = f"({head}, {tv})"
         if self.plan.head_store.counted:
-            self.emit(f"_ap(({head}, ({self.h}, {self.hc if self.hc is not None else INF})))")
+            self.emit(f"_ap(({head}, ({self.h}, {self.hc if self.hc is not None else '_INF'})))")
         elif self.hc is not None:
             raise InternalError(f"rule '{rule}' reads counted facts into an uncounted store")
         else:
@@ -573,6 +573,7 @@ def compile_rule(rule: ast.Rule, body: list, head_store, general: bool = False, 
         "_ig": itemgetter,
         "_first": _first,
         "_second": itemgetter(1),
+        "_INF": INF,
     }
     rank = {id(lit): i for i, lit in enumerate(positives)}
 

@@ -2,9 +2,11 @@
 
 A *horizon* is the last evaluation tick at which a fact is guaranteed to hold (Laser's
 annotation). Ticks are encoded as integers so that one comparison decides validity:
-``tick_key(t, j) = t * SLOT + j`` for the j-th evaluation at time point t, and
+``tick_key(t, j) = t * SLOT + j`` for the j-th evaluation at time point t (j < SLOT - 1, so
+no two ticks share a key, whatever the size of t: Python integers are exact), and
 ``end_of(t) = t * SLOT + SLOT - 1`` is the horizon "every evaluation at time t".
-A fact with horizon h is valid at tick k iff ``h >= k``; ``INF`` never expires.
+A fact with horizon h is valid at tick k iff ``h >= k``; ``INF`` never expires: it is the
+float infinity, above every integer, so that no tick, however late, reaches it.
 A *transient* fact (derived through negation, a tuple window or a box over derived
 atoms) gets the current tick as horizon and is recomputed at the next evaluation.
 
@@ -14,16 +16,17 @@ at a time point (``shape="at"``).
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from collections.abc import Callable
 from heapq import heappop, heappush
 from itertools import compress, repeat
-from operator import is_, is_not, itemgetter
+from operator import eq, is_, is_not, itemgetter, lt
 
 __all__ = ["Store", "CountedStore", "Clock", "INF", "SLOT", "end_of", "tick_key", "acceptor", "atom_key", "Index"]
 
 SLOT = 1 << 32
-INF = 1 << 62
+INF = math.inf  # not an integer: any integer tick key compares below it
 
 _first, _second = itemgetter(0), itemgetter(1)
 
@@ -383,9 +386,12 @@ class Store:
                 # bucket (one lookup per instance) and puts the extended ones back
                 stale.discard(h)
                 olds = list(map(pop, b, repeat(-1)))
-                if not all(map(h.__eq__, olds)):
-                    facts.update(compress(zip(b, olds), map(h.__lt__, olds)))
-                    b = list(compress(b, map(h.__eq__, olds)))
+                # eq/lt, not h.__eq__: an instance extended for ever has the float INF, which an
+                # int's own methods do not compare with (NotImplemented)
+                hs = repeat(h)
+                if not all(map(eq, hs, olds)):
+                    facts.update(compress(zip(b, olds), map(lt, repeat(h), olds)))
+                    b = list(compress(b, map(eq, repeat(h), olds)))
             else:
                 _consume(map(facts.__delitem__, b))
             if out:

@@ -12,7 +12,8 @@ from heapq import heappop, heappush
 from itertools import count
 
 from ... import ast
-from .store import INF, SLOT, Clock, end_of
+from ...windows import first_point, last_covering
+from .store import INF, Clock, end_of
 from .wiring import Wiring
 
 __all__ = ["DerivedViews", "background_at"]
@@ -21,10 +22,10 @@ __all__ = ["DerivedViews", "background_at"]
 def background_at(bg, n, prev: int, t: int) -> list:
     """Background atoms under an @-window of size n (``None``: unbounded) at the time points
     after ``prev`` up to t, as ``((atom, u), horizon)`` pairs."""
-    lo = max(prev + 1, 0 if n is None else t - n, 0)
+    lo = max(prev + 1, first_point(t, n))
     out = []
     for u in range(lo, t + 1):
-        h = INF if n is None else end_of(u + n)
+        h = INF if n is None else end_of(last_covering(u, n))
         out.extend(((a, u), h) for a in bg)
     return out
 
@@ -73,7 +74,9 @@ class DerivedViews:
                 t = clock.time
                 now_pairs, dia = [], [[] for _ in diamonds]
                 at = [[] for _ in ats]
-                last = SLOT - 1
+                # the first point each window covers at t (its reach, clipped at 0)
+                dia_lo = [first_point(t, n) for n, _ in diamonds]
+                at_lo = [None if n is None else first_point(t, n) for n, _ in ats]
                 for p in new:
                     key, h = p
                     u = key[1]
@@ -81,15 +84,15 @@ class DerivedViews:
                         continue
                     a = key[0]
                     if u == t:
-                        now_pairs.append((a, lim(h, t * SLOT + last)))
+                        now_pairs.append((a, lim(h, end_of(t))))
                     for i, (n, _store) in enumerate(diamonds):
-                        if u >= t - n:
-                            dia[i].append((a, lim(h, (u + n) * SLOT + last)))
+                        if u >= dia_lo[i]:
+                            dia[i].append((a, lim(h, end_of(last_covering(u, n)))))
                     for i, (n, _store) in enumerate(ats):
                         if n is None:
                             at[i].append(p)
-                        elif u >= t - n:
-                            at[i].append((key, lim(h, (u + n) * SLOT + last)))
+                        elif u >= at_lo[i]:
+                            at[i].append((key, lim(h, end_of(last_covering(u, n)))))
                 if now_pairs:
                     nowv.insert(now_pairs)
                 for (_n, store), pairs in zip(diamonds, dia):

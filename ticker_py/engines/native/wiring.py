@@ -12,6 +12,7 @@ from __future__ import annotations
 from ... import ast
 from ...analysis import Analysis
 from ...errors import Diagnostic, EngineUnsupported
+from ...windows import Windows
 from .boxes import PinCover
 from .plan import RulePlan, StoreLiteral, compile_rule, constants, delta_groups
 from .store import CountedStore, Store, acceptor, atom_key
@@ -58,8 +59,9 @@ def counted_predicates(rules, intensional) -> set:
 class Wiring:
     """The stores, their feeds and the rule plans of one program.
 
-    Feeds and views are lists of ``(modality, n, store)`` (``n`` the window size, ``None``
-    for an unwindowed @-atom):
+    Feeds and views are lists of ``(modality, n, store)`` (``n`` the window's reach,
+    :meth:`ticker_py.windows.Windows.reach`: time points before t, or atoms; ``None`` for an
+    unwindowed @-atom):
 
     - ``ext_feeds[p]``: input predicate p read now (``NOW``, n 0) or through a time window;
     - ``tuple_feeds[p]``: p through a tuple window (diamond and @; boxes are fed from runs);
@@ -67,8 +69,9 @@ class Wiring:
     - ``views[q][modality]``: derived predicate q through a window, as ``(n, store)``.
     """
 
-    def __init__(self, analysis: Analysis):
+    def __init__(self, analysis: Analysis, windows: Windows | None = None):
         self.analysis = analysis
+        self.windows = Windows(analysis) if windows is None else windows
         self.sigs = analysis.signatures
         self.intensional = analysis.intensional
         self.background: dict = {}  # predicate -> its background atoms
@@ -134,7 +137,7 @@ class Wiring:
         """The store an extended atom reads, and whether it is a box."""
         p = el.atom.predicate
         arity = self.sigs[p]
-        n = None if el.window is None else self.analysis.size(el.window)
+        n = self.windows.reach(el.window)
         mod = el.modality
         if p in self.intensional:
             if mod is NOW or (mod in (DIAMOND, BOX) and n == 0):
