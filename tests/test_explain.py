@@ -799,3 +799,14 @@ def test_explain_refuses_an_unknown_prefix_located(capsys, tmp_path):
     stream.write_text(IRI_STREAM)
     assert main(["explain", str(prog), "--stream", str(stream), "--at", "0", "hot(x:t1)"]) == 2
     assert "error: bad atom 'hot(x:t1)'" in capsys.readouterr().err
+
+
+def test_no_answer_diagnosis_reads_windows_under_the_profile():
+    """Under lars the timeline starts at the first record (t=5): ``p always [2]`` holds on the clipped
+    window, so the constraint fails in every candidate; read with origin 0 it seemed not to."""
+    reasoner = Reasoner(":- p always [2].", semantics="lars")
+    reasoner.append(5, ["p"])
+    assert reasoner.evaluate(5).models == ()
+    with pytest.raises(UsageError) as info:
+        reasoner.explain(5, "p")
+    assert "the constraint ':- p always [2].' is violated in every candidate" in str(info.value)

@@ -136,7 +136,7 @@ def explain(
         raise UsageError(
             Diagnostic(
                 f"no answer stream at t={t} c={c}: nothing to explain",
-                notes=tuple(no_answer_notes(analysis, history, t, c)),
+                notes=tuple(no_answer_notes(analysis, history, t, c, Windows(analysis, semantics), origin)),
             )
         )
     if not 1 <= model <= len(models):

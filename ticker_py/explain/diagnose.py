@@ -26,14 +26,16 @@ __all__ = ["no_answer_notes", "fixpoint"]
 LIMIT = 5000
 
 
-def fixpoint(analysis: Analysis, history, t: int, c: int, negation=None, ignore_negation=False):
+def fixpoint(
+    analysis: Analysis, history, t: int, c: int, negation=None, ignore_negation=False, windows=None, origin: int = 0
+):
     """The least set of derived (atom, time) pairs closed under the rules, ``not`` read in the
     world ``negation`` (or ignored); None if it grows beyond LIMIT."""
     derived: set = set()
     rules = [r for r in analysis.program.proper_rules if r.head is not None]
     bg = set(analysis.background)
     while True:
-        world = World(analysis, history, t, c, derived)
+        world = World(analysis, history, t, c, derived, windows, origin)
         builder = Builder(world, negation, ignore_negation)
         new = set()
         for rule in rules:
@@ -54,16 +56,16 @@ def fixpoint(analysis: Analysis, history, t: int, c: int, negation=None, ignore_
             return None
 
 
-def no_answer_notes(analysis: Analysis, history, t: int, c: int) -> list:
+def no_answer_notes(analysis: Analysis, history, t: int, c: int, windows=None, origin: int = 0) -> list:
     """Notes naming what leaves no answer stream: the constraints that fail (in every candidate, or
     in each stable choice among the undecided atoms), or the choice that no candidate makes stable."""
     prefixes = analysis.program.prefixes
-    upper = fixpoint(analysis, history, t, c, ignore_negation=True)
+    upper = fixpoint(analysis, history, t, c, ignore_negation=True, windows=windows, origin=origin)
     if upper is None:
         return ["too many derivable atoms to look for the cause"]
-    upper_world = World(analysis, history, t, c, upper)
-    lower = fixpoint(analysis, history, t, c, negation=upper_world)
-    lower_world = World(analysis, history, t, c, lower)
+    upper_world = World(analysis, history, t, c, upper, windows, origin)
+    lower = fixpoint(analysis, history, t, c, negation=upper_world, windows=windows, origin=origin)
+    lower_world = World(analysis, history, t, c, lower, windows, origin)
     constraints = [r for r in analysis.program.rules if r.head is None]
     notes = []
     for rule in constraints:
@@ -77,7 +79,7 @@ def no_answer_notes(analysis: Analysis, history, t: int, c: int) -> list:
     undecided = sorted(upper - lower, key=lambda au: (au[1], format_atom(au[0])))
     shown = _atoms_text(undecided, prefixes)
     if undecided and len(undecided) <= CHOICES:
-        return _choice_notes(analysis, history, t, c, lower, undecided, constraints, shown, prefixes)
+        return _choice_notes(analysis, history, t, c, lower, undecided, constraints, shown, prefixes, windows, origin)
     notes = (
         [f"undecided atoms: {shown}; no choice among them is stable and satisfies the constraints"] if undecided else []
     )
@@ -108,15 +110,15 @@ def _atoms_text(pairs, prefixes, limit: int = 8) -> str:
     return text + (" ..." if len(pairs) > limit else "")
 
 
-def _choice_notes(analysis, history, t, c, lower, undecided, constraints, shown, prefixes) -> list:
+def _choice_notes(analysis, history, t, c, lower, undecided, constraints, shown, prefixes, windows, origin) -> list:
     """Every choice among the undecided atoms: which are stable (no constraints), and which
     constraints rule out each stable one."""
     stable, failing = [], {}
     for k in range(len(undecided) + 1):
         for chosen in combinations(undecided, k):
             candidate = lower | set(chosen)
-            world = World(analysis, history, t, c, candidate)
-            if fixpoint(analysis, history, t, c, negation=world) != candidate:
+            world = World(analysis, history, t, c, candidate, windows, origin)
+            if fixpoint(analysis, history, t, c, negation=world, windows=windows, origin=origin) != candidate:
                 continue  # not stable: it does not derive exactly itself
             stable.append(chosen)
             for rule in constraints:
