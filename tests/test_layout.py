@@ -22,20 +22,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "ticker_py"
 #: the vocabulary every engine returns, so they sit with the values; the readers, writers and the
 #: driver are above the engines.
 FLOORS = [
-    {
-        "ast",
-        "_ast_methods",
-        "_record_methods",
-        "records",
-        "process",
-        "values",
-        "errors",
-        "limits",
-        "accelerators",
-        "streams.model",
-        "streams._model_methods",
-        "streams.factorized",
-    },
+    {"ast", "node", "process", "values", "errors", "limits", "accelerators", "streams.model", "streams.factorized"},
     {"syntax", "rdf.terms"},
     {"analysis"},
     {"semantics"},

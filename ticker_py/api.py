@@ -25,7 +25,6 @@ import itertools
 import re
 import threading
 from collections.abc import Iterable, Iterator
-from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -354,7 +353,7 @@ class Reasoner:
 
             result = with_factors(result, self.models)
         if self.explainable and result.models is not None:
-            result = replace(result, explainer=partial(_explain_result, self.analysis, tuple(self._kept.entries)))
+            result = result.replace(explainer=partial(_explain_result, self.analysis, tuple(self._kept.entries)))
         self._last = result
         return result
 

@@ -8,11 +8,10 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass
 
 from .. import ast
 from ..errors import Diagnostic, ProgramError
-from ..records import add_shared_methods, collecting
 from ..syntax.fast import paused_gc
 from .graph import check_box_cycles, choice_predicates, dependency_edges, split_predicates, stratify
 from .roles import background_atoms, signatures
@@ -23,10 +22,7 @@ __all__ = ["Analysis", "analyse", "window_points", "POSITIVE", "STRATIFIED", "GE
 POSITIVE, STRATIFIED, GENERAL = "positive", "stratified", "general"
 
 
-_RECORDS: list = []
-
-
-@collecting(_RECORDS)
+@dataclass(frozen=True)
 class Analysis:
     """What the encoders and engines need to know about a checked program.
 
@@ -65,9 +61,6 @@ class Analysis:
         """Engines that can run this program."""
         native = self.fragment in (POSITIVE, STRATIFIED) and not self.has_constraints and not self.interval_rules
         return ("native", "incremental", "clingo") if native else ("incremental", "clingo")
-
-
-add_shared_methods(_RECORDS, __name__)
 
 
 def window_points(window: ast.Window, clock_ms: int = 1000) -> int:
@@ -202,7 +195,7 @@ def _plain_terms(program: ast.Program) -> tuple:
                 interval_rules.append(rule)
         rules.append(rule)
     if any(a is not b for a, b in zip(rules, program.rules)):
-        program = replace(program, rules=tuple(rules))
+        program = program.replace(rules=tuple(rules))
     return program, tuple(interval_rules)
 
 

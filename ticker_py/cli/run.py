@@ -6,14 +6,13 @@ import signal
 import sys
 import threading
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from ..consequences import MODES
 from ..engines import ENGINE_NAMES
 from ..errors import Diagnostic, UsageError
 from ..process import steady_heap_from_second
 from ..rdf import RDF_FORMATS
-from ..records import add_shared_methods, collecting
 from ..semantics import DEFAULT, Semantics, resolve
 from ..streams.drive import MAX_GAP, Every, check_max_gap
 from .common import (
@@ -39,10 +38,7 @@ INERTIA_ENGINES = ("incremental", "incremental-pure")
 STREAM_FORMATS = ("auto", "text", "jsonl", "csv") + RDF_FORMATS
 
 
-_RECORDS: list = []
-
-
-@collecting(_RECORDS)
+@dataclass(frozen=True)
 class RunOptions:
     """How ``ticker run`` evaluates and prints (the parsed arguments, checked)."""
 
@@ -62,9 +58,6 @@ class RunOptions:
     max_gap: int | None = MAX_GAP
     factorize: bool = False
     semantics: Semantics = DEFAULT
-
-
-add_shared_methods(_RECORDS, __name__)
 
 
 def register(sub) -> None:

@@ -68,8 +68,6 @@ _LEAVES = frozenset({"var", "int", "anon", "str", "name"})
 _AFTER_NON_LEAF = _TERM_CONTINUES | {"("}
 
 
-#: constructors with every field given, without the frozen record's ``__init__`` (the parser's largest
-#: cost); the objects are equal to, and hash as, constructed ones
 (
     _Location,
     _Variable,
@@ -87,7 +85,7 @@ _AFTER_NON_LEAF = _TERM_CONTINUES | {"("}
     _Head,
     _Rule,
 ) = (
-    cls._from_fields
+    cls
     for cls in (
         ast.Location,
         ast.Variable,
