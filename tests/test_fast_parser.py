@@ -8,6 +8,8 @@ valid programs either give up or agree with lark.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -318,6 +320,31 @@ def test_random_edits_give_up_or_agree(text, data):
         else:
             text = text[:at] + text[at + data.draw(st.integers(1, 4)) :]
     assert_agrees(text)
+
+
+def _outcome(parse, text: str):
+    try:
+        return exact(parse(text, "f.lars"))
+    except ProgramError as err:
+        return str(err)
+
+
+@pytest.mark.slow
+@settings(max_examples=scaled(20000, 200), deadline=None)
+@given(st.lists(st.sampled_from(TOKENS) | st.text(max_size=3), max_size=12).map("".join))
+def test_hostile_text_parses_as_the_grammar_parses_it(text):
+    """On any text, parse_program (the fast parser first) gives the program or the error of the
+    grammar parser alone (parse_lark: the canonical path, ``TICKER_ACCELERATORS=off``)."""
+    assert _outcome(parse_program, text) == _outcome(parse_lark, text)
+
+
+def test_comments_are_never_taken_apart_again():
+    """A comment line of many ``%`` before a character no token takes: the fast parser gives up
+    at once (matching the comment in every possible way takes 2^n steps; Python 3.10 has no
+    possessive quantifier, so the space before a token is matched in a lookahead)."""
+    code = "from ticker_py.syntax.fast import parse_fast\nprint(parse_fast('a.\\n% ' + '% ' * 200 + '\\n$', 'f'))"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert (proc.returncode, proc.stdout) == (0, "None\n"), proc.stderr
 
 
 # ---------------------------------------------------------------- the analysis' one-pass term scan

@@ -28,9 +28,12 @@ from .anonymous import ANONYMOUS, name_anonymous
 
 __all__ = ["parse_fast", "paused_gc"]
 
-#: white space and comments (possessive: never given back), then one token or the end of the text
+#: white space and comments, then one token or the end of the text. The space is matched once,
+#: never given back: inside a lookahead (which the matcher never re-enters) and then taken as
+#: ``\1`` (an atomic group, which Python has only from 3.11), so that a token that fails to match
+#: after a line of many ``%`` does not make the matcher split the comment every possible way
 _PIECE = re.compile(
-    r"""([ \t\r\n\f]*+(?:(?:%[^\n]*+|//[^\n]*+|/\*[\s\S]*?\*/)[ \t\r\n\f]*+)*+)(
+    r"""(?=([ \t\r\n\f]*(?:(?:%[^\n]*|//[^\n]*|/\*[\s\S]*?\*/)[ \t\r\n\f]*)*))\1(
     [a-z][A-Za-z0-9_']*
   | _*[A-Z][A-Za-z0-9_']*
   | _(?![A-Za-z0-9_'])
