@@ -26,6 +26,8 @@ import importlib, pkgutil, sys, traceback
 import ticker_py
 failed = []
 for info in pkgutil.walk_packages(ticker_py.__path__, "ticker_py."):
+    if info.name.endswith(".__main__"):  # runs the command line
+        continue
     try:
         importlib.import_module(info.name)
     except ModuleNotFoundError as err:
