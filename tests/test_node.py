@@ -38,7 +38,8 @@ def _reference(cls):
         )
         for name, spec in cls._specs.items()
     ]
-    namespace = {"__post_init__": cls.__post_init__} if hasattr(cls, "__post_init__") else {}
+    # a class's own __post_init__ and __repr__ (dataclass keeps a __repr__ the class defines)
+    namespace = {name: getattr(cls, name) for name in ("__post_init__", "__repr__") if name in vars(cls)}
     return dataclasses.make_dataclass(cls.__name__, specs, frozen=True, namespace=namespace)
 
 
