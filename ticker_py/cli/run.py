@@ -262,8 +262,10 @@ def cmd_run(args) -> int:
             points += 1
             writer.write(result)
     finally:
-        writer.close({"time_points": points, "atoms": reasoner.atoms_in, "seconds": time.perf_counter() - start})
-        out.close()
+        try:
+            writer.close({"time_points": points, "atoms": reasoner.atoms_in, "seconds": time.perf_counter() - start})
+        finally:  # also when the writer's last flush fails (a full device): the file is closed here
+            out.close()
     return 0
 
 
