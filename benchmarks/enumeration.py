@@ -1,4 +1,4 @@
-"""Every answer stream with the incremental engine (``--models 0``): where the time goes, and clingo's floor.
+"""Every answer stream with the incremental engine (``--models 0``): where the time goes.
 
     python benchmarks/enumeration.py                  # B1, n = 200, 1000 time points, seed 0
     python benchmarks/enumeration.py --n 40 --tp 300
@@ -7,10 +7,9 @@ Runs the incremental engine over the stream in this process (engine construction
 no output: what ``--format none`` costs after start-up), recording the program it gives clingo at
 every tick (U's rules + that tick's facts). Then, on the same programs, one fresh Control each:
 
-* ``clingo, no Python per model``: ground and enumerate every model inside clingo (the C API's
-  solve without an event callback; the models are counted, never read) — clingo's own floor;
 * ``clingo, on_model doing nothing``: ``Control.solve(on_model=...)``: one Python call per model;
-* ``read through the C layer``: :func:`ticker_py.engines.clingo_c.raw_models` (what the engine does);
+* ``read``: :func:`ticker_py.engines.clingo_c.answers` (what the engine does: through clingo's C
+  layer, unless ``TICKER_ACCELERATORS=off``), every model kept compact;
 
 each for the distinct programs (the engine reuses U's answers when a tick's facts recur) and for
 every tick's program (what an engine without reuse would enumerate). CPU seconds of this process.
@@ -29,7 +28,7 @@ import clingo  # noqa: E402
 
 from ticker_py.api import Reasoner, load_program  # noqa: E402
 from ticker_py.engines import hybrid  # noqa: E402
-from ticker_py.engines.clingo_c import raw_models  # noqa: E402
+from ticker_py.engines.clingo_c import answers  # noqa: E402
 from ticker_py.workloads import generate, program  # noqa: E402
 
 
@@ -39,22 +38,6 @@ def control(rules: str, facts: str) -> clingo.Control:
     ctl.add("base", [], facts)
     ctl.ground([("base", [])])
     return ctl
-
-
-def enumerate_in_clingo(ctl: clingo.Control) -> int:
-    """Every model enumerated with no Python call per model; their number."""
-    from clingo._internal import _c_call, _ffi, _handle_error, _lib
-
-    p_handle = _ffi.new("clingo_solve_handle_t**")
-    _handle_error(_lib.clingo_control_solve(ctl._rep, 0, _ffi.NULL, 0, _ffi.NULL, _ffi.NULL, p_handle))
-    result = _ffi.new("clingo_solve_result_bitset_t*")
-    _handle_error(_lib.clingo_solve_handle_get(p_handle[0], result))
-    _handle_error(_lib.clingo_solve_handle_close(p_handle[0]))
-    stats = _c_call("clingo_statistics_t*", _lib.clingo_control_statistics, ctl._rep)
-    key = _c_call("uint64_t", _lib.clingo_statistics_root, stats)
-    for name in (b"summary", b"models", b"enumerated"):  # not ctl.statistics: it converts them all
-        key = _c_call("uint64_t", _lib.clingo_statistics_map_at, stats, key, name)
-    return int(_c_call("double", _lib.clingo_statistics_value_get, stats, key))
 
 
 def on_model_nothing(ctl: clingo.Control) -> int:
@@ -111,9 +94,11 @@ def main(argv=None) -> int:
     print("|---|---|---|")
     for name, fn in (
         ("ground only", lambda ctl: 0),
-        ("ground + enumerate, no Python per model (clingo's floor)", enumerate_in_clingo),
         ("ground + enumerate, on_model doing nothing", on_model_nothing),
-        ("ground + enumerate + read (raw_models, the engine's path)", lambda ctl: len(raw_models(ctl))),
+        (
+            "ground + enumerate + read (clingo_c.answers, the engine's path)",
+            lambda ctl: len(answers(ctl, {}, str, 0)[0]),
+        ),
     ):
         cells = []
         for programs in (distinct, given):

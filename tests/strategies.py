@@ -26,7 +26,7 @@ Non-stratified draws often contain even loops (several answer streams) and odd l
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cache
 
 from hypothesis import strategies as st
@@ -371,7 +371,7 @@ def _repair(program, test, fix, positive_cycles=False):
         rule, i = min(bad, key=lambda ri: (program.rules.index(ri[0]), ri[1]))
         body = list(rule.body)
         body[i] = fix(body[i])
-        new = replace(rule, body=tuple(body))
+        new = rule.replace(body=tuple(body))
         program = ast.Program(tuple(new if r is rule else r for r in program.rules))
 
 
@@ -401,11 +401,11 @@ def programs(draw, positive_only=False, stratified_only=False, vocabulary=None, 
         out += [rules(draw, voc, constraint=True) for _ in range(_int(draw, 0, 1))]
     program = ast.Program(tuple(_shuffle(draw, out)))
     if stratified_only:
-        program = _repair(program, lambda lit: lit.negated, lambda lit: replace(lit, negated=False))
+        program = _repair(program, lambda lit: lit.negated, lambda lit: lit.replace(negated=False))
     return _repair(
         program,
         _positive_box,
-        lambda lit: replace(lit, element=replace(lit.element, modality=ast.DIAMOND)),
+        lambda lit: lit.replace(element=lit.element.replace(modality=ast.DIAMOND)),
         positive_cycles=True,
     )
 

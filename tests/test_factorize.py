@@ -218,11 +218,7 @@ def test_pinned_atoms_in_alternatives(engine):
     assert len(alts) == 4
 
 
-@pytest.mark.parametrize("engine", ["clingo", "incremental"])
-def test_shown_atoms_read_through_the_c_layer_or_the_api_agree(engine, monkeypatch):
-    # factorize reads a model's shown symbols through clingo's C layer where it can (FAST_SYMBOLS)
-    from ticker_py.engines import factorize as factorize_module
-
+def test_factors_of_independent_choices_over_ticks():
     prog = (
         "a :- not b, s(1). b :- not a. c :- not d. d :- not c. :- a, c. "
         "x :- not y, not z. y :- not x, not z. z :- not y, not x. s(X) :- p(X) in [2]. "
@@ -230,12 +226,10 @@ def test_shown_atoms_read_through_the_c_layer_or_the_api_agree(engine, monkeypat
         "f(X) at T :- p(X) at T in [2], not e(X) at T."
     )
     stream = [(0, ["p(1)"]), (1, ["p(2)"]), (2, []), (3, [])]
-    fast = [r.factors for r in run(prog, stream, engine, models=0, factorize=True)]
-    monkeypatch.setattr(factorize_module, "FAST_SYMBOLS", False)
-    slow = [r.factors for r in run(prog, stream, engine, models=0, factorize=True)]
-    assert fast == slow
-    # a/b/c/d: 3 (2 once s(1) leaves the window), x/y/z: 3, e/f per p(X) in the window: 2 each
-    assert [f.count for f in fast] == [3 * 3 * 2, 3 * 3 * 4, 3 * 3 * 4, 2 * 3 * 2]
+    for engine in ("clingo", "incremental"):
+        found = [r.factors for r in run(prog, stream, engine, models=0, factorize=True)]
+        # a/b/c/d: 3 (2 once s(1) leaves the window), x/y/z: 3, e/f per p(X) in the window: 2 each
+        assert [f.count for f in found] == [3 * 3 * 2, 3 * 3 * 4, 3 * 3 * 4, 2 * 3 * 2], engine
 
 
 def test_models_limit_takes_from_the_product():
@@ -462,12 +456,11 @@ def test_consequences_from_factors_equal_plain(files, capsys, mode):
     assert capsys.readouterr().out == plain
 
 
-def _recorded(text, fast, monkeypatch):
+def _recorded(text):
     import clingo
 
     from ticker_py.engines import factorize as factorize_module
 
-    monkeypatch.setattr(factorize_module, "FAST_SYMBOLS", fast)
     recorder = factorize_module.Recorder()
     ctl = clingo.Control(["--models=0"])
     recorder.register(ctl)
@@ -482,26 +475,6 @@ GROUND = (
 )
 
 
-def test_c_layer_observer_records_what_the_observer_api_records(monkeypatch):
-    import clingo
-
-    from ticker_py.engines.clingo_c import FAST_SYMBOLS
-
-    if not FAST_SYMBOLS:
-        pytest.skip("this clingo has no C layer")
-    fast, _ = _recorded(GROUND, True, monkeypatch)
-    slow, _ = _recorded(GROUND, False, monkeypatch)
-    assert fast.raw and not slow.raw
-    norm = lambda rules: [
-        (bool(c), list(h), [tuple(x) if isinstance(x, tuple) else x for x in b], w)  # noqa: E731
-        for c, h, b, w in rules
-    ]
-    assert norm(fast.rules) == norm(slow.rules) and any(w is not None for *_, w in fast.rules)
-    assert fast.facts == slow.facts and fast.facts
-    assert [(str(clingo.symbol.Symbol(s)), a) for s, a in fast.shown] == [(str(s), a) for s, a in slow.shown]
-
-
-@pytest.mark.parametrize("fast", [True, False])
 @pytest.mark.parametrize(
     "text, why",
     [
@@ -511,26 +484,19 @@ def test_c_layer_observer_records_what_the_observer_api_records(monkeypatch):
         ("{a; b}. #project a.", "projection"),
     ],
 )
-def test_recorder_refuses_what_it_cannot_factorize(text, why, fast, monkeypatch):
-    from ticker_py.engines.clingo_c import FAST_SYMBOLS
+def test_recorder_refuses_what_it_cannot_factorize(text, why):
     from ticker_py.engines.factorize import Unfactorizable, factorize
 
-    if fast and not FAST_SYMBOLS:
-        pytest.skip("this clingo has no C layer")
-    recorder, ctl = _recorded(text, fast, monkeypatch)
+    recorder, ctl = _recorded(text)
     with pytest.raises(Unfactorizable, match=why):
         factorize(recorder, ctl)
 
 
-@pytest.mark.parametrize("fast", [True, False])
-def test_hand_program_components_both_observers(fast, monkeypatch):
-    from ticker_py.engines.clingo_c import FAST_SYMBOLS
+def test_hand_program_components():
     from ticker_py.engines.factorize import factorize
 
-    if fast and not FAST_SYMBOLS:
-        pytest.skip("this clingo has no C layer")
     # b's rule, the constraint and the #count join a(1), a(2), a(3), b, c, d into one component
-    recorder, ctl = _recorded(GROUND, fast, monkeypatch)
+    recorder, ctl = _recorded(GROUND)
     found = factorize(recorder, ctl)
     assert sorted(map(str, found.common)) == ["p(1)", "p(2)", "p(3)"]
     sizes = sorted(len(f) for f in found.factors)

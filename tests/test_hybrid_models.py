@@ -1,9 +1,10 @@
 """The incremental engine's fast enumeration path gives exactly the answer streams of the slow one.
 
-U's models are read through clingo's C layer as raw symbol bytes (``clingo_c.raw_models``), large
-answers are kept raw and joined with the shared lower part only when read (``MappedModels``),
-and answers are reused per facts text. The slow path (the public ``Model.symbols`` API, every
-answer converted at once, nothing reused) and the static engine are the references.
+U's models are read through clingo's C layer (``clingo_c.answers``, an accelerator) as compact symbol
+bytes, large answers are kept compact and joined with the shared lower part only when read
+(``MappedModels``), and answers are reused per facts text. The slow path (the public
+``Model.symbols`` API, every answer converted at once, nothing reused) and the static engine are
+the references.
 """
 
 import copy
@@ -14,12 +15,12 @@ import clingo
 import pytest
 from helpers import scaled
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from strategies import programs_and_streams
 
 from ticker_py.api import load_program
 from ticker_py.compare import answer_set
-from ticker_py.engines import EngineOptions, clingo_engine, create_engine, hybrid
-from ticker_py.engines.clingo_c import FAST_SYMBOLS, raw_models, symbol_ids
+from ticker_py.engines import EngineOptions, clingo_c, create_engine, hybrid
 from ticker_py.engines.clingo_engine import ClingoEngine
 from ticker_py.streams.factorized import MappedModels
 from ticker_py.streams.model import Model, Result
@@ -27,12 +28,26 @@ from ticker_py.streams.writers import make_writer
 from ticker_py.syntax import parse_ground_atom
 from ticker_py.workloads import generate, program
 
-pytestmark = pytest.mark.skipif(not FAST_SYMBOLS, reason="this clingo has no C layer to read symbols from")
+pytestmark = pytest.mark.skipif(not clingo_c.C_LAYER, reason="accelerators off, or a clingo without the C layer")
 
 
 def _public_models(ctl):
     with ctl.solve(yield_=True) as handle:
         return [[str(s) for s in m.symbols(shown=True)] for m in handle]
+
+
+def _answers(text: str, models: int, c_layer: bool, convert_up_to: int) -> list:
+    """Every model of ``text`` read by ``clingo_c.answers`` (as symbol texts), on either path."""
+    ctl = clingo.Control([f"--models={models}"])
+    ctl.add("base", [], text)
+    ctl.ground([("base", [])])
+    cache = {}
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(clingo_c, "C_LAYER", c_layer)
+        found, size = clingo_c.answers(ctl, cache, str, convert_up_to)
+    read = [clingo_c.items(a, cache, str) for a in found]
+    assert size == sum(map(len, read))
+    return read
 
 
 @pytest.mark.parametrize("models", [0, 1, 3])
@@ -52,16 +67,44 @@ def test_raw_models_are_the_public_models(text, models):
         ctl.ground([("base", [])])
         return ctl
 
-    raw = [[str(clingo.symbol.Symbol(x)) for x in symbol_ids(m)] for m in raw_models(control())]
-    assert raw == _public_models(control())  # the same models, symbols in the same order
+    public = _public_models(control())
+    for convert_up_to in (0, 10**6):  # kept compact, converted at once
+        # the same models, symbols in the same order
+        assert _answers(text, models, True, convert_up_to) == _answers(text, models, False, convert_up_to) == public
 
 
-def test_raw_models_grows_its_buffer():
+def test_compact_answers_grow_their_buffer():
     ctl = clingo.Control(["--models=0"])
     ctl.add("base", [], "{a(1..600)} = 599. #show a/1.")
     ctl.ground([("base", [])])
-    got = raw_models(ctl)
-    assert len(got) == 600 and {len(symbol_ids(m)) for m in got} == {599}
+    got, size = clingo_c.answers(ctl, {}, str, 0)
+    assert len(got) == 600 and all(type(a) is bytes for a in got) and size == 600 * 599
+    assert {len(clingo_c.items(a, {}, str)) for a in got} == {599}
+
+
+#: ground terms clingo can hold, hostile ones included: extreme integers, strings with escapes,
+#: quotes, NUL-free control and non-ASCII characters, nested tuples and functions
+TERMS = st.recursive(
+    st.integers(-(2**31), 2**31 - 1).map(str)
+    | st.text(st.characters(blacklist_characters="\0", blacklist_categories=("Cs",)), max_size=6).map(
+        lambda s: '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+    )
+    | st.sampled_from(["a", "b_1", "c'", "()", "#inf", "#sup"]),
+    lambda inner: (
+        st.lists(inner, min_size=1, max_size=3).map(lambda xs: f"f({','.join(xs)})")
+        | st.lists(inner, min_size=2, max_size=3).map(lambda xs: f"({','.join(xs)})")
+    ),
+    max_leaves=6,
+)
+
+
+@settings(max_examples=scaled(2000, 100), deadline=None)
+@given(st.lists(TERMS, min_size=1, max_size=6), st.integers(0, 3), st.integers(0, 8))
+def test_compact_answers_are_the_public_ones_on_any_symbols(terms, models, convert_up_to):
+    """Random ground symbols (choices of ``p(T)`` and ``q`` of them, shown) read through the C layer
+    and through the public API: the same answers, symbols in the same order."""
+    text = "{" + "; ".join(f"p({t})" for t in terms) + "}. q(X) :- p(X). #show p/1. #show q/1."
+    assert _answers(text, models, True, convert_up_to) == _answers(text, models, False, convert_up_to)
 
 
 def test_mapped_models_behave_as_their_tuple():
@@ -81,7 +124,7 @@ def _engine(analysis, models, fast, monkeypatch):
     """The incremental engine; ``fast=False``: the slow path (public symbols, no reuse)."""
     with monkeypatch.context() as m:
         if not fast:
-            m.setattr(clingo_engine, "FAST_SYMBOLS", False)
+            m.setattr(clingo_c, "C_LAYER", False)
             m.setattr(hybrid, "KEPT_SYMBOLS", -1)
         engine = create_engine("incremental", analysis, EngineOptions(models=models))
     return engine
@@ -101,7 +144,7 @@ def _ticks(prog, stream, models, monkeypatch, raw_from=0):
             m.setattr(hybrid, "CONVERTED_SYMBOLS", raw_from)
             got = fast.evaluate(t)
         with monkeypatch.context() as m:
-            m.setattr(clingo_engine, "FAST_SYMBOLS", False)
+            m.setattr(clingo_c, "C_LAYER", False)
             m.setattr(hybrid, "KEPT_SYMBOLS", -1)
             want = slow.evaluate(t)
         yield got, want, ref.evaluate(t)

@@ -9,7 +9,7 @@ from ticker_py.api import load_program
 from ticker_py.compare import answer_set
 from ticker_py.encode.incremental import encode_incremental
 from ticker_py.engines import EngineOptions, create_engine
-from ticker_py.engines.clingo_engine import FAST_SYMBOLS, ClingoEngine, shown_items
+from ticker_py.engines.clingo_engine import ClingoEngine
 from ticker_py.engines.hybrid import HybridEngine, times_stay_relative
 from ticker_py.engines.incremental import REBUILD_EVERY, PureIncrementalEngine
 from ticker_py.syntax import parse_ground_atom
@@ -370,30 +370,13 @@ def test_random_programs_push_mode(case, prefix):
     check(program_text, stream, push=True, rebuild_every=3, prefix=prefix)
 
 
-@pytest.mark.skipif(not FAST_SYMBOLS, reason="this clingo has no C layer to read symbols from")
-def test_fast_shown_symbols_are_the_public_ones():
-    # shown_items reads symbols through clingo's C layer; the public API must give the same items
-    import clingo
-
-    ctl = clingo.Control(["--models=0"])
-    ctl.add("base", [], '{a(1;-2;"s\\"q";f(x,(1,y)))}. b(()). c. #show a/1. #show b/1. #show c/0.')
-    ctl.ground([("base", [])])
-    fast, public = {}, {}
-    with ctl.solve(yield_=True) as handle:
-        for m in handle:
-            got = shown_items(m, fast, str, fast=True)
-            want = shown_items(m, public, str, fast=False)
-            assert got == want == [str(s) for s in m.symbols(shown=True)]
-    assert len(fast) == len(public) == 6
-
-
 @MODES
 def test_public_symbol_api_gives_the_same_answers(monkeypatch, prefix):
-    # both engines read shown symbols through clingo's C layer when it can (FAST_SYMBOLS); the
-    # public API is the fallback (another clingo version): both must give the same answer streams
-    import ticker_py.engines.clingo_engine as clingo_engine
+    # the incremental engine reads U's answers through clingo's C layer (an accelerator); the
+    # public API (accelerators off, or another clingo version) gives the same answer streams
+    from ticker_py.engines import clingo_c
 
-    monkeypatch.setattr(clingo_engine, "FAST_SYMBOLS", False)
+    monkeypatch.setattr(clingo_c, "C_LAYER", False)
     for prog in SPLIT:
         check(prog, with_gaps(STREAM), prefix=prefix)
 

@@ -26,16 +26,13 @@ PACKAGE = Path(__file__).resolve().parent.parent / "ticker_py"
 FLOORS = [
     {
         "ast",
-        "_ast_methods",
-        "_record_methods",
-        "records",
+        "node",
         "process",
         "values",
         "errors",
         "limits",
         "accelerators",
         "streams.model",
-        "streams._model_methods",
         "streams.factorized",
         "plot.timeline",
         "plot.select",

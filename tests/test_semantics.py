@@ -143,10 +143,10 @@ def _no_empty_time_windows(program: ast.Program) -> ast.Program:
             and not el.window.is_tuple
             and el.window.size == 0
         ):
-            return replace(lit, element=replace(el, window=ast.Window(1, None, el.window.location)))
+            return lit.replace(element=el.replace(window=ast.Window(1, None, el.window.location)))
         return lit
 
-    rules = tuple(replace(r, body=tuple(fix(lit) for lit in r.body)) for r in program.rules)
+    rules = tuple(r.replace(body=tuple(fix(lit) for lit in r.body)) for r in program.rules)
     return ast.Program(rules, program.file)
 
 

@@ -139,12 +139,10 @@ def test_version_imports_no_command_and_no_ast():
     assert version.startswith("ticker_py ")
     assert json.loads(modules) == [
         "ticker_py",
-        "ticker_py._record_methods",
         "ticker_py.cli",
         "ticker_py.cli.common",
         "ticker_py.cli.parser",
         "ticker_py.errors",
-        "ticker_py.records",
     ]
 
 

@@ -7,7 +7,6 @@ import json
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -480,14 +479,3 @@ def test_results_to_dataframe():
     shown = results_to_dataframe([RESULTS[0]], show_at=True)
     assert shown["atom"].tolist() == ["a(1)", "b(y)", "a(y) at 5", "z at 10", "c(y)", "c(y)", "d at 2"]
     assert shown["model"].tolist() == [0, 0, 0, 0, 1, 2, 2]
-
-
-def test_the_generated_stream_model_methods_are_current(tmp_path):
-    """The checked-in ``streams/_model_methods.py`` is what ``python -m ticker_py.streams.model``
-    writes for today's record types, and they use it (no compiling at import)."""
-    from ticker_py import records
-    from ticker_py.streams import model
-
-    text = records.write_methods(model._RECORDS, tmp_path / "m.py", "ticker_py.streams.model")
-    assert (Path(model.__file__).with_name("_model_methods.py")).read_text() == text
-    assert model.Record.__init__.__module__ == "ticker_py.streams._model_methods"

@@ -25,7 +25,6 @@ import itertools
 import re
 import threading
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -423,13 +422,12 @@ class Reasoner:
 
             result = with_factors(result, self.models)
         elif self.printed_order and result.models is not None and len(result.models) > 1:
-            result = replace(result, models=self._in_printed_order(result.models))
+            result = result.replace(models=self._in_printed_order(result.models))
         if self.explainable and result.models is not None:
-            result = replace(
-                result,
+            result = result.replace(
                 explainer=partial(
                     _explain_result, self.analysis, tuple(self._kept.entries), self.semantics, self.origin
-                ),
+                )
             )
         self._last = result
         return result

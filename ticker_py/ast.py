@@ -1,4 +1,4 @@
-"""The LARS abstract syntax: frozen dataclasses whose ``str()`` is valid LARS source.
+"""The LARS abstract syntax: frozen values (:class:`~ticker_py.node.Node`) whose ``str()`` is valid LARS source.
 
 ``parse_program(str(program)) == program`` holds for every program (locations are
 ignored by equality).
@@ -6,10 +6,9 @@ ignored by equality).
 
 from __future__ import annotations
 
-from dataclasses import field, replace
 from enum import Enum
 
-from .records import add_methods, collecting, write_methods
+from .node import Node, field
 
 __all__ = [
     "Location",
@@ -40,14 +39,7 @@ __all__ = [
 ]
 
 
-_RECORDS: list = []
-#: ``dataclass(frozen=True)``, the methods read from the generated ``_ast_methods`` module; the
-#: program parser builds nodes with ``_from_fields``
-_record = collecting(_RECORDS, from_fields=True)
-
-
-@_record
-class Location:
+class Location(Node):
     """A source span: 1-based lines and columns, end column exclusive."""
 
     file: str
@@ -69,8 +61,7 @@ def _loc() -> Location | None:
 # ---------------------------------------------------------------- terms
 
 
-@_record
-class Variable:
+class Variable(Node):
     """A variable: ``X``, ``_Y``."""
 
     name: str
@@ -80,8 +71,7 @@ class Variable:
         return self.name
 
 
-@_record
-class Number:
+class Number(Node):
     """An integer constant."""
 
     value: int
@@ -91,8 +81,7 @@ class Number:
         return str(self.value)
 
 
-@_record
-class Constant:
+class Constant(Node):
     """A symbolic constant: ``a1``."""
 
     name: str
@@ -102,8 +91,7 @@ class Constant:
         return self.name
 
 
-@_record
-class String:
+class String(Node):
     """A quoted string; ``value`` is the unescaped content."""
 
     value: str
@@ -113,8 +101,7 @@ class String:
         return quote(self.value)
 
 
-@_record
-class Function:
+class Function(Node):
     """A function term ``f(t1,...,tk)`` with k >= 1."""
 
     name: str
@@ -125,7 +112,6 @@ class Function:
         return f"{self.name}({','.join(map(str, self.args))})"
 
 
-@_record
 class Iri(Function):
     """An IRI ``<http://ex.org/a>`` or a prefixed name ``ex:a``: the function term
     ``iri("http://ex.org/a")`` for every engine, printed as written (``text``)."""
@@ -147,8 +133,7 @@ class Iri(Function):
 _PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2, "\\": 2}
 
 
-@_record
-class BinOp:
+class BinOp(Node):
     """Integer arithmetic: ``+ - * / \\`` (``\\`` is modulo, ``/`` integer division)."""
 
     op: str
@@ -169,8 +154,7 @@ class BinOp:
         return f"{left}{self.op}{right}"
 
 
-@_record
-class Interval:
+class Interval(Node):
     """An interval ``lo..hi``; allowed in facts (``value(0..30).``)."""
 
     low: Term
@@ -196,8 +180,7 @@ def quote(text: str) -> str:
 # ---------------------------------------------------------------- atoms and windows
 
 
-@_record
-class Atom:
+class Atom(Node):
     """An atom ``p`` or ``p(t1,...,tk)``."""
 
     predicate: str
@@ -218,8 +201,7 @@ class Atom:
 UNITS = {"ms": 1, "sec": 1000, "min": 60_000, "h": 3_600_000}
 
 
-@_record
-class Window:
+class Window(Node):
     """A sliding window: ``[n]``, ``[n sec]`` (time) or ``[n #]`` (tuple).
 
     ``unit`` is ``None`` (time points), one of ``UNITS``, or ``"#"`` for a tuple window.
@@ -270,8 +252,7 @@ BOX = Modality.BOX
 AT = Modality.AT
 
 
-@_record
-class ExtendedAtom:
+class ExtendedAtom(Node):
     """An atom under a modality.
 
     - ``now``: ``p`` (no window; holds at the evaluation time)
@@ -306,8 +287,7 @@ class ExtendedAtom:
         return text if self.window is None else f"{text} in {self.window}"
 
 
-@_record
-class Comparison:
+class Comparison(Node):
     """A comparison ``l op r`` with op in ``= != < <= > >=``."""
 
     op: str
@@ -319,8 +299,7 @@ class Comparison:
         return f"{self.left} {self.op} {self.right}"
 
 
-@_record
-class Literal:
+class Literal(Node):
     """A body element, possibly under default negation."""
 
     element: ExtendedAtom | Comparison
@@ -335,8 +314,7 @@ class Literal:
         return f"not {self.element}" if self.negated else str(self.element)
 
 
-@_record
-class Head:
+class Head(Node):
     """A rule head: ``p(X)`` (holds now) or ``p(X) at T`` (pinned to T)."""
 
     atom: Atom
@@ -347,8 +325,7 @@ class Head:
         return str(self.atom) if self.time is None else f"{self.atom} at {self.time}"
 
 
-@_record
-class Rule:
+class Rule(Node):
     """``head :- body.``; a fact has an empty body, a constraint no head."""
 
     head: Head | None
@@ -372,14 +349,15 @@ class Rule:
         return f"{self.head} :- {body}."
 
 
-@_record
-class Program:
+class Program(Node):
     """A LARS program: a sequence of rules."""
 
     rules: tuple = ()
     file: str = field(default="<string>", compare=False)
     #: ``@prefix`` declarations ``(name, IRI)`` in source order
     prefixes: tuple = ()
+
+    __slots__ = ("_split_rules",)  # not a field: the facts and proper rules, once computed
 
     @property
     def facts(self) -> tuple:
@@ -392,24 +370,18 @@ class Program:
 
     def _split(self) -> tuple:
         """``(facts, proper rules)``, computed once per program (kept beside the fields)."""
-        split = self.__dict__.get("_split_rules")
+        split = getattr(self, "_split_rules", None)
         if split is None:
             facts, proper = [], []
             for r in self.rules:
                 (facts if not r.body and r.head is not None and r.head.time is None else proper).append(r)
-            split = self.__dict__["_split_rules"] = (tuple(facts), tuple(proper))
+            split = (tuple(facts), tuple(proper))
+            object.__setattr__(self, "_split_rules", split)
         return split
 
     def __str__(self) -> str:
         decls = "".join(f"@prefix {name}: <{iri}> .\n" for name, iri in self.prefixes)
         return decls + "".join(f"{r}\n" for r in self.rules)
-
-
-try:
-    from . import _ast_methods as _generated
-except ImportError:  # pragma: no cover - the generated module is part of the package
-    _generated = None
-add_methods(_RECORDS, _generated)
 
 
 # ---------------------------------------------------------------- helpers
@@ -420,7 +392,7 @@ def without_iris(node):
     term ``iri("...")``, as the ASP encoders print it."""
     if isinstance(node, Program):  # the common case, no IRI: no copy, one quick walk
         rules = tuple(_without_iris(r) if has_subterm(rule_terms(r), Iri) else r for r in node.rules)
-        return node if all(a is b for a, b in zip(rules, node.rules)) else replace(node, rules=rules)
+        return node if all(a is b for a, b in zip(rules, node.rules)) else node.replace(rules=rules)
     return _without_iris(node)
 
 
@@ -433,12 +405,12 @@ def _without_iris(node):
     if isinstance(node, (Variable, Number, Constant, String, Window, str, int, Enum)) or node is None:
         return node
     changes = {}
-    for name in node.__dataclass_fields__:
+    for name in node._fields:
         value = getattr(node, name)
         new = _without_iris(value)
         if new is not value:
             changes[name] = new
-    return replace(node, **changes) if changes else node
+    return node.replace(**changes) if changes else node
 
 
 def rule_terms(rule: Rule) -> list:
@@ -525,9 +497,3 @@ def rule_variables(rule: Rule) -> set:
 
 def is_ground(term) -> bool:
     return not term_variables(term)
-
-
-if __name__ == "__main__":
-    from pathlib import Path
-
-    write_methods(_RECORDS, Path(__file__).with_name("_ast_methods.py"), "ticker_py.ast")

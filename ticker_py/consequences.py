@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 
 from .errors import Diagnostic, UsageError
-from .records import add_shared_methods, collecting
 from .streams.model import Result
 
 __all__ = ["MODES", "Consequences", "ConsequenceFold", "printed_items", "consequences"]
@@ -21,10 +21,7 @@ __all__ = ["MODES", "Consequences", "ConsequenceFold", "printed_items", "consequ
 MODES = ("brave", "cautious")
 
 
-_RECORDS: list = []
-
-
-@collecting(_RECORDS)
+@dataclass(frozen=True)
 class Consequences:
     """Brave (in some) or cautious (in every) atoms at one tick; ``atoms`` is None without answer streams."""
 
@@ -35,9 +32,6 @@ class Consequences:
 
     def to_json(self, mode: str) -> str:
         return json.dumps({"t": self.t, "c": self.c, "answer_streams": self.answer_streams, mode: self.atoms})
-
-
-add_shared_methods(_RECORDS, __name__)
 
 
 class ConsequenceFold:

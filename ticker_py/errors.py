@@ -7,9 +7,8 @@ exits with status 2. An :class:`InternalError` is a bug in ticker_py (status 1).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
-
-from .records import add_shared_methods, collecting
 
 if TYPE_CHECKING:  # annotations only: ``ticker --version`` and ``--help`` need no AST
     from .ast import Location
@@ -26,10 +25,7 @@ __all__ = [
 ]
 
 
-_RECORDS: list = []
-
-
-@collecting(_RECORDS)
+@dataclass(frozen=True)
 class Diagnostic:
     """One problem, as data: where, what, and follow-up notes."""
 
@@ -46,9 +42,6 @@ class Diagnostic:
             lines.append(self.excerpt)
         lines += [f"  note: {n}" for n in self.notes]
         return "\n".join(lines)
-
-
-add_shared_methods(_RECORDS, __name__)
 
 
 class TickerError(Exception):

@@ -18,13 +18,12 @@ True
 from __future__ import annotations
 
 import enum
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from . import ast
 from .analysis import GENERAL, POSITIVE, Analysis
 from .analysis.graph import dependency_edges, strongly_connected
 from .errors import Diagnostic, ProgramError, UsageError
-from .records import add_shared_methods, collecting
 
 __all__ = [
     "WindowBounds",
@@ -114,10 +113,7 @@ KNOBS = {
 }
 
 
-_RECORDS: list = []
-
-
-@collecting(_RECORDS)
+@dataclass(frozen=True)
 class Semantics:
     """One setting of every knob, and the profile it started from (for its fragment check).
 
@@ -159,7 +155,7 @@ class Semantics:
         return ",".join([self.profile] + extra)
 
 
-@collecting(_RECORDS)
+@dataclass(frozen=True)
 class Profile:
     """A preset: knob values after a published system, the citation, and its fragment."""
 
@@ -169,8 +165,6 @@ class Profile:
     fragment: tuple = ()  # names of the checks in _CHECKS
     summary: str = ""
 
-
-add_shared_methods(_RECORDS, __name__)
 
 #: the project's own semantics: every knob at its first value
 DEFAULT = Semantics()

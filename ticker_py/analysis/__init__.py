@@ -8,11 +8,10 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass
 
 from .. import ast
 from ..errors import Diagnostic, ProgramError
-from ..records import add_shared_methods, collecting
 from ..syntax.fast import paused_gc
 from .graph import check_box_cycles, choice_predicates, dependency_edges, split_predicates, stratify
 from .roles import background_atoms, signatures
@@ -23,10 +22,7 @@ __all__ = ["Analysis", "analyse", "window_points", "POSITIVE", "STRATIFIED", "GE
 POSITIVE, STRATIFIED, GENERAL = "positive", "stratified", "general"
 
 
-_RECORDS: list = []
-
-
-@collecting(_RECORDS)
+@dataclass(frozen=True)
 class Analysis:
     """What the encoders and engines need to know about a checked program.
 
@@ -66,9 +62,6 @@ class Analysis:
         native = self.fragment in (POSITIVE, STRATIFIED) and not self.has_constraints and not self.interval_rules
         solvers = ("incremental", "incremental-pure", "clingo")
         return ("native", *solvers) if native else solvers
-
-
-add_shared_methods(_RECORDS, __name__)
 
 
 def window_points(window: ast.Window, clock_ms: int = 1000) -> int:
@@ -203,7 +196,7 @@ def _plain_terms(program: ast.Program) -> tuple:
                 interval_rules.append(rule)
         rules.append(rule)
     if any(a is not b for a, b in zip(rules, program.rules)):
-        program = replace(program, rules=tuple(rules))
+        program = program.replace(rules=tuple(rules))
     return program, tuple(interval_rules)
 
 

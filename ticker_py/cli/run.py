@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import sys
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from ..consequences import MODES
 from ..engines import ENGINE_NAMES
 from ..errors import Diagnostic, UsageError
 from ..process import steady_heap_from_second
 from ..rdf import RDF_FORMATS
-from ..records import add_shared_methods, collecting
 from ..semantics import DEFAULT, Semantics, resolve
 from ..streams.drive import MAX_GAP, Every, check_max_gap
 from .common import (
@@ -39,10 +38,7 @@ INERTIA_ENGINES = ("incremental", "incremental-pure")
 STREAM_FORMATS = ("auto", "text", "jsonl", "csv") + RDF_FORMATS
 
 
-_RECORDS: list = []
-
-
-@collecting(_RECORDS)
+@dataclass(frozen=True)
 class RunOptions:
     """How ``ticker run`` evaluates and prints (the parsed arguments, checked)."""
 
@@ -62,9 +58,6 @@ class RunOptions:
     max_gap: int | None = MAX_GAP
     factorize: bool = False
     semantics: Semantics = DEFAULT
-
-
-add_shared_methods(_RECORDS, __name__)
 
 
 def register(sub) -> None:
@@ -283,8 +276,12 @@ def cmd_run(args) -> int:
                 points += 1
                 writer.write(result)
         finally:
-            writer.close({"time_points": points, "atoms": reasoner.atoms_in, "seconds": time.perf_counter() - start})
-            out.close()
+            try:
+                writer.close(
+                    {"time_points": points, "atoms": reasoner.atoms_in, "seconds": time.perf_counter() - start}
+                )
+            finally:  # also when the writer's last flush fails (a full device): the file is closed here
+                out.close()
     return 0
 
 

@@ -8,10 +8,10 @@ constraints) and the incremental engine otherwise.
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass
 
 from ..analysis import Analysis
 from ..errors import Diagnostic, EngineUnsupported, UsageError
-from ..records import add_shared_methods, collecting
 from ..semantics import Semantics
 from .base import Engine, EngineOptions
 
@@ -31,10 +31,7 @@ __all__ = [
 ]
 
 
-_RECORDS: list = []
-
-
-@collecting(_RECORDS)
+@dataclass(frozen=True)
 class EngineEntry:
     """A registered engine: where its class lives and which fragment it runs.
 
@@ -49,9 +46,6 @@ class EngineEntry:
     runs_as: str
     summary: str
     knobs: frozenset = frozenset()
-
-
-add_shared_methods(_RECORDS, __name__)
 
 
 ENGINES = {

@@ -4,18 +4,15 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from ..records import add_shared_methods, collecting
 from ..semantics import DEFAULT, Semantics
 from ..streams.model import Model, Result
 
 __all__ = ["EngineOptions", "Engine", "ModelDiffer"]
 
 
-_RECORDS: list = []
-
-
-@collecting(_RECORDS)
+@dataclass(frozen=True)
 class EngineOptions:
     """Options shared by all engines.
 
@@ -36,9 +33,6 @@ class EngineOptions:
     pruning: bool = True
     factorize: bool = False
     semantics: Semantics = DEFAULT
-
-
-add_shared_methods(_RECORDS, __name__)
 
 
 class Engine(ABC):

@@ -1,46 +1,72 @@
-"""clingo's C layer, where this clingo exposes it: a model's shown symbols as interned integers
-(equal symbols, equal integers: :attr:`clingo.Symbol._rep`), read without building a
-:class:`clingo.Symbol` for each."""
+"""Every model of a solve, read through clingo's C layer where it can: the one module that reaches
+clingo's private API (``clingo._internal``, ``Control._rep``), an accelerator.
+
+The incremental engine enumerates all of U's answer sets per distinct facts text (B1 at n = 200,
+``--models 0``: 109,842 models). :func:`answers` reads them: on the canonical path through the
+public API (:meth:`clingo.Control.solve`, :meth:`clingo.Model.symbols`), each symbol converted at
+once; through the C layer (:data:`C_LAYER`), without the Python event callback of
+:meth:`~clingo.Control.solve` and without a :class:`clingo.Symbol` per symbol, a large solve's
+answers stay compact (the symbols' integers as ``bytes``) until :func:`items` converts one when an
+answer stream is read. Both give the same items in the same order (tests/test_hybrid_models.py).
+"""
 
 from __future__ import annotations
 
 import clingo
 
-__all__ = ["FAST_SYMBOLS", "raw_shown", "raw_models", "symbol_ids"]
+from .. import accelerators
+from .clingo_engine import shown_items
+
+__all__ = ["C_LAYER", "answers", "items"]
 
 try:
-    from clingo._internal import _c_call, _ffi, _handle_error, _lib
+    from clingo._internal import _ffi, _handle_error, _lib
 
-    _SHOWN = _lib.clingo_show_type_shown
-    FAST_SYMBOLS = _ffi.sizeof("clingo_symbol_t") == 8  # read back as "Q" by symbol_ids
+    #: the C layer is read (accelerators on, and this clingo's symbols are 8 bytes, as read back)
+    C_LAYER = accelerators.ENABLED and _ffi.sizeof("clingo_symbol_t") == 8
 except (ImportError, AttributeError):  # pragma: no cover - another clingo version
-    FAST_SYMBOLS = False
+    C_LAYER = False
 
 
-def raw_shown(model: clingo.Model):
-    """The shown symbols of ``model`` as integers (only where :data:`FAST_SYMBOLS`)."""
-    rep = model._rep
-    size = _c_call("size_t", _lib.clingo_model_symbols_size, rep, _SHOWN)
-    buf = _ffi.new("clingo_symbol_t[]", size)
-    _handle_error(_lib.clingo_model_symbols(rep, _SHOWN, buf, size))
-    return buf
+def answers(ctl: clingo.Control, cache: dict, convert, convert_up_to: int) -> tuple:
+    """``(answers, symbols)``: every model of ``ctl`` (to its ``--models`` limit), each as the list
+    of ``convert(symbol)`` of its shown symbols in clingo's order (each symbol converted once per
+    ``cache``), and how many shown symbols they hold in all. Through the C layer, answers holding
+    more than ``convert_up_to`` symbols in all stay compact: read each with :func:`items`."""
+    if not C_LAYER:
+        with ctl.solve(yield_=True) as handle:
+            out = [shown_items(model, cache, convert) for model in handle]
+        return out, sum(map(len, out))
+    raw = _raw_models(ctl)
+    size = sum(map(len, raw)) // 8
+    return (raw if size > convert_up_to else [_raw_items(r, cache, convert) for r in raw]), size
 
 
-def raw_models(ctl: clingo.Control, assumptions=(), limit: int = 0) -> list:
-    """Solve ``ctl`` (its ``--models`` limit; at most ``limit`` models if > 0) under ``assumptions``
-    (program literals) and return every model's shown symbols, each model as ``bytes`` of its
-    symbols' integers in clingo's order (:func:`symbol_ids` reads them back).
+def items(answer, cache: dict, convert) -> list:
+    """The items of one answer of :func:`answers` (converted now if it was kept compact)."""
+    return answer if type(answer) is list else _raw_items(answer, cache, convert)
 
-    The search runs without the Python event callback that :meth:`clingo.Control.solve` installs
-    and no :class:`clingo.Model` object is built: per model four calls into clingo and one
-    copy (only where :data:`FAST_SYMBOLS`)."""
+
+def _raw_items(raw: bytes, cache: dict, convert) -> list:
+    """``convert(symbol)`` of each symbol integer of ``raw``, each converted once per ``cache``
+    (keyed by the integer: equal symbols have equal integers in one process)."""
+    get, symbol = cache.get, clingo.symbol.Symbol
+    out = []
+    for rep in memoryview(raw).cast("Q"):
+        item = get(rep)
+        if item is None:
+            item = cache[rep] = convert(symbol(rep))
+        out.append(item)
+    return out
+
+
+def _raw_models(ctl: clingo.Control) -> list:
+    """Solve ``ctl`` and return every model's shown symbols as ``bytes`` of their integers, in
+    clingo's order: per model four calls into clingo and one copy."""
     lib, ffi = _lib, _ffi
     p_handle = ffi.new("clingo_solve_handle_t**")
-    assumed = ffi.new("clingo_literal_t[]", list(assumptions)) if assumptions else ffi.NULL
     _handle_error(
-        lib.clingo_control_solve(
-            ctl._rep, lib.clingo_solve_mode_yield, assumed, len(assumptions), ffi.NULL, ffi.NULL, p_handle
-        )
+        lib.clingo_control_solve(ctl._rep, lib.clingo_solve_mode_yield, ffi.NULL, 0, ffi.NULL, ffi.NULL, p_handle)
     )
     handle = p_handle[0]
     p_model, p_size = ffi.new("clingo_model_t**"), ffi.new("size_t*")
@@ -52,7 +78,7 @@ def raw_models(ctl: clingo.Control, assumptions=(), limit: int = 0) -> list:
         lib.clingo_model_symbols,
         ffi.buffer,
         ffi.NULL,
-        _SHOWN,
+        lib.clingo_show_type_shown,
     )
     out = []
     try:
@@ -71,73 +97,8 @@ def raw_models(ctl: clingo.Control, assumptions=(), limit: int = 0) -> list:
             if not symbols(model, shown, buf, n):
                 _handle_error(False)
             out.append(buffer(buf, 8 * n)[:])
-            if len(out) == limit:
-                break
             if not resume(handle):
                 _handle_error(False)
     finally:
         _handle_error(lib.clingo_solve_handle_close(handle))
     return out
-
-
-def symbol_ids(raw: bytes):
-    """The symbol integers of one model of :func:`raw_models`."""
-    return memoryview(raw).cast("Q")
-
-
-def record_ground_program(ctl: clingo.Control, rules: list, facts: set, shown: list, refuse, refused: dict) -> None:
-    """Register on ``ctl`` (before grounding) a ground-program observer of the C layer that appends
-    ``(choice, head, body, None)`` per rule (facts ``a.`` go to ``facts``), ``(choice, head,
-    [(literal, weight)...], bound)`` per weight rule, ``(symbol integer, atom)`` per shown atom,
-    and calls ``refuse(what)`` for each callback ``name`` of ``refused`` (name -> what) (only where
-    :data:`FAST_SYMBOLS`). Cheaper than :class:`clingo.backend.Observer`: no Python object per call
-    beyond the lists."""
-    ffi, unpack = _ffi, _ffi.unpack
-    append, add, show = rules.append, facts.add, shown.append
-
-    def rule(choice, head, head_size, body, body_size, data):
-        if body_size or choice or head_size != 1:
-            append(
-                (
-                    choice,
-                    unpack(head, head_size) if head_size else [],
-                    unpack(body, body_size) if body_size else [],
-                    None,
-                )
-            )
-        else:
-            add(head[0])
-        return True
-
-    def weight_rule(choice, head, head_size, bound, body, body_size, data):
-        append(
-            (
-                choice,
-                unpack(head, head_size) if head_size else [],
-                [(b.literal, b.weight) for b in body[0:body_size]] if body_size else [],
-                bound,
-            )
-        )
-        return True
-
-    def output_atom(symbol, atom, data):
-        show((symbol, atom))
-        return True
-
-    def refusing(what):
-        def callback(*args):
-            refuse(what)
-            return True
-
-        return callback
-
-    callbacks = {"rule": rule, "weight_rule": weight_rule, "output_atom": output_atom}
-    callbacks.update((name, refusing(what)) for name, what in refused.items())
-    observer = ffi.new("clingo_ground_program_observer_t*")
-    keep = []
-    for name, fn in callbacks.items():
-        cb = ffi.callback(ffi.typeof(getattr(observer, name)), fn, error=False)
-        keep.append(cb)
-        setattr(observer, name, cb)
-    _handle_error(_lib.clingo_control_register_observer(ctl._rep, observer, False, ffi.NULL))
-    ctl._ticker_observer = (observer, keep)  # alive as long as the Control

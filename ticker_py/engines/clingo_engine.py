@@ -20,11 +20,10 @@ from ..streams.factorized import NONE, Factorized, factorized_result, note_fallb
 from ..streams.model import Model, Result
 from ..windows import Windows
 from .base import Engine, EngineOptions
-from .clingo_c import FAST_SYMBOLS, raw_shown
 from .factorize import Recorder, Unfactorizable, factorize
 from .wide import WIDE, check_clingo_number, check_clingo_strings, clingo_analysis, clingo_atom, exact_atom
 
-__all__ = ["ClingoEngine", "symbol_to_term", "clingo_logger", "prefer_true", "shown_items", "raw_items", "FAST_SYMBOLS"]
+__all__ = ["ClingoEngine", "symbol_to_term", "clingo_logger", "prefer_true", "shown_items"]
 
 log = logging.getLogger("ticker_py.clingo")
 
@@ -48,34 +47,14 @@ def symbol_to_term(sym: clingo.Symbol):
     return (sym.name, *(symbol_to_term(a) for a in sym.arguments))
 
 
-def shown_items(model: clingo.Model, cache: dict, convert, fast: bool | None = None) -> list:
-    """``convert(symbol)`` of each shown symbol of ``model``, each symbol converted once per ``cache``.
-
-    ``fast`` (default :data:`FAST_SYMBOLS`: this clingo has the C layer) reads the symbols
-    through clingo's C layer as integers and builds a :class:`clingo.Symbol` only for those
-    not in the cache; on B1 (n = 200, all models) the hybrid engine runs 2.7 times faster
-    than with :meth:`clingo.Model.symbols` (see docs/incremental.md).
-    Both give the same items (tests/test_incremental.py)."""
-    if not (FAST_SYMBOLS if fast is None else fast):
-        get = cache.get
-        out = []
-        for sym in model.symbols(shown=True):
-            item = get(sym)
-            if item is None:
-                item = cache[sym] = convert(sym)
-            out.append(item)
-        return out
-    return raw_items(raw_shown(model), cache, convert)
-
-
-def raw_items(ids, cache: dict, convert) -> list:
-    """``convert(symbol)`` of each symbol integer of ``ids``, each converted once per ``cache``."""
-    get, symbol = cache.get, clingo.symbol.Symbol
+def shown_items(model: clingo.Model, cache: dict, convert) -> list:
+    """``convert(symbol)`` of each shown symbol of ``model``, each symbol converted once per ``cache``."""
+    get = cache.get
     out = []
-    for raw in ids:
-        item = get(raw)
+    for sym in model.symbols(shown=True):
+        item = get(sym)
         if item is None:
-            item = cache[raw] = convert(symbol(raw))
+            item = cache[sym] = convert(sym)
         out.append(item)
     return out
 

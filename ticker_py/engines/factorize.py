@@ -23,8 +23,6 @@ from __future__ import annotations
 
 import clingo
 
-from .clingo_c import FAST_SYMBOLS, raw_models, record_ground_program, symbol_ids
-
 __all__ = ["Recorder", "SymbolFactors", "Unfactorizable", "factorize"]
 
 
@@ -51,18 +49,12 @@ class Recorder(clingo.backend.Observer):
     def __init__(self):
         self.rules: list = []  # (choice, head, body, lower bound or None); weighted body: (lit, w)
         self.facts: set = set()  # atoms of rules ``a.`` (not in rules)
-        self.shown: list = []  # (symbol, program atom; 0 for facts); the symbol's integer if ``raw``
+        self.shown: list = []  # (symbol, program atom; 0 for facts)
         self.unsupported = None  # why the program cannot be factorized
-        self.raw = False
 
     def register(self, ctl: clingo.Control) -> None:
-        """Observe ``ctl``'s grounding: through clingo's C layer where it can (FAST_SYMBOLS),
-        else as a :class:`clingo.backend.Observer`."""
-        if FAST_SYMBOLS:
-            self.raw = True
-            record_ground_program(ctl, self.rules, self.facts, self.shown, self._refuse, REFUSED)
-        else:
-            ctl.register_observer(self)
+        """Observe ``ctl``'s grounding."""
+        ctl.register_observer(self)
 
     def rule(self, choice, head, body):
         if body or choice or len(head) != 1:
@@ -158,13 +150,11 @@ def factorize(recorder: Recorder, ctl: clingo.Control):
         defined.update(rule[1])
     find = _components(_free_atoms(rules, facts, defined))
     common, shown_in = [], {}
-    symbol = clingo.symbol.Symbol
     for sym, atom in recorder.shown:
-        raw, sym = (sym, symbol(sym)) if recorder.raw else (sym._rep if FAST_SYMBOLS else None, sym)
         if atom == 0 or atom in facts:
             common.append(sym)
         elif atom in defined:
-            shown_in.setdefault(find(atom), []).append((sym, atom, raw))
+            shown_in.setdefault(find(atom), []).append((sym, atom))
     alternatives = _solve(ctl, list(shown_in.values()))
     if alternatives is None:
         return None
@@ -190,46 +180,26 @@ def _solve(ctl: clingo.Control, shown: list):
     if len(shown) == 1:  # no other component to fix
         alternatives = _alternatives(ctl, shown, 0, ())
         return [alternatives] if alternatives else None
-    if FAST_SYMBOLS:
-        first = raw_models(ctl, limit=1)
-        if not first:
+    with ctl.solve(yield_=True) as handle:
+        first = next(iter(handle), None)
+        if first is None:
             return None
-        true = _shown_in(set(symbol_ids(first[0])), shown)
-    else:
-        with ctl.solve(yield_=True) as handle:
-            first = next(iter(handle), None)
-            if first is None:
-                return None
-            true = _shown_in(first, shown)
-    fixed = [[a if a in t else -a for _, a, _ in lits] for lits, t in zip(shown, true)]
+        is_true = first.is_true
+        true = [{a for _, a in lits if is_true(a)} for lits in shown]
+    fixed = [[a if a in t else -a for _, a in lits] for lits, t in zip(shown, true)]
     return [
         _alternatives(ctl, shown, i, [lit for j, f in enumerate(fixed) if j != i for lit in f])
         for i in range(len(shown))
     ]
 
 
-def _shown_in(model, shown: list) -> list:
-    """Per component, the atoms of its shown ``(symbol, atom, raw symbol)`` triples true in
-    ``model`` (a :class:`clingo.Model`, or the set of its shown symbols' integers)."""
-    if FAST_SYMBOLS:
-        return [{a for _, a, r in lits if r in model} for lits in shown]
-    is_true = model.is_true
-    return [{a for _, a, _ in lits if is_true(a)} for lits in shown]
-
-
 def _alternatives(ctl: clingo.Control, shown: list, i: int, assume) -> list:
     """The distinct sets of component i's shown symbols over the answer sets under ``assume``
     (one per answer set: the enumeration is projected onto the shown atoms)."""
     lits = shown[i]
-    if FAST_SYMBOLS:
-        alternatives = []
-        for m in raw_models(ctl, assume):
-            raw = set(symbol_ids(m))
-            alternatives.append([symbol for symbol, _, r in lits if r in raw])
-        return alternatives
     alternatives = []
     with ctl.solve(assumptions=assume, yield_=True) as handle:
         for m in handle:
             is_true = m.is_true
-            alternatives.append([symbol for symbol, a, _ in lits if is_true(a)])
+            alternatives.append([symbol for symbol, a in lits if is_true(a)])
     return alternatives

@@ -33,10 +33,9 @@ from ..streams.factorized import NONE, Factorized, MappedModels, factorized_resu
 from ..streams.model import Model, Result
 from ..values import format_term
 from ..windows import Windows
-from . import clingo_engine
+from . import clingo_c
 from .base import Engine, EngineOptions, ModelDiffer
-from .clingo_c import raw_models, symbol_ids
-from .clingo_engine import FAST_SYMBOLS, _all_models, clingo_logger, prefer_true, raw_items, shown_items, symbol_to_term
+from .clingo_engine import _all_models, clingo_logger, prefer_true, symbol_to_term
 from .factorize import Recorder, SymbolFactors, Unfactorizable, factorize
 from .wide import check_clingo_number, check_clingo_strings, clingo_analysis, clingo_atom
 
@@ -181,8 +180,8 @@ class HybridEngine(Engine):
 
     def _solve(self, facts: str, t: int, d: int) -> list:
         """U's answers for these facts: per answer a list of ``(atom, relative time)``, or, for
-        large answers, the ``bytes`` of its shown symbols (:func:`~.clingo_c.raw_models`),
-        converted only when the answer stream is read (:meth:`_model`).
+        large answers read through clingo's C layer, a compact answer converted only when the
+        answer stream is read (:func:`.clingo_c.answers`, :meth:`_model`).
 
         The same program and facts give the same answers in the same order, so they are kept
         for reuse (not with inertia, whose heuristics depend on the previous answer) while
@@ -195,15 +194,8 @@ class HybridEngine(Engine):
             self._prefer(ctl, self.diff.previous, t, d)
         if len(self.symbols) > 100_000:
             self.symbols.clear()
-        if clingo_engine.FAST_SYMBOLS:
-            answers = raw_models(ctl)
-            size = sum(map(len, answers)) // 8 + len(answers)
-            if size <= CONVERTED_SYMBOLS:  # small: converted now (and kept converted)
-                answers = [self._raw_items(raw) for raw in answers]
-        else:
-            with ctl.solve(yield_=True) as handle:
-                answers = [self._filtered(shown_items(m, self.symbols, self._convert, fast=False)) for m in handle]
-            size = sum(map(len, answers)) + len(answers)
+        answers, size = clingo_c.answers(ctl, self.symbols, self._convert, CONVERTED_SYMBOLS)
+        size += len(answers)
         if not self.options.inertia and size <= KEPT_SYMBOLS:
             if len(self.answers) >= 32 or self.kept_size + size > KEPT_SYMBOLS:
                 self.answers.clear()
@@ -212,17 +204,13 @@ class HybridEngine(Engine):
             self.kept_size += size
         return answers
 
-    def _raw_items(self, raw: bytes) -> list:
-        """The ``(atom, relative time)`` items of one answer read by :func:`~.clingo_c.raw_models`."""
-        return self._filtered(raw_items(symbol_ids(raw), self.symbols, self._convert))
-
     def _filtered(self, items: list) -> list:
         """Items pinned to a non-integer time dropped (on every engine)."""
         return [item for item in items if item[1] is not None] if self.untimed else items
 
     def _model(self, base: frozenset, lower_pinned: frozenset, t: int, d: int, answer) -> Model:
         """One answer stream: the lower model joined with one of U's answers."""
-        items = self._raw_items(answer) if type(answer) is bytes else answer
+        items = self._filtered(clingo_c.items(answer, self.symbols, self._convert))
         return self._join(base, lower_pinned, items, t, d)
 
     def _factorized(self, t: int, d: int, facts: str, lower: Model) -> Result:
@@ -277,10 +265,9 @@ class HybridEngine(Engine):
 
     def _item(self, sym) -> tuple:
         """``(atom, time as given to clingo)`` of a shown symbol, cached as :func:`shown_items` does."""
-        key = sym._rep if FAST_SYMBOLS else sym
-        item = self.symbols.get(key)
+        item = self.symbols.get(sym)
         if item is None:
-            item = self.symbols[key] = self._convert(sym)
+            item = self.symbols[sym] = self._convert(sym)
         return item
 
     def _facts(self, t: int, d: int, lo: int, lower: Model) -> str:

@@ -11,18 +11,15 @@ The command line builds a :class:`LiveOptions` (``--input``, ``--output``, ``--w
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 
 from ..errors import Diagnostic, UsageError, file_error
-from ..records import add_shared_methods, collecting
 from ..streams.drive import MAX_GAP
 
 __all__ = ["LiveOptions", "live_records", "live_output"]
 
 
-_RECORDS: list = []
-
-
-@collecting(_RECORDS)
+@dataclass(frozen=True)
 class LiveOptions:
     """Where a run's records come from and its results go, when live.
 
@@ -48,9 +45,6 @@ class LiveOptions:
     @property
     def live_input(self) -> bool:
         return bool(self.input or self.wall_clock or self.save_input)
-
-
-add_shared_methods(_RECORDS, __name__)
 
 
 def _announce(what: str):

@@ -53,9 +53,9 @@ def _relocate(diag: Diagnostic, text: str, line: int, shift: int) -> Diagnostic:
         return diag
     col = max(1, loc.column - shift)
     end = max(col + 1, loc.end_column - shift)
-    loc = dataclasses.replace(loc, line=1, end_line=1, column=col, end_column=end)
+    loc = loc.replace(line=1, end_line=1, column=col, end_column=end)
     diag = with_excerpt(dataclasses.replace(diag, location=loc, excerpt=""), text)
-    return dataclasses.replace(diag, location=dataclasses.replace(loc, line=line, end_line=line))
+    return dataclasses.replace(diag, location=loc.replace(line=line, end_line=line))
 
 
 def parse_line(text: str, source: str, number: int, stamp: int | None = None) -> Record | None:

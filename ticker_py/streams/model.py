@@ -9,20 +9,14 @@ of the Ticker paper. Results are per evaluation tick ``(t, c)``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import field
 
-from ..records import add_methods, collecting
+from ..node import Node, field
 from ..values import format_atom
 
 __all__ = ["Known", "Record", "TimePoint", "Model", "Result", "time_points"]
 
-_RECORDS: list = []
-#: ``dataclass(frozen=True)``, the methods read from the generated ``_model_methods`` module
-_record = collecting(_RECORDS)
 
-
-@_record
-class Known:
+class Known(Node):
     """What a reader learnt about a record's atoms while it split them, so that checks and the
     driver need not look at each atom again: ``pairs``, a set holding the (name, tuple length)
     pair of every atom (a table reader's may hold more: those of the batch the record came from);
@@ -32,8 +26,7 @@ class Known:
     distinct: bool = False
 
 
-@_record
-class Record:
+class Record(Node):
     """What a reader yields: atoms at time ``t`` from one line/row of a source.
 
     ``source``/``line`` locate the record for error messages. Several records may carry the
@@ -48,8 +41,7 @@ class Record:
     known: Known | None = field(default=None, compare=False, repr=False)
 
 
-@_record
-class TimePoint:
+class TimePoint(Node):
     """All atoms of one time point, in arrival order, duplicates removed."""
 
     t: int
@@ -88,8 +80,7 @@ def time_points(records: Iterable[Record], until: int | None = None) -> Iterator
         current, atoms = current + 1, {}
 
 
-@_record
-class Model:
+class Model(Node):
     """One answer stream at an evaluation tick.
 
     ``atoms``: the atoms holding at t that are shown (intensional ones; all with show=all).
@@ -118,8 +109,7 @@ class Model:
         return f"Model({{{', '.join(self.sorted_atoms())}}}{pins})"
 
 
-@_record
-class Result:
+class Result(Node):
     """The answer at one evaluation tick: zero, one or several answer streams.
 
     ``models == ()`` means *no answer stream*; ``(Model(frozenset()),)`` is one empty one.
@@ -165,18 +155,3 @@ class Result:
         from ..plot.html import results_html
 
         return results_html([self])
-
-
-try:
-    from . import _model_methods as _generated
-except ImportError:  # pragma: no cover - the generated module is part of the package
-    _generated = None
-add_methods(_RECORDS, _generated)
-
-
-if __name__ == "__main__":
-    from pathlib import Path
-
-    from ..records import write_methods
-
-    write_methods(_RECORDS, Path(__file__).with_name("_model_methods.py"), "ticker_py.streams.model")

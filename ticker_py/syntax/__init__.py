@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from .. import ast
+from .. import accelerators, ast
 from ..errors import Diagnostic, ProgramError, TickerError
 from ..limits import MAX_TERM_DEPTH
 from .fast import parse_fast, paused_gc
@@ -125,7 +125,7 @@ def parse_program(text: str, file: str = "<string>") -> ast.Program:
     error, goes through the lark grammar, which gives the same program and the located errors.
     """
     with paused_gc():  # a parse makes no cycles: collecting meanwhile only costs time
-        return parse_fast(text, file) or parse_lark(text, file)
+        return (accelerators.ENABLED and parse_fast(text, file)) or parse_lark(text, file)
 
 
 def parse_lark(text: str, file: str = "<string>") -> ast.Program:

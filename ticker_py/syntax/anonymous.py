@@ -7,7 +7,6 @@ in a rule its own name (``_Anon1``, ``_Anon2``, ...). ``_`` may stand in positiv
 
 from __future__ import annotations
 
-from dataclasses import replace
 from itertools import count
 
 from .. import ast
@@ -37,11 +36,11 @@ def _rename(term, fresh):
     if isinstance(term, ast.Variable) and term.name == ANONYMOUS:
         return ast.Variable(next(fresh), term.location)
     if isinstance(term, ast.Function):
-        return replace(term, args=tuple(_rename(a, fresh) for a in term.args))
+        return term.replace(args=tuple(_rename(a, fresh) for a in term.args))
     if isinstance(term, ast.BinOp):
-        return replace(term, left=_rename(term.left, fresh), right=_rename(term.right, fresh))
+        return term.replace(left=_rename(term.left, fresh), right=_rename(term.right, fresh))
     if isinstance(term, ast.Interval):
-        return replace(term, low=_rename(term.low, fresh), high=_rename(term.high, fresh))
+        return term.replace(low=_rename(term.low, fresh), high=_rename(term.high, fresh))
     return term
 
 
@@ -87,10 +86,9 @@ def name_anonymous(rule: ast.Rule) -> ast.Rule:
     for lit in rule.body:
         el = lit.element
         if not lit.is_comparison and not lit.negated:
-            el = replace(
-                el,
-                atom=replace(el.atom, args=tuple(_rename(a, fresh) for a in el.atom.args)),
+            el = el.replace(
+                atom=el.atom.replace(args=tuple(_rename(a, fresh) for a in el.atom.args)),
                 time=None if el.time is None else _rename(el.time, fresh),
             )
-        body.append(replace(lit, element=el))
-    return replace(rule, body=tuple(body))
+        body.append(lit.replace(element=el))
+    return rule.replace(body=tuple(body))

@@ -21,16 +21,36 @@ import re
 from contextlib import contextmanager
 
 from .. import ast
-from ..ast import ESCAPES
+from ..ast import (
+    ESCAPES,
+    Atom,
+    BinOp,
+    Comparison,
+    Constant,
+    ExtendedAtom,
+    Function,
+    Head,
+    Interval,
+    Literal,
+    Location,
+    Number,
+    Rule,
+    String,
+    Variable,
+    Window,
+)
 from ..errors import ProgramError
 from ..limits import MAX_TERM_DEPTH
 from .anonymous import ANONYMOUS, name_anonymous
 
 __all__ = ["parse_fast", "paused_gc"]
 
-#: white space and comments (possessive: never given back), then one token or the end of the text
+#: white space and comments, then one token or the end of the text. The space is matched once,
+#: never given back: inside a lookahead (which the matcher never re-enters) and then taken as
+#: ``\1`` (an atomic group, which Python has only from 3.11), so that a token that fails to match
+#: after a line of many ``%`` does not make the matcher split the comment every possible way
 _PIECE = re.compile(
-    r"""([ \t\r\n\f]*+(?:(?:%[^\n]*+|//[^\n]*+|/\*[\s\S]*?\*/)[ \t\r\n\f]*+)*+)(
+    r"""(?=([ \t\r\n\f]*(?:(?:%[^\n]*|//[^\n]*|/\*[\s\S]*?\*/)[ \t\r\n\f]*)*))\1(
     [a-z][A-Za-z0-9_']*
   | _*[A-Z][A-Za-z0-9_']*
   | _(?![A-Za-z0-9_'])
@@ -66,46 +86,6 @@ _FIRST = {
 _LEAVES = frozenset({"var", "int", "anon", "str", "name"})
 #: a term that starts with one of _LEAVES and continues with one of these is more than that token
 _AFTER_NON_LEAF = _TERM_CONTINUES | {"("}
-
-
-#: constructors with every field given, without the frozen record's ``__init__`` (the parser's largest
-#: cost); the objects are equal to, and hash as, constructed ones
-(
-    _Location,
-    _Variable,
-    _Number,
-    _Constant,
-    _String,
-    _Function,
-    _BinOp,
-    _Interval,
-    _Atom,
-    _Window,
-    _ExtendedAtom,
-    _Comparison,
-    _Literal,
-    _Head,
-    _Rule,
-) = (
-    cls._from_fields
-    for cls in (
-        ast.Location,
-        ast.Variable,
-        ast.Number,
-        ast.Constant,
-        ast.String,
-        ast.Function,
-        ast.BinOp,
-        ast.Interval,
-        ast.Atom,
-        ast.Window,
-        ast.ExtendedAtom,
-        ast.Comparison,
-        ast.Literal,
-        ast.Head,
-        ast.Rule,
-    )
-)
 
 
 #: a block that leaves this many more objects to the cycle collector freezes them (see paused_gc)
@@ -192,7 +172,7 @@ class _Parser:
 
     # ---------------------------------------------------------------- helpers
     def loc(self, first: int, last: int) -> ast.Location:
-        return _Location(
+        return Location(
             self.file, self.lines[first], self.cols[first], self.lines[last], self.cols[last] + len(self.values[last])
         )
 
@@ -224,16 +204,16 @@ class _Parser:
                 body = self.body()
             else:
                 body = ()
-        rule = _Rule(head, body, self.loc(first, self.expect(".")))
+        rule = Rule(head, body, self.loc(first, self.expect(".")))
         return name_anonymous(rule) if self.anonymous else rule
 
     def head(self) -> ast.Head:
         atom, first, last = self.atom()
         if self.kinds[self.i] != "at":
-            return _Head(atom, None, atom.location)
+            return Head(atom, None, atom.location)
         self.i += 1
         time, _, last, _ = self.term()
-        return _Head(atom, time, self.loc(first, last))
+        return Head(atom, time, self.loc(first, last))
 
     def body(self) -> tuple:
         literals = [self.literal()]
@@ -258,14 +238,14 @@ class _Parser:
                 element, last = self.extended(atom, start, last)
         else:
             element, last = self.comparison()
-        return _Literal(element, negated, self.loc(first, last) if negated else element.location)
+        return Literal(element, negated, self.loc(first, last) if negated else element.location)
 
     def extended(self, atom: ast.Atom, first: int, last: int):
         kinds = self.kinds
         kind = kinds[self.i]
         modality, window, time = ast.NOW, None, None
         if kind in _NOW_ENDS:
-            return _ExtendedAtom(atom, modality, window, time, atom.location), last
+            return ExtendedAtom(atom, modality, window, time, atom.location), last
         if kind == "in" or kind == "[":
             modality, (window, last) = ast.DIAMOND, self.window()
         elif kind == "always":
@@ -277,7 +257,7 @@ class _Parser:
             time, _, last, _ = self.term()
             if kinds[self.i] in ("in", "["):
                 window, last = self.window()
-        return _ExtendedAtom(atom, modality, window, time, self.loc(first, last)), last
+        return ExtendedAtom(atom, modality, window, time, self.loc(first, last)), last
 
     def window(self):
         kinds, i = self.kinds, self.i
@@ -303,7 +283,7 @@ class _Parser:
         if kinds[i] != "]":
             raise _GiveUp
         self.i = i + 1
-        return _Window(size, unit, self.loc(first, i)), i
+        return Window(size, unit, self.loc(first, i)), i
 
     def comparison(self):
         left, first, _, _ = self.term()
@@ -312,7 +292,7 @@ class _Parser:
             raise _GiveUp
         self.i += 1
         right, _, last, _ = self.term()
-        return _Comparison("=" if op == "==" else op, left, right, self.loc(first, last)), last
+        return Comparison("=" if op == "==" else op, left, right, self.loc(first, last)), last
 
     # ---------------------------------------------------------------- atoms and terms
     def atom(self):
@@ -323,9 +303,9 @@ class _Parser:
         self.i = i + 1
         if self.kinds[i + 1] != "(":
             line, col = self.lines[i], self.cols[i]
-            return _Atom(name, (), _Location(self.file, line, col, line, col + len(name))), i, i
+            return Atom(name, (), Location(self.file, line, col, line, col + len(name))), i, i
         args, last, _ = self.args()
-        return _Atom(name, args, self.loc(i, last)), i, last
+        return Atom(name, args, self.loc(i, last)), i, last
 
     def args(self):
         """``( t1, ..., tk )`` after a name: the terms, the ')' token and the deepest nesting."""
@@ -336,13 +316,13 @@ class _Parser:
             kind = kinds[i]
             if kinds[i + 1] in _ARG_END and (kind == "var" or kind == "int" or kind == "name"):
                 value, line, col = values[i], lines[i], cols[i]  # a plain argument: the usual case
-                loc = _Location(file, line, col, line, col + len(value))
+                loc = Location(file, line, col, line, col + len(value))
                 terms.append(
-                    _Variable(value, loc)
+                    Variable(value, loc)
                     if kind == "var"
-                    else _Number(int(value), loc)
+                    else Number(int(value), loc)
                     if kind == "int"
-                    else _Constant(value, loc)
+                    else Constant(value, loc)
                 )
                 i += 1
             else:
@@ -370,7 +350,7 @@ class _Parser:
             return low
         self.i += 1
         high = self.sum()
-        return self.nested(_Interval(low[0], high[0], self.loc(low[1], high[2])), low[1], high[2], max(low[3], high[3]))
+        return self.nested(Interval(low[0], high[0], self.loc(low[1], high[2])), low[1], high[2], max(low[3], high[3]))
 
     def nested(self, term, first: int, last: int, depth: int):
         if depth >= MAX_TERM_DEPTH:
@@ -392,7 +372,7 @@ class _Parser:
             self.i += 1
             right = operand()
             left = self.nested(
-                _BinOp(op, left[0], right[0], self.loc(left[1], right[2])), left[1], right[2], max(left[3], right[3])
+                BinOp(op, left[0], right[0], self.loc(left[1], right[2])), left[1], right[2], max(left[3], right[3])
             )
         return left
 
@@ -403,7 +383,7 @@ class _Parser:
         self.i += 1
         arg, _, last, depth = self.unary()
         loc = self.loc(i, last)
-        term = _Number(-arg.value, loc) if isinstance(arg, ast.Number) else _BinOp("-", _Number(0, None), arg, loc)
+        term = Number(-arg.value, loc) if isinstance(arg, ast.Number) else BinOp("-", Number(0, None), arg, loc)
         return self.nested(term, i, last, depth)
 
     def primary(self):
@@ -412,19 +392,19 @@ class _Parser:
         value = self.values[i]
         self.i = i + 1
         if kind == "var":
-            return _Variable(value, self.loc(i, i)), i, i, 0
+            return Variable(value, self.loc(i, i)), i, i, 0
         if kind == "int":
-            return _Number(int(value), self.loc(i, i)), i, i, 0
+            return Number(int(value), self.loc(i, i)), i, i, 0
         if kind == "name":
             if self.kinds[i + 1] != "(":
-                return _Constant(value, self.loc(i, i)), i, i, 0
+                return Constant(value, self.loc(i, i)), i, i, 0
             args, last, depth = self.args()
-            return self.nested(_Function(value, args, self.loc(i, last)), i, last, depth)
+            return self.nested(Function(value, args, self.loc(i, last)), i, last, depth)
         if kind == "anon":
             self.anonymous = True
-            return _Variable(ANONYMOUS, self.loc(i, i)), i, i, 0
+            return Variable(ANONYMOUS, self.loc(i, i)), i, i, 0
         if kind == "str":
-            return _String(_unescape(value[1:-1]), self.loc(i, i)), i, i, 0
+            return String(_unescape(value[1:-1]), self.loc(i, i)), i, i, 0
         if kind == "(":
             term, _, _, depth = self.term()
             return self.nested(term, i, self.expect(")"), depth)

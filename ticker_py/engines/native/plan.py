@@ -10,13 +10,12 @@ rule). Heads are atom tuples, or ``(atom, T)`` for an @-head (T an integer >= 0)
 
 from __future__ import annotations
 
-from dataclasses import field
+from dataclasses import dataclass, field
 from itertools import repeat
 from operator import itemgetter
 
 from ... import ast
 from ...errors import Diagnostic, EngineUnsupported, InternalError
-from ...records import add_shared_methods, collecting
 from ...values import evaluate_arith, from_ast_term, term_key
 from .store import INF
 
@@ -25,10 +24,7 @@ __all__ = ["StoreLiteral", "RulePlan", "compile_rule", "constants", "delta_group
 _first = itemgetter(0)
 
 
-_RECORDS: list = []
-
-
-@collecting(_RECORDS, frozen=False)
+@dataclass
 class StoreLiteral:
     """A body atom bound to the store it reads."""
 
@@ -46,7 +42,7 @@ class StoreLiteral:
         return out
 
 
-@collecting(_RECORDS, frozen=False)
+@dataclass
 class RulePlan:
     """The compiled rule: ``drivers`` are ``(store, fn)``; ``full`` evaluates from scratch."""
 
@@ -63,9 +59,6 @@ class RulePlan:
     def source(self) -> str:
         """The generated functions' sources (a skipping plan's is generated if not yet compiled)."""
         return "\n".join(s if type(s) is str else s.source() for s in self.sources)
-
-
-add_shared_methods(_RECORDS, __name__)
 
 
 def _unsupported(rule, why):
