@@ -29,6 +29,7 @@ FLOORS = [
         "records",
         "process",
         "values",
+        "xsd",
         "errors",
         "limits",
         "accelerators",

@@ -21,8 +21,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import ast
-from ..limits import CLINGO_MAX
-from ..values import format_atom
+from ..errors import Diagnostic, StreamError
+from ..limits import CLINGO_MAX, MAX_FACT_ATOMS
+from ..values import format_atom, int_text
 
 __all__ = [
     "time_facts",
@@ -35,6 +36,7 @@ __all__ = [
     "ShowTerm",
     "Statement",
     "Count",
+    "External",
     "ChoiceRule",
     "atom",
     "program_text",
@@ -93,6 +95,18 @@ class Count:
 
     def __str__(self) -> str:
         return f"#count{{ {self.term} : {', '.join(map(str, self.condition))} }}"
+
+
+@dataclass(frozen=True, slots=True)
+class External:
+    """``@name(args)``: a term computed by a Python function the engine gives the grounder
+    (:mod:`ticker_py.encode.exact`: exact arithmetic and comparisons)."""
+
+    name: str
+    args: tuple
+
+    def __str__(self) -> str:
+        return f"@{self.name}({','.join(map(str, self.args))})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,7 +174,23 @@ def program_text(statements) -> str:
 
 def time_facts(lo: int, hi: int) -> str:
     """``_time(lo..hi).``, with ``hi`` = 2^31 - 1 written on its own: clingo's interval loop never
-    ends when its upper bound is the largest 32-bit integer."""
+    ends when its upper bound is the largest 32-bit integer. Time points beyond 32 bits are listed
+    one by one as ``_int`` symbols (at most :data:`~ticker_py.limits.MAX_FACT_ATOMS`)."""
     if hi < CLINGO_MAX:
         return f"_time({lo}..{hi})."
-    return (f"_time({lo}..{hi - 1}). " if lo < hi else "") + f"_time({hi})."
+    out = [f"_time({lo}..{CLINGO_MAX - 1}). _time({CLINGO_MAX})."] if lo < CLINGO_MAX else []
+    if lo == CLINGO_MAX:
+        out.append(f"_time({CLINGO_MAX}).")
+    first = max(lo, CLINGO_MAX + 1)
+    if hi - first + 1 > MAX_FACT_ATOMS:
+        raise StreamError(
+            Diagnostic(
+                f"the clingo encodings would list the {hi - first + 1} time points {first}..{hi} beyond 32 bits",
+                notes=(
+                    "a background atom read through a window or an @-atom holds at every time point it covers",
+                    "the native engine (--engine native) does not list them",
+                ),
+            )
+        )
+    out += [f"_time({int_text(u)})." for u in range(first, hi + 1)]
+    return " ".join(out)

@@ -15,15 +15,16 @@ import clingo
 
 from ..analysis import Analysis
 from ..encode import encode_static
-from ..limits import CLINGO_MAX
+from ..encode.exact import ExactProgram, Widths
 from ..semantics import Origin, TupleScope, TupleTies
 from ..streams.factorized import NONE, Factorized, factorized_result, note_fallback
 from ..streams.model import Model, Result
+from ..values import clingo_atom, exact_atom
 from .base import Engine, EngineOptions
 from .clingo_c import FAST_SYMBOLS, raw_shown
 from .factorize import Recorder, Unfactorizable, factorize
 from .history import WindowHistory
-from .wide import WIDE, check_clingo_number, check_clingo_strings, clingo_analysis, clingo_atom, exact_atom
+from .wide import ExactContext, check_clingo_strings, check_window_sizes, symbol_int, symbol_to_term
 
 __all__ = ["ClingoEngine", "symbol_to_term", "clingo_logger", "prefer_true", "shown_items", "raw_items", "FAST_SYMBOLS"]
 
@@ -33,20 +34,6 @@ log = logging.getLogger("ticker_py.clingo")
 def clingo_logger(code, message: str) -> None:
     """Route clingo's messages through :mod:`logging` instead of raw stderr."""
     log.debug("clingo %s: %s", code, message.strip())
-
-
-def symbol_to_term(sym: clingo.Symbol):
-    """A clingo symbol as a ground term of :mod:`ticker_py.values`."""
-    st = sym.type
-    if st == clingo.SymbolType.Number:
-        return sym.number
-    if st == clingo.SymbolType.String:
-        return str(sym)
-    if st == clingo.SymbolType.Function and not sym.arguments:
-        return sym.name if sym.name else "()"
-    if sym.name == WIDE:  # a wide integer carried through clingo (engines/wide.py)
-        return int(sym.arguments[0].string)
-    return (sym.name, *(symbol_to_term(a) for a in sym.arguments))
 
 
 def shown_items(model: clingo.Model, cache: dict, convert, fast: bool | None = None) -> list:
@@ -117,9 +104,9 @@ class ModelReader:
         now, pinned = set(), set()
         for sym in symbols:
             args = sym.arguments
-            if args[-1].type != clingo.SymbolType.Number:
+            time = symbol_int(args[-1])
+            if time is None:
                 continue  # pinned to a non-integer time: dropped on every engine
-            time = args[-1].number
             name = sym.name
             atom = (name, *(symbol_to_term(a) for a in args[:-1]))
             if name in self.intensional:
@@ -142,8 +129,10 @@ class ClingoEngine(Engine):
         self.analysis = analysis
         self.options = options
         sem = self.semantics = options.semantics
-        solved, self.values = clingo_analysis(analysis)
-        self.encoding = encode_static(solved, sem)
+        check_window_sizes(analysis, analysis.program.proper_rules)
+        self.encoding = encode_static(analysis, sem)
+        self.exact = ExactProgram(self.encoding.statements)
+        self.widths = Widths(self.exact, analysis.signatures)
         self.reader = ModelReader(analysis, options.show)
         self.scoped = sem.tuple_scope is TupleScope.PREDICATE
         # per-predicate counts (tuple_scope=predicate) need every atom: none is dropped by count
@@ -170,19 +159,16 @@ class ClingoEngine(Engine):
         return self.history.count
 
     def check_values(self, t: int, atoms: Sequence[tuple]) -> None:
-        """Raise StreamError for a time point or atom clingo cannot hold exactly (before appending)."""
-        if t > CLINGO_MAX:
-            check_clingo_number(t, "time point")
-        check_clingo_number(self.count + len(atoms), "atom count", f" at time {t}")
+        """Raise StreamError for an atom clingo cannot hold (before appending): a string with a NUL."""
         where = f" at time {t}"
         for atom in atoms:
-            self.values.check(atom, where)
             check_clingo_strings(atom, where)
 
     def append(self, t: int, atoms: Sequence[tuple]) -> None:
         self.check_values(t, atoms)
         self._start(t)
         self.time = t
+        self.widths.note_atoms(atoms)
         self.history.extend(t, [clingo_atom(a) for a in atoms])
 
     def _window_atoms(self):
@@ -198,8 +184,6 @@ class ClingoEngine(Engine):
         return out
 
     def _control(self, t: int, observer=None) -> clingo.Control:
-        if t > CLINGO_MAX:
-            check_clingo_number(t, "time point")
         self._start(t)
         lo = max(self.origin, self.history.trim(t))
         origin = self.origin if self.semantics.origin is Origin.FIRST else None
@@ -210,9 +194,18 @@ class ClingoEngine(Engine):
         )
         if observer is not None:
             observer.register(ctl)
-        ctl.add("base", [], self.encoding.rules)
+        widths = self.widths
+        widths.note_time(t)
+        widths.note_count(self.count)
+        rules, external = self.exact.text(widths)
+        ctl.add("base", [], rules)
         ctl.add("base", [], facts)
-        ctl.ground([("base", [])])
+        if external:
+            context = ExactContext(self.exact.comparisons)
+            ctl.ground([("base", [])], context=context)
+            context.check()
+        else:
+            ctl.ground([("base", [])])
         return ctl
 
     def iter_models(self, t: int):
