@@ -10,6 +10,7 @@ __all__ = [
     "MAX_FACT_ATOMS",
     "MAX_NUMBER_DIGITS",
     "MAX_NUMBER_EXPONENT",
+    "MAX_COMPUTED_BITS",
     "CLINGO_MIN",
     "CLINGO_MAX",
     "fits_clingo",
@@ -26,6 +27,10 @@ MAX_FACT_ATOMS = 1_000_000
 #: exponent of at most this size: their exact values stay small enough to compute with and print
 MAX_NUMBER_DIGITS = 1000
 MAX_NUMBER_EXPONENT = 1000
+
+#: an integer a clingo-solved rule computes has at most this many bits (about 4000 digits: Python
+#: prints no longer integer), and an interval it computes at most MAX_FACT_ATOMS integers
+MAX_COMPUTED_BITS = 13_000
 
 #: clingo's integers are 32 bits: values outside this range never reach clingo as numbers
 CLINGO_MIN, CLINGO_MAX = -(2**31), 2**31 - 1

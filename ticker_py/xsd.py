@@ -99,8 +99,8 @@ def invalid(lexical: str, datatype: str) -> str | None:
     """Why ``lexical`` is not a valid literal of ``datatype``, or None (also for unknown datatypes).
 
     Beyond XSD's lexical forms: a number of more than :data:`~ticker_py.limits.MAX_NUMBER_DIGITS`
-    digits, or a double or float whose exponent exceeds :data:`~ticker_py.limits.MAX_NUMBER_EXPONENT`,
-    is refused (its exact value would be too large to compute with)."""
+    digits (a double or float written out without its exponent) is refused: its exact value
+    would be too large to compute with and print."""
     pattern = NUMERIC.get(datatype) or _OTHER.get(datatype)
     if pattern is None:
         return None
@@ -112,8 +112,11 @@ def invalid(lexical: str, datatype: str) -> str | None:
     if _digits(lexical) > MAX_NUMBER_DIGITS:
         return f"'{lexical[:20]}...' has more than {MAX_NUMBER_DIGITS} digits, too many for an exact {_name(datatype)}"
     exponent = match.group(1) if datatype in (XSD_DOUBLE, XSD_FLOAT) else None
-    if exponent is not None and abs(int(exponent)) > MAX_NUMBER_EXPONENT:
-        return f"'{lexical}': exponents beyond ±{MAX_NUMBER_EXPONENT} are too large for an exact {_name(datatype)}"
+    if exponent is not None:
+        if abs(int(exponent)) > MAX_NUMBER_EXPONENT:
+            return f"'{lexical}': exponents beyond ±{MAX_NUMBER_EXPONENT} are too large for an exact {_name(datatype)}"
+        if _digits(format(Decimal(lexical), "f")) > MAX_NUMBER_DIGITS:
+            return f"'{lexical}' has more than {MAX_NUMBER_DIGITS} digits written out, too many for an exact {_name(datatype)}"
     bounds = INTEGER_RANGES.get(datatype)
     if bounds is not None:
         value, (low, high) = int(lexical), bounds

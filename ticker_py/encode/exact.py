@@ -32,11 +32,12 @@ __all__ = ["UNSAFE", "ExactProgram", "Widths", "value_width", "OPERATIONS", "COM
 #: the width of a value clingo might compute with or order wrongly
 UNSAFE = 32
 
-#: the Python functions standing for clingo's arithmetic (engines/wide.py implements them)
+#: the Python functions standing for clingo's arithmetic (engines/wide.py implements them):
+#: ``@_add(A,B,R)``, ...; the last argument R numbers the program's term (:attr:`ExactProgram.sites`)
 OPERATIONS = {"+": "_add", "-": "_sub", "*": "_mul", "/": "_div", "\\": "_mod"}
-#: ``@_cmp(A,B,R)``: -1, 0 or 1 as A orders before, with or after B (R: the comparison's number)
+#: ``@_cmp(A,B,R)``: -1, 0 or 1 as A orders before, with or after B
 COMPARE = "_cmp"
-#: ``@_range(A,B)``: the integers A..B
+#: ``@_range(A,B,R)``: the integers A..B
 RANGE = "_range"
 
 _ORDER = frozenset(("<", "<=", ">", ">="))
@@ -242,7 +243,7 @@ class ExactProgram:
             _has_operation(a) for r in self.rules if _head(r) is not None for a in _head(r).args
         )
         self.relevant = self._relevant() if self.operates else frozenset()
-        self.comparisons: list = []  # the comparisons given to @_cmp, by number
+        self.sites: list = []  # the terms and comparisons computed by Python functions, by number
         self._numbers: dict = {}
         self._plain = None
         self._last = None  # (widths, text, external)
@@ -423,15 +424,20 @@ class ExactProgram:
         right, rw = self._term(cmp.right, env)
         if cmp.op in _ORDER and (lw >= UNSAFE or rw >= UNSAFE):
             self.external = True
-            number = self._numbers.get(cmp)
-            if number is None:
-                number = self._numbers[cmp] = len(self.comparisons)
-                self.comparisons.append(cmp)
-            call = External(COMPARE, (left, right, ast.Number(number)))
+            call = External(COMPARE, (left, right, self._site(cmp)))
             return ast.Comparison(cmp.op, call, ast.Number(0), cmp.location)
         if left is cmp.left and right is cmp.right:
             return cmp
         return ast.Comparison(cmp.op, left, right, cmp.location)
+
+    def _site(self, node) -> ast.Number:
+        """The number of a term or comparison computed by a Python function (its last argument:
+        reports name the program's term, located)."""
+        number = self._numbers.get(node)
+        if number is None:
+            number = self._numbers[node] = len(self.sites)
+            self.sites.append(node)
+        return ast.Number(number)
 
     def _term(self, term, env: dict) -> tuple:
         """``(term computed exactly, its width)``."""
@@ -444,7 +450,7 @@ class ExactProgram:
                 same = left is term.left and right is term.right
                 return (term if same else ast.BinOp(term.op, left, right, term.location)), width
             self.external = True
-            return External(OPERATIONS[term.op], (left, right)), width
+            return External(OPERATIONS[term.op], (left, right, self._site(term))), width
         if t is ast.Interval:
             low, lw = self._term(term.low, env)
             high, hw = self._term(term.high, env)
@@ -453,7 +459,7 @@ class ExactProgram:
                 same = low is term.low and high is term.high
                 return (term if same else ast.Interval(low, high, term.location)), width
             self.external = True
-            return External(RANGE, (low, high)), width
+            return External(RANGE, (low, high, self._site(term))), width
         if t is ast.Number:
             width = _int_width(term.value)
             if not fits_clingo(term.value):

@@ -201,7 +201,7 @@ class ClingoEngine(Engine):
         ctl.add("base", [], rules)
         ctl.add("base", [], facts)
         if external:
-            context = ExactContext(self.exact.comparisons)
+            context = ExactContext(self.exact.sites)
             ctl.ground([("base", [])], context=context)
             context.check()
         else:

@@ -200,7 +200,7 @@ class HybridEngine(Engine):
         ctl.add("base", [], self.rules[0])
         ctl.add("base", [], facts)
         if self.rules[1]:
-            context = ExactContext(self.exact.comparisons)
+            context = ExactContext(self.exact.sites)
             ctl.ground([("base", [])], context=context)
             context.check()
         else:

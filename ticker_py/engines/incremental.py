@@ -148,7 +148,7 @@ class PureIncrementalEngine(Engine):
         self.pending = []
         parts = [("base", []), ("tick", [clingo.Number(e), int_symbol(t), int_symbol(self.count)])]
         if self.rules[1]:
-            context = ExactContext(self.exact.comparisons)
+            context = ExactContext(self.exact.sites)
             ctl.ground(parts, context=context)
             context.check()
         else:

@@ -17,7 +17,7 @@ import clingo
 from .. import ast
 from ..analysis import Analysis
 from ..errors import Diagnostic, EngineUnsupported, StreamError, TickerError
-from ..limits import CLINGO_MAX, CLINGO_MIN
+from ..limits import CLINGO_MAX, CLINGO_MIN, MAX_COMPUTED_BITS, MAX_FACT_ATOMS
 from ..values import UNHOLDABLE, WIDE, evaluate_arith, order
 
 __all__ = [
@@ -71,54 +71,76 @@ def symbol_to_term(sym: clingo.Symbol):
     return (sym.name, *(symbol_to_term(a) for a in sym.arguments))
 
 
-class ExactContext:
-    """The functions an :class:`~ticker_py.encode.exact.ExactProgram` calls (``@_add(X,Y)``, ...),
-    given to :meth:`clingo.Control.ground` as its context. ``comparisons``: the program's
-    comparisons by number (for reports, :class:`ticker_py.values.Comparisons`). A user error
-    raised by a report (``--strict``) is kept in ``error`` (clingo cannot pass it through):
-    the engine raises it after grounding (:meth:`check`)."""
+def _short(value: int) -> str:
+    text = str(value) if value.bit_length() < 200 else f"{str(value)[:20]}... ({len(str(abs(value)))} digits)"
+    return text
 
-    def __init__(self, comparisons: list):
-        self.comparisons = comparisons
+
+class ExactContext:
+    """The functions an :class:`~ticker_py.encode.exact.ExactProgram` calls (``@_add(X,Y,R)``, ...),
+    given to :meth:`clingo.Control.ground` as its context; ``sites``: the program's terms and
+    comparisons by number (the last argument R), for located reports. A user error (a comparison
+    report under ``--strict``, a result too large) is kept in ``error`` (clingo cannot pass it
+    through) and raised by :meth:`check` after grounding."""
+
+    def __init__(self, sites: list):
+        self.sites = sites
         self.error: TickerError | None = None
 
     def check(self) -> None:
-        """Raise the error a comparison report raised while grounding, if any."""
+        """Raise the error a function met while grounding, if any."""
         error, self.error = self.error, None
         if error is not None:
             raise error
 
-    @staticmethod
-    def _arith(op: str, a: clingo.Symbol, b: clingo.Symbol):
+    def _refuse(self, number, message: str, *notes: str):
+        if self.error is None:
+            site = self.sites[number.number]
+            self.error = StreamError(Diagnostic(f"'{site}' {message}", site.location, notes))
+        return []
+
+    def _arith(self, op: str, a: clingo.Symbol, b: clingo.Symbol, number):
         x, y = symbol_int(a), symbol_int(b)
         if x is None or y is None:
             return []
         value = evaluate_arith(op, x, y)
-        return [] if value is None else int_symbol(value)
+        if value is None:
+            return []
+        if value.bit_length() > MAX_COMPUTED_BITS:
+            return self._refuse(
+                number,
+                f"computes {_short(x)} {op} {_short(y)}, an integer of more than {MAX_COMPUTED_BITS} bits",
+                "the clingo-based engines compute with integers of any size up to that",
+            )
+        return int_symbol(value)
 
-    def _add(self, a, b):
-        return self._arith("+", a, b)
+    def _add(self, a, b, number):
+        return self._arith("+", a, b, number)
 
-    def _sub(self, a, b):
-        return self._arith("-", a, b)
+    def _sub(self, a, b, number):
+        return self._arith("-", a, b, number)
 
-    def _mul(self, a, b):
-        return self._arith("*", a, b)
+    def _mul(self, a, b, number):
+        return self._arith("*", a, b, number)
 
-    def _div(self, a, b):
-        return self._arith("/", a, b)
+    def _div(self, a, b, number):
+        return self._arith("/", a, b, number)
 
-    def _mod(self, a, b):
-        return self._arith("\\", a, b)
+    def _mod(self, a, b, number):
+        return self._arith("\\", a, b, number)
 
-    def _range(self, a, b):
+    def _range(self, a, b, number):
         x, y = symbol_int(a), symbol_int(b)
         if x is None or y is None:
             return []
+        if y - x >= MAX_FACT_ATOMS:
+            return self._refuse(
+                number, f"spans the {_short(y - x + 1)} integers {_short(x)}..{_short(y)}, more than {MAX_FACT_ATOMS}"
+            )
         return [int_symbol(v) for v in range(x, y + 1)]
 
     def _cmp(self, a, b, number):
-        cmp = self.comparisons[number.number]
+        cmp = self.sites[number.number]
         where = cmp if cmp.location is not None else None
         try:
             return clingo.Number(order(symbol_to_term(a), symbol_to_term(b), where))
