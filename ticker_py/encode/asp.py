@@ -27,6 +27,7 @@ from ..values import format_atom, int_text
 
 __all__ = [
     "time_facts",
+    "timeline_limit",
     "Symbol",
     "NafLiteral",
     "AspRule",
@@ -172,25 +173,30 @@ def program_text(statements) -> str:
     return "".join(f"{s}\n" for s in statements)
 
 
+def timeline_limit(lo: int, hi: int) -> None:
+    """Refuse listing the time points ``lo..hi`` when they are more than
+    :data:`~ticker_py.limits.MAX_FACT_ATOMS`."""
+    if hi - lo + 1 > MAX_FACT_ATOMS:
+        raise StreamError(
+            Diagnostic(
+                f"the clingo encodings would list the {hi - lo + 1} time points {lo}..{hi}, more than {MAX_FACT_ATOMS}",
+                notes=(
+                    "a background atom read through an @-atom without a window holds at every time point so far",
+                    "the native engine (--engine native) does not list them",
+                ),
+            )
+        )
+
+
 def time_facts(lo: int, hi: int) -> str:
     """``_time(lo..hi).``, with ``hi`` = 2^31 - 1 written on its own: clingo's interval loop never
     ends when its upper bound is the largest 32-bit integer. Time points beyond 32 bits are listed
-    one by one as ``_int`` symbols (at most :data:`~ticker_py.limits.MAX_FACT_ATOMS`)."""
+    one by one as ``_int`` symbols; at most :data:`~ticker_py.limits.MAX_FACT_ATOMS` in all."""
+    timeline_limit(lo, hi)
     if hi < CLINGO_MAX:
         return f"_time({lo}..{hi})."
     out = [f"_time({lo}..{CLINGO_MAX - 1}). _time({CLINGO_MAX})."] if lo < CLINGO_MAX else []
     if lo == CLINGO_MAX:
         out.append(f"_time({CLINGO_MAX}).")
-    first = max(lo, CLINGO_MAX + 1)
-    if hi - first + 1 > MAX_FACT_ATOMS:
-        raise StreamError(
-            Diagnostic(
-                f"the clingo encodings would list the {hi - first + 1} time points {first}..{hi} beyond 32 bits",
-                notes=(
-                    "a background atom read through a window or an @-atom holds at every time point it covers",
-                    "the native engine (--engine native) does not list them",
-                ),
-            )
-        )
-    out += [f"_time({int_text(u)})." for u in range(first, hi + 1)]
+    out += [f"_time({int_text(u)})." for u in range(max(lo, CLINGO_MAX + 1), hi + 1)]
     return " ".join(out)

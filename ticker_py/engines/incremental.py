@@ -22,6 +22,7 @@ from collections.abc import Sequence
 import clingo
 
 from ..analysis import Analysis
+from ..encode.asp import timeline_limit
 from ..encode.exact import ExactProgram, Widths
 from ..encode.incremental import GUARD, TICK, encode_incremental
 from ..streams.model import Model, Result
@@ -104,7 +105,11 @@ class PureIncrementalEngine(Engine):
         return text
 
     def _pin_background(self, lo: int, t: int) -> None:
-        for u in range(max(lo, self.pinned_to + 1), t + 1):
+        """The background atoms pinned to the time points of ``lo..t`` not pinned yet."""
+        start = max(lo, self.pinned_to + 1)
+        if self.bg_pins:
+            timeline_limit(start, t)
+        for u in range(start, t + 1):
             self.pending.extend(_fact(a, u) for a in self.bg_pins)
         self.pinned_to = max(self.pinned_to, t)
 
