@@ -17,6 +17,9 @@ MODULES = [
     "ticker_py.consequences",
     "ticker_py.streams.drive",
     "ticker_py.explain",
+    "ticker_py.xsd",
+    "ticker_py.rdf.terms",
+    "ticker_py.encode.exact",
 ]
 
 

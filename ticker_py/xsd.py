@@ -10,6 +10,7 @@ integral, else a :class:`decimal.Decimal` (exact: built from the text, never rou
 [42, 0, Decimal('4.5'), 150]
 >>> invalid("200", XSD + "byte")
 "'200' is not a valid xsd:byte (its range is -128..127)"
+>>> from decimal import Decimal
 >>> decimal_text(Decimal("-.50"))
 '-0.5'
 """
@@ -17,10 +18,13 @@ integral, else a :class:`decimal.Decimal` (exact: built from the text, never rou
 from __future__ import annotations
 
 import re
-from decimal import Decimal
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from .limits import MAX_NUMBER_DIGITS, MAX_NUMBER_EXPONENT
+
+if TYPE_CHECKING:  # decimal is imported where a literal writes a decimal, not at start-up
+    from decimal import Decimal
 
 __all__ = [
     "XSD",
@@ -115,6 +119,8 @@ def invalid(lexical: str, datatype: str) -> str | None:
     if exponent is not None:
         if abs(int(exponent)) > MAX_NUMBER_EXPONENT:
             return f"'{lexical}': exponents beyond ±{MAX_NUMBER_EXPONENT} are too large for an exact {_name(datatype)}"
+        from decimal import Decimal
+
         if _digits(format(Decimal(lexical), "f")) > MAX_NUMBER_DIGITS:
             return f"'{lexical}' has more than {MAX_NUMBER_DIGITS} digits written out, too many for an exact {_name(datatype)}"
     bounds = INTEGER_RANGES.get(datatype)
@@ -133,6 +139,8 @@ def invalid(lexical: str, datatype: str) -> str | None:
 
 def _value(text: str):
     """An exact decimal as an ``int`` when integral, else a ``Decimal``."""
+    from decimal import Decimal
+
     d = Decimal(text)
     if d == d.to_integral_value():
         return int(d)

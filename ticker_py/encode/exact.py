@@ -18,6 +18,19 @@ result might not fit. A program whose values stay small keeps its encoding word 
 grounder call per rule instance (about 5 µs against clingo's own fraction of one) is spent only
 where a value could need it. The engines re-encode when a width grows (at most 32 times per
 argument position over a run).
+
+>>> from ticker_py.syntax import parse_program
+>>> from ticker_py.analysis import analyse
+>>> from ticker_py.encode import encode_static
+>>> analysis = analyse(parse_program("q(Y) :- p(X), Y = X * X."))
+>>> exact = ExactProgram(encode_static(analysis).statements)
+>>> widths = Widths(exact, analysis.signatures)
+>>> widths.note_atoms([("p", 1000)])
+>>> print(exact.text(widths)[0].splitlines()[0])
+q(Y,N) :- _now(N), p(X,N), Y = X*X.
+>>> widths.note_atoms([("p", 100000)])
+>>> print(exact.text(widths)[0].splitlines()[0])
+q(Y,N) :- _now(N), p(X,N), Y = @_mul(X,X,0).
 """
 
 from __future__ import annotations
