@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from ticker_py import Reasoner, run
 from ticker_py.analysis import analyse
 from ticker_py.encode import encode_static
-from ticker_py.encode.exact import UNSAFE, ExactProgram, Widths, value_width
+from ticker_py.encode.exact import UNSAFE, Bounds, ExactProgram, level, value_bound
 from ticker_py.syntax import parse_program
 
 ENGINES = ["clingo", "incremental", "incremental-pure", "native"]
@@ -130,37 +130,54 @@ def test_answers_shift_with_the_stream_past_32_bits(base, steps, engine):
 def _exact(program: str, **values):
     analysis = analyse(parse_program(program))
     exact = ExactProgram(encode_static(analysis).statements)
-    widths = Widths(exact, analysis.signatures)
+    bounds = Bounds(exact, analysis.signatures)
     for name, atoms in values.items():
-        widths.note_atoms([(name, v) for v in atoms])
-    return exact, widths, encode_static(analysis).rules
+        bounds.note_atoms([(name, v) for v in atoms])
+    return exact, bounds, encode_static(analysis).rules
 
 
 def test_small_values_keep_the_encoding_word_for_word():
     for program in ["q(X) :- p(X) in [3], X > 5.", "q(Y) :- p(X), Y = X * X.", "q :- p at T in [2], T > 3."]:
-        exact, widths, plain = _exact(program, p=[1, -7, 32767])
-        widths.note_time(10**6)
-        assert exact.text(widths) == (plain, False), program
+        exact, bounds, plain = _exact(program, p=[1, -7, 32767])
+        bounds.note_time(1_700_000_000)  # epoch seconds: window arithmetic still fits
+        assert exact.text(bounds) == (plain, False), program
 
 
 def test_values_that_could_leave_32_bits_are_computed_exactly():
-    exact, widths, plain = _exact("q(Y) :- p(X), Y = X * X.\nr(X) :- p(X), X > 5.", p=[46341])
-    text, external = exact.text(widths)
+    exact, bounds, plain = _exact("q(Y) :- p(X), Y = X * X.\nr(X) :- p(X), X > 5.", p=[46341])
+    text, external = exact.text(bounds)
     assert external and "@_mul(X,X,0)" in text and "X > 5" in text  # the product could wrap, not the comparison
-    widths.note_atoms([("p", 2**31)])
-    text, _ = exact.text(widths)
+    bounds.note_atoms([("p", 2**31)])
+    text, _ = exact.text(bounds)
     assert "@_cmp(X,5,1) > 0" in text
-    exact, widths, plain = _exact("q :- p(X) in [3], X > 5.")
-    widths.note_time(2**31)  # window arithmetic on time points past 32 bits
-    text, external = exact.text(widths)
+    exact, bounds, plain = _exact("q :- p(X) in [3], X > 5.")
+    bounds.note_time(2**31 - 2)  # window arithmetic on time points at the end of 32 bits
+    text, external = exact.text(bounds)
     assert external and "@_cmp(@_sub(N,3,0),U,1) <= 0" in text
 
 
-def test_value_widths():
-    assert [value_width(v) for v in (0, 5, -5, 2**31 - 1, -(2**31), 2**40, "a", '"s"')] == [0, 3, 3, 31, 32, 32, 0, 32]
-    assert value_width(("f", 3, '"s"', ("g", 2**20))) == 21
-    assert value_width(("iri", '"http://x"')) == 0
-    assert value_width(("lit", '"4.5"', '"http://www.w3.org/2001/XMLSchema#decimal"')) == UNSAFE
+def test_recursion_through_arithmetic_is_computed_exactly():
+    exact, bounds, plain = _exact("s(0). s(X+1) :- s(X), X < 10.\nq(Y) :- s(Y).", p=[])
+    text, external = exact.text(bounds)
+    assert external and "@_add(X,1,0)" in text
+
+
+def test_value_bounds_and_their_ladder():
+    assert [value_bound(v) for v in (0, 5, -5, 2**31 - 1, -(2**31), 2**40, "a", '"s"')] == [0, 5, 5] + [2**31 - 1] + [
+        UNSAFE
+    ] * 2 + [0, UNSAFE]
+    assert value_bound(("f", 3, '"s"', ("g", -(2**20)))) == 2**20
+    assert value_bound(("iri", '"http://x"')) == 0
+    assert value_bound(("lit", '"4.5"', '"http://www.w3.org/2001/XMLSchema#decimal"')) == UNSAFE
+    assert [level(m) for m in (0, 1, 5, 2**26, 2**26 + 1, 1_700_000_000, 2**31 - 1)] == [
+        0,
+        1,
+        8,
+        2**26,
+        2**26 + 2**24,
+        102 * 2**24,
+        UNSAFE,
+    ]
 
 
 @pytest.mark.parametrize("engine", ["clingo", "incremental-pure", "incremental"])

@@ -15,7 +15,7 @@ import clingo
 
 from ..analysis import Analysis
 from ..encode import encode_static
-from ..encode.exact import ExactProgram, Widths
+from ..encode.exact import Bounds, ExactProgram
 from ..semantics import Origin, TupleScope, TupleTies
 from ..streams.factorized import NONE, Factorized, factorized_result, note_fallback
 from ..streams.model import Model, Result
@@ -132,7 +132,7 @@ class ClingoEngine(Engine):
         check_window_sizes(analysis, analysis.program.proper_rules)
         self.encoding = encode_static(analysis, sem)
         self.exact = ExactProgram(self.encoding.statements)
-        self.widths = Widths(self.exact, analysis.signatures)
+        self.bounds = Bounds(self.exact, analysis.signatures)
         self.reader = ModelReader(analysis, options.show)
         self.scoped = sem.tuple_scope is TupleScope.PREDICATE
         # per-predicate counts (tuple_scope=predicate) need every atom: none is dropped by count
@@ -168,7 +168,7 @@ class ClingoEngine(Engine):
         self.check_values(t, atoms)
         self._start(t)
         self.time = t
-        self.widths.note_atoms(atoms)
+        self.bounds.note_atoms(atoms)
         self.history.extend(t, [clingo_atom(a) for a in atoms])
 
     def _window_atoms(self):
@@ -194,10 +194,10 @@ class ClingoEngine(Engine):
         )
         if observer is not None:
             observer.register(ctl)
-        widths = self.widths
-        widths.note_time(t)
-        widths.note_count(self.count)
-        rules, external = self.exact.text(widths)
+        bounds = self.bounds
+        bounds.note_time(t)
+        bounds.note_count(self.count)
+        rules, external = self.exact.text(bounds)
         ctl.add("base", [], rules)
         ctl.add("base", [], facts)
         if external:

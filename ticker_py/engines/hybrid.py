@@ -28,7 +28,7 @@ from .. import ast
 from ..analysis import Analysis, analyse
 from ..encode import encode_static
 from ..encode.asp import Show, ShowNothing, ShowSignature, time_facts
-from ..encode.exact import ExactProgram, Widths
+from ..encode.exact import Bounds, ExactProgram
 from ..limits import CLINGO_MAX
 from ..semantics import under
 from ..streams.factorized import NONE, Factorized, MappedModels, factorized_result, note_fallback
@@ -109,7 +109,7 @@ class HybridEngine(Engine):
         enc = self.encoding = encode_static(up)
         shows = [ShowNothing()] + [ShowSignature(p, up.signatures[p] + 1) for p in sorted(up.intensional)]
         self.exact = ExactProgram([s for s in enc.statements if not isinstance(s, Show)] + shows)
-        self.widths = Widths(self.exact, up.signatures)
+        self.bounds = Bounds(self.exact, up.signatures)
         self.rules = None  # U's program text for the values so far, and whether it calls Python
         self.reads = frozenset(up.extensional & self.lower_preds)  # lower predicates U reads
         self.tuples = bool(enc.tick_pinned) or up.tuple_lookback > 0
@@ -148,7 +148,7 @@ class HybridEngine(Engine):
             self.time = t
         if self.native is not None:
             self.native.append(t, atoms)
-        self.widths.note_atoms(atoms)
+        self.bounds.note_atoms(atoms)
         self.history.extend(t, [clingo_atom(a) for a in atoms], self._passed_to_upper)
         if self.show_all:
             intensional = self.analysis.intensional
@@ -187,10 +187,10 @@ class HybridEngine(Engine):
     def _program(self, time: int) -> None:
         """U's program for the values so far (``time``: the latest time given to clingo); the
         kept answers are dropped when it changes."""
-        widths = self.widths
-        widths.note_time(time)
-        widths.note_count(self.history.count)
-        rules = self.exact.text(widths)
+        bounds = self.bounds
+        bounds.note_time(time)
+        bounds.note_count(self.history.count)
+        rules = self.exact.text(bounds)
         if rules != self.rules:
             self.rules = rules
             self.answers.clear()
@@ -340,7 +340,7 @@ class HybridEngine(Engine):
         """``q(args,`` of a lower atom, cached (the time argument follows)."""
         if len(self.texts) > 100_000:
             self.texts = {}
-        self.widths.note_atoms((atom,))
+        self.bounds.note_atoms((atom,))
         args = "".join(format_term(a) + "," for a in clingo_atom(atom)[1:])
         s = self.texts[atom] = f"{atom[0]}({args}"
         return s

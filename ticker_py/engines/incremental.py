@@ -23,7 +23,7 @@ import clingo
 
 from ..analysis import Analysis
 from ..encode.asp import timeline_limit
-from ..encode.exact import ExactProgram, Widths
+from ..encode.exact import Bounds, ExactProgram
 from ..encode.incremental import GUARD, TICK, encode_incremental
 from ..streams.model import Model, Result
 from ..values import clingo_atom, format_term, int_text
@@ -62,8 +62,8 @@ class PureIncrementalEngine(Engine):
             [(f"_bg_{a[0]}", *a[1:]) for a in self.encoding.background_atoms]
             + [a + (0,) for a in self.encoding.timed_background],
         )
-        self.widths = Widths(self.exact, analysis.signatures)
-        self.widths.note_tick(rebuild_every)
+        self.bounds = Bounds(self.exact, analysis.signatures)
+        self.bounds.note_tick(rebuild_every)
         self.rules = None  # the tick part on the current Control, and whether it calls Python
         self.reader = ModelReader(analysis, options.show)
         self.rebuild_every = rebuild_every
@@ -88,7 +88,7 @@ class PureIncrementalEngine(Engine):
 
     def append(self, t: int, atoms: Sequence[tuple]) -> None:
         self.check_values(t, atoms)
-        self.widths.note_atoms(atoms)
+        self.bounds.note_atoms(atoms)
         atoms = [clingo_atom(a) for a in atoms]
         self.time = t
         first = self.history.count + 1
@@ -137,10 +137,10 @@ class PureIncrementalEngine(Engine):
         """Ground the pending facts and the tick part; returns the tick's number. A new Control
         is started every ``rebuild_every`` ticks, and when the values call for exact arithmetic
         where the tick part had clingo's own (encode/exact.py)."""
-        widths = self.widths
-        widths.note_time(t)
-        widths.note_count(self.count)
-        rules = self.exact.text(widths)
+        bounds = self.bounds
+        bounds.note_time(t)
+        bounds.note_count(self.count)
+        rules = self.exact.text(bounds)
         if self.ctl is None or self.ticks_on_control >= self.rebuild_every or rules != self.rules:
             self._new_control(t, rules)
         self._pin_background(lo, t)
