@@ -132,7 +132,7 @@ class ClingoEngine(Engine):
         check_window_sizes(analysis, analysis.program.proper_rules)
         self.encoding = encode_static(analysis, sem)
         self.exact = ExactProgram(self.encoding.statements)
-        self.bounds = Bounds(self.exact, analysis.signatures)
+        self.bounds = Bounds(self.exact.flow.relevant, analysis.signatures)
         self.reader = ModelReader(analysis, options.show)
         self.scoped = sem.tuple_scope is TupleScope.PREDICATE
         # per-predicate counts (tuple_scope=predicate) need every atom: none is dropped by count

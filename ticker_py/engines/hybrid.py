@@ -109,7 +109,7 @@ class HybridEngine(Engine):
         enc = self.encoding = encode_static(up)
         shows = [ShowNothing()] + [ShowSignature(p, up.signatures[p] + 1) for p in sorted(up.intensional)]
         self.exact = ExactProgram([s for s in enc.statements if not isinstance(s, Show)] + shows)
-        self.bounds = Bounds(self.exact, up.signatures)
+        self.bounds = Bounds(self.exact.flow.relevant, up.signatures)
         self.rules = None  # U's program text for the values so far, and whether it calls Python
         self.reads = frozenset(up.extensional & self.lower_preds)  # lower predicates U reads
         self.tuples = bool(enc.tick_pinned) or up.tuple_lookback > 0

@@ -62,7 +62,7 @@ class PureIncrementalEngine(Engine):
             [(f"_bg_{a[0]}", *a[1:]) for a in self.encoding.background_atoms]
             + [a + (0,) for a in self.encoding.timed_background],
         )
-        self.bounds = Bounds(self.exact, analysis.signatures)
+        self.bounds = Bounds(self.exact.flow.relevant, analysis.signatures)
         self.bounds.note_tick(rebuild_every)
         self.rules = None  # the tick part on the current Control, and whether it calls Python
         self.reader = ModelReader(analysis, options.show)
