@@ -52,10 +52,17 @@ TIME_VARS = ("T", "T1", "T2")
 
 
 #: the value domains: small numbers, constants, numbers and constants mixed (pins of mixed
-#: types), integers next to and past clingo's 32 bits, and strings with clingo's escapes
-DOMAINS = [(1, 2), ("x", "y"), (1, "x"), (2**31 - 1, 2**31 + 5), ('"a\\nb"', '"q\\"x\\\\"')]
-#: domains whose values clingo cannot compute with: no arithmetic and only = and != on data
-WIDE = (2**31 - 1, 2**31 + 5)
+#: types), integers next to and past clingo's 32 bits and 64 bits (sums, differences and products
+#: with the drawn constants cross 2**31 and 2**63 both ways), and strings with clingo's escapes
+DOMAINS = [
+    (1, 2),
+    ("x", "y"),
+    (1, "x"),
+    (2**31 - 1, 2**31 + 5),
+    (-(2**31) - 1, 2**31 - 2),
+    (2**63 - 1, -(2**63)),
+    ('"a\\nb"', '"q\\"x\\\\"'),
+]
 
 
 # Drawing is the larger part of a property test's cost: a strategy built afresh for each draw
@@ -102,12 +109,8 @@ class Vocabulary:
 
     @property
     def numeric(self) -> bool:
-        """Data arithmetic and order comparisons are drawn (not for wide values)."""
-        return type(self.domain[0]) is int and not self.wide
-
-    @property
-    def wide(self) -> bool:
-        return self.domain == WIDE
+        """Data arithmetic is drawn (domains of integers, or integers and constants)."""
+        return type(self.domain[0]) is int
 
     def const(self, value):
         if type(value) is int:
@@ -216,8 +219,7 @@ def _value_terms(draw, voc, scope):
 
 def comparisons(draw, voc, scope) -> ast.Comparison:
     left, right = _value_terms(draw, voc, scope)
-    ops = ("=", "!=") if voc.wide and left.name in scope.data else ("=", "!=", "<", "<=", ">", ">=")
-    return ast.Comparison(_pick(draw, ops), left, right)
+    return ast.Comparison(_pick(draw, ("=", "!=", "<", "<=", ">", ">=")), left, right)
 
 
 def _binding_assignment(draw, voc, scope):

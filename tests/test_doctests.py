@@ -20,6 +20,9 @@ MODULES = [
     "ticker_py.explain.text",
     "ticker_py.streams.factorized",
     "ticker_py.windows",
+    "ticker_py.xsd",
+    "ticker_py.rdf.terms",
+    "ticker_py.encode.exact",
 ]
 
 

@@ -8,6 +8,7 @@ CI runs a bounded sample; TICKER_SLOW=full runs >= 10^5 examples per target (the
 from __future__ import annotations
 
 import threading
+import warnings
 
 import pytest
 from helpers import scaled
@@ -15,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ticker_py import Reasoner, ast
-from ticker_py.errors import StreamError, TickerError, UsageError
+from ticker_py.errors import StreamError, TickerError, TickerWarning, UsageError
 from ticker_py.live import LiveInput
 from ticker_py.streams import Record, StreamChecker, read_csv, read_jsonl, read_text
 from ticker_py.syntax import parse_program
@@ -341,7 +342,9 @@ def test_api_result_or_typed_error_many(shard, kwargs, script):
 def test_tuple_atoms_are_typed_and_agree(engine):
     r = Reasoner("q(X) :- temp(X). big :- temp(X), X > 40.", engine=engine)
     r.append(0, [("temp", 50), ("temp", '"50"'), ("temp", "a")])
-    assert r.evaluate(0).models[0].sorted_atoms() == ["big", 'q("50")', "q(50)", "q(a)"]
+    with warnings.catch_warnings():  # 40 < "50" is reported where an engine evaluates it (tests/test_literals.py)
+        warnings.simplefilter("ignore", TickerWarning)
+        assert r.evaluate(0).models[0].sorted_atoms() == ["big", 'q("50")', "q(50)", "q(a)"]
     for bad in [
         ("temp", "50"),
         ("temp", "a). evil :- temp(Y"),

@@ -29,6 +29,7 @@ FLOORS = [
         "node",
         "process",
         "values",
+        "xsd",
         "errors",
         "limits",
         "accelerators",

@@ -39,7 +39,7 @@ from .streams import Record, Result, StreamChecker, open_stream, read_dataframe,
 from .streams.drive import MAX_GAP, Every, check_max_gap, drive
 from .syntax import parse_file, parse_ground_atom, parse_program, read_source
 from .syntax.ground_atoms import GroundSyntaxError
-from .values import SURROGATE, UNHOLDABLE, format_atom
+from .values import COMPARISONS, SURROGATE, UNHOLDABLE, Comparisons, format_atom
 
 if TYPE_CHECKING:  # imported where used: explaining is rare and its modules are large
     from .explain import Explanation
@@ -293,6 +293,9 @@ class Reasoner:
     ``semantics``: a profile of :data:`ticker_py.semantics.PROFILES` (or a ``Semantics``);
     ``knobs``: explicit knob values over it, e.g. ``window_bounds="half-open"``; any other keyword
     is refused, naming the closest one.
+    ``strict``: an order comparison between a number and a string or literal that is no number
+    (``V > 100`` with ``V = "7"``) raises StreamError; by default it is reported once per
+    comparison and kind of term as a :class:`~ticker_py.errors.TickerWarning` (docs/semantics.md).
     """
 
     def __init__(
@@ -309,6 +312,7 @@ class Reasoner:
         semantics: str | Semantics | None = None,
         history: bool = True,
         printed_order: bool = True,
+        strict: bool = False,
         **knobs,
     ):
         if not isinstance(program, (str, Path, ast.Program, Analysis)):
@@ -373,6 +377,7 @@ class Reasoner:
         self.started = False  # something was appended or evaluated (origin=first: the origin is known)
         self.origin = 0  # where the timeline starts: under origin=first the first append or evaluate
         self.bag = self.semantics.duplicates is Duplicates.BAG
+        self.comparisons = Comparisons(strict=bool(strict))
 
     def append(self, t: int, atoms: Iterable) -> None:
         """Add the atoms that arrived at time t (t never decreases; duplicates count once, unless
@@ -462,9 +467,11 @@ class Reasoner:
                     ),
                 )
             )
+        token = COMPARISONS.set(self.comparisons)
         try:
             yield
         finally:
+            COMPARISONS.reset(token)
             self._busy.release()
 
     def explain(
@@ -628,6 +635,7 @@ def run(
     max_gap: int | None = MAX_GAP,
     explainable: bool = False,
     semantics: str | Semantics | None = None,
+    strict: bool = False,
     **knobs,
 ) -> Results:
     """Evaluate a whole stream; ``stream`` is a path, a DataFrame or ``(t, atoms)`` pairs.
@@ -638,7 +646,7 @@ def run(
     then keeps the first ``models`` of the product (in printed order).
     ``max_gap``: the most time points one record may skip (None or 0: no limit).
     ``explainable``: every Result keeps what ``Result.explain`` needs (a copy of the window-covered
-    stream per tick). ``semantics`` and ``knobs`` as for :class:`Reasoner`."""
+    stream per tick). ``semantics``, ``strict`` and ``knobs`` as for :class:`Reasoner`."""
     _check_keywords(knobs, run)
     reasoner = Reasoner(
         program,
@@ -650,6 +658,7 @@ def run(
         factorize=factorize,
         explainable=explainable,
         semantics=semantics,
+        strict=strict,
         **knobs,
     )
     from .plot.timeline import counting

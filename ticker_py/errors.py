@@ -21,6 +21,7 @@ __all__ = [
     "UsageError",
     "EngineUnsupported",
     "InternalError",
+    "TickerWarning",
     "file_error",
 ]
 
@@ -90,6 +91,15 @@ class EngineUnsupported(TickerError):
 
 class InternalError(RuntimeError):
     """An internal invariant failed: a bug in ticker_py."""
+
+
+class TickerWarning(UserWarning):
+    """Something the user may not mean, reported and run on (a :mod:`warnings` category): its
+    argument is a :class:`Diagnostic` of kind ``warning``, whose text is ``str()`` of the warning."""
+
+    def __init__(self, diagnostic: Diagnostic):
+        super().__init__(str(diagnostic))
+        self.diagnostic = diagnostic
 
 
 def with_excerpt(diag: Diagnostic, source: str) -> Diagnostic:

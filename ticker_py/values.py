@@ -4,13 +4,26 @@ A ground term is an ``int`` (number), a ``str`` (a symbolic constant ``a``, or a
 string ``'"text"'`` kept with its quotes and escapes, exactly as clingo prints it), or a
 ``tuple`` ``(name, arg1, ..., argk)`` for a function term with k >= 1.
 A ground atom is a tuple ``(predicate, arg1, ..., argk)``.
+
+Integers are exact at any size. clingo holds 32 bits: :func:`clingo_atom` hands a wider integer
+to clingo as the reserved function symbol ``_int("digits")`` (names starting with ``_`` are no
+LARS names) and :func:`exact_atom` reads it back. Terms are ordered as clingo orders them, with
+every number in its place: a ``lit("L","T")`` term of a numeric XSD datatype ``T`` is the number
+``L`` (:func:`term_key`); an order comparison between a number and a string or literal that is
+no number is reported (:class:`Comparisons`).
 """
 
 from __future__ import annotations
 
+import operator
 import re
+import warnings
+from contextvars import ContextVar
 
 from . import ast
+from .errors import Diagnostic, StreamError, TickerWarning
+from .limits import CLINGO_MAX, CLINGO_MIN
+from .xsd import literal_number
 
 __all__ = [
     "format_atom",
@@ -22,6 +35,16 @@ __all__ = [
     "signature",
     "SURROGATE",
     "UNHOLDABLE",
+    "WIDE",
+    "clingo_term",
+    "clingo_atom",
+    "exact_term",
+    "exact_atom",
+    "int_text",
+    "order",
+    "compare",
+    "Comparisons",
+    "COMPARISONS",
 ]
 
 #: a lone surrogate: a character of a Python string that has no UTF-8 form, so no output can write it
@@ -57,9 +80,11 @@ def signature(atom: tuple) -> tuple:
 
 
 def term_key(term):
-    """A sort key reproducing clingo's total order of symbols.
+    """A sort key reproducing clingo's total order of symbols, with exact numbers.
 
-    Numbers < constants < strings < function terms (by arity, then name, then arguments).
+    Numbers < constants < strings < function terms (by arity, then name, then arguments). A
+    ``lit("L","T")`` term of a numeric XSD datatype is the number L (after an integer of the same
+    value, then by datatype and lexical form, so that the order stays total).
     """
     t = type(term)
     if t is int:
@@ -68,7 +93,149 @@ def term_key(term):
         if term.startswith('"'):
             return (2, _unquote(term))  # clingo orders strings by their content, not their escapes
         return (1, term)
+    if term[0] == "lit":
+        value = literal_number(term)
+        if value is not None:
+            return (0, value, 1, term[2], term[1])
     return (3, len(term) - 1, term[0], tuple(term_key(a) for a in term[1:]))
+
+
+# ---------------------------------------------------------------- order comparisons
+
+
+def _is_number(term) -> bool:
+    return type(term) is int or literal_number(term) is not None
+
+
+def _literal_kind(term) -> str | None:
+    """What a string or RDF literal that is no number is, for a report; None for other terms."""
+    if type(term) is str:
+        return "a string" if term.startswith('"') else None
+    if type(term) is tuple and len(term) == 3:
+        if term[0] == "lang":
+            return "a language-tagged string"
+        if term[0] == "lit" and type(term[2]) is str:
+            return f"a literal of type {_unquote(term[2])}"
+    return None
+
+
+class Comparisons:
+    """How an order comparison (``<``, ``<=``, ``>``, ``>=``) between a number and a string or
+    literal that is no number is reported: a warning (:class:`~ticker_py.errors.TickerWarning`)
+    once per comparison of the program and kind of term, or with ``strict`` a StreamError. Such a
+    term orders after every number (clingo's order), which is rarely what the comparison means.
+    The one in :data:`COMPARISONS` applies; a :class:`~ticker_py.api.Reasoner` sets its own."""
+
+    def __init__(self, strict: bool = False):
+        self.strict = strict
+        self.seen: set = set()
+
+    def report(self, where, number, other, kind: str) -> None:
+        key = (where, kind)
+        if key in self.seen:
+            return
+        self.seen.add(key)
+        diagnostic = Diagnostic(
+            f"'{where}' compares the number {format_term(number)} with {format_term(other)}, {kind} that is no number",
+            getattr(where, "location", None),
+            (
+                "a term that is no number orders after every number, so the comparison holds or fails whatever "
+                "its text says",
+                "write numbers as integers, or as RDF literals of a numeric type (xsd:integer, xsd:decimal, ...)",
+            )
+            + (() if self.strict else ("--strict (strict=True) makes this an error",)),
+            kind="error" if self.strict else "warning",
+        )
+        if self.strict:
+            raise StreamError(diagnostic)
+        warnings.warn(TickerWarning(diagnostic), stacklevel=3)
+
+
+#: the reporting in effect (a context variable: each Reasoner sets its own while it evaluates;
+#: unset, a process-wide one warns)
+COMPARISONS: ContextVar = ContextVar("ticker_py_comparisons", default=None)
+_ANYWHERE = Comparisons()
+
+
+def order(a, b, where=None) -> int:
+    """-1, 0 or 1 as ``a`` orders before, with or after ``b`` (:func:`term_key`); a number
+    ordered against a string or literal that is no number is reported (:class:`Comparisons`) for
+    the program's comparison ``where`` (an :class:`ast.Comparison`; None: not reported)."""
+    ka, kb = term_key(a), term_key(b)
+    if where is not None and ka[0] != kb[0] and (ka[0] == 0 or kb[0] == 0):
+        number, other = (a, b) if ka[0] == 0 else (b, a)
+        kind = _literal_kind(other)
+        if kind is not None and _is_number(number):
+            (COMPARISONS.get() or _ANYWHERE).report(where, number, other, kind)
+    return (ka > kb) - (ka < kb)
+
+
+_ORDERS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+
+
+def compare(op: str, a, b, where=None) -> bool:
+    """``a op b`` for an order comparison ``op``, as :func:`order` orders (and reports)."""
+    return _ORDERS[op](order(a, b, where), 0)
+
+
+# ---------------------------------------------------------------- integers clingo cannot hold
+
+#: the reserved function symbol that carries an integer beyond clingo's 32 bits through clingo
+WIDE = "_int"
+
+
+def int_text(value: int) -> str:
+    """An integer in clingo syntax: the number, or its ``_int("digits")`` symbol."""
+    return str(value) if CLINGO_MIN <= value <= CLINGO_MAX else f'{WIDE}("{value}")'
+
+
+def clingo_term(term):
+    """``term`` with every integer clingo cannot hold replaced by its ``_int`` symbol."""
+    t = type(term)
+    if t is int:
+        return term if CLINGO_MIN <= term <= CLINGO_MAX else (WIDE, f'"{term}"')
+    if t is tuple:
+        return (term[0], *(clingo_term(a) for a in term[1:]))
+    return term
+
+
+def _has_wide(term) -> bool:
+    t = type(term)
+    if t is int:
+        return not CLINGO_MIN <= term <= CLINGO_MAX
+    return t is tuple and any(_has_wide(a) for a in term[1:])
+
+
+def clingo_atom(atom: tuple) -> tuple:
+    """``atom`` as clingo holds it (:func:`clingo_term` of each argument; the atom itself if it
+    has no integer beyond 32 bits)."""
+    for a in atom[1:]:
+        if _has_wide(a):
+            return (atom[0], *(clingo_term(a) for a in atom[1:]))
+    return atom
+
+
+def wide_value(term) -> int | None:
+    """The integer an ``_int("digits")`` term stands for, or None."""
+    if type(term) is tuple and len(term) == 2 and term[0] == WIDE and type(term[1]) is str and term[1][:1] == '"':
+        try:
+            return int(term[1][1:-1])
+        except ValueError:
+            return None
+    return None
+
+
+def exact_term(term):
+    """The inverse of :func:`clingo_term`: ``_int`` symbols back to integers."""
+    if type(term) is tuple:
+        value = wide_value(term)
+        return value if value is not None else (term[0], *(exact_term(a) for a in term[1:]))
+    return term
+
+
+def exact_atom(atom: tuple) -> tuple:
+    """The inverse of :func:`clingo_atom`."""
+    return (atom[0], *(exact_term(a) for a in atom[1:]))
 
 
 def from_ast_term(term):

@@ -14,7 +14,7 @@ import importlib
 import sys
 
 from .. import __version__
-from ..errors import TickerError
+from ..errors import TickerError, TickerWarning
 from .common import HelpFormatter
 from .parser import Parser
 
@@ -72,6 +72,19 @@ def _log_to_stderr(verbose: bool) -> None:
     )
 
 
+def _show_warning(message, category, filename, lineno, file=None, line=None):
+    """Print a :class:`~ticker_py.errors.TickerWarning` as its diagnostic (``file:line:col: warning: ...``),
+    any other warning as Python does."""
+    import warnings
+
+    text = (
+        f"{message}\n"
+        if isinstance(message, TickerWarning)
+        else warnings.formatwarning(message, category, filename, lineno, line)
+    )
+    (sys.stderr if file is None else file).write(text)
+
+
 def main(argv=None) -> int:
     """Entry point of the ``ticker`` command: the one place where errors become exit statuses."""
     parser = build_parser(argv, every=False)
@@ -86,7 +99,11 @@ def main(argv=None) -> int:
         tune_collector()
     if args.verbose or "logging" in sys.modules:
         _log_to_stderr(args.verbose)
-    status = _dispatch(args)
+    import warnings
+
+    with warnings.catch_warnings():  # a warning of ticker_py is printed as its diagnostic
+        warnings.showwarning = _show_warning
+        status = _dispatch(args)
     if argv is None:
         _leave_to_exit()
     return status

@@ -131,6 +131,12 @@ def register(sub) -> None:
         "in between is evaluated and written); 0 = no limit",
     )
     run.add_argument("--out", help="write results to FILE (default stdout; - is stdout)")
+    run.add_argument(
+        "--strict",
+        action="store_true",
+        help="an order comparison of a number with a string or literal that is no number is an error "
+        "(default: a warning, once per comparison and kind of term)",
+    )
     add_semantics_args(run)
     add_live_options(run)
     add_shard_options(run)
@@ -224,6 +230,8 @@ def cmd_run(args) -> int:
                 )
             )
 
+        if args.strict:
+            raise UsageError(Diagnostic("--strict cannot be combined with --spark or --shards"))
         check_engine(o.engine, analysis)  # refused here, not in the shards
         out, writer = output()
         try:
@@ -241,6 +249,7 @@ def cmd_run(args) -> int:
         semantics=o.semantics,
         history=False,
         printed_order=False,  # the writers print in that order
+        strict=args.strict,
     )
     if o.inertia and reasoner.engine_name not in INERTIA_ENGINES:
         print(

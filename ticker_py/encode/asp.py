@@ -21,11 +21,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import ast
-from ..limits import CLINGO_MAX
-from ..values import format_atom
+from ..errors import Diagnostic, StreamError
+from ..limits import CLINGO_MAX, MAX_FACT_ATOMS
+from ..values import format_atom, int_text
 
 __all__ = [
     "time_facts",
+    "timeline_limit",
     "Symbol",
     "NafLiteral",
     "AspRule",
@@ -35,6 +37,7 @@ __all__ = [
     "ShowTerm",
     "Statement",
     "Count",
+    "External",
     "ChoiceRule",
     "atom",
     "program_text",
@@ -93,6 +96,18 @@ class Count:
 
     def __str__(self) -> str:
         return f"#count{{ {self.term} : {', '.join(map(str, self.condition))} }}"
+
+
+@dataclass(frozen=True, slots=True)
+class External:
+    """``@name(args)``: a term computed by a Python function the engine gives the grounder
+    (:mod:`ticker_py.encode.exact`: exact arithmetic and comparisons)."""
+
+    name: str
+    args: tuple
+
+    def __str__(self) -> str:
+        return f"@{self.name}({','.join(map(str, self.args))})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,9 +173,30 @@ def program_text(statements) -> str:
     return "".join(f"{s}\n" for s in statements)
 
 
+def timeline_limit(lo: int, hi: int) -> None:
+    """Refuse listing the time points ``lo..hi`` when they are more than
+    :data:`~ticker_py.limits.MAX_FACT_ATOMS`."""
+    if hi - lo + 1 > MAX_FACT_ATOMS:
+        raise StreamError(
+            Diagnostic(
+                f"the clingo encodings would list the {hi - lo + 1} time points {lo}..{hi}, more than {MAX_FACT_ATOMS}",
+                notes=(
+                    "a background atom read through an @-atom without a window holds at every time point so far",
+                    "the native engine (--engine native) does not list them",
+                ),
+            )
+        )
+
+
 def time_facts(lo: int, hi: int) -> str:
     """``_time(lo..hi).``, with ``hi`` = 2^31 - 1 written on its own: clingo's interval loop never
-    ends when its upper bound is the largest 32-bit integer."""
+    ends when its upper bound is the largest 32-bit integer. Time points beyond 32 bits are listed
+    one by one as ``_int`` symbols; at most :data:`~ticker_py.limits.MAX_FACT_ATOMS` in all."""
+    timeline_limit(lo, hi)
     if hi < CLINGO_MAX:
         return f"_time({lo}..{hi})."
-    return (f"_time({lo}..{hi - 1}). " if lo < hi else "") + f"_time({hi})."
+    out = [f"_time({lo}..{CLINGO_MAX - 1}). _time({CLINGO_MAX})."] if lo < CLINGO_MAX else []
+    if lo == CLINGO_MAX:
+        out.append(f"_time({CLINGO_MAX}).")
+    out += [f"_time({int_text(u)})." for u in range(max(lo, CLINGO_MAX + 1), hi + 1)]
+    return " ".join(out)

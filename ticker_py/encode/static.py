@@ -22,8 +22,9 @@ from functools import cached_property
 
 from .. import ast
 from ..analysis import Analysis
+from ..limits import CLINGO_MAX
 from ..semantics import DEFAULT, FutureHeads, Semantics, TupleScope
-from ..values import format_term
+from ..values import clingo_atom, format_term, int_text
 from ..windows import Windows, from_origin
 from .asp import AspRule, NafLiteral, ShowSignature, Symbol, program_text, time_facts
 from .windows import encoder_for
@@ -47,21 +48,37 @@ class StaticEncoding:
         """The program text."""
         return program_text(self.statements)
 
+    @cached_property
+    def timeline(self) -> bool:
+        """Whether a rule reads the timeline ``_time(U)`` (then the facts list its time points)."""
+        return any(
+            isinstance(lit.atom, ast.Atom) and lit.atom.predicate == "_time"
+            for s in self.statements
+            if isinstance(s, AspRule)
+            for lit in s.body
+        )
+
     def facts(self, t: int, c: int, lo: int, atoms, origin: int | None = None, fed=()) -> str:
-        """The facts for tick (t, c): ``atoms`` are ``(U, K, atom)`` in the covered range.
+        """The facts for tick (t, c): ``atoms`` are ``(U, K, atom)`` in the covered range, as
+        clingo holds them (:func:`~ticker_py.values.clingo_atom`).
 
         ``origin``: the ``_origin(o)`` fact (``origin=first``); ``fed``: ``(U, atom)`` pairs
-        fed back into the stream, time-pinned (``persistence=feedback``)."""
-        out = [f"_now({t}). _cnt({c}). {time_facts(lo, t)}"]
+        fed back into the stream, time-pinned (``persistence=feedback``). Times and counts
+        beyond clingo's 32 bits are written as ``_int`` symbols."""
+        text = str if t <= CLINGO_MAX and c <= CLINGO_MAX else int_text
+        out = [f"_now({text(t)}). _cnt({text(c)})."]
+        if self.timeline:
+            out.append(time_facts(lo, t))
         if origin is not None:
-            out.append(f"_origin({origin}).")
+            out.append(f"_origin({text(origin)}).")
         for u, atom in fed:
-            args = ",".join(format_term(a) for a in atom[1:] + (u,))
-            out.append(f"{atom[0]}({args}).")
+            args = ",".join(format_term(a) for a in atom[1:]) + ("," if len(atom) > 1 else "")
+            out.append(f"{atom[0]}({args}{text(u)}).")
         tick = bool(self.tick_pinned)
         for u, k, atom in atoms:
             args = ",".join(format_term(a) for a in atom[1:])
             sep = "," if args else ""
+            u, k = text(u), text(k)
             out.append(f"{atom[0]}({args}{sep}{u}).")
             if atom[0] in self.tick_pinned:
                 out.append(f"{atom[0]}({args}{sep}{u},{k}).")
@@ -145,8 +162,9 @@ def background_rules(pred: str, arity: int) -> tuple:
 
 
 def background_fact(atom: tuple) -> AspRule:
-    """``_bg_p(args).`` for a background atom ``p(args)``."""
-    return AspRule(Symbol((f"_bg_{atom[0]}",) + atom[1:]))
+    """``_bg_p(args).`` for a background atom ``p(args)``, as clingo holds it (wide integers as
+    ``_int`` symbols)."""
+    return AspRule(Symbol(clingo_atom((f"_bg_{atom[0]}",) + atom[1:])))
 
 
 def encode_static(analysis: Analysis, sem: Semantics = DEFAULT) -> StaticEncoding:

@@ -14,14 +14,15 @@ import clingo
 
 from ..analysis import Analysis
 from ..encode import encode_static
-from ..limits import CLINGO_MAX
+from ..encode.exact import Bounds, ExactProgram
 from ..semantics import Origin, TupleScope, TupleTies
 from ..streams.factorized import NONE, Factorized, factorized_result, note_fallback
 from ..streams.model import Model, Result
+from ..values import clingo_atom, exact_atom
 from ..windows import Windows
 from .base import Engine, EngineOptions
 from .factorize import Recorder, Unfactorizable, factorize
-from .wide import WIDE, check_clingo_number, check_clingo_strings, clingo_analysis, clingo_atom, exact_atom
+from .wide import ExactContext, check_clingo_strings, check_window_sizes, symbol_int, symbol_to_term
 
 __all__ = ["ClingoEngine", "symbol_to_term", "clingo_logger", "prefer_true", "shown_items"]
 
@@ -31,20 +32,6 @@ log = logging.getLogger("ticker_py.clingo")
 def clingo_logger(code, message: str) -> None:
     """Route clingo's messages through :mod:`logging` instead of raw stderr."""
     log.debug("clingo %s: %s", code, message.strip())
-
-
-def symbol_to_term(sym: clingo.Symbol):
-    """A clingo symbol as a ground term of :mod:`ticker_py.values`."""
-    st = sym.type
-    if st == clingo.SymbolType.Number:
-        return sym.number
-    if st == clingo.SymbolType.String:
-        return str(sym)
-    if st == clingo.SymbolType.Function and not sym.arguments:
-        return sym.name if sym.name else "()"
-    if sym.name == WIDE:  # a wide integer carried through clingo (engines/wide.py)
-        return int(sym.arguments[0].string)
-    return (sym.name, *(symbol_to_term(a) for a in sym.arguments))
 
 
 def shown_items(model: clingo.Model, cache: dict, convert) -> list:
@@ -95,9 +82,9 @@ class ModelReader:
         now, pinned = set(), set()
         for sym in symbols:
             args = sym.arguments
-            if args[-1].type != clingo.SymbolType.Number:
+            time = symbol_int(args[-1])
+            if time is None:
                 continue  # pinned to a non-integer time: dropped on every engine
-            time = args[-1].number
             name = sym.name
             atom = (name, *(symbol_to_term(a) for a in args[:-1]))
             if name in self.intensional:
@@ -120,8 +107,10 @@ class ClingoEngine(Engine):
         self.analysis = analysis
         self.options = options
         sem = self.semantics = options.semantics
-        solved, self.values = clingo_analysis(analysis)
-        self.encoding = encode_static(solved, sem)
+        check_window_sizes(analysis, analysis.program.proper_rules)
+        self.encoding = encode_static(analysis, sem)
+        self.exact = ExactProgram(self.encoding.statements)
+        self.bounds = Bounds(self.exact.flow.relevant, analysis.signatures)
         self.reader = ModelReader(analysis, options.show)
         self.scoped = sem.tuple_scope is TupleScope.PREDICATE
         self.history = Windows(analysis, sem).history()
@@ -143,19 +132,16 @@ class ClingoEngine(Engine):
         return self.history.count
 
     def check_values(self, t: int, atoms: Sequence[tuple]) -> None:
-        """Raise StreamError for a time point or atom clingo cannot hold exactly (before appending)."""
-        if t > CLINGO_MAX:
-            check_clingo_number(t, "time point")
-        check_clingo_number(self.count + len(atoms), "atom count", f" at time {t}")
+        """Raise StreamError for an atom clingo cannot hold (before appending): a string with a NUL."""
         where = f" at time {t}"
         for atom in atoms:
-            self.values.check(atom, where)
             check_clingo_strings(atom, where)
 
     def append(self, t: int, atoms: Sequence[tuple]) -> None:
         self.check_values(t, atoms)
         self._start(t)
         self.time = t
+        self.bounds.note_atoms(atoms)
         self.history.extend(t, [clingo_atom(a) for a in atoms])
 
     def _window_atoms(self):
@@ -171,8 +157,6 @@ class ClingoEngine(Engine):
         return out
 
     def _control(self, t: int, observer=None) -> clingo.Control:
-        if t > CLINGO_MAX:
-            check_clingo_number(t, "time point")
         self._start(t)
         lo = max(self.origin, self.history.trim(t))
         origin = self.origin if self.semantics.origin is Origin.FIRST else None
@@ -183,9 +167,18 @@ class ClingoEngine(Engine):
         )
         if observer is not None:
             observer.register(ctl)
-        ctl.add("base", [], self.encoding.rules)
+        bounds = self.bounds
+        bounds.note_time(t)
+        bounds.note_count(self.count)
+        rules, external = self.exact.text(bounds)
+        ctl.add("base", [], rules)
         ctl.add("base", [], facts)
-        ctl.ground([("base", [])])
+        if external:
+            context = ExactContext(self.exact.sites)
+            ctl.ground([("base", [])], context=context)
+            context.check()
+        else:
+            ctl.ground([("base", [])])
         return ctl
 
     def iter_models(self, t: int):

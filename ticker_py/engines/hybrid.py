@@ -27,17 +27,18 @@ import clingo
 from .. import ast
 from ..analysis import Analysis, analyse
 from ..encode import encode_static
-from ..encode.asp import Show, ShowNothing, ShowSignature, program_text, time_facts
+from ..encode.asp import Show, ShowNothing, ShowSignature, time_facts
+from ..encode.exact import Bounds, ExactProgram
 from ..limits import CLINGO_MAX
 from ..streams.factorized import NONE, Factorized, MappedModels, factorized_result, note_fallback
 from ..streams.model import Model, Result
-from ..values import format_term
+from ..values import clingo_atom, format_term, int_text
 from ..windows import Windows
 from . import clingo_c
 from .base import Engine, EngineOptions, ModelDiffer
-from .clingo_engine import _all_models, clingo_logger, prefer_true, symbol_to_term
+from .clingo_engine import _all_models, clingo_logger, prefer_true
 from .factorize import Recorder, SymbolFactors, Unfactorizable, factorize
-from .wide import check_clingo_number, check_clingo_strings, clingo_analysis, clingo_atom
+from .wide import ExactContext, check_clingo_strings, check_window_sizes, symbol_int, symbol_to_term
 
 __all__ = ["HybridEngine", "times_stay_relative", "KEPT_SYMBOLS"]
 
@@ -99,10 +100,12 @@ class HybridEngine(Engine):
             self.native = NativeEngine(lower, EngineOptions(models=1, pruning=options.pruning, semantics=sem))
         up = self.upper = analyse(ast.Program(tuple(prog.facts) + tuple(upper_rules), prog.file), analysis.clock_ms)
         windows = Windows(up, sem)
-        solved, self.values = clingo_analysis(up, upper_rules, prog.proper_rules)
-        enc = self.encoding = encode_static(solved, sem)
+        check_window_sizes(up, upper_rules)
+        enc = self.encoding = encode_static(up, sem)
         shows = [ShowNothing()] + [ShowSignature(p, up.signatures[p] + 1) for p in sorted(up.intensional)]
-        self.rules = program_text([s for s in enc.statements if not isinstance(s, Show)] + shows)
+        self.exact = ExactProgram([s for s in enc.statements if not isinstance(s, Show)] + shows)
+        self.bounds = Bounds(self.exact.flow.relevant, up.signatures)
+        self.rules = None  # U's program text for the values so far, and whether it calls Python
         self.reads = frozenset(up.extensional & self.lower_preds)  # lower predicates U reads
         self.tuples = bool(enc.tick_pinned) or up.tuple_lookback > 0
         self.shift = windows.lookback is not None and not self.tuples and times_stay_relative(upper_rules)
@@ -124,11 +127,10 @@ class HybridEngine(Engine):
     # ------------------------------------------------------------------ stream
 
     def check_values(self, t: int, atoms: Sequence[tuple]) -> None:
-        """Raise StreamError for an atom with a value clingo (solving the upper part) cannot hold."""
+        """Raise StreamError for an atom clingo (solving the upper part) cannot hold: a string with a NUL."""
         if self.upper is not None:
             where = f" at time {t}"
             for atom in atoms:
-                self.values.check(atom, where)
                 check_clingo_strings(atom, where)
 
     def append(self, t: int, atoms: Sequence[tuple]) -> None:
@@ -141,6 +143,7 @@ class HybridEngine(Engine):
             self.time = t
         if self.native is not None:
             self.native.append(t, atoms)
+        self.bounds.note_atoms(atoms)
         self.history.extend(t, [clingo_atom(a) for a in atoms], self._passed_to_upper)
         if self.show_all:
             intensional = self.analysis.intensional
@@ -160,10 +163,8 @@ class HybridEngine(Engine):
         lower = self.native.evaluate(t).models[0] if self.native is not None else Model(frozenset())
         lo = self.history.trim(t)
         d = lo if self.shift else 0
-        if t - d > CLINGO_MAX or (self.tuples and self.history.count > CLINGO_MAX):
-            check_clingo_number(t - d, "time point")
-            check_clingo_number(self.history.count, "atom count", f" at time {t}")
         facts = self._facts(t, d, lo, lower)
+        self._program(t - d)
         if self.factorizes:
             return self._factorized(t, d, facts, lower)
         answers = None if self.options.inertia else self.answers.get(facts)
@@ -178,6 +179,28 @@ class HybridEngine(Engine):
             models = tuple(self._model(base, lower.pinned, t, d, answer) for answer in answers)
         return self.diff.result(t, self.history.count, models)
 
+    def _program(self, time: int) -> None:
+        """U's program for the values so far (``time``: the latest time given to clingo); the
+        kept answers are dropped when it changes."""
+        bounds = self.bounds
+        bounds.note_time(time)
+        bounds.note_count(self.history.count)
+        rules = self.exact.text(bounds)
+        if rules != self.rules:
+            self.rules = rules
+            self.answers.clear()
+            self.kept_size = 0
+
+    def _ground(self, ctl: clingo.Control, facts: str) -> None:
+        ctl.add("base", [], self.rules[0])
+        ctl.add("base", [], facts)
+        if self.rules[1]:
+            context = ExactContext(self.exact.sites)
+            ctl.ground([("base", [])], context=context)
+            context.check()
+        else:
+            ctl.ground([("base", [])])
+
     def _solve(self, facts: str, t: int, d: int) -> list:
         """U's answers for these facts: per answer a list of ``(atom, relative time)``, or, for
         large answers read through clingo's C layer, a compact answer converted only when the
@@ -187,9 +210,7 @@ class HybridEngine(Engine):
         for reuse (not with inertia, whose heuristics depend on the previous answer) while
         the kept answers hold at most :data:`KEPT_SYMBOLS` symbols."""
         ctl = clingo.Control(self.args + [f"--models={self.options.models}"], logger=clingo_logger, message_limit=0)
-        ctl.add("base", [], self.rules)
-        ctl.add("base", [], facts)
-        ctl.ground([("base", [])])
+        self._ground(ctl, facts)
         if self.options.inertia and self.diff.previous is not None:
             self._prefer(ctl, self.diff.previous, t, d)
         if len(self.symbols) > 100_000:
@@ -226,9 +247,7 @@ class HybridEngine(Engine):
             recorder = Recorder()
             ctl = clingo.Control(["--models=0"], logger=clingo_logger, message_limit=0)
             recorder.register(ctl)
-            ctl.add("base", [], self.rules)
-            ctl.add("base", [], facts)
-            ctl.ground([("base", [])])
+            self._ground(ctl, facts)
             try:
                 found = factorize(recorder, ctl)
             except Unfactorizable as why:  # U's answers, as one factor
@@ -271,34 +290,40 @@ class HybridEngine(Engine):
         return item
 
     def _facts(self, t: int, d: int, lo: int, lower: Model) -> str:
-        out = [f"_now({t - d}). {time_facts(lo - d, t - d)}"]
+        count = self.history.count
+        text = str if t - d <= CLINGO_MAX and count <= CLINGO_MAX else int_text
+        out = [f"_now({text(t - d)})."]
+        if self.encoding.timeline:
+            out.append(time_facts(lo - d, t - d))
         if self.tuples:
-            out.append(f"_cnt({self.history.count}).")
+            out.append(f"_cnt({text(count)}).")
         tick = self.tuples
         pinned = self.encoding.tick_pinned
         for u, k, atom in self.history:
             args = ",".join(format_term(a) for a in atom[1:])
             sep = "," if args else ""
-            out.append(f"{atom[0]}({args}{sep}{u - d}).")
+            u, k = text(u - d), text(k)
+            out.append(f"{atom[0]}({args}{sep}{u}).")
             if atom[0] in pinned:
-                out.append(f"{atom[0]}({args}{sep}{u - d},{k}).")
+                out.append(f"{atom[0]}({args}{sep}{u},{k}).")
             if tick:
-                out.append(f"_tick({u - d},{k}).")
+                out.append(f"_tick({u},{k}).")
         reads, texts = self.reads, self.texts
         if reads:
+            now = text(t - d)
             for atom in lower.atoms:
                 if atom[0] in reads:
-                    out.append(f"{texts.get(atom) or self._text(atom)}{t - d}).")
+                    out.append(f"{texts.get(atom) or self._text(atom)}{now}).")
             for atom, u in lower.pinned:
                 if atom[0] in reads and lo <= u <= t:
-                    out.append(f"{texts.get(atom) or self._text(atom)}{u - d}).")
+                    out.append(f"{texts.get(atom) or self._text(atom)}{text(u - d)}).")
         return "\n".join(out)
 
     def _text(self, atom: tuple) -> str:
         """``q(args,`` of a lower atom, cached (the time argument follows)."""
         if len(self.texts) > 100_000:
             self.texts = {}
-        self.values.check(atom, f" (derived at time {self.time})")
+        self.bounds.note_atoms((atom,))
         args = "".join(format_term(a) + "," for a in clingo_atom(atom)[1:])
         s = self.texts[atom] = f"{atom[0]}({args}"
         return s
@@ -314,10 +339,11 @@ class HybridEngine(Engine):
 
     def _convert(self, sym: clingo.Symbol) -> tuple:
         args = sym.arguments
-        if args[-1].type != clingo.SymbolType.Number:
+        time = symbol_int(args[-1])
+        if time is None:
             self.untimed = True
             return (sym.name,), None
-        return (sym.name, *(symbol_to_term(x) for x in args[:-1])), args[-1].number
+        return (sym.name, *(symbol_to_term(x) for x in args[:-1])), time
 
     def _prefer(self, ctl, model: Model, t: int, d: int) -> None:
         """Domain heuristic: decide the previous answer's upper atoms first, and true."""
@@ -325,7 +351,9 @@ class HybridEngine(Engine):
         prefer_true(
             ctl,
             (
-                clingo.parse_term(f"{atom[0]}({''.join(format_term(a) + ',' for a in atom[1:])}{u - d})")
+                clingo.parse_term(
+                    f"{atom[0]}({''.join(format_term(a) + ',' for a in clingo_atom(atom)[1:])}{int_text(u - d)})"
+                )
                 for atom, u in [(a, t) for a in model.atoms] + list(model.pinned)
                 if atom[0] in upper and u - d >= 0
             ),

@@ -22,14 +22,15 @@ from collections.abc import Sequence
 import clingo
 
 from ..analysis import Analysis
+from ..encode.asp import timeline_limit
+from ..encode.exact import Bounds, ExactProgram
 from ..encode.incremental import GUARD, TICK, encode_incremental
-from ..limits import CLINGO_MAX
 from ..streams.model import Model, Result
-from ..values import format_term
+from ..values import clingo_atom, format_term, int_text
 from ..windows import Windows
 from .base import Engine, EngineOptions, ModelDiffer
-from .clingo_engine import ClingoEngine, ModelReader, clingo_logger, prefer_true, shown_items, symbol_to_term
-from .wide import check_clingo_number, clingo_analysis, clingo_atom
+from .clingo_engine import ClingoEngine, ModelReader, clingo_logger, prefer_true, shown_items
+from .wide import ExactContext, check_window_sizes, int_symbol, symbol_int, symbol_to_term
 
 __all__ = ["PureIncrementalEngine", "REBUILD_EVERY"]
 
@@ -38,7 +39,8 @@ REBUILD_EVERY = 25
 
 
 def _fact(atom: tuple, *extra) -> str:
-    args = [format_term(a) for a in atom[1:]] + [str(x) for x in extra]
+    """``atom`` (as clingo holds it) with the integers ``extra`` appended, as a fact."""
+    args = [format_term(a) for a in atom[1:]] + [int_text(x) for x in extra]
     return f"{atom[0]}({','.join(args)})." if args else f"{atom[0]}."
 
 
@@ -53,8 +55,16 @@ class PureIncrementalEngine(Engine):
     ):
         self.analysis = analysis
         self.options = options
-        solved, self.values = clingo_analysis(analysis)
-        self.encoding = encode_incremental(solved, options.semantics)
+        check_window_sizes(analysis, analysis.program.proper_rules)
+        self.encoding = encode_incremental(analysis, options.semantics)
+        self.exact = ExactProgram(
+            (s for s, _ in self.encoding.annotated),
+            [(f"_bg_{a[0]}", *a[1:]) for a in self.encoding.background_atoms]
+            + [a + (0,) for a in self.encoding.timed_background],
+        )
+        self.bounds = Bounds(self.exact.flow.relevant, analysis.signatures)
+        self.bounds.note_tick(rebuild_every)
+        self.rules = None  # the tick part on the current Control, and whether it calls Python
         self.reader = ModelReader(analysis, options.show)
         self.rebuild_every = rebuild_every
         self.history = Windows(analysis, options.semantics).history()
@@ -64,7 +74,7 @@ class PureIncrementalEngine(Engine):
         self.pending: list = []  # shared facts not yet grounded
         self.pinned_to = -1  # background atoms pinned up to this time point
         self.diff = ModelDiffer(options)  # changes; its previous model guides inertia
-        self.bg_pins = [a for a in self.encoding.timed_background]
+        self.bg_pins = [clingo_atom(a) for a in self.encoding.timed_background]
         self.show_inputs = options.show == "all"
         self.symbols: dict = {}  # shown symbol -> (atom, time, intensional)
 
@@ -78,6 +88,7 @@ class PureIncrementalEngine(Engine):
 
     def append(self, t: int, atoms: Sequence[tuple]) -> None:
         self.check_values(t, atoms)
+        self.bounds.note_atoms(atoms)
         atoms = [clingo_atom(a) for a in atoms]
         self.time = t
         first = self.history.count + 1
@@ -94,34 +105,45 @@ class PureIncrementalEngine(Engine):
         return text
 
     def _pin_background(self, lo: int, t: int) -> None:
-        for u in range(max(lo, self.pinned_to + 1), t + 1):
+        """The background atoms pinned to the time points of ``lo..t`` not pinned yet."""
+        start = max(lo, self.pinned_to + 1)
+        if self.bg_pins:
+            timeline_limit(start, t)
+        for u in range(start, t + 1):
             self.pending.extend(_fact(a, u) for a in self.bg_pins)
         self.pinned_to = max(self.pinned_to, t)
 
     # ------------------------------------------------------------------ control
 
-    def _new_control(self, t: int) -> None:
+    def _new_control(self, t: int, rules: tuple) -> None:
         lo = self.history.trim(t)
         args = ["--heuristic=Domain"] if self.options.inertia else []
         ctl = clingo.Control(args, logger=clingo_logger, message_limit=0)
         ctl.add(
             "tick",
             [TICK, "_t", "_c"],
-            self.encoding.program
+            rules[0]
             + f"_now(_t,{TICK}). _cnt(_c,{TICK}). #external {GUARD}({TICK}).\n"
             + self.encoding.show_inputs * self.show_inputs,
         )
+        self.rules = rules
         self.pending = [self.encoding.background]
         self.pending.extend(self._input_facts(u, k, a) for u, k, a in self.history)
         self.pinned_to = lo - 1
         self.ctl, self.ticks_on_control = ctl, 0
         self.symbols = {}
 
-    def _step(self, t: int) -> int:
-        """Ground the pending facts and the tick part; returns the tick's number."""
-        if self.ctl is None or self.ticks_on_control >= self.rebuild_every:
-            self._new_control(t)
-        self._pin_background(self.pinned_to + 1, t)
+    def _step(self, t: int, lo: int) -> int:
+        """Ground the pending facts and the tick part; returns the tick's number. A new Control
+        is started every ``rebuild_every`` ticks, and when the values call for exact arithmetic
+        where the tick part had clingo's own (encode/exact.py)."""
+        bounds = self.bounds
+        bounds.note_time(t)
+        bounds.note_count(self.count)
+        rules = self.exact.text(bounds)
+        if self.ctl is None or self.ticks_on_control >= self.rebuild_every or rules != self.rules:
+            self._new_control(t, rules)
+        self._pin_background(lo, t)
         # e restarts with each Control: clingo never frees symbols, so an ever-growing e
         # would leak a copy of every tick atom
         e = self.ticks_on_control
@@ -129,18 +151,21 @@ class PureIncrementalEngine(Engine):
         ctl = self.ctl
         ctl.add("base", [], "\n".join(self.pending))
         self.pending = []
-        N = clingo.Number
-        ctl.ground([("base", []), ("tick", [N(e), N(t), N(self.count)])])
-        ctl.assign_external(clingo.Function(GUARD, [N(e)]), True)
+        parts = [("base", []), ("tick", [clingo.Number(e), int_symbol(t), int_symbol(self.count)])]
+        if self.rules[1]:
+            context = ExactContext(self.exact.sites)
+            ctl.ground(parts, context=context)
+            context.check()
+        else:
+            ctl.ground(parts)
+        ctl.assign_external(clingo.Function(GUARD, [clingo.Number(e)]), True)
         return e
 
     # ------------------------------------------------------------------ solving
 
     def evaluate(self, t: int) -> Result:
-        if t > CLINGO_MAX:
-            check_clingo_number(t, "time point")
-        self.history.trim(t)
-        e = self._step(t)
+        lo = self.history.trim(t)
+        e = self._step(t, lo)
         ctl = self.ctl
         if self.options.inertia and self.diff.previous is not None:
             self._prefer(self.diff.previous, e, t)
@@ -171,8 +196,7 @@ class PureIncrementalEngine(Engine):
     def _convert(self, sym: clingo.Symbol) -> tuple:
         args = sym.arguments
         atom = (sym.name, *(symbol_to_term(x) for x in args[:-1]))
-        time = args[-1].number if args[-1].type == clingo.SymbolType.Number else None
-        return atom, time, sym.name in self.reader.intensional
+        return atom, symbol_int(args[-1]), sym.name in self.reader.intensional
 
     def _prefer(self, model: Model, e: int, t: int) -> None:
         """Domain heuristic: decide the previous answer's atoms first, and true."""
@@ -180,7 +204,7 @@ class PureIncrementalEngine(Engine):
         prefer_true(
             self.ctl,
             (
-                clingo.parse_term(_fact(atom, u, e)[:-1])
+                clingo.parse_term(_fact(clingo_atom(atom), u, e)[:-1])
                 for atom, u in [(a, t) for a in model.atoms] + list(model.pinned)
                 if atom[0] in intensional
             ),

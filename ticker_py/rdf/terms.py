@@ -1,15 +1,24 @@
-"""The lossless mapping between RDF terms and ticker_py ground terms (:mod:`ticker_py.values`).
+"""The mapping between RDF terms and ticker_py ground terms (:mod:`ticker_py.values`).
 
 ==========================================  =========================================
 RDF term                                    ticker_py term (printed as in clingo)
 ==========================================  =========================================
 IRI ``<http://ex.org/a>``                   ``iri("http://ex.org/a")``
 blank node ``_:b1``                         ``bnode("b1")``
-``"42"^^xsd:integer`` (canonical, 32 bit)   ``42``
+``"042"^^xsd:int`` (the integer family)     ``42``
+``"4.50"^^xsd:decimal``, double, float      ``lit("4.5","http://www.w3.org/2001/XMLSchema#decimal")``
+``"1.5E2"^^xsd:double`` (an integer)        ``150``
+``"1"^^xsd:boolean``                        ``lit("true","http://www.w3.org/2001/XMLSchema#boolean")``
 ``"text"`` (= ``"text"^^xsd:string``)       ``"text"``
 ``"chat"@fr``                               ``lang("chat","fr")``
-``"4.5"^^xsd:decimal`` (any other type)     ``lit("4.5","http://www.w3.org/2001/XMLSchema#decimal")``
+any other literal (``dateTime``, ``INF``)   ``lit("lexical form","datatype IRI")``
 ==========================================  =========================================
+
+A literal that writes a number becomes that number (:mod:`ticker_py.xsd`): an integer when its
+value is integral, else the decimal ``lit`` term of its canonical lexical form, which every
+engine compares as the number it is. Numbers are values: ``"042"^^xsd:int`` and
+``"42.0"^^xsd:decimal`` both become ``42`` and come back as ``"42"^^xsd:integer``. A literal
+whose lexical form does not fit its XSD datatype is refused (:func:`check_literal`).
 
 Any other ticker_py term (a constant ``a``, a function term ``f(1)``) becomes a literal of
 type ``urn:ticker:term`` whose lexical form is the term in clingo syntax, and reads back as
@@ -17,17 +26,19 @@ that term, so every value survives a trip through RDF.
 
 >>> to_value(Term.iri("http://ex.org/a"))
 ('iri', '"http://ex.org/a"')
+>>> [to_value(Term.literal(v, XSD + t)) for v, t in [("042", "int"), ("-3000000000", "integer"), ("4.50", "decimal")]]
+[42, -3000000000, ('lit', '"4.5"', '"http://www.w3.org/2001/XMLSchema#decimal"')]
 >>> [str(from_value(v)) for v in [42, '"text"', ("lang", '"chat"', '"fr"'), "a"]]
 ['"42"^^<http://www.w3.org/2001/XMLSchema#integer>', '"text"', '"chat"@fr', '"a"^^<urn:ticker:term>']
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from .. import ast
 from ..values import _unquote, format_term
+from ..xsd import XSD, XSD_BOOLEAN, XSD_DECIMAL, XSD_INTEGER, decimal_text, invalid, number
 
 __all__ = [
     "Term",
@@ -44,45 +55,13 @@ __all__ = [
     "check_literal",
 ]
 
-XSD = "http://www.w3.org/2001/XMLSchema#"
-XSD_INTEGER = XSD + "integer"
 XSD_STRING = XSD + "string"
 RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
 RDF_LANG_STRING = RDF + "langString"
 #: the datatype of literals that carry a ticker_py term that is no RDF term
 TICKER_TERM = "urn:ticker:term"
 
-_CANONICAL_INT = re.compile(r"-?(0|[1-9][0-9]*)")
-_INT_MIN, _INT_MAX = -(2**31), 2**31 - 1
-
-_LEXICAL = {
-    **{
-        XSD + name: re.compile(r"[+-]?[0-9]+")
-        for name in (
-            "integer",
-            "int",
-            "long",
-            "short",
-            "byte",
-            "nonNegativeInteger",
-            "positiveInteger",
-            "nonPositiveInteger",
-            "negativeInteger",
-            "unsignedInt",
-            "unsignedLong",
-            "unsignedShort",
-            "unsignedByte",
-        )
-    },
-    XSD + "decimal": re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)"),
-    XSD + "double": re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?|[+-]?INF|NaN"),
-    XSD + "float": re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?|[+-]?INF|NaN"),
-    XSD + "boolean": re.compile(r"true|false|1|0"),
-    XSD + "dateTime": re.compile(
-        r"-?[0-9]{4,}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?"
-        r"(Z|[+-][0-9]{2}:[0-9]{2})?"
-    ),
-}
+_BOOLEAN = {"1": "true", "0": "false"}
 
 
 @dataclass(frozen=True)
@@ -126,10 +105,7 @@ def _nt_quote(text: str) -> str:
 
 def check_literal(lexical: str, datatype: str) -> str | None:
     """Why ``lexical`` is not a valid form of ``datatype`` (a known XSD type), or None."""
-    pattern = _LEXICAL.get(datatype)
-    if pattern is not None and not pattern.fullmatch(lexical):
-        return f"'{lexical}' is not a valid {datatype.replace(XSD, 'xsd:')}"
-    return None
+    return invalid(lexical, datatype)
 
 
 def iri_value(iri: str) -> tuple:
@@ -158,11 +134,18 @@ def to_value(term):
     datatype = term.datatype.value if hasattr(term.datatype, "value") else term.datatype
     if datatype == XSD_STRING:
         return ast.quote(lexical)
-    if datatype == XSD_INTEGER and _CANONICAL_INT.fullmatch(lexical) and lexical != "-0":
-        n = int(lexical)
-        if _INT_MIN <= n <= _INT_MAX:
-            return n
-    if datatype == TICKER_TERM:
+    if datatype.startswith(XSD):
+        why = invalid(lexical, datatype)
+        if why is not None:
+            raise ValueError(why)
+        value = number(lexical, datatype)
+        if type(value) is int:
+            return value
+        if value is not None:
+            return ("lit", ast.quote(decimal_text(value)), ast.quote(XSD_DECIMAL))
+        if datatype == XSD_BOOLEAN:
+            lexical = _BOOLEAN.get(lexical, lexical)
+    elif datatype == TICKER_TERM:
         from ..syntax.ground_atoms import GroundSyntaxError, parse_ground_atom
 
         try:

@@ -16,7 +16,7 @@ from operator import itemgetter
 
 from ... import ast
 from ...errors import Diagnostic, EngineUnsupported, InternalError
-from ...values import evaluate_arith, from_ast_term, term_key
+from ...values import compare, evaluate_arith, from_ast_term
 from .store import INF
 
 __all__ = ["StoreLiteral", "RulePlan", "compile_rule", "constants", "delta_groups"]
@@ -85,8 +85,10 @@ def _constant_code(term) -> str:
     return repr(from_ast_term(term))
 
 
-def _comparison_code(op, left, right) -> str:
-    """A comparison in clingo's order of terms (numbers before everything else)."""
+def _comparison_code(op, left, right, where: str = "None") -> str:
+    """A comparison in clingo's order of terms (numbers before everything else, numeric literals
+    among them: :func:`ticker_py.values.compare`, which also reports a number compared with a
+    literal for the program's comparison ``where``)."""
     if op == "=":
         return f"{left} == {right}"
     if op == "!=":
@@ -97,10 +99,8 @@ def _comparison_code(op, left, right) -> str:
             int(const)
         except ValueError:
             continue
-        if o in ("<", "<="):
-            return f"(type({var}) is int and {var} {o} {const})"
-        return f"(type({var}) is not int or {var} {o} {const})"
-    return f"(({left} {op} {right}) if type({left}) is int and type({right}) is int else _tk({left}) {op} _tk({right}))"
+        return f"(({var} {o} {const}) if type({var}) is int else _cmp({o!r}, {var}, {const}, {where}))"
+    return f"(({left} {op} {right}) if type({left}) is int and type({right}) is int else _cmp({op!r}, {left}, {right}, {where}))"
 
 
 class _PlanWriter:
@@ -304,7 +304,7 @@ class _PlanWriter:
             return False
 
         def check():
-            cond = _comparison_code(cmp.op, self.value(cmp.left), self.value(cmp.right))
+            cond = _comparison_code(cmp.op, self.value(cmp.left), self.value(cmp.right), self.name(cmp, "C"))
             self.guard(f"not ({cond})" if negated else cond)
 
         if cmp.op == "=" and not negated:
@@ -559,7 +559,7 @@ def compile_rule(rule: ast.Rule, body: list, head_store, general: bool = False, 
     plan = RulePlan(rule, head_store, transient=transient, box_stores=tuple(b.store for b in positives if b.box))
     ns = {
         "_ar": evaluate_arith,
-        "_tk": term_key,
+        "_cmp": compare,
         "_delta_set": _delta_sets(),
         "_delta_groups": groups or delta_groups(),
         "_rp": repeat,

@@ -1,0 +1,300 @@
+"""Exact arithmetic and comparisons in the clingo encodings, paid for only where needed.
+
+clingo computes with 32-bit integers (a result beyond them wraps) and orders terms its own way.
+The values ticker_py hands it are exact (an integer beyond 32 bits is the symbol ``_int("digits")``,
+:mod:`ticker_py.values`), and an encoding's rules compute with them (``Y = X*X``, ``N-20 <= U``,
+``U = N-n..N-1``) and compare them (``V > 100``). Where clingo's own operation could differ from
+the exact one, the rule computes through a Python function instead, which the engine hands the
+grounder (``@_mul(X,X,0)``, ``@_cmp(V,100,3) > 0``; :mod:`ticker_py.engines.wide`).
+
+Which operations need it follows from the bounds of the values (:mod:`ticker_py.encode.bounds`):
+:class:`ExactProgram` rewrites exactly the operations whose operands or result might not fit 32
+bits. A program whose values stay small keeps its encoding word for word; a grounder call per
+rule instance (about 7 µs against clingo's own 0.8 µs: benchmarks/exact_functions.py) is spent
+only where a value could need it. The engines re-encode when the operations to rewrite change.
+
+>>> from ticker_py.syntax import parse_program
+>>> from ticker_py.analysis import analyse
+>>> from ticker_py.encode import encode_static
+>>> analysis = analyse(parse_program("q(Y) :- p(X), Y = X * X."))
+>>> exact = ExactProgram(encode_static(analysis).statements)
+>>> bounds = Bounds(exact.flow.relevant, analysis.signatures)
+>>> bounds.note_atoms([("p", 1000)])
+>>> print(exact.text(bounds)[0].splitlines()[0])
+q(Y,N) :- _now(N), p(X,N), Y = X*X.
+>>> bounds.note_atoms([("p", 100000)])
+>>> print(exact.text(bounds)[0].splitlines()[0])
+q(Y,N) :- _now(N), p(X,N), Y = @_mul(X,X,0).
+"""
+
+from __future__ import annotations
+
+from .. import ast
+from ..limits import fits_clingo
+from ..values import WIDE
+from .asp import AspRule, ChoiceRule, Count, External, NafLiteral, program_text
+from .bounds import (
+    ORDER,
+    UNSAFE,
+    Rule,
+    ValueFlow,
+    arith_bound,
+    bindings,
+    element,
+    environment,
+    is_fact,
+    level,
+    term_bound,
+    value_bound,
+)
+
+__all__ = ["ExactProgram", "Bounds", "OPERATIONS", "COMPARE", "RANGE"]
+
+#: the Python functions standing for clingo's arithmetic (engines/wide.py implements them):
+#: ``@_add(A,B,R)``, ...; the last argument R numbers the program's term (:attr:`ExactProgram.sites`)
+OPERATIONS = {"+": "_add", "-": "_sub", "*": "_mul", "/": "_div", "\\": "_mod"}
+#: ``@_cmp(A,B,R)``: -1, 0 or 1 as A orders before, with or after B
+COMPARE = "_cmp"
+#: ``@_range(A,B,R)``: the integers A..B
+RANGE = "_range"
+
+
+class ExactProgram:
+    """An encoding's statements (:mod:`~ticker_py.encode.asp` values), specialised to the bounds
+    of the values they compute with (``facts``: as for :class:`~ticker_py.encode.bounds.ValueFlow`).
+    ``sites``: the program's terms and comparisons computed by Python functions, by number."""
+
+    def __init__(self, statements, facts=()):
+        self.statements = tuple(statements)
+        self.flow = ValueFlow(self.statements, facts)
+        self.sites: list = []
+        self._numbers: dict = {}
+        self._state = None  # the Bounds state of the last text
+        self._texts: dict = {}  # the operations rewritten -> (text, whether it calls Python)
+        self._last = None
+
+    def text(self, bounds: Bounds) -> tuple:
+        """``(program text, whether it calls Python functions)`` for the values so far."""
+        if not self.flow.operates:
+            if self._last is None:
+                self._last = (program_text(self.statements), False)
+            return self._last
+        state = bounds.state()
+        if state == self._state:
+            return self._last
+        bound_of = self.flow.bounds(bounds.source)
+        unsafe: set = set()
+        for rule in self.flow.rules:
+            self._decide(rule, environment(rule.bindings, bound_of), bound_of, unsafe)
+        key = frozenset(unsafe)
+        got = self._texts.get(key)
+        if got is None:
+            statements = (
+                self._rewrite(s, unsafe) if isinstance(s, (AspRule, ChoiceRule)) else s for s in self.statements
+            )
+            got = self._texts[key] = (program_text(statements), bool(unsafe))
+        self._state, self._last = state, got
+        return got
+
+    # ---------------------------------------------------------------- which operations
+
+    def _decide(self, rule: Rule, env: dict, bound_of, unsafe: set) -> None:
+        """Add to ``unsafe`` (by node identity) the operations of ``rule`` that might not fit."""
+        for lit in rule.body:
+            el = element(lit)
+            if isinstance(el, ast.Atom):
+                for arg in el.args:
+                    self._term_bound(arg, env, unsafe)
+            elif isinstance(el, ast.Comparison):
+                self._comparison_bound(el, env, bound_of, unsafe)
+        if rule.head is not None:
+            for arg in rule.head.args:
+                self._term_bound(arg, env, unsafe)
+
+    def _comparison_bound(self, cmp: ast.Comparison, env: dict, bound_of, unsafe: set) -> None:
+        if type(cmp.right) is Count:  # X = #count{ K : condition }
+            inner = environment(bindings(cmp.right.condition), bound_of, env)
+            for lit in cmp.right.condition:
+                el = element(lit)
+                if isinstance(el, ast.Comparison):
+                    self._comparison_bound(el, inner, bound_of, unsafe)
+                elif isinstance(el, ast.Atom):
+                    for arg in el.args:
+                        self._term_bound(arg, inner, unsafe)
+            return
+        left = self._term_bound(cmp.left, env, unsafe)
+        right = self._term_bound(cmp.right, env, unsafe)
+        if cmp.op in ORDER and (left >= UNSAFE or right >= UNSAFE):
+            unsafe.add(id(cmp))
+
+    def _term_bound(self, term, env: dict, unsafe: set) -> int:
+        t = type(term)
+        if t is ast.BinOp:
+            left = self._term_bound(term.left, env, unsafe)
+            bound = arith_bound(term.op, left, self._term_bound(term.right, env, unsafe))
+            if bound >= UNSAFE:
+                unsafe.add(id(term))
+            return bound
+        if t is ast.Interval:
+            bound = max(self._term_bound(term.low, env, unsafe), self._term_bound(term.high, env, unsafe))
+            if bound >= UNSAFE:
+                unsafe.add(id(term))
+            return bound
+        if isinstance(term, ast.Function) and t is not ast.Iri:
+            for arg in term.args:
+                self._term_bound(arg, env, unsafe)
+        return term_bound(term, env)
+
+    # ---------------------------------------------------------------- the rewritten program
+
+    def _site(self, node) -> ast.Number:
+        """The number of a term or comparison computed by a Python function (its last argument:
+        reports name the program's term, located)."""
+        number = self._numbers.get(node)
+        if number is None:
+            number = self._numbers[node] = len(self.sites)
+            self.sites.append(node)
+        return ast.Number(number)
+
+    def _rewrite(self, statement, unsafe: set):
+        if is_fact(statement):
+            return statement
+        if isinstance(statement, ChoiceRule):
+            return ChoiceRule(
+                statement.bound,
+                self._atom(statement.atom, unsafe),
+                tuple(self._literal(lit, unsafe) for lit in statement.condition),
+                tuple(self._literal(lit, unsafe) for lit in statement.body),
+            )
+        head = statement.head
+        if isinstance(head, ast.Atom):
+            head = self._atom(head, unsafe)
+        return AspRule(head, tuple(self._literal(lit, unsafe) for lit in statement.body))
+
+    def _atom(self, atom: ast.Atom, unsafe: set) -> ast.Atom:
+        args = tuple(self._term(a, unsafe) for a in atom.args)
+        return atom if all(a is b for a, b in zip(args, atom.args)) else ast.Atom(atom.predicate, args, atom.location)
+
+    def _literal(self, lit, unsafe: set):
+        """A literal (or a bare atom or comparison, as in an aggregate's condition) computed exactly."""
+        el = element(lit)
+        if isinstance(el, ast.Atom):
+            new = self._atom(el, unsafe)
+        elif isinstance(el, ast.Comparison):
+            new = self._comparison(el, unsafe)
+        else:
+            return lit
+        if new is el:
+            return lit
+        return NafLiteral(new, lit.negated) if isinstance(lit, NafLiteral) else new
+
+    def _comparison(self, cmp: ast.Comparison, unsafe: set):
+        if type(cmp.right) is Count:
+            count = cmp.right
+            condition = tuple(self._literal(lit, unsafe) for lit in count.condition)
+            if all(a is b for a, b in zip(condition, count.condition)):
+                return cmp
+            return ast.Comparison(cmp.op, cmp.left, Count(count.term, condition), cmp.location)
+        left, right = self._term(cmp.left, unsafe), self._term(cmp.right, unsafe)
+        if id(cmp) in unsafe:
+            call = External(COMPARE, (left, right, self._site(cmp)))
+            return ast.Comparison(cmp.op, call, ast.Number(0), cmp.location)
+        if left is cmp.left and right is cmp.right:
+            return cmp
+        return ast.Comparison(cmp.op, left, right, cmp.location)
+
+    def _term(self, term, unsafe: set):
+        """``term`` with its decided operations computed by Python functions."""
+        t = type(term)
+        if t is ast.BinOp:
+            left, right = self._term(term.left, unsafe), self._term(term.right, unsafe)
+            if id(term) in unsafe:
+                return External(OPERATIONS[term.op], (left, right, self._site(term)))
+            return term if left is term.left and right is term.right else ast.BinOp(term.op, left, right, term.location)
+        if t is ast.Interval:
+            low, high = self._term(term.low, unsafe), self._term(term.high, unsafe)
+            if id(term) in unsafe:
+                return External(RANGE, (low, high, self._site(term)))
+            return term if low is term.low and high is term.high else ast.Interval(low, high, term.location)
+        if t is ast.Number and not fits_clingo(term.value):
+            return ast.Function(WIDE, (ast.String(str(term.value)),), term.location)
+        if isinstance(term, ast.Function) and t is not ast.Iri:
+            args = tuple(self._term(a, unsafe) for a in term.args)
+            return (
+                term if all(a is b for a, b in zip(args, term.args)) else ast.Function(term.name, args, term.location)
+            )
+        return term
+
+
+class Bounds:
+    """The bounds of the values an engine has handed to clingo so far, only ever growing (on the
+    ladder of :func:`level`).
+
+    ``signatures``: the arity of each predicate whose atoms the engine passes as facts
+    (stream atoms, and the lower atoms of the default engine): ``p(args,U)`` and
+    ``p(args,U,K)``; only the positions ``relevant`` (:attr:`ValueFlow.relevant`) are measured. The
+    time, count and tick bounds cover ``_now``, ``_time``, ``_origin``, ``_cnt``, ``_tick`` and ``_g``."""
+
+    __slots__ = ("time", "count", "tick", "args", "measured", "signatures", "version")
+
+    def __init__(self, relevant, signatures: dict):
+        self.time = self.count = self.tick = 0
+        self.signatures = dict(signatures)
+        self.args: dict = {}
+        self.version = 0
+        measured: dict = {}
+        for name, arity, i in relevant:
+            k = self.signatures.get(name)
+            if k is not None and arity in (k + 1, k + 2) and i < k:
+                measured.setdefault(name, set()).add(i)
+        self.measured = {p: tuple(sorted(ix)) for p, ix in measured.items()}
+
+    def state(self) -> tuple:
+        return (self.version, self.time, self.count, self.tick)
+
+    def note_time(self, t: int) -> None:
+        if t > self.time:
+            self.time = level(t)
+
+    def note_count(self, c: int) -> None:
+        if c > self.count:
+            self.count = level(c)
+
+    def note_tick(self, e: int) -> None:
+        if e > self.tick:
+            self.tick = level(e)
+
+    def note_atoms(self, atoms) -> None:
+        """Measure the atoms' arguments at the relevant positions."""
+        measured = self.measured
+        if not measured:
+            return
+        for atom in atoms:
+            positions = measured.get(atom[0])
+            if positions is None:
+                continue
+            old = self.args.get(atom[0])
+            if old is None:
+                old = self.args[atom[0]] = [0] * self.signatures[atom[0]]
+            for i in positions:
+                b = value_bound(atom[i + 1])
+                if b > old[i]:
+                    old[i] = level(b)
+                    self.version += 1
+
+    def source(self, key):
+        """The bounds of the facts of ``key = (name, arity)`` that the engine passes, or None."""
+        name, arity = key
+        if name in ("_now", "_time", "_origin"):
+            return [self.time] + [self.tick] * (arity - 1)
+        if name == "_cnt":
+            return [self.count] + [self.tick] * (arity - 1)
+        if name == "_tick":
+            return [self.time, self.count][:arity]
+        if name == "_g":
+            return [self.tick] * arity
+        k = self.signatures.get(name)
+        if k is None or arity not in (k + 1, k + 2):
+            return None
+        args = self.args.get(name) or [0] * k
+        return list(args) + [self.time, self.count][: arity - k]
