@@ -1,8 +1,9 @@
 """Every fast path of reading and writing gives exactly what its slow path gives.
 
-Interned atoms (AtomInterner) against the full parser (parse_full, split_atoms); columnar Parquet and
-DataFrame reading against the row-by-row grouping; cached output strings against
-``format_atom``/``json.dumps``/the csv module.
+Checks and driving of repeated tuples and of what a reader knows against looking at every atom;
+columnar table reading (DataFrames, Parquet batches) against the row-by-row grouping; cached output
+strings against ``format_atom``/``json.dumps``/the csv module. The ground-atom reader's own paths
+are tested in tests/test_ground_atoms.py.
 """
 
 from __future__ import annotations
@@ -15,33 +16,14 @@ import pickle
 import pandas as pd
 import pytest
 from helpers import drain as _drain
-from helpers import scaled
+from helpers import records_until_error, scaled
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from ticker_py.errors import EngineUnsupported, StreamError
-from ticker_py.streams import (
-    Known,
-    Model,
-    Record,
-    Result,
-    StreamChecker,
-    make_writer,
-    read_dataframe,
-    read_jsonl,
-    read_parquet,
-    read_text,
-)
+from ticker_py.streams import Model, Record, Result, StreamChecker, make_writer, read_dataframe, read_parquet, read_text
 from ticker_py.streams.drive import drive
-from ticker_py.streams.readers import _table_records
-from ticker_py.syntax.ground_atoms import (
-    AtomInterner,
-    GroundSyntaxError,
-    _constant_atoms,
-    parse_full,
-    parse_ground_atom,
-    split_atoms,
-)
+from ticker_py.streams.tables import table_records
 from ticker_py.values import format_atom, format_term
 
 NAMES = st.sampled_from(["p", "q", "temp", "a_b'", "not", "in", "at", "always", "x1"])
@@ -63,239 +45,6 @@ def _terms(depth=2):
 
 
 ATOMS = st.tuples(NAMES, st.lists(_terms(), max_size=4)).map(lambda x: (x[0], *x[1]))
-SPACES = st.sampled_from(["", " ", "  ", "\t"])
-
-
-def _slow_line(text, start=0):
-    """The full parser's split of a line (split_atoms has no fast path)."""
-    return tuple(a for _, a in split_atoms(text, start))
-
-
-def _outcome(fn, *args):
-    try:
-        return fn(*args)
-    except GroundSyntaxError as e:
-        return ("error", e.message, e.column)
-
-
-def _spaced(atom, sp):
-    if len(atom) == 1:
-        return atom[0]
-    args = [
-        format_atom((a,)) if type(a) is tuple and len(a) == 1 else (format_atom(a) if type(a) is tuple else str(a))
-        for a in atom[1:]
-    ]
-    return f"{atom[0]}{sp}({sp}{(',' + sp).join(args)}{sp})"
-
-
-# ---------------------------------------------------------------- atoms
-
-
-@settings(max_examples=scaled(300, 120), deadline=None)
-@given(st.lists(st.tuples(ATOMS, SPACES, st.sampled_from([",", ";", " ,", "; "])), max_size=6))
-def test_interned_lines_equal_the_full_parser(items):
-    line = "7:" + "".join(f" {_spaced(a, sp)}{sep}" for a, sp, sep in items).rstrip(",; ")
-    expected = _outcome(_slow_line, line, 2)
-    for interner in (AtomInterner(), AtomInterner(probe=1)):  # probe=1: atoms seem not to recur
-        assert _outcome(interner.atoms, line, 2) == expected
-        assert _outcome(interner.atoms, line, 2) == expected  # now from the cache (or not)
-    interner = AtomInterner()
-    for atom, sp, _ in items:
-        text = _spaced(atom, sp)
-        assert _outcome(parse_ground_atom, text) == _outcome(parse_full, text)
-        assert _outcome(interner.atom, text) == _outcome(parse_full, text)
-
-
-@pytest.mark.parametrize(
-    "line",
-    [
-        "p(a,b), p(c,1); p(-3,x)",
-        "a, b ;c",
-        "p(a), q(b,c)",
-        "p(not)",
-        "temp(5), temp(5)",
-        "",
-        "p( a)",
-        's("a")',
-        "f(g(1))",
-        "p(a),",
-        "p(a) q(b)",
-        "not(a)",
-        "p(a,,b)",
-        "p(X)",
-        "p(1a)",
-        "p(99999999999999999999999), p(-0), p(007)",
-        "p(a)) , q",
-        "at, b",
-        "p(in'), q(x_in)",
-        "p(a)\t;\tq",
-        "P(a)",
-        "p(a,b), p(c)",
-    ],
-)
-def test_interned_lines_on_hand_cases(line):
-    for interner in (AtomInterner(), AtomInterner(probe=1)):
-        for _ in range(3):
-            assert _outcome(interner.atoms, "3:" + line, 2) == _outcome(_slow_line, "3:" + line, 2)
-
-
-#: tokens near the string-method path's edge: keywords, capitals, digits, quotes, spaces, punctuation
-TOKENS = st.sampled_from(
-    [
-        "a",
-        "b0",
-        "zZ9",
-        "c_d",
-        "e'",
-        "not",
-        "in",
-        "at",
-        "always",
-        "note",
-        "ina",
-        "X",
-        "_x",
-        "'q",
-        "0",
-        "12",
-        "-3",
-        "9a",
-        "",
-        " ",
-        "a b",
-        "\t",
-        "f(x)",
-        "(",
-        ")",
-        '"s"',
-        '"a, b"',
-        "é",
-        "a-b",
-        "a.b",
-        "%",
-    ]
-)
-
-
-@settings(max_examples=scaled(400, 150), deadline=None)
-@given(
-    st.lists(st.lists(TOKENS, min_size=1, max_size=4), min_size=1, max_size=5),
-    st.sampled_from([", ", ",", " , ", "; ", ",  ", ",x ", ""]),
-    st.sampled_from(["", "x", " "]),
-)
-def test_constant_lines_equal_the_full_parser(atoms, sep, end):
-    """The string-method path (``_constant_atoms``) takes a line or declines it; what it takes is
-    what the full parser gives, and the interner agrees in both of its modes."""
-    text = sep.join(f"{a[0]}({','.join(a[1:])})" if len(a) > 1 else a[0] for a in atoms) + end
-    expected = _outcome(_slow_line, text)
-    fast = _constant_atoms(text)
-    if fast is not None:
-        assert fast == expected
-    for interner in (AtomInterner(), AtomInterner(probe=1)):
-        for _ in range(2):
-            assert _outcome(interner.atoms, "5: " + text, 2) == _outcome(_slow_line, "5: " + text, 2)
-
-
-def test_constant_lines_take_the_string_method_path():
-    assert _constant_atoms("p(a0,b0), q(zZ_9',c)") == (("p", "a0", "b0"), ("q", "zZ_9'", "c"))
-    edges = _constant_atoms("edge(x), edge(y), edge(x)")
-    assert edges == (("edge", "x"), ("edge", "y"), ("edge", "x"))
-    assert edges[0][0] is edges[1][0] is edges[2][0]  # a shared predicate name is one string
-    for declined in [
-        "p(a,b), q(c)",
-        "p(a,1)",
-        "p(a), at(b)",
-        "p(in)",
-        "p(a),q(b)",
-        "p(a) , q(b)",
-        "p(A)",
-        "p",
-        "p(a), q",
-        "p(a,b)x(c,d)",
-        "p(f(a))",
-        "",
-        "p(a,b)x",
-        "p(a,b),x q(c,d)",
-        "p(a,b)x, q(c,d)",
-        "p(a,b), q(c,d)x",
-        "p(a), q(b) ",
-        " p(a)",
-        "p(a),  q(b)",
-        "p(é)",
-        "é(a)",
-        "p(,a)",
-        "p(a,)",
-        "(a), p(b)",
-        "p(a), (b)",
-        "p(_a)",
-        "p('a)",
-        "p(a), q(9)",
-        "p(a), not(b)",
-        "p(always), q(b)",
-        "p(a)\n",
-    ]:
-        assert _constant_atoms(declined) is None, declined
-
-
-def test_interner_returns_one_object_per_distinct_atom():
-    interner = AtomInterner()
-    first = interner.atoms("0: p(a,b), temp(5)", 2)
-    again = interner.atoms("1: p(a,b), temp(5)", 2)
-    assert first == again and first[1] is again[1]
-    assert interner.atom("q(x)") is interner.atom("q(x)")
-
-
-def test_interner_stops_looking_up_atoms_that_never_recur():
-    interner = AtomInterner(probe=8)
-    for t in range(4):
-        assert interner.atoms(f"{t}: p(a{t},b), p(c{t},d)", 2) == (("p", f"a{t}", "b"), ("p", f"c{t}", "d"))
-    assert not interner.recurring
-    recurring = AtomInterner(probe=8)
-    for t in range(4):
-        recurring.atoms(f"{t}: p(a,b), p(c,d)", 2)
-    assert recurring.recurring
-
-
-#: lines of a stream that repeats some of its time points: nested terms, strings with escapes,
-#: negative and wide integers, keywords, duplicates within a line
-LINES = st.lists(st.tuples(ATOMS, SPACES), min_size=0, max_size=4).map(
-    lambda items: ", ".join(_spaced(a, sp) for a, sp in items + items[:1])
-)
-
-
-@settings(max_examples=scaled(300, 100), deadline=None)
-@given(
-    st.lists(LINES, min_size=1, max_size=3),
-    st.lists(st.integers(0, 2), min_size=1, max_size=8),
-    st.sampled_from(["", "\r", "  "]),
-)
-def test_repeated_lines_read_like_fresh_ones(pool, picks, end):
-    """A line with the same atom text as the one before gives that line's atoms again (the same
-    tuple): what the full parser gives each line, up to the first bad line, whose error is the same."""
-    texts = [pool[i % len(pool)] for i in picks]
-    stream = "".join(f"{t}: {text}{end}\n" for t, text in enumerate(texts))
-    expected, error = [], None
-    for t, text in enumerate(texts):
-        atoms = _outcome(_slow_line, f"{t}: {text}", 2)
-        if atoms and atoms[0] == "error":
-            error = (t + 1, atoms[1])
-            break
-        expected.append((t, atoms, "s", t + 1))
-    got, message = _drain(read_text(stream, "s"))
-    assert got == expected
-    assert (message is None) == (error is None)
-    if error is not None:
-        assert message.startswith(f"s:{error[0]}:") and error[1] in message
-    for before, after in zip(got, got[1:]):
-        if texts[before[0]] == texts[after[0]]:
-            assert after[1] is before[1]
-
-
-def test_interner_cache_is_bounded():
-    interner = AtomInterner(limit=4)
-    for i in range(10):
-        assert interner.atom(f"p({i}, x)") == ("p", i, "x")
-    assert len(interner.cache) <= 4
 
 
 # ---------------------------------------------------------------- checks and the driver
@@ -406,81 +155,18 @@ def _known_stream(lines):
     return "".join(out)
 
 
-def _records_until_error(records):
-    out = []
-    try:
-        out.extend(records)
-    except StreamError:
-        pass
-    return out
-
-
-@settings(max_examples=scaled(300, 100), deadline=None)
-@given(st.lists(KNOWN_LINES, min_size=1, max_size=8))
-def test_what_the_text_reader_knows_of_a_record_is_true(lines):
-    for rec in _records_until_error(read_text(_known_stream(lines), "s")):
-        if rec.known is not None:
-            assert rec.known.pairs == {(a[0], len(a)) for a in rec.atoms}
-            assert not rec.known.distinct or len(set(rec.atoms)) == len(rec.atoms)
-
-
-def test_the_text_reader_knows_constant_lines():
-    first, second, third, fourth, fifth = read_text(
-        "0: p(a,b), p(c,d)\n1: p(e,f), p(e,g)\n2: p(h,i), q(j,k)\n3: p(a,b); p(c,d)\n4: p(a,b), p(c,d)\n", "s"
-    )
-    assert first.known == Known(frozenset({("p", 3)}), True)
-    assert second.known == Known(frozenset({("p", 3)}), False)  # first arguments repeat: not known
-    assert third.known == Known(frozenset({("p", 3), ("q", 3)}), True)
-    assert fourth.known is None and fourth == Record(3, (("p", "a", "b"), ("p", "c", "d")), "s", 4)
-    assert fifth.known is None and fifth.atoms == first.atoms  # atoms found by their texts: not looked at
-
-
 @settings(max_examples=scaled(300, 100), deadline=None)
 @given(st.lists(KNOWN_LINES, min_size=1, max_size=8), st.sampled_from(["time", "signal"]), st.booleans())
 def test_checking_and_driving_what_the_reader_knows_equals_looking_again(lines, every, bag):
     """Records with what the reader knows (pairs checked at once, a distinct time point not
     deduplicated) give the checker's outcomes and the engine's calls of the same records without it."""
-    records = _records_until_error(read_text(_known_stream(lines), "s"))
+    records = records_until_error(read_text(_known_stream(lines), "s"))
     plain = [Record(r.t, r.atoms, r.source, r.line) for r in records]
     assert all(p.known is None for p in plain)
     assert _check_outcomes(records, {"p": 2, "s": 0}) == _check_outcomes(plain, {"p": 2, "s": 0})
     known_engine, plain_engine = _Grabbing(), _Grabbing()
     assert list(drive(known_engine, records, every, bag=bag)) == list(drive(plain_engine, plain, every, bag=bag))
     assert known_engine.calls == plain_engine.calls
-
-
-JSON_TEXTS = st.one_of(
-    KNOWN_ATOMS,
-    st.sampled_from(
-        [" p(a,b)", "p(a, b)", "p(a,b), p(c,d)", "", "p(a,b);", 'f(g(1),"s\\"x")', "w(-12345678901234567890123, 7)"]
-    ),
-)
-
-
-@settings(max_examples=scaled(300, 100), deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 2), st.lists(JSON_TEXTS, max_size=5)), min_size=1, max_size=8), st.booleans())
-def test_json_lines_atoms_split_at_once_equal_parsing_each_text(lines, recurring):
-    """JSON Lines atom lists (looked up, or joined and split at once) give what parsing each text on
-    its own gives, the first bad text's error included, and what the reader knows of them is true."""
-    t, stream, expected, error = 0, [], [], None
-    for number, (step, texts) in enumerate(lines * 2 if recurring else lines, 1):  # twice: the atoms recur
-        t += step
-        stream.append(json.dumps({"t": t, "atoms": texts}) + "\n")
-        parsed = [_outcome(parse_full, x) for x in texts]
-        bad = [p for p in parsed if p[0] == "error"]
-        if bad and error is None:
-            error = (number, bad[0][1])
-        if error is None:
-            expected.append((t, tuple(parsed), "s", number))
-    got, message = _drain(read_jsonl(stream, "s"))
-    assert got == expected
-    assert (message is None) == (error is None)
-    if error is not None:
-        assert message.startswith(f"s:{error[0]}:") and error[1] in message
-    for rec in _records_until_error(read_jsonl(stream, "s")):
-        if rec.known is not None:
-            assert rec.known.pairs == {(a[0], len(a)) for a in rec.atoms}
-            assert not rec.known.distinct or len(set(rec.atoms)) == len(rec.atoms)
 
 
 # ---------------------------------------------------------------- columnar tables
@@ -490,7 +176,7 @@ def _rows_reference(df, source):
     """The row-by-row grouping of the same frame (the slow path)."""
     cells = [df[c].astype(object).where(df[c].notna(), None).tolist() for c in ("t", "atom")]
     rows = ((source, n, t, a, None) for n, (t, a) in enumerate(zip(*cells), 1))
-    return _drain(_table_records(rows, None))
+    return _drain(table_records(rows, None))
 
 
 CELLS = st.one_of(
@@ -556,16 +242,6 @@ def test_columnar_reading_with_an_order_column_across_batches(tmp_path):
     records, error = _drain(read_parquet(path, batch_size=2))
     assert error is None
     assert [(t, atoms) for t, atoms, _, _ in records] == [(0, (("a",), ("b",), ("c",))), (1, (("y",), ("z",)))]
-
-
-def test_parquet_integer_columns_are_read_over_their_buffers():
-    import pyarrow as pa
-
-    from ticker_py.streams.readers import _integers_of
-
-    for kind in (pa.int8(), pa.int32(), pa.uint16(), pa.int64()):
-        column = pa.array([5, 0, 7, 3, 9, 2], kind).slice(2, 3)  # an offset into the buffer
-        assert _integers_of(column).tolist() == column.to_pylist() == [7, 3, 9]
 
 
 # ---------------------------------------------------------------- output strings
@@ -852,7 +528,7 @@ def test_format_atom_equals_the_recursive_definition(atom):
 def test_generational_caches_keep_what_recurs_and_drop_the_rest():
     """A text used again after :meth:`_Cache.age` comes back from the old generation without being
     made again; one not used since is dropped at the next age."""
-    from ticker_py.streams.writers import _Cache
+    from ticker_py.streams.texts import _Cache
 
     made = []
     cache = _Cache(lambda k: made.append(k) or f"<{k}>")
@@ -939,88 +615,3 @@ def test_table_cells_split_at_once_equal_row_reading(cells):
     the same atoms, or the same first error, as converting them one by one."""
     df = pd.DataFrame({"t": [i // 4 for i in range(len(cells))], "atom": cells})
     assert _drain(read_dataframe(df, "frame")) == _rows_reference(df, "frame")
-
-
-GLUED_CELLS = st.one_of(
-    st.sampled_from(["p(a,b)", "p(c,d)", "q(x,y)", "p(a,b)"]).filter(bool),
-    st.sampled_from(
-        [
-            "p(a,b)",
-            "p(a,b)q(c,d)",
-            "p(a,b)x",
-            "",
-            " p(a,b)",
-            "(a,b)",
-            "p(a,)",
-            "p(not,b)",
-            "P(a,b)",
-            "p(1,b)",
-            "p(a)",
-            "p(a,b), q(c,d)",
-            "é(a,b)",
-            "p(_a,b)",
-            "p(a,b))",
-            "q(b,a)",
-        ]
-    ),
-)
-
-
-@settings(max_examples=scaled(300, 80), deadline=None)
-@given(st.lists(GLUED_CELLS, min_size=1, max_size=30), st.integers(1, 9), st.sampled_from(["string", "large_string"]))
-def test_parquet_cells_read_from_the_buffer_equal_row_reading(tmp_path_factory, cells, batch, kind):
-    """A Parquet string column whose cells are all one atom with constant arguments is split straight
-    from its buffer: the same records (or first error) as row by row, and what the reader knows of
-    each record (pairs holding every atom's, distinct only if no atom repeats) is true, also for
-    time points that span batches."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    t = [i // 4 for i in range(len(cells))]
-    path = tmp_path_factory.mktemp("glued") / "s.parquet"
-    pq.write_table(
-        pa.table({"t": pa.array(t, pa.int64()), "atom": pa.array(cells, getattr(pa, kind)())}),
-        path,
-        row_group_size=batch,
-        use_dictionary=False,
-    )
-    df = pd.DataFrame({"t": t, "atom": cells})
-    got = _drain(read_parquet(path, "frame", batch_size=batch))
-    assert got == _rows_reference(df, "frame")
-    for rec in _records_until_error(read_parquet(path, "frame", batch_size=batch)):
-        if rec.known is not None:
-            assert rec.known.pairs >= {(a[0], len(a)) for a in rec.atoms}
-            assert not rec.known.distinct or len(set(rec.atoms)) == len(rec.atoms)
-
-
-def test_parquet_cells_of_one_shape_are_known(tmp_path):
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    path = tmp_path / "s.parquet"
-    pq.write_table(pa.table({"t": [0, 0, 1, 1], "atom": ["p(a,b)", "p(c,d)", "p(e,f)", "p(e,g)"]}), path)
-    first, second = read_parquet(path, "s")
-    assert first.atoms == (("p", "a", "b"), ("p", "c", "d"))
-    assert first.known == second.known == Known(frozenset({("p", 3)}), False)  # first arguments repeat in the batch
-
-
-@pytest.mark.parametrize(
-    "raw, sep, expected",
-    [
-        (b"a,bC", b",", True),
-        (b"a", b",", True),
-        (b"x'_9\ny", b"\n", True),
-        (b"a,,b", b",", False),
-        (b"a,B", b",", False),
-        (b"a,", b",", False),
-        (b",a", b",", False),
-        (b"", b",", False),
-        (b"A", b",", False),
-        (b"a\n0b", b"\n", False),
-    ],
-)
-def test_names_apart_is_names_with_one_separator_between(raw, sep, expected):
-    """The check the text reader's line split and the Parquet argument cells share."""
-    from ticker_py.syntax.ground_atoms import names_apart
-
-    assert names_apart(raw, sep) is expected

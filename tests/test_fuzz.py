@@ -1,7 +1,8 @@
 """Fuzzing the boundary: for any input, "a result or a typed, located error; never another exception".
 
-Targets: the program parser, each stream reader's public entry point (text, JSON Lines, CSV),
-the TCP line handler of the live input, and the Python API (Reasoner with random arguments).
+Targets: the program parser, each stream reader's public entry point (text, JSON Lines, CSV,
+Parquet bytes), the ground-atom reader with and without its accelerator (which must agree), the TCP
+line handler of the live input, and the Python API (Reasoner with random arguments).
 CI runs a bounded sample; TICKER_SLOW=full runs >= 10^5 examples per target (the slow tests).
 """
 
@@ -11,7 +12,7 @@ import threading
 import warnings
 
 import pytest
-from helpers import scaled
+from helpers import accelerators_set, scaled
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -20,6 +21,8 @@ from ticker_py.errors import StreamError, TickerError, TickerWarning, UsageError
 from ticker_py.live import LiveInput
 from ticker_py.streams import Record, StreamChecker, read_csv, read_jsonl, read_text
 from ticker_py.syntax import parse_program
+from ticker_py.syntax.constant_atoms import split_constants
+from ticker_py.syntax.ground_atoms import AtomReader, GroundSyntaxError
 
 SAMPLE, FULL, SHARDS = 150, 100_000, 10
 fast = settings(max_examples=SAMPLE, suppress_health_check=list(HealthCheck))
@@ -220,6 +223,98 @@ def test_text_and_jsonl_readers_many(shard, text, jsonl):
 @given(csv_text.filter(lambda s: "\ud800" not in s))
 def test_csv_reader_many(shard, csv_path, text):
     check_reader(_csv(csv_path), text)
+
+
+# ---------------------------------------------------------------- the ground-atom reader and its accelerator
+
+ATOM_PIECES = [
+    "p",
+    "q",
+    "a",
+    "b0",
+    "not",
+    "X",
+    "(",
+    ")",
+    ",",
+    ", ",
+    ";",
+    " ",
+    '"',
+    '"x,y"',
+    "1",
+    "-",
+    "f(",
+    "é",
+    "\x00",
+]
+atom_text = st.one_of(st.text(max_size=120), st.lists(st.sampled_from(ATOM_PIECES), max_size=40).map("".join))
+
+
+def _read(text: str, enabled: bool):
+    with accelerators_set(enabled):
+        try:
+            reader = AtomReader()
+            return reader.line(text), reader.each([text]) if text.strip() else None
+        except GroundSyntaxError as e:
+            return ("error", e.message, e.column)
+
+
+def check_atoms(text):
+    """The accelerator takes a line or declines it, never raises; the reader gives atoms or a located
+    GroundSyntaxError, the same with accelerators on and off."""
+    found = split_constants(text)
+    assert found is None or found[0] == _read(text, False)[0]
+    assert _read(text, True) == _read(text, False)
+
+
+@fast
+@given(atom_text)
+def test_atom_reader_and_accelerator(text):
+    check_atoms(text)
+
+
+@pytest.mark.slow
+@shards
+@slow
+@given(atom_text)
+def test_atom_reader_and_accelerator_many(shard, text):
+    check_atoms(text)
+
+
+# ---------------------------------------------------------------- Parquet bytes
+
+
+@pytest.fixture(scope="module")
+def parquet_file(tmp_path_factory):
+    """A small valid stream file (and where the examples write their mutations of it)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    root = tmp_path_factory.mktemp("fuzz")
+    table = pa.table({"t": [0, 0, 1, 3], "c": [2, 1, 3, 4], "atom": ["p(a)", "q(1)", None, 'p("x")']})
+    pq.write_table(table, root / "good.parquet", compression="snappy")
+    return (root / "good.parquet").read_bytes(), root / "s.parquet"
+
+
+@fast
+@given(st.data())
+def test_parquet_bytes(parquet_file, data):
+    """Truncated files, flipped bytes and random bytes between the magic numbers: records or a
+    located error."""
+    from ticker_py.streams import read_parquet
+
+    good, path = parquet_file
+    cut = data.draw(st.integers(0, len(good)))
+    flips = data.draw(st.lists(st.tuples(st.integers(0, len(good) - 1), st.integers(0, 255)), max_size=6))
+    mutated = bytearray(good[:cut] if data.draw(st.booleans()) else good)
+    for at, value in flips:
+        if at < len(mutated):
+            mutated[at] = value
+    if data.draw(st.integers(0, 4)) == 0:
+        mutated = bytearray(b"PAR1" + data.draw(st.binary(max_size=40)) + b"PAR1")
+    path.write_bytes(bytes(mutated))
+    check_reader(lambda _: read_parquet(path), None)
 
 
 # ---------------------------------------------------------------- the TCP line handler

@@ -1,7 +1,7 @@
 """The predicate-and-arguments Parquet layout (columns predicate, a1 .. ak; docs/formats.md).
 
 A random stream written in this layout reads to exactly the records and located errors of the
-same stream written in the atom layout, through the pyarrow-free decoder and through pyarrow;
+same stream written in the atom layout;
 ``ticker gen --parquet-layout args`` writes it and every engine answers alike on both layouts;
 rows that are no atom (an argument without a predicate, an argument after an empty one, columns
 of other types) are located status-2 errors.
@@ -19,12 +19,12 @@ import pytest
 from helpers import drain, scaled
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_parquet_pages import WRITER
+from test_parquet import WRITER
 
 from ticker_py.engines import ENGINE_NAMES
-from ticker_py.streams import readers
-from ticker_py.streams.readers import read_parquet
-from ticker_py.syntax.ground_atoms import parse_full, parse_ground_term
+from ticker_py.streams import args_layout
+from ticker_py.streams.parquet import read_parquet
+from ticker_py.syntax.ground_atoms import parse_ground_atom, parse_ground_term
 from ticker_py.values import format_term
 from ticker_py.workloads import layout
 
@@ -116,12 +116,6 @@ def args_table(stream: list, draw) -> pa.Table:
     return pa.table([columns[c] for c in names], names=names)
 
 
-def _read_both(path, source: str) -> tuple:
-    fast = drain(read_parquet(path, source=source))
-    slow = drain(readers._read_parquet_arrow(path, source, 65536))
-    return fast, slow
-
-
 @settings(max_examples=scaled(300, 60), deadline=None)
 @given(stream=rows(), options=WRITER, data=st.data())
 def test_the_args_layout_reads_as_the_atom_layout(tmp_path_factory, stream, options, data):
@@ -132,9 +126,7 @@ def test_the_args_layout_reads_as_the_atom_layout(tmp_path_factory, stream, opti
         args_table(stream, data.draw), args_path, row_group_size=data.draw(st.sampled_from([5, 1000])), **options
     )
     expected = drain(read_parquet(atom_path, source="s.parquet"))
-    assert readers._pages_plan(args_path, "s.parquet") is not None  # the fast reader takes the file
-    fast, slow = _read_both(args_path, "s.parquet")
-    assert fast == expected and slow == expected
+    assert drain(read_parquet(args_path, source="s.parquet")) == expected
 
 
 @settings(max_examples=scaled(60, 15), deadline=None)
@@ -154,8 +146,7 @@ def test_a_directory_in_the_args_layout(tmp_path_factory, parts, data):
         at += len(part)
     pq.write_table(atom_table(whole), root / "atom.parquet")
     expected = drain(read_parquet(root / "atom.parquet"))
-    fast, slow = _read_both(root / "stream", "s")
-    assert fast == slow
+    fast = drain(read_parquet(root / "stream", "s"))
     if expected[1] is None and fast[1] is None:
         assert [(t, atoms) for t, atoms, *_ in fast[0]] == [(t, atoms) for t, atoms, *_ in expected[0]]
     else:  # an error: files are ordered by their smallest t, which may differ from the whole's row order
@@ -168,25 +159,23 @@ def test_a_predicate_partition_key(tmp_path):
         folder = tmp_path / "s" / f"predicate={name}"
         folder.mkdir(parents=True)
         pq.write_table(pa.table({"t": [0 if name == "p" else 1] * 2, "a1": a1}), folder / "f.parquet")
-    fast, slow = _read_both(tmp_path / "s", "s")
-    assert fast == slow
+    fast = drain(read_parquet(tmp_path / "s", "s"))
     assert [(t, atoms) for t, atoms, *_ in fast[0]] == [(0, (("p", "a"), ("p", "b"))), (1, (("q", "c"), ("q", "d")))]
 
 
 def test_cells_parse_as_terms():
-    """A UTF-8 argument cell is a plain name as it stands, else one term of the term parser, whose
-    nesting counts from the argument (as in the atom it stands in)."""
-    assert readers._term("abc") == "abc" and readers._term("-12") == -12 and readers._term(" 5 ") == 5
-    assert readers._term('"a\\"b"') == '"a\\"b"' and readers._term("f(a,g(1))") == ("f", "a", ("g", 1))
+    """A UTF-8 argument cell is one term of the term parser, whose nesting counts from the
+    argument (as in the atom it stands in)."""
+    term = args_layout.cell_term
+    assert term("abc") == "abc" and term("-12") == -12 and term(" 5 ") == 5 and term(7) == 7
+    assert term('"a\\"b"') == '"a\\"b"' and term("f(a,g(1))") == ("f", "a", ("g", 1))
     for bad in ("a b", "a,b", "", "f(", "X", "not"):
-        assert type(readers._term(bad)) is readers._Bad
+        assert type(term(bad)) is not str and term(bad).error
     deep = "f(" * 100 + "a" + ")" * 100
-    assert parse_ground_term(deep) == parse_full(f"p({deep})")[1]
-    assert type(readers._term("f(" + deep + ")")) is readers._Bad
-    for values in (["a", "bC_9'"], ["a"] * 3, []):
-        assert readers._all_names(values)
-    for values in (["a", "B"], ["a", ""], [""], ["a\nb"], ["not"], ["x", "at"], ["é"], [None], ["a-b"], ["0"]):
-        assert not readers._all_names(values)
+    assert parse_ground_term(deep) == parse_ground_atom(f"p({deep})")[1]
+    assert term("f(" + deep + ")").error.endswith("levels deep")
+    assert args_layout.cell_predicate(" p ") == "p" and args_layout.cell_predicate(" ") is None
+    assert args_layout.cell_predicate("q(a)").error == "a predicate cell holds an atom, not a name"
 
 
 def _cell_texts():
@@ -214,25 +203,26 @@ def _cell_texts():
     )
 )
 def test_argument_cells_convert_as_the_term_parser_parses_them(values):
-    """Argument cells converted at once (all strings, all integers, all function terms of one shape)
-    or one by one give exactly what the term parser gives for each, or its error."""
+    """Argument cells of a column (each distinct value once) give exactly what the term parser
+    gives for each, or its error."""
+    import pyarrow as pa
+
     from ticker_py.syntax.ground_atoms import GroundSyntaxError
 
-    found = readers._ArgCells().terms(list(values))
-    for value, term in zip(values, found):
-        try:
-            expected = parse_ground_term(value)
-        except GroundSyntaxError as e:
-            assert type(term) is readers._Bad and term.error == e.message
-        else:
-            assert term == expected and type(term) is type(expected)
+    for column in (pa.array(values), pa.array(values).dictionary_encode()):
+        for value, term in zip(values, args_layout._values(column, args_layout.cell_term)):
+            try:
+                expected = parse_ground_term(value)
+            except GroundSyntaxError as e:
+                assert term.error == e.message
+            else:
+                assert term == expected and type(term) is type(expected)
 
 
 def _errors(tmp_path, table: pa.Table) -> tuple:
     path = tmp_path / "bad.parquet"
     pq.write_table(table, path)
-    fast, slow = _read_both(path, "bad.parquet")
-    assert fast == slow
+    fast = drain(read_parquet(path, "bad.parquet"))
     return [(t, atoms) for t, atoms, *_ in fast[0]], fast[1]
 
 

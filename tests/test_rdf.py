@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from ticker_py import xsd
 from ticker_py.errors import StreamError
 from ticker_py.rdf.streams import RdfMapping, read_nquads, read_rdf_csv, read_rdf_dataframe, read_rdf_text
-from ticker_py.rdf.terms import RDF, XSD, XSD_INTEGER, Term, check_literal, from_value, to_value
+from ticker_py.rdf.terms import XSD, XSD_INTEGER, Term, check_literal, from_value, to_value
 
 EX = "http://ex.org/"
 iris = st.from_regex(r"http://ex\.org/[A-Za-z0-9_/.-]{0,10}(#[A-Za-z0-9_]{0,4})?", fullmatch=True)
@@ -86,7 +86,7 @@ def test_text_reader_triples_and_properties():
     assert recs[1].atoms == (("name", iri("o1"), ("lang", '"x"', '"en"')),)
 
 
-#: raw term texts, good and bad, that the fast path of the text reader must treat as the slow one
+#: raw term texts, good and bad, that the text reader must read (or refuse, located) whatever the batch
 ODD_TERMS = [
     "<rel>",
     "<http://a b>",
@@ -163,249 +163,87 @@ def rdf_lines(draw):
     return "\n".join(lines) + "\n"
 
 
-def _outcome(text, fast, mapping=RdfMapping(), batch=4096):
+def _outcome(text, mapping=RdfMapping(), batch=4096):
     out = []
     try:
-        out += [(r.t, r.atoms, r.line) for r in read_rdf_text(text, "s.nt", mapping, batch, fast)]
+        for r in read_rdf_text(text, "s.nt", mapping, batch):
+            out.append((r.t, r.atoms, r.line))
     except StreamError as err:
         d = err.diagnostics[0]
         out.append(("error", d.message, d.location.line, d.location.column))
     return out
 
 
+def _merged(outcome: list) -> list:
+    """Records of one time point merged (a batch gives one record per run of lines of one t)."""
+    out = []
+    for item in outcome:
+        if out and item[0] != "error" and out[-1][0] == item[0]:
+            out[-1] = (item[0], out[-1][1] + item[1], out[-1][2])
+        else:
+            out.append(item)
+    return out
+
+
+def _one_by_one(text, mapping=RdfMapping()):
+    """Each line's triples parsed alone (:func:`parse_triples`), up to the first bad line."""
+    from ticker_py.rdf.streams import parse_triples
+
+    out = []
+    for number, line in enumerate(text.splitlines(), 1):
+        t, _, triples = line.partition(":")
+        try:
+            atoms = tuple(parse_triples(triples, mapping)) if triples.strip() else ()
+        except ValueError:
+            return out, number
+        if out and out[-1][0] == int(t):
+            out[-1] = (int(t), out[-1][1] + atoms, out[-1][2])
+        else:
+            out.append((int(t), atoms, number))
+    return out, None
+
+
 @settings(max_examples=300)
-@given(rdf_lines(), st.sampled_from([1, 4096]), st.booleans())
-def test_fast_text_reader_equals_the_pyoxigraph_parse(text, batch, by_property):
+@given(rdf_lines(), st.booleans())
+def test_batched_text_reader_equals_line_by_line(text, by_property):
+    """Lines parsed in batches (one TriG parse of 4,096 lines, files) give the records and errors of
+    lines parsed one by one (a pipe), and the triples of each line parsed alone."""
     mapping = RdfMapping("property", (("ex", EX),)) if by_property else RdfMapping()
-    assert _outcome(text, True, mapping, batch) == _outcome(text, False, mapping, batch)
+    batched = _merged(_outcome(text, mapping, 4096))
+    assert batched == _merged(_outcome(text, mapping, 1))
+    alone, bad = _one_by_one(text, mapping)
+    if bad is None:
+        assert batched == alone
+    else:
+        assert batched[:-1] == alone and batched[-1][0] == "error" and batched[-1][2] == bad
 
 
 @settings(max_examples=100)
 @given(rdf_lines(), st.booleans(), st.integers(1, 3))
-def test_fast_text_reader_with_emptied_caches_equals_the_pyoxigraph_parse(text, by_property, limit):
-    """The term caches emptied at almost every line (``CACHE_TERMS`` tiny) change no record."""
-    import ticker_py.rdf.streams as rdf_streams
+def test_emptied_term_caches_change_no_record(text, by_property, limit):
+    """The term cache emptied at almost every term (``CACHE_TERMS`` tiny) changes no record."""
+    from ticker_py.rdf import mapping as rdf_mapping
 
     mapping = RdfMapping("property", (("ex", EX),)) if by_property else RdfMapping()
-    want = _outcome(text, False, mapping, 1)
-    saved, rdf_streams.CACHE_TERMS = rdf_streams.CACHE_TERMS, limit
+    want = _outcome(text, mapping, 1)
+    saved, rdf_mapping.CACHE_TERMS = rdf_mapping.CACHE_TERMS, limit
     try:
-        assert _outcome(text, True, mapping, 1) == want
+        assert _outcome(text, mapping, 1) == want
     finally:
-        rdf_streams.CACHE_TERMS = saved
+        rdf_mapping.CACHE_TERMS = saved
 
 
-@settings(max_examples=100)
-@given(
-    st.lists(
-        st.one_of(st.sampled_from(GOOD_IRIS + ODD_TERMS), st.text(max_size=6).map(lambda x: f"<http://ex.org/{x}>")),
-        min_size=1,
-        max_size=6,
-        unique=True,
-    )
-)
-def test_learn_plain_equals_learn(texts):
-    """The space-cut path's learning (IRIs quoted by concatenation) maps every term as :meth:`learn` does."""
-    from ticker_py.rdf.streams import _PLAIN_TERM, _Terms, _Tokens
+def test_the_term_cache_stays_bounded(monkeypatch):
+    """Memory stays flat on a stream of new terms: the term cache never holds more than CACHE_TERMS."""
+    import pyoxigraph
 
-    plain, general = _Tokens(), _Tokens()
-    ok = plain.learn_plain(set(texts), _Terms())
-    assert ok == (all(map(_PLAIN_TERM.fullmatch, texts)) and general.learn(texts, _Terms()))
-    if ok:
-        assert plain.known == general.known
+    from ticker_py.rdf import mapping as rdf_mapping
 
-
-IRI_CHARS = "ab:/?#@%[]19.-_~!$&'()*+,;=xZé<> \\^`{}|\""
-iri_texts = st.builds(
-    lambda head, tail: head + tail,
-    st.sampled_from(["", "http:", "http://", "a:", "urn:x:", "h1+.-:"]),
-    st.text(st.sampled_from(IRI_CHARS), max_size=12),
-)
-lexicals = st.one_of(texts, st.text(st.sampled_from("0123456789+-.eEINFaNtrue"), max_size=6))
-safe_candidates = st.one_of(
-    iri_texts.map(lambda x: f"<{x}>"),
-    lexicals.map(lambda v: f'"{v}"'),
-    st.builds(
-        lambda v, d: f'"{v}"^^<{d}>',
-        lexicals,
-        st.one_of(
-            iri_texts,
-            st.sampled_from(
-                [
-                    XSD + "decimal",
-                    XSD + "dateTime",
-                    XSD_INTEGER,
-                    XSD + "string",
-                    XSD + "boolean",
-                    XSD + "double",
-                    XSD + "int",
-                    "urn:ticker:term",
-                    RDF + "langString",
-                    RDF + "dirLangString",
-                    RDF + "JSON",
-                    RDF + "XMLLiteral",
-                ]
-            ),
-        ),
-    ),
-)
-
-
-@settings(max_examples=500)
-@given(safe_candidates)
-def test_safe_terms_map_as_pyoxigraph_does(text):
-    """A term the fast path maps without pyoxigraph (:data:`_SAFE_TERM`) maps exactly as pyoxigraph's
-    reading maps it, and one whose lexical form does not fit its datatype is refused by both."""
-    from ticker_py.rdf.streams import _SAFE_TERM, _safe_value, _Terms, _Tokens
-
-    match = _SAFE_TERM.fullmatch(text)
-    if match is None:
-        return
-    slow = _Tokens()
-    ok = slow.learn([text], _Terms())
-    value = _safe_value(match)
-    assert ok == (value is not None)
-    if ok:
-        assert slow.known[text] == value
-
-
-def test_safe_terms_take_the_common_forms():
-    from ticker_py.rdf.streams import _SAFE_TERM
-
-    for text in [
-        f"<{EX}a>",
-        "<urn:ticker:t:5>",
-        "<http://ex.org:8080/a/b?q=1&r=(2)#f>",
-        '"x y"',
-        '""',
-        f'"5"^^<{XSD_INTEGER}>',
-        f'"2008-01-19T00:00:00"^^<{XSD}dateTime>',
-        '"a(b)"^^<urn:ticker:term>',
-    ]:
-        assert _SAFE_TERM.fullmatch(text), text
-    for text in ["<rel>", "<http://x/é>", "<http://x/%20>", '"x"@en', f'"x"^^<{RDF}langString>', "_:b", '"a\\"b"']:
-        assert not _SAFE_TERM.fullmatch(text), text
-
-
-@settings(max_examples=300)
-@given(
-    st.lists(
-        st.tuples(
-            st.integers(0, 40),
-            st.sampled_from([b"\n", b"\r\n", b""]),
-            st.sampled_from([b"x", "\u00e9".encode(), b"\xff"]),
-        ),
-        max_size=8,
-    ),
-    st.sampled_from([1, 2, 3, 7, 64]),
-    st.sampled_from([-1, 3, 10, 100]),
-)
-def test_block_lines_read_as_a_buffered_file_does(lines, size, limit):
-    """:class:`_BlockLines` (line ends found by ``bytes.find`` in blocks) gives the lines, with a
-    limit too, that a buffered file's ``readline`` gives: a whole line of valid UTF-8 decoded,
-    any other as bytes."""
-    import io
-
-    from ticker_py.rdf.streams import _BlockLines
-
-    data = b"".join(char * n + end for n, end, char in lines)
-    buffered, blocks = io.BufferedReader(io.BytesIO(data), buffer_size=8), _BlockLines(io.BytesIO(data), size)
-    while True:
-        line, got = buffered.readline(limit), blocks.readline(limit)
-        try:
-            text = line.decode() if line.endswith(b"\n") else None
-        except UnicodeDecodeError:
-            text = None
-        assert got == (line if text is None else text)
-        if not line:
-            break
-
-
-def test_files_of_long_lines_read_as_text(tmp_path, monkeypatch):
-    """A file whose first line is long is read by blocks; the records (and a bad line's located
-    error) are those of the same text read as a string."""
-    import ticker_py.rdf.streams as rdf_streams
-
-    used = []
-
-    class Counted(rdf_streams._BlockLines):
-        def __init__(self, raw, size=5):
-            used.append(size)
-            super().__init__(raw, size)
-
-    monkeypatch.setattr(rdf_streams, "_BlockLines", Counted)
-    text = TEXT + f"4: <{EX}a> <{EX}p> <rel> .\n"
-    path = tmp_path / "long.nt"
-    path.write_text(text)
-
-    def outcome(records):
-        out = []
-        try:
-            for r in records:
-                out.append((r.t, r.atoms, r.line))
-        except StreamError as err:
-            out.append(str(err).splitlines()[0])
-        return out
-
-    want = outcome(read_rdf_text(text, str(path), batch=4096))
-    assert len(want) == 4 and want[-1].endswith("bad triple: no scheme found in an absolute IRI")
-    for long_line, blocks in ((8, [5]), (1 << 16, [])):  # the first line, "# a comment", is 11 bytes
-        monkeypatch.setattr(rdf_streams, "LONG_LINE", long_line)
-        used.clear()
-        assert outcome(rdf_streams.open_rdf_stream(path)) == want
-        assert used == blocks
-
-
-@pytest.mark.parametrize(
-    "tail",
-    [
-        b'4: <http://ex.org/a> <http://ex.org/p> "\xff" .\n',
-        b"4: <http://ex.org/a> <http://ex.org/p> <http://ex.org/b> .",
-        b"4: <http://ex.org/a> <http://ex.org/p> <http://ex.org/b> .\r\n5:\r\n",
-    ],
-)
-def test_long_line_reading_equals_buffered_reading(tmp_path, monkeypatch, tail):
-    """Read by blocks or by a buffered file, a stream gives the same records and the same located
-    error: a line of invalid UTF-8, a last line without its end, CRLF line ends."""
-    import ticker_py.rdf.streams as rdf_streams
-
-    path = tmp_path / "s.nt"
-    path.write_bytes(TEXT.encode() + tail)
-
-    def outcome():
-        out = []
-        try:
-            out += [(r.t, r.atoms, r.line) for r in rdf_streams.open_rdf_stream(path)]
-        except StreamError as err:
-            out.append(str(err))
-        return out
-
-    monkeypatch.setattr(rdf_streams, "LONG_LINE", 1 << 16)
-    buffered = outcome()
-    monkeypatch.setattr(rdf_streams, "LONG_LINE", 8)
-    assert outcome() == buffered and buffered
-
-
-def test_text_reader_caches_stay_bounded(monkeypatch):
-    """Memory stays flat on a stream of new terms: the caches never hold much more than CACHE_TERMS
-    terms (one line's worth), and the records are those of the slow path."""
-    import ticker_py.rdf.streams as rdf_streams
-
-    monkeypatch.setattr(rdf_streams, "CACHE_TERMS", 50)
-    lines = [
-        f"{t}: " + " ".join(f'<{EX}o{t}_{i}> <{EX}p> "{t}.{i}"^^<{XSD}decimal> .' for i in range(20)) + "\n"
-        for t in range(30)
-    ]
-    terms, tokens, sizes = rdf_streams._Terms(), rdf_streams._Tokens(), []
-    for t, line in enumerate(lines):
-        (atoms,) = [
-            r.atoms
-            for r in rdf_streams._parsed([(t + 1, line, t, line.index(":") + 1)], "b.nt", RdfMapping(), terms, tokens)
-        ]
-        sizes.append((len(tokens.known), len(terms)))
-        assert atoms == tuple(rdf_streams.parse_triples(line[line.index(":") + 1 :]))
-    assert max(k for k, _ in sizes) <= 50 + 41 and max(n for _, n in sizes) <= 50
-    assert _outcome("".join(lines), True, batch=1) == _outcome("".join(lines), False, batch=1)
+    monkeypatch.setattr(rdf_mapping, "CACHE_TERMS", 50)
+    terms = rdf_mapping.Terms()
+    for i in range(300):
+        assert terms[pyoxigraph.NamedNode(f"{EX}o{i}")] == iri(f"o{i}")
+        assert len(terms) <= 50
 
 
 @settings(max_examples=50)
@@ -426,56 +264,8 @@ def test_writer_and_readers_round_trip(triples):
 
     atoms = {("triple", to_value(s), to_value(p), to_value(o)) for s, p, o in triples}
     text = "0: " + " ".join(f"{x} ." for x in RdfWriter(io.StringIO()).triples(atoms)) + "\n"
-    for fast in (True, False):  # a file: literals may hold line separators other than \n
-        (record,) = read_rdf_text(io.StringIO(text), "w.nt", fast=fast)
-        assert set(record.atoms) == atoms
-
-
-def test_fast_text_reader_takes_plain_lines():
-    from ticker_py.rdf.streams import _fast_atoms, _Terms, _Tokens
-
-    tokens = _Tokens()
-    line = f'<{EX}a> <{EX}p> "x y"@en . _:b <{EX}p> "5"^^<{XSD_INTEGER}> .'
-    assert _fast_atoms(line, RdfMapping(), tokens, _Terms()) == [
-        ("triple", iri("a"), iri("p"), ("lang", '"x y"', '"en"')),
-        ("triple", ("bnode", '"b"'), iri("p"), 5),
-    ]
-    assert _fast_atoms(f"<{EX}a> <{EX}p> 5 .", RdfMapping(), tokens, _Terms()) is None  # Turtle: the slow path
-
-
-def test_space_cut_path_takes_plain_lines_and_declines_the_rest():
-    """The space-cut path (``_plain_atoms``) gives what the regular-expression path gives on plain
-    lines, and declines lines whose terms may not stand where they are or are not plain."""
-    from ticker_py.rdf.streams import _fast_atoms, _plain_atoms, _Terms, _Tokens
-
-    lit = f'"5"^^<{XSD_INTEGER}>'
-    line = f'<{EX}a> <{EX}p> "x"@en . _:b <{EX}p> {lit} . <{EX}a> <{EX}q> <{EX}a> .'
-    by_property = RdfMapping("property", (("ex", EX),))
-    for mapping in (RdfMapping(), by_property):
-        tokens = _Tokens()
-        atoms = _plain_atoms(line, mapping, tokens, _Terms())
-        assert atoms is not None and atoms == _plain_atoms(line, mapping, tokens, _Terms())  # learned, then known
-        assert atoms == _fast_atoms(line.replace(" . ", " .  "), mapping, _Tokens(), _Terms())  # the regex path
-    assert _plain_atoms(line, RdfMapping(), _Tokens(), _Terms())[1] == ("triple", ("bnode", '"b"'), iri("p"), 5)
-    tokens = _Tokens()
-    _plain_atoms(line, RdfMapping(), tokens, _Terms())
-    for declined in [
-        f"{lit} <{EX}p> <{EX}a> .",
-        f"<{EX}a> _:b <{EX}a> .",
-        f"<{EX}a> {lit} <{EX}a> .",
-        f'<{EX}a> <{EX}p> "x y" .',
-        f"<{EX}a>  <{EX}p> <{EX}a> .",
-        f"<{EX}a> <{EX}p> <{EX}a>.",
-        f"<{EX}a> <{EX}p> 5 .",
-        f"<{EX}a> <{EX}p> <rel> .",
-        f'<{EX}a> <{EX}p> "a\\"b" .',
-        f"<{EX}a> <{EX}p> <{EX}a> ; <{EX}q> <{EX}a> .",
-        f"<{EX}a> <{EX}p> <{EX}a> . # note",
-        f'"bnode(1)"^^<urn:ticker:term> <{EX}p> <{EX}a> .',
-        f'<{EX}a> "iri(\\"x\\")"^^<urn:ticker:term> <{EX}a> .',
-    ]:
-        assert _plain_atoms(declined, RdfMapping(), tokens, _Terms()) is None, declined
-    assert _plain_atoms(f"<{EX}a> <http://other/p> <{EX}a> .", by_property, _Tokens(), _Terms()) is None
+    (record,) = read_rdf_text(io.StringIO(text), "w.nt")  # a file: literals may hold line separators other than \n
+    assert set(record.atoms) == atoms
 
 
 @pytest.mark.parametrize(
@@ -717,6 +507,62 @@ def test_property_mapping_in_and_out(tmp_path, capsys):
     )
     assert code == 0
     assert capsys.readouterr().out == f'<{EX}o1> <{EX}cheap> "5"^^{XSD_INT} <urn:ticker:t:0> .\n'
+
+
+@pytest.mark.parametrize("fmt", ["text", "jsonl", "csv", "parquet", "stdin"])
+@pytest.mark.parametrize("output", ["ntriples", "nquads"])
+def test_rdf_output_from_atom_streams_of_every_format(tmp_path, capsys, monkeypatch, fmt, output):
+    """The input's format follows the input, never the output format: an atom stream (text, JSON
+    Lines, CSV, Parquet, stdin) with RDF output is read as atoms and its derived triples written."""
+    import io
+    import json
+
+    import pandas as pd
+
+    atoms = [(0, f'obs(iri("{EX}s1"),7)'), (0, f'obs(iri("{EX}s2"),12)'), (2, f'obs(iri("{EX}s1"),20)')]
+    names = {"text": "s.stream", "jsonl": "s.jsonl", "csv": "s.csv", "parquet": "s.parquet"}
+    path = tmp_path / names[fmt] if fmt in names else "-"
+    if fmt in ("text", "stdin"):
+        data = "".join(f"{t}: {a}\n" for t, a in atoms)
+        if fmt == "stdin":
+            monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data.encode())))
+        else:
+            path.write_text(data)
+    elif fmt == "jsonl":
+        path.write_text("".join(json.dumps({"t": t, "atoms": [a]}) + "\n" for t, a in atoms))
+    else:
+        frame = pd.DataFrame({"t": [t for t, _ in atoms], "atom": [a for _, a in atoms]})
+        frame.to_csv(path, index=False) if fmt == "csv" else frame.to_parquet(path)
+    (tmp_path / "p.lars").write_text(f"@prefix ex: <{EX}> .\nout(S, ex:high, V) :- obs(S, V), V > 10.\n")
+    args = ["run", str(tmp_path / "p.lars"), "--stream", str(path), "--format", output, "--rdf-output", "out"]
+    code = main(args)
+    out, err = capsys.readouterr()
+    assert (code, err) == (0, "")
+    value = '"{}"^^<http://www.w3.org/2001/XMLSchema#integer>'
+    if output == "ntriples":
+        assert out.splitlines() == [
+            f"0: <{EX}s2> <{EX}high> {value.format(12)} .",
+            f"2: <{EX}s1> <{EX}high> {value.format(20)} .",
+        ]
+    else:
+        assert out.splitlines() == [
+            f"<{EX}s2> <{EX}high> {value.format(12)} <urn:ticker:t:0> .",
+            f"<{EX}s1> <{EX}high> {value.format(20)} <urn:ticker:t:2> .",
+        ]
+
+
+def test_tables_with_rdf_columns_are_rdf_by_their_columns(tmp_path, capsys):
+    """A CSV or Parquet file with columns t, s, p, o (and no atom column) is an RDF table, whatever
+    the output format."""
+    import pandas as pd
+
+    frame = pd.DataFrame({"t": [0, 1], "s": [f"<{EX}a>"] * 2, "p": [f"<{EX}p>"] * 2, "o": ['"x"', '"y"']})
+    (tmp_path / "p.lars").write_text("q(O) :- triple(S, P, O).\n")
+    for name in ("s.csv", "s.parquet"):
+        path = tmp_path / name
+        frame.to_csv(path, index=False) if name.endswith("csv") else frame.to_parquet(path)
+        code = main(["run", str(tmp_path / "p.lars"), "--stream", str(path), "--format", "text"])
+        assert code == 0 and capsys.readouterr().out == 't=0 c=1: {q("x")}\nt=1 c=2: {q("y")}\n'
 
 
 def test_bad_rdf_input_status_2_after_good_output(tmp_path, capsys):

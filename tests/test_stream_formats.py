@@ -21,7 +21,7 @@ import pandas as pd
 import pytest
 
 from ticker_py.errors import StreamError
-from ticker_py.streams import open_stream, read_csv, read_jsonl, read_parquet, read_text, readers
+from ticker_py.streams import lines, open_stream, read_csv, read_jsonl, read_parquet, read_text
 
 ROOT = Path(__file__).resolve().parent.parent
 PROGRAM = "q(X) :- p(X) in [1].\n"
@@ -166,7 +166,7 @@ def test_invalid_utf8_column_is_the_character_column():
 
 
 def test_line_length_limit(monkeypatch):
-    monkeypatch.setattr(readers, "MAX_LINE", 64)
+    monkeypatch.setattr(lines, "MAX_LINE", 64)
     data = b"0: a\n1: " + b"p(1), " * 20 + b"p(1)\n2: b\n"
     jsonl = b'{"t": 0}\n{"t": 1, "atoms": [' + b'"p(1)", ' * 20 + b'"p(1)"]}\n'
     for reader, text in ((read_text, data), (read_jsonl, jsonl)):

@@ -142,6 +142,8 @@ def test_jsonl_reader():
         ('{"t": -1}\n', "s.jsonl:2:1-2: error: negative time -1"),
         ('{"t": 2.0}\n', "s.jsonl:2:1-2: error: time must be a non-negative integer, found 2.0"),
         ('{"t": true}\n', "s.jsonl:2:1-2: error: time must be a non-negative integer, found True"),
+        ('{"t": "2", "atoms": ["p"]}\n', "s.jsonl:2:1-2: error: time must be a non-negative integer, found '2'"),
+        ('{"t": " 2"}\n', "s.jsonl:2:1-2: error: time must be a non-negative integer, found ' 2'"),
         ('{"atoms": []}\n', 's.jsonl:2:1-2: error: expected an object {"t": T, "atoms": [...]}'),
         ('{"t": 2, "atom": ["a"]}\n', "s.jsonl:2:1-2: error: unknown key 'atom' (expected 't' and 'atoms')"),
         ('{"t": 2, "atoms": "a"}\n', "s.jsonl:2:1-2: error: 'atoms' must be a list of strings"),

@@ -98,7 +98,7 @@ def load_program(
         prog = ast.Program(prog.rules + _background_facts(path), prog.file, prog.prefixes)
     for path in rdf_backgrounds:
         from .rdf.background import rdf_facts
-        from .rdf.streams import RdfMapping
+        from .rdf.mapping import RdfMapping
 
         facts = rdf_facts(path, RdfMapping(rdf_mapping, prog.prefixes))
         prog = ast.Program(prog.rules + facts, prog.file, prog.prefixes)
@@ -577,23 +577,23 @@ def records_from(stream, rdf=None, stream_format: str | None = "auto") -> Iterab
 
     ``stream_format`` (``--stream-format``) is the format of ``-`` and of files with an unknown
     suffix: ``auto`` (the default, or None: by the suffix; ``-`` is text), ``text``, ``jsonl``,
-    ``csv`` or an RDF format. RDF streams (``.nt``, ``.nq``, a
-    DataFrame with columns ``t, s, p, o``, any stream with ``rdf``, a
-    :class:`ticker_py.rdf.streams.RdfMapping`, or an RDF ``stream_format``) are read by
-    :mod:`ticker_py.rdf.streams`.
+    ``csv`` or an RDF format. The input decides whether it is RDF, never the output: ``.nt``,
+    ``.nq``, a CSV or Parquet file or a DataFrame with columns ``t, s, p, o``, or an RDF
+    ``stream_format`` are read by :mod:`ticker_py.rdf.streams`, mapped by ``rdf`` (a
+    :class:`ticker_py.rdf.mapping.RdfMapping`; default: ``triple(S,P,O)``).
     """
-    from .rdf import RDF_FORMATS, rdf_format
+    from .rdf import RDF_FORMATS, rdf_format, rdf_table
 
     if stream_format == "auto":
         stream_format = None
     if isinstance(stream, (str, Path)):
-        if rdf is not None or stream_format in RDF_FORMATS or rdf_format(str(stream)):
+        if stream_format in RDF_FORMATS or (str(stream) != "-" and rdf_format(str(stream))):
             from .rdf import streams as rdf_streams
 
             return rdf_streams.open_rdf_stream(stream, stream_format, rdf or rdf_streams.RdfMapping())
         return open_stream(str(stream), fmt=stream_format)
     if hasattr(stream, "columns") and hasattr(stream, "iterrows"):
-        if rdf is not None or {"s", "p", "o"} <= set(stream.columns):
+        if rdf_table(list(stream.columns)):
             from .rdf import streams as rdf_streams
 
             return rdf_streams.read_rdf_dataframe(stream, mapping=rdf or rdf_streams.RdfMapping())

@@ -45,7 +45,11 @@ __all__ = [
     "compare",
     "Comparisons",
     "COMPARISONS",
+    "KEYWORDS",
 ]
+
+#: the keywords of LARS and clingo, which are no names (of predicates or constants)
+KEYWORDS = frozenset({"not", "in", "at", "always"})
 
 #: a lone surrogate: a character of a Python string that has no UTF-8 form, so no output can write it
 SURROGATE = re.compile("[\ud800-\udfff]")

@@ -312,6 +312,6 @@ def _rdf_mapping(args, analysis, o: RunOptions):
     kind = getattr(args, "rdf_mapping", "triple")
     if kind == "triple" and o.format not in RDF_OUTPUT and o.stream_format not in RDF_FORMATS:
         return None
-    from ..rdf.streams import RdfMapping
+    from ..rdf.mapping import RdfMapping
 
     return RdfMapping(kind, analysis.program.prefixes)

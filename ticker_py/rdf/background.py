@@ -7,7 +7,7 @@ from pathlib import Path
 from .. import ast
 from ..errors import Diagnostic, ProgramError, UsageError, file_error
 from ..values import to_ast_atom
-from .streams import RdfMapping, _checked, syntax_message
+from .mapping import RdfMapping, syntax_message, triple_atom
 
 __all__ = ["rdf_facts", "OWL2RL"]
 
@@ -38,7 +38,7 @@ def rdf_facts(path, mapping: RdfMapping = RdfMapping()) -> tuple:
     try:
         for quad in ox.parse(data, format=fmt):
             try:
-                atom = _checked(quad, mapping)
+                atom = triple_atom(quad, mapping)
             except ValueError as err:
                 raise ProgramError(Diagnostic(f"{path}: {err} in the triple {quad.triple}")) from None
             facts.append(ast.Rule(ast.Head(to_ast_atom(atom))))

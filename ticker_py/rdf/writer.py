@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..errors import Diagnostic, UsageError
 from ..streams.writers import Writer
-from .streams import TIME_GRAPH, RdfMapping
+from .mapping import TIME_GRAPH, RdfMapping
 from .terms import from_value, iri_of, iri_value, is_rdf_value
 
 __all__ = ["RdfWriter", "RDF_OUTPUT_FORMATS"]

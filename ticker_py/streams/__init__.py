@@ -9,17 +9,14 @@ import importlib
 from .model import Known, Model, Record, Result, TimePoint, time_points
 
 _LAZY = {
-    name: "readers"
-    for name in (
-        "ORDER_COLUMNS",
-        "StreamChecker",
-        "open_stream",
-        "read_csv",
-        "read_dataframe",
-        "read_jsonl",
-        "read_parquet",
-        "read_text",
-    )
+    "ORDER_COLUMNS": "tables",
+    "StreamChecker": "checker",
+    "open_stream": "readers",
+    "read_csv": "tables",
+    "read_dataframe": "tables",
+    "read_jsonl": "text",
+    "read_parquet": "parquet",
+    "read_text": "text",
 }
 _LAZY.update(
     {

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .model import Record
-from .readers import _check_columns, _table_records
+from .tables import check_columns, table_records
 
 __all__ = ["read_spark_dataframe", "order_column"]
 
@@ -19,7 +19,7 @@ __all__ = ["read_spark_dataframe", "order_column"]
 def order_column(columns, source: str) -> str | None:
     """The order column of a table with columns ``t`` and ``atom`` (``c``, ``order`` or ``seq``,
     the first present), or None; a table without ``t`` or ``atom`` raises StreamError."""
-    return _check_columns(list(columns), source)
+    return check_columns(list(columns), source)
 
 
 def read_spark_dataframe(sdf, source: str = "<Spark DataFrame>", partitions: int | None = None) -> Iterator[Record]:
@@ -49,4 +49,4 @@ def read_spark_dataframe(sdf, source: str = "<Spark DataFrame>", partitions: int
             yield (source, number, row[0], row[1], row[2] if order else None)
 
     # rows are already sorted, so the order key only has to be validated: keep it
-    yield from _table_records(rows(), order)
+    yield from table_records(rows(), order)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from ..syntax.ground_atoms import AtomInterner
+from ..syntax.ground_atoms import AtomReader
 from ..values import format_term
 
 __all__ = ["LAYOUTS", "parsed", "shape", "merge", "columns", "schema"]
@@ -25,9 +25,7 @@ _INT64 = (-1 << 63, 1 << 63)
 
 def parsed(texts: list) -> list:
     """The atoms (tuples) of atom texts, each distinct text parsed once."""
-    interner = AtomInterner()
-    found = interner.cells(texts) if texts else []
-    return list(found) if found is not None else [interner.atom(x) for x in texts]
+    return list(AtomReader().each(texts))
 
 
 def shape(atoms: list) -> tuple:

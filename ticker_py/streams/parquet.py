@@ -1,0 +1,229 @@
+"""Parquet streams (a file or a hive-partitioned directory), read with pyarrow in batches.
+
+pyarrow (and numpy) are imported only here, when a Parquet stream is read. Each distinct atom text
+of a batch is converted once; a file that is not
+Parquet, is truncated or corrupt, or holds columns of other types is a located error
+(docs/formats.md). The predicate-and-arguments layout is read by :mod:`.args_layout`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+from ..errors import StreamError, UsageError
+from . import args_layout
+from .lines import stream_error
+from .model import Record
+from .tables import Grouper, atom_columns, check_columns
+
+__all__ = ["read_parquet", "open_parquet"]
+
+
+def open_parquet(path, name: str):
+    """The ``pyarrow.parquet.ParquetFile`` at ``path``; a file that is not Parquet is a StreamError at
+    ``name:1:1``. (Its metadata is only ever read through pyarrow's reader: pyarrow's accessors of
+    column-chunk metadata abort the process on some corrupt footers instead of raising.)"""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        return pq.ParquetFile(str(path))
+    except (pa.ArrowException, OSError, ValueError) as e:
+        raise stream_error(name, 1, 1, f"not a readable Parquet file ({e})") from None
+
+
+def read_parquet(path, source: str | None = None, batch_size: int = 65536) -> Iterator[Record]:
+    """Read a Parquet file or a (hive-partitioned) Parquet directory in batches.
+
+    Memory stays bounded by one batch plus one time point. A directory is read file by file,
+    ordered by each file's smallest t (from partition keys or row-group statistics; path order
+    if some are unknown); t must not decrease across the whole stream. A record's line is its
+    1-based row number within its file, and its source is ``source`` (default: the path) for a
+    single file, the file's path within a directory.
+    """
+    where = source or str(path)
+    files, order, columns = _files(Path(path), where)
+    grouper = Grouper(order)
+    try:
+        for name, pf, keys in files:
+            yield from _file(grouper, name, pf, keys, columns, batch_size)
+    except StreamError:
+        yield from grouper.failed()
+        raise
+    yield from grouper.close()
+
+
+def _files(root: Path, where: str) -> tuple:
+    """([(file name, ParquetFile, partition keys)] in time order, the order column, the atom columns)."""
+    if root.is_file():
+        found = [(where, root, {})]
+    else:
+        paths = sorted(
+            p for p in root.rglob("*") if p.is_file() and not any(x[0] in "._" for x in p.relative_to(root).parts)
+        )  # Spark's _SUCCESS, .crc files
+        if not paths:
+            raise UsageError.at(
+                None, f"stream directory '{where}' holds no Parquet files (a directory is read as a Parquet dataset)"
+            )
+        found = [(str(p), p, _partition_keys(p.relative_to(root))) for p in paths]
+    opened = [(name, open_parquet(p, name), keys) for name, p, keys in found]
+    names = list(opened[0][1].schema_arrow.names) + list(opened[0][2])
+    order = check_columns(names, where, args=True)
+    columns = atom_columns(names)
+    for name, pf, keys in opened:
+        these = atom_columns(list(pf.schema_arrow.names) + list(keys))
+        if these != columns:
+            raise stream_error(
+                name,
+                1,
+                1,
+                f"atom columns {', '.join(these)}, not {', '.join(columns)} as in the first file (mixed schemas?)",
+            )
+        _check_types(pf.schema_arrow, ["t", *columns] + ([order] if order else []), keys, name)
+    starts = [_min_t(pf, keys) for _, pf, keys in opened]
+    if None not in starts:
+        opened = [f for _, _, f in sorted(zip(starts, range(len(opened)), opened))]
+    return opened, order, columns
+
+
+def _partition_keys(relative: Path) -> dict:
+    """Hive partition keys of a file's directories: ``t=5/x.parquet`` -> ``{"t": 5}``."""
+    keys = {}
+    for part in relative.parts[:-1]:
+        key, eq, value = part.partition("=")
+        if eq:
+            keys[key] = int(value) if re.fullmatch(r"-?[0-9]+", value) else value
+    return keys
+
+
+def _min_t(pf, keys: dict) -> int | None:
+    """The smallest t of a file (rows come in time order: its first row's) from its partition key or
+    its first row, if known."""
+    if "t" in keys:
+        return keys["t"]
+    try:
+        first = next(pf.iter_batches(batch_size=1, columns=["t"], use_threads=False), None)
+    except Exception:  # a corrupt file: reading it reports what is wrong, located
+        return None
+    return first.column(0)[0].as_py() if first is not None and first.num_rows else None
+
+
+def _kind(column: str) -> str:
+    """What a stream column holds: ``"string"`` (atom, predicate), ``"argument"`` (a1, a2, ...:
+    integers or strings), ``"int"`` (t and the order columns)."""
+    if column in ("atom", args_layout.PREDICATE):
+        return "string"
+    return "argument" if column[:1] == "a" and column[1:].isdigit() else "int"
+
+
+def _check_types(schema, columns: list, keys: dict, name: str) -> None:
+    """Refuse a file whose columns are missing or of the wrong type (mixed schemas)."""
+    import pyarrow as pa
+
+    for column in columns:
+        if column in keys:
+            continue
+        if column not in schema.names:
+            found = ", ".join(schema.names) or "none"
+            raise stream_error(name, 1, 1, f"missing column '{column}' (columns: {found})")
+        kind = schema.field(column).type
+        if pa.types.is_dictionary(kind):
+            kind = kind.value_type
+        want = _kind(column)
+        string = pa.types.is_string(kind) or pa.types.is_large_string(kind)
+        if not (string if want == "string" else pa.types.is_integer(kind) or want == "argument" and string):
+            want = {"string": "strings", "int": "integers", "argument": "integers or strings"}[want]
+            raise stream_error(name, 1, 1, f"column '{column}' holds {kind}, not {want} (mixed schemas?)")
+
+
+def _file(grouper: Grouper, name: str, pf, keys: dict, columns: list, batch_size: int) -> Iterator[Record]:
+    """The rows of one file into ``grouper``, a batch at a time; partition keys stand for columns."""
+    import pyarrow as pa
+
+    wanted = [c for c in ["t", *columns] + ([grouper.order] if grouper.order else []) if c not in keys]
+    batches = pf.iter_batches(batch_size=batch_size, columns=wanted, use_threads=False)
+    number = 1
+    while True:
+        try:
+            batch = next(batches, None)
+        except (pa.ArrowException, OSError, ValueError) as e:
+            raise stream_error(name, number, 1, f"corrupt Parquet data ({e})") from None
+        if batch is None:
+            return
+        n = batch.num_rows
+        cells = {c: batch.column(c) for c in wanted}
+        cells.update({c: pa.array([value] * n) for c, value in keys.items() if c in ("t", grouper.order, *columns)})
+        bad = min(((row, c) for c in columns for row in [_invalid_utf8(cells[c])] if row is not None), default=None)
+        if bad is not None:
+            yield from _batch(grouper, name, number, cells, columns, bad[0])
+            what = "an atom cell" if bad[1] == "atom" else f"a cell of column '{bad[1]}'"
+            raise stream_error(name, number + bad[0], 1, f"{what} that is not valid UTF-8")
+        yield from _batch(grouper, name, number, cells, columns, n)
+        number += n
+
+
+def _batch(grouper: Grouper, name: str, number: int, cells: dict, columns: list, n: int) -> Iterator[Record]:
+    """The first ``n`` rows of a batch's columns ``cells`` (rows ``number``, ... of the file)."""
+    cells = {c: column.slice(0, n) for c, column in cells.items()}
+    t, keys = cells["t"], cells[grouper.order] if grouper.order else None
+    if columns == ["atom"]:
+        atoms, cell, empty, bad = _atoms(grouper, cells["atom"])
+    else:
+        atoms, cell, empty, bad = args_layout.atoms([cells[c] for c in columns])
+    times, key_array = _integers(t), _integers(keys) if keys is not None else None
+    if times is None or (keys is not None and key_array is None):  # not integers, or nulls: row by row
+        key_cells = keys.to_pylist() if keys is not None else [None] * n
+        for i, (time, key) in enumerate(zip(t.to_pylist(), key_cells)):
+            yield from grouper.converted(name, number + i, time, key, atoms[i], cell(i))
+        return
+    yield from grouper.block(name, number, times, atoms, key_array, cell, empty, bad)
+
+
+def _atoms(grouper: Grouper, column) -> tuple:
+    """(atoms, cell text of row i, whether a cell is empty, whether one is bad) of an atom column:
+    each distinct text converted once."""
+    texts = column.to_pylist()
+    sample = texts[:: len(texts) // 1024 + 1]
+    if not column.null_count and len(set(sample)) * 4 > len(sample) * 3:  # mostly distinct: as they come
+        atoms, empty, bad = grouper.convert(texts)
+        return atoms, texts.__getitem__, empty, bad
+    distinct = [x for x in dict.fromkeys(texts) if x is not None]
+    converted, empty, bad = grouper.convert(distinct)
+    lookup = dict(zip(distinct, converted))
+    lookup[None] = None
+    return list(map(lookup.__getitem__, texts)), texts.__getitem__, empty or column.null_count > 0, bad
+
+
+def _integers(column):
+    """An integer column without nulls as a numpy array over its own buffer (pyarrow's ``to_numpy``
+    imports pandas), else None."""
+    import numpy as np
+    import pyarrow as pa
+
+    if not pa.types.is_integer(column.type) or column.null_count:
+        return None
+    dtype = np.dtype(str(column.type))
+    return np.frombuffer(column.buffers()[1], dtype=dtype, count=len(column), offset=column.offset * dtype.itemsize)
+
+
+def _invalid_utf8(column) -> int | None:
+    """The first row of a string column whose cell is not valid UTF-8 (pyarrow reads such bytes from
+    a Parquet file, and fails only when it makes Python strings of them), else None."""
+    import pyarrow as pa
+
+    values = column.dictionary if pa.types.is_dictionary(column.type) else column
+    if not pa.types.is_string(values.type) and not pa.types.is_large_string(values.type):
+        return None
+    try:
+        values.validate(full=True)
+        return None
+    except pa.ArrowInvalid:
+        pass
+    for i in range(len(column)):
+        try:
+            column[i].as_py()
+        except UnicodeDecodeError:
+            return i
+    return None

@@ -1,0 +1,311 @@
+"""Tables: rows of ``t`` and ``atom`` (and maybe an order column) grouped into records.
+
+Consecutive rows with one ``t`` are one record (at the line of its first row); with an order
+column (``c``, ``order`` or ``seq``) the rows of a time point are sorted by it. CSV files are read
+row by row, DataFrames and Parquet batches a column at a time (:meth:`Grouper.block`); both give
+the same records and the same located errors, the rows before a bad row first (docs/formats.md).
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from collections.abc import Callable, Iterable, Iterator
+
+from ..errors import StreamError
+from ..syntax.ground_atoms import AtomReader, GroundSyntaxError
+from .lines import stream_error, text_lines, time_value
+from .model import Record
+
+__all__ = [
+    "ORDER_COLUMNS",
+    "PREDICATE",
+    "BAD",
+    "Bad",
+    "Grouper",
+    "check_columns",
+    "atom_columns",
+    "table_records",
+    "read_csv",
+    "read_dataframe",
+]
+
+#: Arrival-order columns of tables, by priority: the first one present orders the rows
+#: of each time point.
+ORDER_COLUMNS = ("c", "order", "seq")
+
+#: The predicate column of the predicate-and-arguments layout; its arguments are ``a1``, ``a2``, ...
+PREDICATE = "predicate"
+
+
+class Bad:
+    """The atom of a row that does not convert: ``message`` says why, or None when
+    :meth:`Grouper.row` says it (from the row's cells)."""
+
+    __slots__ = ("message",)
+
+    def __init__(self, message: str | None = None):
+        self.message = message
+
+
+#: the atom of a row whose cell does not parse (:meth:`Grouper.row` says why)
+BAD = Bad()
+
+
+def missing(cell) -> bool:
+    """An empty atom cell (None, NaN or blank): the row is a heartbeat."""
+    return (
+        cell is None or (isinstance(cell, float) and math.isnan(cell)) or (isinstance(cell, str) and not cell.strip())
+    )
+
+
+def check_columns(columns, source: str, args: bool = False) -> str | None:
+    """Refuse tables without ``t`` and ``atom`` (with ``args``, a ``predicate`` column may stand
+    for ``atom``: :func:`atom_columns`) or with one of them twice; return the order column, if any."""
+    for name in ("t", "atom"):
+        if name not in columns and not (args and name == "atom" and PREDICATE in columns):
+            found = ", ".join(map(str, columns)) or "none"
+            raise stream_error(source, 1, 1, f"missing column '{name}' (columns: {found})")
+    columns = list(columns)
+    for name in ("t", "atom", PREDICATE, *ORDER_COLUMNS):
+        if columns.count(name) > 1:
+            raise stream_error(source, 1, 1, f"column '{name}' appears {columns.count(name)} times")
+    return next((c for c in ORDER_COLUMNS if c in columns), None)
+
+
+def atom_columns(columns) -> list:
+    """The columns a table's atoms come from: ``["atom"]``, or without an ``atom`` column
+    ``["predicate", "a1", ..., "ak"]`` (k: the longest run ``a1``, ``a2``, ... present)."""
+    if "atom" in columns or PREDICATE not in columns:
+        return ["atom"]
+    k = 0
+    while f"a{k + 1}" in columns:
+        k += 1
+    return [PREDICATE, *(f"a{i}" for i in range(1, k + 1))]
+
+
+class Grouper:
+    """Groups table rows into one Record per time point (t must not decrease).
+
+    Rows come one by one (:meth:`row`, any cell types) or as a block of columns (:meth:`block`,
+    atoms converted already); both give the same records and errors. On an error the time point
+    collected so far is yielded (if it has atoms) before the error is raised (:meth:`failed`).
+    """
+
+    def __init__(self, order: str | None, reader: AtomReader | None = None):
+        self.order, self.reader = order, reader or AtomReader()
+        self.t, self.where, self.atoms, self.keys = None, ("", 0), [], []
+        self.last: tuple = ()  # the atoms of the record flushed last
+
+    def _flush(self) -> Record:
+        atoms, keys = self.atoms, self.keys
+        if self.order and len(atoms) > 1 and keys != sorted(keys):  # mostly in order already: O(n)
+            atoms = [atoms[i] for i in sorted(range(len(keys)), key=keys.__getitem__)]  # stable
+        atoms = tuple(atoms)
+        if atoms == self.last:  # a time point that repeats the one before: the same tuple again,
+            atoms = self.last  # which the checker and the driver do not look at again
+        self.last = atoms
+        return Record(self.t, atoms, *self.where)
+
+    def _start(self, t: int, source: str, line: int) -> Iterator[Record]:
+        if self.t is not None:
+            if t < self.t:
+                raise stream_error(source, line, 1, f"time {t} after time {self.t}")
+            yield self._flush()
+        self.t, self.where, self.atoms, self.keys = t, (source, line), [], []
+
+    def failed(self) -> Iterator[Record]:
+        """What to yield before re-raising an error."""
+        if self.atoms:
+            yield self._flush()
+
+    def close(self) -> Iterator[Record]:
+        if self.t is not None:
+            yield self._flush()
+
+    def row(self, source: str, line: int, t, cell, key=None) -> Iterator[Record]:
+        """One row of raw cells; a bad one raises a located StreamError."""
+        try:
+            t = time_value(t)
+            key = time_value(key, f"column '{self.order}'") if self.order else None
+        except ValueError as e:
+            raise stream_error(source, line, 1, str(e)) from None
+        if t != self.t:
+            yield from self._start(t, source, line)
+        if not missing(cell):
+            text = str(cell).strip()
+            try:
+                atom = self.reader.atom(text)
+            except GroundSyntaxError as e:
+                raise stream_error(source, line, 1, f"atom '{text}': {e.message}") from None
+            self.atoms.append(atom)
+            self.keys.append(key)
+
+    def converted(self, source: str, line: int, t, key, atom, cell) -> Iterator[Record]:
+        """One row whose atom is converted already (None: a heartbeat; a :class:`Bad`, which raises
+        its message, or the error :meth:`row` finds in ``cell``)."""
+        bad = type(atom) is Bad
+        yield from self.row(source, line, t, cell if bad and atom.message is None else None, key)
+        if bad:
+            raise stream_error(source, line, 1, atom.message)
+        if atom is not None:
+            self.atoms.append(atom)
+            self.keys.append(key)
+
+    def block(
+        self,
+        source: str,
+        first: int,
+        times,
+        atoms: list,
+        keys,
+        cell: Callable[[int], object],
+        empty: bool = True,
+        bad: bool = True,
+    ) -> Iterator[Record]:
+        """Rows ``first``, ``first + 1``, ... at once: ``times`` and ``keys`` (None without an order
+        column) are integer numpy arrays, ``atoms`` the rows' atoms (None: a heartbeat, only if
+        ``empty``; a :class:`Bad`: a row that does not convert, only if ``bad``). Rows up to the first
+        bad one are grouped; that one goes through :meth:`row` with its cell ``cell(i)``, which
+        raises its error (or the Bad's message)."""
+        import numpy as np
+
+        n = len(atoms)
+        stop = next((i for i, a in enumerate(atoms) if type(a) is Bad), n) if bad else n  # the first row not accepted
+        found = [np.flatnonzero(times < 0), np.flatnonzero(times[1:] < times[:-1]) + 1]
+        if keys is not None:
+            found.append(np.flatnonzero(keys < 0))
+        for rows in found:
+            if len(rows):
+                stop = min(stop, int(rows[0]))
+        if n and self.t is not None and times[0] < self.t:
+            stop = 0
+        starts = [0, *(np.flatnonzero(times[1:stop] != times[: stop - 1]) + 1).tolist(), stop] if stop else [0]
+        values = times[:stop].tolist()
+        key_list = keys[:stop].tolist() if keys is not None else None
+        for a, b in zip(starts, starts[1:]):
+            if values[a] != self.t:
+                yield from self._start(values[a], source, first + a)
+            chunk = atoms[a:b]
+            if empty and None in chunk:
+                kept = [i for i in range(a, b) if atoms[i] is not None]
+                chunk = [atoms[i] for i in kept]
+                if key_list is not None:
+                    self.keys.extend(key_list[i] for i in kept)
+            elif key_list is not None:
+                self.keys.extend(key_list[a:b])
+            self.atoms.extend(chunk)
+        if stop < n:
+            key = None if keys is None else keys[stop].item()
+            yield from self.converted(source, first + stop, times[stop].item(), key, atoms[stop], cell(stop))
+            raise AssertionError(f"row {first + stop} was refused by block() but not by row()")  # pragma: no cover
+
+    def convert(self, texts: list) -> tuple:
+        """``(atoms, empty, bad)`` of distinct cell texts: an atom for each, None for an empty cell,
+        :data:`BAD` for one that does not parse (:meth:`row` then says why); whether there is an
+        empty one, a bad one. All at once when they all parse."""
+        try:  # a few thousand texts at a time: joined, they stay in the processor's caches
+            out = []
+            for i in range(0, len(texts), 4096):
+                out += self.reader.each(texts[i : i + 4096])
+            return out, False, False
+        except (GroundSyntaxError, TypeError):
+            pass
+        out = []
+        for text in texts:
+            if missing(text):
+                out.append(None)
+                continue
+            try:
+                out.append(self.reader.atom(str(text).strip()))
+            except GroundSyntaxError:
+                out.append(BAD)
+        return out, None in out, any(a is BAD for a in out)
+
+
+def table_records(rows: Iterable[tuple], order: str | None) -> Iterator[Record]:
+    """Group rows ``(source, line, t, atom text, order key)`` into one Record per time point."""
+    grouper = Grouper(order)
+    try:
+        for row in rows:
+            yield from grouper.row(*row)
+    except StreamError:
+        yield from grouper.failed()
+        raise
+    yield from grouper.close()
+
+
+def read_csv(path_or_file, source: str | None = None) -> Iterator[Record]:
+    """Read a CSV file with a header and columns ``t``, ``atom`` (and maybe ``c``/``order``/``seq``).
+
+    Streamed row by row: rows must come in non-decreasing t; an order column sorts the
+    rows of each time point. An empty atom cell is a heartbeat. Lines count from the header (1).
+    ``path_or_file`` is a path or a file object (stdin); a byte-order mark is skipped.
+    """
+    if hasattr(path_or_file, "readline"):
+        yield from _read_csv(path_or_file, source or "<stdin>")
+        return
+    source = source or str(path_or_file)
+    with open(path_or_file, "rb") as f:
+        yield from _read_csv(f, source)
+
+
+def _read_csv(f, source: str) -> Iterator[Record]:
+    reader = csv.reader(text_lines(f, source))
+    try:
+        header = [h.strip() for h in next(reader, [])]
+    except csv.Error as e:
+        raise stream_error(source, reader.line_num, 1, f"bad CSV: {e}") from None
+    order = check_columns(header, source)
+    index = [header.index(c) for c in ("t", "atom", order or "t")]
+
+    def rows():
+        while True:
+            try:
+                row = next(reader, None)
+            except csv.Error as e:
+                raise stream_error(source, reader.line_num, 1, f"bad CSV: {e}") from None
+            if row is None:
+                return
+            if not row:
+                continue
+            if len(row) != len(header):
+                raise stream_error(source, reader.line_num, 1, f"expected {len(header)} fields, found {len(row)}")
+            yield (source, reader.line_num, *(row[i] for i in index))
+
+    yield from table_records(rows(), order)
+
+
+def read_dataframe(df, source: str = "<DataFrame>") -> Iterator[Record]:
+    """Read a pandas DataFrame with columns ``t`` and ``atom`` (rows in arrival order).
+
+    With an order column (``c``, ``order`` or ``seq``) the rows are first sorted by
+    (t, that column); without one, t must not decrease. Lines are 1-based row positions.
+    """
+    import pandas as pd
+
+    order = check_columns(list(df.columns), source)
+    frame = df.reset_index(drop=True)
+    grouper = Grouper(order)
+    try:
+        if order:
+            frame = frame.sort_values(["t", order], kind="stable")
+            cells = [frame[c].astype(object).where(frame[c].notna(), None).tolist() for c in ("t", "atom", order)]
+            for n, row in zip((frame.index + 1).tolist(), zip(*cells)):
+                yield from grouper.row(source, n, *row)
+        else:
+            times, cells = frame["t"].to_numpy(), frame["atom"]
+            if times.dtype.kind not in "iu":
+                for n, (t, cell) in enumerate(zip(times.tolist(), cells.tolist()), 1):
+                    yield from grouper.row(source, n, t, cell)
+            else:
+                codes, uniques = pd.factorize(cells)
+                converted, empty, bad = grouper.convert(list(uniques))
+                converted.append(None)  # code -1 (an empty cell): None
+                atoms = list(map(converted.__getitem__, codes.tolist()))
+                empty = empty or bool((codes < 0).any())
+                yield from grouper.block(source, 1, times, atoms, None, cells.iloc.__getitem__, empty, bad)
+    except StreamError:
+        yield from grouper.failed()
+        raise
+    yield from grouper.close()

@@ -1,0 +1,166 @@
+"""Printed atoms, built once and reused across evaluation points (what the writers print).
+
+:class:`AtomTexts` keeps each atom's text, JSON string and CSV field; :func:`printed_models`
+gives a result's answer streams as printed (docs/formats.md, "Writing at the speed of the output").
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Iterable
+from itertools import filterfalse
+from json.encoder import encode_basestring_ascii
+from operator import itemgetter
+from types import GeneratorType
+
+from ..values import format_atom
+from .model import Result
+
+__all__ = ["AtomTexts", "printed_models", "result_rows", "only_atoms"]
+
+
+_ESCAPED = re.compile(r'[\x00-\x1f"\\]')
+
+
+class AtomTexts:
+    """Printed atoms built once and reused across evaluation points (the writers' fast path).
+
+    ``text[atom]`` is ``format_atom(atom)``, ``json[text]`` its JSON string, ``csv[text]``
+    its CSV field; each is computed on first use. :meth:`sorted` keeps the previous answer's
+    sorted texts and, when the answer changed a little, merges in the change instead of
+    sorting afresh. The caches are generational (:class:`_Cache`): once one holds more than twice
+    the answer's atoms plus ``limit`` entries, :meth:`room` starts a new generation, and what was
+    not used since the previous one is dropped. Texts that recur (the answer's atoms, tick after
+    tick) stay; texts of atoms that left the answer and never come back (a stream of ever new
+    observations) go, so memory stays flat.
+    """
+
+    def __init__(self, limit: int = 1 << 12):
+        self.limit = limit
+        self.text, self.json, self.csv = _Cache(self._format), _Cache(encode_basestring_ascii), _Cache(_csv_field)
+        self.escaped = 0  # texts seen whose JSON string is not just the text in quotes
+        self._last_atoms: frozenset = frozenset()
+        self._last_sorted: list = []
+        self._small: dict = {}
+
+    def room(self, answer: int) -> None:
+        """Start new generations of the caches that outgrew an answer of ``answer`` atoms
+        (called between two results, never while texts of one are looked up)."""
+        bound = self.limit + 2 * answer
+        for cache in (self.text, self.json, self.csv):
+            if len(cache) > bound:
+                cache.age()
+
+    def sorted(self, atoms: frozenset):
+        """``sorted(format_atom(a) for a in atoms)`` (a list, or a tuple for small answers; do not
+        change it: it is reused)."""
+        text = self.text.__getitem__
+        self.room(len(atoms))
+        if len(atoms) < 256:  # small answers (many answer streams, which recur): kept by their set
+            known = self._small.get(atoms)
+            if known is None:
+                if len(self._small) >= 4096:
+                    self._small.clear()
+                known = self._small[atoms] = tuple(sorted(map(text, atoms)))
+            return known
+        last = self._last_atoms
+        if atoms is last:
+            return self._last_sorted
+        removed = last - atoms if last else last
+        if last and len(removed) < len(atoms) // 2:
+            kept = self._last_sorted
+            if removed:
+                kept = list(filterfalse(set(map(text, removed)).__contains__, kept))
+            added = sorted(map(text, atoms - last))
+            out = sorted(kept + added) if added else kept  # two sorted runs: a linear merge
+        else:
+            out = sorted(map(text, atoms))
+        self._last_atoms, self._last_sorted = atoms, out
+        return out
+
+    def _format(self, atom: tuple) -> str:
+        text = format_atom(atom)
+        if not self.escaped and (not text.isascii() or _ESCAPED.search(text)):
+            self.escaped = 1
+        return text
+
+    def json_list(self, texts) -> str:
+        """``json.dumps(list(texts))``, from cached JSON strings (or one join while no text
+        of this run needed escaping)."""
+        if not self.escaped and type(texts) is not GeneratorType:
+            return '["' + '", "'.join(texts) + '"]' if texts else "[]"
+        return "[" + ", ".join(map(self.json.__getitem__, texts)) + "]"
+
+    def pinned(self, pinned: frozenset) -> list:
+        """``Model.sorted_pinned()``: ``"a(y) at 5"`` sorted by time, then text."""
+        text = self.text.__getitem__
+        return [f"{s} at {T}" for T, s in sorted((T, text(a)) for a, T in pinned)]
+
+
+def only_atoms(items) -> bool:
+    """Whether the changes ``items`` hold atoms only (no ``(atom, T)`` pins)."""
+    return _STR_ONLY.issuperset(map(type, map(_first, items)))
+
+
+_STR_ONLY = frozenset([str])
+_first = itemgetter(0)
+
+
+class _Cache(dict):
+    """A dict that computes a missing value with ``make(key)`` and keeps it, in generations:
+    :meth:`age` makes the entries the old generation, which a lookup moves back (no new
+    ``make``) and the next :meth:`age` drops."""
+
+    def __init__(self, make):
+        super().__init__()
+        self.make = make
+        self.old: dict = {}
+
+    def __missing__(self, key):
+        value = self.old.pop(key, _NONE)
+        if value is _NONE:
+            value = self.make(key)
+        self[key] = value
+        return value
+
+    def age(self) -> None:
+        """Start a new generation (the entries not used since the previous one are dropped)."""
+        self.old = dict(self)
+        self.clear()
+
+
+_NONE = object()
+
+
+def _csv_field(text: str) -> str:
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerow((text,))
+    return out.getvalue()[:-1]
+
+
+def printed_models(result: Result, show_at: bool = False, texts: AtomTexts | None = None) -> list:
+    """The answer streams of ``result`` as printed: ``[(atoms, pinned), ...]``.
+
+    ``atoms`` is the sorted list of printed atoms at t, ``pinned`` the ``"a(y) at 5"``
+    strings (empty without ``show_at``). Models that print the same appear once, sorted.
+    ``texts`` (an :class:`AtomTexts`) reuses printed atoms across calls.
+    """
+    texts = texts or AtomTexts()
+    models = [(tuple(texts.sorted(m.atoms)), tuple(texts.pinned(m.pinned)) if show_at else ()) for m in result.models]
+    return models if len(models) < 2 else sorted(set(models))
+
+
+def result_rows(result: Result, show_at: bool = False) -> Iterable[tuple]:
+    """Rows ``(t, c, model, atom)`` of one result; None marks an absent model or atom.
+
+    One row per atom of each printed model (model = its 0-based index); an empty answer
+    stream is one row with atom None; no answer stream is one row with model and atom None.
+    """
+    models = printed_models(result, show_at)
+    if not models:
+        yield result.t, result.c, None, None
+    for index, (atoms, pinned) in enumerate(models):
+        for atom in (atoms + pinned) or (None,):
+            yield result.t, result.c, index, atom
