@@ -6,6 +6,7 @@ Never asserts a time: the machine is shared and noisy.
 from __future__ import annotations
 
 import json
+import math
 import re
 import time
 from pathlib import Path
@@ -234,7 +235,7 @@ def test_every_suite_plans_the_pure_incremental_variant():
 def test_throughput_measures_whole_processes_and_renders_every_target(tmp_path):
     from ticker_py.bench import throughput
 
-    run = throughput.measure_workload("box", params={"tp": 4, "window": 2, "rate": 20}, root=tmp_path)
+    run = throughput.measure_workload("box", params={"tp": 4, "window": 2, "rate": 20}, root=tmp_path, slope_tp=(4, 40))
     assert run["atoms"] == 80 and run["output_atoms"] > 0
     assert (
         set(run["us_per_atom"]) == {"text", "jsonl", "parquet", "parquet args"} and min(run["us_per_atom"].values()) > 0
@@ -249,8 +250,8 @@ def test_throughput_measures_whole_processes_and_renders_every_target(tmp_path):
         "enumeration": [enum],
     }
     md = throughput.render(doc, "ticker bench throughput")
-    assert md.startswith(throughput.MARK) and md.rstrip().endswith(throughput.MARK)
-    assert re.search(r"^\| box \| native \| 80 \| [0-9.]+ \|", md, re.M)
+    assert math.isfinite(run["slope_us"])  # its arithmetic: test_the_slope_is_the_cost_of_the_atoms_between
+    assert re.search(r"^\| box \| native \| 80 \| [0-9.]+ \| [0-9.]+ \|", md, re.M)
     for target in (
         "box, text, `--format none`",
         "box, Parquet",
@@ -307,3 +308,43 @@ def test_benchmark_scripts_import_only_what_exists(script):
         if not found:  # a submodule, imported by name
             found = importlib.util.find_spec(f"{module}.{name}") is not None
         assert found, f"{script.name}: {module}.{name} is gone"
+
+
+def test_a_report_section_replaces_only_its_own_part_of_the_page(tmp_path):
+    from ticker_py.bench.results import replace_section
+
+    page = tmp_path / "benchmarks.md"
+    page.write_text("# Benchmarks\n\nintro\n\n<!-- bench:laser -->\nold laser\n<!-- /bench:laser -->\n\nclosing\n")
+    replace_section(page, "laser", "## Laser\n\nnew table\n")
+    replace_section(page, "throughput", "## Throughput\n")
+    text = page.read_text()
+    assert "old laser" not in text and "new table" in text
+    assert text.index("intro") < text.index("new table") < text.index("closing") < text.index("## Throughput")
+    assert text.count("<!-- bench:laser -->") == 1 and text.count("<!-- /bench:throughput -->") == 1
+
+
+def test_the_docs_section_of_a_suite_is_compact(quick_all):
+    from ticker_py.bench.report import render_section
+
+    _, out = quick_all
+    doc = json.loads((out / "results.json").read_text())
+    full = (out / "report.md").read_text()
+    for suite in ("ticker-a", "laser"):
+        md = render_section(doc, suite)
+        assert md.startswith(f"## Suite `{suite}`\n\n`ticker bench all")
+        assert not _detail_rows(md) and "All measurements" not in md  # the table of every run stays in report.md
+        assert "| tp | clingo |" not in md  # the time-point series is a plot in the docs
+        assert len(md.splitlines()) < len(full.splitlines()) / 2
+    assert "| n | k | clingo | incremental | native | anchor (µs/atom) | target |" in render_section(doc, "laser")
+
+
+def test_the_slope_is_the_cost_of_the_atoms_between(tmp_path, monkeypatch):
+    from ticker_py.bench import throughput
+
+    def fake_run(args):  # 0.1 s start-up + 2 µs per atom of the stream it is given
+        stream = Path(args[args.index("--stream") + 1])
+        return 0.1 + 2e-6 * sum(1 for _ in throughput._atoms(stream)), 20.0
+
+    monkeypatch.setattr(throughput, "_run", fake_run)
+    slope = throughput._slope("box", {"tp": 4, "window": 2, "rate": 20}, "native", tmp_path, 1, None, (4, 40))
+    assert slope == pytest.approx(2.0)

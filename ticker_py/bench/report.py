@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections import OrderedDict
 
-__all__ = ["ANCHORS", "LASER_US", "TARGETS", "render_markdown", "cell"]
+__all__ = ["ANCHORS", "LASER_US", "TARGETS", "render_markdown", "render_section", "cell"]
 
 # Peer figures measured on this machine (docs/benchmarks.md) and the project's targets.
 ANCHORS = {
@@ -180,7 +180,7 @@ def _targets(runs: list) -> list:
     return rows
 
 
-def _section_ticker(w: str, runs: list, img: str, plots: dict) -> list:
+def _section_ticker(w: str, runs: list, img: str, plots: dict, compact: bool = False) -> list:
     out = []
     win = [r for r in runs if r["series"] == "window"]
     variants = _variants(runs)
@@ -211,7 +211,10 @@ def _section_ticker(w: str, runs: list, img: str, plots: dict) -> list:
         out += _table(["n"] + variants, rows)
     out += _section_factorized(runs)
     tps = [r for r in runs if r["series"] == "tp"]
-    if tps:
+    if tps and compact:  # the plot alone
+        if (w, "tp") in plots:
+            out += [f"![{w}: total time against tp]({img}/{plots[(w, 'tp')]})", ""]
+    elif tps:
         n = tps[0]["params"]["window"]
         cps = tps[0]["checkpoints_tp"]
         out += [f"#### Total time against time points (n = {n}; cumulative time of one run, read at each tp)", ""]
@@ -226,7 +229,7 @@ def _section_ticker(w: str, runs: list, img: str, plots: dict) -> list:
 R4_ANCHOR = {"bsbm": "R4 < 10 min; Sparkwave faster; Etalis ≈ 3 h (And)", "srbench": "R4: not published at this size"}
 
 
-def _section_r4(w: str, runs: list, img: str, plots: dict) -> list:
+def _section_r4(w: str, runs: list, img: str, plots: dict, compact: bool = False) -> list:
     win = [r for r in runs if r["series"] == "window"]
     variants = _variants(runs)
     tp = win[0]["params"]["tp"] if win else 0
@@ -270,7 +273,7 @@ def _section_factorized(runs: list) -> list:
     return out
 
 
-def _section_laser(w: str, runs: list, img: str, plots: dict) -> list:
+def _section_laser(w: str, runs: list, img: str, plots: dict, compact: bool = False) -> list:
     out = []
     variants = _variants(runs)
     grid = [r for r in runs if r["series"] == "grid"]
@@ -306,7 +309,7 @@ def _section_laser(w: str, runs: list, img: str, plots: dict) -> list:
     return out
 
 
-def _section_pruning(w: str, runs: list, img: str, plots: dict) -> list:
+def _section_pruning(w: str, runs: list, img: str, plots: dict, compact: bool = False) -> list:
     variants = _variants(runs)
     out = ["#### Total time and rule evaluations (engine `stats['rule_evaluations']`, – if not exposed)", ""]
     rows = []
@@ -395,20 +398,47 @@ def render_markdown(doc: dict, img: str = "img", plots: dict | None = None, titl
     targets = _targets(runs)
     if targets:
         out += ["## Targets", ""] + _table(["target", "workload", "ours", "verdict"], targets)
-    sections = {
-        "ticker-a": _section_ticker,
-        "ticker-b": _section_ticker,
-        "laser": _section_laser,
-        "pruning": _section_pruning,
-        "r4": _section_r4,
-    }
     for suite in OrderedDict.fromkeys(r["suite"] for r in runs):
-        out += [f"## Suite `{suite}`", ""]
-        sr = [r for r in runs if r["suite"] == suite]
-        for w in OrderedDict.fromkeys(r["workload"] for r in sr):
-            wr = [r for r in sr if r["workload"] == w]
-            models = " and ".join(str(m) for m in OrderedDict.fromkeys(r["models"] for r in wr))
-            out += [f"### {wr[0]['title']} (`{w}`, models = {models})", ""]
-            out += sections[suite](w, wr, img, plots)
+        out += _suite(suite, [r for r in runs if r["suite"] == suite], img, plots, compact=False)
+    return "\n".join(out).rstrip() + "\n"
+
+
+_SECTIONS = {
+    "ticker-a": _section_ticker,
+    "ticker-b": _section_ticker,
+    "laser": _section_laser,
+    "pruning": _section_pruning,
+    "r4": _section_r4,
+}
+
+
+def _suite(suite: str, runs: list, img: str, plots: dict, compact: bool) -> list:
+    """One suite: per workload its tables and plots (``compact``: without the table of every run and
+    the tables a plot shows)."""
+    out = [f"## Suite `{suite}`", ""]
+    for w in OrderedDict.fromkeys(r["workload"] for r in runs):
+        wr = [r for r in runs if r["workload"] == w]
+        models = " and ".join(str(m) for m in OrderedDict.fromkeys(r["models"] for r in wr))
+        out += [f"### {wr[0]['title']} (`{w}`, models = {models})", ""]
+        out += _SECTIONS[suite](w, wr, img, plots, compact)
+        if not compact:
             out += _details(wr)
+    return out
+
+
+def render_section(doc: dict, suite: str, img: str = "img", plots: dict | None = None) -> str:
+    """The compact section of docs/benchmarks.md for one suite of ``doc``: the command that
+    regenerates it, the suite's targets, its tables and plots."""
+    runs = [r for r in doc["runs"] if r["suite"] == suite]
+    m, v, s = doc["machine"], doc["versions"], doc["settings"]
+    out = _suite(suite, runs, img, plots or {}, compact=True)
+    out[2:2] = [
+        f"`{doc['command']}` (machine: {m['cpu']}, {m['cores']} cores; Python {v['python']}, clingo "
+        f"{v['clingo']}, ticker_py git {v['git']}; budget {s['budget']:g} s per run, a run over it shown as "
+        "`timeout`; wall seconds of engine construction + every tick, or CPU µs per input atom).",
+        "",
+    ]
+    targets = _targets(runs)
+    if targets:
+        out[4:4] = _table(["target", "workload", "ours", "verdict"], targets)
     return "\n".join(out).rstrip() + "\n"

@@ -15,6 +15,8 @@ measured in separate processes, one run of each at a time:
 * ``in-engine`` — the engine alone on atoms parsed in advance (``append`` + ``evaluate``,
   changes only, the garbage collector and the C heap tuned as in the ``ticker`` process), CPU per input atom;
 * ``plain read`` — reading the text file and splitting it into atom texts in plain Python;
+* ``slope`` — the steady-state cost per input atom: the ``text`` run's CPU at 1,000 time points
+  minus at 300, over the atoms between (start-up and warm-up cancel out);
 * ``start-up`` — ``ticker run`` on a 1-line program and a 1-line stream (CPU s, peak RSS);
 * ``b1-all`` — every answer stream of scenario B1 (n = 200, 1000 time points, ``--models 0
   --format none``) next to one answer stream per tick (``--models 1``), whole-process CPU s.
@@ -63,7 +65,8 @@ TARGETS = {"box": 2.0, "diamond": 2.0, "join": 5.0, "cooling": 4.0}
 JSONL_TARGET = 0.4  # µs per output atom on top of --format none
 PARQUET_FACTOR = 1.5  # × in-engine
 STARTUP_TARGET = (0.12, 45.0)  # CPU s, peak MB
-MARK = "<!-- throughput -->"
+#: the two stream lengths (time points) whose difference gives the slope
+SLOPE_TP = (300, 1000)
 
 
 def _run(args: list) -> tuple:
@@ -172,10 +175,15 @@ def _load() -> float:
 
 
 def measure_workload(
-    workload: str, reps: int = 1, root: Path | None = None, log=None, params: dict | None = None
+    workload: str,
+    reps: int = 1,
+    root: Path | None = None,
+    log=None,
+    params: dict | None = None,
+    slope_tp: tuple = SLOPE_TP,
 ) -> dict:
     """Measure one workload (see the module docstring); medians over ``reps`` runs. ``params``
-    overrides the workload's sizes (tests)."""
+    overrides the workload's sizes and ``slope_tp`` the two lengths of the slope (tests)."""
     default, engine = WORKLOADS[workload]
     params = params or default
     load = [_load()]
@@ -205,6 +213,7 @@ def measure_workload(
                 if log:
                     log(f"[throughput] {workload} {key}: {c:.2f} s CPU, {m:.0f} MB")
             inner.append(_in_engine(prog, d / "stream.stream", engine))
+        slope = _slope(workload, params, engine, d, reps, log, slope_tp)
     load.append(_load())
     atoms = inner[0]["texts"]  # atoms in the file (a time point's duplicates count once in the engine)
     med = {k: statistics.median(v) for k, v in cpu.items()}
@@ -220,6 +229,7 @@ def measure_workload(
         "cpu_s": med,
         "peak_mb": {k: max(v) for k, v in rss.items()},
         "us_per_atom": {k: med[k] / atoms * 1e6 for k in ("text", "jsonl", "parquet", "parquet args")},
+        "slope_us": slope,
         "in_engine_us": statistics.median(r["cpu"] for r in inner) / atoms * 1e6,
         "plain_read_us": statistics.median(r["read"] for r in inner) / max(1, inner[0]["texts"]) * 1e6,
         "jsonl_out_us": (
@@ -228,6 +238,24 @@ def measure_workload(
             else None
         ),
     }
+
+
+def _slope(workload: str, params: dict, engine: str, d: Path, reps: int, log, lengths: tuple) -> float:
+    """CPU µs per input atom between the two ``lengths`` (time points): whole ``ticker run`` processes on
+    text streams, ``--format none``, medians over ``reps``."""
+    from ..workloads.files import write_stream
+
+    found = []
+    for tp in lengths:
+        sub = d / f"tp{tp}"
+        write_stream(sub, workload, "text", 0, **{**params, "tp": tp})
+        args = _ticker(sub / "program.lars", "--stream", sub / "stream.stream", "--engine", engine, "--format", "none")
+        cpu = statistics.median(_run(args)[0] for _ in range(reps))
+        found.append((cpu, sum(1 for _ in _atoms(sub / "stream.stream"))))
+        if log:
+            log(f"[throughput] {workload} slope, {tp} time points: {cpu:.2f} s CPU")
+    (c0, a0), (c1, a1) = found
+    return (c1 - c0) / max(1, a1 - a0) * 1e6
 
 
 def measure_startup(reps: int = 5, root: Path | None = None) -> dict:
@@ -306,45 +334,34 @@ def _verdict(ok: bool) -> str:
 
 
 def render(doc: dict, command: str, img: str | None = None) -> str:
-    """The markdown section of docs/benchmarks.md."""
+    """The throughput section of docs/benchmarks.md (and of ``report.md``)."""
     env = doc["environment"]
     machine, versions = env.get("machine", {}), env.get("versions", {})
     lines = [
-        MARK,
-        "## Suite `throughput`: the whole `ticker run` process",
+        "## The whole `ticker run` process (suite `throughput`)",
         "",
-        f"Regenerate with `{command}` from the repository root. Machine: {machine.get('cpu', '?')}, "
-        f"{machine.get('cores', '?')} cores; Python {versions.get('python', '?')}, git "
-        f"{versions.get('git', '?')}; {env.get('date', '')}. One run of each (the median of `--reps`); the "
-        "machine is shared, so compare a row's figures with each other (they ran at the same time) "
-        "rather than with other runs.",
+        f"`{command}` (machine: {machine.get('cpu', '?')}, {machine.get('cores', '?')} cores; Python "
+        f"{versions.get('python', '?')}; ticker_py git {versions.get('git', '?')}).",
         "",
-        "Whole-process CPU time (user + system) of `ticker run` per input atom, by stream format, with "
-        "`--format none`; `jsonl out` is the extra CPU of `--format jsonl` per output atom (an atom of a "
-        "printed model; each `--format jsonl` run follows its `--format none` run, and the figure is the "
-        "median of those pairs' differences). `in-engine` is the engine alone on atoms parsed in advance, with the garbage collector and the C heap tuned as in the `ticker` process; `plain read` reads "
-        "the text file and splits it into atom texts in plain Python. `atoms in` counts the atoms of the "
-        "file (the same atom twice in a time point counts once for the engine: cooling). `÷ read` is the "
-        "text figure over the plain read and `÷ engine` over the in-engine one (ratios of figures taken in "
-        "the same run, so less exposed to the load than the absolute ones); `load` is the 1-minute load "
-        "average before and after the row.",
+        "Whole-process CPU (user + system) per input atom of `ticker run --format none`, by stream format; "
+        "`slope`: the cost of one more atom at scale (CPU at 1,000 time points minus at 300, over the atoms "
+        "between, text stream); `in-engine`: the engine alone on atoms parsed in advance; `plain read`: "
+        "reading the text file and splitting it into atom texts in plain Python; `jsonl out`: the extra CPU "
+        "of `--format jsonl` per printed atom; `load`: the 1-minute load average before and after the row "
+        "(the machine is shared: compare figures of one row).",
         "",
-        "`Parquet args` reads the stream in the predicate-and-arguments layout (`ticker gen --parquet-layout args`).",
-        "",
-        "| workload | engine | atoms in | text µs/atom | JSON Lines | Parquet | Parquet args | in-engine | "
-        "plain read | text ÷ read | text ÷ engine | jsonl out µs/output atom | peak MB (text) | load |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| workload | engine | atoms in | text µs/atom | slope | JSON Lines | Parquet | Parquet args | in-engine | "
+        "plain read | jsonl out µs/output atom | peak MB (text) | load |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in doc["runs"]:
         u = r["us_per_atom"]
         out = "-" if r["jsonl_out_us"] is None else f"{r['jsonl_out_us']:.2f}"
         load = "–".join(f"{x:.1f}" for x in r.get("load", ()))
         lines.append(
-            f"| {r['workload']} | {r['engine']} | {r['atoms']} | {u['text']:.2f} | {u['jsonl']:.2f} | "
-            f"{u['parquet']:.2f} | {_figure(u.get('parquet args'))} | {r['in_engine_us']:.2f} | "
-            f"{r['plain_read_us']:.2f} | "
-            f"{u['text'] / r['plain_read_us']:.0f}× | {u['text'] / r['in_engine_us']:.1f}× | {out} | "
-            f"{r['peak_mb']['text']:.0f} | {load} |"
+            f"| {r['workload']} | {r['engine']} | {r['atoms']} | {u['text']:.2f} | {_figure(r.get('slope_us'))} | "
+            f"{u['jsonl']:.2f} | {u['parquet']:.2f} | {_figure(u.get('parquet args'))} | {r['in_engine_us']:.2f} | "
+            f"{r['plain_read_us']:.2f} | {out} | {r['peak_mb']['text']:.0f} | {load} |"
         )
     s = doc["startup"]
     bare = f"; a bare `python -c pass` {s['python_cpu_s']:.3f} s" if "python_cpu_s" in s else ""
@@ -400,7 +417,7 @@ def render(doc: dict, command: str, img: str | None = None) -> str:
         )
     if img:
         lines += ["", f"![throughput]({img})"]
-    return "\n".join(lines + ["", MARK]) + "\n"
+    return "\n".join(lines) + "\n"
 
 
 def _figure(value: float | None) -> str:
@@ -415,14 +432,11 @@ def plot(doc: dict, path: Path) -> None:
 
 
 def write_docs(doc: dict, command: str, docs: Path = Path("docs")) -> None:
-    """Replace (or append) the throughput section of docs/benchmarks.md, with its plot."""
+    """Replace the throughput section of docs/benchmarks.md, with its plot."""
+    from .results import replace_section
+
     plot(doc, docs / "img" / "bench-throughput.png")
-    section = render(doc, command, "img/bench-throughput.png")
-    page = docs / "benchmarks.md"
-    text = page.read_text() if page.exists() else "# Benchmarks\n"
-    head, mark, rest = text.partition(MARK)
-    tail = rest.partition(MARK)[2] if mark else ""
-    page.write_text(head.rstrip("\n") + "\n\n" + section + tail.lstrip("\n"))
+    replace_section(docs / "benchmarks.md", "throughput", render(doc, command, "img/bench-throughput.png"))
 
 
 def run_throughput(workloads: tuple | None, reps: int, out: Path, docs: bool, command: str) -> int:
