@@ -245,7 +245,7 @@ def test_throughput_measures_whole_processes_and_renders_every_target(tmp_path):
     assert enum["all_cpu_s"] > 0 and enum["one_cpu_s"] > 0
     doc = {
         "environment": {},
-        "startup": {"cpu_s": 0.5, "peak_mb": 30.0, "python_cpu_s": 0.02, "load": [1.0, 1.0]},
+        "startup": {"cpu_s": 0.5, "peak_mb": 30.0, "python_cpu_s": 0.02, "pyarrow_cpu_s": 0.15, "load": [1.0, 1.0]},
         "runs": [run],
         "enumeration": [enum],
     }

@@ -50,6 +50,7 @@ def _re() -> SimpleNamespace:
         token=re.compile(rf"[{_WS}]*(?:({_STRING}|-?[0-9]+)|({_NAME})|([^{_WS}]))"),  # the assembler's
         escape=re.compile(r'"(?:\\["\\n]|[^"\\\n])*(\\[^"\\n]?)'),  # a string with an unknown escape
         variable=re.compile(r"_*[A-Z][A-Za-z0-9_']*"),
+        name=re.compile(_NAME),
     )
 
 
@@ -359,6 +360,8 @@ def parse_ground_atom(text: str) -> tuple:
 def parse_ground_term(text: str):
     """Parse one ground term as it stands for an atom's argument (its nesting counted from
     there): ``parse_ground_term("f(1,\\"x\\")") == ("f", 1, '"x"')``."""
+    if _re().name.fullmatch(text) and text not in KEYWORDS:
+        return text  # a constant, the most common cell of a table: no token stream needed
     reader = _Assembler(text)
     term = reader.term(0)
     if reader.kind != "end":
