@@ -472,3 +472,25 @@ def test_lines_with_comment_marks_read_as_their_text_without_the_comment(atoms, 
         assert message is not None and expected[1] in message
     else:
         assert message is None and got == [(3, expected, "s", 1)]
+
+
+@pytest.mark.parametrize("fmt", ["text", "jsonl"])
+def test_an_integer_longer_than_python_converts_is_a_located_error(fmt):
+    import sys
+
+    from ticker_py import Reasoner
+    from ticker_py.errors import StreamError
+
+    digits = sys.get_int_max_str_digits() + 1
+    atom = f"p({'9' * digits})"
+    reader = AtomReader()
+    for read in (reader.line, parse_ground_atom):
+        with pytest.raises(GroundSyntaxError, match=f"integer of {digits} digits is too long") as err:
+            read(atom)
+        assert err.value.column == 2
+    line = f"0: {atom}\n" if fmt == "text" else json.dumps({"t": 0, "atoms": [atom]}) + "\n"
+    records, error = drain((read_text if fmt == "text" else read_jsonl)([line], "s"))
+    assert records == [] and f"integer of {digits} digits is too long" in error
+    with pytest.raises(StreamError, match="too long"):
+        Reasoner("q(X) :- p(X) in [1].").append(0, [atom])
+    assert parse_ground_atom(f"p({'9' * (digits - 1)})")[1] == int("9" * (digits - 1))

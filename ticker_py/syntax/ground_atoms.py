@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import re
+import sys
 from itertools import groupby
 from types import SimpleNamespace
 
@@ -231,7 +232,10 @@ class AtomReader:
             terms.update(zip(flat, self._tuples(flat)))
         for text in texts:
             if text[0] in _NUMBER_START:
-                terms[text] = int(text)
+                try:
+                    terms[text] = int(text)
+                except ValueError:  # longer than Python converts: the assembler says where
+                    raise _Declined from None
             elif text[-1] != ")":
                 terms[text] = text
 
@@ -329,7 +333,16 @@ class _Assembler:
         kind, value, pos = self.kind, self.value, self.pos
         if kind == "value":
             self.next()
-            return int(value) if value[0] != '"' else value
+            if value[0] == '"':
+                return value
+            try:
+                return int(value)
+            except ValueError:  # longer than Python converts (sys.get_int_max_str_digits)
+                raise GroundSyntaxError(
+                    f"integer of {len(value.lstrip('-'))} digits is too long "
+                    f"(integers have at most {sys.get_int_max_str_digits()} digits)",
+                    pos,
+                ) from None
         if kind == "name":
             if value in KEYWORDS:
                 raise GroundSyntaxError(f"'{value}' is a keyword, not a constant", pos)
