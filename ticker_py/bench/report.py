@@ -7,55 +7,7 @@ from collections import OrderedDict
 
 __all__ = ["ANCHORS", "LASER_US", "TARGETS", "render_markdown", "render_section", "cell"]
 
-# Peer figures measured on this machine (docs/benchmarks.md) and the project's targets.
-ANCHORS = {
-    ("caching-time", 40): "Ticker: incremental 3.8 s, clingo ≈ 20 s",
-    ("caching-tuple", 40): "Ticker: incremental 3.8 s, clingo ≈ 20 s",
-    ("b1", 40): "Ticker: incremental 22.8 s, clingo 40.6 s",
-    ("b2", 40): "Ticker: incremental 48.7 s, clingo 30.4 s",
-}
-LASER_US = {"diamond": 50.6, "box": 40.4, "join": 103.7, "cooling": 41.1}
-NATIVE_TARGET_US = {"diamond": 2, "box": 3, "join": 5, "cooling": 3}
-TARGETS = [
-    # (label, workload(s), params, engine, kind, limit)
-    *[
-        (
-            f"native {w} k=1000 n=100: ≤ {lim} µs/atom (Laser {LASER_US[w]})",
-            (w,),
-            {"tp": 300, "window": 100, "rate": 1000},
-            "native",
-            "us",
-            lim,
-        )
-        for w, lim in NATIVE_TARGET_US.items()
-    ],
-    (
-        "incremental A at n=200 (tp=1000): ≤ 0.3 s",
-        ("caching-time", "caching-tuple"),
-        {"tp": 1000, "window": 200},
-        "incremental",
-        "s",
-        0.3,
-    ),
-    (
-        "incremental A (tp=1000): t_tick(n=200) / t_tick(n=20) ≤ 1.3",
-        ("caching-time", "caching-tuple"),
-        {"tp": 1000, "window": 200},
-        "incremental",
-        "ratio",
-        1.3,
-    ),
-    (
-        "incremental B at n=200 (tp=1000, one answer stream per tick like Ticker): ≤ 2 s and ≥ 5× clingo"
-        " (Ticker at n=40: 22.8 / 48.7 s)",
-        ("b1", "b2"),
-        {"tp": 1000, "window": 200},
-        "incremental",
-        "s5x",
-        2.0,
-    ),
-]
-
+from .targets import ANCHORS, LASER_US, NATIVE_TARGET_US, R4_ANCHOR, TARGETS
 
 # ------------------------------------------------------------------ cells
 
@@ -223,10 +175,6 @@ def _section_ticker(w: str, runs: list, img: str, plots: dict, compact: bool = F
         if (w, "tp") in plots:
             out += [f"![{w}: total time against tp]({img}/{plots[(w, 'tp')]})", ""]
     return out
-
-
-#: published R4 figures (Monks et al.), for the BSBM stream of 1.1 M triples
-R4_ANCHOR = {"bsbm": "R4 < 10 min; Sparkwave faster; Etalis ≈ 3 h (And)", "srbench": "R4: not published at this size"}
 
 
 def _section_r4(w: str, runs: list, img: str, plots: dict, compact: bool = False) -> list:

@@ -99,7 +99,8 @@ def _command(args) -> str:
 def cmd_bench(args) -> int:
     """Run ``ticker bench``; returns the exit status."""
     if args.suite == "throughput":
-        from ..bench.throughput import load_throughput, run_throughput, write_throughput
+        from ..bench.throughput import run_throughput
+        from ..bench.throughput_report import load_throughput, write_throughput
 
         if args.report_from:
             doc = load_throughput(Path(args.report_from))
