@@ -57,11 +57,11 @@ def test_explicit_knob_overrides_profile():
     "call,match",
     [
         (lambda: resolve("nope"), "unknown semantics profile 'nope'"),
-        (lambda: resolve("default", origin="middle"), "unknown --origin 'middle'"),
+        (lambda: resolve("default", origin="middle"), "unknown origin 'middle'"),
         (lambda: resolve("default", colour="red"), "unknown semantics knob 'colour'"),
         (lambda: resolve("default,origin"), "bad semantics item 'origin'"),
         (lambda: Reasoner("a :- p.", semantics="nope"), "unknown semantics profile"),
-        (lambda: Reasoner("a :- p.", window_bounds="open"), "unknown --window-bounds 'open'"),
+        (lambda: Reasoner("a :- p.", window_bounds="open"), "unknown window_bounds 'open'"),
     ],
 )
 def test_bad_profile_or_knob_is_a_usage_error(call, match):
@@ -114,7 +114,7 @@ def test_program_inside_profile_runs(profile, program):
 
 
 def test_engine_refuses_knob_it_cannot_run_naming_it():
-    with pytest.raises(EngineUnsupported, match="native engine cannot run --tuple-ties choice"):
+    with pytest.raises(EngineUnsupported, match="native engine cannot run tuple_ties=choice"):
         run("q(X) :- p(X) in [1 #].", [(0, ["p(1)"])], engine="native", tuple_ties="choice")
 
 
@@ -286,8 +286,11 @@ def test_cli_run_semantics_and_knob(capsys, window_files):
     "argv,match",
     [
         (["--semantics", "r5"], "unknown semantics profile 'r5'"),
-        (["--origin", "middle"], "unknown --origin 'middle'"),
-        (["--tuple-ties", "choice", "--engine", "native"], "native engine cannot run --tuple-ties choice"),
+        (["--origin", "middle"], "unknown origin 'middle'"),
+        (
+            ["--tuple-ties", "choice", "--engine", "native"],
+            "native engine cannot run tuple_ties=choice (--tuple-ties choice)",
+        ),
     ],
 )
 def test_cli_run_bad_semantics_is_status_2(capsys, window_files, argv, match):
@@ -303,7 +306,7 @@ def test_cli_check_semantics(capsys, window_files, tmp_path):
     assert "semantics: r4 (" in out and "engines under r4: " in out
     assert "engines under r4: clingo, incremental, incremental-pure, native" in out
     code, out, _ = ticker(capsys, "check", program, "--semantics", "cql")
-    assert code == 0 and "native: the native engine cannot run --origin first" in out
+    assert code == 0 and "native: the native engine cannot run origin=first (--origin first)" in out
     bad = tmp_path / "bad.lars"
     bad.write_text("a :- not b.\nb :- not a.\n")
     code, out, err = ticker(capsys, "check", bad, "--semantics", "laser")

@@ -80,7 +80,9 @@ def reverse_within_time_points(points: Iterable[TimePoint]) -> Iterator[TimePoin
 def prepare_stream(analysis, records, until: int | None = None, tuple_order: str = "arrival") -> Iterator[TimePoint]:
     """Checked, grouped time points from records or ``(t, atoms)`` pairs (atoms as tuples or text)."""
     if tuple_order not in ("arrival", "reverse"):
-        raise UsageError(Diagnostic(f"unknown --tuple-order '{tuple_order}'", notes=("use arrival or reverse",)))
+        raise UsageError(
+            Diagnostic(f"unknown tuple_order '{tuple_order}'", notes=("tuple_order is arrival or reverse",))
+        )
     checker = StreamChecker(dict(analysis.signatures), set(analysis.intensional))
     checked = (checker.check(r) for r in records_from(records))
     points = time_points(checked, until)

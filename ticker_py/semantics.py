@@ -240,8 +240,11 @@ def _knob_value(name: str, value) -> enum.Enum:
     except ValueError:
         raise UsageError(
             Diagnostic(
-                f"unknown --{name.replace('_', '-')} '{value}'",
-                notes=(f"use one of: {', '.join(v.value for v in enum_)}",),
+                f"unknown {name} '{value}'",
+                notes=(
+                    f"{name} (on the command line --{name.replace('_', '-')}) is one of: "
+                    f"{', '.join(v.value for v in enum_)}",
+                ),
             )
         ) from None
 

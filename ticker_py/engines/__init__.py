@@ -135,7 +135,8 @@ def check_semantics(name: str, semantics: Semantics) -> None:
         can = [e.name for e in ENGINES.values() if knob in e.knobs]
         raise EngineUnsupported(
             Diagnostic(
-                f"the {name} engine cannot run --{knob.replace('_', '-')} {getattr(semantics, knob)}",
+                f"the {name} engine cannot run {knob}={getattr(semantics, knob)} "
+                f"(--{knob.replace('_', '-')} {getattr(semantics, knob)})",
                 notes=(f"engines that can: {', '.join(can) or 'none'}",),
             )
         )

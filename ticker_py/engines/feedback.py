@@ -47,9 +47,9 @@ class FeedbackEngine(Engine):
         if len(last.models) > 1:
             raise StreamError(
                 Diagnostic(
-                    f"--persistence feedback needs one answer stream per time point; at t={last.t} there are "
+                    f"persistence=feedback (--persistence feedback) needs one answer stream per time point; at t={last.t} there are "
                     f"{len(last.models)}{'' if self.options.models == 0 else ' or more'}",
-                    notes=("use --persistence recompute, or constraints that leave one answer stream",),
+                    notes=("use persistence=recompute, or constraints that leave one answer stream",),
                 )
             )
         for m in last.models:
