@@ -186,7 +186,10 @@ def _section_r4(w: str, runs: list, img: str, plots: dict, compact: bool = False
         [n] + [cell(_find(win, window=n, variant=v)) for v in variants] + [R4_ANCHOR.get(w, "")]
         for n in sorted({r["params"]["window"] for r in win})
     ]
-    return out + _table(["window (s)"] + variants + ["published"], rows)
+    out += _table(["window (s)"] + variants + ["published"], rows)
+    if (w, "window") in plots:
+        out += [f"![{w}: whole run against the window]({img}/{plots[(w, 'window')]})", ""]
+    return out
 
 
 def _section_factorized(runs: list) -> list:
