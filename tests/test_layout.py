@@ -167,3 +167,36 @@ def test_the_layout_check_sees_imports():
     assert floor("ticker_py.streams.model") < floor("ticker_py.engines.base") < floor("ticker_py.streams.drive")
     with pytest.raises(AssertionError):
         floor("ticker_py.nowhere")
+
+
+def _private_imports(text: str, module: str, package_init: bool = False):
+    """``(line, name, source)`` of every private name (``_x``) that ``text``, the source of
+    ``module``, imports from another package (``ticker_py.X`` is a package, or a module at the top)."""
+    own = ".".join(module.split(".")[:2])
+    parts = module.split(".") if package_init else module.split(".")[:-1]
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = ".".join(parts[: len(parts) - node.level + 1] + ([node.module] if node.module else []))
+            else:
+                base = node.module or ""
+            if not base.startswith("ticker_py") or ".".join(base.split(".")[:2]) == own:
+                continue
+            for alias in node.names:
+                if alias.name.startswith("_") and not alias.name.startswith("__"):
+                    yield node.lineno, alias.name, base
+
+
+def test_no_private_name_is_imported_across_packages():
+    found = [
+        f"{path.relative_to(PACKAGE.parent)}:{line}: {name} from {base}"
+        for module, path in MODULES.items()
+        for line, name, base in _private_imports(path.read_text(), module, path.name == "__init__.py")
+    ]
+    assert found == []
+
+
+def test_the_private_import_check_sees_one():
+    text = "from ..values import _unquote, format_term\nfrom .mapping import _inner\nfrom . import _x\n"
+    assert list(_private_imports(text, "ticker_py.rdf.terms")) == [(1, "_unquote", "ticker_py.values")]
+    assert list(_private_imports("from .streams import _y\n", "ticker_py.api")) == [(1, "_y", "ticker_py.streams")]

@@ -28,6 +28,7 @@ from .xsd import literal_number
 __all__ = [
     "format_atom",
     "format_term",
+    "unquote",
     "term_key",
     "from_ast_term",
     "from_ast_atom",
@@ -95,7 +96,7 @@ def term_key(term):
         return (0, term)
     if t is str:
         if term.startswith('"'):
-            return (2, _unquote(term))  # clingo orders strings by their content, not their escapes
+            return (2, unquote(term))  # clingo orders strings by their content, not their escapes
         return (1, term)
     if term[0] == "lit":
         value = literal_number(term)
@@ -119,7 +120,7 @@ def _literal_kind(term) -> str | None:
         if term[0] == "lang":
             return "a language-tagged string"
         if term[0] == "lit" and type(term[2]) is str:
-            return f"a literal of type {_unquote(term[2])}"
+            return f"a literal of type {unquote(term[2])}"
     return None
 
 
@@ -284,7 +285,7 @@ def to_ast_term(term):
         return ast.Number(term)
     if type(term) is str:
         if term.startswith('"'):
-            return ast.String(_unquote(term))
+            return ast.String(unquote(term))
         return ast.Constant(term)
     return ast.Function(term[0], tuple(to_ast_term(a) for a in term[1:]))
 
@@ -293,7 +294,8 @@ def to_ast_atom(atom: tuple) -> ast.Atom:
     return ast.Atom(atom[0], tuple(to_ast_term(a) for a in atom[1:]))
 
 
-def _unquote(text: str) -> str:
+def unquote(text: str) -> str:
+    r"""The content of a quoted string term, its escapes (\n, \\, \") undone."""
     body = text[1:-1]
     out, i = [], 0
     while i < len(body):

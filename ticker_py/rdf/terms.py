@@ -37,7 +37,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import ast
-from ..values import _unquote, format_term
+from ..values import format_term, unquote
 from ..xsd import XSD, XSD_BOOLEAN, XSD_DECIMAL, XSD_INTEGER, decimal_text, invalid, number
 
 __all__ = [
@@ -116,7 +116,7 @@ def iri_value(iri: str) -> tuple:
 def iri_of(value) -> str | None:
     """The IRI a ticker_py term stands for, or None."""
     if type(value) is tuple and len(value) == 2 and value[0] == "iri" and _is_string(value[1]):
-        return _unquote(value[1])
+        return unquote(value[1])
     return None
 
 
@@ -188,9 +188,9 @@ def from_value(value) -> Term:
         return Term.literal(str(value), XSD_INTEGER)
     if is_rdf_value(value):
         if type(value) is str:
-            return Term.literal(_unquote(value))
+            return Term.literal(unquote(value))
         kind, *args = value
-        args = [_unquote(a) for a in args]
+        args = [unquote(a) for a in args]
         if kind == "iri":
             return Term.iri(args[0])
         if kind == "bnode":
