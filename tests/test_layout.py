@@ -20,9 +20,9 @@ PACKAGE = Path(__file__).resolve().parent.parent / "ticker_py"
 #: the floors, lowest first; a module may import from its floor and the floors below.
 #: ``streams.model`` (Record, TimePoint, Model, Result) and ``streams.factorized`` (Factorized) are
 #: the vocabulary every engine returns, so they sit with the values; the readers, writers and the
-#: driver are above the engines. The pictures' data and drawing (``plot.timeline``, ``plot.select``,
-#: ``plot.draw``, ``plot.html``) read only that vocabulary, so that results and explanations can draw themselves
-#: (``_repr_html_``, ``plot()``); the rest of ``plot`` runs programs and comparisons, above them.
+#: driver are above the engines. The pictures' data and drawing (``plot``) read only that vocabulary,
+#: so that results and explanations can draw themselves (``_repr_html_``, ``plot()``); ``pictures``
+#: runs programs and comparisons to draw them, above the applications.
 FLOORS = [
     {
         "ast",
@@ -35,10 +35,7 @@ FLOORS = [
         "accelerators",
         "streams.model",
         "streams.factorized",
-        "plot.timeline",
-        "plot.select",
-        "plot.draw",
-        "plot.html",
+        "plot",
     },
     {"syntax", "rdf.terms"},
     {"analysis"},
@@ -50,7 +47,7 @@ FLOORS = [
     {"workloads"},
     {"api"},
     {"consequences", "compare", "enumeration", "shard", "semantics_compare"},
-    {"plot"},
+    {"pictures"},
     {"live"},
     {"spark"},
     {"bench"},

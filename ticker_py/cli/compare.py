@@ -200,7 +200,7 @@ def cmd_compare(args, factories: dict | None = None) -> int:
         if explained is not None:
             print(explained)
     if picture is not None:
-        from ..plot.runs import engines_timeline
+        from ..pictures import engines_timeline
 
         _draw(args, picture, engines_timeline, cmp, f"--engines {','.join(names)}")
     if len(cmp.engines) < 2:
@@ -254,7 +254,7 @@ def _picture(args):
     or None."""
     if args.plot is None:
         return None
-    from ..plot.runs import check_output
+    from ..pictures import check_output
 
     check_output(args.plot, "--plot")
     check_outputs_apart(args, "plot")
@@ -267,7 +267,7 @@ def _picture(args):
 
 def _check_atoms(picture, analysis) -> None:
     if picture is not None:
-        from ..plot.runs import check_selection
+        from ..pictures import check_selection
 
         check_selection(picture[1], analysis)
 
@@ -282,7 +282,7 @@ def _counted(records, picture):
 
 
 def _draw(args, picture, timeline, cmp, runs: str) -> None:
-    from ..plot.runs import write
+    from ..pictures import write
 
     start, selection, max_atoms, inputs = picture
     title = f"ticker compare {args.program} --stream {args.stream} {runs}"
@@ -314,7 +314,7 @@ def _compare_semantics(args, picture=None) -> int:
         else semantics_compare.format_text(cmp, args.max_diffs)
     )
     if picture is not None:
-        from ..plot.runs import semantics_timeline
+        from ..pictures import semantics_timeline
 
         _draw(args, picture, semantics_timeline, cmp, f"--semantics {args.semantics or 'default'}")
     if len(cmp.runs) < 2:

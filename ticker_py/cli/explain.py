@@ -111,7 +111,7 @@ def cmd_explain(args) -> int:
     )
     if fmt in PICTURES:
         data, note = _picture(e, fmt, heading, results)
-        from ..plot.runs import write_bytes
+        from ..pictures import write_bytes
 
         if note:
             print(f"note: {note}", file=sys.stderr)

@@ -52,7 +52,7 @@ def register(sub) -> None:
 
 def cmd_plot(args) -> int:
     """``ticker plot``."""
-    from ..plot.runs import check_output, run_timeline, write
+    from ..pictures import check_output, run_timeline, write
     from ..semantics import resolve
 
     check_output(args.out)

@@ -10,8 +10,8 @@ report's table and a notebook's ``_repr_html_`` show the same thing:
 * :mod:`.draw` — the matplotlib figure of a timeline (imported only when a picture is made).
 * :mod:`.html` — self-contained HTML: the report page (inline SVG, a filterable table, no network)
   and the compact ``_repr_html_`` of results and explanations.
-* :mod:`.runs` — what ``ticker plot`` and ``ticker compare --plot`` draw: a run of a program, an
-  engine comparison, a semantics comparison; writing a picture by its file suffix.
+What ``ticker plot`` and ``ticker compare --plot`` draw (a run of a program, an engine or a
+semantics comparison) is :mod:`ticker_py.pictures`, which runs programs and so sits above the API.
 
 Nothing here is imported by ``ticker run``.
 """

@@ -12,15 +12,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..analysis import Analysis
-from ..api import load_program, run
-from ..errors import Diagnostic, UsageError
-from ..semantics import Semantics
-from ..streams import Model
-from ..streams.drive import MAX_GAP
-from ..streams.output import open_output
-from .select import Selection
-from .timeline import MAX_ATOMS, Timeline, from_results, from_runs, span_text
+from .analysis import Analysis
+from .api import load_program, run
+from .errors import Diagnostic, UsageError
+from .plot.select import Selection
+from .plot.timeline import MAX_ATOMS, Timeline, from_results, from_runs, span_text
+from .semantics import Semantics
+from .streams import Model
+from .streams.drive import MAX_GAP
+from .streams.output import open_output
 
 __all__ = [
     "OUTPUTS",
@@ -196,7 +196,7 @@ def _side_by_side(runs, notes, title, start, end, atoms, max_atoms, inputs) -> T
 def write(tl: Timeline, path: str, extra=()) -> None:
     """Write the timeline's picture to ``path``: SVG, PNG, or the HTML report (``extra``: more
     report sections, HTML), by its suffix; a place that cannot be written is a UsageError."""
-    from . import draw, html
+    from .plot import draw, html
 
     fmt = check_output(path)
     fig = draw.figure(tl)
