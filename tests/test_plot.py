@@ -389,3 +389,13 @@ def test_notebook_view_without_matplotlib(monkeypatch):
     monkeypatch.setattr(builtins, "__import__", no_matplotlib)
     view = html.results_html([Result(0, 1, models({("a",)}))])
     assert "<table" in view and "<svg" not in view and "pip install" in view
+
+
+def test_compare_writes_its_report_with_out_as_plot_and_explain_do(capsys, tmp_path, alarm):
+    prog, stream = alarm
+    out = tmp_path / "report.html"
+    code, _, err = ticker(capsys, "compare", prog, "--stream", stream, "--engines", "clingo,native", "--out", out)
+    assert code == 0, err
+    assert "<h2>Differences</h2>" in out.read_text()
+    code, _, err = ticker(capsys, "compare", prog, "--stream", stream, "--out", out, "--plot", tmp_path / "other.svg")
+    assert code == 2 and not (tmp_path / "other.svg").exists()  # one picture: --out and --plot are one option

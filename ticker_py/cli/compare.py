@@ -137,8 +137,11 @@ def register(sub) -> None:
     )
     p.add_argument(
         "--plot",
+        "--out",
+        dest="plot",
         metavar="FILE",
-        help="also draw the runs side by side: FILE.svg, FILE.png or FILE.html (a report, the differences first)",
+        help="also draw the runs side by side: FILE.svg, FILE.png or FILE.html (a report, the differences "
+        "first); --out FILE is the same, as in ticker plot and ticker explain",
     )
     add_picture_args(p)
     add_semantics_args(p, several=True)
