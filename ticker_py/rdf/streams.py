@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from ..errors import Diagnostic, StreamError, UsageError
+from ..errors import Diagnostic, InternalError, StreamError, UsageError
 from ..streams.lines import stream_error, text_lines
 from ..streams.model import Record
 from ..streams.parquet import open_parquet
@@ -146,6 +146,12 @@ def _parsed(entries: list, source: str, mapping: RdfMapping, terms: Terms) -> It
                     source, number, start + 1 + len(raw[start:]) - len(raw[start:].lstrip()), str(e), raw
                 ) from None
     except SyntaxError as err:
+        if len(entries) > 1:
+            # The parser's message for a bad line can depend on the lines after it (an open string
+            # literal runs on): the lines again one by one, so a batch reports what a pipe reports.
+            for entry in entries:
+                yield from _parsed([entry], source, mapping, terms)
+            raise InternalError("a batch the RDF parser refused parsed line by line") from err
         message, (_, line, column, *_rest) = err.args
         i = line - 1
         if i < len(entries):
