@@ -37,7 +37,7 @@ from .limits import CLINGO_MAX
 from .semantics import KNOBS, Duplicates, Origin, Persistence, Semantics, check_program, resolve
 from .streams import Record, Result, StreamChecker, open_stream, read_dataframe, results_to_dataframe
 from .streams.drive import MAX_GAP, Every, check_max_gap, drive
-from .syntax import parse_file, parse_ground_atom, parse_program, read_source
+from .syntax import load_source, parse_file, parse_ground_atom, parse_program, read_source
 from .syntax.ground_atoms import GroundSyntaxError
 from .values import COMPARISONS, SURROGATE, UNHOLDABLE, Comparisons, format_atom
 
@@ -70,8 +70,12 @@ def load_program(
     background_rdf: str | Path | Sequence[str | Path] | None = None,
     rdf_mapping: str = "triple",
     owl2rl: bool = False,
+    const: dict | None = None,
 ) -> Analysis:
     """Parse (source text, a ``.lars`` path or an AST) and analyse a program.
+
+    ``const``: values of constants (name -> int or term text, ``{"n": 20}``), over the
+    program's ``#const`` ones (as ``-c n=20``).
 
     ``background``: a file of more facts in program syntax, added to the program (or a list of
     such files, added in order, as ``--background`` given several times).
@@ -83,30 +87,38 @@ def load_program(
     if not isinstance(program, (str, Path, ast.Program)):
         raise UsageError(Diagnostic(f"a program is source text, a .lars path or an AST, not {program!r}"))
     backgrounds, rdf_backgrounds = _paths(background, "background"), _paths(background_rdf, "background_rdf")
-    source = None
+    if const is not None and not isinstance(const, dict):
+        raise UsageError(Diagnostic(f"const is a dict of names to values, not {const!r}"))
+    source, problems = None, ()
     if isinstance(program, ast.Program):
         prog = program
-    elif isinstance(program, Path) or (
-        isinstance(program, str) and program.endswith(".lars") and "\n" not in program and ":-" not in program
-    ):
-        source = read_source(program)
-        prog = parse_program(source, str(program))
+        if const:
+            raise UsageError(
+                Diagnostic("const= needs the program's source", notes=("give source text or a .lars path",))
+            )
     else:
-        _check_text(program)
-        prog, source = parse_program(program), program
+        if isinstance(program, Path) or (
+            isinstance(program, str) and program.endswith(".lars") and "\n" not in program and ":-" not in program
+        ):
+            text, file = read_source(program), str(program)
+        else:
+            _check_text(program)
+            text, file = program, "<string>"
+        loaded = load_source(text, file, const)
+        prog, problems, source = loaded.program, loaded.problems, loaded.sources
     for path in backgrounds:
-        prog = ast.Program(prog.rules + _background_facts(path), prog.file, prog.prefixes)
+        prog = prog.replace(rules=prog.rules + _background_facts(path))
     for path in rdf_backgrounds:
         from .rdf.background import rdf_facts
         from .rdf.mapping import RdfMapping
 
         facts = rdf_facts(path, RdfMapping(rdf_mapping, prog.prefixes))
-        prog = ast.Program(prog.rules + facts, prog.file, prog.prefixes)
+        prog = prog.replace(rules=prog.rules + facts)
     if owl2rl:
         from .rdf.background import OWL2RL
 
-        prog = ast.Program(prog.rules + parse_file(OWL2RL).rules, prog.file, prog.prefixes)
-    return analyse(prog, clock_ms, source=source)
+        prog = prog.replace(rules=prog.rules + parse_file(OWL2RL).rules)
+    return analyse(prog, clock_ms, source=source, problems=problems)
 
 
 def _check_text(source: str) -> None:
@@ -293,6 +305,8 @@ class Reasoner:
     ``semantics``: a profile of :data:`ticker_py.semantics.PROFILES` (or a ``Semantics``);
     ``knobs``: explicit knob values over it, e.g. ``window_bounds="half-open"``; any other keyword
     is refused, naming the closest one.
+    ``const``: values of constants over the program's ``#const`` (``{"n": 20}``; see
+    :func:`load_program`).
     ``strict``: an order comparison between a number and a string or literal that is no number
     (``V > 100`` with ``V = "7"``) raises StreamError; by default it is reported once per
     comparison and kind of term as a :class:`~ticker_py.errors.TickerWarning` (docs/semantics.md).
@@ -313,6 +327,7 @@ class Reasoner:
         history: bool = True,
         printed_order: bool = True,
         strict: bool = False,
+        const: dict | None = None,
         **knobs,
     ):
         if not isinstance(program, (str, Path, ast.Program, Analysis)):
@@ -321,7 +336,12 @@ class Reasoner:
             raise UsageError(Diagnostic(f"semantics is a profile name or a Semantics, not {semantics!r}"))
         _check_keywords(knobs, Reasoner.__init__)
         self.semantics = resolve(semantics, **knobs)
-        self.analysis = program if isinstance(program, Analysis) else load_program(program, clock=clock)
+        if isinstance(program, Analysis):
+            if const:
+                raise UsageError(Diagnostic("const= needs the program's source, not its analysis"))
+            self.analysis = program
+        else:
+            self.analysis = load_program(program, clock=clock, const=const)
         models = _models(models, factorize)
         if show not in ("derived", "all"):
             raise UsageError(Diagnostic(f"unknown show {show!r}", notes=("use 'derived' or 'all'",)))
@@ -338,6 +358,13 @@ class Reasoner:
                 )
             )
         # more answer streams than clingo can count cannot be enumerated anyway: all of them (0)
+        # #show: the named predicates, whatever their kind (show="all" prints every atom anyway)
+        shows = self.analysis.program.shows
+        self.shown = None
+        if shows is not None and show != "all":
+            from .streams.shown import ShownFilter
+
+            self.shown, show = ShownFilter(shows), "all"
         options = EngineOptions(
             models=0 if factorize or models > CLINGO_MAX else models,
             show=show,
@@ -422,6 +449,9 @@ class Reasoner:
             if self._kept is not None:
                 self._kept.trim(t)
             result = self.engine.evaluate(t)
+        raw = result  # what explanations read: every atom
+        if self.shown is not None:
+            result = self.shown.result(result)
         if self.factorize:
             from .streams.factorized import with_factors
 
@@ -429,12 +459,11 @@ class Reasoner:
         elif self.printed_order and result.models is not None and len(result.models) > 1:
             result = result.replace(models=self._in_printed_order(result.models))
         if self.explainable and result.models is not None:
-            result = result.replace(
-                explainer=partial(
-                    _explain_result, self.analysis, tuple(self._kept.entries), self.semantics, self.origin
-                )
-            )
-        self._last = result
+            explainer = partial(_explain_result, self.analysis, tuple(self._kept.entries), self.semantics, self.origin)
+            if raw is not result and self.shown is not None:  # explained over every atom, not the shown ones
+                explainer = partial(_explain_raw, explainer, raw)
+            result = result.replace(explainer=explainer)
+        self._last = raw if self.shown is not None else result
         return result
 
     def _in_printed_order(self, models) -> tuple:
@@ -565,6 +594,10 @@ def _explain_result(analysis, history, semantics, origin, result, atom, model, w
     )
 
 
+def _explain_raw(explainer, raw, result, atom, model, why_not):
+    return explainer(raw, atom, model, why_not)
+
+
 class _Checked:
     """A reasoner as the driver sees it: records already checked, time and counts kept."""
 
@@ -636,6 +669,7 @@ def run(
     explainable: bool = False,
     semantics: str | Semantics | None = None,
     strict: bool = False,
+    const: dict | None = None,
     **knobs,
 ) -> Results:
     """Evaluate a whole stream; ``stream`` is a path, a DataFrame or ``(t, atoms)`` pairs.
@@ -646,7 +680,7 @@ def run(
     then keeps the first ``models`` of the product (in printed order).
     ``max_gap``: the most time points one record may skip (None or 0: no limit).
     ``explainable``: every Result keeps what ``Result.explain`` needs (a copy of the window-covered
-    stream per tick). ``semantics``, ``strict`` and ``knobs`` as for :class:`Reasoner`."""
+    stream per tick). ``semantics``, ``strict``, ``const`` and ``knobs`` as for :class:`Reasoner`."""
     _check_keywords(knobs, run)
     reasoner = Reasoner(
         program,
@@ -659,6 +693,7 @@ def run(
         explainable=explainable,
         semantics=semantics,
         strict=strict,
+        const=const,
         **knobs,
     )
     from .plot.timeline import counting

@@ -8,10 +8,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .. import ast
-from ..errors import Diagnostic, ProgramError
+from ..errors import Diagnostic, ProgramError, with_excerpt
+from ..syntax.directives import capped, in_source_order
 from ..syntax.fast import paused_gc
 from .graph import check_box_cycles, choice_predicates, dependency_edges, split_predicates, stratify
 from .roles import background_atoms, signatures
@@ -78,13 +80,27 @@ def window_points(window: ast.Window, clock_ms: int = 1000) -> int:
     return total // clock_ms
 
 
-def analyse(program: ast.Program, clock_ms: int = 1000, source: str | None = None) -> Analysis:
-    """Check a program and compute its analysis; raises :class:`ProgramError` listing every problem."""
+def analyse(
+    program: ast.Program, clock_ms: int = 1000, source: str | dict | None = None, problems: Sequence = ()
+) -> Analysis:
+    """Check a program and compute its analysis; raises :class:`ProgramError` listing every problem
+    in source order, ``problems`` (the parser's, :func:`ticker_py.syntax.load_source`) among them.
+    ``source``: the program's text, or a map from file names to texts (for the excerpts)."""
     with paused_gc():  # it builds no cycles: see paused_gc
-        return _analyse(program, clock_ms, source)
+        return _analyse(program, clock_ms, source, problems)
 
 
-def _analyse(program: ast.Program, clock_ms: int, source: str | None) -> Analysis:
+def _report(diags: list, source: str | dict | None, problems: Sequence, program: ast.Program) -> ProgramError:
+    """One error with every diagnostic, excerpted, in source order, MAX_ERRORS at most."""
+    sources = source if isinstance(source, dict) else {program.file: source} if source is not None else {}
+    diags = [
+        d if d.location is None or d.location.file not in sources else with_excerpt(d, sources[d.location.file])
+        for d in diags
+    ]
+    return ProgramError(capped(in_source_order([*problems, *diags], sources)))
+
+
+def _analyse(program: ast.Program, clock_ms: int, source: str | dict | None, problems: Sequence) -> Analysis:
     program, interval_rules = _plain_terms(program)
     sigs: dict = {}
     heads: set = set()
@@ -152,8 +168,8 @@ def _analyse(program: ast.Program, clock_ms: int, source: str | None) -> Analysi
     diags[:0] = first
     edges = dependency_edges(program, intensional)
     check_box_cycles(intensional, edges, diags)
-    if diags:
-        raise ProgramError(diags, source=source)
+    if diags or problems:
+        raise _report(diags, source, problems, program)
     strata, bad = stratify(intensional, edges)
     choice = choice_predicates(strata, bad)
     lower, upper = split_predicates(strata, edges, choice)
