@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 
 from . import ast
 from .analysis import GENERAL, Analysis, analyse
+from .analysis.arities import Renaming
 from .engines import EngineOptions, create_engine, resolve_engine
 from .errors import Diagnostic, ProgramError, StreamError, UsageError
 from .limits import CLINGO_MAX
@@ -358,13 +359,17 @@ class Reasoner:
                 )
             )
         # more answer streams than clingo can count cannot be enumerated anyway: all of them (0)
-        # #show: the named predicates, whatever their kind (show="all" prints every atom anyway)
-        shows = self.analysis.program.shows
+        # #show: the named predicates, whatever their kind (show="all" prints every atom anyway);
+        # a name of several arities: internal names inside, the program's outside (analysis.arities)
+        shows = self.analysis.program.shows if show != "all" else None
+        renamed = self.analysis.renamed
+        self.renaming = Renaming(renamed, self.analysis.signatures) if renamed else None
         self.shown = None
-        if shows is not None and show != "all":
-            from .streams.shown import ShownFilter
+        if shows is not None or renamed:
+            from .streams.shown import ShownAtoms
 
-            self.shown, show = ShownFilter(shows), "all"
+            self.shown = ShownAtoms(shows, self.renaming.atom_out if renamed else None)
+            show = "all" if shows is not None else show
         options = EngineOptions(
             models=0 if factorize or models > CLINGO_MAX else models,
             show=show,
@@ -387,7 +392,9 @@ class Reasoner:
             from .streams.factorized import note_fallback
 
             note_fallback(self.engine_name, "this engine does not factorize")
-        self.checker = StreamChecker(dict(self.analysis.signatures), set(self.analysis.intensional))
+        self.checker = StreamChecker(
+            dict(self.analysis.signatures), set(self.analysis.intensional), self.analysis.renamed
+        )
         self.time = 0
         self.atoms_in = 0
         self._busy = threading.Lock()
@@ -416,6 +423,8 @@ class Reasoner:
             raise UsageError(Diagnostic(f"atoms must be a list of atoms, not {atoms!r}"))
         atoms = [_atom(a, t) for a in atoms]
         self.checker.check(Record(t, tuple(atoms), "<api>", 0))
+        if self.renaming is not None or self.checker.foreign:
+            atoms = self._inward(atoms)
         if self.bag:
             self._append(t, atoms)
             return
@@ -556,8 +565,29 @@ class Reasoner:
         max_gap = check_max_gap(max_gap, "max_gap")
         if until is not None:
             until = _time(until, "until")
-        records = self._values_checked(self.checker.records(records_from(records), self.time, until))
-        return self._feed(records, every, until, max_gap)
+        records = self._renamed(self.checker.records(records_from(records), self.time, until))
+        return self._feed(self._values_checked(records), every, until, max_gap)
+
+    def _renamed(self, records: Iterable[Record]) -> Iterator[Record]:
+        """The records with the internal names of a name of several arities (analysis.arities)."""
+        checker = self.checker
+        for rec in records:
+            if self.renaming is not None or checker.foreign:
+                rec = rec.replace(atoms=tuple(self._inward(rec.atoms)), known=None)
+            yield rec
+
+    def _inward(self, atoms) -> list:
+        """``atoms`` under the engine's names: a name of several arities is a name per arity, and
+        so is a stream predicate of a program name with an arity the program does not use."""
+        if self.renaming is None:
+            self.renaming = Renaming({}, self.analysis.signatures)
+        if self.renaming.learn(self.checker.foreign):  # printed under their own names again
+            if self.shown is None:
+                from .streams.shown import ShownAtoms
+
+                self.shown = ShownAtoms()
+            self.shown.rename = self.renaming.atom_out
+        return self.renaming.atoms_in(atoms)
 
     def _feed(
         self, records: Iterator[Record], every: Every, until: int | None, max_gap: int | None
@@ -571,6 +601,21 @@ class Reasoner:
             start = first.t
             records = itertools.chain([first], records)
         yield from drive(_Checked(self), records, every, until, start, max_gap, self.bag)
+        self._warn_never_given()
+
+    def _warn_never_given(self) -> None:
+        """At the end of a stream: a warning for each body predicate that nothing gave (clingo's
+        "atom does not occur in any rule head"), located, with a "did you mean"."""
+        import warnings
+
+        from .analysis.unused import never_given
+        from .errors import TickerWarning
+
+        seen = self.checker.seen()
+        if not seen:  # an empty stream (a test, /dev/null) tells nothing about names
+            return
+        for diag in never_given(self.analysis, seen):
+            warnings.warn(TickerWarning(diag), stacklevel=4)
 
     def _values_checked(self, records: Iterable[Record]) -> Iterator[Record]:
         """The records, each refused (located) if the engine cannot hold one of its values exactly."""

@@ -1,4 +1,5 @@
-"""``#show p/n.``: a result with only the atoms of the shown predicates (and their pins).
+"""What a result shows: the program's names for its atoms (a name used with several arities is
+analysed under one internal name per arity) and, with ``#show p/n.``, only the shown predicates.
 
 Answer streams that differ only in hidden atoms are given once (the first, in the order they
 came), as clingo's ``--project`` does; a factorized answer is rebuilt from its shown parts.
@@ -6,37 +7,55 @@ came), as clingo's ``--project`` does; a factorized answer is rebuilt from its s
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .factorized import Factorized, factorized_result
 from .model import Model, Result
 
-__all__ = ["ShownFilter"]
+__all__ = ["ShownAtoms"]
 
 
-class ShownFilter:
-    """Keeps the atoms whose ``(name, arity)`` is in ``signatures``."""
+class ShownAtoms:
+    """Maps results: each atom renamed by ``rename`` (internal -> program name; None: as is), and
+    kept only if its ``(name, arity)`` is in ``signatures`` (None: every atom)."""
 
-    def __init__(self, signatures):
-        self.signatures = frozenset(signatures)
+    def __init__(self, signatures=None, rename: Callable | None = None):
+        self.signatures = None if signatures is None else frozenset(signatures)
+        self.rename = rename
         self._kept: dict = {}  # (name, tuple length) -> shown?
 
-    def shown(self, atom: tuple) -> bool:
+    def _shown(self, atom: tuple) -> bool:
+        if self.signatures is None:
+            return True
         key = (atom[0], len(atom))
         kept = self._kept.get(key)
         if kept is None:
             kept = self._kept[key] = (atom[0], len(atom) - 1) in self.signatures
         return kept
 
+    def _atoms(self, atoms) -> frozenset:
+        if self.rename is not None:
+            atoms = map(self.rename, atoms)
+        return frozenset(a for a in atoms if self._shown(a))
+
+    def _pins(self, pins) -> frozenset:
+        rename = self.rename
+        if rename is not None:
+            pins = ((rename(a), t) for a, t in pins)
+        return frozenset(p for p in pins if self._shown(p[0]))
+
     def model(self, model: Model) -> Model:
-        shown = self.shown
-        return Model(frozenset(a for a in model.atoms if shown(a)), frozenset(p for p in model.pinned if shown(p[0])))
+        return Model(self._atoms(model.atoms), self._pins(model.pinned) if model.pinned else frozenset())
 
     def _change(self, items) -> frozenset:
-        shown = self.shown
         # an atom is a tuple starting with its name; a pin is (atom, T)
-        return frozenset(x for x in items if shown(x[0] if type(x[0]) is tuple else x))
+        pins = [x for x in items if type(x[0]) is tuple]
+        if not pins:
+            return self._atoms(items)
+        return self._atoms(x for x in items if type(x[0]) is not tuple) | self._pins(pins)
 
     def result(self, result: Result) -> Result:
-        """``result`` with only the shown atoms."""
+        """``result`` with the shown atoms, renamed."""
         changes = result.changes
         if changes is not None:
             changes = (self._change(changes[0]), self._change(changes[1]))
