@@ -275,3 +275,18 @@ def test_errors_are_capped():
     diags = info.value.diagnostics
     assert len(diags) == 21 and diags[-1].message == "too many errors: 10 more not shown"
     assert [d.location.line for d in diags[:20]] == list(range(1, 21))
+
+
+def test_a_syntax_error_hides_no_other_error():
+    text = 'a(X) :- b c.\nq(Y) :- r.\np :- .\n@prefix ex: <http://ex.org/> .\ns :- t in [0 #].\nu :- "a.b" = v w.\n'
+    with pytest.raises(ProgramError) as info:
+        load_program(text)
+    lines = [(d.location.line, d.message) for d in info.value.diagnostics]
+    assert lines == [
+        (1, "syntax error, unexpected 'c'"),
+        (2, "unsafe variable 'Y'"),
+        (3, "syntax error, unexpected '.'"),
+        (5, "tuple window of size 0"),
+        (6, "syntax error, unexpected 'w'"),
+    ]
+    assert "  a(X) :- b c.\n" in str(info.value)  # excerpts of the text as written

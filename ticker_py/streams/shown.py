@@ -57,7 +57,13 @@ class ShownAtoms:
     def result(self, result: Result) -> Result:
         """``result`` with the shown atoms, renamed."""
         changes = result.changes
-        if changes is not None:
+        atoms = getattr(changes, "atoms", None)
+        if atoms is not None:  # the native engine's Delta: the atoms also apart from the pins
+            pins = [[x for x in part if type(x[0]) is tuple] for part in changes]
+            changes = type(changes)(
+                self._atoms(atoms[0]), set(self._pins(pins[0])), self._atoms(atoms[1]), set(self._pins(pins[1]))
+            )
+        elif changes is not None:
             changes = (self._change(changes[0]), self._change(changes[1]))
         factors = result.factors
         if factors is not None:

@@ -10,6 +10,7 @@ high at T :- alpha(V) at T in [20 #], V >= 18.
 from __future__ import annotations
 
 import functools
+import re
 from pathlib import Path
 
 from .. import accelerators, ast
@@ -173,19 +174,31 @@ def _unit(text: str, file: str) -> tuple:
 
 
 def _lark_unit(text: str, file: str) -> tuple:
-    """``(program, transformer)`` of one file through the lark grammar; a syntax error raises."""
+    """``(program, transformer)`` of one file through the lark grammar. A syntax error is collected
+    (in ``transformer.problems``) and the statement holding it left out, so that the rest is read
+    and every error reported (as clingo does), at most MAX_ERRORS syntax errors."""
     from lark.exceptions import UnexpectedInput, VisitError
 
     from .transformer import ToAst
 
-    try:
-        tree = _parser().parse(text)
-    except UnexpectedInput as err:
-        raise _syntax_error(err, text, file) from None
-    except RecursionError:
-        raise _too_deep(text, file) from None
+    syntax_errors: list = []
+    readable = text
+    while True:
+        try:
+            tree = _parser().parse(readable)
+            break
+        except UnexpectedInput as err:
+            syntax_errors += _syntax_error(err, text, file).diagnostics  # located in the text as written
+            position = getattr(err, "pos_in_stream", None)
+            skipped = None if position is None else _without_statement(readable, position)
+            if skipped is None or skipped == readable or len(syntax_errors) >= directives.MAX_ERRORS:
+                raise ProgramError(syntax_errors) from None
+            readable = skipped
+        except RecursionError:
+            raise _too_deep(text, file) from None
     _check_depth(tree, text, file)
     to_ast = ToAst(file)
+    to_ast.problems += syntax_errors
     try:
         return to_ast.transform(tree), to_ast
     except VisitError as err:
@@ -196,6 +209,27 @@ def _lark_unit(text: str, file: str) -> tuple:
         raise
     except RecursionError:
         raise _too_deep(text, file) from None
+
+
+#: where a statement may end: a '.' that is no part of '..', a string, a comment or an IRI
+_STATEMENT_ENDS = re.compile(r'"(?:\\.|[^"\\\n])*"|%[^\n]*|//[^\n]*|/\*[\s\S]*?\*/|<[^<>"{}|^`\\\x00-\x20]*>|\.\.|(\.)')
+
+
+def _without_statement(text: str, position: int) -> str | None:
+    """``text`` with the statement around ``position`` (from the end of the one before to its own
+    '.', or the end of the text) blanked, lines and columns kept; None if there is nothing to blank."""
+    start, end = 0, len(text)
+    for match in _STATEMENT_ENDS.finditer(text):
+        if match.group(1) is None:
+            continue
+        if match.start() < position:
+            start = match.end()
+        else:
+            end = match.end()
+            break
+    if start >= end:
+        return None
+    return text[:start] + re.sub(r"[^\n]", " ", text[start:end]) + text[end:]
 
 
 def _too_deep(text: str, file: str) -> ProgramError:
