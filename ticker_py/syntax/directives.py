@@ -48,7 +48,8 @@ def load_source(text: str, file: str, parse_unit, read, const: dict | None = Non
         shows=None if state.shows is None else tuple(sorted(state.shows)),
     )
     values = _const_values(state.consts, const or {}, state.problems)
-    program = _put_consts(program, values, state.problems)
+    if values or state.lark:  # the fast parser reads no window named by a constant
+        program = _put_consts(program, values, state.problems)
     loaded.program = program
     loaded.problems = in_source_order([_excerpt(d, loaded.sources) for d in state.problems], loaded.sources)
     return loaded
@@ -84,6 +85,7 @@ class _Merge:
         self.shows: set | None = None
         self.problems: list = []
         self.read: set = set()  # real paths of the files read
+        self.lark = False  # a file was parsed by the grammar (which reads directives)
 
     def unit(self, text: str, file: str, stack: tuple) -> None:
         self.loaded.sources.setdefault(file, text)
@@ -93,6 +95,7 @@ class _Merge:
             self.prefixes.setdefault(name, iri)
         if state is None:  # the fast parser: no directives, no problems
             return
+        self.lark = True
         self.problems += state.problems
         self.consts += state.consts
         if state.shows is not None:
