@@ -32,7 +32,7 @@ from ticker_py.syntax import parse_program
 def derived_pairs(prep, stream_obj, model):
     """The derived (atom, time) pairs of an answer stream Model."""
     t = stream_obj.t
-    out = {(a, t) for a in model.atoms if a[0] in prep.intensional and a not in prep.background}
+    out = {(a, t) for a in model.atoms if (a[0], len(a) - 1) in prep.intensional and a not in prep.background}
     out |= {(a, u) for a, u in model.pinned if a not in prep.background}
     return frozenset(out)
 
@@ -153,7 +153,7 @@ class Checker:
     def check_absent(self, node):
         atom, u = node.get("atom"), node.get("time")
         assert (atom, u) not in self.derived and atom not in self.prep.background, f"{node.text}: it holds"
-        if atom[0] not in self.prep.intensional:
+        if (atom[0], len(atom) - 1) not in self.prep.intensional:
             assert atom not in self.stream.input.get(u, ()), f"{node.text}: it arrived"
             return
         candidates = [c for c in node.children if c.kind == "candidate"]

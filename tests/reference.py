@@ -123,7 +123,7 @@ class Prepared:
 
     rules: tuple  # the rules that are not facts (constraints included)
     background: frozenset  # ground atoms of the facts, intervals expanded
-    intensional: frozenset  # predicate names in the head of some non-fact rule
+    intensional: frozenset  # (name, arity) of the heads of the non-fact rules: p/1 and p/2 are two predicates
 
 
 def prepare(program: str | ast.Program) -> Prepared:
@@ -136,27 +136,15 @@ def prepare(program: str | ast.Program) -> Prepared:
     for rule in program.facts:
         background |= _expand_fact(rule.head.atom)
     rules = program.proper_rules
-    intensional = frozenset(r.head.atom.predicate for r in rules if r.head is not None)
-    arities = {}
+    intensional = frozenset(r.head.atom.signature for r in rules if r.head is not None)
     for rule in program.rules:
-        for atom in _rule_atoms(rule):
-            if arities.setdefault(atom.predicate, len(atom.args)) != len(atom.args):
-                raise ReferenceError(f"predicate {atom.predicate} used with two arities")
         for lit in rule.body:
             el = lit.element
             if isinstance(el, ast.ExtendedAtom) and el.window is not None:
                 window_points(el.window)  # validates the unit
-                if el.window.is_tuple and el.atom.predicate in intensional:
+                if el.window.is_tuple and el.atom.signature in intensional:
                     raise ReferenceError(f"tuple window over intensional predicate {el.atom.predicate}")
     return Prepared(tuple(rules), frozenset(background), intensional)
-
-
-def _rule_atoms(rule):
-    if rule.head is not None:
-        yield rule.head.atom
-    for lit in rule.body:
-        if isinstance(lit.element, ast.ExtendedAtom):
-            yield lit.element.atom
 
 
 def _expand_fact(atom: ast.Atom) -> set:
@@ -268,7 +256,7 @@ class Stream:
                     break
                 if time > t:
                     raise ReferenceError(f"atom {format_atom(atom)} #{len(self.counted) + 1} at {time} > t={t}")
-                if atom[0] in prep.intensional:
+                if (atom[0], len(atom) - 1) in prep.intensional:
                     raise ReferenceError(f"intensional atom {format_atom(atom)} in the stream")
                 self.counted.append((len(self.counted) + 1, time, atom))
                 self.input[time].add(atom)
@@ -278,14 +266,14 @@ class Stream:
     def tuple_alternatives(self, n: int, pred: str | None) -> list:
         """The possible ``[n #]`` windows at (t, c): (timeline start, {(atom, u)} contents).
 
-        ``pred``: count only this predicate's atoms (``tuple_scope=predicate``), else all.
+        ``pred``: count only the atoms of this ``(name, arity)`` (``tuple_scope=predicate``), else all.
         With ``tuple_ties=arrival`` one window: the atoms with (scoped) count c-n+1 .. c
         (SPEC §3.3); with ``choice`` every way to take as many atoms of the boundary time
         point as arrival order would.
         """
         if n < 1:
             raise ReferenceError("tuple window [0 #]")
-        counted = [(u, atom) for _, u, atom in self.counted if pred is None or atom[0] == pred]
+        counted = [(u, atom) for _, u, atom in self.counted if pred is None or (atom[0], len(atom) - 1) == pred]
         if len(counted) < n:
             return [(self.origin, frozenset((atom, u) for u, atom in counted))]
         first = len(counted) - n
@@ -434,7 +422,7 @@ def _solve(lit, sigma, interp: Interp):
         if a is not _UNDEF and b is not _UNDEF and _compare(el.op, a, b):
             yield sigma, None
         return
-    window = _ground_window(el.window, el.atom.predicate, interp.s.sem)
+    window = _ground_window(el.window, el.atom.signature, interp.s.sem)
     pred, arity = el.atom.predicate, len(el.atom.args)
     if el.modality == ast.NOW:
         points = [interp.s.t]
@@ -486,7 +474,7 @@ def _ground_negated(lit, sigma, interp):
         time = _eval(el.time, sigma)
         if time is _UNDEF:
             return _UNDEF
-    return (el.modality, atom, time, _ground_window(el.window, el.atom.predicate, interp.s.sem))
+    return (el.modality, atom, time, _ground_window(el.window, el.atom.signature, interp.s.sem))
 
 
 def ground_rule(rule: ast.Rule, interp: Interp) -> set:
@@ -646,7 +634,7 @@ def _model(prep: Prepared, stream: Stream, derived) -> Model:
     """
     t = stream.t
     atoms = {a for a, u in derived if u == t}
-    atoms |= {a for a in stream.background if a[0] in prep.intensional}
+    atoms |= {a for a in stream.background if (a[0], len(a) - 1) in prep.intensional}
     pinned = {(a, u) for a, u in derived if u != t and a not in stream.background} - stream.fed
     return Model(frozenset(atoms), frozenset(pinned))
 
@@ -662,7 +650,7 @@ def _tuple_windows(prep: Prepared, sem: Semantics) -> list:
         for lit in rule.body:
             el = lit.element
             if isinstance(el, ast.ExtendedAtom) and el.window is not None and el.window.is_tuple:
-                out.add(_ground_window(el.window, el.atom.predicate, sem)[1:])
+                out.add(_ground_window(el.window, el.atom.signature, sem)[1:])
     return sorted(out, key=repr)
 
 

@@ -106,6 +106,7 @@ def _shuffle(draw, items) -> list:
 class Vocabulary:
     arity: dict  # predicate name -> 0 or 1
     domain: tuple  # ground values (see DOMAINS), as ground terms (strings quoted)
+    mixed: frozenset = frozenset()  # names also used with the other arity (p/0 and p/1)
 
     @property
     def numeric(self) -> bool:
@@ -122,9 +123,16 @@ _DOMAIN_CHOICES = DOMAINS[:2] * 3 + DOMAINS[2:]
 
 
 @st.composite
-def vocabularies(draw) -> Vocabulary:
+def vocabularies(draw, mixed: bool = False) -> Vocabulary:
+    """Arities per name; with ``mixed``, some names are used with both arities 0 and 1."""
     arity = {name: _int(draw, 0, 1) for name in EXTENSIONAL + INTENSIONAL}
-    return Vocabulary(arity, _pick(draw, _DOMAIN_CHOICES))
+    both = frozenset(name for name in arity if mixed and _int(draw, 0, 2) == 0)
+    return Vocabulary(arity, _pick(draw, _DOMAIN_CHOICES), both)
+
+
+def _arity(draw, voc: Vocabulary, pred: str) -> int:
+    """The arity of one occurrence of ``pred`` (either, for a name of ``voc.mixed``)."""
+    return _int(draw, 0, 1) if pred in voc.mixed else voc.arity[pred]
 
 
 # ---------------------------------------------------------------- windows and elements
@@ -194,7 +202,7 @@ _MODALITIES = (ast.NOW, ast.AT, ast.DIAMOND, ast.BOX, ast.AT)
 def extended_atoms(draw, voc, scope, binding: bool, predicate=None) -> ast.ExtendedAtom:
     """An extended atom of any modality; ``binding``: it may introduce variables."""
     pred = predicate or _pick(draw, EXTENSIONAL + INTENSIONAL)
-    args = tuple(_data_term(draw, voc, scope, binding) for _ in range(voc.arity[pred]))
+    args = tuple(_data_term(draw, voc, scope, binding) for _ in range(_arity(draw, voc, pred)))
     atom = ast.Atom(pred, args)
     modality = _pick(draw, _MODALITIES)
     tuple_ok = pred in EXTENSIONAL
@@ -262,7 +270,7 @@ def rules(draw, voc, head_pred=None, constraint=False, allow_neg=True, force_neg
             body.append(ast.Literal(extended_atoms(draw, voc, scope, binding=False), negated=True))
     if force_neg is not None:
         if _bool(draw):  # plain `not b(..)`: the classic even/odd loop
-            args = tuple(_data_term(draw, voc, scope, binding=False) for _ in range(voc.arity[force_neg]))
+            args = tuple(_data_term(draw, voc, scope, binding=False) for _ in range(_arity(draw, voc, force_neg)))
             element = ast.ExtendedAtom(ast.Atom(force_neg, args))
         else:
             element = extended_atoms(draw, voc, scope, binding=False, predicate=force_neg)
@@ -271,7 +279,7 @@ def rules(draw, voc, head_pred=None, constraint=False, allow_neg=True, force_neg
     if constraint:
         return ast.Rule(None, tuple(body))
     pred = head_pred or _pick(draw, INTENSIONAL)
-    args = tuple(_data_term(draw, voc, scope, binding=False, head=True) for _ in range(voc.arity[pred]))
+    args = tuple(_data_term(draw, voc, scope, binding=False, head=True) for _ in range(_arity(draw, voc, pred)))
     time = None
     kind = _pick(draw, _HEAD_TIMES)
     if kind == "var" and scope.time:
@@ -284,7 +292,7 @@ def rules(draw, voc, head_pred=None, constraint=False, allow_neg=True, force_neg
 def facts(draw, voc) -> ast.Rule:
     # facts of intensional predicates hold at every time point: read through @ and windows too
     pred = _pick(draw, EXTENSIONAL * 2 + INTENSIONAL)
-    if voc.arity[pred] == 0:
+    if _arity(draw, voc, pred) == 0:
         return ast.Rule(ast.Head(ast.Atom(pred)))
     if type(voc.domain[0]) is int and type(voc.domain[1]) is int and _bool(draw):
         arg = ast.Interval(ast.Number(1), ast.Number(_int(draw, 1, 2)))
@@ -416,8 +424,9 @@ def programs(draw, positive_only=False, stratified_only=False, vocabulary=None, 
 def streams(draw, voc: Vocabulary, max_time_points=5, start=0, unique=True):
     """``[(t, [atoms])]``: 1 to ``max_time_points`` time points from ``start`` on, up to 3 atoms
     each (distinct unless not ``unique``; a time point may be empty)."""
-    atoms = [
-        (p,) if voc.arity[p] == 0 else (p, v) for p in EXTENSIONAL for v in (voc.domain if voc.arity[p] else (None,))
+    arities = {p: {voc.arity[p], *((0, 1) if p in voc.mixed else ())} for p in EXTENSIONAL}
+    atoms = [(p,) for p in EXTENSIONAL if 0 in arities[p]] + [
+        (p, v) for p in EXTENSIONAL if 1 in arities[p] for v in voc.domain
     ]
     n = _int(draw, 1, max_time_points)
     return [(t, draw(_atom_lists(tuple(atoms), 3, unique))) for t in range(start, start + n)]
@@ -429,8 +438,8 @@ def _atom_lists(atoms: tuple, max_size: int, unique: bool):
 
 
 @st.composite
-def programs_and_streams(draw, positive_only=False, stratified_only=False):
-    """``(program_text, stream)`` -- see the module docstring."""
-    voc = draw(vocabularies())
+def programs_and_streams(draw, positive_only=False, stratified_only=False, mixed=False):
+    """``(program_text, stream)`` -- see the module docstring; ``mixed``: some names with two arities."""
+    voc = draw(vocabularies(mixed))
     program = draw(programs(positive_only, stratified_only, vocabulary=voc))
     return str(program), draw(streams(voc))

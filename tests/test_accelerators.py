@@ -39,8 +39,8 @@ from ticker_py import accelerators, syntax
 from ticker_py.engines import clingo_c
 
 lark = []
-real = syntax.parse_lark
-syntax.parse_lark = lambda text, file: lark.append(text) or real(text, file)
+real = syntax._lark_unit
+syntax._lark_unit = lambda text, file: lark.append(text) or real(text, file)
 syntax.parse_program("q :- p.")
 print(json.dumps([accelerators.ENABLED, clingo_c.C_LAYER, lark]))
 """

@@ -179,6 +179,33 @@ CASES = {
         {0: ["p(1,a)", "r(b,1)", "r(c,2)"]},
         [M("q(1)", "s"), M("s"), M()],
     ),
+    # --- predicates by name and arity: p/1 and p/2 are different predicates ------------
+    # p/2 from the stream, p/1 derived from it; the stream's p/2 is read through a window
+    "mixed-arity-derived": (
+        "p(X) :- p(X,Y) in [1], Y > 1.\nq(X,Y) :- p(X), p(X,Y).\nq(X) :- p(X).",
+        {0: ["p(a,2)", "p(b,1)"], 2: ["p(c,3)"]},
+        [M("p(a)", "q(a)", "q(a,2)"), M("p(a)", "q(a)"), M("p(c)", "q(c)", "q(c,3)"), M("p(c)", "q(c)")],
+    ),
+    # both arities of one name from the stream, through a tuple window (the window counts
+    # atoms of every predicate) and negation
+    "mixed-arity-tuple-negation": (
+        "r(X) :- s(X) in [2 #], not s(X,X) in [2 #].\nr :- s.",
+        {0: ["s(1)", "s(1,1)"], 1: ["s(2)", "s"], 2: ["s(2,2)"]},
+        [M(), M("r(2)", "r"), M()],
+    ),
+    # a fact of one arity is background, the other arity comes from the stream; pins too:
+    # f(1) at 0 holds while e(1,0) is in the window [3] (t = 0..3), f(2) at 4 while e(2,4) is
+    "mixed-arity-facts-and-pins": (
+        "e(1). e(2).\nf(X) at T :- e(X), e(X,T) in [3].\ng(X) :- f(X) at 0.",
+        {0: ["e(1,0)", "e(5,0)"], 1: ["e(2,4)"]},
+        [M("f(1)", "g(1)")] + [M("g(1)", "f(1) at 0", "f(2) at 4")] * 3 + [M("f(2)"), M()],
+    ),
+    # a choice over two arities of one name (the clingo engines)
+    "mixed-arity-choice": (
+        "c(X) :- d(X), not c(X,X).\nc(X,X) :- d(X), not c(X).",
+        {0: ["d(1)"]},
+        [{M("c(1)"), M("c(1,1)")}],
+    ),
 }
 
 

@@ -103,7 +103,6 @@ BAD_PROGRAMS = {
     "tuple-zero": ("a :- b [0 #].\n", "p.lars:1:8-13: error: tuple window of size 0", "n >= 1"),
     "negative-size": ("a :- b [-2].\n", "p.lars:1:8-12: error: negative window size", "n >= 0"),
     "unknown-unit": ("a :- b [3 days].\n", "p.lars:1:11-15: error: unknown window unit 'days'", "sec, ms, min, h"),
-    "arity": ("a :- b(1), b(1,2).\n", "p.lars:1:12-18: error: predicate 'b' used with arity 2 and 1", "first used"),
     "clock": (
         "a :- b [500 ms].\n",
         "p.lars:1:8-16: error: window [500 ms] is not a whole number of time points",
@@ -130,8 +129,6 @@ BAD_STREAMS = {
     "time-back": ("0: p\n3: p\n2: p\n", "s.stream:3", "time", [0, 1, 2, 3]),
     "unparsable": ("0: p\n1: p((\n", "s.stream:2", "expected", [0]),
     "negative-time": ("-1: p\n", "s.stream:1", "time", []),
-    "arity": ("0: p\n1: r(1)\n2: r(1,2)\n", "s.stream:3", "arity", [0, 1]),
-    "first-record": ("0: p(1)\n", "s.stream:1", "arity", []),
 }
 
 

@@ -24,7 +24,7 @@ from ticker_py.errors import UsageError
 ROOT = Path(__file__).resolve().parent.parent
 
 #: the options that may be given several times, their values merged in order (docs/cli.md)
-REPEATABLE = {"--background", "--background-rdf"}
+REPEATABLE = {"--background", "--background-rdf", "--const"}
 
 
 def _value(action, k: int = 0) -> str:

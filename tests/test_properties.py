@@ -10,6 +10,8 @@ from reference import reference_results
 from strategies import programs_and_streams
 
 from ticker_py import run
+from ticker_py.api import load_program
+from ticker_py.engines import ENGINE_NAMES
 from ticker_py.syntax import parse_program
 
 
@@ -40,3 +42,16 @@ def test_clingo_equals_reference_push_mode(case):
 @given(programs_and_streams())
 def test_clingo_equals_reference_many(case):
     check(*case, every="time")
+
+
+@settings(max_examples=scaled(1000, 80), deadline=None)
+@given(programs_and_streams(mixed=True))
+def test_every_engine_equals_reference_with_mixed_arities(case):
+    """Names used with two arities (p/0 and p/1 are two predicates): every engine that runs the
+    program gives the reference's answer streams."""
+    program, stream = case
+    expected = answer_sets(reference_results(parse_program(program), stream, every="time"))
+    engines = load_program(program).engines
+    for engine in ENGINE_NAMES:
+        if engine.split("-")[0] in engines:
+            assert answer_sets(run(program, stream, engine=engine, models=0)) == expected, (engine, program)

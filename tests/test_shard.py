@@ -138,10 +138,10 @@ def test_join_is_refused_with_the_reason():
 
 
 def test_until_and_bad_record():
-    stream = [(0, ["p(a,b)"]), (2, ["p(c,d)"]), (4, ["p(e)"])]  # p/1: arity clash at t = 4
+    stream = [(0, ["p(a,b)"]), (2, ["p(c,d)"]), (4, ["q(e,f)"])]  # q/2 is intensional: refused at t = 4
     prog = "q(A,B) :- p(A,B) in [3]."
     results = []
-    with pytest.raises(StreamError, match="arity"):
+    with pytest.raises(StreamError, match="intensional predicate 'q/2'"):
         for r in run_sharded_local(prog, stream, 2, engine="clingo"):
             results.append(r)
     assert [r.t for r in results] == [0, 1, 2]  # as the single run: what was accepted, then the error
@@ -278,7 +278,7 @@ def test_engine_is_checked_before_sharding_and_a_bad_first_record_evaluates_noth
         assert main(["run", str(tmp_path / "g.lars"), "--stream", "-", "--shards", bad]) == 2
         assert f"--shards must be an integer >= 1, not {bad}" in capsys.readouterr().err
     got = []
-    with pytest.raises(StreamError, match="arity"):
-        for r in run_sharded_local(DIAMOND, [(0, ["p(1)"])], 2):
+    with pytest.raises(StreamError, match="intensional predicate 'q/2'"):
+        for r in run_sharded_local(DIAMOND, [(0, ["q(1,2)"])], 2):
             got.append(r)
     assert got == []

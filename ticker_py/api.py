@@ -31,13 +31,14 @@ from typing import TYPE_CHECKING
 
 from . import ast
 from .analysis import GENERAL, Analysis, analyse
+from .analysis.arities import Renaming
 from .engines import EngineOptions, create_engine, resolve_engine
 from .errors import Diagnostic, ProgramError, StreamError, UsageError
 from .limits import CLINGO_MAX
 from .semantics import KNOBS, Duplicates, Origin, Persistence, Semantics, check_program, resolve
 from .streams import Record, Result, StreamChecker, open_stream, read_dataframe, results_to_dataframe
 from .streams.drive import MAX_GAP, Every, check_max_gap, drive
-from .syntax import parse_file, parse_ground_atom, parse_program, read_source
+from .syntax import load_source, parse_file, parse_ground_atom, parse_program, read_source
 from .syntax.ground_atoms import GroundSyntaxError
 from .values import COMPARISONS, SURROGATE, UNHOLDABLE, Comparisons, format_atom
 
@@ -70,8 +71,12 @@ def load_program(
     background_rdf: str | Path | Sequence[str | Path] | None = None,
     rdf_mapping: str = "triple",
     owl2rl: bool = False,
+    const: dict | None = None,
 ) -> Analysis:
     """Parse (source text, a ``.lars`` path or an AST) and analyse a program.
+
+    ``const``: values of constants (name -> int or term text, ``{"n": 20}``), over the
+    program's ``#const`` ones (as ``-c n=20``).
 
     ``background``: a file of more facts in program syntax, added to the program (or a list of
     such files, added in order, as ``--background`` given several times).
@@ -83,30 +88,38 @@ def load_program(
     if not isinstance(program, (str, Path, ast.Program)):
         raise UsageError(Diagnostic(f"a program is source text, a .lars path or an AST, not {program!r}"))
     backgrounds, rdf_backgrounds = _paths(background, "background"), _paths(background_rdf, "background_rdf")
-    source = None
+    if const is not None and not isinstance(const, dict):
+        raise UsageError(Diagnostic(f"const is a dict of names to values, not {const!r}"))
+    source, problems = None, ()
     if isinstance(program, ast.Program):
         prog = program
-    elif isinstance(program, Path) or (
-        isinstance(program, str) and program.endswith(".lars") and "\n" not in program and ":-" not in program
-    ):
-        source = read_source(program)
-        prog = parse_program(source, str(program))
+        if const:
+            raise UsageError(
+                Diagnostic("const= needs the program's source", notes=("give source text or a .lars path",))
+            )
     else:
-        _check_text(program)
-        prog, source = parse_program(program), program
+        if isinstance(program, Path) or (
+            isinstance(program, str) and program.endswith(".lars") and "\n" not in program and ":-" not in program
+        ):
+            text, file = read_source(program), str(program)
+        else:
+            _check_text(program)
+            text, file = program, "<string>"
+        loaded = load_source(text, file, const)
+        prog, problems, source = loaded.program, loaded.problems, loaded.sources
     for path in backgrounds:
-        prog = ast.Program(prog.rules + _background_facts(path), prog.file, prog.prefixes)
+        prog = prog.replace(rules=prog.rules + _background_facts(path))
     for path in rdf_backgrounds:
         from .rdf.background import rdf_facts
         from .rdf.mapping import RdfMapping
 
         facts = rdf_facts(path, RdfMapping(rdf_mapping, prog.prefixes))
-        prog = ast.Program(prog.rules + facts, prog.file, prog.prefixes)
+        prog = prog.replace(rules=prog.rules + facts)
     if owl2rl:
         from .rdf.background import OWL2RL
 
-        prog = ast.Program(prog.rules + parse_file(OWL2RL).rules, prog.file, prog.prefixes)
-    return analyse(prog, clock_ms, source=source)
+        prog = prog.replace(rules=prog.rules + parse_file(OWL2RL).rules)
+    return analyse(prog, clock_ms, source=source, problems=problems)
 
 
 def _check_text(source: str) -> None:
@@ -293,6 +306,8 @@ class Reasoner:
     ``semantics``: a profile of :data:`ticker_py.semantics.PROFILES` (or a ``Semantics``);
     ``knobs``: explicit knob values over it, e.g. ``window_bounds="half-open"``; any other keyword
     is refused, naming the closest one.
+    ``const``: values of constants over the program's ``#const`` (``{"n": 20}``; see
+    :func:`load_program`).
     ``strict``: an order comparison between a number and a string or literal that is no number
     (``V > 100`` with ``V = "7"``) raises StreamError; by default it is reported once per
     comparison and kind of term as a :class:`~ticker_py.errors.TickerWarning` (docs/semantics.md).
@@ -313,6 +328,7 @@ class Reasoner:
         history: bool = True,
         printed_order: bool = True,
         strict: bool = False,
+        const: dict | None = None,
         **knobs,
     ):
         if not isinstance(program, (str, Path, ast.Program, Analysis)):
@@ -321,7 +337,12 @@ class Reasoner:
             raise UsageError(Diagnostic(f"semantics is a profile name or a Semantics, not {semantics!r}"))
         _check_keywords(knobs, Reasoner.__init__)
         self.semantics = resolve(semantics, **knobs)
-        self.analysis = program if isinstance(program, Analysis) else load_program(program, clock=clock)
+        if isinstance(program, Analysis):
+            if const:
+                raise UsageError(Diagnostic("const= needs the program's source, not its analysis"))
+            self.analysis = program
+        else:
+            self.analysis = load_program(program, clock=clock, const=const)
         models = _models(models, factorize)
         if show not in ("derived", "all"):
             raise UsageError(Diagnostic(f"unknown show {show!r}", notes=("use 'derived' or 'all'",)))
@@ -338,6 +359,17 @@ class Reasoner:
                 )
             )
         # more answer streams than clingo can count cannot be enumerated anyway: all of them (0)
+        # #show: the named predicates, whatever their kind (show="all" prints every atom anyway);
+        # a name of several arities: internal names inside, the program's outside (analysis.arities)
+        shows = self.analysis.program.shows if show != "all" else None
+        renamed = self.analysis.renamed
+        self.renaming = Renaming(renamed, self.analysis.signatures) if renamed else None
+        self.shown = None
+        if shows is not None or renamed:
+            from .streams.shown import ShownAtoms
+
+            self.shown = ShownAtoms(shows, self.renaming.atom_out if renamed else None)
+            show = "all" if shows is not None else show
         options = EngineOptions(
             models=0 if factorize or models > CLINGO_MAX else models,
             show=show,
@@ -360,7 +392,9 @@ class Reasoner:
             from .streams.factorized import note_fallback
 
             note_fallback(self.engine_name, "this engine does not factorize")
-        self.checker = StreamChecker(dict(self.analysis.signatures), set(self.analysis.intensional))
+        self.checker = StreamChecker(
+            dict(self.analysis.signatures), set(self.analysis.intensional), self.analysis.renamed
+        )
         self.time = 0
         self.atoms_in = 0
         self._busy = threading.Lock()
@@ -389,6 +423,8 @@ class Reasoner:
             raise UsageError(Diagnostic(f"atoms must be a list of atoms, not {atoms!r}"))
         atoms = [_atom(a, t) for a in atoms]
         self.checker.check(Record(t, tuple(atoms), "<api>", 0))
+        if self.renaming is not None or self.checker.foreign:
+            atoms = self._inward(atoms)
         if self.bag:
             self._append(t, atoms)
             return
@@ -422,6 +458,9 @@ class Reasoner:
             if self._kept is not None:
                 self._kept.trim(t)
             result = self.engine.evaluate(t)
+        raw = result  # what explanations read: every atom
+        if self.shown is not None:
+            result = self.shown.result(result)
         if self.factorize:
             from .streams.factorized import with_factors
 
@@ -429,12 +468,11 @@ class Reasoner:
         elif self.printed_order and result.models is not None and len(result.models) > 1:
             result = result.replace(models=self._in_printed_order(result.models))
         if self.explainable and result.models is not None:
-            result = result.replace(
-                explainer=partial(
-                    _explain_result, self.analysis, tuple(self._kept.entries), self.semantics, self.origin
-                )
-            )
-        self._last = result
+            explainer = partial(_explain_result, self.analysis, tuple(self._kept.entries), self.semantics, self.origin)
+            if raw is not result and self.shown is not None:  # explained over every atom, not the shown ones
+                explainer = partial(_explain_raw, explainer, raw)
+            result = result.replace(explainer=explainer)
+        self._last = raw if self.shown is not None else result
         return result
 
     def _in_printed_order(self, models) -> tuple:
@@ -527,8 +565,29 @@ class Reasoner:
         max_gap = check_max_gap(max_gap, "max_gap")
         if until is not None:
             until = _time(until, "until")
-        records = self._values_checked(self.checker.records(records_from(records), self.time, until))
-        return self._feed(records, every, until, max_gap)
+        records = self._renamed(self.checker.records(records_from(records), self.time, until))
+        return self._feed(self._values_checked(records), every, until, max_gap)
+
+    def _renamed(self, records: Iterable[Record]) -> Iterator[Record]:
+        """The records with the internal names of a name of several arities (analysis.arities)."""
+        checker = self.checker
+        for rec in records:
+            if self.renaming is not None or checker.foreign:
+                rec = rec.replace(atoms=tuple(self._inward(rec.atoms)), known=None)
+            yield rec
+
+    def _inward(self, atoms) -> list:
+        """``atoms`` under the engine's names: a name of several arities is a name per arity, and
+        so is a stream predicate of a program name with an arity the program does not use."""
+        if self.renaming is None:
+            self.renaming = Renaming({}, self.analysis.signatures)
+        if self.renaming.learn(self.checker.foreign):  # printed under their own names again
+            if self.shown is None:
+                from .streams.shown import ShownAtoms
+
+                self.shown = ShownAtoms()
+            self.shown.rename = self.renaming.atom_out
+        return self.renaming.atoms_in(atoms)
 
     def _feed(
         self, records: Iterator[Record], every: Every, until: int | None, max_gap: int | None
@@ -542,6 +601,21 @@ class Reasoner:
             start = first.t
             records = itertools.chain([first], records)
         yield from drive(_Checked(self), records, every, until, start, max_gap, self.bag)
+        self._warn_never_given()
+
+    def _warn_never_given(self) -> None:
+        """At the end of a stream: a warning for each body predicate that nothing gave (clingo's
+        "atom does not occur in any rule head"), located, with a "did you mean"."""
+        import warnings
+
+        from .analysis.unused import never_given
+        from .errors import TickerWarning
+
+        seen = self.checker.seen()
+        if not seen:  # an empty stream (a test, /dev/null) tells nothing about names
+            return
+        for diag in never_given(self.analysis, seen):
+            warnings.warn(TickerWarning(diag), stacklevel=4)
 
     def _values_checked(self, records: Iterable[Record]) -> Iterator[Record]:
         """The records, each refused (located) if the engine cannot hold one of its values exactly."""
@@ -563,6 +637,10 @@ def _explain_result(analysis, history, semantics, origin, result, atom, model, w
     return explain(
         analysis, history, result.t, result.c, result.models, atom, model, why_not, semantics=semantics, origin=origin
     )
+
+
+def _explain_raw(explainer, raw, result, atom, model, why_not):
+    return explainer(raw, atom, model, why_not)
 
 
 class _Checked:
@@ -636,6 +714,7 @@ def run(
     explainable: bool = False,
     semantics: str | Semantics | None = None,
     strict: bool = False,
+    const: dict | None = None,
     **knobs,
 ) -> Results:
     """Evaluate a whole stream; ``stream`` is a path, a DataFrame or ``(t, atoms)`` pairs.
@@ -646,7 +725,7 @@ def run(
     then keeps the first ``models`` of the product (in printed order).
     ``max_gap``: the most time points one record may skip (None or 0: no limit).
     ``explainable``: every Result keeps what ``Result.explain`` needs (a copy of the window-covered
-    stream per tick). ``semantics``, ``strict`` and ``knobs`` as for :class:`Reasoner`."""
+    stream per tick). ``semantics``, ``strict``, ``const`` and ``knobs`` as for :class:`Reasoner`."""
     _check_keywords(knobs, run)
     reasoner = Reasoner(
         program,
@@ -659,6 +738,7 @@ def run(
         explainable=explainable,
         semantics=semantics,
         strict=strict,
+        const=const,
         **knobs,
     )
     from .plot.timeline import counting

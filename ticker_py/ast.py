@@ -207,6 +207,7 @@ class Window(Node):
     ``unit`` is ``None`` (time points), one of ``UNITS``, or ``"#"`` for a tuple window.
     """
 
+    #: an int; a name (str) only between parsing and putting the ``#const`` values in place
     size: int
     unit: str | None = None
     location: Location | None = _loc()
@@ -350,12 +351,19 @@ class Rule(Node):
 
 
 class Program(Node):
-    """A LARS program: a sequence of rules."""
+    """A LARS program: a sequence of rules (those of ``#include``d files in place), with its
+    directives: ``@prefix`` declarations, ``#const`` values (already put in place of the names
+    in the rules) and ``#show`` signatures."""
 
     rules: tuple = ()
     file: str = field(default="<string>", compare=False)
     #: ``@prefix`` declarations ``(name, IRI)`` in source order
     prefixes: tuple = ()
+    #: ``#const`` values ``(name, term)``, in the order of their first definition
+    consts: tuple = ()
+    #: the ``(name, arity)`` signatures of ``#show p/n.`` (sorted), ``()`` for ``#show.`` alone,
+    #: None without ``#show`` (every atom as ``show`` says)
+    shows: tuple | None = None
 
     __slots__ = ("_split_rules",)  # not a field: the facts and proper rules, once computed
 
@@ -381,6 +389,9 @@ class Program(Node):
 
     def __str__(self) -> str:
         decls = "".join(f"@prefix {name}: <{iri}> .\n" for name, iri in self.prefixes)
+        decls += "".join(f"#const {name} = {value}.\n" for name, value in self.consts)
+        if self.shows is not None:
+            decls += "".join(f"#show {name}/{arity}.\n" for name, arity in self.shows) or "#show.\n"
         return decls + "".join(f"{r}\n" for r in self.rules)
 
 

@@ -30,6 +30,7 @@ import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
+from .analysis.arities import Renaming
 from .api import records_from
 from .consequences import consequences
 from .engines import EngineOptions, create_engine
@@ -83,8 +84,15 @@ def prepare_stream(analysis, records, until: int | None = None, tuple_order: str
         raise UsageError(
             Diagnostic(f"unknown tuple_order '{tuple_order}'", notes=("tuple_order is arrival or reverse",))
         )
-    checker = StreamChecker(dict(analysis.signatures), set(analysis.intensional))
-    checked = (checker.check(r) for r in records_from(records))
+    checker = StreamChecker(dict(analysis.signatures), set(analysis.intensional), analysis.renamed)
+    renaming = Renaming(analysis.renamed, analysis.signatures)
+
+    def inward(record):  # the engines' names of a name of several arities (analysis.arities)
+        checker.check(record)
+        renaming.learn(checker.foreign)
+        return record.replace(atoms=tuple(renaming.atoms_in(record.atoms)), known=None) if renaming.inward else record
+
+    checked = (inward(r) for r in records_from(records))
     points = time_points(checked, until)
     return reverse_within_time_points(points) if tuple_order == "reverse" else points
 

@@ -8,13 +8,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 
 from .. import ast
-from ..errors import Diagnostic, ProgramError
+from ..errors import Diagnostic, ProgramError, with_excerpt
+from ..syntax.directives import capped, in_source_order
 from ..syntax.fast import paused_gc
+from .arities import internal_names
 from .graph import check_box_cycles, choice_predicates, dependency_edges, split_predicates, stratify
-from .roles import background_atoms, signatures
+from .roles import background_atoms
 from .safety import check_safety
 
 __all__ = ["Analysis", "analyse", "window_points", "POSITIVE", "STRATIFIED", "GENERAL"]
@@ -30,6 +33,8 @@ class Analysis:
     windows, units converted with the clock) or in atoms (tuple windows). ``lookback`` is
     how many time points before t a time window or @-atom can reach (None: unbounded, an
     @-atom without window); ``tuple_lookback`` the largest tuple window (0: none).
+    A name used with several arities is one predicate per arity, under internal names
+    (``renamed``, :mod:`.arities`): the streams and results are renamed at the API's boundary.
     ``choice`` holds the intensional predicates in a cycle through negation (the only ones
     a solver guesses); ``upper`` those and every predicate depending on them, ``lower`` the
     other intensional predicates (stratified, evaluated natively by the default engine).
@@ -52,6 +57,8 @@ class Analysis:
     lower: frozenset
     upper: frozenset
     interval_rules: tuple = ()
+    #: the internal names of a name used with several arities (``p'2``) -> that name (``p``)
+    renamed: dict = field(default_factory=dict)
 
     def size(self, window: ast.Window) -> int:
         return self.window_sizes[window]
@@ -78,13 +85,27 @@ def window_points(window: ast.Window, clock_ms: int = 1000) -> int:
     return total // clock_ms
 
 
-def analyse(program: ast.Program, clock_ms: int = 1000, source: str | None = None) -> Analysis:
-    """Check a program and compute its analysis; raises :class:`ProgramError` listing every problem."""
+def analyse(
+    program: ast.Program, clock_ms: int = 1000, source: str | dict | None = None, problems: Sequence = ()
+) -> Analysis:
+    """Check a program and compute its analysis; raises :class:`ProgramError` listing every problem
+    in source order, ``problems`` (the parser's, :func:`ticker_py.syntax.load_source`) among them.
+    ``source``: the program's text, or a map from file names to texts (for the excerpts)."""
     with paused_gc():  # it builds no cycles: see paused_gc
-        return _analyse(program, clock_ms, source)
+        return _analyse(program, clock_ms, source, problems)
 
 
-def _analyse(program: ast.Program, clock_ms: int, source: str | None) -> Analysis:
+def _report(diags: list, source: str | dict | None, problems: Sequence, program: ast.Program) -> ProgramError:
+    """One error with every diagnostic, excerpted, in source order, MAX_ERRORS at most."""
+    sources = source if isinstance(source, dict) else {program.file: source} if source is not None else {}
+    diags = [
+        d if d.location is None or d.location.file not in sources else with_excerpt(d, sources[d.location.file])
+        for d in diags
+    ]
+    return ProgramError(capped(in_source_order([*problems, *diags], sources)))
+
+
+def _analyse(program: ast.Program, clock_ms: int, source: str | dict | None, problems: Sequence) -> Analysis:
     program, interval_rules = _plain_terms(program)
     sigs: dict = {}
     heads: set = set()
@@ -145,15 +166,14 @@ def _analyse(program: ast.Program, clock_ms: int, source: str | None) -> Analysi
                     ("a tuple window counts input atoms: only extensional (stream) predicates may appear in it",),
                 ),
             )
-    first: list = []  # the diagnostics' order: arities, facts, then rules
-    if mixed_arity:
-        sigs = signatures(program, first)
-    background = background_atoms(program, first)
-    diags[:0] = first
+    background = background_atoms(program, diags)
     edges = dependency_edges(program, intensional)
     check_box_cycles(intensional, edges, diags)
-    if diags:
-        raise ProgramError(diags, source=source)
+    if diags or problems:
+        raise _report(diags, source, problems, program)
+    if mixed_arity:  # p/1 and p/2: analysed with a name per arity (analysis.arities)
+        internal, renamed = internal_names(program)
+        return replace(_analyse(internal, clock_ms, None, ()), renamed=renamed)
     strata, bad = stratify(intensional, edges)
     choice = choice_predicates(strata, bad)
     lower, upper = split_predicates(strata, edges, choice)

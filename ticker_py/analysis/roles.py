@@ -1,4 +1,4 @@
-"""Predicate roles: signatures, intensional/extensional predicates and background facts."""
+"""Predicate roles: intensional/extensional predicates and background facts."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from ..errors import Diagnostic
 from ..limits import MAX_FACT_ATOMS
 from ..values import evaluate_arith, from_ast_term
 
-__all__ = ["signatures", "intensional_predicates", "background_atoms", "body_atoms"]
+__all__ = ["intensional_predicates", "background_atoms", "body_atoms"]
 
 
 def body_atoms(rule: ast.Rule):
@@ -18,41 +18,6 @@ def body_atoms(rule: ast.Rule):
     for lit in rule.body:
         if not lit.is_comparison:
             yield lit.element
-
-
-def _all_atoms(program: ast.Program) -> list:
-    """Every atom of the program, in order: each rule's head, then its body atoms."""
-    out = []
-    add, comparison = out.append, ast.Comparison
-    for rule in program.rules:
-        if rule.head is not None:
-            add(rule.head.atom)
-        for lit in rule.body:
-            if type(lit.element) is not comparison:
-                add(lit.element.atom)
-    return out
-
-
-def signatures(program: ast.Program, diagnostics: list) -> dict:
-    """Map predicate name -> arity; a name used with two arities is reported."""
-    seen: dict = {}
-    atoms = _all_atoms(program)
-    for atom in atoms:
-        arity = len(atom.args)
-        known = seen.setdefault(atom.predicate, arity)
-        if known != arity:
-            other = next(a for a in atoms if a.predicate == atom.predicate)
-            diagnostics.append(
-                Diagnostic(
-                    f"predicate '{atom.predicate}' used with arity {arity} and {known}",
-                    atom.location,
-                    (
-                        f"{other.location}: first used as '{atom.predicate}/{known}' here",
-                        "a predicate is identified by its name: use one arity per name",
-                    ),
-                )
-            )
-    return seen
 
 
 def intensional_predicates(program: ast.Program) -> frozenset:

@@ -103,6 +103,12 @@ def main(argv=None) -> int:
 
     with warnings.catch_warnings():  # a warning of ticker_py is printed as its diagnostic
         warnings.showwarning = _show_warning
+        warn = getattr(args, "warn", "all")
+        if warn not in ("all", "none"):
+            print(f"ticker {args.command}: error: unknown -W/--warn value '{warn}' (use all or none)", file=sys.stderr)
+            return 2
+        if warn == "none":  # -W none: as clingo's, no warning at all
+            warnings.simplefilter("ignore", TickerWarning)
         status = _dispatch(args)
     if argv is None:
         _leave_to_exit()

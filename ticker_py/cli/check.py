@@ -27,8 +27,8 @@ def cmd_check(args) -> int:
 
         semantics = resolve(args.semantics, **semantics_knobs(args))
         check_program(semantics, analysis)  # outside the profile's fragment: located errors, status 2
-    sigs = analysis.signatures
-    fmt = lambda preds: ", ".join(f"{p}/{sigs[p]}" for p in sorted(preds)) or "-"  # noqa: E731
+    sigs, name = analysis.signatures, analysis.renamed.get  # p'2 (p/2 of a name of several arities): p
+    fmt = lambda preds: ", ".join(sorted(f"{name(p, p)}/{sigs[p]}" for p in preds)) or "-"  # noqa: E731
     print(f"{args.program}: ok")
     print(f"fragment: {analysis.fragment}" + (" (with constraints)" if analysis.has_constraints else ""))
     print(f"engines: {', '.join(analysis.engines)}")
@@ -40,7 +40,7 @@ def cmd_check(args) -> int:
     print(f"background facts: {len(analysis.background)}")
     look = "unbounded" if analysis.lookback is None else f"{analysis.lookback} time points"
     print(f"look-back: {look}; tuple windows up to {analysis.tuple_lookback} atoms")
-    print("strata: " + " < ".join("{" + ", ".join(s) + "}" for s in analysis.strata))
+    print("strata: " + " < ".join("{" + fmt(s) + "}" for s in analysis.strata))
     print(sharding_report(analysis))
     if semantics is not None:
         _report_semantics(semantics, analysis)

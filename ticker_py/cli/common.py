@@ -74,6 +74,20 @@ def add_program_args(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="add the shipped OWL 2 RL rules (subclass/subproperty closure, domain, range) over triple/3",
     )
+    p.add_argument(
+        "-c",
+        "--const",
+        action=MERGED,
+        metavar="NAME=VALUE",
+        help="the value of a constant, over the program's '#const NAME = VALUE.' (repeatable)",
+    )
+    p.add_argument(
+        "-W",
+        "--warn",
+        default="all",
+        metavar=choices_metavar(("all", "none")),
+        help="all: print warnings (file:line:col: warning: ...) on stderr; none: print none",
+    )
 
 
 def load(args):
@@ -88,7 +102,21 @@ def load(args):
         background_rdf=getattr(args, "background_rdf", None),
         rdf_mapping=getattr(args, "rdf_mapping", "triple"),
         owl2rl=getattr(args, "owl2rl", False),
+        const=consts(getattr(args, "const", None)),
     )
+
+
+def consts(values) -> dict | None:
+    """The constants of ``-c NAME=VALUE`` options: name -> value text (a later one wins)."""
+    if not values:
+        return None
+    out = {}
+    for text in values:
+        name, eq, value = text.partition("=")
+        if not eq or not name.strip() or not value.strip():
+            raise UsageError(Diagnostic(f"-c {text}: write -c NAME=VALUE", notes=("e.g. -c n=20",)))
+        out[name.strip()] = value.strip()
+    return out
 
 
 def check_choice(value: str, choices, what: str) -> None:

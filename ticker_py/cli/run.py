@@ -189,6 +189,13 @@ def cmd_run(args) -> int:
     live = live_options(args)  # None: no live input or output (nothing of ticker_py.live is imported)
     shards = shard_options(args)
     analysis = load(args)
+    if shards is not None and analysis.renamed:
+        raise UsageError(
+            Diagnostic(
+                "--shards and --spark take one arity per predicate name",
+                notes=(f"'{sorted(set(analysis.renamed.values()))[0]}' has several: run without sharding",),
+            )
+        )
     if o.factorize and shards is not None:
         raise UsageError(Diagnostic("--factorize cannot be combined with --spark or --shards"))
     if o.changes and o.models != 1 and not o.factorize:

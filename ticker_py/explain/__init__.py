@@ -36,7 +36,7 @@ from ..values import format_atom
 from ..windows import Windows
 from .build import MAX_CANDIDATES, WHY_NOT_DEPTH, Builder
 from .diagnose import no_answer_notes
-from .text import parse_program_atom, prefixed, with_prefixes
+from .text import parse_program_atom, prefixed, with_names, with_prefixes
 from .tree import Explanation, Node
 from .world import World
 
@@ -75,6 +75,9 @@ def _checked(atom: tuple, time, analysis: Analysis, where: str):
     """``(atom, time)`` checked against the program's predicates."""
     sigs = analysis.signatures
     loc = Location(where, 1, 1, 1, len(format_atom(atom)) + 1)
+    for new, name in analysis.renamed.items():  # p/2 of a name of several arities: its internal name
+        if name == atom[0] and sigs[new] == len(atom) - 1:
+            atom = (new, *atom[1:])
     if atom[0] not in sigs:
         raise UsageError(
             Diagnostic(
@@ -191,6 +194,11 @@ def explain(
         )
     else:
         root = builder.why(atom, time)
+    if prefixes:
+        root = with_prefixes(root, prefixes)
+    if analysis.renamed:
+        root = with_names(root, analysis.renamed)
+        atom = (analysis.renamed.get(atom[0], atom[0]), *atom[1:])
     return Explanation(
         "why-not" if why_not else "why",
         atom,
@@ -199,7 +207,7 @@ def explain(
         c,
         model,
         len(models),
-        with_prefixes(root, prefixes) if prefixes else root,
+        root,
         tuple(builder.assumptions),
         all_models,
         prefixes,

@@ -18,7 +18,7 @@ import re
 
 from ..values import from_ast_atom
 
-__all__ = ["prefixed", "with_prefixes", "parse_program_atom"]
+__all__ = ["prefixed", "with_prefixes", "with_names", "parse_program_atom"]
 
 #: a string literal (skipped whole: nothing inside it is a term), or an IRI term
 _TOKEN = re.compile(r'"(?:\\.|[^"\\])*"|\biri\("([^"\\<>{}|^`\x00-\x20]*)"\)')
@@ -48,6 +48,22 @@ def prefixed(text: str, prefixes) -> str:
 
 def with_prefixes(root, prefixes):
     """The explanation tree ``root`` with every node's text :func:`prefixed` (shared nodes stay shared)."""
+    return _texts(root, lambda text: prefixed(text, prefixes))
+
+
+def with_names(root, renamed: dict):
+    """The explanation tree ``root`` with the program's names for the internal ones of a name of
+    several arities (``p'2(a,b)`` is ``p(a,b)``; :mod:`ticker_py.analysis.arities`)."""
+    import re
+
+    pattern = re.compile(
+        "(?<![A-Za-z0-9_'])(" + "|".join(map(re.escape, sorted(renamed, key=len, reverse=True))) + ")(?![A-Za-z0-9_'])"
+    )
+    return _texts(root, lambda text: pattern.sub(lambda m: renamed[m.group(1)], text))
+
+
+def _texts(root, change):
+    """``root`` with ``change(text)`` as every node's text (shared nodes stay shared)."""
     from dataclasses import replace
 
     made: dict = {}
@@ -56,7 +72,7 @@ def with_prefixes(root, prefixes):
         done = made.get(id(node))
         if done is None:
             children = tuple(visit(child) for child in node.children)
-            done = made[id(node)] = replace(node, text=prefixed(node.text, prefixes), children=children)
+            done = made[id(node)] = replace(node, text=change(node.text), children=children)
         return done
 
     return visit(root)

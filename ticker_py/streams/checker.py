@@ -1,12 +1,14 @@
-"""The checks of stream atoms that need the program: extensional predicates, one arity per name."""
+"""The checks of stream atoms that need the program: no intensional atoms; arities the program
+does not use (a warning); which predicates the stream carried (for the end-of-run warnings)."""
 
 from __future__ import annotations
 
 import operator
+import warnings
 from collections.abc import Iterable, Iterator
 
-from ..errors import Diagnostic, StreamError
-from ..values import format_atom
+from ..ast import Location
+from ..errors import Diagnostic, StreamError, TickerWarning
 from .lines import stream_error
 from .model import Record
 
@@ -26,17 +28,32 @@ def _pairs(atoms) -> set:
 
 
 class StreamChecker:
-    """Checks stream atoms against the program: extensional predicates, consistent arities.
+    """Checks stream atoms against the program. A predicate is a name and an arity: ``p/1`` and
+    ``p/2`` are two predicates.
 
-    ``signatures`` maps predicate names to arities from the program; ``intensional`` holds
-    the names of intensional predicates. Names first seen in the stream are learned.
+    ``signatures`` maps the program's predicate names to their arities and ``intensional`` holds
+    the intensional names, as :class:`~ticker_py.analysis.Analysis` has them; ``renamed`` maps
+    the analysis' internal names of a name used with several arities to that name. An atom of an
+    intensional predicate is an error; an atom of a name the program uses, with an arity it does
+    not use, is a warning (once per predicate: streams carry more than a program reads).
     """
 
-    def __init__(self, signatures: dict, intensional: set):
-        self.intensional = set(intensional)
-        self.known = {name: (arity, "the program") for name, arity in signatures.items()}
+    def __init__(self, signatures: dict, intensional: set, renamed: dict | None = None):
+        renamed = renamed or {}
+        original = {name: renamed.get(name, name) for name in signatures}
+        self.program = {(original[name], arity) for name, arity in signatures.items()}
+        self.intensional = {(original[name], signatures[name]) for name in intensional if name in signatures}
+        self.arities: dict = {}  # name -> the arities the program uses, sorted
+        for name, arity in sorted(self.program):
+            self.arities.setdefault(name, []).append(arity)
+        #: the (name, arity) pairs of the stream whose name the program uses with other arities
+        self.foreign: list = []
         self.passed: set = set()  # (name, len(atom)) pairs that passed: a record of only those passes at once
         self.last: tuple = ()  # the atoms of the last record that passed (a reader may repeat them)
+
+    def seen(self) -> set:
+        """The ``(name, arity)`` predicates of the atoms checked so far."""
+        return {(name, length - 1) for name, length in self.passed}
 
     def check(self, record: Record) -> Record:
         """Return ``record`` unchanged, or raise a StreamError located at its line."""
@@ -47,25 +64,29 @@ class StreamChecker:
         if (known is not None and self.passed.issuperset(known.pairs)) or self.passed.issuperset(_pairs(atoms)):
             self.last = atoms
             return record
-        for atom in atoms:  # in order: the first bad atom is reported, names are learned
+        for atom in atoms:  # in order: the first bad atom is reported
             name, arity = atom[0], len(atom) - 1
             if (name, len(atom)) in self.passed:
                 continue
-            known = self.known.get(name)
-            if name in self.intensional:
-                shown = known[0] if known else arity
+            if (name, arity) in self.intensional:
                 raise stream_error(
-                    record.source, record.line, 1, f"intensional predicate '{name}/{shown}' in the stream"
+                    record.source, record.line, 1, f"intensional predicate '{name}/{arity}' in the stream"
                 )
-            if known is None:
-                self.known[name] = (arity, f"{record.source}:{record.line}")
-            elif known[0] != arity:
-                raise stream_error(
-                    record.source,
-                    record.line,
-                    1,
-                    f"predicate '{name}' with arity {arity} in '{format_atom(atom)}',"
-                    f" but arity {known[0]} in {known[1]}",
+            used = self.arities.get(name)
+            if used is not None and arity not in used:
+                self.foreign.append((name, arity))
+                line = max(record.line, 1)
+                shown = " and ".join(f"{name}/{k}" for k in used)
+                warnings.warn(
+                    TickerWarning(
+                        Diagnostic(
+                            f"'{name}/{arity}' in the stream, but the program uses {shown}",
+                            Location(record.source, line, 1, line, 2),
+                            (f"no rule reads {name}/{arity}: a predicate is a name and an arity",),
+                            kind="warning",
+                        )
+                    ),
+                    stacklevel=1,  # one place: two checkers of one stream (live input, then the reasoner) warn once
                 )
             self.passed.add((name, len(atom)))
         self.last = atoms

@@ -10,11 +10,14 @@ high at T :- alpha(V) at T in [20 #], V >= 18.
 from __future__ import annotations
 
 import functools
+import re
 from pathlib import Path
 
 from .. import accelerators, ast
 from ..errors import Diagnostic, ProgramError, TickerError
 from ..limits import MAX_TERM_DEPTH
+from . import directives
+from .directives import Loaded, const_term, raise_problems
 from .fast import parse_fast, paused_gc
 from .ground_atoms import parse_ground_atom, split_atoms
 
@@ -24,6 +27,8 @@ from .ground_atoms import parse_ground_atom, split_atoms
 __all__ = [
     "parse_program",
     "parse_file",
+    "load_source",
+    "parse_term",
     "read_source",
     "parse_ground_atom",
     "split_atoms",
@@ -67,6 +72,10 @@ TERMINAL_NAMES = {
     "PNAME_NS": "a prefix 'ex:'",
     "PNAME_LN": "a prefixed name",
     "IRIREF": "an IRI",
+    "CONST": "'#const'",
+    "SHOW": "'#show'",
+    "INCLUDE": "'#include'",
+    "COLON": "':'",
 }
 
 
@@ -118,31 +127,80 @@ def _syntax_error(err, text: str, file: str) -> ProgramError:
     return ProgramError(Diagnostic(f"syntax error, unexpected {found}", loc, notes), source=text)
 
 
-def parse_program(text: str, file: str = "<string>") -> ast.Program:
-    """Parse LARS source text; raises :class:`ProgramError` with located diagnostics.
+def parse_program(text: str, file: str = "<string>", const: dict | None = None) -> ast.Program:
+    """Parse LARS source text; raises :class:`ProgramError` with located diagnostics (every
+    problem found, in source order).
 
-    The fast parser (:mod:`.fast`) reads what it fully understands; everything else, and every
-    error, goes through the lark grammar, which gives the same program and the located errors.
+    ``#include`` files are read relative to ``file``; ``const`` (name -> int or term text)
+    overrides the program's ``#const`` values. The fast parser (:mod:`.fast`) reads what it
+    fully understands; everything else, and every error, goes through the lark grammar, which
+    gives the same program and the located errors.
     """
+    loaded = load_source(text, file, const)
+    raise_problems(loaded)
+    return loaded.program
+
+
+def load_source(text: str, file: str = "<string>", const: dict | None = None) -> Loaded:
+    """:func:`parse_program`'s program with the problems it found (not raised) and the text of
+    each file read: what :func:`ticker_py.api.load_program` reports together with the analysis'."""
+    overrides = {name: const_term(name, value, parse_term) for name, value in (const or {}).items()}
     with paused_gc():  # a parse makes no cycles: collecting meanwhile only costs time
-        return (accelerators.ENABLED and parse_fast(text, file)) or parse_lark(text, file)
+        return directives.load_source(text, file, _unit, read_source, overrides)
 
 
 def parse_lark(text: str, file: str = "<string>") -> ast.Program:
     """:func:`parse_program` through the lark grammar alone."""
+    loaded = directives.load_source(text, file, _lark_unit, read_source)
+    raise_problems(loaded)
+    return loaded.program
+
+
+def parse_term(text: str):
+    """The term ``text`` holds, or None (a value of ``-c name=value``)."""
+    try:
+        program, state = _lark_unit(f"#const c = {text}.", "<command line>")
+    except ProgramError:
+        return None
+    if program.rules or state.problems or state.includes or state.shows is not None or len(state.consts) != 1:
+        return None
+    return state.consts[0].value
+
+
+def _unit(text: str, file: str) -> tuple:
+    """``(program, transformer state)`` of one file; the state is None from the fast parser."""
+    program = accelerators.ENABLED and parse_fast(text, file)
+    return (program, None) if program else _lark_unit(text, file)
+
+
+def _lark_unit(text: str, file: str) -> tuple:
+    """``(program, transformer)`` of one file through the lark grammar. A syntax error is collected
+    (in ``transformer.problems``) and the statement holding it left out, so that the rest is read
+    and every error reported (as clingo does), at most MAX_ERRORS syntax errors."""
     from lark.exceptions import UnexpectedInput, VisitError
 
     from .transformer import ToAst
 
-    try:
-        tree = _parser().parse(text)
-    except UnexpectedInput as err:
-        raise _syntax_error(err, text, file) from None
-    except RecursionError:
-        raise _too_deep(text, file) from None
+    syntax_errors: list = []
+    readable = text
+    while True:
+        try:
+            tree = _parser().parse(readable)
+            break
+        except UnexpectedInput as err:
+            syntax_errors += _syntax_error(err, text, file).diagnostics  # located in the text as written
+            position = getattr(err, "pos_in_stream", None)
+            skipped = None if position is None else _without_statement(readable, position)
+            if skipped is None or skipped == readable or len(syntax_errors) >= directives.MAX_ERRORS:
+                raise ProgramError(syntax_errors) from None
+            readable = skipped
+        except RecursionError:
+            raise _too_deep(text, file) from None
     _check_depth(tree, text, file)
+    to_ast = ToAst(file)
+    to_ast.problems += syntax_errors
     try:
-        return ToAst(file).transform(tree)
+        return to_ast.transform(tree), to_ast
     except VisitError as err:
         if isinstance(err.orig_exc, TickerError):
             raise ProgramError(err.orig_exc.diagnostics, source=text) from None
@@ -151,6 +209,27 @@ def parse_lark(text: str, file: str = "<string>") -> ast.Program:
         raise
     except RecursionError:
         raise _too_deep(text, file) from None
+
+
+#: where a statement may end: a '.' that is no part of '..', a string, a comment or an IRI
+_STATEMENT_ENDS = re.compile(r'"(?:\\.|[^"\\\n])*"|%[^\n]*|//[^\n]*|/\*[\s\S]*?\*/|<[^<>"{}|^`\\\x00-\x20]*>|\.\.|(\.)')
+
+
+def _without_statement(text: str, position: int) -> str | None:
+    """``text`` with the statement around ``position`` (from the end of the one before to its own
+    '.', or the end of the text) blanked, lines and columns kept; None if there is nothing to blank."""
+    start, end = 0, len(text)
+    for match in _STATEMENT_ENDS.finditer(text):
+        if match.group(1) is None:
+            continue
+        if match.start() < position:
+            start = match.end()
+        else:
+            end = match.end()
+            break
+    if start >= end:
+        return None
+    return text[:start] + re.sub(r"[^\n]", " ", text[start:end]) + text[end:]
 
 
 def _too_deep(text: str, file: str) -> ProgramError:
@@ -233,6 +312,6 @@ def _check_depth(tree, text: str, file: str) -> None:
         stack.extend((child, depth) for child in node.children if isinstance(child, Tree))
 
 
-def parse_file(path) -> ast.Program:
+def parse_file(path, const: dict | None = None) -> ast.Program:
     """Parse a ``.lars`` file."""
-    return parse_program(read_source(path), str(path))
+    return parse_program(read_source(path), str(path), const)

@@ -9,7 +9,7 @@ from lark import Token, Transformer, v_args
 
 from .. import ast
 from ..ast import ESCAPES
-from ..errors import ProgramError
+from ..errors import Diagnostic
 from .anonymous import ANONYMOUS, name_anonymous
 
 ESCAPE_NOTE = "strings know the escapes \\n, \\\\ and \\\" (as clingo's)"
@@ -26,44 +26,112 @@ def _span(file: str, first, last) -> ast.Location:
     return ast.Location(file, first.line, first.column, last.end_line, last.end_column)
 
 
+class Include(ast.Node):
+    """An ``#include "path".`` directive, resolved by :func:`ticker_py.syntax.parse_program`."""
+
+    path: str
+    location: ast.Location | None = ast.field(default=None, compare=False, repr=False)
+
+
+class Const(ast.Node):
+    """A ``#const name = value.`` directive."""
+
+    name: str
+    value: ast.Term
+    location: ast.Location | None = ast.field(default=None, compare=False, repr=False)
+
+
+SHOW_TERM_NOTE = "name predicates instead: '#show p/2.' prints the atoms of p/2"
+
+
 @v_args(meta=True)
 class ToAst(Transformer):
-    """Build AST nodes with source locations."""
+    """Build AST nodes with source locations.
+
+    A problem that leaves the rest of the program readable (a bad window, an unknown prefix)
+    is collected in ``problems`` and parsing goes on, so that every one is reported at once.
+    The directives are collected too: ``consts`` and ``includes`` in order, ``shows``
+    (None: no ``#show``).
+    """
 
     def __init__(self, file: str):
         super().__init__()
         self.file = file
         self.prefixes: dict = {}
+        self.problems: list = []
+        self.consts: list = []
+        self.includes: list = []
+        self.shows: list | None = None
 
     def _m(self, meta) -> ast.Location:
         return ast.Location(self.file, meta.line, meta.column, meta.end_line, meta.end_column)
 
+    def _problem(self, location: ast.Location, message: str, *notes: str) -> None:
+        self.problems.append(Diagnostic(message, location, notes))
+
     # -------------------------------------------------------- program and rules
     def start(self, meta, rules):
         return ast.Program(
-            tuple(r for r in rules if r is not None), file=self.file, prefixes=tuple(self.prefixes.items())
+            tuple(r for r in rules if isinstance(r, ast.Rule)),
+            file=self.file,
+            prefixes=tuple(self.prefixes.items()),
+            shows=None if self.shows is None else tuple(sorted(set(self.shows))),
         )
 
     def prefix(self, meta, c):
         name, iri = str(c[1])[:-1], self._iri(c[2])
         if self.prefixes.get(name, iri) != iri:
-            raise ProgramError.at(
+            self._problem(
                 self._m(meta),
                 f"prefix '{name}:' declared again with another IRI",
                 f"it stands for <{self.prefixes[name]}>",
             )
+            return None
         self.prefixes[name] = iri
         return None
 
     def _iri(self, tok) -> str:
         iri = str(tok)[1:-1]
         if not _ABSOLUTE_IRI.match(iri):
-            raise ProgramError.at(
+            self._problem(
                 _loc(self.file, tok),
                 f"relative IRI <{iri}>",
                 "write an absolute IRI: a scheme, ':', then the rest (<http://ex.org/a>)",
             )
         return iri
+
+    # -------------------------------------------------------- directives
+    def const(self, meta, c):
+        loc = self._m(meta)
+        if str(c[2]) not in ("=", "=="):
+            self._problem(loc, f"'{c[2]}' in #const", "write '#const name = value.'")
+        self.consts.append(Const(str(c[1]), c[3], loc))
+
+    def show_none(self, meta, c):
+        self.shows = self.shows or []
+
+    def show(self, meta, c):
+        term = c[1]
+        self.shows = self.shows or []
+        if (
+            isinstance(term, ast.BinOp)
+            and term.op == "/"
+            and isinstance(term.left, ast.Constant)
+            and isinstance(term.right, ast.Number)
+            and term.right.value >= 0
+        ):
+            self.shows.append((term.left.name, term.right.value))
+            return
+        self._problem(
+            self._m(meta), f"'#show {term}.' is not supported: #show takes a predicate name/arity", SHOW_TERM_NOTE
+        )
+
+    def show_term(self, meta, c):
+        self.shows = self.shows or []
+        self._problem(self._m(meta), "#show of terms ('#show t : body.') is not supported", SHOW_TERM_NOTE)
+
+    def include(self, meta, c):
+        self.includes.append(Include(self._unescape(c[1]), self._m(meta)))
 
     def fact(self, meta, c):
         return name_anonymous(ast.Rule(c[0], (), self._m(meta)))
@@ -106,27 +174,34 @@ class ToAst(Transformer):
     def window(self, meta, c):
         loc = self._m(meta)
         negative = any(isinstance(x, Token) and x.type == "MINUS" for x in c)
-        size_tok = next(x for x in c if isinstance(x, Token) and x.type == "INT")
         unit = next((x for x in c if isinstance(x, str) and not isinstance(x, Token)), None)
+        name = next((x for x in c if isinstance(x, Token) and x.type == "NAME"), None)
+        if name is not None:  # a #const name: its value is put in place after parsing
+            if negative:
+                self._problem(loc, f"negative window size -{name}", "a window's size is a number n >= 0")
+            return ast.Window(str(name), unit, loc)
+        size_tok = next(x for x in c if isinstance(x, Token) and x.type == "INT")
         if negative:
-            raise ProgramError.at(
+            self._problem(
                 loc,
                 f"negative window size -{size_tok}",
                 "a window covers n >= 0 time points, or the last n >= 1 atoms with '#'",
             )
         size = int(size_tok)
         if unit == "#" and size == 0:
-            raise ProgramError.at(loc, "tuple window of size 0", "a tuple window [n #] needs n >= 1")
+            self._problem(loc, "tuple window of size 0", "a tuple window [n #] needs n >= 1")
+            size = 1
         return ast.Window(size, unit, loc)
 
     def unit(self, meta, c):
         tok = c[0]
         if tok.type == "NAME":
-            raise ProgramError.at(
+            self._problem(
                 _loc(self.file, tok),
                 f"unknown window unit '{tok}'",
                 "units are sec, ms, min, h, or # for a tuple window",
             )
+            return None
         return {"SEC": "sec", "MS": "ms", "MIN": "min", "HOUR": "h", "HASH": "#"}[tok.type]
 
     def comparison(self, meta, c):
@@ -145,11 +220,12 @@ class ToAst(Transformer):
         try:
             return ast.Number(int(c[0]), self._m(meta))
         except ValueError:  # longer than Python converts (sys.get_int_max_str_digits)
-            raise ProgramError.at(
+            self._problem(
                 self._m(meta),
                 f"integer of {len(c[0])} digits is too long",
                 f"integers have at most {sys.get_int_max_str_digits()} digits",
-            ) from None
+            )
+            return ast.Number(0, self._m(meta))
 
     def variable(self, meta, c):
         return ast.Variable(str(c[0]), self._m(meta))
@@ -161,24 +237,27 @@ class ToAst(Transformer):
         return ast.Constant(str(c[0]), self._m(meta))
 
     def string(self, meta, c):
-        tok = c[0]
+        return ast.String(self._unescape(c[0]), self._m(meta))
+
+    def _unescape(self, tok) -> str:
+        """The content of a STRING token, its escapes replaced (an unknown one is reported)."""
         text = str(tok)[1:-1]
         out, i = [], 0
         while i < len(text):
             if text[i] == "\\" and i + 1 < len(text):
                 if text[i + 1] not in ESCAPES:
                     col = tok.column + 1 + i
-                    raise ProgramError.at(
+                    self._problem(
                         ast.Location(self.file, tok.line, col, tok.line, col + 2),
                         f"unknown escape '\\{text[i + 1]}' in a string",
                         ESCAPE_NOTE,
                     )
-                out.append(ESCAPES[text[i + 1]])
+                out.append(ESCAPES.get(text[i + 1], text[i + 1]))
                 i += 2
             else:
                 out.append(text[i])
                 i += 1
-        return ast.String("".join(out), self._m(meta))
+        return "".join(out)
 
     def iri(self, meta, c):
         return ast.Iri.of(self._iri(c[0]), None, self._m(meta))
@@ -187,11 +266,12 @@ class ToAst(Transformer):
         text = str(c[0])
         name, local = text.split(":", 1)
         if name not in self.prefixes:
-            raise ProgramError.at(
+            self._problem(
                 self._m(meta),
                 f"unknown prefix '{name}:' in '{text}'",
                 f"declare it before its first use: @prefix {name}: <http://...> .",
             )
+            return ast.Iri.of(local, text, self._m(meta))
         return ast.Iri.of(self.prefixes[name] + local, text, self._m(meta))
 
     def function(self, meta, c):

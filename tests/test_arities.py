@@ -1,0 +1,126 @@
+"""Predicates by name and arity (p/1 and p/2 are two predicates, as in clingo) and the warnings
+clingo users expect: a body predicate nothing gives (with a "did you mean"), a stream atom of a
+known name with an arity the program does not use."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+from helpers import ticker
+
+from ticker_py import Reasoner, load_program, run
+from ticker_py.engines import ENGINE_NAMES
+from ticker_py.errors import StreamError, TickerWarning
+
+MIXED = """#show alarm/1. #show alarm/2. #show p/1.
+alarm(S) :- temp(S,V) in [3], V > 90.
+alarm(S,high) :- alarm(S), temp(S).
+temp(S) :- temp(S,_).
+p(X) :- p(X,Y), not p(Y,X).
+"""
+MIXED_STREAM = "0: temp(s1,95), p(1,2), p(2,1), p(3,4)\n1: temp(s1,20)\n"
+
+
+def _answers(results) -> list:
+    return [(r.t, [m.sorted_atoms() + m.sorted_pinned() for m in r.models]) for r in results]
+
+
+@pytest.mark.parametrize("engine", ENGINE_NAMES)
+def test_one_name_with_several_arities_runs_on_every_engine(engine, capsys, tmp_path):
+    prog, stream = tmp_path / "m.lars", tmp_path / "m.stream"
+    prog.write_text(MIXED)
+    stream.write_text(MIXED_STREAM)
+    code, out, err = ticker(capsys, "run", prog, "--stream", stream, "--engine", engine, "--format", "text")
+    assert (code, err) == (0, "")
+    assert out == "t=0 c=4: {alarm(s1), alarm(s1,high), p(3)}\nt=1 c=5: {alarm(s1), alarm(s1,high)}\n"
+
+
+def test_roles_are_per_name_and_arity(capsys, tmp_path):
+    prog = tmp_path / "m.lars"
+    prog.write_text(MIXED)
+    code, out, _ = ticker(capsys, "check", prog)
+    assert code == 0
+    assert "intensional: alarm/1, alarm/2, p/1, temp/1\nextensional: p/2, temp/2\n" in out
+    analysis = load_program(MIXED)
+    assert sorted(analysis.renamed.values()) == ["alarm", "alarm", "p", "p", "temp", "temp"]
+
+
+def test_an_intensional_arity_in_the_stream_is_refused_the_other_read():
+    reasoner = Reasoner(MIXED)
+    reasoner.append(0, ["p(1,2)", "temp(s1,95)"])
+    with pytest.raises(StreamError, match="intensional predicate 'p/1'"):
+        reasoner.append(1, ["p(1)"])
+
+
+def test_the_api_keeps_the_program_names():
+    program = "q(X) :- q(X,Y), Y > 1.\nr(X,X) :- r(X)."
+    results = run(program, [(0, ["q(a,2)", "r(b)", "r(c,d,e)"])], show="all")
+    assert _answers(results) == [(0, [["q(a)", "q(a,2)", "r(b)", "r(b,b)", "r(c,d,e)"]])]
+    (result,) = run(program, [(0, ["q(a,2)", "r(b)"])], engine="clingo", explainable=True)
+    assert str(result.explain("r(b,b)")) == (
+        "why r(b,b): t=0 c=2, answer stream 1 of 1\n"
+        "  r(b,b) at 0  <-  r(X,X) :- r(X).  [X=b]  (<string>:2)\n"
+        "    r(b) arrived at t=0"
+    )
+    assert "q(a,2) arrived at t=0" in str(result.explain("q(a)"))
+
+
+def test_a_stream_atom_of_an_arity_the_program_does_not_use_is_one_warning(capsys, tmp_path):
+    prog, stream = tmp_path / "p.lars", tmp_path / "s.stream"
+    prog.write_text("q(X) :- p(X).\n")
+    stream.write_text("0: p(1), p(1,2)\n1: p(2,3)\n2: p(4,5), p\n")
+    code, out, err = ticker(capsys, "run", prog, "--stream", stream, "--format", "text")
+    assert code == 0 and out.startswith("t=0 c=2: {q(1)}\n")
+    assert err == (
+        f"{stream}:1:1-2: warning: 'p/2' in the stream, but the program uses p/1\n"
+        "  note: no rule reads p/2: a predicate is a name and an arity\n"
+        f"{stream}:3:1-2: warning: 'p/0' in the stream, but the program uses p/1\n"
+        "  note: no rule reads p/0: a predicate is a name and an arity\n"
+    )
+
+
+# ---------------------------------------------------------------- a predicate nothing gives
+
+TYPO = "alarm(S) :- temprature(S,V) in [3], V > 90.\n"
+
+
+def test_the_typo_is_a_located_warning_with_a_suggestion(capsys, tmp_path):
+    prog, stream = tmp_path / "t.lars", tmp_path / "t.stream"
+    prog.write_text(TYPO)
+    stream.write_text("0: temperature(s1,95)\n")
+    code, out, err = ticker(capsys, "run", prog, "--stream", stream, "--format", "text")
+    assert (code, out) == (0, "t=0 c=1: {}\n")
+    assert err == (
+        f"{prog}:1:13-28: warning: 'temprature/2' is in no rule head, no fact and no stream atom:"
+        " 'temprature(S,V)' never holds\n"
+        "  note: did you mean 'temperature/2'?\n"
+    )
+    for switch in (("-W", "none"), ("--warn", "none")):
+        code, out, err = ticker(capsys, "run", prog, "--stream", stream, "--format", "text", *switch)
+        assert (code, out, err) == (0, "t=0 c=1: {}\n", "")
+    code, _, err = ticker(capsys, "run", prog, "--stream", stream, "-W", "some")
+    assert code == 2 and "-W/--warn" in err
+
+
+def test_the_api_warns_through_python_warnings():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        run(TYPO, [(0, ["temperature(s1,95)"])])
+    (warning,) = [w.message for w in caught if isinstance(w.message, TickerWarning)]
+    assert warning.diagnostic.kind == "warning" and warning.diagnostic.location.line == 1
+    assert warning.diagnostic.notes == ("did you mean 'temperature/2'?",)
+
+
+def test_no_warning_for_what_a_head_a_fact_or_the_stream_gives():
+    program = "a(X) :- b(X), c(X), d(X) in [2].\nb(1).\nc(X) :- e(X).\nf :- g.\n"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        run(program, [(0, ["d(1)"]), (1, ["e(1)", "g"])])
+        assert not [w for w in caught if isinstance(w.message, TickerWarning)]
+        run(program, [])  # an empty stream says nothing about names
+        assert not [w for w in caught if isinstance(w.message, TickerWarning)]
+        run(program, [(0, ["d(1)"])])
+    found = [str(w.message).split(": warning: ")[1].split(" is ")[0] for w in caught]
+    assert found == ["'e/1'", "'g/0'"]  # in source order; no close name: no suggestion
+    assert all("did you mean" not in str(w.message) for w in caught)

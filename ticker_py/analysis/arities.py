@@ -1,0 +1,105 @@
+"""Predicates by name and arity: ``p/1`` and ``p/2`` are two predicates, as in clingo.
+
+Everything below the analysis (encodings, engines, windows, explanations) identifies a predicate
+by its name alone. A program that uses a name with several arities is therefore analysed with an
+internal name per arity (``p'1``, ``p'2``: primes are allowed in clingo's names and no stream atom
+carries one of these, since the renaming is checked against every name of the program), and
+:class:`Renaming` maps the atoms at the boundary: stream atoms in, results out.
+"""
+
+from __future__ import annotations
+
+from .. import ast
+
+__all__ = ["internal_names", "Renaming"]
+
+
+def _atoms(program: ast.Program):
+    for rule in program.rules:
+        if rule.head is not None:
+            yield rule.head.atom
+        for lit in rule.body:
+            if not lit.is_comparison:
+                yield lit.element.atom
+
+
+def internal_names(program: ast.Program) -> tuple:
+    """``(program, renamed)``: the program with every predicate name of several arities replaced
+    by one name per arity, and ``renamed`` mapping each new name to the name it stands for."""
+    arities: dict = {}
+    for atom in _atoms(program):
+        arities.setdefault(atom.predicate, set()).add(len(atom.args))
+    taken = set(arities)
+    inward: dict = {}
+    for name, used in arities.items():
+        if len(used) < 2:
+            continue
+        for arity in sorted(used):
+            new = f"{name}'{arity}"
+            while new in taken:
+                new += "'"
+            taken.add(new)
+            inward[(name, arity)] = new
+    if not inward:
+        return program, {}
+
+    def atom(a: ast.Atom) -> ast.Atom:
+        new = inward.get((a.predicate, len(a.args)))
+        return a if new is None else a.replace(predicate=new)
+
+    rules = []
+    for rule in program.rules:
+        head = rule.head
+        if head is not None:
+            head = head.replace(atom=atom(head.atom))
+        body = tuple(
+            lit if lit.is_comparison else lit.replace(element=lit.element.replace(atom=atom(lit.element.atom)))
+            for lit in rule.body
+        )
+        rules.append(rule.replace(head=head, body=body))
+    return program.replace(rules=tuple(rules)), {new: name for (name, _), new in inward.items()}
+
+
+class Renaming:
+    """The atoms of a program's names of several arities, between the stream's names (``p``) and
+    the analysis' internal ones (``p'2``); ``renamed`` as :func:`internal_names` returns it."""
+
+    def __init__(self, renamed: dict, signatures: dict):
+        self.outward = dict(renamed)
+        self.inward = {(name, signatures[new]): new for new, name in renamed.items()}
+        self.taken = set(signatures) | set(renamed.values())
+
+    def foreign(self, name: str, arity: int) -> None:
+        """Stream atoms ``name/arity`` of a program name, with an arity the program does not use:
+        another predicate, which no rule reads, under a name of its own (an engine sees every
+        atom of a name with one arity)."""
+        new = f"{name}'{arity}"
+        while new in self.taken:
+            new += "'"
+        self.taken.add(new)
+        self.inward[(name, arity)] = new
+        self.outward[new] = name
+
+    def learn(self, foreign: list) -> bool:
+        """Take the ``(name, arity)`` pairs of ``foreign`` (a list that only grows, as
+        :attr:`ticker_py.streams.StreamChecker.foreign`) not yet taken; True if there were any."""
+        known = self.__dict__.setdefault("_learnt", 0)
+        for name, arity in foreign[known:]:
+            self.foreign(name, arity)
+        self._learnt = len(foreign)
+        return len(foreign) > known
+
+    def atom_in(self, atom: tuple) -> tuple:
+        new = self.inward.get((atom[0], len(atom) - 1))
+        return atom if new is None else (new, *atom[1:])
+
+    def atoms_in(self, atoms) -> list:
+        inward = self.inward
+        return [a if (a[0], len(a) - 1) not in inward else self.atom_in(a) for a in atoms]
+
+    def atom_out(self, atom: tuple) -> tuple:
+        name = self.outward.get(atom[0])
+        return atom if name is None else (name, *atom[1:])
+
+    def name_out(self, name: str) -> str:
+        return self.outward.get(name, name)

@@ -1,0 +1,51 @@
+"""The warning clingo gives as "atom does not occur in any rule head": a body predicate that no
+rule derives, no fact gives and the stream never carried can never hold, most often a typo."""
+
+from __future__ import annotations
+
+import difflib
+
+from .. import ast
+from ..errors import Diagnostic
+
+__all__ = ["never_given"]
+
+
+def never_given(analysis, seen: set) -> list:
+    """Warnings (``Diagnostic`` of kind ``warning``), in source order, for each predicate read in a
+    rule body that is in no rule head, no fact and not in ``seen`` (the ``(name, arity)`` pairs of
+    the stream); each with a "did you mean" when a known predicate has a close name."""
+    rename = analysis.renamed.get
+    background = {atom[0] for atom in analysis.background}
+    first: dict = {}  # (name, arity) -> its first body atom
+    for rule in analysis.program.rules:
+        for lit in rule.body:
+            if lit.is_comparison:
+                continue
+            atom = lit.element.atom
+            if atom.predicate in analysis.intensional or atom.predicate in background:
+                continue
+            first.setdefault((rename(atom.predicate, atom.predicate), len(atom.args)), atom)
+    missing = [sig for sig in first if sig not in seen]
+    if not missing:
+        return []
+    known = {(rename(name, name), arity) for name, arity in analysis.signatures.items()} | set(seen)
+    out = []
+    for name, arity in missing:
+        atom = first[(name, arity)]
+        others = {f"{n}/{k}" for n, k in known if (n, k) != (name, arity) and (n, k) not in missing}
+        close = difflib.get_close_matches(f"{name}/{arity}", sorted(others), n=1, cutoff=0.75)
+        notes = (f"did you mean '{close[0]}'?",) if close else ()
+        out.append(
+            Diagnostic(
+                f"'{name}/{arity}' is in no rule head, no fact and no stream atom: '{_shown(atom, name)}' never holds",
+                atom.location,
+                notes,
+                kind="warning",
+            )
+        )
+    return out
+
+
+def _shown(atom: ast.Atom, name: str) -> str:
+    return str(atom.replace(predicate=name))

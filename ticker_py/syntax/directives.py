@@ -1,0 +1,262 @@
+"""The directives of a program: ``#include`` (files read and their rules added), ``#const``
+(values put in place of the names) and ``#show`` (collected; the Reasoner filters by it).
+
+A problem that leaves the rest readable is collected, located and excerpted, so that
+:func:`load_source` returns every problem of a program at once (:data:`MAX_ERRORS` at most).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+
+from .. import ast
+from ..errors import Diagnostic, ProgramError, UsageError, with_excerpt
+from ..values import evaluate_arith
+
+__all__ = ["Loaded", "load_source", "const_term", "in_source_order", "MAX_ERRORS"]
+
+#: at most this many errors of a program are reported (clingo reports every error it can; a
+#: generated program with one mistake repeated should not fill the terminal)
+MAX_ERRORS = 20
+
+_NAME = re.compile(r"[a-z][A-Za-z0-9_']*\Z")
+CONST_NOTE = "define it in the program ('#const {0} = 10.') or on the command line ('-c {0}=10')"
+
+
+@dataclass
+class Loaded:
+    """A program with its directives applied, the problems found on the way (excerpted, in
+    source order) and the text of every file read (``file -> text``), for later excerpts."""
+
+    program: ast.Program
+    problems: list = field(default_factory=list)
+    sources: dict = field(default_factory=dict)
+
+
+def load_source(text: str, file: str, parse_unit, read, const: dict | None = None) -> Loaded:
+    """Parse ``text`` (of ``file``) with ``parse_unit(text, file) -> (program, transformer
+    state or None)``, read its ``#include`` files with ``read(path, what)``, then put the
+    ``#const`` values (``const``: name -> term, overriding the program's) in place."""
+    loaded = Loaded(ast.Program(file=file))
+    state = _Merge(loaded, parse_unit, read)
+    state.unit(text, file, ())
+    program = loaded.program.replace(
+        rules=tuple(state.rules),
+        prefixes=tuple(state.prefixes.items()),
+        shows=None if state.shows is None else tuple(sorted(state.shows)),
+    )
+    values = _const_values(state.consts, const or {}, state.problems)
+    if values or state.lark:  # the fast parser reads no window named by a constant
+        program = _put_consts(program, values, state.problems)
+    loaded.program = program
+    loaded.problems = in_source_order([_excerpt(d, loaded.sources) for d in state.problems], loaded.sources)
+    return loaded
+
+
+def _excerpt(diag: Diagnostic, sources: dict) -> Diagnostic:
+    source = sources.get(diag.location.file) if diag.location is not None else None
+    return diag if source is None else with_excerpt(diag, source)
+
+
+def in_source_order(diagnostics, sources: dict | None = None) -> list:
+    """``diagnostics`` sorted by file (in the order ``sources`` read them), line and column;
+    those without a location last, in their order."""
+    order = {f: i for i, f in enumerate(sources or ())}
+
+    def key(d: Diagnostic):
+        loc = d.location
+        if loc is None:
+            return (2, 0, 0, 0)
+        return (0 if loc.file in order else 1, order.get(loc.file, 0), loc.line, loc.column)
+
+    return sorted(diagnostics, key=key)
+
+
+class _Merge:
+    """The rules and directives of a file and the files it includes (each file once)."""
+
+    def __init__(self, loaded: Loaded, parse_unit, read):
+        self.loaded, self.parse_unit, self.read_source = loaded, parse_unit, read
+        self.rules: list = []
+        self.prefixes: dict = {}
+        self.consts: list = []
+        self.shows: set | None = None
+        self.problems: list = []
+        self.read: set = set()  # real paths of the files read
+        self.lark = False  # a file was parsed by the grammar (which reads directives)
+
+    def unit(self, text: str, file: str, stack: tuple) -> None:
+        self.loaded.sources.setdefault(file, text)
+        program, state = self.parse_unit(text, file)
+        self.rules += program.rules
+        for name, iri in program.prefixes:
+            self.prefixes.setdefault(name, iri)
+        if state is None:  # the fast parser: no directives, no problems
+            return
+        self.lark = True
+        self.problems += state.problems
+        self.consts += state.consts
+        if state.shows is not None:
+            self.shows = (self.shows or set()) | set(state.shows)
+        for include in state.includes:
+            self.include(include, file, stack)
+
+    def include(self, include, file: str, stack: tuple) -> None:
+        base = os.path.dirname(file) if os.path.exists(file) else ""
+        path = os.path.join(base, include.path)
+        real = os.path.realpath(path)
+        here = os.path.realpath(file) if os.path.exists(file) else file
+        if real in stack or real == here:
+            chain = " -> ".join((*(os.path.basename(s) for s in (*stack, here)), os.path.basename(real)))
+            self.problems.append(
+                Diagnostic(f"#include cycle: '{include.path}' is being read already", include.location, (chain,))
+            )
+            return
+        if real in self.read:  # included already: once is enough (as clingo)
+            return
+        try:
+            text = self.read_source(path, "included file")
+        except UsageError as err:
+            diag = err.diagnostics[0]
+            where = diag.location if diag.location is not None else include.location
+            self.problems.append(Diagnostic(diag.message, where, diag.notes))
+            return
+        self.read.add(real)
+        self.unit(text, path, (*stack, here))
+
+
+def const_term(name: str, value, parse_term) -> ast.Term:
+    """The term of a constant given outside a program (``-c name=value``, ``const={...}``):
+    an int, or source text parsed by ``parse_term``; raises UsageError."""
+    if not isinstance(name, str) or not _NAME.match(name):
+        raise UsageError(
+            Diagnostic(f"constant name {name!r} is not a name", notes=("a name starts with a lower-case letter",))
+        )
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise UsageError(Diagnostic(f"constant '{name}' is an int or term text, not {value!r}"))
+    if isinstance(value, int):
+        return ast.Number(value)
+    term = parse_term(value)
+    if term is None:
+        raise UsageError(Diagnostic(f"constant '{name}': '{value}' is not a term", notes=("e.g. -c n=20",)))
+    return term
+
+
+def _const_values(consts: list, overrides: dict, problems: list) -> dict:
+    """name -> ground value term: the program's ``#const`` (a second, different definition of a
+    name is an error) with ``overrides`` in their place; values may use earlier constants."""
+    defined: dict = {}
+    for const in consts:
+        first = defined.setdefault(const.name, const)
+        if first is not const and first.value != const.value and const.name not in overrides:
+            problems.append(
+                Diagnostic(
+                    f"constant '{const.name}' defined again with another value",
+                    const.location,
+                    (f"{first.location}: first defined as {first.value} here",),
+                )
+            )
+    values: dict = {}
+    for name, term in [*((c.name, c.value) for c in defined.values() if c.name not in overrides), *overrides.items()]:
+        values[name] = _fold(_substitute(term, values)) if values else _fold(term)
+    return values
+
+
+def _fold(term):
+    """``term`` with its ground integer arithmetic computed (``2*10`` is ``20``)."""
+    value = _integer(term)
+    return ast.Number(value, term.location) if value is not None else term
+
+
+def _integer(term):
+    if isinstance(term, ast.Number):
+        return term.value
+    if isinstance(term, ast.BinOp):
+        left, right = _integer(term.left), _integer(term.right)
+        if left is not None and right is not None:
+            value = evaluate_arith(term.op, left, right)
+            return value if type(value) is int else None
+    return None
+
+
+def _put_consts(program: ast.Program, values: dict, problems: list) -> ast.Program:
+    """The rules with the constants' values in place of their names (a window size too)."""
+    named_windows = False
+    if not values:  # only a window named by a constant needs a look
+        named_windows = any(
+            not lit.is_comparison and lit.element.window is not None and type(lit.element.window.size) is str
+            for rule in program.rules
+            for lit in rule.body
+        )
+        if not named_windows:
+            return program
+    put = _Put(values, problems)
+    rules = tuple(put.node(r) for r in program.rules)
+    consts = tuple((name, values[name]) for name in values)
+    return program.replace(rules=rules, consts=consts)
+
+
+class _Put:
+    def __init__(self, values: dict, problems: list):
+        self.values, self.problems = values, problems
+
+    def node(self, node):
+        if type(node) is ast.Constant:
+            value = self.values.get(node.name)
+            return node if value is None else value.replace(location=node.location)
+        if isinstance(node, ast.Window):
+            return self.window(node)
+        if isinstance(node, tuple):
+            new = tuple(self.node(x) for x in node)
+            return node if all(a is b for a, b in zip(new, node)) else new
+        if not isinstance(node, ast.Node) or isinstance(node, (ast.Variable, ast.Number, ast.String, ast.Location)):
+            return node
+        changes = {}
+        for name in node._fields:
+            value = getattr(node, name)
+            new = self.node(value)
+            if new is not value:
+                changes[name] = new
+        return node.replace(**changes) if changes else node
+
+    def window(self, window: ast.Window) -> ast.Window:
+        if type(window.size) is not str:
+            return window
+        name = window.size
+        value = self.values.get(name)
+        if value is None:
+            self.problems.append(
+                Diagnostic(f"undefined constant '{name}' as a window size", window.location, (CONST_NOTE.format(name),))
+            )
+            return window.replace(size=1)
+        least = 1 if window.unit == "#" else 0
+        if not isinstance(value, ast.Number) or value.value < least:
+            self.problems.append(
+                Diagnostic(
+                    f"window size '{name}' is {value}, not a number >= {least}",
+                    window.location,
+                    (f"a window [n{' #' if least else ''}] needs a number n >= {least}",),
+                )
+            )
+            return window.replace(size=1)
+        return window.replace(size=value.value)
+
+
+def _substitute(term, values: dict):
+    return _Put(values, []).node(term)
+
+
+def raise_problems(loaded: Loaded) -> None:
+    """Raise the ProgramError of ``loaded``'s problems, if it has any (MAX_ERRORS at most)."""
+    if loaded.problems:
+        raise ProgramError(capped(loaded.problems))
+
+
+def capped(diagnostics: list) -> list:
+    """The first MAX_ERRORS diagnostics, and a line saying how many more there are."""
+    if len(diagnostics) <= MAX_ERRORS:
+        return list(diagnostics)
+    more = len(diagnostics) - MAX_ERRORS
+    return [*diagnostics[:MAX_ERRORS], Diagnostic(f"too many errors: {more} more not shown")]
