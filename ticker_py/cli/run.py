@@ -233,6 +233,10 @@ def cmd_run(args) -> int:
         if args.strict:
             raise UsageError(Diagnostic("--strict cannot be combined with --spark or --shards"))
         check_engine(o.engine, analysis)  # refused here, not in the shards
+        if live is not None:
+            raise UsageError(Diagnostic("live input or output cannot be sharded", notes=("drop --shards/--spark",)))
+        if shards.out is not None:  # the executors write the answers
+            return run_sharded_command(analysis, o, shards, None)
         out, writer = output()
         try:
             return run_sharded_command(analysis, o, shards, writer)
