@@ -400,7 +400,8 @@ def write_sharded(
         merged.write.mode("overwrite").partitionBy("range").parquet(str(out))
     from pyspark.sql import functions as F
 
-    bad = spark.read.parquet(str(out)).filter(F.col("message").isNotNull()).orderBy("t").select("message").first()
+    written = spark.read.schema(RESULT_SCHEMA.format("string")).parquet(str(out))
+    bad = written.filter(F.col("message").isNotNull()).orderBy("t").select("message").first()
     if bad is not None or error is not None:
         (out / "_SUCCESS").unlink(missing_ok=True)
         raise StreamError(Diagnostic(bad.message)) if bad is not None else error
