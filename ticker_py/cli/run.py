@@ -130,7 +130,10 @@ def register(sub) -> None:
         help="refuse a record more than N time points after the previous one (each time point "
         "in between is evaluated and written); 0 = no limit",
     )
-    run.add_argument("--out", help="write results to FILE (default stdout; - is stdout)")
+    run.add_argument(
+        "--out",
+        help="write results to FILE (default stdout; - is stdout); with --spark: a directory of Parquet answers",
+    )
     run.add_argument(
         "--strict",
         action="store_true",
