@@ -133,3 +133,20 @@ def test_unbounded_lookback_and_inertia_are_refused_with_the_reason():
         run_sharded_local("q(X) :- p(X,Y) in [2].", [(0, ["p(1,2)"])], 2, shard_by="time", inertia=True)
     with pytest.raises(UsageError, match="unknown shard_by"):
         run_sharded_local("q(X) :- p(X) in [2].", [(0, ["p(1)"])], 2, shard_by="space")
+
+
+def test_output_ranges_of_a_key_plan_restart_from_the_whole_answer(monkeypatch):
+    """Without time sharding a long run is still cut into output ranges; each starts from the
+    cell's whole answer (changes only engine and whole-model engine alike)."""
+    import ticker_py.shard as shard
+
+    monkeypatch.setattr(shard, "OUTPUT_RANGE_ATOMS", 20)
+    for prog, workload, params in [
+        ((ENCODINGS / "box.lars").read_text(), "box", dict(tp=30, rate=4)),
+        ((ENCODINGS / "retrieval.lars").read_text(), "b1", dict(tp=40, items=1)),
+    ]:
+        stream = list(generate(workload, seed=1, **params))
+        analysis = load_program(prog)
+        grid = make_grid(analysis, 2, {t: len(a) for t, a in stream}, len(stream) - 1, "key")
+        assert len(grid.ranges) >= 3 and len(grid.spans) == 1
+        assert view(run_sharded_local(prog, stream, 2, shard_by="key")) == view(run(prog, stream))

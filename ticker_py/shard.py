@@ -41,14 +41,14 @@ import pickle
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from .analysis import Analysis
+from .analysis import GENERAL, Analysis
 from .analysis.sharding import ShardPlan, TimePlan, shard_of, shard_plan, time_plan
 from .api import Reasoner, load_program, records_from
 from .errors import Diagnostic, StreamError, TickerError, UsageError
 from .streams.drive import MAX_GAP, check_max_gap, gap_limited
 from .streams.model import Model, Record, Result, time_points
 from .streams.readers import StreamChecker
-from .syntax.ground_atoms import GroundSyntaxError, parse_ground_atom
+from .syntax.ground_atoms import AtomReader, GroundSyntaxError, parse_ground_atom
 
 __all__ = [
     "ShardOptions",
@@ -353,9 +353,14 @@ def evaluate_cell(
     key, shards = grid.key, grid.key_shards
     k, s = divmod(cell, len(grid.spans))
     start, r0, r1 = grid.spans[s]
-    reasoner = Reasoner(analysis, engine=engine, models=models, show=show, inertia=inertia, history=False)
+    # one answer stream for sure: the engine may send changes only (no whole answer per time point)
+    changes = models == 1 and analysis.fragment != GENERAL and not analysis.has_constraints
+    reasoner = Reasoner(
+        analysis, engine=engine, models=models, show=show, inertia=inertia, history=False, changes_only=changes
+    )
     owner_filter = needs_owner_filter(analysis, key)
     dumps = pickle.dumps
+    reader = AtomReader()
 
     def owned(atoms):
         if not owner_filter:
@@ -367,19 +372,52 @@ def evaluate_cell(
             return pins
         return [p for p in pins if shard_of(p[0], key, shards) in (None, k)]
 
-    def parsed(t, group):
-        atoms = []
-        for _, atom in group:
-            if atom is None or (isinstance(atom, str) and not atom.strip()):
-                continue
-            if isinstance(atom, str):
-                try:
-                    atom = parse_ground_atom(atom)
-                except GroundSyntaxError as err:
-                    raise StreamError(Diagnostic(f"bad atom '{atom}' at time {t}: {err.message}")) from None
-            atoms.append(atom)
+    def parsed(t, group) -> list:
+        """The distinct atoms of a time point: tuples (read and checked on the driver already) or
+        texts, converted by the stream readers' AtomReader (each distinct term once) and checked."""
+        given = [a for _, a in group if a is not None and not (isinstance(a, str) and not a.strip())]
+        texts = [a for a in given if isinstance(a, str)]
+        if texts:
+            try:
+                converted = iter(reader.each([x.strip() for x in texts]))
+            except (GroundSyntaxError, TypeError):
+                converted = iter([_parse(x, t) for x in texts])
+            given = [next(converted) if isinstance(a, str) else a for a in given]
+        atoms = list(dict.fromkeys(given))  # the same atom twice in a time point counts once
+        reasoner.checker.check(Record(t, tuple(atoms), f"<shard {cell}>", 0))
         return atoms
 
+    cur_atoms, cur_pins = set(), set()  # changes only: the cell's answer stream
+
+    def state(res, fresh):
+        """``(kind, added, removed, pins_added, pins_removed)`` since the previous time point (from
+        nothing when ``fresh``)."""
+        nonlocal prev_atoms, prev_pins
+        if res.models is None:  # changes only: (added, removed), atoms and pins together
+            added, removed = res.changes
+            add = [x for x in added if type(x[0]) is str and x not in cur_atoms]
+            add_pins = [x for x in added if type(x[0]) is not str and x not in cur_pins]
+            new = set(added)
+            rem = [x for x in removed if type(x[0]) is str and x not in new and x in cur_atoms]
+            rem_pins = [x for x in removed if type(x[0]) is not str and x not in new and x in cur_pins]
+            cur_atoms.difference_update(rem)
+            cur_atoms.update(add)
+            cur_pins.difference_update(rem_pins)
+            cur_pins.update(add_pins)
+            if fresh:
+                return STATE, cur_atoms, (), cur_pins, ()
+            return STATE, add, rem, add_pins, rem_pins
+        if res.models:
+            atoms, pins, kind = res.models[0].atoms, res.models[0].pinned, STATE
+        else:
+            atoms, pins, kind = frozenset(), frozenset(), NONE
+        if fresh:
+            prev_atoms, prev_pins = frozenset(), frozenset()
+        out = kind, atoms - prev_atoms, prev_atoms - atoms, pins - prev_pins, prev_pins - pins
+        prev_atoms, prev_pins = atoms, pins
+        return out
+
+    prev_atoms, prev_pins = frozenset(), frozenset()
     groups = itertools.groupby(rows, key=lambda r: r[0])
     pending = next(groups, None)
     t = start
@@ -388,37 +426,32 @@ def evaluate_cell(
             pending = next(groups, None)
         for r in range(r0, r1 + 1):
             t0, t1 = grid.ranges[r]
-            prev_atoms, prev_pins = frozenset(), frozenset()  # each range starts from nothing
             while t < t1:
                 n = 0
                 if pending is not None and pending[0] == t:
                     atoms = parsed(t, pending[1])
                     pending = next(groups, None)
-                    reasoner.append(t, atoms)
-                    distinct = set(atoms)
-                    n = len(distinct) if k == 0 else sum(1 for a in distinct if key is None or a[0] in key)
+                    # checked above, as Reasoner.feed checks a record, then appended as feed does
+                    reasoner._append(t, atoms)
+                    n = len(atoms) if k == 0 else sum(1 for a in atoms if key is None or a[0] in key)
                 if t < t0:
                     t += 1
                     continue
                 res = reasoner.evaluate(t)
                 if models == 1:
-                    if res.models:
-                        atoms, pins, kind = res.models[0].atoms, res.models[0].pinned, STATE
-                    else:
-                        atoms, pins, kind = frozenset(), frozenset(), NONE
+                    kind, added, removed, pins_added, pins_removed = state(res, t == t0)
                     yield (
                         r,
                         t,
                         0,
                         kind,
                         n,
-                        [dumps(a) for a in owned(atoms - prev_atoms)],
-                        [dumps(a) for a in owned(prev_atoms - atoms)],
-                        [dumps(p) for p in owned_pins(pins - prev_pins)],
-                        [dumps(p) for p in owned_pins(prev_pins - pins)],
+                        [dumps(a) for a in owned(added)],
+                        [dumps(a) for a in owned(removed)],
+                        [dumps(p) for p in owned_pins(pins_added)],
+                        [dumps(p) for p in owned_pins(pins_removed)],
                         None,
                     )
-                    prev_atoms, prev_pins = atoms, pins
                 elif not res.models:
                     yield r, t, 0, NONE, n, [], [], [], [], None
                 else:
@@ -439,6 +472,13 @@ def evaluate_cell(
     except TickerError as err:
         r = next((i for i in range(r0, r1 + 1) if grid.ranges[i][1] > t), r1)
         yield r, t, 0, ERROR, 0, [], [], [], [], err.diagnostics[0].message
+
+
+def _parse(text: str, t: int) -> tuple:
+    try:
+        return parse_ground_atom(text)
+    except GroundSyntaxError as err:
+        raise StreamError(Diagnostic(f"bad atom '{text}' at time {t}: {err.message}")) from None
 
 
 # ------------------------------------------------------------------ merging
