@@ -150,3 +150,17 @@ def test_output_ranges_of_a_key_plan_restart_from_the_whole_answer(monkeypatch):
         grid = make_grid(analysis, 2, {t: len(a) for t, a in stream}, len(stream) - 1, "key")
         assert len(grid.ranges) >= 3 and len(grid.spans) == 1
         assert view(run_sharded_local(prog, stream, 2, shard_by="key")) == view(run(prog, stream))
+
+
+def test_counts_only_for_format_none():
+    prog = (ENCODINGS / "join.lars").read_text()
+    stream = list(generate("join", seed=1, tp=30, rate=4))
+    got = list(run_sharded_local(prog, stream, 3, answers=False))
+    assert [(r.t, r.c) for r in got] == [(r.t, r.c) for r in run(prog, stream)]
+    assert all(r.models == (empty_model(),) for r in got)
+
+
+def empty_model():
+    from ticker_py.streams.model import Model
+
+    return Model(frozenset())

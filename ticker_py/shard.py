@@ -341,6 +341,7 @@ def evaluate_cell(
     models: int = 1,
     show: str = "derived",
     inertia: bool = False,
+    answers: bool = True,
 ) -> Iterator[tuple]:
     """Evaluate one cell; yields its report rows
     ``(range, t, model, kind, n, added, removed, pins_added, pins_removed, message)`` (see the kinds)
@@ -349,6 +350,8 @@ def evaluate_cell(
     ``rows``: ``(t, atom)`` of this cell in stream order (t not decreasing), the atom a tuple or a
     string (parsed here; None or empty: ignored). Atoms before the first range are appended
     without evaluating. Atoms are reported pickled; only owned ones (see the module doc).
+    ``answers=False`` (``--format none``) reports the counts and whether there is an answer
+    stream, but no atoms.
     """
     key, shards = grid.key, grid.key_shards
     k, s = divmod(cell, len(grid.spans))
@@ -363,11 +366,15 @@ def evaluate_cell(
     reader = AtomReader()
 
     def owned(atoms):
+        if not answers:
+            return ()
         if not owner_filter:
             return atoms
         return [a for a in atoms if shard_of(a, key, shards) in (None, k)]
 
     def owned_pins(pins):
+        if not answers:
+            return ()
         if not owner_filter:
             return pins
         return [p for p in pins if shard_of(p[0], key, shards) in (None, k)]
@@ -591,28 +598,32 @@ def run_sharded_local(
     inertia: bool = False,
     max_gap: int | None = MAX_GAP,
     shard_by: str = "auto",
+    answers: bool = True,
 ) -> Iterator[Result]:
     """The sharded run without Spark: read, cut into cells, evaluate them one after another, merge.
 
     The same functions as the Spark run's executors; useful to check a plan and in tests.
-    ``shard_by``: one of :data:`SHARD_BY`.
+    ``shard_by``: one of :data:`SHARD_BY`; ``answers=False``: Results with empty answer streams
+    (counts and "no answer stream" only, for ``--format none``).
     """
     analysis = analysis_of(program, clock)
     check_shards(shards)
     plan_for(analysis, shard_by, inertia)
     check_run(models, until)
     max_gap = check_max_gap(max_gap)
-    return _local(analysis, records_from(stream), shards, engine, models, show, until, inertia, max_gap, shard_by)
+    return _local(
+        analysis, records_from(stream), shards, engine, models, show, until, inertia, max_gap, shard_by, answers
+    )
 
 
-def _local(analysis, records, shards, engine, models, show, until, inertia, max_gap, shard_by):
+def _local(analysis, records, shards, engine, models, show, until, inertia, max_gap, shard_by, answers):
     points, last, error = read_stream(records, analysis, until, max_gap)
     grid = make_grid(analysis, shards, {t: len(a) for t, a in points}, last, shard_by, inertia)
     rows = cell_rows(points, grid)
     by_range: dict = {}
     for cell in range(grid.cells):
         k = cell // len(grid.spans)
-        for row in evaluate_cell(analysis, grid, cell, rows[cell], engine, models, show, inertia):
+        for row in evaluate_cell(analysis, grid, cell, rows[cell], engine, models, show, inertia, answers):
             by_range.setdefault(row[0], []).append((k, *row[1:]))
     for r in range(len(grid.ranges)):
         got = sorted(by_range.pop(r, ()), key=lambda row: row[1])

@@ -181,7 +181,7 @@ def _batches(rows, schema, size=256):
         yield pa.RecordBatch.from_arrays([pa.array(c, type=f.type) for c, f in zip(zip(*buf), schema)], schema=schema)
 
 
-def _evaluator(analysis, grid, range_labels, engine, models, show, inertia):
+def _evaluator(analysis, grid, range_labels, engine, models, show, inertia, answers):
     """The mapInArrow function of the cell tasks: rows sorted by (cell, t, c) in, reports out."""
     spans = len(grid.spans)
 
@@ -204,7 +204,7 @@ def _evaluator(analysis, grid, range_labels, engine, models, show, inertia):
             for cell, group in itertools.groupby(rows(), key=lambda r: r[0]):
                 k = cell // spans
                 cell_input = ((t, a) for _, t, a in group)
-                for r, *rest in evaluate_cell(analysis, grid, cell, cell_input, engine, models, show, inertia):
+                for r, *rest in evaluate_cell(analysis, grid, cell, cell_input, engine, models, show, inertia, answers):
                     yield (range_labels[r], r, k, *rest)
 
         yield from _batches(reports(), schema, 64)
@@ -270,7 +270,7 @@ def _merger(grid, models, counts, text):
     return merge
 
 
-def _merged(spark, analysis, stream, shards, engine, models, show, until, inertia, max_gap, shard_by, text):
+def _merged(spark, analysis, stream, shards, engine, models, show, until, inertia, max_gap, shard_by, text, answers):
     """``(grid, merged DataFrame, error)``: the whole pipeline as one lazy DataFrame whose
     partition r holds time range r."""
     shards = shards or spark.sparkContext.defaultParallelism
@@ -282,7 +282,7 @@ def _merged(spark, analysis, stream, shards, engine, models, show, until, inerti
         df.unionByName(sentinels)
         .repartition(grid.cells or 1, "part")
         .sortWithinPartitions("cell", "t", "c")
-        .mapInArrow(_evaluator(analysis, grid, range_labels, engine, models, show, inertia), REPORT_SCHEMA)
+        .mapInArrow(_evaluator(analysis, grid, range_labels, engine, models, show, inertia, answers), REPORT_SCHEMA)
     )
     item = "string" if text else "binary"
     merged = (
@@ -298,7 +298,8 @@ def _checked(analysis, shards, engine, models, until, max_gap, shard_by, inertia
     if shards is not None:
         check_shards(shards)
     plan_for(analysis, shard_by, inertia)
-    return resolve_engine(engine, analysis), check_max_gap(max_gap)
+    resolve_engine(engine, analysis)  # an unknown or unfit engine is refused here, not in the tasks
+    return engine, check_max_gap(max_gap)  # "auto" stays: each cell's Reasoner picks as the single run does
 
 
 def run_sharded(
@@ -315,6 +316,7 @@ def run_sharded(
     timings: dict | None = None,
     max_gap: int | None = MAX_GAP,
     shard_by: str = "auto",
+    answers: bool = True,
 ) -> Iterator[Result]:
     """Evaluate ``program`` over ``stream`` in Spark tasks; yields the merged Results in time order.
 
@@ -326,21 +328,26 @@ def run_sharded(
     program that cannot be sharded so raises :class:`UsageError` with the reason. The answers come
     to the driver one time range at a time. ``timings``, if a dict, receives ``evaluate`` (seconds
     until the first Result) and ``merge`` (the rest). The Spark job runs when the first Result is
-    asked for.
+    asked for. ``answers=False`` (``--format none``): the Results carry the counts and whether there
+    is an answer stream, but no atoms (the executors ship none).
     """
     analysis = analysis_of(program, clock)
     engine, max_gap = _checked(analysis, shards, engine, models, until, max_gap, shard_by, inertia)
-    return _spark_run(analysis, stream, shards, engine, models, spark, show, until, inertia, timings, max_gap, shard_by)
+    return _spark_run(
+        analysis, stream, shards, engine, models, spark, show, until, inertia, timings, max_gap, shard_by, answers
+    )
 
 
-def _spark_run(analysis, stream, shards, engine, models, spark, show, until, inertia, timings, max_gap, shard_by):
+def _spark_run(
+    analysis, stream, shards, engine, models, spark, show, until, inertia, timings, max_gap, shard_by, answers
+):
     if spark is None:
         from .session import get_spark
 
         spark = get_spark()
     start = time.perf_counter()
     grid, merged, error = _merged(
-        spark, analysis, stream, shards, engine, models, show, until, inertia, max_gap, shard_by, False
+        spark, analysis, stream, shards, engine, models, show, until, inertia, max_gap, shard_by, False, answers
     )
     first = None
     with _progress(spark, f"sharded run ({grid.describe()})"):
@@ -393,7 +400,7 @@ def write_sharded(
 
         spark = get_spark()
     grid, merged, error = _merged(
-        spark, analysis, stream, shards, engine, models, show, until, inertia, max_gap, shard_by, True
+        spark, analysis, stream, shards, engine, models, show, until, inertia, max_gap, shard_by, True, True
     )
     out = Path(out)
     with _progress(spark, f"sharded run ({grid.describe()})"):
