@@ -4,6 +4,7 @@ time point; ``--out DIR`` has the executors write the answers as Parquet, read b
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pandas as pd
@@ -132,3 +133,38 @@ def test_ticker_run_spark_out(spark, tmp_path, capsys):
     assert list(got.c) == [r.c for r in run(str(prog), frame)] and len(stream) == 20
     assert main(["run", str(prog), "--stream", str(path), "--spark", "--shard-by", "key"]) == 2
     assert "no argument to key on" in capsys.readouterr().err
+
+
+CLUSTER_SCRIPT = """
+import sys
+from ticker_py import run
+from ticker_py.spark.session import get_spark
+from ticker_py.spark.shard import run_sharded
+from ticker_py.streams import printed_models
+from ticker_py.workloads import generate, program
+
+view = lambda rs: [(r.t, r.c, printed_models(r, show_at=True)) for r in rs]
+spark = get_spark("local-cluster[2,1,1024]", **{"spark.driver.memory": "1g", "spark.executorEnv.PYTHONPATH": sys.argv[1]})
+prog, stream = program("join", window=3), list(generate("join", tp=20, rate=3))
+ok = view(run_sharded(prog, stream, 3, spark=spark, shard_by="time")) == view(run(prog, stream))
+spark.stop()
+print("equal" if ok else "different")
+"""
+
+
+def test_two_executor_jvms():
+    """``local-cluster[2,1,1024]``: two executor JVMs, nothing shared with the driver's memory
+    (in a subprocess: one SparkContext per process)."""
+    import subprocess
+    import sys
+
+    root = str(Path(__file__).resolve().parent.parent)
+    proc = subprocess.run(
+        [sys.executable, "-c", CLUSTER_SCRIPT, root],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "PYTHONPATH": root},
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip().splitlines()[-1] == "equal"
