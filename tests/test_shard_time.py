@@ -164,3 +164,18 @@ def empty_model():
     from ticker_py.streams.model import Model
 
     return Model(frozenset())
+
+
+def test_until_and_a_bad_record_by_time():
+    from ticker_py.errors import StreamError
+
+    prog = (ENCODINGS / "join.lars").read_text()
+    stream = [(0, ["p(a,b)"]), (2, ["p(b,c)"]), (5, ["p(c,d)"]), (7, ["p(e)"])]  # p/1: arity clash at 7
+    got = []
+    with pytest.raises(StreamError, match="arity"):
+        for r in run_sharded_local(prog, stream, 3, shard_by="time"):
+            got.append(r)
+    assert view(got) == view(run(prog, stream[:3]))  # what was accepted, then the error
+    assert view(run_sharded_local(prog, stream[:3], 3, shard_by="time", until=30)) == view(
+        run(prog, stream[:3], until=30)
+    )
