@@ -82,7 +82,7 @@ def test_diamond_plan_and_split():
     points, last, error = read_stream(records_from(DIAMOND_STREAM), analysis)
     assert last == 19 and error is None
     grid = make_grid(analysis, 2, {t: len(a) for t, a in points}, last)
-    assert grid.key == plan.key and grid.cells == 2 and grid.ranges == ((0, 20),)
+    assert grid.key == plan.key and grid.cells == 2 and grid.ranges == ((0, 10), (10, 20)) and len(grid.spans) == 1
     rows = cell_rows(points, grid)
     assert sorted(a for r in rows.values() for _, a in r) == sorted(a for _, atoms in points for a in atoms)
     for s, r in rows.items():

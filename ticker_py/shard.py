@@ -66,6 +66,7 @@ __all__ = [
     "needs_owner_filter",
     "evaluate_cell",
     "merge_shards",
+    "merge_range",
     "run_sharded_local",
     "read_results",
     "analysis_of",
@@ -86,8 +87,8 @@ ERROR = 3  # the cell's stream was refused at t: `message`
 #: ``--shard-by``: how the stream is cut (auto: by key if the program allows it, else by time)
 SHARD_BY = ("auto", "key", "time", "both")
 
-#: without time sharding the output is still cut into ranges of about this many atoms (the
-#: driver holds one range of answers at a time)
+#: without time sharding the output is still cut into as many ranges as shards, or ranges of about
+#: this many atoms if that makes more (the driver holds one range of answers at a time)
 OUTPUT_RANGE_ATOMS = 1_000_000
 
 
@@ -214,7 +215,8 @@ def make_grid(
         k = max(d for d in range(1, shards + 1) if shards % d == 0 and d * d <= shards)
         key_shards, parts = k, shards // k
     elif keys is not None:
-        key_shards, parts = shards, max(1, -(-total // OUTPUT_RANGE_ATOMS))
+        # the output is still cut: one range per shard at least (the merge runs in parallel too)
+        key_shards, parts = shards, max(shards, -(-total // OUTPUT_RANGE_ATOMS))
     else:
         key_shards, parts = 1, shards
     ranges = cut_ranges(counts, last, parts)
