@@ -168,3 +168,21 @@ def test_two_executor_jvms():
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.strip().splitlines()[-1] == "equal"
+
+
+def test_factorized_in_spark_and_written(spark, tmp_path):
+    from ticker_py.spark.shard import run_sharded, write_sharded
+
+    prog = (ENCODINGS / "retrieval.lars").read_text() + "item(2..3).\n"
+    frame = frame_of("b1", tp=30, window=20, items=3)
+    single = list(run(prog, frame, models=0, factorize=True))
+    got = list(run_sharded(prog, frame, 4, models=0, spark=spark, shard_by="both", factorize=True))
+    assert [(r.t, r.c, r.factors.count) for r in got] == [(r.t, r.c, r.factors.count) for r in single]
+    assert view(got) == view(single)
+    write_sharded(prog, frame, tmp_path / "f", 3, models=0, spark=spark, shard_by="time", factorize=True)
+    rows = read_results(tmp_path / "f")
+    for r in single:
+        at = rows[rows.t == r.t]
+        common = at[at.factor == 0]
+        assert list(common.atoms.iloc[0]) == r.factors.common.sorted_atoms()
+        assert len(at) == 1 + sum(len(f) for f in r.factors.factors)

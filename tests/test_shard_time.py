@@ -179,3 +179,33 @@ def test_until_and_a_bad_record_by_time():
     assert view(run_sharded_local(prog, stream[:3], 3, shard_by="time", until=30)) == view(
         run(prog, stream[:3], until=30)
     )
+
+
+@pytest.mark.parametrize("by, shards", [("time", 3), ("key", 2), ("both", 4)])
+def test_factorized_sharded_equals_single(by, shards):
+    """``--factorize``: each cell factorizes its answer streams, the key shards' factors side by side."""
+    prog = (ENCODINGS / "retrieval.lars").read_text() + "item(2..3).\n"
+    stream = list(generate("b1", seed=3, tp=30, window=20, items=3))
+    single = list(run(prog, stream, models=0, factorize=True))
+    got = list(run_sharded_local(prog, stream, shards, models=0, shard_by=by, factorize=True))
+    assert max(r.factors.count for r in single) > 1  # several answer streams, as a product
+    assert [(r.t, r.c, r.factors.count) for r in got] == [(r.t, r.c, r.factors.count) for r in single]
+    assert view(got) == view(single)
+    if by == "time":  # one key shard: the very factorization of the single run
+        assert [r.factors for r in got] == [r.factors for r in single]
+
+
+def test_factorize_through_the_command_line(tmp_path, capsys):
+    from ticker_py.cli import main
+
+    prog = tmp_path / "r.lars"
+    prog.write_text((ENCODINGS / "retrieval.lars").read_text() + "item(2..3).\n")
+    path = tmp_path / "s.stream"
+    from ticker_py.workloads import time_points
+
+    path.write_text("".join(f"{t}: {', '.join(a)}\n" for t, a in time_points("b1", 3, tp=30, window=20, items=3)))
+    assert main(["run", str(prog), "--stream", str(path), "--factorize"]) == 0
+    single = capsys.readouterr().out
+    for by in ("time", "key"):
+        assert main(["run", str(prog), "--stream", str(path), "--factorize", "--shards", "3", "--shard-by", by]) == 0
+        assert capsys.readouterr().out == single

@@ -46,6 +46,7 @@ from .analysis.sharding import ShardPlan, TimePlan, shard_of, shard_plan, time_p
 from .api import Reasoner, load_program, records_from
 from .errors import Diagnostic, StreamError, TickerError, UsageError
 from .streams.drive import MAX_GAP, check_max_gap, gap_limited
+from .streams.factorized import Factorized, factorized_result
 from .streams.model import Model, Record, Result, time_points
 from .streams.readers import StreamChecker
 from .syntax.ground_atoms import AtomReader, GroundSyntaxError, parse_ground_atom
@@ -74,6 +75,7 @@ __all__ = [
     "MODEL",
     "NONE",
     "ERROR",
+    "FACTORS",
 ]
 
 # kinds of the rows a cell reports, one row per (cell, t) (models != 1: per model):
@@ -82,6 +84,7 @@ STATE = 0  # models=1: atoms added/removed since the previous time point (pickle
 MODEL = 1  # models != 1: answer stream number `model`, whole, in `added` / `pins_added`
 NONE = 2  # no answer stream at t
 ERROR = 3  # the cell's stream was refused at t: `message`
+FACTORS = 4  # factorize: the answer streams at t as one pickled Factorized in `added`
 # n: the number of stream atoms the cell owns at t (on the first row of (cell, t))
 
 #: ``--shard-by``: how the stream is cut (auto: by key if the program allows it, else by time)
@@ -344,6 +347,7 @@ def evaluate_cell(
     show: str = "derived",
     inertia: bool = False,
     answers: bool = True,
+    factorize: bool = False,
 ) -> Iterator[tuple]:
     """Evaluate one cell; yields its report rows
     ``(range, t, model, kind, n, added, removed, pins_added, pins_removed, message)`` (see the kinds)
@@ -353,15 +357,22 @@ def evaluate_cell(
     string (parsed here; None or empty: ignored). Atoms before the first range are appended
     without evaluating. Atoms are reported pickled; only owned ones (see the module doc).
     ``answers=False`` (``--format none``) reports the counts and whether there is an answer
-    stream, but no atoms.
+    stream, but no atoms. ``factorize``: one FACTORS row per time point (owned atoms only).
     """
     key, shards = grid.key, grid.key_shards
     k, s = divmod(cell, len(grid.spans))
     start, r0, r1 = grid.spans[s]
     # one answer stream for sure: the engine may send changes only (no whole answer per time point)
-    changes = models == 1 and analysis.fragment != GENERAL and not analysis.has_constraints
+    changes = models == 1 and analysis.fragment != GENERAL and not analysis.has_constraints and not factorize
     reasoner = Reasoner(
-        analysis, engine=engine, models=models, show=show, inertia=inertia, history=False, changes_only=changes
+        analysis,
+        engine=engine,
+        models=models,
+        show=show,
+        inertia=inertia,
+        history=False,
+        changes_only=changes,
+        factorize=factorize,
     )
     owner_filter = needs_owner_filter(analysis, key)
     dumps = pickle.dumps
@@ -380,6 +391,12 @@ def evaluate_cell(
         if not owner_filter:
             return pins
         return [p for p in pins if shard_of(p[0], key, shards) in (None, k)]
+
+    def owned_factors(f):
+        if not owner_filter or not answers:
+            return f if answers else Factorized.build(Model(frozenset()), []) if f.count else f
+        part = lambda m: Model(frozenset(owned(m.atoms)), frozenset(owned_pins(m.pinned)))  # noqa: E731
+        return Factorized.build(part(f.common), [[part(m) for m in alt] for alt in f.factors]) if f.count else f
 
     def parsed(t, group) -> list:
         """The distinct atoms of a time point: tuples (read and checked on the driver already) or
@@ -447,7 +464,9 @@ def evaluate_cell(
                     t += 1
                     continue
                 res = reasoner.evaluate(t)
-                if models == 1:
+                if factorize:
+                    yield r, t, 0, FACTORS, n, [dumps(owned_factors(res.factors))], [], [], [], None
+                elif models == 1:
                     kind, added, removed, pins_added, pins_removed = state(res, t == t0)
                     yield (
                         r,
@@ -493,6 +512,9 @@ def _parse(text: str, t: int) -> tuple:
 # ------------------------------------------------------------------ merging
 
 
+_NO_ANSWER = Factorized(0, Model(frozenset()))
+
+
 class _Merger:
     """Turns the key shards' rows of one time point after the other into Results."""
 
@@ -527,10 +549,14 @@ class _Merger:
         """``rows``: ``(shard, model, kind, n, added, removed, pins_added, pins_removed, message)``."""
         none = False
         per_shard = [[] for _ in range(self.shards)]
+        factorized = []
         for shard, _model, kind, n, added, removed, pins_added, pins_removed, message in rows:
             self.c += n or 0
             if kind == ERROR:
                 raise StreamError(Diagnostic(f"{message} (in shard {shard})"))
+            if kind == FACTORS:
+                factorized.append(pickle.loads(added[0]))
+                continue
             if kind == NONE:
                 none = True
             if kind == STATE or (kind == NONE and self.models == 1):
@@ -544,6 +570,17 @@ class _Merger:
                 )
         if none:
             return Result(t, self.c, ())
+        if factorized:  # the key shards' answer streams are independent: their factors side by side
+            if any(f.count == 0 for f in factorized):
+                return factorized_result(t, self.c, factorized[0] if len(factorized) == 1 else _NO_ANSWER)
+            if len(factorized) == 1:
+                return factorized_result(t, self.c, factorized[0], self.models)
+            common = Model(
+                frozenset().union(*(f.common.atoms for f in factorized)),
+                frozenset().union(*(f.common.pinned for f in factorized)),
+            )
+            combined = Factorized.build(common, [alt for f in factorized for alt in f.factors])
+            return factorized_result(t, self.c, combined, self.models)
         if self.models == 1:
             return Result(t, self.c, (Model(frozenset(self.live), frozenset(self.pins)),))
         merged, seen = [], set()
@@ -601,12 +638,14 @@ def run_sharded_local(
     max_gap: int | None = MAX_GAP,
     shard_by: str = "auto",
     answers: bool = True,
+    factorize: bool = False,
 ) -> Iterator[Result]:
     """The sharded run without Spark: read, cut into cells, evaluate them one after another, merge.
 
     The same functions as the Spark run's executors; useful to check a plan and in tests.
     ``shard_by``: one of :data:`SHARD_BY`; ``answers=False``: Results with empty answer streams
-    (counts and "no answer stream" only, for ``--format none``).
+    (counts and "no answer stream" only, for ``--format none``); ``factorize``: Results carrying
+    their factorization (``Result.factors``), the key shards' factors side by side.
     """
     analysis = analysis_of(program, clock)
     check_shards(shards)
@@ -614,18 +653,29 @@ def run_sharded_local(
     check_run(models, until)
     max_gap = check_max_gap(max_gap)
     return _local(
-        analysis, records_from(stream), shards, engine, models, show, until, inertia, max_gap, shard_by, answers
+        analysis,
+        records_from(stream),
+        shards,
+        engine,
+        models,
+        show,
+        until,
+        inertia,
+        max_gap,
+        shard_by,
+        answers,
+        factorize,
     )
 
 
-def _local(analysis, records, shards, engine, models, show, until, inertia, max_gap, shard_by, answers):
+def _local(analysis, records, shards, engine, models, show, until, inertia, max_gap, shard_by, answers, factorize):
     points, last, error = read_stream(records, analysis, until, max_gap)
     grid = make_grid(analysis, shards, {t: len(a) for t, a in points}, last, shard_by, inertia)
     rows = cell_rows(points, grid)
     by_range: dict = {}
     for cell in range(grid.cells):
         k = cell // len(grid.spans)
-        for row in evaluate_cell(analysis, grid, cell, rows[cell], engine, models, show, inertia, answers):
+        for row in evaluate_cell(analysis, grid, cell, rows[cell], engine, models, show, inertia, answers, factorize):
             by_range.setdefault(row[0], []).append((k, *row[1:]))
     for r in range(len(grid.ranges)):
         got = sorted(by_range.pop(r, ()), key=lambda row: row[1])
@@ -642,7 +692,8 @@ def read_results(path) -> object:
 
     Columns: ``t``, ``c`` (the tick's count), ``model`` (the answer stream's number from 0;
     missing where there is no answer stream at t), ``atoms`` and ``pins`` (lists of atom texts,
-    pins as ``"p(1) at 3"``), ``range`` (the time range that computed it). Refuses a directory
+    pins as ``"p(1) at 3"``), ``range`` (the time range that computed it); with ``--factorize``
+    ``factor`` and ``alternative`` (see :func:`ticker_py.spark.shard.write_sharded`). Refuses a directory
     without the completion marker ``_SUCCESS`` (an unfinished or failed run).
     """
     from pathlib import Path
@@ -656,5 +707,6 @@ def read_results(path) -> object:
         )
     table = ds.dataset(str(path), format="parquet", partitioning="hive").to_table()
     frame = table.to_pandas()
-    cols = ["t", "c", "model", "atoms", "pins", "range"]
-    return frame[cols].sort_values(["t", "model"], na_position="first").reset_index(drop=True)
+    cols = ["t", "c", "model", "atoms", "pins", "range", "factor", "alternative"]
+    order = ["t", "model", "factor", "alternative"]
+    return frame[cols].sort_values(order, na_position="first").reset_index(drop=True)

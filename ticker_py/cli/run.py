@@ -192,8 +192,6 @@ def cmd_run(args) -> int:
     live = live_options(args)  # None: no live input or output (nothing of ticker_py.live is imported)
     shards = shard_options(args)
     analysis = load(args)
-    if o.factorize and shards is not None:
-        raise UsageError(Diagnostic("--factorize cannot be combined with --spark or --shards"))
     if o.changes and o.models != 1 and not o.factorize:
         raise UsageError(Diagnostic("--changes needs a single answer stream", notes=("use --models 1",)))
     if o.consequences:

@@ -81,6 +81,7 @@ def run_sharded_command(analysis, run, options: ShardOptions, writer) -> int:
         inertia=run.inertia,
         max_gap=run.max_gap,
         shard_by=options.shard_by,
+        factorize=run.factorize,
     )
     answers = run.format != "none"  # --format none: the shards send counts only
     start = time.perf_counter()

@@ -35,6 +35,7 @@ from ..shard import (
     shard_targets,
 )
 from ..streams.drive import MAX_GAP, check_max_gap
+from ..streams.factorized import factorized_result
 from ..streams.model import Model, Result
 from ..streams.spark_frame import order_column
 from ..syntax.ground_atoms import GroundSyntaxError, parse_ground_atom
@@ -49,7 +50,12 @@ REPORT_SCHEMA = (
     "removed array<binary>, pins_added array<binary>, pins_removed array<binary>, message string"
 )
 # merged answers, one row per (t, answer stream); model null: no answer stream at t
-RESULT_SCHEMA = "range int, t long, c long, model int, atoms array<{0}>, pins array<{0}>, message string"
+# factorize: one row per t with the pickled Factorized in `factors` (to the driver), or the factors
+# as text (--out): `model` null, `factor` 0 for the common part, then `factor` i, `alternative` k
+RESULT_SCHEMA = (
+    "range int, t long, c long, model int, atoms array<{0}>, pins array<{0}>, message string, "
+    "factor int, alternative int, factors binary"
+)
 
 
 def _labels(spark, n: int) -> list:
@@ -181,7 +187,7 @@ def _batches(rows, schema, size=256):
         yield pa.RecordBatch.from_arrays([pa.array(c, type=f.type) for c, f in zip(zip(*buf), schema)], schema=schema)
 
 
-def _evaluator(analysis, grid, range_labels, engine, models, show, inertia, answers):
+def _evaluator(analysis, grid, range_labels, engine, models, show, inertia, answers, factorize):
     """The mapInArrow function of the cell tasks: rows sorted by (cell, t, c) in, reports out."""
     spans = len(grid.spans)
 
@@ -204,7 +210,9 @@ def _evaluator(analysis, grid, range_labels, engine, models, show, inertia, answ
             for cell, group in itertools.groupby(rows(), key=lambda r: r[0]):
                 k = cell // spans
                 cell_input = ((t, a) for _, t, a in group)
-                for r, *rest in evaluate_cell(analysis, grid, cell, cell_input, engine, models, show, inertia, answers):
+                for r, *rest in evaluate_cell(
+                    analysis, grid, cell, cell_input, engine, models, show, inertia, answers, factorize
+                ):
                     yield (range_labels[r], r, k, *rest)
 
         yield from _batches(reports(), schema, 64)
@@ -224,6 +232,7 @@ def _merger(grid, models, counts, text):
         schema = pa.schema(
             [("range", pa.int32()), ("t", pa.int64()), ("c", pa.int64()), ("model", pa.int32())]
             + [("atoms", pa.list_(item)), ("pins", pa.list_(item)), ("message", pa.string())]
+            + [("factor", pa.int32()), ("alternative", pa.int32()), ("factors", pa.binary())]
         )
         names = ("range", "shard", "t", "model", "kind", "n", "added", "removed", "pins_added", "pins_removed")
 
@@ -247,30 +256,40 @@ def _merger(grid, models, counts, text):
                                 )
                             )
                         before = res.c
+                        f = res.factors
+                        if f is not None and not text:  # the factorization whole, expanded on the driver
+                            yield r, res.t, res.c, None, None, None, None, None, None, pickle.dumps(f)
+                            continue
+                        if f is not None:  # the common part (factor 0), then each alternative
+                            if not f.count:
+                                yield r, res.t, res.c, None, None, None, None, None, None, None
+                                continue
+                            m = f.common
+                            yield r, res.t, res.c, None, m.sorted_atoms(), m.sorted_pinned(), None, 0, 0, None
+                            for i, alternatives in enumerate(f.factors, 1):
+                                for k, m in enumerate(alternatives, 1):
+                                    yield r, res.t, res.c, None, m.sorted_atoms(), m.sorted_pinned(), None, i, k, None
+                            continue
                         if not res.models:
-                            yield r, res.t, res.c, None, None, None, None
+                            yield r, res.t, res.c, None, None, None, None, None, None, None
                         for i, m in enumerate(res.models):
                             if text:
-                                yield r, res.t, res.c, i, m.sorted_atoms(), m.sorted_pinned(), None
+                                yield r, res.t, res.c, i, m.sorted_atoms(), m.sorted_pinned(), None, None, None, None
                             else:
-                                yield (
-                                    r,
-                                    res.t,
-                                    res.c,
-                                    i,
-                                    [pickle.dumps(a) for a in m.atoms],
-                                    [pickle.dumps(p) for p in m.pinned],
-                                    None,
-                                )
+                                atoms = [pickle.dumps(a) for a in m.atoms]
+                                pins = [pickle.dumps(p) for p in m.pinned]
+                                yield r, res.t, res.c, i, atoms, pins, None, None, None, None
                 except StreamError as err:
-                    yield r, t, before, None, None, None, err.diagnostics[0].message
+                    yield r, t, before, None, None, None, err.diagnostics[0].message, None, None, None
 
         yield from _batches(out(), schema)
 
     return merge
 
 
-def _merged(spark, analysis, stream, shards, engine, models, show, until, inertia, max_gap, shard_by, text, answers):
+def _merged(
+    spark, analysis, stream, shards, engine, models, show, until, inertia, max_gap, shard_by, text, answers, factorize
+):
     """``(grid, merged DataFrame, error)``: the whole pipeline as one lazy DataFrame whose
     partition r holds time range r."""
     shards = shards or spark.sparkContext.defaultParallelism
@@ -282,7 +301,9 @@ def _merged(spark, analysis, stream, shards, engine, models, show, until, inerti
         df.unionByName(sentinels)
         .repartition(grid.cells or 1, "part")
         .sortWithinPartitions("cell", "t", "c")
-        .mapInArrow(_evaluator(analysis, grid, range_labels, engine, models, show, inertia, answers), REPORT_SCHEMA)
+        .mapInArrow(
+            _evaluator(analysis, grid, range_labels, engine, models, show, inertia, answers, factorize), REPORT_SCHEMA
+        )
     )
     item = "string" if text else "binary"
     merged = (
@@ -317,6 +338,7 @@ def run_sharded(
     max_gap: int | None = MAX_GAP,
     shard_by: str = "auto",
     answers: bool = True,
+    factorize: bool = False,
 ) -> Iterator[Result]:
     """Evaluate ``program`` over ``stream`` in Spark tasks; yields the merged Results in time order.
 
@@ -329,17 +351,30 @@ def run_sharded(
     to the driver one time range at a time. ``timings``, if a dict, receives ``evaluate`` (seconds
     until the first Result) and ``merge`` (the rest). The Spark job runs when the first Result is
     asked for. ``answers=False`` (``--format none``): the Results carry the counts and whether there
-    is an answer stream, but no atoms (the executors ship none).
+    is an answer stream, but no atoms (the executors ship none). ``factorize``: Results carrying
+    their factorization (see :func:`ticker_py.shard.run_sharded_local`).
     """
     analysis = analysis_of(program, clock)
     engine, max_gap = _checked(analysis, shards, engine, models, until, max_gap, shard_by, inertia)
-    return _spark_run(
-        analysis, stream, shards, engine, models, spark, show, until, inertia, timings, max_gap, shard_by, answers
-    )
+    args = (analysis, stream, shards, engine, models, spark, show, until, inertia, timings, max_gap, shard_by)
+    return _spark_run(*args, answers, factorize)
 
 
 def _spark_run(
-    analysis, stream, shards, engine, models, spark, show, until, inertia, timings, max_gap, shard_by, answers
+    analysis,
+    stream,
+    shards,
+    engine,
+    models,
+    spark,
+    show,
+    until,
+    inertia,
+    timings,
+    max_gap,
+    shard_by,
+    answers,
+    factorize,
 ):
     if spark is None:
         from .session import get_spark
@@ -347,7 +382,20 @@ def _spark_run(
         spark = get_spark()
     start = time.perf_counter()
     grid, merged, error = _merged(
-        spark, analysis, stream, shards, engine, models, show, until, inertia, max_gap, shard_by, False, answers
+        spark,
+        analysis,
+        stream,
+        shards,
+        engine,
+        models,
+        show,
+        until,
+        inertia,
+        max_gap,
+        shard_by,
+        False,
+        answers,
+        factorize,
     )
     first = None
     with _progress(spark, f"sharded run ({grid.describe()})"):
@@ -356,6 +404,9 @@ def _spark_run(
             group = list(group)
             if group[0].message is not None:
                 raise StreamError(Diagnostic(group[0].message))
+            if group[0].factors is not None:
+                yield factorized_result(t, group[0].c, pickle.loads(group[0].factors), models)
+                continue
             models_at = tuple(
                 Model(frozenset(map(pickle.loads, row.atoms)), frozenset(map(pickle.loads, row.pins)))
                 for row in group
@@ -385,12 +436,15 @@ def write_sharded(
     inertia: bool = False,
     max_gap: int | None = MAX_GAP,
     shard_by: str = "auto",
+    factorize: bool = False,
 ) -> dict:
     """As :func:`run_sharded`, but the executors write the answers to the directory ``out`` as
     Parquet (partitioned by ``range``, one row per time point and answer stream, atoms as text;
     read it with :func:`ticker_py.read_results`), and the driver collects none of them.
 
-    ``out`` is replaced. Spark writes ``_SUCCESS`` when the run is complete; after a stream error
+    ``factorize``: the factors instead of the answer streams: per time point a row with ``factor`` 0
+    (the common part), then one per alternative ``alternative`` k of factor i (both from 1);
+    ``model`` is null there. ``out`` is replaced. Spark writes ``_SUCCESS`` when the run is complete; after a stream error
     it is removed and the error raised. Returns ``{"time_points", "plan"}``.
     """
     analysis = analysis_of(program, clock)
@@ -400,7 +454,7 @@ def write_sharded(
 
         spark = get_spark()
     grid, merged, error = _merged(
-        spark, analysis, stream, shards, engine, models, show, until, inertia, max_gap, shard_by, True, True
+        spark, analysis, stream, shards, engine, models, show, until, inertia, max_gap, shard_by, True, True, factorize
     )
     out = Path(out)
     with _progress(spark, f"sharded run ({grid.describe()})"):
