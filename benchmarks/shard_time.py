@@ -1,4 +1,4 @@
-"""Sharded run vs the single process: python benchmarks/shard_time.py DIR SHARDS [SHARD_BY] [MASTER] [MODELS] [--out]
+"""Sharded run vs the single process: python benchmarks/shard_time.py DIR SHARDS [SHARD_BY] [MASTER] [MODELS] [--out] [--factorize]
 
 DIR is a ``ticker gen`` directory (program.lars, stream.parquet). Prints the single-process
 ``ticker run --format none`` wall time, the Spark session start and warm-up (reported apart), and the
@@ -16,15 +16,17 @@ from ticker_py.spark.session import get_spark
 from ticker_py.spark.shard import run_sharded, write_sharded
 
 path, shards = sys.argv[1], int(sys.argv[2])
-shard_by = sys.argv[3] if len(sys.argv) > 3 and sys.argv[3] != "--out" else "auto"
-args = [a for a in sys.argv if a != "--out"]
+shard_by = sys.argv[3] if len(sys.argv) > 3 and not sys.argv[3].startswith("--") else "auto"
+factorize = "--factorize" in sys.argv
+args = [a for a in sys.argv if a not in ("--out", "--factorize")]
 master = args[4] if len(args) > 4 else "local[2]"
 models = args[5] if len(args) > 5 else "1"
 prog, stream = f"{path}/program.lars", f"{path}/stream.parquet"
 
 t = time.perf_counter()
 subprocess.run(
-    [sys.executable, "-m", "ticker_py.cli", "run", prog, "--stream", stream, "--format", "none", "--models", models],
+    [sys.executable, "-m", "ticker_py.cli", "run", prog, "--stream", stream, "--format", "none", "--models", models]
+    + (["--factorize"] if factorize else []),
     check=True,
 )
 single = time.perf_counter() - t
@@ -33,7 +35,8 @@ print("single process", round(single, 2), flush=True)
 t0 = time.perf_counter()
 spark = get_spark(master, **{"spark.driver.memory": "2g"})  # local mode: the executors share this heap
 t1 = time.perf_counter()
-for _r in run_sharded(prog, stream, shards, spark=spark, until=2, shard_by=shard_by, models=int(models)):
+kw = dict(shard_by=shard_by, models=int(models), factorize=factorize)
+for _r in run_sharded(prog, stream, shards, spark=spark, until=2, **kw):
     pass
 t2 = time.perf_counter()
 print("spark session", round(t1 - t0, 1), "warm-up job", round(t2 - t1, 1), flush=True)
@@ -47,7 +50,7 @@ print(f"sharded ({shards}, {shard_by}), counts to the driver: {sharded:.2f} s, {
 if "--out" in sys.argv:  # also write every answer as Parquet from the executors
     with tempfile.TemporaryDirectory() as out:
         t = time.perf_counter()
-        info = write_sharded(prog, stream, f"{out}/res", shards, spark=spark, shard_by=shard_by, models=int(models))
+        info = write_sharded(prog, stream, f"{out}/res", shards, spark=spark, **kw)
         written = time.perf_counter() - t
     print(f"sharded ({info['plan']}), --out Parquet: {written:.2f} s", flush=True)
 print(f"speed-up over the single process: {single / sharded:.2f}x (counts only, as --format none)")
