@@ -8,6 +8,7 @@ Every sharded run must equal the single-process run on the same stream.
 from __future__ import annotations
 
 import pickle
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
@@ -21,11 +22,13 @@ from ticker_py.shard import (
     MODEL,
     NONE,
     STATE,
+    cell_rows,
+    make_grid,
     merge_shards,
     needs_owner_filter,
     plan_for,
+    read_stream,
     run_sharded_local,
-    split_stream,
 )
 from ticker_py.streams import printed_models
 from ticker_py.workloads import generate, program, time_points
@@ -57,6 +60,8 @@ def engines(prog):
 
 
 DIAMOND = program("diamond", window=3)
+#: neither by key (a 0-ary head) nor by time (an @-atom without window)
+UNSHARDABLE = "a :- p at T.\nq(T) :- p at T.\n"
 DIAMOND_STREAM = list(generate("diamond", tp=20, rate=6))
 
 
@@ -70,20 +75,23 @@ def test_diamond_sharded_equals_single(engine, shards):
 
 def test_diamond_plan_and_split():
     analysis = load_program(DIAMOND)
-    plan = plan_for(analysis)
-    assert plan.key == {"p": 0, "q": 0} and not plan.broadcast
+    plan, times = plan_for(analysis)
+    assert plan.key == {"p": 0, "q": 0} and not plan.broadcast and times is None
     from ticker_py.api import records_from
 
-    rows, last, error = split_stream(records_from(DIAMOND_STREAM), analysis, plan.key, 2)
+    points, last, error = read_stream(records_from(DIAMOND_STREAM), analysis)
     assert last == 19 and error is None
-    assert sorted(c for r in rows for _, c, _ in r) == list(range(1, 121))  # each atom once
-    for s, r in enumerate(rows):
-        assert r and all(shard_of(a, plan.key, 2) == s for _, _, a in r)
+    grid = make_grid(analysis, 2, {t: len(a) for t, a in points}, last)
+    assert grid.key == plan.key and grid.cells == 2 and grid.ranges == ((0, 10), (10, 20)) and len(grid.spans) == 1
+    rows = cell_rows(points, grid)
+    assert sorted(a for r in rows.values() for _, a in r) == sorted(a for _, atoms in points for a in atoms)
+    for s, r in rows.items():
+        assert r and all(shard_of(a, plan.key, 2) == s for _, a in r)
 
 
 def test_retrieval_per_item_all_answer_streams():
     analysis = load_program(RETRIEVAL)
-    plan = plan_for(analysis)
+    plan, _ = plan_for(analysis)
     assert plan.key["req"] == 0 and plan.key["get"] == 0 and plan.broadcast == {"down", "qlev"}
     stream = list(generate("b1", seed=3, tp=20, window=20, items=3))
     single = view(run(RETRIEVAL, stream, engine="clingo", models=0))
@@ -125,8 +133,8 @@ def test_negation_over_background_keys():
     # shard 0 sees no q(v) of shard 1's values: only the owner of a key reports p(v)
     prog = "item(1..6).\np(X) :- item(X), not q(X) in [2].\n"
     analysis = load_program(prog)
-    assert needs_owner_filter(analysis, plan_for(analysis).key)
-    assert not needs_owner_filter(load_program(RETRIEVAL), plan_for(load_program(RETRIEVAL)).key)
+    assert needs_owner_filter(analysis, plan_for(analysis)[0].key)
+    assert not needs_owner_filter(load_program(RETRIEVAL), plan_for(load_program(RETRIEVAL))[0].key)
     stream = [(0, ["q(1)", "q(2)"]), (1, ["q(5)"]), (2, []), (3, []), (4, ["q(3)", "q(4)"])]
     assert view(run_sharded_local(prog, stream, 2, engine="clingo")) == view(run(prog, stream, engine="clingo"))
 
@@ -134,7 +142,7 @@ def test_negation_over_background_keys():
 def test_join_is_refused_with_the_reason():
     join = (ENCODINGS / "join.lars").read_text()
     with pytest.raises(UsageError, match="joins keyed atoms on different variables"):
-        run_sharded_local(join, [(0, ["p(a,b)"])], 2)
+        run_sharded_local(join, [(0, ["p(a,b)"])], 2, shard_by="key")
 
 
 def test_until_and_bad_record():
@@ -197,10 +205,12 @@ def test_cli_helpers(tmp_path):
     for r in run(DIAMOND, str(path), engine="clingo"):
         writer.write(r)
     assert sharded.getvalue() == single.getvalue() and sharded.getvalue().count("\n") == 8
+    with pytest.raises(UsageError, match="an @-atom without window"):
+        run_sharded_command(load_program(UNSHARDABLE), run_options, options, make_writer("none", sharded))
+    join = load_program((ENCODINGS / "join.lars").read_text())
+    by_key = replace(options, shard_by="key")
     with pytest.raises(UsageError, match="joins keyed atoms"):
-        run_sharded_command(
-            load_program((ENCODINGS / "join.lars").read_text()), run_options, options, make_writer("none", sharded)
-        )
+        run_sharded_command(join, run_options, by_key, make_writer("none", sharded))
     with pytest.raises(UsageError, match="signal"):
         run_sharded_command(
             load_program(DIAMOND), RunOptions(stream=str(path), every="signal"), options, make_writer("none", sharded)
@@ -263,8 +273,26 @@ def test_ticker_run_shards_through_the_command_line(tmp_path, capsys):
     assert capsys.readouterr().out == single and single.count("\n") == 8
     join = tmp_path / "j.lars"
     join.write_text((ENCODINGS / "join.lars").read_text())
-    assert main(["run", str(join), "--stream", str(path), "--shards", "2"]) == 2
-    assert "cannot be evaluated in shards" in capsys.readouterr().err
+    assert main(["run", str(join), "--stream", str(path), "--engine", "native"]) == 0
+    single = capsys.readouterr().out
+    for by in ("auto", "time"):  # the join cannot be keyed: auto cuts it by time
+        assert main(["run", str(join), "--stream", str(path), "--shards", "3", "--shard-by", by]) == 0
+        assert capsys.readouterr().out == single
+    assert main(["run", str(join), "--stream", str(path), "--shards", "2", "--shard-by", "both"]) == 2
+    assert "joins keyed atoms on different variables" in capsys.readouterr().err
+    bad = tmp_path / "u.lars"
+    bad.write_text(UNSHARDABLE)
+    assert main(["run", str(bad), "--stream", str(path), "--shards", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "cannot be evaluated in shards" in err and "an @-atom without window reads the whole past" in err
+    assert main(["run", str(prog), "--stream", str(path), "--shards", "2", "--inertia", "--shard-by", "time"]) == 2
+    assert "--inertia keeps answers" in capsys.readouterr().err
+    assert main(["check", str(join)]) == 0
+    report = capsys.readouterr().out
+    assert "time sharding: yes, each range reads 10 time points before it" in report
+    assert "shard plan (--shard-by auto): time" in report
+    assert main(["check", str(bad)]) == 0
+    assert "time sharding: no (an @-atom without window reads the whole past)" in capsys.readouterr().out
 
 
 def test_engine_is_checked_before_sharding_and_a_bad_first_record_evaluates_nothing(tmp_path, capsys):

@@ -15,6 +15,7 @@ _EXPORTS = {
     "Results": "api",
     "run": "api",
     "load_program": "api",
+    "read_results": "shard",
     "parse_program": "syntax",
     "Program": "ast",
     "Model": "streams.model",

@@ -36,7 +36,7 @@ from .. import ast
 from ..syntax.fast import paused_gc
 from . import Analysis
 
-__all__ = ["ShardPlan", "shard_plan", "sharding_report", "shard_of"]
+__all__ = ["ShardPlan", "TimePlan", "shard_plan", "time_plan", "sharding_report", "shard_of"]
 
 MAX_STEPS = 200_000  # search budget: key assignments tried
 MAX_SUBSET_WORK = 50_000  # search budget: smaller key sets tried x rules
@@ -53,6 +53,35 @@ class ShardPlan:
     @property
     def shardable(self) -> bool:
         return self.key is not None
+
+
+@dataclass(frozen=True)
+class TimePlan:
+    """Can the stream be cut into time ranges [T0, T1), each evaluated from its own reasoner?
+
+    The answer at t reads the stream in [t - ``lookback``, t] (time windows) and the last
+    ``tuple_lookback`` atoms (tuple windows); nothing else, since intensional atoms are not
+    remembered between time points. So a range evaluated from T0 - lookback (and from the time
+    of global atom c(T0) - tuple_lookback, if earlier) gives the single run's answers on
+    [T0, T1). ``reason`` says why not when the lookback is unbounded.
+    """
+
+    lookback: int | None
+    tuple_lookback: int
+    reason: str = ""
+
+    @property
+    def shardable(self) -> bool:
+        return self.lookback is not None
+
+
+def time_plan(analysis: Analysis, inertia: bool = False) -> TimePlan:
+    """The time plan of a program (``inertia``: the run keeps answers across time points)."""
+    if analysis.lookback is None:
+        return TimePlan(None, analysis.tuple_lookback, "an @-atom without window reads the whole past")
+    if inertia:
+        return TimePlan(None, analysis.tuple_lookback, "--inertia keeps answers from earlier time points")
+    return TimePlan(analysis.lookback, analysis.tuple_lookback)
 
 
 def _keyed_atoms(rule: ast.Rule, keyed) -> list:
@@ -265,10 +294,19 @@ def shard_of(atom: tuple, key: dict, shards: int) -> int | None:
 
 
 def sharding_report(analysis: Analysis) -> str:
-    """One line for ``ticker check``."""
+    """Three lines for ``ticker check``: key sharding, time sharding, the plan ``--shard-by auto`` picks."""
     plan = shard_plan(analysis)
     if not plan.shardable:
-        return f"sharding: no ({plan.reason})"
-    keys = ", ".join(f"{p}/{analysis.signatures[p]} argument {i + 1}" for p, i in sorted(plan.key.items()))
-    extra = f"; broadcast to every shard: {', '.join(sorted(plan.broadcast))}" if plan.broadcast else ""
-    return f"sharding: yes, key: {keys}{extra}"
+        line = f"sharding: no ({plan.reason})"
+    else:
+        keys = ", ".join(f"{p}/{analysis.signatures[p]} argument {i + 1}" for p, i in sorted(plan.key.items()))
+        extra = f"; broadcast to every shard: {', '.join(sorted(plan.broadcast))}" if plan.broadcast else ""
+        line = f"sharding: yes, key: {keys}{extra}"
+    times = time_plan(analysis)
+    if times.shardable:
+        tuples = f" and the last {times.tuple_lookback} atoms" if times.tuple_lookback else ""
+        line += f"\ntime sharding: yes, each range reads {times.lookback} time points before it{tuples}"
+    else:
+        line += f"\ntime sharding: no ({times.reason})"
+    auto = "key" if plan.shardable else "time" if times.shardable else "none: the program cannot be sharded"
+    return line + f"\nshard plan (--shard-by auto): {auto}"

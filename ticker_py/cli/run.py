@@ -130,7 +130,10 @@ def register(sub) -> None:
         help="refuse a record more than N time points after the previous one (each time point "
         "in between is evaluated and written); 0 = no limit",
     )
-    run.add_argument("--out", help="write results to FILE (default stdout; - is stdout)")
+    run.add_argument(
+        "--out",
+        help="write results to FILE (default stdout; - is stdout); with --spark: a directory of Parquet answers",
+    )
     run.add_argument(
         "--strict",
         action="store_true",
@@ -196,8 +199,6 @@ def cmd_run(args) -> int:
                 notes=(f"'{sorted(set(analysis.renamed.values()))[0]}' has several: run without sharding",),
             )
         )
-    if o.factorize and shards is not None:
-        raise UsageError(Diagnostic("--factorize cannot be combined with --spark or --shards"))
     if o.changes and o.models != 1 and not o.factorize:
         raise UsageError(Diagnostic("--changes needs a single answer stream", notes=("use --models 1",)))
     if o.consequences:
@@ -240,6 +241,10 @@ def cmd_run(args) -> int:
         if args.strict:
             raise UsageError(Diagnostic("--strict cannot be combined with --spark or --shards"))
         check_engine(o.engine, analysis)  # refused here, not in the shards
+        if live is not None:
+            raise UsageError(Diagnostic("live input or output cannot be sharded", notes=("drop --shards/--spark",)))
+        if shards.out is not None:  # the executors write the answers
+            return run_sharded_command(analysis, o, shards, None)
         out, writer = output()
         try:
             return run_sharded_command(analysis, o, shards, writer)

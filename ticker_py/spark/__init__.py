@@ -2,8 +2,9 @@
 
 :func:`session.get_spark` builds the local session; :func:`gen.generate_parquet` writes a
 workload's stream with Spark; :func:`read_spark_dataframe` reads a Spark DataFrame as a
-stream; :func:`run_sharded` evaluates a shardable program in Spark tasks, one per shard of
-the stream (:func:`ticker_py.shard.run_sharded_local` is the same without Spark). Importing
+stream; :func:`run_sharded` evaluates a program in Spark tasks, one per cell of its stream (key shard x
+time range; :func:`ticker_py.shard.run_sharded_local` is the same without Spark), and
+:func:`shard.write_sharded` has the executors write the answers as Parquet. Importing
 this package (and :mod:`.shard`, :mod:`.dataframe`) does not import pyspark: the functions
 do, when called.
 """

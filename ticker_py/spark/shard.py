@@ -1,89 +1,116 @@
 """Sharded evaluation in Spark tasks: the only part of sharding that imports pyspark.
 
-Split, shard evaluation and merge are :mod:`ticker_py.shard`'s (see there and docs/spark.md);
-this module runs the shards as Spark tasks. pyspark is imported inside the functions, so the
-module imports without a JVM.
+Planning, cell evaluation and merging are :mod:`ticker_py.shard`'s (see there and docs/spark.md);
+this module runs them as Spark stages: the stream is assigned to its cells (one task per cell,
+:func:`~ticker_py.shard.evaluate_cell`), the cells' reports are shuffled to their time range (one
+task per range, :func:`~ticker_py.shard.merge_range`), and the merged answers either come to the
+driver one time range at a time (:func:`run_sharded`) or are written by the executors as Parquet
+(:func:`write_sharded`). pyspark is imported inside the functions, so the module imports without a JVM.
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+import pickle
+import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 from ..api import records_from
 from ..engines import resolve_engine
+from ..errors import Diagnostic, StreamError
 from ..shard import (
     analysis_of,
+    cell_rows,
     check_run,
     check_shards,
-    evaluate_shard,
-    merge_shards,
+    evaluate_cell,
+    make_grid,
+    merge_range,
     plan_for,
+    read_stream,
     shard_targets,
-    split_stream,
 )
 from ..streams.drive import MAX_GAP, check_max_gap
-from ..streams.model import Result
+from ..streams.factorized import factorized_result
+from ..streams.model import Model, Result
 from ..streams.spark_frame import order_column
 from ..syntax.ground_atoms import GroundSyntaxError, parse_ground_atom
 from ..values import format_atom
 
-__all__ = ["run_sharded", "OUTPUT_SCHEMA", "INPUT_SCHEMA"]
+__all__ = ["run_sharded", "write_sharded", "REPORT_SCHEMA", "INPUT_SCHEMA", "RESULT_SCHEMA"]
 
-# the rows of ticker_py.shard.evaluate_shard with their shard, as Spark sees them
-OUTPUT_SCHEMA = (
-    "shard int, t long, model int, kind int, n long, added array<binary>, "
-    "removed array<binary>, pins_added array<binary>, pins_removed array<binary>, "
-    "message string"
+INPUT_SCHEMA = "cell int, part long, t long, c long, atom string"
+# the rows of ticker_py.shard.evaluate_cell with their key shard and the range's partition label
+REPORT_SCHEMA = (
+    "rpart long, range int, shard int, t long, model int, kind int, n long, added array<binary>, "
+    "removed array<binary>, pins_added array<binary>, pins_removed array<binary>, message string"
 )
-INPUT_SCHEMA = "shard int, part long, t long, c long, atom string"
+# merged answers, one row per (t, answer stream); model null: no answer stream at t
+# factorize: one row per t with the pickled Factorized in `factors` (to the driver), or the factors
+# as text (--out): `model` null, `factor` 0 for the common part, then `factor` i, `alternative` k
+RESULT_SCHEMA = (
+    "range int, t long, c long, model int, atoms array<{0}>, pins array<{0}>, message string, "
+    "factor int, alternative int, factors binary"
+)
 
 
-def _labels(spark, shards: int) -> list:
-    """Values whose Spark hash lands in partitions 0..shards-1, one each (``repartition(n, col)``
-    uses ``pmod(hash(col), n)``), so that every shard gets its own task."""
+def _labels(spark, n: int) -> list:
+    """Values whose Spark hash lands in partitions 0..n-1, one each (``repartition(n, col)``
+    uses ``pmod(hash(col), n)``), so that cell (or range) i gets task i."""
     from pyspark.sql import functions as F
 
     got: dict = {}
-    for row in spark.range(64 * shards).select("id", F.expr(f"pmod(hash(id), {shards})").alias("p")).collect():
+    for row in spark.range(64 * n).select("id", F.expr(f"pmod(hash(id), {n})").alias("p")).collect():
         got.setdefault(row.p, row.id)
-    if len(got) < shards:  # pragma: no cover - would need a degenerate hash
-        return list(range(shards))
-    return [got[s] for s in range(shards)]
+    if len(got) < n:  # pragma: no cover - would need a degenerate hash
+        return list(range(n))
+    return [got[s] for s in range(n)]
 
 
-def _spark_input(spark, stream, analysis, key, shards, labels, until, max_gap=MAX_GAP):
-    """The stream as a Spark DataFrame ``shard, part, t, c, atom`` and the last time point.
-
-    A Spark DataFrame (columns t, atom and maybe an order column) or a Parquet path is split
-    in Spark; any other stream is read and split on the driver.
-    """
-    import pandas as pd
-    from pyspark.sql import functions as F
-
-    sdf = None
+def _spark_frame(spark, stream):
+    """``stream`` as a Spark DataFrame if it is one or a Parquet path Spark reads, else None."""
     if hasattr(stream, "toLocalIterator") and hasattr(stream, "columns"):
-        sdf = stream
-    elif (
+        return stream
+    if (
         isinstance(stream, (str, Path))
         and str(stream) != "-"
         and (Path(stream).is_dir() or str(stream).lower().endswith(".parquet"))
     ):
-        sdf = spark.read.parquet(str(stream))
+        return spark.read.parquet(str(stream))
+    return None
+
+
+def _prepare(spark, analysis, stream, shards, until, max_gap, shard_by, inertia):
+    """``(grid, cells, counts, error)``: the plan and the stream as a Spark DataFrame of cell rows.
+
+    A Spark DataFrame or Parquet path is counted (distinct atoms per time point: one aggregation
+    whose per-time-point counts come to the driver) and assigned to cells in Spark; any other
+    stream is read, checked and assigned on the driver. ``counts`` (Spark input only) lets the
+    merge check that the tasks parsed as many distinct atoms as the aggregation counted.
+    """
+    import pandas as pd
+    from pyspark.sql import functions as F
+
+    sdf = _spark_frame(spark, stream)
     if sdf is None:
-        rows, last, error = split_stream(records_from(stream), analysis, key, shards, until, max_gap)
+        points, last, error = read_stream(records_from(stream), analysis, until, max_gap)
+        counts = {t: len(a) for t, a in points}
+        grid = make_grid(analysis, shards, counts, last, shard_by, inertia)
+        labels = _labels(spark, grid.cells)
+        rows = cell_rows(points, grid)
         frame = pd.DataFrame(
-            [(s, labels[s], t, c, format_atom(a)) for s in range(shards) for t, c, a in rows[s]],
-            columns=["shard", "part", "t", "c", "atom"],
-        )
-        frame = frame.astype({"shard": "int32", "part": "int64", "t": "int64", "c": "int64"})
+            [(cell, labels[cell], t, i, format_atom(a)) for cell, got in rows.items() for i, (t, a) in enumerate(got)],
+            columns=["cell", "part", "t", "c", "atom"],
+        ).astype({"cell": "int32", "part": "int64", "t": "int64", "c": "int64"})
         from .gen import _conf
 
         with _conf(spark, {"spark.sql.execution.arrow.pyspark.enabled": "true"}):
             df = spark.createDataFrame(frame, INPUT_SCHEMA) if len(frame) else spark.createDataFrame([], INPUT_SCHEMA)
-        return df, last, error
+        return grid, df, labels, None, error
 
     order = order_column(list(sdf.columns), "<Spark DataFrame>")
     sdf = sdf.select(
@@ -93,96 +120,207 @@ def _spark_input(spark, stream, analysis, key, shards, labels, until, max_gap=MA
     )
     if until is not None:
         sdf = sdf.filter(F.col("t") <= until)
+    atoms = sdf.filter(F.col("atom").isNotNull() & (F.trim(F.col("atom")) != ""))
+    per_t = atoms.groupBy("t").agg(F.countDistinct(F.trim(F.col("atom"))).alias("n")).collect()
+    counts = {row.t: row.n for row in per_t}
     top = sdf.agg(F.max("t")).first()[0]
     last = until if until is not None else max(0, top if top is not None else 0)
-    assign = _assigner(key, shards, labels)
-    return sdf.mapInArrow(assign, INPUT_SCHEMA), last, None
+    grid = make_grid(analysis, shards, counts, last, shard_by, inertia)
+    labels = _labels(spark, grid.cells)
+    return grid, sdf.mapInArrow(_assigner(grid, labels), INPUT_SCHEMA), labels, counts, None
 
 
-def _assigner(key: dict, shards: int, labels: list):
-    """The mapInArrow function that gives each input row its shard (broadcast: every shard)."""
+def _assigner(grid, labels: list):
+    """The mapInArrow function that gives each input row its cells (a row in an overlap, or of a
+    broadcast predicate, goes to several)."""
+    spans = [(start, grid.ranges[r1][1], s) for s, (start, _, r1) in enumerate(grid.spans)]
 
     def assign(batches):
         import pyarrow as pa
 
         for batch in batches:
-            out_shard, out_t, out_c, out_atom = [], [], [], []
+            cells, ts, cs, texts = [], [], [], []
             cols = (batch.column(c).to_pylist() for c in ("t", "c", "atom"))
             for t, c, text in zip(*cols):
                 if text is None or not text.strip():
                     continue  # a heartbeat: the last time point is known anyway
-                try:
-                    targets = shard_targets(parse_ground_atom(text), key, shards)
-                except GroundSyntaxError:
-                    targets = (0,)  # shard 0 reports the error
-                for s in targets:
-                    out_shard.append(s)
-                    out_t.append(t)
-                    out_c.append(c)
-                    out_atom.append(text)
+                keys = (0,)
+                if grid.key is not None:
+                    try:
+                        keys = shard_targets(parse_ground_atom(text), grid.key, grid.key_shards)
+                    except GroundSyntaxError:
+                        keys = (0,)  # key shard 0 reports the error
+                for start, end, s in spans:
+                    if start <= t < end:
+                        for k in keys:
+                            cells.append(grid.cell(k, s))
+                            ts.append(t)
+                            cs.append(c)
+                            texts.append(text)
             yield pa.RecordBatch.from_arrays(
                 [
-                    pa.array(out_shard, pa.int32()),
-                    pa.array([labels[s] for s in out_shard], pa.int64()),
-                    pa.array(out_t, pa.int64()),
-                    pa.array(out_c, pa.int64()),
-                    pa.array(out_atom, pa.string()),
+                    pa.array(cells, pa.int32()),
+                    pa.array([labels[x] for x in cells], pa.int64()),
+                    pa.array(ts, pa.int64()),
+                    pa.array(cs, pa.int64()),
+                    pa.array(texts, pa.string()),
                 ],
-                ["shard", "part", "t", "c", "atom"],
+                ["cell", "part", "t", "c", "atom"],
             )
 
     return assign
 
 
-def _evaluator(analysis, key, shards, last, engine, models, show, inertia, batch_rows=64):
-    """The mapInArrow function of the shard tasks: rows sorted by (shard, t, c) in, reports out."""
+def _batches(rows, schema, size=256):
+    """Rows (tuples in ``schema``'s order) as Arrow record batches of ``size`` rows."""
+    import pyarrow as pa
+
+    buf = []
+    for row in rows:
+        buf.append(row)
+        if len(buf) >= size:
+            yield pa.RecordBatch.from_arrays(
+                [pa.array(c, type=f.type) for c, f in zip(zip(*buf), schema)], schema=schema
+            )
+            buf = []
+    if buf:
+        yield pa.RecordBatch.from_arrays([pa.array(c, type=f.type) for c, f in zip(zip(*buf), schema)], schema=schema)
+
+
+def _evaluator(analysis, grid, range_labels, engine, models, show, inertia, answers, factorize):
+    """The mapInArrow function of the cell tasks: rows sorted by (cell, t, c) in, reports out."""
+    spans = len(grid.spans)
 
     def evaluate(batches):
         import pyarrow as pa
 
-        schema = _output_arrow_schema()
+        blobs = pa.list_(pa.binary())
+        schema = pa.schema(
+            [("rpart", pa.int64()), ("range", pa.int32()), ("shard", pa.int32()), ("t", pa.int64())]
+            + [("model", pa.int32()), ("kind", pa.int32()), ("n", pa.int64())]
+            + [(c, blobs) for c in ("added", "removed", "pins_added", "pins_removed")]
+            + [("message", pa.string())]
+        )
 
         def rows():
             for batch in batches:
-                yield from zip(*(batch.column(c).to_pylist() for c in ("shard", "t", "c", "atom")))
+                yield from zip(*(batch.column(c).to_pylist() for c in ("cell", "t", "atom")))
 
-        def batch_of(buf):
-            return pa.RecordBatch.from_arrays(
-                [pa.array(col, type=f.type) for col, f in zip(zip(*buf), schema)], schema=schema
-            )
+        def reports():
+            for cell, group in itertools.groupby(rows(), key=lambda r: r[0]):
+                k = cell // spans
+                cell_input = ((t, a) for _, t, a in group)
+                for r, *rest in evaluate_cell(
+                    analysis, grid, cell, cell_input, engine, models, show, inertia, answers, factorize
+                ):
+                    yield (range_labels[r], r, k, *rest)
 
-        buf = []
-        for shard, group in itertools.groupby(rows(), key=lambda r: r[0]):
-            shard_rows = ((t, c, a) for _, t, c, a in group)
-            for out in evaluate_shard(analysis, key, shard, shards, shard_rows, last, engine, models, show, inertia):
-                buf.append((shard, *out))
-                if len(buf) >= batch_rows:
-                    yield batch_of(buf)
-                    buf = []
-        if buf:
-            yield batch_of(buf)
+        yield from _batches(reports(), schema, 64)
 
     return evaluate
 
 
-def _output_arrow_schema():
-    import pyarrow as pa
+def _merger(grid, models, counts, text):
+    """The mapInArrow function of the range tasks: reports sorted by (range, t, shard, model) in,
+    result rows out (atoms pickled, or as text with ``text``). A range that meets an error row
+    reports the error at its time point and stops."""
 
-    blobs = pa.list_(pa.binary())
-    return pa.schema(
-        [
-            ("shard", pa.int32()),
-            ("t", pa.int64()),
-            ("model", pa.int32()),
-            ("kind", pa.int32()),
-            ("n", pa.int64()),
-            ("added", blobs),
-            ("removed", blobs),
-            ("pins_added", blobs),
-            ("pins_removed", blobs),
-            ("message", pa.string()),
-        ]
+    def merge(batches):
+        import pyarrow as pa
+
+        item = pa.string() if text else pa.binary()
+        schema = pa.schema(
+            [("range", pa.int32()), ("t", pa.int64()), ("c", pa.int64()), ("model", pa.int32())]
+            + [("atoms", pa.list_(item)), ("pins", pa.list_(item)), ("message", pa.string())]
+            + [("factor", pa.int32()), ("alternative", pa.int32()), ("factors", pa.binary())]
+        )
+        names = ("range", "shard", "t", "model", "kind", "n", "added", "removed", "pins_added", "pins_removed")
+
+        def rows():
+            for batch in batches:
+                yield from zip(*(batch.column(c).to_pylist() for c in names + ("message",)))
+
+        def out():
+            for r, group in itertools.groupby(rows(), key=lambda row: row[0]):
+                reports = (row[1:] for row in group)
+                t = grid.ranges[r][0]
+                before = grid.bases[r]
+                try:
+                    for res in merge_range(grid, r, reports, models):
+                        t = res.t
+                        if counts is not None and res.c - before != counts.get(res.t, 0):
+                            raise StreamError(
+                                Diagnostic(
+                                    f"time point {res.t} holds {counts.get(res.t, 0)} distinct atom texts but "
+                                    f"{res.c - before} distinct atoms: write each atom in one way (as ticker gen does)"
+                                )
+                            )
+                        before = res.c
+                        f = res.factors
+                        if f is not None and not text:  # the factorization whole, expanded on the driver
+                            yield r, res.t, res.c, None, None, None, None, None, None, pickle.dumps(f)
+                            continue
+                        if f is not None:  # the common part (factor 0), then each alternative
+                            if not f.count:
+                                yield r, res.t, res.c, None, None, None, None, None, None, None
+                                continue
+                            m = f.common
+                            yield r, res.t, res.c, None, m.sorted_atoms(), m.sorted_pinned(), None, 0, 0, None
+                            for i, alternatives in enumerate(f.factors, 1):
+                                for k, m in enumerate(alternatives, 1):
+                                    yield r, res.t, res.c, None, m.sorted_atoms(), m.sorted_pinned(), None, i, k, None
+                            continue
+                        if not res.models:
+                            yield r, res.t, res.c, None, None, None, None, None, None, None
+                        for i, m in enumerate(res.models):
+                            if text:
+                                yield r, res.t, res.c, i, m.sorted_atoms(), m.sorted_pinned(), None, None, None, None
+                            else:
+                                atoms = [pickle.dumps(a) for a in m.atoms]
+                                pins = [pickle.dumps(p) for p in m.pinned]
+                                yield r, res.t, res.c, i, atoms, pins, None, None, None, None
+                except StreamError as err:
+                    yield r, t, before, None, None, None, err.diagnostics[0].message, None, None, None
+
+        yield from _batches(out(), schema)
+
+    return merge
+
+
+def _merged(
+    spark, analysis, stream, shards, engine, models, show, until, inertia, max_gap, shard_by, text, answers, factorize
+):
+    """``(grid, merged DataFrame, error)``: the whole pipeline as one lazy DataFrame whose
+    partition r holds time range r."""
+    shards = shards or spark.sparkContext.defaultParallelism
+    grid, df, labels, counts, error = _prepare(spark, analysis, stream, shards, until, max_gap, shard_by, inertia)
+    ranges = max(1, len(grid.ranges))
+    range_labels = _labels(spark, ranges)
+    sentinels = spark.createDataFrame([(c, labels[c], -1, 0, None) for c in range(grid.cells)], INPUT_SCHEMA)
+    reports = (
+        df.unionByName(sentinels)
+        .repartition(grid.cells or 1, "part")
+        .sortWithinPartitions("cell", "t", "c")
+        .mapInArrow(
+            _evaluator(analysis, grid, range_labels, engine, models, show, inertia, answers, factorize), REPORT_SCHEMA
+        )
     )
+    item = "string" if text else "binary"
+    merged = (
+        reports.repartition(ranges, "rpart")
+        .sortWithinPartitions("range", "t", "shard", "model")
+        .mapInArrow(_merger(grid, models, counts, text), RESULT_SCHEMA.format(item))
+    )
+    return grid, merged, error
+
+
+def _checked(analysis, shards, engine, models, until, max_gap, shard_by, inertia):
+    check_run(models, until)
+    if shards is not None:
+        check_shards(shards)
+    plan_for(analysis, shard_by, inertia)
+    resolve_engine(engine, analysis)  # an unknown or unfit engine is refused here, not in the tasks
+    return engine, check_max_gap(max_gap)  # "auto" stays: each cell's Reasoner picks as the single run does
 
 
 def run_sharded(
@@ -198,50 +336,177 @@ def run_sharded(
     inertia: bool = False,
     timings: dict | None = None,
     max_gap: int | None = MAX_GAP,
+    shard_by: str = "auto",
+    answers: bool = True,
+    factorize: bool = False,
 ) -> Iterator[Result]:
-    """Evaluate ``program`` over ``stream`` in ``shards`` Spark tasks; yields the merged Results.
+    """Evaluate ``program`` over ``stream`` in Spark tasks; yields the merged Results in time order.
 
-    ``stream``: a Spark DataFrame (``t``, ``atom``, optional order column ``c``/``order``/
-    ``seq``), a Parquet file or directory (read by Spark), or anything
-    :func:`~ticker_py.records_from` reads (read and split on the driver). ``spark`` defaults
-    to :func:`~ticker_py.spark.session.get_spark`; ``shards`` to its default parallelism.
-    A program that cannot be sharded raises :class:`UsageError` with the plan's reason.
-    ``timings``, if a dict, receives ``evaluate`` (seconds of the Spark job) and ``merge``.
-    The Spark job runs when the first Result is asked for.
+    ``stream``: a Spark DataFrame (``t``, ``atom``, optional order column ``c``/``order``/``seq``),
+    a Parquet file or directory (read by Spark), or anything :func:`~ticker_py.records_from` reads
+    (read and assigned on the driver). ``spark`` defaults to
+    :func:`~ticker_py.spark.session.get_spark`; ``shards`` (cells) to its default parallelism;
+    ``shard_by``: ``auto``, ``key``, ``time`` or ``both`` (:data:`ticker_py.shard.SHARD_BY`). A
+    program that cannot be sharded so raises :class:`UsageError` with the reason. The answers come
+    to the driver one time range at a time. ``timings``, if a dict, receives ``evaluate`` (seconds
+    until the first Result) and ``merge`` (the rest). The Spark job runs when the first Result is
+    asked for. ``answers=False`` (``--format none``): the Results carry the counts and whether there
+    is an answer stream, but no atoms (the executors ship none). ``factorize``: Results carrying
+    their factorization (see :func:`ticker_py.shard.run_sharded_local`).
     """
     analysis = analysis_of(program, clock)
-    key = plan_for(analysis).key
-    check_run(models, until)
-    if shards is not None:
-        check_shards(shards)
-    engine = resolve_engine(engine, analysis)
-    max_gap = check_max_gap(max_gap)
-    return _spark_run(analysis, key, stream, shards, engine, models, spark, show, until, inertia, timings, max_gap)
+    engine, max_gap = _checked(analysis, shards, engine, models, until, max_gap, shard_by, inertia)
+    args = (analysis, stream, shards, engine, models, spark, show, until, inertia, timings, max_gap, shard_by)
+    return _spark_run(*args, answers, factorize)
 
 
-def _spark_run(analysis, key, stream, shards, engine, models, spark, show, until, inertia, timings, max_gap=MAX_GAP):
+def _spark_run(
+    analysis,
+    stream,
+    shards,
+    engine,
+    models,
+    spark,
+    show,
+    until,
+    inertia,
+    timings,
+    max_gap,
+    shard_by,
+    answers,
+    factorize,
+):
     if spark is None:
         from .session import get_spark
 
         spark = get_spark()
-    shards = shards or spark.sparkContext.defaultParallelism
     start = time.perf_counter()
-    labels = _labels(spark, shards)
-    df, last, error = _spark_input(spark, stream, analysis, key, shards, labels, until, max_gap)
-    sentinels = spark.createDataFrame([(s, labels[s], -1, 0, None) for s in range(shards)], INPUT_SCHEMA)
-    evaluate = _evaluator(analysis, key, shards, last, engine, models, show, inertia)
-    out = (
-        df.unionByName(sentinels)
-        .repartition(shards, "part")
-        .sortWithinPartitions("shard", "t", "c")
-        .mapInArrow(evaluate, OUTPUT_SCHEMA)
+    grid, merged, error = _merged(
+        spark,
+        analysis,
+        stream,
+        shards,
+        engine,
+        models,
+        show,
+        until,
+        inertia,
+        max_gap,
+        shard_by,
+        False,
+        answers,
+        factorize,
     )
-    table = out.toArrow()
-    evaluated = time.perf_counter()
-    table = table.sort_by([("t", "ascending")])
-    cols = [table.column(c).to_pylist() for c in _output_arrow_schema().names]
-    yield from merge_shards(zip(*cols), shards, last, models)
+    first = None
+    with _progress(spark, f"sharded run ({grid.describe()})"):
+        rows = merged.toLocalIterator(prefetchPartitions=False)  # one time range at a time
+        for t, group in itertools.groupby(rows, key=lambda row: row.t):
+            group = list(group)
+            if group[0].message is not None:
+                raise StreamError(Diagnostic(group[0].message))
+            if group[0].factors is not None:
+                yield factorized_result(t, group[0].c, pickle.loads(group[0].factors), models)
+                continue
+            models_at = tuple(
+                Model(frozenset(map(pickle.loads, row.atoms)), frozenset(map(pickle.loads, row.pins)))
+                for row in group
+                if row.model is not None
+            )
+            if first is None:
+                first = time.perf_counter()
+            yield Result(t, group[0].c, models_at)
     if timings is not None:
-        timings.update(evaluate=evaluated - start, merge=time.perf_counter() - evaluated)
+        end = time.perf_counter()
+        timings.update(evaluate=(first or end) - start, merge=end - (first or end))
     if error is not None:
         raise error
+
+
+def write_sharded(
+    program,
+    stream,
+    out,
+    shards: int | None = None,
+    engine: str = "auto",
+    models: int = 1,
+    spark=None,
+    show: str = "derived",
+    until: int | None = None,
+    clock="1s",
+    inertia: bool = False,
+    max_gap: int | None = MAX_GAP,
+    shard_by: str = "auto",
+    factorize: bool = False,
+) -> dict:
+    """As :func:`run_sharded`, but the executors write the answers to the directory ``out`` as
+    Parquet (partitioned by ``range``, one row per time point and answer stream, atoms as text;
+    read it with :func:`ticker_py.read_results`), and the driver collects none of them.
+
+    ``factorize``: the factors instead of the answer streams: per time point a row with ``factor`` 0
+    (the common part), then one per alternative ``alternative`` k of factor i (both from 1);
+    ``model`` is null there. ``out`` is replaced. Spark writes ``_SUCCESS`` when the run is complete; after a stream error
+    it is removed and the error raised. Returns ``{"time_points", "plan"}``.
+    """
+    analysis = analysis_of(program, clock)
+    engine, max_gap = _checked(analysis, shards, engine, models, until, max_gap, shard_by, inertia)
+    if spark is None:
+        from .session import get_spark
+
+        spark = get_spark()
+    grid, merged, error = _merged(
+        spark, analysis, stream, shards, engine, models, show, until, inertia, max_gap, shard_by, True, True, factorize
+    )
+    out = Path(out)
+    with _progress(spark, f"sharded run ({grid.describe()})"):
+        merged.write.mode("overwrite").partitionBy("range").parquet(str(out))
+    from pyspark.sql import functions as F
+
+    written = spark.read.schema(RESULT_SCHEMA.format("string")).parquet(str(out))
+    bad = written.filter(F.col("message").isNotNull()).orderBy("t").select("message").first()
+    if bad is not None or error is not None:
+        (out / "_SUCCESS").unlink(missing_ok=True)
+        raise StreamError(Diagnostic(bad.message)) if bad is not None else error
+    last = grid.ranges[-1][1] if grid.ranges else 0
+    return {"time_points": last, "plan": grid.describe()}
+
+
+@contextlib.contextmanager
+def _progress(spark, desc: str, after: float = 3.0):
+    """A tqdm bar on stderr (tasks done of the running stages, from Spark's status tracker) for
+    jobs that run longer than ``after`` seconds; nothing without tqdm or a terminal."""
+    try:
+        from tqdm import tqdm
+    except ImportError:  # pragma: no cover - tqdm comes with the spark extra
+        yield
+        return
+    if not sys.stderr.isatty():
+        yield
+        return
+    stop = threading.Event()
+
+    def poll():
+        tracker, bar, began = spark.sparkContext.statusTracker(), None, time.monotonic()
+        while not stop.wait(0.5):
+            if time.monotonic() - began < after:
+                continue
+            total = done = 0
+            for sid in tracker.getActiveStageIds():
+                info = tracker.getStageInfo(sid)
+                if info is not None:
+                    total += info.numTasks
+                    done += info.numCompletedTasks
+            if total:
+                if bar is None:
+                    bar = tqdm(total=total, desc=desc, unit="task", leave=False, file=sys.stderr)
+                bar.total, bar.n = total, done
+                bar.refresh()
+        if bar is not None:
+            bar.close()
+
+    thread = threading.Thread(target=poll, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
