@@ -54,7 +54,6 @@ UNRUN = {
         "needs a SparkSession and a streaming source"
     ),
     ("docs/native.md", "python benchmarks/native_micro.py --quick"): "a benchmark of minutes on a shared machine",
-    ("docs/semantics.md", "python benchmarks/builtins_cost.py"): "a benchmark",
 }
 
 # (doc, first line of a block) -> why it fails in this tree.
