@@ -40,8 +40,9 @@ ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "docs" / "examples"
 DOCS = ["README.md"] + sorted(f"docs/{p.name}" for p in (ROOT / "docs").glob("*.md"))
 
-# Tags of blocks that are shown, not run.
-SHOWN = {"text", "json", "turtle", "ntriples", "prolog", "mermaid", "csv", "dot"}
+# Tags of blocks that are run (or listed in UNRUN), and of blocks that are shown only.
+RUN = {"console", "python", "sh"}
+SHOWN = {"text", "json", "csv", "turtle", "prolog", "mermaid"}
 
 # (doc, first line of an ```sh block) -> why it is not run.
 UNRUN = {
@@ -227,6 +228,9 @@ def concrete_commands(block: Block) -> list:
 def test_example(block, seeded):
     cwd, env = seeded
     assert block.tag, f"{block.doc}:{block.line}: a fenced block without a tag (console, python, text, sh, ...)"
+    assert block.tag in RUN | SHOWN, (
+        f"{block.doc}:{block.line}: unknown tag {block.tag!r}: one of {sorted(RUN | SHOWN)}"
+    )
     if block.key in UNRUN:
         assert block.tag in ("sh", "python"), f"{block.doc}:{block.line}: only sh and python blocks go unrun"
     elif block.tag == "console":
