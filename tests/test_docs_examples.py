@@ -58,44 +58,44 @@ UNRUN = {
         "needs a SparkSession and a streaming source"
     ),
     (
+        "docs/benchmarks.md",
+        "ticker gen diamond --tp 300 --window 100 --rate 1000 --format text --no-spark --out diamond",
+    ): "a timing: ticker gen and ticker run print their own times, which vary from run to run",
+    ("docs/spark.md", "ticker gen diamond --tp 10000  --rate 1000 --out /tmp/d7     # 10^7 atoms"): (
+        "a measurement of minutes to hours on Spark"
+    ),
+    ("docs/spark.md", "ticker run prog.lars --stream s.parquet --spark --shards 8                  # plan: auto"): (
+        "starts Spark on a user's Parquet stream (tests/test_spark.py runs every plan)"
+    ),
+    ("docs/spark.md", "from ticker_py import read_results"): (
+        "starts Spark on a user's Parquet stream (tests/test_spark.py runs these calls)"
+    ),
+    (
+        "docs/spark.md",
+        "pip wheel --no-deps -w dist .                                 # dist/ticker_py-0.1.0-py3-none-any.whl",
+    ): "a Spark cluster",
+    ("docs/spark.md", "from pyspark.sql import SparkSession"): "a Spark cluster",
+    (
+        "docs/spark.md",
+        "ticker gen join    --tp 3000 --rate 1000 --window 100 --out /tmp/bj/join --no-spark      # 3·10^6 atoms",
+    ): ("a measurement of minutes on Spark"),
+    ("docs/spark.md", "ticker gen diamond --tp 1000 --rate 1000 --window 10 --out /tmp/bj/d6 --no-spark"): (
+        "a measurement of minutes on Spark"
+    ),
+    ("docs/spark.md", "ticker gen join --tp 1000 --rate 100 --window 100 --out /tmp/bj/j1k --no-spark"): (
+        "a measurement of minutes"
+    ),
+    (
         "docs/native.md",
         "python benchmarks/native_micro.py --quick    # n in {10, 100}, k in {100, 1000}, 100 time points",
     ): ("benchmarks of minutes on a shared machine"),
 }
 
 # (doc, first line of a block) -> why it fails in this tree.
-PENDING = {
-    (
-        "docs/benchmarks.md",
-        "$ ticker gen diamond --tp 300 --window 100 --rate 1000 --format text --no-spark --out diamond",
-    ): ("owned by another branch (ticker gen prints its own timing, which no output shown can match)"),
-    (
-        "docs/spark.md",
-        "hash64(seed, stream, k1, k2, ...) = mix(... mix(mix(mix(seed) ^ crc32(stream)) ^ k1) ^ k2 ...)",
-    ): ("owned by another branch"),
-    ("docs/spark.md", "ticker gen SCENARIO --out PATH [--seed S] [--tp N] [--window n] [--items k] [--rate k]"): (
-        "owned by another branch"
-    ),
-    ("docs/spark.md", "program.lars                       the program with its background facts"): (
-        "owned by another branch"
-    ),
-    ("docs/spark.md", "ticker gen diamond --tp 10000  --rate 1000 --out /tmp/d7     # 10^7 atoms"): (
-        "owned by another branch"
-    ),
-    (
-        "docs/spark.md",
-        "ticker gen diamond --tp 80  --rate 400  --window 20  --out /tmp/dmid --no-spark   # 32,000 atoms",
-    ): ("owned by another branch"),
-    ("docs/spark.md", "from ticker_py.spark import run_sharded, read_spark_dataframe"): "owned by another branch",
-}
+PENDING: dict = {}
 
 # (doc, first line of a block) -> runs longer than a few seconds.
-SLOW = {
-    (
-        "docs/benchmarks.md",
-        "$ ticker gen diamond --tp 300 --window 100 --rate 1000 --format text --no-spark --out diamond",
-    )
-}
+SLOW: dict = {}
 
 FENCE = re.compile(r"^```(\S*)\s*$")
 # A file name with a lower-case stem: a concrete file, not a placeholder such as PROGRAM.lars.
