@@ -421,10 +421,7 @@ class Reasoner:
             raise StreamError(Diagnostic(f"time {t} after time {self.time}: time must not decrease"))
         if isinstance(atoms, (str, tuple)) or not isinstance(atoms, Iterable):
             raise UsageError(Diagnostic(f"atoms must be a list of atoms, not {atoms!r}"))
-        atoms = [_atom(a, t) for a in atoms]
-        self.checker.check(Record(t, tuple(atoms), "<api>", 0))
-        if self.renaming is not None or self.checker.foreign:
-            atoms = self._inward(atoms)
+        atoms = self._accepted(t, [_atom(a, t) for a in atoms], "<api>")
         if self.bag:
             self._append(t, atoms)
             return
@@ -576,6 +573,14 @@ class Reasoner:
                 rec = rec.replace(atoms=tuple(self._inward(rec.atoms)), known=None)
             yield rec
 
+    def _accepted(self, t: int, atoms: list, source: str) -> list:
+        """Atom tuples of time t checked against the program (a refused one raises, located at
+        ``source``) under the engine's names; what :meth:`append` and shard cells add."""
+        self.checker.check(Record(t, tuple(atoms), source, 0))
+        if self.renaming is not None or self.checker.foreign:
+            atoms = self._inward(atoms)
+        return atoms
+
     def _inward(self, atoms) -> list:
         """``atoms`` under the engine's names: a name of several arities is a name per arity, and
         so is a stream predicate of a program name with an arity the program does not use."""
@@ -601,7 +606,8 @@ class Reasoner:
             start = first.t
             records = itertools.chain([first], records)
         yield from drive(_Checked(self), records, every, until, start, max_gap, self.bag)
-        self._warn_never_given()
+        if until is None:  # a run cut short (--until, explain --at) has not seen the whole stream
+            self._warn_never_given()
 
     def _warn_never_given(self) -> None:
         """At the end of a stream: a warning for each body predicate that nothing gave (clingo's

@@ -410,8 +410,7 @@ def evaluate_cell(
                 converted = iter([_parse(x, t) for x in texts])
             given = [next(converted) if isinstance(a, str) else a for a in given]
         atoms = list(dict.fromkeys(given))  # the same atom twice in a time point counts once
-        reasoner.checker.check(Record(t, tuple(atoms), f"<shard {cell}>", 0))
-        return atoms
+        return reasoner._accepted(t, atoms, f"<shard {cell}>")
 
     cur_atoms, cur_pins = set(), set()  # changes only: the cell's answer stream
 
