@@ -138,9 +138,9 @@ def test_unbounded_lookback_and_inertia_are_refused_with_the_reason():
 def test_output_ranges_of_a_key_plan_restart_from_the_whole_answer(monkeypatch):
     """Without time sharding a long run is still cut into output ranges; each starts from the
     cell's whole answer (changes only engine and whole-model engine alike)."""
-    import ticker_py.shard as shard
+    from ticker_py.shard import plan
 
-    monkeypatch.setattr(shard, "OUTPUT_RANGE_ATOMS", 20)
+    monkeypatch.setattr(plan, "OUTPUT_RANGE_ATOMS", 20)
     for prog, workload, params in [
         ((ENCODINGS / "box.lars").read_text(), "box", dict(tp=30, rate=4)),
         ((ENCODINGS / "retrieval.lars").read_text(), "b1", dict(tp=40, items=1)),
