@@ -71,6 +71,38 @@ def test_api_errors_name_the_api_parameter(call, message):
     assert "--" not in str(err.value)
 
 
+def _feedback_explained():
+    r = Reasoner("q :- p. r :- q in [1].", engine="clingo", persistence="feedback")
+    r.append(0, ["p"])
+    r.evaluate(0)
+    r.evaluate(1)
+    return r.explain(1, "r")
+
+
+@pytest.mark.parametrize(
+    "call,named",
+    [
+        (lambda: run(PROGRAM, [(0, []), (9, [])], max_gap=2), "more than the gap limit 2"),
+        (lambda: run(PROGRAM, [(0, [])], max_gap=2, until=9), "until 9 is 8 time points after"),
+        (lambda: run("q :- p in [1 ms].", [], clock=7), "one time point lasts 7 ms (clock="),
+        (_feedback_explained, "under persistence=feedback"),
+        (lambda: list(ticker_py.api.records_from("-", stream_format="rdf-parquet")), "stream format rdf-parquet"),
+    ],
+)
+def test_errors_the_api_shares_with_the_cli_name_the_api_keyword(call, named):
+    """A message on a path both share names the API's keyword (the CLI's option may follow it);
+    never the option alone, as in ``more than --max-gap 2``."""
+    import re
+
+    with pytest.raises(ticker_py.TickerError) as err:
+        call()
+    text = str(err.value)
+    assert named in text, text
+    for option in re.findall(r"--[a-z][a-z-]*", text):  # an option only after its keyword
+        keyword = option[2:].replace("-", "_")
+        assert text.index(keyword) < text.index(option), (keyword, text)
+
+
 def test_model_repr_shows_atoms_in_clingo_syntax():
     r = Reasoner(PROGRAM, engine="native")
     r.append(0, ["temp(120)"])

@@ -41,11 +41,11 @@ def check_max_gap(max_gap: int | None, what: str = "--max-gap") -> int | None:
 def _gap_error(t: int, open_t: int, max_gap: int, where: Location | None = None, what: str = "time") -> StreamError:
     return StreamError(
         Diagnostic(
-            f"{what} {t} is {t - open_t} time points after time point {open_t}, more than --max-gap {max_gap}",
+            f"{what} {t} is {t - open_t} time points after time point {open_t}, more than the gap limit {max_gap}",
             where,
             (
-                "every time point in between would be evaluated and written; raise --max-gap "
-                "(0: no limit) if that is meant",
+                "every time point in between would be evaluated and written; raise the limit "
+                "(max_gap=, --max-gap; 0: no limit) if that is meant",
             ),
         )
     )
@@ -212,7 +212,7 @@ def drive(
     if until is not None and driver.max_gap is not None and until - driver.open > driver.max_gap:
         if accepted and not closed:
             yield from driver.close_open()
-        driver.check_gap(until, what="--until")
+        driver.check_gap(until, what="until")
     while driver.open <= last:
         yield from driver.close_open()
 
@@ -231,4 +231,4 @@ def gap_limited(
         last = max(last, rec.t)
         yield rec
     if until is not None and max_gap is not None and until - last > max_gap:
-        raise _gap_error(until, last, max_gap, what="--until")
+        raise _gap_error(until, last, max_gap, what="until")
