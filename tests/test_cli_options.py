@@ -291,6 +291,38 @@ def test_encode_names_only_options_that_exist(capsys, tmp_path):
     assert code == 0 and named and named <= _all_options(), named - _all_options()
 
 
+#: options of other programs that ticker_py's source names: clingo's (passed to clingo.Control)
+#: and git's (the benchmark results record the commit)
+OTHER_PROGRAMS = {"--heuristic", "--project", "--porcelain", "--short", "--untracked-files"}
+
+
+def test_every_option_the_source_names_exists():
+    """Every ``--name`` in a string or comment of ticker_py (errors, notes, hints, help, encodings'
+    comments) is an option of ``ticker`` or of one of its commands: a renamed or removed option
+    leaves no hint behind (``ticker encode --incremental`` once named one that was gone)."""
+    import ast
+    import re
+
+    options = _all_options()
+    stale = {}
+    for path in sorted((ROOT / "ticker_py").rglob("*")):
+        if path.suffix not in (".py", ".lars"):
+            continue
+        text = path.read_text()
+        texts = [text]  # a .lars file: all of it
+        if path.suffix == ".py":
+            texts = [
+                n.value for n in ast.walk(ast.parse(text)) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+            ]
+            texts += re.findall(r"#.*", text)
+        for named in texts:
+            for option in re.findall(r"(?<![\w-])--[a-z][a-z0-9-]*", named):
+                if option not in options | OTHER_PROGRAMS:
+                    stale.setdefault(option, set()).add(str(path.relative_to(ROOT)))
+    assert not stale, stale
+    assert {"--max-gap", "--engine", "--stream"} <= options  # the walk sees the commands' options
+
+
 def test_check_and_refusals_name_every_engine_that_can_run_the_program(capsys, tmp_path):
     prog = tmp_path / "p.lars"
     prog.write_text("b :- not c.\nc :- not b.\n")
