@@ -409,6 +409,7 @@ class Reasoner:
         self._texts = None  # printed atoms, to order several answer streams
         self.printed_order = printed_order
         self.started = False  # something was appended or evaluated (origin=first: the origin is known)
+        self.warned_unused = False  # the warnings for body predicates nothing gave are out (once)
         self.origin = 0  # where the timeline starts: under origin=first the first append or evaluate
         self.bag = self.semantics.duplicates is Duplicates.BAG
         self.comparisons = Comparisons(strict=bool(strict))
@@ -554,19 +555,22 @@ class Reasoner:
         until: int | None = None,
         every: str | Every = Every.TIME,
         max_gap: int | None = MAX_GAP,
+        warn_after: int | None = None,
     ) -> Iterator[Result]:
         """Evaluate a stream of records: once per time point, or after every atom (``signal``).
 
         Time points are evaluated as soon as a later record shows they are complete. If the
         stream raises an error, everything accepted before it is evaluated first. A record
         more than ``max_gap`` time points after the open one is an error (None or 0: no limit).
+        A body predicate that nothing gave is a warning at the end of the stream, or, with
+        ``warn_after`` (for a stream that may not end), after its first so many time points.
         """
         every = Every.parse(every, "every")
         max_gap = check_max_gap(max_gap, "max_gap")
         if until is not None:
             until = _time(until, "until")
         records = self._renamed(self.checker.records(records_from(records), self.time, until))
-        return self._feed(self._values_checked(records), every, until, max_gap)
+        return self._feed(self._values_checked(records), every, until, max_gap, warn_after)
 
     def _renamed(self, records: Iterable[Record]) -> Iterator[Record]:
         """The records with the internal names of a name of several arities (analysis.arities)."""
@@ -590,7 +594,7 @@ class Reasoner:
         return self.renaming.atoms_in(atoms)
 
     def _feed(
-        self, records: Iterator[Record], every: Every, until: int | None, max_gap: int | None
+        self, records: Iterator[Record], every: Every, until: int | None, max_gap: int | None, warn_after=None
     ) -> Iterator[Result]:
         start = self.time
         if self.semantics.origin is Origin.FIRST and not self.started:
@@ -600,21 +604,30 @@ class Reasoner:
                 return
             start = first.t
             records = itertools.chain([first], records)
-        yield from drive(_Checked(self), records, every, until, start, max_gap, self.bag)
-        self._warn_never_given()
+        results = drive(_Checked(self), records, every, until, start, max_gap, self.bag)
+        if warn_after is None:
+            yield from results
+        else:
+            for result in results:
+                yield result
+                if not self.warned_unused and result.t - start + 1 >= warn_after:
+                    self.warn_never_given(warn_after)
+        self.warn_never_given()
 
-    def _warn_never_given(self) -> None:
-        """At the end of a stream: a warning for each body predicate that nothing gave (clingo's
-        "atom does not occur in any rule head"), located, with a "did you mean"."""
+    def warn_never_given(self, within: int | None = None) -> None:
+        """A warning for each body predicate that nothing gave (clingo's "atom does not occur in any
+        rule head"), located, with a "did you mean"; once per Reasoner. At the end of a stream, or
+        after its first ``within`` time points (a live stream)."""
         import warnings
 
         from .analysis.unused import never_given
         from .errors import TickerWarning
 
         seen = self.checker.seen()
-        if not seen:  # an empty stream (a test, /dev/null) tells nothing about names
+        if self.warned_unused or not seen:  # an empty stream (a test, /dev/null) tells nothing about names
             return
-        for diag in never_given(self.analysis, seen):
+        self.warned_unused = True
+        for diag in never_given(self.analysis, seen, within):
             warnings.warn(TickerWarning(diag), stacklevel=4)
 
     def _values_checked(self, records: Iterable[Record]) -> Iterator[Record]:

@@ -283,7 +283,12 @@ def cmd_run(args) -> int:
     points = 0
     with Stopping() as stop:  # SIGINT, SIGTERM: what was read is evaluated and written, then 130, 143
         records = stop.records(steady_heap_from_second(records))
-        results = stop.results(reasoner.feed(records, until=o.until, every=o.every, max_gap=o.max_gap))
+        from ..analysis.unused import LIVE_WARN_AFTER
+
+        warn_after = LIVE_WARN_AFTER if live is not None and (live.input or live.wall_clock) else None
+        results = stop.results(
+            reasoner.feed(records, until=o.until, every=o.every, max_gap=o.max_gap, warn_after=warn_after)
+        )
         try:
             if o.consequences:
                 from ..consequences import consequences

@@ -18,6 +18,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterable, Iterator
 
+from ..analysis.unused import LIVE_WARN_AFTER
 from ..api import Reasoner
 from ..errors import Diagnostic, StreamError
 from ..semantics import Duplicates, Origin
@@ -46,6 +47,8 @@ class LiveReasoner:
     Each call returns the results it produced and also passes each to ``on_result``.
     The methods are thread-safe (one lock); results come out in time order.
     ``program`` is program text, a path, an Analysis, or a ready :class:`Reasoner`.
+    A body predicate that nothing gave is a warning after ``warn_after`` time points (or at
+    ``close()`` if that comes first).
     """
 
     def __init__(
@@ -58,8 +61,11 @@ class LiveReasoner:
         clock="1s",
         inertia: bool = False,
         every: str = Every.TIME,
+        warn_after: int = LIVE_WARN_AFTER,
     ):
         every = Every.parse(every)
+        self.warn_after = warn_after
+        self.first: int | None = None  # the first time point evaluated
         self.reasoner = (
             program
             if isinstance(program, Reasoner)
@@ -113,6 +119,7 @@ class LiveReasoner:
                 return []
             out = self.driver.close_open() if self.driver.touched or not self.driver.evaluated else []
             self.closed = True
+            self.reasoner.warn_never_given()
             return out
 
     def run(self, records: Iterable) -> Iterator[Result]:
@@ -153,7 +160,12 @@ class _Reporting:
         self.append = live.reasoner._append
 
     def evaluate(self, t: int) -> Result:
-        result = self.live.reasoner.evaluate(t)
-        if self.live.on_result is not None:
-            self.live.on_result(result)
+        live = self.live
+        if live.first is None:
+            live.first = t
+        result = live.reasoner.evaluate(t)
+        if live.on_result is not None:
+            live.on_result(result)
+        if not live.reasoner.warned_unused and t - live.first + 1 >= live.warn_after:
+            live.reasoner.warn_never_given(live.warn_after)
         return result
