@@ -25,6 +25,35 @@ def test_numpy_integers_are_times_and_numbers(engine):
     assert run(PROGRAM, [(np.int64(0), ["temp(120)"])], engine=engine, until=np.int64(1))[1].models == result.models
 
 
+class Index:
+    """An integral number type that only has ``__index__`` (as some array libraries' scalars)."""
+
+    def __init__(self, n):
+        self.n = n
+
+    def __index__(self):
+        return self.n
+
+
+def test_any_integral_type_is_a_time_in_every_entry_point():
+    from ticker_py.live import LiveReasoner
+
+    r = Reasoner(PROGRAM, engine="native")
+    r.append(Index(0), ["temp(120)"])
+    assert r.evaluate(np.uint8(0)).models == (Model(frozenset({("alarm",)})),)
+    live = LiveReasoner(PROGRAM, engine="native")
+    assert live.push(np.int64(0), ["temp(120)"]) == []
+    (result,) = live.push(np.int32(1), [])
+    assert type(result.t) is int and result.models == (Model(frozenset({("alarm",)})),)
+    assert [r.t for r in live.close_time(np.int64(2))] == [1, 2]
+    with pytest.raises(StreamError, match="time must be an integer >= 0, not True"):
+        live.push(True, [])
+    stream = [(np.int64(0), ["temp(120)"]), (np.int64(3), [])]
+    assert len(run(PROGRAM, stream, max_gap=np.int64(3), until=Index(4), models=np.int64(1))) == 5
+    with pytest.raises(UsageError, match="max_gap must be an integer >= 0, not True"):
+        run(PROGRAM, stream, max_gap=True)
+
+
 @pytest.mark.parametrize("t", [True, np.bool_(True), 1.0, np.float64(0.0), -1, np.int64(-1)])
 def test_bools_floats_and_negatives_are_still_refused_as_times(t):
     with pytest.raises(UsageError, match=r"^error: time must be an integer >= 0"):

@@ -37,7 +37,7 @@ from .errors import Diagnostic, ProgramError, StreamError, UsageError
 from .limits import CLINGO_MAX
 from .semantics import KNOBS, Duplicates, Origin, Persistence, Semantics, check_program, resolve
 from .streams import Record, Result, StreamChecker, open_stream, read_dataframe, results_to_dataframe
-from .streams.drive import MAX_GAP, Every, check_max_gap, drive
+from .streams.drive import MAX_GAP, Every, check_max_gap, drive, whole
 from .syntax import load_source, parse_file, parse_ground_atom, parse_program, read_source
 from .syntax.ground_atoms import GroundSyntaxError
 from .values import COMPARISONS, SURROGATE, UNHOLDABLE, Comparisons, format_atom
@@ -219,13 +219,7 @@ def _query(atom):
 def _time(t, what: str = "time") -> int:
     """t checked: an integer >= 0, Python's or numpy's (``np.int64`` from a DataFrame; not a bool,
     not a float), as an int."""
-    if type(t) is int and t >= 0:
-        return t
-    import numbers
-
-    if isinstance(t, numbers.Integral) and not isinstance(t, bool) and t >= 0:
-        return int(t)
-    raise UsageError(Diagnostic(f"{what} must be an integer >= 0, not {t!r}"))
+    return whole(t, what)
 
 
 def _check_keywords(knobs: dict, function) -> None:

@@ -23,7 +23,7 @@ from ..api import Reasoner
 from ..errors import Diagnostic, StreamError
 from ..semantics import Duplicates, Origin
 from ..streams import Record, Result
-from ..streams.drive import Driver, Every
+from ..streams.drive import Driver, Every, whole
 from ..syntax import parse_ground_atom
 from ..syntax.ground_atoms import GroundSyntaxError
 
@@ -92,7 +92,7 @@ class LiveReasoner:
         bad atom (nothing changes then).
         """
         with self._lock:
-            self._check_open(t)
+            t = self._check_open(t)
             parsed = [_parse(a, t) for a in atoms]
             self.reasoner.checker.check(Record(t, tuple(parsed), "<push>", 0))
             if self._origin_first and not self.reasoner.started and not self.driver.touched:
@@ -108,6 +108,7 @@ class LiveReasoner:
         with self._lock:
             if self.closed:
                 raise StreamError(Diagnostic("the live reasoner is closed"))
+            t = whole(t, "time", StreamError)
             if t < self.open:
                 return []
             return self.driver.close_before(t) + self.driver.close_open()
@@ -143,13 +144,13 @@ class LiveReasoner:
 
     # ------------------------------------------------------------ internals
 
-    def _check_open(self, t: int) -> None:
+    def _check_open(self, t: int) -> int:
         if self.closed:
             raise StreamError(Diagnostic("the live reasoner is closed"))
-        if type(t) is not int or t < 0:
-            raise StreamError(Diagnostic(f"time must be an integer >= 0, not {t!r}"))
+        t = whole(t, "time", StreamError)  # np.int64 too
         if t < self.open:
             raise StreamError(Diagnostic(f"time {t} is already closed (open time point: {self.open})"))
+        return t
 
 
 class _Reporting:
