@@ -66,6 +66,18 @@ def test_bools_and_floats_in_tuple_atoms_are_refused(value):
         Reasoner(PROGRAM, engine="native").append(0, [("temp", value)])
 
 
+def _live():
+    from ticker_py.live import LiveReasoner
+
+    return LiveReasoner
+
+
+def _compare():
+    from ticker_py.semantics_compare import compare_semantics
+
+    return compare_semantics
+
+
 @pytest.mark.parametrize(
     "call,message",
     [
@@ -74,6 +86,18 @@ def test_bools_and_floats_in_tuple_atoms_are_refused(value):
         (lambda: Reasoner(PROGRAM, model=0), "unknown keyword argument 'model'; did you mean 'models'?"),
         (lambda: Reasoner(PROGRAM, orign="first"), "unknown keyword argument 'orign'; did you mean 'origin'?"),
         (lambda: Reasoner(PROGRAM, zzz=1), "unknown keyword argument 'zzz'$"),
+        (lambda: Reasoner(PROGRAM).feed([], util=3), "unknown keyword argument 'util'; did you mean 'until'?"),
+        (lambda: ticker_py.load_program(PROGRAM, clok="1s"), "unknown keyword argument 'clok'; did you mean 'clock'?"),
+        (
+            lambda: run(PROGRAM, []).to_dataframe(showat=True),
+            "unknown keyword argument 'showat'; did you mean 'show_at'?",
+        ),
+        (lambda: _live()(PROGRAM, egine="native"), "unknown keyword argument 'egine'; did you mean 'engine'?"),
+        (
+            lambda: _compare()(PROGRAM, [], ["default"], egines=["clingo"]),
+            "unknown keyword argument 'egines'; did you mean 'engines'?",
+        ),
+        (lambda: ticker_py.api.records_from([], fromat="text"), "unknown keyword argument 'fromat'$"),
     ],
 )
 def test_a_misspelled_keyword_is_named_with_the_closest(call, message):

@@ -63,6 +63,52 @@ def parse_clock(text: str | int) -> int:
     return int(m.group(1)) * ast.UNITS[unit]
 
 
+def _check_keywords(knobs: dict, function) -> None:
+    """Refuse a keyword argument that is neither a parameter of ``function`` nor a semantics knob
+    (``model=0``, ``egine="native"``), naming the closest one."""
+    unknown = [k for k in knobs if k not in KNOBS]
+    if unknown:
+        raise _unknown_keyword(unknown[0], _parameters(function) + list(KNOBS))
+
+
+def _parameters(function) -> list:
+    """The names ``function`` takes as keywords, in order (not ``self``, nor ``**knobs``)."""
+    code = function.__code__
+    names = code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
+    return [n for n in names if n != "self"]
+
+
+def _unknown_keyword(name: str, names: list) -> UsageError:
+    import difflib
+
+    close = difflib.get_close_matches(name, names, n=1)
+    return UsageError(
+        Diagnostic(
+            f"unknown keyword argument '{name}'" + (f"; did you mean '{close[0]}'?" if close else ""),
+            notes=(f"keywords: {', '.join(names)}",),
+        )
+    )
+
+
+def keywords_checked(function):
+    """``function`` whose misspelled keyword argument is a UsageError naming the closest parameter,
+    as for :func:`run` (Python's TypeError names none)."""
+    import functools
+
+    names = _parameters(function)
+    known = frozenset(names)
+
+    @functools.wraps(function)
+    def checked(*args, **kwargs):
+        for name in kwargs:
+            if name not in known:
+                raise _unknown_keyword(name, names)
+        return function(*args, **kwargs)
+
+    return checked
+
+
+@keywords_checked
 def load_program(
     program: str | Path | ast.Program,
     *,
@@ -222,25 +268,6 @@ def _time(t, what: str = "time") -> int:
     return whole(t, what)
 
 
-def _check_keywords(knobs: dict, function) -> None:
-    """Refuse a keyword argument that is neither a parameter of ``function`` nor a semantics knob
-    (``model=0``, ``egine="native"``), naming the closest one."""
-    unknown = [k for k in knobs if k not in KNOBS]
-    if not unknown:
-        return
-    import difflib
-    import inspect
-
-    names = [n for n in inspect.signature(function).parameters if n not in ("self", "knobs")] + list(KNOBS)
-    close = difflib.get_close_matches(unknown[0], names, n=1)
-    raise UsageError(
-        Diagnostic(
-            f"unknown keyword argument '{unknown[0]}'" + (f"; did you mean '{close[0]}'?" if close else ""),
-            notes=(f"keywords: {', '.join(names)}",),
-        )
-    )
-
-
 def _models(models, factorize: bool) -> int:
     """``models`` checked; None (the default) is 1, or all (0) with ``factorize``, as in the CLI."""
     if models is None:
@@ -270,6 +297,7 @@ class Results(list):
 
         return results_html(self)
 
+    @keywords_checked
     def to_dataframe(self, show_at: bool = False):
         """Columns ``t, c, model, atom``; for factorized results ``t, c, factor, alternative, atom``
         (see docs/formats.md)."""
@@ -543,6 +571,7 @@ class Reasoner:
             origin=self.origin,
         )
 
+    @keywords_checked
     def feed(
         self,
         records: Iterable[Record],
@@ -657,6 +686,7 @@ class _Checked:
         self.append, self.evaluate = reasoner._append, reasoner.evaluate
 
 
+@keywords_checked
 def records_from(stream, rdf=None, stream_format: str | None = "auto") -> Iterable[Record]:
     """Records from a path, ``-``, a pandas DataFrame, or an iterable of ``(t, atoms)`` pairs.
 

@@ -19,7 +19,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 
 from ..analysis.unused import LIVE_WARN_AFTER
-from ..api import Reasoner
+from ..api import Reasoner, keywords_checked
 from ..errors import Diagnostic, StreamError
 from ..semantics import Duplicates, Origin
 from ..streams import Record, Result
@@ -51,6 +51,7 @@ class LiveReasoner:
     ``close()`` if that comes first).
     """
 
+    @keywords_checked
     def __init__(
         self,
         program,
