@@ -9,7 +9,7 @@ import pytest
 import ticker_py
 from ticker_py import Reasoner, run
 from ticker_py.errors import StreamError, UsageError
-from ticker_py.streams.model import Model
+from ticker_py.streams.model import Model, Result
 
 PROGRAM = "alarm :- temp(V) in [2], V > 100."
 CHOICE = "a :- not b, p. b :- not a, p."
@@ -163,6 +163,14 @@ def test_model_repr_shows_atoms_in_clingo_syntax():
     m = Model(frozenset({("q", '"x y"'), ("p", ("f", 1), "a")}), frozenset({(("r", 2), 5)}))
     assert repr(m) == 'Model({p(f(1),a), q("x y")}, pinned={r(2) at 5})'
     assert repr(Model(frozenset())) == "Model({})"
+
+
+def test_result_repr_shows_atoms_in_clingo_syntax():
+    (first, second) = run("alarm(S) :- temp(S,V) in [0], V > 90.", [(0, ["temp(s1,95)"]), (1, [])], engine="native")
+    assert repr(first) == "Result(t=0, c=1, models=(Model({alarm(s1)}),), changes=(added={alarm(s1)}, removed={}))"
+    assert repr(second) == "Result(t=1, c=1, models=(Model({}),), changes=(added={}, removed={alarm(s1)}))"
+    pinned = Result(3, 4, (Model(frozenset({("q", 1)})),), (frozenset({("q", 1), (("r",), 7)}), frozenset()))
+    assert repr(pinned) == "Result(t=3, c=4, models=(Model({q(1)}),), changes=(added={q(1), r at 7}, removed={}))"
 
 
 def test_dir_lists_the_lazy_names():
