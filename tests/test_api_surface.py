@@ -178,6 +178,22 @@ def test_dir_lists_the_lazy_names():
     assert {"Reasoner", "run", "load_program", "Result", "TickerError", "__version__"} <= set(names)
 
 
+def test_every_package_with_lazy_names_lists_them():
+    """A package whose names come from a module ``__getattr__`` has a ``__dir__`` listing all of them."""
+    import importlib
+    import re
+    from pathlib import Path
+
+    root = Path(ticker_py.__file__).parent
+    lazy = [p for p in sorted(root.rglob("*.py")) if re.search(r"^def __getattr__\(", p.read_text(), re.M)]
+    assert len(lazy) >= 3
+    for path in lazy:
+        name = ".".join(("ticker_py", *path.relative_to(root).with_suffix("").parts)).removesuffix(".__init__")
+        module = importlib.import_module(name)
+        missing = set(module.__all__) - set(dir(module))
+        assert not missing, (name, missing)
+
+
 @pytest.mark.parametrize("engine", ["clingo", "incremental"])
 def test_factorize_means_all_answer_streams_as_in_the_cli(engine):
     (result,) = run(CHOICE + " c :- not d, p. d :- not c, p.", [(0, ["p"])], engine=engine, factorize=True)
