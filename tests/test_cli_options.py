@@ -199,6 +199,42 @@ def test_a_run_on_a_terminal_says_it_reads_stdin(tmp_path):
             proc.kill()
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["compare", "--stream", "-"],
+        ["explain", "--at", "0", "q(1)"],
+        ["enumerate", "--stream", "-", "--out", "{tmp}/all.jsonl"],
+        ["plot", "--stream", "-", "--out", "{tmp}/t.svg"],
+    ],
+)
+def test_every_command_reading_a_terminal_says_so(tmp_path, argv):
+    import pty
+
+    prog = tmp_path / "q.lars"
+    prog.write_text("q(X) :- p(X).\n")
+    command, *rest = (a.format(tmp=tmp_path) for a in argv)
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ticker_py.cli", command, str(prog), *rest],
+        stdin=slave,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
+    os.close(slave)
+    try:
+        said = select.select([proc.stderr], [], [], 60)[0]  # a missing note must not hang the test
+        assert said and "reading the stream from standard input" in proc.stderr.readline()
+        os.write(master, b"0: p(1)\n\x04")
+        assert proc.wait(timeout=60) == 0, proc.stderr.read()
+    finally:
+        os.close(master)
+        if proc.poll() is None:
+            proc.kill()
+
+
 def test_a_run_from_a_pipe_says_nothing(tmp_path):
     proc = _start(tmp_path, stdin=subprocess.PIPE)
     out, err = proc.communicate("0: p(1)\n", timeout=60)
