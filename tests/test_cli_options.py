@@ -181,6 +181,30 @@ def test_sigint_and_sigterm_on_stdin_write_the_open_time_point(tmp_path, signum,
     proc.stdin.close()
 
 
+@pytest.mark.parametrize("signum,status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_sigint_and_sigterm_stop_other_commands_alike(tmp_path, signum, status):
+    """Not only ``ticker run``: SIGTERM stops a command as Ctrl-C does, output flushed, 128 + signum
+    (it killed ``ticker enumerate`` outright, status -15)."""
+    prog = tmp_path / "q.lars"
+    prog.write_text("q(X) :- p(X).\n")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ticker_py.cli", "enumerate", str(prog), "--stream", "-", "--out", "-"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
+    proc.stdin.write("0: p(1)\n1: p(2)\n")
+    proc.stdin.flush()
+    assert proc.stdout.readline() == '{"t": 0, "c": 1, "model": 0, "atoms": ["q(1)"]}\n'
+    assert proc.stdout.readline() == '{"t": 0, "c": 1, "answer_streams": 1}\n'  # now it waits for more
+    proc.send_signal(signum)
+    assert proc.wait(timeout=60) == status
+    assert proc.stdout.read() == "" and "Traceback" not in proc.stderr.read()
+    proc.stdin.close()
+
+
 def test_a_run_on_a_terminal_says_it_reads_stdin(tmp_path):
     import pty
 
