@@ -67,22 +67,26 @@ def main(argv=None) -> int:
     analysis = load_program(program(a.workload, window=a.n))
     stream = list(generate(a.workload, a.seed, tp=a.tp, window=a.n))
     given = []  # (rules, facts) of every tick
-    facts_of = hybrid.HybridEngine._facts
+    facts_of, program_of = hybrid.HybridEngine._facts, hybrid.HybridEngine._program
+    last = []
 
-    def recorded(self, *args):
-        text = facts_of(self, *args)
-        given.append((self.rules, text))
-        return text
+    def facts_recorded(self, *args):
+        last[:] = [facts_of(self, *args)]
+        return last[0]
+
+    def program_recorded(self, time):  # called after _facts: this tick's rules and facts
+        program_of(self, time)
+        given.append((self.rules[0], last[0]))
 
     start = time.process_time()
     reasoner = Reasoner(analysis, engine="incremental", models=0, history=False, changes_only=True)
     answer_streams = sum(len(r.models) for r in reasoner.feed(stream))
     engine = time.process_time() - start
-    hybrid.HybridEngine._facts = recorded
+    hybrid.HybridEngine._facts, hybrid.HybridEngine._program = facts_recorded, program_recorded
     try:  # the same run again, recording (not timed)
         list(Reasoner(analysis, engine="incremental", models=0, history=False, changes_only=True).feed(stream))
     finally:
-        hybrid.HybridEngine._facts = facts_of
+        hybrid.HybridEngine._facts, hybrid.HybridEngine._program = facts_of, program_of
     distinct = list(dict.fromkeys(given))
 
     print(

@@ -124,3 +124,17 @@ def test_no_warning_for_what_a_head_a_fact_or_the_stream_gives():
     found = [str(w.message).split(": warning: ")[1].split(" is ")[0] for w in caught]
     assert found == ["'e/1'", "'g/0'"]  # in source order; no close name: no suggestion
     assert all("did you mean" not in str(w.message) for w in caught)
+
+
+def test_no_warning_from_a_run_cut_short(capsys, tmp_path):
+    """--until (and explain --at) stop before the end of the stream: a later atom may give the name."""
+    prog, stream = tmp_path / "t.lars", tmp_path / "t.stream"
+    prog.write_text("q :- mute in [1].\n")
+    stream.write_text("0: x\n1: x\n2: mute\n")
+    code, out, err = ticker(capsys, "run", prog, "--stream", stream, "--format", "text", "--until", "1")
+    assert (code, err) == (0, "")
+    code, out, err = ticker(capsys, "explain", prog, "--stream", stream, "--at", "1", "q", "--why-not")
+    assert code == 0 and "warning" not in err
+    stream.write_text("0: x\n1: x\n")
+    code, out, err = ticker(capsys, "run", prog, "--stream", stream, "--format", "text")
+    assert code == 0 and "warning: 'mute/0'" in err

@@ -348,3 +348,12 @@ def test_the_slope_is_the_cost_of_the_atoms_between(tmp_path, monkeypatch):
     monkeypatch.setattr(throughput, "_run", fake_run)
     slope = throughput._slope("box", {"tp": 4, "window": 2, "rate": 20}, "native", tmp_path, 1, None, (4, 40))
     assert slope == pytest.approx(2.0)
+
+
+def test_the_recorded_command_reproduces_the_figures():
+    """The command written under each table: the options away from their defaults, no --out."""
+    from ticker_py.cli import build_parser
+    from ticker_py.cli.bench import _command
+
+    argv = ["bench", "laser", "--engines", "native", "--budget", "30", "--out", "/tmp/x", "--reps", "1", "--seed", "3"]
+    assert _command(build_parser(argv).parse_args(argv)) == "ticker bench laser --engines native --budget 30 --seed 3"

@@ -48,7 +48,8 @@ SHOWN = {"text", "json", "csv", "turtle", "prolog", "mermaid"}
 UNRUN = {
     (
         "README.md",
-        'pip install -e ".[all]" --config-settings editable_mode=compat && python -m compileall -q ticker_py',
+        'pip install -e ".[all]" --config-settings editable_mode=compat && python -m compileall -q ticker_py'
+        " && ticker run docs/examples/alarm.lars --stream docs/examples/alarm.stream --format text",
     ): "installs the package",
     ("README.md", "python -m pytest"): "the test suite itself",
     ("docs/incremental.md", "ticker gen b1 --tp 1000 --window 200 --format text --no-spark --out b1"): (

@@ -1,8 +1,9 @@
 """ticker_py: a stream reasoner for LARS programs.
 
-Programs are evaluated at every time point of a stream by one of three engines that give
-the same answers: ``clingo`` (the static encoding, solved one-shot), ``incremental``
-(the incremental encoding) and ``native`` (annotation-based, positive and stratified
+Programs are evaluated at every time point of a stream by one of four engines that give
+the same answers: ``clingo`` (the static encoding, solved one-shot), ``incremental`` (the
+stratified part native, the rest solved by clingo), ``incremental-pure`` (the incremental
+encoding, solved multi-shot) and ``native`` (annotation-based, positive and stratified
 programs). See ``docs/`` for the language, semantics, formats and CLI.
 """
 

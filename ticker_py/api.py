@@ -444,10 +444,7 @@ class Reasoner:
             raise StreamError(Diagnostic(f"time {t} after time {self.time}: time must not decrease"))
         if isinstance(atoms, (str, tuple)) or not isinstance(atoms, Iterable):
             raise UsageError(Diagnostic(f"atoms must be a list of atoms, not {atoms!r}"))
-        atoms = [_atom(a, t) for a in atoms]
-        self.checker.check(Record(t, tuple(atoms), "<api>", 0))
-        if self.renaming is not None or self.checker.foreign:
-            atoms = self._inward(atoms)
+        atoms = self._accepted(t, [_atom(a, t) for a in atoms], "<api>")
         if self.bag:
             self._append(t, atoms)
             return
@@ -603,6 +600,14 @@ class Reasoner:
                 rec = rec.replace(atoms=tuple(self._inward(rec.atoms)), known=None)
             yield rec
 
+    def _accepted(self, t: int, atoms: list, source: str) -> list:
+        """Atom tuples of time t checked against the program (a refused one raises, located at
+        ``source``) under the engine's names; what :meth:`append` and shard cells add."""
+        self.checker.check(Record(t, tuple(atoms), source, 0))
+        if self.renaming is not None or self.checker.foreign:
+            atoms = self._inward(atoms)
+        return atoms
+
     def _inward(self, atoms) -> list:
         """``atoms`` under the engine's names: a name of several arities is a name per arity, and
         so is a stream predicate of a program name with an arity the program does not use."""
@@ -635,7 +640,8 @@ class Reasoner:
                 yield result
                 if not self.warned_unused and result.t - start + 1 >= warn_after:
                     self.warn_never_given(warn_after)
-        self.warn_never_given()
+        if until is None:  # a run cut short (--until, explain --at) has not seen the whole stream
+            self.warn_never_given()
 
     def warn_never_given(self, within: int | None = None) -> None:
         """A warning for each body predicate that nothing gave (clingo's "atom does not occur in any

@@ -22,14 +22,19 @@ def never_given(analysis, seen: set, within: int | None = None) -> list:
     rename = analysis.renamed.get
     background = {atom[0] for atom in analysis.background}
     first: dict = {}  # (name, arity) -> its first body atom
+    readers: dict = {}  # (name, arity) -> the heads of the rules reading it: never its typo
     for rule in analysis.program.rules:
+        head = rule.head.atom if rule.head is not None else None
+        heads = {(rename(head.predicate, head.predicate), len(head.args))} if head is not None else set()
         for lit in rule.body:
             if lit.is_comparison:
                 continue
             atom = lit.element.atom
             if atom.predicate in analysis.intensional or atom.predicate in background:
                 continue
-            first.setdefault((rename(atom.predicate, atom.predicate), len(atom.args)), atom)
+            sig = (rename(atom.predicate, atom.predicate), len(atom.args))
+            first.setdefault(sig, atom)
+            readers.setdefault(sig, set()).update(heads)
     missing = [sig for sig in first if sig not in seen]
     if not missing:
         return []
@@ -42,7 +47,8 @@ def never_given(analysis, seen: set, within: int | None = None) -> list:
     out = []
     for name, arity in missing:
         atom = first[(name, arity)]
-        others = {f"{n}/{k}" for n, k in known if (n, k) != (name, arity) and (n, k) not in missing}
+        skip = readers[(name, arity)] | set(missing)
+        others = {f"{n}/{k}" for n, k in known if (n, k) != (name, arity) and (n, k) not in skip}
         close = difflib.get_close_matches(f"{name}/{arity}", sorted(others), n=1, cutoff=0.75)
         notes = (f"did you mean '{close[0]}'?",) if close else ()
         out.append(

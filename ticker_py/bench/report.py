@@ -193,34 +193,30 @@ def _section_r4(w: str, runs: list, img: str, plots: dict, compact: bool = False
 
 
 def _section_factorized(runs: list) -> list:
-    """The ``factorized`` series: total and CPU time, answer streams (total, largest tick) against n."""
+    """The ``factorized`` series against n: each engine's total time (CPU in parentheses), and the
+    answer streams (in all, at the largest tick) that a finished run counted."""
     out = []
     for series, what in (("factorized", ""), ("factorized-3", ", three items per node")):
         sel = [r for r in runs if r["series"] == series]
         if not sel:
             continue
         out += [
-            f"#### All answer streams, factorized (`--models 0 --factorize`{what}; tp = {sel[0]['params']['tp']})",
+            f"#### All answer streams, factorized (`--models 0 --factorize`{what}; tp = {sel[0]['params']['tp']}): wall (CPU)",
             "",
         ]
+        variants = _variants(sel)
         rows = []
         for n in sorted({r["params"]["window"] for r in sel}):
-            for v in _variants(sel):
+            row, count = [n], None
+            for v in variants:
                 r = _find(sel, window=n, variant=v)
-                if r is None:
-                    continue
-                a = r.get("answer_streams") or {}
-                rows.append(
-                    [
-                        n,
-                        v,
-                        cell(r),
-                        cell(r, "cpu_total"),
-                        f"{a.get('total', '–'):,}" if a else "–",
-                        f"{a.get('max', '–'):,}" if a else "–",
-                    ]
-                )
-        out += _table(["n", "engine", "total", "CPU", "answer streams", "largest tick"], rows)
+                done = r is not None and r["status"] == "ok"
+                row.append(f"{cell(r)} ({cell(r, 'cpu_total')})" if done else cell(r))
+                if done and r.get("answer_streams") and count is None:
+                    count = r["answer_streams"]  # a run cut by the budget counted only part of them
+            row += [f"{count['total']:,}", f"{count['max']:,}"] if count else ["–", "–"]
+            rows.append(row)
+        out += _table(["n"] + variants + ["answer streams", "largest tick"], rows)
     return out
 
 

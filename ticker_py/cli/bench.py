@@ -77,21 +77,17 @@ def register(sub) -> None:
 
 
 def _command(args) -> str:
+    """The command that reproduces the figures: options away from their defaults, without ``--out``
+    (where the results go changes no figure)."""
     parts = ["ticker", "bench", args.suite, "--engines", args.engines]
-    for flag in ("sizes", "rates", "tp", "models", "workloads", "out"):
+    for flag in ("sizes", "rates", "tp", "models", "workloads"):
         value = getattr(args, flag)
         if value is not None:
             parts += [f"--{flag}", str(value)]
-    parts += [
-        "--reps",
-        str(args.reps),
-        "--warmup",
-        str(args.warmup),
-        "--budget",
-        f"{args.budget:g}",
-        "--seed",
-        str(args.seed),
-    ]
+    for flag, default in (("reps", 1), ("warmup", 0), ("budget", 60.0), ("seed", 0)):
+        value = getattr(args, flag)
+        if value != default:
+            parts += [f"--{flag}", f"{value:g}" if isinstance(value, float) else str(value)]
     parts += [f"--{f.replace('_', '-')}" for f in ("quick", "docs", "in_process") if getattr(args, f)]
     return shlex.join(parts)
 

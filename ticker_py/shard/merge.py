@@ -1,0 +1,122 @@
+"""The cells' rows of one time range merged into Results, time point after time point."""
+
+from __future__ import annotations
+
+import itertools
+import pickle
+from collections.abc import Iterable, Iterator
+
+from ..errors import Diagnostic, StreamError
+from ..streams.factorized import Factorized, factorized_result
+from ..streams.model import Model, Result
+from .cell import ERROR, FACTORS, MODEL, NONE, STATE
+from .plan import Grid
+
+_NO_ANSWER = Factorized(0, Model(frozenset()))
+
+
+class _Merger:
+    """Turns the key shards' rows of one time point after the other into Results."""
+
+    def __init__(self, shards: int, models: int, base: int = 0):
+        self.shards, self.models = shards, models
+        self.c = base
+        self.mult: dict = {}  # models=1: atom or (atom, T) pin -> number of shards holding it
+        self.live: set = set()  # models=1: atoms at t held by some shard
+        self.pins: set = set()  # models=1: pins held by some shard
+
+    def _add(self, items, live):
+        mult = self.mult
+        for b in items:
+            x = pickle.loads(b)
+            n = mult.get(x, 0)
+            mult[x] = n + 1
+            if n == 0:
+                live.add(x)
+
+    def _remove(self, items, live):
+        mult = self.mult
+        for b in items:
+            x = pickle.loads(b)
+            n = mult[x] - 1
+            if n:
+                mult[x] = n
+            else:
+                del mult[x]
+                live.discard(x)
+
+    def result(self, t: int, rows) -> Result:
+        """``rows``: ``(shard, model, kind, n, added, removed, pins_added, pins_removed, message)``."""
+        none = False
+        per_shard = [[] for _ in range(self.shards)]
+        factorized = []
+        for shard, _model, kind, n, added, removed, pins_added, pins_removed, message in rows:
+            self.c += n or 0
+            if kind == ERROR:
+                raise StreamError(Diagnostic(f"{message} (in shard {shard})"))
+            if kind == FACTORS:
+                factorized.append(pickle.loads(added[0]))
+                continue
+            if kind == NONE:
+                none = True
+            if kind == STATE or (kind == NONE and self.models == 1):
+                self._add(added or (), self.live)
+                self._remove(removed or (), self.live)
+                self._add(pins_added or (), self.pins)
+                self._remove(pins_removed or (), self.pins)
+            elif kind == MODEL:
+                per_shard[shard].append(
+                    (frozenset(map(pickle.loads, added or ())), frozenset(map(pickle.loads, pins_added or ())))
+                )
+        if none:
+            return Result(t, self.c, ())
+        if factorized:  # the key shards' answer streams are independent: their factors side by side
+            if any(f.count == 0 for f in factorized):
+                return factorized_result(t, self.c, factorized[0] if len(factorized) == 1 else _NO_ANSWER)
+            if len(factorized) == 1:
+                return factorized_result(t, self.c, factorized[0], self.models)
+            common = Model(
+                frozenset().union(*(f.common.atoms for f in factorized)),
+                frozenset().union(*(f.common.pinned for f in factorized)),
+            )
+            combined = Factorized.build(common, [alt for f in factorized for alt in f.factors])
+            return factorized_result(t, self.c, combined, self.models)
+        if self.models == 1:
+            return Result(t, self.c, (Model(frozenset(self.live), frozenset(self.pins)),))
+        merged, seen = [], set()
+        for combo in itertools.product(*per_shard):
+            atoms = frozenset().union(*(m[0] for m in combo))
+            pins = frozenset().union(*(m[1] for m in combo))
+            if (atoms, pins) not in seen:
+                seen.add((atoms, pins))
+                merged.append(Model(atoms, pins))
+                if self.models and len(merged) == self.models:
+                    break
+        return Result(t, self.c, tuple(merged))
+
+
+def merge_shards(
+    rows: Iterable[tuple], shards: int, last: int, models: int = 1, first: int = 0, base: int = 0
+) -> Iterator[Result]:
+    """Merge report rows ``(shard, t, model, kind, ...)`` of one time range sorted by t into
+    Results for ``first``..``last``; ``base``: the count c before ``first``.
+
+    Raises the StreamError of an ERROR row after yielding every time point before it.
+    """
+    merger = _Merger(shards, models, base)
+    groups = itertools.groupby(rows, key=lambda r: r[1])
+    pending = next(groups, None)
+    for t in range(first, last + 1):
+        group = ()
+        if pending is not None and pending[0] == t:
+            group = [(r[0], *r[2:]) for r in pending[1]]
+            pending = next(groups, None)
+        yield merger.result(t, group)
+    if pending is not None:  # rows past `last`: only an error can be there
+        merger.result(pending[0], [(r[0], *r[2:]) for r in pending[1]])
+
+
+def merge_range(grid: Grid, r: int, rows: Iterable[tuple], models: int) -> Iterator[Result]:
+    """The Results of time range r from its cells' rows ``(key shard, t, model, kind, ...)`` sorted by t."""
+    t0, t1 = grid.ranges[r]
+    return merge_shards(rows, grid.key_shards, t1 - 1, models, t0, grid.bases[r])

@@ -1,0 +1,98 @@
+"""The sharded run in this process (the cells one after another) and the answers a Spark run
+wrote to disk."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..api import records_from
+from ..errors import Diagnostic, UsageError
+from ..streams.drive import MAX_GAP, check_max_gap
+from ..streams.model import Result
+from .cell import evaluate_cell
+from .merge import merge_range
+from .plan import analysis_of, cell_rows, check_run, check_shards, make_grid, plan_for, read_stream
+
+
+def run_sharded_local(
+    program,
+    stream,
+    shards: int,
+    engine: str = "auto",
+    models: int = 1,
+    show: str = "derived",
+    until: int | None = None,
+    clock="1s",
+    inertia: bool = False,
+    max_gap: int | None = MAX_GAP,
+    shard_by: str = "auto",
+    answers: bool = True,
+    factorize: bool = False,
+) -> Iterator[Result]:
+    """The sharded run without Spark: read, cut into cells, evaluate them one after another, merge.
+
+    The same functions as the Spark run's executors; useful to check a plan and in tests.
+    ``shard_by``: one of :data:`SHARD_BY`; ``answers=False``: Results with empty answer streams
+    (counts and "no answer stream" only, for ``--format none``); ``factorize``: Results carrying
+    their factorization (``Result.factors``), the key shards' factors side by side.
+    """
+    analysis = analysis_of(program, clock)
+    check_shards(shards)
+    plan_for(analysis, shard_by, inertia)
+    check_run(models, until)
+    max_gap = check_max_gap(max_gap)
+    return _local(
+        analysis,
+        records_from(stream),
+        shards,
+        engine,
+        models,
+        show,
+        until,
+        inertia,
+        max_gap,
+        shard_by,
+        answers,
+        factorize,
+    )
+
+
+def _local(analysis, records, shards, engine, models, show, until, inertia, max_gap, shard_by, answers, factorize):
+    points, last, error = read_stream(records, analysis, until, max_gap)
+    grid = make_grid(analysis, shards, {t: len(a) for t, a in points}, last, shard_by, inertia)
+    rows = cell_rows(points, grid)
+    by_range: dict = {}
+    for cell in range(grid.cells):
+        k = cell // len(grid.spans)
+        for row in evaluate_cell(analysis, grid, cell, rows[cell], engine, models, show, inertia, answers, factorize):
+            by_range.setdefault(row[0], []).append((k, *row[1:]))
+    for r in range(len(grid.ranges)):
+        got = sorted(by_range.pop(r, ()), key=lambda row: row[1])
+        yield from merge_range(grid, r, got, models)
+    if error is not None:
+        raise error
+
+
+def read_results(path) -> object:
+    """The answers a ``--spark --out DIR`` run wrote, as a pandas DataFrame sorted by (t, model).
+
+    Columns: ``t``, ``c`` (the tick's count), ``model`` (the answer stream's number from 0;
+    missing where there is no answer stream at t), ``atoms`` and ``pins`` (lists of atom texts,
+    pins as ``"p(1) at 3"``), ``range`` (the time range that computed it); with ``--factorize``
+    ``factor`` and ``alternative`` (see :func:`ticker_py.spark.shard.write_sharded`). Refuses a directory
+    without the completion marker ``_SUCCESS`` (an unfinished or failed run).
+    """
+    from pathlib import Path
+
+    import pyarrow.dataset as ds
+
+    path = Path(path)
+    if not (path / "_SUCCESS").exists():
+        raise UsageError(
+            Diagnostic(f"'{path}' holds no finished sharded run", notes=("a finished run writes _SUCCESS there",))
+        )
+    table = ds.dataset(str(path), format="parquet", partitioning="hive").to_table()
+    frame = table.to_pandas()
+    cols = ["t", "c", "model", "atoms", "pins", "range", "factor", "alternative"]
+    order = ["t", "model", "factor", "alternative"]
+    return frame[cols].sort_values(order, na_position="first").reset_index(drop=True)
