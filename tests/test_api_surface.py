@@ -158,9 +158,19 @@ def test_errors_the_api_shares_with_the_cli_name_the_api_keyword(call, named):
         call()
     text = str(err.value)
     assert named in text, text
-    for option in re.findall(r"--[a-z][a-z-]*", text):  # an option only after its keyword
+    for option in re.findall(r"--[a-z][a-z-]*", text):  # an option of an API keyword only after it
         keyword = option[2:].replace("-", "_")
-        assert text.index(keyword) < text.index(option), (keyword, text)
+        if keyword in _api_keywords():
+            assert text.index(keyword) < text.index(option), (keyword, text)
+
+
+def _api_keywords() -> set:
+    import inspect
+
+    from ticker_py.semantics import KNOBS
+
+    functions = (run, Reasoner.__init__, Reasoner.feed, ticker_py.api.explain_at, _sharded())
+    return set(KNOBS) | {n for f in functions for n in inspect.signature(f).parameters}
 
 
 def test_model_repr_shows_atoms_in_clingo_syntax():
