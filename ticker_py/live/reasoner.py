@@ -48,7 +48,7 @@ class LiveReasoner:
     The methods are thread-safe (one lock); results come out in time order.
     ``program`` is program text, a path, an Analysis, or a ready :class:`Reasoner`.
     A body predicate that nothing gave is a warning after ``warn_after`` time points (or at
-    ``close()`` if that comes first).
+    ``close()`` if that comes first; None: at ``close()``).
     """
 
     @keywords_checked
@@ -62,7 +62,7 @@ class LiveReasoner:
         clock="1s",
         inertia: bool = False,
         every: str = Every.TIME,
-        warn_after: int = LIVE_WARN_AFTER,
+        warn_after: int | None = LIVE_WARN_AFTER,
     ):
         every = Every.parse(every)
         self.warn_after = warn_after
@@ -168,6 +168,7 @@ class _Reporting:
         result = live.reasoner.evaluate(t)
         if live.on_result is not None:
             live.on_result(result)
-        if not live.reasoner.warned_unused and t - live.first + 1 >= live.warn_after:
-            live.reasoner.warn_never_given(live.warn_after)
+        after = live.warn_after
+        if after is not None and not live.reasoner.warned_unused and t - live.first + 1 >= after:
+            live.reasoner.warn_never_given(after)
         return result
