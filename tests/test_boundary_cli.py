@@ -97,7 +97,7 @@ def gap_stream(tmp_path):
 @pytest.mark.parametrize("extra", [[], ["--consequences", "brave"], ["--semantics", "default,lars"], ["--explain"]])
 def test_compare_refuses_a_gap_wider_than_max_gap(capsys, program, gap_stream, extra):
     status, _, err = ticker(capsys, "compare", program, "--stream", gap_stream, "--max-gap", "3", *extra)
-    assert_user_error(status, err, f"{gap_stream}:2:1", "more than --max-gap 3")
+    assert_user_error(status, err, f"{gap_stream}:2:1", "more than the gap limit 3")
 
 
 def test_enumerate_refuses_a_gap_wider_than_max_gap_after_writing_the_ticks_before(
@@ -105,7 +105,7 @@ def test_enumerate_refuses_a_gap_wider_than_max_gap_after_writing_the_ticks_befo
 ):
     out = tmp_path / "models.jsonl"
     status, stdout, err = ticker(capsys, "enumerate", program, "--stream", gap_stream, "--max-gap", "3", "--out", out)
-    assert_user_error(status, err, f"{gap_stream}:2:1", "more than --max-gap 3")
+    assert_user_error(status, err, f"{gap_stream}:2:1", "more than the gap limit 3")
     assert [json.loads(line)["t"] for line in stdout.splitlines()] == [0]
     assert [json.loads(line)["atoms"] for line in out.read_text().splitlines()] == [["q(a)"]]
 
@@ -116,7 +116,7 @@ def test_until_further_than_max_gap_is_refused(capsys, tmp_path, program, gap_st
     status, _, err = ticker(
         capsys, command, program, "--stream", gap_stream, "--max-gap", "20", "--until", "100", *extra
     )
-    assert_user_error(status, err, "--until 100 is 90 time points after time point 10")
+    assert_user_error(status, err, "until 100 is 90 time points after time point 10")
 
 
 @pytest.mark.parametrize("command", ["run", "compare", "enumerate"])
@@ -388,7 +388,7 @@ def test_a_sharded_run_refuses_a_gap_wider_than_max_gap(capsys, tmp_path, progra
     stream.write_text("0: p(a)\n1: p(b)\n300: p(c)\n")
     single = ticker(capsys, "run", program, "--stream", stream, "--max-gap", "100")
     sharded = ticker(capsys, "run", program, "--stream", stream, "--max-gap", "100", "--shards", "2")
-    assert_user_error(*sharded[::2], f"{stream}:3:1", "--max-gap")
+    assert_user_error(*sharded[::2], f"{stream}:3:1", "more than the gap limit 100")
     assert sharded[0] == single[0] and sharded[1] == single[1]
     assert _models(sharded[1]) == [[["q(a)"]], [["q(a)", "q(b)"]]]
     status, out, err = ticker(capsys, "run", program, "--stream", stream, "--max-gap", "0", "--shards", "2")

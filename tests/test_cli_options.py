@@ -181,6 +181,30 @@ def test_sigint_and_sigterm_on_stdin_write_the_open_time_point(tmp_path, signum,
     proc.stdin.close()
 
 
+@pytest.mark.parametrize("signum,status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_sigint_and_sigterm_stop_other_commands_alike(tmp_path, signum, status):
+    """Not only ``ticker run``: SIGTERM stops a command as Ctrl-C does, output flushed, 128 + signum
+    (it killed ``ticker enumerate`` outright, status -15)."""
+    prog = tmp_path / "q.lars"
+    prog.write_text("q(X) :- p(X).\n")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ticker_py.cli", "enumerate", str(prog), "--stream", "-", "--out", "-"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
+    proc.stdin.write("0: p(1)\n1: p(2)\n")
+    proc.stdin.flush()
+    assert proc.stdout.readline() == '{"t": 0, "c": 1, "model": 0, "atoms": ["q(1)"]}\n'
+    assert proc.stdout.readline() == '{"t": 0, "c": 1, "answer_streams": 1}\n'  # now it waits for more
+    proc.send_signal(signum)
+    assert proc.wait(timeout=60) == status
+    assert proc.stdout.read() == "" and "Traceback" not in proc.stderr.read()
+    proc.stdin.close()
+
+
 def test_a_run_on_a_terminal_says_it_reads_stdin(tmp_path):
     import pty
 
@@ -193,6 +217,42 @@ def test_a_run_on_a_terminal_says_it_reads_stdin(tmp_path):
         os.write(master, b"0: p(1)\n\x04")  # a line, then Ctrl-D
         assert proc.wait(timeout=60) == 0
         assert proc.stdout.read() == "t=0 c=1: {q(1)}\n"
+    finally:
+        os.close(master)
+        if proc.poll() is None:
+            proc.kill()
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["compare", "--stream", "-"],
+        ["explain", "--at", "0", "q(1)"],
+        ["enumerate", "--stream", "-", "--out", "{tmp}/all.jsonl"],
+        ["plot", "--stream", "-", "--out", "{tmp}/t.svg"],
+    ],
+)
+def test_every_command_reading_a_terminal_says_so(tmp_path, argv):
+    import pty
+
+    prog = tmp_path / "q.lars"
+    prog.write_text("q(X) :- p(X).\n")
+    command, *rest = (a.format(tmp=tmp_path) for a in argv)
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ticker_py.cli", command, str(prog), *rest],
+        stdin=slave,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
+    os.close(slave)
+    try:
+        said = select.select([proc.stderr], [], [], 60)[0]  # a missing note must not hang the test
+        assert said and "reading the stream from standard input" in proc.stderr.readline()
+        os.write(master, b"0: p(1)\n\x04")
+        assert proc.wait(timeout=60) == 0, proc.stderr.read()
     finally:
         os.close(master)
         if proc.poll() is None:
@@ -289,6 +349,38 @@ def test_encode_names_only_options_that_exist(capsys, tmp_path):
     code, out, _ = ticker(capsys, "encode", prog, "--incremental")
     named = set(re.findall(r"--[a-z][a-z-]*", out))
     assert code == 0 and named and named <= _all_options(), named - _all_options()
+
+
+#: options of other programs that ticker_py's source names: clingo's (passed to clingo.Control)
+#: and git's (the benchmark results record the commit)
+OTHER_PROGRAMS = {"--heuristic", "--project", "--porcelain", "--short", "--untracked-files"}
+
+
+def test_every_option_the_source_names_exists():
+    """Every ``--name`` in a string or comment of ticker_py (errors, notes, hints, help, encodings'
+    comments) is an option of ``ticker`` or of one of its commands: a renamed or removed option
+    leaves no hint behind (``ticker encode --incremental`` once named one that was gone)."""
+    import ast
+    import re
+
+    options = _all_options()
+    stale = {}
+    for path in sorted((ROOT / "ticker_py").rglob("*")):
+        if path.suffix not in (".py", ".lars"):
+            continue
+        text = path.read_text()
+        texts = [text]  # a .lars file: all of it
+        if path.suffix == ".py":
+            texts = [
+                n.value for n in ast.walk(ast.parse(text)) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+            ]
+            texts += re.findall(r"#.*", text)
+        for named in texts:
+            for option in re.findall(r"(?<![\w-])--[a-z][a-z0-9-]*", named):
+                if option not in options | OTHER_PROGRAMS:
+                    stale.setdefault(option, set()).add(str(path.relative_to(ROOT)))
+    assert not stale, stale
+    assert {"--max-gap", "--engine", "--stream"} <= options  # the walk sees the commands' options
 
 
 def test_check_and_refusals_name_every_engine_that_can_run_the_program(capsys, tmp_path):

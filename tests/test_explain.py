@@ -236,7 +236,7 @@ def test_explain_refuses_feedback_persistence():
     r.append(0, ["p"])
     r.evaluate(0)
     assert r.evaluate(1).models[0].atoms == {("r",)}
-    with pytest.raises(UsageError, match="fed back under --persistence feedback"):
+    with pytest.raises(UsageError, match=r"fed back under persistence=feedback \(--persistence feedback\)"):
         r.explain(1, "r")
 
 

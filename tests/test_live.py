@@ -679,3 +679,65 @@ def test_spark_structured_streaming(tmp_path):
         assert _show(got) == _show(run(cooling, temps, engine=ENGINE))
     finally:
         spark.stop()
+
+
+# ---------------------------------------------------------------- warnings of a stream that goes on
+
+TYPO = "alarm(S) :- temprature(S,V) in [3], V > 90.\n"
+
+HOLDING = textwrap.dedent("""
+    import socket, sys
+    s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=20)
+    s.sendall(sys.argv[2].encode())
+    print("sent", flush=True)
+    sys.stdin.readline()                             # the connection stays open until told
+    s.close()
+""")
+
+
+def test_live_warns_of_a_predicate_nothing_gives_after_its_first_time_points(tmp_path, procs):
+    """A live stream may not end: the warning comes after LIVE_WARN_AFTER time points, while the
+    producer is still connected, once (not again at the end)."""
+    from ticker_py.analysis.unused import LIVE_WARN_AFTER
+
+    prog = tmp_path / "typo.lars"
+    prog.write_text(TYPO)
+    args = ["run", str(prog), "--engine", ENGINE, "--input", "tcp:127.0.0.1:0", "--grace", "0.5"]
+    ticker = procs(_cli() + args + ["--idle-timeout", "0", "--format", "text"])
+    port = ticker.addresses(1)["listening on"]
+    producer = procs(
+        [sys.executable, "-c", HOLDING, str(port), f"0: temperature(s1,95)\n{LIVE_WARN_AFTER + 5}:\n"], stdin=True
+    )
+    assert producer.line() == "sent"
+    warning = ticker.err_lines.get(timeout=WAIT)
+    while warning is not None and "warning:" not in warning:
+        warning = ticker.err_lines.get(timeout=WAIT)
+    assert warning == (
+        f"{prog}:1:13-28: warning: 'temprature/2' is in no rule head, no fact and no stream atom of the first "
+        f"{LIVE_WARN_AFTER} time points: 'temprature(S,V)' has not held"
+    )
+    assert ticker.err_lines.get(timeout=WAIT) == "  note: did you mean 'temperature/2'?"
+    assert ticker.p.poll() is None  # said while the stream goes on
+    assert [ticker.line() for _ in range(LIVE_WARN_AFTER)][-1] == f"t={LIVE_WARN_AFTER - 1} c=1: {{}}"
+    producer.send("close\n")
+    assert ticker.wait() == 0
+    assert sum("warning:" in line for line in ticker.err) == 1
+
+
+def test_the_push_api_warns_after_its_first_time_points():
+    live = LiveReasoner(TYPO, engine=ENGINE, warn_after=5)
+    with pytest.warns(TickerWarning) as caught:
+        for t in range(5):
+            live.push(t, ["temperature(s1,95)"])
+        assert not caught  # time points 0..3 are evaluated, 4 is open
+        live.push(5, [])
+        assert len(caught) == 1 and "no stream atom of the first 5 time points" in str(caught[0].message)
+        live.close()
+    assert len(caught) == 1
+
+
+def test_the_push_api_warns_at_close_before_its_first_time_points():
+    live = LiveReasoner(TYPO, engine=ENGINE)
+    live.push(0, ["temperature(s1,95)"])
+    with pytest.warns(TickerWarning, match="no rule head, no fact and no stream atom: 'temprature"):
+        live.close()

@@ -145,3 +145,34 @@ def test_compare_engines_json_lists_differing_ticks_in_printed_order(capsys, fil
     first, summary = (json.loads(line) for line in capsys.readouterr().out.splitlines())
     assert first["answers"] == {"clingo": PRINTED, "odd": PRINTED[:3]}
     assert summary["summary"]["differing"] == 1 and summary["summary"]["agree"] is False
+
+
+def test_the_semantics_table_of_the_docs_is_in_printed_order():
+    """docs/semantics.md's worked table: each cell the answer streams ``ticker compare --semantics``
+    prints, in its order (``<br>`` between answer streams, ``–`` not evaluated, ``∅`` none)."""
+    import re
+    from pathlib import Path
+
+    from ticker_py.semantics_compare import compare_semantics, format_text
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "semantics.md").read_text()
+    section = text[text.index("## Example: one program under every profile") :]
+    code = section[section.index("```python\n") + 10 : section.index("```\n\n")]
+    names = {"compare_semantics": compare_semantics}
+    exec(code.split("cmp = ")[0], names)  # the program and stream of the example
+    runs = ["default", "lars", "ticker", "laser", "cql", "default,window_bounds=half-open"]
+    printed = {}
+    for line in format_text(
+        compare_semantics(names["program"], names["stream"], runs, engines=["clingo"])
+    ).splitlines():
+        if line.startswith("t="):
+            t = int(line[2 : line.index(":")])
+        elif line.startswith("  ") and line.split()[0] in runs:
+            printed[t, line.split()[0]] = line.split(None, 1)[1].strip()
+    rows = [line for line in section.splitlines() if re.match(r"\| \d+ \|", line)]
+    assert len(rows) == 6
+    for row in rows:
+        t, *cells = (cell.strip() for cell in row.strip("|").split("|"))
+        for name, cell in zip(runs, cells, strict=True):
+            cell = {"–": "not evaluated", "∅": "no answer stream"}.get(cell, cell.replace("<br>", " "))
+            assert cell == printed[int(t), name], (t, name)

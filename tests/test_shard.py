@@ -286,7 +286,7 @@ def test_ticker_run_shards_through_the_command_line(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "cannot be evaluated in shards" in err and "an @-atom without window reads the whole past" in err
     assert main(["run", str(prog), "--stream", str(path), "--shards", "2", "--inertia", "--shard-by", "time"]) == 2
-    assert "--inertia keeps answers" in capsys.readouterr().err
+    assert "inertia=True (--inertia) keeps answers" in capsys.readouterr().err
     assert main(["check", str(join)]) == 0
     report = capsys.readouterr().out
     assert "time sharding: yes, each range reads 10 time points before it" in report

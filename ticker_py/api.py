@@ -37,7 +37,7 @@ from .errors import Diagnostic, ProgramError, StreamError, UsageError
 from .limits import CLINGO_MAX
 from .semantics import KNOBS, Duplicates, Origin, Persistence, Semantics, check_program, resolve
 from .streams import Record, Result, StreamChecker, open_stream, read_dataframe, results_to_dataframe
-from .streams.drive import MAX_GAP, Every, check_max_gap, drive
+from .streams.drive import MAX_GAP, Every, check_max_gap, drive, whole
 from .syntax import load_source, parse_file, parse_ground_atom, parse_program, read_source
 from .syntax.ground_atoms import GroundSyntaxError
 from .values import COMPARISONS, SURROGATE, UNHOLDABLE, Comparisons, format_atom
@@ -63,6 +63,52 @@ def parse_clock(text: str | int) -> int:
     return int(m.group(1)) * ast.UNITS[unit]
 
 
+def _check_keywords(knobs: dict, function) -> None:
+    """Refuse a keyword argument that is neither a parameter of ``function`` nor a semantics knob
+    (``model=0``, ``egine="native"``), naming the closest one."""
+    unknown = [k for k in knobs if k not in KNOBS]
+    if unknown:
+        raise _unknown_keyword(unknown[0], _parameters(function) + list(KNOBS))
+
+
+def _parameters(function) -> list:
+    """The names ``function`` takes as keywords, in order (not ``self``, nor ``**knobs``)."""
+    code = function.__code__
+    names = code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
+    return [n for n in names if n != "self"]
+
+
+def _unknown_keyword(name: str, names: list) -> UsageError:
+    import difflib
+
+    close = difflib.get_close_matches(name, names, n=1)
+    return UsageError(
+        Diagnostic(
+            f"unknown keyword argument '{name}'" + (f"; did you mean '{close[0]}'?" if close else ""),
+            notes=(f"keywords: {', '.join(names)}",),
+        )
+    )
+
+
+def keywords_checked(function):
+    """``function`` whose misspelled keyword argument is a UsageError naming the closest parameter,
+    as for :func:`run` (Python's TypeError names none)."""
+    import functools
+
+    names = _parameters(function)
+    known = frozenset(names)
+
+    @functools.wraps(function)
+    def checked(*args, **kwargs):
+        for name in kwargs:
+            if name not in known:
+                raise _unknown_keyword(name, names)
+        return function(*args, **kwargs)
+
+    return checked
+
+
+@keywords_checked
 def load_program(
     program: str | Path | ast.Program,
     *,
@@ -219,32 +265,7 @@ def _query(atom):
 def _time(t, what: str = "time") -> int:
     """t checked: an integer >= 0, Python's or numpy's (``np.int64`` from a DataFrame; not a bool,
     not a float), as an int."""
-    if type(t) is int and t >= 0:
-        return t
-    import numbers
-
-    if isinstance(t, numbers.Integral) and not isinstance(t, bool) and t >= 0:
-        return int(t)
-    raise UsageError(Diagnostic(f"{what} must be an integer >= 0, not {t!r}"))
-
-
-def _check_keywords(knobs: dict, function) -> None:
-    """Refuse a keyword argument that is neither a parameter of ``function`` nor a semantics knob
-    (``model=0``, ``egine="native"``), naming the closest one."""
-    unknown = [k for k in knobs if k not in KNOBS]
-    if not unknown:
-        return
-    import difflib
-    import inspect
-
-    names = [n for n in inspect.signature(function).parameters if n not in ("self", "knobs")] + list(KNOBS)
-    close = difflib.get_close_matches(unknown[0], names, n=1)
-    raise UsageError(
-        Diagnostic(
-            f"unknown keyword argument '{unknown[0]}'" + (f"; did you mean '{close[0]}'?" if close else ""),
-            notes=(f"keywords: {', '.join(names)}",),
-        )
-    )
+    return whole(t, what)
 
 
 def _models(models, factorize: bool) -> int:
@@ -276,6 +297,7 @@ class Results(list):
 
         return results_html(self)
 
+    @keywords_checked
     def to_dataframe(self, show_at: bool = False):
         """Columns ``t, c, model, atom``; for factorized results ``t, c, factor, alternative, atom``
         (see docs/formats.md)."""
@@ -409,6 +431,7 @@ class Reasoner:
         self._texts = None  # printed atoms, to order several answer streams
         self.printed_order = printed_order
         self.started = False  # something was appended or evaluated (origin=first: the origin is known)
+        self.warned_unused = False  # the warnings for body predicates nothing gave are out (once)
         self.origin = 0  # where the timeline starts: under origin=first the first append or evaluate
         self.bag = self.semantics.duplicates is Duplicates.BAG
         self.comparisons = Comparisons(strict=bool(strict))
@@ -545,25 +568,29 @@ class Reasoner:
             origin=self.origin,
         )
 
+    @keywords_checked
     def feed(
         self,
         records: Iterable[Record],
         until: int | None = None,
         every: str | Every = Every.TIME,
         max_gap: int | None = MAX_GAP,
+        warn_after: int | None = None,
     ) -> Iterator[Result]:
         """Evaluate a stream of records: once per time point, or after every atom (``signal``).
 
         Time points are evaluated as soon as a later record shows they are complete. If the
         stream raises an error, everything accepted before it is evaluated first. A record
         more than ``max_gap`` time points after the open one is an error (None or 0: no limit).
+        A body predicate that nothing gave is a warning at the end of the stream, or, with
+        ``warn_after`` (for a stream that may not end), after its first so many time points.
         """
         every = Every.parse(every, "every")
         max_gap = check_max_gap(max_gap, "max_gap")
         if until is not None:
             until = _time(until, "until")
         records = self._renamed(self.checker.records(records_from(records), self.time, until))
-        return self._feed(self._values_checked(records), every, until, max_gap)
+        return self._feed(self._values_checked(records), every, until, max_gap, warn_after)
 
     def _renamed(self, records: Iterable[Record]) -> Iterator[Record]:
         """The records with the internal names of a name of several arities (analysis.arities)."""
@@ -595,7 +622,7 @@ class Reasoner:
         return self.renaming.atoms_in(atoms)
 
     def _feed(
-        self, records: Iterator[Record], every: Every, until: int | None, max_gap: int | None
+        self, records: Iterator[Record], every: Every, until: int | None, max_gap: int | None, warn_after=None
     ) -> Iterator[Result]:
         start = self.time
         if self.semantics.origin is Origin.FIRST and not self.started:
@@ -605,22 +632,31 @@ class Reasoner:
                 return
             start = first.t
             records = itertools.chain([first], records)
-        yield from drive(_Checked(self), records, every, until, start, max_gap, self.bag)
+        results = drive(_Checked(self), records, every, until, start, max_gap, self.bag)
+        if warn_after is None:
+            yield from results
+        else:
+            for result in results:
+                yield result
+                if not self.warned_unused and result.t - start + 1 >= warn_after:
+                    self.warn_never_given(warn_after)
         if until is None:  # a run cut short (--until, explain --at) has not seen the whole stream
-            self._warn_never_given()
+            self.warn_never_given()
 
-    def _warn_never_given(self) -> None:
-        """At the end of a stream: a warning for each body predicate that nothing gave (clingo's
-        "atom does not occur in any rule head"), located, with a "did you mean"."""
+    def warn_never_given(self, within: int | None = None) -> None:
+        """A warning for each body predicate that nothing gave (clingo's "atom does not occur in any
+        rule head"), located, with a "did you mean"; once per Reasoner. At the end of a stream, or
+        after its first ``within`` time points (a live stream)."""
         import warnings
 
         from .analysis.unused import never_given
         from .errors import TickerWarning
 
         seen = self.checker.seen()
-        if not seen:  # an empty stream (a test, /dev/null) tells nothing about names
+        if self.warned_unused or not seen:  # an empty stream (a test, /dev/null) tells nothing about names
             return
-        for diag in never_given(self.analysis, seen):
+        self.warned_unused = True
+        for diag in never_given(self.analysis, seen, within):
             warnings.warn(TickerWarning(diag), stacklevel=4)
 
     def _values_checked(self, records: Iterable[Record]) -> Iterator[Record]:
@@ -656,6 +692,7 @@ class _Checked:
         self.append, self.evaluate = reasoner._append, reasoner.evaluate
 
 
+@keywords_checked
 def records_from(stream, rdf=None, stream_format: str | None = "auto") -> Iterable[Record]:
     """Records from a path, ``-``, a pandas DataFrame, or an iterable of ``(t, atoms)`` pairs.
 

@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from .analysis.arities import Renaming
-from .api import records_from
+from .api import keywords_checked, records_from
 from .consequences import consequences
 from .engines import EngineOptions, create_engine
 from .errors import Diagnostic, EngineUnsupported, TickerError, UsageError
@@ -196,6 +196,7 @@ class EngineComparison:
         return not self.differing
 
 
+@keywords_checked
 def compare_engines(
     analysis,
     records,

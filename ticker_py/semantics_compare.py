@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .analysis import Analysis
-from .api import Reasoner, load_program, records_from
+from .api import Reasoner, keywords_checked, load_program, records_from
 from .semantics import Semantics, resolve
 
 __all__ = ["SemanticsRow", "SemanticsComparison", "compare_semantics", "format_text", "format_json"]
@@ -87,6 +87,7 @@ class SemanticsComparison:
         return pd.DataFrame(rows, columns=["run", "t", "model", "atom"])
 
 
+@keywords_checked
 def compare_semantics(
     program,
     stream,

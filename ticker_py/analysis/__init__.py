@@ -80,7 +80,7 @@ def window_points(window: ast.Window, clock_ms: int = 1000) -> int:
         raise ProgramError.at(
             window.location,
             f"window {window} is not a whole number of time points",
-            f"one time point lasts {clock_ms} ms (--clock)",
+            f"one time point lasts {clock_ms} ms (clock=, --clock)",
         )
     return total // clock_ms
 

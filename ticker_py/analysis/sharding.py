@@ -80,7 +80,9 @@ def time_plan(analysis: Analysis, inertia: bool = False) -> TimePlan:
     if analysis.lookback is None:
         return TimePlan(None, analysis.tuple_lookback, "an @-atom without window reads the whole past")
     if inertia:
-        return TimePlan(None, analysis.tuple_lookback, "--inertia keeps answers from earlier time points")
+        return TimePlan(
+            None, analysis.tuple_lookback, "inertia=True (--inertia) keeps answers from earlier time points"
+        )
     return TimePlan(analysis.lookback, analysis.tuple_lookback)
 
 

@@ -8,13 +8,17 @@ import difflib
 from .. import ast
 from ..errors import Diagnostic
 
-__all__ = ["never_given"]
+__all__ = ["never_given", "LIVE_WARN_AFTER"]
+
+#: A live stream may never end: its warnings come after this many time points (docs/live.md)
+LIVE_WARN_AFTER = 100
 
 
-def never_given(analysis, seen: set) -> list:
+def never_given(analysis, seen: set, within: int | None = None) -> list:
     """Warnings (``Diagnostic`` of kind ``warning``), in source order, for each predicate read in a
     rule body that is in no rule head, no fact and not in ``seen`` (the ``(name, arity)`` pairs of
-    the stream); each with a "did you mean" when a known predicate has a close name."""
+    the stream); each with a "did you mean" when a known predicate has a close name. ``within``:
+    ``seen`` holds the first so many time points of a stream that goes on (the text says so)."""
     rename = analysis.renamed.get
     background = {atom[0] for atom in analysis.background}
     first: dict = {}  # (name, arity) -> its first body atom
@@ -35,6 +39,11 @@ def never_given(analysis, seen: set) -> list:
     if not missing:
         return []
     known = {(rename(name, name), arity) for name, arity in analysis.signatures.items()} | set(seen)
+    stream, held = (
+        ("no stream atom", "never holds")
+        if within is None
+        else (f"no stream atom of the first {within} time points", "has not held")
+    )
     out = []
     for name, arity in missing:
         atom = first[(name, arity)]
@@ -44,7 +53,7 @@ def never_given(analysis, seen: set) -> list:
         notes = (f"did you mean '{close[0]}'?",) if close else ()
         out.append(
             Diagnostic(
-                f"'{name}/{arity}' is in no rule head, no fact and no stream atom: '{_shown(atom, name)}' never holds",
+                f"'{name}/{arity}' is in no rule head, no fact and {stream}: '{_shown(atom, name)}' {held}",
                 atom.location,
                 notes,
                 kind="warning",

@@ -61,6 +61,19 @@ def _leave_to_exit() -> None:
     gc.freeze()
 
 
+def _terminate_as_interrupt() -> None:
+    """SIGTERM stops every command as Ctrl-C does (what was written is flushed, status 128 + 15);
+    ``ticker run`` handles both signals itself while it runs (cli.signals)."""
+    import signal
+
+    from .signals import Interrupted
+
+    def terminated(signum, frame):
+        raise Interrupted(signum)
+
+    signal.signal(signal.SIGTERM, terminated)
+
+
 def _log_to_stderr(verbose: bool) -> None:
     """Log records as ``name: message`` on stderr: all of them with ``-v``, else warnings and
     errors. Without ``-v`` this is left out when nothing has imported :mod:`logging` yet (a
@@ -97,6 +110,7 @@ def main(argv=None) -> int:
         from ..process import tune_collector
 
         tune_collector()
+        _terminate_as_interrupt()
     if args.verbose or "logging" in sys.modules:
         _log_to_stderr(args.verbose)
     import warnings

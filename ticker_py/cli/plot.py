@@ -14,6 +14,7 @@ from .common import (
     check_until,
     choices_metavar,
     load,
+    note_stdin,
     picture_range,
     semantics_knobs,
 )
@@ -64,8 +65,10 @@ def cmd_plot(args) -> int:
     start, selection, max_atoms = picture_range(args)
     check_outputs_apart(args, "out")
     semantics = resolve(args.semantics, **semantics_knobs(args))
+    analysis = load(args)
+    note_stdin(args.stream)
     tl = run_timeline(
-        load(args),
+        analysis,
         args.stream,
         engine=args.engine,
         models=args.models,

@@ -281,9 +281,14 @@ def cmd_run(args) -> int:
     out, writer = output()
     start = time.perf_counter()
     points = 0
+    warn_after = None  # a live stream may not end: its warnings come after its first time points
+    if live is not None and (live.input or live.wall_clock):
+        from ..analysis.unused import LIVE_WARN_AFTER as warn_after
     with Stopping() as stop:  # SIGINT, SIGTERM: what was read is evaluated and written, then 130, 143
         records = stop.records(steady_heap_from_second(records))
-        results = stop.results(reasoner.feed(records, until=o.until, every=o.every, max_gap=o.max_gap))
+        results = stop.results(
+            reasoner.feed(records, until=o.until, every=o.every, max_gap=o.max_gap, warn_after=warn_after)
+        )
         try:
             if o.consequences:
                 from ..consequences import consequences

@@ -127,8 +127,8 @@ def explain(
     if semantics.persistence is Persistence.FEEDBACK:
         raise UsageError(
             Diagnostic(
-                "explanations do not read the atoms fed back under --persistence feedback",
-                notes=("explain the program under --persistence recompute",),
+                "explanations do not read the atoms fed back under persistence=feedback (--persistence feedback)",
+                notes=("explain the program under persistence=recompute (--persistence recompute)",),
             )
         )
     atom, time = parse_query(atom, analysis)

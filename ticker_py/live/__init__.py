@@ -21,3 +21,7 @@ def __getattr__(name):
     if name in _EXPORTS:
         return getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():  # ``dir()`` and tab completion list the lazy names too
+    return sorted(set(globals()) | set(_EXPORTS))

@@ -18,11 +18,12 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterable, Iterator
 
-from ..api import Reasoner
+from ..analysis.unused import LIVE_WARN_AFTER
+from ..api import Reasoner, keywords_checked
 from ..errors import Diagnostic, StreamError
 from ..semantics import Duplicates, Origin
 from ..streams import Record, Result
-from ..streams.drive import Driver, Every
+from ..streams.drive import Driver, Every, whole
 from ..syntax import parse_ground_atom
 from ..syntax.ground_atoms import GroundSyntaxError
 
@@ -46,8 +47,11 @@ class LiveReasoner:
     Each call returns the results it produced and also passes each to ``on_result``.
     The methods are thread-safe (one lock); results come out in time order.
     ``program`` is program text, a path, an Analysis, or a ready :class:`Reasoner`.
+    A body predicate that nothing gave is a warning after ``warn_after`` time points (or at
+    ``close()`` if that comes first; None: at ``close()``).
     """
 
+    @keywords_checked
     def __init__(
         self,
         program,
@@ -58,8 +62,11 @@ class LiveReasoner:
         clock="1s",
         inertia: bool = False,
         every: str = Every.TIME,
+        warn_after: int | None = LIVE_WARN_AFTER,
     ):
         every = Every.parse(every)
+        self.warn_after = warn_after
+        self.first: int | None = None  # the first time point evaluated
         self.reasoner = (
             program
             if isinstance(program, Reasoner)
@@ -86,7 +93,7 @@ class LiveReasoner:
         bad atom (nothing changes then).
         """
         with self._lock:
-            self._check_open(t)
+            t = self._check_open(t)
             parsed = [_parse(a, t) for a in atoms]
             self.reasoner.checker.check(Record(t, tuple(parsed), "<push>", 0))
             if self._origin_first and not self.reasoner.started and not self.driver.touched:
@@ -102,6 +109,7 @@ class LiveReasoner:
         with self._lock:
             if self.closed:
                 raise StreamError(Diagnostic("the live reasoner is closed"))
+            t = whole(t, "time", StreamError)
             if t < self.open:
                 return []
             return self.driver.close_before(t) + self.driver.close_open()
@@ -113,6 +121,7 @@ class LiveReasoner:
                 return []
             out = self.driver.close_open() if self.driver.touched or not self.driver.evaluated else []
             self.closed = True
+            self.reasoner.warn_never_given()
             return out
 
     def run(self, records: Iterable) -> Iterator[Result]:
@@ -136,13 +145,13 @@ class LiveReasoner:
 
     # ------------------------------------------------------------ internals
 
-    def _check_open(self, t: int) -> None:
+    def _check_open(self, t: int) -> int:
         if self.closed:
             raise StreamError(Diagnostic("the live reasoner is closed"))
-        if type(t) is not int or t < 0:
-            raise StreamError(Diagnostic(f"time must be an integer >= 0, not {t!r}"))
+        t = whole(t, "time", StreamError)  # np.int64 too
         if t < self.open:
             raise StreamError(Diagnostic(f"time {t} is already closed (open time point: {self.open})"))
+        return t
 
 
 class _Reporting:
@@ -153,7 +162,13 @@ class _Reporting:
         self.append = live.reasoner._append
 
     def evaluate(self, t: int) -> Result:
-        result = self.live.reasoner.evaluate(t)
-        if self.live.on_result is not None:
-            self.live.on_result(result)
+        live = self.live
+        if live.first is None:
+            live.first = t
+        result = live.reasoner.evaluate(t)
+        if live.on_result is not None:
+            live.on_result(result)
+        after = live.warn_after
+        if after is not None and not live.reasoner.warned_unused and t - live.first + 1 >= after:
+            live.reasoner.warn_never_given(after)
         return result

@@ -353,8 +353,8 @@ def open_rdf_stream(
         if fmt == "rdf-parquet":
             raise UsageError(
                 Diagnostic(
-                    "--stream-format rdf-parquet reads a file, not stdin",
-                    notes=("name the Parquet file with --stream",),
+                    "stream format rdf-parquet reads a file, not stdin",
+                    notes=("name the Parquet file (--stream FILE; the file's path in the API)",),
                 )
             )
         reader = {"nq": read_nquads, "rdf-csv": read_rdf_csv}.get(fmt, read_rdf_text)

@@ -45,7 +45,10 @@ def analysis_of(program, clock="1s") -> Analysis:
 
 def _refuse(reason: str) -> UsageError:
     return UsageError(
-        Diagnostic(f"this program cannot be evaluated in shards: {reason}", notes=("run it without --shards/--spark",))
+        Diagnostic(
+            f"this program cannot be evaluated in shards: {reason}",
+            notes=("run it unsharded (run or Reasoner; on the command line, without --shards/--spark)",),
+        )
     )
 
 
@@ -57,7 +60,7 @@ def plan_for(analysis: Analysis, shard_by: str = "auto", inertia: bool = False) 
     keys: ShardPlan = shard_plan(analysis)
     times: TimePlan = time_plan(analysis, inertia)
     if inertia and shard_by != "time":  # the key shards would each keep their own earlier answers
-        keys = ShardPlan(None, "--inertia keeps answers from earlier time points")
+        keys = ShardPlan(None, "inertia=True (--inertia) keeps answers from earlier time points")
     if shard_by == "auto":
         if keys.shardable:
             return keys, None

@@ -44,3 +44,7 @@ def __getattr__(name):
     if name in _LAZY:
         return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():  # ``dir()`` and tab completion list the lazy names too
+    return sorted(set(globals()) | set(_LAZY))

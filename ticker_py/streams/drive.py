@@ -16,16 +16,34 @@ live reasoner all drive their engines with it.
 from __future__ import annotations
 
 import enum
+import operator
 from collections.abc import Iterable, Iterator
 
 from ..ast import Location
 from ..errors import Diagnostic, StreamError, TickerError, UsageError
 from .model import Record, TimePoint
 
-__all__ = ["Every", "Driver", "drive", "gap_limited", "MAX_GAP", "check_max_gap"]
+__all__ = ["Every", "Driver", "drive", "gap_limited", "MAX_GAP", "check_max_gap", "whole"]
 
 #: Default of ``--max-gap``: the most time points one record may skip (each is evaluated).
 MAX_GAP = 100_000
+
+
+def whole(value, what: str, error=UsageError) -> int:
+    """``value`` as an int >= 0: any integral number (``operator.index``: Python's, numpy's such as
+    the ``np.int64`` of a DataFrame); not a bool, not a float. Else ``error`` names ``what``."""
+    if type(value) is int:
+        if value >= 0:
+            return value
+    elif not isinstance(value, bool) and type(value).__name__ not in ("bool", "bool_"):  # nor numpy's bool
+        try:
+            number = operator.index(value)
+        except TypeError:
+            pass
+        else:
+            if number >= 0:
+                return number
+    raise error(Diagnostic(f"{what} must be an integer >= 0, not {value!r}"))
 
 
 def check_max_gap(max_gap: int | None, what: str = "--max-gap") -> int | None:
@@ -33,19 +51,17 @@ def check_max_gap(max_gap: int | None, what: str = "--max-gap") -> int | None:
     (the option, or the API's parameter)."""
     if max_gap is None:
         return None
-    if isinstance(max_gap, bool) or not isinstance(max_gap, int) or max_gap < 0:
-        raise UsageError(Diagnostic(f"{what} must be an integer >= 0, not {max_gap!r}"))
-    return max_gap or None
+    return whole(max_gap, what) or None
 
 
 def _gap_error(t: int, open_t: int, max_gap: int, where: Location | None = None, what: str = "time") -> StreamError:
     return StreamError(
         Diagnostic(
-            f"{what} {t} is {t - open_t} time points after time point {open_t}, more than --max-gap {max_gap}",
+            f"{what} {t} is {t - open_t} time points after time point {open_t}, more than the gap limit {max_gap}",
             where,
             (
-                "every time point in between would be evaluated and written; raise --max-gap "
-                "(0: no limit) if that is meant",
+                "every time point in between would be evaluated and written; raise the limit "
+                "(max_gap=, --max-gap; 0: no limit) if that is meant",
             ),
         )
     )
@@ -212,7 +228,7 @@ def drive(
     if until is not None and driver.max_gap is not None and until - driver.open > driver.max_gap:
         if accepted and not closed:
             yield from driver.close_open()
-        driver.check_gap(until, what="--until")
+        driver.check_gap(until, what="until")
     while driver.open <= last:
         yield from driver.close_open()
 
@@ -231,4 +247,4 @@ def gap_limited(
         last = max(last, rec.t)
         yield rec
     if until is not None and max_gap is not None and until - last > max_gap:
-        raise _gap_error(until, last, max_gap, what="--until")
+        raise _gap_error(until, last, max_gap, what="until")

@@ -48,6 +48,13 @@ class TimePoint(Node):
     atoms: tuple
 
 
+def _shown(atoms) -> str:
+    """A set of atoms and ``(atom, T)`` pins in clingo syntax, sorted (pins last)."""
+    plain = sorted(format_atom(a) for a in atoms if not isinstance(a[0], tuple))
+    pins = [f"{s} at {T}" for T, s in sorted((x[1], format_atom(x[0])) for x in atoms if isinstance(x[0], tuple))]
+    return "{" + ", ".join(plain + pins) + "}"
+
+
 def time_points(records: Iterable[Record], until: int | None = None) -> Iterator[TimePoint]:
     """Group records into consecutive time points 0, 1, 2, ... (gaps become empty points).
 
@@ -128,6 +135,17 @@ class Result(Node):
     changes: tuple | None = None
     factors: object | None = None
     explainer: Callable | None = field(default=None, compare=False, repr=False)
+
+    def __repr__(self) -> str:
+        """``Result(t=0, c=1, models=(Model({alarm}),), changes=(added={alarm}, removed={}))``: atoms
+        in clingo syntax, as :class:`Model` shows them."""
+        text = f"Result(t={self.t}, c={self.c}, models={self.models!r}"
+        if self.changes is not None:
+            added, removed = self.changes
+            text += f", changes=(added={_shown(added)}, removed={_shown(removed)})"
+        if self.factors is not None:
+            text += f", factors={self.factors!r}"
+        return text + ")"
 
     def explain(self, atom, model: int = 1, why_not: bool = False):
         """Why ``atom`` holds in answer stream ``model`` (1-based, printed order), or why not
