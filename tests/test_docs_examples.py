@@ -83,6 +83,7 @@ UNRUN = {
     ("docs/spark.md", "ticker gen diamond --tp 1000 --rate 1000 --window 10 --out /tmp/bj/d6 --no-spark"): (
         "a measurement of minutes on Spark"
     ),
+    ("docs/spark.md", "ticker gen diamond --tp 100000 --rate 1000 --out /tmp/d8"): "half an hour on Spark",
     ("docs/spark.md", "ticker gen join --tp 1000 --rate 100 --window 100 --out /tmp/bj/j1k --no-spark"): (
         "a measurement of minutes"
     ),
