@@ -209,3 +209,15 @@ def test_factorize_through_the_command_line(tmp_path, capsys):
     for by in ("time", "key"):
         assert main(["run", str(prog), "--stream", str(path), "--factorize", "--shards", "3", "--shard-by", by]) == 0
         assert capsys.readouterr().out == single
+
+
+def test_a_name_of_several_arities_is_cut_by_time_only():
+    """Key shards split the stream by predicate name: p/1 and p/2 would part; time ranges do not."""
+    prog = "q(X) :- p(X) in [2].\nr(X) :- p(X,Y) in [2], p(Y).\n"
+    stream = [(t, [f"p({t})", f"p({t},{t - 1})"]) for t in range(8)]
+    single = view(run(prog, stream))
+    for by in ("auto", "time"):
+        assert view(run_sharded_local(prog, stream, 2, shard_by=by)) == single, by
+    for by in ("key", "both"):
+        with pytest.raises(UsageError, match="'p' is used with several arities"):
+            list(run_sharded_local(prog, stream, 2, shard_by=by))

@@ -149,6 +149,9 @@ def shard_plan(analysis: Analysis) -> ShardPlan:
 
 
 def _shard_plan(analysis: Analysis) -> ShardPlan:
+    if analysis.renamed:  # key shards split the stream by predicate name
+        name = sorted(set(analysis.renamed.values()))[0]
+        return ShardPlan(None, f"'{name}' is used with several arities (cut by time instead)")
     if analysis.tuple_lookback:
         return ShardPlan(None, "a tuple window counts atoms across all shards")
     background = {a[0] for a in analysis.background}

@@ -192,13 +192,6 @@ def cmd_run(args) -> int:
     live = live_options(args)  # None: no live input or output (nothing of ticker_py.live is imported)
     shards = shard_options(args)
     analysis = load(args)
-    if shards is not None and analysis.renamed:
-        raise UsageError(
-            Diagnostic(
-                "--shards and --spark take one arity per predicate name",
-                notes=(f"'{sorted(set(analysis.renamed.values()))[0]}' has several: run without sharding",),
-            )
-        )
     if o.changes and o.models != 1 and not o.factorize:
         raise UsageError(Diagnostic("--changes needs a single answer stream", notes=("use --models 1",)))
     if o.consequences:
