@@ -138,3 +138,18 @@ def test_no_warning_from_a_run_cut_short(capsys, tmp_path):
     stream.write_text("0: x\n1: x\n")
     code, out, err = ticker(capsys, "run", prog, "--stream", stream, "--format", "text")
     assert code == 0 and "warning: 'mute/0'" in err
+
+
+def test_every_checker_of_a_program_knows_its_names_of_several_arities():
+    """The checker every input path builds (API, compare, shards' driver, live input) reads the
+    internal names back: q/1 derived is refused, p/3 is a warning, p/1 and p/2 pass."""
+    from ticker_py.streams import Record, StreamChecker
+
+    checker = StreamChecker.of(load_program("q(X) :- p(X) in [2].\nq(X,Y) :- p(X,Y), p(Y).\n"))
+    checker.check(Record(0, (("p", 1), ("p", 1, 2)), "s", 1))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        checker.check(Record(1, (("p", 1, 2, 3),), "s", 2))
+    assert ["'p/3' in the stream, but the program uses p/1 and p/2" in str(w.message) for w in caught] == [True]
+    with pytest.raises(StreamError, match="intensional predicate 'q/1'"):
+        checker.check(Record(2, (("q", 1),), "s", 3))

@@ -414,9 +414,7 @@ class Reasoner:
             from .streams.factorized import note_fallback
 
             note_fallback(self.engine_name, "this engine does not factorize")
-        self.checker = StreamChecker(
-            dict(self.analysis.signatures), set(self.analysis.intensional), self.analysis.renamed
-        )
+        self.checker = StreamChecker.of(self.analysis)
         self.time = 0
         self.atoms_in = 0
         self._busy = threading.Lock()

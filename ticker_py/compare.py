@@ -84,7 +84,7 @@ def prepare_stream(analysis, records, until: int | None = None, tuple_order: str
         raise UsageError(
             Diagnostic(f"unknown tuple_order '{tuple_order}'", notes=("tuple_order is arrival or reverse",))
         )
-    checker = StreamChecker(dict(analysis.signatures), set(analysis.intensional), analysis.renamed)
+    checker = StreamChecker.of(analysis)
     renaming = Renaming(analysis.renamed, analysis.signatures)
 
     def inward(record):  # the engines' names of a name of several arities (analysis.arities)

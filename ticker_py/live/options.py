@@ -73,7 +73,7 @@ def live_records(options: LiveOptions | None, analysis=None, offline=None):
     if tcp or wall:
         checker = None
         if analysis is not None:
-            checker = StreamChecker(dict(analysis.signatures), set(analysis.intensional))
+            checker = StreamChecker.of(analysis)
         stream = None if tcp else _open_text(options.stream)
         records = LiveInput(
             listen_on=tcp,

@@ -216,7 +216,7 @@ def read_stream(records: Iterable[Record], analysis: Analysis, until: int | None
     accepted record: as in :meth:`~ticker_py.api.Reasoner.feed`, everything accepted is evaluated,
     then the error raised.
     """
-    checker = StreamChecker(dict(analysis.signatures), set(analysis.intensional))
+    checker = StreamChecker.of(analysis)
     points, last, error = [], -1, None
     try:
         for point in time_points(checker.records(gap_limited(records, max_gap, until), until=until), until):

@@ -51,6 +51,12 @@ class StreamChecker:
         self.passed: set = set()  # (name, len(atom)) pairs that passed: a record of only those passes at once
         self.last: tuple = ()  # the atoms of the last record that passed (a reader may repeat them)
 
+    @classmethod
+    def of(cls, analysis) -> StreamChecker:
+        """The checker of an :class:`~ticker_py.analysis.Analysis`' program (its internal names of a
+        name of several arities read back as that name)."""
+        return cls(analysis.signatures, analysis.intensional, analysis.renamed)
+
     def seen(self) -> set:
         """The ``(name, arity)`` predicates of the atoms checked so far."""
         return {(name, length - 1) for name, length in self.passed}
