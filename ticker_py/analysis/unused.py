@@ -48,7 +48,7 @@ def never_given(analysis, seen: set, within: int | None = None) -> list:
     for name, arity in missing:
         atom = first[(name, arity)]
         skip = readers[(name, arity)] | set(missing)
-        others = {f"{n}/{k}" for n, k in known if (n, k) != (name, arity) and (n, k) not in skip}
+        others = {f"{n}/{k}" for n, k in known if (n, k) not in skip}  # skip holds (name, arity) too
         close = difflib.get_close_matches(f"{name}/{arity}", sorted(others), n=1, cutoff=0.75)
         notes = (f"did you mean '{close[0]}'?",) if close else ()
         out.append(
