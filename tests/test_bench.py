@@ -251,7 +251,8 @@ def test_throughput_measures_whole_processes_and_renders_every_target(tmp_path):
     }
     md = throughput_report.render(doc, "ticker bench throughput")
     assert math.isfinite(run["slope_us"])  # its arithmetic: test_the_slope_is_the_cost_of_the_atoms_between
-    assert re.search(r"^\| box \| native \| 80 \| [0-9.]+ \| [0-9.]+ \|", md, re.M)
+    # the slope of a 4-to-40-point workload is within noise and may come out negative
+    assert re.search(r"^\| box \| native \| 80 \| [0-9.]+ \| -?[0-9.]+ \|", md, re.M)
     for target in (
         "box, text, `--format none`",
         "box, Parquet",
