@@ -299,14 +299,31 @@ def test_an_atom_cell_that_is_not_utf8_is_a_located_error_after_the_rows_before_
 
 
 def test_small_batches_of_a_large_dictionary(tmp_path):
-    """A batch that uses a few entries of a file's large dictionary converts those entries only,
-    and reads as the rows group."""
+    """Small batches of a file with a large dictionary read as the rows group."""
     path = tmp_path / "s.parquet"
     atoms = [f"p({(i * 7919) % 3000})" if i % 5 else None for i in range(3000)]
     pq.write_table(
         pa.table({"t": [i // 3 for i in range(3000)], "atom": atoms}), path, dictionary_pagesize_limit=1 << 20
     )
     assert drain(read_parquet(path, batch_size=7)) == _reference([(str(path), path)], None)
+
+
+@pytest.mark.parametrize("use_dictionary", [True, False])
+def test_each_distinct_atom_text_is_converted_once(tmp_path, monkeypatch, use_dictionary):
+    """Recurring atom texts are converted once per file, whether the file stores a dictionary or not
+    (pyarrow then hands each batch a dictionary grown from the previous one), and map to their rows."""
+    from ticker_py.streams.tables import Grouper
+
+    converted = []
+    convert = Grouper.convert
+    monkeypatch.setattr(Grouper, "convert", lambda self, texts: (converted.extend(texts), convert(self, texts))[1])
+    path = tmp_path / "s.parquet"
+    atoms = [f"p(a{i % 300},b)" if i % 11 else None for i in range(20_000)]
+    pq.write_table(
+        pa.table({"t": [i // 100 for i in range(20_000)], "atom": atoms}), path, use_dictionary=use_dictionary
+    )
+    assert drain(read_parquet(path, batch_size=1000)) == _reference([(str(path), path)], None)
+    assert sorted(converted) == sorted({a for a in atoms if a is not None})
 
 
 def test_a_footer_whose_chunk_metadata_aborts_pyarrow_is_a_located_error(tmp_path):

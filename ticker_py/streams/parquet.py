@@ -21,15 +21,19 @@ from .tables import Grouper, atom_columns, check_columns
 __all__ = ["read_parquet", "open_parquet"]
 
 
-def open_parquet(path, name: str):
-    """The ``pyarrow.parquet.ParquetFile`` at ``path``; a file that is not Parquet is a StreamError at
-    ``name:1:1``. (Its metadata is only ever read through pyarrow's reader: pyarrow's accessors of
-    column-chunk metadata abort the process on some corrupt footers instead of raising.)"""
+def open_parquet(path, name: str, dictionary: tuple = ()):
+    """The ``pyarrow.parquet.ParquetFile`` at ``path``, reading those of the columns ``dictionary``
+    it has dictionary-encoded; a file that is not Parquet is a StreamError at ``name:1:1``. (Its
+    metadata is only ever read through pyarrow's reader: pyarrow's accessors of column-chunk metadata
+    abort the process on some corrupt footers instead of raising.)"""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     try:
-        return pq.ParquetFile(str(path))
+        pf = pq.ParquetFile(str(path))
+        encoded = [c for c in dictionary if c in pf.schema_arrow.names]
+        # pyarrow refuses to dictionary-encode a column the file lacks: the schema is read first
+        return pq.ParquetFile(str(path), metadata=pf.metadata, read_dictionary=encoded) if encoded else pf
     except (pa.ArrowException, OSError, ValueError) as e:
         raise stream_error(name, 1, 1, f"not a readable Parquet file ({e})") from None
 
@@ -47,8 +51,8 @@ def read_parquet(path, source: str | None = None, batch_size: int = 65536) -> It
     files, order, columns = _files(Path(path), where)
     grouper = Grouper(order)
     try:
-        for name, pf, keys in files:
-            yield from _file(grouper, name, pf, keys, columns, batch_size)
+        for name, path, pf, keys in files:
+            yield from _file(grouper, name, path, pf, keys, columns, batch_size)
     except StreamError:
         yield from grouper.failed()
         raise
@@ -56,7 +60,8 @@ def read_parquet(path, source: str | None = None, batch_size: int = 65536) -> It
 
 
 def _files(root: Path, where: str) -> tuple:
-    """([(file name, ParquetFile, partition keys)] in time order, the order column, the atom columns)."""
+    """([(file name, path, ParquetFile, partition keys)] in time order, the order column, the atom
+    columns)."""
     if root.is_file():
         found = [(where, root, {})]
     else:
@@ -68,11 +73,11 @@ def _files(root: Path, where: str) -> tuple:
                 None, f"stream directory '{where}' holds no Parquet files (a directory is read as a Parquet dataset)"
             )
         found = [(str(p), p, _partition_keys(p.relative_to(root))) for p in paths]
-    opened = [(name, open_parquet(p, name), keys) for name, p, keys in found]
-    names = list(opened[0][1].schema_arrow.names) + list(opened[0][2])
+    opened = [(name, p, open_parquet(p, name), keys) for name, p, keys in found]
+    names = list(opened[0][2].schema_arrow.names) + list(opened[0][3])
     order = check_columns(names, where, args=True)
     columns = atom_columns(names)
-    for name, pf, keys in opened:
+    for name, _, pf, keys in opened:
         these = atom_columns(list(pf.schema_arrow.names) + list(keys))
         if these != columns:
             raise stream_error(
@@ -82,7 +87,7 @@ def _files(root: Path, where: str) -> tuple:
                 f"atom columns {', '.join(these)}, not {', '.join(columns)} as in the first file (mixed schemas?)",
             )
         _check_types(pf.schema_arrow, ["t", *columns] + ([order] if order else []), keys, name)
-    starts = [_min_t(pf, keys) for _, pf, keys in opened]
+    starts = [_min_t(pf, keys) for _, _, pf, keys in opened]
     if None not in starts:
         opened = [f for _, _, f in sorted(zip(starts, range(len(opened)), opened))]
     return opened, order, columns
@@ -138,11 +143,14 @@ def _check_types(schema, columns: list, keys: dict, name: str) -> None:
             raise stream_error(name, 1, 1, f"column '{column}' holds {kind}, not {want} (mixed schemas?)")
 
 
-def _file(grouper: Grouper, name: str, pf, keys: dict, columns: list, batch_size: int) -> Iterator[Record]:
+def _file(grouper: Grouper, name: str, path, pf, keys: dict, columns: list, batch_size: int) -> Iterator[Record]:
     """The rows of one file into ``grouper``, a batch at a time; partition keys stand for columns."""
     import pyarrow as pa
 
     wanted = [c for c in ["t", *columns] + ([grouper.order] if grouper.order else []) if c not in keys]
+    memo = _Converted(grouper)
+    if "atom" in wanted and _repetitive(pf):
+        pf = open_parquet(path, name, ("atom",))
     batches = pf.iter_batches(batch_size=batch_size, columns=wanted, use_threads=False)
     number = 1
     while True:
@@ -157,19 +165,21 @@ def _file(grouper: Grouper, name: str, pf, keys: dict, columns: list, batch_size
         cells.update({c: pa.array([value] * n) for c, value in keys.items() if c in ("t", grouper.order, *columns)})
         bad = min(((row, c) for c in columns for row in [_invalid_utf8(cells[c])] if row is not None), default=None)
         if bad is not None:
-            yield from _batch(grouper, name, number, cells, columns, bad[0])
+            yield from _batch(grouper, memo, name, number, cells, columns, bad[0])
             what = "an atom cell" if bad[1] == "atom" else f"a cell of column '{bad[1]}'"
             raise stream_error(name, number + bad[0], 1, f"{what} that is not valid UTF-8")
-        yield from _batch(grouper, name, number, cells, columns, n)
+        yield from _batch(grouper, memo, name, number, cells, columns, n)
         number += n
 
 
-def _batch(grouper: Grouper, name: str, number: int, cells: dict, columns: list, n: int) -> Iterator[Record]:
+def _batch(
+    grouper: Grouper, memo: _Converted, name: str, number: int, cells: dict, columns: list, n: int
+) -> Iterator[Record]:
     """The first ``n`` rows of a batch's columns ``cells`` (rows ``number``, ... of the file)."""
     cells = {c: column.slice(0, n) for c, column in cells.items()}
     t, keys = cells["t"], cells[grouper.order] if grouper.order else None
     if columns == ["atom"]:
-        atoms, cell, empty, bad = _atoms(grouper, cells["atom"])
+        atoms, cell, empty, bad = memo.atoms(cells["atom"])
     else:
         atoms, cell, empty, bad = args_layout.atoms([cells[c] for c in columns])
     times, key_array = _integers(t), _integers(keys) if keys is not None else None
@@ -181,19 +191,64 @@ def _batch(grouper: Grouper, name: str, number: int, cells: dict, columns: list,
     yield from grouper.block(name, number, times, atoms, key_array, cell, empty, bad)
 
 
-def _atoms(grouper: Grouper, column) -> tuple:
-    """(atoms, cell text of row i, whether a cell is empty, whether one is bad) of an atom column:
-    each distinct text converted once."""
-    texts = column.to_pylist()
-    sample = texts[:: len(texts) // 1024 + 1]
-    if not column.null_count and len(set(sample)) * 4 > len(sample) * 3:  # mostly distinct: as they come
-        atoms, empty, bad = grouper.convert(texts)
-        return atoms, texts.__getitem__, empty, bad
-    distinct = [x for x in dict.fromkeys(texts) if x is not None]
-    converted, empty, bad = grouper.convert(distinct)
-    lookup = dict(zip(distinct, converted))
-    lookup[None] = None
-    return list(map(lookup.__getitem__, texts)), texts.__getitem__, empty or column.null_count > 0, bad
+def _repetitive(pf) -> bool:
+    """Whether the first rows of the atom column repeat texts (then it is read dictionary-encoded:
+    each distinct text converted once; for a column of mostly distinct texts pyarrow's dictionary
+    would only cost its hashing)."""
+    try:
+        first = next(pf.iter_batches(batch_size=4096, columns=["atom"], use_threads=False), None)
+        texts = first.column(0).to_pylist() if first is not None else []
+    except Exception:  # a corrupt file: reading it reports what is wrong, located
+        return False
+    return len(set(texts)) * 4 <= len(texts) * 3
+
+
+class _Converted:
+    """The atoms of a file's atom column. A dictionary-encoded column has each distinct text converted
+    once, rows mapped to them by their indices: pyarrow hands every batch of a column chunk the same
+    dictionary, or (for a column stored without one) a dictionary that grows batch by batch, so only
+    texts not in the previous batch's dictionary are converted. Other columns are converted as they
+    come."""
+
+    def __init__(self, grouper: Grouper):
+        self.grouper = grouper
+        self.dictionary = None  # the previous batch's dictionary, its texts and their atoms
+        self.texts: list = []
+        self.converted: list = []
+        self.empty = self.bad = False
+
+    def atoms(self, column) -> tuple:
+        """(atoms, cell text of row i, whether a cell is empty, whether one is bad) of a batch."""
+        import numpy as np
+        import pyarrow as pa
+
+        if not pa.types.is_dictionary(column.type):
+            texts = column.to_pylist()
+            atoms, empty, bad = self.grouper.convert(texts)
+            return atoms, texts.__getitem__, empty or column.null_count > 0, bad
+        self._extend(column.dictionary)
+        texts, converted = self.texts, self.converted
+        indices = _integers(column.indices)
+        if indices is None:  # null cells: heartbeats
+            rows = column.indices.to_pylist()
+            atoms = [None if i is None else converted[i] for i in rows]
+            return atoms, lambda i: None if rows[i] is None else texts[rows[i]], True, self.bad
+        # an object array built item by item: numpy would make a tuple of a sequence into a row
+        atoms = np.fromiter(converted, dtype=object, count=len(converted))[indices].tolist()
+        return atoms, lambda i: texts[indices[i]], self.empty, self.bad
+
+    def _extend(self, dictionary) -> None:
+        known = self.dictionary
+        if known is None or len(dictionary) < len(known) or not dictionary.slice(0, len(known)).equals(known):
+            self.texts, self.converted, self.empty, self.bad = [], [], False, False
+            known = dictionary.slice(0, 0)
+        if len(dictionary) > len(known):
+            new = dictionary.slice(len(known)).to_pylist()
+            converted, empty, bad = self.grouper.convert(new)
+            self.texts += new
+            self.converted += converted
+            self.empty, self.bad = self.empty or empty, self.bad or bad
+        self.dictionary = dictionary
 
 
 def _integers(column):
