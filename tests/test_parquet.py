@@ -326,6 +326,22 @@ def test_each_distinct_atom_text_is_converted_once(tmp_path, monkeypatch, use_di
     assert sorted(converted) == sorted({a for a in atoms if a is not None})
 
 
+def test_a_dictionary_that_outgrows_the_mirror_is_decoded_batch_by_batch(tmp_path, monkeypatch):
+    """A column stored without a dictionary whose first texts recur and later ones do not: once
+    pyarrow's dictionary exceeds what the reader keeps, batches are decoded as they come, and the
+    rows still group as they are, a bad cell and blank ones among them."""
+    from ticker_py.streams import parquet
+
+    monkeypatch.setattr(parquet, "MIRRORED", 500)
+    path = tmp_path / "s.parquet"
+    atoms = [f"p(a{i % 7})" for i in range(5000)] + [f"q(b{i})" if i % 13 else None for i in range(5000)]
+    atoms[7777] = "q(X)"
+    pq.write_table(pa.table({"t": [i // 50 for i in range(10_000)], "atom": atoms}), path, use_dictionary=False)
+    records, error = drain(read_parquet(path, batch_size=300))
+    assert (records, str(error)) == (lambda r: (r[0], str(r[1])))(_reference([(str(path), path)], None))
+    assert len(records) == 7777 // 50 + 1 and ":7778:" in str(error)  # the last: the rows before the bad one
+
+
 def test_a_footer_whose_chunk_metadata_aborts_pyarrow_is_a_located_error(tmp_path):
     """A file (a flipped byte of a valid one) whose column-chunk metadata makes pyarrow's metadata
     accessors abort the process (an uncaught C++ exception): read as a directory's only file and

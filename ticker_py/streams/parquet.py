@@ -203,50 +203,60 @@ def _repetitive(pf) -> bool:
     return len(set(texts)) * 4 <= len(texts) * 3
 
 
+#: the most dictionary entries whose atoms a file's reader keeps; a larger dictionary (a column
+#: stored without one, whose texts stop recurring) is decoded batch by batch, so memory stays bounded
+MIRRORED = 1 << 18
+
+
 class _Converted:
     """The atoms of a file's atom column. A dictionary-encoded column has each distinct text converted
     once, rows mapped to them by their indices: pyarrow hands every batch of a column chunk the same
     dictionary, or (for a column stored without one) a dictionary that grows batch by batch, so only
-    texts not in the previous batch's dictionary are converted. Other columns are converted as they
-    come."""
+    texts not in the previous batch's dictionary are converted. Other columns, and dictionaries of
+    more than :data:`MIRRORED` entries, are converted as they come."""
 
     def __init__(self, grouper: Grouper):
         self.grouper = grouper
+        self._forget()
+
+    def _forget(self) -> None:
         self.dictionary = None  # the previous batch's dictionary, its texts and their atoms
         self.texts: list = []
-        self.converted: list = []
+        self.objects = None  # the atoms, as a numpy object array
         self.empty = self.bad = False
 
     def atoms(self, column) -> tuple:
         """(atoms, cell text of row i, whether a cell is empty, whether one is bad) of a batch."""
-        import numpy as np
         import pyarrow as pa
 
-        if not pa.types.is_dictionary(column.type):
+        if not pa.types.is_dictionary(column.type) or len(column.dictionary) > MIRRORED:
+            self._forget()
             texts = column.to_pylist()
             atoms, empty, bad = self.grouper.convert(texts)
             return atoms, texts.__getitem__, empty or column.null_count > 0, bad
         self._extend(column.dictionary)
-        texts, converted = self.texts, self.converted
+        texts, objects = self.texts, self.objects
         indices = _integers(column.indices)
         if indices is None:  # null cells: heartbeats
             rows = column.indices.to_pylist()
-            atoms = [None if i is None else converted[i] for i in rows]
+            atoms = [None if i is None else objects[i] for i in rows]
             return atoms, lambda i: None if rows[i] is None else texts[rows[i]], True, self.bad
-        # an object array built item by item: numpy would make a tuple of a sequence into a row
-        atoms = np.fromiter(converted, dtype=object, count=len(converted))[indices].tolist()
-        return atoms, lambda i: texts[indices[i]], self.empty, self.bad
+        return objects[indices].tolist(), lambda i: texts[indices[i]], self.empty, self.bad
 
     def _extend(self, dictionary) -> None:
+        import numpy as np
+
         known = self.dictionary
         if known is None or len(dictionary) < len(known) or not dictionary.slice(0, len(known)).equals(known):
-            self.texts, self.converted, self.empty, self.bad = [], [], False, False
+            self._forget()
             known = dictionary.slice(0, 0)
-        if len(dictionary) > len(known):
+        if len(dictionary) > len(known) or self.objects is None:
             new = dictionary.slice(len(known)).to_pylist()
             converted, empty, bad = self.grouper.convert(new)
+            # an object array built item by item: numpy would make a tuple of a sequence into a row
+            added = np.fromiter(converted, dtype=object, count=len(converted))
+            self.objects = added if self.objects is None else np.concatenate([self.objects, added])
             self.texts += new
-            self.converted += converted
             self.empty, self.bad = self.empty or empty, self.bad or bad
         self.dictionary = dictionary
 
