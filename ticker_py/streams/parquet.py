@@ -21,19 +21,16 @@ from .tables import Grouper, atom_columns, check_columns
 __all__ = ["read_parquet", "open_parquet"]
 
 
-def open_parquet(path, name: str, dictionary: tuple = ()):
-    """The ``pyarrow.parquet.ParquetFile`` at ``path``, reading those of the columns ``dictionary``
-    it has dictionary-encoded; a file that is not Parquet is a StreamError at ``name:1:1``. (Its
-    metadata is only ever read through pyarrow's reader: pyarrow's accessors of column-chunk metadata
-    abort the process on some corrupt footers instead of raising.)"""
+def open_parquet(path, name: str, metadata=None, read_dictionary: tuple = ()):
+    """The ``pyarrow.parquet.ParquetFile`` at ``path`` (``metadata``: its footer, read already;
+    ``read_dictionary``: columns it has to read dictionary-encoded); a file that is not Parquet is a
+    StreamError at ``name:1:1``. (Its metadata is only ever read through pyarrow's reader: pyarrow's
+    accessors of column-chunk metadata abort the process on some corrupt footers instead of raising.)"""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     try:
-        pf = pq.ParquetFile(str(path))
-        encoded = [c for c in dictionary if c in pf.schema_arrow.names]
-        # pyarrow refuses to dictionary-encode a column the file lacks: the schema is read first
-        return pq.ParquetFile(str(path), metadata=pf.metadata, read_dictionary=encoded) if encoded else pf
+        return pq.ParquetFile(str(path), metadata=metadata, read_dictionary=list(read_dictionary) or None)
     except (pa.ArrowException, OSError, ValueError) as e:
         raise stream_error(name, 1, 1, f"not a readable Parquet file ({e})") from None
 
@@ -150,7 +147,7 @@ def _file(grouper: Grouper, name: str, path, pf, keys: dict, columns: list, batc
     wanted = [c for c in ["t", *columns] + ([grouper.order] if grouper.order else []) if c not in keys]
     memo = _Converted(grouper)
     if "atom" in wanted and _repetitive(pf):
-        pf = open_parquet(path, name, ("atom",))
+        pf = open_parquet(path, name, pf.metadata, ("atom",))
     batches = pf.iter_batches(batch_size=batch_size, columns=wanted, use_threads=False)
     number = 1
     while True:
