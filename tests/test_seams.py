@@ -6,6 +6,7 @@ was written against a defect reproduced on an earlier main.
 """
 
 import os
+import re
 import subprocess
 import sys
 
@@ -107,3 +108,94 @@ def test_a_closed_stderr_loses_warnings_not_the_output(pipe_files):
     code, out = _closed_from_the_start(pipe_files, ("run", "ok.lars", "--stream", "warn.stream"), "stderr")
     assert code == 0 and out.count(b"\n") == 5000
 
+
+
+# ---------------------------------------------------------------- pictures (defects 7, 8, 17)
+
+
+@pytest.fixture
+def alarm(tmp_path):
+    prog = tmp_path / "alarm.lars"
+    prog.write_text("warm :- temp(V) in [3], V > 30.\nq(X) :- temp(X) in [1].\ncold :- temp(V), V < 0.\n")
+    stream = tmp_path / "alarm.stream"
+    stream.write_text("0: temp(25)\n1: temp(34)\n2: temp(30)\n3: temp(28)\n4:\n5: temp(31)\n")
+    return prog, stream
+
+
+@pytest.mark.parametrize("command", ["plot", "compare"])
+def test_a_picture_from_past_the_last_time_point_is_refused(capsys, tmp_path, alarm, command):
+    prog, stream = alarm
+    out = ["--out", tmp_path / "a.svg"] if command == "plot" else ["--engines", "clingo,native", "--plot", tmp_path / "a.svg"]
+    code, _, err = ticker(capsys, command, prog, "--stream", stream, *out, "--from", "50")
+    assert code == 2 and "nothing to draw from t = 50 on: the last time point evaluated is 5" in err
+    assert not (tmp_path / "a.svg").exists()
+    code, _, err = ticker(capsys, command, prog, "--stream", stream, *out, "--from", str(10**23))
+    assert code == 2 and "the last time point evaluated is 5" in err and "Traceback" not in err
+
+
+def test_picture_options_without_a_picture_are_refused(capsys, alarm):
+    prog, stream = alarm
+    for option, value in (("--from", "2"), ("--atoms", "q/1"), ("--max-atoms", "5")):
+        code, _, err = ticker(capsys, "compare", prog, "--stream", stream, option, value)
+        assert code == 2 and f"{option} chooses what --plot draws, and there is no --plot" in err
+
+
+@pytest.mark.parametrize(
+    "options,message",
+    [
+        ({"start": 5, "end": 1}, "start 5 is after end 1"),
+        ({"start": 50}, "nothing to draw from t = 50 on: the last time point evaluated is 5"),
+        ({"end": 10**23}, "would show 100000000000000000000001 time points"),
+        ({"start": -1}, "start must be an integer >= 0, not -1"),
+        ({"start": True}, "start must be an integer >= 0, not True"),
+        ({"end": 2.0}, "end must be an integer >= 0, not 2.0"),
+        ({"max_atoms": -1}, "max_atoms must be an integer >= 0, not -1"),
+        ({"atoms": "zz/3"}, "atoms 'zz/3': the results have no predicate zz/3"),
+        ({"atoms": "q/2"}, "did you mean q/1?"),
+        ({"atoms": "wram"}, "did you mean warm?"),
+        ({"atoms": "q(a"}, "bad atom pattern 'q(a'"),
+    ],
+)
+def test_results_plot_refuses_what_ticker_plot_refuses(alarm, options, message):
+    from ticker_py import run
+    from ticker_py.errors import UsageError
+
+    pytest.importorskip("matplotlib")
+    results = run(*alarm)
+    with pytest.raises(UsageError, match=re.escape(message)):
+        results.plot(**options)
+
+
+def test_ticker_plot_refuses_a_pattern_of_no_predicate_with_a_did_you_mean(capsys, tmp_path, alarm):
+    prog, stream = alarm
+    code, _, err = ticker(capsys, "plot", prog, "--stream", stream, "--out", tmp_path / "a.svg", "--atoms", "q/2")
+    assert code == 2 and "--atoms 'q/2': the program has no predicate q/2" in err and "did you mean q/1?" in err
+
+
+def test_a_predicate_that_never_holds_is_an_empty_lane_that_says_so(capsys, tmp_path, alarm):
+    import xml.etree.ElementTree as ET
+
+    pytest.importorskip("matplotlib")
+    prog, stream = alarm
+    out = tmp_path / "a.svg"
+    code, _, err = ticker(capsys, "plot", prog, "--stream", stream, "--out", out, "--atoms", "cold,q(34)")
+    assert (code, err) == (0, "")
+    texts = {t.text for t in ET.parse(out).getroot().iter("{http://www.w3.org/2000/svg}text")}
+    assert "cold: no atom holds" in texts and "q(34)" in texts
+
+
+def test_a_picture_without_any_answer_stream_warns_nothing(capsys, tmp_path):
+    import warnings
+
+    from ticker_py import run
+
+    pytest.importorskip("matplotlib")
+    prog = tmp_path / "none.lars"
+    prog.write_text("x :- a(X), not x.\n")  # no answer stream at any time point
+    stream = tmp_path / "s.stream"
+    stream.write_text("0: a(1)\n1: a(2)\n2: a(3)\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a library warning would make the command fail
+        code, out, err = ticker(capsys, "plot", prog, "--stream", stream, "--out", tmp_path / "a.svg")
+        assert (code, out, err) == (0, "", "")
+        run(prog, stream, models=0).plot()

@@ -248,12 +248,11 @@ def add_picture_args(p) -> None:
 
 
 def picture_range(args) -> tuple:
-    """``(start, selection, max_atoms)`` of the picture options, checked."""
+    """``(start, selection, max_atoms)`` of the picture options, checked (before the run: the
+    checks of every picture, :func:`ticker_py.plot.timeline.span`)."""
     from ..plot.select import select
+    from ..plot.timeline import check_max_atoms, span
 
     start = check_until(args.start, "--from")
-    if args.until is not None and start is not None and start > args.until:
-        raise UsageError(Diagnostic(f"--from {start} is after --until {args.until}"))
-    if args.max_atoms < 0:
-        raise UsageError(Diagnostic(f"--max-atoms must be >= 0, not {args.max_atoms}"))
-    return start, select(args.atoms), args.max_atoms or None
+    span((), start, args.until, ("--from", "--until"))
+    return start, select(args.atoms), check_max_atoms(args.max_atoms, "--max-atoms")
