@@ -389,8 +389,8 @@ def view(results, title: str | None = None, start=None, end=None, atoms=None, ma
     ``_repr_html_``): ``atoms`` a pattern text or a :class:`Selection`; the input counts and the
     description of a run's :class:`~ticker_py.api.Results` when it has them. Checked as ``ticker
     plot`` checks its options (:func:`span`, :func:`~ticker_py.plot.select.check_selection`): a
-    pattern naming no predicate of the program (``results.predicates``, when the results carry
-    it) nor of the results' atoms is refused."""
+    pattern naming no predicate of the results' atoms is refused (nor of the program's, when the
+    results carry them as ``predicates``: ``(name, arity)`` pairs)."""
     selection = select(atoms, "atoms") if isinstance(atoms, str) else atoms
     about, inputs = getattr(results, "about", ""), getattr(results, "inputs", None)
     program = getattr(results, "predicates", None)
