@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from tests.helpers import drain, ticker
+from tests.helpers import drain, ticker  # noqa: F401 (drain: below)
 
 # ---------------------------------------------------------------- closed pipes (defect 20)
 
@@ -199,3 +199,126 @@ def test_a_picture_without_any_answer_stream_warns_nothing(capsys, tmp_path):
         code, out, err = ticker(capsys, "plot", prog, "--stream", stream, "--out", tmp_path / "a.svg")
         assert (code, out, err) == (0, "", "")
         run(prog, stream, models=0).plot()
+
+
+# ---------------------------------------------------------------- numeric options (defect 9)
+
+INT_GE0, INT_GE1 = ("-1",), ("0", "-1")
+SECONDS_GE0 = ("-1", "nan")  # inf: wait forever (as --idle-timeout 0)
+SECONDS_GT0 = ("0", "-1", "nan", "inf")
+SEED = ("-1", str(2**64))
+BEYOND = (str(10**23),)  # a time point after the stream's last
+
+#: every numeric option of every command and the values it refuses (a new numeric option must be
+#: added here with the values it refuses)
+NUMERIC = {
+    ("run", "--models"): INT_GE0,
+    ("run", "--until"): INT_GE0,
+    ("run", "--max-gap"): INT_GE0,
+    ("run", "--shards"): INT_GE1,
+    ("run", "--grace"): SECONDS_GE0,
+    ("run", "--idle-timeout"): SECONDS_GE0,
+    ("encode", "--at"): INT_GE0,
+    ("compare", "--until"): INT_GE0,
+    ("compare", "--max-gap"): INT_GE0,
+    ("compare", "--models"): INT_GE0,
+    ("compare", "--max-diffs"): INT_GE0,
+    ("compare", "--from"): INT_GE0 + BEYOND,
+    ("compare", "--max-atoms"): INT_GE0,
+    ("explain", "--at"): INT_GE0 + BEYOND,
+    ("explain", "--model"): INT_GE1 + BEYOND,
+    ("explain", "--models"): INT_GE0,
+    ("plot", "--models"): INT_GE0,
+    ("plot", "--until"): INT_GE0,
+    ("plot", "--max-gap"): INT_GE0,
+    ("plot", "--from"): INT_GE0 + BEYOND,
+    ("plot", "--max-atoms"): INT_GE0,
+    ("enumerate", "--until"): INT_GE0,
+    ("enumerate", "--max-gap"): INT_GE0,
+    ("gen", "--seed"): SEED,
+    ("gen", "--tp"): INT_GE0,
+    ("gen", "--window"): INT_GE1,
+    ("gen", "--items"): INT_GE1,
+    ("gen", "--rate"): INT_GE1,
+    ("gen", "--partitions"): INT_GE1,
+    ("bench", "--tp"): INT_GE1,
+    ("bench", "--models"): INT_GE0,
+    ("bench", "--reps"): INT_GE1,
+    ("bench", "--warmup"): INT_GE0,
+    ("bench", "--budget"): SECONDS_GT0,
+    ("bench", "--seed"): SEED,
+}
+
+
+def _numeric_options() -> set:
+    import argparse
+
+    from ticker_py.cli import build_parser
+
+    commands = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)).choices
+    return {
+        (name, action.option_strings[-1])
+        for name, parser in commands.items()
+        for action in parser._actions
+        if action.type in (int, float)
+    }
+
+
+def test_every_numeric_option_is_walked():
+    assert _numeric_options() == set(NUMERIC)
+
+
+def _base(command: str, option: str, root) -> list:
+    """A cheap command line that succeeds as it is (so that an accepted value shows as status 0)."""
+    prog, stream, out = root / "p.lars", root / "s.stream", root / "out"
+    return {
+        "run": ["run", prog, "--stream", stream, "--format", "none"],
+        "encode": ["encode", prog],
+        "compare": ["compare", prog, "--stream", stream, "--engines", "clingo,native"]
+        + (["--plot", out / "c.svg"] if option in ("--from", "--max-atoms") else []),
+        "explain": ["explain", prog, "--stream", stream, "--at", "1", "q(1)"],
+        "plot": ["plot", prog, "--stream", stream, "--out", out / "p.svg"],
+        "enumerate": ["enumerate", prog, "--stream", stream, "--out", out / "e.jsonl"],
+        "gen": ["gen", "b1" if option == "--items" else "diamond", "--out", out / "g", "--format", "text", "--tp", "2"],
+        "bench": ["bench", "nosuchsuite"],  # the options are checked before the suite is looked up
+    }[command]
+
+
+@pytest.mark.parametrize(
+    "command,option,value", [(c, o, v) for (c, o), values in NUMERIC.items() for v in values], ids=str
+)
+def test_a_numeric_option_out_of_range_is_refused_naming_it(capsys, tmp_path, command, option, value):
+    (tmp_path / "p.lars").write_text("q(X) :- a(X) in [2].\n")
+    (tmp_path / "s.stream").write_text("0: a(1)\n1: a(2)\n2: a(3)\n")
+    (tmp_path / "out").mkdir()
+    argv = _base(command, option, tmp_path)
+    if option in argv:  # the base's own value of this option goes
+        i = argv.index(option)
+        del argv[i : i + 2]
+    code, out, err = ticker(capsys, *argv, f"{option}={value}")
+    assert code == 2, (out, err)
+    beyond = value in BEYOND and ("last time point" in err or "is out of range: there is 1 answer stream" in err)
+    named = option.lstrip("-") in err or beyond
+    assert named and "Traceback" not in err and "internal error" not in err
+
+
+@pytest.mark.parametrize(
+    "argv,message",
+    [
+        (["bench", "throughput", "--budget", "nan"], "--budget must be a number of seconds > 0, not nan"),
+        (["bench", "throughput", "--budget", "5"], "--budget does not apply to the throughput suite"),
+        (["bench", "throughput", "--engines", "native"], "--engines does not apply to the throughput suite"),
+        (["bench", "throughput", "--quick"], "--quick does not apply to the throughput suite"),
+        (["bench", "laser", "--report-from", "r.json", "--sizes", "3"], "--sizes does not apply to --report-from"),
+        (["bench", "ticker-a", "--rates", "5"], "--rates does not apply to the ticker-a suite"),
+        (["bench", "r4", "--rates", "5,6"], "the r4 suite takes one rate"),
+        (["gen", "diamond", "--out", "g", "--format", "text", "--partitions", "3"], "--partitions sets Spark's"),
+        (["gen", "diamond", "--out", "g", "--no-spark", "--partitions", "3"], "--partitions sets Spark's"),
+        (["gen", "diamond", "--out", "g", "--format", "text", "--parquet-layout", "args"], "needs --format parquet"),
+    ],
+)
+def test_an_option_a_command_would_not_use_is_refused(capsys, tmp_path, monkeypatch, argv, message):
+    monkeypatch.chdir(tmp_path)
+    code, _, err = ticker(capsys, *argv)
+    assert code == 2 and message in err
+    assert not (tmp_path / "g").exists() and not (tmp_path / "benchmarks").exists()

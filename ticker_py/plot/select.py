@@ -44,9 +44,9 @@ class Selection:
             return False
         return item[2] is None or item[2] == arity if item[0] == "pred" else len(item[2]) == arity
 
-    def matches(self, atom: tuple, item: tuple | None = None) -> bool:
-        """Whether some item (or ``item``) selects ``atom``."""
-        for item in self.items if item is None else (item,):
+    def matches(self, atom: tuple, only: tuple | None = None) -> bool:
+        """Whether some item (or the item ``only``) selects ``atom``."""
+        for item in self.items if only is None else (only,):
             if item[1] != atom[0]:
                 continue
             if item[0] == "pred":
