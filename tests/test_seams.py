@@ -109,7 +109,6 @@ def test_a_closed_stderr_loses_warnings_not_the_output(pipe_files):
     assert code == 0 and out.count(b"\n") == 5000
 
 
-
 # ---------------------------------------------------------------- pictures (defects 7, 8, 17)
 
 
@@ -125,7 +124,11 @@ def alarm(tmp_path):
 @pytest.mark.parametrize("command", ["plot", "compare"])
 def test_a_picture_from_past_the_last_time_point_is_refused(capsys, tmp_path, alarm, command):
     prog, stream = alarm
-    out = ["--out", tmp_path / "a.svg"] if command == "plot" else ["--engines", "clingo,native", "--plot", tmp_path / "a.svg"]
+    out = (
+        ["--out", tmp_path / "a.svg"]
+        if command == "plot"
+        else ["--engines", "clingo,native", "--plot", tmp_path / "a.svg"]
+    )
     code, _, err = ticker(capsys, command, prog, "--stream", stream, *out, "--from", "50")
     assert code == 2 and "nothing to draw from t = 50 on: the last time point evaluated is 5" in err
     assert not (tmp_path / "a.svg").exists()
@@ -322,3 +325,40 @@ def test_an_option_a_command_would_not_use_is_refused(capsys, tmp_path, monkeypa
     code, _, err = ticker(capsys, *argv)
     assert code == 2 and message in err
     assert not (tmp_path / "g").exists() and not (tmp_path / "benchmarks").exists()
+
+
+# ---------------------------------------------------------------- compare_semantics (defect 12)
+
+SEM_PROGRAM, SEM_STREAM = "q :- p in [1].", [(0, ["p"]), (1, []), (2, [])]
+
+
+def test_compare_semantics_takes_the_clis_comma_list():
+    from ticker_py.semantics_compare import compare_semantics
+
+    assert list(compare_semantics(SEM_PROGRAM, SEM_STREAM, "default,lars").runs) == ["default", "lars"]
+    cmp = compare_semantics(SEM_PROGRAM, SEM_STREAM, "default, default+window_bounds=half-open", engines="clingo")
+    assert list(cmp.runs) == ["default", "default,window_bounds=half-open"]
+    cmp = compare_semantics(SEM_PROGRAM, SEM_STREAM, ["default", "r4"], engines="clingo,native")
+    assert list(cmp.runs) == ["default@clingo", "default@native", "r4@clingo", "r4@native"]
+
+
+@pytest.mark.parametrize(
+    "semantics,engines,message",
+    [
+        ([], ("auto",), "no semantics profile to compare"),
+        ("", ("auto",), "no semantics profile to compare"),
+        (" , ", ("auto",), "no semantics profile to compare"),
+        ("default", [], "no engine to compare"),
+        ("default", "", "no engine to compare"),
+        (["default", "default"], ("auto",), "the run 'default' is given twice"),
+        ("r4,r4", "clingo", "the run 'r4' is given twice"),
+        ("default", "clingo,clingo", "the run 'default@clingo' is given twice"),
+        ("default,nosuch", ("auto",), "unknown semantics profile 'nosuch'"),
+    ],
+)
+def test_compare_semantics_refuses_no_run_and_a_run_twice(semantics, engines, message):
+    from ticker_py.errors import UsageError
+    from ticker_py.semantics_compare import compare_semantics
+
+    with pytest.raises(UsageError, match=re.escape(message)):
+        compare_semantics(SEM_PROGRAM, SEM_STREAM, semantics, engines=engines)

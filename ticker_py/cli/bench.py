@@ -43,8 +43,7 @@ def register(sub) -> None:
         help=", ".join(SUITES) + ", all, or throughput (the whole ticker run process against its engine)",
     )
     p.add_argument(
-        "--engines",
-        help="comma-separated engines: " + ", ".join(KNOWN_ENGINES) + f" (default: {','.join(ENGINES)})",
+        "--engines", help="comma-separated engines: " + ", ".join(KNOWN_ENGINES) + f" (default: {','.join(ENGINES)})"
     )
     p.add_argument("--sizes", metavar="N,...", help="window sizes n (default: the suite's grid)")
     p.add_argument("--rates", metavar="K,...", help="atoms per time point k (laser, pruning)")

@@ -65,7 +65,9 @@ def run_gen(args) -> int:
                 f"--partitions must be an integer >= 1, not {args.partitions}"
                 if args.partitions < 1
                 else "--partitions sets Spark's partitions, and this stream is written without Spark",
-                notes=() if args.partitions < 1 else ("drop --partitions, or write Parquet with Spark (--format parquet)",),
+                notes=()
+                if args.partitions < 1
+                else ("drop --partitions, or write Parquet with Spark (--format parquet)",),
             )
         )
     if args.parquet_layout != "atom" and args.format != "parquet":

@@ -147,7 +147,9 @@ def span(times, start=None, end=None, names: tuple = ("start", "end")) -> tuple:
     if times:
         first, last = min(times), max(times)
         if start is not None and start > last:
-            raise UsageError(Diagnostic(f"nothing to draw from t = {start} on: the last time point evaluated is {last}"))
+            raise UsageError(
+                Diagnostic(f"nothing to draw from t = {start} on: the last time point evaluated is {last}")
+            )
         if end is not None and end < first:
             raise UsageError(Diagnostic(f"nothing to draw up to t = {end}: the first time point evaluated is {first}"))
     lo = start if start is not None else min(times, default=0)
