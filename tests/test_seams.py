@@ -362,3 +362,149 @@ def test_compare_semantics_refuses_no_run_and_a_run_twice(semantics, engines, me
 
     with pytest.raises(UsageError, match=re.escape(message)):
         compare_semantics(SEM_PROGRAM, SEM_STREAM, semantics, engines=engines)
+
+
+# ---------------------------------------------------------------- times: one rule for every format (defect 13)
+
+TRIPLE = ("<http://s>", "<http://p>", "<http://o>")
+
+
+class FakeSparkFrame:
+    """What :func:`read_spark_dataframe` calls of a Spark DataFrame without an order column."""
+
+    def __init__(self, rows):
+        self.rows, self.columns = rows, ["t", "atom"]
+
+    def select(self, *columns):
+        return self
+
+    def toLocalIterator(self):
+        return iter(self.rows)
+
+
+def _read(fmt: str, times: list, tmp_path):
+    """``(records as (t, line), error)`` of a stream of one atom per row with these time cells, in ``fmt``."""
+    import json
+
+    import pandas as pd
+
+    from ticker_py.rdf import streams as rdf
+    from ticker_py.streams import read_dataframe, read_jsonl, read_text
+    from ticker_py.streams.spark_frame import read_spark_dataframe
+    from ticker_py.streams.tables import read_csv
+
+    atoms = [f"p({i})" for i in range(len(times))]
+    path = tmp_path / "s"
+    if fmt == "text":
+        records = read_text("".join(f"{t}: {a}\n" for t, a in zip(times, atoms)), "s")
+    elif fmt == "jsonl":
+        records = read_jsonl("".join(json.dumps({"t": t, "atoms": [a]}) + "\n" for t, a in zip(times, atoms)), "s")
+    elif fmt == "csv":
+        path.write_text("t,atom\n" + "".join(f'{t},"{a}"\n' for t, a in zip(times, atoms)))
+        records = read_csv(path, "s")
+    elif fmt == "dataframe":
+        records = read_dataframe(pd.DataFrame({"t": times, "atom": atoms}), "s")
+    elif fmt == "spark":
+        records = read_spark_dataframe(FakeSparkFrame([(t, a) for t, a in zip(times, atoms)]), "s")
+    elif fmt == "nt":
+        records = rdf.read_rdf_text("".join(f"{t}: {' '.join(TRIPLE)} .\n" for t in times), "s")
+    elif fmt == "rdf-csv":
+        path.write_text("t,s,p,o\n" + "".join(f"{t},{','.join(TRIPLE)}\n" for t in times))
+        records = rdf.read_rdf_csv(path, "s")
+    elif fmt == "rdf-dataframe":
+        records = rdf.read_rdf_dataframe(
+            pd.DataFrame({"t": times, "s": TRIPLE[0], "p": TRIPLE[1], "o": TRIPLE[2]}), "s"
+        )
+    else:
+        raise AssertionError(fmt)
+    records, error = drain(records)
+    times = [t for i, (t, *_) in enumerate(records) if i == 0 or records[i - 1][0] != t]
+    if error is not None and fmt in ("csv", "rdf-csv"):  # the row of the cell, not the line (the header is 1)
+        where, rest = error.split(":", 2)[1:]
+        error = f"s:{int(where) - 1}:{rest}"
+    return times, error
+
+
+TEXT_FORMATS = ["text", "csv", "nt", "rdf-csv"]
+TYPED_FORMATS = ["jsonl", "dataframe", "spark", "rdf-dataframe"]
+
+
+@pytest.mark.parametrize("fmt", TEXT_FORMATS + TYPED_FORMATS)
+def test_integer_times_are_read_alike_in_every_format(tmp_path, fmt):
+    assert _read(fmt, [0, 0, 3] if fmt not in TEXT_FORMATS else ["0", "0", "03"], tmp_path) == ([0, 3], None)
+
+
+@pytest.mark.parametrize("fmt", TYPED_FORMATS)
+def test_a_string_time_is_refused_in_every_typed_format(tmp_path, fmt):
+    records, error = _read(fmt, [0, "1", 2], tmp_path)
+    assert records == [0] and error.startswith("s:2:1") and "time must be a non-negative integer, found '1'" in error
+
+
+@pytest.mark.parametrize("fmt", TYPED_FORMATS)
+def test_a_float_time_is_refused_in_every_typed_format(tmp_path, fmt):
+    records, error = _read(fmt, [0, 1, 2.0], tmp_path)
+    assert "time must be a non-negative integer, found" in error
+    if fmt in ("dataframe", "rdf-dataframe"):  # a column of floats: refused as a whole, at its first row
+        assert (records, error.split(": error")[0]) == ([], "s:1:1-2") and "convert it" in error
+    else:
+        assert records == [0, 1] and error.startswith("s:3:1") and "found 2.0" in error
+
+
+@pytest.mark.parametrize("fmt", TEXT_FORMATS)
+def test_a_text_time_is_digits(tmp_path, fmt):
+    for cell, message in (("2.0", "found '2.0'"), ("x", "found 'x'"), ("-2", "negative time -2")):
+        records, error = _read(fmt, ["0", cell], tmp_path)
+        assert records == [0] and error.startswith("s:2:") and message in error, (cell, error)
+
+
+@pytest.mark.parametrize("fmt", ["dataframe", "rdf-dataframe"])
+@pytest.mark.parametrize("missing", ["nan", "none", "na"])
+def test_a_missing_time_in_a_dataframe_is_reported_at_its_row(tmp_path, fmt, missing):
+    import numpy as np
+    import pandas as pd
+
+    times = {
+        "nan": [0, np.nan, 2],  # pandas makes the column floats
+        "none": [0, None, 2],
+        "na": pd.array([0, pd.NA, 2], dtype="Int64"),
+    }[missing]
+    records, error = _read(fmt, times, tmp_path)
+    shown = "<NA>" if missing == "na" else "NaN"
+    assert (
+        error.startswith("s:2:1") and f"time must be a non-negative integer, found {shown} (a missing value)" in error
+    )
+    assert "found 0.0" not in error and records == ([0] if missing == "na" else [])
+
+
+def test_a_missing_order_key_in_a_dataframe_is_reported_at_its_row():
+    import numpy as np
+    import pandas as pd
+
+    from ticker_py.streams import read_dataframe
+
+    frame = pd.DataFrame({"t": [0, 1, 2], "atom": ["a", "b", "c"], "c": [1, np.nan, 2]})
+    records, error = drain(read_dataframe(frame, "s"))
+    assert error.startswith("s:2:1") and "column 'c' must be a non-negative integer, found NaN" in error
+    frame = pd.DataFrame({"t": [0, "x", 2], "atom": ["a", "b", "c"], "c": [1, 1, 2]})  # not sortable: checked first
+    records, error = drain(read_dataframe(frame, "s"))
+    assert error.startswith("s:2:1") and "found 'x'" in error and "Traceback" not in error
+
+
+def test_parquet_times_are_a_column_of_integers(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from ticker_py.rdf.streams import read_rdf_parquet
+    from ticker_py.streams.parquet import read_parquet
+
+    path = tmp_path / "s.parquet"
+    pq.write_table(pa.table({"t": pa.array([0, None, 2], pa.int64()), "atom": ["a", "b", "c"]}), path)
+    assert drain(read_parquet(path, "s")) == (
+        [(0, (("a",),), "s", 1)],
+        "s:2:1-2: error: time must be a non-negative integer, found None (a missing value)",
+    )
+    pq.write_table(
+        pa.table({"t": ["0", "1"], "s": list(TRIPLE[:1]) * 2, "p": [TRIPLE[1]] * 2, "o": [TRIPLE[2]] * 2}), path
+    )
+    records, error = drain(read_rdf_parquet(path, "s"))  # was read as times 0 and 1
+    assert records == [] and "s:1:1-2: error: time must be a non-negative integer, found '0'" == error

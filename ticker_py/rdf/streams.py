@@ -21,9 +21,10 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from ..errors import Diagnostic, InternalError, StreamError, UsageError
-from ..streams.lines import stream_error, text_lines
+from ..streams.lines import stream_error, text_lines, time_value
 from ..streams.model import Record
 from ..streams.parquet import open_parquet
+from ..streams.tables import frame_times
 from . import RDF_COLUMNS, RDF_FORMATS
 from .mapping import MAPPINGS, TIME_GRAPH, RdfMapping, Terms, syntax_message, triple_atom
 
@@ -82,12 +83,6 @@ def _located(message: str, column: int) -> ValueError:
     return err
 
 
-def _time(text: str) -> int:
-    if not re.fullmatch(r"[0-9]+", text):
-        raise ValueError(f"time must be a non-negative integer, found '{text}'")
-    return int(text)
-
-
 def read_rdf_text(
     lines_or_file, source: str = "<stdin>", mapping: RdfMapping = RdfMapping(), batch: int = 1
 ) -> Iterator[Record]:
@@ -108,7 +103,7 @@ def read_rdf_text(
             col = len(raw) - len(raw.lstrip()) + 1
             raise stream_error(source, number, col, "expected 'T: triples' (a time point, ':', then triples)", raw)
         try:
-            t = _time(m.group(1))
+            t = time_value(m.group(1), text=True)
             if last is not None and t < last:
                 raise ValueError(f"time {t} after time {last}")
         except ValueError as e:
@@ -237,13 +232,14 @@ def _grouped(items: Iterable[tuple], source: str) -> Iterator[Record]:
 _COLUMNS = RDF_COLUMNS
 
 
-def _table(rows: Iterable[tuple], source: str, mapping: RdfMapping) -> Iterator[Record]:
-    """Group rows ``(line, t, s, p, o)`` into one record per time point."""
+def _table(rows: Iterable[tuple], source: str, mapping: RdfMapping, text: bool = False) -> Iterator[Record]:
+    """Group rows ``(line, t, s, p, o)`` into one record per time point (``text``: the t cells are
+    text, as in CSV; else typed values: :func:`~ticker_py.streams.lines.time_value`)."""
 
     def items():
         for line, t, s, p, o in rows:
             try:
-                t = _time(str(t).strip())
+                t = time_value(t, text=text)
             except ValueError as e:
                 raise stream_error(source, line, 1, str(e)) from None
             if s is None or (isinstance(s, str) and not s.strip()):
@@ -285,7 +281,7 @@ def _rdf_csv_rows(f, source: str, mapping: RdfMapping) -> Iterator[Record]:
             if row:
                 yield (reader.line_num, *(row[i] if i < len(row) else "" for i in index))
 
-    yield from _table(rows(), source, mapping)
+    yield from _table(rows(), source, mapping, text=True)
 
 
 def read_rdf_parquet(
@@ -319,7 +315,9 @@ def read_rdf_parquet(
 def read_rdf_dataframe(df, source: str = "<DataFrame>", mapping: RdfMapping = RdfMapping()) -> Iterator[Record]:
     """Read a pandas DataFrame with columns ``t, s, p, o`` (rows in time order)."""
     _check_columns(list(df.columns), source)
-    cells = [df[c].astype(object).where(df[c].notna(), None).tolist() for c in _COLUMNS]
+    frame_times(df["t"], source)
+    cells = [df["t"].astype(object).tolist()]  # a missing time stays what it is (pd.NA), and is refused
+    cells += [df[c].astype(object).where(df[c].notna(), None).tolist() for c in _COLUMNS[1:]]
     yield from _table(((n, *row) for n, row in enumerate(zip(*cells), 1)), source, mapping)
 
 

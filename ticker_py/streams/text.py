@@ -66,7 +66,7 @@ def read_text(lines_or_file, source: str = "<stdin>") -> Iterator[Record]:
             raise stream_error(source, number, col, "expected 'T: atoms' (a time point, ':', then atoms)", raw)
         col = m.start(1) + 1
         try:
-            t = time_value(m.group(1))
+            t = time_value(m.group(1), text=True)
         except ValueError as e:
             raise stream_error(source, number, col, str(e), raw, len(m.group(1))) from None
         if last is not None and t < last:
@@ -99,10 +99,10 @@ def read_jsonl(lines_or_file, source: str = "<stdin>") -> Iterator[Record]:
         if len(obj) > 2 or (len(obj) == 2 and "atoms" not in obj):
             unknown = sorted(set(obj) - {"t", "atoms"})
             raise stream_error(source, number, 1, f"unknown key '{unknown[0]}' (expected 't' and 'atoms')")
-        t = obj["t"]
-        if type(t) is not int or t < 0:
-            found = f"negative time {t}" if type(t) is int else f"time must be a non-negative integer, found {t!r}"
-            raise stream_error(source, number, 1, found)
+        try:
+            t = time_value(obj["t"])
+        except ValueError as e:
+            raise stream_error(source, number, 1, str(e)) from None
         if last is not None and t < last:
             raise stream_error(source, number, 1, f"time {t} after time {last}")
         texts = obj.get("atoms", [])
