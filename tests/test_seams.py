@@ -508,3 +508,86 @@ def test_parquet_times_are_a_column_of_integers(tmp_path):
     )
     records, error = drain(read_rdf_parquet(path, "s"))  # was read as times 0 and 1
     assert records == [] and "s:1:1-2: error: time must be a non-negative integer, found '0'" == error
+
+
+# ---------------------------------------------------------------- lines that lack a part, keys given twice (14, 18)
+
+S, P, O = TRIPLE
+
+
+@pytest.mark.parametrize(
+    "line,column",
+    [
+        (f"1: {S} {P} {O}", 36),  # the final '.' is missing
+        (f"1: {S} {P} {O} . {S} {P} <http://o2>", 72),
+        (f"1: {S} {P} {O} # the dot went into the comment", 68),
+    ],
+)
+def test_an_n_triples_line_without_its_final_dot_is_refused(line, column):
+    from ticker_py.rdf.streams import read_rdf_text
+
+    for batch in (1, 4096):  # a pipe, a file
+        records, error = drain(read_rdf_text(f"0: {S} {P} {O} .\n{line}\n2: {S} {P} {O} .\n", "s.nt", batch=batch))
+        assert [t for t, *_ in records] == [0]
+        assert error.startswith(f"s.nt:2:{column}-") and "bad triple: '.' expected at its end" in error
+
+
+def test_n_triples_lines_that_end_well_are_read():
+    from ticker_py.rdf.streams import read_rdf_text
+
+    text = f'0: {S} {P} {O} . # a comment\n1: # nothing but a comment\n2:\n3: {S} {P} "a . b" .\n'
+    assert [t for t, *_ in drain(read_rdf_text(text, "s.nt"))[0]] == [0, 1, 2, 3]
+
+
+def test_an_n_quads_line_without_its_final_dot_is_refused():
+    from ticker_py.rdf.streams import read_nquads
+
+    records, error = drain(read_nquads(f"{S} {P} {O} <urn:ticker:t:0> .\n{S} {P} {O} <urn:ticker:t:1>\n", "s.nq"))
+    assert [t for t, *_ in records] == [0] and error.startswith("s.nq:2:") and "followed by a dot" in error
+
+
+def test_t_lines_in_an_n_quads_stream_name_the_line_format():
+    from ticker_py.rdf.streams import read_nquads, read_rdf_text
+
+    records, error = drain(read_nquads(f"{S} {P} {O} <urn:ticker:t:0> .\n1: {S} {P} {O} .\n", "s.nq"))
+    assert [t for t, *_ in records] == [0]
+    assert error.startswith("s.nq:2:1-3: error: a 'T: triples' line (the .nt stream format) in an N-Quads stream")
+    assert "the graph name is the time point" in error and "--stream-format nt" in error
+    records, error = drain(read_rdf_text(f"0: {S} {P} {O} .\n{S} {P} {O} <urn:ticker:t:1> .\n", "s.nt"))
+    assert error.startswith("s.nt:2:1-2: error: expected 'T: triples'") and "this is an N-Quads line" in error
+
+
+@pytest.mark.parametrize(
+    "line,key,column",
+    [
+        ('{"t": 1, "t": 5, "atoms": ["p"]}', "t", 10),
+        ('{"t": 1, "atoms": ["p"], "atoms": ["q"]}', "atoms", 26),
+        ('{"t": 1, "\\u0074": 5}', "t", 1),
+        ('{"atoms": [], "t": 1, "t": 1}', "t", 23),
+    ],
+)
+def test_a_json_key_given_twice_is_refused(line, key, column):
+    from ticker_py.streams import read_jsonl
+
+    records, error = drain(read_jsonl(f'{{"t": 0, "atoms": ["p"]}}\n{line}\n', "s.jsonl"))
+    assert [t for t, *_ in records] == [0]
+    assert error.startswith(f"s.jsonl:2:{column}-") and f'key "{key}" given twice in one object' in error
+
+
+def test_json_lines_with_t_and_atoms_as_texts_are_read():
+    from ticker_py.streams import read_jsonl
+
+    records, error = drain(read_jsonl('{"t": 0, "atoms": ["t", "atoms", "p(\\"t\\")"]}\n', "s.jsonl"))
+    assert error is None and records[0][1] == (("t",), ("atoms",), ("p", '"t"'))
+
+
+def test_an_rdf_table_with_a_column_twice_is_refused(tmp_path):
+    import pandas as pd
+
+    from ticker_py.rdf.streams import read_rdf_csv, read_rdf_dataframe
+
+    path = tmp_path / "s.csv"
+    path.write_text(f"t,s,p,o,s\n0,{S},{P},{O},<http://other>\n")
+    assert drain(read_rdf_csv(path, "s.csv")) == ([], "s.csv:1:1-2: error: column 's' appears 2 times")
+    frame = pd.DataFrame([[0, S, P, O, "<http://other>"]], columns=["t", "s", "p", "o", "s"])
+    assert drain(read_rdf_dataframe(frame, "d")) == ([], "d:1:1-2: error: column 's' appears 2 times")

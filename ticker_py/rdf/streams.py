@@ -101,7 +101,14 @@ def read_rdf_text(
         if m is None:
             yield from _parsed(pending, source, mapping, terms)
             col = len(raw) - len(raw.lstrip()) + 1
-            raise stream_error(source, number, col, "expected 'T: triples' (a time point, ':', then triples)", raw)
+            raise stream_error(
+                source,
+                number,
+                col,
+                "expected 'T: triples' (a time point, ':', then triples)",
+                raw,
+                notes=_quad_note(raw),
+            )
         try:
             t = time_value(m.group(1), text=True)
             if last is not None and t < last:
@@ -109,6 +116,9 @@ def read_rdf_text(
         except ValueError as e:
             yield from _parsed(pending, source, mapping, terms)
             raise stream_error(source, number, m.start(1) + 1, str(e), raw, len(m.group(1))) from None
+        if not raw.rstrip().endswith(".") and _no_final_dot(raw[m.end() :]):
+            yield from _parsed(pending, source, mapping, terms)
+            raise stream_error(source, number, len(raw.rstrip()) + 1, "bad triple: '.' expected at its end", raw)
         last = t
         pending.append((number, raw, t, m.end()))
         size += len(raw)
@@ -116,6 +126,38 @@ def read_rdf_text(
             yield from _parsed(pending, source, mapping, terms)
             pending, size = [], 0
     yield from _parsed(pending, source, mapping, terms)
+
+
+def _quad_note(line: str) -> tuple:
+    """A note for a line of a ``T:`` stream that is an N-Quad (its graph name the time point)."""
+    import pyoxigraph as ox
+
+    try:
+        quads = list(_parse(line, ox.RdfFormat.N_QUADS))
+    except SyntaxError:
+        return ()
+    if not quads or type(quads[0].graph_name).__name__ != "NamedNode":
+        return ()
+    return (
+        "this is an N-Quads line (the graph name the time point): read the stream as a .nq file, or --stream-format nq",
+    )
+
+
+def _no_final_dot(text: str) -> bool:
+    """Whether the triples ``text`` of a line lack only the final ``.`` (the batch parse reads each
+    line as a TriG graph, where the last triple's dot is optional; N-Triples requires it)."""
+    import pyoxigraph as ox
+
+    try:
+        list(_parse(text, ox.RdfFormat.TURTLE))
+        return False  # a line of triples, or only a comment
+    except SyntaxError:
+        pass
+    try:
+        list(_parse(text + "\n.", ox.RdfFormat.TURTLE))  # after a comment, too
+    except SyntaxError:
+        return False  # another error: the batch parse reports it
+    return True
 
 
 def _parsed(entries: list, source: str, mapping: RdfMapping, terms: Terms) -> Iterator[Record]:
@@ -196,6 +238,20 @@ def read_nquads(lines_or_file, source: str = "<stdin>", mapping: RdfMapping = Rd
             try:
                 quads = list(_parse(raw, ox.RdfFormat.N_QUADS))
             except SyntaxError as err:
+                prefix = _TIME.match(raw)
+                if prefix is not None and prefix.group(1).isdigit():  # a line of the T: stream format
+                    raise stream_error(
+                        source,
+                        number,
+                        prefix.start(1) + 1,
+                        "a 'T: triples' line (the .nt stream format) in an N-Quads stream",
+                        raw,
+                        prefix.end() - prefix.start(1),
+                        (
+                            "in N-Quads the graph name is the time point: <s> <p> <o> <urn:ticker:t:T> .",
+                            "or read the stream as T: lines: a .nt file, or --stream-format nt",
+                        ),
+                    ) from None
                 message, (_, _, column, *_rest) = err.args
                 raise stream_error(source, number, column, "bad triple: " + syntax_message(message), raw) from None
             for quad in quads:
@@ -254,9 +310,13 @@ def _table(rows: Iterable[tuple], source: str, mapping: RdfMapping, text: bool =
 
 
 def _check_columns(columns, source: str) -> None:
+    columns = list(columns)
     missing = [c for c in _COLUMNS if c not in columns]
     if missing:
         raise stream_error(source, 1, 1, f"missing column '{missing[0]}' (an RDF table has columns t, s, p, o)")
+    twice = [c for c in _COLUMNS if columns.count(c) > 1]
+    if twice:  # which one would be read?
+        raise stream_error(source, 1, 1, f"column '{twice[0]}' appears {columns.count(twice[0])} times")
 
 
 def read_rdf_csv(path, source: str | None = None, mapping: RdfMapping = RdfMapping()) -> Iterator[Record]:

@@ -27,10 +27,10 @@ _INTEGER = re.compile(r"-?[0-9]+")
 
 
 def stream_error(
-    source: str, line: int, column: int, message: str, text: str | None = None, width: int = 1
+    source: str, line: int, column: int, message: str, text: str | None = None, width: int = 1, notes: tuple = ()
 ) -> StreamError:
     """A StreamError at ``source:line:column`` (1-based), with a caret excerpt of ``text``."""
-    diag = Diagnostic(message, Location(source, line, column, line, column + max(1, width)))
+    diag = Diagnostic(message, Location(source, line, column, line, column + max(1, width)), notes)
     if text is not None:
         diag = with_excerpt(diag, "\n" * (line - 1) + text)
     return StreamError(diag)

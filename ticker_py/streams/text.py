@@ -92,8 +92,14 @@ def read_jsonl(lines_or_file, source: str = "<stdin>") -> Iterator[Record]:
             continue
         try:
             obj = json.loads(raw)
+            if raw.count('"t"') + raw.count('"atoms"') > 2 or "\\u" in raw:  # maybe a key given twice
+                json.loads(raw, object_pairs_hook=_once)
         except json.JSONDecodeError as e:
             raise stream_error(source, number, e.colno, f"bad JSON: {e.msg}") from None
+        except _Twice as e:
+            key = f'"{e.args[0]}"'  # at its second occurrence (1 when written with escapes)
+            column = raw.find(key, raw.find(key) + 1) + 1 if raw.count(key) > 1 else 1
+            raise stream_error(source, number, column, f"key {key} given twice in one object", raw, len(key)) from None
         if not isinstance(obj, dict) or "t" not in obj:
             raise stream_error(source, number, 1, 'expected an object {"t": T, "atoms": [...]}')
         if len(obj) > 2 or (len(obj) == 2 and "atoms" not in obj):
@@ -113,6 +119,19 @@ def read_jsonl(lines_or_file, source: str = "<stdin>") -> Iterator[Record]:
         atoms = _atoms(texts, source, number, reader)
         last = t
         yield Record(t, atoms, source, number, _known(reader))
+
+
+class _Twice(Exception):
+    """A JSON object with a key twice (``json.loads`` would keep the last value)."""
+
+
+def _once(pairs: list) -> dict:
+    """The object of ``pairs``; :class:`_Twice` for a key given twice."""
+    obj = dict(pairs)
+    if len(obj) < len(pairs):
+        seen = set()
+        raise _Twice(next(k for k, _ in pairs if k in seen or seen.add(k)))
+    return obj
 
 
 def _atoms(texts: list, source: str, line: int, reader: AtomReader) -> tuple:
