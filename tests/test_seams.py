@@ -591,3 +591,57 @@ def test_an_rdf_table_with_a_column_twice_is_refused(tmp_path):
     assert drain(read_rdf_csv(path, "s.csv")) == ([], "s.csv:1:1-2: error: column 's' appears 2 times")
     frame = pd.DataFrame([[0, S, P, O, "<http://other>"]], columns=["t", "s", "p", "o", "s"])
     assert drain(read_rdf_dataframe(frame, "d")) == ([], "d:1:1-2: error: column 's' appears 2 times")
+
+
+# ---------------------------------------------------------------- --rdf-output (defect 6)
+
+RDF_PROGRAM = (
+    'triple(iri("http://s"), iri("http://p"), O) :- a(O).\nedge(X, Y, Z) :- a(X), a(Y), a(Z).\nq(X) :- a(X).\n'
+)
+
+
+@pytest.fixture
+def rdf_run(tmp_path):
+    prog, stream = tmp_path / "w.lars", tmp_path / "w.stream"
+    prog.write_text(RDF_PROGRAM)
+    stream.write_text("0: a(1)\n")
+    return prog, stream
+
+
+@pytest.mark.parametrize(
+    "name,message",
+    [
+        ("nosuch", "its ternary predicates: edge, triple"),
+        ("edg", "did you mean edge?"),
+        ("q", "its ternary predicates: edge, triple"),  # q/1 is no ternary predicate
+    ],
+)
+def test_rdf_output_of_no_ternary_predicate_is_refused(capsys, rdf_run, name, message):
+    for fmt in ("ntriples", "nquads"):
+        code, out, err = ticker(
+            capsys, "run", *rdf_run[:1], "--stream", rdf_run[1], "--format", fmt, "--rdf-output", name
+        )
+        assert (code, out) == (2, "")
+        assert f"--rdf-output {name}: the program has no ternary predicate {name}/3" in err and message in err
+
+
+def test_rdf_output_names_what_it_writes(capsys, rdf_run):
+    prog, stream = rdf_run
+    code, out, err = ticker(capsys, "run", prog, "--stream", stream, "--format", "ntriples")
+    assert (code, err) == (
+        0,
+        "",
+    ) and out == '0: <http://s> <http://p> "1"^^<http://www.w3.org/2001/XMLSchema#integer> .\n'
+    code, out, err = ticker(capsys, "run", prog, "--stream", stream, "--format", "ntriples", "--rdf-output", "edge")
+    assert (code, out, err) == (0, "", "")  # edge(1,1,1) is no RDF triple: nothing to write, as documented
+    code, out, err = ticker(capsys, "run", prog, "--stream", stream, "--rdf-output", "edge")
+    assert code == 2 and "--rdf-output edge names what --format ntriples or nquads writes" in err
+
+
+def test_rdf_output_of_a_program_without_triples_warns(capsys, tmp_path):
+    prog, stream = tmp_path / "p.lars", tmp_path / "s.stream"
+    prog.write_text("q(X) :- a(X).\n")
+    stream.write_text("0: a(1)\n")
+    code, out, err = ticker(capsys, "run", prog, "--stream", stream, "--format", "ntriples")
+    assert (code, out) == (0, "")
+    assert "warning: --format ntriples writes the triple/3 atoms, and the program has none" in err
