@@ -4,6 +4,7 @@ known name with an arity the program does not use."""
 
 from __future__ import annotations
 
+import re
 import warnings
 
 import pytest
@@ -153,3 +154,48 @@ def test_every_checker_of_a_program_knows_its_names_of_several_arities():
     assert ["'p/3' in the stream, but the program uses p/1 and p/2" in str(w.message) for w in caught] == [True]
     with pytest.raises(StreamError, match="intensional predicate 'q/1'"):
         checker.check(Record(2, (("q", 1),), "s", 3))
+
+
+# ---------------------------------------------------------------- every check per name and arity
+
+
+def test_the_checks_run_per_name_and_arity_and_speak_the_programs_names():
+    """The checks that refuse a program run on a name per arity (no check keyed by name alone
+    sees p/1 and p/2 as one predicate), and their messages show the program's names."""
+    from ticker_py.errors import ProgramError
+
+    load_program("p(X) :- a(X).\np(X,Y) :- p(X) always [1], a(Y).\na(X,Y) :- a(X) in [1 #], b(Y).")
+    program = "p(1).\np(X,Y) :- p(X,Y) always [1], a(Y,X).\nq(X) :- q(X,X) in [2 #], b(X).\nq(X,X) :- b(X)."
+    with pytest.raises(ProgramError) as err:
+        load_program(program)
+    assert [d.message for d in err.value.diagnostics] == [
+        "positive cycle through a box window: 'p/2' depends on 'p(X,Y) always [1]'",
+        "tuple window over intensional predicate 'q/2'",
+    ]
+    assert err.value.diagnostics[0].notes[0] == "predicates on the cycle: p/2"
+    assert not re.search(r"[pq]'\d", str(err.value))  # no internal name in the notes and excerpts either
+
+
+def test_messages_after_the_analysis_speak_the_programs_names(capsys, tmp_path):
+    """The native engine's refusal and a semantics profile's show rules of the analysed program:
+    in the program's names (p, not its internal p'2)."""
+    prog = tmp_path / "c.lars"
+    prog.write_text("p(X) :- a(X).\np(X,Y) :- p(X), a(Y).\n:- p(X,X), p(3).\nq :- not p(1).\n")
+    code, out, _ = ticker(capsys, "check", prog)
+    assert code == 0 and "constraint ':- p(X,X), p(3).' needs a solver" in out
+    code, _, err = ticker(capsys, "run", prog, "--stream", prog, "--engine", "native")
+    assert code == 2 and "constraint ':- p(X,X), p(3).' needs a solver" in err
+    code, _, err = ticker(capsys, "check", prog, "--semantics", "r4")
+    assert code == 2 and "negation 'not p(1)' is not allowed" in err
+    assert not re.search(r"p'\d", out + err)
+
+
+def test_internal_names_read_back_beside_quotes_and_primed_names():
+    from ticker_py.analysis.arities import internal_names, names_out
+    from ticker_py.syntax import parse_program
+
+    _, renamed = internal_names(parse_program("p(1). p(1,2). p'1'x. p'2(a) :- p'2'1."))
+    assert sorted(renamed) == ["p'1'1", "p'2'2"]  # never a program name, nor one before a prime
+    out = names_out(renamed)
+    assert out("'p'1'1/1' depends on 'p'2'2(X,Y) in [1]'") == "'p/1' depends on 'p(X,Y) in [1]'"
+    assert out("p'1'x :- q'p'1'1, p'2'1, p'1'12.") == "p'1'x :- q'p'1'1, p'2'1, p'1'12."
