@@ -6,9 +6,9 @@ import itertools
 import math
 
 from .. import ast
-from ..errors import Diagnostic
+from ..errors import Diagnostic, StreamError
 from ..limits import MAX_FACT_ATOMS
-from ..values import evaluate_arith, from_ast_term
+from ..values import computed, from_ast_term
 
 __all__ = ["intensional_predicates", "background_atoms", "body_atoms"]
 
@@ -48,6 +48,10 @@ def background_atoms(program: ast.Program, diagnostics: list) -> tuple:
                 values = _expand(arg)
             except _TooMany:
                 values = ()
+            except StreamError as err:  # a value longer than any integer may be
+                diagnostics.extend(err.diagnostics)
+                ok = False
+                break
             size *= len(values or ())
             if values == () or size > MAX_FACT_ATOMS:
                 diagnostics.append(
@@ -91,7 +95,7 @@ def _expand(term):
             return None
         if len(a) * len(b) > MAX_FACT_ATOMS:
             raise _TooMany
-        vals = [evaluate_arith(term.op, x, y) for x in a for y in b]
+        vals = [computed(term.op, x, y, term) for x in a for y in b]
         return None if any(v is None for v in vals) else vals
     if isinstance(term, ast.Function):
         parts = [_expand(a) for a in term.args]
