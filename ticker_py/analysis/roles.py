@@ -1,4 +1,4 @@
-"""Predicate roles: intensional/extensional predicates and background facts."""
+"""Background facts: the ground atoms of a program's facts (the analysis finds the other roles)."""
 
 from __future__ import annotations
 
@@ -10,19 +10,7 @@ from ..errors import Diagnostic, StreamError
 from ..limits import MAX_FACT_ATOMS
 from ..values import computed, from_ast_term
 
-__all__ = ["intensional_predicates", "background_atoms", "body_atoms"]
-
-
-def body_atoms(rule: ast.Rule):
-    """The extended atoms of a rule body (comparisons skipped)."""
-    for lit in rule.body:
-        if not lit.is_comparison:
-            yield lit.element
-
-
-def intensional_predicates(program: ast.Program) -> frozenset:
-    """Predicates in the head of some rule that is not a (background) fact."""
-    return frozenset(r.head.atom.predicate for r in program.proper_rules if r.head is not None)
+__all__ = ["background_atoms"]
 
 
 def background_atoms(program: ast.Program, diagnostics: list) -> tuple:
