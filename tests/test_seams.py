@@ -645,3 +645,9 @@ def test_rdf_output_of_a_program_without_triples_warns(capsys, tmp_path):
     code, out, err = ticker(capsys, "run", prog, "--stream", stream, "--format", "ntriples")
     assert (code, out) == (0, "")
     assert "warning: --format ntriples writes the triple/3 atoms, and the program has none" in err
+
+
+def test_an_engine_given_twice_is_refused(capsys, alarm):
+    prog, stream = alarm
+    code, _, err = ticker(capsys, "compare", prog, "--stream", stream, "--engines", "clingo,native,clingo")
+    assert code == 2 and "engine 'clingo' given twice in --engines" in err

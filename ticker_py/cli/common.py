@@ -199,9 +199,11 @@ def name_list(text: str, known, what: str = "engine") -> tuple:
     names = tuple(n.strip() for n in text.split(",") if n.strip())
     if not names:
         raise UsageError(Diagnostic(f"--{what}s needs at least one {what}"))
-    for n in names:
+    for i, n in enumerate(names):
         if n not in known:
             raise UsageError(Diagnostic(f"unknown {what} '{n}'", notes=(f"{what}s: {', '.join(known)}",)))
+        if n in names[:i]:  # one run per name: the second would be dropped
+            raise UsageError(Diagnostic(f"{what} '{n}' given twice in --{what}s"))
     return names
 
 
