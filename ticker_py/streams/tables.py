@@ -12,8 +12,7 @@ import csv
 import math
 from collections.abc import Callable, Iterable, Iterator
 
-from ..ast import Location
-from ..errors import Diagnostic, StreamError
+from ..errors import StreamError
 from ..syntax.ground_atoms import AtomReader, GroundSyntaxError
 from .lines import stream_error, text_lines, time_value
 from .model import Record
@@ -346,19 +345,12 @@ def frame_times(column, source: str, what: str = "time") -> None:
     missing = column.isna().to_numpy().nonzero()[0]
     row = int(missing[0]) if len(missing) else 0
     name = column.name
-    message = time_error(what, column.iloc[row])
     notes = (
         (f"column '{name}' holds floats, as pandas stores integers with a missing cell: every row needs a time",)
         if len(missing)
         else (f"column '{name}' holds floats: convert it, e.g. df['{name}'] = df['{name}'].astype('int64')",)
     )
-    raise StreamError(Diagnostic(message, Location(source, row + 1, 1, row + 1, 2), notes))
-
-
-def time_error(what: str, value) -> str:
-    """The message of a cell that is no time (as :func:`~.lines.time_value` says it)."""
     try:
-        time_value(value, what)
+        time_value(column.iloc[row], what)  # a float is no time: this says why, as for any cell
     except ValueError as e:
-        return str(e)
-    raise AssertionError(f"{value!r} is a time")  # pragma: no cover
+        raise stream_error(source, row + 1, 1, str(e), notes=notes) from None
