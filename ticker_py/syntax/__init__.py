@@ -103,54 +103,48 @@ def _describe(expected) -> str:
 
 LARS_DIRECTIVES = "LARS has the directives #const, #show and #include"
 CHOICE_NOTE = "a choice with default negation: 'a :- not na. na :- not a.' (a holds in one answer, not in the other)"
-AGGREGATE = ("plain LARS has no aggregates ('{0} {{ ... }}')", "compute the value with rules")
-WEAK = ("plain LARS has no weak constraints (':~')", "a constraint ':- body.' rules answers out")
-#: clingo's constructs that plain LARS has not, by the text at a syntax error: pattern, then
-#: (message, note) in a rule's head and in its body; ``{0}`` in a message is the text matched
+WEAK = "plain LARS has no weak constraints (':~')"
+#: clingo's constructs that plain LARS has not, by the text at a syntax error: (pattern, where it
+#: applies: "" anywhere, "head" or "body" of a rule, message, note); ``{0}`` is the text matched
 _CLINGO_ONLY = [
-    (r"#(?:count|sum\+?|min|max)\b", AGGREGATE, AGGREGATE),
+    (
+        r"#(?:count|sum\+?|min|max)\b",
+        "",
+        "plain LARS has no aggregates ('{0} {{ ... }}')",
+        "compute the value with rules",
+    ),
     (
         r"#(?:minimize|maximize|minimise|maximise)\b",
-        *[
-            (
-                "plain LARS has no optimization statements ('{0}')",
-                "every answer stream is reported (--models 0 prints all): a constraint ':- body.' rules answers out",
-            )
-        ]
-        * 2,
+        "",
+        "plain LARS has no optimization statements ('{0}')",
+        "every answer stream is reported (--models 0 prints all): a constraint ':- body.' rules answers out",
     ),
     (
         r"#external\b",
-        *[
-            (
-                "plain LARS has no '#external' directive",
-                "the stream is the program's input: a predicate in no rule head is read from it",
-            )
-        ]
-        * 2,
+        "",
+        "plain LARS has no '#external' directive",
+        "the stream is the program's input: a predicate in no rule head is read from it",
     ),
     (
         r"#(?:program|script|end|heuristic|project|edge|theory|defined)\b",
-        *[("plain LARS has no '{0}' directive", LARS_DIRECTIVES)] * 2,
+        "",
+        "plain LARS has no '{0}' directive",
+        LARS_DIRECTIVES,
     ),
-    (r"#[a-z]\w*", *[("unknown directive '{0}'", LARS_DIRECTIVES)] * 2),
-    (r":~", WEAK, WEAK),
+    (r"#[a-z]\w*", "", "unknown directive '{0}'", LARS_DIRECTIVES),
+    (r":~", "", WEAK, "a constraint ':- body.' rules answers out"),
     (
         r":(?!-)",
-        *[("plain LARS has no conditional literals ('a : b')", "write the condition in a rule body: 'q :- a, b.'")] * 2,
+        "",
+        "plain LARS has no conditional literals ('a : b')",
+        "write the condition in a rule body: 'q :- a, b.'",
     ),
-    (
-        r"(?:-?[0-9]+\s*)?\{",
-        ("plain LARS has no choice rules ('{{ a }}')", CHOICE_NOTE),
-        ("plain LARS has no aggregates ('{{ ... }}')", "compute the count with rules"),
-    ),
-    (
-        r"[;|]",
-        ("plain LARS has no disjunction ('a {0} b')", CHOICE_NOTE),
-        ("'{0}' between body literals", "LARS separates body literals with ','"),
-    ),
+    (r"(?:-?[0-9]+\s*)?\{", "head", "plain LARS has no choice rules ('{{ a }}')", CHOICE_NOTE),
+    (r"(?:-?[0-9]+\s*)?\{", "body", "plain LARS has no aggregates ('{{ ... }}')", "compute the count with rules"),
+    (r"[;|]", "head", "plain LARS has no disjunction ('a {0} b')", CHOICE_NOTE),
+    (r"[;|]", "body", "'{0}' between body literals", "LARS separates body literals with ','"),
 ]
-_CLINGO_ONLY = [(re.compile(pattern), head, body) for pattern, head, body in _CLINGO_ONLY]
+_CLINGO_ONLY = [(re.compile(pattern), *rest) for pattern, *rest in _CLINGO_ONLY]
 #: what follows a weak constraint's '.': its weight
 _WEIGHT = re.compile(r"\s*\[[^\]\n]*\]")
 
@@ -166,7 +160,7 @@ def _syntax_error(err, readable: str, file: str) -> Diagnostic:
     bad = tokens.bad_token(readable, position + 1)
     if bad is not None:
         message, start, stop = bad
-        notes = ("strings know the escapes \\n, \\\\ and \\\" (as clingo's)",) if "escape" in message else ()
+        notes = (tokens.ESCAPE_NOTE,) if "escape" in message else ()
         return Diagnostic(message, _location(readable, file, start, stop), notes)
     line, col = getattr(err, "line", 1) or 1, getattr(err, "column", 1) or 1
     if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
@@ -180,12 +174,11 @@ def _syntax_error(err, readable: str, file: str) -> Diagnostic:
         expected = err.allowed or ()
     else:  # pragma: no cover - lark has no other kinds
         found, expected = "input", ()
-    for pattern, in_head, in_body in _CLINGO_ONLY:
-        match = pattern.match(readable, position)
+    part = "body" if ":-" in readable[_statement(readable, position)[0] : position] else "head"
+    for pattern, where, message, note in _CLINGO_ONLY:
+        match = pattern.match(readable, position) if where in ("", part) else None
         if match:
-            message, note = in_body if ":-" in readable[_statement(readable, position)[0] : position] else in_head
-            where = _location(readable, file, match.start(), match.end())
-            return Diagnostic(message.format(match.group()), where, (note,))
+            return Diagnostic(message.format(match.group()), _location(readable, file, *match.span()), (note,))
     width = len(found) - 2 if found.startswith("'") else 1
     loc = ast.Location(file, line, col, line, col + max(1, width))
     notes = (f"expected {_describe(expected)}",) if expected else ()
@@ -288,7 +281,7 @@ def _without_statement(text: str, diagnostic: Diagnostic) -> str | None:
     start, end = _statement(text, sum(len(line) + 1 for line in lines[: where.line - 1]) + where.column - 1)
     if diagnostic.message == "unclosed comment":
         end = len(text)
-    elif diagnostic.message == WEAK[0] and (weight := _WEIGHT.match(text, end)):
+    elif diagnostic.message == WEAK and (weight := _WEIGHT.match(text, end)):
         end = weight.end()
     if start >= end:
         return None

@@ -25,7 +25,7 @@ from types import SimpleNamespace
 from .. import accelerators
 from ..limits import MAX_TERM_DEPTH
 from .constant_atoms import split_constants
-from .tokens import ANONYMOUS, INT, KEYWORDS, NAME, STRING, VARIABLE, bad_string
+from .tokens import ANONYMOUS, ESCAPE_NOTE, INT, KEYWORDS, NAME, STRING, VARIABLE, bad_string
 
 __all__ = ["GroundSyntaxError", "AtomReader", "parse_ground_atom", "parse_ground_term", "split_atoms"]
 
@@ -351,7 +351,7 @@ class _Assembler:
             if value == '"':
                 message, start, _ = bad_string(self.text, pos)
                 if "escape" in message:
-                    message += ' (strings know the escapes \\n, \\\\ and \\")'
+                    message += f" ({ESCAPE_NOTE})"
                 raise GroundSyntaxError(message, start)
             variable = _re().variable.match(self.text, pos)
             if variable:

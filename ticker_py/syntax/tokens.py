@@ -30,6 +30,7 @@ __all__ = [
     "BLOCK_COMMENT",
     "WS",
     "KEYWORDS",
+    "ESCAPE_NOTE",
     "ascii_bytes",
     "is_name",
     "bad_string",
@@ -73,9 +74,12 @@ _TERMINALS = (
     ("WS", WS, 0),
 )
 
+#: the note of an unknown escape, for every reader
+ESCAPE_NOTE = "strings know the escapes \\n, \\\\ and \\\", as clingo's"
+
 _NAME = re.compile(NAME)
-#: a string's valid part, then the unknown escape that ends it, if one does
-_ESCAPES = re.compile(r'"[^"\\\n]*(?:\\["\\n][^"\\\n]*)*(\\[^"\\n\n])?')
+#: a string's valid part (STRING without its closing quote), then the unknown escape that ends it
+_ESCAPES = re.compile(STRING[:-1] + r'(\\[^"\\n\n])?')
 _OPEN = re.compile(rf'{STRING}|{LINE_COMMENT}|{BLOCK_COMMENT}|{IRIREF}|(/\*)|(")|[^"/%<]+|.', re.S)
 
 

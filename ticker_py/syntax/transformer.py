@@ -18,7 +18,6 @@ from ..errors import Diagnostic, ProgramError
 from ..limits import MAX_TERM_DEPTH
 from .anonymous import ANONYMOUS, name_anonymous
 
-ESCAPE_NOTE = "strings know the escapes \\n, \\\\ and \\\" (as clingo's)"
 SHOW_TERM_NOTE = "name predicates instead: '#show p/2.' prints the atoms of p/2"
 _ABSOLUTE_IRI = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
 _UNITS = {"SEC": "sec", "MS": "ms", "MIN": "min", "HOUR": "h", "HASH": "#"}
