@@ -431,7 +431,8 @@ def program_problems(semantics: Semantics, analysis: Analysis) -> list:
                     )
                 )
     files = dict.fromkeys(r.location.file for r in analysis.program.rules if r.location is not None)
-    return in_source_order(out, files)  # the files in the order they were read
+    # in source order (the files in the order they were read), in the program's names: p, not p'2
+    return [analysis.named(d) for d in in_source_order(out, files)]
 
 
 def check_program(semantics: Semantics, analysis: Analysis, source: str | None = None) -> None:

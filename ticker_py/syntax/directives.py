@@ -46,6 +46,7 @@ def load_source(text: str, file: str, parse_unit, read, const: dict | None = Non
         rules=tuple(state.rules),
         prefixes=tuple(state.prefixes.items()),
         shows=None if state.shows is None else tuple(sorted(state.shows)),
+        show_at=tuple(state.show_at.items()),
     )
     values = _const_values(state.consts, const or {}, state.problems)
     loaded.program = _put_consts(program, values, state.problems)
@@ -81,6 +82,7 @@ class _Merge:
         self.prefixes: dict = {}
         self.consts: list = []
         self.shows: set | None = None
+        self.show_at: dict = {}  # (name, arity) -> its first #show, for warnings
         self.problems: list = []
         self.read: set = set()  # real paths of the files read
 
@@ -88,6 +90,8 @@ class _Merge:
         self.loaded.sources.setdefault(file, text)
         program, found = self.parse_unit(text, file)
         self.rules += program.rules
+        for signature, location in program.show_at:
+            self.show_at.setdefault(signature, location)
         for name, iri in program.prefixes:
             self.prefixes.setdefault(name, iri)
         self.problems += found.problems

@@ -50,6 +50,7 @@ class Found:
         self.consts: list = []
         self.includes: list = []
         self.shows: list | None = None
+        self.show_at: dict = {}  # (name, arity) -> the location of its first #show
 
 
 class ToAst(Transformer):
@@ -117,6 +118,7 @@ class ToAst(Transformer):
             file=self.file,
             prefixes=tuple(found.prefixes.items()),
             shows=None if found.shows is None else tuple(sorted(set(found.shows))),
+            show_at=tuple(found.show_at.items()),
         )
 
     def prefix(self, c):
@@ -191,6 +193,7 @@ class ToAst(Transformer):
             and term.right.value >= 0
         ):
             found.shows.append((term.left.name, term.right.value))
+            found.show_at.setdefault(found.shows[-1], self._span(c[0], c[-1]))
             return
         self._problem(
             self._span(c[0], c[-1]),
