@@ -11,19 +11,18 @@ from ticker_py.encode.incremental import encode_incremental
 from ticker_py.engines import EngineOptions, create_engine
 from ticker_py.engines.clingo_engine import ClingoEngine
 from ticker_py.engines.hybrid import HybridEngine, times_stay_relative
-from ticker_py.engines.incremental import REBUILD_EVERY, PureIncrementalEngine
+from ticker_py.engines.incremental import PureIncrementalEngine
 from ticker_py.syntax import parse_ground_atom
 from ticker_py.workloads import generate, program
 
 
-def incremental(analysis, options=EngineOptions(), prefix=True, rebuild_every=REBUILD_EVERY):
-    """``incremental`` as the registry creates it (prefix) or ``incremental-pure``; a pure
-    engine, also the registry's fallback, rebuilds its Control every ``rebuild_every`` ticks."""
+def incremental(analysis, options=EngineOptions(), prefix=True, rebuild_every=None):
+    """``incremental`` as the registry creates it (prefix) or ``incremental-pure``."""
     if prefix:
         eng = create_engine("incremental", analysis, options)
         if isinstance(eng, HybridEngine):
             return eng
-    return PureIncrementalEngine(analysis, options, rebuild_every)
+    return PureIncrementalEngine(analysis, options)
 
 
 def atoms(*texts):
