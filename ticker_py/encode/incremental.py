@@ -29,11 +29,16 @@ engine solves such a program with the static encoding per tick.
 
 >>> from ticker_py.syntax import parse_program
 >>> from ticker_py.analysis import analyse
->>> enc = encode_incremental(analyse(parse_program("q(X) :- p(X) in [3], not r(X).")))
+>>> enc = encode_incremental(analyse(parse_program("item(1..2). q(X) :- item(X), p(X) in [3], not r(X).")))
 >>> print(enc.program.strip())
-q(X,_n) :- _d3_p(X), not r(X,_n).
-#external _d3_p(A1) : _dom_p(A1).
-#external r(X,_n) : _dom_p(X).
+q(X,_n) :- item(X,_n), _d3_p(X), not r(X,_n).
+#external item(A1,_n) : _dom_item(A1).
+#external _d3_p(A1) : _dom_item(A1).
+#external r(A1,_n) : _dom_item(A1).
+item(A1,_n) :- _bg_item(A1).
+_dom_item(A1) :- _bg_item(A1).
+_bg_item(1).
+_bg_item(2).
 #show.
 #show q/2.
 """
@@ -47,7 +52,7 @@ from ..analysis import Analysis
 from ..limits import fits_clingo
 from ..semantics import DEFAULT, Semantics
 from ..windows import Windows
-from .asp import AspRule, NafLiteral, ShowNothing, ShowSignature, program_text
+from .asp import AspRule, ShowNothing, ShowSignature, program_text
 from .static import background_fact, translate_literal, window_reach, window_uses
 from .windows import encoder_for
 from .windows.base import NOW, NOW_SLOT, S, arg_vars, member
@@ -120,6 +125,27 @@ def _domain(pred: str, args) -> ast.Atom:
     return ast.Atom(f"_dom_{pred}", tuple(args))
 
 
+def _canonical(decl: Declaration) -> Declaration:
+    """``decl`` with its variables renamed ``A1``, ``A2``, ... in order of appearance (S kept)."""
+    names: dict = {}
+    for term in (*decl.atom.args, *(a for lit in decl.condition for a in lit.args)):
+        for name in sorted(ast.term_variables(term), key=str):
+            if name != S.name:
+                names.setdefault(name, f"A{len(names) + 1}")
+
+    def rename(term):
+        if type(term) is ast.Variable:
+            return ast.Variable(names.get(term.name, term.name))
+        if isinstance(term, ast.Function) and type(term) is not ast.Iri:
+            return ast.Function(term.name, tuple(map(rename, term.args)))
+        return term
+
+    def atom(a: ast.Atom) -> ast.Atom:
+        return ast.Atom(a.predicate, tuple(map(rename, a.args)))
+
+    return Declaration(atom(decl.atom), tuple(atom(a) for a in decl.condition))
+
+
 def _condition(rule: ast.Rule, index: int, providers) -> tuple:
     """The domain of the input atom of body literal ``index``: ``(args, condition, open)``.
 
@@ -190,7 +216,7 @@ class IncrementalEncoding:
     def __str__(self) -> str:
         lower, upper = (", ".join(sorted(s)) or "none" for s in self.split)
         lines = [
-            "% incremental encoding: grounded once, switched by externals (docs/incremental.md)",
+            "% incremental encoding (docs/incremental.md): grounded once, then only externals are switched",
             f"% default engine (native prefix): lower part evaluated natively: {lower};",
             f"% upper part and constraints solved by clingo: {upper}",
         ]
@@ -200,9 +226,12 @@ class IncrementalEncoding:
             return "\n".join(lines) + "\n"
         lines += [
             "% (--engine incremental-pure solves all rules below with clingo)",
-            "% p(args,_n): p at the current time point t; p(args,S): p at the time point of slot S;",
-            f"% {self.slots} slots for the time points [t-{self.reach}, t] and those of tuple @-windows",
+            "% p(args,_n): p at the current time point t; p(args,S): p at the time point the engine gave slot S",
         ]
+        if self.slots:
+            tuples = self.slots - self.reach - 1
+            extra = f" and {tuples} for the time points of the atoms in tuple @-windows" if tuples else ""
+            lines.append(f"% {self.slots} slots: {self.reach + 1} for the time points [t-{self.reach}, t]{extra}")
         if self.frame:
             lines.append(self.frame.rstrip("\n") + "  % the slots")
         for statement, note in self.annotated:
@@ -284,7 +313,7 @@ def encode_incremental(analysis: Analysis, sem: Semantics = DEFAULT) -> Incremen
                 note = f"instance: on when its atom arrives, off when it expires ({enc.expiry(pred, n)})"
                 cond += (ast.Atom(SLOT, (S,)),) if enc.at else ()
             note += "; declared for the atoms seen" if is_open else ""
-            declared.setdefault(Declaration(head, cond), note)
+            declared.setdefault(_canonical(Declaration(head, cond)), note)
     annotated += list(declared.items())
 
     for pred in bg_preds:

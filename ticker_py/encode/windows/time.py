@@ -10,7 +10,7 @@ from ... import ast
 from ...semantics import DEFAULT
 from ...windows import before_now, covers, first_point, from_origin, last_covering
 from ..asp import AspRule, NafLiteral
-from .base import NOW, N, S, U, Instances, WindowEncoder, arg_vars, member, now, origin
+from .base import NOW, Instances, N, S, U, WindowEncoder, arg_vars, member, now, origin
 
 Cmp = ast.Comparison
 

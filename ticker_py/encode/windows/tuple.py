@@ -17,7 +17,7 @@ from ... import ast
 from ...semantics import DEFAULT, Semantics, TupleScope, TupleTies
 from ...windows import minus, tuple_first, tuple_full, tuple_holds, tuple_short
 from ..asp import AspRule, ChoiceRule, Count, NafLiteral, atom
-from .base import C, K, N, S, U, Instances, WindowEncoder, arg_vars, now, origin
+from .base import C, Instances, K, N, S, U, WindowEncoder, arg_vars, now, origin
 
 Cmp = ast.Comparison
 X = ast.Variable("X")
