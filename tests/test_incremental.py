@@ -312,9 +312,13 @@ def test_without_inertia_the_answer_flips(prefix, prog):
 def test_encode_incremental_is_readable_and_annotated():
     text = str(encode_incremental(load_program(program("caching-tuple", window=3))))
     assert "_slot(0..6)." in text  # 4 slots for [t-3, t], 3 for the atoms of the tuple @-window
-    assert "high(T) :- value(V,_n), _ca3_alpha(V,T), 18 <= V.  % rule, @-head" in text
-    assert "#external _ca3_alpha(A1,S) : _dom_value(A1), _slot(S).  % instance" in text
-    assert "among the last 3 atoms" in text and "high(_n) :- high(S), _now(S)." in text
+    # high is decided by the arriving alpha atom: instantiated per atom, not per value and slot
+    assert "high(S) :- _i1_high(S).  % rule 1 (high at T :- value(V), alpha(V) at T in [3 #], 18 <= V.)" in text
+    assert "_fires1(V) :- _bg_value(V), 18 <= V.  % rule 1: its head instances per alpha atom" in text
+    assert "#external _i1_high(S) : _fires1(A1), _slot(S)." in text and "among the last 3 atoms" in text
+    assert "high(_n) :- high(S), _now(S)." in text
+    retrieval = str(encode_incremental(load_program(program("b1", window=3))))
+    assert "#external _d3_qlev(A1,A2) : _dom_node(A1), _dom_lev(A2).  % instance" in retrieval
 
 
 def test_slot_rules_pin_atoms_to_now_and_slots():
@@ -378,6 +382,37 @@ def test_an_atom_outside_the_declared_domain_grounds_the_program_anew():
     stream = [(0, ["p(x)", "q(1)"]), (1, ["p(x)", "q(2)", "q(7)"]), (2, ["p(y)"]), (3, ["p(x)"]), (4, ["p(y)"])]
     assert _run_pure(prog, stream).stats["groundings"] == 2  # t=0, and p(y) at t=2 (q(7) matters to no rule)
     check(prog, with_gaps(stream), prefix=False)
+
+
+ARRIVALS = [
+    # the rules decided by one arriving atom (with background facts and comparisons) are
+    # instantiated per atom (Arrival); the others as any rule
+    (
+        "v(1..3).\nh(X) at T :- v(X), p(X) at T in [2], X > 1.\nk(X) :- h(X) always [1].\nm(Y) :- p(X) in [2 #], v(X), Y = X + 1.",
+        [1, 3],
+    ),
+    (
+        "v(1..3).\nh(X) :- p(X) always [1], not v(X).\n:- q(X) in [0], not X = X.\nc :- q(X) at T in [1 #], v(X), X != 2.",
+        [1, 2, 3],
+    ),
+    ("h(X) :- p(X) in [1], q(X) in [1].\nk(X) :- p(X), not q(X) in [1].\nj(X) :- p(X) in [2], h(X).", []),
+]
+
+
+@pytest.mark.parametrize("prog,arrivals", ARRIVALS)
+def test_rules_decided_by_one_arriving_atom(prog, arrivals):
+    assert [a.index for a in encode_incremental(load_program(prog)).arrivals] == arrivals
+    stream = [(t, [f"p({1 + t % 3})"] + ([f"q({t % 4})"] if t % 2 else [])) for t in range(10)]
+    check(prog, stream, prefix=False)
+    check(prog, stream, push=True, prefix=False)
+
+
+def test_a_stream_atom_of_a_background_predicate_makes_the_rule_an_ordinary_one():
+    prog = "v(1..3).\nh(X) :- v(X), p(X) in [2].\ng(X) :- v(X), p(X) at T in [1]."
+    stream = [(0, ["p(1)", "p(7)"]), (1, ["p(2)"]), (2, ["v(7)", "p(7)"]), (3, ["p(7)"]), (4, [])]
+    check(prog, stream, prefix=False)
+    eng = _run_pure(prog, stream)
+    assert eng.demoted == {1, 2} and not eng.encoding.arrivals
 
 
 WIDE = [

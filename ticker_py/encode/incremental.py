@@ -52,12 +52,20 @@ from ..analysis import Analysis
 from ..limits import fits_clingo
 from ..semantics import DEFAULT, Semantics
 from ..windows import Windows
-from .asp import AspRule, ShowNothing, ShowSignature, program_text
+from .asp import AspRule, NafLiteral, ShowNothing, ShowSignature, program_text
 from .static import background_fact, translate_literal, window_reach, window_uses
 from .windows import encoder_for
 from .windows.base import NOW, NOW_SLOT, S, arg_vars, member
 
-__all__ = ["IncrementalEncoding", "Declaration", "encode_incremental", "times_stay_relative", "slot_problems"]
+__all__ = [
+    "IncrementalEncoding",
+    "Arrival",
+    "Declaration",
+    "encode_incremental",
+    "arrival_source",
+    "times_stay_relative",
+    "slot_problems",
+]
 
 SLOT = "_slot"
 
@@ -146,6 +154,10 @@ def _canonical(decl: Declaration) -> Declaration:
     return Declaration(atom(decl.atom), tuple(atom(a) for a in decl.condition))
 
 
+def _is_domain(lit) -> bool:
+    return isinstance(lit.atom, ast.Atom) and lit.atom.predicate.startswith("_dom_")
+
+
 def _condition(rule: ast.Rule, index: int, providers) -> tuple:
     """The domain of the input atom of body literal ``index``: ``(args, condition, open)``.
 
@@ -191,7 +203,9 @@ class IncrementalEncoding:
     ``inputs``: per input predicate its window uses ``(encoder, n)``; ``now_inputs``: input
     predicates read at t; ``domain``: input predicates whose atoms extend the declared domain
     (``_dom_p``); ``slots``: P; ``reach``: R; ``members``: the n of the ``_w{n}`` externals;
-    ``bridged``: whether ``_now(S)`` is used. ``problems``: why the program cannot use slots
+    ``bridged``: whether ``_now(S)`` is used; ``arrivals``: the rules instantiated on arrival
+    (:class:`Arrival`); ``switched``: the names of the instances declared (window atoms, input
+    atoms at t). ``problems``: why the program cannot use slots
     (then nothing else is filled in)."""
 
     statements: tuple = ()
@@ -205,6 +219,8 @@ class IncrementalEncoding:
     reach: int = 0
     members: tuple = ()
     bridged: bool = False
+    arrivals: tuple = ()
+    switched: frozenset = frozenset()
     problems: tuple = ()
     split: tuple = (frozenset(), frozenset())
 
@@ -239,6 +255,50 @@ class IncrementalEncoding:
         return "\n".join(lines) + "\n"
 
 
+@dataclass(frozen=True)
+class Arrival:
+    """A rule decided by one input window atom, its other atoms background facts at t and
+    comparisons: it is instantiated for each atom that arrives (Alg. 2), its head instances
+    holding while the atom's window instance holds.
+
+    ``index``: the rule's number k; ``source``: ``(encoder, predicate, n)`` of its window atom;
+    ``table``: ``_fires{k}(args of the atom, args of the head)``, the head instances per atom
+    (grounded once); ``name``: the external of a head instance ``_i{k}_h(args[,S])``;
+    ``pinned``: the head is pinned to the atom's slot (an @-head); ``statics``: the predicates of
+    the background atoms read (a stream atom of one makes the engine encode the rule as any other)."""
+
+    index: int
+    source: tuple
+    table: str
+    width: int
+    arity: int
+    name: str
+    pinned: bool
+    statics: frozenset
+
+
+def arrival_source(rule: ast.Rule, analysis: Analysis) -> int | None:
+    """The body position of the input window atom that alone decides ``rule`` with background
+    facts and comparisons (see :class:`Arrival`), or None."""
+    bg = {a[0] for a in analysis.background}
+    source = None
+    for i, lit in enumerate(rule.body):
+        if lit.is_comparison:
+            continue
+        el = lit.element
+        pred = el.atom.predicate
+        if pred in analysis.intensional:
+            return None
+        if el.modality == ast.NOW and pred in bg:
+            continue
+        if el.modality == ast.NOW or lit.negated or pred in bg or source is not None:
+            return None
+        if not all(_simple(a) for a in el.atom.args):
+            return None
+        source = i
+    return source
+
+
 def _derived(pred: str) -> str:
     """The atoms the rules derive at t for a predicate also pinned by @-heads."""
     return f"_r_{pred}"
@@ -257,9 +317,60 @@ def slot_rule(rule: ast.Rule, analysis: Analysis, sem: Semantics = DEFAULT, deri
     return AspRule(ast.Atom(name, head.atom.args + (NOW,)), body)
 
 
-def encode_incremental(analysis: Analysis, sem: Semantics = DEFAULT) -> IncrementalEncoding:
+def _arrival(k: int, rule: ast.Rule, i: int, analysis: Analysis, sem: Semantics, both) -> tuple:
+    """``(Arrival, annotated statements, value flow)`` of rule k decided by its body atom i: the
+    table of its head instances per arriving atom, their external and the rule reading it."""
+    lit = rule.body[i].element
+    pred = lit.atom.predicate
+    enc, n = encoder_for(lit), window_reach(lit, analysis, sem)
+    bg = {a[0] for a in analysis.background}
+    args, cond, is_open = _condition(rule, i, bg)
+    head_args = () if rule.head is None else rule.head.atom.args
+    body = [NafLiteral(c) for c in cond if is_open and c.predicate == f"_dom_{pred}"]
+    statics = set()
+    for j, other in enumerate(rule.body):
+        el = other.element
+        if j == i:
+            continue
+        if other.is_comparison:
+            body.append(NafLiteral(el, other.negated))
+        else:
+            statics.add(el.atom.predicate)
+            body.append(NafLiteral(ast.Atom(f"_bg_{el.atom.predicate}", el.atom.args), other.negated))
+    table = AspRule(ast.Atom(f"_fires{k}", tuple(args) + tuple(head_args)), tuple(body))
+    pinned = rule.head is not None and rule.head.time is not None
+    target = "" if rule.head is None else rule.head.atom.predicate
+    name = f"_i{k}_{target}" if target else f"_i{k}"
+    h = arg_vars(len(head_args))
+    slot = (S,) if pinned else ()
+    w = tuple(ast.Variable(f"W{j}") for j in range(1, len(args) + 1))
+    slot_cond = (ast.Atom(SLOT, (S,)),) if pinned else ()
+    decl = Declaration(ast.Atom(name, h + slot), (ast.Atom(table.head.predicate, w + h),) + slot_cond)
+    if rule.head is None:
+        reads = AspRule.of(None, ast.Atom(name))
+    else:
+        head = _derived(target) if target in both and not pinned else target
+        reads = AspRule.of(ast.Atom(head, h + (slot or (NOW,))), ast.Atom(name, h + slot))
+    what = f"rule {k} ({rule}) instantiated for each arriving {pred} atom"
+    statements = [
+        (reads, what),
+        (table, f"rule {k}: its head instances per {pred} atom{' (the atoms seen)' if is_open else ''}"),
+        (
+            _canonical(decl),
+            f"rule {k}: a head instance holds while one of its {pred} atoms does ({enc.expiry(pred, n)})",
+        ),
+    ]
+    arrival = Arrival(
+        k, (enc, pred, n), table.head.predicate, len(args), len(table.head.args), name, pinned, frozenset(statics)
+    )
+    return arrival, statements, AspRule.of(decl.atom, *decl.condition)
+
+
+def encode_incremental(analysis: Analysis, sem: Semantics = DEFAULT, demoted=frozenset()) -> IncrementalEncoding:
     """The incremental encoding of an analysed program under the semantics knobs the incremental
-    engines run (window bounds; duplicates live in the stream)."""
+    engines run (window bounds; duplicates live in the stream). The rules numbered in
+    ``demoted`` are not instantiated on arrival (:class:`Arrival`): a background predicate they
+    read got a stream atom."""
     split = (analysis.lower, analysis.upper)
     problems = slot_problems(analysis, sem)
     if problems:
@@ -274,9 +385,19 @@ def encode_incremental(analysis: Analysis, sem: Semantics = DEFAULT) -> Incremen
     pinned = {r.head.atom.predicate for r in rules if r.head is not None and r.head.time is not None}
     both = pinned & {r.head.atom.predicate for r in rules if r.head is not None and r.head.time is None}
     timed = sorted({p for enc, p, _ in uses if p in intensional} | pinned)
-    for rule in rules:
-        note = "rule" if rule.head is None or rule.head.time is None else "rule, @-head: pinned to the slot of its time"
-        annotated.append((slot_rule(rule, analysis, sem, both), note))
+    sources = {k: arrival_source(r, analysis) for k, r in enumerate(rules, 1) if k not in demoted}
+    arrivals, flow, domain = [], [], set()
+    for k, rule in enumerate(rules, 1):
+        i = sources.get(k)
+        if i is None:
+            note = "rule, @-head: pinned to the slot of its time" if rule.head and rule.head.time else "rule"
+            annotated.append((slot_rule(rule, analysis, sem, both), note))
+            continue
+        arrival, statements, value_flow = _arrival(k, rule, i, analysis, sem, both)
+        arrivals.append(arrival)
+        annotated += statements
+        flow.append(value_flow)
+        domain |= {lit.atom.predicate[len("_dom_") :] for lit in statements[1][0].body if _is_domain(lit)}
 
     inputs: dict = {}
     for enc, pred, n in uses:
@@ -293,12 +414,12 @@ def encode_incremental(analysis: Analysis, sem: Semantics = DEFAULT) -> Incremen
                 annotated += [(r, "window over background facts") for r in enc.background_rules(pred, k, n)]
 
     # the instances of input atoms: declared for the values they can take (see _condition)
-    declared, domain, now_inputs = {}, set(), set()
+    declared, now_inputs = {}, set()
     providers = extensional & set(bg_preds)
-    for rule in rules:
+    for k, rule in enumerate(rules, 1):
         for i, lit in enumerate(rule.body):
             el = lit.element
-            if lit.is_comparison or el.atom.predicate not in extensional:
+            if sources.get(k) is not None or lit.is_comparison or el.atom.predicate not in extensional:
                 continue
             pred = el.atom.predicate
             args, cond, is_open = _condition(rule, i, providers)
@@ -359,7 +480,7 @@ def encode_incremental(analysis: Analysis, sem: Semantics = DEFAULT) -> Incremen
     annotated.append((ShowNothing(), ""))
     annotated += [(ShowSignature(p, sigs[p] + 1), "") for p in sorted(intensional)]
 
-    flow = [AspRule.of(_domain(p, arg_vars(sigs[p])), ast.Atom(p, arg_vars(sigs[p] + 1))) for p in sorted(domain)]
+    flow += [AspRule.of(_domain(p, arg_vars(sigs[p])), ast.Atom(p, arg_vars(sigs[p] + 1))) for p in sorted(domain)]
     for pred, used in inputs.items():
         a = arg_vars(sigs[pred])
         for enc, n in used:
@@ -377,5 +498,7 @@ def encode_incremental(analysis: Analysis, sem: Semantics = DEFAULT) -> Incremen
         reach=reach,
         members=tuple(sorted(members)),
         bridged=bool(timed),
+        arrivals=tuple(arrivals),
+        switched=frozenset(d.atom.predicate for d in declared),
         split=split,
     )

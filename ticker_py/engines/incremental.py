@@ -29,7 +29,7 @@ from .. import ast
 from ..analysis import Analysis
 from ..encode.exact import Bounds, ExactProgram
 from ..encode.incremental import encode_incremental
-from ..encode.windows.base import NOW, NOW_SLOT
+from ..encode.windows.base import NOW, NOW_SLOT, Instances
 from ..streams.model import Model, Result
 from ..values import clingo_term, format_term
 from .base import Engine, EngineOptions, ModelDiffer
@@ -113,6 +113,36 @@ class SlotRing:
         return out
 
 
+class Derived(Instances):
+    """The head instances of a rule instantiated on arrival (:class:`~ticker_py.encode.incremental.Arrival`):
+    each holds while one of the window instances it was instantiated for holds. ``table``: per
+    atom (its arguments), the head instances it gives (read from the ground ``_fires{k}``)."""
+
+    def __init__(self, arrival, at: bool):
+        super().__init__(arrival.name)
+        self.pinned, self.at = arrival.pinned, at
+        self.table: dict = {}
+
+    def read(self, ctl: clingo.Control, arrival) -> None:
+        """The table of the ground program; the instances start over (switched on from the window's)."""
+        table, width = {}, arrival.width
+        for atom in ctl.symbolic_atoms.by_signature(arrival.table, arrival.arity):
+            args = tuple(symbol_to_term(x) for x in atom.symbol.arguments)
+            table.setdefault(args[:width], []).append(args[width:])
+        self.table, self.holding, self.changed = table, {}, {}
+
+    def switch(self, key: tuple, on: bool) -> None:
+        """The window instance ``key`` (the atom's arguments, and its slot for @) went on or off."""
+        args, slot = (key[:-1], key[-1:]) if self.at else (key, ())
+        for head in self.table.get(args, ()):
+            if self.pinned:
+                head += slot
+            if on:
+                self._add(head)
+            else:
+                self._remove(head)
+
+
 def _text(term) -> str:
     return format_term(clingo_term(term))
 
@@ -126,20 +156,24 @@ class PureIncrementalEngine(Engine):
     def __init__(self, analysis: Analysis, options: EngineOptions = EngineOptions()):
         self.analysis, self.options = analysis, options
         check_window_sizes(analysis, analysis.program.proper_rules)
-        self.encoding = enc = encode_incremental(analysis, options.semantics)
+        sem = options.semantics
+        enc = encode_incremental(analysis, sem)
         self.static = StaticTicks(analysis, options) if enc.problems else None
         if enc.problems:
+            self.encoding = enc
             return
-        self.exact = ExactProgram(enc.statements, (), enc.flow)
-        self.bounds = Bounds(self.exact.flow.relevant, analysis.signatures)
+        # every rule encoded as any other: which values and domains any encoding may need
+        plain = encode_incremental(analysis, sem, frozenset(range(1, len(analysis.program.proper_rules) + 1)))
+        relevant = ExactProgram(plain.statements, (), plain.flow).flow.relevant
         self.ring = SlotRing(enc.slots, enc.reach, enc.members) if enc.slots else None
+        self.trackers: dict = {}  # (kind, modality, predicate, n) -> instances of that window atom
         self.receivers: dict = {}  # predicate -> instances of time windows over it
         self.expiring: list = []  # instances of time windows
         self.ticking: list = []  # (instances, tuple window size or None) recomputed per tick
         self.tuples: dict = {}  # tuple window size -> predicate -> instances
         for pred, uses in enc.inputs.items():
             for encoder, n in uses:
-                inst = encoder.instances(pred, n, self.ring)
+                inst = self.trackers[(encoder.kind, encoder.modality, pred, n)] = encoder.instances(pred, n, self.ring)
                 tuple_window = encoder.kind == ast.WindowKind.TUPLE
                 if tuple_window:
                     self.tuples.setdefault(n, {}).setdefault(pred, []).append(inst)
@@ -150,12 +184,12 @@ class PureIncrementalEngine(Engine):
                     self.ticking.append((inst, n if tuple_window else None))
         self.instances = self.expiring + [i for per in self.tuples.values() for insts in per.values() for i in insts]
         self.arrivals: deque = deque(maxlen=max(self.tuples, default=0) or None)  # (u, k, atom)
-        self.now_inputs = enc.now_inputs
         self.now_on: set = set()  # (predicate, args) of input atoms at t
         self.now_changed: dict = {}
         background = analysis.background
-        self.seen = {p: set() for p in enc.domain}  # input atoms seen beyond the background
-        self.known = {p: {a[1:] for a in background if a[0] == p} for p in enc.domain}
+        domain = plain.domain | enc.domain
+        self.seen = {p: set() for p in domain}  # input atoms seen beyond the background
+        self.known = {p: {a[1:] for a in background if a[0] == p} for p in domain}
         self.reader = ModelReader(analysis, options.show)
         self.show_all = options.show == "all"
         self.ext_bg = frozenset(a for a in background if a[0] not in analysis.intensional)
@@ -163,14 +197,29 @@ class PureIncrementalEngine(Engine):
         self.diff = ModelDiffer(options)
         self.ctl = None
         self.rules = None  # the program text for the values so far, and whether it calls Python
-        self.stale = True  # the domain grew: ground anew
         self.literals: dict = {}  # (name, args) -> program literal of the external (0: none)
         self.preferred: dict = {}  # literal of a preferred atom -> its condition (inertia)
         self.symbols: dict = {}  # shown symbol -> (atom, slot or None)
         self.time = -1
         self.count = 0
         self.inputs_now: list = []
+        self.demoted: frozenset = frozenset()
         self.stats = {"groundings": 0}
+        self._use(enc)
+        self.bounds = Bounds(relevant | self.exact.flow.relevant, analysis.signatures)
+
+    def _use(self, enc) -> None:
+        """Drive the encoding ``enc`` (grounded at the next evaluation)."""
+        self.encoding = enc
+        self.exact = ExactProgram(enc.statements, (), enc.flow)
+        self.now_inputs = enc.now_inputs
+        self.derived = [Derived(a, a.source[0].at) for a in enc.arrivals]
+        self.listeners: dict = {}  # instances of a window atom -> the rules instantiated on its arrivals
+        for a, d in zip(enc.arrivals, self.derived):
+            encoder, pred, n = a.source
+            self.listeners.setdefault(self.trackers[(encoder.kind, encoder.modality, pred, n)], []).append(d)
+        self.statics = {p: a.index for a in enc.arrivals for p in a.statics}
+        self.stale = True
 
     # ------------------------------------------------------------------ stream
 
@@ -187,6 +236,8 @@ class PureIncrementalEngine(Engine):
         for atom in atoms:
             k += 1
             pred, args = atom[0], atom[1:]
+            if pred in self.statics:
+                self._demote(pred)
             dom = known.get(pred)
             if dom is not None and args not in dom:
                 dom.add(args)
@@ -209,6 +260,12 @@ class PureIncrementalEngine(Engine):
         self.count = k
         if self.show_all:
             self.inputs_now.extend(atoms)
+
+    def _demote(self, pred: str) -> None:
+        """A stream atom of a background predicate read by rules instantiated on arrival: from
+        now on they are encoded as any other rule."""
+        self.demoted |= {a.index for a in self.encoding.arrivals if pred in a.statics}
+        self._use(encode_incremental(self.analysis, self.options.semantics, self.demoted))
 
     def _advance(self, t: int) -> None:
         """Time moves on to t: instances expire, slots are reused, inputs at t start anew."""
@@ -265,10 +322,22 @@ class PureIncrementalEngine(Engine):
             ctl.ground([("base", [])])
         self.rules, self.stale, self.literals, self.preferred = rules, False, {}, {}
         self.stats["groundings"] += 1
+        switched = self.encoding.switched
+        for arrival, derived in zip(self.encoding.arrivals, self.derived):
+            derived.read(ctl, arrival)
         for inst in self.instances:
             inst.changed.clear()
-            for key in inst.holding:
-                self._assign(inst.aux, key, True)
+            inst.seen = set(inst.holding)
+            for derived in self.listeners.get(inst, ()):
+                for key in inst.holding:
+                    derived.switch(key, True)
+            if inst.aux in switched:
+                for key in inst.holding:
+                    self._assign(inst.aux, key, True)
+        for derived in self.derived:
+            derived.changed.clear()
+            for key in derived.holding:
+                self._assign(derived.aux, key, True)
         self.now_changed.clear()
         for pred, args in self.now_on:
             self._assign(pred, args + (_NOW,), True)
@@ -279,13 +348,33 @@ class PureIncrementalEngine(Engine):
 
     def _switch(self) -> None:
         """Assign the externals switched since the last tick."""
-        assign = self._assign
+        assign, switched = self._assign, self.encoding.switched
         for inst in self.instances:
-            if inst.changed:
+            changed = inst.changed
+            if not changed:
+                continue
+            listeners = self.listeners.get(inst)
+            if listeners:
+                seen = inst.seen
+                for key, value in changed.items():
+                    if value != (key in seen):
+                        if value:
+                            seen.add(key)
+                        else:
+                            seen.discard(key)
+                        for derived in listeners:
+                            derived.switch(key, value)
+            if inst.aux in switched:
                 aux = inst.aux
-                for key, value in inst.changed.items():
+                for key, value in changed.items():
                     assign(aux, key, value)
-                inst.changed.clear()
+            changed.clear()
+        for derived in self.derived:
+            if derived.changed:
+                aux = derived.aux
+                for key, value in derived.changed.items():
+                    assign(aux, key, value)
+                derived.changed.clear()
         for (pred, key), value in self.now_changed.items():
             assign(pred, key, value)
         self.now_changed.clear()

@@ -148,9 +148,9 @@ class WindowEncoder(ABC):
     def expiry(self, pred: str, n: int) -> str:
         """How long an input atom keeps its instance (the annotation of the incremental encoding)."""
         if self.kind == ast.WindowKind.TUPLE:
-            return f"a {pred} atom holds while it is among the last {n} atoms"
+            return f"{pred}: while the atom is among the last {n} atoms"
         if self.kind == ast.WindowKind.TIME:
-            return f"{pred} at U holds until time U+{n}"
+            return f"{pred}: an atom at U until time U+{n}"
         return f"{pred} at U holds at every later time"
 
     def use(self, pred: str, n: int, args, time=None) -> ast.Atom:

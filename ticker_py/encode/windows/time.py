@@ -150,7 +150,7 @@ class TimeBox(WindowEncoder):
         return Runs(self.aux(pred, n), n)
 
     def expiry(self, pred, n):
-        return f"{pred} holds while it arrived at each of the last {n + 1} time points"
+        return f"{pred}: while the atom arrived at each of the last {n + 1} time points"
 
 
 class TimeAt(WindowEncoder):

@@ -197,7 +197,7 @@ class TupleBox(WindowEncoder):
         return CountedRuns(self.aux(pred, n))
 
     def expiry(self, pred, n):
-        return f"{pred} holds while it is among the last {n} atoms at every time point of their timeline"
+        return f"{pred}: while the atom is among the last {n} atoms at every time point of their timeline"
 
 
 class TupleAt(WindowEncoder):
