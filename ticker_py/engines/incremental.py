@@ -122,13 +122,20 @@ class Derived(Instances):
         super().__init__(arrival.name)
         self.pinned, self.at = arrival.pinned, at
         self.table: dict = {}
+        self.rows: dict = {}  # table symbol -> (atom arguments, head arguments), kept across groundings
 
     def read(self, ctl: clingo.Control, arrival) -> None:
         """The table of the ground program; the instances start over (switched on from the window's)."""
-        table, width = {}, arrival.width
+        table, width, rows = {}, arrival.width, self.rows
+        if len(rows) > 1_000_000:
+            rows.clear()
         for atom in ctl.symbolic_atoms.by_signature(arrival.table, arrival.arity):
-            args = tuple(symbol_to_term(x) for x in atom.symbol.arguments)
-            table.setdefault(args[:width], []).append(args[width:])
+            sym = atom.symbol
+            row = rows.get(sym)
+            if row is None:
+                args = tuple(symbol_to_term(x) for x in sym.arguments)
+                row = rows[sym] = (args[:width], args[width:])
+            table.setdefault(row[0], []).append(row[1])
         self.table, self.holding, self.changed = table, {}, {}
 
     def switch(self, key: tuple, on: bool) -> None:
@@ -198,6 +205,7 @@ class PureIncrementalEngine(Engine):
         self.ctl = None
         self.rules = None  # the program text for the values so far, and whether it calls Python
         self.literals: dict = {}  # (name, args) -> program literal of the external (0: none)
+        self.symbol_of: dict = {}  # (name, args) -> its symbol, kept across groundings
         self.preferred: dict = {}  # literal of a preferred atom -> its condition (inertia)
         self.symbols: dict = {}  # shown symbol -> (atom, slot or None)
         self.time = -1
@@ -307,6 +315,7 @@ class PureIncrementalEngine(Engine):
         """A fresh Control with the program for the domain seen so far; every external that is
         on is assigned."""
         enc = self.encoding
+        self._forget()
         ctl = self.ctl = clingo.Control(self.args, logger=clingo_logger, message_limit=0)
         seen = "".join(
             f"_dom_{p}({','.join(map(_text, args))}).\n" if args else f"_dom_{p}.\n"
@@ -345,6 +354,22 @@ class PureIncrementalEngine(Engine):
             self.ring.changed.clear()
             for (name, slot), value in self.ring.state().items():
                 self._assign(name, (slot,), value)
+
+    def _forget(self) -> None:
+        """Drop from the domain the atoms seen that no window remembers, once they are most of it
+        (a stream of ever new constants keeps a domain of the window's size)."""
+        live: dict = {p: set() for p in self.seen}
+        for (_, _, pred, _), inst in self.trackers.items():
+            if pred in live:
+                live[pred] |= inst.remembered()
+        for pred, args in self.now_on:
+            if pred in live:
+                live[pred].add(args)
+        for pred, atoms in self.seen.items():
+            if len(atoms) > 2 * len(live[pred]) + 1024:
+                gone = atoms - live[pred]
+                atoms -= gone
+                self.known[pred] -= gone
 
     def _switch(self) -> None:
         """Assign the externals switched since the last tick."""
@@ -390,14 +415,19 @@ class PureIncrementalEngine(Engine):
 
     def _literal(self, name: str, args: tuple, external: bool = True) -> int:
         """The program literal of ``name(args)`` (0: not in the ground program, or not an external)."""
-        lit = self.literals.get((name, args))
+        key = (name, args)
+        lit = self.literals.get(key)
         if lit is None:
-            text = f"{name}({','.join(map(_text, args))})" if args else name
-            atom = self.ctl.symbolic_atoms[clingo.parse_term(text)]
+            sym = self.symbol_of.get(key)
+            if sym is None:
+                if len(self.symbol_of) > 1_000_000:
+                    self.symbol_of = {}
+                sym = self.symbol_of[key] = clingo.parse_term(f"{name}({','.join(map(_text, args))})" if args else name)
+            atom = self.ctl.symbolic_atoms[sym]
             lit = 0 if atom is None or (external and not atom.is_external) or atom.is_fact else atom.literal
             if len(self.literals) > 1_000_000:
                 self.literals = {}
-            self.literals[(name, args)] = lit
+            self.literals[key] = lit
         return lit
 
     def _read(self, model: clingo.Model, t: int) -> Model:

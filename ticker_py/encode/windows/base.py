@@ -110,6 +110,10 @@ class Instances:
     def tick(self, t: int, start: int) -> None:
         """Before evaluating at t (``start``: where a tuple window's timeline starts)."""
 
+    def remembered(self) -> set:
+        """The arguments of the atoms that hold, or may hold later, in the window."""
+        return set(self.holding)
+
 
 class WindowEncoder(ABC):
     """Encodes one window kind x modality: its static rules (one evaluation time) and its

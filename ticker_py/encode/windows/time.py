@@ -40,6 +40,9 @@ class Arrivals(Instances):
         while queue and last_covering(queue[0][0], n) < t:
             self._remove(queue.popleft()[1])
 
+    def remembered(self):
+        return {key[:-1] if self.ring is not None else key for key in self.holding}
+
 
 class Runs(Instances):
     """Box over an input predicate: an atom holds at t if it arrived at every time point of
@@ -73,6 +76,9 @@ class Runs(Instances):
             run = runs.get(args)
             if run is not None and run[1] == u:
                 del runs[args]
+
+    def remembered(self):
+        return set(self.runs)
 
     def tick(self, t, start):
         lo = first_point(t, self.n)

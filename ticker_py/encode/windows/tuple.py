@@ -113,6 +113,9 @@ class Counted(Instances):
         if self.ring is not None:
             self.ring.release(u)
 
+    def remembered(self):
+        return {key[:-1] if self.ring is not None else key for key in self.holding}
+
 
 class CountedRuns(Instances):
     """Box over an input predicate: an atom holds if it is in the window's contents at every
@@ -136,6 +139,9 @@ class CountedRuns(Instances):
                 del self.times[args]
         else:
             at[u] -= 1
+
+    def remembered(self):
+        return set(self.times)
 
     def tick(self, t, start):
         points, times = t - start + 1, self.times
