@@ -407,6 +407,13 @@ def test_rules_decided_by_one_arriving_atom(prog, arrivals):
     check(prog, stream, push=True, prefix=False)
 
 
+def test_user_variables_named_as_the_encoding_s():
+    # S (the slot), A1 and W1 (placeholders) and _n-like names are the user's own in rules
+    prog = "a(S,A1) :- p(S) at T in [2], q(A1), not r(S) at T in [1].\nb(W1) :- p(W1) always [1], q(W1)."
+    stream = [(t, [f"p({t % 3})", f"q({t % 2})"] + (["r(1)"] if t % 4 == 1 else [])) for t in range(8)]
+    check(prog, stream, prefix=False)
+
+
 def test_a_stream_atom_of_a_background_predicate_makes_the_rule_an_ordinary_one():
     prog = "v(1..3).\nh(X) :- v(X), p(X) in [2].\ng(X) :- v(X), p(X) at T in [1]."
     stream = [(0, ["p(1)", "p(7)"]), (1, ["p(2)"]), (2, ["v(7)", "p(7)"]), (3, ["p(7)"]), (4, [])]

@@ -166,6 +166,20 @@ def plot_all(runs: list, img_dir: Path, prefix: str = "", command: str = "", sta
             ax.set_title(f"{title}\nn = {p['window']}, k = {p['rate']}, tp = {p['tp']}", fontsize=9)
             finish(ax)
             save(fig, (w, "rules"))
+        enc = [r for r in wr if r["series"] == "encodings"]
+        if enc:  # the run's CPU, and the CPU of a tick (median, 99th percentile), against n
+            fig, (total, tick) = plt.subplots(1, 2, figsize=(9, 4))
+            n_of = lambda r: r["params"]["window"]  # noqa: E731
+            lines(total, enc, n_of, lambda r: r["cpu_total"])
+            total.set(xlabel="window size n (time points)", ylabel="CPU of the run (s)")
+            total.set_title(f"{title}\ntp = {enc[0]['params']['tp']}, one answer stream per tick", fontsize=9)
+            finish(total)
+            lines(tick, enc, n_of, lambda r: 1000 * r["cpu_tick_median"])
+            lines(tick, enc, n_of, lambda r: 1000 * r["cpu_tick_p99"], lambda v: f"{v}, 99th percentile", "--")
+            tick.set(xlabel="window size n (time points)", ylabel="CPU per tick (ms)")
+            tick.set_title("per tick: median (solid), 99th percentile (dashed)", fontsize=9)
+            finish(tick)
+            save(fig, (w, "encodings"))
         pr = [r for r in wr if r["series"] == "pruning"]
         if pr:
             ws = sorted({r["params"]["w"] for r in pr})

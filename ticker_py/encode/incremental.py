@@ -133,13 +133,17 @@ def _domain(pred: str, args) -> ast.Atom:
     return ast.Atom(f"_dom_{pred}", tuple(args))
 
 
+#: the slot variable of a declaration that also holds a rule's variables (no LARS variable is
+#: named so); :func:`_canonical` names it S
+_SLOT = ast.Variable("__slot")
+
+
 def _canonical(decl: Declaration) -> Declaration:
-    """``decl`` with its variables renamed ``A1``, ``A2``, ... in order of appearance (S kept)."""
-    names: dict = {}
+    """``decl`` with its variables renamed ``A1``, ``A2``, ... in order of appearance, the slot S."""
+    names: dict = {_SLOT.name: S.name}
     for term in (*decl.atom.args, *(a for lit in decl.condition for a in lit.args)):
         for name in sorted(ast.term_variables(term), key=str):
-            if name != S.name:
-                names.setdefault(name, f"A{len(names) + 1}")
+            names.setdefault(name, f"A{len(names)}")
 
     def rename(term):
         if type(term) is ast.Variable:
@@ -342,10 +346,10 @@ def _arrival(k: int, rule: ast.Rule, i: int, analysis: Analysis, sem: Semantics,
     target = "" if rule.head is None else rule.head.atom.predicate
     name = f"_i{k}_{target}" if target else f"_i{k}"
     h = arg_vars(len(head_args))
-    slot = (S,) if pinned else ()
     w = tuple(ast.Variable(f"W{j}") for j in range(1, len(args) + 1))
-    slot_cond = (ast.Atom(SLOT, (S,)),) if pinned else ()
-    decl = Declaration(ast.Atom(name, h + slot), (ast.Atom(table.head.predicate, w + h),) + slot_cond)
+    slot_cond = (ast.Atom(SLOT, (_SLOT,)),) if pinned else ()
+    decl = Declaration(ast.Atom(name, h + (_SLOT,) * pinned), (ast.Atom(table.head.predicate, w + h),) + slot_cond)
+    slot = (S,) if pinned else ()
     if rule.head is None:
         reads = AspRule.of(None, ast.Atom(name))
     else:
@@ -363,6 +367,7 @@ def _arrival(k: int, rule: ast.Rule, i: int, analysis: Analysis, sem: Semantics,
     arrival = Arrival(
         k, (enc, pred, n), table.head.predicate, len(args), len(table.head.args), name, pinned, frozenset(statics)
     )
+    decl = _canonical(decl)
     return arrival, statements, AspRule.of(decl.atom, *decl.condition)
 
 
@@ -429,10 +434,10 @@ def encode_incremental(analysis: Analysis, sem: Semantics = DEFAULT, demoted=fro
                 head, note = ast.Atom(pred, tuple(args) + (NOW,)), f"input at t: {pred} arrived at t"
             else:
                 enc, n = encoder_for(el), window_reach(el, analysis, sem)
-                slot = (S,) if enc.at else ()
+                slot = (_SLOT,) if enc.at else ()
                 head = ast.Atom(enc.aux(pred, n), tuple(args) + slot)
                 note = f"instance: on when its atom arrives, off when it expires ({enc.expiry(pred, n)})"
-                cond += (ast.Atom(SLOT, (S,)),) if enc.at else ()
+                cond += (ast.Atom(SLOT, (_SLOT,)),) if enc.at else ()
             note += "; declared for the atoms seen" if is_open else ""
             declared.setdefault(_canonical(Declaration(head, cond)), note)
     annotated += list(declared.items())
