@@ -410,7 +410,7 @@ def test_rules_decided_by_one_arriving_atom(prog, arrivals):
 def test_user_variables_named_as_the_encoding_s():
     # S (the slot), A1 and W1 (placeholders) and _n-like names are the user's own in rules
     prog = "a(S,A1) :- p(S) at T in [2], q(A1), not r(S) at T in [1].\nb(W1) :- p(W1) always [1], q(W1)."
-    stream = [(t, [f"p({t % 3})", f"q({t % 2})"] + (["r(1)"] if t % 4 == 1 else [])) for t in range(8)]
+    stream = [(t, [f"p(c{t % 3})", f"q(c{t % 2})"] + (["r(c1)"] if t % 4 == 1 else [])) for t in range(8)]
     check(prog, stream, prefix=False)
 
 
