@@ -7,10 +7,10 @@ from strategies import programs_and_streams
 
 from ticker_py.api import load_program
 from ticker_py.compare import answer_set
-from ticker_py.encode.incremental import encode_incremental
+from ticker_py.encode.incremental import encode_incremental, times_stay_relative
 from ticker_py.engines import EngineOptions, create_engine
 from ticker_py.engines.clingo_engine import ClingoEngine
-from ticker_py.engines.hybrid import HybridEngine, times_stay_relative
+from ticker_py.engines.hybrid import HybridEngine
 from ticker_py.engines.incremental import PureIncrementalEngine, StaticTicks
 from ticker_py.syntax import parse_ground_atom
 from ticker_py.workloads import generate, program

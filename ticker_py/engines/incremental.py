@@ -209,7 +209,7 @@ class PureIncrementalEngine(Engine):
         self.preferred: dict = {}  # literal of a preferred atom -> its condition (inertia)
         self.symbols: dict = {}  # shown symbol -> (atom, slot or None)
         self.time = -1
-        self.count = 0
+        self.c = 0  # atoms appended so far
         self.inputs_now: list = []
         self.demoted: frozenset = frozenset()
         self.stats = {"groundings": 0}
@@ -226,12 +226,17 @@ class PureIncrementalEngine(Engine):
         for a, d in zip(enc.arrivals, self.derived):
             encoder, pred, n = a.source
             self.listeners.setdefault(self.trackers[(encoder.kind, encoder.modality, pred, n)], []).append(d)
-        self.statics = {p: a.index for a in enc.arrivals for p in a.statics}
+        self.statics = {p for a in enc.arrivals for p in a.statics}
         self.stale = True
 
     # ------------------------------------------------------------------ stream
 
     check_values = ClingoEngine.check_values
+
+    @property
+    def count(self) -> int:
+        """The atoms appended so far."""
+        return self.static.count if self.static is not None else self.c
 
     def append(self, t: int, atoms: Sequence[tuple]) -> None:
         if self.static is not None:
@@ -240,7 +245,7 @@ class PureIncrementalEngine(Engine):
         self.bounds.note_atoms(atoms)
         self._advance(t)
         receivers, tuples, arrivals, known = self.receivers, self.tuples, self.arrivals, self.known
-        k = self.count
+        k = self.c
         for atom in atoms:
             k += 1
             pred, args = atom[0], atom[1:]
@@ -265,7 +270,7 @@ class PureIncrementalEngine(Engine):
                     for inst in per_pred.get(pred, ()):
                         inst.arrive(t, k, atom)
                 arrivals.append((t, k, atom))
-        self.count = k
+        self.c = k
         if self.show_all:
             self.inputs_now.extend(atoms)
 
@@ -295,7 +300,7 @@ class PureIncrementalEngine(Engine):
         if self.static is not None:
             return self.static.evaluate(t)
         self._advance(t)
-        arrivals, c = self.arrivals, self.count
+        arrivals, c = self.arrivals, self.c
         for inst, n in self.ticking:
             inst.tick(t, 0 if n is None or c < n else arrivals[-n][0])
         rules = self.exact.text(self.bounds)
