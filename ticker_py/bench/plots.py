@@ -10,8 +10,9 @@ peers' published figures as reference lines where they were measured on a compar
   B2 48.7 s.
 
 :func:`plot_all` writes the plots of a results document and returns their names; with
-``stale=True`` it first removes the plots of the same workloads that an earlier run wrote and
-this one does not (a series no longer measured), so a directory never keeps a stale picture.
+``stale=True`` it first removes the plots of the same workloads and suites that an earlier run
+wrote and this one does not (a series no longer measured), so a directory never keeps a stale
+picture; a workload measured by several suites keeps the other suites' plots.
 """
 
 from __future__ import annotations
@@ -53,6 +54,17 @@ def _reference(ax, y: float, label: str, color: str = "grey", span: tuple | None
         ax.axhspan(span[0], span[1], color=color, alpha=0.25, lw=0, label=label)
     else:
         ax.axhline(y, color=color, ls="--", lw=1, label=label)
+
+
+#: the plots each suite draws per workload (the second part of their names)
+SUITE_PLOTS = {
+    "ticker-a": ("window", "tp"),
+    "ticker-b": ("window", "tp"),
+    "laser": ("grid", "rules"),
+    "pruning": ("pruning",),
+    "r4": ("window",),
+    "encodings": ("encodings",),
+}
 
 
 def plot_all(runs: list, img_dir: Path, prefix: str = "", command: str = "", stale: bool = False) -> dict:
@@ -198,10 +210,12 @@ def plot_all(runs: list, img_dir: Path, prefix: str = "", command: str = "", sta
                 finish(ax)
             save(fig, (w, "pruning"))
     if stale:
+        every = {kind for kinds in SUITE_PLOTS.values() for kind in kinds}
+        drawn = {kind for r in runs for kind in SUITE_PLOTS.get(r.get("suite"), every)}
         for w in workloads:
             for old in img_dir.glob(f"{prefix}{w}-*.png"):
                 series = old.stem[len(prefix) + len(w) + 1 :]
-                if (w, series) not in made and "-" not in series:
+                if (w, series) not in made and series in drawn:
                     old.unlink()
     return made
 
