@@ -33,12 +33,12 @@ def atoms(*texts):
 MODES = pytest.mark.parametrize("prefix", [True, False], ids=["prefix", "pure"])
 
 
-def check(prog, stream, push=False, models=0, prefix=True, show="derived"):
+def check(prog, stream, push=False, models=0, prefix=True, show="derived", inertia=False):
     """Run both engines tick by tick; assert equal answer sets (with ``models=N``: N of the
     reference's answer streams) and counts; return the results."""
     analysis = load_program(prog)
     ref = ClingoEngine(analysis, EngineOptions(models=0, show=show))
-    inc = incremental(analysis, EngineOptions(models=models, show=show), prefix)
+    inc = incremental(analysis, EngineOptions(models=models, show=show, inertia=inertia), prefix)
     out = []
     for t, batch in stream:
         batch = [parse_ground_atom(a) if isinstance(a, str) else a for a in batch]
@@ -482,6 +482,14 @@ def test_random_programs_agree_with_clingo_many(case):
 def test_random_programs_push_mode(case, prefix):
     program_text, stream = case
     check(program_text, stream, push=True, prefix=prefix)
+
+
+@settings(max_examples=60, deadline=None)
+@given(programs_and_streams())
+def test_random_programs_with_inertia_get_answer_streams(case):
+    # the previous answer's atoms (at t and at their slots) are preferred: each answer is one of the
+    # static engine's
+    check(*case, models=1, prefix=False, inertia=True)
 
 
 @MODES
