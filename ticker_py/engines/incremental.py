@@ -209,7 +209,7 @@ class PureIncrementalEngine(Engine):
         self.preferred: dict = {}  # literal of a preferred atom -> its condition (inertia)
         self.symbols: dict = {}  # shown symbol -> (atom, slot or None)
         self.time = -1
-        self.c = 0  # atoms appended so far
+        self.counted = 0  # atoms appended so far
         self.inputs_now: list = []
         self.demoted: frozenset = frozenset()
         self.stats = {"groundings": 0}
@@ -236,7 +236,7 @@ class PureIncrementalEngine(Engine):
     @property
     def count(self) -> int:
         """The atoms appended so far."""
-        return self.static.count if self.static is not None else self.c
+        return self.static.count if self.static is not None else self.counted
 
     def append(self, t: int, atoms: Sequence[tuple]) -> None:
         if self.static is not None:
@@ -245,7 +245,7 @@ class PureIncrementalEngine(Engine):
         self.bounds.note_atoms(atoms)
         self._advance(t)
         receivers, tuples, arrivals, known = self.receivers, self.tuples, self.arrivals, self.known
-        k = self.c
+        k = self.counted
         for atom in atoms:
             k += 1
             pred, args = atom[0], atom[1:]
@@ -270,7 +270,7 @@ class PureIncrementalEngine(Engine):
                     for inst in per_pred.get(pred, ()):
                         inst.arrive(t, k, atom)
                 arrivals.append((t, k, atom))
-        self.c = k
+        self.counted = k
         if self.show_all:
             self.inputs_now.extend(atoms)
 
@@ -300,7 +300,7 @@ class PureIncrementalEngine(Engine):
         if self.static is not None:
             return self.static.evaluate(t)
         self._advance(t)
-        arrivals, c = self.arrivals, self.c
+        arrivals, c = self.arrivals, self.counted
         for inst, n in self.ticking:
             inst.tick(t, 0 if n is None or c < n else arrivals[-n][0])
         rules = self.exact.text(self.bounds)
