@@ -47,11 +47,11 @@ def assert_user_error(status, err, *needles):
 
 def test_spark_without_java_is_a_usage_error_with_a_hint(tmp_path):
     status, _, err = ticker(
-        "gen", "join", "--out", tmp_path / "g", "--tp", 3, env={"JAVA_HOME": None, "PATH": str(tmp_path)}
+        "gen", "join", "--out", tmp_path / "g", "--tp", 3, "--spark", env={"JAVA_HOME": None, "PATH": str(tmp_path)}
     )
     assert_user_error(status, err, "no Java runtime found", "Spark needs a Java runtime", "--no-spark")
     status, _, err = ticker(
-        "gen", "join", "--out", tmp_path / "g", "--tp", 3, env={"JAVA_HOME": str(tmp_path / "nojava")}
+        "gen", "join", "--out", tmp_path / "g", "--tp", 3, "--spark", env={"JAVA_HOME": str(tmp_path / "nojava")}
     )
     assert_user_error(status, err, "has no bin/java", "Spark needs a Java runtime")
     status, out, err = ticker(
@@ -81,7 +81,7 @@ def test_java_runtime_is_looked_up_like_spark_does(tmp_path, monkeypatch):
 def test_gen_out_onto_a_file_is_refused(tmp_path, spark):
     target = tmp_path / "taken"
     target.write_text("keep me\n")
-    status, _, err = ticker("gen", "join", "--out", target, "--tp", 3, *([] if spark else ["--no-spark"]))
+    status, _, err = ticker("gen", "join", "--out", target, "--tp", 3, "--spark" if spark else "--no-spark")
     assert_user_error(status, err, f"output directory '{target}' exists and is not a directory")
     assert target.read_text() == "keep me\n"
 

@@ -5,9 +5,7 @@ from __future__ import annotations
 import pyarrow.dataset as ds
 import pytest
 
-from ticker_py.workloads import time_points
-
-pytestmark = [pytest.mark.spark, pytest.mark.slow]
+from ticker_py.workloads import program, time_points
 
 
 @pytest.fixture(scope="session")
@@ -25,13 +23,20 @@ def read(path):
     return tab.sort_by([("t", "ascending"), ("c", "ascending")])
 
 
+@pytest.mark.spark
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "name, params",
     [
-        ("b2", dict(window=5, items=2)),  # counted by a Spark job
-        ("cooling", dict(rate=30)),
+        ("b2", dict(window=5, items=2)),  # Python blocks in the tasks, counted by a Spark job
+        ("cooling", dict(rate=30)),  # Spark SQL expressions from here on: the draws in the JVM
+        ("caching-tuple", dict(window=3)),
+        ("box-chain", dict(rate=3, window=4)),  # a varying number of atoms per time point
+        ("diamond", dict(rate=3)),
+        ("box", dict(rate=3)),
+        ("rules-3", dict(rate=2)),
     ],
-)  # count known up front
+)
 def test_partitions_and_python_agree(spark, tmp_path, name, params):
     from ticker_py.spark.gen import generate_parquet
 
@@ -45,10 +50,13 @@ def test_partitions_and_python_agree(spark, tmp_path, name, params):
     ref = [(t, a) for t, atoms in time_points(name, 7, tp=50, **params) for a in atoms]
     assert list(zip(tab["t"].to_pylist(), tab["atom"].to_pylist())) == ref
     assert tab["c"].to_pylist() == list(range(1, len(ref) + 1)) and meta["atoms"] == len(ref)
+    assert tab["block"].to_pylist() == [t // 7 for t in tab["t"].to_pylist()]
     assert (out / "stream.jsonl").exists() and (out / "stream.stream").exists()
-    assert (out / "program.lars").read_text().startswith("node(0..10)." if name == "b2" else "steam(V)")
+    assert (out / "program.lars").read_text() == program(name, tp=50, **params)
 
 
+@pytest.mark.spark
+@pytest.mark.slow
 def test_layout_partitioned_by_block(spark, tmp_path):
     from ticker_py.spark.gen import generate_parquet
 
@@ -59,24 +67,26 @@ def test_layout_partitioned_by_block(spark, tmp_path):
     assert tab["block"].to_pylist() == [t // 6 for t in tab["t"].to_pylist()]
 
 
-def test_the_args_layout_with_spark(spark, tmp_path):
-    """``--parquet-layout args`` with Spark: the schema of the whole stream (found by a first job), the
-    same records as without Spark, and the arrival count c written without a dictionary."""
-    import pyarrow.parquet as pq
+@pytest.mark.parametrize(
+    "args, said",
+    [
+        ([], "without Spark: below"),
+        (["--no-spark"], "without Spark)"),
+        (["--parquet-layout", "args"], "without Spark: Spark writes only Parquet in the atom layout"),
+    ],
+)
+def test_gen_says_whether_it_used_spark(tmp_path, capsys, args, said):
+    """Small streams and the args layout are written without Spark (no session starts), and the
+    command says so; ``--spark`` with another format or layout is refused."""
+    from ticker_py.cli import main
 
-    from ticker_py.spark.gen import generate_parquet
-    from ticker_py.streams.readers import read_parquet
-    from ticker_py.workloads.files import write_stream
+    assert main(["gen", "cooling", "--tp", "5", "--rate", "3", "--out", str(tmp_path / "g"), *args]) == 0
+    assert said in capsys.readouterr().out
 
-    generate_parquet(
-        spark, "cooling", tmp_path / "spark", seed=3, tp=30, rate=4, size=7, partitions=2, parquet_layout="args"
-    )
-    write_stream(tmp_path / "python", "cooling", "parquet", 3, "args", tp=30, rate=4)
-    files = sorted((tmp_path / "spark" / "stream.parquet").rglob("*.parquet"))
-    schema = pq.read_schema(files[0])
-    assert [str(schema.field(c).type) for c in ("predicate", "a1")] == ["string", "int64"]
-    meta = pq.ParquetFile(files[0]).metadata.row_group(0)
-    encodings = {meta.column(i).path_in_schema: meta.column(i).encodings for i in range(meta.num_columns)}
-    assert not {"PLAIN_DICTIONARY", "RLE_DICTIONARY"} & set(encodings["c"])
-    records = [[(r.t, r.atoms) for r in read_parquet(tmp_path / d / "stream.parquet")] for d in ("spark", "python")]
-    assert records[0] == records[1] and len(records[0]) == 30
+
+@pytest.mark.parametrize("args", [["--format", "jsonl"], ["--parquet-layout", "args"]])
+def test_gen_spark_refuses_what_it_cannot_write(tmp_path, capsys, args):
+    from ticker_py.cli import main
+
+    assert main(["gen", "cooling", "--tp", "5", "--out", str(tmp_path / "g"), "--spark", *args]) == 2
+    assert "--spark writes Parquet in the atom layout" in capsys.readouterr().err

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import sys
 import time
 
@@ -12,7 +13,11 @@ from ..workloads.files import output_directory, write_stream
 from ..workloads.layout import LAYOUTS
 from .common import HelpFormatter
 
-__all__ = ["register", "run_gen"]
+__all__ = ["register", "run_gen", "SPARK_ATOMS"]
+
+#: from this many atoms on, Parquet is generated with Spark unless --no-spark: below it the
+#: pure-Python generator finishes before a local Spark session has started (docs/spark.md)
+SPARK_ATOMS = 50_000_000
 
 
 def register(sub) -> None:
@@ -39,9 +44,17 @@ def register(sub) -> None:
         "--format",
         choices=["parquet", "jsonl", "text"],
         default="parquet",
-        help="parquet (Spark unless --no-spark); jsonl and text are written without Spark",
+        help=f"parquet (with Spark from {SPARK_ATOMS:,} atoms on, or with --spark); jsonl and text are "
+        "written without Spark",
     )
-    p.add_argument("--no-spark", action="store_true", help="pure-Python generator, pyarrow writer")
+    use = p.add_mutually_exclusive_group()
+    use.add_argument("--spark", action="store_true", default=None, help="Parquet through Spark, whatever the size")
+    use.add_argument(
+        "--no-spark",
+        dest="spark",
+        action="store_false",
+        help="pure-Python generator, pyarrow writer, whatever the size",
+    )
     p.add_argument(
         "--parquet-layout",
         choices=LAYOUTS,
@@ -55,10 +68,18 @@ def register(sub) -> None:
 def run_gen(args) -> int:
     """Run ``ticker gen``; returns the exit status. Bad arguments raise UsageError."""
     params = {"tp": args.tp, "window": args.window, "items": args.items, "rate": args.rate}
-    resolve(args.scenario, **params)
     if not 0 <= args.seed <= MAX_SEED:
         raise UsageError(Diagnostic(f"--seed must be an integer from 0 to {MAX_SEED}, not {args.seed}"))
-    spark = not args.no_spark and args.format == "parquet"
+    w, p = resolve(args.scenario, **params)
+    if args.spark and (args.format != "parquet" or args.parquet_layout != "atom"):
+        raise UsageError(
+            Diagnostic(
+                "--spark writes Parquet in the atom layout",
+                notes=("drop --spark: other formats and layouts are written without Spark",),
+            )
+        )
+    big = math.ceil(w.rate(p)) * p["tp"] >= SPARK_ATOMS
+    spark = args.format == "parquet" and args.parquet_layout == "atom" and (args.spark or args.spark is None and big)
     if args.partitions is not None and (args.partitions < 1 or not spark):
         raise UsageError(
             Diagnostic(
@@ -67,7 +88,7 @@ def run_gen(args) -> int:
                 else "--partitions sets Spark's partitions, and this stream is written without Spark",
                 notes=()
                 if args.partitions < 1
-                else ("drop --partitions, or write Parquet with Spark (--format parquet)",),
+                else ("drop --partitions, or write Parquet with Spark (--format parquet --spark)",),
             )
         )
     if args.parquet_layout != "atom" and args.format != "parquet":
@@ -76,24 +97,22 @@ def run_gen(args) -> int:
     start = time.time()
     if not spark:
         meta = write_stream(args.out, args.scenario, args.format, args.seed, args.parquet_layout, **params)
+        why = f": below {SPARK_ATOMS:,} atoms, --spark to use it" if not big else ""
+        if args.format != "parquet" or args.parquet_layout != "atom":
+            why = ": Spark writes only Parquet in the atom layout"
+        how = "without Spark" + (why if args.spark is None else "")
     else:
-        from ..spark.gen import generate_parquet
+        from ..spark.gen import expressed, generate_parquet
         from ..spark.session import get_spark
 
         spark = get_spark()
         print(f"[gen] spark session started in {time.time() - start:.1f}s", file=sys.stderr)
         meta = generate_parquet(
-            spark,
-            args.scenario,
-            args.out,
-            args.seed,
-            partitions=args.partitions,
-            progress=True,
-            parquet_layout=args.parquet_layout,
-            **params,
+            spark, args.scenario, args.out, args.seed, partitions=args.partitions, progress=True, **params
         )
+        how = "with Spark" + ("" if expressed(args.scenario) else ": the Python block generator in its tasks")
     print(
         f"{args.scenario}: {meta['atoms']} atoms, {meta['time_points']} time points -> {args.out} "
-        f"({time.time() - start:.1f}s)"
+        f"({time.time() - start:.1f}s; {how})"
     )
     return 0
