@@ -305,11 +305,11 @@ def test_changes_at_a_tick_without_answer_stream(engine):
 
     from ticker_py import Reasoner
     from ticker_py.api import records_from
-    from ticker_py.streams import make_writer
+    from ticker_py.streams import open_writer
 
     r = Reasoner(CHANGES_PROGRAM, engine=engine, changes_only=True)
     out = io.StringIO()
-    writer = make_writer("jsonl", out, changes=True)
+    writer = open_writer("jsonl", out, changes=True)
     for result in r.feed(records_from(CHANGES_STREAM)):
         writer.write(result)
     assert [json.loads(line) for line in out.getvalue().splitlines()] == CHANGES_EXPECTED

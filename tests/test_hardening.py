@@ -11,7 +11,7 @@ import pytest
 from ticker_py import Reasoner
 from ticker_py.api import load_program, records_from
 from ticker_py.engines import create_engine, unsupported_reasons
-from ticker_py.streams import make_writer
+from ticker_py.streams import open_writer
 
 
 def test_interval_in_a_rule_is_not_native():
@@ -41,7 +41,7 @@ def test_whole_model_writers_take_changes_only_results(fmt):
     outputs = []
     for changes_only in (True, False):
         out = io.StringIO()
-        writer = make_writer(fmt, out)
+        writer = open_writer(fmt, out)
         for result in Reasoner(program, engine="native", changes_only=changes_only).feed(records_from(stream)):
             writer.write(result)
         outputs.append(out.getvalue())

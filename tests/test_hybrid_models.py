@@ -22,9 +22,9 @@ from ticker_py.api import load_program
 from ticker_py.compare import answer_set
 from ticker_py.engines import EngineOptions, clingo_c, create_engine, hybrid
 from ticker_py.engines.clingo_engine import ClingoEngine
+from ticker_py.streams import open_writer
 from ticker_py.streams.factorized import MappedModels
 from ticker_py.streams.model import Model, Result
-from ticker_py.streams.writers import make_writer
 from ticker_py.syntax import parse_ground_atom
 from ticker_py.workloads import generate, program
 
@@ -193,7 +193,7 @@ def test_writers_print_lazy_models_as_their_tuple(fmt, monkeypatch):
     printed = {}
     for kind in ("lazy", "tuple"):
         out = io.StringIO()
-        writer = make_writer(fmt, out, show_at=True)
+        writer = open_writer(fmt, out, show_at=True)
         lazy = 0
         for got, _, _ in _ticks(prog, stream, 0, monkeypatch):
             lazy += isinstance(got.models, MappedModels)

@@ -14,9 +14,9 @@ import pytest
 from helpers import ticker
 
 from ticker_py import run
-from ticker_py.streams.factor_writers import printed_factors
 from ticker_py.streams.factorized import Factorized, factorized_result
 from ticker_py.streams.model import Model
+from ticker_py.streams.writers import printed_factors
 
 #: two independent choices, written so that the solver's order is not the printed one
 CHOICES = "z :- not y, p. y :- not z, p. b :- not a, p. a :- not b, p.\n"

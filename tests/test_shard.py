@@ -190,7 +190,7 @@ def test_cli_helpers(tmp_path):
 
     from ticker_py.cli.run import RunOptions
     from ticker_py.cli.shard import add_shard_options, run_sharded_command, shard_options
-    from ticker_py.streams import make_writer
+    from ticker_py.streams import open_writer
 
     parser = argparse.ArgumentParser()
     add_shard_options(parser)
@@ -200,20 +200,20 @@ def test_cli_helpers(tmp_path):
     path.write_text("".join(f"{t}: {', '.join(atoms)}\n" for t, atoms in time_points("diamond", tp=8, rate=3)))
     run_options = RunOptions(stream=str(path), engine="clingo")
     sharded, single = io.StringIO(), io.StringIO()
-    assert run_sharded_command(load_program(DIAMOND), run_options, options, make_writer("jsonl", sharded)) == 0
-    writer = make_writer("jsonl", single)
+    assert run_sharded_command(load_program(DIAMOND), run_options, options, open_writer("jsonl", sharded)) == 0
+    writer = open_writer("jsonl", single)
     for r in run(DIAMOND, str(path), engine="clingo"):
         writer.write(r)
     assert sharded.getvalue() == single.getvalue() and sharded.getvalue().count("\n") == 8
     with pytest.raises(UsageError, match="an @-atom without window"):
-        run_sharded_command(load_program(UNSHARDABLE), run_options, options, make_writer("none", sharded))
+        run_sharded_command(load_program(UNSHARDABLE), run_options, options, open_writer("none", sharded))
     join = load_program((ENCODINGS / "join.lars").read_text())
     by_key = replace(options, shard_by="key")
     with pytest.raises(UsageError, match="joins keyed atoms"):
-        run_sharded_command(join, run_options, by_key, make_writer("none", sharded))
+        run_sharded_command(join, run_options, by_key, open_writer("none", sharded))
     with pytest.raises(UsageError, match="signal"):
         run_sharded_command(
-            load_program(DIAMOND), RunOptions(stream=str(path), every="signal"), options, make_writer("none", sharded)
+            load_program(DIAMOND), RunOptions(stream=str(path), every="signal"), options, open_writer("none", sharded)
         )
 
 

@@ -22,8 +22,8 @@ from ticker_py.streams import (
     Result,
     StreamChecker,
     TimePoint,
-    make_writer,
     open_stream,
+    open_writer,
     read_csv,
     read_dataframe,
     read_jsonl,
@@ -375,7 +375,7 @@ RESULTS = [Result(7, 3, (MB, MA, MB_HIDDEN_PIN)), Result(8, 3, (EMPTY,)), Result
 
 def written(fmt, results=RESULTS, **options):
     out = io.StringIO()
-    writer = make_writer(fmt, out, **options)
+    writer = open_writer(fmt, out, **options)
     for r in results:
         writer.write(r)
     writer.close({"time_points": 10, "atoms": 4, "seconds": 0.12345})
@@ -450,11 +450,13 @@ def test_none_writer_prints_only_summary():
     assert written("none", changes=True) == "time points: 10, atoms: 4, evaluation: 0.123 s\n"
 
 
-def test_make_writer_errors():
-    with pytest.raises(UsageError, match=r"unknown output format 'xml' \(known: jsonl, text, csv, changes, none\)"):
-        make_writer("xml", io.StringIO())
+def test_open_writer_errors():
+    with pytest.raises(
+        UsageError, match=r"unknown output format 'xml' \(known: jsonl, text, csv, changes, none, ntriples, nquads\)"
+    ):
+        open_writer("xml", io.StringIO())
     with pytest.raises(UsageError, match="--changes .* --format csv"):
-        make_writer("csv", io.StringIO(), changes=True)
+        open_writer("csv", io.StringIO(), changes=True)
 
 
 def test_writer_flushes_each_result():
@@ -465,7 +467,7 @@ def test_writer_flushes_each_result():
             Out.flushes += 1
 
     out = Out()
-    writer = make_writer("jsonl", out)
+    writer = open_writer("jsonl", out)
     writer.write(RESULTS[1])
     assert Out.flushes == 1 and out.getvalue() == '{"t": 8, "c": 3, "models": [[]]}\n'
 

@@ -38,6 +38,7 @@ from .limits import CLINGO_MAX
 from .semantics import KNOBS, Duplicates, Origin, Persistence, Semantics, check_program, resolve
 from .streams import Record, Result, StreamChecker, open_stream, read_dataframe, results_to_dataframe
 from .streams.drive import MAX_GAP, Every, check_max_gap, drive, whole
+from .streams.model import in_printed_order
 from .syntax import load_source, parse_file, parse_ground_atom, parse_program, read_source
 from .syntax.ground_atoms import GroundSyntaxError
 from .values import COMPARISONS, SURROGATE, UNHOLDABLE, Comparisons, format_atom
@@ -302,7 +303,7 @@ class Results(list):
         """Columns ``t, c, model, atom``; for factorized results ``t, c, factor, alternative, atom``
         (see docs/formats.md)."""
         if self and self[0].factors is not None:
-            from .streams.factor_writers import factors_to_dataframe
+            from .streams.writers import factors_to_dataframe
 
             return factors_to_dataframe(self, show_at=show_at)
         return results_to_dataframe(self, show_at=show_at)
@@ -497,11 +498,10 @@ class Reasoner:
         """Several answer streams in the order every output prints and numbers them: by their
         sorted atoms, then their pins (:meth:`Model.printed_key`; texts cached across ticks)."""
         if self._texts is None:
-            from .streams.writers import AtomTexts
+            from .streams.texts import AtomTexts
 
             self._texts = AtomTexts()
-        texts = self._texts
-        return tuple(sorted(models, key=lambda m: (tuple(texts.sorted(m.atoms)), tuple(texts.pinned(m.pinned)))))
+        return tuple(in_printed_order(models, self._texts.key))
 
     def _start(self, t: int) -> None:
         """The stream stands at t (under origin=first the first call fixes the origin)."""

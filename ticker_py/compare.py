@@ -36,7 +36,7 @@ from .consequences import consequences
 from .engines import EngineOptions, create_engine
 from .errors import Diagnostic, EngineUnsupported, TickerError, UsageError
 from .explain.differences import explain_differences, stream_history
-from .streams import ChangesWriter, Model, Result, StreamChecker, TimePoint, time_points
+from .streams import AnswerState, ChangesWriter, Model, Result, StreamChecker, TimePoint, time_points
 from .streams.drive import Every, drive
 from .streams.factorized import with_factors
 from .values import format_atom
@@ -117,30 +117,6 @@ def iter_results(
 def model_key(model) -> tuple:
     """A model as ``(sorted atoms, sorted (atom, T) pins)``, atoms as tuples."""
     return (tuple(sorted(model.atoms, key=repr)), tuple(sorted(model.pinned, key=repr)))
-
-
-class _Materialiser:
-    """Rebuilds whole models from an engine that reports only ``Result.changes``."""
-
-    def __init__(self):
-        self.atoms, self.pinned = set(), set()
-
-    def models(self, result: Result) -> tuple | None:
-        if result.models is not None:  # the next changes are relative to this (or to nothing)
-            one = result.models[0] if len(result.models) == 1 else None
-            self.atoms = set(one.atoms) if one else set()
-            self.pinned = set(one.pinned) if one else set()
-            return result.models
-        if result.changes is None:
-            return None
-        from .streams import Model
-
-        added, removed = result.changes
-        for a in removed:
-            (self.pinned if _is_pin(a) else self.atoms).discard(a)
-        for a in added:
-            (self.pinned if _is_pin(a) else self.atoms).add(a)
-        return (Model(frozenset(self.atoms), frozenset(self.pinned)),)
 
 
 def _is_pin(item) -> bool:
@@ -230,7 +206,7 @@ def compare_engines(
             unavailable[name] = f"not installed ({err})"
     points = itertools.tee(prepare_stream(analysis, records, until, tuple_order), max(1, len(running)))
     streams = {name: drive(eng, pts, every) for (name, eng), pts in zip(running.items(), points)}
-    mats = {name: _Materialiser() for name in running}
+    answers = {name: AnswerState() for name in running}  # an engine's changes only: its answer stream
     writers = {name: ChangesWriter(io.StringIO()) for name in running} if changes else {}
     ticks, differing, evaluated = [], [], 0
     while running:
@@ -262,7 +238,7 @@ def compare_engines(
             elif factorize and res.factors.count > EXPAND_LIMIT:
                 tick.models[name] = frozenset({((f"<{res.factors.count} answer streams, factors differ>",), ())})
             else:
-                tick.models[name] = answer_set(mats[name].models(res))
+                tick.models[name] = answer_set(answers[name].models(res))
             tick.counts[name] = (res.t, res.c)
             if changes:
                 tick.changes[name] = next(iter(writers[name].lines(res)))
@@ -300,12 +276,14 @@ def explain_comparison(
 
 
 def printed_key(key) -> tuple:
-    """A :func:`model_key` as printed: ``(sorted atom texts, pin texts sorted by time then text)``;
-    answer streams sorted by it are in the printed order of ``ticker run`` (an engine's failure
-    message stands as an atom)."""
+    """A :func:`model_key` as printed, :meth:`Model.printed_key`: answer streams sorted by it are in
+    the printed order of ``ticker run`` (an engine's failure message stands as an atom)."""
     atoms, pins = key
-    texts = tuple(sorted(format_atom(a) if isinstance(a, tuple) else str(a) for a in atoms))
-    return texts, tuple(f"{s} at {T}" for T, s in sorted((T, format_atom(a)) for a, T in pins))
+    return Model(frozenset(atoms), frozenset(pins)).printed_key(_text)
+
+
+def _text(atom) -> str:
+    return format_atom(atom) if isinstance(atom, tuple) else str(atom)
 
 
 def printed_models(models) -> list:

@@ -58,8 +58,8 @@ class ConsequenceFold:
 
 def printed_items(model, show_at: bool) -> frozenset:
     """What prints of a model: its atoms (and pins with ``show_at``) as text."""
-    items = model.sorted_atoms() + (model.sorted_pinned() if show_at else [])
-    return frozenset(items)
+    atoms, pins = model.printed_key(pins=show_at)
+    return frozenset(atoms + pins)
 
 
 def consequences(results_iter: Iterable[Result], mode: str, show_at: bool = False) -> Iterator[Consequences]:

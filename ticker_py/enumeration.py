@@ -36,7 +36,7 @@ class AnswerStreamWriter:
         self.out, self.show_at = out, show_at
 
     def write_model(self, t: int, c: int, index: int, model) -> None:
-        self.write_printed(t, c, index, (model.sorted_atoms(), model.sorted_pinned()))
+        self.write_printed(t, c, index, model.printed_key())
 
     def write_printed(self, t: int, c: int, index: int, printed: tuple) -> None:
         """Write an answer stream given as printed: ``(atoms, pins)``, both lists of text."""
@@ -138,7 +138,7 @@ def enumerate_answer_streams(
         fold = ConsequenceFold(mode or "brave")
         tick = PrintedModels(spill)
         for model in engine.iter_models(t):
-            tick.add((tuple(model.sorted_atoms()), tuple(model.sorted_pinned()) if show_at else ()))
+            tick.add(model.printed_key(pins=show_at))
         for printed in tick:
             writer.write_printed(t, c, fold.n, printed)
             fold.add(frozenset(printed[0] + printed[1])) if mode else setattr(fold, "n", fold.n + 1)

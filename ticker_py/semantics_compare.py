@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from .analysis import Analysis
 from .api import Reasoner, keywords_checked, load_program, records_from
 from .semantics import Semantics, resolve
+from .streams.model import in_printed_order
 
 __all__ = ["SemanticsRow", "SemanticsComparison", "compare_semantics", "format_text", "format_json"]
 
@@ -125,11 +126,6 @@ def compare_semantics(
             dims.setdefault(_dimension(runs[a][0], runs[b][0]), set()).add((a, b))
     summary = {dim: sum(1 for row in rows if any(p in pairs for p in row.pairs())) for dim, pairs in dims.items()}
     return SemanticsComparison(runs, rows, summary)
-
-
-def in_printed_order(models) -> list:
-    """Answer streams in the order ``ticker run`` prints them (:meth:`Model.printed_key`)."""
-    return sorted(models, key=lambda m: m.printed_key())
 
 
 def _dimension(a: Semantics, b: Semantics) -> str:

@@ -185,7 +185,7 @@ def run_options(args) -> RunOptions:
 def cmd_run(args) -> int:
     """``ticker run``."""
     from ..api import Reasoner, records_from
-    from ..streams.output import open_output
+    from ..streams.output import open_output, open_writer, wants_changes
 
     o = run_options(args)
     check_outputs_apart(args, "out", "save_input")
@@ -210,15 +210,16 @@ def cmd_run(args) -> int:
 
             out = live_output(live)
         out = out or open_output(o.out)
-        if o.format in RDF_OUTPUT:
-            from ..rdf.writer import RdfWriter
-
-            return out, RdfWriter(out, o.format, rdf, args.rdf_output)
-        if o.factorize and o.models == 0:
-            from ..streams.factor_writers import make_factor_writer as make
-        else:
-            from ..streams.writers import make_writer as make
-        return out, make(o.format, out, show_at=o.show_at, changes=o.changes)
+        return out, open_writer(
+            o.format,
+            out,
+            show_at=o.show_at,
+            changes=o.changes,
+            models=o.models,
+            factorize=o.factorize,
+            rdf=rdf,
+            rdf_output=args.rdf_output,
+        )
 
     if shards is not None:
         from ..engines import check_engine
@@ -249,7 +250,7 @@ def cmd_run(args) -> int:
         models=o.models,
         show=o.show,
         inertia=o.inertia,
-        changes_only=_changes_only(o),
+        changes_only=wants_changes(o.format, o.models, o.show_at, o.changes, o.factorize),
         factorize=o.factorize,
         semantics=o.semantics,
         history=False,
@@ -302,14 +303,6 @@ def cmd_run(args) -> int:
             finally:  # also when the writer's last flush fails (a full device): the file is closed here
                 out.close()
     return 0
-
-
-def _changes_only(o: RunOptions) -> bool:
-    """Whether the engine sends only changes: for --changes and --format none, and for the whole-model
-    formats of a single answer stream, whose writers keep it up to date from the changes (the
-    cheap path: no copy of the whole answer stream at each tick)."""
-    whole = o.format in ("jsonl", "text", "csv") and o.models == 1 and not o.show_at and not o.consequences
-    return o.changes or o.format == "none" or (whole and not o.factorize)
 
 
 def _rdf_mapping(args, analysis, o: RunOptions):

@@ -29,7 +29,7 @@ from ..analysis import Analysis
 from ..ast import Location
 from ..errors import Diagnostic, InternalError, UsageError
 from ..semantics import DEFAULT, Persistence, Semantics
-from ..streams.model import Model
+from ..streams.model import Model, in_printed_order
 from ..syntax import parse_ground_atom
 from ..syntax.ground_atoms import GroundSyntaxError
 from ..values import format_atom
@@ -151,7 +151,7 @@ def explain(
                 notes=(f"use 1..{len(models)}",),
             )
         )
-    models = sorted(set(models), key=lambda m: (m.sorted_atoms(), m.sorted_pinned()))  # as printed
+    models = in_printed_order(set(models))
     world = with_cut(
         World(
             analysis,

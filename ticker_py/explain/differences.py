@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from ..analysis import Analysis
 from ..errors import InternalError, TickerError
-from ..streams.model import Model
+from ..streams.model import Model, in_printed_order
 from ..values import format_atom
 from . import explain
 
@@ -21,7 +21,7 @@ __all__ = ["explain_differences", "printed_order", "stream_history"]
 
 def printed_order(models) -> list:
     """Answer streams in the order the output prints them (and ``--model K`` counts)."""
-    return sorted(set(models), key=lambda m: (m.sorted_atoms(), m.sorted_pinned()))
+    return in_printed_order(set(models))
 
 
 def stream_history(points, t: int, c: int) -> list:

@@ -177,7 +177,7 @@ def _cell(models, selection: Selection | None):
     if models is None:
         return None
     shown = []
-    for m in sorted(models, key=lambda m: (m.sorted_atoms(), m.sorted_pinned()))[:CELL_MODELS]:
+    for m in sorted(models, key=lambda m: m.printed_key())[:CELL_MODELS]:  # in printed order
         atoms = sorted((a for a in m.atoms if selection is None or selection.matches(a)), key=atom_key)
         pins = sorted(
             ((a, when) for a, when in m.pinned if selection is None or selection.matches(a)),

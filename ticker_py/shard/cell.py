@@ -11,6 +11,7 @@ from ..analysis import GENERAL, Analysis
 from ..analysis.sharding import shard_of
 from ..api import Reasoner
 from ..errors import Diagnostic, StreamError, TickerError
+from ..streams.answers import EMPTY, AnswerState
 from ..streams.factorized import Factorized
 from ..streams.model import Model
 from ..syntax.ground_atoms import AtomReader, GroundSyntaxError, parse_ground_atom
@@ -119,37 +120,19 @@ def evaluate_cell(
         atoms = list(dict.fromkeys(given))  # the same atom twice in a time point counts once
         return reasoner._accepted(t, atoms, f"<shard {cell}>")
 
-    cur_atoms, cur_pins = set(), set()  # changes only: the cell's answer stream
+    answer = AnswerState()  # the cell's answer stream
 
     def state(res, fresh):
         """``(kind, added, removed, pins_added, pins_removed)`` since the previous time point (from
         nothing when ``fresh``)."""
-        nonlocal prev_atoms, prev_pins
-        if res.models is None:  # changes only: (added, removed), atoms and pins together
-            added, removed = res.changes
-            add = [x for x in added if type(x[0]) is str and x not in cur_atoms]
-            add_pins = [x for x in added if type(x[0]) is not str and x not in cur_pins]
-            new = set(added)
-            rem = [x for x in removed if type(x[0]) is str and x not in new and x in cur_atoms]
-            rem_pins = [x for x in removed if type(x[0]) is not str and x not in new and x in cur_pins]
-            cur_atoms.difference_update(rem)
-            cur_atoms.update(add)
-            cur_pins.difference_update(rem_pins)
-            cur_pins.update(add_pins)
-            if fresh:
-                return STATE, cur_atoms, (), cur_pins, ()
-            return STATE, add, rem, add_pins, rem_pins
-        if res.models:
-            atoms, pins, kind = res.models[0].atoms, res.models[0].pinned, STATE
-        else:
-            atoms, pins, kind = frozenset(), frozenset(), NONE
-        if fresh:
-            prev_atoms, prev_pins = frozenset(), frozenset()
-        out = kind, atoms - prev_atoms, prev_atoms - atoms, pins - prev_pins, prev_pins - pins
-        prev_atoms, prev_pins = atoms, pins
-        return out
+        if res.models is None:  # changes only
+            changed = answer.apply(res.changes)
+            return (STATE, answer.atoms, (), answer.pins, ()) if fresh else (STATE, *changed)
+        model = res.models[0] if res.models else EMPTY
+        changed = AnswerState.diff(EMPTY if fresh else answer.model(), model)
+        answer.set((model,))
+        return (STATE if res.models else NONE, *changed)
 
-    prev_atoms, prev_pins = frozenset(), frozenset()
     groups = itertools.groupby(rows, key=lambda r: r[0])
     pending = next(groups, None)
     t = start

@@ -12,13 +12,12 @@ import re
 from collections.abc import Iterable
 from itertools import filterfalse
 from json.encoder import encode_basestring_ascii
-from operator import itemgetter
 from types import GeneratorType
 
 from ..values import format_atom
 from .model import Result
 
-__all__ = ["AtomTexts", "printed_models", "result_rows", "only_atoms"]
+__all__ = ["AtomTexts", "printed_models", "result_rows"]
 
 
 _ESCAPED = re.compile(r'[\x00-\x1f"\\]')
@@ -44,6 +43,7 @@ class AtomTexts:
         self._last_atoms: frozenset = frozenset()
         self._last_sorted: list = []
         self._small: dict = {}
+        self._keys: dict = {}
 
     def room(self, answer: int) -> None:
         """Start new generations of the caches that outgrew an answer of ``answer`` atoms
@@ -80,6 +80,28 @@ class AtomTexts:
         self._last_atoms, self._last_sorted = atoms, out
         return out
 
+    def key(self, model, pins: bool = True) -> tuple:
+        """``model.printed_key(pins=pins)`` (:meth:`~ticker_py.streams.model.Model.printed_key`) from
+        these texts; kept for small answers (many answer streams, which recur)."""
+        if len(model.atoms) >= 256:
+            self.room(len(model.atoms))
+            return model.printed_key(self.text.__getitem__, pins)
+        k = model if pins and model.pinned else model.atoms
+        known = self._keys.get(k)
+        if known is None:
+            if len(self._keys) >= 4096:
+                self._keys.clear()
+            self.room(len(model.atoms))
+            known = self._keys[k] = model.printed_key(self.text.__getitem__, pins)
+        return known
+
+    def printed(self, models, show_at: bool = False) -> list:
+        """:func:`printed_models` of ``models``."""
+        if len(models) == 1:  # a large answer's sorted texts are merged with the previous one's
+            m = models[0]
+            return [(tuple(self.sorted(m.atoms)), tuple(self.pinned(m.pinned)) if show_at else ())]
+        return sorted({self.key(m, show_at) for m in models})
+
     def _format(self, atom: tuple) -> str:
         text = format_atom(atom)
         if not self.escaped and (not text.isascii() or _ESCAPED.search(text)):
@@ -97,15 +119,6 @@ class AtomTexts:
         """``Model.sorted_pinned()``: ``"a(y) at 5"`` sorted by time, then text."""
         text = self.text.__getitem__
         return [f"{s} at {T}" for T, s in sorted((T, text(a)) for a, T in pinned)]
-
-
-def only_atoms(items) -> bool:
-    """Whether the changes ``items`` hold atoms only (no ``(atom, T)`` pins)."""
-    return _STR_ONLY.issuperset(map(type, map(_first, items)))
-
-
-_STR_ONLY = frozenset([str])
-_first = itemgetter(0)
 
 
 class _Cache(dict):
@@ -141,15 +154,14 @@ def _csv_field(text: str) -> str:
 
 
 def printed_models(result: Result, show_at: bool = False, texts: AtomTexts | None = None) -> list:
-    """The answer streams of ``result`` as printed: ``[(atoms, pinned), ...]``.
+    """The answer streams of ``result`` as printed: ``[(atoms, pinned), ...]`` in printed order.
 
     ``atoms`` is the sorted list of printed atoms at t, ``pinned`` the ``"a(y) at 5"``
-    strings (empty without ``show_at``). Models that print the same appear once, sorted.
-    ``texts`` (an :class:`AtomTexts`) reuses printed atoms across calls.
+    strings (empty without ``show_at``): :meth:`~ticker_py.streams.model.Model.printed_key`.
+    Models that print the same appear once. ``texts`` (an :class:`AtomTexts`) reuses printed
+    atoms across calls.
     """
-    texts = texts or AtomTexts()
-    models = [(tuple(texts.sorted(m.atoms)), tuple(texts.pinned(m.pinned)) if show_at else ()) for m in result.models]
-    return models if len(models) < 2 else sorted(set(models))
+    return (texts or AtomTexts()).printed(result.models, show_at)
 
 
 def result_rows(result: Result, show_at: bool = False) -> Iterable[tuple]:
