@@ -23,7 +23,7 @@ from ticker_py.streams import factorized as factorized_module
 from ticker_py.streams import open_writer
 from ticker_py.streams.factorized import Factorized, ModelProduct
 from ticker_py.streams.model import Model
-from ticker_py.streams.writers import factor_rows, factors_to_dataframe, printed_factors
+from ticker_py.streams.writers import factor_rows, printed_factors, results_to_dataframe
 from ticker_py.workloads import generate
 from ticker_py.workloads import program as workload_program
 
@@ -376,7 +376,7 @@ def test_no_answer_stream_and_one_empty_differ_in_every_format(capsys):
 
 def test_dataframe_and_printed():
     results = ticker_run(PROG, [(0, ["s", "p(1)"])], engine="clingo", models=0, factorize=True)
-    frame = factors_to_dataframe(results)
+    frame = results_to_dataframe(results)
     assert list(frame.columns) == ["t", "c", "factor", "alternative", "atom"]
     assert len(frame) == 7 and frame["factor"].max() == 3
     assert results.to_dataframe().equals(frame)

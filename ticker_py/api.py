@@ -302,10 +302,6 @@ class Results(list):
     def to_dataframe(self, show_at: bool = False):
         """Columns ``t, c, model, atom``; for factorized results ``t, c, factor, alternative, atom``
         (see docs/formats.md)."""
-        if self and self[0].factors is not None:
-            from .streams.writers import factors_to_dataframe
-
-            return factors_to_dataframe(self, show_at=show_at)
         return results_to_dataframe(self, show_at=show_at)
 
 

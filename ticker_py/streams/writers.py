@@ -21,7 +21,7 @@ from typing import TextIO
 from ..errors import UsageError
 from .answers import EMPTY, AnswerState
 from .model import Result
-from .texts import AtomTexts, printed_models, result_rows
+from .texts import AtomTexts, printed_models
 
 __all__ = [
     "AtomTexts",
@@ -37,7 +37,6 @@ __all__ = [
     "NoneWriter",
     "FORMATS",
     "results_to_dataframe",
-    "factors_to_dataframe",
 ]
 
 
@@ -340,10 +339,9 @@ class ChangesWriter(Writer):
     def _json(self, items) -> str:
         """The JSON list of the printed atoms among ``items`` (pins after them, only with show_at)."""
         text = self.texts.text.__getitem__
-        atoms = sorted(text(a) for a in items if isinstance(a[0], str))
+        atoms = sorted(text(a) for a in items if type(a[0]) is str)
         if self.show_at:
-            pins = sorted((T, text(a)) for a, T in (x for x in items if not isinstance(x[0], str)))
-            atoms += [f"{a} at {T}" for T, a in pins]
+            atoms += self.texts.pinned(frozenset(x for x in items if type(x[0]) is not str))
         return self.texts.json_list(atoms)
 
 
@@ -370,11 +368,25 @@ def printed_factors(result: Result, show_at: bool = False) -> tuple:
     return Writer(None, show_at).printed_factors(result)
 
 
+def result_rows(result: Result, show_at: bool = False, writer: Writer | None = None) -> Iterable[tuple]:
+    """Rows ``(t, c, model, atom)`` of one result; None marks an absent model or atom.
+
+    One row per atom of each printed model (model = its 0-based index); an empty answer
+    stream is one row with atom None; no answer stream is one row with model and atom None.
+    ``writer``: the writer whose printed atoms to reuse.
+    """
+    models = (writer or Writer(None, show_at)).printed(result)
+    if not models:
+        yield result.t, result.c, None, None
+    for index, (atoms, pinned) in enumerate(models):
+        for atom in (atoms + pinned) or (None,):
+            yield result.t, result.c, index, atom
+
+
 def factor_rows(result: Result, show_at: bool = False, writer: Writer | None = None) -> Iterable[tuple]:
     """Rows ``(t, c, factor, alternative, atom)`` of one factorized result (None: absent). The
     common part is factor 0 with the one alternative 0, the factors are numbered from 1 (factor
-    ``i + 1`` is ``Factorized.factors[i]``); no answer stream is one row with factor None.
-    ``writer``: the writer whose printed atoms to reuse."""
+    ``i + 1`` is ``Factorized.factors[i]``); no answer stream is one row with factor None."""
     count, common, factors = (writer or Writer(None, show_at)).printed_factors(result)
     t, c = result.t, result.c
     if not count:
@@ -387,23 +399,19 @@ def factor_rows(result: Result, show_at: bool = False, writer: Writer | None = N
 
 
 def results_to_dataframe(results: Iterable[Result], show_at: bool = False):
-    """A pandas DataFrame ``t, c, model, atom`` with the rows of :func:`result_rows`.
+    """A pandas DataFrame with the rows of :func:`result_rows`, ``t, c, model, atom``, or of
+    factorized results those of :func:`factor_rows`, ``t, c, factor, alternative, atom``.
 
-    ``model`` is nullable Int64 (<NA> = no answer stream) and ``atom`` a string column
-    (<NA> = no atom: an empty or absent answer stream).
+    ``model``, ``factor`` and ``alternative`` are nullable Int64 (<NA> = no answer stream) and
+    ``atom`` a string column (<NA> = no atom: an empty or absent answer stream).
     """
     import pandas as pd
 
-    rows = [row for result in results for row in result_rows(result, show_at)]
-    frame = pd.DataFrame(rows, columns=["t", "c", "model", "atom"])
-    return frame.astype({"t": "int64", "c": "int64", "model": "Int64", "atom": "string"})
-
-
-def factors_to_dataframe(results: Iterable[Result], show_at: bool = False):
-    """A pandas DataFrame ``t, c, factor, alternative, atom`` with the rows of :func:`factor_rows`."""
-    import pandas as pd
-
+    results = list(results)
+    factorized = bool(results) and results[0].factors is not None
+    rows, columns = (factor_rows, ["factor", "alternative"]) if factorized else (result_rows, ["model"])
     writer = Writer(None, show_at)
-    rows = [row for result in results for row in factor_rows(result, show_at, writer)]
-    frame = pd.DataFrame(rows, columns=["t", "c", "factor", "alternative", "atom"])
-    return frame.astype({"t": "int64", "c": "int64", "factor": "Int64", "alternative": "Int64", "atom": "string"})
+    frame = pd.DataFrame(
+        [row for r in results for row in rows(r, show_at, writer)], columns=["t", "c", *columns, "atom"]
+    )
+    return frame.astype({"t": "int64", "c": "int64", **dict.fromkeys(columns, "Int64"), "atom": "string"})
