@@ -459,6 +459,45 @@ def test_open_writer_errors():
         open_writer("csv", io.StringIO(), changes=True)
 
 
+def test_open_writer_refuses_rdf_output_of_several_answer_streams():
+    for options in ({"models": 0}, {"changes": True}):
+        with pytest.raises(UsageError, match="--format ntriples writes a single answer stream"):
+            open_writer("ntriples", io.StringIO(), **options)
+
+
+@pytest.mark.parametrize(
+    "fmt,options,wanted",
+    [
+        ("jsonl", {}, True),  # the whole-model formats of one answer stream keep it from the changes
+        ("text", {}, True),
+        ("csv", {}, True),
+        ("jsonl", {"show_at": True}, False),  # pins printed: whole models
+        ("jsonl", {"models": 0}, False),
+        ("text", {"models": 0, "factorize": True}, False),
+        ("jsonl", {"changes": True}, True),
+        ("none", {"models": 0, "show_at": True}, True),
+        ("ntriples", {}, False),
+    ],
+)
+def test_the_writer_says_whether_the_engine_sends_only_changes(fmt, options, wanted):
+    from ticker_py.streams.output import wants_changes
+
+    writer = open_writer(fmt, io.StringIO(), **options)
+    assert writer.wants_changes is wanted and wants_changes(fmt, **options) is wanted
+
+
+def test_open_writer_prints_factorized_results_as_products_only_with_every_answer_stream():
+    from ticker_py.streams.factorized import Factorized, factorized_result
+
+    f = Factorized.build(Model(frozenset()), [[Model(frozenset({("a",)})), Model(frozenset({("b",)}))]])
+    printed = {}
+    for models in (0, 2):
+        out = io.StringIO()
+        open_writer("text", out, models=models, factorize=True).write(factorized_result(0, 1, f, models))
+        printed[models] = out.getvalue()
+    assert printed == {0: "t=0 c=1: 2 answer streams: {} * ({a} | {b})\n", 2: "t=0 c=1: {a} {b}\n"}
+
+
 def test_writer_flushes_each_result():
     class Out(io.StringIO):
         flushes = 0
@@ -487,3 +526,40 @@ def test_results_to_dataframe():
     shown = results_to_dataframe([RESULTS[0]], show_at=True)
     assert shown["atom"].tolist() == ["a(1)", "b(y)", "a(y) at 5", "z at 10", "c(y)", "c(y)", "d at 2"]
     assert shown["model"].tolist() == [0, 0, 0, 0, 1, 2, 2]
+
+
+@settings(max_examples=scaled(300, 60), deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.frozensets(st.sampled_from([("a",), ("b",), ("c", 1), ("d", "x")])),
+            st.frozensets(st.tuples(st.sampled_from([("a",), ("p", 2)]), st.integers(0, 3))),
+        ),
+        max_size=8,
+    ),
+    st.booleans(),
+)
+def test_answer_state_follows_changes_as_the_models(answers, split):
+    """:class:`AnswerState` applies the changes between consecutive answers (a plain pair, or the
+    native engine's pair that carries the atoms apart) to the answer itself, and says what changed
+    as :meth:`AnswerState.diff` does; without pins kept, only the atoms."""
+    from ticker_py.engines.native.output import Delta
+    from ticker_py.streams.answers import AnswerState
+
+    kept, atoms_only = AnswerState(), AnswerState(pins=False)
+    old = Model(frozenset())
+    for atoms, pins in answers:
+        new = Model(atoms, frozenset(pins))
+        diff = AnswerState.diff(old, new)
+        added, removed, pins_added, pins_removed = diff
+        changes = (
+            Delta(added, set(pins_added), removed, set(pins_removed))
+            if split
+            else (added | pins_added, removed | pins_removed)
+        )
+        assert kept.apply(changes) == diff
+        assert atoms_only.apply(changes)[:2] == diff[:2]
+        assert kept.model() == new and atoms_only.model() == Model(new.atoms) and len(kept) == len(new.atoms)
+        old = new
+    kept.set((old, old))  # several answer streams (or none): the state is empty
+    assert kept.model() == Model(frozenset()) and kept.apply((frozenset({("a",)}), frozenset()))[0] == {("a",)}

@@ -1,10 +1,9 @@
 """The answer state: one answer stream followed through a run's results, whole or as changes.
 
-An engine reports the single answer stream at a tick whole (``Result.models``) or, asked for
-changes only, as ``Result.changes``: ``(added, removed)`` relative to the previous tick, atoms and
-``(atom, T)`` pins together. :class:`AnswerState` is the one place that applies those changes
-and diffs two answers; the writers, ``ticker compare``, the shard cells and the benchmarks keep
-their answer in one.
+An engine reports the single answer stream at a tick whole (``Result.models``) or as
+``Result.changes`` (``(added, removed)`` since the previous tick, atoms and ``(atom, T)`` pins
+together). :class:`AnswerState` is the one place that applies changes and diffs two answers (the
+writers, ``ticker compare``, the shard cells and the benchmarks keep their answer in one).
 
 >>> from ticker_py.streams.model import Model
 >>> state = AnswerState()
@@ -22,21 +21,16 @@ from operator import itemgetter
 
 from .model import Model, Result
 
-__all__ = ["AnswerState", "only_atoms"]
+__all__ = ["AnswerState"]
 
 EMPTY = Model(frozenset())
 
 
 class AnswerState:
-    """The single answer stream of a run, kept up to date from its results.
-
-    :meth:`set` takes a whole answer (the state is its single answer stream, or empty when there
-    are none or several); :meth:`apply` applies ``Result.changes`` in place (sets of the atoms
-    and pins, made from the last whole answer when the first changes come). With ``pins=False``
-    the pins of changes are not applied (a writer that does not print them: they can outnumber
-    the atoms many times); the native engine's changes carry ``atoms``, the pair without pins,
-    which is then taken as it is.
-    """
+    """The single answer stream of a run, kept up to date from its results: :meth:`set` takes a
+    whole answer, :meth:`apply` applies changes in place. With ``pins=False`` the pins of changes
+    are not applied (a writer that does not print them: they can outnumber the atoms many times;
+    the native engine's changes carry ``atoms``, the pair without pins, taken as it is)."""
 
     def __init__(self, pins: bool = True):
         self.pins_kept = pins
@@ -61,7 +55,7 @@ class AnswerState:
         split = getattr(changes, "atoms", None)
         if split is not None:
             added_atoms, removed_atoms = split
-        elif only_atoms(added) and only_atoms(removed):
+        elif _only_atoms(added) and _only_atoms(removed):
             added_atoms, removed_atoms = added, removed
         else:
             added_atoms = [x for x in added if type(x[0]) is str]
@@ -114,7 +108,7 @@ def _rest(items, atoms) -> set | tuple:
     return () if len(items) == len(atoms) else items.difference(atoms)
 
 
-def only_atoms(items) -> bool:
+def _only_atoms(items) -> bool:
     """Whether the changes ``items`` hold atoms only (no ``(atom, T)`` pins)."""
     return _STR_ONLY.issuperset(map(type, map(_first, items)))
 

@@ -83,16 +83,7 @@ def open_output(path: str | None) -> Output:
         raise UsageError(Diagnostic(f"cannot write to '{path}': {err.strerror or err}")) from None
 
 
-def open_writer(
-    fmt: str,
-    out,
-    show_at: bool = False,
-    changes: bool = False,
-    models: int = 1,
-    factorize: bool = False,
-    rdf=None,
-    rdf_output: str = "triple",
-):
+def open_writer(fmt: str, out, show_at=False, changes=False, models=1, factorize=False, rdf=None, rdf_output="triple"):
     """The writer of ``--format fmt`` (jsonl, text, csv, none; ntriples, nquads) on ``out``.
 
     ``changes`` (``--changes``) prints what changed, as JSON Lines: it needs jsonl or none;
@@ -115,6 +106,9 @@ def open_writer(
         if fmt not in RDF_OUTPUT_FORMATS:
             known = ", ".join([*FORMATS, *RDF_OUTPUT_FORMATS])
             raise UsageError.at(None, f"unknown output format '{fmt}' (known: {known})")
+        if models != 1 or changes:
+            notes = ("use --models 1 and no --changes",)
+            raise UsageError(Diagnostic(f"--format {fmt} writes a single answer stream", notes=notes))
         writer = RdfWriter(out, fmt, rdf, rdf_output)
     writer.wants_changes = wants_changes(fmt, models, show_at, changes, factorize)
     return writer
