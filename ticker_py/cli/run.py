@@ -202,6 +202,11 @@ def cmd_run(args) -> int:
         o = replace(o, models=0)
 
     rdf = _rdf_mapping(args, analysis, o)
+    rdf_predicate = args.rdf_output
+    if o.format in RDF_OUTPUT or rdf_predicate != "triple":  # checked against the program (rdf.writer)
+        from ..rdf.writer import rdf_output
+
+        rdf_predicate = rdf_output(rdf_predicate, o.format, analysis, getattr(args, "rdf_mapping", "triple"), o.show)
 
     def output():
         out = None
@@ -218,7 +223,7 @@ def cmd_run(args) -> int:
             models=o.models,
             factorize=o.factorize,
             rdf=rdf,
-            rdf_output=args.rdf_output,
+            rdf_output=rdf_predicate,
         )
 
     if shards is not None:
