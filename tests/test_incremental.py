@@ -370,17 +370,6 @@ def test_random_programs_push_mode(case, prefix):
     check(program_text, stream, push=True, rebuild_every=3, prefix=prefix)
 
 
-@MODES
-def test_public_symbol_api_gives_the_same_answers(monkeypatch, prefix):
-    # the incremental engine reads U's answers through clingo's C layer (an accelerator); the
-    # public API (accelerators off, or another clingo version) gives the same answer streams
-    from ticker_py.engines import clingo_c
-
-    monkeypatch.setattr(clingo_c, "C_LAYER", False)
-    for prog in SPLIT:
-        check(prog, with_gaps(STREAM), prefix=prefix)
-
-
 def test_window_history_keeps_what_a_window_reads():
     # time look-back 2 and the last 3 atoms: an entry goes once it is outside both
     from ticker_py.windows import WindowHistory

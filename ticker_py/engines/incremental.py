@@ -29,8 +29,8 @@ from ..streams.model import Model, Result
 from ..values import clingo_atom, format_term, int_text
 from ..windows import Windows
 from .base import Engine, EngineOptions, ModelDiffer
-from .clingo_engine import ClingoEngine, ModelReader, clingo_logger, prefer_true, shown_items
-from .wide import ExactContext, check_window_sizes, int_symbol, symbol_int, symbol_to_term
+from .clingo_engine import ClingoEngine, ModelReader, clingo_logger, prefer_true
+from .wide import ExactContext, check_window_sizes, int_symbol
 
 __all__ = ["PureIncrementalEngine", "REBUILD_EVERY"]
 
@@ -76,7 +76,6 @@ class PureIncrementalEngine(Engine):
         self.diff = ModelDiffer(options)  # changes; its previous model guides inertia
         self.bg_pins = [clingo_atom(a) for a in self.encoding.timed_background]
         self.show_inputs = options.show == "all"
-        self.symbols: dict = {}  # shown symbol -> (atom, time, intensional)
 
     # ------------------------------------------------------------------ stream
 
@@ -173,30 +172,12 @@ class PureIncrementalEngine(Engine):
         ctl.configuration.solve.models = str(self.options.models)
         with ctl.solve(yield_=True) as handle:
             for m in handle:
-                models.append(self._read(m, t))
+                models.append(self.reader.read(m.symbols(shown=True), t))
         unmentioned = self.reader.unmentioned(self.history.entries, t)
         if unmentioned:
             models = [Model(m.atoms | unmentioned, m.pinned) for m in models]
         ctl.release_external(clingo.Function(GUARD, [clingo.Number(e)]))
         return self.diff.result(t, self.count, tuple(models))
-
-    def _read(self, model: clingo.Model, t: int) -> Model:
-        """As :meth:`ModelReader.read`, caching converted symbols (a pin recurs for n ticks)."""
-        reader, now, pinned = self.reader, set(), set()
-        for atom, u, intensional in shown_items(model, self.symbols, self._convert):
-            if u is None:
-                continue  # pinned to a non-integer time: dropped on every engine
-            if u == t:
-                if intensional or reader.show_all:
-                    now.add(atom)
-            elif intensional and atom not in reader.background:
-                pinned.add((atom, u))
-        return Model(frozenset(now), frozenset(pinned))
-
-    def _convert(self, sym: clingo.Symbol) -> tuple:
-        args = sym.arguments
-        atom = (sym.name, *(symbol_to_term(x) for x in args[:-1]))
-        return atom, symbol_int(args[-1]), sym.name in self.reader.intensional
 
     def _prefer(self, model: Model, e: int, t: int) -> None:
         """Domain heuristic: decide the previous answer's atoms first, and true."""
