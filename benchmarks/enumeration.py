@@ -9,7 +9,7 @@ every tick (U's rules + that tick's facts). Then, on the same programs, one fres
 
 * ``clingo, on_model doing nothing``: ``Control.solve(on_model=...)``: one Python call per model;
 * ``read``: every model's shown symbols read by the engine's
-  :meth:`~ticker_py.engines.clingo_engine.ModelReader.items` (what the engine does);
+  :meth:`~ticker_py.engines.clingo_engine.ModelReader.split` (what the engine does);
 
 each for the distinct programs (the engine reuses U's answers when a tick's facts recur) and for
 every tick's program (what an engine without reuse would enumerate). CPU seconds of this process.
@@ -52,7 +52,7 @@ def on_model_nothing(ctl: clingo.Control) -> int:
 
 def read(reader: ModelReader, ctl: clingo.Control) -> int:
     with ctl.solve(yield_=True) as handle:
-        return len([reader.items(m.symbols(shown=True)) for m in handle])
+        return len([reader.split(m.symbols(shown=True), 0) for m in handle])
 
 
 def timed(fn, programs) -> tuple:
@@ -105,7 +105,7 @@ def main(argv=None) -> int:
     for name, fn in (
         ("ground only", lambda ctl: 0),
         ("ground + enumerate, on_model doing nothing", on_model_nothing),
-        ("ground + enumerate + read (ModelReader.items, the engine's path)", lambda ctl: read(reader, ctl)),
+        ("ground + enumerate + read (ModelReader.split, the engine's path)", lambda ctl: read(reader, ctl)),
     ):
         cells = []
         for programs in (distinct, given):

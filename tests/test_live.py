@@ -609,8 +609,13 @@ def test_wall_clock_stamps_on_arrival(program, tmp_path, procs):
     assert [first, *later] + [json.loads(x) for x in lines] == replay
 
 
+# A run whose input ends does not wait for its time point to pass: a long clock costs nothing, and no
+# time point passes while a loaded machine starts the run (that would print a second time point).
+LONG_CLOCK = "10s"
+
+
 def test_wall_clock_reads_dev_null_as_an_empty_pipe(program):
-    args = _cli() + ["run", str(program), "--engine", ENGINE, "--wall-clock", "--clock", "50ms", "--stream"]
+    args = _cli() + ["run", str(program), "--engine", ENGINE, "--wall-clock", "--clock", LONG_CLOCK, "--stream"]
     device = subprocess.run(args + [os.devnull], capture_output=True, text=True, timeout=60)
     pipe = subprocess.run(args + ["-"], input="", capture_output=True, text=True, timeout=60)
     assert (device.returncode, device.stderr) == (pipe.returncode, pipe.stderr) == (0, "")
@@ -623,7 +628,7 @@ def test_wall_clock_reads_a_regular_file(program, tmp_path, how):
     in the first time point, as if all lines had arrived together (epoll refuses regular files)."""
     data = tmp_path / "in.stream"
     data.write_text("a\n5: p(1), b\n")
-    args = _cli() + ["run", str(program), "--engine", ENGINE, "--wall-clock", "--clock", "50ms", "--stream"]
+    args = _cli() + ["run", str(program), "--engine", ENGINE, "--wall-clock", "--clock", LONG_CLOCK, "--stream"]
     if how == "--stream FILE":
         proc = subprocess.run(args + [str(data)], capture_output=True, text=True, timeout=60)
     else:

@@ -52,12 +52,13 @@ class ModelReader:
 
     The encodings show each atom pinned to its time point: ``name(args..., T)``. :meth:`items` turns
     shown symbols into ``(atom, T, intensional)`` (a symbol pinned to a non-integer time is dropped,
-    on every engine), :meth:`read` into the :class:`Model` at a time point. Symbols recur from model
-    to model and tick to tick: each is converted once (the cache is emptied when it outgrows
-    :data:`CACHED`)."""
+    on every engine), :meth:`read` into the :class:`Model` at a time point (:meth:`split`: its parts).
+    Symbols recur from model to model and tick to tick: each is converted once, and kept while it
+    recurs (in generations of :data:`CACHED` symbols: those not met again in a generation are dropped,
+    so that memory stays flat on ever new symbols)."""
 
-    #: the most converted symbols kept
-    CACHED = 100_000
+    #: the converted symbols of one generation
+    CACHED = 1 << 12
 
     def __init__(self, analysis: Analysis, show: str):
         self.intensional = analysis.intensional
@@ -65,6 +66,7 @@ class ModelReader:
         self.show_all = show == "all"
         self.signatures = analysis.signatures
         self.cache: dict = {}  # shown symbol -> (atom, time or None, intensional)
+        self.old: dict = {}  # the generation before
         self.untimed = False  # a symbol was pinned to a non-integer time
 
     def unmentioned(self, history, t: int) -> frozenset:
@@ -81,19 +83,21 @@ class ModelReader:
         """``(atom, T, intensional)`` of each shown symbol pinned to an integer time ``T``, in order."""
         cache = self.cache
         if len(cache) > self.CACHED:
-            cache.clear()
-        get, convert = cache.get, self._convert
+            self.old, self.cache = cache, {}
+            cache = self.cache
+        get, old, convert = cache.get, self.old.pop, self._convert
         out = []
         for sym in symbols:
             item = get(sym)
             if item is None:
-                item = cache[sym] = convert(sym)
+                item = cache[sym] = old(sym, None) or convert(sym)
             out.append(item)
         return [item for item in out if item[1] is not None] if self.untimed else out
 
-    def read(self, symbols, t: int) -> Model:
-        """The answer stream at ``t`` of these shown symbols: intensional atoms at ``t`` (all atoms
-        at ``t`` with show=all), and the intensional atoms pinned elsewhere but background ones."""
+    def split(self, symbols, t: int) -> tuple:
+        """``(now, pinned)`` lists of these shown symbols: the intensional atoms at ``t`` (all atoms at
+        ``t`` with show=all), and ``(atom, T)`` of the intensional atoms pinned elsewhere, background
+        atoms left out."""
         now, pinned = [], []
         show_all, background = self.show_all, self.background
         for atom, time, intensional in self.items(symbols):
@@ -102,6 +106,11 @@ class ModelReader:
                     now.append(atom)
             elif intensional and atom not in background:
                 pinned.append((atom, time))
+        return now, pinned
+
+    def read(self, symbols, t: int) -> Model:
+        """The answer stream at ``t`` of these shown symbols (:meth:`split`)."""
+        now, pinned = self.split(symbols, t)
         return Model(frozenset(now), frozenset(pinned))
 
     def _convert(self, sym: clingo.Symbol) -> tuple:

@@ -170,9 +170,9 @@ class HybridEngine(Engine):
         if self.show_all:
             base = base | self.inputs_now | self.ext_bg
         if len(answers) > 1 and self.options.models != 1:  # built when read (shared lower part)
-            models = MappedModels(answers, partial(self._join, base, lower.pinned, t, d))
+            models = MappedModels(answers, partial(self._join, base, lower.pinned, d))
         else:
-            models = tuple(self._join(base, lower.pinned, t, d, answer) for answer in answers)
+            models = tuple(self._join(base, lower.pinned, d, answer) for answer in answers)
         return self.diff.result(t, self.history.count, models)
 
     def _program(self, time: int) -> None:
@@ -198,8 +198,8 @@ class HybridEngine(Engine):
             ctl.ground([("base", [])])
 
     def _solve(self, facts: str, t: int, d: int) -> list:
-        """U's answers for these facts: per answer the list of :meth:`.ModelReader.items`
-        ``(atom, time as given to clingo, intensional)``.
+        """U's answers for these facts: per answer its :meth:`.ModelReader.split` at the time given
+        to clingo as now: ``(now, pinned)``, the times of ``pinned`` as given to clingo.
 
         The same program and facts give the same answers in the same order, so they are kept
         for reuse (not with inertia, whose heuristics depend on the previous answer) while
@@ -208,10 +208,10 @@ class HybridEngine(Engine):
         self._ground(ctl, facts)
         if self.options.inertia and self.diff.previous is not None:
             self._prefer(ctl, self.diff.previous, t, d)
-        items = self.reader.items
+        split, rel = self.reader.split, t - d
         with ctl.solve(yield_=True) as handle:
-            answers = [items(m.symbols(shown=True)) for m in handle]
-        size = sum(map(len, answers)) + len(answers)
+            answers = [split(m.symbols(shown=True), rel) for m in handle]
+        size = sum(len(now) + len(pinned) + 1 for now, pinned in answers)
         if not self.options.inertia and size <= KEPT_SYMBOLS:
             if len(self.answers) >= 32 or self.kept_size + size > KEPT_SYMBOLS:
                 self.answers.clear()
@@ -239,9 +239,11 @@ class HybridEngine(Engine):
             except Unfactorizable as why:  # U's answers, as one factor
                 note_fallback(self.name, str(why))
                 found = SymbolFactors([], [[list(m.symbols(shown=True)) for m in _all_models(ctl)]])
-            items = self.reader.items
+            split, rel = self.reader.split, t - d
             symbolic = (
-                None if found is None else (items(found.common), [[items(alt) for alt in f] for f in found.factors])
+                None
+                if found is None
+                else (split(found.common, rel), [[split(alt, rel) for alt in f] for f in found.factors])
             )
             if len(self.answers) >= 32:
                 self.answers.clear()
@@ -255,11 +257,11 @@ class HybridEngine(Engine):
         common, factors = symbolic
         empty = frozenset()
         joined = Factorized.build(
-            self._join(base, lower.pinned, t, d, common),
-            [[self._join(empty, empty, t, d, alt) for alt in f] for f in factors],
+            self._join(base, lower.pinned, d, common),
+            [[self._join(empty, empty, d, alt) for alt in f] for f in factors],
         )
-        rel = t - d  # U's pins (times other than now) are shifted by d: then d is part of the key
-        pins = any(u != rel for _, u, _ in common) or any(u != rel for f in factors for alt in f for _, u, _ in alt)
+        # U's pins (times other than now) are shifted by d: then d is part of the key
+        pins = bool(common[1]) or any(alt[1] for f in factors for alt in f)
         self.last_factorized = (facts, d if pins else None, lower, joined)
         return factorized_result(t, self.history.count, joined, self.options.models)
 
@@ -302,14 +304,12 @@ class HybridEngine(Engine):
         s = self.texts[atom] = f"{atom[0]}({args}"
         return s
 
-    def _join(self, base: frozenset, lower_pinned: frozenset, t: int, d: int, items: list) -> Model:
+    def _join(self, base: frozenset, lower_pinned: frozenset, d: int, answer: tuple) -> Model:
         """The lower model (``base``, ``lower_pinned``) joined with one answer of U (times + d)."""
-        rel = t - d
-        now = [a for a, u, _ in items if u == rel]
-        if len(now) == len(items):
+        now, pinned = answer
+        if not pinned:
             return Model(base.union(now), lower_pinned)
-        bg = self.reader.background
-        return Model(base.union(now), lower_pinned.union([(a, u + d) for a, u, _ in items if u != rel and a not in bg]))
+        return Model(base.union(now), lower_pinned.union([(a, u + d) for a, u in pinned]))
 
     def _prefer(self, ctl, model: Model, t: int, d: int) -> None:
         """Domain heuristic: decide the previous answer's upper atoms first, and true."""
