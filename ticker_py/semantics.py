@@ -428,7 +428,7 @@ def program_problems(semantics: Semantics, analysis: Analysis) -> list:
                         ("(t-n, t] holds n time points: use a window of at least one",),
                     )
                 )
-    return out
+    return [analysis.named(d) for d in out]  # in the program's names: p, not p'2
 
 
 def check_program(semantics: Semantics, analysis: Analysis, source: str | None = None) -> None:

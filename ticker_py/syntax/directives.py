@@ -46,6 +46,7 @@ def load_source(text: str, file: str, parse_unit, read, const: dict | None = Non
         rules=tuple(state.rules),
         prefixes=tuple(state.prefixes.items()),
         shows=None if state.shows is None else tuple(sorted(state.shows)),
+        show_at=tuple(state.show_at.items()),
     )
     values = _const_values(state.consts, const or {}, state.problems)
     if values or state.lark:  # the fast parser reads no window named by a constant
@@ -83,6 +84,7 @@ class _Merge:
         self.prefixes: dict = {}
         self.consts: list = []
         self.shows: set | None = None
+        self.show_at: dict = {}  # (name, arity) -> its first #show, for warnings
         self.problems: list = []
         self.read: set = set()  # real paths of the files read
         self.lark = False  # a file was parsed by the grammar (which reads directives)
@@ -91,6 +93,8 @@ class _Merge:
         self.loaded.sources.setdefault(file, text)
         program, state = self.parse_unit(text, file)
         self.rules += program.rules
+        for signature, location in program.show_at:
+            self.show_at.setdefault(signature, location)
         for name, iri in program.prefixes:
             self.prefixes.setdefault(name, iri)
         if state is None:  # the fast parser: no directives, no problems

@@ -62,6 +62,7 @@ class ToAst(Transformer):
         self.consts: list = []
         self.includes: list = []
         self.shows: list | None = None
+        self.show_at: dict = {}  # (name, arity) -> the location of its first #show
 
     def _m(self, meta) -> ast.Location:
         return ast.Location(self.file, meta.line, meta.column, meta.end_line, meta.end_column)
@@ -76,6 +77,7 @@ class ToAst(Transformer):
             file=self.file,
             prefixes=tuple(self.prefixes.items()),
             shows=None if self.shows is None else tuple(sorted(set(self.shows))),
+            show_at=tuple(self.show_at.items()),
         )
 
     def prefix(self, meta, c):
@@ -121,6 +123,7 @@ class ToAst(Transformer):
             and term.right.value >= 0
         ):
             self.shows.append((term.left.name, term.right.value))
+            self.show_at.setdefault(self.shows[-1], self._m(meta))
             return
         self._problem(
             self._m(meta), f"'#show {term}.' is not supported: #show takes a predicate name/arity", SHOW_TERM_NOTE
