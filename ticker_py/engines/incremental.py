@@ -130,7 +130,6 @@ class PureIncrementalEngine(Engine):
         self.pending.extend(self._input_facts(u, k, a) for u, k, a in self.history)
         self.pinned_to = lo - 1
         self.ctl, self.ticks_on_control = ctl, 0
-        self.symbols = {}
 
     def _step(self, t: int, lo: int) -> int:
         """Ground the pending facts and the tick part; returns the tick's number. A new Control
