@@ -38,7 +38,7 @@ TWINS = {
 
 
 def test_every_accelerator_is_checked_against_its_twin():
-    importing = re.compile(r"^from [.\w]+ import .*\baccelerators\b", re.MULTILINE)
+    importing = re.compile(r"^\s*(from [.\w]+ import .*\baccelerators\b|import [.\w]*\baccelerators\b)", re.MULTILINE)
     asking = {
         p.relative_to(ROOT).as_posix()
         for p in (ROOT / "ticker_py").rglob("*.py")

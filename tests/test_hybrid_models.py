@@ -1,13 +1,16 @@
-"""The incremental engine's fast enumeration path gives exactly the answer streams of the slow one.
+"""Reading clingo's models, and the incremental engine's fast enumeration path.
 
-U's answers are joined with the shared lower part only when read (``MappedModels``) and reused per
-facts text. The slow path (nothing reused) and the static engine are the references.
+Every engine that solves with clingo reads its models with one reader (``ModelReader``). The
+incremental engine's fast path gives exactly the answer streams of the slow one: U's answers are
+joined with the shared lower part only when read (``MappedModels``) and reused per facts text. The
+slow path (nothing reused) and the static engine are the references.
 """
 
 import copy
 import io
 import pickle
 
+import clingo
 import pytest
 from helpers import scaled
 from hypothesis import HealthCheck, given, settings
@@ -16,12 +19,39 @@ from strategies import programs_and_streams
 from ticker_py.api import load_program
 from ticker_py.compare import answer_set
 from ticker_py.engines import EngineOptions, create_engine, hybrid
-from ticker_py.engines.clingo_engine import ClingoEngine
+from ticker_py.engines.clingo_engine import ClingoEngine, ModelReader
 from ticker_py.streams.factorized import MappedModels
 from ticker_py.streams.model import Model, Result
 from ticker_py.streams.writers import make_writer
 from ticker_py.syntax import parse_ground_atom
 from ticker_py.workloads import generate, program
+
+
+def test_the_reader_turns_shown_symbols_into_atoms():
+    """Atoms at t, pins elsewhere (a time past clingo's integers too), input atoms with show=all,
+    a symbol pinned to a non-integer time dropped."""
+    analysis = load_program("q(X) :- p(X).")
+    shown = [
+        clingo.parse_term(s) for s in ["q(1,3)", "q(a,x)", "q(f(b),2)", 'q("s",_int("99999999999999999999"))', "p(7,3)"]
+    ]
+    pins = frozenset({(("q", ("f", "b")), 2), (("q", '"s"'), 99999999999999999999)})
+    assert ModelReader(analysis, "derived").read(shown, 3) == Model(frozenset({("q", 1)}), pins)
+    assert ModelReader(analysis, "all").read(shown, 3) == Model(frozenset({("q", 1), ("p", 7)}), pins)
+
+
+def test_the_reader_converts_a_symbol_once_and_keeps_memory_flat(monkeypatch):
+    reader = ModelReader(load_program("q(X) :- p(X)."), "derived")
+    converted = []
+    convert = reader._convert
+    monkeypatch.setattr(reader, "_convert", lambda sym: converted.append(sym) or convert(sym))
+    shown = [clingo.Function("q", [clingo.Number(i), clingo.Number(0)]) for i in range(5)]
+    for _ in range(3):
+        assert [atom for atom, _, _ in reader.items(shown)] == [("q", i) for i in range(5)]
+    assert converted == shown
+    for i in range(10 * ModelReader.CACHED):  # ever new symbols, and the first five again and again
+        reader.items([clingo.Function("q", [clingo.Number(i), clingo.Number(1)]), *shown])
+        assert len(reader.cache) + len(reader.old) <= 2 * (ModelReader.CACHED + 7)
+    assert converted[:5] == shown and len(converted) == 5 + 10 * ModelReader.CACHED
 
 
 def test_mapped_models_behave_as_their_tuple():
