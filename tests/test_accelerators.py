@@ -17,24 +17,17 @@ import sys
 from pathlib import Path
 
 import pytest
-import strategies
 from helpers import accelerators_set, scaled
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ticker_py import accelerators
-from ticker_py.errors import ProgramError
-from ticker_py.node import Node
-from ticker_py.syntax import parse_program
 from ticker_py.syntax.ground_atoms import AtomReader, GroundSyntaxError
 
 ROOT = Path(__file__).resolve().parent.parent
 
 #: each module that asks the switch -> the test below that checks its accelerator against the twin
-TWINS = {
-    "ticker_py/syntax/__init__.py": "test_the_program_parser_equals_its_twin",
-    "ticker_py/syntax/ground_atoms.py": "test_the_constant_atom_splitter_equals_its_twin",
-}
+TWINS = {"ticker_py/syntax/ground_atoms.py": "test_the_constant_atom_splitter_equals_its_twin"}
 
 
 def test_every_accelerator_is_checked_against_its_twin():
@@ -55,16 +48,14 @@ def test_the_switch_follows_the_environment():
 
 PATHS = """
 import json
-from ticker_py import accelerators, syntax
+from ticker_py import accelerators
 from ticker_py.syntax import ground_atoms
 
-lark, split = [], []
-real_lark, real_split = syntax._lark_unit, ground_atoms.split_constants
-syntax._lark_unit = lambda text, file: lark.append(text) or real_lark(text, file)
-ground_atoms.split_constants = lambda text: split.append(text) or real_split(text)
-syntax.parse_program("q :- p.")
+split = []
+real = ground_atoms.split_constants
+ground_atoms.split_constants = lambda text: split.append(text) or real(text)
 ground_atoms.AtomReader().line("p(a,b), p(c,d)")
-print(json.dumps([accelerators.ENABLED, lark, split]))
+print(json.dumps([accelerators.ENABLED, split]))
 """
 
 
@@ -78,62 +69,13 @@ def _env(**changes) -> dict:
 
 @pytest.mark.parametrize("value, enabled", [(None, True), ("on", True), ("off", False), ("0", False), ("No", False)])
 def test_off_takes_the_canonical_paths(value, enabled):
-    """Accelerators off: a program the fast parser reads goes to the grammar parser, and a line of
-    constant atoms to the ground-atom reader alone."""
+    """Accelerators off: a line of constant atoms goes to the ground-atom reader alone."""
     env = _env() if value is None else _env(**{accelerators.ENV: value})
     proc = subprocess.run([sys.executable, "-c", PATHS], capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
     assert proc.returncode == 0, proc.stderr
-    on, lark, split = json.loads(proc.stdout)
+    on, split = json.loads(proc.stdout)
     assert on == enabled
-    assert lark == ([] if enabled else ["q :- p."])
     assert split == (["p(a,b), p(c,d)"] if enabled else [])
-
-
-# ---------------------------------------------------------------- the program parser (syntax/fast.py)
-
-
-def _exact(node):
-    """Every field of an AST, locations included (AST equality ignores locations)."""
-    if isinstance(node, Node):
-        return (type(node).__name__,) + tuple((name, _exact(getattr(node, name))) for name in node._fields)
-    if isinstance(node, tuple):
-        return tuple(_exact(x) for x in node)
-    return node
-
-
-def _parsed(text: str, enabled: bool):
-    with accelerators_set(enabled):
-        try:
-            return _exact(parse_program(text, "f.lars"))
-        except ProgramError as e:
-            return ("error", str(e))
-
-
-#: pieces put into a valid program: they make it invalid, or valid in another way
-PROGRAM_EDITS = st.sampled_from(
-    ["", ".", ",", "(", ")", ":-", " not ", " in ", " at ", " always ", "[", "]", "#", "%", "/*", '"', "\\",
-     "\n", " ", "X", "_", "1", "-", "..", "99999999999999999999", "é", "@", "<", "!=", "sec", " [2 #]"]
-)  # fmt: skip
-
-
-@st.composite
-def edited_programs(draw) -> str:
-    """A random valid program's text, perhaps with a few pieces put in or cut out."""
-    text = str(draw(strategies.programs()))
-    for _ in range(draw(st.integers(0, 3))):
-        i = draw(st.integers(0, len(text)))
-        j = draw(st.integers(i, min(len(text), i + 3)))
-        text = text[:i] + draw(PROGRAM_EDITS) + text[j:]
-    return text
-
-
-@pytest.mark.slow
-@settings(max_examples=scaled(3000, 150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(edited_programs())
-def test_the_program_parser_equals_its_twin(text):
-    """``parse_program`` gives the same program, every location included, or the same errors, with
-    the fast parser (accelerators on) and with the grammar alone (off)."""
-    assert _parsed(text, True) == _parsed(text, False)
 
 
 # ---------------------------------------------------------------- the constant-atom splitter (syntax/constant_atoms.py)

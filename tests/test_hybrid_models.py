@@ -37,6 +37,11 @@ def test_the_reader_turns_shown_symbols_into_atoms():
     pins = frozenset({(("q", ("f", "b")), 2), (("q", '"s"'), 99999999999999999999)})
     assert ModelReader(analysis, "derived").read(shown, 3) == Model(frozenset({("q", 1)}), pins)
     assert ModelReader(analysis, "all").read(shown, 3) == Model(frozenset({("q", 1), ("p", 7)}), pins)
+    # pinned to slots (the pure incremental encoding): slot 0 holds time 3, slot 1 time 1, slot 2 none
+    slots = [clingo.parse_term(s) for s in ["q(1,_now)", "q(2,0)", "q(3,1)", "q(4,2)"]]
+    assert ModelReader(analysis, "derived").read(slots, 3, [3, 1, None]) == Model(
+        frozenset({("q", 1), ("q", 2)}), frozenset({(("q", 3), 1)})
+    )
 
 
 def test_the_reader_converts_a_symbol_once_and_keeps_memory_flat(monkeypatch):

@@ -31,7 +31,8 @@ from dataclasses import dataclass
 
 from .analysis import Analysis
 from .api import Reasoner, keywords_checked, load_program, records_from
-from .semantics import Semantics, resolve
+from .errors import Diagnostic, UsageError
+from .semantics import Semantics, parse_semantics_list, resolve
 
 __all__ = ["SemanticsRow", "SemanticsComparison", "compare_semantics", "format_text", "format_json"]
 
@@ -101,16 +102,24 @@ def compare_semantics(
     """Run ``program`` (source, path or :class:`Analysis`) over ``stream`` under every semantics
     on every engine (see module doc).
 
+    ``semantics``: profiles or :class:`Semantics`, or one string of them as ``ticker compare
+    --semantics`` takes it (``"default,r4"``, ``"default,default+origin=first"``); ``engines``
+    likewise (``"clingo,native"``). No profile or engine, or one run given twice, is a UsageError.
     ``stream``: a path, a DataFrame or ``(t, atoms)`` pairs; it is read once.
     """
+    semantics = [resolve(s) for s in _listed(semantics, "semantics profile", parse_semantics_list)]
+    engines = _listed(engines, "engine", lambda text: [e.strip() for e in text.split(",") if e.strip()])
     analysis = program if isinstance(program, Analysis) else load_program(program, clock=clock)
     records = list(records_from(stream))
     runs, per_run = {}, {}
     for sem in semantics:
-        sem = resolve(sem)
         for engine in engines:
             reasoner = Reasoner(analysis, engine=engine, models=models, semantics=sem)
             label = str(sem) if len(engines) == 1 else f"{sem}@{reasoner.engine_name}"
+            if label in runs:
+                raise UsageError(
+                    Diagnostic(f"the run '{label}' is given twice", notes=("give each semantics and engine once",))
+                )
             runs[label] = (sem, reasoner.engine_name)
             last = {}
             for result in reasoner.feed(iter(records), until=until, every=every):
@@ -125,6 +134,14 @@ def compare_semantics(
             dims.setdefault(_dimension(runs[a][0], runs[b][0]), set()).add((a, b))
     summary = {dim: sum(1 for row in rows if any(p in pairs for p in row.pairs())) for dim, pairs in dims.items()}
     return SemanticsComparison(runs, rows, summary)
+
+
+def _listed(given, what: str, split) -> list:
+    """``given`` as a list: a string is the CLI's comma list (``split``); a list must not be empty."""
+    items = split(given) if isinstance(given, str) else list(given)
+    if not items:
+        raise UsageError(Diagnostic(f"no {what} to compare", notes=(f"give at least one {what}",)))
+    return items
 
 
 def in_printed_order(models) -> list:

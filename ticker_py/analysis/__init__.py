@@ -13,8 +13,8 @@ from dataclasses import dataclass, field, replace
 
 from .. import ast
 from ..errors import Diagnostic, ProgramError, with_excerpt
+from ..process import paused_gc
 from ..syntax.directives import capped, in_source_order
-from ..syntax.fast import paused_gc
 from .arities import internal_names, named
 from .graph import check_box_cycles, choice_predicates, dependency_edges, split_predicates, stratify
 from .roles import background_atoms

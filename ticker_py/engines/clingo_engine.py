@@ -50,9 +50,10 @@ def prefer_true(ctl: clingo.Control, symbols) -> None:
 class ModelReader:
     """The one reader of clingo's models, for every engine that solves with clingo.
 
-    The encodings show each atom pinned to its time point: ``name(args..., T)``. :meth:`items` turns
-    shown symbols into ``(atom, T, intensional)`` (a symbol pinned to a non-integer time is dropped,
-    on every engine), :meth:`read` into the :class:`Model` at a time point (:meth:`split`: its parts).
+    The encodings show each atom pinned to its time point, ``name(args..., T)`` (the pure incremental
+    encoding to a slot of time points, or to the current one). :meth:`items` turns shown symbols into
+    ``(atom, T, intensional)``, :meth:`read` into the :class:`Model` at a time point (:meth:`split`: its
+    parts).
     Symbols recur from model to model and tick to tick: each is converted once, and kept while it
     recurs (in generations of :data:`CACHED` symbols: those not met again in a generation are dropped,
     so that memory stays flat on ever new symbols)."""
@@ -67,7 +68,6 @@ class ModelReader:
         self.signatures = analysis.signatures
         self.cache: dict = {}  # shown symbol -> (atom, time or None, intensional)
         self.old: dict = {}  # the generation before
-        self.untimed = False  # a symbol was pinned to a non-integer time
 
     def unmentioned(self, history, t: int) -> frozenset:
         """With show=all: the input atoms at t of predicates the program never mentions (the
@@ -80,7 +80,8 @@ class ModelReader:
         )
 
     def items(self, symbols) -> list:
-        """``(atom, T, intensional)`` of each shown symbol pinned to an integer time ``T``, in order."""
+        """``(atom, T, intensional)`` of each shown symbol, in order: ``T`` the integer of its last
+        argument, None if that is not an integer."""
         cache = self.cache
         if len(cache) > self.CACHED:
             self.old, self.cache = cache, {}
@@ -92,34 +93,37 @@ class ModelReader:
             if item is None:
                 item = cache[sym] = old(sym, None) or convert(sym)
             out.append(item)
-        return [item for item in out if item[1] is not None] if self.untimed else out
+        return out
 
-    def split(self, symbols, t: int) -> tuple:
+    def split(self, symbols, t: int, time_of=None) -> tuple:
         """``(now, pinned)`` lists of these shown symbols: the intensional atoms at ``t`` (all atoms at
         ``t`` with show=all), and ``(atom, T)`` of the intensional atoms pinned elsewhere, background
-        atoms left out."""
+        atoms left out. A symbol pinned to a non-integer time is dropped (on every engine). With
+        ``time_of`` (a list), the last argument is a slot and ``time_of[slot]`` its time point (None:
+        no longer one), and a symbol whose last argument is no integer holds at ``t``."""
         now, pinned = [], []
         show_all, background = self.show_all, self.background
         for atom, time, intensional in self.items(symbols):
+            if time_of is not None:
+                time = t if time is None else time_of[time]
+            elif time is None:
+                continue
             if time == t:
                 if intensional or show_all:
                     now.append(atom)
-            elif intensional and atom not in background:
+            elif intensional and time is not None and atom not in background:
                 pinned.append((atom, time))
         return now, pinned
 
-    def read(self, symbols, t: int) -> Model:
+    def read(self, symbols, t: int, time_of=None) -> Model:
         """The answer stream at ``t`` of these shown symbols (:meth:`split`)."""
-        now, pinned = self.split(symbols, t)
+        now, pinned = self.split(symbols, t, time_of)
         return Model(frozenset(now), frozenset(pinned))
 
     def _convert(self, sym: clingo.Symbol) -> tuple:
         args = sym.arguments
         name = sym.name
-        time = symbol_int(args[-1])
-        if time is None:
-            self.untimed = True
-        return (name, *(symbol_to_term(a) for a in args[:-1])), time, name in self.intensional
+        return (name, *(symbol_to_term(a) for a in args[:-1])), symbol_int(args[-1]), name in self.intensional
 
 
 class ClingoEngine(Engine):
