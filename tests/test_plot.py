@@ -252,7 +252,7 @@ def test_difference_codes_sit_in_a_margin_column_never_over_a_bar(small):
     codes = draw.codes_of(tl)
     assert list(codes.values()) == ["A", "B", "C", "D"][: len(codes)] and "lars" in codes
     found = [t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text"))]
-    assert f"{codes['lars']}  lars vs default: {SIX_NOTES['lars'][1]}" in found
+    assert f"{codes['lars']}: lars vs default — {SIX_NOTES['lars'][1]}" in found
     ax = fig.axes[-1]
     right = ax.get_window_extent().x1
     from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -388,8 +388,8 @@ def test_compare_semantics_plot(capsys, tmp_path):
     assert "recent(a) · ticker" in lanes and "seen · default,window_bounds=half-open" in lanes
     # the marks' codes in the margin column, explained by the knobs in the key under the picture
     assert lanes.count("A") == 1 and lanes.count("B") == 3
-    assert "A  ticker vs default: duplicates=bag" in lanes
-    assert "B  default,window_bounds=half-open vs default: window_bounds=half-open" in lanes
+    assert "A: ticker vs default — duplicates=bag" in lanes
+    assert "B: default,window_bounds=half-open vs default — window_bounds=half-open" in lanes
     assert "duplicates" not in lanes and "window_bounds" not in lanes  # no label over the bars
 
 

@@ -60,6 +60,12 @@ class TickerError(Exception):
     def at(cls, location: Location | None, message: str, *notes: str, source: str | None = None):
         return cls(Diagnostic(message, location, tuple(notes)), source=source)
 
+    @property
+    def reason(self) -> str:
+        """The diagnostics on one line, each located (``p.lars:1:20-21: negation 'not q' is not
+        allowed in the r4 profile``): why a comparison lists a run as not applicable."""
+        return "; ".join(f"{d.location}: {d.message}" if d.location else d.message for d in self.diagnostics)
+
 
 class ProgramError(TickerError):
     """The program is malformed or outside what LARS allows."""

@@ -106,6 +106,7 @@ def main(argv=None) -> int:
     except TickerError as err:  # a bad command line: one line, not the whole usage
         print(err, file=sys.stderr)
         return 2
+    args.argv = list(sys.argv[1:] if argv is None else argv)  # a picture's title names what ran
     if argv is None:  # the ticker process itself, not a caller's
         from ..process import tune_collector
 

@@ -61,6 +61,10 @@ def _top_label(kind: str, tl: Timeline) -> str:
     return f"runs differing\nfrom {_short(tl.runs[0], 18)}"
 
 
+def _wrap_all(lines: list, width: int) -> list:
+    return [part for line in lines for part in (_wrap(line, width) or [""])]
+
+
 def figure(tl: Timeline, width: float = 11.0, small: bool = False):
     """The figure of a timeline (``small``: a compact one for notebooks, no subtitle)."""
     import matplotlib
@@ -93,7 +97,11 @@ def figure(tl: Timeline, width: float = 11.0, small: bool = False):
     title = _wrap(tl.title, int(width * (11 if not small else 13))) or [""]
     subtitle = _wrap(tl.subtitle, int(width * 16)) if not small else []
     head = 0.3 + 0.2 * len(title) + 0.16 * len(subtitle) + (0.1 if subtitle else 0)
-    key = [f"{codes[r]}  {r} vs {tl.runs[0]}: {tl.notes[r][1]}" for r in codes]
+    key = [(f"{codes[r]}: {r} vs {tl.runs[0]} — {tl.notes[r][1]}", _DIFF) for r in codes]
+    key += [
+        (line, "#555555")
+        for line in _wrap_all([f"{r}: not applicable — {why}" for r, why in tl.unavailable.items()], int(width * 14))
+    ]
     key_h = 0.16 * len(key) + (0.1 if key else 0)
     heights = [max(top_h, _stream_panel_inch(tl)) if kind == "streams" else top_h for kind in tops]
     height = head + sum(h + 0.05 for h in heights) + lane_h + 0.6 + key_h
@@ -224,8 +232,8 @@ def figure(tl: Timeline, width: float = 11.0, small: bool = False):
             frameon=False,
             borderaxespad=0.2,
         )
-        for i, line in enumerate(key):
-            fig.text(0.01, (key_h - 0.16 * (i + 1)) / height, line, ha="left", va="bottom", fontsize=7, color=_DIFF)
+        for i, (line, color) in enumerate(key):
+            fig.text(0.01, (key_h - 0.16 * (i + 1)) / height, line, ha="left", va="bottom", fontsize=7, color=color)
         fig.text(
             0.01,
             1 - 0.08 / height,
