@@ -391,6 +391,11 @@ def test_compare_semantics_plot(capsys, tmp_path):
     assert "A: ticker vs default — duplicates=bag" in lanes
     assert "B: default,window_bounds=half-open vs default — window_bounds=half-open" in lanes
     assert "duplicates" not in lanes and "window_bounds" not in lanes  # no label over the bars
+    title = " ".join(" ".join(t.split()) for t in lanes)  # the title names every option that shaped the run
+    assert (
+        f"ticker compare {prog} --stream {stream} --semantics default,ticker,default+window_bounds=half-open" in title
+    )
+    assert "--engines clingo" in title and "--plot" not in title and str(out) not in title
 
 
 def test_compare_engines_report(capsys, tmp_path, alarm):
