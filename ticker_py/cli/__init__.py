@@ -2,8 +2,9 @@
 
 Exit status: 0 done; 2 bad program, stream or arguments (a :class:`~ticker_py.errors.TickerError`,
 reported as a diagnostic on stderr); 1 an internal error (a bug); 3 from ``ticker compare``
-when engines differ; 130 interrupted (Ctrl-C, SIGINT), 143 terminated (SIGTERM): what was accepted
-is evaluated and written first.
+when the runs differ, and from ``ticker distinguish`` when it finds a stream on which they do;
+130 interrupted (Ctrl-C, SIGINT), 143 terminated (SIGTERM): what was accepted is evaluated and
+written first.
 Library code below this package takes typed values, never the parsed arguments.
 """
 
@@ -23,7 +24,7 @@ __all__ = ["main", "build_parser"]
 VERBOSE = "log clingo's messages to stderr"
 
 #: the command modules, in the order ``ticker --help`` lists them; each has ``register(subparsers)``
-COMMANDS = ("run", "check", "encode", "compare", "explain", "plot", "enumerate", "gen", "bench")
+COMMANDS = ("run", "check", "encode", "compare", "distinguish", "explain", "plot", "enumerate", "gen", "bench")
 
 
 def _commands(argv) -> tuple:

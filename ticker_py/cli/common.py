@@ -48,9 +48,9 @@ def choices_metavar(choices) -> str:
     return "{" + ",".join(choices) + "}"
 
 
-def add_program_args(p: argparse.ArgumentParser) -> None:
-    """PROGRAM, ``--background`` and ``--clock``."""
-    p.add_argument("program", help="the LARS program (.lars)")
+def add_program_args(p: argparse.ArgumentParser, optional: bool = False) -> None:
+    """PROGRAM (``optional``: may be left out), ``--background`` and ``--clock``."""
+    p.add_argument("program", nargs="?" if optional else None, help="the LARS program (.lars)")
     p.add_argument(
         "--background",
         action=MERGED,
