@@ -62,9 +62,13 @@ class TickerError(Exception):
 
     @property
     def reason(self) -> str:
-        """The diagnostics on one line, each located (``p.lars:1:20-21: negation 'not q' is not
-        allowed in the r4 profile``): why a comparison lists a run as not applicable."""
-        return "; ".join(f"{d.location}: {d.message}" if d.location else d.message for d in self.diagnostics)
+        """The first diagnostic on one line, located, and how many more there are (``p.lars:1:20-21:
+        negation 'not q' is not allowed in the r4 profile (and 2 more)``): why a comparison lists a
+        run as not applicable."""
+        first = self.diagnostics[0]
+        more = len(self.diagnostics) - 1
+        text = f"{first.location}: {first.message}" if first.location else first.message
+        return text + (f" (and {more} more)" if more else "")
 
 
 class ProgramError(TickerError):

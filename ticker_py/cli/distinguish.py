@@ -1,7 +1,7 @@
 """``ticker distinguish``: a smallest stream on which two semantics or two engines part; the atlas.
 
 Exit 3 when a stream is found, 0 when none is found (said, with the number of streams tried), 2 on
-errors. The search is :mod:`ticker_py.distinguish`'s.
+errors. The search is :mod:`ticker_py.distinguishing`'s.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ def register(sub) -> None:
 
 def cmd_distinguish(args) -> int:
     """``ticker distinguish``."""
-    from .. import distinguish as d
+    from .. import distinguishing as d
     from ..pictures import write_bytes
 
     if args.atlas:
@@ -88,7 +88,7 @@ def cmd_distinguish(args) -> int:
 
 def _atlas(args) -> int:
     """Every pair of the built-in profiles over the shipped programs: the table, to stdout or ``--out``."""
-    from .. import distinguish as d
+    from .. import distinguishing as d
     from ..pictures import write_bytes
 
     if args.program is not None or args.semantics or args.engines or args.stream:
