@@ -30,8 +30,9 @@ import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
+from .analysis import Analysis
 from .analysis.arities import Renaming
-from .api import keywords_checked, records_from
+from .api import keywords_checked, load_program, records_from
 from .consequences import consequences
 from .engines import EngineOptions, create_engine
 from .errors import Diagnostic, EngineUnsupported, TickerError, UsageError
@@ -264,7 +265,8 @@ def compare_engines(
     changes: bool = False,
 ) -> EngineComparison:
     """Run engines (``{name: factory}``, or names: ``["clingo", "native"]``, ``"clingo,native"``)
-    over the same stream in lockstep and compare each tick.
+    over the same stream in lockstep and compare each tick; ``analysis``: an analysed program, or
+    its path or text.
 
     An engine whose factory raises :class:`EngineUnsupported` (or is not installed) is
     reported in ``unavailable`` and skipped. With ``factorize`` the engines return factorized
@@ -273,6 +275,8 @@ def compare_engines(
     """
     every = Every.parse(every)
     engines = _factories(engines)
+    if not isinstance(analysis, Analysis):  # a path or the program's text
+        analysis = load_program(analysis)
     running, unavailable = {}, {}
     options = EngineOptions(models=0 if factorize else models, factorize=factorize)
     if changes:
