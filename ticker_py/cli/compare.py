@@ -315,7 +315,9 @@ def _compare_semantics(args, picture=None) -> int:
     )
     if picture is not None:
         _draw(args, picture, cmp)
-    if len(cmp.runs) < 2:
+    if len(cmp.runs) < 2 and cmp.unavailable:
+        print("note: fewer than two runs could read the program; nothing was compared", file=sys.stderr)
+    elif len(cmp.runs) < 2:
         print(
             "note: fewer than two runs; nothing was compared (write e.g. --semantics default,r4 or "
             "default,default+origin=first)",
