@@ -357,7 +357,7 @@ def test_compare_lists_a_profile_that_cannot_read_the_program_and_compares_the_r
     program, stream = tmp_path / "p.lars", tmp_path / "s.stream"
     program.write_text("q :- p in [1].\nr :- not q.\n")
     stream.write_text("1: p\n2:\n3:\n")
-    why = f"{program}:2:6-11: negation 'not q' is not allowed in the r4 profile"
+    why = f"{program}:2:10-11: negation 'not q' is not allowed in the r4 profile"
     code, out, err = ticker(capsys, "compare", program, "--stream", stream, "--semantics", "default,r4,lars")
     assert code == 3 and err == ""
     assert f"r4: not applicable: {why}" in out.splitlines()

@@ -1,12 +1,15 @@
 """The matplotlib figure of a :class:`~ticker_py.plot.timeline.Timeline`, and writing figures.
 
 Panels, top to bottom: the input atoms per time point (when known); the answer streams per
-time point on a log scale (when some time point has more or fewer than one), or, for runs side
-by side, how many runs differ from the reference; then the lanes: a bar for each interval of
-time points in which the atom holds in every answer stream, a lighter hatched bar where it holds
-in some, a diamond where an @-head pins it, and a red band where a run differs from the
-reference, labelled with what explains it. Lanes are grouped by predicate (shaded alternately,
-the predicate named on the right).
+time point on a log scale (when some time point has more or fewer than one: ticks 1, 2, 5, 10,
+..., and "none" a level of its own below 1), or, for runs side by side, how many runs differ from
+the reference; then the lanes: a bar for each interval of time points in which the atom holds in
+every answer stream, a lighter bar where it holds in some, a diamond where an @-head pins it, and
+a red band where a run differs from the reference, the run's code (``A``, ``B``, ...) in a margin
+column right of the bars and explained in a key under the picture (with the runs that could not
+read the program). Lanes are grouped by predicate (shaded alternately, the predicate named on
+the right). The panels' labels are written across, beside their ticks, so that no two labels meet
+at any size.
 
 Figures are :class:`matplotlib.figure.Figure` objects made without pyplot (no global state, no
 GUI backend). In an SVG every lane's bars are one group ``lane-N`` and text stays text.
