@@ -3,7 +3,7 @@
 Prints RSS at every tenth of the run; exits 1 if the end RSS is more than 20 % above the RSS
 after 10^4 ticks (or a tenth of the run if shorter).
 Usage: python benchmarks/incremental_memory.py [TICKS] [N] [b1|b2] [--pure]
-(``--pure``: the tick-pinned encoding without the native prefix).
+(``--pure``: the incremental encoding without the native prefix).
 """
 
 import resource

@@ -52,7 +52,7 @@ def _detail_rows(md: str) -> list:
     return [
         line
         for line in md.splitlines()
-        if re.match(r"^\| (window|window-1|tp|grid|rules|pruning|factorized|factorized-3) \| tp=", line)
+        if re.match(r"^\| (window|window-1|tp|grid|rules|pruning|factorized|factorized-3|encodings|long) \| tp=", line)
     ]
 
 

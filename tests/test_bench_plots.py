@@ -98,6 +98,26 @@ def test_stale_plots_are_removed(tmp_path):
     assert (tmp_path / "bench-b1-tp.png").read_bytes() != b"old"
 
 
+def test_a_suite_keeps_the_plots_of_another_suite_of_the_same_workload(tmp_path):
+    for name in ("bench-b1-window.png", "bench-b1-tp.png", "bench-b1-encodings.png"):
+        (tmp_path / name).write_bytes(b"old")
+    runs = [
+        {
+            **run("b1", "encodings", e, tp=1000, window=n, cpu_total=1.0, cpu_tick_median=1e-3, cpu_tick_p99=2e-3),
+            "suite": "encodings",
+        }
+        for e in ("clingo", "incremental-pure")
+        for n in (20, 40)
+    ]
+    assert plot_all(runs, tmp_path, prefix="bench-", stale=True) == {("b1", "encodings"): "bench-b1-encodings.png"}
+    # the window and tp plots are the suite ticker-b's: they stay
+    assert {p.name for p in tmp_path.iterdir()} == {"bench-b1-window.png", "bench-b1-tp.png", "bench-b1-encodings.png"}
+    assert (tmp_path / "bench-b1-encodings.png").read_bytes() != b"old"
+    runs = [{**r, "series": "window", "suite": "ticker-b", "t_total": 1.0} for r in runs]
+    plot_all(runs, tmp_path, prefix="bench-", stale=True)
+    assert {p.name for p in tmp_path.iterdir()} == {"bench-b1-window.png", "bench-b1-encodings.png"}
+
+
 def test_throughput_marks_the_peers(tmp_path, saved):
     runs = [
         {

@@ -111,8 +111,9 @@ def test_engines_and_knobs_by_the_python_api():
         (["--semantics", "default,r4", "--engines", "clingo,native"], "2 semantics and 2 engines given"),
         (["--semantics", "default"], "1 semantics and 1 engine given"),
         (["--semantics", "default,nosuch"], "unknown semantics profile 'nosuch'"),
-        (["--semantics", "default,lars", "--budget", "-1"], "the budget and the number of streams must be >= 0"),
-        (["--semantics", "default,lars", "--max-tp", "0"], "--max-tp must be >= 1"),
+        (["--semantics", "default,lars", "--budget", "-1"], "--budget must be a number of seconds > 0, not -1"),
+        (["--semantics", "default,lars", "--max-tp", "0"], "--max-tp must be an integer >= 1, not 0"),
+        (["--semantics", "default,lars", "--seed", "-1"], "--seed must be an integer from 0 to 18446744073709551615"),
         (["--atlas"], "--atlas runs the shipped programs"),
     ],
 )

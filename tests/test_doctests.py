@@ -13,6 +13,7 @@ MODULES = [
     "ticker_py.analysis",
     "ticker_py.analysis.sharding",
     "ticker_py.encode.static",
+    "ticker_py.encode.incremental",
     "ticker_py.compare",
     "ticker_py.consequences",
     "ticker_py.streams.drive",

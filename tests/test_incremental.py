@@ -7,39 +7,38 @@ from strategies import programs_and_streams
 
 from ticker_py.api import load_program
 from ticker_py.compare import answer_set
-from ticker_py.encode.incremental import encode_incremental
+from ticker_py.encode.incremental import encode_incremental, times_stay_relative
 from ticker_py.engines import EngineOptions, create_engine
 from ticker_py.engines.clingo_engine import ClingoEngine
-from ticker_py.engines.hybrid import HybridEngine, times_stay_relative
-from ticker_py.engines.incremental import REBUILD_EVERY, PureIncrementalEngine
+from ticker_py.engines.hybrid import HybridEngine
+from ticker_py.engines.incremental import PureIncrementalEngine, StaticTicks
 from ticker_py.syntax import parse_ground_atom
 from ticker_py.workloads import generate, program
 
 
-def incremental(analysis, options=EngineOptions(), prefix=True, rebuild_every=REBUILD_EVERY):
-    """``incremental`` as the registry creates it (prefix) or ``incremental-pure``; a pure
-    engine, also the registry's fallback, rebuilds its Control every ``rebuild_every`` ticks."""
+def incremental(analysis, options=EngineOptions(), prefix=True):
+    """``incremental`` as the registry creates it (prefix) or ``incremental-pure``."""
     if prefix:
         eng = create_engine("incremental", analysis, options)
         if isinstance(eng, HybridEngine):
             return eng
-    return PureIncrementalEngine(analysis, options, rebuild_every)
+    return PureIncrementalEngine(analysis, options)
 
 
 def atoms(*texts):
     return [parse_ground_atom(a) for a in texts]
 
 
-#: both modes of the engine: native prefix + clingo (default) and the pure tick-pinned encoding
+#: both modes of the engine: native prefix + clingo (default) and the pure incremental encoding
 MODES = pytest.mark.parametrize("prefix", [True, False], ids=["prefix", "pure"])
 
 
-def check(prog, stream, push=False, rebuild_every=3, models=0, prefix=True, show="derived"):
+def check(prog, stream, push=False, models=0, prefix=True, show="derived", inertia=False):
     """Run both engines tick by tick; assert equal answer sets (with ``models=N``: N of the
     reference's answer streams) and counts; return the results."""
     analysis = load_program(prog)
     ref = ClingoEngine(analysis, EngineOptions(models=0, show=show))
-    inc = incremental(analysis, EngineOptions(models=models, show=show), prefix, rebuild_every)
+    inc = incremental(analysis, EngineOptions(models=models, show=show, inertia=inertia), prefix)
     out = []
     for t, batch in stream:
         batch = [parse_ground_atom(a) if isinstance(a, str) else a for a in batch]
@@ -65,7 +64,7 @@ def check(prog, stream, push=False, rebuild_every=3, models=0, prefix=True, show
 @pytest.mark.parametrize("name", ["caching-time", "caching-tuple"])
 @pytest.mark.parametrize("n", [1, 4, 9])
 def test_scenario_a(name, n, prefix):
-    check(program(name, window=n), list(generate(name, seed=3, tp=60, window=n)), rebuild_every=7, prefix=prefix)
+    check(program(name, window=n), list(generate(name, seed=3, tp=60, window=n)), prefix=prefix)
 
 
 @pytest.mark.slow
@@ -75,7 +74,7 @@ def test_scenario_b_all_answer_streams(name, prefix):
     # b2 reaches thousands of answer streams per tick, each checked against clingo: 14 time points
     # in the default run (up to 216 answer streams per tick), 25 (up to 3125) with TICKER_SLOW=full
     tp = 25 if name == "b1" else scaled(25, 14)
-    res = check(program(name, window=4), list(generate(name, seed=5, tp=tp, window=4)), rebuild_every=6, prefix=prefix)
+    res = check(program(name, window=4), list(generate(name, seed=5, tp=tp, window=4)), prefix=prefix)
     if name == "b2":
         assert max(len(r.models) for r in res) >= 216
 
@@ -154,7 +153,7 @@ def test_window_kinds_and_modalities(prog, prefix):
 @MODES
 @pytest.mark.parametrize("prog", WINDOWS)
 def test_window_kinds_push_mode(prog, prefix):
-    check(prog, with_gaps(STREAM), push=True, rebuild_every=5, prefix=prefix)
+    check(prog, with_gaps(STREAM), push=True, prefix=prefix)
 
 
 @MODES
@@ -172,10 +171,7 @@ def test_zero_answer_streams_at_some_ticks(prefix):
 def test_new_constants_arrive_late(prefix):
     stream = [(t, [f"p(c{t % 4})"] + ([f"q(new{t})"] if t > 20 else [])) for t in range(40)]
     check(
-        "a(X) :- p(X) in [3], not q(X) in [2].\nb(X) :- q(X) always [1].\nc(X) :- q(X) in [5 #].",
-        stream,
-        rebuild_every=10,
-        prefix=prefix,
+        "a(X) :- p(X) in [3], not q(X) in [2].\nb(X) :- q(X) always [1].\nc(X) :- q(X) in [5 #].", stream, prefix=prefix
     )
     check("l(X) :- p(X) in [3].\na(X) :- l(X), not b(X).\nb(X) :- l(X), q(Y) in [4], not a(X).", stream, prefix=prefix)
 
@@ -239,10 +235,20 @@ def test_times_stay_relative():
     assert not times_stay_relative(rules("a :- p(X) at 3 in [2]."))
 
 
-def test_rebuild_never_and_always_agree():
-    stream = with_gaps(STREAM)
-    for r in (1, 2, 1000):
-        check("a(X,T) :- p(X) at T.\nb :- a(x,T), T > 2.", stream, rebuild_every=r)
+def test_programs_whose_times_cannot_be_slots_solve_the_static_encoding():
+    from ticker_py.encode.incremental import slot_problems
+
+    for prog, why in [
+        ("a(X,T) :- p(X) at T in [2].", "a time is used as a value"),
+        ("a(X) :- p(X) at T, T > 2.", "a time is used as a value"),
+        ("a(X) :- p(X) at 3 in [4].", "a time is used as a value"),
+        ("a(X) at T :- p(X) at T.", "without window"),
+        ("bg(x).\na(X) at T :- bg(X) at T in [2 #].", "tuple @-window over background"),
+    ]:
+        assert any(why in p for p in slot_problems(load_program(prog))), prog
+        assert isinstance(PureIncrementalEngine(load_program(prog)).static, StaticTicks)
+        check(prog, with_gaps(STREAM), prefix=False)
+    assert slot_problems(load_program("a(X) at T :- p(X) at T in [3], q(X).\nb :- a(X) always [2].")) == []
 
 
 # ---------------------------------------------------------------- changes and inertia
@@ -305,42 +311,150 @@ def test_without_inertia_the_answer_flips(prefix, prog):
 
 def test_encode_incremental_is_readable_and_annotated():
     text = str(encode_incremental(load_program(program("caching-tuple", window=3))))
-    assert "duration" in text and "_g(_e)" in text and "count K+3" in text
+    assert "_slot(0..6)." in text  # 4 slots for [t-3, t], 3 for the atoms of the tuple @-window
+    # high is decided by the arriving alpha atom: instantiated per atom, not per value and slot
+    assert "high(S) :- _i1_high(S).  % rule 1 (high at T :- value(V), alpha(V) at T in [3 #], 18 <= V.)" in text
+    assert "_fires1(V) :- _bg_value(V), 18 <= V.  % rule 1: its head instances per alpha atom" in text
+    assert "#external _i1_high(S) : _fires1(A1), _slot(S)." in text and "among the last 3 atoms" in text
+    assert "high(_n) :- high(S), _now(S)." in text
+    retrieval = str(encode_incremental(load_program(program("b1", window=3))))
+    assert "#external _d3_qlev(A1,A2) : _dom_node(A1), _dom_lev(A2).  % instance" in retrieval
 
 
-def test_pin_rule_pins_atoms_not_terms():
-    from ticker_py import ast
-    from ticker_py.encode.asp import AspRule, NafLiteral, atom
-    from ticker_py.encode.incremental import pin_rule
+def test_slot_rules_pin_atoms_to_now_and_slots():
+    from ticker_py.encode.incremental import slot_rule
 
-    X, N, one = ast.Variable("X"), ast.Variable("N"), ast.Number(1)
-    shared = {("p", 2), ("_bg_v", 1)}
-    rule = AspRule.of(
-        atom("h", X, N),
-        atom("_now", N),
-        atom("p", X, N),
-        NafLiteral(atom("q"), negated=True),
-        ast.Comparison("<", ast.Constant("a"), X),
-        ast.Comparison("=", atom("f", X, ast.String("a,(b")), atom("g", one)),
-        atom("r", ast.String("x.y"), ast.Function("", (one, ast.Number(2)))),
-        atom("_bg_v", X),
-    )
-    assert str(pin_rule(rule, shared)) == (
-        'h(X,N,_e) :- _now(N,_e), p(X,N), not q(_e), a < X, f(X,"a,(b") = g(1), r("x.y",(1,2),_e), _bg_v(X).'
-    )
-    interval_head = AspRule.of(atom("s", ast.Interval(one, ast.Number(2))), atom("t"))
-    assert str(pin_rule(interval_head, shared)) == "s(1..2,_e) :- t(_e)."
-    constraint = AspRule.of(None, atom("q", X), NafLiteral(atom("p", X, one), negated=True))
-    assert str(pin_rule(constraint, shared, guard=True)) == ":- _g(_e), q(X,_e), not p(X,1)."
-    assert str(pin_rule(AspRule(atom("c")), shared, guard=True)) == "c(_e) :- _g(_e)."
-    assert pin_rule(rule, shared).body[4] is rule.body[4]  # comparisons are kept as they are
+    analysis = load_program("h(X) at T :- p(X) at T in [2], q(X).\nh(X) :- r(X), not s(X) always [1].\ns(X) :- r(X).")
+    rules = [str(slot_rule(r, analysis, derived={"h"})) for r in analysis.program.proper_rules]
+    assert rules == ["h(X,T) :- _a2_p(X,T), q(X,_n).", "_r_h(X,_n) :- r(X,_n), not _b1_s(X).", "s(X,_n) :- r(X,_n)."]
+    text = encode_incremental(analysis).program
+    # h is pinned by an @-head and derived at t: no positive loop between its two copies
+    assert "h(A1,_n) :- _r_h(A1,_n)." in text and "h(A1,S) :- _r_h(A1,_n), _now(S)." in text
+    assert "h(A1,S) :- h(A1,_n)" not in text
+    assert "_bs1_s(A1) :- s(A1,_n), _w1(S), not s(A1,S)." in text
+
+
+def test_slots_are_reused_and_held_by_tuple_windows():
+    from ticker_py.engines.incremental import SlotRing
+
+    ring = SlotRing(5, 2, [1])
+    ring.move(0)
+    assert ring.slot_of == {0: 0} and ring.changed == {("_now", 0): True, ("_w1", 0): True}
+    ring.changed.clear()
+    ring.hold(0)
+    ring.move(3)  # 0 is held (an atom of a tuple @-window); 1 and 2, 3 get slots
+    assert set(ring.slot_of) == {0, 1, 2, 3} and len(set(ring.slot_of.values())) == 4
+    assert ring.changed[("_now", 0)] is False and ring.changed[("_now", ring.slot(3))] is True
+    assert {k for k, v in ring.changed.items() if v and k[0] == "_w1"} == {("_w1", ring.slot(2)), ("_w1", ring.slot(3))}
+    ring.release(0)
+    assert 0 not in ring.slot_of
+    ring.move(100)  # a jump: only [98, 100]
+    assert sorted(ring.slot_of) == [98, 99, 100]
+    assert set(ring.state()) == {("_now", ring.slot(100)), ("_w1", ring.slot(99)), ("_w1", ring.slot(100))}
+
+
+def _run_pure(prog, stream):
+    eng = PureIncrementalEngine(load_program(prog), EngineOptions(models=0))
+    for t, batch in stream:
+        eng.append(t, [parse_ground_atom(a) for a in batch])
+        eng.evaluate(t)
+    return eng
+
+
+def test_the_ground_program_does_not_grow():
+    # scenario A and B1: grounded once, then only externals are switched; the ground program
+    # after 300 ticks is the one after 60
+    for name in ("caching-time", "b1"):
+        analysis = load_program(program(name, window=20))
+        eng = PureIncrementalEngine(analysis, EngineOptions(models=1))
+        sizes = []
+        for i, (t, batch) in enumerate(generate(name, seed=1, tp=300, window=20)):
+            eng.append(t, batch)
+            eng.evaluate(t)
+            if i + 1 in (60, 300):
+                sizes.append(len(eng.ctl.symbolic_atoms))
+        assert eng.stats["groundings"] == 1 and sizes[0] == sizes[1], name
+
+
+def test_an_atom_outside_the_declared_domain_grounds_the_program_anew():
+    # p's values come only from the stream: each new one extends the domain (q's are all known)
+    prog = "k(1..2).\na(X) :- p(X) in [2], not b(X).\nb(X) :- p(X) in [2], not a(X).\nc(X) :- k(X), q(X) in [1]."
+    stream = [(0, ["p(x)", "q(1)"]), (1, ["p(x)", "q(2)", "q(7)"]), (2, ["p(y)"]), (3, ["p(x)"]), (4, ["p(y)"])]
+    assert _run_pure(prog, stream).stats["groundings"] == 2  # t=0, and p(y) at t=2 (q(7) matters to no rule)
+    check(prog, with_gaps(stream), prefix=False)
+
+
+ARRIVALS = [
+    # the rules decided by one arriving atom (with background facts and comparisons) are
+    # instantiated per atom (Arrival); the others as any rule
+    (
+        "v(1..3).\nh(X) at T :- v(X), p(X) at T in [2], X > 1.\nk(X) :- h(X) always [1].\nm(Y) :- p(X) in [2 #], v(X), Y = X + 1.",
+        [1, 3],
+    ),
+    (
+        "v(1..3).\nh(X) :- p(X) always [1], not v(X).\n:- q(X) in [0], not X = X.\nc :- q(X) at T in [1 #], v(X), X != 2.",
+        [1, 2, 3],
+    ),
+    ("h(X) :- p(X) in [1], q(X) in [1].\nk(X) :- p(X), not q(X) in [1].\nj(X) :- p(X) in [2], h(X).", []),
+]
+
+
+@pytest.mark.parametrize("prog,arrivals", ARRIVALS)
+def test_rules_decided_by_one_arriving_atom(prog, arrivals):
+    assert [a.index for a in encode_incremental(load_program(prog)).arrivals] == arrivals
+    stream = [(t, [f"p({1 + t % 3})"] + ([f"q({t % 4})"] if t % 2 else [])) for t in range(10)]
+    check(prog, stream, prefix=False)
+    check(prog, stream, push=True, prefix=False)
+
+
+def test_user_variables_named_as_the_encoding_s():
+    # S (the slot), A1 and W1 (placeholders) and _n-like names are the user's own in rules
+    prog = "a(S,A1) :- p(S) at T in [2], q(A1), not r(S) at T in [1].\nb(W1) :- p(W1) always [1], q(W1)."
+    stream = [(t, [f"p(c{t % 3})", f"q(c{t % 2})"] + (["r(c1)"] if t % 4 == 1 else [])) for t in range(8)]
+    check(prog, stream, prefix=False)
+
+
+def test_a_stream_atom_of_a_background_predicate_makes_the_rule_an_ordinary_one():
+    prog = "v(1..3).\nh(X) :- v(X), p(X) in [2].\ng(X) :- v(X), p(X) at T in [1]."
+    stream = [(0, ["p(1)", "p(7)"]), (1, ["p(2)"]), (2, ["v(7)", "p(7)"]), (3, ["p(7)"]), (4, [])]
+    check(prog, stream, prefix=False)
+    eng = _run_pure(prog, stream)
+    assert eng.demoted == {1, 2} and not eng.encoding.arrivals
+
+
+WIDE = [
+    "a(X) :- p(X) in [2], X > 2147483647.\nb(Y) :- p(X) always [1], Y = X * 3.",
+    "h(X) at T :- p(X) at T in [2], X < 9223372036854775807.\nk(X) :- h(X) always [1], not j(X).\nj(X) :- q(X) in [1 #].",
+]
+
+
+@pytest.mark.parametrize("prog", WIDE)
+def test_integers_beyond_32_bits_in_slots(prog):
+    big = [2**31 + 5, 2**31 - 1, 2**63 - 1, -(2**40)]
+    stream = [(t, [f"p({big[t % 4]})"] + ([f"q({big[(t + 1) % 4]})"] if t % 3 else [])) for t in range(12)]
+    check(prog, stream, prefix=False)
+
+
+def test_time_jumps_beyond_the_windows():
+    prog = "h(X) at T :- p(X) at T in [2].\nk(X) :- h(X) always [2].\nd(X) :- p(X) in [3 #], not k(X)."
+    stream = [
+        (0, ["p(a)"]),
+        (1, ["p(a)"]),
+        (2, ["p(a)", "p(b)"]),
+        (50, ["p(a)"]),
+        (51, ["p(a)"]),
+        (52, ["p(a)"]),
+        (900, []),
+    ]
+    check(prog, stream, prefix=False)
+    check(prog, stream, push=True, prefix=False)
 
 
 # ---------------------------------------------------------------- random programs
 
 
 def _check_random(program_text, stream, prefix=True):
-    check(program_text, stream, rebuild_every=2, prefix=prefix)
+    check(program_text, stream, prefix=prefix)
 
 
 @settings(max_examples=200, deadline=None)
@@ -367,7 +481,15 @@ def test_random_programs_agree_with_clingo_many(case):
 @given(case=programs_and_streams())
 def test_random_programs_push_mode(case, prefix):
     program_text, stream = case
-    check(program_text, stream, push=True, rebuild_every=3, prefix=prefix)
+    check(program_text, stream, push=True, prefix=prefix)
+
+
+@settings(max_examples=60, deadline=None)
+@given(programs_and_streams())
+def test_random_programs_with_inertia_get_answer_streams(case):
+    # the previous answer's atoms (at t and at their slots) are preferred: each answer is one of the
+    # static engine's
+    check(*case, models=1, prefix=False, inertia=True)
 
 
 @MODES

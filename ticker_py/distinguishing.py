@@ -24,6 +24,7 @@ window kind and modality each (and tuple ties, @-heads, future heads, persistenc
 
 from __future__ import annotations
 
+import math
 import random
 import time
 import warnings
@@ -41,6 +42,7 @@ __all__ = [
     "distinguish",
     "search",
     "Search",
+    "check_options",
     "stream_text",
     "format_witness",
     "ATLAS",
@@ -50,6 +52,7 @@ __all__ = [
     "ATLAS_MARK",
 ]
 
+_MAX_SEED = 2**64 - 1
 #: draws in a row that give only streams tried before: the streams that can be drawn are exhausted
 _EXHAUSTED = 2000
 #: streams tried per pair and program in the atlas (a count, not a time: the table is reproducible)
@@ -288,6 +291,7 @@ def search(
     _evaluator: _Evaluator | None = None,
 ) -> Search:
     """:func:`distinguish`, saying how many streams it tried and how long it took."""
+    check_options(budget, seed, max_tp, max_streams)
     began = time.monotonic()
     analysis = program if isinstance(program, Analysis) else load_program(program, clock=clock)
     a, b = _runs(semantics, engines)
@@ -299,12 +303,6 @@ def search(
         tried = 1
         found = start if evaluator.differs(a, b, start) is not None else None
     else:
-        if budget is not None and budget < 0 or max_streams is not None and max_streams < 0:
-            raise UsageError(
-                Diagnostic(f"budget {budget}, streams {max_streams}: the budget and the number of streams must be >= 0")
-            )
-        if max_tp is not None and max_tp < 1:
-            raise UsageError(Diagnostic(f"--max-tp must be >= 1, not {max_tp}"))
         windows = [n for w, n in analysis.window_sizes.items() if not w.is_tuple]
         vocabulary = _Vocabulary(analysis, max_tp or min(40, max(8, 2 * max(windows, default=2) + 4)))
         if not vocabulary.predicates:  # no stream atom changes anything: nothing to draw
@@ -333,6 +331,19 @@ def search(
     detail = ", ".join(f"{k}={getattr(b.semantics, k).value}" for k in b.semantics.differs(a.semantics))
     witness = Witness(found, t, answers, difference(sa, sb), detail or f"engines {engine_a} and {engine_b}", tried)
     return Search(witness, tried, (a.label, b.label), time.monotonic() - began)
+
+
+def check_options(budget, seed, max_tp, max_streams, name=lambda keyword: keyword) -> None:
+    """Refuse a budget that is no number of seconds > 0 (None: no limit), a seed outside 0 ..
+    2^64-1 (a negative one would draw what its absolute value draws), a ``max_tp`` or
+    ``max_streams`` below 1; ``name``: how an error names the keyword (the command line's option)."""
+    if budget is not None and not (isinstance(budget, (int, float)) and 0 < budget < math.inf):
+        raise UsageError(Diagnostic(f"{name('budget')} must be a number of seconds > 0, not {budget}"))
+    if not (isinstance(seed, int) and 0 <= seed <= _MAX_SEED):
+        raise UsageError(Diagnostic(f"{name('seed')} must be an integer from 0 to {_MAX_SEED}, not {seed}"))
+    for keyword, value in (("max_tp", max_tp), ("max_streams", max_streams)):
+        if value is not None and not (isinstance(value, int) and value >= 1):
+            raise UsageError(Diagnostic(f"{name(keyword)} must be an integer >= 1, not {value}"))
 
 
 def distinguish(

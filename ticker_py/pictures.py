@@ -13,13 +13,13 @@ from pathlib import Path
 from .analysis import Analysis
 from .api import load_program, run
 from .errors import Diagnostic, UsageError
-from .plot.select import Selection
-from .plot.timeline import MAX_ATOMS, Timeline, from_results, span_text
+from .plot import select
+from .plot.timeline import MAX_ATOMS, Timeline, from_results, span, span_text
 from .semantics import Semantics
 from .streams.drive import MAX_GAP
 from .streams.output import open_output
 
-__all__ = ["OUTPUTS", "run_timeline", "check_selection", "check_output", "write"]
+__all__ = ["OUTPUTS", "run_timeline", "check_selection", "predicates", "check_output", "write"]
 
 #: what ``--out`` / ``--plot`` write, by suffix
 OUTPUTS = ("svg", "png", "html")
@@ -38,23 +38,16 @@ def check_output(path: str, option: str = "--out") -> str:
     return fmt
 
 
-def check_selection(selection: Selection | None, analysis) -> None:
-    """Refuse an ``--atoms`` pattern naming a predicate the program does not know (a typo would
-    otherwise draw an empty picture)."""
-    if selection is None:
-        return
-    sigs = analysis.signatures
-    for item in selection.items:
-        name, arity = item[1], item[2] if item[0] == "pred" else len(item[2])
-        if name not in sigs or (arity is not None and sigs[name] != arity):
-            known = ", ".join(f"{p}/{k}" for p, k in sorted(sigs.items()))
-            what = name if arity is None else f"{name}/{arity}"
-            raise UsageError(
-                Diagnostic(
-                    f"--atoms '{selection.text}': the program has no predicate {what}",
-                    notes=(f"its predicates: {known}",),
-                )
-            )
+def check_selection(selection: select.Selection | None, analysis) -> None:
+    """Refuse an ``--atoms`` pattern naming a predicate the program does not know, with a "did you
+    mean" (:func:`ticker_py.plot.select.check_selection`)."""
+    select.check_selection(selection, predicates(analysis))
+
+
+def predicates(analysis) -> set:
+    """The ``(name, arity)`` predicates of a program, as its users write them (``p/1`` and ``p/2``)."""
+    rename = analysis.renamed.get
+    return {(rename(name, name), arity) for name, arity in analysis.signatures.items()}
 
 
 def _models_text(models: int) -> str:
@@ -79,7 +72,7 @@ def run_timeline(
     semantics: Semantics | str | None = None,
     start: int | None = None,
     end: int | None = None,
-    atoms: Selection | None = None,
+    atoms: select.Selection | None = None,
     max_atoms: int | None = MAX_ATOMS,
     title: str = "",
     clock: str | int = "1s",
@@ -92,8 +85,7 @@ def run_timeline(
     results = run(
         analysis, stream, engine=engine, models=models, every=every, until=until, max_gap=max_gap, semantics=semantics
     )
-    lo = start if start is not None else min((r.t for r in results), default=0)
-    hi = end if end is not None else max((r.t for r in results), default=lo)
+    lo, hi = span({r.t for r in results}, start, end)
     sub = [results.about, span_text(lo, hi) if results else "no time point evaluated (an empty stream)"]
     if atoms is not None:
         sub.append(f"atoms {atoms.text}")

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 
 from .analysis import Analysis
 from .api import Reasoner, keywords_checked, load_program, records_from
-from .errors import EngineUnsupported, ProgramError
+from .errors import Diagnostic, EngineUnsupported, ProgramError, UsageError
 from .plot.timeline import MAX_ATOMS
 from .semantics import Semantics, parse_semantics_list, resolve
 
@@ -150,20 +150,17 @@ def compare_semantics(
     """Run ``program`` (source, path or :class:`Analysis`) over ``stream`` under every semantics
     on every engine (see module doc).
 
-    ``stream``: a path, a DataFrame or ``(t, atoms)`` pairs; it is read once. ``semantics``: profiles,
-    ``Semantics`` or profiles with knobs (``"default,origin=first"``), or one string as ``ticker
-    compare --semantics`` takes it (``"default,r4,default+origin=first"``); ``engines`` likewise
-    (``"clingo,native"``).
+    ``semantics``: profiles or :class:`Semantics`, or one string of them as ``ticker compare
+    --semantics`` takes it (``"default,r4"``, ``"default,default+origin=first"``); ``engines``
+    likewise (``"clingo,native"``). No profile or engine, or one run given twice, is a UsageError.
+    ``stream``: a path, a DataFrame or ``(t, atoms)`` pairs; it is read once.
     """
-    if isinstance(semantics, str):
-        semantics = parse_semantics_list(semantics)
-    if isinstance(engines, str):
-        engines = [e.strip() for e in engines.split(",") if e.strip()]
+    semantics = [resolve(s) for s in _listed(semantics, "semantics profile", parse_semantics_list)]
+    engines = _listed(engines, "engine", lambda text: [e.strip() for e in text.split(",") if e.strip()])
     analysis = program if isinstance(program, Analysis) else load_program(program, clock=clock)
     records = list(records_from(stream))
     runs, per_run, unavailable = {}, {}, {}
     for sem in semantics:
-        sem = resolve(sem)
         for engine in engines:
             try:
                 reasoner = Reasoner(analysis, engine=engine, models=models, semantics=sem)
@@ -171,6 +168,10 @@ def compare_semantics(
                 unavailable[str(sem) if len(engines) == 1 else f"{sem}@{engine}"] = err.reason
                 continue
             label = str(sem) if len(engines) == 1 else f"{sem}@{reasoner.engine_name}"
+            if label in runs:
+                raise UsageError(
+                    Diagnostic(f"the run '{label}' is given twice", notes=("give each semantics and engine once",))
+                )
             runs[label] = (sem, reasoner.engine_name)
             last = {}
             for result in reasoner.feed(iter(records), until=until, every=every):
@@ -185,6 +186,14 @@ def compare_semantics(
             dims.setdefault(difference(runs[a], runs[b]), set()).add((a, b))
     summary = {dim: sum(1 for row in rows if any(p in pairs for p in row.pairs())) for dim, pairs in dims.items()}
     return SemanticsComparison(runs, rows, summary, unavailable)
+
+
+def _listed(given, what: str, split) -> list:
+    """``given`` as a list: a string is the CLI's comma list (``split``); a list must not be empty."""
+    items = split(given) if isinstance(given, str) else list(given)
+    if not items:
+        raise UsageError(Diagnostic(f"no {what} to compare", notes=(f"give at least one {what}",)))
+    return items
 
 
 def in_printed_order(models) -> list:

@@ -10,8 +10,9 @@ peers' published figures as reference lines where they were measured on a compar
   B2 48.7 s.
 
 :func:`plot_all` writes the plots of a results document and returns their names; with
-``stale=True`` it first removes the plots of the same workloads that an earlier run wrote and
-this one does not (a series no longer measured), so a directory never keeps a stale picture.
+``stale=True`` it first removes the plots of the same workloads and suites that an earlier run
+wrote and this one does not (a series no longer measured), so a directory never keeps a stale
+picture; a workload measured by several suites keeps the other suites' plots.
 """
 
 from __future__ import annotations
@@ -53,6 +54,17 @@ def _reference(ax, y: float, label: str, color: str = "grey", span: tuple | None
         ax.axhspan(span[0], span[1], color=color, alpha=0.25, lw=0, label=label)
     else:
         ax.axhline(y, color=color, ls="--", lw=1, label=label)
+
+
+#: the plots each suite draws per workload (the second part of their names)
+SUITE_PLOTS = {
+    "ticker-a": ("window", "tp"),
+    "ticker-b": ("window", "tp"),
+    "laser": ("grid", "rules"),
+    "pruning": ("pruning",),
+    "r4": ("window",),
+    "encodings": ("encodings",),
+}
 
 
 def plot_all(runs: list, img_dir: Path, prefix: str = "", command: str = "", stale: bool = False) -> dict:
@@ -166,6 +178,20 @@ def plot_all(runs: list, img_dir: Path, prefix: str = "", command: str = "", sta
             ax.set_title(f"{title}\nn = {p['window']}, k = {p['rate']}, tp = {p['tp']}", fontsize=9)
             finish(ax)
             save(fig, (w, "rules"))
+        enc = [r for r in wr if r["series"] == "encodings"]
+        if enc:  # the run's CPU, and the CPU of a tick (median, 99th percentile), against n
+            fig, (total, tick) = plt.subplots(1, 2, figsize=(9, 4))
+            n_of = lambda r: r["params"]["window"]  # noqa: E731
+            lines(total, enc, n_of, lambda r: r["cpu_total"])
+            total.set(xlabel="window size n (time points)", ylabel="CPU of the run (s)")
+            total.set_title(f"{title}\ntp = {enc[0]['params']['tp']}, one answer stream per tick", fontsize=9)
+            finish(total)
+            lines(tick, enc, n_of, lambda r: 1000 * r["cpu_tick_median"])
+            lines(tick, enc, n_of, lambda r: 1000 * r["cpu_tick_p99"], lambda v: f"{v}, 99th percentile", "--")
+            tick.set(xlabel="window size n (time points)", ylabel="CPU per tick (ms)")
+            tick.set_title("per tick: median (solid), 99th percentile (dashed)", fontsize=9)
+            finish(tick)
+            save(fig, (w, "encodings"))
         pr = [r for r in wr if r["series"] == "pruning"]
         if pr:
             ws = sorted({r["params"]["w"] for r in pr})
@@ -184,10 +210,12 @@ def plot_all(runs: list, img_dir: Path, prefix: str = "", command: str = "", sta
                 finish(ax)
             save(fig, (w, "pruning"))
     if stale:
+        every = {kind for kinds in SUITE_PLOTS.values() for kind in kinds}
+        drawn = {kind for r in runs for kind in SUITE_PLOTS.get(r.get("suite"), every)}
         for w in workloads:
             for old in img_dir.glob(f"{prefix}{w}-*.png"):
                 series = old.stem[len(prefix) + len(w) + 1 :]
-                if (w, series) not in made and "-" not in series:
+                if (w, series) not in made and series in drawn:
                     old.unlink()
     return made
 

@@ -74,11 +74,16 @@ def _targets(runs: list) -> list:
     rows = []
     for label, workloads, params, engine, kind, limit in TARGETS:
         for w in workloads:
+            if kind == "flat":
+                row = _flat(label, w, runs, params, engine, limit)
+                rows += [row] if row else []
+                continue
+            series = ("encodings",) if kind in ("speedup", "p99") else ("window", "grid", "window-1")
             sel = [
                 r
                 for r in runs
                 if r["workload"] == w
-                and r["series"] in ("window", "grid", "window-1")
+                and r["series"] in series
                 and all(r["params"].get(k) == v for k, v in params.items())
             ]
             if kind == "s5x" and any(r.get("models", 1) == 1 for r in sel):
@@ -92,6 +97,18 @@ def _targets(runs: list) -> list:
             if kind == "us":
                 val, ok = ours["cpu_us_per_atom"], ours["cpu_us_per_atom"] <= limit
                 shown = f"{_s(val)} µs/atom"
+            elif kind == "speedup":
+                static = next((r for r in sel if r["engine"] == "clingo" and r["status"] == "ok"), None)
+                if static is None:
+                    continue
+                val = static["cpu_total"] / ours["cpu_total"]
+                ok, shown = val >= limit, f"{val:.1f}× ({_s(ours['cpu_total'])} s against {_s(static['cpu_total'])} s)"
+            elif kind == "p99":
+                if not ours.get("cpu_tick_median"):
+                    continue
+                val = ours["cpu_tick_p99"] / ours["cpu_tick_median"]
+                ok = val <= limit
+                shown = f"{val:.1f}× (median {_ms(ours['cpu_tick_median'])}, p99 {_ms(ours['cpu_tick_p99'])} ms)"
             elif kind == "ratio":
                 small = next(
                     (
@@ -130,6 +147,77 @@ def _targets(runs: list) -> list:
                     ok = ok and ratio >= 5
             rows.append([label, w, shown, "met" if ok else "**missed**"])
     return rows
+
+
+def _ms(x: float | None) -> str:
+    return _s(1000 * x) if x is not None else "–"
+
+
+def _long_runs(runs: list, w: str, params: dict, engine: str) -> list:
+    """The ``long`` series of one engine, by time points: ``[(tp, run)]`` of the finished runs."""
+    sel = [
+        r
+        for r in runs
+        if r["workload"] == w
+        and r["series"] == "long"
+        and r["engine"] == engine
+        and r["status"] == "ok"
+        and all(r["params"].get(k) == v for k, v in params.items())
+    ]
+    return sorted((r["params"]["tp"], r) for r in sel)
+
+
+def _flat(label: str, w: str, runs: list, params: dict, engine: str, limits: tuple) -> list | None:
+    """The target row of CPU per time point and peak memory, longest run against the shortest."""
+    long = _long_runs(runs, w, params, engine)
+    if len(long) < 2:
+        return None
+    (tp0, a), (tp1, b) = long[0], long[-1]
+    cpu = (b["cpu_total"] / tp1) / (a["cpu_total"] / tp0)
+    rss = b["peak_rss_mb"] / a["peak_rss_mb"]
+    shown = f"CPU per tp {cpu:.2f}×, peak RSS {rss:.2f}× ({_s(a['peak_rss_mb'])} → {_s(b['peak_rss_mb'])} MB)"
+    return [label, w, shown, "met" if cpu <= limits[0] and rss <= limits[1] else "**missed**"]
+
+
+def _section_encodings(w: str, runs: list, img: str, plots: dict, compact: bool = False) -> list:
+    """CPU of the whole run and per tick (median / p99) against n per engine; the static
+    encoding's CPU over the incremental one's; B1 over more time points."""
+    out = []
+    enc = [r for r in runs if r["series"] == "encodings"]
+    variants = _variants(enc)
+    if enc:
+        tp = enc[0]["params"]["tp"]
+        out += [f"#### CPU seconds of the run (tp = {tp}), and CPU ms per tick: median / 99th percentile", ""]
+        rows = []
+        for n in sorted({r["params"]["window"] for r in enc}):
+            row = [n]
+            for v in variants:
+                r = _find(enc, window=n, variant=v)
+                ok = r is not None and r["status"] == "ok"
+                row.append(
+                    f"{cell(r, 'cpu_total')} ({_ms(r['cpu_tick_median'])} / {_ms(r['cpu_tick_p99'])})"
+                    if ok
+                    else cell(r)
+                )
+            static, pure = _find(enc, window=n, engine="clingo"), _find(enc, window=n, engine="incremental-pure")
+            both = static and pure and static["status"] == pure["status"] == "ok"
+            row.append(f"{static['cpu_total'] / pure['cpu_total']:.1f}×" if both else "–")
+            rows.append(row)
+        out += _table(["n"] + variants + ["clingo CPU ÷ incremental-pure CPU"], rows)
+        if (w, "encodings") in plots:
+            out += [f"![{w}: the encodings against n]({img}/{plots[(w, 'encodings')]})", ""]
+    long = [r for r in runs if r["series"] == "long"]
+    if long:
+        n = long[0]["params"]["window"]
+        out += [f"#### Over more time points (n = {n}): CPU per time point and peak memory of the worker", ""]
+        rows = []
+        for v in _variants(long):
+            for tp, r in _long_runs(long, w, {}, next(x["engine"] for x in long if x["variant"] == v)):
+                rows.append(
+                    [v, tp, cell(r, "cpu_total"), f"{_ms(r['cpu_total'] / tp)} ms", f"{_s(r['peak_rss_mb'])} MB"]
+                )
+        out += _table(["engine", "tp", "CPU", "CPU per time point", "peak RSS"], rows)
+    return out
 
 
 def _section_ticker(w: str, runs: list, img: str, plots: dict, compact: bool = False) -> list:
@@ -356,6 +444,7 @@ _SECTIONS = {
     "laser": _section_laser,
     "pruning": _section_pruning,
     "r4": _section_r4,
+    "encodings": _section_encodings,
 }
 
 

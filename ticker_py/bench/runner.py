@@ -6,7 +6,9 @@ other's heap, and can be stopped: the worker stops itself after the time budget 
 between ticks) and the parent kills it if a single tick overruns the budget by far.
 
 Measured per run: ``t_init`` (engine construction, encoding/grounding included), per-tick
-wall time (``append`` + ``evaluate`` + reading the result; median and max), ``t_total`` (init
+wall time (``append`` + ``evaluate`` + reading the result; median, 99th percentile and max) and
+per-tick CPU time of the worker's thread (median and 99th percentile: what a tick costs, whatever
+else the machine runs), ``t_total`` (init
 + all ticks, wall), CPU time (``time.process_time`` of the worker), µs per input atom (CPU
 and wall, over ``t_total``), peak RSS (psutil, sampled every 10 ms by the parent, and the
 RSS at the start of the run: the inherited stream is part of it), answer streams per tick
@@ -93,17 +95,19 @@ def measure(
     rss0 = proc.memory_info().rss
     cps = {cp: i for i, cp in enumerate(case.checkpoints)}
     checkpoints = {}
-    ticks, streams, streams_max, no_stream, atoms_in = [], 0, 0, 0, 0
+    ticks, cpu_ticks, streams, streams_max, no_stream, atoms_in = [], [], 0, 0, 0, 0
+    thread_time = time.thread_time
     status = "ok"
     c0, w0 = time.process_time(), time.perf_counter()
     engine = factory(analysis, options)
     t_init = time.perf_counter() - w0
     for i, (t, atoms) in enumerate(stream):
-        s = time.perf_counter()
+        s, cs = time.perf_counter(), thread_time()
         engine.append(t, atoms)
         res = engine.evaluate(t)
         n = res.factors.count if res.factors is not None else 1 if res.models is None else len(res.models)
         ticks.append(time.perf_counter() - s)
+        cpu_ticks.append(thread_time() - cs)
         atoms_in += len(atoms)
         streams += n
         streams_max = max(streams_max, n)
@@ -127,7 +131,10 @@ def measure(
         "atoms": atoms_in,
         "t_init": t_init,
         "t_tick_median": statistics.median(ticks) if ticks else None,
+        "t_tick_p99": _percentile(ticks, 0.99),
         "t_tick_max": max(ticks) if ticks else None,
+        "cpu_tick_median": statistics.median(cpu_ticks) if cpu_ticks else None,
+        "cpu_tick_p99": _percentile(cpu_ticks, 0.99),
         "t_total": t_total,
         "cpu_total": cpu,
         "cpu_us_per_atom": 1e6 * cpu / atoms_in if atoms_in else None,
@@ -137,6 +144,14 @@ def measure(
         "stats": dict(stats) if isinstance(stats, dict) else None,
         "checkpoints": {str(k): v for k, v in checkpoints.items()},
     }
+
+
+def _percentile(values: list, q: float) -> float | None:
+    """The value below which a fraction ``q`` of ``values`` lies (nearest rank)."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, math.ceil(q * len(ordered)) - 1)]
 
 
 class _Sampler(threading.Thread):

@@ -9,7 +9,10 @@ once) measured with every engine variant. Series name what a case contributes to
   repeated engine construction);
 * ``grid`` — the Laser anchor grid (µs per input atom over n × k);
 * ``rules`` — rules-r against r;
-* ``pruning`` — box-chain with the native engine's pruning on and off.
+* ``pruning`` — box-chain with the native engine's pruning on and off;
+* ``encodings`` — the static against the incremental encoding (and the default engine) on
+  scenarios A, B1 and B2 against n, as the Ticker paper compares them; ``long``: B1 at the largest
+  n over four times as many time points (CPU per time point and memory as the stream goes on).
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ __all__ = ["Variant", "Case", "SUITES", "ENGINES", "KNOWN_ENGINES", "plan", "QUI
 ENGINES = ("clingo", "incremental", "native")
 #: every name ``--engines`` accepts: the engine registry
 KNOWN_ENGINES = ENGINE_NAMES
-SUITES = ("ticker-a", "laser", "pruning", "ticker-b", "r4")
+SUITES = ("ticker-a", "laser", "pruning", "ticker-b", "r4", "encodings")
 
 TICKER_N = (20, 40, 80, 120, 160, 200)
 TICKER_TP = tuple(range(100, 1001, 100))
@@ -35,6 +38,9 @@ RULES_R = (10, 20, 50, 100)
 CHAIN_W = (10, 20)
 #: R4's windows, in seconds (one time point lasts 1 s)
 R4_WINDOWS = (1, 5, 10)
+ENCODINGS_N = (20, 40, 80, 200)
+#: the engines of the encodings suite: the static encoding, the incremental one, the default engine
+ENCODINGS = ("clingo", "incremental-pure", "incremental")
 
 
 @dataclass(frozen=True)
@@ -189,6 +195,22 @@ def _r4(o: Options) -> list:
     return cases
 
 
+def _encodings(o: Options) -> list:
+    """Scenarios A (time windows), B1 and B2 against n, one answer stream per tick; B1 at the largest
+    n also over four times the time points (``long``)."""
+    sizes = o.sizes or (QUICK["n"] if o.quick else ENCODINGS_N)
+    tp = o.tp or (QUICK["tp"] if o.quick else 1000)
+    variants = _variants(ENCODINGS if o.engines == ENGINES else o.engines)
+    cases = [
+        Case("encodings", w, "encodings", {"tp": tp, "window": n}, variants)
+        for w in ("caching-time", "b1", "b2")
+        for n in sizes
+    ]
+    long = [v for v in variants if v.engine == "incremental-pure"] or variants
+    cases += [Case("encodings", "b1", "long", {"tp": k * tp, "window": max(sizes)}, long) for k in (1, 4)]
+    return cases
+
+
 def plan(suite: str, o: Options) -> list:
     """The cases of ``suite`` (``all`` = every suite), filtered by ``o.workloads``."""
     if suite == "all":
@@ -203,6 +225,8 @@ def plan(suite: str, o: Options) -> list:
         cases = _pruning(o)
     elif suite == "r4":
         cases = _r4(o)
+    elif suite == "encodings":
+        cases = _encodings(o)
     else:
         raise UsageError(Diagnostic(f"unknown suite '{suite}'", notes=(f"suites: {', '.join(SUITES)}, all",)))
     if o.models is not None:

@@ -51,6 +51,42 @@ TARGETS = [
         "s5x",
         2.0,
     ),
+    # the incremental encoding against the static one (suite encodings; whole run, worker CPU)
+    (
+        "pure A at n=200 (tp=1000): ≥ 5× clingo, CPU",
+        ("caching-time",),
+        {"tp": 1000, "window": 200},
+        "incremental-pure",
+        "speedup",
+        5,
+    ),
+    (
+        "pure B1 at n=200 (tp=1000): ≥ 3× clingo, CPU",
+        ("b1",),
+        {"tp": 1000, "window": 200},
+        "incremental-pure",
+        "speedup",
+        3,
+    ),
+    *[
+        (
+            f"pure {w} at n=200: tick p99 ≤ 3× median (CPU)",
+            (w,),
+            {"tp": 1000, "window": 200},
+            "incremental-pure",
+            "p99",
+            3,
+        )
+        for w in ("caching-time", "b1")
+    ],
+    (
+        "pure B1 at n=200, 4000 against 1000 tp: CPU per time point ≤ 1.25×, peak RSS ≤ 1.2×",
+        ("b1",),
+        {"window": 200},
+        "incremental-pure",
+        "flat",
+        (1.25, 1.2),
+    ),
 ]
 
 #: published R4 figures (Monks et al.), for the BSBM stream of 1.1 M triples

@@ -13,6 +13,7 @@ from .. import compare as comparing
 from ..consequences import MODES
 from ..engines import ENGINE_NAMES
 from ..errors import Diagnostic, UsageError
+from ..plot.timeline import MAX_ATOMS
 from ..streams.drive import MAX_GAP, Every, check_max_gap, gap_limited
 from .common import (
     HelpFormatter,
@@ -255,6 +256,14 @@ def _picture(args):
     """``(start, selection, max_atoms, input counts)`` of ``--plot`` (checked before anything runs),
     or None."""
     if args.plot is None:
+        given = [o for o, v in (("--from", args.start), ("--atoms", args.atoms)) if v is not None]
+        if given or args.max_atoms != MAX_ATOMS:
+            raise UsageError(
+                Diagnostic(
+                    f"{(given or ['--max-atoms'])[0]} chooses what --plot draws, and there is no --plot",
+                    notes=("add --plot FILE.svg (or .png, .html), or drop --from, --atoms and --max-atoms",),
+                )
+            )
         return None
     from ..pictures import check_output
 

@@ -60,6 +60,7 @@ def cmd_distinguish(args) -> int:
     if args.program is None:
         raise UsageError(Diagnostic("distinguish needs a PROGRAM (or --atlas)"))
     check_outputs_apart(args, "out")
+    d.check_options(args.budget, args.seed, args.max_tp, args.max_streams, lambda k: "--" + k.replace("_", "-"))
     found = d.search(
         load(args), args.semantics, args.engines, args.stream, args.budget, args.seed, args.max_tp, args.max_streams
     )
@@ -97,6 +98,7 @@ def _atlas(args) -> int:
                 "--atlas runs the shipped programs", notes=("drop PROGRAM, --semantics, --engines and --stream",)
             )
         )
+    d.check_options(args.budget, args.seed, None, None, lambda k: "--" + k.replace("_", "-"))
     start = time.monotonic()
     rows = d.atlas(seed=args.seed)
     table = d.atlas_markdown(rows, seed=args.seed)

@@ -90,6 +90,14 @@ def cmd_explain(args) -> int:
     check_until(args.at, "--at")
     if args.models < 0:
         raise UsageError(Diagnostic(f"--models must be >= 0, not {args.models}"))
+    if args.model < 1 or (args.models and args.model > args.models):
+        raise UsageError(
+            Diagnostic(
+                f"--model must be an integer >= 1 (answer streams count from 1), not {args.model}"
+                if args.model < 1
+                else f"--model {args.model} is beyond --models {args.models} (the answer streams computed)"
+            )
+        )
     results: list | None = [] if fmt == "html" else None
     analysis = load(args)
     note_stdin(args.stream)

@@ -202,6 +202,11 @@ def cmd_run(args) -> int:
         o = replace(o, models=0)
 
     rdf = _rdf_mapping(args, analysis, o)
+    rdf_predicate = args.rdf_output
+    if o.format in RDF_OUTPUT or rdf_predicate != "triple":  # checked against the program (rdf.writer)
+        from ..rdf.writer import rdf_output
+
+        rdf_predicate = rdf_output(rdf_predicate, o.format, analysis, getattr(args, "rdf_mapping", "triple"), o.show)
 
     def output():
         out = None
@@ -213,7 +218,7 @@ def cmd_run(args) -> int:
         if o.format in RDF_OUTPUT:
             from ..rdf.writer import RdfWriter
 
-            return out, RdfWriter(out, o.format, rdf, args.rdf_output)
+            return out, RdfWriter(out, o.format, rdf, rdf_predicate)
         if o.factorize and o.models == 0:
             from ..streams.factor_writers import make_factor_writer as make
         else:

@@ -61,12 +61,13 @@ RANGE = "_range"
 
 class ExactProgram:
     """An encoding's statements (:mod:`~ticker_py.encode.asp` values), specialised to the bounds
-    of the values they compute with (``facts``: as for :class:`~ticker_py.encode.bounds.ValueFlow`).
+    of the values they compute with (``facts``: as for :class:`~ticker_py.encode.bounds.ValueFlow`;
+    ``flow``: rules that only say where the values of atoms the engine switches come from).
     ``sites``: the program's terms and comparisons computed by Python functions, by number."""
 
-    def __init__(self, statements, facts=()):
+    def __init__(self, statements, facts=(), flow=()):
         self.statements = tuple(statements)
-        self.flow = ValueFlow(self.statements, facts)
+        self.flow = ValueFlow(self.statements + tuple(flow), facts)
         self.sites: list = []
         self._numbers: dict = {}
         self._state = None  # the Bounds state of the last text

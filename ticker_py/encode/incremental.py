@@ -1,191 +1,509 @@
-"""The incremental encoding (Ticker paper, Alg. 2): annotated rules for multi-shot solving.
+"""The incremental encoding (Ticker paper, Alg. 2): one ground program for every tick, switched by externals.
 
-Atoms are split in two kinds:
+The static encoding (:mod:`ticker_py.encode.static`) is grounded anew at every tick over the
+window's contents. The incremental encoding is grounded once and reused: what changes from tick
+to tick is only which of its external atoms are true.
 
-- *shared* atoms never change once known and live as facts in one clingo Control across
-  evaluation ticks: input atoms pinned to their time ``p(args,U)`` and count
-  ``p(args,U,K)``, ``_tick(U,K)``, background facts ``_bg_p(args)`` and the background
-  atoms pinned to every time point ``p(args,U)``;
-- *tick* atoms are the derived ones (intensional atoms, window atoms, ``_now/_cnt/_time``):
-  each rule is pinned to its evaluation tick by one extra argument ``_e`` (the tick's
-  sequence number), so its atoms are new at every tick and expire with it (duration 0).
+- **Slots.** An atom holding at a time point the windows can still read is pinned to a *slot*
+  ``p(args,S)``: one of a fixed set of numbers that the engine gives to the time points of
+  [t-R, t] (R: the program's look-back) and to those of the atoms in a tuple @-window, and takes
+  back when no window reads them any more. Atoms at the current time point are pinned to the
+  constant ``_n``; ``_now(S)`` says which slot t has, and two bridge rules make ``p(args,_n)``
+  and ``p(args,S)`` one atom for that slot. ``_w{n}(S)``: slot S's time point is in the time
+  window of reach n.
+- **Instances.** A window atom over an input predicate is an external atom, one *instance* per
+  input atom (and slot, for @): the engine switches it on when its atom arrives and off when its
+  annotation says it expired (:class:`~ticker_py.encode.windows.base.Instances`), so a tick costs
+  what arrived and what expired. A window atom over a derived predicate is a rule over slots
+  (``WindowEncoder.slot_rules``).
+- **Domain.** clingo cannot give an atom a rule once it has one, so every instance that can
+  matter is declared up front: an instance whose arguments the rule binds through other input
+  or background predicates is declared for the values those can take (``_dom_q``: background
+  facts and the input atoms seen); an instance whose values only the stream gives is declared
+  for the atoms seen so far, and an atom never seen makes the engine ground the program anew.
 
-The window rules are the static ones (:mod:`ticker_py.encode.windows`) pinned to the tick;
-each encoder states how long the input atoms they read stay relevant (time windows: n time
-points after U; tuple windows: until n more atoms arrived), which is when the engine
-forgets them. Rules that can make a choice (in a cycle through negation) and constraints are
-guarded by ``_g(_e)``, released after the tick, so that expired ticks stay fixed.
+Times must stay slots for this: a program that computes with a time, compares it, prints it as
+an argument, names a constant time, reads an @-atom without window (the whole timeline) or a
+tuple @-window over background facts (every time point of its timeline) has ``problems``; the
+engine solves such a program with the static encoding per tick.
 
 >>> from ticker_py.syntax import parse_program
 >>> from ticker_py.analysis import analyse
->>> print(encode_incremental(analyse(parse_program("q(X) :- p(X) in [3]."))).program.strip())
-q(X,N,_e) :- _now(N,_e), _d3_p(X,_e).
-_d3_p(A1,_e) :- _now(N,_e), p(A1,U), N-3 <= U, U <= N.
+>>> enc = encode_incremental(analyse(parse_program("item(1..2). q(X) :- item(X), p(X) in [3], not r(X).")))
+>>> print(enc.program.strip())
+q(X,_n) :- item(X,_n), _d3_p(X), not r(X,_n).
+#external item(A1,_n) : _dom_item(A1).
+#external _d3_p(A1) : _dom_item(A1).
+#external r(A1,_n) : _dom_item(A1).
+item(A1,_n) :- _bg_item(A1).
+_dom_item(A1) :- _bg_item(A1).
+_bg_item(1).
+_bg_item(2).
 #show.
-#show q(A1,A2) : q(A1,A2,_e), _g(_e).
+#show q/2.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import cached_property, partial
+from dataclasses import dataclass, field
 
 from .. import ast
 from ..analysis import Analysis
+from ..limits import fits_clingo
 from ..semantics import DEFAULT, Semantics
-from ..windows import Windows, before_now, from_origin
-from .asp import AspRule, NafLiteral, ShowNothing, ShowTerm, Symbol, program_text
-from .static import background_fact, background_rules, translate_rule, window_uses
-from .windows.base import N, U, arg_vars, now
-from .windows.tuple import contents_rules, start_rules
+from ..windows import Windows
+from .asp import AspRule, NafLiteral, ShowNothing, ShowSignature, program_text
+from .static import background_fact, translate_literal, window_reach, window_uses
+from .windows import encoder_for
+from .windows.base import NOW, NOW_SLOT, S, arg_vars, member
 
-__all__ = ["IncrementalEncoding", "encode_incremental", "pin_rule", "TICK", "GUARD"]
+__all__ = [
+    "IncrementalEncoding",
+    "Arrival",
+    "Declaration",
+    "encode_incremental",
+    "arrival_source",
+    "times_stay_relative",
+    "slot_problems",
+]
 
-TICK = "_e"  # the part parameter: the evaluation tick's sequence number
-GUARD = "_g"  # _g(e): the tick is current (released after it)
-
-_TICK = ast.Variable(TICK)
-_GUARDED = NafLiteral(ast.Atom(GUARD, (_TICK,)))
+SLOT = "_slot"
 
 
-def _pin_atom(atom: ast.Atom, shared) -> ast.Atom:
-    return atom if atom.signature in shared else ast.Atom(atom.predicate, atom.args + (_TICK,))
+@dataclass(frozen=True)
+class Declaration:
+    """``#external atom : condition.``: the atom is an external for every instance of the condition."""
+
+    atom: ast.Atom
+    condition: tuple = ()
+
+    def __str__(self) -> str:
+        cond = ", ".join(map(str, self.condition))
+        return f"#external {self.atom} : {cond}." if cond else f"#external {self.atom}."
 
 
-def pin_rule(rule: AspRule, shared, guard: bool = False) -> AspRule:
-    """``rule`` pinned to the evaluation tick: ``_e`` appended to every atom whose signature
-    is not in ``shared`` (comparisons unchanged); with ``guard`` the body starts with ``_g(_e)``."""
-    head = None if rule.head is None else _pin_atom(rule.head, shared)
-    body = tuple(
-        NafLiteral(_pin_atom(lit.atom, shared), lit.negated) if isinstance(lit.atom, ast.Atom) else lit
-        for lit in rule.body
-    )
-    return AspRule(head, (_GUARDED,) + body if guard else body)
+def times_stay_relative(rules) -> bool:
+    """True if every time term of @-atoms and @-heads is a variable used only in @-positions."""
+    for rule in rules:
+        at_vars, other = set(), set()
+        atoms = [] if rule.head is None else [(rule.head.atom, rule.head.time)]
+        for lit in rule.body:
+            el = lit.element
+            if lit.is_comparison:
+                other |= ast.element_variables(el)
+            else:
+                atoms.append((el.atom, el.time if el.modality == ast.AT else None))
+        for atom, time in atoms:
+            other |= ast.atom_variables(atom)
+            if time is not None:
+                if not isinstance(time, ast.Variable):
+                    return False
+                at_vars.add(time.name)
+        if at_vars & other:
+            return False
+    return True
+
+
+def slot_problems(analysis: Analysis, sem: Semantics = DEFAULT) -> list:
+    """Why the program's time points cannot be slots (empty: they can)."""
+    out = []
+    if Windows(analysis, sem).lookback is None:
+        out.append("an @-atom without window reads every time point so far")
+    if not times_stay_relative(analysis.program.proper_rules):
+        out.append("a time is used as a value (an argument, arithmetic, a comparison or a constant @ time)")
+    bg = {a[0] for a in analysis.background}
+    if any(enc.kind == ast.WindowKind.TUPLE and enc.at and p in bg for enc, p, _ in window_uses(analysis, sem)):
+        out.append("a tuple @-window over background facts reads every time point of its timeline")
+    return out
+
+
+def _simple(term) -> bool:
+    """A term clingo reads as written: no arithmetic, no integer beyond 32 bits."""
+    t = type(term)
+    if t is ast.Number:
+        return fits_clingo(term.value)
+    if t in (ast.Variable, ast.Constant, ast.String):
+        return True
+    if isinstance(term, ast.Function):
+        return all(_simple(a) for a in term.args)
+    return False
+
+
+def _domain(pred: str, args) -> ast.Atom:
+    return ast.Atom(f"_dom_{pred}", tuple(args))
+
+
+#: the slot variable of a declaration that also holds a rule's variables (no LARS variable is
+#: named so); :func:`_canonical` names it S
+_SLOT = ast.Variable("__slot")
+
+
+def _canonical(decl: Declaration) -> Declaration:
+    """``decl`` with its variables renamed ``A1``, ``A2``, ... in order of appearance, the slot S."""
+    names: dict = {_SLOT.name: S.name}
+    for term in (*decl.atom.args, *(a for lit in decl.condition for a in lit.args)):
+        for name in sorted(ast.term_variables(term), key=str):
+            names.setdefault(name, f"A{len(names)}")
+
+    def rename(term):
+        if type(term) is ast.Variable:
+            return ast.Variable(names.get(term.name, term.name))
+        if isinstance(term, ast.Function) and type(term) is not ast.Iri:
+            return ast.Function(term.name, tuple(map(rename, term.args)))
+        return term
+
+    def atom(a: ast.Atom) -> ast.Atom:
+        return ast.Atom(a.predicate, tuple(map(rename, a.args)))
+
+    return Declaration(atom(decl.atom), tuple(atom(a) for a in decl.condition))
+
+
+def _is_domain(lit) -> bool:
+    return isinstance(lit.atom, ast.Atom) and lit.atom.predicate.startswith("_dom_")
+
+
+def _condition(rule: ast.Rule, index: int, providers) -> tuple:
+    """The domain of the input atom of body literal ``index``: ``(args, condition, open)``.
+
+    The condition joins the other positive body literals over input predicates with background
+    facts (``providers``: their atoms rarely change) that share variables with it, as
+    ``_dom_q``; the instance is *open* if they leave one of its variables unbound (then it is
+    declared for the atoms of its own predicate seen: ``_dom_p``)."""
+    el = rule.body[index].element
+    args = el.atom.args
+    if not all(_simple(a) for a in args):
+        args = arg_vars(len(args))
+        return args, (_domain(el.atom.predicate, args),), True
+    need = set().union(*(ast.term_variables(a) for a in args)) if args else set()
+    others = []
+    for j, lit in enumerate(rule.body):
+        other = lit.element
+        if j == index or lit.negated or lit.is_comparison or other.atom.predicate not in providers:
+            continue
+        if all(_simple(a) for a in other.atom.args):
+            others.append((ast.atom_variables(other.atom), _domain(other.atom.predicate, other.atom.args)))
+    chosen, bound, reach = [], set(), set(need)
+    grew = True
+    while grew:
+        grew = False
+        for names, lit in others:
+            if lit not in chosen and names & reach:
+                chosen.append(lit)
+                bound |= names
+                reach |= names
+                grew = True
+    if need <= bound:
+        return args, tuple(chosen), False
+    return args, (_domain(el.atom.predicate, args), *chosen), True
 
 
 @dataclass(frozen=True)
 class IncrementalEncoding:
-    """The tick-pinned program and its annotations.
+    """The incremental encoding of a program, and what the engine needs to drive it.
 
-    ``program`` is the ``#program`` part grounded once per evaluation tick with parameter
-    ``_e`` (facts ``_now(t,_e)``, ``_cnt(c,_e)`` and ``#external _g(_e)`` come with it);
-    ``show_inputs`` the ``#show`` terms for input atoms at t (``--show all``);
-    ``background_atoms`` the background atoms, shared facts ``_bg_p(args)`` grounded once
-    (:attr:`background`); ``timed_background`` those to pin to every time point;
-    ``tick_pinned`` the predicates whose input atoms also carry their count; ``annotated``
-    every tick statement
-    (:mod:`~ticker_py.encode.asp` value) with its note; ``split`` the ``(lower, upper)``
-    predicates of the analysis.
-    """
+    ``statements`` (:mod:`~ticker_py.encode.asp` values and :class:`Declaration` s) with a note
+    each in ``annotated``; ``frame`` the slots (``_slot(0..P-1).``); ``flow``: rules that tell the
+    exact arithmetic (:class:`~ticker_py.encode.exact.ExactProgram`) where the instances' values come from.
+    ``inputs``: per input predicate its window uses ``(encoder, n)``; ``now_inputs``: input
+    predicates read at t; ``domain``: input predicates whose atoms extend the declared domain
+    (``_dom_p``); ``slots``: P; ``reach``: R; ``members``: the n of the ``_w{n}`` externals;
+    ``bridged``: whether ``_now(S)`` is used; ``arrivals``: the rules instantiated on arrival
+    (:class:`Arrival`); ``switched``: the names of the instances declared (window atoms, input
+    atoms at t). ``problems``: why the program cannot use slots
+    (then nothing else is filled in)."""
 
-    program: str
-    show_inputs: str
-    background_atoms: tuple
-    timed_background: tuple
-    tick_pinned: frozenset
-    annotated: tuple
+    statements: tuple = ()
+    annotated: tuple = ()
+    frame: str = ""
+    flow: tuple = ()
+    inputs: dict = field(default_factory=dict)
+    now_inputs: frozenset = frozenset()
+    domain: frozenset = frozenset()
+    slots: int = 0
+    reach: int = 0
+    members: tuple = ()
+    bridged: bool = False
+    arrivals: tuple = ()
+    switched: frozenset = frozenset()
+    problems: tuple = ()
     split: tuple = (frozenset(), frozenset())
 
-    @cached_property
-    def background(self) -> str:
-        """The shared background facts' text."""
-        return program_text(background_fact(a) for a in self.background_atoms)
-
-    def shared(self) -> list:
-        """The shared facts as statements with their notes (built when printed: the engine needs none)."""
-        every_time = ast.Variable("U")
-        return [(background_fact(a), "shared") for a in self.background_atoms] + [
-            (AspRule(ast.Atom(a[0], tuple(map(Symbol, a[1:])) + (every_time,))), "shared, added for every time point U")
-            for a in self.timed_background
-        ]
+    @property
+    def program(self) -> str:
+        """The program text (without the frame)."""
+        return program_text(self.statements)
 
     def __str__(self) -> str:
         lower, upper = (", ".join(sorted(s)) or "none" for s in self.split)
         lines = [
-            "% incremental encoding: rules pinned to evaluation tick _e (time t, count c);",
-            "% per tick: _now(t,_e). _cnt(c,_e). #external _g(_e).",
-            "% shared facts, added once: input p(args,U) [and p(args,U,K), _tick(U,K)], background",
+            "% incremental encoding (docs/incremental.md): grounded once, then only externals are switched",
             f"% default engine (native prefix): lower part evaluated natively: {lower};",
-            f"% upper part and constraints solved by clingo per tick: {upper}",
-            "% (--engine incremental-pure solves all rules below with clingo)",
+            f"% upper part and constraints solved by clingo: {upper}",
         ]
-        for statement, note in list(self.annotated) + self.shared():
+        if self.problems:
+            lines += [f"% the time points cannot be slots: {p};" for p in self.problems]
+            lines.append("% --engine incremental-pure solves the static encoding (ticker encode) at every tick")
+            return "\n".join(lines) + "\n"
+        lines += [
+            "% (--engine incremental-pure solves all rules below with clingo)",
+            "% p(args,_n): p at the current time point t; p(args,S): p at the time point the engine gave slot S",
+        ]
+        if self.slots:
+            tuples = self.slots - self.reach - 1
+            extra = f" and {tuples} for the time points of the atoms in tuple @-windows" if tuples else ""
+            lines.append(f"% {self.slots} slots: {self.reach + 1} for the time points [t-{self.reach}, t]{extra}")
+        if self.frame:
+            lines.append(self.frame.rstrip("\n") + "  % the slots")
+        for statement, note in self.annotated:
             lines.append(f"{statement}  % {note}" if note else str(statement))
         return "\n".join(lines) + "\n"
 
 
-def past_background_rule(pred: str, arity: int, lookback) -> AspRule:
-    """``p(A..,U) :- _bg_p(A..), _now(N), U = N-l..N-1, U >= 0.``: a background atom of an
-    intensional predicate at the past time points a window or @-atom reads (l: the look-back)."""
-    a = arg_vars(arity)
-    low, high = before_now(N, 0 if lookback is None else lookback)
-    return AspRule.of(
-        ast.Atom(pred, a + (U,)),
-        ast.Atom(f"_bg_{pred}", a),
-        now(),
-        ast.Comparison("=", U, ast.Interval(ast.Number(0) if lookback is None else low, high)),
-        from_origin(U, 0),
+@dataclass(frozen=True)
+class Arrival:
+    """A rule decided by one input window atom, its other atoms background facts at t and
+    comparisons: it is instantiated for each atom that arrives (Alg. 2), its head instances
+    holding while the atom's window instance holds.
+
+    ``index``: the rule's number k; ``source``: ``(encoder, predicate, n)`` of its window atom;
+    ``table``: ``_fires{k}(args of the atom, args of the head)``, the head instances per atom
+    (grounded once); ``name``: the external of a head instance ``_i{k}_h(args[,S])``;
+    ``pinned``: the head is pinned to the atom's slot (an @-head); ``statics``: the predicates of
+    the background atoms read (a stream atom of one makes the engine encode the rule as any other)."""
+
+    index: int
+    source: tuple
+    table: str
+    width: int
+    arity: int
+    name: str
+    pinned: bool
+    statics: frozenset
+
+
+def arrival_source(rule: ast.Rule, analysis: Analysis) -> int | None:
+    """The body position of the input window atom that alone decides ``rule`` with background
+    facts and comparisons (see :class:`Arrival`), or None."""
+    bg = {a[0] for a in analysis.background}
+    source = None
+    for i, lit in enumerate(rule.body):
+        if lit.is_comparison:
+            continue
+        el = lit.element
+        pred = el.atom.predicate
+        if pred in analysis.intensional:
+            return None
+        if el.modality == ast.NOW and pred in bg:
+            continue
+        if el.modality == ast.NOW or lit.negated or pred in bg or source is not None:
+            return None
+        if not all(_simple(a) for a in el.atom.args):
+            return None
+        source = i
+    return source
+
+
+def _derived(pred: str) -> str:
+    """The atoms the rules derive at t for a predicate also pinned by @-heads."""
+    return f"_r_{pred}"
+
+
+def slot_rule(rule: ast.Rule, analysis: Analysis, sem: Semantics = DEFAULT, derived=frozenset()) -> AspRule:
+    """A LARS rule over slots: atoms at t pinned to ``_n``, an @-head to the slot of its time
+    (the head at t of a predicate in ``derived`` is ``_r_p``)."""
+    body = tuple(translate_literal(lit, analysis, NOW, sem) for lit in rule.body)
+    if rule.head is None:
+        return AspRule(None, body)
+    head = rule.head
+    if head.time is not None:
+        return AspRule(ast.Atom(head.atom.predicate, head.atom.args + (head.time,)), body)
+    name = _derived(head.atom.predicate) if head.atom.predicate in derived else head.atom.predicate
+    return AspRule(ast.Atom(name, head.atom.args + (NOW,)), body)
+
+
+def _arrival(k: int, rule: ast.Rule, i: int, analysis: Analysis, sem: Semantics, both) -> tuple:
+    """``(Arrival, annotated statements, value flow)`` of rule k decided by its body atom i: the
+    table of its head instances per arriving atom, their external and the rule reading it."""
+    lit = rule.body[i].element
+    pred = lit.atom.predicate
+    enc, n = encoder_for(lit), window_reach(lit, analysis, sem)
+    bg = {a[0] for a in analysis.background}
+    args, cond, is_open = _condition(rule, i, bg)
+    head_args = () if rule.head is None else rule.head.atom.args
+    body = [NafLiteral(c) for c in cond if is_open and c.predicate == f"_dom_{pred}"]
+    statics = set()
+    for j, other in enumerate(rule.body):
+        el = other.element
+        if j == i:
+            continue
+        if other.is_comparison:
+            body.append(NafLiteral(el, other.negated))
+        else:
+            statics.add(el.atom.predicate)
+            body.append(NafLiteral(ast.Atom(f"_bg_{el.atom.predicate}", el.atom.args), other.negated))
+    table = AspRule(ast.Atom(f"_fires{k}", tuple(args) + tuple(head_args)), tuple(body))
+    pinned = rule.head is not None and rule.head.time is not None
+    target = "" if rule.head is None else rule.head.atom.predicate
+    name = f"_i{k}_{target}" if target else f"_i{k}"
+    h = arg_vars(len(head_args))
+    w = tuple(ast.Variable(f"W{j}") for j in range(1, len(args) + 1))
+    slot_cond = (ast.Atom(SLOT, (_SLOT,)),) if pinned else ()
+    decl = Declaration(ast.Atom(name, h + (_SLOT,) * pinned), (ast.Atom(table.head.predicate, w + h),) + slot_cond)
+    slot = (S,) if pinned else ()
+    if rule.head is None:
+        reads = AspRule.of(None, ast.Atom(name))
+    else:
+        head = _derived(target) if target in both and not pinned else target
+        reads = AspRule.of(ast.Atom(head, h + (slot or (NOW,))), ast.Atom(name, h + slot))
+    what = f"rule {k} ({rule}) instantiated for each arriving {pred} atom"
+    statements = [
+        (reads, what),
+        (table, f"rule {k}: its head instances per {pred} atom{' (the atoms seen)' if is_open else ''}"),
+        (
+            _canonical(decl),
+            f"rule {k}: a head instance holds while one of its {pred} atoms does ({enc.expiry(pred, n)})",
+        ),
+    ]
+    arrival = Arrival(
+        k, (enc, pred, n), table.head.predicate, len(args), len(table.head.args), name, pinned, frozenset(statics)
     )
+    decl = _canonical(decl)
+    return arrival, statements, AspRule.of(decl.atom, *decl.condition)
 
 
-def encode_incremental(analysis: Analysis, sem: Semantics = DEFAULT) -> IncrementalEncoding:
-    """The incremental encoding of an analysed program (Alg. 2), under the semantics knobs the
-    incremental engines run (window bounds; duplicates live in the stream)."""
-    sigs = analysis.signatures
+def encode_incremental(analysis: Analysis, sem: Semantics = DEFAULT, demoted=frozenset()) -> IncrementalEncoding:
+    """The incremental encoding of an analysed program under the semantics knobs the incremental
+    engines run (window bounds; duplicates live in the stream). The rules numbered in
+    ``demoted`` are not instantiated on arrival (:class:`Arrival`): a background predicate they
+    read got a stream atom."""
+    split = (analysis.lower, analysis.upper)
+    problems = slot_problems(analysis, sem)
+    if problems:
+        return IncrementalEncoding(problems=tuple(problems), split=split)
+    sigs, intensional, extensional = analysis.signatures, analysis.intensional, analysis.extensional
     bg_preds = sorted({a[0] for a in analysis.background})
     uses = window_uses(analysis, sem)
-    tuples = sorted({(p, n) for enc, p, n in uses if enc.kind == ast.WindowKind.TUPLE})
-    shared = {("_tick", 2)} | {(f"_bg_{p}", sigs[p]) for p in bg_preds}
-    for p in analysis.extensional:
-        shared |= {(p, sigs[p] + 1), (p, sigs[p] + 2)}
-    pin = partial(pin_rule, shared=shared)
+    rules = analysis.program.proper_rules
+    members: set = set()
     annotated = []
 
-    for rule in analysis.program.proper_rules:
-        guarded = rule.head is None or rule.head.atom.predicate in analysis.choice
-        note = "tick rule, duration 0" + (", guarded" if guarded else "")
-        annotated.append((pin(translate_rule(rule, analysis, sem), guard=guarded), note))
+    pinned = {r.head.atom.predicate for r in rules if r.head is not None and r.head.time is not None}
+    both = pinned & {r.head.atom.predicate for r in rules if r.head is not None and r.head.time is None}
+    timed = sorted({p for enc, p, _ in uses if p in intensional} | pinned)
+    sources = {k: arrival_source(r, analysis) for k, r in enumerate(rules, 1) if k not in demoted}
+    arrivals, flow, domain = [], [], set()
+    for k, rule in enumerate(rules, 1):
+        i = sources.get(k)
+        if i is None:
+            note = "rule, @-head: pinned to the slot of its time" if rule.head and rule.head.time else "rule"
+            annotated.append((slot_rule(rule, analysis, sem, both), note))
+            continue
+        arrival, statements, value_flow = _arrival(k, rule, i, analysis, sem, both)
+        arrivals.append(arrival)
+        annotated += statements
+        flow.append(value_flow)
+        domain |= {lit.atom.predicate[len("_dom_") :] for lit in statements[1][0].body if _is_domain(lit)}
 
-    for n in sorted({n for _, n in tuples}):
-        annotated += [(pin(r), f"tuple window start: atom C-{n}+1 expires at count C+1") for r in start_rules(n)]
-    for pred, n in tuples:
-        annotated += [
-            (pin(r), f"tuple window contents: {pred} atom with count K expires at count K+{n}")
-            for r in contents_rules(pred, sigs[pred], n, pred in bg_preds)
-        ]
+    inputs: dict = {}
     for enc, pred, n in uses:
-        annotated += enc.incremental_rules(pred, sigs[pred], n, pred in bg_preds, pin)
+        k = sigs[pred]
+        if pred in intensional:
+            members.add(n)
+            note = f"window over a derived predicate: _w{n}(S) holds for the slots of [t-{n}, t]"
+            annotated += [(r, note) for r in enc.slot_rules(pred, k, n)]
+        else:
+            inputs.setdefault(pred, []).append((enc, n))
+            if pred in bg_preds:
+                if enc.at:
+                    members.add(n)
+                annotated += [(r, "window over background facts") for r in enc.background_rules(pred, k, n)]
 
-    timed_preds = {p for enc, p, n in uses if enc.kind in ("time", "none")}
+    # the instances of input atoms: declared for the values they can take (see _condition)
+    declared, now_inputs = {}, set()
+    providers = extensional & set(bg_preds)
+    for k, rule in enumerate(rules, 1):
+        for i, lit in enumerate(rule.body):
+            el = lit.element
+            if sources.get(k) is not None or lit.is_comparison or el.atom.predicate not in extensional:
+                continue
+            pred = el.atom.predicate
+            args, cond, is_open = _condition(rule, i, providers)
+            domain |= {a.predicate[len("_dom_") :] for a in cond}
+            if el.modality == ast.NOW:
+                now_inputs.add(pred)
+                head, note = ast.Atom(pred, tuple(args) + (NOW,)), f"input at t: {pred} arrived at t"
+            else:
+                enc, n = encoder_for(el), window_reach(el, analysis, sem)
+                slot = (_SLOT,) if enc.at else ()
+                head = ast.Atom(enc.aux(pred, n), tuple(args) + slot)
+                note = f"instance: on when its atom arrives, off when it expires ({enc.expiry(pred, n)})"
+                cond += (ast.Atom(SLOT, (_SLOT,)),) if enc.at else ()
+            note += "; declared for the atoms seen" if is_open else ""
+            declared.setdefault(_canonical(Declaration(head, cond)), note)
+    annotated += list(declared.items())
+
     for pred in bg_preds:
-        if pred in analysis.intensional:
-            annotated.append((pin(background_rules(pred, sigs[pred])[0]), "background of an intensional predicate"))
-            if pred in timed_preds:  # read at past time points too (through @ or a time window)
-                annotated.append(
-                    (
-                        pin(past_background_rule(pred, sigs[pred], Windows(analysis, sem).lookback)),
-                        "background of an intensional predicate, at the past time points read",
-                    )
-                )
-    timed = tuple(a for a in analysis.background if a[0] not in analysis.intensional)
+        k = sigs[pred]
+        a = arg_vars(k)
+        if pred in intensional or pred in now_inputs:
+            annotated.append((AspRule.of(ast.Atom(pred, a + (NOW,)), ast.Atom(f"_bg_{pred}", a)), "background at t"))
+        if pred in timed:
+            n = max((n for _, p, n in uses if p == pred), default=0)
+            members.add(n)
+            rule = AspRule.of(ast.Atom(pred, a + (S,)), ast.Atom(f"_bg_{pred}", a), member(n))
+            annotated.append((rule, "background at the time points windows read"))
+        if pred in domain:
+            annotated.append((AspRule.of(_domain(pred, a), ast.Atom(f"_bg_{pred}", a)), "the domain: background"))
 
-    annotated.append((ShowNothing(), "only the current tick's atoms are shown:"))
-    for p in sorted(analysis.intensional):
-        v = arg_vars(sigs[p] + 1)
-        annotated.append((ShowTerm(ast.Atom(p, v), (NafLiteral(ast.Atom(p, v + (_TICK,))), _GUARDED)), ""))
-    show_inputs = []
-    for p in sorted(analysis.extensional):
-        v = arg_vars(sigs[p] + 1)
-        now = NafLiteral(ast.Atom("_now", (v[-1], _TICK)))
-        show_inputs.append(ShowTerm(ast.Atom(p, v), (NafLiteral(ast.Atom(p, v)), now, _GUARDED)))
+    for pred in timed:
+        a = arg_vars(sigs[pred])
+        at_slot, at_now, slot = ast.Atom(pred, a + (S,)), ast.Atom(pred, a + (NOW,)), ast.Atom(NOW_SLOT, (S,))
+        if pred in both:  # the rules at t derive _r_p: p(args,_n) and p(args,S) read it (no positive loop)
+            derived = ast.Atom(_derived(pred), a + (NOW,))
+            annotated += [
+                (AspRule.of(at_now, derived), "derived at t"),
+                (AspRule.of(at_now, at_slot, slot), "pinned to the slot of t"),
+                (AspRule.of(at_slot, derived, slot), "derived at t, read at the slot of t"),
+            ]
+        elif pred in pinned:
+            annotated.append((AspRule.of(at_now, at_slot, slot), "pinned to the slot of t"))
+        else:
+            annotated.append((AspRule.of(at_slot, at_now, slot), "read at the slot of t"))
+    windows = Windows(analysis, sem)
+    reach = windows.lookback or 0
+    tuple_at = max((n for enc, p, n in uses if enc.at and enc.kind == ast.WindowKind.TUPLE), default=0)
+    needs_slots = bool(timed) or any(enc.at for enc, _, _ in uses)
+    slots = reach + 1 + tuple_at if needs_slots else 0
+    frame = f"{SLOT}(0..{slots - 1}).\n" if slots else ""
+    switched = [(Declaration(ast.Atom(NOW_SLOT, (S,)), (ast.Atom(SLOT, (S,)),)), "the slot of t")] if timed else []
+    switched += [
+        (Declaration(member(n), (ast.Atom(SLOT, (S,)),)), f"slot S holds a time point of [t-{n}, t]")
+        for n in sorted(members)
+    ]
+    annotated = switched + annotated
+    annotated += [(background_fact(a), "background") for a in analysis.background]
+    annotated.append((ShowNothing(), ""))
+    annotated += [(ShowSignature(p, sigs[p] + 1), "") for p in sorted(intensional)]
 
-    program = program_text(s for s, _ in annotated)
+    flow += [AspRule.of(_domain(p, arg_vars(sigs[p])), ast.Atom(p, arg_vars(sigs[p] + 1))) for p in sorted(domain)]
+    for pred, used in inputs.items():
+        a = arg_vars(sigs[pred])
+        for enc, n in used:
+            slot = (S,) if enc.at else ()
+            flow.append(AspRule.of(ast.Atom(enc.aux(pred, n), a + slot), ast.Atom(pred, a + (S,))))
     return IncrementalEncoding(
-        program,
-        program_text(show_inputs),
-        analysis.background,
-        timed,
-        frozenset(p for p, _ in tuples),
-        tuple(annotated),
-        (analysis.lower, analysis.upper),
+        statements=tuple(s for s, _ in annotated),
+        annotated=tuple(annotated),
+        frame=frame,
+        flow=tuple(flow),
+        inputs={p: tuple(u) for p, u in inputs.items()},
+        now_inputs=frozenset(now_inputs),
+        domain=frozenset(domain),
+        slots=slots,
+        reach=reach,
+        members=tuple(sorted(members)),
+        bridged=bool(timed),
+        arrivals=tuple(arrivals),
+        switched=frozenset(d.atom.predicate for d in declared),
+        split=split,
     )

@@ -29,6 +29,7 @@ from ..analysis import Analysis, analyse
 from ..encode import encode_static
 from ..encode.asp import Show, ShowNothing, ShowSignature, time_facts
 from ..encode.exact import Bounds, ExactProgram
+from ..encode.incremental import times_stay_relative
 from ..limits import CLINGO_MAX
 from ..streams.factorized import NONE, Factorized, MappedModels, factorized_result, note_fallback
 from ..streams.model import Model, Result
@@ -46,28 +47,6 @@ __all__ = ["HybridEngine", "times_stay_relative", "KEPT_SYMBOLS"]
 KEPT_SYMBOLS = 4_000_000
 #: U's answers of a solve holding at most this many shown symbols are converted at once
 CONVERTED_SYMBOLS = 20_000
-
-
-def times_stay_relative(rules) -> bool:
-    """True if every time term of @-atoms and @-heads is a variable used only in @-positions."""
-    for rule in rules:
-        at_vars, other = set(), set()
-        atoms = [] if rule.head is None else [(rule.head.atom, rule.head.time)]
-        for lit in rule.body:
-            el = lit.element
-            if lit.is_comparison:
-                other |= ast.element_variables(el)
-            else:
-                atoms.append((el.atom, el.time if el.modality == ast.AT else None))
-        for atom, time in atoms:
-            other |= ast.atom_variables(atom)
-            if time is not None:
-                if not isinstance(time, ast.Variable):
-                    return False
-                at_vars.add(time.name)
-        if at_vars & other:
-            return False
-    return True
 
 
 class HybridEngine(Engine):

@@ -1,47 +1,157 @@
-"""The incremental engine: the incremental encoding solved multi-shot by one clingo Control.
+"""The pure incremental engine: the incremental encoding, grounded once, solved by one clingo Control.
 
-Per evaluation tick (Alg. 3, IncrementTick):
+The encoding (:mod:`ticker_py.encode.incremental`) pins atoms to reusable *slots* and turns
+every window atom over an input predicate into external *instances*. Per tick:
 
-1. the atoms that arrived since the last tick become shared facts (they never change), as do
-   the background atoms pinned to each new time point;
-2. the tick part is grounded once with the tick's number ``e``, time t and count c: its
-   atoms are new, so nothing is redefined; clingo's grounder evaluates the stratified part
-   and leaves only the guesses of cycles through negation to the solver;
-3. the guard ``_g(e)`` is set, the models are read through the guarded ``#show`` terms, and
-   the guard is released, which fixes the tick's guesses false for good.
+1. time moves on: instances whose annotation says they expired are switched off, the slots of
+   time points no window reads any more are taken back and given to the new ones (``_now``,
+   ``_w{n}`` switched: :class:`SlotRing`);
+2. the atoms that arrived switch their instances on (and, through tuple windows, the atoms they
+   push out of the window off);
+3. the switched externals are assigned, the program is solved and the models read: nothing is
+   grounded. Only an atom outside the declared domain (an instance that may give a rule to an
+   atom that has one already) or exact arithmetic needed for new values make the engine ground
+   the program anew on a fresh Control, with the domain seen so far.
 
-Nothing is ever deleted from a Control, so every ``rebuild_every`` ticks a fresh Control is
-started with only the window-covered stream (as the static engine keeps it): memory stays
-bounded. New constants need nothing special: the grounder sees them as they arrive.
+The ground program does not grow with the stream: memory stays flat and no tick stalls. A
+program whose times cannot be slots (``IncrementalEncoding.problems``) is solved with the
+static encoding at every tick instead (:class:`StaticTicks`).
 """
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
 
 import clingo
 
+from .. import ast
 from ..analysis import Analysis
-from ..encode.asp import timeline_limit
 from ..encode.exact import Bounds, ExactProgram
-from ..encode.incremental import GUARD, TICK, encode_incremental
+from ..encode.incremental import encode_incremental
+from ..encode.windows.base import NOW, NOW_SLOT, Instances
 from ..streams.model import Model, Result
-from ..values import clingo_atom, format_term, int_text
-from ..windows import Windows
+from ..values import clingo_term, format_term
 from .base import Engine, EngineOptions, ModelDiffer
-from .clingo_engine import ClingoEngine, ModelReader, clingo_logger, prefer_true, shown_items
-from .wide import ExactContext, check_window_sizes, int_symbol, symbol_int, symbol_to_term
+from .clingo_engine import ClingoEngine, ModelReader, clingo_logger, prefer_true
+from .wide import ExactContext, check_window_sizes, symbol_int, symbol_to_term
 
-__all__ = ["PureIncrementalEngine", "REBUILD_EVERY"]
+__all__ = ["PureIncrementalEngine", "SlotRing", "StaticTicks"]
 
-#: Ticks between Control rebuilds (see docs/incremental.md for the measurements).
-REBUILD_EVERY = 25
+_NOW = NOW.name  # the constant of the current time point, as a ground term
 
 
-def _fact(atom: tuple, *extra) -> str:
-    """``atom`` (as clingo holds it) with the integers ``extra`` appended, as a fact."""
-    args = [format_term(a) for a in atom[1:]] + [int_text(x) for x in extra]
-    return f"{atom[0]}({','.join(args)})." if args else f"{atom[0]}."
+class SlotRing:
+    """The slots of the time points the windows can still read: those of [t - reach, t] and
+    those an instance of a tuple @-window holds. ``changed``: the ``_now``/``_w{n}`` externals
+    switched since the engine last read it, as ``(name, slot) -> bool``."""
+
+    def __init__(self, size: int, reach: int, members: Sequence[int]):
+        self.reach = reach
+        self.free = list(range(size - 1, -1, -1))
+        self.slot_of: dict = {}  # time point -> slot
+        self.time_of: list = [None] * size
+        self.times: deque = deque()  # time points of [t - reach, t] with a slot, ascending
+        self.held: dict = {}  # time point -> instances holding it
+        self.members = {n: deque() for n in members}  # time points in _w{n}, ascending
+        self.t = None
+        self.changed: dict = {}
+
+    def slot(self, u: int) -> int:
+        return self.slot_of[u]
+
+    def hold(self, u: int) -> None:
+        self.held[u] = self.held.get(u, 0) + 1
+
+    def release(self, u: int) -> None:
+        left = self.held[u] - 1
+        if left:
+            self.held[u] = left
+            return
+        del self.held[u]
+        if u < self.t - self.reach:
+            self._free(u)
+
+    def _free(self, u: int) -> None:
+        s = self.slot_of.pop(u)
+        self.time_of[s] = None
+        self.free.append(s)
+
+    def move(self, t: int) -> None:
+        """Time moves on to t (the instances of expired time points are off already)."""
+        prev, changed, slot_of = self.t, self.changed, self.slot_of
+        lo = max(0, t - self.reach)
+        if prev is not None:
+            changed[(NOW_SLOT, slot_of[prev])] = False
+        for n, inside in self.members.items():
+            name = f"_w{n}"
+            while inside and inside[0] < t - n:
+                changed[(name, slot_of[inside.popleft()])] = False
+        times = self.times
+        while times and times[0] < lo:
+            u = times.popleft()
+            if u not in self.held:
+                self._free(u)
+        for u in range(lo if prev is None else max(lo, prev + 1), t + 1):
+            s = self.free.pop()
+            slot_of[u], self.time_of[s] = s, u
+            times.append(u)
+        self.t = t
+        changed[(NOW_SLOT, slot_of[t])] = True
+        for n, inside in self.members.items():
+            name = f"_w{n}"
+            for u in range(max(t - n, 0 if prev is None else prev + 1), t + 1):
+                if u in slot_of:
+                    inside.append(u)
+                    changed[(name, slot_of[u])] = True
+
+    def state(self) -> dict:
+        """Every ``_now``/``_w{n}`` external that is on."""
+        out = {} if self.t is None else {(NOW_SLOT, self.slot_of[self.t]): True}
+        for n, inside in self.members.items():
+            out.update(((f"_w{n}", self.slot_of[u]), True) for u in inside)
+        return out
+
+
+class Derived(Instances):
+    """The head instances of a rule instantiated on arrival (:class:`~ticker_py.encode.incremental.Arrival`):
+    each holds while one of the window instances it was instantiated for holds. ``table``: per
+    atom (its arguments), the head instances it gives (read from the ground ``_fires{k}``)."""
+
+    def __init__(self, arrival, at: bool):
+        super().__init__(arrival.name)
+        self.pinned, self.at = arrival.pinned, at
+        self.table: dict = {}
+        self.rows: dict = {}  # table symbol -> (atom arguments, head arguments), kept across groundings
+
+    def read(self, ctl: clingo.Control, arrival) -> None:
+        """The table of the ground program; the instances start over (switched on from the window's)."""
+        table, width, rows = {}, arrival.width, self.rows
+        if len(rows) > 1_000_000:
+            rows.clear()
+        for atom in ctl.symbolic_atoms.by_signature(arrival.table, arrival.arity):
+            sym = atom.symbol
+            row = rows.get(sym)
+            if row is None:
+                args = tuple(symbol_to_term(x) for x in sym.arguments)
+                row = rows[sym] = (args[:width], args[width:])
+            table.setdefault(row[0], []).append(row[1])
+        self.table, self.holding, self.changed = table, {}, {}
+
+    def switch(self, key: tuple, on: bool) -> None:
+        """The window instance ``key`` (the atom's arguments, and its slot for @) went on or off."""
+        args, slot = (key[:-1], key[-1:]) if self.at else (key, ())
+        for head in self.table.get(args, ()):
+            if self.pinned:
+                head += slot
+            if on:
+                self._add(head)
+            else:
+                self._remove(head)
+
+
+def _text(term) -> str:
+    return format_term(clingo_term(term))
 
 
 class PureIncrementalEngine(Engine):
@@ -50,162 +160,366 @@ class PureIncrementalEngine(Engine):
 
     name = "incremental-pure"
 
-    def __init__(
-        self, analysis: Analysis, options: EngineOptions = EngineOptions(), rebuild_every: int = REBUILD_EVERY
-    ):
-        self.analysis = analysis
-        self.options = options
+    def __init__(self, analysis: Analysis, options: EngineOptions = EngineOptions()):
+        self.analysis, self.options = analysis, options
         check_window_sizes(analysis, analysis.program.proper_rules)
-        self.encoding = encode_incremental(analysis, options.semantics)
-        self.exact = ExactProgram(
-            (s for s, _ in self.encoding.annotated),
-            [(f"_bg_{a[0]}", *a[1:]) for a in self.encoding.background_atoms]
-            + [a + (0,) for a in self.encoding.timed_background],
-        )
-        self.bounds = Bounds(self.exact.flow.relevant, analysis.signatures)
-        self.bounds.note_tick(rebuild_every)
-        self.rules = None  # the tick part on the current Control, and whether it calls Python
+        sem = options.semantics
+        enc = encode_incremental(analysis, sem)
+        self.static = StaticTicks(analysis, options) if enc.problems else None
+        if enc.problems:
+            self.encoding = enc
+            return
+        # every rule encoded as any other: which values and domains any encoding may need
+        plain = encode_incremental(analysis, sem, frozenset(range(1, len(analysis.program.proper_rules) + 1)))
+        relevant = ExactProgram(plain.statements, (), plain.flow).flow.relevant
+        self.ring = SlotRing(enc.slots, enc.reach, enc.members) if enc.slots else None
+        self.trackers: dict = {}  # (kind, modality, predicate, n) -> instances of that window atom
+        self.receivers: dict = {}  # predicate -> instances of time windows over it
+        self.expiring: list = []  # instances of time windows
+        self.ticking: list = []  # (instances, tuple window size or None) recomputed per tick
+        self.tuples: dict = {}  # tuple window size -> predicate -> instances
+        for pred, uses in enc.inputs.items():
+            for encoder, n in uses:
+                inst = self.trackers[(encoder.kind, encoder.modality, pred, n)] = encoder.instances(pred, n, self.ring)
+                tuple_window = encoder.kind == ast.WindowKind.TUPLE
+                if tuple_window:
+                    self.tuples.setdefault(n, {}).setdefault(pred, []).append(inst)
+                else:
+                    self.receivers.setdefault(pred, []).append(inst)
+                    self.expiring.append(inst)
+                if encoder.modality == ast.BOX:
+                    self.ticking.append((inst, n if tuple_window else None))
+        self.instances = self.expiring + [i for per in self.tuples.values() for insts in per.values() for i in insts]
+        self.arrivals: deque = deque(maxlen=max(self.tuples, default=0) or None)  # (u, k, atom)
+        self.now_on: set = set()  # (predicate, args) of input atoms at t
+        self.now_changed: dict = {}
+        background = analysis.background
+        domain = plain.domain | enc.domain
+        self.seen = {p: set() for p in domain}  # input atoms seen beyond the background
+        self.known = {p: {a[1:] for a in background if a[0] == p} for p in domain}
         self.reader = ModelReader(analysis, options.show)
-        self.rebuild_every = rebuild_every
-        self.history = Windows(analysis, options.semantics).history()
-        self.time = 0
+        self.show_all = options.show == "all"
+        self.ext_bg = frozenset(a for a in background if a[0] not in analysis.intensional)
+        self.args = [f"--models={options.models}"] + (["--heuristic=Domain"] if options.inertia else [])
+        self.diff = ModelDiffer(options)
         self.ctl = None
-        self.ticks_on_control = 0  # the next tick's number e on this Control
-        self.pending: list = []  # shared facts not yet grounded
-        self.pinned_to = -1  # background atoms pinned up to this time point
-        self.diff = ModelDiffer(options)  # changes; its previous model guides inertia
-        self.bg_pins = [clingo_atom(a) for a in self.encoding.timed_background]
-        self.show_inputs = options.show == "all"
-        self.symbols: dict = {}  # shown symbol -> (atom, time, intensional)
+        self.rules = None  # the program text for the values so far, and whether it calls Python
+        self.literals: dict = {}  # (name, args) -> program literal of the external (0: none)
+        self.symbol_of: dict = {}  # (name, args) -> its symbol, kept across groundings
+        self.preferred: dict = {}  # literal of a preferred atom -> its condition (inertia)
+        self.symbols: dict = {}  # shown symbol -> (atom, slot or None)
+        self.time = -1
+        self.counted = 0  # atoms appended so far
+        self.inputs_now: list = []
+        self.demoted: frozenset = frozenset()
+        self.stats = {"groundings": 0}
+        self._use(enc)
+        self.bounds = Bounds(relevant | self.exact.flow.relevant, analysis.signatures)
+
+    def _use(self, enc) -> None:
+        """Drive the encoding ``enc`` (grounded at the next evaluation)."""
+        self.encoding = enc
+        self.exact = ExactProgram(enc.statements, (), enc.flow)
+        self.now_inputs = enc.now_inputs
+        self.derived = [Derived(a, a.source[0].at) for a in enc.arrivals]
+        self.listeners: dict = {}  # instances of a window atom -> the rules instantiated on its arrivals
+        for a, d in zip(enc.arrivals, self.derived):
+            encoder, pred, n = a.source
+            self.listeners.setdefault(self.trackers[(encoder.kind, encoder.modality, pred, n)], []).append(d)
+        self.statics = {p for a in enc.arrivals for p in a.statics}
+        self.stale = True
 
     # ------------------------------------------------------------------ stream
 
-    @property
-    def count(self) -> int:
-        return self.history.count
-
     check_values = ClingoEngine.check_values
 
+    @property
+    def count(self) -> int:
+        """The atoms appended so far."""
+        return self.static.count if self.static is not None else self.counted
+
     def append(self, t: int, atoms: Sequence[tuple]) -> None:
+        if self.static is not None:
+            return self.static.append(t, atoms)
         self.check_values(t, atoms)
         self.bounds.note_atoms(atoms)
-        atoms = [clingo_atom(a) for a in atoms]
+        self._advance(t)
+        receivers, tuples, arrivals, known = self.receivers, self.tuples, self.arrivals, self.known
+        k = self.counted
+        for atom in atoms:
+            k += 1
+            pred, args = atom[0], atom[1:]
+            if pred in self.statics:
+                self._demote(pred)
+            dom = known.get(pred)
+            if dom is not None and args not in dom:
+                dom.add(args)
+                self.seen[pred].add(args)
+                self.stale = True
+            for inst in receivers.get(pred, ()):
+                inst.arrive(t, k, atom)
+            if pred in self.now_inputs and (pred, args) not in self.now_on:
+                self.now_on.add((pred, args))
+                self.now_changed[(pred, args + (_NOW,))] = True
+            if tuples:
+                for n, per_pred in tuples.items():
+                    if len(arrivals) >= n:
+                        u, j, old = arrivals[-n]
+                        for inst in per_pred.get(old[0], ()):
+                            inst.leave(u, j, old)
+                    for inst in per_pred.get(pred, ()):
+                        inst.arrive(t, k, atom)
+                arrivals.append((t, k, atom))
+        self.counted = k
+        if self.show_all:
+            self.inputs_now.extend(atoms)
+
+    def _demote(self, pred: str) -> None:
+        """A stream atom of a background predicate read by rules instantiated on arrival: from
+        now on they are encoded as any other rule."""
+        self.demoted |= {a.index for a in self.encoding.arrivals if pred in a.statics}
+        self._use(encode_incremental(self.analysis, self.options.semantics, self.demoted))
+
+    def _advance(self, t: int) -> None:
+        """Time moves on to t: instances expire, slots are reused, inputs at t start anew."""
+        if t == self.time:
+            return
+        for inst in self.expiring:
+            inst.expire(t)
+        if self.ring is not None:
+            self.ring.move(t)
+        for pred, args in self.now_on:
+            self.now_changed[(pred, args + (_NOW,))] = False
+        self.now_on = set()
+        self.inputs_now = []
         self.time = t
-        first = self.history.count + 1
-        self.history.extend(t, atoms)
-        if self.ctl is not None:
-            self.pending.extend(self._input_facts(t, k, atom) for k, atom in enumerate(atoms, first))
-
-    def _input_facts(self, t: int, k: int, atom: tuple) -> str:
-        text = _fact(atom, t)
-        if atom[0] in self.encoding.tick_pinned:
-            text += _fact(atom, t, k)
-        if self.encoding.tick_pinned:
-            text += f"_tick({t},{k})."
-        return text
-
-    def _pin_background(self, lo: int, t: int) -> None:
-        """The background atoms pinned to the time points of ``lo..t`` not pinned yet."""
-        start = max(lo, self.pinned_to + 1)
-        if self.bg_pins:
-            timeline_limit(start, t)
-        for u in range(start, t + 1):
-            self.pending.extend(_fact(a, u) for a in self.bg_pins)
-        self.pinned_to = max(self.pinned_to, t)
-
-    # ------------------------------------------------------------------ control
-
-    def _new_control(self, t: int, rules: tuple) -> None:
-        lo = self.history.trim(t)
-        args = ["--heuristic=Domain"] if self.options.inertia else []
-        ctl = clingo.Control(args, logger=clingo_logger, message_limit=0)
-        ctl.add(
-            "tick",
-            [TICK, "_t", "_c"],
-            rules[0]
-            + f"_now(_t,{TICK}). _cnt(_c,{TICK}). #external {GUARD}({TICK}).\n"
-            + self.encoding.show_inputs * self.show_inputs,
-        )
-        self.rules = rules
-        self.pending = [self.encoding.background]
-        self.pending.extend(self._input_facts(u, k, a) for u, k, a in self.history)
-        self.pinned_to = lo - 1
-        self.ctl, self.ticks_on_control = ctl, 0
-        self.symbols = {}
-
-    def _step(self, t: int, lo: int) -> int:
-        """Ground the pending facts and the tick part; returns the tick's number. A new Control
-        is started every ``rebuild_every`` ticks, and when the values call for exact arithmetic
-        where the tick part had clingo's own (encode/exact.py)."""
-        bounds = self.bounds
-        bounds.note_time(t)
-        bounds.note_count(self.count)
-        rules = self.exact.text(bounds)
-        if self.ctl is None or self.ticks_on_control >= self.rebuild_every or rules != self.rules:
-            self._new_control(t, rules)
-        self._pin_background(lo, t)
-        # e restarts with each Control: clingo never frees symbols, so an ever-growing e
-        # would leak a copy of every tick atom
-        e = self.ticks_on_control
-        self.ticks_on_control += 1
-        ctl = self.ctl
-        ctl.add("base", [], "\n".join(self.pending))
-        self.pending = []
-        parts = [("base", []), ("tick", [clingo.Number(e), int_symbol(t), int_symbol(self.count)])]
-        if self.rules[1]:
-            context = ExactContext(self.exact.sites)
-            ctl.ground(parts, context=context)
-            context.check()
-        else:
-            ctl.ground(parts)
-        ctl.assign_external(clingo.Function(GUARD, [clingo.Number(e)]), True)
-        return e
 
     # ------------------------------------------------------------------ solving
 
     def evaluate(self, t: int) -> Result:
-        lo = self.history.trim(t)
-        e = self._step(t, lo)
-        ctl = self.ctl
+        if self.static is not None:
+            return self.static.evaluate(t)
+        self._advance(t)
+        arrivals, c = self.arrivals, self.counted
+        for inst, n in self.ticking:
+            inst.tick(t, 0 if n is None or c < n else arrivals[-n][0])
+        rules = self.exact.text(self.bounds)
+        if self.stale or rules != self.rules:
+            self._ground(rules)
+        else:
+            self._switch()
         if self.options.inertia and self.diff.previous is not None:
-            self._prefer(self.diff.previous, e, t)
+            self._prefer(self.diff.previous)
         models = []
-        ctl.configuration.solve.models = str(self.options.models)
-        with ctl.solve(yield_=True) as handle:
+        with self.ctl.solve(yield_=True) as handle:
             for m in handle:
                 models.append(self._read(m, t))
-        unmentioned = self.reader.unmentioned(self.history.entries, t)
-        if unmentioned:
-            models = [Model(m.atoms | unmentioned, m.pinned) for m in models]
-        ctl.release_external(clingo.Function(GUARD, [clingo.Number(e)]))
-        return self.diff.result(t, self.count, tuple(models))
+        return self.diff.result(t, c, tuple(models))
+
+    def _ground(self, rules: tuple) -> None:
+        """A fresh Control with the program for the domain seen so far; every external that is
+        on is assigned."""
+        enc = self.encoding
+        self._forget()
+        ctl = self.ctl = clingo.Control(self.args, logger=clingo_logger, message_limit=0)
+        seen = "".join(
+            f"_dom_{p}({','.join(map(_text, args))}).\n" if args else f"_dom_{p}.\n"
+            for p, atoms in self.seen.items()
+            for args in atoms
+        )
+        ctl.add("base", [], enc.frame + rules[0] + seen)
+        if rules[1]:
+            context = ExactContext(self.exact.sites)
+            ctl.ground([("base", [])], context=context)
+            context.check()
+        else:
+            ctl.ground([("base", [])])
+        self.rules, self.stale, self.literals, self.preferred = rules, False, {}, {}
+        self.stats["groundings"] += 1
+        switched = self.encoding.switched
+        for arrival, derived in zip(self.encoding.arrivals, self.derived):
+            derived.read(ctl, arrival)
+        for inst in self.instances:
+            inst.changed.clear()
+            inst.seen = set(inst.holding)
+            for derived in self.listeners.get(inst, ()):
+                for key in inst.holding:
+                    derived.switch(key, True)
+            if inst.aux in switched:
+                for key in inst.holding:
+                    self._assign(inst.aux, key, True)
+        for derived in self.derived:
+            derived.changed.clear()
+            for key in derived.holding:
+                self._assign(derived.aux, key, True)
+        self.now_changed.clear()
+        for pred, args in self.now_on:
+            self._assign(pred, args + (_NOW,), True)
+        if self.ring is not None:
+            self.ring.changed.clear()
+            for (name, slot), value in self.ring.state().items():
+                self._assign(name, (slot,), value)
+
+    def _forget(self) -> None:
+        """Drop from the domain the atoms seen that no window remembers, once they are most of it
+        (a stream of ever new constants keeps a domain of the window's size)."""
+        live: dict = {p: set() for p in self.seen}
+        for (_, _, pred, _), inst in self.trackers.items():
+            if pred in live:
+                live[pred] |= inst.remembered()
+        for pred, args in self.now_on:
+            if pred in live:
+                live[pred].add(args)
+        for pred, atoms in self.seen.items():
+            if len(atoms) > 2 * len(live[pred]) + 1024:
+                gone = atoms - live[pred]
+                atoms -= gone
+                self.known[pred] -= gone
+
+    def _switch(self) -> None:
+        """Assign the externals switched since the last tick."""
+        assign, switched = self._assign, self.encoding.switched
+        for inst in self.instances:
+            changed = inst.changed
+            if not changed:
+                continue
+            listeners = self.listeners.get(inst)
+            if listeners:
+                seen = inst.seen
+                for key, value in changed.items():
+                    if value != (key in seen):
+                        if value:
+                            seen.add(key)
+                        else:
+                            seen.discard(key)
+                        for derived in listeners:
+                            derived.switch(key, value)
+            if inst.aux in switched:
+                aux = inst.aux
+                for key, value in changed.items():
+                    assign(aux, key, value)
+            changed.clear()
+        for derived in self.derived:
+            if derived.changed:
+                aux = derived.aux
+                for key, value in derived.changed.items():
+                    assign(aux, key, value)
+                derived.changed.clear()
+        for (pred, key), value in self.now_changed.items():
+            assign(pred, key, value)
+        self.now_changed.clear()
+        if self.ring is not None:
+            for (name, slot), value in self.ring.changed.items():
+                assign(name, (slot,), value)
+            self.ring.changed.clear()
+
+    def _assign(self, name: str, args: tuple, value: bool) -> None:
+        lit = self._literal(name, args)
+        if lit:
+            self.ctl.assign_external(lit, value)
+
+    def _literal(self, name: str, args: tuple, external: bool = True) -> int:
+        """The program literal of ``name(args)`` (0: not in the ground program, or not an external)."""
+        key = (name, args)
+        lit = self.literals.get(key)
+        if lit is None:
+            sym = self.symbol_of.get(key)
+            if sym is None:
+                if len(self.symbol_of) > 1_000_000:
+                    self.symbol_of = {}
+                sym = self.symbol_of[key] = clingo.parse_term(f"{name}({','.join(map(_text, args))})" if args else name)
+            atom = self.ctl.symbolic_atoms[sym]
+            lit = 0 if atom is None or (external and not atom.is_external) or atom.is_fact else atom.literal
+            if len(self.literals) > 1_000_000:
+                self.literals = {}
+            self.literals[key] = lit
+        return lit
 
     def _read(self, model: clingo.Model, t: int) -> Model:
-        """As :meth:`ModelReader.read`, caching converted symbols (a pin recurs for n ticks)."""
-        reader, now, pinned = self.reader, set(), set()
-        for atom, u, intensional in shown_items(model, self.symbols, self._convert):
-            if u is None:
-                continue  # pinned to a non-integer time: dropped on every engine
+        now, pinned = set(), set()
+        symbols, background = self.symbols, self.reader.background
+        time_of = self.ring.time_of if self.ring is not None else ()
+        for sym in model.symbols(shown=True):
+            item = symbols.get(sym)
+            if item is None:
+                item = symbols[sym] = self._convert(sym)
+            atom, slot = item
+            if slot is None:
+                now.add(atom)
+                continue
+            u = time_of[slot]
             if u == t:
-                if intensional or reader.show_all:
-                    now.add(atom)
-            elif intensional and atom not in reader.background:
+                now.add(atom)
+            elif u is not None and atom not in background:
                 pinned.add((atom, u))
+        if self.show_all:
+            now.update(self.inputs_now)
+            now |= self.ext_bg
         return Model(frozenset(now), frozenset(pinned))
 
     def _convert(self, sym: clingo.Symbol) -> tuple:
         args = sym.arguments
-        atom = (sym.name, *(symbol_to_term(x) for x in args[:-1]))
-        return atom, symbol_int(args[-1]), sym.name in self.reader.intensional
+        slot = symbol_int(args[-1])
+        if len(self.symbols) > 100_000:
+            self.symbols.clear()
+        return (sym.name, *(symbol_to_term(x) for x in args[:-1])), slot
 
-    def _prefer(self, model: Model, e: int, t: int) -> None:
-        """Domain heuristic: decide the previous answer's atoms first, and true."""
-        intensional = self.analysis.intensional
-        prefer_true(
-            self.ctl,
-            (
-                clingo.parse_term(_fact(clingo_atom(atom), u, e)[:-1])
-                for atom, u in [(a, t) for a in model.atoms] + list(model.pinned)
-                if atom[0] in intensional
-            ),
-        )
+    def _prefer(self, model: Model) -> None:
+        """Model inertia (``--heuristic=Domain``): the previous answer's atoms are decided first,
+        and true. Each atom's heuristic is added once per Control, under a condition (an external)
+        that is on while the atom was in the previous answer."""
+        intensional, ring = self.analysis.intensional, self.ring
+        wanted = [(a[0], a[1:] + (_NOW,)) for a in model.atoms if a[0] in intensional]
+        if ring is not None:
+            wanted += [(a[0], a[1:] + (ring.slot_of[u],)) for a, u in model.pinned if u in ring.slot_of]
+        lits = {lit for lit in (self._literal(p, args, external=False) for p, args in wanted) if lit}
+        ctl, preferred = self.ctl, self.preferred
+        new = [lit for lit in lits if lit not in preferred]
+        if new:
+            with ctl.backend() as b:
+                for lit in new:
+                    cond = b.add_atom(clingo.Function("_prefer", [clingo.Number(lit)]))
+                    b.add_external(cond, clingo.TruthValue.False_)
+                    b.add_heuristic(lit, clingo.backend.HeuristicType.Level, 1, 0, [cond])
+                    b.add_heuristic(lit, clingo.backend.HeuristicType.Sign, 1, 0, [cond])
+                    preferred[lit] = [cond, False]
+        for lit, entry in preferred.items():
+            on = lit in lits
+            if entry[1] != on:
+                ctl.assign_external(entry[0], on)
+                entry[1] = on
+
+
+class StaticTicks(ClingoEngine):
+    """The static encoding solved afresh at every tick, for a program whose times cannot be
+    slots; with ``inertia`` the previous answer's atoms are preferred."""
+
+    name = "incremental-pure"
+
+    def __init__(self, analysis: Analysis, options: EngineOptions):
+        super().__init__(analysis, options)
+        self.diff = ModelDiffer(options)
+        if options.inertia:
+            self.arguments = self.arguments + ["--heuristic=Domain"]
+
+    def evaluate(self, t: int) -> Result:
+        ctl = self._control(t)
+        previous = self.diff.previous
+        if self.options.inertia and previous is not None:
+            intensional = self.analysis.intensional
+            pins = [(a, t) for a in previous.atoms] + list(previous.pinned)
+            prefer_true(
+                ctl,
+                (
+                    clingo.parse_term(f"{a[0]}({''.join(_text(x) + ',' for x in a[1:])}{_text(u)})")
+                    for a, u in pins
+                    if a[0] in intensional
+                ),
+            )
+        unmentioned = self.reader.unmentioned(self.history.entries, t)
+        models = []
+        with ctl.solve(yield_=True) as handle:
+            for m in handle:
+                model = self.reader.read(m.symbols(shown=True), t)
+                models.append(Model(model.atoms | unmentioned, model.pinned) if unmentioned else model)
+        return self.diff.result(t, self.count, tuple(models))

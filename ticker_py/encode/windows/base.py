@@ -1,8 +1,14 @@
-"""The window encoder interface and naming conventions of the ASP encoding.
+"""The window encoder interface and naming conventions of the ASP encodings.
 
 A user atom ``p(t1,...,tk)`` holding at time point U is encoded as ``p(t1,...,tk,U)``
 (time-pinned); an input atom with arrival count K also as ``p(t1,...,tk,U,K)``
 (tick-pinned). Every name the encoding adds starts with ``_``, which LARS names cannot.
+
+The incremental encoding (:mod:`ticker_py.encode.incremental`) pins an atom to a *slot*
+instead of a time point: ``p(t1,...,tk,S)``, S a reusable number standing for one time point
+the windows can still read, or the constant ``_n`` for the current time point. Its window
+atoms over input predicates are *instances* the engine switches on when their atom arrives and
+off when it expires (:class:`Instances`); over derived predicates they are rules over slots.
 """
 
 from __future__ import annotations
@@ -12,11 +18,30 @@ from abc import ABC, abstractmethod
 from ... import ast
 from ...semantics import DEFAULT, Semantics
 from ...windows import minus, origin_term
-from ..asp import NafLiteral, atom
+from ..asp import AspRule, NafLiteral, atom
 
-__all__ = ["WindowEncoder", "arg_vars", "now", "minus", "origin", "N", "U", "C", "K", "S", "O"]
+__all__ = [
+    "WindowEncoder",
+    "Instances",
+    "arg_vars",
+    "now",
+    "minus",
+    "origin",
+    "member",
+    "N",
+    "U",
+    "C",
+    "K",
+    "S",
+    "O",
+    "NOW",
+    "NOW_SLOT",
+]
 
 N, U, C, K, S, O = (ast.Variable(v) for v in "NUCKSO")
+
+#: the incremental encoding's constant for the current time point, and ``_now(S)``: S is its slot
+NOW, NOW_SLOT = ast.Constant("_n"), "_now"
 
 
 def arg_vars(arity: int) -> tuple:
@@ -29,6 +54,12 @@ def now() -> NafLiteral:
     return NafLiteral(atom("_now", N))
 
 
+def member(n: int, slot=S) -> ast.Atom:
+    """``_w{n}(S)``: slot S stands for a time point of the time window of reach n (the engine
+    switches it as time passes)."""
+    return atom(f"_w{n}", slot)
+
+
 def origin(sem: Semantics, var: ast.Variable = O) -> tuple:
     """Where windows clip (:func:`ticker_py.windows.origin_term`): ``(0, ())``, or under
     ``origin=first`` ``(O, (_origin(O),))`` with the literal that binds O."""
@@ -36,8 +67,57 @@ def origin(sem: Semantics, var: ast.Variable = O) -> tuple:
     return start, tuple(NafLiteral(a) for a in known)
 
 
+class Instances:
+    """The instances of one window atom over an input predicate: switched on when their atom
+    arrives, off when their annotation says it expired (the paper's Alg. 2 increments).
+
+    ``aux`` names the window atom; ``holding`` holds the keys (the atom's arguments, and a slot
+    for @) that hold now; ``changed`` the keys switched since the engine last read it. The
+    engine calls :meth:`arrive` for each atom of the predicate, :meth:`leave` when a tuple
+    window lets one go, :meth:`expire` when time moves on and :meth:`tick` before it evaluates.
+    """
+
+    def __init__(self, aux: str):
+        self.aux = aux
+        self.holding: dict = {}  # key -> occurrences in the window (or True)
+        self.changed: dict = {}
+
+    def _add(self, key) -> None:
+        got = self.holding.get(key)
+        if got is None:
+            self.holding[key] = 1
+            self.changed[key] = True
+        else:
+            self.holding[key] = got + 1
+
+    def _remove(self, key) -> None:
+        got = self.holding[key]
+        if got == 1:
+            del self.holding[key]
+            self.changed[key] = False
+        else:
+            self.holding[key] = got - 1
+
+    def arrive(self, u: int, k: int, atom: tuple) -> None:
+        """``atom`` arrived at time u with count k."""
+
+    def leave(self, u: int, k: int, atom: tuple) -> None:
+        """``atom`` (time u, count k) left the tuple window."""
+
+    def expire(self, t: int) -> None:
+        """Time moved on to t (before the slots of old time points are reused)."""
+
+    def tick(self, t: int, start: int) -> None:
+        """Before evaluating at t (``start``: where a tuple window's timeline starts)."""
+
+    def remembered(self) -> set:
+        """The arguments of the atoms that hold, or may hold later, in the window."""
+        return set(self.holding)
+
+
 class WindowEncoder(ABC):
-    """Encodes one window kind x modality."""
+    """Encodes one window kind x modality: its static rules (one evaluation time) and its
+    incremental form (instances over input predicates, rules over slots for derived ones)."""
 
     kind: ast.WindowKind
     modality: ast.Modality
@@ -51,18 +131,31 @@ class WindowEncoder(ABC):
         """Rules (:class:`AspRule`) defining the auxiliary atom at evaluation time ``_now(N)``, ``_cnt(C)``
         under the semantics knobs ``sem``."""
 
-    def expiry(self, pred: str, n: int) -> str:
-        """How long an input atom stays relevant to this window (the rules' duration)."""
-        if self.kind == ast.WindowKind.TUPLE:
-            return f"{pred} atom with count K is read until count K+{n - 1}"
-        if self.kind == ast.WindowKind.TIME:
-            return f"{pred} at U is read until time U+{n}"
-        return f"{pred} at U is read at every later time"
+    # ---------------------------------------------------------------- the incremental form
 
-    def incremental_rules(self, pred: str, arity: int, n: int, background: bool, pin) -> list:
-        """The static rules pinned to the evaluation tick by ``pin``, each with its duration."""
-        note = f"window rule, duration 0; {self.expiry(pred, n)}"
-        return [(pin(r), note) for r in self.static_rules(pred, arity, n, background)]
+    at = False  # the window atom carries a time (a slot): @
+
+    def slot_rules(self, pred: str, arity: int, n: int) -> list:
+        """Rules defining the window atom over a *derived* predicate, whose atoms are pinned to
+        slots (``h(A..,S)``) and to now (``h(A..,_n)``); membership ``_w{n}(S)``."""
+        raise NotImplementedError(f"{self.kind.value} windows read input predicates only")
+
+    def background_rules(self, pred: str, arity: int, n: int) -> list:
+        """The window atom over the background facts ``_bg_p(A..)`` of an input predicate."""
+        a = arg_vars(arity)
+        return [AspRule.of(ast.Atom(self.aux(pred, n), a), ast.Atom(f"_bg_{pred}", a))]
+
+    def instances(self, pred: str, n: int, ring) -> Instances:
+        """The instances over the input atoms of ``pred`` (``ring.slot(u)``: the slot of time u)."""
+        raise NotImplementedError
+
+    def expiry(self, pred: str, n: int) -> str:
+        """How long an input atom keeps its instance (the annotation of the incremental encoding)."""
+        if self.kind == ast.WindowKind.TUPLE:
+            return f"{pred}: while the atom is among the last {n} atoms"
+        if self.kind == ast.WindowKind.TIME:
+            return f"{pred}: an atom at U until time U+{n}"
+        return f"{pred} at U holds at every later time"
 
     def use(self, pred: str, n: int, args, time=None) -> ast.Atom:
         """The body atom for ``pred(args)`` under this window."""

@@ -4,11 +4,13 @@ less under half-open bounds); the bounds are :mod:`ticker_py.windows`'."""
 
 from __future__ import annotations
 
+from collections import deque
+
 from ... import ast
 from ...semantics import DEFAULT
-from ...windows import before_now, covers, from_origin
+from ...windows import before_now, covers, first_point, from_origin, last_covering
 from ..asp import AspRule, NafLiteral
-from .base import N, U, WindowEncoder, arg_vars, now, origin
+from .base import NOW, Instances, N, S, U, WindowEncoder, arg_vars, member, now, origin
 
 Cmp = ast.Comparison
 
@@ -16,6 +18,80 @@ Cmp = ast.Comparison
 def in_window(n: int) -> tuple:
     """``N-n <= U, U <= N``: U inside the window of reach n at N."""
     return covers(U, N, n)
+
+
+class Arrivals(Instances):
+    """Diamond and @ over an input predicate: an atom arriving at u holds in the window until
+    :func:`~ticker_py.windows.last_covering` (u, n); its instance is the atom (diamond) or the
+    atom at u's slot (@), held while one of its arrivals is in the window."""
+
+    def __init__(self, aux: str, n: int, ring=None):
+        super().__init__(aux)
+        self.n, self.ring = n, ring
+        self.queue: deque = deque()  # (u, key) in arrival order
+
+    def arrive(self, u, k, atom):
+        key = atom[1:] if self.ring is None else atom[1:] + (self.ring.slot(u),)
+        self.queue.append((u, key))
+        self._add(key)
+
+    def expire(self, t):
+        queue, n = self.queue, self.n
+        while queue and last_covering(queue[0][0], n) < t:
+            self._remove(queue.popleft()[1])
+
+    def remembered(self):
+        return {key[:-1] if self.ring is not None else key for key in self.holding}
+
+
+class Runs(Instances):
+    """Box over an input predicate: an atom holds at t if it arrived at every time point of
+    [:func:`~ticker_py.windows.first_point` (t, n), t]; each atom's current run of consecutive
+    time points is kept (its first and last time point)."""
+
+    def __init__(self, aux: str, n: int):
+        super().__init__(aux)
+        self.n = n
+        self.runs: dict = {}  # args -> [first, last] time point of its run
+        self.fresh: set = set()  # args that arrived at the current time point
+        self.time = None
+        self.queue: deque = deque()  # (u, args): forget runs that ended
+
+    def arrive(self, u, k, atom):
+        if u != self.time:
+            self.fresh, self.time = set(), u
+        args = atom[1:]
+        run = self.runs.get(args)
+        if run is None or run[1] < u - 1:
+            self.runs[args] = [u, u]
+        else:
+            run[1] = u
+        self.fresh.add(args)
+        self.queue.append((u, args))
+
+    def expire(self, t):
+        queue, runs = self.queue, self.runs
+        while queue and queue[0][0] < t - 1:
+            u, args = queue.popleft()
+            run = runs.get(args)
+            if run is not None and run[1] == u:
+                del runs[args]
+
+    def remembered(self):
+        return set(self.runs)
+
+    def tick(self, t, start):
+        lo = first_point(t, self.n)
+        fresh = self.fresh if self.time == t else ()
+        for args in list(self.holding) + [a for a in fresh if a not in self.holding]:
+            run = self.runs.get(args)
+            holds = run is not None and run[1] == t and run[0] <= lo
+            if holds != (args in self.holding):
+                if holds:
+                    self.holding[args] = True
+                else:
+                    del self.holding[args]
+                self.changed[args] = holds
 
 
 class TimeDiamond(WindowEncoder):
@@ -29,6 +105,13 @@ class TimeDiamond(WindowEncoder):
     def static_rules(self, pred, arity, n, background, sem=DEFAULT):
         a = arg_vars(arity)
         return [AspRule.of(ast.Atom(self.aux(pred, n), a), now(), ast.Atom(pred, a + (U,)), *in_window(n))]
+
+    def slot_rules(self, pred, arity, n):
+        a = arg_vars(arity)
+        return [AspRule.of(ast.Atom(self.aux(pred, n), a), ast.Atom(pred, a + (S,)), member(n))]
+
+    def instances(self, pred, n, ring):
+        return Arrivals(self.aux(pred, n), n)
 
 
 class TimeBox(WindowEncoder):
@@ -60,11 +143,27 @@ class TimeBox(WindowEncoder):
             ),
         ]
 
+    def slot_rules(self, pred, arity, n):
+        a = arg_vars(arity)
+        head, spoil = ast.Atom(self.aux(pred, n), a), ast.Atom(self.spoil(pred, n), a)
+        at_now = ast.Atom(pred, a + (NOW,))
+        return [
+            AspRule.of(head, at_now, NafLiteral(spoil, negated=True)),
+            AspRule.of(spoil, at_now, member(n), NafLiteral(ast.Atom(pred, a + (S,)), negated=True)),
+        ]
+
+    def instances(self, pred, n, ring):
+        return Runs(self.aux(pred, n), n)
+
+    def expiry(self, pred, n):
+        return f"{pred}: while the atom arrived at each of the last {n + 1} time points"
+
 
 class TimeAt(WindowEncoder):
     """``p at T in [n]``: T in [N-n, N] and p holds at T."""
 
     kind, modality = ast.WindowKind.TIME, ast.AT
+    at = True
 
     def aux(self, pred, n):
         return f"_a{n}_{pred}"
@@ -72,3 +171,14 @@ class TimeAt(WindowEncoder):
     def static_rules(self, pred, arity, n, background, sem=DEFAULT):
         a = arg_vars(arity) + (U,)
         return [AspRule.of(ast.Atom(self.aux(pred, n), a), now(), ast.Atom(pred, a), *in_window(n))]
+
+    def slot_rules(self, pred, arity, n):
+        a = arg_vars(arity) + (S,)
+        return [AspRule.of(ast.Atom(self.aux(pred, n), a), ast.Atom(pred, a), member(n))]
+
+    def background_rules(self, pred, arity, n):
+        a = arg_vars(arity)
+        return [AspRule.of(ast.Atom(self.aux(pred, n), a + (S,)), ast.Atom(f"_bg_{pred}", a), member(n))]
+
+    def instances(self, pred, n, ring):
+        return Arrivals(self.aux(pred, n), n, ring)

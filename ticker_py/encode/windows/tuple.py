@@ -17,7 +17,7 @@ from ... import ast
 from ...semantics import DEFAULT, Semantics, TupleScope, TupleTies
 from ...windows import minus, tuple_first, tuple_full, tuple_holds, tuple_short
 from ..asp import AspRule, ChoiceRule, Count, NafLiteral, atom
-from .base import C, K, N, S, U, WindowEncoder, arg_vars, now, origin
+from .base import C, Instances, K, N, S, U, WindowEncoder, arg_vars, now, origin
 
 Cmp = ast.Comparison
 X = ast.Variable("X")
@@ -91,6 +91,70 @@ def contents_rules(pred: str, arity: int, n: int, background: bool, sem: Semanti
     return rules
 
 
+class Counted(Instances):
+    """Diamond and @ over an input predicate: an atom holds while it is among the last n atoms
+    (the engine calls :meth:`leave` when the atom n counts later arrives); the instance is the
+    atom (diamond) or the atom at its time's slot (@, which keeps the slot while it holds)."""
+
+    def __init__(self, aux: str, ring=None):
+        super().__init__(aux)
+        self.ring = ring
+
+    def _key(self, u, atom):
+        return atom[1:] if self.ring is None else atom[1:] + (self.ring.slot(u),)
+
+    def arrive(self, u, k, atom):
+        if self.ring is not None:
+            self.ring.hold(u)
+        self._add(self._key(u, atom))
+
+    def leave(self, u, k, atom):
+        self._remove(self._key(u, atom))
+        if self.ring is not None:
+            self.ring.release(u)
+
+    def remembered(self):
+        return {key[:-1] if self.ring is not None else key for key in self.holding}
+
+
+class CountedRuns(Instances):
+    """Box over an input predicate: an atom holds if it is in the window's contents at every
+    time point of the window's timeline [start, t] (``start``: :func:`~ticker_py.windows.tuple_start`),
+    that is, at as many distinct time points as the timeline has."""
+
+    def __init__(self, aux: str):
+        super().__init__(aux)
+        self.times: dict = {}  # args -> {u: atoms of args at u in the window}
+
+    def arrive(self, u, k, atom):
+        at = self.times.setdefault(atom[1:], {})
+        at[u] = at.get(u, 0) + 1
+
+    def leave(self, u, k, atom):
+        args = atom[1:]
+        at = self.times[args]
+        if at[u] == 1:
+            del at[u]
+            if not at:
+                del self.times[args]
+        else:
+            at[u] -= 1
+
+    def remembered(self):
+        return set(self.times)
+
+    def tick(self, t, start):
+        points, times = t - start + 1, self.times
+        for args in list(self.holding) + [a for a in times if a not in self.holding]:
+            holds = len(times.get(args, ())) == points
+            if holds != (args in self.holding):
+                if holds:
+                    self.holding[args] = True
+                else:
+                    del self.holding[args]
+                self.changed[args] = holds
+
+
 class TupleDiamond(WindowEncoder):
     """``p in [n #]``: p is among the last n atoms (or background)."""
 
@@ -102,6 +166,9 @@ class TupleDiamond(WindowEncoder):
     def static_rules(self, pred, arity, n, background, sem=DEFAULT):
         a = arg_vars(arity)
         return [AspRule.of(ast.Atom(self.aux(pred, n), a), ast.Atom(contents(pred, n), a + (U,)))]
+
+    def instances(self, pred, n, ring):
+        return Counted(self.aux(pred, n))
 
 
 class TupleBox(WindowEncoder):
@@ -132,11 +199,18 @@ class TupleBox(WindowEncoder):
             ),
         ]
 
+    def instances(self, pred, n, ring):
+        return CountedRuns(self.aux(pred, n))
+
+    def expiry(self, pred, n):
+        return f"{pred}: while the atom is among the last {n} atoms at every time point of their timeline"
+
 
 class TupleAt(WindowEncoder):
     """``p at T in [n #]``: p is in the window's contents at T."""
 
     kind, modality = ast.WindowKind.TUPLE, ast.AT
+    at = True
 
     def aux(self, pred, n):
         return f"_ca{n}_{pred}"
@@ -144,3 +218,6 @@ class TupleAt(WindowEncoder):
     def static_rules(self, pred, arity, n, background, sem=DEFAULT):
         a = arg_vars(arity) + (U,)
         return [AspRule.of(ast.Atom(self.aux(pred, n), a), ast.Atom(contents(pred, n), a))]
+
+    def instances(self, pred, n, ring):
+        return Counted(self.aux(pred, n), ring)
