@@ -54,6 +54,10 @@ UNRUN = {
         " && ticker run docs/examples/alarm.lars --stream docs/examples/alarm.stream --format text",
     ): "installs the package",
     ("README.md", "python -m pytest"): "the test suite itself",
+    ("docs/semantics.md", "ticker distinguish --atlas --out docs/semantics.md"): (
+        "rewrites the docs from the repository's root, a search of about a minute (tests/test_distinguish.py"
+        " checks the table against the command)"
+    ),
     ("docs/incremental.md", "ticker gen b1 --tp 1000 --window 200 --format text --no-spark --out b1"): (
         "a timing: its figures vary from run to run"
     ),

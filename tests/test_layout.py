@@ -46,7 +46,7 @@ FLOORS = [
     {"streams", "rdf"},
     {"workloads"},
     {"api"},
-    {"consequences", "compare", "enumeration", "shard", "semantics_compare"},
+    {"consequences", "compare", "enumeration", "shard", "semantics_compare", "distinguishing"},
     {"pictures"},
     {"live"},
     {"spark"},

@@ -17,6 +17,7 @@ _EXPORTS = {
     "run": "api",
     "load_program": "api",
     "read_results": "shard",
+    "distinguish": "distinguishing",
     "parse_program": "syntax",
     "Program": "ast",
     "Model": "streams.model",

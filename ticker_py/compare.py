@@ -27,15 +27,17 @@ from __future__ import annotations
 import io
 import itertools
 import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
+from .analysis import Analysis
 from .analysis.arities import Renaming
-from .api import keywords_checked, records_from
+from .api import keywords_checked, load_program, records_from
 from .consequences import consequences
 from .engines import EngineOptions, create_engine
 from .errors import Diagnostic, EngineUnsupported, TickerError, UsageError
 from .explain.differences import explain_differences, stream_history
+from .plot.timeline import MAX_ATOMS
 from .streams import AnswerState, ChangesWriter, Model, Result, StreamChecker, TimePoint, time_points
 from .streams.drive import Every, drive
 from .streams.factorized import with_factors
@@ -162,7 +164,7 @@ class EngineComparison:
     """The outcome of :func:`compare_engines`."""
 
     engines: list  # engines that ran
-    unavailable: dict  # engine -> reason ("n/a")
+    unavailable: dict  # engine -> why it cannot run the program ("not applicable"), located
     ticks: list  # every Tick (only the differing ones if keep_all=False)
     differing: list
     evaluated: int = 0
@@ -171,12 +173,65 @@ class EngineComparison:
     def agree(self) -> bool:
         return not self.differing
 
+    def _runs(self) -> dict:
+        """``{engine: {t: models}}`` (the last tick of each time point)."""
+        runs = {name: {} for name in self.engines}
+        for tick in self.ticks:
+            for name in self.engines:
+                keys = tick.models.get(name)
+                runs[name][tick.t] = (
+                    None
+                    if keys is None
+                    else tuple(
+                        Model(frozenset(a for a in atoms if isinstance(a, tuple)), frozenset(pins))
+                        for atoms, pins in keys
+                    )
+                )
+        return runs
+
+    def timeline(self, title: str = "", start=None, end=None, atoms=None, max_atoms=MAX_ATOMS, inputs=None):
+        """The engines side by side as a :class:`~ticker_py.plot.timeline.Timeline` (of the ticks
+        kept: all with ``keep_all``); a difference is labelled ``engine`` (the same semantics: one
+        engine is wrong). ``atoms``: a pattern (``q(_)``) or a Selection."""
+        from .plot.select import select
+        from .plot.timeline import side_by_side
+
+        notes = {name: ("engine", f"engine {name}, the same semantics") for name in self.engines[1:]}
+        title = title or f"engines {', '.join(self.engines)}"
+        atoms = select(atoms) if isinstance(atoms, str) else atoms
+        return side_by_side(self._runs(), notes, title, start, end, atoms, max_atoms, inputs, self.unavailable)
+
+    def plot(self, width: float = 11.0, **options):
+        """The picture of :meth:`timeline` (``options``: its keywords), a matplotlib Figure."""
+        from .plot.draw import figure
+
+        return figure(self.timeline(**options), width=width)
+
+    def _repr_html_(self) -> str:
+        from .plot.html import comparison_html
+
+        return comparison_html(self.timeline(max_atoms=20))
+
+    def to_dataframe(self):
+        """A pandas DataFrame: columns ``run, t, c, model, atom`` (one row per atom of each engine's
+        answer streams at each tick kept; pins as ``"a at T"``)."""
+        import pandas as pd
+
+        rows = [
+            (name, tick.t, tick.c, k, atom)
+            for tick in self.ticks
+            for name, keys in tick.models.items()
+            for k, atoms in enumerate(printed_models(keys))
+            for atom in atoms
+        ]
+        return pd.DataFrame(rows, columns=["run", "t", "c", "model", "atom"])
+
 
 @keywords_checked
 def compare_engines(
     analysis,
     records,
-    engines: dict,
+    engines: dict | Sequence[str] | str,
     models: int = 0,
     every: str = Every.TIME,
     until: int | None = None,
@@ -185,7 +240,9 @@ def compare_engines(
     factorize: bool = False,
     changes: bool = False,
 ) -> EngineComparison:
-    """Run engines (``{name: factory}``) over the same stream in lockstep and compare each tick.
+    """Run engines (``{name: factory}``, or names: ``["clingo", "native"]``, ``"clingo,native"``)
+    over the same stream in lockstep and compare each tick; ``analysis``: an analysed program, or
+    its path or text.
 
     An engine whose factory raises :class:`EngineUnsupported` (or is not installed) is
     reported in ``unavailable`` and skipped. With ``factorize`` the engines return factorized
@@ -193,6 +250,9 @@ def compare_engines(
     factors differ.
     """
     every = Every.parse(every)
+    engines = _factories(engines)
+    if not isinstance(analysis, Analysis):  # a path or the program's text
+        analysis = load_program(analysis)
     running, unavailable = {}, {}
     options = EngineOptions(models=0 if factorize else models, factorize=factorize)
     if changes:
@@ -201,7 +261,7 @@ def compare_engines(
         try:
             running[name] = factory(analysis, options)
         except EngineUnsupported as err:
-            unavailable[name] = err.diagnostics[0].message
+            unavailable[name] = err.reason
         except ImportError as err:
             unavailable[name] = f"not installed ({err})"
     points = itertools.tee(prepare_stream(analysis, records, until, tuple_order), max(1, len(running)))
@@ -247,6 +307,13 @@ def compare_engines(
         if keep_all:
             ticks.append(tick)
     return EngineComparison(list(running), unavailable, ticks, differing, evaluated)
+
+
+def _factories(engines) -> dict:
+    """``{name: factory}`` of engines given as such a dict, names or one comma string."""
+    if isinstance(engines, str):
+        engines = [e.strip() for e in engines.split(",") if e.strip()]
+    return engines if isinstance(engines, dict) else {name: default_factory(name) for name in engines}
 
 
 def explain_comparison(
@@ -352,7 +419,7 @@ def format_comparison(cmp: EngineComparison, max_diffs: int = 20) -> str:
     if len(cmp.differing) > max_diffs:
         lines.append(f"... {len(cmp.differing) - max_diffs} more differing ticks")
     for name, reason in cmp.unavailable.items():
-        lines.append(f"{name}: n/a ({reason})")
+        lines.append(f"{name}: not applicable: {reason}")
     ran = ", ".join(cmp.engines) or "no engine"
     if cmp.agree:
         lines.append(f"{ran}: agree on all {cmp.evaluated} ticks")

@@ -6,8 +6,11 @@ time point are those of its last evaluation (in push mode, its last tick). A tim
 *differs* when two runs give different sets of answer streams there, or only one run
 evaluates it (``origin=first`` starts at the stream's first record). The summary counts,
 per *dimension* -- the knobs in which two runs differ, joined by ``+`` (``engine`` for the
-same semantics on two engines) -- the time points where two runs differing in exactly those
-knobs give different answer streams.
+same semantics on two engines, ``same knobs`` for two profiles that set the same knobs, such
+as ``default`` and ``laser``) -- the time points where two runs differing in exactly those
+knobs give different answer streams. A semantics (or engine) that cannot read the program
+(a profile's fragment, an engine that cannot run a knob) is *not applicable*: it is listed with
+its located reason, and the others are compared.
 
 >>> cmp = compare_semantics("q :- p in [1].", [(0, ["p"]), (1, []), (2, [])], ["default", "r4"])
 >>> [(row.t, row.differs) for row in cmp.rows]
@@ -27,15 +30,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .analysis import Analysis
 from .api import Reasoner, keywords_checked, load_program, records_from
-from .errors import Diagnostic, UsageError
+from .errors import Diagnostic, EngineUnsupported, ProgramError, UsageError
+from .plot.timeline import MAX_ATOMS
 from .semantics import Semantics, parse_semantics_list, resolve
 from .streams.model import in_printed_order
 
-__all__ = ["SemanticsRow", "SemanticsComparison", "compare_semantics", "format_text", "format_json"]
+__all__ = ["SemanticsRow", "SemanticsComparison", "compare_semantics", "difference", "format_text", "format_json"]
 
 
 @dataclass(frozen=True)
@@ -64,15 +68,59 @@ def _key(models):
 
 @dataclass(frozen=True)
 class SemanticsComparison:
-    """The rows, the runs (label -> (Semantics, engine)) and the per-knob summary."""
+    """The rows, the runs (label -> (Semantics, engine)) and the per-knob summary; the runs that
+    could not read the program (label -> located reason, "not applicable")."""
 
     runs: dict
     rows: tuple
     summary: dict  # dimension ("window_bounds", "origin+duplicates", "engine") -> differing time points
+    unavailable: dict = field(default_factory=dict)
 
     @property
     def agree(self) -> bool:
         return not any(row.differs for row in self.rows)
+
+    def notes(self) -> dict:
+        """``{label: (short, detail)}``: what explains each run's differences from the first run
+        (the reference): the knobs (and values) in which its semantics differs, or ``engine``."""
+        labels = list(self.runs)
+        if not labels:
+            return {}
+        ref_sem, ref_engine = self.runs[labels[0]]
+        out = {}
+        for label in labels[1:]:
+            sem, engine = self.runs[label]
+            detail = ", ".join(f"{k}={getattr(sem, k).value}" for k in sem.differs(ref_sem))
+            if not detail:
+                detail = (
+                    f"the same semantics on engine {engine}"
+                    if engine != ref_engine
+                    else f"the same knobs as {labels[0]} (engine {engine})"
+                )
+            out[label] = (difference(self.runs[labels[0]], self.runs[label]), detail)
+        return out
+
+    def timeline(self, title: str = "", start=None, end=None, atoms=None, max_atoms=MAX_ATOMS, inputs=None):
+        """The runs side by side as a :class:`~ticker_py.plot.timeline.Timeline`, each run's
+        differences labelled with :meth:`notes`; ``atoms``: a pattern (``q(_)``) or a Selection."""
+        from .plot.select import select
+        from .plot.timeline import side_by_side
+
+        runs = {label: {row.t: row.answers[label] for row in self.rows} for label in self.runs}
+        title = title or f"semantics {', '.join(self.runs)}"
+        atoms = select(atoms) if isinstance(atoms, str) else atoms
+        return side_by_side(runs, self.notes(), title, start, end, atoms, max_atoms, inputs, self.unavailable)
+
+    def plot(self, width: float = 11.0, **options):
+        """The picture of :meth:`timeline` (``options``: its keywords), a matplotlib Figure."""
+        from .plot.draw import figure
+
+        return figure(self.timeline(**options), width=width)
+
+    def _repr_html_(self) -> str:
+        from .plot.html import comparison_html
+
+        return comparison_html(self.timeline(max_atoms=20))
 
     def to_dataframe(self):
         """A pandas DataFrame: columns ``run, t, model, atom`` (one row per atom of each answer
@@ -93,7 +141,7 @@ class SemanticsComparison:
 def compare_semantics(
     program,
     stream,
-    semantics: Sequence[str | Semantics],
+    semantics: str | Sequence[str | Semantics],
     engines: Sequence[str] = ("auto",),
     models: int = 0,
     every: str = "time",
@@ -112,10 +160,14 @@ def compare_semantics(
     engines = _listed(engines, "engine", lambda text: [e.strip() for e in text.split(",") if e.strip()])
     analysis = program if isinstance(program, Analysis) else load_program(program, clock=clock)
     records = list(records_from(stream))
-    runs, per_run = {}, {}
+    runs, per_run, unavailable = {}, {}, {}
     for sem in semantics:
         for engine in engines:
-            reasoner = Reasoner(analysis, engine=engine, models=models, semantics=sem)
+            try:
+                reasoner = Reasoner(analysis, engine=engine, models=models, semantics=sem)
+            except (ProgramError, EngineUnsupported) as err:  # this semantics cannot read the program
+                unavailable[str(sem) if len(engines) == 1 else f"{sem}@{engine}"] = err.reason
+                continue
             label = str(sem) if len(engines) == 1 else f"{sem}@{reasoner.engine_name}"
             if label in runs:
                 raise UsageError(
@@ -132,9 +184,9 @@ def compare_semantics(
     dims = {}
     for i, a in enumerate(labels):
         for b in labels[i + 1 :]:
-            dims.setdefault(_dimension(runs[a][0], runs[b][0]), set()).add((a, b))
+            dims.setdefault(difference(runs[a], runs[b]), set()).add((a, b))
     summary = {dim: sum(1 for row in rows if any(p in pairs for p in row.pairs())) for dim, pairs in dims.items()}
-    return SemanticsComparison(runs, rows, summary)
+    return SemanticsComparison(runs, rows, summary, unavailable)
 
 
 def _listed(given, what: str, split) -> list:
@@ -145,8 +197,12 @@ def _listed(given, what: str, split) -> list:
     return items
 
 
-def _dimension(a: Semantics, b: Semantics) -> str:
-    return "+".join(a.differs(b)) or "engine"
+def difference(a: tuple, b: tuple) -> str:
+    """What explains a difference between two runs, ``(Semantics, engine)`` each: the knobs in which
+    their semantics differ, joined by ``+``; ``engine`` for the same knobs on two engines (one of
+    them is wrong); ``same knobs`` for two profiles that set the same knobs on one engine."""
+    knobs = a[0].differs(b[0])
+    return "+".join(knobs) if knobs else "engine" if a[1] != b[1] else "same knobs"
 
 
 def _models_text(models) -> str:
@@ -171,6 +227,7 @@ def format_text(cmp: SemanticsComparison, max_diffs: int = 20) -> str:
         out += [f"  {label:<{width}}  {_models_text(models)}" for label, models in row.answers.items()]
     if shown > max_diffs:
         out.append(f"... {shown - max_diffs} more differing time points")
+    out += [f"{label}: not applicable: {why}" for label, why in cmp.unavailable.items()]
     differing = sum(1 for row in cmp.rows if row.differs)
     out.append(f"{differing} of {len(cmp.rows)} time points differ ({', '.join(cmp.runs)})")
     if cmp.summary:
@@ -201,6 +258,7 @@ def format_json(cmp: SemanticsComparison) -> str:
             {
                 "summary": cmp.summary,
                 "runs": {label: {"semantics": str(sem), "engine": eng} for label, (sem, eng) in cmp.runs.items()},
+                "unavailable": cmp.unavailable,
             }
         )
     )

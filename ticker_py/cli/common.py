@@ -22,6 +22,7 @@ __all__ = [
     "add_picture_args",
     "picture_range",
     "note_stdin",
+    "command_title",
 ]
 
 
@@ -47,9 +48,9 @@ def choices_metavar(choices) -> str:
     return "{" + ",".join(choices) + "}"
 
 
-def add_program_args(p: argparse.ArgumentParser) -> None:
-    """PROGRAM, ``--background`` and ``--clock``."""
-    p.add_argument("program", help="the LARS program (.lars)")
+def add_program_args(p: argparse.ArgumentParser, optional: bool = False) -> None:
+    """PROGRAM (``optional``: may be left out), ``--background`` and ``--clock``."""
+    p.add_argument("program", nargs="?" if optional else None, help="the LARS program (.lars)")
     p.add_argument(
         "--background",
         action=MERGED,
@@ -258,3 +259,29 @@ def picture_range(args) -> tuple:
     start = check_until(args.start, "--from")
     span((), start, args.until, ("--from", "--until"))
     return start, select(args.atoms), check_max_atoms(args.max_atoms, "--max-atoms")
+
+
+#: options that say only where and how a command writes, not what ran (with the number of values)
+_NOT_SHAPING = {"--plot": 1, "--out": 1, "--format": 1, "--max-diffs": 1, "-v": 0, "--verbose": 0, "-W": 1, "--warn": 1}
+
+
+def command_title(args) -> str:
+    """The command as it was given, without the options that say only where and how it writes
+    (``--out``, ``--plot``, ``--format``, ...): a picture's title, naming every option that shaped
+    the run."""
+    import shlex
+
+    argv = getattr(args, "argv", None)
+    if argv is None:  # called without the command line (a test's namespace)
+        return f"ticker {args.command} {args.program}" + (f" --stream {args.stream}" if args.stream else "")
+    kept, skip = [], 0
+    for word in argv:
+        if skip:
+            skip -= 1
+            continue
+        name = word.split("=", 1)[0]
+        if name in _NOT_SHAPING:
+            skip = 0 if "=" in word else _NOT_SHAPING[name]
+            continue
+        kept.append(word)
+    return "ticker " + shlex.join(kept)

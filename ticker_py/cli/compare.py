@@ -23,6 +23,7 @@ from .common import (
     check_outputs_apart,
     check_until,
     choices_metavar,
+    command_title,
     load,
     name_list,
     note_stdin,
@@ -204,9 +205,7 @@ def cmd_compare(args, factories: dict | None = None) -> int:
         if explained is not None:
             print(explained)
     if picture is not None:
-        from ..pictures import engines_timeline
-
-        _draw(args, picture, engines_timeline, cmp, f"--engines {','.join(names)}")
+        _draw(args, picture, cmp)
     if len(cmp.engines) < 2:
         print("note: fewer than two engines ran; nothing was compared", file=sys.stderr)
     return 0 if cmp.agree else EXIT_DIFFER
@@ -293,13 +292,11 @@ def _counted(records, picture):
     return counting(records, picture[3])
 
 
-def _draw(args, picture, timeline, cmp, runs: str) -> None:
+def _draw(args, picture, cmp) -> None:
     from ..pictures import write
 
     start, selection, max_atoms, inputs = picture
-    title = f"ticker compare {args.program} --stream {args.stream} {runs}"
-    tl = timeline(cmp, title, start, args.until, selection, max_atoms, inputs)
-    write(tl, args.plot)
+    write(cmp.timeline(command_title(args), start, args.until, selection, max_atoms, inputs), args.plot)
 
 
 def _compare_semantics(args, picture=None) -> int:
@@ -326,10 +323,10 @@ def _compare_semantics(args, picture=None) -> int:
         else semantics_compare.format_text(cmp, args.max_diffs)
     )
     if picture is not None:
-        from ..pictures import semantics_timeline
-
-        _draw(args, picture, semantics_timeline, cmp, f"--semantics {args.semantics or 'default'}")
-    if len(cmp.runs) < 2:
+        _draw(args, picture, cmp)
+    if len(cmp.runs) < 2 and cmp.unavailable:
+        print("note: fewer than two runs could read the program; nothing was compared", file=sys.stderr)
+    elif len(cmp.runs) < 2:
         print(
             "note: fewer than two runs; nothing was compared (write e.g. --semantics default,r4 or "
             "default,default+origin=first)",

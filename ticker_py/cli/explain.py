@@ -17,6 +17,7 @@ from .common import (
     check_outputs_apart,
     check_until,
     choices_metavar,
+    command_title,
     load,
     note_stdin,
     semantics_knobs,
@@ -114,9 +115,7 @@ def cmd_explain(args) -> int:
         semantics=args.semantics,
         **semantics_knobs(args),
     )
-    heading = f"ticker explain {args.program} --stream {args.stream} --at {args.at} {args.atom}" + (
-        " --why-not" if args.why_not else ""
-    )
+    heading = command_title(args)
     if fmt in PICTURES:
         data, note = _picture(e, fmt, heading, results)
         from ..pictures import write_bytes

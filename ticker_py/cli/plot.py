@@ -13,6 +13,7 @@ from .common import (
     check_outputs_apart,
     check_until,
     choices_metavar,
+    command_title,
     load,
     note_stdin,
     picture_range,
@@ -80,7 +81,7 @@ def cmd_plot(args) -> int:
         end=args.until,
         atoms=selection,
         max_atoms=max_atoms,
-        title=f"ticker plot {args.program} --stream {args.stream}",
+        title=command_title(args),
     )
     write(tl, args.out)
     return 0
