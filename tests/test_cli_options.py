@@ -398,10 +398,10 @@ def test_check_and_refusals_name_every_engine_that_can_run_the_program(capsys, t
 @pytest.mark.parametrize(
     "argv,message",
     [
-        (["run", "--models", "-1"], "error: --models must be >= 0, not -1"),
-        (["run", "--show", "x"], "error: unknown --show value 'x'"),
+        (["run", "--models", "-1"], "error: --models must be an integer >= 0, not -1"),
+        (["run", "--show", "x"], "error: unknown --show 'x'"),
         (["run", "--factorize", "--semantics", "r4"], "error: --factorize runs the default semantics"),
-        (["explain", "--at", "0", "q", "--models", "-1"], "error: --models must be >= 0, not -1"),
+        (["explain", "--at", "0", "q", "--models", "-1"], "error: --models must be an integer >= 0, not -1"),
         (["explain", "--at", "0", "q", "--every", "x"], "error: unknown --every 'x'"),
         (["explain", "--at", "-1", "q"], "error: --at -1 is negative"),
     ],

@@ -12,14 +12,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .analysis import Analysis
-from .api import load_program, run
+from .api import analysed, run
 from .errors import Diagnostic, UsageError
 from .plot.select import Selection
 from .plot.timeline import MAX_ATOMS, Timeline, from_results, from_runs, span_text
-from .semantics import Semantics
+from .spec import EVALUATION, INPUT, PROGRAM, RunSpec, takes_spec
 from .streams import Model
-from .streams.drive import MAX_GAP
 from .streams.output import open_output
 
 __all__ = [
@@ -78,31 +76,25 @@ def _models_text(models: int) -> str:
     )
 
 
+@takes_spec(PROGRAM, INPUT, EVALUATION, purpose="plot", loads=True, exclude=("tuple_order",))
 def run_timeline(
     program,
     stream,
-    *,
-    engine: str = "auto",
-    models: int = 0,
-    every: str = "time",
-    until: int | None = None,
-    max_gap: int | None = MAX_GAP,
-    semantics: Semantics | str | None = None,
     start: int | None = None,
     end: int | None = None,
     atoms: Selection | None = None,
     max_atoms: int | None = MAX_ATOMS,
     title: str = "",
-    clock: str | int = "1s",
+    *,
+    spec: RunSpec,
 ) -> Timeline:
-    """Run ``program`` (source, path or analysis) over ``stream`` and build its timeline; the
-    title says what ran (``title``, default the program), the subtitle with which engine,
-    semantics and answer streams, over which time points."""
-    analysis = program if isinstance(program, Analysis) else load_program(program, clock=clock)
+    """Run ``program`` (source, path or analysis) over ``stream`` as ``spec`` says (``models``: all by
+    default) and build its timeline over ``start`` .. ``end``, of the ``atoms`` selected (at most
+    ``max_atoms`` rows); the title says what ran (``title``, default the program), the subtitle with
+    which engine, semantics and answer streams, over which time points."""
+    analysis = analysed(program, spec)
     check_selection(atoms, analysis)
-    results = run(
-        analysis, stream, engine=engine, models=models, every=every, until=until, max_gap=max_gap, semantics=semantics
-    )
+    results = run(analysis, stream, spec=spec)
     lo = start if start is not None else min((r.t for r in results), default=0)
     hi = end if end is not None else max((r.t for r in results), default=lo)
     sub = [results.about, span_text(lo, hi) if results else "no time point evaluated (an empty stream)"]

@@ -27,11 +27,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from .analysis import Analysis
-from .api import Reasoner, keywords_checked, load_program, records_from
-from .semantics import Semantics, resolve
+from .api import Reasoner, analysed
+from .errors import Diagnostic, UsageError
+from .semantics import Semantics, parse_semantics_list, resolve
+from .spec import INPUT, PROGRAM, RunSpec, takes_spec
+from .streams.input import Input
 
 __all__ = ["SemanticsRow", "SemanticsComparison", "compare_semantics", "format_text", "format_json"]
 
@@ -67,6 +69,7 @@ class SemanticsComparison:
     runs: dict
     rows: tuple
     summary: dict  # dimension ("window_bounds", "origin+duplicates", "engine") -> differing time points
+    inputs: dict = field(default_factory=dict)  # t -> input atoms
 
     @property
     def agree(self) -> bool:
@@ -87,33 +90,54 @@ class SemanticsComparison:
         return pd.DataFrame(rows, columns=["run", "t", "model", "atom"])
 
 
-@keywords_checked
+@takes_spec(PROGRAM, INPUT, also=("models", "show", "strict"), purpose="compare", loads=True)
 def compare_semantics(
-    program,
-    stream,
-    semantics: Sequence[str | Semantics],
-    engines: Sequence[str] = ("auto",),
-    models: int = 0,
-    every: str = "time",
-    until: int | None = None,
-    clock: str | int = "1s",
+    program, stream, semantics: str | Sequence[str | Semantics], engines: Sequence[str] = ("auto",), *, spec: RunSpec
 ) -> SemanticsComparison:
-    """Run ``program`` (source, path or :class:`Analysis`) over ``stream`` under every semantics
-    on every engine (see module doc).
+    """Run ``program`` over ``stream`` under every semantics on every engine (see the module doc).
 
-    ``stream``: a path, a DataFrame or ``(t, atoms)`` pairs; it is read once.
+    Parameters
+    ----------
+    program, stream
+        As for :func:`ticker_py.run`; the stream is read once.
+    semantics : str or sequence
+        The semantics: profiles (``"r4"``), ``Semantics``, or a profile with knobs (``"default,origin=first"``);
+        or one string as ``ticker compare --semantics`` takes it (``"default,r4"``, ``+`` joining a
+        profile and its knobs: ``"default,default+origin=first"``).
+    engines : sequence of str
+        The engines each semantics runs on (``auto``: as a single run picks).
+    models, show, strict, every, until, max_gap, ...
+        The run (:class:`~ticker_py.spec.RunSpec`); ``models`` is 0, all, by default.
+
+    Returns
+    -------
+    SemanticsComparison
+        Per time point each run's answer streams, and per dimension (knobs, engine) the time points
+        where they differ.
+
+    See Also
+    --------
+    ticker_py.compare_engines, format_text
     """
-    analysis = program if isinstance(program, Analysis) else load_program(program, clock=clock)
-    records = list(records_from(stream))
+    if isinstance(semantics, str):
+        semantics = parse_semantics_list(semantics)
+    semantics = [resolve(sem) for sem in semantics]
+    if not semantics:
+        raise UsageError(
+            Diagnostic("compare_semantics needs at least one semantics", notes=("e.g. ['default', 'r4']",))
+        )
+    analysis = analysed(program, spec)
+    inputs: dict = {}
+    stage = Input(analysis, spec, counts=inputs, rename=False)  # the stream read once (each run renames)
+    records = list(stage.records(stage.open(stream)))
     runs, per_run = {}, {}
     for sem in semantics:
-        sem = resolve(sem)
         for engine in engines:
-            reasoner = Reasoner(analysis, engine=engine, models=models, semantics=sem)
+            reasoner = Reasoner(analysis, spec=RunSpec.of(spec, semantics=sem, engine=engine))
             label = str(sem) if len(engines) == 1 else f"{sem}@{reasoner.engine_name}"
             runs[label] = (sem, reasoner.engine_name)
             last = {}
-            for result in reasoner.feed(iter(records), until=until, every=every):
+            for result in reasoner.feed(iter(records)):
                 last[result.t] = result.models
             per_run[label] = last
     times = sorted(set().union(*(r.keys() for r in per_run.values())))
@@ -124,7 +148,7 @@ def compare_semantics(
         for b in labels[i + 1 :]:
             dims.setdefault(_dimension(runs[a][0], runs[b][0]), set()).add((a, b))
     summary = {dim: sum(1 for row in rows if any(p in pairs for p in row.pairs())) for dim, pairs in dims.items()}
-    return SemanticsComparison(runs, rows, summary)
+    return SemanticsComparison(runs, rows, summary, inputs)
 
 
 def in_printed_order(models) -> list:

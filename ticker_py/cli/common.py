@@ -11,6 +11,8 @@ from .parser import MERGED
 __all__ = [
     "HelpFormatter",
     "add_program_args",
+    "add_spec_args",
+    "spec_of",
     "load",
     "check_choice",
     "choices_metavar",
@@ -47,40 +49,43 @@ def choices_metavar(choices) -> str:
     return "{" + ",".join(choices) + "}"
 
 
+def add_spec_args(p, *names: str, purpose: str = "run") -> None:
+    """The options of the run specification's fields ``names`` (:class:`~ticker_py.spec.RunSpec`):
+    their flags, help and defaults come from the spec (``purpose``: whose defaults, see
+    :data:`~ticker_py.spec.PURPOSES`); ``semantics`` brings the knobs. :func:`spec_of` reads them back."""
+    from ..spec import FIELDS, cli_default
+
+    names = tuple(name for name in names if FIELDS[name].metadata.get("cli", True))
+    given = p.get_default("spec_fields") or ()
+    p.set_defaults(spec_fields=given + names, spec_purpose=purpose)
+    for name in names:
+        if name == "semantics":
+            add_semantics_args(p)
+            continue
+        meta = FIELDS[name].metadata
+        flags = ([meta["short"]] if "short" in meta else []) + [meta.get("flag") or "--" + name.replace("_", "-")]
+        default = cli_default(name, purpose)
+        options = {"dest": name, "help": meta["help"]}
+        if FIELDS[name].default is False:
+            options["action"] = "store_true"
+        elif meta.get("repeat"):
+            options.update(action=MERGED, metavar=meta.get("metavar"))
+            options["help"] += " (repeatable)"
+        else:
+            choices = meta.get("choices")
+            metavar = choices_metavar(c.value if hasattr(c, "value") else c for c in choices) if choices else None
+            options.update(default=default, type=meta.get("type"), metavar=meta.get("metavar") or metavar)
+            if name == "models" and default is None:  # the spec's models_per_tick
+                options["help"] += "; all by default with --factorize or --consequences (default: 1)"
+        p.add_argument(*flags, **options)
+
+
 def add_program_args(p: argparse.ArgumentParser) -> None:
-    """PROGRAM, ``--background`` and ``--clock``."""
+    """PROGRAM, how it is loaded (the spec's program fields) and ``-W``."""
+    from ..spec import PROGRAM, section
+
     p.add_argument("program", help="the LARS program (.lars)")
-    p.add_argument(
-        "--background",
-        action=MERGED,
-        metavar="FILE",
-        help="background facts in program syntax (repeatable: the files are added in order)",
-    )
-    p.add_argument("--clock", default="1s", help="duration of one time point for window units")
-    p.add_argument(
-        "--background-rdf",
-        action=MERGED,
-        metavar="FILE",
-        help="background triples from an RDF file (.ttl/.nt/.rdf/...; repeatable: the files are added in order)",
-    )
-    p.add_argument(
-        "--rdf-mapping",
-        default="triple",
-        metavar=choices_metavar(("triple", "property")),
-        help="triple: each triple is triple(S,P,O); property: p(S,O), named prefix_local by the @prefix map",
-    )
-    p.add_argument(
-        "--owl2rl",
-        action="store_true",
-        help="add the shipped OWL 2 RL rules (subclass/subproperty closure, domain, range) over triple/3",
-    )
-    p.add_argument(
-        "-c",
-        "--const",
-        action=MERGED,
-        metavar="NAME=VALUE",
-        help="the value of a constant, over the program's '#const NAME = VALUE.' (repeatable)",
-    )
+    add_spec_args(p, *section(PROGRAM))
     p.add_argument(
         "-W",
         "--warn",
@@ -90,20 +95,26 @@ def add_program_args(p: argparse.ArgumentParser) -> None:
     )
 
 
-def load(args):
-    """The analysed program the arguments name (see :func:`ticker_py.api.load_program`)."""
+def spec_of(args):
+    """The :class:`~ticker_py.spec.RunSpec` of the spec options the command's parser has (see
+    :func:`add_spec_args`), checked: a bad value is refused naming its option."""
+    from ..spec import KNOBS, RunSpec
+
+    values = {name: getattr(args, name) for name in args.spec_fields if name != "semantics"}
+    if "const" in values:
+        values["const"] = consts(values["const"])
+    if "semantics" in args.spec_fields:
+        values["semantics"] = args.semantics
+        values.update({k: getattr(args, k) for k in KNOBS if getattr(args, k, None) is not None})
+    return RunSpec.of(purpose=args.spec_purpose, cli=True, **values)
+
+
+def load(args, spec=None):
+    """The analysed program the arguments name, loaded as ``spec`` (default: the arguments' spec)
+    says (see :func:`ticker_py.api.load_program`)."""
     from ..api import load_program
 
-    check_choice(getattr(args, "rdf_mapping", "triple"), ("triple", "property"), "RDF mapping")
-    return load_program(
-        Path(args.program),
-        background=args.background,
-        clock=args.clock,
-        background_rdf=getattr(args, "background_rdf", None),
-        rdf_mapping=getattr(args, "rdf_mapping", "triple"),
-        owl2rl=getattr(args, "owl2rl", False),
-        const=consts(getattr(args, "const", None)),
-    )
+    return load_program(Path(args.program), spec=spec or spec_of(args))
 
 
 def consts(values) -> dict | None:

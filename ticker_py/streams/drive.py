@@ -15,43 +15,14 @@ live reasoner all drive their engines with it.
 
 from __future__ import annotations
 
-import enum
-import operator
 from collections.abc import Iterable, Iterator
 
 from ..ast import Location
-from ..errors import Diagnostic, StreamError, TickerError, UsageError
+from ..errors import Diagnostic, StreamError, TickerError
+from ..spec import MAX_GAP, Every, check_max_gap, whole
 from .model import Record, TimePoint
 
 __all__ = ["Every", "Driver", "drive", "gap_limited", "MAX_GAP", "check_max_gap", "whole"]
-
-#: Default of ``--max-gap``: the most time points one record may skip (each is evaluated).
-MAX_GAP = 100_000
-
-
-def whole(value, what: str, error=UsageError) -> int:
-    """``value`` as an int >= 0: any integral number (``operator.index``: Python's, numpy's such as
-    the ``np.int64`` of a DataFrame); not a bool, not a float. Else ``error`` names ``what``."""
-    if type(value) is int:
-        if value >= 0:
-            return value
-    elif not isinstance(value, bool) and type(value).__name__ not in ("bool", "bool_"):  # nor numpy's bool
-        try:
-            number = operator.index(value)
-        except TypeError:
-            pass
-        else:
-            if number >= 0:
-                return number
-    raise error(Diagnostic(f"{what} must be an integer >= 0, not {value!r}"))
-
-
-def check_max_gap(max_gap: int | None, what: str = "--max-gap") -> int | None:
-    """``max_gap`` checked: an int >= 0 (0 and None: no limit); ``what`` names it in the error
-    (the option, or the API's parameter)."""
-    if max_gap is None:
-        return None
-    return whole(max_gap, what) or None
 
 
 def _gap_error(t: int, open_t: int, max_gap: int, where: Location | None = None, what: str = "time") -> StreamError:
@@ -72,21 +43,6 @@ def _where(rec) -> Location | None:
     if getattr(rec, "source", None) is not None and rec.line:
         return Location(rec.source, rec.line, 1, rec.line, 2)
     return None
-
-
-class Every(str, enum.Enum):
-    """When an engine is evaluated: once per time point, or after every atom (docs/cli.md, ``--every``)."""
-
-    TIME = "time"
-    SIGNAL = "signal"
-
-    @classmethod
-    def parse(cls, value: str | Every, what: str = "--every") -> Every:
-        """``Every.parse("signal") is Every.SIGNAL``; anything else raises UsageError (naming ``what``)."""
-        try:
-            return cls(value)
-        except ValueError:
-            raise UsageError(Diagnostic(f"unknown {what} '{value}'", notes=("use time or signal",))) from None
 
 
 class Driver:

@@ -1,9 +1,13 @@
-"""The output target of a run: a file or standard output, whose failures are user errors.
+"""The output stage: results, written as the run specification's output choices say, to a sink.
 
-A missing directory, a directory, a read-only place or a full device (``/dev/full``) give
-a :class:`~ticker_py.errors.UsageError` naming the target (status 2 in the CLI), at open
-time where possible, else at the write that fails. A closed pipe (``| head``) stays a
-BrokenPipeError, which the CLI treats as a normal end.
+:class:`Output` picks the writer (``format``, ``changes``, ``show_at``, ``consequences``, RDF
+output; plain or factorized results) and says what it reads of each result: with
+:attr:`Output.changes_only` the engine sends only the changes of its single answer stream, which
+the writer applies. A sink is a file or standard output (:func:`open_output`), or the TCP clients
+of a live run: a missing directory, a directory, a read-only place or a full device
+(``/dev/full``) give a :class:`~ticker_py.errors.UsageError` naming the target (status 2 in the
+CLI), at open time where possible, else at the write that fails. A closed pipe (``| head``) stays
+a BrokenPipeError, which the CLI treats as a normal end.
 """
 
 from __future__ import annotations
@@ -13,11 +17,61 @@ from pathlib import Path
 from typing import TextIO
 
 from ..errors import Diagnostic, UsageError
+from ..spec import RDF_OUTPUT
 
-__all__ = ["open_output", "Output"]
+__all__ = ["Output", "open_output", "Sink"]
 
 
 class Output:
+    """The output stage of a run under ``spec``: :meth:`open` it on a sink, then ``write(result)`` per
+    result and ``close(summary)`` at the end (the writer's last words, then the sink is closed).
+    ``rdf``: the RDF mapping of RDF output. What it reads (:attr:`changes_only`) is known before it
+    is opened, so that the engine can be made for it first."""
+
+    orders = True  # the writers print several answer streams in order themselves
+
+    def __init__(self, spec, rdf=None):
+        self.spec, self.rdf = spec, rdf
+        self.changes_only = _changes_only(spec)
+        self.sink = self.writer = None
+
+    def open(self, sink) -> Output:
+        """Write to ``sink`` (a text stream; see :func:`open_output`)."""
+        spec = self.spec
+        self.sink = sink
+        if spec.format in RDF_OUTPUT:
+            from ..rdf.writer import RdfWriter
+
+            self.writer = RdfWriter(sink, spec.format, self.rdf, spec.rdf_output)
+        elif spec.consequences:
+            from ..consequences import ConsequencesWriter
+
+            self.writer = ConsequencesWriter(sink, spec.consequences, spec.show_at)
+        else:
+            if spec.factorize and spec.models_per_tick == 0:
+                from .factor_writers import make_factor_writer as make
+            else:
+                from .writers import make_writer as make
+            self.writer = make(spec.format, sink, show_at=spec.show_at, changes=spec.changes)
+        self.write = self.writer.write
+        return self
+
+    def close(self, summary: dict) -> None:
+        try:
+            self.writer.close(summary)
+        finally:  # also when the writer's last flush fails (a full device): the file is closed here
+            self.sink.close()
+
+
+def _changes_only(spec) -> bool:
+    """Whether the engine sends only changes: for ``changes`` and format ``none``, and for the
+    whole-model formats of a single answer stream, whose writers keep it up to date from the changes
+    (the cheap path: no copy of the whole answer stream at each tick)."""
+    one = spec.models_per_tick == 1 and not spec.show_at and not spec.consequences and not spec.factorize
+    return spec.changes or spec.format == "none" or (one and spec.format in ("jsonl", "text", "csv"))
+
+
+class Sink:
     """A text sink around ``stream``: OSErrors of write, flush and close become UsageErrors."""
 
     def __init__(self, stream: TextIO, name: str, owned: bool):
@@ -67,16 +121,16 @@ class Output:
         self.close()
 
 
-def open_output(path: str | None) -> Output:
+def open_output(path: str | None) -> Sink:
     """Standard output for None or ``-``, else the file ``path`` opened for writing (UTF-8)."""
     if path is None or path == "-":
-        return Output(sys.stdout, "<stdout>", owned=False)
+        return Sink(sys.stdout, "<stdout>", owned=False)
     target = Path(path)
     if target.is_dir():
         raise UsageError(Diagnostic(f"cannot write to '{path}': it is a directory"))
     if not target.parent.is_dir():
         raise UsageError(Diagnostic(f"cannot write to '{path}': directory '{target.parent}' does not exist"))
     try:
-        return Output(open(target, "w", encoding="utf-8"), str(path), owned=True)
+        return Sink(open(target, "w", encoding="utf-8"), str(path), owned=True)
     except OSError as err:
         raise UsageError(Diagnostic(f"cannot write to '{path}': {err.strerror or err}")) from None
