@@ -150,7 +150,7 @@ def test_bad_stream_keeps_accepted_output(kind, every, capsys, files, monkeypatc
 @pytest.mark.parametrize(
     "argv,what",
     [
-        (["run", "{prog}", "--engine", "warp"], "unknown engine 'warp'"),
+        (["run", "{prog}", "--engine", "warp"], "unknown --engine 'warp'"),
         (["run", "{prog}", "--format", "xml"], "unknown --format 'xml'"),
         (["run", "{missing}"], "does not exist"),
         (["run", "{prog}", "--stream", "{missing}"], "does not exist"),

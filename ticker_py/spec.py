@@ -27,7 +27,7 @@ import functools
 import inspect
 import operator
 import re
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, fields, replace
 from functools import cached_property
 from pathlib import Path
 
@@ -38,27 +38,7 @@ from .limits import CLINGO_MAX
 from .rdf import RDF_FORMATS
 from .semantics import DEFAULT, KNOBS, Semantics, resolve
 
-__all__ = [
-    "RunSpec",
-    "Every",
-    "MAX_GAP",
-    "whole",
-    "check_max_gap",
-    "parse_clock",
-    "takes_spec",
-    "keywords_checked",
-    "section",
-    "SECTIONS",
-    "PURPOSES",
-    "FORMATS",
-    "RDF_OUTPUT",
-    "STREAM_FORMATS",
-    "MODES",
-    "TUPLE_ORDERS",
-    "SHARD_BY",
-    "MAX_SHARDS",
-    "INERTIA_ENGINES",
-]
+__all__ = ["RunSpec", "Every", "MAX_GAP", "parse_clock", "whole", "takes_spec", "SECTIONS", "PURPOSES"]
 
 #: Default of ``max_gap``: the most time points one record may skip (each is evaluated).
 MAX_GAP = 100_000
@@ -148,13 +128,6 @@ def parse_clock(text: str | int) -> int:
     return int(m.group(1)) * UNITS[unit]
 
 
-def _option(default, help: str, section: str, **cli):
-    """A field of the spec: its default, what it does (the CLI's ``--help`` and the API's docs) and how
-    the command line takes it (``flag``, ``short``, ``metavar``, ``type``; ``choices`` shown in the
-    metavar; ``repeat``: the option may be given several times; ``cli=False``: the API's only)."""
-    return field(default=default, metadata={"help": help, "section": section, **cli})
-
-
 # ``of(..., cli=True)`` names the fields as options (``--models``) in its errors, the API as keywords
 _NAMING = contextvars.ContextVar("ticker_spec_naming", default=False)
 
@@ -165,155 +138,45 @@ class RunSpec:
 
     Build it with keywords (``RunSpec(models=0)``, or :meth:`of`, which also takes the semantics knobs
     and refuses a misspelled keyword with the closest one); every function that runs a program takes
-    it as ``spec=``, or the same keywords. Fields come in sections: the program (how it is loaded),
-    the input, the evaluation, the output, shards and live streams.
+    it as ``spec=``, or the same keywords. Fields come in sections (:data:`OPTIONS` says what each
+    does): the program (how it is loaded), the input, the evaluation, the output, shards, live streams.
     """
 
-    # ---- the program
-    clock: str | int = _option("1s", "duration of one time point for window units", PROGRAM)
-    const: tuple = _option(
-        (),
-        "the value of a constant, over the program's '#const NAME = VALUE.' (the API: a dict of names to values)",
-        PROGRAM,
-        flag="--const",
-        short="-c",
-        metavar="NAME=VALUE",
-        repeat=True,
-    )
-    background: tuple = _option(
-        (), "background facts in program syntax (files, added in order)", PROGRAM, metavar="FILE", repeat=True
-    )
-    background_rdf: tuple = _option(
-        (),
-        "background triples from RDF files (.ttl/.nt/.rdf/...; added in order)",
-        PROGRAM,
-        metavar="FILE",
-        repeat=True,
-    )
-    rdf_mapping: str = _option(
-        "triple",
-        "triple: each triple is triple(S,P,O); property: p(S,O), named prefix_local by the @prefix map",
-        PROGRAM,
-        choices=("triple", "property"),
-    )
-    owl2rl: bool = _option(
-        False, "add the shipped OWL 2 RL rules (subclass/subproperty closure, domain, range) over triple/3", PROGRAM
-    )
-    # ---- the input
-    stream_format: str = _option(
-        "auto",
-        "format of stdin and of stream files with another suffix: auto (by the suffix; stdin is text), "
-        "text, jsonl, csv; nt, nq, rdf-csv, rdf-parquet: RDF streams",
-        INPUT,
-        choices=STREAM_FORMATS,
-    )
-    until: int | None = _option(None, "evaluate time points up to T", INPUT, metavar="T", type=int)
-    max_gap: int | None = _option(
-        MAX_GAP,
-        "refuse a record more than N time points after the open one (each time point in between is "
-        "evaluated and written); 0 = no limit",
-        INPUT,
-        metavar="N",
-        type=int,
-    )
-    every: Every = _option(Every.TIME, "time: once per time point; signal: after every atom", INPUT, choices=Every)
-    tuple_order: str = _option(
-        "arrival",
-        "arrival (a tuple window keeps the last-arrived atoms of its oldest time point) or reverse (the "
-        "atoms of each time point are fed in reverse order, so it keeps the first-arrived)",
-        INPUT,
-        choices=TUPLE_ORDERS,
-    )
-    # ---- the evaluation
-    engine: str = _option(
-        "auto",
-        "the engine (auto: native if it can run the program, else incremental)",
-        EVALUATION,
-        choices=("auto",) + ENGINE_NAMES,
-    )
-    models: int | None = _option(None, "answer streams per tick (0 = all)", EVALUATION, type=int)
-    factorize: bool = _option(
-        False, "all answer streams per tick as a product: a common part times independent choices", EVALUATION
-    )
-    show: str = _option(
-        "derived", "derived, or all (also input and background)", EVALUATION, choices=("derived", "all")
-    )
-    inertia: bool = _option(False, "prefer the previous tick's answer stream", EVALUATION)
-    semantics: Semantics = _option(DEFAULT, "a profile: presets of the semantics knobs (docs/semantics.md)", EVALUATION)
-    strict: bool = _option(
-        False,
-        "an order comparison of a number with a string or literal that is no number is an error "
-        "(default: a warning, once per comparison and kind of term)",
-        EVALUATION,
-    )
-    explainable: bool = _option(
-        False, "every result keeps what explaining it needs (Result.explain)", EVALUATION, cli=False
-    )
-    # ---- the output
-    format: str = _option("jsonl", "output format", OUTPUT, choices=FORMATS)
-    changes: bool = _option(False, "print what changed since the previous tick", OUTPUT)
-    show_at: bool = _option(False, "also print atoms pinned to other time points", OUTPUT)
-    consequences: str | None = _option(
-        None,
-        "print per tick the number of answer streams and their brave/cautious consequences "
-        "(enumerates all answer streams)",
-        OUTPUT,
-        choices=MODES,
-    )
-    rdf_output: str = _option(
-        "triple",
-        "with format ntriples/nquads: the ternary predicate whose atoms are the triples written",
-        OUTPUT,
-        metavar="NAME",
-    )
-    out: str | None = _option(
-        None, "write results to FILE (default stdout; - is stdout); with spark: a directory of Parquet answers", OUTPUT
-    )
-    # ---- shards
-    shards: int | None = _option(
-        None,
-        "number of shards (default with spark: Spark's parallelism); without spark the shards run one "
-        "after another in this process",
-        SHARDS,
-        metavar="N",
-        type=int,
-    )
-    shard_by: str = _option(
-        "auto",
-        "cut the stream by key, by time ranges, or both (a key x time grid); auto: by key if the program "
-        "allows it, else by time (`ticker check` prints the plan)",
-        SHARDS,
-        choices=SHARD_BY,
-    )
-    spark: bool = _option(False, "evaluate in Spark tasks, one per shard of the stream (needs pyspark)", SHARDS)
-    master: str = _option("local[2]", "Spark master", SHARDS)
-    # ---- live streams
-    input: str | None = _option(
-        None,
-        "accept producers on a TCP port (host defaults to 127.0.0.1; port 0 = any free port, announced "
-        "on stderr) instead of the stream",
-        LIVE,
-        metavar="tcp:HOST:PORT",
-    )
-    output: str | None = _option(
-        None, "send the result lines to every client connected to this TCP port", LIVE, metavar="tcp:HOST:PORT"
-    )
-    wall_clock: bool = _option(
-        False, "time points advance with real time (one per clock); atoms are stamped on arrival", LIVE
-    )
-    grace: float = _option(
-        1.0, "with input: end this long after the last producer left", LIVE, metavar="SECONDS", type=float
-    )
-    idle_timeout: float | None = _option(
-        10.0,
-        "with input: a producer silent this long no longer holds the time back (0 = wait for it forever)",
-        LIVE,
-        metavar="SECONDS",
-        type=float,
-    )
-    save_input: str | None = _option(
-        None, "write every accepted record to FILE (text format) for an offline replay", LIVE, metavar="FILE"
-    )
+    clock: str | int = "1s"
+    const: tuple = ()
+    background: tuple = ()
+    background_rdf: tuple = ()
+    rdf_mapping: str = "triple"
+    owl2rl: bool = False
+    stream_format: str = "auto"
+    until: int | None = None
+    max_gap: int | None = MAX_GAP
+    every: Every = Every.TIME
+    tuple_order: str = "arrival"
+    engine: str = "auto"
+    models: int | None = None
+    factorize: bool = False
+    show: str = "derived"
+    inertia: bool = False
+    semantics: Semantics = DEFAULT
+    strict: bool = False
+    explainable: bool = False
+    format: str = "jsonl"
+    changes: bool = False
+    show_at: bool = False
+    consequences: str | None = None
+    rdf_output: str = "triple"
+    out: str | None = None
+    shards: int | None = None
+    shard_by: str = "auto"
+    spark: bool = False
+    master: str = "local[2]"
+    input: str | None = None
+    output: str | None = None
+    wall_clock: bool = False
+    grace: float = 1.0
+    idle_timeout: float | None = 10.0
+    save_input: str | None = None
 
     def __post_init__(self):
         _check(self, _Names(_NAMING.get()))
@@ -413,11 +276,120 @@ class RunSpec:
 FIELDS = {f.name: f for f in fields(RunSpec)}
 #: every keyword :meth:`RunSpec.of` takes (the knobs besides)
 KEYWORDS = tuple(FIELDS)
+_TCP = {"metavar": "tcp:HOST:PORT"}
+#: each field's section, what it does (the command line's ``--help``, the API's docs) and how the
+#: command line takes it: ``flag``, ``short``, ``metavar``, ``type``, ``choices`` (also checked),
+#: ``repeat`` (the option may be given several times), ``api`` (the API's only)
+OPTIONS = {
+    "clock": (PROGRAM, "duration of one time point for window units", {}),
+    "const": (
+        PROGRAM,
+        "the value of a constant, over the program's '#const NAME = VALUE.'",
+        {"short": "-c", "metavar": "NAME=VALUE"},
+    ),
+    "background": (PROGRAM, "background facts in program syntax (files added in order)", {"metavar": "FILE"}),
+    "background_rdf": (PROGRAM, "background triples from RDF files (.ttl/.nt/.rdf/...)", {"metavar": "FILE"}),
+    "rdf_mapping": (
+        PROGRAM,
+        "triple: each triple is triple(S,P,O); property: p(S,O), named prefix_local by the @prefix map",
+        {"choices": ("triple", "property")},
+    ),
+    "owl2rl": (PROGRAM, "add the shipped OWL 2 RL rules (subclass/subproperty closure, domain, range)", {}),
+    "stream_format": (
+        INPUT,
+        "format of stdin and of stream files with another suffix: auto (by the suffix; stdin is text), "
+        "text, jsonl, csv; nt, nq, rdf-csv, rdf-parquet: RDF streams",
+        {"choices": STREAM_FORMATS},
+    ),
+    "until": (INPUT, "evaluate time points up to T", {"metavar": "T", "type": int}),
+    "max_gap": (
+        INPUT,
+        "refuse a record more than N time points after the open one (each time point in between is "
+        "evaluated and written); 0 = no limit",
+        {"metavar": "N", "type": int},
+    ),
+    "every": (INPUT, "time: once per time point; signal: after every atom", {"choices": tuple(Every)}),
+    "tuple_order": (
+        INPUT,
+        "arrival (a tuple window keeps the last-arrived atoms of its oldest time point) or reverse (the "
+        "atoms of each time point are fed in reverse order, so it keeps the first-arrived)",
+        {"choices": TUPLE_ORDERS},
+    ),
+    "engine": (
+        EVALUATION,
+        "the engine (auto: native if it can run the program, else incremental)",
+        {"choices": ("auto",) + ENGINE_NAMES},
+    ),
+    "models": (EVALUATION, "answer streams per tick (0 = all)", {"type": int}),
+    "factorize": (EVALUATION, "all answer streams per tick as a product: a common part times independent choices", {}),
+    "show": (EVALUATION, "derived, or all (also input and background)", {"choices": ("derived", "all")}),
+    "inertia": (EVALUATION, "prefer the previous tick's answer stream", {}),
+    "semantics": (EVALUATION, "a profile: presets of the semantics knobs (docs/semantics.md)", {}),
+    "strict": (
+        EVALUATION,
+        "an order comparison of a number with a string or literal that is no number is an error "
+        "(default: a warning, once per comparison and kind of term)",
+        {},
+    ),
+    "explainable": (EVALUATION, "every result keeps what explaining it needs (Result.explain)", {"api": True}),
+    "format": (OUTPUT, "output format", {"choices": FORMATS}),
+    "changes": (OUTPUT, "print what changed since the previous tick", {}),
+    "show_at": (OUTPUT, "also print atoms pinned to other time points", {}),
+    "consequences": (
+        OUTPUT,
+        "print per tick the number of answer streams and their brave/cautious consequences "
+        "(enumerates all answer streams)",
+        {"choices": MODES},
+    ),
+    "rdf_output": (
+        OUTPUT,
+        "with format ntriples/nquads: the ternary predicate whose atoms are the triples written",
+        {"metavar": "NAME"},
+    ),
+    "out": (
+        OUTPUT,
+        "write results to FILE (default stdout; - is stdout); with spark: a directory of Parquet answers",
+        {"metavar": "FILE"},
+    ),
+    "shards": (
+        SHARDS,
+        "number of shards (default with spark: Spark's parallelism); without spark the shards run one "
+        "after another in this process",
+        {"metavar": "N", "type": int},
+    ),
+    "shard_by": (
+        SHARDS,
+        "cut the stream by key, by time ranges, or both (a key x time grid); auto: by key if the program "
+        "allows it, else by time (`ticker check` prints the plan)",
+        {"choices": SHARD_BY},
+    ),
+    "spark": (SHARDS, "evaluate in Spark tasks, one per shard of the stream (needs pyspark)", {}),
+    "master": (SHARDS, "Spark master", {}),
+    "input": (
+        LIVE,
+        "accept producers on a TCP port (host defaults to 127.0.0.1; port 0 = any free port, announced on "
+        "stderr) instead of the stream",
+        _TCP,
+    ),
+    "output": (LIVE, "send the result lines to every client connected to this TCP port", _TCP),
+    "wall_clock": (LIVE, "time points advance with real time (one per clock); atoms are stamped on arrival", {}),
+    "grace": (LIVE, "with input: end this long after the last producer left", {"metavar": "SECONDS", "type": float}),
+    "idle_timeout": (
+        LIVE,
+        "with input: a producer silent this long no longer holds the time back (0 = wait for it forever)",
+        {"metavar": "SECONDS", "type": float},
+    ),
+    "save_input": (
+        LIVE,
+        "write every accepted record to FILE (text format) for an offline replay",
+        {"metavar": "FILE"},
+    ),
+}
 
 
 def section(*sections: str) -> tuple:
     """The names of the fields of ``sections``, in order."""
-    return tuple(name for name, f in FIELDS.items() if f.metadata["section"] in sections)
+    return tuple(name for name in FIELDS if OPTIONS[name][0] in sections)
 
 
 class _Names:
@@ -428,67 +400,41 @@ class _Names:
         self.cli = cli
 
     def __call__(self, name: str) -> str:
-        if not self.cli:
-            return name
-        return FIELDS[name].metadata.get("flag") or "--" + name.replace("_", "-")
+        return "--" + name.replace("_", "-") if self.cli else name
 
     def given(self, name: str, value=True) -> str:
         """The field as the user sets it: ``factorize=True`` or ``--factorize``."""
         return self(name) if self.cli else f"{name}={value!r}"
 
 
-def _choice(spec, name: str, choices, names: _Names):
-    value = getattr(spec, name)
-    if value not in choices:
-        raise UsageError(
-            Diagnostic(f"unknown {names(name)} '{value}'", notes=(f"use one of: {', '.join(map(str, choices))}",))
-        )
-
-
 def _set(spec, name: str, value) -> None:
     object.__setattr__(spec, name, value)
 
 
-def _paths(spec, name: str, names: _Names) -> None:
-    """A path or a list of paths, kept as a tuple."""
-    value = getattr(spec, name)
-    paths = () if value is None else (value,) if isinstance(value, (str, Path)) else value
-    if not isinstance(paths, (list, tuple)) or not all(isinstance(p, (str, Path)) for p in paths):
-        raise UsageError(Diagnostic(f"{names(name)} must be a path or a list of paths, not {value!r}"))
-    _set(spec, name, tuple(paths))
-
-
 def _check(spec: RunSpec, names: _Names) -> None:
     """Check and normalise every field of ``spec`` (in place: called while it is built)."""
-    # the program
+    for name, (_, _, cli) in OPTIONS.items():
+        value, choices = getattr(spec, name), cli.get("choices")
+        if choices and value not in choices and not (value is None and FIELDS[name].default is None):
+            notes = (f"use one of: {', '.join(c.value if isinstance(c, Every) else c for c in choices)}",)
+            raise UsageError(Diagnostic(f"unknown {names(name)} '{value}'", notes=notes))
     parse_clock(spec.clock)
     const = spec.const
-    if isinstance(const, dict):
-        _set(spec, "const", tuple(const.items()))
-    elif const is None:
-        _set(spec, "const", ())
+    if isinstance(const, dict) or const is None:
+        _set(spec, "const", tuple((const or {}).items()))
     elif not isinstance(const, tuple) or not all(isinstance(p, tuple) and len(p) == 2 for p in const):
         raise UsageError(Diagnostic(f"{names('const')} is a dict of names to values, not {const!r}"))
-    _paths(spec, "background", names)
-    _paths(spec, "background_rdf", names)
-    _choice(spec, "rdf_mapping", ("triple", "property"), names)
-    # the input
-    _choice(spec, "stream_format", STREAM_FORMATS, names)
-    if spec.until is not None:
-        _set(spec, "until", whole(spec.until, names("until")))
+    for name in ("background", "background_rdf"):  # a path or a list of paths, kept as a tuple
+        value = getattr(spec, name)
+        paths = () if value is None else (value,) if isinstance(value, (str, Path)) else value
+        if not isinstance(paths, (list, tuple)) or not all(isinstance(p, (str, Path)) for p in paths):
+            raise UsageError(Diagnostic(f"{names(name)} must be a path or a list of paths, not {value!r}"))
+        _set(spec, name, tuple(paths))
+    for name in ("until", "models"):
+        if getattr(spec, name) is not None:
+            _set(spec, name, whole(getattr(spec, name), names(name)))
     _set(spec, "max_gap", check_max_gap(spec.max_gap, names("max_gap")))
-    _set(spec, "every", Every.parse(spec.every, names("every")))
-    _choice(spec, "tuple_order", TUPLE_ORDERS, names)
-    # the evaluation
-    if not isinstance(spec.engine, str):
-        raise UsageError(Diagnostic(f"unknown engine {spec.engine!r}"))
-    if spec.engine not in ("auto",) + ENGINE_NAMES:
-        raise UsageError(
-            Diagnostic(f"unknown engine '{spec.engine}'", notes=(f"engines: auto, {', '.join(ENGINE_NAMES)}",))
-        )
-    if spec.models is not None:
-        _set(spec, "models", whole(spec.models, names("models")))
-    _choice(spec, "show", ("derived", "all"), names)
+    _set(spec, "every", Every(spec.every))
     if not isinstance(spec.semantics, Semantics):
         _set(spec, "semantics", resolve(spec.semantics))
     if spec.factorize and spec.semantics.changed:
@@ -498,17 +444,13 @@ def _check(spec: RunSpec, names: _Names) -> None:
                 notes=(f"drop {names.given('factorize')} or the knobs of '{spec.semantics}'",),
             )
         )
-    # the output
-    _choice(spec, "format", FORMATS, names)
-    if spec.consequences is not None:
-        _choice(spec, "consequences", MODES, names)
-        if spec.changes or spec.format != "jsonl":
-            raise UsageError(
-                Diagnostic(
-                    f"{names('consequences')} prints JSON Lines of its own",
-                    notes=(f"drop {names('changes')} and {names('format')}",),
-                )
+    if spec.consequences is not None and (spec.changes or spec.format != "jsonl"):
+        raise UsageError(
+            Diagnostic(
+                f"{names('consequences')} prints JSON Lines of its own",
+                notes=(f"drop {names('changes')} and {names('format')}",),
             )
+        )
     if spec.changes and spec.models_per_tick != 1 and not spec.factorize:
         raise UsageError(
             Diagnostic(f"{names('changes')} needs a single answer stream", notes=(f"use {names('models')} 1",))
@@ -520,21 +462,15 @@ def _check(spec: RunSpec, names: _Names) -> None:
                 notes=(f"use {names('models')} 1 and no {names('changes')}",),
             )
         )
-    # shards
-    if spec.shards is not None:
-        if type(spec.shards) is not int or spec.shards < 1:
-            raise UsageError(Diagnostic(f"{names('shards')} must be an integer >= 1, not {spec.shards!r}"))
-        if spec.shards > MAX_SHARDS:
-            raise UsageError(
-                Diagnostic(
-                    f"{names('shards')} must be at most {MAX_SHARDS}, not {spec.shards}",
-                    notes=("each shard builds its own reasoner",),
-                )
+    if spec.shards is not None and (type(spec.shards) is not int or not 1 <= spec.shards <= MAX_SHARDS):
+        raise UsageError(
+            Diagnostic(
+                f"{names('shards')} must be an integer from 1 to {MAX_SHARDS}, not {spec.shards!r}",
+                notes=("each shard builds its own reasoner",),
             )
-    _choice(spec, "shard_by", SHARD_BY, names)
+        )
     if spec.sharded:
         _check_sharded(spec, names)
-    # live
     for name in ("grace", "idle_timeout"):
         value = getattr(spec, name)
         if value is not None and not value >= 0:
@@ -596,14 +532,12 @@ def unknown_keyword(name: str, names: list) -> UsageError:
     )
 
 
-def cli_default(name: str, purpose: str = "run"):
-    """The default of field ``name`` as the command line shows and parses it (None: not given)."""
+def default(name: str, purpose: str = "run"):
+    """The default of field ``name`` for ``purpose`` as keywords and options give it (None: not given)."""
     value = PURPOSES[purpose].get(name, FIELDS[name].default)
-    if isinstance(value, enum.Enum):
+    if isinstance(value, Every):
         return value.value
-    if value == () or isinstance(value, Semantics):
-        return None
-    return value
+    return None if value == () or isinstance(value, Semantics) else value
 
 
 def takes_spec(*sections: str, purpose: str = "run", loads: bool = False, exclude=(), also=(), inherit: bool = False):
@@ -648,7 +582,7 @@ def takes_spec(*sections: str, purpose: str = "run", loads: bool = False, exclud
         for name in accept:
             if name not in present:
                 parameters.append(
-                    inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=_api_default(name, purpose))
+                    inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default(name, purpose))
                 )
         if knobs:
             parameters.append(inspect.Parameter("knobs", inspect.Parameter.VAR_KEYWORD))
@@ -657,17 +591,6 @@ def takes_spec(*sections: str, purpose: str = "run", loads: bool = False, exclud
         return wrapper
 
     return decorate
-
-
-def _api_default(name: str, purpose: str):
-    value = PURPOSES[purpose].get(name, FIELDS[name].default)
-    if isinstance(value, enum.Enum):
-        return value.value
-    if value == ():
-        return None
-    if isinstance(value, Semantics):
-        return None
-    return value
 
 
 def _refuse_program_options(program, given: dict) -> None:

@@ -53,31 +53,30 @@ def add_spec_args(p, *names: str, purpose: str = "run") -> None:
     """The options of the run specification's fields ``names`` (:class:`~ticker_py.spec.RunSpec`):
     their flags, help and defaults come from the spec (``purpose``: whose defaults, see
     :data:`~ticker_py.spec.PURPOSES`); ``semantics`` brings the knobs. :func:`spec_of` reads them back."""
-    from ..spec import FIELDS, cli_default
+    from ..spec import FIELDS, OPTIONS, default
 
-    names = tuple(name for name in names if FIELDS[name].metadata.get("cli", True))
-    given = p.get_default("spec_fields") or ()
-    p.set_defaults(spec_fields=given + names, spec_purpose=purpose)
+    names = tuple(name for name in names if not OPTIONS[name][2].get("api"))
+    p.set_defaults(spec_fields=(p.get_default("spec_fields") or ()) + names, spec_purpose=purpose)
     for name in names:
         if name == "semantics":
             add_semantics_args(p)
             continue
-        meta = FIELDS[name].metadata
-        flags = ([meta["short"]] if "short" in meta else []) + [meta.get("flag") or "--" + name.replace("_", "-")]
-        default = cli_default(name, purpose)
-        options = {"dest": name, "help": meta["help"]}
+        _, text, cli = OPTIONS[name]
+        flags = ([cli["short"]] if "short" in cli else []) + ["--" + name.replace("_", "-")]
         if FIELDS[name].default is False:
-            options["action"] = "store_true"
-        elif meta.get("repeat"):
-            options.update(action=MERGED, metavar=meta.get("metavar"))
-            options["help"] += " (repeatable)"
+            p.add_argument(*flags, dest=name, action="store_true", help=text)
+        elif FIELDS[name].default == ():
+            p.add_argument(*flags, dest=name, action=MERGED, metavar=cli.get("metavar"), help=text + " (repeatable)")
         else:
-            choices = meta.get("choices")
-            metavar = choices_metavar(c.value if hasattr(c, "value") else c for c in choices) if choices else None
-            options.update(default=default, type=meta.get("type"), metavar=meta.get("metavar") or metavar)
-            if name == "models" and default is None:  # the spec's models_per_tick
-                options["help"] += "; all by default with --factorize or --consequences (default: 1)"
-        p.add_argument(*flags, **options)
+            choices = cli.get("choices")
+            metavar = cli.get("metavar") or (
+                choices_metavar(getattr(c, "value", c) for c in choices) if choices else None
+            )
+            if name == "models" and default(name, purpose) is None:  # the spec's models_per_tick
+                text += "; all by default with --factorize or --consequences (default: 1)"
+            p.add_argument(
+                *flags, dest=name, default=default(name, purpose), type=cli.get("type"), metavar=metavar, help=text
+            )
 
 
 def add_program_args(p: argparse.ArgumentParser) -> None:
