@@ -393,7 +393,7 @@ def run(program, stream, *, spec: RunSpec) -> Results:
     return results
 
 
-@takes_spec(PROGRAM, INPUT, EVALUATION, purpose="explain", loads=True, exclude=("tuple_order", "until"))
+@takes_spec(PROGRAM, INPUT, EVALUATION, purpose="explain", loads=True, exclude=("tuple_order", "until", "explainable"))
 def explain_at(
     program, stream, at: int, atom, why_not: bool = False, model: int = 1, collect: list | None = None, *, spec: RunSpec
 ) -> Explanation:

@@ -204,7 +204,7 @@ class EngineComparison:
         return not self.differing
 
 
-@takes_spec(PROGRAM, INPUT, EVALUATION, purpose="compare", loads=True)
+@takes_spec(PROGRAM, INPUT, EVALUATION, purpose="compare", loads=True, exclude=("engine", "explainable", "strict"))
 def compare_engines(
     program, stream, engines=None, keep_all: bool = True, changes: bool = False, *, spec: RunSpec
 ) -> EngineComparison:

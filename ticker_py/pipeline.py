@@ -117,7 +117,7 @@ def _session(spec: RunSpec):
     return session
 
 
-@takes_spec(PROGRAM, INPUT, EVALUATION, SHARDS, also=("format",), loads=True, exclude=("tuple_order",))
+@takes_spec(PROGRAM, INPUT, EVALUATION, SHARDS, also=("format",), loads=True, exclude=("tuple_order", "explainable"))
 def run_sharded(program, stream, session=None, timings: dict | None = None, *, spec: RunSpec) -> Iterator[Result]:
     """Evaluate ``program`` over ``stream`` in shards of the stream, cut by key, by time or both.
 

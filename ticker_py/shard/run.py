@@ -14,7 +14,7 @@ from .merge import merge_range
 from .plan import cell_rows, make_grid, plan_for, read_stream
 
 
-@takes_spec(PROGRAM, INPUT, EVALUATION, SHARDS, also=("format",), loads=True, exclude=("tuple_order",))
+@takes_spec(PROGRAM, INPUT, EVALUATION, SHARDS, also=("format",), loads=True, exclude=("tuple_order", "explainable"))
 def run_sharded_local(program, stream, *, spec: RunSpec) -> Iterator[Result]:
     """The sharded run without Spark: read, cut into cells, evaluate them one after another, merge.
 
@@ -45,13 +45,25 @@ def _local(analysis, stream, spec: RunSpec):
 
 
 def read_results(path) -> object:
-    """The answers a ``--spark --out DIR`` run wrote, as a pandas DataFrame sorted by (t, model).
+    """The answers a Spark run wrote (``ticker run --spark --out DIR``), as a pandas DataFrame.
 
-    Columns: ``t``, ``c`` (the tick's count), ``model`` (the answer stream's number from 0;
-    missing where there is no answer stream at t), ``atoms`` and ``pins`` (lists of atom texts,
-    pins as ``"p(1) at 3"``), ``range`` (the time range that computed it); with ``--factorize``
-    ``factor`` and ``alternative`` (see :func:`ticker_py.spark.shard.write_sharded`). Refuses a directory
-    without the completion marker ``_SUCCESS`` (an unfinished or failed run).
+    Parameters
+    ----------
+    path : str or Path
+        The directory the run wrote; one without the completion marker ``_SUCCESS`` (an unfinished
+        or failed run) is refused.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Sorted by (t, model): ``t``, ``c`` (the tick's count), ``model`` (the answer stream's number
+        from 0; missing where there is no answer stream at t), ``atoms`` and ``pins`` (lists of atom
+        texts, pins as ``"p(1) at 3"``), ``range`` (the time range that computed it); with
+        ``factorize`` ``factor`` and ``alternative`` (see :func:`ticker_py.spark.shard.write_sharded`).
+
+    See Also
+    --------
+    ticker_py.run_sharded, ticker_py.spark.shard.write_sharded
     """
     from pathlib import Path
 

@@ -307,7 +307,9 @@ def _checked(program, spec: RunSpec):
     return analysis
 
 
-@takes_spec(PROGRAM, INPUT, EVALUATION, SHARDS, also=("format",), loads=True, exclude=("tuple_order", "spark"))
+@takes_spec(
+    PROGRAM, INPUT, EVALUATION, SHARDS, also=("format",), loads=True, exclude=("tuple_order", "spark", "explainable")
+)
 def run_sharded(program, stream, session=None, timings: dict | None = None, *, spec: RunSpec) -> Iterator[Result]:
     """Evaluate ``program`` over ``stream`` in Spark tasks; yields the merged Results in time order.
 
@@ -358,7 +360,7 @@ def _spark_run(analysis, stream, session, timings, spec: RunSpec):
         raise error
 
 
-@takes_spec(PROGRAM, INPUT, EVALUATION, SHARDS, loads=True, exclude=("tuple_order", "spark"))
+@takes_spec(PROGRAM, INPUT, EVALUATION, SHARDS, loads=True, exclude=("tuple_order", "spark", "explainable"))
 def write_sharded(program, stream, out, session=None, *, spec: RunSpec) -> dict:
     """As :func:`run_sharded`, but the executors write the answers to the directory ``out`` as
     Parquet (partitioned by ``range``, one row per time point and answer stream, atoms as text;
