@@ -364,7 +364,7 @@ def test_merge_buffer_is_bounded_and_loses_nothing():
 
 
 def test_wall_clock_over_tcp_ignores_given_times():
-    src = LiveInput(listen_on="tcp:127.0.0.1:0", wall_clock=50, grace=0.1)
+    src = LiveInput(listen_on="tcp:127.0.0.1:0", wall_clock=True, clock=50, grace=0.1)
     it = iter(src)
     s = _connect(src.address)
     s.sendall(b"99: a\n")

@@ -170,7 +170,7 @@ def _side_by_side(runs, notes, title, start, end, atoms, max_atoms, inputs) -> T
     times = set().union(*(r.keys() for r in runs.values())) if runs else set()
     lo = start if start is not None else min(times, default=0)
     hi = end if end is not None else max(times, default=lo)
-    tl = from_runs(runs, title, "", inputs, lo, hi, atoms, max_atoms, notes)
+    tl = from_runs(runs, title, inputs, lo, hi, atoms, max_atoms, notes)
     differing = sum(1 for _, r in tl.differing if r)
     sub = [
         f"runs {', '.join(runs)} (reference {next(iter(runs), '–')})",

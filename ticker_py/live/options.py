@@ -43,13 +43,10 @@ def live_records(spec, stream, checker=None, offline=None):
         records = LiveInput(
             listen_on=tcp,
             stream=None if tcp else _open_text(stream),
-            wall_clock=spec.clock_ms if wall else None,
-            grace=spec.grace,
             checker=checker,
             handle_signals=True,
             on_listen=_announce("listening on"),
-            idle_timeout=spec.idle_timeout,
-            max_gap=spec.max_gap,
+            spec=spec,
         )
     else:
         records = offline() if offline is not None else open_stream(stream)

@@ -18,7 +18,7 @@ selects them (:mod:`.select`).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..values import format_atom, term_key
 from .select import Selection, select
@@ -208,13 +208,13 @@ def from_results(
     """The timeline of one run: ``results`` are :class:`~ticker_py.streams.model.Result` s or
     ``(t, models)`` pairs; ``inputs``: ``{t: input atoms}``; ``start``/``end``: the time points
     shown (default: those evaluated); ``atoms``: only the atoms selected."""
-    return from_runs({"": _last_per_time(results)}, title, subtitle, inputs, start, end, atoms, max_atoms, unit=unit)
+    timeline = from_runs({"": _last_per_time(results)}, title, inputs, start, end, atoms, max_atoms, unit=unit)
+    return replace(timeline, subtitle=subtitle)
 
 
 def from_runs(
     runs: dict,
     title: str,
-    subtitle: str = "",
     inputs: dict | None = None,
     start: int | None = None,
     end: int | None = None,
@@ -279,7 +279,7 @@ def from_runs(
     )
     return Timeline(
         title,
-        subtitle,
+        "",
         lo,
         hi,
         tuple(lanes),

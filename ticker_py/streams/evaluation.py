@@ -131,22 +131,11 @@ class Evaluation:
             )
         if all_models is None:  # at most one answer stream, or all of them computed
             all_models = self.models == 0 or self.analysis.fragment != GENERAL
-        from ..explain import explain
+        from ..explain import TickAnswer, explain
 
         last = self.last
-        return explain(
-            self.analysis,
-            self.kept.entries,
-            last.t,
-            last.c,
-            last.models,
-            atom,
-            model,
-            why_not,
-            all_models=all_models,
-            semantics=self.semantics,
-            origin=self.origin,
-        )
+        tick = TickAnswer(self.kept.entries, last.t, last.c, last.models, self.semantics, self.origin)
+        return explain(self.analysis, tick, atom, model, why_not, all_models)
 
     def _in_printed_order(self, models) -> tuple:
         """Several answer streams in the order every output prints and numbers them: by their
@@ -187,10 +176,10 @@ class Evaluation:
 
 
 def _explain_result(analysis, history, semantics, origin, result, atom, model, why_not):
-    from ..explain import explain
+    from ..explain import TickAnswer, explain
 
     return explain(
-        analysis, history, result.t, result.c, result.models, atom, model, why_not, semantics=semantics, origin=origin
+        analysis, TickAnswer(history, result.t, result.c, result.models, semantics, origin), atom, model, why_not
     )
 
 
