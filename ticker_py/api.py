@@ -23,7 +23,9 @@ be given whole (``run(p, s, spec=RunSpec(models=0))``) and keywords set over it.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+import operator
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -319,7 +321,7 @@ class Reasoner:
                 return
             start = first.t
             records = itertools.chain([first], records)
-        results = drive(self.evaluation, records, spec.every, spec.until, start, spec.max_gap, self.evaluation.bag)
+        results = drive(self.evaluation, records, spec.every, spec.until, start, self.evaluation.bag)
         if warn_after is None:
             yield from results
         else:
@@ -443,18 +445,20 @@ def explain_at(
             )
         )
 
-    def seen(records):
+    def seen(records):  # the stream as read, its last time noted
         nonlocal last_time
         for rec in records:
-            last_time = rec.t
+            t = rec.t if isinstance(rec, Record) else rec[0] if isinstance(rec, (tuple, list)) and rec else None
+            with contextlib.suppress(TypeError):
+                last_time = max(last_time, operator.index(t))
             yield rec
-        if last_time < at and reasoner.input.past is None:  # said before the feed pads up to ``at``
+        if last_time < at:  # said before the feed pads the time points up to ``at`` (or refuses the gap)
             raise outside()
 
-    spec = RunSpec.of(spec, until=at)
-    for result in reasoner._feed(seen(reasoner.input.records(reasoner.input.open(stream), at)), spec):
+    stage = reasoner.input
+    for result in reasoner._feed(stage.records(seen(stage.open(stream)), at), RunSpec.of(spec, until=at)):
         if collect is not None:
             collect.append(result)
-    if last_time < at and reasoner.input.past is None:
+    if last_time < at:
         raise outside()
     return reasoner.explain(at, atom, model=model, why_not=why_not)

@@ -36,7 +36,7 @@ from .errors import EngineUnsupported, TickerError
 from .explain.differences import explain_differences, stream_history
 from .spec import EVALUATION, INPUT, PROGRAM, RunSpec, takes_spec
 from .streams import ChangesWriter, Model, Result, TimePoint, time_points
-from .streams.drive import drive, gap_limited
+from .streams.drive import drive
 from .streams.factorized import with_factors
 from .streams.input import Input
 from .values import format_atom
@@ -83,8 +83,7 @@ def prepare_stream(analysis, stream, spec: RunSpec, inputs: dict | None = None) 
     the input stage, in ``spec`` 's tuple order, refused past ``max_gap``; ``inputs`` receives the
     atoms per time point."""
     stage = Input(analysis, spec, counts=inputs)
-    records = gap_limited(stage.records(stage.open(stream), spec.until), spec.max_gap, spec.until)
-    points = time_points(records, spec.until)
+    points = time_points(stage.records(stage.open(stream), spec.until), spec.until)
     return reverse_within_time_points(points) if spec.tuple_order == "reverse" else points
 
 

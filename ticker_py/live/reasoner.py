@@ -22,9 +22,9 @@ from ..analysis.unused import LIVE_WARN_AFTER
 from ..api import Reasoner
 from ..errors import Diagnostic, StreamError
 from ..semantics import Duplicates, Origin
-from ..spec import EVALUATION, PROGRAM, RunSpec, takes_spec
+from ..spec import EVALUATION, PROGRAM, RunSpec, takes_spec, whole
 from ..streams import Record, Result
-from ..streams.drive import Driver, whole
+from ..streams.drive import Driver
 from ..streams.input import parse_atom
 
 __all__ = ["LiveReasoner"]

@@ -96,7 +96,7 @@ def read_rdf_text(
 
     ``batch`` lines are parsed by one call of the RDF parser (files: 4096; 1 keeps a pipe live).
     """
-    last, pending, size, terms = None, [], 0, Terms()
+    pending, size, terms = [], 0, Terms()
     for number, raw in enumerate(text_lines(lines_or_file, source), 1):
         raw = raw.rstrip("\r\n")
         first = _LEAD.match(raw).end()
@@ -109,12 +109,9 @@ def read_rdf_text(
             raise stream_error(source, number, col, "expected 'T: triples' (a time point, ':', then triples)", raw)
         try:
             t = _time(m.group(1))
-            if last is not None and t < last:
-                raise ValueError(f"time {t} after time {last}")
         except ValueError as e:
             yield from _parsed(pending, source, mapping, terms)
             raise stream_error(source, number, m.start(1) + 1, str(e), raw, len(m.group(1))) from None
-        last = t
         pending.append((number, raw, t, m.end()))
         size += len(raw)
         if len(pending) >= batch or size >= _BATCH_CHARS:
@@ -219,8 +216,6 @@ def _grouped(items: Iterable[tuple], source: str) -> Iterator[Record]:
     last, atoms, where = None, [], 0
     try:
         for line, t, new in items:
-            if last is not None and t < last:
-                raise stream_error(source, line, 1, f"time {t} after time {last}")
             if t != last:
                 if last is not None:
                     yield Record(last, tuple(atoms), source, where)

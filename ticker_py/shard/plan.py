@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from ..analysis import Analysis
 from ..analysis.sharding import ShardPlan, TimePlan, shard_of, shard_plan, time_plan
 from ..errors import Diagnostic, TickerError, UsageError
-from ..streams.drive import gap_limited
 from ..streams.input import Input
 from ..streams.model import Record, time_points
 
@@ -169,7 +168,7 @@ def read_stream(records: Iterable[Record], analysis: Analysis, spec):
     stage = Input(analysis, spec, rename=False)
     points, last, error = [], -1, None
     try:
-        records = gap_limited(stage.records(stage.open(records), until), spec.max_gap, until)
+        records = stage.records(stage.open(records), until)
         for point in time_points(records, until):
             last = point.t
             if point.atoms:

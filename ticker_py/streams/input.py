@@ -14,7 +14,7 @@ of one time point (``Reasoner.append``, live pushes, the cells of a sharded run)
 >>> list(stage.records([(1, [])]))
 Traceback (most recent call last):
 ...
-ticker_py.errors.StreamError: error: time 1 after time 2: time must not decrease
+ticker_py.errors.StreamError: error: time 1 after time 2
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from pathlib import Path
 from ..analysis.arities import Renaming
 from ..ast import Location
 from ..errors import Diagnostic, StreamError, UsageError
+from ..semantics import Origin
 from ..spec import keywords_checked, whole
 from ..syntax import parse_ground_atom
 from ..syntax.ground_atoms import GroundSyntaxError
@@ -195,18 +196,24 @@ class Input:
 
     def records(self, records: Iterable, until: int | None = None) -> Iterator[Record]:
         """``records`` (Records or ``(t, atoms)`` pairs) checked, up to time ``until``; raises the
-        located error of the first one that is refused, after yielding every one before it."""
+        located error of the first one that is refused, after yielding every one before it. A record
+        more than ``max_gap`` time points after the one before (or ``until`` that far after the last)
+        is refused too: every time point in between would be evaluated."""
         checker, counts, values = self.checker, self.counts, self.values
+        max_gap = self.spec.max_gap if self.spec is not None else None
+        first = self.spec is not None and self.spec.semantics.origin is Origin.FIRST  # the first record starts it
         for rec in records:
             if type(rec) is not Record:
                 rec = rec if isinstance(rec, Record) else _record(rec)
             t = rec.t
             if until is not None and t > until:
                 self.past = t
-                return
+                break
             if t < self.time:
-                raise StreamError(Diagnostic(f"time {t} after time {self.time}: time must not decrease", _where(rec)))
-            self.time = t
+                raise StreamError(Diagnostic(f"time {t} after time {self.time}", _where(rec)))
+            if max_gap is not None and t - self.time > max_gap and not first:
+                raise _gap_error(t, self.time, max_gap, _where(rec))
+            self.time, first = t, False
             checker.check(rec)
             if (self.renames or checker.foreign) and self.rename:
                 rec = rec.replace(atoms=tuple(self._inward(rec.atoms)), known=None)
@@ -215,6 +222,8 @@ class Input:
             if counts is not None:
                 counts[t] = counts.get(t, 0) + len(rec.atoms)
             yield rec
+        if until is not None and max_gap is not None and until - self.time > max_gap:
+            raise _gap_error(until, self.time, max_gap, what="until")
 
     def accept(self, t: int, atoms, source: str = "<api>") -> list:
         """The atoms of time t (tuples) checked as :meth:`records` checks a record, under the
@@ -248,6 +257,19 @@ class Input:
             from ..engines.wide import locate
 
             raise locate(err, rec.source, rec.line) from None
+
+
+def _gap_error(t: int, last: int, max_gap: int, where: Location | None = None, what: str = "time") -> StreamError:
+    return StreamError(
+        Diagnostic(
+            f"{what} {t} is {t - last} time points after time point {last}, more than the gap limit {max_gap}",
+            where,
+            (
+                "every time point in between would be evaluated and written; raise the limit "
+                "(max_gap=, --max-gap; 0: no limit) if that is meant",
+            ),
+        )
+    )
 
 
 def _where(rec: Record) -> Location | None:
