@@ -83,13 +83,11 @@ def load_program(program: str | Path | ast.Program, *, spec: RunSpec) -> Analysi
                 Diagnostic("const= needs the program's source", notes=("give source text or a .lars path",))
             )
     else:
-        if isinstance(program, Path) or (
-            isinstance(program, str) and program.endswith(".lars") and "\n" not in program and ":-" not in program
-        ):
-            text, file = read_source(program), str(program)
-        else:
+        if isinstance(program, str) and not (program.endswith(".lars") and "\n" not in program and ":-" not in program):
             _check_text(program)
             text, file = program, "<string>"
+        else:  # a path
+            text, file = read_source(program), str(program)
         loaded = load_source(text, file, const)
         prog, problems, source = loaded.program, loaded.problems, loaded.sources
     for path in spec.background:

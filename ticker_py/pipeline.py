@@ -33,11 +33,16 @@ def write_run(program, stream, spec: RunSpec, stop=None) -> None:
     ``records(records)`` ends the input and ``results(results)`` the output early (on a signal).
     Errors raise :class:`~ticker_py.errors.TickerError`; everything accepted before one is written.
     """
-    analysis = analysed(program, spec)
     if spec.sharded:
-        return _write_sharded(analysis, stream, spec)
-    output = Output(spec, rdf_mapping(spec, analysis))
-    reasoner = Reasoner(analysis, spec=spec, output=output)
+        _write_sharded(program, stream, spec)
+    else:
+        _write_single(program, stream, spec, stop)
+
+
+def _write_single(program, stream, spec: RunSpec, stop) -> None:
+    """One reasoner, its input a stream or live, its output a file, standard output or TCP clients."""
+    output = Output(spec)
+    reasoner = Reasoner(program, spec=spec, output=output)
     if spec.inertia and reasoner.engine_name not in INERTIA_ENGINES:
         print(
             f"note: --inertia has no effect with the {reasoner.engine_name} engine (only the incremental "
@@ -54,7 +59,7 @@ def write_run(program, stream, spec: RunSpec, stop=None) -> None:
         sink = live_output(spec)
     if records is None:
         records = reasoner.input.open(stream)
-    output.open(sink or open_output(spec.out))
+    output.open(sink or open_output(spec.out), rdf_mapping(spec, reasoner.analysis))
     if stop is not None:
         records = stop.records(records)
     results = reasoner.feed(records, warn_after, spec=spec)
@@ -72,12 +77,13 @@ def _write(results, output: Output, atoms) -> None:
         output.close({"time_points": points, "atoms": atoms(), "seconds": time.perf_counter() - start})
 
 
-def _write_sharded(analysis, stream, spec: RunSpec) -> None:
+def _write_sharded(program, stream, spec: RunSpec) -> None:
     """``ticker run --spark/--shards``: evaluate in shards, write every Result. With ``--spark --out
     DIR`` the executors write the answers to DIR as Parquet."""
     from .engines import check_engine
     from .shard import plan_for
 
+    analysis = analysed(program, spec)
     check_engine(spec.engine, analysis)  # refused here, not in the shards
     plan_for(analysis, spec.shard_by, spec.inertia)
     session = _session(spec) if spec.spark else None
@@ -88,7 +94,7 @@ def _write_sharded(analysis, stream, spec: RunSpec) -> None:
             info = write_sharded(analysis, stream, spec.out, session, spec=spec)
             print(f"[spark] {info['time_points']} time points written to {spec.out} ({info['plan']})", file=sys.stderr)
             return
-    output = Output(spec, rdf_mapping(spec, analysis)).open(open_output(spec.out))
+    output = Output(spec).open(open_output(spec.out), rdf_mapping(spec, analysis))
     results = run_sharded(analysis, stream, session, spec=spec)
     last = [Result(0, 0, ())]
 

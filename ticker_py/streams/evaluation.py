@@ -16,12 +16,12 @@ import threading
 from functools import partial
 
 from ..analysis import GENERAL
-from ..analysis.arities import Renaming
-from ..engines import create_engine, resolve_engine
+from ..engines import create_engine
 from ..errors import Diagnostic, UsageError
-from ..semantics import Duplicates, Origin, Persistence, check_program
+from ..semantics import Duplicates, Origin
 from ..values import COMPARISONS, Comparisons
 from .model import Result
+from .shown import ShownAtoms
 
 __all__ = ["Evaluation"]
 
@@ -34,33 +34,11 @@ class Evaluation:
     def __init__(self, analysis, spec, output=None):
         self.analysis, self.spec = analysis, spec
         self.semantics = semantics = spec.semantics
-        check_program(semantics, analysis)
-        self.engine_name = resolve_engine(spec.engine, analysis, semantics)
-        # #show: the named predicates, whatever their kind (show="all" prints every atom anyway);
-        # a name of several arities: internal names inside, the program's outside (analysis.arities)
-        shows = analysis.program.shows if spec.show != "all" else None
-        self.shown = None
-        show = spec.show
-        if shows is not None or analysis.renamed:
-            from .shown import ShownAtoms
-
-            renamed = Renaming(analysis.renamed, analysis.signatures).atom_out if analysis.renamed else None
-            self.shown = ShownAtoms(shows, renamed)
-            show = "all" if shows is not None else show
-        options = spec.engine_options(show, changes_only=output is not None and output.changes_only)
-        requested = spec.engine if spec.engine == "auto" else self.engine_name
-        if semantics.persistence is Persistence.FEEDBACK:
-            from ..engines.feedback import FeedbackEngine, inner_options
-
-            self.engine = FeedbackEngine(create_engine(requested, analysis, inner_options(options)), analysis, options)
-        else:
-            self.engine = create_engine(requested, analysis, options)
-        self.engine_name = getattr(self.engine, "name", self.engine_name)  # auto may have fallen back
+        self.shown, show = ShownAtoms.of(analysis, spec.show)
+        changes_only = output is not None and output.changes_only
+        self.engine = create_engine(spec.engine, analysis, spec.engine_options(show, changes_only))
+        self.engine_name = self.engine.name
         self.factorize, self.models = spec.factorize, spec.models_per_tick
-        if self.factorize and self.engine_name != "native" and not hasattr(self.engine, "factorizes"):
-            from .factorized import note_fallback
-
-            note_fallback(self.engine_name, "this engine does not factorize")
         self.kept = None  # the window-covered stream, for explanations
         if output is None or spec.explainable:
             from ..windows import Windows
@@ -78,12 +56,10 @@ class Evaluation:
         self._busy = threading.Lock()
         self.comparisons = Comparisons(strict=bool(spec.strict))
 
-    def rename_with(self, renaming: Renaming) -> None:
+    def rename_with(self, renaming) -> None:
         """Print atoms under ``renaming`` 's program names (stream atoms of a name with an arity the
         program does not use arrive under names of their own; see :class:`~.input.Input`)."""
         if self.shown is None:
-            from .shown import ShownAtoms
-
             self.shown = ShownAtoms()
         self.shown.rename = renaming.atom_out
 

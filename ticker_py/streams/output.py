@@ -25,24 +25,25 @@ __all__ = ["Output", "open_output", "Sink"]
 class Output:
     """The output stage of a run under ``spec``: :meth:`open` it on a sink, then ``write(result)`` per
     result and ``close(summary)`` at the end (the writer's last words, then the sink is closed).
-    ``rdf``: the RDF mapping of RDF output. What it reads (:attr:`changes_only`) is known before it
-    is opened, so that the engine can be made for it first."""
+    What it reads (:attr:`changes_only`) is known before it is opened, so that the engine can be
+    made for it first."""
 
     orders = True  # the writers print several answer streams in order themselves
 
-    def __init__(self, spec, rdf=None):
-        self.spec, self.rdf = spec, rdf
+    def __init__(self, spec):
+        self.spec = spec
         self.changes_only = _changes_only(spec)
         self.sink = self.writer = None
 
-    def open(self, sink) -> Output:
-        """Write to ``sink`` (a text stream; see :func:`open_output`)."""
+    def open(self, sink, rdf=None) -> Output:
+        """Write to ``sink`` (a text stream; see :func:`open_output`); ``rdf``: the RDF mapping of RDF
+        output (:func:`~ticker_py.streams.input.rdf_mapping`)."""
         spec = self.spec
         self.sink = sink
         if spec.format in RDF_OUTPUT:
             from ..rdf.writer import RdfWriter
 
-            self.writer = RdfWriter(sink, spec.format, self.rdf, spec.rdf_output)
+            self.writer = RdfWriter(sink, spec.format, rdf, spec.rdf_output)
         elif spec.consequences:
             from ..consequences import ConsequencesWriter
 
