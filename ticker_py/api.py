@@ -307,7 +307,9 @@ class Reasoner:
             Time points are evaluated as soon as a later record shows they are complete. If the
             stream raises an error, everything accepted before it is evaluated first.
         """
-        records = self.input.records(self.input.open(records, spec), spec.until)
+        if not isinstance(records, Iterator):  # a stream to open (an iterator is one opened already)
+            records = self.input.open(records, spec)
+        records = self.input.records(records, spec.until)
         return self._feed(records, spec, warn_after)
 
     def _feed(self, records: Iterator[Record], spec: RunSpec, warn_after=None) -> Iterator[Result]:
@@ -413,10 +415,14 @@ def explain_at(
         The answer stream (1-based, in printed order).
     collect : list, optional
         A list the results of the run up to ``at`` are appended to (for a report).
-    engine, models, semantics, every, ...
-        As for :func:`run`; ``models`` (answer streams computed per tick) is 0, all, by default, as
-        ``ticker explain`` numbers them (a program with thousands of answer streams per tick runs
-        much faster with a small N).
+    engine, models, factorize, show, inertia, semantics, strict
+        The evaluation, as for :func:`run`; ``models`` (answer streams computed per tick) is 0, all,
+        by default, as ``ticker explain`` numbers them (a program with thousands of answer streams
+        per tick runs much faster with a small N).
+    every, max_gap, stream_format
+        The input, as for :func:`run` (``at`` is its ``until``).
+    clock, const, background, background_rdf, rdf_mapping, owl2rl
+        How the program is loaded, as for :func:`load_program`.
 
     Returns
     -------

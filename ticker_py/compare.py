@@ -222,11 +222,15 @@ def compare_engines(
     changes : bool
         Run the engines as ``ticker run --changes`` (one answer stream, changes only) and compare
         their changes lines too.
-    models, factorize, every, until, max_gap, tuple_order, ...
-        The run (:class:`~ticker_py.spec.RunSpec`); ``models`` is 0, all, by default. With
-        ``factorize`` the engines return factorized answers (``models`` is ignored), compared factor
-        by factor, or as expanded sets where the factors differ; ``tuple_order="reverse"``: each time
-        point's atoms reach the engines in reverse order.
+    models, factorize, show, inertia, semantics
+        What the engines compute (:class:`~ticker_py.spec.RunSpec`); ``models`` is 0, all, by default.
+        With ``factorize`` the engines return factorized answers (``models`` is ignored), compared
+        factor by factor, or as expanded sets where the factors differ.
+    until, every, max_gap, stream_format, tuple_order
+        The input, as for :func:`ticker_py.run`; ``tuple_order="reverse"``: each time point's atoms
+        reach the engines in reverse order.
+    clock, const, background, background_rdf, rdf_mapping, owl2rl
+        How the program is loaded, as for :func:`ticker_py.load_program`.
 
     Returns
     -------

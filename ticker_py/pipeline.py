@@ -140,9 +140,14 @@ def run_sharded(program, stream, session=None, timings: dict | None = None, *, s
         The Spark session to run in (implies ``spark=True``).
     timings : dict, optional
         With Spark: receives ``evaluate`` and ``merge`` seconds.
-    engine, models, factorize, show, inertia, until, max_gap, format, ...
-        As for :func:`ticker_py.run` (the default semantics only); ``format="none"``: Results with the
-        counts but no atoms.
+    engine, models, factorize, show, inertia, semantics, strict
+        The evaluation, as for :func:`ticker_py.run` (the default semantics only; ``strict`` is refused).
+    until, every, max_gap, stream_format
+        The input, as for :func:`ticker_py.run` (``every="time"`` only).
+    format : str
+        ``"none"``: Results with the counts but no atoms (the shards send none).
+    clock, const, background, background_rdf, rdf_mapping, owl2rl
+        How the program is loaded, as for :func:`ticker_py.load_program`.
 
     Returns
     -------

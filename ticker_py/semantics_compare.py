@@ -90,7 +90,7 @@ class SemanticsComparison:
         return pd.DataFrame(rows, columns=["run", "t", "model", "atom"])
 
 
-@takes_spec(PROGRAM, INPUT, also=("models", "show", "strict"), purpose="compare", loads=True)
+@takes_spec(PROGRAM, INPUT, also=("models", "show", "strict"), purpose="compare", loads=True, exclude=("tuple_order",))
 def compare_semantics(
     program, stream, semantics: str | Sequence[str | Semantics], engines: Sequence[str] = ("auto",), *, spec: RunSpec
 ) -> SemanticsComparison:
@@ -106,8 +106,12 @@ def compare_semantics(
         profile and its knobs: ``"default,default+origin=first"``).
     engines : sequence of str
         The engines each semantics runs on (``auto``: as a single run picks).
-    models, show, strict, every, until, max_gap, ...
-        The run (:class:`~ticker_py.spec.RunSpec`); ``models`` is 0, all, by default.
+    models, show, strict
+        The evaluation (:class:`~ticker_py.spec.RunSpec`); ``models`` is 0, all, by default.
+    until, every, max_gap, stream_format
+        The input, as for :func:`ticker_py.run`.
+    clock, const, background, background_rdf, rdf_mapping, owl2rl
+        How the program is loaded, as for :func:`ticker_py.load_program`.
 
     Returns
     -------
