@@ -146,7 +146,7 @@ from ticker_py.workloads import generate, program
 view = lambda rs: [(r.t, r.c, printed_models(r, show_at=True)) for r in rs]
 spark = get_spark("local-cluster[2,1,1024]", **{"spark.driver.memory": "1g", "spark.executorEnv.PYTHONPATH": sys.argv[1]})
 prog, stream = program("join", window=3), list(generate("join", tp=20, rate=3))
-ok = view(run_sharded(prog, stream, 3, spark=spark, shard_by="time")) == view(run(prog, stream))
+ok = view(run_sharded(prog, stream, spark, shards=3, shard_by="time")) == view(run(prog, stream))
 spark.stop()
 print("equal" if ok else "different")
 """

@@ -13,7 +13,7 @@ import signal
 import threading
 from collections.abc import Iterable, Iterator
 
-from ..process import steady_heap
+from .. import process
 
 __all__ = ["Interrupted", "Stopping"]
 
@@ -83,7 +83,7 @@ class Stopping:
             self.last = max(self.last, getattr(rec, "t", self.last))
             if second is not None:
                 if second:
-                    steady_heap()
+                    process.steady_heap()
                     second = None
                 else:
                     second = True
