@@ -38,7 +38,7 @@ __all__ = ["records_from", "Input", "parse_atom", "tuple_atom", "rdf_mapping"]
 
 
 @keywords_checked
-def records_from(stream, stream_format: str | None = "auto", rdf=None) -> Iterable[Record]:
+def records_from(stream, rdf=None, stream_format: str | None = "auto") -> Iterable[Record]:
     """Records from a path, ``-``, a pandas DataFrame, a Spark DataFrame, or an iterable of Records or
     ``(t, atoms)`` pairs (returned as they are: :meth:`Input.records` reads them).
 
@@ -192,7 +192,7 @@ class Input:
         spec = spec or self.spec
         if spec is None:
             return records_from(stream)
-        return records_from(stream, spec.stream_format, rdf_mapping(spec, self.analysis))
+        return records_from(stream, rdf_mapping(spec, self.analysis), spec.stream_format)
 
     def records(self, records: Iterable, until: int | None = None) -> Iterator[Record]:
         """``records`` (Records or ``(t, atoms)`` pairs) checked, up to time ``until``; raises the
