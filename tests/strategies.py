@@ -16,8 +16,14 @@ Programs are valid by construction:
   other comparisons and the head only use bound variables; an @-head's time is a bound
   time variable or a number;
 - tuple windows only over extensional predicates (p, q, r -- never in a head);
-- each predicate used with one arity; facts only over extensional predicates;
+- each name used with one arity, or with ``mixed`` (:func:`programs_and_streams`) some names
+  with both arities 0 and 1: two predicates, and for some of those (``crossed``) one arity
+  extensional and the other intensional (p/1 from the stream, p/0 derived; a/0 derived, a/1
+  from the stream, under a tuple window too);
 - no positive cycle through a box window (repaired by turning such a box into a diamond).
+  The repairs and the checks below follow the dependencies per name and arity, as clingo
+  does: a repair by name alone would hide every program whose names of two arities a check
+  by name alone gets wrong.
 ``positive_only``: no ``not`` and no constraints. ``stratified_only``: no cycle through a
 negated dependency in the predicate dependency graph (repaired by dropping the ``not``).
 Non-stratified draws often contain even loops (several answer streams) and odd loops
@@ -107,6 +113,15 @@ class Vocabulary:
     arity: dict  # predicate name -> 0 or 1
     domain: tuple  # ground values (see DOMAINS), as ground terms (strings quoted)
     mixed: frozenset = frozenset()  # names also used with the other arity (p/0 and p/1)
+    crossed: frozenset = frozenset()  # names of ``mixed`` whose other arity has the other role
+
+    def intensional(self, pred: str, arity: int) -> bool:
+        """Whether ``pred/arity`` may be in a rule head (never in the stream or a tuple window)."""
+        return (pred in INTENSIONAL) != (pred in self.crossed and arity != self.arity[pred])
+
+    @property
+    def head_names(self) -> tuple:
+        return INTENSIONAL + tuple(sorted(self.crossed.difference(INTENSIONAL)))
 
     @property
     def numeric(self) -> bool:
@@ -124,15 +139,25 @@ _DOMAIN_CHOICES = DOMAINS[:2] * 3 + DOMAINS[2:]
 
 @st.composite
 def vocabularies(draw, mixed: bool = False) -> Vocabulary:
-    """Arities per name; with ``mixed``, some names are used with both arities 0 and 1."""
+    """Arities per name; with ``mixed``, some names are used with both arities 0 and 1, some of
+    those with one arity extensional and the other intensional."""
     arity = {name: _int(draw, 0, 1) for name in EXTENSIONAL + INTENSIONAL}
     both = frozenset(name for name in arity if mixed and _int(draw, 0, 2) == 0)
-    return Vocabulary(arity, _pick(draw, _DOMAIN_CHOICES), both)
+    crossed = frozenset(name for name in sorted(both) if _bool(draw))
+    return Vocabulary(arity, _pick(draw, _DOMAIN_CHOICES), both, crossed)
 
 
 def _arity(draw, voc: Vocabulary, pred: str) -> int:
     """The arity of one occurrence of ``pred`` (either, for a name of ``voc.mixed``)."""
     return _int(draw, 0, 1) if pred in voc.mixed else voc.arity[pred]
+
+
+def _head_arity(draw, voc: Vocabulary, pred: str) -> int:
+    """The arity of a head of ``pred``: an intensional one."""
+    if pred not in voc.mixed:
+        return voc.arity[pred]
+    arities = [k for k in (0, 1) if voc.intensional(pred, k)]
+    return arities[0] if len(arities) == 1 else _pick(draw, arities)
 
 
 # ---------------------------------------------------------------- windows and elements
@@ -205,7 +230,7 @@ def extended_atoms(draw, voc, scope, binding: bool, predicate=None) -> ast.Exten
     args = tuple(_data_term(draw, voc, scope, binding) for _ in range(_arity(draw, voc, pred)))
     atom = ast.Atom(pred, args)
     modality = _pick(draw, _MODALITIES)
-    tuple_ok = pred in EXTENSIONAL
+    tuple_ok = not voc.intensional(pred, len(args))
     if modality == ast.NOW:
         return ast.ExtendedAtom(atom)
     if modality == ast.AT:
@@ -278,8 +303,8 @@ def rules(draw, voc, head_pred=None, constraint=False, allow_neg=True, force_neg
     body = _shuffle(draw, body)  # order is irrelevant to the semantics
     if constraint:
         return ast.Rule(None, tuple(body))
-    pred = head_pred or _pick(draw, INTENSIONAL)
-    args = tuple(_data_term(draw, voc, scope, binding=False, head=True) for _ in range(_arity(draw, voc, pred)))
+    pred = head_pred or _pick(draw, voc.head_names)
+    args = tuple(_data_term(draw, voc, scope, binding=False, head=True) for _ in range(_head_arity(draw, voc, pred)))
     time = None
     kind = _pick(draw, _HEAD_TIMES)
     if kind == "var" and scope.time:
@@ -317,8 +342,13 @@ def even_loops(draw, voc, first, second):
     return out
 
 
+def _signature(atom: ast.Atom) -> tuple:
+    return atom.predicate, len(atom.args)
+
+
 def dependency_edges(program: ast.Program):
-    """``(head_pred, body_pred, negated, box)`` for every rule that is not a fact."""
+    """``(head, body, negated, box)`` for every rule that is not a fact, the predicates as
+    ``(name, arity)``: p/0 and p/1 are two predicates."""
     out = []
     for rule in program.proper_rules:
         if rule.head is None:
@@ -326,7 +356,12 @@ def dependency_edges(program: ast.Program):
         for lit in rule.body:
             if isinstance(lit.element, ast.ExtendedAtom):
                 out.append(
-                    (rule.head.atom.predicate, lit.element.atom.predicate, lit.negated, lit.element.modality == ast.BOX)
+                    (
+                        _signature(rule.head.atom),
+                        _signature(lit.element.atom),
+                        lit.negated,
+                        lit.element.modality == ast.BOX,
+                    )
                 )
     return out
 
@@ -355,7 +390,7 @@ def _bad_literals(program, test, positive_cycles=False):
             if (
                 isinstance(lit.element, ast.ExtendedAtom)
                 and test(lit)
-                and _reaches(edges, lit.element.atom.predicate, rule.head.atom.predicate)
+                and _reaches(edges, _signature(lit.element.atom), _signature(rule.head.atom))
             ):
                 bad.add((rule, i))
     return bad
@@ -389,10 +424,12 @@ _LOOPS = ("even", "even", "mutual", "odd")
 
 
 @st.composite
-def programs(draw, positive_only=False, stratified_only=False, vocabulary=None, max_rules=4) -> ast.Program:
+def programs(
+    draw, positive_only=False, stratified_only=False, vocabulary=None, max_rules=4, mixed=False
+) -> ast.Program:
     """A program (module docstring) of up to 2 facts, 1 to ``max_rules`` rules, maybe a loop
-    gadget and a constraint."""
-    voc = vocabulary or draw(vocabularies())
+    gadget and a constraint; ``mixed``: some names with two arities (without ``vocabulary``)."""
+    voc = vocabulary or draw(vocabularies(mixed))
     allow_neg = not positive_only
     out = [facts(draw, voc) for _ in range(_int(draw, 0, 2))]
     out += [rules(draw, voc, allow_neg=allow_neg) for _ in range(_int(draw, 1, max_rules))]
@@ -424,10 +461,11 @@ def programs(draw, positive_only=False, stratified_only=False, vocabulary=None, 
 def streams(draw, voc: Vocabulary, max_time_points=5, start=0, unique=True):
     """``[(t, [atoms])]``: 1 to ``max_time_points`` time points from ``start`` on, up to 3 atoms
     each (distinct unless not ``unique``; a time point may be empty)."""
-    arities = {p: {voc.arity[p], *((0, 1) if p in voc.mixed else ())} for p in EXTENSIONAL}
-    atoms = [(p,) for p in EXTENSIONAL if 0 in arities[p]] + [
-        (p, v) for p in EXTENSIONAL if 1 in arities[p] for v in voc.domain
-    ]
+    names = EXTENSIONAL + INTENSIONAL
+    arities = {
+        p: {k for k in (voc.arity[p], *((0, 1) if p in voc.mixed else ())) if not voc.intensional(p, k)} for p in names
+    }
+    atoms = [(p,) for p in names if 0 in arities[p]] + [(p, v) for p in names if 1 in arities[p] for v in voc.domain]
     n = _int(draw, 1, max_time_points)
     return [(t, draw(_atom_lists(tuple(atoms), 3, unique))) for t in range(start, start + n)]
 

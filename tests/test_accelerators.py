@@ -1,8 +1,8 @@
 """The one switch for accelerators (``TICKER_ACCELERATORS=off``) and the canonical paths it leaves.
 
 The README's test command runs the suite with accelerators on; the behaviour suite and the property
-tests that compare engines (and the parser's) run again here with them off, in a fresh process, so
-that the canonical paths (the grammar parser, clingo's public API) pass the same tests alone.
+tests that compare engines run again here with them off, in a fresh process, so that the canonical
+paths (clingo's public API, the ground-atom reader) pass the same tests alone.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from ticker_py import accelerators
 
 ROOT = Path(__file__).resolve().parent.parent
 
-#: the suites that run again with accelerators off: behaviour, engine-equality properties, the parser
+#: the suites that run again with accelerators off: behaviour, engine-equality properties, readers
 OFF_SUITES = (
     "tests/test_behaviour.py",
     "tests/test_properties.py",
@@ -28,21 +28,21 @@ OFF_SUITES = (
     "tests/test_semantics.py",
     "tests/test_factorize.py",
     "tests/test_reference.py",
-    "tests/test_syntax.py",
     "tests/test_fuzz.py",
     "tests/test_accelerators.py::test_the_switch_follows_the_environment",
 )
 
 PATHS = """
 import json
-from ticker_py import accelerators, syntax
+from ticker_py import accelerators
 from ticker_py.engines import clingo_c
+from ticker_py.syntax import constant_atoms, ground_atoms
 
-lark = []
-real = syntax._lark_unit
-syntax._lark_unit = lambda text, file: lark.append(text) or real(text, file)
-syntax.parse_program("q :- p.")
-print(json.dumps([accelerators.ENABLED, clingo_c.C_LAYER, lark]))
+split = []
+real = constant_atoms.split_constants
+ground_atoms.split_constants = lambda text: split.append(text) or real(text)
+ground_atoms.AtomReader().line("p(a), p(b)")
+print(json.dumps([accelerators.ENABLED, clingo_c.C_LAYER, split]))
 """
 
 
@@ -61,14 +61,14 @@ def test_the_switch_follows_the_environment():
 
 @pytest.mark.parametrize("value, enabled", [(None, True), ("on", True), ("off", False), ("0", False), ("No", False)])
 def test_off_takes_the_canonical_paths(value, enabled):
-    """Accelerators off: a program the fast parser reads goes to the grammar parser, and the
-    incremental engine reads clingo's models through the public API."""
+    """Accelerators off: a line of constant atoms goes to the ground-atom reader, not to the splitter of
+    constant atoms, and the incremental engine reads clingo's models through the public API."""
     env = _env() if value is None else _env(**{accelerators.ENV: value})
     proc = subprocess.run([sys.executable, "-c", PATHS], capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
     assert proc.returncode == 0, proc.stderr
-    on, c_layer, lark = json.loads(proc.stdout)
+    on, c_layer, split = json.loads(proc.stdout)
     assert on == enabled and c_layer == enabled  # this clingo has the C layer (tests/test_hybrid_models.py)
-    assert lark == ([] if enabled else ["q :- p."])
+    assert split == (["p(a), p(b)"] if enabled else [])
 
 
 @pytest.mark.slow

@@ -4,6 +4,7 @@ known name with an arity the program does not use."""
 
 from __future__ import annotations
 
+import re
 import warnings
 
 import pytest
@@ -153,3 +154,98 @@ def test_every_checker_of_a_program_knows_its_names_of_several_arities():
     assert ["'p/3' in the stream, but the program uses p/1 and p/2" in str(w.message) for w in caught] == [True]
     with pytest.raises(StreamError, match="intensional predicate 'q/1'"):
         checker.check(Record(2, (("q", 1),), "s", 3))
+
+
+# ---------------------------------------------------------------- every check per name and arity
+
+
+def test_the_checks_run_per_name_and_arity_and_speak_the_programs_names():
+    """The checks that refuse a program run on a name per arity (no check keyed by name alone
+    sees p/1 and p/2 as one predicate), and their messages show the program's names."""
+    from ticker_py.errors import ProgramError
+
+    load_program("p(X) :- a(X).\np(X,Y) :- p(X) always [1], a(Y).\na(X,Y) :- a(X) in [1 #], b(Y).")
+    program = "p(1).\np(X,Y) :- p(X,Y) always [1], a(Y,X).\nq(X) :- q(X,X) in [2 #], b(X).\nq(X,X) :- b(X)."
+    with pytest.raises(ProgramError) as err:
+        load_program(program)
+    assert [d.message for d in err.value.diagnostics] == [
+        "positive cycle through a box window: 'p/2' depends on 'p(X,Y) always [1]'",
+        "tuple window over intensional predicate 'q/2'",
+    ]
+    assert err.value.diagnostics[0].notes[0] == "predicates on the cycle: p/2"
+    assert not re.search(r"[pq]'\d", str(err.value))  # no internal name in the notes and excerpts either
+
+
+def test_messages_after_the_analysis_speak_the_programs_names(capsys, tmp_path):
+    """The native engine's refusal and a semantics profile's show rules of the analysed program:
+    in the program's names (p, not its internal p'2)."""
+    prog = tmp_path / "c.lars"
+    prog.write_text("p(X) :- a(X).\np(X,Y) :- p(X), a(Y).\n:- p(X,X), p(3).\nq :- not p(1).\n")
+    code, out, _ = ticker(capsys, "check", prog)
+    assert code == 0 and "constraint ':- p(X,X), p(3).' needs a solver" in out
+    code, _, err = ticker(capsys, "run", prog, "--stream", prog, "--engine", "native")
+    assert code == 2 and "constraint ':- p(X,X), p(3).' needs a solver" in err
+    code, _, err = ticker(capsys, "check", prog, "--semantics", "r4")
+    assert code == 2 and "negation 'not p(1)' is not allowed" in err
+    assert not re.search(r"p'\d", out + err)
+
+
+def test_internal_names_read_back_beside_quotes_and_primed_names():
+    from ticker_py.analysis.arities import internal_names, names_out
+    from ticker_py.syntax import parse_program
+
+    _, renamed = internal_names(parse_program("p(1). p(1,2). p'1'x. p'2(a) :- p'2'1."))
+    assert sorted(renamed) == ["p'1'1", "p'2'2"]  # never a program name, nor one before a prime
+    out = names_out(renamed)
+    assert out("'p'1'1/1' depends on 'p'2'2(X,Y) in [1]'") == "'p/1' depends on 'p(X,Y) in [1]'"
+    assert out("p'1'x :- q'p'1'1, p'2'1, p'1'12.") == "p'1'x :- q'p'1'1, p'2'1, p'1'12."
+
+
+# ---------------------------------------------------------------- #show and ticker check
+
+
+def test_a_show_of_a_predicate_nothing_has_is_a_warning(capsys, tmp_path):
+    """clingo's "no atoms over signature occur in program": '#show q/2.' over a program of q/1."""
+    prog, stream = tmp_path / "s.lars", tmp_path / "s.stream"
+    prog.write_text("q(X) :- p(X).\n#show q/2.\n#show r/0.\n")
+    stream.write_text("0: p(1)\n")
+    code, out, err = ticker(capsys, "run", prog, "--stream", stream, "--format", "text")
+    assert (code, out) == (0, "t=0 c=1: {}\n")
+    assert err == (
+        f"{prog}:2:1-11: warning: no atom of 'q/2' in the program and no stream atom: this #show shows nothing\n"
+        "  note: did you mean 'q/1'?\n"
+        f"{prog}:3:1-11: warning: no atom of 'r/0' in the program and no stream atom: this #show shows nothing\n"
+    )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        run(prog.read_text(), [(0, ["p(1)"])])
+    found = [w.message.diagnostic for w in caught if isinstance(w.message, TickerWarning)]
+    assert [(d.location.line, d.notes) for d in found] == [(2, ("did you mean 'q/1'?",)), (3, ())]
+    # q/2 from the stream: shown, no warning about the #show
+    stream.write_text("0: p(1), q(1,2)\n")
+    code, out, err = ticker(capsys, "run", prog, "--stream", stream, "--format", "text", "-W", "none")
+    assert (code, out, err) == (0, "t=0 c=2: {q(1,2)}\n", "")
+    code, out, err = ticker(capsys, "run", prog, "--stream", stream, "--format", "text")
+    assert [line for line in err.splitlines() if "#show" in line] == [
+        f"{prog}:3:1-11: warning: no atom of 'r/0' in the program and no stream atom: this #show shows nothing"
+    ]
+
+
+def test_check_gives_the_did_you_mean_warnings_that_need_no_stream(capsys, tmp_path):
+    """``ticker check`` has no stream: a body predicate (or a #show) in no rule head and no fact is
+    warned when a head or a fact has a close name; any other may come from the stream."""
+    prog = tmp_path / "c.lars"
+    prog.write_text("sensor(1).\nalarm(X) :- sensr(X), reading(X,V), V > 3.\n#show alrm/1.\n#show reading/2.\n")
+    code, out, err = ticker(capsys, "check", prog)
+    assert code == 0 and out.startswith(f"{prog}: ok\n")
+    assert err == (
+        f"{prog}:2:13-21: warning: 'sensr/1' is in no rule head and no fact: 'sensr(X)' holds only if the"
+        " stream gives it\n"
+        "  note: did you mean 'sensor/1'?\n"
+        f"{prog}:3:1-14: warning: no atom of 'alrm/1' in the program: this #show shows only what the stream gives\n"
+        "  note: did you mean 'alarm/1'?\n"
+    )
+    code, out, err = ticker(capsys, "check", prog, "-W", "none")
+    assert (code, err) == (0, "")
+    prog.write_text("alarm(X) :- sensor(X), reading(X,V), V > 3.\n")
+    assert ticker(capsys, "check", prog)[::2] == (0, "")

@@ -200,6 +200,15 @@ CASES = {
         {0: ["e(1,0)", "e(5,0)"], 1: ["e(2,4)"]},
         [M("f(1)", "g(1)")] + [M("g(1)", "f(1) at 0", "f(2) at 4")] * 3 + [M("f(2)"), M()],
     ),
+    # p/2 reads p/1 through a box: no cycle (the checks run per name and arity, before any
+    # of them keyed by name alone refused it as a positive cycle through a box window)
+    "mixed-arity-box-no-cycle": (
+        "p(X) :- a(X).\np(X,Y) :- p(X) always [1], a(Y).",
+        {0: ["a(1)"], 1: ["a(1)"]},
+        [M("p(1)", "p(1,1)"), M("p(1)")],
+    ),
+    # a/1 is extensional (only a/2 is in a head): a tuple window may read it
+    "mixed-arity-tuple-window-extensional": ("a(X,Y) :- a(X) in [1 #], b(Y).", {0: ["b(2)", "a(1)"]}, [M("a(1,2)")]),
     # a choice over two arities of one name (the clingo engines)
     "mixed-arity-choice": (
         "c(X) :- d(X), not c(X,X).\nc(X,X) :- d(X), not c(X).",

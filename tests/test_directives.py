@@ -75,6 +75,67 @@ def test_const_in_the_api(tmp_path):
         load_program(program, const={"n": 1.5})
 
 
+DEPENDENT = "#const m = 2*n.\nq(X) :- b(X), X < m.\nv(m).\n"
+
+
+@pytest.mark.parametrize("engine", ENGINE_NAMES)
+@pytest.mark.parametrize(
+    ("program", "const"), [(DEPENDENT + "#const n = 3.\n", None), (DEPENDENT, {"n": 3}), (DEPENDENT, {"n": "3"})]
+)
+def test_constants_are_evaluated_after_those_they_use(engine, program, const):
+    """As clingo: ``m = 2*n`` is 6 whether n is defined after m or with -c (once the other way round,
+    ``X < m`` compared with the term 2*n and q(5) silently never held, and ``v(m).`` was refused)."""
+    loaded = parse_program(program, const=const)
+    assert "q(X) :- b(X), X < 6.\nv(6).\n" in str(loaded)
+    got = run(program, [(0, ["b(5)", "b(6)"])], engine=engine, const=const)
+    assert _answers(got) == [(0, [("q(5)",)])]
+
+
+def test_constants_on_the_command_line_are_evaluated_in_order_too(capsys, tmp_path):
+    prog, stream = tmp_path / "p.lars", tmp_path / "s.stream"
+    prog.write_text(DEPENDENT)
+    stream.write_text("0: b(5)\n")
+    code, out, err = ticker(capsys, "run", prog, "--stream", stream, "-c", "n=3", "--format", "text")
+    assert (code, err) == (0, "") and "q(5)" in out
+
+
+@pytest.mark.parametrize(
+    ("text", "message", "column"),
+    [
+        ("#const n = n+1. p(n).", "constant 'n' is defined through itself: n -> n", 1),
+        ("p(a). #const a = b+1. #const b = f(c). #const c = a.", "'a' is defined through itself: a -> b -> c -> a", 7),
+        ("#const b = a. #const a = b. p(a).", "constant 'b' is defined through itself: b -> a -> b", 1),
+    ],
+)
+def test_constants_defined_through_themselves_are_refused_located(text, message, column):
+    with pytest.raises(ProgramError) as info:
+        parse_program(text, "c.lars")
+    (diag,) = info.value.diagnostics
+    assert message in diag.message and (diag.location.line, diag.location.column) == (1, column)
+
+
+def test_a_command_line_constant_in_a_cycle_is_refused_at_the_program_s_definition():
+    with pytest.raises(ProgramError) as info:
+        parse_program("#const m = n. p(m).", "c.lars", const={"n": "m+1"})
+    (diag,) = info.value.diagnostics
+    assert diag.message.endswith("m -> n -> m") and str(diag.location) == "c.lars:1:1-14"
+
+
+def test_numpy_integers_are_constants_as_they_are_times():
+    np = pytest.importorskip("numpy")
+    program = "#const n = 1. hot :- temp(V) in [n], V > 90."
+    assert Reasoner(program, const={"n": np.int64(2)}).analysis.lookback == 2
+    assert str(parse_program("p(n).", const={"n": np.uint8(7)})) == "#const n = 7.\np(7).\n"
+    for bad in (True, np.bool_(True), np.float64(2.0), 2.0):
+        with pytest.raises(UsageError, match="an int or term text"):
+            load_program(program, const={"n": bad})
+
+
+def test_a_keyword_is_no_constant_name():
+    with pytest.raises(UsageError, match="is no keyword"):
+        load_program("p.", const={"not": 1})
+
+
 @pytest.mark.parametrize("engine", ENGINE_NAMES)
 def test_scenario_a_with_const_n_is_the_shipped_encoding(engine):
     shipped = run(CACHING, CACHING_STREAM, engine=engine, until=60)
@@ -290,3 +351,18 @@ def test_a_syntax_error_hides_no_other_error():
         (6, "syntax error, unexpected 'w'"),
     ]
     assert "  a(X) :- b c.\n" in str(info.value)  # excerpts of the text as written
+
+
+def test_profile_errors_are_in_source_order():
+    """The r4 profile's checks (negation, @-heads, windows) each found their errors in their own
+    order; together they are reported in source order, as every other error of a program."""
+    program = (
+        "a(X) :- p(X) in [3].\n"
+        "t(X) :- p(X) always [3], not a(X).\n"
+        "u(X) at T :- p(X) in [3], q(T).\n"
+        "w(X) :- p(X) at 2.\n"
+    )
+    with pytest.raises(ProgramError) as info:
+        Reasoner(program, semantics="r4")
+    where = [(d.location.line, d.location.column) for d in info.value.diagnostics]
+    assert where == [(2, 9), (2, 30), (3, 1), (4, 9)]

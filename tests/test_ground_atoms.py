@@ -222,6 +222,8 @@ def test_token_soup_reads_as_the_assembler_reads_it(accelerated, tokens):
         ("P(a)", "expected a predicate name (lower case), found 'P'"),
         ('p("a\\tb")', "unknown escape '\\t' in a string"),
         ("p()", "expected a term (number, constant, string or function term), found ')'"),
+        ('p("ab), q(c)', "unclosed string"),  # as in programs (tokens.bad_string)
+        ("p(_)", "variable '_' in a stream atom"),
     ],
 )
 def test_hand_cases(accelerated, line, atoms):

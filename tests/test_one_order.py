@@ -107,7 +107,7 @@ def test_compare_semantics_prints_answer_streams_in_printed_order(capsys, tmp_pa
 
 
 @pytest.mark.parametrize(
-    "extra", [[], ["--consequences", "brave"], ["--explain"], ["--changes"], ["--semantics", "default,default"]]
+    "extra", [[], ["--consequences", "brave"], ["--explain"], ["--changes"], ["--semantics", "default"]]
 )
 def test_compare_format_json_in_every_mode(capsys, files, extra):
     prog, stream = files

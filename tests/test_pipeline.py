@@ -229,5 +229,5 @@ def test_compare_semantics_takes_the_command_lines_list_and_refuses_none():
         "default",
         "default,origin=first",
     ]
-    with pytest.raises(UsageError, match="at least one semantics"):
+    with pytest.raises(UsageError, match="no semantics profile to compare"):
         ticker_py.compare_semantics(program, stream, [])

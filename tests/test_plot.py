@@ -246,7 +246,7 @@ def test_plot_selects_atoms_and_time(capsys, tmp_path, alarm):
         (["--out", "x.svg", "--atoms", "q(a"], "--atoms:1:4-5: error: bad atom pattern 'q(a': ')' expected"),
         (["--out", "x.svg", "--atoms", "nosuch/2"], "--atoms 'nosuch/2': the program has no predicate nosuch/2"),
         (["--out", "x.svg", "--from", "5", "--until", "2"], "--from 5 is after --until 2"),
-        (["--out", "x.svg", "--max-atoms", "-1"], "--max-atoms must be >= 0"),
+        (["--out", "x.svg", "--max-atoms", "-1"], "--max-atoms must be an integer >= 0, not -1"),
         (["--out", "nodir/x.svg"], "cannot write to 'nodir/x.svg'"),
     ],
 )

@@ -347,8 +347,9 @@ def test_cli_compare_semantics(capsys, window_files):
         "r4@native": [[]],
     }
     assert lines[-1]["summary"] == {"engine": 0, "window_bounds": 1}
-    code, _, _ = ticker(capsys, "compare", program, "--stream", stream, "--semantics", "default,default")
-    assert code == 0
+    # the same run twice was one run (the second silently dropped); it is refused now
+    code, _, err = ticker(capsys, "compare", program, "--stream", stream, "--semantics", "default,default")
+    assert code == 2 and "the run 'default' is given twice" in err
 
 
 # ---------------------------------------------------------------- the docs' example

@@ -5,14 +5,27 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+import strategies
+from helpers import scaled
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ticker_py import ast
 from ticker_py.errors import ProgramError
+from ticker_py.node import Node
 from ticker_py.syntax import TERMINAL_NAMES, _parser, parse_ground_atom, parse_program, split_atoms
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def exact(node):
+    """Every field of an AST, locations and IRI texts included (AST equality ignores locations)."""
+    if isinstance(node, Node):
+        return (type(node).__name__,) + tuple((name, exact(getattr(node, name))) for name in node._fields)
+    if isinstance(node, tuple):
+        return tuple(exact(x) for x in node)
+    return node
+
 
 SPEC_EXAMPLE = """
 % a comment to the end of the line;  // also;  /* block */ also
@@ -148,6 +161,181 @@ def test_error_diagnostics_are_data():
     assert (diag.location.line, diag.location.column, diag.message) == (2, 8, "tuple window of size 0")
 
 
+def _diagnostics(text: str) -> list:
+    with pytest.raises(ProgramError) as info:
+        parse_program(text, "f.lars")
+    return [(str(d.location), d.message, d.notes) for d in info.value.diagnostics]
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "message"),
+    [
+        ("a.\n/* never closed\nb :- c.\n", "f.lars:2:1-3", "unclosed comment"),
+        ("p(X) :- q(X), X = 1 /* c", "f.lars:1:21-23", "unclosed comment"),
+        ('p("open).\nq.\n', "f.lars:1:3-4", "unclosed string"),
+        ('p(X) :- q(X), X = "a\\', "f.lars:1:19-20", "unclosed string"),
+        ('q :- p("a\\qb").', "f.lars:1:10-12", "unknown escape '\\q' in a string"),
+    ],
+)
+def test_unclosed_strings_and_comments_are_named_at_their_opening(text, where, message):
+    """Once reported as "unexpected '/'" or "unexpected '\"'" (the first character no token took)."""
+    assert _diagnostics(text)[0][:2] == (where, message)
+
+
+def test_a_quote_in_a_comment_and_a_comment_in_a_string_are_no_errors():
+    program = parse_program('% "\np("/*"). /* " */ q("%").')
+    assert str(program) == 'p("/*").\nq("%").\n'
+
+
+def test_an_unclosed_comment_is_reported_once_and_the_errors_before_it_too():
+    assert [(where, message) for where, message, _ in _diagnostics("a :- b c.\nd. /* x.\ne :- .\n")] == [
+        ("f.lars:1:8-9", "syntax error, unexpected 'c'"),
+        ("f.lars:2:4-6", "unclosed comment"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "message", "note"),
+    [
+        ("{ a }.", "1:1-2", "plain LARS has no choice rules ('{ a }')", "'a :- not na. na :- not a.'"),
+        ("1 { a ; b } 2 :- c.", "1:1-4", "plain LARS has no choice rules ('{ a }')", "'a :- not na. na :- not a.'"),
+        ("a ; b.", "1:3-4", "plain LARS has no disjunction ('a ; b')", "'a :- not na. na :- not a.'"),
+        ("a | b :- c.", "1:3-4", "plain LARS has no disjunction ('a | b')", "'a :- not na. na :- not a.'"),
+        ("q :- a ; b.", "1:8-9", "';' between body literals", "LARS separates body literals with ','"),
+        ("q(C) :- C = #count { X : p(X) }.", "1:13-19", "plain LARS has no aggregates ('#count { ... }')", "rules"),
+        ("q :- #sum { X : p(X) } > 2.", "1:6-10", "plain LARS has no aggregates ('#sum { ... }')", "rules"),
+        (":- 2 { p(X) }.", "1:6-7", "plain LARS has no aggregates ('{ ... }')", "rules"),
+        ("#minimize { 1,X : p(X) }.", "1:1-10", "plain LARS has no optimization statements ('#minimize')", ":-"),
+        ("#external e.", "1:1-10", "plain LARS has no '#external' directive", "stream"),
+        ("#program base.", "1:1-9", "plain LARS has no '#program' directive", "#const, #show and #include"),
+        ("#define n = 1.", "1:1-8", "unknown directive '#define'", "#const, #show and #include"),
+        (":~ p(X). [1@1,X]", "1:1-3", "plain LARS has no weak constraints (':~')", ":- body."),
+        ("q :- p(X) : r(X).", "1:11-12", "plain LARS has no conditional literals ('a : b')", "'q :- a, b.'"),
+    ],
+)
+def test_clingo_constructs_are_named(text, where, message, note):
+    """Once bare syntax errors ("unexpected '{'"); each is named, located and one error only (a weak
+    constraint's weight is no second error)."""
+    ((location, found, notes),) = _diagnostics(text)
+    assert (location, found) == (f"f.lars:{where}", message) and note in notes[0]
+
+
+def test_locations_span_parentheses_and_signs():
+    """A location runs from a construct's first token to its last, parentheses included; a term in
+    parentheses keeps its own span."""
+    rule = parse_program("p(X) :-\n  q(X) in [3],\n  not r(X), (X+1)*2 > -(X), s at (X).", "f.lars").rules[0]
+    window, negated, comparison, at = rule.body
+    assert [str(x.location) for x in (rule, window, negated, comparison, at)] == [
+        "f.lars:1:1-3:38",
+        "f.lars:2:3-14",
+        "f.lars:3:3-11",
+        "f.lars:3:13-27",
+        "f.lars:3:29-37",
+    ]
+    product, neg = comparison.element.left, comparison.element.right
+    assert [str(x.location) for x in (product, product.left, neg, at.element.time)] == [
+        "f.lars:3:13-20",
+        "f.lars:3:14-17",
+        "f.lars:3:23-27",
+        "f.lars:3:35-36",
+    ]
+
+
+# ---------------------------------------------------------------- one token language for every reader
+
+
+def _program_kind(text: str):
+    """What the program parser reads ``text`` as, where it stands for an argument: the kind of the
+    one token it is (name, number, string, variable), or None."""
+    try:
+        (lit,) = parse_program(f"q :- p({text}).").rules[0].body
+    except ProgramError:
+        return None
+    if len(lit.element.atom.args) != 1:
+        return None
+    (arg,) = lit.element.atom.args
+    loc = arg.location
+    if loc is None or (loc.line, loc.column, loc.end_column) != (1, 8, 8 + len(text)):
+        return None  # more than one token, or an operation
+    kinds = {ast.Constant: "name", ast.Number: "number", ast.String: "string", ast.Variable: "variable"}
+    kind = kinds.get(type(arg))
+    if kind == "name" and arg.name != text or kind == "string" and str(arg) != text:
+        return None
+    return kind
+
+
+def _atom_kind(text: str):
+    """What the readers of stream atoms read ``text`` as, as an argument; all of them agree."""
+    from ticker_py.syntax.constant_atoms import split_constants
+    from ticker_py.syntax.ground_atoms import AtomReader, GroundSyntaxError
+
+    try:
+        atom = parse_ground_atom(f"p({text})")
+    except GroundSyntaxError as err:
+        with pytest.raises(GroundSyntaxError):
+            AtomReader().line(f"p({text})")
+        return "variable" if err.column == 2 and f"variable '{text}' in" in err.message else None
+    assert AtomReader().line(f"p({text})") == (atom,)
+    split = split_constants(f"p({text})")
+    assert split is None or split[0] == (atom,)
+    if len(atom) != 2 or type(atom[1]) is tuple:
+        return None
+    value = atom[1]
+    if type(value) is int:
+        return "number"
+    return ("string" if text.startswith('"') else "name") if value == text else None
+
+
+def _constant_name(text: str) -> bool:
+    """True if ``text`` names a constant given outside the program (``-c text=1``)."""
+    from ticker_py.errors import UsageError
+    from ticker_py.syntax import directives, parse_term
+
+    try:
+        directives.const_term(text, 1, parse_term)
+    except UsageError:
+        return False
+    return True
+
+
+def _token_kind(text: str):
+    """The kind of ``text`` by the shared token rules (tokens.py)."""
+    import re
+
+    from ticker_py.syntax import tokens
+
+    if tokens.is_name(text):
+        return "name"
+    for kind, pattern in (("number", tokens.INT), ("string", tokens.STRING), ("variable", tokens.VARIABLE)):
+        if re.fullmatch(pattern, text):
+            return kind
+    return "variable" if re.fullmatch(tokens.ANONYMOUS, text) else None
+
+
+TOKEN_TEXTS = st.one_of(
+    # no white space (no part of any token) and no '-' (a sign: test_negative_numbers_are_...)
+    st.text(alphabet="abnotiwyszAZ_'019\"\\(),.%:/*<>", max_size=8),
+    st.sampled_from(["not", "in", "at", "always", "sec", "min", "h", "_", "_X", "__a", "x'", "a_B", "007"]),
+    st.sampled_from(['"a b"', '""', '"\\n"', '"\\""', '"\\\\"', '"\\t"', '"a\\"', '"', '"%"', '"/*"']),
+)
+
+
+@settings(max_examples=scaled(3000, 300), deadline=None)
+@given(TOKEN_TEXTS)
+def test_every_reader_takes_the_same_tokens(text):
+    """Names, numbers, strings and variables: the program parser, every reader of stream atoms (and
+    its accelerator) and the reader of -c constant names accept exactly the tokens of tokens.py."""
+    kind = _token_kind(text)
+    assert _program_kind(text) == kind
+    assert _atom_kind(text) == kind
+    assert _constant_name(text) == (kind == "name")
+
+
+@pytest.mark.parametrize("text", ["-7", "-0", "-" + "9" * 30])
+def test_negative_numbers_are_numbers_for_every_reader(text):
+    assert _program_kind(text) == _atom_kind(text) == "number"
+
+
 # ---------------------------------------------------------------- ground atoms in streams
 
 
@@ -171,3 +359,38 @@ def test_split_atoms_at_top_level():
         ("cache", 1, 3),
         ("s", '"x;y"'),
     ]
+
+
+# ---------------------------------------------------------------- the analysis' one-pass term scan
+
+IRI_PROGRAM = (
+    "@prefix ex: <http://ex.org/> .\nv(1..3). p(ex:a, X) :- q(X, <http://ex.org/b>).\n"
+    "r(X, 1..2) :- q(X, Y). s(f(ex:c)) :- t. u(X) :- q(X, Y), Y = 1..4.\n"
+)
+
+
+@pytest.mark.parametrize("text", [IRI_PROGRAM, "p(X) :- q(X). r(1..2). s(X, 1..2) :- q(X)."])
+def test_analysis_scan_equals_the_full_walks(text):
+    from ticker_py.analysis import _plain_terms, rule_has_interval
+
+    program = parse_program(text)
+    plain, intervals = _plain_terms(program)
+    assert exact(plain) == exact(ast._without_iris(program)) and plain == ast.without_iris(program)
+    assert intervals == tuple(r for r in plain.proper_rules if rule_has_interval(r)) and intervals
+    if "<" not in text:
+        assert plain is program
+
+
+@pytest.mark.slow
+@settings(max_examples=scaled(500, 15), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(strategies.programs())
+def test_variables_by_stack_walk(program):
+    def walk(term):  # the recursive definition
+        if isinstance(term, ast.Variable):
+            return {term.name}
+        children = getattr(term, "args", ()) or ()
+        children += tuple(getattr(term, a) for a in ("left", "right", "low", "high") if hasattr(term, a))
+        return set().union(*map(walk, children)) if children else set()
+
+    for rule in program.rules:
+        assert ast.rule_variables(rule) == set().union(set(), *map(walk, ast.rule_terms(rule)))

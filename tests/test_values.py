@@ -249,3 +249,51 @@ def test_keywords_and_tuple_atoms_are_the_same_everywhere(engine):
         r.append(0, ["p(not)"])
     r.append(0, [("p", W), ("p", ("f", "a", '"s"'))])
     assert r.evaluate(0).models[0].sorted_atoms() == [f"q({W})", 'q(f(a,"s"))']
+
+
+# ---------------------------------------------------------------- integers longer than any may be
+
+BIG = int("7" * 3001)  # 3,001 digits: its square has 6,002, more than an integer may have (4,300)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_computed_integer_too_long_to_print_is_refused_located_everywhere(engine):
+    """An integer has at most Python's 4,300 digits, in the input and in what a rule computes: a
+    rule computing a longer one is refused on every engine, located at its term, naming the
+    values (the native engine computed it, and printing it raised ValueError: internal error)."""
+    program = "q(Y) :- p(X), Y = X*X.\nr(Y) :- p(X), Y = X+1."
+    reasoner = Reasoner(program, engine=engine, models=0)
+    reasoner.append(0, [("p", 3)])
+    first = reasoner.evaluate(0)
+    reasoner.append(1, [("p", BIG)])
+    with pytest.raises(StreamError) as err:
+        reasoner.evaluate(1)
+    (diagnostic,) = err.value.diagnostics
+    assert diagnostic.message == (
+        "'X*X' computes 77777777777777777777... (3001 digits) * 77777777777777777777... (3001 digits),"
+        " an integer of more than 4300 digits"
+    )
+    assert (diagnostic.location.line, diagnostic.location.column) == (1, 19)
+    assert repr(first) and outcome(program, [(0, [("p", BIG)])], engine).startswith("refused: <string>:1:19-22: ")
+    # a value as long as an integer may be passes through, and its successor is computed exactly
+    assert outcome("r(Y) :- p(X), Y = X+1.", [(0, [("p", 10**4300 - 2)])], engine) == [[(f"r({10**4300 - 1})",)]]
+    assert outcome("r(Y) :- p(X), Y = X+1.", [(0, [("p", 10**4300 - 1)])], engine).startswith("refused: ")
+
+
+def test_a_fact_too_long_to_print_is_refused_located():
+    from ticker_py.errors import ProgramError
+
+    with pytest.raises(ProgramError, match=r"<string>:1:3-6006: error: '7{45}\.\.\.7{12}' computes .* 4300 digits"):
+        run(f"f({'7' * 3001}*{'7' * 3001}).", [], engine="native")
+
+
+def test_the_cli_refuses_it_with_status_2(tmp_path, capsys):
+    from helpers import ticker
+
+    prog, stream = tmp_path / "big.lars", tmp_path / "big.stream"
+    prog.write_text("q(Y) :- p(X), Y = X*X.\n")
+    stream.write_text(f"0: p(3)\n1: p({BIG})\n")
+    for engine in ("native", "clingo", "incremental"):
+        code, out, err = ticker(capsys, "run", prog, "--stream", stream, "--engine", engine, "--format", "text")
+        assert (code, out) == (2, "t=0 c=1: {q(9)}\n"), err
+        assert err.startswith(f"{prog}:1:19-22: error: 'X*X' computes 77777777777777777777... (3001 digits)")

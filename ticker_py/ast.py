@@ -364,6 +364,8 @@ class Program(Node):
     #: the ``(name, arity)`` signatures of ``#show p/n.`` (sorted), ``()`` for ``#show.`` alone,
     #: None without ``#show`` (every atom as ``show`` says)
     shows: tuple | None = None
+    #: ``((name, arity), location)`` of the first ``#show`` of each signature, for warnings
+    show_at: tuple = field(default=(), compare=False, repr=False)
 
     __slots__ = ("_split_rules",)  # not a field: the facts and proper rules, once computed
 

@@ -5,12 +5,17 @@ Each keeps work and memory bounded for any input; going past one is a located us
 
 from __future__ import annotations
 
+import sys
+from functools import cache
+
 __all__ = [
     "MAX_TERM_DEPTH",
     "MAX_FACT_ATOMS",
     "MAX_NUMBER_DIGITS",
     "MAX_NUMBER_EXPONENT",
-    "MAX_COMPUTED_BITS",
+    "integer_too_long",
+    "integer_digits",
+    "SHORT_BITS",
     "CLINGO_MIN",
     "CLINGO_MAX",
     "fits_clingo",
@@ -28,9 +33,30 @@ MAX_FACT_ATOMS = 1_000_000
 MAX_NUMBER_DIGITS = 1000
 MAX_NUMBER_EXPONENT = 1000
 
-#: an integer a clingo-solved rule computes has at most this many bits (about 4000 digits: Python
-#: prints no longer integer), and an interval it computes at most MAX_FACT_ATOMS integers
-MAX_COMPUTED_BITS = 13_000
+#: integers of at most this many bits have fewer digits than any limit Python allows (640 at least)
+SHORT_BITS = 2000
+
+
+def integer_digits() -> int:
+    """The most decimal digits an integer may have (0: no limit): Python's limit for converting
+    integers to and from text (``sys.get_int_max_str_digits()``, 4300 unless changed). The readers
+    refuse a longer input integer, and every engine a rule that computes one (located, naming the
+    values): every value prints."""
+    return sys.get_int_max_str_digits()
+
+
+def integer_too_long(value: int) -> bool:
+    """True if ``value`` has more digits than :func:`integer_digits`."""
+    if value.bit_length() <= SHORT_BITS:
+        return False
+    limit = sys.get_int_max_str_digits()
+    return limit != 0 and abs(value) >= _power(limit)
+
+
+@cache
+def _power(digits: int) -> int:
+    return 10**digits
+
 
 #: clingo's integers are 32 bits: values outside this range never reach clingo as numbers
 CLINGO_MIN, CLINGO_MAX = -(2**31), 2**31 - 1

@@ -14,8 +14,8 @@ from pathlib import Path
 
 from .api import analysed, run
 from .errors import Diagnostic, UsageError
-from .plot.select import Selection
-from .plot.timeline import MAX_ATOMS, Timeline, from_results, from_runs, span_text
+from .plot import select
+from .plot.timeline import MAX_ATOMS, Timeline, from_results, from_runs, span, span_text
 from .spec import EVALUATION, INPUT, PROGRAM, RunSpec, takes_spec
 from .streams import Model
 from .streams.output import open_output
@@ -26,6 +26,7 @@ __all__ = [
     "engines_timeline",
     "semantics_timeline",
     "check_selection",
+    "predicates",
     "check_output",
     "write",
 ]
@@ -47,23 +48,16 @@ def check_output(path: str, option: str = "--out") -> str:
     return fmt
 
 
-def check_selection(selection: Selection | None, analysis) -> None:
-    """Refuse an ``--atoms`` pattern naming a predicate the program does not know (a typo would
-    otherwise draw an empty picture)."""
-    if selection is None:
-        return
-    sigs = analysis.signatures
-    for item in selection.items:
-        name, arity = item[1], item[2] if item[0] == "pred" else len(item[2])
-        if name not in sigs or (arity is not None and sigs[name] != arity):
-            known = ", ".join(f"{p}/{k}" for p, k in sorted(sigs.items()))
-            what = name if arity is None else f"{name}/{arity}"
-            raise UsageError(
-                Diagnostic(
-                    f"--atoms '{selection.text}': the program has no predicate {what}",
-                    notes=(f"its predicates: {known}",),
-                )
-            )
+def check_selection(selection: select.Selection | None, analysis) -> None:
+    """Refuse an ``--atoms`` pattern naming a predicate the program does not know, with a "did you
+    mean" (:func:`ticker_py.plot.select.check_selection`)."""
+    select.check_selection(selection, predicates(analysis))
+
+
+def predicates(analysis) -> set:
+    """The ``(name, arity)`` predicates of a program, as its users write them (``p/1`` and ``p/2``)."""
+    rename = analysis.renamed.get
+    return {(rename(name, name), arity) for name, arity in analysis.signatures.items()}
 
 
 def _models_text(models: int) -> str:
@@ -82,7 +76,7 @@ def run_timeline(
     stream,
     start: int | None = None,
     end: int | None = None,
-    atoms: Selection | None = None,
+    atoms: select.Selection | None = None,
     max_atoms: int | None = MAX_ATOMS,
     title: str = "",
     *,
@@ -95,8 +89,7 @@ def run_timeline(
     analysis = analysed(program, spec)
     check_selection(atoms, analysis)
     results = run(analysis, stream, spec=spec)
-    lo = start if start is not None else min((r.t for r in results), default=0)
-    hi = end if end is not None else max((r.t for r in results), default=lo)
+    lo, hi = span({r.t for r in results}, start, end)
     sub = [results.about, span_text(lo, hi) if results else "no time point evaluated (an empty stream)"]
     if atoms is not None:
         sub.append(f"atoms {atoms.text}")
@@ -167,9 +160,7 @@ def semantics_timeline(cmp, title: str, start=None, end=None, atoms=None, max_at
 
 
 def _side_by_side(runs, notes, title, start, end, atoms, max_atoms, inputs) -> Timeline:
-    times = set().union(*(r.keys() for r in runs.values())) if runs else set()
-    lo = start if start is not None else min(times, default=0)
-    hi = end if end is not None else max(times, default=lo)
+    lo, hi = span(set().union(*(r.keys() for r in runs.values())) if runs else set(), start, end)
     tl = from_runs(runs, title, inputs, lo, hi, atoms, max_atoms, notes)
     differing = sum(1 for _, r in tl.differing if r)
     sub = [

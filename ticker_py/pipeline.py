@@ -18,7 +18,6 @@ from collections.abc import Iterator
 
 from .api import Reasoner, analysed
 from .spec import EVALUATION, INERTIA_ENGINES, INPUT, PROGRAM, SHARDS, RunSpec, takes_spec
-from .streams.input import rdf_mapping
 from .streams.model import Result
 from .streams.output import Output, open_output
 
@@ -43,6 +42,7 @@ def _write_single(program, stream, spec: RunSpec, stop) -> None:
     """One reasoner, its input a stream or live, its output a file, standard output or TCP clients."""
     output = Output(spec)
     reasoner = Reasoner(program, spec=spec, output=output)
+    output.check(reasoner.analysis)
     if spec.inertia and reasoner.engine_name not in INERTIA_ENGINES:
         print(
             f"note: --inertia has no effect with the {reasoner.engine_name} engine (only the incremental "
@@ -59,7 +59,7 @@ def _write_single(program, stream, spec: RunSpec, stop) -> None:
         sink = live_output(spec)
     if records is None:
         records = reasoner.input.open(stream)
-    output.open(sink or open_output(spec.out), rdf_mapping(spec, reasoner.analysis))
+    output.open(sink or open_output(spec.out), reasoner.analysis)
     if stop is not None:
         records = stop.records(records)
     results = reasoner.feed(records, warn_after, spec=spec)
@@ -84,6 +84,8 @@ def _write_sharded(program, stream, spec: RunSpec) -> None:
     from .shard import plan_for
 
     analysis = analysed(program, spec)
+    output = Output(spec)
+    output.check(analysis)
     check_engine(spec.engine, analysis)  # refused here, not in the shards
     plan_for(analysis, spec.shard_by, spec.inertia)
     session = _session(spec) if spec.spark else None
@@ -94,7 +96,7 @@ def _write_sharded(program, stream, spec: RunSpec) -> None:
             info = write_sharded(analysis, stream, spec.out, session, spec=spec)
             print(f"[spark] {info['time_points']} time points written to {spec.out} ({info['plan']})", file=sys.stderr)
             return
-    output = Output(spec).open(open_output(spec.out), rdf_mapping(spec, analysis))
+    output.open(open_output(spec.out), analysis)
     results = run_sharded(analysis, stream, session, spec=spec)
     last = [Result(0, 0, ())]
 

@@ -4,7 +4,8 @@
 (so that both pay the same collector): readers and engines make millions of small tuples that are
 not cycles, and the default thresholds (700, 10, 10) scan them over and over (about 10% of a run's
 CPU time). :func:`steady_heap` is called by ``ticker run`` once its stream has a second record
-(:func:`steady_heap_from_second`; docs/rdf.md, "Memory over a run").
+(:func:`steady_heap_from_second`; docs/rdf.md, "Memory over a run"). :func:`paused_gc` pauses the
+collector while a large acyclic structure (a program, its analysis) is built.
 """
 
 from __future__ import annotations
@@ -13,15 +14,41 @@ import gc
 import os
 import sys
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from itertools import islice
 
-__all__ = ["tune_collector", "steady_heap", "steady_heap_from_second", "HEAP_SETTINGS"]
+__all__ = ["tune_collector", "paused_gc", "steady_heap", "steady_heap_from_second", "HEAP_SETTINGS"]
 
 
 def tune_collector() -> None:
     """Objects made so far are frozen out of every scan; collections run far less often."""
     gc.freeze()
     gc.set_threshold(50_000, 20, 50)
+
+
+#: a block that leaves this many more objects to the cycle collector freezes them (see paused_gc)
+FREEZE_OBJECTS = 200_000
+
+
+@contextmanager
+def paused_gc():
+    """Pause Python's cycle collector in the block.
+
+    Building a large acyclic structure (a program, its analysis) otherwise triggers
+    collections that traverse all of it again and again: most of the time of a program of
+    10^5 rules. When the block leaves many new objects (FREEZE_OBJECTS), they are moved to the
+    permanent generation (``gc.freeze``), so that later collections skip them too; they are
+    still freed by reference counting.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            if gc.get_count()[0] > FREEZE_OBJECTS:
+                gc.freeze()
+            gc.enable()
 
 
 #: glibc's ``mallopt`` settings of a run (docs/rdf.md, "Memory over a run"): blocks of 4 MB and more

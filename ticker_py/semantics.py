@@ -24,6 +24,7 @@ from . import ast
 from .analysis import GENERAL, POSITIVE, Analysis
 from .analysis.graph import dependency_edges, strongly_connected
 from .errors import Diagnostic, ProgramError, UsageError
+from .syntax.directives import capped, in_source_order
 
 __all__ = [
     "WindowBounds",
@@ -413,7 +414,8 @@ _CHECKS = {
 
 
 def program_problems(semantics: Semantics, analysis: Analysis) -> list:
-    """Diagnostics for a program outside the profile's fragment or meaningless under a knob."""
+    """Diagnostics for a program outside the profile's fragment or meaningless under a knob, in
+    source order."""
     out = []
     profile = PROFILES.get(semantics.profile)
     for check in profile.fragment if profile else ():
@@ -428,11 +430,13 @@ def program_problems(semantics: Semantics, analysis: Analysis) -> list:
                         ("(t-n, t] holds n time points: use a window of at least one",),
                     )
                 )
-    return out
+    files = dict.fromkeys(r.location.file for r in analysis.program.rules if r.location is not None)
+    # in source order (the files in the order they were read), in the program's names: p, not p'2
+    return [analysis.named(d) for d in in_source_order(out, files)]
 
 
 def check_program(semantics: Semantics, analysis: Analysis, source: str | None = None) -> None:
     """Raise :class:`ProgramError` (status 2) listing :func:`program_problems`, if any."""
     problems = program_problems(semantics, analysis)
     if problems:
-        raise ProgramError(problems, source=source)
+        raise ProgramError(capped(problems), source=source)

@@ -105,7 +105,8 @@ def compare_semantics(
         or one string as ``ticker compare --semantics`` takes it (``"default,r4"``, ``+`` joining a
         profile and its knobs: ``"default,default+origin=first"``).
     engines : sequence of str
-        The engines each semantics runs on (``auto``: as a single run picks).
+        The engines each semantics runs on (``auto``: as a single run picks), or one string of them
+        (``"clingo,native"``). No profile or engine, or one run given twice, is a UsageError.
     models, show, strict
         The evaluation (:class:`~ticker_py.spec.RunSpec`); ``models`` is 0, all, by default.
     until, every, max_gap, stream_format
@@ -123,13 +124,8 @@ def compare_semantics(
     --------
     ticker_py.compare_engines, format_text
     """
-    if isinstance(semantics, str):
-        semantics = parse_semantics_list(semantics)
-    semantics = [resolve(sem) for sem in semantics]
-    if not semantics:
-        raise UsageError(
-            Diagnostic("compare_semantics needs at least one semantics", notes=("e.g. ['default', 'r4']",))
-        )
+    semantics = [resolve(s) for s in _listed(semantics, "semantics profile", parse_semantics_list)]
+    engines = _listed(engines, "engine", lambda text: [e.strip() for e in text.split(",") if e.strip()])
     analysis = analysed(program, spec)
     inputs: dict = {}
     stage = Input(analysis, spec, counts=inputs, rename=False)  # the stream read once (each run renames)
@@ -139,6 +135,10 @@ def compare_semantics(
         for engine in engines:
             reasoner = Reasoner(analysis, spec=RunSpec.of(spec, semantics=sem, engine=engine))
             label = str(sem) if len(engines) == 1 else f"{sem}@{reasoner.engine_name}"
+            if label in runs:
+                raise UsageError(
+                    Diagnostic(f"the run '{label}' is given twice", notes=("give each semantics and engine once",))
+                )
             runs[label] = (sem, reasoner.engine_name)
             last = {}
             for result in reasoner.feed(iter(records)):
@@ -153,6 +153,14 @@ def compare_semantics(
             dims.setdefault(_dimension(runs[a][0], runs[b][0]), set()).add((a, b))
     summary = {dim: sum(1 for row in rows if any(p in pairs for p in row.pairs())) for dim, pairs in dims.items()}
     return SemanticsComparison(runs, rows, summary, inputs)
+
+
+def _listed(given, what: str, split) -> list:
+    """``given`` as a list: a string is the CLI's comma list (``split``); a list must not be empty."""
+    items = split(given) if isinstance(given, str) else list(given)
+    if not items:
+        raise UsageError(Diagnostic(f"no {what} to compare", notes=(f"give at least one {what}",)))
+    return items
 
 
 def in_printed_order(models) -> list:

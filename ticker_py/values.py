@@ -22,7 +22,7 @@ from contextvars import ContextVar
 
 from . import ast
 from .errors import Diagnostic, StreamError, TickerWarning
-from .limits import CLINGO_MAX, CLINGO_MIN
+from .limits import CLINGO_MAX, CLINGO_MIN, SHORT_BITS, integer_digits, integer_too_long
 from .xsd import literal_number
 
 __all__ = [
@@ -42,6 +42,10 @@ __all__ = [
     "exact_term",
     "exact_atom",
     "int_text",
+    "computed",
+    "COMPUTE",
+    "too_long",
+    "short_int",
     "order",
     "compare",
     "Comparisons",
@@ -254,7 +258,7 @@ def from_ast_term(term):
     if isinstance(term, ast.Function):
         return (term.name, *(from_ast_term(a) for a in term.args))
     if isinstance(term, ast.BinOp):
-        return evaluate_arith(term.op, from_ast_term(term.left), from_ast_term(term.right))
+        return computed(term.op, from_ast_term(term.left), from_ast_term(term.right), term)
     raise ValueError(f"not a ground term: {term}")
 
 
@@ -274,6 +278,71 @@ def evaluate_arith(op: str, a, b):
     if (a < 0) != (b < 0):
         q = -q
     return q if op == "/" else a - q * b
+
+
+def computed(op: str, a, b, where=None):
+    """:func:`evaluate_arith`, refusing a result with more digits than an integer may have
+    (:func:`ticker_py.limits.integer_too_long`): a StreamError located at ``where``, the program's
+    arithmetic term, naming it and the values (:func:`too_long`)."""
+    value = evaluate_arith(op, a, b)
+    if value is not None and value.bit_length() > SHORT_BITS and integer_too_long(value):
+        raise StreamError(too_long(where, op, a, b))
+    return value
+
+
+def _plus(a, b, where=None):
+    if type(a) is int and type(b) is int:
+        value = a + b
+        return value if value.bit_length() <= SHORT_BITS else computed("+", a, b, where)
+    return None
+
+
+def _minus(a, b, where=None):
+    if type(a) is int and type(b) is int:
+        value = a - b
+        return value if value.bit_length() <= SHORT_BITS else computed("-", a, b, where)
+    return None
+
+
+def _times(a, b, where=None):
+    if type(a) is int and type(b) is int:
+        value = a * b
+        return value if value.bit_length() <= SHORT_BITS else computed("*", a, b, where)
+    return None
+
+
+#: :func:`computed` per operator, ``f(a, b, where)``: one call for the usual small integers (the
+#: native engine's rules call these)
+COMPUTE = {
+    "+": _plus,
+    "-": _minus,
+    "*": _times,
+    "/": lambda a, b, where=None: computed("/", a, b, where),
+    "\\": lambda a, b, where=None: computed("\\", a, b, where),
+}
+
+
+def short_int(value: int) -> str:
+    """An integer for a message: its first digits and how many there are, if it is long."""
+    if -(2**128) < value < 2**128:
+        return str(value)
+    text = str(value)
+    return f"{text[:20]}... ({len(text.lstrip('-'))} digits)"
+
+
+def too_long(where, op: str, a: int, b: int) -> Diagnostic:
+    """The error of an arithmetic term ``where`` that computes ``a op b``, an integer of more
+    digits than any integer may have: the same text on every engine."""
+    term = str(where)
+    term = term if len(term) <= 60 else f"{term[:45]}...{term[-12:]}"
+    return Diagnostic(
+        f"'{term}' computes {short_int(a)} {op} {short_int(b)}, an integer of more than {integer_digits()} digits",
+        getattr(where, "location", None),
+        (
+            "an integer has at most that many digits, in the input and in what a rule computes, on every"
+            " engine (Python's limit: PYTHONINTMAXSTRDIGITS, sys.set_int_max_str_digits)",
+        ),
+    )
 
 
 def from_ast_atom(atom: ast.Atom) -> tuple:

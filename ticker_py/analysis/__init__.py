@@ -13,9 +13,9 @@ from dataclasses import dataclass, field, replace
 
 from .. import ast
 from ..errors import Diagnostic, ProgramError, with_excerpt
+from ..process import paused_gc
 from ..syntax.directives import capped, in_source_order
-from ..syntax.fast import paused_gc
-from .arities import internal_names
+from .arities import internal_names, named
 from .graph import check_box_cycles, choice_predicates, dependency_edges, split_predicates, stratify
 from .roles import background_atoms
 from .safety import check_safety
@@ -63,6 +63,11 @@ class Analysis:
     def size(self, window: ast.Window) -> int:
         return self.window_sizes[window]
 
+    def named(self, item):
+        """``item`` (a text or a :class:`Diagnostic`) with the program's names for the internal
+        ones (``p'2(a)`` is ``p(a)``): for every message that shows the analysed program."""
+        return named(self.renamed, item) if self.renamed else item
+
     @property
     def engines(self) -> tuple:
         """Engines that can run this program, in the order ``--engine auto`` tries them."""
@@ -95,9 +100,14 @@ def analyse(
         return _analyse(program, clock_ms, source, problems)
 
 
-def _report(diags: list, source: str | dict | None, problems: Sequence, program: ast.Program) -> ProgramError:
-    """One error with every diagnostic, excerpted, in source order, MAX_ERRORS at most."""
+def _report(
+    diags: list, source: str | dict | None, problems: Sequence, program: ast.Program, renamed: dict
+) -> ProgramError:
+    """One error with every diagnostic, excerpted, in source order, MAX_ERRORS at most; the
+    analysis' internal names (``renamed``) given back as the program's."""
     sources = source if isinstance(source, dict) else {program.file: source} if source is not None else {}
+    if renamed:
+        diags = [named(renamed, d) for d in diags]
     diags = [
         d if d.location is None or d.location.file not in sources else with_excerpt(d, sources[d.location.file])
         for d in diags
@@ -105,7 +115,9 @@ def _report(diags: list, source: str | dict | None, problems: Sequence, program:
     return ProgramError(capped(in_source_order([*problems, *diags], sources)))
 
 
-def _analyse(program: ast.Program, clock_ms: int, source: str | dict | None, problems: Sequence) -> Analysis:
+def _analyse(
+    program: ast.Program, clock_ms: int, source: str | dict | None, problems: Sequence, renamed: dict | None = None
+) -> Analysis:
     program, interval_rules = _plain_terms(program)
     sigs: dict = {}
     heads: set = set()
@@ -155,6 +167,11 @@ def _analyse(program: ast.Program, clock_ms: int, source: str | dict | None, pro
                 tuple_windows.append((len(diags), ext))
             elif lookback is not None and n > lookback:
                 lookback = n
+    if mixed_arity:
+        # p/1 and p/2 are two predicates: every check below keys by name, so each runs on a name
+        # per arity (analysis.arities), its messages given back in the program's names
+        internal, renamed = internal_names(program)
+        return replace(_analyse(internal, clock_ms, source, problems, renamed), renamed=renamed)
     intensional = frozenset(heads)
     for where, ext in reversed(tuple_windows):
         if ext.atom.predicate in intensional:
@@ -168,12 +185,9 @@ def _analyse(program: ast.Program, clock_ms: int, source: str | dict | None, pro
             )
     background = background_atoms(program, diags)
     edges = dependency_edges(program, intensional)
-    check_box_cycles(intensional, edges, diags)
+    check_box_cycles(intensional, edges, sigs, diags)
     if diags or problems:
-        raise _report(diags, source, problems, program)
-    if mixed_arity:  # p/1 and p/2: analysed with a name per arity (analysis.arities)
-        internal, renamed = internal_names(program)
-        return replace(_analyse(internal, clock_ms, None, ()), renamed=renamed)
+        raise _report(diags, source, problems, program, renamed)
     strata, bad = stratify(intensional, edges)
     choice = choice_predicates(strata, bad)
     lower, upper = split_predicates(strata, edges, choice)

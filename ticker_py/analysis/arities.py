@@ -9,9 +9,13 @@ carries one of these, since the renaming is checked against every name of the pr
 
 from __future__ import annotations
 
-from .. import ast
+import re
+from dataclasses import replace
 
-__all__ = ["internal_names", "Renaming"]
+from .. import ast
+from ..errors import Diagnostic
+
+__all__ = ["internal_names", "names_out", "named", "Renaming"]
 
 
 def _atoms(program: ast.Program):
@@ -23,23 +27,35 @@ def _atoms(program: ast.Program):
                 yield lit.element.atom
 
 
+def _blocked(names) -> set:
+    """``names`` and their prefixes before a prime (``p'2`` of ``p'2'x``): no internal name is one."""
+    return {*names, *(n[:i] for n in names if "'" in n for i, c in enumerate(n) if c == "'")}
+
+
+def _fresh(name: str, arity: int, taken: set) -> str:
+    """``name'arity`` (``name'arity'k`` if that is taken), added to ``taken``: it ends with a
+    digit, so that :func:`names_out` can tell a prime after it (a quote) from a longer name."""
+    new, k = f"{name}'{arity}", 0
+    while new in taken:
+        k += 1
+        new = f"{name}'{arity}'{k}"
+    taken.add(new)
+    return new
+
+
 def internal_names(program: ast.Program) -> tuple:
     """``(program, renamed)``: the program with every predicate name of several arities replaced
     by one name per arity, and ``renamed`` mapping each new name to the name it stands for."""
     arities: dict = {}
     for atom in _atoms(program):
         arities.setdefault(atom.predicate, set()).add(len(atom.args))
-    taken = set(arities)
+    taken = _blocked(arities)
     inward: dict = {}
     for name, used in arities.items():
         if len(used) < 2:
             continue
         for arity in sorted(used):
-            new = f"{name}'{arity}"
-            while new in taken:
-                new += "'"
-            taken.add(new)
-            inward[(name, arity)] = new
+            inward[(name, arity)] = _fresh(name, arity, taken)
     if not inward:
         return program, {}
 
@@ -60,6 +76,25 @@ def internal_names(program: ast.Program) -> tuple:
     return program.replace(rules=tuple(rules)), {new: name for (name, _), new in inward.items()}
 
 
+def names_out(renamed: dict):
+    """A function giving a text (a message, an explanation) with the program's names for the
+    internal ones of ``renamed`` (``p'2(a,b)`` is ``p(a,b)``, ``'p'2/2'`` is ``'p/2'``): a name
+    stands between characters that cannot continue it; a prime that no name character precedes,
+    or that no name character follows, is a quote (no program name is an internal one with more
+    after a prime: :func:`_blocked`)."""
+    alternatives = "|".join(map(re.escape, sorted(renamed, key=len, reverse=True)))
+    pattern = re.compile(f"(?<![A-Za-z0-9_])(?<![A-Za-z0-9_']')({alternatives})(?![A-Za-z0-9_])(?!'[A-Za-z0-9_'])")
+    return lambda text: pattern.sub(lambda m: renamed[m.group(1)], text)
+
+
+def named(renamed: dict, item):
+    """``item``, a text or a :class:`Diagnostic`, with the program's names (:func:`names_out`)."""
+    out = names_out(renamed)
+    if isinstance(item, Diagnostic):
+        return replace(item, message=out(item.message), notes=tuple(map(out, item.notes)))
+    return out(item)
+
+
 class Renaming:
     """The atoms of a program's names of several arities, between the stream's names (``p``) and
     the analysis' internal ones (``p'2``); ``renamed`` as :func:`internal_names` returns it."""
@@ -67,17 +102,13 @@ class Renaming:
     def __init__(self, renamed: dict, signatures: dict):
         self.outward = dict(renamed)
         self.inward = {(name, signatures[new]): new for new, name in renamed.items()}
-        self.taken = set(signatures) | set(renamed.values())
+        self.taken = _blocked({*signatures, *renamed.values()})
 
     def foreign(self, name: str, arity: int) -> None:
         """Stream atoms ``name/arity`` of a program name, with an arity the program does not use:
         another predicate, which no rule reads, under a name of its own (an engine sees every
         atom of a name with one arity)."""
-        new = f"{name}'{arity}"
-        while new in self.taken:
-            new += "'"
-        self.taken.add(new)
-        self.inward[(name, arity)] = new
+        new = self.inward[(name, arity)] = _fresh(name, arity, self.taken)
         self.outward[new] = name
 
     def learn(self, foreign: list) -> bool:

@@ -137,7 +137,7 @@ def split_predicates(strata, edges, choice) -> tuple:
     return frozenset(p for comp in strata for p in comp) - upper, frozenset(upper)
 
 
-def check_box_cycles(intensional, edges, diagnostics: list) -> None:
+def check_box_cycles(intensional, edges, signatures: dict, diagnostics: list) -> None:
     """A positive cycle through a box window has no well-defined encoding: report it."""
     if not any(e.box and not e.negative for e in edges):
         return
@@ -145,13 +145,13 @@ def check_box_cycles(intensional, edges, diagnostics: list) -> None:
     comp_of = {p: i for i, comp in enumerate(comps) for p in comp}
     for e in edges:
         if e.box and not e.negative and comp_of[e.head] == comp_of[e.body]:
-            cycle = comps[comp_of[e.head]]
+            cycle = ", ".join(f"{p}/{signatures[p]}" for p in comps[comp_of[e.head]])
             diagnostics.append(
                 Diagnostic(
-                    f"positive cycle through a box window: '{e.head}' depends on '{e.element}'",
+                    f"positive cycle through a box window: '{e.head}/{signatures[e.head]}' depends on '{e.element}'",
                     e.element.location,
                     (
-                        f"predicates on the cycle: {', '.join(cycle)}",
+                        f"predicates on the cycle: {cycle}",
                         "a box window atom may not depend positively on the rule's own head",
                     ),
                 )

@@ -1,4 +1,4 @@
-"""Predicate roles: intensional/extensional predicates and background facts."""
+"""Background facts: the ground atoms of a program's facts (the analysis finds the other roles)."""
 
 from __future__ import annotations
 
@@ -6,23 +6,11 @@ import itertools
 import math
 
 from .. import ast
-from ..errors import Diagnostic
+from ..errors import Diagnostic, StreamError
 from ..limits import MAX_FACT_ATOMS
-from ..values import evaluate_arith, from_ast_term
+from ..values import computed, from_ast_term
 
-__all__ = ["intensional_predicates", "background_atoms", "body_atoms"]
-
-
-def body_atoms(rule: ast.Rule):
-    """The extended atoms of a rule body (comparisons skipped)."""
-    for lit in rule.body:
-        if not lit.is_comparison:
-            yield lit.element
-
-
-def intensional_predicates(program: ast.Program) -> frozenset:
-    """Predicates in the head of some rule that is not a (background) fact."""
-    return frozenset(r.head.atom.predicate for r in program.proper_rules if r.head is not None)
+__all__ = ["background_atoms"]
 
 
 def background_atoms(program: ast.Program, diagnostics: list) -> tuple:
@@ -48,6 +36,10 @@ def background_atoms(program: ast.Program, diagnostics: list) -> tuple:
                 values = _expand(arg)
             except _TooMany:
                 values = ()
+            except StreamError as err:  # a value longer than any integer may be
+                diagnostics.extend(err.diagnostics)
+                ok = False
+                break
             size *= len(values or ())
             if values == () or size > MAX_FACT_ATOMS:
                 diagnostics.append(
@@ -91,7 +83,7 @@ def _expand(term):
             return None
         if len(a) * len(b) > MAX_FACT_ATOMS:
             raise _TooMany
-        vals = [evaluate_arith(term.op, x, y) for x in a for y in b]
+        vals = [computed(term.op, x, y, term) for x in a for y in b]
         return None if any(v is None for v in vals) else vals
     if isinstance(term, ast.Function):
         parts = [_expand(a) for a in term.args]

@@ -33,7 +33,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from .. import ast
-from ..syntax.fast import paused_gc
+from ..process import paused_gc
 from . import Analysis
 
 __all__ = ["ShardPlan", "TimePlan", "shard_plan", "time_plan", "sharding_report", "shard_of"]

@@ -1,5 +1,7 @@
-"""The warning clingo gives as "atom does not occur in any rule head": a body predicate that no
-rule derives, no fact gives and the stream never carried can never hold, most often a typo."""
+"""The warnings clingo gives as "atom does not occur in any rule head" and "no atoms over signature
+occur in program": a body predicate that no rule derives, no fact gives and the stream never
+carried can never hold, and a ``#show`` of a predicate nothing has shows nothing; most often a typo.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ import difflib
 
 from .. import ast
 from ..errors import Diagnostic
+from ..syntax.directives import in_source_order
 
 __all__ = ["never_given", "LIVE_WARN_AFTER"]
 
@@ -14,18 +17,23 @@ __all__ = ["never_given", "LIVE_WARN_AFTER"]
 LIVE_WARN_AFTER = 100
 
 
-def never_given(analysis, seen: set, within: int | None = None) -> list:
+def never_given(analysis, seen: set | None, within: int | None = None) -> list:
     """Warnings (``Diagnostic`` of kind ``warning``), in source order, for each predicate read in a
     rule body that is in no rule head, no fact and not in ``seen`` (the ``(name, arity)`` pairs of
-    the stream); each with a "did you mean" when a known predicate has a close name. ``within``:
-    ``seen`` holds the first so many time points of a stream that goes on (the text says so)."""
+    the stream), and each ``#show`` of a predicate in no rule, no fact and not in ``seen``; each
+    with a "did you mean" when a known predicate has the same name or a close one. ``within``:
+    ``seen`` holds the first so many time points of a stream that goes on (the text says so).
+    ``seen`` None: no stream (``ticker check``): since any of them may come from the stream, only
+    those with a close name of a rule head or a fact are warned."""
     rename = analysis.renamed.get
     background = {atom[0] for atom in analysis.background}
     first: dict = {}  # (name, arity) -> its first body atom
     readers: dict = {}  # (name, arity) -> the heads of the rules reading it: never its typo
+    given: set = set()  # (name, arity) of rule heads and facts
     for rule in analysis.program.rules:
         head = rule.head.atom if rule.head is not None else None
         heads = {(rename(head.predicate, head.predicate), len(head.args))} if head is not None else set()
+        given |= heads
         for lit in rule.body:
             if lit.is_comparison:
                 continue
@@ -35,31 +43,58 @@ def never_given(analysis, seen: set, within: int | None = None) -> list:
             sig = (rename(atom.predicate, atom.predicate), len(atom.args))
             first.setdefault(sig, atom)
             readers.setdefault(sig, set()).update(heads)
-    missing = [sig for sig in first if sig not in seen]
-    if not missing:
+    stream = set() if seen is None else seen
+    program = {(rename(name, name), arity) for name, arity in analysis.signatures.items()}
+    missing = [sig for sig in first if sig not in stream]
+    shown = [(sig, at) for sig, at in analysis.program.show_at if sig not in program and sig not in stream]
+    if not missing and not shown:
         return []
-    known = {(rename(name, name), arity) for name, arity in analysis.signatures.items()} | set(seen)
-    stream, held = (
-        ("no stream atom", "never holds")
-        if within is None
-        else (f"no stream atom of the first {within} time points", "has not held")
-    )
+    known = given if seen is None else (program | stream) - set(missing)
+    if seen is None:
+        text, held = "", "holds only if the stream gives it"
+    elif within is None:
+        text, held = " and no stream atom", "never holds"
+    else:
+        text, held = f" and no stream atom of the first {within} time points", "has not held"
+    nowhere = f"no rule head, no fact{text}" if text else "no rule head and no fact"
     out = []
-    for name, arity in missing:
-        atom = first[(name, arity)]
-        skip = readers[(name, arity)] | set(missing)
-        others = {f"{n}/{k}" for n, k in known if (n, k) not in skip}  # skip holds (name, arity) too
-        close = difflib.get_close_matches(f"{name}/{arity}", sorted(others), n=1, cutoff=0.75)
-        notes = (f"did you mean '{close[0]}'?",) if close else ()
-        out.append(
-            Diagnostic(
-                f"'{name}/{arity}' is in no rule head, no fact and {stream}: '{_shown(atom, name)}' {held}",
-                atom.location,
-                notes,
-                kind="warning",
+    for sig in missing:
+        atom = first[sig]
+        suggestion = _close(sig, known - readers[sig])
+        if suggestion is not None or seen is not None:
+            out.append(
+                _warning(
+                    f"'{sig[0]}/{sig[1]}' is in {nowhere}: '{_shown(atom, sig[0])}' {held}", atom.location, suggestion
+                )
             )
-        )
-    return out
+    what = (
+        "shows only what the stream gives"
+        if seen is None
+        else "shows nothing"
+        if within is None
+        else "has shown nothing"
+    )
+    for (name, arity), at in shown:
+        suggestion = _close((name, arity), known | program)
+        if suggestion is not None or seen is not None:
+            out.append(_warning(f"no atom of '{name}/{arity}' in the program{text}: this #show {what}", at, suggestion))
+    files = {rule.location.file: None for rule in analysis.program.rules if rule.location is not None}
+    return in_source_order(out, files)  # the files in the order their rules are
+
+
+def _close(sig: tuple, known: set) -> str | None:
+    """A known predicate of the same name (another arity), or else of a close name, as text."""
+    name, arity = sig
+    same = sorted(k for n, k in known if n == name and k != arity)
+    if same:
+        return f"{name}/{same[0]}"
+    close = difflib.get_close_matches(f"{name}/{arity}", sorted(f"{n}/{k}" for n, k in known), n=1, cutoff=0.75)
+    return close[0] if close else None
+
+
+def _warning(message: str, location, suggestion: str | None) -> Diagnostic:
+    notes = (f"did you mean '{suggestion}'?",) if suggestion is not None else ()
+    return Diagnostic(message, location, notes, kind="warning")
 
 
 def _shown(atom: ast.Atom, name: str) -> str:

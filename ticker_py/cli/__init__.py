@@ -3,7 +3,9 @@
 Exit status: 0 done; 2 bad program, stream or arguments (a :class:`~ticker_py.errors.TickerError`,
 reported as a diagnostic on stderr); 1 an internal error (a bug); 3 from ``ticker compare``
 when engines differ; 130 interrupted (Ctrl-C, SIGINT), 143 terminated (SIGTERM): what was accepted
-is evaluated and written first.
+is evaluated and written first. A closed pipe never changes the status of a user error: output
+cut short by a reader that left (``| head``) ends the command quietly with status 0, and a
+closed stderr only loses the messages (:class:`_Unbroken`).
 Library code below this package takes typed values, never the parsed arguments.
 """
 
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 from .. import __version__
@@ -98,8 +101,64 @@ def _show_warning(message, category, filename, lineno, file=None, line=None):
     (sys.stderr if file is None else file).write(text)
 
 
+class _Unbroken:
+    """Standard error that a closed pipe or a failing device silences instead of failing: a message
+    that cannot be written is lost, and the command goes on (and ends with its own status)."""
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self.stream.write(text)
+        except (OSError, ValueError):
+            _to_devnull(self.stream)
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except (OSError, ValueError):
+            _to_devnull(self.stream)
+
+    def __getattr__(self, name):
+        return getattr(self.stream, name)
+
+
+def _to_devnull(stream) -> None:
+    """Point the file descriptor of ``stream`` at /dev/null (a reader closed its pipe): the text still
+    buffered, flushed at exit, then goes nowhere instead of failing once more (Python would print
+    "Exception ignored" and end with status 120)."""
+    try:
+        fd = stream.fileno()
+    except (OSError, ValueError, AttributeError):  # not a file (a test's capture), or closed
+        return
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, fd)
+    finally:
+        os.close(null)
+
+
+def _flush_stdout() -> None:
+    """Flush standard output before a message on stderr; a closed pipe there is no new error."""
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        _to_devnull(sys.stdout)
+
+
 def main(argv=None) -> int:
     """Entry point of the ``ticker`` command: the one place where errors become exit statuses."""
+    stderr = sys.stderr
+    sys.stderr = _Unbroken(stderr)
+    try:
+        return _main(argv)
+    finally:
+        sys.stderr = stderr
+
+
+def _main(argv) -> int:
     parser = build_parser(argv, every=False)
     try:
         args = parser.parse_args(argv)
@@ -134,22 +193,19 @@ def _dispatch(args) -> int:
     try:
         return args.func(args)
     except TickerError as err:
-        sys.stdout.flush()
+        _flush_stdout()
         print(err, file=sys.stderr)
         return 2
     except KeyboardInterrupt as err:  # Ctrl-C, or SIGINT/SIGTERM during a run (cli.signals)
-        try:
-            sys.stdout.flush()
-        except (OSError, ValueError):
-            pass
+        _flush_stdout()
         return 128 + getattr(err, "signum", 2)
-    except BrokenPipeError:
-        sys.stderr.close()
+    except BrokenPipeError:  # the reader of the output left (| head): what it wanted was written
+        _to_devnull(sys.stdout)
         return 0
     except Exception:  # a bug: say so, with the traceback for the report
         import traceback
 
-        sys.stdout.flush()
+        _flush_stdout()
         print("ticker: internal error (a bug in ticker_py, please report it):", file=sys.stderr)
         traceback.print_exc()
         return 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import shlex
 from pathlib import Path
 
@@ -9,6 +10,7 @@ from ..bench.results import load_json, run_bench, write_reports
 from ..bench.runner import Settings
 from ..bench.suites import ENGINES, KNOWN_ENGINES, SUITES, Options, plan
 from ..errors import Diagnostic, UsageError
+from ..workloads.draws import MAX_SEED
 from .common import HelpFormatter, name_list
 
 __all__ = ["register", "cmd_bench"]
@@ -40,7 +42,9 @@ def register(sub) -> None:
         metavar="SUITE",
         help=", ".join(SUITES) + ", all, or throughput (the whole ticker run process against its engine)",
     )
-    p.add_argument("--engines", default=",".join(ENGINES), help="comma-separated engines: " + ", ".join(KNOWN_ENGINES))
+    p.add_argument(
+        "--engines", help="comma-separated engines: " + ", ".join(KNOWN_ENGINES) + f" (default: {','.join(ENGINES)})"
+    )
     p.add_argument("--sizes", metavar="N,...", help="window sizes n (default: the suite's grid)")
     p.add_argument("--rates", metavar="K,...", help="atoms per time point k (laser, pruning)")
     p.add_argument("--tp", type=int, metavar="N", help="time points per run")
@@ -48,23 +52,23 @@ def register(sub) -> None:
         "--models", type=int, metavar="N", help="answer streams per tick (default 1; ticker-b: 0 = all, counted)"
     )
     p.add_argument("--workloads", metavar="W,...", help="only these workloads of the suite (e.g. diamond,box)")
-    p.add_argument("--reps", type=int, default=1, metavar="R", help="repetitions per run; the median is reported")
+    p.add_argument(
+        "--reps", type=int, metavar="R", help=f"repetitions per run; the median is reported (default: {REPS})"
+    )
     p.add_argument(
         "--warmup",
         type=int,
-        default=0,
         metavar="W",
-        help="unmeasured runs on the first tenth of the stream before each measured run",
+        help="unmeasured runs on the first tenth of the stream before each measured run (default: 0)",
     )
     p.add_argument(
         "--budget",
         type=float,
-        default=60.0,
         metavar="SECONDS",
-        help="time budget per run; over it the run stops and is reported as a timeout",
+        help=f"time budget per run; over it the run stops and is reported as a timeout (default: {BUDGET:g})",
     )
     p.add_argument("--quick", action="store_true", help="tiny sizes (smoke test, CI)")
-    p.add_argument("--seed", type=int, default=0, help="stream seed")
+    p.add_argument("--seed", type=int, help=f"stream seed, 0 to {MAX_SEED} (default: 0)")
     p.add_argument("--out", metavar="DIR", help="output directory (default benchmarks/results/SUITE)")
     p.add_argument(
         "--docs",
@@ -79,21 +83,72 @@ def register(sub) -> None:
 def _command(args) -> str:
     """The command that reproduces the figures: options away from their defaults, without ``--out``
     (where the results go changes no figure)."""
-    parts = ["ticker", "bench", args.suite, "--engines", args.engines]
+    parts = ["ticker", "bench", args.suite, "--engines", args.engines or ",".join(ENGINES)]
     for flag in ("sizes", "rates", "tp", "models", "workloads"):
         value = getattr(args, flag)
         if value is not None:
             parts += [f"--{flag}", str(value)]
-    for flag, default in (("reps", 1), ("warmup", 0), ("budget", 60.0), ("seed", 0)):
+    for flag, default in (("reps", REPS), ("warmup", 0), ("budget", BUDGET), ("seed", 0)):
         value = getattr(args, flag)
-        if value != default:
+        if value not in (None, default):
             parts += [f"--{flag}", f"{value:g}" if isinstance(value, float) else str(value)]
     parts += [f"--{f.replace('_', '-')}" for f in ("quick", "docs", "in_process") if getattr(args, f)]
     return shlex.join(parts)
 
 
+#: the repetitions and the time budget of a run when not given
+REPS, BUDGET = 1, 60.0
+#: the options that choose what is measured: given, each must act (a suite or --report-from that
+#: does not use one refuses it rather than ignore it)
+MEASURING = (
+    "engines",
+    "sizes",
+    "rates",
+    "tp",
+    "models",
+    "workloads",
+    "reps",
+    "warmup",
+    "budget",
+    "seed",
+    "quick",
+    "in_process",
+)
+
+
+def _check_numbers(args) -> None:
+    """Every numeric option in its range, whatever the suite (checked before anything runs)."""
+    for flag, low in (("tp", 1), ("reps", 1), ("warmup", 0), ("models", 0)):
+        value = getattr(args, flag)
+        if value is not None and value < low:
+            raise UsageError(Diagnostic(f"--{flag} must be an integer >= {low}, not {value}"))
+    if args.budget is not None and not (math.isfinite(args.budget) and args.budget > 0):
+        raise UsageError(Diagnostic(f"--budget must be a number of seconds > 0, not {args.budget:g}"))
+    if args.seed is not None and not 0 <= args.seed <= MAX_SEED:
+        raise UsageError(Diagnostic(f"--seed must be an integer from 0 to {MAX_SEED}, not {args.seed}"))
+
+
+def _refuse_unused(args, used: tuple, what: str) -> None:
+    """Refuse a measuring option given to ``what`` (throughput, --report-from), which does not use it."""
+    for flag in MEASURING:
+        if flag not in used and getattr(args, flag) not in (None, False):
+            raise UsageError(
+                Diagnostic(
+                    f"--{flag.replace('_', '-')} does not apply to {what}",
+                    notes=(f"of the options that choose what is measured it takes {_listed(used)}",),
+                )
+            )
+
+
+def _listed(flags: tuple) -> str:
+    return ", ".join("--" + f for f in flags) if flags else "none"
+
+
 def cmd_bench(args) -> int:
     """Run ``ticker bench``; returns the exit status."""
+    _check_numbers(args)
+    if args.report_from:
+        _refuse_unused(args, (), "--report-from (the report of results measured already)")
     if args.suite == "throughput":
         from ..bench.throughput import run_throughput
         from ..bench.throughput_report import load_throughput, write_throughput
@@ -101,27 +156,27 @@ def cmd_bench(args) -> int:
         if args.report_from:
             doc = load_throughput(Path(args.report_from))
             return write_throughput(doc, Path(args.out or "benchmarks/results/throughput"), args.docs)
-
+        _refuse_unused(args, ("workloads", "reps"), "the throughput suite")
         workloads = tuple(w.strip() for w in args.workloads.split(",")) if args.workloads else None
         return run_throughput(
-            workloads, args.reps, Path(args.out or "benchmarks/results/throughput"), args.docs, _command(args)
+            workloads, args.reps or REPS, Path(args.out or "benchmarks/results/throughput"), args.docs, _command(args)
         )
     if args.suite not in SUITES + ("all",):
         raise UsageError(Diagnostic(f"unknown suite '{args.suite}'", notes=(f"suites: {', '.join(SUITES)}, all",)))
-    engines = name_list(args.engines, KNOWN_ENGINES)
-    for flag in ("reps", "tp"):
-        if getattr(args, flag) is not None and getattr(args, flag) < 1:
-            raise UsageError(Diagnostic(f"--{flag} must be >= 1"))
-    if args.warmup < 0 or args.budget <= 0 or (args.models is not None and args.models < 0):
-        raise UsageError(Diagnostic("--warmup and --models must be >= 0, --budget > 0"))
+    engines = name_list(args.engines or ",".join(ENGINES), KNOWN_ENGINES)
     out = Path(args.out or f"benchmarks/results/{args.suite}")
     if args.report_from:
         doc = load_json(Path(args.report_from))
         return write_reports(doc, out, args.docs)
+    rates = _ints(args.rates, "--rates") if args.rates else None
+    if rates and args.suite in ("ticker-a", "ticker-b"):
+        raise UsageError(Diagnostic(f"--rates does not apply to the {args.suite} suite (its streams set no rate)"))
+    if rates and len(rates) > 1 and args.suite == "r4":
+        raise UsageError(Diagnostic(f"the r4 suite takes one rate, not --rates {args.rates}"))
     options = Options(
         engines=engines,
         sizes=_ints(args.sizes, "--sizes") if args.sizes else None,
-        rates=_ints(args.rates, "--rates") if args.rates else None,
+        rates=rates,
         tp=args.tp,
         quick=args.quick,
         models=args.models,
@@ -131,7 +186,11 @@ def cmd_bench(args) -> int:
     if not cases:
         raise UsageError(Diagnostic(f"no workload of suite '{args.suite}' matches --workloads {args.workloads}"))
     settings = Settings(
-        budget=args.budget, reps=args.reps, warmup=args.warmup, isolate=not args.in_process, seed=args.seed
+        budget=args.budget or BUDGET,
+        reps=args.reps or REPS,
+        warmup=args.warmup or 0,
+        isolate=not args.in_process,
+        seed=args.seed or 0,
     )
     doc = run_bench(cases, settings, _command(args), out)
     return write_reports(doc, out, args.docs)

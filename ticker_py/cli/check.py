@@ -27,6 +27,7 @@ def cmd_check(args) -> int:
 
         semantics = resolve(args.semantics, **semantics_knobs(args))
         check_program(semantics, analysis)  # outside the profile's fragment: located errors, status 2
+    _warn_typos(analysis)
     sigs, name = analysis.signatures, analysis.renamed.get  # p'2 (p/2 of a name of several arities): p
     fmt = lambda preds: ", ".join(sorted(f"{name(p, p)}/{sigs[p]}" for p in preds)) or "-"  # noqa: E731
     print(f"{args.program}: ok")
@@ -45,6 +46,19 @@ def cmd_check(args) -> int:
     if semantics is not None:
         _report_semantics(semantics, analysis)
     return 0
+
+
+def _warn_typos(analysis) -> None:
+    """The "did you mean" warnings of ``ticker run`` that need no stream: a body predicate or a
+    ``#show`` in no rule head and no fact, with a close name of one (any other may come from the
+    stream, docs/cli.md)."""
+    import warnings
+
+    from ..analysis.unused import never_given
+    from ..errors import TickerWarning
+
+    for diag in never_given(analysis, None):
+        warnings.warn(TickerWarning(diag), stacklevel=2)
 
 
 def _report_semantics(semantics, analysis) -> None:

@@ -209,9 +209,11 @@ def name_list(text: str, known, what: str = "engine") -> tuple:
     names = tuple(n.strip() for n in text.split(",") if n.strip())
     if not names:
         raise UsageError(Diagnostic(f"--{what}s needs at least one {what}"))
-    for n in names:
+    for i, n in enumerate(names):
         if n not in known:
             raise UsageError(Diagnostic(f"unknown {what} '{n}'", notes=(f"{what}s: {', '.join(known)}",)))
+        if n in names[:i]:  # one run per name: the second would be dropped
+            raise UsageError(Diagnostic(f"{what} '{n}' given twice in --{what}s"))
     return names
 
 
@@ -258,12 +260,11 @@ def add_picture_args(p) -> None:
 
 
 def picture_range(args) -> tuple:
-    """``(start, selection, max_atoms)`` of the picture options, checked."""
+    """``(start, selection, max_atoms)`` of the picture options, checked (before the run: the
+    checks of every picture, :func:`ticker_py.plot.timeline.span`)."""
     from ..plot.select import select
+    from ..plot.timeline import check_max_atoms, span
 
     start = check_until(args.start, "--from")
-    if args.until is not None and start is not None and start > args.until:
-        raise UsageError(Diagnostic(f"--from {start} is after --until {args.until}"))
-    if args.max_atoms < 0:
-        raise UsageError(Diagnostic(f"--max-atoms must be >= 0, not {args.max_atoms}"))
-    return start, select(args.atoms), args.max_atoms or None
+    span((), start, args.until, ("--from", "--until"))
+    return start, select(args.atoms), check_max_atoms(args.max_atoms, "--max-atoms")

@@ -12,6 +12,7 @@ import sys
 from .. import compare as comparing
 from ..engines import ENGINE_NAMES
 from ..errors import Diagnostic, UsageError
+from ..plot.timeline import MAX_ATOMS
 from .common import (
     HelpFormatter,
     add_picture_args,
@@ -167,6 +168,14 @@ def _compare_consequences(args, analysis, factories, spec) -> int:
 def _picture(args):
     """``(start, selection, max_atoms)`` of ``--plot`` (checked before anything runs), or None."""
     if args.plot is None:
+        given = [o for o, v in (("--from", args.start), ("--atoms", args.atoms)) if v is not None]
+        if given or args.max_atoms != MAX_ATOMS:
+            raise UsageError(
+                Diagnostic(
+                    f"{(given or ['--max-atoms'])[0]} chooses what --plot draws, and there is no --plot",
+                    notes=("add --plot FILE.svg (or .png, .html), or drop --from, --atoms and --max-atoms",),
+                )
+            )
         return None
     from ..pictures import check_output
 

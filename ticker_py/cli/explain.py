@@ -73,6 +73,14 @@ def cmd_explain(args) -> int:
     fmt = _format(args)
     check_outputs_apart(args, "out")
     check_until(args.at, "--at")
+    if args.model < 1 or (spec.models and args.model > spec.models):
+        raise UsageError(
+            Diagnostic(
+                f"--model must be an integer >= 1 (answer streams count from 1), not {args.model}"
+                if args.model < 1
+                else f"--model {args.model} is beyond --models {spec.models} (the answer streams computed)"
+            )
+        )
     results: list | None = [] if fmt == "html" else None
     analysis = load(args, spec)
     note_stdin(args.stream)

@@ -5,7 +5,9 @@ from __future__ import annotations
 import sys
 import time
 
+from ..errors import Diagnostic, UsageError
 from ..workloads import WORKLOADS, resolve
+from ..workloads.draws import MAX_SEED
 from ..workloads.files import output_directory, write_stream
 from ..workloads.layout import LAYOUTS
 from .common import HelpFormatter
@@ -25,12 +27,14 @@ def register(sub) -> None:
     )
     p.add_argument("scenario", metavar="SCENARIO")
     p.add_argument("--out", required=True, metavar="PATH", help="output directory")
-    p.add_argument("--seed", type=int, default=0, metavar="S")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help=f"stream seed, 0 to {MAX_SEED}")
     p.add_argument("--tp", type=int, metavar="N", help="number of time points")
     p.add_argument("--window", type=int, metavar="n", help="window size n")
     p.add_argument("--items", type=int, metavar="k", help="items (scenario B)")
     p.add_argument("--rate", type=int, metavar="k", help="atoms per time point (Laser workloads)")
-    p.add_argument("--partitions", type=int, metavar="p", help="Spark partitions (default: one per block)")
+    p.add_argument(
+        "--partitions", type=int, metavar="p", help="Spark partitions (default: one per block; Parquet with Spark only)"
+    )
     p.add_argument(
         "--format",
         choices=["parquet", "jsonl", "text"],
@@ -52,9 +56,25 @@ def run_gen(args) -> int:
     """Run ``ticker gen``; returns the exit status. Bad arguments raise UsageError."""
     params = {"tp": args.tp, "window": args.window, "items": args.items, "rate": args.rate}
     resolve(args.scenario, **params)
+    if not 0 <= args.seed <= MAX_SEED:
+        raise UsageError(Diagnostic(f"--seed must be an integer from 0 to {MAX_SEED}, not {args.seed}"))
+    spark = not args.no_spark and args.format == "parquet"
+    if args.partitions is not None and (args.partitions < 1 or not spark):
+        raise UsageError(
+            Diagnostic(
+                f"--partitions must be an integer >= 1, not {args.partitions}"
+                if args.partitions < 1
+                else "--partitions sets Spark's partitions, and this stream is written without Spark",
+                notes=()
+                if args.partitions < 1
+                else ("drop --partitions, or write Parquet with Spark (--format parquet)",),
+            )
+        )
+    if args.parquet_layout != "atom" and args.format != "parquet":
+        raise UsageError(Diagnostic(f"--parquet-layout {args.parquet_layout} needs --format parquet"))
     output_directory(args.out)
     start = time.time()
-    if args.no_spark or args.format != "parquet":
+    if not spark:
         meta = write_stream(args.out, args.scenario, args.format, args.seed, args.parquet_layout, **params)
     else:
         from ..spark.gen import generate_parquet

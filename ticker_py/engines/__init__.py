@@ -202,4 +202,4 @@ def unsupported_reasons(analysis: Analysis) -> list:
             out.append(f"{r.location}: constraint '{r}' needs a solver")
     for r in analysis.interval_rules:
         out.append(f"{r.location}: interval in rule '{r}' (the native engine takes intervals in facts only)")
-    return out
+    return [analysis.named(line) for line in out]

@@ -17,8 +17,8 @@ import clingo
 from .. import ast
 from ..analysis import Analysis
 from ..errors import Diagnostic, EngineUnsupported, StreamError, TickerError
-from ..limits import CLINGO_MAX, CLINGO_MIN, MAX_COMPUTED_BITS, MAX_FACT_ATOMS
-from ..values import UNHOLDABLE, WIDE, evaluate_arith, order
+from ..limits import CLINGO_MAX, CLINGO_MIN, MAX_FACT_ATOMS, integer_too_long
+from ..values import UNHOLDABLE, WIDE, evaluate_arith, order, short_int, too_long
 
 __all__ = [
     "ExactContext",
@@ -71,11 +71,6 @@ def symbol_to_term(sym: clingo.Symbol):
     return (sym.name, *(symbol_to_term(a) for a in sym.arguments))
 
 
-def _short(value: int) -> str:
-    text = str(value) if value.bit_length() < 200 else f"{str(value)[:20]}... ({len(str(abs(value)))} digits)"
-    return text
-
-
 class ExactContext:
     """The functions an :class:`~ticker_py.encode.exact.ExactProgram` calls (``@_add(X,Y,R)``, ...),
     given to :meth:`clingo.Control.ground` as its context; ``sites``: the program's terms and
@@ -106,12 +101,10 @@ class ExactContext:
         value = evaluate_arith(op, x, y)
         if value is None:
             return []
-        if value.bit_length() > MAX_COMPUTED_BITS:
-            return self._refuse(
-                number,
-                f"computes {_short(x)} {op} {_short(y)}, an integer of more than {MAX_COMPUTED_BITS} bits",
-                "the clingo-based engines compute with integers of any size up to that",
-            )
+        if integer_too_long(value):
+            if self.error is None:
+                self.error = StreamError(too_long(self.sites[number.number], op, x, y))
+            return []
         return int_symbol(value)
 
     def _add(self, a, b, number):
@@ -135,7 +128,8 @@ class ExactContext:
             return []
         if y - x >= MAX_FACT_ATOMS:
             return self._refuse(
-                number, f"spans the {_short(y - x + 1)} integers {_short(x)}..{_short(y)}, more than {MAX_FACT_ATOMS}"
+                number,
+                f"spans the {short_int(y - x + 1)} integers {short_int(x)}..{short_int(y)}, more than {MAX_FACT_ATOMS}",
             )
         return [int_symbol(v) for v in range(x, y + 1)]
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from ..analysis.arities import names_out
 from ..values import from_ast_atom
 
 __all__ = ["prefixed", "with_prefixes", "with_names", "parse_program_atom"]
@@ -54,12 +55,7 @@ def with_prefixes(root, prefixes):
 def with_names(root, renamed: dict):
     """The explanation tree ``root`` with the program's names for the internal ones of a name of
     several arities (``p'2(a,b)`` is ``p(a,b)``; :mod:`ticker_py.analysis.arities`)."""
-    import re
-
-    pattern = re.compile(
-        "(?<![A-Za-z0-9_'])(" + "|".join(map(re.escape, sorted(renamed, key=len, reverse=True))) + ")(?![A-Za-z0-9_'])"
-    )
-    return _texts(root, lambda text: pattern.sub(lambda m: renamed[m.group(1)], text))
+    return _texts(root, names_out(renamed))
 
 
 def _texts(root, change):

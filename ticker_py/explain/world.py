@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from .. import ast
 from ..analysis import Analysis
-from ..values import evaluate_arith, from_ast_term, term_key
+from ..values import computed, from_ast_term, term_key
 from ..windows import Span, TupleWindow, Windows, tuple_windows
 
 __all__ = ["World", "Occurrence", "Span", "UNDEF", "value", "match", "is_bound", "compare"]
@@ -47,7 +47,7 @@ def value(term, sigma: dict):
         a, b = value(term.left, sigma), value(term.right, sigma)
         if a is UNDEF or b is UNDEF:
             return UNDEF
-        out = evaluate_arith(term.op, a, b)
+        out = computed(term.op, a, b, term)
         return UNDEF if out is None else out
     return from_ast_term(term)
 

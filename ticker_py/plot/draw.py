@@ -230,7 +230,8 @@ def _top_panel(kind: str, ax, tl: Timeline, edges: list) -> None:
         counts = dict(tl.streams)
         values = [counts.get(t, 0) for t in range(lo, hi + 1)]
         ax.stairs([v if v > 0 else float("nan") for v in values], edges, color="#2ca02c", lw=1.2, gid="streams")
-        ax.set_yscale("log")
+        if max(values, default=0) > 0:  # a log axis needs a positive value (else matplotlib warns)
+            ax.set_yscale("log")
         ax.set_ylim(0.8, max(max(values, default=1), 2) * 1.5)
         ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
         ax.yaxis.set_minor_formatter(NullFormatter())

@@ -2,10 +2,15 @@
 
 >>> select("q(_),p/0").matches(("q", 7)), select("q(a,_)").matches(("q", "b", 1))
 (True, False)
+>>> check_selection(select("q/3"), {("q", 2), ("p", 0)})
+Traceback (most recent call last):
+ticker_py.errors.UsageError: error: --atoms 'q/3': the program has no predicate q/3
+  note: did you mean q/2?
 """
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
 
@@ -13,7 +18,7 @@ from ..ast import Location
 from ..errors import Diagnostic, UsageError
 from ..values import format_term
 
-__all__ = ["Selection", "select"]
+__all__ = ["Selection", "select", "check_selection"]
 
 _TOKEN = re.compile(r"""\s*(?:(/)|(\()|(\))|(,)|(_)(?![\w'])|([a-z][\w']*)|(-?\d+)|("(?:[^"\\]|\\.)*")|(\S))""")
 _ANY = object()
@@ -26,9 +31,22 @@ class Selection:
 
     text: str
     items: tuple  # ("pred", name, arity or None) | ("atom", name, argument patterns)
+    where: str = "--atoms"  # the option or parameter that gave the pattern
 
-    def matches(self, atom: tuple) -> bool:
-        for item in self.items:
+    @property
+    def parts(self) -> tuple:
+        """The text of each comma-separated item (``("alarm/0", "q(a,_)")``)."""
+        return tuple(_item_text(item) for item in self.items)
+
+    def names(self, item: tuple, name: str, arity: int) -> bool:
+        """Whether ``item`` names the predicate ``name/arity``."""
+        if item[1] != name:
+            return False
+        return item[2] is None or item[2] == arity if item[0] == "pred" else len(item[2]) == arity
+
+    def matches(self, atom: tuple, only: tuple | None = None) -> bool:
+        """Whether some item (or the item ``only``) selects ``atom``."""
+        for item in self.items if only is None else (only,):
             if item[1] != atom[0]:
                 continue
             if item[0] == "pred":
@@ -37,6 +55,43 @@ class Selection:
             elif len(item[2]) == len(atom) - 1 and all(map(_term_matches, item[2], atom[1:])):
                 return True
         return False
+
+
+def _item_text(item: tuple) -> str:
+    if item[0] == "pred":
+        return item[1] if item[2] is None else f"{item[1]}/{item[2]}"
+    return item[1] + ("(" + ",".join(map(_pattern_text, item[2])) + ")" if item[2] else "")
+
+
+def _pattern_text(pattern) -> str:
+    if pattern is _ANY:
+        return "_"
+    if isinstance(pattern, tuple):
+        return _item_text(("atom", pattern[0], pattern[1:]))
+    return pattern
+
+
+def check_selection(selection: Selection | None, known, what: str = "the program has") -> None:
+    """Refuse a selection with an item that names no predicate of ``known`` (``(name, arity)``
+    pairs: the program's predicates, and those of the atoms at hand), with a "did you mean": a typo
+    would otherwise draw an empty picture. An item naming a known predicate that holds nowhere in
+    the picture is drawn as an empty lane (:func:`~ticker_py.plot.timeline.from_runs`)."""
+    if selection is None:
+        return
+    known = set(known)
+    for item, part in zip(selection.items, selection.parts):
+        if any(selection.names(item, name, arity) for name, arity in known):
+            continue
+        what_item = f"{item[1]}/{len(item[2])}" if item[0] == "atom" else part
+        candidates = sorted({f"{n}/{k}" for n, k in known} | {n for n, _ in known})
+        close = difflib.get_close_matches(what_item, candidates, n=1, cutoff=0.6)
+        notes = (f"did you mean {close[0]}?",) if close else ()
+        if not close and known:
+            listed = sorted(f"{n}/{k}" for n, k in known)
+            notes = ("its predicates: " + ", ".join(listed[:12]) + (", ..." if len(listed) > 12 else ""),)
+        raise UsageError(
+            Diagnostic(f"{selection.where} '{selection.text}': {what} no predicate {what_item}", notes=notes)
+        )
 
 
 def _term_matches(pattern, value) -> bool:
@@ -124,7 +179,7 @@ def select(text: str | None, where: str = "--atoms") -> Selection | None:
         else:
             items.append(("pred", name, None))
         if pos == len(tokens):
-            return Selection(text, tuple(items))
+            return Selection(text, tuple(items), where)
         if not peek(4):
             fail(f"unexpected '{tokens[pos][1]}'")
         pos += 1

@@ -17,16 +17,33 @@ selects them (:mod:`.select`).
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
+from ..errors import Diagnostic, UsageError
 from ..values import format_atom, term_key
-from .select import Selection, select
+from .select import Selection, check_selection, select
 
-__all__ = ["Lane", "Timeline", "from_results", "from_runs", "counting", "view", "span_text", "MAX_ATOMS", "CELL_MODELS"]
+__all__ = [
+    "Lane",
+    "Timeline",
+    "from_results",
+    "from_runs",
+    "counting",
+    "view",
+    "span",
+    "check_max_atoms",
+    "span_text",
+    "MAX_ATOMS",
+    "MAX_SPAN",
+    "CELL_MODELS",
+]
 
 #: atoms (lanes, or groups of lanes when runs are compared) shown before "... N more"
 MAX_ATOMS = 60
+#: the most time points one picture shows (a picture is drawn and tabulated time point by time point)
+MAX_SPAN = 1_000_000
 #: answer streams a table cell lists before "... N more"
 CELL_MODELS = 8
 
@@ -118,11 +135,49 @@ def _last_per_time(results: Iterable) -> dict:
     return out
 
 
-def _window(times: set, start, end) -> tuple:
-    """The time points shown: ``start``..``end``, by default the first..last evaluated."""
+def span(times, start=None, end=None, names: tuple = ("start", "end")) -> tuple:
+    """``(lo, hi)``: the time points a picture shows, ``start``..``end``, by default the first..last
+    of ``times`` (those evaluated). The one check of every picture (``ticker plot``, ``compare
+    --plot``, ``Results.plot``): a start or end that is no integer >= 0, a start after the end, a
+    picture of no evaluated time point (a start after the last, an end before the first) and one of
+    more than :data:`MAX_SPAN` time points are UsageErrors; ``names`` name start and end."""
+    start, end = (_time_point(v, name) for v, name in zip((start, end), names))
+    if start is not None and end is not None and start > end:
+        raise UsageError(Diagnostic(f"{names[0]} {start} is after {names[1]} {end}"))
+    if times:
+        first, last = min(times), max(times)
+        if start is not None and start > last:
+            raise UsageError(
+                Diagnostic(f"nothing to draw from t = {start} on: the last time point evaluated is {last}")
+            )
+        if end is not None and end < first:
+            raise UsageError(Diagnostic(f"nothing to draw up to t = {end}: the first time point evaluated is {first}"))
     lo = start if start is not None else min(times, default=0)
-    hi = end if end is not None else max(times, default=lo)
-    return lo, max(lo, hi)
+    hi = max(lo, end if end is not None else max(times, default=lo))
+    if hi - lo >= MAX_SPAN:
+        raise UsageError(
+            Diagnostic(
+                f"a picture of t = {lo}–{hi} would show {hi - lo + 1} time points (at most {MAX_SPAN:,})",
+                notes=(f"choose the time points shown ({names[0]}, {names[1]})",),
+            )
+        )
+    return lo, hi
+
+
+def _time_point(value, name: str) -> int | None:
+    """``value`` (None, or an integer >= 0 of any integer type: not a bool, not a float) as an int."""
+    if value is None:
+        return None
+    if not isinstance(value, bool) and hasattr(value, "__index__") and operator.index(value) >= 0:
+        return operator.index(value)
+    raise UsageError(Diagnostic(f"{name} must be an integer >= 0, not {value!r}"))
+
+
+def check_max_atoms(max_atoms, name: str = "max_atoms") -> int | None:
+    """``max_atoms`` checked: None or 0 (every atom: None), or an integer > 0."""
+    if max_atoms is None:
+        return None
+    return _time_point(max_atoms, name) or None
 
 
 class _Levels:
@@ -230,7 +285,8 @@ def from_runs(
     on which every run agrees gets one collapsed lane. ``max_atoms`` counts atoms."""
     labels = list(runs)
     every = set().union(*(r.keys() for r in runs.values())) if runs else set()
-    lo, hi = _window(every, start, end)
+    lo, hi = span(every, start, end)
+    max_atoms = check_max_atoms(max_atoms)
     shown = lambda per: {t: m for t, m in per.items() if lo <= t <= hi}  # noqa: E731
     runs = {label: shown(per) for label, per in runs.items()}
     levels = {}
@@ -263,6 +319,10 @@ def from_runs(
         lane = levels[ref].lane(a)
         lanes.append(Lane(lane.atom, lane.group, "", lane.spans, lane.partial, lane.pins, runs=tuple(labels)))
     more += dropped
+    if atoms is not None:  # an item no shown atom matches: an empty lane says so
+        for item, part in zip(atoms.items, atoms.parts):
+            if not any(atoms.matches(a, item) for a in all_atoms):
+                lanes.append(Lane(f"{part}: no atom holds", part))
     first = runs.get(ref, {})
     streams = tuple((t, len(first[t])) for t in sorted(first) if first[t] is not None)
     differing = ()
@@ -314,6 +374,12 @@ def _intervals(times: Iterable) -> tuple:
     return tuple((lo, hi) for lo, hi in out)
 
 
+def _atoms_of(model):
+    yield from model.atoms
+    for atom, _ in model.pinned:
+        yield atom
+
+
 def span_text(lo: int, hi: int) -> str:
     """``t = 3–7 (5 time points)``: the time points a picture shows, for its subtitle."""
     n = hi - lo + 1
@@ -323,12 +389,19 @@ def span_text(lo: int, hi: int) -> str:
 def view(results, title: str | None = None, start=None, end=None, atoms=None, max_atoms=MAX_ATOMS) -> Timeline:
     """The timeline of results as the API shows them (``Result.plot``, ``Results.plot``, their
     ``_repr_html_``): ``atoms`` a pattern text or a :class:`Selection`; the input counts and the
-    description of a run's :class:`~ticker_py.api.Results` when it has them."""
-    selection = select(atoms) if isinstance(atoms, str) else atoms
+    description of a run's :class:`~ticker_py.api.Results` when it has them. Checked as ``ticker
+    plot`` checks its options (:func:`span`, :func:`~ticker_py.plot.select.check_selection`): a
+    pattern naming no predicate of the results' atoms is refused (nor of the program's, when the
+    results carry them as ``predicates``: ``(name, arity)`` pairs)."""
+    selection = select(atoms, "atoms") if isinstance(atoms, str) else atoms
     about, inputs = getattr(results, "about", ""), getattr(results, "inputs", None)
+    program = getattr(results, "predicates", None)
     results = list(results)
     per_t = _last_per_time(results)
-    lo, hi = _window(set(per_t), start, end)
+    lo, hi = span(set(per_t), start, end)
+    if selection is not None:
+        known = {(a[0], len(a) - 1) for ms in per_t.values() for m in ms or () for a in _atoms_of(m)}
+        check_selection(selection, known | set(program or ()), "the program has" if program else "the results have")
     sub = " · ".join(x for x in (about, span_text(lo, hi)) if x)
     if selection is not None:
         sub += f" · atoms {selection.text}"

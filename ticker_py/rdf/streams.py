@@ -21,9 +21,10 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from ..errors import Diagnostic, InternalError, StreamError, UsageError
-from ..streams.lines import stream_error, text_lines
+from ..streams.lines import stream_error, text_lines, time_value
 from ..streams.model import Record
 from ..streams.parquet import open_parquet
+from ..streams.tables import frame_times
 from . import RDF_COLUMNS, RDF_FORMATS
 from .mapping import MAPPINGS, TIME_GRAPH, RdfMapping, Terms, syntax_message, triple_atom
 
@@ -82,12 +83,6 @@ def _located(message: str, column: int) -> ValueError:
     return err
 
 
-def _time(text: str) -> int:
-    if not re.fullmatch(r"[0-9]+", text):
-        raise ValueError(f"time must be a non-negative integer, found '{text}'")
-    return int(text)
-
-
 def read_rdf_text(
     lines_or_file, source: str = "<stdin>", mapping: RdfMapping = RdfMapping(), batch: int = 1
 ) -> Iterator[Record]:
@@ -106,18 +101,60 @@ def read_rdf_text(
         if m is None:
             yield from _parsed(pending, source, mapping, terms)
             col = len(raw) - len(raw.lstrip()) + 1
-            raise stream_error(source, number, col, "expected 'T: triples' (a time point, ':', then triples)", raw)
+            raise stream_error(
+                source,
+                number,
+                col,
+                "expected 'T: triples' (a time point, ':', then triples)",
+                raw,
+                notes=_quad_note(raw),
+            )
         try:
-            t = _time(m.group(1))
+            t = time_value(m.group(1), text=True)
         except ValueError as e:
             yield from _parsed(pending, source, mapping, terms)
             raise stream_error(source, number, m.start(1) + 1, str(e), raw, len(m.group(1))) from None
+        if not raw.rstrip().endswith(".") and _no_final_dot(raw[m.end() :]):
+            yield from _parsed(pending, source, mapping, terms)
+            raise stream_error(source, number, len(raw.rstrip()) + 1, "bad triple: '.' expected at its end", raw)
         pending.append((number, raw, t, m.end()))
         size += len(raw)
         if len(pending) >= batch or size >= _BATCH_CHARS:
             yield from _parsed(pending, source, mapping, terms)
             pending, size = [], 0
     yield from _parsed(pending, source, mapping, terms)
+
+
+def _quad_note(line: str) -> tuple:
+    """A note for a line of a ``T:`` stream that is an N-Quad (its graph name the time point)."""
+    import pyoxigraph as ox
+
+    try:
+        quads = list(_parse(line, ox.RdfFormat.N_QUADS))
+    except SyntaxError:
+        return ()
+    if not quads or type(quads[0].graph_name).__name__ != "NamedNode":
+        return ()
+    return (
+        "this is an N-Quads line (the graph name the time point): read the stream as a .nq file, or --stream-format nq",
+    )
+
+
+def _no_final_dot(text: str) -> bool:
+    """Whether the triples ``text`` of a line lack only the final ``.`` (the batch parse reads each
+    line as a TriG graph, where the last triple's dot is optional; N-Triples requires it)."""
+    import pyoxigraph as ox
+
+    try:
+        list(_parse(text, ox.RdfFormat.TURTLE))
+        return False  # a line of triples, or only a comment
+    except SyntaxError:
+        pass
+    try:
+        list(_parse(text + "\n.", ox.RdfFormat.TURTLE))  # after a comment, too
+    except SyntaxError:
+        return False  # another error: the batch parse reports it
+    return True
 
 
 def _parsed(entries: list, source: str, mapping: RdfMapping, terms: Terms) -> Iterator[Record]:
@@ -198,6 +235,20 @@ def read_nquads(lines_or_file, source: str = "<stdin>", mapping: RdfMapping = Rd
             try:
                 quads = list(_parse(raw, ox.RdfFormat.N_QUADS))
             except SyntaxError as err:
+                prefix = _TIME.match(raw)
+                if prefix is not None and prefix.group(1).isdigit():  # a line of the T: stream format
+                    raise stream_error(
+                        source,
+                        number,
+                        prefix.start(1) + 1,
+                        "a 'T: triples' line (the .nt stream format) in an N-Quads stream",
+                        raw,
+                        prefix.end() - prefix.start(1),
+                        (
+                            "in N-Quads the graph name is the time point: <s> <p> <o> <urn:ticker:t:T> .",
+                            "or read the stream as T: lines: a .nt file, or --stream-format nt",
+                        ),
+                    ) from None
                 message, (_, _, column, *_rest) = err.args
                 raise stream_error(source, number, column, "bad triple: " + syntax_message(message), raw) from None
             for quad in quads:
@@ -232,13 +283,14 @@ def _grouped(items: Iterable[tuple], source: str) -> Iterator[Record]:
 _COLUMNS = RDF_COLUMNS
 
 
-def _table(rows: Iterable[tuple], source: str, mapping: RdfMapping) -> Iterator[Record]:
-    """Group rows ``(line, t, s, p, o)`` into one record per time point."""
+def _table(rows: Iterable[tuple], source: str, mapping: RdfMapping, text: bool = False) -> Iterator[Record]:
+    """Group rows ``(line, t, s, p, o)`` into one record per time point (``text``: the t cells are
+    text, as in CSV; else typed values: :func:`~ticker_py.streams.lines.time_value`)."""
 
     def items():
         for line, t, s, p, o in rows:
             try:
-                t = _time(str(t).strip())
+                t = time_value(t, text=text)
             except ValueError as e:
                 raise stream_error(source, line, 1, str(e)) from None
             if s is None or (isinstance(s, str) and not s.strip()):
@@ -253,9 +305,13 @@ def _table(rows: Iterable[tuple], source: str, mapping: RdfMapping) -> Iterator[
 
 
 def _check_columns(columns, source: str) -> None:
+    columns = list(columns)
     missing = [c for c in _COLUMNS if c not in columns]
     if missing:
         raise stream_error(source, 1, 1, f"missing column '{missing[0]}' (an RDF table has columns t, s, p, o)")
+    twice = [c for c in _COLUMNS if columns.count(c) > 1]
+    if twice:  # which one would be read?
+        raise stream_error(source, 1, 1, f"column '{twice[0]}' appears {columns.count(twice[0])} times")
 
 
 def read_rdf_csv(path, source: str | None = None, mapping: RdfMapping = RdfMapping()) -> Iterator[Record]:
@@ -280,7 +336,7 @@ def _rdf_csv_rows(f, source: str, mapping: RdfMapping) -> Iterator[Record]:
             if row:
                 yield (reader.line_num, *(row[i] if i < len(row) else "" for i in index))
 
-    yield from _table(rows(), source, mapping)
+    yield from _table(rows(), source, mapping, text=True)
 
 
 def read_rdf_parquet(
@@ -314,7 +370,9 @@ def read_rdf_parquet(
 def read_rdf_dataframe(df, source: str = "<DataFrame>", mapping: RdfMapping = RdfMapping()) -> Iterator[Record]:
     """Read a pandas DataFrame with columns ``t, s, p, o`` (rows in time order)."""
     _check_columns(list(df.columns), source)
-    cells = [df[c].astype(object).where(df[c].notna(), None).tolist() for c in _COLUMNS]
+    frame_times(df["t"], source)
+    cells = [df["t"].astype(object).tolist()]  # a missing time stays what it is (pd.NA), and is refused
+    cells += [df[c].astype(object).where(df[c].notna(), None).tolist() for c in _COLUMNS[1:]]
     yield from _table(((n, *row) for n, row in enumerate(zip(*cells), 1)), source, mapping)
 
 

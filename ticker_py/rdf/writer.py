@@ -10,14 +10,57 @@ with the property mapping every
 
 from __future__ import annotations
 
-from ..errors import Diagnostic, UsageError
+import difflib
+import warnings
+
+from ..errors import Diagnostic, TickerWarning, UsageError
 from ..streams.writers import Writer
 from .mapping import TIME_GRAPH, RdfMapping
 from .terms import from_value, iri_of, iri_value, is_rdf_value
 
-__all__ = ["RdfWriter", "RDF_OUTPUT_FORMATS"]
+__all__ = ["RdfWriter", "RDF_OUTPUT_FORMATS", "rdf_output"]
 
 RDF_OUTPUT_FORMATS = ("ntriples", "nquads")
+#: the ternary predicate whose atoms are written as triples, unless ``--rdf-output`` names another
+TRIPLE = "triple"
+
+
+def rdf_output(name: str, fmt: str, analysis, mapping: str = "triple", show: str = "derived") -> str:
+    """The ternary predicate ``--rdf-output`` names (``name``), checked against the program of
+    ``analysis``: a name other than :data:`TRIPLE` that is no ternary predicate of the program is
+    refused with a "did you mean" (with ``show`` ``all`` a warning: the stream may bring its atoms),
+    and so is one given without an RDF output ``fmt`` (it would be ignored). With :data:`TRIPLE`, a
+    program with no ``triple/3`` and no property mapping (``mapping``) writes nothing: a warning."""
+    default = name == TRIPLE
+    if fmt not in RDF_OUTPUT_FORMATS:
+        if not default:
+            raise UsageError(
+                Diagnostic(
+                    f"--rdf-output {name} names what --format ntriples or nquads writes, and the format is {fmt}"
+                )
+            )
+        return name
+    rename = analysis.renamed.get
+    ternary = sorted({rename(n, n) for n, arity in analysis.signatures.items() if arity == 3})
+    if name in ternary or (default and (mapping == "property" or show == "all")):
+        return name
+    close = difflib.get_close_matches(name, ternary, n=1, cutoff=0.6)
+    notes = (
+        (f"did you mean {close[0]}?",)
+        if close
+        else (f"its ternary predicates: {', '.join(ternary)}",)
+        if ternary
+        else ("it has no ternary predicate: derive one, e.g. triple(S,P,O) :- ...",)
+    )
+    if default:
+        message = f"--format {fmt} writes the triple/3 atoms, and the program has none: it writes nothing"
+        notes = ("name the ternary predicate to write with --rdf-output NAME", *notes[:1])
+    else:
+        message = f"--rdf-output {name}: the program has no ternary predicate {name}/3"
+    if default or show == "all":  # with --show all, the stream's atoms are written too
+        warnings.warn(TickerWarning(Diagnostic(message, notes=notes, kind="warning")), stacklevel=2)
+        return name
+    raise UsageError(Diagnostic(message, notes=notes))
 
 
 class RdfWriter(Writer):
@@ -27,7 +70,7 @@ class RdfWriter(Writer):
     property (:meth:`RdfMapping.property_iri`) are triples too.
     """
 
-    def __init__(self, out, fmt: str = "ntriples", mapping: RdfMapping | None = None, predicate: str = "triple"):
+    def __init__(self, out, fmt: str = "ntriples", mapping: RdfMapping | None = None, predicate: str = TRIPLE):
         super().__init__(out)
         self.predicate = predicate
         if fmt not in RDF_OUTPUT_FORMATS:

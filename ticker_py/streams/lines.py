@@ -7,6 +7,7 @@ line and a read error (a corrupt compressed file) are located errors at their li
 from __future__ import annotations
 
 import importlib
+import operator
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -26,24 +27,35 @@ _INTEGER = re.compile(r"-?[0-9]+")
 
 
 def stream_error(
-    source: str, line: int, column: int, message: str, text: str | None = None, width: int = 1
+    source: str, line: int, column: int, message: str, text: str | None = None, width: int = 1, notes: tuple = ()
 ) -> StreamError:
     """A StreamError at ``source:line:column`` (1-based), with a caret excerpt of ``text``."""
-    diag = Diagnostic(message, Location(source, line, column, line, column + max(1, width)))
+    diag = Diagnostic(message, Location(source, line, column, line, column + max(1, width)), notes)
     if text is not None:
         diag = with_excerpt(diag, "\n" * (line - 1) + text)
     return StreamError(diag)
 
 
-def time_value(value, what: str = "time") -> int:
-    """A time (or order key) from text or a table cell; ValueError if it is none."""
-    if isinstance(value, str):
-        text = value.strip()
-        if _INTEGER.fullmatch(text):
-            value = int(text)
-    if isinstance(value, bool) or not hasattr(value, "__index__"):
-        raise ValueError(f"{what} must be a non-negative integer, found {value!r}")
-    value = int(value)
+def time_value(value, what: str = "time", text: bool = False) -> int:
+    """A time (or an order key: ``what``) from one cell, by the one rule of every stream format
+    (docs/formats.md, "Times"): an integer >= 0. In a text format (``text``: text lines, CSV, the
+    RDF text and CSV streams) the cell is text, the integer written in decimal digits; in a typed one
+    (JSON Lines, Parquet, DataFrames, Spark, the API's pairs) it is a value of an integer type
+    (Python's, numpy's, pandas' or Arrow's): a string, a float (even ``2.0``), a bool or a missing
+    value (None, NaN, ``pd.NA``) is none. ValueError says why, naming the value found."""
+    if type(value) is not int:
+        if text and isinstance(value, str) and _INTEGER.fullmatch(value.strip()):
+            value = int(value.strip())
+        elif isinstance(value, bool) or type(value).__name__ in ("bool_", "bool") or not hasattr(value, "__index__"):
+            shown = value.item() if type(value).__module__ == "numpy" else value  # 0.5, not np.float64(0.5)
+            nan = isinstance(shown, float) and shown != shown
+            if nan or shown is None or type(shown).__name__ in ("NAType", "NaTType"):  # pandas' missing values
+                raise ValueError(
+                    f"{what} must be a non-negative integer, found {'NaN' if nan else shown} (a missing value)"
+                )
+            raise ValueError(f"{what} must be a non-negative integer, found {shown!r}")
+        else:
+            value = operator.index(value)
     if value < 0:
         raise ValueError(f"negative {what} {value}")
     return value

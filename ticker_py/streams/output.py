@@ -35,15 +35,28 @@ class Output:
         self.changes_only = _changes_only(spec)
         self.sink = self.writer = None
 
-    def open(self, sink, rdf=None) -> Output:
-        """Write to ``sink`` (a text stream; see :func:`open_output`); ``rdf``: the RDF mapping of RDF
-        output (:func:`~ticker_py.streams.input.rdf_mapping`)."""
+    def check(self, analysis) -> str:
+        """The ternary predicate RDF output writes, checked against the program (a name that is none
+        of its ternary predicates is refused with a "did you mean", and so is one without an RDF
+        format: :func:`ticker_py.rdf.writer.rdf_output`)."""
+        spec = self.spec
+        if spec.format not in RDF_OUTPUT and spec.rdf_output == "triple":
+            return spec.rdf_output
+        from ..rdf.writer import rdf_output
+
+        return rdf_output(spec.rdf_output, spec.format, analysis, spec.rdf_mapping, spec.show)
+
+    def open(self, sink, analysis=None) -> Output:
+        """Write to ``sink`` (a text stream; see :func:`open_output`); ``analysis``: the program, which
+        RDF output is checked against and takes its prefixes from."""
         spec = self.spec
         self.sink = sink
         if spec.format in RDF_OUTPUT:
             from ..rdf.writer import RdfWriter
+            from .input import rdf_mapping
 
-            self.writer = RdfWriter(sink, spec.format, rdf, spec.rdf_output)
+            rdf = rdf_mapping(spec, analysis) if analysis is not None else None
+            self.writer = RdfWriter(sink, spec.format, rdf, self.check(analysis) if analysis is not None else spec.rdf_output)
         elif spec.consequences:
             from ..consequences import ConsequencesWriter
 

@@ -28,6 +28,7 @@ __all__ = [
     "table_records",
     "read_csv",
     "read_dataframe",
+    "frame_times",
 ]
 
 #: Arrival-order columns of tables, by priority: the first one present orders the rows
@@ -92,8 +93,8 @@ class Grouper:
     collected so far is yielded (if it has atoms) before the error is raised (:meth:`failed`).
     """
 
-    def __init__(self, order: str | None, reader: AtomReader | None = None):
-        self.order, self.reader = order, reader or AtomReader()
+    def __init__(self, order: str | None, reader: AtomReader | None = None, text: bool = False):
+        self.order, self.reader, self.text = order, reader or AtomReader(), text  # text: cells are text (CSV)
         self.t, self.where, self.atoms, self.keys = None, ("", 0), [], []
         self.last: tuple = ()  # the atoms of the record flushed last
 
@@ -124,8 +125,8 @@ class Grouper:
     def row(self, source: str, line: int, t, cell, key=None) -> Iterator[Record]:
         """One row of raw cells; a bad one raises a located StreamError."""
         try:
-            t = time_value(t)
-            key = time_value(key, f"column '{self.order}'") if self.order else None
+            t = time_value(t, text=self.text)
+            key = time_value(key, f"column '{self.order}'", self.text) if self.order else None
         except ValueError as e:
             raise stream_error(source, line, 1, str(e)) from None
         if t != self.t:
@@ -219,9 +220,10 @@ class Grouper:
         return out, None in out, any(a is BAD for a in out)
 
 
-def table_records(rows: Iterable[tuple], order: str | None) -> Iterator[Record]:
-    """Group rows ``(source, line, t, atom text, order key)`` into one Record per time point."""
-    grouper = Grouper(order)
+def table_records(rows: Iterable[tuple], order: str | None, text: bool = False) -> Iterator[Record]:
+    """Group rows ``(source, line, t, atom text, order key)`` into one Record per time point (``text``:
+    the t and order cells are text, as in CSV, else typed values: :func:`~.lines.time_value`)."""
+    grouper = Grouper(order, text=text)
     try:
         for row in rows:
             yield from grouper.row(*row)
@@ -269,7 +271,7 @@ def _read_csv(f, source: str) -> Iterator[Record]:
                 raise stream_error(source, reader.line_num, 1, f"expected {len(header)} fields, found {len(row)}")
             yield (source, reader.line_num, *(row[i] for i in index))
 
-    yield from table_records(rows(), order)
+    yield from table_records(rows(), order, text=True)
 
 
 def read_dataframe(df, source: str = "<DataFrame>") -> Iterator[Record]:
@@ -284,15 +286,19 @@ def read_dataframe(df, source: str = "<DataFrame>") -> Iterator[Record]:
     frame = df.reset_index(drop=True)
     grouper = Grouper(order)
     try:
+        for column in ("t", order) if order else ("t",):
+            frame_times(frame[column], source, "time" if column == "t" else f"column '{column}'")
         if order:
+            for column in ("t", order):  # every cell a time before the rows are sorted by them
+                _check_cells(frame[column], source, "time" if column == "t" else f"column '{column}'")
             frame = frame.sort_values(["t", order], kind="stable")
             cells = [frame[c].astype(object).where(frame[c].notna(), None).tolist() for c in ("t", "atom", order)]
             for n, row in zip((frame.index + 1).tolist(), zip(*cells)):
                 yield from grouper.row(source, n, *row)
         else:
-            times, cells = frame["t"].to_numpy(), frame["atom"]
-            if times.dtype.kind not in "iu":
-                for n, (t, cell) in enumerate(zip(times.tolist(), cells.tolist()), 1):
+            times, cells = _integers(frame["t"]), frame["atom"]
+            if times is None:  # not integers, or some missing: row by row, each cell checked
+                for n, (t, cell) in enumerate(zip(frame["t"].astype(object).tolist(), cells.tolist()), 1):
                     yield from grouper.row(source, n, t, cell)
             else:
                 codes, uniques = pd.factorize(cells)
@@ -305,3 +311,42 @@ def read_dataframe(df, source: str = "<DataFrame>") -> Iterator[Record]:
         yield from grouper.failed()
         raise
     yield from grouper.close()
+
+
+def _integers(column):
+    """A DataFrame column of an integer type without missing cells as a numpy array, else None."""
+    import pandas as pd
+
+    if not pd.api.types.is_integer_dtype(column.dtype) or column.hasnans:
+        return None
+    return column.to_numpy(dtype=getattr(column.dtype, "numpy_dtype", column.dtype))
+
+
+def _check_cells(column, source: str, what: str) -> None:
+    """Every cell of a column that is not of an integer type checked as a time, in row order."""
+    if _integers(column) is None:
+        for n, value in enumerate(column.astype(object).tolist(), 1):
+            try:
+                time_value(value, what)
+            except ValueError as e:
+                raise stream_error(source, n, 1, str(e)) from None
+
+
+def frame_times(column, source: str, what: str = "time") -> None:
+    """Refuse a DataFrame column of floats as times (``what``): pandas stores an integer column with a
+    missing cell as floats, so the error is at the first missing cell if there is one (the row and
+    value the user has to fix), else at the first row; a note says how to convert the column."""
+    if column.dtype.kind != "f":
+        return
+    missing = column.isna().to_numpy().nonzero()[0]
+    row = int(missing[0]) if len(missing) else 0
+    name = column.name
+    notes = (
+        (f"column '{name}' holds floats, as pandas stores integers with a missing cell: every row needs a time",)
+        if len(missing)
+        else (f"column '{name}' holds floats: convert it, e.g. df['{name}'] = df['{name}'].astype('int64')",)
+    )
+    try:
+        time_value(column.iloc[row], what)  # a float is no time: this says why, as for any cell
+    except ValueError as e:
+        raise stream_error(source, row + 1, 1, str(e), notes=notes) from None

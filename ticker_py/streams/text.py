@@ -65,7 +65,7 @@ def read_text(lines_or_file, source: str = "<stdin>") -> Iterator[Record]:
             raise stream_error(source, number, col, "expected 'T: atoms' (a time point, ':', then atoms)", raw)
         col = m.start(1) + 1
         try:
-            t = time_value(m.group(1))
+            t = time_value(m.group(1), text=True)
         except ValueError as e:
             raise stream_error(source, number, col, str(e), raw, len(m.group(1))) from None
         try:
@@ -87,17 +87,23 @@ def read_jsonl(lines_or_file, source: str = "<stdin>") -> Iterator[Record]:
             continue
         try:
             obj = json.loads(raw)
+            if raw.count('"t"') + raw.count('"atoms"') > 2 or "\\u" in raw:  # maybe a key given twice
+                json.loads(raw, object_pairs_hook=_once)
         except json.JSONDecodeError as e:
             raise stream_error(source, number, e.colno, f"bad JSON: {e.msg}") from None
+        except _Twice as e:
+            key = f'"{e.args[0]}"'  # at its second occurrence (1 when written with escapes)
+            column = raw.find(key, raw.find(key) + 1) + 1 if raw.count(key) > 1 else 1
+            raise stream_error(source, number, column, f"key {key} given twice in one object", raw, len(key)) from None
         if not isinstance(obj, dict) or "t" not in obj:
             raise stream_error(source, number, 1, 'expected an object {"t": T, "atoms": [...]}')
         if len(obj) > 2 or (len(obj) == 2 and "atoms" not in obj):
             unknown = sorted(set(obj) - {"t", "atoms"})
             raise stream_error(source, number, 1, f"unknown key '{unknown[0]}' (expected 't' and 'atoms')")
-        t = obj["t"]
-        if type(t) is not int or t < 0:
-            found = f"negative time {t}" if type(t) is int else f"time must be a non-negative integer, found {t!r}"
-            raise stream_error(source, number, 1, found)
+        try:
+            t = time_value(obj["t"])
+        except ValueError as e:
+            raise stream_error(source, number, 1, str(e)) from None
         texts = obj.get("atoms", [])
         if not isinstance(texts, list):
             raise stream_error(source, number, 1, "'atoms' must be a list of strings")
@@ -105,6 +111,19 @@ def read_jsonl(lines_or_file, source: str = "<stdin>") -> Iterator[Record]:
             _refuse_surrogates(texts, source, number)
         atoms = _atoms(texts, source, number, reader)
         yield Record(t, atoms, source, number, _known(reader))
+
+
+class _Twice(Exception):
+    """A JSON object with a key twice (``json.loads`` would keep the last value)."""
+
+
+def _once(pairs: list) -> dict:
+    """The object of ``pairs``; :class:`_Twice` for a key given twice."""
+    obj = dict(pairs)
+    if len(obj) < len(pairs):
+        seen = set()
+        raise _Twice(next(k for k, _ in pairs if k in seen or seen.add(k)))
+    return obj
 
 
 def _atoms(texts: list, source: str, line: int, reader: AtomReader) -> tuple:

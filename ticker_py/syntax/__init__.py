@@ -11,18 +11,18 @@ from __future__ import annotations
 
 import functools
 import re
+import threading
 from pathlib import Path
 
-from .. import accelerators, ast
-from ..errors import Diagnostic, ProgramError, TickerError
-from ..limits import MAX_TERM_DEPTH
-from . import directives
+from .. import ast
+from ..errors import Diagnostic, ProgramError
+from ..process import paused_gc
+from ..values import KEYWORDS
+from . import directives, tokens
 from .directives import Loaded, const_term, raise_problems
-from .fast import parse_fast, paused_gc
 from .ground_atoms import parse_ground_atom, split_atoms
 
-# lark (and its ``regex`` module) is imported only when the grammar parser is needed: for a
-# program the fast parser does not accept, and so for every syntax error
+# lark (and the grammar's parse tables) are loaded when the first program is parsed
 
 __all__ = [
     "parse_program",
@@ -35,8 +35,6 @@ __all__ = [
     "TERMINAL_NAMES",
     "KEYWORDS",
 ]
-
-KEYWORDS = frozenset({"not", "in", "at", "always"})
 
 TERMINAL_NAMES = {
     "IF": "':-'",
@@ -83,12 +81,17 @@ TERMINAL_NAMES = {
 def _parser():
     from lark import Lark
 
-    grammar = (Path(__file__).with_name("lars.lark")).read_text()
+    from .transformer import ToAst
+
+    grammar = (Path(__file__).with_name("lars.lark")).read_text() + tokens.lark_terminals()
     # cache=True: lark keeps the parse tables in a temporary file keyed by the grammar's hash
-    # (start-up: about 4 ms instead of 60 ms to build them)
-    return Lark(
-        grammar, parser="lalr", lexer="contextual", propagate_positions=True, maybe_placeholders=False, cache=True
-    )
+    # (start-up: about 4 ms instead of 60 ms to build them). The transformer builds the AST as the
+    # parser reduces: no parse tree
+    return Lark(grammar, parser="lalr", lexer="contextual", maybe_placeholders=False, cache=True, transformer=ToAst())
+
+
+#: one parse at a time: the parser's transformer holds the state of the file it reads
+_PARSING = threading.Lock()
 
 
 def _describe(expected) -> str:
@@ -98,33 +101,97 @@ def _describe(expected) -> str:
     return ", ".join(names[:-1]) + " or " + names[-1]
 
 
-def _syntax_error(err, text: str, file: str) -> ProgramError:
-    """The located error for lark's ``UnexpectedInput``."""
+LARS_DIRECTIVES = "LARS has the directives #const, #show and #include"
+CHOICE_NOTE = "a choice with default negation: 'a :- not na. na :- not a.' (a holds in one answer, not in the other)"
+WEAK = "plain LARS has no weak constraints (':~')"
+#: clingo's constructs that plain LARS has not, by the text at a syntax error: (pattern, where it
+#: applies: "" anywhere, "head" or "body" of a rule, message, note); ``{0}`` is the text matched
+_CLINGO_ONLY = [
+    (
+        r"#(?:count|sum\+?|min|max)\b",
+        "",
+        "plain LARS has no aggregates ('{0} {{ ... }}')",
+        "compute the value with rules",
+    ),
+    (
+        r"#(?:minimize|maximize|minimise|maximise)\b",
+        "",
+        "plain LARS has no optimization statements ('{0}')",
+        "every answer stream is reported (--models 0 prints all): a constraint ':- body.' rules answers out",
+    ),
+    (
+        r"#external\b",
+        "",
+        "plain LARS has no '#external' directive",
+        "the stream is the program's input: a predicate in no rule head is read from it",
+    ),
+    (
+        r"#(?:program|script|end|heuristic|project|edge|theory|defined)\b",
+        "",
+        "plain LARS has no '{0}' directive",
+        LARS_DIRECTIVES,
+    ),
+    (r"#[a-z]\w*", "", "unknown directive '{0}'", LARS_DIRECTIVES),
+    (r":~", "", WEAK, "a constraint ':- body.' rules answers out"),
+    (
+        r":(?!-)",
+        "",
+        "plain LARS has no conditional literals ('a : b')",
+        "write the condition in a rule body: 'q :- a, b.'",
+    ),
+    (r"(?:-?[0-9]+\s*)?\{", "head", "plain LARS has no choice rules ('{{ a }}')", CHOICE_NOTE),
+    (r"(?:-?[0-9]+\s*)?\{", "body", "plain LARS has no aggregates ('{{ ... }}')", "compute the count with rules"),
+    (r"[;|]", "head", "plain LARS has no disjunction ('a {0} b')", CHOICE_NOTE),
+    (r"[;|]", "body", "'{0}' between body literals", "LARS separates body literals with ','"),
+]
+_CLINGO_ONLY = [(re.compile(pattern), *rest) for pattern, *rest in _CLINGO_ONLY]
+#: what follows a weak constraint's '.': its weight
+_WEIGHT = re.compile(r"\s*\[[^\]\n]*\]")
+
+
+def _syntax_error(err, readable: str, file: str) -> Diagnostic:
+    """The located diagnostic for lark's ``UnexpectedInput`` in ``readable`` (the text read, with
+    the statements of earlier errors blanked): a string or comment that does not close, a clingo
+    construct LARS has not, or the token found and those expected."""
     from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 
+    position = getattr(err, "pos_in_stream", None)
+    position = len(readable) if position is None else position
+    bad = tokens.bad_token(readable, position + 1)
+    if bad is not None:
+        message, start, stop = bad
+        notes = (tokens.ESCAPE_NOTE,) if "escape" in message else ()
+        return Diagnostic(message, _location(readable, file, start, stop), notes)
     line, col = getattr(err, "line", 1) or 1, getattr(err, "column", 1) or 1
-    if isinstance(err, UnexpectedToken) and err.token.type == "$END":
-        lines = text.splitlines() or [""]
-        line, col = len(lines), len(lines[-1]) + 1
-        found = "end of input"
-        expected = err.expected
-    elif isinstance(err, UnexpectedEOF):
-        lines = text.splitlines() or [""]
+    if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
+        lines = readable.splitlines() or [""]
         line, col = len(lines), len(lines[-1]) + 1
         found, expected = "end of input", err.expected
     elif isinstance(err, UnexpectedToken):
         found, expected = f"'{err.token}'", err.expected
     elif isinstance(err, UnexpectedCharacters):
-        found = f"'{text[err.pos_in_stream]}'" if err.pos_in_stream < len(text) else "end of input"
+        found = f"'{readable[position]}'" if position < len(readable) else "end of input"
         expected = err.allowed or ()
     else:  # pragma: no cover - lark has no other kinds
         found, expected = "input", ()
+    part = "body" if ":-" in readable[_statement(readable, position)[0] : position] else "head"
+    for pattern, where, message, note in _CLINGO_ONLY:
+        match = pattern.match(readable, position) if where in ("", part) else None
+        if match:
+            return Diagnostic(message.format(match.group()), _location(readable, file, *match.span()), (note,))
     width = len(found) - 2 if found.startswith("'") else 1
     loc = ast.Location(file, line, col, line, col + max(1, width))
     notes = (f"expected {_describe(expected)}",) if expected else ()
     if found.strip("'") in KEYWORDS:
         notes += (f"'{found.strip(chr(39))}' is a keyword: it cannot name a predicate, constant or function",)
-    return ProgramError(Diagnostic(f"syntax error, unexpected {found}", loc, notes), source=text)
+    return Diagnostic(f"syntax error, unexpected {found}", loc, notes)
+
+
+def _location(text: str, file: str, start: int, stop: int) -> ast.Location:
+    """The location of ``text[start:stop]`` (on one line)."""
+    line = text.count("\n", 0, start) + 1
+    column = start - (text.rfind("\n", 0, start) + 1) + 1
+    return ast.Location(file, line, column, line, column + max(1, stop - start))
 
 
 def parse_program(text: str, file: str = "<string>", const: dict | None = None) -> ast.Program:
@@ -132,9 +199,7 @@ def parse_program(text: str, file: str = "<string>", const: dict | None = None) 
     problem found, in source order).
 
     ``#include`` files are read relative to ``file``; ``const`` (name -> int or term text)
-    overrides the program's ``#const`` values. The fast parser (:mod:`.fast`) reads what it
-    fully understands; everything else, and every error, goes through the lark grammar, which
-    gives the same program and the located errors.
+    overrides the program's ``#const`` values.
     """
     loaded = load_source(text, file, const)
     raise_problems(loaded)
@@ -149,75 +214,52 @@ def load_source(text: str, file: str = "<string>", const: dict | None = None) ->
         return directives.load_source(text, file, _unit, read_source, overrides)
 
 
-def parse_lark(text: str, file: str = "<string>") -> ast.Program:
-    """:func:`parse_program` through the lark grammar alone."""
-    loaded = directives.load_source(text, file, _lark_unit, read_source)
-    raise_problems(loaded)
-    return loaded.program
-
-
 def parse_term(text: str):
     """The term ``text`` holds, or None (a value of ``-c name=value``)."""
     try:
-        program, state = _lark_unit(f"#const c = {text}.", "<command line>")
+        program, found = _unit(f"#const c = {text}.", "<command line>")
     except ProgramError:
         return None
-    if program.rules or state.problems or state.includes or state.shows is not None or len(state.consts) != 1:
+    if program.rules or found.problems or found.includes or found.shows is not None or len(found.consts) != 1:
         return None
-    return state.consts[0].value
+    return found.consts[0].value
 
 
 def _unit(text: str, file: str) -> tuple:
-    """``(program, transformer state)`` of one file; the state is None from the fast parser."""
-    program = accelerators.ENABLED and parse_fast(text, file)
-    return (program, None) if program else _lark_unit(text, file)
+    """``(program, what the parse found)`` of one file (a :class:`.transformer.Found`). A syntax
+    error is collected (in ``found.problems``) and the statement holding it left out, so that the
+    rest is read and every error reported (as clingo does), at most MAX_ERRORS syntax errors."""
+    from lark.exceptions import UnexpectedInput
 
-
-def _lark_unit(text: str, file: str) -> tuple:
-    """``(program, transformer)`` of one file through the lark grammar. A syntax error is collected
-    (in ``transformer.problems``) and the statement holding it left out, so that the rest is read
-    and every error reported (as clingo does), at most MAX_ERRORS syntax errors."""
-    from lark.exceptions import UnexpectedInput, VisitError
-
-    from .transformer import ToAst
-
+    parser = _parser()
     syntax_errors: list = []
     readable = text
-    while True:
-        try:
-            tree = _parser().parse(readable)
-            break
-        except UnexpectedInput as err:
-            syntax_errors += _syntax_error(err, text, file).diagnostics  # located in the text as written
-            position = getattr(err, "pos_in_stream", None)
-            skipped = None if position is None else _without_statement(readable, position)
-            if skipped is None or skipped == readable or len(syntax_errors) >= directives.MAX_ERRORS:
-                raise ProgramError(syntax_errors) from None
-            readable = skipped
-        except RecursionError:
-            raise _too_deep(text, file) from None
-    _check_depth(tree, text, file)
-    to_ast = ToAst(file)
-    to_ast.problems += syntax_errors
-    try:
-        return to_ast.transform(tree), to_ast
-    except VisitError as err:
-        if isinstance(err.orig_exc, TickerError):
-            raise ProgramError(err.orig_exc.diagnostics, source=text) from None
-        if isinstance(err.orig_exc, RecursionError):
-            raise _too_deep(text, file) from None
-        raise
-    except RecursionError:
-        raise _too_deep(text, file) from None
+    with _PARSING:
+        while True:
+            found = parser.options.transformer.begin(file)
+            try:
+                program = parser.parse(readable)
+                break
+            except UnexpectedInput as err:
+                diagnostic = _syntax_error(err, readable, file)
+                syntax_errors.append(diagnostic)
+                skipped = _without_statement(readable, diagnostic)
+                if skipped is None or skipped == readable or len(syntax_errors) >= directives.MAX_ERRORS:
+                    raise ProgramError(syntax_errors, source=text) from None
+                readable = skipped
+            except ProgramError as err:
+                raise ProgramError(err.diagnostics, source=text) from None
+    found.problems += syntax_errors
+    return program, found
 
 
 #: where a statement may end: a '.' that is no part of '..', a string, a comment or an IRI
-_STATEMENT_ENDS = re.compile(r'"(?:\\.|[^"\\\n])*"|%[^\n]*|//[^\n]*|/\*[\s\S]*?\*/|<[^<>"{}|^`\\\x00-\x20]*>|\.\.|(\.)')
+_STATEMENT_ENDS = re.compile(rf"{tokens.QUOTED}|{tokens.LINE_COMMENT}|{tokens.BLOCK_COMMENT}|{tokens.IRIREF}|\.\.|(\.)")
 
 
-def _without_statement(text: str, position: int) -> str | None:
-    """``text`` with the statement around ``position`` (from the end of the one before to its own
-    '.', or the end of the text) blanked, lines and columns kept; None if there is nothing to blank."""
+def _statement(text: str, position: int) -> tuple:
+    """``(start, end)`` of the statement holding ``position``: from the '.' of the one before to its
+    own '.' (or the end of the text)."""
     start, end = 0, len(text)
     for match in _STATEMENT_ENDS.finditer(text):
         if match.group(1) is None:
@@ -227,26 +269,23 @@ def _without_statement(text: str, position: int) -> str | None:
         else:
             end = match.end()
             break
+    return start, end
+
+
+def _without_statement(text: str, diagnostic: Diagnostic) -> str | None:
+    """``text`` with the statement of ``diagnostic`` blanked (all from its start where a comment
+    does not close; with its weight after a weak constraint), lines and columns kept; None if
+    there is nothing to blank."""
+    where = diagnostic.location
+    lines = text.split("\n")
+    start, end = _statement(text, sum(len(line) + 1 for line in lines[: where.line - 1]) + where.column - 1)
+    if diagnostic.message == "unclosed comment":
+        end = len(text)
+    elif diagnostic.message == WEAK and (weight := _WEIGHT.match(text, end)):
+        end = weight.end()
     if start >= end:
         return None
     return text[:start] + re.sub(r"[^\n]", " ", text[start:end]) + text[end:]
-
-
-def _too_deep(text: str, file: str) -> ProgramError:
-    """The error for a term nested beyond Python's recursion limit, at its deepest parenthesis."""
-    depth = deepest = where = 0
-    for i, ch in enumerate(text):
-        depth += (ch == "(") - (ch == ")")
-        if depth > deepest:
-            deepest, where = depth, i
-    line = text.count("\n", 0, where) + 1
-    column = where - (text.rfind("\n", 0, where) + 1) + 1
-    return ProgramError(
-        Diagnostic(
-            f"term nested too deeply ({deepest} parentheses)", ast.Location(file, line, column, line, column + 1)
-        ),
-        source=text,
-    )
 
 
 def read_source(path, what: str = "program file") -> str:
@@ -283,33 +322,6 @@ def _read_until_nul(path) -> bytes:
             if b"\0" in block:
                 break
     return b"".join(blocks)
-
-
-#: parse-tree nodes that nest a term one level deeper
-_NESTING = {"function", "primary", "binop", "neg", "interval"}
-
-
-def _check_depth(tree, text: str, file: str) -> None:
-    """Refuse terms nested deeper than MAX_TERM_DEPTH (before the recursive transformer sees them)."""
-    from lark import Tree
-
-    stack = [(tree, 0)]
-    while stack:
-        node, depth = stack.pop()
-        if node.data in _NESTING:
-            depth += 1
-            if depth > MAX_TERM_DEPTH:
-                m = node.meta
-                loc = ast.Location(file, m.line, m.column, m.end_line, m.end_column)
-                raise ProgramError(
-                    Diagnostic(
-                        f"term nested more than {MAX_TERM_DEPTH} levels deep",
-                        loc,
-                        ("function terms, parentheses and operators each add a level",),
-                    ),
-                    source=text,
-                )
-        stack.extend((child, depth) for child in node.children if isinstance(child, Tree))
 
 
 def parse_file(path, const: dict | None = None) -> ast.Program:

@@ -14,13 +14,14 @@ of which must start with a lower-case letter; no name may be a keyword.
 
 from __future__ import annotations
 
-from ..values import KEYWORDS
+from .tokens import KEYWORDS, NAME_START, WORD, ascii_bytes
 
 __all__ = ["split_constants"]
-#: the bytes of names; everything else in a line of atoms is punctuation
-_NAME_BYTES = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_'"
+#: the bytes of names (tokens.NAME); everything else in a line of atoms is punctuation
+_NAME_BYTES = ascii_bytes(WORD)
+_NOT_FIRST = bytes(sorted(set(_NAME_BYTES) - set(ascii_bytes(NAME_START))))
 #: name bytes that cannot start a name become ``0``
-_CLASSES = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_'", b"0" * 38)
+_CLASSES = bytes.maketrans(_NOT_FIRST, b"0" * len(_NOT_FIRST))
 _OPEN_AS_COMMA = bytes.maketrans(b"(", b",")
 
 

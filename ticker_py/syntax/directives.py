@@ -7,13 +7,14 @@ A problem that leaves the rest readable is collected, located and excerpted, so 
 
 from __future__ import annotations
 
+import operator
 import os
-import re
 from dataclasses import dataclass, field
 
 from .. import ast
 from ..errors import Diagnostic, ProgramError, UsageError, with_excerpt
 from ..values import evaluate_arith
+from .tokens import KEYWORDS, is_name
 
 __all__ = ["Loaded", "load_source", "const_term", "in_source_order", "MAX_ERRORS"]
 
@@ -21,7 +22,6 @@ __all__ = ["Loaded", "load_source", "const_term", "in_source_order", "MAX_ERRORS
 #: generated program with one mistake repeated should not fill the terminal)
 MAX_ERRORS = 20
 
-_NAME = re.compile(r"[a-z][A-Za-z0-9_']*\Z")
 CONST_NOTE = "define it in the program ('#const {0} = 10.') or on the command line ('-c {0}=10')"
 
 
@@ -36,9 +36,9 @@ class Loaded:
 
 
 def load_source(text: str, file: str, parse_unit, read, const: dict | None = None) -> Loaded:
-    """Parse ``text`` (of ``file``) with ``parse_unit(text, file) -> (program, transformer
-    state or None)``, read its ``#include`` files with ``read(path, what)``, then put the
-    ``#const`` values (``const``: name -> term, overriding the program's) in place."""
+    """Parse ``text`` (of ``file``) with ``parse_unit(text, file) -> (program, what the parse
+    found)`` (a :class:`.transformer.Found`), read its ``#include`` files with ``read(path, what)``,
+    then put the ``#const`` values (``const``: name -> term, overriding the program's) in place."""
     loaded = Loaded(ast.Program(file=file))
     state = _Merge(loaded, parse_unit, read)
     state.unit(text, file, ())
@@ -46,11 +46,10 @@ def load_source(text: str, file: str, parse_unit, read, const: dict | None = Non
         rules=tuple(state.rules),
         prefixes=tuple(state.prefixes.items()),
         shows=None if state.shows is None else tuple(sorted(state.shows)),
+        show_at=tuple(state.show_at.items()),
     )
     values = _const_values(state.consts, const or {}, state.problems)
-    if values or state.lark:  # the fast parser reads no window named by a constant
-        program = _put_consts(program, values, state.problems)
-    loaded.program = program
+    loaded.program = _put_consts(program, values, state.problems)
     loaded.problems = in_source_order([_excerpt(d, loaded.sources) for d in state.problems], loaded.sources)
     return loaded
 
@@ -83,24 +82,23 @@ class _Merge:
         self.prefixes: dict = {}
         self.consts: list = []
         self.shows: set | None = None
+        self.show_at: dict = {}  # (name, arity) -> its first #show, for warnings
         self.problems: list = []
         self.read: set = set()  # real paths of the files read
-        self.lark = False  # a file was parsed by the grammar (which reads directives)
 
     def unit(self, text: str, file: str, stack: tuple) -> None:
         self.loaded.sources.setdefault(file, text)
-        program, state = self.parse_unit(text, file)
+        program, found = self.parse_unit(text, file)
         self.rules += program.rules
+        for signature, location in program.show_at:
+            self.show_at.setdefault(signature, location)
         for name, iri in program.prefixes:
             self.prefixes.setdefault(name, iri)
-        if state is None:  # the fast parser: no directives, no problems
-            return
-        self.lark = True
-        self.problems += state.problems
-        self.consts += state.consts
-        if state.shows is not None:
-            self.shows = (self.shows or set()) | set(state.shows)
-        for include in state.includes:
+        self.problems += found.problems
+        self.consts += found.consts
+        if found.shows is not None:
+            self.shows = (self.shows or set()) | set(found.shows)
+        for include in found.includes:
             self.include(include, file, stack)
 
     def include(self, include, file: str, stack: tuple) -> None:
@@ -130,14 +128,21 @@ class _Merge:
 def const_term(name: str, value, parse_term) -> ast.Term:
     """The term of a constant given outside a program (``-c name=value``, ``const={...}``):
     an int, or source text parsed by ``parse_term``; raises UsageError."""
-    if not isinstance(name, str) or not _NAME.match(name):
+    if not isinstance(name, str) or not is_name(name):
         raise UsageError(
-            Diagnostic(f"constant name {name!r} is not a name", notes=("a name starts with a lower-case letter",))
+            Diagnostic(
+                f"constant name {name!r} is not a name",
+                notes=(f"a name starts with a lower-case letter and is no keyword ({', '.join(sorted(KEYWORDS))})",),
+            )
         )
-    if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise UsageError(Diagnostic(f"constant '{name}' is an int or term text, not {value!r}"))
-    if isinstance(value, int):
-        return ast.Number(value)
+    if not isinstance(value, str):
+        try:  # an int, or what stands for one (numpy's integers), as for times
+            number = None if isinstance(value, bool) else operator.index(value)
+        except TypeError:
+            number = None
+        if number is None:
+            raise UsageError(Diagnostic(f"constant '{name}' is an int or term text, not {value!r}"))
+        return ast.Number(number)
     term = parse_term(value)
     if term is None:
         raise UsageError(Diagnostic(f"constant '{name}': '{value}' is not a term", notes=("e.g. -c n=20",)))
@@ -146,7 +151,8 @@ def const_term(name: str, value, parse_term) -> ast.Term:
 
 def _const_values(consts: list, overrides: dict, problems: list) -> dict:
     """name -> ground value term: the program's ``#const`` (a second, different definition of a
-    name is an error) with ``overrides`` in their place; values may use earlier constants."""
+    name is an error) with ``overrides`` in their place; a value may use other constants, which are
+    evaluated first (as clingo's), and a constant defined through itself is an error."""
     defined: dict = {}
     for const in consts:
         first = defined.setdefault(const.name, const)
@@ -158,10 +164,61 @@ def _const_values(consts: list, overrides: dict, problems: list) -> dict:
                     (f"{first.location}: first defined as {first.value} here",),
                 )
             )
+    terms = {c.name: c.value for c in defined.values() if c.name not in overrides} | overrides
+    uses = {name: [n for n in _constant_names(term) if n in terms] for name, term in terms.items()}
     values: dict = {}
-    for name, term in [*((c.name, c.value) for c in defined.values() if c.name not in overrides), *overrides.items()]:
-        values[name] = _fold(_substitute(term, values)) if values else _fold(term)
+    done: dict = {}  # name -> False while its uses are evaluated, True when it is
+    for root in terms:  # a depth-first walk of the uses: each constant after those it uses
+        if root in done:
+            continue
+        done[root], path = False, [(root, iter(uses[root]))]
+        while path:
+            name, used = path[-1]
+            for other in used:
+                if other not in done:
+                    done[other] = False
+                    path.append((other, iter(uses[other])))
+                    break
+                if not done[other]:  # on the path: a cycle
+                    names = [n for n, _ in path]
+                    problems.append(_cycle(names[names.index(other) :], defined))
+            else:
+                path.pop()
+                done[name] = True
+                values[name] = _fold(_substitute(terms[name], values)) if uses[name] else _fold(terms[name])
     return values
+
+
+def _cycle(names: list, defined: dict) -> Diagnostic:
+    """The error for constants ``names`` each using the next (the last the first), told from the
+    one defined first in the source (or a ``-c`` override, without a location)."""
+
+    def key(i: int) -> tuple:
+        loc = defined[names[i]].location if names[i] in defined else None
+        return (0, loc.file, loc.line, loc.column) if loc is not None else (1, "", 0, 0)
+
+    first = min(range(len(names)), key=key)
+    names = names[first:] + names[:first]
+    where = defined[names[0]].location if names[0] in defined else None
+    return Diagnostic(
+        f"constant '{names[0]}' is defined through itself: {' -> '.join([*names, names[0]])}",
+        where,
+        ("a constant's value may use other constants, but none that uses it",),
+    )
+
+
+def _constant_names(term) -> list:
+    """The names of the constants in ``term``."""
+    names, stack = [], [term]
+    while stack:
+        node = stack.pop()
+        if type(node) is ast.Constant:
+            names.append(node.name)
+        elif isinstance(node, tuple):
+            stack += node
+        elif isinstance(node, (ast.Function, ast.BinOp, ast.Interval)):
+            stack += [getattr(node, f) for f in node._fields if f != "location"]
+    return names
 
 
 def _fold(term):

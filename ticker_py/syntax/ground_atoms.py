@@ -24,15 +24,13 @@ from types import SimpleNamespace
 
 from .. import accelerators
 from ..limits import MAX_TERM_DEPTH
-from ..values import KEYWORDS
 from .constant_atoms import split_constants
+from .tokens import ANONYMOUS, ESCAPE_NOTE, INT, KEYWORDS, NAME, STRING, VARIABLE, bad_string
 
 __all__ = ["GroundSyntaxError", "AtomReader", "parse_ground_atom", "parse_ground_term", "split_atoms"]
 
-_NAME = r"[a-z][A-Za-z0-9_']*"
-_STRING = r'"[^"\\\n]*(?:\\["\\n][^"\\\n]*)*"'  # clingo's escapes only: \" \\ \n
-_LEAF = rf"{_STRING}|-?[0-9]+|{_NAME}"
-_FLAT = rf"{_NAME}\((?:{_LEAF})(?:,(?:{_LEAF}))*\)"
+_LEAF = rf"{STRING}|-?{INT}|{NAME}"
+_FLAT = rf"{NAME}\((?:{_LEAF})(?:,(?:{_LEAF}))*\)"
 _NUMBER_START = frozenset("-0123456789")
 _WS = " \t\r\n"
 #: what may stand between two atoms of a line the cut takes (anything else: the assembler reads it)
@@ -46,12 +44,11 @@ def _re() -> SimpleNamespace:
     """The regular expressions, compiled when first used (a run that reads no atoms compiles none)."""
     return SimpleNamespace(
         terms=re.compile(f"({_FLAT}|{_LEAF})"),  # the terms of a line, and what lies between them
-        parts=re.compile(rf"^{_NAME}|{_LEAF}|\n", re.M),  # the name and arguments of flat terms
+        parts=re.compile(rf"^{NAME}|{_LEAF}|\n", re.M),  # the name and arguments of flat terms
         number=re.compile(r"[(,][-0-9]"),  # an integer argument follows
-        token=re.compile(rf"[{_WS}]*(?:({_STRING}|-?[0-9]+)|({_NAME})|([^{_WS}]))"),  # the assembler's
-        escape=re.compile(r'"(?:\\["\\n]|[^"\\\n])*(\\[^"\\n]?)'),  # a string with an unknown escape
-        variable=re.compile(r"_*[A-Z][A-Za-z0-9_']*"),
-        name=re.compile(_NAME),
+        token=re.compile(rf"[{_WS}]*(?:({STRING}|-?{INT})|({NAME})|([^{_WS}]))"),  # the assembler's
+        variable=re.compile(f"{VARIABLE}|{ANONYMOUS}"),
+        name=re.compile(NAME),
     )
 
 
@@ -351,12 +348,11 @@ class _Assembler:
                 return (value, *self.arguments(depth + 1))
             return value
         if kind == "char":
-            bad = _re().escape.match(self.text, pos)
-            if bad and bad.group(1):
-                raise GroundSyntaxError(
-                    f"unknown escape '{bad.group(1)}' in a string (strings know the escapes \\n, \\\\ and \\\")",
-                    bad.start(1),
-                )
+            if value == '"':
+                message, start, _ = bad_string(self.text, pos)
+                if "escape" in message:
+                    message += f" ({ESCAPE_NOTE})"
+                raise GroundSyntaxError(message, start)
             variable = _re().variable.match(self.text, pos)
             if variable:
                 raise GroundSyntaxError(

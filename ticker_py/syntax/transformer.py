@@ -1,29 +1,26 @@
-"""Turn lark parse trees into :mod:`ticker_py.ast` values."""
+"""Build :mod:`ticker_py.ast` values while lark's LALR parser reduces (no parse tree is built).
+
+Each method gets the children of a grammar rule (tokens and the values built for its subrules) and
+locates what it builds from the first and last of them: a token's position, a node's location, or,
+for a term written in parentheses, the parentheses' span (:attr:`ToAst.nested`).
+"""
 
 from __future__ import annotations
 
 import re
 import sys
 
-from lark import Token, Transformer, v_args
+from lark import Transformer
 
 from .. import ast
 from ..ast import ESCAPES
-from ..errors import Diagnostic
+from ..errors import Diagnostic, ProgramError
+from ..limits import MAX_TERM_DEPTH
 from .anonymous import ANONYMOUS, name_anonymous
 
-ESCAPE_NOTE = "strings know the escapes \\n, \\\\ and \\\" (as clingo's)"
-
-
+SHOW_TERM_NOTE = "name predicates instead: '#show p/2.' prints the atoms of p/2"
 _ABSOLUTE_IRI = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
-
-
-def _loc(file: str, item) -> ast.Location:
-    return ast.Location(file, item.line, item.column, item.end_line, item.end_column)
-
-
-def _span(file: str, first, last) -> ast.Location:
-    return ast.Location(file, first.line, first.column, last.end_line, last.end_column)
+_UNITS = {"SEC": "sec", "MS": "ms", "MIN": "min", "HOUR": "h", "HASH": "#"}
 
 
 class Include(ast.Node):
@@ -41,146 +38,201 @@ class Const(ast.Node):
     location: ast.Location | None = ast.field(default=None, compare=False, repr=False)
 
 
-SHOW_TERM_NOTE = "name predicates instead: '#show p/2.' prints the atoms of p/2"
-
-
-@v_args(meta=True)
-class ToAst(Transformer):
-    """Build AST nodes with source locations.
-
-    A problem that leaves the rest of the program readable (a bad window, an unknown prefix)
-    is collected in ``problems`` and parsing goes on, so that every one is reported at once.
-    The directives are collected too: ``consts`` and ``includes`` in order, ``shows``
-    (None: no ``#show``).
-    """
+class Found:
+    """What a file's parse collected besides its rules: problems that leave the rest readable
+    (a bad window, an unknown prefix), and the directives: ``consts`` and ``includes`` in order,
+    ``shows`` (None: no ``#show``)."""
 
     def __init__(self, file: str):
-        super().__init__()
         self.file = file
         self.prefixes: dict = {}
         self.problems: list = []
         self.consts: list = []
         self.includes: list = []
         self.shows: list | None = None
+        self.show_at: dict = {}  # (name, arity) -> the location of its first #show
 
-    def _m(self, meta) -> ast.Location:
-        return ast.Location(self.file, meta.line, meta.column, meta.end_line, meta.end_column)
+
+class ToAst(Transformer):
+    """The callbacks of the parser; :meth:`begin` starts a file (one parse at a time)."""
+
+    def begin(self, file: str) -> Found:
+        self.file = file
+        self.found = Found(file)
+        #: id(term) -> (term, nesting depth, span of its parentheses or None), for the terms that
+        #: nest (function terms, operations, intervals) or stand in parentheses; the term is kept
+        #: so that its id stays its own
+        self.nested: dict = {}
+        self.anonymous = False
+        return self.found
+
+    # -------------------------------------------------------- locations
+    def _loc(self, tok) -> ast.Location:
+        return ast.Location(self.file, tok.line, tok.column, tok.end_line, tok.end_column)
+
+    def _span(self, first, last) -> ast.Location:
+        """From the start of ``first`` to the end of ``last`` (each a token or a location)."""
+        return ast.Location(self.file, first.line, first.column, last.end_line, last.end_column)
+
+    def _outer(self, term) -> ast.Location:
+        """The location of ``term``, or of the parentheses it is written in."""
+        entry = self.nested.get(id(term))
+        return entry[2] if entry is not None and entry[2] is not None else term.location
+
+    def _term_span(self, first, last) -> ast.Location:
+        return self._span(self._outer(first), self._outer(last))
+
+    def _nest(self, term, children, parens=None):
+        """Record ``term``, one level deeper than the deepest of ``children``; refuse it past
+        MAX_TERM_DEPTH, at its innermost level."""
+        get = self.nested.get
+        depth = 1 + max((entry[1] for entry in map(get, map(id, children)) if entry is not None), default=0)
+        self.nested[id(term)] = (term, depth, parens)
+        if depth > MAX_TERM_DEPTH:
+            raise ProgramError(
+                Diagnostic(
+                    f"term nested more than {MAX_TERM_DEPTH} levels deep",
+                    self._outer(self._innermost(term)),
+                    ("function terms, parentheses and operators each add a level",),
+                )
+            )
+        return term
+
+    def _innermost(self, term):
+        """The innermost nested term of ``term``'s deepest branch."""
+        while True:
+            inner = getattr(term, "args", None) or [getattr(term, f, None) for f in ("left", "right", "low", "high")]
+            entries = [e for e in map(self.nested.get, map(id, inner)) if e is not None]
+            if not entries:
+                return term
+            term = max(entries, key=lambda e: e[1])[0]
 
     def _problem(self, location: ast.Location, message: str, *notes: str) -> None:
-        self.problems.append(Diagnostic(message, location, notes))
+        self.found.problems.append(Diagnostic(message, location, notes))
 
     # -------------------------------------------------------- program and rules
-    def start(self, meta, rules):
+    def start(self, c):
+        found = self.found
         return ast.Program(
-            tuple(r for r in rules if isinstance(r, ast.Rule)),
+            tuple(r for r in c if type(r) is ast.Rule),
             file=self.file,
-            prefixes=tuple(self.prefixes.items()),
-            shows=None if self.shows is None else tuple(sorted(set(self.shows))),
+            prefixes=tuple(found.prefixes.items()),
+            shows=None if found.shows is None else tuple(sorted(set(found.shows))),
+            show_at=tuple(found.show_at.items()),
         )
 
-    def prefix(self, meta, c):
-        name, iri = str(c[1])[:-1], self._iri(c[2])
-        if self.prefixes.get(name, iri) != iri:
+    def prefix(self, c):
+        name, iri, prefixes = str(c[1])[:-1], self._iri(c[2]), self.found.prefixes
+        if prefixes.get(name, iri) != iri:
             self._problem(
-                self._m(meta),
+                self._span(c[0], c[-1]),
                 f"prefix '{name}:' declared again with another IRI",
-                f"it stands for <{self.prefixes[name]}>",
+                f"it stands for <{prefixes[name]}>",
             )
-            return None
-        self.prefixes[name] = iri
-        return None
+            return
+        prefixes[name] = iri
 
     def _iri(self, tok) -> str:
         iri = str(tok)[1:-1]
         if not _ABSOLUTE_IRI.match(iri):
             self._problem(
-                _loc(self.file, tok),
+                self._loc(tok),
                 f"relative IRI <{iri}>",
                 "write an absolute IRI: a scheme, ':', then the rest (<http://ex.org/a>)",
             )
         return iri
 
+    def _rule(self, head, body, first, last):
+        rule = ast.Rule(head, body, self._span(first, last))
+        if self.anonymous:
+            self.anonymous = False
+            return name_anonymous(rule)
+        return rule
+
+    def fact(self, c):
+        return self._rule(c[0], (), c[0].location, c[1])
+
+    def rule(self, c):
+        return self._rule(c[0], c[2], c[0].location, c[3])
+
+    def constraint(self, c):
+        return self._rule(None, c[1], c[0], c[2])
+
+    def head(self, c):
+        return ast.Head(c[0], None, c[0].location)
+
+    def head_at(self, c):
+        return ast.Head(c[0], c[2], self._span(c[0].location, self._outer(c[2])))
+
+    def body(self, c):
+        return tuple(c[::2])
+
+    def literal(self, c):
+        if len(c) == 1:
+            return ast.Literal(c[0], False, c[0].location)
+        return ast.Literal(c[1], True, self._span(c[0], c[1].location))
+
     # -------------------------------------------------------- directives
-    def const(self, meta, c):
-        loc = self._m(meta)
+    def const(self, c):
+        loc = self._span(c[0], c[-1])
         if str(c[2]) not in ("=", "=="):
             self._problem(loc, f"'{c[2]}' in #const", "write '#const name = value.'")
-        self.consts.append(Const(str(c[1]), c[3], loc))
+        self.found.consts.append(Const(str(c[1]), c[3], loc))
 
-    def show_none(self, meta, c):
-        self.shows = self.shows or []
+    def show_none(self, c):
+        self.found.shows = self.found.shows or []
 
-    def show(self, meta, c):
-        term = c[1]
-        self.shows = self.shows or []
+    def show(self, c):
+        term, found = c[1], self.found
+        found.shows = found.shows or []
         if (
-            isinstance(term, ast.BinOp)
+            type(term) is ast.BinOp
             and term.op == "/"
-            and isinstance(term.left, ast.Constant)
-            and isinstance(term.right, ast.Number)
+            and type(term.left) is ast.Constant
+            and type(term.right) is ast.Number
             and term.right.value >= 0
         ):
-            self.shows.append((term.left.name, term.right.value))
+            found.shows.append((term.left.name, term.right.value))
+            found.show_at.setdefault(found.shows[-1], self._span(c[0], c[-1]))
             return
         self._problem(
-            self._m(meta), f"'#show {term}.' is not supported: #show takes a predicate name/arity", SHOW_TERM_NOTE
+            self._span(c[0], c[-1]),
+            f"'#show {term}.' is not supported: #show takes a predicate name/arity",
+            SHOW_TERM_NOTE,
         )
 
-    def show_term(self, meta, c):
-        self.shows = self.shows or []
-        self._problem(self._m(meta), "#show of terms ('#show t : body.') is not supported", SHOW_TERM_NOTE)
+    def show_term(self, c):
+        self.found.shows = self.found.shows or []
+        self._problem(self._span(c[0], c[-1]), "#show of terms ('#show t : body.') is not supported", SHOW_TERM_NOTE)
 
-    def include(self, meta, c):
-        self.includes.append(Include(self._unescape(c[1]), self._m(meta)))
-
-    def fact(self, meta, c):
-        return name_anonymous(ast.Rule(c[0], (), self._m(meta)))
-
-    def rule(self, meta, c):
-        return name_anonymous(ast.Rule(c[0], c[2], self._m(meta)))
-
-    def constraint(self, meta, c):
-        return name_anonymous(ast.Rule(None, c[1], self._m(meta)))
-
-    def head(self, meta, c):
-        return ast.Head(c[0], None, self._m(meta))
-
-    def head_at(self, meta, c):
-        return ast.Head(c[0], c[2], self._m(meta))
-
-    def body(self, meta, c):
-        return tuple(x for x in c if not isinstance(x, Token))
-
-    def literal(self, meta, c):
-        negated = isinstance(c[0], Token) and c[0].type == "NOT"
-        return ast.Literal(c[-1], negated, self._m(meta))
+    def include(self, c):
+        self.found.includes.append(Include(self._unescape(c[1]), self._span(c[0], c[-1])))
 
     # -------------------------------------------------------- extended atoms
-    def now(self, meta, c):
-        return ast.ExtendedAtom(c[0], ast.NOW, None, None, self._m(meta))
+    def now(self, c):
+        return ast.ExtendedAtom(c[0], ast.NOW, None, None, c[0].location)
 
-    def diamond(self, meta, c):
-        return ast.ExtendedAtom(c[0], ast.DIAMOND, c[-1], None, self._m(meta))
+    def diamond(self, c):
+        return ast.ExtendedAtom(c[0], ast.DIAMOND, c[-1], None, self._span(c[0].location, c[-1].location))
 
-    def box(self, meta, c):
-        return ast.ExtendedAtom(c[0], ast.BOX, c[-1], None, self._m(meta))
+    def box(self, c):
+        return ast.ExtendedAtom(c[0], ast.BOX, c[-1], None, self._span(c[0].location, c[-1].location))
 
-    def at(self, meta, c):
-        return ast.ExtendedAtom(c[0], ast.AT, None, c[2], self._m(meta))
+    def at(self, c):
+        return ast.ExtendedAtom(c[0], ast.AT, None, c[2], self._span(c[0].location, self._outer(c[2])))
 
-    def at_window(self, meta, c):
-        return ast.ExtendedAtom(c[0], ast.AT, c[-1], c[2], self._m(meta))
+    def at_window(self, c):
+        return ast.ExtendedAtom(c[0], ast.AT, c[-1], c[2], self._span(c[0].location, c[-1].location))
 
-    def window(self, meta, c):
-        loc = self._m(meta)
-        negative = any(isinstance(x, Token) and x.type == "MINUS" for x in c)
-        unit = next((x for x in c if isinstance(x, str) and not isinstance(x, Token)), None)
-        name = next((x for x in c if isinstance(x, Token) and x.type == "NAME"), None)
-        if name is not None:  # a #const name: its value is put in place after parsing
+    def window(self, c):
+        loc = self._span(c[0], c[-1])
+        negative = c[1].type == "MINUS"
+        size_tok = c[2] if negative else c[1]
+        unit = c[-2] if len(c) > 3 + negative else None
+        if size_tok.type == "NAME":  # a #const name: its value is put in place after parsing
             if negative:
-                self._problem(loc, f"negative window size -{name}", "a window's size is a number n >= 0")
-            return ast.Window(str(name), unit, loc)
-        size_tok = next(x for x in c if isinstance(x, Token) and x.type == "INT")
+                self._problem(loc, f"negative window size -{size_tok}", "a window's size is a number n >= 0")
+            return ast.Window(str(size_tok), unit, loc)
         if negative:
             self._problem(
                 loc,
@@ -193,104 +245,91 @@ class ToAst(Transformer):
             size = 1
         return ast.Window(size, unit, loc)
 
-    def unit(self, meta, c):
+    def unit(self, c):
         tok = c[0]
         if tok.type == "NAME":
             self._problem(
-                _loc(self.file, tok),
-                f"unknown window unit '{tok}'",
-                "units are sec, ms, min, h, or # for a tuple window",
+                self._loc(tok), f"unknown window unit '{tok}'", "units are sec, ms, min, h, or # for a tuple window"
             )
             return None
-        return {"SEC": "sec", "MS": "ms", "MIN": "min", "HOUR": "h", "HASH": "#"}[tok.type]
+        return _UNITS[tok.type]
 
-    def comparison(self, meta, c):
-        op = "=" if str(c[1]) == "==" else str(c[1])
-        return ast.Comparison(op, c[0], c[2], self._m(meta))
+    def comparison(self, c):
+        op = str(c[1])
+        return ast.Comparison("=" if op == "==" else op, c[0], c[2], self._term_span(c[0], c[2]))
 
     # -------------------------------------------------------- atoms and terms
-    def atom(self, meta, c):
-        args = c[2] if len(c) > 1 else ()
-        return ast.Atom(str(c[0]), args, self._m(meta))
+    def atom(self, c):
+        if len(c) == 1:
+            return ast.Atom(str(c[0]), (), self._loc(c[0]))
+        return ast.Atom(str(c[0]), c[2], self._span(c[0], c[3]))
 
-    def args(self, meta, c):
-        return tuple(x for x in c if not (isinstance(x, Token) and x.type == "COMMA"))
+    def args(self, c):
+        return tuple(c[::2])
 
-    def number(self, meta, c):
+    def number(self, c):
+        loc = self._loc(c[0])
         try:
-            return ast.Number(int(c[0]), self._m(meta))
+            return ast.Number(int(c[0]), loc)
         except ValueError:  # longer than Python converts (sys.get_int_max_str_digits)
             self._problem(
-                self._m(meta),
+                loc,
                 f"integer of {len(c[0])} digits is too long",
                 f"integers have at most {sys.get_int_max_str_digits()} digits",
             )
-            return ast.Number(0, self._m(meta))
+            return ast.Number(0, loc)
 
-    def variable(self, meta, c):
-        return ast.Variable(str(c[0]), self._m(meta))
+    def variable(self, c):
+        return ast.Variable(str(c[0]), self._loc(c[0]))
 
-    def anonymous(self, meta, c):
-        return ast.Variable(ANONYMOUS, self._m(meta))
+    def anonymous(self, c):
+        self.anonymous = True
+        return ast.Variable(ANONYMOUS, self._loc(c[0]))
 
-    def constant(self, meta, c):
-        return ast.Constant(str(c[0]), self._m(meta))
+    def constant(self, c):
+        return ast.Constant(str(c[0]), self._loc(c[0]))
 
-    def string(self, meta, c):
-        return ast.String(self._unescape(c[0]), self._m(meta))
+    def string(self, c):
+        return ast.String(self._unescape(c[0]), self._loc(c[0]))
 
     def _unescape(self, tok) -> str:
-        """The content of a STRING token, its escapes replaced (an unknown one is reported)."""
+        """The content of a STRING token (whose escapes are the known ones), unescaped."""
         text = str(tok)[1:-1]
-        out, i = [], 0
-        while i < len(text):
-            if text[i] == "\\" and i + 1 < len(text):
-                if text[i + 1] not in ESCAPES:
-                    col = tok.column + 1 + i
-                    self._problem(
-                        ast.Location(self.file, tok.line, col, tok.line, col + 2),
-                        f"unknown escape '\\{text[i + 1]}' in a string",
-                        ESCAPE_NOTE,
-                    )
-                out.append(ESCAPES.get(text[i + 1], text[i + 1]))
-                i += 2
-            else:
-                out.append(text[i])
-                i += 1
-        return "".join(out)
+        if "\\" not in text:
+            return text
+        return re.sub(r"\\(.)", lambda m: ESCAPES[m.group(1)], text)
 
-    def iri(self, meta, c):
-        return ast.Iri.of(self._iri(c[0]), None, self._m(meta))
+    def iri(self, c):
+        return ast.Iri.of(self._iri(c[0]), None, self._loc(c[0]))
 
-    def prefixed_name(self, meta, c):
+    def prefixed_name(self, c):
         text = str(c[0])
         name, local = text.split(":", 1)
-        if name not in self.prefixes:
+        loc = self._loc(c[0])
+        if name not in self.found.prefixes:
             self._problem(
-                self._m(meta),
+                loc,
                 f"unknown prefix '{name}:' in '{text}'",
                 f"declare it before its first use: @prefix {name}: <http://...> .",
             )
-            return ast.Iri.of(local, text, self._m(meta))
-        return ast.Iri.of(self.prefixes[name] + local, text, self._m(meta))
+            return ast.Iri.of(local, text, loc)
+        return ast.Iri.of(self.found.prefixes[name] + local, text, loc)
 
-    def function(self, meta, c):
-        return ast.Function(str(c[0]), c[2], self._m(meta))
+    def function(self, c):
+        return self._nest(ast.Function(str(c[0]), c[2], self._span(c[0], c[3])), c[2])
 
-    def binop(self, meta, c):
-        return ast.BinOp(str(c[1]), c[0], c[2], self._m(meta))
+    def binop(self, c):
+        return self._nest(ast.BinOp(str(c[1]), c[0], c[2], self._term_span(c[0], c[2])), (c[0], c[2]))
 
-    def interval(self, meta, c):
-        return ast.Interval(c[0], c[2], self._m(meta))
+    def interval(self, c):
+        return self._nest(ast.Interval(c[0], c[2], self._term_span(c[0], c[2])), (c[0], c[2]))
 
-    def neg(self, meta, c):
-        arg = c[1]
-        if isinstance(arg, ast.Number):
-            return ast.Number(-arg.value, self._m(meta))
-        return ast.BinOp("-", ast.Number(0), arg, self._m(meta))
+    def neg(self, c):
+        arg, loc = c[1], self._span(c[0], self._outer(c[1]))
+        if type(arg) is ast.Number:
+            return self._nest(ast.Number(-arg.value, loc), (arg,))
+        return self._nest(ast.BinOp("-", ast.Number(0), arg, loc), (arg,))
 
-    def __default__(self, data, children, meta):  # parenthesised terms pass through
-        kept = [c for c in children if not isinstance(c, Token)]
-        if len(kept) == 1:
-            return kept[0]
-        return super().__default__(data, children, meta)
+    def primary(self, c):
+        """``( term )``: the term, one level deeper, located within the parentheses."""
+        return self._nest(c[1], (c[1],), self._span(c[0], c[2]))

@@ -12,7 +12,11 @@ import zlib
 
 import numpy as np
 
-__all__ = ["hash64", "uniform", "randint"]
+__all__ = ["hash64", "uniform", "randint", "MAX_SEED"]
+
+#: the largest seed: a seed is hashed as a 64-bit unsigned integer (a larger or negative one would
+#: silently stand for the same stream as another)
+MAX_SEED = 2**64 - 1
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)

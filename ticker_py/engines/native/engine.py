@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ...analysis import Analysis
+from ...errors import EngineUnsupported
 from ...streams.model import Result
 from ...windows import Windows
 from ..base import Engine, EngineOptions
@@ -39,7 +40,10 @@ class NativeEngine(Engine):
     def __init__(self, analysis: Analysis, options: EngineOptions = EngineOptions()):
         self.analysis, self.options = analysis, options
         self.stats = {"rule_evaluations": 0, "pruned": 0, "delta_facts": 0, "derived": 0}
-        self.wiring = Wiring(analysis, Windows(analysis, options.semantics))
+        try:
+            self.wiring = Wiring(analysis, Windows(analysis, options.semantics))
+        except EngineUnsupported as err:  # it shows a rule: in the program's names
+            raise EngineUnsupported([analysis.named(d) for d in err.diagnostics]) from None
         self.clock = Clock()
         self.changes = Changes(self.wiring, options)
         self.views = DerivedViews(self.wiring, self.clock, self.changes)

@@ -16,7 +16,7 @@ from operator import itemgetter
 
 from ... import ast
 from ...errors import Diagnostic, EngineUnsupported, InternalError
-from ...values import compare, evaluate_arith, from_ast_term
+from ...values import COMPUTE, compare, from_ast_term
 from .store import INF
 
 __all__ = ["StoreLiteral", "RulePlan", "compile_rule", "constants", "delta_groups"]
@@ -156,7 +156,8 @@ class _PlanWriter:
 
     def _arith(self, term) -> str:
         if isinstance(term, ast.BinOp):
-            return f"_ar({term.op!r}, {self._arith(term.left)}, {self._arith(term.right)})"
+            where = self.name(term, "W")  # a result too long for any integer is refused there
+            return f"{self.name(COMPUTE[term.op], 'A')}({self._arith(term.left)}, {self._arith(term.right)}, {where})"
         return self.value(term)
 
     def bind(self, var, expr):
@@ -558,7 +559,6 @@ def compile_rule(rule: ast.Rule, body: list, head_store, general: bool = False, 
     transient = not positives or any(isinstance(b, StoreLiteral) and b.negated for b in body)
     plan = RulePlan(rule, head_store, transient=transient, box_stores=tuple(b.store for b in positives if b.box))
     ns = {
-        "_ar": evaluate_arith,
         "_cmp": compare,
         "_delta_set": _delta_sets(),
         "_delta_groups": groups or delta_groups(),
