@@ -56,7 +56,9 @@ class Output:
             from .input import rdf_mapping
 
             rdf = rdf_mapping(spec, analysis) if analysis is not None else None
-            self.writer = RdfWriter(sink, spec.format, rdf, self.check(analysis) if analysis is not None else spec.rdf_output)
+            self.writer = RdfWriter(
+                sink, spec.format, rdf, self.check(analysis) if analysis is not None else spec.rdf_output
+            )
         elif spec.consequences:
             from ..consequences import ConsequencesWriter
 
