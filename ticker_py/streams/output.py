@@ -33,32 +33,32 @@ class Output:
     def __init__(self, spec):
         self.spec = spec
         self.changes_only = _changes_only(spec)
-        self.sink = self.writer = None
+        self.sink = self.writer = self.predicate = None
 
-    def check(self, analysis) -> str:
-        """The ternary predicate RDF output writes, checked against the program (a name that is none
-        of its ternary predicates is refused with a "did you mean", and so is one without an RDF
-        format: :func:`ticker_py.rdf.writer.rdf_output`)."""
+    def check(self, analysis) -> None:
+        """Check the ternary predicate RDF output writes against the program (a name that is none of
+        its ternary predicates is refused with a "did you mean", and so is one without an RDF format:
+        :func:`ticker_py.rdf.writer.rdf_output`); before anything runs."""
         spec = self.spec
-        if spec.format not in RDF_OUTPUT and spec.rdf_output == "triple":
-            return spec.rdf_output
-        from ..rdf.writer import rdf_output
+        self.predicate = spec.rdf_output
+        if spec.format in RDF_OUTPUT or spec.rdf_output != "triple":
+            from ..rdf.writer import rdf_output
 
-        return rdf_output(spec.rdf_output, spec.format, analysis, spec.rdf_mapping, spec.show)
+            self.predicate = rdf_output(spec.rdf_output, spec.format, analysis, spec.rdf_mapping, spec.show)
 
     def open(self, sink, analysis=None) -> Output:
         """Write to ``sink`` (a text stream; see :func:`open_output`); ``analysis``: the program, which
-        RDF output is checked against and takes its prefixes from."""
+        RDF output takes its prefixes from (and is checked against, if :meth:`check` was not called)."""
         spec = self.spec
         self.sink = sink
         if spec.format in RDF_OUTPUT:
             from ..rdf.writer import RdfWriter
             from .input import rdf_mapping
 
+            if self.predicate is None and analysis is not None:
+                self.check(analysis)
             rdf = rdf_mapping(spec, analysis) if analysis is not None else None
-            self.writer = RdfWriter(
-                sink, spec.format, rdf, self.check(analysis) if analysis is not None else spec.rdf_output
-            )
+            self.writer = RdfWriter(sink, spec.format, rdf, self.predicate or spec.rdf_output)
         elif spec.consequences:
             from ..consequences import ConsequencesWriter
 
