@@ -8,8 +8,8 @@ no output: what ``--format none`` costs after start-up), recording the program i
 every tick (U's rules + that tick's facts). Then, on the same programs, one fresh Control each:
 
 * ``clingo, on_model doing nothing``: ``Control.solve(on_model=...)``: one Python call per model;
-* ``read``: :func:`ticker_py.engines.clingo_c.answers` (what the engine does: through clingo's C
-  layer, unless ``TICKER_ACCELERATORS=off``), every model kept compact;
+* ``read``: every model's shown symbols read by the engine's
+  :meth:`~ticker_py.engines.clingo_engine.ModelReader.split` (what the engine does);
 
 each for the distinct programs (the engine reuses U's answers when a tick's facts recur) and for
 every tick's program (what an engine without reuse would enumerate). CPU seconds of this process.
@@ -28,7 +28,7 @@ import clingo  # noqa: E402
 
 from ticker_py.api import Reasoner, load_program  # noqa: E402
 from ticker_py.engines import hybrid  # noqa: E402
-from ticker_py.engines.clingo_c import answers  # noqa: E402
+from ticker_py.engines.clingo_engine import ModelReader  # noqa: E402
 from ticker_py.workloads import generate, program  # noqa: E402
 
 
@@ -48,6 +48,11 @@ def on_model_nothing(ctl: clingo.Control) -> int:
 
     ctl.solve(on_model=seen)
     return n[0]
+
+
+def read(reader: ModelReader, ctl: clingo.Control) -> int:
+    with ctl.solve(yield_=True) as handle:
+        return len([reader.split(m.symbols(shown=True), 0) for m in handle])
 
 
 def timed(fn, programs) -> tuple:
@@ -79,15 +84,16 @@ def main(argv=None) -> int:
         given.append((self.rules[0], last[0]))
 
     start = time.process_time()
-    reasoner = Reasoner(analysis, engine="incremental", models=0, history=False, changes_only=True)
+    reasoner = Reasoner(analysis, engine="incremental", models=0)
     answer_streams = sum(len(r.models) for r in reasoner.feed(stream))
     engine = time.process_time() - start
     hybrid.HybridEngine._facts, hybrid.HybridEngine._program = facts_recorded, program_recorded
     try:  # the same run again, recording (not timed)
-        list(Reasoner(analysis, engine="incremental", models=0, history=False, changes_only=True).feed(stream))
+        list(Reasoner(analysis, engine="incremental", models=0).feed(stream))
     finally:
         hybrid.HybridEngine._facts, hybrid.HybridEngine._program = facts_of, program_of
     distinct = list(dict.fromkeys(given))
+    reader = ModelReader(reasoner.engine.upper, "derived")
 
     print(
         f"{a.workload}, n = {a.n}, {a.tp} time points, seed {a.seed}: {answer_streams:,} answer streams; "
@@ -99,10 +105,7 @@ def main(argv=None) -> int:
     for name, fn in (
         ("ground only", lambda ctl: 0),
         ("ground + enumerate, on_model doing nothing", on_model_nothing),
-        (
-            "ground + enumerate + read (clingo_c.answers, the engine's path)",
-            lambda ctl: len(answers(ctl, {}, str, 0)[0]),
-        ),
+        ("ground + enumerate + read (ModelReader.split, the engine's path)", lambda ctl: read(reader, ctl)),
     ):
         cells = []
         for programs in (distinct, given):

@@ -21,6 +21,8 @@ Convention for fenced blocks in the docs (this test enforces it; one test per bl
   the doc and the block's first line, so the set is explicit and reviewed: a new unrun block fails
   until it is listed, and a listed block that is gone fails too. A python block that cannot run here
   (it needs a SparkSession) is listed in ``UNRUN`` the same way.
+- A block whose output depends on an optional program (graphviz's ``dot``) is listed in ``NEEDS``: it
+  runs where the program is installed and is skipped, with the reason, where it is not.
 
 Every fenced block carries a tag. ``PENDING`` names blocks of docs owned by another branch that do
 not follow the convention yet (expected failures, strict: one that passes must leave the list).
@@ -52,6 +54,10 @@ UNRUN = {
         " && ticker run docs/examples/alarm.lars --stream docs/examples/alarm.stream --format text",
     ): "installs the package",
     ("README.md", "python -m pytest"): "the test suite itself",
+    ("docs/semantics.md", "ticker distinguish --atlas --out docs/semantics.md"): (
+        "rewrites the docs from the repository's root, a search of about a minute (tests/test_distinguish.py"
+        " checks the table against the command)"
+    ),
     ("docs/incremental.md", "ticker gen b1 --tp 1000 --window 200 --format text --no-spark --out b1"): (
         "a timing: its figures vary from run to run"
     ),
@@ -91,6 +97,15 @@ UNRUN = {
         "docs/native.md",
         "python benchmarks/native_micro.py --quick    # n in {10, 100}, k in {100, 1000}, 100 time points",
     ): ("benchmarks of minutes on a shared machine"),
+}
+
+# (doc, first line of a block) -> (a program it needs on PATH, what the block prints without it): skipped, with that
+# reason, where the program is missing.
+NEEDS = {
+    ("docs/pictures.md", "$ ticker explain alarm.lars --stream alarm.stream --at 2 alert --out explain-alarm.png"): (
+        "dot",
+        "graphviz's dot is not installed: the command prints a note that matplotlib draws the tree",
+    )
 }
 
 # (doc, first line of a block) -> why it fails in this tree.
@@ -233,6 +248,8 @@ def test_example(block, seeded):
     assert block.tag in RUN | SHOWN, (
         f"{block.doc}:{block.line}: unknown tag {block.tag!r}: one of {sorted(RUN | SHOWN)}"
     )
+    if block.key in NEEDS and shutil.which(NEEDS[block.key][0]) is None:
+        pytest.skip(NEEDS[block.key][1])
     if block.key in UNRUN:
         assert block.tag in ("sh", "python"), f"{block.doc}:{block.line}: only sh and python blocks go unrun"
     elif block.tag == "console":
@@ -250,10 +267,11 @@ def test_example(block, seeded):
 
 
 def test_unrun_blocks_exist():
-    """Every UNRUN, PENDING and SLOW entry names a block that is there."""
+    """Every UNRUN, NEEDS, PENDING and SLOW entry names a block that is there."""
     sh = {b.key for b in ALL if b.tag in ("sh", "python")}
     keys = {b.key for b in ALL}
     assert set(UNRUN) <= sh, sorted(set(UNRUN) - sh)
+    assert set(NEEDS) <= keys, sorted(set(NEEDS) - keys)
     assert set(PENDING) <= keys, sorted(set(PENDING) - keys)
     assert set(SLOW) <= keys, sorted(set(SLOW) - keys)
 

@@ -20,6 +20,7 @@ MODULES = [
     "ticker_py.explain",
     "ticker_py.explain.text",
     "ticker_py.streams.factorized",
+    "ticker_py.streams.answers",
     "ticker_py.windows",
     "ticker_py.xsd",
     "ticker_py.rdf.terms",

@@ -20,9 +20,10 @@ from ticker_py.api import load_program
 from ticker_py.cli import main
 from ticker_py.errors import EngineUnsupported
 from ticker_py.streams import factorized as factorized_module
-from ticker_py.streams.factor_writers import factor_rows, factors_to_dataframe, make_factor_writer, printed_factors
+from ticker_py.streams import open_writer
 from ticker_py.streams.factorized import Factorized, ModelProduct
 from ticker_py.streams.model import Model
+from ticker_py.streams.writers import factor_rows, printed_factors, results_to_dataframe
 from ticker_py.workloads import generate
 from ticker_py.workloads import program as workload_program
 
@@ -251,7 +252,7 @@ def test_large_count_is_exact_and_lazy():
     first = next(iter(models))
     assert first == models[0]
     out = io.StringIO()
-    w = make_factor_writer("jsonl", out)
+    w = open_writer("jsonl", out, models=0, factorize=True)
     w.write(r)
     obj = json.loads(out.getvalue())
     assert obj["count"] == str(2**60) and len(obj["factors"]) == 60
@@ -367,7 +368,7 @@ def test_no_answer_stream_and_one_empty_differ_in_every_format(capsys):
     ]:
         for f, text in ((unsat, none_text), (one, one_text)):
             out = io.StringIO()
-            make_factor_writer(fmt, out).write(factorized_result(0, 0, f))
+            open_writer(fmt, out, models=0, factorize=True).write(factorized_result(0, 0, f))
             assert out.getvalue() == text + "\n"
     assert list(factor_rows(factorized_result(0, 0, unsat))) == [(0, 0, None, None, None)]
     assert list(factor_rows(factorized_result(0, 0, one))) == [(0, 0, 0, 0, None)]
@@ -375,7 +376,7 @@ def test_no_answer_stream_and_one_empty_differ_in_every_format(capsys):
 
 def test_dataframe_and_printed():
     results = ticker_run(PROG, [(0, ["s", "p(1)"])], engine="clingo", models=0, factorize=True)
-    frame = factors_to_dataframe(results)
+    frame = results_to_dataframe(results)
     assert list(frame.columns) == ["t", "c", "factor", "alternative", "atom"]
     assert len(frame) == 7 and frame["factor"].max() == 3
     assert results.to_dataframe().equals(frame)

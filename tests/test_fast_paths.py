@@ -21,7 +21,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from ticker_py.errors import EngineUnsupported, StreamError
-from ticker_py.streams import Model, Record, Result, StreamChecker, make_writer, read_dataframe, read_parquet, read_text
+from ticker_py.streams import Model, Record, Result, StreamChecker, open_writer, read_dataframe, read_parquet, read_text
 from ticker_py.streams.drive import drive
 from ticker_py.streams.tables import table_records
 from ticker_py.values import format_atom, format_term
@@ -295,7 +295,7 @@ def test_cached_output_strings_equal_the_slow_path(steps, fmt, show_at):
         for t, models in enumerate(steps)
     ]
     out = io.StringIO()
-    writer = make_writer(fmt, out, show_at=show_at)
+    writer = open_writer(fmt, out, show_at=show_at)
     for r in results:
         writer.write(r)
     writer.close()
@@ -334,7 +334,7 @@ def test_whole_answers_rebuilt_from_changes_equal_the_slow_path(start, steps, fm
         changes = (frozenset(POOL[i] for i in now - before), frozenset(POOL[i] for i in before - now))
         sent.append(Result(t, 1, None, changes) if as_changes else Result(t, 1, (model(now),), changes))
     out = io.StringIO()
-    writer = make_writer(fmt, out, show_at=show_at)
+    writer = open_writer(fmt, out, show_at=show_at)
     for r in sent:
         writer.write(r)
     writer.close()
@@ -402,7 +402,7 @@ def test_changes_with_their_atoms_apart_equal_plain_changes(start, steps, fmt, s
     printed = []
     for results in (fast, slow, whole):
         out = io.StringIO()
-        writer = make_writer(fmt, out, show_at=show_at)
+        writer = open_writer(fmt, out, show_at=show_at)
         for r in results:
             if fmt == "changes" and r.models is not None and len(r.models) > 1:
                 continue  # refused by the changes format
@@ -457,8 +457,11 @@ def test_writers_print_changes_only_runs_as_whole_runs(engine):
     """Every behaviour case: each writer, fed the results of an engine that reports only changes
     (what ``ticker run`` asks for with one answer stream), prints what it prints from the whole
     answer streams, with and without ``--show-at``."""
+    from ticker_py.spec import RunSpec
+    from ticker_py.streams.output import Output
+
     whole = dict(_behaviour_runs(engine))
-    cheap = dict(_behaviour_runs(engine, changes_only=True))
+    cheap = dict(_behaviour_runs(engine, output=Output(RunSpec())))  # what ticker run's output stage asks
     assert whole.keys() == cheap.keys() and len(whole) > 10
     for name in whole:
         for fmt in ("jsonl", "text", "csv", "changes"):
@@ -466,7 +469,7 @@ def test_writers_print_changes_only_runs_as_whole_runs(engine):
                 printed = []
                 for results in (whole[name], cheap[name]):
                     out = io.StringIO()
-                    writer = make_writer(fmt, out, show_at=show_at)
+                    writer = open_writer(fmt, out, show_at=show_at)
                     for r in results:
                         writer.write(r)
                     printed.append(out.getvalue())
@@ -546,10 +549,10 @@ def test_changes_only_results_keep_memory_flat(fmt):
     atoms: each line is what json.dumps prints, and what the writer keeps (the answer's texts, those
     of atoms that left lately, the caches of both generations) stays bounded by the answer instead
     of growing with the run."""
-    from ticker_py.streams.writers import make_writer
+    from ticker_py.streams import open_writer
 
     out = io.StringIO()
-    writer = make_writer(fmt, out)
+    writer = open_writer(fmt, out)
     state = frozenset()
     for t in range(200):
         now = frozenset(("obs", ("iri", f'"http://x/o{i}"'), i) for i in range(100 * t, 100 * t + 500))
@@ -577,7 +580,10 @@ def test_a_reasoner_without_history_answers_the_same_and_refuses_to_explain():
 
     program = "q(X) :- p(X) in [2].\nr :- q(a) always [2].\n"
     stream = [(0, ["p(a)", "p(b)"]), (1, ["p(a)"]), (3, ["p(-5)", 'p("s\\"x")'])]
-    runs = [Reasoner(program, engine="native", history=h) for h in (True, False)]
+    from types import SimpleNamespace
+
+    writer = SimpleNamespace(changes_only=False)  # a consumer that writes whole answer streams: no history
+    runs = [Reasoner(program, engine="native", output=o) for o in (None, writer)]
     results = [[(r.t, r.models) for r in run.feed(stream)] for run in runs]
     assert results[0] == results[1] and results[0][-1][1]
     assert runs[0].explain(3, "q(-5)").atom == ("q", -5)

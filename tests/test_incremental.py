@@ -492,17 +492,6 @@ def test_random_programs_with_inertia_get_answer_streams(case):
     check(*case, models=1, prefix=False, inertia=True)
 
 
-@MODES
-def test_public_symbol_api_gives_the_same_answers(monkeypatch, prefix):
-    # the incremental engine reads U's answers through clingo's C layer (an accelerator); the
-    # public API (accelerators off, or another clingo version) gives the same answer streams
-    from ticker_py.engines import clingo_c
-
-    monkeypatch.setattr(clingo_c, "C_LAYER", False)
-    for prog in SPLIT:
-        check(prog, with_gaps(STREAM), prefix=prefix)
-
-
 def test_window_history_keeps_what_a_window_reads():
     # time look-back 2 and the last 3 atoms: an entry goes once it is outside both
     from ticker_py.windows import WindowHistory

@@ -15,7 +15,7 @@ from helpers import scaled
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ticker_py.streams import Model, Result, make_writer, writers
+from ticker_py.streams import Model, Result, open_writer, writers
 from ticker_py.values import format_atom
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,10 +47,10 @@ def test_jsonl_lines_written_in_pieces_equal_json_dumps(steps, piece):
     writers.PIECE = piece
     try:
         out = io.StringIO()
-        writer = make_writer("jsonl", out)
+        writer = open_writer("jsonl", out)
         for r, _ in sent:
             writer.write(r)
-        lines = [next(iter(make_writer("jsonl", io.StringIO()).lines(r))) for r, _ in sent if r.models is not None]
+        lines = [next(iter(open_writer("jsonl", io.StringIO()).lines(r))) for r, _ in sent if r.models is not None]
     finally:
         writers.PIECE = old
     assert out.getvalue() == _reference(sent)
@@ -71,7 +71,7 @@ def test_a_long_jsonl_line_is_written_in_pieces():
             return super().write(s)
 
     out = Out()
-    make_writer("jsonl", out).write(Result(0, 0, (Model(atoms),)))
+    open_writer("jsonl", out).write(Result(0, 0, (Model(atoms),)))
     assert out.getvalue() == _reference([(Result(0, 0, None), atoms)])
     assert max(map(len, written)) < len(out.getvalue()) // 2  # four pieces of about a quarter
 

@@ -72,10 +72,44 @@ def test_the_reports_filter_runs(tmp_path, report):
 
 def test_the_compare_report_renders(tmp_path):
     prog, stream = tmp_path / "p.lars", tmp_path / "s.stream"
-    prog.write_text("q :- p in [1].\n")
-    stream.write_text("0: p\n1:\n2:\n")
+    prog.write_text("q :- p in [1].\nr :- not q in [1].\n")
+    stream.write_text("0: p\n1:\n2:\n3:\n")
     out, shot = tmp_path / "cmp.html", tmp_path / "cmp.png"
-    code = main(["compare", str(prog), "--stream", str(stream), "--semantics", "default,r4", "--plot", str(out)])
-    assert code == 3
+    argv = ["compare", str(prog), "--stream", str(stream), "--semantics", "default,r4,default+window_bounds=half-open"]
+    assert main([*argv, "--plot", str(out)]) == 3  # r4 cannot read the negation: the other two are compared
     browse(tmp_path, out, f"--screenshot={shot}", "--window-size=1200,1200")
     assert not_blank(shot) > 0.03
+    dom = browse(tmp_path, out, "--dump-dom").stdout
+    assert "4 of 4 rows" in dom and "r4</b>: not applicable — " in dom and "negation 'not q in [1]'" in dom
+
+
+def test_the_explanation_svg_keeps_its_indentation_in_the_browser(tmp_path):
+    """The matplotlib explanation as SVG, rendered by chromium: the rows of the tree start at their
+    depth's indentation (the left edge of each line of text, measured in the screenshot)."""
+    import numpy as np
+
+    from ticker_py.api import explain_at
+    from ticker_py.explain import render
+    from ticker_py.plot.draw import save
+
+    e = explain_at("a :- b.\nb :- c.\nc :- p.\n", [(0, ["p"])], 0, "a")
+    page, shot = tmp_path / "why.svg", tmp_path / "why.png"
+    fig = render.figure(e)
+    save(fig, page, "svg")
+    width, height = (int(v * 100) for v in fig.get_size_inches())
+    browse(tmp_path, page, f"--screenshot={shot}", f"--window-size={width},{height}", "--hide-scrollbars")
+    from matplotlib.image import imread
+
+    pixels = imread(shot)[:, : width // 2, :3].min(axis=2) < 0.6  # the tree's text, left half
+    lines, current = [], []  # the left edge of each line of text (dark rows between blank ones)
+    for row in pixels:
+        if row.any():
+            current.append(int(np.argmax(row)))
+        elif current:
+            lines.append(min(current))
+            current = []
+    rows = render.rows(e)
+    assert len({r.depth for r in rows}) >= 4
+    edges = sorted(set(lines[1:]))  # the title first
+    levels = [x for i, x in enumerate(edges) if i == 0 or x - edges[i - 1] > 5]  # glyphs differ by a pixel or two
+    assert len(levels) >= 4, edges  # as many left edges as depths: the indentation is kept

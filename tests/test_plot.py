@@ -162,7 +162,8 @@ def test_svg_structure_of_a_small_timeline():
     root = svg_tree(draw.figure(tl))
     assert lanes_of(root) == {"lane-0": 2, "lane-1": 1}  # p: one full bar and one partial; q(1): one
     found = texts(root)
-    for text in ("prog.lars over s.stream", "engine native · t = 0–2", "time point t", "derived atom", "p", "q(1)"):
+    # two lanes: the rotated axis label is "atom" (a longer one would reach into the panel above)
+    for text in ("prog.lars over s.stream", "engine native · t = 0–2", "time point t", "atom", "p", "q(1)"):
         assert text in found, text
     assert "input atoms\nper time point" in found or "input atoms" in " ".join(found)
     ids = {g.get("id") for g in root.iter(f"{SVG}g")}
@@ -185,6 +186,102 @@ def test_the_cap_is_said_in_the_picture():
     root = svg_tree(draw.figure(tl))
     assert len(lanes_of(root)) == 5
     assert any(t.startswith("… 25 more atoms") for t in texts(root))
+
+
+def laid_out(fig):
+    """``(texts, bars)``: the display boxes of every visible text of a drawn figure (with its text)
+    and of every lane's bar."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.collections import PolyCollection
+    from matplotlib.text import Text
+
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    fig.draw(renderer)
+    hidden = set()  # tick labels outside the view limits, which are not drawn
+    for ax in fig.axes:
+        for axis, labels, (lo, hi) in (
+            (0, ax.get_xticklabels(), ax.get_xlim()),
+            (1, ax.get_yticklabels(), ax.get_ylim()),
+        ):
+            hidden |= {id(t) for t in labels if not min(lo, hi) <= t.get_position()[axis] <= max(lo, hi)}
+    boxes = [
+        (t.get_text(), t.get_window_extent(renderer))
+        for t in fig.findobj(Text)
+        if t.get_visible() and t.get_text().strip() and id(t) not in hidden
+    ]
+    bars = []
+    for coll in fig.findobj(PolyCollection):
+        if re.fullmatch(r"lane-\d+", coll.get_gid() or ""):
+            bars += [path.transformed(coll.get_transform()).get_extents() for path in coll.get_paths()]
+    return boxes, bars
+
+
+def meet(a, b, slack: float = 1.0) -> bool:
+    return a.x0 + slack < b.x1 and b.x0 + slack < a.x1 and a.y0 + slack < b.y1 and b.y0 + slack < a.y1
+
+
+def overlaps(fig) -> list:
+    """The pairs of texts that meet, and the texts that meet a bar."""
+    boxes, bars = laid_out(fig)
+    out = [(a, b) for i, (a, ba) in enumerate(boxes) for b, bb in boxes[i + 1 :] if meet(ba, bb)]
+    return out + [(text, "a bar") for text, box in boxes for bar in bars if meet(box, bar)]
+
+
+SIX_RUNS = {
+    "default": {0: models({("a",), ("seen",)}), 1: models({("a",)}), 2: models({("b",)})},
+    "lars": {0: None, 1: models({("seen",)}, {("a",)}), 2: models({("b",), ("seen",)})},
+    "ticker": {0: models({("a",)}), 1: models({("a",)}), 2: models({("b",)})},
+    "cql": {0: None, 1: models(), 2: models({("b",), ("a",)})},
+    "default,window_bounds=half-open": {0: models({("seen",)}), 1: models({("a",)}), 2: models()},
+}
+SIX_NOTES = {
+    "lars": ("origin+tuple_ties+future_heads", "origin=first, tuple_ties=choice, future_heads=inconsistent"),
+    "ticker": ("duplicates", "duplicates=bag"),
+    "cql": ("origin+tuple_scope+tuple_ties+duplicates", "origin=first, tuple_scope=predicate, tuple_ties=choice"),
+    "default,window_bounds=half-open": ("window_bounds", "window_bounds=half-open"),
+}
+
+
+@pytest.mark.parametrize("small", [False, True])
+def test_difference_codes_sit_in_a_margin_column_never_over_a_bar(small):
+    """Each marked lane's code (A, B, ...) is drawn right of the bars and explained in the key; no
+    text meets another text or a bar, at full and at notebook size."""
+    tl = from_runs(SIX_RUNS, "five semantics", inputs={0: 2, 1: 1, 2: 0}, notes=SIX_NOTES)
+    fig = draw.figure(tl, width=8.0 if small else 11.0, small=small)
+    assert overlaps(fig) == []
+    codes = draw.codes_of(tl)
+    assert list(codes.values()) == ["A", "B", "C", "D"][: len(codes)] and "lars" in codes
+    found = [t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text"))]
+    assert f"{codes['lars']}: lars vs default — {SIX_NOTES['lars'][1]}" in found
+    ax = fig.axes[-1]
+    right = ax.get_window_extent().x1
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    marks = [t for t in ax.texts if t.get_gid() and t.get_gid().startswith("code-")]
+    assert marks and all(t.get_window_extent(renderer).x0 > right for t in marks)
+
+
+def test_notebook_timeline_with_every_panel_has_no_overlapping_labels():
+    """Inputs, answer streams per time point (with a time point of none) and lanes at notebook size."""
+    res = [(0, models({("use", "a")}, {("use", "b")}, {("skip", "a")})), (1, models()), (2, models({("ok",)}))]
+    tl = from_results(res, "answer streams", inputs={0: 1, 1: 0, 2: 3})
+    assert overlaps(draw.figure(tl, width=8.0, small=True)) == []
+
+
+def test_answer_streams_axis_reads_1_2_5_and_none():
+    res = [(0, models({("a",)}, {("b",)})), (1, models()), (2, models(*({("p", i)} for i in range(13))))]
+    fig = draw.figure(from_results(res, "t"))
+    panel = next(a for a in fig.axes if any(c.get_gid() == "streams" for c in a.get_children()))
+    assert [t.get_text() for t in panel.get_yticklabels()] == ["none", "1", "2", "5", "10", "20"]
+    assert any(c.get_gid() == "no-stream" for c in panel.get_children())  # the x where there is none
+    assert draw.stream_ticks(1) == [1] and draw.stream_ticks(3) == [1, 2, 5]
+    assert draw.stream_ticks(5000) == [1, 10, 100, 1000, 10000]
+
+
+def test_one_time_point_has_one_tick():
+    fig = draw.figure(from_results([(4, models({("a",)}))], "t"))
+    assert [t.get_text() for t in fig.axes[-1].get_xticklabels()] == ["4"]
 
 
 # ---------------------------------------------------------------- the commands
@@ -289,8 +386,16 @@ def test_compare_semantics_plot(capsys, tmp_path):
     # recent(a) differs (ticker counts the duplicate), seen/check/steady differ (half-open): 3 lanes each
     assert len(lanes_of(root)) == 12
     assert "recent(a) · ticker" in lanes and "seen · default,window_bounds=half-open" in lanes
-    assert "duplicates" in lanes and "window_bounds" in lanes  # the marks' labels: the knobs
-    assert "ticker vs default: duplicates=bag" in lanes
+    # the marks' codes in the margin column, explained by the knobs in the key under the picture
+    assert lanes.count("A") == 1 and lanes.count("B") == 3
+    assert "A: ticker vs default — duplicates=bag" in lanes
+    assert "B: default,window_bounds=half-open vs default — window_bounds=half-open" in lanes
+    assert "duplicates" not in lanes and "window_bounds" not in lanes  # no label over the bars
+    title = " ".join(" ".join(t.split()) for t in lanes)  # the title names every option that shaped the run
+    assert (
+        f"ticker compare {prog} --stream {stream} --semantics default,ticker,default+window_bounds=half-open" in title
+    )
+    assert "--engines clingo" in title and "--plot" not in title and str(out) not in title
 
 
 def test_compare_engines_report(capsys, tmp_path, alarm):
@@ -341,6 +446,36 @@ def test_explain_without_dot_draws_with_matplotlib(capsys, tmp_path, alarm, monk
     assert any(g.get("id", "").startswith("span-") for g in root.iter(f"{SVG}g"))  # window spans drawn
 
 
+def test_the_explanation_svg_keeps_its_indentation_in_a_browser(alarm):
+    """A browser collapses leading spaces of an SVG text: each row's depth is its x position, and
+    the spaces within a row are non-breaking, so the SVG reads as the PNG does."""
+    from ticker_py.api import explain_at
+    from ticker_py.explain import render
+
+    e = explain_at(*alarm, 2, "alert")
+    data, _ = render.picture(e, "svg", graph=False)
+    root = ET.fromstring(data)
+    rows = render.rows(e)
+    monospace = [t for t in root.iter(f"{SVG}text") if "monospace" in (t.get("style") or "")]
+    assert len(monospace) == len(rows)
+    for r, t in zip(rows, monospace):  # a long row is cut with "…"
+        whole = r.text.replace("  ", "\u00a0\u00a0")
+        assert t.text == whole or (t.text.endswith("…") and whole.startswith(t.text[:-1]))
+    assert not any(t.text.startswith(" ") for t in monospace)
+    x = {r.depth: float(t.get("x")) for r, t in zip(rows, monospace)}
+    assert len({r.depth for r in rows}) >= 4 and sorted(x.values()) == [x[d] for d in sorted(x)]
+    step = x[1] - x[0]
+    assert step > 5 and all(abs(x[d] - x[0] - d * step) < 0.01 for d in x)  # two characters a level
+
+
+def test_an_explanation_at_one_time_point_has_one_tick():
+    from ticker_py.api import explain_at
+    from ticker_py.explain import render
+
+    fig = render.figure(explain_at("q :- p.", [(0, ["p"])], 0, "q"))
+    assert [t.get_text() for t in fig.axes[0].get_xticklabels()] == ["0"]
+
+
 def test_explain_with_dot_draws_the_graph(tmp_path, alarm):
     import shutil
 
@@ -356,6 +491,13 @@ def test_explain_with_dot_draws_the_graph(tmp_path, alarm):
     assert note == "" and b'class="graph"' in data and b"warm at 2" in data
     dot = render.to_rich_dot(e)
     assert dot.count("BGCOLOR=") >= 3 and "->" in dot
+    # every window cell of every strip has one width, however long the text above it
+    widths = set()
+    for polygon in ET.fromstring(data).iter(f"{SVG}polygon"):
+        if polygon.get("fill") in ("#9cc3e6", "#1f6fb4"):
+            xs = [float(p.split(",")[0]) for p in polygon.get("points").split()]
+            widths.add(round(max(xs) - min(xs), 1))
+    assert len(widths) == 1, widths
 
 
 # ---------------------------------------------------------------- the API and notebooks

@@ -250,6 +250,10 @@ NUMERIC = {
     ("bench", "--warmup"): INT_GE0,
     ("bench", "--budget"): SECONDS_GT0,
     ("bench", "--seed"): SEED,
+    ("distinguish", "--budget"): SECONDS_GT0,
+    ("distinguish", "--seed"): SEED,
+    ("distinguish", "--max-tp"): INT_GE1,
+    ("distinguish", "--max-streams"): INT_GE1,
 }
 
 
@@ -284,6 +288,7 @@ def _base(command: str, option: str, root) -> list:
         "enumerate": ["enumerate", prog, "--stream", stream, "--out", out / "e.jsonl"],
         "gen": ["gen", "b1" if option == "--items" else "diamond", "--out", out / "g", "--format", "text", "--tp", "2"],
         "bench": ["bench", "nosuchsuite"],  # the options are checked before the suite is looked up
+        "distinguish": ["distinguish", prog, "--semantics", "default,r4", "--max-streams", "3"],
     }[command]
 
 

@@ -352,6 +352,69 @@ def test_cli_compare_semantics(capsys, window_files):
     assert code == 2 and "the run 'default' is given twice" in err
 
 
+def test_compare_lists_a_profile_that_cannot_read_the_program_and_compares_the_rest(capsys, tmp_path):
+    """r4 refuses the negation: it is not applicable, with the located reason, in the text, the JSON,
+    the report and the picture; default and lars are compared and decide the exit status."""
+    program, stream = tmp_path / "p.lars", tmp_path / "s.stream"
+    program.write_text("q :- p in [1].\nr :- not q.\n")
+    stream.write_text("1: p\n2:\n3:\n")
+    why = f"{program}:2:10-11: negation 'not q' is not allowed in the r4 profile"
+    code, out, err = ticker(capsys, "compare", program, "--stream", stream, "--semantics", "default,r4,lars")
+    assert code == 3 and err == ""
+    assert f"r4: not applicable: {why}" in out.splitlines()
+    assert "time points differ (default, lars)" in out  # origin first: lars does not evaluate t=0
+    code, out, err = ticker(capsys, "compare", program, "--stream", stream, "--semantics", "r4,default")
+    assert code == 0 and f"r4: not applicable: {why}" in out
+    assert err == "note: fewer than two runs could read the program; nothing was compared\n"
+    code, out, _ = ticker(
+        capsys, "compare", program, "--stream", stream, "--semantics", "default,r4", "--format", "json"
+    )
+    assert code == 0 and json.loads(out.splitlines()[-1])["unavailable"] == {"r4": why}
+    for suffix in ("html", "svg"):
+        picture = tmp_path / f"cmp.{suffix}"
+        code, _, err = ticker(
+            capsys, "compare", program, "--stream", stream, "--semantics", "default,r4,lars", "--plot", picture
+        )
+        assert code == 3, err
+        text = " ".join(picture.read_text().split())
+        assert f"not applicable — {why}"[:60] in text and "not applicable: r4" in text  # the key / list, the subtitle
+
+
+def test_engine_labels_a_difference_only_between_the_same_knobs():
+    """Under auto, default runs on native and lars on clingo: their differences are the knobs', not
+    an engine's; two profiles with the same knobs on one engine are "same knobs"."""
+    from ticker_py.semantics_compare import compare_semantics
+
+    cmp = compare_semantics("q :- p in [1].", [(1, ["p"]), (2, [])], "default,lars,laser")
+    assert cmp.runs["default"][1] != cmp.runs["lars"][1]  # the premise: two engines
+    notes = cmp.notes()
+    assert notes["lars"][0] == "origin+tuple_ties+future_heads" and "engine" not in notes["lars"][1]
+    assert notes["laser"][0] == "same knobs" and "engine" not in set(cmp.summary) and "same knobs" in cmp.summary
+    assert cmp.timeline().notes == notes
+    cmp = compare_semantics("q :- p in [1].", [(1, ["p"])], ["default"], engines="clingo,native")
+    assert cmp.notes() == {"default@native": ("engine", "the same semantics on engine native")}
+    assert cmp.summary == {"engine": 0}
+
+
+def test_comparisons_in_a_notebook(tmp_path):
+    pytest.importorskip("matplotlib")
+    from ticker_py.compare import compare_engines
+    from ticker_py.semantics_compare import compare_semantics
+
+    stream = [(0, ["p"]), (1, []), (2, [])]
+    cmp = compare_semantics("q :- p in [1].\nr :- not q.", stream, "default,default+window_bounds=half-open,r4")
+    view = cmp._repr_html_()
+    assert "<table" in view and "<svg" in view and "not applicable" in view and "negation" in view
+    fig = cmp.plot(atoms="q/0")
+    lanes = [t.get_text() for t in fig.axes[-1].get_yticklabels()]
+    assert lanes == ["q · default,window_bounds=half-open", "q · default"]  # bottom up
+    df = cmp.to_dataframe()
+    assert set(df.run) == {"default", "default,window_bounds=half-open"}
+    engines = compare_engines(load_program("q :- p in [1]."), stream, "clingo,native,incremental-pure")
+    assert engines.agree and set(engines.to_dataframe().run) == {"clingo", "native", "incremental-pure"}
+    assert "<svg" in engines._repr_html_() and engines.plot().axes
+
+
 # ---------------------------------------------------------------- the docs' example
 
 DOC_PROGRAM = """

@@ -36,7 +36,6 @@ LAZY = (
     "ticker_py.analysis.sharding",
     "ticker_py.live",
     "ticker_py.streams.factorized",
-    "ticker_py.streams.factor_writers",
     "ticker_py.engines.wide",
     "ticker_py.engines.history",
     "ticker_py.engines.clingo",

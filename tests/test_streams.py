@@ -22,8 +22,8 @@ from ticker_py.streams import (
     Result,
     StreamChecker,
     TimePoint,
-    make_writer,
     open_stream,
+    open_writer,
     read_csv,
     read_dataframe,
     read_jsonl,
@@ -35,10 +35,14 @@ from ticker_py.streams import (
 
 
 def collect(records):
-    """Drain a reader: (records yielded, error raised or None)."""
+    """Drain a reader through the input stage (which refuses a time going back): (records yielded,
+    error raised or None)."""
+    from ticker_py.api import load_program
+    from ticker_py.streams.input import Input
+
     out = []
     try:
-        for r in records:
+        for r in Input(load_program("")).records(records):
             out.append(r)
     except StreamError as e:
         return out, str(e)
@@ -375,7 +379,7 @@ RESULTS = [Result(7, 3, (MB, MA, MB_HIDDEN_PIN)), Result(8, 3, (EMPTY,)), Result
 
 def written(fmt, results=RESULTS, **options):
     out = io.StringIO()
-    writer = make_writer(fmt, out, **options)
+    writer = open_writer(fmt, out, **options)
     for r in results:
         writer.write(r)
     writer.close({"time_points": 10, "atoms": 4, "seconds": 0.12345})
@@ -450,11 +454,52 @@ def test_none_writer_prints_only_summary():
     assert written("none", changes=True) == "time points: 10, atoms: 4, evaluation: 0.123 s\n"
 
 
-def test_make_writer_errors():
-    with pytest.raises(UsageError, match=r"unknown output format 'xml' \(known: jsonl, text, csv, changes, none\)"):
-        make_writer("xml", io.StringIO())
+def test_open_writer_errors():
+    with pytest.raises(
+        UsageError, match=r"unknown output format 'xml' \(known: jsonl, text, csv, changes, none, ntriples, nquads\)"
+    ):
+        open_writer("xml", io.StringIO())
     with pytest.raises(UsageError, match="--changes .* --format csv"):
-        make_writer("csv", io.StringIO(), changes=True)
+        open_writer("csv", io.StringIO(), changes=True)
+
+
+def test_open_writer_refuses_rdf_output_of_several_answer_streams():
+    for options in ({"models": 0}, {"changes": True}):
+        with pytest.raises(UsageError, match="--format ntriples writes a single answer stream"):
+            open_writer("ntriples", io.StringIO(), **options)
+
+
+@pytest.mark.parametrize(
+    "fmt,options,wanted",
+    [
+        ("jsonl", {}, True),  # the whole-model formats of one answer stream keep it from the changes
+        ("text", {}, True),
+        ("csv", {}, True),
+        ("jsonl", {"show_at": True}, False),  # pins printed: whole models
+        ("jsonl", {"models": 0}, False),
+        ("text", {"models": 0, "factorize": True}, False),
+        ("jsonl", {"changes": True}, True),
+        ("none", {"models": 0, "show_at": True}, True),
+        ("ntriples", {}, False),
+    ],
+)
+def test_the_writer_says_whether_the_engine_sends_only_changes(fmt, options, wanted):
+    from ticker_py.streams.output import wants_changes
+
+    writer = open_writer(fmt, io.StringIO(), **options)
+    assert writer.wants_changes is wanted and wants_changes(fmt, **options) is wanted
+
+
+def test_open_writer_prints_factorized_results_as_products_only_with_every_answer_stream():
+    from ticker_py.streams.factorized import Factorized, factorized_result
+
+    f = Factorized.build(Model(frozenset()), [[Model(frozenset({("a",)})), Model(frozenset({("b",)}))]])
+    printed = {}
+    for models in (0, 2):
+        out = io.StringIO()
+        open_writer("text", out, models=models, factorize=True).write(factorized_result(0, 1, f, models))
+        printed[models] = out.getvalue()
+    assert printed == {0: "t=0 c=1: 2 answer streams: {} * ({a} | {b})\n", 2: "t=0 c=1: {a} {b}\n"}
 
 
 def test_writer_flushes_each_result():
@@ -465,7 +510,7 @@ def test_writer_flushes_each_result():
             Out.flushes += 1
 
     out = Out()
-    writer = make_writer("jsonl", out)
+    writer = open_writer("jsonl", out)
     writer.write(RESULTS[1])
     assert Out.flushes == 1 and out.getvalue() == '{"t": 8, "c": 3, "models": [[]]}\n'
 
@@ -485,3 +530,40 @@ def test_results_to_dataframe():
     shown = results_to_dataframe([RESULTS[0]], show_at=True)
     assert shown["atom"].tolist() == ["a(1)", "b(y)", "a(y) at 5", "z at 10", "c(y)", "c(y)", "d at 2"]
     assert shown["model"].tolist() == [0, 0, 0, 0, 1, 2, 2]
+
+
+@settings(max_examples=scaled(300, 60), deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.frozensets(st.sampled_from([("a",), ("b",), ("c", 1), ("d", "x")])),
+            st.frozensets(st.tuples(st.sampled_from([("a",), ("p", 2)]), st.integers(0, 3))),
+        ),
+        max_size=8,
+    ),
+    st.booleans(),
+)
+def test_answer_state_follows_changes_as_the_models(answers, split):
+    """:class:`AnswerState` applies the changes between consecutive answers (a plain pair, or the
+    native engine's pair that carries the atoms apart) to the answer itself, and says what changed
+    as :meth:`AnswerState.diff` does; without pins kept, only the atoms."""
+    from ticker_py.engines.native.output import Delta
+    from ticker_py.streams.answers import AnswerState
+
+    kept, atoms_only = AnswerState(), AnswerState(pins=False)
+    old = Model(frozenset())
+    for atoms, pins in answers:
+        new = Model(atoms, frozenset(pins))
+        diff = AnswerState.diff(old, new)
+        added, removed, pins_added, pins_removed = diff
+        changes = (
+            Delta(added, set(pins_added), removed, set(pins_removed))
+            if split
+            else (added | pins_added, removed | pins_removed)
+        )
+        assert kept.apply(changes) == diff
+        assert atoms_only.apply(changes)[:2] == diff[:2]
+        assert kept.model() == new and atoms_only.model() == Model(new.atoms) and len(kept) == len(new.atoms)
+        old = new
+    kept.set((old, old))  # several answer streams (or none): the state is empty
+    assert kept.model() == Model(frozenset()) and kept.apply((frozenset({("a",)}), frozenset()))[0] == {("a",)}

@@ -60,6 +60,16 @@ class TickerError(Exception):
     def at(cls, location: Location | None, message: str, *notes: str, source: str | None = None):
         return cls(Diagnostic(message, location, tuple(notes)), source=source)
 
+    @property
+    def reason(self) -> str:
+        """The first diagnostic on one line, located, and how many more there are (``p.lars:1:20-21:
+        negation 'not q' is not allowed in the r4 profile (and 2 more)``): why a comparison lists a
+        run as not applicable."""
+        first = self.diagnostics[0]
+        more = len(self.diagnostics) - 1
+        text = f"{first.location}: {first.message}" if first.location else first.message
+        return text + (f" (and {more} more)" if more else "")
+
 
 class ProgramError(TickerError):
     """The program is malformed or outside what LARS allows."""

@@ -1,37 +1,23 @@
 """What ``ticker plot`` and ``ticker compare --plot`` draw, and writing a picture by its suffix.
 
 :func:`run_timeline` runs a program over a stream (counting the input atoms per time point) and
-builds its :class:`~ticker_py.plot.timeline.Timeline`; :func:`engines_timeline` and
-:func:`semantics_timeline` line up the runs of ``ticker compare`` (engines, or semantics
-profiles), each run's differences labelled with what explains them: the knobs in which its
-semantics differs from the reference run's (the first), or ``engine`` for the same semantics on
-another engine. :func:`write` writes SVG, PNG or the HTML report, chosen by the file's suffix.
+builds its :class:`~ticker_py.plot.timeline.Timeline` (the comparisons of ``ticker compare`` make
+their own: ``SemanticsComparison.timeline``, ``EngineComparison.timeline``). :func:`write` writes
+SVG, PNG or the HTML report, chosen by the file's suffix.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from .analysis import Analysis
-from .api import load_program, run
+from .api import analysed, run
 from .errors import Diagnostic, UsageError
 from .plot import select
-from .plot.timeline import MAX_ATOMS, Timeline, from_results, from_runs, span, span_text
-from .semantics import Semantics
-from .streams import Model
-from .streams.drive import MAX_GAP
+from .plot.timeline import MAX_ATOMS, Timeline, from_results, span, span_text
+from .spec import EVALUATION, INPUT, PROGRAM, RunSpec, takes_spec
 from .streams.output import open_output
 
-__all__ = [
-    "OUTPUTS",
-    "run_timeline",
-    "engines_timeline",
-    "semantics_timeline",
-    "check_selection",
-    "predicates",
-    "check_output",
-    "write",
-]
+__all__ = ["OUTPUTS", "run_timeline", "check_selection", "predicates", "check_output", "write"]
 
 #: what ``--out`` / ``--plot`` write, by suffix
 OUTPUTS = ("svg", "png", "html")
@@ -72,31 +58,25 @@ def _models_text(models: int) -> str:
     )
 
 
+@takes_spec(PROGRAM, INPUT, EVALUATION, purpose="plot", loads=True, exclude=("tuple_order",))
 def run_timeline(
     program,
     stream,
-    *,
-    engine: str = "auto",
-    models: int = 0,
-    every: str = "time",
-    until: int | None = None,
-    max_gap: int | None = MAX_GAP,
-    semantics: Semantics | str | None = None,
     start: int | None = None,
     end: int | None = None,
     atoms: select.Selection | None = None,
     max_atoms: int | None = MAX_ATOMS,
     title: str = "",
-    clock: str | int = "1s",
+    *,
+    spec: RunSpec,
 ) -> Timeline:
-    """Run ``program`` (source, path or analysis) over ``stream`` and build its timeline; the
-    title says what ran (``title``, default the program), the subtitle with which engine,
-    semantics and answer streams, over which time points."""
-    analysis = program if isinstance(program, Analysis) else load_program(program, clock=clock)
+    """Run ``program`` (source, path or analysis) over ``stream`` as ``spec`` says (``models``: all by
+    default) and build its timeline over ``start`` .. ``end``, of the ``atoms`` selected (at most
+    ``max_atoms`` rows); the title says what ran (``title``, default the program), the subtitle with
+    which engine, semantics and answer streams, over which time points."""
+    analysis = analysed(program, spec)
     check_selection(atoms, analysis)
-    results = run(
-        analysis, stream, engine=engine, models=models, every=every, until=until, max_gap=max_gap, semantics=semantics
-    )
+    results = run(analysis, stream, spec=spec)
     lo, hi = span({r.t for r in results}, start, end)
     sub = [results.about, span_text(lo, hi) if results else "no time point evaluated (an empty stream)"]
     if atoms is not None:
@@ -119,69 +99,6 @@ def _unit(analysis) -> str:
     if not ms:
         return "time point"
     return f"time point ({ms / 1000:g} s each)" if ms >= 1000 else f"time point ({ms} ms each)"
-
-
-def engines_timeline(cmp, title: str, start=None, end=None, atoms=None, max_atoms=MAX_ATOMS, inputs=None) -> Timeline:
-    """The engines of an :class:`~ticker_py.compare.EngineComparison` (made with ``keep_all``)
-    side by side; a difference between engines is labelled ``engine`` (same semantics: one of
-    them is wrong)."""
-    runs = {name: {} for name in cmp.engines}
-    for tick in cmp.ticks:
-        for name in cmp.engines:
-            keys = tick.models.get(name)
-            runs[name][tick.t] = (
-                None
-                if keys is None
-                else tuple(
-                    Model(frozenset(a for a in atoms_ if isinstance(a, tuple)), frozenset(pins))
-                    for atoms_, pins in keys
-                )
-            )
-    return _side_by_side(
-        runs,
-        {name: ("engine", f"engine {name}, the same semantics") for name in cmp.engines[1:]},
-        title,
-        start,
-        end,
-        atoms,
-        max_atoms,
-        inputs,
-    )
-
-
-def semantics_timeline(cmp, title: str, start=None, end=None, atoms=None, max_atoms=MAX_ATOMS, inputs=None) -> Timeline:
-    """The runs of a :class:`~ticker_py.semantics_compare.SemanticsComparison` side by side, each
-    run's differences labelled with the knobs (and values) in which it differs from the first."""
-    labels = list(cmp.runs)
-    runs = {label: {row.t: row.answers[label] for row in cmp.rows} for label in labels}
-    ref_sem, ref_engine = cmp.runs[labels[0]] if labels else (None, None)
-    notes = {}
-    for label in labels[1:]:
-        sem, engine = cmp.runs[label]
-        names = list(sem.differs(ref_sem))
-        detail = [f"{k}={getattr(sem, k).value}" for k in names]
-        if engine != ref_engine:
-            names.append("engine")
-            detail.append(f"engine {engine}")
-        notes[label] = ("+".join(names) or "engine", ", ".join(detail) or f"the same semantics on engine {engine}")
-    return _side_by_side(runs, notes, title, start, end, atoms, max_atoms, inputs)
-
-
-def _side_by_side(runs, notes, title, start, end, atoms, max_atoms, inputs) -> Timeline:
-    lo, hi = span(set().union(*(r.keys() for r in runs.values())) if runs else set(), start, end)
-    tl = from_runs(runs, title, "", inputs, lo, hi, atoms, max_atoms, notes)
-    differing = sum(1 for _, r in tl.differing if r)
-    sub = [
-        f"runs {', '.join(runs)} (reference {next(iter(runs), '–')})",
-        span_text(lo, hi),
-        f"{differing} time points differ",
-        f"{tl.differ} atoms differ, {tl.agree} agree",
-    ]
-    if atoms is not None:
-        sub.append(f"atoms {atoms.text}")
-    from dataclasses import replace
-
-    return replace(tl, subtitle=" · ".join(sub))
 
 
 def write(tl: Timeline, path: str, extra=()) -> None:

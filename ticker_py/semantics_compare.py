@@ -6,8 +6,11 @@ time point are those of its last evaluation (in push mode, its last tick). A tim
 *differs* when two runs give different sets of answer streams there, or only one run
 evaluates it (``origin=first`` starts at the stream's first record). The summary counts,
 per *dimension* -- the knobs in which two runs differ, joined by ``+`` (``engine`` for the
-same semantics on two engines) -- the time points where two runs differing in exactly those
-knobs give different answer streams.
+same semantics on two engines, ``same knobs`` for two profiles that set the same knobs, such
+as ``default`` and ``laser``) -- the time points where two runs differing in exactly those
+knobs give different answer streams. A semantics (or engine) that cannot read the program
+(a profile's fragment, an engine that cannot run a knob) is *not applicable*: it is listed with
+its located reason, and the others are compared.
 
 >>> cmp = compare_semantics("q :- p in [1].", [(0, ["p"]), (1, []), (2, [])], ["default", "r4"])
 >>> [(row.t, row.differs) for row in cmp.rows]
@@ -27,14 +30,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from .analysis import Analysis
-from .api import Reasoner, keywords_checked, load_program, records_from
-from .errors import Diagnostic, UsageError
+from .api import Reasoner, analysed
+from .errors import Diagnostic, EngineUnsupported, ProgramError, UsageError
+from .plot.timeline import MAX_ATOMS
 from .semantics import Semantics, parse_semantics_list, resolve
+from .spec import INPUT, PROGRAM, RunSpec, takes_spec
+from .streams.input import Input
+from .streams.model import in_printed_order
 
-__all__ = ["SemanticsRow", "SemanticsComparison", "compare_semantics", "format_text", "format_json"]
+__all__ = ["SemanticsRow", "SemanticsComparison", "compare_semantics", "difference", "format_text", "format_json"]
 
 
 @dataclass(frozen=True)
@@ -63,15 +69,61 @@ def _key(models):
 
 @dataclass(frozen=True)
 class SemanticsComparison:
-    """The rows, the runs (label -> (Semantics, engine)) and the per-knob summary."""
+    """The rows, the runs (label -> (Semantics, engine)) and the per-knob summary; the runs that
+    could not read the program (label -> located reason, "not applicable")."""
 
     runs: dict
     rows: tuple
     summary: dict  # dimension ("window_bounds", "origin+duplicates", "engine") -> differing time points
+    unavailable: dict = field(default_factory=dict)
+    inputs: dict = field(default_factory=dict)  # t -> input atoms
 
     @property
     def agree(self) -> bool:
         return not any(row.differs for row in self.rows)
+
+    def notes(self) -> dict:
+        """``{label: (short, detail)}``: what explains each run's differences from the first run
+        (the reference): the knobs (and values) in which its semantics differs, or ``engine``."""
+        labels = list(self.runs)
+        if not labels:
+            return {}
+        ref_sem, ref_engine = self.runs[labels[0]]
+        out = {}
+        for label in labels[1:]:
+            sem, engine = self.runs[label]
+            detail = ", ".join(f"{k}={getattr(sem, k).value}" for k in sem.differs(ref_sem))
+            if not detail:
+                detail = (
+                    f"the same semantics on engine {engine}"
+                    if engine != ref_engine
+                    else f"the same knobs as {labels[0]} (engine {engine})"
+                )
+            out[label] = (difference(self.runs[labels[0]], self.runs[label]), detail)
+        return out
+
+    def timeline(self, title: str = "", start=None, end=None, atoms=None, max_atoms=MAX_ATOMS, inputs=None):
+        """The runs side by side as a :class:`~ticker_py.plot.timeline.Timeline`, each run's
+        differences labelled with :meth:`notes`; ``atoms``: a pattern (``q(_)``) or a Selection."""
+        from .plot.select import select
+        from .plot.timeline import side_by_side
+
+        runs = {label: {row.t: row.answers[label] for row in self.rows} for label in self.runs}
+        title = title or f"semantics {', '.join(self.runs)}"
+        atoms = select(atoms) if isinstance(atoms, str) else atoms
+        inputs = self.inputs if inputs is None else inputs
+        return side_by_side(runs, self.notes(), title, start, end, atoms, max_atoms, inputs, self.unavailable)
+
+    def plot(self, width: float = 11.0, **options):
+        """The picture of :meth:`timeline` (``options``: its keywords), a matplotlib Figure."""
+        from .plot.draw import figure
+
+        return figure(self.timeline(**options), width=width)
+
+    def _repr_html_(self) -> str:
+        from .plot.html import comparison_html
+
+        return comparison_html(self.timeline(max_atoms=20))
 
     def to_dataframe(self):
         """A pandas DataFrame: columns ``run, t, model, atom`` (one row per atom of each answer
@@ -88,33 +140,54 @@ class SemanticsComparison:
         return pd.DataFrame(rows, columns=["run", "t", "model", "atom"])
 
 
-@keywords_checked
+@takes_spec(PROGRAM, INPUT, also=("models", "show", "strict"), purpose="compare", loads=True, exclude=("tuple_order",))
 def compare_semantics(
-    program,
-    stream,
-    semantics: Sequence[str | Semantics],
-    engines: Sequence[str] = ("auto",),
-    models: int = 0,
-    every: str = "time",
-    until: int | None = None,
-    clock: str | int = "1s",
+    program, stream, semantics: str | Sequence[str | Semantics], engines: Sequence[str] = ("auto",), *, spec: RunSpec
 ) -> SemanticsComparison:
-    """Run ``program`` (source, path or :class:`Analysis`) over ``stream`` under every semantics
-    on every engine (see module doc).
+    """Run ``program`` over ``stream`` under every semantics on every engine (see the module doc).
 
-    ``semantics``: profiles or :class:`Semantics`, or one string of them as ``ticker compare
-    --semantics`` takes it (``"default,r4"``, ``"default,default+origin=first"``); ``engines``
-    likewise (``"clingo,native"``). No profile or engine, or one run given twice, is a UsageError.
-    ``stream``: a path, a DataFrame or ``(t, atoms)`` pairs; it is read once.
+    Parameters
+    ----------
+    program, stream
+        As for :func:`ticker_py.run`; the stream is read once.
+    semantics : str or sequence
+        The semantics: profiles (``"r4"``), ``Semantics``, or a profile with knobs (``"default,origin=first"``);
+        or one string as ``ticker compare --semantics`` takes it (``"default,r4"``, ``+`` joining a
+        profile and its knobs: ``"default,default+origin=first"``).
+    engines : sequence of str
+        The engines each semantics runs on (``auto``: as a single run picks), or one string of them
+        (``"clingo,native"``). No profile or engine, or one run given twice, is a UsageError.
+    models, show, strict
+        The evaluation (:class:`~ticker_py.spec.RunSpec`); ``models`` is 0, all, by default.
+    until, every, max_gap, stream_format
+        The input, as for :func:`ticker_py.run`.
+    clock, const, background, background_rdf, rdf_mapping, owl2rl
+        How the program is loaded, as for :func:`ticker_py.load_program`.
+
+    Returns
+    -------
+    SemanticsComparison
+        Per time point each run's answer streams, and per dimension (knobs, engine) the time points
+        where they differ.
+
+    See Also
+    --------
+    ticker_py.compare_engines, format_text
     """
     semantics = [resolve(s) for s in _listed(semantics, "semantics profile", parse_semantics_list)]
     engines = _listed(engines, "engine", lambda text: [e.strip() for e in text.split(",") if e.strip()])
-    analysis = program if isinstance(program, Analysis) else load_program(program, clock=clock)
-    records = list(records_from(stream))
-    runs, per_run = {}, {}
+    analysis = analysed(program, spec)
+    inputs: dict = {}
+    stage = Input(analysis, spec, counts=inputs, rename=False)  # the stream read once (each run renames)
+    records = list(stage.records(stage.open(stream)))
+    runs, per_run, unavailable = {}, {}, {}
     for sem in semantics:
         for engine in engines:
-            reasoner = Reasoner(analysis, engine=engine, models=models, semantics=sem)
+            try:
+                reasoner = Reasoner(analysis, spec=RunSpec.of(spec, semantics=sem, engine=engine))
+            except (ProgramError, EngineUnsupported) as err:  # this semantics cannot read the program
+                unavailable[str(sem) if len(engines) == 1 else f"{sem}@{engine}"] = err.reason
+                continue
             label = str(sem) if len(engines) == 1 else f"{sem}@{reasoner.engine_name}"
             if label in runs:
                 raise UsageError(
@@ -122,7 +195,7 @@ def compare_semantics(
                 )
             runs[label] = (sem, reasoner.engine_name)
             last = {}
-            for result in reasoner.feed(iter(records), until=until, every=every):
+            for result in reasoner.feed(iter(records)):
                 last[result.t] = result.models
             per_run[label] = last
     times = sorted(set().union(*(r.keys() for r in per_run.values())))
@@ -131,9 +204,9 @@ def compare_semantics(
     dims = {}
     for i, a in enumerate(labels):
         for b in labels[i + 1 :]:
-            dims.setdefault(_dimension(runs[a][0], runs[b][0]), set()).add((a, b))
+            dims.setdefault(difference(runs[a], runs[b]), set()).add((a, b))
     summary = {dim: sum(1 for row in rows if any(p in pairs for p in row.pairs())) for dim, pairs in dims.items()}
-    return SemanticsComparison(runs, rows, summary)
+    return SemanticsComparison(runs, rows, summary, unavailable, inputs)
 
 
 def _listed(given, what: str, split) -> list:
@@ -144,13 +217,12 @@ def _listed(given, what: str, split) -> list:
     return items
 
 
-def in_printed_order(models) -> list:
-    """Answer streams in the order ``ticker run`` prints them (:meth:`Model.printed_key`)."""
-    return sorted(models, key=lambda m: m.printed_key())
-
-
-def _dimension(a: Semantics, b: Semantics) -> str:
-    return "+".join(a.differs(b)) or "engine"
+def difference(a: tuple, b: tuple) -> str:
+    """What explains a difference between two runs, ``(Semantics, engine)`` each: the knobs in which
+    their semantics differ, joined by ``+``; ``engine`` for the same knobs on two engines (one of
+    them is wrong); ``same knobs`` for two profiles that set the same knobs on one engine."""
+    knobs = a[0].differs(b[0])
+    return "+".join(knobs) if knobs else "engine" if a[1] != b[1] else "same knobs"
 
 
 def _models_text(models) -> str:
@@ -175,6 +247,7 @@ def format_text(cmp: SemanticsComparison, max_diffs: int = 20) -> str:
         out += [f"  {label:<{width}}  {_models_text(models)}" for label, models in row.answers.items()]
     if shown > max_diffs:
         out.append(f"... {shown - max_diffs} more differing time points")
+    out += [f"{label}: not applicable: {why}" for label, why in cmp.unavailable.items()]
     differing = sum(1 for row in cmp.rows if row.differs)
     out.append(f"{differing} of {len(cmp.rows)} time points differ ({', '.join(cmp.runs)})")
     if cmp.summary:
@@ -205,6 +278,7 @@ def format_json(cmp: SemanticsComparison) -> str:
             {
                 "summary": cmp.summary,
                 "runs": {label: {"semantics": str(sem), "engine": eng} for label, (sem, eng) in cmp.runs.items()},
+                "unavailable": cmp.unavailable,
             }
         )
     )

@@ -120,6 +120,7 @@ def _in_engine_child(program: str, stream: str, engine: str) -> None:
     from ..engines import EngineOptions, create_engine
     from ..process import steady_heap, tune_collector
     from ..streams import time_points
+    from ..streams.answers import AnswerState
 
     c0 = time.process_time()
     texts = sum(1 for _ in _atoms(Path(stream)))
@@ -130,17 +131,13 @@ def _in_engine_child(program: str, stream: str, engine: str) -> None:
     steady_heap()
     c0 = time.process_time()
     eng = create_engine(engine, analysis, EngineOptions(models=1, changes_only=True))
-    size = out = atoms = 0
+    answer = AnswerState(pins=False)
+    out = atoms = 0
     for t, batch in points:
         eng.append(t, batch)
-        result = eng.evaluate(t)
+        answer.models(eng.evaluate(t))
         atoms += len(batch)
-        if result.changes is not None:
-            added, removed = result.changes
-            size += sum(isinstance(a[0], str) for a in added) - sum(isinstance(a[0], str) for a in removed)
-        else:
-            size = len(result.models[0].atoms) if result.models else 0
-        out += size
+        out += len(answer)
     print(
         json.dumps({"cpu": time.process_time() - c0, "atoms": atoms, "output_atoms": out, "read": read, "texts": texts})
     )

@@ -2,10 +2,11 @@
 
 Exit status: 0 done; 2 bad program, stream or arguments (a :class:`~ticker_py.errors.TickerError`,
 reported as a diagnostic on stderr); 1 an internal error (a bug); 3 from ``ticker compare``
-when engines differ; 130 interrupted (Ctrl-C, SIGINT), 143 terminated (SIGTERM): what was accepted
-is evaluated and written first. A closed pipe never changes the status of a user error: output
-cut short by a reader that left (``| head``) ends the command quietly with status 0, and a
-closed stderr only loses the messages (:class:`_Unbroken`).
+when the runs differ, and from ``ticker distinguish`` when it finds a stream on which they do;
+130 interrupted (Ctrl-C, SIGINT), 143 terminated (SIGTERM): what was accepted is evaluated and
+written first. A closed pipe never changes the status of a user error: output cut short by a
+reader that left (``| head``) ends the command quietly with status 0, and a closed stderr only
+loses the messages (:class:`_Unbroken`).
 Library code below this package takes typed values, never the parsed arguments.
 """
 
@@ -26,7 +27,7 @@ __all__ = ["main", "build_parser"]
 VERBOSE = "log clingo's messages to stderr"
 
 #: the command modules, in the order ``ticker --help`` lists them; each has ``register(subparsers)``
-COMMANDS = ("run", "check", "encode", "compare", "explain", "plot", "enumerate", "gen", "bench")
+COMMANDS = ("run", "check", "encode", "compare", "distinguish", "explain", "plot", "enumerate", "gen", "bench")
 
 
 def _commands(argv) -> tuple:
@@ -165,6 +166,7 @@ def _main(argv) -> int:
     except TickerError as err:  # a bad command line: one line, not the whole usage
         print(err, file=sys.stderr)
         return 2
+    args.argv = list(sys.argv[1:] if argv is None else argv)  # a picture's title names what ran
     if argv is None:  # the ticker process itself, not a caller's
         from ..process import tune_collector
 

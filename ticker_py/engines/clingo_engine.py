@@ -24,7 +24,7 @@ from .base import Engine, EngineOptions
 from .factorize import Recorder, Unfactorizable, factorize
 from .wide import ExactContext, check_clingo_strings, check_window_sizes, symbol_int, symbol_to_term
 
-__all__ = ["ClingoEngine", "symbol_to_term", "clingo_logger", "prefer_true", "shown_items"]
+__all__ = ["ClingoEngine", "ModelReader", "symbol_to_term", "clingo_logger", "prefer_true"]
 
 log = logging.getLogger("ticker_py.clingo")
 
@@ -32,18 +32,6 @@ log = logging.getLogger("ticker_py.clingo")
 def clingo_logger(code, message: str) -> None:
     """Route clingo's messages through :mod:`logging` instead of raw stderr."""
     log.debug("clingo %s: %s", code, message.strip())
-
-
-def shown_items(model: clingo.Model, cache: dict, convert) -> list:
-    """``convert(symbol)`` of each shown symbol of ``model``, each symbol converted once per ``cache``."""
-    get = cache.get
-    out = []
-    for sym in model.symbols(shown=True):
-        item = get(sym)
-        if item is None:
-            item = cache[sym] = convert(sym)
-        out.append(item)
-    return out
 
 
 def prefer_true(ctl: clingo.Control, symbols) -> None:
@@ -60,13 +48,26 @@ def prefer_true(ctl: clingo.Control, symbols) -> None:
 
 
 class ModelReader:
-    """Turns shown symbols of a time-pinned answer set into a :class:`Model`."""
+    """The one reader of clingo's models, for every engine that solves with clingo.
+
+    The encodings show each atom pinned to its time point, ``name(args..., T)`` (the pure incremental
+    encoding to a slot of time points, or to the current one). :meth:`items` turns shown symbols into
+    ``(atom, T, intensional)``, :meth:`read` into the :class:`Model` at a time point (:meth:`split`: its
+    parts).
+    Symbols recur from model to model and tick to tick: each is converted once, and kept while it
+    recurs (in generations of :data:`CACHED` symbols: those not met again in a generation are dropped,
+    so that memory stays flat on ever new symbols)."""
+
+    #: the converted symbols of one generation
+    CACHED = 1 << 12
 
     def __init__(self, analysis: Analysis, show: str):
         self.intensional = analysis.intensional
         self.background = frozenset(analysis.background)
         self.show_all = show == "all"
         self.signatures = analysis.signatures
+        self.cache: dict = {}  # shown symbol -> (atom, time or None, intensional)
+        self.old: dict = {}  # the generation before
 
     def unmentioned(self, history, t: int) -> frozenset:
         """With show=all: the input atoms at t of predicates the program never mentions (the
@@ -78,23 +79,51 @@ class ModelReader:
             exact_atom(a) for _, _, a in takewhile(lambda e: e[0] == t, reversed(history)) if a[0] not in sigs
         )
 
-    def read(self, symbols, t: int) -> Model:
-        now, pinned = set(), set()
+    def items(self, symbols) -> list:
+        """``(atom, T, intensional)`` of each shown symbol, in order: ``T`` the integer of its last
+        argument, None if that is not an integer."""
+        cache = self.cache
+        if len(cache) > self.CACHED:
+            self.old, self.cache = cache, {}
+            cache = self.cache
+        get, old, convert = cache.get, self.old.pop, self._convert
+        out = []
         for sym in symbols:
-            args = sym.arguments
-            time = symbol_int(args[-1])
-            if time is None:
-                continue  # pinned to a non-integer time: dropped on every engine
-            name = sym.name
-            atom = (name, *(symbol_to_term(a) for a in args[:-1]))
-            if name in self.intensional:
-                if time == t:
-                    now.add(atom)
-                elif atom not in self.background:
-                    pinned.add((atom, time))
-            elif self.show_all and time == t:
-                now.add(atom)
+            item = get(sym)
+            if item is None:
+                item = cache[sym] = old(sym, None) or convert(sym)
+            out.append(item)
+        return out
+
+    def split(self, symbols, t: int, time_of=None) -> tuple:
+        """``(now, pinned)`` lists of these shown symbols: the intensional atoms at ``t`` (all atoms at
+        ``t`` with show=all), and ``(atom, T)`` of the intensional atoms pinned elsewhere, background
+        atoms left out. A symbol pinned to a non-integer time is dropped (on every engine). With
+        ``time_of`` (a list), the last argument is a slot and ``time_of[slot]`` its time point (None:
+        no longer one), and a symbol whose last argument is no integer holds at ``t``."""
+        now, pinned = [], []
+        show_all, background = self.show_all, self.background
+        for atom, time, intensional in self.items(symbols):
+            if time_of is not None:
+                time = t if time is None else time_of[time]
+            elif time is None:
+                continue
+            if time == t:
+                if intensional or show_all:
+                    now.append(atom)
+            elif intensional and time is not None and atom not in background:
+                pinned.append((atom, time))
+        return now, pinned
+
+    def read(self, symbols, t: int, time_of=None) -> Model:
+        """The answer stream at ``t`` of these shown symbols (:meth:`split`)."""
+        now, pinned = self.split(symbols, t, time_of)
         return Model(frozenset(now), frozenset(pinned))
+
+    def _convert(self, sym: clingo.Symbol) -> tuple:
+        args = sym.arguments
+        name = sym.name
+        return (name, *(symbol_to_term(a) for a in args[:-1])), symbol_int(args[-1]), name in self.intensional
 
 
 class ClingoEngine(Engine):

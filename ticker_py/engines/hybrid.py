@@ -35,18 +35,15 @@ from ..streams.factorized import NONE, Factorized, MappedModels, factorized_resu
 from ..streams.model import Model, Result
 from ..values import clingo_atom, format_term, int_text
 from ..windows import Windows
-from . import clingo_c
 from .base import Engine, EngineOptions, ModelDiffer
-from .clingo_engine import _all_models, clingo_logger, prefer_true
+from .clingo_engine import ModelReader, _all_models, clingo_logger, prefer_true
 from .factorize import Recorder, SymbolFactors, Unfactorizable, factorize
-from .wide import ExactContext, check_clingo_strings, check_window_sizes, symbol_int, symbol_to_term
+from .wide import ExactContext, check_clingo_strings, check_window_sizes
 
 __all__ = ["HybridEngine", "times_stay_relative", "KEPT_SYMBOLS"]
 
 #: U's answers are kept for reuse while together they hold at most this many shown symbols
 KEPT_SYMBOLS = 4_000_000
-#: U's answers of a solve holding at most this many shown symbols are converted at once
-CONVERTED_SYMBOLS = 20_000
 
 
 class HybridEngine(Engine):
@@ -98,10 +95,9 @@ class HybridEngine(Engine):
         self.inputs_now: set = set()
         self.show_all = options.show == "all"
         self.ext_bg = frozenset(a for a in analysis.background if a[0] not in analysis.intensional)
-        self.symbols: dict = {}  # shown symbol -> (atom, time as given to clingo)
+        self.reader = ModelReader(up, options.show)  # U's shown symbols: (atom, time as given to clingo, _)
         self.texts: dict = {}  # lower atom -> its text without the time argument
         self.args = ["--heuristic=Domain"] if options.inertia else []
-        self.untimed = False  # an answer had an atom pinned to a non-integer time
 
     # ------------------------------------------------------------------ stream
 
@@ -153,9 +149,9 @@ class HybridEngine(Engine):
         if self.show_all:
             base = base | self.inputs_now | self.ext_bg
         if len(answers) > 1 and self.options.models != 1:  # built when read (shared lower part)
-            models = MappedModels(answers, partial(self._model, base, lower.pinned, t, d))
+            models = MappedModels(answers, partial(self._join, base, lower.pinned, d))
         else:
-            models = tuple(self._model(base, lower.pinned, t, d, answer) for answer in answers)
+            models = tuple(self._join(base, lower.pinned, d, answer) for answer in answers)
         return self.diff.result(t, self.history.count, models)
 
     def _program(self, time: int) -> None:
@@ -181,9 +177,8 @@ class HybridEngine(Engine):
             ctl.ground([("base", [])])
 
     def _solve(self, facts: str, t: int, d: int) -> list:
-        """U's answers for these facts: per answer a list of ``(atom, relative time)``, or, for
-        large answers read through clingo's C layer, a compact answer converted only when the
-        answer stream is read (:func:`.clingo_c.answers`, :meth:`_model`).
+        """U's answers for these facts: per answer its :meth:`.ModelReader.split` at the time given
+        to clingo as now: ``(now, pinned)``, the times of ``pinned`` as given to clingo.
 
         The same program and facts give the same answers in the same order, so they are kept
         for reuse (not with inertia, whose heuristics depend on the previous answer) while
@@ -192,10 +187,10 @@ class HybridEngine(Engine):
         self._ground(ctl, facts)
         if self.options.inertia and self.diff.previous is not None:
             self._prefer(ctl, self.diff.previous, t, d)
-        if len(self.symbols) > 100_000:
-            self.symbols.clear()
-        answers, size = clingo_c.answers(ctl, self.symbols, self._convert, CONVERTED_SYMBOLS)
-        size += len(answers)
+        split, rel = self.reader.split, t - d
+        with ctl.solve(yield_=True) as handle:
+            answers = [split(m.symbols(shown=True), rel) for m in handle]
+        size = sum(len(now) + len(pinned) + 1 for now, pinned in answers)
         if not self.options.inertia and size <= KEPT_SYMBOLS:
             if len(self.answers) >= 32 or self.kept_size + size > KEPT_SYMBOLS:
                 self.answers.clear()
@@ -203,15 +198,6 @@ class HybridEngine(Engine):
             self.answers[facts] = answers
             self.kept_size += size
         return answers
-
-    def _filtered(self, items: list) -> list:
-        """Items pinned to a non-integer time dropped (on every engine)."""
-        return [item for item in items if item[1] is not None] if self.untimed else items
-
-    def _model(self, base: frozenset, lower_pinned: frozenset, t: int, d: int, answer) -> Model:
-        """One answer stream: the lower model joined with one of U's answers."""
-        items = self._filtered(clingo_c.items(answer, self.symbols, self._convert))
-        return self._join(base, lower_pinned, items, t, d)
 
     def _factorized(self, t: int, d: int, facts: str, lower: Model) -> Result:
         """The factorized answer: the lower model and U's common part joined, times U's factors
@@ -232,14 +218,11 @@ class HybridEngine(Engine):
             except Unfactorizable as why:  # U's answers, as one factor
                 note_fallback(self.name, str(why))
                 found = SymbolFactors([], [[list(m.symbols(shown=True)) for m in _all_models(ctl)]])
-            convert = self._item
+            split, rel = self.reader.split, t - d
             symbolic = (
                 None
                 if found is None
-                else (
-                    [convert(x) for x in found.common],
-                    [[[convert(x) for x in alt] for alt in f] for f in found.factors],
-                )
+                else (split(found.common, rel), [[split(alt, rel) for alt in f] for f in found.factors])
             )
             if len(self.answers) >= 32:
                 self.answers.clear()
@@ -253,20 +236,13 @@ class HybridEngine(Engine):
         common, factors = symbolic
         empty = frozenset()
         joined = Factorized.build(
-            self._join(base, lower.pinned, common, t, d),
-            [[self._join(empty, empty, alt, t, d) for alt in f] for f in factors],
+            self._join(base, lower.pinned, d, common),
+            [[self._join(empty, empty, d, alt) for alt in f] for f in factors],
         )
-        rel = t - d  # U's pins (times other than now) are shifted by d: then d is part of the key
-        pins = any(u != rel for a, u in common) or any(u != rel for f in factors for alt in f for a, u in alt)
+        # U's pins (times other than now) are shifted by d: then d is part of the key
+        pins = bool(common[1]) or any(alt[1] for f in factors for alt in f)
         self.last_factorized = (facts, d if pins else None, lower, joined)
         return factorized_result(t, self.history.count, joined, self.options.models)
-
-    def _item(self, sym) -> tuple:
-        """``(atom, time as given to clingo)`` of a shown symbol, cached as :func:`shown_items` does."""
-        item = self.symbols.get(sym)
-        if item is None:
-            item = self.symbols[sym] = self._convert(sym)
-        return item
 
     def _facts(self, t: int, d: int, lo: int, lower: Model) -> str:
         count = self.history.count
@@ -307,22 +283,12 @@ class HybridEngine(Engine):
         s = self.texts[atom] = f"{atom[0]}({args}"
         return s
 
-    def _join(self, base: frozenset, lower_pinned: frozenset, items, t: int, d: int) -> Model:
+    def _join(self, base: frozenset, lower_pinned: frozenset, d: int, answer: tuple) -> Model:
         """The lower model (``base``, ``lower_pinned``) joined with one answer of U (times + d)."""
-        rel = t - d
-        now = [a for a, u in items if u == rel]
-        if len(now) == len(items):
+        now, pinned = answer
+        if not pinned:
             return Model(base.union(now), lower_pinned)
-        bg = self.upper.background
-        return Model(base.union(now), lower_pinned.union([(a, u + d) for a, u in items if u != rel and a not in bg]))
-
-    def _convert(self, sym: clingo.Symbol) -> tuple:
-        args = sym.arguments
-        time = symbol_int(args[-1])
-        if time is None:
-            self.untimed = True
-            return (sym.name,), None
-        return (sym.name, *(symbol_to_term(x) for x in args[:-1])), time
+        return Model(base.union(now), lower_pinned.union([(a, u + d) for a, u in pinned]))
 
     def _prefer(self, ctl, model: Model, t: int, d: int) -> None:
         """Domain heuristic: decide the previous answer's upper atoms first, and true."""

@@ -34,7 +34,7 @@ from ..streams.model import Model, Result
 from ..values import clingo_term, format_term
 from .base import Engine, EngineOptions, ModelDiffer
 from .clingo_engine import ClingoEngine, ModelReader, clingo_logger, prefer_true
-from .wide import ExactContext, check_window_sizes, symbol_int, symbol_to_term
+from .wide import ExactContext, check_window_sizes, symbol_to_term
 
 __all__ = ["PureIncrementalEngine", "SlotRing", "StaticTicks"]
 
@@ -207,7 +207,6 @@ class PureIncrementalEngine(Engine):
         self.literals: dict = {}  # (name, args) -> program literal of the external (0: none)
         self.symbol_of: dict = {}  # (name, args) -> its symbol, kept across groundings
         self.preferred: dict = {}  # literal of a preferred atom -> its condition (inertia)
-        self.symbols: dict = {}  # shown symbol -> (atom, slot or None)
         self.time = -1
         self.counted = 0  # atoms appended so far
         self.inputs_now: list = []
@@ -436,33 +435,9 @@ class PureIncrementalEngine(Engine):
         return lit
 
     def _read(self, model: clingo.Model, t: int) -> Model:
-        now, pinned = set(), set()
-        symbols, background = self.symbols, self.reader.background
         time_of = self.ring.time_of if self.ring is not None else ()
-        for sym in model.symbols(shown=True):
-            item = symbols.get(sym)
-            if item is None:
-                item = symbols[sym] = self._convert(sym)
-            atom, slot = item
-            if slot is None:
-                now.add(atom)
-                continue
-            u = time_of[slot]
-            if u == t:
-                now.add(atom)
-            elif u is not None and atom not in background:
-                pinned.add((atom, u))
-        if self.show_all:
-            now.update(self.inputs_now)
-            now |= self.ext_bg
-        return Model(frozenset(now), frozenset(pinned))
-
-    def _convert(self, sym: clingo.Symbol) -> tuple:
-        args = sym.arguments
-        slot = symbol_int(args[-1])
-        if len(self.symbols) > 100_000:
-            self.symbols.clear()
-        return (sym.name, *(symbol_to_term(x) for x in args[:-1])), slot
+        read = self.reader.read(model.symbols(shown=True), t, time_of)
+        return Model(read.atoms.union(self.inputs_now, self.ext_bg), read.pinned) if self.show_all else read
 
     def _prefer(self, model: Model) -> None:
         """Model inertia (``--heuristic=Domain``): the previous answer's atoms are decided first,

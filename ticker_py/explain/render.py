@@ -124,6 +124,8 @@ def figure(e, heading: str = "", width: float = 12.0, small: bool = False):
     head = 0.7 if heading and not small else 0.45
     height = head + row_h * n + 0.75
     text_w = 0.58
+    size = 6.5 if not small else 6
+    indent = 2 * 0.6 * size / 72  # two characters of the monospace font, in inches
     with matplotlib.rc_context(STYLE):
         fig = Figure(figsize=(width, height))
         ax = fig.add_axes((text_w, 0.55 / height, 0.98 - text_w, (row_h * n) / height))
@@ -140,14 +142,15 @@ def figure(e, heading: str = "", width: float = 12.0, small: bool = False):
         for i, r in enumerate(rs):
             if i % 2:
                 ax.axhspan(i - 0.5, i + 0.5, color="#f4f4f4", lw=0, zorder=0)
-            text = "  " * r.depth + r.text
-            if len(text) > _MAX_TEXT:
-                text = text[: _MAX_TEXT - 1] + "…"
+            # the indentation is the text's position, not leading spaces (an SVG viewer collapses them),
+            # and spaces within stay spaces (non-breaking)
+            room = _MAX_TEXT - 2 * r.depth
+            text = r.text if len(r.text) <= room else r.text[: room - 1] + "…"
             fig.text(
-                0.01,
+                0.01 + r.depth * indent / width,
                 (0.55 + row_h * (n - i - 0.5)) / height,
-                text,
-                fontsize=6.5 if not small else 6,
+                text.replace("  ", "\u00a0\u00a0"),
+                fontsize=size,
                 family="monospace",
                 va="center",
                 color=colors.get(r.kind, "#222222"),
@@ -167,6 +170,8 @@ def figure(e, heading: str = "", width: float = 12.0, small: bool = False):
         from matplotlib.ticker import MaxNLocator
 
         ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=10))
+        if hi - lo < 10:  # a few time points: each its tick (one time point: one tick, not -0.6 ... 0.6)
+            ax.set_xticks(range(lo, hi + 1))
         ax.legend(
             handles=[
                 Line2D([], [], color="#9cc3e6", lw=5, label="window span"),
@@ -201,19 +206,25 @@ _FILL = {
 
 
 def _strip(span: tuple, times: tuple) -> str:
-    """An HTML-label row of the span's time points (grouped when there are many): shaded, the
-    evidence dark, each cell's first time point written."""
+    """An HTML-label table of the span's time points (grouped when there are many), every cell of
+    one fixed width whatever the text above it: shaded, the evidence dark, each cell's first time
+    point written."""
     lo, hi = span
     width = hi - lo + 1
     step = max(1, -(-width // _STRIP))
+    groups = [(a, min(hi, a + step - 1)) for a in range(lo, hi + 1, step)]
+    texts = [str(a) if a == b else f"{a}-{b}" for a, b in groups]
+    cell_w = max(24, 7 * max(map(len, texts)) + 8)
     cells = []
-    for a in range(lo, hi + 1, step):
-        b = min(hi, a + step - 1)
+    for (a, b), text in zip(groups, texts):
         hit = any(a <= u <= b for u in times)
         color = "#1f6fb4" if hit else "#9cc3e6"
         font = '<FONT COLOR="white">' if hit else "<FONT>"
-        cells.append(f'<TD BGCOLOR="{color}" BORDER="1">{font}{a if a == b else f"{a}-{b}"}</FONT></TD>')
-    return "<TR>" + "".join(cells) + "</TR>"
+        cells.append(f'<TD BGCOLOR="{color}" WIDTH="{cell_w}" HEIGHT="18" FIXEDSIZE="TRUE">{font}{text}</FONT></TD>')
+    return (
+        f'<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="0" CELLPADDING="0" FIXEDSIZE="TRUE" '
+        f'WIDTH="{cell_w * len(cells)}" HEIGHT="18"><TR>' + "".join(cells) + "</TR></TABLE>"
+    )
 
 
 def to_rich_dot(e, heading: str = "") -> str:
@@ -236,14 +247,10 @@ def to_rich_dot(e, heading: str = "") -> str:
         text = node.text if len(node.text) <= _MAX_TEXT else node.text[: _MAX_TEXT - 1] + "…"
         span = _span(node)
         times = _evidence_times(node)
-        cols = 1
-        strip = ""
-        if span is not None:
-            strip = _strip(span, times)
-            cols = strip.count("<TD")
+        strip = "" if span is None else f'<TR><TD ALIGN="LEFT">{_strip(span, times)}</TD></TR>'
         label = (
             f'<TABLE BORDER="1" CELLBORDER="0" CELLSPACING="0" CELLPADDING="3" BGCOLOR="{_FILL.get(node.kind, "#ffffff")}">'
-            f'<TR><TD COLSPAN="{cols}" ALIGN="LEFT">{_html_text(text)}</TD></TR>{strip}</TABLE>'
+            f'<TR><TD ALIGN="LEFT">{_html_text(text)}</TD></TR>{strip}</TABLE>'
         )
         lines.append(f"  {ident} [label=<{label}>];")
         for child in node.children:

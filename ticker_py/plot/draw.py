@@ -1,12 +1,15 @@
 """The matplotlib figure of a :class:`~ticker_py.plot.timeline.Timeline`, and writing figures.
 
 Panels, top to bottom: the input atoms per time point (when known); the answer streams per
-time point on a log scale (when some time point has more or fewer than one), or, for runs side
-by side, how many runs differ from the reference; then the lanes: a bar for each interval of
-time points in which the atom holds in every answer stream, a lighter hatched bar where it holds
-in some, a diamond where an @-head pins it, and a red band where a run differs from the
-reference, labelled with what explains it. Lanes are grouped by predicate (shaded alternately,
-the predicate named on the right).
+time point on a log scale (when some time point has more or fewer than one: ticks 1, 2, 5, 10,
+..., and "none" a level of its own below 1), or, for runs side by side, how many runs differ from
+the reference; then the lanes: a bar for each interval of time points in which the atom holds in
+every answer stream, a lighter bar where it holds in some, a diamond where an @-head pins it, and
+a red band where a run differs from the reference, the run's code (``A``, ``B``, ...) in a margin
+column right of the bars and explained in a key under the picture (with the runs that could not
+read the program). Lanes are grouped by predicate (shaded alternately, the predicate named on
+the right). The panels' labels are written across, beside their ticks, so that no two labels meet
+at any size.
 
 Figures are :class:`matplotlib.figure.Figure` objects made without pyplot (no global state, no
 GUI backend). In an SVG every lane's bars are one group ``lane-N`` and text stays text.
@@ -19,7 +22,7 @@ from pathlib import Path
 
 from .timeline import Timeline
 
-__all__ = ["figure", "results_figure", "save", "svg_text", "FORMATS", "LANE_INCH", "STYLE"]
+__all__ = ["figure", "codes_of", "results_figure", "save", "svg_text", "stream_ticks", "FORMATS", "LANE_INCH", "STYLE"]
 
 #: the picture formats, by file suffix
 FORMATS = ("svg", "png")
@@ -30,6 +33,7 @@ STYLE = {"svg.fonttype": "none", "svg.hashsalt": "ticker", "font.size": 8, "axes
 
 _HOLDS, _SOME, _DIFF, _PIN = "#1f6fb4", "#9cc3e6", "#d62728", "#ff7f0e"
 _MAX_LABEL = 44
+_CODE_W = 0.3  # the margin column of the difference codes (inches)
 
 
 def _short(text: str, limit: int = _MAX_LABEL) -> str:
@@ -39,6 +43,29 @@ def _short(text: str, limit: int = _MAX_LABEL) -> str:
 def _wrap(text: str, width: int) -> list:
     """Lines of at most ``width`` characters, words (paths, atoms) never split."""
     return textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False)
+
+
+def codes_of(tl: Timeline) -> dict:
+    """The short code of each compared run whose differences are marked (``A``, ``B``, ...): drawn
+    in the margin column next to its marked lanes and explained in the key under the picture."""
+    marked = [r for r in tl.runs[1:] if r in tl.notes and any(x.run == r and x.marks for x in tl.lanes)]
+    return {r: _code(i) for i, r in enumerate(marked)}
+
+
+def _code(i: int) -> str:
+    return chr(ord("A") + i) if i < 26 else _code(i // 26 - 1) + chr(ord("A") + i % 26)
+
+
+def _top_label(kind: str, tl: Timeline) -> str:
+    if kind == "inputs":
+        return "input atoms\nper time point"
+    if kind == "streams":
+        return "answer streams\nper time point"
+    return f"runs differing\nfrom {_short(tl.runs[0], 18)}"
+
+
+def _wrap_all(lines: list, width: int) -> list:
+    return [part for line in lines for part in (_wrap(line, width) or [""])]
 
 
 def figure(tl: Timeline, width: float = 11.0, small: bool = False):
@@ -61,21 +88,33 @@ def figure(tl: Timeline, width: float = 11.0, small: bool = False):
         tops.append("streams")
     top_h = 0.55 if small else 0.8
     lane_h = max(0.6, LANE_INCH * (n + (1 if tl.more else 0)))
-    label_w = min(3.2, max(1.1, 0.45 + 0.055 * max((len(_short(x.label)) for x in lanes), default=8)))
+    # the labels left of the axes: the lanes' (plus the rotated axis label), the top panels' written
+    # across (two lines each, beside their ticks), so that no two labels meet at any size
+    label_w = 0.45 + 0.055 * max((len(_short(x.label)) for x in lanes), default=8)
+    for kind in tops:
+        label_w = max(label_w, 0.35 + 0.062 * max(map(len, _top_label(kind, tl).split("\n"))))
+    label_w = min(3.2, max(1.1, label_w))
+    codes = codes_of(tl)
+    right_w = 0.9 + (_CODE_W if codes else 0)
+    axes_w = width - label_w - right_w
     title = _wrap(tl.title, int(width * (11 if not small else 13))) or [""]
     subtitle = _wrap(tl.subtitle, int(width * 16)) if not small else []
     head = 0.3 + 0.2 * len(title) + 0.16 * len(subtitle) + (0.1 if subtitle else 0)
-    marked = {x.run for x in lanes if x.marks}
-    key = [f"{r} vs {tl.runs[0]}: {tl.notes[r][1]}" for r in tl.runs[1:] if r in marked and r in tl.notes]
+    key = [(f"{codes[r]}: {r} vs {tl.runs[0]} — {tl.notes[r][1]}", _DIFF) for r in codes]
+    key += [
+        (line, "#555555")
+        for line in _wrap_all([f"{r}: not applicable — {why}" for r, why in tl.unavailable.items()], int(width * 14))
+    ]
     key_h = 0.16 * len(key) + (0.1 if key else 0)
-    height = head + (top_h + 0.05) * len(tops) + lane_h + 0.6 + key_h
+    heights = [max(top_h, _stream_panel_inch(tl)) if kind == "streams" else top_h for kind in tops]
+    height = head + sum(h + 0.05 for h in heights) + lane_h + 0.6 + key_h
     with matplotlib.rc_context(STYLE):
         fig = Figure(figsize=(width, height))
-        left, right = label_w / width, 1 - 0.9 / width
+        left = label_w / width
         axes, y = [], height - head
-        for h in [top_h] * len(tops) + [lane_h]:
+        for h in heights + [lane_h]:
             y -= h
-            axes.append(fig.add_axes((left, y / height, right - left, (h - 0.12) / height)))
+            axes.append(fig.add_axes((left, y / height, axes_w / width, (h - 0.12) / height)))
             y -= 0.05
         for other in axes[1:]:
             other.sharex(axes[0])
@@ -84,12 +123,14 @@ def figure(tl: Timeline, width: float = 11.0, small: bool = False):
         edges = [t - 0.5 for t in range(lo, hi + 2)]
         for kind, top in zip(tops, axes):
             _top_panel(kind, top, tl, edges)
+            top.set_ylabel(_top_label(kind, tl), fontsize=7, rotation=0, ha="right", va="center", labelpad=4)
             top.tick_params(labelbottom=False)
         ax.set_xlim(lo - 0.5, hi + 0.5)
         ax.set_ylim(-0.5 - (1 if tl.more else 0), max(n, 1) - 0.5)
         shade = False
         group_start = 0
         right = blended_transform_factory(ax.transAxes, ax.transData)
+        group_x = 1 + (0.05 + (_CODE_W if codes else 0)) / axes_w
         for i, lane in enumerate(lanes):
             last = i + 1 == n or lanes[i + 1].group != lane.group
             if last:
@@ -99,7 +140,7 @@ def figure(tl: Timeline, width: float = 11.0, small: bool = False):
                 size = i + 1 - group_start
                 if size > 1:
                     ax.text(
-                        1.005,
+                        group_x,
                         (y0 + y1) / 2,
                         f"{lane.group} ({size})",
                         transform=right,
@@ -123,19 +164,19 @@ def figure(tl: Timeline, width: float = 11.0, small: bool = False):
                 coll.set_alpha(None)
                 coll.set_facecolors([(*matplotlib.colors.to_rgb(c), 0.35 if c == _DIFF else 1.0) for c in colors])
             ax.add_collection(coll)
-            if lane.marks and lane.note:
-                a, _ = lane.marks[0]
+            if lane.marks and lane.run in codes:  # in the margin column, never over a bar
                 ax.text(
-                    a - 0.4,
+                    1 + 0.06 / axes_w,
                     y,
-                    _short(lane.note, 40),
-                    fontsize=6,
+                    codes[lane.run],
+                    transform=right,
+                    fontsize=7,
+                    fontweight="bold",
                     color=_DIFF,
                     va="center",
                     ha="left",
-                    clip_on=True,
-                    zorder=4,
-                    bbox={"boxstyle": "square,pad=0.1", "facecolor": "white", "alpha": 0.75, "lw": 0},
+                    clip_on=False,
+                    gid=f"code-{i}",
                 )
             pins_x += list(lane.pins)
             pins_y += [y] * len(lane.pins)
@@ -165,7 +206,10 @@ def figure(tl: Timeline, width: float = 11.0, small: bool = False):
                 color="#444444",
             )
         ax.set_xlabel(tl.unit.replace("time point", "time point t", 1))
-        ax.set_ylabel("derived atom" if len(tl.runs) == 1 else "derived atom · run")
+        ylabel = "derived atom" if len(tl.runs) == 1 else "derived atom · run"
+        if 0.055 * len(ylabel) > lane_h - 0.1:  # a rotated label longer than its panel would meet the panel above
+            ylabel = "atom" if len(tl.runs) == 1 else "atom · run"
+        ax.set_ylabel(ylabel)
         ax.grid(axis="x", alpha=0.3)
         ax.set_axisbelow(True)
         from matplotlib.ticker import MaxNLocator
@@ -181,18 +225,18 @@ def figure(tl: Timeline, width: float = 11.0, small: bool = False):
         if pins_x:
             legend.append(Line2D([], [], marker="D", ls="", color=_PIN, label="pinned by an @-head"))
         if any(x.marks for x in lanes):
-            legend.append(Patch(color=_DIFF, alpha=0.35, label=f"differs from {tl.runs[0]}"))
+            legend.append(Patch(color=_DIFF, alpha=0.35, label=f"differs from {_short(tl.runs[0], 24)}"))
         axes[0].legend(
             handles=legend,
             loc="lower right",
             bbox_to_anchor=(1.0, 1.0),
-            ncol=len(legend),
+            ncol=len(legend) if not small else min(len(legend), 2),
             fontsize=7,
             frameon=False,
             borderaxespad=0.2,
         )
-        for i, line in enumerate(key):
-            fig.text(0.01, (key_h - 0.16 * (i + 1)) / height, line, ha="left", va="bottom", fontsize=7, color=_DIFF)
+        for i, (line, color) in enumerate(key):
+            fig.text(0.01, (key_h - 0.16 * (i + 1)) / height, line, ha="left", va="bottom", fontsize=7, color=color)
         fig.text(
             0.01,
             1 - 0.08 / height,
@@ -218,35 +262,76 @@ def results_figure(results, width: float = 11.0, **options):
 
 
 def _top_panel(kind: str, ax, tl: Timeline, edges: list) -> None:
-    from matplotlib.ticker import FuncFormatter, MaxNLocator, NullFormatter
+    from matplotlib.ticker import FixedLocator, MaxNLocator, NullLocator
 
     lo, hi = tl.start, tl.end
     if kind == "inputs":
         ax.stairs(tl.inputs, edges, fill=True, color="#7f7f7f", gid="inputs")
-        ax.set_ylabel("input atoms\nper time point", fontsize=7)
         ax.set_ylim(0, max(max(tl.inputs, default=0), 1) * 1.1)
         ax.yaxis.set_major_locator(MaxNLocator(integer=True, nbins=4))
     elif kind == "streams":
         counts = dict(tl.streams)
-        values = [counts.get(t, 0) for t in range(lo, hi + 1)]
-        ax.stairs([v if v > 0 else float("nan") for v in values], edges, color="#2ca02c", lw=1.2, gid="streams")
-        if max(values, default=0) > 0:  # a log axis needs a positive value (else matplotlib warns)
-            ax.set_yscale("log")
-        ax.set_ylim(0.8, max(max(values, default=1), 2) * 1.5)
-        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
-        ax.yaxis.set_minor_formatter(NullFormatter())
-        none = [t for t, v in zip(range(lo, hi + 1), values) if v == 0 and t in counts]
-        if none:
-            ax.scatter(none, [1] * len(none), marker="x", color=_DIFF, s=14, label="no answer stream", zorder=3)
-            ax.legend(fontsize=6, loc="upper left", frameon=False)
-        ax.set_ylabel("answer streams\nper time point", fontsize=7)
+        values = [counts.get(t) for t in range(lo, hi + 1)]
+        levels, limits = _stream_axis(tl)
+        ax.set_yscale("log")
+        ax.stairs(
+            [_NONE if v == 0 else float("nan") if v is None else v for v in values],
+            edges,
+            color="#2ca02c",
+            lw=1.2,
+            gid="streams",
+        )
+        ax.set_ylim(*limits)
+        ax.yaxis.set_major_locator(FixedLocator(levels))
+        ax.yaxis.set_minor_locator(NullLocator())
+        ax.set_yticklabels(["none" if v == _NONE else f"{v:g}" for v in levels])
+        none = [t for t, v in zip(range(lo, hi + 1), values) if v == 0]
+        if none:  # no answer stream: its own level below 1, a red x
+            ax.scatter(none, [_NONE] * len(none), marker="x", color=_DIFF, s=16, zorder=3, gid="no-stream")
+            ax.axhline(_NONE, color=_DIFF, lw=0.5, alpha=0.4)
     else:
         values = [len(runs) for _, runs in tl.differing]
         ax.stairs(values, edges, fill=True, color=_DIFF, alpha=0.6, gid="differing")
         ax.set_ylim(0, max(len(tl.runs) - 1, 1) + 0.2)
-        ax.set_ylabel(f"runs differing\nfrom {_short(tl.runs[0], 18)}", fontsize=7)
-        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True, nbins=4))
     ax.grid(axis="x", alpha=0.3)
+
+
+#: where "no answer stream" sits on the log axis of answer streams per time point (below 1)
+_NONE = 0.5
+_TICK_INCH = 0.14  # the least distance of two tick labels
+
+
+def _stream_axis(tl: Timeline) -> tuple:
+    """``(levels, (low, high))``: the ticks of the answer-streams axis ("none" first where some
+    time point has no answer stream) and its limits."""
+    counts = [n for _, n in tl.streams if tl.start <= _ <= tl.end]
+    ticks = stream_ticks(max(2, max(counts, default=1)))
+    none = 0 in counts
+    return ([_NONE] if none else []) + ticks, (_NONE * 0.7 if none else 0.7, ticks[-1] * 1.4)
+
+
+def _stream_panel_inch(tl: Timeline) -> float:
+    """The height the answer-streams axis needs so that its tick labels (a factor of 2 or more
+    apart) never meet."""
+    import math
+
+    low, high = _stream_axis(tl)[1]
+    return math.log10(high / low) / math.log10(2) * _TICK_INCH + 0.12
+
+
+def stream_ticks(top: int) -> list:
+    """Ticks of the answer-streams axis up to ``top`` or just past it: 1, 2, 5, 10, 20, 50, ...;
+    beyond six of them the powers of ten only."""
+    ticks, decade = [], 1
+    while not ticks or ticks[-1] < top:
+        ticks += [k * decade for k in (1, 2, 5)]
+        decade *= 10
+    ticks = ticks[: next(i for i, v in enumerate(ticks) if v >= top) + 1]
+    if len(ticks) <= 6:
+        return ticks
+    powers = [v for v in ticks if str(v)[0] == "1"]
+    return powers if powers[-1] >= top else powers + [powers[-1] * 10]
 
 
 def save(fig, path: str | Path, fmt: str | None = None) -> None:

@@ -12,7 +12,17 @@ from html import escape
 
 from .timeline import Timeline
 
-__all__ = ["page", "report", "answer_table", "differences", "compact", "compact_figure", "results_html", "section"]
+__all__ = [
+    "page",
+    "report",
+    "answer_table",
+    "differences",
+    "compact",
+    "compact_figure",
+    "comparison_html",
+    "results_html",
+    "section",
+]
 
 #: the tables' style (class names prefixed, so that a notebook's own style is left alone)
 _TABLE_STYLE = """
@@ -127,6 +137,7 @@ def differences(tl: Timeline) -> str:
         )
         + "</ul>"
     )
+    per_run += _unavailable(tl)
     summary = (
         f"<p>{len(differing)} of {len(tl.rows)} time points differ; {tl.differ} atoms differ, {tl.agree} agree.</p>"
     )
@@ -137,6 +148,17 @@ def differences(tl: Timeline) -> str:
     return (
         summary + per_run + f'<table class="tk" id="differences"><thead>{_header(tl)}</thead><tbody>\n'
         f"{rows}\n</tbody></table>"
+    )
+
+
+def _unavailable(tl: Timeline) -> str:
+    """The runs that could not read the program, each with its located reason."""
+    if not tl.unavailable:
+        return ""
+    return (
+        '<ul class="tk-note">'
+        + "".join(f"<li><b>{escape(r)}</b>: not applicable — {escape(why)}</li>" for r, why in tl.unavailable.items())
+        + "</ul>"
     )
 
 
@@ -177,6 +199,15 @@ def compact_figure(make) -> tuple:
     from .draw import svg_text
 
     return svg_text(make()), ""
+
+
+def comparison_html(tl: Timeline) -> str:
+    """The ``_repr_html_`` of a comparison (runs side by side): :func:`compact` with the runs that
+    could not read the program and a small timeline."""
+    from .draw import figure
+
+    svg, note = compact_figure(lambda: figure(tl, width=9.0, small=True))
+    return compact(tl, svg, note=_unavailable(tl) + note)
 
 
 def results_html(results, max_atoms: int = 20) -> str:

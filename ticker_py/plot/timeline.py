@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..errors import Diagnostic, UsageError
 from ..values import format_atom, term_key
@@ -30,6 +30,7 @@ __all__ = [
     "Timeline",
     "from_results",
     "from_runs",
+    "side_by_side",
     "counting",
     "view",
     "span",
@@ -85,7 +86,8 @@ class Timeline:
     ``start``..``end``: the time points shown; ``inputs``: input atoms per time point from
     ``start`` (empty: not known); ``streams``: ``(t, answer streams)`` per evaluated time point (of
     the first run); ``differing``: ``(t, labels of the runs differing from the reference)``
-    per time point when runs are compared; ``rows``: the table, ``(t, {run: (count, models) or None})`` with each model a tuple
+    per time point when runs are compared; ``unavailable``: the runs that could not read the program
+    (not applicable) and why; ``rows``: the table, ``(t, {run: (count, models) or None})`` with each model a tuple
     of atom texts (at most :data:`CELL_MODELS` of ``count``); ``differ``/``agree``: atoms on which
     the compared runs differ / agree."""
 
@@ -104,6 +106,7 @@ class Timeline:
     notes: dict = field(default_factory=dict)  # run -> (short, detail): what explains its differences
     differ: int = 0
     agree: int = 0
+    unavailable: dict = field(default_factory=dict)  # run -> why it could not run (not applicable), located
 
     @property
     def several(self) -> bool:
@@ -232,7 +235,7 @@ def _cell(models, selection: Selection | None):
     if models is None:
         return None
     shown = []
-    for m in sorted(models, key=lambda m: (m.sorted_atoms(), m.sorted_pinned()))[:CELL_MODELS]:
+    for m in sorted(models, key=lambda m: m.printed_key())[:CELL_MODELS]:  # in printed order
         atoms = sorted((a for a in m.atoms if selection is None or selection.matches(a)), key=atom_key)
         pins = sorted(
             ((a, when) for a, when in m.pinned if selection is None or selection.matches(a)),
@@ -263,13 +266,13 @@ def from_results(
     """The timeline of one run: ``results`` are :class:`~ticker_py.streams.model.Result` s or
     ``(t, models)`` pairs; ``inputs``: ``{t: input atoms}``; ``start``/``end``: the time points
     shown (default: those evaluated); ``atoms``: only the atoms selected."""
-    return from_runs({"": _last_per_time(results)}, title, subtitle, inputs, start, end, atoms, max_atoms, unit=unit)
+    timeline = from_runs({"": _last_per_time(results)}, title, inputs, start, end, atoms, max_atoms, unit=unit)
+    return replace(timeline, subtitle=subtitle)
 
 
 def from_runs(
     runs: dict,
     title: str,
-    subtitle: str = "",
     inputs: dict | None = None,
     start: int | None = None,
     end: int | None = None,
@@ -339,7 +342,7 @@ def from_runs(
     )
     return Timeline(
         title,
-        subtitle,
+        "",
         lo,
         hi,
         tuple(lanes),
@@ -354,6 +357,44 @@ def from_runs(
         len(differ) if len(labels) > 1 else 0,
         len(agree) if len(labels) > 1 else 0,
     )
+
+
+def side_by_side(
+    runs: dict,
+    notes: dict,
+    title: str,
+    start=None,
+    end=None,
+    atoms: Selection | None = None,
+    max_atoms: int | None = MAX_ATOMS,
+    inputs: dict | None = None,
+    unavailable: dict | None = None,
+) -> Timeline:
+    """Compared runs (``{label: {t: models}}``, the first the reference) as a timeline whose
+    subtitle says which runs, which time points, how many differ; ``notes[run]``: ``(short,
+    detail)``, what explains its differences; ``unavailable``: the runs that could not read the
+    program, and why (drawn in the key)."""
+    from dataclasses import replace
+
+    lo, hi = span(set().union(*(r.keys() for r in runs.values())) if runs else set(), start, end)
+    tl = from_runs(runs, title, inputs=inputs, start=lo, end=hi, atoms=atoms, max_atoms=max_atoms, notes=notes)
+    differing = sum(1 for _, r in tl.differing if r)
+    sub = [
+        f"runs {', '.join(runs)} (reference {next(iter(runs), '–')})",
+        span_text(lo, hi),
+        _count(differing, "time point", "differ"),
+        f"{_count(tl.differ, 'atom', 'differ')}, {tl.agree} agree{'s' if tl.agree == 1 else ''}",
+    ]
+    if unavailable:
+        sub.append(f"not applicable: {', '.join(unavailable)}")
+    if atoms is not None:
+        sub.append(f"atoms {atoms.text}")
+    return replace(tl, subtitle=" · ".join(sub), unavailable=dict(unavailable or {}))
+
+
+def _count(n: int, noun: str, verb: str) -> str:
+    """``1 time point differs``, ``2 time points differ``."""
+    return f"{n} {noun} {verb}s" if n == 1 else f"{n} {noun}s {verb}"
 
 
 def _shape(lane: Lane) -> tuple:

@@ -1,12 +1,12 @@
 """Streams: the stream model, readers of input streams and writers of results.
 
 The readers and writers are imported when first used (``from ticker_py.streams import
-make_writer`` imports :mod:`.writers` only): a command imports only the modules it needs.
+open_writer`` imports :mod:`.output` only): a command imports only the modules it needs.
 """
 
 import importlib
 
-from .model import Known, Model, Record, Result, TimePoint, time_points
+from .model import Known, Model, Record, Result, TimePoint, in_printed_order, time_points
 
 _LAZY = {
     "ORDER_COLUMNS": "tables",
@@ -17,6 +17,8 @@ _LAZY = {
     "read_jsonl": "text",
     "read_parquet": "parquet",
     "read_text": "text",
+    "AnswerState": "answers",
+    "open_writer": "output",
 }
 _LAZY.update(
     {
@@ -29,7 +31,6 @@ _LAZY.update(
             "NoneWriter",
             "TextWriter",
             "Writer",
-            "make_writer",
             "printed_models",
             "result_rows",
             "results_to_dataframe",
@@ -37,7 +38,7 @@ _LAZY.update(
     }
 )
 
-__all__ = ["Known", "Model", "Record", "Result", "TimePoint", "time_points", *_LAZY]
+__all__ = ["Known", "Model", "Record", "Result", "TimePoint", "in_printed_order", "time_points", *_LAZY]
 
 
 def __getattr__(name):

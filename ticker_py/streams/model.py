@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator
 from ..node import Node, field
 from ..values import format_atom
 
-__all__ = ["Known", "Record", "TimePoint", "Model", "Result", "time_points"]
+__all__ = ["Known", "Record", "TimePoint", "Model", "Result", "time_points", "in_printed_order"]
 
 
 class Known(Node):
@@ -50,9 +50,11 @@ class TimePoint(Node):
 
 def _shown(atoms) -> str:
     """A set of atoms and ``(atom, T)`` pins in clingo syntax, sorted (pins last)."""
-    plain = sorted(format_atom(a) for a in atoms if not isinstance(a[0], tuple))
-    pins = [f"{s} at {T}" for T, s in sorted((x[1], format_atom(x[0])) for x in atoms if isinstance(x[0], tuple))]
-    return "{" + ", ".join(plain + pins) + "}"
+    model = Model(
+        frozenset(a for a in atoms if not isinstance(a[0], tuple)),
+        frozenset(a for a in atoms if isinstance(a[0], tuple)),
+    )
+    return "{" + ", ".join(sum(model.printed_key(), ())) + "}"
 
 
 def time_points(records: Iterable[Record], until: int | None = None) -> Iterator[TimePoint]:
@@ -98,22 +100,33 @@ class Model(Node):
     atoms: frozenset
     pinned: frozenset = frozenset()
 
+    def printed_key(self, text: Callable = format_atom, pins: bool = True) -> tuple:
+        """The answer stream as printed, ``(atom texts sorted, "a at T" pin texts sorted by T, then
+        text)`` (pins only with ``pins``; ``text`` prints an atom), and the one order answer streams
+        are printed and numbered in everywhere (``ticker run``, ``Result.models``, ``--model K``,
+        ``ticker enumerate``, ``ticker compare``, factors): sorted by this key."""
+        atoms = tuple(sorted(map(text, self.atoms)))
+        if not (pins and self.pinned):
+            return atoms, ()
+        return atoms, tuple(f"{s} at {T}" for T, s in sorted((T, text(a)) for a, T in self.pinned))
+
     def sorted_atoms(self) -> list:
-        return sorted(format_atom(a) for a in self.atoms)
+        return list(self.printed_key(pins=False)[0])
 
     def sorted_pinned(self) -> list:
-        return [f"{s} at {T}" for T, s in sorted((T, format_atom(a)) for a, T in self.pinned)]
-
-    def printed_key(self) -> tuple:
-        """The order answer streams are printed and numbered in, everywhere (``ticker run``,
-        ``--model K``, ``ticker enumerate``, factors): by their sorted atoms, then their pins."""
-        return (tuple(self.sorted_atoms()), tuple(self.sorted_pinned()) if self.pinned else ())
+        return list(self.printed_key()[1])
 
     def __repr__(self) -> str:
         """``Model({alarm, temp(120)})``, with ``pinned={p(a) at 5}`` when there are pins: the
         atoms in clingo syntax, sorted."""
         pins = f", pinned={{{', '.join(self.sorted_pinned())}}}" if self.pinned else ""
         return f"Model({{{', '.join(self.sorted_atoms())}}}{pins})"
+
+
+def in_printed_order(models, key: Callable | None = None) -> list:
+    """``models`` sorted in the one order of every output, by :meth:`Model.printed_key` (``key``: the
+    same key from cached texts, :meth:`~ticker_py.streams.texts.AtomTexts.key`)."""
+    return sorted(models, key=key or Model.printed_key)
 
 
 class Result(Node):

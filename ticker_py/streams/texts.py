@@ -9,16 +9,14 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Iterable
 from itertools import filterfalse
 from json.encoder import encode_basestring_ascii
-from operator import itemgetter
 from types import GeneratorType
 
 from ..values import format_atom
-from .model import Result
+from .model import Model, Result
 
-__all__ = ["AtomTexts", "printed_models", "result_rows", "only_atoms"]
+__all__ = ["AtomTexts", "printed_models"]
 
 
 _ESCAPED = re.compile(r'[\x00-\x1f"\\]')
@@ -28,9 +26,10 @@ class AtomTexts:
     """Printed atoms built once and reused across evaluation points (the writers' fast path).
 
     ``text[atom]`` is ``format_atom(atom)``, ``json[text]`` its JSON string, ``csv[text]``
-    its CSV field; each is computed on first use. :meth:`sorted` keeps the previous answer's
-    sorted texts and, when the answer changed a little, merges in the change instead of
-    sorting afresh. The caches are generational (:class:`_Cache`): once one holds more than twice
+    its CSV field; each is computed on first use. :meth:`key` gives a model as printed: a small
+    one's is kept (answer streams recur), a large one's atoms are sorted by :meth:`sorted`, which
+    keeps the previous answer's sorted texts and, when the answer changed a little, merges in the
+    change instead of sorting afresh. The caches are generational (:class:`_Cache`): once one holds more than twice
     the answer's atoms plus ``limit`` entries, :meth:`room` starts a new generation, and what was
     not used since the previous one is dropped. Texts that recur (the answer's atoms, tick after
     tick) stay; texts of atoms that left the answer and never come back (a stream of ever new
@@ -43,7 +42,7 @@ class AtomTexts:
         self.escaped = 0  # texts seen whose JSON string is not just the text in quotes
         self._last_atoms: frozenset = frozenset()
         self._last_sorted: list = []
-        self._small: dict = {}
+        self._keys: dict = {}
 
     def room(self, answer: int) -> None:
         """Start new generations of the caches that outgrew an answer of ``answer`` atoms
@@ -53,18 +52,11 @@ class AtomTexts:
             if len(cache) > bound:
                 cache.age()
 
-    def sorted(self, atoms: frozenset):
-        """``sorted(format_atom(a) for a in atoms)`` (a list, or a tuple for small answers; do not
-        change it: it is reused)."""
+    def sorted(self, atoms: frozenset) -> list:
+        """``sorted(format_atom(a) for a in atoms)``, merged from the previous answer's sorted texts
+        when the answer changed a little (do not change the list: it is reused)."""
         text = self.text.__getitem__
         self.room(len(atoms))
-        if len(atoms) < 256:  # small answers (many answer streams, which recur): kept by their set
-            known = self._small.get(atoms)
-            if known is None:
-                if len(self._small) >= 4096:
-                    self._small.clear()
-                known = self._small[atoms] = tuple(sorted(map(text, atoms)))
-            return known
         last = self._last_atoms
         if atoms is last:
             return self._last_sorted
@@ -80,6 +72,27 @@ class AtomTexts:
         self._last_atoms, self._last_sorted = atoms, out
         return out
 
+    def key(self, model, pins: bool = True) -> tuple:
+        """``model.printed_key(pins=pins)`` (:meth:`~ticker_py.streams.model.Model.printed_key`) from
+        these texts; kept for small answers (many answer streams, which recur); a large answer's
+        atoms are sorted by :meth:`sorted`."""
+        if len(model.atoms) >= 256:
+            return tuple(self.sorted(model.atoms)), self.pinned(model.pinned) if pins else ()
+        k = model if pins and model.pinned else model.atoms
+        known = self._keys.get(k)
+        if known is None:
+            if len(self._keys) >= 4096:
+                self._keys.clear()
+            self.room(len(model.atoms))
+            known = self._keys[k] = model.printed_key(self.text.__getitem__, pins)
+        return known
+
+    def printed(self, models, show_at: bool = False) -> list:
+        """:func:`printed_models` of ``models``."""
+        if len(models) == 1:
+            return [self.key(models[0], show_at)]
+        return sorted({self.key(m, show_at) for m in models})
+
     def _format(self, atom: tuple) -> str:
         text = format_atom(atom)
         if not self.escaped and (not text.isascii() or _ESCAPED.search(text)):
@@ -93,19 +106,9 @@ class AtomTexts:
             return '["' + '", "'.join(texts) + '"]' if texts else "[]"
         return "[" + ", ".join(map(self.json.__getitem__, texts)) + "]"
 
-    def pinned(self, pinned: frozenset) -> list:
+    def pinned(self, pinned: frozenset) -> tuple:
         """``Model.sorted_pinned()``: ``"a(y) at 5"`` sorted by time, then text."""
-        text = self.text.__getitem__
-        return [f"{s} at {T}" for T, s in sorted((T, text(a)) for a, T in pinned)]
-
-
-def only_atoms(items) -> bool:
-    """Whether the changes ``items`` hold atoms only (no ``(atom, T)`` pins)."""
-    return _STR_ONLY.issuperset(map(type, map(_first, items)))
-
-
-_STR_ONLY = frozenset([str])
-_first = itemgetter(0)
+        return Model(frozenset(), pinned).printed_key(self.text.__getitem__)[1]
 
 
 class _Cache(dict):
@@ -141,26 +144,11 @@ def _csv_field(text: str) -> str:
 
 
 def printed_models(result: Result, show_at: bool = False, texts: AtomTexts | None = None) -> list:
-    """The answer streams of ``result`` as printed: ``[(atoms, pinned), ...]``.
+    """The answer streams of ``result`` as printed: ``[(atoms, pinned), ...]`` in printed order.
 
     ``atoms`` is the sorted list of printed atoms at t, ``pinned`` the ``"a(y) at 5"``
-    strings (empty without ``show_at``). Models that print the same appear once, sorted.
-    ``texts`` (an :class:`AtomTexts`) reuses printed atoms across calls.
+    strings (empty without ``show_at``): :meth:`~ticker_py.streams.model.Model.printed_key`.
+    Models that print the same appear once. ``texts`` (an :class:`AtomTexts`) reuses printed
+    atoms across calls.
     """
-    texts = texts or AtomTexts()
-    models = [(tuple(texts.sorted(m.atoms)), tuple(texts.pinned(m.pinned)) if show_at else ()) for m in result.models]
-    return models if len(models) < 2 else sorted(set(models))
-
-
-def result_rows(result: Result, show_at: bool = False) -> Iterable[tuple]:
-    """Rows ``(t, c, model, atom)`` of one result; None marks an absent model or atom.
-
-    One row per atom of each printed model (model = its 0-based index); an empty answer
-    stream is one row with atom None; no answer stream is one row with model and atom None.
-    """
-    models = printed_models(result, show_at)
-    if not models:
-        yield result.t, result.c, None, None
-    for index, (atoms, pinned) in enumerate(models):
-        for atom in (atoms + pinned) or (None,):
-            yield result.t, result.c, index, atom
+    return (texts or AtomTexts()).printed(result.models, show_at)

@@ -1,8 +1,14 @@
-"""Result writers: JSON Lines, text, CSV, changes and none (docs/formats.md), and a DataFrame view.
+"""Result writers, one per format: JSON Lines, text, CSV, changes and none (docs/formats.md), for
+plain and factorized results alike; and the DataFrame views.
 
 A writer gets one :class:`~ticker_py.streams.model.Result` per evaluation point through
 ``write`` and flushes its output after each result, so it can feed a live consumer;
-``close(summary)`` ends the output. See ``docs/formats.md`` for the exact formats.
+``close(summary)`` ends the output. A writer made with ``factorize`` prints each result as a
+product, ``count``, ``common`` and ``factors`` (docs/formats.md, "Factorized output"; a result
+that is not factorized is printed as its trivial factorization); else it prints the answer
+streams in printed order (:meth:`~ticker_py.streams.model.Model.printed_key`). Printed atoms come
+from the writer's one :class:`AtomTexts`; a single answer stream that comes as changes is kept in
+an :class:`~ticker_py.streams.answers.AnswerState`.
 """
 
 from __future__ import annotations
@@ -13,91 +19,66 @@ from json.encoder import encode_basestring_ascii
 from typing import TextIO
 
 from ..errors import UsageError
-from .model import Model, Result
-from .texts import AtomTexts, only_atoms, printed_models, result_rows
+from .answers import EMPTY, AnswerState
+from .model import Result
+from .texts import AtomTexts, printed_models
 
 __all__ = [
     "AtomTexts",
     "printed_models",
+    "printed_factors",
     "result_rows",
+    "factor_rows",
     "Writer",
     "JsonlWriter",
     "TextWriter",
     "CsvWriter",
     "ChangesWriter",
     "NoneWriter",
-    "make_writer",
-    "results_to_dataframe",
     "FORMATS",
+    "results_to_dataframe",
 ]
 
 
 class Writer:
     """Base writer: ``write(result)`` per evaluation point, then ``close(summary)``.
 
-    Lines are assembled from :class:`AtomTexts` (each atom printed once per run). A result
-    that carries only changes (an engine run with ``changes_only``) is written whole by the
-    whole-model writers, rebuilt from the previous answer stream and the changes.
+    Lines are assembled from :class:`AtomTexts` (each atom printed once per run). A result that
+    carries only changes (an engine run with ``changes_only``) is written whole, rebuilt from the
+    previous answer stream and the changes. ``wants_changes``: whether the engine need send only
+    changes to this writer (set by :func:`~ticker_py.streams.output.open_writer`).
     """
 
-    def __init__(self, out: TextIO, show_at: bool = False):
-        self.out = out
-        self.show_at = show_at
+    wants_changes = False
+
+    def __init__(self, out: TextIO | None, show_at: bool = False, factorize: bool = False):
+        self.out, self.show_at, self.factorize = out, show_at, factorize
         self.texts = AtomTexts()
-        self.whole = Model(frozenset())  # the single answer stream, rebuilt from changes
-        #: while changes arrive: (its atoms, its pins, its sorted printed atoms or None), updated in place
-        self._now: tuple | None = None
-        #: while those sorted texts are kept: atom -> text of the answer's atoms, and of atoms that
-        #: left it lately (at most ``texts.limit`` and one tick's worth: they may come back)
+        self.answer = AnswerState(pins=show_at)  # the single answer stream, while changes come
+        #: while changes come: the answer's sorted printed atoms, edited in place (None: not kept)
+        self._sorted: list | None = None
+        #: while those are kept: atom -> text of the answer's atoms, and of atoms that left it lately
+        #: (at most ``texts.limit`` and one tick's worth: they may come back)
         self._shown: dict = {}
         self._left: dict = {}
+        self._factors = (None, None)  # the previous factorized answer and its printed form
+        self._common = (None, None)  # the previous common part and its printed form (it mostly recurs)
 
-    def _apply(self, changes) -> tuple:
-        """Apply ``Result.changes`` to the answer stream (removed first, then added); returns the
-        atoms (not pins) that left and those that came. Pins are kept only with ``show_at`` (they
-        are not printed otherwise); changes that carry ``atoms``, the pair without the pins (the
-        native engine's), are applied without touching the pins."""
-        if self._now is None:
-            self._now = (set(self.whole.atoms), set(self.whole.pinned) if self.show_at else set(), None)
-        atoms, pins, _ = self._now
-        added, removed = changes
-        split = getattr(changes, "atoms", None)
-        if split is not None:
-            added_atoms, removed_atoms = split
-        elif only_atoms(added) and only_atoms(removed):
-            added_atoms, removed_atoms = added, removed
-        else:
-            added_atoms = [x for x in added if isinstance(x[0], str)]
-            removed_atoms = [x for x in removed if isinstance(x[0], str)]
-        if self.show_at:  # set operations at C speed, the atoms left out of the pins
-            pins.difference_update(removed)
-            pins.update(added.difference(added_atoms))
-        gone = atoms.intersection(removed_atoms)
-        atoms.difference_update(gone)
-        new = set(added_atoms).difference(atoms)
-        atoms.update(new)
-        return gone, new
-
-    def materialised(self, result: Result) -> Result:
-        """``result`` with whole models, rebuilt from ``Result.changes`` if the engine sent only those
-        (their pins only with ``show_at``)."""
-        if result.models is not None:
-            self.whole = result.models[0] if len(result.models) == 1 else Model(frozenset())
-            self._now = None
-            return result
-        self._apply(result.changes)
-        atoms, pins, _ = self._now = (*self._now[:2], None)
-        self.whole = Model(frozenset(atoms), frozenset(pins))
-        return Result(result.t, result.c, (self.whole,), result.changes)
+    def printed(self, result: Result) -> list:
+        """The answer streams of ``result`` as printed, ``[(atoms, pins), ...]`` in printed order
+        (:func:`printed_models`); a result of changes only: the single answer stream they update."""
+        if result.models is None and not self.show_at:  # changes only: the cheap path
+            return [(self._sorted_from_changes(result.changes), ())]
+        self._sorted = None
+        return self.texts.printed(self.answer.models(result), self.show_at)
 
     def _sorted_from_changes(self, changes) -> tuple:
         """The printed atoms of the answer stream after ``changes``, sorted: the previous sorted
         texts without those that left, merged with those that came (no whole-model copy). The
         texts are those of the answer's atoms (``_shown``): each atom is printed when it comes,
         not again while it stays, and its text is dropped soon after it leaves (flat memory)."""
-        gone, new = self._apply(changes)
-        atoms, pins, texts = self._now
-        shown, left = self._shown, self._left
+        new, gone = self.answer.apply(changes)[:2]
+        texts, shown, left = self._sorted, self._shown, self._left
         if texts is not None and not gone and not new:
             return tuple(texts)
         if len(left) > self.texts.limit:
@@ -108,6 +89,7 @@ class Writer:
         if texts is None:  # afresh: the texts shown so far may come back
             left.update(shown)
             shown.clear()
+            atoms = self.answer.atoms
             shown.update(zip(atoms, map(text, atoms)))
         else:
             gone_texts = list(map(shown.pop, gone))
@@ -116,14 +98,32 @@ class Writer:
             left.update(zip(gone, gone_texts))
             if len(gone) + len(new) <= len(texts) // 4:
                 edits = _edits(texts, gone_texts, new_texts)
-        texts = sorted(shown.values()) if edits is None else _edited(texts, edits)
-        self._now = (atoms, pins, texts)
+        self._sorted = texts = sorted(shown.values()) if edits is None else _edited(texts, edits)
         self._sorted_changed(texts, edits)
         return tuple(texts)
 
     def _sorted_changed(self, texts: list, edits: list | None) -> None:
         """Called when :meth:`_sorted_from_changes` changed the sorted texts to ``texts``: by
         ``edits`` (:func:`_edits`), or afresh (None)."""
+
+    def printed_factors(self, result: Result) -> tuple:
+        """``(count, common, factors)`` of ``result`` as printed (:func:`printed_factors`); the same
+        factorized answer as the previous result's (engines reuse it while it recurs) is printed once."""
+        f = result.factors
+        if f is None:  # plain answer streams: their trivial factorization
+            from .factorized import Factorized
+
+            f = Factorized.from_models(result.models)
+        if f is not self._factors[0]:
+            p = f.printed(self.show_at)
+            if self._common[0] != p.common:
+                self._common = (p.common, self._part(p.common))
+            self._factors = (f, (p.count, self._common[1], [[self._part(m) for m in alts] for alts in p.factors]))
+        return self._factors[1]
+
+    def _part(self, model) -> list:
+        atoms, pins = self.texts.key(model, self.show_at)
+        return list(atoms + pins)
 
     def lines(self, result: Result) -> Iterable[str]:
         """The output lines for one result."""
@@ -145,14 +145,6 @@ class Writer:
     def close(self, summary: dict | None = None) -> None:
         """End the output (the ``none`` format prints the summary here)."""
         self.out.flush()
-
-    def _models(self, result: Result) -> list:
-        if result.models is None and not self.show_at:  # changes only: the cheap path
-            return [(self._sorted_from_changes(result.changes), ())]
-        return printed_models(self.materialised(result), self.show_at, self.texts)
-
-    def _json_list(self, texts) -> str:
-        return self.texts.json_list(texts)
 
 
 def _edits(texts: list, gone: list, new: list) -> list | None:
@@ -185,11 +177,15 @@ def _edited(items: list, edits: list, value=None) -> list:
 
 
 class JsonlWriter(Writer):
-    """``{"t": 7, "c": 3, "models": [["b(y)"], ["c(y)"]]}``, plus ``"at"`` with show_at."""
+    """``{"t": 7, "c": 3, "models": [["b(y)"], ["c(y)"]]}``, plus ``"at"`` with show_at;
+    factorized: ``{"t": 7, "c": 3, "count": 4, "common": ["a"], "factors": [[["b"], ["c"]], [["d"], []]]}``
+    (``count`` a string beyond 2**53)."""
 
     #: while the answer stream comes as changes and some text needs escaping: the JSON strings of
     #: its sorted texts, in their order, edited as they are (no lookup of each at every tick)
     _jsons: list | None = None
+    #: the previous printed factorized answer and its JSON text after ``"c"``
+    _factor_json: tuple = (None, None)
 
     def _sorted_changed(self, texts, edits):
         # no cache: each text is encoded as it comes; the list holds the answer's JSON strings
@@ -210,16 +206,32 @@ class JsonlWriter(Writer):
     def _parts(self, result) -> list:
         """The line of one result as strings to write in turn: a long list of atoms comes in
         pieces of ``PIECE`` texts, so that no string as long as the line is built (nor freed)."""
-        models = self._models(result)
+        parts = ['{"t": ', str(result.t), ', "c": ', str(result.c)]
+        json_list = self.texts.json_list
+        if self.factorize:
+            from .factorized import JSON_SAFE
+
+            printed = self.printed_factors(result)
+            if self._factor_json[0] is not printed:
+                count, common, factors = printed
+                lists = ", ".join("[" + ", ".join(map(json_list, alts)) + "]" for alts in factors)
+                number = count if count <= JSON_SAFE else f'"{count}"'
+                self._factor_json = (
+                    printed,
+                    f', "count": {number}, "common": {json_list(common)}, "factors": [{lists}]}}',
+                )
+            parts.append(self._factor_json[1])
+            return parts
+        models = self.printed(result)
         if result.models is None and not self.show_at and self._jsons is not None:
             lists = ["[", *_pieces(self._jsons, ", "), "]"]  # the single answer stream, kept up to date
         elif len(models) == 1 and not self.show_at and not self.texts.escaped and models[0][0]:
             lists = ['["', *_pieces(models[0][0], '", "'), '"]']  # AtomTexts.json_list, in pieces
         else:
-            lists = [", ".join(self._json_list(a) for a, _ in models)]
-        parts = ['{"t": ', str(result.t), ', "c": ', str(result.c), ', "models": [', *lists, "]"]
+            lists = [", ".join(json_list(a) for a, _ in models)]
+        parts += [', "models": [', *lists, "]"]
         if self.show_at:
-            parts += [', "at": [', ", ".join(self._json_list(p) for _, p in models), "]"]
+            parts += [', "at": [', ", ".join(json_list(p) for _, p in models), "]"]
         parts.append("}")
         return parts
 
@@ -239,33 +251,52 @@ def _pieces(texts, sep: str) -> list:
 
 
 class TextWriter(Writer):
-    """``t=7 c=3: {b(y)} {c(y)}`` or ``t=7 c=3: no answer stream``."""
+    """``t=7 c=3: {b(y)} {c(y)}`` or ``t=7 c=3: no answer stream``; factorized:
+    ``t=7 c=3: 4 answer streams: {a} * ({b} | {c}) * ({d} | {})``."""
 
     def lines(self, result):
-        models = self._models(result)
-        body = " ".join("{" + ", ".join(a + p) + "}" for a, p in models) or "no answer stream"
-        yield f"t={result.t} c={result.c}: {body}"
+        head = f"t={result.t} c={result.c}: "
+        if not self.factorize:
+            body = " ".join("{" + ", ".join(a + p) + "}" for a, p in self.printed(result))
+            yield head + (body or "no answer stream")
+            return
+        count, common, factors = self.printed_factors(result)
+        if not count:
+            yield head + "no answer stream"
+            return
+        body = " * ".join(
+            ["{" + ", ".join(common) + "}"]
+            + ["(" + " | ".join("{" + ", ".join(a) + "}" for a in alts) + ")" for alts in factors]
+        )
+        yield f"{head}{count} answer stream{'s' * (count != 1)}: {body}"
 
 
 class CsvWriter(Writer):
-    """Header ``t,c,model,atom`` and one row per atom (see :func:`result_rows`)."""
+    """Header ``t,c,model,atom`` and one row per atom (:func:`result_rows`); factorized: header
+    ``t,c,factor,alternative,atom`` and the rows of :func:`factor_rows`."""
 
-    def __init__(self, out, show_at=False):
-        super().__init__(out, show_at)
-        out.write("t,c,model,atom\n")
+    def __init__(self, out, show_at=False, factorize=False):
+        super().__init__(out, show_at, factorize)
+        out.write("t,c,factor,alternative,atom\n" if factorize else "t,c,model,atom\n")
 
     def lines(self, result):
         prefix = f"{result.t},{result.c},"
-        models = self._models(result)
-        if not models:
-            yield prefix + ","
+        if self.factorize:
+            count, common, factors = self.printed_factors(result)
+            groups = [
+                (f"{i},{k}", atoms) for i, alts in enumerate([[common]] + factors) for k, atoms in enumerate(alts)
+            ]
+            empty = ",,"
+        else:
+            groups = [(i, a + p) for i, (a, p) in enumerate(self.printed(result))]
+            empty = ","
+        if not groups or (self.factorize and not count):
+            yield prefix + empty
+            return
         field = self.texts.csv.__getitem__
-        for index, (atoms, pinned) in enumerate(models):
-            start = f"{prefix}{index},"
-            if atoms or pinned:
-                yield start + ("\n" + start).join(map(field, atoms + pinned))
-            else:
-                yield start
+        for key, atoms in groups:
+            start = f"{prefix}{key},"
+            yield start + ("\n" + start).join(map(field, atoms)) if atoms else start
 
 
 class ChangesWriter(Writer):
@@ -273,63 +304,45 @@ class ChangesWriter(Writer):
 
     One line per evaluation point, also when nothing changed. A result with no answer
     stream adds ``"models": 0``, removes everything and resets the state to empty; one with
-    several answer streams is refused. The cheap path: with ``Result.changes`` (``--changes``
-    runs the engine in changes-only mode) only the changed atoms are printed.
+    several answer streams is refused (factorized: before expanding them). The cheap path: with
+    ``Result.changes`` (``--changes`` runs the engine in changes-only mode) only the changed atoms
+    are printed.
     """
 
-    def __init__(self, out, show_at=False):
-        super().__init__(out, show_at)
-        self.state: list | None = []  # the previous answer stream as printed (None: not printed yet)
-
     def lines(self, result):
-        if result.models is None:
-            yield self._from_changes(result)
-            return
-        state = self._state()  # before _models: it starts the base writer's state afresh
-        models = self._models(result)
-        if len(models) > 1:
-            raise UsageError.at(None, "--changes needs a single answer stream; use --models 1")
-        current = list(models[0][0] + models[0][1]) if models else []
-        before, now = set(state), set(current)
-        line = (
-            f'{{"t": {result.t}, "c": {result.c}, '
-            f'"added": {self._json_list(a for a in current if a not in before)}, '
-            f'"removed": {self._json_list(a for a in state if a not in now)}'
-        )
-        self.state = current
-        yield line + (', "models": 0}' if not models else "}")
-
-    def _state(self) -> list:
-        """The previous answer stream as printed, in model order (after changes-only results:
-        from the atoms and pins the base writer applied them to)."""
-        if self.state is None:
-            atoms, pins, _ = self._now
-            self.state = sorted(map(self.texts.text.__getitem__, atoms)) + (
-                self.texts.pinned(pins) if self.show_at else []
+        if self.factorize and result.factors is not None and result.factors.printed(self.show_at).count > 1:
+            raise UsageError.at(
+                None,
+                f"--changes needs a single answer stream; at t={result.t} there are "
+                f"{result.factors.count} (drop --changes)",
             )
-        return self.state
-
-    def _from_changes(self, result) -> str:
-        """The line for an engine that reported only ``Result.changes`` (the state follows it)."""
-        added, removed = result.changes
-        if not self.show_at:  # pins are not printed: those of the native engine's changes are not touched
-            added, removed = getattr(result.changes, "atoms", None) or (added, removed)
-        self._apply(result.changes)
-        self.texts.room(len(self._now[0]))
-        self._now = (*self._now[:2], None)  # its sorted texts are stale now
-        self.state = None
-        return (
-            f'{{"t": {result.t}, "c": {result.c}, "added": {self._json_list(self._printed(added))}, '
-            f'"removed": {self._json_list(self._printed(removed))}}}'
+        head = f'{{"t": {result.t}, "c": {result.c}, "added": '
+        if result.models is None:
+            added, removed = result.changes
+            if not self.show_at:  # pins are not printed: those of the native engine's changes are not touched
+                added, removed = getattr(result.changes, "atoms", None) or (added, removed)
+            self.answer.apply(result.changes)
+            self.texts.room(len(self.answer.atoms))
+            yield f'{head}{self._json(added)}, "removed": {self._json(removed)}}}'
+            return
+        models = result.models
+        if len(models) > 1 and len({m if self.show_at else m.atoms for m in models}) > 1:
+            raise UsageError.at(None, "--changes needs a single answer stream; use --models 1")
+        new = models[0] if models else EMPTY
+        added, removed, pins_added, pins_removed = AnswerState.diff(self.answer.model(), new)
+        self.answer.set((new,))
+        yield (
+            f'{head}{self._json(added | pins_added)}, "removed": {self._json(removed | pins_removed)}'
+            + (', "models": 0}' if not models else "}")
         )
 
-    def _printed(self, items) -> list:
+    def _json(self, items) -> str:
+        """The JSON list of the printed atoms among ``items`` (pins after them, only with show_at)."""
         text = self.texts.text.__getitem__
-        atoms = sorted(text(a) for a in items if isinstance(a[0], str))
-        if not self.show_at:
-            return atoms
-        pins = sorted((T, text(a)) for a, T in (x for x in items if not isinstance(x[0], str)))
-        return atoms + [f"{a} at {T}" for T, a in pins]
+        atoms = sorted(text(a) for a in items if type(a[0]) is str)
+        if self.show_at:
+            atoms += self.texts.pinned(frozenset(x for x in items if type(x[0]) is not str))
+        return self.texts.json_list(atoms)
 
 
 class NoneWriter(Writer):
@@ -344,33 +357,61 @@ class NoneWriter(Writer):
         super().close(summary)
 
 
-#: ``--format`` names and their writers.
+#: ``--format`` names and their writers (``changes``: ``--changes``).
 FORMATS = {"jsonl": JsonlWriter, "text": TextWriter, "csv": CsvWriter, "changes": ChangesWriter, "none": NoneWriter}
 
 
-def make_writer(
-    fmt: str, out: TextIO, show_at: bool = False, changes: bool = False, formats: dict | None = None
-) -> Writer:
-    """The writer for ``--format fmt``; ``changes`` (``--changes``) needs jsonl, changes or none;
-    ``formats``: other writers for the same names (the factorized ones of
-    :mod:`~ticker_py.streams.factor_writers`)."""
-    if fmt not in FORMATS:
-        raise UsageError.at(None, f"unknown output format '{fmt}' (known: {', '.join(FORMATS)})")
-    if changes and fmt in ("jsonl", "changes"):
-        fmt = "changes"
-    elif changes and fmt != "none":
-        raise UsageError.at(None, f"--changes prints JSON Lines; it cannot be combined with --format {fmt}")
-    return (formats or FORMATS)[fmt](out, show_at)
+def printed_factors(result: Result, show_at: bool = False) -> tuple:
+    """``(count, common, factors)`` of a factorized result as printed: atom strings, each
+    alternative sorted, factors and alternatives in :class:`Factorized`'s (printed) order; pins only
+    with ``show_at`` (answer streams that print the same are one)."""
+    return Writer(None, show_at).printed_factors(result)
+
+
+def result_rows(result: Result, show_at: bool = False, writer: Writer | None = None) -> Iterable[tuple]:
+    """Rows ``(t, c, model, atom)`` of one result; None marks an absent model or atom.
+
+    One row per atom of each printed model (model = its 0-based index); an empty answer
+    stream is one row with atom None; no answer stream is one row with model and atom None.
+    ``writer``: the writer whose printed atoms to reuse.
+    """
+    models = (writer or Writer(None, show_at)).printed(result)
+    if not models:
+        yield result.t, result.c, None, None
+    for index, (atoms, pinned) in enumerate(models):
+        for atom in (atoms + pinned) or (None,):
+            yield result.t, result.c, index, atom
+
+
+def factor_rows(result: Result, show_at: bool = False, writer: Writer | None = None) -> Iterable[tuple]:
+    """Rows ``(t, c, factor, alternative, atom)`` of one factorized result (None: absent). The
+    common part is factor 0 with the one alternative 0, the factors are numbered from 1 (factor
+    ``i + 1`` is ``Factorized.factors[i]``); no answer stream is one row with factor None."""
+    count, common, factors = (writer or Writer(None, show_at)).printed_factors(result)
+    t, c = result.t, result.c
+    if not count:
+        yield t, c, None, None, None
+        return
+    for factor, alts in enumerate([[common]] + factors):
+        for k, atoms in enumerate(alts):
+            for atom in atoms or (None,):
+                yield t, c, factor, k, atom
 
 
 def results_to_dataframe(results: Iterable[Result], show_at: bool = False):
-    """A pandas DataFrame ``t, c, model, atom`` with the rows of :func:`result_rows`.
+    """A pandas DataFrame with the rows of :func:`result_rows`, ``t, c, model, atom``, or of
+    factorized results those of :func:`factor_rows`, ``t, c, factor, alternative, atom``.
 
-    ``model`` is nullable Int64 (<NA> = no answer stream) and ``atom`` a string column
-    (<NA> = no atom: an empty or absent answer stream).
+    ``model``, ``factor`` and ``alternative`` are nullable Int64 (<NA> = no answer stream) and
+    ``atom`` a string column (<NA> = no atom: an empty or absent answer stream).
     """
     import pandas as pd
 
-    rows = [row for result in results for row in result_rows(result, show_at)]
-    frame = pd.DataFrame(rows, columns=["t", "c", "model", "atom"])
-    return frame.astype({"t": "int64", "c": "int64", "model": "Int64", "atom": "string"})
+    results = list(results)
+    factorized = bool(results) and results[0].factors is not None
+    rows, columns = (factor_rows, ["factor", "alternative"]) if factorized else (result_rows, ["model"])
+    writer = Writer(None, show_at)
+    frame = pd.DataFrame(
+        [row for r in results for row in rows(r, show_at, writer)], columns=["t", "c", *columns, "atom"]
+    )
+    return frame.astype({"t": "int64", "c": "int64", **dict.fromkeys(columns, "Int64"), "atom": "string"})

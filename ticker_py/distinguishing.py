@@ -1,0 +1,490 @@
+"""The smallest streams on which two semantics (or two engines) part, and the atlas of the profiles.
+
+:func:`distinguish` searches for a stream on which two runs of one program give different answer
+streams at some time point: random streams over the program's extensional predicates, its constants
+(numbers with their neighbours, which decide comparisons) and two fresh constants, drawn with gaps
+between time points and atoms per time point suggested by the program's windows (a time window of
+size *n* suggests gaps *n-1, n, n+1*, a tuple window of size *n* that many atoms). The first stream
+found is shrunk to a *locally smallest* one: removing any atom or any time point, or moving any time
+point earlier, makes the runs agree; smaller means fewer atoms, then fewer time points, then smaller
+times. The order of the search depends only on the seed: the same seed finds the same witness when
+the budget lets it try as many streams (the budget bounds time, not the order).
+
+>>> w = distinguish("recent :- p in [2].", semantics="default,default+window_bounds=half-open")
+>>> print(stream_text(w.stream), end="")
+0: p
+2:
+>>> w.t, w.dimension
+(2, 'window_bounds')
+
+:func:`atlas` runs every pair of the built-in profiles over :data:`ATLAS`, small programs of one
+window kind and modality each (and tuple ties, @-heads, future heads, persistence), and
+:func:`atlas_markdown` writes the table of docs/semantics.md (``ticker distinguish --atlas``).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+import warnings
+from dataclasses import dataclass
+
+from . import ast
+from .analysis import Analysis
+from .api import Reasoner, load_program
+from .errors import Diagnostic, StreamError, TickerError, TickerWarning, UsageError
+from .semantics import PROFILES, Semantics, parse_semantics_list, resolve
+from .semantics_compare import difference, in_printed_order
+
+__all__ = [
+    "Witness",
+    "distinguish",
+    "search",
+    "Search",
+    "check_options",
+    "stream_text",
+    "format_witness",
+    "ATLAS",
+    "atlas",
+    "atlas_markdown",
+    "atlas_section",
+    "ATLAS_MARK",
+]
+
+_MAX_SEED = 2**64 - 1
+#: draws in a row that give only streams tried before: the streams that can be drawn are exhausted
+_EXHAUSTED = 2000
+#: streams tried per pair and program in the atlas (a count, not a time: the table is reproducible)
+ATLAS_STREAMS = 150
+
+
+@dataclass(frozen=True)
+class Witness:
+    """A stream on which two runs differ: ``stream`` (``((t, (atom, ...)), ...)``, the records),
+    ``t`` the first time point where they differ, ``answers`` each run's answer streams there
+    (label -> Models, None: not evaluated), ``dimension`` what explains it (the knobs, ``engine``)
+    and ``detail`` the knobs' values; ``tried``: streams tried before one was found."""
+
+    stream: tuple
+    t: int
+    answers: dict
+    dimension: str
+    detail: str
+    tried: int
+
+    @property
+    def atoms(self) -> int:
+        return sum(len(atoms) for _, atoms in self.stream)
+
+
+def stream_text(stream) -> str:
+    """Records in the text stream format (``0: p(1), q``), readable by ``ticker run --stream``."""
+    return "".join(f"{t}:" + (" " + ", ".join(atoms) if atoms else "") + "\n" for t, atoms in stream)
+
+
+def _size(stream) -> tuple:
+    """Smaller first: fewer atoms, fewer time points, smaller times."""
+    return (sum(len(a) for _, a in stream), len(stream), tuple(t for t, _ in stream))
+
+
+# ---------------------------------------------------------------- the runs
+
+
+@dataclass(frozen=True)
+class _Run:
+    label: str
+    semantics: Semantics
+    engine: str
+
+
+def _runs(semantics, engines) -> tuple:
+    """The two runs of ``--semantics A,B`` or ``--engines E1,E2`` (the other option, if given,
+    names one semantics or engine for both)."""
+    sems = parse_semantics_list(semantics) if isinstance(semantics, str) else list(semantics or ["default"])
+    if isinstance(engines, str):
+        engines = [e.strip() for e in engines.split(",") if e.strip()]
+    engines = list(engines or ["auto"])
+    sems = [resolve(s) for s in sems]
+    if sorted((len(sems), len(engines))) != [1, 2]:
+        raise UsageError(
+            Diagnostic(
+                f"distinguish compares two runs: {len(sems)} semantics and {len(engines)} "
+                f"engine{'s' * (len(engines) != 1)} given",
+                notes=("give two semantics (--semantics A,B) or two engines (--engines E1,E2), and one of the other",),
+            )
+        )
+    if len(sems) == 2:
+        return tuple(_Run(str(s), s, engines[0]) for s in sems)
+    return tuple(_Run(e, sems[0], e) for e in engines)
+
+
+class _Evaluator:
+    """Runs a program over small streams, each (run, stream) once."""
+
+    def __init__(self, analysis: Analysis):
+        self.analysis = analysis
+        self.cache: dict = {}
+
+    def check(self, run: _Run) -> str:
+        """The engine the run uses; a semantics or engine that cannot read the program is an error."""
+        return Reasoner(self.analysis, engine=run.engine, models=0, semantics=run.semantics).engine_name
+
+    def answers(self, run: _Run, stream: tuple) -> dict | None:
+        """``{t: answer streams}`` (the last evaluation of each time point), None if the run stops
+        with an error on this stream."""
+        key = (run.semantics, run.engine, stream)
+        if key not in self.cache:
+            try:
+                reasoner = Reasoner(self.analysis, engine=run.engine, models=0, semantics=run.semantics)
+                records = [(t, list(atoms)) for t, atoms in stream]
+                with warnings.catch_warnings():  # a predicate no drawn stream gives is no news here
+                    warnings.simplefilter("ignore", TickerWarning)
+                    self.cache[key] = {r.t: r.models for r in reasoner.feed(records, max_gap=None)}
+            except StreamError:  # the run cannot go on on this stream (persistence: several answer streams)
+                self.cache[key] = None
+        return self.cache[key]
+
+    def differs(self, a: _Run, b: _Run, stream: tuple) -> int | None:
+        """The first time point that both runs evaluate where their answer streams differ, or None
+        (a time point one run does not evaluate, before the first record under ``origin=first``,
+        is no difference here: every stream starting after 0 would show it)."""
+        x, y = self.answers(a, stream), self.answers(b, stream)
+        if x is None or y is None:
+            return None
+        return next((t for t in sorted(set(x) & set(y)) if _key(x[t]) != _key(y[t])), None)
+
+
+def _key(models):
+    return None if models is None else frozenset((m.atoms, m.pinned) for m in models)
+
+
+# ---------------------------------------------------------------- drawing streams
+
+
+def _terms(node, out: list) -> None:
+    """The ground constants of a term, in order: numbers (and their neighbours), names, strings."""
+    if isinstance(node, ast.Number):
+        out += [node.value, node.value + 1, node.value - 1]
+    elif isinstance(node, (ast.Constant, ast.String)):
+        out.append(str(node))
+    elif isinstance(node, ast.Function):
+        for arg in node.args:
+            _terms(arg, out)
+    elif isinstance(node, ast.BinOp):
+        _terms(node.left, out)
+        _terms(node.right, out)
+
+
+class _Vocabulary:
+    """What random streams are drawn from: the extensional atoms and the window-guided shapes."""
+
+    def __init__(self, analysis: Analysis, max_tp: int):
+        found: list = []
+        for rule in analysis.program.rules:
+            for term in ast.rule_terms(rule):
+                _terms(term, found)
+        fresh = [c for c in ("a", "b", "c", "d") if c not in found][:2]
+        pool = list(dict.fromkeys(str(v) for v in found if not (isinstance(v, int) and v < 0)))
+        self.pool = (pool[:10] + fresh) or ["a"]
+        self.predicates = sorted(
+            (analysis.renamed.get(p, p), analysis.signatures[p])
+            for p in analysis.extensional
+            if p in analysis.signatures
+        )
+        times = {size for w, size in analysis.window_sizes.items() if not w.is_tuple}
+        counts = {size for w, size in analysis.window_sizes.items() if w.is_tuple}
+        self.gaps = sorted({1, 2} | {g for n in times for g in (n - 1, n, n + 1) if g >= 1})
+        self.counts = sorted({1, 2} | {c for n in counts for c in (n, n + 1)})
+        self.max_tp = max_tp
+
+    def atom(self, rng: random.Random) -> str:
+        name, arity = rng.choice(self.predicates)
+        return name if not arity else f"{name}({','.join(rng.choice(self.pool) for _ in range(arity))})"
+
+    def draw(self, rng: random.Random, size: int) -> tuple:
+        """A stream of at most ``size`` records with atoms, within ``max_tp`` time points."""
+        records, t = [], rng.choice([0, 0, 0, 1] + self.gaps[:2])
+        for _ in range(rng.randint(1, size)):
+            if t >= self.max_tp:
+                break
+            atoms: list = []
+            for _ in range(rng.choice(self.counts)):
+                # an atom of this time point again, sometimes (bags count it twice, sets once)
+                atoms.append(rng.choice(atoms) if atoms and rng.random() < 0.2 else self.atom(rng))
+            records.append((t, tuple(atoms)))
+            t += rng.choice(self.gaps)
+        if rng.random() < 0.75 and t < self.max_tp:  # a time point after the atoms: windows let go of them
+            records.append((t, ()))
+        return tuple(records)
+
+
+# ---------------------------------------------------------------- shrinking
+
+
+def _smaller(stream: tuple):
+    """Every stream one step smaller: an atom less, a time point less, a time point (or every
+    one from it on) one earlier."""
+    for i, (t, atoms) in enumerate(stream):
+        for j in range(len(atoms)):
+            yield stream[:i] + ((t, atoms[:j] + atoms[j + 1 :]),) + stream[i + 1 :]
+    for i in range(len(stream) if len(stream) > 1 else 0):  # a stream keeps one record
+        yield stream[:i] + stream[i + 1 :]
+    for i, (t, atoms) in enumerate(stream):
+        if t > (stream[i - 1][0] + 1 if i else 0):
+            yield stream[:i] + ((t - 1, atoms),) + stream[i + 1 :]
+            yield stream[:i] + tuple((u - 1, a) for u, a in stream[i:])
+
+
+def _shrunk(evaluator: _Evaluator, a: _Run, b: _Run, stream: tuple) -> tuple:
+    """A locally smallest stream on which ``a`` and ``b`` still differ, from ``stream``."""
+    t = evaluator.differs(a, b, stream)
+    if t is not None and stream[-1][0] > t:  # later time points cannot matter at t
+        cut = tuple(r for r in stream if r[0] <= t)
+        cut = cut if cut and cut[-1][0] == t else cut + ((t, ()),)
+        stream = cut if evaluator.differs(a, b, cut) is not None else stream
+    improved = True
+    while improved:
+        improved = False
+        for smaller in _smaller(stream):
+            if _size(smaller) < _size(stream) and evaluator.differs(a, b, smaller) is not None:
+                stream, improved = smaller, True
+                break
+    return stream
+
+
+# ---------------------------------------------------------------- the search
+
+
+def _read_stream(stream) -> tuple:
+    """A stream given to start from (a path or ``(t, atoms)`` pairs) as records."""
+    from .api import records_from
+    from .values import format_atom
+
+    out: dict = {}
+    for rec in records_from(stream):
+        out.setdefault(rec.t, []).extend(a if isinstance(a, str) else format_atom(a) for a in rec.atoms)
+    return tuple((t, tuple(atoms)) for t, atoms in sorted(out.items()))
+
+
+@dataclass(frozen=True)
+class Search:
+    """What :func:`search` did: the ``witness`` found (or None), the ``streams`` tried (different
+    ones: a stream drawn again is not tried again), the ``runs``' labels, the ``seconds`` it took."""
+
+    witness: Witness | None
+    streams: int
+    runs: tuple
+    seconds: float
+
+
+def search(
+    program,
+    semantics=None,
+    engines=None,
+    stream=None,
+    budget: float | None = 10.0,
+    seed: int = 0,
+    max_tp: int | None = None,
+    max_streams: int | None = None,
+    clock: str | int = "1s",
+    _evaluator: _Evaluator | None = None,
+) -> Search:
+    """:func:`distinguish`, saying how many streams it tried and how long it took."""
+    check_options(budget, seed, max_tp, max_streams)
+    began = time.monotonic()
+    analysis = program if isinstance(program, Analysis) else load_program(program, clock=clock)
+    a, b = _runs(semantics, engines)
+    evaluator = _evaluator or _Evaluator(analysis)
+    engine_a, engine_b = evaluator.check(a), evaluator.check(b)
+    tried, found = 0, None
+    if stream is not None:
+        start = _read_stream(stream)
+        tried = 1
+        found = start if evaluator.differs(a, b, start) is not None else None
+    else:
+        windows = [n for w, n in analysis.window_sizes.items() if not w.is_tuple]
+        vocabulary = _Vocabulary(analysis, max_tp or min(40, max(8, 2 * max(windows, default=2) + 4)))
+        if not vocabulary.predicates:  # no stream atom changes anything: nothing to draw
+            return Search(None, 0, (a.label, b.label), time.monotonic() - began)
+        rng = random.Random(seed)
+        deadline = None if budget is None else time.monotonic() + budget
+        seen, stale, draws = set(), 0, 0
+        while found is None and (max_streams is None or tried < max_streams) and stale < _EXHAUSTED:
+            if deadline is not None and time.monotonic() > deadline:
+                break
+            candidate = vocabulary.draw(rng, 1 + min(draws // 30, 5))  # small streams first
+            draws += 1
+            if candidate in seen:  # drawn before: not tried again, not counted
+                stale += 1
+                continue
+            seen.add(candidate)
+            tried, stale = tried + 1, 0
+            if evaluator.differs(a, b, candidate) is not None:
+                found = candidate
+    if found is None:
+        return Search(None, tried, (a.label, b.label), time.monotonic() - began)
+    found = _shrunk(evaluator, a, b, found)
+    t = evaluator.differs(a, b, found)
+    answers = {run.label: evaluator.answers(run, found).get(t) for run in (a, b)}
+    sa, sb = (a.semantics, engine_a), (b.semantics, engine_b)
+    detail = ", ".join(f"{k}={getattr(b.semantics, k).value}" for k in b.semantics.differs(a.semantics))
+    witness = Witness(found, t, answers, difference(sa, sb), detail or f"engines {engine_a} and {engine_b}", tried)
+    return Search(witness, tried, (a.label, b.label), time.monotonic() - began)
+
+
+def check_options(budget, seed, max_tp, max_streams, name=lambda keyword: keyword) -> None:
+    """Refuse a budget that is no number of seconds > 0 (None: no limit), a seed outside 0 ..
+    2^64-1 (a negative one would draw what its absolute value draws), a ``max_tp`` or
+    ``max_streams`` below 1; ``name``: how an error names the keyword (the command line's option)."""
+    if budget is not None and not (isinstance(budget, (int, float)) and 0 < budget < math.inf):
+        raise UsageError(Diagnostic(f"{name('budget')} must be a number of seconds > 0, not {budget}"))
+    if not (isinstance(seed, int) and 0 <= seed <= _MAX_SEED):
+        raise UsageError(Diagnostic(f"{name('seed')} must be an integer from 0 to {_MAX_SEED}, not {seed}"))
+    for keyword, value in (("max_tp", max_tp), ("max_streams", max_streams)):
+        if value is not None and not (isinstance(value, int) and value >= 1):
+            raise UsageError(Diagnostic(f"{name(keyword)} must be an integer >= 1, not {value}"))
+
+
+def distinguish(
+    program,
+    semantics=None,
+    engines=None,
+    stream=None,
+    budget: float | None = 10.0,
+    seed: int = 0,
+    max_tp: int | None = None,
+    max_streams: int | None = None,
+    clock: str | int = "1s",
+) -> Witness | None:
+    """A smallest stream on which two runs of ``program`` differ, or None if none is found.
+
+    The runs: ``semantics="A,B"`` (two profiles, with knobs as in ``ticker compare``:
+    ``"default,default+window_bounds=half-open"``) on one engine (``engines``, default auto), or
+    ``engines="clingo,native"`` under one semantics. ``stream``: start from this stream (a path or
+    ``(t, atoms)`` pairs) on which they differ, and only shrink it. ``budget``: seconds of search
+    (None: no limit), ``max_streams``: streams tried at most; ``seed``: the order of the search;
+    ``max_tp``: time points of a drawn stream at most. See the module doc.
+    """
+    return search(program, semantics, engines, stream, budget, seed, max_tp, max_streams, clock).witness
+
+
+def _answers_text(models) -> str:
+    if models is None:
+        return "not evaluated"
+    if not models:
+        return "no answer stream"
+    return " ".join("{" + ", ".join(m.sorted_atoms() + m.sorted_pinned()) + "}" for m in in_printed_order(models))
+
+
+def format_witness(w: Witness) -> str:
+    """The stream, the first time point where the runs differ, their answer streams there, and what
+    explains it (as ``ticker compare`` says)."""
+    atoms, points = w.atoms, len(w.stream)
+    out = [f"a stream of {atoms} atom{'s' * (atoms != 1)} at {points} time point{'s' * (points != 1)}:"]
+    out += ["  " + line for line in stream_text(w.stream).splitlines()]
+    out.append(f"t={w.t}: answer streams differ")
+    width = max(map(len, w.answers))
+    out += [f"  {label:<{width}}  {_answers_text(models)}" for label, models in w.answers.items()]
+    out.append(f"dimension: {w.dimension} ({w.detail})")
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------- the atlas
+
+#: the atlas' programs: one per window kind and modality, and the knobs' own cases
+ATLAS = {
+    "now": "q :- p.",
+    "time ◇": "q :- p in [2].",
+    "time □": "q :- p always [2].",
+    "time @": "q(T) :- p at T in [2].",
+    "tuple ◇": "q(X) :- p(X) in [2 #].",
+    "tuple □": "q :- p always [2 #].",
+    "tuple @": "q(T) :- p at T in [2 #].",
+    "@ without window": "q(T) :- p at T.",
+    "tuple ties": "q(X) :- p(X) in [1 #].",
+    "tuple scope": "q(X) :- p(X) in [1 #].  r :- s.",
+    "@-head, past": "q at U :- p at T in [1], U = T - 1.",
+    "@-head, future": "q at U :- p at T in [1], U = T + 1.",
+    "negation": "q :- p in [1], not r in [1].",
+}
+
+ATLAS_MARK = ("<!-- atlas -->", "<!-- /atlas -->")
+
+
+def atlas(programs: dict | None = None, profiles=None, streams: int = ATLAS_STREAMS, seed: int = 0) -> list:
+    """``[(program name, profile a, profile b, cell)]`` for every pair of ``profiles`` (default: the
+    built-in ones) over ``programs`` (default :data:`ATLAS`), ``cell`` a :class:`Witness`, None
+    (no stream found among ``streams``), ``"same knobs"`` or the reason a profile cannot read the
+    program (``"n/a: ..."``). Each profile runs each drawn stream once for every pair."""
+    programs = ATLAS if programs is None else programs
+    profiles = list(PROFILES) if profiles is None else list(profiles)
+    out = []
+    for name, source in programs.items():
+        analysis = load_program(source)
+        evaluator = _Evaluator(analysis)
+        refused = {}
+        for p in profiles:
+            try:
+                evaluator.check(_Run(p, parse_semantics_list(p)[0], "auto"))
+            except TickerError as err:
+                refused[p] = err.diagnostics[0].message
+        for i, a in enumerate(profiles):
+            for b in profiles[i + 1 :]:
+                if a in refused or b in refused:
+                    out.append((name, a, b, f"n/a: {refused.get(a) or refused[b]}"))
+                elif not parse_semantics_list(a)[0].differs(parse_semantics_list(b)[0]):
+                    out.append((name, a, b, "same knobs"))
+                else:
+                    pair = f"{a},{b}"
+                    found = search(analysis, pair, budget=None, seed=seed, max_streams=streams, _evaluator=evaluator)
+                    out.append((name, a, b, found.witness))
+    return out
+
+
+def _cell(cell) -> str:
+    if isinstance(cell, Witness):
+        lines = "; ".join(f"{t}: {', '.join(atoms)}" if atoms else f"{t}:" for t, atoms in cell.stream)
+        return f"`{lines}` (differ at t={cell.t})"
+    return "agree" if cell is None else cell
+
+
+def atlas_markdown(rows: list, streams: int = ATLAS_STREAMS, seed: int = 0) -> str:
+    """The atlas as a markdown table: per program (its source), the smallest stream found on which
+    a pair of profiles part (pairs with the same stream on one row), then the pairs that ``agree``
+    (no stream among ``streams`` drawn for the pair), those that set the ``same knobs``, and those
+    ``n/a`` (a profile refuses the program, the reason said)."""
+    out = ["| program | pairs of profiles | smallest distinguishing stream |", "|---|---|---|"]
+    for name in dict.fromkeys(r[0] for r in rows):
+        groups: dict = {}
+        for _, a, b, cell in (r for r in rows if r[0] == name):
+            groups.setdefault(_cell(cell), []).append(f"{a}–{b}")
+        order = sorted(groups, key=lambda c: (c.startswith("n/a"), c == "same knobs", c == "agree"))
+        source = ATLAS.get(name)
+        first = f"{name}" + (f": `{source}`" if source else "")
+        for i, cell in enumerate(order):
+            out.append(f"| {first if i == 0 else ''} | {', '.join(groups[cell])} | {cell} |")
+    out.append(
+        f"\n`agree`: no stream among the {streams} drawn for the pair (seed {seed}) tells them apart; "
+        "`same knobs`: the profiles set the same knobs (laser only checks the fragment); `n/a`: a profile "
+        "refuses the program. Streams are written as records `t: atoms; ...`; `t=`: the first time point "
+        "both evaluate where the answer streams differ."
+    )
+    return "\n".join(out) + "\n"
+
+
+def atlas_section(page: str | None, table: str) -> str:
+    """``page`` (a markdown text, None: a new file) with the atlas between :data:`ATLAS_MARK`,
+    what was there replaced; a page without the marks is refused (it would be overwritten)."""
+    start, end = ATLAS_MARK
+    if page is None:
+        return f"{start}\n{table.strip()}\n{end}\n"
+    head, found, rest = page.partition(start)
+    if not found or end not in rest:
+        raise UsageError(
+            Diagnostic(
+                f"the file has no {start} ... {end} section to replace",
+                notes=("write the atlas to a new file, or put the two marks where it goes",),
+            )
+        )
+    return f"{head}{start}\n{table.strip()}\n{end}{rest.partition(end)[2]}"
