@@ -7,7 +7,6 @@ Every sharded run must equal the single-process run on the same stream.
 
 from __future__ import annotations
 
-import pickle
 from pathlib import Path
 
 import pandas as pd
@@ -21,12 +20,12 @@ from ticker_py.shard import (
     MODEL,
     NONE,
     STATE,
-    cell_rows,
     make_grid,
     merge_shards,
     needs_owner_filter,
     plan_for,
-    read_stream,
+    prepare,
+    read_slice,
     run_sharded_local,
 )
 from ticker_py.spec import RunSpec
@@ -73,32 +72,35 @@ def test_diamond_sharded_equals_single(engine, shards):
     assert single[-1][1] == 20 * 6  # c is the global count, not a shard's
 
 
-def test_diamond_plan_and_split():
+def test_diamond_plan_and_split(tmp_path):
     analysis = load_program(DIAMOND)
-    plan, times = plan_for(analysis)
+    assert plan_for(analysis)[0] is None  # auto: by time first (a time cell's answers need no merge)
+    plan, times = plan_for(analysis, "key")
     assert plan.key == {"p": 0, "q": 0} and not plan.broadcast and times is None
-    points, last, error = read_stream(DIAMOND_STREAM, analysis, RunSpec())
-    assert last == 19 and error is None
-    grid = make_grid(analysis, 2, {t: len(a) for t, a in points}, last)
+    source = prepare(DIAMOND_STREAM, analysis, RunSpec(), tmp_path)  # not Parquet: written once
+    assert source.last == 19 and source.error is None and len(source.files) == 1
+    grid = make_grid(analysis, 2, source.counts, source.last, "key")
     assert grid.key == plan.key and grid.cells == 2 and grid.ranges == ((0, 10), (10, 20)) and len(grid.spans) == 1
-    rows = cell_rows(points, grid)
-    assert sorted(a for r in rows.values() for _, a in r) == sorted(a for _, atoms in points for a in atoms)
+    rows = {k: [(t, a) for t, atoms in read_slice(source, 0, 20, grid.key, 2, k) for a in atoms] for k in (0, 1)}
+    assert sorted(a for r in rows.values() for _, a in r) == sorted(a for _, atoms in DIAMOND_STREAM for a in atoms)
     for s, r in rows.items():
         assert r and all(shard_of(a, plan.key, 2) == s for _, a in r)
+    later = [t for t, _ in read_slice(source, 12, 15, None, 1, 0)]
+    assert later == [12, 13, 14]
 
 
 def test_retrieval_per_item_all_answer_streams():
     analysis = load_program(RETRIEVAL)
-    plan, _ = plan_for(analysis)
+    plan, _ = plan_for(analysis, "key")
     assert plan.key["req"] == 0 and plan.key["get"] == 0 and plan.broadcast == {"down", "qlev"}
     stream = list(generate("b1", seed=3, tp=20, window=20, items=3))
     single = view(run(RETRIEVAL, stream, engine="clingo", models=0))
     assert max(len(models) for _, _, models in single) > 1  # several answer streams: a product
     owners = {shard_of(("req", i, 0), plan.key, 3) for i in (1, 2, 3)}
     assert len(owners) > 1  # the items really are split
-    assert view(run_sharded_local(RETRIEVAL, stream, shards=3, engine="clingo", models=0)) == single
+    assert view(run_sharded_local(RETRIEVAL, stream, shards=3, shard_by="key", engine="clingo", models=0)) == single
     # models=2: two of the answer streams of the single run
-    two = view(run_sharded_local(RETRIEVAL, stream, shards=3, engine="clingo", models=2))
+    two = view(run_sharded_local(RETRIEVAL, stream, shards=3, shard_by="key", engine="clingo", models=2))
     for (t, c, some), (t2, c2, every) in zip(two, single):
         assert (t, c) == (t2, c2) and len(some) == min(2, len(every)) and set(some) <= set(every)
 
@@ -117,11 +119,11 @@ def test_guesses_product_and_no_answer_stream():
     assert {shard_of(("p", v), {"p": 0}, 2) for v in "xd"} == {0, 1}
     single = view(run(GUESS, stream, engine="clingo", models=0))
     assert [len(m) for _, _, m in single] == [4, 2, 1, 4]
-    assert view(run_sharded_local(GUESS, stream, shards=2, engine="clingo", models=0)) == single
+    assert view(run_sharded_local(GUESS, stream, shards=2, shard_by="key", engine="clingo", models=0)) == single
     none = [(0, ["p(x)", "bad(x)"])]
     program_none = GUESS + ":- b(X), bad(X) in [1].\n"
     assert (
-        view(run_sharded_local(program_none, none, shards=2, engine="clingo", models=0))
+        view(run_sharded_local(program_none, none, shards=2, shard_by="key", engine="clingo", models=0))
         == view(run(program_none, none, engine="clingo", models=0))
         == [(0, 2, [])]
     )
@@ -131,10 +133,10 @@ def test_negation_over_background_keys():
     # shard 0 sees no q(v) of shard 1's values: only the owner of a key reports p(v)
     prog = "item(1..6).\np(X) :- item(X), not q(X) in [2].\n"
     analysis = load_program(prog)
-    assert needs_owner_filter(analysis, plan_for(analysis)[0].key)
-    assert not needs_owner_filter(load_program(RETRIEVAL), plan_for(load_program(RETRIEVAL))[0].key)
+    assert needs_owner_filter(analysis, plan_for(analysis, "key")[0].key)
+    assert not needs_owner_filter(load_program(RETRIEVAL), plan_for(load_program(RETRIEVAL), "key")[0].key)
     stream = [(0, ["q(1)", "q(2)"]), (1, ["q(5)"]), (2, []), (3, []), (4, ["q(3)", "q(4)"])]
-    assert view(run_sharded_local(prog, stream, shards=2, engine="clingo")) == view(run(prog, stream, engine="clingo"))
+    assert view(run_sharded_local(prog, stream, shards=2, shard_by="key", engine="clingo")) == view(run(prog, stream, engine="clingo"))
 
 
 def test_join_is_refused_with_the_reason():
@@ -160,7 +162,7 @@ def test_until_and_bad_record():
 def test_merge_of_reports():
     # models=1: shard 0 holds a(1) and k; shard 1 holds k, has no answer stream at t = 1, then
     # k again and a pin; the count c sums the shards' owned atoms
-    a1, k, pin = (pickle.dumps(x) for x in (("a", 1), ("k",), (("b", 2), 5)))
+    a1, k, pin = "a(1)", "k", "b(2) at 5"
     rows = [
         (0, 0, 0, STATE, 2, [a1, k], [], [], [], None),
         (1, 0, 0, STATE, 0, [k], [], [], [], None),
@@ -171,15 +173,14 @@ def test_merge_of_reports():
     out = list(merge_shards(rows, 2, 3))
     assert [(r.t, r.c) for r in out] == [(0, 2), (1, 2), (2, 3), (3, 3)]
     assert out[1].models == ()
-    assert out[0].models[0].sorted_atoms() == ["a(1)", "k"]
-    assert out[2].models[0].sorted_atoms() == ["a(1)", "k"] and out[2].models[0].sorted_pinned() == ["b(2) at 5"]
+    assert sorted(out[0].models[0].atoms) == ["a(1)", "k"]  # texts: the cells send atoms as printed
+    assert sorted(out[2].models[0].atoms) == ["a(1)", "k"] and out[2].models[0].pinned == {"b(2) at 5"}
     # models=0: the product of the shards' answer streams, deduplicated
     m = [
-        (s, 0, i, MODEL, 0, [pickle.dumps(x)], [], [], [], None)
-        for s, i, x in [(0, 0, ("a",)), (0, 1, ("b",)), (1, 0, ("c",)), (1, 1, ("c",))]
+        (s, 0, i, MODEL, 0, [x], [], [], [], None) for s, i, x in [(0, 0, "a"), (0, 1, "b"), (1, 0, "c"), (1, 1, "c")]
     ]
     (res,) = merge_shards(m, 2, 0, models=0)
-    assert sorted(mm.sorted_atoms() for mm in res.models) == [["a", "c"], ["b", "c"]]
+    assert sorted(sorted(mm.atoms) for mm in res.models) == [["a", "c"], ["b", "c"]]
 
 
 def test_the_sharded_run_of_the_command_writes_what_the_single_run_writes(tmp_path):

@@ -1,30 +1,35 @@
-"""One cell of a sharded run: its atoms appended from its start on, every time point of its
-ranges evaluated, the answers it owns reported as rows (their kinds below)."""
+"""One cell of a sharded run: its slice of the Parquet stream read (:func:`read_slice`: the files
+and row groups of its time span, its key shard's atoms), its atoms appended from its start on,
+every time point of its ranges evaluated, the answers it owns written as rows of atom texts to its
+own Parquet part (:func:`run_cell`; the kinds of rows below)."""
 
 from __future__ import annotations
 
-import itertools
 import pickle
 from collections.abc import Iterable, Iterator
+from pathlib import Path
 
 from ..analysis import GENERAL, Analysis
 from ..analysis.sharding import shard_of
 from ..api import Reasoner
-from ..errors import Diagnostic, StreamError, TickerError
+from ..errors import TickerError
 from ..spec import RunSpec
 from ..streams.answers import EMPTY, AnswerState
 from ..streams.factorized import Factorized
+from ..streams.input import parse_atom
 from ..streams.model import Model
-from ..syntax.ground_atoms import AtomReader, GroundSyntaxError, parse_ground_atom
-from .plan import Grid
+from ..syntax.ground_atoms import AtomReader
+from ..values import format_atom
+from .plan import Grid, Source
 
 # kinds of the rows a cell reports, one row per (cell, t) (models != 1: per model):
-# (range, t, model, kind, n, added, removed, pins_added, pins_removed, message)
-STATE = 0  # models=1: atoms added/removed since the previous time point (pickled atoms / (atom, T) pins)
+# (range, t, model, kind, n, added, removed, pins_added, pins_removed, message); atoms as texts,
+# pins as "atom at T" texts
+STATE = 0  # models=1: atoms added/removed since the previous time point
 MODEL = 1  # models != 1: answer stream number `model`, whole, in `added` / `pins_added`
 NONE = 2  # no answer stream at t
 ERROR = 3  # the cell's stream was refused at t: `message`
-FACTORS = 4  # factorize: the answer streams at t as one pickled Factorized in `added`
+FACTORS = 4  # factorize: the answer streams at t as one pickled Factorized in `message` (bytes)
 # n: the number of stream atoms the cell owns at t (on the first row of (cell, t))
 
 
@@ -59,62 +64,62 @@ class _Rows:
         )
 
 
-def evaluate_cell(analysis: Analysis, grid: Grid, cell: int, rows: Iterable, spec: RunSpec) -> Iterator[tuple]:
+def evaluate_cell(analysis: Analysis, grid: Grid, cell: int, points: Iterable, spec: RunSpec) -> Iterator[tuple]:
     """Evaluate one cell under ``spec``; yields its report rows
     ``(range, t, model, kind, n, added, removed, pins_added, pins_removed, message)`` (see the kinds)
     for the time points of its ranges.
 
-    ``rows``: ``(t, atom)`` of this cell in stream order (t not decreasing), the atom a tuple or a
-    string (parsed here; None or empty: ignored). Atoms before the first range are appended
-    without evaluating. Atoms are reported pickled; only owned ones (see the module doc). Format
-    ``none`` reports the counts and whether there is an answer stream, but no atoms;
+    ``points``: ``(t, atoms)`` of this cell in time order (:func:`read_slice`). Atoms before the
+    first range are appended without evaluating. Only owned atoms are reported (see the module
+    doc), as texts; with ``out`` pins only where they are printed (``show_at``, several answer streams).
+    Format ``none`` reports the counts and whether there is an answer stream, but no atoms;
     ``factorize``: one FACTORS row per time point (owned atoms only).
     """
     key, shards = grid.key, grid.key_shards
     k, s = divmod(cell, len(grid.spans))
     start, r0, r1 = grid.spans[s]
     models, factorize, answers = spec.models_per_tick, spec.factorize, spec.format != "none"
+    # pins can outnumber the atoms many times: left out where nothing prints them (a written run
+    # without show_at); the Results of the API carry them, as the single run's
+    pinned = answers and (spec.show_at or spec.out in (None, "-") or models != 1 or factorize)
     reasoner = Reasoner(analysis, spec=spec, output=_Rows(analysis, spec))
     stage, evaluation = reasoner.input, reasoner.evaluation
     owner_filter = needs_owner_filter(analysis, key)
-    dumps = pickle.dumps
-    reader = AtomReader()
+    texts: dict = {}  # atom -> text, for the atoms reported
+
+    def text(a):
+        got = texts.get(a)
+        if got is None:
+            if len(texts) > 1 << 18:
+                texts.clear()
+            got = texts[a] = format_atom(a)
+        return got
 
     def owned(atoms):
         if not answers:
-            return ()
-        if not owner_filter:
-            return atoms
-        return [a for a in atoms if shard_of(a, key, shards) in (None, k)]
+            return []
+        if owner_filter:
+            atoms = [a for a in atoms if shard_of(a, key, shards) in (None, k)]
+        return [text(a) for a in atoms]
 
     def owned_pins(pins):
-        if not answers:
-            return ()
-        if not owner_filter:
-            return pins
-        return [p for p in pins if shard_of(p[0], key, shards) in (None, k)]
+        if not pinned:
+            return []
+        if owner_filter:
+            pins = [p for p in pins if shard_of(p[0], key, shards) in (None, k)]
+        return [f"{text(a)} at {T}" for a, T in pins]
 
     def owned_factors(f):
         if not owner_filter or not answers:
             return f if answers else Factorized.build(Model(frozenset()), []) if f.count else f
-        part = lambda m: Model(frozenset(owned(m.atoms)), frozenset(owned_pins(m.pinned)))  # noqa: E731
+
+        def part(m):
+            keep = lambda a: shard_of(a, key, shards) in (None, k)  # noqa: E731
+            return Model(frozenset(filter(keep, m.atoms)), frozenset(p for p in m.pinned if keep(p[0])))
+
         return Factorized.build(part(f.common), [[part(m) for m in alt] for alt in f.factors]) if f.count else f
 
-    def parsed(t, group) -> list:
-        """The distinct atoms of a time point: tuples (read and checked on the driver already) or
-        texts, converted by the stream readers' AtomReader (each distinct term once) and checked."""
-        given = [a for _, a in group if a is not None and not (isinstance(a, str) and not a.strip())]
-        texts = [a for a in given if isinstance(a, str)]
-        if texts:
-            try:
-                converted = iter(reader.each([x.strip() for x in texts]))
-            except (GroundSyntaxError, TypeError):
-                converted = iter([_parse(x, t) for x in texts])
-            given = [next(converted) if isinstance(a, str) else a for a in given]
-        atoms = list(dict.fromkeys(given))  # the same atom twice in a time point counts once
-        return stage.accept(t, atoms, f"<shard {cell}>")
-
-    answer = AnswerState()  # the cell's answer stream
+    answer = AnswerState(pins=pinned)  # the cell's answer stream
 
     def state(res, fresh):
         """``(kind, added, removed, pins_added, pins_removed)`` since the previous time point (from
@@ -127,27 +132,26 @@ def evaluate_cell(analysis: Analysis, grid: Grid, cell: int, rows: Iterable, spe
         answer.set((model,))
         return (STATE if res.models else NONE, *changed)
 
-    groups = itertools.groupby(rows, key=lambda r: r[0])
-    pending = next(groups, None)
+    points = iter(points)
+    pending = next(points, None)
     t = start
     try:
-        while pending is not None and pending[0] < start:  # before the span: not this cell's
-            pending = next(groups, None)
         for r in range(r0, r1 + 1):
             t0, t1 = grid.ranges[r]
             while t < t1:
                 n = 0
                 if pending is not None and pending[0] == t:
-                    atoms = parsed(t, pending[1])
-                    pending = next(groups, None)
-                    evaluation.append(t, atoms)  # checked above by the input stage, as the single run's
+                    atoms = list(dict.fromkeys(_checked(t, pending[1])))  # an atom twice counts once
+                    pending = next(points, None)
+                    atoms = stage.accept(t, atoms, f"<shard {cell}>")
+                    evaluation.append(t, atoms)  # checked by the input stage, as the single run's
                     n = len(atoms) if k == 0 else sum(1 for a in atoms if key is None or a[0] in key)
                 if t < t0:
                     t += 1
                     continue
                 res = reasoner.evaluate(t)
                 if factorize:
-                    yield r, t, 0, FACTORS, n, [dumps(owned_factors(res.factors))], [], [], [], None
+                    yield r, t, 0, FACTORS, n, [], [], [], [], pickle.dumps(owned_factors(res.factors))
                 elif models == 1:
                     kind, added, removed, pins_added, pins_removed = state(res, t == t0)
                     yield (
@@ -156,36 +160,172 @@ def evaluate_cell(analysis: Analysis, grid: Grid, cell: int, rows: Iterable, spe
                         0,
                         kind,
                         n,
-                        [dumps(a) for a in owned(added)],
-                        [dumps(a) for a in owned(removed)],
-                        [dumps(p) for p in owned_pins(pins_added)],
-                        [dumps(p) for p in owned_pins(pins_removed)],
+                        owned(added),
+                        owned(removed),
+                        owned_pins(pins_added),
+                        owned_pins(pins_removed),
                         None,
                     )
                 elif not res.models:
                     yield r, t, 0, NONE, n, [], [], [], [], None
                 else:
                     for i, m in enumerate(res.models):
-                        yield (
-                            r,
-                            t,
-                            i,
-                            MODEL,
-                            n if i == 0 else 0,
-                            [dumps(a) for a in owned(m.atoms)],
-                            [],
-                            [dumps(p) for p in owned_pins(m.pinned)],
-                            [],
-                            None,
-                        )
+                        yield r, t, i, MODEL, n if i == 0 else 0, owned(m.atoms), [], owned_pins(m.pinned), [], None
                 t += 1
     except TickerError as err:
         r = next((i for i in range(r0, r1 + 1) if grid.ranges[i][1] > t), r1)
-        yield r, t, 0, ERROR, 0, [], [], [], [], err.diagnostics[0].message
+        yield r, t, 0, ERROR, 0, [], [], [], [], err.diagnostics[0].message.encode()
 
 
-def _parse(text: str, t: int) -> tuple:
-    try:
-        return parse_ground_atom(text)
-    except GroundSyntaxError as err:
-        raise StreamError(Diagnostic(f"bad atom '{text}' at time {t}: {err.message}")) from None
+class _Bad(str):
+    """An atom text that did not parse: refused (located at its time) when its time point is read."""
+
+
+def _checked(t: int, atoms: list) -> list:
+    for a in atoms:
+        if type(a) is _Bad:
+            parse_atom(str(a), t)  # raises the single run's StreamError
+    return atoms
+
+
+def read_slice(source: Source, start: int, end: int, key: dict | None, shards: int, k: int) -> Iterator[tuple]:
+    """``(t, atoms)`` for the time points in [start, end) of ``source`` that have atoms of key
+    shard ``k`` of ``shards`` (``key`` None: every atom), in time order; only the files and row
+    groups whose t statistics meet the span are read, the key selection is Arrow compute over each
+    distinct atom text (converted once)."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.dataset as ds
+
+    columns = ["t", "atom"] + ([source.order] if source.order else [])
+    known: dict = {}  # atom text -> atom (or _Bad), or with a key: (atom, its shard or -1)
+    reader = AtomReader()
+    t_now, now, order = None, [], []
+
+    def flush():
+        if source.order and order != sorted(order):
+            return t_now, [now[i] for i in sorted(range(len(order)), key=order.__getitem__)]
+        return t_now, now
+
+    for path, first, last in source.files:
+        if last < start or first >= end:
+            continue
+        scan = ds.dataset(path, format="parquet").to_batches(
+            columns=columns, filter=(ds.field("t") >= start) & (ds.field("t") < end), use_threads=False
+        )
+        for batch in scan:
+            col = batch.column("atom")
+            if not pa.types.is_dictionary(col.type):
+                col = pc.dictionary_encode(col)
+            texts = col.dictionary.to_pylist()
+            new = [x for x in texts if x not in known]
+            if new:
+                _convert(new, known, reader, key, shards)
+            entries = [known[x] for x in texts]
+            if key is not None:
+                shard = np.array([e[1] for e in entries] or [0], dtype=np.int64)
+                atoms = np.fromiter((e[0] for e in entries), dtype=object, count=len(entries))
+            else:
+                atoms = np.fromiter(entries, dtype=object, count=len(entries))
+            index = col.indices.fill_null(-1).to_numpy()
+            keep = index >= 0
+            if key is not None:
+                mine = shard[np.maximum(index, 0)]
+                keep &= (mine == k) | (mine < 0)
+            rows = np.flatnonzero(keep)
+            ts = batch.column("t").to_numpy()[rows]
+            objs = atoms[index[rows]] if len(rows) else []
+            keys = batch.column(source.order).to_numpy()[rows] if source.order else None
+            cuts = np.flatnonzero(np.diff(ts)) + 1
+            for a, b in zip(np.concatenate([[0], cuts]).tolist(), np.concatenate([cuts, [len(ts)]]).tolist()):
+                if a == b:
+                    continue
+                t = int(ts[a])
+                if t != t_now:
+                    if now:
+                        yield flush()
+                    t_now, now, order = t, [], []
+                got = [x for x in objs[a:b].tolist() if x is not None]
+                now += got
+                if source.order:
+                    order += [v for v, x in zip(keys[a:b].tolist(), objs[a:b].tolist()) if x is not None]
+    if now:
+        yield flush()
+
+
+def _convert(new: list, known: dict, reader: AtomReader, key: dict | None, shards: int) -> None:
+    """Convert atom texts not seen before (an empty text or a null: no atom, None)."""
+    for x in new:
+        y = x.strip() if x is not None else ""
+        if not y:
+            atom = None
+        else:
+            try:
+                atom = reader.atom(y)
+            except Exception:  # a bad text: refused at its time point
+                atom = _Bad(y)
+        if key is not None:
+            s = -1
+            if atom is not None and type(atom) is not _Bad and atom[0] in key and len(atom) > key[atom[0]] + 1:
+                s = shard_of(atom, key, shards)
+            known[x] = (atom, s)
+        else:
+            known[x] = atom
+
+
+#: rows a cell part collects before it writes them
+PART_ROWS = 4096
+
+PART_SCHEMA = (
+    ("range", "int32"),
+    ("shard", "int32"),
+    ("t", "int64"),
+    ("model", "int32"),
+    ("kind", "int8"),
+    ("n", "int64"),
+    ("added", "list<string>"),
+    ("removed", "list<string>"),
+    ("pins_added", "list<string>"),
+    ("pins_removed", "list<string>"),
+    ("message", "binary"),
+)
+
+
+def part_schema():
+    """The Arrow schema of a cell part."""
+    import pyarrow as pa
+
+    kinds = {"int32": pa.int32(), "int8": pa.int8(), "int64": pa.int64(), "binary": pa.binary()}
+    return pa.schema([(n, kinds.get(k, pa.list_(pa.string()))) for n, k in PART_SCHEMA])
+
+
+def run_cell(source: Source, analysis: Analysis, grid: Grid, cell: int, spec: RunSpec, parts) -> list:
+    """Evaluate cell ``cell`` over its slice of ``source`` and write its rows to
+    ``parts``/cell-<cell>.parquet; returns the stream atoms it owns in each time range (a dict
+    range -> count)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    k, s = divmod(cell, len(grid.spans))
+    start, r0, r1 = grid.spans[s]
+    end = grid.ranges[r1][1] if grid.ranges else 0
+    points = read_slice(source, start, end, grid.key, grid.key_shards, k)
+    schema = part_schema()
+    totals: dict = {}
+    buf = []
+    path = Path(parts) / f"cell-{cell:05d}.parquet"
+    with pq.ParquetWriter(path, schema) as out:
+        for row in evaluate_cell(analysis, grid, cell, points, spec):
+            totals[row[0]] = totals.get(row[0], 0) + row[4]
+            buf.append((row[0], k, *row[1:]))
+            if len(buf) >= PART_ROWS:
+                out.write_batch(
+                    pa.RecordBatch.from_arrays([pa.array(c, f.type) for c, f in zip(zip(*buf), schema)], schema=schema)
+                )
+                buf = []
+        if buf:
+            out.write_batch(
+                pa.RecordBatch.from_arrays([pa.array(c, f.type) for c, f in zip(zip(*buf), schema)], schema=schema)
+            )
+    return totals

@@ -1,4 +1,6 @@
-"""The cells' rows of one time range merged into Results, time point after time point."""
+"""The cells' rows of one time range merged into Results, time point after time point: answer
+streams of atom texts (:func:`parsed` gives them atoms again, :func:`rows` the rows ``--out``
+writes)."""
 
 from __future__ import annotations
 
@@ -28,7 +30,7 @@ class _Merger:
     def _add(self, items, live):
         mult = self.mult
         for b in items:
-            x = pickle.loads(b)
+            x = b
             n = mult.get(x, 0)
             mult[x] = n + 1
             if n == 0:
@@ -37,7 +39,7 @@ class _Merger:
     def _remove(self, items, live):
         mult = self.mult
         for b in items:
-            x = pickle.loads(b)
+            x = b
             n = mult[x] - 1
             if n:
                 mult[x] = n
@@ -53,9 +55,9 @@ class _Merger:
         for shard, _model, kind, n, added, removed, pins_added, pins_removed, message in rows:
             self.c += n or 0
             if kind == ERROR:
-                raise StreamError(Diagnostic(f"{message} (in shard {shard})"))
+                raise StreamError(Diagnostic(f"{message.decode()} (in shard {shard})"))
             if kind == FACTORS:
-                factorized.append(pickle.loads(added[0]))
+                factorized.append(pickle.loads(message))
                 continue
             if kind == NONE:
                 none = True
@@ -65,9 +67,7 @@ class _Merger:
                 self._add(pins_added or (), self.pins)
                 self._remove(pins_removed or (), self.pins)
             elif kind == MODEL:
-                per_shard[shard].append(
-                    (frozenset(map(pickle.loads, added or ())), frozenset(map(pickle.loads, pins_added or ())))
-                )
+                per_shard[shard].append((frozenset(added or ()), frozenset(pins_added or ())))
         if none:
             return Result(t, self.c, ())
         if factorized:  # the key shards' answer streams are independent: their factors side by side
@@ -120,3 +120,48 @@ def merge_range(grid: Grid, r: int, rows: Iterable[tuple], models: int) -> Itera
     """The Results of time range r from its cells' rows ``(key shard, t, model, kind, ...)`` sorted by t."""
     t0, t1 = grid.ranges[r]
     return merge_shards(rows, grid.key_shards, t1 - 1, models, t0, grid.bases[r])
+
+
+def _pin_key(text: str) -> tuple:
+    atom, _, T = text.rpartition(" at ")
+    return int(T), atom
+
+
+def parsed(result: Result, reader) -> Result:
+    """A merged Result whose answer streams hold atom texts, with atoms (``reader``: an
+    :class:`~ticker_py.syntax.ground_atoms.AtomReader`) in printed order."""
+    if result.factors is not None or not result.models:
+        return result
+
+    def model(m):
+        pins = frozenset((reader.atom(a), int(T)) for a, T in map(_split_pin, m.pinned))
+        return Model(frozenset(map(reader.atom, m.atoms)), pins)
+
+    texts = sorted(result.models, key=lambda m: (sorted(m.atoms), sorted(m.pinned, key=_pin_key)))
+    return result.replace(models=tuple(model(m) for m in texts))
+
+
+def _split_pin(text: str) -> tuple:
+    atom, _, T = text.rpartition(" at ")
+    return atom, T
+
+
+def rows(result: Result, r: int) -> Iterator[tuple]:
+    """The rows ``--out`` writes for a merged Result of time range r: ``(range, t, c, model, atoms,
+    pins, factor, alternative)``; one row without a model where there is no answer stream; with
+    factors, the common part (factor 0), then alternative k of factor i."""
+    t, c, f = result.t, result.c, result.factors
+    if f is not None:
+        if not f.count:
+            yield r, t, c, None, None, None, None, None
+            return
+        yield r, t, c, None, f.common.sorted_atoms(), f.common.sorted_pinned(), 0, 0
+        for i, alternatives in enumerate(f.factors, 1):
+            for k, m in enumerate(alternatives, 1):
+                yield r, t, c, None, m.sorted_atoms(), m.sorted_pinned(), i, k
+        return
+    if not result.models:
+        yield r, t, c, None, None, None, None, None
+    models = sorted(result.models, key=lambda m: (sorted(m.atoms), sorted(m.pinned, key=_pin_key)))
+    for i, m in enumerate(models):
+        yield r, t, c, i, sorted(m.atoms), sorted(m.pinned, key=_pin_key), None, None

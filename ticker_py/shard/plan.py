@@ -1,14 +1,14 @@
 """The plan of a sharded run: key, time or both (:func:`plan_for`), the grid of cells
-(:func:`make_grid`, time ranges cut by atom count) and the stream read and split into the cells' rows."""
+(:func:`make_grid`, time ranges cut by atom count) and the Parquet stream the cells read their
+slices of (:func:`prepare`: a Parquet stream is scanned, any other written to Parquet once)."""
 
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..analysis import Analysis
-from ..analysis.sharding import ShardPlan, TimePlan, shard_of, shard_plan, time_plan
+from ..analysis.sharding import ShardPlan, TimePlan, shard_plan, time_plan
 from ..errors import Diagnostic, TickerError, UsageError
 from ..streams.input import Input
 from ..streams.model import Record, time_points
@@ -34,11 +34,11 @@ def plan_for(analysis: Analysis, shard_by: str = "auto", inertia: bool = False) 
     times: TimePlan = time_plan(analysis, inertia)
     if inertia and shard_by != "time":  # the key shards would each keep their own earlier answers
         keys = ShardPlan(None, "inertia=True (--inertia) keeps answers from earlier time points")
-    if shard_by == "auto":
-        if keys.shardable:
-            return keys, None
+    if shard_by == "auto":  # by time first: a time cell's answers need no merge with other cells'
         if times.shardable:
             return None, times
+        if keys.shardable:
+            return keys, None
         raise _refuse(f"{keys.reason}; and not by time: {times.reason}")
     if shard_by in ("key", "both") and not keys.shardable:
         raise _refuse(keys.reason)
@@ -149,43 +149,141 @@ def _start(t0: int, base: int, times: TimePlan, ends: list) -> int:
     return start
 
 
-def shard_targets(atom: tuple, key: dict | None, shards: int):
-    """The key shards an atom goes to: its key's shard, or every shard (broadcast)."""
-    s = shard_of(atom, key, shards) if key is not None else None
-    return range(shards) if s is None else (s,)
+@dataclass(frozen=True)
+class Source:
+    """The Parquet stream of a sharded run: its ``files`` in time order as ``(path, first t, last t)``,
+    its order column (None: rows in arrival order), its row ``counts`` per time point (distinct
+    atoms when the plan counts atoms: tuple windows), the ``last`` time point to evaluate and the
+    ``error`` to raise once everything before it is evaluated (or None)."""
+
+    files: tuple
+    order: str | None
+    counts: dict
+    last: int
+    error: TickerError | None = None
 
 
-def read_stream(records: Iterable[Record], analysis: Analysis, spec):
-    """Read and check a stream on the driver: ``(points, last, error)``.
+def prepare(stream, analysis: Analysis, spec, scratch) -> Source:
+    """The stream as a :class:`Source`: a Parquet file or directory (atom layout) is scanned (its
+    ``t`` column, file by file), anything else is read and checked by the input stage and written
+    to ``scratch`` (a directory) as Parquet once."""
+    from pathlib import Path
 
-    ``points``: ``(t, atoms)`` of the non-empty time points (duplicates within a time point
-    dropped); ``last``: the last time point to evaluate. The records are checked by the input stage
-    as in the single run (the cells give the engines' names); on a refused record ``error`` is the
-    StreamError and ``last`` the time point of the last accepted record: as in
-    :meth:`~ticker_py.api.Reasoner.feed`, everything accepted is evaluated, then the error raised.
-    """
+    if isinstance(stream, (str, Path)) and str(stream) != "-" and spec.stream_format == "auto":
+        path = Path(stream)
+        if (path.is_dir() or path.suffix.lower() == ".parquet") and path.exists():
+            source = _scan(path, analysis, spec)
+            if source is not None:
+                return source
+    return _written(stream, analysis, spec, Path(scratch))
+
+
+def _files_of(path) -> list:
+    if path.is_file():
+        return [path]
+    return sorted(
+        p for p in path.rglob("*") if p.is_file() and not any(x[0] in "._" for x in p.relative_to(path).parts)
+    )
+
+
+def _scan(path, analysis: Analysis, spec) -> Source | None:
+    """Scan a Parquet stream's t column (and atoms for counted plans), file by file; None for a
+    layout the cells do not read (predicate and arguments, t as a partition key)."""
+    import numpy as np
+    import pyarrow.parquet as pq
+
+    from ..streams.lines import stream_error
+    from ..streams.tables import check_columns
+
+    files = _files_of(path)
+    if not files:
+        raise UsageError.at(None, f"stream directory '{path}' holds no Parquet files")
+    try:
+        names = pq.read_schema(files[0]).names
+    except Exception:  # not Parquet: the single run's reader says what is wrong, located
+        return None
+    if "atom" not in names or "t" not in names:
+        return None
+    order = check_columns(names, str(files[0]))
+    counted = time_plan(analysis).tuple_lookback > 0
+    found, counts = [], {}
+    for f in files:
+        columns = ["t", "atom"] if counted else ["t"]
+        try:
+            tab = pq.read_table(f, columns=columns, use_threads=False)
+        except Exception:
+            return None
+        t = tab.column("t")
+        if t.null_count:
+            raise stream_error(str(f), 1, 1, "a row without a time (t is null)")
+        times = t.to_numpy()
+        if len(times) == 0:
+            continue
+        back = np.flatnonzero(np.diff(times) < 0)
+        if len(back):
+            row = int(back[0]) + 1
+            raise stream_error(str(f), row + 1, 1, f"time {times[row]} after time {times[row - 1]}", notes=(_ORDERED,))
+        found.append((str(f), int(times[0]), int(times[-1])))
+        if counted:
+            atoms = tab.filter(tab.column("atom").is_valid()).group_by(["t", "atom"]).aggregate([])
+            values, n = np.unique(atoms.column("t").to_numpy(), return_counts=True)
+        else:
+            values, n = np.unique(times, return_counts=True)
+        for v, k in zip(values.tolist(), n.tolist()):
+            counts[v] = counts.get(v, 0) + k
+    found.sort(key=lambda x: x[1])
+    for (a, _, end), (b, first, _) in zip(found, found[1:]):
+        if first < end:
+            raise stream_error(b, 1, 1, f"time {first} after time {end} (in {a})", notes=(_ORDERED,))
+    last, error = _last(sorted(counts), analysis, spec)
+    counts = {t: n for t, n in counts.items() if t <= last}
+    return Source(tuple(found), order, counts, last, error)
+
+
+_ORDERED = "a sharded run reads a Parquet stream whose rows and files are in time order"
+
+
+def _last(times: list, analysis: Analysis, spec) -> tuple:
+    """``(last time point to evaluate, error or None)``: the stream's last time, or ``until``; before
+    a time point the input stage refuses (more than ``max_gap`` after the one before), its error."""
+    stage = Input(analysis, spec, rename=False)
+    last = -1
+    try:
+        for rec in stage.records((Record(t, ()) for t in times), spec.until):
+            last = rec.t
+    except TickerError as err:
+        return last, err
+    return (last if spec.until is None else spec.until), None
+
+
+def _written(stream, analysis: Analysis, spec, scratch) -> Source:
+    """Read and check ``stream`` with the input stage, write it to ``scratch``/stream.parquet
+    (columns t, atom; duplicates within a time point dropped)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from ..values import format_atom
+
     until = spec.until
     stage = Input(analysis, spec, rename=False)
-    points, last, error = [], -1, None
-    try:
-        records = stage.records(stage.open(records), until)
-        for point in time_points(records, until):
-            last = point.t
-            if point.atoms:
-                points.append((point.t, point.atoms))
-    except TickerError as err:
-        error = err
-    return points, last, error
-
-
-def cell_rows(points: list, grid: Grid) -> dict:
-    """Each cell's ``(t, atom)`` rows in stream order, from ``points`` (``(t, atoms)`` in time order)."""
-    out = {c: [] for c in range(grid.cells)}
-    times = [t for t, _ in points]
-    for s, (start, _, r1) in enumerate(grid.spans):
-        end = grid.ranges[r1][1]
-        for t, atoms in points[bisect.bisect_left(times, start) : bisect.bisect_left(times, end)]:
-            for atom in atoms:
-                for k in shard_targets(atom, grid.key, grid.key_shards):
-                    out[grid.cell(k, s)].append((t, atom))
-    return out
+    last, error, counts = -1, None, {}
+    scratch.mkdir(parents=True, exist_ok=True)
+    path = scratch / "stream.parquet"
+    with pq.ParquetWriter(path, pa.schema([("t", pa.int64()), ("atom", pa.string())])) as out:
+        ts, texts = [], []
+        try:
+            for point in time_points(stage.records(stage.open(stream), until), until):
+                last = point.t
+                if point.atoms:
+                    counts[point.t] = len(point.atoms)
+                    ts += [point.t] * len(point.atoms)
+                    texts += map(format_atom, point.atoms)
+                if len(ts) >= 1 << 16:
+                    out.write_table(pa.table({"t": pa.array(ts, pa.int64()), "atom": pa.array(texts, pa.string())}))
+                    ts, texts = [], []
+        except TickerError as err:
+            error = err
+        if ts:
+            out.write_table(pa.table({"t": pa.array(ts, pa.int64()), "atom": pa.array(texts, pa.string())}))
+    first, end = (min(counts), max(counts)) if counts else (0, 0)
+    return Source(((str(path), first, end),), None, counts, last, error)

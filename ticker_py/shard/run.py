@@ -1,22 +1,120 @@
-"""The sharded run in this process (the cells one after another) and the answers a Spark run
-wrote to disk."""
+"""A sharded run: its plan, its cells (one after another in this process, or in Spark tasks by
+:mod:`ticker_py.spark.shard`), its time ranges merged (:class:`ShardedRun`), and the answers a
+``--out`` run wrote (:func:`read_results`)."""
 
 from __future__ import annotations
 
+import dataclasses
+import shutil
+import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 
 from ..api import analysed
 from ..errors import Diagnostic, UsageError
 from ..spec import EVALUATION, INPUT, PROGRAM, SHARDS, RunSpec, takes_spec
 from ..streams.model import Result
-from .cell import evaluate_cell
-from .merge import merge_range
-from .plan import cell_rows, make_grid, plan_for, read_stream
+from ..syntax.ground_atoms import AtomReader
+from .cell import part_schema, run_cell
+from .merge import merge_range, parsed, rows
+from .plan import make_grid, plan_for, prepare
+
+#: the columns ``--out`` writes (one Parquet part per time range)
+OUT_COLUMNS = ("range", "t", "c", "model", "atoms", "pins", "factor", "alternative")
+
+
+class ShardedRun:
+    """The plan of a sharded run of ``analysis`` over ``stream`` in ``shards`` cells, its working
+    directory ``scratch`` (the stream written there if it is not Parquet, and the cells' parts).
+    The tasks call :meth:`cell` (each returns its counts), the driver then :meth:`counted` with
+    them, and :meth:`results` or :meth:`write` per time range."""
+
+    def __init__(self, analysis, stream, spec: RunSpec, shards: int, scratch):
+        self.analysis, self.spec, self.scratch = analysis, spec, Path(scratch)
+        self.source = prepare(stream, analysis, spec, self.scratch / "stream")
+        self.grid = make_grid(analysis, shards, self.source.counts, self.source.last, spec.shard_by, spec.inertia)
+        self.parts = self.scratch / "cells"
+        self.parts.mkdir(parents=True, exist_ok=True)
+
+    @property
+    def error(self):
+        """The stream's error found while planning, raised once everything before it is written."""
+        return self.source.error
+
+    def cell(self, cell: int) -> dict:
+        """Evaluate one cell, write its part; its owned atoms per time range."""
+        return run_cell(self.source, self.analysis, self.grid, cell, self.spec, self.parts)
+
+    def counted(self, totals) -> None:
+        """The cells' counts in: each range's count c before it (the merge's base)."""
+        per_range = [0] * len(self.grid.ranges)
+        for got in totals:
+            for r, n in got.items():
+                per_range[r] += n
+        bases, acc = [], 0
+        for n in per_range:
+            bases.append(acc)
+            acc += n
+        self.grid = dataclasses.replace(self.grid, bases=tuple(bases))
+
+    def results(self, r: int) -> Iterator[Result]:
+        """The merged Results of time range r, answer streams of atom texts."""
+        import pyarrow.dataset as ds
+
+        grid = self.grid
+        s = next(i for i, (_, r0, r1) in enumerate(grid.spans) if r0 <= r <= r1)
+        paths = [str(self.parts / f"cell-{grid.cell(k, s):05d}.parquet") for k in range(grid.key_shards)]
+        table = ds.dataset(paths, format="parquet", schema=part_schema()).to_table(filter=ds.field("range") == r)
+        table = table.sort_by([("t", "ascending"), ("shard", "ascending"), ("model", "ascending")])
+        names = ("shard", "t", "model", "kind", "n", "added", "removed", "pins_added", "pins_removed", "message")
+        got = zip(*(table.column(c).to_pylist() for c in names))
+        return merge_range(grid, r, got, self.spec.models_per_tick)
+
+    def write(self, r: int, out) -> str | None:
+        """Write time range r's rows to ``out``/range=r/part-0.parquet; the error that ends it (its
+        message) or None."""
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        texts = pa.list_(pa.string())
+        schema = pa.schema(
+            [("t", pa.int64()), ("c", pa.int64()), ("model", pa.int32()), ("atoms", texts), ("pins", texts)]
+            + [("factor", pa.int32()), ("alternative", pa.int32())]
+        )
+        folder = Path(out) / f"range={r}"
+        folder.mkdir(parents=True, exist_ok=True)
+        buf, error = [], None
+        with pq.ParquetWriter(folder / "part-0.parquet", schema) as sink:
+
+            def flush():
+                columns = list(zip(*buf))[1:]
+                sink.write_batch(
+                    pa.RecordBatch.from_arrays([pa.array(c, f.type) for c, f in zip(columns, schema)], schema=schema)
+                )
+
+            try:
+                for result in self.results(r):
+                    buf.extend(rows(result, r))
+                    if len(buf) >= 4096:
+                        flush()
+                        buf = []
+            except UsageError:
+                raise
+            except Exception as err:  # a StreamError of the stream: the range ends there
+                if not hasattr(err, "diagnostics"):
+                    raise
+                error = err.diagnostics[0].message
+            if buf:
+                flush()
+        return error
+
+    def close(self) -> None:
+        shutil.rmtree(self.scratch, ignore_errors=True)
 
 
 @takes_spec(PROGRAM, INPUT, EVALUATION, SHARDS, also=("format",), loads=True, exclude=("tuple_order", "explainable"))
 def run_sharded_local(program, stream, *, spec: RunSpec) -> Iterator[Result]:
-    """The sharded run without Spark: read, cut into cells, evaluate them one after another, merge.
+    """The sharded run without Spark: plan, evaluate the cells one after another, merge.
 
     The same functions as the Spark run's executors; useful to check a plan and in tests. Keywords
     as for :func:`ticker_py.run_sharded`; ``format="none"``: Results with empty answer streams
@@ -29,19 +127,22 @@ def run_sharded_local(program, stream, *, spec: RunSpec) -> Iterator[Result]:
 
 
 def _local(analysis, stream, spec: RunSpec):
-    points, last, error = read_stream(stream, analysis, spec)
-    grid = make_grid(analysis, spec.shards or 1, {t: len(a) for t, a in points}, last, spec.shard_by, spec.inertia)
-    rows = cell_rows(points, grid)
-    by_range: dict = {}
-    for cell in range(grid.cells):
-        k = cell // len(grid.spans)
-        for row in evaluate_cell(analysis, grid, cell, rows[cell], spec):
-            by_range.setdefault(row[0], []).append((k, *row[1:]))
-    for r in range(len(grid.ranges)):
-        got = sorted(by_range.pop(r, ()), key=lambda row: row[1])
-        yield from merge_range(grid, r, got, spec.models_per_tick)
-    if error is not None:
-        raise error
+    run = ShardedRun(analysis, stream, spec, spec.shards or 1, tempfile.mkdtemp(prefix="ticker-shards-"))
+    try:
+        run.counted([run.cell(c) for c in range(run.grid.cells)])
+        yield from merged(run)
+    finally:
+        run.close()
+
+
+def merged(run: ShardedRun) -> Iterator[Result]:
+    """The merged Results of every time range in order, with atoms; then the stream's error, if any."""
+    reader = AtomReader()
+    for r in range(len(run.grid.ranges)):
+        for result in run.results(r):
+            yield parsed(result, reader)
+    if run.error is not None:
+        raise run.error
 
 
 def read_results(path) -> object:
