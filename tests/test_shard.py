@@ -81,11 +81,11 @@ def test_diamond_plan_and_split(tmp_path):
     assert source.last == 19 and source.error is None and len(source.files) == 1
     grid = make_grid(analysis, 2, source.counts, source.last, "key")
     assert grid.key == plan.key and grid.cells == 2 and grid.ranges == ((0, 10), (10, 20)) and len(grid.spans) == 1
-    rows = {k: [(t, a) for t, atoms in read_slice(source, 0, 20, grid.key, 2, k) for a in atoms] for k in (0, 1)}
+    rows = {k: [(r.t, a) for r in read_slice(source, 0, 20, grid.key, 2, k) for a in r.atoms] for k in (0, 1)}
     assert sorted(a for r in rows.values() for _, a in r) == sorted(a for _, atoms in DIAMOND_STREAM for a in atoms)
     for s, r in rows.items():
         assert r and all(shard_of(a, plan.key, 2) == s for _, a in r)
-    later = [t for t, _ in read_slice(source, 12, 15, None, 1, 0)]
+    later = [r.t for r in read_slice(source, 12, 15, None, 1, 0)]
     assert later == [12, 13, 14]
 
 

@@ -69,13 +69,31 @@ def test_results_written_by_the_executors(spark, tmp_path):
     frame = frame_of("join", tp=30, rate=3)
     sdf = spark.createDataFrame(frame)
     info = write_sharded(prog, sdf, tmp_path / "out", shards=3, session=spark)
-    assert info == {"time_points": 30, "plan": "3 time ranges"}
+    assert info["time_points"] == 30 and info["plan"] == "3 time ranges" and info["task_cpu"] > 0
     assert (tmp_path / "out" / "_SUCCESS").exists()
     assert sorted(p.name for p in (tmp_path / "out").glob("range=*")) == ["range=0", "range=1", "range=2"]
     got = read_results(tmp_path / "out")
     single = view(run(prog, frame))
     assert [(r.t, r.c, list(r.atoms)) for r in got.itertuples()] == [(t, c, list(m[0][0])) for t, c, m in single]
     assert set(got["range"]) == {0, 1, 2}
+
+
+@pytest.mark.parametrize("show_at", [False, True])
+def test_written_rows_are_what_the_single_run_prints(spark, tmp_path, show_at):
+    """``--out``: a row per time point with the single run's c and atoms; pins only with show_at
+    (the cooling program pins thousands of atoms per time point that nobody asked for)."""
+    from ticker_py.spark.shard import write_sharded
+
+    prog = (ENCODINGS / "cooling.lars").read_text()
+    frame = frame_of("cooling", tp=30, rate=5)
+    frame.to_parquet(tmp_path / "s.parquet")
+    write_sharded(prog, str(tmp_path / "s.parquet"), tmp_path / "o", spark, shards=3, show_at=show_at)
+    got = read_results(tmp_path / "o")
+    single = view(run(prog, frame))
+    assert [(r.t, r.c, list(r.atoms)) for r in got.itertuples()] == [(t, c, list(m[0][0])) for t, c, m in single]
+    pins = [list(r.pins) for r in got.itertuples()]
+    assert pins == ([list(m[0][1]) for _, _, m in single] if show_at else [[]] * len(single))
+    assert any(pins) == show_at
 
 
 def test_all_answer_streams_and_none_written(spark, tmp_path):

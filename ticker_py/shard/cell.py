@@ -6,18 +6,20 @@ own Parquet part (:func:`run_cell`; the kinds of rows below)."""
 from __future__ import annotations
 
 import pickle
-from collections.abc import Iterable, Iterator
+import warnings
+from collections.abc import Iterator
 from pathlib import Path
 
 from ..analysis import GENERAL, Analysis
 from ..analysis.sharding import shard_of
 from ..api import Reasoner
-from ..errors import TickerError
+from ..errors import TickerError, TickerWarning
 from ..spec import RunSpec
 from ..streams.answers import EMPTY, AnswerState
+from ..streams.drive import drive
 from ..streams.factorized import Factorized
 from ..streams.input import parse_atom
-from ..streams.model import Model
+from ..streams.model import Model, Record
 from ..syntax.ground_atoms import AtomReader
 from ..values import format_atom
 from .plan import Grid, Source
@@ -64,13 +66,12 @@ class _Rows:
         )
 
 
-def evaluate_cell(analysis: Analysis, grid: Grid, cell: int, points: Iterable, spec: RunSpec) -> Iterator[tuple]:
+def evaluate_cell(analysis: Analysis, grid: Grid, cell: int, source: Source, spec: RunSpec) -> Iterator[tuple]:
     """Evaluate one cell under ``spec``; yields its report rows
     ``(range, t, model, kind, n, added, removed, pins_added, pins_removed, message)`` (see the kinds)
     for the time points of its ranges.
 
-    ``points``: ``(t, atoms)`` of this cell in time order (:func:`read_slice`). Atoms before the
-    first range are appended without evaluating. Only owned atoms are reported (see the module
+    ``source``: the stream (:func:`read_slice` reads the cell's slice). Only owned atoms are reported (see the module
     doc), as texts; with ``out`` pins only where they are printed (``show_at``, several answer streams).
     Format ``none`` reports the counts and whether there is an answer stream, but no atoms;
     ``factorize``: one FACTORS row per time point (owned atoms only).
@@ -132,84 +133,78 @@ def evaluate_cell(analysis: Analysis, grid: Grid, cell: int, points: Iterable, s
         answer.set((model,))
         return (STATE if res.models else NONE, *changed)
 
-    points = iter(points)
-    pending = next(points, None)
-    t = start
+    # the single run's pipeline: the input stage checks the records, the driver appends each time
+    # point's distinct atoms and evaluates every time point (the look-back too: answers before
+    # the first range are dropped, but the answer stream stays continuous)
+    shared: dict = {}  # t -> distinct atoms at t that every key shard reads (not owned by k > 0)
+    stage.time = start
+    end = grid.ranges[r1][1]
+    records = stage.records(read_slice(source, start, end, key, shards, k, shared if k else None))
+    r, (t0, t1), c, t = r0, grid.ranges[r0], 0, None
     try:
-        for r in range(r0, r1 + 1):
-            t0, t1 = grid.ranges[r]
-            while t < t1:
-                n = 0
-                if pending is not None and pending[0] == t:
-                    atoms = list(dict.fromkeys(_checked(t, pending[1])))  # an atom twice counts once
-                    pending = next(points, None)
-                    atoms = stage.accept(t, atoms, f"<shard {cell}>")
-                    evaluation.append(t, atoms)  # checked by the input stage, as the single run's
-                    n = len(atoms) if k == 0 else sum(1 for a in atoms if key is None or a[0] in key)
-                if t < t0:
-                    t += 1
-                    continue
-                res = reasoner.evaluate(t)
-                if factorize:
-                    yield r, t, 0, FACTORS, n, [], [], [], [], pickle.dumps(owned_factors(res.factors))
-                elif models == 1:
-                    kind, added, removed, pins_added, pins_removed = state(res, t == t0)
-                    yield (
-                        r,
-                        t,
-                        0,
-                        kind,
-                        n,
-                        owned(added),
-                        owned(removed),
-                        owned_pins(pins_added),
-                        owned_pins(pins_removed),
-                        None,
-                    )
-                elif not res.models:
-                    yield r, t, 0, NONE, n, [], [], [], [], None
-                else:
-                    for i, m in enumerate(res.models):
-                        yield r, t, i, MODEL, n if i == 0 else 0, owned(m.atoms), [], owned_pins(m.pinned), [], None
-                t += 1
+        for res in drive(evaluation, records, "time", end - 1, start):
+            t = res.t
+            n, c = res.c - c, res.c
+            if t < t0:
+                if models == 1 and not factorize:
+                    state(res, False)
+                continue
+            while t >= t1:
+                r += 1
+                t0, t1 = grid.ranges[r]
+            n -= shared.pop(t, 0)
+            if factorize:
+                yield r, t, 0, FACTORS, n, [], [], [], [], pickle.dumps(owned_factors(res.factors))
+            elif models == 1:
+                kind, added, removed, pins_added, pins_removed = state(res, t == t0)
+                pins = owned_pins(pins_added), owned_pins(pins_removed)
+                yield r, t, 0, kind, n, owned(added), owned(removed), *pins, None
+            elif not res.models:
+                yield r, t, 0, NONE, n, [], [], [], [], None
+            else:
+                for i, m in enumerate(res.models):
+                    yield r, t, i, MODEL, n if i == 0 else 0, owned(m.atoms), [], owned_pins(m.pinned), [], None
     except TickerError as err:
+        t = start if t is None else min(t + 1, end - 1)  # the time point the single run stops at
         r = next((i for i in range(r0, r1 + 1) if grid.ranges[i][1] > t), r1)
         yield r, t, 0, ERROR, 0, [], [], [], [], err.diagnostics[0].message.encode()
 
 
-class _Bad(str):
-    """An atom text that did not parse: refused (located at its time) when its time point is read."""
-
-
-def _checked(t: int, atoms: list) -> list:
-    for a in atoms:
-        if type(a) is _Bad:
-            parse_atom(str(a), t)  # raises the single run's StreamError
-    return atoms
-
-
-def read_slice(source: Source, start: int, end: int, key: dict | None, shards: int, k: int) -> Iterator[tuple]:
-    """``(t, atoms)`` for the time points in [start, end) of ``source`` that have atoms of key
-    shard ``k`` of ``shards`` (``key`` None: every atom), in time order; only the files and row
-    groups whose t statistics meet the span are read, the key selection is Arrow compute over each
-    distinct atom text (converted once)."""
+def read_slice(
+    source: Source, start: int, end: int, key: dict | None, shards: int, k: int, shared: dict | None = None
+) -> Iterator[Record]:
+    """The Records of the time points in [start, end) of ``source`` with atoms of key shard ``k`` of
+    ``shards`` (``key`` None: every atom), in time order; a time point whose atoms are those of
+    the one before gives the same tuple again (which the driver and the engines do not look at
+    twice). Only the files and row groups whose t statistics meet the span are read; the key
+    selection is Arrow compute over each distinct atom text (converted once). ``shared``: receives
+    the number of distinct atoms at t that are not keyed (every key shard reads them). A text that
+    is no atom is refused at its time point, after the atoms before it."""
     import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pc
     import pyarrow.dataset as ds
 
     columns = ["t", "atom"] + ([source.order] if source.order else [])
-    known: dict = {}  # atom text -> atom (or _Bad), or with a key: (atom, its shard or -1)
+    known: dict = {}  # atom text -> (atom or None or _Bad, its key shard or -1: every shard's)
     reader = AtomReader()
-    t_now, now, order = None, [], []
+    t_now, now, order, last = None, [], [], ()
 
-    def flush():
-        if source.order and order != sorted(order):
-            return t_now, [now[i] for i in sorted(range(len(order)), key=order.__getitem__)]
-        return t_now, now
+    def flush() -> Record:
+        nonlocal last
+        atoms = now
+        if source.order and order != sorted(order):  # stable, as the single run's reader
+            atoms = [atoms[i] for i in sorted(range(len(order)), key=order.__getitem__)]
+        atoms = tuple(atoms)
+        if atoms == last:
+            atoms = last
+        last = atoms
+        if shared is not None:
+            shared[t_now] = len({a for a in atoms if a[0] not in key})
+        return Record(t_now, atoms, "<shard>", 0)
 
-    for path, first, last in source.files:
-        if last < start or first >= end:
+    for path, first, final in source.files:
+        if final < start or first >= end:
             continue
         scan = ds.dataset(path, format="parquet").to_batches(
             columns=columns, filter=(ds.field("t") >= start) & (ds.field("t") < end), use_threads=False
@@ -223,22 +218,17 @@ def read_slice(source: Source, start: int, end: int, key: dict | None, shards: i
             if new:
                 _convert(new, known, reader, key, shards)
             entries = [known[x] for x in texts]
-            if key is not None:
-                shard = np.array([e[1] for e in entries] or [0], dtype=np.int64)
-                atoms = np.fromiter((e[0] for e in entries), dtype=object, count=len(entries))
-            else:
-                atoms = np.fromiter(entries, dtype=object, count=len(entries))
-            index = col.indices.fill_null(-1).to_numpy()
-            keep = index >= 0
-            if key is not None:
-                mine = shard[np.maximum(index, 0)]
-                keep &= (mine == k) | (mine < 0)
-            rows = np.flatnonzero(keep)
+            atoms = np.empty(len(entries), dtype=object)
+            atoms[:] = [e[0] for e in entries]
+            take = np.array([e[0] is not None and (e[1] < 0 or e[1] == k) for e in entries] + [False])
+            index = col.indices.fill_null(len(entries)).to_numpy()
+            rows = np.flatnonzero(take[index])
             ts = batch.column("t").to_numpy()[rows]
-            objs = atoms[index[rows]] if len(rows) else []
+            objs = atoms[index[rows]]
+            bad = [i for i, e in enumerate(entries) if type(e[0]) is _Bad]
             keys = batch.column(source.order).to_numpy()[rows] if source.order else None
             cuts = np.flatnonzero(np.diff(ts)) + 1
-            for a, b in zip(np.concatenate([[0], cuts]).tolist(), np.concatenate([cuts, [len(ts)]]).tolist()):
+            for a, b in zip([0, *cuts.tolist()], [*cuts.tolist(), len(ts)]):
                 if a == b:
                     continue
                 t = int(ts[a])
@@ -246,32 +236,38 @@ def read_slice(source: Source, start: int, end: int, key: dict | None, shards: i
                     if now:
                         yield flush()
                     t_now, now, order = t, [], []
-                got = [x for x in objs[a:b].tolist() if x is not None]
+                got = objs[a:b].tolist()
+                if bad and any(type(x) is _Bad for x in got):
+                    stop = next(i for i, x in enumerate(got) if type(x) is _Bad)
+                    now += got[:stop]
+                    if now:
+                        yield flush()
+                    parse_atom(str(got[stop]), t)  # raises the single run's StreamError
                 now += got
                 if source.order:
-                    order += [v for v, x in zip(keys[a:b].tolist(), objs[a:b].tolist()) if x is not None]
+                    order += keys[a:b].tolist()
     if now:
         yield flush()
 
 
 def _convert(new: list, known: dict, reader: AtomReader, key: dict | None, shards: int) -> None:
-    """Convert atom texts not seen before (an empty text or a null: no atom, None)."""
+    """Convert atom texts not seen before (an empty text or a null: no atom)."""
     for x in new:
         y = x.strip() if x is not None else ""
-        if not y:
-            atom = None
-        else:
+        atom, s = None, -1
+        if y:
             try:
                 atom = reader.atom(y)
             except Exception:  # a bad text: refused at its time point
                 atom = _Bad(y)
-        if key is not None:
-            s = -1
-            if atom is not None and type(atom) is not _Bad and atom[0] in key and len(atom) > key[atom[0]] + 1:
+        if key is not None and atom is not None and type(atom) is not _Bad and atom[0] in key:
+            if len(atom) > key[atom[0]] + 1:
                 s = shard_of(atom, key, shards)
-            known[x] = (atom, s)
-        else:
-            known[x] = atom
+        known[x] = (atom, s)
+
+
+class _Bad(str):
+    """An atom text that did not parse."""
 
 
 #: rows a cell part collects before it writes them
@@ -307,16 +303,15 @@ def run_cell(source: Source, analysis: Analysis, grid: Grid, cell: int, spec: Ru
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    k, s = divmod(cell, len(grid.spans))
-    start, r0, r1 = grid.spans[s]
-    end = grid.ranges[r1][1] if grid.ranges else 0
-    points = read_slice(source, start, end, grid.key, grid.key_shards, k)
+    k = cell // len(grid.spans)
     schema = part_schema()
     totals: dict = {}
     buf = []
     path = Path(parts) / f"cell-{cell:05d}.parquet"
-    with pq.ParquetWriter(path, schema) as out:
-        for row in evaluate_cell(analysis, grid, cell, points, spec):
+    with pq.ParquetWriter(path, schema) as out, warnings.catch_warnings():
+        if source.checked:  # the driver's input stage warned already
+            warnings.simplefilter("ignore", TickerWarning)
+        for row in evaluate_cell(analysis, grid, cell, source, spec):
             totals[row[0]] = totals.get(row[0], 0) + row[4]
             buf.append((row[0], k, *row[1:]))
             if len(buf) >= PART_ROWS:

@@ -154,13 +154,15 @@ class Source:
     """The Parquet stream of a sharded run: its ``files`` in time order as ``(path, first t, last t)``,
     its order column (None: rows in arrival order), its row ``counts`` per time point (distinct
     atoms when the plan counts atoms: tuple windows), the ``last`` time point to evaluate and the
-    ``error`` to raise once everything before it is evaluated (or None)."""
+    ``error`` to raise once everything before it is evaluated (or None); ``checked``: the driver
+    read and checked its atoms already (its warnings said)."""
 
     files: tuple
     order: str | None
     counts: dict
     last: int
     error: TickerError | None = None
+    checked: bool = False
 
 
 def prepare(stream, analysis: Analysis, spec, scratch) -> Source:
@@ -227,8 +229,9 @@ def _scan(path, analysis: Analysis, spec) -> Source | None:
         if counted:
             atoms = tab.filter(tab.column("atom").is_valid()).group_by(["t", "atom"]).aggregate([])
             values, n = np.unique(atoms.column("t").to_numpy(), return_counts=True)
-        else:
-            values, n = np.unique(times, return_counts=True)
+        else:  # sorted: the runs of equal times
+            cuts = np.flatnonzero(np.diff(times)) + 1
+            values, n = times[np.concatenate([[0], cuts])], np.diff(np.concatenate([[0], cuts, [len(times)]]))
         for v, k in zip(values.tolist(), n.tolist()):
             counts[v] = counts.get(v, 0) + k
     found.sort(key=lambda x: x[1])
@@ -286,4 +289,4 @@ def _written(stream, analysis: Analysis, spec, scratch) -> Source:
         if ts:
             out.write_table(pa.table({"t": pa.array(ts, pa.int64()), "atom": pa.array(texts, pa.string())}))
     first, end = (min(counts), max(counts)) if counts else (0, 0)
-    return Source(((str(path), first, end),), None, counts, last, error)
+    return Source(((str(path), first, end),), None, counts, last, error, checked=True)

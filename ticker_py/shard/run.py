@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import shutil
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -35,20 +36,26 @@ class ShardedRun:
         self.grid = make_grid(analysis, shards, self.source.counts, self.source.last, spec.shard_by, spec.inertia)
         self.parts = self.scratch / "cells"
         self.parts.mkdir(parents=True, exist_ok=True)
+        self.cpu = 0.0  # CPU seconds of the tasks (cells and writes)
 
     @property
     def error(self):
         """The stream's error found while planning, raised once everything before it is written."""
         return self.source.error
 
-    def cell(self, cell: int) -> dict:
-        """Evaluate one cell, write its part; its owned atoms per time range."""
-        return run_cell(self.source, self.analysis, self.grid, cell, self.spec, self.parts)
+    def cell(self, cell: int) -> tuple:
+        """Evaluate one cell, write its part; ``(its owned atoms per time range, the CPU seconds it
+        took)``."""
+        cpu = time.process_time()
+        counts = run_cell(self.source, self.analysis, self.grid, cell, self.spec, self.parts)
+        return counts, time.process_time() - cpu
 
-    def counted(self, totals) -> None:
-        """The cells' counts in: each range's count c before it (the merge's base)."""
+    def counted(self, cells) -> None:
+        """The cells' results in: each range's count c before it (the merge's base), and the CPU
+        seconds of all cells (:attr:`cpu`)."""
         per_range = [0] * len(self.grid.ranges)
-        for got in totals:
+        self.cpu += sum(cpu for _, cpu in cells)
+        for got, _ in cells:
             for r, n in got.items():
                 per_range[r] += n
         bases, acc = [], 0
@@ -70,9 +77,10 @@ class ShardedRun:
         got = zip(*(table.column(c).to_pylist() for c in names))
         return merge_range(grid, r, got, self.spec.models_per_tick)
 
-    def write(self, r: int, out) -> str | None:
-        """Write time range r's rows to ``out``/range=r/part-0.parquet; the error that ends it (its
-        message) or None."""
+    def write(self, r: int, out) -> tuple:
+        """Write time range r's rows to ``out``/range=r/part-0.parquet; ``(the error that ends it
+        (its message) or None, the CPU seconds it took)``."""
+        cpu = time.process_time()
         import pyarrow as pa
         import pyarrow.parquet as pq
 
@@ -106,7 +114,7 @@ class ShardedRun:
                 error = err.diagnostics[0].message
             if buf:
                 flush()
-        return error
+        return error, time.process_time() - cpu
 
     def close(self) -> None:
         shutil.rmtree(self.scratch, ignore_errors=True)

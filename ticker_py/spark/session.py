@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..errors import Diagnostic, UsageError
 
-__all__ = ["get_spark", "java_runtime"]
+__all__ = ["get_spark", "java_runtime", "warm_workers"]
 
 JAVA_HINT = (
     "Spark needs a Java runtime (17 or later): install one and put `java` on PATH or set "
@@ -49,9 +49,18 @@ def java_runtime() -> str:
     return java
 
 
+def _cores(master: str) -> int:
+    """The cores of a local master (``local[2]``: 2, ``local[*]``: this machine's), else 4."""
+    inside = master[master.find("[") + 1 : master.find("]")] if master.startswith("local[") else ""
+    if inside == "*":
+        return os.cpu_count() or 1
+    return int(inside) if inside.isdigit() else 4 if master != "local" else 1
+
+
 def get_spark(master: str = "local[2]", app: str = "ticker_py", **conf):
-    """Build (or get the running) local SparkSession: UI and progress bar off, few shuffle
-    partitions, workers on this Python (``sys.executable``), only errors logged.
+    """Build (or get the running) local SparkSession: UI and progress bar off, as many shuffle
+    partitions as the local master has cores, workers on this Python (``sys.executable``), only
+    errors logged.
 
     ``conf`` adds Spark settings, ``spark.driver.memory="4g"`` style (dots as given). Without
     a Java runtime, or when the JVM does not start, raises UsageError with a hint.
@@ -67,7 +76,7 @@ def get_spark(master: str = "local[2]", app: str = "ticker_py", **conf):
         .appName(app)
         .config("spark.ui.enabled", "false")
         .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.sql.shuffle.partitions", "4")
+        .config("spark.sql.shuffle.partitions", str(_cores(master)))
         .config("spark.driver.extraJavaOptions", log)
         .config("spark.executor.extraJavaOptions", log)
     )
@@ -81,3 +90,26 @@ def get_spark(master: str = "local[2]", app: str = "ticker_py", **conf):
         raise UsageError(Diagnostic("the Java runtime for Spark did not start", notes=(JAVA_HINT,))) from None
     spark.sparkContext.setLogLevel("ERROR")
     return spark
+
+
+def _warm(_):
+    """A task that readies its Python worker for sharded runs: the modules a cell imports and an
+    engine built and run once."""
+    import pyarrow.compute  # noqa: F401
+    import pyarrow.dataset  # noqa: F401
+    import pyarrow.parquet  # noqa: F401
+
+    from ..api import Reasoner
+    from ..shard import run_cell  # noqa: F401
+    from ..spec import RunSpec
+
+    Reasoner("q(X) :- p(X) in [1].", spec=RunSpec()).evaluate(0)
+    return os.getpid()
+
+
+def warm_workers(spark) -> int:
+    """Start the executors' Python workers (Spark reuses them for every later job) with what a
+    sharded run imports, one task per core; returns the number of workers readied. Part of the
+    session's start: a run's first job would otherwise pay it."""
+    n = spark.sparkContext.defaultParallelism
+    return len(set(spark.sparkContext.parallelize(range(n), n).map(_warm).collect()))

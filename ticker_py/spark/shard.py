@@ -11,6 +11,7 @@ of the stream is shuffled or collected. Then the driver merges the parts one tim
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import shutil
 import sys
 import tempfile
@@ -114,7 +115,9 @@ def _spark_run(analysis, stream, session, timings, spec: RunSpec):
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-@takes_spec(PROGRAM, INPUT, EVALUATION, SHARDS, loads=True, exclude=("tuple_order", "spark", "explainable"))
+@takes_spec(
+    PROGRAM, INPUT, EVALUATION, SHARDS, also=("show_at",), loads=True, exclude=("tuple_order", "spark", "explainable")
+)
 def write_sharded(program, stream, out, session=None, *, spec: RunSpec) -> dict:
     """As :func:`run_sharded`, but one task per time range merges and writes the answers to the
     directory ``out`` as Parquet (``range=r/part-0.parquet``, one row per time point and answer
@@ -124,28 +127,30 @@ def write_sharded(program, stream, out, session=None, *, spec: RunSpec) -> dict:
     (the common part), then one per alternative ``alternative`` k of factor i (both from 1);
     ``model`` is null there. Pins are written with ``show_at`` or several answer streams. ``out`` is
     replaced; ``_SUCCESS`` is written when the run is complete. After a stream error the ranges
-    before it are written, no ``_SUCCESS``, and the error raised. Returns ``{"time_points", "plan"}``.
+    before it are written, no ``_SUCCESS``, and the error raised. Returns ``{"time_points", "plan", "task_cpu"}`` (the CPU seconds of all tasks).
     """
     analysis = _checked(program, spec)
     session = _session(session, spec)
     out = Path(out)
+    spec = dataclasses.replace(spec, out=str(out))  # the cells write: pins only where printed
     if out.exists():
         shutil.rmtree(out)
     scratch = out / "_cells"
     run = _planned(analysis, stream, session, spec, scratch)
     try:
         with _progress(session, f"writing ({run.grid.describe()})"):
-            errors = _tasks(session, len(run.grid.ranges), lambda r: run.write(r, out))
+            written = _tasks(session, len(run.grid.ranges), lambda r: run.write(r, out))
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    bad = next((e for e in errors if e is not None), None)
+    bad = next((e for e, _ in written if e is not None), None)
     if bad is not None:
         raise StreamError(Diagnostic(bad))
     if run.error is not None:
         raise run.error
     (out / "_SUCCESS").write_text("")
     last = run.grid.ranges[-1][1] if run.grid.ranges else 0
-    return {"time_points": last, "plan": run.grid.describe()}
+    cpu = run.cpu + sum(c for _, c in written)
+    return {"time_points": last, "plan": run.grid.describe(), "task_cpu": cpu}
 
 
 @contextlib.contextmanager
