@@ -270,8 +270,9 @@ class _Bad(str):
     """An atom text that did not parse."""
 
 
-#: rows a cell part collects before it writes them
-PART_ROWS = 4096
+#: a cell part (and a written time range) collects rows until they hold this many atoms (or
+#: 4096 rows), then writes them: memory stays bounded whatever the answers' size
+BATCH_ATOMS = 1 << 17
 
 PART_SCHEMA = (
     ("range", "int32"),
@@ -306,7 +307,7 @@ def run_cell(source: Source, analysis: Analysis, grid: Grid, cell: int, spec: Ru
     k = cell // len(grid.spans)
     schema = part_schema()
     totals: dict = {}
-    buf = []
+    buf, held = [], 0
     path = Path(parts) / f"cell-{cell:05d}.parquet"
     with pq.ParquetWriter(path, schema) as out, warnings.catch_warnings():
         if source.checked:  # the driver's input stage warned already
@@ -314,7 +315,9 @@ def run_cell(source: Source, analysis: Analysis, grid: Grid, cell: int, spec: Ru
         for row in evaluate_cell(analysis, grid, cell, source, spec):
             totals[row[0]] = totals.get(row[0], 0) + row[4]
             buf.append((row[0], k, *row[1:]))
-            if len(buf) >= PART_ROWS:
+            held += len(row[5]) + len(row[6]) + len(row[7]) + len(row[8])
+            if len(buf) >= 4096 or held >= BATCH_ATOMS:
+                held = 0
                 out.write_batch(
                     pa.RecordBatch.from_arrays([pa.array(c, f.type) for c, f in zip(zip(*buf), schema)], schema=schema)
                 )

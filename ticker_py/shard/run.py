@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import dataclasses
+import heapq
 import shutil
 import tempfile
 import time
@@ -16,12 +17,25 @@ from ..errors import Diagnostic, UsageError
 from ..spec import EVALUATION, INPUT, PROGRAM, SHARDS, RunSpec, takes_spec
 from ..streams.model import Result
 from ..syntax.ground_atoms import AtomReader
-from .cell import part_schema, run_cell
+from .cell import BATCH_ATOMS, part_schema, run_cell
 from .merge import merge_range, parsed, rows
 from .plan import make_grid, plan_for, prepare
 
 #: the columns ``--out`` writes (one Parquet part per time range)
 OUT_COLUMNS = ("range", "t", "c", "model", "atoms", "pins", "factor", "alternative")
+
+
+_NAMES = ("shard", "t", "model", "kind", "n", "added", "removed", "pins_added", "pins_removed", "message")
+
+
+def _rows(path, r: int) -> Iterator[tuple]:
+    """The rows of time range r in a cell's part, in order, a batch at a time."""
+    import pyarrow.dataset as ds
+
+    for batch in ds.dataset(str(path), format="parquet", schema=part_schema()).to_batches(
+        filter=ds.field("range") == r, columns=list(_NAMES), use_threads=False
+    ):
+        yield from zip(*(batch.column(c).to_pylist() for c in _NAMES))
 
 
 class ShardedRun:
@@ -65,16 +79,12 @@ class ShardedRun:
         self.grid = dataclasses.replace(self.grid, bases=tuple(bases))
 
     def results(self, r: int) -> Iterator[Result]:
-        """The merged Results of time range r, answer streams of atom texts."""
-        import pyarrow.dataset as ds
-
+        """The merged Results of time range r, answer streams of atom texts; the cells' parts are
+        read a batch at a time, merged in time order."""
         grid = self.grid
         s = next(i for i, (_, r0, r1) in enumerate(grid.spans) if r0 <= r <= r1)
-        paths = [str(self.parts / f"cell-{grid.cell(k, s):05d}.parquet") for k in range(grid.key_shards)]
-        table = ds.dataset(paths, format="parquet", schema=part_schema()).to_table(filter=ds.field("range") == r)
-        table = table.sort_by([("t", "ascending"), ("shard", "ascending"), ("model", "ascending")])
-        names = ("shard", "t", "model", "kind", "n", "added", "removed", "pins_added", "pins_removed", "message")
-        got = zip(*(table.column(c).to_pylist() for c in names))
+        parts = [self.parts / f"cell-{grid.cell(k, s):05d}.parquet" for k in range(grid.key_shards)]
+        got = heapq.merge(*(_rows(p, r) for p in parts), key=lambda row: (row[1], row[0], row[2]))
         return merge_range(grid, r, got, self.spec.models_per_tick)
 
     def write(self, r: int, out) -> tuple:
@@ -91,7 +101,7 @@ class ShardedRun:
         )
         folder = Path(out) / f"range={r}"
         folder.mkdir(parents=True, exist_ok=True)
-        buf, error = [], None
+        buf, held, error = [], 0, None
         with pq.ParquetWriter(folder / "part-0.parquet", schema) as sink:
 
             def flush():
@@ -102,8 +112,11 @@ class ShardedRun:
 
             try:
                 for result in self.results(r):
-                    buf.extend(rows(result, r))
-                    if len(buf) >= 4096:
+                    got = list(rows(result, r))
+                    buf += got
+                    held += sum(len(row[4] or ()) + len(row[5] or ()) for row in got)
+                    if len(buf) >= 4096 or held >= BATCH_ATOMS:
+                        held = 0
                         flush()
                         buf = []
             except UsageError:
