@@ -136,7 +136,9 @@ def test_negation_over_background_keys():
     assert needs_owner_filter(analysis, plan_for(analysis, "key")[0].key)
     assert not needs_owner_filter(load_program(RETRIEVAL), plan_for(load_program(RETRIEVAL), "key")[0].key)
     stream = [(0, ["q(1)", "q(2)"]), (1, ["q(5)"]), (2, []), (3, []), (4, ["q(3)", "q(4)"])]
-    assert view(run_sharded_local(prog, stream, shards=2, shard_by="key", engine="clingo")) == view(run(prog, stream, engine="clingo"))
+    assert view(run_sharded_local(prog, stream, shards=2, shard_by="key", engine="clingo")) == view(
+        run(prog, stream, engine="clingo")
+    )
 
 
 def test_join_is_refused_with_the_reason():
@@ -176,9 +178,7 @@ def test_merge_of_reports():
     assert sorted(out[0].models[0].atoms) == ["a(1)", "k"]  # texts: the cells send atoms as printed
     assert sorted(out[2].models[0].atoms) == ["a(1)", "k"] and out[2].models[0].pinned == {"b(2) at 5"}
     # models=0: the product of the shards' answer streams, deduplicated
-    m = [
-        (s, 0, i, MODEL, 0, [x], [], [], [], None) for s, i, x in [(0, 0, "a"), (0, 1, "b"), (1, 0, "c"), (1, 1, "c")]
-    ]
+    m = [(s, 0, i, MODEL, 0, [x], [], [], [], None) for s, i, x in [(0, 0, "a"), (0, 1, "b"), (1, 0, "c"), (1, 1, "c")]]
     (res,) = merge_shards(m, 2, 0, models=0)
     assert sorted(sorted(mm.atoms) for mm in res.models) == [["a", "c"], ["b", "c"]]
 
@@ -294,3 +294,61 @@ def test_engine_is_checked_before_sharding_and_a_bad_first_record_evaluates_noth
         for r in run_sharded_local(DIAMOND, [(0, ["q(1,2)"])], shards=2):
             got.append(r)
     assert got == []
+
+
+def test_cells_read_their_slice_of_a_parquet_directory(tmp_path):
+    """A Parquet directory (blocks named out of time order, an order column that reorders a time
+    point, a heartbeat row) is scanned on the driver and each cell reads its own slice: the same
+    answers as the single run reading the same directory."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    prog = "q(X) :- p(X) in [2].\nr(X) :- p(X) always [1].\n"
+    rows = [(t, f"p({t % 3})", 10 * t + (2 - i)) for t in range(12) for i in range(2)] + [(13, None, 999)]
+    for block, part in (("block=10", rows[:8]), ("block=2", rows[8:])):  # "10" sorts before "2"
+        (tmp_path / "s" / block).mkdir(parents=True)
+        t, atom, c = zip(*part)
+        pq.write_table(pa.table({"t": list(t), "atom": list(atom), "c": list(c)}), tmp_path / "s" / block / "x.parquet")
+    single = view(run(prog, str(tmp_path / "s")))
+    assert single[-1][0] == 13  # the heartbeat's time point is evaluated
+    for by, shards in (("time", 3), ("key", 2), ("both", 4)):
+        assert view(run_sharded_local(prog, str(tmp_path / "s"), shards=shards, shard_by=by)) == single, by
+
+
+def test_a_parquet_stream_out_of_time_order_is_refused_with_the_reason(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.table({"t": [0, 2, 1], "atom": ["p(1)", "p(2)", "p(3)"]}), tmp_path / "s.parquet")
+    with pytest.raises(StreamError, match=r"time 1 after time 2") as err:
+        list(run_sharded_local("q(X) :- p(X) in [2].", str(tmp_path / "s.parquet"), shards=2))
+    assert "time order" in str(err.value)
+
+
+def test_a_gap_in_a_parquet_stream_is_the_single_runs_error_after_what_came_before(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.table({"t": [0, 1, 50], "atom": ["p(1)", "p(2)", "p(3)"]}), tmp_path / "s.parquet")
+    prog, path = "q(X) :- p(X) in [2].", str(tmp_path / "s.parquet")
+    single, got = [], []
+    with pytest.raises(StreamError, match="more than the gap limit 10"):
+        single.extend(run(prog, path, max_gap=10))
+    with pytest.raises(StreamError, match="more than the gap limit 10"):
+        for r in run_sharded_local(prog, path, shards=2, max_gap=10):
+            got.append(r)
+    assert view(got) == view(run(prog, path, until=1)) and [r.t for r in got] == [0, 1]
+
+
+def test_show_at_and_models_through_the_sharded_command(tmp_path):
+    """``--shards N`` writes what the single run writes, with --show-at and --models 0 too."""
+    from ticker_py.pipeline import write_run
+
+    path = tmp_path / "s.stream"
+    path.write_text("".join(f"{t}: {', '.join(a)}\n" for t, a in time_points("b1", 3, tp=30, window=20, items=2)))
+    prog = (ENCODINGS / "retrieval.lars").read_text() + "item(2).\n"
+    for options in (dict(show_at=True), dict(show_at=True, models=0), dict(models=0, format="text")):
+        sharded, single = tmp_path / "sharded.out", tmp_path / "single.out"
+        write_run(prog, str(path), RunSpec(shards=3, out=str(sharded), **options))
+        write_run(prog, str(path), RunSpec(out=str(single), **options))
+        assert sharded.read_text() == single.read_text(), options
