@@ -352,3 +352,14 @@ def test_show_at_and_models_through_the_sharded_command(tmp_path):
         write_run(prog, str(path), RunSpec(shards=3, out=str(sharded), **options))
         write_run(prog, str(path), RunSpec(out=str(single), **options))
         assert sharded.read_text() == single.read_text(), options
+
+
+@pytest.mark.parametrize("options", [dict(format="text"), dict(changes=True), dict(consequences="brave")])
+def test_spark_out_refuses_what_it_cannot_write(tmp_path, options):
+    """``--spark --out DIR`` writes answer streams as Parquet rows: other outputs are refused before
+    any Spark session is needed."""
+    from ticker_py.spark.shard import write_sharded
+
+    with pytest.raises(UsageError, match="writes the answer streams as Parquet rows"):
+        write_sharded("q(X) :- p(X) in [2].", [(0, ["p(1)"])], tmp_path / "o", spec=RunSpec(shards=2, **options))
+    assert not (tmp_path / "o").exists()

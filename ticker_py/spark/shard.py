@@ -22,7 +22,7 @@ from pathlib import Path
 
 from ..api import analysed
 from ..engines import resolve_engine
-from ..errors import Diagnostic, StreamError
+from ..errors import Diagnostic, StreamError, UsageError
 from ..shard import ShardedRun, merged, plan_for
 from ..spec import EVALUATION, INPUT, PROGRAM, SHARDS, RunSpec, takes_spec
 from ..streams.model import Result
@@ -130,6 +130,13 @@ def write_sharded(program, stream, out, session=None, *, spec: RunSpec) -> dict:
     before it are written, no ``_SUCCESS``, and the error raised. Returns ``{"time_points", "plan", "task_cpu"}`` (the CPU seconds of all tasks).
     """
     analysis = _checked(program, spec)
+    if spec.format != "jsonl" or spec.changes or spec.consequences:
+        raise UsageError(
+            Diagnostic(
+                "--spark --out DIR writes the answer streams as Parquet rows (what --format jsonl prints)",
+                notes=("drop --format, --changes and --consequences, or write to standard output without --out",),
+            )
+        )
     session = _session(session, spec)
     out = Path(out)
     spec = dataclasses.replace(spec, out=str(out))  # the cells write: pins only where printed
