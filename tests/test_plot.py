@@ -476,6 +476,24 @@ def test_an_explanation_at_one_time_point_has_one_tick():
     assert [t.get_text() for t in fig.axes[0].get_xticklabels()] == ["0"]
 
 
+def test_the_graph_gives_every_window_cell_one_fixed_width(alarm):
+    """Without dot too: the DOT source's strips are tables of fixed-size cells of one width per
+    strip (graphviz sized each cell by its text: '1-2' wider than '3')."""
+    from ticker_py.api import explain_at
+    from ticker_py.explain import render
+
+    prog, stream = alarm
+    dot = render.to_rich_dot(explain_at(prog, stream, 2, "alert"))
+    strips = re.findall(r'<TABLE BORDER="0" CELLBORDER="1"[^>]*>(.*?)</TABLE>', dot)
+    assert strips
+    for strip in strips:
+        cells = re.findall(r"<TD ([^>]*)>", strip)
+        assert cells and all('FIXEDSIZE="TRUE"' in c for c in cells)
+        assert len({re.search(r'WIDTH="(\d+)"', c).group(1) for c in cells}) == 1, strip
+    long = render._strip((0, 40), (3, 17))  # grouped cells ('0-1', ..., '40') of one width
+    assert len(set(re.findall(r'<TD [^>]*WIDTH="(\d+)"', long))) == 1 and "40</FONT>" in long
+
+
 def test_explain_with_dot_draws_the_graph(tmp_path, alarm):
     import shutil
 
