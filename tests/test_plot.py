@@ -269,6 +269,17 @@ def test_notebook_timeline_with_every_panel_has_no_overlapping_labels():
     assert overlaps(draw.figure(tl, width=8.0, small=True)) == []
 
 
+@pytest.mark.parametrize("small", [False, True])
+def test_every_label_lies_inside_the_picture(small):
+    """Short atoms under the top panels' labels: the labels and their ticks ('none', '10') fit left
+    of the axes, none is cut at the picture's edge."""
+    res = [(0, models(*({("p", i)} for i in range(8)))), (1, models()), (2, models({("ok",)}))]
+    fig = draw.figure(from_results(res, "t", inputs={0: 12, 1: 0, 2: 1}), width=8.0 if small else 11.0, small=small)
+    boxes, _ = laid_out(fig)
+    edge, width = 0.04 * fig.dpi, fig.get_figwidth() * fig.dpi  # a margin of 0.04 inch
+    assert [text for text, box in boxes if box.x0 < edge or box.x1 > width - edge] == []
+
+
 def test_answer_streams_axis_reads_1_2_5_and_none():
     res = [(0, models({("a",)}, {("b",)})), (1, models()), (2, models(*({("p", i)} for i in range(13))))]
     fig = draw.figure(from_results(res, "t"))
