@@ -84,12 +84,12 @@ def main(argv=None) -> int:
         given.append((self.rules[0], last[0]))
 
     start = time.process_time()
-    reasoner = Reasoner(analysis, engine="incremental", models=0, history=False, changes_only=True)
+    reasoner = Reasoner(analysis, engine="incremental", models=0)
     answer_streams = sum(len(r.models) for r in reasoner.feed(stream))
     engine = time.process_time() - start
     hybrid.HybridEngine._facts, hybrid.HybridEngine._program = facts_recorded, program_recorded
     try:  # the same run again, recording (not timed)
-        list(Reasoner(analysis, engine="incremental", models=0, history=False, changes_only=True).feed(stream))
+        list(Reasoner(analysis, engine="incremental", models=0).feed(stream))
     finally:
         hybrid.HybridEngine._facts, hybrid.HybridEngine._program = facts_of, program_of
     distinct = list(dict.fromkeys(given))

@@ -8,13 +8,14 @@ and the cells' total CPU time, both relative to one shard. See docs/spark.md.
 import sys
 import time
 
-from ticker_py.api import load_program, records_from
+from ticker_py.api import load_program
 from ticker_py.shard import cell_rows, evaluate_cell, make_grid, read_stream
+from ticker_py.spec import RunSpec
 
 path = sys.argv[1]
 counts_of = [int(a) for a in sys.argv[2:]] or [1, 2, 4, 8]
 analysis = load_program(f"{path}/program.lars")
-points, last, _ = read_stream(records_from(f"{path}/stream.parquet"), analysis)
+points, last, _ = read_stream(f"{path}/stream.parquet", analysis, RunSpec())
 counts = {t: len(a) for t, a in points}
 base = None
 for shards in counts_of:
@@ -23,7 +24,7 @@ for shards in counts_of:
     read = sum(len(r) for r in rows.values())
     cpu = time.process_time()
     for cell in range(grid.cells):
-        for _row in evaluate_cell(analysis, grid, cell, rows[cell]):
+        for _row in evaluate_cell(analysis, grid, cell, rows[cell], RunSpec()):
             pass
     cpu = time.process_time() - cpu
     if base is None:

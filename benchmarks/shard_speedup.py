@@ -12,15 +12,13 @@ spark = get_spark(master)
 t1 = time.perf_counter()
 print("session", round(t1 - t0, 1), flush=True)
 # warm-up on a tiny slice
-for _r in run_sharded(f"{path}/program.lars", f"{path}/stream.parquet", shards, engine=engine, spark=spark, until=2):
+for _r in run_sharded(f"{path}/program.lars", f"{path}/stream.parquet", spark, shards=shards, engine=engine, until=2):
     pass
 print("warmup", round(time.perf_counter() - t1, 1), flush=True)
 for _rep in range(int(sys.argv[5]) if len(sys.argv) > 5 else 2):
     tm = {}
     t = time.perf_counter()
-    for _r in run_sharded(
-        f"{path}/program.lars", f"{path}/stream.parquet", shards, engine=engine, spark=spark, timings=tm
-    ):
+    for _r in run_sharded(f"{path}/program.lars", f"{path}/stream.parquet", spark, tm, shards=shards, engine=engine):
         pass
     print(
         master,

@@ -36,21 +36,21 @@ t0 = time.perf_counter()
 spark = get_spark(master, **{"spark.driver.memory": "2g"})  # local mode: the executors share this heap
 t1 = time.perf_counter()
 kw = dict(shard_by=shard_by, models=int(models), factorize=factorize)
-for _r in run_sharded(prog, stream, shards, spark=spark, until=2, **kw):
+for _r in run_sharded(prog, stream, spark, shards=shards, until=2, **kw):
     pass
 t2 = time.perf_counter()
 print("spark session", round(t1 - t0, 1), "warm-up job", round(t2 - t1, 1), flush=True)
 t = time.perf_counter()
 # as --format none: the executors evaluate every time point and send the counts only
 n = sum(
-    1 for _r in run_sharded(prog, stream, shards, spark=spark, shard_by=shard_by, models=int(models), answers=False)
+    1 for _r in run_sharded(prog, stream, spark, shards=shards, shard_by=shard_by, models=int(models), format="none")
 )
 sharded = time.perf_counter() - t
 print(f"sharded ({shards}, {shard_by}), counts to the driver: {sharded:.2f} s, {n} time points", flush=True)
 if "--out" in sys.argv:  # also write every answer as Parquet from the executors
     with tempfile.TemporaryDirectory() as out:
         t = time.perf_counter()
-        info = write_sharded(prog, stream, f"{out}/res", shards, spark=spark, **kw)
+        info = write_sharded(prog, stream, f"{out}/res", spark, shards=shards, **kw)
         written = time.perf_counter() - t
     print(f"sharded ({info['plan']}), --out Parquet: {written:.2f} s", flush=True)
 print(f"speed-up over the single process: {single / sharded:.2f}x (counts only, as --format none)")

@@ -142,11 +142,11 @@ def _feedback_explained():
     "call,named",
     [
         (lambda: run(PROGRAM, [(0, []), (9, [])], max_gap=2), "more than the gap limit 2"),
-        (lambda: run(PROGRAM, [(0, [])], max_gap=2, until=9), "until 9 is 8 time points after"),
+        (lambda: run(PROGRAM, [(0, [])], max_gap=2, until=9), "until 9 is 9 time points after"),
         (lambda: run("q :- p in [1 ms].", [], clock=7), "one time point lasts 7 ms (clock="),
         (_feedback_explained, "under persistence=feedback"),
         (lambda: list(ticker_py.api.records_from("-", stream_format="rdf-parquet")), "stream format rdf-parquet"),
-        (lambda: list(_sharded()("q(X) :- p(X).", [], 2, inertia=True, shard_by="key")), "inertia=True"),
+        (lambda: list(_sharded()("q(X) :- p(X).", [], shards=2, inertia=True, shard_by="key")), "inertia=True"),
     ],
 )
 def test_errors_the_api_shares_with_the_cli_name_the_api_keyword(call, named):

@@ -312,16 +312,16 @@ def test_changes_at_a_tick_without_answer_stream(engine):
     import io
     import json
 
-    from ticker_py import Reasoner
+    from ticker_py import Reasoner, RunSpec
     from ticker_py.api import records_from
-    from ticker_py.streams import open_writer
+    from ticker_py.streams.output import Output
 
-    r = Reasoner(CHANGES_PROGRAM, engine=engine, changes_only=True)
-    out = io.StringIO()
-    writer = open_writer("jsonl", out, changes=True)
+    spec = RunSpec(engine=engine, changes=True)
+    output = Output(spec).open(io.StringIO())  # the engine sends only changes, as ticker run --changes
+    r = Reasoner(CHANGES_PROGRAM, spec=spec, output=output)
     for result in r.feed(records_from(CHANGES_STREAM)):
-        writer.write(result)
-    assert [json.loads(line) for line in out.getvalue().splitlines()] == CHANGES_EXPECTED
+        output.write(result)
+    assert [json.loads(line) for line in output.sink.getvalue().splitlines()] == CHANGES_EXPECTED
 
 
 # --- semantics knobs (docs/semantics.md, "Knobs"): for each knob the smallest program and

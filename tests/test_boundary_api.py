@@ -292,9 +292,9 @@ def test_program_text_with_a_nul_or_a_lone_surrogate(engine, source, where, what
 @pytest.mark.parametrize(
     "kwargs,message",
     [
-        ({"shards": True}, "shards must be an integer >= 1, not True"),
-        ({"shards": 10**5}, "shards must be at most 10000"),
-        ({"models": None}, "models must be an integer >= 0, not None"),
+        ({"shards": True}, "shards must be an integer from 1 to 10000, not True"),
+        ({"shards": 10**5}, "shards must be an integer from 1 to 10000, not 100000"),
+        ({"models": -1}, "models must be an integer >= 0, not -1"),
         ({"models": "1"}, "models must be an integer >= 0, not '1'"),
         ({"until": "3"}, "until must be an integer >= 0, not '3'"),
         ({"until": -1}, "until must be an integer >= 0, not -1"),

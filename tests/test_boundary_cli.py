@@ -123,7 +123,7 @@ def test_until_further_than_max_gap_is_refused(capsys, tmp_path, program, gap_st
 def test_negative_until_is_a_usage_error(capsys, tmp_path, program, gap_stream, command):
     extra = ["--out", tmp_path / "o.jsonl"] if command == "enumerate" else []
     status, out, err = ticker(capsys, command, program, "--stream", gap_stream, "--until", "-1", *extra)
-    assert_user_error(status, err, "--until -1 is negative")
+    assert_user_error(status, err, "--until must be an integer >= 0, not -1")
     assert out == ""
 
 

@@ -150,8 +150,8 @@ def test_bad_stream_keeps_accepted_output(kind, every, capsys, files, monkeypatc
 @pytest.mark.parametrize(
     "argv,what",
     [
-        (["run", "{prog}", "--engine", "warp"], "unknown engine 'warp'"),
-        (["run", "{prog}", "--format", "xml"], "unknown format 'xml'"),
+        (["run", "{prog}", "--engine", "warp"], "unknown --engine 'warp'"),
+        (["run", "{prog}", "--format", "xml"], "unknown --format 'xml'"),
         (["run", "{missing}"], "does not exist"),
         (["run", "{prog}", "--stream", "{missing}"], "does not exist"),
         (["run", "{general}", "--engine", "native"], "the native engine cannot run this program"),
@@ -230,9 +230,9 @@ def test_run_consequences(capsys, files):
 
 
 def test_one_error_boundary_internal_error_and_interrupt(capsys, files, monkeypatch):
-    from ticker_py import api
     from ticker_py.cli import check as check_command
     from ticker_py.streams import Record
+    from ticker_py.streams import input as input_stage
 
     prog, stream = files("p.lars", "q :- p.\n"), files("s.stream", "0: p\n")
 
@@ -248,7 +248,7 @@ def test_one_error_boundary_internal_error_and_interrupt(capsys, files, monkeypa
             yield Record(t, (("p",),))
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(api, "records_from", interrupted)
+    monkeypatch.setattr(input_stage, "records_from", interrupted)
     code, out, err = ticker(capsys, "run", prog, "--stream", stream, "--engine", "clingo")
     assert code == 130 and "Traceback" not in err
     assert [json.loads(x)["t"] for x in out.splitlines()] == [0, 1]  # what was written stays written

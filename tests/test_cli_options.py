@@ -269,68 +269,71 @@ def test_a_run_from_a_pipe_says_nothing(tmp_path):
 
 
 def _api_functions():
-    from ticker_py import api, compare, semantics_compare
+    import ticker_py
+    from ticker_py.live import LiveReasoner
 
     return {
-        "load_program": api.load_program,
-        "run": api.run,
-        "Reasoner": api.Reasoner.__init__,
-        "feed": api.Reasoner.feed,
-        "records_from": api.records_from,
-        "explain_at": api.explain_at,
-        "Results.to_dataframe": api.Results.to_dataframe,
-        "compare_engines": compare.compare_engines,
-        "compare_semantics": semantics_compare.compare_semantics,
+        "load_program": ticker_py.load_program,
+        "run": ticker_py.run,
+        "Reasoner": ticker_py.Reasoner.__init__,
+        "feed": ticker_py.Reasoner.feed,
+        "explain_at": ticker_py.explain_at,
+        "compare_engines": ticker_py.compare_engines,
+        "compare_semantics": ticker_py.compare_semantics,
+        "run_sharded": ticker_py.run_sharded,
+        "LiveReasoner": LiveReasoner.__init__,
     }
 
 
-def _table_rows():
-    text = (ROOT / "docs" / "cli.md").read_text()
-    section = text[text.index("## Defaults: the command line and the API") :]
-    section = section[: section.index("\n## ", 1)]
-    rows = [line for line in section.splitlines() if line.startswith("| `ticker ")]
-    return [[cell.strip() for cell in line.strip("|").split("|")] for line in rows]
+def _defaults_table() -> str:
+    """The table of docs/cli.md, "Defaults: the command line and the API", from the run specification:
+    each field's option, keyword, default (the same for both) and the public functions taking it."""
+    from ticker_py.spec import OPTIONS, default
+
+    functions = _api_functions()
+    rows = ["| option | keyword | default | taken by | what it is |", "|---|---|---|---|---|"]
+    for name, (_, text, cli) in OPTIONS.items():
+        option = "—" if cli.get("api") else f"`--{name.replace('_', '-')}`"
+        takers = ", ".join(f"`{f}`" for f, function in functions.items() if name in function.spec_keywords)
+        rows.append(f"| {option} | `{name}` | {_shown(default(name))} | {takers or '—'} | {text} |")
+    return "\n".join(rows) + "\n"
 
 
 def _shown(default) -> str:
-    """A parser default as the table shows it."""
+    """A default as the table shows it."""
     return "none" if default is None else "off" if default is False else f"`{default}`"
 
 
-def test_the_defaults_table_states_the_parser_and_the_api():
-    import ast
+def test_the_defaults_table_is_the_run_specification():
+    """docs/cli.md's table is generated from the spec (``TICKER_UPDATE_DOCS=1`` rewrites it), and the
+    parser of every command and the signature of every API function state the spec's defaults."""
     import inspect
-    import re
 
+    from ticker_py.spec import PURPOSES, default
+
+    path = ROOT / "docs" / "cli.md"
+    text = path.read_text()
+    start = text.index("| option | keyword | default | taken by | what it is |")
+    end = text.index("\n\n", start) + 1
+    table = _defaults_table()
+    if os.environ.get("TICKER_UPDATE_DOCS"):
+        path.write_text(text[:start] + table + text[end:])
+    assert text[start:end] == table, "run TICKER_UPDATE_DOCS=1 python -m pytest tests/test_cli_options.py -k defaults"
     _, commands = _commands()
-    functions = _api_functions()
-    listed = set()
-    rows = _table_rows()
-    assert len(rows) > 30
-    for option_cell, cli_cell, api_cell, api_default in rows:
-        command, *options = re.findall(r"--[a-z0-9-]+|(?<=`ticker )[a-z]+", option_cell)
-        actions = {a.option_strings[-1]: a for a in commands[command]._actions if a.option_strings}
-        cli_defaults = [c.strip() for c in cli_cell.split(",")] if len(options) > 1 else [cli_cell]
-        for option, shown in zip(options, cli_defaults, strict=True):
-            assert _shown(actions[option].default) == shown, (option_cell, option)
-            listed.add((command, option))
-        if api_default == "—":
-            assert api_cell.startswith("—")
-            continue
-        names, param = api_cell.split(":")
-        (param,) = re.findall(r"`(\w+)`", param)
-        for name in re.findall(r"`([\w.]+)`", names):
-            parameter = inspect.signature(functions[name]).parameters[param]
-            if api_default == "required":
-                assert parameter.default is inspect.Parameter.empty, (name, param)
-                continue
-            expected = ast.literal_eval(api_default.strip("`"))
-            assert parameter.default == expected, (name, param)
-            assert actions[options[0]].default in (expected, str(expected)), (option_cell, "CLI and API differ")
-    knobs = {"--semantics"} | {"--" + k.replace("_", "-") for k in __import__("ticker_py.semantics").semantics.KNOBS}
-    run_options = {o for a in commands["run"]._actions for o in a.option_strings[-1:]}
-    missing = run_options - {o for c, o in listed if c == "run"} - knobs - {"--help", "--verbose"}
-    assert not missing, f"options of ticker run missing from the defaults table: {missing}"
+    checked = 0
+    for command, p in commands.items():
+        purpose = command if command in PURPOSES else "run"
+        for action in p._actions:
+            if action.dest in (p.get_default("spec_fields") or ()) and action.option_strings:
+                expected = None if isinstance(action, argparse._StoreTrueAction) else default(action.dest, purpose)
+                assert (action.default or None) == (expected or None), (command, action.dest)
+                checked += 1
+    assert checked > 60
+    for name, function in _api_functions().items():
+        parameters = inspect.signature(function).parameters
+        purpose = {"explain_at": "explain", "compare_engines": "compare", "compare_semantics": "compare"}
+        for keyword in function.spec_keywords:
+            assert parameters[keyword].default == default(keyword, purpose.get(name, "run")), (name, keyword)
 
 
 # ---------------------------------------------------------------- what commands say about options and engines
@@ -398,10 +401,10 @@ def test_check_and_refusals_name_every_engine_that_can_run_the_program(capsys, t
 @pytest.mark.parametrize(
     "argv,message",
     [
-        (["run", "--models", "-1"], "error: --models must be >= 0, not -1"),
-        (["run", "--show", "x"], "error: unknown --show value 'x'"),
+        (["run", "--models", "-1"], "error: --models must be an integer >= 0, not -1"),
+        (["run", "--show", "x"], "error: unknown --show 'x'"),
         (["run", "--factorize", "--semantics", "r4"], "error: --factorize runs the default semantics"),
-        (["explain", "--at", "0", "q", "--models", "-1"], "error: --models must be >= 0, not -1"),
+        (["explain", "--at", "0", "q", "--models", "-1"], "error: --models must be an integer >= 0, not -1"),
         (["explain", "--at", "0", "q", "--every", "x"], "error: unknown --every 'x'"),
         (["explain", "--at", "-1", "q"], "error: --at -1 is negative"),
     ],

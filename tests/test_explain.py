@@ -191,7 +191,7 @@ def test_why_not_under_half_open_bounds(engine):
     assert r.evaluate(1).models[0].atoms == frozenset()
     e = r.explain(1, "q", why_not=True)
     assert str(e).endswith("fails at p in [1]: no p in the window [1, 1]")
-    check_explanation(e, "q :- p in [1].", [(0, ["p"]), (1, [])], r._last.models[0], PROFILES["r4"].semantics)
+    check_explanation(e, "q :- p in [1].", [(0, ["p"]), (1, [])], r.evaluation.last.models[0], PROFILES["r4"].semantics)
     r = Reasoner("q :- p in [1].", semantics="r4", engine=engine)
     r.append(0, ["p"])
     r.evaluate(0)

@@ -457,8 +457,11 @@ def test_writers_print_changes_only_runs_as_whole_runs(engine):
     """Every behaviour case: each writer, fed the results of an engine that reports only changes
     (what ``ticker run`` asks for with one answer stream), prints what it prints from the whole
     answer streams, with and without ``--show-at``."""
+    from ticker_py.spec import RunSpec
+    from ticker_py.streams.output import Output
+
     whole = dict(_behaviour_runs(engine))
-    cheap = dict(_behaviour_runs(engine, changes_only=True))
+    cheap = dict(_behaviour_runs(engine, output=Output(RunSpec())))  # what ticker run's output stage asks
     assert whole.keys() == cheap.keys() and len(whole) > 10
     for name in whole:
         for fmt in ("jsonl", "text", "csv", "changes"):
@@ -577,7 +580,10 @@ def test_a_reasoner_without_history_answers_the_same_and_refuses_to_explain():
 
     program = "q(X) :- p(X) in [2].\nr :- q(a) always [2].\n"
     stream = [(0, ["p(a)", "p(b)"]), (1, ["p(a)"]), (3, ["p(-5)", 'p("s\\"x")'])]
-    runs = [Reasoner(program, engine="native", history=h) for h in (True, False)]
+    from types import SimpleNamespace
+
+    writer = SimpleNamespace(changes_only=False)  # a consumer that writes whole answer streams: no history
+    runs = [Reasoner(program, engine="native", output=o) for o in (None, writer)]
     results = [[(r.t, r.models) for r in run.feed(stream)] for run in runs]
     assert results[0] == results[1] and results[0][-1][1]
     assert runs[0].explain(3, "q(-5)").atom == ("q", -5)

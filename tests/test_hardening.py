@@ -35,16 +35,23 @@ def test_auto_falls_back_when_native_refuses():
 
 @pytest.mark.parametrize("fmt", ["jsonl", "text", "csv"])
 def test_whole_model_writers_take_changes_only_results(fmt):
-    # an engine created with changes_only reports Result.changes only; every writer prints it
+    # the output stage has the engine report Result.changes only; every writer prints it as a whole
+    from ticker_py.spec import RunSpec
+    from ticker_py.streams.output import Output
+
     stream = [(0, ["q"]), (1, ["p", "q"]), (2, [])]
     program = "b :- q.\nc :- q in [1].\nd(T) :- p at T."
-    outputs = []
-    for changes_only in (True, False):
-        out = io.StringIO()
-        writer = open_writer(fmt, out)
-        for result in Reasoner(program, engine="native", changes_only=changes_only).feed(records_from(stream)):
-            writer.write(result)
-        outputs.append(out.getvalue())
+    spec = RunSpec(engine="native", format=fmt)
+    output = Output(spec).open(io.StringIO())
+    assert output.changes_only
+    for result in Reasoner(program, spec=spec, output=output).feed(stream):
+        assert result.models is None and result.changes is not None
+        output.write(result)
+    whole = io.StringIO()
+    writer = open_writer(fmt, whole)
+    for result in Reasoner(program, engine="native").feed(records_from(stream)):
+        writer.write(result)
+    outputs = [output.sink.getvalue(), whole.getvalue()]
     assert outputs[0] == outputs[1]
     if fmt == "jsonl":
         assert [json.loads(line)["models"] for line in outputs[0].splitlines()] == [

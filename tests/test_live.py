@@ -221,31 +221,19 @@ def test_parse_address():
 
 
 def test_live_options_refuse_bad_arguments():
-    import argparse
-
-    from ticker_py.cli.live import add_live_options, live_options
     from ticker_py.live.options import live_output, live_records
+    from ticker_py.spec import RunSpec
 
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--stream", default="-")
-    parser.add_argument("--clock", default="1s")
-    parser.add_argument("--out")
-    add_live_options(parser)
-
-    def options(*argv):
-        return live_options(parser.parse_args(argv))
-
-    assert live_records(options()) is None and live_output(options()) is None
-    for argv in (
-        ["--input", "127.0.0.1:1"],
-        ["--input", "tcp::1", "--stream", "f.stream"],
-        ["--wall-clock", "--clock", "0s"],
-        ["--save-input", "/nonexistent/dir/f"],
+    assert live_records(RunSpec(), "-") is None and live_output(RunSpec()) is None
+    for refused in (
+        lambda: live_records(RunSpec(input="127.0.0.1:1"), "-"),
+        lambda: live_records(RunSpec(input="tcp::1"), "f.stream"),
+        lambda: live_records(RunSpec(wall_clock=True, clock="0s"), "-"),
+        lambda: live_records(RunSpec(save_input="/nonexistent/dir/f"), "-"),
+        lambda: live_output(RunSpec(output="tcp::0", out="f")),
     ):
         with pytest.raises(UsageError):
-            live_records(options(*argv))
-    with pytest.raises(UsageError):
-        live_output(options("--output", "tcp::0", "--out", "f"))
+            refused()
 
 
 # ---------------------------------------------------------------- TCP input, in process
@@ -376,7 +364,7 @@ def test_merge_buffer_is_bounded_and_loses_nothing():
 
 
 def test_wall_clock_over_tcp_ignores_given_times():
-    src = LiveInput(listen_on="tcp:127.0.0.1:0", wall_clock=50, grace=0.1)
+    src = LiveInput(listen_on="tcp:127.0.0.1:0", wall_clock=True, clock=50, grace=0.1)
     it = iter(src)
     s = _connect(src.address)
     s.sendall(b"99: a\n")

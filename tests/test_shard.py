@@ -8,7 +8,6 @@ Every sharded run must equal the single-process run on the same stream.
 from __future__ import annotations
 
 import pickle
-from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
@@ -30,6 +29,7 @@ from ticker_py.shard import (
     read_stream,
     run_sharded_local,
 )
+from ticker_py.spec import RunSpec
 from ticker_py.streams import printed_models
 from ticker_py.workloads import generate, program, time_points
 
@@ -69,7 +69,7 @@ DIAMOND_STREAM = list(generate("diamond", tp=20, rate=6))
 @pytest.mark.parametrize("shards", [1, 2, 3])
 def test_diamond_sharded_equals_single(engine, shards):
     single = view(run(DIAMOND, DIAMOND_STREAM, engine=engine))
-    assert view(run_sharded_local(DIAMOND, DIAMOND_STREAM, shards, engine=engine)) == single
+    assert view(run_sharded_local(DIAMOND, DIAMOND_STREAM, shards=shards, engine=engine)) == single
     assert single[-1][1] == 20 * 6  # c is the global count, not a shard's
 
 
@@ -77,9 +77,7 @@ def test_diamond_plan_and_split():
     analysis = load_program(DIAMOND)
     plan, times = plan_for(analysis)
     assert plan.key == {"p": 0, "q": 0} and not plan.broadcast and times is None
-    from ticker_py.api import records_from
-
-    points, last, error = read_stream(records_from(DIAMOND_STREAM), analysis)
+    points, last, error = read_stream(DIAMOND_STREAM, analysis, RunSpec())
     assert last == 19 and error is None
     grid = make_grid(analysis, 2, {t: len(a) for t, a in points}, last)
     assert grid.key == plan.key and grid.cells == 2 and grid.ranges == ((0, 10), (10, 20)) and len(grid.spans) == 1
@@ -98,9 +96,9 @@ def test_retrieval_per_item_all_answer_streams():
     assert max(len(models) for _, _, models in single) > 1  # several answer streams: a product
     owners = {shard_of(("req", i, 0), plan.key, 3) for i in (1, 2, 3)}
     assert len(owners) > 1  # the items really are split
-    assert view(run_sharded_local(RETRIEVAL, stream, 3, engine="clingo", models=0)) == single
+    assert view(run_sharded_local(RETRIEVAL, stream, shards=3, engine="clingo", models=0)) == single
     # models=2: two of the answer streams of the single run
-    two = view(run_sharded_local(RETRIEVAL, stream, 3, engine="clingo", models=2))
+    two = view(run_sharded_local(RETRIEVAL, stream, shards=3, engine="clingo", models=2))
     for (t, c, some), (t2, c2, every) in zip(two, single):
         assert (t, c) == (t2, c2) and len(some) == min(2, len(every)) and set(some) <= set(every)
 
@@ -119,11 +117,11 @@ def test_guesses_product_and_no_answer_stream():
     assert {shard_of(("p", v), {"p": 0}, 2) for v in "xd"} == {0, 1}
     single = view(run(GUESS, stream, engine="clingo", models=0))
     assert [len(m) for _, _, m in single] == [4, 2, 1, 4]
-    assert view(run_sharded_local(GUESS, stream, 2, engine="clingo", models=0)) == single
+    assert view(run_sharded_local(GUESS, stream, shards=2, engine="clingo", models=0)) == single
     none = [(0, ["p(x)", "bad(x)"])]
     program_none = GUESS + ":- b(X), bad(X) in [1].\n"
     assert (
-        view(run_sharded_local(program_none, none, 2, engine="clingo", models=0))
+        view(run_sharded_local(program_none, none, shards=2, engine="clingo", models=0))
         == view(run(program_none, none, engine="clingo", models=0))
         == [(0, 2, [])]
     )
@@ -136,13 +134,13 @@ def test_negation_over_background_keys():
     assert needs_owner_filter(analysis, plan_for(analysis)[0].key)
     assert not needs_owner_filter(load_program(RETRIEVAL), plan_for(load_program(RETRIEVAL))[0].key)
     stream = [(0, ["q(1)", "q(2)"]), (1, ["q(5)"]), (2, []), (3, []), (4, ["q(3)", "q(4)"])]
-    assert view(run_sharded_local(prog, stream, 2, engine="clingo")) == view(run(prog, stream, engine="clingo"))
+    assert view(run_sharded_local(prog, stream, shards=2, engine="clingo")) == view(run(prog, stream, engine="clingo"))
 
 
 def test_join_is_refused_with_the_reason():
     join = (ENCODINGS / "join.lars").read_text()
     with pytest.raises(UsageError, match="joins keyed atoms on different variables"):
-        run_sharded_local(join, [(0, ["p(a,b)"])], 2, shard_by="key")
+        run_sharded_local(join, [(0, ["p(a,b)"])], shards=2, shard_by="key")
 
 
 def test_until_and_bad_record():
@@ -150,11 +148,11 @@ def test_until_and_bad_record():
     prog = "q(A,B) :- p(A,B) in [3]."
     results = []
     with pytest.raises(StreamError, match="intensional predicate 'q/2'"):
-        for r in run_sharded_local(prog, stream, 2, engine="clingo"):
+        for r in run_sharded_local(prog, stream, shards=2, engine="clingo"):
             results.append(r)
     assert [r.t for r in results] == [0, 1, 2]  # as the single run: what was accepted, then the error
     assert view(results) == view(run(prog, stream[:2], engine="clingo"))
-    assert view(run_sharded_local(prog, stream[:2], 2, engine="clingo", until=6)) == view(
+    assert view(run_sharded_local(prog, stream[:2], shards=2, engine="clingo", until=6)) == view(
         run(prog, stream[:2], engine="clingo", until=6)
     )
 
@@ -184,37 +182,22 @@ def test_merge_of_reports():
     assert sorted(mm.sorted_atoms() for mm in res.models) == [["a", "c"], ["b", "c"]]
 
 
-def test_cli_helpers(tmp_path):
-    import argparse
-    import io
+def test_the_sharded_run_of_the_command_writes_what_the_single_run_writes(tmp_path):
+    from ticker_py.pipeline import write_run
+    from ticker_py.spec import RunSpec
 
-    from ticker_py.cli.run import RunOptions
-    from ticker_py.cli.shard import add_shard_options, run_sharded_command, shard_options
-    from ticker_py.streams import open_writer
-
-    parser = argparse.ArgumentParser()
-    add_shard_options(parser)
-    options = shard_options(parser.parse_args(["--shards", "2"]))
-    assert not options.spark and options.shards == 2 and options.master == "local[2]"
     path = tmp_path / "s.stream"
     path.write_text("".join(f"{t}: {', '.join(atoms)}\n" for t, atoms in time_points("diamond", tp=8, rate=3)))
-    run_options = RunOptions(stream=str(path), engine="clingo")
-    sharded, single = io.StringIO(), io.StringIO()
-    assert run_sharded_command(load_program(DIAMOND), run_options, options, open_writer("jsonl", sharded)) == 0
-    writer = open_writer("jsonl", single)
-    for r in run(DIAMOND, str(path), engine="clingo"):
-        writer.write(r)
-    assert sharded.getvalue() == single.getvalue() and sharded.getvalue().count("\n") == 8
+    sharded, single = tmp_path / "sharded.jsonl", tmp_path / "single.jsonl"
+    write_run(DIAMOND, str(path), RunSpec(engine="clingo", shards=2, out=str(sharded)))
+    write_run(DIAMOND, str(path), RunSpec(engine="clingo", out=str(single)))
+    assert sharded.read_text() == single.read_text() and sharded.read_text().count("\n") == 8
     with pytest.raises(UsageError, match="an @-atom without window"):
-        run_sharded_command(load_program(UNSHARDABLE), run_options, options, open_writer("none", sharded))
-    join = load_program((ENCODINGS / "join.lars").read_text())
-    by_key = replace(options, shard_by="key")
+        write_run(UNSHARDABLE, str(path), RunSpec(shards=2, format="none"))
     with pytest.raises(UsageError, match="joins keyed atoms"):
-        run_sharded_command(join, run_options, by_key, open_writer("none", sharded))
-    with pytest.raises(UsageError, match="signal"):
-        run_sharded_command(
-            load_program(DIAMOND), RunOptions(stream=str(path), every="signal"), options, open_writer("none", sharded)
-        )
+        write_run((ENCODINGS / "join.lars").read_text(), str(path), RunSpec(shards=2, shard_by="key", format="none"))
+    with pytest.raises(UsageError, match="signal cannot be sharded"):
+        RunSpec(shards=2, every="signal")
 
 
 # ------------------------------------------------------------------ Spark
@@ -238,11 +221,11 @@ def test_spark_sharded_equals_single(spark, tmp_path):
     sdf = spark.createDataFrame(frame.sample(frac=1, random_state=0))  # order from c only
     single = view(run(DIAMOND, frame, engine="clingo"))
     timings = {}
-    assert view(run_sharded(DIAMOND, sdf, 2, engine="clingo", spark=spark, timings=timings)) == single
+    assert view(run_sharded(DIAMOND, sdf, shards=2, engine="clingo", session=spark, timings=timings)) == single
     assert set(timings) == {"evaluate", "merge"}
     # a local stream, split on the driver; several answer streams
     stream = list(generate("b1", seed=3, tp=20, window=20, items=3))
-    assert view(run_sharded(RETRIEVAL, stream, 3, engine="clingo", models=0, spark=spark)) == view(
+    assert view(run_sharded(RETRIEVAL, stream, shards=3, engine="clingo", models=0, session=spark)) == view(
         run(RETRIEVAL, stream, engine="clingo", models=0)
     )
 
@@ -304,9 +287,9 @@ def test_engine_is_checked_before_sharding_and_a_bad_first_record_evaluates_noth
     assert "the native engine cannot run this program" in capsys.readouterr().err
     for bad in ("0", "-1"):
         assert main(["run", str(tmp_path / "g.lars"), "--stream", "-", "--shards", bad]) == 2
-        assert f"--shards must be an integer >= 1, not {bad}" in capsys.readouterr().err
+        assert f"--shards must be an integer from 1 to 10000, not {bad}" in capsys.readouterr().err
     got = []
     with pytest.raises(StreamError, match="intensional predicate 'q/2'"):
-        for r in run_sharded_local(DIAMOND, [(0, ["q(1,2)"])], 2):
+        for r in run_sharded_local(DIAMOND, [(0, ["q(1,2)"])], shards=2):
             got.append(r)
     assert got == []

@@ -56,10 +56,10 @@ def test_spark_sharded_equals_single(spark, name, workload, params, by, models):
     frame = frame_of(workload, **params)
     single = view(run(prog, frame, models=models))
     # a local stream, assigned on the driver
-    assert view(run_sharded(prog, frame, 4, models=models, spark=spark, shard_by=by)) == single
+    assert view(run_sharded(prog, frame, shards=4, models=models, session=spark, shard_by=by)) == single
     # a Spark DataFrame in no order (c gives it), counted and assigned in Spark
     sdf = spark.createDataFrame(frame.sample(frac=1, random_state=0))
-    assert view(run_sharded(prog, sdf, 3, models=models, spark=spark, shard_by=by)) == single
+    assert view(run_sharded(prog, sdf, shards=3, models=models, session=spark, shard_by=by)) == single
 
 
 def test_results_written_by_the_executors(spark, tmp_path):
@@ -68,7 +68,7 @@ def test_results_written_by_the_executors(spark, tmp_path):
     prog = (ENCODINGS / "join.lars").read_text()
     frame = frame_of("join", tp=30, rate=3)
     sdf = spark.createDataFrame(frame)
-    info = write_sharded(prog, sdf, tmp_path / "out", 3, spark=spark)
+    info = write_sharded(prog, sdf, tmp_path / "out", shards=3, session=spark)
     assert info == {"time_points": 30, "plan": "3 time ranges"}
     assert (tmp_path / "out" / "_SUCCESS").exists()
     assert sorted(p.name for p in (tmp_path / "out").glob("range=*")) == ["range=0", "range=1", "range=2"]
@@ -85,7 +85,7 @@ def test_all_answer_streams_and_none_written(spark, tmp_path):
         "a(X) :- p(X) in [1], not b(X).\nb(X) :- p(X) in [1], not a(X).\n:- a(X), bad(X) in [1].\n:- b(X), bad(X).\n"
     )
     stream = [(0, ["p(x)", "p(d)"]), (1, ["p(x)", "bad(x)"]), (2, []), (3, ["p(x)"])]
-    write_sharded(guess, stream, tmp_path / "g", 2, models=0, spark=spark, shard_by="time")
+    write_sharded(guess, stream, tmp_path / "g", shards=2, models=0, session=spark, shard_by="time")
     got = read_results(tmp_path / "g")
     single = run(guess, stream, models=0)
     assert [len(r.models) for r in single] == [4, 0, 1, 2]
@@ -106,11 +106,11 @@ def test_a_bad_atom_is_reported_and_no_success_marker(spark, tmp_path):
     prog = (ENCODINGS / "join.lars").read_text()
     got = []
     with pytest.raises(StreamError, match="bad atom 'p\\(' at time 2"):
-        for r in run_sharded(prog, sdf, 2, spark=spark, shard_by="time"):
+        for r in run_sharded(prog, sdf, shards=2, session=spark, shard_by="time"):
             got.append(r.t)
     assert got == [0, 1]
     with pytest.raises(StreamError, match="bad atom"):
-        write_sharded(prog, sdf, tmp_path / "bad", 2, spark=spark, shard_by="time")
+        write_sharded(prog, sdf, tmp_path / "bad", shards=2, session=spark, shard_by="time")
     assert not (tmp_path / "bad" / "_SUCCESS").exists()
     with pytest.raises(UsageError, match="no finished sharded run"):
         read_results(tmp_path / "bad")
@@ -146,7 +146,7 @@ from ticker_py.workloads import generate, program
 view = lambda rs: [(r.t, r.c, printed_models(r, show_at=True)) for r in rs]
 spark = get_spark("local-cluster[2,1,1024]", **{"spark.driver.memory": "1g", "spark.executorEnv.PYTHONPATH": sys.argv[1]})
 prog, stream = program("join", window=3), list(generate("join", tp=20, rate=3))
-ok = view(run_sharded(prog, stream, 3, spark=spark, shard_by="time")) == view(run(prog, stream))
+ok = view(run_sharded(prog, stream, spark, shards=3, shard_by="time")) == view(run(prog, stream))
 spark.stop()
 print("equal" if ok else "different")
 """
@@ -176,10 +176,10 @@ def test_factorized_in_spark_and_written(spark, tmp_path):
     prog = (ENCODINGS / "retrieval.lars").read_text() + "item(2..3).\n"
     frame = frame_of("b1", tp=30, window=20, items=3)
     single = list(run(prog, frame, models=0, factorize=True))
-    got = list(run_sharded(prog, frame, 4, models=0, spark=spark, shard_by="both", factorize=True))
+    got = list(run_sharded(prog, frame, shards=4, models=0, session=spark, shard_by="both", factorize=True))
     assert [(r.t, r.c, r.factors.count) for r in got] == [(r.t, r.c, r.factors.count) for r in single]
     assert view(got) == view(single)
-    write_sharded(prog, frame, tmp_path / "f", 3, models=0, spark=spark, shard_by="time", factorize=True)
+    write_sharded(prog, frame, tmp_path / "f", shards=3, models=0, session=spark, shard_by="time", factorize=True)
     rows = read_results(tmp_path / "f")
     for r in single:
         at = rows[rows.t == r.t]

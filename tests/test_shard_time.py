@@ -66,7 +66,7 @@ def plans(prog: str) -> list:
 
 def check_equal(prog, stream, shards, by, models):
     single = view(run(prog, stream, models=models))
-    got = view(run_sharded_local(prog, stream, shards, models=models, shard_by=by))
+    got = view(run_sharded_local(prog, stream, shards=shards, models=models, shard_by=by))
     if models == 1 and any(len(m) > 1 for _, _, m in view(run(prog, stream, models=0))):
         # several answer streams: the sharded run gives one of them, with the single run's count
         every = view(run(prog, stream, models=0))
@@ -126,13 +126,13 @@ def test_a_range_reads_its_lookback_and_tuple_lookback():
 def test_unbounded_lookback_and_inertia_are_refused_with_the_reason():
     at = "q(T) :- p at T.\n"
     with pytest.raises(UsageError, match="@-atom without window reads the whole past"):
-        run_sharded_local(at, [(0, ["p"])], 2, shard_by="time")
+        run_sharded_local(at, [(0, ["p"])], shards=2, shard_by="time")
     with pytest.raises(UsageError, match="no argument to key on.*not by time: an @-atom"):
-        run_sharded_local("a :- p at T.\nq(T) :- p at T.", [(0, ["p"])], 2)
+        run_sharded_local("a :- p at T.\nq(T) :- p at T.", [(0, ["p"])], shards=2)
     with pytest.raises(UsageError, match="--inertia"):
-        run_sharded_local("q(X) :- p(X,Y) in [2].", [(0, ["p(1,2)"])], 2, shard_by="time", inertia=True)
+        run_sharded_local("q(X) :- p(X,Y) in [2].", [(0, ["p(1,2)"])], shards=2, shard_by="time", inertia=True)
     with pytest.raises(UsageError, match="unknown shard_by"):
-        run_sharded_local("q(X) :- p(X) in [2].", [(0, ["p(1)"])], 2, shard_by="space")
+        run_sharded_local("q(X) :- p(X) in [2].", [(0, ["p(1)"])], shards=2, shard_by="space")
 
 
 def test_output_ranges_of_a_key_plan_restart_from_the_whole_answer(monkeypatch):
@@ -149,13 +149,13 @@ def test_output_ranges_of_a_key_plan_restart_from_the_whole_answer(monkeypatch):
         analysis = load_program(prog)
         grid = make_grid(analysis, 2, {t: len(a) for t, a in stream}, len(stream) - 1, "key")
         assert len(grid.ranges) >= 3 and len(grid.spans) == 1
-        assert view(run_sharded_local(prog, stream, 2, shard_by="key")) == view(run(prog, stream))
+        assert view(run_sharded_local(prog, stream, shards=2, shard_by="key")) == view(run(prog, stream))
 
 
 def test_counts_only_for_format_none():
     prog = (ENCODINGS / "join.lars").read_text()
     stream = list(generate("join", seed=1, tp=30, rate=4))
-    got = list(run_sharded_local(prog, stream, 3, answers=False))
+    got = list(run_sharded_local(prog, stream, shards=3, format="none"))
     assert [(r.t, r.c) for r in got] == [(r.t, r.c) for r in run(prog, stream)]
     assert all(r.models == (empty_model(),) for r in got)
 
@@ -173,10 +173,10 @@ def test_until_and_a_bad_record_by_time():
     stream = [(0, ["p(a,b)"]), (2, ["p(b,c)", "p(e)"]), (5, ["p(c,d)"]), (7, ["q(e,f)"])]  # q is derived
     got = []
     with pytest.raises(StreamError, match="intensional predicate 'q/2'"):
-        for r in run_sharded_local(prog, stream, 3, shard_by="time"):
+        for r in run_sharded_local(prog, stream, shards=3, shard_by="time"):
             got.append(r)
     assert view(got) == view(run(prog, stream[:3]))  # what was accepted, then the error
-    assert view(run_sharded_local(prog, stream[:3], 3, shard_by="time", until=30)) == view(
+    assert view(run_sharded_local(prog, stream[:3], shards=3, shard_by="time", until=30)) == view(
         run(prog, stream[:3], until=30)
     )
 
@@ -187,7 +187,7 @@ def test_factorized_sharded_equals_single(by, shards):
     prog = (ENCODINGS / "retrieval.lars").read_text() + "item(2..3).\n"
     stream = list(generate("b1", seed=3, tp=30, window=20, items=3))
     single = list(run(prog, stream, models=0, factorize=True))
-    got = list(run_sharded_local(prog, stream, shards, models=0, shard_by=by, factorize=True))
+    got = list(run_sharded_local(prog, stream, shards=shards, models=0, shard_by=by, factorize=True))
     assert max(r.factors.count for r in single) > 1  # several answer streams, as a product
     assert [(r.t, r.c, r.factors.count) for r in got] == [(r.t, r.c, r.factors.count) for r in single]
     assert view(got) == view(single)
@@ -217,7 +217,7 @@ def test_a_name_of_several_arities_is_cut_by_time_only():
     stream = [(t, [f"p({t})", f"p({t},{t - 1})"]) for t in range(8)]
     single = view(run(prog, stream))
     for by in ("auto", "time"):
-        assert view(run_sharded_local(prog, stream, 2, shard_by=by)) == single, by
+        assert view(run_sharded_local(prog, stream, shards=2, shard_by=by)) == single, by
     for by in ("key", "both"):
         with pytest.raises(UsageError, match="'p' is used with several arities"):
-            list(run_sharded_local(prog, stream, 2, shard_by=by))
+            list(run_sharded_local(prog, stream, shards=2, shard_by=by))

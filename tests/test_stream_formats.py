@@ -94,7 +94,7 @@ def test_stream_format_never_overrides_a_known_suffix(tmp_path):
 
 def test_unknown_stream_format_is_refused(program):
     code, _, err = ticker("run", program, "--stream-format", "xml")
-    assert code == 2 and "unknown stream format 'xml'" in err
+    assert code == 2 and "unknown --stream-format 'xml'" in err
 
 
 @pytest.mark.parametrize("suffix,opener", [(".gz", gzip.open), (".bz2", bz2.open), (".xz", lzma.open)])

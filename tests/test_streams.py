@@ -35,10 +35,14 @@ from ticker_py.streams import (
 
 
 def collect(records):
-    """Drain a reader: (records yielded, error raised or None)."""
+    """Drain a reader through the input stage (which refuses a time going back): (records yielded,
+    error raised or None)."""
+    from ticker_py.api import load_program
+    from ticker_py.streams.input import Input
+
     out = []
     try:
-        for r in records:
+        for r in Input(load_program("")).records(records):
             out.append(r)
     except StreamError as e:
         return out, str(e)

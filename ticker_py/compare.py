@@ -5,13 +5,12 @@ engines' answer streams differ.
 Answer streams are compared as *sets of models*, a model being its atoms at t and its
 pins ``(atom, T)``; the order in which an engine enumerates them does not matter.
 
->>> from ticker_py.api import load_program
 >>> from ticker_py.consequences import consequences
->>> a = load_program("a :- not b. b :- not a. c :- a. c :- b.")
->>> cmp = compare_engines(a, [(0, [])], {"clingo": default_factory("clingo")}, models=0)
->>> cmp.agree, sorted(cmp.ticks[0].models["clingo"])
-(True, [((('a',), ('c',)), ()), ((('b',), ('c',)), ())])
->>> [c.atoms for c in consequences(iter_results(a, [(0, [])], "clingo", models=0), "cautious")]
+>>> program = "a :- not b. b :- not a. c :- a. c :- b."
+>>> cmp = compare_engines(program, [(0, [])], ["clingo", "native"])
+>>> cmp.agree, sorted(cmp.ticks[0].models["clingo"]), cmp.unavailable["native"][:30]
+(True, [((('a',), ('c',)), ()), ((('b',), ('c',)), ())], 'the native engine cannot run t')
+>>> [c.atoms for c in consequences(iter_results(program, [(0, [])], engine="clingo", models=0), "cautious")]
 [['c']]
 
 Research switches (they change what every engine sees, identically):
@@ -27,20 +26,20 @@ from __future__ import annotations
 import io
 import itertools
 import json
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from .analysis import Analysis
-from .analysis.arities import Renaming
-from .api import keywords_checked, load_program, records_from
+from .api import analysed
 from .consequences import consequences
 from .engines import EngineOptions, create_engine
-from .errors import Diagnostic, EngineUnsupported, TickerError, UsageError
+from .errors import EngineUnsupported, TickerError
 from .explain.differences import explain_differences, stream_history
 from .plot.timeline import MAX_ATOMS
-from .streams import AnswerState, ChangesWriter, Model, Result, StreamChecker, TimePoint, time_points
-from .streams.drive import Every, drive
+from .spec import EVALUATION, INPUT, PROGRAM, RunSpec, takes_spec
+from .streams import AnswerState, ChangesWriter, Model, Result, TimePoint, time_points
+from .streams.drive import drive
 from .streams.factorized import with_factors
+from .streams.input import Input
 from .values import format_atom
 
 __all__ = [
@@ -80,37 +79,46 @@ def reverse_within_time_points(points: Iterable[TimePoint]) -> Iterator[TimePoin
         yield TimePoint(tp.t, tuple(reversed(tp.atoms)))
 
 
-def prepare_stream(analysis, records, until: int | None = None, tuple_order: str = "arrival") -> Iterator[TimePoint]:
-    """Checked, grouped time points from records or ``(t, atoms)`` pairs (atoms as tuples or text)."""
-    if tuple_order not in ("arrival", "reverse"):
-        raise UsageError(
-            Diagnostic(f"unknown tuple_order '{tuple_order}'", notes=("tuple_order is arrival or reverse",))
-        )
-    checker = StreamChecker.of(analysis)
-    renaming = Renaming(analysis.renamed, analysis.signatures)
-
-    def inward(record):  # the engines' names of a name of several arities (analysis.arities)
-        checker.check(record)
-        renaming.learn(checker.foreign)
-        return record.replace(atoms=tuple(renaming.atoms_in(record.atoms)), known=None) if renaming.inward else record
-
-    checked = (inward(r) for r in records_from(records))
-    points = time_points(checked, until)
-    return reverse_within_time_points(points) if tuple_order == "reverse" else points
+def prepare_stream(analysis, stream, spec: RunSpec, inputs: dict | None = None) -> Iterator[TimePoint]:
+    """Checked, grouped time points of ``stream`` (what :func:`~ticker_py.records_from` reads) through
+    the input stage, in ``spec`` 's tuple order, refused past ``max_gap``; ``inputs`` receives the
+    atoms per time point."""
+    stage = Input(analysis, spec, counts=inputs)
+    points = time_points(stage.records(stage.open(stream), spec.until), spec.until)
+    return reverse_within_time_points(points) if spec.tuple_order == "reverse" else points
 
 
-def iter_results(
-    analysis,
-    records,
-    engine: str = "clingo",
-    models: int = 1,
-    every: str = Every.TIME,
-    until: int | None = None,
-    tuple_order: str = "arrival",
-) -> Iterator[Result]:
-    """Results of one engine over a stream (records, a path or ``(t, atoms)`` pairs)."""
-    eng = create_engine(engine, analysis, EngineOptions(models=models))
-    return drive(eng, prepare_stream(analysis, records, until, tuple_order), every)
+@takes_spec(PROGRAM, INPUT, EVALUATION, loads=True)
+def iter_results(program, stream, *, spec: RunSpec) -> Iterator[Result]:
+    """Results of one engine (the engine itself: no ``#show``, no renaming back) over a stream."""
+    analysis = analysed(program, spec)
+    eng = create_engine(spec.engine, analysis, spec.engine_options())
+    return drive(eng, prepare_stream(analysis, stream, spec), spec.every)
+
+
+def _factories(engines) -> dict:
+    """``{name: factory}`` of engine names (default: clingo, incremental, native; a list or one comma
+    string) or factories."""
+    if engines is None:
+        engines = ("clingo", "incremental", "native")
+    if isinstance(engines, str):
+        engines = [e.strip() for e in engines.split(",") if e.strip()]
+    if isinstance(engines, dict):
+        return engines
+    return {name: default_factory(name) for name in engines}
+
+
+def _started(analysis, engines: dict, options: EngineOptions) -> tuple:
+    """``(running, unavailable)``: the engines created, and why the others are not."""
+    running, unavailable = {}, {}
+    for name, factory in engines.items():
+        try:
+            running[name] = factory(analysis, options)
+        except EngineUnsupported as err:
+            unavailable[name] = err.reason
+        except ImportError as err:
+            unavailable[name] = f"not installed ({err})"
+    return running, unavailable
 
 
 # ------------------------------------------------------------------ comparing
@@ -168,6 +176,7 @@ class EngineComparison:
     ticks: list  # every Tick (only the differing ones if keep_all=False)
     differing: list
     evaluated: int = 0
+    inputs: dict = field(default_factory=dict)  # t -> input atoms
 
     @property
     def agree(self) -> bool:
@@ -199,6 +208,7 @@ class EngineComparison:
         notes = {name: ("engine", f"engine {name}, the same semantics") for name in self.engines[1:]}
         title = title or f"engines {', '.join(self.engines)}"
         atoms = select(atoms) if isinstance(atoms, str) else atoms
+        inputs = self.inputs if inputs is None else inputs
         return side_by_side(self._runs(), notes, title, start, end, atoms, max_atoms, inputs, self.unavailable)
 
     def plot(self, width: float = 11.0, **options):
@@ -227,44 +237,51 @@ class EngineComparison:
         return pd.DataFrame(rows, columns=["run", "t", "c", "model", "atom"])
 
 
-@keywords_checked
+@takes_spec(PROGRAM, INPUT, EVALUATION, purpose="compare", loads=True, exclude=("engine", "explainable", "strict"))
 def compare_engines(
-    analysis,
-    records,
-    engines: dict | Sequence[str] | str,
-    models: int = 0,
-    every: str = Every.TIME,
-    until: int | None = None,
-    tuple_order: str = "arrival",
-    keep_all: bool = True,
-    factorize: bool = False,
-    changes: bool = False,
+    program, stream, engines=None, keep_all: bool = True, changes: bool = False, *, spec: RunSpec
 ) -> EngineComparison:
-    """Run engines (``{name: factory}``, or names: ``["clingo", "native"]``, ``"clingo,native"``)
-    over the same stream in lockstep and compare each tick; ``analysis``: an analysed program, or
-    its path or text.
+    """Run engines over the same stream in lockstep and compare each tick's answer streams.
 
-    An engine whose factory raises :class:`EngineUnsupported` (or is not installed) is
-    reported in ``unavailable`` and skipped. With ``factorize`` the engines return factorized
-    answers (``models`` is ignored), compared factor by factor, or as expanded sets where the
-    factors differ.
+    Parameters
+    ----------
+    program, stream
+        As for :func:`ticker_py.run`; the stream is read once.
+    engines : sequence of str, or dict
+        Engine names (default: clingo, incremental, native), or ``{name: factory(analysis,
+        EngineOptions)}``. An engine that refuses the program (:class:`EngineUnsupported`) or is not
+        installed is reported in ``unavailable`` and skipped.
+    keep_all : bool
+        Keep every tick in ``ticks`` (else only the differing ones).
+    changes : bool
+        Run the engines as ``ticker run --changes`` (one answer stream, changes only) and compare
+        their changes lines too.
+    models, factorize, show, inertia, semantics
+        What the engines compute (:class:`~ticker_py.spec.RunSpec`); ``models`` is 0, all, by default.
+        With ``factorize`` the engines return factorized answers (``models`` is ignored), compared
+        factor by factor, or as expanded sets where the factors differ.
+    until, every, max_gap, stream_format, tuple_order
+        The input, as for :func:`ticker_py.run`; ``tuple_order="reverse"``: each time point's atoms
+        reach the engines in reverse order.
+    clock, const, background, background_rdf, rdf_mapping, owl2rl
+        How the program is loaded, as for :func:`ticker_py.load_program`.
+
+    Returns
+    -------
+    EngineComparison
+        The ticks, the differing ones, the engines that ran and those that did not (and why).
+
+    See Also
+    --------
+    ticker_py.compare_semantics, format_comparison
     """
-    every = Every.parse(every)
-    engines = _factories(engines)
-    if not isinstance(analysis, Analysis):  # a path or the program's text
-        analysis = load_program(analysis)
-    running, unavailable = {}, {}
-    options = EngineOptions(models=0 if factorize else models, factorize=factorize)
-    if changes:
-        options = EngineOptions(models=1, changes_only=True)
-    for name, factory in engines.items():
-        try:
-            running[name] = factory(analysis, options)
-        except EngineUnsupported as err:
-            unavailable[name] = err.reason
-        except ImportError as err:
-            unavailable[name] = f"not installed ({err})"
-    points = itertools.tee(prepare_stream(analysis, records, until, tuple_order), max(1, len(running)))
+    analysis = analysed(program, spec)
+    every = spec.every
+    options = EngineOptions(models=1, changes_only=True) if changes else spec.engine_options()
+    factorize = spec.factorize
+    running, unavailable = _started(analysis, _factories(engines), options)
+    inputs: dict = {}
+    points = itertools.tee(prepare_stream(analysis, stream, spec, inputs), max(1, len(running)))
     streams = {name: drive(eng, pts, every) for (name, eng), pts in zip(running.items(), points)}
     answers = {name: AnswerState() for name in running}  # an engine's changes only: its answer stream
     writers = {name: ChangesWriter(io.StringIO()) for name in running} if changes else {}
@@ -306,29 +323,16 @@ def compare_engines(
             differing.append(tick)
         if keep_all:
             ticks.append(tick)
-    return EngineComparison(list(running), unavailable, ticks, differing, evaluated)
+    return EngineComparison(list(running), unavailable, ticks, differing, evaluated, inputs)
 
 
-def _factories(engines) -> dict:
-    """``{name: factory}`` of engines given as such a dict, names or one comma string."""
-    if isinstance(engines, str):
-        engines = [e.strip() for e in engines.split(",") if e.strip()]
-    return engines if isinstance(engines, dict) else {name: default_factory(name) for name in engines}
-
-
-def explain_comparison(
-    analysis,
-    records,
-    cmp: EngineComparison,
-    max_diffs: int = 20,
-    until: int | None = None,
-    tuple_order: str = "arrival",
-) -> str:
+def explain_comparison(analysis, stream, cmp: EngineComparison, spec: RunSpec, max_diffs: int = 20) -> str:
     """For each differing tick, every atom one engine has and the first engine lacks (and the other
-    way round), explained on both sides (:mod:`ticker_py.explain.differences`)."""
+    way round), explained on both sides (:mod:`ticker_py.explain.differences`); ``stream`` and
+    ``spec`` as the comparison read them."""
     out = []
     for tick in cmp.differing[:max_diffs]:
-        history = stream_history(prepare_stream(analysis, records, until, tuple_order), tick.t, tick.c)
+        history = stream_history(prepare_stream(analysis, stream, spec), tick.t, tick.c)
         names = list(tick.models)
         for name in names[1:]:
             pair = (names[0], name)
@@ -455,28 +459,16 @@ def format_comparison_json(cmp: EngineComparison, max_diffs: int = 20) -> str:
     return "\n".join(lines)
 
 
-def compare_consequences(
-    analysis,
-    records,
-    engines: dict,
-    mode: str,
-    models: int = 0,
-    every: str = Every.TIME,
-    until: int | None = None,
-    tuple_order: str = "arrival",
-):
-    """Per tick each engine's brave or cautious :class:`~ticker_py.consequences.Consequences`.
+@takes_spec(PROGRAM, INPUT, EVALUATION, also=("consequences",), purpose="compare", loads=True)
+def compare_consequences(program, stream, engines=None, *, spec: RunSpec):
+    """Per tick each engine's brave or cautious (``spec.consequences``)
+    :class:`~ticker_py.consequences.Consequences`.
 
     Returns ``(rows, unavailable)``: ``rows`` yields ``{engine: Consequences}`` per tick;
     ``unavailable`` maps an engine that refused the program or is not installed to the reason.
     """
-    every = Every.parse(every)
-    running, unavailable = {}, {}
-    for name, factory in engines.items():
-        try:
-            running[name] = factory(analysis, EngineOptions(models=models))
-        except (EngineUnsupported, ImportError) as err:
-            unavailable[name] = getattr(err, "diagnostics", [err])[0]
-    points = list(prepare_stream(analysis, records, until, tuple_order))
-    its = {n: consequences(drive(e, points, every), mode) for n, e in running.items()}
+    analysis = analysed(program, spec)
+    running, unavailable = _started(analysis, _factories(engines), spec.engine_options())
+    points = list(prepare_stream(analysis, stream, spec))
+    its = {n: consequences(drive(e, points, spec.every), spec.consequences) for n, e in running.items()}
     return (dict(zip(its, row)) for row in zip(*its.values())), unavailable

@@ -13,12 +13,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from .errors import Diagnostic, UsageError
+from .spec import MODES
 from .streams.model import Result
 
-__all__ = ["MODES", "Consequences", "ConsequenceFold", "printed_items", "consequences"]
-
-#: the consequence modes
-MODES = ("brave", "cautious")
+__all__ = ["MODES", "Consequences", "ConsequenceFold", "ConsequencesWriter", "printed_items", "consequences"]
 
 
 @dataclass(frozen=True)
@@ -78,3 +76,19 @@ def consequences(results_iter: Iterable[Result], mode: str, show_at: bool = Fals
                 seen.add(p)
                 fold.add(p)
         yield fold.result(res.t, res.c)
+
+
+class ConsequencesWriter:
+    """A writer of the consequences of each result, one JSON line per tick (``ticker run
+    --consequences``): ``{"t", "c", "answer_streams", mode: [atom, ...] or null}``."""
+
+    def __init__(self, out, mode: str, show_at: bool = False):
+        self.out, self.mode, self.show_at = out, mode, show_at
+
+    def write(self, result: Result) -> None:
+        for cons in consequences((result,), self.mode, self.show_at):
+            self.out.write(cons.to_json(self.mode) + "\n")
+        self.out.flush()
+
+    def close(self, summary: dict) -> None:
+        self.out.flush()

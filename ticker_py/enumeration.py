@@ -17,7 +17,8 @@ from typing import TextIO
 from .compare import prepare_stream
 from .consequences import ConsequenceFold, Consequences
 from .engines import EngineOptions
-from .streams.drive import Every, drive
+from .spec import INPUT, RunSpec, takes_spec
+from .streams.drive import drive
 
 __all__ = ["AnswerStreamWriter", "PrintedModels", "enumerate_answer_streams", "SPILL"]
 
@@ -112,28 +113,22 @@ class _Ticks:
         return t
 
 
+@takes_spec(INPUT, also=("consequences", "show_at"))
 def enumerate_answer_streams(
-    analysis,
-    records,
-    out: TextIO,
-    mode: str | None = None,
-    until: int | None = None,
-    every: str = Every.TIME,
-    show_at: bool = False,
-    tuple_order: str = "arrival",
-    spill: int = SPILL,
+    analysis, stream, out: TextIO, spill: int = SPILL, *, spec: RunSpec
 ) -> Iterator[Consequences]:
     """Write every answer stream of every tick to ``out``, numbered in printed order (clingo
     engine; answer streams that print the same once: with ``show_at`` pins print too).
 
-    Yields per tick the count of answer streams and, with ``mode``, the brave or cautious
-    consequences (else ``atoms`` is None). A tick's answer streams are sorted in memory up to
-    ``spill`` printed atoms, beyond that in temporary files (:class:`PrintedModels`).
+    Yields per tick the count of answer streams and, with ``consequences`` (a mode), the brave or
+    cautious consequences (else ``atoms`` is None). A tick's answer streams are sorted in memory up
+    to ``spill`` printed atoms, beyond that in temporary files (:class:`PrintedModels`).
     """
+    mode, show_at = spec.consequences, spec.show_at
     engine = _streaming_clingo(analysis)
     writer = AnswerStreamWriter(out, show_at)
-    points = prepare_stream(analysis, records, until, tuple_order)
-    for t in drive(_Ticks(engine), points, every):
+    points = prepare_stream(analysis, stream, spec)
+    for t in drive(_Ticks(engine), points, spec.every):
         c = engine.count
         fold = ConsequenceFold(mode or "brave")
         tick = PrintedModels(spill)

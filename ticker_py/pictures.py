@@ -10,13 +10,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .analysis import Analysis
-from .api import load_program, run
+from .api import analysed, run
 from .errors import Diagnostic, UsageError
 from .plot import select
 from .plot.timeline import MAX_ATOMS, Timeline, from_results, span, span_text
-from .semantics import Semantics
-from .streams.drive import MAX_GAP
+from .spec import EVALUATION, INPUT, PROGRAM, RunSpec, takes_spec
 from .streams.output import open_output
 
 __all__ = ["OUTPUTS", "run_timeline", "check_selection", "predicates", "check_output", "write"]
@@ -60,31 +58,25 @@ def _models_text(models: int) -> str:
     )
 
 
+@takes_spec(PROGRAM, INPUT, EVALUATION, purpose="plot", loads=True, exclude=("tuple_order",))
 def run_timeline(
     program,
     stream,
-    *,
-    engine: str = "auto",
-    models: int = 0,
-    every: str = "time",
-    until: int | None = None,
-    max_gap: int | None = MAX_GAP,
-    semantics: Semantics | str | None = None,
     start: int | None = None,
     end: int | None = None,
     atoms: select.Selection | None = None,
     max_atoms: int | None = MAX_ATOMS,
     title: str = "",
-    clock: str | int = "1s",
+    *,
+    spec: RunSpec,
 ) -> Timeline:
-    """Run ``program`` (source, path or analysis) over ``stream`` and build its timeline; the
-    title says what ran (``title``, default the program), the subtitle with which engine,
-    semantics and answer streams, over which time points."""
-    analysis = program if isinstance(program, Analysis) else load_program(program, clock=clock)
+    """Run ``program`` (source, path or analysis) over ``stream`` as ``spec`` says (``models``: all by
+    default) and build its timeline over ``start`` .. ``end``, of the ``atoms`` selected (at most
+    ``max_atoms`` rows); the title says what ran (``title``, default the program), the subtitle with
+    which engine, semantics and answer streams, over which time points."""
+    analysis = analysed(program, spec)
     check_selection(atoms, analysis)
-    results = run(
-        analysis, stream, engine=engine, models=models, every=every, until=until, max_gap=max_gap, semantics=semantics
-    )
+    results = run(analysis, stream, spec=spec)
     lo, hi = span({r.t for r in results}, start, end)
     sub = [results.about, span_text(lo, hi) if results else "no time point evaluated (an empty stream)"]
     if atoms is not None:

@@ -32,11 +32,12 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .analysis import Analysis
-from .api import Reasoner, keywords_checked, load_program, records_from
+from .api import Reasoner, analysed
 from .errors import Diagnostic, EngineUnsupported, ProgramError, UsageError
 from .plot.timeline import MAX_ATOMS
 from .semantics import Semantics, parse_semantics_list, resolve
+from .spec import INPUT, PROGRAM, RunSpec, takes_spec
+from .streams.input import Input
 from .streams.model import in_printed_order
 
 __all__ = ["SemanticsRow", "SemanticsComparison", "compare_semantics", "difference", "format_text", "format_json"]
@@ -75,6 +76,7 @@ class SemanticsComparison:
     rows: tuple
     summary: dict  # dimension ("window_bounds", "origin+duplicates", "engine") -> differing time points
     unavailable: dict = field(default_factory=dict)
+    inputs: dict = field(default_factory=dict)  # t -> input atoms
 
     @property
     def agree(self) -> bool:
@@ -109,6 +111,7 @@ class SemanticsComparison:
         runs = {label: {row.t: row.answers[label] for row in self.rows} for label in self.runs}
         title = title or f"semantics {', '.join(self.runs)}"
         atoms = select(atoms) if isinstance(atoms, str) else atoms
+        inputs = self.inputs if inputs is None else inputs
         return side_by_side(runs, self.notes(), title, start, end, atoms, max_atoms, inputs, self.unavailable)
 
     def plot(self, width: float = 11.0, **options):
@@ -137,34 +140,51 @@ class SemanticsComparison:
         return pd.DataFrame(rows, columns=["run", "t", "model", "atom"])
 
 
-@keywords_checked
+@takes_spec(PROGRAM, INPUT, also=("models", "show", "strict"), purpose="compare", loads=True, exclude=("tuple_order",))
 def compare_semantics(
-    program,
-    stream,
-    semantics: str | Sequence[str | Semantics],
-    engines: Sequence[str] = ("auto",),
-    models: int = 0,
-    every: str = "time",
-    until: int | None = None,
-    clock: str | int = "1s",
+    program, stream, semantics: str | Sequence[str | Semantics], engines: Sequence[str] = ("auto",), *, spec: RunSpec
 ) -> SemanticsComparison:
-    """Run ``program`` (source, path or :class:`Analysis`) over ``stream`` under every semantics
-    on every engine (see module doc).
+    """Run ``program`` over ``stream`` under every semantics on every engine (see the module doc).
 
-    ``semantics``: profiles or :class:`Semantics`, or one string of them as ``ticker compare
-    --semantics`` takes it (``"default,r4"``, ``"default,default+origin=first"``); ``engines``
-    likewise (``"clingo,native"``). No profile or engine, or one run given twice, is a UsageError.
-    ``stream``: a path, a DataFrame or ``(t, atoms)`` pairs; it is read once.
+    Parameters
+    ----------
+    program, stream
+        As for :func:`ticker_py.run`; the stream is read once.
+    semantics : str or sequence
+        The semantics: profiles (``"r4"``), ``Semantics``, or a profile with knobs (``"default,origin=first"``);
+        or one string as ``ticker compare --semantics`` takes it (``"default,r4"``, ``+`` joining a
+        profile and its knobs: ``"default,default+origin=first"``).
+    engines : sequence of str
+        The engines each semantics runs on (``auto``: as a single run picks), or one string of them
+        (``"clingo,native"``). No profile or engine, or one run given twice, is a UsageError.
+    models, show, strict
+        The evaluation (:class:`~ticker_py.spec.RunSpec`); ``models`` is 0, all, by default.
+    until, every, max_gap, stream_format
+        The input, as for :func:`ticker_py.run`.
+    clock, const, background, background_rdf, rdf_mapping, owl2rl
+        How the program is loaded, as for :func:`ticker_py.load_program`.
+
+    Returns
+    -------
+    SemanticsComparison
+        Per time point each run's answer streams, and per dimension (knobs, engine) the time points
+        where they differ.
+
+    See Also
+    --------
+    ticker_py.compare_engines, format_text
     """
     semantics = [resolve(s) for s in _listed(semantics, "semantics profile", parse_semantics_list)]
     engines = _listed(engines, "engine", lambda text: [e.strip() for e in text.split(",") if e.strip()])
-    analysis = program if isinstance(program, Analysis) else load_program(program, clock=clock)
-    records = list(records_from(stream))
+    analysis = analysed(program, spec)
+    inputs: dict = {}
+    stage = Input(analysis, spec, counts=inputs, rename=False)  # the stream read once (each run renames)
+    records = list(stage.records(stage.open(stream)))
     runs, per_run, unavailable = {}, {}, {}
     for sem in semantics:
         for engine in engines:
             try:
-                reasoner = Reasoner(analysis, engine=engine, models=models, semantics=sem)
+                reasoner = Reasoner(analysis, spec=RunSpec.of(spec, semantics=sem, engine=engine))
             except (ProgramError, EngineUnsupported) as err:  # this semantics cannot read the program
                 unavailable[str(sem) if len(engines) == 1 else f"{sem}@{engine}"] = err.reason
                 continue
@@ -175,7 +195,7 @@ def compare_semantics(
                 )
             runs[label] = (sem, reasoner.engine_name)
             last = {}
-            for result in reasoner.feed(iter(records), until=until, every=every):
+            for result in reasoner.feed(iter(records)):
                 last[result.t] = result.models
             per_run[label] = last
     times = sorted(set().union(*(r.keys() for r in per_run.values())))
@@ -186,7 +206,7 @@ def compare_semantics(
         for b in labels[i + 1 :]:
             dims.setdefault(difference(runs[a], runs[b]), set()).add((a, b))
     summary = {dim: sum(1 for row in rows if any(p in pairs for p in row.pairs())) for dim, pairs in dims.items()}
-    return SemanticsComparison(runs, rows, summary, unavailable)
+    return SemanticsComparison(runs, rows, summary, unavailable, inputs)
 
 
 def _listed(given, what: str, split) -> list:

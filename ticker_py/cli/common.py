@@ -11,6 +11,8 @@ from .parser import MERGED
 __all__ = [
     "HelpFormatter",
     "add_program_args",
+    "add_spec_args",
+    "spec_of",
     "load",
     "check_choice",
     "choices_metavar",
@@ -48,40 +50,42 @@ def choices_metavar(choices) -> str:
     return "{" + ",".join(choices) + "}"
 
 
+def add_spec_args(p, *names: str, purpose: str = "run") -> None:
+    """The options of the run specification's fields ``names`` (:class:`~ticker_py.spec.RunSpec`):
+    their flags, help and defaults come from the spec (``purpose``: whose defaults, see
+    :data:`~ticker_py.spec.PURPOSES`); ``semantics`` brings the knobs. :func:`spec_of` reads them back."""
+    from ..spec import FIELDS, OPTIONS, default
+
+    names = tuple(name for name in names if not OPTIONS[name][2].get("api"))
+    p.set_defaults(spec_fields=(p.get_default("spec_fields") or ()) + names, spec_purpose=purpose)
+    for name in names:
+        if name == "semantics":
+            add_semantics_args(p)
+            continue
+        _, text, cli = OPTIONS[name]
+        flags = ([cli["short"]] if "short" in cli else []) + ["--" + name.replace("_", "-")]
+        if FIELDS[name].default is False:
+            p.add_argument(*flags, dest=name, action="store_true", help=text)
+        elif FIELDS[name].default == ():
+            p.add_argument(*flags, dest=name, action=MERGED, metavar=cli.get("metavar"), help=text + " (repeatable)")
+        else:
+            choices = cli.get("choices")
+            metavar = cli.get("metavar") or (
+                choices_metavar(getattr(c, "value", c) for c in choices) if choices else None
+            )
+            if name == "models" and default(name, purpose) is None:  # the spec's models_per_tick
+                text += "; all by default with --factorize or --consequences (default: 1)"
+            p.add_argument(
+                *flags, dest=name, default=default(name, purpose), type=cli.get("type"), metavar=metavar, help=text
+            )
+
+
 def add_program_args(p: argparse.ArgumentParser, optional: bool = False) -> None:
-    """PROGRAM (``optional``: may be left out), ``--background`` and ``--clock``."""
+    """PROGRAM (``optional``: may be left out), how it is loaded (the spec's program fields) and ``-W``."""
+    from ..spec import PROGRAM, section
+
     p.add_argument("program", nargs="?" if optional else None, help="the LARS program (.lars)")
-    p.add_argument(
-        "--background",
-        action=MERGED,
-        metavar="FILE",
-        help="background facts in program syntax (repeatable: the files are added in order)",
-    )
-    p.add_argument("--clock", default="1s", help="duration of one time point for window units")
-    p.add_argument(
-        "--background-rdf",
-        action=MERGED,
-        metavar="FILE",
-        help="background triples from an RDF file (.ttl/.nt/.rdf/...; repeatable: the files are added in order)",
-    )
-    p.add_argument(
-        "--rdf-mapping",
-        default="triple",
-        metavar=choices_metavar(("triple", "property")),
-        help="triple: each triple is triple(S,P,O); property: p(S,O), named prefix_local by the @prefix map",
-    )
-    p.add_argument(
-        "--owl2rl",
-        action="store_true",
-        help="add the shipped OWL 2 RL rules (subclass/subproperty closure, domain, range) over triple/3",
-    )
-    p.add_argument(
-        "-c",
-        "--const",
-        action=MERGED,
-        metavar="NAME=VALUE",
-        help="the value of a constant, over the program's '#const NAME = VALUE.' (repeatable)",
-    )
+    add_spec_args(p, *section(PROGRAM))
     p.add_argument(
         "-W",
         "--warn",
@@ -91,20 +95,26 @@ def add_program_args(p: argparse.ArgumentParser, optional: bool = False) -> None
     )
 
 
-def load(args):
-    """The analysed program the arguments name (see :func:`ticker_py.api.load_program`)."""
+def spec_of(args):
+    """The :class:`~ticker_py.spec.RunSpec` of the spec options the command's parser has (see
+    :func:`add_spec_args`), checked: a bad value is refused naming its option."""
+    from ..spec import KNOBS, RunSpec
+
+    values = {name: getattr(args, name) for name in args.spec_fields if name != "semantics"}
+    if "const" in values:
+        values["const"] = consts(values["const"])
+    if "semantics" in args.spec_fields:
+        values["semantics"] = args.semantics
+        values.update({k: getattr(args, k) for k in KNOBS if getattr(args, k, None) is not None})
+    return RunSpec.of(purpose=args.spec_purpose, cli=True, **values)
+
+
+def load(args, spec=None):
+    """The analysed program the arguments name, loaded as ``spec`` (default: the arguments' spec)
+    says (see :func:`ticker_py.api.load_program`)."""
     from ..api import load_program
 
-    check_choice(getattr(args, "rdf_mapping", "triple"), ("triple", "property"), "RDF mapping")
-    return load_program(
-        Path(args.program),
-        background=args.background,
-        clock=args.clock,
-        background_rdf=getattr(args, "background_rdf", None),
-        rdf_mapping=getattr(args, "rdf_mapping", "triple"),
-        owl2rl=getattr(args, "owl2rl", False),
-        const=consts(getattr(args, "const", None)),
-    )
+    return load_program(Path(args.program), spec=spec or spec_of(args))
 
 
 def consts(values) -> dict | None:

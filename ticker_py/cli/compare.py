@@ -10,18 +10,16 @@ import json
 import sys
 
 from .. import compare as comparing
-from ..consequences import MODES
 from ..engines import ENGINE_NAMES
 from ..errors import Diagnostic, UsageError
 from ..plot.timeline import MAX_ATOMS
-from ..streams.drive import MAX_GAP, Every, check_max_gap, gap_limited
 from .common import (
     HelpFormatter,
     add_picture_args,
     add_program_args,
     add_semantics_args,
+    add_spec_args,
     check_outputs_apart,
-    check_until,
     choices_metavar,
     command_title,
     load,
@@ -29,66 +27,19 @@ from .common import (
     note_stdin,
     picture_range,
     semantics_knobs,
+    spec_of,
 )
 
-__all__ = [
-    "register",
-    "cmd_compare",
-    "add_stream_args",
-    "add_evaluation_args",
-    "check_stream_args",
-    "stream_records",
-    "EXIT_DIFFER",
-    "TUPLE_ORDERS",
-]
+__all__ = ["register", "cmd_compare", "add_stream_args", "EXIT_DIFFER"]
 
 EXIT_DIFFER = 3
-TUPLE_ORDERS = ("arrival", "reverse")
 
 
-def add_stream_args(p) -> None:
+def add_stream_args(p, purpose: str = "run") -> None:
     """The program and stream arguments ``compare`` and ``enumerate`` share."""
     add_program_args(p)
     p.add_argument("--stream", required=True, help="stream file (.stream/.txt/.jsonl/.csv/.parquet) or -")
-    add_evaluation_args(p)
-    p.add_argument(
-        "--tuple-order",
-        default="arrival",
-        metavar=choices_metavar(TUPLE_ORDERS),
-        help="arrival (a tuple window keeps the last-arrived atoms of its oldest "
-        "time point) or reverse (the atoms of each time point are fed in reverse order, "
-        "so it keeps the first-arrived)",
-    )
-
-
-def add_evaluation_args(p) -> None:
-    """``--every``, ``--until`` and ``--max-gap`` (compare, enumerate, plot)."""
-    p.add_argument(
-        "--every",
-        default="time",
-        metavar=choices_metavar(tuple(e.value for e in Every)),
-        help="time: once per time point; signal: after every atom",
-    )
-    p.add_argument("--until", type=int, metavar="T", help="evaluate time points up to T")
-    p.add_argument(
-        "--max-gap",
-        type=int,
-        default=MAX_GAP,
-        metavar="N",
-        help="refuse a record more than N time points after the previous one; 0 = no limit",
-    )
-
-
-def check_stream_args(args) -> None:
-    """Refuse a bad ``--every``, ``--tuple-order``, ``--consequences``, ``--until`` or ``--max-gap``
-    (status 2)."""
-    Every.parse(args.every)
-    check_max_gap(args.max_gap)
-    check_until(args.until)
-    if args.tuple_order not in TUPLE_ORDERS:
-        raise UsageError(Diagnostic(f"unknown --tuple-order '{args.tuple_order}'", notes=("use arrival or reverse",)))
-    if args.consequences not in (None,) + MODES:
-        raise UsageError(Diagnostic(f"unknown --consequences '{args.consequences}'", notes=("use brave or cautious",)))
+    add_spec_args(p, "every", "until", "max_gap", "tuple_order", "consequences", purpose=purpose)
 
 
 def register(sub) -> None:
@@ -100,7 +51,7 @@ def register(sub) -> None:
         description="Feed one stream to several engines and report every tick where "
         "their answer streams (as sets of models) differ.",
     )
-    add_stream_args(p)
+    add_stream_args(p, "compare")
     p.add_argument(
         "--engines",
         default=None,
@@ -108,17 +59,7 @@ def register(sub) -> None:
         + ", ".join(ENGINE_NAMES)
         + " (default: clingo,incremental,native; with --semantics: auto)",
     )
-    p.add_argument("--models", type=int, default=0, help="answer streams per tick (0 = all)")
-    p.add_argument(
-        "--consequences",
-        metavar=choices_metavar(MODES),
-        help="compare brave or cautious consequences instead of the answer streams",
-    )
-    p.add_argument(
-        "--factorize",
-        action="store_true",
-        help="compare factorized answers (factor by factor, expanded where the factors differ)",
-    )
+    add_spec_args(p, "models", "factorize", purpose="compare")
     p.add_argument("--max-diffs", type=int, default=20, help="differing ticks to print")
     p.add_argument(
         "--changes",
@@ -150,52 +91,32 @@ def register(sub) -> None:
     p.set_defaults(func=cmd_compare)
 
 
-def stream_records(args):
-    """The records ``--stream`` names, refused past a gap wider than ``--max-gap`` (see
-    :func:`~ticker_py.streams.drive.gap_limited`)."""
-    from ..api import records_from
-
-    note_stdin(args.stream)
-    return gap_limited(records_from(args.stream), args.max_gap, args.until)
-
-
 def cmd_compare(args, factories: dict | None = None) -> int:
     """``ticker compare``; ``factories`` overrides the engines (tests inject stand-ins)."""
-    check_stream_args(args)
-    if args.models < 0:
-        raise UsageError(Diagnostic(f"--models must be >= 0, not {args.models}"))
+    spec = spec_of(args)
     if args.max_diffs < 0:
         raise UsageError(Diagnostic(f"--max-diffs must be >= 0, not {args.max_diffs}"))
     if args.format not in ("text", "json"):
         raise UsageError(Diagnostic(f"unknown --format '{args.format}'", notes=("use text or json",)))
     picture = _picture(args)
     if args.semantics is not None or semantics_knobs(args):
-        return _compare_semantics(args, picture)
+        return _compare_semantics(args, spec, picture)
     names = name_list(args.engines or "clingo,incremental,native", ENGINE_NAMES)
-    analysis = load(args)
+    analysis = load(args, spec)
     _check_atoms(picture, analysis)
     factories = factories or {n: comparing.default_factory(n) for n in names}
-    if args.consequences:
-        return _compare_consequences(args, analysis, factories)
-    stream = _counted(stream_records(args), picture)
-    stream = list(stream) if args.explain else stream  # read twice
+    note_stdin(args.stream)
+    if spec.consequences:
+        return _compare_consequences(args, analysis, factories, spec)
+    stream = args.stream
+    if args.explain:  # read twice
+        from ..streams.input import records_from
+
+        stream = list(records_from(stream))
     cmp = comparing.compare_engines(
-        analysis,
-        stream,
-        factories,
-        models=args.models,
-        every=args.every,
-        until=args.until,
-        tuple_order=args.tuple_order,
-        keep_all=picture is not None,
-        factorize=args.factorize,
-        changes=args.changes,
+        analysis, stream, factories, keep_all=picture is not None, changes=args.changes, spec=spec
     )
-    explained = (
-        comparing.explain_comparison(analysis, stream, cmp, args.max_diffs, args.until, args.tuple_order)
-        if args.explain
-        else None
-    )
+    explained = comparing.explain_comparison(analysis, stream, cmp, spec, args.max_diffs) if args.explain else None
     if args.format == "json":
         if explained is not None:
             print(json.dumps({"explain": explained}))
@@ -211,19 +132,10 @@ def cmd_compare(args, factories: dict | None = None) -> int:
     return 0 if cmp.agree else EXIT_DIFFER
 
 
-def _compare_consequences(args, analysis, factories) -> int:
+def _compare_consequences(args, analysis, factories, spec) -> int:
     """Compare per-tick counts of answer streams and brave/cautious consequences."""
-    rows, unavailable = comparing.compare_consequences(
-        analysis,
-        stream_records(args),
-        factories,
-        args.consequences,
-        args.models,
-        args.every,
-        args.until,
-        args.tuple_order,
-    )
-    differ, mode, ticks = 0, args.consequences, 0
+    rows, unavailable = comparing.compare_consequences(analysis, args.stream, factories, spec=spec)
+    differ, mode, ticks = 0, spec.consequences, 0
     for per in rows:
         ticks += 1
         row = list(per.values())
@@ -253,8 +165,7 @@ def _compare_consequences(args, analysis, factories) -> int:
 
 
 def _picture(args):
-    """``(start, selection, max_atoms, input counts)`` of ``--plot`` (checked before anything runs),
-    or None."""
+    """``(start, selection, max_atoms)`` of ``--plot`` (checked before anything runs), or None."""
     if args.plot is None:
         given = [o for o, v in (("--from", args.start), ("--atoms", args.atoms)) if v is not None]
         if given or args.max_atoms != MAX_ATOMS:
@@ -273,7 +184,7 @@ def _picture(args):
         raise UsageError(
             Diagnostic("--plot draws answer streams", notes=("drop --consequences, --changes and --factorize",))
         )
-    return (*picture_range(args), {})
+    return picture_range(args)
 
 
 def _check_atoms(picture, analysis) -> None:
@@ -283,28 +194,19 @@ def _check_atoms(picture, analysis) -> None:
         check_selection(picture[1], analysis)
 
 
-def _counted(records, picture):
-    """The records, counted per time point for the picture's input panel (``picture[3]``)."""
-    if picture is None:
-        return records
-    from ..plot.timeline import counting
-
-    return counting(records, picture[3])
-
-
 def _draw(args, picture, cmp) -> None:
     from ..pictures import write
 
-    start, selection, max_atoms, inputs = picture
-    write(cmp.timeline(command_title(args), start, args.until, selection, max_atoms, inputs), args.plot)
+    start, selection, max_atoms = picture
+    write(cmp.timeline(command_title(args), start, args.until, selection, max_atoms), args.plot)
 
 
-def _compare_semantics(args, picture=None) -> int:
+def _compare_semantics(args, spec, picture=None) -> int:
     """``--semantics default,r4``: the program under each profile, per time point which differ."""
     from .. import semantics_compare
     from ..semantics import parse_semantics_list
 
-    if args.consequences or args.tuple_order != "arrival":
+    if spec.consequences or spec.tuple_order != "arrival":
         raise UsageError(
             Diagnostic(
                 "--semantics compares answer streams in arrival order", notes=("drop --consequences and --tuple-order",)
@@ -312,11 +214,10 @@ def _compare_semantics(args, picture=None) -> int:
         )
     semantics = parse_semantics_list(args.semantics or "default", **semantics_knobs(args))
     engines = name_list(args.engines, ENGINE_NAMES) if args.engines else ("auto",)
-    analysis = load(args)
+    analysis = load(args, spec)
     _check_atoms(picture, analysis)
-    cmp = semantics_compare.compare_semantics(
-        analysis, _counted(stream_records(args), picture), semantics, engines, args.models, args.every, args.until
-    )
+    note_stdin(args.stream)
+    cmp = semantics_compare.compare_semantics(analysis, args.stream, semantics, engines, spec=spec)
     print(
         semantics_compare.format_json(cmp)
         if args.format == "json"

@@ -5,9 +5,8 @@ from __future__ import annotations
 import json
 import sys
 
-from ..consequences import MODES
-from .common import HelpFormatter, check_outputs_apart, choices_metavar, load
-from .compare import add_stream_args, check_stream_args, stream_records
+from .common import HelpFormatter, add_spec_args, check_outputs_apart, load, note_stdin, spec_of
+from .compare import add_stream_args
 
 __all__ = ["register", "cmd_enumerate"]
 
@@ -24,8 +23,7 @@ def register(sub) -> None:
     )
     add_stream_args(e)
     e.add_argument("--out", required=True, help="JSON Lines file for the answer streams")
-    e.add_argument("--consequences", metavar=choices_metavar(MODES), help="also print these consequences per tick")
-    e.add_argument("--show-at", action="store_true", help="include atoms pinned to other time points")
+    add_spec_args(e, "show_at")
     e.set_defaults(func=cmd_enumerate)
 
 
@@ -34,20 +32,12 @@ def cmd_enumerate(args) -> int:
     from ..enumeration import enumerate_answer_streams
     from ..streams.output import open_output
 
-    check_stream_args(args)
+    spec = spec_of(args)
     check_outputs_apart(args, "out")
-    analysis = load(args)
+    analysis = load(args, spec)
+    note_stdin(args.stream)
     with open_output(args.out) as out:
-        for res in enumerate_answer_streams(
-            analysis,
-            stream_records(args),
-            out,
-            args.consequences,
-            args.until,
-            args.every,
-            args.show_at,
-            args.tuple_order,
-        ):
+        for res in enumerate_answer_streams(analysis, args.stream, out, spec=spec):
             if args.consequences:
                 print(res.to_json(args.consequences))
             else:

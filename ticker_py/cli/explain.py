@@ -6,13 +6,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ..engines import ENGINE_NAMES
 from ..errors import Diagnostic, UsageError
-from ..streams.drive import Every
 from .common import (
     HelpFormatter,
     add_program_args,
-    add_semantics_args,
+    add_spec_args,
     check_choice,
     check_outputs_apart,
     check_until,
@@ -20,7 +18,7 @@ from .common import (
     command_title,
     load,
     note_stdin,
-    semantics_knobs,
+    spec_of,
 )
 
 __all__ = ["register", "cmd_explain", "FORMATS", "PICTURES"]
@@ -43,9 +41,7 @@ def register(sub) -> None:
     p.add_argument("--at", type=int, required=True, help="the evaluation time point")
     p.add_argument("--why-not", action="store_true", help="explain why the atom does not hold")
     p.add_argument("--model", type=int, default=1, help="which answer stream, 1-based in printed order")
-    p.add_argument(
-        "--models", type=int, default=0, help="answer streams computed per tick (0 = all); --model counts among them"
-    )
+    add_spec_args(p, "models", "engine", "every", "semantics", purpose="explain")
     p.add_argument(
         "--format",
         default=None,
@@ -54,16 +50,6 @@ def register(sub) -> None:
         " (default: the suffix of --out, else text)",
     )
     p.add_argument("--out", metavar="FILE", help="write to FILE (default stdout; - is stdout)")
-    p.add_argument(
-        "--engine", default="auto", help="the engine computing the answer streams: auto, " + ", ".join(ENGINE_NAMES)
-    )
-    p.add_argument(
-        "--every",
-        default="time",
-        metavar=choices_metavar(tuple(e.value for e in Every)),
-        help="time, or signal: the tick after the last atom of T (the same tick)",
-    )
-    add_semantics_args(p)
     p.set_defaults(func=cmd_explain)
 
 
@@ -84,37 +70,22 @@ def cmd_explain(args) -> int:
     """``ticker explain``."""
     from ..api import explain_at
 
+    spec = spec_of(args)
     fmt = _format(args)
     check_outputs_apart(args, "out")
-    Every.parse(args.every)
     check_until(args.at, "--at")
-    if args.models < 0:
-        raise UsageError(Diagnostic(f"--models must be >= 0, not {args.models}"))
-    if args.model < 1 or (args.models and args.model > args.models):
+    if args.model < 1 or (spec.models and args.model > spec.models):
         raise UsageError(
             Diagnostic(
                 f"--model must be an integer >= 1 (answer streams count from 1), not {args.model}"
                 if args.model < 1
-                else f"--model {args.model} is beyond --models {args.models} (the answer streams computed)"
+                else f"--model {args.model} is beyond --models {spec.models} (the answer streams computed)"
             )
         )
     results: list | None = [] if fmt == "html" else None
-    analysis = load(args)
+    analysis = load(args, spec)
     note_stdin(args.stream)
-    e = explain_at(
-        analysis,
-        args.stream,
-        args.at,
-        args.atom,
-        why_not=args.why_not,
-        model=args.model,
-        engine=args.engine,
-        every=args.every,
-        models=args.models,
-        collect=results,
-        semantics=args.semantics,
-        **semantics_knobs(args),
-    )
+    e = explain_at(analysis, args.stream, args.at, args.atom, args.why_not, args.model, results, spec=spec)
     heading = command_title(args)
     if fmt in PICTURES:
         data, note = _picture(e, fmt, heading, results)

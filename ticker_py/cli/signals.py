@@ -13,6 +13,8 @@ import signal
 import threading
 from collections.abc import Iterable, Iterator
 
+from .. import process
+
 __all__ = ["Interrupted", "Stopping"]
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -63,8 +65,13 @@ class Stopping:
             raise _EndOfInput
 
     def records(self, records: Iterable) -> Iterator:
-        """``records`` until a signal arrives (what was read before it goes on to be evaluated)."""
+        """``records`` until a signal arrives (what was read before it goes on to be evaluated).
+
+        The second record also sets glibc's heap for a long run (:func:`ticker_py.process.steady_heap`,
+        before it is passed on: a time point is evaluated once a later record shows it complete); a
+        stream of one record, such as a start-up check's, leaves it alone and spares importing ctypes."""
         it = iter(records)
+        second = False
         while self.signum is None:
             self.reading = True
             try:
@@ -74,6 +81,12 @@ class Stopping:
             finally:
                 self.reading = False
             self.last = max(self.last, getattr(rec, "t", self.last))
+            if second is not None:
+                if second:
+                    process.steady_heap()
+                    second = None
+                else:
+                    second = True
             yield rec
 
     def results(self, results: Iterable) -> Iterator:

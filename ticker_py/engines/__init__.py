@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ..analysis import Analysis
 from ..errors import Diagnostic, EngineUnsupported, UsageError
-from ..semantics import Semantics
+from ..semantics import Persistence, Semantics, check_program
 from .base import Engine, EngineOptions
 
 __all__ = [
@@ -148,19 +148,35 @@ def semantics_engines(analysis: Analysis, semantics: Semantics) -> tuple:
 
 
 def create_engine(name: str, analysis: Analysis, options: EngineOptions = EngineOptions()) -> Engine:
-    """Create an engine for an analysed program; raises EngineUnsupported if it cannot run it.
+    """Create an engine for an analysed program; raises EngineUnsupported if it cannot run it, and
+    the located errors of a program outside the fragment of the semantics' profile.
 
     ``auto`` tries the engines that can run the program in order: one that refuses the program
     when it is created falls back to the next. ``incremental`` falls back to ``incremental-pure``
     when a rule of the lower part is one the native evaluation cannot run (an interval head): the
-    same answers, solved by clingo.
+    same answers, solved by clingo. Under ``persistence=feedback`` the engine is wrapped in the one
+    that feeds its conclusions back (:mod:`.feedback`).
     """
+    check_program(options.semantics, analysis)
+    if options.semantics.persistence is Persistence.FEEDBACK:
+        from .feedback import FeedbackEngine, inner_options
+
+        return FeedbackEngine(_create(name, analysis, inner_options(options)), analysis, options)
+    engine = _create(name, analysis, options)
+    if options.factorize and engine.name != "native" and not hasattr(engine, "factorizes"):
+        from ..streams.factorized import note_fallback
+
+        note_fallback(engine.name, "this engine does not factorize")
+    return engine
+
+
+def _create(name: str, analysis: Analysis, options: EngineOptions) -> Engine:
     if name == "auto":
         knobs = set(options.semantics.changed)
         candidates = [n for n in analysis.engines if knobs <= ENGINES[n].knobs] or list(analysis.engines)
         for candidate in candidates[:-1]:
             try:
-                return create_engine(candidate, analysis, options)
+                return _create(candidate, analysis, options)
             except EngineUnsupported:
                 pass
         name = candidates[-1]

@@ -10,7 +10,7 @@ failing literal.
 >>> from ticker_py.api import load_program
 >>> from ticker_py.streams.model import Model
 >>> a = load_program("alarm :- temp(V) in [2], V > 100.")
->>> e = explain(a, [(0, 1, ("temp", 120))], 1, 1, (Model(frozenset({("alarm",)})),), "alarm")
+>>> e = explain(a, TickAnswer([(0, 1, ("temp", 120))], 1, 1, (Model(frozenset({("alarm",)})),)), "alarm")
 >>> print(e)
 why alarm: t=1 c=1, answer stream 1 of 1
   alarm at 1  <-  alarm :- temp(V) in [2], V > 100.  [V=120]  (<string>:1)
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from itertools import product
 
 from ..analysis import Analysis
@@ -40,7 +41,7 @@ from .text import parse_program_atom, prefixed, with_names, with_prefixes
 from .tree import Explanation, Node
 from .world import World
 
-__all__ = ["explain", "parse_query", "Explanation", "Node", "World", "MAX_CANDIDATES", "WHY_NOT_DEPTH"]
+__all__ = ["explain", "TickAnswer", "parse_query", "Explanation", "Node", "World", "MAX_CANDIDATES", "WHY_NOT_DEPTH"]
 
 _AT = re.compile(r"^(.*\S)\s+at\s+(-?\d+)\s*$", re.S)
 
@@ -101,29 +102,32 @@ def answer_derived(analysis: Analysis, model: Model, t: int) -> set:
     return out
 
 
+@dataclass(frozen=True)
+class TickAnswer:
+    """The answer streams at tick (t, c) and what an explanation reads of the run that gave them.
+
+    ``history``: ``(u, k, atom)`` stream atoms up to (t, c), at least the window-covered ones;
+    ``models``: the answer streams at (t, c), numbered in the order the output prints them (sorted,
+    duplicates once; pins count); ``semantics``: the knobs they were computed under; ``origin``:
+    where their timeline starts (the first time point of the stream under ``origin=first``)."""
+
+    history: Sequence[tuple]
+    t: int
+    c: int
+    models: Sequence[Model] | None
+    semantics: Semantics = DEFAULT
+    origin: int = 0
+
+
 def explain(
-    analysis: Analysis,
-    history: Sequence[tuple],
-    t: int,
-    c: int,
-    models: Sequence[Model] | None,
-    atom,
-    model: int = 1,
-    why_not: bool = False,
-    depth: int = WHY_NOT_DEPTH,
-    all_models: bool = True,
-    semantics: Semantics = DEFAULT,
-    origin: int = 0,
+    analysis: Analysis, tick: TickAnswer, atom, model: int = 1, why_not: bool = False, all_models: bool = True
 ) -> Explanation:
     """Explain ``atom`` (a tuple, or text ``"p(1)"`` / ``"p(1) at 3"``) in answer stream ``model``
-    (1-based) at tick (t, c). ``history``: ``(u, k, atom)`` stream atoms up to (t, c), at least
-    the window-covered ones; ``models``: the answer streams at (t, c), numbered in the order the
-    output prints them (sorted, duplicates once; pins count). Raises UsageError for a
-    bad atom or model number, an atom that does (why-not) or does not (why) hold, and a tick
-    without answer stream (with what makes it so, as far as found cheaply). ``all_models`` False:
-    ``models`` are only the first ones an engine found (the title says so). ``semantics``: the
-    knobs the answer streams were computed under; ``origin``: where their timeline starts (the
-    first time point of the stream under ``origin=first``)."""
+    (1-based) at ``tick``. Raises UsageError for a bad atom or model number, an atom that does
+    (why-not) or does not (why) hold, and a tick without answer stream (with what makes it so, as
+    far as found cheaply). ``all_models`` False: the tick's models are only the first ones an engine
+    found (the title says so)."""
+    history, t, c, models, semantics, origin = tick.history, tick.t, tick.c, tick.models, tick.semantics, tick.origin
     if semantics.persistence is Persistence.FEEDBACK:
         raise UsageError(
             Diagnostic(
@@ -182,7 +186,7 @@ def explain(
             )
         )
     if why_not:
-        root = builder.why_not(atom, time, depth)
+        root = builder.why_not(atom, time, WHY_NOT_DEPTH)
     elif atom in world.background:
         root = Node("fact", f"{text}: background fact", info=(("atom", atom),))
     elif atom[0] not in analysis.intensional:

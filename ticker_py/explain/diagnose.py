@@ -79,7 +79,9 @@ def no_answer_notes(analysis: Analysis, history, t: int, c: int, windows=None, o
     undecided = sorted(upper - lower, key=lambda au: (au[1], format_atom(au[0])))
     shown = _atoms_text(undecided, prefixes)
     if undecided and len(undecided) <= CHOICES:
-        return _choice_notes(analysis, history, t, c, lower, undecided, constraints, shown, prefixes, windows, origin)
+        world = lambda derived: World(analysis, history, t, c, derived, windows, origin)  # noqa: E731
+        stable = lambda world: fixpoint(analysis, history, t, c, negation=world, windows=windows, origin=origin)  # noqa: E731
+        return _choice_notes(analysis, world, stable, lower, undecided, constraints, shown)
     notes = (
         [f"undecided atoms: {shown}; no choice among them is stable and satisfies the constraints"] if undecided else []
     )
@@ -110,15 +112,17 @@ def _atoms_text(pairs, prefixes, limit: int = 8) -> str:
     return text + (" ..." if len(pairs) > limit else "")
 
 
-def _choice_notes(analysis, history, t, c, lower, undecided, constraints, shown, prefixes, windows, origin) -> list:
+def _choice_notes(analysis, world_of, fixpoint_in, lower, undecided, constraints, shown) -> list:
     """Every choice among the undecided atoms: which are stable (no constraints), and which
-    constraints rule out each stable one."""
+    constraints rule out each stable one. ``world_of(derived)``: the world of an answer stream at
+    the tick; ``fixpoint_in(world)``: what the rules derive with ``not`` read in it."""
+    prefixes = analysis.program.prefixes
     stable, failing = [], {}
     for k in range(len(undecided) + 1):
         for chosen in combinations(undecided, k):
             candidate = lower | set(chosen)
-            world = World(analysis, history, t, c, candidate, windows, origin)
-            if fixpoint(analysis, history, t, c, negation=world, windows=windows, origin=origin) != candidate:
+            world = world_of(candidate)
+            if fixpoint_in(world) != candidate:
                 continue  # not stable: it does not derive exactly itself
             stable.append(chosen)
             for rule in constraints:

@@ -14,7 +14,7 @@ from ..analysis import Analysis
 from ..errors import InternalError, TickerError
 from ..streams.model import Model, in_printed_order
 from ..values import format_atom
-from . import explain
+from . import TickAnswer, explain
 
 __all__ = ["explain_differences", "printed_order", "stream_history"]
 
@@ -50,7 +50,7 @@ def _closest(model: Model, others: list):
 
 def _one(analysis, history, t, c, models, atom, index, why_not) -> str:
     try:
-        return str(explain(analysis, history, t, c, models, atom, index, why_not))
+        return str(explain(analysis, TickAnswer(history, t, c, models), atom, index, why_not))
     except InternalError as err:
         return f"cannot be explained: {err}"
     except TickerError as err:

@@ -19,24 +19,15 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 
 from ..analysis.unused import LIVE_WARN_AFTER
-from ..api import Reasoner, keywords_checked
+from ..api import Reasoner
 from ..errors import Diagnostic, StreamError
 from ..semantics import Duplicates, Origin
+from ..spec import EVALUATION, PROGRAM, RunSpec, takes_spec, whole
 from ..streams import Record, Result
-from ..streams.drive import Driver, Every, whole
-from ..syntax import parse_ground_atom
-from ..syntax.ground_atoms import GroundSyntaxError
+from ..streams.drive import Driver
+from ..streams.input import parse_atom
 
 __all__ = ["LiveReasoner"]
-
-
-def _parse(value, t: int) -> tuple:
-    if isinstance(value, tuple):
-        return value
-    try:
-        return parse_ground_atom(value)
-    except GroundSyntaxError as err:
-        raise StreamError(Diagnostic(f"bad atom '{value}' at time {t}: {err.message}")) from None
 
 
 class LiveReasoner:
@@ -46,35 +37,28 @@ class LiveReasoner:
     later time are pushed, when ``close_time(t')`` with t' >= t is called, or at ``close()``.
     Each call returns the results it produced and also passes each to ``on_result``.
     The methods are thread-safe (one lock); results come out in time order.
-    ``program`` is program text, a path, an Analysis, or a ready :class:`Reasoner`.
+    ``program`` is program text, a path, an Analysis, or a ready :class:`Reasoner`; the keywords
+    (``engine``, ``models``, ``every``, ...) are the run specification's, as for
+    :class:`~ticker_py.api.Reasoner` (:class:`~ticker_py.spec.RunSpec`).
     A body predicate that nothing gave is a warning after ``warn_after`` time points (or at
     ``close()`` if that comes first; None: at ``close()``).
     """
 
-    @keywords_checked
+    @takes_spec(PROGRAM, EVALUATION, also=("every",), loads=True)
     def __init__(
         self,
         program,
-        engine: str = "auto",
         on_result: Callable[[Result], None] | None = None,
-        models: int = 1,
-        show: str = "derived",
-        clock="1s",
-        inertia: bool = False,
-        every: str = Every.TIME,
         warn_after: int | None = LIVE_WARN_AFTER,
+        *,
+        spec: RunSpec,
     ):
-        every = Every.parse(every)
         self.warn_after = warn_after
         self.first: int | None = None  # the first time point evaluated
-        self.reasoner = (
-            program
-            if isinstance(program, Reasoner)
-            else Reasoner(program, engine=engine, models=models, show=show, clock=clock, inertia=inertia)
-        )
+        self.reasoner = program if isinstance(program, Reasoner) else Reasoner(program, spec=spec)
         self.on_result = on_result
         sem = self.reasoner.semantics
-        self.driver = Driver(_Reporting(self), every, self.reasoner.time, bag=sem.duplicates is Duplicates.BAG)
+        self.driver = Driver(_Reporting(self), spec.every, self.reasoner.time, bag=sem.duplicates is Duplicates.BAG)
         self._origin_first = sem.origin is Origin.FIRST  # the stream starts at the first push
         self.closed = False
         self._lock = threading.RLock()
@@ -92,17 +76,21 @@ class LiveReasoner:
         Every time point before t is evaluated first. Raises StreamError for a closed t or a
         bad atom (nothing changes then).
         """
-        with self._lock:
-            t = self._check_open(t)
-            parsed = [_parse(a, t) for a in atoms]
-            self.reasoner.checker.check(Record(t, tuple(parsed), "<push>", 0))
-            if self._origin_first and not self.reasoner.started and not self.driver.touched:
-                self.driver.open = t
-            return self.driver.push(t, parsed)
+        return self._push(t, atoms, True)
 
     def push_record(self, record: Record) -> list[Result]:
-        """``push(record.t, record.atoms)``."""
-        return self.push(record.t, record.atoms)
+        """``push(record.t, record.atoms)`` (a reader's record: its atoms are parsed already)."""
+        return self._push(record.t, record.atoms, False)
+
+    def _push(self, t, atoms, parse: bool) -> list[Result]:
+        with self._lock:
+            t = self._check_open(t)
+            if parse:
+                atoms = [parse_atom(a, t) for a in atoms]
+            accepted = self.reasoner.input.accept(t, atoms, "<push>")
+            if self._origin_first and not self.reasoner.started and not self.driver.touched:
+                self.driver.open = t
+            return self.driver.push(t, accepted)
 
     def close_time(self, t: int) -> list[Result]:
         """Declare every time point up to t complete and evaluate them (no-op if already closed)."""
@@ -159,7 +147,7 @@ class _Reporting:
 
     def __init__(self, live: LiveReasoner):
         self.live = live
-        self.append = live.reasoner._append
+        self.append = live.reasoner.evaluation.append
 
     def evaluate(self, t: int) -> Result:
         live = self.live

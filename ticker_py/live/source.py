@@ -32,15 +32,14 @@ from typing import TextIO
 
 from ..ast import Location
 from ..errors import Diagnostic, StreamError, UsageError, with_excerpt
+from ..spec import RunSpec, takes_spec
 from ..streams import Record, StreamChecker, read_text
-from ..streams.drive import MAX_GAP, check_max_gap
 from ..values import format_atom
 from .net import address_text, listen
 
 __all__ = ["parse_line", "LiveInput", "save_records"]
 
 MAX_LINE = 1 << 20  # a longer line is reported and skipped
-IDLE_TIMEOUT = 10.0  # seconds of silence after which a producer no longer holds time back
 MAX_BUFFERED = 100_000  # records waiting in the merge before the producers ahead are paused
 MAX_WAIT = 3600.0  # the longest selector wait: a longer (or infinite) timeout just waits again
 _PREFIX = re.compile(r"\s*\d+\s*:")
@@ -123,39 +122,37 @@ class LiveInput:
     ``listen_on``: a ``tcp:HOST:PORT`` address to accept producers on; ``stream``: a file
     object read line by line (e.g. ``sys.stdin``; only with ``wall_clock``, since plain
     stdin is already incremental through :func:`~ticker_py.streams.read_text`).
-    ``wall_clock``: the duration of a time point in ms; records are then stamped with the
-    time point of their arrival (producers' times are ignored) and a heartbeat record is
-    produced at every time point boundary, so time advances with real time.
-    ``grace``: seconds to wait for a new producer after the last one left before the stream
-    ends. ``checker`` refuses atoms the program does not accept (skipped and reported).
+    ``checker`` refuses atoms the program does not accept (skipped and reported).
     ``handle_signals``: on SIGINT/SIGTERM stop cleanly (main thread only; a second signal
     raises KeyboardInterrupt). ``on_listen`` gets the bound address (``tcp:HOST:PORT``).
-    ``idle_timeout``: seconds after which a silent TCP producer no longer holds the merge
-    back (None: never); ``max_buffered``: records the merge holds before it stops reading
-    the producers that are ahead. ``report`` gets each bad line's StreamError, ``log``
-    each note (idle producers). ``max_gap``: a record more than this many time points
-    after the current time is reported and skipped (None: no limit).
+    ``max_buffered``: records the merge holds before it stops reading the producers that are
+    ahead. ``report`` gets each bad line's StreamError, ``log`` each note (idle producers).
+    The run specification's keywords (:class:`~ticker_py.spec.RunSpec`): ``wall_clock``: records
+    are stamped with the time point of their arrival, one per ``clock`` (producers' times are
+    ignored), and a heartbeat record is produced at every time point boundary, so time advances
+    with real time; ``grace``: seconds to wait for a new producer after the last one left before
+    the stream ends; ``idle_timeout``: seconds after which a silent TCP producer no longer holds
+    the merge back (None or 0: never); ``max_gap``: a record more than this many time points after
+    the current time is reported and skipped (None: no limit).
     """
 
+    @takes_spec(also=("wall_clock", "clock", "grace", "idle_timeout", "max_gap"))
     def __init__(
         self,
         listen_on: str | None = None,
         stream: TextIO | None = None,
-        wall_clock: int | None = None,
-        grace: float = 1.0,
         checker: StreamChecker | None = None,
         handle_signals: bool = False,
         report: Callable[[BaseException], None] = _report,
         on_listen: Callable[[str], None] | None = None,
-        idle_timeout: float | None = IDLE_TIMEOUT,
         max_buffered: int = MAX_BUFFERED,
         log: Callable[[str], None] = _note,
-        max_gap: int | None = MAX_GAP,
+        *,
+        spec: RunSpec,
     ):
         if (listen_on is None) == (stream is None):
             raise UsageError(Diagnostic("give exactly one of listen_on and stream"))
-        if idle_timeout is not None and not idle_timeout > 0:
-            raise UsageError(Diagnostic(f"idle timeout must be positive, not {idle_timeout!r}"))
+        wall_clock, grace, idle_timeout = spec.clock_ms if spec.wall_clock else None, spec.grace, spec.idle_timeout
         if isinstance(max_buffered, bool) or not isinstance(max_buffered, int) or max_buffered < 1:
             raise UsageError(Diagnostic(f"max_buffered must be a positive integer, not {max_buffered!r}"))
         self.listener = listen(listen_on) if listen_on else None
@@ -171,7 +168,7 @@ class LiveInput:
         self.log = log
         self.idle_timeout = idle_timeout
         self.max_buffered = max_buffered
-        self.max_gap = check_max_gap(max_gap)
+        self.max_gap = spec.max_gap
         self.accepted = 0  # records passed on
         self.rejected = 0  # lines reported and skipped
         self._stop = False

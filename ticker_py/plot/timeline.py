@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..errors import Diagnostic, UsageError
 from ..values import format_atom, term_key
@@ -266,13 +266,13 @@ def from_results(
     """The timeline of one run: ``results`` are :class:`~ticker_py.streams.model.Result` s or
     ``(t, models)`` pairs; ``inputs``: ``{t: input atoms}``; ``start``/``end``: the time points
     shown (default: those evaluated); ``atoms``: only the atoms selected."""
-    return from_runs({"": _last_per_time(results)}, title, subtitle, inputs, start, end, atoms, max_atoms, unit=unit)
+    timeline = from_runs({"": _last_per_time(results)}, title, inputs, start, end, atoms, max_atoms, unit=unit)
+    return replace(timeline, subtitle=subtitle)
 
 
 def from_runs(
     runs: dict,
     title: str,
-    subtitle: str = "",
     inputs: dict | None = None,
     start: int | None = None,
     end: int | None = None,
@@ -342,7 +342,7 @@ def from_runs(
     )
     return Timeline(
         title,
-        subtitle,
+        "",
         lo,
         hi,
         tuple(lanes),

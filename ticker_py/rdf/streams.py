@@ -91,7 +91,7 @@ def read_rdf_text(
 
     ``batch`` lines are parsed by one call of the RDF parser (files: 4096; 1 keeps a pipe live).
     """
-    last, pending, size, terms = None, [], 0, Terms()
+    pending, size, terms = [], 0, Terms()
     for number, raw in enumerate(text_lines(lines_or_file, source), 1):
         raw = raw.rstrip("\r\n")
         first = _LEAD.match(raw).end()
@@ -111,15 +111,12 @@ def read_rdf_text(
             )
         try:
             t = time_value(m.group(1), text=True)
-            if last is not None and t < last:
-                raise ValueError(f"time {t} after time {last}")
         except ValueError as e:
             yield from _parsed(pending, source, mapping, terms)
             raise stream_error(source, number, m.start(1) + 1, str(e), raw, len(m.group(1))) from None
         if not raw.rstrip().endswith(".") and _no_final_dot(raw[m.end() :]):
             yield from _parsed(pending, source, mapping, terms)
             raise stream_error(source, number, len(raw.rstrip()) + 1, "bad triple: '.' expected at its end", raw)
-        last = t
         pending.append((number, raw, t, m.end()))
         size += len(raw)
         if len(pending) >= batch or size >= _BATCH_CHARS:
@@ -270,8 +267,6 @@ def _grouped(items: Iterable[tuple], source: str) -> Iterator[Record]:
     last, atoms, where = None, [], 0
     try:
         for line, t, new in items:
-            if last is not None and t < last:
-                raise stream_error(source, line, 1, f"time {t} after time {last}")
             if t != last:
                 if last is not None:
                     yield Record(last, tuple(atoms), source, where)

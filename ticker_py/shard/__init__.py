@@ -37,33 +37,14 @@ from __future__ import annotations
 
 from .cell import ERROR, FACTORS, MODEL, NONE, STATE, evaluate_cell, needs_owner_filter
 from .merge import merge_range, merge_shards
-from .plan import (
-    MAX_SHARDS,
-    SHARD_BY,
-    Grid,
-    ShardOptions,
-    analysis_of,
-    cell_rows,
-    check_run,
-    check_shards,
-    cut_ranges,
-    make_grid,
-    plan_for,
-    read_stream,
-    shard_targets,
-)
+from .plan import Grid, cell_rows, cut_ranges, make_grid, plan_for, read_stream, shard_targets
 from .run import read_results, run_sharded_local
 
 __all__ = [
-    "ShardOptions",
     "Grid",
-    "SHARD_BY",
     "plan_for",
     "make_grid",
     "cut_ranges",
-    "MAX_SHARDS",
-    "check_shards",
-    "check_run",
     "shard_targets",
     "read_stream",
     "cell_rows",
@@ -73,7 +54,6 @@ __all__ = [
     "merge_range",
     "run_sharded_local",
     "read_results",
-    "analysis_of",
     "STATE",
     "MODEL",
     "NONE",

@@ -11,6 +11,7 @@ from ..analysis import GENERAL, Analysis
 from ..analysis.sharding import shard_of
 from ..api import Reasoner
 from ..errors import Diagnostic, StreamError, TickerError
+from ..spec import RunSpec
 from ..streams.answers import EMPTY, AnswerState
 from ..streams.factorized import Factorized
 from ..streams.model import Model
@@ -45,43 +46,36 @@ def needs_owner_filter(analysis: Analysis, key: dict | None) -> bool:
     return False
 
 
-def evaluate_cell(
-    analysis: Analysis,
-    grid: Grid,
-    cell: int,
-    rows: Iterable,
-    engine: str = "auto",
-    models: int = 1,
-    show: str = "derived",
-    inertia: bool = False,
-    answers: bool = True,
-    factorize: bool = False,
-) -> Iterator[tuple]:
-    """Evaluate one cell; yields its report rows
+class _Rows:
+    """What a cell's reasoner writes to: rows of changes when there is one answer stream for sure
+    (the engine may then send changes only: no whole answer per time point)."""
+
+    def __init__(self, analysis: Analysis, spec: RunSpec):
+        self.changes_only = (
+            spec.models_per_tick == 1
+            and analysis.fragment != GENERAL
+            and not analysis.has_constraints
+            and not spec.factorize
+        )
+
+
+def evaluate_cell(analysis: Analysis, grid: Grid, cell: int, rows: Iterable, spec: RunSpec) -> Iterator[tuple]:
+    """Evaluate one cell under ``spec``; yields its report rows
     ``(range, t, model, kind, n, added, removed, pins_added, pins_removed, message)`` (see the kinds)
     for the time points of its ranges.
 
     ``rows``: ``(t, atom)`` of this cell in stream order (t not decreasing), the atom a tuple or a
     string (parsed here; None or empty: ignored). Atoms before the first range are appended
-    without evaluating. Atoms are reported pickled; only owned ones (see the module doc).
-    ``answers=False`` (``--format none``) reports the counts and whether there is an answer
-    stream, but no atoms. ``factorize``: one FACTORS row per time point (owned atoms only).
+    without evaluating. Atoms are reported pickled; only owned ones (see the module doc). Format
+    ``none`` reports the counts and whether there is an answer stream, but no atoms;
+    ``factorize``: one FACTORS row per time point (owned atoms only).
     """
     key, shards = grid.key, grid.key_shards
     k, s = divmod(cell, len(grid.spans))
     start, r0, r1 = grid.spans[s]
-    # one answer stream for sure: the engine may send changes only (no whole answer per time point)
-    changes = models == 1 and analysis.fragment != GENERAL and not analysis.has_constraints and not factorize
-    reasoner = Reasoner(
-        analysis,
-        engine=engine,
-        models=models,
-        show=show,
-        inertia=inertia,
-        history=False,
-        changes_only=changes,
-        factorize=factorize,
-    )
+    models, factorize, answers = spec.models_per_tick, spec.factorize, spec.format != "none"
+    reasoner = Reasoner(analysis, spec=spec, output=_Rows(analysis, spec))
+    stage, evaluation = reasoner.input, reasoner.evaluation
     owner_filter = needs_owner_filter(analysis, key)
     dumps = pickle.dumps
     reader = AtomReader()
@@ -118,7 +112,7 @@ def evaluate_cell(
                 converted = iter([_parse(x, t) for x in texts])
             given = [next(converted) if isinstance(a, str) else a for a in given]
         atoms = list(dict.fromkeys(given))  # the same atom twice in a time point counts once
-        return reasoner._accepted(t, atoms, f"<shard {cell}>")
+        return stage.accept(t, atoms, f"<shard {cell}>")
 
     answer = AnswerState()  # the cell's answer stream
 
@@ -146,8 +140,7 @@ def evaluate_cell(
                 if pending is not None and pending[0] == t:
                     atoms = parsed(t, pending[1])
                     pending = next(groups, None)
-                    # checked above, as Reasoner.feed checks a record, then appended as feed does
-                    reasoner._append(t, atoms)
+                    evaluation.append(t, atoms)  # checked above by the input stage, as the single run's
                     n = len(atoms) if k == 0 else sum(1 for a in atoms if key is None or a[0] in key)
                 if t < t0:
                     t += 1

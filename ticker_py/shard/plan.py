@@ -9,54 +9,27 @@ from dataclasses import dataclass
 
 from ..analysis import Analysis
 from ..analysis.sharding import ShardPlan, TimePlan, shard_of, shard_plan, time_plan
-from ..api import load_program
 from ..errors import Diagnostic, TickerError, UsageError
-from ..streams.drive import MAX_GAP, gap_limited
+from ..streams.input import Input
 from ..streams.model import Record, time_points
-from ..streams.readers import StreamChecker
-
-#: ``--shard-by``: how the stream is cut (auto: by key if the program allows it, else by time)
-SHARD_BY = ("auto", "key", "time", "both")
 
 #: without time sharding the output is still cut into as many ranges as shards, or ranges of about
 #: this many atoms if that makes more (the driver holds one range of answers at a time)
 OUTPUT_RANGE_ATOMS = 1_000_000
 
 
-@dataclass(frozen=True)
-class ShardOptions:
-    """How to shard a run: ``shards`` (None with Spark: its default parallelism), cut ``shard_by``
-    (one of :data:`SHARD_BY`), in Spark tasks (``spark``, on ``master``) or one after another in
-    this process; ``out``: with Spark, a directory the executors write the answers to (Parquet)."""
-
-    shards: int | None = None
-    spark: bool = False
-    master: str = "local[2]"
-    shard_by: str = "auto"
-    out: str | None = None
-
-
-def analysis_of(program, clock="1s") -> Analysis:
-    """``program`` analysed (text, a path or an AST), or as is if it is an Analysis."""
-    if isinstance(program, Analysis):
-        return program
-    return load_program(program, clock=clock)
-
-
 def _refuse(reason: str) -> UsageError:
     return UsageError(
         Diagnostic(
             f"this program cannot be evaluated in shards: {reason}",
-            notes=("run it unsharded (run or Reasoner; on the command line, without --shards/--spark)",),
+            notes=("run it unsharded: run or Reasoner, without shards= and spark= (--shards/--spark)",),
         )
     )
 
 
 def plan_for(analysis: Analysis, shard_by: str = "auto", inertia: bool = False) -> tuple:
-    """``(key plan or None, time plan or None)`` for ``shard_by`` (see :data:`SHARD_BY`), or
+    """``(key plan or None, time plan or None)`` for ``shard_by`` (see :data:`~ticker_py.spec.SHARD_BY`), or
     :class:`UsageError` with the reason the program cannot be sharded that way."""
-    if shard_by not in SHARD_BY:
-        raise UsageError(Diagnostic(f"unknown shard_by {shard_by!r}", notes=(f"use one of {', '.join(SHARD_BY)}",)))
     keys: ShardPlan = shard_plan(analysis)
     times: TimePlan = time_plan(analysis, inertia)
     if inertia and shard_by != "time":  # the key shards would each keep their own earlier answers
@@ -176,50 +149,27 @@ def _start(t0: int, base: int, times: TimePlan, ends: list) -> int:
     return start
 
 
-#: the most shards: each builds its own reasoner, which takes milliseconds
-MAX_SHARDS = 10_000
-
-
-def check_shards(shards: int, what: str = "shards") -> None:
-    """Refuse a ``shards`` that is not an integer in 1..MAX_SHARDS; ``what`` names it (the API's
-    parameter, or ``--shards``)."""
-    if type(shards) is not int or shards < 1:
-        raise UsageError(Diagnostic(f"{what} must be an integer >= 1, not {shards!r}"))
-    if shards > MAX_SHARDS:
-        raise UsageError(
-            Diagnostic(
-                f"{what} must be at most {MAX_SHARDS}, not {shards}", notes=("each shard builds its own reasoner",)
-            )
-        )
-
-
-def check_run(models: int, until: int | None) -> None:
-    """Refuse a ``models`` that is not an integer >= 0 and an ``until`` that is not None or one."""
-    if type(models) is not int or models < 0:
-        raise UsageError(Diagnostic(f"models must be an integer >= 0, not {models!r}"))
-    if until is not None and (type(until) is not int or until < 0):
-        raise UsageError(Diagnostic(f"until must be an integer >= 0, not {until!r}"))
-
-
 def shard_targets(atom: tuple, key: dict | None, shards: int):
     """The key shards an atom goes to: its key's shard, or every shard (broadcast)."""
     s = shard_of(atom, key, shards) if key is not None else None
     return range(shards) if s is None else (s,)
 
 
-def read_stream(records: Iterable[Record], analysis: Analysis, until: int | None = None, max_gap: int | None = MAX_GAP):
+def read_stream(records: Iterable[Record], analysis: Analysis, spec):
     """Read and check a stream on the driver: ``(points, last, error)``.
 
     ``points``: ``(t, atoms)`` of the non-empty time points (duplicates within a time point
-    dropped); ``last``: the last time point to evaluate. The records are checked as by the single
-    run; on a refused record ``error`` is the StreamError and ``last`` the time point of the last
-    accepted record: as in :meth:`~ticker_py.api.Reasoner.feed`, everything accepted is evaluated,
-    then the error raised.
+    dropped); ``last``: the last time point to evaluate. The records are checked by the input stage
+    as in the single run (the cells give the engines' names); on a refused record ``error`` is the
+    StreamError and ``last`` the time point of the last accepted record: as in
+    :meth:`~ticker_py.api.Reasoner.feed`, everything accepted is evaluated, then the error raised.
     """
-    checker = StreamChecker.of(analysis)
+    until = spec.until
+    stage = Input(analysis, spec, rename=False)
     points, last, error = [], -1, None
     try:
-        for point in time_points(checker.records(gap_limited(records, max_gap, until), until=until), until):
+        records = stage.records(stage.open(records), until)
+        for point in time_points(records, until):
             last = point.t
             if point.atoms:
                 points.append((point.t, point.atoms))

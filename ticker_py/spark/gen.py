@@ -126,8 +126,6 @@ def generate_parquet(
     name: str,
     out,
     seed: int = 0,
-    tp: int | None = None,
-    window: int | None = None,
     partitions: int | None = None,
     progress: bool = False,
     size: int | None = None,
@@ -135,6 +133,7 @@ def generate_parquet(
     **params,
 ) -> dict:
     """Write workload ``name`` to directory ``out`` with Spark; returns the meta data written.
+    ``params``: the workload's (``tp``, ``window``, ...), as :func:`~ticker_py.workloads.resolve` takes them.
 
     ``out/stream.parquet`` holds columns t, c, atom, hive-partitioned by ``block`` (t // block
     size); ``out/program.lars`` and ``out/meta.json`` are written next to it, and for at most
@@ -145,7 +144,7 @@ def generate_parquet(
     writes columns predicate, a1 .. ak instead of atom (:mod:`ticker_py.workloads.layout`; a first
     Spark job finds the stream's shape).
     """
-    w, p = resolve(name, tp=tp, window=window, **params)
+    w, p = resolve(name, **params)
     out = output_directory(out)
     size = size or block_size(w, p)
     ranges = [(t0, min(t0 + size, p["tp"])) for t0 in range(0, p["tp"], size)]

@@ -19,22 +19,11 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from ..api import records_from
+from ..api import analysed
 from ..engines import resolve_engine
 from ..errors import Diagnostic, StreamError
-from ..shard import (
-    analysis_of,
-    cell_rows,
-    check_run,
-    check_shards,
-    evaluate_cell,
-    make_grid,
-    merge_range,
-    plan_for,
-    read_stream,
-    shard_targets,
-)
-from ..streams.drive import MAX_GAP, check_max_gap
+from ..shard import cell_rows, evaluate_cell, make_grid, merge_range, plan_for, read_stream, shard_targets
+from ..spec import EVALUATION, INPUT, PROGRAM, SHARDS, RunSpec, takes_spec
 from ..streams.factorized import factorized_result
 from ..streams.model import Model, Result
 from ..streams.spark_frame import order_column
@@ -84,7 +73,7 @@ def _spark_frame(spark, stream):
     return None
 
 
-def _prepare(spark, analysis, stream, shards, until, max_gap, shard_by, inertia):
+def _prepare(spark, analysis, stream, shards, spec: RunSpec):
     """``(grid, cells, counts, error)``: the plan and the stream as a Spark DataFrame of cell rows.
 
     A Spark DataFrame or Parquet path is counted (distinct atoms per time point: one aggregation
@@ -95,9 +84,10 @@ def _prepare(spark, analysis, stream, shards, until, max_gap, shard_by, inertia)
     import pandas as pd
     from pyspark.sql import functions as F
 
+    until, shard_by, inertia = spec.until, spec.shard_by, spec.inertia
     sdf = _spark_frame(spark, stream)
     if sdf is None:
-        points, last, error = read_stream(records_from(stream), analysis, until, max_gap)
+        points, last, error = read_stream(stream, analysis, spec)
         counts = {t: len(a) for t, a in points}
         grid = make_grid(analysis, shards, counts, last, shard_by, inertia)
         labels = _labels(spark, grid.cells)
@@ -187,7 +177,7 @@ def _batches(rows, schema, size=256):
         yield pa.RecordBatch.from_arrays([pa.array(c, type=f.type) for c, f in zip(zip(*buf), schema)], schema=schema)
 
 
-def _evaluator(analysis, grid, range_labels, engine, models, show, inertia, answers, factorize):
+def _evaluator(analysis, grid, range_labels, spec: RunSpec):
     """The mapInArrow function of the cell tasks: rows sorted by (cell, t, c) in, reports out."""
     spans = len(grid.spans)
 
@@ -210,9 +200,7 @@ def _evaluator(analysis, grid, range_labels, engine, models, show, inertia, answ
             for cell, group in itertools.groupby(rows(), key=lambda r: r[0]):
                 k = cell // spans
                 cell_input = ((t, a) for _, t, a in group)
-                for r, *rest in evaluate_cell(
-                    analysis, grid, cell, cell_input, engine, models, show, inertia, answers, factorize
-                ):
+                for r, *rest in evaluate_cell(analysis, grid, cell, cell_input, spec):
                     yield (range_labels[r], r, k, *rest)
 
         yield from _batches(reports(), schema, 64)
@@ -287,13 +275,11 @@ def _merger(grid, models, counts, text):
     return merge
 
 
-def _merged(
-    spark, analysis, stream, shards, engine, models, show, until, inertia, max_gap, shard_by, text, answers, factorize
-):
+def _merged(spark, analysis, stream, spec: RunSpec, text: bool):
     """``(grid, merged DataFrame, error)``: the whole pipeline as one lazy DataFrame whose
     partition r holds time range r."""
-    shards = shards or spark.sparkContext.defaultParallelism
-    grid, df, labels, counts, error = _prepare(spark, analysis, stream, shards, until, max_gap, shard_by, inertia)
+    shards = spec.shards or spark.sparkContext.defaultParallelism
+    grid, df, labels, counts, error = _prepare(spark, analysis, stream, shards, spec)
     ranges = max(1, len(grid.ranges))
     range_labels = _labels(spark, ranges)
     sentinels = spark.createDataFrame([(c, labels[c], -1, 0, None) for c in range(grid.cells)], INPUT_SCHEMA)
@@ -301,104 +287,56 @@ def _merged(
         df.unionByName(sentinels)
         .repartition(grid.cells or 1, "part")
         .sortWithinPartitions("cell", "t", "c")
-        .mapInArrow(
-            _evaluator(analysis, grid, range_labels, engine, models, show, inertia, answers, factorize), REPORT_SCHEMA
-        )
+        .mapInArrow(_evaluator(analysis, grid, range_labels, spec), REPORT_SCHEMA)
     )
     item = "string" if text else "binary"
     merged = (
         reports.repartition(ranges, "rpart")
         .sortWithinPartitions("range", "t", "shard", "model")
-        .mapInArrow(_merger(grid, models, counts, text), RESULT_SCHEMA.format(item))
+        .mapInArrow(_merger(grid, spec.models_per_tick, counts, text), RESULT_SCHEMA.format(item))
     )
     return grid, merged, error
 
 
-def _checked(analysis, shards, engine, models, until, max_gap, shard_by, inertia):
-    check_run(models, until)
-    if shards is not None:
-        check_shards(shards)
-    plan_for(analysis, shard_by, inertia)
-    resolve_engine(engine, analysis)  # an unknown or unfit engine is refused here, not in the tasks
-    return engine, check_max_gap(max_gap)  # "auto" stays: each cell's Reasoner picks as the single run does
+def _checked(program, spec: RunSpec):
+    """The program analysed, refused here (not in the tasks) if it cannot be sharded as ``spec`` says
+    or its engine cannot run it; "auto" stays: each cell's Reasoner picks as the single run does."""
+    analysis = analysed(program, spec)
+    plan_for(analysis, spec.shard_by, spec.inertia)
+    resolve_engine(spec.engine, analysis)
+    return analysis
 
 
-def run_sharded(
-    program,
-    stream,
-    shards: int | None = None,
-    engine: str = "auto",
-    models: int = 1,
-    spark=None,
-    show: str = "derived",
-    until: int | None = None,
-    clock="1s",
-    inertia: bool = False,
-    timings: dict | None = None,
-    max_gap: int | None = MAX_GAP,
-    shard_by: str = "auto",
-    answers: bool = True,
-    factorize: bool = False,
-) -> Iterator[Result]:
+@takes_spec(
+    PROGRAM, INPUT, EVALUATION, SHARDS, also=("format",), loads=True, exclude=("tuple_order", "spark", "explainable")
+)
+def run_sharded(program, stream, session=None, timings: dict | None = None, *, spec: RunSpec) -> Iterator[Result]:
     """Evaluate ``program`` over ``stream`` in Spark tasks; yields the merged Results in time order.
 
     ``stream``: a Spark DataFrame (``t``, ``atom``, optional order column ``c``/``order``/``seq``),
     a Parquet file or directory (read by Spark), or anything :func:`~ticker_py.records_from` reads
-    (read and assigned on the driver). ``spark`` defaults to
-    :func:`~ticker_py.spark.session.get_spark`; ``shards`` (cells) to its default parallelism;
-    ``shard_by``: ``auto``, ``key``, ``time`` or ``both`` (:data:`ticker_py.shard.SHARD_BY`). A
-    program that cannot be sharded so raises :class:`UsageError` with the reason. The answers come
-    to the driver one time range at a time. ``timings``, if a dict, receives ``evaluate`` (seconds
-    until the first Result) and ``merge`` (the rest). The Spark job runs when the first Result is
-    asked for. ``answers=False`` (``--format none``): the Results carry the counts and whether there
-    is an answer stream, but no atoms (the executors ship none). ``factorize``: Results carrying
-    their factorization (see :func:`ticker_py.shard.run_sharded_local`).
+    (read and assigned on the driver). ``session`` (a SparkSession) defaults to
+    :func:`~ticker_py.spark.session.get_spark` on ``master``; ``shards`` (cells) to its default parallelism;
+    ``shard_by``: ``auto``, ``key``, ``time`` or ``both``. A program that cannot be sharded so
+    raises :class:`UsageError` with the reason. The answers come to the driver one time range at a
+    time. ``timings``, if a dict, receives ``evaluate`` (seconds until the first Result) and
+    ``merge`` (the rest). The Spark job runs when the first Result is asked for. ``format="none"``:
+    the Results carry the counts and whether there is an answer stream, but no atoms (the executors
+    ship none). ``factorize``: Results carrying their factorization.
     """
-    analysis = analysis_of(program, clock)
-    engine, max_gap = _checked(analysis, shards, engine, models, until, max_gap, shard_by, inertia)
-    args = (analysis, stream, shards, engine, models, spark, show, until, inertia, timings, max_gap, shard_by)
-    return _spark_run(*args, answers, factorize)
+    return _spark_run(_checked(program, spec), stream, session, timings, spec)
 
 
-def _spark_run(
-    analysis,
-    stream,
-    shards,
-    engine,
-    models,
-    spark,
-    show,
-    until,
-    inertia,
-    timings,
-    max_gap,
-    shard_by,
-    answers,
-    factorize,
-):
-    if spark is None:
+def _spark_run(analysis, stream, session, timings, spec: RunSpec):
+    if session is None:
         from .session import get_spark
 
-        spark = get_spark()
+        session = get_spark(spec.master)
     start = time.perf_counter()
-    grid, merged, error = _merged(
-        spark,
-        analysis,
-        stream,
-        shards,
-        engine,
-        models,
-        show,
-        until,
-        inertia,
-        max_gap,
-        shard_by,
-        False,
-        answers,
-        factorize,
-    )
+    grid, merged, error = _merged(session, analysis, stream, spec, False)
+    models = spec.models_per_tick
     first = None
-    with _progress(spark, f"sharded run ({grid.describe()})"):
+    with _progress(session, f"sharded run ({grid.describe()})"):
         rows = merged.toLocalIterator(prefetchPartitions=False)  # one time range at a time
         for t, group in itertools.groupby(rows, key=lambda row: row.t):
             group = list(group)
@@ -422,22 +360,8 @@ def _spark_run(
         raise error
 
 
-def write_sharded(
-    program,
-    stream,
-    out,
-    shards: int | None = None,
-    engine: str = "auto",
-    models: int = 1,
-    spark=None,
-    show: str = "derived",
-    until: int | None = None,
-    clock="1s",
-    inertia: bool = False,
-    max_gap: int | None = MAX_GAP,
-    shard_by: str = "auto",
-    factorize: bool = False,
-) -> dict:
+@takes_spec(PROGRAM, INPUT, EVALUATION, SHARDS, loads=True, exclude=("tuple_order", "spark", "explainable"))
+def write_sharded(program, stream, out, session=None, *, spec: RunSpec) -> dict:
     """As :func:`run_sharded`, but the executors write the answers to the directory ``out`` as
     Parquet (partitioned by ``range``, one row per time point and answer stream, atoms as text;
     read it with :func:`ticker_py.read_results`), and the driver collects none of them.
@@ -447,21 +371,18 @@ def write_sharded(
     ``model`` is null there. ``out`` is replaced. Spark writes ``_SUCCESS`` when the run is complete; after a stream error
     it is removed and the error raised. Returns ``{"time_points", "plan"}``.
     """
-    analysis = analysis_of(program, clock)
-    engine, max_gap = _checked(analysis, shards, engine, models, until, max_gap, shard_by, inertia)
-    if spark is None:
+    analysis = _checked(program, spec)
+    if session is None:
         from .session import get_spark
 
-        spark = get_spark()
-    grid, merged, error = _merged(
-        spark, analysis, stream, shards, engine, models, show, until, inertia, max_gap, shard_by, True, True, factorize
-    )
+        session = get_spark(spec.master)
+    grid, merged, error = _merged(session, analysis, stream, spec, True)
     out = Path(out)
-    with _progress(spark, f"sharded run ({grid.describe()})"):
+    with _progress(session, f"sharded run ({grid.describe()})"):
         merged.write.mode("overwrite").partitionBy("range").parquet(str(out))
     from pyspark.sql import functions as F
 
-    written = spark.read.schema(RESULT_SCHEMA.format("string")).parquet(str(out))
+    written = session.read.schema(RESULT_SCHEMA.format("string")).parquet(str(out))
     bad = written.filter(F.col("message").isNotNull()).orderBy("t").select("message").first()
     if bad is not None or error is not None:
         (out / "_SUCCESS").unlink(missing_ok=True)

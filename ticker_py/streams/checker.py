@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import operator
 import warnings
-from collections.abc import Iterable, Iterator
 
 from ..ast import Location
-from ..errors import Diagnostic, StreamError, TickerWarning
+from ..errors import Diagnostic, TickerWarning
 from .lines import stream_error
 from .model import Record
 
@@ -97,16 +96,3 @@ class StreamChecker:
             self.passed.add((name, len(atom)))
         self.last = atoms
         return record
-
-    def records(self, records: Iterable[Record], start: int = 0, until: int | None = None) -> Iterator[Record]:
-        """The records, checked, up to time ``until``; raises StreamError at the first one that
-        fails :meth:`check` or goes back in time (from ``start``)."""
-        cur = start
-        for rec in records:
-            if until is not None and rec.t > until:
-                return
-            self.check(rec)
-            if rec.t < cur:
-                raise StreamError(Diagnostic(f"time {rec.t} after time {cur}: time must not decrease"))
-            cur = rec.t
-            yield rec

@@ -15,78 +15,13 @@ live reasoner all drive their engines with it.
 
 from __future__ import annotations
 
-import enum
-import operator
 from collections.abc import Iterable, Iterator
 
-from ..ast import Location
-from ..errors import Diagnostic, StreamError, TickerError, UsageError
+from ..errors import TickerError
+from ..spec import Every
 from .model import Record, TimePoint
 
-__all__ = ["Every", "Driver", "drive", "gap_limited", "MAX_GAP", "check_max_gap", "whole"]
-
-#: Default of ``--max-gap``: the most time points one record may skip (each is evaluated).
-MAX_GAP = 100_000
-
-
-def whole(value, what: str, error=UsageError) -> int:
-    """``value`` as an int >= 0: any integral number (``operator.index``: Python's, numpy's such as
-    the ``np.int64`` of a DataFrame); not a bool, not a float. Else ``error`` names ``what``."""
-    if type(value) is int:
-        if value >= 0:
-            return value
-    elif not isinstance(value, bool) and type(value).__name__ not in ("bool", "bool_"):  # nor numpy's bool
-        try:
-            number = operator.index(value)
-        except TypeError:
-            pass
-        else:
-            if number >= 0:
-                return number
-    raise error(Diagnostic(f"{what} must be an integer >= 0, not {value!r}"))
-
-
-def check_max_gap(max_gap: int | None, what: str = "--max-gap") -> int | None:
-    """``max_gap`` checked: an int >= 0 (0 and None: no limit); ``what`` names it in the error
-    (the option, or the API's parameter)."""
-    if max_gap is None:
-        return None
-    return whole(max_gap, what) or None
-
-
-def _gap_error(t: int, open_t: int, max_gap: int, where: Location | None = None, what: str = "time") -> StreamError:
-    return StreamError(
-        Diagnostic(
-            f"{what} {t} is {t - open_t} time points after time point {open_t}, more than the gap limit {max_gap}",
-            where,
-            (
-                "every time point in between would be evaluated and written; raise the limit "
-                "(max_gap=, --max-gap; 0: no limit) if that is meant",
-            ),
-        )
-    )
-
-
-def _where(rec) -> Location | None:
-    """The start of ``rec``'s line, for a record read from a source (None for a ``(t, atoms)`` pair)."""
-    if getattr(rec, "source", None) is not None and rec.line:
-        return Location(rec.source, rec.line, 1, rec.line, 2)
-    return None
-
-
-class Every(str, enum.Enum):
-    """When an engine is evaluated: once per time point, or after every atom (docs/cli.md, ``--every``)."""
-
-    TIME = "time"
-    SIGNAL = "signal"
-
-    @classmethod
-    def parse(cls, value: str | Every, what: str = "--every") -> Every:
-        """``Every.parse("signal") is Every.SIGNAL``; anything else raises UsageError (naming ``what``)."""
-        try:
-            return cls(value)
-        except ValueError:
-            raise UsageError(Diagnostic(f"unknown {what} '{value}'", notes=("use time or signal",))) from None
+__all__ = ["Every", "Driver", "drive"]
 
 
 class Driver:
@@ -97,15 +32,10 @@ class Driver:
     ``every=time`` a time point's atoms are appended in one call when it closes; with
     ``signal`` each new atom is appended and evaluated at once, and a time point without
     atoms is evaluated once when it closes. Each call returns what ``evaluate`` returned.
-    ``max_gap``: a push more than this many time points after the open one raises
-    StreamError (nothing evaluated); None: no limit.
     """
 
-    def __init__(
-        self, engine, every: str | Every = Every.TIME, start: int = 0, max_gap: int | None = None, bag: bool = False
-    ):
+    def __init__(self, engine, every: str | Every = Every.TIME, start: int = 0, bag: bool = False):
         self.engine = engine
-        self.max_gap = check_max_gap(max_gap)
         self.signal = Every.parse(every) is Every.SIGNAL
         self.open = start  # the lowest time point not evaluated yet
         self.touched = False  # something was pushed at the open time point
@@ -121,7 +51,6 @@ class Driver:
         """Close the time points before t, then add ``atoms`` arriving at t. ``distinct``: no atom
         occurs twice in ``atoms`` (a reader knows it), so a time point of these atoms alone is
         not deduplicated again."""
-        self.check_gap(t)
         out = self.close_before(t)
         self.touched = True
         if not self.signal:
@@ -138,11 +67,6 @@ class Driver:
             self.engine.append(t, [atom])
             out.append(self._evaluate(t))
         return out
-
-    def check_gap(self, t: int, where: Location | None = None, what: str = "time") -> None:
-        """Raise StreamError if reaching t would evaluate more than ``max_gap`` time points."""
-        if self.max_gap is not None and t - self.open > self.max_gap:
-            raise _gap_error(t, self.open, self.max_gap, where, what)
 
     def close_before(self, t: int) -> list:
         """Evaluate every open time point before t."""
@@ -190,7 +114,6 @@ def drive(
     every: str | Every = Every.TIME,
     until: int | None = None,
     start: int = 0,
-    max_gap: int | None = None,
     bag: bool = False,
 ) -> Iterator:
     """Evaluate ``engine`` over ``records`` from time ``start`` up to the last record's time
@@ -199,10 +122,10 @@ def drive(
     ``records``: Records or ``(t, atoms)`` pairs (t never decreases; a time point is evaluated
     as soon as a later record shows it is complete), or :class:`TimePoint` s (complete: each
     is evaluated at once). If the records raise a :class:`TickerError`, the time point open
-    then is evaluated first (when a record reached it), then the error is raised; so is a
-    record more than ``max_gap`` time points after the open one (located at the record).
+    then is evaluated first (when a record reached it), then the error is raised (the input stage
+    refuses a record too far ahead, :class:`~ticker_py.streams.input.Input`).
     """
-    driver = Driver(engine, every, start, max_gap, bag)
+    driver = Driver(engine, every, start, bag)
     accepted = closed = False
     try:
         for rec in records:
@@ -212,7 +135,6 @@ def drive(
                 known = getattr(rec, "known", None)
             else:
                 t, atoms = rec
-            driver.check_gap(t, _where(rec))
             accepted = True
             while driver.open < t:  # one at a time: each result goes out at once
                 yield from driver.close_open()
@@ -225,26 +147,5 @@ def drive(
             yield from driver.close_open()
         raise
     last = until if until is not None else driver.open - 1 if closed else driver.open
-    if until is not None and driver.max_gap is not None and until - driver.open > driver.max_gap:
-        if accepted and not closed:
-            yield from driver.close_open()
-        driver.check_gap(until, what="until")
     while driver.open <= last:
         yield from driver.close_open()
-
-
-def gap_limited(
-    records: Iterable[Record], max_gap: int | None, until: int | None = None, start: int = 0
-) -> Iterator[Record]:
-    """``records`` as they are, but a record more than ``max_gap`` time points after the previous
-    one (or ``until`` that far after the last) raises the located StreamError that :func:`drive`
-    raises; for the readers that fill every time point in between before the engines see them."""
-    max_gap = check_max_gap(max_gap)
-    last = start
-    for rec in records:
-        if max_gap is not None and rec.t - last > max_gap and (until is None or rec.t <= until):
-            raise _gap_error(rec.t, last, max_gap, _where(rec))
-        last = max(last, rec.t)
-        yield rec
-    if until is not None and max_gap is not None and until - last > max_gap:
-        raise _gap_error(until, last, max_gap, what="until")

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .factorized import Factorized, factorized_result
 from .model import Model, Result
 
 __all__ = ["ShownAtoms"]
@@ -18,6 +17,20 @@ __all__ = ["ShownAtoms"]
 class ShownAtoms:
     """Maps results: each atom renamed by ``rename`` (internal -> program name; None: as is), and
     kept only if its ``(name, arity)`` is in ``signatures`` (None: every atom)."""
+
+    @classmethod
+    def of(cls, analysis, show: str = "derived") -> tuple:
+        """``(shown or None, what the engine shows)`` of a program: ``#show`` picks the named
+        predicates, whatever their kind (the engine then shows every atom; ``show="all"`` shows every
+        atom anyway), and a name of several arities goes back to the program's name
+        (:mod:`ticker_py.analysis.arities`). None: the engine's results are shown as they are."""
+        shows = analysis.program.shows if show != "all" else None
+        if shows is None and not analysis.renamed:
+            return None, show
+        from ..analysis.arities import Renaming
+
+        rename = Renaming(analysis.renamed, analysis.signatures).atom_out if analysis.renamed else None
+        return cls(shows, rename), "all" if shows is not None else show
 
     def __init__(self, signatures=None, rename: Callable | None = None):
         self.signatures = None if signatures is None else frozenset(signatures)
@@ -67,6 +80,8 @@ class ShownAtoms:
             changes = (self._change(changes[0]), self._change(changes[1]))
         factors = result.factors
         if factors is not None:
+            from .factorized import Factorized, factorized_result
+
             if factors.count:  # no answer stream stays none
                 factors = Factorized.build(
                     self.model(factors.common), [[self.model(m) for m in factor] for factor in factors.factors]

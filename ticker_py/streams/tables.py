@@ -109,9 +109,7 @@ class Grouper:
         return Record(self.t, atoms, *self.where)
 
     def _start(self, t: int, source: str, line: int) -> Iterator[Record]:
-        if self.t is not None:
-            if t < self.t:
-                raise stream_error(source, line, 1, f"time {t} after time {self.t}")
+        if self.t is not None:  # a time going back is the input stage's to refuse
             yield self._flush()
         self.t, self.where, self.atoms, self.keys = t, (source, line), [], []
 
@@ -173,14 +171,12 @@ class Grouper:
 
         n = len(atoms)
         stop = next((i for i, a in enumerate(atoms) if type(a) is Bad), n) if bad else n  # the first row not accepted
-        found = [np.flatnonzero(times < 0), np.flatnonzero(times[1:] < times[:-1]) + 1]
+        found = [np.flatnonzero(times < 0)]  # a time going back is the input stage's to refuse
         if keys is not None:
             found.append(np.flatnonzero(keys < 0))
         for rows in found:
             if len(rows):
                 stop = min(stop, int(rows[0]))
-        if n and self.t is not None and times[0] < self.t:
-            stop = 0
         starts = [0, *(np.flatnonzero(times[1:stop] != times[: stop - 1]) + 1).tolist(), stop] if stop else [0]
         values = times[:stop].tolist()
         key_list = keys[:stop].tolist() if keys is not None else None

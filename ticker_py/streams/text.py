@@ -47,7 +47,6 @@ def read_text(lines_or_file, source: str = "<stdin>") -> Iterator[Record]:
     ``lines_or_file`` is a file object (read line by line, so pipes stay live), an
     iterable of lines, or a whole string. ``T:`` alone is a record without atoms.
     """
-    last = None
     reader = AtomReader()
     for number, raw in enumerate(text_lines(lines_or_file, source), 1):
         raw = raw.rstrip("\r\n")
@@ -69,13 +68,10 @@ def read_text(lines_or_file, source: str = "<stdin>") -> Iterator[Record]:
             t = time_value(m.group(1), text=True)
         except ValueError as e:
             raise stream_error(source, number, col, str(e), raw, len(m.group(1))) from None
-        if last is not None and t < last:
-            raise stream_error(source, number, col, f"time {t} after time {last}", raw, len(m.group(1)))
         try:
             atoms = reader.line(line, m.end()) if atoms is None else atoms
         except GroundSyntaxError as e:
             raise stream_error(source, number, e.column + 1, e.message, raw) from None
-        last = t
         yield Record(t, atoms, source, number, _known(reader))
 
 
@@ -85,7 +81,6 @@ def read_jsonl(lines_or_file, source: str = "<stdin>") -> Iterator[Record]:
     ``t`` is a JSON integer (``"0"``, ``2.0`` and ``true`` are refused). Blank lines are skipped;
     keys other than ``t`` and ``atoms`` are refused.
     """
-    last = None
     reader = AtomReader()
     for number, raw in enumerate(text_lines(lines_or_file, source), 1):
         if not raw.strip():
@@ -109,15 +104,12 @@ def read_jsonl(lines_or_file, source: str = "<stdin>") -> Iterator[Record]:
             t = time_value(obj["t"])
         except ValueError as e:
             raise stream_error(source, number, 1, str(e)) from None
-        if last is not None and t < last:
-            raise stream_error(source, number, 1, f"time {t} after time {last}")
         texts = obj.get("atoms", [])
         if not isinstance(texts, list):
             raise stream_error(source, number, 1, "'atoms' must be a list of strings")
         if "\\u" in raw:  # an escape may stand for a lone surrogate, which no output can encode
             _refuse_surrogates(texts, source, number)
         atoms = _atoms(texts, source, number, reader)
-        last = t
         yield Record(t, atoms, source, number, _known(reader))
 
 
