@@ -44,7 +44,7 @@ def never_given(analysis, seen: set | None, within: int | None = None) -> list:
             first.setdefault(sig, atom)
             readers.setdefault(sig, set()).update(heads)
     stream = set() if seen is None else seen
-    program = {(rename(name, name), arity) for name, arity in analysis.signatures.items()}
+    program = analysis.predicates
     missing = [sig for sig in first if sig not in stream]
     shown = [(sig, at) for sig, at in analysis.program.show_at if sig not in program and sig not in stream]
     if not missing and not shown:
