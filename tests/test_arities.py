@@ -249,3 +249,13 @@ def test_check_gives_the_did_you_mean_warnings_that_need_no_stream(capsys, tmp_p
     assert (code, err) == (0, "")
     prog.write_text("alarm(X) :- sensor(X), reading(X,V), V > 3.\n")
     assert ticker(capsys, "check", prog)[::2] == (0, "")
+
+
+def test_a_large_program_still_gets_its_did_you_mean(capsys, tmp_path):
+    # past 500 predicates only names of the same first letter are compared (linear, not quadratic)
+    prog = tmp_path / "big.lars"
+    facts = "".join(f"f{i}(1).\n" for i in range(600))
+    prog.write_text(facts + "sensor(1).\nalarm(X) :- sensr(X).\n")
+    code, _, err = ticker(capsys, "check", prog)
+    assert code == 0 and "warning: 'sensr/1' is in no rule head and no fact" in err
+    assert "did you mean 'sensor/1'?" in err

@@ -117,6 +117,24 @@ def test_compare_engines_api_and_unavailable_engine():
     assert "broken is missing (vs clingo): q(c)" in compare.format_tick(tick, "clingo")
 
 
+def test_an_engine_that_cannot_read_the_program_is_listed_with_its_located_reason(capsys, files, tmp_path):
+    """Not only 'the native engine cannot run this program': where in the program, in the text,
+    the JSON and the picture; the others are compared."""
+    prog = files("p.lars", "q(X) :- p(X) in [2].\n" + CHOICE)
+    stream = files("s.stream", "0: p(a)\n1:\n")
+    why = f"the native engine cannot run this program: {prog}:2:10-11: 'a' depends negatively on 'b' through"
+    code, out, err = ticker(capsys, "compare", prog, "--stream", stream, "--engines", "clingo,native,incremental")
+    assert code == 0, err
+    assert out.startswith(f"native: not applicable: {why}") and "(and 1 more)" in out.splitlines()[0]
+    assert "clingo, incremental: agree on all 2 ticks" in out
+    code, out, _ = ticker(capsys, "compare", prog, "--stream", stream, "--engines", "clingo,native", "--format", "json")
+    assert json.loads(out.splitlines()[-1])["summary"]["unavailable"]["native"].startswith(why)
+    picture = tmp_path / "cmp.svg"
+    assert ticker(capsys, "compare", prog, "--stream", stream, "--engines", "clingo,native", "--plot", picture)[0] == 0
+    text = " ".join(picture.read_text().split())  # the key's line is wrapped: its words
+    assert "not applicable — the native engine cannot run this program:" in text and f"{prog}:2:10-11:" in text
+
+
 def test_extra_answer_stream_is_named():
     class ExtraModel(DropAtom):
         def evaluate(self, t):

@@ -199,7 +199,16 @@ def test_the_output_stage_says_what_the_engine_sends(options, changes_only):
 # ---------------------------------------------------------------- the public surface
 
 
-PUBLIC = ("run", "Reasoner", "RunSpec", "run_sharded", "read_results", "compare_engines", "compare_semantics")
+PUBLIC = (
+    "run",
+    "Reasoner",
+    "RunSpec",
+    "run_sharded",
+    "read_results",
+    "compare_engines",
+    "compare_semantics",
+    "distinguish",
+)
 
 
 @pytest.mark.parametrize("name", PUBLIC + ("explain_at", "load_program"))

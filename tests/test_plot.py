@@ -269,6 +269,17 @@ def test_notebook_timeline_with_every_panel_has_no_overlapping_labels():
     assert overlaps(draw.figure(tl, width=8.0, small=True)) == []
 
 
+@pytest.mark.parametrize("small", [False, True])
+def test_every_label_lies_inside_the_picture(small):
+    """Short atoms under the top panels' labels: the labels and their ticks ('none', '10') fit left
+    of the axes, none is cut at the picture's edge."""
+    res = [(0, models(*({("p", i)} for i in range(8)))), (1, models()), (2, models({("ok",)}))]
+    fig = draw.figure(from_results(res, "t", inputs={0: 12, 1: 0, 2: 1}), width=8.0 if small else 11.0, small=small)
+    boxes, _ = laid_out(fig)
+    edge, width = 0.04 * fig.dpi, fig.get_figwidth() * fig.dpi  # a margin of 0.04 inch
+    assert [text for text, box in boxes if box.x0 < edge or box.x1 > width - edge] == []
+
+
 def test_answer_streams_axis_reads_1_2_5_and_none():
     res = [(0, models({("a",)}, {("b",)})), (1, models()), (2, models(*({("p", i)} for i in range(13))))]
     fig = draw.figure(from_results(res, "t"))
@@ -474,6 +485,24 @@ def test_an_explanation_at_one_time_point_has_one_tick():
 
     fig = render.figure(explain_at("q :- p.", [(0, ["p"])], 0, "q"))
     assert [t.get_text() for t in fig.axes[0].get_xticklabels()] == ["0"]
+
+
+def test_the_graph_gives_every_window_cell_one_fixed_width(alarm):
+    """Without dot too: the DOT source's strips are tables of fixed-size cells of one width per
+    strip (graphviz sized each cell by its text: '1-2' wider than '3')."""
+    from ticker_py.api import explain_at
+    from ticker_py.explain import render
+
+    prog, stream = alarm
+    dot = render.to_rich_dot(explain_at(prog, stream, 2, "alert"))
+    strips = re.findall(r'<TABLE BORDER="0" CELLBORDER="1"[^>]*>(.*?)</TABLE>', dot)
+    assert strips
+    for strip in strips:
+        cells = re.findall(r"<TD ([^>]*)>", strip)
+        assert cells and all('FIXEDSIZE="TRUE"' in c for c in cells)
+        assert len({re.search(r'WIDTH="(\d+)"', c).group(1) for c in cells}) == 1, strip
+    long = render._strip((0, 40), (3, 17))  # grouped cells ('0-1', ..., '40') of one width
+    assert len(set(re.findall(r'<TD [^>]*WIDTH="(\d+)"', long))) == 1 and "40</FONT>" in long
 
 
 def test_explain_with_dot_draws_the_graph(tmp_path, alarm):

@@ -153,7 +153,7 @@ def test_picture_options_without_a_picture_are_refused(capsys, alarm):
         ({"start": True}, "start must be an integer >= 0, not True"),
         ({"end": 2.0}, "end must be an integer >= 0, not 2.0"),
         ({"max_atoms": -1}, "max_atoms must be an integer >= 0, not -1"),
-        ({"atoms": "zz/3"}, "atoms 'zz/3': the results have no predicate zz/3"),
+        ({"atoms": "zz/3"}, "atoms 'zz/3': the program has no predicate zz/3"),
         ({"atoms": "q/2"}, "did you mean q/1?"),
         ({"atoms": "wram"}, "did you mean warm?"),
         ({"atoms": "q(a"}, "bad atom pattern 'q(a'"),
@@ -167,6 +167,17 @@ def test_results_plot_refuses_what_ticker_plot_refuses(alarm, options, message):
     results = run(*alarm)
     with pytest.raises(UsageError, match=re.escape(message)):
         results.plot(**options)
+
+
+def test_results_plot_knows_the_programs_predicates_as_ticker_plot_does():
+    # a predicate of the program that never holds is an empty lane, not "the results have no ..."
+    from ticker_py import run
+
+    pytest.importorskip("matplotlib")
+    results = run("q(X) :- p(X), X > 5.", [(0, ["p(1)"])])
+    assert ("q", 1) in results.predicates and not results[0].models[0].atoms
+    tl = results.plot(atoms="q/1")
+    assert tl is not None
 
 
 def test_ticker_plot_refuses_a_pattern_of_no_predicate_with_a_did_you_mean(capsys, tmp_path, alarm):
@@ -656,3 +667,23 @@ def test_an_engine_given_twice_is_refused(capsys, alarm):
     prog, stream = alarm
     code, _, err = ticker(capsys, "compare", prog, "--stream", stream, "--engines", "clingo,native,clingo")
     assert code == 2 and "engine 'clingo' given twice in --engines" in err
+
+
+@pytest.mark.parametrize("atom", [("p", 10**5000), ("p", ("f", -(10**5000)))])
+def test_a_tuple_atom_with_an_integer_python_cannot_print_is_a_located_stream_error(atom):
+    from ticker_py import run
+    from ticker_py.errors import StreamError
+
+    with pytest.raises(
+        StreamError, match=r"bad tuple atom 'p'\(\.\.\.\) at time 0: an integer with more than \d+ digits"
+    ):
+        run("q(X) :- p(X).", [(0, [atom])])
+
+
+def test_a_constant_whose_arithmetic_has_more_digits_than_python_prints_is_a_located_program_error():
+    from ticker_py import load_program
+    from ticker_py.errors import ProgramError
+
+    big = "1" + "0" * 3000
+    with pytest.raises(ProgramError, match=r"<string>:2:12-15: error: .* computes .*, an integer of more than"):
+        load_program(f"#const a = {big}.\n#const b = a*a.\nv(b).\nq(X) :- v(X).")

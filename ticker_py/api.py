@@ -149,6 +149,7 @@ class Results(list):
 
     inputs: dict | None = None
     about: str = ""
+    predicates: set | None = None  # the program's (name, arity) pairs
 
     def plot(self, title: str | None = None, start=None, end=None, atoms=None, max_atoms: int | None = 60):
         """The timeline of the answer streams as a matplotlib figure (docs/pictures.md): one row per
@@ -383,6 +384,7 @@ def run(program, stream, *, spec: RunSpec) -> Results:
     reasoner.input.counts = inputs
     results = Results(reasoner.feed(stream, spec=spec))
     results.inputs = inputs
+    results.predicates = reasoner.analysis.predicates  # what Results.plot checks --atoms against
     models = reasoner.models
     answers = (
         "all answer streams" if models == 0 else f"first {models} answer streams" if models > 1 else "1 answer stream"

@@ -359,12 +359,38 @@ def distinguish(
 ) -> Witness | None:
     """A smallest stream on which two runs of ``program`` differ, or None if none is found.
 
-    The runs: ``semantics="A,B"`` (two profiles, with knobs as in ``ticker compare``:
-    ``"default,default+window_bounds=half-open"``) on one engine (``engines``, default auto), or
-    ``engines="clingo,native"`` under one semantics. ``stream``: start from this stream (a path or
-    ``(t, atoms)`` pairs) on which they differ, and only shrink it. ``budget``: seconds of search
-    (None: no limit), ``max_streams``: streams tried at most; ``seed``: the order of the search;
-    ``max_tp``: time points of a drawn stream at most. See the module doc.
+    Parameters
+    ----------
+    program : str, path or Analysis
+        The program, as for :func:`ticker_py.run`.
+    semantics : str or sequence, optional
+        Two semantics to part, as ``ticker compare --semantics`` takes them
+        (``"default,default+window_bounds=half-open"``), run on one engine (``engines``, default auto).
+    engines : str or sequence, optional
+        Two engines to part (``"clingo,native"``), under one semantics.
+    stream : path or iterable of (t, atoms), optional
+        A stream on which the runs differ: it is only shrunk, not searched for.
+    budget : float or None
+        Seconds of search (None: no limit).
+    seed : int
+        The order of the search: the same seed finds the same witness.
+    max_tp : int, optional
+        Time points of a drawn stream at most.
+    max_streams : int, optional
+        Streams tried at most.
+    clock : str or int
+        The duration of one time point, as for :func:`ticker_py.load_program`.
+
+    Returns
+    -------
+    Witness or None
+        The locally smallest stream (fewest atoms, then time points, then smallest times), the first
+        time point where the runs differ, both runs' answer streams there and the knobs that explain
+        it (:func:`format_witness`); None if no stream is found within the budget.
+
+    See Also
+    --------
+    ticker_py.compare_semantics, ticker_py.compare_engines
     """
     return search(program, semantics, engines, stream, budget, seed, max_tp, max_streams, clock).witness
 

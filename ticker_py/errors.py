@@ -7,6 +7,7 @@ exits with status 2. An :class:`InternalError` is a bug in ticker_py (status 1).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -97,6 +98,22 @@ def file_error(err: OSError, what: str, path, verb: str = "read", directory_note
 
 class EngineUnsupported(TickerError):
     """The chosen engine cannot run this program (the message says why)."""
+
+    @property
+    def reason(self) -> str:
+        """The refusal and its first located cause, which the engine gives as a note (``the native
+        engine cannot run this program: p.lars:2:26-33: 'a' depends negatively on 'b' through a
+        cycle (not stratified) (and 1 more)``)."""
+        first = self.diagnostics[0]
+        causes = [n for n in first.notes if _LOCATED.match(n)]
+        if first.location is not None or not causes:
+            return super().reason
+        more = len(causes) - 1 + len(self.diagnostics) - 1
+        return f"{first.message}: {causes[0]}" + (f" (and {more} more)" if more else "")
+
+
+#: a note that starts with a place in the program (``p.lars:2:26-33: ...``)
+_LOCATED = re.compile(r"[^\s:][^:]*:\d+:\d+")
 
 
 class InternalError(RuntimeError):

@@ -17,7 +17,7 @@ from .plot.timeline import MAX_ATOMS, Timeline, from_results, span, span_text
 from .spec import EVALUATION, INPUT, PROGRAM, RunSpec, takes_spec
 from .streams.output import open_output
 
-__all__ = ["OUTPUTS", "run_timeline", "check_selection", "predicates", "check_output", "write"]
+__all__ = ["OUTPUTS", "run_timeline", "check_selection", "check_output", "write"]
 
 #: what ``--out`` / ``--plot`` write, by suffix
 OUTPUTS = ("svg", "png", "html")
@@ -39,13 +39,7 @@ def check_output(path: str, option: str = "--out") -> str:
 def check_selection(selection: select.Selection | None, analysis) -> None:
     """Refuse an ``--atoms`` pattern naming a predicate the program does not know, with a "did you
     mean" (:func:`ticker_py.plot.select.check_selection`)."""
-    select.check_selection(selection, predicates(analysis))
-
-
-def predicates(analysis) -> set:
-    """The ``(name, arity)`` predicates of a program, as its users write them (``p/1`` and ``p/2``)."""
-    rename = analysis.renamed.get
-    return {(rename(name, name), arity) for name, arity in analysis.signatures.items()}
+    select.check_selection(selection, analysis.predicates)
 
 
 def _models_text(models: int) -> str:

@@ -69,6 +69,13 @@ class Analysis:
         return named(self.renamed, item) if self.renamed else item
 
     @property
+    def predicates(self) -> set:
+        """The ``(name, arity)`` predicates of the program as its users write them (``p/1`` and
+        ``p/2``, not the internal ``p'2``)."""
+        rename = self.renamed.get
+        return {(rename(name, name), arity) for name, arity in self.signatures.items()}
+
+    @property
     def engines(self) -> tuple:
         """Engines that can run this program, in the order ``--engine auto`` tries them."""
         native = self.fragment in (POSITIVE, STRATIFIED) and not self.has_constraints and not self.interval_rules

@@ -44,7 +44,7 @@ def never_given(analysis, seen: set | None, within: int | None = None) -> list:
             first.setdefault(sig, atom)
             readers.setdefault(sig, set()).update(heads)
     stream = set() if seen is None else seen
-    program = {(rename(name, name), arity) for name, arity in analysis.signatures.items()}
+    program = analysis.predicates
     missing = [sig for sig in first if sig not in stream]
     shown = [(sig, at) for sig, at in analysis.program.show_at if sig not in program and sig not in stream]
     if not missing and not shown:
@@ -57,10 +57,10 @@ def never_given(analysis, seen: set | None, within: int | None = None) -> list:
     else:
         text, held = f" and no stream atom of the first {within} time points", "has not held"
     nowhere = f"no rule head, no fact{text}" if text else "no rule head and no fact"
-    out = []
+    out, close = [], _Close(known)
     for sig in missing:
         atom = first[sig]
-        suggestion = _close(sig, known - readers[sig])
+        suggestion = close(sig, readers[sig])
         if suggestion is not None or seen is not None:
             out.append(
                 _warning(
@@ -74,22 +74,40 @@ def never_given(analysis, seen: set | None, within: int | None = None) -> list:
         if within is None
         else "has shown nothing"
     )
+    close_shown = _Close(known | program) if shown else None
     for (name, arity), at in shown:
-        suggestion = _close((name, arity), known | program)
+        suggestion = close_shown((name, arity))
         if suggestion is not None or seen is not None:
             out.append(_warning(f"no atom of '{name}/{arity}' in the program{text}: this #show {what}", at, suggestion))
     files = {rule.location.file: None for rule in analysis.program.rules if rule.location is not None}
     return in_source_order(out, files)  # the files in the order their rules are
 
 
-def _close(sig: tuple, known: set) -> str | None:
-    """A known predicate of the same name (another arity), or else of a close name, as text."""
-    name, arity = sig
-    same = sorted(k for n, k in known if n == name and k != arity)
-    if same:
-        return f"{name}/{same[0]}"
-    close = difflib.get_close_matches(f"{name}/{arity}", sorted(f"{n}/{k}" for n, k in known), n=1, cutoff=0.75)
-    return close[0] if close else None
+class _Close:
+    """A "did you mean" among ``known`` predicates: one of the same name (another arity), else of a
+    close name (difflib). A program of more than :data:`_MANY` predicates compares only names
+    with the same first letter (a typo seldom changes it; comparing every pair is quadratic)."""
+
+    def __init__(self, known: set):
+        self.arities: dict = {}
+        self.texts: dict = {}  # first letter (or "" for all) -> [(text, (name, arity))]
+        for n, k in sorted(known):
+            self.arities.setdefault(n, []).append(k)
+            self.texts.setdefault(n[:1] if len(known) > _MANY else "", []).append((f"{n}/{k}", (n, k)))
+        self.many = len(known) > _MANY
+
+    def __call__(self, sig: tuple, unless: set = frozenset()) -> str | None:
+        name, arity = sig
+        same = [k for k in self.arities.get(name, ()) if k != arity and (name, k) not in unless]
+        if same:
+            return f"{name}/{same[0]}"
+        pool = [text for text, p in self.texts.get(name[:1] if self.many else "", ()) if p not in unless]
+        close = difflib.get_close_matches(f"{name}/{arity}", pool, n=1, cutoff=0.75)
+        return close[0] if close else None
+
+
+#: more known predicates than this: a "did you mean" compares only names with the same first letter
+_MANY = 500
 
 
 def _warning(message: str, location, suggestion: str | None) -> Diagnostic:

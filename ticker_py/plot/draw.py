@@ -64,6 +64,13 @@ def _top_label(kind: str, tl: Timeline) -> str:
     return f"runs differing\nfrom {_short(tl.runs[0], 18)}"
 
 
+def _tick_chars(kind: str, tl: Timeline) -> int:
+    """The characters of a top panel's widest tick label."""
+    if kind == "streams":
+        return max(len("none" if v == _NONE else f"{v:g}") for v in _stream_axis(tl)[0])
+    return len(str(max(tl.inputs, default=1) if kind == "inputs" else len(tl.runs)))
+
+
 def _wrap_all(lines: list, width: int) -> list:
     return [part for line in lines for part in (_wrap(line, width) or [""])]
 
@@ -91,8 +98,9 @@ def figure(tl: Timeline, width: float = 11.0, small: bool = False):
     # the labels left of the axes: the lanes' (plus the rotated axis label), the top panels' written
     # across (two lines each, beside their ticks), so that no two labels meet at any size
     label_w = 0.45 + 0.055 * max((len(_short(x.label)) for x in lanes), default=8)
-    for kind in tops:
-        label_w = max(label_w, 0.35 + 0.062 * max(map(len, _top_label(kind, tl).split("\n"))))
+    for kind in tops:  # the label beside its tick labels ('none', '100' are wider than '4')
+        label = max(map(len, _top_label(kind, tl).split("\n")))
+        label_w = max(label_w, 0.28 + 0.07 * _tick_chars(kind, tl) + 0.062 * label)
     label_w = min(3.2, max(1.1, label_w))
     codes = codes_of(tl)
     right_w = 0.9 + (_CODE_W if codes else 0)

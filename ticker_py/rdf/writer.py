@@ -40,8 +40,7 @@ def rdf_output(name: str, fmt: str, analysis, mapping: str = "triple", show: str
                 )
             )
         return name
-    rename = analysis.renamed.get
-    ternary = sorted({rename(n, n) for n, arity in analysis.signatures.items() if arity == 3})
+    ternary = sorted({n for n, arity in analysis.predicates if arity == 3})
     if name in ternary or (default and (mapping == "property" or show == "all")):
         return name
     close = difflib.get_close_matches(name, ternary, n=1, cutoff=0.6)

@@ -25,6 +25,7 @@ from pathlib import Path
 from ..analysis.arities import Renaming
 from ..ast import Location
 from ..errors import Diagnostic, StreamError, UsageError
+from ..limits import SHORT_BITS, integer_digits, integer_too_long
 from ..semantics import Origin
 from ..spec import keywords_checked, whole
 from ..syntax import parse_ground_atom
@@ -109,6 +110,16 @@ def parse_atom(value, t: int) -> tuple:
     text into an engine.
     """
     if isinstance(value, tuple):
+        if _too_long(value):
+            raise StreamError(
+                Diagnostic(
+                    f"bad tuple atom {value[0]!r}(...) at time {t}: an integer with more than "
+                    f"{integer_digits()} digits",
+                    notes=(
+                        "Python converts integers of at most that many digits to text (sys.set_int_max_str_digits)",
+                    ),
+                )
+            )
         printed = tuple_atom(value)
         if printed is None:
             raise StreamError(
@@ -140,6 +151,13 @@ def parse_atom(value, t: int) -> tuple:
         raise StreamError(Diagnostic(f"bad atom '{value}' at time {t}: {err.message}")) from None
     except RecursionError:
         raise StreamError(Diagnostic(f"bad atom at time {t}: nested too deeply")) from None
+
+
+def _too_long(term) -> bool:
+    """Whether a tuple atom holds an integer that has more digits than Python converts to text."""
+    if type(term) is tuple:
+        return any(_too_long(x) for x in term)
+    return isinstance(term, int) and term.bit_length() > SHORT_BITS and integer_too_long(term)
 
 
 def tuple_atom(value: tuple) -> tuple | None:

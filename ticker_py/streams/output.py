@@ -64,7 +64,9 @@ class Output:
 
             self.writer = ConsequencesWriter(sink, spec.consequences, spec.show_at)
         else:
-            self.writer = open_writer(spec.format, sink, spec.show_at, spec.changes, spec.models_per_tick, spec.factorize)
+            self.writer = open_writer(
+                spec.format, sink, spec.show_at, spec.changes, spec.models_per_tick, spec.factorize
+            )
         self.write = self.writer.write
         return self
 

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 
 from .. import ast
 from ..errors import Diagnostic, ProgramError, UsageError, with_excerpt
-from ..values import evaluate_arith
+from ..limits import SHORT_BITS, integer_too_long
+from ..values import evaluate_arith, too_long
 from .tokens import KEYWORDS, is_name
 
 __all__ = ["Loaded", "load_source", "const_term", "in_source_order", "MAX_ERRORS"]
@@ -234,7 +235,11 @@ def _integer(term):
         left, right = _integer(term.left), _integer(term.right)
         if left is not None and right is not None:
             value = evaluate_arith(term.op, left, right)
-            return value if type(value) is int else None
+            if type(value) is not int:
+                return None
+            if value.bit_length() > SHORT_BITS and integer_too_long(value):  # no text could print it
+                raise ProgramError(too_long(term, term.op, left, right))
+            return value
     return None
 
 
