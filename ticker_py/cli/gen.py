@@ -16,8 +16,8 @@ from .common import HelpFormatter
 __all__ = ["register", "run_gen", "SPARK_ATOMS"]
 
 #: from this many atoms on, Parquet is generated with Spark unless --no-spark: below it the
-#: pure-Python generator finishes before a local Spark session has started (docs/spark.md)
-SPARK_ATOMS = 50_000_000
+#: pure-Python generator is faster than a local Spark session (docs/spark.md, measured up to 10^8)
+SPARK_ATOMS = 10**9
 
 
 def register(sub) -> None:
