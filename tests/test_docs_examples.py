@@ -68,8 +68,8 @@ UNRUN = {
         "docs/benchmarks.md",
         "ticker gen diamond --tp 300 --window 100 --rate 1000 --format text --no-spark --out diamond",
     ): "a timing: ticker gen and ticker run print their own times, which vary from run to run",
-    ("docs/spark.md", "ticker gen diamond --tp 10000  --rate 1000 --out /tmp/d7     # 10^7 atoms"): (
-        "a measurement of minutes to hours on Spark"
+    ("docs/spark.md", "python benchmarks/spark_pays.py --pairs 3 --shards 2,4 box cooling caching gen"): (
+        "a measurement of minutes on Spark"
     ),
     ("docs/spark.md", "ticker run prog.lars --stream s.parquet --spark --shards 8                  # plan: auto"): (
         "starts Spark on a user's Parquet stream (tests/test_spark.py runs every plan)"
@@ -82,17 +82,7 @@ UNRUN = {
         "pip wheel --no-deps -w dist .                                 # dist/ticker_py-0.1.0-py3-none-any.whl",
     ): "a Spark cluster",
     ("docs/spark.md", "from pyspark.sql import SparkSession"): "a Spark cluster",
-    (
-        "docs/spark.md",
-        "ticker gen join    --tp 3000 --rate 1000 --window 100 --out /tmp/bj/join --no-spark      # 3·10^6 atoms",
-    ): ("a measurement of minutes on Spark"),
-    ("docs/spark.md", "ticker gen diamond --tp 1000 --rate 1000 --window 10 --out /tmp/bj/d6 --no-spark"): (
-        "a measurement of minutes on Spark"
-    ),
-    ("docs/spark.md", "ticker gen diamond --tp 100000 --rate 1000 --out /tmp/d8"): "half an hour on Spark",
-    ("docs/spark.md", "ticker gen join --tp 1000 --rate 100 --window 100 --out /tmp/bj/j1k --no-spark"): (
-        "a measurement of minutes"
-    ),
+    ("docs/spark.md", "ticker gen diamond --tp 100000 --rate 1000 --out /tmp/d8 --spark"): "half an hour on Spark",
     (
         "docs/native.md",
         "python benchmarks/native_micro.py --quick    # n in {10, 100}, k in {100, 1000}, 100 time points",
