@@ -26,11 +26,12 @@ class _Merger:
         self.mult: dict = {}  # models=1: atom or (atom, T) pin -> number of shards holding it
         self.live: set = set()  # models=1: atoms at t held by some shard
         self.pins: set = set()  # models=1: pins held by some shard
+        self.model = None  # models=1: the answer stream at the time point before, while unchanged
 
     def _add(self, items, live):
         mult = self.mult
-        for b in items:
-            x = b
+        for x in items:
+            self.model = None
             n = mult.get(x, 0)
             mult[x] = n + 1
             if n == 0:
@@ -38,8 +39,8 @@ class _Merger:
 
     def _remove(self, items, live):
         mult = self.mult
-        for b in items:
-            x = b
+        for x in items:
+            self.model = None
             n = mult[x] - 1
             if n:
                 mult[x] = n
@@ -81,8 +82,10 @@ class _Merger:
             )
             combined = Factorized.build(common, [alt for f in factorized for alt in f.factors])
             return factorized_result(t, self.c, combined, self.models)
-        if self.models == 1:
-            return Result(t, self.c, (Model(frozenset(self.live), frozenset(self.pins)),))
+        if self.models == 1:  # the same Model while nothing changes: its printed texts are kept
+            if self.model is None:
+                self.model = Model(frozenset(self.live), frozenset(self.pins))
+            return Result(t, self.c, (self.model,))
         merged, seen = [], set()
         for combo in itertools.product(*per_shard):
             atoms = frozenset().union(*(m[0] for m in combo))
@@ -162,6 +165,15 @@ def rows(result: Result, r: int) -> Iterator[tuple]:
         return
     if not result.models:
         yield r, t, c, None, None, None, None, None
-    models = sorted(result.models, key=lambda m: (sorted(m.atoms), sorted(m.pinned, key=_pin_key)))
-    for i, m in enumerate(models):
-        yield r, t, c, i, sorted(m.atoms), sorted(m.pinned, key=_pin_key), None, None
+    printed = [_printed(m) for m in result.models]
+    for i, (atoms, pins) in enumerate(sorted(printed)):
+        yield r, t, c, i, atoms, pins, None, None
+
+
+_last: list = [None, None]  # the Model printed last and its texts: an answer that stays is sorted once
+
+
+def _printed(m: Model) -> tuple:
+    if _last[0] is not m:
+        _last[:] = [m, (sorted(m.atoms), sorted(m.pinned, key=_pin_key))]
+    return _last[1]
