@@ -274,56 +274,61 @@ class _Bad(str):
 #: 4096 rows), then writes them: memory stays bounded whatever the answers' size
 BATCH_ATOMS = 1 << 17
 
-PART_SCHEMA = (
-    ("range", "int32"),
-    ("shard", "int32"),
-    ("t", "int64"),
-    ("model", "int32"),
-    ("kind", "int8"),
-    ("n", "int64"),
-    ("added", "list<string>"),
-    ("removed", "list<string>"),
-    ("pins_added", "list<string>"),
-    ("pins_removed", "list<string>"),
-    ("message", "binary"),
-)
+
+class PartWriter:
+    """Rows (tuples in ``schema``'s order, ``lists``: the positions of their lists of atoms) written
+    to the Parquet file ``path`` in batches of bounded size; a context manager."""
+
+    def __init__(self, path, schema, lists: tuple):
+        import pyarrow.parquet as pq
+
+        self.schema, self.lists, self.rows, self.held = schema, lists, [], 0
+        self.out = pq.ParquetWriter(str(path), schema)
+
+    def add(self, row: tuple) -> None:
+        self.rows.append(row)
+        self.held += sum(len(row[i] or ()) for i in self.lists)
+        if len(self.rows) >= 4096 or self.held >= BATCH_ATOMS:
+            self._flush()
+
+    def _flush(self) -> None:
+        import pyarrow as pa
+
+        if self.rows:
+            columns = [pa.array(c, f.type) for c, f in zip(zip(*self.rows), self.schema)]
+            self.out.write_batch(pa.RecordBatch.from_arrays(columns, schema=self.schema))
+        self.rows, self.held = [], 0
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self._flush()
+        self.out.close()
 
 
 def part_schema():
-    """The Arrow schema of a cell part."""
+    """The Arrow schema of a cell part: ``(range, shard, t, model, kind, n, added, removed,
+    pins_added, pins_removed, message)``."""
     import pyarrow as pa
 
-    kinds = {"int32": pa.int32(), "int8": pa.int8(), "int64": pa.int64(), "binary": pa.binary()}
-    return pa.schema([(n, kinds.get(k, pa.list_(pa.string()))) for n, k in PART_SCHEMA])
+    texts, i32 = pa.list_(pa.string()), pa.int32()
+    names = ("range", "shard", "t", "model", "kind", "n", "added", "removed", "pins_added", "pins_removed")
+    kinds = (i32, i32, pa.int64(), i32, pa.int8(), pa.int64(), texts, texts, texts, texts)
+    return pa.schema([*zip(names, kinds), ("message", pa.binary())])
 
 
-def run_cell(source: Source, analysis: Analysis, grid: Grid, cell: int, spec: RunSpec, parts) -> list:
+def run_cell(source: Source, analysis: Analysis, grid: Grid, cell: int, spec: RunSpec, parts) -> dict:
     """Evaluate cell ``cell`` over its slice of ``source`` and write its rows to
     ``parts``/cell-<cell>.parquet; returns the stream atoms it owns in each time range (a dict
     range -> count)."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
     k = cell // len(grid.spans)
-    schema = part_schema()
     totals: dict = {}
-    buf, held = [], 0
     path = Path(parts) / f"cell-{cell:05d}.parquet"
-    with pq.ParquetWriter(path, schema) as out, warnings.catch_warnings():
+    with PartWriter(path, part_schema(), (6, 7, 8, 9)) as out, warnings.catch_warnings():
         if source.checked:  # the driver's input stage warned already
             warnings.simplefilter("ignore", TickerWarning)
         for row in evaluate_cell(analysis, grid, cell, source, spec):
             totals[row[0]] = totals.get(row[0], 0) + row[4]
-            buf.append((row[0], k, *row[1:]))
-            held += len(row[5]) + len(row[6]) + len(row[7]) + len(row[8])
-            if len(buf) >= 4096 or held >= BATCH_ATOMS:
-                held = 0
-                out.write_batch(
-                    pa.RecordBatch.from_arrays([pa.array(c, f.type) for c, f in zip(zip(*buf), schema)], schema=schema)
-                )
-                buf = []
-        if buf:
-            out.write_batch(
-                pa.RecordBatch.from_arrays([pa.array(c, f.type) for c, f in zip(zip(*buf), schema)], schema=schema)
-            )
+            out.add((row[0], k, *row[1:]))
     return totals

@@ -137,16 +137,11 @@ def parsed(result: Result, reader) -> Result:
         return result
 
     def model(m):
-        pins = frozenset((reader.atom(a), int(T)) for a, T in map(_split_pin, m.pinned))
+        pins = frozenset((reader.atom(a), T) for T, a in map(_pin_key, m.pinned))
         return Model(frozenset(map(reader.atom, m.atoms)), pins)
 
     texts = sorted(result.models, key=lambda m: (sorted(m.atoms), sorted(m.pinned, key=_pin_key)))
     return result.replace(models=tuple(model(m) for m in texts))
-
-
-def _split_pin(text: str) -> tuple:
-    atom, _, T = text.rpartition(" at ")
-    return atom, T
 
 
 def rows(result: Result, r: int) -> Iterator[tuple]:

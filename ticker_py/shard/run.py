@@ -13,11 +13,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ..api import analysed
-from ..errors import Diagnostic, UsageError
+from ..errors import Diagnostic, TickerError, UsageError
 from ..spec import EVALUATION, INPUT, PROGRAM, SHARDS, RunSpec, takes_spec
 from ..streams.model import Result
 from ..syntax.ground_atoms import AtomReader
-from .cell import BATCH_ATOMS, part_schema, run_cell
+from .cell import PartWriter, part_schema, run_cell
 from .merge import merge_range, parsed, rows
 from .plan import make_grid, plan_for, prepare
 
@@ -92,7 +92,6 @@ class ShardedRun:
         (its message) or None, the CPU seconds it took)``."""
         cpu = time.process_time()
         import pyarrow as pa
-        import pyarrow.parquet as pq
 
         texts = pa.list_(pa.string())
         schema = pa.schema(
@@ -101,32 +100,14 @@ class ShardedRun:
         )
         folder = Path(out) / f"range={r}"
         folder.mkdir(parents=True, exist_ok=True)
-        buf, held, error = [], 0, None
-        with pq.ParquetWriter(folder / "part-0.parquet", schema) as sink:
-
-            def flush():
-                columns = list(zip(*buf))[1:]
-                sink.write_batch(
-                    pa.RecordBatch.from_arrays([pa.array(c, f.type) for c, f in zip(columns, schema)], schema=schema)
-                )
-
+        error = None
+        with PartWriter(folder / "part-0.parquet", schema, (3, 4)) as sink:
             try:
                 for result in self.results(r):
-                    got = list(rows(result, r))
-                    buf += got
-                    held += sum(len(row[4] or ()) + len(row[5] or ()) for row in got)
-                    if len(buf) >= 4096 or held >= BATCH_ATOMS:
-                        held = 0
-                        flush()
-                        buf = []
-            except UsageError:
-                raise
-            except Exception as err:  # a StreamError of the stream: the range ends there
-                if not hasattr(err, "diagnostics"):
-                    raise
+                    for row in rows(result, r):
+                        sink.add(row[1:])
+            except TickerError as err:  # a stream error: the range ends there
                 error = err.diagnostics[0].message
-            if buf:
-                flush()
         return error, time.process_time() - cpu
 
     def close(self) -> None:
