@@ -214,6 +214,8 @@ def read_slice(
             if not pa.types.is_dictionary(col.type):
                 col = pc.dictionary_encode(col)
             texts = col.dictionary.to_pylist()
+            if len(known) > KNOWN:  # a stream of ever new atoms (diamond): memory stays bounded
+                known.clear()
             new = [x for x in texts if x not in known]
             if new:
                 _convert(new, known, reader, key, shards)
@@ -268,6 +270,10 @@ def _convert(new: list, known: dict, reader: AtomReader, key: dict | None, shard
 
 class _Bad(str):
     """An atom text that did not parse."""
+
+
+#: the most atom texts a cell keeps converted (those of recurring atoms are converted once)
+KNOWN = 1 << 18
 
 
 #: a cell part (and a written time range) collects rows until they hold this many atoms (or
