@@ -71,8 +71,9 @@ def evaluate_cell(analysis: Analysis, grid: Grid, cell: int, source: Source, spe
     ``(range, t, model, kind, n, added, removed, pins_added, pins_removed, message)`` (see the kinds)
     for the time points of its ranges.
 
-    ``source``: the stream (:func:`read_slice` reads the cell's slice). Only owned atoms are reported (see the module
-    doc), as texts; with ``out`` pins only where they are printed (``show_at``, several answer streams).
+    ``source``: the stream (:func:`read_slice` reads the cell's slice). Only owned atoms are
+    reported (see the module doc), as texts; with ``out`` pins only where they are printed
+    (``show_at``, several answer streams).
     Format ``none`` reports the counts and whether there is an answer stream, but no atoms;
     ``factorize``: one FACTORS row per time point (owned atoms only).
     """

@@ -21,10 +21,7 @@ from .cell import PartWriter, part_schema, run_cell
 from .merge import merge_range, parsed, rows
 from .plan import make_grid, plan_for, prepare
 
-#: the columns ``--out`` writes (one Parquet part per time range)
-OUT_COLUMNS = ("range", "t", "c", "model", "atoms", "pins", "factor", "alternative")
-
-
+#: the columns of a cell's part the merge reads
 _NAMES = ("shard", "t", "model", "kind", "n", "added", "removed", "pins_added", "pins_removed", "message")
 
 
