@@ -687,3 +687,18 @@ def test_a_constant_whose_arithmetic_has_more_digits_than_python_prints_is_a_loc
     big = "1" + "0" * 3000
     with pytest.raises(ProgramError, match=r"<string>:2:12-15: error: .* computes .*, an integer of more than"):
         load_program(f"#const a = {big}.\n#const b = a*a.\nv(b).\nq(X) :- v(X).")
+
+
+def test_numpy_bools_are_no_integers_anywhere(alarm):
+    # numpy 2.2 keeps np.bool_.__index__: one rule (limits.integral) refuses it for every number
+    np = pytest.importorskip("numpy")
+    pytest.importorskip("matplotlib")
+    from ticker_py import run
+    from ticker_py.errors import UsageError
+    from ticker_py.limits import integral
+
+    assert integral(np.True_) is None and integral(True) is None and integral(np.int64(3)) == 3
+    with pytest.raises(UsageError, match="until must be an integer >= 0, not"):
+        run(*alarm, until=np.True_)
+    with pytest.raises(UsageError, match="start must be an integer >= 0, not"):
+        run(*alarm).plot(start=np.True_)
