@@ -314,7 +314,7 @@ def test_changes_at_a_tick_without_answer_stream(engine):
 
     from ticker_py import Reasoner, RunSpec
     from ticker_py.api import records_from
-    from ticker_py.streams.output import Output
+    from ticker_py.stages.output import Output
 
     spec = RunSpec(engine=engine, changes=True)
     output = Output(spec).open(io.StringIO())  # the engine sends only changes, as ticker run --changes

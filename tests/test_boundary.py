@@ -127,7 +127,7 @@ def test_out_dash_is_stdout(prog):
 
 
 def test_output_wrapper_refuses_failures(tmp_path):
-    from ticker_py.streams.output import open_output
+    from ticker_py.stages.output import open_output
 
     for size in (10, 100_000):  # fails on close (buffered) or on write
         out = open_output("/dev/full")
@@ -192,7 +192,7 @@ def test_max_gap_in_the_api():
 
 
 def test_lazy_driver_yields_each_time_point_of_a_gap_at_once():
-    from ticker_py.streams.drive import drive
+    from ticker_py.stages.drive import drive
 
     class Echo:
         def append(self, t, atoms):

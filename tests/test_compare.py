@@ -10,9 +10,9 @@ from ticker_py import compare
 from ticker_py.api import load_program
 from ticker_py.cli import main
 from ticker_py.cli.compare import EXIT_DIFFER
-from ticker_py.consequences import consequences
 from ticker_py.engines import create_engine
 from ticker_py.errors import Diagnostic, EngineUnsupported
+from ticker_py.stages.consequences import consequences
 from ticker_py.streams import Model, Result
 
 CHOICE = "a :- not b. b :- not a. c :- a. c :- b.\n"

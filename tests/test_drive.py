@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from ticker_py.errors import StreamError, UsageError
+from ticker_py.stages.drive import Driver, Every, drive
 from ticker_py.streams import Record, time_points
-from ticker_py.streams.drive import Driver, Every, drive
 
 
 class Log:

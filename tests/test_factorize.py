@@ -19,8 +19,8 @@ from ticker_py import run as ticker_run
 from ticker_py.api import load_program
 from ticker_py.cli import main
 from ticker_py.errors import EngineUnsupported
+from ticker_py.stages.output import open_writer
 from ticker_py.streams import factorized as factorized_module
-from ticker_py.streams import open_writer
 from ticker_py.streams.factorized import Factorized, ModelProduct
 from ticker_py.streams.model import Model
 from ticker_py.streams.writers import factor_rows, printed_factors, results_to_dataframe

@@ -21,8 +21,9 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from ticker_py.errors import EngineUnsupported, StreamError
-from ticker_py.streams import Model, Record, Result, StreamChecker, open_writer, read_dataframe, read_parquet, read_text
-from ticker_py.streams.drive import drive
+from ticker_py.stages.drive import drive
+from ticker_py.stages.output import open_writer
+from ticker_py.streams import Model, Record, Result, StreamChecker, read_dataframe, read_parquet, read_text
 from ticker_py.streams.tables import table_records
 from ticker_py.values import format_atom, format_term
 
@@ -458,7 +459,7 @@ def test_writers_print_changes_only_runs_as_whole_runs(engine):
     (what ``ticker run`` asks for with one answer stream), prints what it prints from the whole
     answer streams, with and without ``--show-at``."""
     from ticker_py.spec import RunSpec
-    from ticker_py.streams.output import Output
+    from ticker_py.stages.output import Output
 
     whole = dict(_behaviour_runs(engine))
     cheap = dict(_behaviour_runs(engine, output=Output(RunSpec())))  # what ticker run's output stage asks
@@ -549,7 +550,7 @@ def test_changes_only_results_keep_memory_flat(fmt):
     atoms: each line is what json.dumps prints, and what the writer keeps (the answer's texts, those
     of atoms that left lately, the caches of both generations) stays bounded by the answer instead
     of growing with the run."""
-    from ticker_py.streams import open_writer
+    from ticker_py.stages.output import open_writer
 
     out = io.StringIO()
     writer = open_writer(fmt, out)

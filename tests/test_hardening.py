@@ -11,7 +11,7 @@ import pytest
 from ticker_py import Reasoner
 from ticker_py.api import load_program, records_from
 from ticker_py.engines import create_engine, unsupported_reasons
-from ticker_py.streams import open_writer
+from ticker_py.stages.output import open_writer
 
 
 def test_interval_in_a_rule_is_not_native():
@@ -37,7 +37,7 @@ def test_auto_falls_back_when_native_refuses():
 def test_whole_model_writers_take_changes_only_results(fmt):
     # the output stage has the engine report Result.changes only; every writer prints it as a whole
     from ticker_py.spec import RunSpec
-    from ticker_py.streams.output import Output
+    from ticker_py.stages.output import Output
 
     stream = [(0, ["q"]), (1, ["p", "q"]), (2, [])]
     program = "b :- q.\nc :- q in [1].\nd(T) :- p at T."

@@ -20,7 +20,7 @@ from ticker_py.api import load_program
 from ticker_py.compare import answer_set
 from ticker_py.engines import EngineOptions, create_engine, hybrid
 from ticker_py.engines.clingo_engine import ClingoEngine, ModelReader
-from ticker_py.streams import open_writer
+from ticker_py.stages.output import open_writer
 from ticker_py.streams.factorized import MappedModels
 from ticker_py.streams.model import Model, Result
 from ticker_py.syntax import parse_ground_atom

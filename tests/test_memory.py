@@ -15,7 +15,8 @@ from helpers import scaled
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ticker_py.streams import Model, Result, open_writer, writers
+from ticker_py.stages.output import open_writer
+from ticker_py.streams import Model, Result, writers
 from ticker_py.values import format_atom
 
 ROOT = Path(__file__).resolve().parent.parent

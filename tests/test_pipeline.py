@@ -191,7 +191,7 @@ def test_compare_and_shard_cells_check_and_rename_as_a_run_does():
     ],
 )
 def test_the_output_stage_says_what_the_engine_sends(options, changes_only):
-    from ticker_py.streams.output import Output
+    from ticker_py.stages.output import Output
 
     assert Output(RunSpec(**options)).changes_only is changes_only
 

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from ticker_py import xsd
 from ticker_py.errors import StreamError
-from ticker_py.rdf.streams import RdfMapping, read_nquads, read_rdf_csv, read_rdf_dataframe, read_rdf_text
 from ticker_py.rdf.terms import XSD, XSD_INTEGER, Term, check_literal, from_value, to_value
+from ticker_py.streams.rdf import RdfMapping, read_nquads, read_rdf_csv, read_rdf_dataframe, read_rdf_text
 
 EX = "http://ex.org/"
 iris = st.from_regex(r"http://ex\.org/[A-Za-z0-9_/.-]{0,10}(#[A-Za-z0-9_]{0,4})?", fullmatch=True)
@@ -187,7 +187,7 @@ def _merged(outcome: list) -> list:
 
 def _one_by_one(text, mapping=RdfMapping()):
     """Each line's triples parsed alone (:func:`parse_triples`), up to the first bad line."""
-    from ticker_py.rdf.streams import parse_triples
+    from ticker_py.streams.rdf import parse_triples
 
     out = []
     for number, line in enumerate(text.splitlines(), 1):
@@ -262,7 +262,7 @@ def test_the_term_cache_stays_bounded(monkeypatch):
 def test_writer_and_readers_round_trip(triples):
     import io
 
-    from ticker_py.rdf.writer import RdfWriter
+    from ticker_py.streams.rdf_writer import RdfWriter
 
     atoms = {("triple", to_value(s), to_value(p), to_value(o)) for s, p, o in triples}
     text = "0: " + " ".join(f"{x} ." for x in RdfWriter(io.StringIO()).triples(atoms)) + "\n"
@@ -287,7 +287,7 @@ def test_text_reader_bad_input_is_located_after_good_records(line, column, messa
         line = "3" + line[1:]
         column += 0
     from ticker_py.api import load_program
-    from ticker_py.streams.input import Input
+    from ticker_py.stages.input import Input
 
     it = Input(load_program("")).records(read_rdf_text(good + line, "bad.nt"))  # refuses a time going back
     assert next(it).t == 2
@@ -333,7 +333,7 @@ def test_tables_t_s_p_o(tmp_path):
     df.to_csv(tmp_path / "s.csv", index=False)
     assert [(r.t, r.atoms) for r in read_rdf_csv(tmp_path / "s.csv")] == expect
     df.to_parquet(tmp_path / "s.parquet")
-    from ticker_py.rdf.streams import read_rdf_parquet
+    from ticker_py.streams.rdf import read_rdf_parquet
 
     assert [(r.t, r.atoms) for r in read_rdf_parquet(tmp_path / "s.parquet")] == expect
     bad = pd.DataFrame([(0, f"<{EX}a>", f"<{EX}p>", "<rel>")], columns=["t", "s", "p", "o"])

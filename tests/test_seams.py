@@ -404,8 +404,7 @@ def _read(fmt: str, times: list, tmp_path):
 
     import pandas as pd
 
-    from ticker_py.rdf import streams as rdf
-    from ticker_py.streams import read_dataframe, read_jsonl, read_text
+    from ticker_py.streams import rdf, read_dataframe, read_jsonl, read_text
     from ticker_py.streams.spark_frame import read_spark_dataframe
     from ticker_py.streams.tables import read_csv
 
@@ -510,8 +509,8 @@ def test_parquet_times_are_a_column_of_integers(tmp_path):
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from ticker_py.rdf.streams import read_rdf_parquet
     from ticker_py.streams.parquet import read_parquet
+    from ticker_py.streams.rdf import read_rdf_parquet
 
     path = tmp_path / "s.parquet"
     pq.write_table(pa.table({"t": pa.array([0, None, 2], pa.int64()), "atom": ["a", "b", "c"]}), path)
@@ -540,7 +539,7 @@ S, P, O = TRIPLE
     ],
 )
 def test_an_n_triples_line_without_its_final_dot_is_refused(line, column):
-    from ticker_py.rdf.streams import read_rdf_text
+    from ticker_py.streams.rdf import read_rdf_text
 
     for batch in (1, 4096):  # a pipe, a file
         records, error = drain(read_rdf_text(f"0: {S} {P} {O} .\n{line}\n2: {S} {P} {O} .\n", "s.nt", batch=batch))
@@ -549,21 +548,21 @@ def test_an_n_triples_line_without_its_final_dot_is_refused(line, column):
 
 
 def test_n_triples_lines_that_end_well_are_read():
-    from ticker_py.rdf.streams import read_rdf_text
+    from ticker_py.streams.rdf import read_rdf_text
 
     text = f'0: {S} {P} {O} . # a comment\n1: # nothing but a comment\n2:\n3: {S} {P} "a . b" .\n'
     assert [t for t, *_ in drain(read_rdf_text(text, "s.nt"))[0]] == [0, 1, 2, 3]
 
 
 def test_an_n_quads_line_without_its_final_dot_is_refused():
-    from ticker_py.rdf.streams import read_nquads
+    from ticker_py.streams.rdf import read_nquads
 
     records, error = drain(read_nquads(f"{S} {P} {O} <urn:ticker:t:0> .\n{S} {P} {O} <urn:ticker:t:1>\n", "s.nq"))
     assert [t for t, *_ in records] == [0] and error.startswith("s.nq:2:") and "followed by a dot" in error
 
 
 def test_t_lines_in_an_n_quads_stream_name_the_line_format():
-    from ticker_py.rdf.streams import read_nquads, read_rdf_text
+    from ticker_py.streams.rdf import read_nquads, read_rdf_text
 
     records, error = drain(read_nquads(f"{S} {P} {O} <urn:ticker:t:0> .\n1: {S} {P} {O} .\n", "s.nq"))
     assert [t for t, *_ in records] == [0]
@@ -600,7 +599,7 @@ def test_json_lines_with_t_and_atoms_as_texts_are_read():
 def test_an_rdf_table_with_a_column_twice_is_refused(tmp_path):
     import pandas as pd
 
-    from ticker_py.rdf.streams import read_rdf_csv, read_rdf_dataframe
+    from ticker_py.streams.rdf import read_rdf_csv, read_rdf_dataframe
 
     path = tmp_path / "s.csv"
     path.write_text(f"t,s,p,o,s\n0,{S},{P},{O},<http://other>\n")
@@ -687,3 +686,18 @@ def test_a_constant_whose_arithmetic_has_more_digits_than_python_prints_is_a_loc
     big = "1" + "0" * 3000
     with pytest.raises(ProgramError, match=r"<string>:2:12-15: error: .* computes .*, an integer of more than"):
         load_program(f"#const a = {big}.\n#const b = a*a.\nv(b).\nq(X) :- v(X).")
+
+
+def test_numpy_bools_are_no_integers_anywhere(alarm):
+    # numpy 2.2 keeps np.bool_.__index__: one rule (limits.integral) refuses it for every number
+    np = pytest.importorskip("numpy")
+    pytest.importorskip("matplotlib")
+    from ticker_py import run
+    from ticker_py.errors import UsageError
+    from ticker_py.limits import integral
+
+    assert integral(np.True_) is None and integral(True) is None and integral(np.int64(3)) == 3
+    with pytest.raises(UsageError, match="until must be an integer >= 0, not"):
+        run(*alarm, until=np.True_)
+    with pytest.raises(UsageError, match="start must be an integer >= 0, not"):
+        run(*alarm).plot(start=np.True_)

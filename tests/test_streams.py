@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ticker_py.errors import StreamError, TickerWarning, UsageError
+from ticker_py.stages.output import open_writer
 from ticker_py.streams import (
     Model,
     Record,
@@ -23,7 +24,6 @@ from ticker_py.streams import (
     StreamChecker,
     TimePoint,
     open_stream,
-    open_writer,
     read_csv,
     read_dataframe,
     read_jsonl,
@@ -38,7 +38,7 @@ def collect(records):
     """Drain a reader through the input stage (which refuses a time going back): (records yielded,
     error raised or None)."""
     from ticker_py.api import load_program
-    from ticker_py.streams.input import Input
+    from ticker_py.stages.input import Input
 
     out = []
     try:
@@ -484,7 +484,7 @@ def test_open_writer_refuses_rdf_output_of_several_answer_streams():
     ],
 )
 def test_the_writer_says_whether_the_engine_sends_only_changes(fmt, options, wanted):
-    from ticker_py.streams.output import wants_changes
+    from ticker_py.stages.output import wants_changes
 
     writer = open_writer(fmt, io.StringIO(), **options)
     assert writer.wants_changes is wanted and wants_changes(fmt, **options) is wanted

@@ -35,10 +35,10 @@ from .analysis import Analysis, analyse
 from .errors import Diagnostic, ProgramError, StreamError, UsageError
 from .semantics import Origin
 from .spec import EVALUATION, INPUT, PROGRAM, RunSpec, keywords_checked, parse_clock, takes_spec, whole
+from .stages.drive import drive
+from .stages.evaluation import Evaluation
+from .stages.input import Input, parse_atom, records_from, tuple_atom
 from .streams import Record, Result, results_to_dataframe
-from .streams.drive import drive
-from .streams.evaluation import Evaluation
-from .streams.input import Input, parse_atom, records_from, tuple_atom
 from .syntax import load_source, parse_file, parse_program, read_source
 from .values import UNHOLDABLE
 
@@ -171,13 +171,20 @@ class Results(list):
         return results_to_dataframe(self, show_at=show_at)
 
 
+def _why(analysis, history, t, c, models, semantics, origin, atom, model, why_not, all_models=True):
+    """What the evaluation stage explains with (:func:`ticker_py.explain.explain` at one tick)."""
+    from .explain import TickAnswer, explain
+
+    return explain(analysis, TickAnswer(history, t, c, models, semantics, origin), atom, model, why_not, all_models)
+
+
 class Reasoner:
     """A program bound to an engine, evaluated tick by tick: the three stages of a run composed.
 
-    Atoms go through the input stage (:class:`~ticker_py.streams.input.Input`: checked against the
+    Atoms go through the input stage (:class:`~ticker_py.stages.input.Input`: checked against the
     program, renamed, their values checked), the engine runs in the evaluation stage
-    (:class:`~ticker_py.streams.evaluation.Evaluation`), and results go to the caller, or to an
-    ``output`` (the output stage, :class:`~ticker_py.streams.output.Output`) that writes them.
+    (:class:`~ticker_py.stages.evaluation.Evaluation`), and results go to the caller, or to an
+    ``output`` (the output stage, :class:`~ticker_py.stages.output.Output`) that writes them.
 
     Parameters
     ----------
@@ -219,7 +226,7 @@ class Reasoner:
             raise UsageError(Diagnostic(f"a program is source text, a .lars path or an AST, not {program!r}"))
         self.spec = spec
         self.analysis = analysed(program, spec)
-        self.evaluation = evaluation = Evaluation(self.analysis, spec, output)
+        self.evaluation = evaluation = Evaluation(self.analysis, spec, output, why=_why)
         self.input = Input(
             self.analysis, spec, getattr(evaluation.engine, "check_values", None), renamed=evaluation.rename_with
         )

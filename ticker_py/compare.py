@@ -5,7 +5,7 @@ engines' answer streams differ.
 Answer streams are compared as *sets of models*, a model being its atoms at t and its
 pins ``(atom, T)``; the order in which an engine enumerates them does not matter.
 
->>> from ticker_py.consequences import consequences
+>>> from ticker_py.stages.consequences import consequences
 >>> program = "a :- not b. b :- not a. c :- a. c :- b."
 >>> cmp = compare_engines(program, [(0, [])], ["clingo", "native"])
 >>> cmp.agree, sorted(cmp.ticks[0].models["clingo"]), cmp.unavailable["native"][:30]
@@ -30,16 +30,16 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from .api import analysed
-from .consequences import consequences
 from .engines import EngineOptions, create_engine
 from .errors import EngineUnsupported, TickerError
 from .explain.differences import explain_differences, stream_history
 from .plot.timeline import MAX_ATOMS
 from .spec import EVALUATION, INPUT, PROGRAM, RunSpec, takes_spec
+from .stages.consequences import consequences
+from .stages.drive import drive
+from .stages.input import Input
 from .streams import AnswerState, ChangesWriter, Model, Result, TimePoint, time_points
-from .streams.drive import drive
 from .streams.factorized import with_factors
-from .streams.input import Input
 from .values import format_atom
 
 __all__ = [
@@ -462,7 +462,7 @@ def format_comparison_json(cmp: EngineComparison, max_diffs: int = 20) -> str:
 @takes_spec(PROGRAM, INPUT, EVALUATION, also=("consequences",), purpose="compare", loads=True)
 def compare_consequences(program, stream, engines=None, *, spec: RunSpec):
     """Per tick each engine's brave or cautious (``spec.consequences``)
-    :class:`~ticker_py.consequences.Consequences`.
+    :class:`~ticker_py.stages.consequences.Consequences`.
 
     Returns ``(rows, unavailable)``: ``rows`` yields ``{engine: Consequences}`` per tick;
     ``unavailable`` maps an engine that refused the program or is not installed to the reason.

@@ -15,10 +15,10 @@ from collections.abc import Iterable, Iterator
 from typing import TextIO
 
 from .compare import prepare_stream
-from .consequences import ConsequenceFold, Consequences
 from .engines import EngineOptions
 from .spec import INPUT, RunSpec, takes_spec
-from .streams.drive import drive
+from .stages.consequences import ConsequenceFold, Consequences
+from .stages.drive import drive
 
 __all__ = ["AnswerStreamWriter", "PrintedModels", "enumerate_answer_streams", "SPILL"]
 

@@ -5,6 +5,7 @@ Each keeps work and memory bounded for any input; going past one is a located us
 
 from __future__ import annotations
 
+import operator
 import sys
 from functools import cache
 
@@ -19,6 +20,7 @@ __all__ = [
     "CLINGO_MIN",
     "CLINGO_MAX",
     "fits_clingo",
+    "integral",
 ]
 
 #: terms (programs and stream atoms) nest at most this deep: function terms, parentheses,
@@ -65,3 +67,17 @@ CLINGO_MIN, CLINGO_MAX = -(2**31), 2**31 - 1
 def fits_clingo(value: int) -> bool:
     """True if clingo holds the integer exactly."""
     return CLINGO_MIN <= value <= CLINGO_MAX
+
+
+def integral(value) -> int | None:
+    """``value`` as an int if it is an integral number: Python's, or what ``operator.index`` takes
+    (numpy's integers, such as a DataFrame's ``np.int64``); None for a bool (Python's or numpy's,
+    whose ``__index__`` some numpy versions keep), a float or anything else."""
+    if type(value) is int:
+        return value
+    if isinstance(value, bool) or type(value).__name__ in ("bool", "bool_"):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None

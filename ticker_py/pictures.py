@@ -15,7 +15,7 @@ from .errors import Diagnostic, UsageError
 from .plot import select
 from .plot.timeline import MAX_ATOMS, Timeline, from_results, span, span_text
 from .spec import EVALUATION, INPUT, PROGRAM, RunSpec, takes_spec
-from .streams.output import open_output
+from .stages.output import open_output
 
 __all__ = ["OUTPUTS", "run_timeline", "check_selection", "check_output", "write"]
 

@@ -18,8 +18,8 @@ from collections.abc import Iterator
 
 from .api import Reasoner, analysed
 from .spec import EVALUATION, INERTIA_ENGINES, INPUT, PROGRAM, SHARDS, RunSpec, takes_spec
+from .stages.output import Output, open_output
 from .streams.model import Result
-from .streams.output import Output, open_output
 
 __all__ = ["write_run", "run_sharded"]
 

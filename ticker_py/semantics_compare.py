@@ -37,7 +37,7 @@ from .errors import Diagnostic, EngineUnsupported, ProgramError, UsageError
 from .plot.timeline import MAX_ATOMS
 from .semantics import Semantics, parse_semantics_list, resolve
 from .spec import INPUT, PROGRAM, RunSpec, takes_spec
-from .streams.input import Input
+from .stages.input import Input
 from .streams.model import in_printed_order
 
 __all__ = ["SemanticsRow", "SemanticsComparison", "compare_semantics", "difference", "format_text", "format_json"]

@@ -25,7 +25,6 @@ import difflib
 import enum
 import functools
 import inspect
-import operator
 import re
 from dataclasses import dataclass, fields, replace
 from functools import cached_property
@@ -34,7 +33,7 @@ from pathlib import Path
 from .ast import UNITS
 from .engines import ENGINE_NAMES, EngineOptions
 from .errors import Diagnostic, UsageError
-from .limits import CLINGO_MAX
+from .limits import CLINGO_MAX, integral
 from .rdf import RDF_FORMATS
 from .semantics import DEFAULT, KNOBS, Semantics, resolve
 
@@ -76,17 +75,9 @@ PURPOSES = {"run": {}, "compare": {"models": 0}, "explain": {"models": 0}, "plot
 def whole(value, what: str, error=UsageError) -> int:
     """``value`` as an int >= 0: any integral number (``operator.index``: Python's, numpy's such as
     the ``np.int64`` of a DataFrame); not a bool, not a float. Else ``error`` names ``what``."""
-    if type(value) is int:
-        if value >= 0:
-            return value
-    elif not isinstance(value, bool) and type(value).__name__ not in ("bool", "bool_"):  # nor numpy's bool
-        try:
-            number = operator.index(value)
-        except TypeError:
-            pass
-        else:
-            if number >= 0:
-                return number
+    number = integral(value)
+    if number is not None and number >= 0:
+        return number
     raise error(Diagnostic(f"{what} must be an integer >= 0, not {value!r}"))
 
 

@@ -110,7 +110,7 @@ def cmd_compare(args, factories: dict | None = None) -> int:
         return _compare_consequences(args, analysis, factories, spec)
     stream = args.stream
     if args.explain:  # read twice
-        from ..streams.input import records_from
+        from ..stages.input import records_from
 
         stream = list(records_from(stream))
     cmp = comparing.compare_engines(

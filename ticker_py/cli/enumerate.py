@@ -30,7 +30,7 @@ def register(sub) -> None:
 def cmd_enumerate(args) -> int:
     """``ticker enumerate``."""
     from ..enumeration import enumerate_answer_streams
-    from ..streams.output import open_output
+    from ..stages.output import open_output
 
     spec = spec_of(args)
     check_outputs_apart(args, "out")

@@ -96,7 +96,7 @@ def cmd_explain(args) -> int:
         write_bytes(args.out or "-", data)
         return 0
     text = {"text": lambda: str(e) + "\n", "json": lambda: e.to_json() + "\n", "dot": e.to_dot}[fmt]()
-    from ..streams.output import open_output
+    from ..stages.output import open_output
 
     with open_output(args.out) as out:
         out.write(text)

@@ -23,9 +23,9 @@ from ..api import Reasoner
 from ..errors import Diagnostic, StreamError
 from ..semantics import Duplicates, Origin
 from ..spec import EVALUATION, PROGRAM, RunSpec, takes_spec, whole
+from ..stages.drive import Driver
+from ..stages.input import parse_atom
 from ..streams import Record, Result
-from ..streams.drive import Driver
-from ..streams.input import parse_atom
 
 __all__ = ["LiveReasoner"]
 

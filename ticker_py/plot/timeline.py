@@ -17,11 +17,11 @@ selects them (:mod:`.select`).
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from ..errors import Diagnostic, UsageError
+from ..limits import integral
 from ..values import format_atom, term_key
 from .select import Selection, check_selection, select
 
@@ -171,8 +171,9 @@ def _time_point(value, name: str) -> int | None:
     """``value`` (None, or an integer >= 0 of any integer type: not a bool, not a float) as an int."""
     if value is None:
         return None
-    if not isinstance(value, bool) and hasattr(value, "__index__") and operator.index(value) >= 0:
-        return operator.index(value)
+    number = integral(value)
+    if number is not None and number >= 0:
+        return number
     raise UsageError(Diagnostic(f"{name} must be an integer >= 0, not {value!r}"))
 
 

@@ -3,7 +3,7 @@ background knowledge from RDF files (see ``docs/rdf.md``)."""
 
 from pathlib import Path
 
-#: ``--stream-format`` names of the RDF readers (in :mod:`ticker_py.rdf.streams`)
+#: ``--stream-format`` names of the RDF readers (in :mod:`ticker_py.streams.rdf`)
 RDF_FORMATS = ("nt", "nq", "rdf-csv", "rdf-parquet")
 #: the columns of an RDF table (an atom table has ``t`` and ``atom``)
 RDF_COLUMNS = ("t", "s", "p", "o")

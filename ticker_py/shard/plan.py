@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from ..analysis import Analysis
 from ..analysis.sharding import ShardPlan, TimePlan, shard_plan, time_plan
 from ..errors import Diagnostic, TickerError, UsageError
-from ..streams.input import Input
+from ..stages.input import Input
 from ..streams.model import Record, time_points
 
 #: without time sharding the output is still cut into as many ranges as shards, or ranges of about

@@ -1,7 +1,7 @@
 """Streams: the stream model, readers of input streams and writers of results.
 
 The readers and writers are imported when first used (``from ticker_py.streams import
-open_writer`` imports :mod:`.output` only): a command imports only the modules it needs.
+read_parquet`` imports :mod:`.parquet` only): a command imports only the modules it needs.
 """
 
 import importlib
@@ -18,7 +18,6 @@ _LAZY = {
     "read_parquet": "parquet",
     "read_text": "text",
     "AnswerState": "answers",
-    "open_writer": "output",
 }
 _LAZY.update(
     {

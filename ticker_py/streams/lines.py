@@ -7,13 +7,13 @@ line and a read error (a corrupt compressed file) are located errors at their li
 from __future__ import annotations
 
 import importlib
-import operator
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from ..ast import Location
 from ..errors import Diagnostic, StreamError, UsageError, with_excerpt
+from ..limits import integral
 
 __all__ = ["stream_error", "time_value", "text_lines", "open_binary", "MAX_LINE", "COMPRESSED"]
 
@@ -46,7 +46,7 @@ def time_value(value, what: str = "time", text: bool = False) -> int:
     if type(value) is not int:
         if text and isinstance(value, str) and _INTEGER.fullmatch(value.strip()):
             value = int(value.strip())
-        elif isinstance(value, bool) or type(value).__name__ in ("bool_", "bool") or not hasattr(value, "__index__"):
+        elif integral(value) is None:
             shown = value.item() if type(value).__module__ == "numpy" else value  # 0.5, not np.float64(0.5)
             nan = isinstance(shown, float) and shown != shown
             if nan or shown is None or type(shown).__name__ in ("NAType", "NaTType"):  # pandas' missing values
@@ -55,7 +55,7 @@ def time_value(value, what: str = "time", text: bool = False) -> int:
                 )
             raise ValueError(f"{what} must be a non-negative integer, found {shown!r}")
         else:
-            value = operator.index(value)
+            value = integral(value)
     if value < 0:
         raise ValueError(f"negative {what} {value}")
     return value

@@ -46,7 +46,7 @@ class Writer:
     Lines are assembled from :class:`AtomTexts` (each atom printed once per run). A result that
     carries only changes (an engine run with ``changes_only``) is written whole, rebuilt from the
     previous answer stream and the changes. ``wants_changes``: whether the engine need send only
-    changes to this writer (set by :func:`~ticker_py.streams.output.open_writer`).
+    changes to this writer (set by :func:`ticker_py.stages.output.open_writer`).
     """
 
     wants_changes = False

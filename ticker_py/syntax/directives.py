@@ -7,13 +7,12 @@ A problem that leaves the rest readable is collected, located and excerpted, so 
 
 from __future__ import annotations
 
-import operator
 import os
 from dataclasses import dataclass, field
 
 from .. import ast
 from ..errors import Diagnostic, ProgramError, UsageError, with_excerpt
-from ..limits import SHORT_BITS, integer_too_long
+from ..limits import SHORT_BITS, integer_too_long, integral
 from ..values import evaluate_arith, too_long
 from .tokens import KEYWORDS, is_name
 
@@ -137,10 +136,7 @@ def const_term(name: str, value, parse_term) -> ast.Term:
             )
         )
     if not isinstance(value, str):
-        try:  # an int, or what stands for one (numpy's integers), as for times
-            number = None if isinstance(value, bool) else operator.index(value)
-        except TypeError:
-            number = None
+        number = integral(value)  # an int, or what stands for one (numpy's integers), as for times
         if number is None:
             raise UsageError(Diagnostic(f"constant '{name}' is an int or term text, not {value!r}"))
         return ast.Number(number)

@@ -12,9 +12,9 @@ import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from .errors import Diagnostic, UsageError
-from .spec import MODES
-from .streams.model import Result
+from ..errors import Diagnostic, UsageError
+from ..spec import MODES
+from ..streams.model import Result
 
 __all__ = ["MODES", "Consequences", "ConsequenceFold", "ConsequencesWriter", "printed_items", "consequences"]
 

@@ -28,12 +28,12 @@ from ..errors import Diagnostic, StreamError, UsageError
 from ..limits import SHORT_BITS, integer_digits, integer_too_long
 from ..semantics import Origin
 from ..spec import keywords_checked, whole
+from ..streams.checker import StreamChecker
+from ..streams.model import Record
+from ..streams.readers import open_stream
 from ..syntax import parse_ground_atom
 from ..syntax.ground_atoms import GroundSyntaxError
 from ..values import SURROGATE, format_atom
-from .checker import StreamChecker
-from .model import Record
-from .readers import open_stream
 
 __all__ = ["records_from", "Input", "parse_atom", "tuple_atom", "rdf_mapping"]
 
@@ -47,7 +47,7 @@ def records_from(stream, rdf=None, stream_format: str | None = "auto") -> Iterab
     suffix: ``auto`` (the default, or None: by the suffix; ``-`` is text), ``text``, ``jsonl``,
     ``csv`` or an RDF format. The input decides whether it is RDF, never the output: ``.nt``,
     ``.nq``, a CSV or Parquet file or a DataFrame with columns ``t, s, p, o``, or an RDF
-    ``stream_format`` are read by :mod:`ticker_py.rdf.streams`, mapped by ``rdf`` (a
+    ``stream_format`` are read by :mod:`ticker_py.streams.rdf`, mapped by ``rdf`` (a
     :class:`ticker_py.rdf.mapping.RdfMapping`; default: ``triple(S,P,O)``).
     """
     from ..rdf import RDF_FORMATS, rdf_format, rdf_table
@@ -56,20 +56,20 @@ def records_from(stream, rdf=None, stream_format: str | None = "auto") -> Iterab
         stream_format = None
     if isinstance(stream, (str, Path)):
         if stream_format in RDF_FORMATS or (str(stream) != "-" and rdf_format(str(stream))):
-            from ..rdf import streams as rdf_streams
+            from ..streams import rdf as rdf_streams
 
             return rdf_streams.open_rdf_stream(stream, stream_format, rdf or rdf_streams.RdfMapping())
         return open_stream(str(stream), fmt=stream_format)
     if hasattr(stream, "columns") and hasattr(stream, "iterrows"):
         if rdf_table(list(stream.columns)):
-            from ..rdf import streams as rdf_streams
+            from ..streams import rdf as rdf_streams
 
             return rdf_streams.read_rdf_dataframe(stream, mapping=rdf or rdf_streams.RdfMapping())
-        from .tables import read_dataframe
+        from ..streams.tables import read_dataframe
 
         return read_dataframe(stream)
     if hasattr(stream, "toPandas") or hasattr(stream, "toLocalIterator"):
-        from .spark_frame import read_spark_dataframe  # calls the DataFrame's methods only
+        from ..streams.spark_frame import read_spark_dataframe  # calls the DataFrame's methods only
 
         return read_spark_dataframe(stream)
     if not isinstance(stream, Iterable):

@@ -19,8 +19,8 @@ from ..analysis import GENERAL
 from ..engines import create_engine
 from ..errors import Diagnostic, UsageError
 from ..semantics import Duplicates, Origin
+from ..streams.model import Result, in_printed_order
 from ..values import COMPARISONS, Comparisons
-from .model import Result, in_printed_order
 from .shown import ShownAtoms
 
 __all__ = ["Evaluation"]
@@ -29,10 +29,14 @@ __all__ = ["Evaluation"]
 class Evaluation:
     """The engine of ``analysis`` under ``spec`` (see the module doc); ``output``: the consumer that
     writes the results (with ``changes_only`` and ``orders``; nothing is kept for explanations then,
-    unless the spec says ``explainable``), or None: results for the caller, in printed order."""
+    unless the spec says ``explainable``), or None: results for the caller, in printed order.
+    ``why``: what explains an atom at a tick, ``why(analysis, history, t, c, models, semantics,
+    origin, atom, model, why_not, all_models)``: the API gives :mod:`ticker_py.explain`'s (which
+    reads ``streams.model``: so that the packages do not import each other), or None: results
+    cannot explain themselves."""
 
-    def __init__(self, analysis, spec, output=None):
-        self.analysis, self.spec = analysis, spec
+    def __init__(self, analysis, spec, output=None, why=None):
+        self.analysis, self.spec, self.why = analysis, spec, why
         self.semantics = semantics = spec.semantics
         self.shown, show = ShownAtoms.of(analysis, spec.show)
         changes_only = output is not None and output.changes_only
@@ -83,13 +87,15 @@ class Evaluation:
         if self.shown is not None:
             result = self.shown.result(result)
         if self.factorize:
-            from .factorized import with_factors
+            from ..streams.factorized import with_factors
 
             result = with_factors(result, self.models)
         elif self.ordered and result.models is not None and len(result.models) > 1:
             result = result.replace(models=self._in_printed_order(result.models))
-        if self.explainable and result.models is not None:
-            explainer = partial(_explain_result, self.analysis, tuple(self.kept.entries), self.semantics, self.origin)
+        if self.explainable and self.why is not None and result.models is not None:
+            explainer = partial(
+                _explain_result, self.why, self.analysis, tuple(self.kept.entries), self.semantics, self.origin
+            )
             if raw is not result and self.shown is not None:  # explained over every atom, not the shown ones
                 explainer = partial(_explain_raw, explainer, raw)
             result = result.replace(explainer=explainer)
@@ -98,7 +104,7 @@ class Evaluation:
 
     def explain(self, atom, model: int, why_not: bool, all_models: bool | None):
         """Why ``atom`` holds (or not) in answer stream ``model`` of the latest result."""
-        if self.kept is None:
+        if self.kept is None or self.why is None:
             raise UsageError(
                 Diagnostic(
                     "this Reasoner keeps no history to explain from",
@@ -107,17 +113,27 @@ class Evaluation:
             )
         if all_models is None:  # at most one answer stream, or all of them computed
             all_models = self.models == 0 or self.analysis.fragment != GENERAL
-        from ..explain import TickAnswer, explain
-
         last = self.last
-        tick = TickAnswer(self.kept.entries, last.t, last.c, last.models, self.semantics, self.origin)
-        return explain(self.analysis, tick, atom, model, why_not, all_models)
+        history, semantics = self.kept.entries, self.semantics
+        return self.why(
+            self.analysis,
+            history,
+            last.t,
+            last.c,
+            last.models,
+            semantics,
+            self.origin,
+            atom,
+            model,
+            why_not,
+            all_models,
+        )
 
     def _in_printed_order(self, models) -> tuple:
         """Several answer streams in the order every output prints and numbers them: by their
         sorted atoms, then their pins (:meth:`Model.printed_key`; texts cached across ticks)."""
         if self._texts is None:
-            from .texts import AtomTexts
+            from ..streams.texts import AtomTexts
 
             self._texts = AtomTexts()
         return tuple(in_printed_order(models, self._texts.key))
@@ -150,12 +166,8 @@ class Evaluation:
             self._busy.release()
 
 
-def _explain_result(analysis, history, semantics, origin, result, atom, model, why_not):
-    from ..explain import TickAnswer, explain
-
-    return explain(
-        analysis, TickAnswer(history, result.t, result.c, result.models, semantics, origin), atom, model, why_not
-    )
+def _explain_result(why, analysis, history, semantics, origin, result, atom, model, why_not):
+    return why(analysis, history, result.t, result.c, result.models, semantics, origin, atom, model, why_not)
 
 
 def _explain_raw(explainer, raw, result, atom, model, why_not):

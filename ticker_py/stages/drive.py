@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator
 
 from ..errors import TickerError
 from ..spec import Every
-from .model import Record, TimePoint
+from ..streams.model import Record, TimePoint
 
 __all__ = ["Every", "Driver", "drive"]
 

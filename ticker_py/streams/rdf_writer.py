@@ -14,9 +14,9 @@ import difflib
 import warnings
 
 from ..errors import Diagnostic, TickerWarning, UsageError
-from ..streams.writers import Writer
-from .mapping import TIME_GRAPH, RdfMapping
-from .terms import from_value, iri_of, iri_value, is_rdf_value
+from ..rdf.mapping import TIME_GRAPH, RdfMapping
+from ..rdf.terms import from_value, iri_of, iri_value, is_rdf_value
+from .writers import Writer
 
 __all__ = ["RdfWriter", "RDF_OUTPUT_FORMATS", "rdf_output"]
 

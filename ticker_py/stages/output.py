@@ -38,11 +38,11 @@ class Output:
     def check(self, analysis) -> None:
         """Check the ternary predicate RDF output writes against the program (a name that is none of
         its ternary predicates is refused with a "did you mean", and so is one without an RDF format:
-        :func:`ticker_py.rdf.writer.rdf_output`); before anything runs."""
+        :func:`ticker_py.streams.rdf_writer.rdf_output`); before anything runs."""
         spec = self.spec
         self.predicate = spec.rdf_output
         if spec.format in RDF_OUTPUT or spec.rdf_output != "triple":
-            from ..rdf.writer import rdf_output
+            from ..streams.rdf_writer import rdf_output
 
             self.predicate = rdf_output(spec.rdf_output, spec.format, analysis, spec.rdf_mapping, spec.show)
 
@@ -52,7 +52,7 @@ class Output:
         spec = self.spec
         self.sink = sink
         if spec.format in RDF_OUTPUT:
-            from ..rdf.writer import RdfWriter
+            from ..streams.rdf_writer import RdfWriter
             from .input import rdf_mapping
 
             if self.predicate is None and analysis is not None:
@@ -60,7 +60,7 @@ class Output:
             rdf = rdf_mapping(spec, analysis) if analysis is not None else None
             self.writer = RdfWriter(sink, spec.format, rdf, self.predicate or spec.rdf_output)
         elif spec.consequences:
-            from ..consequences import ConsequencesWriter
+            from .consequences import ConsequencesWriter
 
             self.writer = ConsequencesWriter(sink, spec.consequences, spec.show_at)
         else:
@@ -159,7 +159,7 @@ def open_writer(fmt: str, out, show_at=False, changes=False, models=1, factorize
     predicate of the triples) for the RDF formats. Its ``wants_changes`` says whether the engine
     need send only changes (:func:`wants_changes`).
     """
-    from .writers import FORMATS
+    from ..streams.writers import FORMATS
 
     if fmt in FORMATS:
         if changes and fmt in ("jsonl", "changes"):
@@ -168,7 +168,7 @@ def open_writer(fmt: str, out, show_at=False, changes=False, models=1, factorize
             raise UsageError.at(None, f"--changes prints JSON Lines; it cannot be combined with --format {fmt}")
         writer = FORMATS[fmt](out, show_at, factorize and models == 0)
     else:
-        from ..rdf.writer import RDF_OUTPUT_FORMATS, RdfWriter
+        from ..streams.rdf_writer import RDF_OUTPUT_FORMATS, RdfWriter
 
         if fmt not in RDF_OUTPUT_FORMATS:
             known = ", ".join([*FORMATS, *RDF_OUTPUT_FORMATS])

@@ -21,12 +21,12 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from ..errors import Diagnostic, InternalError, StreamError, UsageError
-from ..streams.lines import stream_error, text_lines, time_value
-from ..streams.model import Record
-from ..streams.parquet import open_parquet
-from ..streams.tables import frame_times
-from . import RDF_COLUMNS, RDF_FORMATS
-from .mapping import MAPPINGS, TIME_GRAPH, RdfMapping, Terms, syntax_message, triple_atom
+from ..rdf import RDF_COLUMNS, RDF_FORMATS
+from ..rdf.mapping import MAPPINGS, TIME_GRAPH, RdfMapping, Terms, syntax_message, triple_atom
+from .lines import stream_error, text_lines, time_value
+from .model import Record
+from .parquet import open_parquet
+from .tables import frame_times
 
 __all__ = [
     "RdfMapping",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .model import Model, Result
+from ..streams.model import Model, Result
 
 __all__ = ["ShownAtoms"]
 
@@ -80,7 +80,7 @@ class ShownAtoms:
             changes = (self._change(changes[0]), self._change(changes[1]))
         factors = result.factors
         if factors is not None:
-            from .factorized import Factorized, factorized_result
+            from ..streams.factorized import Factorized, factorized_result
 
             if factors.count:  # no answer stream stays none
                 factors = Factorized.build(
