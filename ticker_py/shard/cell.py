@@ -15,10 +15,10 @@ from ..analysis.sharding import shard_of
 from ..api import Reasoner
 from ..errors import TickerError, TickerWarning
 from ..spec import RunSpec
+from ..stages.drive import drive
+from ..stages.input import parse_atom
 from ..streams.answers import EMPTY, AnswerState
-from ..streams.drive import drive
 from ..streams.factorized import Factorized
-from ..streams.input import parse_atom
 from ..streams.model import Model, Record
 from ..syntax.ground_atoms import AtomReader
 from ..values import format_atom
