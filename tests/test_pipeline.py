@@ -113,7 +113,7 @@ def test_ticker_run_passes_each_record_through_four_generators(tmp_path):
 def test_ticker_run_opens_its_stream_once(tmp_path):
     seen = _run_inspected(
         tmp_path,
-        "from ticker_py.streams import input as stage\nseen = []\nopened = stage.records_from\n"
+        "from ticker_py.stages import input as stage\nseen = []\nopened = stage.records_from\n"
         "def counted(*a, **k):\n    seen.append(1)\n    return opened(*a, **k)\n"
         "stage.records_from = counted\n",
     )

@@ -123,7 +123,7 @@ def drive(
     as soon as a later record shows it is complete), or :class:`TimePoint` s (complete: each
     is evaluated at once). If the records raise a :class:`TickerError`, the time point open
     then is evaluated first (when a record reached it), then the error is raised (the input stage
-    refuses a record too far ahead, :class:`~ticker_py.streams.input.Input`).
+    refuses a record too far ahead, :class:`~ticker_py.stages.input.Input`).
     """
     driver = Driver(engine, every, start, bag)
     accepted = closed = False
