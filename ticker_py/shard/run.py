@@ -17,7 +17,7 @@ from ..errors import Diagnostic, TickerError, UsageError
 from ..spec import EVALUATION, INPUT, PROGRAM, SHARDS, RunSpec, takes_spec
 from ..streams.model import Result
 from ..syntax.ground_atoms import AtomReader
-from .cell import PartWriter, part_schema, run_cell
+from .cell import PartWriter, run_cell
 from .merge import merge_range, parsed, rows
 from .plan import make_grid, plan_for, prepare
 
@@ -26,13 +26,22 @@ _NAMES = ("shard", "t", "model", "kind", "n", "added", "removed", "pins_added", 
 
 
 def _rows(path, r: int) -> Iterator[tuple]:
-    """The rows of time range r in a cell's part, in order, a batch at a time."""
-    import pyarrow.dataset as ds
+    """The rows of time range r in a cell's part, in order: only its row groups (by their ``range``
+    statistics; a cell writes its ranges one after another), a small batch at a time."""
+    import pyarrow.parquet as pq
 
-    for batch in ds.dataset(str(path), format="parquet", schema=part_schema()).to_batches(
-        filter=ds.field("range") == r, columns=list(_NAMES), use_threads=False
-    ):
-        yield from zip(*(batch.column(c).to_pylist() for c in _NAMES))
+    part = pq.ParquetFile(str(path))
+    meta, where = part.metadata, part.schema_arrow.get_field_index("range")
+    groups = []
+    for i in range(meta.num_row_groups):
+        stats = meta.row_group(i).column(where).statistics
+        if stats is None or not stats.has_min_max or stats.min <= r <= stats.max:
+            groups.append(i)
+    for batch in part.iter_batches(batch_size=1024, row_groups=groups, columns=["range", *_NAMES]):
+        ranges = batch.column(0).to_pylist()
+        for got, row in zip(ranges, zip(*(batch.column(c).to_pylist() for c in _NAMES))):
+            if got == r:
+                yield row
 
 
 class ShardedRun:
