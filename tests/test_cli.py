@@ -231,8 +231,8 @@ def test_run_consequences(capsys, files):
 
 def test_one_error_boundary_internal_error_and_interrupt(capsys, files, monkeypatch):
     from ticker_py.cli import check as check_command
-    from ticker_py.streams import Record
     from ticker_py.stages import input as input_stage
+    from ticker_py.streams import Record
 
     prog, stream = files("p.lars", "q :- p.\n"), files("s.stream", "0: p\n")
 
