@@ -280,13 +280,14 @@ def evaluate_arith(op: str, a, b):
     return q if op == "/" else a - q * b
 
 
-def computed(op: str, a, b, where=None):
+def computed(op: str, a, b, where=None, error=StreamError):
     """:func:`evaluate_arith`, refusing a result with more digits than an integer may have
-    (:func:`ticker_py.limits.integer_too_long`): a StreamError located at ``where``, the program's
-    arithmetic term, naming it and the values (:func:`too_long`)."""
+    (:func:`ticker_py.limits.integer_too_long`): an ``error`` (StreamError: a stream value made it;
+    ProgramError: the program's constants did) located at ``where``, the program's arithmetic term,
+    naming it and the values (:func:`too_long`)."""
     value = evaluate_arith(op, a, b)
     if value is not None and value.bit_length() > SHORT_BITS and integer_too_long(value):
-        raise StreamError(too_long(where, op, a, b))
+        raise error(too_long(where, op, a, b))
     return value
 
 

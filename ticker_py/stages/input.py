@@ -25,7 +25,7 @@ from pathlib import Path
 from ..analysis.arities import Renaming
 from ..ast import Location
 from ..errors import Diagnostic, StreamError, UsageError
-from ..limits import SHORT_BITS, integer_digits, integer_too_long
+from ..limits import integer_digits, integer_too_long
 from ..semantics import Origin
 from ..spec import keywords_checked, whole
 from ..streams.checker import StreamChecker
@@ -157,7 +157,7 @@ def _too_long(term) -> bool:
     """Whether a tuple atom holds an integer that has more digits than Python converts to text."""
     if type(term) is tuple:
         return any(_too_long(x) for x in term)
-    return isinstance(term, int) and term.bit_length() > SHORT_BITS and integer_too_long(term)
+    return isinstance(term, int) and integer_too_long(term)
 
 
 def tuple_atom(value: tuple) -> tuple | None:

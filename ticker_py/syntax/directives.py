@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 
 from .. import ast
 from ..errors import Diagnostic, ProgramError, UsageError, with_excerpt
-from ..limits import SHORT_BITS, integer_too_long, integral
-from ..values import evaluate_arith, too_long
+from ..limits import integral
+from ..values import computed
 from .tokens import KEYWORDS, is_name
 
 __all__ = ["Loaded", "load_source", "const_term", "in_source_order", "MAX_ERRORS"]
@@ -230,12 +230,8 @@ def _integer(term):
     if isinstance(term, ast.BinOp):
         left, right = _integer(term.left), _integer(term.right)
         if left is not None and right is not None:
-            value = evaluate_arith(term.op, left, right)
-            if type(value) is not int:
-                return None
-            if value.bit_length() > SHORT_BITS and integer_too_long(value):  # no text could print it
-                raise ProgramError(too_long(term, term.op, left, right))
-            return value
+            value = computed(term.op, left, right, term, ProgramError)  # no value too long to print
+            return value if type(value) is int else None
     return None
 
 
