@@ -176,8 +176,10 @@ def test_results_plot_knows_the_programs_predicates_as_ticker_plot_does():
     pytest.importorskip("matplotlib")
     results = run("q(X) :- p(X), X > 5.", [(0, ["p(1)"])])
     assert ("q", 1) in results.predicates and not results[0].models[0].atoms
-    tl = results.plot(atoms="q/1")
-    assert tl is not None
+    from ticker_py.plot.timeline import view
+
+    assert [lane.atom for lane in view(results, atoms="q/1").lanes] == ["q/1: no atom holds"]
+    assert results.plot(atoms="q/1").axes  # drawn, not refused
 
 
 def test_ticker_plot_refuses_a_pattern_of_no_predicate_with_a_did_you_mean(capsys, tmp_path, alarm):
