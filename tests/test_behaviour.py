@@ -317,7 +317,9 @@ def test_changes_at_a_tick_without_answer_stream(engine):
     from ticker_py.stages.output import Output
 
     spec = RunSpec(engine=engine, changes=True)
-    output = Output(spec).open(io.StringIO())  # the engine sends only changes, as ticker run --changes
+    output = Output(spec, load_program(CHANGES_PROGRAM)).open(
+        io.StringIO()
+    )  # the engine sends only changes, as ticker run --changes
     r = Reasoner(CHANGES_PROGRAM, spec=spec, output=output)
     for result in r.feed(records_from(CHANGES_STREAM)):
         output.write(result)

@@ -20,6 +20,7 @@ from helpers import records_until_error, scaled
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from ticker_py.api import load_program
 from ticker_py.errors import EngineUnsupported, StreamError
 from ticker_py.stages.drive import drive
 from ticker_py.stages.output import open_writer
@@ -462,7 +463,8 @@ def test_writers_print_changes_only_runs_as_whole_runs(engine):
     from ticker_py.stages.output import Output
 
     whole = dict(_behaviour_runs(engine))
-    cheap = dict(_behaviour_runs(engine, output=Output(RunSpec())))  # what ticker run's output stage asks
+    asked = Output(RunSpec(), load_program("a."))  # what ticker run's output stage asks
+    cheap = dict(_behaviour_runs(engine, output=asked))
     assert whole.keys() == cheap.keys() and len(whole) > 10
     for name in whole:
         for fmt in ("jsonl", "text", "csv", "changes"):

@@ -42,7 +42,7 @@ def test_whole_model_writers_take_changes_only_results(fmt):
     stream = [(0, ["q"]), (1, ["p", "q"]), (2, [])]
     program = "b :- q.\nc :- q in [1].\nd(T) :- p at T."
     spec = RunSpec(engine="native", format=fmt)
-    output = Output(spec).open(io.StringIO())
+    output = Output(spec, load_program(program)).open(io.StringIO())
     assert output.changes_only
     for result in Reasoner(program, spec=spec, output=output).feed(stream):
         assert result.models is None and result.changes is not None

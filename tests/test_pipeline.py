@@ -191,9 +191,10 @@ def test_compare_and_shard_cells_check_and_rename_as_a_run_does():
     ],
 )
 def test_the_output_stage_says_what_the_engine_sends(options, changes_only):
+    from ticker_py import load_program
     from ticker_py.stages.output import Output
 
-    assert Output(RunSpec(**options)).changes_only is changes_only
+    assert Output(RunSpec(**options), load_program("a.")).changes_only is changes_only
 
 
 # ---------------------------------------------------------------- the public surface

@@ -32,17 +32,12 @@ def write_run(program, stream, spec: RunSpec, stop=None) -> None:
     ``records(records)`` ends the input and ``results(results)`` the output early (on a signal).
     Errors raise :class:`~ticker_py.errors.TickerError`; everything accepted before one is written.
     """
+    analysis = analysed(program, spec)
+    output = Output(spec, analysis)  # checked against the program before anything runs
     if spec.sharded:
-        _write_sharded(program, stream, spec)
-    else:
-        _write_single(program, stream, spec, stop)
-
-
-def _write_single(program, stream, spec: RunSpec, stop) -> None:
-    """One reasoner, its input a stream or live, its output a file, standard output or TCP clients."""
-    output = Output(spec)
-    reasoner = Reasoner(program, spec=spec, output=output)
-    output.check(reasoner.analysis)
+        _write_sharded(analysis, stream, spec, output)
+        return
+    reasoner = Reasoner(analysis, spec=spec, output=output)
     if spec.inertia and reasoner.engine_name not in INERTIA_ENGINES:
         print(
             f"note: --inertia has no effect with the {reasoner.engine_name} engine (only the incremental "
@@ -59,7 +54,7 @@ def _write_single(program, stream, spec: RunSpec, stop) -> None:
         sink = live_output(spec)
     if records is None:
         records = reasoner.input.open(stream)
-    output.open(sink or open_output(spec.out), reasoner.analysis)
+    output.open(sink or open_output(spec.out))
     if stop is not None:
         records = stop.records(records)
     results = reasoner.feed(records, warn_after, spec=spec)
@@ -77,30 +72,26 @@ def _write(results, output: Output, atoms) -> None:
         output.close({"time_points": points, "atoms": atoms(), "seconds": time.perf_counter() - start})
 
 
-def _write_sharded(program, stream, spec: RunSpec) -> None:
+def _write_sharded(analysis, stream, spec: RunSpec, output: Output) -> None:
     """``ticker run --spark/--shards``: evaluate in shards, write every Result. With ``--spark --out
     DIR`` the executors write the answers to DIR as Parquet."""
     from .engines import check_engine
     from .shard import plan_for
 
-    analysis = analysed(program, spec)
-    output = Output(spec)
-    output.check(analysis)
     check_engine(spec.engine, analysis)  # refused here, not in the shards
     plan_for(analysis, spec.shard_by, spec.inertia)
     session = _session(spec) if spec.spark else None
-    if spec.spark:
-        if spec.out not in (None, "-"):
-            from .spark.shard import write_sharded
+    if spec.spark and spec.out not in (None, "-"):
+        from .spark.shard import write_sharded
 
-            info = write_sharded(analysis, stream, spec.out, session, spec=spec)
-            print(
-                f"[spark] {info['time_points']} time points written to {spec.out} ({info['plan']}; "
-                f"tasks {info['task_cpu']:.1f} s CPU)",
-                file=sys.stderr,
-            )
-            return
-    output.open(open_output(spec.out), analysis)
+        info = write_sharded(analysis, stream, spec.out, session, spec=spec)
+        print(
+            f"[spark] {info['time_points']} time points written to {spec.out} ({info['plan']}; "
+            f"tasks {info['task_cpu']:.1f} s CPU)",
+            file=sys.stderr,
+        )
+        return
+    output.open(open_output(spec.out))
     results = run_sharded(analysis, stream, session, spec=spec)
     last = [Result(0, 0, ())]
 

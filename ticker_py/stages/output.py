@@ -23,49 +23,42 @@ __all__ = ["Output", "open_output", "Sink", "open_writer", "wants_changes"]
 
 
 class Output:
-    """The output stage of a run under ``spec``: :meth:`open` it on a sink, then ``write(result)`` per
-    result and ``close(summary)`` at the end (the writer's last words, then the sink is closed).
-    What it reads (:attr:`changes_only`) is known before it is opened, so that the engine can be
-    made for it first."""
+    """The output stage of a run under ``spec`` for the program ``analysis``: built before the engine
+    (so that the engine is made for what it reads, :attr:`changes_only`), checked against the program
+    then (RDF output's ternary predicate, :func:`ticker_py.streams.rdf_writer.rdf_output`); :meth:`open`
+    it on a sink, then ``write(result)`` per result and ``close(summary)`` at the end."""
 
     orders = True  # the writers print several answer streams in order themselves
 
-    def __init__(self, spec):
-        self.spec = spec
-        self.changes_only = _changes_only(spec)
-        self.sink = self.writer = self.predicate = None
-
-    def check(self, analysis) -> None:
-        """Check the ternary predicate RDF output writes against the program (a name that is none of
-        its ternary predicates is refused with a "did you mean", and so is one without an RDF format:
-        :func:`ticker_py.streams.rdf_writer.rdf_output`); before anything runs."""
-        spec = self.spec
+    def __init__(self, spec, analysis):
+        self.spec, self.analysis = spec, analysis
+        if spec.consequences:  # consequences read whole results unless nothing is printed
+            self.changes_only = spec.changes or spec.format == "none"
+        else:
+            self.changes_only = wants_changes(
+                spec.format, spec.models_per_tick, spec.show_at, spec.changes, spec.factorize
+            )
         self.predicate = spec.rdf_output
         if spec.format in RDF_OUTPUT or spec.rdf_output != "triple":
             from ..streams.rdf_writer import rdf_output
 
             self.predicate = rdf_output(spec.rdf_output, spec.format, analysis, spec.rdf_mapping, spec.show)
+        self.sink = self.writer = None
 
-    def open(self, sink, analysis=None) -> Output:
-        """Write to ``sink`` (a text stream; see :func:`open_output`); ``analysis``: the program, which
-        RDF output takes its prefixes from (and is checked against, if :meth:`check` was not called)."""
+    def open(self, sink) -> Output:
+        """Write to ``sink`` (a text stream; see :func:`open_output`)."""
         spec = self.spec
         self.sink = sink
-        if spec.format in RDF_OUTPUT:
-            from ..streams.rdf_writer import RdfWriter
-            from .input import rdf_mapping
-
-            if self.predicate is None and analysis is not None:
-                self.check(analysis)
-            rdf = rdf_mapping(spec, analysis) if analysis is not None else None
-            self.writer = RdfWriter(sink, spec.format, rdf, self.predicate or spec.rdf_output)
-        elif spec.consequences:
+        if spec.consequences:
             from .consequences import ConsequencesWriter
 
             self.writer = ConsequencesWriter(sink, spec.consequences, spec.show_at)
         else:
+            from .input import rdf_mapping
+
+            rdf = rdf_mapping(spec, self.analysis) if spec.format in RDF_OUTPUT else None
             self.writer = open_writer(
-                spec.format, sink, spec.show_at, spec.changes, spec.models_per_tick, spec.factorize
+                spec.format, sink, spec.show_at, spec.changes, spec.models_per_tick, spec.factorize, rdf, self.predicate
             )
         self.write = self.writer.write
         return self
@@ -75,14 +68,6 @@ class Output:
             self.writer.close(summary)
         finally:  # also when the writer's last flush fails (a full device): the file is closed here
             self.sink.close()
-
-
-def _changes_only(spec) -> bool:
-    """Whether the engine sends only changes (:func:`wants_changes`; consequences read whole results
-    unless nothing is printed)."""
-    if spec.consequences:
-        return spec.changes or spec.format == "none"
-    return wants_changes(spec.format, spec.models_per_tick, spec.show_at, spec.changes, spec.factorize)
 
 
 class Sink:
