@@ -231,7 +231,6 @@ class Reasoner:
             self.analysis, spec, getattr(evaluation.engine, "check_values", None), renamed=evaluation.rename_with
         )
         self.seen_at, self.seen = -1, set()  # atoms appended at time seen_at
-        self.warned_unused = False  # the warnings for body predicates nothing gave are out (once)
 
     engine = property(lambda self: self.evaluation.engine, doc="The engine.")
     engine_name = property(lambda self: self.evaluation.engine_name, doc="The engine's name (auto resolved).")
@@ -241,6 +240,7 @@ class Reasoner:
     atoms_in = property(lambda self: self.evaluation.atoms_in, doc="The atoms appended so far.")
     started = property(lambda self: self.evaluation.started, doc="Something was appended or evaluated.")
     checker = property(lambda self: self.input.checker, doc="The input stage's checks of stream atoms.")
+    warned_unused = property(lambda self: self.input.warned, doc="The warnings of unused predicates are out.")
 
     def append(self, t: int, atoms: Iterable) -> None:
         """Add the atoms that arrived at time t (t never decreases; duplicates count once, unless
@@ -331,26 +331,14 @@ class Reasoner:
         else:
             for result in results:
                 yield result
-                if not self.warned_unused and result.t - start + 1 >= warn_after:
-                    self.warn_never_given(warn_after)
+                if not self.input.warned and result.t - start + 1 >= warn_after:
+                    self.input.warn_unused(warn_after)
         if spec.until is None:  # a run cut short (--until, explain --at) has not seen the whole stream
-            self.warn_never_given()
+            self.input.warn_unused()
 
     def warn_never_given(self, within: int | None = None) -> None:
-        """A warning for each body predicate that nothing gave (clingo's "atom does not occur in any
-        rule head"), located, with a "did you mean"; once per Reasoner. At the end of a stream, or
-        after its first ``within`` time points (a live stream)."""
-        import warnings
-
-        from .analysis.unused import never_given
-        from .errors import TickerWarning
-
-        seen = self.checker.seen()
-        if self.warned_unused or not seen:  # an empty stream (a test, /dev/null) tells nothing about names
-            return
-        self.warned_unused = True
-        for diag in never_given(self.analysis, seen, within):
-            warnings.warn(TickerWarning(diag), stacklevel=4)
+        """Warn of each body predicate that nothing gave (:meth:`~ticker_py.stages.input.Input.warn_unused`)."""
+        self.input.warn_unused(within)
 
 
 @takes_spec(PROGRAM, INPUT, EVALUATION, loads=True, exclude=("tuple_order",))

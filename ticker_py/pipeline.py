@@ -18,7 +18,7 @@ from collections.abc import Iterator
 
 from .api import Reasoner, analysed
 from .spec import EVALUATION, INERTIA_ENGINES, INPUT, PROGRAM, SHARDS, RunSpec, takes_spec
-from .stages.output import Output, open_output
+from .stages.output import Output
 from .streams.model import Result
 
 __all__ = ["write_run", "run_sharded"]
@@ -54,7 +54,7 @@ def write_run(program, stream, spec: RunSpec, stop=None) -> None:
         sink = live_output(spec)
     if records is None:
         records = reasoner.input.open(stream)
-    output.open(sink or open_output(spec.out))
+    output.open(sink)
     if stop is not None:
         records = stop.records(records)
     results = reasoner.feed(records, warn_after, spec=spec)
@@ -91,7 +91,7 @@ def _write_sharded(analysis, stream, spec: RunSpec, output: Output) -> None:
             file=sys.stderr,
         )
         return
-    output.open(open_output(spec.out))
+    output.open()
     results = run_sharded(analysis, stream, session, spec=spec)
     last = [Result(0, 0, ())]
 

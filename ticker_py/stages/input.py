@@ -203,6 +203,23 @@ class Input:
         self.past: int | None = None  # the time of a record past ``until`` (where reading stopped)
         self.counts = counts
         self.renamed = renamed
+        self.warned = False  # the warnings of body predicates nothing gave are out (once)
+
+    def warn_unused(self, within: int | None = None) -> None:
+        """A warning for each body predicate that nothing gave (clingo's "atom does not occur in any
+        rule head"), located, with a "did you mean"; once. At the end of a stream, or after its first
+        ``within`` time points (a live stream)."""
+        import warnings
+
+        from ..analysis.unused import never_given
+        from ..errors import TickerWarning
+
+        seen = self.checker.seen()
+        if self.warned or not seen:  # an empty stream (a test, /dev/null) tells nothing about names
+            return
+        self.warned = True
+        for diag in never_given(self.analysis, seen, within):
+            warnings.warn(TickerWarning(diag), stacklevel=4)
 
     def open(self, stream, spec=None) -> Iterable:
         """The records of ``stream`` as :func:`records_from` reads it, in ``spec`` 's stream format

@@ -45,10 +45,11 @@ class Output:
             self.predicate = rdf_output(spec.rdf_output, spec.format, analysis, spec.rdf_mapping, spec.show)
         self.sink = self.writer = None
 
-    def open(self, sink) -> Output:
-        """Write to ``sink`` (a text stream; see :func:`open_output`)."""
+    def open(self, sink=None) -> Output:
+        """Write to ``sink`` (a text stream), by default the file or standard output of ``spec.out``
+        (:func:`open_output`)."""
         spec = self.spec
-        self.sink = sink
+        self.sink = sink = open_output(spec.out) if sink is None else sink
         if spec.consequences:
             from .consequences import ConsequencesWriter
 
