@@ -171,11 +171,12 @@ class Results(list):
         return results_to_dataframe(self, show_at=show_at)
 
 
-def _why(analysis, history, t, c, models, semantics, origin, atom, model, why_not, all_models=True):
-    """What the evaluation stage explains with (:func:`ticker_py.explain.explain` at one tick)."""
+def _why(analysis, tick: tuple, atom, model, why_not, all_models=True):
+    """What the evaluation stage explains with: :func:`ticker_py.explain.explain` at one tick, ``tick``
+    the fields of its :class:`~ticker_py.explain.TickAnswer`."""
     from .explain import TickAnswer, explain
 
-    return explain(analysis, TickAnswer(history, t, c, models, semantics, origin), atom, model, why_not, all_models)
+    return explain(analysis, TickAnswer(*tick), atom, model, why_not, all_models)
 
 
 class Reasoner:

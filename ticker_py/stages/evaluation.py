@@ -30,8 +30,8 @@ class Evaluation:
     """The engine of ``analysis`` under ``spec`` (see the module doc); ``output``: the consumer that
     writes the results (with ``changes_only`` and ``orders``; nothing is kept for explanations then,
     unless the spec says ``explainable``), or None: results for the caller, in printed order.
-    ``why``: what explains an atom at a tick, ``why(analysis, history, t, c, models, semantics,
-    origin, atom, model, why_not, all_models)``: the API gives :mod:`ticker_py.explain`'s (which
+    ``why``: what explains an atom at a tick, ``why(analysis, (history, t, c, models, semantics,
+    origin), atom, model, why_not, all_models)``: the API gives :mod:`ticker_py.explain`'s (which
     reads ``streams.model``: so that the packages do not import each other), or None: results
     cannot explain themselves."""
 
@@ -114,20 +114,8 @@ class Evaluation:
         if all_models is None:  # at most one answer stream, or all of them computed
             all_models = self.models == 0 or self.analysis.fragment != GENERAL
         last = self.last
-        history, semantics = self.kept.entries, self.semantics
-        return self.why(
-            self.analysis,
-            history,
-            last.t,
-            last.c,
-            last.models,
-            semantics,
-            self.origin,
-            atom,
-            model,
-            why_not,
-            all_models,
-        )
+        tick = (self.kept.entries, last.t, last.c, last.models, self.semantics, self.origin)
+        return self.why(self.analysis, tick, atom, model, why_not, all_models)
 
     def _in_printed_order(self, models) -> tuple:
         """Several answer streams in the order every output prints and numbers them: by their
@@ -167,7 +155,7 @@ class Evaluation:
 
 
 def _explain_result(why, analysis, history, semantics, origin, result, atom, model, why_not):
-    return why(analysis, history, result.t, result.c, result.models, semantics, origin, atom, model, why_not)
+    return why(analysis, (history, result.t, result.c, result.models, semantics, origin), atom, model, why_not)
 
 
 def _explain_raw(explainer, raw, result, atom, model, why_not):
