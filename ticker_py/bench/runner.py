@@ -1,18 +1,10 @@
 """Measuring: one stream per case, every engine variant fed the same pre-parsed time points.
 
-Each run happens in a forked worker (POSIX; in-process elsewhere or with ``isolate=False``)
-that inherits the generated stream, so runs share the exact stream, do not inherit each
-other's heap, and can be stopped: the worker stops itself after the time budget (checked
-between ticks) and the parent kills it if a single tick overruns the budget by far.
-
-Measured per run: ``t_init`` (engine construction, encoding/grounding included), per-tick
-wall time (``append`` + ``evaluate`` + reading the result; median, 99th percentile and max) and
-per-tick CPU time of the worker's thread (median and 99th percentile: what a tick costs, whatever
-else the machine runs), ``t_total`` (init
-+ all ticks, wall), CPU time (``time.process_time`` of the worker), µs per input atom (CPU
-and wall, over ``t_total``), peak RSS (psutil, sampled every 10 ms by the parent, and the
-RSS at the start of the run: the inherited stream is part of it), answer streams per tick
-(total, max, ticks without one) and the engine's ``stats`` if it has them.
+Each run happens in a forked worker (POSIX; in-process elsewhere or with ``isolate=False``) that
+inherits the generated stream, so runs share the exact stream, do not inherit each other's heap,
+and can be stopped: the worker stops itself after the time budget (checked between ticks) and the
+parent kills it if a single tick overruns the budget by far. Peak RSS is sampled by the parent
+every 10 ms; CPU per tick is the worker thread's (what a tick costs, whatever else the machine runs).
 """
 
 from __future__ import annotations
@@ -26,6 +18,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import psutil
 
@@ -36,23 +29,21 @@ from .suites import Case, Variant
 __all__ = ["Settings", "generate_stream", "measure", "run_variant", "run_cases"]
 
 
+@dataclass
 class Settings:
     """How to measure: time budget per run (s), repetitions, warm-up runs, worker isolation, seed."""
 
-    def __init__(
-        self,
-        budget: float = 60.0,
-        reps: int = 1,
-        warmup: int = 0,
-        isolate: bool = True,
-        seed: int = 0,
-        progress: bool = True,
-    ):
-        if not 0 < budget < math.inf:  # also refuses NaN, which every comparison lets through
-            raise UsageError(Diagnostic(f"--budget must be a number of seconds > 0, not {budget}"))
-        self.budget, self.reps, self.warmup = budget, reps, warmup
-        self.isolate = isolate and hasattr(os, "fork")
-        self.seed, self.progress = seed, progress
+    budget: float = 60.0
+    reps: int = 1
+    warmup: int = 0
+    isolate: bool = True
+    seed: int = 0
+    progress: bool = True
+
+    def __post_init__(self):
+        if not 0 < self.budget < math.inf:  # also refuses NaN, which every comparison lets through
+            raise UsageError(Diagnostic(f"--budget must be a number of seconds > 0, not {self.budget}"))
+        self.isolate = self.isolate and hasattr(os, "fork")
 
 
 def generate_stream(case: Case, seed: int = 0):

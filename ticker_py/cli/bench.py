@@ -150,11 +150,11 @@ def cmd_bench(args) -> int:
     if args.report_from:
         _refuse_unused(args, (), "--report-from (the report of results measured already)")
     if args.suite == "throughput":
-        from ..bench.throughput import run_throughput
-        from ..bench.throughput_report import load_throughput, write_throughput
+        from ..bench.results import THROUGHPUT_KEYS
+        from ..bench.throughput import run_throughput, write_throughput
 
         if args.report_from:
-            doc = load_throughput(Path(args.report_from))
+            doc = load_json(Path(args.report_from), THROUGHPUT_KEYS, "ticker bench throughput")
             return write_throughput(doc, Path(args.out or "benchmarks/results/throughput"), args.docs)
         _refuse_unused(args, ("workloads", "reps"), "the throughput suite")
         workloads = tuple(w.strip() for w in args.workloads.split(",")) if args.workloads else None
