@@ -42,16 +42,6 @@ def check_selection(selection: select.Selection | None, analysis) -> None:
     select.check_selection(selection, analysis.predicates)
 
 
-def _models_text(models: int) -> str:
-    return (
-        "all answer streams"
-        if models == 0
-        else "1 answer stream per tick"
-        if models == 1
-        else f"first {models} answer streams per tick"
-    )
-
-
 @takes_spec(PROGRAM, INPUT, EVALUATION, purpose="plot", loads=True, exclude=("tuple_order",))
 def run_timeline(
     program,

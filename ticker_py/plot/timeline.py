@@ -31,7 +31,6 @@ __all__ = [
     "from_results",
     "from_runs",
     "side_by_side",
-    "counting",
     "view",
     "span",
     "check_max_atoms",
@@ -115,13 +114,6 @@ class Timeline:
 
 
 # ---------------------------------------------------------------- building
-
-
-def counting(records: Iterable, counts: dict):
-    """The records, each one's atoms counted into ``counts`` (``{t: input atoms}``) as it passes."""
-    for rec in records:
-        counts[rec.t] = counts.get(rec.t, 0) + len(rec.atoms)
-        yield rec
 
 
 def atom_key(atom: tuple):
@@ -375,8 +367,6 @@ def side_by_side(
     subtitle says which runs, which time points, how many differ; ``notes[run]``: ``(short,
     detail)``, what explains its differences; ``unavailable``: the runs that could not read the
     program, and why (drawn in the key)."""
-    from dataclasses import replace
-
     lo, hi = span(set().union(*(r.keys() for r in runs.values())) if runs else set(), start, end)
     tl = from_runs(runs, title, inputs=inputs, start=lo, end=hi, atoms=atoms, max_atoms=max_atoms, notes=notes)
     differing = sum(1 for _, r in tl.differing if r)
