@@ -12,7 +12,7 @@ import textwrap
 from collections import OrderedDict
 from pathlib import Path
 
-from .targets import LASER_US
+from .report import LASER_US
 
 __all__ = ["LASER_US", "LASERPP_US", "TICKER_S", "plot_all", "plot_throughput", "log_if_wide"]
 

@@ -146,7 +146,7 @@ def _percentile(values: list, q: float) -> float | None:
 
 
 class _Sampler(threading.Thread):
-    """Samples a process's RSS every 10 ms; ``peak`` in bytes."""
+    """Samples a process's RSS every 10 ms while in its ``with`` block; ``peak`` in bytes."""
 
     def __init__(self, pid: int):
         super().__init__(daemon=True)
@@ -159,6 +159,14 @@ class _Sampler(threading.Thread):
             except psutil.Error:
                 return
             self.stop.wait(0.01)
+
+    def __enter__(self):
+        self.start()
+        return self
+
+    def __exit__(self, *_):
+        self.stop.set()
+        self.join()
 
 
 def _guarded(*args) -> dict:
@@ -185,54 +193,42 @@ def run_variant(
     analysis, stream, variant: Variant, case: Case, settings: Settings, factory: Callable | None = None
 ) -> dict:
     """One measured run (a forked worker unless ``settings.isolate`` is off)."""
+    args = (analysis, stream, variant, case, settings.budget, factory, settings.warmup)
     if not settings.isolate:
-        sampler = _Sampler(os.getpid())
-        sampler.start()
-        try:
-            out = _guarded(analysis, stream, variant, case, settings.budget, factory, settings.warmup)
-        finally:
-            sampler.stop.set()
-            sampler.join()
-        out["peak_rss_mb"] = sampler.peak / 2**20
-        return out
+        with _Sampler(os.getpid()) as sampler:
+            out = _guarded(*args)
+        return {**out, "peak_rss_mb": sampler.peak / 2**20}
     ctx = mp.get_context("fork")
     recv, send = ctx.Pipe(duplex=False)
     progress = ctx.Value("q", 0, lock=False)
     marks = ctx.Array("d", [float("nan")] * max(1, len(case.checkpoints)), lock=False)
-    proc = ctx.Process(
-        target=_child,
-        args=(send, analysis, stream, variant, case, settings.budget, factory, settings.warmup, progress, marks),
-    )
+    proc = ctx.Process(target=_child, args=(send, *args, progress, marks))
     start = time.perf_counter()
     proc.start()
     send.close()
-    sampler = _Sampler(proc.pid)
-    sampler.start()
     hard = settings.budget * (1.25 + 0.2 * settings.warmup) + 10
     out = None
     try:
-        while out is None:
-            if recv.poll(0.05):
-                try:
-                    out = recv.recv()
-                except EOFError:
-                    out = {"status": "error", "reason": f"worker died (exit code {proc.exitcode})"}
-            elif not proc.is_alive() and not recv.poll(0):
-                proc.join()
-                out = {"status": "error", "reason": f"worker died (exit code {proc.exitcode})"}
-            elif time.perf_counter() - start > hard:
-                proc.kill()
-                checkpoints = {str(cp): marks[i] for i, cp in enumerate(case.checkpoints) if marks[i] == marks[i]}
-                out = {
-                    "status": "timeout",
-                    "ticks": progress.value,
-                    "t_total": time.perf_counter() - start,
-                    "reason": "killed: a single tick overran the budget",
-                    "checkpoints": checkpoints,
-                }
+        with _Sampler(proc.pid) as sampler:
+            while out is None:
+                if recv.poll(0.05) or not proc.is_alive():  # a dead worker's pipe is at its end
+                    try:
+                        out = recv.recv()
+                    except EOFError:
+                        proc.join(5)
+                        out = {"status": "error", "reason": f"worker died (exit code {proc.exitcode})"}
+                elif time.perf_counter() - start > hard:
+                    proc.kill()
+                    out = {
+                        "status": "timeout",
+                        "ticks": progress.value,
+                        "t_total": time.perf_counter() - start,
+                        "reason": "killed: a single tick overran the budget",
+                        "checkpoints": {
+                            str(cp): marks[i] for i, cp in enumerate(case.checkpoints) if marks[i] == marks[i]
+                        },
+                    }
     finally:
-        sampler.stop.set()
-        sampler.join()
         proc.join(5)
         if proc.is_alive():
             proc.kill()

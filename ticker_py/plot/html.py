@@ -201,21 +201,23 @@ def compact_figure(make) -> tuple:
     return svg_text(make()), ""
 
 
+def _small(tl: Timeline, width: float, note: str = "") -> str:
+    """:func:`compact` with a small timeline ``width`` inches wide (``note``: HTML before the picture's)."""
+    from .draw import figure
+
+    svg, missing = compact_figure(lambda: figure(tl, width=width, small=True))
+    return compact(tl, svg, note=note + missing)
+
+
 def comparison_html(tl: Timeline) -> str:
     """The ``_repr_html_`` of a comparison (runs side by side): :func:`compact` with the runs that
     could not read the program and a small timeline."""
-    from .draw import figure
-
-    svg, note = compact_figure(lambda: figure(tl, width=9.0, small=True))
-    return compact(tl, svg, note=_unavailable(tl) + note)
+    return _small(tl, 9.0, _unavailable(tl))
 
 
 def results_html(results, max_atoms: int = 20) -> str:
     """The ``_repr_html_`` of results (a run's, or one Result's): :func:`compact` with a small
     timeline of at most ``max_atoms`` atoms."""
-    from .draw import figure
     from .timeline import view
 
-    tl = view(results, max_atoms=max_atoms)
-    svg, note = compact_figure(lambda: figure(tl, width=8.0, small=True))
-    return compact(tl, svg, note=note)
+    return _small(view(results, max_atoms=max_atoms), 8.0)

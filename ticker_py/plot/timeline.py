@@ -179,9 +179,11 @@ def check_max_atoms(max_atoms, name: str = "max_atoms") -> int | None:
 class _Levels:
     """Per atom, the level (ALL/SOME) at each time point, as runs of equal levels; pins."""
 
-    def __init__(self):
+    def __init__(self, per: dict, selection: Selection | None):
         self.runs: dict = {}  # atom -> [[lo, hi, level], ...]
         self.pins: dict = {}  # atom -> {T}
+        for t in sorted(per):
+            self.add(t, per[t], selection)
 
     def add(self, t: int, models, selection: Selection | None) -> None:
         if not models:
@@ -259,8 +261,7 @@ def from_results(
     """The timeline of one run: ``results`` are :class:`~ticker_py.streams.model.Result` s or
     ``(t, models)`` pairs; ``inputs``: ``{t: input atoms}``; ``start``/``end``: the time points
     shown (default: those evaluated); ``atoms``: only the atoms selected."""
-    timeline = from_runs({"": _last_per_time(results)}, title, inputs, start, end, atoms, max_atoms, unit=unit)
-    return replace(timeline, subtitle=subtitle)
+    return from_runs({"": _last_per_time(results)}, title, inputs, start, end, atoms, max_atoms, None, unit, subtitle)
 
 
 def from_runs(
@@ -273,6 +274,7 @@ def from_runs(
     max_atoms: int | None = MAX_ATOMS,
     notes: dict | None = None,
     unit: str = "time point",
+    subtitle: str = "",
 ) -> Timeline:
     """Runs side by side: ``runs`` maps a label to ``{t: models}`` (None: not evaluated), the
     first run being the reference. An atom on which the runs differ gets one lane per run, the
@@ -285,12 +287,7 @@ def from_runs(
     max_atoms = check_max_atoms(max_atoms)
     shown = lambda per: {t: m for t, m in per.items() if lo <= t <= hi}  # noqa: E731
     runs = {label: shown(per) for label, per in runs.items()}
-    levels = {}
-    for label, per in runs.items():
-        lv = _Levels()
-        for t in sorted(per):
-            lv.add(t, per[t], atoms)
-        levels[label] = lv
+    levels = {label: _Levels(per, atoms) for label, per in runs.items()}
     ref = labels[0] if labels else ""
     all_atoms = set().union(*(lv.atoms() for lv in levels.values())) if levels else set()
     lanes_of = {a: tuple(levels[label].lane(a) for label in labels) for a in all_atoms}
@@ -311,9 +308,7 @@ def from_runs(
                 marks = _intervals(t for t in sorted(set(mine) | set(ref_level)) if mine.get(t) != ref_level.get(t))
             lanes.append(levels[label].lane(a, label, marks=marks, note=notes.get(label, ("", ""))[0] if marks else ""))
     kept, dropped = _capped(agree, None if max_atoms is None else max_atoms - shown_atoms)
-    for a in kept:
-        lane = levels[ref].lane(a)
-        lanes.append(Lane(lane.atom, lane.group, "", lane.spans, lane.partial, lane.pins, runs=tuple(labels)))
+    lanes += [replace(levels[ref].lane(a), runs=tuple(labels)) for a in kept]
     more += dropped
     if atoms is not None:  # an item no shown atom matches: an empty lane says so
         for item, part in zip(atoms.items, atoms.parts):
@@ -333,22 +328,23 @@ def from_runs(
         for t in range(lo, hi + 1)
         if any(t in per for per in runs.values())
     )
+    inputs = tuple(inputs.get(t, 0) for t in range(lo, hi + 1)) if inputs is not None else ()
+    counts = (len(differ), len(agree)) if len(labels) > 1 else (0, 0)
     return Timeline(
         title,
-        "",
+        subtitle,
         lo,
         hi,
         tuple(lanes),
         more,
         tuple(labels),
-        tuple((inputs or {}).get(t, 0) for t in range(lo, hi + 1)) if inputs is not None else (),
+        inputs,
         streams,
         differing,
         rows,
         unit,
         notes,
-        len(differ) if len(labels) > 1 else 0,
-        len(agree) if len(labels) > 1 else 0,
+        *counts,
     )
 
 
