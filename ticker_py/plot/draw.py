@@ -234,13 +234,8 @@ def _top_panel(kind: str, ax, tl: Timeline, edges: list) -> None:
         values = [counts.get(t) for t in range(lo, hi + 1)]
         levels, limits = _stream_axis(tl)
         ax.set_yscale("log")
-        ax.stairs(
-            [_NONE if v == 0 else float("nan") if v is None else v for v in values],
-            edges,
-            color="#2ca02c",
-            lw=1.2,
-            gid="streams",
-        )
+        shown = [_NONE if v == 0 else float("nan") if v is None else v for v in values]
+        ax.stairs(shown, edges, color="#2ca02c", lw=1.2, gid="streams")
         ax.set_ylim(*limits)
         ax.yaxis.set_major_locator(FixedLocator(levels))
         ax.yaxis.set_minor_locator(NullLocator())
@@ -307,10 +302,7 @@ def svg_text(fig) -> str:
     """The figure as SVG text (for inline HTML)."""
     import io
 
-    import matplotlib
-
     buf = io.StringIO()
-    with matplotlib.rc_context(STYLE):
-        fig.savefig(buf, format="svg", metadata={"Date": None})
+    save(fig, buf, "svg")
     text = buf.getvalue()
     return text[text.index("<svg") :]
