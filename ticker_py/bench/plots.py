@@ -25,6 +25,7 @@ _N, _US, _TOTAL = "window size n (time points)", "CPU µs per input atom", "tota
 #: the series drawn as one panel per value of a parameter (None: one panel): (that parameter, inches
 #: per panel, the x parameter, the y value, x label, y label, the panel's subtitle from the parameters)
 _PANELS = {
+    "window": (None, 5.5, "window", "t_total", _N, _TOTAL, "tp = {tp}"),
     "grid": ("window", 4.5, "rate", "cpu_us_per_atom", "atoms per time point k", _US, "n = {window}, tp = {tp}"),
     "rules": (None, 5.5, "r", "cpu_us_per_atom", "rules r", _US, "n = {window}, k = {rate}, tp = {tp}"),
     "pruning": ("w", 5, "window", "t_total", _N, _TOTAL, "w = {w}, k = {rate}, tp = {tp}"),
@@ -80,33 +81,28 @@ def _peers(ax, w: str, n) -> None:
             ax.axhline(low, color="#8c564b", ls="--", lw=1, label=label)
 
 
-def _panels(plt, series: str, rs: list, w: str, title: str, colors: dict):
+def _panels(plt, series: str, rs: list, wr: list, w: str, title: str, colors: dict):
     split, inches, x, y, xlabel, ylabel, subtitle = _PANELS[series]
     keys = sorted({r["params"][split] for r in rs}) if split else [None]
     fig, axes = plt.subplots(1, len(keys), figsize=(inches * len(keys), 4), squeeze=False)
     for ax, key in zip(axes[0], keys):
-        _lines(
-            ax,
-            [r for r in rs if split is None or r["params"][split] == key],
-            colors,
-            lambda r: r["params"][x],
-            lambda r: r[y],
-        )
+        part = [r for r in rs if split is None or r["params"][split] == key]
+        if series == "window":
+            _window(ax, part, wr, w, colors)
+        else:
+            _lines(ax, part, colors, lambda r: r["params"][x], lambda r: r[y])
         if series == "grid":
             _peers(ax, w, key)
         ax.set(xlabel=xlabel, ylabel=ylabel)
-        ax.set_title(
-            f"{title}\n{subtitle.format(**{**rs[0]['params'], **({split: key} if split else {})})}", fontsize=9
-        )
+        params = {**rs[0]["params"], **({split: key} if split else {})}
+        ax.set_title(f"{title}\n{subtitle.format(**params)}", fontsize=9)
         log_if_wide(ax)
     return fig
 
 
-def _window(plt, wr: list, w: str, title: str, colors: dict):
+def _window(ax, win: list, wr: list, w: str, colors: dict) -> None:
     """Total time against n; the series with one answer stream per tick dashed; Ticker's figure."""
-    win = [r for r in wr if r["series"] == "window"]
     one = [r for r in wr if r["series"] == "window-1"]
-    fig, ax = plt.subplots(figsize=(5.5, 4))
     suffix = f", models = {win[0].get('models', 1)}" if one else ""
     n_of, total = lambda r: r["params"]["window"], lambda r: r["t_total"]  # noqa: E731
     _lines(ax, win, colors, n_of, total, lambda v: f"{v}{suffix}")
@@ -114,10 +110,6 @@ def _window(plt, wr: list, w: str, title: str, colors: dict):
         _lines(ax, one, colors, n_of, total, lambda v: f"{v}, models = 1", "--")
     if w in TICKER_S and win[0]["params"]["tp"] == 1000:
         ax.plot([40], [TICKER_S[w]], "*", color="black", ms=10, label=f"Ticker incremental, n = 40: {TICKER_S[w]} s")
-    ax.set(xlabel=_N, ylabel=_TOTAL)
-    ax.set_title(f"{title}\ntp = {win[0]['params']['tp']}", fontsize=9)
-    log_if_wide(ax)
-    return fig
 
 
 def _tp(plt, tps: list, title: str, colors: dict):
@@ -197,14 +189,12 @@ def plot_all(runs: list, img_dir: Path, prefix: str = "", command: str = "", sta
             rs = [r for r in wr if r["series"] == series]
             if not rs:
                 continue
-            if series == "window":
-                fig = _window(plt, wr, w, title, colors)
-            elif series == "tp":
+            if series == "tp":
                 fig = _tp(plt, rs, title, colors)
             elif series == "encodings":
                 fig = _encodings(plt, rs, title, colors)
             else:
-                fig = _panels(plt, series, rs, w, title, colors)
+                fig = _panels(plt, series, rs, wr, w, title, colors)
             made[(w, series)] = f"{prefix}{w}-{series}.png"
             _save(plt, fig, img_dir / made[(w, series)], command)
     if stale:
