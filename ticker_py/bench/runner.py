@@ -86,7 +86,7 @@ def measure(
     rss0 = proc.memory_info().rss
     cps = {cp: i for i, cp in enumerate(case.checkpoints)}
     checkpoints = {}
-    ticks, cpu_ticks, streams, streams_max, no_stream, atoms_in = [], [], 0, 0, 0, 0
+    ticks, cpu_ticks, counts, atoms_in = [], [], [], 0  # counts: answer streams per tick
     thread_time = time.thread_time
     status = "ok"
     c0, w0 = time.process_time(), time.perf_counter()
@@ -100,9 +100,7 @@ def measure(
         ticks.append(time.perf_counter() - s)
         cpu_ticks.append(thread_time() - cs)
         atoms_in += len(atoms)
-        streams += n
-        streams_max = max(streams_max, n)
-        no_stream += n == 0
+        counts.append(n)
         elapsed = time.perf_counter() - w0
         if progress is not None:
             progress.value = i + 1
@@ -131,7 +129,7 @@ def measure(
         "cpu_us_per_atom": 1e6 * cpu / atoms_in if atoms_in else None,
         "wall_us_per_atom": 1e6 * t_total / atoms_in if atoms_in else None,
         "rss_start_mb": rss0 / 2**20,
-        "answer_streams": {"total": streams, "max": streams_max, "ticks_without": no_stream},
+        "answer_streams": {"total": sum(counts), "max": max(counts, default=0), "ticks_without": counts.count(0)},
         "stats": dict(stats) if isinstance(stats, dict) else None,
         "checkpoints": {str(k): v for k, v in checkpoints.items()},
     }
