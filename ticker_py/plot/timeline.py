@@ -35,6 +35,7 @@ __all__ = [
     "span",
     "check_max_atoms",
     "span_text",
+    "subtitle",
     "MAX_ATOMS",
     "MAX_SPAN",
     "CELL_MODELS",
@@ -366,17 +367,15 @@ def side_by_side(
     lo, hi = span(set().union(*(r.keys() for r in runs.values())) if runs else set(), start, end)
     tl = from_runs(runs, title, inputs=inputs, start=lo, end=hi, atoms=atoms, max_atoms=max_atoms, notes=notes)
     differing = sum(1 for _, r in tl.differing if r)
-    sub = [
+    sub = subtitle(
         f"runs {', '.join(runs)} (reference {next(iter(runs), '–')})",
         span_text(lo, hi),
         _count(differing, "time point", "differ"),
         f"{_count(tl.differ, 'atom', 'differ')}, {tl.agree} agree{'s' if tl.agree == 1 else ''}",
-    ]
-    if unavailable:
-        sub.append(f"not applicable: {', '.join(unavailable)}")
-    if atoms is not None:
-        sub.append(f"atoms {atoms.text}")
-    return replace(tl, subtitle=" · ".join(sub), unavailable=dict(unavailable or {}))
+        f"not applicable: {', '.join(unavailable)}" if unavailable else "",
+        atoms=atoms,
+    )
+    return replace(tl, subtitle=sub, unavailable=dict(unavailable or {}))
 
 
 def _count(n: int, noun: str, verb: str) -> str:
@@ -408,6 +407,11 @@ def _atoms_of(model):
         yield atom
 
 
+def subtitle(*parts: str, atoms: Selection | None = None) -> str:
+    """A picture's subtitle: the ``parts`` that say something and the ``atoms`` selected, joined by `` · ``."""
+    return " · ".join([part for part in parts if part] + ([f"atoms {atoms.text}"] if atoms is not None else []))
+
+
 def span_text(lo: int, hi: int) -> str:
     """``t = 3–7 (5 time points)``: the time points a picture shows, for its subtitle."""
     n = hi - lo + 1
@@ -430,16 +434,6 @@ def view(results, title: str | None = None, start=None, end=None, atoms=None, ma
     if selection is not None:
         known = {(a[0], len(a) - 1) for ms in per_t.values() for m in ms or () for a in _atoms_of(m)}
         check_selection(selection, known | set(program or ()), "the program has" if program else "the results have")
-    sub = " · ".join(x for x in (about, span_text(lo, hi)) if x)
-    if selection is not None:
-        sub += f" · atoms {selection.text}"
-    return from_results(
-        results,
-        title or (f"answer stream at t = {results[0].t}" if len(results) == 1 else "answer streams"),
-        sub,
-        inputs,
-        lo,
-        hi,
-        selection,
-        max_atoms,
-    )
+    title = title or (f"answer stream at t = {results[0].t}" if len(results) == 1 else "answer streams")
+    sub = subtitle(about, span_text(lo, hi), atoms=selection)
+    return from_results(results, title, sub, inputs, lo, hi, selection, max_atoms)
