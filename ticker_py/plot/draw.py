@@ -79,13 +79,8 @@ def figure(tl: Timeline, width: float = 11.0, small: bool = False):
 
     lanes = tl.lanes
     n = len(lanes)
-    tops = []
-    if tl.inputs:
-        tops.append("inputs")
-    if len(tl.runs) > 1:
-        tops.append("differing")
-    elif tl.several:
-        tops.append("streams")
+    tops = ["inputs"] if tl.inputs else []
+    tops += ["differing"] if len(tl.runs) > 1 else ["streams"] if tl.several else []
     top_h = 0.55 if small else 0.8
     lane_h = max(0.6, LANE_INCH * (n + (1 if tl.more else 0)))
     # the labels left of the axes: the lanes' (plus the rotated axis label), the top panels' written
