@@ -343,14 +343,11 @@ def render(doc: dict, command: str, img: str | None = None) -> str:
         )
     s = doc["startup"]
     bare = f"; a bare `python -c pass` {s['python_cpu_s']:.3f} s" if "python_cpu_s" in s else ""
-    cached = {
-        True: "; ticker_py's bytecode cached",
-        False: "; no bytecode cache (every module compiled at each start)",
-    }.get(s.get("bytecode_cached"), "")
+    cached = {True: "; ticker_py's bytecode cached", False: "; no bytecode cache (every module compiled at each start)"}
     lines += [
         "",
         f"Start-up (`ticker run`, 1-line program and stream, native): {s['cpu_s']:.3f} s CPU, "
-        f"{s['peak_mb']:.0f} MB peak RSS{bare}{cached} (load {_loads(s.get('load', ()))}).",
+        f"{s['peak_mb']:.0f} MB peak RSS{bare}{cached.get(s.get('bytecode_cached'), '')} (load {_loads(s.get('load', ()))}).",
     ]
     for e in doc.get("enumeration", ()):
         lines += [

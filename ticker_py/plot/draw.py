@@ -50,11 +50,9 @@ def _code(i: int) -> str:
 
 
 def _top_label(kind: str, tl: Timeline) -> str:
-    if kind == "inputs":
-        return "input atoms\nper time point"
-    if kind == "streams":
-        return "answer streams\nper time point"
-    return f"runs differing\nfrom {_short(tl.runs[0], 18)}"
+    if kind == "differing":
+        return f"runs differing\nfrom {_short(tl.runs[0], 18)}"
+    return "input atoms\nper time point" if kind == "inputs" else "answer streams\nper time point"
 
 
 def _tick_chars(kind: str, tl: Timeline) -> int:
