@@ -233,7 +233,7 @@ def test_every_suite_plans_the_pure_incremental_variant():
 
 
 def test_throughput_measures_whole_processes_and_renders_every_target(tmp_path):
-    from ticker_py.bench import throughput, throughput_report
+    from ticker_py.bench import throughput
 
     run = throughput.measure_workload("box", params={"tp": 4, "window": 2, "rate": 20}, root=tmp_path, slope_tp=(4, 40))
     assert run["atoms"] == 80 and run["output_atoms"] > 0
@@ -249,7 +249,7 @@ def test_throughput_measures_whole_processes_and_renders_every_target(tmp_path):
         "runs": [run],
         "enumeration": [enum],
     }
-    md = throughput_report.render(doc, "ticker bench throughput")
+    md = throughput.render(doc, "ticker bench throughput")
     assert math.isfinite(run["slope_us"])  # its arithmetic: test_the_slope_is_the_cost_of_the_atoms_between
     # the slope of a 4-to-40-point workload is within noise and may come out negative
     assert re.search(r"^\| box \| native \| 80 \| [0-9.]+ \| -?[0-9.]+ \|", md, re.M)

@@ -13,7 +13,7 @@ from pathlib import Path
 from .api import analysed, run
 from .errors import Diagnostic, UsageError
 from .plot import select
-from .plot.timeline import MAX_ATOMS, Timeline, from_results, span, span_text
+from .plot.timeline import MAX_ATOMS, Timeline, from_results, span, span_text, subtitle
 from .spec import EVALUATION, INPUT, PROGRAM, RunSpec, takes_spec
 from .stages.output import open_output
 
@@ -42,16 +42,6 @@ def check_selection(selection: select.Selection | None, analysis) -> None:
     select.check_selection(selection, analysis.predicates)
 
 
-def _models_text(models: int) -> str:
-    return (
-        "all answer streams"
-        if models == 0
-        else "1 answer stream per tick"
-        if models == 1
-        else f"first {models} answer streams per tick"
-    )
-
-
 @takes_spec(PROGRAM, INPUT, EVALUATION, purpose="plot", loads=True, exclude=("tuple_order",))
 def run_timeline(
     program,
@@ -72,20 +62,11 @@ def run_timeline(
     check_selection(atoms, analysis)
     results = run(analysis, stream, spec=spec)
     lo, hi = span({r.t for r in results}, start, end)
-    sub = [results.about, span_text(lo, hi) if results else "no time point evaluated (an empty stream)"]
-    if atoms is not None:
-        sub.append(f"atoms {atoms.text}")
-    return from_results(
-        results,
-        title or (str(program) if isinstance(program, (str, Path)) and "\n" not in str(program) else "answer stream"),
-        " · ".join(sub),
-        results.inputs,
-        lo,
-        hi,
-        atoms,
-        max_atoms,
-        unit=_unit(analysis),
+    sub = subtitle(
+        results.about, span_text(lo, hi) if results else "no time point evaluated (an empty stream)", atoms=atoms
     )
+    named = str(program) if isinstance(program, (str, Path)) and "\n" not in str(program) else "answer stream"
+    return from_results(results, title or named, sub, results.inputs, lo, hi, atoms, max_atoms, unit=_unit(analysis))
 
 
 def _unit(analysis) -> str:

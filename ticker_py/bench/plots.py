@@ -1,18 +1,9 @@
 """The benchmark plots, drawn from a results document (``ticker bench``, ``--report-from``).
 
-Every plot says in its title what was run (workload, parameters, the ``ticker bench`` command
-below the axes), has axes with units, a log scale where the values span more than 10×, and the
-peers' published figures as reference lines where they were measured on a comparable case:
-
-* Laser (PyPy) at n = 100, k = 1000: diamond 50.6, box 40.4, join 103.7, cooling 41.1 µs/atom;
-* Laser++ (C++): box 3.6–3.9 µs/atom, diamond about 1,430 µs/atom;
-* Ticker (Beck et al. 2017), 1000 time points at n = 40: scenario A incremental 3.8 s, B1 22.8 s,
-  B2 48.7 s.
-
-:func:`plot_all` writes the plots of a results document and returns their names; with
-``stale=True`` it first removes the plots of the same workloads and suites that an earlier run
-wrote and this one does not (a series no longer measured), so a directory never keeps a stale
-picture; a workload measured by several suites keeps the other suites' plots.
+Every plot says in its title what was run (the ``ticker bench`` command below the axes), has axes
+with units, a log scale where the values span more than 10×, and the peers' published figures as
+reference lines where they were measured on a comparable case (Laser and Laser++ at n = 100,
+k = 1000; Ticker at 1000 time points, n = 40).
 """
 
 from __future__ import annotations
@@ -21,7 +12,7 @@ import textwrap
 from collections import OrderedDict
 from pathlib import Path
 
-from .targets import LASER_US
+from .report import LASER_US
 
 __all__ = ["LASER_US", "LASERPP_US", "TICKER_S", "plot_all", "plot_throughput", "log_if_wide"]
 
@@ -29,6 +20,25 @@ __all__ = ["LASER_US", "LASERPP_US", "TICKER_S", "plot_all", "plot_throughput", 
 LASERPP_US = {"box": (3.6, 3.9), "diamond": (1430.0, 1430.0)}
 #: Ticker's incremental engine, total seconds for 1000 time points at n = 40
 TICKER_S = {"caching-time": 3.8, "caching-tuple": 3.8, "b1": 22.8, "b2": 48.7}
+
+_N, _US, _TOTAL = "window size n (time points)", "CPU µs per input atom", "total time (s)"
+#: the series drawn as one panel per value of a parameter (None: one panel): (that parameter, inches
+#: per panel, the x parameter, the y value, x label, y label, the panel's subtitle from the parameters)
+_PANELS = {
+    "window": (None, 5.5, "window", "t_total", _N, _TOTAL, "tp = {tp}"),
+    "grid": ("window", 4.5, "rate", "cpu_us_per_atom", "atoms per time point k", _US, "n = {window}, tp = {tp}"),
+    "rules": (None, 5.5, "r", "cpu_us_per_atom", "rules r", _US, "n = {window}, k = {rate}, tp = {tp}"),
+    "pruning": ("w", 5, "window", "t_total", _N, _TOTAL, "w = {w}, k = {rate}, tp = {tp}"),
+}
+#: the plots each suite draws per workload (the second part of their names)
+SUITE_PLOTS = {
+    "ticker-a": ("window", "tp"),
+    "ticker-b": ("window", "tp"),
+    "laser": ("grid", "rules"),
+    "pruning": ("pruning",),
+    "r4": ("window",),
+    "encodings": ("encodings",),
+}
 
 
 def log_if_wide(ax, axis: str = "y") -> None:
@@ -49,166 +59,144 @@ def _variants(runs: list) -> list:
     return list(OrderedDict.fromkeys(r["variant"] for r in runs))
 
 
-def _reference(ax, y: float, label: str, color: str = "grey", span: tuple | None = None) -> None:
-    if span is not None and span[0] != span[1]:
-        ax.axhspan(span[0], span[1], color=color, alpha=0.25, lw=0, label=label)
-    else:
-        ax.axhline(y, color=color, ls="--", lw=1, label=label)
+def _lines(ax, rs, colors, x_of, y_of, label_of=lambda v: v, style="-") -> None:
+    """One line per engine variant, its finished runs' points."""
+    for v in _variants(rs):
+        pts = sorted((x_of(r), y_of(r)) for r in rs if r["variant"] == v and r["status"] == "ok")
+        if pts:
+            ax.plot(*zip(*pts), style, marker="o", label=label_of(v), color=colors[v])
+    ax.grid(alpha=0.3)
 
 
-#: the plots each suite draws per workload (the second part of their names)
-SUITE_PLOTS = {
-    "ticker-a": ("window", "tp"),
-    "ticker-b": ("window", "tp"),
-    "laser": ("grid", "rules"),
-    "pruning": ("pruning",),
-    "r4": ("window",),
-    "encodings": ("encodings",),
-}
+def _peers(ax, w: str, n) -> None:
+    """Laser's and Laser++'s figures on the panel they measured (n = 100)."""
+    if n == 100 and w in LASER_US:
+        ax.axhline(LASER_US[w], color="grey", ls="--", lw=1, label=f"Laser (PyPy), k = 1000: {LASER_US[w]}")
+    if n == 100 and w in LASERPP_US:
+        low, high = LASERPP_US[w]
+        label = f"Laser++, k = 1000: {f'{low:g}–{high:g}' if low != high else f'≈ {low:,.0f}'}"
+        if low != high:
+            ax.axhspan(low, high, color="#8c564b", alpha=0.25, lw=0, label=label)
+        else:
+            ax.axhline(low, color="#8c564b", ls="--", lw=1, label=label)
+
+
+def _panels(plt, series: str, rs: list, wr: list, w: str, title: str, colors: dict):
+    split, inches, x, y, xlabel, ylabel, subtitle = _PANELS[series]
+    keys = sorted({r["params"][split] for r in rs}) if split else [None]
+    fig, axes = plt.subplots(1, len(keys), figsize=(inches * len(keys), 4), squeeze=False)
+    for ax, key in zip(axes[0], keys):
+        part = [r for r in rs if split is None or r["params"][split] == key]
+        if series == "window":
+            _window(ax, part, wr, w, colors)
+        else:
+            _lines(ax, part, colors, lambda r: r["params"][x], lambda r: r[y])
+        if series == "grid":
+            _peers(ax, w, key)
+        ax.set(xlabel=xlabel, ylabel=ylabel)
+        params = {**rs[0]["params"], **({split: key} if split else {})}
+        ax.set_title(f"{title}\n{subtitle.format(**params)}", fontsize=9)
+        log_if_wide(ax)
+    return fig
+
+
+def _window(ax, win: list, wr: list, w: str, colors: dict) -> None:
+    """Total time against n; the series with one answer stream per tick dashed; Ticker's figure."""
+    one = [r for r in wr if r["series"] == "window-1"]
+    suffix = f", models = {win[0].get('models', 1)}" if one else ""
+    n_of, total = lambda r: r["params"]["window"], lambda r: r["t_total"]  # noqa: E731
+    _lines(ax, win, colors, n_of, total, lambda v: f"{v}{suffix}")
+    if one:
+        _lines(ax, one, colors, n_of, total, lambda v: f"{v}, models = 1", "--")
+    if w in TICKER_S and win[0]["params"]["tp"] == 1000:
+        ax.plot([40], [TICKER_S[w]], "*", color="black", ms=10, label=f"Ticker incremental, n = 40: {TICKER_S[w]} s")
+
+
+def _tp(plt, tps: list, title: str, colors: dict):
+    """The cumulative time of one run, read at its checkpoints."""
+    fig, ax = plt.subplots(figsize=(5.5, 4))
+    for r in tps:
+        pts = sorted((int(k), v) for k, v in (r.get("checkpoints") or {}).items())
+        if pts:
+            ax.plot(*zip(*pts), marker="o", label=r["variant"], color=colors[r["variant"]])
+    ax.grid(alpha=0.3)
+    ax.set(xlabel="time points", ylabel=_TOTAL)
+    ax.set_title(f"{title}\nn = {tps[0]['params']['window']}, cumulative time of one run", fontsize=9)
+    log_if_wide(ax)
+    return fig
+
+
+def _encodings(plt, enc: list, title: str, colors: dict):
+    """The run's CPU, and the CPU of a tick (median, 99th percentile), against n."""
+    fig, (total, tick) = plt.subplots(1, 2, figsize=(9, 4))
+    n_of = lambda r: r["params"]["window"]  # noqa: E731
+    _lines(total, enc, colors, n_of, lambda r: r["cpu_total"])
+    total.set(xlabel=_N, ylabel="CPU of the run (s)")
+    total.set_title(f"{title}\ntp = {enc[0]['params']['tp']}, one answer stream per tick", fontsize=9)
+    log_if_wide(total)
+    _lines(tick, enc, colors, n_of, lambda r: 1000 * r["cpu_tick_median"])
+    _lines(tick, enc, colors, n_of, lambda r: 1000 * r["cpu_tick_p99"], lambda v: f"{v}, 99th percentile", "--")
+    tick.set(xlabel=_N, ylabel="CPU per tick (ms)")
+    tick.set_title("per tick: median (solid), 99th percentile (dashed)", fontsize=9)
+    log_if_wide(tick)
+    return fig
+
+
+def _save(plt, fig, path: Path, command: str) -> None:
+    """One legend for all panels, right of them; the command under them; plain tick numbers."""
+    from matplotlib.ticker import FuncFormatter
+
+    width, height = fig.get_size_inches()
+    handles: dict = {}
+    for ax in fig.axes:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(label, handle)
+        if ax.get_yscale() == "log":
+            ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    extra = 0.7 + 0.065 * max((len(label) for label in handles), default=0) if handles else 0.2
+    fig.set_size_inches(width + extra, height)
+    if handles:
+        fig.legend(list(handles.values()), list(handles), loc="upper right", fontsize=7, frameon=False)
+    if command:
+        lines = textwrap.wrap(command, int((width + extra) * 17))
+        fig.text(0.01, 0.01, "\n".join(lines), fontsize=6, color="#555555", ha="left", va="bottom")
+    fig.subplots_adjust(
+        left=0.7 / (width + extra), right=(width - 0.1) / (width + extra), bottom=0.22, top=0.86, wspace=0.35
+    )
+    fig.savefig(path, dpi=80)
+    plt.close(fig)
 
 
 def plot_all(runs: list, img_dir: Path, prefix: str = "", command: str = "", stale: bool = False) -> dict:
-    """PNG plots like the Ticker paper's Figs. 4–7 and Laser's; returns {(workload, series): file name}."""
+    """PNG plots like the Ticker paper's Figs. 4–7 and Laser's; returns {(workload, series): file name}.
+
+    With ``stale`` it first removes the plots of the same workloads and suites that an earlier run
+    wrote and this one does not (a series no longer measured); a workload measured by several suites
+    keeps the other suites' plots."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    from matplotlib.ticker import FuncFormatter
 
     img_dir.mkdir(parents=True, exist_ok=True)
     made: dict = {}
-
-    def save(fig, key):
-        """One legend for all panels, right of them; the command under them; plain tick numbers."""
-        name = f"{prefix}{key[0]}-{key[1]}.png"
-        width, height = fig.get_size_inches()
-        handles: dict = {}
-        for ax in fig.axes:
-            for handle, label in zip(*ax.get_legend_handles_labels()):
-                handles.setdefault(label, handle)
-            if ax.get_yscale() == "log":
-                ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
-        extra = 0.7 + 0.065 * max((len(label) for label in handles), default=0) if handles else 0.2
-        fig.set_size_inches(width + extra, height)
-        if handles:
-            fig.legend(list(handles.values()), list(handles), loc="upper right", fontsize=7, frameon=False)
-        if command:
-            lines_ = textwrap.wrap(command, int((width + extra) * 17))
-            fig.text(0.01, 0.01, "\n".join(lines_), fontsize=6, color="#555555", ha="left", va="bottom")
-        fig.subplots_adjust(
-            left=0.7 / (width + extra), right=(width - 0.1) / (width + extra), bottom=0.22, top=0.86, wspace=0.35
-        )
-        fig.savefig(img_dir / name, dpi=80)
-        plt.close(fig)
-        made[key] = name
-
-    def lines(ax, rs, x_of, y_of, label_of=lambda v: v, style="-"):
-        for v in _variants(rs):
-            pts = sorted((x_of(r), y_of(r)) for r in rs if r["variant"] == v and r["status"] == "ok")
-            if pts:
-                ax.plot(*zip(*pts), style, marker="o", label=label_of(v), color=colors[v])
-        ax.grid(alpha=0.3)
-
-    def finish(ax):
-        log_if_wide(ax)
-
     workloads = OrderedDict.fromkeys(r["workload"] for r in runs)
     for w in workloads:
         wr = [r for r in runs if r["workload"] == w]
         colors = {v: f"C{i % 10}" for i, v in enumerate(_variants(wr))}  # one colour per engine in every panel
         title = f"{wr[0]['title']} ({w})"
-        win = [r for r in wr if r["series"] == "window"]
-        one = [r for r in wr if r["series"] == "window-1"]
-        if win:
-            fig, ax = plt.subplots(figsize=(5.5, 4))
-            models = win[0].get("models", 1)
-            suffix = f", models = {models}" if one else ""
-            lines(ax, win, lambda r: r["params"]["window"], lambda r: r["t_total"], lambda v, s=suffix: f"{v}{s}")
-            if one:
-                lines(
-                    ax, one, lambda r: r["params"]["window"], lambda r: r["t_total"], lambda v: f"{v}, models = 1", "--"
-                )
-            if w in TICKER_S and win[0]["params"]["tp"] == 1000:
-                ax.plot(
-                    [40], [TICKER_S[w]], "*", color="black", ms=10, label=f"Ticker incremental, n = 40: {TICKER_S[w]} s"
-                )
-            ax.set(xlabel="window size n (time points)", ylabel="total time (s)")
-            ax.set_title(f"{title}\ntp = {win[0]['params']['tp']}", fontsize=9)
-            finish(ax)
-            save(fig, (w, "window"))
-        tps = [r for r in wr if r["series"] == "tp"]
-        if tps:
-            fig, ax = plt.subplots(figsize=(5.5, 4))
-            for r in tps:
-                pts = sorted((int(k), v) for k, v in (r.get("checkpoints") or {}).items())
-                if pts:
-                    ax.plot(*zip(*pts), marker="o", label=r["variant"], color=colors[r["variant"]])
-            ax.grid(alpha=0.3)
-            ax.set(xlabel="time points", ylabel="total time (s)")
-            ax.set_title(f"{title}\nn = {tps[0]['params']['window']}, cumulative time of one run", fontsize=9)
-            finish(ax)
-            save(fig, (w, "tp"))
-        grid = [r for r in wr if r["series"] == "grid"]
-        if grid:
-            ns = sorted({r["params"]["window"] for r in grid})
-            fig, axes = plt.subplots(1, len(ns), figsize=(4.5 * len(ns), 4), squeeze=False)
-            for ax, n in zip(axes[0], ns):
-                lines(
-                    ax,
-                    [r for r in grid if r["params"]["window"] == n],
-                    lambda r: r["params"]["rate"],
-                    lambda r: r["cpu_us_per_atom"],
-                )
-                if n == 100 and w in LASER_US:
-                    _reference(ax, LASER_US[w], f"Laser (PyPy), k = 1000: {LASER_US[w]}")
-                if n == 100 and w in LASERPP_US:
-                    low, high = LASERPP_US[w]
-                    shown = f"{low:g}–{high:g}" if low != high else f"≈ {low:,.0f}"
-                    _reference(ax, low, f"Laser++, k = 1000: {shown}", "#8c564b", (low, high))
-                ax.set(xlabel="atoms per time point k", ylabel="CPU µs per input atom")
-                ax.set_title(f"{title}\nn = {n}, tp = {grid[0]['params']['tp']}", fontsize=9)
-                finish(ax)
-            save(fig, (w, "grid"))
-        rules = [r for r in wr if r["series"] == "rules"]
-        if rules:
-            fig, ax = plt.subplots(figsize=(5.5, 4))
-            lines(ax, rules, lambda r: r["params"]["r"], lambda r: r["cpu_us_per_atom"])
-            p = rules[0]["params"]
-            ax.set(xlabel="rules r", ylabel="CPU µs per input atom")
-            ax.set_title(f"{title}\nn = {p['window']}, k = {p['rate']}, tp = {p['tp']}", fontsize=9)
-            finish(ax)
-            save(fig, (w, "rules"))
-        enc = [r for r in wr if r["series"] == "encodings"]
-        if enc:  # the run's CPU, and the CPU of a tick (median, 99th percentile), against n
-            fig, (total, tick) = plt.subplots(1, 2, figsize=(9, 4))
-            n_of = lambda r: r["params"]["window"]  # noqa: E731
-            lines(total, enc, n_of, lambda r: r["cpu_total"])
-            total.set(xlabel="window size n (time points)", ylabel="CPU of the run (s)")
-            total.set_title(f"{title}\ntp = {enc[0]['params']['tp']}, one answer stream per tick", fontsize=9)
-            finish(total)
-            lines(tick, enc, n_of, lambda r: 1000 * r["cpu_tick_median"])
-            lines(tick, enc, n_of, lambda r: 1000 * r["cpu_tick_p99"], lambda v: f"{v}, 99th percentile", "--")
-            tick.set(xlabel="window size n (time points)", ylabel="CPU per tick (ms)")
-            tick.set_title("per tick: median (solid), 99th percentile (dashed)", fontsize=9)
-            finish(tick)
-            save(fig, (w, "encodings"))
-        pr = [r for r in wr if r["series"] == "pruning"]
-        if pr:
-            ws = sorted({r["params"]["w"] for r in pr})
-            fig, axes = plt.subplots(1, len(ws), figsize=(5 * len(ws), 4), squeeze=False)
-            for ax, wd in zip(axes[0], ws):
-                lines(
-                    ax,
-                    [r for r in pr if r["params"]["w"] == wd],
-                    lambda r: r["params"]["window"],
-                    lambda r: r["t_total"],
-                )
-                ax.set(xlabel="window size n (time points)", ylabel="total time (s)")
-                ax.set_title(
-                    f"{title}\nw = {wd}, k = {pr[0]['params']['rate']}, tp = {pr[0]['params']['tp']}", fontsize=9
-                )
-                finish(ax)
-            save(fig, (w, "pruning"))
+        for series in ("window", "tp", "grid", "rules", "encodings", "pruning"):
+            rs = [r for r in wr if r["series"] == series]
+            if not rs:
+                continue
+            if series == "tp":
+                fig = _tp(plt, rs, title, colors)
+            elif series == "encodings":
+                fig = _encodings(plt, rs, title, colors)
+            else:
+                fig = _panels(plt, series, rs, wr, w, title, colors)
+            made[(w, series)] = f"{prefix}{w}-{series}.png"
+            _save(plt, fig, img_dir / made[(w, series)], command)
     if stale:
         every = {kind for kinds in SUITE_PLOTS.values() for kind in kinds}
         drawn = {kind for r in runs for kind in SUITE_PLOTS.get(r.get("suite"), every)}

@@ -7,7 +7,57 @@ from collections import OrderedDict
 
 __all__ = ["ANCHORS", "LASER_US", "TARGETS", "render_markdown", "render_section", "cell"]
 
-from .targets import ANCHORS, LASER_US, NATIVE_TARGET_US, R4_ANCHOR, TARGETS
+# ------------------------------------------------------------------ the peers' figures, the targets
+
+ANCHORS = {
+    ("caching-time", 40): "Ticker: incremental 3.8 s, clingo ≈ 20 s",
+    ("caching-tuple", 40): "Ticker: incremental 3.8 s, clingo ≈ 20 s",
+    ("b1", 40): "Ticker: incremental 22.8 s, clingo 40.6 s",
+    ("b2", 40): "Ticker: incremental 48.7 s, clingo 30.4 s",
+}
+LASER_US = {"diamond": 50.6, "box": 40.4, "join": 103.7, "cooling": 41.1}
+NATIVE_TARGET_US = {"diamond": 2, "box": 3, "join": 5, "cooling": 3}
+_A = ("caching-time", "caching-tuple")
+_N200 = {"tp": 1000, "window": 200}
+_LASER = {"tp": 300, "window": 100, "rate": 1000}
+#: (label, workloads, params, engine, kind, limit); the kinds are judged by :func:`_targets`
+TARGETS = [
+    *[
+        (f"native {w} k=1000 n=100: ≤ {lim} µs/atom (Laser {LASER_US[w]})", (w,), _LASER, "native", "us", lim)
+        for w, lim in NATIVE_TARGET_US.items()
+    ],
+    ("incremental A at n=200 (tp=1000): ≤ 0.3 s", _A, _N200, "incremental", "s", 0.3),
+    ("incremental A (tp=1000): t_tick(n=200) / t_tick(n=20) ≤ 1.3", _A, _N200, "incremental", "ratio", 1.3),
+    (
+        "incremental B at n=200 (tp=1000, one answer stream per tick like Ticker): ≤ 2 s and ≥ 5× clingo"
+        " (Ticker at n=40: 22.8 / 48.7 s)",
+        ("b1", "b2"),
+        _N200,
+        "incremental",
+        "s5x",
+        2.0,
+    ),
+    # the incremental encoding against the static one (suite encodings; whole run, worker CPU)
+    ("pure A at n=200 (tp=1000): ≥ 5× clingo, CPU", ("caching-time",), _N200, "incremental-pure", "speedup", 5),
+    ("pure B1 at n=200 (tp=1000): ≥ 3× clingo, CPU", ("b1",), _N200, "incremental-pure", "speedup", 3),
+    *[
+        (f"pure {w} at n=200: tick p99 ≤ 3× median (CPU)", (w,), _N200, "incremental-pure", "p99", 3)
+        for w in ("caching-time", "b1")
+    ],
+    (
+        "pure B1 at n=200, 4000 against 1000 tp: CPU per time point ≤ 1.25×, peak RSS ≤ 1.2×",
+        ("b1",),
+        {"window": 200},
+        "incremental-pure",
+        "flat",
+        (1.25, 1.2),
+    ),
+]
+
+#: published R4 figures (Monks et al.), for the BSBM stream of 1.1 M triples
+R4_ANCHOR = {"bsbm": "R4 < 10 min; Sparkwave faster; Etalis ≈ 3 h (And)", "srbench": "R4: not published at this size"}
+
+_PARAMS = ("tp", "window", "rate", "r", "w")
 
 # ------------------------------------------------------------------ cells
 
@@ -16,6 +66,10 @@ def _s(x: float | None) -> str:
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return "–"
     return f"{x:.3g}" if x < 100 else f"{x:.0f}"
+
+
+def _ms(x: float | None) -> str:
+    return _s(1000 * x) if x is not None else "–"
 
 
 def cell(run: dict | None, value: str = "t_total", unit: str = " s") -> str:
@@ -29,6 +83,10 @@ def cell(run: dict | None, value: str = "t_total", unit: str = " s") -> str:
     if st != "ok":
         return st
     return _s(run.get(value)) + unit
+
+
+def _us(run: dict | None) -> str:
+    return cell(run, "cpu_us_per_atom", "")
 
 
 def _checkpoint_cell(run: dict | None, tp: int) -> str:
@@ -52,16 +110,38 @@ def _variants(runs: list) -> list:
     return list(OrderedDict.fromkeys(r["variant"] for r in runs))
 
 
-def _find(runs, **match) -> dict | None:
-    for r in runs:
-        if all(
-            (r["params"].get(k) if k in ("tp", "window", "rate", "r", "w") else r.get(k)) == v for k, v in match.items()
-        ):
-            return r
-    return None
+def _all(runs: list, **match) -> list:
+    """The runs whose fields (parameters: in ``params``) equal ``match``'s values (a tuple: are one of them)."""
+
+    def fits(r, k, v):
+        got = r["params"].get(k) if k in _PARAMS else r.get(k)
+        return got in v if isinstance(v, tuple) else got == v
+
+    return [r for r in runs if all(fits(r, k, v) for k, v in match.items())]
 
 
-# ------------------------------------------------------------------ markdown
+def _find(runs: list, **match) -> dict | None:
+    return next(iter(_all(runs, **match)), None)
+
+
+def _sizes(runs: list, key: str = "window") -> list:
+    return sorted({r["params"][key] for r in runs})
+
+
+def _rows(runs: list, variants: list, show=cell, extra=lambda x: [], key: str = "window") -> list:
+    """A row per value of the parameter ``key``: the value, each variant's cell, ``extra(value)``."""
+    return [[x] + [show(_find(runs, **{key: x}, variant=v)) for v in variants] + extra(x) for x in _sizes(runs, key)]
+
+
+def _block(heading: str, header: list, rows: list, plot: list = ()) -> list:
+    return [heading, ""] + _table(header, rows) + list(plot)
+
+
+def _plot(plots: dict, img: str, w: str, series: str, alt: str) -> list:
+    return [f"![{alt}]({img}/{plots[(w, series)]})", ""] if (w, series) in plots else []
+
+
+# ------------------------------------------------------------------ targets
 
 
 def _best_tick(run: dict) -> float:
@@ -75,20 +155,13 @@ def _targets(runs: list) -> list:
     for label, workloads, params, engine, kind, limit in TARGETS:
         for w in workloads:
             if kind == "flat":
-                row = _flat(label, w, runs, params, engine, limit)
-                rows += [row] if row else []
+                rows += [row for row in [_flat(label, w, runs, params, engine, limit)] if row]
                 continue
             series = ("encodings",) if kind in ("speedup", "p99") else ("window", "grid", "window-1")
-            sel = [
-                r
-                for r in runs
-                if r["workload"] == w
-                and r["series"] in series
-                and all(r["params"].get(k) == v for k, v in params.items())
-            ]
+            sel = _all(runs, workload=w, series=series, **params)
             if kind == "s5x" and any(r.get("models", 1) == 1 for r in sel):
                 sel = [r for r in sel if r.get("models", 1) == 1]
-            ours = next((r for r in sel if r["engine"] == engine), None)
+            ours = _find(sel, engine=engine)
             if ours is None:
                 continue
             if ours["status"] != "ok":
@@ -98,7 +171,7 @@ def _targets(runs: list) -> list:
                 val, ok = ours["cpu_us_per_atom"], ours["cpu_us_per_atom"] <= limit
                 shown = f"{_s(val)} µs/atom"
             elif kind == "speedup":
-                static = next((r for r in sel if r["engine"] == "clingo" and r["status"] == "ok"), None)
+                static = _find(sel, engine="clingo", status="ok")
                 if static is None:
                     continue
                 val = static["cpu_total"] / ours["cpu_total"]
@@ -110,18 +183,8 @@ def _targets(runs: list) -> list:
                 ok = val <= limit
                 shown = f"{val:.1f}× (median {_ms(ours['cpu_tick_median'])}, p99 {_ms(ours['cpu_tick_p99'])} ms)"
             elif kind == "ratio":
-                small = next(
-                    (
-                        r
-                        for r in runs
-                        if r["workload"] == w
-                        and r["series"] in ("window", "grid")
-                        and r["engine"] == engine
-                        and r["status"] == "ok"
-                        and r["params"].get("tp") == params["tp"]
-                        and r["params"].get("window") == 20
-                    ),
-                    None,
+                small = _find(
+                    runs, workload=w, series=("window", "grid"), engine=engine, status="ok", tp=params["tp"], window=20
                 )
                 if small is None or not small.get("t_tick_median"):
                     continue
@@ -134,7 +197,7 @@ def _targets(runs: list) -> list:
                 if ours.get("models", 1) != 1:
                     shown += f" (models = {ours['models']})"
                 if kind == "s5x":
-                    static = next((r for r in sel if r["engine"] == "clingo"), None)
+                    static = _find(sel, engine="clingo")
                     if static and static["status"] == "ok":
                         ratio = static["t_total"] / ours["t_total"]
                         shown += f", {ratio:.1f}× clingo"
@@ -149,22 +212,11 @@ def _targets(runs: list) -> list:
     return rows
 
 
-def _ms(x: float | None) -> str:
-    return _s(1000 * x) if x is not None else "–"
-
-
 def _long_runs(runs: list, w: str, params: dict, engine: str) -> list:
     """The ``long`` series of one engine, by time points: ``[(tp, run)]`` of the finished runs."""
-    sel = [
-        r
-        for r in runs
-        if r["workload"] == w
-        and r["series"] == "long"
-        and r["engine"] == engine
-        and r["status"] == "ok"
-        and all(r["params"].get(k) == v for k, v in params.items())
-    ]
-    return sorted((r["params"]["tp"], r) for r in sel)
+    return sorted(
+        (r["params"]["tp"], r) for r in _all(runs, workload=w, series="long", engine=engine, status="ok", **params)
+    )
 
 
 def _flat(label: str, w: str, runs: list, params: dict, engine: str, limits: tuple) -> list | None:
@@ -179,105 +231,91 @@ def _flat(label: str, w: str, runs: list, params: dict, engine: str, limits: tup
     return [label, w, shown, "met" if cpu <= limits[0] and rss <= limits[1] else "**missed**"]
 
 
+# ------------------------------------------------------------------ the suites' sections
+
+
 def _section_encodings(w: str, runs: list, img: str, plots: dict, compact: bool = False) -> list:
     """CPU of the whole run and per tick (median / p99) against n per engine; the static
     encoding's CPU over the incremental one's; B1 over more time points."""
     out = []
-    enc = [r for r in runs if r["series"] == "encodings"]
-    variants = _variants(enc)
+    enc = _all(runs, series="encodings")
     if enc:
-        tp = enc[0]["params"]["tp"]
-        out += [f"#### CPU seconds of the run (tp = {tp}), and CPU ms per tick: median / 99th percentile", ""]
-        rows = []
-        for n in sorted({r["params"]["window"] for r in enc}):
-            row = [n]
-            for v in variants:
-                r = _find(enc, window=n, variant=v)
-                ok = r is not None and r["status"] == "ok"
-                row.append(
-                    f"{cell(r, 'cpu_total')} ({_ms(r['cpu_tick_median'])} / {_ms(r['cpu_tick_p99'])})"
-                    if ok
-                    else cell(r)
-                )
+
+        def show(r):
+            if r is None or r["status"] != "ok":
+                return cell(r)
+            return f"{cell(r, 'cpu_total')} ({_ms(r['cpu_tick_median'])} / {_ms(r['cpu_tick_p99'])})"
+
+        def ratio(n):
             static, pure = _find(enc, window=n, engine="clingo"), _find(enc, window=n, engine="incremental-pure")
             both = static and pure and static["status"] == pure["status"] == "ok"
-            row.append(f"{static['cpu_total'] / pure['cpu_total']:.1f}×" if both else "–")
-            rows.append(row)
-        out += _table(["n"] + variants + ["clingo CPU ÷ incremental-pure CPU"], rows)
-        if (w, "encodings") in plots:
-            out += [f"![{w}: the encodings against n]({img}/{plots[(w, 'encodings')]})", ""]
-    long = [r for r in runs if r["series"] == "long"]
+            return [f"{static['cpu_total'] / pure['cpu_total']:.1f}×" if both else "–"]
+
+        variants = _variants(enc)
+        out += _block(
+            f"#### CPU seconds of the run (tp = {enc[0]['params']['tp']}), and CPU ms per tick: median / 99th percentile",
+            ["n"] + variants + ["clingo CPU ÷ incremental-pure CPU"],
+            _rows(enc, variants, show, ratio),
+            _plot(plots, img, w, "encodings", f"{w}: the encodings against n"),
+        )
+    long = _all(runs, series="long")
     if long:
-        n = long[0]["params"]["window"]
-        out += [f"#### Over more time points (n = {n}): CPU per time point and peak memory of the worker", ""]
-        rows = []
-        for v in _variants(long):
-            for tp, r in _long_runs(long, w, {}, next(x["engine"] for x in long if x["variant"] == v)):
-                rows.append(
-                    [v, tp, cell(r, "cpu_total"), f"{_ms(r['cpu_total'] / tp)} ms", f"{_s(r['peak_rss_mb'])} MB"]
-                )
-        out += _table(["engine", "tp", "CPU", "CPU per time point", "peak RSS"], rows)
+        rows = [
+            [v, tp, cell(r, "cpu_total"), f"{_ms(r['cpu_total'] / tp)} ms", f"{_s(r['peak_rss_mb'])} MB"]
+            for v in _variants(long)
+            for tp, r in _long_runs(long, w, {}, _find(long, variant=v)["engine"])
+        ]
+        out += _block(
+            f"#### Over more time points (n = {long[0]['params']['window']}): CPU per time point and peak memory "
+            "of the worker",
+            ["engine", "tp", "CPU", "CPU per time point", "peak RSS"],
+            rows,
+        )
     return out
 
 
 def _section_ticker(w: str, runs: list, img: str, plots: dict, compact: bool = False) -> list:
     out = []
-    win = [r for r in runs if r["series"] == "window"]
     variants = _variants(runs)
+    win, one, tps = (_all(runs, series=s) for s in ("window", "window-1", "tp"))
     if win:
         tp = win[0]["params"]["tp"]
-        also = f", models = {win[0]['models']}" if any(r["series"] == "window-1" for r in runs) else ""
-        out += [f"#### Total time against window size n (tp = {tp}{also})", ""]
-        rows = []
-        for n in sorted({r["params"]["window"] for r in win}):
-            rows.append(
-                [n]
-                + [cell(_find(win, window=n, variant=v)) for v in variants]
-                + [ANCHORS.get((w, n), "") if tp == 1000 else ""]
-            )
-        out += _table(["n"] + variants + ["anchor"], rows)
-        if (w, "window") in plots:
-            out += [f"![{w}: total time against n]({img}/{plots[(w, 'window')]})", ""]
-    one = [r for r in runs if r["series"] == "window-1"]
+        also = f", models = {win[0]['models']}" if one else ""
+        out += _block(
+            f"#### Total time against window size n (tp = {tp}{also})",
+            ["n"] + variants + ["anchor"],
+            _rows(win, variants, extra=lambda n: [ANCHORS.get((w, n), "") if tp == 1000 else ""]),
+            _plot(plots, img, w, "window", f"{w}: total time against n"),
+        )
     if one:
-        out += [
+        out += _block(
             f"#### One answer stream per tick (models = 1): total time against n (tp = {one[0]['params']['tp']})",
-            "",
-        ]
-        rows = [
-            [n] + [cell(_find(one, window=n, variant=v)) for v in variants]
-            for n in sorted({r["params"]["window"] for r in one})
-        ]
-        out += _table(["n"] + variants, rows)
+            ["n"] + variants,
+            _rows(one, variants),
+        )
     out += _section_factorized(runs)
-    tps = [r for r in runs if r["series"] == "tp"]
-    if tps and compact:  # the plot alone
-        if (w, "tp") in plots:
-            out += [f"![{w}: total time against tp]({img}/{plots[(w, 'tp')]})", ""]
-    elif tps:
-        n = tps[0]["params"]["window"]
-        cps = tps[0]["checkpoints_tp"]
-        out += [f"#### Total time against time points (n = {n}; cumulative time of one run, read at each tp)", ""]
-        rows = [[tp] + [_checkpoint_cell(_find(tps, variant=v), tp) for v in variants] for tp in cps]
-        out += _table(["tp"] + variants, rows)
-        if (w, "tp") in plots:
-            out += [f"![{w}: total time against tp]({img}/{plots[(w, 'tp')]})", ""]
-    return out
+    if tps and not compact:  # compact: the plot alone
+        rows = [
+            [tp] + [_checkpoint_cell(_find(tps, variant=v), tp) for v in variants] for tp in tps[0]["checkpoints_tp"]
+        ]
+        out += _block(
+            f"#### Total time against time points (n = {tps[0]['params']['window']}; cumulative time of one run, "
+            "read at each tp)",
+            ["tp"] + variants,
+            rows,
+        )
+    return out + (_plot(plots, img, w, "tp", f"{w}: total time against tp") if tps else [])
 
 
 def _section_r4(w: str, runs: list, img: str, plots: dict, compact: bool = False) -> list:
-    win = [r for r in runs if r["series"] == "window"]
+    win = _all(runs, series="window")
     variants = _variants(runs)
-    tp = win[0]["params"]["tp"] if win else 0
-    out = [f"#### Whole run against the window (s; tp = {tp} time points of 1 s)", ""]
-    rows = [
-        [n] + [cell(_find(win, window=n, variant=v)) for v in variants] + [R4_ANCHOR.get(w, "")]
-        for n in sorted({r["params"]["window"] for r in win})
-    ]
-    out += _table(["window (s)"] + variants + ["published"], rows)
-    if (w, "window") in plots:
-        out += [f"![{w}: whole run against the window]({img}/{plots[(w, 'window')]})", ""]
-    return out
+    return _block(
+        f"#### Whole run against the window (s; tp = {win[0]['params']['tp'] if win else 0} time points of 1 s)",
+        ["window (s)"] + variants + ["published"],
+        _rows(win, variants, extra=lambda n: [R4_ANCHOR.get(w, "")]),
+        _plot(plots, img, w, "window", f"{w}: whole run against the window"),
+    )
 
 
 def _section_factorized(runs: list) -> list:
@@ -285,16 +323,12 @@ def _section_factorized(runs: list) -> list:
     answer streams (in all, at the largest tick) that a finished run counted."""
     out = []
     for series, what in (("factorized", ""), ("factorized-3", ", three items per node")):
-        sel = [r for r in runs if r["series"] == series]
+        sel = _all(runs, series=series)
         if not sel:
             continue
-        out += [
-            f"#### All answer streams, factorized (`--models 0 --factorize`{what}; tp = {sel[0]['params']['tp']}): wall (CPU)",
-            "",
-        ]
         variants = _variants(sel)
         rows = []
-        for n in sorted({r["params"]["window"] for r in sel}):
+        for n in _sizes(sel):
             row, count = [n], None
             for v in variants:
                 r = _find(sel, window=n, variant=v)
@@ -302,51 +336,46 @@ def _section_factorized(runs: list) -> list:
                 row.append(f"{cell(r)} ({cell(r, 'cpu_total')})" if done else cell(r))
                 if done and r.get("answer_streams") and count is None:
                     count = r["answer_streams"]  # a run cut by the budget counted only part of them
-            row += [f"{count['total']:,}", f"{count['max']:,}"] if count else ["–", "–"]
-            rows.append(row)
-        out += _table(["n"] + variants + ["answer streams", "largest tick"], rows)
+            rows.append(row + ([f"{count['total']:,}", f"{count['max']:,}"] if count else ["–", "–"]))
+        out += _block(
+            f"#### All answer streams, factorized (`--models 0 --factorize`{what}; tp = {sel[0]['params']['tp']}): "
+            "wall (CPU)",
+            ["n"] + variants + ["answer streams", "largest tick"],
+            rows,
+        )
     return out
 
 
 def _section_laser(w: str, runs: list, img: str, plots: dict, compact: bool = False) -> list:
     out = []
     variants = _variants(runs)
-    grid = [r for r in runs if r["series"] == "grid"]
+    grid, rules = _all(runs, series="grid"), _all(runs, series="rules")
     if grid:
         tp = grid[0]["params"]["tp"]
-        out += [f"#### CPU µs per input atom (tp = {tp}; time includes engine construction)", ""]
         rows = []
         for n, k in sorted({(r["params"]["window"], r["params"]["rate"]) for r in grid}):
             anchor = f"Laser {LASER_US[w]}" if (w in LASER_US and (n, k, tp) == (100, 1000, 300)) else ""
             target = f"native ≤ {NATIVE_TARGET_US[w]}" if anchor and w in NATIVE_TARGET_US else ""
-            rows.append(
-                [n, k]
-                + [cell(_find(grid, window=n, rate=k, variant=v), "cpu_us_per_atom", "") for v in variants]
-                + [anchor, target]
-            )
-        out += _table(["n", "k"] + variants + ["anchor (µs/atom)", "target"], rows)
-        if (w, "grid") in plots:
-            out += [f"![{w}: µs per atom]({img}/{plots[(w, 'grid')]})", ""]
-    rules = [r for r in runs if r["series"] == "rules"]
+            rows.append([n, k] + [_us(_find(grid, window=n, rate=k, variant=v)) for v in variants] + [anchor, target])
+        out += _block(
+            f"#### CPU µs per input atom (tp = {tp}; time includes engine construction)",
+            ["n", "k"] + variants + ["anchor (µs/atom)", "target"],
+            rows,
+            _plot(plots, img, w, "grid", f"{w}: µs per atom"),
+        )
     if rules:
         p = rules[0]["params"]
-        out += [
+        out += _block(
             f"#### rules-r: CPU µs per input atom against r (n = {p['window']}, k = {p['rate']}, tp = {p['tp']})",
-            "",
-        ]
-        rows = [
-            [r] + [cell(_find(rules, r=r, variant=v), "cpu_us_per_atom", "") for v in variants]
-            for r in sorted({x["params"]["r"] for x in rules})
-        ]
-        out += _table(["r"] + variants, rows)
-        if (w, "rules") in plots:
-            out += [f"![rules-r]({img}/{plots[(w, 'rules')]})", ""]
+            ["r"] + variants,
+            _rows(rules, variants, _us, key="r"),
+            _plot(plots, img, w, "rules", "rules-r"),
+        )
     return out
 
 
 def _section_pruning(w: str, runs: list, img: str, plots: dict, compact: bool = False) -> list:
     variants = _variants(runs)
-    out = ["#### Total time and rule evaluations (engine `stats['rule_evaluations']`, – if not exposed)", ""]
     rows = []
     for wd, n, k in sorted({(r["params"]["w"], r["params"]["window"], r["params"]["rate"]) for r in runs}):
         row = [wd, n, k]
@@ -355,51 +384,39 @@ def _section_pruning(w: str, runs: list, img: str, plots: dict, compact: bool = 
             evals = ((r or {}).get("stats") or {}).get("rule_evaluations")
             row.append(cell(r) + (f" ({evals} evals)" if evals is not None else ""))
         rows.append(row)
-    out += _table(["w", "n", "k"] + variants, rows)
-    if (w, "pruning") in plots:
-        out += [f"![pruning]({img}/{plots[(w, 'pruning')]})", ""]
-    return out
+    return _block(
+        "#### Total time and rule evaluations (engine `stats['rule_evaluations']`, – if not exposed)",
+        ["w", "n", "k"] + variants,
+        rows,
+        _plot(plots, img, w, "pruning", "pruning"),
+    )
 
 
 def _details(runs: list) -> list:
-    header = [
-        "series",
-        "params",
-        "engine",
-        "status",
-        "init s",
-        "tick median ms",
-        "tick max ms",
-        "total s",
-        "CPU µs/atom",
-        "wall µs/atom",
-        "peak RSS MB",
-        "answer streams (total / max / none)",
-    ]
+    header = "series|params|engine|status|init s|tick median ms|tick max ms|total s|CPU µs/atom|wall µs/atom|"
+    header += "peak RSS MB|answer streams (total / max / none)"
     rows = []
     for r in runs:
-        params = " ".join(f"{k}={v}" for k, v in r["params"].items())
-        ok = r["status"] == "ok"
         a = r.get("answer_streams") or {}
-        ms = lambda x: _s(1000 * x) if x is not None else "–"  # noqa: E731
-        status = "ok" if ok else cell(r, "status", "") + (f": {r['reason'][:100]}" if r.get("reason") else "")
-        rows.append(
-            [
-                r["series"],
-                params,
-                r["variant"],
-                status.replace("|", "\\|"),
-                _s(r.get("t_init")) if ok else "–",
-                ms(r.get("t_tick_median")) if ok else "–",
-                ms(r.get("t_tick_max")) if ok else "–",
-                cell(r),
-                _s(r.get("cpu_us_per_atom")) if ok else "–",
-                _s(r.get("wall_us_per_atom")) if ok else "–",
-                _s(r.get("peak_rss_mb")),
-                f"{a['total']} / {a['max']} / {a['ticks_without']}" if a else "–",
-            ]
+        status = (
+            "ok"
+            if r["status"] == "ok"
+            else cell(r, "status", "") + (f": {r['reason'][:100]}" if r.get("reason") else "")
         )
-    return ["<details><summary>All measurements</summary>", ""] + _table(header, rows) + ["</details>", ""]
+        if r["status"] == "ok":
+            ok = [_s(r.get("t_init")), _ms(r.get("t_tick_median")), _ms(r.get("t_tick_max")), cell(r)]
+            ok += [_s(r.get("cpu_us_per_atom")), _s(r.get("wall_us_per_atom"))]
+        else:
+            ok = ["–", "–", "–", cell(r), "–", "–"]
+        params = " ".join(f"{k}={v}" for k, v in r["params"].items())
+        streams = f"{a['total']} / {a['max']} / {a['ticks_without']}" if a else "–"
+        rows.append(
+            [r["series"], params, r["variant"], status.replace("|", "\\|"), *ok, _s(r.get("peak_rss_mb")), streams]
+        )
+    return ["<details><summary>All measurements</summary>", ""] + _table(header.split("|"), rows) + ["</details>", ""]
+
+
+# ------------------------------------------------------------------ the documents
 
 
 def render_markdown(doc: dict, img: str = "img", plots: dict | None = None, title: str = "") -> str:
@@ -423,18 +440,16 @@ def render_markdown(doc: dict, img: str = "img", plots: dict | None = None, titl
         "",
     ]
     na = OrderedDict()
-    for r in runs:
-        if r["status"] == "n/a":
-            na.setdefault(r["variant"], set()).add(r.get("reason", ""))
-    for variant, reasons in na.items():
-        out.append(f"- `{variant}` n/a: {'; '.join(sorted(reasons))}")
-    if na:
-        out.append("")
+    for r in _all(runs, status="n/a"):
+        na.setdefault(r["variant"], set()).add(r.get("reason", ""))
+    out += [f"- `{variant}` n/a: {'; '.join(sorted(reasons))}" for variant, reasons in na.items()] + (
+        [""] if na else []
+    )
     targets = _targets(runs)
     if targets:
         out += ["## Targets", ""] + _table(["target", "workload", "ours", "verdict"], targets)
     for suite in OrderedDict.fromkeys(r["suite"] for r in runs):
-        out += _suite(suite, [r for r in runs if r["suite"] == suite], img, plots, compact=False)
+        out += _suite(suite, _all(runs, suite=suite), img, plots, compact=False)
     return "\n".join(out).rstrip() + "\n"
 
 
@@ -453,7 +468,7 @@ def _suite(suite: str, runs: list, img: str, plots: dict, compact: bool) -> list
     the tables a plot shows)."""
     out = [f"## Suite `{suite}`", ""]
     for w in OrderedDict.fromkeys(r["workload"] for r in runs):
-        wr = [r for r in runs if r["workload"] == w]
+        wr = _all(runs, workload=w)
         models = " and ".join(str(m) for m in OrderedDict.fromkeys(r["models"] for r in wr))
         out += [f"### {wr[0]['title']} (`{w}`, models = {models})", ""]
         out += _SECTIONS[suite](w, wr, img, plots, compact)
@@ -465,7 +480,7 @@ def _suite(suite: str, runs: list, img: str, plots: dict, compact: bool) -> list
 def render_section(doc: dict, suite: str, img: str = "img", plots: dict | None = None) -> str:
     """The compact section of docs/benchmarks.md for one suite of ``doc``: the command that
     regenerates it, the suite's targets, its tables and plots."""
-    runs = [r for r in doc["runs"] if r["suite"] == suite]
+    runs = _all(doc["runs"], suite=suite)
     m, v, s = doc["machine"], doc["versions"], doc["settings"]
     out = _suite(suite, runs, img, plots or {}, compact=True)
     out[2:2] = [

@@ -77,22 +77,24 @@ def write_json(path: Path, env: dict, command: str, settings: dict, runs: list) 
 
 #: the top-level entries of a results.json and their types
 _KEYS = {"date": str, "command": str, "machine": dict, "versions": dict, "settings": dict, "runs": list}
+#: those of ``ticker bench throughput``'s
+THROUGHPUT_KEYS = {"runs": list, "command": str}
 
 
-def load_json(path: Path) -> dict:
-    """Read a ``results.json``; a missing, unreadable or other file is a UsageError."""
+def load_json(path: Path, keys: dict = _KEYS, what: str = "ticker bench") -> dict:
+    """Read a ``results.json`` of ``what`` (with ``keys``); a missing, unreadable or other file is a UsageError."""
     try:
         doc = json.loads(Path(path).read_text())
     except OSError as err:
         raise UsageError(Diagnostic(f"cannot read '{path}': {err.strerror or err}")) from None
     except ValueError as err:  # not UTF-8, or not JSON
-        raise UsageError(Diagnostic(f"'{path}' is not a results.json of ticker bench: {err}")) from None
-    missing = [k for k in _KEYS if not isinstance(doc, dict) or not isinstance(doc.get(k), _KEYS[k])]
+        raise UsageError(Diagnostic(f"'{path}' is not a results.json of {what}: {err}")) from None
+    missing = [k for k in keys if not isinstance(doc, dict) or not isinstance(doc.get(k), keys[k])]
     if missing:
         raise UsageError(
             Diagnostic(
-                f"'{path}' is not a results.json of ticker bench: no '{missing[0]}'",
-                notes=(f"a results.json has {', '.join(_KEYS)}",),
+                f"'{path}' is not a results.json of {what}: no '{missing[0]}'",
+                notes=(f"a results.json has {', '.join(keys)}",),
             )
         )
     return doc

@@ -1,18 +1,10 @@
 """Measuring: one stream per case, every engine variant fed the same pre-parsed time points.
 
-Each run happens in a forked worker (POSIX; in-process elsewhere or with ``isolate=False``)
-that inherits the generated stream, so runs share the exact stream, do not inherit each
-other's heap, and can be stopped: the worker stops itself after the time budget (checked
-between ticks) and the parent kills it if a single tick overruns the budget by far.
-
-Measured per run: ``t_init`` (engine construction, encoding/grounding included), per-tick
-wall time (``append`` + ``evaluate`` + reading the result; median, 99th percentile and max) and
-per-tick CPU time of the worker's thread (median and 99th percentile: what a tick costs, whatever
-else the machine runs), ``t_total`` (init
-+ all ticks, wall), CPU time (``time.process_time`` of the worker), µs per input atom (CPU
-and wall, over ``t_total``), peak RSS (psutil, sampled every 10 ms by the parent, and the
-RSS at the start of the run: the inherited stream is part of it), answer streams per tick
-(total, max, ticks without one) and the engine's ``stats`` if it has them.
+Each run happens in a forked worker (POSIX; in-process elsewhere or with ``isolate=False``) that
+inherits the generated stream, so runs share the exact stream, do not inherit each other's heap,
+and can be stopped: the worker stops itself after the time budget (checked between ticks) and the
+parent kills it if a single tick overruns the budget by far. Peak RSS is sampled by the parent
+every 10 ms; CPU per tick is the worker thread's (what a tick costs, whatever else the machine runs).
 """
 
 from __future__ import annotations
@@ -26,6 +18,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import psutil
 
@@ -36,23 +29,21 @@ from .suites import Case, Variant
 __all__ = ["Settings", "generate_stream", "measure", "run_variant", "run_cases"]
 
 
+@dataclass
 class Settings:
     """How to measure: time budget per run (s), repetitions, warm-up runs, worker isolation, seed."""
 
-    def __init__(
-        self,
-        budget: float = 60.0,
-        reps: int = 1,
-        warmup: int = 0,
-        isolate: bool = True,
-        seed: int = 0,
-        progress: bool = True,
-    ):
-        if not 0 < budget < math.inf:  # also refuses NaN, which every comparison lets through
-            raise UsageError(Diagnostic(f"--budget must be a number of seconds > 0, not {budget}"))
-        self.budget, self.reps, self.warmup = budget, reps, warmup
-        self.isolate = isolate and hasattr(os, "fork")
-        self.seed, self.progress = seed, progress
+    budget: float = 60.0
+    reps: int = 1
+    warmup: int = 0
+    isolate: bool = True
+    seed: int = 0
+    progress: bool = True
+
+    def __post_init__(self):
+        if not 0 < self.budget < math.inf:  # also refuses NaN, which every comparison lets through
+            raise UsageError(Diagnostic(f"--budget must be a number of seconds > 0, not {self.budget}"))
+        self.isolate = self.isolate and hasattr(os, "fork")
 
 
 def generate_stream(case: Case, seed: int = 0):
@@ -95,7 +86,7 @@ def measure(
     rss0 = proc.memory_info().rss
     cps = {cp: i for i, cp in enumerate(case.checkpoints)}
     checkpoints = {}
-    ticks, cpu_ticks, streams, streams_max, no_stream, atoms_in = [], [], 0, 0, 0, 0
+    ticks, cpu_ticks, counts, atoms_in = [], [], [], 0  # counts: answer streams per tick
     thread_time = time.thread_time
     status = "ok"
     c0, w0 = time.process_time(), time.perf_counter()
@@ -109,9 +100,7 @@ def measure(
         ticks.append(time.perf_counter() - s)
         cpu_ticks.append(thread_time() - cs)
         atoms_in += len(atoms)
-        streams += n
-        streams_max = max(streams_max, n)
-        no_stream += n == 0
+        counts.append(n)
         elapsed = time.perf_counter() - w0
         if progress is not None:
             progress.value = i + 1
@@ -140,7 +129,7 @@ def measure(
         "cpu_us_per_atom": 1e6 * cpu / atoms_in if atoms_in else None,
         "wall_us_per_atom": 1e6 * t_total / atoms_in if atoms_in else None,
         "rss_start_mb": rss0 / 2**20,
-        "answer_streams": {"total": streams, "max": streams_max, "ticks_without": no_stream},
+        "answer_streams": {"total": sum(counts), "max": max(counts, default=0), "ticks_without": counts.count(0)},
         "stats": dict(stats) if isinstance(stats, dict) else None,
         "checkpoints": {str(k): v for k, v in checkpoints.items()},
     }
@@ -155,7 +144,7 @@ def _percentile(values: list, q: float) -> float | None:
 
 
 class _Sampler(threading.Thread):
-    """Samples a process's RSS every 10 ms; ``peak`` in bytes."""
+    """Samples a process's RSS every 10 ms while in its ``with`` block; ``peak`` in bytes."""
 
     def __init__(self, pid: int):
         super().__init__(daemon=True)
@@ -168,6 +157,14 @@ class _Sampler(threading.Thread):
             except psutil.Error:
                 return
             self.stop.wait(0.01)
+
+    def __enter__(self):
+        self.start()
+        return self
+
+    def __exit__(self, *_):
+        self.stop.set()
+        self.join()
 
 
 def _guarded(*args) -> dict:
@@ -194,54 +191,42 @@ def run_variant(
     analysis, stream, variant: Variant, case: Case, settings: Settings, factory: Callable | None = None
 ) -> dict:
     """One measured run (a forked worker unless ``settings.isolate`` is off)."""
+    args = (analysis, stream, variant, case, settings.budget, factory, settings.warmup)
     if not settings.isolate:
-        sampler = _Sampler(os.getpid())
-        sampler.start()
-        try:
-            out = _guarded(analysis, stream, variant, case, settings.budget, factory, settings.warmup)
-        finally:
-            sampler.stop.set()
-            sampler.join()
-        out["peak_rss_mb"] = sampler.peak / 2**20
-        return out
+        with _Sampler(os.getpid()) as sampler:
+            out = _guarded(*args)
+        return {**out, "peak_rss_mb": sampler.peak / 2**20}
     ctx = mp.get_context("fork")
     recv, send = ctx.Pipe(duplex=False)
     progress = ctx.Value("q", 0, lock=False)
     marks = ctx.Array("d", [float("nan")] * max(1, len(case.checkpoints)), lock=False)
-    proc = ctx.Process(
-        target=_child,
-        args=(send, analysis, stream, variant, case, settings.budget, factory, settings.warmup, progress, marks),
-    )
+    proc = ctx.Process(target=_child, args=(send, *args, progress, marks))
     start = time.perf_counter()
     proc.start()
     send.close()
-    sampler = _Sampler(proc.pid)
-    sampler.start()
     hard = settings.budget * (1.25 + 0.2 * settings.warmup) + 10
     out = None
     try:
-        while out is None:
-            if recv.poll(0.05):
-                try:
-                    out = recv.recv()
-                except EOFError:
-                    out = {"status": "error", "reason": f"worker died (exit code {proc.exitcode})"}
-            elif not proc.is_alive() and not recv.poll(0):
-                proc.join()
-                out = {"status": "error", "reason": f"worker died (exit code {proc.exitcode})"}
-            elif time.perf_counter() - start > hard:
-                proc.kill()
-                checkpoints = {str(cp): marks[i] for i, cp in enumerate(case.checkpoints) if marks[i] == marks[i]}
-                out = {
-                    "status": "timeout",
-                    "ticks": progress.value,
-                    "t_total": time.perf_counter() - start,
-                    "reason": "killed: a single tick overran the budget",
-                    "checkpoints": checkpoints,
-                }
+        with _Sampler(proc.pid) as sampler:
+            while out is None:
+                if recv.poll(0.05) or not proc.is_alive():  # a dead worker's pipe is at its end
+                    try:
+                        out = recv.recv()
+                    except EOFError:
+                        proc.join(5)
+                        out = {"status": "error", "reason": f"worker died (exit code {proc.exitcode})"}
+                elif time.perf_counter() - start > hard:
+                    proc.kill()
+                    out = {
+                        "status": "timeout",
+                        "ticks": progress.value,
+                        "t_total": time.perf_counter() - start,
+                        "reason": "killed: a single tick overran the budget",
+                        "checkpoints": {
+                            str(cp): marks[i] for i, cp in enumerate(case.checkpoints) if marks[i] == marks[i]
+                        },
+                    }
     finally:
-        sampler.stop.set()
-        sampler.join()
         proc.join(5)
         if proc.is_alive():
             proc.kill()

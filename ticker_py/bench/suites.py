@@ -146,23 +146,15 @@ def _laser(o: Options) -> list:
     sizes = o.sizes or (QUICK["n"] if o.quick else LASER_N)
     rates = o.rates or (QUICK["k"] if o.quick else LASER_K)
     tp = o.tp or (QUICK["tp"] if o.quick else 300)
-    cases = []
-    for w in ("diamond", "box", "join", "cooling"):
-        for n in sizes:
-            for k in rates:
-                cases.append(Case("laser", w, "grid", {"tp": tp, "window": n, "rate": k}, _variants(o.engines)))
+    cases = [
+        Case("laser", w, "grid", {"tp": tp, "window": n, "rate": k}, _variants(o.engines))
+        for w in ("diamond", "box", "join", "cooling")
+        for n in sizes
+        for k in rates
+    ]
+    rules = {"tp": tp, "window": min(sizes), "rate": min(rates)}
     rs = QUICK["r"] if o.quick else RULES_R
-    for r in rs:
-        cases.append(
-            Case(
-                "laser",
-                "rules",
-                "rules",
-                {"tp": tp, "window": min(sizes), "rate": min(rates), "r": r},
-                _variants(o.engines),
-            )
-        )
-    return cases
+    return cases + [Case("laser", "rules", "rules", {**rules, "r": r}, _variants(o.engines)) for r in rs]
 
 
 def _pruning(o: Options) -> list:
@@ -215,20 +207,17 @@ def plan(suite: str, o: Options) -> list:
     """The cases of ``suite`` (``all`` = every suite), filtered by ``o.workloads``."""
     if suite == "all":
         return [c for s in SUITES for c in plan(s, o)]
-    if suite == "ticker-a":
-        cases = _ticker(suite, ("caching-time", "caching-tuple"), o, 1 if o.models is None else o.models)
-    elif suite == "ticker-b":
-        cases = _ticker(suite, ("b1", "b2"), o, 0 if o.models is None else o.models, one_too=o.models is None)
-    elif suite == "laser":
-        cases = _laser(o)
-    elif suite == "pruning":
-        cases = _pruning(o)
-    elif suite == "r4":
-        cases = _r4(o)
-    elif suite == "encodings":
-        cases = _encodings(o)
-    else:
+    builders = {
+        "ticker-a": lambda: _ticker(suite, ("caching-time", "caching-tuple"), o, 1 if o.models is None else o.models),
+        "ticker-b": lambda: _ticker(suite, ("b1", "b2"), o, 0 if o.models is None else o.models, o.models is None),
+        "laser": lambda: _laser(o),
+        "pruning": lambda: _pruning(o),
+        "r4": lambda: _r4(o),
+        "encodings": lambda: _encodings(o),
+    }
+    if suite not in builders:
         raise UsageError(Diagnostic(f"unknown suite '{suite}'", notes=(f"suites: {', '.join(SUITES)}, all",)))
+    cases = builders[suite]()
     if o.models is not None:
         for c in cases:
             c.models = o.models

@@ -1,28 +1,13 @@
-"""``ticker bench throughput``: the whole ``ticker run`` process against its engine.
+"""``ticker bench throughput``: the whole ``ticker run`` process against its engine, and its report.
 
-For each workload (the Laser ones at k = 1000, n = 100, 300 time points; scenarios A and B1)
-the stream is written once as text, JSON Lines and Parquet (``ticker gen``'s layout), then
-measured in separate processes, one run of each at a time:
-
-* ``text``, ``jsonl``, ``parquet`` — ``ticker run --format none`` on that file: the whole
-  process's CPU time (user + system, from the operating system) per input atom;
-* ``parquet args`` — the same on the stream in the predicate-and-arguments Parquet layout
-  (``ticker gen --parquet-layout args``: columns predicate, a1 .. ak, no atom parsing);
-* ``jsonl out`` — ``ticker run --format jsonl --out /dev/null`` on the text file, run right
-  after the ``text`` run: CPU per output atom on top of ``--format none`` (an output atom is one
-  atom of a printed model), the median over ``reps`` of each pair's difference (a small
-  difference of two noisy figures is steadier as a median of pairs than as a difference of medians);
-* ``in-engine`` — the engine alone on atoms parsed in advance (``append`` + ``evaluate``,
-  changes only, the garbage collector and the C heap tuned as in the ``ticker`` process), CPU per input atom;
-* ``plain read`` — reading the text file and splitting it into atom texts in plain Python;
-* ``slope`` — the steady-state cost per input atom: the ``text`` run's CPU at 1,000 time points
-  minus at 300, over the atoms between (start-up and warm-up cancel out);
-* ``start-up`` — ``ticker run`` on a 1-line program and a 1-line stream (CPU s, peak RSS);
-* ``b1-all`` — every answer stream of scenario B1 (n = 200, 1000 time points, ``--models 0
-  --format none``) next to one answer stream per tick (``--models 1``), whole-process CPU s.
-
-Each figure carries the load average (1 minute) seen before and after it: the machine is shared.
-Regenerate with ``ticker bench throughput [--docs]`` (``--workloads box diamond`` for a part).
+Each workload's stream is written once as text, JSON Lines and Parquet (both layouts of ``ticker
+gen``), then every figure is measured in a process of its own, one at a time: ``ticker run
+--format none`` on each file (the process's CPU per input atom, from the operating system); the
+extra CPU of ``--format jsonl`` per output atom (the median over ``reps`` of each pair's difference:
+steadier than a difference of medians); the engine alone on atoms parsed in advance; reading the
+text file in plain Python; the slope (CPU at 1,000 time points minus at 300, over the atoms
+between); the start-up; and every answer stream of B1 against one per tick. Each figure carries the
+load average seen before and after it: the machine is shared.
 """
 
 from __future__ import annotations
@@ -35,7 +20,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-__all__ = ["WORKLOADS", "ENUMERATION", "measure_all", "run_throughput"]
+__all__ = ["WORKLOADS", "ENUMERATION", "TARGETS", "measure_all", "run_throughput", "render", "write_throughput"]
 
 LASER = {"tp": 300, "window": 100, "rate": 1000}
 #: workload -> (parameters, engine)
@@ -51,6 +36,12 @@ WORKLOADS = {
 ENUMERATION = {"b1-all": ({"tp": 1000, "window": 200}, "incremental")}
 #: the two stream lengths (time points) whose difference gives the slope
 SLOPE_TP = (300, 1000)
+
+ENUMERATION_TARGET = 8.0  # CPU s, whole process
+#: the throughput targets: text stream, --format none, µs per input atom
+TARGETS = {"box": 2.0, "diamond": 2.0, "join": 5.0, "cooling": 4.0}
+JSONL_TARGET = 0.4  # µs per output atom on top of --format none
+STARTUP_TARGET = (0.12, 45.0)  # CPU s, peak MB
 
 
 def _run(args: list) -> tuple:
@@ -81,26 +72,17 @@ def bytecode_cached() -> bool:
     and an editable install, say) each start compiles the modules it imports from source."""
     import importlib.util
 
-    root = Path(__file__).resolve().parents[1]
-    for src in root.rglob("*.py"):
+    for src in Path(__file__).resolve().parents[1].rglob("*.py"):
         pyc = Path(importlib.util.cache_from_source(str(src)))
         if not pyc.is_file() or pyc.stat().st_mtime < src.stat().st_mtime:
             return False
     return True
 
 
-def _ticker(*args) -> list:
-    return [*ticker_command(), "run", *map(str, args)]
-
-
-def _generate(workload: str, params: dict, out: Path) -> dict:
-    from ..workloads.files import write_stream
-
-    for fmt in ("parquet", "text", "jsonl"):
-        meta = write_stream(out, workload, fmt, 0, **params)
-    write_stream(out / "args", workload, "parquet", 0, "args", **params)
-    meta["atoms"] = sum(1 for _ in _atoms(out / "stream.stream"))
-    return meta
+def _ticker(program: Path, stream: Path, engine: str, *more, fmt: str | None = "none") -> list:
+    """``ticker run`` of ``program`` over ``stream`` with ``more`` options, ``--format fmt`` (None: the default)."""
+    more = (*more, "--format", fmt) if fmt else more
+    return [*ticker_command(), "run", str(program), "--stream", str(stream), "--engine", engine, *map(str, more)]
 
 
 def _atoms(path: Path):
@@ -156,32 +138,27 @@ def _load() -> float:
 
 
 def measure_workload(
-    workload: str,
-    reps: int = 1,
-    root: Path | None = None,
-    log=None,
-    params: dict | None = None,
-    slope_tp: tuple = SLOPE_TP,
+    workload: str, reps: int = 1, root: Path | None = None, log=None, params: dict | None = None, slope_tp=SLOPE_TP
 ) -> dict:
     """Measure one workload (see the module docstring); medians over ``reps`` runs. ``params``
     overrides the workload's sizes and ``slope_tp`` the two lengths of the slope (tests)."""
+    from ..workloads.files import write_stream
+
     default, engine = WORKLOADS[workload]
     params = params or default
     load = [_load()]
     with tempfile.TemporaryDirectory(dir=root) as tmp:
         d = Path(tmp)
-        _generate(workload, params, d)
-        prog = d / "program.lars"
+        for fmt in ("parquet", "text", "jsonl"):
+            write_stream(d, workload, fmt, 0, **params)
+        write_stream(d / "args", workload, "parquet", 0, "args", **params)
+        prog, text = d / "program.lars", d / "stream.stream"
         runs = {
-            "text": _ticker(prog, "--stream", d / "stream.stream", "--engine", engine, "--format", "none"),
-            "jsonl out": _ticker(
-                prog, "--stream", d / "stream.stream", "--engine", engine, "--format", "jsonl", "--out", os.devnull
-            ),
-            "jsonl": _ticker(prog, "--stream", d / "stream.jsonl", "--engine", engine, "--format", "none"),
-            "parquet": _ticker(prog, "--stream", d / "stream.parquet", "--engine", engine, "--format", "none"),
-            "parquet args": _ticker(
-                prog, "--stream", d / "args" / "stream.parquet", "--engine", engine, "--format", "none"
-            ),
+            "text": _ticker(prog, text, engine),
+            "jsonl out": _ticker(prog, text, engine, "--out", os.devnull, fmt="jsonl"),
+            "jsonl": _ticker(prog, d / "stream.jsonl", engine),
+            "parquet": _ticker(prog, d / "stream.parquet", engine),
+            "parquet args": _ticker(prog, d / "args" / "stream.parquet", engine),
         }
         cpu: dict = {k: [] for k in runs}
         rss: dict = {k: [] for k in runs}
@@ -193,31 +170,28 @@ def measure_workload(
                 rss[key].append(m)
                 if log:
                     log(f"[throughput] {workload} {key}: {c:.2f} s CPU, {m:.0f} MB")
-            inner.append(_in_engine(prog, d / "stream.stream", engine))
+            inner.append(_in_engine(prog, text, engine))
         slope = _slope(workload, params, engine, d, reps, log, slope_tp)
     load.append(_load())
     atoms = inner[0]["texts"]  # atoms in the file (a time point's duplicates count once in the engine)
     med = {k: statistics.median(v) for k, v in cpu.items()}
     out_atoms = inner[0]["output_atoms"]
+    jsonl_out = statistics.median(o - t for t, o in zip(cpu["text"], cpu["jsonl out"]))
     return {
         "workload": workload,
         "engine": engine,
         "params": params,
         "atoms": atoms,
         "load": load,
-        "texts": inner[0]["texts"],
+        "texts": atoms,
         "output_atoms": out_atoms,
         "cpu_s": med,
         "peak_mb": {k: max(v) for k, v in rss.items()},
         "us_per_atom": {k: med[k] / atoms * 1e6 for k in ("text", "jsonl", "parquet", "parquet args")},
         "slope_us": slope,
         "in_engine_us": statistics.median(r["cpu"] for r in inner) / atoms * 1e6,
-        "plain_read_us": statistics.median(r["read"] for r in inner) / max(1, inner[0]["texts"]) * 1e6,
-        "jsonl_out_us": (
-            statistics.median(o - t for t, o in zip(cpu["text"], cpu["jsonl out"])) / out_atoms * 1e6
-            if out_atoms
-            else None
-        ),
+        "plain_read_us": statistics.median(r["read"] for r in inner) / max(1, atoms) * 1e6,
+        "jsonl_out_us": jsonl_out / out_atoms * 1e6 if out_atoms else None,
     }
 
 
@@ -230,8 +204,9 @@ def _slope(workload: str, params: dict, engine: str, d: Path, reps: int, log, le
     for tp in lengths:
         sub = d / f"tp{tp}"
         write_stream(sub, workload, "text", 0, **{**params, "tp": tp})
-        args = _ticker(sub / "program.lars", "--stream", sub / "stream.stream", "--engine", engine, "--format", "none")
-        cpu = statistics.median(_run(args)[0] for _ in range(reps))
+        cpu = statistics.median(
+            _run(_ticker(sub / "program.lars", sub / "stream.stream", engine))[0] for _ in range(reps)
+        )
         found.append((cpu, sum(1 for _ in _atoms(sub / "stream.stream"))))
         if log:
             log(f"[throughput] {workload} slope, {tp} time points: {cpu:.2f} s CPU")
@@ -247,9 +222,10 @@ def measure_startup(reps: int = 5, root: Path | None = None) -> dict:
         prog, stream = Path(tmp) / "p.lars", Path(tmp) / "s.stream"
         prog.write_text("a :- p.\n")
         stream.write_text("0: p\n")
-        found = [_run(_ticker(prog, "--stream", stream, "--engine", "native")) for _ in range(reps)]
-        bare = [_run([sys.executable, "-c", "pass"]) for _ in range(reps)]
-        arrow = [_run([sys.executable, "-c", "import pyarrow.parquet"]) for _ in range(reps)]
+        found = [_run(_ticker(prog, stream, "native", fmt=None)) for _ in range(reps)]
+        bare, arrow = (
+            [_run([sys.executable, "-c", code]) for _ in range(reps)] for code in ("pass", "import pyarrow.parquet")
+        )
     return {
         "cpu_s": statistics.median(c for c, _ in found),
         "peak_mb": statistics.median(m for _, m in found),
@@ -273,19 +249,7 @@ def measure_enumeration(workload: str, root: Path | None = None, log=None, param
         write_stream(d, workload.split("-")[0], "text", 0, **params)
         found = {}
         for models in (0, 1):
-            found[models] = _run(
-                _ticker(
-                    d / "program.lars",
-                    "--stream",
-                    d / "stream.stream",
-                    "--engine",
-                    engine,
-                    "--models",
-                    models,
-                    "--format",
-                    "none",
-                )
-            )[0]
+            found[models] = _run(_ticker(d / "program.lars", d / "stream.stream", engine, "--models", models))[0]
             if log:
                 log(f"[throughput] {workload} --models {models}: {found[models]:.2f} s CPU")
     return {
@@ -300,7 +264,7 @@ def measure_enumeration(workload: str, root: Path | None = None, log=None, param
 
 def measure_all(workloads=None, reps: int = 1, log=None) -> dict:
     """Every workload (default: all of :data:`WORKLOADS` and :data:`ENUMERATION`) and the start-up,
-    with the environment (see :mod:`ticker_py.bench.report`)."""
+    with the environment."""
     from .results import environment
 
     chosen = workloads or (*WORKLOADS, *ENUMERATION)
@@ -330,6 +294,115 @@ def run_throughput(workloads: tuple | None, reps: int, out: Path, docs: bool, co
     doc = measure_all(workloads, reps, log=lambda m: print(m, file=sys.stderr))
     doc["command"] = command
     (out / "results.json").write_text(json.dumps(doc, indent=1) + "\n")
-    from .throughput_report import write_throughput
-
     return write_throughput(doc, out, docs)
+
+
+# ------------------------------------------------------------------ the report
+
+
+def _verdict(ok: bool) -> str:
+    return "met" if ok else "not met"
+
+
+def _figure(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
+def _loads(figures) -> str:
+    return "–".join(f"{x:.1f}" for x in figures)
+
+
+def render(doc: dict, command: str, img: str | None = None) -> str:
+    """The throughput section of docs/benchmarks.md (and of ``report.md``)."""
+    env = doc["environment"]
+    machine, versions = env.get("machine", {}), env.get("versions", {})
+    lines = [
+        "## The whole `ticker run` process (suite `throughput`)",
+        "",
+        f"`{command}` (machine: {machine.get('cpu', '?')}, {machine.get('cores', '?')} cores; Python "
+        f"{versions.get('python', '?')}; ticker_py git {versions.get('git', '?')}).",
+        "",
+        "Whole-process CPU (user + system) per input atom of `ticker run --format none`, by stream format; "
+        "`slope`: the cost of one more atom at scale (CPU at 1,000 time points minus at 300, over the atoms "
+        "between, text stream); `in-engine`: the engine alone on atoms parsed in advance; `plain read`: "
+        "reading the text file and splitting it into atom texts in plain Python; `jsonl out`: the extra CPU "
+        "of `--format jsonl` per printed atom; `load`: the 1-minute load average before and after the row "
+        "(the machine is shared: compare figures of one row).",
+        "",
+        "| workload | engine | atoms in | text µs/atom | slope | JSON Lines | Parquet | Parquet args | in-engine | "
+        "plain read | jsonl out µs/output atom | peak MB (text) | load |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in doc["runs"]:
+        u = r["us_per_atom"]
+        lines.append(
+            f"| {r['workload']} | {r['engine']} | {r['atoms']} | {u['text']:.2f} | {_figure(r.get('slope_us'))} | "
+            f"{u['jsonl']:.2f} | {u['parquet']:.2f} | {_figure(u.get('parquet args'))} | {r['in_engine_us']:.2f} | "
+            f"{r['plain_read_us']:.2f} | {_figure(r['jsonl_out_us'])} | {r['peak_mb']['text']:.0f} | "
+            f"{_loads(r.get('load', ()))} |"
+        )
+    s = doc["startup"]
+    bare = f"; a bare `python -c pass` {s['python_cpu_s']:.3f} s" if "python_cpu_s" in s else ""
+    cached = {True: "; ticker_py's bytecode cached", False: "; no bytecode cache (every module compiled at each start)"}
+    lines += [
+        "",
+        f"Start-up (`ticker run`, 1-line program and stream, native): {s['cpu_s']:.3f} s CPU, "
+        f"{s['peak_mb']:.0f} MB peak RSS{bare}{cached.get(s.get('bytecode_cached'), '')} (load {_loads(s.get('load', ()))}).",
+    ]
+    for e in doc.get("enumeration", ()):
+        lines += [
+            "",
+            f"All answer streams ({e['workload']}: {e['params']}, {e['engine']}, `--format none`): "
+            f"{e['all_cpu_s']:.2f} s CPU with `--models 0`, {e['one_cpu_s']:.2f} s with `--models 1` "
+            f"(load {_loads(e['load'])}).",
+        ]
+    lines += ["", "| target | ours | verdict |", "|---|---|---|"]
+    found = {r["workload"]: r for r in doc["runs"]}
+    by = {w: found[w] for w in TARGETS if w in found}
+    for w, r in by.items():
+        v, lim = r["us_per_atom"]["text"], TARGETS[w]
+        lines.append(f"| {w}, text, `--format none`: ≤ {lim} µs/atom | {v:.2f} | {_verdict(v <= lim)} |")
+    arrow = s.get("pyarrow_cpu_s")
+    for w, r in by.items():
+        for key, what in (("parquet", "Parquet"), ("parquet args", "Parquet args layout")):
+            if arrow is not None and key in r["cpu_s"]:
+                text, v = r["cpu_s"]["text"], r["cpu_s"][key]
+                lines.append(
+                    f"| {w}, {what}: ≤ text ({text:.2f} s) + importing pyarrow ({arrow:.2f} s) | {v:.2f} s | "
+                    f"{_verdict(v <= text + arrow)} |"
+                )
+    for w, r in by.items():
+        if (v := r["jsonl_out_us"]) is not None:
+            verdict = "within noise (negative)" if v < 0 else _verdict(v <= JSONL_TARGET)
+            lines.append(f"| {w}, `--format jsonl`: ≤ {JSONL_TARGET} µs/output atom over none | {v:.2f} | {verdict} |")
+    lines.append(
+        f"| start-up: ≤ {STARTUP_TARGET[0]} s CPU, ≤ {STARTUP_TARGET[1]:.0f} MB | {s['cpu_s']:.3f} s, "
+        f"{s['peak_mb']:.0f} MB | {_verdict(s['cpu_s'] <= STARTUP_TARGET[0] and s['peak_mb'] <= STARTUP_TARGET[1])} |"
+    )
+    for e in doc.get("enumeration", ()):
+        lines.append(
+            f"| {e['workload']}, `--models 0`: ≤ {ENUMERATION_TARGET} s CPU | {e['all_cpu_s']:.2f} s | "
+            f"{_verdict(e['all_cpu_s'] <= ENUMERATION_TARGET)} |"
+        )
+    if img:
+        lines += ["", f"![throughput]({img})"]
+    return "\n".join(lines) + "\n"
+
+
+def write_throughput(doc: dict, out: Path, docs: bool) -> int:
+    """The report and plot of a throughput ``results.json`` (``doc``) in ``out`` (with ``docs`` also
+    the throughput section of docs/benchmarks.md and docs/img/bench-throughput.png); status 0."""
+    from ..workloads.files import output_directory
+    from .plots import plot_throughput
+    from .results import replace_section
+
+    out = output_directory(out)
+    plot_throughput(doc, out / "img" / "throughput.png")
+    (out / "report.md").write_text(render(doc, doc["command"], "img/throughput.png"))
+    if docs:
+        plot_throughput(doc, Path("docs") / "img" / "bench-throughput.png")
+        replace_section(
+            Path("docs") / "benchmarks.md", "throughput", render(doc, doc["command"], "img/bench-throughput.png")
+        )
+    print(f"[bench] throughput report: {out}/report.md", file=sys.stderr)
+    return 0

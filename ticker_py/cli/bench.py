@@ -80,40 +80,30 @@ def register(sub) -> None:
     p.set_defaults(func=cmd_bench)
 
 
+#: the repetitions and the time budget of a run when not given
+REPS, BUDGET = 1, 60.0
+#: the options that choose what is measured without a default, and those with one
+_CHOOSING = ("sizes", "rates", "tp", "models", "workloads")
+_DEFAULTS = {"reps": REPS, "warmup": 0, "budget": BUDGET, "seed": 0}
+#: every option that chooses what is measured: given, each must act (a suite or --report-from that
+#: does not use one refuses it rather than ignore it)
+MEASURING = ("engines", *_CHOOSING, *_DEFAULTS, "quick", "in_process")
+
+
 def _command(args) -> str:
     """The command that reproduces the figures: options away from their defaults, without ``--out``
     (where the results go changes no figure)."""
     parts = ["ticker", "bench", args.suite, "--engines", args.engines or ",".join(ENGINES)]
-    for flag in ("sizes", "rates", "tp", "models", "workloads"):
+    for flag in _CHOOSING:
         value = getattr(args, flag)
         if value is not None:
             parts += [f"--{flag}", str(value)]
-    for flag, default in (("reps", REPS), ("warmup", 0), ("budget", BUDGET), ("seed", 0)):
+    for flag, default in _DEFAULTS.items():
         value = getattr(args, flag)
         if value not in (None, default):
             parts += [f"--{flag}", f"{value:g}" if isinstance(value, float) else str(value)]
     parts += [f"--{f.replace('_', '-')}" for f in ("quick", "docs", "in_process") if getattr(args, f)]
     return shlex.join(parts)
-
-
-#: the repetitions and the time budget of a run when not given
-REPS, BUDGET = 1, 60.0
-#: the options that choose what is measured: given, each must act (a suite or --report-from that
-#: does not use one refuses it rather than ignore it)
-MEASURING = (
-    "engines",
-    "sizes",
-    "rates",
-    "tp",
-    "models",
-    "workloads",
-    "reps",
-    "warmup",
-    "budget",
-    "seed",
-    "quick",
-    "in_process",
-)
 
 
 def _check_numbers(args) -> None:
@@ -132,32 +122,29 @@ def _refuse_unused(args, used: tuple, what: str) -> None:
     """Refuse a measuring option given to ``what`` (throughput, --report-from), which does not use it."""
     for flag in MEASURING:
         if flag not in used and getattr(args, flag) not in (None, False):
+            takes = ", ".join("--" + f for f in used) if used else "none"
             raise UsageError(
                 Diagnostic(
                     f"--{flag.replace('_', '-')} does not apply to {what}",
-                    notes=(f"of the options that choose what is measured it takes {_listed(used)}",),
+                    notes=(f"of the options that choose what is measured it takes {takes}",),
                 )
             )
-
-
-def _listed(flags: tuple) -> str:
-    return ", ".join("--" + f for f in flags) if flags else "none"
 
 
 def cmd_bench(args) -> int:
     """Run ``ticker bench``; returns the exit status."""
     _check_numbers(args)
+    workloads = tuple(w.strip() for w in args.workloads.split(",")) if args.workloads else None
     if args.report_from:
         _refuse_unused(args, (), "--report-from (the report of results measured already)")
     if args.suite == "throughput":
-        from ..bench.throughput import run_throughput
-        from ..bench.throughput_report import load_throughput, write_throughput
+        from ..bench.results import THROUGHPUT_KEYS
+        from ..bench.throughput import run_throughput, write_throughput
 
         if args.report_from:
-            doc = load_throughput(Path(args.report_from))
+            doc = load_json(Path(args.report_from), THROUGHPUT_KEYS, "ticker bench throughput")
             return write_throughput(doc, Path(args.out or "benchmarks/results/throughput"), args.docs)
         _refuse_unused(args, ("workloads", "reps"), "the throughput suite")
-        workloads = tuple(w.strip() for w in args.workloads.split(",")) if args.workloads else None
         return run_throughput(
             workloads, args.reps or REPS, Path(args.out or "benchmarks/results/throughput"), args.docs, _command(args)
         )
@@ -180,17 +167,12 @@ def cmd_bench(args) -> int:
         tp=args.tp,
         quick=args.quick,
         models=args.models,
-        workloads=tuple(w.strip() for w in args.workloads.split(",")) if args.workloads else None,
+        workloads=workloads,
     )
     cases = plan(args.suite, options)
     if not cases:
         raise UsageError(Diagnostic(f"no workload of suite '{args.suite}' matches --workloads {args.workloads}"))
-    settings = Settings(
-        budget=args.budget or BUDGET,
-        reps=args.reps or REPS,
-        warmup=args.warmup or 0,
-        isolate=not args.in_process,
-        seed=args.seed or 0,
-    )
+    chosen = {k: default if getattr(args, k) is None else getattr(args, k) for k, default in _DEFAULTS.items()}
+    settings = Settings(isolate=not args.in_process, **chosen)
     doc = run_bench(cases, settings, _command(args), out)
     return write_reports(doc, out, args.docs)

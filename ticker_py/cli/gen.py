@@ -80,15 +80,13 @@ def run_gen(args) -> int:
         )
     big = math.ceil(w.rate(p)) * p["tp"] >= SPARK_ATOMS
     spark = args.format == "parquet" and args.parquet_layout == "atom" and (args.spark or args.spark is None and big)
-    if args.partitions is not None and (args.partitions < 1 or not spark):
+    if args.partitions is not None and args.partitions < 1:
+        raise UsageError(Diagnostic(f"--partitions must be an integer >= 1, not {args.partitions}"))
+    if args.partitions is not None and not spark:
         raise UsageError(
             Diagnostic(
-                f"--partitions must be an integer >= 1, not {args.partitions}"
-                if args.partitions < 1
-                else "--partitions sets Spark's partitions, and this stream is written without Spark",
-                notes=()
-                if args.partitions < 1
-                else ("drop --partitions, or write Parquet with Spark (--format parquet --spark)",),
+                "--partitions sets Spark's partitions, and this stream is written without Spark",
+                notes=("drop --partitions, or write Parquet with Spark (--format parquet --spark)",),
             )
         )
     if args.parquet_layout != "atom" and args.format != "parquet":

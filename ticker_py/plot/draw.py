@@ -1,18 +1,11 @@
 """The matplotlib figure of a :class:`~ticker_py.plot.timeline.Timeline`, and writing figures.
 
-Panels, top to bottom: the input atoms per time point (when known); the answer streams per
-time point on a log scale (when some time point has more or fewer than one: ticks 1, 2, 5, 10,
-..., and "none" a level of its own below 1), or, for runs side by side, how many runs differ from
-the reference; then the lanes: a bar for each interval of time points in which the atom holds in
-every answer stream, a lighter bar where it holds in some, a diamond where an @-head pins it, and
-a red band where a run differs from the reference, the run's code (``A``, ``B``, ...) in a margin
-column right of the bars and explained in a key under the picture (with the runs that could not
-read the program). Lanes are grouped by predicate (shaded alternately, the predicate named on
-the right). The panels' labels are written across, beside their ticks, so that no two labels meet
-at any size.
-
-Figures are :class:`matplotlib.figure.Figure` objects made without pyplot (no global state, no
-GUI backend). In an SVG every lane's bars are one group ``lane-N`` and text stays text.
+Panels, top to bottom: the input atoms per time point; the answer streams per time point (log
+scale, "none" a level of its own below 1) or, for runs side by side, how many runs differ from the
+reference; then the lanes, grouped by predicate, a run's differences marked by its code in a margin
+column and explained in a key under the picture (docs/pictures.md). The panels' labels are written
+across, beside their ticks, so that no two labels meet at any size. Figures are made without
+pyplot (no global state, no GUI backend); in an SVG every lane's bars are one group ``lane-N``.
 """
 
 from __future__ import annotations
@@ -57,11 +50,9 @@ def _code(i: int) -> str:
 
 
 def _top_label(kind: str, tl: Timeline) -> str:
-    if kind == "inputs":
-        return "input atoms\nper time point"
-    if kind == "streams":
-        return "answer streams\nper time point"
-    return f"runs differing\nfrom {_short(tl.runs[0], 18)}"
+    if kind == "differing":
+        return f"runs differing\nfrom {_short(tl.runs[0], 18)}"
+    return "input atoms\nper time point" if kind == "inputs" else "answer streams\nper time point"
 
 
 def _tick_chars(kind: str, tl: Timeline) -> int:
@@ -86,13 +77,8 @@ def figure(tl: Timeline, width: float = 11.0, small: bool = False):
 
     lanes = tl.lanes
     n = len(lanes)
-    tops = []
-    if tl.inputs:
-        tops.append("inputs")
-    if len(tl.runs) > 1:
-        tops.append("differing")
-    elif tl.several:
-        tops.append("streams")
+    tops = ["inputs"] if tl.inputs else []
+    tops += ["differing"] if len(tl.runs) > 1 else ["streams"] if tl.several else []
     top_h = 0.55 if small else 0.8
     lane_h = max(0.6, LANE_INCH * (n + (1 if tl.more else 0)))
     # the labels left of the axes: the lanes' (plus the rotated axis label), the top panels' written
@@ -138,6 +124,7 @@ def figure(tl: Timeline, width: float = 11.0, small: bool = False):
         shade = False
         group_start = 0
         right = blended_transform_factory(ax.transAxes, ax.transData)
+        margin = dict(transform=right, va="center", ha="left", fontsize=7, clip_on=False)  # right of the axes
         group_x = 1 + (0.05 + (_CODE_W if codes else 0)) / axes_w
         for i, lane in enumerate(lanes):
             last = i + 1 == n or lanes[i + 1].group != lane.group
@@ -147,16 +134,7 @@ def figure(tl: Timeline, width: float = 11.0, small: bool = False):
                     ax.axhspan(y0, y1, color="#f0f0f0", zorder=0, lw=0)
                 size = i + 1 - group_start
                 if size > 1:
-                    ax.text(
-                        group_x,
-                        (y0 + y1) / 2,
-                        f"{lane.group} ({size})",
-                        transform=right,
-                        va="center",
-                        ha="left",
-                        fontsize=7,
-                        clip_on=False,
-                    )
+                    ax.text(group_x, (y0 + y1) / 2, f"{lane.group} ({size})", **margin)
                 shade, group_start = not shade, i + 1
         pins_x, pins_y = [], []
         for i, lane in enumerate(lanes):
@@ -174,17 +152,7 @@ def figure(tl: Timeline, width: float = 11.0, small: bool = False):
             ax.add_collection(coll)
             if lane.marks and lane.run in codes:  # in the margin column, never over a bar
                 ax.text(
-                    1 + 0.06 / axes_w,
-                    y,
-                    codes[lane.run],
-                    transform=right,
-                    fontsize=7,
-                    fontweight="bold",
-                    color=_DIFF,
-                    va="center",
-                    ha="left",
-                    clip_on=False,
-                    gid=f"code-{i}",
+                    1 + 0.06 / axes_w, y, codes[lane.run], fontweight="bold", color=_DIFF, gid=f"code-{i}", **margin
                 )
             pins_x += list(lane.pins)
             pins_y += [y] * len(lane.pins)
@@ -192,27 +160,11 @@ def figure(tl: Timeline, width: float = 11.0, small: bool = False):
             ax.scatter(pins_x, pins_y, marker="D", s=12, color=_PIN, zorder=5, gid="pins")
         ax.set_yticks(range(n), [_short(x.label) for x in reversed(lanes)], fontsize=7 if n < 60 else 6)
         if tl.more:
-            ax.text(
-                0.0,
-                -1,
-                f"… {tl.more} more atoms (raise --max-atoms, or select with --atoms)",
-                transform=blended_transform_factory(ax.transAxes, ax.transData),
-                fontsize=7,
-                va="center",
-                ha="left",
-                style="italic",
-                color="#444444",
-            )
+            more = f"… {tl.more} more atoms (raise --max-atoms, or select with --atoms)"
+            ax.text(0.0, -1, more, transform=right, fontsize=7, va="center", ha="left", style="italic", color="#444444")
         if not n:
-            ax.text(
-                0.5,
-                0.5,
-                "no derived atom holds in this range",
-                transform=ax.transAxes,
-                ha="center",
-                va="center",
-                color="#444444",
-            )
+            empty = "no derived atom holds in this range"
+            ax.text(0.5, 0.5, empty, transform=ax.transAxes, ha="center", va="center", color="#444444")
         ax.set_xlabel(tl.unit.replace("time point", "time point t", 1))
         ylabel = "derived atom" if len(tl.runs) == 1 else "derived atom · run"
         if 0.055 * len(ylabel) > lane_h - 0.1:  # a rotated label longer than its panel would meet the panel above
@@ -245,15 +197,8 @@ def figure(tl: Timeline, width: float = 11.0, small: bool = False):
         )
         for i, (line, color) in enumerate(key):
             fig.text(0.01, (key_h - 0.16 * (i + 1)) / height, line, ha="left", va="bottom", fontsize=7, color=color)
-        fig.text(
-            0.01,
-            1 - 0.08 / height,
-            "\n".join(title),
-            ha="left",
-            va="top",
-            fontsize=10 if not small else 8,
-            fontweight="bold",
-        )
+        heading = "\n".join(title)
+        fig.text(0.01, 1 - 0.08 / height, heading, ha="left", va="top", fontsize=8 if small else 10, fontweight="bold")
         if subtitle:
             top = 0.12 + 0.2 * len(title)
             fig.text(0.01, 1 - top / height, "\n".join(subtitle), ha="left", va="top", fontsize=8, color="#333333")
@@ -282,13 +227,8 @@ def _top_panel(kind: str, ax, tl: Timeline, edges: list) -> None:
         values = [counts.get(t) for t in range(lo, hi + 1)]
         levels, limits = _stream_axis(tl)
         ax.set_yscale("log")
-        ax.stairs(
-            [_NONE if v == 0 else float("nan") if v is None else v for v in values],
-            edges,
-            color="#2ca02c",
-            lw=1.2,
-            gid="streams",
-        )
+        shown = [_NONE if v == 0 else float("nan") if v is None else v for v in values]
+        ax.stairs(shown, edges, color="#2ca02c", lw=1.2, gid="streams")
         ax.set_ylim(*limits)
         ax.yaxis.set_major_locator(FixedLocator(levels))
         ax.yaxis.set_minor_locator(NullLocator())
@@ -355,10 +295,7 @@ def svg_text(fig) -> str:
     """The figure as SVG text (for inline HTML)."""
     import io
 
-    import matplotlib
-
     buf = io.StringIO()
-    with matplotlib.rc_context(STYLE):
-        fig.savefig(buf, format="svg", metadata={"Date": None})
+    save(fig, buf, "svg")
     text = buf.getvalue()
     return text[text.index("<svg") :]

@@ -117,8 +117,7 @@ def answer_table(tl: Timeline, table_id: str = "answers") -> str:
     body = "\n".join(_row(tl, t, cells, bool(differing.get(t))) for t, cells in tl.rows)
     return (
         f'<div class="filter" data-table="{table_id}"><input type="search" placeholder="filter: words every row must'
-        f' contain, e.g. alarm">  {only}<span class="count"></span></div>\n'
-        f'<table class="tk" id="{table_id}"><thead>{_header(tl)}</thead><tbody>\n{body}\n</tbody></table>'
+        f' contain, e.g. alarm">  {only}<span class="count"></span></div>\n' + _table(tl, table_id, body)
     )
 
 
@@ -126,16 +125,11 @@ def differences(tl: Timeline) -> str:
     """For runs side by side: what explains each run's differences, and the differing time points."""
     differing = [t for t, runs in tl.differing if runs]
     counts = {r: sum(1 for _, runs in tl.differing if r in runs) for r in tl.runs[1:]}
-    per_run = (
-        "<ul>"
-        + "".join(
-            f"<li><b>{escape(r)}</b> differs from {escape(tl.runs[0])} at {counts[r]} time point"
-            + ("" if counts[r] == 1 else "s")
-            + (f" — {escape(tl.notes[r][1])}" if counts[r] and r in tl.notes else "")
-            + "</li>"
-            for r in tl.runs[1:]
-        )
-        + "</ul>"
+    per_run = _list(
+        f"<b>{escape(r)}</b> differs from {escape(tl.runs[0])} at {counts[r]} time point"
+        + ("" if counts[r] == 1 else "s")
+        + (f" — {escape(tl.notes[r][1])}" if counts[r] and r in tl.notes else "")
+        for r in tl.runs[1:]
     )
     per_run += _unavailable(tl)
     summary = (
@@ -145,21 +139,24 @@ def differences(tl: Timeline) -> str:
         return summary + per_run
     keyed = dict(tl.rows)
     rows = "\n".join(_row(tl, t, keyed[t], True) for t in differing if t in keyed)
-    return (
-        summary + per_run + f'<table class="tk" id="differences"><thead>{_header(tl)}</thead><tbody>\n'
-        f"{rows}\n</tbody></table>"
-    )
+    return summary + per_run + _table(tl, "differences", rows)
 
 
 def _unavailable(tl: Timeline) -> str:
     """The runs that could not read the program, each with its located reason."""
     if not tl.unavailable:
         return ""
-    return (
-        '<ul class="tk-note">'
-        + "".join(f"<li><b>{escape(r)}</b>: not applicable — {escape(why)}</li>" for r, why in tl.unavailable.items())
-        + "</ul>"
+    return _list(
+        (f"<b>{escape(r)}</b>: not applicable — {escape(why)}" for r, why in tl.unavailable.items()), "tk-note"
     )
+
+
+def _list(items, cls: str = "") -> str:
+    return (f'<ul class="{cls}">' if cls else "<ul>") + "".join(f"<li>{item}</li>" for item in items) + "</ul>"
+
+
+def _table(tl: Timeline, table_id: str, body: str) -> str:
+    return f'<table class="tk" id="{table_id}"><thead>{_header(tl)}</thead><tbody>\n{body}\n</tbody></table>'
 
 
 def report(tl: Timeline, svg: str, extra=()) -> str:
@@ -201,21 +198,23 @@ def compact_figure(make) -> tuple:
     return svg_text(make()), ""
 
 
+def _small(tl: Timeline, width: float, note: str = "") -> str:
+    """:func:`compact` with a small timeline ``width`` inches wide (``note``: HTML before the picture's)."""
+    from .draw import figure
+
+    svg, missing = compact_figure(lambda: figure(tl, width=width, small=True))
+    return compact(tl, svg, note=note + missing)
+
+
 def comparison_html(tl: Timeline) -> str:
     """The ``_repr_html_`` of a comparison (runs side by side): :func:`compact` with the runs that
     could not read the program and a small timeline."""
-    from .draw import figure
-
-    svg, note = compact_figure(lambda: figure(tl, width=9.0, small=True))
-    return compact(tl, svg, note=_unavailable(tl) + note)
+    return _small(tl, 9.0, _unavailable(tl))
 
 
 def results_html(results, max_atoms: int = 20) -> str:
     """The ``_repr_html_`` of results (a run's, or one Result's): :func:`compact` with a small
     timeline of at most ``max_atoms`` atoms."""
-    from .draw import figure
     from .timeline import view
 
-    tl = view(results, max_atoms=max_atoms)
-    svg, note = compact_figure(lambda: figure(tl, width=8.0, small=True))
-    return compact(tl, svg, note=note)
+    return _small(view(results, max_atoms=max_atoms), 8.0)

@@ -46,15 +46,11 @@ class Selection:
 
     def matches(self, atom: tuple, only: tuple | None = None) -> bool:
         """Whether some item (or the item ``only``) selects ``atom``."""
-        for item in self.items if only is None else (only,):
-            if item[1] != atom[0]:
-                continue
-            if item[0] == "pred":
-                if item[2] is None or item[2] == len(atom) - 1:
-                    return True
-            elif len(item[2]) == len(atom) - 1 and all(map(_term_matches, item[2], atom[1:])):
-                return True
-        return False
+        return any(
+            self.names(item, atom[0], len(atom) - 1)
+            and (item[0] == "pred" or all(map(_term_matches, item[2], atom[1:])))
+            for item in (self.items if only is None else (only,))
+        )
 
 
 def _item_text(item: tuple) -> str:

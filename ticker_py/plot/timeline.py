@@ -31,11 +31,11 @@ __all__ = [
     "from_results",
     "from_runs",
     "side_by_side",
-    "counting",
     "view",
     "span",
     "check_max_atoms",
     "span_text",
+    "subtitle",
     "MAX_ATOMS",
     "MAX_SPAN",
     "CELL_MODELS",
@@ -117,13 +117,6 @@ class Timeline:
 # ---------------------------------------------------------------- building
 
 
-def counting(records: Iterable, counts: dict):
-    """The records, each one's atoms counted into ``counts`` (``{t: input atoms}``) as it passes."""
-    for rec in records:
-        counts[rec.t] = counts.get(rec.t, 0) + len(rec.atoms)
-        yield rec
-
-
 def atom_key(atom: tuple):
     """Timeline order: by predicate and arity, then clingo's order of the arguments."""
     return (atom[0], len(atom), tuple(term_key(a) for a in atom[1:]))
@@ -187,9 +180,11 @@ def check_max_atoms(max_atoms, name: str = "max_atoms") -> int | None:
 class _Levels:
     """Per atom, the level (ALL/SOME) at each time point, as runs of equal levels; pins."""
 
-    def __init__(self):
+    def __init__(self, per: dict, selection: Selection | None):
         self.runs: dict = {}  # atom -> [[lo, hi, level], ...]
         self.pins: dict = {}  # atom -> {T}
+        for t in sorted(per):
+            self.add(t, per[t], selection)
 
     def add(self, t: int, models, selection: Selection | None) -> None:
         if not models:
@@ -267,8 +262,7 @@ def from_results(
     """The timeline of one run: ``results`` are :class:`~ticker_py.streams.model.Result` s or
     ``(t, models)`` pairs; ``inputs``: ``{t: input atoms}``; ``start``/``end``: the time points
     shown (default: those evaluated); ``atoms``: only the atoms selected."""
-    timeline = from_runs({"": _last_per_time(results)}, title, inputs, start, end, atoms, max_atoms, unit=unit)
-    return replace(timeline, subtitle=subtitle)
+    return from_runs({"": _last_per_time(results)}, title, inputs, start, end, atoms, max_atoms, None, unit, subtitle)
 
 
 def from_runs(
@@ -281,6 +275,7 @@ def from_runs(
     max_atoms: int | None = MAX_ATOMS,
     notes: dict | None = None,
     unit: str = "time point",
+    subtitle: str = "",
 ) -> Timeline:
     """Runs side by side: ``runs`` maps a label to ``{t: models}`` (None: not evaluated), the
     first run being the reference. An atom on which the runs differ gets one lane per run, the
@@ -293,12 +288,7 @@ def from_runs(
     max_atoms = check_max_atoms(max_atoms)
     shown = lambda per: {t: m for t, m in per.items() if lo <= t <= hi}  # noqa: E731
     runs = {label: shown(per) for label, per in runs.items()}
-    levels = {}
-    for label, per in runs.items():
-        lv = _Levels()
-        for t in sorted(per):
-            lv.add(t, per[t], atoms)
-        levels[label] = lv
+    levels = {label: _Levels(per, atoms) for label, per in runs.items()}
     ref = labels[0] if labels else ""
     all_atoms = set().union(*(lv.atoms() for lv in levels.values())) if levels else set()
     lanes_of = {a: tuple(levels[label].lane(a) for label in labels) for a in all_atoms}
@@ -319,9 +309,7 @@ def from_runs(
                 marks = _intervals(t for t in sorted(set(mine) | set(ref_level)) if mine.get(t) != ref_level.get(t))
             lanes.append(levels[label].lane(a, label, marks=marks, note=notes.get(label, ("", ""))[0] if marks else ""))
     kept, dropped = _capped(agree, None if max_atoms is None else max_atoms - shown_atoms)
-    for a in kept:
-        lane = levels[ref].lane(a)
-        lanes.append(Lane(lane.atom, lane.group, "", lane.spans, lane.partial, lane.pins, runs=tuple(labels)))
+    lanes += [replace(levels[ref].lane(a), runs=tuple(labels)) for a in kept]
     more += dropped
     if atoms is not None:  # an item no shown atom matches: an empty lane says so
         for item, part in zip(atoms.items, atoms.parts):
@@ -341,22 +329,23 @@ def from_runs(
         for t in range(lo, hi + 1)
         if any(t in per for per in runs.values())
     )
+    inputs = tuple(inputs.get(t, 0) for t in range(lo, hi + 1)) if inputs is not None else ()
+    counts = (len(differ), len(agree)) if len(labels) > 1 else (0, 0)
     return Timeline(
         title,
-        "",
+        subtitle,
         lo,
         hi,
         tuple(lanes),
         more,
         tuple(labels),
-        tuple((inputs or {}).get(t, 0) for t in range(lo, hi + 1)) if inputs is not None else (),
+        inputs,
         streams,
         differing,
         rows,
         unit,
         notes,
-        len(differ) if len(labels) > 1 else 0,
-        len(agree) if len(labels) > 1 else 0,
+        *counts,
     )
 
 
@@ -375,22 +364,18 @@ def side_by_side(
     subtitle says which runs, which time points, how many differ; ``notes[run]``: ``(short,
     detail)``, what explains its differences; ``unavailable``: the runs that could not read the
     program, and why (drawn in the key)."""
-    from dataclasses import replace
-
     lo, hi = span(set().union(*(r.keys() for r in runs.values())) if runs else set(), start, end)
     tl = from_runs(runs, title, inputs=inputs, start=lo, end=hi, atoms=atoms, max_atoms=max_atoms, notes=notes)
     differing = sum(1 for _, r in tl.differing if r)
-    sub = [
+    sub = subtitle(
         f"runs {', '.join(runs)} (reference {next(iter(runs), '–')})",
         span_text(lo, hi),
         _count(differing, "time point", "differ"),
         f"{_count(tl.differ, 'atom', 'differ')}, {tl.agree} agree{'s' if tl.agree == 1 else ''}",
-    ]
-    if unavailable:
-        sub.append(f"not applicable: {', '.join(unavailable)}")
-    if atoms is not None:
-        sub.append(f"atoms {atoms.text}")
-    return replace(tl, subtitle=" · ".join(sub), unavailable=dict(unavailable or {}))
+        f"not applicable: {', '.join(unavailable)}" if unavailable else "",
+        atoms=atoms,
+    )
+    return replace(tl, subtitle=sub, unavailable=dict(unavailable or {}))
 
 
 def _count(n: int, noun: str, verb: str) -> str:
@@ -422,6 +407,11 @@ def _atoms_of(model):
         yield atom
 
 
+def subtitle(*parts: str, atoms: Selection | None = None) -> str:
+    """A picture's subtitle: the ``parts`` that say something and the ``atoms`` selected, joined by `` · ``."""
+    return " · ".join([part for part in parts if part] + ([f"atoms {atoms.text}"] if atoms is not None else []))
+
+
 def span_text(lo: int, hi: int) -> str:
     """``t = 3–7 (5 time points)``: the time points a picture shows, for its subtitle."""
     n = hi - lo + 1
@@ -444,16 +434,6 @@ def view(results, title: str | None = None, start=None, end=None, atoms=None, ma
     if selection is not None:
         known = {(a[0], len(a) - 1) for ms in per_t.values() for m in ms or () for a in _atoms_of(m)}
         check_selection(selection, known | set(program or ()), "the program has" if program else "the results have")
-    sub = " · ".join(x for x in (about, span_text(lo, hi)) if x)
-    if selection is not None:
-        sub += f" · atoms {selection.text}"
-    return from_results(
-        results,
-        title or (f"answer stream at t = {results[0].t}" if len(results) == 1 else "answer streams"),
-        sub,
-        inputs,
-        lo,
-        hi,
-        selection,
-        max_atoms,
-    )
+    title = title or (f"answer stream at t = {results[0].t}" if len(results) == 1 else "answer streams")
+    sub = subtitle(about, span_text(lo, hi), atoms=selection)
+    return from_results(results, title, sub, inputs, lo, hi, selection, max_atoms)

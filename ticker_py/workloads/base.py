@@ -7,8 +7,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
-__all__ = ["Workload", "table"]
+__all__ = ["Workload", "table", "numbers", "joined"]
 
 
 @dataclass(frozen=True)
@@ -40,3 +41,13 @@ def table(t, atoms) -> pa.Table:
             "atom": atoms if isinstance(atoms, pa.Array) else pa.array(atoms, pa.string()),
         }
     )
+
+
+def numbers(values) -> pa.Array:
+    """Integers as decimal strings."""
+    return pc.cast(pa.array(np.asarray(values, dtype=np.int64)), pa.string())
+
+
+def joined(*parts) -> pa.Array:
+    """The element-wise concatenation of strings and string arrays."""
+    return pc.binary_join_element_wise(*parts, "")

@@ -16,6 +16,7 @@ Layout of ``out`` (shared with :func:`ticker_py.spark.gen.generate_parquet`)::
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -23,6 +24,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from ..errors import Diagnostic, UsageError
 from . import _ranges, block_size, layout, resolve, time_points
 
 __all__ = ["SMALL", "write_stream", "write_program", "write_meta", "write_jsonl", "write_text", "output_directory"]
@@ -33,8 +35,6 @@ SMALL = 10**5
 
 def output_directory(out) -> Path:
     """``out`` as a directory, created if missing; UsageError if it is a file or cannot be made."""
-    from ..errors import Diagnostic, UsageError
-
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise UsageError(
@@ -52,10 +52,6 @@ def output_directory(out) -> Path:
 
 def _remove(path: Path) -> None:
     """Remove ``path`` (a directory, a file or a link) if present: a new one replaces it whole."""
-    import shutil
-
-    from ..errors import Diagnostic, UsageError
-
     try:
         if path.is_dir() and not path.is_symlink():
             shutil.rmtree(path)

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
-from .base import Workload, table
+from .base import Workload, joined, numbers, table
 from .draws import randint
 
 JOIN_RULE = "{h}(A,C) :- p(A,B) in [{n}], p(B,C) in [{n}].\n"
@@ -28,14 +27,6 @@ freeze :- not alarm, not normal.
 """
 
 
-def _str(values) -> pa.Array:
-    return pc.cast(pa.array(np.asarray(values, dtype=np.int64)), pa.string())
-
-
-def _join(*parts) -> pa.Array:
-    return pc.binary_join_element_wise(*parts, "")
-
-
 def _times(t0: int, t1: int, k: int) -> np.ndarray:
     return np.repeat(np.arange(t0, t1, dtype=np.int64), k)
 
@@ -43,8 +34,8 @@ def _times(t0: int, t1: int, k: int) -> np.ndarray:
 def block_diamond(seed: int, t0: int, t1: int, p: dict) -> pa.Table:
     """k fresh atoms p(a_j,b_j), j = t*k + i."""
     k = p["rate"]
-    j = _str(np.arange(t0 * k, t1 * k))
-    return table(_times(t0, t1, k), _join("p(a", j, ",b", j, ")"))
+    j = numbers(np.arange(t0 * k, t1 * k))
+    return table(_times(t0, t1, k), joined("p(a", j, ",b", j, ")"))
 
 
 def block_box(seed: int, t0: int, t1: int, p: dict) -> pa.Table:
@@ -58,7 +49,7 @@ def block_join(seed: int, t0: int, t1: int, p: dict) -> pa.Table:
     """A chain p(c_j,c_{j+1}) for j in [t*k, (t+1)*k)."""
     k = p["rate"]
     j = np.arange(t0 * k, t1 * k)
-    return table(_times(t0, t1, k), _join("p(c", _str(j), ",c", _str(j + 1), ")"))
+    return table(_times(t0, t1, k), joined("p(c", numbers(j), ",c", numbers(j + 1), ")"))
 
 
 def _q_present(t: np.ndarray, n: int) -> np.ndarray:
@@ -83,19 +74,7 @@ def block_cooling(seed: int, t0: int, t1: int, p: dict) -> pa.Table:
     """k atoms temp(V), V = randint(201, seed, "cooling", t, i); repeats within a time point are kept."""
     k = p["rate"]
     v = randint(201, seed, "cooling", np.arange(t0, t1)[:, None], np.arange(k)).ravel()
-    return table(_times(t0, t1, k), _join("temp(", _str(v), ")"))
-
-
-def program_diamond(n: int, **_) -> str:
-    return f"q(A,B) :- p(A,B) in [{n}].\n"
-
-
-def program_box(n: int, **_) -> str:
-    return f"q(A,B) :- p(A,B) always [{n}].\n"
-
-
-def program_join(n: int, **_) -> str:
-    return JOIN_RULE.format(h="q", n=n)
+    return table(_times(t0, t1, k), joined("temp(", numbers(v), ")"))
 
 
 def program_rules(n: int, r: int = 10, **_) -> str:
@@ -107,31 +86,33 @@ def program_box_chain(n: int, w: int = 10, **_) -> str:
     return head + "".join(f"h{i + 1}(X,Y) :- h{i}(X,Y).\n" for i in range(1, w))
 
 
-def program_cooling(n: int, **_) -> str:
-    return COOLING.format(n=n)
-
-
-_DEFAULTS = {"tp": 300, "window": 10, "rate": 100}
-_RATE = lambda p: p["rate"]  # noqa: E731
-_COUNT = lambda t0, t1, p: p["rate"] * (t1 - t0)  # noqa: E731
-
-
-def _laser(name, description, program, block, count=_COUNT, rate=_RATE, **extra):
-    return Workload(name, description, program, block, {**_DEFAULTS, **extra}, rate, count)
+def _laser(name, description, program, block, count=None, rate=None, **extra):
+    """A Laser workload; ``program`` a function of the window n or a text with ``{n}`` for it."""
+    if isinstance(program, str):
+        program = lambda n, text=program, **_: text.format(n=n)  # noqa: E731
+    count = count or (lambda t0, t1, p: p["rate"] * (t1 - t0))
+    rate = rate or (lambda p: p["rate"])
+    return Workload(name, description, program, block, {"tp": 300, "window": 10, "rate": 100, **extra}, rate, count)
 
 
 WORKLOADS = [
     _laser(
         "diamond",
         "Laser diamond: q(A,B) :- p(A,B) in [n]; k fresh atoms per time point",
-        program_diamond,
+        "q(A,B) :- p(A,B) in [{n}].\n",
         block_diamond,
     ),
     _laser(
-        "box", "Laser box: q(A,B) :- p(A,B) always [n]; the same k atoms at every time point", program_box, block_box
+        "box",
+        "Laser box: q(A,B) :- p(A,B) always [n]; the same k atoms at every time point",
+        "q(A,B) :- p(A,B) always [{n}].\n",
+        block_box,
     ),
     _laser(
-        "join", "Laser join: two windowed p atoms joined; a chain of k atoms per time point", program_join, block_join
+        "join",
+        "Laser join: two windowed p atoms joined; a chain of k atoms per time point",
+        JOIN_RULE.replace("{h}", "q"),
+        block_join,
     ),
     _laser(
         "rules",
@@ -149,5 +130,5 @@ WORKLOADS = [
         rate=lambda p: 2 * p["rate"],
         w=10,
     ),
-    _laser("cooling", "Laser cooling: k atoms temp(V), V uniform in [0, 200]", program_cooling, block_cooling),
+    _laser("cooling", "Laser cooling: k atoms temp(V), V uniform in [0, 200]", COOLING, block_cooling),
 ]

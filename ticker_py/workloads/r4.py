@@ -20,9 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
-from .base import Workload, table
+from .base import Workload, joined, numbers, table
 from .draws import randint
 
 RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
@@ -126,14 +125,6 @@ def program_srbench(n: int, **_) -> str:
     return PREFIXES + CLOSURE + SRBENCH_RULE.format(n=n) + srbench_background()
 
 
-def _str(values) -> pa.Array:
-    return pc.cast(pa.array(np.asarray(values, dtype=np.int64)), pa.string())
-
-
-def _join(*parts) -> pa.Array:
-    return pc.binary_join_element_wise(*parts, "")
-
-
 def _interleave(t: np.ndarray, columns: list) -> pa.Table:
     """One row per (item, column), items in order, each item's columns in order."""
     n, k = len(t), len(columns)
@@ -143,11 +134,11 @@ def _interleave(t: np.ndarray, columns: list) -> pa.Table:
 
 
 def _atom(s, p: str, o) -> pa.Array:
-    return _join("triple(", s, "," + _iri(p) + ",", o, ")")
+    return joined("triple(", s, "," + _iri(p) + ",", o, ")")
 
 
 def _literal(lexical, datatype: str) -> pa.Array:
-    return _join('lit("', lexical, f'","{datatype}")')
+    return joined('lit("', lexical, f'","{datatype}")')
 
 
 def block_bsbm(seed: int, t0: int, t1: int, p: dict) -> pa.Table:
@@ -155,15 +146,15 @@ def block_bsbm(seed: int, t0: int, t1: int, p: dict) -> pa.Table:
     k = p["rate"]
     j = np.arange(t0 * k, t1 * k)
     t = j // k
-    offer = _join(f'iri("{INST}Offer', _str(j), '")')
+    offer = joined(f'iri("{INST}Offer', numbers(j), '")')
     product_id = randint(PRODUCTS, seed, "bsbm-product", j)
-    product = _join(f'iri("{INST}Product', _str(product_id), '")')
+    product = joined(f'iri("{INST}Product', numbers(product_id), '")')
     leaf = pa.array(LEAVES).take(randint(len(LEAVES), seed, "bsbm-type", product_id))
-    vendor = _join(f'iri("{INST}Vendor', _str(randint(100, seed, "bsbm-vendor", j)), '")')
-    price = _str(1 + randint(10_000, seed, "bsbm-price", j))
+    vendor = joined(f'iri("{INST}Vendor', numbers(randint(100, seed, "bsbm-vendor", j)), '")')
+    price = numbers(1 + randint(10_000, seed, "bsbm-price", j))
     day = 1 + randint(28, seed, "bsbm-day", j)
     date = lambda d: _literal(
-        _join("2008-0", _str(1 + d // 28 % 9), "-", _str(10 + d % 18), "T00:00:00"),  # noqa: E731
+        joined("2008-0", numbers(1 + d // 28 % 9), "-", numbers(10 + d % 18), "T00:00:00"),  # noqa: E731
         XSD + "dateTime",
     )
     columns = [
@@ -173,11 +164,11 @@ def block_bsbm(seed: int, t0: int, t1: int, p: dict) -> pa.Table:
         _atom(offer, BSBM + "price", price),
         _atom(offer, BSBM + "validFrom", date(day)),
         _atom(offer, BSBM + "validTo", date(day + 30)),
-        _atom(offer, BSBM + "deliveryDays", _str(1 + randint(7, seed, "bsbm-days", j))),
-        _atom(offer, BSBM + "offerWebpage", _join('iri("http://vendor.example/offers/', _str(j), '")')),
+        _atom(offer, BSBM + "deliveryDays", numbers(1 + randint(7, seed, "bsbm-days", j))),
+        _atom(offer, BSBM + "offerWebpage", joined('iri("http://vendor.example/offers/', numbers(j), '")')),
         _atom(offer, DC + "publisher", vendor),
         _atom(offer, DC + "date", date(day)),
-        _atom(product, RDF + "type", _join('iri("' + INST, leaf, '")')),
+        _atom(product, RDF + "type", joined('iri("' + INST, leaf, '")')),
     ]
     return _interleave(t, columns)
 
@@ -186,12 +177,14 @@ def block_srbench(seed: int, t0: int, t1: int, p: dict) -> pa.Table:
     """4 triples per observation j = t*rate + i; wind speeds uniform in [0, 150] knots."""
     k = p["rate"]
     j = np.arange(t0 * k, t1 * k)
-    obs = _join(f'iri("{WEATHER}Observation_WindSpeed_', _str(j), '")')
+    obs = joined(f'iri("{WEATHER}Observation_WindSpeed_', numbers(j), '")')
     columns = [
         _atom(obs, RDF + "type", pa.array([_iri(OM + "Observation")] * len(j))),
-        _atom(obs, OM + "procedure", _join(f'iri("{WEATHER}System_', _str(randint(500, seed, "sr-sensor", j)), '")')),
+        _atom(
+            obs, OM + "procedure", joined(f'iri("{WEATHER}System_', numbers(randint(500, seed, "sr-sensor", j)), '")')
+        ),
         _atom(obs, OM + "observedProperty", pa.array([_iri(WEATHER + "_WindSpeed")] * len(j))),
-        _atom(obs, OM + "floatValue", _str(randint(151, seed, "sr-speed", j))),
+        _atom(obs, OM + "floatValue", numbers(randint(151, seed, "sr-speed", j))),
     ]
     return _interleave(j // k, columns)
 

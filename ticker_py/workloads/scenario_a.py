@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
-from .base import Workload, table
+from .base import Workload, joined, numbers, table
 from .draws import randint, uniform
 
 PROGRAM = """\
@@ -45,28 +44,20 @@ def block(seed: int, t0: int, t1: int, p: dict) -> pa.Table:
     v = np.select([mode == 0, mode == 1], [18 + np.floor(13 * u), 12 + np.floor(6 * u)], np.floor(12 * u)).astype(
         np.int64
     )
-    vs = pc.cast(pa.array(v), pa.string())
-    return table(t, pc.binary_join_element_wise("alpha(", vs, ")", ""))
+    return table(t, joined("alpha(", numbers(v), ")"))
 
-
-_DEFAULTS = {"tp": 1000, "window": 60}
-_COUNT = lambda t0, t1, p: t1 - t0  # noqa: E731
 
 WORKLOADS = [
     Workload(
-        "caching-time",
-        "Ticker scenario A, time windows [n]: one alpha(v) per time point, mode redrawn every 2n",
-        program_time,
+        f"caching-{kind}",
+        f"Ticker scenario A, {what}: one alpha(v) per time point, mode redrawn every 2n",
+        program,
         block,
-        _DEFAULTS,
-        count=_COUNT,
-    ),
-    Workload(
-        "caching-tuple",
-        "Ticker scenario A, tuple windows [n #]: one alpha(v) per time point, mode redrawn every 2n",
-        program_tuple,
-        block,
-        _DEFAULTS,
-        count=_COUNT,
-    ),
+        {"tp": 1000, "window": 60},
+        count=lambda t0, t1, p: t1 - t0,
+    )
+    for kind, what, program in (
+        ("time", "time windows [n]", program_time),
+        ("tuple", "tuple windows [n #]", program_tuple),
+    )
 ]
