@@ -15,7 +15,7 @@ from ..ast import Location
 from ..errors import Diagnostic, StreamError, UsageError, with_excerpt
 from ..limits import integral
 
-__all__ = ["stream_error", "time_value", "text_lines", "open_binary", "MAX_LINE", "COMPRESSED"]
+__all__ = ["stream_error", "time_value", "text_lines", "from_path", "open_binary", "MAX_LINE", "COMPRESSED"]
 
 #: The longest line (in bytes) a text, JSON Lines or CSV stream may have; see docs/formats.md.
 MAX_LINE = 1 << 26
@@ -98,6 +98,15 @@ def text_lines(lines_or_file, source: str) -> Iterable[str]:
     if hasattr(lines_or_file, "readline"):
         return _read_lines(getattr(lines_or_file, "buffer", lines_or_file), source)
     return lines_or_file
+
+
+def from_path(read, path_or_file, source: str, *args) -> Iterator:
+    """``read(file, source, *args)`` of a file object, or of the file at a path (opened for binary reading)."""
+    if hasattr(path_or_file, "readline"):
+        yield from read(path_or_file, source, *args)
+        return
+    with open(path_or_file, "rb") as f:
+        yield from read(f, source, *args)
 
 
 def open_binary(path: Path, source: str):

@@ -1,16 +1,7 @@
-"""Readers of timestamped RDF triples, and how a triple becomes an atom.
+"""Readers of timestamped RDF triples (docs/rdf.md): ``T: triples`` lines (``.nt``), N-Quads whose
+graph name ends in the time point (``.nq``), and tables of ``t, s, p, o`` (CSV, Parquet, pandas).
 
-Three inputs (see ``docs/rdf.md``), each a lazy generator of
-:class:`~ticker_py.streams.model.Record` that raises a located
-:class:`~ticker_py.errors.StreamError` at the first bad record, after yielding every good one:
-
-- text, one time point a line: ``T: <s> <p> <o> . <s> <p> "7"^^<…#integer> .`` (N-Triples
-  terms, any number of triples; ``.nt``);
-- N-Quads whose graph name is an IRI ending in the time point, ``<urn:ticker:t:5>`` (``.nq``);
-- tables (CSV, Parquet, pandas) with columns ``t, s, p, o`` holding N-Triples terms.
-
-Terms are read by pyoxigraph and mapped by :mod:`ticker_py.rdf.terms`; a triple becomes
-``triple(S,P,O)`` or, with the property mapping, ``name(S,O)`` (:class:`RdfMapping`).
+Terms are read by pyoxigraph; a triple becomes an atom by :class:`RdfMapping`.
 """
 
 from __future__ import annotations
@@ -20,10 +11,10 @@ import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from ..errors import Diagnostic, InternalError, StreamError, UsageError
+from ..errors import InternalError, StreamError, UsageError
 from ..rdf import RDF_COLUMNS, RDF_FORMATS
 from ..rdf.mapping import MAPPINGS, TIME_GRAPH, RdfMapping, Terms, syntax_message, triple_atom
-from .lines import stream_error, text_lines, time_value
+from .lines import from_path, stream_error, text_lines, time_value
 from .model import Record
 from .parquet import open_parquet
 from .tables import frame_times
@@ -97,32 +88,33 @@ def read_rdf_text(
         first = _LEAD.match(raw).end()
         if first == len(raw) or raw[first] in "#%":
             continue
-        m = _TIME.match(raw)
-        if m is None:
-            yield from _parsed(pending, source, mapping, terms)
-            col = len(raw) - len(raw.lstrip()) + 1
-            raise stream_error(
-                source,
-                number,
-                col,
-                "expected 'T: triples' (a time point, ':', then triples)",
-                raw,
-                notes=_quad_note(raw),
-            )
         try:
-            t = time_value(m.group(1), text=True)
-        except ValueError as e:
-            yield from _parsed(pending, source, mapping, terms)
-            raise stream_error(source, number, m.start(1) + 1, str(e), raw, len(m.group(1))) from None
-        if not raw.rstrip().endswith(".") and _no_final_dot(raw[m.end() :]):
-            yield from _parsed(pending, source, mapping, terms)
-            raise stream_error(source, number, len(raw.rstrip()) + 1, "bad triple: '.' expected at its end", raw)
+            m, t = _time(raw, source, number)
+        except StreamError:
+            yield from _parsed(pending, source, mapping, terms)  # the lines before it first
+            raise
         pending.append((number, raw, t, m.end()))
         size += len(raw)
         if len(pending) >= batch or size >= _BATCH_CHARS:
             yield from _parsed(pending, source, mapping, terms)
             pending, size = [], 0
     yield from _parsed(pending, source, mapping, terms)
+
+
+def _time(raw: str, source: str, number: int) -> tuple:
+    """The match of a ``T: triples`` line's time and its time; a located StreamError if it is none."""
+    m = _TIME.match(raw)
+    if m is None:
+        col = len(raw) - len(raw.lstrip()) + 1
+        message = "expected 'T: triples' (a time point, ':', then triples)"
+        raise stream_error(source, number, col, message, raw, notes=_quad_note(raw))
+    try:
+        t = time_value(m.group(1), text=True)
+    except ValueError as e:
+        raise stream_error(source, number, m.start(1) + 1, str(e), raw, len(m.group(1))) from None
+    if not raw.rstrip().endswith(".") and _no_final_dot(raw[m.end() :]):
+        raise stream_error(source, number, len(raw.rstrip()) + 1, "bad triple: '.' expected at its end", raw)
+    return m, t
 
 
 def _quad_note(line: str) -> tuple:
@@ -202,14 +194,7 @@ def _parsed(entries: list, source: str, mapping: RdfMapping, terms: Terms) -> It
 
 def _records(entries: list, atoms: list, hi: int, source: str) -> Iterator[Record]:
     """One record per run of entries ``0..hi-1`` with one time point (at the run's first line)."""
-    j = 0
-    while j < hi:
-        k = j + 1
-        while k < hi and entries[k][2] == entries[j][2]:
-            k += 1
-        run = atoms[j] if k == j + 1 else [a for x in atoms[j:k] for a in x]
-        yield Record(entries[j][2], tuple(run), source, entries[j][0])
-        j = k
+    return _grouped(((line, t, new) for (line, _, t, _), new in zip(entries[:hi], atoms)), source)
 
 
 def time_of_graph(graph) -> int:
@@ -280,9 +265,6 @@ def _grouped(items: Iterable[tuple], source: str) -> Iterator[Record]:
         yield Record(last, tuple(atoms), source, where)
 
 
-_COLUMNS = RDF_COLUMNS
-
-
 def _table(rows: Iterable[tuple], source: str, mapping: RdfMapping, text: bool = False) -> Iterator[Record]:
     """Group rows ``(line, t, s, p, o)`` into one record per time point (``text``: the t cells are
     text, as in CSV; else typed values: :func:`~ticker_py.streams.lines.time_value`)."""
@@ -306,10 +288,10 @@ def _table(rows: Iterable[tuple], source: str, mapping: RdfMapping, text: bool =
 
 def _check_columns(columns, source: str) -> None:
     columns = list(columns)
-    missing = [c for c in _COLUMNS if c not in columns]
+    missing = [c for c in RDF_COLUMNS if c not in columns]
     if missing:
         raise stream_error(source, 1, 1, f"missing column '{missing[0]}' (an RDF table has columns t, s, p, o)")
-    twice = [c for c in _COLUMNS if columns.count(c) > 1]
+    twice = [c for c in RDF_COLUMNS if columns.count(c) > 1]
     if twice:  # which one would be read?
         raise stream_error(source, 1, 1, f"column '{twice[0]}' appears {columns.count(twice[0])} times")
 
@@ -317,19 +299,14 @@ def _check_columns(columns, source: str) -> None:
 def read_rdf_csv(path, source: str | None = None, mapping: RdfMapping = RdfMapping()) -> Iterator[Record]:
     """Read a CSV file (a path or a file object such as stdin) with a header and columns
     ``t, s, p, o`` (N-Triples terms); an empty ``s`` is a heartbeat row."""
-    source = source or str(path)
-    if hasattr(path, "readline"):
-        yield from _rdf_csv_rows(path, source, mapping)
-        return
-    with open(path, "rb") as f:
-        yield from _rdf_csv_rows(f, source, mapping)
+    return from_path(_rdf_csv_rows, path, source or str(path), mapping)
 
 
 def _rdf_csv_rows(f, source: str, mapping: RdfMapping) -> Iterator[Record]:
     reader = csv.reader(text_lines(f, source))
     header = [h.strip() for h in next(reader, [])]
     _check_columns(header, source)
-    index = [header.index(c) for c in _COLUMNS]
+    index = [header.index(c) for c in RDF_COLUMNS]
 
     def rows():
         for row in reader:
@@ -351,7 +328,7 @@ def read_rdf_parquet(
 
     def rows():
         number = 0
-        batches = file.iter_batches(batch_size=batch_size, columns=list(_COLUMNS))
+        batches = file.iter_batches(batch_size=batch_size, columns=list(RDF_COLUMNS))
         while True:
             try:
                 batch = next(batches, None)
@@ -359,7 +336,7 @@ def read_rdf_parquet(
                 raise stream_error(source, number + 1, 1, f"corrupt Parquet data ({e})") from None
             if batch is None:
                 return
-            cells = [batch.column(c).to_pylist() for c in _COLUMNS]
+            cells = [batch.column(c).to_pylist() for c in RDF_COLUMNS]
             for row in zip(*cells):
                 number += 1
                 yield (number, *row)
@@ -372,21 +349,16 @@ def read_rdf_dataframe(df, source: str = "<DataFrame>", mapping: RdfMapping = Rd
     _check_columns(list(df.columns), source)
     frame_times(df["t"], source)
     cells = [df["t"].astype(object).tolist()]  # a missing time stays what it is (pd.NA), and is refused
-    cells += [df[c].astype(object).where(df[c].notna(), None).tolist() for c in _COLUMNS[1:]]
+    cells += [df[c].astype(object).where(df[c].notna(), None).tolist() for c in RDF_COLUMNS[1:]]
     yield from _table(((n, *row) for n, row in enumerate(zip(*cells), 1)), source, mapping)
 
 
-def _text_file(path, source: str, mapping: RdfMapping) -> Iterator[Record]:
-    with open(path, "rb") as f:
-        yield from read_rdf_text(f, source, mapping, 4096)
-
-
-def _nquads_file(path, source: str, mapping: RdfMapping) -> Iterator[Record]:
-    with open(path, "rb") as f:
-        yield from read_nquads(f, source, mapping)
-
-
-_READERS = {"nt": _text_file, "nq": _nquads_file, "rdf-csv": read_rdf_csv, "rdf-parquet": read_rdf_parquet}
+_READERS = {
+    "nt": lambda path, source, mapping: from_path(read_rdf_text, path, source, mapping, 4096),
+    "nq": lambda path, source, mapping: from_path(read_nquads, path, source, mapping),
+    "rdf-csv": read_rdf_csv,
+    "rdf-parquet": read_rdf_parquet,
+}
 _SUFFIXES = {".nt": "nt", ".nq": "nq", ".csv": "rdf-csv", ".parquet": "rdf-parquet"}
 
 
@@ -399,28 +371,18 @@ def open_rdf_stream(
 
     name = str(path_or_dash)
     if fmt is not None and fmt not in _READERS:
-        raise UsageError(
-            Diagnostic(f"unknown RDF stream format '{fmt}'", notes=(f"use one of: {', '.join(RDF_FORMATS)}",))
-        )
+        raise UsageError.at(None, f"unknown RDF stream format '{fmt}'", f"use one of: {', '.join(RDF_FORMATS)}")
     if name == "-":
         if fmt == "rdf-parquet":
-            raise UsageError(
-                Diagnostic(
-                    "stream format rdf-parquet reads a file, not stdin",
-                    notes=("name the Parquet file (--stream FILE; the file's path in the API)",),
-                )
-            )
+            note = "name the Parquet file (--stream FILE; the file's path in the API)"
+            raise UsageError.at(None, "stream format rdf-parquet reads a file, not stdin", note)
         reader = {"nq": read_nquads, "rdf-csv": read_rdf_csv}.get(fmt, read_rdf_text)
         return reader(sys.stdin, source or "<stdin>", mapping)
     path = Path(name)
     if not path.exists():
-        raise UsageError(Diagnostic(f"stream file '{name}' does not exist"))
+        raise UsageError.at(None, f"stream file '{name}' does not exist")
     if path.is_dir():
-        raise UsageError(
-            Diagnostic(
-                f"stream file '{name}' is a directory",
-                notes=("an RDF stream is one file (.nt, .nq, .csv or .parquet)",),
-            )
-        )
+        note = "an RDF stream is one file (.nt, .nq, .csv or .parquet)"
+        raise UsageError.at(None, f"stream file '{name}' is a directory", note)
     fmt = fmt or _SUFFIXES.get(path.suffix.lower(), "nt")
     return _READERS[fmt](path, source or name, mapping)

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator
 
 from ..errors import StreamError
 from ..syntax.ground_atoms import AtomReader, GroundSyntaxError
-from .lines import stream_error, text_lines, time_value
+from .lines import from_path, stream_error, text_lines, time_value
 from .model import Record
 
 __all__ = [
@@ -240,12 +240,8 @@ def read_csv(path_or_file, source: str | None = None) -> Iterator[Record]:
     rows of each time point. An empty atom cell is a heartbeat. Lines count from the header (1).
     ``path_or_file`` is a path or a file object (stdin); a byte-order mark is skipped.
     """
-    if hasattr(path_or_file, "readline"):
-        yield from _read_csv(path_or_file, source or "<stdin>")
-        return
-    source = source or str(path_or_file)
-    with open(path_or_file, "rb") as f:
-        yield from _read_csv(f, source)
+    default = "<stdin>" if hasattr(path_or_file, "readline") else str(path_or_file)
+    return from_path(_read_csv, path_or_file, source or default)
 
 
 def _read_csv(f, source: str) -> Iterator[Record]:
