@@ -1,14 +1,9 @@
 """Result writers, one per format: JSON Lines, text, CSV, changes and none (docs/formats.md), for
 plain and factorized results alike; and the DataFrame views.
 
-A writer gets one :class:`~ticker_py.streams.model.Result` per evaluation point through
-``write`` and flushes its output after each result, so it can feed a live consumer;
-``close(summary)`` ends the output. A writer made with ``factorize`` prints each result as a
-product, ``count``, ``common`` and ``factors`` (docs/formats.md, "Factorized output"; a result
-that is not factorized is printed as its trivial factorization); else it prints the answer
-streams in printed order (:meth:`~ticker_py.streams.model.Model.printed_key`). Printed atoms come
-from the writer's one :class:`AtomTexts`; a single answer stream that comes as changes is kept in
-an :class:`~ticker_py.streams.answers.AnswerState`.
+A writer flushes after each result, so it can feed a live consumer. With ``factorize`` it prints
+each result as a product (a result that is not factorized as its trivial factorization), else the
+answer streams in printed order.
 """
 
 from __future__ import annotations
@@ -43,10 +38,9 @@ __all__ = [
 class Writer:
     """Base writer: ``write(result)`` per evaluation point, then ``close(summary)``.
 
-    Lines are assembled from :class:`AtomTexts` (each atom printed once per run). A result that
-    carries only changes (an engine run with ``changes_only``) is written whole, rebuilt from the
-    previous answer stream and the changes. ``wants_changes``: whether the engine need send only
-    changes to this writer (set by :func:`ticker_py.stages.output.open_writer`).
+    A result of changes only is written whole, rebuilt from the previous answer stream (an
+    :class:`AnswerState`). ``wants_changes``: whether the engine need send only changes to this
+    writer (set by :func:`ticker_py.stages.output.open_writer`).
     """
 
     wants_changes = False
@@ -124,6 +118,17 @@ class Writer:
     def _part(self, model) -> list:
         atoms, pins = self.texts.key(model, self.show_at)
         return list(atoms + pins)
+
+    def groups(self, result: Result) -> list:
+        """``[(key, atoms)]`` as printed: ``((model,), atoms and pins)`` per answer stream or, with
+        ``factorize``, ``((factor, alternative), atoms)`` (the common part is factor 0); [] for no
+        answer stream."""
+        if not self.factorize:
+            return [((i,), a + p) for i, (a, p) in enumerate(self.printed(result))]
+        count, common, factors = self.printed_factors(result)
+        if not count:
+            return []
+        return [((i, k), atoms) for i, alts in enumerate([[common]] + factors) for k, atoms in enumerate(alts)]
 
     def lines(self, result: Result) -> Iterable[str]:
         """The output lines for one result."""
@@ -281,21 +286,12 @@ class CsvWriter(Writer):
 
     def lines(self, result):
         prefix = f"{result.t},{result.c},"
-        if self.factorize:
-            count, common, factors = self.printed_factors(result)
-            groups = [
-                (f"{i},{k}", atoms) for i, alts in enumerate([[common]] + factors) for k, atoms in enumerate(alts)
-            ]
-            empty = ",,"
-        else:
-            groups = [(i, a + p) for i, (a, p) in enumerate(self.printed(result))]
-            empty = ","
-        if not groups or (self.factorize and not count):
-            yield prefix + empty
-            return
+        groups = self.groups(result)
+        if not groups:
+            yield prefix + ",," if self.factorize else prefix + ","
         field = self.texts.csv.__getitem__
         for key, atoms in groups:
-            start = f"{prefix}{key},"
+            start = prefix + ",".join(map(str, key)) + ","
             yield start + ("\n" + start).join(map(field, atoms)) if atoms else start
 
 
@@ -375,27 +371,24 @@ def result_rows(result: Result, show_at: bool = False, writer: Writer | None = N
     stream is one row with atom None; no answer stream is one row with model and atom None.
     ``writer``: the writer whose printed atoms to reuse.
     """
-    models = (writer or Writer(None, show_at)).printed(result)
-    if not models:
-        yield result.t, result.c, None, None
-    for index, (atoms, pinned) in enumerate(models):
-        for atom in (atoms + pinned) or (None,):
-            yield result.t, result.c, index, atom
+    return _rows(result, writer or Writer(None, show_at))
 
 
 def factor_rows(result: Result, show_at: bool = False, writer: Writer | None = None) -> Iterable[tuple]:
     """Rows ``(t, c, factor, alternative, atom)`` of one factorized result (None: absent). The
     common part is factor 0 with the one alternative 0, the factors are numbered from 1 (factor
     ``i + 1`` is ``Factorized.factors[i]``); no answer stream is one row with factor None."""
-    count, common, factors = (writer or Writer(None, show_at)).printed_factors(result)
-    t, c = result.t, result.c
-    if not count:
-        yield t, c, None, None, None
-        return
-    for factor, alts in enumerate([[common]] + factors):
-        for k, atoms in enumerate(alts):
-            for atom in atoms or (None,):
-                yield t, c, factor, k, atom
+    return _rows(result, writer or Writer(None, show_at, factorize=True))
+
+
+def _rows(result: Result, writer: Writer) -> Iterable[tuple]:
+    """The rows of :meth:`Writer.groups`, one per atom (None: absent)."""
+    groups = writer.groups(result)
+    if not groups:
+        yield result.t, result.c, *(None,) * (2 + writer.factorize)
+    for key, atoms in groups:
+        for atom in atoms or (None,):
+            yield result.t, result.c, *key, atom
 
 
 def results_to_dataframe(results: Iterable[Result], show_at: bool = False):
@@ -409,9 +402,7 @@ def results_to_dataframe(results: Iterable[Result], show_at: bool = False):
 
     results = list(results)
     factorized = bool(results) and results[0].factors is not None
-    rows, columns = (factor_rows, ["factor", "alternative"]) if factorized else (result_rows, ["model"])
-    writer = Writer(None, show_at)
-    frame = pd.DataFrame(
-        [row for r in results for row in rows(r, show_at, writer)], columns=["t", "c", *columns, "atom"]
-    )
+    columns = ["factor", "alternative"] if factorized else ["model"]
+    writer = Writer(None, show_at, factorized)
+    frame = pd.DataFrame([row for r in results for row in _rows(r, writer)], columns=["t", "c", *columns, "atom"])
     return frame.astype({"t": "int64", "c": "int64", **dict.fromkeys(columns, "Int64"), "atom": "string"})
