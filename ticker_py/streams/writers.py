@@ -59,8 +59,7 @@ class Writer:
         self._common = (None, None)  # the previous common part and its printed form (it mostly recurs)
 
     def printed(self, result: Result) -> list:
-        """The answer streams of ``result`` as printed, ``[(atoms, pins), ...]`` in printed order
-        (:func:`printed_models`); a result of changes only: the single answer stream they update."""
+        """The answer streams of ``result`` as printed (:func:`printed_models`), also of changes only."""
         if result.models is None and not self.show_at:  # changes only: the cheap path
             return [(self._sorted_from_changes(result.changes), ())]
         self._sorted = None
@@ -68,9 +67,8 @@ class Writer:
 
     def _sorted_from_changes(self, changes) -> tuple:
         """The printed atoms of the answer stream after ``changes``, sorted: the previous sorted
-        texts without those that left, merged with those that came (no whole-model copy). The
-        texts are those of the answer's atoms (``_shown``): each atom is printed when it comes,
-        not again while it stays, and its text is dropped soon after it leaves (flat memory)."""
+        texts edited (no whole-model copy). Each atom is printed when it comes, not again while it
+        stays (``_shown``), and its text dropped soon after it leaves (flat memory)."""
         new, gone = self.answer.apply(changes)[:2]
         texts, shown, left = self._sorted, self._shown, self._left
         if texts is not None and not gone and not new:
@@ -97,12 +95,11 @@ class Writer:
         return tuple(texts)
 
     def _sorted_changed(self, texts: list, edits: list | None) -> None:
-        """Called when :meth:`_sorted_from_changes` changed the sorted texts to ``texts``: by
-        ``edits`` (:func:`_edits`), or afresh (None)."""
+        """Called when :meth:`_sorted_from_changes` changed the sorted texts by ``edits`` (None: afresh)."""
 
     def printed_factors(self, result: Result) -> tuple:
-        """``(count, common, factors)`` of ``result`` as printed (:func:`printed_factors`); the same
-        factorized answer as the previous result's (engines reuse it while it recurs) is printed once."""
+        """``(count, common, factors)`` of ``result`` as printed (:func:`printed_factors`); a factorized
+        answer that recurs is printed once."""
         f = result.factors
         if f is None:  # plain answer streams: their trivial factorization
             from .factorized import Factorized
@@ -153,9 +150,8 @@ class Writer:
 
 
 def _edits(texts: list, gone: list, new: list) -> list | None:
-    """How the sorted list ``texts`` becomes itself without ``gone`` (which it holds) and with
-    ``new``: ``(position, drop, text)`` sorted, each position found by bisection (few comparisons,
-    unlike a sort); None if a text of ``gone`` is not there (two atoms print alike: cannot happen)."""
+    """How the sorted list ``texts`` becomes itself without ``gone`` and with ``new``: ``(position,
+    drop, text)`` sorted, found by bisection; None if a text of ``gone`` is not there."""
     dropped = [(bisect_left(texts, x), 1, x) for x in gone]
     end = len(texts)
     for pos, _, x in dropped:
@@ -165,9 +161,8 @@ def _edits(texts: list, gone: list, new: list) -> list | None:
 
 
 def _edited(items: list, edits: list, value=None) -> list:
-    """``items`` (in the order of the sorted texts ``edits`` were found in) with ``edits`` made:
-    a dropped text's item left out, a new text's item (``value(text)``, or the text) put in;
-    the unchanged runs are copied by slices."""
+    """``items`` (in the order of the texts ``edits`` were found in) with ``edits`` made, a new
+    text's item ``value(text)`` (or the text)."""
     out: list = []
     at = 0
     for pos, drop, x in edits:
@@ -186,8 +181,7 @@ class JsonlWriter(Writer):
     factorized: ``{"t": 7, "c": 3, "count": 4, "common": ["a"], "factors": [[["b"], ["c"]], [["d"], []]]}``
     (``count`` a string beyond 2**53)."""
 
-    #: while the answer stream comes as changes and some text needs escaping: the JSON strings of
-    #: its sorted texts, in their order, edited as they are (no lookup of each at every tick)
+    #: while the answer comes as changes and some text needs escaping: its sorted JSON strings, edited
     _jsons: list | None = None
     #: the previous printed factorized answer and its JSON text after ``"c"``
     _factor_json: tuple = (None, None)
@@ -209,8 +203,8 @@ class JsonlWriter(Writer):
         return [*self._parts(result), "\n"]
 
     def _parts(self, result) -> list:
-        """The line of one result as strings to write in turn: a long list of atoms comes in
-        pieces of ``PIECE`` texts, so that no string as long as the line is built (nor freed)."""
+        """The line of one result as strings to write in turn, a long list of atoms in pieces of
+        ``PIECE`` texts (no string as long as the line is built)."""
         parts = ['{"t": ', str(result.t), ', "c": ', str(result.c)]
         json_list = self.texts.json_list
         if self.factorize:
@@ -296,13 +290,9 @@ class CsvWriter(Writer):
 
 
 class ChangesWriter(Writer):
-    """``{"t": 7, "c": 3, "added": [...], "removed": [...]}`` relative to the previous result.
-
-    One line per evaluation point, also when nothing changed. A result with no answer
-    stream adds ``"models": 0``, removes everything and resets the state to empty; one with
-    several answer streams is refused (factorized: before expanding them). The cheap path: with
-    ``Result.changes`` (``--changes`` runs the engine in changes-only mode) only the changed atoms
-    are printed.
+    """``{"t": 7, "c": 3, "added": [...], "removed": [...]}`` relative to the previous result, one
+    line per evaluation point. No answer stream adds ``"models": 0`` and removes everything; several
+    are refused.
     """
 
     def lines(self, result):
@@ -359,8 +349,7 @@ FORMATS = {"jsonl": JsonlWriter, "text": TextWriter, "csv": CsvWriter, "changes"
 
 def printed_factors(result: Result, show_at: bool = False) -> tuple:
     """``(count, common, factors)`` of a factorized result as printed: atom strings, each
-    alternative sorted, factors and alternatives in :class:`Factorized`'s (printed) order; pins only
-    with ``show_at`` (answer streams that print the same are one)."""
+    alternative sorted, in :class:`Factorized`'s order; pins only with ``show_at``."""
     return Writer(None, show_at).printed_factors(result)
 
 
