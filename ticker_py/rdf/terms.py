@@ -14,15 +14,10 @@ blank node ``_:b1``                         ``bnode("b1")``
 any other literal (``dateTime``, ``INF``)   ``lit("lexical form","datatype IRI")``
 ==========================================  =========================================
 
-A literal that writes a number becomes that number (:mod:`ticker_py.xsd`): an integer when its
-value is integral, else the decimal ``lit`` term of its canonical lexical form, which every
-engine compares as the number it is. Numbers are values: ``"042"^^xsd:int`` and
-``"42.0"^^xsd:decimal`` both become ``42`` and come back as ``"42"^^xsd:integer``. A literal
-whose lexical form does not fit its XSD datatype is refused (:func:`check_literal`).
-
-Any other ticker_py term (a constant ``a``, a function term ``f(1)``) becomes a literal of
-type ``urn:ticker:term`` whose lexical form is the term in clingo syntax, and reads back as
-that term, so every value survives a trip through RDF.
+A literal that writes a number becomes that number (:mod:`ticker_py.xsd`), and comes back as
+``"42"^^xsd:integer`` or a canonical decimal; one whose lexical form does not fit its XSD datatype
+is refused. Any other ticker_py term becomes a ``urn:ticker:term`` literal of its clingo text, so
+every value survives a trip through RDF.
 
 >>> to_value(Term.iri("http://ex.org/a"))
 ('iri', '"http://ex.org/a"')

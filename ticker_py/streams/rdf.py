@@ -48,10 +48,8 @@ def _parse(text: str, fmt):
 
 
 def parse_triples(text: str, mapping: RdfMapping = RdfMapping()) -> list:
-    """The atoms of N-Triples/Turtle triples ``text`` (several per line allowed).
-
-    Raises ValueError with a message and a 0-based ``column`` attribute on bad input.
-    """
+    """The atoms of N-Triples/Turtle triples ``text``; bad input raises ValueError with a 0-based
+    ``column``."""
     import pyoxigraph as ox
 
     try:
@@ -77,11 +75,8 @@ def _located(message: str, column: int) -> ValueError:
 def read_rdf_text(
     lines_or_file, source: str = "<stdin>", mapping: RdfMapping = RdfMapping(), batch: int = 1
 ) -> Iterator[Record]:
-    """Read ``T: triples`` lines (N-Triples terms, several triples a line; ``T:`` alone is a
-    time point without triples). Lines starting with ``#`` or ``%`` are comments.
-
-    ``batch`` lines are parsed by one call of the RDF parser (files: 4096; 1 keeps a pipe live).
-    """
+    """Read ``T: triples`` lines (``T:`` alone: no triples; ``#`` and ``%`` start comment lines),
+    ``batch`` lines per call of the RDF parser (1 keeps a pipe live)."""
     pending, size, terms = [], 0, Terms()
     for number, raw in enumerate(text_lines(lines_or_file, source), 1):
         raw = raw.rstrip("\r\n")
@@ -133,8 +128,8 @@ def _quad_note(line: str) -> tuple:
 
 
 def _no_final_dot(text: str) -> bool:
-    """Whether the triples ``text`` of a line lack only the final ``.`` (the batch parse reads each
-    line as a TriG graph, where the last triple's dot is optional; N-Triples requires it)."""
+    """Whether the triples ``text`` of a line lack only the final ``.`` (optional in the TriG graph
+    the batch parse reads, required in N-Triples)."""
     import pyoxigraph as ox
 
     try:
@@ -151,8 +146,7 @@ def _no_final_dot(text: str) -> bool:
 
 def _parsed(entries: list, source: str, mapping: RdfMapping, terms: Terms) -> Iterator[Record]:
     """Records of ``(line, text, t, start)`` entries, their triples ``text[start:]`` parsed by one
-    TriG parse: entry i is the graph ``<urn:l:i> { ... }`` on its own line(s), so that every triple
-    keeps its line and time point."""
+    TriG parse, entry i the graph ``<urn:l:i> { ... }`` (every triple keeps its line)."""
     import pyoxigraph as ox
 
     if not entries:
@@ -208,8 +202,8 @@ def time_of_graph(graph) -> int:
 
 
 def read_nquads(lines_or_file, source: str = "<stdin>", mapping: RdfMapping = RdfMapping()) -> Iterator[Record]:
-    """Read N-Quads whose graph names are time points (:func:`time_of_graph`), one record per
-    run of quads of one time point; time must not decrease."""
+    """Read N-Quads whose graph names are time points (:func:`time_of_graph`), one record per run of
+    quads of one time point."""
     import pyoxigraph as ox
 
     def items():
@@ -247,8 +241,8 @@ def read_nquads(lines_or_file, source: str = "<stdin>", mapping: RdfMapping = Rd
 
 
 def _grouped(items: Iterable[tuple], source: str) -> Iterator[Record]:
-    """One record per run of ``(line, t, atoms)`` items with one t; t must not decrease. On an
-    error, the record collected so far comes first."""
+    """One record per run of ``(line, t, atoms)`` items with one t (on an error, the record collected
+    so far first)."""
     last, atoms, where = None, [], 0
     try:
         for line, t, new in items:
@@ -266,8 +260,7 @@ def _grouped(items: Iterable[tuple], source: str) -> Iterator[Record]:
 
 
 def _table(rows: Iterable[tuple], source: str, mapping: RdfMapping, text: bool = False) -> Iterator[Record]:
-    """Group rows ``(line, t, s, p, o)`` into one record per time point (``text``: the t cells are
-    text, as in CSV; else typed values: :func:`~ticker_py.streams.lines.time_value`)."""
+    """Group rows ``(line, t, s, p, o)`` into one record per time point (``text``: t cells are text)."""
 
     def items():
         for line, t, s, p, o in rows:
@@ -365,8 +358,7 @@ _SUFFIXES = {".nt": "nt", ".nq": "nq", ".csv": "rdf-csv", ".parquet": "rdf-parqu
 def open_rdf_stream(
     path_or_dash, fmt: str | None = None, mapping: RdfMapping = RdfMapping(), source: str | None = None
 ) -> Iterator[Record]:
-    """Open an RDF stream: ``fmt`` one of :data:`RDF_FORMATS`, else by suffix (``.nt``, ``.nq``,
-    ``.csv``, ``.parquet``); ``-`` is stdin (``T: triples`` lines unless ``fmt`` says ``nq``)."""
+    """Open an RDF stream in ``fmt`` (:data:`RDF_FORMATS`), else by suffix; ``-`` is stdin."""
     import sys
 
     name = str(path_or_dash)

@@ -1,9 +1,5 @@
-"""The anonymous variable ``_``: each occurrence is a fresh variable, as in clingo.
-
-The parser reads ``_`` as ``Variable("_")``; :func:`name_anonymous` gives every occurrence
-in a rule its own name (``_Anon1``, ``_Anon2``, ...). ``_`` may stand in positive body atoms
-(arguments and @-times) only: in a head, a comparison or a negated literal it would be unsafe.
-"""
+"""The anonymous variable ``_``: each occurrence is a fresh variable (``_Anon1``, ...), as in clingo;
+it may stand in positive body atoms only (elsewhere it would be unsafe)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""Build :mod:`ticker_py.ast` values while lark's LALR parser reduces (no parse tree is built).
-
-Each method gets the children of a grammar rule (tokens and the values built for its subrules) and
-locates what it builds from the first and last of them: a token's position, a node's location, or,
-for a term written in parentheses, the parentheses' span (:attr:`ToAst.nested`).
-"""
+"""Build :mod:`ticker_py.ast` values while lark's LALR parser reduces (no parse tree is built),
+each located from the first and last of its children (a term in parentheses: their span)."""
 
 from __future__ import annotations
 
@@ -39,9 +35,8 @@ class Const(ast.Node):
 
 
 class Found:
-    """What a file's parse collected besides its rules: problems that leave the rest readable
-    (a bad window, an unknown prefix), and the directives: ``consts`` and ``includes`` in order,
-    ``shows`` (None: no ``#show``)."""
+    """What a file's parse collected besides its rules: problems that leave the rest readable and
+    the directives (``shows`` None: no ``#show``)."""
 
     def __init__(self, file: str):
         self.file = file
