@@ -130,16 +130,6 @@ def invalid(lexical: str, datatype: str) -> str | None:
     return None
 
 
-def _value(text: str):
-    """An exact decimal as an ``int`` when integral, else a ``Decimal``."""
-    from decimal import Decimal
-
-    d = Decimal(text)
-    if d == d.to_integral_value():
-        return int(d)
-    return Decimal(decimal_text(d))
-
-
 def number(lexical: str, datatype: str):
     """The number a valid literal writes (``int`` or ``Decimal``); None if it writes none
     (``INF``, ``NaN``, a datatype that is no number). Check :func:`invalid` first."""
@@ -147,7 +137,10 @@ def number(lexical: str, datatype: str):
         return int(lexical)
     if datatype not in NUMERIC or lexical.lstrip("+-") in ("INF", "NaN"):
         return None
-    return _value(lexical)
+    from decimal import Decimal
+
+    value = Decimal(lexical)
+    return int(value) if value == value.to_integral_value() else Decimal(decimal_text(value))
 
 
 def decimal_text(value: Decimal) -> str:

@@ -16,6 +16,7 @@ Factors share no atom, so distinct choices give distinct answer streams.
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -131,14 +132,7 @@ class Factorized:
 
 def _in_printed_order(factors) -> tuple:
     """The factors and, in each, the alternatives in printed order (:meth:`Model.printed_key`)."""
-    keys: dict = {}
-
-    def key(m: Model) -> tuple:
-        k = keys.get(m)
-        if k is None:
-            k = keys[m] = m.printed_key()
-        return k
-
+    key = functools.cache(Model.printed_key)
     ordered = [tuple(sorted(f, key=key)) for f in factors]
     return tuple(sorted(ordered, key=lambda f: [key(m) for m in f]))
 

@@ -101,16 +101,10 @@ def _min_t(pf, keys: dict) -> int | None:
     return first.column(0)[0].as_py() if first is not None and first.num_rows else None
 
 
-def _kind(column: str) -> str:
-    """What a stream column holds: ``"string"`` (atom, predicate), ``"argument"`` (a1, a2, ...:
-    integers or strings), ``"int"`` (t and the order columns)."""
-    if column in ("atom", args_layout.PREDICATE):
-        return "string"
-    return "argument" if column[:1] == "a" and column[1:].isdigit() else "int"
-
-
 def _check_types(schema, columns: list, keys: dict, name: str) -> None:
-    """Refuse a file whose columns are missing or of the wrong type (mixed schemas)."""
+    """Refuse a file whose columns are missing or of the wrong type (mixed schemas): the atom and
+    predicate columns hold strings, the arguments ``a1``, ``a2``, ... integers or strings, the
+    others (t, the order column) integers."""
     import pyarrow as pa
 
     for column in columns:
@@ -122,10 +116,14 @@ def _check_types(schema, columns: list, keys: dict, name: str) -> None:
         kind = schema.field(column).type
         if pa.types.is_dictionary(kind):
             kind = kind.value_type
-        want = _kind(column)
-        string = pa.types.is_string(kind) or pa.types.is_large_string(kind)
-        if not (string if want == "string" else pa.types.is_integer(kind) or want == "argument" and string):
-            want = {"string": "strings", "int": "integers", "argument": "integers or strings"}[want]
+        string, integer = pa.types.is_string(kind) or pa.types.is_large_string(kind), pa.types.is_integer(kind)
+        if column in ("atom", args_layout.PREDICATE):
+            fits, want = string, "strings"
+        elif column[:1] == "a" and column[1:].isdigit():
+            fits, want = integer or string, "integers or strings"
+        else:
+            fits, want = integer, "integers"
+        if not fits:
             raise stream_error(name, 1, 1, f"column '{column}' holds {kind}, not {want} (mixed schemas?)")
 
 

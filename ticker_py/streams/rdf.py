@@ -41,35 +41,20 @@ _BATCH_CHARS = 1 << 20
 _GRAPH_TIME = re.compile(r"[0-9]+$")
 
 
-def _parse(text: str, fmt):
+def _parse(text: str, fmt: str):
+    """pyoxigraph's parse of ``text`` in the format ``fmt`` (a name of ``RdfFormat``)."""
     import pyoxigraph as ox
 
-    return ox.parse(text, format=fmt)
+    return ox.parse(text, format=getattr(ox.RdfFormat, fmt))
 
 
 def parse_triples(text: str, mapping: RdfMapping = RdfMapping()) -> list:
-    """The atoms of N-Triples/Turtle triples ``text``; bad input raises ValueError with a 0-based
-    ``column``."""
-    import pyoxigraph as ox
-
+    """The atoms of N-Triples/Turtle triples ``text``; bad input raises ValueError."""
     try:
-        triples = list(_parse(text, ox.RdfFormat.TURTLE))
+        triples = list(_parse(text, "TURTLE"))
     except SyntaxError as err:
-        message, (_, _, column, *_rest) = err.args
-        raise _located("bad triple: " + syntax_message(message), column - 1) from None
-    out = []
-    for quad in triples:
-        try:
-            out.append(triple_atom(quad, mapping))
-        except ValueError as err:
-            raise _located(str(err), len(text) - len(text.lstrip())) from None
-    return out
-
-
-def _located(message: str, column: int) -> ValueError:
-    err = ValueError(message)
-    err.column = column
-    return err
+        raise ValueError("bad triple: " + syntax_message(err.args[0])) from None
+    return [triple_atom(quad, mapping) for quad in triples]
 
 
 def read_rdf_text(
@@ -114,10 +99,8 @@ def _time(raw: str, source: str, number: int) -> tuple:
 
 def _quad_note(line: str) -> tuple:
     """A note for a line of a ``T:`` stream that is an N-Quad (its graph name the time point)."""
-    import pyoxigraph as ox
-
     try:
-        quads = list(_parse(line, ox.RdfFormat.N_QUADS))
+        quads = list(_parse(line, "N_QUADS"))
     except SyntaxError:
         return ()
     if not quads or type(quads[0].graph_name).__name__ != "NamedNode":
@@ -130,15 +113,13 @@ def _quad_note(line: str) -> tuple:
 def _no_final_dot(text: str) -> bool:
     """Whether the triples ``text`` of a line lack only the final ``.`` (optional in the TriG graph
     the batch parse reads, required in N-Triples)."""
-    import pyoxigraph as ox
-
     try:
-        list(_parse(text, ox.RdfFormat.TURTLE))
+        list(_parse(text, "TURTLE"))
         return False  # a line of triples, or only a comment
     except SyntaxError:
         pass
     try:
-        list(_parse(text + "\n.", ox.RdfFormat.TURTLE))  # after a comment, too
+        list(_parse(text + "\n.", "TURTLE"))  # after a comment, too
     except SyntaxError:
         return False  # another error: the batch parse reports it
     return True
@@ -147,15 +128,13 @@ def _no_final_dot(text: str) -> bool:
 def _parsed(entries: list, source: str, mapping: RdfMapping, terms: Terms) -> Iterator[Record]:
     """Records of ``(line, text, t, start)`` entries, their triples ``text[start:]`` parsed by one
     TriG parse, entry i the graph ``<urn:l:i> { ... }`` (every triple keeps its line)."""
-    import pyoxigraph as ox
-
     if not entries:
         return
     heads = [f"<urn:l:{i}> {{" for i in range(len(entries))]
     text = "\n} ".join(h + raw[start:] for h, (_, raw, _, start) in zip(heads, entries)) + "\n}"
     atoms: list = [[] for _ in entries]
     try:
-        for quad in _parse(text, ox.RdfFormat.TRIG):
+        for quad in _parse(text, "TRIG"):
             i = int(quad.graph_name.value[6:])
             try:
                 atoms[i].append(triple_atom(quad, mapping, terms))
@@ -204,7 +183,6 @@ def time_of_graph(graph) -> int:
 def read_nquads(lines_or_file, source: str = "<stdin>", mapping: RdfMapping = RdfMapping()) -> Iterator[Record]:
     """Read N-Quads whose graph names are time points (:func:`time_of_graph`), one record per run of
     quads of one time point."""
-    import pyoxigraph as ox
 
     def items():
         for number, raw in enumerate(text_lines(lines_or_file, source), 1):
@@ -212,7 +190,7 @@ def read_nquads(lines_or_file, source: str = "<stdin>", mapping: RdfMapping = Rd
             if not raw.strip() or raw.lstrip().startswith("#"):
                 continue
             try:
-                quads = list(_parse(raw, ox.RdfFormat.N_QUADS))
+                quads = list(_parse(raw, "N_QUADS"))
             except SyntaxError as err:
                 prefix = _TIME.match(raw)
                 if prefix is not None and prefix.group(1).isdigit():  # a line of the T: stream format
