@@ -118,10 +118,8 @@ def iri_of(value) -> str | None:
 def to_value(term):
     """The ticker_py term of an RDF term (a :class:`Term` or a pyoxigraph term)."""
     kind = _kind(term)
-    if kind == "iri":
-        return ("iri", ast.quote(term.value))
-    if kind == "bnode":
-        return ("bnode", ast.quote(term.value))
+    if kind != "literal":
+        return (kind, ast.quote(term.value))
     lexical = term.value
     language = term.language
     if language:
@@ -186,10 +184,8 @@ def from_value(value) -> Term:
             return Term.literal(unquote(value))
         kind, *args = value
         args = [unquote(a) for a in args]
-        if kind == "iri":
-            return Term.iri(args[0])
-        if kind == "bnode":
-            return Term.bnode(args[0])
+        if kind in ("iri", "bnode"):
+            return Term(kind, args[0])
         if kind == "lang":
             return Term.literal(args[0], language=args[1])
         return Term.literal(args[0], args[1])

@@ -277,10 +277,7 @@ def read_source(path, what: str = "program file") -> str:
         bad, message = text.index("\0"), "a binary file (a NUL byte), not program text"
     if bad < 0:
         return text
-    before = text[:bad]
-    line = before.count("\n") + 1
-    column = len(before) - (before.rfind("\n") + 1) + 1
-    raise UsageError(Diagnostic(f"{what} is {message}", ast.Location(str(path), line, column, line, column + 1)))
+    raise UsageError(Diagnostic(f"{what} is {message}", _location(text, str(path), bad, bad + 1)))
 
 
 def _read_until_nul(path) -> bytes:

@@ -48,10 +48,7 @@ def _terms(element):
 
 def name_anonymous(rule: ast.Rule) -> ast.Rule:
     """``rule`` with a fresh variable for each ``_``; raises ProgramError where ``_`` is unsafe."""
-    misplaced = []
-    if rule.head is not None:
-        head_terms = list(rule.head.atom.args) + ([rule.head.time] if rule.head.time is not None else [])
-        misplaced += [(v, "a head") for t in head_terms for v in _occurrences(t)]
+    misplaced = [(v, "a head") for t in _terms(rule.head) for v in _occurrences(t)] if rule.head else []
     found = False
     for lit in rule.body:
         where = "a negated literal" if lit.negated else "a comparison" if lit.is_comparison else None
