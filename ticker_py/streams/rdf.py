@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..errors import InternalError, StreamError, UsageError
 from ..rdf import RDF_COLUMNS, RDF_FORMATS
-from ..rdf.mapping import MAPPINGS, TIME_GRAPH, RdfMapping, Terms, syntax_message, triple_atom
+from ..rdf.mapping import RdfMapping, Terms, syntax_message, triple_atom
 from .lines import from_path, stream_error, text_lines, time_value
 from .model import Record
 from .parquet import open_parquet
@@ -29,9 +29,6 @@ __all__ = [
     "open_rdf_stream",
     "parse_triples",
     "time_of_graph",
-    "RDF_FORMATS",
-    "MAPPINGS",
-    "TIME_GRAPH",
 ]
 
 _TIME = re.compile(r"\s*(\S*?)\s*:(?=\s|$)")

@@ -64,9 +64,8 @@ def _parser():
     from .transformer import ToAst
 
     grammar = _GRAMMAR.read_text() + tokens.lark_terminals()
-    # cache=True: lark keeps the parse tables in a temporary file keyed by the grammar's hash
-    # (start-up: about 4 ms instead of 60 ms to build them). The transformer builds the AST as the
-    # parser reduces: no parse tree
+    # cache=True: lark keeps the parse tables (slow to build) in a temporary file keyed by the
+    # grammar's hash. The transformer builds the AST as the parser reduces: no parse tree
     return Lark(grammar, parser="lalr", lexer="contextual", maybe_placeholders=False, cache=True, transformer=ToAst())
 
 
