@@ -1,23 +1,8 @@
-"""The mapping between RDF terms and ticker_py ground terms (:mod:`ticker_py.values`).
-
-==========================================  =========================================
-RDF term                                    ticker_py term (printed as in clingo)
-==========================================  =========================================
-IRI ``<http://ex.org/a>``                   ``iri("http://ex.org/a")``
-blank node ``_:b1``                         ``bnode("b1")``
-``"042"^^xsd:int`` (the integer family)     ``42``
-``"4.50"^^xsd:decimal``, double, float      ``lit("4.5","http://www.w3.org/2001/XMLSchema#decimal")``
-``"1.5E2"^^xsd:double`` (an integer)        ``150``
-``"1"^^xsd:boolean``                        ``lit("true","http://www.w3.org/2001/XMLSchema#boolean")``
-``"text"`` (= ``"text"^^xsd:string``)       ``"text"``
-``"chat"@fr``                               ``lang("chat","fr")``
-any other literal (``dateTime``, ``INF``)   ``lit("lexical form","datatype IRI")``
-==========================================  =========================================
-
-A literal that writes a number becomes that number (:mod:`ticker_py.xsd`), and comes back as
-``"42"^^xsd:integer`` or a canonical decimal; one whose lexical form does not fit its XSD datatype
-is refused. Any other ticker_py term becomes a ``urn:ticker:term`` literal of its clingo text, so
-every value survives a trip through RDF.
+"""The mapping between RDF terms and ticker_py ground terms (:mod:`ticker_py.values`), as the table
+of docs/rdf.md gives it: IRIs ``iri("…")``, blank nodes ``bnode("…")``, plain strings as strings,
+``lang("…","…")``, numbers as numbers (:mod:`ticker_py.xsd`), other literals ``lit("…","datatype")``.
+A literal whose lexical form does not fit its XSD datatype is refused. Any other ticker_py term
+becomes a ``urn:ticker:term`` literal of its clingo text, so every value survives a trip through RDF.
 
 >>> to_value(Term.iri("http://ex.org/a"))
 ('iri', '"http://ex.org/a"')

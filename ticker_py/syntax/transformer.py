@@ -167,12 +167,12 @@ class ToAst(Transformer):
             self._problem(loc, f"'{c[2]}' in #const", "write '#const name = value.'")
         self.found.consts.append(Const(str(c[1]), c[3], loc))
 
-    def show_none(self, c):
-        self.found.shows = self.found.shows or []
-
     def show(self, c):
+        """``#show.`` (nothing shown but what is named) or ``#show p/2.``"""
         term, found = c[1], self.found
         found.shows = found.shows or []
+        if len(c) == 2:
+            return
         if (
             type(term) is ast.BinOp
             and term.op == "/"
