@@ -1,10 +1,6 @@
-"""XSD datatypes that mean numbers: their lexical forms and the exact values they write.
-
-The integer family (``xsd:integer`` and its restrictions ``int``, ``long``, ``unsignedByte``, ...)
-writes integers; ``xsd:decimal`` finite decimals; ``xsd:double`` and ``xsd:float`` are taken as
-written, exactly (the decimal number of the lexical form, not rounded to binary floating point),
-except ``INF``, ``-INF`` and ``NaN``, which are no numbers. A value is an ``int`` when it is
-integral, else a :class:`decimal.Decimal` (exact: built from the text, never rounded).
+"""XSD datatypes that mean numbers: their lexical forms and the exact values they write (``double``
+and ``float`` too: the decimal number written, not rounded; ``INF`` and ``NaN`` are none), an
+``int`` when integral, else a :class:`decimal.Decimal`.
 
 >>> [number(s, XSD + t) for s, t in [("042", "int"), ("-0", "integer"), ("4.50", "decimal"), ("1.5E2", "double")]]
 [42, 0, Decimal('4.5'), 150]
@@ -100,11 +96,8 @@ def _digits(lexical: str) -> int:
 
 
 def invalid(lexical: str, datatype: str) -> str | None:
-    """Why ``lexical`` is not a valid literal of ``datatype``, or None (also for unknown datatypes).
-
-    Beyond XSD's lexical forms: a number of more than :data:`~ticker_py.limits.MAX_NUMBER_DIGITS`
-    digits (a double or float written out without its exponent) is refused: its exact value
-    would be too large to compute with and print."""
+    """Why ``lexical`` is not a valid literal of ``datatype``, or None (also for unknown datatypes); a
+    number of more than :data:`~ticker_py.limits.MAX_NUMBER_DIGITS` digits (written out) is refused."""
     pattern = NUMERIC.get(datatype) or _OTHER.get(datatype)
     if pattern is None:
         return None
@@ -137,16 +130,6 @@ def invalid(lexical: str, datatype: str) -> str | None:
     return None
 
 
-def _value(text: str):
-    """An exact decimal as an ``int`` when integral, else a ``Decimal``."""
-    from decimal import Decimal
-
-    d = Decimal(text)
-    if d == d.to_integral_value():
-        return int(d)
-    return Decimal(decimal_text(d))
-
-
 def number(lexical: str, datatype: str):
     """The number a valid literal writes (``int`` or ``Decimal``); None if it writes none
     (``INF``, ``NaN``, a datatype that is no number). Check :func:`invalid` first."""
@@ -154,12 +137,14 @@ def number(lexical: str, datatype: str):
         return int(lexical)
     if datatype not in NUMERIC or lexical.lstrip("+-") in ("INF", "NaN"):
         return None
-    return _value(lexical)
+    from decimal import Decimal
+
+    value = Decimal(lexical)
+    return int(value) if value == value.to_integral_value() else Decimal(decimal_text(value))
 
 
 def decimal_text(value: Decimal) -> str:
-    """The canonical lexical form of a decimal that is not an integer: no exponent, no leading
-    ``+``, no leading zero before the point but one, no trailing zero after it."""
+    """The canonical lexical form of a decimal that is not an integer."""
     text = format(value, "f")
     if "." in text:
         text = text.rstrip("0").rstrip(".")

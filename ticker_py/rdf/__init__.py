@@ -15,9 +15,8 @@ def rdf_table(columns) -> bool:
 
 
 def rdf_format(path: str, fmt: str | None = None) -> str | None:
-    """The RDF stream format of ``path``: ``fmt`` if given, else by the file itself: ``.nt`` and
-    ``.nq`` by suffix, a ``.csv`` or ``.parquet`` file by its columns (:func:`rdf_table`); None: an
-    atom stream (or a file that does not open, which its reader then reports)."""
+    """The RDF stream format of ``path``: ``fmt`` if given, else by suffix (``.nt``, ``.nq``) or a
+    ``.csv`` or ``.parquet`` file's columns; None: an atom stream (or a file that does not open)."""
     if fmt:
         return fmt
     file = Path(path)

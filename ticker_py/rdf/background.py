@@ -16,20 +16,15 @@ OWL2RL = Path(__file__).with_name("owl2rl.lars")
 
 
 def rdf_facts(path, mapping: RdfMapping = RdfMapping()) -> tuple:
-    """The facts (:class:`ticker_py.ast.Rule`) of the triples of an RDF file.
-
-    The syntax is chosen by the suffix (``.ttl``, ``.nt``, ``.nq``, ``.trig``, ``.rdf``/``.owl``
-    RDF/XML, ``.n3``); graph names are ignored. Bad input raises a located ProgramError.
-    """
+    """The facts (:class:`ticker_py.ast.Rule`) of the triples of an RDF file, its syntax chosen by
+    the suffix; graph names are ignored. Bad input raises a located ProgramError."""
     import pyoxigraph as ox
 
     p = Path(path)
     suffix = {"owl": "rdf", "xml": "rdf"}.get(p.suffix.lower().lstrip("."), p.suffix.lower().lstrip("."))
     fmt = ox.RdfFormat.from_extension(suffix) if suffix else None
     if fmt is None:
-        raise UsageError(
-            Diagnostic(f"unknown RDF file type '{p.name}'", notes=("use .ttl, .nt, .nq, .trig, .rdf or .owl",))
-        )
+        raise UsageError.at(None, f"unknown RDF file type '{p.name}'", "use .ttl, .nt, .nq, .trig, .rdf or .owl")
     try:
         data = p.read_bytes()
     except OSError as err:

@@ -21,13 +21,9 @@ _LOCAL = re.compile(r"[A-Za-z0-9_]+")
 
 @dataclass(frozen=True)
 class RdfMapping:
-    """How triples become atoms.
-
-    ``kind`` is ``triple`` (``triple(S,P,O)``) or ``property``: a triple ``S P O`` becomes
-    ``name(S,O)``, ``name`` from ``properties`` (IRI -> predicate name) if listed there, else
-    ``prefix_local`` for the first prefix ``(prefix, namespace)`` whose namespace the IRI
-    extends by a plain local name (letters, digits, ``_``).
-    """
+    """How triples become atoms: ``kind`` ``triple`` (``triple(S,P,O)``) or ``property``
+    (``name(S,O)``, ``name`` from ``properties`` (IRI -> name), else ``prefix_local`` for the first
+    ``(prefix, namespace)`` the IRI extends by a plain local name)."""
 
     kind: str = "triple"
     prefixes: tuple = ()

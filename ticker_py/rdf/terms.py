@@ -1,28 +1,8 @@
-"""The mapping between RDF terms and ticker_py ground terms (:mod:`ticker_py.values`).
-
-==========================================  =========================================
-RDF term                                    ticker_py term (printed as in clingo)
-==========================================  =========================================
-IRI ``<http://ex.org/a>``                   ``iri("http://ex.org/a")``
-blank node ``_:b1``                         ``bnode("b1")``
-``"042"^^xsd:int`` (the integer family)     ``42``
-``"4.50"^^xsd:decimal``, double, float      ``lit("4.5","http://www.w3.org/2001/XMLSchema#decimal")``
-``"1.5E2"^^xsd:double`` (an integer)        ``150``
-``"1"^^xsd:boolean``                        ``lit("true","http://www.w3.org/2001/XMLSchema#boolean")``
-``"text"`` (= ``"text"^^xsd:string``)       ``"text"``
-``"chat"@fr``                               ``lang("chat","fr")``
-any other literal (``dateTime``, ``INF``)   ``lit("lexical form","datatype IRI")``
-==========================================  =========================================
-
-A literal that writes a number becomes that number (:mod:`ticker_py.xsd`): an integer when its
-value is integral, else the decimal ``lit`` term of its canonical lexical form, which every
-engine compares as the number it is. Numbers are values: ``"042"^^xsd:int`` and
-``"42.0"^^xsd:decimal`` both become ``42`` and come back as ``"42"^^xsd:integer``. A literal
-whose lexical form does not fit its XSD datatype is refused (:func:`check_literal`).
-
-Any other ticker_py term (a constant ``a``, a function term ``f(1)``) becomes a literal of
-type ``urn:ticker:term`` whose lexical form is the term in clingo syntax, and reads back as
-that term, so every value survives a trip through RDF.
+"""The mapping between RDF terms and ticker_py ground terms (:mod:`ticker_py.values`), as the table
+of docs/rdf.md gives it: IRIs ``iri("…")``, blank nodes ``bnode("…")``, plain strings as strings,
+``lang("…","…")``, numbers as numbers (:mod:`ticker_py.xsd`), other literals ``lit("…","datatype")``.
+A literal whose lexical form does not fit its XSD datatype is refused. Any other ticker_py term
+becomes a ``urn:ticker:term`` literal of its clingo text, so every value survives a trip through RDF.
 
 >>> to_value(Term.iri("http://ex.org/a"))
 ('iri', '"http://ex.org/a"')
@@ -123,10 +103,8 @@ def iri_of(value) -> str | None:
 def to_value(term):
     """The ticker_py term of an RDF term (a :class:`Term` or a pyoxigraph term)."""
     kind = _kind(term)
-    if kind == "iri":
-        return ("iri", ast.quote(term.value))
-    if kind == "bnode":
-        return ("bnode", ast.quote(term.value))
+    if kind != "literal":
+        return (kind, ast.quote(term.value))
     lexical = term.value
     language = term.language
     if language:
@@ -191,10 +169,8 @@ def from_value(value) -> Term:
             return Term.literal(unquote(value))
         kind, *args = value
         args = [unquote(a) for a in args]
-        if kind == "iri":
-            return Term.iri(args[0])
-        if kind == "bnode":
-            return Term.bnode(args[0])
+        if kind in ("iri", "bnode"):
+            return Term(kind, args[0])
         if kind == "lang":
             return Term.literal(args[0], language=args[1])
         return Term.literal(args[0], args[1])

@@ -1,9 +1,6 @@
 """The answer state: one answer stream followed through a run's results, whole or as changes.
 
-An engine reports the single answer stream at a tick whole (``Result.models``) or as
-``Result.changes`` (``(added, removed)`` since the previous tick, atoms and ``(atom, T)`` pins
-together). :class:`AnswerState` is the one place that applies changes and diffs two answers (the
-writers, ``ticker compare``, the shard cells and the benchmarks keep their answer in one).
+:class:`AnswerState` is the one place that applies ``Result.changes`` and diffs two answers.
 
 >>> from ticker_py.streams.model import Model
 >>> state = AnswerState()
@@ -27,10 +24,9 @@ EMPTY = Model(frozenset())
 
 
 class AnswerState:
-    """The single answer stream of a run, kept up to date from its results: :meth:`set` takes a
-    whole answer, :meth:`apply` applies changes in place. With ``pins=False`` the pins of changes
-    are not applied (a writer that does not print them: they can outnumber the atoms many times;
-    the native engine's changes carry ``atoms``, the pair without pins, taken as it is)."""
+    """The single answer stream of a run: :meth:`set` takes a whole answer, :meth:`apply` applies
+    changes in place. With ``pins=False`` the pins of changes are not applied (they can outnumber
+    the atoms many times; the native engine's changes carry ``atoms``, the pair without pins)."""
 
     def __init__(self, pins: bool = True):
         self.pins_kept = pins
@@ -44,9 +40,8 @@ class AnswerState:
         self.atoms = self.pins = None
 
     def apply(self, changes) -> tuple:
-        """Apply ``Result.changes`` (``(added, removed)``: the state without removed, with added);
-        returns what changed, ``(atoms that came, atoms that left, pins that came, pins that
-        left)`` (pins empty unless kept)."""
+        """Apply ``Result.changes`` (``(added, removed)``); returns ``(atoms that came, atoms that
+        left, pins that came, pins that left)`` (pins empty unless kept)."""
         if self.atoms is None:
             given = self.model()
             self.atoms = set(given.atoms)
@@ -72,8 +67,7 @@ class AnswerState:
         return Model(frozenset(self.atoms), frozenset(self.pins))
 
     def models(self, result: Result) -> tuple | None:
-        """``result.models``, or the single answer stream rebuilt from ``result.changes`` (None if
-        the result carries neither); the state follows the result."""
+        """``result.models``, or the single answer stream rebuilt from ``result.changes`` (or None)."""
         if result.models is not None:
             self.set(result.models)
             return result.models

@@ -1,8 +1,7 @@
 """The predicate-and-arguments layout of Parquet streams: columns ``predicate``, ``a1`` .. ``ak``.
 
-Row i's atom is its predicate with its arguments up to the first null; an integer column's cell is
-that integer, a string cell a plain name or one term of the stream syntax, so a cell means what the
-same text means inside an atom (docs/formats.md). Each distinct cell of a batch is converted once.
+A row's atom is its predicate with its arguments up to the first null; a string cell means what the
+same text means inside an atom (docs/formats.md).
 """
 
 from __future__ import annotations
@@ -60,7 +59,7 @@ def _values(column, convert) -> list:
 
 def atoms(columns: list) -> tuple:
     """(atoms, cell of row i, whether a row is a heartbeat, whether one is bad) of a batch's columns
-    ``predicate``, ``a1`` .. ``ak`` (pyarrow arrays): see :meth:`~.tables.Grouper.block`."""
+    (pyarrow arrays), as :meth:`~.tables.Grouper.block` takes them."""
     values = [_values(columns[0], cell_predicate)] + [_values(c, cell_term) for c in columns[1:]]
     plain = not any(c.null_count for c in columns) and not any(
         type(v) is _Cell or v is None for column in values for v in column
@@ -77,8 +76,7 @@ def _no_cell(i: int):
 
 
 def _row(predicate, *args):
-    """The atom of one row: None (no predicate, no argument: a heartbeat) or a Bad that says why it
-    is none."""
+    """The atom of one row, None (a heartbeat) or a Bad that says why it is none."""
     if None in args:
         arity = args.index(None)
         later = next((i for i in range(arity, len(args)) if args[i] is not None), None)

@@ -27,14 +27,9 @@ def _pairs(atoms) -> set:
 
 
 class StreamChecker:
-    """Checks stream atoms against the program. A predicate is a name and an arity: ``p/1`` and
-    ``p/2`` are two predicates.
-
-    ``signatures`` maps the program's predicate names to their arities and ``intensional`` holds
-    the intensional names, as :class:`~ticker_py.analysis.Analysis` has them; ``renamed`` maps
-    the analysis' internal names of a name used with several arities to that name. An atom of an
-    intensional predicate is an error; an atom of a name the program uses, with an arity it does
-    not use, is a warning (once per predicate: streams carry more than a program reads).
+    """Checks stream atoms against the program (``signatures``, ``intensional`` and ``renamed`` as
+    :class:`~ticker_py.analysis.Analysis` has them): an atom of an intensional predicate is an
+    error; one of a name the program uses with another arity a warning, once per predicate.
     """
 
     def __init__(self, signatures: dict, intensional: set, renamed: dict | None = None):
@@ -52,8 +47,7 @@ class StreamChecker:
 
     @classmethod
     def of(cls, analysis) -> StreamChecker:
-        """The checker of an :class:`~ticker_py.analysis.Analysis`' program (its internal names of a
-        name of several arities read back as that name)."""
+        """The checker of an :class:`~ticker_py.analysis.Analysis`' program."""
         return cls(analysis.signatures, analysis.intensional, analysis.renamed)
 
     def seen(self) -> set:

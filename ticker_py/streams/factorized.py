@@ -11,14 +11,12 @@
 >>> f.cautious().sorted_atoms(), f.brave().sorted_atoms()
 (['a'], ['a', 'b', 'c', 'd'])
 
-Every answer stream is ``common`` joined with one alternative of every factor, and every
-such join is an answer stream: ``count`` is the product of the factors' sizes (0: no
-answer stream; 1: exactly one, and then there are no factors). Factors share no atom, so
-distinct choices give distinct answer streams.
+Factors share no atom, so distinct choices give distinct answer streams.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -60,13 +58,9 @@ def _minus(m: Model, common: Model) -> Model:
 
 @dataclass(frozen=True)
 class Factorized:
-    """``count`` answer streams: ``common`` joined with one alternative of each of ``factors``.
-
-    ``factors`` is a tuple of factors, each a tuple of at least two distinct alternatives
-    (:class:`Model` parts: atoms at t and pins), both in printed order: alternatives by their
-    atoms, then pins (:meth:`Model.printed_key`), factors by their alternatives. Factor ``i`` and
-    alternative ``k`` are the ``factor`` ``i + 1`` and ``alternative`` ``k`` the writers print. ``count == 0`` means no answer stream (and
-    then ``common`` is empty and there are no factors).
+    """``count`` answer streams (0: none): ``common`` joined with one alternative of each of
+    ``factors``, a tuple of factors, each a tuple of at least two distinct alternatives
+    (:class:`Model` parts), both in printed order (:meth:`Model.printed_key`).
     """
 
     count: int
@@ -75,8 +69,8 @@ class Factorized:
 
     @classmethod
     def build(cls, common: Model, factors: Iterable[Iterable[Model]]) -> Factorized:
-        """Normalise: atoms in every alternative of a factor moved into ``common``, alternatives
-        without the common atoms and deduplicated; one-alternative factors moved into ``common``; factors that share an atom multiplied out into one; an
+        """Normalise: atoms in every alternative of a factor and one-alternative factors moved into
+        ``common``, alternatives deduplicated, factors that share an atom multiplied out into one; an
         empty factor means no answer stream."""
         factors = [list(f) for f in factors]
         if any(not f for f in factors):
@@ -129,7 +123,7 @@ class Factorized:
 
     def printed(self, show_at: bool = False) -> Factorized:
         """This result as printed: pins dropped unless ``show_at`` (answer streams that print the
-        same are one), alternatives as :class:`Model` parts of the printed atoms."""
+        same are one)."""
         if show_at or not (self.common.pinned or any(m.pinned for f in self.factors for m in f)):
             return self
         strip = lambda m: Model(m.atoms) if m.pinned else m  # noqa: E731
@@ -137,16 +131,8 @@ class Factorized:
 
 
 def _in_printed_order(factors) -> tuple:
-    """The factors and, in each, the alternatives in printed order (:meth:`Model.printed_key`):
-    the order the writers print and number them in, and the order :class:`ModelProduct` counts in."""
-    keys: dict = {}
-
-    def key(m: Model) -> tuple:
-        k = keys.get(m)
-        if k is None:
-            k = keys[m] = m.printed_key()
-        return k
-
+    """The factors and, in each, the alternatives in printed order (:meth:`Model.printed_key`)."""
+    key = functools.cache(Model.printed_key)
     ordered = [tuple(sorted(f, key=key)) for f in factors]
     return tuple(sorted(ordered, key=lambda f: [key(m) for m in f]))
 
@@ -156,8 +142,7 @@ NONE = Factorized(0, _EMPTY, ())
 
 
 class LazyModels(Sequence):
-    """Answer streams built on demand (``Result.models`` of a large answer): a sequence of
-    :class:`Model` equal to the tuple of the same models."""
+    """Answer streams built on demand: a sequence of :class:`Model` equal to the tuple of them."""
 
     def __bool__(self) -> bool:
         return len(self) > 0
@@ -202,9 +187,8 @@ class MappedModels(LazyModels):
 
 
 class ModelProduct(LazyModels):
-    """The answer streams of a :class:`Factorized`, expanded on demand (index in mixed radix over
-    the factors and alternatives in printed order: the last factor varies fastest), so its first
-    N are the first N of the product as printed."""
+    """The answer streams of a :class:`Factorized`, expanded on demand in printed order (the last
+    factor varies fastest)."""
 
     def __init__(self, factorized: Factorized, limit: int = 0):
         self.factorized = factorized
@@ -253,8 +237,8 @@ def factorized_result(t: int, c: int, factorized: Factorized, limit: int = 0) ->
 
 
 def with_factors(result: Result, limit: int = 0) -> Result:
-    """``result`` with its models limited to the first ``limit`` (0: all) of its factorization,
-    or of the trivial one of its models (engines that do not factorize)."""
+    """``result`` with its models the first ``limit`` (0: all) of its factorization (or the trivial
+    one of its models)."""
     factors = result.factors
     if factors is None:
         factors = Factorized.from_models(result.models)
@@ -268,8 +252,7 @@ NOTED: set = set()
 
 
 def note_fallback(engine: str, why: str) -> None:
-    """Say once per engine and reason (logged; ``-v`` shows it) that factorizing fell back to
-    enumerating the answer streams."""
+    """Log once per engine and reason that factorizing fell back to enumerating."""
     if (engine, why) not in NOTED:
         NOTED.add((engine, why))
         log.info("note: %s engine: cannot factorize (%s); enumerating the answer streams instead", engine, why)

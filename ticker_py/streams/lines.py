@@ -15,7 +15,7 @@ from ..ast import Location
 from ..errors import Diagnostic, StreamError, UsageError, with_excerpt
 from ..limits import integral
 
-__all__ = ["stream_error", "time_value", "text_lines", "open_binary", "MAX_LINE", "COMPRESSED"]
+__all__ = ["stream_error", "time_value", "text_lines", "from_path", "open_binary", "MAX_LINE", "COMPRESSED"]
 
 #: The longest line (in bytes) a text, JSON Lines or CSV stream may have; see docs/formats.md.
 MAX_LINE = 1 << 26
@@ -37,12 +37,9 @@ def stream_error(
 
 
 def time_value(value, what: str = "time", text: bool = False) -> int:
-    """A time (or an order key: ``what``) from one cell, by the one rule of every stream format
-    (docs/formats.md, "Times"): an integer >= 0. In a text format (``text``: text lines, CSV, the
-    RDF text and CSV streams) the cell is text, the integer written in decimal digits; in a typed one
-    (JSON Lines, Parquet, DataFrames, Spark, the API's pairs) it is a value of an integer type
-    (Python's, numpy's, pandas' or Arrow's): a string, a float (even ``2.0``), a bool or a missing
-    value (None, NaN, ``pd.NA``) is none. ValueError says why, naming the value found."""
+    """A time (or an order key: ``what``) from one cell: an integer >= 0 (docs/formats.md, "Times"),
+    written in decimal digits in a text format (``text``), else a value of an integer type (a float,
+    a bool, a string or a missing value is none). ValueError says why, naming the value found."""
     if type(value) is not int:
         if text and isinstance(value, str) and _INTEGER.fullmatch(value.strip()):
             value = int(value.strip())
@@ -62,9 +59,8 @@ def time_value(value, what: str = "time", text: bool = False) -> int:
 
 
 def _read_lines(f, source: str) -> Iterator[str]:
-    """Decoded lines of a binary (or text) file object, one ``readline`` at a time. Invalid UTF-8, a
-    line longer than :data:`MAX_LINE` bytes and a read error raise a StreamError located at their
-    line; a leading byte-order mark is dropped."""
+    """Decoded lines of a binary (or text) file object, one ``readline`` at a time; a leading
+    byte-order mark is dropped."""
     number, limit = 0, MAX_LINE
     while True:
         try:
@@ -100,9 +96,17 @@ def text_lines(lines_or_file, source: str) -> Iterable[str]:
     return lines_or_file
 
 
+def from_path(read, path_or_file, source: str, *args) -> Iterator:
+    """``read(file, source, *args)`` of a file object, or of the file at a path (opened for binary reading)."""
+    if hasattr(path_or_file, "readline"):
+        yield from read(path_or_file, source, *args)
+        return
+    with open(path_or_file, "rb") as f:
+        yield from read(f, source, *args)
+
+
 def open_binary(path: Path, source: str):
-    """The file opened for binary reading, decompressed by its suffix (.gz, .bz2, .xz); a file that
-    cannot be opened is a UsageError."""
+    """The file opened for binary reading, decompressed by its suffix; else a UsageError."""
     module = COMPRESSED.get(path.suffix.lower())
     try:
         if module is None:

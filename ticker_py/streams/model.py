@@ -1,9 +1,8 @@
 """The stream model shared by every reader, engine and writer.
 
-A stream is a sequence of time points 0, 1, 2, ...; each carries the ground atoms that
-arrived in it, in arrival order. Atoms are tuples (see :mod:`ticker_py.values`); every
-atom gets a count (1, 2, ...) in arrival order over the whole stream — the tick stream
-of the Ticker paper. Results are per evaluation tick ``(t, c)``.
+A stream is a sequence of time points 0, 1, 2, ...; each carries ground atoms (tuples, see
+:mod:`ticker_py.values`) in arrival order, each counted (1, 2, ...) over the whole stream: the tick
+stream of the Ticker paper. Results are per evaluation tick ``(t, c)``.
 """
 
 from __future__ import annotations
@@ -17,22 +16,18 @@ __all__ = ["Known", "Record", "TimePoint", "Model", "Result", "time_points", "in
 
 
 class Known(Node):
-    """What a reader learnt about a record's atoms while it split them, so that checks and the
-    driver need not look at each atom again: ``pairs``, a set holding the (name, tuple length)
-    pair of every atom (a table reader's may hold more: those of the batch the record came from);
-    ``distinct``, whether no atom occurs twice (False: not known)."""
+    """What a reader learnt about a record's atoms, so that checks need not look at each again:
+    ``pairs`` holds the (name, tuple length) pair of every atom (maybe more); ``distinct``, whether
+    no atom occurs twice (False: not known)."""
 
     pairs: frozenset
     distinct: bool = False
 
 
 class Record(Node):
-    """What a reader yields: atoms at time ``t`` from one line/row of a source.
-
-    ``source``/``line`` locate the record for error messages. Several records may carry the
-    same t (a time point continued on a later line); t never decreases. ``known``: what the
-    reader knows of the atoms (:class:`Known`), or None; records equal each other regardless.
-    """
+    """What a reader yields: atoms at time ``t`` from one line/row of a source (``source``/``line``
+    locate it). Several records may carry the same t; t never decreases. ``known``: a
+    :class:`Known`, or None; records equal each other regardless."""
 
     t: int
     atoms: tuple
@@ -58,13 +53,10 @@ def _shown(atoms) -> str:
 
 
 def time_points(records: Iterable[Record], until: int | None = None) -> Iterator[TimePoint]:
-    """Group records into consecutive time points 0, 1, 2, ... (gaps become empty points).
-
-    A time point is yielded as soon as a later record shows it is complete, so readers
-    stay incremental. If the records raise, the time point collected so far is yielded
-    first (unless no record was accepted at all). With ``until`` the stream stops after that time point, or is
-    padded with empty time points up to it.
-    """
+    """Group records into consecutive time points 0, 1, 2, ... (gaps become empty points), each
+    yielded as soon as a later record shows it is complete. If the records raise, the time point
+    collected so far comes first (if a record was accepted). With ``until`` the stream stops after
+    that time point, or is padded with empty ones up to it."""
     current, atoms = 0, {}  # a dict keeps the first arrival of each atom, in order
     accepted = False
     try:
@@ -90,21 +82,16 @@ def time_points(records: Iterable[Record], until: int | None = None) -> Iterator
 
 
 class Model(Node):
-    """One answer stream at an evaluation tick.
-
-    ``atoms``: the atoms holding at t that are shown (intensional ones; all with show=all).
-    ``pinned``: ``(atom, T)`` pairs of intensional atoms pinned by @-heads to T != t
-    (past time points and predictions).
-    """
+    """One answer stream at an evaluation tick: ``atoms``, the shown atoms holding at t;
+    ``pinned``, ``(atom, T)`` pairs of atoms pinned by @-heads to T != t."""
 
     atoms: frozenset
     pinned: frozenset = frozenset()
 
     def printed_key(self, text: Callable = format_atom, pins: bool = True) -> tuple:
         """The answer stream as printed, ``(atom texts sorted, "a at T" pin texts sorted by T, then
-        text)`` (pins only with ``pins``; ``text`` prints an atom), and the one order answer streams
-        are printed and numbered in everywhere (``ticker run``, ``Result.models``, ``--model K``,
-        ``ticker enumerate``, ``ticker compare``, factors): sorted by this key."""
+        text)`` (pins only with ``pins``; ``text`` prints an atom): every output sorts answer
+        streams by this key."""
         atoms = tuple(sorted(map(text, self.atoms)))
         if not (pins and self.pinned):
             return atoms, ()
@@ -117,8 +104,7 @@ class Model(Node):
         return list(self.printed_key()[1])
 
     def __repr__(self) -> str:
-        """``Model({alarm, temp(120)})``, with ``pinned={p(a) at 5}`` when there are pins: the
-        atoms in clingo syntax, sorted."""
+        """``Model({alarm, temp(120)})``, with ``pinned={p(a) at 5}`` when there are pins."""
         pins = f", pinned={{{', '.join(self.sorted_pinned())}}}" if self.pinned else ""
         return f"Model({{{', '.join(self.sorted_atoms())}}}{pins})"
 
@@ -130,16 +116,11 @@ def in_printed_order(models, key: Callable | None = None) -> list:
 
 
 class Result(Node):
-    """The answer at one evaluation tick: zero, one or several answer streams.
-
-    ``models == ()`` means *no answer stream*; ``(Model(frozenset()),)`` is one empty one.
-    ``changes``, when an engine maintains its answer incrementally, is ``(added, removed)``:
-    frozensets of atoms at t (and of ``(atom, T)`` pins) relative to the previous evaluation
-    of the single answer stream. An engine created with ``EngineOptions(changes_only=True)``
-    may leave ``models`` as ``None`` and report only ``changes`` (never materialising the
-    whole answer: the mode for long streams and benchmarks).
-    ``factors``, from an engine created with ``EngineOptions(factorize=True)``, is the
-    :class:`~ticker_py.streams.factorized.Factorized` answer; ``models`` then expands it lazily.
+    """The answer at one evaluation tick: ``models``, zero, one or several answer streams (``()``:
+    no answer stream). ``changes``: ``(added, removed)`` atoms and ``(atom, T)`` pins since the
+    previous tick's single answer stream (with ``EngineOptions(changes_only=True)`` ``models`` may be
+    None). ``factors``: the :class:`~ticker_py.streams.factorized.Factorized` answer
+    (``EngineOptions(factorize=True)``), which ``models`` expands lazily.
     """
 
     t: int
@@ -150,8 +131,7 @@ class Result(Node):
     explainer: Callable | None = field(default=None, compare=False, repr=False)
 
     def __repr__(self) -> str:
-        """``Result(t=0, c=1, models=(Model({alarm}),), changes=(added={alarm}, removed={}))``: atoms
-        in clingo syntax, as :class:`Model` shows them."""
+        """``Result(t=0, c=1, models=(Model({alarm}),), changes=(added={alarm}, removed={}))``."""
         text = f"Result(t={self.t}, c={self.c}, models={self.models!r}"
         if self.changes is not None:
             added, removed = self.changes
@@ -165,14 +145,10 @@ class Result(Node):
         (:mod:`ticker_py.explain`); needs a result of ``Reasoner(..., explainable=True)``, whose
         ``explainer(result, atom, model, why_not)`` it calls."""
         if self.explainer is None:
-            from ..errors import Diagnostic, UsageError
+            from ..errors import UsageError
 
-            raise UsageError(
-                Diagnostic(
-                    "this result does not carry its stream",
-                    notes=("create the Reasoner (or call run) with explainable=True",),
-                )
-            )
+            note = "create the Reasoner (or call run) with explainable=True"
+            raise UsageError.at(None, "this result does not carry its stream", note)
         return self.explainer(self, atom, model, why_not)
 
     def plot(self, **options):

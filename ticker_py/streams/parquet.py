@@ -1,10 +1,5 @@
-"""Parquet streams (a file or a hive-partitioned directory), read with pyarrow in batches.
-
-pyarrow (and numpy) are imported only here, when a Parquet stream is read. Each distinct atom text
-of a batch is converted once; a file that is not
-Parquet, is truncated or corrupt, or holds columns of other types is a located error
-(docs/formats.md). The predicate-and-arguments layout is read by :mod:`.args_layout`.
-"""
+"""Parquet streams (a file or a hive-partitioned directory), read with pyarrow in batches; each
+distinct atom text of a batch converted once. pyarrow and numpy are imported only here."""
 
 from __future__ import annotations
 
@@ -23,9 +18,9 @@ __all__ = ["read_parquet", "open_parquet"]
 
 def open_parquet(path, name: str, metadata=None, read_dictionary: tuple = ()):
     """The ``pyarrow.parquet.ParquetFile`` at ``path`` (``metadata``: its footer, read already;
-    ``read_dictionary``: columns it has to read dictionary-encoded); a file that is not Parquet is a
-    StreamError at ``name:1:1``. (Its metadata is only ever read through pyarrow's reader: pyarrow's
-    accessors of column-chunk metadata abort the process on some corrupt footers instead of raising.)"""
+    ``read_dictionary``: columns read dictionary-encoded); else a StreamError at ``name:1:1``. (Its
+    metadata is read through pyarrow's reader only: pyarrow's accessors of column-chunk metadata
+    abort the process on some corrupt footers.)"""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -36,14 +31,10 @@ def open_parquet(path, name: str, metadata=None, read_dictionary: tuple = ()):
 
 
 def read_parquet(path, source: str | None = None, batch_size: int = 65536) -> Iterator[Record]:
-    """Read a Parquet file or a (hive-partitioned) Parquet directory in batches.
-
-    Memory stays bounded by one batch plus one time point. A directory is read file by file,
-    ordered by each file's smallest t (from partition keys or row-group statistics; path order
-    if some are unknown); t must not decrease across the whole stream. A record's line is its
-    1-based row number within its file, and its source is ``source`` (default: the path) for a
-    single file, the file's path within a directory.
-    """
+    """Read a Parquet file or a (hive-partitioned) Parquet directory in batches (memory: one batch
+    plus one time point). A directory is read file by file, ordered by each file's smallest t (path
+    order if some are unknown). A record's line is its 1-based row number within its file, its
+    source ``source`` (default: the path) or, in a directory, the file's path."""
     where = source or str(path)
     files, order, columns = _files(Path(path), where)
     grouper = Grouper(order)
@@ -57,8 +48,7 @@ def read_parquet(path, source: str | None = None, batch_size: int = 65536) -> It
 
 
 def _files(root: Path, where: str) -> tuple:
-    """([(file name, path, ParquetFile, partition keys)] in time order, the order column, the atom
-    columns)."""
+    """([(file name, path, ParquetFile, partition keys)] in time order, order column, atom columns)."""
     if root.is_file():
         found = [(where, root, {})]
     else:
@@ -101,8 +91,7 @@ def _partition_keys(relative: Path) -> dict:
 
 
 def _min_t(pf, keys: dict) -> int | None:
-    """The smallest t of a file (rows come in time order: its first row's) from its partition key or
-    its first row, if known."""
+    """The smallest t of a file (its partition key's or its first row's), if known."""
     if "t" in keys:
         return keys["t"]
     try:
@@ -112,16 +101,10 @@ def _min_t(pf, keys: dict) -> int | None:
     return first.column(0)[0].as_py() if first is not None and first.num_rows else None
 
 
-def _kind(column: str) -> str:
-    """What a stream column holds: ``"string"`` (atom, predicate), ``"argument"`` (a1, a2, ...:
-    integers or strings), ``"int"`` (t and the order columns)."""
-    if column in ("atom", args_layout.PREDICATE):
-        return "string"
-    return "argument" if column[:1] == "a" and column[1:].isdigit() else "int"
-
-
 def _check_types(schema, columns: list, keys: dict, name: str) -> None:
-    """Refuse a file whose columns are missing or of the wrong type (mixed schemas)."""
+    """Refuse a file whose columns are missing or of the wrong type (mixed schemas): the atom and
+    predicate columns hold strings, the arguments ``a1``, ``a2``, ... integers or strings, the
+    others (t, the order column) integers."""
     import pyarrow as pa
 
     for column in columns:
@@ -133,10 +116,14 @@ def _check_types(schema, columns: list, keys: dict, name: str) -> None:
         kind = schema.field(column).type
         if pa.types.is_dictionary(kind):
             kind = kind.value_type
-        want = _kind(column)
-        string = pa.types.is_string(kind) or pa.types.is_large_string(kind)
-        if not (string if want == "string" else pa.types.is_integer(kind) or want == "argument" and string):
-            want = {"string": "strings", "int": "integers", "argument": "integers or strings"}[want]
+        string, integer = pa.types.is_string(kind) or pa.types.is_large_string(kind), pa.types.is_integer(kind)
+        if column in ("atom", args_layout.PREDICATE):
+            fits, want = string, "strings"
+        elif column[:1] == "a" and column[1:].isdigit():
+            fits, want = integer or string, "integers or strings"
+        else:
+            fits, want = integer, "integers"
+        if not fits:
             raise stream_error(name, 1, 1, f"column '{column}' holds {kind}, not {want} (mixed schemas?)")
 
 
@@ -189,9 +176,8 @@ def _batch(
 
 
 def _repetitive(pf) -> bool:
-    """Whether the first rows of the atom column repeat texts (then it is read dictionary-encoded:
-    each distinct text converted once; for a column of mostly distinct texts pyarrow's dictionary
-    would only cost its hashing)."""
+    """Whether the first rows of the atom column repeat texts: then it is read dictionary-encoded
+    (for mostly distinct texts the dictionary would only cost its hashing)."""
     try:
         first = next(pf.iter_batches(batch_size=4096, columns=["atom"], use_threads=False), None)
         texts = first.column(0).to_pylist() if first is not None else []
@@ -207,10 +193,9 @@ MIRRORED = 1 << 18
 
 class _Converted:
     """The atoms of a file's atom column. A dictionary-encoded column has each distinct text converted
-    once, rows mapped to them by their indices: pyarrow hands every batch of a column chunk the same
-    dictionary, or (for a column stored without one) a dictionary that grows batch by batch, so only
-    texts not in the previous batch's dictionary are converted. Other columns, and dictionaries of
-    more than :data:`MIRRORED` entries, are converted as they come."""
+    once: pyarrow hands every batch the same dictionary or one that grows, so only texts new to it
+    are converted. Other columns, and dictionaries past :data:`MIRRORED` entries, are converted as
+    they come."""
 
     def __init__(self, grouper: Grouper):
         self.grouper = grouper
@@ -259,8 +244,8 @@ class _Converted:
 
 
 def _integers(column):
-    """An integer column without nulls as a numpy array over its own buffer (pyarrow's ``to_numpy``
-    imports pandas), else None."""
+    """An integer column without nulls as a numpy array over its buffer (pyarrow's ``to_numpy`` imports
+    pandas), else None."""
     import numpy as np
     import pyarrow as pa
 
@@ -271,8 +256,8 @@ def _integers(column):
 
 
 def _invalid_utf8(column) -> int | None:
-    """The first row of a string column whose cell is not valid UTF-8 (pyarrow reads such bytes from
-    a Parquet file, and fails only when it makes Python strings of them), else None."""
+    """The first row of a string column whose cell is not valid UTF-8 (pyarrow fails only when it
+    makes Python strings of them), else None."""
     import pyarrow as pa
 
     values = column.dictionary if pa.types.is_dictionary(column.type) else column

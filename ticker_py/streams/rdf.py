@@ -1,16 +1,7 @@
-"""Readers of timestamped RDF triples, and how a triple becomes an atom.
+"""Readers of timestamped RDF triples (docs/rdf.md): ``T: triples`` lines (``.nt``), N-Quads whose
+graph name ends in the time point (``.nq``), and tables of ``t, s, p, o`` (CSV, Parquet, pandas).
 
-Three inputs (see ``docs/rdf.md``), each a lazy generator of
-:class:`~ticker_py.streams.model.Record` that raises a located
-:class:`~ticker_py.errors.StreamError` at the first bad record, after yielding every good one:
-
-- text, one time point a line: ``T: <s> <p> <o> . <s> <p> "7"^^<…#integer> .`` (N-Triples
-  terms, any number of triples; ``.nt``);
-- N-Quads whose graph name is an IRI ending in the time point, ``<urn:ticker:t:5>`` (``.nq``);
-- tables (CSV, Parquet, pandas) with columns ``t, s, p, o`` holding N-Triples terms.
-
-Terms are read by pyoxigraph and mapped by :mod:`ticker_py.rdf.terms`; a triple becomes
-``triple(S,P,O)`` or, with the property mapping, ``name(S,O)`` (:class:`RdfMapping`).
+Terms are read by pyoxigraph; a triple becomes an atom by :class:`RdfMapping`.
 """
 
 from __future__ import annotations
@@ -20,10 +11,10 @@ import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from ..errors import Diagnostic, InternalError, StreamError, UsageError
+from ..errors import InternalError, StreamError, UsageError
 from ..rdf import RDF_COLUMNS, RDF_FORMATS
-from ..rdf.mapping import MAPPINGS, TIME_GRAPH, RdfMapping, Terms, syntax_message, triple_atom
-from .lines import stream_error, text_lines, time_value
+from ..rdf.mapping import RdfMapping, Terms, syntax_message, triple_atom
+from .lines import from_path, stream_error, text_lines, time_value
 from .model import Record
 from .parquet import open_parquet
 from .tables import frame_times
@@ -38,9 +29,6 @@ __all__ = [
     "open_rdf_stream",
     "parse_triples",
     "time_of_graph",
-    "RDF_FORMATS",
-    "MAPPINGS",
-    "TIME_GRAPH",
 ]
 
 _TIME = re.compile(r"\s*(\S*?)\s*:(?=\s|$)")
@@ -50,73 +38,38 @@ _BATCH_CHARS = 1 << 20
 _GRAPH_TIME = re.compile(r"[0-9]+$")
 
 
-def _parse(text: str, fmt):
+def _parse(text: str, fmt: str):
+    """pyoxigraph's parse of ``text`` in the format ``fmt`` (a name of ``RdfFormat``)."""
     import pyoxigraph as ox
 
-    return ox.parse(text, format=fmt)
+    return ox.parse(text, format=getattr(ox.RdfFormat, fmt))
 
 
 def parse_triples(text: str, mapping: RdfMapping = RdfMapping()) -> list:
-    """The atoms of N-Triples/Turtle triples ``text`` (several per line allowed).
-
-    Raises ValueError with a message and a 0-based ``column`` attribute on bad input.
-    """
-    import pyoxigraph as ox
-
+    """The atoms of N-Triples/Turtle triples ``text``; bad input raises ValueError."""
     try:
-        triples = list(_parse(text, ox.RdfFormat.TURTLE))
+        triples = list(_parse(text, "TURTLE"))
     except SyntaxError as err:
-        message, (_, _, column, *_rest) = err.args
-        raise _located("bad triple: " + syntax_message(message), column - 1) from None
-    out = []
-    for quad in triples:
-        try:
-            out.append(triple_atom(quad, mapping))
-        except ValueError as err:
-            raise _located(str(err), len(text) - len(text.lstrip())) from None
-    return out
-
-
-def _located(message: str, column: int) -> ValueError:
-    err = ValueError(message)
-    err.column = column
-    return err
+        raise ValueError("bad triple: " + syntax_message(err.args[0])) from None
+    return [triple_atom(quad, mapping) for quad in triples]
 
 
 def read_rdf_text(
     lines_or_file, source: str = "<stdin>", mapping: RdfMapping = RdfMapping(), batch: int = 1
 ) -> Iterator[Record]:
-    """Read ``T: triples`` lines (N-Triples terms, several triples a line; ``T:`` alone is a
-    time point without triples). Lines starting with ``#`` or ``%`` are comments.
-
-    ``batch`` lines are parsed by one call of the RDF parser (files: 4096; 1 keeps a pipe live).
-    """
+    """Read ``T: triples`` lines (``T:`` alone: no triples; ``#`` and ``%`` start comment lines),
+    ``batch`` lines per call of the RDF parser (1 keeps a pipe live)."""
     pending, size, terms = [], 0, Terms()
     for number, raw in enumerate(text_lines(lines_or_file, source), 1):
         raw = raw.rstrip("\r\n")
         first = _LEAD.match(raw).end()
         if first == len(raw) or raw[first] in "#%":
             continue
-        m = _TIME.match(raw)
-        if m is None:
-            yield from _parsed(pending, source, mapping, terms)
-            col = len(raw) - len(raw.lstrip()) + 1
-            raise stream_error(
-                source,
-                number,
-                col,
-                "expected 'T: triples' (a time point, ':', then triples)",
-                raw,
-                notes=_quad_note(raw),
-            )
         try:
-            t = time_value(m.group(1), text=True)
-        except ValueError as e:
-            yield from _parsed(pending, source, mapping, terms)
-            raise stream_error(source, number, m.start(1) + 1, str(e), raw, len(m.group(1))) from None
-        if not raw.rstrip().endswith(".") and _no_final_dot(raw[m.end() :]):
-            yield from _parsed(pending, source, mapping, terms)
-            raise stream_error(source, number, len(raw.rstrip()) + 1, "bad triple: '.' expected at its end", raw)
+            m, t = _time(raw, source, number)
+        except StreamError:
+            yield from _parsed(pending, source, mapping, terms)  # the lines before it first
+            raise
         pending.append((number, raw, t, m.end()))
         size += len(raw)
         if len(pending) >= batch or size >= _BATCH_CHARS:
@@ -125,12 +78,26 @@ def read_rdf_text(
     yield from _parsed(pending, source, mapping, terms)
 
 
+def _time(raw: str, source: str, number: int) -> tuple:
+    """The match of a ``T: triples`` line's time and its time; a located StreamError if it is none."""
+    m = _TIME.match(raw)
+    if m is None:
+        col = len(raw) - len(raw.lstrip()) + 1
+        message = "expected 'T: triples' (a time point, ':', then triples)"
+        raise stream_error(source, number, col, message, raw, notes=_quad_note(raw))
+    try:
+        t = time_value(m.group(1), text=True)
+    except ValueError as e:
+        raise stream_error(source, number, m.start(1) + 1, str(e), raw, len(m.group(1))) from None
+    if not raw.rstrip().endswith(".") and _no_final_dot(raw[m.end() :]):
+        raise stream_error(source, number, len(raw.rstrip()) + 1, "bad triple: '.' expected at its end", raw)
+    return m, t
+
+
 def _quad_note(line: str) -> tuple:
     """A note for a line of a ``T:`` stream that is an N-Quad (its graph name the time point)."""
-    import pyoxigraph as ox
-
     try:
-        quads = list(_parse(line, ox.RdfFormat.N_QUADS))
+        quads = list(_parse(line, "N_QUADS"))
     except SyntaxError:
         return ()
     if not quads or type(quads[0].graph_name).__name__ != "NamedNode":
@@ -141,17 +108,15 @@ def _quad_note(line: str) -> tuple:
 
 
 def _no_final_dot(text: str) -> bool:
-    """Whether the triples ``text`` of a line lack only the final ``.`` (the batch parse reads each
-    line as a TriG graph, where the last triple's dot is optional; N-Triples requires it)."""
-    import pyoxigraph as ox
-
+    """Whether the triples ``text`` of a line lack only the final ``.`` (optional in the TriG graph
+    the batch parse reads, required in N-Triples)."""
     try:
-        list(_parse(text, ox.RdfFormat.TURTLE))
+        list(_parse(text, "TURTLE"))
         return False  # a line of triples, or only a comment
     except SyntaxError:
         pass
     try:
-        list(_parse(text + "\n.", ox.RdfFormat.TURTLE))  # after a comment, too
+        list(_parse(text + "\n.", "TURTLE"))  # after a comment, too
     except SyntaxError:
         return False  # another error: the batch parse reports it
     return True
@@ -159,17 +124,14 @@ def _no_final_dot(text: str) -> bool:
 
 def _parsed(entries: list, source: str, mapping: RdfMapping, terms: Terms) -> Iterator[Record]:
     """Records of ``(line, text, t, start)`` entries, their triples ``text[start:]`` parsed by one
-    TriG parse: entry i is the graph ``<urn:l:i> { ... }`` on its own line(s), so that every triple
-    keeps its line and time point."""
-    import pyoxigraph as ox
-
+    TriG parse, entry i the graph ``<urn:l:i> { ... }`` (every triple keeps its line)."""
     if not entries:
         return
     heads = [f"<urn:l:{i}> {{" for i in range(len(entries))]
     text = "\n} ".join(h + raw[start:] for h, (_, raw, _, start) in zip(heads, entries)) + "\n}"
     atoms: list = [[] for _ in entries]
     try:
-        for quad in _parse(text, ox.RdfFormat.TRIG):
+        for quad in _parse(text, "TRIG"):
             i = int(quad.graph_name.value[6:])
             try:
                 atoms[i].append(triple_atom(quad, mapping, terms))
@@ -202,14 +164,7 @@ def _parsed(entries: list, source: str, mapping: RdfMapping, terms: Terms) -> It
 
 def _records(entries: list, atoms: list, hi: int, source: str) -> Iterator[Record]:
     """One record per run of entries ``0..hi-1`` with one time point (at the run's first line)."""
-    j = 0
-    while j < hi:
-        k = j + 1
-        while k < hi and entries[k][2] == entries[j][2]:
-            k += 1
-        run = atoms[j] if k == j + 1 else [a for x in atoms[j:k] for a in x]
-        yield Record(entries[j][2], tuple(run), source, entries[j][0])
-        j = k
+    return _grouped(((line, t, new) for (line, _, t, _), new in zip(entries[:hi], atoms)), source)
 
 
 def time_of_graph(graph) -> int:
@@ -223,9 +178,8 @@ def time_of_graph(graph) -> int:
 
 
 def read_nquads(lines_or_file, source: str = "<stdin>", mapping: RdfMapping = RdfMapping()) -> Iterator[Record]:
-    """Read N-Quads whose graph names are time points (:func:`time_of_graph`), one record per
-    run of quads of one time point; time must not decrease."""
-    import pyoxigraph as ox
+    """Read N-Quads whose graph names are time points (:func:`time_of_graph`), one record per run of
+    quads of one time point."""
 
     def items():
         for number, raw in enumerate(text_lines(lines_or_file, source), 1):
@@ -233,7 +187,7 @@ def read_nquads(lines_or_file, source: str = "<stdin>", mapping: RdfMapping = Rd
             if not raw.strip() or raw.lstrip().startswith("#"):
                 continue
             try:
-                quads = list(_parse(raw, ox.RdfFormat.N_QUADS))
+                quads = list(_parse(raw, "N_QUADS"))
             except SyntaxError as err:
                 prefix = _TIME.match(raw)
                 if prefix is not None and prefix.group(1).isdigit():  # a line of the T: stream format
@@ -262,8 +216,8 @@ def read_nquads(lines_or_file, source: str = "<stdin>", mapping: RdfMapping = Rd
 
 
 def _grouped(items: Iterable[tuple], source: str) -> Iterator[Record]:
-    """One record per run of ``(line, t, atoms)`` items with one t; t must not decrease. On an
-    error, the record collected so far comes first."""
+    """One record per run of ``(line, t, atoms)`` items with one t (on an error, the record collected
+    so far first)."""
     last, atoms, where = None, [], 0
     try:
         for line, t, new in items:
@@ -280,12 +234,8 @@ def _grouped(items: Iterable[tuple], source: str) -> Iterator[Record]:
         yield Record(last, tuple(atoms), source, where)
 
 
-_COLUMNS = RDF_COLUMNS
-
-
 def _table(rows: Iterable[tuple], source: str, mapping: RdfMapping, text: bool = False) -> Iterator[Record]:
-    """Group rows ``(line, t, s, p, o)`` into one record per time point (``text``: the t cells are
-    text, as in CSV; else typed values: :func:`~ticker_py.streams.lines.time_value`)."""
+    """Group rows ``(line, t, s, p, o)`` into one record per time point (``text``: t cells are text)."""
 
     def items():
         for line, t, s, p, o in rows:
@@ -306,10 +256,10 @@ def _table(rows: Iterable[tuple], source: str, mapping: RdfMapping, text: bool =
 
 def _check_columns(columns, source: str) -> None:
     columns = list(columns)
-    missing = [c for c in _COLUMNS if c not in columns]
+    missing = [c for c in RDF_COLUMNS if c not in columns]
     if missing:
         raise stream_error(source, 1, 1, f"missing column '{missing[0]}' (an RDF table has columns t, s, p, o)")
-    twice = [c for c in _COLUMNS if columns.count(c) > 1]
+    twice = [c for c in RDF_COLUMNS if columns.count(c) > 1]
     if twice:  # which one would be read?
         raise stream_error(source, 1, 1, f"column '{twice[0]}' appears {columns.count(twice[0])} times")
 
@@ -317,19 +267,14 @@ def _check_columns(columns, source: str) -> None:
 def read_rdf_csv(path, source: str | None = None, mapping: RdfMapping = RdfMapping()) -> Iterator[Record]:
     """Read a CSV file (a path or a file object such as stdin) with a header and columns
     ``t, s, p, o`` (N-Triples terms); an empty ``s`` is a heartbeat row."""
-    source = source or str(path)
-    if hasattr(path, "readline"):
-        yield from _rdf_csv_rows(path, source, mapping)
-        return
-    with open(path, "rb") as f:
-        yield from _rdf_csv_rows(f, source, mapping)
+    return from_path(_rdf_csv_rows, path, source or str(path), mapping)
 
 
 def _rdf_csv_rows(f, source: str, mapping: RdfMapping) -> Iterator[Record]:
     reader = csv.reader(text_lines(f, source))
     header = [h.strip() for h in next(reader, [])]
     _check_columns(header, source)
-    index = [header.index(c) for c in _COLUMNS]
+    index = [header.index(c) for c in RDF_COLUMNS]
 
     def rows():
         for row in reader:
@@ -351,7 +296,7 @@ def read_rdf_parquet(
 
     def rows():
         number = 0
-        batches = file.iter_batches(batch_size=batch_size, columns=list(_COLUMNS))
+        batches = file.iter_batches(batch_size=batch_size, columns=list(RDF_COLUMNS))
         while True:
             try:
                 batch = next(batches, None)
@@ -359,7 +304,7 @@ def read_rdf_parquet(
                 raise stream_error(source, number + 1, 1, f"corrupt Parquet data ({e})") from None
             if batch is None:
                 return
-            cells = [batch.column(c).to_pylist() for c in _COLUMNS]
+            cells = [batch.column(c).to_pylist() for c in RDF_COLUMNS]
             for row in zip(*cells):
                 number += 1
                 yield (number, *row)
@@ -372,55 +317,39 @@ def read_rdf_dataframe(df, source: str = "<DataFrame>", mapping: RdfMapping = Rd
     _check_columns(list(df.columns), source)
     frame_times(df["t"], source)
     cells = [df["t"].astype(object).tolist()]  # a missing time stays what it is (pd.NA), and is refused
-    cells += [df[c].astype(object).where(df[c].notna(), None).tolist() for c in _COLUMNS[1:]]
+    cells += [df[c].astype(object).where(df[c].notna(), None).tolist() for c in RDF_COLUMNS[1:]]
     yield from _table(((n, *row) for n, row in enumerate(zip(*cells), 1)), source, mapping)
 
 
-def _text_file(path, source: str, mapping: RdfMapping) -> Iterator[Record]:
-    with open(path, "rb") as f:
-        yield from read_rdf_text(f, source, mapping, 4096)
-
-
-def _nquads_file(path, source: str, mapping: RdfMapping) -> Iterator[Record]:
-    with open(path, "rb") as f:
-        yield from read_nquads(f, source, mapping)
-
-
-_READERS = {"nt": _text_file, "nq": _nquads_file, "rdf-csv": read_rdf_csv, "rdf-parquet": read_rdf_parquet}
+_READERS = {
+    "nt": lambda path, source, mapping: from_path(read_rdf_text, path, source, mapping, 4096),
+    "nq": lambda path, source, mapping: from_path(read_nquads, path, source, mapping),
+    "rdf-csv": read_rdf_csv,
+    "rdf-parquet": read_rdf_parquet,
+}
 _SUFFIXES = {".nt": "nt", ".nq": "nq", ".csv": "rdf-csv", ".parquet": "rdf-parquet"}
 
 
 def open_rdf_stream(
     path_or_dash, fmt: str | None = None, mapping: RdfMapping = RdfMapping(), source: str | None = None
 ) -> Iterator[Record]:
-    """Open an RDF stream: ``fmt`` one of :data:`RDF_FORMATS`, else by suffix (``.nt``, ``.nq``,
-    ``.csv``, ``.parquet``); ``-`` is stdin (``T: triples`` lines unless ``fmt`` says ``nq``)."""
+    """Open an RDF stream in ``fmt`` (:data:`RDF_FORMATS`), else by suffix; ``-`` is stdin."""
     import sys
 
     name = str(path_or_dash)
     if fmt is not None and fmt not in _READERS:
-        raise UsageError(
-            Diagnostic(f"unknown RDF stream format '{fmt}'", notes=(f"use one of: {', '.join(RDF_FORMATS)}",))
-        )
+        raise UsageError.at(None, f"unknown RDF stream format '{fmt}'", f"use one of: {', '.join(RDF_FORMATS)}")
     if name == "-":
         if fmt == "rdf-parquet":
-            raise UsageError(
-                Diagnostic(
-                    "stream format rdf-parquet reads a file, not stdin",
-                    notes=("name the Parquet file (--stream FILE; the file's path in the API)",),
-                )
-            )
+            note = "name the Parquet file (--stream FILE; the file's path in the API)"
+            raise UsageError.at(None, "stream format rdf-parquet reads a file, not stdin", note)
         reader = {"nq": read_nquads, "rdf-csv": read_rdf_csv}.get(fmt, read_rdf_text)
         return reader(sys.stdin, source or "<stdin>", mapping)
     path = Path(name)
     if not path.exists():
-        raise UsageError(Diagnostic(f"stream file '{name}' does not exist"))
+        raise UsageError.at(None, f"stream file '{name}' does not exist")
     if path.is_dir():
-        raise UsageError(
-            Diagnostic(
-                f"stream file '{name}' is a directory",
-                notes=("an RDF stream is one file (.nt, .nq, .csv or .parquet)",),
-            )
-        )
+        note = "an RDF stream is one file (.nt, .nq, .csv or .parquet)"
+        raise UsageError.at(None, f"stream file '{name}' is a directory", note)
     fmt = fmt or _SUFFIXES.get(path.suffix.lower(), "nt")
     return _READERS[fmt](path, source or name, mapping)

@@ -1,11 +1,8 @@
 """``--format ntriples`` and ``--format nquads``: derived triples as a timestamped RDF stream.
 
-Per evaluation at time t, every shown ``triple(S,P,O)`` atom (or of another ternary
-predicate: ``--rdf-output``) that is an RDF triple (S an IRI or a blank node, P an IRI), and
-with the property mapping every
-``name(S,O)`` atom whose name stands for a property, is written as a triple: ``t: <s> <p> <o> .``
-(the ``T: triples`` stream format, read back by ``--stream-format nt``), or as the N-Quad
-``<s> <p> <o> <urn:ticker:t:T> .``. Other atoms are not RDF and are left out.
+Every shown ``triple(S,P,O)`` atom (``--rdf-output``: another ternary predicate) that is an RDF
+triple, and with the property mapping every ``name(S,O)`` atom of a property, is written as
+``t: <s> <p> <o> .`` or as the N-Quad ``<s> <p> <o> <urn:ticker:t:T> .``; other atoms are left out.
 """
 
 from __future__ import annotations
@@ -26,19 +23,15 @@ TRIPLE = "triple"
 
 
 def rdf_output(name: str, fmt: str, analysis, mapping: str = "triple", show: str = "derived") -> str:
-    """The ternary predicate ``--rdf-output`` names (``name``), checked against the program of
-    ``analysis``: a name other than :data:`TRIPLE` that is no ternary predicate of the program is
-    refused with a "did you mean" (with ``show`` ``all`` a warning: the stream may bring its atoms),
-    and so is one given without an RDF output ``fmt`` (it would be ignored). With :data:`TRIPLE`, a
-    program with no ``triple/3`` and no property mapping (``mapping``) writes nothing: a warning."""
+    """The ternary predicate ``--rdf-output`` names, checked against the program of ``analysis``: one
+    that is no ternary predicate of it is refused (with ``show`` ``all`` a warning), and so is one
+    given without an RDF output ``fmt``; a program with no ``triple/3`` and no property mapping
+    writes nothing: a warning."""
     default = name == TRIPLE
     if fmt not in RDF_OUTPUT_FORMATS:
         if not default:
-            raise UsageError(
-                Diagnostic(
-                    f"--rdf-output {name} names what --format ntriples or nquads writes, and the format is {fmt}"
-                )
-            )
+            message = f"--rdf-output {name} names what --format ntriples or nquads writes, and the format is {fmt}"
+            raise UsageError.at(None, message)
         return name
     ternary = sorted({n for n, arity in analysis.predicates if arity == 3})
     if name in ternary or (default and (mapping == "property" or show == "all")):
@@ -63,11 +56,7 @@ def rdf_output(name: str, fmt: str, analysis, mapping: str = "triple", show: str
 
 
 class RdfWriter(Writer):
-    """Writes the triples of the single answer stream of each result (see the module doc).
-
-    With the property mapping ``mapping``, ``name(S,O)`` atoms whose name stands for a
-    property (:meth:`RdfMapping.property_iri`) are triples too.
-    """
+    """Writes the triples of the single answer stream of each result (see the module doc)."""
 
     def __init__(self, out, fmt: str = "ntriples", mapping: RdfMapping | None = None, predicate: str = TRIPLE):
         super().__init__(out)

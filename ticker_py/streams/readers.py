@@ -1,9 +1,7 @@
-"""Stream readers: which reader reads a stream (docs/formats.md), and the readers themselves.
+"""Which reader reads a stream (docs/formats.md): by the file's suffix, or ``--stream-format``.
 
-Every reader is a lazy generator of :class:`~ticker_py.streams.model.Record`: it yields a record
-as soon as its input is complete and raises a located :class:`~ticker_py.errors.StreamError` at
-the first bad record, after yielding every good record before it. The formats live in
-:mod:`.text` (text, JSON Lines), :mod:`.tables` (CSV, DataFrames) and :mod:`.parquet`.
+Every reader is a lazy generator of :class:`~ticker_py.streams.model.Record` that raises a located
+:class:`~ticker_py.errors.StreamError` at the first bad record, after yielding every good one.
 """
 
 from __future__ import annotations
@@ -13,29 +11,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ..errors import UsageError
-from .checker import StreamChecker
-from .lines import COMPRESSED, MAX_LINE, open_binary, stream_error, text_lines
+from .lines import COMPRESSED, open_binary
 from .model import Record
 from .parquet import read_parquet
-from .tables import ORDER_COLUMNS, read_csv, read_dataframe
+from .tables import read_csv
 from .text import read_jsonl, read_text
 
-__all__ = [
-    "read_text",
-    "read_jsonl",
-    "read_csv",
-    "read_parquet",
-    "read_dataframe",
-    "open_stream",
-    "stream_format",
-    "StreamChecker",
-    "ORDER_COLUMNS",
-    "STREAM_FORMATS",
-    "MAX_LINE",
-    "stream_error",
-    "text_lines",
-    "COMPRESSED",
-]
+__all__ = ["open_stream", "stream_format", "STREAM_FORMATS", "COMPRESSED"]
 
 #: ``--stream-format`` names and their line readers.
 STREAM_FORMATS = {"text": read_text, "jsonl": read_jsonl, "csv": read_csv}

@@ -1,10 +1,5 @@
-"""Reading a Spark DataFrame as a stream (docs/formats.md, tables).
-
-:func:`read_spark_dataframe` is what :func:`ticker_py.records_from` (and so
-``ticker_py.run(program, spark_df)``) uses for an object with ``toLocalIterator``. It
-imports nothing from pyspark itself: it only calls methods of the DataFrame it is given, so it
-lives with the other readers (:mod:`ticker_py.spark` re-exports it).
-"""
+"""Reading a Spark DataFrame as a stream (docs/formats.md, tables). It only calls methods of the
+DataFrame it is given (no pyspark import), so it lives with the other readers."""
 
 from __future__ import annotations
 
@@ -23,17 +18,11 @@ def order_column(columns, source: str) -> str | None:
 
 
 def read_spark_dataframe(sdf, source: str = "<Spark DataFrame>", partitions: int | None = None) -> Iterator[Record]:
-    """Lazily read a Spark DataFrame with columns ``t`` and ``atom`` as Records in time order.
-
-    Like :func:`~ticker_py.streams.read_dataframe`: with an order column (``c``, ``order`` or
-    ``seq``, the first present) the rows are sorted by (t, that column) in Spark
-    (``repartitionByRange`` + ``sortWithinPartitions``, so no single task sorts everything);
-    without one the rows are taken in the DataFrame's own order and t must not decrease.
-    Rows come to the driver through ``toLocalIterator``, one Spark partition at a time, so
-    memory is bounded by the largest partition plus one time point. ``partitions`` sets the
-    number of sorted ranges (default: the DataFrame's partition count, at least
-    ``spark.sql.shuffle.partitions``). An empty atom cell is a heartbeat; a record's line is
-    its 1-based row number in time order.
+    """Lazily read a Spark DataFrame with columns ``t`` and ``atom`` as Records in time order, as
+    :func:`~ticker_py.streams.read_dataframe` (with an order column sorted in Spark, in
+    ``partitions`` ranges: default the DataFrame's partition count, at least
+    ``spark.sql.shuffle.partitions``). Rows come one Spark partition at a time
+    (``toLocalIterator``); a record's line is its 1-based row number in time order.
     """
     order = order_column(sdf.columns, source)
     columns = ["t", "atom"] + ([order] if order else [])

@@ -1,9 +1,8 @@
 """Tables: rows of ``t`` and ``atom`` (and maybe an order column) grouped into records.
 
-Consecutive rows with one ``t`` are one record (at the line of its first row); with an order
-column (``c``, ``order`` or ``seq``) the rows of a time point are sorted by it. CSV files are read
-row by row, DataFrames and Parquet batches a column at a time (:meth:`Grouper.block`); both give
-the same records and the same located errors, the rows before a bad row first (docs/formats.md).
+Consecutive rows with one ``t`` are one record (at the line of its first row), sorted by the order
+column if there is one. CSV is read row by row, DataFrames and Parquet batches a column at a time
+(:meth:`Grouper.block`), with the same records and errors.
 """
 
 from __future__ import annotations
@@ -14,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator
 
 from ..errors import StreamError
 from ..syntax.ground_atoms import AtomReader, GroundSyntaxError
-from .lines import stream_error, text_lines, time_value
+from .lines import from_path, stream_error, text_lines, time_value
 from .model import Record
 
 __all__ = [
@@ -31,8 +30,7 @@ __all__ = [
     "frame_times",
 ]
 
-#: Arrival-order columns of tables, by priority: the first one present orders the rows
-#: of each time point.
+#: Arrival-order columns of tables, by priority: the first one present orders the rows of a time point.
 ORDER_COLUMNS = ("c", "order", "seq")
 
 #: The predicate column of the predicate-and-arguments layout; its arguments are ``a1``, ``a2``, ...
@@ -40,8 +38,7 @@ PREDICATE = "predicate"
 
 
 class Bad:
-    """The atom of a row that does not convert: ``message`` says why, or None when
-    :meth:`Grouper.row` says it (from the row's cells)."""
+    """The atom of a row that does not convert: ``message`` says why (None: :meth:`Grouper.row` does)."""
 
     __slots__ = ("message",)
 
@@ -61,8 +58,8 @@ def missing(cell) -> bool:
 
 
 def check_columns(columns, source: str, args: bool = False) -> str | None:
-    """Refuse tables without ``t`` and ``atom`` (with ``args``, a ``predicate`` column may stand
-    for ``atom``: :func:`atom_columns`) or with one of them twice; return the order column, if any."""
+    """Refuse tables without ``t`` and ``atom`` (with ``args``, ``predicate`` may stand for ``atom``)
+    or with one of them twice; return the order column, if any."""
     for name in ("t", "atom"):
         if name not in columns and not (args and name == "atom" and PREDICATE in columns):
             found = ", ".join(map(str, columns)) or "none"
@@ -86,12 +83,8 @@ def atom_columns(columns) -> list:
 
 
 class Grouper:
-    """Groups table rows into one Record per time point (t must not decrease).
-
-    Rows come one by one (:meth:`row`, any cell types) or as a block of columns (:meth:`block`,
-    atoms converted already); both give the same records and errors. On an error the time point
-    collected so far is yielded (if it has atoms) before the error is raised (:meth:`failed`).
-    """
+    """Groups table rows into one Record per time point, one by one (:meth:`row`) or as a block of
+    columns (:meth:`block`); on an error, :meth:`failed` gives the time point collected so far."""
 
     def __init__(self, order: str | None, reader: AtomReader | None = None, text: bool = False):
         self.order, self.reader, self.text = order, reader or AtomReader(), text  # text: cells are text (CSV)
@@ -141,8 +134,7 @@ class Grouper:
             self.keys.append(key)
 
     def converted(self, source: str, line: int, t, key, atom, cell) -> Iterator[Record]:
-        """One row whose atom is converted already (None: a heartbeat; a :class:`Bad`, which raises
-        its message, or the error :meth:`row` finds in ``cell``)."""
+        """One row whose atom is converted already (None: a heartbeat; a :class:`Bad` raises)."""
         bad = type(atom) is Bad
         yield from self.row(source, line, t, cell if bad and atom.message is None else None, key)
         if bad:
@@ -162,11 +154,9 @@ class Grouper:
         empty: bool = True,
         bad: bool = True,
     ) -> Iterator[Record]:
-        """Rows ``first``, ``first + 1``, ... at once: ``times`` and ``keys`` (None without an order
-        column) are integer numpy arrays, ``atoms`` the rows' atoms (None: a heartbeat, only if
-        ``empty``; a :class:`Bad`: a row that does not convert, only if ``bad``). Rows up to the first
-        bad one are grouped; that one goes through :meth:`row` with its cell ``cell(i)``, which
-        raises its error (or the Bad's message)."""
+        """Rows ``first``, ``first + 1``, ... at once: ``times`` and ``keys`` (or None) integer numpy
+        arrays, ``atoms`` the rows' atoms (None: a heartbeat, only if ``empty``; a :class:`Bad` only
+        if ``bad``). The first bad row goes through :meth:`converted` with ``cell(i)``, which raises."""
         import numpy as np
 
         n = len(atoms)
@@ -198,9 +188,8 @@ class Grouper:
             raise AssertionError(f"row {first + stop} was refused by block() but not by row()")  # pragma: no cover
 
     def convert(self, texts: list) -> tuple:
-        """``(atoms, empty, bad)`` of distinct cell texts: an atom for each, None for an empty cell,
-        :data:`BAD` for one that does not parse (:meth:`row` then says why); whether there is an
-        empty one, a bad one. All at once when they all parse."""
+        """``(atoms, empty, bad)`` of distinct cell texts: an atom, None (empty) or :data:`BAD` for each;
+        whether one is empty, one bad."""
         try:  # a few thousand texts at a time: joined, they stay in the processor's caches
             out = []
             for i in range(0, len(texts), 4096):
@@ -222,7 +211,7 @@ class Grouper:
 
 def table_records(rows: Iterable[tuple], order: str | None, text: bool = False) -> Iterator[Record]:
     """Group rows ``(source, line, t, atom text, order key)`` into one Record per time point (``text``:
-    the t and order cells are text, as in CSV, else typed values: :func:`~.lines.time_value`)."""
+    the t and order cells are text, as in CSV)."""
     grouper = Grouper(order, text=text)
     try:
         for row in rows:
@@ -234,18 +223,11 @@ def table_records(rows: Iterable[tuple], order: str | None, text: bool = False) 
 
 
 def read_csv(path_or_file, source: str | None = None) -> Iterator[Record]:
-    """Read a CSV file with a header and columns ``t``, ``atom`` (and maybe ``c``/``order``/``seq``).
-
-    Streamed row by row: rows must come in non-decreasing t; an order column sorts the
-    rows of each time point. An empty atom cell is a heartbeat. Lines count from the header (1).
-    ``path_or_file`` is a path or a file object (stdin); a byte-order mark is skipped.
-    """
-    if hasattr(path_or_file, "readline"):
-        yield from _read_csv(path_or_file, source or "<stdin>")
-        return
-    source = source or str(path_or_file)
-    with open(path_or_file, "rb") as f:
-        yield from _read_csv(f, source)
+    """Read a CSV file (a path or a file object) with a header and columns ``t``, ``atom`` (and maybe
+    ``c``/``order``/``seq``), row by row. An empty atom cell is a heartbeat; lines count from the
+    header (1)."""
+    default = "<stdin>" if hasattr(path_or_file, "readline") else str(path_or_file)
+    return from_path(_read_csv, path_or_file, source or default)
 
 
 def _read_csv(f, source: str) -> Iterator[Record]:
@@ -275,11 +257,8 @@ def _read_csv(f, source: str) -> Iterator[Record]:
 
 
 def read_dataframe(df, source: str = "<DataFrame>") -> Iterator[Record]:
-    """Read a pandas DataFrame with columns ``t`` and ``atom`` (rows in arrival order).
-
-    With an order column (``c``, ``order`` or ``seq``) the rows are first sorted by
-    (t, that column); without one, t must not decrease. Lines are 1-based row positions.
-    """
+    """Read a pandas DataFrame with columns ``t`` and ``atom`` (rows in arrival order, or sorted by
+    (t, the order column) if there is one). Lines are 1-based row positions."""
     import pandas as pd
 
     order = check_columns(list(df.columns), source)
@@ -333,9 +312,8 @@ def _check_cells(column, source: str, what: str) -> None:
 
 
 def frame_times(column, source: str, what: str = "time") -> None:
-    """Refuse a DataFrame column of floats as times (``what``): pandas stores an integer column with a
-    missing cell as floats, so the error is at the first missing cell if there is one (the row and
-    value the user has to fix), else at the first row; a note says how to convert the column."""
+    """Refuse a DataFrame column of floats as times (``what``), at its first missing cell if there is
+    one (pandas stores an integer column with one as floats), else at its first row."""
     if column.dtype.kind != "f":
         return
     missing = column.isna().to_numpy().nonzero()[0]

@@ -1,8 +1,5 @@
-"""The line formats: text (``T: atom, atom``) and JSON Lines (``{"t": T, "atoms": [...]}``).
-
-Both read one line at a time (a pipe stays live) and yield a record per line; the first bad line
-raises a located StreamError after every good record before it was yielded (docs/formats.md).
-"""
+"""The line formats: text (``T: atom, atom``) and JSON Lines (``{"t": T, "atoms": [...]}``), read
+one line at a time (a pipe stays live), a record per line."""
 
 from __future__ import annotations
 
@@ -42,11 +39,8 @@ def _known(reader: AtomReader) -> Known | None:
 
 
 def read_text(lines_or_file, source: str = "<stdin>") -> Iterator[Record]:
-    """Read the text format ``T: atom, atom; atom`` one line at a time.
-
-    ``lines_or_file`` is a file object (read line by line, so pipes stay live), an
-    iterable of lines, or a whole string. ``T:`` alone is a record without atoms.
-    """
+    """Read the text format ``T: atom, atom; atom`` from a file object, an iterable of lines or a
+    whole string. ``T:`` alone is a record without atoms."""
     reader = AtomReader()
     for number, raw in enumerate(text_lines(lines_or_file, source), 1):
         raw = raw.rstrip("\r\n")
@@ -76,11 +70,8 @@ def read_text(lines_or_file, source: str = "<stdin>") -> Iterator[Record]:
 
 
 def read_jsonl(lines_or_file, source: str = "<stdin>") -> Iterator[Record]:
-    """Read JSON Lines ``{"t": 12, "atoms": ["alpha(20)"]}``; ``{"t": 12}`` is a heartbeat.
-
-    ``t`` is a JSON integer (``"0"``, ``2.0`` and ``true`` are refused). Blank lines are skipped;
-    keys other than ``t`` and ``atoms`` are refused.
-    """
+    """Read JSON Lines ``{"t": 12, "atoms": ["alpha(20)"]}``; ``{"t": 12}`` is a heartbeat. ``t`` is
+    a JSON integer; other keys are refused; blank lines are skipped."""
     reader = AtomReader()
     for number, raw in enumerate(text_lines(lines_or_file, source), 1):
         if not raw.strip():
@@ -143,8 +134,8 @@ def _atoms(texts: list, source: str, line: int, reader: AtomReader) -> tuple:
 
 
 def _refuse_surrogates(texts: list, source: str, number: int) -> None:
-    """A JSON escape such as ``\\ud800`` that leaves a lone surrogate in an atom text is refused
-    (located): it is no character, and neither clingo nor any writer can encode it."""
+    """Refuse an atom text with a lone surrogate (a JSON escape such as ``\\ud800``): no output
+    can encode it."""
     for text in texts:
         if isinstance(text, str) and SURROGATE.search(text):
             raise stream_error(

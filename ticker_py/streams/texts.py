@@ -1,8 +1,4 @@
-"""Printed atoms, built once and reused across evaluation points (what the writers print).
-
-:class:`AtomTexts` keeps each atom's text, JSON string and CSV field; :func:`printed_models`
-gives a result's answer streams as printed (docs/formats.md, "Writing at the speed of the output").
-"""
+"""Printed atoms, built once and reused across evaluation points (what the writers print)."""
 
 from __future__ import annotations
 
@@ -23,17 +19,10 @@ _ESCAPED = re.compile(r'[\x00-\x1f"\\]')
 
 
 class AtomTexts:
-    """Printed atoms built once and reused across evaluation points (the writers' fast path).
-
-    ``text[atom]`` is ``format_atom(atom)``, ``json[text]`` its JSON string, ``csv[text]``
-    its CSV field; each is computed on first use. :meth:`key` gives a model as printed: a small
-    one's is kept (answer streams recur), a large one's atoms are sorted by :meth:`sorted`, which
-    keeps the previous answer's sorted texts and, when the answer changed a little, merges in the
-    change instead of sorting afresh. The caches are generational (:class:`_Cache`): once one holds more than twice
-    the answer's atoms plus ``limit`` entries, :meth:`room` starts a new generation, and what was
-    not used since the previous one is dropped. Texts that recur (the answer's atoms, tick after
-    tick) stay; texts of atoms that left the answer and never come back (a stream of ever new
-    observations) go, so memory stays flat.
+    """Printed atoms: ``text[atom]`` is ``format_atom(atom)``, ``json[text]`` its JSON string,
+    ``csv[text]`` its CSV field, each computed on first use. The caches are generational
+    (:class:`_Cache`, :meth:`room`): texts that recur stay, texts of atoms that never come back
+    go, so memory stays flat.
     """
 
     def __init__(self, limit: int = 1 << 12):
@@ -73,9 +62,8 @@ class AtomTexts:
         return out
 
     def key(self, model, pins: bool = True) -> tuple:
-        """``model.printed_key(pins=pins)`` (:meth:`~ticker_py.streams.model.Model.printed_key`) from
-        these texts; kept for small answers (many answer streams, which recur); a large answer's
-        atoms are sorted by :meth:`sorted`."""
+        """``model.printed_key(pins=pins)`` from these texts; kept for small answers (they recur), a
+        large answer's atoms sorted by :meth:`sorted`."""
         if len(model.atoms) >= 256:
             return tuple(self.sorted(model.atoms)), self.pinned(model.pinned) if pins else ()
         k = model if pins and model.pinned else model.atoms
@@ -144,11 +132,7 @@ def _csv_field(text: str) -> str:
 
 
 def printed_models(result: Result, show_at: bool = False, texts: AtomTexts | None = None) -> list:
-    """The answer streams of ``result`` as printed: ``[(atoms, pinned), ...]`` in printed order.
-
-    ``atoms`` is the sorted list of printed atoms at t, ``pinned`` the ``"a(y) at 5"``
-    strings (empty without ``show_at``): :meth:`~ticker_py.streams.model.Model.printed_key`.
-    Models that print the same appear once. ``texts`` (an :class:`AtomTexts`) reuses printed
-    atoms across calls.
-    """
+    """The answer streams of ``result`` as printed, ``[Model.printed_key(), ...]`` (pins only with
+    ``show_at``) in printed order; models that print the same appear once. ``texts`` (an
+    :class:`AtomTexts`) reuses printed atoms across calls."""
     return (texts or AtomTexts()).printed(result.models, show_at)

@@ -1,14 +1,9 @@
 """Result writers, one per format: JSON Lines, text, CSV, changes and none (docs/formats.md), for
 plain and factorized results alike; and the DataFrame views.
 
-A writer gets one :class:`~ticker_py.streams.model.Result` per evaluation point through
-``write`` and flushes its output after each result, so it can feed a live consumer;
-``close(summary)`` ends the output. A writer made with ``factorize`` prints each result as a
-product, ``count``, ``common`` and ``factors`` (docs/formats.md, "Factorized output"; a result
-that is not factorized is printed as its trivial factorization); else it prints the answer
-streams in printed order (:meth:`~ticker_py.streams.model.Model.printed_key`). Printed atoms come
-from the writer's one :class:`AtomTexts`; a single answer stream that comes as changes is kept in
-an :class:`~ticker_py.streams.answers.AnswerState`.
+A writer flushes after each result, so it can feed a live consumer. With ``factorize`` it prints
+each result as a product (a result that is not factorized as its trivial factorization), else the
+answer streams in printed order.
 """
 
 from __future__ import annotations
@@ -43,10 +38,9 @@ __all__ = [
 class Writer:
     """Base writer: ``write(result)`` per evaluation point, then ``close(summary)``.
 
-    Lines are assembled from :class:`AtomTexts` (each atom printed once per run). A result that
-    carries only changes (an engine run with ``changes_only``) is written whole, rebuilt from the
-    previous answer stream and the changes. ``wants_changes``: whether the engine need send only
-    changes to this writer (set by :func:`ticker_py.stages.output.open_writer`).
+    A result of changes only is written whole, rebuilt from the previous answer stream (an
+    :class:`AnswerState`). ``wants_changes``: whether the engine need send only changes to this
+    writer (set by :func:`ticker_py.stages.output.open_writer`).
     """
 
     wants_changes = False
@@ -65,8 +59,7 @@ class Writer:
         self._common = (None, None)  # the previous common part and its printed form (it mostly recurs)
 
     def printed(self, result: Result) -> list:
-        """The answer streams of ``result`` as printed, ``[(atoms, pins), ...]`` in printed order
-        (:func:`printed_models`); a result of changes only: the single answer stream they update."""
+        """The answer streams of ``result`` as printed (:func:`printed_models`), also of changes only."""
         if result.models is None and not self.show_at:  # changes only: the cheap path
             return [(self._sorted_from_changes(result.changes), ())]
         self._sorted = None
@@ -74,9 +67,8 @@ class Writer:
 
     def _sorted_from_changes(self, changes) -> tuple:
         """The printed atoms of the answer stream after ``changes``, sorted: the previous sorted
-        texts without those that left, merged with those that came (no whole-model copy). The
-        texts are those of the answer's atoms (``_shown``): each atom is printed when it comes,
-        not again while it stays, and its text is dropped soon after it leaves (flat memory)."""
+        texts edited (no whole-model copy). Each atom is printed when it comes, not again while it
+        stays (``_shown``), and its text dropped soon after it leaves (flat memory)."""
         new, gone = self.answer.apply(changes)[:2]
         texts, shown, left = self._sorted, self._shown, self._left
         if texts is not None and not gone and not new:
@@ -103,12 +95,11 @@ class Writer:
         return tuple(texts)
 
     def _sorted_changed(self, texts: list, edits: list | None) -> None:
-        """Called when :meth:`_sorted_from_changes` changed the sorted texts to ``texts``: by
-        ``edits`` (:func:`_edits`), or afresh (None)."""
+        """Called when :meth:`_sorted_from_changes` changed the sorted texts by ``edits`` (None: afresh)."""
 
     def printed_factors(self, result: Result) -> tuple:
-        """``(count, common, factors)`` of ``result`` as printed (:func:`printed_factors`); the same
-        factorized answer as the previous result's (engines reuse it while it recurs) is printed once."""
+        """``(count, common, factors)`` of ``result`` as printed (:func:`printed_factors`); a factorized
+        answer that recurs is printed once."""
         f = result.factors
         if f is None:  # plain answer streams: their trivial factorization
             from .factorized import Factorized
@@ -124,6 +115,17 @@ class Writer:
     def _part(self, model) -> list:
         atoms, pins = self.texts.key(model, self.show_at)
         return list(atoms + pins)
+
+    def groups(self, result: Result) -> list:
+        """``[(key, atoms)]`` as printed: ``((model,), atoms and pins)`` per answer stream or, with
+        ``factorize``, ``((factor, alternative), atoms)`` (the common part is factor 0); [] for no
+        answer stream."""
+        if not self.factorize:
+            return [((i,), a + p) for i, (a, p) in enumerate(self.printed(result))]
+        count, common, factors = self.printed_factors(result)
+        if not count:
+            return []
+        return [((i, k), atoms) for i, alts in enumerate([[common]] + factors) for k, atoms in enumerate(alts)]
 
     def lines(self, result: Result) -> Iterable[str]:
         """The output lines for one result."""
@@ -148,9 +150,8 @@ class Writer:
 
 
 def _edits(texts: list, gone: list, new: list) -> list | None:
-    """How the sorted list ``texts`` becomes itself without ``gone`` (which it holds) and with
-    ``new``: ``(position, drop, text)`` sorted, each position found by bisection (few comparisons,
-    unlike a sort); None if a text of ``gone`` is not there (two atoms print alike: cannot happen)."""
+    """How the sorted list ``texts`` becomes itself without ``gone`` and with ``new``: ``(position,
+    drop, text)`` sorted, found by bisection; None if a text of ``gone`` is not there."""
     dropped = [(bisect_left(texts, x), 1, x) for x in gone]
     end = len(texts)
     for pos, _, x in dropped:
@@ -160,9 +161,8 @@ def _edits(texts: list, gone: list, new: list) -> list | None:
 
 
 def _edited(items: list, edits: list, value=None) -> list:
-    """``items`` (in the order of the sorted texts ``edits`` were found in) with ``edits`` made:
-    a dropped text's item left out, a new text's item (``value(text)``, or the text) put in;
-    the unchanged runs are copied by slices."""
+    """``items`` (in the order of the texts ``edits`` were found in) with ``edits`` made, a new
+    text's item ``value(text)`` (or the text)."""
     out: list = []
     at = 0
     for pos, drop, x in edits:
@@ -181,8 +181,7 @@ class JsonlWriter(Writer):
     factorized: ``{"t": 7, "c": 3, "count": 4, "common": ["a"], "factors": [[["b"], ["c"]], [["d"], []]]}``
     (``count`` a string beyond 2**53)."""
 
-    #: while the answer stream comes as changes and some text needs escaping: the JSON strings of
-    #: its sorted texts, in their order, edited as they are (no lookup of each at every tick)
+    #: while the answer comes as changes and some text needs escaping: its sorted JSON strings, edited
     _jsons: list | None = None
     #: the previous printed factorized answer and its JSON text after ``"c"``
     _factor_json: tuple = (None, None)
@@ -204,8 +203,8 @@ class JsonlWriter(Writer):
         return [*self._parts(result), "\n"]
 
     def _parts(self, result) -> list:
-        """The line of one result as strings to write in turn: a long list of atoms comes in
-        pieces of ``PIECE`` texts, so that no string as long as the line is built (nor freed)."""
+        """The line of one result as strings to write in turn, a long list of atoms in pieces of
+        ``PIECE`` texts (no string as long as the line is built)."""
         parts = ['{"t": ', str(result.t), ', "c": ', str(result.c)]
         json_list = self.texts.json_list
         if self.factorize:
@@ -281,32 +280,19 @@ class CsvWriter(Writer):
 
     def lines(self, result):
         prefix = f"{result.t},{result.c},"
-        if self.factorize:
-            count, common, factors = self.printed_factors(result)
-            groups = [
-                (f"{i},{k}", atoms) for i, alts in enumerate([[common]] + factors) for k, atoms in enumerate(alts)
-            ]
-            empty = ",,"
-        else:
-            groups = [(i, a + p) for i, (a, p) in enumerate(self.printed(result))]
-            empty = ","
-        if not groups or (self.factorize and not count):
-            yield prefix + empty
-            return
+        groups = self.groups(result)
+        if not groups:
+            yield prefix + ",," if self.factorize else prefix + ","
         field = self.texts.csv.__getitem__
         for key, atoms in groups:
-            start = f"{prefix}{key},"
+            start = prefix + ",".join(map(str, key)) + ","
             yield start + ("\n" + start).join(map(field, atoms)) if atoms else start
 
 
 class ChangesWriter(Writer):
-    """``{"t": 7, "c": 3, "added": [...], "removed": [...]}`` relative to the previous result.
-
-    One line per evaluation point, also when nothing changed. A result with no answer
-    stream adds ``"models": 0``, removes everything and resets the state to empty; one with
-    several answer streams is refused (factorized: before expanding them). The cheap path: with
-    ``Result.changes`` (``--changes`` runs the engine in changes-only mode) only the changed atoms
-    are printed.
+    """``{"t": 7, "c": 3, "added": [...], "removed": [...]}`` relative to the previous result, one
+    line per evaluation point. No answer stream adds ``"models": 0`` and removes everything; several
+    are refused.
     """
 
     def lines(self, result):
@@ -363,8 +349,7 @@ FORMATS = {"jsonl": JsonlWriter, "text": TextWriter, "csv": CsvWriter, "changes"
 
 def printed_factors(result: Result, show_at: bool = False) -> tuple:
     """``(count, common, factors)`` of a factorized result as printed: atom strings, each
-    alternative sorted, factors and alternatives in :class:`Factorized`'s (printed) order; pins only
-    with ``show_at`` (answer streams that print the same are one)."""
+    alternative sorted, in :class:`Factorized`'s order; pins only with ``show_at``."""
     return Writer(None, show_at).printed_factors(result)
 
 
@@ -375,27 +360,24 @@ def result_rows(result: Result, show_at: bool = False, writer: Writer | None = N
     stream is one row with atom None; no answer stream is one row with model and atom None.
     ``writer``: the writer whose printed atoms to reuse.
     """
-    models = (writer or Writer(None, show_at)).printed(result)
-    if not models:
-        yield result.t, result.c, None, None
-    for index, (atoms, pinned) in enumerate(models):
-        for atom in (atoms + pinned) or (None,):
-            yield result.t, result.c, index, atom
+    return _rows(result, writer or Writer(None, show_at))
 
 
 def factor_rows(result: Result, show_at: bool = False, writer: Writer | None = None) -> Iterable[tuple]:
     """Rows ``(t, c, factor, alternative, atom)`` of one factorized result (None: absent). The
     common part is factor 0 with the one alternative 0, the factors are numbered from 1 (factor
     ``i + 1`` is ``Factorized.factors[i]``); no answer stream is one row with factor None."""
-    count, common, factors = (writer or Writer(None, show_at)).printed_factors(result)
-    t, c = result.t, result.c
-    if not count:
-        yield t, c, None, None, None
-        return
-    for factor, alts in enumerate([[common]] + factors):
-        for k, atoms in enumerate(alts):
-            for atom in atoms or (None,):
-                yield t, c, factor, k, atom
+    return _rows(result, writer or Writer(None, show_at, factorize=True))
+
+
+def _rows(result: Result, writer: Writer) -> Iterable[tuple]:
+    """The rows of :meth:`Writer.groups`, one per atom (None: absent)."""
+    groups = writer.groups(result)
+    if not groups:
+        yield result.t, result.c, *(None,) * (2 + writer.factorize)
+    for key, atoms in groups:
+        for atom in atoms or (None,):
+            yield result.t, result.c, *key, atom
 
 
 def results_to_dataframe(results: Iterable[Result], show_at: bool = False):
@@ -409,9 +391,7 @@ def results_to_dataframe(results: Iterable[Result], show_at: bool = False):
 
     results = list(results)
     factorized = bool(results) and results[0].factors is not None
-    rows, columns = (factor_rows, ["factor", "alternative"]) if factorized else (result_rows, ["model"])
-    writer = Writer(None, show_at)
-    frame = pd.DataFrame(
-        [row for r in results for row in rows(r, show_at, writer)], columns=["t", "c", *columns, "atom"]
-    )
+    columns = ["factor", "alternative"] if factorized else ["model"]
+    writer = Writer(None, show_at, factorized)
+    frame = pd.DataFrame([row for r in results for row in _rows(r, writer)], columns=["t", "c", *columns, "atom"])
     return frame.astype({"t": "int64", "c": "int64", **dict.fromkeys(columns, "Int64"), "atom": "string"})

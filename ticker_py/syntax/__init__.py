@@ -36,44 +36,24 @@ __all__ = [
     "KEYWORDS",
 ]
 
+_GRAMMAR = Path(__file__).with_name("lars.lark")
+
+#: what a syntax error calls each terminal: the grammar's literal ones by their text
 TERMINAL_NAMES = {
-    "IF": "':-'",
-    "DOT": "'.'",
-    "DOTS": "'..'",
-    "COMMA": "','",
-    "LPAR": "'('",
-    "RPAR": "')'",
-    "LBRACK": "'['",
-    "RBRACK": "']'",
-    "NOT": "'not'",
-    "IN": "'in'",
-    "ALWAYS": "'always'",
-    "AT": "'at'",
-    "SEC": "'sec'",
-    "MS": "'ms'",
-    "MIN": "'min'",
-    "HOUR": "'h'",
-    "HASH": "'#'",
+    **{
+        name: "'" + text.replace("\\\\", "\\") + "'"
+        for name, text in re.findall(r'^([A-Z]+): "(.*)"$', _GRAMMAR.read_text(), re.M)
+    },
     "CMP": "a comparison (=, !=, <, <=, >, >=)",
-    "PLUS": "'+'",
-    "MINUS": "'-'",
-    "STAR": "'*'",
-    "SLASH": "'/'",
-    "BACKSLASH": "'\\'",
     "INT": "a number",
     "NAME": "a name",
     "VARIABLE": "a variable",
     "ANONYMOUS": "'_'",
     "STRING": "a string",
     "$END": "the end of the program",
-    "PREFIX": "'@prefix'",
     "PNAME_NS": "a prefix 'ex:'",
     "PNAME_LN": "a prefixed name",
     "IRIREF": "an IRI",
-    "CONST": "'#const'",
-    "SHOW": "'#show'",
-    "INCLUDE": "'#include'",
-    "COLON": "':'",
 }
 
 
@@ -83,10 +63,9 @@ def _parser():
 
     from .transformer import ToAst
 
-    grammar = (Path(__file__).with_name("lars.lark")).read_text() + tokens.lark_terminals()
-    # cache=True: lark keeps the parse tables in a temporary file keyed by the grammar's hash
-    # (start-up: about 4 ms instead of 60 ms to build them). The transformer builds the AST as the
-    # parser reduces: no parse tree
+    grammar = _GRAMMAR.read_text() + tokens.lark_terminals()
+    # cache=True: lark keeps the parse tables (slow to build) in a temporary file keyed by the
+    # grammar's hash. The transformer builds the AST as the parser reduces: no parse tree
     return Lark(grammar, parser="lalr", lexer="contextual", maybe_placeholders=False, cache=True, transformer=ToAst())
 
 
@@ -150,9 +129,8 @@ _WEIGHT = re.compile(r"\s*\[[^\]\n]*\]")
 
 
 def _syntax_error(err, readable: str, file: str) -> Diagnostic:
-    """The located diagnostic for lark's ``UnexpectedInput`` in ``readable`` (the text read, with
-    the statements of earlier errors blanked): a string or comment that does not close, a clingo
-    construct LARS has not, or the token found and those expected."""
+    """The located diagnostic for lark's ``UnexpectedInput`` in ``readable``: a string or comment that
+    does not close, a clingo construct LARS has not, or the token found and those expected."""
     from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 
     position = getattr(err, "pos_in_stream", None)
@@ -195,12 +173,9 @@ def _location(text: str, file: str, start: int, stop: int) -> ast.Location:
 
 
 def parse_program(text: str, file: str = "<string>", const: dict | None = None) -> ast.Program:
-    """Parse LARS source text; raises :class:`ProgramError` with located diagnostics (every
-    problem found, in source order).
-
+    """Parse LARS source text; raises :class:`ProgramError` with every problem found, located.
     ``#include`` files are read relative to ``file``; ``const`` (name -> int or term text)
-    overrides the program's ``#const`` values.
-    """
+    overrides the program's ``#const`` values."""
     loaded = load_source(text, file, const)
     raise_problems(loaded)
     return loaded.program
@@ -208,7 +183,7 @@ def parse_program(text: str, file: str = "<string>", const: dict | None = None) 
 
 def load_source(text: str, file: str = "<string>", const: dict | None = None) -> Loaded:
     """:func:`parse_program`'s program with the problems it found (not raised) and the text of
-    each file read: what :func:`ticker_py.api.load_program` reports together with the analysis'."""
+    each file read."""
     overrides = {name: const_term(name, value, parse_term) for name, value in (const or {}).items()}
     with paused_gc():  # a parse makes no cycles: collecting meanwhile only costs time
         return directives.load_source(text, file, _unit, read_source, overrides)
@@ -227,8 +202,7 @@ def parse_term(text: str):
 
 def _unit(text: str, file: str) -> tuple:
     """``(program, what the parse found)`` of one file (a :class:`.transformer.Found`). A syntax
-    error is collected (in ``found.problems``) and the statement holding it left out, so that the
-    rest is read and every error reported (as clingo does), at most MAX_ERRORS syntax errors."""
+    error is collected and its statement left out, so that every error is reported (as clingo)."""
     from lark.exceptions import UnexpectedInput
 
     parser = _parser()
@@ -258,8 +232,7 @@ _STATEMENT_ENDS = re.compile(rf"{tokens.QUOTED}|{tokens.LINE_COMMENT}|{tokens.BL
 
 
 def _statement(text: str, position: int) -> tuple:
-    """``(start, end)`` of the statement holding ``position``: from the '.' of the one before to its
-    own '.' (or the end of the text)."""
+    """``(start, end)`` of the statement holding ``position`` (from the '.' before to its own)."""
     start, end = 0, len(text)
     for match in _STATEMENT_ENDS.finditer(text):
         if match.group(1) is None:
@@ -273,9 +246,7 @@ def _statement(text: str, position: int) -> tuple:
 
 
 def _without_statement(text: str, diagnostic: Diagnostic) -> str | None:
-    """``text`` with the statement of ``diagnostic`` blanked (all from its start where a comment
-    does not close; with its weight after a weak constraint), lines and columns kept; None if
-    there is nothing to blank."""
+    """``text`` with the statement of ``diagnostic`` blanked (lines and columns kept), or None."""
     where = diagnostic.location
     lines = text.split("\n")
     start, end = _statement(text, sum(len(line) + 1 for line in lines[: where.line - 1]) + where.column - 1)
@@ -289,8 +260,7 @@ def _without_statement(text: str, diagnostic: Diagnostic) -> str | None:
 
 
 def read_source(path, what: str = "program file") -> str:
-    """A source file's text (UTF-8); a missing, unreadable, binary or non-UTF-8 file is a
-    UsageError located at the offending byte."""
+    """A source file's text (UTF-8); else a UsageError located at the offending byte."""
     from ..errors import UsageError, file_error
 
     try:
@@ -306,15 +276,11 @@ def read_source(path, what: str = "program file") -> str:
         bad, message = text.index("\0"), "a binary file (a NUL byte), not program text"
     if bad < 0:
         return text
-    before = text[:bad]
-    line = before.count("\n") + 1
-    column = len(before) - (before.rfind("\n") + 1) + 1
-    raise UsageError(Diagnostic(f"{what} is {message}", ast.Location(str(path), line, column, line, column + 1)))
+    raise UsageError(Diagnostic(f"{what} is {message}", _location(text, str(path), bad, bad + 1)))
 
 
 def _read_until_nul(path) -> bytes:
-    """The bytes of ``path``, but no further than the block holding its first NUL byte (so that
-    a binary file, or an endless one such as ``/dev/zero``, is refused without reading it all)."""
+    """The bytes of ``path`` up to the block holding its first NUL byte (``/dev/zero`` is refused)."""
     blocks = []
     with open(path, "rb") as f:
         while block := f.read(1 << 20):

@@ -1,9 +1,5 @@
-"""The anonymous variable ``_``: each occurrence is a fresh variable, as in clingo.
-
-The parser reads ``_`` as ``Variable("_")``; :func:`name_anonymous` gives every occurrence
-in a rule its own name (``_Anon1``, ``_Anon2``, ...). ``_`` may stand in positive body atoms
-(arguments and @-times) only: in a head, a comparison or a negated literal it would be unsafe.
-"""
+"""The anonymous variable ``_``: each occurrence is a fresh variable (``_Anon1``, ...), as in clingo;
+it may stand in positive body atoms only (elsewhere it would be unsafe)."""
 
 from __future__ import annotations
 
@@ -52,10 +48,7 @@ def _terms(element):
 
 def name_anonymous(rule: ast.Rule) -> ast.Rule:
     """``rule`` with a fresh variable for each ``_``; raises ProgramError where ``_`` is unsafe."""
-    misplaced = []
-    if rule.head is not None:
-        head_terms = list(rule.head.atom.args) + ([rule.head.time] if rule.head.time is not None else [])
-        misplaced += [(v, "a head") for t in head_terms for v in _occurrences(t)]
+    misplaced = [(v, "a head") for t in _terms(rule.head) for v in _occurrences(t)] if rule.head else []
     found = False
     for lit in rule.body:
         where = "a negated literal" if lit.negated else "a comparison" if lit.is_comparison else None

@@ -1,10 +1,6 @@
-"""Accelerator: a line of atoms with constant arguments split by bytes methods alone.
-
-``p(a0,b0), p(a1,b1), ...`` — the shape of most generated streams — is split here without a
-regular expression, in a few C-level passes over the line as ASCII bytes; anything else is left to
-:class:`~ticker_py.syntax.ground_atoms.AtomReader`, which reads every line alike. Used only while
-:data:`ticker_py.accelerators.ENABLED`; tests/test_ground_atoms.py checks that it gives exactly what
-the reader gives, on random and hostile lines.
+"""Accelerator: a line ``p(a0,b0), p(a1,b1), ...`` of atoms with constant arguments split in a few
+C-level bytes passes (only while :data:`ticker_py.accelerators.ENABLED`; anything else is left to
+:class:`~ticker_py.syntax.ground_atoms.AtomReader`, which gives the same atoms).
 
 The check: the punctuation left when the names are deleted must be one ``(,...,)`` repeated with
 ``", "`` between, every separator exactly ``"), "`` (counted), so each name stands in its place;
@@ -26,10 +22,8 @@ _OPEN_AS_COMMA = bytes.maketrans(b"(", b",")
 
 
 def split_constants(text: str) -> tuple | None:
-    """``(atoms, pairs, distinct)`` if ``text`` is exactly ``name(c1,...,ck), name(...), ...`` with
-    k >= 1 constant arguments (no number, string or keyword) and ``", "`` between the atoms, else
-    None. ``pairs``: the (name, tuple length) pairs of the atoms; ``distinct``: True if no atom
-    occurs twice (their first arguments differ), False if not known."""
+    """``(atoms, pairs, distinct)`` (as :class:`~ticker_py.streams.model.Known`) if ``text`` is exactly
+    ``name(c1,...,ck), name(...), ...`` with k >= 1 constant arguments and ``", "`` between, else None."""
     if not text.isascii():
         return None
     line = text.encode()

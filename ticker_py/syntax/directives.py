@@ -1,8 +1,6 @@
-"""The directives of a program: ``#include`` (files read and their rules added), ``#const``
-(values put in place of the names) and ``#show`` (collected; the Reasoner filters by it).
-
-A problem that leaves the rest readable is collected, located and excerpted, so that
-:func:`load_source` returns every problem of a program at once (:data:`MAX_ERRORS` at most).
+"""The directives of a program: ``#include``, ``#const`` (values put in place of the names) and
+``#show`` (collected). A problem that leaves the rest readable is collected, so that
+:func:`load_source` returns every problem of a program at once.
 """
 
 from __future__ import annotations
@@ -27,8 +25,8 @@ CONST_NOTE = "define it in the program ('#const {0} = 10.') or on the command li
 
 @dataclass
 class Loaded:
-    """A program with its directives applied, the problems found on the way (excerpted, in
-    source order) and the text of every file read (``file -> text``), for later excerpts."""
+    """A program with its directives applied, the problems found (in source order) and the text of
+    every file read (``file -> text``)."""
 
     program: ast.Program
     problems: list = field(default_factory=list)
@@ -36,9 +34,8 @@ class Loaded:
 
 
 def load_source(text: str, file: str, parse_unit, read, const: dict | None = None) -> Loaded:
-    """Parse ``text`` (of ``file``) with ``parse_unit(text, file) -> (program, what the parse
-    found)`` (a :class:`.transformer.Found`), read its ``#include`` files with ``read(path, what)``,
-    then put the ``#const`` values (``const``: name -> term, overriding the program's) in place."""
+    """Parse ``text`` with ``parse_unit(text, file) -> (program, Found)``, its ``#include`` files read
+    with ``read(path, what)``, then put the ``#const`` values (``const`` overrides) in place."""
     loaded = Loaded(ast.Program(file=file))
     state = _Merge(loaded, parse_unit, read)
     state.unit(text, file, ())
@@ -60,8 +57,7 @@ def _excerpt(diag: Diagnostic, sources: dict) -> Diagnostic:
 
 
 def in_source_order(diagnostics, sources: dict | None = None) -> list:
-    """``diagnostics`` sorted by file (in the order ``sources`` read them), line and column;
-    those without a location last, in their order."""
+    """``diagnostics`` sorted by file (in ``sources``' order), line and column; unlocated ones last."""
     order = {f: i for i, f in enumerate(sources or ())}
 
     def key(d: Diagnostic):
@@ -126,8 +122,7 @@ class _Merge:
 
 
 def const_term(name: str, value, parse_term) -> ast.Term:
-    """The term of a constant given outside a program (``-c name=value``, ``const={...}``):
-    an int, or source text parsed by ``parse_term``; raises UsageError."""
+    """The term of a constant given outside a program (an int, or text parsed by ``parse_term``)."""
     if not isinstance(name, str) or not is_name(name):
         raise UsageError(
             Diagnostic(
@@ -147,9 +142,8 @@ def const_term(name: str, value, parse_term) -> ast.Term:
 
 
 def _const_values(consts: list, overrides: dict, problems: list) -> dict:
-    """name -> ground value term: the program's ``#const`` (a second, different definition of a
-    name is an error) with ``overrides`` in their place; a value may use other constants, which are
-    evaluated first (as clingo's), and a constant defined through itself is an error."""
+    """name -> ground value term of the program's ``#const`` with ``overrides`` in their place; a
+    value may use other constants, evaluated first (as clingo's), but not itself."""
     defined: dict = {}
     for const in consts:
         first = defined.setdefault(const.name, const)
@@ -188,7 +182,7 @@ def _const_values(consts: list, overrides: dict, problems: list) -> dict:
 
 def _cycle(names: list, defined: dict) -> Diagnostic:
     """The error for constants ``names`` each using the next (the last the first), told from the
-    one defined first in the source (or a ``-c`` override, without a location)."""
+    one defined first."""
 
     def key(i: int) -> tuple:
         loc = defined[names[i]].location if names[i] in defined else None

@@ -1,17 +1,10 @@
-"""The reader of ground atoms in streams (``alpha(20), cache(1,3)``), one for every shape.
+"""The reader of ground atoms in streams (``alpha(20), cache(1,3)``) as tuples (:mod:`ticker_py.values`).
 
-Atoms come back as tuples (see :mod:`ticker_py.values`). Errors raise :class:`GroundSyntaxError`
-with a 0-based column; readers turn it into a located :class:`~ticker_py.errors.StreamError`.
-
-One tokenizer reads every input. A line is first cut by one regular expression into its terms —
-leaves (names, numbers, strings) and flat function terms such as ``iri("…")`` or ``temp(5)`` —
-and what lies between them, which for atoms written compactly (no space inside a term, at most
-two levels of function terms, such as ``triple(iri("…"),iri("…"),iri("…"))``) is only ``(``,
-``,``, ``)`` and the separators ``,``/``;``. Each distinct term text is converted once and
-remembered (:class:`AtomReader`; flat terms in bulk), so a recurring ``iri("…")`` is parsed once.
-A line the cut does not take (spaces inside terms, deeper nesting, anything wrong) is read token
-by token by :class:`_Assembler`, which also gives every error its message and column; both give
-the same atoms (tests/test_ground_atoms.py).
+A line is first cut by one regular expression into its terms (leaves and flat function terms such
+as ``iri("…")``) and what lies between them; each distinct term text is converted once and
+remembered. A line the cut does not take (spaces inside terms, deeper nesting, anything wrong) is
+read token by token by :class:`_Assembler`, which gives every error its message and 0-based column
+(:class:`GroundSyntaxError`); both give the same atoms (tests/test_ground_atoms.py).
 """
 
 from __future__ import annotations
@@ -66,13 +59,8 @@ class _Declined(Exception):
 
 
 class AtomReader:
-    """Reads lines and lists of atom texts, converting each distinct term text (a leaf, or a flat
-    function term such as ``iri("…")`` or ``temp(5)``) and each distinct text of a list once: the
-    same value comes back for every occurrence.
-
-    ``limit`` bounds each cache: a cache that holds that many texts starts afresh (before a line,
-    never inside one), so memory stays flat on streams of ever new atoms.
-    """
+    """Reads lines and lists of atom texts, converting each distinct term text and each distinct
+    text of a list once. A cache that holds ``limit`` texts starts afresh (flat memory)."""
 
     def __init__(self, limit: int = 1 << 16):
         self.atoms: dict = {}  # atom text -> atom (texts of lists: JSON Lines, table cells)
@@ -82,8 +70,8 @@ class AtomReader:
         self.shape = None  # (pairs, distinct) of the previous line's atoms, when the accelerator found them
 
     def line(self, text: str, start: int = 0) -> tuple:
-        """The atoms of ``text[start:]``, separated by ``,`` or ``;`` at top level. A line whose atom
-        text is that of the line before gives the same tuple again."""
+        """The atoms of ``text[start:]``, separated by ``,`` or ``;`` (the line before's text again:
+        the same tuple)."""
         atoms = self.compact(text, start)
         if atoms is None:
             atoms = _Assembler(text, start).atoms()
@@ -141,9 +129,7 @@ class AtomReader:
 
     def _split(self, rest: str, separators: frozenset) -> tuple | None:
         """The atoms of ``rest`` if it is compact atoms with one of ``separators`` between each two,
-        else None. One regular expression cuts it into terms (leaves and flat function terms) and
-        what lies between them, which must be ``(`` after a predicate, ``,`` between arguments,
-        ``)`` after the last one, then a separator."""
+        else None."""
         parts = _re().terms.split(rest)
         if parts[0] or not KEYWORDS.isdisjoint(parts):
             return None
@@ -188,8 +174,7 @@ class AtomReader:
         return tuple(out)
 
     def _known(self, rest: str) -> tuple | None:
-        """The atoms of a line of known flat atoms with ``", "`` between them (a flat atom is a term
-        of the cache, a known text is exactly one term), else None."""
+        """The atoms of a line of known flat atoms with ``", "`` between them, else None."""
         terms = self.terms
         if type(terms.get(rest.partition(", ")[0])) is not tuple:
             return None
@@ -197,8 +182,7 @@ class AtomReader:
         return tuple(found) if _TUPLES.issuperset(map(type, found)) else None
 
     def _tuples(self, texts: list) -> list:
-        """The tuples of flat function terms ``name(leaf,...)``, in bulk: their names and arguments
-        cut apart at once, each distinct argument converted once."""
+        """The tuples of flat function terms ``name(leaf,...)``, in bulk."""
         joined = "\n".join(texts)
         if '"' not in joined:  # the parts are what lies between the punctuation
             parts = joined.replace("(", ",").replace(")", "").replace("\n", ",\n,").split(",")
@@ -221,8 +205,7 @@ class AtomReader:
         return [tuple(map(get, group)) for newline, group in groupby(parts, "\n".__eq__) if not newline]
 
     def _learn_terms(self, texts: set) -> None:
-        """Convert and remember the inner term texts ``texts``: integers, flat function terms (in
-        bulk); names and strings stand for themselves."""
+        """Convert and remember the term texts ``texts`` (names and strings stand for themselves)."""
         terms = self.terms
         flat = [t for t in texts if t[-1] == ")"]
         if flat:
@@ -238,9 +221,8 @@ class AtomReader:
 
 
 def _uniform(tokens: list, between: list, values: list, separators: frozenset) -> tuple | None:
-    """The atoms of a cut line whose atoms all have one shape — a predicate and k arguments, what
-    lies between them the same for every atom (``(``, ``,`` ..., ``)`` and one separator), as
-    :meth:`AtomReader._split` reads each — at once; else None."""
+    """The atoms of a cut line whose atoms all have one shape (a predicate, k arguments, one
+    separator) at once; else None."""
     k = next((j for j, x in enumerate(between) if x != "," and j), 0) + 1  # tokens per atom
     unit = between[:k]
     if k < 2 or unit[0] != "(" or unit[-1][:1] != ")" or len(tokens) % k:
@@ -256,8 +238,8 @@ def _uniform(tokens: list, between: list, values: list, separators: frozenset) -
 
 
 class _Assembler:
-    """Reads atoms or a term token by token (a token: a number or string, a name, or one other
-    character), nesting function terms on a stack; every error is raised here, located."""
+    """Reads atoms or a term token by token (a number or string, a name, or one other character);
+    every error is raised here, located."""
 
     def __init__(self, text: str, start: int = 0):
         self.text = text
@@ -280,8 +262,7 @@ class _Assembler:
         raise GroundSyntaxError(f"expected {what}, found {found}", self.pos)
 
     def atoms(self, columns: bool = False) -> tuple:
-        """Atoms separated by ``,`` or ``;`` up to the end of the text (with ``columns``, pairs
-        ``(column, atom)``, the column 0-based where the atom starts)."""
+        """Atoms separated by ``,`` or ``;`` up to the end (with ``columns``, ``(column, atom)`` pairs)."""
         out = []
         if self.kind == "end":
             return ()

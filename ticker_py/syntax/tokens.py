@@ -1,12 +1,6 @@
-"""The token rules of LARS, written once: regular expressions (as text) for names, variables,
-numbers, strings, IRIs, comments and white space.
-
-The program grammar (``lars.lark``) gets its terminals from here (:func:`lark_terminals`), and
-the readers of stream atoms (:mod:`.ground_atoms`, :mod:`.constant_atoms`) and of constants given
-outside a program (:mod:`.directives`) compile the same texts, so every reader accepts exactly the
-same names, numbers and strings (tests/test_syntax.py checks it on random token texts).
-:func:`bad_token` says, for every reader, why a string or a comment did not close.
-"""
+"""The token rules of LARS, written once as regular expressions (text): the grammar
+(``lars.lark``, :func:`lark_terminals`) and every reader of atoms compile the same texts, so they
+accept exactly the same names, numbers and strings (tests/test_syntax.py)."""
 
 from __future__ import annotations
 
@@ -112,8 +106,7 @@ def bad_string(text: str, start: int) -> tuple:
 
 def bad_token(text: str, end: int | None = None) -> tuple | None:
     """``(message, start, stop)`` (:func:`bad_string`, or an unclosed comment at its ``/*``) of the
-    first bad string or comment of program text that starts before ``end``, else None. Strings,
-    comments and IRIs are skipped whole, so a quote inside a comment is no string."""
+    first bad string or comment of program text that starts before ``end``, else None."""
     end = len(text) if end is None else end
     for match in _OPEN.finditer(text):
         if match.start() >= end:

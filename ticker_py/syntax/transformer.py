@@ -1,9 +1,5 @@
-"""Build :mod:`ticker_py.ast` values while lark's LALR parser reduces (no parse tree is built).
-
-Each method gets the children of a grammar rule (tokens and the values built for its subrules) and
-locates what it builds from the first and last of them: a token's position, a node's location, or,
-for a term written in parentheses, the parentheses' span (:attr:`ToAst.nested`).
-"""
+"""Build :mod:`ticker_py.ast` values while lark's LALR parser reduces (no parse tree is built),
+each located from the first and last of its children (a term in parentheses: their span)."""
 
 from __future__ import annotations
 
@@ -39,9 +35,8 @@ class Const(ast.Node):
 
 
 class Found:
-    """What a file's parse collected besides its rules: problems that leave the rest readable
-    (a bad window, an unknown prefix), and the directives: ``consts`` and ``includes`` in order,
-    ``shows`` (None: no ``#show``)."""
+    """What a file's parse collected besides its rules: problems that leave the rest readable and
+    the directives (``shows`` None: no ``#show``)."""
 
     def __init__(self, file: str):
         self.file = file
@@ -142,26 +137,19 @@ class ToAst(Transformer):
             )
         return iri
 
-    def _rule(self, head, body, first, last):
-        rule = ast.Rule(head, body, self._span(first, last))
+    def rule(self, c):
+        """A fact ``head.``, a rule ``head :- body.`` or a constraint ``:- body.``."""
+        head = c[0] if type(c[0]) is ast.Head else None
+        body = c[-2] if type(c[-2]) is tuple else ()
+        rule = ast.Rule(head, body, self._span(c[0] if head is None else head.location, c[-1]))
         if self.anonymous:
             self.anonymous = False
             return name_anonymous(rule)
         return rule
 
-    def fact(self, c):
-        return self._rule(c[0], (), c[0].location, c[1])
-
-    def rule(self, c):
-        return self._rule(c[0], c[2], c[0].location, c[3])
-
-    def constraint(self, c):
-        return self._rule(None, c[1], c[0], c[2])
-
     def head(self, c):
-        return ast.Head(c[0], None, c[0].location)
-
-    def head_at(self, c):
+        if len(c) == 1:
+            return ast.Head(c[0], None, c[0].location)
         return ast.Head(c[0], c[2], self._span(c[0].location, self._outer(c[2])))
 
     def body(self, c):
@@ -179,12 +167,12 @@ class ToAst(Transformer):
             self._problem(loc, f"'{c[2]}' in #const", "write '#const name = value.'")
         self.found.consts.append(Const(str(c[1]), c[3], loc))
 
-    def show_none(self, c):
-        self.found.shows = self.found.shows or []
-
     def show(self, c):
+        """``#show.`` (nothing shown but what is named) or ``#show p/2.``"""
         term, found = c[1], self.found
         found.shows = found.shows or []
+        if len(c) == 2:
+            return
         if (
             type(term) is ast.BinOp
             and term.op == "/"
@@ -209,20 +197,17 @@ class ToAst(Transformer):
         self.found.includes.append(Include(self._unescape(c[1]), self._span(c[0], c[-1])))
 
     # -------------------------------------------------------- extended atoms
-    def now(self, c):
-        return ast.ExtendedAtom(c[0], ast.NOW, None, None, c[0].location)
-
-    def diamond(self, c):
-        return ast.ExtendedAtom(c[0], ast.DIAMOND, c[-1], None, self._span(c[0].location, c[-1].location))
-
-    def box(self, c):
-        return ast.ExtendedAtom(c[0], ast.BOX, c[-1], None, self._span(c[0].location, c[-1].location))
-
-    def at(self, c):
-        return ast.ExtendedAtom(c[0], ast.AT, None, c[2], self._span(c[0].location, self._outer(c[2])))
-
-    def at_window(self, c):
-        return ast.ExtendedAtom(c[0], ast.AT, c[-1], c[2], self._span(c[0].location, c[-1].location))
+    def ext_atom(self, c):
+        """``a``, ``a [w]``, ``a always [w]``, ``a at T`` or ``a at T [w]`` (``in`` before a window optional)."""
+        atom, after = c[0], getattr(c[1], "type", None) if len(c) > 1 else None
+        window = c[-1] if type(c[-1]) is ast.Window else None
+        if after == "AT":
+            end = self._outer(c[2]) if window is None else window.location
+            return ast.ExtendedAtom(atom, ast.AT, window, c[2], self._span(atom.location, end))
+        if window is None:
+            return ast.ExtendedAtom(atom, ast.NOW, None, None, atom.location)
+        modality = ast.BOX if after == "ALWAYS" else ast.DIAMOND
+        return ast.ExtendedAtom(atom, modality, window, None, self._span(atom.location, window.location))
 
     def window(self, c):
         loc = self._span(c[0], c[-1])
