@@ -13,12 +13,7 @@ pins ``(atom, T)``; the order in which an engine enumerates them does not matter
 >>> [c.atoms for c in consequences(iter_results(program, [(0, [])], engine="clingo", models=0), "cautious")]
 [['c']]
 
-Research switches (they change what every engine sees, identically):
-
-* ``tuple_order="reverse"`` reverses the arrival order of the atoms *within each time point*
-  before the stream reaches the engines. A tuple window ``[n #]`` that reaches into the oldest
-  time point then keeps its first-arrived atoms instead of its last-arrived (docs/semantics.md).
-* ``every="signal"`` evaluates after every atom (docs/cli.md) instead of once per time point.
+``tuple_order="reverse"`` and ``every="signal"`` change what every engine sees, identically.
 """
 
 from __future__ import annotations
@@ -33,7 +28,7 @@ from .api import analysed
 from .engines import EngineOptions, create_engine
 from .errors import EngineUnsupported, TickerError
 from .explain.differences import explain_differences, stream_history
-from .plot.timeline import MAX_ATOMS
+from .semantics_compare import SideBySide
 from .spec import EVALUATION, INPUT, PROGRAM, RunSpec, takes_spec
 from .stages.consequences import consequences
 from .stages.drive import drive
@@ -143,6 +138,13 @@ def factor_key(f) -> tuple:
     return (f.count, model_key(f.common), frozenset(frozenset(model_key(m) for m in alts) for alts in f.factors))
 
 
+def _models(keys) -> tuple | None:
+    """The Models of a set of :func:`model_key` s (an engine's failure message left out)."""
+    if keys is None:
+        return None
+    return tuple(Model(frozenset(a for a in atoms if isinstance(a, tuple)), frozenset(pins)) for atoms, pins in keys)
+
+
 def answer_set(models: tuple | None) -> frozenset:
     """The answer streams of a result as a frozenset of :func:`model_key` s."""
     return frozenset(model_key(m) for m in models or ())
@@ -168,7 +170,7 @@ class Tick:
 
 
 @dataclass
-class EngineComparison:
+class EngineComparison(SideBySide):
     """The outcome of :func:`compare_engines`."""
 
     engines: list  # engines that ran
@@ -178,49 +180,20 @@ class EngineComparison:
     evaluated: int = 0
     inputs: dict = field(default_factory=dict)  # t -> input atoms
 
+    _KIND = "engines"
+
     @property
     def agree(self) -> bool:
         return not self.differing
 
+    def notes(self) -> dict:
+        """``{engine: (short, detail)}``: a difference from the first engine is labelled ``engine`` (the
+        same semantics: one engine is wrong)."""
+        return {name: ("engine", f"engine {name}, the same semantics") for name in self.engines[1:]}
+
     def _runs(self) -> dict:
         """``{engine: {t: models}}`` (the last tick of each time point)."""
-        runs = {name: {} for name in self.engines}
-        for tick in self.ticks:
-            for name in self.engines:
-                keys = tick.models.get(name)
-                runs[name][tick.t] = (
-                    None
-                    if keys is None
-                    else tuple(
-                        Model(frozenset(a for a in atoms if isinstance(a, tuple)), frozenset(pins))
-                        for atoms, pins in keys
-                    )
-                )
-        return runs
-
-    def timeline(self, title: str = "", start=None, end=None, atoms=None, max_atoms=MAX_ATOMS, inputs=None):
-        """The engines side by side as a :class:`~ticker_py.plot.timeline.Timeline` (of the ticks
-        kept: all with ``keep_all``); a difference is labelled ``engine`` (the same semantics: one
-        engine is wrong). ``atoms``: a pattern (``q(_)``) or a Selection."""
-        from .plot.select import select
-        from .plot.timeline import side_by_side
-
-        notes = {name: ("engine", f"engine {name}, the same semantics") for name in self.engines[1:]}
-        title = title or f"engines {', '.join(self.engines)}"
-        atoms = select(atoms) if isinstance(atoms, str) else atoms
-        inputs = self.inputs if inputs is None else inputs
-        return side_by_side(self._runs(), notes, title, start, end, atoms, max_atoms, inputs, self.unavailable)
-
-    def plot(self, width: float = 11.0, **options):
-        """The picture of :meth:`timeline` (``options``: its keywords), a matplotlib Figure."""
-        from .plot.draw import figure
-
-        return figure(self.timeline(**options), width=width)
-
-    def _repr_html_(self) -> str:
-        from .plot.html import comparison_html
-
-        return comparison_html(self.timeline(max_atoms=20))
+        return {name: {tick.t: _models(tick.models.get(name)) for tick in self.ticks} for name in self.engines}
 
     def to_dataframe(self):
         """A pandas DataFrame: columns ``run, t, c, model, atom`` (one row per atom of each engine's
@@ -340,7 +313,7 @@ def explain_comparison(analysis, stream, cmp: EngineComparison, spec: RunSpec, m
                 not isinstance(a, tuple) for n in pair for atoms, _ in tick.models[n] for a in atoms
             ):
                 continue  # the same, or an engine that failed (its message is in the report)
-            sides = {n: tuple(Model(frozenset(atoms), frozenset(pins)) for atoms, pins in tick.models[n]) for n in pair}
+            sides = {n: _models(tick.models[n]) for n in pair}
             out.append(f"t={tick.t} c={tick.c}: {names[0]} vs {name}, explained")
             out.append(explain_differences(analysis, history, tick.t, tick.c, sides))
     return "\n".join(out)
@@ -362,13 +335,9 @@ def printed_models(models) -> list:
     return [list(atoms + pins) for atoms, pins in sorted(map(printed_key, models))]
 
 
-def _fmt_model(key) -> str:
-    atoms, pins = printed_key(key)
-    return "{" + ", ".join(atoms + pins) + "}"
-
-
-def _in_printed_order(models) -> list:
-    return sorted(models, key=printed_key)
+def _shown(keys) -> list:
+    """Answer streams (:func:`model_key` s) as printed, ``{a, b at 3}``, in printed order."""
+    return ["{" + ", ".join(atoms) + "}" for atoms in printed_models(keys)]
 
 
 def _fmt_items(items) -> str:
@@ -394,7 +363,7 @@ def format_tick(tick: Tick, reference: str | None = None) -> str:
     for n in names:
         groups.setdefault(tick.models[n], []).append(n)
     for models, group in groups.items():
-        shown = " ".join(_fmt_model(m) for m in _in_printed_order(models)) or "no answer stream"
+        shown = " ".join(_shown(models)) or "no answer stream"
         lines.append(f"  {', '.join(group)}: {shown}")
     base = tick.models[ref]
     for n in names:
@@ -410,10 +379,8 @@ def format_tick(tick: Tick, reference: str | None = None) -> str:
             if b_items - o_items:
                 lines.append(f"    {n} is missing (vs {ref}): {_fmt_items(b_items - o_items)}")
         else:
-            for m in _in_printed_order(other - base):
-                lines.append(f"    {n} has extra answer stream (vs {ref}): {_fmt_model(m)}")
-            for m in _in_printed_order(base - other):
-                lines.append(f"    {n} is missing answer stream (vs {ref}): {_fmt_model(m)}")
+            lines += [f"    {n} has extra answer stream (vs {ref}): {m}" for m in _shown(other - base)]
+            lines += [f"    {n} is missing answer stream (vs {ref}): {m}" for m in _shown(base - other)]
     return "\n".join(lines)
 
 

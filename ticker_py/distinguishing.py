@@ -35,7 +35,7 @@ from .analysis import Analysis
 from .api import Reasoner, load_program
 from .errors import Diagnostic, StreamError, TickerError, TickerWarning, UsageError
 from .semantics import PROFILES, Semantics, parse_semantics_list, resolve
-from .semantics_compare import difference, in_printed_order
+from .semantics_compare import answers_key, difference, models_text
 
 __all__ = [
     "Witness",
@@ -152,11 +152,7 @@ class _Evaluator:
         x, y = self.answers(a, stream), self.answers(b, stream)
         if x is None or y is None:
             return None
-        return next((t for t in sorted(set(x) & set(y)) if _key(x[t]) != _key(y[t])), None)
-
-
-def _key(models):
-    return None if models is None else frozenset((m.atoms, m.pinned) for m in models)
+        return next((t for t in sorted(set(x) & set(y)) if answers_key(x[t]) != answers_key(y[t])), None)
 
 
 # ---------------------------------------------------------------- drawing streams
@@ -395,14 +391,6 @@ def distinguish(
     return search(program, semantics, engines, stream, budget, seed, max_tp, max_streams, clock).witness
 
 
-def _answers_text(models) -> str:
-    if models is None:
-        return "not evaluated"
-    if not models:
-        return "no answer stream"
-    return " ".join("{" + ", ".join(m.sorted_atoms() + m.sorted_pinned()) + "}" for m in in_printed_order(models))
-
-
 def format_witness(w: Witness) -> str:
     """The stream, the first time point where the runs differ, their answer streams there, and what
     explains it (as ``ticker compare`` says)."""
@@ -411,7 +399,7 @@ def format_witness(w: Witness) -> str:
     out += ["  " + line for line in stream_text(w.stream).splitlines()]
     out.append(f"t={w.t}: answer streams differ")
     width = max(map(len, w.answers))
-    out += [f"  {label:<{width}}  {_answers_text(models)}" for label, models in w.answers.items()]
+    out += [f"  {label:<{width}}  {models_text(models)}" for label, models in w.answers.items()]
     out.append(f"dimension: {w.dimension} ({w.detail})")
     return "\n".join(out)
 
