@@ -156,17 +156,8 @@ def explain(
             )
         )
     models = in_printed_order(set(models))
-    world = with_cut(
-        World(
-            analysis,
-            history,
-            t,
-            c,
-            answer_derived(analysis, models[model - 1], t),
-            Windows(analysis, semantics),
-            origin,
-        )
-    )
+    derived = answer_derived(analysis, models[model - 1], t)
+    world = with_cut(World(analysis, history, t, c, derived, Windows(analysis, semantics), origin))
     builder = Builder(world)
     holds = (
         atom in world.background
@@ -227,16 +218,7 @@ def with_cut(world: World) -> World:
     if all(len(a) <= 1 for a in alternatives):
         return world
     for contents in product(*alternatives):
-        chosen = World(
-            world.analysis,
-            world.history,
-            world.t,
-            world.c,
-            world.derived,
-            world.windows,
-            world.origin,
-            dict(zip(keys, contents)),
-        )
+        chosen = world.with_cut(dict(zip(keys, contents)))
         if Builder(chosen).is_answer_stream():
             return chosen
     raise InternalError(

@@ -42,6 +42,24 @@ class Lit:
     occ: tuple = ()
     note: str = ""
 
+    def info(self, holds: bool) -> dict:
+        """The literal's node info."""
+        lit = self.literal
+        return dict(
+            index=self.index,
+            literal=self.text,
+            negated=lit.negated,
+            holds=holds,
+            span=self.span,
+            atom=self.atom,
+            at=self.time,
+        )
+
+    def missing(self) -> int:
+        """The first time point of the span where the atom does not hold (a failing box)."""
+        have = {o.time for o in self.occ}
+        return next(u for u in range(self.span.lo, self.span.hi + 1) if u not in have)
+
 
 # ---------------------------------------------------------------- substitution
 
@@ -374,16 +392,7 @@ class Builder:
 
     def _holding(self, lit: Lit, chosen, ranked) -> Node:
         el = lit.literal.element
-        info = dict(
-            index=lit.index,
-            literal=lit.text,
-            negated=lit.literal.negated,
-            holds=True,
-            span=lit.span,
-            atom=lit.atom,
-            at=lit.time,
-            modality=None if isinstance(el, ast.Comparison) else str(el.modality),
-        )
+        info = lit.info(True) | dict(modality=None if isinstance(el, ast.Comparison) else str(el.modality))
         if isinstance(el, ast.Comparison):
             return node("literal", f"{lit.text}: true", **info)
         if lit.literal.negated:
@@ -437,9 +446,7 @@ class Builder:
         elif el.modality == ast.BOX:
             if atom is None:
                 return f"no {pattern} holds at every time point of the {where}"
-            have = {o.time for o in lit.occ}
-            missing = next(u for u in range(span.lo, span.hi + 1) if u not in have)
-            return f"{pattern} does not hold at {missing} ({where})"
+            return f"{pattern} does not hold at {lit.missing()} ({where})"
         else:
             text = f"no {pattern} in the {where}"
         if atom is not None and atom[0] not in self.world.intensional:
@@ -458,8 +465,7 @@ class Builder:
         if el.modality == ast.AT:
             return (atom, lit.time) if lit.time in span else None
         if el.modality == ast.BOX:
-            have = {o.time for o in lit.occ}
-            return atom, next(u for u in range(span.lo, span.hi + 1) if u not in have)
+            return atom, lit.missing()
         return (atom, span.lo) if span.lo == span.hi else None
 
     def _absent_children(self, lit: Lit, depth: int, path, assume: bool = False):
@@ -544,15 +550,7 @@ class Builder:
         rule = self.rules[idx]
         bind = f"  [{binding_text(sigma)}]" if sigma else ""
         where = f"  ({rule.location.file}:{rule.location.line})" if rule.location is not None else ""
-        info = dict(
-            index=fail.index,
-            literal=fail.text,
-            negated=fail.literal.negated,
-            holds=False,
-            span=fail.span,
-            atom=fail.atom,
-            at=fail.time,
-        )
+        info = fail.info(False)
         el = fail.literal.element
         if isinstance(el, ast.Comparison) or fail.note:
             reason = fail.note or "false"

@@ -150,6 +150,10 @@ class World:
         self.cut = {} if cut is None else dict(cut)
         self._contents: dict = {}
 
+    def with_cut(self, cut: dict) -> World:
+        """The same world with the tuple windows' contents ``cut``."""
+        return World(self.analysis, self.history, self.t, self.c, self.derived, self.windows, self.origin, cut)
+
     # -- windows
 
     def tuple_keys(self) -> list:
