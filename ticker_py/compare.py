@@ -21,7 +21,7 @@ from __future__ import annotations
 import io
 import itertools
 import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from .api import analysed
@@ -40,7 +40,6 @@ from .values import format_atom
 __all__ = [
     "default_factory",
     "prepare_stream",
-    "reverse_within_time_points",
     "iter_results",
     "explain_comparison",
     "model_key",
@@ -68,19 +67,15 @@ def default_factory(name: str) -> EngineFactory:
 # ------------------------------------------------------------------ streams
 
 
-def reverse_within_time_points(points: Iterable[TimePoint]) -> Iterator[TimePoint]:
-    """The same stream with the arrival order of the atoms inside each time point reversed."""
-    for tp in points:
-        yield TimePoint(tp.t, tuple(reversed(tp.atoms)))
-
-
 def prepare_stream(analysis, stream, spec: RunSpec, inputs: dict | None = None) -> Iterator[TimePoint]:
     """Checked, grouped time points of ``stream`` (what :func:`~ticker_py.records_from` reads) through
     the input stage, in ``spec`` 's tuple order, refused past ``max_gap``; ``inputs`` receives the
     atoms per time point."""
     stage = Input(analysis, spec, counts=inputs)
     points = time_points(stage.records(stage.open(stream), spec.until), spec.until)
-    return reverse_within_time_points(points) if spec.tuple_order == "reverse" else points
+    if spec.tuple_order == "reverse":
+        return (TimePoint(tp.t, tuple(reversed(tp.atoms))) for tp in points)
+    return points
 
 
 @takes_spec(PROGRAM, INPUT, EVALUATION, loads=True)

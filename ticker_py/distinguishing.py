@@ -1,14 +1,9 @@
 """The smallest streams on which two semantics (or two engines) part, and the atlas of the profiles.
 
-:func:`distinguish` searches for a stream on which two runs of one program give different answer
-streams at some time point: random streams over the program's extensional predicates, its constants
-(numbers with their neighbours, which decide comparisons) and two fresh constants, drawn with gaps
-between time points and atoms per time point suggested by the program's windows (a time window of
-size *n* suggests gaps *n-1, n, n+1*, a tuple window of size *n* that many atoms). The first stream
-found is shrunk to a *locally smallest* one: removing any atom or any time point, or moving any time
-point earlier, makes the runs agree; smaller means fewer atoms, then fewer time points, then smaller
-times. The order of the search depends only on the seed: the same seed finds the same witness when
-the budget lets it try as many streams (the budget bounds time, not the order).
+:func:`distinguish` draws random streams over the program's stream predicates and constants, shaped
+by its windows, and shrinks the first on which two runs differ to a *locally smallest* one
+(docs/semantics.md). The order of the search depends only on the seed: the same seed finds the same
+witness when the budget lets it try as many streams.
 
 >>> w = distinguish("recent :- p in [2].", semantics="default,default+window_bounds=half-open")
 >>> print(stream_text(w.stream), end="")

@@ -1,19 +1,9 @@
 """Explanations as pictures: the derivation tree with window spans on a time axis and witnesses.
 
-An explanation is read through its public attributes only (``root``, ``title``, nodes' ``get``), so
-this module and :mod:`.tree`, whose ``_repr_html_`` calls it, do not import each other. Two
-renderers share :func:`rows` (the tree in reading order, each node with the time points it
-speaks of):
-
-* **graphviz** (where graphviz's ``dot`` program and the Python ``graphviz`` package or pydot are
-  installed): the tree laid out by ``dot``, each window literal with a strip of its time points,
-  the span shaded and the witnesses dark;
-* **matplotlib** otherwise: the tree as indented text on the left and, on the same rows, a time
-  axis on the right: a window literal's span as a bar, its witnesses as dots, a derived atom's
-  time point as a diamond, the evaluation time *t* as a dashed line.
-
-:func:`picture` picks the renderer and says which in a note when it falls back;
-:func:`report` is the HTML report; :func:`notebook_html` the ``_repr_html_`` of an explanation.
+An explanation is read through its public attributes only, so this module and :mod:`.tree` (whose
+``_repr_html_`` calls it) do not import each other. :func:`picture` draws the tree with graphviz's
+``dot`` where it is installed (each window literal with a strip of its time points), else with
+matplotlib (the tree's :func:`rows` beside a time axis) and says so in a note.
 """
 
 from __future__ import annotations

@@ -1,10 +1,8 @@
 """One answer stream at one tick, as the explainer reads it, and body-literal matching over it.
 
-A :class:`World` holds the window-covered stream up to tick (t, c) (atoms with their time point
-and count), the background facts, and the derived atoms of the chosen answer stream (atoms at t
-and pins to other time points). Everything an explanation says is read from it, so an
-explanation does not depend on the engine that computed the answer stream. Which time points
-and atoms a window covers is :mod:`ticker_py.windows`' (under the semantics knobs).
+A :class:`World` holds the window-covered stream up to tick (t, c), the background facts, and the
+derived atoms of the chosen answer stream: an explanation reads nothing else, so it does not depend
+on the engine that computed the answer stream.
 """
 
 from __future__ import annotations

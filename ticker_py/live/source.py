@@ -1,18 +1,8 @@
 """Live record sources: producers over TCP, merged in time order, and the wall clock.
 
-:class:`LiveInput` is a generator of :class:`~ticker_py.streams.Record` driven by one
-``selectors`` loop in the consumer's thread (no threads, no locks). Inputs are a
-listening TCP socket (many producers, text format ``T: atoms`` one record per line) and/or
-a file object such as stdin (wall-clock mode). Merge rule (watermark): each producer's
-times must not decrease; a record at time T is passed on once every connected producer
-has sent a record at time >= T or disconnected, so time point T is complete when every
-connected producer has moved past it (``T+1:`` alone is a heartbeat) or left. A record
-for a time point that is already closed is late: reported and skipped. Every line is
-handled in isolation: a bad line (unparsable, invalid UTF-8, nested too deeply, too long)
-is reported on stderr (``tcp:PEER:LINE:COL: error: ...``) and skipped; the producer and
-the others carry on. A producer silent for ``idle_timeout`` seconds stops holding the
-watermark back; at most ``max_buffered`` records wait in the merge, beyond that the
-producers ahead of the watermark are not read (TCP back-pressure). See docs/live.md.
+:class:`LiveInput` is a generator of :class:`~ticker_py.streams.Record` driven by one ``selectors``
+loop in the consumer's thread (no threads, no locks). The merge rule (a watermark), late records, bad
+lines, idle producers and back-pressure are described in docs/live.md.
 """
 
 from __future__ import annotations
@@ -119,21 +109,13 @@ class _Input:
 class LiveInput:
     """Records from live inputs, as a generator (iterate once).
 
-    ``listen_on``: a ``tcp:HOST:PORT`` address to accept producers on; ``stream``: a file
-    object read line by line (e.g. ``sys.stdin``; only with ``wall_clock``, since plain
-    stdin is already incremental through :func:`~ticker_py.streams.read_text`).
+    ``listen_on``: a ``tcp:HOST:PORT`` address to accept producers on; ``stream``: a file object
+    read line by line (only with ``wall_clock``: plain stdin is incremental already).
     ``checker`` refuses atoms the program does not accept (skipped and reported).
-    ``handle_signals``: on SIGINT/SIGTERM stop cleanly (main thread only; a second signal
-    raises KeyboardInterrupt). ``on_listen`` gets the bound address (``tcp:HOST:PORT``).
-    ``max_buffered``: records the merge holds before it stops reading the producers that are
-    ahead. ``report`` gets each bad line's StreamError, ``log`` each note (idle producers).
-    The run specification's keywords (:class:`~ticker_py.spec.RunSpec`): ``wall_clock``: records
-    are stamped with the time point of their arrival, one per ``clock`` (producers' times are
-    ignored), and a heartbeat record is produced at every time point boundary, so time advances
-    with real time; ``grace``: seconds to wait for a new producer after the last one left before
-    the stream ends; ``idle_timeout``: seconds after which a silent TCP producer no longer holds
-    the merge back (None or 0: never); ``max_gap``: a record more than this many time points after
-    the current time is reported and skipped (None: no limit).
+    ``handle_signals``: on SIGINT/SIGTERM stop cleanly (main thread only; a second signal raises
+    KeyboardInterrupt). ``on_listen`` gets the bound address; ``report`` each bad line's
+    StreamError, ``log`` each note. The run specification's keywords ``wall_clock``, ``clock``,
+    ``grace``, ``idle_timeout`` and ``max_gap`` are those of ``ticker run`` (docs/live.md).
     """
 
     @takes_spec(also=("wall_clock", "clock", "grace", "idle_timeout", "max_gap"))

@@ -1,13 +1,8 @@
 """Spark Structured Streaming driving a reasoner through ``foreachBatch`` (imports pyspark).
 
-A streaming DataFrame with columns ``t`` (integer) and ``atom`` (string; null = heartbeat),
-and optionally ``seq`` (arrival order within a time point), or with raw JSON Lines text
-(columns ``file`` and ``jsonl``, as :func:`folder_atoms` makes; rows in file order), is pushed micro-batch by
-micro-batch into a :class:`~ticker_py.live.LiveReasoner` in the driver. A time point is
-evaluated once a later time shows up (in this batch or a later one) or when the query ends
-(:func:`run_stream` calls ``close``). Rows for a time point already closed are late:
-reported on stderr and skipped. Sources: :func:`rate_atoms` (the ``rate`` source) and
-:func:`folder_atoms` (files arriving in a folder).
+Micro-batches of a streaming DataFrame (columns ``t``, ``atom``, optionally ``seq``; or raw JSON
+Lines as :func:`folder_atoms` makes) are pushed into a :class:`~ticker_py.live.LiveReasoner` in the
+driver; rows for a time point already closed are late: reported and skipped (docs/live.md).
 """
 
 from __future__ import annotations
