@@ -28,7 +28,7 @@ from .api import analysed
 from .engines import EngineOptions, create_engine
 from .errors import EngineUnsupported, TickerError
 from .explain.differences import explain_differences, stream_history
-from .semantics_compare import SideBySide
+from .semantics_compare import SideBySide, engine_names
 from .spec import EVALUATION, INPUT, PROGRAM, RunSpec, takes_spec
 from .stages.consequences import consequences
 from .stages.drive import drive
@@ -92,7 +92,7 @@ def _factories(engines) -> dict:
     if engines is None:
         engines = ("clingo", "incremental", "native")
     if isinstance(engines, str):
-        engines = [e.strip() for e in engines.split(",") if e.strip()]
+        engines = engine_names(engines)
     if isinstance(engines, dict):
         return engines
     return {name: default_factory(name) for name in engines}

@@ -30,7 +30,7 @@ from .analysis import Analysis
 from .api import Reasoner, load_program
 from .errors import Diagnostic, StreamError, TickerError, TickerWarning, UsageError
 from .semantics import PROFILES, Semantics, parse_semantics_list, resolve
-from .semantics_compare import answers_key, difference, models_text
+from .semantics_compare import answers_key, difference, engine_names, models_text
 
 __all__ = [
     "Witness",
@@ -97,9 +97,7 @@ def _runs(semantics, engines) -> tuple:
     """The two runs of ``--semantics A,B`` or ``--engines E1,E2`` (the other option, if given,
     names one semantics or engine for both)."""
     sems = parse_semantics_list(semantics) if isinstance(semantics, str) else list(semantics or ["default"])
-    if isinstance(engines, str):
-        engines = [e.strip() for e in engines.split(",") if e.strip()]
-    engines = list(engines or ["auto"])
+    engines = (engine_names(engines) if isinstance(engines, str) else list(engines or ())) or ["auto"]
     sems = [resolve(s) for s in sems]
     if sorted((len(sems), len(engines))) != [1, 2]:
         raise UsageError(

@@ -1,16 +1,10 @@
 """One program, one stream, several semantics: where and why the answer streams part.
 
-:func:`compare_semantics` runs the program under each :class:`~ticker_py.semantics.Semantics`
-(on one engine or several) and lines the results up per time point: the answer streams of a
-time point are those of its last evaluation (in push mode, its last tick). A time point
-*differs* when two runs give different sets of answer streams there, or only one run
-evaluates it (``origin=first`` starts at the stream's first record). The summary counts,
-per *dimension* -- the knobs in which two runs differ, joined by ``+`` (``engine`` for the
-same semantics on two engines, ``same knobs`` for two profiles that set the same knobs, such
-as ``default`` and ``laser``) -- the time points where two runs differing in exactly those
-knobs give different answer streams. A semantics (or engine) that cannot read the program
-(a profile's fragment, an engine that cannot run a knob) is *not applicable*: it is listed with
-its located reason, and the others are compared.
+:func:`compare_semantics` runs the program under each :class:`~ticker_py.semantics.Semantics` (on
+one engine or several) and lines the results up per time point, a time point's answer streams being
+those of its last evaluation. The summary counts, per *dimension* (the knobs in which two runs
+differ; ``engine``; ``same knobs``), the time points where such runs differ (docs/semantics.md).
+A semantics or engine that cannot read the program is listed as not applicable, with its reason.
 
 >>> cmp = compare_semantics("q :- p in [1].", [(0, ["p"]), (1, []), (2, [])], ["default", "r4"])
 >>> [(row.t, row.differs) for row in cmp.rows]
@@ -187,7 +181,7 @@ def compare_semantics(
     ticker_py.compare_engines, format_text
     """
     semantics = [resolve(s) for s in _listed(semantics, "semantics profile", parse_semantics_list)]
-    engines = _listed(engines, "engine", lambda text: [e.strip() for e in text.split(",") if e.strip()])
+    engines = _listed(engines, "engine", engine_names)
     analysis = analysed(program, spec)
     inputs: dict = {}
     stage = Input(analysis, spec, counts=inputs, rename=False)  # the stream read once (each run renames)
@@ -219,6 +213,11 @@ def compare_semantics(
             dims.setdefault(difference(runs[a], runs[b]), set()).add((a, b))
     summary = {dim: sum(1 for row in rows if any(p in pairs for p in row.pairs())) for dim, pairs in dims.items()}
     return SemanticsComparison(runs, rows, summary, unavailable, inputs)
+
+
+def engine_names(text: str) -> list:
+    """The engines of a comma list (``"clingo, native"``)."""
+    return [e.strip() for e in text.split(",") if e.strip()]
 
 
 def _listed(given, what: str, split) -> list:

@@ -218,14 +218,9 @@ class Builder:
         el, w = lit.element, self.world
         span = w.span(el)
         out = []
+        pattern = ast.Function(el.atom.predicate, el.atom.args)  # the atom as a term: matched whole
         for atom in w.candidates(el):
-            if len(atom) != len(el.atom.args) + 1:
-                continue
-            s = sigma
-            for arg, g in zip(el.atom.args, atom[1:]):
-                s = match(arg, g, s)
-                if s is None:
-                    break
+            s = match(pattern, atom, sigma)
             if s is None:
                 continue
             if el.modality != ast.AT:

@@ -407,11 +407,8 @@ def save_records(records, out: TextIO, close: bool = False) -> Iterator[Record]:
     try:
         for rec in records:
             try:
-                out.write(
-                    f"{rec.t}:"
-                    + "".join((" " if i == 0 else ", ") + format_atom(a) for i, a in enumerate(rec.atoms))
-                    + "\n"
-                )
+                atoms = ", ".join(map(format_atom, rec.atoms))
+                out.write(f"{rec.t}: {atoms}\n" if atoms else f"{rec.t}:\n")
                 out.flush()
             except OSError as err:
                 name = getattr(out, "name", out)
