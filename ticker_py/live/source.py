@@ -134,7 +134,6 @@ class LiveInput:
     ):
         if (listen_on is None) == (stream is None):
             raise UsageError(Diagnostic("give exactly one of listen_on and stream"))
-        wall_clock, grace, idle_timeout = spec.clock_ms if spec.wall_clock else None, spec.grace, spec.idle_timeout
         if isinstance(max_buffered, bool) or not isinstance(max_buffered, int) or max_buffered < 1:
             raise UsageError(Diagnostic(f"max_buffered must be a positive integer, not {max_buffered!r}"))
         self.listener = listen(listen_on) if listen_on else None
@@ -142,13 +141,13 @@ class LiveInput:
         if self.address and on_listen:
             on_listen(self.address)
         self.stream = stream
-        self.wall_clock = wall_clock
-        self.grace = grace
+        self.wall_clock = spec.clock_ms if spec.wall_clock else None
+        self.grace = spec.grace
         self.checker = checker
         self.handle_signals = handle_signals
         self.report = report
         self.log = log
-        self.idle_timeout = idle_timeout
+        self.idle_timeout = spec.idle_timeout
         self.max_buffered = max_buffered
         self.max_gap = spec.max_gap
         self.accepted = 0  # records passed on
@@ -255,7 +254,7 @@ class LiveInput:
                 inp.fileobj.close()
             if inp.buffer.strip() and not inp.skipping:
                 if inp.tcp:
-                    self._error(inp, inp.line + 1, "connection closed in the middle of a line; line skipped")
+                    self._error(inp.name, inp.line + 1, "connection closed in the middle of a line; line skipped")
                 else:
                     yield from self._line(inp, inp.buffer)
             return
@@ -269,7 +268,7 @@ class LiveInput:
         for raw in lines:
             yield from self._line(inp, raw)
         if len(inp.buffer) > MAX_LINE:
-            self._error(inp, inp.line + 1, f"line longer than {MAX_LINE} bytes; line skipped")
+            self._error(inp.name, inp.line + 1, f"line longer than {MAX_LINE} bytes; line skipped")
             inp.buffer, inp.skipping = b"", True
 
     def _line(self, inp: _Input, raw: bytes) -> Iterator[Record]:
@@ -278,7 +277,7 @@ class LiveInput:
             text = raw.decode("utf-8").rstrip("\r")
         except UnicodeDecodeError as err:
             column = len(raw[: err.start].decode("utf-8", errors="replace")) + 1
-            self._error(inp, inp.line, f"invalid UTF-8 (byte 0x{raw[err.start]:02x}); line skipped", column)
+            self._error(inp.name, inp.line, f"invalid UTF-8 (byte 0x{raw[err.start]:02x}); line skipped", column)
             return
         stamp = None
         if self.wall_clock:
@@ -292,20 +291,19 @@ class LiveInput:
             yield rec
             return
         if inp.last_t is not None and rec.t < inp.last_t:
-            self._error(inp, inp.line, f"time {rec.t} after time {inp.last_t} from this producer; record skipped")
+            problem = f"time {rec.t} after time {inp.last_t} from this producer"
         elif rec.t < self._cur:
-            self._error(inp, inp.line, f"time {rec.t} is already closed (current time {self._cur}); record skipped")
+            problem = f"time {rec.t} is already closed (current time {self._cur})"
         elif self.max_gap is not None and rec.t - self._cur > self.max_gap:
-            self._error(
-                inp,
-                inp.line,
-                f"time {rec.t} is more than --max-gap {self.max_gap} time points "
-                f"after the current time {self._cur}; record skipped",
+            problem = (
+                f"time {rec.t} is more than --max-gap {self.max_gap} time points after the current time {self._cur}"
             )
         else:
             inp.last_t = rec.t
             heapq.heappush(self._heap, (rec.t, self._seq, rec))
             self._seq += 1
+            return
+        self._error(inp.name, inp.line, f"{problem}; record skipped")
 
     def handle_line(self, text: str, source: str, number: int, stamp: int | None = None) -> Record | None:
         """One decoded line as a checked Record, or None (blank, comment, or bad: reported).
@@ -322,19 +320,12 @@ class LiveInput:
             self.rejected += 1
             self.report(err)
         except (MemoryError, ValueError, OverflowError) as err:
-            self.rejected += 1
-            self.report(
-                StreamError(
-                    Diagnostic(
-                        f"cannot read this line ({type(err).__name__}: {err})", Location(source, number, 1, number, 2)
-                    )
-                )
-            )
+            self._error(source, number, f"cannot read this line ({type(err).__name__}: {err})")
         return None
 
-    def _error(self, inp: _Input, line: int, message: str, column: int = 1) -> None:
+    def _error(self, source: str, line: int, message: str, column: int = 1) -> None:
         self.rejected += 1
-        self.report(StreamError(Diagnostic(message, Location(inp.name, line, column, line, column + 1))))
+        self.report(StreamError(Diagnostic(message, Location(source, line, column, line, column + 1))))
 
     def _bound(self, producers) -> int | None:
         """The watermark: the least position of a producer that still holds time back."""
