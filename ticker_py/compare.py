@@ -244,13 +244,11 @@ def compare_engines(
     ticker_py.compare_semantics, format_comparison
     """
     analysis = analysed(program, spec)
-    every = spec.every
     options = EngineOptions(models=1, changes_only=True) if changes else spec.engine_options()
-    factorize = spec.factorize
     running, unavailable = _started(analysis, _factories(engines), options)
     inputs: dict = {}
     points = itertools.tee(prepare_stream(analysis, stream, spec, inputs), max(1, len(running)))
-    streams = {name: drive(eng, pts, every) for (name, eng), pts in zip(running.items(), points)}
+    streams = {name: drive(eng, pts, spec.every) for (name, eng), pts in zip(running.items(), points)}
     answers = {name: AnswerState() for name in running}  # an engine's changes only: its answer stream
     writers = {name: ChangesWriter(io.StringIO()) for name in running} if changes else {}
     ticks, differing, evaluated = [], [], 0
@@ -270,7 +268,7 @@ def compare_engines(
         evaluated += 1
         ref = next((r for r in results.values() if r is not None), None)
         tick = Tick(ref.t if ref else -1, ref.c if ref else -1, {}, {})
-        if factorize:
+        if spec.factorize:
             results = {n: r if r is None else with_factors(r) for n, r in results.items()}
             keys = {n: factor_key(r.factors) for n, r in results.items() if r is not None}
             same = len(set(keys.values())) == 1
@@ -278,9 +276,9 @@ def compare_engines(
             if res is None:
                 tick.models[name] = frozenset({((failed.get(name, "<no result>"),), ())})
                 continue
-            if factorize and same:
+            if spec.factorize and same:
                 tick.models[name] = keys[name]
-            elif factorize and res.factors.count > EXPAND_LIMIT:
+            elif spec.factorize and res.factors.count > EXPAND_LIMIT:
                 tick.models[name] = frozenset({((f"<{res.factors.count} answer streams, factors differ>",), ())})
             else:
                 tick.models[name] = answer_set(answers[name].models(res))

@@ -37,8 +37,8 @@ from ..values import format_atom
 from ..windows import Windows
 from .build import MAX_CANDIDATES, WHY_NOT_DEPTH, Builder
 from .diagnose import no_answer_notes
-from .text import parse_program_atom, prefixed, with_names, with_prefixes
-from .tree import Explanation, Node
+from .text import as_written, parse_program_atom, prefixed
+from .tree import Explanation, Node, node
 from .world import World
 
 __all__ = ["explain", "TickAnswer", "parse_query", "Explanation", "Node", "World", "MAX_CANDIDATES", "WHY_NOT_DEPTH"]
@@ -179,21 +179,14 @@ def explain(
     if why_not:
         root = builder.why_not(atom, time, WHY_NOT_DEPTH)
     elif atom in world.background:
-        root = Node("fact", f"{text}: background fact", info=(("atom", atom),))
+        root = node("fact", f"{text}: background fact", atom=atom)
     elif atom[0] not in analysis.intensional:
         o = next(o for o in world.occ[atom] if o.time == time)
-        root = Node(
-            "input",
-            f"{text} arrived at t={time} (#{o.count})",
-            info=(("atom", atom), ("time", time), ("count", o.count)),
-        )
+        root = node("input", f"{text} arrived at t={time} (#{o.count})", atom=atom, time=time, count=o.count)
     else:
         root = builder.why(atom, time)
-    if prefixes:
-        root = with_prefixes(root, prefixes)
-    if analysis.renamed:
-        root = with_names(root, analysis.renamed)
-        atom = (analysis.renamed.get(atom[0], atom[0]), *atom[1:])
+    root = as_written(root, prefixes, analysis.renamed)
+    atom = (analysis.renamed.get(atom[0], atom[0]), *atom[1:])
     return Explanation(
         "why-not" if why_not else "why",
         atom,

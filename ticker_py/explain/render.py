@@ -24,6 +24,20 @@ NO_DOT = (
 )
 _MAX_TEXT = 110
 _STRIP = 30  # time points drawn one by one in a graphviz strip; more are grouped
+#: a node kind's (text colour in the matplotlib picture, fill in the graph)
+_COLORS = {
+    "derived": ("#1f6fb4", "#dbe9f6"),
+    "input": ("#555555", "#eeeeee"),
+    "fact": ("#8c6d00", "#fff3c4"),
+    "assumption": ("#ff7f0e", "#ffe0b2"),
+    "absent": ("#d62728", "#fde0e0"),
+    "candidate": ("#9467bd", "#ece4f5"),
+}
+_DEFAULT = ("#222222", "#ffffff")
+
+
+def _cut(text: str, room: int) -> str:
+    return text if len(text) <= room else text[: room - 1] + "…"
 
 
 @dataclass(frozen=True)
@@ -121,21 +135,12 @@ def figure(e, heading: str = "", width: float = 12.0, small: bool = False):
         ax = fig.add_axes((text_w, 0.55 / height, 0.98 - text_w, (row_h * n) / height))
         ax.set_ylim(n - 0.5, -0.5)
         ax.set_xlim(lo - 0.6, hi + 0.6)
-        colors = {
-            "derived": "#1f6fb4",
-            "input": "#555555",
-            "fact": "#8c6d00",
-            "assumption": "#ff7f0e",
-            "absent": "#d62728",
-            "candidate": "#9467bd",
-        }
         for i, r in enumerate(rs):
             if i % 2:
                 ax.axhspan(i - 0.5, i + 0.5, color="#f4f4f4", lw=0, zorder=0)
             # the indentation is the text's position, not leading spaces (an SVG viewer collapses them),
             # and spaces within stay spaces (non-breaking)
-            room = _MAX_TEXT - 2 * r.depth
-            text = r.text if len(r.text) <= room else r.text[: room - 1] + "…"
+            text = _cut(r.text, _MAX_TEXT - 2 * r.depth)
             fig.text(
                 0.01 + r.depth * indent / width,
                 (0.55 + row_h * (n - i - 0.5)) / height,
@@ -143,7 +148,7 @@ def figure(e, heading: str = "", width: float = 12.0, small: bool = False):
                 fontsize=size,
                 family="monospace",
                 va="center",
-                color=colors.get(r.kind, "#222222"),
+                color=_COLORS.get(r.kind, _DEFAULT)[0],
             )
             if r.span:
                 ax.barh(
@@ -152,7 +157,7 @@ def figure(e, heading: str = "", width: float = 12.0, small: bool = False):
             if r.times:
                 ax.scatter(r.times, [i] * len(r.times), s=12, color="#1f6fb4", zorder=3)
             if r.at is not None:
-                ax.scatter([r.at], [i], marker="D", s=16, color=colors.get(r.kind, "#222222"), zorder=3)
+                ax.scatter([r.at], [i], marker="D", s=16, color=_COLORS.get(r.kind, _DEFAULT)[0], zorder=3)
         ax.axvline(e.t, color="#d62728", ls="--", lw=1)
         ax.set_yticks([])
         ax.set_xlabel("time point")
@@ -182,17 +187,6 @@ def figure(e, heading: str = "", width: float = 12.0, small: bool = False):
 
 
 # ---------------------------------------------------------------- graphviz
-
-_FILL = {
-    "derived": "#dbe9f6",
-    "literal": "#ffffff",
-    "input": "#eeeeee",
-    "fact": "#fff3c4",
-    "assumption": "#ffe0b2",
-    "absent": "#fde0e0",
-    "candidate": "#ece4f5",
-    "note": "#ffffff",
-}
 
 
 def _strip(span: tuple, times: tuple) -> str:
@@ -234,12 +228,12 @@ def to_rich_dot(e, heading: str = "") -> str:
         if key in ids:
             return ids[key]
         ident = ids[key] = f"n{len(ids)}"
-        text = node.text if len(node.text) <= _MAX_TEXT else node.text[: _MAX_TEXT - 1] + "…"
+        text = _cut(node.text, _MAX_TEXT)
         span = _span(node)
         times = _evidence_times(node)
         strip = "" if span is None else f'<TR><TD ALIGN="LEFT">{_strip(span, times)}</TD></TR>'
         label = (
-            f'<TABLE BORDER="1" CELLBORDER="0" CELLSPACING="0" CELLPADDING="3" BGCOLOR="{_FILL.get(node.kind, "#ffffff")}">'
+            f'<TABLE BORDER="1" CELLBORDER="0" CELLSPACING="0" CELLPADDING="3" BGCOLOR="{_COLORS.get(node.kind, _DEFAULT)[1]}">'
             f'<TR><TD ALIGN="LEFT">{_html_text(text)}</TD></TR>{strip}</TABLE>'
         )
         lines.append(f"  {ident} [label=<{label}>];")
