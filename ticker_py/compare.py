@@ -319,8 +319,11 @@ def printed_key(key) -> tuple:
     return Model(frozenset(atoms), frozenset(pins)).printed_key(_text)
 
 
-def _text(atom) -> str:
-    return format_atom(atom) if isinstance(atom, tuple) else str(atom)
+def _text(item) -> str:
+    """An atom, a pin ``a at T`` or an engine's failure message as printed."""
+    if not isinstance(item, tuple):
+        return str(item)
+    return f"{format_atom(item[0])} at {item[1]}" if _is_pin(item) else format_atom(item)
 
 
 def printed_models(models) -> list:
@@ -331,16 +334,6 @@ def printed_models(models) -> list:
 def _shown(keys) -> list:
     """Answer streams (:func:`model_key` s) as printed, ``{a, b at 3}``, in printed order."""
     return ["{" + ", ".join(atoms) + "}" for atoms in printed_models(keys)]
-
-
-def _fmt_items(items) -> str:
-    out = []
-    for a in sorted(items, key=repr):
-        if isinstance(a, str):
-            out.append(a)
-        else:
-            out.append(f"{format_atom(a[0])} at {a[1]}" if _is_pin(a) else format_atom(a))
-    return ", ".join(out)
 
 
 def format_tick(tick: Tick, reference: str | None = None) -> str:
@@ -365,12 +358,10 @@ def format_tick(tick: Tick, reference: str | None = None) -> str:
             continue
         if len(base) == 1 and len(other) == 1:
             (ba, bp), (oa, op) = next(iter(base)), next(iter(other))
-            b_items = set(ba) | set(bp)
-            o_items = set(oa) | set(op)
-            if o_items - b_items:
-                lines.append(f"    {n} has extra (vs {ref}): {_fmt_items(o_items - b_items)}")
-            if b_items - o_items:
-                lines.append(f"    {n} is missing (vs {ref}): {_fmt_items(b_items - o_items)}")
+            b_items, o_items = {*ba, *bp}, {*oa, *op}
+            for what, items in (("has extra", o_items - b_items), ("is missing", b_items - o_items)):
+                if items:
+                    lines.append(f"    {n} {what} (vs {ref}): {', '.join(map(_text, sorted(items, key=repr)))}")
         else:
             lines += [f"    {n} has extra answer stream (vs {ref}): {m}" for m in _shown(other - base)]
             lines += [f"    {n} is missing answer stream (vs {ref}): {m}" for m in _shown(base - other)]

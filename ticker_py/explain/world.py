@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from .. import ast
 from ..analysis import Analysis
+from ..values import compare as order_compare
 from ..values import computed, from_ast_term, term_key
 from ..windows import Span, TupleWindow, Windows, tuple_windows
 
@@ -87,18 +88,9 @@ def same(a, b) -> bool:
 
 def compare(op: str, a, b) -> bool:
     """A comparison in clingo's total order of terms."""
-    ka, kb = term_key(a), term_key(b)
-    if op == "=":
-        return ka == kb
-    if op == "!=":
-        return ka != kb
-    if op == "<":
-        return ka < kb
-    if op == "<=":
-        return ka <= kb
-    if op == ">":
-        return ka > kb
-    return ka >= kb
+    if op in ("=", "!="):
+        return (term_key(a) == term_key(b)) == (op == "=")
+    return order_compare(op, a, b)
 
 
 # ---------------------------------------------------------------- the world at (t, c)

@@ -7,6 +7,7 @@ driver; rows for a time point already closed are late: reported and skipped (doc
 
 from __future__ import annotations
 
+import itertools
 import sys
 import tempfile
 from collections.abc import Callable
@@ -95,18 +96,11 @@ def drive(
                 for r in batch.select("t", "atom", *(["seq"] if has_seq else [])).collect()
             ]
         rows.sort(key=lambda r: (r[0], r[2]))
-        start = 0
-        while start < len(rows):
-            end = start
-            while end < len(rows) and rows[end][0] == rows[start][0]:
-                end += 1
-            t = int(rows[start][0])
-            atoms = [r[1] for r in rows[start:end] if r[1] is not None]
+        for t, group in itertools.groupby(rows, key=lambda r: r[0]):
             try:
-                live.push(t, atoms)
+                live.push(int(t), [r[1] for r in group if r[1] is not None])
             except StreamError as err:
                 report(StreamError([replace(d, message=f"batch {batch_id}: {d.message}") for d in err.diagnostics]))
-            start = end
 
     checkpoint = checkpoint or tempfile.mkdtemp(prefix="ticker_py-checkpoint-")
     writer = frame.writeStream.foreachBatch(push_batch).option("checkpointLocation", checkpoint)
