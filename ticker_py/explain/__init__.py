@@ -102,6 +102,11 @@ def answer_derived(analysis: Analysis, model: Model, t: int) -> set:
     return out
 
 
+def printed_order(models) -> list:
+    """Answer streams in the order the output prints them (and ``--model K`` counts), each once."""
+    return in_printed_order(set(models))
+
+
 @dataclass(frozen=True)
 class TickAnswer:
     """The answer streams at tick (t, c) and what an explanation reads of the run that gave them.
@@ -155,7 +160,7 @@ def explain(
                 notes=(f"use 1..{len(models)}",),
             )
         )
-    models = in_printed_order(set(models))
+    models = printed_order(models)
     derived = answer_derived(analysis, models[model - 1], t)
     world = with_cut(World(analysis, history, t, c, derived, Windows(analysis, semantics), origin))
     builder = Builder(world)
