@@ -119,9 +119,9 @@ class _Evaluator:
         self.analysis = analysis
         self.cache: dict = {}
 
-    def check(self, run: _Run) -> str:
-        """The engine the run uses; a semantics or engine that cannot read the program is an error."""
-        return Reasoner(self.analysis, engine=run.engine, models=0, semantics=run.semantics).engine_name
+    def reasoner(self, run: _Run) -> Reasoner:
+        """A reasoner of the run; a semantics or engine that cannot read the program is an error."""
+        return Reasoner(self.analysis, engine=run.engine, models=0, semantics=run.semantics)
 
     def answers(self, run: _Run, stream: tuple) -> dict | None:
         """``{t: answer streams}`` (the last evaluation of each time point), None if the run stops
@@ -129,7 +129,7 @@ class _Evaluator:
         key = (run.semantics, run.engine, stream)
         if key not in self.cache:
             try:
-                reasoner = Reasoner(self.analysis, engine=run.engine, models=0, semantics=run.semantics)
+                reasoner = self.reasoner(run)
                 records = [(t, list(atoms)) for t, atoms in stream]
                 with warnings.catch_warnings():  # a predicate no drawn stream gives is no news here
                     warnings.simplefilter("ignore", TickerWarning)
@@ -285,7 +285,7 @@ def search(
     analysis = program if isinstance(program, Analysis) else load_program(program, clock=clock)
     a, b = _runs(semantics, engines)
     evaluator = _evaluator or _Evaluator(analysis)
-    engine_a, engine_b = evaluator.check(a), evaluator.check(b)
+    engine_a, engine_b = evaluator.reasoner(a).engine_name, evaluator.reasoner(b).engine_name
     tried, found = 0, None
     if stream is not None:
         start = _read_stream(stream)
@@ -433,7 +433,7 @@ def atlas(programs: dict | None = None, profiles=None, streams: int = ATLAS_STRE
         refused = {}
         for p in profiles:
             try:
-                evaluator.check(_Run(p, parse_semantics_list(p)[0], "auto"))
+                evaluator.reasoner(_Run(p, parse_semantics_list(p)[0], "auto"))
             except TickerError as err:
                 refused[p] = err.diagnostics[0].message
         for i, a in enumerate(profiles):

@@ -175,6 +175,20 @@ class Builder:
 
         yield from rec(list(range(len(body))), sigma, [])
 
+    def holding(self, rule: ast.Rule, sigma=None, deferred=()):
+        """``(sigma, lits)`` for every instance extending ``sigma`` whose body holds."""
+        return ((s, lits) for s, lits, failed in self.search(rule, sigma or {}, deferred) if not failed)
+
+    def heads(self, rule: ast.Rule):
+        """``(atom, u)``: the head of every instance of ``rule`` whose body holds (no instance where
+        the head's arithmetic is undefined)."""
+        head = rule.head
+        for sigma, _ in self.holding(rule):
+            args = [value(a, sigma) for a in head.atom.args]
+            u = self.world.t if head.time is None else value(head.time, sigma)
+            if UNDEF not in args and type(u) is int:
+                yield (head.atom.predicate, *args), u
+
     def evaluate(self, i: int, lit: ast.Literal, sigma: dict):
         """``(results, failure)``: the ways literal i holds under sigma, or why it fails."""
         el = lit.element
@@ -265,9 +279,7 @@ class Builder:
                 unified = self.unify_head(rule, *x)
                 if unified is None:
                     continue
-                for sigma, lits, failed in self.search(rule, *unified):
-                    if failed:
-                        continue
+                for sigma, lits in self.holding(rule, *unified):
                     found[x].append((idx, sigma, lits))
                     for lit in lits:
                         if not lit.literal.negated:
@@ -326,19 +338,14 @@ class Builder:
         for rule in self.rules:
             if rule.is_fact:
                 continue
-            for sigma, _, failed in self.search(rule, {}):
-                if failed:
-                    continue
-                if rule.head is None:
-                    return False
-                args = [value(a, sigma) for a in rule.head.atom.args]
-                u = w.t if rule.head.time is None else value(rule.head.time, sigma)
-                if any(a is UNDEF for a in args) or type(u) is not int or u < w.origin:
-                    continue  # no instance, or a pin dropped before the origin
-                if u > w.t and inconsistent:
-                    return False
-                atom = (rule.head.atom.predicate, *args)
-                if atom not in w.background and (atom, u) not in w.derived:
+            if rule.head is None:
+                if next(self.holding(rule), None) is not None:
+                    return False  # a constraint's body holds
+                continue
+            for atom, u in self.heads(rule):
+                if u < w.origin:
+                    continue  # a pin dropped before the origin
+                if (u > w.t and inconsistent) or (atom not in w.background and (atom, u) not in w.derived):
                     return False
         ranked = self.ranks(self.supports(*w.derived))
         return all(x in ranked for x in w.derived)

@@ -18,7 +18,7 @@ from ..analysis import Analysis
 from ..values import format_atom
 from .build import Builder, binding_text
 from .text import prefixed
-from .world import UNDEF, World, value
+from .world import World
 
 __all__ = ["no_answer_notes", "fixpoint"]
 
@@ -26,7 +26,7 @@ __all__ = ["no_answer_notes", "fixpoint"]
 LIMIT = 5000
 
 
-def fixpoint(analysis: Analysis, world_of, t: int, negation=None, ignore_negation=False):
+def fixpoint(analysis: Analysis, world_of, negation=None, ignore_negation=False):
     """The least set of derived (atom, time) pairs closed under the rules, ``not`` read in the
     world ``negation`` (or ignored); None if it grows beyond LIMIT. ``world_of(derived)``: the
     world of an answer stream at the tick."""
@@ -37,16 +37,8 @@ def fixpoint(analysis: Analysis, world_of, t: int, negation=None, ignore_negatio
         builder = Builder(world_of(derived), negation, ignore_negation)
         new = set()
         for rule in rules:
-            for sigma, _, failed in builder.search(rule, {}):
-                if failed:
-                    continue
-                args = [value(a, sigma) for a in rule.head.atom.args]
-                u = t if rule.head.time is None else value(rule.head.time, sigma)
-                if UNDEF in args or type(u) is not int or u < 0:
-                    continue
-                atom = (rule.head.atom.predicate, *args)
-                if atom not in bg and (atom, u) not in derived:
-                    new.add((atom, u))
+            new.update((atom, u) for atom, u in builder.heads(rule) if u >= 0 and atom not in bg)
+        new -= derived
         if not new:
             return derived
         derived |= new
@@ -62,11 +54,11 @@ def no_answer_notes(analysis: Analysis, history, t: int, c: int, windows=None, o
     def world_of(derived) -> World:
         return World(analysis, history, t, c, derived, windows, origin)
 
-    upper = fixpoint(analysis, world_of, t, ignore_negation=True)
+    upper = fixpoint(analysis, world_of, ignore_negation=True)
     if upper is None:
         return ["too many derivable atoms to look for the cause"]
     upper_world = world_of(upper)
-    lower = fixpoint(analysis, world_of, t, negation=upper_world)
+    lower = fixpoint(analysis, world_of, negation=upper_world)
     lower_world = world_of(lower)
     constraints = [r for r in analysis.program.rules if r.head is None]
     notes = []
@@ -81,7 +73,7 @@ def no_answer_notes(analysis: Analysis, history, t: int, c: int, windows=None, o
     undecided = sorted(upper - lower, key=lambda au: (au[1], format_atom(au[0])))
     shown = _atoms_text(undecided, prefixes)
     if undecided and len(undecided) <= CHOICES:
-        return _choice_notes(analysis, world_of, t, lower, undecided, constraints, shown)
+        return _choice_notes(analysis, world_of, lower, undecided, constraints, shown)
     notes = (
         [f"undecided atoms: {shown}; no choice among them is stable and satisfies the constraints"] if undecided else []
     )
@@ -103,10 +95,7 @@ CHOICES = 10
 
 def _violation(rule, builder: Builder):
     """The first binding under which the constraint's body holds in the builder's world, or None."""
-    for sigma, _, failed in builder.search(rule, {}):
-        if not failed:
-            return sigma
-    return None
+    return next((sigma for sigma, _ in builder.holding(rule)), None)
 
 
 def _with(sigma, prefixes) -> str:
@@ -118,7 +107,7 @@ def _atoms_text(pairs, prefixes, limit: int = 8) -> str:
     return text + (" ..." if len(pairs) > limit else "")
 
 
-def _choice_notes(analysis, world_of, t, lower, undecided, constraints, shown) -> list:
+def _choice_notes(analysis, world_of, lower, undecided, constraints, shown) -> list:
     """Every choice among the undecided atoms: which are stable (no constraints), and which
     constraints rule out each stable one."""
     prefixes = analysis.program.prefixes
@@ -127,7 +116,7 @@ def _choice_notes(analysis, world_of, t, lower, undecided, constraints, shown) -
         for chosen in combinations(undecided, k):
             candidate = lower | set(chosen)
             world = world_of(candidate)
-            if fixpoint(analysis, world_of, t, negation=world) != candidate:
+            if fixpoint(analysis, world_of, negation=world) != candidate:
                 continue  # not stable: it does not derive exactly itself
             stable.append(chosen)
             for rule in constraints:
