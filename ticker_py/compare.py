@@ -13,12 +13,7 @@ pins ``(atom, T)``; the order in which an engine enumerates them does not matter
 >>> [c.atoms for c in consequences(iter_results(program, [(0, [])], engine="clingo", models=0), "cautious")]
 [['c']]
 
-Research switches (they change what every engine sees, identically):
-
-* ``tuple_order="reverse"`` reverses the arrival order of the atoms *within each time point*
-  before the stream reaches the engines. A tuple window ``[n #]`` that reaches into the oldest
-  time point then keeps its first-arrived atoms instead of its last-arrived (docs/semantics.md).
-* ``every="signal"`` evaluates after every atom (docs/cli.md) instead of once per time point.
+``tuple_order="reverse"`` and ``every="signal"`` change what every engine sees, identically.
 """
 
 from __future__ import annotations
@@ -26,14 +21,14 @@ from __future__ import annotations
 import io
 import itertools
 import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from .api import analysed
 from .engines import EngineOptions, create_engine
 from .errors import EngineUnsupported, TickerError
 from .explain.differences import explain_differences, stream_history
-from .plot.timeline import MAX_ATOMS
+from .semantics_compare import SideBySide, engine_names
 from .spec import EVALUATION, INPUT, PROGRAM, RunSpec, takes_spec
 from .stages.consequences import consequences
 from .stages.drive import drive
@@ -45,7 +40,6 @@ from .values import format_atom
 __all__ = [
     "default_factory",
     "prepare_stream",
-    "reverse_within_time_points",
     "iter_results",
     "explain_comparison",
     "model_key",
@@ -73,19 +67,15 @@ def default_factory(name: str) -> EngineFactory:
 # ------------------------------------------------------------------ streams
 
 
-def reverse_within_time_points(points: Iterable[TimePoint]) -> Iterator[TimePoint]:
-    """The same stream with the arrival order of the atoms inside each time point reversed."""
-    for tp in points:
-        yield TimePoint(tp.t, tuple(reversed(tp.atoms)))
-
-
 def prepare_stream(analysis, stream, spec: RunSpec, inputs: dict | None = None) -> Iterator[TimePoint]:
     """Checked, grouped time points of ``stream`` (what :func:`~ticker_py.records_from` reads) through
     the input stage, in ``spec`` 's tuple order, refused past ``max_gap``; ``inputs`` receives the
     atoms per time point."""
     stage = Input(analysis, spec, counts=inputs)
     points = time_points(stage.records(stage.open(stream), spec.until), spec.until)
-    return reverse_within_time_points(points) if spec.tuple_order == "reverse" else points
+    if spec.tuple_order == "reverse":
+        return (TimePoint(tp.t, tuple(reversed(tp.atoms))) for tp in points)
+    return points
 
 
 @takes_spec(PROGRAM, INPUT, EVALUATION, loads=True)
@@ -102,7 +92,7 @@ def _factories(engines) -> dict:
     if engines is None:
         engines = ("clingo", "incremental", "native")
     if isinstance(engines, str):
-        engines = [e.strip() for e in engines.split(",") if e.strip()]
+        engines = engine_names(engines)
     if isinstance(engines, dict):
         return engines
     return {name: default_factory(name) for name in engines}
@@ -143,6 +133,13 @@ def factor_key(f) -> tuple:
     return (f.count, model_key(f.common), frozenset(frozenset(model_key(m) for m in alts) for alts in f.factors))
 
 
+def _models(keys) -> tuple | None:
+    """The Models of a set of :func:`model_key` s (an engine's failure message left out)."""
+    if keys is None:
+        return None
+    return tuple(Model(frozenset(a for a in atoms if isinstance(a, tuple)), frozenset(pins)) for atoms, pins in keys)
+
+
 def answer_set(models: tuple | None) -> frozenset:
     """The answer streams of a result as a frozenset of :func:`model_key` s."""
     return frozenset(model_key(m) for m in models or ())
@@ -168,7 +165,7 @@ class Tick:
 
 
 @dataclass
-class EngineComparison:
+class EngineComparison(SideBySide):
     """The outcome of :func:`compare_engines`."""
 
     engines: list  # engines that ran
@@ -178,49 +175,20 @@ class EngineComparison:
     evaluated: int = 0
     inputs: dict = field(default_factory=dict)  # t -> input atoms
 
+    _KIND = "engines"
+
     @property
     def agree(self) -> bool:
         return not self.differing
 
+    def notes(self) -> dict:
+        """``{engine: (short, detail)}``: a difference from the first engine is labelled ``engine`` (the
+        same semantics: one engine is wrong)."""
+        return {name: ("engine", f"engine {name}, the same semantics") for name in self.engines[1:]}
+
     def _runs(self) -> dict:
         """``{engine: {t: models}}`` (the last tick of each time point)."""
-        runs = {name: {} for name in self.engines}
-        for tick in self.ticks:
-            for name in self.engines:
-                keys = tick.models.get(name)
-                runs[name][tick.t] = (
-                    None
-                    if keys is None
-                    else tuple(
-                        Model(frozenset(a for a in atoms if isinstance(a, tuple)), frozenset(pins))
-                        for atoms, pins in keys
-                    )
-                )
-        return runs
-
-    def timeline(self, title: str = "", start=None, end=None, atoms=None, max_atoms=MAX_ATOMS, inputs=None):
-        """The engines side by side as a :class:`~ticker_py.plot.timeline.Timeline` (of the ticks
-        kept: all with ``keep_all``); a difference is labelled ``engine`` (the same semantics: one
-        engine is wrong). ``atoms``: a pattern (``q(_)``) or a Selection."""
-        from .plot.select import select
-        from .plot.timeline import side_by_side
-
-        notes = {name: ("engine", f"engine {name}, the same semantics") for name in self.engines[1:]}
-        title = title or f"engines {', '.join(self.engines)}"
-        atoms = select(atoms) if isinstance(atoms, str) else atoms
-        inputs = self.inputs if inputs is None else inputs
-        return side_by_side(self._runs(), notes, title, start, end, atoms, max_atoms, inputs, self.unavailable)
-
-    def plot(self, width: float = 11.0, **options):
-        """The picture of :meth:`timeline` (``options``: its keywords), a matplotlib Figure."""
-        from .plot.draw import figure
-
-        return figure(self.timeline(**options), width=width)
-
-    def _repr_html_(self) -> str:
-        from .plot.html import comparison_html
-
-        return comparison_html(self.timeline(max_atoms=20))
+        return {name: {tick.t: _models(tick.models.get(name)) for tick in self.ticks} for name in self.engines}
 
     def to_dataframe(self):
         """A pandas DataFrame: columns ``run, t, c, model, atom`` (one row per atom of each engine's
@@ -276,13 +244,11 @@ def compare_engines(
     ticker_py.compare_semantics, format_comparison
     """
     analysis = analysed(program, spec)
-    every = spec.every
     options = EngineOptions(models=1, changes_only=True) if changes else spec.engine_options()
-    factorize = spec.factorize
     running, unavailable = _started(analysis, _factories(engines), options)
     inputs: dict = {}
     points = itertools.tee(prepare_stream(analysis, stream, spec, inputs), max(1, len(running)))
-    streams = {name: drive(eng, pts, every) for (name, eng), pts in zip(running.items(), points)}
+    streams = {name: drive(eng, pts, spec.every) for (name, eng), pts in zip(running.items(), points)}
     answers = {name: AnswerState() for name in running}  # an engine's changes only: its answer stream
     writers = {name: ChangesWriter(io.StringIO()) for name in running} if changes else {}
     ticks, differing, evaluated = [], [], 0
@@ -302,7 +268,7 @@ def compare_engines(
         evaluated += 1
         ref = next((r for r in results.values() if r is not None), None)
         tick = Tick(ref.t if ref else -1, ref.c if ref else -1, {}, {})
-        if factorize:
+        if spec.factorize:
             results = {n: r if r is None else with_factors(r) for n, r in results.items()}
             keys = {n: factor_key(r.factors) for n, r in results.items() if r is not None}
             same = len(set(keys.values())) == 1
@@ -310,9 +276,9 @@ def compare_engines(
             if res is None:
                 tick.models[name] = frozenset({((failed.get(name, "<no result>"),), ())})
                 continue
-            if factorize and same:
+            if spec.factorize and same:
                 tick.models[name] = keys[name]
-            elif factorize and res.factors.count > EXPAND_LIMIT:
+            elif spec.factorize and res.factors.count > EXPAND_LIMIT:
                 tick.models[name] = frozenset({((f"<{res.factors.count} answer streams, factors differ>",), ())})
             else:
                 tick.models[name] = answer_set(answers[name].models(res))
@@ -340,7 +306,7 @@ def explain_comparison(analysis, stream, cmp: EngineComparison, spec: RunSpec, m
                 not isinstance(a, tuple) for n in pair for atoms, _ in tick.models[n] for a in atoms
             ):
                 continue  # the same, or an engine that failed (its message is in the report)
-            sides = {n: tuple(Model(frozenset(atoms), frozenset(pins)) for atoms, pins in tick.models[n]) for n in pair}
+            sides = {n: _models(tick.models[n]) for n in pair}
             out.append(f"t={tick.t} c={tick.c}: {names[0]} vs {name}, explained")
             out.append(explain_differences(analysis, history, tick.t, tick.c, sides))
     return "\n".join(out)
@@ -353,8 +319,11 @@ def printed_key(key) -> tuple:
     return Model(frozenset(atoms), frozenset(pins)).printed_key(_text)
 
 
-def _text(atom) -> str:
-    return format_atom(atom) if isinstance(atom, tuple) else str(atom)
+def _text(item) -> str:
+    """An atom, a pin ``a at T`` or an engine's failure message as printed."""
+    if not isinstance(item, tuple):
+        return str(item)
+    return f"{format_atom(item[0])} at {item[1]}" if _is_pin(item) else format_atom(item)
 
 
 def printed_models(models) -> list:
@@ -362,23 +331,9 @@ def printed_models(models) -> list:
     return [list(atoms + pins) for atoms, pins in sorted(map(printed_key, models))]
 
 
-def _fmt_model(key) -> str:
-    atoms, pins = printed_key(key)
-    return "{" + ", ".join(atoms + pins) + "}"
-
-
-def _in_printed_order(models) -> list:
-    return sorted(models, key=printed_key)
-
-
-def _fmt_items(items) -> str:
-    out = []
-    for a in sorted(items, key=repr):
-        if isinstance(a, str):
-            out.append(a)
-        else:
-            out.append(f"{format_atom(a[0])} at {a[1]}" if _is_pin(a) else format_atom(a))
-    return ", ".join(out)
+def _shown(keys) -> list:
+    """Answer streams (:func:`model_key` s) as printed, ``{a, b at 3}``, in printed order."""
+    return ["{" + ", ".join(atoms) + "}" for atoms in printed_models(keys)]
 
 
 def format_tick(tick: Tick, reference: str | None = None) -> str:
@@ -394,7 +349,7 @@ def format_tick(tick: Tick, reference: str | None = None) -> str:
     for n in names:
         groups.setdefault(tick.models[n], []).append(n)
     for models, group in groups.items():
-        shown = " ".join(_fmt_model(m) for m in _in_printed_order(models)) or "no answer stream"
+        shown = " ".join(_shown(models)) or "no answer stream"
         lines.append(f"  {', '.join(group)}: {shown}")
     base = tick.models[ref]
     for n in names:
@@ -403,17 +358,13 @@ def format_tick(tick: Tick, reference: str | None = None) -> str:
             continue
         if len(base) == 1 and len(other) == 1:
             (ba, bp), (oa, op) = next(iter(base)), next(iter(other))
-            b_items = set(ba) | set(bp)
-            o_items = set(oa) | set(op)
-            if o_items - b_items:
-                lines.append(f"    {n} has extra (vs {ref}): {_fmt_items(o_items - b_items)}")
-            if b_items - o_items:
-                lines.append(f"    {n} is missing (vs {ref}): {_fmt_items(b_items - o_items)}")
+            b_items, o_items = {*ba, *bp}, {*oa, *op}
+            for what, items in (("has extra", o_items - b_items), ("is missing", b_items - o_items)):
+                if items:
+                    lines.append(f"    {n} {what} (vs {ref}): {', '.join(map(_text, sorted(items, key=repr)))}")
         else:
-            for m in _in_printed_order(other - base):
-                lines.append(f"    {n} has extra answer stream (vs {ref}): {_fmt_model(m)}")
-            for m in _in_printed_order(base - other):
-                lines.append(f"    {n} is missing answer stream (vs {ref}): {_fmt_model(m)}")
+            lines += [f"    {n} has extra answer stream (vs {ref}): {m}" for m in _shown(other - base)]
+            lines += [f"    {n} is missing answer stream (vs {ref}): {m}" for m in _shown(base - other)]
     return "\n".join(lines)
 
 

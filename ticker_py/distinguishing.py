@@ -1,14 +1,9 @@
 """The smallest streams on which two semantics (or two engines) part, and the atlas of the profiles.
 
-:func:`distinguish` searches for a stream on which two runs of one program give different answer
-streams at some time point: random streams over the program's extensional predicates, its constants
-(numbers with their neighbours, which decide comparisons) and two fresh constants, drawn with gaps
-between time points and atoms per time point suggested by the program's windows (a time window of
-size *n* suggests gaps *n-1, n, n+1*, a tuple window of size *n* that many atoms). The first stream
-found is shrunk to a *locally smallest* one: removing any atom or any time point, or moving any time
-point earlier, makes the runs agree; smaller means fewer atoms, then fewer time points, then smaller
-times. The order of the search depends only on the seed: the same seed finds the same witness when
-the budget lets it try as many streams (the budget bounds time, not the order).
+:func:`distinguish` draws random streams over the program's stream predicates and constants, shaped
+by its windows, and shrinks the first on which two runs differ to a *locally smallest* one
+(docs/semantics.md). The order of the search depends only on the seed: the same seed finds the same
+witness when the budget lets it try as many streams.
 
 >>> w = distinguish("recent :- p in [2].", semantics="default,default+window_bounds=half-open")
 >>> print(stream_text(w.stream), end="")
@@ -35,7 +30,7 @@ from .analysis import Analysis
 from .api import Reasoner, load_program
 from .errors import Diagnostic, StreamError, TickerError, TickerWarning, UsageError
 from .semantics import PROFILES, Semantics, parse_semantics_list, resolve
-from .semantics_compare import difference, in_printed_order
+from .semantics_compare import answers_key, difference, engine_names, models_text
 
 __all__ = [
     "Witness",
@@ -102,9 +97,7 @@ def _runs(semantics, engines) -> tuple:
     """The two runs of ``--semantics A,B`` or ``--engines E1,E2`` (the other option, if given,
     names one semantics or engine for both)."""
     sems = parse_semantics_list(semantics) if isinstance(semantics, str) else list(semantics or ["default"])
-    if isinstance(engines, str):
-        engines = [e.strip() for e in engines.split(",") if e.strip()]
-    engines = list(engines or ["auto"])
+    engines = (engine_names(engines) if isinstance(engines, str) else list(engines or ())) or ["auto"]
     sems = [resolve(s) for s in sems]
     if sorted((len(sems), len(engines))) != [1, 2]:
         raise UsageError(
@@ -126,9 +119,9 @@ class _Evaluator:
         self.analysis = analysis
         self.cache: dict = {}
 
-    def check(self, run: _Run) -> str:
-        """The engine the run uses; a semantics or engine that cannot read the program is an error."""
-        return Reasoner(self.analysis, engine=run.engine, models=0, semantics=run.semantics).engine_name
+    def reasoner(self, run: _Run) -> Reasoner:
+        """A reasoner of the run; a semantics or engine that cannot read the program is an error."""
+        return Reasoner(self.analysis, engine=run.engine, models=0, semantics=run.semantics)
 
     def answers(self, run: _Run, stream: tuple) -> dict | None:
         """``{t: answer streams}`` (the last evaluation of each time point), None if the run stops
@@ -136,7 +129,7 @@ class _Evaluator:
         key = (run.semantics, run.engine, stream)
         if key not in self.cache:
             try:
-                reasoner = Reasoner(self.analysis, engine=run.engine, models=0, semantics=run.semantics)
+                reasoner = self.reasoner(run)
                 records = [(t, list(atoms)) for t, atoms in stream]
                 with warnings.catch_warnings():  # a predicate no drawn stream gives is no news here
                     warnings.simplefilter("ignore", TickerWarning)
@@ -152,11 +145,7 @@ class _Evaluator:
         x, y = self.answers(a, stream), self.answers(b, stream)
         if x is None or y is None:
             return None
-        return next((t for t in sorted(set(x) & set(y)) if _key(x[t]) != _key(y[t])), None)
-
-
-def _key(models):
-    return None if models is None else frozenset((m.atoms, m.pinned) for m in models)
+        return next((t for t in sorted(set(x) & set(y)) if answers_key(x[t]) != answers_key(y[t])), None)
 
 
 # ---------------------------------------------------------------- drawing streams
@@ -296,7 +285,7 @@ def search(
     analysis = program if isinstance(program, Analysis) else load_program(program, clock=clock)
     a, b = _runs(semantics, engines)
     evaluator = _evaluator or _Evaluator(analysis)
-    engine_a, engine_b = evaluator.check(a), evaluator.check(b)
+    engine_a, engine_b = evaluator.reasoner(a).engine_name, evaluator.reasoner(b).engine_name
     tried, found = 0, None
     if stream is not None:
         start = _read_stream(stream)
@@ -395,14 +384,6 @@ def distinguish(
     return search(program, semantics, engines, stream, budget, seed, max_tp, max_streams, clock).witness
 
 
-def _answers_text(models) -> str:
-    if models is None:
-        return "not evaluated"
-    if not models:
-        return "no answer stream"
-    return " ".join("{" + ", ".join(m.sorted_atoms() + m.sorted_pinned()) + "}" for m in in_printed_order(models))
-
-
 def format_witness(w: Witness) -> str:
     """The stream, the first time point where the runs differ, their answer streams there, and what
     explains it (as ``ticker compare`` says)."""
@@ -411,7 +392,7 @@ def format_witness(w: Witness) -> str:
     out += ["  " + line for line in stream_text(w.stream).splitlines()]
     out.append(f"t={w.t}: answer streams differ")
     width = max(map(len, w.answers))
-    out += [f"  {label:<{width}}  {_answers_text(models)}" for label, models in w.answers.items()]
+    out += [f"  {label:<{width}}  {models_text(models)}" for label, models in w.answers.items()]
     out.append(f"dimension: {w.dimension} ({w.detail})")
     return "\n".join(out)
 
@@ -452,7 +433,7 @@ def atlas(programs: dict | None = None, profiles=None, streams: int = ATLAS_STRE
         refused = {}
         for p in profiles:
             try:
-                evaluator.check(_Run(p, parse_semantics_list(p)[0], "auto"))
+                evaluator.reasoner(_Run(p, parse_semantics_list(p)[0], "auto"))
             except TickerError as err:
                 refused[p] = err.diagnostics[0].message
         for i, a in enumerate(profiles):

@@ -1,16 +1,10 @@
 """One program, one stream, several semantics: where and why the answer streams part.
 
-:func:`compare_semantics` runs the program under each :class:`~ticker_py.semantics.Semantics`
-(on one engine or several) and lines the results up per time point: the answer streams of a
-time point are those of its last evaluation (in push mode, its last tick). A time point
-*differs* when two runs give different sets of answer streams there, or only one run
-evaluates it (``origin=first`` starts at the stream's first record). The summary counts,
-per *dimension* -- the knobs in which two runs differ, joined by ``+`` (``engine`` for the
-same semantics on two engines, ``same knobs`` for two profiles that set the same knobs, such
-as ``default`` and ``laser``) -- the time points where two runs differing in exactly those
-knobs give different answer streams. A semantics (or engine) that cannot read the program
-(a profile's fragment, an engine that cannot run a knob) is *not applicable*: it is listed with
-its located reason, and the others are compared.
+:func:`compare_semantics` runs the program under each :class:`~ticker_py.semantics.Semantics` (on
+one engine or several) and lines the results up per time point, a time point's answer streams being
+those of its last evaluation. The summary counts, per *dimension* (the knobs in which two runs
+differ; ``engine``; ``same knobs``), the time points where such runs differ (docs/semantics.md).
+A semantics or engine that cannot read the program is listed as not applicable, with its reason.
 
 >>> cmp = compare_semantics("q :- p in [1].", [(0, ["p"]), (1, []), (2, [])], ["default", "r4"])
 >>> [(row.t, row.differs) for row in cmp.rows]
@@ -43,6 +37,35 @@ from .streams.model import in_printed_order
 __all__ = ["SemanticsRow", "SemanticsComparison", "compare_semantics", "difference", "format_text", "format_json"]
 
 
+class SideBySide:
+    """The pictures of a comparison: its ``_runs()`` (``{run: {t: models}}``, the first the reference)
+    side by side, each run's differences labelled with its ``notes()``."""
+
+    def timeline(self, title: str = "", start=None, end=None, atoms=None, max_atoms=MAX_ATOMS, inputs=None):
+        """The runs side by side as a :class:`~ticker_py.plot.timeline.Timeline` (an engine comparison:
+        of the ticks kept), differences labelled with :meth:`notes`; ``atoms``: a pattern (``q(_)``)
+        or a Selection."""
+        from .plot.select import select
+        from .plot.timeline import side_by_side
+
+        runs = self._runs()
+        title = title or f"{self._KIND} {', '.join(runs)}"
+        atoms = select(atoms) if isinstance(atoms, str) else atoms
+        inputs = self.inputs if inputs is None else inputs
+        return side_by_side(runs, self.notes(), title, start, end, atoms, max_atoms, inputs, self.unavailable)
+
+    def plot(self, width: float = 11.0, **options):
+        """The picture of :meth:`timeline` (``options``: its keywords), a matplotlib Figure."""
+        from .plot.draw import figure
+
+        return figure(self.timeline(**options), width=width)
+
+    def _repr_html_(self) -> str:
+        from .plot.html import comparison_html
+
+        return comparison_html(self.timeline(max_atoms=20))
+
+
 @dataclass(frozen=True)
 class SemanticsRow:
     """One time point: each run's answer streams (None: the run did not evaluate it)."""
@@ -52,23 +75,24 @@ class SemanticsRow:
 
     @property
     def differs(self) -> bool:
-        return len({_key(models) for models in self.answers.values()}) > 1
+        return len({answers_key(models) for models in self.answers.values()}) > 1
 
     def pairs(self):
         """The labels of the runs whose answers differ here, two by two."""
         labels = list(self.answers)
         for i, a in enumerate(labels):
             for b in labels[i + 1 :]:
-                if _key(self.answers[a]) != _key(self.answers[b]):
+                if answers_key(self.answers[a]) != answers_key(self.answers[b]):
                     yield a, b
 
 
-def _key(models):
+def answers_key(models):
+    """Answer streams compared as a set (None: not evaluated)."""
     return None if models is None else frozenset((m.atoms, m.pinned) for m in models)
 
 
 @dataclass(frozen=True)
-class SemanticsComparison:
+class SemanticsComparison(SideBySide):
     """The rows, the runs (label -> (Semantics, engine)) and the per-knob summary; the runs that
     could not read the program (label -> located reason, "not applicable")."""
 
@@ -77,6 +101,8 @@ class SemanticsComparison:
     summary: dict  # dimension ("window_bounds", "origin+duplicates", "engine") -> differing time points
     unavailable: dict = field(default_factory=dict)
     inputs: dict = field(default_factory=dict)  # t -> input atoms
+
+    _KIND = "semantics"
 
     @property
     def agree(self) -> bool:
@@ -102,28 +128,8 @@ class SemanticsComparison:
             out[label] = (difference(self.runs[labels[0]], self.runs[label]), detail)
         return out
 
-    def timeline(self, title: str = "", start=None, end=None, atoms=None, max_atoms=MAX_ATOMS, inputs=None):
-        """The runs side by side as a :class:`~ticker_py.plot.timeline.Timeline`, each run's
-        differences labelled with :meth:`notes`; ``atoms``: a pattern (``q(_)``) or a Selection."""
-        from .plot.select import select
-        from .plot.timeline import side_by_side
-
-        runs = {label: {row.t: row.answers[label] for row in self.rows} for label in self.runs}
-        title = title or f"semantics {', '.join(self.runs)}"
-        atoms = select(atoms) if isinstance(atoms, str) else atoms
-        inputs = self.inputs if inputs is None else inputs
-        return side_by_side(runs, self.notes(), title, start, end, atoms, max_atoms, inputs, self.unavailable)
-
-    def plot(self, width: float = 11.0, **options):
-        """The picture of :meth:`timeline` (``options``: its keywords), a matplotlib Figure."""
-        from .plot.draw import figure
-
-        return figure(self.timeline(**options), width=width)
-
-    def _repr_html_(self) -> str:
-        from .plot.html import comparison_html
-
-        return comparison_html(self.timeline(max_atoms=20))
+    def _runs(self) -> dict:
+        return {label: {row.t: row.answers[label] for row in self.rows} for label in self.runs}
 
     def to_dataframe(self):
         """A pandas DataFrame: columns ``run, t, model, atom`` (one row per atom of each answer
@@ -134,8 +140,8 @@ class SemanticsComparison:
             (label, row.t, k, atom)
             for row in self.rows
             for label, models in row.answers.items()
-            for k, m in enumerate(in_printed_order(models or ()))
-            for atom in m.sorted_atoms() + m.sorted_pinned()
+            for k, atoms in enumerate(printed(models or ()))
+            for atom in atoms
         ]
         return pd.DataFrame(rows, columns=["run", "t", "model", "atom"])
 
@@ -175,7 +181,7 @@ def compare_semantics(
     ticker_py.compare_engines, format_text
     """
     semantics = [resolve(s) for s in _listed(semantics, "semantics profile", parse_semantics_list)]
-    engines = _listed(engines, "engine", lambda text: [e.strip() for e in text.split(",") if e.strip()])
+    engines = _listed(engines, "engine", engine_names)
     analysis = analysed(program, spec)
     inputs: dict = {}
     stage = Input(analysis, spec, counts=inputs, rename=False)  # the stream read once (each run renames)
@@ -209,6 +215,11 @@ def compare_semantics(
     return SemanticsComparison(runs, rows, summary, unavailable, inputs)
 
 
+def engine_names(text: str) -> list:
+    """The engines of a comma list (``"clingo, native"``)."""
+    return [e.strip() for e in text.split(",") if e.strip()]
+
+
 def _listed(given, what: str, split) -> list:
     """``given`` as a list: a string is the CLI's comma list (``split``); a list must not be empty."""
     items = split(given) if isinstance(given, str) else list(given)
@@ -225,12 +236,18 @@ def difference(a: tuple, b: tuple) -> str:
     return "+".join(knobs) if knobs else "engine" if a[1] != b[1] else "same knobs"
 
 
-def _models_text(models) -> str:
+def models_text(models) -> str:
+    """Answer streams as printed (``{a, b} {c}``), or that there are none or none was computed."""
     if models is None:
         return "not evaluated"
     if not models:
         return "no answer stream"
-    return " ".join("{" + ", ".join(m.sorted_atoms() + m.sorted_pinned()) + "}" for m in in_printed_order(models))
+    return " ".join("{" + ", ".join(atoms) + "}" for atoms in printed(models))
+
+
+def printed(models) -> list:
+    """Answer streams as lists of atoms (pins ``a at T`` after them), in printed order."""
+    return [m.sorted_atoms() + m.sorted_pinned() for m in in_printed_order(models)]
 
 
 def format_text(cmp: SemanticsComparison, max_diffs: int = 20) -> str:
@@ -244,7 +261,7 @@ def format_text(cmp: SemanticsComparison, max_diffs: int = 20) -> str:
             continue
         out.append(f"t={row.t}: answer streams differ")
         width = max(len(label) for label in row.answers)
-        out += [f"  {label:<{width}}  {_models_text(models)}" for label, models in row.answers.items()]
+        out += [f"  {label:<{width}}  {models_text(models)}" for label, models in row.answers.items()]
     if shown > max_diffs:
         out.append(f"... {shown - max_diffs} more differing time points")
     out += [f"{label}: not applicable: {why}" for label, why in cmp.unavailable.items()]
@@ -260,15 +277,14 @@ def format_text(cmp: SemanticsComparison, max_diffs: int = 20) -> str:
 def format_json(cmp: SemanticsComparison) -> str:
     """JSON Lines: one object per time point, then ``{"summary": ...}``."""
 
-    def models_json(models):
-        return None if models is None else [m.sorted_atoms() + m.sorted_pinned() for m in in_printed_order(models)]
-
     lines = [
         json.dumps(
             {
                 "t": row.t,
                 "differs": row.differs,
-                "answers": {label: models_json(models) for label, models in row.answers.items()},
+                "answers": {
+                    label: None if models is None else printed(models) for label, models in row.answers.items()
+                },
             }
         )
         for row in cmp.rows

@@ -37,8 +37,8 @@ from ..values import format_atom
 from ..windows import Windows
 from .build import MAX_CANDIDATES, WHY_NOT_DEPTH, Builder
 from .diagnose import no_answer_notes
-from .text import parse_program_atom, prefixed, with_names, with_prefixes
-from .tree import Explanation, Node
+from .text import as_written, parse_program_atom, prefixed
+from .tree import Explanation, Node, node
 from .world import World
 
 __all__ = ["explain", "TickAnswer", "parse_query", "Explanation", "Node", "World", "MAX_CANDIDATES", "WHY_NOT_DEPTH"]
@@ -102,6 +102,11 @@ def answer_derived(analysis: Analysis, model: Model, t: int) -> set:
     return out
 
 
+def printed_order(models) -> list:
+    """Answer streams in the order the output prints them (and ``--model K`` counts), each once."""
+    return in_printed_order(set(models))
+
+
 @dataclass(frozen=True)
 class TickAnswer:
     """The answer streams at tick (t, c) and what an explanation reads of the run that gave them.
@@ -155,18 +160,9 @@ def explain(
                 notes=(f"use 1..{len(models)}",),
             )
         )
-    models = in_printed_order(set(models))
-    world = with_cut(
-        World(
-            analysis,
-            history,
-            t,
-            c,
-            answer_derived(analysis, models[model - 1], t),
-            Windows(analysis, semantics),
-            origin,
-        )
-    )
+    models = printed_order(models)
+    derived = answer_derived(analysis, models[model - 1], t)
+    world = with_cut(World(analysis, history, t, c, derived, Windows(analysis, semantics), origin))
     builder = Builder(world)
     holds = (
         atom in world.background
@@ -188,21 +184,14 @@ def explain(
     if why_not:
         root = builder.why_not(atom, time, WHY_NOT_DEPTH)
     elif atom in world.background:
-        root = Node("fact", f"{text}: background fact", info=(("atom", atom),))
+        root = node("fact", f"{text}: background fact", atom=atom)
     elif atom[0] not in analysis.intensional:
         o = next(o for o in world.occ[atom] if o.time == time)
-        root = Node(
-            "input",
-            f"{text} arrived at t={time} (#{o.count})",
-            info=(("atom", atom), ("time", time), ("count", o.count)),
-        )
+        root = node("input", f"{text} arrived at t={time} (#{o.count})", atom=atom, time=time, count=o.count)
     else:
         root = builder.why(atom, time)
-    if prefixes:
-        root = with_prefixes(root, prefixes)
-    if analysis.renamed:
-        root = with_names(root, analysis.renamed)
-        atom = (analysis.renamed.get(atom[0], atom[0]), *atom[1:])
+    root = as_written(root, prefixes, analysis.renamed)
+    atom = (analysis.renamed.get(atom[0], atom[0]), *atom[1:])
     return Explanation(
         "why-not" if why_not else "why",
         atom,
@@ -227,16 +216,7 @@ def with_cut(world: World) -> World:
     if all(len(a) <= 1 for a in alternatives):
         return world
     for contents in product(*alternatives):
-        chosen = World(
-            world.analysis,
-            world.history,
-            world.t,
-            world.c,
-            world.derived,
-            world.windows,
-            world.origin,
-            dict(zip(keys, contents)),
-        )
+        chosen = world.with_cut(dict(zip(keys, contents)))
         if Builder(chosen).is_answer_stream():
             return chosen
     raise InternalError(

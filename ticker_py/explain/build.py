@@ -42,6 +42,24 @@ class Lit:
     occ: tuple = ()
     note: str = ""
 
+    def info(self, holds: bool) -> dict:
+        """The literal's node info."""
+        lit = self.literal
+        return dict(
+            index=self.index,
+            literal=self.text,
+            negated=lit.negated,
+            holds=holds,
+            span=self.span,
+            atom=self.atom,
+            at=self.time,
+        )
+
+    def missing(self) -> int:
+        """The first time point of the span where the atom does not hold (a failing box)."""
+        have = {o.time for o in self.occ}
+        return next(u for u in range(self.span.lo, self.span.hi + 1) if u not in have)
+
 
 # ---------------------------------------------------------------- substitution
 
@@ -157,6 +175,20 @@ class Builder:
 
         yield from rec(list(range(len(body))), sigma, [])
 
+    def holding(self, rule: ast.Rule, sigma=None, deferred=()):
+        """``(sigma, lits)`` for every instance extending ``sigma`` whose body holds."""
+        return ((s, lits) for s, lits, failed in self.search(rule, sigma or {}, deferred) if not failed)
+
+    def heads(self, rule: ast.Rule):
+        """``(atom, u)``: the head of every instance of ``rule`` whose body holds (no instance where
+        the head's arithmetic is undefined)."""
+        head = rule.head
+        for sigma, _ in self.holding(rule):
+            args = [value(a, sigma) for a in head.atom.args]
+            u = self.world.t if head.time is None else value(head.time, sigma)
+            if UNDEF not in args and type(u) is int:
+                yield (head.atom.predicate, *args), u
+
     def evaluate(self, i: int, lit: ast.Literal, sigma: dict):
         """``(results, failure)``: the ways literal i holds under sigma, or why it fails."""
         el = lit.element
@@ -200,14 +232,9 @@ class Builder:
         el, w = lit.element, self.world
         span = w.span(el)
         out = []
+        pattern = ast.Function(el.atom.predicate, el.atom.args)  # the atom as a term: matched whole
         for atom in w.candidates(el):
-            if len(atom) != len(el.atom.args) + 1:
-                continue
-            s = sigma
-            for arg, g in zip(el.atom.args, atom[1:]):
-                s = match(arg, g, s)
-                if s is None:
-                    break
+            s = match(pattern, atom, sigma)
             if s is None:
                 continue
             if el.modality != ast.AT:
@@ -252,9 +279,7 @@ class Builder:
                 unified = self.unify_head(rule, *x)
                 if unified is None:
                     continue
-                for sigma, lits, failed in self.search(rule, *unified):
-                    if failed:
-                        continue
+                for sigma, lits in self.holding(rule, *unified):
                     found[x].append((idx, sigma, lits))
                     for lit in lits:
                         if not lit.literal.negated:
@@ -313,19 +338,14 @@ class Builder:
         for rule in self.rules:
             if rule.is_fact:
                 continue
-            for sigma, _, failed in self.search(rule, {}):
-                if failed:
-                    continue
-                if rule.head is None:
-                    return False
-                args = [value(a, sigma) for a in rule.head.atom.args]
-                u = w.t if rule.head.time is None else value(rule.head.time, sigma)
-                if any(a is UNDEF for a in args) or type(u) is not int or u < w.origin:
-                    continue  # no instance, or a pin dropped before the origin
-                if u > w.t and inconsistent:
-                    return False
-                atom = (rule.head.atom.predicate, *args)
-                if atom not in w.background and (atom, u) not in w.derived:
+            if rule.head is None:
+                if next(self.holding(rule), None) is not None:
+                    return False  # a constraint's body holds
+                continue
+            for atom, u in self.heads(rule):
+                if u < w.origin:
+                    continue  # a pin dropped before the origin
+                if (u > w.t and inconsistent) or (atom not in w.background and (atom, u) not in w.derived):
                     return False
         ranked = self.ranks(self.supports(*w.derived))
         return all(x in ranked for x in w.derived)
@@ -374,16 +394,7 @@ class Builder:
 
     def _holding(self, lit: Lit, chosen, ranked) -> Node:
         el = lit.literal.element
-        info = dict(
-            index=lit.index,
-            literal=lit.text,
-            negated=lit.literal.negated,
-            holds=True,
-            span=lit.span,
-            atom=lit.atom,
-            at=lit.time,
-            modality=None if isinstance(el, ast.Comparison) else str(el.modality),
-        )
+        info = lit.info(True) | dict(modality=None if isinstance(el, ast.Comparison) else str(el.modality))
         if isinstance(el, ast.Comparison):
             return node("literal", f"{lit.text}: true", **info)
         if lit.literal.negated:
@@ -437,9 +448,7 @@ class Builder:
         elif el.modality == ast.BOX:
             if atom is None:
                 return f"no {pattern} holds at every time point of the {where}"
-            have = {o.time for o in lit.occ}
-            missing = next(u for u in range(span.lo, span.hi + 1) if u not in have)
-            return f"{pattern} does not hold at {missing} ({where})"
+            return f"{pattern} does not hold at {lit.missing()} ({where})"
         else:
             text = f"no {pattern} in the {where}"
         if atom is not None and atom[0] not in self.world.intensional:
@@ -458,8 +467,7 @@ class Builder:
         if el.modality == ast.AT:
             return (atom, lit.time) if lit.time in span else None
         if el.modality == ast.BOX:
-            have = {o.time for o in lit.occ}
-            return atom, next(u for u in range(span.lo, span.hi + 1) if u not in have)
+            return atom, lit.missing()
         return (atom, span.lo) if span.lo == span.hi else None
 
     def _absent_children(self, lit: Lit, depth: int, path, assume: bool = False):
@@ -544,15 +552,7 @@ class Builder:
         rule = self.rules[idx]
         bind = f"  [{binding_text(sigma)}]" if sigma else ""
         where = f"  ({rule.location.file}:{rule.location.line})" if rule.location is not None else ""
-        info = dict(
-            index=fail.index,
-            literal=fail.text,
-            negated=fail.literal.negated,
-            holds=False,
-            span=fail.span,
-            atom=fail.atom,
-            at=fail.time,
-        )
+        info = fail.info(False)
         el = fail.literal.element
         if isinstance(el, ast.Comparison) or fail.note:
             reason = fail.note or "false"

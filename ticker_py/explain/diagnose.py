@@ -18,7 +18,7 @@ from ..analysis import Analysis
 from ..values import format_atom
 from .build import Builder, binding_text
 from .text import prefixed
-from .world import UNDEF, World, value
+from .world import World
 
 __all__ = ["no_answer_notes", "fixpoint"]
 
@@ -26,29 +26,19 @@ __all__ = ["no_answer_notes", "fixpoint"]
 LIMIT = 5000
 
 
-def fixpoint(
-    analysis: Analysis, history, t: int, c: int, negation=None, ignore_negation=False, windows=None, origin: int = 0
-):
+def fixpoint(analysis: Analysis, world_of, negation=None, ignore_negation=False):
     """The least set of derived (atom, time) pairs closed under the rules, ``not`` read in the
-    world ``negation`` (or ignored); None if it grows beyond LIMIT."""
+    world ``negation`` (or ignored); None if it grows beyond LIMIT. ``world_of(derived)``: the
+    world of an answer stream at the tick."""
     derived: set = set()
     rules = [r for r in analysis.program.proper_rules if r.head is not None]
     bg = set(analysis.background)
     while True:
-        world = World(analysis, history, t, c, derived, windows, origin)
-        builder = Builder(world, negation, ignore_negation)
+        builder = Builder(world_of(derived), negation, ignore_negation)
         new = set()
         for rule in rules:
-            for sigma, _, failed in builder.search(rule, {}):
-                if failed:
-                    continue
-                args = [value(a, sigma) for a in rule.head.atom.args]
-                u = t if rule.head.time is None else value(rule.head.time, sigma)
-                if UNDEF in args or type(u) is not int or u < 0:
-                    continue
-                atom = (rule.head.atom.predicate, *args)
-                if atom not in bg and (atom, u) not in derived:
-                    new.add((atom, u))
+            new.update((atom, u) for atom, u in builder.heads(rule) if u >= 0 and atom not in bg)
+        new -= derived
         if not new:
             return derived
         derived |= new
@@ -60,12 +50,16 @@ def no_answer_notes(analysis: Analysis, history, t: int, c: int, windows=None, o
     """Notes naming what leaves no answer stream: the constraints that fail (in every candidate, or
     in each stable choice among the undecided atoms), or the choice that no candidate makes stable."""
     prefixes = analysis.program.prefixes
-    upper = fixpoint(analysis, history, t, c, ignore_negation=True, windows=windows, origin=origin)
+
+    def world_of(derived) -> World:
+        return World(analysis, history, t, c, derived, windows, origin)
+
+    upper = fixpoint(analysis, world_of, ignore_negation=True)
     if upper is None:
         return ["too many derivable atoms to look for the cause"]
-    upper_world = World(analysis, history, t, c, upper, windows, origin)
-    lower = fixpoint(analysis, history, t, c, negation=upper_world, windows=windows, origin=origin)
-    lower_world = World(analysis, history, t, c, lower, windows, origin)
+    upper_world = world_of(upper)
+    lower = fixpoint(analysis, world_of, negation=upper_world)
+    lower_world = world_of(lower)
     constraints = [r for r in analysis.program.rules if r.head is None]
     notes = []
     for rule in constraints:
@@ -79,16 +73,20 @@ def no_answer_notes(analysis: Analysis, history, t: int, c: int, windows=None, o
     undecided = sorted(upper - lower, key=lambda au: (au[1], format_atom(au[0])))
     shown = _atoms_text(undecided, prefixes)
     if undecided and len(undecided) <= CHOICES:
-        world = lambda derived: World(analysis, history, t, c, derived, windows, origin)  # noqa: E731
-        stable = lambda world: fixpoint(analysis, history, t, c, negation=world, windows=windows, origin=origin)  # noqa: E731
-        return _choice_notes(analysis, world, stable, lower, undecided, constraints, shown)
+        return _choice_notes(analysis, world_of, lower, undecided, constraints, shown)
     notes = (
         [f"undecided atoms: {shown}; no choice among them is stable and satisfies the constraints"] if undecided else []
     )
-    for e in analysis.negative_cycle:
-        notes.append(f"{e.element.location}: '{e.head}' depends negatively on '{e.body}' through a cycle")
+    notes += _cycles(analysis)
     notes += [f"{r.location}: constraint '{r}' may rule out the remaining choices" for r in constraints]
     return notes or ["the cause was not found cheaply"]
+
+
+def _cycles(analysis) -> list:
+    return [
+        f"{e.element.location}: '{e.head}' depends negatively on '{e.body}' through a cycle"
+        for e in analysis.negative_cycle
+    ]
 
 
 #: the diagnosis tries every choice among at most this many undecided atoms
@@ -97,10 +95,7 @@ CHOICES = 10
 
 def _violation(rule, builder: Builder):
     """The first binding under which the constraint's body holds in the builder's world, or None."""
-    for sigma, _, failed in builder.search(rule, {}):
-        if not failed:
-            return sigma
-    return None
+    return next((sigma for sigma, _ in builder.holding(rule)), None)
 
 
 def _with(sigma, prefixes) -> str:
@@ -112,17 +107,16 @@ def _atoms_text(pairs, prefixes, limit: int = 8) -> str:
     return text + (" ..." if len(pairs) > limit else "")
 
 
-def _choice_notes(analysis, world_of, fixpoint_in, lower, undecided, constraints, shown) -> list:
+def _choice_notes(analysis, world_of, lower, undecided, constraints, shown) -> list:
     """Every choice among the undecided atoms: which are stable (no constraints), and which
-    constraints rule out each stable one. ``world_of(derived)``: the world of an answer stream at
-    the tick; ``fixpoint_in(world)``: what the rules derive with ``not`` read in it."""
+    constraints rule out each stable one."""
     prefixes = analysis.program.prefixes
     stable, failing = [], {}
     for k in range(len(undecided) + 1):
         for chosen in combinations(undecided, k):
             candidate = lower | set(chosen)
             world = world_of(candidate)
-            if fixpoint_in(world) != candidate:
+            if fixpoint(analysis, world_of, negation=world) != candidate:
                 continue  # not stable: it does not derive exactly itself
             stable.append(chosen)
             for rule in constraints:
@@ -130,15 +124,11 @@ def _choice_notes(analysis, world_of, fixpoint_in, lower, undecided, constraints
                 if found is not None:
                     failing.setdefault(rule, []).append((chosen, found))
     if not stable:
-        notes = [
+        return [
             f"undecided atoms: {shown}; no choice among them is stable, with or without the constraints "
-            "(a cycle through negation with an odd number of negations)"
+            "(a cycle through negation with an odd number of negations)",
+            *_cycles(analysis),
         ]
-        notes += [
-            f"{e.element.location}: '{e.head}' depends negatively on '{e.body}' through a cycle"
-            for e in analysis.negative_cycle
-        ]
-        return notes
     notes = [
         f"undecided atoms: {shown}; {len(stable)} choice{'s' * (len(stable) != 1)} among them "
         f"{'are' if len(stable) != 1 else 'is'} stable, and constraints rule out every one"

@@ -12,16 +12,11 @@ from collections.abc import Sequence
 
 from ..analysis import Analysis
 from ..errors import InternalError, TickerError
-from ..streams.model import Model, in_printed_order
+from ..streams.model import Model
 from ..values import format_atom
-from . import TickAnswer, explain
+from . import TickAnswer, explain, printed_order
 
-__all__ = ["explain_differences", "printed_order", "stream_history"]
-
-
-def printed_order(models) -> list:
-    """Answer streams in the order the output prints them (and ``--model K`` counts)."""
-    return in_printed_order(set(models))
+__all__ = ["explain_differences", "stream_history"]
 
 
 def stream_history(points, t: int, c: int) -> list:

@@ -1,19 +1,9 @@
 """Explanations as pictures: the derivation tree with window spans on a time axis and witnesses.
 
-An explanation is read through its public attributes only (``root``, ``title``, nodes' ``get``), so
-this module and :mod:`.tree`, whose ``_repr_html_`` calls it, do not import each other. Two
-renderers share :func:`rows` (the tree in reading order, each node with the time points it
-speaks of):
-
-* **graphviz** (where graphviz's ``dot`` program and the Python ``graphviz`` package or pydot are
-  installed): the tree laid out by ``dot``, each window literal with a strip of its time points,
-  the span shaded and the witnesses dark;
-* **matplotlib** otherwise: the tree as indented text on the left and, on the same rows, a time
-  axis on the right: a window literal's span as a bar, its witnesses as dots, a derived atom's
-  time point as a diamond, the evaluation time *t* as a dashed line.
-
-:func:`picture` picks the renderer and says which in a note when it falls back;
-:func:`report` is the HTML report; :func:`notebook_html` the ``_repr_html_`` of an explanation.
+An explanation is read through its public attributes only, so this module and :mod:`.tree` (whose
+``_repr_html_`` calls it) do not import each other. :func:`picture` draws the tree with graphviz's
+``dot`` where it is installed (each window literal with a strip of its time points), else with
+matplotlib (the tree's :func:`rows` beside a time axis) and says so in a note.
 """
 
 from __future__ import annotations
@@ -34,6 +24,20 @@ NO_DOT = (
 )
 _MAX_TEXT = 110
 _STRIP = 30  # time points drawn one by one in a graphviz strip; more are grouped
+#: a node kind's (text colour in the matplotlib picture, fill in the graph)
+_COLORS = {
+    "derived": ("#1f6fb4", "#dbe9f6"),
+    "input": ("#555555", "#eeeeee"),
+    "fact": ("#8c6d00", "#fff3c4"),
+    "assumption": ("#ff7f0e", "#ffe0b2"),
+    "absent": ("#d62728", "#fde0e0"),
+    "candidate": ("#9467bd", "#ece4f5"),
+}
+_DEFAULT = ("#222222", "#ffffff")
+
+
+def _cut(text: str, room: int) -> str:
+    return text if len(text) <= room else text[: room - 1] + "…"
 
 
 @dataclass(frozen=True)
@@ -131,21 +135,12 @@ def figure(e, heading: str = "", width: float = 12.0, small: bool = False):
         ax = fig.add_axes((text_w, 0.55 / height, 0.98 - text_w, (row_h * n) / height))
         ax.set_ylim(n - 0.5, -0.5)
         ax.set_xlim(lo - 0.6, hi + 0.6)
-        colors = {
-            "derived": "#1f6fb4",
-            "input": "#555555",
-            "fact": "#8c6d00",
-            "assumption": "#ff7f0e",
-            "absent": "#d62728",
-            "candidate": "#9467bd",
-        }
         for i, r in enumerate(rs):
             if i % 2:
                 ax.axhspan(i - 0.5, i + 0.5, color="#f4f4f4", lw=0, zorder=0)
             # the indentation is the text's position, not leading spaces (an SVG viewer collapses them),
             # and spaces within stay spaces (non-breaking)
-            room = _MAX_TEXT - 2 * r.depth
-            text = r.text if len(r.text) <= room else r.text[: room - 1] + "…"
+            text = _cut(r.text, _MAX_TEXT - 2 * r.depth)
             fig.text(
                 0.01 + r.depth * indent / width,
                 (0.55 + row_h * (n - i - 0.5)) / height,
@@ -153,7 +148,7 @@ def figure(e, heading: str = "", width: float = 12.0, small: bool = False):
                 fontsize=size,
                 family="monospace",
                 va="center",
-                color=colors.get(r.kind, "#222222"),
+                color=_COLORS.get(r.kind, _DEFAULT)[0],
             )
             if r.span:
                 ax.barh(
@@ -162,7 +157,7 @@ def figure(e, heading: str = "", width: float = 12.0, small: bool = False):
             if r.times:
                 ax.scatter(r.times, [i] * len(r.times), s=12, color="#1f6fb4", zorder=3)
             if r.at is not None:
-                ax.scatter([r.at], [i], marker="D", s=16, color=colors.get(r.kind, "#222222"), zorder=3)
+                ax.scatter([r.at], [i], marker="D", s=16, color=_COLORS.get(r.kind, _DEFAULT)[0], zorder=3)
         ax.axvline(e.t, color="#d62728", ls="--", lw=1)
         ax.set_yticks([])
         ax.set_xlabel("time point")
@@ -192,17 +187,6 @@ def figure(e, heading: str = "", width: float = 12.0, small: bool = False):
 
 
 # ---------------------------------------------------------------- graphviz
-
-_FILL = {
-    "derived": "#dbe9f6",
-    "literal": "#ffffff",
-    "input": "#eeeeee",
-    "fact": "#fff3c4",
-    "assumption": "#ffe0b2",
-    "absent": "#fde0e0",
-    "candidate": "#ece4f5",
-    "note": "#ffffff",
-}
 
 
 def _strip(span: tuple, times: tuple) -> str:
@@ -244,12 +228,12 @@ def to_rich_dot(e, heading: str = "") -> str:
         if key in ids:
             return ids[key]
         ident = ids[key] = f"n{len(ids)}"
-        text = node.text if len(node.text) <= _MAX_TEXT else node.text[: _MAX_TEXT - 1] + "…"
+        text = _cut(node.text, _MAX_TEXT)
         span = _span(node)
         times = _evidence_times(node)
         strip = "" if span is None else f'<TR><TD ALIGN="LEFT">{_strip(span, times)}</TD></TR>'
         label = (
-            f'<TABLE BORDER="1" CELLBORDER="0" CELLSPACING="0" CELLPADDING="3" BGCOLOR="{_FILL.get(node.kind, "#ffffff")}">'
+            f'<TABLE BORDER="1" CELLBORDER="0" CELLSPACING="0" CELLPADDING="3" BGCOLOR="{_COLORS.get(node.kind, _DEFAULT)[1]}">'
             f'<TR><TD ALIGN="LEFT">{_html_text(text)}</TD></TR>{strip}</TABLE>'
         )
         lines.append(f"  {ident} [label=<{label}>];")

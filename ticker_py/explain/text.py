@@ -15,11 +15,12 @@ it, and reads ``ATOM`` in the same syntax (:func:`parse_program_atom`).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from ..analysis.arities import names_out
 from ..values import from_ast_atom
 
-__all__ = ["prefixed", "with_prefixes", "with_names", "parse_program_atom"]
+__all__ = ["prefixed", "as_written", "parse_program_atom"]
 
 #: a string literal (skipped whole: nothing inside it is a term), or an IRI term
 _TOKEN = re.compile(r'"(?:\\.|[^"\\])*"|\biri\("([^"\\<>{}|^`\x00-\x20]*)"\)')
@@ -47,22 +48,17 @@ def prefixed(text: str, prefixes) -> str:
     return _TOKEN.sub(one, text)
 
 
-def with_prefixes(root, prefixes):
-    """The explanation tree ``root`` with every node's text :func:`prefixed` (shared nodes stay shared)."""
-    return _texts(root, lambda text: prefixed(text, prefixes))
-
-
-def with_names(root, renamed: dict):
-    """The explanation tree ``root`` with the program's names for the internal ones of a name of
-    several arities (``p'2(a,b)`` is ``p(a,b)``; :mod:`ticker_py.analysis.arities`)."""
-    return _texts(root, names_out(renamed))
-
-
-def _texts(root, change):
-    """``root`` with ``change(text)`` as every node's text (shared nodes stay shared)."""
-    from dataclasses import replace
-
+def as_written(root, prefixes, renamed: dict):
+    """The explanation tree ``root`` with every node's text as the program writes it: IRIs
+    :func:`prefixed` by ``prefixes``, and the program's names for the internal ones of a name of
+    several arities (``p'2(a,b)`` is ``p(a,b)``; :mod:`ticker_py.analysis.arities`). Shared nodes
+    stay shared."""
+    names = names_out(renamed) if renamed else None
     made: dict = {}
+
+    def change(text: str) -> str:
+        text = prefixed(text, prefixes) if prefixes else text
+        return names(text) if names else text
 
     def visit(node):
         done = made.get(id(node))
@@ -71,7 +67,7 @@ def _texts(root, change):
             done = made[id(node)] = replace(node, text=change(node.text), children=children)
         return done
 
-    return visit(root)
+    return visit(root) if prefixes or renamed else root
 
 
 def parse_program_atom(text: str, prefixes) -> tuple | None:

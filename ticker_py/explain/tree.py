@@ -151,13 +151,11 @@ class Explanation:
             '  node [shape=box, fontname="monospace"];',
             f"  label={_dot_quote(self.title)}; labelloc=t;",
         ]
-        shapes = {
-            "derived": "box",
+        shapes = {  # derived atoms and candidates: boxes
             "fact": "note",
             "input": "cds",
             "assumption": "diamond",
             "absent": "octagon",
-            "candidate": "box",
             "note": "plaintext",
             "literal": "ellipse",
         }

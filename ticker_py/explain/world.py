@@ -1,10 +1,8 @@
 """One answer stream at one tick, as the explainer reads it, and body-literal matching over it.
 
-A :class:`World` holds the window-covered stream up to tick (t, c) (atoms with their time point
-and count), the background facts, and the derived atoms of the chosen answer stream (atoms at t
-and pins to other time points). Everything an explanation says is read from it, so an
-explanation does not depend on the engine that computed the answer stream. Which time points
-and atoms a window covers is :mod:`ticker_py.windows`' (under the semantics knobs).
+A :class:`World` holds the window-covered stream up to tick (t, c), the background facts, and the
+derived atoms of the chosen answer stream: an explanation reads nothing else, so it does not depend
+on the engine that computed the answer stream.
 """
 
 from __future__ import annotations
@@ -14,6 +12,7 @@ from dataclasses import dataclass
 
 from .. import ast
 from ..analysis import Analysis
+from ..values import compare as order_compare
 from ..values import computed, from_ast_term, term_key
 from ..windows import Span, TupleWindow, Windows, tuple_windows
 
@@ -89,18 +88,9 @@ def same(a, b) -> bool:
 
 def compare(op: str, a, b) -> bool:
     """A comparison in clingo's total order of terms."""
-    ka, kb = term_key(a), term_key(b)
-    if op == "=":
-        return ka == kb
-    if op == "!=":
-        return ka != kb
-    if op == "<":
-        return ka < kb
-    if op == "<=":
-        return ka <= kb
-    if op == ">":
-        return ka > kb
-    return ka >= kb
+    if op in ("=", "!="):
+        return (term_key(a) == term_key(b)) == (op == "=")
+    return order_compare(op, a, b)
 
 
 # ---------------------------------------------------------------- the world at (t, c)
@@ -149,6 +139,10 @@ class World:
                 self.by_pred[atom[0]][atom] = None
         self.cut = {} if cut is None else dict(cut)
         self._contents: dict = {}
+
+    def with_cut(self, cut: dict) -> World:
+        """The same world with the tuple windows' contents ``cut``."""
+        return World(self.analysis, self.history, self.t, self.c, self.derived, self.windows, self.origin, cut)
 
     # -- windows
 

@@ -1,11 +1,5 @@
-"""Live input and output of a run: TCP producers, wall-clock time, a TCP result sink (docs/live.md).
-
-The live fields of a :class:`~ticker_py.spec.RunSpec` (``input``, ``output``, ``wall_clock``,
-``grace``, ``idle_timeout``, ``save_input``) say where a run's records come from and its results
-go; :func:`ticker_py.pipeline.write_run` reads::
-
-    records = live_records(spec, stream, checker) or records_from(stream)
-    sink = live_output(spec) or open_output(spec.out)
+"""Live input and output of a run: TCP producers, wall-clock time, a TCP result sink (docs/live.md),
+from the live fields of a :class:`~ticker_py.spec.RunSpec` (read by :func:`ticker_py.pipeline.write_run`).
 """
 
 from __future__ import annotations

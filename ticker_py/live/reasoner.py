@@ -84,7 +84,9 @@ class LiveReasoner:
 
     def _push(self, t, atoms, parse: bool) -> list[Result]:
         with self._lock:
-            t = self._check_open(t)
+            t = self._time(t)
+            if t < self.open:
+                raise StreamError(Diagnostic(f"time {t} is already closed (open time point: {self.open})"))
             if parse:
                 atoms = [parse_atom(a, t) for a in atoms]
             accepted = self.reasoner.input.accept(t, atoms, "<push>")
@@ -95,9 +97,7 @@ class LiveReasoner:
     def close_time(self, t: int) -> list[Result]:
         """Declare every time point up to t complete and evaluate them (no-op if already closed)."""
         with self._lock:
-            if self.closed:
-                raise StreamError(Diagnostic("the live reasoner is closed"))
-            t = whole(t, "time", StreamError)
+            t = self._time(t)
             if t < self.open:
                 return []
             return self.driver.close_before(t) + self.driver.close_open()
@@ -133,13 +133,11 @@ class LiveReasoner:
 
     # ------------------------------------------------------------ internals
 
-    def _check_open(self, t: int) -> int:
+    def _time(self, t) -> int:
+        """``t`` as an int (np.int64 too); a closed reasoner refuses it."""
         if self.closed:
             raise StreamError(Diagnostic("the live reasoner is closed"))
-        t = whole(t, "time", StreamError)  # np.int64 too
-        if t < self.open:
-            raise StreamError(Diagnostic(f"time {t} is already closed (open time point: {self.open})"))
-        return t
+        return whole(t, "time", StreamError)
 
 
 class _Reporting:

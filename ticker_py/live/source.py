@@ -1,18 +1,8 @@
 """Live record sources: producers over TCP, merged in time order, and the wall clock.
 
-:class:`LiveInput` is a generator of :class:`~ticker_py.streams.Record` driven by one
-``selectors`` loop in the consumer's thread (no threads, no locks). Inputs are a
-listening TCP socket (many producers, text format ``T: atoms`` one record per line) and/or
-a file object such as stdin (wall-clock mode). Merge rule (watermark): each producer's
-times must not decrease; a record at time T is passed on once every connected producer
-has sent a record at time >= T or disconnected, so time point T is complete when every
-connected producer has moved past it (``T+1:`` alone is a heartbeat) or left. A record
-for a time point that is already closed is late: reported and skipped. Every line is
-handled in isolation: a bad line (unparsable, invalid UTF-8, nested too deeply, too long)
-is reported on stderr (``tcp:PEER:LINE:COL: error: ...``) and skipped; the producer and
-the others carry on. A producer silent for ``idle_timeout`` seconds stops holding the
-watermark back; at most ``max_buffered`` records wait in the merge, beyond that the
-producers ahead of the watermark are not read (TCP back-pressure). See docs/live.md.
+:class:`LiveInput` is a generator of :class:`~ticker_py.streams.Record` driven by one ``selectors``
+loop in the consumer's thread (no threads, no locks). The merge rule (a watermark), late records, bad
+lines, idle producers and back-pressure are described in docs/live.md.
 """
 
 from __future__ import annotations
@@ -119,21 +109,13 @@ class _Input:
 class LiveInput:
     """Records from live inputs, as a generator (iterate once).
 
-    ``listen_on``: a ``tcp:HOST:PORT`` address to accept producers on; ``stream``: a file
-    object read line by line (e.g. ``sys.stdin``; only with ``wall_clock``, since plain
-    stdin is already incremental through :func:`~ticker_py.streams.read_text`).
+    ``listen_on``: a ``tcp:HOST:PORT`` address to accept producers on; ``stream``: a file object
+    read line by line (only with ``wall_clock``: plain stdin is incremental already).
     ``checker`` refuses atoms the program does not accept (skipped and reported).
-    ``handle_signals``: on SIGINT/SIGTERM stop cleanly (main thread only; a second signal
-    raises KeyboardInterrupt). ``on_listen`` gets the bound address (``tcp:HOST:PORT``).
-    ``max_buffered``: records the merge holds before it stops reading the producers that are
-    ahead. ``report`` gets each bad line's StreamError, ``log`` each note (idle producers).
-    The run specification's keywords (:class:`~ticker_py.spec.RunSpec`): ``wall_clock``: records
-    are stamped with the time point of their arrival, one per ``clock`` (producers' times are
-    ignored), and a heartbeat record is produced at every time point boundary, so time advances
-    with real time; ``grace``: seconds to wait for a new producer after the last one left before
-    the stream ends; ``idle_timeout``: seconds after which a silent TCP producer no longer holds
-    the merge back (None or 0: never); ``max_gap``: a record more than this many time points after
-    the current time is reported and skipped (None: no limit).
+    ``handle_signals``: on SIGINT/SIGTERM stop cleanly (main thread only; a second signal raises
+    KeyboardInterrupt). ``on_listen`` gets the bound address; ``report`` each bad line's
+    StreamError, ``log`` each note. The run specification's keywords ``wall_clock``, ``clock``,
+    ``grace``, ``idle_timeout`` and ``max_gap`` are those of ``ticker run`` (docs/live.md).
     """
 
     @takes_spec(also=("wall_clock", "clock", "grace", "idle_timeout", "max_gap"))
@@ -152,7 +134,6 @@ class LiveInput:
     ):
         if (listen_on is None) == (stream is None):
             raise UsageError(Diagnostic("give exactly one of listen_on and stream"))
-        wall_clock, grace, idle_timeout = spec.clock_ms if spec.wall_clock else None, spec.grace, spec.idle_timeout
         if isinstance(max_buffered, bool) or not isinstance(max_buffered, int) or max_buffered < 1:
             raise UsageError(Diagnostic(f"max_buffered must be a positive integer, not {max_buffered!r}"))
         self.listener = listen(listen_on) if listen_on else None
@@ -160,13 +141,13 @@ class LiveInput:
         if self.address and on_listen:
             on_listen(self.address)
         self.stream = stream
-        self.wall_clock = wall_clock
-        self.grace = grace
+        self.wall_clock = spec.clock_ms if spec.wall_clock else None
+        self.grace = spec.grace
         self.checker = checker
         self.handle_signals = handle_signals
         self.report = report
         self.log = log
-        self.idle_timeout = idle_timeout
+        self.idle_timeout = spec.idle_timeout
         self.max_buffered = max_buffered
         self.max_gap = spec.max_gap
         self.accepted = 0  # records passed on
@@ -273,7 +254,7 @@ class LiveInput:
                 inp.fileobj.close()
             if inp.buffer.strip() and not inp.skipping:
                 if inp.tcp:
-                    self._error(inp, inp.line + 1, "connection closed in the middle of a line; line skipped")
+                    self._error(inp.name, inp.line + 1, "connection closed in the middle of a line; line skipped")
                 else:
                     yield from self._line(inp, inp.buffer)
             return
@@ -287,7 +268,7 @@ class LiveInput:
         for raw in lines:
             yield from self._line(inp, raw)
         if len(inp.buffer) > MAX_LINE:
-            self._error(inp, inp.line + 1, f"line longer than {MAX_LINE} bytes; line skipped")
+            self._error(inp.name, inp.line + 1, f"line longer than {MAX_LINE} bytes; line skipped")
             inp.buffer, inp.skipping = b"", True
 
     def _line(self, inp: _Input, raw: bytes) -> Iterator[Record]:
@@ -296,7 +277,7 @@ class LiveInput:
             text = raw.decode("utf-8").rstrip("\r")
         except UnicodeDecodeError as err:
             column = len(raw[: err.start].decode("utf-8", errors="replace")) + 1
-            self._error(inp, inp.line, f"invalid UTF-8 (byte 0x{raw[err.start]:02x}); line skipped", column)
+            self._error(inp.name, inp.line, f"invalid UTF-8 (byte 0x{raw[err.start]:02x}); line skipped", column)
             return
         stamp = None
         if self.wall_clock:
@@ -310,20 +291,19 @@ class LiveInput:
             yield rec
             return
         if inp.last_t is not None and rec.t < inp.last_t:
-            self._error(inp, inp.line, f"time {rec.t} after time {inp.last_t} from this producer; record skipped")
+            problem = f"time {rec.t} after time {inp.last_t} from this producer"
         elif rec.t < self._cur:
-            self._error(inp, inp.line, f"time {rec.t} is already closed (current time {self._cur}); record skipped")
+            problem = f"time {rec.t} is already closed (current time {self._cur})"
         elif self.max_gap is not None and rec.t - self._cur > self.max_gap:
-            self._error(
-                inp,
-                inp.line,
-                f"time {rec.t} is more than --max-gap {self.max_gap} time points "
-                f"after the current time {self._cur}; record skipped",
+            problem = (
+                f"time {rec.t} is more than --max-gap {self.max_gap} time points after the current time {self._cur}"
             )
         else:
             inp.last_t = rec.t
             heapq.heappush(self._heap, (rec.t, self._seq, rec))
             self._seq += 1
+            return
+        self._error(inp.name, inp.line, f"{problem}; record skipped")
 
     def handle_line(self, text: str, source: str, number: int, stamp: int | None = None) -> Record | None:
         """One decoded line as a checked Record, or None (blank, comment, or bad: reported).
@@ -340,19 +320,12 @@ class LiveInput:
             self.rejected += 1
             self.report(err)
         except (MemoryError, ValueError, OverflowError) as err:
-            self.rejected += 1
-            self.report(
-                StreamError(
-                    Diagnostic(
-                        f"cannot read this line ({type(err).__name__}: {err})", Location(source, number, 1, number, 2)
-                    )
-                )
-            )
+            self._error(source, number, f"cannot read this line ({type(err).__name__}: {err})")
         return None
 
-    def _error(self, inp: _Input, line: int, message: str, column: int = 1) -> None:
+    def _error(self, source: str, line: int, message: str, column: int = 1) -> None:
         self.rejected += 1
-        self.report(StreamError(Diagnostic(message, Location(inp.name, line, column, line, column + 1))))
+        self.report(StreamError(Diagnostic(message, Location(source, line, column, line, column + 1))))
 
     def _bound(self, producers) -> int | None:
         """The watermark: the least position of a producer that still holds time back."""
@@ -425,11 +398,8 @@ def save_records(records, out: TextIO, close: bool = False) -> Iterator[Record]:
     try:
         for rec in records:
             try:
-                out.write(
-                    f"{rec.t}:"
-                    + "".join((" " if i == 0 else ", ") + format_atom(a) for i, a in enumerate(rec.atoms))
-                    + "\n"
-                )
+                atoms = ", ".join(map(format_atom, rec.atoms))
+                out.write(f"{rec.t}: {atoms}\n" if atoms else f"{rec.t}:\n")
                 out.flush()
             except OSError as err:
                 name = getattr(out, "name", out)

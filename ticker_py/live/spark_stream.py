@@ -1,17 +1,13 @@
 """Spark Structured Streaming driving a reasoner through ``foreachBatch`` (imports pyspark).
 
-A streaming DataFrame with columns ``t`` (integer) and ``atom`` (string; null = heartbeat),
-and optionally ``seq`` (arrival order within a time point), or with raw JSON Lines text
-(columns ``file`` and ``jsonl``, as :func:`folder_atoms` makes; rows in file order), is pushed micro-batch by
-micro-batch into a :class:`~ticker_py.live.LiveReasoner` in the driver. A time point is
-evaluated once a later time shows up (in this batch or a later one) or when the query ends
-(:func:`run_stream` calls ``close``). Rows for a time point already closed are late:
-reported on stderr and skipped. Sources: :func:`rate_atoms` (the ``rate`` source) and
-:func:`folder_atoms` (files arriving in a folder).
+Micro-batches of a streaming DataFrame (columns ``t``, ``atom``, optionally ``seq``; or raw JSON
+Lines as :func:`folder_atoms` makes) are pushed into a :class:`~ticker_py.live.LiveReasoner` in the
+driver; rows for a time point already closed are late: reported and skipped (docs/live.md).
 """
 
 from __future__ import annotations
 
+import itertools
 import sys
 import tempfile
 from collections.abc import Callable
@@ -100,18 +96,11 @@ def drive(
                 for r in batch.select("t", "atom", *(["seq"] if has_seq else [])).collect()
             ]
         rows.sort(key=lambda r: (r[0], r[2]))
-        start = 0
-        while start < len(rows):
-            end = start
-            while end < len(rows) and rows[end][0] == rows[start][0]:
-                end += 1
-            t = int(rows[start][0])
-            atoms = [r[1] for r in rows[start:end] if r[1] is not None]
+        for t, group in itertools.groupby(rows, key=lambda r: r[0]):
             try:
-                live.push(t, atoms)
+                live.push(int(t), [r[1] for r in group if r[1] is not None])
             except StreamError as err:
                 report(StreamError([replace(d, message=f"batch {batch_id}: {d.message}") for d in err.diagnostics]))
-            start = end
 
     checkpoint = checkpoint or tempfile.mkdtemp(prefix="ticker_py-checkpoint-")
     writer = frame.writeStream.foreachBatch(push_batch).option("checkpointLocation", checkpoint)
