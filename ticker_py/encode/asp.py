@@ -1,11 +1,8 @@
 """ASP values: the statements the encoders build, each printing as clingo syntax.
 
-Terms, atoms and comparisons are the LARS ones (:mod:`ticker_py.ast`), which print in
-clingo syntax already; this module adds what ASP has and LARS has not: literals over
-plain atoms or comparisons, rules over them (no head: a constraint) and ``#show``
-directives. The names follow clingo's AST and the ASP-Core-2 grammar (a *naf-literal* is an
-atom or a comparison, possibly under ``not``), kept apart from the LARS ``Literal`` and
-``Rule``.
+Terms, atoms and comparisons are the LARS ones (:mod:`ticker_py.ast`), which print in clingo
+syntax; this module adds literals, rules, aggregates and ``#show`` directives (named after
+clingo's AST and ASP-Core-2).
 
 >>> X = ast.Variable("X")
 >>> str(AspRule(ast.Atom("q", (X,)), (NafLiteral(ast.Atom("p", (X,))), NafLiteral(ast.Atom("r"), negated=True))))

@@ -1,31 +1,9 @@
 """The incremental encoding (Ticker paper, Alg. 2): one ground program for every tick, switched by externals.
 
-The static encoding (:mod:`ticker_py.encode.static`) is grounded anew at every tick over the
-window's contents. The incremental encoding is grounded once and reused: what changes from tick
-to tick is only which of its external atoms are true.
-
-- **Slots.** An atom holding at a time point the windows can still read is pinned to a *slot*
-  ``p(args,S)``: one of a fixed set of numbers that the engine gives to the time points of
-  [t-R, t] (R: the program's look-back) and to those of the atoms in a tuple @-window, and takes
-  back when no window reads them any more. Atoms at the current time point are pinned to the
-  constant ``_n``; ``_now(S)`` says which slot t has, and two bridge rules make ``p(args,_n)``
-  and ``p(args,S)`` one atom for that slot. ``_w{n}(S)``: slot S's time point is in the time
-  window of reach n.
-- **Instances.** A window atom over an input predicate is an external atom, one *instance* per
-  input atom (and slot, for @): the engine switches it on when its atom arrives and off when its
-  annotation says it expired (:class:`~ticker_py.encode.windows.base.Instances`), so a tick costs
-  what arrived and what expired. A window atom over a derived predicate is a rule over slots
-  (``WindowEncoder.slot_rules``).
-- **Domain.** clingo cannot give an atom a rule once it has one, so every instance that can
-  matter is declared up front: an instance whose arguments the rule binds through other input
-  or background predicates is declared for the values those can take (``_dom_q``: background
-  facts and the input atoms seen); an instance whose values only the stream gives is declared
-  for the atoms seen so far, and an atom never seen makes the engine ground the program anew.
-
-Times must stay slots for this: a program that computes with a time, compares it, prints it as
-an argument, names a constant time, reads an @-atom without window (the whole timeline) or a
-tuple @-window over background facts (every time point of its timeline) has ``problems``; the
-engine solves such a program with the static encoding per tick.
+Atoms are pinned to reusable *slots* of time points (``p(args,S)``; ``_n`` for now), window atoms
+over input predicates are external *instances* the engine switches, and every instance that can
+matter is declared up front (``_dom_q``); see docs/incremental.md. A program whose times cannot be
+slots has ``problems`` (the engine then solves the static encoding per tick).
 
 >>> from ticker_py.syntax import parse_program
 >>> from ticker_py.analysis import analyse

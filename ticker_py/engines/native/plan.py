@@ -255,17 +255,14 @@ class _PlanWriter:
                 self.guard(f"{b} is not None")
                 # a key with one instance holds the instance itself (Store._indexed)
                 self.emit(f"for {inst} in ({b} if type({b}) is dict else ({b},)):")
-                self.depth += 1
-                self.loop = (set(self.bound), self.h)
-                if exclude:
-                    self.guard(f"{inst} not in _ds")
-                self.emit(f"{hv} = {facts}[{inst}]")
             else:
                 self.emit(f"for {inst}, {hv} in {facts}.items():")
-                self.depth += 1
-                self.loop = (set(self.bound), self.h)
-                if exclude:
-                    self.guard(f"{inst} not in _ds")
+            self.depth += 1
+            self.loop = (set(self.bound), self.h)
+            if exclude:
+                self.guard(f"{inst} not in _ds")
+            if known:
+                self.emit(f"{hv} = {facts}[{inst}]")
             for pos, term in positions:
                 if pos not in known:
                     self.match(term, self.accessor(lit, inst, pos))
