@@ -326,7 +326,9 @@ def _arrival(k: int, rule: ast.Rule, i: int, analysis: Analysis, sem: Semantics,
     h = arg_vars(len(head_args))
     w = tuple(ast.Variable(f"W{j}") for j in range(1, len(args) + 1))
     slot_cond = (ast.Atom(SLOT, (_SLOT,)),) if pinned else ()
-    decl = Declaration(ast.Atom(name, h + (_SLOT,) * pinned), (ast.Atom(table.head.predicate, w + h),) + slot_cond)
+    decl = _canonical(
+        Declaration(ast.Atom(name, h + (_SLOT,) * pinned), (ast.Atom(table.head.predicate, w + h),) + slot_cond)
+    )
     slot = (S,) if pinned else ()
     if rule.head is None:
         reads = AspRule.of(None, ast.Atom(name))
@@ -337,15 +339,11 @@ def _arrival(k: int, rule: ast.Rule, i: int, analysis: Analysis, sem: Semantics,
     statements = [
         (reads, what),
         (table, f"rule {k}: its head instances per {pred} atom{' (the atoms seen)' if is_open else ''}"),
-        (
-            _canonical(decl),
-            f"rule {k}: a head instance holds while one of its {pred} atoms does ({enc.expiry(pred, n)})",
-        ),
+        (decl, f"rule {k}: a head instance holds while one of its {pred} atoms does ({enc.expiry(pred, n)})"),
     ]
     arrival = Arrival(
         k, (enc, pred, n), table.head.predicate, len(args), len(table.head.args), name, pinned, frozenset(statics)
     )
-    decl = _canonical(decl)
     return arrival, statements, AspRule.of(decl.atom, *decl.condition)
 
 

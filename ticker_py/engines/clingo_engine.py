@@ -17,12 +17,12 @@ from ..analysis import Analysis
 from ..encode import encode_static
 from ..encode.exact import Bounds, ExactProgram
 from ..semantics import Origin, TupleScope, TupleTies
-from ..streams.factorized import NONE, Factorized, factorized_result, note_fallback
+from ..streams.factorized import NONE, Factorized, factorized_result
 from ..streams.model import Model, Result
 from ..values import clingo_atom, exact_atom, format_atom
 from ..windows import Windows
 from .base import Engine, EngineOptions
-from .factorize import Recorder, Unfactorizable, factorize
+from .factorize import Recorder, factorize_or_enumerate
 from .wide import ExactContext, check_clingo_strings, check_window_sizes, symbol_int, symbol_to_term
 
 __all__ = ["ClingoEngine", "ModelReader", "symbol_to_term", "clingo_logger", "control", "ground", "prefer_previous"]
@@ -236,17 +236,7 @@ class ClingoEngine(Engine):
 
     def _factorized(self, t: int) -> Result:
         recorder = Recorder()
-        ctl = self._control(t, recorder)
-        try:
-            symbolic = factorize(recorder, ctl)
-        except Unfactorizable as why:
-            note_fallback(self.name, str(why))
-            return factorized_result(
-                t,
-                self.count,
-                Factorized.from_models(self.reader.read(m.symbols(shown=True), t) for m in _all_models(ctl)),
-                self.options.models,
-            )
+        symbolic = factorize_or_enumerate(recorder, self._control(t, recorder), self.name)
         if symbolic is None:
             return factorized_result(t, self.count, NONE)
         read = self.reader.read
@@ -256,9 +246,3 @@ class ClingoEngine(Engine):
             Factorized.build(read(symbolic.common, t), [[read(alt, t) for alt in f] for f in symbolic.factors]),
             self.options.models,
         )
-
-
-def _all_models(ctl: clingo.Control):
-    ctl.configuration.solve.models = 0
-    with ctl.solve(yield_=True) as handle:
-        yield from handle

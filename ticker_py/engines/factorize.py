@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import clingo
 
-__all__ = ["Recorder", "SymbolFactors", "Unfactorizable", "factorize"]
+from ..streams.factorized import note_fallback
+
+__all__ = ["Recorder", "SymbolFactors", "Unfactorizable", "factorize", "factorize_or_enumerate"]
 
 
 class Unfactorizable(Exception):
@@ -153,6 +155,18 @@ def factorize(recorder: Recorder, ctl: clingo.Control):
         else:
             factors.append(alts)
     return SymbolFactors(common, factors)
+
+
+def factorize_or_enumerate(recorder: Recorder, ctl: clingo.Control, engine: str):
+    """:func:`factorize`, or for a program it does not handle (a fallback of ``engine``, noted)
+    every answer set as an alternative of one factor."""
+    try:
+        return factorize(recorder, ctl)
+    except Unfactorizable as why:
+        note_fallback(engine, str(why))
+    ctl.configuration.solve.models = 0
+    with ctl.solve(yield_=True) as handle:
+        return SymbolFactors([], [[list(m.symbols(shown=True)) for m in handle]])
 
 
 def _solve(ctl: clingo.Control, shown: list):

@@ -26,8 +26,8 @@ from ..streams.model import Model, Result
 from ..values import clingo_atom, format_term, int_text
 from ..windows import Windows
 from .base import Engine, EngineOptions, ModelDiffer
-from .clingo_engine import ModelReader, _all_models, control, ground, prefer_previous
-from .factorize import Recorder, SymbolFactors, Unfactorizable, factorize
+from .clingo_engine import ModelReader, control, ground, prefer_previous
+from .factorize import Recorder, factorize_or_enumerate
 from .wide import check_clingo_strings, check_window_sizes
 
 __all__ = ["HybridEngine", "times_stay_relative", "KEPT_SYMBOLS"]
@@ -198,11 +198,7 @@ class HybridEngine(Engine):
             ctl = control(["--models=0"])
             recorder.register(ctl)
             ground(ctl, self.rules, self.exact.sites, facts)
-            try:
-                found = factorize(recorder, ctl)
-            except Unfactorizable as why:  # U's answers, as one factor
-                note_fallback(self.name, str(why))
-                found = SymbolFactors([], [[list(m.symbols(shown=True)) for m in _all_models(ctl)]])
+            found = factorize_or_enumerate(recorder, ctl, self.name)
             split, rel = self.reader.split, t - d
             symbolic = (
                 None

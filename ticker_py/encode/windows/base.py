@@ -175,6 +175,10 @@ class WindowEncoder(ABC):
             return f"{pred}: an atom at U until time U+{n}"
         return f"{pred} at U holds at every later time"
 
+    def head(self, pred: str, n: int, args: tuple, time) -> ast.Atom:
+        """The auxiliary atom over ``args``, and ``time`` if the window atom carries one (@)."""
+        return ast.Atom(self.aux(pred, n), args + (time,) if self.at else args)
+
     def use(self, pred: str, n: int, args, time=None) -> ast.Atom:
         """The body atom for ``pred(args)`` under this window."""
         return ast.Atom(self.aux(pred, n), tuple(args) + (() if time is None else (time,)))

@@ -15,11 +15,6 @@ from .base import NOW, Instances, N, S, U, WindowEncoder, arg_vars, member, now,
 Cmp = ast.Comparison
 
 
-def in_window(n: int) -> tuple:
-    """``N-n <= U, U <= N``: U inside the window of reach n at N."""
-    return covers(U, N, n)
-
-
 class Arrivals(Instances):
     """Diamond and @ over an input predicate: an atom arriving at u holds in the window until
     :func:`~ticker_py.windows.last_covering` (u, n); its instance is the atom (diamond) or the
@@ -92,11 +87,11 @@ class TimeDiamond(WindowEncoder):
 
     def static_rules(self, pred, arity, n, background, sem=DEFAULT):
         a = arg_vars(arity)
-        return [AspRule.of(ast.Atom(self.aux(pred, n), a), now(), ast.Atom(pred, a + (U,)), *in_window(n))]
+        return [AspRule.of(self.head(pred, n, a, U), now(), ast.Atom(pred, a + (U,)), *covers(U, N, n))]
 
     def slot_rules(self, pred, arity, n):
         a = arg_vars(arity)
-        return [AspRule.of(ast.Atom(self.aux(pred, n), a), ast.Atom(pred, a + (S,)), member(n))]
+        return [AspRule.of(self.head(pred, n, a, S), ast.Atom(pred, a + (S,)), member(n))]
 
 
 class TimeBox(WindowEncoder):
@@ -135,20 +130,11 @@ class TimeBox(WindowEncoder):
         return f"{pred}: while the atom arrived at each of the last {n + 1} time points"
 
 
-class TimeAt(WindowEncoder):
+class TimeAt(TimeDiamond):
     """``p at T in [n]``: T in [N-n, N] and p holds at T."""
 
-    kind, modality, prefix, instance_class = ast.WindowKind.TIME, ast.AT, "_a", Arrivals
-    at = True
-
-    def static_rules(self, pred, arity, n, background, sem=DEFAULT):
-        a = arg_vars(arity) + (U,)
-        return [AspRule.of(ast.Atom(self.aux(pred, n), a), now(), ast.Atom(pred, a), *in_window(n))]
-
-    def slot_rules(self, pred, arity, n):
-        a = arg_vars(arity) + (S,)
-        return [AspRule.of(ast.Atom(self.aux(pred, n), a), ast.Atom(pred, a), member(n))]
+    modality, prefix, at = ast.AT, "_a", True
 
     def background_rules(self, pred, arity, n):
         a = arg_vars(arity)
-        return [AspRule.of(ast.Atom(self.aux(pred, n), a + (S,)), ast.Atom(f"_bg_{pred}", a), member(n))]
+        return [AspRule.of(self.head(pred, n, a, S), ast.Atom(f"_bg_{pred}", a), member(n))]

@@ -145,7 +145,7 @@ class TupleDiamond(WindowEncoder):
 
     def static_rules(self, pred, arity, n, background, sem=DEFAULT):
         a = arg_vars(arity)
-        return [AspRule.of(ast.Atom(self.aux(pred, n), a), ast.Atom(contents(pred, n), a + (U,)))]
+        return [AspRule.of(self.head(pred, n, a, U), ast.Atom(contents(pred, n), a + (U,)))]
 
 
 class TupleBox(WindowEncoder):
@@ -174,12 +174,7 @@ class TupleBox(WindowEncoder):
         return f"{pred}: while the atom is among the last {n} atoms at every time point of their timeline"
 
 
-class TupleAt(WindowEncoder):
+class TupleAt(TupleDiamond):
     """``p at T in [n #]``: p is in the window's contents at T."""
 
-    kind, modality, prefix, instance_class = ast.WindowKind.TUPLE, ast.AT, "_ca", Counted
-    at = True
-
-    def static_rules(self, pred, arity, n, background, sem=DEFAULT):
-        a = arg_vars(arity) + (U,)
-        return [AspRule.of(ast.Atom(self.aux(pred, n), a), ast.Atom(contents(pred, n), a))]
+    modality, prefix, at = ast.AT, "_ca", True
