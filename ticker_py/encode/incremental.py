@@ -185,7 +185,7 @@ class IncrementalEncoding:
     ``inputs``: per input predicate its window uses ``(encoder, n)``; ``now_inputs``: input
     predicates read at t; ``domain``: input predicates whose atoms extend the declared domain
     (``_dom_p``); ``slots``: P; ``reach``: R; ``members``: the n of the ``_w{n}`` externals;
-    ``bridged``: whether ``_now(S)`` is used; ``arrivals``: the rules instantiated on arrival
+    ``arrivals``: the rules instantiated on arrival
     (:class:`Arrival`); ``switched``: the names of the instances declared (window atoms, input
     atoms at t). ``problems``: why the program cannot use slots
     (then nothing else is filled in)."""
@@ -200,7 +200,6 @@ class IncrementalEncoding:
     slots: int = 0
     reach: int = 0
     members: tuple = ()
-    bridged: bool = False
     arrivals: tuple = ()
     switched: frozenset = frozenset()
     problems: tuple = ()
@@ -478,7 +477,6 @@ def encode_incremental(analysis: Analysis, sem: Semantics = DEFAULT, demoted=fro
         slots=slots,
         reach=reach,
         members=tuple(sorted(members)),
-        bridged=bool(timed),
         arrivals=tuple(arrivals),
         switched=frozenset(d.atom.predicate for d in declared),
         split=split,
