@@ -1,11 +1,8 @@
 """ASP values: the statements the encoders build, each printing as clingo syntax.
 
-Terms, atoms and comparisons are the LARS ones (:mod:`ticker_py.ast`), which print in
-clingo syntax already; this module adds what ASP has and LARS has not: literals over
-plain atoms or comparisons, rules over them (no head: a constraint) and ``#show``
-directives. The names follow clingo's AST and the ASP-Core-2 grammar (a *naf-literal* is an
-atom or a comparison, possibly under ``not``), kept apart from the LARS ``Literal`` and
-``Rule``.
+Terms, atoms and comparisons are the LARS ones (:mod:`ticker_py.ast`), which print in clingo
+syntax; this module adds literals, rules, aggregates and ``#show`` directives (named after
+clingo's AST and ASP-Core-2).
 
 >>> X = ast.Variable("X")
 >>> str(AspRule(ast.Atom("q", (X,)), (NafLiteral(ast.Atom("p", (X,))), NafLiteral(ast.Atom("r"), negated=True))))
@@ -27,15 +24,12 @@ from ..values import format_atom, int_text
 
 __all__ = [
     "time_facts",
-    "timeline_limit",
     "Symbol",
     "NafLiteral",
     "AspRule",
     "Show",
     "ShowNothing",
     "ShowSignature",
-    "ShowTerm",
-    "Statement",
     "Count",
     "External",
     "ChoiceRule",
@@ -125,7 +119,7 @@ class ChoiceRule:
 
 
 class Show:
-    """A ``#show`` directive (the three forms below)."""
+    """A ``#show`` directive (the forms below)."""
 
     __slots__ = ()
 
@@ -149,20 +143,6 @@ class ShowSignature(Show):
         return f"#show {self.name}/{self.arity}."
 
 
-@dataclass(frozen=True, slots=True)
-class ShowTerm(Show):
-    """``#show term : body.``"""
-
-    term: ast.Atom
-    body: tuple
-
-    def __str__(self) -> str:
-        return f"#show {self.term} : {', '.join(map(str, self.body))}."
-
-
-Statement = AspRule | ChoiceRule | Show
-
-
 def atom(name: str, *args) -> ast.Atom:
     """``name(args)``: ``atom('p', ast.Variable('X'), ast.Number(1))``."""
     return ast.Atom(name, args)
@@ -173,9 +153,10 @@ def program_text(statements) -> str:
     return "".join(f"{s}\n" for s in statements)
 
 
-def timeline_limit(lo: int, hi: int) -> None:
-    """Refuse listing the time points ``lo..hi`` when they are more than
-    :data:`~ticker_py.limits.MAX_FACT_ATOMS`."""
+def time_facts(lo: int, hi: int) -> str:
+    """``_time(lo..hi).``, with ``hi`` = 2^31 - 1 written on its own: clingo's interval loop never
+    ends when its upper bound is the largest 32-bit integer. Time points beyond 32 bits are listed
+    one by one as ``_int`` symbols; at most :data:`~ticker_py.limits.MAX_FACT_ATOMS` in all."""
     if hi - lo + 1 > MAX_FACT_ATOMS:
         raise StreamError(
             Diagnostic(
@@ -186,13 +167,6 @@ def timeline_limit(lo: int, hi: int) -> None:
                 ),
             )
         )
-
-
-def time_facts(lo: int, hi: int) -> str:
-    """``_time(lo..hi).``, with ``hi`` = 2^31 - 1 written on its own: clingo's interval loop never
-    ends when its upper bound is the largest 32-bit integer. Time points beyond 32 bits are listed
-    one by one as ``_int`` symbols; at most :data:`~ticker_py.limits.MAX_FACT_ATOMS` in all."""
-    timeline_limit(lo, hi)
     if hi < CLINGO_MAX:
         return f"_time({lo}..{hi})."
     out = [f"_time({lo}..{CLINGO_MAX - 1}). _time({CLINGO_MAX})."] if lo < CLINGO_MAX else []

@@ -1,14 +1,9 @@
 """How values flow through an encoding's rules: bounds of the values at every argument position.
 
 The *bound* of a value is the largest magnitude of its integers, or :data:`UNSAFE` for anything
-clingo might compute or order wrongly: an integer of 2**31 or more, a string or RDF literal (a
-literal may be a number; a string compared with a number is reported), or what is not known.
-:class:`ValueFlow` derives the bounds of every argument position of an encoding from the bounds of
-the facts given to clingo (a fixpoint over the rules: ``X*Y`` is bounded by the product of the
-bounds, ``X+Y`` by their sum, ...; recursion through arithmetic is unbounded) and knows which
-positions can decide an operation. :mod:`ticker_py.encode.exact` rewrites the operations that might
-not fit, from the bounds of the facts an engine passes (:class:`~ticker_py.encode.exact.Bounds`, in
-the steps of :func:`level`).
+clingo might compute or order wrongly (an integer of 2**31 or more, a string or RDF literal, what
+is not known). :class:`ValueFlow` derives every argument position's bound from those of the facts
+(a fixpoint over the rules; recursion through arithmetic is unbounded).
 """
 
 from __future__ import annotations

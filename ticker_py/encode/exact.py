@@ -1,17 +1,10 @@
 """Exact arithmetic and comparisons in the clingo encodings, paid for only where needed.
 
-clingo computes with 32-bit integers (a result beyond them wraps) and orders terms its own way.
-The values ticker_py hands it are exact (an integer beyond 32 bits is the symbol ``_int("digits")``,
-:mod:`ticker_py.values`), and an encoding's rules compute with them (``Y = X*X``, ``N-20 <= U``,
-``U = N-n..N-1``) and compare them (``V > 100``). Where clingo's own operation could differ from
-the exact one, the rule computes through a Python function instead, which the engine hands the
-grounder (``@_mul(X,X,0)``, ``@_cmp(V,100,3) > 0``; :mod:`ticker_py.engines.wide`).
-
-Which operations need it follows from the bounds of the values (:mod:`ticker_py.encode.bounds`):
-:class:`ExactProgram` rewrites exactly the operations whose operands or result might not fit 32
-bits. A program whose values stay small keeps its encoding word for word; a grounder call per
-rule instance (about 7 µs against clingo's own 0.8 µs: benchmarks/exact_functions.py) is spent
-only where a value could need it. The engines re-encode when the operations to rewrite change.
+clingo's integers are 32-bit and it orders terms its own way. Where an encoding's operation or
+comparison might not fit 32 bits, by the bounds of the values (:mod:`ticker_py.encode.bounds`),
+:class:`ExactProgram` has the rule call a Python function instead (``@_mul(X,X,0)``,
+``@_cmp(V,100,3) > 0``: :mod:`ticker_py.engines.wide`), so a program whose values stay small keeps
+its encoding word for word. The engines re-encode when the operations to rewrite change.
 
 >>> from ticker_py.syntax import parse_program
 >>> from ticker_py.analysis import analyse
@@ -38,7 +31,6 @@ from .bounds import (
     UNSAFE,
     Rule,
     ValueFlow,
-    arith_bound,
     bindings,
     element,
     environment,
@@ -101,27 +93,24 @@ class ExactProgram:
 
     def _decide(self, rule: Rule, env: dict, bound_of, unsafe: set) -> None:
         """Add to ``unsafe`` (by node identity) the operations of ``rule`` that might not fit."""
-        for lit in rule.body:
+        self._literals_bound(rule.body, env, bound_of, unsafe)
+        if rule.head is not None:
+            for arg in rule.head.args:
+                self._term_bound(arg, env, unsafe)
+
+    def _literals_bound(self, literals, env: dict, bound_of, unsafe: set) -> None:
+        for lit in literals:
             el = element(lit)
             if isinstance(el, ast.Atom):
                 for arg in el.args:
                     self._term_bound(arg, env, unsafe)
             elif isinstance(el, ast.Comparison):
                 self._comparison_bound(el, env, bound_of, unsafe)
-        if rule.head is not None:
-            for arg in rule.head.args:
-                self._term_bound(arg, env, unsafe)
 
     def _comparison_bound(self, cmp: ast.Comparison, env: dict, bound_of, unsafe: set) -> None:
         if type(cmp.right) is Count:  # X = #count{ K : condition }
-            inner = environment(bindings(cmp.right.condition), bound_of, env)
-            for lit in cmp.right.condition:
-                el = element(lit)
-                if isinstance(el, ast.Comparison):
-                    self._comparison_bound(el, inner, bound_of, unsafe)
-                elif isinstance(el, ast.Atom):
-                    for arg in el.args:
-                        self._term_bound(arg, inner, unsafe)
+            condition = cmp.right.condition
+            self._literals_bound(condition, environment(bindings(condition), bound_of, env), bound_of, unsafe)
             return
         left = self._term_bound(cmp.left, env, unsafe)
         right = self._term_bound(cmp.right, env, unsafe)
@@ -129,22 +118,18 @@ class ExactProgram:
             unsafe.add(id(cmp))
 
     def _term_bound(self, term, env: dict, unsafe: set) -> int:
+        """The bound of ``term``; its operations that might not fit go into ``unsafe``."""
         t = type(term)
-        if t is ast.BinOp:
-            left = self._term_bound(term.left, env, unsafe)
-            bound = arith_bound(term.op, left, self._term_bound(term.right, env, unsafe))
-            if bound >= UNSAFE:
-                unsafe.add(id(term))
-            return bound
-        if t is ast.Interval:
-            bound = max(self._term_bound(term.low, env, unsafe), self._term_bound(term.high, env, unsafe))
-            if bound >= UNSAFE:
-                unsafe.add(id(term))
-            return bound
-        if isinstance(term, ast.Function) and t is not ast.Iri:
+        if t is ast.BinOp or t is ast.Interval:
+            for child in (term.left, term.right) if t is ast.BinOp else (term.low, term.high):
+                self._term_bound(child, env, unsafe)
+        elif isinstance(term, ast.Function) and t is not ast.Iri:
             for arg in term.args:
                 self._term_bound(arg, env, unsafe)
-        return term_bound(term, env)
+        bound = term_bound(term, env)
+        if bound >= UNSAFE and (t is ast.BinOp or t is ast.Interval):
+            unsafe.add(id(term))
+        return bound
 
     # ---------------------------------------------------------------- the rewritten program
 
@@ -234,12 +219,12 @@ class Bounds:
     ``signatures``: the arity of each predicate whose atoms the engine passes as facts
     (stream atoms, and the lower atoms of the default engine): ``p(args,U)`` and
     ``p(args,U,K)``; only the positions ``relevant`` (:attr:`ValueFlow.relevant`) are measured. The
-    time, count and tick bounds cover ``_now``, ``_time``, ``_origin``, ``_cnt``, ``_tick`` and ``_g``."""
+    time and count bounds cover ``_now``, ``_time``, ``_origin``, ``_cnt`` and ``_tick``."""
 
-    __slots__ = ("time", "count", "tick", "args", "measured", "signatures", "version")
+    __slots__ = ("time", "count", "args", "measured", "signatures", "version")
 
     def __init__(self, relevant, signatures: dict):
-        self.time = self.count = self.tick = 0
+        self.time = self.count = 0
         self.signatures = dict(signatures)
         self.args: dict = {}
         self.version = 0
@@ -251,7 +236,7 @@ class Bounds:
         self.measured = {p: tuple(sorted(ix)) for p, ix in measured.items()}
 
     def state(self) -> tuple:
-        return (self.version, self.time, self.count, self.tick)
+        return (self.version, self.time, self.count)
 
     def note_time(self, t: int) -> None:
         if t > self.time:
@@ -260,10 +245,6 @@ class Bounds:
     def note_count(self, c: int) -> None:
         if c > self.count:
             self.count = level(c)
-
-    def note_tick(self, e: int) -> None:
-        if e > self.tick:
-            self.tick = level(e)
 
     def note_atoms(self, atoms) -> None:
         """Measure the atoms' arguments at the relevant positions."""
@@ -287,13 +268,11 @@ class Bounds:
         """The bounds of the facts of ``key = (name, arity)`` that the engine passes, or None."""
         name, arity = key
         if name in ("_now", "_time", "_origin"):
-            return [self.time] + [self.tick] * (arity - 1)
+            return [self.time] + [0] * (arity - 1)
         if name == "_cnt":
-            return [self.count] + [self.tick] * (arity - 1)
+            return [self.count] + [0] * (arity - 1)
         if name == "_tick":
             return [self.time, self.count][:arity]
-        if name == "_g":
-            return [self.tick] * arity
         k = self.signatures.get(name)
         if k is None or arity not in (k + 1, k + 2):
             return None

@@ -1,31 +1,9 @@
 """The incremental encoding (Ticker paper, Alg. 2): one ground program for every tick, switched by externals.
 
-The static encoding (:mod:`ticker_py.encode.static`) is grounded anew at every tick over the
-window's contents. The incremental encoding is grounded once and reused: what changes from tick
-to tick is only which of its external atoms are true.
-
-- **Slots.** An atom holding at a time point the windows can still read is pinned to a *slot*
-  ``p(args,S)``: one of a fixed set of numbers that the engine gives to the time points of
-  [t-R, t] (R: the program's look-back) and to those of the atoms in a tuple @-window, and takes
-  back when no window reads them any more. Atoms at the current time point are pinned to the
-  constant ``_n``; ``_now(S)`` says which slot t has, and two bridge rules make ``p(args,_n)``
-  and ``p(args,S)`` one atom for that slot. ``_w{n}(S)``: slot S's time point is in the time
-  window of reach n.
-- **Instances.** A window atom over an input predicate is an external atom, one *instance* per
-  input atom (and slot, for @): the engine switches it on when its atom arrives and off when its
-  annotation says it expired (:class:`~ticker_py.encode.windows.base.Instances`), so a tick costs
-  what arrived and what expired. A window atom over a derived predicate is a rule over slots
-  (``WindowEncoder.slot_rules``).
-- **Domain.** clingo cannot give an atom a rule once it has one, so every instance that can
-  matter is declared up front: an instance whose arguments the rule binds through other input
-  or background predicates is declared for the values those can take (``_dom_q``: background
-  facts and the input atoms seen); an instance whose values only the stream gives is declared
-  for the atoms seen so far, and an atom never seen makes the engine ground the program anew.
-
-Times must stay slots for this: a program that computes with a time, compares it, prints it as
-an argument, names a constant time, reads an @-atom without window (the whole timeline) or a
-tuple @-window over background facts (every time point of its timeline) has ``problems``; the
-engine solves such a program with the static encoding per tick.
+Atoms are pinned to reusable *slots* of time points (``p(args,S)``; ``_n`` for now), window atoms
+over input predicates are external *instances* the engine switches, and every instance that can
+matter is declared up front (``_dom_q``); see docs/incremental.md. A program whose times cannot be
+slots has ``problems`` (the engine then solves the static encoding per tick).
 
 >>> from ticker_py.syntax import parse_program
 >>> from ticker_py.analysis import analyse
@@ -207,7 +185,7 @@ class IncrementalEncoding:
     ``inputs``: per input predicate its window uses ``(encoder, n)``; ``now_inputs``: input
     predicates read at t; ``domain``: input predicates whose atoms extend the declared domain
     (``_dom_p``); ``slots``: P; ``reach``: R; ``members``: the n of the ``_w{n}`` externals;
-    ``bridged``: whether ``_now(S)`` is used; ``arrivals``: the rules instantiated on arrival
+    ``arrivals``: the rules instantiated on arrival
     (:class:`Arrival`); ``switched``: the names of the instances declared (window atoms, input
     atoms at t). ``problems``: why the program cannot use slots
     (then nothing else is filled in)."""
@@ -222,7 +200,6 @@ class IncrementalEncoding:
     slots: int = 0
     reach: int = 0
     members: tuple = ()
-    bridged: bool = False
     arrivals: tuple = ()
     switched: frozenset = frozenset()
     problems: tuple = ()
@@ -348,7 +325,9 @@ def _arrival(k: int, rule: ast.Rule, i: int, analysis: Analysis, sem: Semantics,
     h = arg_vars(len(head_args))
     w = tuple(ast.Variable(f"W{j}") for j in range(1, len(args) + 1))
     slot_cond = (ast.Atom(SLOT, (_SLOT,)),) if pinned else ()
-    decl = Declaration(ast.Atom(name, h + (_SLOT,) * pinned), (ast.Atom(table.head.predicate, w + h),) + slot_cond)
+    decl = _canonical(
+        Declaration(ast.Atom(name, h + (_SLOT,) * pinned), (ast.Atom(table.head.predicate, w + h),) + slot_cond)
+    )
     slot = (S,) if pinned else ()
     if rule.head is None:
         reads = AspRule.of(None, ast.Atom(name))
@@ -359,15 +338,11 @@ def _arrival(k: int, rule: ast.Rule, i: int, analysis: Analysis, sem: Semantics,
     statements = [
         (reads, what),
         (table, f"rule {k}: its head instances per {pred} atom{' (the atoms seen)' if is_open else ''}"),
-        (
-            _canonical(decl),
-            f"rule {k}: a head instance holds while one of its {pred} atoms does ({enc.expiry(pred, n)})",
-        ),
+        (decl, f"rule {k}: a head instance holds while one of its {pred} atoms does ({enc.expiry(pred, n)})"),
     ]
     arrival = Arrival(
         k, (enc, pred, n), table.head.predicate, len(args), len(table.head.args), name, pinned, frozenset(statics)
     )
-    decl = _canonical(decl)
     return arrival, statements, AspRule.of(decl.atom, *decl.condition)
 
 
@@ -502,7 +477,6 @@ def encode_incremental(analysis: Analysis, sem: Semantics = DEFAULT, demoted=fro
         slots=slots,
         reach=reach,
         members=tuple(sorted(members)),
-        bridged=bool(timed),
         arrivals=tuple(arrivals),
         switched=frozenset(d.atom.predicate for d in declared),
         split=split,

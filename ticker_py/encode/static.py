@@ -74,17 +74,22 @@ class StaticEncoding:
         for u, atom in fed:
             args = ",".join(format_term(a) for a in atom[1:]) + ("," if len(atom) > 1 else "")
             out.append(f"{atom[0]}({args}{text(u)}).")
-        tick = bool(self.tick_pinned)
+        self.atom_facts(out, atoms, text, bool(self.tick_pinned))
+        return "\n".join(out)
+
+    def atom_facts(self, out: list, atoms, text, tick: bool, d: int = 0) -> None:
+        """Append the facts of ``(U, K, atom)`` entries, times less ``d`` (``text`` writes an
+        integer): ``p(args,U).``, tick-pinned ``p(args,U,K).``, and with ``tick`` ``_tick(U,K).``"""
+        pinned = self.tick_pinned
         for u, k, atom in atoms:
             args = ",".join(format_term(a) for a in atom[1:])
             sep = "," if args else ""
-            u, k = text(u), text(k)
+            u, k = text(u - d), text(k)
             out.append(f"{atom[0]}({args}{sep}{u}).")
-            if atom[0] in self.tick_pinned:
+            if atom[0] in pinned:
                 out.append(f"{atom[0]}({args}{sep}{u},{k}).")
             if tick:
                 out.append(f"_tick({u},{k}).")
-        return "\n".join(out)
 
 
 def fresh_variable(rule: ast.Rule, base: str) -> str:
@@ -113,11 +118,17 @@ def translate_literal(lit: ast.Literal, analysis: Analysis, now_var: ast.Variabl
     return NafLiteral(encoder_for(el).use(el.atom.predicate, n, el.atom.args, el.time), lit.negated)
 
 
+def _body(rule: ast.Rule, analysis: Analysis, sem: Semantics) -> tuple:
+    """The variable of the evaluation time and the rule's body in ASP, ``_now`` first."""
+    now_var = ast.Variable(fresh_variable(rule, "N"))
+    return now_var, [NafLiteral(ast.Atom("_now", (now_var,)))] + [
+        translate_literal(lit, analysis, now_var, sem) for lit in rule.body
+    ]
+
+
 def translate_rule(rule: ast.Rule, analysis: Analysis, sem: Semantics = DEFAULT) -> AspRule:
     """A LARS rule as an ASP rule over time-pinned atoms (pins before the origin dropped)."""
-    now_var = ast.Variable(fresh_variable(rule, "N"))
-    body = [NafLiteral(ast.Atom("_now", (now_var,)))]
-    body += [translate_literal(lit, analysis, now_var, sem) for lit in rule.body]
+    now_var, body = _body(rule, analysis, sem)
     if rule.head is None:
         return AspRule(None, tuple(body))
     head = rule.head
@@ -131,9 +142,7 @@ def translate_rule(rule: ast.Rule, analysis: Analysis, sem: Semantics = DEFAULT)
 
 def future_constraint(rule: ast.Rule, analysis: Analysis, sem: Semantics = DEFAULT) -> AspRule:
     """``future_heads=inconsistent``: no answer stream where the body holds and the @-head lies beyond t."""
-    now_var = ast.Variable(fresh_variable(rule, "N"))
-    body = [NafLiteral(ast.Atom("_now", (now_var,)))]
-    body += [translate_literal(lit, analysis, now_var, sem) for lit in rule.body]
+    now_var, body = _body(rule, analysis, sem)
     return AspRule(None, tuple(body) + (NafLiteral(ast.Comparison(">", rule.head.time, now_var)),))
 
 

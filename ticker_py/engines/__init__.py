@@ -192,14 +192,13 @@ def _create(name: str, analysis: Analysis, options: EngineOptions) -> Engine:
 
 def unsupported_reasons(analysis: Analysis) -> list:
     """Why the native engine refuses a program: the rules and the reasons."""
-    out = []
-    for e in analysis.negative_cycle:
-        out.append(
-            f"{e.element.location}: '{e.head}' depends negatively on '{e.body}' through a cycle (not stratified)"
-        )
-    for r in analysis.program.rules:
-        if r.is_constraint:
-            out.append(f"{r.location}: constraint '{r}' needs a solver")
-    for r in analysis.interval_rules:
-        out.append(f"{r.location}: interval in rule '{r}' (the native engine takes intervals in facts only)")
+    out = [
+        f"{e.element.location}: '{e.head}' depends negatively on '{e.body}' through a cycle (not stratified)"
+        for e in analysis.negative_cycle
+    ]
+    out += [f"{r.location}: constraint '{r}' needs a solver" for r in analysis.program.rules if r.is_constraint]
+    out += [
+        f"{r.location}: interval in rule '{r}' (the native engine takes intervals in facts only)"
+        for r in analysis.interval_rules
+    ]
     return [analysis.named(line) for line in out]

@@ -11,20 +11,21 @@ from collections.abc import Sequence
 from itertools import takewhile
 
 import clingo
+from clingo import parse_term
 
 from ..analysis import Analysis
 from ..encode import encode_static
 from ..encode.exact import Bounds, ExactProgram
 from ..semantics import Origin, TupleScope, TupleTies
-from ..streams.factorized import NONE, Factorized, factorized_result, note_fallback
+from ..streams.factorized import NONE, Factorized, factorized_result
 from ..streams.model import Model, Result
-from ..values import clingo_atom, exact_atom
+from ..values import clingo_atom, exact_atom, format_atom
 from ..windows import Windows
 from .base import Engine, EngineOptions
-from .factorize import Recorder, Unfactorizable, factorize
+from .factorize import Recorder, factorize_or_enumerate
 from .wide import ExactContext, check_clingo_strings, check_window_sizes, symbol_int, symbol_to_term
 
-__all__ = ["ClingoEngine", "ModelReader", "symbol_to_term", "clingo_logger", "prefer_true"]
+__all__ = ["ClingoEngine", "ModelReader", "symbol_to_term", "clingo_logger", "control", "ground", "prefer_previous"]
 
 log = logging.getLogger("ticker_py.clingo")
 
@@ -34,11 +35,32 @@ def clingo_logger(code, message: str) -> None:
     log.debug("clingo %s: %s", code, message.strip())
 
 
-def prefer_true(ctl: clingo.Control, symbols) -> None:
-    """Domain heuristic (``--heuristic=Domain``): decide these atoms first, and true.
+def control(args: list) -> clingo.Control:
+    """A clingo Control with these arguments, its messages logged (:func:`clingo_logger`)."""
+    return clingo.Control(args, logger=clingo_logger, message_limit=0)
 
-    Atoms that are facts or not in the ground program are skipped."""
+
+def ground(ctl: clingo.Control, program: tuple, sites: list, *texts: str) -> None:
+    """Ground ``program`` (``(text, whether it calls Python)``: :meth:`ExactProgram.text`) and
+    ``texts``; an error of the exact functions (``sites``: the program's) is raised after."""
+    ctl.add("base", [], program[0])
+    for text in texts:
+        ctl.add("base", [], text)
+    if program[1]:
+        context = ExactContext(sites)
+        ctl.ground([("base", [])], context=context)
+        context.check()
+    else:
+        ctl.ground([("base", [])])
+
+
+def prefer_previous(ctl: clingo.Control, model: Model, t: int, predicates, d: int = 0) -> None:
+    """Domain heuristic (``--heuristic=Domain``, inertia): the atoms of ``predicates`` in the previous
+    answer ``model`` at ``t``, pinned to their times less ``d``, decided first, and true. Atoms that
+    are facts or not in the ground program are skipped."""
     atoms = ctl.symbolic_atoms
+    pins = [(a, t) for a in model.atoms] + list(model.pinned)
+    symbols = (parse_term(format_atom(clingo_atom(a + (u - d,)))) for a, u in pins if a[0] in predicates and u >= d)
     lits = [sa.literal for sa in (atoms[s] for s in symbols) if sa is not None and not sa.is_fact]
     if lits:
         with ctl.backend() as b:
@@ -160,11 +182,8 @@ class ClingoEngine(Engine):
     def count(self) -> int:
         return self.history.count
 
-    def check_values(self, t: int, atoms: Sequence[tuple]) -> None:
-        """Raise StreamError for an atom clingo cannot hold (before appending): a string with a NUL."""
-        where = f" at time {t}"
-        for atom in atoms:
-            check_clingo_strings(atom, where)
+    #: raise StreamError for an atom clingo cannot hold (before appending): a string with a NUL
+    check_values = staticmethod(check_clingo_strings)
 
     def append(self, t: int, atoms: Sequence[tuple]) -> None:
         self.check_values(t, atoms)
@@ -191,23 +210,13 @@ class ClingoEngine(Engine):
         origin = self.origin if self.semantics.origin is Origin.FIRST else None
         fed = [(u, atom) for u, atom in self.fed if u >= lo]
         facts = self.encoding.facts(t, self.count, lo, self._window_atoms(), origin, fed)
-        ctl = clingo.Control(
-            [f"--models={self.options.models}"] + self.arguments, logger=clingo_logger, message_limit=0
-        )
+        ctl = control([f"--models={self.options.models}"] + self.arguments)
         if observer is not None:
             observer.register(ctl)
         bounds = self.bounds
         bounds.note_time(t)
         bounds.note_count(self.count)
-        rules, external = self.exact.text(bounds)
-        ctl.add("base", [], rules)
-        ctl.add("base", [], facts)
-        if external:
-            context = ExactContext(self.exact.sites)
-            ctl.ground([("base", [])], context=context)
-            context.check()
-        else:
-            ctl.ground([("base", [])])
+        ground(ctl, self.exact.text(bounds), self.exact.sites, facts)
         return ctl
 
     def iter_models(self, t: int):
@@ -227,17 +236,7 @@ class ClingoEngine(Engine):
 
     def _factorized(self, t: int) -> Result:
         recorder = Recorder()
-        ctl = self._control(t, recorder)
-        try:
-            symbolic = factorize(recorder, ctl)
-        except Unfactorizable as why:
-            note_fallback(self.name, str(why))
-            return factorized_result(
-                t,
-                self.count,
-                Factorized.from_models(self.reader.read(m.symbols(shown=True), t) for m in _all_models(ctl)),
-                self.options.models,
-            )
+        symbolic = factorize_or_enumerate(recorder, self._control(t, recorder), self.name)
         if symbolic is None:
             return factorized_result(t, self.count, NONE)
         read = self.reader.read
@@ -247,9 +246,3 @@ class ClingoEngine(Engine):
             Factorized.build(read(symbolic.common, t), [[read(alt, t) for alt in f] for f in symbolic.factors]),
             self.options.models,
         )
-
-
-def _all_models(ctl: clingo.Control):
-    ctl.configuration.solve.models = 0
-    with ctl.solve(yield_=True) as handle:
-        yield from handle

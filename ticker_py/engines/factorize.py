@@ -1,29 +1,19 @@
 """Factorized enumeration: the answer sets of a ground program as a product of independent parts.
 
-:class:`Recorder` (a clingo ground-program observer, registered before grounding) records the
-ground program; :func:`factorize` then
-
-1. sets aside the *fixed* atoms: facts (true in every answer set) and atoms in no rule head
-   (false in every one); a rule with a true head atom or a false body literal is dropped, fixed
-   literals are removed from the rest;
-2. joins into one component every atom a remaining rule or constraint mentions (union-find);
-3. solves the program once (any answer set fixes a choice for every component), then, per
-   component, enumerates the answer sets with the other components' shown atoms assumed as
-   they are in that one, projected onto the shown atoms: the distinct sets of the component's
-   shown atoms are its alternatives (all in the Control that grounded the program).
-
-Soundness (splitting theorem): the components share no atom that is not fixed, so each is a
-module of its own and the answer sets of the program are exactly the unions of the facts
-with one answer set of every component. A component without an answer set makes the whole
-program unsatisfiable. Components merge whenever one rule mentions atoms of both: a
-constraint across two groups of choices yields one component, which is still exact.
+:class:`Recorder` records the ground program; :func:`factorize` sets the fixed atoms aside (facts,
+and atoms in no head), joins the atoms each remaining rule mentions into components (union-find) and
+enumerates each component's alternatives with the others' shown atoms assumed as in one answer set.
+Sound by the splitting theorem: components share no free atom, so the answer sets are exactly the
+unions of the facts with one answer set of every component.
 """
 
 from __future__ import annotations
 
 import clingo
 
-__all__ = ["Recorder", "SymbolFactors", "Unfactorizable", "factorize"]
+from ..streams.factorized import note_fallback
+
+__all__ = ["Recorder", "SymbolFactors", "Unfactorizable", "factorize", "factorize_or_enumerate"]
 
 
 class Unfactorizable(Exception):
@@ -165,6 +155,18 @@ def factorize(recorder: Recorder, ctl: clingo.Control):
         else:
             factors.append(alts)
     return SymbolFactors(common, factors)
+
+
+def factorize_or_enumerate(recorder: Recorder, ctl: clingo.Control, engine: str):
+    """:func:`factorize`, or for a program it does not handle (a fallback of ``engine``, noted)
+    every answer set as an alternative of one factor."""
+    try:
+        return factorize(recorder, ctl)
+    except Unfactorizable as why:
+        note_fallback(engine, str(why))
+    ctl.configuration.solve.models = 0
+    with ctl.solve(yield_=True) as handle:
+        return SymbolFactors([], [[list(m.symbols(shown=True)) for m in handle]])
 
 
 def _solve(ctl: clingo.Control, shown: list):

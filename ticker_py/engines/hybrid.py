@@ -1,28 +1,18 @@
 """The default incremental engine: a native stratified prefix, clingo for the rest.
 
-The program's intensional predicates are split (``Analysis.lower``/``upper``) into the *lower* part
-L — predicates that do not depend, directly or transitively, on a predicate in a cycle through
-negation — and the *upper* part U — the rest, plus every constraint. L is stratified and does
-not read U, so (splitting theorem) its atoms are the same in every answer stream: the native
-engine (:mod:`ticker_py.engines.native`) computes them incrementally. At each tick the lower
-atoms that U's rules read (within U's look-back), the stream atoms U reads and the background
-facts are passed to a fresh clingo Control over the static encoding of U's rules, where lower
-predicates appear exactly like time-pinned input atoms ``q(args,U)``. Each answer of U joined
-with the lower model is an answer stream of the program; no answer of U, no answer stream.
-Without U the whole program runs natively.
-
-Times given to clingo are relative to ``d = max(0, t - lookback)`` when U's rules keep time
-values inside @-positions (no time arithmetic, no constant times, no tuple windows): the
-symbols then recur from tick to tick, and clingo's process-wide symbol table (which never
-frees a symbol) stays bounded.
+The lower part L (``Analysis.lower``: stratified, independent of the upper part U) is the same in
+every answer stream (splitting theorem), so the native engine computes it incrementally. At each
+tick a fresh clingo Control solves the static encoding of U's rules over the lower atoms U reads
+(time-pinned, like input atoms), the stream atoms U reads and the background facts; each answer of
+U joined with the lower model is an answer stream. Times given to clingo are relative to
+``max(0, t - lookback)`` where U's rules keep times inside @-positions, so that clingo's symbol
+table (which never frees a symbol) stays bounded.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import partial
-
-import clingo
 
 from .. import ast
 from ..analysis import Analysis, analyse
@@ -36,9 +26,9 @@ from ..streams.model import Model, Result
 from ..values import clingo_atom, format_term, int_text
 from ..windows import Windows
 from .base import Engine, EngineOptions, ModelDiffer
-from .clingo_engine import ModelReader, _all_models, clingo_logger, prefer_true
-from .factorize import Recorder, SymbolFactors, Unfactorizable, factorize
-from .wide import ExactContext, check_clingo_strings, check_window_sizes
+from .clingo_engine import ModelReader, control, ground, prefer_previous
+from .factorize import Recorder, factorize_or_enumerate
+from .wide import check_clingo_strings, check_window_sizes
 
 __all__ = ["HybridEngine", "times_stay_relative", "KEPT_SYMBOLS"]
 
@@ -104,18 +94,14 @@ class HybridEngine(Engine):
     def check_values(self, t: int, atoms: Sequence[tuple]) -> None:
         """Raise StreamError for an atom clingo (solving the upper part) cannot hold: a string with a NUL."""
         if self.upper is not None:
-            where = f" at time {t}"
-            for atom in atoms:
-                check_clingo_strings(atom, where)
+            check_clingo_strings(t, atoms)
 
     def append(self, t: int, atoms: Sequence[tuple]) -> None:
         if self.upper is None:
             self.native.append(t, atoms)
             return
         self.check_values(t, atoms)
-        if t != self.time:
-            self.inputs_now = set()
-            self.time = t
+        self._move(t)
         if self.native is not None:
             self.native.append(t, atoms)
         self.bounds.note_atoms(atoms)
@@ -123,6 +109,11 @@ class HybridEngine(Engine):
         if self.show_all:
             intensional = self.analysis.intensional
             self.inputs_now.update(a for a in atoms if a[0] not in intensional)
+
+    def _move(self, t: int) -> None:
+        if t != self.time:
+            self.inputs_now = set()
+            self.time = t
 
     def _passed_to_upper(self, atom: tuple) -> bool:
         return atom[0] not in self.lower_preds and (self.kept is None or atom[0] in self.kept)
@@ -132,9 +123,7 @@ class HybridEngine(Engine):
     def evaluate(self, t: int) -> Result:
         if self.upper is None:
             return self.native.evaluate(t)
-        if t != self.time:
-            self.inputs_now = set()
-            self.time = t
+        self._move(t)
         lower = self.native.evaluate(t).models[0] if self.native is not None else Model(frozenset())
         lo = self.history.trim(t)
         d = lo if self.shift else 0
@@ -145,14 +134,24 @@ class HybridEngine(Engine):
         answers = None if self.options.inertia else self.answers.get(facts)
         if answers is None:
             answers = self._solve(facts, t, d)
-        base = lower.atoms
-        if self.show_all:
-            base = base | self.inputs_now | self.ext_bg
+        base = self._base(lower)
         if len(answers) > 1 and self.options.models != 1:  # built when read (shared lower part)
             models = MappedModels(answers, partial(self._join, base, lower.pinned, d))
         else:
             models = tuple(self._join(base, lower.pinned, d, answer) for answer in answers)
         return self.diff.result(t, self.history.count, models)
+
+    def _base(self, lower: Model) -> frozenset:
+        """The lower model's atoms at t (with show=all also the input and background atoms)."""
+        return lower.atoms | self.inputs_now | self.ext_bg if self.show_all else lower.atoms
+
+    def _keep(self, key, value, size: int = 0) -> None:
+        """Keep an answer for reuse (all are dropped at 32, or beyond :data:`KEPT_SYMBOLS` symbols)."""
+        if len(self.answers) >= 32 or self.kept_size + size > KEPT_SYMBOLS:
+            self.answers.clear()
+            self.kept_size = 0
+        self.answers[key] = value
+        self.kept_size += size
 
     def _program(self, time: int) -> None:
         """U's program for the values so far (``time``: the latest time given to clingo); the
@@ -166,16 +165,6 @@ class HybridEngine(Engine):
             self.answers.clear()
             self.kept_size = 0
 
-    def _ground(self, ctl: clingo.Control, facts: str) -> None:
-        ctl.add("base", [], self.rules[0])
-        ctl.add("base", [], facts)
-        if self.rules[1]:
-            context = ExactContext(self.exact.sites)
-            ctl.ground([("base", [])], context=context)
-            context.check()
-        else:
-            ctl.ground([("base", [])])
-
     def _solve(self, facts: str, t: int, d: int) -> list:
         """U's answers for these facts: per answer its :meth:`.ModelReader.split` at the time given
         to clingo as now: ``(now, pinned)``, the times of ``pinned`` as given to clingo.
@@ -183,20 +172,16 @@ class HybridEngine(Engine):
         The same program and facts give the same answers in the same order, so they are kept
         for reuse (not with inertia, whose heuristics depend on the previous answer) while
         the kept answers hold at most :data:`KEPT_SYMBOLS` symbols."""
-        ctl = clingo.Control(self.args + [f"--models={self.options.models}"], logger=clingo_logger, message_limit=0)
-        self._ground(ctl, facts)
+        ctl = control(self.args + [f"--models={self.options.models}"])
+        ground(ctl, self.rules, self.exact.sites, facts)
         if self.options.inertia and self.diff.previous is not None:
-            self._prefer(ctl, self.diff.previous, t, d)
+            prefer_previous(ctl, self.diff.previous, t, self.upper.intensional, d)
         split, rel = self.reader.split, t - d
         with ctl.solve(yield_=True) as handle:
             answers = [split(m.symbols(shown=True), rel) for m in handle]
         size = sum(len(now) + len(pinned) + 1 for now, pinned in answers)
         if not self.options.inertia and size <= KEPT_SYMBOLS:
-            if len(self.answers) >= 32 or self.kept_size + size > KEPT_SYMBOLS:
-                self.answers.clear()
-                self.kept_size = 0
-            self.answers[facts] = answers
-            self.kept_size += size
+            self._keep(facts, answers, size)
         return answers
 
     def _factorized(self, t: int, d: int, facts: str, lower: Model) -> Result:
@@ -210,29 +195,20 @@ class HybridEngine(Engine):
         symbolic = self.answers.get(key, self)
         if symbolic is self:
             recorder = Recorder()
-            ctl = clingo.Control(["--models=0"], logger=clingo_logger, message_limit=0)
+            ctl = control(["--models=0"])
             recorder.register(ctl)
-            self._ground(ctl, facts)
-            try:
-                found = factorize(recorder, ctl)
-            except Unfactorizable as why:  # U's answers, as one factor
-                note_fallback(self.name, str(why))
-                found = SymbolFactors([], [[list(m.symbols(shown=True)) for m in _all_models(ctl)]])
+            ground(ctl, self.rules, self.exact.sites, facts)
+            found = factorize_or_enumerate(recorder, ctl, self.name)
             split, rel = self.reader.split, t - d
             symbolic = (
                 None
                 if found is None
                 else (split(found.common, rel), [[split(alt, rel) for alt in f] for f in found.factors])
             )
-            if len(self.answers) >= 32:
-                self.answers.clear()
-                self.kept_size = 0
-            self.answers[key] = symbolic
+            self._keep(key, symbolic)
         if symbolic is None:
             return factorized_result(t, self.history.count, NONE)
-        base = lower.atoms
-        if self.show_all:
-            base = base | self.inputs_now | self.ext_bg
+        base = self._base(lower)
         common, factors = symbolic
         empty = frozenset()
         joined = Factorized.build(
@@ -252,17 +228,7 @@ class HybridEngine(Engine):
             out.append(time_facts(lo - d, t - d))
         if self.tuples:
             out.append(f"_cnt({text(count)}).")
-        tick = self.tuples
-        pinned = self.encoding.tick_pinned
-        for u, k, atom in self.history:
-            args = ",".join(format_term(a) for a in atom[1:])
-            sep = "," if args else ""
-            u, k = text(u - d), text(k)
-            out.append(f"{atom[0]}({args}{sep}{u}).")
-            if atom[0] in pinned:
-                out.append(f"{atom[0]}({args}{sep}{u},{k}).")
-            if tick:
-                out.append(f"_tick({u},{k}).")
+        self.encoding.atom_facts(out, self.history, text, self.tuples, d)
         reads, texts = self.reads, self.texts
         if reads:
             now = text(t - d)
@@ -289,17 +255,3 @@ class HybridEngine(Engine):
         if not pinned:
             return Model(base.union(now), lower_pinned)
         return Model(base.union(now), lower_pinned.union([(a, u + d) for a, u in pinned]))
-
-    def _prefer(self, ctl, model: Model, t: int, d: int) -> None:
-        """Domain heuristic: decide the previous answer's upper atoms first, and true."""
-        upper = self.upper.intensional
-        prefer_true(
-            ctl,
-            (
-                clingo.parse_term(
-                    f"{atom[0]}({''.join(format_term(a) + ',' for a in clingo_atom(atom)[1:])}{int_text(u - d)})"
-                )
-                for atom, u in [(a, t) for a in model.atoms] + list(model.pinned)
-                if atom[0] in upper and u - d >= 0
-            ),
-        )

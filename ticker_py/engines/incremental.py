@@ -1,21 +1,9 @@
 """The pure incremental engine: the incremental encoding, grounded once, solved by one clingo Control.
 
-The encoding (:mod:`ticker_py.encode.incremental`) pins atoms to reusable *slots* and turns
-every window atom over an input predicate into external *instances*. Per tick:
-
-1. time moves on: instances whose annotation says they expired are switched off, the slots of
-   time points no window reads any more are taken back and given to the new ones (``_now``,
-   ``_w{n}`` switched: :class:`SlotRing`);
-2. the atoms that arrived switch their instances on (and, through tuple windows, the atoms they
-   push out of the window off);
-3. the switched externals are assigned, the program is solved and the models read: nothing is
-   grounded. Only an atom outside the declared domain (an instance that may give a rule to an
-   atom that has one already) or exact arithmetic needed for new values make the engine ground
-   the program anew on a fresh Control, with the domain seen so far.
-
-The ground program does not grow with the stream: memory stays flat and no tick stalls. A
-program whose times cannot be slots (``IncrementalEncoding.problems``) is solved with the
-static encoding at every tick instead (:class:`StaticTicks`).
+Per tick the instances that expired or arrived, and the slots time reuses, switch their externals,
+and the program is solved: nothing is grounded, unless an atom outside the declared domain or new
+exact arithmetic needs a fresh Control (docs/incremental.md). A program whose times cannot be slots
+is solved with the static encoding at every tick (:class:`StaticTicks`).
 """
 
 from __future__ import annotations
@@ -33,8 +21,8 @@ from ..encode.windows.base import NOW, NOW_SLOT, Instances
 from ..streams.model import Model, Result
 from ..values import clingo_term, format_term
 from .base import Engine, EngineOptions, ModelDiffer
-from .clingo_engine import ClingoEngine, ModelReader, clingo_logger, prefer_true
-from .wide import ExactContext, check_window_sizes, symbol_to_term
+from .clingo_engine import ClingoEngine, ModelReader, control, ground, prefer_previous
+from .wide import check_clingo_strings, check_window_sizes, symbol_to_term
 
 __all__ = ["PureIncrementalEngine", "SlotRing", "StaticTicks"]
 
@@ -230,7 +218,7 @@ class PureIncrementalEngine(Engine):
 
     # ------------------------------------------------------------------ stream
 
-    check_values = ClingoEngine.check_values
+    check_values = staticmethod(check_clingo_strings)
 
     @property
     def count(self) -> int:
@@ -320,44 +308,24 @@ class PureIncrementalEngine(Engine):
         on is assigned."""
         enc = self.encoding
         self._forget()
-        ctl = self.ctl = clingo.Control(self.args, logger=clingo_logger, message_limit=0)
+        ctl = self.ctl = control(self.args)
         seen = "".join(
             f"_dom_{p}({','.join(map(_text, args))}).\n" if args else f"_dom_{p}.\n"
             for p, atoms in self.seen.items()
             for args in atoms
         )
-        ctl.add("base", [], enc.frame + rules[0] + seen)
-        if rules[1]:
-            context = ExactContext(self.exact.sites)
-            ctl.ground([("base", [])], context=context)
-            context.check()
-        else:
-            ctl.ground([("base", [])])
+        ground(ctl, (enc.frame + rules[0] + seen, rules[1]), self.exact.sites)
         self.rules, self.stale, self.literals, self.preferred = rules, False, {}, {}
         self.stats["groundings"] += 1
-        switched = self.encoding.switched
         for arrival, derived in zip(self.encoding.arrivals, self.derived):
             derived.read(ctl, arrival)
+        # every external that is on counts as switched on
         for inst in self.instances:
-            inst.changed.clear()
-            inst.seen = set(inst.holding)
-            for derived in self.listeners.get(inst, ()):
-                for key in inst.holding:
-                    derived.switch(key, True)
-            if inst.aux in switched:
-                for key in inst.holding:
-                    self._assign(inst.aux, key, True)
-        for derived in self.derived:
-            derived.changed.clear()
-            for key in derived.holding:
-                self._assign(derived.aux, key, True)
-        self.now_changed.clear()
-        for pred, args in self.now_on:
-            self._assign(pred, args + (_NOW,), True)
+            inst.seen, inst.changed = set(), dict.fromkeys(inst.holding, True)
+        self.now_changed = dict.fromkeys(((pred, args + (_NOW,)) for pred, args in self.now_on), True)
         if self.ring is not None:
-            self.ring.changed.clear()
-            for (name, slot), value in self.ring.state().items():
-                self._assign(name, (slot,), value)
+            self.ring.changed = self.ring.state()
+        self._switch()
 
     def _forget(self) -> None:
         """Drop from the domain the atoms seen that no window remembers, once they are most of it
@@ -477,24 +445,11 @@ class StaticTicks(ClingoEngine):
         if options.inertia:
             self.arguments = self.arguments + ["--heuristic=Domain"]
 
+    def _control(self, t: int, observer=None) -> clingo.Control:
+        ctl = super()._control(t, observer)
+        if self.options.inertia and self.diff.previous is not None:
+            prefer_previous(ctl, self.diff.previous, t, self.analysis.intensional)
+        return ctl
+
     def evaluate(self, t: int) -> Result:
-        ctl = self._control(t)
-        previous = self.diff.previous
-        if self.options.inertia and previous is not None:
-            intensional = self.analysis.intensional
-            pins = [(a, t) for a in previous.atoms] + list(previous.pinned)
-            prefer_true(
-                ctl,
-                (
-                    clingo.parse_term(f"{a[0]}({''.join(_text(x) + ',' for x in a[1:])}{_text(u)})")
-                    for a, u in pins
-                    if a[0] in intensional
-                ),
-            )
-        unmentioned = self.reader.unmentioned(self.history.entries, t)
-        models = []
-        with ctl.solve(yield_=True) as handle:
-            for m in handle:
-                model = self.reader.read(m.symbols(shown=True), t)
-                models.append(Model(model.atoms | unmentioned, model.pinned) if unmentioned else model)
-        return self.diff.result(t, self.count, tuple(models))
+        return self.diff.result(t, self.count, tuple(self.iter_models(t)))

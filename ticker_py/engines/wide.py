@@ -1,13 +1,9 @@
 """Exact values on the clingo side: integers of any size, exact arithmetic and comparisons.
 
-clingo's integers are 32-bit. The engines hand it a wider integer as the reserved symbol
-``_int("digits")`` (:func:`ticker_py.values.clingo_atom`; equal integers, equal symbols) and
-read it back as the integer (:func:`symbol_to_term`). Where an encoding's rule computes or
-orders values that clingo could get wrong, :class:`~ticker_py.encode.exact.ExactProgram` has the
-rule call the functions of :class:`ExactContext` instead, which compute exactly: a result that
-fits is a clingo number, a wider one an ``_int`` symbol, an undefined one (a non-integer
-operand, a division by zero) no value, so the rule instance does not fire, as in clingo.
-See docs/semantics.md, "Values and limits".
+Wider integers are handed to clingo as ``_int("digits")`` (:func:`ticker_py.values.clingo_atom`)
+and read back (:func:`symbol_to_term`); :class:`ExactContext` holds the functions an
+:class:`~ticker_py.encode.exact.ExactProgram` calls where clingo could get a value wrong (an
+undefined result gives no value: the rule instance does not fire). See docs/semantics.md.
 """
 
 from __future__ import annotations
@@ -16,6 +12,7 @@ import clingo
 
 from .. import ast
 from ..analysis import Analysis
+from ..encode.exact import OPERATIONS
 from ..errors import Diagnostic, EngineUnsupported, StreamError, TickerError
 from ..limits import CLINGO_MAX, CLINGO_MIN, MAX_FACT_ATOMS, integer_too_long
 from ..values import UNHOLDABLE, WIDE, evaluate_arith, order, short_int, too_long
@@ -107,21 +104,6 @@ class ExactContext:
             return []
         return int_symbol(value)
 
-    def _add(self, a, b, number):
-        return self._arith("+", a, b, number)
-
-    def _sub(self, a, b, number):
-        return self._arith("-", a, b, number)
-
-    def _mul(self, a, b, number):
-        return self._arith("*", a, b, number)
-
-    def _div(self, a, b, number):
-        return self._arith("/", a, b, number)
-
-    def _mod(self, a, b, number):
-        return self._arith("\\", a, b, number)
-
     def _range(self, a, b, number):
         x, y = symbol_int(a), symbol_int(b)
         if x is None or y is None:
@@ -142,6 +124,11 @@ class ExactContext:
             if self.error is None:
                 self.error = err
             return clingo.Number(0)
+
+
+# ``@_add(A,B,R)``, ... (:data:`~ticker_py.encode.exact.OPERATIONS`): one method per operator
+for _op, _name in OPERATIONS.items():
+    setattr(ExactContext, _name, lambda self, a, b, number, op=_op: self._arith(op, a, b, number))
 
 
 def check_window_sizes(analysis: Analysis, rules) -> None:
@@ -180,17 +167,19 @@ def unholdable(term) -> str | None:
     return None
 
 
-def check_clingo_strings(atom: tuple, where: str = "") -> None:
-    """Raise StreamError if ``atom`` holds a string with a NUL or a lone surrogate (clingo cannot hold it)."""
-    bad = unholdable(atom)
-    if bad is not None:
-        what = "a NUL character" if "\0" in bad else "a lone surrogate (no UTF-8 form)"
-        raise StreamError(
-            Diagnostic(
-                f"string {ascii(bad)} in '{atom[0]}'{where} has {what}, which clingo cannot hold",
-                notes=("the native engine (--engine native) holds any string",),
+def check_clingo_strings(t: int, atoms) -> None:
+    """Raise StreamError for an atom arriving at t that holds a string with a NUL or a lone
+    surrogate (clingo cannot hold it)."""
+    for atom in atoms:
+        bad = unholdable(atom)
+        if bad is not None:
+            what = "a NUL character" if "\0" in bad else "a lone surrogate (no UTF-8 form)"
+            raise StreamError(
+                Diagnostic(
+                    f"string {ascii(bad)} in '{atom[0]}' at time {t} has {what}, which clingo cannot hold",
+                    notes=("the native engine (--engine native) holds any string",),
+                )
             )
-        )
 
 
 def locate(err: StreamError, source: str, line: int) -> StreamError:

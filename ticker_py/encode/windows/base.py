@@ -4,11 +4,8 @@ A user atom ``p(t1,...,tk)`` holding at time point U is encoded as ``p(t1,...,tk
 (time-pinned); an input atom with arrival count K also as ``p(t1,...,tk,U,K)``
 (tick-pinned). Every name the encoding adds starts with ``_``, which LARS names cannot.
 
-The incremental encoding (:mod:`ticker_py.encode.incremental`) pins an atom to a *slot*
-instead of a time point: ``p(t1,...,tk,S)``, S a reusable number standing for one time point
-the windows can still read, or the constant ``_n`` for the current time point. Its window
-atoms over input predicates are *instances* the engine switches on when their atom arrives and
-off when it expires (:class:`Instances`); over derived predicates they are rules over slots.
+The incremental encoding (:mod:`ticker_py.encode.incremental`) pins an atom to a *slot* instead,
+and its window atoms over input predicates are *instances* (:class:`Instances`).
 """
 
 from __future__ import annotations
@@ -77,10 +74,25 @@ class Instances:
     window lets one go, :meth:`expire` when time moves on and :meth:`tick` before it evaluates.
     """
 
-    def __init__(self, aux: str):
-        self.aux = aux
+    def __init__(self, aux: str, n: int = 0, ring=None):
+        self.aux, self.n, self.ring = aux, n, ring  # ring: the slots, for @ (the key ends with one)
         self.holding: dict = {}  # key -> occurrences in the window (or True)
         self.changed: dict = {}
+
+    def _key(self, u: int, atom: tuple) -> tuple:
+        return atom[1:] if self.ring is None else atom[1:] + (self.ring.slot(u),)
+
+    def _recheck(self, candidates, holds) -> None:
+        """Switch each key that holds now, or of ``candidates``, to whether ``holds(key)``."""
+        holding = self.holding
+        for key in list(holding) + [a for a in candidates if a not in holding]:
+            now = holds(key)
+            if now != (key in holding):
+                if now:
+                    holding[key] = True
+                else:
+                    del holding[key]
+                self.changed[key] = now
 
     def _add(self, key) -> None:
         got = self.holding.get(key)
@@ -112,7 +124,7 @@ class Instances:
 
     def remembered(self) -> set:
         """The arguments of the atoms that hold, or may hold later, in the window."""
-        return set(self.holding)
+        return set(self.holding) if self.ring is None else {key[:-1] for key in self.holding}
 
 
 class WindowEncoder(ABC):
@@ -121,10 +133,16 @@ class WindowEncoder(ABC):
 
     kind: ast.WindowKind
     modality: ast.Modality
+    prefix: str  # of the auxiliary predicates: ``{prefix}{n}_{pred}``, a box's spoiler ``{prefix}s{n}_{pred}``
+    instance_class = None  # the :class:`Instances` over an input predicate (None: none)
 
-    @abstractmethod
     def aux(self, pred: str, n: int) -> str:
         """The auxiliary predicate standing for ``pred`` under this window of size n."""
+        return f"{self.prefix}{n}_{pred}"
+
+    def spoil(self, pred: str, n: int) -> str:
+        """A box's spoiler: ``pred`` misses a time point of the window."""
+        return f"{self.prefix}s{n}_{pred}"
 
     @abstractmethod
     def static_rules(self, pred: str, arity: int, n: int, background: bool, sem: Semantics = DEFAULT) -> list:
@@ -147,7 +165,7 @@ class WindowEncoder(ABC):
 
     def instances(self, pred: str, n: int, ring) -> Instances:
         """The instances over the input atoms of ``pred`` (``ring.slot(u)``: the slot of time u)."""
-        raise NotImplementedError
+        return self.instance_class(self.aux(pred, n), n, ring if self.at else None)
 
     def expiry(self, pred: str, n: int) -> str:
         """How long an input atom keeps its instance (the annotation of the incremental encoding)."""
@@ -156,6 +174,10 @@ class WindowEncoder(ABC):
         if self.kind == ast.WindowKind.TIME:
             return f"{pred}: an atom at U until time U+{n}"
         return f"{pred} at U holds at every later time"
+
+    def head(self, pred: str, n: int, args: tuple, time) -> ast.Atom:
+        """The auxiliary atom over ``args``, and ``time`` if the window atom carries one (@)."""
+        return ast.Atom(self.aux(pred, n), args + (time,) if self.at else args)
 
     def use(self, pred: str, n: int, args, time=None) -> ast.Atom:
         """The body atom for ``pred(args)`` under this window."""

@@ -15,23 +15,17 @@ from .base import NOW, Instances, N, S, U, WindowEncoder, arg_vars, member, now,
 Cmp = ast.Comparison
 
 
-def in_window(n: int) -> tuple:
-    """``N-n <= U, U <= N``: U inside the window of reach n at N."""
-    return covers(U, N, n)
-
-
 class Arrivals(Instances):
     """Diamond and @ over an input predicate: an atom arriving at u holds in the window until
     :func:`~ticker_py.windows.last_covering` (u, n); its instance is the atom (diamond) or the
     atom at u's slot (@), held while one of its arrivals is in the window."""
 
     def __init__(self, aux: str, n: int, ring=None):
-        super().__init__(aux)
-        self.n, self.ring = n, ring
+        super().__init__(aux, n, ring)
         self.queue: deque = deque()  # (u, key) in arrival order
 
     def arrive(self, u, k, atom):
-        key = atom[1:] if self.ring is None else atom[1:] + (self.ring.slot(u),)
+        key = self._key(u, atom)
         self.queue.append((u, key))
         self._add(key)
 
@@ -40,18 +34,14 @@ class Arrivals(Instances):
         while queue and last_covering(queue[0][0], n) < t:
             self._remove(queue.popleft()[1])
 
-    def remembered(self):
-        return {key[:-1] if self.ring is not None else key for key in self.holding}
-
 
 class Runs(Instances):
     """Box over an input predicate: an atom holds at t if it arrived at every time point of
     [:func:`~ticker_py.windows.first_point` (t, n), t]; each atom's current run of consecutive
     time points is kept (its first and last time point)."""
 
-    def __init__(self, aux: str, n: int):
-        super().__init__(aux)
-        self.n = n
+    def __init__(self, aux: str, n: int, ring=None):
+        super().__init__(aux, n)
         self.runs: dict = {}  # args -> [first, last] time point of its run
         self.fresh: set = set()  # args that arrived at the current time point
         self.time = None
@@ -81,49 +71,33 @@ class Runs(Instances):
         return set(self.runs)
 
     def tick(self, t, start):
-        lo = first_point(t, self.n)
-        fresh = self.fresh if self.time == t else ()
-        for args in list(self.holding) + [a for a in fresh if a not in self.holding]:
-            run = self.runs.get(args)
-            holds = run is not None and run[1] == t and run[0] <= lo
-            if holds != (args in self.holding):
-                if holds:
-                    self.holding[args] = True
-                else:
-                    del self.holding[args]
-                self.changed[args] = holds
+        lo, runs = first_point(t, self.n), self.runs
+
+        def holds(args):
+            run = runs.get(args)
+            return run is not None and run[1] == t and run[0] <= lo
+
+        self._recheck(self.fresh if self.time == t else (), holds)
 
 
 class TimeDiamond(WindowEncoder):
     """``p in [n]``: p holds at some U in [N-n, N]."""
 
-    kind, modality = ast.WindowKind.TIME, ast.DIAMOND
-
-    def aux(self, pred, n):
-        return f"_d{n}_{pred}"
+    kind, modality, prefix, instance_class = ast.WindowKind.TIME, ast.DIAMOND, "_d", Arrivals
 
     def static_rules(self, pred, arity, n, background, sem=DEFAULT):
         a = arg_vars(arity)
-        return [AspRule.of(ast.Atom(self.aux(pred, n), a), now(), ast.Atom(pred, a + (U,)), *in_window(n))]
+        return [AspRule.of(self.head(pred, n, a, U), now(), ast.Atom(pred, a + (U,)), *covers(U, N, n))]
 
     def slot_rules(self, pred, arity, n):
         a = arg_vars(arity)
-        return [AspRule.of(ast.Atom(self.aux(pred, n), a), ast.Atom(pred, a + (S,)), member(n))]
-
-    def instances(self, pred, n, ring):
-        return Arrivals(self.aux(pred, n), n)
+        return [AspRule.of(self.head(pred, n, a, S), ast.Atom(pred, a + (S,)), member(n))]
 
 
 class TimeBox(WindowEncoder):
     """``p always [n]``: p holds at every U in [max(0, N-n), N]; the spoiler finds a gap."""
 
-    kind, modality = ast.WindowKind.TIME, ast.BOX
-
-    def aux(self, pred, n):
-        return f"_b{n}_{pred}"
-
-    def spoil(self, pred, n):
-        return f"_bs{n}_{pred}"
+    kind, modality, prefix, instance_class = ast.WindowKind.TIME, ast.BOX, "_b", Runs
 
     def static_rules(self, pred, arity, n, background, sem=DEFAULT):
         a = arg_vars(arity)
@@ -152,33 +126,15 @@ class TimeBox(WindowEncoder):
             AspRule.of(spoil, at_now, member(n), NafLiteral(ast.Atom(pred, a + (S,)), negated=True)),
         ]
 
-    def instances(self, pred, n, ring):
-        return Runs(self.aux(pred, n), n)
-
     def expiry(self, pred, n):
         return f"{pred}: while the atom arrived at each of the last {n + 1} time points"
 
 
-class TimeAt(WindowEncoder):
+class TimeAt(TimeDiamond):
     """``p at T in [n]``: T in [N-n, N] and p holds at T."""
 
-    kind, modality = ast.WindowKind.TIME, ast.AT
-    at = True
-
-    def aux(self, pred, n):
-        return f"_a{n}_{pred}"
-
-    def static_rules(self, pred, arity, n, background, sem=DEFAULT):
-        a = arg_vars(arity) + (U,)
-        return [AspRule.of(ast.Atom(self.aux(pred, n), a), now(), ast.Atom(pred, a), *in_window(n))]
-
-    def slot_rules(self, pred, arity, n):
-        a = arg_vars(arity) + (S,)
-        return [AspRule.of(ast.Atom(self.aux(pred, n), a), ast.Atom(pred, a), member(n))]
+    modality, prefix, at = ast.AT, "_a", True
 
     def background_rules(self, pred, arity, n):
         a = arg_vars(arity)
-        return [AspRule.of(ast.Atom(self.aux(pred, n), a + (S,)), ast.Atom(f"_bg_{pred}", a), member(n))]
-
-    def instances(self, pred, n, ring):
-        return Arrivals(self.aux(pred, n), n, ring)
+        return [AspRule.of(self.head(pred, n, a, S), ast.Atom(f"_bg_{pred}", a), member(n))]

@@ -96,13 +96,6 @@ class Counted(Instances):
     (the engine calls :meth:`leave` when the atom n counts later arrives); the instance is the
     atom (diamond) or the atom at its time's slot (@, which keeps the slot while it holds)."""
 
-    def __init__(self, aux: str, ring=None):
-        super().__init__(aux)
-        self.ring = ring
-
-    def _key(self, u, atom):
-        return atom[1:] if self.ring is None else atom[1:] + (self.ring.slot(u),)
-
     def arrive(self, u, k, atom):
         if self.ring is not None:
             self.ring.hold(u)
@@ -113,17 +106,14 @@ class Counted(Instances):
         if self.ring is not None:
             self.ring.release(u)
 
-    def remembered(self):
-        return {key[:-1] if self.ring is not None else key for key in self.holding}
-
 
 class CountedRuns(Instances):
     """Box over an input predicate: an atom holds if it is in the window's contents at every
     time point of the window's timeline [start, t] (``start``: :func:`~ticker_py.windows.tuple_start`),
     that is, at as many distinct time points as the timeline has."""
 
-    def __init__(self, aux: str):
-        super().__init__(aux)
+    def __init__(self, aux: str, n: int, ring=None):
+        super().__init__(aux, n)
         self.times: dict = {}  # args -> {u: atoms of args at u in the window}
 
     def arrive(self, u, k, atom):
@@ -145,42 +135,23 @@ class CountedRuns(Instances):
 
     def tick(self, t, start):
         points, times = t - start + 1, self.times
-        for args in list(self.holding) + [a for a in times if a not in self.holding]:
-            holds = len(times.get(args, ())) == points
-            if holds != (args in self.holding):
-                if holds:
-                    self.holding[args] = True
-                else:
-                    del self.holding[args]
-                self.changed[args] = holds
+        self._recheck(times, lambda args: len(times.get(args, ())) == points)
 
 
 class TupleDiamond(WindowEncoder):
     """``p in [n #]``: p is among the last n atoms (or background)."""
 
-    kind, modality = ast.WindowKind.TUPLE, ast.DIAMOND
-
-    def aux(self, pred, n):
-        return f"_cd{n}_{pred}"
+    kind, modality, prefix, instance_class = ast.WindowKind.TUPLE, ast.DIAMOND, "_cd", Counted
 
     def static_rules(self, pred, arity, n, background, sem=DEFAULT):
         a = arg_vars(arity)
-        return [AspRule.of(ast.Atom(self.aux(pred, n), a), ast.Atom(contents(pred, n), a + (U,)))]
-
-    def instances(self, pred, n, ring):
-        return Counted(self.aux(pred, n))
+        return [AspRule.of(self.head(pred, n, a, U), ast.Atom(contents(pred, n), a + (U,)))]
 
 
 class TupleBox(WindowEncoder):
     """``p always [n #]``: p is in the window's contents at every point of its timeline."""
 
-    kind, modality = ast.WindowKind.TUPLE, ast.BOX
-
-    def aux(self, pred, n):
-        return f"_cb{n}_{pred}"
-
-    def spoil(self, pred, n):
-        return f"_cbs{n}_{pred}"
+    kind, modality, prefix, instance_class = ast.WindowKind.TUPLE, ast.BOX, "_cb", CountedRuns
 
     def static_rules(self, pred, arity, n, background, sem=DEFAULT):
         a = arg_vars(arity)
@@ -199,25 +170,11 @@ class TupleBox(WindowEncoder):
             ),
         ]
 
-    def instances(self, pred, n, ring):
-        return CountedRuns(self.aux(pred, n))
-
     def expiry(self, pred, n):
         return f"{pred}: while the atom is among the last {n} atoms at every time point of their timeline"
 
 
-class TupleAt(WindowEncoder):
+class TupleAt(TupleDiamond):
     """``p at T in [n #]``: p is in the window's contents at T."""
 
-    kind, modality = ast.WindowKind.TUPLE, ast.AT
-    at = True
-
-    def aux(self, pred, n):
-        return f"_ca{n}_{pred}"
-
-    def static_rules(self, pred, arity, n, background, sem=DEFAULT):
-        a = arg_vars(arity) + (U,)
-        return [AspRule.of(ast.Atom(self.aux(pred, n), a), ast.Atom(contents(pred, n), a))]
-
-    def instances(self, pred, n, ring):
-        return Counted(self.aux(pred, n), ring)
+    modality, prefix, at = ast.AT, "_ca", True

@@ -1,17 +1,10 @@
 """The native engine: Laser-style annotated, semi-naive evaluation of positive and
 stratified LARS programs (see docs/native.md).
 
-Every relation a rule reads (a predicate under one window and modality) is a
-:class:`Store` of facts annotated with horizons. At each evaluation only what is new
-flows: the atoms appended since the last evaluation, facts whose horizon was extended,
-and facts the clock makes readable (pins reaching their time point). Components of
-the dependency graph are evaluated in order, each to a semi-naive fixpoint; expired
-facts leave their stores through horizon buckets, and the answer is maintained as
-deltas.
-
-The parts: :mod:`.wiring` (stores and plans, built once), :mod:`.feed` (input atoms into
-the stores), :mod:`.views` (derived predicates into their views), :mod:`.output` (the
-answer's changes); this module evaluates the rules.
+Every relation a rule reads is a :class:`Store` of facts annotated with horizons; at each
+evaluation only what is new flows, component by component to a semi-naive fixpoint. The parts:
+:mod:`.wiring` (built once), :mod:`.feed` (input atoms), :mod:`.views` (derived predicates),
+:mod:`.output` (the answer's changes); this module evaluates the rules.
 """
 
 from __future__ import annotations

@@ -121,12 +121,7 @@ class StreamFeed:
     def start(self) -> None:
         """Background atoms of input predicates hold for ever (not under @-windows: see advance)."""
         w = self.wiring
-        for p, feeds in w.ext_feeds.items():
-            bg = w.background.get(p)
-            if bg:
-                for mod, _n, store in feeds:
-                    if mod is not AT:
-                        store.insert([(a, INF) for a in (bg if store.accept is None else store.accept(bg))])
+        self._background(False, lambda bg, n: [(a, INF) for a in bg])
         for mod, p, _n, store in w.tuple_sources:
             bg = w.background.get(p)
             if bg and mod is not AT:
@@ -135,16 +130,21 @@ class StreamFeed:
     def advance(self, t: int) -> None:
         """The clock moved to t: background atoms under @-windows at the new time points; runs
         that ended before t-1 are forgotten."""
-        w = self.wiring
         prev = self.clock.prev_time
+        self._background(True, lambda bg, n: background_at(bg, n, prev, t))
+        for runs in self.runs.values():
+            runs.forget(t)
+
+    def _background(self, at: bool, pairs) -> None:
+        """Background atoms into the stores of time windows, @-windows (``at``) or the others:
+        ``pairs(atoms, n)``, those a store accepts, with their horizons."""
+        w = self.wiring
         for p, feeds in w.ext_feeds.items():
             bg = w.background.get(p)
             if bg:
                 for mod, n, store in feeds:
-                    if mod is AT:
-                        store.insert(background_at(bg if store.accept is None else store.accept(bg), n, prev, t))
-        for runs in self.runs.values():
-            runs.forget(t)
+                    if (mod is AT) == at:
+                        store.insert(pairs(bg if store.accept is None else store.accept(bg), n))
 
     def feed(self, t: int, now: int) -> None:
         """The atoms appended since the last evaluation, into the stores that read them."""

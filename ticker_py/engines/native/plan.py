@@ -192,9 +192,12 @@ class _PlanWriter:
             return f"{inst}[1]" if pos == len(lit.atom.args) else f"{inst}[0][{pos + 1}]"
         return f"{inst}[{pos + 1}]"
 
+    def atom_code(self, atom: ast.Atom) -> str:
+        """The atom tuple, its variables bound."""
+        return f"({', '.join([repr(atom.predicate)] + [self.value(a) for a in atom.args])},)"
+
     def full_key(self, lit: StoreLiteral) -> str:
-        args = [self.value(a) for a in lit.atom.args]
-        atom = f"({lit.atom.predicate!r}, {', '.join(args)},)" if args else f"({lit.atom.predicate!r},)"
+        atom = self.atom_code(lit.atom)
         if lit.store.shape == "at":
             return f"({atom}, {self.value(lit.time)})"
         return atom
@@ -255,17 +258,14 @@ class _PlanWriter:
                 self.guard(f"{b} is not None")
                 # a key with one instance holds the instance itself (Store._indexed)
                 self.emit(f"for {inst} in ({b} if type({b}) is dict else ({b},)):")
-                self.depth += 1
-                self.loop = (set(self.bound), self.h)
-                if exclude:
-                    self.guard(f"{inst} not in _ds")
-                self.emit(f"{hv} = {facts}[{inst}]")
             else:
                 self.emit(f"for {inst}, {hv} in {facts}.items():")
-                self.depth += 1
-                self.loop = (set(self.bound), self.h)
-                if exclude:
-                    self.guard(f"{inst} not in _ds")
+            self.depth += 1
+            self.loop = (set(self.bound), self.h)
+            if exclude:
+                self.guard(f"{inst} not in _ds")
+            if known:
+                self.emit(f"{hv} = {facts}[{inst}]")
             for pos, term in positions:
                 if pos not in known:
                     self.match(term, self.accessor(lit, inst, pos))
@@ -323,8 +323,7 @@ class _PlanWriter:
         if self.pending:
             raise _unsupported(rule, "a comparison or negated atom has variables no positive atom binds")
         atom = rule.head.atom
-        args = [self.value(a) for a in atom.args]
-        head = f"({atom.predicate!r}, {', '.join(args)},)" if args else f"({atom.predicate!r},)"
+        head = self.atom_code(atom)
         if rule.head.time is not None:
             tv = self.value(rule.head.time)
             self.guard(f"type({tv}) is int and {tv} >= 0")
