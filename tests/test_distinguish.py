@@ -10,6 +10,7 @@ import pytest
 from helpers import SLOW_MODE, ticker
 
 import ticker_py
+from ticker_py.analysis import Analysis
 from ticker_py.api import load_program
 from ticker_py.distinguishing import (
     ATLAS,
@@ -31,9 +32,9 @@ RECENT = "recent :- p in [2]."
 HALF_OPEN = "default,default+window_bounds=half-open"
 
 
-def locally_smallest(program: str, semantics, engines, stream: tuple) -> bool:
+def locally_smallest(program, semantics, engines, stream: tuple) -> bool:
     """No stream one step smaller (an atom, a time point less, a time point earlier) still differs."""
-    evaluator = _Evaluator(load_program(program))
+    evaluator = _Evaluator(program if isinstance(program, Analysis) else load_program(program))
     a, b = _runs(semantics, engines)
     return evaluator.differs(a, b, stream) is not None and all(
         evaluator.differs(a, b, smaller) is None for smaller in _smaller(stream)
@@ -74,7 +75,7 @@ def test_nothing_distinguishes_a_profile_from_itself_nor_two_engines_on_a_positi
 
 
 def test_the_search_is_deterministic_for_a_seed_whatever_the_budget():
-    program = "q(X) :- p(X) in [1 #]."
+    program = load_program("q(X) :- p(X) in [1 #].")
     first = search(program, "default,lars", budget=None, seed=3, max_streams=500)
     again = search(program, "default,lars", budget=60, seed=3)
     assert first.witness == again.witness and first.streams == again.streams
@@ -126,7 +127,7 @@ def test_bad_arguments_are_status_2(capsys, tmp_path, argv, message):
 
 def test_a_profile_that_cannot_read_the_program_is_a_located_error(capsys):
     with pytest.raises(ProgramError, match=r"1:20-21: error: negation 'not r' is not allowed in the r4 profile"):
-        search("q :- p in [1], not r.", "default,r4")
+        search(load_program("q :- p in [1], not r."), "default,r4")
     code, _, err = ticker(capsys, "distinguish", "--semantics", "default,r4")
     assert code == 2 and "distinguish needs a PROGRAM (or --atlas)" in err
 

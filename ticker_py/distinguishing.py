@@ -268,7 +268,7 @@ class Search:
 
 
 def search(
-    program,
+    analysis: Analysis,
     semantics=None,
     engines=None,
     stream=None,
@@ -276,13 +276,11 @@ def search(
     seed: int = 0,
     max_tp: int | None = None,
     max_streams: int | None = None,
-    clock: str | int = "1s",
     _evaluator: _Evaluator | None = None,
 ) -> Search:
-    """:func:`distinguish`, saying how many streams it tried and how long it took."""
+    """:func:`distinguish` of a loaded program, saying how many streams it tried and how long it took."""
     check_options(budget, seed, max_tp, max_streams)
     began = time.monotonic()
-    analysis = program if isinstance(program, Analysis) else load_program(program, clock=clock)
     a, b = _runs(semantics, engines)
     evaluator = _evaluator or _Evaluator(analysis)
     engine_a, engine_b = evaluator.reasoner(a).engine_name, evaluator.reasoner(b).engine_name
@@ -381,7 +379,8 @@ def distinguish(
     --------
     ticker_py.compare_semantics, ticker_py.compare_engines
     """
-    return search(program, semantics, engines, stream, budget, seed, max_tp, max_streams, clock).witness
+    analysis = program if isinstance(program, Analysis) else load_program(program, clock=clock)
+    return search(analysis, semantics, engines, stream, budget, seed, max_tp, max_streams).witness
 
 
 def format_witness(w: Witness) -> str:
