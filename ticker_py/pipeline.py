@@ -45,13 +45,13 @@ def write_run(program, stream, spec: RunSpec, stop=None) -> None:
             file=sys.stderr,
         )
     records = warn_after = sink = None
-    if spec.live:
+    if spec.live:  # the results' listener first: consumers may connect before the producers come
         from .live.options import live_output, live_records
 
+        sink = live_output(spec)
         records = live_records(spec, stream, reasoner.checker, lambda: reasoner.input.open(stream))
         if spec.input or spec.wall_clock:  # a live stream may not end: its warnings come after its first time points
             from .analysis.unused import LIVE_WARN_AFTER as warn_after
-        sink = live_output(spec)
     if records is None:
         records = reasoner.input.open(stream)
     output.open(sink)
