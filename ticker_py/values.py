@@ -15,6 +15,8 @@ no number is reported (:class:`Comparisons`).
 
 from __future__ import annotations
 
+import itertools
+import math
 import operator
 import re
 import warnings
@@ -22,7 +24,7 @@ from contextvars import ContextVar
 
 from . import ast
 from .errors import Diagnostic, StreamError, TickerWarning
-from .limits import CLINGO_MAX, CLINGO_MIN, SHORT_BITS, integer_digits, integer_too_long
+from .limits import CLINGO_MAX, CLINGO_MIN, MAX_FACT_ATOMS, SHORT_BITS, integer_digits, integer_too_long
 from .xsd import literal_number
 
 __all__ = [
@@ -31,6 +33,7 @@ __all__ = [
     "unquote",
     "term_key",
     "from_ast_term",
+    "expanded",
     "from_ast_atom",
     "to_ast_atom",
     "signature",
@@ -253,13 +256,37 @@ def from_ast_term(term):
         return term.value
     if isinstance(term, ast.Constant):
         return term.name
-    if isinstance(term, ast.String):
-        return ast.quote(term.value)
     if isinstance(term, ast.Function):
         return (term.name, *(from_ast_term(a) for a in term.args))
     if isinstance(term, ast.BinOp):
         return computed(term.op, from_ast_term(term.left), from_ast_term(term.right), term)
+    if isinstance(term, ast.String):
+        return ast.quote(term.value)
     raise ValueError(f"not a ground term: {term}")
+
+
+def expanded(term) -> list | None:
+    """The values of a ground AST term, its intervals expanded (``f(1..2)`` is ``f(1)`` and ``f(2)``);
+    None if an interval's bound or an operation has no value. Raises OverflowError past
+    :data:`~ticker_py.limits.MAX_FACT_ATOMS` values (and StreamError as :func:`computed` does)."""
+    if isinstance(term, ast.Interval):
+        lo, hi = expanded(term.low), expanded(term.high)
+        if not lo or not hi or len(lo) != 1 or len(hi) != 1 or type(lo[0]) is not int or type(hi[0]) is not int:
+            return None
+        if hi[0] - lo[0] >= MAX_FACT_ATOMS:
+            raise OverflowError
+        return list(range(lo[0], hi[0] + 1))
+    if isinstance(term, (ast.Function, ast.BinOp)):
+        parts = [expanded(a) for a in (term.args if isinstance(term, ast.Function) else (term.left, term.right))]
+        if any(p is None for p in parts):
+            return None
+        if math.prod(map(len, parts)) > MAX_FACT_ATOMS:
+            raise OverflowError
+        if isinstance(term, ast.Function):
+            return [(term.name, *combo) for combo in itertools.product(*parts)]
+        values = [computed(term.op, a, b, term) for a, b in itertools.product(*parts)]
+        return None if any(v is None for v in values) else values
+    return [from_ast_term(term)]
 
 
 def evaluate_arith(op: str, a, b):

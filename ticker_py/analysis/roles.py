@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import itertools
-import math
 
 from .. import ast
 from ..errors import Diagnostic, StreamError
 from ..limits import MAX_FACT_ATOMS
-from ..values import computed, from_ast_term
+from ..values import expanded
+from .terms import variables
 
 __all__ = ["background_atoms"]
 
@@ -18,8 +18,9 @@ def background_atoms(program: ast.Program, diagnostics: list) -> tuple:
     out = []
     for rule in program.facts:
         atom = rule.head.atom
-        if ast.atom_variables(atom):
-            var = sorted(ast.atom_variables(atom))[0]
+        unsafe = variables(atom.args)
+        if unsafe:
+            var = min(unsafe)
             diagnostics.append(
                 Diagnostic(
                     f"unsafe variable '{var}' in a fact",
@@ -33,8 +34,8 @@ def background_atoms(program: ast.Program, diagnostics: list) -> tuple:
         size = 1
         for arg in atom.args:
             try:
-                values = _expand(arg)
-            except _TooMany:
+                values = expanded(arg)
+            except OverflowError:
                 values = ()
             except StreamError as err:  # a value longer than any integer may be
                 diagnostics.extend(err.diagnostics)
@@ -62,34 +63,3 @@ def background_atoms(program: ast.Program, diagnostics: list) -> tuple:
         if ok:
             out.extend((atom.predicate, *combo) for combo in itertools.product(*choices))
     return tuple(dict.fromkeys(out))
-
-
-class _TooMany(Exception):
-    """An interval of a fact is longer than MAX_FACT_ATOMS."""
-
-
-def _expand(term):
-    """All ground values of a fact argument (intervals give several)."""
-    if isinstance(term, ast.Interval):
-        lo, hi = _expand(term.low), _expand(term.high)
-        if not lo or not hi or len(lo) != 1 or len(hi) != 1 or type(lo[0]) is not int or type(hi[0]) is not int:
-            return None
-        if hi[0] - lo[0] >= MAX_FACT_ATOMS:
-            raise _TooMany
-        return list(range(lo[0], hi[0] + 1))
-    if isinstance(term, ast.BinOp):
-        a, b = _expand(term.left), _expand(term.right)
-        if a is None or b is None:
-            return None
-        if len(a) * len(b) > MAX_FACT_ATOMS:
-            raise _TooMany
-        vals = [computed(term.op, x, y, term) for x in a for y in b]
-        return None if any(v is None for v in vals) else vals
-    if isinstance(term, ast.Function):
-        parts = [_expand(a) for a in term.args]
-        if any(p is None for p in parts):
-            return None
-        if math.prod(map(len, parts)) > MAX_FACT_ATOMS:
-            raise _TooMany
-        return [(term.name, *combo) for combo in itertools.product(*parts)]
-    return [from_ast_term(term)]

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from .. import ast
 from ..errors import Diagnostic
+from .terms import rule_terms, subterms, variables
 
-__all__ = ["binding_variables", "check_safety", "unsafe_variables"]
+__all__ = ["check_safety", "unsafe_variables"]
 
 
 def _binding_vars(terms, out: set) -> set:
@@ -19,12 +20,6 @@ def _binding_vars(terms, out: set) -> set:
         elif isinstance(term, ast.Function):
             stack += term.args
     return out
-
-
-def binding_variables(element: ast.ExtendedAtom) -> set:
-    """Variables bound by a positive extended atom."""
-    out = _binding_vars(element.atom.args, set())
-    return out if element.time is None else _binding_vars((element.time,), out)
 
 
 def bound_variables(rule: ast.Rule) -> set:
@@ -47,38 +42,15 @@ def bound_variables(rule: ast.Rule) -> set:
         changed = False
         for cmp in assignments:
             for var, expr in ((cmp.left, cmp.right), (cmp.right, cmp.left)):
-                if isinstance(var, ast.Variable) and var.name not in bound and ast.term_variables(expr) <= bound:
+                if isinstance(var, ast.Variable) and var.name not in bound and variables((expr,)) <= bound:
                     bound.add(var.name)
                     changed = True
     return bound
 
 
-def _occurrences(term, name):
-    if isinstance(term, ast.Variable) and term.name == name:
-        yield term
-    for child in getattr(term, "args", ()) or ():
-        yield from _occurrences(child, name)
-    for attr in ("left", "right", "low", "high"):
-        child = getattr(term, attr, None)
-        if child is not None:
-            yield from _occurrences(child, name)
-
-
 def _first_location(rule: ast.Rule, name: str):
-    terms = []
-    if rule.head is not None:
-        terms += list(rule.head.atom.args) + ([rule.head.time] if rule.head.time is not None else [])
-    for lit in rule.body:
-        el = lit.element
-        if isinstance(el, ast.Comparison):
-            terms += [el.left, el.right]
-        else:
-            terms += list(el.atom.args) + ([el.time] if el.time is not None else [])
-    for t in terms:
-        for occ in _occurrences(t, name):
-            if occ.location is not None:
-                return occ.location
-    return rule.location
+    terms = subterms(rule_terms(rule))
+    return next((t.location for t in terms if type(t) is ast.Variable and t.name == name and t.location), rule.location)
 
 
 def check_safety(rule: ast.Rule, diagnostics: list) -> None:
@@ -129,7 +101,7 @@ def unsafe_variables(rule: ast.Rule) -> set:
             rest.append(el.time)
             if not lit.negated:
                 _binding_vars((el.time,), bound)
-    unsafe = ast.variables_of(rest) - bound
+    unsafe = variables(rest) - bound
     if unsafe and assignments:
         unsafe -= bound_variables(rule)
     return unsafe
