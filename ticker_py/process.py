@@ -1,11 +1,9 @@
 """The process a reasoner runs in: its garbage collector and its C heap.
 
-:func:`tune_collector` is called by the ``ticker`` command and by the benchmark's in-engine runs
-(so that both pay the same collector): readers and engines make millions of small tuples that are
-not cycles, and the default thresholds (700, 10, 10) scan them over and over (about 10% of a run's
-CPU time). :func:`steady_heap` is called by ``ticker run`` once its stream has a second record
-(:func:`steady_heap_from_second`; docs/rdf.md, "Memory over a run"). :func:`paused_gc` pauses the
-collector while a large acyclic structure (a program, its analysis) is built.
+Readers and engines make millions of small tuples that are no cycles, which the collector's default
+thresholds (700, 10, 10) scan over and over (about 10% of a run's CPU time): :func:`tune_collector`
+(the ``ticker`` command, the benchmark's in-engine runs) and :func:`paused_gc` (while a program or
+its analysis is built) spare them. :func:`steady_heap`: docs/rdf.md, "Memory over a run".
 """
 
 from __future__ import annotations
@@ -32,14 +30,9 @@ FREEZE_OBJECTS = 200_000
 
 @contextmanager
 def paused_gc():
-    """Pause Python's cycle collector in the block.
-
-    Building a large acyclic structure (a program, its analysis) otherwise triggers
-    collections that traverse all of it again and again: most of the time of a program of
-    10^5 rules. When the block leaves many new objects (FREEZE_OBJECTS), they are moved to the
-    permanent generation (``gc.freeze``), so that later collections skip them too; they are
-    still freed by reference counting.
-    """
+    """Pause Python's cycle collector in the block. A block that leaves many new objects
+    (FREEZE_OBJECTS) moves them to the permanent generation (``gc.freeze``), so that later
+    collections skip them too (reference counting still frees them)."""
     enabled = gc.isenabled()
     gc.disable()
     try:

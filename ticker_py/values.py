@@ -318,33 +318,24 @@ def computed(op: str, a, b, where=None, error=StreamError):
     return value
 
 
-def _plus(a, b, where=None):
-    if type(a) is int and type(b) is int:
-        value = a + b
-        return value if value.bit_length() <= SHORT_BITS else computed("+", a, b, where)
-    return None
+def _fast(op: str, apply):
+    """:func:`computed` for ``op``, ``apply`` computing it: the usual small integers in one call."""
+
+    def compute(a, b, where=None):
+        if type(a) is int and type(b) is int:
+            value = apply(a, b)
+            if value.bit_length() <= SHORT_BITS:
+                return value
+        return computed(op, a, b, where)
+
+    return compute
 
 
-def _minus(a, b, where=None):
-    if type(a) is int and type(b) is int:
-        value = a - b
-        return value if value.bit_length() <= SHORT_BITS else computed("-", a, b, where)
-    return None
-
-
-def _times(a, b, where=None):
-    if type(a) is int and type(b) is int:
-        value = a * b
-        return value if value.bit_length() <= SHORT_BITS else computed("*", a, b, where)
-    return None
-
-
-#: :func:`computed` per operator, ``f(a, b, where)``: one call for the usual small integers (the
-#: native engine's rules call these)
+#: :func:`computed` per operator, ``f(a, b, where)`` (the native engine's rules call these)
 COMPUTE = {
-    "+": _plus,
-    "-": _minus,
-    "*": _times,
+    "+": _fast("+", operator.add),
+    "-": _fast("-", operator.sub),
+    "*": _fast("*", operator.mul),
     "/": lambda a, b, where=None: computed("/", a, b, where),
     "\\": lambda a, b, where=None: computed("\\", a, b, where),
 }
@@ -393,15 +384,7 @@ def to_ast_atom(atom: tuple) -> ast.Atom:
 
 def unquote(text: str) -> str:
     r"""The content of a quoted string term, its escapes (\n, \\, \") undone."""
-    body = text[1:-1]
-    out, i = [], 0
-    while i < len(body):
-        ch = body[i]
-        if ch == "\\" and i + 1 < len(body):
-            nxt = body[i + 1]
-            out.append({"n": "\n", "\\": "\\", '"': '"'}.get(nxt, nxt))
-            i += 2
-        else:
-            out.append(ch)
-            i += 1
-    return "".join(out)
+    return _ESCAPE.sub(lambda m: ast.ESCAPES.get(m[1], m[1]), text[1:-1])
+
+
+_ESCAPE = re.compile(r"\\(.)", re.DOTALL)

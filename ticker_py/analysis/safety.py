@@ -38,7 +38,7 @@ def bound_variables(rule: ast.Rule) -> set:
             if el.time is not None:
                 _binding_vars((el.time,), bound)
     changed = bool(assignments)
-    while changed:
+    while changed:  # V = expr binds V once expr's variables are bound
         changed = False
         for cmp in assignments:
             for var, expr in ((cmp.left, cmp.right), (cmp.right, cmp.left)):
@@ -72,36 +72,5 @@ def check_safety(rule: ast.Rule, diagnostics: list) -> None:
 
 
 def unsafe_variables(rule: ast.Rule) -> set:
-    """``rule_variables(rule) - bound_variables(rule)`` in one walk: the variables a positive
-    atom binds at a plain argument need no second look."""
-    bound: set = set()
-    rest: list = []  # terms whose variables must be bound
-    assignments = False
-    head = rule.head
-    if head is not None:
-        rest += head.atom.args
-        if head.time is not None:
-            rest.append(head.time)
-    for lit in rule.body:
-        el = lit.element
-        if type(el) is ast.Comparison:
-            rest += (el.left, el.right)
-            assignments = assignments or (el.op == "=" and not lit.negated)
-            continue
-        if lit.negated:
-            rest += el.atom.args
-        else:
-            for arg in el.atom.args:
-                if type(arg) is ast.Variable:
-                    bound.add(arg.name)
-                else:
-                    rest.append(arg)
-                    _binding_vars((arg,), bound)
-        if el.time is not None:
-            rest.append(el.time)
-            if not lit.negated:
-                _binding_vars((el.time,), bound)
-    unsafe = variables(rest) - bound
-    if unsafe and assignments:
-        unsafe -= bound_variables(rule)
-    return unsafe
+    """The variables of a rule that its positive body does not bind."""
+    return variables(rule_terms(rule)) - bound_variables(rule)
