@@ -1,7 +1,7 @@
 """The process a reasoner runs in: its garbage collector and its C heap.
 
 Readers and engines make millions of small tuples that are no cycles, which the collector's default
-thresholds (700, 10, 10) scan over and over (about 10% of a run's CPU time): :func:`tune_collector`
+thresholds (700, 10, 10) scan over and over: :func:`tune_collector`
 (the ``ticker`` command, the benchmark's in-engine runs) and :func:`paused_gc` (while a program or
 its analysis is built) spare them. :func:`steady_heap`: docs/rdf.md, "Memory over a run".
 """
@@ -11,11 +11,9 @@ from __future__ import annotations
 import gc
 import os
 import sys
-from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from itertools import islice
 
-__all__ = ["tune_collector", "paused_gc", "steady_heap", "steady_heap_from_second", "HEAP_SETTINGS"]
+__all__ = ["tune_collector", "paused_gc", "steady_heap", "HEAP_SETTINGS"]
 
 
 def tune_collector() -> None:
@@ -73,15 +71,3 @@ def steady_heap(environ=os.environ) -> bool:
         return False
     mallopt.argtypes, mallopt.restype = (ctypes.c_int, ctypes.c_int), ctypes.c_int
     return all([mallopt(param, value) == 1 for param, value in HEAP_SETTINGS.items()])
-
-
-def steady_heap_from_second(records: Iterable) -> Iterator:
-    """``records`` as they come; :func:`steady_heap` is called when a second one arrives, before it is
-    passed on (a time point is evaluated once a later record shows it complete). A stream of one
-    record, such as a start-up check's, leaves glibc's settings alone and spares importing ctypes."""
-    records = iter(records)
-    yield from islice(records, 1)
-    for record in records:
-        steady_heap()
-        yield record
-        yield from records

@@ -129,7 +129,7 @@ def _analyse(
     sigs: dict = {}
     heads: set = set()
     diags: list = []  # safety and windows, rule by rule
-    tuple_windows: list = []  # (where in diags, extended atom): checked once heads are known
+    tuple_windows: list = []  # their extended atoms, checked once the heads are known
     sizes: dict = {}
     lookback: int | None = 0
     tuple_lookback = 0
@@ -176,7 +176,7 @@ def _analyse(
                     continue
             if window.unit == "#":
                 tuple_lookback = max(tuple_lookback, n)
-                tuple_windows.append((len(diags), ext))
+                tuple_windows.append(ext)
             elif lookback is not None and n > lookback:
                 lookback = n
     if any(a is not b for a, b in zip(rules, program.rules)):
@@ -187,16 +187,15 @@ def _analyse(
         internal, renamed = internal_names(program)
         return replace(_analyse(internal, clock_ms, sources, problems, renamed), renamed=renamed)
     intensional = frozenset(heads)
-    for where, ext in reversed(tuple_windows):
-        if ext.atom.predicate in intensional:
-            diags.insert(
-                where,
-                Diagnostic(
-                    f"tuple window over intensional predicate '{ext.atom.predicate}/{len(ext.atom.args)}'",
-                    ext.location,
-                    ("a tuple window counts input atoms: only extensional (stream) predicates may appear in it",),
-                ),
-            )
+    diags += [  # reported in source order
+        Diagnostic(
+            f"tuple window over intensional predicate '{ext.atom.predicate}/{len(ext.atom.args)}'",
+            ext.location,
+            ("a tuple window counts input atoms: only extensional (stream) predicates may appear in it",),
+        )
+        for ext in tuple_windows
+        if ext.atom.predicate in intensional
+    ]
     edges = dependency_edges(program, intensional)
     check_box_cycles(intensional, edges, sigs, diags)
     strata, bad = stratify(intensional, edges)
