@@ -89,13 +89,6 @@ class PrintedModels:
                 run.close()
 
 
-def _streaming_clingo(analysis, show: str = "derived"):
-    """A clingo engine whose ``iter_models(t)`` yields every model one by one from the solver."""
-    from .engines.clingo_engine import ClingoEngine
-
-    return ClingoEngine(analysis, EngineOptions(models=0, show=show))
-
-
 class _Ticks:
     """The engine as the driver sees it: appending as usual, ``evaluate`` only names the tick."""
 
@@ -118,8 +111,10 @@ def enumerate_answer_streams(
     cautious consequences (else ``atoms`` is None). A tick's answer streams are sorted in memory up
     to ``spill`` printed atoms, beyond that in temporary files (:class:`PrintedModels`).
     """
+    from .engines.clingo_engine import ClingoEngine  # its iter_models(t) yields the solver's models one by one
+
     mode, show_at = spec.consequences, spec.show_at
-    engine = _streaming_clingo(analysis)
+    engine = ClingoEngine(analysis, EngineOptions(models=0, show="derived"))
     writer = AnswerStreamWriter(out, show_at)
     points = prepare_stream(analysis, stream, spec)
     for t in drive(_Ticks(engine), points, spec.every):

@@ -221,10 +221,7 @@ def _has_wide(term) -> bool:
 def clingo_atom(atom: tuple) -> tuple:
     """``atom`` as clingo holds it (:func:`clingo_term` of each argument; the atom itself if it
     has no integer beyond 32 bits)."""
-    for a in atom[1:]:
-        if _has_wide(a):
-            return (atom[0], *(clingo_term(a) for a in atom[1:]))
-    return atom
+    return (atom[0], *map(clingo_term, atom[1:])) if any(map(_has_wide, atom[1:])) else atom
 
 
 def wide_value(term) -> int | None:

@@ -18,48 +18,43 @@ def background_atoms(program: ast.Program, diagnostics: list) -> tuple:
     out = []
     for rule in program.facts:
         atom = rule.head.atom
-        unsafe = variables(atom.args)
-        if unsafe:
-            var = min(unsafe)
-            diagnostics.append(
-                Diagnostic(
-                    f"unsafe variable '{var}' in a fact",
-                    atom.location,
-                    ("a fact must be ground: it holds at every time point",),
-                )
-            )
-            continue
-        choices = []
-        ok = True
-        size = 1
-        for arg in atom.args:
-            try:
-                values = expanded(arg)
-            except OverflowError:
-                values = ()
-            except StreamError as err:  # a value longer than any integer may be
-                diagnostics.extend(err.diagnostics)
-                ok = False
-                break
-            size *= len(values or ())
-            if values == () or size > MAX_FACT_ATOMS:
-                diagnostics.append(
-                    Diagnostic(
-                        f"fact '{atom}' has more than {MAX_FACT_ATOMS:,} instances",
-                        atom.location,
-                        (
-                            "intervals in facts are expanded when the program is loaded",
-                            "give large domains as a stream or background file instead",
-                        ),
-                    )
-                )
-                ok = False
-                break
-            if values is None:
-                diagnostics.append(Diagnostic(f"cannot evaluate term '{arg}' in a fact", atom.location))
-                ok = False
-                break
-            choices.append(values)
-        if ok:
+        choices = _choices(atom, diagnostics)
+        if choices is not None:
             out.extend((atom.predicate, *combo) for combo in itertools.product(*choices))
     return tuple(dict.fromkeys(out))
+
+
+def _choices(atom: ast.Atom, diagnostics: list) -> list | None:
+    """The values of each argument of a fact; None once the first problem is reported."""
+    unsafe = variables(atom.args)
+    if unsafe:
+        why = ("a fact must be ground: it holds at every time point",)
+        diagnostics.append(Diagnostic(f"unsafe variable '{min(unsafe)}' in a fact", atom.location, why))
+        return None
+    choices, size = [], 1
+    for arg in atom.args:
+        try:
+            values = expanded(arg)
+        except OverflowError:
+            values = ()
+        except StreamError as err:  # a value longer than any integer may be
+            diagnostics.extend(err.diagnostics)
+            return None
+        size *= len(values or ())
+        if values == () or size > MAX_FACT_ATOMS:
+            diagnostics.append(
+                Diagnostic(
+                    f"fact '{atom}' has more than {MAX_FACT_ATOMS:,} instances",
+                    atom.location,
+                    (
+                        "intervals in facts are expanded when the program is loaded",
+                        "give large domains as a stream or background file instead",
+                    ),
+                )
+            )
+            return None
+        if values is None:
+            diagnostics.append(Diagnostic(f"cannot evaluate term '{arg}' in a fact", atom.location))
+            return None
+        choices.append(values)
+    return choices
