@@ -224,7 +224,12 @@ class Window(Node):
         return f"[{self.size}]" if self.unit is None else f"[{self.size} {self.unit}]"
 
 
-class Modality(str, Enum):
+class _Word(str, Enum):
+    def __str__(self) -> str:
+        return self.value
+
+
+class Modality(_Word):
     """How an extended atom reads its atom: now, somewhere in a window, everywhere in it, at a time."""
 
     NOW = "now"
@@ -232,19 +237,13 @@ class Modality(str, Enum):
     BOX = "box"
     AT = "at"
 
-    def __str__(self) -> str:
-        return self.value
 
-
-class WindowKind(str, Enum):
+class WindowKind(_Word):
     """Which window an extended atom reads through: a time window, a tuple window, or none."""
 
     TIME = "time"
     TUPLE = "tuple"
     NONE = "none"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 NOW = Modality.NOW

@@ -286,16 +286,16 @@ def expanded(term) -> list | None:
     return [from_ast_term(term)]
 
 
+#: the operations that are defined on every pair of integers
+_TOTAL = {"+": operator.add, "-": operator.sub, "*": operator.mul}
+
+
 def evaluate_arith(op: str, a, b):
     """Integer arithmetic as clingo does it (truncating division and modulo); None if undefined."""
     if type(a) is not int or type(b) is not int:
         return None
-    if op == "+":
-        return a + b
-    if op == "-":
-        return a - b
-    if op == "*":
-        return a * b
+    if op in _TOTAL:
+        return _TOTAL[op](a, b)
     if b == 0:
         return None
     q = abs(a) // abs(b)
@@ -315,11 +315,12 @@ def computed(op: str, a, b, where=None, error=StreamError):
     return value
 
 
-def _fast(op: str, apply):
-    """:func:`computed` for ``op``, ``apply`` computing it: the usual small integers in one call."""
+def _fast(op: str):
+    """:func:`computed` for ``op``: the usual small integers in one call."""
+    apply = _TOTAL.get(op)
 
     def compute(a, b, where=None):
-        if type(a) is int and type(b) is int:
+        if apply is not None and type(a) is int and type(b) is int:
             value = apply(a, b)
             if value.bit_length() <= SHORT_BITS:
                 return value
@@ -329,13 +330,7 @@ def _fast(op: str, apply):
 
 
 #: :func:`computed` per operator, ``f(a, b, where)`` (the native engine's rules call these)
-COMPUTE = {
-    "+": _fast("+", operator.add),
-    "-": _fast("-", operator.sub),
-    "*": _fast("*", operator.mul),
-    "/": lambda a, b, where=None: computed("/", a, b, where),
-    "\\": lambda a, b, where=None: computed("\\", a, b, where),
-}
+COMPUTE = {op: _fast(op) for op in ("+", "-", "*", "/", "\\")}
 
 
 def short_int(value: int) -> str:
