@@ -371,12 +371,16 @@ IRI_PROGRAM = (
 
 @pytest.mark.parametrize("text", [IRI_PROGRAM, "p(X) :- q(X). r(1..2). s(X, 1..2) :- q(X)."])
 def test_analysis_scan_equals_the_full_walks(text):
-    from ticker_py.analysis import _plain_terms, rule_has_interval
+    from ticker_py.analysis import analyse
+    from ticker_py.analysis.terms import has_subterm, rule_terms, without_iris
 
     program = parse_program(text)
-    plain, intervals = _plain_terms(program)
-    assert exact(plain) == exact(ast._without_iris(program)) and plain == ast.without_iris(program)
-    assert intervals == tuple(r for r in plain.proper_rules if rule_has_interval(r)) and intervals
+    analysis = analyse(program)
+    plain = analysis.program
+    assert plain == program.replace(rules=tuple(without_iris(r) for r in program.rules))
+    assert not any(has_subterm(rule_terms(r), ast.Iri) for r in plain.rules)
+    intervals = tuple(r for r in plain.proper_rules if has_subterm(rule_terms(r), ast.Interval))
+    assert analysis.interval_rules == intervals and intervals
     if "<" not in text:
         assert plain is program
 
@@ -385,6 +389,8 @@ def test_analysis_scan_equals_the_full_walks(text):
 @settings(max_examples=scaled(500, 15), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(strategies.programs())
 def test_variables_by_stack_walk(program):
+    from ticker_py.analysis.terms import rule_terms, variables
+
     def walk(term):  # the recursive definition
         if isinstance(term, ast.Variable):
             return {term.name}
@@ -393,4 +399,5 @@ def test_variables_by_stack_walk(program):
         return set().union(*map(walk, children)) if children else set()
 
     for rule in program.rules:
-        assert ast.rule_variables(rule) == set().union(set(), *map(walk, ast.rule_terms(rule)))
+        expected = set().union(set(), *map(walk, rule_terms(rule)))
+        assert ast.rule_variables(rule) == variables(rule_terms(rule)) == expected

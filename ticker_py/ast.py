@@ -224,7 +224,12 @@ class Window(Node):
         return f"[{self.size}]" if self.unit is None else f"[{self.size} {self.unit}]"
 
 
-class Modality(str, Enum):
+class _Word(str, Enum):
+    def __str__(self) -> str:
+        return self.value
+
+
+class Modality(_Word):
     """How an extended atom reads its atom: now, somewhere in a window, everywhere in it, at a time."""
 
     NOW = "now"
@@ -232,19 +237,13 @@ class Modality(str, Enum):
     BOX = "box"
     AT = "at"
 
-    def __str__(self) -> str:
-        return self.value
 
-
-class WindowKind(str, Enum):
+class WindowKind(_Word):
     """Which window an extended atom reads through: a time window, a tuple window, or none."""
 
     TIME = "time"
     TUPLE = "tuple"
     NONE = "none"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 NOW = Modality.NOW
@@ -397,71 +396,7 @@ class Program(Node):
         return decls + "".join(f"{r}\n" for r in self.rules)
 
 
-# ---------------------------------------------------------------- helpers
-
-
-def without_iris(node):
-    """``node`` (a program, rule or any part) with every :class:`Iri` as its plain function
-    term ``iri("...")``, as the ASP encoders print it."""
-    if isinstance(node, Program):  # the common case, no IRI: no copy, one quick walk
-        rules = tuple(_without_iris(r) if has_subterm(rule_terms(r), Iri) else r for r in node.rules)
-        return node if all(a is b for a, b in zip(rules, node.rules)) else node.replace(rules=rules)
-    return _without_iris(node)
-
-
-def _without_iris(node):
-    if isinstance(node, Iri):
-        return Function(node.name, node.args, node.location)
-    if isinstance(node, tuple):
-        new = tuple(_without_iris(x) for x in node)
-        return node if all(a is b for a, b in zip(new, node)) else new
-    if isinstance(node, (Variable, Number, Constant, String, Window, str, int, Enum)) or node is None:
-        return node
-    changes = {}
-    for name in node._fields:
-        value = getattr(node, name)
-        new = _without_iris(value)
-        if new is not value:
-            changes[name] = new
-    return node.replace(**changes) if changes else node
-
-
-def rule_terms(rule: Rule) -> list:
-    """The outermost terms of a rule: arguments and @-times of its atoms, sides of its comparisons."""
-    terms = []
-    if rule.head is not None:
-        terms += rule.head.atom.args
-        if rule.head.time is not None:
-            terms.append(rule.head.time)
-    for lit in rule.body:
-        el = lit.element
-        if isinstance(el, Comparison):
-            terms += (el.left, el.right)
-        else:
-            terms += el.atom.args
-            if el.time is not None:
-                terms.append(el.time)
-    return terms
-
-
-_COMPOUND = (Function, BinOp, Interval)
-
-
-def has_subterm(terms, kind) -> bool:
-    """True if a term of ``kind`` (compound term classes: Function, Iri, BinOp, Interval)
-    occurs in ``terms`` or inside them."""
-    stack = [t for t in terms if isinstance(t, _COMPOUND)]
-    while stack:
-        term = stack.pop()
-        if isinstance(term, kind):
-            return True
-        if isinstance(term, Function):
-            stack += term.args
-        elif isinstance(term, BinOp):
-            stack += (term.left, term.right)
-        elif isinstance(term, Interval):
-            stack += (term.low, term.high)
-    return False
+# ---------------------------------------------------------------- variables
 
 
 def _variables(terms, out: set) -> set:
@@ -479,11 +414,6 @@ def _variables(terms, out: set) -> set:
         elif cls is Interval:
             stack += (term.low, term.high)
     return out
-
-
-def variables_of(terms) -> set:
-    """The variable names occurring in ``terms`` (e.g. a rule's :func:`rule_terms`)."""
-    return _variables(terms, set())
 
 
 def term_variables(term) -> set:
@@ -505,8 +435,7 @@ def element_variables(element) -> set:
 
 def rule_variables(rule: Rule) -> set:
     """All variable names of a rule (head, head time and body)."""
-    return _variables(rule_terms(rule), set())
-
-
-def is_ground(term) -> bool:
-    return not term_variables(term)
+    out = set() if rule.head is None else _variables((*rule.head.atom.args, rule.head.time), set())
+    for lit in rule.body:
+        out |= element_variables(lit.element)
+    return out

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from . import ast
 from .analysis import Analysis
+from .analysis.terms import rule_terms
 from .api import Reasoner, load_program
 from .errors import Diagnostic, StreamError, TickerError, TickerWarning, UsageError
 from .semantics import PROFILES, Semantics, parse_semantics_list, resolve
@@ -171,7 +172,7 @@ class _Vocabulary:
     def __init__(self, analysis: Analysis, max_tp: int):
         found: list = []
         for rule in analysis.program.rules:
-            for term in ast.rule_terms(rule):
+            for term in rule_terms(rule):
                 _terms(term, found)
         fresh = [c for c in ("a", "b", "c", "d") if c not in found][:2]
         pool = list(dict.fromkeys(str(v) for v in found if not (isinstance(v, int) and v < 0)))

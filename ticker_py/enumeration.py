@@ -9,6 +9,7 @@ beyond that in sorted runs in temporary files, merged when the tick ends.
 from __future__ import annotations
 
 import heapq
+import itertools
 import json
 import tempfile
 from collections.abc import Iterable, Iterator
@@ -36,9 +37,6 @@ class AnswerStreamWriter:
     def __init__(self, out: TextIO, show_at: bool = False):
         self.out, self.show_at = out, show_at
 
-    def write_model(self, t: int, c: int, index: int, model) -> None:
-        self.write_printed(t, c, index, model.printed_key())
-
     def write_printed(self, t: int, c: int, index: int, printed: tuple) -> None:
         """Write an answer stream given as printed: ``(atoms, pins)``, both lists of text."""
         obj = {"t": t, "c": c, "model": index, "atoms": list(printed[0])}
@@ -52,11 +50,7 @@ class AnswerStreamWriter:
 
 def _unique(keys: Iterable) -> Iterator:
     """Sorted ``keys`` with repeats left out."""
-    last = None
-    for key in keys:
-        if key != last:
-            yield key
-            last = key
+    return (key for key, _ in itertools.groupby(keys))
 
 
 def _decode(line: str) -> tuple:
@@ -95,13 +89,6 @@ class PrintedModels:
                 run.close()
 
 
-def _streaming_clingo(analysis, show: str = "derived"):
-    """A clingo engine whose ``iter_models(t)`` yields every model one by one from the solver."""
-    from .engines.clingo_engine import ClingoEngine
-
-    return ClingoEngine(analysis, EngineOptions(models=0, show=show))
-
-
 class _Ticks:
     """The engine as the driver sees it: appending as usual, ``evaluate`` only names the tick."""
 
@@ -124,8 +111,10 @@ def enumerate_answer_streams(
     cautious consequences (else ``atoms`` is None). A tick's answer streams are sorted in memory up
     to ``spill`` printed atoms, beyond that in temporary files (:class:`PrintedModels`).
     """
+    from .engines.clingo_engine import ClingoEngine  # its iter_models(t) yields the solver's models one by one
+
     mode, show_at = spec.consequences, spec.show_at
-    engine = _streaming_clingo(analysis)
+    engine = ClingoEngine(analysis, EngineOptions(models=0, show="derived"))
     writer = AnswerStreamWriter(out, show_at)
     points = prepare_stream(analysis, stream, spec)
     for t in drive(_Ticks(engine), points, spec.every):

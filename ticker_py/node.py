@@ -1,23 +1,10 @@
-"""Frozen, slotted values with declared fields: the base of the AST's node types and of the
-stream model's records.
+"""Frozen, slotted values with declared fields: the base of the AST's nodes and the stream model's records.
 
-A subclass of :class:`Node` declares its fields as a dataclass does, by annotations in order,
-each with an optional default, or a :func:`field` for a default that equality, hashing and
-``repr`` leave out (a source location)::
-
-    class Atom(Node):
-        predicate: str
-        args: tuple = ()
-        location: Location | None = field(default=None, compare=False, repr=False)
-
-Each field is a slot, and the one generic ``__init__``, ``__eq__``, ``__hash__``, ``__repr__``
-and :meth:`Node.replace` of the base read the class's field names (``_fields``), so that no
-method is compiled per class: a class costs what ``class`` costs, where ``dataclass(frozen=True)``
-compiles six functions. The objects behave as the frozen dataclass of the same fields: equal when
-of the same class with equal compared fields, hashed on those, immutable
-(:class:`dataclasses.FrozenInstanceError`), pickled and copied by their fields, and a
-``__post_init__`` (which may set a field with ``object.__setattr__``) runs after ``__init__``.
-Annotations must be strings (``from __future__ import annotations``), as in every module here.
+A subclass declares its fields by annotations (strings: ``from __future__ import annotations``), each
+with an optional default or a :func:`field` that equality, hashing and ``repr`` leave out. The objects
+behave as the frozen dataclass of the same fields, but the base's one generic ``__init__``, ``__eq__``,
+``__hash__``, ``__repr__`` and :meth:`Node.replace` read the class's ``_fields``: no method is compiled
+per class (``dataclass(frozen=True)`` compiles six).
 """
 
 from __future__ import annotations

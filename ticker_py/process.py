@@ -1,11 +1,9 @@
 """The process a reasoner runs in: its garbage collector and its C heap.
 
-:func:`tune_collector` is called by the ``ticker`` command and by the benchmark's in-engine runs
-(so that both pay the same collector): readers and engines make millions of small tuples that are
-not cycles, and the default thresholds (700, 10, 10) scan them over and over (about 10% of a run's
-CPU time). :func:`steady_heap` is called by ``ticker run`` once its stream has a second record
-(:func:`steady_heap_from_second`; docs/rdf.md, "Memory over a run"). :func:`paused_gc` pauses the
-collector while a large acyclic structure (a program, its analysis) is built.
+Readers and engines make millions of small tuples that are no cycles, which the collector's default
+thresholds (700, 10, 10) scan over and over: :func:`tune_collector`
+(the ``ticker`` command, the benchmark's in-engine runs) and :func:`paused_gc` (while a program or
+its analysis is built) spare them. :func:`steady_heap`: docs/rdf.md, "Memory over a run".
 """
 
 from __future__ import annotations
@@ -13,11 +11,9 @@ from __future__ import annotations
 import gc
 import os
 import sys
-from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from itertools import islice
 
-__all__ = ["tune_collector", "paused_gc", "steady_heap", "steady_heap_from_second", "HEAP_SETTINGS"]
+__all__ = ["tune_collector", "paused_gc", "steady_heap", "HEAP_SETTINGS"]
 
 
 def tune_collector() -> None:
@@ -32,14 +28,9 @@ FREEZE_OBJECTS = 200_000
 
 @contextmanager
 def paused_gc():
-    """Pause Python's cycle collector in the block.
-
-    Building a large acyclic structure (a program, its analysis) otherwise triggers
-    collections that traverse all of it again and again: most of the time of a program of
-    10^5 rules. When the block leaves many new objects (FREEZE_OBJECTS), they are moved to the
-    permanent generation (``gc.freeze``), so that later collections skip them too; they are
-    still freed by reference counting.
-    """
+    """Pause Python's cycle collector in the block. A block that leaves many new objects
+    (FREEZE_OBJECTS) moves them to the permanent generation (``gc.freeze``), so that later
+    collections skip them too (reference counting still frees them)."""
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -80,15 +71,3 @@ def steady_heap(environ=os.environ) -> bool:
         return False
     mallopt.argtypes, mallopt.restype = (ctypes.c_int, ctypes.c_int), ctypes.c_int
     return all([mallopt(param, value) == 1 for param, value in HEAP_SETTINGS.items()])
-
-
-def steady_heap_from_second(records: Iterable) -> Iterator:
-    """``records`` as they come; :func:`steady_heap` is called when a second one arrives, before it is
-    passed on (a time point is evaluated once a later record shows it complete). A stream of one
-    record, such as a start-up check's, leaves glibc's settings alone and spares importing ctypes."""
-    records = iter(records)
-    yield from islice(records, 1)
-    for record in records:
-        steady_heap()
-        yield record
-        yield from records

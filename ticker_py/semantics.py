@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 
 from . import ast
 from .analysis import GENERAL, POSITIVE, Analysis
-from .analysis.graph import dependency_edges, strongly_connected
+from .analysis.graph import dependency_edges, within_components
 from .errors import Diagnostic, ProgramError, UsageError
 from .syntax.directives import capped, in_source_order
 
@@ -290,11 +290,13 @@ def parse_semantics_list(text: str, **knobs) -> list:
 # ---------------------------------------------------------------- fragment checks
 
 
-def _body_windows(program: ast.Program):
-    for rule in program.proper_rules:
-        for lit in rule.body:
-            if not lit.is_comparison:
-                yield rule, lit, lit.element
+def _body_atoms(program: ast.Program):
+    """The extended atoms of the rules' bodies."""
+    return (lit.element for rule in program.proper_rules for lit in rule.body if not lit.is_comparison)
+
+
+def _refused(what: str, where, profile: str, why: str) -> Diagnostic:
+    return Diagnostic(f"{what} is not allowed in the {profile} profile", where, (why,))
 
 
 def _check_stratified(analysis: Analysis, profile: str) -> list:
@@ -314,59 +316,30 @@ def _check_stratified(analysis: Analysis, profile: str) -> list:
 def _check_positive(analysis: Analysis, profile: str) -> list:
     if analysis.fragment == POSITIVE:
         return []
-    out = []
+    why, out = "R4 reasons with positive rules only", []
     for rule in analysis.program.rules:
         if rule.is_constraint:
-            out.append(
-                Diagnostic(
-                    f"constraint '{rule}' is not allowed in the {profile} profile",
-                    rule.location,
-                    ("R4 reasons with positive rules only",),
-                )
-            )
-        for lit in rule.body:
-            if lit.negated:
-                out.append(
-                    Diagnostic(
-                        f"negation '{lit}' is not allowed in the {profile} profile",
-                        lit.element.location,
-                        ("R4 reasons with positive rules only",),
-                    )
-                )
+            out.append(_refused(f"constraint '{rule}'", rule.location, profile, why))
+        out += [_refused(f"negation '{lit}'", lit.element.location, profile, why) for lit in rule.body if lit.negated]
     return out
 
 
 def _check_diamond_only(analysis: Analysis, profile: str) -> list:
-    out = []
-    for rule in analysis.program.proper_rules:
-        if rule.head is not None and rule.head.time is not None:
-            out.append(
-                Diagnostic(
-                    f"@-head '{rule.head}' is not allowed in the {profile} profile",
-                    rule.location,
-                    ("R4 derives triples at the evaluation time only",),
-                )
-            )
-    for _, _lit, el in _body_windows(analysis.program):
-        if el.modality == ast.NOW:
-            continue
-        if el.modality != ast.DIAMOND or el.window.is_tuple:
-            out.append(
-                Diagnostic(
-                    f"window atom '{el}' is not allowed in the {profile} profile",
-                    el.location,
-                    (
-                        "R4 reads the stream through one sliding time window: only "
-                        "'p in [n]' (a diamond over a time window)",
-                    ),
-                )
-            )
+    out = [
+        _refused(f"@-head '{rule.head}'", rule.location, profile, "R4 derives triples at the evaluation time only")
+        for rule in analysis.program.proper_rules
+        if rule.head is not None and rule.head.time is not None
+    ]
+    why = "R4 reads the stream through one sliding time window: only 'p in [n]' (a diamond over a time window)"
+    for el in _body_atoms(analysis.program):
+        if el.modality != ast.NOW and (el.modality != ast.DIAMOND or el.window.is_tuple):
+            out.append(_refused(f"window atom '{el}'", el.location, profile, why))
     return out
 
 
 def _check_one_range(analysis: Analysis, profile: str) -> list:
     sizes = {}
-    for _, _, el in _body_windows(analysis.program):
+    for el in _body_atoms(analysis.program):
         if el.window is not None and not el.window.is_tuple:
             sizes.setdefault(analysis.size(el.window), el)
     if len(sizes) <= 1:
@@ -384,23 +357,18 @@ def _check_one_range(analysis: Analysis, profile: str) -> list:
 
 
 def _check_no_recursion(analysis: Analysis, profile: str) -> list:
-    edges = dependency_edges(analysis.program, analysis.intensional)
-    adj: dict = {}
-    for e in edges:
-        adj.setdefault(e.head, []).append(e.body)
-    comps = strongly_connected(sorted(analysis.intensional), adj)
-    comp_of = {p: i for i, comp in enumerate(comps) for p in comp}
     return [
         Diagnostic(
             f"'{e.head}' depends on '{e.element}' recursively: the {profile} profile allows no recursion",
             e.element.location,
             (
-                f"predicates on the cycle: {', '.join(comps[comp_of[e.head]])}",
+                f"predicates on the cycle: {', '.join(comp)}",
                 "CQL queries are views over streams and relations, never defined through themselves",
             ),
         )
-        for e in edges
-        if comp_of[e.head] == comp_of[e.body]
+        for e, comp in within_components(
+            analysis.intensional, dependency_edges(analysis.program, analysis.intensional)
+        )[1]
     ]
 
 
@@ -421,7 +389,7 @@ def program_problems(semantics: Semantics, analysis: Analysis) -> list:
     for check in profile.fragment if profile else ():
         out += _CHECKS[check](analysis, semantics.profile)
     if semantics.window_bounds is WindowBounds.HALF_OPEN:
-        for _, _, el in _body_windows(analysis.program):
+        for el in _body_atoms(analysis.program):
             if el.window is not None and not el.window.is_tuple and analysis.size(el.window) == 0:
                 out.append(
                     Diagnostic(

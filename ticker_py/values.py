@@ -15,6 +15,8 @@ no number is reported (:class:`Comparisons`).
 
 from __future__ import annotations
 
+import itertools
+import math
 import operator
 import re
 import warnings
@@ -22,7 +24,7 @@ from contextvars import ContextVar
 
 from . import ast
 from .errors import Diagnostic, StreamError, TickerWarning
-from .limits import CLINGO_MAX, CLINGO_MIN, SHORT_BITS, integer_digits, integer_too_long
+from .limits import CLINGO_MAX, CLINGO_MIN, MAX_FACT_ATOMS, SHORT_BITS, integer_digits, integer_too_long
 from .xsd import literal_number
 
 __all__ = [
@@ -31,6 +33,7 @@ __all__ = [
     "unquote",
     "term_key",
     "from_ast_term",
+    "expanded",
     "from_ast_atom",
     "to_ast_atom",
     "signature",
@@ -218,10 +221,7 @@ def _has_wide(term) -> bool:
 def clingo_atom(atom: tuple) -> tuple:
     """``atom`` as clingo holds it (:func:`clingo_term` of each argument; the atom itself if it
     has no integer beyond 32 bits)."""
-    for a in atom[1:]:
-        if _has_wide(a):
-            return (atom[0], *(clingo_term(a) for a in atom[1:]))
-    return atom
+    return (atom[0], *map(clingo_term, atom[1:])) if any(map(_has_wide, atom[1:])) else atom
 
 
 def wide_value(term) -> int | None:
@@ -253,25 +253,49 @@ def from_ast_term(term):
         return term.value
     if isinstance(term, ast.Constant):
         return term.name
-    if isinstance(term, ast.String):
-        return ast.quote(term.value)
     if isinstance(term, ast.Function):
         return (term.name, *(from_ast_term(a) for a in term.args))
     if isinstance(term, ast.BinOp):
         return computed(term.op, from_ast_term(term.left), from_ast_term(term.right), term)
+    if isinstance(term, ast.String):
+        return ast.quote(term.value)
     raise ValueError(f"not a ground term: {term}")
+
+
+def expanded(term) -> list | None:
+    """The values of a ground AST term, its intervals expanded (``f(1..2)`` is ``f(1)`` and ``f(2)``);
+    None if an interval's bound or an operation has no value. Raises OverflowError past
+    :data:`~ticker_py.limits.MAX_FACT_ATOMS` values (and StreamError as :func:`computed` does)."""
+    if isinstance(term, ast.Interval):
+        lo, hi = expanded(term.low), expanded(term.high)
+        if not lo or not hi or len(lo) != 1 or len(hi) != 1 or type(lo[0]) is not int or type(hi[0]) is not int:
+            return None
+        if hi[0] - lo[0] >= MAX_FACT_ATOMS:
+            raise OverflowError
+        return list(range(lo[0], hi[0] + 1))
+    if isinstance(term, (ast.Function, ast.BinOp)):
+        parts = [expanded(a) for a in (term.args if isinstance(term, ast.Function) else (term.left, term.right))]
+        if any(p is None for p in parts):
+            return None
+        if math.prod(map(len, parts)) > MAX_FACT_ATOMS:
+            raise OverflowError
+        if isinstance(term, ast.Function):
+            return [(term.name, *combo) for combo in itertools.product(*parts)]
+        values = [computed(term.op, a, b, term) for a, b in itertools.product(*parts)]
+        return None if any(v is None for v in values) else values
+    return [from_ast_term(term)]
+
+
+#: the operations that are defined on every pair of integers
+_TOTAL = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 
 
 def evaluate_arith(op: str, a, b):
     """Integer arithmetic as clingo does it (truncating division and modulo); None if undefined."""
     if type(a) is not int or type(b) is not int:
         return None
-    if op == "+":
-        return a + b
-    if op == "-":
-        return a - b
-    if op == "*":
-        return a * b
+    if op in _TOTAL:
+        return _TOTAL[op](a, b)
     if b == 0:
         return None
     q = abs(a) // abs(b)
@@ -291,36 +315,22 @@ def computed(op: str, a, b, where=None, error=StreamError):
     return value
 
 
-def _plus(a, b, where=None):
-    if type(a) is int and type(b) is int:
-        value = a + b
-        return value if value.bit_length() <= SHORT_BITS else computed("+", a, b, where)
-    return None
+def _fast(op: str):
+    """:func:`computed` for ``op``: the usual small integers in one call."""
+    apply = _TOTAL.get(op)
+
+    def compute(a, b, where=None):
+        if apply is not None and type(a) is int and type(b) is int:
+            value = apply(a, b)
+            if value.bit_length() <= SHORT_BITS:
+                return value
+        return computed(op, a, b, where)
+
+    return compute
 
 
-def _minus(a, b, where=None):
-    if type(a) is int and type(b) is int:
-        value = a - b
-        return value if value.bit_length() <= SHORT_BITS else computed("-", a, b, where)
-    return None
-
-
-def _times(a, b, where=None):
-    if type(a) is int and type(b) is int:
-        value = a * b
-        return value if value.bit_length() <= SHORT_BITS else computed("*", a, b, where)
-    return None
-
-
-#: :func:`computed` per operator, ``f(a, b, where)``: one call for the usual small integers (the
-#: native engine's rules call these)
-COMPUTE = {
-    "+": _plus,
-    "-": _minus,
-    "*": _times,
-    "/": lambda a, b, where=None: computed("/", a, b, where),
-    "\\": lambda a, b, where=None: computed("\\", a, b, where),
-}
+#: :func:`computed` per operator, ``f(a, b, where)`` (the native engine's rules call these)
+COMPUTE = {op: _fast(op) for op in ("+", "-", "*", "/", "\\")}
 
 
 def short_int(value: int) -> str:
@@ -366,15 +376,7 @@ def to_ast_atom(atom: tuple) -> ast.Atom:
 
 def unquote(text: str) -> str:
     r"""The content of a quoted string term, its escapes (\n, \\, \") undone."""
-    body = text[1:-1]
-    out, i = [], 0
-    while i < len(body):
-        ch = body[i]
-        if ch == "\\" and i + 1 < len(body):
-            nxt = body[i + 1]
-            out.append({"n": "\n", "\\": "\\", '"': '"'}.get(nxt, nxt))
-            i += 2
-        else:
-            out.append(ch)
-            i += 1
-    return "".join(out)
+    return _ESCAPE.sub(lambda m: ast.ESCAPES.get(m[1], m[1]), text[1:-1])
+
+
+_ESCAPE = re.compile(r"\\(.)", re.DOTALL)

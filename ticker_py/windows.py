@@ -1,27 +1,11 @@
-"""Windows: which time points and atoms a window covers at tick (t, c), under the semantics knobs.
+"""Windows: which time points and atoms a window covers at tick (t, c), under the semantics knobs
+(docs/semantics.md). Every reader of windows takes them from here: the explainer and the native
+engine as concrete spans, the ASP encoders as the same bounds over terms, the solver engines as the
+window-covered part of the stream (:class:`WindowHistory`).
 
-Every reader of windows takes them from here: the explainer and the native engine as concrete
-spans, the ASP encoders as the same bounds over terms, and the solver engines as the
-window-covered part of the stream (:class:`WindowHistory`). At tick (t, c), with origin o (0,
-or under ``origin=first`` the stream's first time point):
-
-- a time window ``[n]`` covers [max(o, t − r), t]; r, its *reach*, is n under closed bounds and
-  n − 1 under half-open ones ((t − n, t] is [t − (n − 1), t]). An atom at u is inside it at every
-  t in [u, u + r];
-- an @-atom without window covers the timeline [o, t]; a plain atom reads t alone;
-- a tuple window ``[n #]`` holds the atoms with count c − n + 1 … c, counting every predicate's
-  atoms or, under ``tuple_scope=predicate``, its own predicate's (under ``duplicates=bag`` every
-  occurrence has its own count). Its timeline starts at the time of atom c − n + 1 when c ≥ n,
-  else at o. Under ``tuple_ties=choice`` it keeps as many atoms of that *boundary* time point
-  as arrival order does, but any of them: every choice is a window.
-
-Atoms before the origin never exist (the stream starts there and pins before it are dropped),
-so of the bounds above only a box, which needs its atom at every point, and the timeline's
-start clip at o.
-
-The bounds are written once, over numbers that are either integers (concrete spans) or ASP
-terms (the encoders' comparisons): ``covers(u, t, r)`` is a pair of booleans for integers and
-the comparisons ``N-r <= U, U <= N`` for the terms ``U``, ``N``.
+A time window's *reach* r is n under closed bounds and n − 1 under half-open ones: at t it covers
+[max(o, t − r), t], o the origin. The bounds are written once, over integers (a pair of booleans)
+or ASP terms (the comparisons ``N-r <= U, U <= N``).
 
 >>> from ticker_py.semantics import resolve
 >>> covers(3, 5, 2), covers(2, 5, 2)
@@ -41,6 +25,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import combinations
+from operator import itemgetter
 
 from . import ast
 from .analysis import Analysis
@@ -50,7 +35,6 @@ __all__ = [
     "reach",
     "minus",
     "plus",
-    "earliest",
     "first_point",
     "last_covering",
     "covers",
@@ -103,11 +87,6 @@ def reach(size: int, semantics: Semantics = DEFAULT) -> int:
     return size - 1 if semantics.window_bounds is WindowBounds.HALF_OPEN else size
 
 
-def earliest(t, r: int):
-    """The first time point a time window of reach r covers at t, before the origin clips it."""
-    return minus(t, r)
-
-
 def first_point(t: int, r: int | None, origin: int = 0) -> int:
     """The first time point a window of reach r (None: no window, the timeline) covers at t."""
     return origin if r is None else max(origin, t - r)
@@ -120,7 +99,7 @@ def last_covering(u: int, r: int) -> int:
 
 def covers(u, t, r: int) -> tuple:
     """``(t - r <= u, u <= t)``: time point u is inside the time window of reach r at t."""
-    return _cmp("<=", earliest(t, r), u), _cmp("<=", u, t)
+    return _cmp("<=", minus(t, r), u), _cmp("<=", u, t)
 
 
 def on_timeline(u, t, origin) -> tuple:
@@ -135,7 +114,7 @@ def from_origin(u, origin):
 
 def before_now(t, r: int) -> tuple:
     """``(lo, hi)``: the points a box of reach r needs before t, ``t - r .. t - 1`` (unclipped)."""
-    return earliest(t, r), minus(t, 1)
+    return minus(t, r), minus(t, 1)
 
 
 # ---------------------------------------------------------------- tuple windows
@@ -257,13 +236,11 @@ def tuple_windows(
     out = {}  # under duplicates=bag two cuts may keep the same atoms: one window
     for chosen in combinations(boundary, keep):
         kept = tuple(number[e[1]] for e in chosen)
-        window = TupleWindow(Span(start, t, min(kept), count, kept), tuple(sorted(chosen + tuple(later), key=_count)))
+        window = TupleWindow(
+            Span(start, t, min(kept), count, kept), tuple(sorted(chosen + tuple(later), key=itemgetter(1)))
+        )
         out.setdefault(frozenset((a, u) for u, _, a in window.entries), window)
     return list(out.values())
-
-
-def _count(entry: tuple) -> int:
-    return entry[1]
 
 
 # ---------------------------------------------------------------- one program's windows
@@ -306,10 +283,6 @@ class Windows:
     def tuple_lookback(self) -> int:
         """The largest tuple window, in atoms (0: none)."""
         return self.analysis.tuple_lookback
-
-    @property
-    def origin_first(self) -> bool:
-        return self.semantics.origin is Origin.FIRST
 
     def history(self) -> WindowHistory:
         """The window-covered stream the solver engines keep: under ``tuple_scope=predicate``
@@ -373,13 +346,10 @@ class WindowHistory:
                 entries.append((t, count, atom))
         self.count = count
 
-    def covered_from(self, t: int) -> int:
-        """The first time point a time window or @-atom can read at t (origin 0)."""
-        return first_point(t, self.lookback, 0)
-
     def trim(self, t: int) -> int:
-        """Drop what no window reads at t; returns :meth:`covered_from` t."""
-        lo = drop = self.covered_from(t)
+        """Drop what no window reads at t; returns the first time point a time window or @-atom can
+        read at t (origin 0)."""
+        lo = drop = first_point(t, self.lookback, 0)
         entries, keep = self.entries, self.count - self.tuple_lookback
         if self.whole_points:
             boundary = next((u for u, k, _ in entries if k > keep), None)

@@ -19,6 +19,7 @@ from .arities import internal_names, named
 from .graph import check_box_cycles, choice_predicates, dependency_edges, split_predicates, stratify
 from .roles import background_atoms
 from .safety import check_safety
+from .terms import has_subterm, rule_terms, without_iris
 
 __all__ = ["Analysis", "analyse", "window_points", "POSITIVE", "STRATIFIED", "GENERAL"]
 
@@ -103,16 +104,14 @@ def analyse(
     """Check a program and compute its analysis; raises :class:`ProgramError` listing every problem
     in source order, ``problems`` (the parser's, :func:`ticker_py.syntax.load_source`) among them.
     ``source``: the program's text, or a map from file names to texts (for the excerpts)."""
+    sources = source if isinstance(source, dict) else {program.file: source} if source is not None else {}
     with paused_gc():  # it builds no cycles: see paused_gc
-        return _analyse(program, clock_ms, source, problems)
+        return _analyse(program, clock_ms, sources, problems)
 
 
-def _report(
-    diags: list, source: str | dict | None, problems: Sequence, program: ast.Program, renamed: dict
-) -> ProgramError:
+def _report(diags: list, sources: dict, problems: Sequence, renamed: dict) -> ProgramError:
     """One error with every diagnostic, excerpted, in source order, MAX_ERRORS at most; the
     analysis' internal names (``renamed``) given back as the program's."""
-    sources = source if isinstance(source, dict) else {program.file: source} if source is not None else {}
     if renamed:
         diags = [named(renamed, d) for d in diags]
     diags = [
@@ -123,13 +122,14 @@ def _report(
 
 
 def _analyse(
-    program: ast.Program, clock_ms: int, source: str | dict | None, problems: Sequence, renamed: dict | None = None
+    program: ast.Program, clock_ms: int, sources: dict, problems: Sequence, renamed: dict | None = None
 ) -> Analysis:
-    program, interval_rules = _plain_terms(program)
+    rules: list = []  # without IRIs
+    interval_rules: list = []  # the rules with an interval (the native engine needs none)
     sigs: dict = {}
     heads: set = set()
     diags: list = []  # safety and windows, rule by rule
-    tuple_windows: list = []  # (where in diags, extended atom): checked once heads are known
+    tuple_windows: list = []  # their extended atoms, checked once the heads are known
     sizes: dict = {}
     lookback: int | None = 0
     tuple_lookback = 0
@@ -137,6 +137,11 @@ def _analyse(
     comparison, at = ast.Comparison, ast.AT
     # one walk over the rules: signatures, intensional predicates, safety, windows, negation, constraints
     for rule in program.rules:
+        if has_subterm(rule_terms(rule), (ast.Iri, ast.Interval)):  # seldom: the rule is looked at again
+            rule = without_iris(rule)
+            if not rule.is_fact and has_subterm(rule_terms(rule), ast.Interval):
+                interval_rules.append(rule)
+        rules.append(rule)
         body, head = rule.body, rule.head
         if head is None:
             has_constraints = True
@@ -171,33 +176,34 @@ def _analyse(
                     continue
             if window.unit == "#":
                 tuple_lookback = max(tuple_lookback, n)
-                tuple_windows.append((len(diags), ext))
+                tuple_windows.append(ext)
             elif lookback is not None and n > lookback:
                 lookback = n
+    if any(a is not b for a, b in zip(rules, program.rules)):
+        program = program.replace(rules=tuple(rules))
     if mixed_arity:
         # p/1 and p/2 are two predicates: every check below keys by name, so each runs on a name
         # per arity (analysis.arities), its messages given back in the program's names
         internal, renamed = internal_names(program)
-        return replace(_analyse(internal, clock_ms, source, problems, renamed), renamed=renamed)
+        return replace(_analyse(internal, clock_ms, sources, problems, renamed), renamed=renamed)
     intensional = frozenset(heads)
-    for where, ext in reversed(tuple_windows):
-        if ext.atom.predicate in intensional:
-            diags.insert(
-                where,
-                Diagnostic(
-                    f"tuple window over intensional predicate '{ext.atom.predicate}/{len(ext.atom.args)}'",
-                    ext.location,
-                    ("a tuple window counts input atoms: only extensional (stream) predicates may appear in it",),
-                ),
-            )
-    background = background_atoms(program, diags)
+    diags += [  # reported in source order
+        Diagnostic(
+            f"tuple window over intensional predicate '{ext.atom.predicate}/{len(ext.atom.args)}'",
+            ext.location,
+            ("a tuple window counts input atoms: only extensional (stream) predicates may appear in it",),
+        )
+        for ext in tuple_windows
+        if ext.atom.predicate in intensional
+    ]
     edges = dependency_edges(program, intensional)
     check_box_cycles(intensional, edges, sigs, diags)
-    if diags or problems:
-        raise _report(diags, source, problems, program, renamed)
     strata, bad = stratify(intensional, edges)
     choice = choice_predicates(strata, bad)
     lower, upper = split_predicates(strata, edges, choice)
+    background = background_atoms(program, diags)  # last: the values of the facts
+    if diags or problems:
+        raise _report(diags, sources, problems, renamed)
     if bad:
         fragment = GENERAL
     elif has_negation or has_constraints:
@@ -221,26 +227,5 @@ def _analyse(
         choice=choice,
         lower=lower,
         upper=upper,
-        interval_rules=interval_rules,
+        interval_rules=tuple(interval_rules),
     )
-
-
-def _plain_terms(program: ast.Program) -> tuple:
-    """``(program without IRIs, its rules with an interval)``, in one pass over the terms: only
-    the few rules with an IRI or an interval are looked at twice (``ast.without_iris``)."""
-    rules, interval_rules = [], []
-    rule_terms, has_subterm, special = ast.rule_terms, ast.has_subterm, (ast.Iri, ast.Interval)
-    for rule in program.rules:
-        if has_subterm(rule_terms(rule), special):
-            rule = ast.without_iris(rule)
-            if not rule.is_fact and rule_has_interval(rule):
-                interval_rules.append(rule)
-        rules.append(rule)
-    if any(a is not b for a, b in zip(rules, program.rules)):
-        program = program.replace(rules=tuple(rules))
-    return program, tuple(interval_rules)
-
-
-def rule_has_interval(rule: ast.Rule) -> bool:
-    """True if an interval ``l..h`` occurs anywhere in a rule (the native engine needs none)."""
-    return ast.has_subterm(ast.rule_terms(rule), ast.Interval)

@@ -131,6 +131,3 @@ class Renaming:
     def atom_out(self, atom: tuple) -> tuple:
         name = self.outward.get(atom[0])
         return atom if name is None else (name, *atom[1:])
-
-    def name_out(self, name: str) -> str:
-        return self.outward.get(name, name)

@@ -11,6 +11,7 @@ __all__ = [
     "Edge",
     "dependency_edges",
     "strongly_connected",
+    "within_components",
     "stratify",
     "check_box_cycles",
     "choice_predicates",
@@ -94,13 +95,18 @@ def strongly_connected(nodes, edges) -> list:
     return out
 
 
-def _adjacency(edges, positive_only=False) -> dict:
+def _adjacency(edges) -> dict:
     adj: dict = {}
     for e in edges:
-        if positive_only and e.negative:
-            continue
         adj.setdefault(e.head, []).append(e.body)
     return adj
+
+
+def within_components(intensional, edges) -> tuple:
+    """``(components, inside)``: the SCCs of ``edges`` (dependencies first) and the edges inside one."""
+    comps = strongly_connected(sorted(intensional), _adjacency(edges))
+    comp_of = {p: i for i, comp in enumerate(comps) for p in comp}
+    return comps, [(e, comps[comp_of[e.head]]) for e in edges if comp_of[e.head] == comp_of[e.body]]
 
 
 def stratify(intensional, edges) -> tuple:
@@ -109,11 +115,8 @@ def stratify(intensional, edges) -> tuple:
     ``strata`` lists the SCCs of intensional predicates, dependencies first; the second
     item lists negative edges inside an SCC (empty iff the program is stratified).
     """
-    nodes = sorted(intensional)
-    comps = strongly_connected(nodes, _adjacency(edges))
-    comp_of = {p: i for i, comp in enumerate(comps) for p in comp}
-    bad = [e for e in edges if e.negative and comp_of[e.head] == comp_of[e.body]]
-    return comps, bad
+    comps, inside = within_components(intensional, edges)
+    return comps, [e for e, _ in inside if e.negative]
 
 
 def choice_predicates(strata, negative_cycle) -> frozenset:
@@ -139,13 +142,12 @@ def split_predicates(strata, edges, choice) -> tuple:
 
 def check_box_cycles(intensional, edges, signatures: dict, diagnostics: list) -> None:
     """A positive cycle through a box window has no well-defined encoding: report it."""
-    if not any(e.box and not e.negative for e in edges):
+    positive = [e for e in edges if not e.negative]
+    if not any(e.box for e in positive):
         return
-    comps = strongly_connected(sorted(intensional), _adjacency(edges, positive_only=True))
-    comp_of = {p: i for i, comp in enumerate(comps) for p in comp}
-    for e in edges:
-        if e.box and not e.negative and comp_of[e.head] == comp_of[e.body]:
-            cycle = ", ".join(f"{p}/{signatures[p]}" for p in comps[comp_of[e.head]])
+    for e, comp in within_components(intensional, positive)[1]:
+        if e.box:
+            cycle = ", ".join(f"{p}/{signatures[p]}" for p in comp)
             diagnostics.append(
                 Diagnostic(
                     f"positive cycle through a box window: '{e.head}/{signatures[e.head]}' depends on '{e.element}'",

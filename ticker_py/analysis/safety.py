@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from .. import ast
 from ..errors import Diagnostic
+from .terms import rule_terms, subterms, variables
 
-__all__ = ["binding_variables", "check_safety", "unsafe_variables"]
+__all__ = ["check_safety", "unsafe_variables"]
 
 
 def _binding_vars(terms, out: set) -> set:
@@ -19,12 +20,6 @@ def _binding_vars(terms, out: set) -> set:
         elif isinstance(term, ast.Function):
             stack += term.args
     return out
-
-
-def binding_variables(element: ast.ExtendedAtom) -> set:
-    """Variables bound by a positive extended atom."""
-    out = _binding_vars(element.atom.args, set())
-    return out if element.time is None else _binding_vars((element.time,), out)
 
 
 def bound_variables(rule: ast.Rule) -> set:
@@ -43,42 +38,19 @@ def bound_variables(rule: ast.Rule) -> set:
             if el.time is not None:
                 _binding_vars((el.time,), bound)
     changed = bool(assignments)
-    while changed:
+    while changed:  # V = expr binds V once expr's variables are bound
         changed = False
         for cmp in assignments:
             for var, expr in ((cmp.left, cmp.right), (cmp.right, cmp.left)):
-                if isinstance(var, ast.Variable) and var.name not in bound and ast.term_variables(expr) <= bound:
+                if isinstance(var, ast.Variable) and var.name not in bound and variables((expr,)) <= bound:
                     bound.add(var.name)
                     changed = True
     return bound
 
 
-def _occurrences(term, name):
-    if isinstance(term, ast.Variable) and term.name == name:
-        yield term
-    for child in getattr(term, "args", ()) or ():
-        yield from _occurrences(child, name)
-    for attr in ("left", "right", "low", "high"):
-        child = getattr(term, attr, None)
-        if child is not None:
-            yield from _occurrences(child, name)
-
-
 def _first_location(rule: ast.Rule, name: str):
-    terms = []
-    if rule.head is not None:
-        terms += list(rule.head.atom.args) + ([rule.head.time] if rule.head.time is not None else [])
-    for lit in rule.body:
-        el = lit.element
-        if isinstance(el, ast.Comparison):
-            terms += [el.left, el.right]
-        else:
-            terms += list(el.atom.args) + ([el.time] if el.time is not None else [])
-    for t in terms:
-        for occ in _occurrences(t, name):
-            if occ.location is not None:
-                return occ.location
-    return rule.location
+    terms = subterms(rule_terms(rule))
+    return next((t.location for t in terms if type(t) is ast.Variable and t.name == name and t.location), rule.location)
 
 
 def check_safety(rule: ast.Rule, diagnostics: list) -> None:
@@ -100,36 +72,5 @@ def check_safety(rule: ast.Rule, diagnostics: list) -> None:
 
 
 def unsafe_variables(rule: ast.Rule) -> set:
-    """``rule_variables(rule) - bound_variables(rule)`` in one walk: the variables a positive
-    atom binds at a plain argument need no second look."""
-    bound: set = set()
-    rest: list = []  # terms whose variables must be bound
-    assignments = False
-    head = rule.head
-    if head is not None:
-        rest += head.atom.args
-        if head.time is not None:
-            rest.append(head.time)
-    for lit in rule.body:
-        el = lit.element
-        if type(el) is ast.Comparison:
-            rest += (el.left, el.right)
-            assignments = assignments or (el.op == "=" and not lit.negated)
-            continue
-        if lit.negated:
-            rest += el.atom.args
-        else:
-            for arg in el.atom.args:
-                if type(arg) is ast.Variable:
-                    bound.add(arg.name)
-                else:
-                    rest.append(arg)
-                    _binding_vars((arg,), bound)
-        if el.time is not None:
-            rest.append(el.time)
-            if not lit.negated:
-                _binding_vars((el.time,), bound)
-    unsafe = ast.variables_of(rest) - bound
-    if unsafe and assignments:
-        unsafe -= bound_variables(rule)
-    return unsafe
+    """The variables of a rule that its positive body does not bind."""
+    return variables(rule_terms(rule)) - bound_variables(rule)

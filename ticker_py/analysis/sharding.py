@@ -1,21 +1,13 @@
 """Can a program be evaluated in independent shards of its stream, and on which key?
 
-A *key* assigns each keyed predicate an argument position. The stream is partitioned by the
-value at the key position of each atom; background facts are replicated to every shard.
-The split is sound when
-
-- no tuple window is used (tuple windows count atoms across all shards);
-- in every rule, all body atoms over keyed predicates (negated ones included) carry the
-  same variable at their key position, and a keyed head carries it too;
-- every predicate derived from keyed atoms is keyed (a 0-ary one cannot be: it would
-  aggregate across shards).
-
-Stream predicates that cannot be keyed may be *broadcast* (sent to every shard, like
-background); what is derived only from broadcast and background atoms is computed in every
-shard alike. The search tries the largest set of keyed stream predicates first.
-
-Then every ground rule instance that uses stream data reads one shard only, and the answer
-of the whole stream is the union (per answer stream: the product) of the shards' answers.
+A *key* gives each keyed predicate an argument position; the stream is partitioned by the value
+there, background facts go to every shard. The split is sound when no tuple window is used (it
+counts atoms across shards); in every rule, all body atoms over keyed predicates (negated ones
+included), and a keyed head, carry the same variable at their key position; and every predicate
+derived from keyed atoms is keyed (a 0-ary one cannot be). Stream predicates that cannot be keyed
+may be *broadcast* (sent to every shard, like background). Then every ground rule instance that
+uses stream data reads one shard, and the answer of the whole stream is the union (per answer
+stream: the product) of the shards' answers.
 
 >>> from ticker_py.syntax import parse_program
 >>> from ticker_py.analysis import analyse
@@ -103,7 +95,7 @@ class _Program:
 
     def __init__(self, analysis: Analysis):
         self.analysis = analysis
-        self.rules = [r for r in analysis.program.proper_rules]
+        self.rules = analysis.program.proper_rules
         self.heads = defaultdict(set)  # body predicate -> heads of rules it occurs in
         self.bodies = defaultdict(set)  # head predicate -> its rules' body predicates
         for rule in self.rules:
@@ -196,19 +188,12 @@ def _find_key(prog: _Program, streamed: set, explain: bool = True):
         return None, "too many predicates to search for a key"
     if not explain:
         return None, ""
-    culprit = next(
-        (
-            r
-            for r, atoms in ((r, _keyed_atoms(r, keyed)) for r in prog.rules)
-            if atoms
-            and not isinstance(
-                _solve(sorted({a.predicate for a in atoms}), {a.predicate: len(a.args) for a in atoms}, [atoms]), dict
-            )
-        ),
-        None,
-    )
-    detail = f": rule '{culprit}' joins keyed atoms on different variables" if culprit else ""
-    return None, f"no key position fits every rule{detail}"
+    for rule in prog.rules:
+        atoms = _keyed_atoms(rule, keyed)
+        arity = {a.predicate: len(a.args) for a in atoms}
+        if atoms and not isinstance(_solve(sorted(arity), arity, [atoms]), dict):
+            return None, f"no key position fits every rule: rule '{rule}' joins keyed atoms on different variables"
+    return None, "no key position fits every rule"
 
 
 def _var(atom: ast.Atom, position: int) -> str | None:

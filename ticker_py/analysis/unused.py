@@ -51,11 +51,11 @@ def never_given(analysis, seen: set | None, within: int | None = None) -> list:
         return []
     known = given if seen is None else (program | stream) - set(missing)
     if seen is None:
-        text, held = "", "holds only if the stream gives it"
+        text, held, what = "", "holds only if the stream gives it", "shows only what the stream gives"
     elif within is None:
-        text, held = " and no stream atom", "never holds"
+        text, held, what = " and no stream atom", "never holds", "shows nothing"
     else:
-        text, held = f" and no stream atom of the first {within} time points", "has not held"
+        text, held, what = f" and no stream atom of the first {within} time points", "has not held", "has shown nothing"
     nowhere = f"no rule head, no fact{text}" if text else "no rule head and no fact"
     out, close = [], _Close(known)
     for sig in missing:
@@ -67,13 +67,6 @@ def never_given(analysis, seen: set | None, within: int | None = None) -> list:
                     f"'{sig[0]}/{sig[1]}' is in {nowhere}: '{_shown(atom, sig[0])}' {held}", atom.location, suggestion
                 )
             )
-    what = (
-        "shows only what the stream gives"
-        if seen is None
-        else "shows nothing"
-        if within is None
-        else "has shown nothing"
-    )
     close_shown = _Close(known | program) if shown else None
     for (name, arity), at in shown:
         suggestion = close_shown((name, arity))

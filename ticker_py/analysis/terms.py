@@ -1,0 +1,86 @@
+"""The walks over a rule's terms that the analysis makes: subterms, variables, IRIs as plain terms."""
+
+from __future__ import annotations
+
+from operator import is_
+
+from .. import ast
+
+__all__ = ["rule_terms", "subterms", "has_subterm", "variables", "without_iris"]
+
+
+def rule_terms(rule: ast.Rule) -> list:
+    """The outermost terms of a rule: arguments and @-times of its atoms, sides of its comparisons."""
+    terms = []
+    if rule.head is not None:
+        terms += rule.head.atom.args
+        if rule.head.time is not None:
+            terms.append(rule.head.time)
+    for lit in rule.body:
+        el = lit.element
+        if type(el) is ast.Comparison:
+            terms += (el.left, el.right)
+        else:
+            terms += el.atom.args
+            if el.time is not None:
+                terms.append(el.time)
+    return terms
+
+
+def subterms(terms):
+    """Every term of ``terms`` and inside them, each before its parts, in the order they are written."""
+    stack = list(reversed(terms))
+    while stack:
+        term = stack.pop()
+        yield term
+        if isinstance(term, _COMPOUND):
+            stack += reversed(_parts(term))
+
+
+def has_subterm(terms, kind) -> bool:
+    """True if a term of ``kind`` (a class or a tuple of them) occurs in ``terms`` or inside them."""
+    return any(isinstance(term, kind) for term in subterms(terms))
+
+
+def variables(terms) -> set:
+    """The names of the variables in ``terms`` and inside them."""
+    return {term.name for term in subterms(terms) if type(term) is ast.Variable}
+
+
+_COMPOUND = (ast.Function, ast.BinOp, ast.Interval)
+
+
+def _parts(term) -> tuple:
+    """The terms right inside a compound term."""
+    if isinstance(term, ast.Function):
+        return term.args
+    return (term.left, term.right) if type(term) is ast.BinOp else (term.low, term.high)
+
+
+#: the nodes that may hold a term (every other field is a leaf: a name, a location, a window, ...)
+_PARTS = (
+    ast.Rule,
+    ast.Head,
+    ast.Literal,
+    ast.ExtendedAtom,
+    ast.Atom,
+    ast.Comparison,
+    ast.Function,
+    ast.BinOp,
+    ast.Interval,
+)
+
+
+def without_iris(node):
+    """``node`` (a rule or any part of it) with every :class:`ast.Iri` as its plain function term
+    ``iri("...")``, as the ASP encoders print it; the same object where nothing changes."""
+    if isinstance(node, ast.Iri):
+        return ast.Function(node.name, node.args, node.location)
+    if isinstance(node, tuple):
+        new = tuple(map(without_iris, node))
+        return node if all(map(is_, new, node)) else new
+    if not isinstance(node, _PARTS):
+        return node
+    old = [getattr(node, name) for name in node._fields]
+    new = [without_iris(value) for value in old]
+    return node if all(map(is_, new, old)) else type(node)(*new)
