@@ -251,8 +251,8 @@ def _program_kind(text: str):
         (lit,) = parse_program(f"q :- p({text}).").rules[0].body
     except ProgramError:
         return None
-    if len(lit.element.atom.args) != 1:
-        return None
+    if not isinstance(lit.element, ast.ExtendedAtom) or len(lit.element.atom.args) != 1:
+        return None  # not one atom (text such as '0)<(0' closes it and compares)
     (arg,) = lit.element.atom.args
     loc = arg.location
     if loc is None or (loc.line, loc.column, loc.end_column) != (1, 8, 8 + len(text)):
