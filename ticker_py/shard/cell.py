@@ -338,7 +338,7 @@ class PartWriter:
         import pyarrow as pa
 
         if self.rows:
-            columns = [pa.array(c, f.type) for c, f in zip(zip(*self.rows), self.schema)]
+            columns = [_column(c, f.type) for c, f in zip(zip(*self.rows), self.schema)]
             self.out.write_batch(pa.RecordBatch.from_arrays(columns, schema=self.schema))
         self.rows, self.held = [], 0
 
@@ -348,6 +348,23 @@ class PartWriter:
     def __exit__(self, *exc):
         self._flush()
         self.out.close()
+
+
+def _column(values: tuple, kind):
+    """The Arrow array of one column of rows; a list that recurs as the same object (an answer
+    that stays from one time point to the next) is converted once and repeated by Arrow."""
+    import pyarrow as pa
+
+    if not pa.types.is_list(kind):
+        return pa.array(values, kind)
+    first: dict = {}  # id of a list -> its index among the distinct ones
+    index = [first.setdefault(id(v), len(first)) for v in values]
+    if len(first) == len(values):
+        return pa.array(values, kind)
+    distinct = [None] * len(first)
+    for v, i in zip(values, index):
+        distinct[i] = v
+    return pa.array(distinct, kind).take(pa.array(index, pa.int32()))
 
 
 def part_schema():

@@ -59,6 +59,9 @@ class ShardedRun:
         self.parts.mkdir(parents=True, exist_ok=True)
         self.cpu = 0.0  # CPU seconds of the tasks (cells and writes)
 
+    def __getstate__(self):  # what a task needs: not the counts per time point, nor the error
+        return {**self.__dict__, "source": dataclasses.replace(self.source, counts={}, error=None)}
+
     @property
     def error(self):
         """The stream's error found while planning, raised once everything before it is written."""
