@@ -34,12 +34,11 @@ def _write_block(stream: Path, block: int, tab, before: int) -> None:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from ..workloads.files import _recurring
-
     tab = pa.table({"t": tab["t"], "c": pa.array(np.arange(before + 1, before + len(tab) + 1)), "atom": tab["atom"]})
     folder = stream / f"block={block}"
     folder.mkdir(parents=True, exist_ok=True)
-    pq.write_table(tab, folder / "part-0.parquet", use_dictionary=_recurring(tab))
+    recurring = [n for n in ("t", "atom") if 2 * len(tab[n].unique()) <= len(tab)]  # as without Spark: not c
+    pq.write_table(tab, folder / "part-0.parquet", use_dictionary=recurring)
 
 
 def generate_parquet(
