@@ -325,6 +325,29 @@ def test_a_parquet_stream_out_of_time_order_is_refused_with_the_reason(tmp_path)
     assert "time order" in str(err.value)
 
 
+def test_row_groups_planned_from_their_statistics(tmp_path):
+    """Without tuple windows a file is planned from its row groups' t statistics: time points split
+    across row groups give the single run's answers; rows out of time order inside a row group
+    (its statistics in order) are refused by the cell that reads them, at their file and row, as
+    the scan refuses row groups out of order."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    prog = "q(X) :- p(X) in [2].\nr(X) :- p(X) always [1].\n"
+    rows = [(t, f"p({(t + i) % 3})") for t in range(12) for i in range(2)]
+    t, atom = zip(*rows)
+    pq.write_table(pa.table({"t": list(t), "atom": list(atom)}), tmp_path / "s.parquet", row_group_size=5)
+    single = view(run(prog, str(tmp_path / "s.parquet")))
+    for by, shards in (("time", 3), ("key", 2), ("both", 4)):
+        assert view(run_sharded_local(prog, str(tmp_path / "s.parquet"), shards=shards, shard_by=by)) == single, by
+    for name, t in (("inside", [0, 1, 3, 2, 4, 5]), ("between", [0, 1, 1, 3, 2, 4])):
+        path = tmp_path / f"{name}.parquet"
+        pq.write_table(pa.table({"t": t, "atom": [f"p({x})" for x in t]}), path, row_group_size=2)
+        with pytest.raises(StreamError, match=r"time 2 after time 3") as err:
+            list(run_sharded_local("q(X) :- p(X) in [2].", str(path), shards=2))
+        assert "time order" in str(err.value) and f"{name}.parquet:{4 if name == 'inside' else 5}:" in str(err.value)
+
+
 def test_a_gap_in_a_parquet_stream_is_the_single_runs_error_after_what_came_before(tmp_path):
     import pyarrow as pa
     import pyarrow.parquet as pq

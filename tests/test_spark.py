@@ -6,6 +6,7 @@ import pyarrow.dataset as ds
 import pytest
 
 from ticker_py.workloads import program, time_points
+from ticker_py.workloads.files import write_stream
 
 
 @pytest.fixture(scope="session")
@@ -28,8 +29,8 @@ def read(path):
 @pytest.mark.parametrize(
     "name, params",
     [
-        ("b2", dict(window=5, items=2)),  # Python blocks in the tasks, counted by a Spark job
-        ("cooling", dict(rate=30)),  # Spark SQL expressions from here on: the draws in the JVM
+        ("b2", dict(window=5, items=2)),  # the blocks' sizes counted by a first Spark job
+        ("cooling", dict(rate=30)),  # sizes known up front from here on
         ("caching-tuple", dict(window=3)),
         ("box-chain", dict(rate=3, window=4)),  # a varying number of atoms per time point
         ("diamond", dict(rate=3)),
@@ -53,6 +54,8 @@ def test_partitions_and_python_agree(spark, tmp_path, name, params):
     assert tab["block"].to_pylist() == [t // 7 for t in tab["t"].to_pylist()]
     assert (out / "stream.jsonl").exists() and (out / "stream.stream").exists()
     assert (out / "program.lars").read_text() == program(name, tp=50, **params)
+    write_stream(tmp_path / "python", name, "parquet", 7, tp=50, **params)  # what --no-spark writes
+    assert read(tmp_path / "python").drop_columns(["block"]).equals(tab.drop_columns(["block"]))
 
 
 @pytest.mark.spark

@@ -100,7 +100,7 @@ def run_gen(args) -> int:
             why = ": Spark writes only Parquet in the atom layout"
         how = "without Spark" + (why if args.spark is None else "")
     else:
-        from ..spark.gen import expressed, generate_parquet
+        from ..spark.gen import generate_parquet
         from ..spark.session import get_spark
 
         spark = get_spark()
@@ -108,7 +108,7 @@ def run_gen(args) -> int:
         meta = generate_parquet(
             spark, args.scenario, args.out, args.seed, partitions=args.partitions, progress=True, **params
         )
-        how = "with Spark" + ("" if expressed(args.scenario) else ": the Python block generator in its tasks")
+        how = "with Spark: the block generator in its tasks"
     print(
         f"{args.scenario}: {meta['atoms']} atoms, {meta['time_points']} time points -> {args.out} "
         f"({time.time() - start:.1f}s; {how})"

@@ -5,8 +5,9 @@ evaluated by its own reasoner (one after another in-process here, or in Spark ta
 The pipeline (see docs/spark.md, "Sharded evaluation"):
 
 0. **Source** (:func:`prepare`). The cells read a Parquet stream: a Parquet file or directory is
-   scanned once on the driver (its ``t`` column: time order, the gaps, the atoms per time point),
-   any other stream is read and checked by the input stage and written to Parquet once.
+   scanned once (:func:`scan_parquet`; with Spark in a task): the row groups' ``t`` statistics
+   where they suffice, else its ``t`` column (time order, the gaps, the atoms per time point); any
+   other stream is read and checked by the input stage and written to Parquet once.
 1. **Plan** (:func:`make_grid`). *Key* sharding (:func:`~ticker_py.analysis.sharding.shard_plan`):
    by time if the program allows it (``auto``: a time cell's answers need no other cell's), else
    by key. A stream atom of a keyed predicate goes to key shard ``shard_of(atom, key, K)``, any other atom
@@ -45,7 +46,7 @@ from __future__ import annotations
 
 from .cell import ERROR, FACTORS, MODEL, NONE, STATE, evaluate_cell, needs_owner_filter, read_slice, run_cell
 from .merge import merge_range, merge_shards
-from .plan import Grid, Source, cut_ranges, make_grid, plan_for, prepare
+from .plan import Grid, Source, cut_ranges, make_grid, plan_for, prepare, scan_parquet
 from .run import ShardedRun, merged, read_results, run_sharded_local
 
 __all__ = [
@@ -55,6 +56,7 @@ __all__ = [
     "make_grid",
     "cut_ranges",
     "prepare",
+    "scan_parquet",
     "needs_owner_filter",
     "read_slice",
     "evaluate_cell",

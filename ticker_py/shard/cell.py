@@ -184,7 +184,6 @@ def read_slice(
     import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pc
-    import pyarrow.dataset as ds
 
     columns = ["t", "atom"] + ([source.order] if source.order else [])
     known: dict = {}  # atom text -> (atom or None or _Bad, its key shard or -1: every shard's)
@@ -207,13 +206,12 @@ def read_slice(
     for path, first, final in source.files:
         if final < start or first >= end:
             continue
-        scan = ds.dataset(path, format="parquet").to_batches(
-            columns=columns, filter=(ds.field("t") >= start) & (ds.field("t") < end), use_threads=False
-        )
-        for batch in scan:
+        for batch in _row_groups(path, columns, start, end):
             col = batch.column("atom")
             if not pa.types.is_dictionary(col.type):
                 col = pc.dictionary_encode(col)
+            elif len(col.dictionary) > len(col):  # a row group's dictionary of mostly distinct atoms
+                col = pc.dictionary_encode(col.dictionary_decode())
             texts = col.dictionary.to_pylist()
             if len(known) > KNOWN:  # a stream of ever new atoms (diamond): memory stays bounded
                 known.clear()
@@ -251,6 +249,44 @@ def read_slice(
                     order += keys[a:b].tolist()
     if now:
         yield flush()
+
+
+class Unordered(Exception):
+    """A cell found rows of a row group out of time order: the run is refused (``error``: the
+    located StreamError, as the plan's scan gives it)."""
+
+    def __init__(self, error: TickerError):
+        super().__init__(str(error))
+        self.error = error
+
+
+def _row_groups(path: str, columns: list, start: int, end: int) -> Iterator:
+    """The record batches of the rows with ``start <= t < end`` of the Parquet file ``path``: only
+    the row groups whose ``t`` statistics meet the span are read, each checked in time order
+    (:class:`Unordered` if not: the plan saw only their statistics); atoms as dictionary arrays."""
+    import numpy as np
+    import pyarrow.parquet as pq
+
+    from ..streams.lines import stream_error
+    from .plan import ORDERED
+
+    part = pq.ParquetFile(path, read_dictionary=["atom"])
+    meta, where, offset = part.metadata, part.schema_arrow.get_field_index("t"), 0
+    for i in range(meta.num_row_groups):
+        rows, offset = meta.row_group(i).num_rows, offset + meta.row_group(i).num_rows
+        stats = meta.row_group(i).column(where).statistics
+        if not rows or (stats is not None and stats.has_min_max and (stats.max < start or stats.min >= end)):
+            continue
+        group = part.read_row_group(i, columns=columns, use_threads=False)
+        ts = group.column("t").to_numpy()
+        back = np.flatnonzero(np.diff(ts) < 0)
+        if len(back):
+            j = int(back[0]) + 1
+            row = offset - rows + j + 1
+            raise Unordered(stream_error(path, row, 1, f"time {ts[j]} after time {ts[j - 1]}", notes=(ORDERED,)))
+        a, b = np.searchsorted(ts, start), np.searchsorted(ts, end)
+        if a < b:
+            yield from group.slice(a, b - a).to_batches(max_chunksize=1 << 17)
 
 
 def _convert(new: list, known: dict, reader: AtomReader, key: dict | None, shards: int) -> None:
@@ -302,7 +338,7 @@ class PartWriter:
         import pyarrow as pa
 
         if self.rows:
-            columns = [pa.array(c, f.type) for c, f in zip(zip(*self.rows), self.schema)]
+            columns = [_column(c, f.type) for c, f in zip(zip(*self.rows), self.schema)]
             self.out.write_batch(pa.RecordBatch.from_arrays(columns, schema=self.schema))
         self.rows, self.held = [], 0
 
@@ -312,6 +348,23 @@ class PartWriter:
     def __exit__(self, *exc):
         self._flush()
         self.out.close()
+
+
+def _column(values: tuple, kind):
+    """The Arrow array of one column of rows; a list that recurs as the same object (an answer
+    that stays from one time point to the next) is converted once and repeated by Arrow."""
+    import pyarrow as pa
+
+    if not pa.types.is_list(kind):
+        return pa.array(values, kind)
+    first: dict = {}  # id of a list -> its index among the distinct ones
+    index = [first.setdefault(id(v), len(first)) for v in values]
+    if len(first) == len(values):
+        return pa.array(values, kind)
+    distinct = [None] * len(first)
+    for v, i in zip(values, index):
+        distinct[i] = v
+    return pa.array(distinct, kind).take(pa.array(index, pa.int32()))
 
 
 def part_schema():

@@ -165,19 +165,27 @@ class Source:
     checked: bool = False
 
 
-def prepare(stream, analysis: Analysis, spec, scratch) -> Source:
-    """The stream as a :class:`Source`: a Parquet file or directory (atom layout) is scanned (its
-    ``t`` column, file by file), anything else is read and checked by the input stage and written
-    to ``scratch`` (a directory) as Parquet once."""
+def parquet_path(stream, spec):
+    """The path of the Parquet file or directory ``stream`` names (the cells read it themselves),
+    else None (the stream is read and written as Parquet once)."""
     from pathlib import Path
 
     if isinstance(stream, (str, Path)) and str(stream) != "-" and spec.stream_format == "auto":
         path = Path(stream)
         if (path.is_dir() or path.suffix.lower() == ".parquet") and path.exists():
-            source = _scan(path, analysis, spec)
-            if source is not None:
-                return source
-    return _written(stream, analysis, spec, Path(scratch))
+            return path
+    return None
+
+
+def prepare(stream, analysis: Analysis, spec, scratch) -> Source:
+    """The stream as a :class:`Source`: a Parquet file or directory (atom layout) is scanned
+    (:func:`scan_parquet`), anything else is read and checked by the input stage and written to
+    ``scratch`` (a directory) as Parquet once."""
+    from pathlib import Path
+
+    path = parquet_path(stream, spec)
+    source = scan_parquet(path, analysis, spec) if path is not None else None
+    return source if source is not None else _written(stream, analysis, spec, Path(scratch))
 
 
 def _files_of(path) -> list:
@@ -188,16 +196,50 @@ def _files_of(path) -> list:
     )
 
 
-def _scan(path, analysis: Analysis, spec) -> Source | None:
-    """Scan a Parquet stream's t column (and atoms for counted plans), file by file; None for a
-    layout the cells do not read (predicate and arguments, t as a partition key)."""
+def _statistics(part, max_gap) -> list | None:
+    """``[(first t, last t, rows)]`` of the row groups of the ParquetFile ``part`` that hold rows,
+    from their statistics alone; None where these cannot stand for the values: a statistic missing,
+    a null time, row groups out of time order, or one spanning more than ``max_gap`` time points
+    (a gap inside it is not seen)."""
+    meta = part.metadata
+    where = part.schema_arrow.get_field_index("t")
+    groups = []
+    for i in range(meta.num_row_groups):
+        group = meta.row_group(i)
+        if not group.num_rows:
+            continue
+        stats = group.column(where).statistics
+        if stats is None or not stats.has_min_max or stats.null_count != 0:
+            return None
+        first, last = int(stats.min), int(stats.max)
+        if (groups and first < groups[-1][1]) or (max_gap is not None and last - first > max_gap):
+            return None
+        groups.append((first, last, group.num_rows))
+    return groups
+
+
+def scan_parquet(path, analysis: Analysis, spec, base=None) -> Source | None:
+    """Scan a Parquet stream file by file; None for a layout the cells do not read (predicate and
+    arguments, t as a partition key). ``base``: the directory a relative ``path`` is in (a Spark
+    task's working directory may be another; messages name ``path`` as given).
+
+    Where no tuple window counts atoms, a file whose row groups' ``t`` statistics are in time order
+    (each spanning at most ``max_gap`` time points) is planned from them alone: its rows spread
+    evenly over each row group's time span, the time order inside a row group checked by the cells
+    that read it. Else the ``t`` values are read (and the atoms where tuple windows count them):
+    the time order, the gaps, the atoms per time point."""
+    from pathlib import Path
+
     import numpy as np
     import pyarrow.parquet as pq
 
     from ..streams.lines import stream_error
     from ..streams.tables import check_columns
 
-    files = _files_of(path)
+    path = Path(path)
+    where = Path(base) / path if base is not None else path
+    files = _files_of(where)
+    name = {f: str(path / f.relative_to(where)) for f in files}
     if not files:
         raise UsageError.at(None, f"stream directory '{path}' holds no Parquet files")
     try:
@@ -206,25 +248,35 @@ def _scan(path, analysis: Analysis, spec) -> Source | None:
         return None
     if "atom" not in names or "t" not in names:
         return None
-    order = check_columns(names, str(files[0]))
+    order = check_columns(names, name[files[0]])
     counted = time_plan(analysis).tuple_lookback > 0
     found, counts = [], {}
     for f in files:
-        columns = ["t", "atom"] if counted else ["t"]
         try:
-            tab = pq.read_table(f, columns=columns, use_threads=False)
+            part = pq.ParquetFile(f)
+            groups = None if counted else _statistics(part, spec.max_gap)
+            if groups is None:
+                tab = part.read(columns=["t", "atom"] if counted else ["t"], use_threads=False)
         except Exception:
             return None
+        if groups is not None:
+            if groups:
+                found.append((str(f), groups[0][0], groups[-1][1]))
+            for first, last, n in groups:
+                share, extra = divmod(n, last - first + 1)
+                for t in range(first, last + 1):
+                    counts[t] = counts.get(t, 0) + share + (t - first < extra)
+            continue
         t = tab.column("t")
         if t.null_count:
-            raise stream_error(str(f), 1, 1, "a row without a time (t is null)")
+            raise stream_error(name[f], 1, 1, "a row without a time (t is null)")
         times = t.to_numpy()
         if len(times) == 0:
             continue
         back = np.flatnonzero(np.diff(times) < 0)
         if len(back):
             row = int(back[0]) + 1
-            raise stream_error(str(f), row + 1, 1, f"time {times[row]} after time {times[row - 1]}", notes=(_ORDERED,))
+            raise stream_error(name[f], row + 1, 1, f"time {times[row]} after time {times[row - 1]}", notes=(ORDERED,))
         found.append((str(f), int(times[0]), int(times[-1])))
         if counted:
             atoms = tab.filter(tab.column("atom").is_valid()).group_by(["t", "atom"]).aggregate([])
@@ -235,15 +287,16 @@ def _scan(path, analysis: Analysis, spec) -> Source | None:
         for v, k in zip(values.tolist(), n.tolist()):
             counts[v] = counts.get(v, 0) + k
     found.sort(key=lambda x: x[1])
+    shown = {str(f): name[f] for f in files}
     for (a, _, end), (b, first, _) in zip(found, found[1:]):
         if first < end:
-            raise stream_error(b, 1, 1, f"time {first} after time {end} (in {a})", notes=(_ORDERED,))
+            raise stream_error(shown[b], 1, 1, f"time {first} after time {end} (in {shown[a]})", notes=(ORDERED,))
     last, error = _last(sorted(counts), analysis, spec)
     counts = {t: n for t, n in counts.items() if t <= last}
     return Source(tuple(found), order, counts, last, error)
 
 
-_ORDERED = "a sharded run reads a Parquet stream whose rows and files are in time order"
+ORDERED = "a sharded run reads a Parquet stream whose rows and files are in time order"
 
 
 def _last(times: list, analysis: Analysis, spec) -> tuple:

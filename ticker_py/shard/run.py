@@ -17,7 +17,7 @@ from ..errors import Diagnostic, TickerError, UsageError
 from ..spec import EVALUATION, INPUT, PROGRAM, SHARDS, RunSpec, takes_spec
 from ..streams.model import Result
 from ..syntax.ground_atoms import AtomReader
-from .cell import PartWriter, run_cell
+from .cell import PartWriter, Unordered, run_cell
 from .merge import merge_range, parsed, rows
 from .plan import make_grid, plan_for, prepare
 
@@ -46,17 +46,21 @@ def _rows(path, r: int) -> Iterator[tuple]:
 
 class ShardedRun:
     """The plan of a sharded run of ``analysis`` over ``stream`` in ``shards`` cells, its working
-    directory ``scratch`` (the stream written there if it is not Parquet, and the cells' parts).
+    directory ``scratch`` (the stream written there if it is not Parquet, and the cells' parts);
+    ``source``: the stream's :class:`~ticker_py.shard.plan.Source` if scanned already.
     The tasks call :meth:`cell` (each returns its counts), the driver then :meth:`counted` with
     them, and :meth:`results` or :meth:`write` per time range."""
 
-    def __init__(self, analysis, stream, spec: RunSpec, shards: int, scratch):
+    def __init__(self, analysis, stream, spec: RunSpec, shards: int, scratch, source=None):
         self.analysis, self.spec, self.scratch = analysis, spec, Path(scratch)
-        self.source = prepare(stream, analysis, spec, self.scratch / "stream")
+        self.source = source or prepare(stream, analysis, spec, self.scratch / "stream")
         self.grid = make_grid(analysis, shards, self.source.counts, self.source.last, spec.shard_by, spec.inertia)
         self.parts = self.scratch / "cells"
         self.parts.mkdir(parents=True, exist_ok=True)
         self.cpu = 0.0  # CPU seconds of the tasks (cells and writes)
+
+    def __getstate__(self):  # what a task needs: not the counts per time point, nor the error
+        return {**self.__dict__, "source": dataclasses.replace(self.source, counts={}, error=None)}
 
     @property
     def error(self):
@@ -65,17 +69,26 @@ class ShardedRun:
 
     def cell(self, cell: int) -> tuple:
         """Evaluate one cell, write its part; ``(its owned atoms per time range, the CPU seconds it
-        took)``."""
-        cpu = time.process_time()
-        counts = run_cell(self.source, self.analysis, self.grid, cell, self.spec, self.parts)
-        return counts, time.process_time() - cpu
+        took, None or the refusal of a stream out of time order as (error class, diagnostics))``."""
+        cpu, refused = time.process_time(), None
+        try:
+            counts = run_cell(self.source, self.analysis, self.grid, cell, self.spec, self.parts)
+        except Unordered as err:
+            counts, refused = {}, (type(err.error), err.error.diagnostics)
+        return counts, time.process_time() - cpu, refused
 
     def counted(self, cells) -> None:
         """The cells' results in: each range's count c before it (the merge's base), and the CPU
-        seconds of all cells (:attr:`cpu`)."""
+        seconds of all cells (:attr:`cpu`); raises the refusal of the earliest cell that found its
+        rows out of time order."""
         per_range = [0] * len(self.grid.ranges)
-        self.cpu += sum(cpu for _, cpu in cells)
-        for got, _ in cells:
+        self.cpu += sum(cpu for _, cpu, _ in cells)
+        spans = len(self.grid.spans)
+        refused = [(i % spans, r) for i, (_, _, r) in enumerate(cells) if r is not None]
+        if refused:
+            kind, diagnostics = min(refused, key=lambda x: x[0])[1]
+            raise kind(list(diagnostics))
+        for got, _, _ in cells:
             for r, n in got.items():
                 per_range[r] += n
         bases, acc = [], 0

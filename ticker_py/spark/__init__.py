@@ -1,7 +1,7 @@
 """Spark support: the only package of ticker_py that imports pyspark.
 
 :func:`session.get_spark` builds the local session (:func:`session.warm_workers` starts its
-Python workers); :func:`gen.generate_parquet` writes a workload's stream with Spark SQL expressions;
+Python workers); :func:`gen.generate_parquet` writes a workload's stream in Spark tasks;
 :func:`read_spark_dataframe` reads a Spark DataFrame as a stream; :func:`run_sharded` evaluates a
 program in Spark tasks, one per cell of its stream (key shard x time range, each reading its own
 slice; :func:`ticker_py.shard.run_sharded_local` is the same without Spark), and

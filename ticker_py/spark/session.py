@@ -96,7 +96,6 @@ def _warm(_):
     """A task that readies its Python worker for sharded runs: the modules a cell imports and an
     engine built and run once."""
     import pyarrow.compute  # noqa: F401
-    import pyarrow.dataset  # noqa: F401
     import pyarrow.parquet  # noqa: F401
 
     from ..api import Reasoner

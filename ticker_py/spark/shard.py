@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import os
 import shutil
 import sys
 import tempfile
@@ -22,8 +23,9 @@ from pathlib import Path
 
 from ..api import analysed
 from ..engines import resolve_engine
-from ..errors import Diagnostic, StreamError, UsageError
+from ..errors import Diagnostic, StreamError, TickerError, UsageError
 from ..shard import ShardedRun, merged, plan_for
+from ..shard.plan import parquet_path, scan_parquet
 from ..spec import EVALUATION, INPUT, PROGRAM, SHARDS, RunSpec, takes_spec
 from ..streams.model import Result
 from ..streams.spark_frame import order_column
@@ -54,10 +56,34 @@ def _parquet(session, stream, scratch: Path):
     return path
 
 
+def _scanned(session, stream, analysis, spec: RunSpec):
+    """The Source of a Parquet stream, scanned in one Spark task (whose Python worker has pyarrow
+    loaded: the driver never imports it); None for any other stream (the driver reads it)."""
+    path = parquet_path(stream, spec)
+    if path is None:
+        return None
+    cwd = os.getcwd()
+
+    def scan(_):
+        try:
+            return scan_parquet(path, analysis, spec, cwd), None
+        except TickerError as err:  # raised on the driver (a TickerError does not pickle)
+            return None, (type(err), err.diagnostics)
+
+    source, refused = _tasks(session, 1, scan)[0]
+    if refused is not None:
+        kind, diagnostics = refused
+        raise kind(list(diagnostics))
+    return source
+
+
 def _planned(analysis, stream, session, spec: RunSpec, scratch: Path) -> ShardedRun:
-    """The run planned (on the driver) and its cells evaluated (one Spark task each)."""
+    """The run planned (its stream scanned in a task, the grid on the driver) and its cells
+    evaluated (one Spark task each)."""
     shards = spec.shards or session.sparkContext.defaultParallelism
-    run = ShardedRun(analysis, _parquet(session, stream, scratch), spec, shards, scratch)
+    stream = _parquet(session, stream, scratch)
+    source = _scanned(session, stream, analysis, spec)
+    run = ShardedRun(analysis, stream, spec, shards, scratch, source)
     with _progress(session, f"sharded run ({run.grid.describe()})"):
         run.counted(_tasks(session, run.grid.cells, run.cell))
     return run
@@ -143,8 +169,8 @@ def write_sharded(program, stream, out, session=None, *, spec: RunSpec) -> dict:
     if out.exists():
         shutil.rmtree(out)
     scratch = out / "_cells"
-    run = _planned(analysis, stream, session, spec, scratch)
     try:
+        run = _planned(analysis, stream, session, spec, scratch)
         with _progress(session, f"writing ({run.grid.describe()})"):
             written = _tasks(session, len(run.grid.ranges), lambda r: run.write(r, out))
     finally:
