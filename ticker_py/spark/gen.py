@@ -14,10 +14,9 @@ from __future__ import annotations
 import shutil
 import sys
 import time
-from pathlib import Path
 
 from ..workloads import block_size, resolve, time_points
-from ..workloads.files import SMALL, output_directory, write_jsonl, write_meta, write_program, write_text
+from ..workloads.files import SMALL, output_directory, write_block, write_jsonl, write_meta, write_program, write_text
 
 __all__ = ["generate_parquet"]
 
@@ -25,20 +24,6 @@ __all__ = ["generate_parquet"]
 def _share(part: int, parts: int, blocks: int) -> range:
     """The blocks of task ``part`` of ``parts``: consecutive, as many as the others' within one."""
     return range(part * blocks // parts, (part + 1) * blocks // parts)
-
-
-def _write_block(stream: Path, block: int, tab, before: int) -> None:
-    """Write one block (a table t, atom) to ``stream``/block=K/part-0.parquet with its arrival
-    counts from ``before`` + 1 on; a dictionary only for the columns whose values recur."""
-    import numpy as np
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    tab = pa.table({"t": tab["t"], "c": pa.array(np.arange(before + 1, before + len(tab) + 1)), "atom": tab["atom"]})
-    folder = stream / f"block={block}"
-    folder.mkdir(parents=True, exist_ok=True)
-    recurring = [n for n in ("t", "atom") if 2 * len(tab[n].unique()) <= len(tab)]  # as without Spark: not c
-    pq.write_table(tab, folder / "part-0.parquet", use_dictionary=recurring)
 
 
 def generate_parquet(
@@ -95,7 +80,8 @@ def generate_parquet(
     def write(part):
         wl, _ = resolve(name, **p)
         for b in _share(part, partitions, len(ranges)):
-            _write_block(stream, b, wl.block(seed, *ranges[b], p), before[b])
+            tab = wl.block(seed, *ranges[b], p)
+            write_block(stream, b, tab["t"], {"atom": tab["atom"]}, before[b])
         return part
 
     context.parallelize(range(partitions), partitions).map(write).collect()

@@ -27,7 +27,16 @@ import pyarrow.parquet as pq
 from ..errors import Diagnostic, UsageError
 from . import _ranges, block_size, layout, resolve, time_points
 
-__all__ = ["SMALL", "write_stream", "write_program", "write_meta", "write_jsonl", "write_text", "output_directory"]
+__all__ = [
+    "SMALL",
+    "write_stream",
+    "write_block",
+    "write_program",
+    "write_meta",
+    "write_jsonl",
+    "write_text",
+    "output_directory",
+]
 
 #: Up to this many atoms, a Parquet output also gets stream.jsonl and stream.stream.
 SMALL = 10**5
@@ -100,6 +109,17 @@ def _recurring(tab: pa.Table) -> list:
     return [n for n in tab.column_names if n != "c" and 2 * len(tab[n].unique()) <= len(tab)]
 
 
+def write_block(stream: Path, block: int, t, atom_columns: dict, before: int) -> int:
+    """Write one block to ``stream``/block=K/part-0.parquet: its times ``t``, the arrival counts from
+    ``before`` + 1 on and ``atom_columns``; a dictionary only for the columns whose values recur.
+    Returns its rows."""
+    tab = pa.table({"t": t, "c": pa.array(np.arange(before + 1, before + len(t) + 1)), **atom_columns})
+    folder = stream / f"block={block}"
+    folder.mkdir(parents=True, exist_ok=True)
+    pq.write_table(tab, folder / "part-0.parquet", use_dictionary=_recurring(tab))
+    return len(tab)
+
+
 def _write_parquet(out: Path, name: str, seed: int, parquet_layout: str = "atom", **params) -> int:
     w, p = resolve(name, **params)
     size, c = block_size(w, p), 0
@@ -118,11 +138,7 @@ def _write_parquet(out: Path, name: str, seed: int, parquet_layout: str = "atom"
             atom_columns = dict(zip(names, layout.columns(atoms, stream_shape)))
         else:
             atom_columns = {"atom": tab["atom"]}
-        tab = pa.table({"t": tab["t"], "c": pa.array(np.arange(c + 1, c + len(tab) + 1)), **atom_columns})
-        c += len(tab)
-        part = out / "stream.parquet" / f"block={t0 // size}"
-        part.mkdir(parents=True, exist_ok=True)
-        pq.write_table(tab, part / "part-0.parquet", use_dictionary=_recurring(tab))
+        c += write_block(out / "stream.parquet", t0 // size, tab["t"], atom_columns, c)
     return c
 
 
