@@ -241,7 +241,6 @@ class Reasoner:
     atoms_in = property(lambda self: self.evaluation.atoms_in, doc="The atoms appended so far.")
     started = property(lambda self: self.evaluation.started, doc="Something was appended or evaluated.")
     checker = property(lambda self: self.input.checker, doc="The input stage's checks of stream atoms.")
-    warned_unused = property(lambda self: self.input.warned, doc="The warnings of unused predicates are out.")
 
     def append(self, t: int, atoms: Iterable) -> None:
         """Add the atoms that arrived at time t (t never decreases; duplicates count once, unless
@@ -336,10 +335,6 @@ class Reasoner:
                     self.input.warn_unused(warn_after)
         if spec.until is None:  # a run cut short (--until, explain --at) has not seen the whole stream
             self.input.warn_unused()
-
-    def warn_never_given(self, within: int | None = None) -> None:
-        """Warn of each body predicate that nothing gave (:meth:`~ticker_py.stages.input.Input.warn_unused`)."""
-        self.input.warn_unused(within)
 
 
 @takes_spec(PROGRAM, INPUT, EVALUATION, loads=True, exclude=("tuple_order",))

@@ -109,7 +109,7 @@ class LiveReasoner:
                 return []
             out = self.driver.close_open() if self.driver.touched or not self.driver.evaluated else []
             self.closed = True
-            self.reasoner.warn_never_given()
+            self.reasoner.input.warn_unused()
             return out
 
     def run(self, records: Iterable) -> Iterator[Result]:
@@ -155,6 +155,6 @@ class _Reporting:
         if live.on_result is not None:
             live.on_result(result)
         after = live.warn_after
-        if after is not None and not live.reasoner.warned_unused and t - live.first + 1 >= after:
-            live.reasoner.warn_never_given(after)
+        if after is not None and not live.reasoner.input.warned and t - live.first + 1 >= after:
+            live.reasoner.input.warn_unused(after)
         return result
