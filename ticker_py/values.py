@@ -34,6 +34,7 @@ __all__ = [
     "term_key",
     "from_ast_term",
     "expanded",
+    "TooManyValues",
     "from_ast_atom",
     "to_ast_atom",
     "signature",
@@ -262,23 +263,27 @@ def from_ast_term(term):
     raise ValueError(f"not a ground term: {term}")
 
 
+class TooManyValues(Exception):
+    """A fact's term has more than :data:`~ticker_py.limits.MAX_FACT_ATOMS` values."""
+
+
 def expanded(term) -> list | None:
     """The values of a ground AST term, its intervals expanded (``f(1..2)`` is ``f(1)`` and ``f(2)``);
-    None if an interval's bound or an operation has no value. Raises OverflowError past
+    None if an interval's bound or an operation has no value. Raises :class:`TooManyValues` past
     :data:`~ticker_py.limits.MAX_FACT_ATOMS` values (and StreamError as :func:`computed` does)."""
     if isinstance(term, ast.Interval):
         lo, hi = expanded(term.low), expanded(term.high)
         if not lo or not hi or len(lo) != 1 or len(hi) != 1 or type(lo[0]) is not int or type(hi[0]) is not int:
             return None
         if hi[0] - lo[0] >= MAX_FACT_ATOMS:
-            raise OverflowError
+            raise TooManyValues
         return list(range(lo[0], hi[0] + 1))
     if isinstance(term, (ast.Function, ast.BinOp)):
         parts = [expanded(a) for a in (term.args if isinstance(term, ast.Function) else (term.left, term.right))]
         if any(p is None for p in parts):
             return None
         if math.prod(map(len, parts)) > MAX_FACT_ATOMS:
-            raise OverflowError
+            raise TooManyValues
         if isinstance(term, ast.Function):
             return [(term.name, *combo) for combo in itertools.product(*parts)]
         values = [computed(term.op, a, b, term) for a, b in itertools.product(*parts)]

@@ -7,7 +7,7 @@ import itertools
 from .. import ast
 from ..errors import Diagnostic, StreamError
 from ..limits import MAX_FACT_ATOMS
-from ..values import expanded
+from ..values import TooManyValues, expanded
 from .terms import variables
 
 __all__ = ["background_atoms"]
@@ -35,7 +35,7 @@ def _choices(atom: ast.Atom, diagnostics: list) -> list | None:
     for arg in atom.args:
         try:
             values = expanded(arg)
-        except OverflowError:
+        except TooManyValues:
             values = ()
         except StreamError as err:  # a value longer than any integer may be
             diagnostics.extend(err.diagnostics)
