@@ -8,7 +8,6 @@ from .. import ast
 from ..errors import Diagnostic, StreamError
 from ..limits import MAX_FACT_ATOMS
 from ..values import TooManyValues, expanded
-from .terms import variables
 
 __all__ = ["background_atoms"]
 
@@ -26,7 +25,7 @@ def background_atoms(program: ast.Program, diagnostics: list) -> tuple:
 
 def _choices(atom: ast.Atom, diagnostics: list) -> list | None:
     """The values of each argument of a fact; None once the first problem is reported."""
-    unsafe = variables(atom.args)
+    unsafe = ast.atom_variables(atom)
     if unsafe:
         why = ("a fact must be ground: it holds at every time point",)
         diagnostics.append(Diagnostic(f"unsafe variable '{min(unsafe)}' in a fact", atom.location, why))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import ast
 from ..errors import Diagnostic
-from .terms import rule_terms, subterms, variables
+from .terms import rule_terms, subterms
 
 __all__ = ["check_safety", "unsafe_variables"]
 
@@ -42,7 +42,7 @@ def bound_variables(rule: ast.Rule) -> set:
         changed = False
         for cmp in assignments:
             for var, expr in ((cmp.left, cmp.right), (cmp.right, cmp.left)):
-                if isinstance(var, ast.Variable) and var.name not in bound and variables((expr,)) <= bound:
+                if isinstance(var, ast.Variable) and var.name not in bound and ast.term_variables(expr) <= bound:
                     bound.add(var.name)
                     changed = True
     return bound
@@ -73,4 +73,4 @@ def check_safety(rule: ast.Rule, diagnostics: list) -> None:
 
 def unsafe_variables(rule: ast.Rule) -> set:
     """The variables of a rule that its positive body does not bind."""
-    return variables(rule_terms(rule)) - bound_variables(rule)
+    return ast.rule_variables(rule) - bound_variables(rule)

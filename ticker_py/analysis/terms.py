@@ -1,4 +1,4 @@
-"""The walks over a rule's terms that the analysis makes: subterms, variables, IRIs as plain terms."""
+"""The walks over a rule's terms that the analysis makes: its terms, their subterms, IRIs as plain terms."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from operator import is_
 
 from .. import ast
 
-__all__ = ["rule_terms", "subterms", "has_subterm", "variables", "without_iris"]
+__all__ = ["rule_terms", "subterms", "has_subterm", "without_iris"]
 
 
 def rule_terms(rule: ast.Rule) -> list:
@@ -40,11 +40,6 @@ def subterms(terms):
 def has_subterm(terms, kind) -> bool:
     """True if a term of ``kind`` (a class or a tuple of them) occurs in ``terms`` or inside them."""
     return any(isinstance(term, kind) for term in subterms(terms))
-
-
-def variables(terms) -> set:
-    """The names of the variables in ``terms`` and inside them."""
-    return {term.name for term in subterms(terms) if type(term) is ast.Variable}
 
 
 _COMPOUND = (ast.Function, ast.BinOp, ast.Interval)
