@@ -75,24 +75,18 @@ def _write(results, output: Output, atoms) -> None:
 def _write_sharded(analysis, stream, spec: RunSpec, output: Output) -> None:
     """``ticker run --spark/--shards``: evaluate in shards, write every Result. With ``--spark --out
     DIR`` the executors write the answers to DIR as Parquet."""
-    from .engines import check_engine
-    from .shard import plan_for
-
-    check_engine(spec.engine, analysis)  # refused here, not in the shards
-    plan_for(analysis, spec.shard_by, spec.inertia)
-    session = _session(spec) if spec.spark else None
     if spec.spark and spec.out not in (None, "-"):
         from .spark.shard import write_sharded
 
-        info = write_sharded(analysis, stream, spec.out, session, spec=spec)
+        info = write_sharded(analysis, stream, spec.out, spec=spec)
         print(
             f"[spark] {info['time_points']} time points written to {spec.out} ({info['plan']}; "
             f"tasks {info['task_cpu']:.1f} s CPU)",
             file=sys.stderr,
         )
         return
+    results = run_sharded(analysis, stream, spec=spec)
     output.open()
-    results = run_sharded(analysis, stream, session, spec=spec)
     last = [Result(0, 0, ())]
 
     def counted(results):  # the last Result's count is the atoms read
@@ -101,28 +95,6 @@ def _write_sharded(analysis, stream, spec: RunSpec, output: Output) -> None:
             yield result
 
     _write(counted(results), output, lambda: last[0].c)
-
-
-def _session(spec: RunSpec):
-    """The Spark session of ``spec.master``, announced on stderr with the time it took."""
-    start = time.perf_counter()
-    try:
-        from .spark.session import get_spark, warm_workers
-    except ImportError:  # pragma: no cover
-        from .errors import Diagnostic, UsageError
-
-        raise UsageError(Diagnostic("--spark needs pyspark: pip install ticker_py[spark]")) from None
-    # in local mode the executors share the driver's JVM: its heap holds only task metadata (the
-    # stream and the answers go through Parquet files, never through the JVM)
-    conf = {"spark.driver.memory": "1g"} if spec.master.startswith("local") else {}
-    session = get_spark(spec.master, **conf)
-    started = time.perf_counter()
-    warm_workers(session)
-    print(
-        f"[spark] session started in {started - start:.1f}s, its Python workers in {time.perf_counter() - started:.1f}s",
-        file=sys.stderr,
-    )
-    return session
 
 
 @takes_spec(PROGRAM, INPUT, EVALUATION, SHARDS, also=("format",), loads=True, exclude=("tuple_order", "explainable"))

@@ -25,10 +25,11 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from .. import ast
+from ..errors import Diagnostic, UsageError
 from ..process import paused_gc
 from . import Analysis
 
-__all__ = ["ShardPlan", "TimePlan", "shard_plan", "time_plan", "sharding_report", "shard_of"]
+__all__ = ["ShardPlan", "TimePlan", "plan_for", "shard_plan", "time_plan", "sharding_report", "shard_of"]
 
 MAX_STEPS = 200_000  # search budget: key assignments tried
 MAX_SUBSET_WORK = 50_000  # search budget: smaller key sets tried x rules
@@ -76,6 +77,35 @@ def time_plan(analysis: Analysis, inertia: bool = False) -> TimePlan:
             None, analysis.tuple_lookback, "inertia=True (--inertia) keeps answers from earlier time points"
         )
     return TimePlan(analysis.lookback, analysis.tuple_lookback)
+
+
+def _refuse(reason: str) -> UsageError:
+    return UsageError(
+        Diagnostic(
+            f"this program cannot be evaluated in shards: {reason}",
+            notes=("run it unsharded: run or Reasoner, without shards= and spark= (--shards/--spark)",),
+        )
+    )
+
+
+def plan_for(analysis: Analysis, shard_by: str = "auto", inertia: bool = False) -> tuple:
+    """``(key plan or None, time plan or None)`` for ``shard_by`` (see :data:`~ticker_py.spec.SHARD_BY`), or
+    :class:`UsageError` with the reason the program cannot be sharded that way."""
+    keys: ShardPlan = shard_plan(analysis)
+    times: TimePlan = time_plan(analysis, inertia)
+    if inertia and shard_by != "time":  # the key shards would each keep their own earlier answers
+        keys = ShardPlan(None, "inertia=True (--inertia) keeps answers from earlier time points")
+    if shard_by == "auto":  # by time first: a time cell's answers need no merge with other cells'
+        if times.shardable:
+            return None, times
+        if keys.shardable:
+            return keys, None
+        raise _refuse(f"{keys.reason}; and not by time: {times.reason}")
+    if shard_by in ("key", "both") and not keys.shardable:
+        raise _refuse(keys.reason)
+    if shard_by in ("time", "both") and not times.shardable:
+        raise _refuse(f"not by time: {times.reason}")
+    return (keys if shard_by != "time" else None), (times if shard_by != "key" else None)
 
 
 def _keyed_atoms(rule: ast.Rule, keyed) -> list:

@@ -5,7 +5,7 @@ evaluated by its own reasoner (one after another in-process here, or in Spark ta
 The pipeline (see docs/spark.md, "Sharded evaluation"):
 
 0. **Source** (:func:`prepare`). The cells read a Parquet stream: a Parquet file or directory is
-   scanned once (:func:`scan_parquet`; with Spark in a task): the row groups' ``t`` statistics
+   scanned once (:func:`scan_parquet`; with Spark while the session starts): the row groups' ``t`` statistics
    where they suffice, else its ``t`` column (time order, the gaps, the atoms per time point); any
    other stream is read and checked by the input stage and written to Parquet once.
 1. **Plan** (:func:`make_grid`). *Key* sharding (:func:`~ticker_py.analysis.sharding.shard_plan`):
@@ -46,13 +46,14 @@ from __future__ import annotations
 
 from .cell import ERROR, FACTORS, MODEL, NONE, STATE, evaluate_cell, needs_owner_filter, read_slice, run_cell
 from .merge import merge_range, merge_shards
-from .plan import Grid, Source, cut_ranges, make_grid, plan_for, prepare, scan_parquet
+from .plan import Grid, Source, check_sharded, cut_ranges, make_grid, plan_for, prepare, scan_parquet
 from .run import ShardedRun, merged, read_results, run_sharded_local
 
 __all__ = [
     "Grid",
     "Source",
     "plan_for",
+    "check_sharded",
     "make_grid",
     "cut_ranges",
     "prepare",

@@ -8,8 +8,9 @@ import bisect
 from dataclasses import dataclass
 
 from ..analysis import Analysis
-from ..analysis.sharding import ShardPlan, TimePlan, shard_plan, time_plan
-from ..errors import Diagnostic, TickerError, UsageError
+from ..analysis.sharding import TimePlan, plan_for, time_plan
+from ..engines import check_engine
+from ..errors import TickerError, UsageError
 from ..stages.input import Input
 from ..streams.model import Record, time_points
 
@@ -18,33 +19,11 @@ from ..streams.model import Record, time_points
 OUTPUT_RANGE_ATOMS = 1_000_000
 
 
-def _refuse(reason: str) -> UsageError:
-    return UsageError(
-        Diagnostic(
-            f"this program cannot be evaluated in shards: {reason}",
-            notes=("run it unsharded: run or Reasoner, without shards= and spark= (--shards/--spark)",),
-        )
-    )
-
-
-def plan_for(analysis: Analysis, shard_by: str = "auto", inertia: bool = False) -> tuple:
-    """``(key plan or None, time plan or None)`` for ``shard_by`` (see :data:`~ticker_py.spec.SHARD_BY`), or
-    :class:`UsageError` with the reason the program cannot be sharded that way."""
-    keys: ShardPlan = shard_plan(analysis)
-    times: TimePlan = time_plan(analysis, inertia)
-    if inertia and shard_by != "time":  # the key shards would each keep their own earlier answers
-        keys = ShardPlan(None, "inertia=True (--inertia) keeps answers from earlier time points")
-    if shard_by == "auto":  # by time first: a time cell's answers need no merge with other cells'
-        if times.shardable:
-            return None, times
-        if keys.shardable:
-            return keys, None
-        raise _refuse(f"{keys.reason}; and not by time: {times.reason}")
-    if shard_by in ("key", "both") and not keys.shardable:
-        raise _refuse(keys.reason)
-    if shard_by in ("time", "both") and not times.shardable:
-        raise _refuse(f"not by time: {times.reason}")
-    return (keys if shard_by != "time" else None), (times if shard_by != "key" else None)
+def check_sharded(analysis: Analysis, spec) -> None:
+    """Refuse, before anything runs, a program that ``spec.engine`` cannot run or that cannot be
+    sharded as ``spec.shard_by`` says (:class:`~ticker_py.errors.EngineUnsupported`, :class:`UsageError`)."""
+    check_engine(spec.engine, analysis)
+    plan_for(analysis, spec.shard_by, spec.inertia)
 
 
 @dataclass(frozen=True)

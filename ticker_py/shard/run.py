@@ -19,7 +19,7 @@ from ..streams.model import Result
 from ..syntax.ground_atoms import AtomReader
 from .cell import PartWriter, Unordered, run_cell
 from .merge import merge_range, parsed, rows
-from .plan import make_grid, plan_for, prepare
+from .plan import check_sharded, make_grid, prepare
 
 #: the columns of a cell's part the merge reads
 _NAMES = ("shard", "t", "model", "kind", "n", "added", "removed", "pins_added", "pins_removed", "message")
@@ -143,7 +143,7 @@ def run_sharded_local(program, stream, *, spec: RunSpec) -> Iterator[Result]:
     (``Result.factors``), the key shards' factors side by side.
     """
     analysis = analysed(program, spec)
-    plan_for(analysis, spec.shard_by, spec.inertia)
+    check_sharded(analysis, spec)
     return _local(analysis, stream, spec)
 
 

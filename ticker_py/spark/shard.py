@@ -19,12 +19,12 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from ..api import analysed
-from ..engines import resolve_engine
-from ..errors import Diagnostic, StreamError, TickerError, UsageError
-from ..shard import ShardedRun, merged, plan_for
+from ..errors import Diagnostic, StreamError, UsageError
+from ..shard import ShardedRun, check_sharded, merged
 from ..shard.plan import parquet_path, scan_parquet
 from ..spec import EVALUATION, INPUT, PROGRAM, SHARDS, RunSpec, takes_spec
 from ..streams.model import Result
@@ -56,54 +56,33 @@ def _parquet(session, stream, scratch: Path):
     return path
 
 
-def _scanned(session, stream, analysis, spec: RunSpec):
-    """The Source of a Parquet stream, scanned in one Spark task (whose Python worker has pyarrow
-    loaded: the driver never imports it); None for any other stream (the driver reads it)."""
+def _begun(analysis, stream, session, spec: RunSpec, scratch: Path) -> tuple:
+    """``(session, the run planned)``: a Parquet stream is scanned on the driver while the session
+    starts; a Spark DataFrame is written as Parquet by Spark first."""
     path = parquet_path(stream, spec)
-    if path is None:
-        return None
-    cwd = os.getcwd()
-
-    def scan(_):
-        try:
-            return scan_parquet(path, analysis, spec, cwd), None
-        except TickerError as err:  # raised on the driver (a TickerError does not pickle)
-            return None, (type(err), err.diagnostics)
-
-    source, refused = _tasks(session, 1, scan)[0]
-    if refused is not None:
-        kind, diagnostics = refused
-        raise kind(list(diagnostics))
-    return source
-
-
-def _planned(analysis, stream, session, spec: RunSpec, scratch: Path) -> ShardedRun:
-    """The run planned (its stream scanned in a task, the grid on the driver) and its cells
-    evaluated (one Spark task each)."""
+    with ThreadPoolExecutor(1) as pool:
+        scan = pool.submit(scan_parquet, path, analysis, spec, os.getcwd()) if path is not None else None
+        session = _session(session, spec)
+        source = scan.result() if scan is not None else None
     shards = spec.shards or session.sparkContext.defaultParallelism
     stream = _parquet(session, stream, scratch)
-    source = _scanned(session, stream, analysis, spec)
-    run = ShardedRun(analysis, stream, spec, shards, scratch, source)
+    return session, ShardedRun(analysis, stream, spec, shards, scratch, source)
+
+
+def _evaluated(session, run: ShardedRun) -> ShardedRun:
+    """The cells of ``run`` evaluated, one Spark task each."""
     with _progress(session, f"sharded run ({run.grid.describe()})"):
         run.counted(_tasks(session, run.grid.cells, run.cell))
     return run
 
 
-def _checked(program, spec: RunSpec):
-    """The program analysed, refused here (not in the tasks) if it cannot be sharded as ``spec`` says
-    or its engine cannot run it; "auto" stays: each cell's Reasoner picks as the single run does."""
-    analysis = analysed(program, spec)
-    plan_for(analysis, spec.shard_by, spec.inertia)
-    resolve_engine(spec.engine, analysis)
-    return analysis
-
-
 def _session(session, spec: RunSpec):
+    """``session``, or the session of ``spec.master`` started (its Python workers too) and said on stderr."""
     if session is not None:
         return session
-    from .session import get_spark
+    from .session import start_spark
 
-    return get_spark(spec.master)
+    return start_spark(spec.master)
 
 
 @takes_spec(
@@ -115,8 +94,8 @@ def run_sharded(program, stream, session=None, timings: dict | None = None, *, s
     ``stream``: a Parquet file or directory (each task reads its own slice), a Spark DataFrame
     (``t``, ``atom``, optional order column ``c``/``order``/``seq``: written as Parquet by Spark
     first), or anything :func:`~ticker_py.records_from` reads (read and checked on the driver and
-    written as Parquet once). ``session`` (a SparkSession) defaults to
-    :func:`~ticker_py.spark.session.get_spark` on ``master``; ``shards`` (cells) to its default
+    written as Parquet once). ``session`` (a SparkSession) defaults to a session on ``master``,
+    started and its start time said on stderr; ``shards`` (cells) to its default
     parallelism; ``shard_by``: ``auto``, ``key``, ``time`` or ``both``. A program that cannot be
     sharded so raises :class:`UsageError` with the reason. The cells run when the first Result is
     asked for; the driver then merges their answers one time range at a time. ``timings``, if a
@@ -127,12 +106,20 @@ def run_sharded(program, stream, session=None, timings: dict | None = None, *, s
     return _spark_run(_checked(program, spec), stream, session, timings, spec)
 
 
+def _checked(program, spec: RunSpec):
+    """The program analysed, refused here (not in the tasks) if it cannot be sharded as ``spec`` says
+    or its engine cannot run it; "auto" stays: each cell's Reasoner picks as the single run does."""
+    analysis = analysed(program, spec)
+    check_sharded(analysis, spec)
+    return analysis
+
+
 def _spark_run(analysis, stream, session, timings, spec: RunSpec):
-    session = _session(session, spec)
     scratch = Path(tempfile.mkdtemp(prefix="ticker-shards-"))
     try:
+        session, run = _begun(analysis, stream, session, spec, scratch)
         start = time.perf_counter()
-        run = _planned(analysis, stream, session, spec, scratch)
+        _evaluated(session, run)
         middle = time.perf_counter()
         yield from merged(run)
         if timings is not None:
@@ -163,14 +150,14 @@ def write_sharded(program, stream, out, session=None, *, spec: RunSpec) -> dict:
                 notes=("drop --format, --changes and --consequences, or write to standard output without --out",),
             )
         )
-    session = _session(session, spec)
     out = Path(out)
     spec = dataclasses.replace(spec, out=str(out))  # the cells write: pins only where printed
     if out.exists():
         shutil.rmtree(out)
     scratch = out / "_cells"
     try:
-        run = _planned(analysis, stream, session, spec, scratch)
+        session, run = _begun(analysis, stream, session, spec, scratch)
+        _evaluated(session, run)
         with _progress(session, f"writing ({run.grid.describe()})"):
             written = _tasks(session, len(run.grid.ranges), lambda r: run.write(r, out))
     finally:
