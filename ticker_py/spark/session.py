@@ -132,8 +132,13 @@ def start_spark(master: str):
         f"[spark] session started in {started - start:.1f}s, its Python workers in {time.perf_counter() - started:.1f}s",
         file=sys.stderr,
     )
-    atexit.register(_disconnect, session)
+    if session not in _DISCONNECT:  # getOrCreate gives the running session again
+        _DISCONNECT.append(session)
+        atexit.register(_disconnect, session)
     return session
+
+
+_DISCONNECT: list = []  # the sessions started here, disconnected at exit
 
 
 def _disconnect(session) -> None:
