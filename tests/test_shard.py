@@ -296,6 +296,16 @@ def test_engine_is_checked_before_sharding_and_a_bad_first_record_evaluates_noth
     assert got == []
 
 
+def test_the_api_checks_the_engine_before_any_cell_runs():
+    """run_sharded refuses an engine that cannot run the program when it is called, as the CLI does,
+    not in the cells (where a Spark task would fail)."""
+    from ticker_py import run_sharded
+    from ticker_py.errors import EngineUnsupported
+
+    with pytest.raises(EngineUnsupported, match="the native engine cannot run this program"):
+        run_sharded("a :- not b.\nb :- not a.\n" + DIAMOND, [(0, ["p(1,2)"])], shards=2, engine="native")
+
+
 def test_cells_read_their_slice_of_a_parquet_directory(tmp_path):
     """A Parquet directory (blocks named out of time order, an order column that reorders a time
     point, a heartbeat row) is scanned on the driver and each cell reads its own slice: the same
