@@ -80,4 +80,5 @@ def check_safety(rule: ast.Rule, diagnostics: list) -> bool:
 
 def unsafe_variables(rule: ast.Rule) -> set:
     """The variables of a rule that its positive body does not bind."""
-    return ast.rule_variables(rule) - bound_variables(rule)
+    names = ast.rule_variables(rule)
+    return names - bound_variables(rule) if names else names  # most facts have none
