@@ -7,14 +7,12 @@ from __future__ import annotations
 
 import operator
 import sys
-from functools import cache
 
 __all__ = [
     "MAX_TERM_DEPTH",
     "MAX_FACT_ATOMS",
     "MAX_NUMBER_DIGITS",
     "MAX_NUMBER_EXPONENT",
-    "integer_too_long",
     "integer_digits",
     "SHORT_BITS",
     "CLINGO_MIN",
@@ -45,19 +43,6 @@ def integer_digits() -> int:
     refuse a longer input integer, and every engine a rule that computes one (located, naming the
     values): every value prints."""
     return sys.get_int_max_str_digits()
-
-
-def integer_too_long(value: int) -> bool:
-    """True if ``value`` has more digits than :func:`integer_digits`."""
-    if value.bit_length() <= SHORT_BITS:
-        return False
-    limit = sys.get_int_max_str_digits()
-    return limit != 0 and abs(value) >= _power(limit)
-
-
-@cache
-def _power(digits: int) -> int:
-    return 10**digits
 
 
 #: clingo's integers are 32 bits: values outside this range never reach clingo as numbers

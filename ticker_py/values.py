@@ -19,12 +19,14 @@ import itertools
 import math
 import operator
 import re
+import sys
 import warnings
 from contextvars import ContextVar
+from functools import cache
 
 from . import ast
 from .errors import Diagnostic, StreamError, TickerWarning
-from .limits import CLINGO_MAX, CLINGO_MIN, MAX_FACT_ATOMS, SHORT_BITS, integer_digits, integer_too_long
+from .limits import CLINGO_MAX, CLINGO_MIN, MAX_FACT_ATOMS, SHORT_BITS, integer_digits
 from .xsd import literal_number
 
 __all__ = [
@@ -47,6 +49,7 @@ __all__ = [
     "exact_atom",
     "int_text",
     "computed",
+    "integer_too_long",
     "COMPUTE",
     "too_long",
     "short_int",
@@ -309,9 +312,22 @@ def evaluate_arith(op: str, a, b):
     return q if op == "/" else a - q * b
 
 
+def integer_too_long(value: int) -> bool:
+    """True if ``value`` has more digits than :func:`~ticker_py.limits.integer_digits`."""
+    if value.bit_length() <= SHORT_BITS:
+        return False
+    limit = sys.get_int_max_str_digits()
+    return limit != 0 and abs(value) >= _power(limit)
+
+
+@cache
+def _power(digits: int) -> int:
+    return 10**digits
+
+
 def computed(op: str, a, b, where=None, error=StreamError):
     """:func:`evaluate_arith`, refusing a result with more digits than an integer may have
-    (:func:`ticker_py.limits.integer_too_long`): an ``error`` (StreamError: a stream value made it;
+    (:func:`integer_too_long`): an ``error`` (StreamError: a stream value made it;
     ProgramError: the program's constants did) located at ``where``, the program's arithmetic term,
     naming it and the values (:func:`too_long`)."""
     value = evaluate_arith(op, a, b)

@@ -127,6 +127,7 @@ def _analyse(
     rules: list = []  # without IRIs
     interval_rules: list = []  # the rules with an interval (the native engine needs none)
     sigs: dict = {}
+    facts: list = []  # the ground ones: their atoms are the background
     heads: set = set()
     diags: list = []  # safety and windows, rule by rule
     tuple_windows: list = []  # their extended atoms, checked once the heads are known
@@ -149,8 +150,10 @@ def _analyse(
             atom = head.atom
             arity = len(atom.args)
             mixed_arity |= sigs.setdefault(atom.predicate, arity) != arity
-            if not body and head.time is None:
-                continue  # a fact: background_atoms checks it
+            if not body and head.time is None:  # a fact
+                if check_safety(rule, diags):
+                    facts.append(rule)
+                continue
             heads.add(atom.predicate)
         check_safety(rule, diags)
         for lit in body:
@@ -201,7 +204,7 @@ def _analyse(
     strata, bad = stratify(intensional, edges)
     choice = choice_predicates(strata, bad)
     lower, upper = split_predicates(strata, edges, choice)
-    background = background_atoms(program, diags)  # last: the values of the facts
+    background = background_atoms(facts, diags)  # last: the values of the facts
     if diags or problems:
         raise _report(diags, sources, problems, renamed)
     if bad:

@@ -12,10 +12,10 @@ from ..values import TooManyValues, expanded
 __all__ = ["background_atoms"]
 
 
-def background_atoms(program: ast.Program, diagnostics: list) -> tuple:
-    """The ground atoms of all facts, intervals expanded; facts hold at every time point."""
+def background_atoms(facts, diagnostics: list) -> tuple:
+    """The ground atoms of ground ``facts``, intervals expanded; facts hold at every time point."""
     out = []
-    for rule in program.facts:
+    for rule in facts:
         atom = rule.head.atom
         choices = _choices(atom, diagnostics)
         if choices is not None:
@@ -24,12 +24,7 @@ def background_atoms(program: ast.Program, diagnostics: list) -> tuple:
 
 
 def _choices(atom: ast.Atom, diagnostics: list) -> list | None:
-    """The values of each argument of a fact; None once the first problem is reported."""
-    unsafe = ast.atom_variables(atom)
-    if unsafe:
-        why = ("a fact must be ground: it holds at every time point",)
-        diagnostics.append(Diagnostic(f"unsafe variable '{min(unsafe)}' in a fact", atom.location, why))
-        return None
+    """The values of each argument of a ground fact; None once the first problem is reported."""
     choices, size = [], 1
     for arg in atom.args:
         try:

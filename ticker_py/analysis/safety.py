@@ -53,9 +53,15 @@ def _first_location(rule: ast.Rule, name: str):
     return next((t.location for t in terms if type(t) is ast.Variable and t.name == name and t.location), rule.location)
 
 
-def check_safety(rule: ast.Rule, diagnostics: list) -> None:
-    """Report each unsafe variable of a (non-fact) rule, located at its first occurrence."""
-    for name in sorted(unsafe_variables(rule)):
+def check_safety(rule: ast.Rule, diagnostics: list) -> bool:
+    """Report each unsafe variable of a rule, located at its first occurrence; of a fact, which
+    must be ground, the first by name, located at the fact. False if the rule has one."""
+    unsafe = unsafe_variables(rule)
+    if unsafe and rule.is_fact:
+        why = ("a fact must be ground: it holds at every time point",)
+        diagnostics.append(Diagnostic(f"unsafe variable '{min(unsafe)}' in a fact", rule.head.atom.location, why))
+        return False
+    for name in sorted(unsafe):
         if name.startswith("_") and name.strip("_") == "":
             continue
         diagnostics.append(
@@ -69,8 +75,10 @@ def check_safety(rule: ast.Rule, diagnostics: list) -> None:
                 ),
             )
         )
+    return not unsafe
 
 
 def unsafe_variables(rule: ast.Rule) -> set:
     """The variables of a rule that its positive body does not bind."""
-    return ast.rule_variables(rule) - bound_variables(rule)
+    names = ast.rule_variables(rule)
+    return names - bound_variables(rule) if names else names  # most facts have none

@@ -14,8 +14,8 @@ from .. import ast
 from ..analysis import Analysis
 from ..encode.exact import OPERATIONS
 from ..errors import Diagnostic, EngineUnsupported, StreamError, TickerError
-from ..limits import CLINGO_MAX, CLINGO_MIN, MAX_FACT_ATOMS, integer_too_long
-from ..values import UNHOLDABLE, WIDE, evaluate_arith, order, short_int, too_long
+from ..limits import CLINGO_MAX, CLINGO_MIN, MAX_FACT_ATOMS
+from ..values import UNHOLDABLE, WIDE, evaluate_arith, integer_too_long, order, short_int, too_long
 
 __all__ = [
     "ExactContext",

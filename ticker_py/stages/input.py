@@ -25,7 +25,7 @@ from pathlib import Path
 from ..analysis.arities import Renaming
 from ..ast import Location
 from ..errors import Diagnostic, StreamError, UsageError
-from ..limits import integer_digits, integer_too_long
+from ..limits import integer_digits
 from ..semantics import Origin
 from ..spec import keywords_checked, whole
 from ..streams.checker import StreamChecker
@@ -33,7 +33,7 @@ from ..streams.model import Record
 from ..streams.readers import open_stream
 from ..syntax import parse_ground_atom
 from ..syntax.ground_atoms import GroundSyntaxError
-from ..values import SURROGATE, format_atom
+from ..values import SURROGATE, format_atom, integer_too_long
 
 __all__ = ["records_from", "Input", "parse_atom", "tuple_atom", "rdf_mapping"]
 
