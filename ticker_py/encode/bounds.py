@@ -53,18 +53,7 @@ def level(m: int) -> int:
 def _nested_bound(term: tuple) -> int:
     if term[0] in ("lit", "lang", WIDE):
         return UNSAFE
-    bound = 0
-    for arg in term[1:]:
-        t = type(arg)
-        if t is int:
-            b = -arg if arg < 0 else arg
-        elif t is tuple:
-            b = _nested_bound(arg)
-        else:
-            continue
-        if b > bound:
-            bound = b
-    return bound if bound < UNSAFE else UNSAFE
+    return max((value_bound(arg) for arg in term[1:] if type(arg) is not str), default=0)
 
 
 def value_bound(term) -> int:

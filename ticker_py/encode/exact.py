@@ -26,19 +26,7 @@ from .. import ast
 from ..limits import fits_clingo
 from ..values import WIDE
 from .asp import AspRule, ChoiceRule, Count, External, NafLiteral, program_text
-from .bounds import (
-    ORDER,
-    UNSAFE,
-    Rule,
-    ValueFlow,
-    bindings,
-    element,
-    environment,
-    is_fact,
-    level,
-    term_bound,
-    value_bound,
-)
+from .bounds import ORDER, UNSAFE, ValueFlow, bindings, element, environment, level, term_bound, value_bound
 
 __all__ = ["ExactProgram", "Bounds", "OPERATIONS", "COMPARE", "RANGE"]
 
@@ -60,11 +48,12 @@ class ExactProgram:
     def __init__(self, statements, facts=(), flow=()):
         self.statements = tuple(statements)
         self.flow = ValueFlow(self.statements + tuple(flow), facts)
+        self._rules = {id(rule.statement): rule for rule in self.flow.rules}
         self.sites: list = []
         self._numbers: dict = {}
         self._state = None  # the Bounds state of the last text
-        self._texts: dict = {}  # the operations rewritten -> (text, whether it calls Python)
         self._last = None
+        self._calls = False  # the text being written calls a Python function
 
     def text(self, bounds: Bounds) -> tuple:
         """``(program text, whether it calls Python functions)`` for the values so far."""
@@ -73,139 +62,86 @@ class ExactProgram:
                 self._last = (program_text(self.statements), False)
             return self._last
         state = bounds.state()
-        if state == self._state:
-            return self._last
-        bound_of = self.flow.bounds(bounds.source)
-        unsafe: set = set()
-        for rule in self.flow.rules:
-            self._decide(rule, environment(rule.bindings, bound_of), bound_of, unsafe)
-        key = frozenset(unsafe)
-        got = self._texts.get(key)
-        if got is None:
-            statements = (
-                self._rewrite(s, unsafe) if isinstance(s, (AspRule, ChoiceRule)) else s for s in self.statements
-            )
-            got = self._texts[key] = (program_text(statements), bool(unsafe))
-        self._state, self._last = state, got
-        return got
-
-    # ---------------------------------------------------------------- which operations
-
-    def _decide(self, rule: Rule, env: dict, bound_of, unsafe: set) -> None:
-        """Add to ``unsafe`` (by node identity) the operations of ``rule`` that might not fit."""
-        self._literals_bound(rule.body, env, bound_of, unsafe)
-        if rule.head is not None:
-            for arg in rule.head.args:
-                self._term_bound(arg, env, unsafe)
-
-    def _literals_bound(self, literals, env: dict, bound_of, unsafe: set) -> None:
-        for lit in literals:
-            el = element(lit)
-            if isinstance(el, ast.Atom):
-                for arg in el.args:
-                    self._term_bound(arg, env, unsafe)
-            elif isinstance(el, ast.Comparison):
-                self._comparison_bound(el, env, bound_of, unsafe)
-
-    def _comparison_bound(self, cmp: ast.Comparison, env: dict, bound_of, unsafe: set) -> None:
-        if type(cmp.right) is Count:  # X = #count{ K : condition }
-            condition = cmp.right.condition
-            self._literals_bound(condition, environment(bindings(condition), bound_of, env), bound_of, unsafe)
-            return
-        left = self._term_bound(cmp.left, env, unsafe)
-        right = self._term_bound(cmp.right, env, unsafe)
-        if cmp.op in ORDER and (left >= UNSAFE or right >= UNSAFE):
-            unsafe.add(id(cmp))
-
-    def _term_bound(self, term, env: dict, unsafe: set) -> int:
-        """The bound of ``term``; its operations that might not fit go into ``unsafe``."""
-        t = type(term)
-        if t is ast.BinOp or t is ast.Interval:
-            for child in (term.left, term.right) if t is ast.BinOp else (term.low, term.high):
-                self._term_bound(child, env, unsafe)
-        elif isinstance(term, ast.Function) and t is not ast.Iri:
-            for arg in term.args:
-                self._term_bound(arg, env, unsafe)
-        bound = term_bound(term, env)
-        if bound >= UNSAFE and (t is ast.BinOp or t is ast.Interval):
-            unsafe.add(id(term))
-        return bound
-
-    # ---------------------------------------------------------------- the rewritten program
+        if state != self._state:
+            bound_of = self.flow.bounds(bounds.source)
+            self._calls = False
+            statements = [self._rewrite(s, bound_of) for s in self.statements]
+            self._state, self._last = state, (program_text(statements), self._calls)
+        return self._last
 
     def _site(self, node) -> ast.Number:
         """The number of a term or comparison computed by a Python function (its last argument:
         reports name the program's term, located)."""
+        self._calls = True
         number = self._numbers.get(node)
         if number is None:
             number = self._numbers[node] = len(self.sites)
             self.sites.append(node)
         return ast.Number(number)
 
-    def _rewrite(self, statement, unsafe: set):
-        if is_fact(statement):
+    def _rewrite(self, statement, bound_of):
+        """A rule with its operations that might not fit 32 bits, by the bounds of its variables'
+        values, computed by Python functions."""
+        rule = self._rules.get(id(statement))
+        if rule is None:  # a fact, a directive or a declaration
             return statement
+        env = environment(rule.bindings, bound_of)
+        head = self._atom(rule.head, env) if rule.head is not None else statement.head  # numbered first
+        literals = tuple(self._literal(lit, env, bound_of) for lit in rule.body)
         if isinstance(statement, ChoiceRule):
-            return ChoiceRule(
-                statement.bound,
-                self._atom(statement.atom, unsafe),
-                tuple(self._literal(lit, unsafe) for lit in statement.condition),
-                tuple(self._literal(lit, unsafe) for lit in statement.body),
-            )
-        head = statement.head
-        if isinstance(head, ast.Atom):
-            head = self._atom(head, unsafe)
-        return AspRule(head, tuple(self._literal(lit, unsafe) for lit in statement.body))
+            n = len(statement.body)
+            return ChoiceRule(statement.bound, head, literals[n:], literals[:n])
+        return AspRule(head, literals)
 
-    def _atom(self, atom: ast.Atom, unsafe: set) -> ast.Atom:
-        args = tuple(self._term(a, unsafe) for a in atom.args)
+    def _atom(self, atom: ast.Atom, env: dict) -> ast.Atom:
+        args = tuple(self._term(a, env) for a in atom.args)
         return atom if all(a is b for a, b in zip(args, atom.args)) else ast.Atom(atom.predicate, args, atom.location)
 
-    def _literal(self, lit, unsafe: set):
+    def _literal(self, lit, env: dict, bound_of):
         """A literal (or a bare atom or comparison, as in an aggregate's condition) computed exactly."""
         el = element(lit)
         if isinstance(el, ast.Atom):
-            new = self._atom(el, unsafe)
+            new = self._atom(el, env)
         elif isinstance(el, ast.Comparison):
-            new = self._comparison(el, unsafe)
+            new = self._comparison(el, env, bound_of)
         else:
             return lit
         if new is el:
             return lit
         return NafLiteral(new, lit.negated) if isinstance(lit, NafLiteral) else new
 
-    def _comparison(self, cmp: ast.Comparison, unsafe: set):
-        if type(cmp.right) is Count:
+    def _comparison(self, cmp: ast.Comparison, env: dict, bound_of):
+        if type(cmp.right) is Count:  # X = #count{ K : condition }
             count = cmp.right
-            condition = tuple(self._literal(lit, unsafe) for lit in count.condition)
+            inner = environment(bindings(count.condition), bound_of, env)
+            condition = tuple(self._literal(lit, inner, bound_of) for lit in count.condition)
             if all(a is b for a, b in zip(condition, count.condition)):
                 return cmp
             return ast.Comparison(cmp.op, cmp.left, Count(count.term, condition), cmp.location)
-        left, right = self._term(cmp.left, unsafe), self._term(cmp.right, unsafe)
-        if id(cmp) in unsafe:
+        left, right = self._term(cmp.left, env), self._term(cmp.right, env)
+        if cmp.op in ORDER and max(term_bound(cmp.left, env), term_bound(cmp.right, env)) >= UNSAFE:
             call = External(COMPARE, (left, right, self._site(cmp)))
             return ast.Comparison(cmp.op, call, ast.Number(0), cmp.location)
         if left is cmp.left and right is cmp.right:
             return cmp
         return ast.Comparison(cmp.op, left, right, cmp.location)
 
-    def _term(self, term, unsafe: set):
-        """``term`` with its decided operations computed by Python functions."""
+    def _term(self, term, env: dict):
+        """``term`` with its operations that might not fit computed by Python functions."""
         t = type(term)
-        if t is ast.BinOp:
-            left, right = self._term(term.left, unsafe), self._term(term.right, unsafe)
-            if id(term) in unsafe:
-                return External(OPERATIONS[term.op], (left, right, self._site(term)))
-            return term if left is term.left and right is term.right else ast.BinOp(term.op, left, right, term.location)
-        if t is ast.Interval:
-            low, high = self._term(term.low, unsafe), self._term(term.high, unsafe)
-            if id(term) in unsafe:
-                return External(RANGE, (low, high, self._site(term)))
-            return term if low is term.low and high is term.high else ast.Interval(low, high, term.location)
+        if t is ast.BinOp or t is ast.Interval:
+            parts = (term.left, term.right) if t is ast.BinOp else (term.low, term.high)
+            new = tuple(self._term(p, env) for p in parts)
+            if term_bound(term, env) >= UNSAFE:
+                name = OPERATIONS[term.op] if t is ast.BinOp else RANGE
+                return External(name, (*new, self._site(term)))
+            if all(a is b for a, b in zip(new, parts)):
+                return term
+            return ast.BinOp(term.op, *new, term.location) if t is ast.BinOp else ast.Interval(*new, term.location)
         if t is ast.Number and not fits_clingo(term.value):
             return ast.Function(WIDE, (ast.String(str(term.value)),), term.location)
         if isinstance(term, ast.Function) and t is not ast.Iri:
-            args = tuple(self._term(a, unsafe) for a in term.args)
+            args = tuple(self._term(a, env) for a in term.args)
             return (
                 term if all(a is b for a, b in zip(args, term.args)) else ast.Function(term.name, args, term.location)
             )

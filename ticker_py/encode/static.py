@@ -115,7 +115,7 @@ def translate_literal(lit: ast.Literal, analysis: Analysis, now_var: ast.Variabl
     if el.modality == ast.NOW:
         return NafLiteral(ast.Atom(el.atom.predicate, el.atom.args + (now_var,)), lit.negated)
     n = window_reach(el, analysis, sem)
-    return NafLiteral(encoder_for(el).use(el.atom.predicate, n, el.atom.args, el.time), lit.negated)
+    return NafLiteral(encoder_for(el).head(el.atom.predicate, n, el.atom.args, el.time), lit.negated)
 
 
 def _body(rule: ast.Rule, analysis: Analysis, sem: Semantics) -> tuple:

@@ -9,6 +9,8 @@ unions of the facts with one answer set of every component.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import clingo
 
 from ..streams.factorized import note_fallback
@@ -70,14 +72,13 @@ for _name, _what in REFUSED.items():
     setattr(Recorder, _name, _refusing(_what))
 
 
+@dataclass(slots=True)
 class SymbolFactors:
     """The answer sets of a program as ``common`` shown symbols and ``factors``: per component
     with more than one answer set, the distinct sets of shown symbols (alternatives)."""
 
-    __slots__ = ("common", "factors")
-
-    def __init__(self, common: list, factors: list):
-        self.common, self.factors = common, factors
+    common: list
+    factors: list
 
 
 def _free_atoms(rules: list, facts: set, defined: set):

@@ -135,6 +135,7 @@ class WindowEncoder(ABC):
     modality: ast.Modality
     prefix: str  # of the auxiliary predicates: ``{prefix}{n}_{pred}``, a box's spoiler ``{prefix}s{n}_{pred}``
     instance_class = None  # the :class:`Instances` over an input predicate (None: none)
+    expires = "{pred} at U holds at every later time"  # an input atom's instance (:meth:`expiry`)
 
     def aux(self, pred: str, n: int) -> str:
         """The auxiliary predicate standing for ``pred`` under this window of size n."""
@@ -169,16 +170,9 @@ class WindowEncoder(ABC):
 
     def expiry(self, pred: str, n: int) -> str:
         """How long an input atom keeps its instance (the annotation of the incremental encoding)."""
-        if self.kind == ast.WindowKind.TUPLE:
-            return f"{pred}: while the atom is among the last {n} atoms"
-        if self.kind == ast.WindowKind.TIME:
-            return f"{pred}: an atom at U until time U+{n}"
-        return f"{pred} at U holds at every later time"
+        return self.expires.format(pred=pred, n=n, points=n + 1)
 
-    def head(self, pred: str, n: int, args: tuple, time) -> ast.Atom:
-        """The auxiliary atom over ``args``, and ``time`` if the window atom carries one (@)."""
+    def head(self, pred: str, n: int, args: tuple, time=None) -> ast.Atom:
+        """The auxiliary atom over ``args``, and ``time`` if the window atom carries one (@): the
+        head of the encoder's rules, and the body atom standing for ``pred(args)`` under the window."""
         return ast.Atom(self.aux(pred, n), args + (time,) if self.at else args)
-
-    def use(self, pred: str, n: int, args, time=None) -> ast.Atom:
-        """The body atom for ``pred(args)`` under this window."""
-        return ast.Atom(self.aux(pred, n), tuple(args) + (() if time is None else (time,)))

@@ -84,6 +84,7 @@ class TimeDiamond(WindowEncoder):
     """``p in [n]``: p holds at some U in [N-n, N]."""
 
     kind, modality, prefix, instance_class = ast.WindowKind.TIME, ast.DIAMOND, "_d", Arrivals
+    expires = "{pred}: an atom at U until time U+{n}"
 
     def static_rules(self, pred, arity, n, background, sem=DEFAULT):
         a = arg_vars(arity)
@@ -98,6 +99,7 @@ class TimeBox(WindowEncoder):
     """``p always [n]``: p holds at every U in [max(0, N-n), N]; the spoiler finds a gap."""
 
     kind, modality, prefix, instance_class = ast.WindowKind.TIME, ast.BOX, "_b", Runs
+    expires = "{pred}: while the atom arrived at each of the last {points} time points"
 
     def static_rules(self, pred, arity, n, background, sem=DEFAULT):
         a = arg_vars(arity)
@@ -125,9 +127,6 @@ class TimeBox(WindowEncoder):
             AspRule.of(head, at_now, NafLiteral(spoil, negated=True)),
             AspRule.of(spoil, at_now, member(n), NafLiteral(ast.Atom(pred, a + (S,)), negated=True)),
         ]
-
-    def expiry(self, pred, n):
-        return f"{pred}: while the atom arrived at each of the last {n + 1} time points"
 
 
 class TimeAt(TimeDiamond):

@@ -142,6 +142,7 @@ class TupleDiamond(WindowEncoder):
     """``p in [n #]``: p is among the last n atoms (or background)."""
 
     kind, modality, prefix, instance_class = ast.WindowKind.TUPLE, ast.DIAMOND, "_cd", Counted
+    expires = "{pred}: while the atom is among the last {n} atoms"
 
     def static_rules(self, pred, arity, n, background, sem=DEFAULT):
         a = arg_vars(arity)
@@ -152,6 +153,7 @@ class TupleBox(WindowEncoder):
     """``p always [n #]``: p is in the window's contents at every point of its timeline."""
 
     kind, modality, prefix, instance_class = ast.WindowKind.TUPLE, ast.BOX, "_cb", CountedRuns
+    expires = "{pred}: while the atom is among the last {n} atoms at every time point of their timeline"
 
     def static_rules(self, pred, arity, n, background, sem=DEFAULT):
         a = arg_vars(arity)
@@ -169,9 +171,6 @@ class TupleBox(WindowEncoder):
                 NafLiteral(ast.Atom(contents(pred, n), a + (U,)), negated=True),
             ),
         ]
-
-    def expiry(self, pred, n):
-        return f"{pred}: while the atom is among the last {n} atoms at every time point of their timeline"
 
 
 class TupleAt(TupleDiamond):

@@ -12,7 +12,7 @@ from .base import N, U, WindowEncoder, arg_vars, now, origin
 class UnwindowedAt(WindowEncoder):
     """``p at T``: 0 <= T <= N and p holds at T (predictions beyond N are not read)."""
 
-    kind, modality = ast.WindowKind.NONE, ast.AT
+    kind, modality, at = ast.WindowKind.NONE, ast.AT, True
 
     def aux(self, pred, n):
         return f"_at_{pred}"

@@ -23,7 +23,7 @@ from heapq import heappop, heappush
 from itertools import compress, repeat
 from operator import eq, is_, is_not, itemgetter, lt
 
-__all__ = ["Store", "CountedStore", "Clock", "INF", "SLOT", "end_of", "tick_key", "acceptor", "atom_key", "Index"]
+__all__ = ["Store", "CountedStore", "Clock", "INF", "SLOT", "end_of", "acceptor", "atom_key", "Index"]
 
 SLOT = 1 << 32
 INF = math.inf  # not an integer: any integer tick key compares below it
@@ -39,10 +39,6 @@ def _consume(it) -> None:
 def end_of(t: int) -> int:
     """The horizon "until the last evaluation at time point t"."""
     return t * SLOT + SLOT - 1
-
-
-def tick_key(t: int, j: int) -> int:
-    return t * SLOT + j
 
 
 class Clock:
@@ -66,7 +62,7 @@ class Clock:
         if self.j >= SLOT - 1:
             raise OverflowError("too many evaluations at one time point")
         self.time = t
-        self.now = tick_key(t, self.j)
+        self.now = t * SLOT + self.j
         return advance
 
 

@@ -69,9 +69,8 @@ class Wiring:
     - ``views[q][modality]``: derived predicate q through a window, as ``(n, store)``.
     """
 
-    def __init__(self, analysis: Analysis, windows: Windows | None = None):
-        self.analysis = analysis
-        self.windows = Windows(analysis) if windows is None else windows
+    def __init__(self, analysis: Analysis, windows: Windows):
+        self.analysis, self.windows = analysis, windows
         self.sigs = analysis.signatures
         self.intensional = analysis.intensional
         self.background: dict = {}  # predicate -> its background atoms
