@@ -17,7 +17,7 @@ from functools import partial
 from .. import ast
 from ..analysis import Analysis, analyse
 from ..encode import encode_static
-from ..encode.asp import Show, ShowNothing, ShowSignature, time_facts
+from ..encode.asp import Show, ShowNothing, ShowSignature
 from ..encode.exact import Bounds, ExactProgram
 from ..encode.incremental import times_stay_relative
 from ..limits import CLINGO_MAX
@@ -73,7 +73,7 @@ class HybridEngine(Engine):
         self.bounds = Bounds(self.exact.flow.relevant, up.signatures)
         self.rules = None  # U's program text for the values so far, and whether it calls Python
         self.reads = frozenset(up.extensional & self.lower_preds)  # lower predicates U reads
-        self.tuples = bool(enc.tick_pinned) or up.tuple_lookback > 0
+        self.tuples = bool(enc.tick_pinned)
         self.shift = windows.lookback is not None and not self.tuples and times_stay_relative(upper_rules)
         # stream atoms passed to U: those of predicates U mentions (all of them for tuple windows,
         # which count every atom)
@@ -221,23 +221,20 @@ class HybridEngine(Engine):
         return factorized_result(t, self.history.count, joined, self.options.models)
 
     def _facts(self, t: int, d: int, lo: int, lower: Model) -> str:
-        count = self.history.count
-        text = str if t - d <= CLINGO_MAX and count <= CLINGO_MAX else int_text
-        out = [f"_now({text(t - d)})."]
-        if self.encoding.timeline:
-            out.append(time_facts(lo - d, t - d))
-        if self.tuples:
-            out.append(f"_cnt({text(count)}).")
-        self.encoding.atom_facts(out, self.history, text, self.tuples, d)
+        """U's facts at t, times less d: the stream's (the count only for tuple windows: it
+        changes at every atom, and the facts text keys the kept answers), the lower atoms U reads."""
+        out = [self.encoding.facts(t, self.history.count if self.tuples else None, lo, self.history, d=d)]
         reads, texts = self.reads, self.texts
-        if reads:
-            now = text(t - d)
-            for atom in lower.atoms:
-                if atom[0] in reads:
-                    out.append(f"{texts.get(atom) or self._text(atom)}{now}).")
-            for atom, u in lower.pinned:
-                if atom[0] in reads and lo <= u <= t:
-                    out.append(f"{texts.get(atom) or self._text(atom)}{text(u - d)}).")
+        if not reads:
+            return out[0]
+        text = str if t - d <= CLINGO_MAX else int_text
+        now = text(t - d)
+        for atom in lower.atoms:
+            if atom[0] in reads:
+                out.append(f"{texts.get(atom) or self._text(atom)}{now}).")
+        for atom, u in lower.pinned:
+            if atom[0] in reads and lo <= u <= t:
+                out.append(f"{texts.get(atom) or self._text(atom)}{text(u - d)}).")
         return "\n".join(out)
 
     def _text(self, atom: tuple) -> str:
