@@ -1,17 +1,22 @@
 """Exact arithmetic and comparisons in the clingo encodings, paid for only where needed.
 
 clingo's integers are 32-bit and it orders terms its own way. Where an encoding's operation or
-comparison might not fit 32 bits, by the bounds of the values (:mod:`ticker_py.encode.bounds`),
+comparison might not fit 32 bits, by the bounds of the values,
 :class:`ExactProgram` has the rule call a Python function instead (``@_mul(X,X,0)``,
 ``@_cmp(V,100,3) > 0``: :mod:`ticker_py.engines.wide`), so a program whose values stay small keeps
 its encoding word for word. The engines re-encode when the operations to rewrite change.
+
+The *bound* of a value is the largest magnitude of its integers, or :data:`UNSAFE` for anything
+clingo might compute or order wrongly (an integer of 2**31 or more, a string or RDF literal, what
+is not known). :class:`ValueFlow` derives every argument position's bound from those of the facts
+(a fixpoint over the rules; recursion through arithmetic is unbounded).
 
 >>> from ticker_py.syntax import parse_program
 >>> from ticker_py.analysis import analyse
 >>> from ticker_py.encode import encode_static
 >>> analysis = analyse(parse_program("q(Y) :- p(X), Y = X * X."))
 >>> exact = ExactProgram(encode_static(analysis).statements)
->>> bounds = Bounds(exact.flow.relevant, analysis.signatures)
+>>> bounds = Bounds(analysis.signatures)
 >>> bounds.note_atoms([("p", 1000)])
 >>> print(exact.text(bounds)[0].splitlines()[0])
 q(Y,N) :- _now(N), p(X,N), Y = X*X.
@@ -25,10 +30,9 @@ from __future__ import annotations
 from .. import ast
 from ..limits import fits_clingo
 from ..values import WIDE
-from .asp import AspRule, ChoiceRule, Count, External, NafLiteral, program_text
-from .bounds import ORDER, UNSAFE, ValueFlow, bindings, element, environment, level, term_bound, value_bound
+from .asp import AspRule, ChoiceRule, Count, External, NafLiteral, Symbol, program_text
 
-__all__ = ["ExactProgram", "Bounds", "OPERATIONS", "COMPARE", "RANGE"]
+__all__ = ["ExactProgram", "Bounds", "ValueFlow", "OPERATIONS", "COMPARE", "RANGE", "UNSAFE", "level", "value_bound"]
 
 #: the Python functions standing for clingo's arithmetic (engines/wide.py implements them):
 #: ``@_add(A,B,R)``, ...; the last argument R numbers the program's term (:attr:`ExactProgram.sites`)
@@ -39,9 +43,254 @@ COMPARE = "_cmp"
 RANGE = "_range"
 
 
+#: the bound of a value clingo might compute with or order wrongly (the least integer magnitude
+#: clingo cannot hold: -2**31 it holds, but is counted as unsafe too)
+UNSAFE = 2**31
+#: the order comparisons
+ORDER = frozenset(("<", "<=", ">", ">="))
+
+_COUNT_BOUND = UNSAFE - 1  # a #count is a number of ground elements
+_ROUNDS = 40  # fixpoint rounds before a bound still growing (recursion through arithmetic) is unsafe
+
+
+def level(m: int) -> int:
+    """A bound of at least ``m`` from a fixed ladder, so that a growing bound changes seldom: a
+    power of two up to 2**26, then a multiple of 2**24 (fine where 32 bits end), then UNSAFE."""
+    if m <= 0:
+        return 0
+    if m <= 1 << 26:
+        return 1 << (m - 1).bit_length()
+    if m >= UNSAFE:
+        return UNSAFE
+    return -(-m >> 24) << 24
+
+
+def _nested_bound(term: tuple) -> int:
+    if term[0] in ("lit", "lang", WIDE):
+        return UNSAFE
+    return max((value_bound(arg) for arg in term[1:] if type(arg) is not str), default=0)
+
+
+def value_bound(term) -> int:
+    """The bound of a ground value: the largest magnitude of its integers, or :data:`UNSAFE`
+    (an integer of 2**31 or more, a string, an RDF literal or language-tagged string in it)."""
+    t = type(term)
+    if t is int:
+        b = -term if term < 0 else term
+        return b if b < UNSAFE else UNSAFE
+    if t is str:
+        return UNSAFE if term[:1] == '"' else 0
+    return _nested_bound(term)
+
+
+def arith_bound(op: str, a: int, b: int) -> int:
+    """The bound of ``x op y`` for values bounded by ``a`` and ``b``."""
+    if a >= UNSAFE or b >= UNSAFE:
+        return UNSAFE
+    if op in "+-":
+        r = a + b
+    elif op == "*":
+        r = a * b
+    elif op == "/":
+        r = a  # |a / b| <= |a|
+    else:
+        r = min(a, b)  # |a mod b| <= |a| and < |b|
+    return r if r < UNSAFE else UNSAFE
+
+
+def term_bound(term, env: dict) -> int:
+    """The bound of a term's values under the bounds ``env`` of its variables."""
+    t = type(term)
+    if t is ast.Variable:
+        return env.get(term.name, UNSAFE)
+    if t is ast.Number:
+        return value_bound(term.value)
+    if t is ast.Constant:
+        return 0
+    if t is ast.String:
+        return UNSAFE
+    if t is ast.BinOp:
+        return arith_bound(term.op, term_bound(term.left, env), term_bound(term.right, env))
+    if t is ast.Interval:
+        return max(term_bound(term.low, env), term_bound(term.high, env))
+    if t is Count:
+        return _COUNT_BOUND
+    if t is Symbol:
+        return value_bound(term.value)
+    if isinstance(term, ast.Function):
+        if term.name in ("lit", "lang"):
+            return UNSAFE
+        # strings nested in a function term are never compared alone
+        return max((0 if type(a) is ast.String else term_bound(a, env) for a in term.args), default=0)
+    return UNSAFE
+
+
+def _variables(term) -> set:
+    return set() if type(term) in (Count, Symbol) else ast.term_variables(term)
+
+
+def element(lit):
+    """The atom or comparison of a literal (or the bare one, as in an aggregate's condition)."""
+    return lit.atom if isinstance(lit, NafLiteral) else lit
+
+
+def _positive(lit) -> bool:
+    return not (isinstance(lit, NafLiteral) and lit.negated)
+
+
+def is_fact(statement) -> bool:
+    return isinstance(statement, AspRule) and isinstance(statement.head, Symbol) and not statement.body
+
+
+def has_operation(term) -> bool:
+    """Whether a term holds arithmetic, an interval or an integer beyond 32 bits."""
+    t = type(term)
+    if t in (ast.BinOp, ast.Interval):
+        return True
+    if t is ast.Number:
+        return not fits_clingo(term.value)
+    if t is Count:
+        return any(literal_operates(lit) for lit in term.condition)
+    if isinstance(term, ast.Function):
+        return any(has_operation(a) for a in term.args)
+    return False
+
+
+def literal_operates(lit) -> bool:
+    """Whether a literal computes or orders values."""
+    el = element(lit)
+    if isinstance(el, ast.Comparison):
+        return el.op in ORDER or has_operation(el.left) or has_operation(el.right)
+    if isinstance(el, ast.Atom):
+        return any(has_operation(a) for a in el.args)
+    return False
+
+
+def _join(table: dict, key, bounds, widen: bool) -> bool:
+    """Raise ``table[key]`` to ``bounds`` (elementwise; with ``widen`` a rise goes to UNSAFE at once)."""
+    old = table.get(key)
+    if old is None:
+        table[key] = list(bounds)
+        return True
+    grew = False
+    for i, b in enumerate(bounds):
+        if b > old[i]:
+            old[i] = UNSAFE if widen else b
+            grew = True
+    return grew
+
+
+def bindings(literals) -> tuple:
+    """``(atoms, assignments)`` of positive literals: per atom its key, its plain variables by
+    position and the variables nested in its function terms; the ``V = expr`` comparisons."""
+    atoms, assignments = [], []
+    for lit in literals:
+        if not _positive(lit):
+            continue
+        el = element(lit)
+        if isinstance(el, ast.Atom):
+            plain, nested = [], []
+            for i, arg in enumerate(el.args):
+                if type(arg) is ast.Variable:
+                    plain.append((i, arg.name))
+                elif isinstance(arg, ast.Function):
+                    nested += ast.term_variables(arg)
+            atoms.append(((el.predicate, len(el.args)), plain, nested))
+        elif isinstance(el, ast.Comparison) and el.op in ("=", "=="):
+            assignments.append(el)
+    return atoms, assignments
+
+
+def environment(binding: tuple, bound_of, env: dict | None = None) -> dict:
+    """The bounds of the variables bound by the literals :func:`bindings` read."""
+    env = dict(env or ())
+    atoms, assignments = binding
+    for key, plain, nested in atoms:
+        bounds = bound_of(key)
+        for i, name in plain:
+            b = bounds[i]
+            if b < env.get(name, UNSAFE + 1):
+                env[name] = b
+        for name in nested:  # a variable inside a function term: its own values are not measured
+            env.setdefault(name, UNSAFE)
+    changed = bool(assignments)
+    while changed:
+        changed = False
+        for cmp in assignments:
+            for var, expr in ((cmp.left, cmp.right), (cmp.right, cmp.left)):
+                if type(var) is ast.Variable and var.name not in env and _variables(expr) <= env.keys():
+                    env[var.name] = term_bound(expr, env)
+                    changed = True
+    return env
+
+
+class Rule:
+    """A rule or choice rule of an encoding, with what the analysis needs of it precomputed."""
+
+    __slots__ = ("statement", "head", "key", "body", "bindings")
+
+    def __init__(self, statement):
+        self.statement = statement
+        if isinstance(statement, ChoiceRule):
+            self.head = statement.atom
+            self.body = tuple(statement.body) + tuple(statement.condition)
+        else:
+            self.head = statement.head if isinstance(statement.head, ast.Atom) else None
+            self.body = tuple(statement.body)
+        self.key = None if self.head is None else (self.head.predicate, len(self.head.args))
+        self.bindings = bindings(self.body)
+
+
+class ValueFlow:
+    """The rules of an encoding (:mod:`~ticker_py.encode.asp` statements) as value flow. ``facts``:
+    ground atoms given to clingo besides the statements (background facts of the incremental
+    encoding), whose bounds are known now. ``operates``: some rule computes or orders values."""
+
+    def __init__(self, statements, facts=()):
+        self.fixed: dict = {}  # (name, arity) -> bounds of the facts known now
+        for s in statements:
+            if is_fact(s) and type(s.head.value) is tuple:
+                atom = s.head.value
+                _join(self.fixed, (atom[0], len(atom) - 1), map(value_bound, atom[1:]), False)
+        for atom in facts:
+            _join(self.fixed, (atom[0], len(atom) - 1), map(value_bound, atom[1:]), False)
+        self.rules = [Rule(s) for s in statements if isinstance(s, (AspRule, ChoiceRule)) and not is_fact(s)]
+        self.operates = any(literal_operates(lit) for r in self.rules for lit in r.body) or any(
+            has_operation(a) for r in self.rules if r.head is not None for a in r.head.args
+        )
+
+    def bounds(self, source):
+        """A function ``(name, arity) -> bounds`` of every argument position: the facts known
+        now, those ``source(name, arity)`` gives (a list, or None), and what the rules derive."""
+        derived: dict = {}
+        cache: dict = {}
+        fixed = self.fixed
+
+        def bound_of(key):
+            got = cache.get(key)
+            if got is None:
+                parts = [b for b in (fixed.get(key), source(key), derived.get(key)) if b is not None]
+                got = [max(bs) for bs in zip(*parts)] if len(parts) > 1 else list(parts[0]) if parts else [0] * key[1]
+                cache[key] = got
+            return got
+
+        heads = [rule for rule in self.rules if rule.head is not None]
+        rounds = 0
+        changed = True
+        while changed:
+            changed = False
+            rounds += 1
+            for rule in heads:
+                env = environment(rule.bindings, bound_of)
+                if _join(derived, rule.key, [term_bound(a, env) for a in rule.head.args], rounds > _ROUNDS):
+                    cache.pop(rule.key, None)
+                    changed = True
+        return bound_of
+
+
 class ExactProgram:
     """An encoding's statements (:mod:`~ticker_py.encode.asp` values), specialised to the bounds
-    of the values they compute with (``facts``: as for :class:`~ticker_py.encode.bounds.ValueFlow`;
+    of the values they compute with (``facts``: as for :class:`ValueFlow`;
     ``flow``: rules that only say where the values of atoms the engine switches come from).
     ``sites``: the program's terms and comparisons computed by Python functions, by number."""
 
@@ -154,22 +403,18 @@ class Bounds:
 
     ``signatures``: the arity of each predicate whose atoms the engine passes as facts
     (stream atoms, and the lower atoms of the default engine): ``p(args,U)`` and
-    ``p(args,U,K)``; only the positions ``relevant`` (:attr:`ValueFlow.relevant`) are measured. The
-    time and count bounds cover ``_now``, ``_time``, ``_origin``, ``_cnt`` and ``_tick``."""
+    ``p(args,U,K)``; their arguments are measured unless ``measure`` is false (no rule computes
+    or orders values). The time and count bounds cover ``_now``, ``_time``, ``_origin``, ``_cnt``
+    and ``_tick``."""
 
     __slots__ = ("time", "count", "args", "measured", "signatures", "version")
 
-    def __init__(self, relevant, signatures: dict):
+    def __init__(self, signatures: dict, measure: bool = True):
         self.time = self.count = 0
         self.signatures = dict(signatures)
+        self.measured = self.signatures if measure else {}
         self.args: dict = {}
         self.version = 0
-        measured: dict = {}
-        for name, arity, i in relevant:
-            k = self.signatures.get(name)
-            if k is not None and arity in (k + 1, k + 2) and i < k:
-                measured.setdefault(name, set()).add(i)
-        self.measured = {p: tuple(sorted(ix)) for p, ix in measured.items()}
 
     def state(self) -> tuple:
         return (self.version, self.time, self.count)
@@ -183,18 +428,18 @@ class Bounds:
             self.count = level(c)
 
     def note_atoms(self, atoms) -> None:
-        """Measure the atoms' arguments at the relevant positions."""
+        """Measure the atoms' arguments."""
         measured = self.measured
         if not measured:
             return
         for atom in atoms:
-            positions = measured.get(atom[0])
-            if positions is None:
+            k = measured.get(atom[0])
+            if not k:
                 continue
             old = self.args.get(atom[0])
             if old is None:
-                old = self.args[atom[0]] = [0] * self.signatures[atom[0]]
-            for i in positions:
+                old = self.args[atom[0]] = [0] * k
+            for i in range(k):
                 b = value_bound(atom[i + 1])
                 if b > old[i]:
                     old[i] = level(b)

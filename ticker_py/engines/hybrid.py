@@ -1,12 +1,8 @@
-"""The default incremental engine: a native stratified prefix, clingo for the rest.
+"""The default incremental engine: a native stratified prefix, clingo for the rest (docs/incremental.md).
 
-The lower part L (``Analysis.lower``: stratified, independent of the upper part U) is the same in
-every answer stream (splitting theorem), so the native engine computes it incrementally. At each
-tick a fresh clingo Control solves the static encoding of U's rules over the lower atoms U reads
-(time-pinned, like input atoms), the stream atoms U reads and the background facts; each answer of
-U joined with the lower model is an answer stream. Times given to clingo are relative to
-``max(0, t - lookback)`` where U's rules keep times inside @-positions, so that clingo's symbol
-table (which never frees a symbol) stays bounded.
+The lower part L (``Analysis.lower``) is the same in every answer stream, so the native engine computes
+it; each tick a fresh clingo Control solves the static encoding of the upper part U over the atoms it
+reads, times relative to ``max(0, t - lookback)`` where U allows (clingo never frees a symbol).
 """
 
 from __future__ import annotations
@@ -70,7 +66,7 @@ class HybridEngine(Engine):
         enc = self.encoding = encode_static(up, sem)
         shows = [ShowNothing()] + [ShowSignature(p, up.signatures[p] + 1) for p in sorted(up.intensional)]
         self.exact = ExactProgram([s for s in enc.statements if not isinstance(s, Show)] + shows)
-        self.bounds = Bounds(self.exact.flow.relevant, up.signatures)
+        self.bounds = Bounds(up.signatures, self.exact.flow.operates)
         self.rules = None  # U's program text for the values so far, and whether it calls Python
         self.reads = frozenset(up.extensional & self.lower_preds)  # lower predicates U reads
         self.tuples = bool(enc.tick_pinned)

@@ -157,9 +157,9 @@ class PureIncrementalEngine(Engine):
         if enc.problems:
             self.encoding = enc
             return
-        # every rule encoded as any other: which values and domains any encoding may need
+        # every rule encoded as any other: which domains and operations any encoding may need
         plain = encode_incremental(analysis, sem, frozenset(range(1, len(analysis.program.proper_rules) + 1)))
-        relevant = ExactProgram(plain.statements, (), plain.flow).flow.relevant
+        operates = ExactProgram(plain.statements, (), plain.flow).flow.operates
         self.ring = SlotRing(enc.slots, enc.reach, enc.members) if enc.slots else None
         self.trackers: dict = {}  # (kind, modality, predicate, n) -> instances of that window atom
         self.receivers: dict = {}  # predicate -> instances of time windows over it
@@ -201,7 +201,7 @@ class PureIncrementalEngine(Engine):
         self.demoted: frozenset = frozenset()
         self.stats = {"groundings": 0}
         self._use(enc)
-        self.bounds = Bounds(relevant | self.exact.flow.relevant, analysis.signatures)
+        self.bounds = Bounds(analysis.signatures, operates or self.exact.flow.operates)
 
     def _use(self, enc) -> None:
         """Drive the encoding ``enc`` (grounded at the next evaluation)."""

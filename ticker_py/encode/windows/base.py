@@ -70,8 +70,10 @@ class Instances:
 
     ``aux`` names the window atom; ``holding`` holds the keys (the atom's arguments, and a slot
     for @) that hold now; ``changed`` the keys switched since the engine last read it. The
-    engine calls :meth:`arrive` for each atom of the predicate, :meth:`leave` when a tuple
-    window lets one go, :meth:`expire` when time moves on and :meth:`tick` before it evaluates.
+    engine calls ``arrive(u, k, atom)`` for each atom of the predicate (time u, count k),
+    ``leave(u, k, atom)`` when a tuple window lets one go, ``expire(t)`` when time moves on to t
+    (time windows) and ``tick(t, start)`` before it evaluates at t (boxes; ``start``: where a
+    tuple window's timeline starts).
     """
 
     def __init__(self, aux: str, n: int = 0, ring=None):
@@ -109,18 +111,6 @@ class Instances:
             self.changed[key] = False
         else:
             self.holding[key] = got - 1
-
-    def arrive(self, u: int, k: int, atom: tuple) -> None:
-        """``atom`` arrived at time u with count k."""
-
-    def leave(self, u: int, k: int, atom: tuple) -> None:
-        """``atom`` (time u, count k) left the tuple window."""
-
-    def expire(self, t: int) -> None:
-        """Time moved on to t (before the slots of old time points are reused)."""
-
-    def tick(self, t: int, start: int) -> None:
-        """Before evaluating at t (``start``: where a tuple window's timeline starts)."""
 
     def remembered(self) -> set:
         """The arguments of the atoms that hold, or may hold later, in the window."""

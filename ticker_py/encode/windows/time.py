@@ -1,6 +1,7 @@
 """Time windows: diamond, box and @, over [max(0, N-n), N] (the origin O for 0 under
-``origin=first``). ``n`` is the window's reach (:func:`ticker_py.windows.reach`: its size, or one
-less under half-open bounds); the bounds are :mod:`ticker_py.windows`'."""
+``origin=first``), and @ without a window, over the whole timeline. ``n`` is the window's reach
+(:func:`ticker_py.windows.reach`: its size, or one less under half-open bounds); the bounds are
+:mod:`ticker_py.windows`'."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from collections import deque
 
 from ... import ast
 from ...semantics import DEFAULT
-from ...windows import before_now, covers, first_point, from_origin, last_covering
+from ...windows import before_now, covers, first_point, from_origin, last_covering, on_timeline
 from ..asp import AspRule, NafLiteral
 from .base import NOW, Instances, N, S, U, WindowEncoder, arg_vars, member, now, origin
 
@@ -137,3 +138,17 @@ class TimeAt(TimeDiamond):
     def background_rules(self, pred, arity, n):
         a = arg_vars(arity)
         return [AspRule.of(self.head(pred, n, a, S), ast.Atom(f"_bg_{pred}", a), member(n))]
+
+
+class UnwindowedAt(WindowEncoder):
+    """``p at T``: 0 <= T <= N and p holds at T (predictions beyond N are not read)."""
+
+    kind, modality, at = ast.WindowKind.NONE, ast.AT, True
+
+    def aux(self, pred, n):
+        return f"_at_{pred}"
+
+    def static_rules(self, pred, arity, n, background, sem=DEFAULT):
+        a = arg_vars(arity) + (U,)
+        start, known = origin(sem)
+        return [AspRule.of(ast.Atom(self.aux(pred, n), a), now(), ast.Atom(pred, a), *known, *on_timeline(U, N, start))]

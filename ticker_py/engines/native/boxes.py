@@ -1,10 +1,7 @@
-"""Box windows maintained incrementally: per-atom counters instead of window scans.
+"""Boxes over derived predicates: per-atom counters instead of window scans.
 
-``q always [n]`` over a derived predicate q holds for an atom a at time t iff a holds
-now and a is pinned (``q(a) at u``) at every u in ``[max(0, t-n), t-1]``.
-:class:`PinCover` keeps, for each atom, how many of those time points it is pinned at;
-the counters move with the window (the time points leaving and entering it) and with
-the pins that appear and expire, so an evaluation costs what changed, not ``n``.
+``q always [n]`` holds for an atom a at time t iff a holds now and is pinned (``q(a) at u``) at
+every u in ``[max(0, t-n), t-1]``: an evaluation costs what changed, not ``n``.
 """
 
 from __future__ import annotations

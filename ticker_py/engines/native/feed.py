@@ -1,12 +1,5 @@
 """Feeding the input stores from the stream: atoms appended, counted for tuple windows, and
-given horizons by the windows that read them.
-
-A time-window atom arriving at u holds until the end of the last time point whose window covers
-it (:func:`ticker_py.windows.last_covering`); a tuple-window atom until
-``n - 1`` more atoms arrived (a count horizon); an atom read through a box holds while its
-run of consecutive time points covers the window. Background atoms hold for ever, and under
-@-windows at every time point (see docs/native.md).
-"""
+given the horizons of the windows that read them (docs/native.md, *Horizons*)."""
 
 from __future__ import annotations
 

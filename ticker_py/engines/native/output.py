@@ -60,17 +60,11 @@ class Changes:
         def fresh_now(atoms):
             rem = changes.removed_now
             if rem:
-                s = set(atoms)
-                back = s & rem  # removed earlier in this evaluation: no change
-                if back:
-                    rem -= back
-                    s -= back
-                if changes.added_now:
-                    changes.added_now |= s
-                else:
-                    changes.added_now = s
-            else:
-                changes.added_now.update(atoms)
+                atoms = set(atoms)
+                back = atoms & rem  # removed earlier in this evaluation: no change
+                rem -= back
+                atoms -= back
+            changes.added_now.update(atoms)
 
         def expired_now(atoms):
             changes.removed_now.update(atoms)

@@ -1,16 +1,7 @@
 """Annotated fact storage: ``instance -> horizon`` with indexes, expiry buckets and deltas.
 
-A *horizon* is the last evaluation tick at which a fact is guaranteed to hold (Laser's
-annotation). Ticks are encoded as integers so that one comparison decides validity:
-``tick_key(t, j) = t * SLOT + j`` for the j-th evaluation at time point t (j < SLOT - 1, so
-no two ticks share a key, whatever the size of t: Python integers are exact), and
-``end_of(t) = t * SLOT + SLOT - 1`` is the horizon "every evaluation at time t".
-A fact with horizon h is valid at tick k iff ``h >= k``; ``INF`` never expires: it is the
-float infinity, above every integer, so that no tick, however late, reaches it.
-A *transient* fact (derived through negation, a tuple window or a box over derived
-atoms) gets the current tick as horizon and is recomputed at the next evaluation.
-
-An instance is a ground atom tuple (``shape="atom"``) or ``(atom, U)`` for atoms read
+Horizons are tick keys, ``t * SLOT + j`` for the j-th evaluation at time point t (docs/native.md,
+*Horizons*). An instance is a ground atom tuple (``shape="atom"``) or ``(atom, U)`` for atoms read
 at a time point (``shape="at"``).
 """
 
@@ -413,17 +404,10 @@ def _not_dominated_by(pairs: list, h: tuple) -> list:
 
 
 class CountedStore(Store):
-    """A store whose horizons are ``(time horizon, count horizon)`` pairs.
-
-    Facts read through a tuple window (and everything derived from them) hold until a
-    tick *or* until a number of stream atoms has arrived, whichever comes first: a fact
-    with pair ``(h, c)`` is valid at tick k with ``count`` atoms seen iff ``h >= k`` and
-    ``c >= count``. Pairs from different derivations can be incomparable; the store keeps
-    one current pair per fact (which its delta carried) and the undominated others as
-    alternatives: when the current pair expires, a still valid alternative takes its
-    place and the fact is emitted again as a delta, so what was derived from it is
-    derived anew. Plain integer horizons are read as ``(h, INF)``.
-    """
+    """A store whose horizons are ``(time horizon, count horizon)`` pairs (docs/native.md, *Count
+    horizons*): the current pair per fact, and the undominated others as alternatives that take its
+    place when it expires (the fact is then emitted again). Plain integer horizons are read as
+    ``(h, INF)``."""
 
     counted = True
 

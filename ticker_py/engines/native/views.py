@@ -1,10 +1,6 @@
-"""How derived predicates feed their views: the windows rules read them through.
-
-A derived predicate q has its *moving* facts (derived now, with a horizon) and, with an
-@-head, its pins ``(atom, U)``. Its diamond and @-views are fed from both as they change; a
-pin becomes readable once the clock reaches its time point; ``q always [n]`` holds for the
-atoms of q now that a :class:`~.boxes.PinCover` finds pinned at every earlier point.
-"""
+"""How derived predicates feed their views (the windows rules read them through): from their
+*moving* facts (derived now, with a horizon) and, with an @-head, their pins ``(atom, U)``, which
+become readable once the clock reaches U."""
 
 from __future__ import annotations
 

@@ -1,11 +1,5 @@
-"""The native engine's wiring, built once from the analysis.
-
-Every relation a rule reads (a predicate under one window kind and modality) gets a
-:class:`~.store.Store`; every rule a compiled :class:`~.plan.RulePlan` per component of the
-dependency graph. The wiring also records which derived predicates hold by count (they read
-a tuple window) or are pinned (an @-head), how a view of a derived predicate caps a horizon,
-and the box covers of boxes over derived predicates.
-"""
+"""The native engine's wiring, built once from the analysis: a :class:`~.store.Store` per relation a
+rule reads (a predicate under one window kind and modality), a :class:`~.plan.RulePlan` per rule."""
 
 from __future__ import annotations
 
