@@ -242,18 +242,15 @@ class Rule:
 
 
 class ValueFlow:
-    """The rules of an encoding (:mod:`~ticker_py.encode.asp` statements) as value flow. ``facts``:
-    ground atoms given to clingo besides the statements (background facts of the incremental
-    encoding), whose bounds are known now. ``operates``: some rule computes or orders values."""
+    """The rules of an encoding (:mod:`~ticker_py.encode.asp` statements) as value flow.
+    ``operates``: some rule computes or orders values."""
 
-    def __init__(self, statements, facts=()):
-        self.fixed: dict = {}  # (name, arity) -> bounds of the facts known now
+    def __init__(self, statements):
+        self.fixed: dict = {}  # (name, arity) -> bounds of the facts among the statements
         for s in statements:
             if is_fact(s) and type(s.head.value) is tuple:
                 atom = s.head.value
                 _join(self.fixed, (atom[0], len(atom) - 1), map(value_bound, atom[1:]), False)
-        for atom in facts:
-            _join(self.fixed, (atom[0], len(atom) - 1), map(value_bound, atom[1:]), False)
         self.rules = [Rule(s) for s in statements if isinstance(s, (AspRule, ChoiceRule)) and not is_fact(s)]
         self.operates = any(literal_operates(lit) for r in self.rules for lit in r.body) or any(
             has_operation(a) for r in self.rules if r.head is not None for a in r.head.args
@@ -290,13 +287,13 @@ class ValueFlow:
 
 class ExactProgram:
     """An encoding's statements (:mod:`~ticker_py.encode.asp` values), specialised to the bounds
-    of the values they compute with (``facts``: as for :class:`ValueFlow`;
-    ``flow``: rules that only say where the values of atoms the engine switches come from).
+    of the values they compute with (``flow``: rules that only say where the values of atoms the
+    engine switches come from).
     ``sites``: the program's terms and comparisons computed by Python functions, by number."""
 
-    def __init__(self, statements, facts=(), flow=()):
+    def __init__(self, statements, flow=()):
         self.statements = tuple(statements)
-        self.flow = ValueFlow(self.statements + tuple(flow), facts)
+        self.flow = ValueFlow(self.statements + tuple(flow))
         self._rules = {id(rule.statement): rule for rule in self.flow.rules}
         self.sites: list = []
         self._numbers: dict = {}

@@ -41,7 +41,6 @@ class StaticEncoding:
 
     statements: tuple
     tick_pinned: frozenset
-    background: tuple
 
     @cached_property
     def rules(self) -> str:
@@ -208,4 +207,4 @@ def encode_static(analysis: Analysis, sem: Semantics = DEFAULT) -> StaticEncodin
         ShowSignature(p, k + 1) for p, k in sorted(sigs.items(), key=lambda x: (x[0] not in analysis.intensional, x[0]))
     ]
     tick_pinned = frozenset(p for enc, p, n in uses if enc.kind == ast.WindowKind.TUPLE)
-    return StaticEncoding(tuple(out), tick_pinned, analysis.background)
+    return StaticEncoding(tuple(out), tick_pinned)

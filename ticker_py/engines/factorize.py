@@ -36,17 +36,13 @@ REFUSED = {
 
 
 class Recorder(clingo.backend.Observer):
-    """Records the ground program: rules, weight rules and shown atoms (:meth:`register`)."""
+    """Records the ground program (``ctl.register_observer``): rules, weight rules and shown atoms."""
 
     def __init__(self):
         self.rules: list = []  # (choice, head, body, lower bound or None); weighted body: (lit, w)
         self.facts: set = set()  # atoms of rules ``a.`` (not in rules)
         self.shown: list = []  # (symbol, program atom; 0 for facts)
         self.unsupported = None  # why the program cannot be factorized
-
-    def register(self, ctl: clingo.Control) -> None:
-        """Observe ``ctl``'s grounding."""
-        ctl.register_observer(self)
 
     def rule(self, choice, head, body):
         if body or choice or len(head) != 1:

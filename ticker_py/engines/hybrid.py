@@ -22,7 +22,7 @@ from ..streams.model import Model, Result
 from ..values import clingo_atom, format_term, int_text
 from ..windows import Windows
 from .base import Engine, EngineOptions, ModelDiffer
-from .clingo_engine import ModelReader, control, ground, prefer_previous
+from .clingo_engine import ModelReader, ground, prefer_previous
 from .factorize import Recorder, factorize_or_enumerate
 from .wide import check_clingo_strings, check_window_sizes
 
@@ -85,8 +85,6 @@ class HybridEngine(Engine):
         self.texts: dict = {}  # lower atom -> its text without the time argument
         self.args = ["--heuristic=Domain"] if options.inertia else []
 
-    # ------------------------------------------------------------------ stream
-
     def check_values(self, t: int, atoms: Sequence[tuple]) -> None:
         """Raise StreamError for an atom clingo (solving the upper part) cannot hold: a string with a NUL."""
         if self.upper is not None:
@@ -113,8 +111,6 @@ class HybridEngine(Engine):
 
     def _passed_to_upper(self, atom: tuple) -> bool:
         return atom[0] not in self.lower_preds and (self.kept is None or atom[0] in self.kept)
-
-    # ------------------------------------------------------------------ solving
 
     def evaluate(self, t: int) -> Result:
         if self.upper is None:
@@ -168,8 +164,7 @@ class HybridEngine(Engine):
         The same program and facts give the same answers in the same order, so they are kept
         for reuse (not with inertia, whose heuristics depend on the previous answer) while
         the kept answers hold at most :data:`KEPT_SYMBOLS` symbols."""
-        ctl = control(self.args + [f"--models={self.options.models}"])
-        ground(ctl, self.rules, self.exact.sites, facts)
+        ctl = ground(self.args + [f"--models={self.options.models}"], self.rules, self.exact.sites, facts)
         if self.options.inertia and self.diff.previous is not None:
             prefer_previous(ctl, self.diff.previous, t, self.upper.intensional, d)
         split, rel = self.reader.split, t - d
@@ -191,9 +186,7 @@ class HybridEngine(Engine):
         symbolic = self.answers.get(key, self)
         if symbolic is self:
             recorder = Recorder()
-            ctl = control(["--models=0"])
-            recorder.register(ctl)
-            ground(ctl, self.rules, self.exact.sites, facts)
+            ctl = ground(["--models=0"], self.rules, self.exact.sites, facts, observer=recorder)
             found = factorize_or_enumerate(recorder, ctl, self.name)
             split, rel = self.reader.split, t - d
             symbolic = (

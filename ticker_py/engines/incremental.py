@@ -21,7 +21,7 @@ from ..encode.windows.base import NOW, NOW_SLOT, Instances
 from ..streams.model import Model, Result
 from ..values import clingo_term, format_term
 from .base import Engine, EngineOptions, ModelDiffer
-from .clingo_engine import ClingoEngine, ModelReader, control, ground, prefer_previous
+from .clingo_engine import ClingoEngine, ModelReader, ground, prefer_previous
 from .wide import check_clingo_strings, check_window_sizes, symbol_to_term
 
 __all__ = ["PureIncrementalEngine", "SlotRing", "StaticTicks"]
@@ -159,16 +159,16 @@ class PureIncrementalEngine(Engine):
             return
         # every rule encoded as any other: which domains and operations any encoding may need
         plain = encode_incremental(analysis, sem, frozenset(range(1, len(analysis.program.proper_rules) + 1)))
-        operates = ExactProgram(plain.statements, (), plain.flow).flow.operates
+        operates = ExactProgram(plain.statements, plain.flow).flow.operates
         self.ring = SlotRing(enc.slots, enc.reach, enc.members) if enc.slots else None
-        self.trackers: dict = {}  # (kind, modality, predicate, n) -> instances of that window atom
+        self.trackers: dict = {}  # (encoder, predicate, n) -> instances of that window atom
         self.receivers: dict = {}  # predicate -> instances of time windows over it
         self.expiring: list = []  # instances of time windows
         self.ticking: list = []  # (instances, tuple window size or None) recomputed per tick
         self.tuples: dict = {}  # tuple window size -> predicate -> instances
         for pred, uses in enc.inputs.items():
             for encoder, n in uses:
-                inst = self.trackers[(encoder.kind, encoder.modality, pred, n)] = encoder.instances(pred, n, self.ring)
+                inst = self.trackers[(encoder, pred, n)] = encoder.instances(pred, n, self.ring)
                 tuple_window = encoder.kind == ast.WindowKind.TUPLE
                 if tuple_window:
                     self.tuples.setdefault(n, {}).setdefault(pred, []).append(inst)
@@ -206,17 +206,14 @@ class PureIncrementalEngine(Engine):
     def _use(self, enc) -> None:
         """Drive the encoding ``enc`` (grounded at the next evaluation)."""
         self.encoding = enc
-        self.exact = ExactProgram(enc.statements, (), enc.flow)
+        self.exact = ExactProgram(enc.statements, enc.flow)
         self.now_inputs = enc.now_inputs
         self.derived = [Derived(a, a.source[0].at) for a in enc.arrivals]
         self.listeners: dict = {}  # instances of a window atom -> the rules instantiated on its arrivals
         for a, d in zip(enc.arrivals, self.derived):
-            encoder, pred, n = a.source
-            self.listeners.setdefault(self.trackers[(encoder.kind, encoder.modality, pred, n)], []).append(d)
+            self.listeners.setdefault(self.trackers[a.source], []).append(d)
         self.statics = {p for a in enc.arrivals for p in a.statics}
         self.stale = True
-
-    # ------------------------------------------------------------------ stream
 
     check_values = staticmethod(check_clingo_strings)
 
@@ -281,8 +278,6 @@ class PureIncrementalEngine(Engine):
         self.inputs_now = []
         self.time = t
 
-    # ------------------------------------------------------------------ solving
-
     def evaluate(self, t: int) -> Result:
         if self.static is not None:
             return self.static.evaluate(t)
@@ -308,13 +303,12 @@ class PureIncrementalEngine(Engine):
         on is assigned."""
         enc = self.encoding
         self._forget()
-        ctl = self.ctl = control(self.args)
         seen = "".join(
             f"_dom_{p}({','.join(map(_text, args))}).\n" if args else f"_dom_{p}.\n"
             for p, atoms in self.seen.items()
             for args in atoms
         )
-        ground(ctl, (enc.frame + rules[0] + seen, rules[1]), self.exact.sites)
+        ctl = self.ctl = ground(self.args, (enc.frame + rules[0] + seen, rules[1]), self.exact.sites)
         self.rules, self.stale, self.literals, self.preferred = rules, False, {}, {}
         self.stats["groundings"] += 1
         for arrival, derived in zip(self.encoding.arrivals, self.derived):
@@ -331,7 +325,7 @@ class PureIncrementalEngine(Engine):
         """Drop from the domain the atoms seen that no window remembers, once they are most of it
         (a stream of ever new constants keeps a domain of the window's size)."""
         live: dict = {p: set() for p in self.seen}
-        for (_, _, pred, _), inst in self.trackers.items():
+        for (_, pred, _), inst in self.trackers.items():
             if pred in live:
                 live[pred] |= inst.remembered()
         for pred, args in self.now_on:
@@ -362,28 +356,23 @@ class PureIncrementalEngine(Engine):
                         for derived in listeners:
                             derived.switch(key, value)
             if inst.aux in switched:
-                aux = inst.aux
-                for key, value in changed.items():
-                    assign(aux, key, value)
+                assign(((inst.aux, key), value) for key, value in changed.items())
             changed.clear()
         for derived in self.derived:
-            if derived.changed:
-                aux = derived.aux
-                for key, value in derived.changed.items():
-                    assign(aux, key, value)
-                derived.changed.clear()
-        for (pred, key), value in self.now_changed.items():
-            assign(pred, key, value)
+            assign(((derived.aux, key), value) for key, value in derived.changed.items())
+            derived.changed.clear()
+        assign(self.now_changed.items())
         self.now_changed.clear()
         if self.ring is not None:
-            for (name, slot), value in self.ring.changed.items():
-                assign(name, (slot,), value)
+            assign(((name, (slot,)), value) for (name, slot), value in self.ring.changed.items())
             self.ring.changed.clear()
 
-    def _assign(self, name: str, args: tuple, value: bool) -> None:
-        lit = self._literal(name, args)
-        if lit:
-            self.ctl.assign_external(lit, value)
+    def _assign(self, changes) -> None:
+        """Assign the externals of ``((name, args), value)`` pairs."""
+        for (name, args), value in changes:
+            lit = self._literal(name, args)
+            if lit:
+                self.ctl.assign_external(lit, value)
 
     def _literal(self, name: str, args: tuple, external: bool = True) -> int:
         """The program literal of ``name(args)`` (0: not in the ground program, or not an external)."""

@@ -131,9 +131,14 @@ class WindowEncoder(ABC):
         """The auxiliary predicate standing for ``pred`` under this window of size n."""
         return f"{self.prefix}{n}_{pred}"
 
-    def spoil(self, pred: str, n: int) -> str:
-        """A box's spoiler: ``pred`` misses a time point of the window."""
-        return f"{self.prefix}s{n}_{pred}"
+    def box_rules(self, pred: str, n: int, args: tuple, holds: tuple, gap: tuple, missing: ast.Atom) -> list:
+        """A box: its atom over ``args`` holds where ``holds`` and its spoiler finds no time point
+        of the window (``gap`` binds it) where ``missing`` does not hold."""
+        head, spoil = ast.Atom(self.aux(pred, n), args), ast.Atom(f"{self.prefix}s{n}_{pred}", args)
+        return [
+            AspRule.of(head, *holds, NafLiteral(spoil, negated=True)),
+            AspRule.of(spoil, *holds, *gap, NafLiteral(missing, negated=True)),
+        ]
 
     @abstractmethod
     def static_rules(self, pred: str, arity: int, n: int, background: bool, sem: Semantics = DEFAULT) -> list:

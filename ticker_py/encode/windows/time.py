@@ -10,7 +10,7 @@ from collections import deque
 from ... import ast
 from ...semantics import DEFAULT
 from ...windows import before_now, covers, first_point, from_origin, last_covering, on_timeline
-from ..asp import AspRule, NafLiteral
+from ..asp import AspRule
 from .base import NOW, Instances, N, S, U, WindowEncoder, arg_vars, member, now, origin
 
 Cmp = ast.Comparison
@@ -104,30 +104,13 @@ class TimeBox(WindowEncoder):
 
     def static_rules(self, pred, arity, n, background, sem=DEFAULT):
         a = arg_vars(arity)
-        head, spoil = ast.Atom(self.aux(pred, n), a), ast.Atom(self.spoil(pred, n), a)
-        at_now = ast.Atom(pred, a + (N,))
         start, known = origin(sem)
-        return [
-            AspRule.of(head, now(), at_now, NafLiteral(spoil, negated=True)),
-            AspRule.of(
-                spoil,
-                now(),
-                at_now,
-                Cmp("=", U, ast.Interval(*before_now(N, n))),
-                *known,
-                from_origin(U, start),
-                NafLiteral(ast.Atom(pred, a + (U,)), negated=True),
-            ),
-        ]
+        gap = (Cmp("=", U, ast.Interval(*before_now(N, n))), *known, from_origin(U, start))
+        return self.box_rules(pred, n, a, (now(), ast.Atom(pred, a + (N,))), gap, ast.Atom(pred, a + (U,)))
 
     def slot_rules(self, pred, arity, n):
         a = arg_vars(arity)
-        head, spoil = ast.Atom(self.aux(pred, n), a), ast.Atom(self.spoil(pred, n), a)
-        at_now = ast.Atom(pred, a + (NOW,))
-        return [
-            AspRule.of(head, at_now, NafLiteral(spoil, negated=True)),
-            AspRule.of(spoil, at_now, member(n), NafLiteral(ast.Atom(pred, a + (S,)), negated=True)),
-        ]
+        return self.box_rules(pred, n, a, (ast.Atom(pred, a + (NOW,)),), (member(n),), ast.Atom(pred, a + (S,)))
 
 
 class TimeAt(TimeDiamond):

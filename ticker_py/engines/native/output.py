@@ -30,12 +30,9 @@ class Delta(tuple):
 
 class Changes:
     """The atoms that hold now and the pins added and removed at one evaluation, and (unless
-    only changes are read) the answer they sum up to.
-
-    The now-views of derived predicates report here as their facts appear and expire; the
-    pins are reported by :class:`~.views.DerivedViews`; with ``show="all"`` the stream
-    feed collects the input atoms at t in ``inputs_now``.
-    """
+    only changes are read) the answer they sum up to. The now-views of derived predicates report
+    here; the pins :class:`~.views.DerivedViews`; with ``show="all"`` the stream feed the input
+    atoms at t (``inputs_now``)."""
 
     def __init__(self, wiring: Wiring, options: EngineOptions):
         self.wiring = wiring

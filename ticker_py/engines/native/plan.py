@@ -375,12 +375,7 @@ def delta_groups():
 def _skips(plan: RulePlan, driver, positives, rank) -> bool:
     """Whether the plan driven by ``driver`` may skip, for a driving fact extended in this
     evaluation from horizon h (``Store.before``), the joins whose other facts hold until h or
-    earlier: their head's horizon stays what it was (see docs/native.md, *Extended facts*).
-
-    Sound where every store the rule reads is complete before it runs (no body literal in the
-    head's component, so the plans see each delta once, whole), no later literal reads the
-    driver's store (it would skip the driver's delta instances, leaving a join with a fact new
-    in that store to this plan), and horizons are plain (not counted)."""
+    earlier (docs/native.md, *Extended facts*, says why and where that is sound)."""
     if len(positives) < 2 or plan.transient or plan.head_store.counted:
         return False
     scc = plan.head_store.scc

@@ -11,15 +11,10 @@ from .boxes import PinCover
 from .plan import RulePlan, StoreLiteral, compile_rule, constants, delta_groups
 from .store import CountedStore, Store, acceptor, atom_key
 
-__all__ = ["Wiring", "counted_predicates", "cap_horizon", "cap_counted_horizon"]
+__all__ = ["Wiring", "counted_predicates", "cap_counted_horizon"]
 
 NOW, DIAMOND, BOX, AT = ast.NOW, ast.DIAMOND, ast.BOX, ast.AT
 TUPLE = ast.WindowKind.TUPLE
-
-
-def cap_horizon(h: int, cap: int) -> int:
-    """A time horizon no later than ``cap``."""
-    return h if h < cap else cap
 
 
 def cap_counted_horizon(h: tuple, cap: int) -> tuple:
@@ -80,7 +75,7 @@ class Wiring:
         self.pinned = {r.head.atom.predicate for r in rules if r.head.time is not None}
         self.counted = counted_predicates(rules, self.intensional)
         # q -> how a view of q caps a horizon at a tick (pairs for counted q)
-        self.horizon_cap = {q: cap_counted_horizon if q in self.counted else cap_horizon for q in self.intensional}
+        self.horizon_cap = {q: cap_counted_horizon if q in self.counted else min for q in self.intensional}
         self.stores: list = []
         self.sources: dict = {}
         self.moving, self.pins, self.now_view = {}, {}, {}
