@@ -134,36 +134,8 @@ def element(lit):
     return lit.atom if isinstance(lit, NafLiteral) else lit
 
 
-def _positive(lit) -> bool:
-    return not (isinstance(lit, NafLiteral) and lit.negated)
-
-
 def is_fact(statement) -> bool:
     return isinstance(statement, AspRule) and isinstance(statement.head, Symbol) and not statement.body
-
-
-def has_operation(term) -> bool:
-    """Whether a term holds arithmetic, an interval or an integer beyond 32 bits."""
-    t = type(term)
-    if t in (ast.BinOp, ast.Interval):
-        return True
-    if t is ast.Number:
-        return not fits_clingo(term.value)
-    if t is Count:
-        return any(literal_operates(lit) for lit in term.condition)
-    if isinstance(term, ast.Function):
-        return any(has_operation(a) for a in term.args)
-    return False
-
-
-def literal_operates(lit) -> bool:
-    """Whether a literal computes or orders values."""
-    el = element(lit)
-    if isinstance(el, ast.Comparison):
-        return el.op in ORDER or has_operation(el.left) or has_operation(el.right)
-    if isinstance(el, ast.Atom):
-        return any(has_operation(a) for a in el.args)
-    return False
 
 
 def _join(table: dict, key, bounds, widen: bool) -> bool:
@@ -185,7 +157,7 @@ def bindings(literals) -> tuple:
     position and the variables nested in its function terms; the ``V = expr`` comparisons."""
     atoms, assignments = [], []
     for lit in literals:
-        if not _positive(lit):
+        if isinstance(lit, NafLiteral) and lit.negated:
             continue
         el = element(lit)
         if isinstance(el, ast.Atom):
@@ -242,8 +214,7 @@ class Rule:
 
 
 class ValueFlow:
-    """The rules of an encoding (:mod:`~ticker_py.encode.asp` statements) as value flow.
-    ``operates``: some rule computes or orders values."""
+    """The rules of an encoding (:mod:`~ticker_py.encode.asp` statements) as value flow."""
 
     def __init__(self, statements):
         self.fixed: dict = {}  # (name, arity) -> bounds of the facts among the statements
@@ -252,9 +223,6 @@ class ValueFlow:
                 atom = s.head.value
                 _join(self.fixed, (atom[0], len(atom) - 1), map(value_bound, atom[1:]), False)
         self.rules = [Rule(s) for s in statements if isinstance(s, (AspRule, ChoiceRule)) and not is_fact(s)]
-        self.operates = any(literal_operates(lit) for r in self.rules for lit in r.body) or any(
-            has_operation(a) for r in self.rules if r.head is not None for a in r.head.args
-        )
 
     def bounds(self, source):
         """A function ``(name, arity) -> bounds`` of every argument position: the facts known
@@ -288,7 +256,7 @@ class ValueFlow:
 class ExactProgram:
     """An encoding's statements (:mod:`~ticker_py.encode.asp` values), specialised to the bounds
     of the values they compute with (``flow``: rules that only say where the values of atoms the
-    engine switches come from).
+    engine switches come from). ``operates``: some operation might not fit, for some values;
     ``sites``: the program's terms and comparisons computed by Python functions, by number."""
 
     def __init__(self, statements, flow=()):
@@ -300,10 +268,13 @@ class ExactProgram:
         self._state = None  # the Bounds state of the last text
         self._last = None
         self._calls = False  # the text being written calls a Python function
+        self.operates = any(self._rewrite(s, lambda key: [UNSAFE] * key[1]) != s for s in self.statements)
+        self.sites.clear()  # numbered as the values need them
+        self._numbers.clear()
 
     def text(self, bounds: Bounds) -> tuple:
         """``(program text, whether it calls Python functions)`` for the values so far."""
-        if not self.flow.operates:
+        if not self.operates:
             if self._last is None:
                 self._last = (program_text(self.statements), False)
             return self._last
@@ -396,13 +367,10 @@ class ExactProgram:
 
 class Bounds:
     """The bounds of the values an engine has handed to clingo so far, only ever growing (on the
-    ladder of :func:`level`).
-
-    ``signatures``: the arity of each predicate whose atoms the engine passes as facts
-    (stream atoms, and the lower atoms of the default engine): ``p(args,U)`` and
-    ``p(args,U,K)``; their arguments are measured unless ``measure`` is false (no rule computes
-    or orders values). The time and count bounds cover ``_now``, ``_time``, ``_origin``, ``_cnt``
-    and ``_tick``."""
+    ladder of :func:`level`). ``signatures``: the arity of each predicate whose atoms the engine
+    passes as facts (``p(args,U)``, ``p(args,U,K)``), measured unless ``measure`` is false (no
+    operation to decide); the time and count bounds cover ``_now``, ``_time``, ``_origin``,
+    ``_cnt`` and ``_tick``."""
 
     __slots__ = ("time", "count", "args", "measured", "signatures", "version")
 

@@ -328,9 +328,8 @@ def _arrival(k: int, rule: ast.Rule, i: int, analysis: Analysis, sem: Semantics,
     else:
         head = _derived(target) if target in both and not pinned else target
         reads = AspRule.of(ast.Atom(head, h + (slot or (NOW,))), ast.Atom(name, h + slot))
-    what = f"rule {k} ({rule}) instantiated for each arriving {pred} atom"
     statements = [
-        (reads, what),
+        (reads, f"rule {k} ({rule}) instantiated for each arriving {pred} atom"),
         (table, f"rule {k}: its head instances per {pred} atom{' (the atoms seen)' if is_open else ''}"),
         (decl, f"rule {k}: a head instance holds while one of its {pred} atoms does ({enc.expiry(pred, n)})"),
     ]

@@ -147,7 +147,7 @@ class ClingoEngine(Engine):
         check_window_sizes(analysis, analysis.program.proper_rules)
         self.encoding = encode_static(analysis, sem)
         self.exact = ExactProgram(self.encoding.statements)
-        self.bounds = Bounds(analysis.signatures, self.exact.flow.operates)
+        self.bounds = Bounds(analysis.signatures, self.exact.operates)
         self.reader = ModelReader(analysis, options.show)
         self.scoped = sem.tuple_scope is TupleScope.PREDICATE
         self.history = Windows(analysis, sem).history()

@@ -36,6 +36,8 @@ class HybridEngine(Engine):
     """Native engine for the stratified lower part, clingo per tick for the upper part."""
 
     name = "incremental"
+    #: raise StreamError for an atom clingo (solving the upper part) cannot hold: a string with a NUL
+    check_values = staticmethod(check_clingo_strings)
 
     def __init__(self, analysis: Analysis, options: EngineOptions = EngineOptions()):
         from .native import NativeEngine
@@ -49,9 +51,9 @@ class HybridEngine(Engine):
         if options.factorize and options.inertia:
             note_fallback(self.name, "--inertia prefers one answer stream")
         self.last_factorized = None  # (facts, shift or None, lower model, joined answer) of the last tick
-        if not upper_rules:  # stratified without constraints: all native
+        if not upper_rules:  # stratified without constraints: all native, which holds any value
             self.native = NativeEngine(analysis, options)
-            self.upper = None
+            self.upper = self.check_values = None
             return
         lower_rules = [r for r in prog.proper_rules if r.head is not None and r.head.atom.predicate in self.lower_preds]
         facts = [r for r in prog.facts if r.head.atom.predicate not in self.upper_preds]
@@ -66,7 +68,7 @@ class HybridEngine(Engine):
         enc = self.encoding = encode_static(up, sem)
         shows = [ShowNothing()] + [ShowSignature(p, up.signatures[p] + 1) for p in sorted(up.intensional)]
         self.exact = ExactProgram([s for s in enc.statements if not isinstance(s, Show)] + shows)
-        self.bounds = Bounds(up.signatures, self.exact.flow.operates)
+        self.bounds = Bounds(up.signatures, self.exact.operates)
         self.rules = None  # U's program text for the values so far, and whether it calls Python
         self.reads = frozenset(up.extensional & self.lower_preds)  # lower predicates U reads
         self.tuples = bool(enc.tick_pinned)
@@ -84,11 +86,6 @@ class HybridEngine(Engine):
         self.reader = ModelReader(up, options.show)  # U's shown symbols: (atom, time as given to clingo, _)
         self.texts: dict = {}  # lower atom -> its text without the time argument
         self.args = ["--heuristic=Domain"] if options.inertia else []
-
-    def check_values(self, t: int, atoms: Sequence[tuple]) -> None:
-        """Raise StreamError for an atom clingo (solving the upper part) cannot hold: a string with a NUL."""
-        if self.upper is not None:
-            check_clingo_strings(t, atoms)
 
     def append(self, t: int, atoms: Sequence[tuple]) -> None:
         if self.upper is None:
@@ -158,12 +155,9 @@ class HybridEngine(Engine):
             self.kept_size = 0
 
     def _solve(self, facts: str, t: int, d: int) -> list:
-        """U's answers for these facts: per answer its :meth:`.ModelReader.split` at the time given
-        to clingo as now: ``(now, pinned)``, the times of ``pinned`` as given to clingo.
-
-        The same program and facts give the same answers in the same order, so they are kept
-        for reuse (not with inertia, whose heuristics depend on the previous answer) while
-        the kept answers hold at most :data:`KEPT_SYMBOLS` symbols."""
+        """U's answers for these facts, each split (:meth:`.ModelReader.split`) at the time given to
+        clingo as now. The same program and facts give the same answers in the same order: they are
+        kept for reuse (not with inertia, whose heuristics depend on the previous answer)."""
         ctl = ground(self.args + [f"--models={self.options.models}"], self.rules, self.exact.sites, facts)
         if self.options.inertia and self.diff.previous is not None:
             prefer_previous(ctl, self.diff.previous, t, self.upper.intensional, d)

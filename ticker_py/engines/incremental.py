@@ -129,13 +129,9 @@ class Derived(Instances):
     def switch(self, key: tuple, on: bool) -> None:
         """The window instance ``key`` (the atom's arguments, and its slot for @) went on or off."""
         args, slot = (key[:-1], key[-1:]) if self.at else (key, ())
+        change = self._add if on else self._remove
         for head in self.table.get(args, ()):
-            if self.pinned:
-                head += slot
-            if on:
-                self._add(head)
-            else:
-                self._remove(head)
+            change(head + slot if self.pinned else head)
 
 
 def _text(term) -> str:
@@ -159,7 +155,7 @@ class PureIncrementalEngine(Engine):
             return
         # every rule encoded as any other: which domains and operations any encoding may need
         plain = encode_incremental(analysis, sem, frozenset(range(1, len(analysis.program.proper_rules) + 1)))
-        operates = ExactProgram(plain.statements, plain.flow).flow.operates
+        operates = ExactProgram(plain.statements, plain.flow).operates
         self.ring = SlotRing(enc.slots, enc.reach, enc.members) if enc.slots else None
         self.trackers: dict = {}  # (encoder, predicate, n) -> instances of that window atom
         self.receivers: dict = {}  # predicate -> instances of time windows over it
@@ -201,7 +197,7 @@ class PureIncrementalEngine(Engine):
         self.demoted: frozenset = frozenset()
         self.stats = {"groundings": 0}
         self._use(enc)
-        self.bounds = Bounds(analysis.signatures, operates or self.exact.flow.operates)
+        self.bounds = Bounds(analysis.signatures, operates or self.exact.operates)
 
     def _use(self, enc) -> None:
         """Drive the encoding ``enc`` (grounded at the next evaluation)."""

@@ -4,11 +4,11 @@
 from __future__ import annotations
 
 from ... import ast
-from .base import WindowEncoder, arg_vars
+from .base import WindowEncoder
 from .time import TimeAt, TimeBox, TimeDiamond, UnwindowedAt
 from .tuple import TupleAt, TupleBox, TupleDiamond
 
-__all__ = ["ENCODERS", "encoder_for", "WindowEncoder", "arg_vars"]
+__all__ = ["ENCODERS", "encoder_for"]
 
 ENCODERS = {
     (enc.kind, enc.modality): enc

@@ -2,10 +2,8 @@
 
 A user atom ``p(t1,...,tk)`` holding at time point U is encoded as ``p(t1,...,tk,U)``
 (time-pinned); an input atom with arrival count K also as ``p(t1,...,tk,U,K)``
-(tick-pinned). Every name the encoding adds starts with ``_``, which LARS names cannot.
-
-The incremental encoding (:mod:`ticker_py.encode.incremental`) pins an atom to a *slot* instead,
-and its window atoms over input predicates are *instances* (:class:`Instances`).
+(tick-pinned); the incremental encoding pins it to a *slot* instead (docs/incremental.md).
+Every name the encoding adds starts with ``_``, which LARS names cannot.
 """
 
 from __future__ import annotations
@@ -14,7 +12,7 @@ from abc import ABC, abstractmethod
 
 from ... import ast
 from ...semantics import DEFAULT, Semantics
-from ...windows import minus, origin_term
+from ...windows import origin_term
 from ..asp import AspRule, NafLiteral, atom
 
 __all__ = [
@@ -22,7 +20,6 @@ __all__ = [
     "Instances",
     "arg_vars",
     "now",
-    "minus",
     "origin",
     "member",
     "N",
@@ -65,16 +62,12 @@ def origin(sem: Semantics, var: ast.Variable = O) -> tuple:
 
 
 class Instances:
-    """The instances of one window atom over an input predicate: switched on when their atom
-    arrives, off when their annotation says it expired (the paper's Alg. 2 increments).
-
-    ``aux`` names the window atom; ``holding`` holds the keys (the atom's arguments, and a slot
-    for @) that hold now; ``changed`` the keys switched since the engine last read it. The
-    engine calls ``arrive(u, k, atom)`` for each atom of the predicate (time u, count k),
-    ``leave(u, k, atom)`` when a tuple window lets one go, ``expire(t)`` when time moves on to t
-    (time windows) and ``tick(t, start)`` before it evaluates at t (boxes; ``start``: where a
-    tuple window's timeline starts).
-    """
+    """The instances of one window atom over an input predicate (the paper's Alg. 2 increments):
+    ``holding``, the keys (the atom's arguments, and a slot for @) that hold now; ``changed``, those
+    switched since the engine last read it. The engine calls ``arrive(u, k, atom)`` for each atom of
+    the predicate (time u, count k), ``leave(u, k, atom)`` when a tuple window lets one go,
+    ``expire(t)`` when time moves on to t (time windows) and ``tick(t, start)`` before it evaluates
+    at t (boxes; ``start``: where a tuple window's timeline starts)."""
 
     def __init__(self, aux: str, n: int = 0, ring=None):
         self.aux, self.n, self.ring = aux, n, ring  # ring: the slots, for @ (the key ends with one)

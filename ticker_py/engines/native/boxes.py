@@ -29,13 +29,10 @@ class PinCover:
             else:
                 del count[a]
 
-    def pinned(self, a, u) -> None:
+    def pinned(self, a, u, d: int = 1) -> None:
+        """Atom a pinned at u (``d`` 1), or no longer (``d`` -1)."""
         if self.lo <= u <= self.hi:
-            self._add((a,), 1)
-
-    def unpinned(self, a, u) -> None:
-        if self.lo <= u <= self.hi:
-            self._add((a,), -1)
+            self._add((a,), d)
 
     def move(self, t: int) -> None:
         """Slide the window to ``[max(0, t-n), t-1]``."""

@@ -170,14 +170,10 @@ class Index:
 
 
 class Store:
-    """Facts of one relation (a predicate under one window/modality) with horizons.
-
-    ``insert`` keeps the largest horizon per instance and returns the pairs that are new
-    or extended (the semi-naive delta), also appended to ``delta`` (this evaluation),
-    to ``round`` (when the store's component is being iterated) and passed to the
-    ``listeners`` (views derived from this store). ``expire(now)`` drops facts whose
-    horizon passed. A store that no plan probes (``stored=False``) only forwards deltas.
-    """
+    """Facts of one relation (a predicate under one window/modality) with horizons, the largest per
+    instance. New or extended pairs go to ``delta`` (this evaluation), ``round`` (while the store's
+    component is iterated) and the ``listeners``; a store no plan probes (``stored=False``) only
+    forwards them."""
 
     counted = False
     batch_min = 16  # a smaller batch goes pair by pair: the whole-batch attempt costs more than it saves
@@ -215,11 +211,9 @@ class Store:
 
     def index(self, positions: tuple, constants: dict | None = None) -> tuple:
         """The index a literal probes on argument positions ``positions`` (``arity`` = the time of
-        an at-instance), ``constants`` (position -> value) among them: ``(dict, key positions)``.
-
-        The literals probing the same positions with constants at the same ones share an index
-        with one dict per constant value (:class:`Index`): the dict of the literal's value, keyed
-        by the other positions (one value, a tuple, or ``()`` when all are constants)."""
+        an at-instance), ``constants`` (position -> value) among them: ``(dict, key positions)``,
+        the dict of the literal's constants in the :class:`Index` the literals probing the same
+        positions with constants at the same ones share."""
         consts = constants or {}
         fixed = tuple(p for p in positions if p in consts)
         free = tuple(p for p in positions if p not in consts)

@@ -123,7 +123,7 @@ class DerivedViews:
                     if not at:
                         del pinned_at[u]
                     for cover in covers:
-                        cover.unpinned(key[0], u)
+                        cover.pinned(key[0], u, -1)
                 if key[1] != prev and key[0] not in bgq:
                     changes.removed_pins.add(key)
 
