@@ -14,8 +14,7 @@ from hypothesis import strategies as st
 from ticker_py import Reasoner, run
 from ticker_py.analysis import analyse
 from ticker_py.encode import encode_static
-from ticker_py.encode.bounds import UNSAFE, level, value_bound
-from ticker_py.encode.exact import Bounds, ExactProgram
+from ticker_py.encode.exact import UNSAFE, Bounds, ExactProgram, level, value_bound
 from ticker_py.syntax import parse_program
 
 ENGINES = ["clingo", "incremental", "incremental-pure", "native"]
@@ -131,7 +130,7 @@ def test_answers_shift_with_the_stream_past_32_bits(base, steps, engine):
 def _exact(program: str, **values):
     analysis = analyse(parse_program(program))
     exact = ExactProgram(encode_static(analysis).statements)
-    bounds = Bounds(exact.flow.relevant, analysis.signatures)
+    bounds = Bounds(analysis.signatures)
     for name, atoms in values.items():
         bounds.note_atoms([(name, v) for v in atoms])
     return exact, bounds, encode_static(analysis).rules

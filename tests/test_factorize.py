@@ -464,7 +464,7 @@ def _recorded(text):
 
     recorder = factorize_module.Recorder()
     ctl = clingo.Control(["--models=0"])
-    recorder.register(ctl)
+    ctl.register_observer(recorder)
     ctl.add("base", [], text)
     ctl.ground([("base", [])])
     return recorder, ctl

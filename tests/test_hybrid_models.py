@@ -45,17 +45,17 @@ def test_the_reader_turns_shown_symbols_into_atoms():
 
 
 def test_the_reader_converts_a_symbol_once_and_keeps_memory_flat(monkeypatch):
-    reader = ModelReader(load_program("q(X) :- p(X)."), "derived")
     converted = []
-    convert = reader._convert
-    monkeypatch.setattr(reader, "_convert", lambda sym: converted.append(sym) or convert(sym))
+    convert = ModelReader._convert
+    monkeypatch.setattr(ModelReader, "_convert", lambda self, sym: converted.append(sym) or convert(self, sym))
+    reader = ModelReader(load_program("q(X) :- p(X)."), "derived")
     shown = [clingo.Function("q", [clingo.Number(i), clingo.Number(0)]) for i in range(5)]
     for _ in range(3):
         assert [atom for atom, _, _ in reader.items(shown)] == [("q", i) for i in range(5)]
     assert converted == shown
     for i in range(10 * ModelReader.CACHED):  # ever new symbols, and the first five again and again
         reader.items([clingo.Function("q", [clingo.Number(i), clingo.Number(1)]), *shown])
-        assert len(reader.cache) + len(reader.old) <= 2 * (ModelReader.CACHED + 7)
+        assert reader.convert.cache_info().currsize <= ModelReader.CACHED
     assert converted[:5] == shown and len(converted) == 5 + 10 * ModelReader.CACHED
 
 

@@ -141,12 +141,10 @@ def _is_domain(lit) -> bool:
 
 
 def _condition(rule: ast.Rule, index: int, providers) -> tuple:
-    """The domain of the input atom of body literal ``index``: ``(args, condition, open)``.
-
-    The condition joins the other positive body literals over input predicates with background
-    facts (``providers``: their atoms rarely change) that share variables with it, as
-    ``_dom_q``; the instance is *open* if they leave one of its variables unbound (then it is
-    declared for the atoms of its own predicate seen: ``_dom_p``)."""
+    """The domain of the input atom of body literal ``index``: ``(args, condition, open)``: the other
+    positive body atoms over ``providers`` (predicates with background facts) that share variables
+    with it, as ``_dom_q``; *open* if they leave one of its variables unbound (then also ``_dom_p``;
+    docs/incremental.md, *The domain*)."""
     el = rule.body[index].element
     args = el.atom.args
     if not all(_simple(a) for a in args):
@@ -179,16 +177,15 @@ def _condition(rule: ast.Rule, index: int, providers) -> tuple:
 class IncrementalEncoding:
     """The incremental encoding of a program, and what the engine needs to drive it.
 
-    ``statements`` (:mod:`~ticker_py.encode.asp` values and :class:`Declaration` s) with a note
-    each in ``annotated``; ``frame`` the slots (``_slot(0..P-1).``); ``flow``: rules that tell the
-    exact arithmetic (:class:`~ticker_py.encode.exact.ExactProgram`) where the instances' values come from.
+    ``statements`` (:mod:`~ticker_py.encode.asp` values and :class:`Declaration` s), each with a
+    note in ``annotated``; ``frame`` the slots (``_slot(0..P-1).``); ``flow``: rules that tell the exact
+    arithmetic (:class:`~ticker_py.encode.exact.ExactProgram`) where the instances' values come from.
     ``inputs``: per input predicate its window uses ``(encoder, n)``; ``now_inputs``: input
     predicates read at t; ``domain``: input predicates whose atoms extend the declared domain
     (``_dom_p``); ``slots``: P; ``reach``: R; ``members``: the n of the ``_w{n}`` externals;
-    ``arrivals``: the rules instantiated on arrival
-    (:class:`Arrival`); ``switched``: the names of the instances declared (window atoms, input
-    atoms at t). ``problems``: why the program cannot use slots
-    (then nothing else is filled in)."""
+    ``arrivals``: the rules instantiated on arrival (:class:`Arrival`); ``switched``: the names of
+    the instances declared (window atoms, input atoms at t). ``problems``: why the program cannot
+    use slots (then nothing else is filled in)."""
 
     statements: tuple = ()
     annotated: tuple = ()
@@ -238,15 +235,12 @@ class IncrementalEncoding:
 
 @dataclass(frozen=True)
 class Arrival:
-    """A rule decided by one input window atom, its other atoms background facts at t and
-    comparisons: it is instantiated for each atom that arrives (Alg. 2), its head instances
-    holding while the atom's window instance holds.
+    """A rule instantiated for each arriving atom of its one input window atom (docs/incremental.md).
 
     ``index``: the rule's number k; ``source``: ``(encoder, predicate, n)`` of its window atom;
-    ``table``: ``_fires{k}(args of the atom, args of the head)``, the head instances per atom
-    (grounded once); ``name``: the external of a head instance ``_i{k}_h(args[,S])``;
-    ``pinned``: the head is pinned to the atom's slot (an @-head); ``statics``: the predicates of
-    the background atoms read (a stream atom of one makes the engine encode the rule as any other)."""
+    ``table``: ``_fires{k}``, the head instances per atom; ``name``: the external of a head
+    instance ``_i{k}_h``; ``pinned``: the head is pinned to the atom's slot (an @-head);
+    ``statics``: the predicates of the background atoms read."""
 
     index: int
     source: tuple
@@ -334,9 +328,8 @@ def _arrival(k: int, rule: ast.Rule, i: int, analysis: Analysis, sem: Semantics,
     else:
         head = _derived(target) if target in both and not pinned else target
         reads = AspRule.of(ast.Atom(head, h + (slot or (NOW,))), ast.Atom(name, h + slot))
-    what = f"rule {k} ({rule}) instantiated for each arriving {pred} atom"
     statements = [
-        (reads, what),
+        (reads, f"rule {k} ({rule}) instantiated for each arriving {pred} atom"),
         (table, f"rule {k}: its head instances per {pred} atom{' (the atoms seen)' if is_open else ''}"),
         (decl, f"rule {k}: a head instance holds while one of its {pred} atoms does ({enc.expiry(pred, n)})"),
     ]

@@ -41,7 +41,6 @@ class StaticEncoding:
 
     statements: tuple
     tick_pinned: frozenset
-    background: tuple
 
     @cached_property
     def rules(self) -> str:
@@ -58,29 +57,24 @@ class StaticEncoding:
             for lit in s.body
         )
 
-    def facts(self, t: int, c: int, lo: int, atoms, origin: int | None = None, fed=()) -> str:
-        """The facts for tick (t, c): ``atoms`` are ``(U, K, atom)`` in the covered range, as
-        clingo holds them (:func:`~ticker_py.values.clingo_atom`).
+    def facts(self, t: int, c: int | None, lo: int, atoms, origin: int | None = None, fed=(), d: int = 0) -> str:
+        """The facts for tick (t, c), one a line: ``atoms`` are ``(U, K, atom)`` in the covered
+        range, as clingo holds them (:func:`~ticker_py.values.clingo_atom`); ``c`` None: no count
+        (``_cnt``, ``_tick``) is written.
 
         ``origin``: the ``_origin(o)`` fact (``origin=first``); ``fed``: ``(U, atom)`` pairs
-        fed back into the stream, time-pinned (``persistence=feedback``). Times and counts
-        beyond clingo's 32 bits are written as ``_int`` symbols."""
-        text = str if t <= CLINGO_MAX and c <= CLINGO_MAX else int_text
-        out = [f"_now({text(t)}). _cnt({text(c)})."]
+        fed back into the stream, time-pinned (``persistence=feedback``); ``d``: times are
+        written less d. Times and counts beyond clingo's 32 bits are written as ``_int`` symbols."""
+        text = str if t - d <= CLINGO_MAX and (c or 0) <= CLINGO_MAX else int_text
+        out = [f"_now({text(t - d)})." + ("" if c is None else f" _cnt({text(c)}).")]
         if self.timeline:
-            out.append(time_facts(lo, t))
+            out.append(time_facts(lo - d, t - d))
         if origin is not None:
             out.append(f"_origin({text(origin)}).")
         for u, atom in fed:
             args = ",".join(format_term(a) for a in atom[1:]) + ("," if len(atom) > 1 else "")
             out.append(f"{atom[0]}({args}{text(u)}).")
-        self.atom_facts(out, atoms, text, bool(self.tick_pinned))
-        return "\n".join(out)
-
-    def atom_facts(self, out: list, atoms, text, tick: bool, d: int = 0) -> None:
-        """Append the facts of ``(U, K, atom)`` entries, times less ``d`` (``text`` writes an
-        integer): ``p(args,U).``, tick-pinned ``p(args,U,K).``, and with ``tick`` ``_tick(U,K).``"""
-        pinned = self.tick_pinned
+        pinned, tick = self.tick_pinned, c is not None and bool(self.tick_pinned)
         for u, k, atom in atoms:
             args = ",".join(format_term(a) for a in atom[1:])
             sep = "," if args else ""
@@ -90,6 +84,7 @@ class StaticEncoding:
                 out.append(f"{atom[0]}({args}{sep}{u},{k}).")
             if tick:
                 out.append(f"_tick({u},{k}).")
+        return "\n".join(out)
 
 
 def fresh_variable(rule: ast.Rule, base: str) -> str:
@@ -115,7 +110,7 @@ def translate_literal(lit: ast.Literal, analysis: Analysis, now_var: ast.Variabl
     if el.modality == ast.NOW:
         return NafLiteral(ast.Atom(el.atom.predicate, el.atom.args + (now_var,)), lit.negated)
     n = window_reach(el, analysis, sem)
-    return NafLiteral(encoder_for(el).use(el.atom.predicate, n, el.atom.args, el.time), lit.negated)
+    return NafLiteral(encoder_for(el).head(el.atom.predicate, n, el.atom.args, el.time), lit.negated)
 
 
 def _body(rule: ast.Rule, analysis: Analysis, sem: Semantics) -> tuple:
@@ -212,4 +207,4 @@ def encode_static(analysis: Analysis, sem: Semantics = DEFAULT) -> StaticEncodin
         ShowSignature(p, k + 1) for p, k in sorted(sigs.items(), key=lambda x: (x[0] not in analysis.intensional, x[0]))
     ]
     tick_pinned = frozenset(p for enc, p, n in uses if enc.kind == ast.WindowKind.TUPLE)
-    return StaticEncoding(tuple(out), tick_pinned, analysis.background)
+    return StaticEncoding(tuple(out), tick_pinned)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import takewhile
 
 import clingo
@@ -25,7 +26,7 @@ from .base import Engine, EngineOptions
 from .factorize import Recorder, factorize_or_enumerate
 from .wide import ExactContext, check_clingo_strings, check_window_sizes, symbol_int, symbol_to_term
 
-__all__ = ["ClingoEngine", "ModelReader", "symbol_to_term", "clingo_logger", "control", "ground", "prefer_previous"]
+__all__ = ["ClingoEngine", "ModelReader", "symbol_to_term", "clingo_logger", "ground", "prefer_previous"]
 
 log = logging.getLogger("ticker_py.clingo")
 
@@ -35,14 +36,13 @@ def clingo_logger(code, message: str) -> None:
     log.debug("clingo %s: %s", code, message.strip())
 
 
-def control(args: list) -> clingo.Control:
-    """A clingo Control with these arguments, its messages logged (:func:`clingo_logger`)."""
-    return clingo.Control(args, logger=clingo_logger, message_limit=0)
-
-
-def ground(ctl: clingo.Control, program: tuple, sites: list, *texts: str) -> None:
-    """Ground ``program`` (``(text, whether it calls Python)``: :meth:`ExactProgram.text`) and
-    ``texts``; an error of the exact functions (``sites``: the program's) is raised after."""
+def ground(args: list, program: tuple, sites: list, *texts: str, observer=None) -> clingo.Control:
+    """A clingo Control with these arguments (its messages logged: :func:`clingo_logger`), seen by
+    ``observer``, with ``program`` (``(text, whether it calls Python)``: :meth:`ExactProgram.text`)
+    and ``texts`` grounded; an error of the exact functions (``sites``: the program's) is raised after."""
+    ctl = clingo.Control(args, logger=clingo_logger, message_limit=0)
+    if observer is not None:
+        ctl.register_observer(observer)
     ctl.add("base", [], program[0])
     for text in texts:
         ctl.add("base", [], text)
@@ -52,6 +52,7 @@ def ground(ctl: clingo.Control, program: tuple, sites: list, *texts: str) -> Non
         context.check()
     else:
         ctl.ground([("base", [])])
+    return ctl
 
 
 def prefer_previous(ctl: clingo.Control, model: Model, t: int, predicates, d: int = 0) -> None:
@@ -73,23 +74,19 @@ class ModelReader:
     """The one reader of clingo's models, for every engine that solves with clingo.
 
     The encodings show each atom pinned to its time point, ``name(args..., T)`` (the pure incremental
-    encoding to a slot of time points, or to the current one). :meth:`items` turns shown symbols into
-    ``(atom, T, intensional)``, :meth:`read` into the :class:`Model` at a time point (:meth:`split`: its
-    parts).
-    Symbols recur from model to model and tick to tick: each is converted once, and kept while it
-    recurs (in generations of :data:`CACHED` symbols: those not met again in a generation are dropped,
-    so that memory stays flat on ever new symbols)."""
+    encoding to a slot of time points, or to the current one). Symbols recur from model to model and
+    tick to tick: each is converted once, and kept while it recurs (the :data:`CACHED` symbols met
+    last: memory stays flat on ever new symbols)."""
 
-    #: the converted symbols of one generation
-    CACHED = 1 << 12
+    #: how many converted symbols are kept
+    CACHED = 1 << 13
 
     def __init__(self, analysis: Analysis, show: str):
         self.intensional = analysis.intensional
         self.background = frozenset(analysis.background)
         self.show_all = show == "all"
         self.signatures = analysis.signatures
-        self.cache: dict = {}  # shown symbol -> (atom, time or None, intensional)
-        self.old: dict = {}  # the generation before
+        self.convert = lru_cache(maxsize=self.CACHED)(self._convert)
 
     def unmentioned(self, history, t: int) -> frozenset:
         """With show=all: the input atoms at t of predicates the program never mentions (the
@@ -104,18 +101,7 @@ class ModelReader:
     def items(self, symbols) -> list:
         """``(atom, T, intensional)`` of each shown symbol, in order: ``T`` the integer of its last
         argument, None if that is not an integer."""
-        cache = self.cache
-        if len(cache) > self.CACHED:
-            self.old, self.cache = cache, {}
-            cache = self.cache
-        get, old, convert = cache.get, self.old.pop, self._convert
-        out = []
-        for sym in symbols:
-            item = get(sym)
-            if item is None:
-                item = cache[sym] = old(sym, None) or convert(sym)
-            out.append(item)
-        return out
+        return list(map(self.convert, symbols))
 
     def split(self, symbols, t: int, time_of=None) -> tuple:
         """``(now, pinned)`` lists of these shown symbols: the intensional atoms at ``t`` (all atoms at
@@ -161,7 +147,7 @@ class ClingoEngine(Engine):
         check_window_sizes(analysis, analysis.program.proper_rules)
         self.encoding = encode_static(analysis, sem)
         self.exact = ExactProgram(self.encoding.statements)
-        self.bounds = Bounds(self.exact.flow.relevant, analysis.signatures)
+        self.bounds = Bounds(analysis.signatures, self.exact.operates)
         self.reader = ModelReader(analysis, options.show)
         self.scoped = sem.tuple_scope is TupleScope.PREDICATE
         self.history = Windows(analysis, sem).history()
@@ -210,14 +196,11 @@ class ClingoEngine(Engine):
         origin = self.origin if self.semantics.origin is Origin.FIRST else None
         fed = [(u, atom) for u, atom in self.fed if u >= lo]
         facts = self.encoding.facts(t, self.count, lo, self._window_atoms(), origin, fed)
-        ctl = control([f"--models={self.options.models}"] + self.arguments)
-        if observer is not None:
-            observer.register(ctl)
         bounds = self.bounds
         bounds.note_time(t)
         bounds.note_count(self.count)
-        ground(ctl, self.exact.text(bounds), self.exact.sites, facts)
-        return ctl
+        args = [f"--models={self.options.models}"] + self.arguments
+        return ground(args, self.exact.text(bounds), self.exact.sites, facts, observer=observer)
 
     def iter_models(self, t: int):
         """The answer streams at t one by one, as the solver finds them (``models`` of the

@@ -9,6 +9,8 @@ unions of the facts with one answer set of every component.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import clingo
 
 from ..streams.factorized import note_fallback
@@ -34,17 +36,13 @@ REFUSED = {
 
 
 class Recorder(clingo.backend.Observer):
-    """Records the ground program: rules, weight rules and shown atoms (:meth:`register`)."""
+    """Records the ground program (``ctl.register_observer``): rules, weight rules and shown atoms."""
 
     def __init__(self):
         self.rules: list = []  # (choice, head, body, lower bound or None); weighted body: (lit, w)
         self.facts: set = set()  # atoms of rules ``a.`` (not in rules)
         self.shown: list = []  # (symbol, program atom; 0 for facts)
         self.unsupported = None  # why the program cannot be factorized
-
-    def register(self, ctl: clingo.Control) -> None:
-        """Observe ``ctl``'s grounding."""
-        ctl.register_observer(self)
 
     def rule(self, choice, head, body):
         if body or choice or len(head) != 1:
@@ -70,14 +68,13 @@ for _name, _what in REFUSED.items():
     setattr(Recorder, _name, _refusing(_what))
 
 
+@dataclass(slots=True)
 class SymbolFactors:
     """The answer sets of a program as ``common`` shown symbols and ``factors``: per component
     with more than one answer set, the distinct sets of shown symbols (alternatives)."""
 
-    __slots__ = ("common", "factors")
-
-    def __init__(self, common: list, factors: list):
-        self.common, self.factors = common, factors
+    common: list
+    factors: list
 
 
 def _free_atoms(rules: list, facts: set, defined: set):

@@ -1,12 +1,8 @@
-"""The default incremental engine: a native stratified prefix, clingo for the rest.
+"""The default incremental engine: a native stratified prefix, clingo for the rest (docs/incremental.md).
 
-The lower part L (``Analysis.lower``: stratified, independent of the upper part U) is the same in
-every answer stream (splitting theorem), so the native engine computes it incrementally. At each
-tick a fresh clingo Control solves the static encoding of U's rules over the lower atoms U reads
-(time-pinned, like input atoms), the stream atoms U reads and the background facts; each answer of
-U joined with the lower model is an answer stream. Times given to clingo are relative to
-``max(0, t - lookback)`` where U's rules keep times inside @-positions, so that clingo's symbol
-table (which never frees a symbol) stays bounded.
+The lower part L (``Analysis.lower``) is the same in every answer stream, so the native engine computes
+it; each tick a fresh clingo Control solves the static encoding of the upper part U over the atoms it
+reads, times relative to ``max(0, t - lookback)`` where U allows (clingo never frees a symbol).
 """
 
 from __future__ import annotations
@@ -17,7 +13,7 @@ from functools import partial
 from .. import ast
 from ..analysis import Analysis, analyse
 from ..encode import encode_static
-from ..encode.asp import Show, ShowNothing, ShowSignature, time_facts
+from ..encode.asp import Show, ShowNothing, ShowSignature
 from ..encode.exact import Bounds, ExactProgram
 from ..encode.incremental import times_stay_relative
 from ..limits import CLINGO_MAX
@@ -26,7 +22,7 @@ from ..streams.model import Model, Result
 from ..values import clingo_atom, format_term, int_text
 from ..windows import Windows
 from .base import Engine, EngineOptions, ModelDiffer
-from .clingo_engine import ModelReader, control, ground, prefer_previous
+from .clingo_engine import ModelReader, ground, prefer_previous
 from .factorize import Recorder, factorize_or_enumerate
 from .wide import check_clingo_strings, check_window_sizes
 
@@ -40,6 +36,8 @@ class HybridEngine(Engine):
     """Native engine for the stratified lower part, clingo per tick for the upper part."""
 
     name = "incremental"
+    #: raise StreamError for an atom clingo (solving the upper part) cannot hold: a string with a NUL
+    check_values = staticmethod(check_clingo_strings)
 
     def __init__(self, analysis: Analysis, options: EngineOptions = EngineOptions()):
         from .native import NativeEngine
@@ -53,9 +51,9 @@ class HybridEngine(Engine):
         if options.factorize and options.inertia:
             note_fallback(self.name, "--inertia prefers one answer stream")
         self.last_factorized = None  # (facts, shift or None, lower model, joined answer) of the last tick
-        if not upper_rules:  # stratified without constraints: all native
+        if not upper_rules:  # stratified without constraints: all native, which holds any value
             self.native = NativeEngine(analysis, options)
-            self.upper = None
+            self.upper = self.check_values = None
             return
         lower_rules = [r for r in prog.proper_rules if r.head is not None and r.head.atom.predicate in self.lower_preds]
         facts = [r for r in prog.facts if r.head.atom.predicate not in self.upper_preds]
@@ -70,10 +68,10 @@ class HybridEngine(Engine):
         enc = self.encoding = encode_static(up, sem)
         shows = [ShowNothing()] + [ShowSignature(p, up.signatures[p] + 1) for p in sorted(up.intensional)]
         self.exact = ExactProgram([s for s in enc.statements if not isinstance(s, Show)] + shows)
-        self.bounds = Bounds(self.exact.flow.relevant, up.signatures)
+        self.bounds = Bounds(up.signatures, self.exact.operates)
         self.rules = None  # U's program text for the values so far, and whether it calls Python
         self.reads = frozenset(up.extensional & self.lower_preds)  # lower predicates U reads
-        self.tuples = bool(enc.tick_pinned) or up.tuple_lookback > 0
+        self.tuples = bool(enc.tick_pinned)
         self.shift = windows.lookback is not None and not self.tuples and times_stay_relative(upper_rules)
         # stream atoms passed to U: those of predicates U mentions (all of them for tuple windows,
         # which count every atom)
@@ -88,13 +86,6 @@ class HybridEngine(Engine):
         self.reader = ModelReader(up, options.show)  # U's shown symbols: (atom, time as given to clingo, _)
         self.texts: dict = {}  # lower atom -> its text without the time argument
         self.args = ["--heuristic=Domain"] if options.inertia else []
-
-    # ------------------------------------------------------------------ stream
-
-    def check_values(self, t: int, atoms: Sequence[tuple]) -> None:
-        """Raise StreamError for an atom clingo (solving the upper part) cannot hold: a string with a NUL."""
-        if self.upper is not None:
-            check_clingo_strings(t, atoms)
 
     def append(self, t: int, atoms: Sequence[tuple]) -> None:
         if self.upper is None:
@@ -117,8 +108,6 @@ class HybridEngine(Engine):
 
     def _passed_to_upper(self, atom: tuple) -> bool:
         return atom[0] not in self.lower_preds and (self.kept is None or atom[0] in self.kept)
-
-    # ------------------------------------------------------------------ solving
 
     def evaluate(self, t: int) -> Result:
         if self.upper is None:
@@ -166,14 +155,10 @@ class HybridEngine(Engine):
             self.kept_size = 0
 
     def _solve(self, facts: str, t: int, d: int) -> list:
-        """U's answers for these facts: per answer its :meth:`.ModelReader.split` at the time given
-        to clingo as now: ``(now, pinned)``, the times of ``pinned`` as given to clingo.
-
-        The same program and facts give the same answers in the same order, so they are kept
-        for reuse (not with inertia, whose heuristics depend on the previous answer) while
-        the kept answers hold at most :data:`KEPT_SYMBOLS` symbols."""
-        ctl = control(self.args + [f"--models={self.options.models}"])
-        ground(ctl, self.rules, self.exact.sites, facts)
+        """U's answers for these facts, each split (:meth:`.ModelReader.split`) at the time given to
+        clingo as now. The same program and facts give the same answers in the same order: they are
+        kept for reuse (not with inertia, whose heuristics depend on the previous answer)."""
+        ctl = ground(self.args + [f"--models={self.options.models}"], self.rules, self.exact.sites, facts)
         if self.options.inertia and self.diff.previous is not None:
             prefer_previous(ctl, self.diff.previous, t, self.upper.intensional, d)
         split, rel = self.reader.split, t - d
@@ -195,9 +180,7 @@ class HybridEngine(Engine):
         symbolic = self.answers.get(key, self)
         if symbolic is self:
             recorder = Recorder()
-            ctl = control(["--models=0"])
-            recorder.register(ctl)
-            ground(ctl, self.rules, self.exact.sites, facts)
+            ctl = ground(["--models=0"], self.rules, self.exact.sites, facts, observer=recorder)
             found = factorize_or_enumerate(recorder, ctl, self.name)
             split, rel = self.reader.split, t - d
             symbolic = (
@@ -221,23 +204,20 @@ class HybridEngine(Engine):
         return factorized_result(t, self.history.count, joined, self.options.models)
 
     def _facts(self, t: int, d: int, lo: int, lower: Model) -> str:
-        count = self.history.count
-        text = str if t - d <= CLINGO_MAX and count <= CLINGO_MAX else int_text
-        out = [f"_now({text(t - d)})."]
-        if self.encoding.timeline:
-            out.append(time_facts(lo - d, t - d))
-        if self.tuples:
-            out.append(f"_cnt({text(count)}).")
-        self.encoding.atom_facts(out, self.history, text, self.tuples, d)
+        """U's facts at t, times less d: the stream's (the count only for tuple windows: it
+        changes at every atom, and the facts text keys the kept answers), the lower atoms U reads."""
+        out = [self.encoding.facts(t, self.history.count if self.tuples else None, lo, self.history, d=d)]
         reads, texts = self.reads, self.texts
-        if reads:
-            now = text(t - d)
-            for atom in lower.atoms:
-                if atom[0] in reads:
-                    out.append(f"{texts.get(atom) or self._text(atom)}{now}).")
-            for atom, u in lower.pinned:
-                if atom[0] in reads and lo <= u <= t:
-                    out.append(f"{texts.get(atom) or self._text(atom)}{text(u - d)}).")
+        if not reads:
+            return out[0]
+        text = str if t - d <= CLINGO_MAX else int_text
+        now = text(t - d)
+        for atom in lower.atoms:
+            if atom[0] in reads:
+                out.append(f"{texts.get(atom) or self._text(atom)}{now}).")
+        for atom, u in lower.pinned:
+            if atom[0] in reads and lo <= u <= t:
+                out.append(f"{texts.get(atom) or self._text(atom)}{text(u - d)}).")
         return "\n".join(out)
 
     def _text(self, atom: tuple) -> str:

@@ -21,7 +21,7 @@ from ..encode.windows.base import NOW, NOW_SLOT, Instances
 from ..streams.model import Model, Result
 from ..values import clingo_term, format_term
 from .base import Engine, EngineOptions, ModelDiffer
-from .clingo_engine import ClingoEngine, ModelReader, control, ground, prefer_previous
+from .clingo_engine import ClingoEngine, ModelReader, ground, prefer_previous
 from .wide import check_clingo_strings, check_window_sizes, symbol_to_term
 
 __all__ = ["PureIncrementalEngine", "SlotRing", "StaticTicks"]
@@ -129,13 +129,9 @@ class Derived(Instances):
     def switch(self, key: tuple, on: bool) -> None:
         """The window instance ``key`` (the atom's arguments, and its slot for @) went on or off."""
         args, slot = (key[:-1], key[-1:]) if self.at else (key, ())
+        change = self._add if on else self._remove
         for head in self.table.get(args, ()):
-            if self.pinned:
-                head += slot
-            if on:
-                self._add(head)
-            else:
-                self._remove(head)
+            change(head + slot if self.pinned else head)
 
 
 def _text(term) -> str:
@@ -157,18 +153,18 @@ class PureIncrementalEngine(Engine):
         if enc.problems:
             self.encoding = enc
             return
-        # every rule encoded as any other: which values and domains any encoding may need
+        # every rule encoded as any other: which domains and operations any encoding may need
         plain = encode_incremental(analysis, sem, frozenset(range(1, len(analysis.program.proper_rules) + 1)))
-        relevant = ExactProgram(plain.statements, (), plain.flow).flow.relevant
+        operates = ExactProgram(plain.statements, plain.flow).operates
         self.ring = SlotRing(enc.slots, enc.reach, enc.members) if enc.slots else None
-        self.trackers: dict = {}  # (kind, modality, predicate, n) -> instances of that window atom
+        self.trackers: dict = {}  # (encoder, predicate, n) -> instances of that window atom
         self.receivers: dict = {}  # predicate -> instances of time windows over it
         self.expiring: list = []  # instances of time windows
         self.ticking: list = []  # (instances, tuple window size or None) recomputed per tick
         self.tuples: dict = {}  # tuple window size -> predicate -> instances
         for pred, uses in enc.inputs.items():
             for encoder, n in uses:
-                inst = self.trackers[(encoder.kind, encoder.modality, pred, n)] = encoder.instances(pred, n, self.ring)
+                inst = self.trackers[(encoder, pred, n)] = encoder.instances(pred, n, self.ring)
                 tuple_window = encoder.kind == ast.WindowKind.TUPLE
                 if tuple_window:
                     self.tuples.setdefault(n, {}).setdefault(pred, []).append(inst)
@@ -201,22 +197,19 @@ class PureIncrementalEngine(Engine):
         self.demoted: frozenset = frozenset()
         self.stats = {"groundings": 0}
         self._use(enc)
-        self.bounds = Bounds(relevant | self.exact.flow.relevant, analysis.signatures)
+        self.bounds = Bounds(analysis.signatures, operates or self.exact.operates)
 
     def _use(self, enc) -> None:
         """Drive the encoding ``enc`` (grounded at the next evaluation)."""
         self.encoding = enc
-        self.exact = ExactProgram(enc.statements, (), enc.flow)
+        self.exact = ExactProgram(enc.statements, enc.flow)
         self.now_inputs = enc.now_inputs
         self.derived = [Derived(a, a.source[0].at) for a in enc.arrivals]
         self.listeners: dict = {}  # instances of a window atom -> the rules instantiated on its arrivals
         for a, d in zip(enc.arrivals, self.derived):
-            encoder, pred, n = a.source
-            self.listeners.setdefault(self.trackers[(encoder.kind, encoder.modality, pred, n)], []).append(d)
+            self.listeners.setdefault(self.trackers[a.source], []).append(d)
         self.statics = {p for a in enc.arrivals for p in a.statics}
         self.stale = True
-
-    # ------------------------------------------------------------------ stream
 
     check_values = staticmethod(check_clingo_strings)
 
@@ -281,8 +274,6 @@ class PureIncrementalEngine(Engine):
         self.inputs_now = []
         self.time = t
 
-    # ------------------------------------------------------------------ solving
-
     def evaluate(self, t: int) -> Result:
         if self.static is not None:
             return self.static.evaluate(t)
@@ -308,13 +299,12 @@ class PureIncrementalEngine(Engine):
         on is assigned."""
         enc = self.encoding
         self._forget()
-        ctl = self.ctl = control(self.args)
         seen = "".join(
             f"_dom_{p}({','.join(map(_text, args))}).\n" if args else f"_dom_{p}.\n"
             for p, atoms in self.seen.items()
             for args in atoms
         )
-        ground(ctl, (enc.frame + rules[0] + seen, rules[1]), self.exact.sites)
+        ctl = self.ctl = ground(self.args, (enc.frame + rules[0] + seen, rules[1]), self.exact.sites)
         self.rules, self.stale, self.literals, self.preferred = rules, False, {}, {}
         self.stats["groundings"] += 1
         for arrival, derived in zip(self.encoding.arrivals, self.derived):
@@ -331,7 +321,7 @@ class PureIncrementalEngine(Engine):
         """Drop from the domain the atoms seen that no window remembers, once they are most of it
         (a stream of ever new constants keeps a domain of the window's size)."""
         live: dict = {p: set() for p in self.seen}
-        for (_, _, pred, _), inst in self.trackers.items():
+        for (_, pred, _), inst in self.trackers.items():
             if pred in live:
                 live[pred] |= inst.remembered()
         for pred, args in self.now_on:
@@ -362,28 +352,23 @@ class PureIncrementalEngine(Engine):
                         for derived in listeners:
                             derived.switch(key, value)
             if inst.aux in switched:
-                aux = inst.aux
-                for key, value in changed.items():
-                    assign(aux, key, value)
+                assign(((inst.aux, key), value) for key, value in changed.items())
             changed.clear()
         for derived in self.derived:
-            if derived.changed:
-                aux = derived.aux
-                for key, value in derived.changed.items():
-                    assign(aux, key, value)
-                derived.changed.clear()
-        for (pred, key), value in self.now_changed.items():
-            assign(pred, key, value)
+            assign(((derived.aux, key), value) for key, value in derived.changed.items())
+            derived.changed.clear()
+        assign(self.now_changed.items())
         self.now_changed.clear()
         if self.ring is not None:
-            for (name, slot), value in self.ring.changed.items():
-                assign(name, (slot,), value)
+            assign(((name, (slot,)), value) for (name, slot), value in self.ring.changed.items())
             self.ring.changed.clear()
 
-    def _assign(self, name: str, args: tuple, value: bool) -> None:
-        lit = self._literal(name, args)
-        if lit:
-            self.ctl.assign_external(lit, value)
+    def _assign(self, changes) -> None:
+        """Assign the externals of ``((name, args), value)`` pairs."""
+        for (name, args), value in changes:
+            lit = self._literal(name, args)
+            if lit:
+                self.ctl.assign_external(lit, value)
 
     def _literal(self, name: str, args: tuple, external: bool = True) -> int:
         """The program literal of ``name(args)`` (0: not in the ground program, or not an external)."""

@@ -1,20 +1,14 @@
-"""Window encoders: one per window kind (time, tuple, none) and modality.
-
-Each encoder names the auxiliary atom that stands for a window atom, yields the rules that
-define it (its *static* rules, for one evaluation time ``_now(N)``/``_cnt(C)``), as
-:mod:`ticker_py.encode.asp` values, and builds its use in a rule body.
-``ENCODERS[(ast.WindowKind, ast.Modality)]`` is the dispatch table.
-"""
+"""Window encoders: one per window kind (time, tuple, none) and modality, in
+``ENCODERS[(ast.WindowKind, ast.Modality)]``."""
 
 from __future__ import annotations
 
 from ... import ast
-from .base import WindowEncoder, arg_vars
-from .time import TimeAt, TimeBox, TimeDiamond
+from .base import WindowEncoder
+from .time import TimeAt, TimeBox, TimeDiamond, UnwindowedAt
 from .tuple import TupleAt, TupleBox, TupleDiamond
-from .unwindowed import UnwindowedAt
 
-__all__ = ["ENCODERS", "encoder_for", "WindowEncoder", "arg_vars"]
+__all__ = ["ENCODERS", "encoder_for"]
 
 ENCODERS = {
     (enc.kind, enc.modality): enc

@@ -2,10 +2,8 @@
 
 A user atom ``p(t1,...,tk)`` holding at time point U is encoded as ``p(t1,...,tk,U)``
 (time-pinned); an input atom with arrival count K also as ``p(t1,...,tk,U,K)``
-(tick-pinned). Every name the encoding adds starts with ``_``, which LARS names cannot.
-
-The incremental encoding (:mod:`ticker_py.encode.incremental`) pins an atom to a *slot* instead,
-and its window atoms over input predicates are *instances* (:class:`Instances`).
+(tick-pinned); the incremental encoding pins it to a *slot* instead (docs/incremental.md).
+Every name the encoding adds starts with ``_``, which LARS names cannot.
 """
 
 from __future__ import annotations
@@ -14,7 +12,7 @@ from abc import ABC, abstractmethod
 
 from ... import ast
 from ...semantics import DEFAULT, Semantics
-from ...windows import minus, origin_term
+from ...windows import origin_term
 from ..asp import AspRule, NafLiteral, atom
 
 __all__ = [
@@ -22,7 +20,6 @@ __all__ = [
     "Instances",
     "arg_vars",
     "now",
-    "minus",
     "origin",
     "member",
     "N",
@@ -65,14 +62,12 @@ def origin(sem: Semantics, var: ast.Variable = O) -> tuple:
 
 
 class Instances:
-    """The instances of one window atom over an input predicate: switched on when their atom
-    arrives, off when their annotation says it expired (the paper's Alg. 2 increments).
-
-    ``aux`` names the window atom; ``holding`` holds the keys (the atom's arguments, and a slot
-    for @) that hold now; ``changed`` the keys switched since the engine last read it. The
-    engine calls :meth:`arrive` for each atom of the predicate, :meth:`leave` when a tuple
-    window lets one go, :meth:`expire` when time moves on and :meth:`tick` before it evaluates.
-    """
+    """The instances of one window atom over an input predicate (the paper's Alg. 2 increments):
+    ``holding``, the keys (the atom's arguments, and a slot for @) that hold now; ``changed``, those
+    switched since the engine last read it. The engine calls ``arrive(u, k, atom)`` for each atom of
+    the predicate (time u, count k), ``leave(u, k, atom)`` when a tuple window lets one go,
+    ``expire(t)`` when time moves on to t (time windows) and ``tick(t, start)`` before it evaluates
+    at t (boxes; ``start``: where a tuple window's timeline starts)."""
 
     def __init__(self, aux: str, n: int = 0, ring=None):
         self.aux, self.n, self.ring = aux, n, ring  # ring: the slots, for @ (the key ends with one)
@@ -110,18 +105,6 @@ class Instances:
         else:
             self.holding[key] = got - 1
 
-    def arrive(self, u: int, k: int, atom: tuple) -> None:
-        """``atom`` arrived at time u with count k."""
-
-    def leave(self, u: int, k: int, atom: tuple) -> None:
-        """``atom`` (time u, count k) left the tuple window."""
-
-    def expire(self, t: int) -> None:
-        """Time moved on to t (before the slots of old time points are reused)."""
-
-    def tick(self, t: int, start: int) -> None:
-        """Before evaluating at t (``start``: where a tuple window's timeline starts)."""
-
     def remembered(self) -> set:
         """The arguments of the atoms that hold, or may hold later, in the window."""
         return set(self.holding) if self.ring is None else {key[:-1] for key in self.holding}
@@ -135,14 +118,20 @@ class WindowEncoder(ABC):
     modality: ast.Modality
     prefix: str  # of the auxiliary predicates: ``{prefix}{n}_{pred}``, a box's spoiler ``{prefix}s{n}_{pred}``
     instance_class = None  # the :class:`Instances` over an input predicate (None: none)
+    expires = "{pred} at U holds at every later time"  # an input atom's instance (:meth:`expiry`)
 
     def aux(self, pred: str, n: int) -> str:
         """The auxiliary predicate standing for ``pred`` under this window of size n."""
         return f"{self.prefix}{n}_{pred}"
 
-    def spoil(self, pred: str, n: int) -> str:
-        """A box's spoiler: ``pred`` misses a time point of the window."""
-        return f"{self.prefix}s{n}_{pred}"
+    def box_rules(self, pred: str, n: int, args: tuple, holds: tuple, gap: tuple, missing: ast.Atom) -> list:
+        """A box: its atom over ``args`` holds where ``holds`` and its spoiler finds no time point
+        of the window (``gap`` binds it) where ``missing`` does not hold."""
+        head, spoil = ast.Atom(self.aux(pred, n), args), ast.Atom(f"{self.prefix}s{n}_{pred}", args)
+        return [
+            AspRule.of(head, *holds, NafLiteral(spoil, negated=True)),
+            AspRule.of(spoil, *holds, *gap, NafLiteral(missing, negated=True)),
+        ]
 
     @abstractmethod
     def static_rules(self, pred: str, arity: int, n: int, background: bool, sem: Semantics = DEFAULT) -> list:
@@ -169,16 +158,9 @@ class WindowEncoder(ABC):
 
     def expiry(self, pred: str, n: int) -> str:
         """How long an input atom keeps its instance (the annotation of the incremental encoding)."""
-        if self.kind == ast.WindowKind.TUPLE:
-            return f"{pred}: while the atom is among the last {n} atoms"
-        if self.kind == ast.WindowKind.TIME:
-            return f"{pred}: an atom at U until time U+{n}"
-        return f"{pred} at U holds at every later time"
+        return self.expires.format(pred=pred, n=n, points=n + 1)
 
-    def head(self, pred: str, n: int, args: tuple, time) -> ast.Atom:
-        """The auxiliary atom over ``args``, and ``time`` if the window atom carries one (@)."""
+    def head(self, pred: str, n: int, args: tuple, time=None) -> ast.Atom:
+        """The auxiliary atom over ``args``, and ``time`` if the window atom carries one (@): the
+        head of the encoder's rules, and the body atom standing for ``pred(args)`` under the window."""
         return ast.Atom(self.aux(pred, n), args + (time,) if self.at else args)
-
-    def use(self, pred: str, n: int, args, time=None) -> ast.Atom:
-        """The body atom for ``pred(args)`` under this window."""
-        return ast.Atom(self.aux(pred, n), tuple(args) + (() if time is None else (time,)))

@@ -1,6 +1,7 @@
 """Time windows: diamond, box and @, over [max(0, N-n), N] (the origin O for 0 under
-``origin=first``). ``n`` is the window's reach (:func:`ticker_py.windows.reach`: its size, or one
-less under half-open bounds); the bounds are :mod:`ticker_py.windows`'."""
+``origin=first``), and @ without a window, over the whole timeline. ``n`` is the window's reach
+(:func:`ticker_py.windows.reach`: its size, or one less under half-open bounds); the bounds are
+:mod:`ticker_py.windows`'."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ from collections import deque
 
 from ... import ast
 from ...semantics import DEFAULT
-from ...windows import before_now, covers, first_point, from_origin, last_covering
-from ..asp import AspRule, NafLiteral
+from ...windows import before_now, covers, first_point, from_origin, last_covering, on_timeline
+from ..asp import AspRule
 from .base import NOW, Instances, N, S, U, WindowEncoder, arg_vars, member, now, origin
 
 Cmp = ast.Comparison
@@ -84,6 +85,7 @@ class TimeDiamond(WindowEncoder):
     """``p in [n]``: p holds at some U in [N-n, N]."""
 
     kind, modality, prefix, instance_class = ast.WindowKind.TIME, ast.DIAMOND, "_d", Arrivals
+    expires = "{pred}: an atom at U until time U+{n}"
 
     def static_rules(self, pred, arity, n, background, sem=DEFAULT):
         a = arg_vars(arity)
@@ -98,36 +100,17 @@ class TimeBox(WindowEncoder):
     """``p always [n]``: p holds at every U in [max(0, N-n), N]; the spoiler finds a gap."""
 
     kind, modality, prefix, instance_class = ast.WindowKind.TIME, ast.BOX, "_b", Runs
+    expires = "{pred}: while the atom arrived at each of the last {points} time points"
 
     def static_rules(self, pred, arity, n, background, sem=DEFAULT):
         a = arg_vars(arity)
-        head, spoil = ast.Atom(self.aux(pred, n), a), ast.Atom(self.spoil(pred, n), a)
-        at_now = ast.Atom(pred, a + (N,))
         start, known = origin(sem)
-        return [
-            AspRule.of(head, now(), at_now, NafLiteral(spoil, negated=True)),
-            AspRule.of(
-                spoil,
-                now(),
-                at_now,
-                Cmp("=", U, ast.Interval(*before_now(N, n))),
-                *known,
-                from_origin(U, start),
-                NafLiteral(ast.Atom(pred, a + (U,)), negated=True),
-            ),
-        ]
+        gap = (Cmp("=", U, ast.Interval(*before_now(N, n))), *known, from_origin(U, start))
+        return self.box_rules(pred, n, a, (now(), ast.Atom(pred, a + (N,))), gap, ast.Atom(pred, a + (U,)))
 
     def slot_rules(self, pred, arity, n):
         a = arg_vars(arity)
-        head, spoil = ast.Atom(self.aux(pred, n), a), ast.Atom(self.spoil(pred, n), a)
-        at_now = ast.Atom(pred, a + (NOW,))
-        return [
-            AspRule.of(head, at_now, NafLiteral(spoil, negated=True)),
-            AspRule.of(spoil, at_now, member(n), NafLiteral(ast.Atom(pred, a + (S,)), negated=True)),
-        ]
-
-    def expiry(self, pred, n):
-        return f"{pred}: while the atom arrived at each of the last {n + 1} time points"
+        return self.box_rules(pred, n, a, (ast.Atom(pred, a + (NOW,)),), (member(n),), ast.Atom(pred, a + (S,)))
 
 
 class TimeAt(TimeDiamond):
@@ -138,3 +121,17 @@ class TimeAt(TimeDiamond):
     def background_rules(self, pred, arity, n):
         a = arg_vars(arity)
         return [AspRule.of(self.head(pred, n, a, S), ast.Atom(f"_bg_{pred}", a), member(n))]
+
+
+class UnwindowedAt(WindowEncoder):
+    """``p at T``: 0 <= T <= N and p holds at T (predictions beyond N are not read)."""
+
+    kind, modality, at = ast.WindowKind.NONE, ast.AT, True
+
+    def aux(self, pred, n):
+        return f"_at_{pred}"
+
+    def static_rules(self, pred, arity, n, background, sem=DEFAULT):
+        a = arg_vars(arity) + (U,)
+        start, known = origin(sem)
+        return [AspRule.of(ast.Atom(self.aux(pred, n), a), now(), ast.Atom(pred, a), *known, *on_timeline(U, N, start))]

@@ -2,13 +2,8 @@
 
 At tick (N, C) the window holds the atoms with count C-n+1 .. C; its timeline starts at
 the time of atom C-n+1 when C >= n, else at 0 (``_cstart{n}``). ``_cin{n}_p(A..,U)``:
-p(A..) is in the window's contents at U (background atoms at every U of the timeline).
-
-Under the semantics knobs: ``tuple_scope=predicate`` counts each predicate's atoms apart
-(``_cnt_p``, ``_tick_p``, ``_cstart{n}_p``; tick-pinned atoms carry p's own count);
-``tuple_ties=choice`` keeps as many atoms of the boundary time point as arrival order
-would, but any of them (``_csel{n}``: a choice of their counts); ``origin=first`` starts
-a window with fewer than n atoms at the origin ``_origin(O)``.
+p(A..) is in the window's contents at U (background atoms at every U of the timeline). The
+knobs ``tuple_scope``, ``tuple_ties`` and ``origin`` are encoded as docs/semantics.md says.
 """
 
 from __future__ import annotations
@@ -59,11 +54,10 @@ def start_rules(n: int, sem: Semantics = DEFAULT, pred: str | None = None) -> li
 
 def scope_rules(pred: str, arity: int) -> list:
     """``tuple_scope=predicate``: p's ticks and count, from its tick-pinned atoms."""
-    _, tick_name, _, _ = _names(0, pred, Semantics(tuple_scope=TupleScope.PREDICATE))
     a = arg_vars(arity)
     return [
-        AspRule.of(atom(tick_name, U, K), ast.Atom(pred, a + (U, K))),
-        AspRule.of(atom(f"_cnt_{pred}", X), Cmp("=", X, Count(K, (NafLiteral(atom(tick_name, U, K)),)))),
+        AspRule.of(atom(f"_tick_{pred}", U, K), ast.Atom(pred, a + (U, K))),
+        AspRule.of(atom(f"_cnt_{pred}", X), Cmp("=", X, Count(K, (NafLiteral(atom(f"_tick_{pred}", U, K)),)))),
     ]
 
 
@@ -142,6 +136,7 @@ class TupleDiamond(WindowEncoder):
     """``p in [n #]``: p is among the last n atoms (or background)."""
 
     kind, modality, prefix, instance_class = ast.WindowKind.TUPLE, ast.DIAMOND, "_cd", Counted
+    expires = "{pred}: while the atom is among the last {n} atoms"
 
     def static_rules(self, pred, arity, n, background, sem=DEFAULT):
         a = arg_vars(arity)
@@ -152,26 +147,13 @@ class TupleBox(WindowEncoder):
     """``p always [n #]``: p is in the window's contents at every point of its timeline."""
 
     kind, modality, prefix, instance_class = ast.WindowKind.TUPLE, ast.BOX, "_cb", CountedRuns
+    expires = "{pred}: while the atom is among the last {n} atoms at every time point of their timeline"
 
     def static_rules(self, pred, arity, n, background, sem=DEFAULT):
         a = arg_vars(arity)
-        head, spoil = ast.Atom(self.aux(pred, n), a), ast.Atom(self.spoil(pred, n), a)
-        cin_now = ast.Atom(contents(pred, n), a + (N,))
-        start = _names(n, pred, sem)[2]
-        return [
-            AspRule.of(head, now(), cin_now, NafLiteral(spoil, negated=True)),
-            AspRule.of(
-                spoil,
-                now(),
-                cin_now,
-                atom(start, S),
-                Cmp("=", U, ast.Interval(S, minus(N, 1))),
-                NafLiteral(ast.Atom(contents(pred, n), a + (U,)), negated=True),
-            ),
-        ]
-
-    def expiry(self, pred, n):
-        return f"{pred}: while the atom is among the last {n} atoms at every time point of their timeline"
+        holds = (now(), ast.Atom(contents(pred, n), a + (N,)))
+        gap = (atom(_names(n, pred, sem)[2], S), Cmp("=", U, ast.Interval(S, minus(N, 1))))
+        return self.box_rules(pred, n, a, holds, gap, ast.Atom(contents(pred, n), a + (U,)))
 
 
 class TupleAt(TupleDiamond):

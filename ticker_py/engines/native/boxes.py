@@ -1,10 +1,7 @@
-"""Box windows maintained incrementally: per-atom counters instead of window scans.
+"""Boxes over derived predicates: per-atom counters instead of window scans.
 
-``q always [n]`` over a derived predicate q holds for an atom a at time t iff a holds
-now and a is pinned (``q(a) at u``) at every u in ``[max(0, t-n), t-1]``.
-:class:`PinCover` keeps, for each atom, how many of those time points it is pinned at;
-the counters move with the window (the time points leaving and entering it) and with
-the pins that appear and expire, so an evaluation costs what changed, not ``n``.
+``q always [n]`` holds for an atom a at time t iff a holds now and is pinned (``q(a) at u``) at
+every u in ``[max(0, t-n), t-1]``: an evaluation costs what changed, not ``n``.
 """
 
 from __future__ import annotations
@@ -32,13 +29,10 @@ class PinCover:
             else:
                 del count[a]
 
-    def pinned(self, a, u) -> None:
+    def pinned(self, a, u, d: int = 1) -> None:
+        """Atom a pinned at u (``d`` 1), or no longer (``d`` -1)."""
         if self.lo <= u <= self.hi:
-            self._add((a,), 1)
-
-    def unpinned(self, a, u) -> None:
-        if self.lo <= u <= self.hi:
-            self._add((a,), -1)
+            self._add((a,), d)
 
     def move(self, t: int) -> None:
         """Slide the window to ``[max(0, t-n), t-1]``."""

@@ -1,11 +1,5 @@
-"""The native engine: Laser-style annotated, semi-naive evaluation of positive and
-stratified LARS programs (see docs/native.md).
-
-Every relation a rule reads is a :class:`Store` of facts annotated with horizons; at each
-evaluation only what is new flows, component by component to a semi-naive fixpoint. The parts:
-:mod:`.wiring` (built once), :mod:`.feed` (input atoms), :mod:`.views` (derived predicates),
-:mod:`.output` (the answer's changes); this module evaluates the rules.
-"""
+"""The native engine: Laser-style annotated, semi-naive evaluation of positive and stratified LARS
+programs (docs/native.md); this module evaluates the rules, component by component."""
 
 from __future__ import annotations
 

@@ -1,12 +1,5 @@
 """Feeding the input stores from the stream: atoms appended, counted for tuple windows, and
-given horizons by the windows that read them.
-
-A time-window atom arriving at u holds until the end of the last time point whose window covers
-it (:func:`ticker_py.windows.last_covering`); a tuple-window atom until
-``n - 1`` more atoms arrived (a count horizon); an atom read through a box holds while its
-run of consecutive time points covers the window. Background atoms hold for ever, and under
-@-windows at every time point (see docs/native.md).
-"""
+given the horizons of the windows that read them (docs/native.md, *Horizons*)."""
 
 from __future__ import annotations
 
@@ -209,12 +202,6 @@ class StreamFeed:
         for store, pairs in out.values():
             store.insert(pairs)
 
-    def _window_start(self, n: int) -> tuple:
-        """``(index, time)``: the stream index of the oldest atom in a tuple window of n atoms
-        and the time its timeline starts at (index 1 and time 0 while fewer atoms arrived)."""
-        recent, base = self.recent, self.recent_base
-        return tuple_start(self.clock.count, n, lambda k: recent[k - base][0])
-
     def feed_tuples(self, t: int, advance: bool) -> None:
         """Background atoms under tuple @-windows, and tuple boxes (see docs/native.md)."""
         w, clock = self.wiring, self.clock
@@ -222,7 +209,8 @@ class StreamFeed:
         for mod, p, n, store in w.tuple_sources:
             if mod is DIAMOND:
                 continue
-            f, start = self._window_start(n)
+            # the stream index of the window's oldest atom, and the time its timeline starts at
+            f, start = tuple_start(clock.count, n, lambda k: recent[k - base][0])  # noqa: B023 - called at once
             if mod is AT:
                 bg = w.background.get(p)
                 if not bg:

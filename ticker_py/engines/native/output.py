@@ -30,12 +30,9 @@ class Delta(tuple):
 
 class Changes:
     """The atoms that hold now and the pins added and removed at one evaluation, and (unless
-    only changes are read) the answer they sum up to.
-
-    The now-views of derived predicates report here as their facts appear and expire; the
-    pins are reported by :class:`~.views.DerivedViews`; with ``show="all"`` the stream
-    feed collects the input atoms at t in ``inputs_now``.
-    """
+    only changes are read) the answer they sum up to. The now-views of derived predicates report
+    here; the pins :class:`~.views.DerivedViews`; with ``show="all"`` the stream feed the input
+    atoms at t (``inputs_now``)."""
 
     def __init__(self, wiring: Wiring, options: EngineOptions):
         self.wiring = wiring
@@ -60,17 +57,11 @@ class Changes:
         def fresh_now(atoms):
             rem = changes.removed_now
             if rem:
-                s = set(atoms)
-                back = s & rem  # removed earlier in this evaluation: no change
-                if back:
-                    rem -= back
-                    s -= back
-                if changes.added_now:
-                    changes.added_now |= s
-                else:
-                    changes.added_now = s
-            else:
-                changes.added_now.update(atoms)
+                atoms = set(atoms)
+                back = atoms & rem  # removed earlier in this evaluation: no change
+                rem -= back
+                atoms -= back
+            changes.added_now.update(atoms)
 
         def expired_now(atoms):
             changes.removed_now.update(atoms)

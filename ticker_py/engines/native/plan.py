@@ -345,36 +345,27 @@ class _PlanWriter:
         self.emit("break" if self.plan.transient else f"if {self.h} == {self.loop[1]}: break")
 
 
-def _delta_sets():
-    """``delta_set(D)``: the instances of delta ``D``, remembered for the next driver of the
-    rule, which gets the same delta (deltas only grow: the same list and length, the same set)."""
-    last: list = [None, -1, None]
-
-    def delta_set(D):
-        if last[0] is not D or last[1] != len(D):
-            last[:] = [D, len(D), set(map(_first, D))]
-        return last[2]
-
-    return delta_set
-
-
 def delta_groups():
-    """``delta_groups(D, key)``: the pairs of delta ``D`` grouped by ``key(instance)``,
-    remembered per key function as :func:`_delta_sets` remembers (one for all the rules of a
-    program: the rules driven by one store's delta group it once)."""
+    """``delta_groups(D, key)``: the pairs of delta ``D`` grouped by ``key(instance)`` (``key``
+    None: the set of D's instances), remembered per key for the next plan that gets the same delta
+    (deltas only grow: the same list and length, the same groups). One for all the rules of a
+    program: the rules driven by one store's delta group it once; the sets are one per rule."""
     last: dict = {}
 
-    def delta_groups(D, key):
+    def delta_groups(D, key=None):
         e = last.get(key)
         if e is None or e[0] is not D or e[1] != len(D):
-            groups: dict = {}
-            for pair in D:
-                k = key(pair[0])
-                g = groups.get(k)
-                if g is None:
-                    groups[k] = [pair]
-                else:
-                    g.append(pair)
+            if key is None:
+                groups = set(map(_first, D))
+            else:
+                groups = {}
+                for pair in D:
+                    k = key(pair[0])
+                    g = groups.get(k)
+                    if g is None:
+                        groups[k] = [pair]
+                    else:
+                        g.append(pair)
             last[key] = e = (D, len(D), groups)
         return e[2]
 
@@ -384,12 +375,7 @@ def delta_groups():
 def _skips(plan: RulePlan, driver, positives, rank) -> bool:
     """Whether the plan driven by ``driver`` may skip, for a driving fact extended in this
     evaluation from horizon h (``Store.before``), the joins whose other facts hold until h or
-    earlier: their head's horizon stays what it was (see docs/native.md, *Extended facts*).
-
-    Sound where every store the rule reads is complete before it runs (no body literal in the
-    head's component, so the plans see each delta once, whole), no later literal reads the
-    driver's store (it would skip the driver's delta instances, leaving a join with a fact new
-    in that store to this plan), and horizons are plain (not counted)."""
+    earlier (docs/native.md, *Extended facts*, says why and where that is sound)."""
     if len(positives) < 2 or plan.transient or plan.head_store.counted:
         return False
     scc = plan.head_store.scc
@@ -559,7 +545,7 @@ def compile_rule(rule: ast.Rule, body: list, head_store, general: bool = False, 
     plan = RulePlan(rule, head_store, transient=transient, box_stores=tuple(b.store for b in positives if b.box))
     ns = {
         "_cmp": compare,
-        "_delta_set": _delta_sets(),
+        "_delta_set": delta_groups(),
         "_delta_groups": groups or delta_groups(),
         "_rp": repeat,
         "_ig": itemgetter,

@@ -1,16 +1,7 @@
 """Annotated fact storage: ``instance -> horizon`` with indexes, expiry buckets and deltas.
 
-A *horizon* is the last evaluation tick at which a fact is guaranteed to hold (Laser's
-annotation). Ticks are encoded as integers so that one comparison decides validity:
-``tick_key(t, j) = t * SLOT + j`` for the j-th evaluation at time point t (j < SLOT - 1, so
-no two ticks share a key, whatever the size of t: Python integers are exact), and
-``end_of(t) = t * SLOT + SLOT - 1`` is the horizon "every evaluation at time t".
-A fact with horizon h is valid at tick k iff ``h >= k``; ``INF`` never expires: it is the
-float infinity, above every integer, so that no tick, however late, reaches it.
-A *transient* fact (derived through negation, a tuple window or a box over derived
-atoms) gets the current tick as horizon and is recomputed at the next evaluation.
-
-An instance is a ground atom tuple (``shape="atom"``) or ``(atom, U)`` for atoms read
+Horizons are tick keys, ``t * SLOT + j`` for the j-th evaluation at time point t (docs/native.md,
+*Horizons*). An instance is a ground atom tuple (``shape="atom"``) or ``(atom, U)`` for atoms read
 at a time point (``shape="at"``).
 """
 
@@ -23,7 +14,7 @@ from heapq import heappop, heappush
 from itertools import compress, repeat
 from operator import eq, is_, is_not, itemgetter, lt
 
-__all__ = ["Store", "CountedStore", "Clock", "INF", "SLOT", "end_of", "tick_key", "acceptor", "atom_key", "Index"]
+__all__ = ["Store", "CountedStore", "Clock", "INF", "SLOT", "end_of", "acceptor", "atom_key", "Index"]
 
 SLOT = 1 << 32
 INF = math.inf  # not an integer: any integer tick key compares below it
@@ -39,10 +30,6 @@ def _consume(it) -> None:
 def end_of(t: int) -> int:
     """The horizon "until the last evaluation at time point t"."""
     return t * SLOT + SLOT - 1
-
-
-def tick_key(t: int, j: int) -> int:
-    return t * SLOT + j
 
 
 class Clock:
@@ -66,7 +53,7 @@ class Clock:
         if self.j >= SLOT - 1:
             raise OverflowError("too many evaluations at one time point")
         self.time = t
-        self.now = tick_key(t, self.j)
+        self.now = t * SLOT + self.j
         return advance
 
 
@@ -183,14 +170,10 @@ class Index:
 
 
 class Store:
-    """Facts of one relation (a predicate under one window/modality) with horizons.
-
-    ``insert`` keeps the largest horizon per instance and returns the pairs that are new
-    or extended (the semi-naive delta), also appended to ``delta`` (this evaluation),
-    to ``round`` (when the store's component is being iterated) and passed to the
-    ``listeners`` (views derived from this store). ``expire(now)`` drops facts whose
-    horizon passed. A store that no plan probes (``stored=False``) only forwards deltas.
-    """
+    """Facts of one relation (a predicate under one window/modality) with horizons, the largest per
+    instance. New or extended pairs go to ``delta`` (this evaluation), ``round`` (while the store's
+    component is iterated) and the ``listeners``; a store no plan probes (``stored=False``) only
+    forwards them."""
 
     counted = False
     batch_min = 16  # a smaller batch goes pair by pair: the whole-batch attempt costs more than it saves
@@ -228,11 +211,9 @@ class Store:
 
     def index(self, positions: tuple, constants: dict | None = None) -> tuple:
         """The index a literal probes on argument positions ``positions`` (``arity`` = the time of
-        an at-instance), ``constants`` (position -> value) among them: ``(dict, key positions)``.
-
-        The literals probing the same positions with constants at the same ones share an index
-        with one dict per constant value (:class:`Index`): the dict of the literal's value, keyed
-        by the other positions (one value, a tuple, or ``()`` when all are constants)."""
+        an at-instance), ``constants`` (position -> value) among them: ``(dict, key positions)``,
+        the dict of the literal's constants in the :class:`Index` the literals probing the same
+        positions with constants at the same ones share."""
         consts = constants or {}
         fixed = tuple(p for p in positions if p in consts)
         free = tuple(p for p in positions if p not in consts)
@@ -417,17 +398,10 @@ def _not_dominated_by(pairs: list, h: tuple) -> list:
 
 
 class CountedStore(Store):
-    """A store whose horizons are ``(time horizon, count horizon)`` pairs.
-
-    Facts read through a tuple window (and everything derived from them) hold until a
-    tick *or* until a number of stream atoms has arrived, whichever comes first: a fact
-    with pair ``(h, c)`` is valid at tick k with ``count`` atoms seen iff ``h >= k`` and
-    ``c >= count``. Pairs from different derivations can be incomparable; the store keeps
-    one current pair per fact (which its delta carried) and the undominated others as
-    alternatives: when the current pair expires, a still valid alternative takes its
-    place and the fact is emitted again as a delta, so what was derived from it is
-    derived anew. Plain integer horizons are read as ``(h, INF)``.
-    """
+    """A store whose horizons are ``(time horizon, count horizon)`` pairs (docs/native.md, *Count
+    horizons*): the current pair per fact, and the undominated others as alternatives that take its
+    place when it expires (the fact is then emitted again). Plain integer horizons are read as
+    ``(h, INF)``."""
 
     counted = True
 

@@ -1,10 +1,6 @@
-"""How derived predicates feed their views: the windows rules read them through.
-
-A derived predicate q has its *moving* facts (derived now, with a horizon) and, with an
-@-head, its pins ``(atom, U)``. Its diamond and @-views are fed from both as they change; a
-pin becomes readable once the clock reaches its time point; ``q always [n]`` holds for the
-atoms of q now that a :class:`~.boxes.PinCover` finds pinned at every earlier point.
-"""
+"""How derived predicates feed their views (the windows rules read them through): from their
+*moving* facts (derived now, with a horizon) and, with an @-head, their pins ``(atom, U)``, which
+become readable once the clock reaches U."""
 
 from __future__ import annotations
 
@@ -71,34 +67,23 @@ class DerivedViews:
         if pinned:
 
             def from_pins(new):
+                """Pins up to now into the now-view (at t) and the windows that cover them."""
                 t = clock.time
-                now_pairs, dia = [], [[] for _ in diamonds]
-                at = [[] for _ in ats]
-                # the first point each window covers at t (its reach, clipped at 0)
-                dia_lo = [first_point(t, n) for n, _ in diamonds]
-                at_lo = [None if n is None else first_point(t, n) for n, _ in ats]
-                for p in new:
-                    key, h = p
-                    u = key[1]
-                    if u > t:
-                        continue
-                    a = key[0]
-                    if u == t:
-                        now_pairs.append((a, lim(h, end_of(t))))
-                    for i, (n, _store) in enumerate(diamonds):
-                        if u >= dia_lo[i]:
-                            dia[i].append((a, lim(h, end_of(last_covering(u, n)))))
-                    for i, (n, _store) in enumerate(ats):
-                        if n is None:
-                            at[i].append(p)
-                        elif u >= at_lo[i]:
-                            at[i].append((key, lim(h, end_of(last_covering(u, n)))))
-                if now_pairs:
-                    nowv.insert(now_pairs)
-                for (_n, store), pairs in zip(diamonds, dia):
+                cap = end_of(t)
+                pairs = [(key[0], lim(h, cap)) for key, h in new if key[1] == t]
+                if pairs:
+                    nowv.insert(pairs)
+                for n, store in diamonds:
+                    lo = first_point(t, n)
+                    pairs = [(key[0], lim(h, end_of(last_covering(key[1], n)))) for key, h in new if lo <= key[1] <= t]
                     if pairs:
                         store.insert(pairs)
-                for (_n, store), pairs in zip(ats, at):
+                for n, store in ats:
+                    if n is None:
+                        pairs = [p for p in new if p[0][1] <= t]
+                    else:
+                        lo = first_point(t, n)
+                        pairs = [(key, lim(h, end_of(last_covering(key[1], n)))) for key, h in new if lo <= key[1] <= t]
                     if pairs:
                         store.insert(pairs)
 
@@ -138,7 +123,7 @@ class DerivedViews:
                     if not at:
                         del pinned_at[u]
                     for cover in covers:
-                        cover.unpinned(key[0], u)
+                        cover.pinned(key[0], u, -1)
                 if key[1] != prev and key[0] not in bgq:
                     changes.removed_pins.add(key)
 

@@ -1,11 +1,5 @@
-"""The native engine's wiring, built once from the analysis.
-
-Every relation a rule reads (a predicate under one window kind and modality) gets a
-:class:`~.store.Store`; every rule a compiled :class:`~.plan.RulePlan` per component of the
-dependency graph. The wiring also records which derived predicates hold by count (they read
-a tuple window) or are pinned (an @-head), how a view of a derived predicate caps a horizon,
-and the box covers of boxes over derived predicates.
-"""
+"""The native engine's wiring, built once from the analysis: a :class:`~.store.Store` per relation a
+rule reads (a predicate under one window kind and modality), a :class:`~.plan.RulePlan` per rule."""
 
 from __future__ import annotations
 
@@ -17,15 +11,10 @@ from .boxes import PinCover
 from .plan import RulePlan, StoreLiteral, compile_rule, constants, delta_groups
 from .store import CountedStore, Store, acceptor, atom_key
 
-__all__ = ["Wiring", "counted_predicates", "cap_horizon", "cap_counted_horizon"]
+__all__ = ["Wiring", "counted_predicates", "cap_counted_horizon"]
 
 NOW, DIAMOND, BOX, AT = ast.NOW, ast.DIAMOND, ast.BOX, ast.AT
 TUPLE = ast.WindowKind.TUPLE
-
-
-def cap_horizon(h: int, cap: int) -> int:
-    """A time horizon no later than ``cap``."""
-    return h if h < cap else cap
 
 
 def cap_counted_horizon(h: tuple, cap: int) -> tuple:
@@ -69,9 +58,8 @@ class Wiring:
     - ``views[q][modality]``: derived predicate q through a window, as ``(n, store)``.
     """
 
-    def __init__(self, analysis: Analysis, windows: Windows | None = None):
-        self.analysis = analysis
-        self.windows = Windows(analysis) if windows is None else windows
+    def __init__(self, analysis: Analysis, windows: Windows):
+        self.analysis, self.windows = analysis, windows
         self.sigs = analysis.signatures
         self.intensional = analysis.intensional
         self.background: dict = {}  # predicate -> its background atoms
@@ -87,7 +75,7 @@ class Wiring:
         self.pinned = {r.head.atom.predicate for r in rules if r.head.time is not None}
         self.counted = counted_predicates(rules, self.intensional)
         # q -> how a view of q caps a horizon at a tick (pairs for counted q)
-        self.horizon_cap = {q: cap_counted_horizon if q in self.counted else cap_horizon for q in self.intensional}
+        self.horizon_cap = {q: cap_counted_horizon if q in self.counted else min for q in self.intensional}
         self.stores: list = []
         self.sources: dict = {}
         self.moving, self.pins, self.now_view = {}, {}, {}
