@@ -97,11 +97,11 @@ def text_lines(lines_or_file, source: str) -> Iterable[str]:
 
 
 def from_path(read, path_or_file, source: str, *args) -> Iterator:
-    """``read(file, source, *args)`` of a file object, or of the file at a path (opened for binary reading)."""
+    """``read(file, source, *args)`` of a file object, or of the file at a path (:func:`open_binary`)."""
     if hasattr(path_or_file, "readline"):
         yield from read(path_or_file, source, *args)
         return
-    with open(path_or_file, "rb") as f:
+    with open_binary(Path(path_or_file), source) as f:
         yield from read(f, source, *args)
 
 

@@ -38,12 +38,13 @@ PREDICATE = "predicate"
 
 
 class Bad:
-    """The atom of a row that does not convert: ``message`` says why (None: :meth:`Grouper.row` does)."""
+    """The atom of a row (or a cell) that does not convert: ``message`` says why (None:
+    :meth:`Grouper.row` does); ``text``: the cell's text."""
 
-    __slots__ = ("message",)
+    __slots__ = ("message", "text")
 
-    def __init__(self, message: str | None = None):
-        self.message = message
+    def __init__(self, message: str | None = None, text: str = ""):
+        self.message, self.text = message, text
 
 
 #: the atom of a row whose cell does not parse (:meth:`Grouper.row` says why)
