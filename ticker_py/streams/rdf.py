@@ -6,7 +6,6 @@ Terms are read by pyoxigraph; a triple becomes an atom by :class:`RdfMapping`.
 
 from __future__ import annotations
 
-import csv
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -17,7 +16,7 @@ from ..rdf.mapping import RdfMapping, Terms, syntax_message, triple_atom
 from .lines import from_path, stream_error, text_lines, time_value
 from .model import Record
 from .parquet import open_parquet
-from .tables import frame_times
+from .tables import csv_rows, frame_times
 
 __all__ = [
     "RdfMapping",
@@ -271,17 +270,12 @@ def read_rdf_csv(path, source: str | None = None, mapping: RdfMapping = RdfMappi
 
 
 def _rdf_csv_rows(f, source: str, mapping: RdfMapping) -> Iterator[Record]:
-    reader = csv.reader(text_lines(f, source))
-    header = [h.strip() for h in next(reader, [])]
+    rows = csv_rows(f, source)
+    header = [h.strip() for h in next(rows, (0, []))[1]]
     _check_columns(header, source)
     index = [header.index(c) for c in RDF_COLUMNS]
-
-    def rows():
-        for row in reader:
-            if row:
-                yield (reader.line_num, *(row[i] if i < len(row) else "" for i in index))
-
-    yield from _table(rows(), source, mapping, text=True)
+    cells = ((line, *(row[i] if i < len(row) else "" for i in index)) for line, row in rows if row)
+    yield from _table(cells, source, mapping, text=True)
 
 
 def read_rdf_parquet(

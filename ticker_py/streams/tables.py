@@ -26,6 +26,7 @@ __all__ = [
     "atom_columns",
     "table_records",
     "read_csv",
+    "csv_rows",
     "read_dataframe",
     "frame_times",
 ]
@@ -231,30 +232,35 @@ def read_csv(path_or_file, source: str | None = None) -> Iterator[Record]:
     return from_path(_read_csv, path_or_file, source or default)
 
 
-def _read_csv(f, source: str) -> Iterator[Record]:
+def csv_rows(f, source: str) -> Iterator[tuple]:
+    """``(line, row)`` for each row of a CSV file object (the header first); bad CSV is a located
+    StreamError."""
     reader = csv.reader(text_lines(f, source))
-    try:
-        header = [h.strip() for h in next(reader, [])]
-    except csv.Error as e:
-        raise stream_error(source, reader.line_num, 1, f"bad CSV: {e}") from None
+    while True:
+        try:
+            row = next(reader, None)
+        except csv.Error as e:
+            raise stream_error(source, reader.line_num, 1, f"bad CSV: {e}") from None
+        if row is None:
+            return
+        yield reader.line_num, row
+
+
+def _read_csv(f, source: str) -> Iterator[Record]:
+    rows = csv_rows(f, source)
+    header = [h.strip() for h in next(rows, (0, []))[1]]
     order = check_columns(header, source)
     index = [header.index(c) for c in ("t", "atom", order or "t")]
 
-    def rows():
-        while True:
-            try:
-                row = next(reader, None)
-            except csv.Error as e:
-                raise stream_error(source, reader.line_num, 1, f"bad CSV: {e}") from None
-            if row is None:
-                return
+    def cells():
+        for line, row in rows:
             if not row:
                 continue
             if len(row) != len(header):
-                raise stream_error(source, reader.line_num, 1, f"expected {len(header)} fields, found {len(row)}")
-            yield (source, reader.line_num, *(row[i] for i in index))
+                raise stream_error(source, line, 1, f"expected {len(header)} fields, found {len(row)}")
+            yield (source, line, *(row[i] for i in index))
 
-    yield from table_records(rows(), order, text=True)
+    yield from table_records(cells(), order, text=True)
 
 
 def read_dataframe(df, source: str = "<DataFrame>") -> Iterator[Record]:
