@@ -15,7 +15,7 @@ from ..rdf import RDF_COLUMNS, RDF_FORMATS
 from ..rdf.mapping import RdfMapping, Terms, syntax_message, triple_atom
 from .lines import from_path, stream_error, text_lines, time_value
 from .model import Record
-from .parquet import open_parquet
+from .parquet import batches, open_parquet
 from .tables import csv_rows, frame_times
 
 __all__ = [
@@ -282,26 +282,15 @@ def read_rdf_parquet(
     path, source: str | None = None, mapping: RdfMapping = RdfMapping(), batch_size: int = 65536
 ) -> Iterator[Record]:
     """Read a Parquet file with columns ``t, s, p, o``, in batches; rows in time order."""
-    import pyarrow as pa
-
     source = source or str(path)
     file = open_parquet(path, source)
     _check_columns(file.schema_arrow.names, source)
 
     def rows():
-        number = 0
-        batches = file.iter_batches(batch_size=batch_size, columns=list(RDF_COLUMNS))
-        while True:
-            try:
-                batch = next(batches, None)
-            except (pa.ArrowException, OSError) as e:
-                raise stream_error(source, number + 1, 1, f"corrupt Parquet data ({e})") from None
-            if batch is None:
-                return
+        for number, batch in batches(file, source, list(RDF_COLUMNS), batch_size):
             cells = [batch.column(c).to_pylist() for c in RDF_COLUMNS]
-            for row in zip(*cells):
-                number += 1
-                yield (number, *row)
+            for line, row in enumerate(zip(*cells), number):
+                yield (line, *row)
 
     yield from _table(rows(), source, mapping)
 
