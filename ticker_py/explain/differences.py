@@ -12,9 +12,9 @@ from collections.abc import Sequence
 
 from ..analysis import Analysis
 from ..errors import InternalError, TickerError
-from ..streams.model import Model
+from ..streams.model import Model, in_printed_order
 from ..values import format_atom
-from . import TickAnswer, explain, printed_order
+from . import TickAnswer, explain
 
 __all__ = ["explain_differences", "stream_history"]
 
@@ -66,7 +66,7 @@ def explain_differences(
         (a_name, a_models, b_name, b_models),
         (b_name, b_models, a_name, a_models),
     ):
-        mine, theirs = printed_order(models), printed_order(other_models)
+        mine, theirs = in_printed_order(set(models)), in_printed_order(set(other_models))
         for model in mine:
             if model in theirs:
                 continue
