@@ -29,10 +29,7 @@ class Node:
     info: tuple = ()  # (name, value) pairs
 
     def get(self, name: str, default=None):
-        for k, v in self.info:
-            if k == name:
-                return v
-        return default
+        return next((v for k, v in self.info if k == name), default)
 
     def walk(self):
         """Every node below and including this one, shared nodes once."""

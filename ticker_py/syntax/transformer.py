@@ -84,13 +84,11 @@ class ToAst(Transformer):
         depth = 1 + max((entry[1] for entry in map(get, map(id, children)) if entry is not None), default=0)
         self.nested[id(term)] = (term, depth, parens)
         if depth > MAX_TERM_DEPTH:
-            raise ProgramError(
-                Diagnostic(
-                    f"term nested more than {MAX_TERM_DEPTH} levels deep",
-                    self._outer(self._innermost(term)),
-                    ("function terms, parentheses and operators each add a level",),
-                )
+            where, note = (
+                self._outer(self._innermost(term)),
+                "function terms, parentheses and operators each add a level",
             )
+            raise ProgramError.at(where, f"term nested more than {MAX_TERM_DEPTH} levels deep", note)
         return term
 
     def _innermost(self, term):
