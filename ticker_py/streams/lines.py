@@ -15,7 +15,16 @@ from ..ast import Location
 from ..errors import Diagnostic, StreamError, UsageError, with_excerpt
 from ..limits import integral
 
-__all__ = ["stream_error", "time_value", "text_lines", "from_path", "open_binary", "MAX_LINE", "COMPRESSED"]
+__all__ = [
+    "stream_error",
+    "time_value",
+    "line_time",
+    "text_lines",
+    "from_path",
+    "open_binary",
+    "MAX_LINE",
+    "COMPRESSED",
+]
 
 #: The longest line (in bytes) a text, JSON Lines or CSV stream may have; see docs/formats.md.
 MAX_LINE = 1 << 26
@@ -56,6 +65,20 @@ def time_value(value, what: str = "time", text: bool = False) -> int:
     if value < 0:
         raise ValueError(f"negative {what} {value}")
     return value
+
+
+def line_time(pattern, line: str, source: str, number: int, what: str, raw: str, notes=tuple) -> tuple:
+    """``(match, t)``: the time ``T`` of a ``T: ...`` line, matched by ``pattern`` (group 1: the
+    time); else a StreamError located in ``raw`` that expects ``T: what`` (with ``notes()``)."""
+    m = pattern.match(line)
+    if m is None:
+        col = len(line) - len(line.lstrip()) + 1
+        message = f"expected 'T: {what}' (a time point, ':', then {what})"
+        raise stream_error(source, number, col, message, raw, notes=notes())
+    try:
+        return m, time_value(m.group(1), text=True)
+    except ValueError as e:
+        raise stream_error(source, number, m.start(1) + 1, str(e), raw, len(m.group(1))) from None
 
 
 def _read_lines(f, source: str) -> Iterator[str]:

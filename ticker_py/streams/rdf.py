@@ -13,7 +13,7 @@ from pathlib import Path
 from ..errors import InternalError, StreamError, UsageError
 from ..rdf import RDF_COLUMNS, RDF_FORMATS
 from ..rdf.mapping import RdfMapping, Terms, syntax_message, triple_atom
-from .lines import from_path, stream_error, text_lines, time_value
+from .lines import from_path, line_time, stream_error, text_lines, time_value
 from .model import Record
 from .parquet import batches, open_parquet
 from .tables import csv_rows, frame_times
@@ -79,15 +79,7 @@ def read_rdf_text(
 
 def _time(raw: str, source: str, number: int) -> tuple:
     """The match of a ``T: triples`` line's time and its time; a located StreamError if it is none."""
-    m = _TIME.match(raw)
-    if m is None:
-        col = len(raw) - len(raw.lstrip()) + 1
-        message = "expected 'T: triples' (a time point, ':', then triples)"
-        raise stream_error(source, number, col, message, raw, notes=_quad_note(raw))
-    try:
-        t = time_value(m.group(1), text=True)
-    except ValueError as e:
-        raise stream_error(source, number, m.start(1) + 1, str(e), raw, len(m.group(1))) from None
+    m, t = line_time(_TIME, raw, source, number, "triples", raw, lambda: _quad_note(raw))
     if not raw.rstrip().endswith(".") and _no_final_dot(raw[m.end() :]):
         raise stream_error(source, number, len(raw.rstrip()) + 1, "bad triple: '.' expected at its end", raw)
     return m, t
