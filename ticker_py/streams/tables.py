@@ -278,21 +278,20 @@ def read_dataframe(df, source: str = "<DataFrame>") -> Iterator[Record]:
             for column in ("t", order):  # every cell a time before the rows are sorted by them
                 _check_cells(frame[column], source, "time" if column == "t" else f"column '{column}'")
             frame = frame.sort_values(["t", order], kind="stable")
-            cells = [frame[c].astype(object).where(frame[c].notna(), None).tolist() for c in ("t", "atom", order)]
+        times = None if order else _integers(frame["t"])
+        if times is None:  # ordered, or times not integers (or some missing): row by row, each cell checked
+            cells = [frame["t"].astype(object).tolist()]  # a missing time stays what it is, and is refused
+            cells += [frame[c].astype(object).where(frame[c].notna(), None).tolist() for c in ("atom", order) if c]
             for n, row in zip((frame.index + 1).tolist(), zip(*cells)):
                 yield from grouper.row(source, n, *row)
         else:
-            times, cells = _integers(frame["t"]), frame["atom"]
-            if times is None:  # not integers, or some missing: row by row, each cell checked
-                for n, (t, cell) in enumerate(zip(frame["t"].astype(object).tolist(), cells.tolist()), 1):
-                    yield from grouper.row(source, n, t, cell)
-            else:
-                codes, uniques = pd.factorize(cells)
-                converted, empty, bad = grouper.convert(list(uniques))
-                converted.append(None)  # code -1 (an empty cell): None
-                atoms = list(map(converted.__getitem__, codes.tolist()))
-                empty = empty or bool((codes < 0).any())
-                yield from grouper.block(source, 1, times, atoms, None, cells.iloc.__getitem__, empty, bad)
+            cells = frame["atom"]
+            codes, uniques = pd.factorize(cells)
+            converted, empty, bad = grouper.convert(list(uniques))
+            converted.append(None)  # code -1 (an empty cell): None
+            atoms = list(map(converted.__getitem__, codes.tolist()))
+            empty = empty or bool((codes < 0).any())
+            yield from grouper.block(source, 1, times, atoms, None, cells.iloc.__getitem__, empty, bad)
     except StreamError:
         yield from grouper.failed()
         raise
