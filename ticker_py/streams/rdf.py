@@ -31,7 +31,6 @@ __all__ = [
 ]
 
 _TIME = re.compile(r"\s*(\S*?)\s*:(?=\s|$)")
-_LEAD = re.compile(r"\s*")
 #: a text stream is parsed in batches of at most this many characters (and ``batch`` lines)
 _BATCH_CHARS = 1 << 20
 _GRAPH_TIME = re.compile(r"[0-9]+$")
@@ -61,8 +60,7 @@ def read_rdf_text(
     pending, size, terms = [], 0, Terms()
     for number, raw in enumerate(text_lines(lines_or_file, source), 1):
         raw = raw.rstrip("\r\n")
-        first = _LEAD.match(raw).end()
-        if first == len(raw) or raw[first] in "#%":
+        if raw.lstrip()[:1] in ("", "#", "%"):
             continue
         try:
             m, t = _time(raw, source, number)
