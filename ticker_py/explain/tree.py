@@ -128,27 +128,18 @@ class Explanation:
 
     def to_dot(self) -> str:
         """The explanation graph for graphviz."""
-        data = self.to_dict()
-        out = [
-            "digraph explanation {",
-            "  rankdir=TB;",
-            '  node [shape=box, fontname="monospace"];',
-            f"  label={_dot_quote(self.title)}; labelloc=t;",
-        ]
-        shapes = {  # derived atoms and candidates: boxes
-            "fact": "note",
-            "input": "cds",
-            "assumption": "diamond",
-            "absent": "octagon",
-            "note": "plaintext",
-            "literal": "ellipse",
-        }
-        for node in data["nodes"]:
-            out.append(f"  {node['id']} [label={_dot_quote(node['text'])}, shape={shapes.get(node['kind'], 'box')}];")
-        for edge in data["edges"]:
-            out.append(f"  {edge['from']} -> {edge['to']};")
-        out.append("}")
-        return "\n".join(out) + "\n"
+        nodes, edges = graph(self.root)
+        return "\n".join(
+            [
+                "digraph explanation {",
+                "  rankdir=TB;",
+                '  node [shape=box, fontname="monospace"];',
+                f"  label={_dot_quote(self.title)}; labelloc=t;",
+                *(f"  {i} [label={_dot_quote(n.text)}, shape={_SHAPES.get(n.kind, 'box')}];" for i, n in nodes),
+                *(f"  {a} -> {b};" for a, b in edges),
+                "}\n",
+            ]
+        )
 
     def _repr_html_(self) -> str:
         """A notebook's view: the derivation as a small picture, and the text."""
@@ -158,6 +149,17 @@ class Explanation:
 
     def _repr_markdown_(self) -> str:
         return "\n".join([f"**{self.title}**", ""] + ["  " * r.depth + "- " + r.text for r in rows(self.root)]) + "\n"
+
+
+#: the DOT shape of a node kind (derived atoms and candidates: boxes)
+_SHAPES = {
+    "fact": "note",
+    "input": "cds",
+    "assumption": "diamond",
+    "absent": "octagon",
+    "note": "plaintext",
+    "literal": "ellipse",
+}
 
 
 def _dot_quote(text: str) -> str:
