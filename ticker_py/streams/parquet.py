@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from ..errors import StreamError, UsageError
+from ..errors import UsageError
 from . import args_layout
 from .lines import stream_error
 from .model import Record
@@ -38,13 +38,8 @@ def read_parquet(path, source: str | None = None, batch_size: int = 65536) -> It
     where = source or str(path)
     files, order, columns = _files(Path(path), where)
     grouper = Grouper(order)
-    try:
-        for name, path, pf, keys in files:
-            yield from _file(grouper, name, path, pf, keys, columns, batch_size)
-    except StreamError:
-        yield from grouper.failed()
-        raise
-    yield from grouper.close()
+    fed = (r for name, path, pf, keys in files for r in _file(grouper, name, path, pf, keys, columns, batch_size))
+    yield from grouper.records(fed)
 
 
 def _files(root: Path, where: str) -> tuple:

@@ -86,7 +86,7 @@ def atom_columns(columns) -> list:
 
 class Grouper:
     """Groups table rows into one Record per time point, one by one (:meth:`row`) or as a block of
-    columns (:meth:`block`); on an error, :meth:`failed` gives the time point collected so far."""
+    columns (:meth:`block`), the records through :meth:`records`."""
 
     def __init__(self, order: str | None, reader: AtomReader | None = None, text: bool = False):
         self.order, self.reader, self.text = order, reader or AtomReader(), text  # text: cells are text (CSV)
@@ -108,12 +108,15 @@ class Grouper:
             yield self._flush()
         self.t, self.where, self.atoms, self.keys = t, (source, line), [], []
 
-    def failed(self) -> Iterator[Record]:
-        """What to yield before re-raising an error."""
-        if self.atoms:
-            yield self._flush()
-
-    def close(self) -> Iterator[Record]:
+    def records(self, fed: Iterator[Record]) -> Iterator[Record]:
+        """What ``fed`` (a generator that feeds this grouper) yields, then the last time point; on a
+        StreamError, the time point collected so far first."""
+        try:
+            yield from fed
+        except StreamError:
+            if self.atoms:
+                yield self._flush()
+            raise
         if self.t is not None:
             yield self._flush()
 
@@ -215,13 +218,7 @@ def table_records(rows: Iterable[tuple], order: str | None, text: bool = False) 
     """Group rows ``(source, line, t, atom text, order key)`` into one Record per time point (``text``:
     the t and order cells are text, as in CSV)."""
     grouper = Grouper(order, text=text)
-    try:
-        for row in rows:
-            yield from grouper.row(*row)
-    except StreamError:
-        yield from grouper.failed()
-        raise
-    yield from grouper.close()
+    return grouper.records(record for row in rows for record in grouper.row(*row))
 
 
 def read_csv(path_or_file, source: str | None = None) -> Iterator[Record]:
@@ -269,9 +266,9 @@ def read_dataframe(df, source: str = "<DataFrame>") -> Iterator[Record]:
     import pandas as pd
 
     order = check_columns(list(df.columns), source)
-    frame = df.reset_index(drop=True)
     grouper = Grouper(order)
-    try:
+
+    def fed(frame):
         for column in ("t", order) if order else ("t",):
             frame_times(frame[column], source, "time" if column == "t" else f"column '{column}'")
         if order:
@@ -292,10 +289,8 @@ def read_dataframe(df, source: str = "<DataFrame>") -> Iterator[Record]:
             atoms = list(map(converted.__getitem__, codes.tolist()))
             empty = empty or bool((codes < 0).any())
             yield from grouper.block(source, 1, times, atoms, None, cells.iloc.__getitem__, empty, bad)
-    except StreamError:
-        yield from grouper.failed()
-        raise
-    yield from grouper.close()
+
+    yield from grouper.records(fed(df.reset_index(drop=True)))
 
 
 def _integers(column):
