@@ -1,17 +1,16 @@
 """Explanations as pictures: the derivation tree with window spans on a time axis and witnesses.
 
-The text's rows and the nodes' graph come from :mod:`.tree` (whose ``_repr_html_`` imports this
-module when called). :func:`picture` draws the tree with graphviz's ``dot`` where it is installed
-(each window literal with a strip of its time points), else with matplotlib (the explanation's rows
-beside a time axis) and says so in a note.
+An explanation is read through its public attributes only (its rows, its nodes' graph), so this
+module and :mod:`.tree` (whose ``_repr_html_`` calls it) do not import each other. :func:`picture`
+draws the tree with graphviz's ``dot`` where it is installed (each window literal with a strip of
+its time points), else with matplotlib (the explanation's rows beside a time axis) and says so in a
+note.
 """
 
 from __future__ import annotations
 
 import shutil
 from html import escape
-
-from .tree import evidence_times, graph
 
 __all__ = ["to_rich_dot", "picture", "report", "notebook_html", "FORMATS", "NO_DOT"]
 
@@ -160,12 +159,14 @@ def to_rich_dot(e, heading: str = "") -> str:
         f"  label=<{_html_text(e.title)}{'<BR/>' + _html_text(heading) if heading else ''}>; labelloc=t;"
         ' labeljust=l; fontname="sans-serif";',
     ]
-    nodes, edges = graph(e.root)
+    nodes, edges = e.root.graph()
     for ident, node in nodes:
         text = _cut(node.text, _MAX_TEXT)
         span = node.get("span")
         strip = (
-            "" if span is None else f'<TR><TD ALIGN="LEFT">{_strip((span.lo, span.hi), evidence_times(node))}</TD></TR>'
+            ""
+            if span is None
+            else f'<TR><TD ALIGN="LEFT">{_strip((span.lo, span.hi), node.evidence_times())}</TD></TR>'
         )
         label = (
             f'<TABLE BORDER="1" CELLBORDER="0" CELLSPACING="0" CELLPADDING="3" BGCOLOR="{_COLORS.get(node.kind, _DEFAULT)[1]}">'

@@ -15,7 +15,7 @@ from ..values import format_atom, format_term
 from .text import prefixed
 from .world import Span
 
-__all__ = ["Node", "Explanation", "Row", "node", "rows", "graph", "evidence_times"]
+__all__ = ["Node", "Explanation", "Row", "node", "rows"]
 
 
 @dataclass(frozen=True)
@@ -30,6 +30,30 @@ class Node:
 
     def get(self, name: str, default=None):
         return next((v for k, v in self.info if k == name), default)
+
+    def evidence_times(self) -> tuple:
+        """The time points of a holding positive literal's evidence (a negated or failing one has none)."""
+        if self.get("negated") or not self.get("holds", True):
+            return ()
+        return tuple(sorted({c.get("time") for c in self.children if type(c.get("time")) is int}))
+
+    def graph(self) -> tuple:
+        """``(nodes, edges)``: ``[(id, node)]`` of this tree in visiting order, a shared derivation once
+        (by its key), and the ``(from, to)`` pairs of ids."""
+        ids: dict = {}
+        nodes, edges = [], []
+
+        def visit(node: Node) -> str:
+            key = node.key or id(node)
+            if key not in ids:
+                ident = ids[key] = f"n{len(ids)}"
+                nodes.append((ident, node))
+                for child in node.children:
+                    edges.append((ident, visit(child)))
+            return ids[key]
+
+        visit(self)
+        return nodes, edges
 
     def walk(self):
         """Every node below and including this one, shared nodes once."""
@@ -104,7 +128,7 @@ class Explanation:
 
     def to_dict(self) -> dict:
         """A node/edge structure (docs/formats.md)."""
-        nodes, edges = graph(self.root)
+        nodes, edges = self.root.graph()
         return {
             "question": self.question,
             "atom": format_atom(self.atom),
@@ -128,7 +152,7 @@ class Explanation:
 
     def to_dot(self) -> str:
         """The explanation graph for graphviz."""
-        nodes, edges = graph(self.root)
+        nodes, edges = self.root.graph()
         return "\n".join(
             [
                 "digraph explanation {",
@@ -202,7 +226,7 @@ def rows(root: Node) -> list:
             return visit(node.children[0], depth)  # the evidence says it all
         if node.key:
             seen.add(node.key)
-        times = evidence_times(node) if node.kind == "literal" else ()
+        times = node.evidence_times() if node.kind == "literal" else ()
         span = node.get("span")
         out.append(Row(depth, node.kind, node.text, None if span is None else (span.lo, span.hi), times, at))
         inputs = [c for c in node.children if c.kind == "input"]
@@ -216,37 +240,11 @@ def rows(root: Node) -> list:
     return out
 
 
-def evidence_times(node: Node) -> tuple:
-    """The time points of a holding positive literal's evidence (a negated or failing one has none)."""
-    if node.get("negated") or not node.get("holds", True):
-        return ()
-    return tuple(sorted({c.get("time") for c in node.children if type(c.get("time")) is int}))
-
-
 def _input_run(inputs) -> str:
     atoms = {format_atom(n.get("atom")) for n in inputs}
     tuple_ = inputs[0].get("tuple", False)
     times = ", ".join(f"{n.get('time')}" + (f" (#{n.get('count')})" if tuple_ else "") for n in inputs)
     return f"{', '.join(sorted(atoms))} arrived at t={times}"
-
-
-def graph(root: Node) -> tuple:
-    """``(nodes, edges)``: ``[(id, node)]`` in visiting order, a shared derivation once (by its key),
-    and the ``(from, to)`` pairs of ids."""
-    ids: dict = {}
-    nodes, edges = [], []
-
-    def visit(node: Node) -> str:
-        key = node.key or id(node)
-        if key not in ids:
-            ident = ids[key] = f"n{len(ids)}"
-            nodes.append((ident, node))
-            for child in node.children:
-                edges.append((ident, visit(child)))
-        return ids[key]
-
-    visit(root)
-    return nodes, edges
 
 
 def node(kind: str, text: str, children=(), key: str = "", **info) -> Node:
