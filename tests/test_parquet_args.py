@@ -170,12 +170,12 @@ def test_cells_parse_as_terms():
     assert term("abc") == "abc" and term("-12") == -12 and term(" 5 ") == 5 and term(7) == 7
     assert term('"a\\"b"') == '"a\\"b"' and term("f(a,g(1))") == ("f", "a", ("g", 1))
     for bad in ("a b", "a,b", "", "f(", "X", "not"):
-        assert type(term(bad)) is not str and term(bad).error
+        assert type(term(bad)) is not str and term(bad).message
     deep = "f(" * 100 + "a" + ")" * 100
     assert parse_ground_term(deep) == parse_ground_atom(f"p({deep})")[1]
-    assert term("f(" + deep + ")").error.endswith("levels deep")
+    assert term("f(" + deep + ")").message.endswith("levels deep")
     assert args_layout.cell_predicate(" p ") == "p" and args_layout.cell_predicate(" ") is None
-    assert args_layout.cell_predicate("q(a)").error == "a predicate cell holds an atom, not a name"
+    assert args_layout.cell_predicate("q(a)").message == "a predicate cell holds an atom, not a name"
 
 
 def _cell_texts():
@@ -214,7 +214,7 @@ def test_argument_cells_convert_as_the_term_parser_parses_them(values):
             try:
                 expected = parse_ground_term(value)
             except GroundSyntaxError as e:
-                assert term.error == e.message
+                assert term.message == e.message
             else:
                 assert term == expected and type(term) is type(expected)
 

@@ -108,7 +108,7 @@ def test_the_explanation_svg_keeps_its_indentation_in_the_browser(tmp_path):
         elif current:
             lines.append(min(current))
             current = []
-    rows = render.rows(e)
+    rows = e.rows()
     assert len({r.depth for r in rows}) >= 4
     edges = sorted(set(lines[1:]))  # the title first
     levels = [x for i, x in enumerate(edges) if i == 0 or x - edges[i - 1] > 5]  # glyphs differ by a pixel or two

@@ -106,7 +106,7 @@ def test_ticker_run_passes_each_record_through_four_generators(tmp_path):
         "ground_atoms.AtomReader.line = traced\n",
     )
     below_driver = [stack[: stack.index("drive") + 1] for stack in seen]
-    assert below_driver[2] == ["read_text", "_read_file", "records", "records", "drive"]  # reader, guard, input, driver
+    assert below_driver[2] == ["read_text", "from_path", "records", "records", "drive"]  # reader, guard, input, driver
     assert all(stack == below_driver[2] for stack in below_driver[1:])
 
 

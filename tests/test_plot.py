@@ -466,7 +466,7 @@ def test_the_explanation_svg_keeps_its_indentation_in_a_browser(alarm):
     e = explain_at(*alarm, 2, "alert")
     data, _ = render.picture(e, "svg", graph=False)
     root = ET.fromstring(data)
-    rows = render.rows(e)
+    rows = e.rows()
     monospace = [t for t in root.iter(f"{SVG}text") if "monospace" in (t.get("style") or "")]
     assert len(monospace) == len(rows)
     for r, t in zip(rows, monospace):  # a long row is cut with "…"

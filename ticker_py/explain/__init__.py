@@ -28,7 +28,7 @@ from itertools import product
 
 from ..analysis import Analysis
 from ..ast import Location
-from ..errors import Diagnostic, InternalError, UsageError
+from ..errors import InternalError, UsageError
 from ..semantics import DEFAULT, Persistence, Semantics
 from ..streams.model import Model, in_printed_order
 from ..syntax import parse_ground_atom
@@ -62,12 +62,9 @@ def parse_query(text: str | tuple, analysis: Analysis, where: str = "<atom>"):
             if atom is not None:
                 return _checked(atom, time, analysis, where)
             col = err.column + 1
-            raise UsageError(
-                Diagnostic(
-                    f"bad atom '{text}': {err.message}",
-                    Location(where, 1, col, 1, col + 1),
-                    ("give a ground atom such as p(a,1), optionally followed by 'at T'",),
-                )
+            note = "give a ground atom such as p(a,1), optionally followed by 'at T'"
+            raise UsageError.at(
+                Location(where, 1, col, 1, col + 1), f"bad atom '{text}': {err.message}", note
             ) from None
     return _checked(atom, time, analysis, where)
 
@@ -80,17 +77,12 @@ def _checked(atom: tuple, time, analysis: Analysis, where: str):
         if name == atom[0] and sigs[new] == len(atom) - 1:
             atom = (new, *atom[1:])
     if atom[0] not in sigs:
-        raise UsageError(
-            Diagnostic(
-                f"unknown predicate '{atom[0]}/{len(atom) - 1}'",
-                loc,
-                (f"the program's predicates: {', '.join(f'{p}/{k}' for p, k in sorted(sigs.items()))}",),
-            )
-        )
+        note = f"the program's predicates: {', '.join(f'{p}/{k}' for p, k in sorted(sigs.items()))}"
+        raise UsageError.at(loc, f"unknown predicate '{atom[0]}/{len(atom) - 1}'", note)
     if sigs[atom[0]] != len(atom) - 1:
-        raise UsageError(Diagnostic(f"'{atom[0]}' has arity {sigs[atom[0]]} in the program, not {len(atom) - 1}", loc))
+        raise UsageError.at(loc, f"'{atom[0]}' has arity {sigs[atom[0]]} in the program, not {len(atom) - 1}")
     if time is not None and time < 0:
-        raise UsageError(Diagnostic(f"time {time} is negative", loc))
+        raise UsageError.at(loc, f"time {time} is negative")
     return atom, time
 
 
@@ -100,11 +92,6 @@ def answer_derived(analysis: Analysis, model: Model, t: int) -> set:
     out = {(a, t) for a in model.atoms if a[0] in analysis.intensional and a not in bg}
     out |= {(a, u) for a, u in model.pinned if a not in bg}
     return out
-
-
-def printed_order(models) -> list:
-    """Answer streams in the order the output prints them (and ``--model K`` counts), each once."""
-    return in_printed_order(set(models))
 
 
 @dataclass(frozen=True)
@@ -134,33 +121,23 @@ def explain(
     found (the title says so)."""
     history, t, c, models, semantics, origin = tick.history, tick.t, tick.c, tick.models, tick.semantics, tick.origin
     if semantics.persistence is Persistence.FEEDBACK:
-        raise UsageError(
-            Diagnostic(
-                "explanations do not read the atoms fed back under persistence=feedback (--persistence feedback)",
-                notes=("explain the program under persistence=recompute (--persistence recompute)",),
-            )
+        raise UsageError.at(
+            None,
+            "explanations do not read the atoms fed back under persistence=feedback (--persistence feedback)",
+            "explain the program under persistence=recompute (--persistence recompute)",
         )
     atom, time = parse_query(atom, analysis)
     time = t if time is None else time
     if models is None:
-        raise UsageError(Diagnostic("the answer streams at this tick were not kept (changes-only mode)"))
+        raise UsageError.at(None, "the answer streams at this tick were not kept (changes-only mode)")
     if not models:
-        raise UsageError(
-            Diagnostic(
-                f"no answer stream at t={t} c={c}: nothing to explain",
-                notes=tuple(no_answer_notes(analysis, history, t, c, Windows(analysis, semantics), origin)),
-            )
-        )
+        notes = no_answer_notes(analysis, history, t, c, Windows(analysis, semantics), origin)
+        raise UsageError.at(None, f"no answer stream at t={t} c={c}: nothing to explain", *notes)
     if not 1 <= model <= len(models):
-        raise UsageError(
-            Diagnostic(
-                f"answer stream {model} is out of range: there "
-                f"{'is 1 answer stream' if len(models) == 1 else f'are {len(models)} answer streams'}"
-                f" at t={t}",
-                notes=(f"use 1..{len(models)}",),
-            )
-        )
-    models = printed_order(models)
+        there = "is 1 answer stream" if len(models) == 1 else f"are {len(models)} answer streams"
+        message = f"answer stream {model} is out of range: there {there} at t={t}"
+        raise UsageError.at(None, message, f"use 1..{len(models)}")
+    models = in_printed_order(set(models))
     derived = answer_derived(analysis, models[model - 1], t)
     world = with_cut(World(analysis, history, t, c, derived, Windows(analysis, semantics), origin))
     builder = Builder(world)
@@ -173,14 +150,10 @@ def explain(
     text = prefixed(format_atom(atom), prefixes)
     shown = text + ("" if time == t else f" at {time}")
     if why_not and holds:
-        raise UsageError(Diagnostic(f"{shown} holds at t={t} in answer stream {model}: ask why, not why not"))
+        raise UsageError.at(None, f"{shown} holds at t={t} in answer stream {model}: ask why, not why not")
     if not why_not and not holds:
-        raise UsageError(
-            Diagnostic(
-                f"{shown} does not hold at t={t} in answer stream {model}",
-                notes=("ask why it does not (--why-not; why_not=True in the API)",),
-            )
-        )
+        note = "ask why it does not (--why-not; why_not=True in the API)"
+        raise UsageError.at(None, f"{shown} does not hold at t={t} in answer stream {model}", note)
     if why_not:
         root = builder.why_not(atom, time, WHY_NOT_DEPTH)
     elif atom in world.background:

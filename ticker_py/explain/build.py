@@ -1,12 +1,8 @@
 """Building explanations over a :class:`World`: well-founded supports (why) and failing rule
 instances (why not).
 
-Rule instances are found by unifying a rule's head with the atom asked about and joining its
-body, literal by literal in source order (a literal whose variables are not yet bound waits),
-over the answer stream. *Why*: among the instances whose body holds, the support of an atom is
-one whose derived body atoms were all derived in an earlier round of the least fixpoint of the
-answer stream's reduct, so no atom supports itself. *Why not*: every instance whose head
-matches stops at its first failing literal.
+A rule's instances come from unifying its head with the atom asked about, then joining its body
+literal by literal in source order (a literal whose variables are not yet bound waits).
 """
 
 from __future__ import annotations
@@ -42,14 +38,13 @@ class Lit:
     occ: tuple = ()
     note: str = ""
 
-    def info(self, holds: bool) -> dict:
+    def info(self) -> dict:
         """The literal's node info."""
-        lit = self.literal
         return dict(
             index=self.index,
             literal=self.text,
-            negated=lit.negated,
-            holds=holds,
+            negated=self.literal.negated,
+            holds=self.holds,
             span=self.span,
             atom=self.atom,
             at=self.time,
@@ -91,6 +86,14 @@ def subst_literal(lit: ast.Literal, sigma) -> str:
 
 def binding_text(sigma) -> str:
     return ", ".join(f"{k}={format_term(v)}" for k, v in sorted(sigma.items()))
+
+
+def _instance(rule: ast.Rule, sigma) -> str:
+    """A rule instance as a node's text: the rule, its binding, where it is written."""
+    bind = f"  [{binding_text(sigma)}]" if sigma else ""
+    return (
+        f"{rule}{bind}  ({rule.location.file}:{rule.location.line})" if rule.location is not None else f"{rule}{bind}"
+    )
 
 
 def ready(lit: ast.Literal, sigma) -> bool:
@@ -257,7 +260,7 @@ class Builder:
                     out.append((s2, Lit(i, lit, True, subst_literal(lit, s2), span, atom, u, tuple(occ))))
         if out:
             return out, None
-        atom = self._ground_atom(el.atom, sigma) if is_bound_atom(el, sigma) else None
+        atom = self._ground_atom(el.atom, sigma)
         time = value(el.time, sigma) if el.time is not None and is_bound(el.time, sigma) else None
         occ = ()
         if atom is not None:
@@ -365,11 +368,8 @@ class Builder:
         if key in self._derived_nodes:
             return self._derived_nodes[key]
         _, (idx, sigma, lits), chosen = ranked[(atom, u)]
-        rule = self.rules[idx]
         children = [self._holding(lit, occ, ranked) for lit, occ in sorted(zip(lits, chosen), key=lambda p: p[0].index)]
-        where = f"  ({rule.location.file}:{rule.location.line})" if rule.location is not None else ""
-        bind = f"  [{binding_text(sigma)}]" if sigma else ""
-        text = f"{format_atom(atom)} at {u}  <-  {rule}{bind}{where}"
+        text = f"{format_atom(atom)} at {u}  <-  {_instance(self.rules[idx], sigma)}"
         made = node("derived", text, children, key, atom=atom, time=u, rule=idx, binding=tuple(sorted(sigma.items())))
         self._derived_nodes[key] = made
         return made
@@ -394,7 +394,7 @@ class Builder:
 
     def _holding(self, lit: Lit, chosen, ranked) -> Node:
         el = lit.literal.element
-        info = lit.info(True) | dict(modality=None if isinstance(el, ast.Comparison) else str(el.modality))
+        info = lit.info() | dict(modality=None if isinstance(el, ast.Comparison) else str(el.modality))
         if isinstance(el, ast.Comparison):
             return node("literal", f"{lit.text}: true", **info)
         if lit.literal.negated:
@@ -414,7 +414,7 @@ class Builder:
         if el.window.is_tuple:
             scoped = self.world.windows.semantics.tuple_scope is TupleScope.PREDICATE
             what = f"{el.atom.predicate} atoms" if scoped else "atoms"
-            return f"tuple window of the last {self.world.window_size(el.window)} {what} {span}"
+            return f"tuple window of the last {self.world.windows.size(el.window)} {what} {span}"
         return f"window {span}"
 
     def _window_text(self, lit: Lit) -> str:
@@ -549,10 +549,7 @@ class Builder:
         return made
 
     def _candidate(self, idx, sigma, fail: Lit, depth, path) -> Node:
-        rule = self.rules[idx]
-        bind = f"  [{binding_text(sigma)}]" if sigma else ""
-        where = f"  ({rule.location.file}:{rule.location.line})" if rule.location is not None else ""
-        info = fail.info(False)
+        info = fail.info()
         el = fail.literal.element
         if isinstance(el, ast.Comparison) or fail.note:
             reason = fail.note or "false"
@@ -573,13 +570,9 @@ class Builder:
             )
         return node(
             "candidate",
-            f"{rule}{bind}{where}",
+            _instance(self.rules[idx], sigma),
             [lit_node],
             rule=idx,
             binding=tuple(sorted(sigma.items())),
             failing=fail.index,
         )
-
-
-def is_bound_atom(el: ast.ExtendedAtom, sigma) -> bool:
-    return all(is_bound(a, sigma) for a in el.atom.args)

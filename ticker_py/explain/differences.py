@@ -12,9 +12,9 @@ from collections.abc import Sequence
 
 from ..analysis import Analysis
 from ..errors import InternalError, TickerError
-from ..streams.model import Model
+from ..streams.model import Model, in_printed_order
 from ..values import format_atom
-from . import TickAnswer, explain, printed_order
+from . import TickAnswer, explain
 
 __all__ = ["explain_differences", "stream_history"]
 
@@ -43,13 +43,15 @@ def _closest(model: Model, others: list):
     return min(others, key=lambda m: len(mine ^ _items(m))) if others else None
 
 
-def _one(analysis, history, t, c, models, atom, index, why_not) -> str:
+def _one(analysis, history, t, c, models, atom, index, why_not) -> list:
+    """The explanation's lines, indented under the atom's."""
     try:
-        return str(explain(analysis, TickAnswer(history, t, c, models), atom, index, why_not))
+        text = str(explain(analysis, TickAnswer(history, t, c, models), atom, index, why_not))
     except InternalError as err:
-        return f"cannot be explained: {err}"
+        text = f"cannot be explained: {err}"
     except TickerError as err:
-        return str(err)
+        text = str(err)
+    return ["    " + line for line in text.splitlines()]
 
 
 def explain_differences(
@@ -66,7 +68,7 @@ def explain_differences(
         (a_name, a_models, b_name, b_models),
         (b_name, b_models, a_name, a_models),
     ):
-        mine, theirs = printed_order(models), printed_order(other_models)
+        mine, theirs = in_printed_order(set(models)), in_printed_order(set(other_models))
         for model in mine:
             if model in theirs:
                 continue
@@ -81,12 +83,10 @@ def explain_differences(
                 lines.append(f"{name} answer stream {k} vs {other_name} answer stream {kk}:")
             for shown in sorted(extra)[:max_atoms]:
                 lines.append(f"  {shown}: {name} has it")
-                lines += ["    " + line for line in _one(analysis, history, t, c, mine, shown, k, False).splitlines()]
+                lines += _one(analysis, history, t, c, mine, shown, k, False)
                 if partner is not None:
                     lines.append(f"  {shown}: {other_name} lacks it")
-                    lines += [
-                        "    " + line for line in _one(analysis, history, t, c, theirs, shown, kk, True).splitlines()
-                    ]
+                    lines += _one(analysis, history, t, c, theirs, shown, kk, True)
             if len(extra) > max_atoms:
                 lines.append(f"  ... and {len(extra) - max_atoms} more atoms")
     return "\n".join(lines)

@@ -1,20 +1,18 @@
 """Explanations as pictures: the derivation tree with window spans on a time axis and witnesses.
 
-An explanation is read through its public attributes only, so this module and :mod:`.tree` (whose
-``_repr_html_`` calls it) do not import each other. :func:`picture` draws the tree with graphviz's
-``dot`` where it is installed (each window literal with a strip of its time points), else with
-matplotlib (the tree's :func:`rows` beside a time axis) and says so in a note.
+An explanation is read through its public attributes only (its rows, its nodes' graph), so this
+module and :mod:`.tree` (whose ``_repr_html_`` calls it) do not import each other. :func:`picture`
+draws the tree with graphviz's ``dot`` where it is installed (each window literal with a strip of
+its time points), else with matplotlib (the explanation's rows beside a time axis) and says so in a
+note.
 """
 
 from __future__ import annotations
 
 import shutil
-from dataclasses import dataclass
 from html import escape
 
-from ..values import format_atom
-
-__all__ = ["Row", "rows", "to_rich_dot", "picture", "report", "notebook_html", "FORMATS", "NO_DOT"]
+__all__ = ["to_rich_dot", "picture", "report", "notebook_html", "FORMATS", "NO_DOT"]
 
 #: the picture formats of ``ticker explain --format``
 FORMATS = ("svg", "png", "html")
@@ -40,65 +38,6 @@ def _cut(text: str, room: int) -> str:
     return text if len(text) <= room else text[: room - 1] + "…"
 
 
-@dataclass(frozen=True)
-class Row:
-    """One line of the tree: ``depth``, node ``kind``, ``text``; ``span`` ``(lo, hi)`` of a window
-    literal; ``times``: the time points of its evidence (witnesses, derived atoms); ``at``: the
-    time point of the node itself (a derived atom, a stream atom, an assumption)."""
-
-    depth: int
-    kind: str
-    text: str
-    span: tuple | None = None
-    times: tuple = ()
-    at: int | None = None
-
-
-def _evidence_times(node) -> tuple:
-    """The time points of a holding positive literal's evidence (a negated or failing one has none)."""
-    if node.get("negated") or not node.get("holds", True):
-        return ()
-    return tuple(sorted({c.get("time") for c in node.children if type(c.get("time")) is int}))
-
-
-def _span(node):
-    span = node.get("span")
-    return None if span is None else (span.lo, span.hi)
-
-
-def rows(e) -> list:
-    """The tree in reading order (a shared derivation once, later uses ``(see above)``; the stream
-    atoms of one literal in one row)."""
-    out: list = []
-    seen: set = set()
-
-    def visit(node, depth: int) -> None:
-        if node.key and node.key in seen:
-            out.append(Row(depth, node.kind, f"{node.text}  (see above)", at=node.get("time")))
-            return
-        if node.key:
-            seen.add(node.key)
-        times = _evidence_times(node) if node.kind == "literal" else ()
-        at = node.get("time") if node.kind in ("derived", "input", "assumption", "absent", "holds") else None
-        out.append(Row(depth, node.kind, node.text, _span(node), times, at if type(at) is int else None))
-        inputs = [c for c in node.children if c.kind == "input"]
-        if len(inputs) > 1:
-            atoms = sorted({c.text.split(" arrived at ")[0] for c in inputs})
-            when = tuple(c.get("time") for c in inputs)
-            out.append(
-                Row(depth + 1, "input", f"{', '.join(atoms)} arrived at t={', '.join(map(str, when))}", times=when)
-            )
-        for child in node.children:
-            if not (child.kind == "input" and len(inputs) > 1):
-                visit(child, depth + 1)
-
-    visit(e.root, 0)
-    if e.assumptions:
-        text = ", ".join(f"not {format_atom(a)} at {u}" for a, u in e.assumptions)
-        out.append(Row(0, "assumption", f"assuming (the choice of this answer stream): {text}"))
-    return out
-
-
 def _extent(e, rs) -> tuple:
     times = [e.t]
     for r in rs:
@@ -121,7 +60,7 @@ def figure(e, heading: str = "", width: float = 12.0, small: bool = False):
 
     from ..plot.draw import STYLE
 
-    rs = rows(e)
+    rs = e.rows()
     lo, hi = _extent(e, rs)
     n = len(rs)
     row_h = 0.19 if not small else 0.16
@@ -213,7 +152,6 @@ def _strip(span: tuple, times: tuple) -> str:
 
 def to_rich_dot(e, heading: str = "") -> str:
     """DOT with HTML-like labels: every node's text, a window literal's time points as a strip."""
-    ids: dict = {}
     lines = [
         "digraph explanation {",
         "  rankdir=TB; nodesep=0.25; ranksep=0.3;",
@@ -221,28 +159,21 @@ def to_rich_dot(e, heading: str = "") -> str:
         f"  label=<{_html_text(e.title)}{'<BR/>' + _html_text(heading) if heading else ''}>; labelloc=t;"
         ' labeljust=l; fontname="sans-serif";',
     ]
-    edges = []
-
-    def visit(node) -> str:
-        key = node.key or id(node)
-        if key in ids:
-            return ids[key]
-        ident = ids[key] = f"n{len(ids)}"
+    nodes, edges = e.root.graph()
+    for ident, node in nodes:
         text = _cut(node.text, _MAX_TEXT)
-        span = _span(node)
-        times = _evidence_times(node)
-        strip = "" if span is None else f'<TR><TD ALIGN="LEFT">{_strip(span, times)}</TD></TR>'
+        span = node.get("span")
+        strip = (
+            ""
+            if span is None
+            else f'<TR><TD ALIGN="LEFT">{_strip((span.lo, span.hi), node.evidence_times())}</TD></TR>'
+        )
         label = (
             f'<TABLE BORDER="1" CELLBORDER="0" CELLSPACING="0" CELLPADDING="3" BGCOLOR="{_COLORS.get(node.kind, _DEFAULT)[1]}">'
             f'<TR><TD ALIGN="LEFT">{_html_text(text)}</TD></TR>{strip}</TABLE>'
         )
         lines.append(f"  {ident} [label=<{label}>];")
-        for child in node.children:
-            edges.append(f"  {ident} -> {visit(child)};")
-        return ident
-
-    visit(e.root)
-    return "\n".join(lines + edges + ["}"]) + "\n"
+    return "\n".join(lines + [f"  {a} -> {b};" for a, b in edges] + ["}"]) + "\n"
 
 
 def _html_text(text: str) -> str:
@@ -310,7 +241,7 @@ def report(e, heading: str = "", timeline=None) -> tuple:
         f'<tr><td class="t">{i}</td><td>{escape(r.kind)}</td><td>{"&nbsp;" * 2 * r.depth}{escape(r.text)}</td>'
         f"<td>{'' if r.span is None else f'[{r.span[0]}, {r.span[1]}]'}</td>"
         f"<td>{', '.join(map(str, r.times or ([] if r.at is None else [r.at])))}</td></tr>"
-        for i, r in enumerate(rows(e))
+        for i, r in enumerate(e.rows())
     )
     sections.append(
         html.section(

@@ -15,7 +15,7 @@ from ..values import format_atom, format_term
 from .text import prefixed
 from .world import Span
 
-__all__ = ["Node", "Explanation", "node"]
+__all__ = ["Node", "Explanation", "Row", "node", "rows"]
 
 
 @dataclass(frozen=True)
@@ -29,10 +29,31 @@ class Node:
     info: tuple = ()  # (name, value) pairs
 
     def get(self, name: str, default=None):
-        for k, v in self.info:
-            if k == name:
-                return v
-        return default
+        return next((v for k, v in self.info if k == name), default)
+
+    def evidence_times(self) -> tuple:
+        """The time points of a holding positive literal's evidence (a negated or failing one has none)."""
+        if self.get("negated") or not self.get("holds", True):
+            return ()
+        return tuple(sorted({c.get("time") for c in self.children if type(c.get("time")) is int}))
+
+    def graph(self) -> tuple:
+        """``(nodes, edges)``: ``[(id, node)]`` of this tree in visiting order, a shared derivation once
+        (by its key), and the ``(from, to)`` pairs of ids."""
+        ids: dict = {}
+        nodes, edges = [], []
+
+        def visit(node: Node) -> str:
+            key = node.key or id(node)
+            if key not in ids:
+                ident = ids[key] = f"n{len(ids)}"
+                nodes.append((ident, node))
+                for child in node.children:
+                    edges.append((ident, visit(child)))
+            return ids[key]
+
+        visit(self)
+        return nodes, edges
 
     def walk(self):
         """Every node below and including this one, shared nodes once."""
@@ -94,36 +115,20 @@ class Explanation:
             f" answer stream {self.model} of {self.models}{'' if self.all_models else ' found'}"
         )
 
-    def __str__(self) -> str:
-        lines = [self.title]
-        seen: set = set()
-        _text(self.root, 1, seen, lines)
+    def rows(self) -> list:
+        """The explanation's :class:`Row` s in reading order (:func:`rows`), then its assumptions."""
+        out = rows(self.root)
         if self.assumptions:
-            lines.append(
-                "  assuming (the choice of this answer stream): "
-                + ", ".join(f"not {self.atom_text(a)} at {u}" for a, u in self.assumptions)
-            )
-        return "\n".join(lines)
+            text = ", ".join(f"not {self.atom_text(a)} at {u}" for a, u in self.assumptions)
+            out.append(Row(0, "assumption", f"assuming (the choice of this answer stream): {text}"))
+        return out
+
+    def __str__(self) -> str:
+        return "\n".join([self.title] + ["  " * (r.depth + 1) + r.text for r in self.rows()])
 
     def to_dict(self) -> dict:
         """A node/edge structure (docs/formats.md)."""
-        ids: dict = {}
-        nodes, edges = [], []
-
-        def visit(node: Node) -> str:
-            ident = ids.get(node.key or id(node))
-            if ident is not None:
-                return ident
-            ident = f"n{len(ids)}"
-            ids[node.key or id(node)] = ident
-            entry = {"id": ident, "kind": node.kind, "text": node.text}
-            entry.update((k, _json_value(k, v)) for k, v in node.info)
-            nodes.append(entry)
-            for child in node.children:
-                edges.append({"from": ident, "to": visit(child)})
-            return ident
-
-        root = visit(self.root)
+        nodes, edges = self.root.graph()
         return {
             "question": self.question,
             "atom": format_atom(self.atom),
@@ -134,9 +139,12 @@ class Explanation:
             "models": self.models,
             "all_models": self.all_models,
             "assumptions": [{"atom": format_atom(a), "time": u} for a, u in self.assumptions],
-            "root": root,
-            "nodes": nodes,
-            "edges": edges,
+            "root": nodes[0][0],
+            "nodes": [
+                {"id": ident, "kind": n.kind, "text": n.text, **{k: _json_value(k, v) for k, v in n.info}}
+                for ident, n in nodes
+            ],
+            "edges": [{"from": a, "to": b} for a, b in edges],
         }
 
     def to_json(self) -> str:
@@ -144,27 +152,18 @@ class Explanation:
 
     def to_dot(self) -> str:
         """The explanation graph for graphviz."""
-        data = self.to_dict()
-        out = [
-            "digraph explanation {",
-            "  rankdir=TB;",
-            '  node [shape=box, fontname="monospace"];',
-            f"  label={_dot_quote(self.title)}; labelloc=t;",
-        ]
-        shapes = {  # derived atoms and candidates: boxes
-            "fact": "note",
-            "input": "cds",
-            "assumption": "diamond",
-            "absent": "octagon",
-            "note": "plaintext",
-            "literal": "ellipse",
-        }
-        for node in data["nodes"]:
-            out.append(f"  {node['id']} [label={_dot_quote(node['text'])}, shape={shapes.get(node['kind'], 'box')}];")
-        for edge in data["edges"]:
-            out.append(f"  {edge['from']} -> {edge['to']};")
-        out.append("}")
-        return "\n".join(out) + "\n"
+        nodes, edges = self.root.graph()
+        return "\n".join(
+            [
+                "digraph explanation {",
+                "  rankdir=TB;",
+                '  node [shape=box, fontname="monospace"];',
+                f"  label={_dot_quote(self.title)}; labelloc=t;",
+                *(f"  {i} [label={_dot_quote(n.text)}, shape={_SHAPES.get(n.kind, 'box')}];" for i, n in nodes),
+                *(f"  {a} -> {b};" for a, b in edges),
+                "}\n",
+            ]
+        )
 
     def _repr_html_(self) -> str:
         """A notebook's view: the derivation as a small picture, and the text."""
@@ -173,34 +172,72 @@ class Explanation:
         return notebook_html(self)
 
     def _repr_markdown_(self) -> str:
-        lines = [f"**{self.title}**", ""]
-        seen: set = set()
-        _text(self.root, 0, seen, lines, bullet="- ", indent="  ")
-        return "\n".join(lines) + "\n"
+        return "\n".join([f"**{self.title}**", ""] + ["  " * r.depth + "- " + r.text for r in rows(self.root)]) + "\n"
+
+
+#: the DOT shape of a node kind (derived atoms and candidates: boxes)
+_SHAPES = {
+    "fact": "note",
+    "input": "cds",
+    "assumption": "diamond",
+    "absent": "octagon",
+    "note": "plaintext",
+    "literal": "ellipse",
+}
 
 
 def _dot_quote(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def _text(node: Node, depth: int, seen: set, lines: list, bullet: str = "", indent: str = "  ") -> None:
-    pad = indent * depth + bullet
-    if node.key and node.key in seen:
-        lines.append(f"{pad}{node.text}  (see above)")
-        return
-    if node.kind == "literal" and node.get("modality") == "now" and not node.get("negated") and len(node.children) == 1:
-        _text(node.children[0], depth, seen, lines, bullet, indent)  # the evidence says it all
-        return
-    if node.key:
-        seen.add(node.key)
-    lines.append(pad + node.text)
-    inputs = [c for c in node.children if c.kind == "input"]
-    if len(inputs) > 1:  # a run of stream atoms (a box window): one line
-        lines.append(f"{indent * (depth + 1)}{bullet}{_input_run(inputs)}")
-    for child in node.children:
-        if child.kind == "input" and len(inputs) > 1:
-            continue
-        _text(child, depth + 1, seen, lines, bullet, indent)
+@dataclass(frozen=True)
+class Row:
+    """One line of an explanation, as its text and its pictures show it: ``depth`` (0 under the
+    title), node ``kind``, ``text``; ``span`` ``(lo, hi)`` of a window literal; ``times``: the time
+    points of its evidence (witnesses, derived atoms); ``at``: the time point of the node itself (a
+    derived atom, a stream atom, an assumption)."""
+
+    depth: int
+    kind: str
+    text: str
+    span: tuple | None = None
+    times: tuple = ()
+    at: int | None = None
+
+
+def rows(root: Node) -> list:
+    """The tree in reading order: a shared derivation once (later uses ``(see above)``), a ``now``
+    literal with one piece of evidence as that evidence, the stream atoms of one literal in one row."""
+    out: list = []
+    seen: set = set()
+
+    def visit(node: Node, depth: int) -> None:
+        at = node.get("time") if node.kind in ("derived", "input", "assumption", "absent", "holds") else None
+        at = at if type(at) is int else None
+        if node.key and node.key in seen:
+            out.append(Row(depth, node.kind, f"{node.text}  (see above)", at=at))
+            return
+        if (
+            node.kind == "literal"
+            and node.get("modality") == "now"
+            and not node.get("negated")
+            and len(node.children) == 1
+        ):
+            return visit(node.children[0], depth)  # the evidence says it all
+        if node.key:
+            seen.add(node.key)
+        times = node.evidence_times() if node.kind == "literal" else ()
+        span = node.get("span")
+        out.append(Row(depth, node.kind, node.text, None if span is None else (span.lo, span.hi), times, at))
+        inputs = [c for c in node.children if c.kind == "input"]
+        if len(inputs) > 1:  # a run of stream atoms (a box window): one row
+            out.append(Row(depth + 1, "input", _input_run(inputs), times=tuple(c.get("time") for c in inputs)))
+        for child in node.children:
+            if not (child.kind == "input" and len(inputs) > 1):
+                visit(child, depth + 1)
+
+    visit(root, 0)
+    return out
 
 
 def _input_run(inputs) -> str:

@@ -172,9 +172,6 @@ class World:
             self._contents[key] = (window, contents)
         return self._contents[key]
 
-    def window_size(self, window: ast.Window) -> int:
-        return self.windows.size(window)
-
     def span(self, el: ast.ExtendedAtom) -> Span:
         """The time points an extended atom reads at t."""
         if el.window is not None and el.window.is_tuple and el.modality != ast.NOW:

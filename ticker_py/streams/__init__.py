@@ -8,34 +8,21 @@ import importlib
 
 from .model import Known, Model, Record, Result, TimePoint, in_printed_order, time_points
 
+#: the lazily imported names, by their module
 _LAZY = {
-    "ORDER_COLUMNS": "tables",
-    "StreamChecker": "checker",
-    "open_stream": "readers",
-    "read_csv": "tables",
-    "read_dataframe": "tables",
-    "read_jsonl": "text",
-    "read_parquet": "parquet",
-    "read_text": "text",
-    "AnswerState": "answers",
+    name: module
+    for module, names in {
+        "answers": "AnswerState",
+        "checker": "StreamChecker",
+        "parquet": "read_parquet",
+        "readers": "open_stream",
+        "tables": "ORDER_COLUMNS read_csv read_dataframe",
+        "text": "read_jsonl read_text",
+        "writers": "FORMATS ChangesWriter CsvWriter JsonlWriter NoneWriter TextWriter Writer printed_models"
+        " result_rows results_to_dataframe",
+    }.items()
+    for name in names.split()
 }
-_LAZY.update(
-    {
-        name: "writers"
-        for name in (
-            "FORMATS",
-            "ChangesWriter",
-            "CsvWriter",
-            "JsonlWriter",
-            "NoneWriter",
-            "TextWriter",
-            "Writer",
-            "printed_models",
-            "result_rows",
-            "results_to_dataframe",
-        )
-    }
-)
 
 __all__ = ["Known", "Model", "Record", "Result", "TimePoint", "in_printed_order", "time_points", *_LAZY]
 

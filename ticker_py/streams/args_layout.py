@@ -13,34 +13,25 @@ from .tables import PREDICATE, Bad
 __all__ = ["PREDICATE", "atoms", "cell_term", "cell_predicate"]
 
 
-class _Cell:
-    """A cell that does not convert: its text and why."""
-
-    __slots__ = ("text", "error")
-
-    def __init__(self, text: str, error: str):
-        self.text, self.error = text, error
-
-
 def cell_predicate(value):
-    """A predicate cell's name (None: null or blank), or a :class:`_Cell` that says why it is none."""
+    """A predicate cell's name (None: null or blank), or a :class:`~.tables.Bad` that says why it is none."""
     if value is None or not value.strip():
         return None
     try:
         atom = parse_ground_atom(value)
     except GroundSyntaxError as e:
-        return _Cell(value, e.message)
-    return atom[0] if len(atom) == 1 else _Cell(value, "a predicate cell holds an atom, not a name")
+        return Bad(e.message, value)
+    return atom[0] if len(atom) == 1 else Bad("a predicate cell holds an atom, not a name", value)
 
 
 def cell_term(value):
-    """An argument cell's term (None: null; an integer cell as it is), or a :class:`_Cell`."""
+    """An argument cell's term (None: null; an integer cell as it is), or a :class:`~.tables.Bad`."""
     if value is None or type(value) is int:
         return value
     try:
         return parse_ground_term(value)
     except GroundSyntaxError as e:
-        return _Cell(value, e.message)
+        return Bad(e.message, value)
 
 
 def _values(column, convert) -> list:
@@ -62,7 +53,7 @@ def atoms(columns: list) -> tuple:
     (pyarrow arrays), as :meth:`~.tables.Grouper.block` takes them."""
     values = [_values(columns[0], cell_predicate)] + [_values(c, cell_term) for c in columns[1:]]
     plain = not any(c.null_count for c in columns) and not any(
-        type(v) is _Cell or v is None for column in values for v in column
+        type(v) is Bad or v is None for column in values for v in column
     )
     if plain:
         return list(zip(*values)), _no_cell, False, False
@@ -86,9 +77,9 @@ def _row(predicate, *args):
     if predicate is None:
         return None if not args else Bad("arguments without a predicate (an empty 'predicate' cell)")
     cells = (predicate, *args)
-    first = next((x for x in cells if type(x) is _Cell), None)
+    first = next((x for x in cells if type(x) is Bad), None)
     if first is None:
         return cells
-    texts = [x.text if type(x) is _Cell else format_term(x) for x in cells]
+    texts = [x.text if type(x) is Bad else format_term(x) for x in cells]
     text = f"{texts[0]}({','.join(texts[1:])})" if args else texts[0]
-    return Bad(f"atom '{text}': {first.error}")
+    return Bad(f"atom '{text}': {first.message}")

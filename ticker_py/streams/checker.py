@@ -76,17 +76,11 @@ class StreamChecker:
                 self.foreign.append((name, arity))
                 line = max(record.line, 1)
                 shown = " and ".join(f"{name}/{k}" for k in used)
-                warnings.warn(
-                    TickerWarning(
-                        Diagnostic(
-                            f"'{name}/{arity}' in the stream, but the program uses {shown}",
-                            Location(record.source, line, 1, line, 2),
-                            (f"no rule reads {name}/{arity}: a predicate is a name and an arity",),
-                            kind="warning",
-                        )
-                    ),
-                    stacklevel=1,  # one place: two checkers of one stream (live input, then the reasoner) warn once
-                )
+                message = f"'{name}/{arity}' in the stream, but the program uses {shown}"
+                note = f"no rule reads {name}/{arity}: a predicate is a name and an arity"
+                diag = Diagnostic(message, Location(record.source, line, 1, line, 2), (note,), kind="warning")
+                # one place: two checkers of one stream (live input, then the reasoner) warn once
+                warnings.warn(TickerWarning(diag), stacklevel=1)
             self.passed.add((name, len(atom)))
         self.last = atoms
         return record

@@ -15,7 +15,16 @@ from ..ast import Location
 from ..errors import Diagnostic, StreamError, UsageError, with_excerpt
 from ..limits import integral
 
-__all__ = ["stream_error", "time_value", "text_lines", "from_path", "open_binary", "MAX_LINE", "COMPRESSED"]
+__all__ = [
+    "stream_error",
+    "time_value",
+    "line_time",
+    "text_lines",
+    "from_path",
+    "open_binary",
+    "MAX_LINE",
+    "COMPRESSED",
+]
 
 #: The longest line (in bytes) a text, JSON Lines or CSV stream may have; see docs/formats.md.
 MAX_LINE = 1 << 26
@@ -58,6 +67,20 @@ def time_value(value, what: str = "time", text: bool = False) -> int:
     return value
 
 
+def line_time(pattern, line: str, source: str, number: int, what: str, raw: str, notes=tuple) -> tuple:
+    """``(match, t)``: the time ``T`` of a ``T: ...`` line, matched by ``pattern`` (group 1: the
+    time); else a StreamError located in ``raw`` that expects ``T: what`` (with ``notes()``)."""
+    m = pattern.match(line)
+    if m is None:
+        col = len(line) - len(line.lstrip()) + 1
+        message = f"expected 'T: {what}' (a time point, ':', then {what})"
+        raise stream_error(source, number, col, message, raw, notes=notes())
+    try:
+        return m, time_value(m.group(1), text=True)
+    except ValueError as e:
+        raise stream_error(source, number, m.start(1) + 1, str(e), raw, len(m.group(1))) from None
+
+
 def _read_lines(f, source: str) -> Iterator[str]:
     """Decoded lines of a binary (or text) file object, one ``readline`` at a time; a leading
     byte-order mark is dropped."""
@@ -97,11 +120,11 @@ def text_lines(lines_or_file, source: str) -> Iterable[str]:
 
 
 def from_path(read, path_or_file, source: str, *args) -> Iterator:
-    """``read(file, source, *args)`` of a file object, or of the file at a path (opened for binary reading)."""
+    """``read(file, source, *args)`` of a file object, or of the file at a path (:func:`open_binary`)."""
     if hasattr(path_or_file, "readline"):
         yield from read(path_or_file, source, *args)
         return
-    with open(path_or_file, "rb") as f:
+    with open_binary(Path(path_or_file), source) as f:
         yield from read(f, source, *args)
 
 

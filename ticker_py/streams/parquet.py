@@ -7,13 +7,13 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from ..errors import StreamError, UsageError
+from ..errors import UsageError
 from . import args_layout
 from .lines import stream_error
 from .model import Record
 from .tables import Grouper, atom_columns, check_columns
 
-__all__ = ["read_parquet", "open_parquet"]
+__all__ = ["read_parquet", "open_parquet", "batches"]
 
 
 def open_parquet(path, name: str, metadata=None, read_dictionary: tuple = ()):
@@ -38,13 +38,8 @@ def read_parquet(path, source: str | None = None, batch_size: int = 65536) -> It
     where = source or str(path)
     files, order, columns = _files(Path(path), where)
     grouper = Grouper(order)
-    try:
-        for name, path, pf, keys in files:
-            yield from _file(grouper, name, path, pf, keys, columns, batch_size)
-    except StreamError:
-        yield from grouper.failed()
-        raise
-    yield from grouper.close()
+    fed = (r for name, path, pf, keys in files for r in _file(grouper, name, path, pf, keys, columns, batch_size))
+    yield from grouper.records(fed)
 
 
 def _files(root: Path, where: str) -> tuple:
@@ -94,11 +89,18 @@ def _min_t(pf, keys: dict) -> int | None:
     """The smallest t of a file (its partition key's or its first row's), if known."""
     if "t" in keys:
         return keys["t"]
+    cells = _first_cells(pf, "t", 1)
+    return cells[0] if cells else None
+
+
+def _first_cells(pf, column: str, n: int) -> list | None:
+    """The first ``n`` cells of a column; None if they do not read (a corrupt file, or text that
+    is not UTF-8: reading the file reports what is wrong, located)."""
     try:
-        first = next(pf.iter_batches(batch_size=1, columns=["t"], use_threads=False), None)
-    except Exception:  # a corrupt file: reading it reports what is wrong, located
+        first = next(pf.iter_batches(batch_size=n, columns=[column], use_threads=False), None)
+        return first.column(0).to_pylist() if first is not None else []
+    except Exception:
         return None
-    return first.column(0)[0].as_py() if first is not None and first.num_rows else None
 
 
 def _check_types(schema, columns: list, keys: dict, name: str) -> None:
@@ -135,15 +137,7 @@ def _file(grouper: Grouper, name: str, path, pf, keys: dict, columns: list, batc
     memo = _Converted(grouper)
     if "atom" in wanted and _repetitive(pf):
         pf = open_parquet(path, name, pf.metadata, ("atom",))
-    batches = pf.iter_batches(batch_size=batch_size, columns=wanted, use_threads=False)
-    number = 1
-    while True:
-        try:
-            batch = next(batches, None)
-        except (pa.ArrowException, OSError, ValueError) as e:
-            raise stream_error(name, number, 1, f"corrupt Parquet data ({e})") from None
-        if batch is None:
-            return
+    for number, batch in batches(pf, name, wanted, batch_size):
         n = batch.num_rows
         cells = {c: batch.column(c) for c in wanted}
         cells.update({c: pa.array([value] * n) for c, value in keys.items() if c in ("t", grouper.order, *columns)})
@@ -153,7 +147,24 @@ def _file(grouper: Grouper, name: str, path, pf, keys: dict, columns: list, batc
             what = "an atom cell" if bad[1] == "atom" else f"a cell of column '{bad[1]}'"
             raise stream_error(name, number + bad[0], 1, f"{what} that is not valid UTF-8")
         yield from _batch(grouper, memo, name, number, cells, columns, n)
-        number += n
+
+
+def batches(pf, name: str, columns: list, batch_size: int) -> Iterator[tuple]:
+    """``(row number of its first row, batch)`` for the batches of a Parquet file (rows count from 1);
+    corrupt data is a located StreamError."""
+    import pyarrow as pa
+
+    found = pf.iter_batches(batch_size=batch_size, columns=columns, use_threads=False)
+    number = 1
+    while True:
+        try:
+            batch = next(found, None)
+        except (pa.ArrowException, OSError, ValueError) as e:
+            raise stream_error(name, number, 1, f"corrupt Parquet data ({e})") from None
+        if batch is None:
+            return
+        yield number, batch
+        number += batch.num_rows
 
 
 def _batch(
@@ -178,12 +189,8 @@ def _batch(
 def _repetitive(pf) -> bool:
     """Whether the first rows of the atom column repeat texts: then it is read dictionary-encoded
     (for mostly distinct texts the dictionary would only cost its hashing)."""
-    try:
-        first = next(pf.iter_batches(batch_size=4096, columns=["atom"], use_threads=False), None)
-        texts = first.column(0).to_pylist() if first is not None else []
-    except Exception:  # a corrupt file: reading it reports what is wrong, located
-        return False
-    return len(set(texts)) * 4 <= len(texts) * 3
+    texts = _first_cells(pf, "atom", 4096)
+    return texts is not None and len(set(texts)) * 4 <= len(texts) * 3
 
 
 #: the most dictionary entries whose atoms a file's reader keeps; a larger dictionary (a column

@@ -6,7 +6,6 @@ Terms are read by pyoxigraph; a triple becomes an atom by :class:`RdfMapping`.
 
 from __future__ import annotations
 
-import csv
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -14,10 +13,10 @@ from pathlib import Path
 from ..errors import InternalError, StreamError, UsageError
 from ..rdf import RDF_COLUMNS, RDF_FORMATS
 from ..rdf.mapping import RdfMapping, Terms, syntax_message, triple_atom
-from .lines import from_path, stream_error, text_lines, time_value
+from .lines import from_path, line_time, stream_error, text_lines, time_value
 from .model import Record
-from .parquet import open_parquet
-from .tables import frame_times
+from .parquet import batches, open_parquet
+from .tables import csv_rows, frame_times
 
 __all__ = [
     "RdfMapping",
@@ -32,7 +31,6 @@ __all__ = [
 ]
 
 _TIME = re.compile(r"\s*(\S*?)\s*:(?=\s|$)")
-_LEAD = re.compile(r"\s*")
 #: a text stream is parsed in batches of at most this many characters (and ``batch`` lines)
 _BATCH_CHARS = 1 << 20
 _GRAPH_TIME = re.compile(r"[0-9]+$")
@@ -62,8 +60,7 @@ def read_rdf_text(
     pending, size, terms = [], 0, Terms()
     for number, raw in enumerate(text_lines(lines_or_file, source), 1):
         raw = raw.rstrip("\r\n")
-        first = _LEAD.match(raw).end()
-        if first == len(raw) or raw[first] in "#%":
+        if raw.lstrip()[:1] in ("", "#", "%"):
             continue
         try:
             m, t = _time(raw, source, number)
@@ -80,15 +77,7 @@ def read_rdf_text(
 
 def _time(raw: str, source: str, number: int) -> tuple:
     """The match of a ``T: triples`` line's time and its time; a located StreamError if it is none."""
-    m = _TIME.match(raw)
-    if m is None:
-        col = len(raw) - len(raw.lstrip()) + 1
-        message = "expected 'T: triples' (a time point, ':', then triples)"
-        raise stream_error(source, number, col, message, raw, notes=_quad_note(raw))
-    try:
-        t = time_value(m.group(1), text=True)
-    except ValueError as e:
-        raise stream_error(source, number, m.start(1) + 1, str(e), raw, len(m.group(1))) from None
+    m, t = line_time(_TIME, raw, source, number, "triples", raw, lambda: _quad_note(raw))
     if not raw.rstrip().endswith(".") and _no_final_dot(raw[m.end() :]):
         raise stream_error(source, number, len(raw.rstrip()) + 1, "bad triple: '.' expected at its end", raw)
     return m, t
@@ -271,43 +260,27 @@ def read_rdf_csv(path, source: str | None = None, mapping: RdfMapping = RdfMappi
 
 
 def _rdf_csv_rows(f, source: str, mapping: RdfMapping) -> Iterator[Record]:
-    reader = csv.reader(text_lines(f, source))
-    header = [h.strip() for h in next(reader, [])]
+    rows = csv_rows(f, source)
+    header = [h.strip() for h in next(rows, (0, []))[1]]
     _check_columns(header, source)
     index = [header.index(c) for c in RDF_COLUMNS]
-
-    def rows():
-        for row in reader:
-            if row:
-                yield (reader.line_num, *(row[i] if i < len(row) else "" for i in index))
-
-    yield from _table(rows(), source, mapping, text=True)
+    cells = ((line, *(row[i] if i < len(row) else "" for i in index)) for line, row in rows if row)
+    yield from _table(cells, source, mapping, text=True)
 
 
 def read_rdf_parquet(
     path, source: str | None = None, mapping: RdfMapping = RdfMapping(), batch_size: int = 65536
 ) -> Iterator[Record]:
     """Read a Parquet file with columns ``t, s, p, o``, in batches; rows in time order."""
-    import pyarrow as pa
-
     source = source or str(path)
     file = open_parquet(path, source)
     _check_columns(file.schema_arrow.names, source)
 
     def rows():
-        number = 0
-        batches = file.iter_batches(batch_size=batch_size, columns=list(RDF_COLUMNS))
-        while True:
-            try:
-                batch = next(batches, None)
-            except (pa.ArrowException, OSError) as e:
-                raise stream_error(source, number + 1, 1, f"corrupt Parquet data ({e})") from None
-            if batch is None:
-                return
+        for number, batch in batches(file, source, list(RDF_COLUMNS), batch_size):
             cells = [batch.column(c).to_pylist() for c in RDF_COLUMNS]
-            for row in zip(*cells):
-                number += 1
-                yield (number, *row)
+            for line, row in enumerate(zip(*cells), number):
+                yield (line, *row)
 
     yield from _table(rows(), source, mapping)
 

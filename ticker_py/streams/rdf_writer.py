@@ -52,7 +52,7 @@ def rdf_output(name: str, fmt: str, analysis, mapping: str = "triple", show: str
     if default or show == "all":  # with --show all, the stream's atoms are written too
         warnings.warn(TickerWarning(Diagnostic(message, notes=notes, kind="warning")), stacklevel=2)
         return name
-    raise UsageError(Diagnostic(message, notes=notes))
+    raise UsageError.at(None, message, *notes)
 
 
 class RdfWriter(Writer):
@@ -62,7 +62,7 @@ class RdfWriter(Writer):
         super().__init__(out)
         self.predicate = predicate
         if fmt not in RDF_OUTPUT_FORMATS:
-            raise UsageError(Diagnostic(f"unknown RDF output format '{fmt}'"))
+            raise UsageError.at(None, f"unknown RDF output format '{fmt}'")
         self.quads = fmt == "nquads"
         self.mapping = mapping or RdfMapping()
         self.properties: dict = {}
@@ -88,9 +88,9 @@ class RdfWriter(Writer):
 
     def lines(self, result):
         if result.models is None:
-            raise UsageError(Diagnostic("RDF output needs the answer streams (not only changes)"))
+            raise UsageError.at(None, "RDF output needs the answer streams (not only changes)")
         if len(result.models) > 1:
-            raise UsageError(Diagnostic("RDF output needs a single answer stream", notes=("use --models 1",)))
+            raise UsageError.at(None, "RDF output needs a single answer stream", "use --models 1")
         if not result.models:
             return
         for triple in self.triples(result.models[0].atoms):

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ..errors import UsageError
-from .lines import COMPRESSED, open_binary
+from .lines import COMPRESSED, from_path
 from .model import Record
 from .parquet import read_parquet
 from .tables import read_csv
@@ -35,11 +35,6 @@ def stream_format(path: Path) -> str:
     return _SUFFIXES.get(suffixes[-1], "") if suffixes else ""
 
 
-def _read_file(path: Path, fmt: str, source: str) -> Iterator[Record]:
-    with open_binary(path, source) as f:
-        yield from STREAM_FORMATS[fmt](f, source)
-
-
 def open_stream(path_or_dash, source: str | None = None, fmt: str | None = None) -> Iterator[Record]:
     """Open a stream: ``-`` is stdin, a directory is Parquet, a file goes by its suffix.
 
@@ -58,4 +53,4 @@ def open_stream(path_or_dash, source: str | None = None, fmt: str | None = None)
     known = stream_format(path)
     if known == "parquet":
         return read_parquet(path, source or name)
-    return _read_file(path, known or fmt or "text", source or name)
+    return from_path(STREAM_FORMATS[known or fmt or "text"], path, source or name)

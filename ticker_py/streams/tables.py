@@ -26,6 +26,7 @@ __all__ = [
     "atom_columns",
     "table_records",
     "read_csv",
+    "csv_rows",
     "read_dataframe",
     "frame_times",
 ]
@@ -38,12 +39,13 @@ PREDICATE = "predicate"
 
 
 class Bad:
-    """The atom of a row that does not convert: ``message`` says why (None: :meth:`Grouper.row` does)."""
+    """The atom of a row (or a cell) that does not convert: ``message`` says why (None:
+    :meth:`Grouper.row` does); ``text``: the cell's text."""
 
-    __slots__ = ("message",)
+    __slots__ = ("message", "text")
 
-    def __init__(self, message: str | None = None):
-        self.message = message
+    def __init__(self, message: str | None = None, text: str = ""):
+        self.message, self.text = message, text
 
 
 #: the atom of a row whose cell does not parse (:meth:`Grouper.row` says why)
@@ -84,7 +86,7 @@ def atom_columns(columns) -> list:
 
 class Grouper:
     """Groups table rows into one Record per time point, one by one (:meth:`row`) or as a block of
-    columns (:meth:`block`); on an error, :meth:`failed` gives the time point collected so far."""
+    columns (:meth:`block`), the records through :meth:`records`."""
 
     def __init__(self, order: str | None, reader: AtomReader | None = None, text: bool = False):
         self.order, self.reader, self.text = order, reader or AtomReader(), text  # text: cells are text (CSV)
@@ -106,12 +108,15 @@ class Grouper:
             yield self._flush()
         self.t, self.where, self.atoms, self.keys = t, (source, line), [], []
 
-    def failed(self) -> Iterator[Record]:
-        """What to yield before re-raising an error."""
-        if self.atoms:
-            yield self._flush()
-
-    def close(self) -> Iterator[Record]:
+    def records(self, fed: Iterator[Record]) -> Iterator[Record]:
+        """What ``fed`` (a generator that feeds this grouper) yields, then the last time point; on a
+        StreamError, the time point collected so far first."""
+        try:
+            yield from fed
+        except StreamError:
+            if self.atoms:
+                yield self._flush()
+            raise
         if self.t is not None:
             yield self._flush()
 
@@ -213,13 +218,7 @@ def table_records(rows: Iterable[tuple], order: str | None, text: bool = False) 
     """Group rows ``(source, line, t, atom text, order key)`` into one Record per time point (``text``:
     the t and order cells are text, as in CSV)."""
     grouper = Grouper(order, text=text)
-    try:
-        for row in rows:
-            yield from grouper.row(*row)
-    except StreamError:
-        yield from grouper.failed()
-        raise
-    yield from grouper.close()
+    return grouper.records(record for row in rows for record in grouper.row(*row))
 
 
 def read_csv(path_or_file, source: str | None = None) -> Iterator[Record]:
@@ -230,30 +229,35 @@ def read_csv(path_or_file, source: str | None = None) -> Iterator[Record]:
     return from_path(_read_csv, path_or_file, source or default)
 
 
-def _read_csv(f, source: str) -> Iterator[Record]:
+def csv_rows(f, source: str) -> Iterator[tuple]:
+    """``(line, row)`` for each row of a CSV file object (the header first); bad CSV is a located
+    StreamError."""
     reader = csv.reader(text_lines(f, source))
-    try:
-        header = [h.strip() for h in next(reader, [])]
-    except csv.Error as e:
-        raise stream_error(source, reader.line_num, 1, f"bad CSV: {e}") from None
+    while True:
+        try:
+            row = next(reader, None)
+        except csv.Error as e:
+            raise stream_error(source, reader.line_num, 1, f"bad CSV: {e}") from None
+        if row is None:
+            return
+        yield reader.line_num, row
+
+
+def _read_csv(f, source: str) -> Iterator[Record]:
+    rows = csv_rows(f, source)
+    header = [h.strip() for h in next(rows, (0, []))[1]]
     order = check_columns(header, source)
     index = [header.index(c) for c in ("t", "atom", order or "t")]
 
-    def rows():
-        while True:
-            try:
-                row = next(reader, None)
-            except csv.Error as e:
-                raise stream_error(source, reader.line_num, 1, f"bad CSV: {e}") from None
-            if row is None:
-                return
+    def cells():
+        for line, row in rows:
             if not row:
                 continue
             if len(row) != len(header):
-                raise stream_error(source, reader.line_num, 1, f"expected {len(header)} fields, found {len(row)}")
-            yield (source, reader.line_num, *(row[i] for i in index))
+                raise stream_error(source, line, 1, f"expected {len(header)} fields, found {len(row)}")
+            yield (source, line, *(row[i] for i in index))
 
-    yield from table_records(rows(), order, text=True)
+    yield from table_records(cells(), order, text=True)
 
 
 def read_dataframe(df, source: str = "<DataFrame>") -> Iterator[Record]:
@@ -262,34 +266,31 @@ def read_dataframe(df, source: str = "<DataFrame>") -> Iterator[Record]:
     import pandas as pd
 
     order = check_columns(list(df.columns), source)
-    frame = df.reset_index(drop=True)
     grouper = Grouper(order)
-    try:
+
+    def fed(frame):
         for column in ("t", order) if order else ("t",):
             frame_times(frame[column], source, "time" if column == "t" else f"column '{column}'")
         if order:
             for column in ("t", order):  # every cell a time before the rows are sorted by them
                 _check_cells(frame[column], source, "time" if column == "t" else f"column '{column}'")
             frame = frame.sort_values(["t", order], kind="stable")
-            cells = [frame[c].astype(object).where(frame[c].notna(), None).tolist() for c in ("t", "atom", order)]
+        times = None if order else _integers(frame["t"])
+        if times is None:  # ordered, or times not integers (or some missing): row by row, each cell checked
+            cells = [frame["t"].astype(object).tolist()]  # a missing time stays what it is, and is refused
+            cells += [frame[c].astype(object).where(frame[c].notna(), None).tolist() for c in ("atom", order) if c]
             for n, row in zip((frame.index + 1).tolist(), zip(*cells)):
                 yield from grouper.row(source, n, *row)
         else:
-            times, cells = _integers(frame["t"]), frame["atom"]
-            if times is None:  # not integers, or some missing: row by row, each cell checked
-                for n, (t, cell) in enumerate(zip(frame["t"].astype(object).tolist(), cells.tolist()), 1):
-                    yield from grouper.row(source, n, t, cell)
-            else:
-                codes, uniques = pd.factorize(cells)
-                converted, empty, bad = grouper.convert(list(uniques))
-                converted.append(None)  # code -1 (an empty cell): None
-                atoms = list(map(converted.__getitem__, codes.tolist()))
-                empty = empty or bool((codes < 0).any())
-                yield from grouper.block(source, 1, times, atoms, None, cells.iloc.__getitem__, empty, bad)
-    except StreamError:
-        yield from grouper.failed()
-        raise
-    yield from grouper.close()
+            cells = frame["atom"]
+            codes, uniques = pd.factorize(cells)
+            converted, empty, bad = grouper.convert(list(uniques))
+            converted.append(None)  # code -1 (an empty cell): None
+            atoms = list(map(converted.__getitem__, codes.tolist()))
+            empty = empty or bool((codes < 0).any())
+            yield from grouper.block(source, 1, times, atoms, None, cells.iloc.__getitem__, empty, bad)
+
+    yield from grouper.records(fed(df.reset_index(drop=True)))
 
 
 def _integers(column):

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 from ..syntax.ground_atoms import AtomReader, GroundSyntaxError
 from ..values import SURROGATE
-from .lines import stream_error, text_lines, time_value
+from .lines import line_time, stream_error, text_lines, time_value
 from .model import Known, Record
 
 __all__ = ["read_text", "read_jsonl"]
@@ -53,15 +53,7 @@ def read_text(lines_or_file, source: str = "<stdin>") -> Iterator[Record]:
                 line = _strip_comment(raw)
         if not line.strip():
             continue
-        m = _TIME.match(line)
-        if m is None:
-            col = len(line) - len(line.lstrip()) + 1
-            raise stream_error(source, number, col, "expected 'T: atoms' (a time point, ':', then atoms)", raw)
-        col = m.start(1) + 1
-        try:
-            t = time_value(m.group(1), text=True)
-        except ValueError as e:
-            raise stream_error(source, number, col, str(e), raw, len(m.group(1))) from None
+        m, t = line_time(_TIME, line, source, number, "atoms", raw)
         try:
             atoms = reader.line(line, m.end()) if atoms is None else atoms
         except GroundSyntaxError as e:

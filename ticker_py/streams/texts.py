@@ -131,8 +131,7 @@ def _csv_field(text: str) -> str:
     return out.getvalue()[:-1]
 
 
-def printed_models(result: Result, show_at: bool = False, texts: AtomTexts | None = None) -> list:
+def printed_models(result: Result, show_at: bool = False) -> list:
     """The answer streams of ``result`` as printed, ``[Model.printed_key(), ...]`` (pins only with
-    ``show_at``) in printed order; models that print the same appear once. ``texts`` (an
-    :class:`AtomTexts`) reuses printed atoms across calls."""
-    return (texts or AtomTexts()).printed(result.models, show_at)
+    ``show_at``) in printed order; models that print the same appear once."""
+    return AtomTexts().printed(result.models, show_at)

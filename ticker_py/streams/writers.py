@@ -353,21 +353,20 @@ def printed_factors(result: Result, show_at: bool = False) -> tuple:
     return Writer(None, show_at).printed_factors(result)
 
 
-def result_rows(result: Result, show_at: bool = False, writer: Writer | None = None) -> Iterable[tuple]:
+def result_rows(result: Result, show_at: bool = False) -> Iterable[tuple]:
     """Rows ``(t, c, model, atom)`` of one result; None marks an absent model or atom.
 
     One row per atom of each printed model (model = its 0-based index); an empty answer
     stream is one row with atom None; no answer stream is one row with model and atom None.
-    ``writer``: the writer whose printed atoms to reuse.
     """
-    return _rows(result, writer or Writer(None, show_at))
+    return _rows(result, Writer(None, show_at))
 
 
-def factor_rows(result: Result, show_at: bool = False, writer: Writer | None = None) -> Iterable[tuple]:
+def factor_rows(result: Result, show_at: bool = False) -> Iterable[tuple]:
     """Rows ``(t, c, factor, alternative, atom)`` of one factorized result (None: absent). The
     common part is factor 0 with the one alternative 0, the factors are numbered from 1 (factor
     ``i + 1`` is ``Factorized.factors[i]``); no answer stream is one row with factor None."""
-    return _rows(result, writer or Writer(None, show_at, factorize=True))
+    return _rows(result, Writer(None, show_at, factorize=True))
 
 
 def _rows(result: Result, writer: Writer) -> Iterable[tuple]:

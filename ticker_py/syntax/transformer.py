@@ -9,9 +9,9 @@ import sys
 from lark import Transformer
 
 from .. import ast
-from ..ast import ESCAPES
 from ..errors import Diagnostic, ProgramError
 from ..limits import MAX_TERM_DEPTH
+from ..values import unquote
 from .anonymous import ANONYMOUS, name_anonymous
 
 SHOW_TERM_NOTE = "name predicates instead: '#show p/2.' prints the atoms of p/2"
@@ -84,13 +84,11 @@ class ToAst(Transformer):
         depth = 1 + max((entry[1] for entry in map(get, map(id, children)) if entry is not None), default=0)
         self.nested[id(term)] = (term, depth, parens)
         if depth > MAX_TERM_DEPTH:
-            raise ProgramError(
-                Diagnostic(
-                    f"term nested more than {MAX_TERM_DEPTH} levels deep",
-                    self._outer(self._innermost(term)),
-                    ("function terms, parentheses and operators each add a level",),
-                )
+            where, note = (
+                self._outer(self._innermost(term)),
+                "function terms, parentheses and operators each add a level",
             )
+            raise ProgramError.at(where, f"term nested more than {MAX_TERM_DEPTH} levels deep", note)
         return term
 
     def _innermost(self, term):
@@ -194,7 +192,7 @@ class ToAst(Transformer):
         self._problem(self._span(c[0], c[-1]), "#show of terms ('#show t : body.') is not supported", SHOW_TERM_NOTE)
 
     def include(self, c):
-        self.found.includes.append(Include(self._unescape(c[1]), self._span(c[0], c[-1])))
+        self.found.includes.append(Include(unquote(c[1]), self._span(c[0], c[-1])))
 
     # -------------------------------------------------------- extended atoms
     def ext_atom(self, c):
@@ -275,14 +273,7 @@ class ToAst(Transformer):
         return ast.Constant(str(c[0]), self._loc(c[0]))
 
     def string(self, c):
-        return ast.String(self._unescape(c[0]), self._loc(c[0]))
-
-    def _unescape(self, tok) -> str:
-        """The content of a STRING token (whose escapes are the known ones), unescaped."""
-        text = str(tok)[1:-1]
-        if "\\" not in text:
-            return text
-        return re.sub(r"\\(.)", lambda m: ESCAPES[m.group(1)], text)
+        return ast.String(unquote(c[0]), self._loc(c[0]))
 
     def iri(self, c):
         return ast.Iri.of(self._iri(c[0]), None, self._loc(c[0]))
