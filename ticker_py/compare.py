@@ -176,6 +176,7 @@ class EngineComparison(SideBySide):
     inputs: dict = field(default_factory=dict)  # t -> input atoms
 
     _KIND = "engines"
+    _TICK = ("c",)
 
     @property
     def agree(self) -> bool:
@@ -190,19 +191,10 @@ class EngineComparison(SideBySide):
         """``{engine: {t: models}}`` (the last tick of each time point)."""
         return {name: {tick.t: _models(tick.models.get(name)) for tick in self.ticks} for name in self.engines}
 
-    def to_dataframe(self):
-        """A pandas DataFrame: columns ``run, t, c, model, atom`` (one row per atom of each engine's
-        answer streams at each tick kept; pins as ``"a at T"``)."""
-        import pandas as pd
-
-        rows = [
-            (name, tick.t, tick.c, k, atom)
-            for tick in self.ticks
-            for name, keys in tick.models.items()
-            for k, atoms in enumerate(printed_models(keys))
-            for atom in atoms
-        ]
-        return pd.DataFrame(rows, columns=["run", "t", "c", "model", "atom"])
+    def _printed(self):
+        return (
+            ((name, tick.t, tick.c), printed_models(keys)) for tick in self.ticks for name, keys in tick.models.items()
+        )
 
 
 @takes_spec(PROGRAM, INPUT, EVALUATION, purpose="compare", loads=True, exclude=("engine", "explainable", "strict"))

@@ -27,11 +27,12 @@ from dataclasses import dataclass
 
 from . import ast
 from .analysis import Analysis
-from .analysis.terms import rule_terms
+from .analysis.terms import rule_terms, subterms
 from .api import Reasoner, load_program
 from .errors import Diagnostic, StreamError, TickerError, TickerWarning, UsageError
+from .plot.timeline import answers_key
 from .semantics import PROFILES, Semantics, parse_semantics_list, resolve
-from .semantics_compare import answers_key, difference, engine_names, models_text
+from .semantics_compare import difference, engine_names, models_text
 
 __all__ = [
     "Witness",
@@ -152,28 +153,16 @@ class _Evaluator:
 # ---------------------------------------------------------------- drawing streams
 
 
-def _terms(node, out: list) -> None:
-    """The ground constants of a term, in order: numbers (and their neighbours), names, strings."""
-    if isinstance(node, ast.Number):
-        out += [node.value, node.value + 1, node.value - 1]
-    elif isinstance(node, (ast.Constant, ast.String)):
-        out.append(str(node))
-    elif isinstance(node, ast.Function):
-        for arg in node.args:
-            _terms(arg, out)
-    elif isinstance(node, ast.BinOp):
-        _terms(node.left, out)
-        _terms(node.right, out)
-
-
 class _Vocabulary:
     """What random streams are drawn from: the extensional atoms and the window-guided shapes."""
 
     def __init__(self, analysis: Analysis, max_tp: int):
-        found: list = []
-        for rule in analysis.program.rules:
-            for term in rule_terms(rule):
-                _terms(term, found)
+        found: list = []  # the program's constants in order: numbers (and their neighbours), names, strings
+        for term in subterms([t for rule in analysis.program.rules for t in rule_terms(rule)]):
+            if isinstance(term, ast.Number):
+                found += [term.value, term.value + 1, term.value - 1]
+            elif isinstance(term, (ast.Constant, ast.String)):
+                found.append(str(term))
         fresh = [c for c in ("a", "b", "c", "d") if c not in found][:2]
         pool = list(dict.fromkeys(str(v) for v in found if not (isinstance(v, int) and v < 0)))
         self.pool = (pool[:10] + fresh) or ["a"]

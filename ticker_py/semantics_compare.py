@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 from .api import Reasoner, analysed
 from .errors import Diagnostic, EngineUnsupported, ProgramError, UsageError
-from .plot.timeline import MAX_ATOMS
+from .plot.timeline import MAX_ATOMS, answers_key
 from .semantics import Semantics, parse_semantics_list, resolve
 from .spec import INPUT, PROGRAM, RunSpec, takes_spec
 from .stages.input import Input
@@ -65,6 +65,16 @@ class SideBySide:
 
         return comparison_html(self.timeline(max_atoms=20))
 
+    def to_dataframe(self):
+        """A pandas DataFrame: columns ``run, t, model, atom`` (an engine comparison's: ``run, t, c, model,
+        atom``, of the ticks kept), one row per atom of each answer stream (pins as ``"a at T"``)."""
+        import pandas as pd
+
+        rows = [
+            (*where, k, atom) for where, models in self._printed() for k, atoms in enumerate(models) for atom in atoms
+        ]
+        return pd.DataFrame(rows, columns=["run", "t", *self._TICK, "model", "atom"])
+
 
 @dataclass(frozen=True)
 class SemanticsRow:
@@ -86,11 +96,6 @@ class SemanticsRow:
                     yield a, b
 
 
-def answers_key(models):
-    """Answer streams compared as a set (None: not evaluated)."""
-    return None if models is None else frozenset((m.atoms, m.pinned) for m in models)
-
-
 @dataclass(frozen=True)
 class SemanticsComparison(SideBySide):
     """The rows, the runs (label -> (Semantics, engine)) and the per-knob summary; the runs that
@@ -103,6 +108,7 @@ class SemanticsComparison(SideBySide):
     inputs: dict = field(default_factory=dict)  # t -> input atoms
 
     _KIND = "semantics"
+    _TICK = ()  # the columns that say when, after run and t
 
     @property
     def agree(self) -> bool:
@@ -131,19 +137,8 @@ class SemanticsComparison(SideBySide):
     def _runs(self) -> dict:
         return {label: {row.t: row.answers[label] for row in self.rows} for label in self.runs}
 
-    def to_dataframe(self):
-        """A pandas DataFrame: columns ``run, t, model, atom`` (one row per atom of each answer
-        stream; pins as ``"a at T"``), for tables and plots of which atoms hold when."""
-        import pandas as pd
-
-        rows = [
-            (label, row.t, k, atom)
-            for row in self.rows
-            for label, models in row.answers.items()
-            for k, atoms in enumerate(printed(models or ()))
-            for atom in atoms
-        ]
-        return pd.DataFrame(rows, columns=["run", "t", "model", "atom"])
+    def _printed(self):
+        return (((label, row.t), printed(models or ())) for row in self.rows for label, models in row.answers.items())
 
 
 @takes_spec(PROGRAM, INPUT, also=("models", "show", "strict"), purpose="compare", loads=True, exclude=("tuple_order",))

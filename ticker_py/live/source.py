@@ -214,7 +214,7 @@ class LiveInput:
                         deadline = time.monotonic() + self.grace
                     elif deadline is not None and time.monotonic() >= deadline:
                         break
-            yield from self._drain()
+            yield from self._release(())  # no producer left to wait for: every record
         finally:
             restore()
             for inp in producers:
@@ -361,10 +361,6 @@ class LiveInput:
             elif not ahead and p.paused:
                 sel.register(p.fileobj, selectors.EVENT_READ, p)
                 p.paused, p.seen = False, time.monotonic()
-
-    def _drain(self) -> Iterator[Record]:
-        while self._heap:
-            yield self._emit(heapq.heappop(self._heap)[2])
 
     def _emit(self, rec: Record) -> Record:
         self._cur = max(self._cur, rec.t)

@@ -36,6 +36,7 @@ __all__ = [
     "check_max_atoms",
     "span_text",
     "subtitle",
+    "answers_key",
     "MAX_ATOMS",
     "MAX_SPAN",
     "CELL_MODELS",
@@ -319,7 +320,7 @@ def from_runs(
     streams = tuple((t, len(first[t])) for t in sorted(first) if first[t] is not None)
     differing = ()
     if len(labels) > 1:
-        keys = {label: {t: _models_key(m) for t, m in per.items()} for label, per in runs.items()}
+        keys = {label: {t: answers_key(m) for t, m in per.items()} for label, per in runs.items()}
         differing = tuple(
             (t, tuple(label for label in labels[1:] if keys[label].get(t, 0) != keys[ref].get(t, 0)))
             for t in range(lo, hi + 1)
@@ -387,7 +388,8 @@ def _shape(lane: Lane) -> tuple:
     return (lane.spans, lane.partial, lane.pins)
 
 
-def _models_key(models):
+def answers_key(models):
+    """Answer streams compared as a set (None: not evaluated)."""
     return None if models is None else frozenset((m.atoms, m.pinned) for m in models)
 
 
