@@ -13,7 +13,7 @@ from pathlib import Path
 from .api import analysed, run
 from .errors import Diagnostic, UsageError
 from .plot import select
-from .plot.timeline import MAX_ATOMS, Timeline, from_results, span, span_text, subtitle
+from .plot.timeline import MAX_ATOMS, Timeline, view
 from .spec import EVALUATION, INPUT, PROGRAM, RunSpec, takes_spec
 from .stages.output import open_output
 
@@ -60,13 +60,8 @@ def run_timeline(
     which engine, semantics and answer streams, over which time points."""
     analysis = analysed(program, spec)
     check_selection(atoms, analysis)
-    results = run(analysis, stream, spec=spec)
-    lo, hi = span({r.t for r in results}, start, end)
-    sub = subtitle(
-        results.about, span_text(lo, hi) if results else "no time point evaluated (an empty stream)", atoms=atoms
-    )
     named = str(program) if isinstance(program, (str, Path)) and "\n" not in str(program) else "answer stream"
-    return from_results(results, title or named, sub, results.inputs, lo, hi, atoms, max_atoms, unit=_unit(analysis))
+    return view(run(analysis, stream, spec=spec), title or named, start, end, atoms, max_atoms, _unit(analysis))
 
 
 def _unit(analysis) -> str:
