@@ -1,9 +1,5 @@
-"""The smallest streams on which two semantics (or two engines) part, and the atlas of the profiles.
-
-:func:`distinguish` draws random streams over the program's stream predicates and constants, shaped
-by its windows, and shrinks the first on which two runs differ to a *locally smallest* one
-(docs/semantics.md). The order of the search depends only on the seed: the same seed finds the same
-witness when the budget lets it try as many streams.
+"""The smallest streams on which two semantics (or two engines) part, and the atlas of the profiles
+(docs/semantics.md). The order of the search depends only on the seed.
 
 >>> w = distinguish("recent :- p in [2].", semantics="default,default+window_bounds=half-open")
 >>> print(stream_text(w.stream), end="")
@@ -11,10 +7,6 @@ witness when the budget lets it try as many streams.
 2:
 >>> w.t, w.dimension
 (2, 'window_bounds')
-
-:func:`atlas` runs every pair of the built-in profiles over :data:`ATLAS`, small programs of one
-window kind and modality each (and tuple ties, @-heads, future heads, persistence), and
-:func:`atlas_markdown` writes the table of docs/semantics.md (``ticker distinguish --atlas``).
 """
 
 from __future__ import annotations
@@ -222,14 +214,12 @@ def _shrunk(evaluator: _Evaluator, a: _Run, b: _Run, stream: tuple) -> tuple:
         cut = tuple(r for r in stream if r[0] <= t)
         cut = cut if cut and cut[-1][0] == t else cut + ((t, ()),)
         stream = cut if evaluator.differs(a, b, cut) is not None else stream
-    improved = True
-    while improved:
-        improved = False
-        for smaller in _smaller(stream):
-            if _size(smaller) < _size(stream) and evaluator.differs(a, b, smaller) is not None:
-                stream, improved = smaller, True
-                break
-    return stream
+    while True:
+        fits = (s for s in _smaller(stream) if _size(s) < _size(stream) and evaluator.differs(a, b, s) is not None)
+        smaller = next(fits, None)
+        if smaller is None:
+            return stream
+        stream = smaller
 
 
 # ---------------------------------------------------------------- the search
@@ -274,21 +264,19 @@ def search(
     a, b = _runs(semantics, engines)
     evaluator = _evaluator or _Evaluator(analysis)
     engine_a, engine_b = evaluator.reasoner(a).engine_name, evaluator.reasoner(b).engine_name
-    tried, found = 0, None
+    tried, found, witness = 0, None, None
     if stream is not None:
-        start = _read_stream(stream)
-        tried = 1
+        tried, start = 1, _read_stream(stream)
         found = start if evaluator.differs(a, b, start) is not None else None
     else:
         windows = [n for w, n in analysis.window_sizes.items() if not w.is_tuple]
         vocabulary = _Vocabulary(analysis, max_tp or min(40, max(8, 2 * max(windows, default=2) + 4)))
-        if not vocabulary.predicates:  # no stream atom changes anything: nothing to draw
-            return Search(None, 0, (a.label, b.label), time.monotonic() - began)
         rng = random.Random(seed)
         deadline = None if budget is None else time.monotonic() + budget
         seen, stale, draws = set(), 0, 0
-        while found is None and (max_streams is None or tried < max_streams) and stale < _EXHAUSTED:
-            if deadline is not None and time.monotonic() > deadline:
+        # no stream predicate: no stream atom changes anything, nothing to draw
+        while vocabulary.predicates and found is None and stale < _EXHAUSTED:
+            if max_streams is not None and tried >= max_streams or deadline is not None and time.monotonic() > deadline:
                 break
             candidate = vocabulary.draw(rng, 1 + min(draws // 30, 5))  # small streams first
             draws += 1
@@ -299,14 +287,13 @@ def search(
             tried, stale = tried + 1, 0
             if evaluator.differs(a, b, candidate) is not None:
                 found = candidate
-    if found is None:
-        return Search(None, tried, (a.label, b.label), time.monotonic() - began)
-    found = _shrunk(evaluator, a, b, found)
-    t = evaluator.differs(a, b, found)
-    answers = {run.label: evaluator.answers(run, found).get(t) for run in (a, b)}
-    sa, sb = (a.semantics, engine_a), (b.semantics, engine_b)
-    detail = ", ".join(f"{k}={getattr(b.semantics, k).value}" for k in b.semantics.differs(a.semantics))
-    witness = Witness(found, t, answers, difference(sa, sb), detail or f"engines {engine_a} and {engine_b}", tried)
+    if found is not None:
+        found = _shrunk(evaluator, a, b, found)
+        t = evaluator.differs(a, b, found)
+        answers = {run.label: evaluator.answers(run, found).get(t) for run in (a, b)}
+        dimension = difference((a.semantics, engine_a), (b.semantics, engine_b))
+        detail = ", ".join(f"{k}={getattr(b.semantics, k).value}" for k in b.semantics.differs(a.semantics))
+        witness = Witness(found, t, answers, dimension, detail or f"engines {engine_a} and {engine_b}", tried)
     return Search(witness, tried, (a.label, b.label), time.monotonic() - began)
 
 
