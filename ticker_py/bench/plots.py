@@ -1,10 +1,5 @@
-"""The benchmark plots, drawn from a results document (``ticker bench``, ``--report-from``).
-
-Every plot says in its title what was run (the ``ticker bench`` command below the axes), has axes
-with units, a log scale where the values span more than 10×, and the peers' published figures as
-reference lines where they were measured on a comparable case (Laser and Laser++ at n = 100,
-k = 1000; Ticker at 1000 time points, n = 40).
-"""
+"""The benchmark plots of a results document: the command below the axes, a log scale where the
+values span more than 10×, the peers' published figures where they measured a comparable case."""
 
 from __future__ import annotations
 
@@ -12,7 +7,7 @@ import textwrap
 from collections import OrderedDict
 from pathlib import Path
 
-from .report import LASER_US
+from .report import LASER_US, _variants
 
 __all__ = ["LASER_US", "LASERPP_US", "TICKER_S", "plot_all", "plot_throughput", "log_if_wide"]
 
@@ -53,10 +48,6 @@ def log_if_wide(ax, axis: str = "y") -> None:
             values.append(float(v))
     if values and max(values) > 10 * min(values):
         (ax.set_yscale if axis == "y" else ax.set_xscale)("log")
-
-
-def _variants(runs: list) -> list:
-    return list(OrderedDict.fromkeys(r["variant"] for r in runs))
 
 
 def _lines(ax, rs, colors, x_of, y_of, label_of=lambda v: v, style="-") -> None:

@@ -1,18 +1,9 @@
-"""Benchmark suites: which workloads, sizes and engine variants each suite measures.
-
-A suite expands into :class:`Case` s. A case is one stream (workload + parameters, generated
-once) measured with every engine variant. Series name what a case contributes to:
-
-* ``window`` — total time against window size n at fixed tp (Ticker paper, Figs. 4–7);
-* ``tp`` — total time against time points at n = 60; one run of the largest tp, read at
-  checkpoints (the streams are prefixes of each other, so this equals separate runs minus
-  repeated engine construction);
-* ``grid`` — the Laser anchor grid (µs per input atom over n × k);
-* ``rules`` — rules-r against r;
-* ``pruning`` — box-chain with the native engine's pruning on and off;
-* ``encodings`` — the static against the incremental encoding (and the default engine) on
-  scenarios A, B1 and B2 against n, as the Ticker paper compares them; ``long``: B1 at the largest
-  n over four times as many time points (CPU per time point and memory as the stream goes on).
+"""Benchmark suites: a suite expands into :class:`Case` s, each one stream (generated once) measured
+with every engine variant. A case's series says what it contributes to: ``window`` (total time
+against n, Ticker's Figs. 4–7), ``tp`` (against time points: one run read at checkpoints, the
+streams being prefixes of each other), ``grid`` (Laser's n × k), ``rules``, ``pruning``,
+``encodings`` (the static against the incremental encoding) and ``long`` (B1 over four times the
+time points: CPU per time point and memory as the stream goes on).
 """
 
 from __future__ import annotations

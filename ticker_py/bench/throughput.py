@@ -1,13 +1,9 @@
 """``ticker bench throughput``: the whole ``ticker run`` process against its engine, and its report.
 
-Each workload's stream is written once as text, JSON Lines and Parquet (both layouts of ``ticker
-gen``), then every figure is measured in a process of its own, one at a time: ``ticker run
---format none`` on each file (the process's CPU per input atom, from the operating system); the
-extra CPU of ``--format jsonl`` per output atom (the median over ``reps`` of each pair's difference:
-steadier than a difference of medians); the engine alone on atoms parsed in advance; reading the
-text file in plain Python; the slope (CPU at 1,000 time points minus at 300, over the atoms
-between); the start-up; and every answer stream of B1 against one per tick. Each figure carries the
-load average seen before and after it: the machine is shared.
+Every figure (what the report's text says) is measured in a process of its own, one at a time, on
+streams written once in every format; each carries the load average seen before and after it: the
+machine is shared. The extra CPU of ``--format jsonl`` is the median of each pair's difference,
+steadier than a difference of medians.
 """
 
 from __future__ import annotations
