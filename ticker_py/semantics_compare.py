@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import combinations
 
 from .api import Reasoner, analysed
 from .errors import Diagnostic, EngineUnsupported, ProgramError, UsageError
@@ -87,13 +88,10 @@ class SemanticsRow:
     def differs(self) -> bool:
         return len({answers_key(models) for models in self.answers.values()}) > 1
 
-    def pairs(self):
+    def pairs(self) -> list:
         """The labels of the runs whose answers differ here, two by two."""
-        labels = list(self.answers)
-        for i, a in enumerate(labels):
-            for b in labels[i + 1 :]:
-                if answers_key(self.answers[a]) != answers_key(self.answers[b]):
-                    yield a, b
+        keys = {label: answers_key(models) for label, models in self.answers.items()}
+        return [(a, b) for a, b in combinations(keys, 2) if keys[a] != keys[b]]
 
 
 @dataclass(frozen=True)
@@ -201,12 +199,10 @@ def compare_semantics(
             per_run[label] = last
     times = sorted(set().union(*(r.keys() for r in per_run.values())))
     rows = tuple(SemanticsRow(t, {label: per_run[label].get(t) for label in runs}) for t in times)
-    labels = list(runs)
-    dims = {}
-    for i, a in enumerate(labels):
-        for b in labels[i + 1 :]:
-            dims.setdefault(difference(runs[a], runs[b]), set()).add((a, b))
-    summary = {dim: sum(1 for row in rows if any(p in pairs for p in row.pairs())) for dim, pairs in dims.items()}
+    summary = {difference(runs[a], runs[b]): 0 for a, b in combinations(runs, 2)}
+    for row in rows:
+        for dim in {difference(runs[a], runs[b]) for a, b in row.pairs()}:
+            summary[dim] += 1
     return SemanticsComparison(runs, rows, summary, unavailable, inputs)
 
 
