@@ -1,9 +1,6 @@
-"""Enumeration to a file: every answer stream of every tick, in printed order (clingo).
-
-The answer streams of a tick are numbered in the one order of every output (``ticker run``,
-``--model K``, factors): sorted by their printed atoms, then their pins. To sort them without
-holding them all, a tick's printed answer streams are kept in memory up to :data:`SPILL` atoms,
-beyond that in sorted runs in temporary files, merged when the tick ends.
+"""Enumeration to a file: every answer stream of every tick, numbered in the printed order of every
+output (clingo). A tick's answer streams are sorted in memory up to :data:`SPILL` atoms, beyond that
+in sorted runs in temporary files, merged when the tick ends.
 """
 
 from __future__ import annotations

@@ -1,11 +1,6 @@
-"""The matplotlib figure of a :class:`~ticker_py.plot.timeline.Timeline`, and writing figures.
-
-Panels, top to bottom: the input atoms per time point; the answer streams per time point (log
-scale, "none" a level of its own below 1) or, for runs side by side, how many runs differ from the
-reference; then the lanes, grouped by predicate, a run's differences marked by its code in a margin
-column and explained in a key under the picture (docs/pictures.md). The panels' labels are written
-across, beside their ticks, so that no two labels meet at any size. Figures are made without
-pyplot (no global state, no GUI backend); in an SVG every lane's bars are one group ``lane-N``.
+"""The matplotlib figure of a :class:`~ticker_py.plot.timeline.Timeline` (its panels: docs/pictures.md),
+and writing figures. Figures are made without pyplot (no global state, no GUI backend); in an SVG
+every lane's bars are one group ``lane-N``.
 """
 
 from __future__ import annotations
@@ -62,10 +57,6 @@ def _tick_chars(kind: str, tl: Timeline) -> int:
     return len(str(max(tl.inputs, default=1) if kind == "inputs" else len(tl.runs)))
 
 
-def _wrap_all(lines: list, width: int) -> list:
-    return [part for line in lines for part in (_wrap(line, width) or [""])]
-
-
 def figure(tl: Timeline, width: float = 11.0, small: bool = False):
     """The figure of a timeline (``small``: a compact one for notebooks, no subtitle)."""
     import matplotlib
@@ -95,10 +86,8 @@ def figure(tl: Timeline, width: float = 11.0, small: bool = False):
     subtitle = _wrap(tl.subtitle, int(width * 16)) if not small else []
     head = 0.3 + 0.2 * len(title) + 0.16 * len(subtitle) + (0.1 if subtitle else 0)
     key = [(f"{codes[r]}: {r} vs {tl.runs[0]} — {tl.notes[r][1]}", _DIFF) for r in codes]
-    key += [
-        (line, "#555555")
-        for line in _wrap_all([f"{r}: not applicable — {why}" for r, why in tl.unavailable.items()], int(width * 14))
-    ]
+    for r, why in tl.unavailable.items():
+        key += [(line, "#555555") for line in _wrap(f"{r}: not applicable — {why}", int(width * 14)) or [""]]
     key_h = 0.16 * len(key) + (0.1 if key else 0)
     heights = [max(top_h, _stream_panel_inch(tl)) if kind == "streams" else top_h for kind in tops]
     height = head + sum(h + 0.05 for h in heights) + lane_h + 0.6 + key_h

@@ -1,10 +1,5 @@
-"""Self-contained HTML: the report page of a timeline (or an explanation) and compact notebook views.
-
-A report is one file with its pictures inline (SVG), its style and a small script inline, and no
-reference to anything outside it (no network): the title, for runs side by side the differences
-first, the timeline, and the answer streams per time point in a table with a filter (words that
-every shown row must contain; for runs side by side also "only where the runs differ").
-"""
+"""Self-contained HTML (pictures, style and script inline, nothing fetched): the report page of a
+timeline (or an explanation) and compact notebook views."""
 
 from __future__ import annotations
 
