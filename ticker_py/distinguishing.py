@@ -16,6 +16,7 @@ import random
 import time
 import warnings
 from dataclasses import dataclass
+from itertools import combinations
 
 from . import ast
 from .analysis import Analysis
@@ -406,22 +407,20 @@ def atlas(programs: dict | None = None, profiles=None, streams: int = ATLAS_STRE
     for name, source in programs.items():
         analysis = load_program(source)
         evaluator = _Evaluator(analysis)
-        refused = {}
+        sems, refused = {p: parse_semantics_list(p)[0] for p in profiles}, {}
         for p in profiles:
             try:
-                evaluator.reasoner(_Run(p, parse_semantics_list(p)[0], "auto"))
+                evaluator.reasoner(_Run(p, sems[p], "auto"))
             except TickerError as err:
                 refused[p] = err.diagnostics[0].message
-        for i, a in enumerate(profiles):
-            for b in profiles[i + 1 :]:
-                if a in refused or b in refused:
-                    out.append((name, a, b, f"n/a: {refused.get(a) or refused[b]}"))
-                elif not parse_semantics_list(a)[0].differs(parse_semantics_list(b)[0]):
-                    out.append((name, a, b, "same knobs"))
-                else:
-                    pair = f"{a},{b}"
-                    found = search(analysis, pair, budget=None, seed=seed, max_streams=streams, _evaluator=evaluator)
-                    out.append((name, a, b, found.witness))
+        for a, b in combinations(profiles, 2):
+            if a in refused or b in refused:
+                out.append((name, a, b, f"n/a: {refused.get(a) or refused[b]}"))
+            elif not sems[a].differs(sems[b]):
+                out.append((name, a, b, "same knobs"))
+            else:
+                found = search(analysis, f"{a},{b}", budget=None, seed=seed, max_streams=streams, _evaluator=evaluator)
+                out.append((name, a, b, found.witness))
     return out
 
 

@@ -10,6 +10,7 @@ import itertools
 import json
 import tempfile
 from collections.abc import Iterable, Iterator
+from types import SimpleNamespace
 from typing import TextIO
 
 from .compare import prepare_stream
@@ -86,17 +87,6 @@ class PrintedModels:
                 run.close()
 
 
-class _Ticks:
-    """The engine as the driver sees it: appending as usual, ``evaluate`` only names the tick."""
-
-    def __init__(self, engine):
-        self.append = engine.append
-
-    @staticmethod
-    def evaluate(t: int) -> int:
-        return t
-
-
 @takes_spec(INPUT, also=("consequences", "show_at"))
 def enumerate_answer_streams(
     analysis, stream, out: TextIO, spill: int = SPILL, *, spec: RunSpec
@@ -114,7 +104,8 @@ def enumerate_answer_streams(
     engine = ClingoEngine(analysis, EngineOptions(models=0, show="derived"))
     writer = AnswerStreamWriter(out, show_at)
     points = prepare_stream(analysis, stream, spec)
-    for t in drive(_Ticks(engine), points, spec.every):
+    ticks = SimpleNamespace(append=engine.append, evaluate=lambda t: t)  # the driver names each tick
+    for t in drive(ticks, points, spec.every):
         c = engine.count
         fold = ConsequenceFold(mode or "brave")
         tick = PrintedModels(spill)
