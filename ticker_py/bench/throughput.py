@@ -179,7 +179,6 @@ def measure_workload(
         "params": params,
         "atoms": atoms,
         "load": load,
-        "texts": atoms,
         "output_atoms": out_atoms,
         "cpu_s": med,
         "peak_mb": {k: max(v) for k, v in rss.items()},

@@ -25,7 +25,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..errors import Diagnostic, UsageError
-from . import _ranges, block_size, layout, resolve, time_points
+from . import _ranges, block_size, layout, program, resolve, time_points
 
 __all__ = [
     "SMALL",
@@ -72,8 +72,7 @@ def _remove(path: Path) -> None:
 
 def write_program(out: Path, name: str, **params) -> None:
     """Write program.lars."""
-    w, p = resolve(name, **params)
-    (out / "program.lars").write_text(w.program(p["window"], **p))
+    (out / "program.lars").write_text(program(name, **params))
 
 
 def write_meta(out: Path, name: str, seed: int, atoms: int, size: int | None = None, **params) -> dict:
