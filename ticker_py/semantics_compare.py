@@ -268,25 +268,10 @@ def format_text(cmp: SemanticsComparison, max_diffs: int = 20) -> str:
 def format_json(cmp: SemanticsComparison) -> str:
     """JSON Lines: one object per time point, then ``{"summary": ...}``."""
 
-    lines = [
-        json.dumps(
-            {
-                "t": row.t,
-                "differs": row.differs,
-                "answers": {
-                    label: None if models is None else printed(models) for label, models in row.answers.items()
-                },
-            }
-        )
-        for row in cmp.rows
-    ]
-    lines.append(
-        json.dumps(
-            {
-                "summary": cmp.summary,
-                "runs": {label: {"semantics": str(sem), "engine": eng} for label, (sem, eng) in cmp.runs.items()},
-                "unavailable": cmp.unavailable,
-            }
-        )
-    )
+    lines = []
+    for row in cmp.rows:
+        answers = {label: None if models is None else printed(models) for label, models in row.answers.items()}
+        lines.append(json.dumps({"t": row.t, "differs": row.differs, "answers": answers}))
+    runs = {label: {"semantics": str(sem), "engine": eng} for label, (sem, eng) in cmp.runs.items()}
+    lines.append(json.dumps({"summary": cmp.summary, "runs": runs, "unavailable": cmp.unavailable}))
     return "\n".join(lines)

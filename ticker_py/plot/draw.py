@@ -6,6 +6,7 @@ every lane's bars are one group ``lane-N``.
 from __future__ import annotations
 
 import textwrap
+from itertools import groupby
 from pathlib import Path
 
 from .timeline import Timeline
@@ -110,21 +111,18 @@ def figure(tl: Timeline, width: float = 11.0, small: bool = False):
             top.tick_params(labelbottom=False)
         ax.set_xlim(lo - 0.5, hi + 0.5)
         ax.set_ylim(-0.5 - (1 if tl.more else 0), max(n, 1) - 0.5)
-        shade = False
-        group_start = 0
         right = blended_transform_factory(ax.transAxes, ax.transData)
         margin = dict(transform=right, va="center", ha="left", fontsize=7, clip_on=False)  # right of the axes
         group_x = 1 + (0.05 + (_CODE_W if codes else 0)) / axes_w
-        for i, lane in enumerate(lanes):
-            last = i + 1 == n or lanes[i + 1].group != lane.group
-            if last:
-                y0, y1 = n - 1 - i - 0.5, n - 1 - group_start + 0.5
-                if shade:
-                    ax.axhspan(y0, y1, color="#f0f0f0", zorder=0, lw=0)
-                size = i + 1 - group_start
-                if size > 1:
-                    ax.text(group_x, (y0 + y1) / 2, f"{lane.group} ({size})", **margin)
-                shade, group_start = not shade, i + 1
+        start = 0  # the groups of lanes, every other one shaded
+        for k, (group, members) in enumerate(groupby(lanes, key=lambda lane: lane.group)):
+            size = len(list(members))
+            y0, y1 = n - start - size - 0.5, n - 1 - start + 0.5
+            if k % 2:
+                ax.axhspan(y0, y1, color="#f0f0f0", zorder=0, lw=0)
+            if size > 1:
+                ax.text(group_x, (y0 + y1) / 2, f"{group} ({size})", **margin)
+            start += size
         pins_x, pins_y = [], []
         for i, lane in enumerate(lanes):
             y = n - 1 - i

@@ -261,7 +261,7 @@ def from_runs(
     time points where a run differs from the reference marked; ``notes[run]`` is ``(short, detail)``
     of what explains its differences (``short`` labels the marks, e.g. the knobs' names); an atom
     on which every run agrees gets one collapsed lane. ``max_atoms`` counts atoms."""
-    labels = list(runs)
+    labels = tuple(runs)
     every = set().union(*(r.keys() for r in runs.values())) if runs else set()
     lo, hi = span(every, start, end)
     max_atoms = check_max_atoms(max_atoms)
@@ -286,7 +286,7 @@ def from_runs(
                 mine = levels[label].level(a)
                 marks = _intervals(t for t in sorted(set(mine) | set(ref_level)) if mine.get(t) != ref_level.get(t))
             lanes.append(levels[label].lane(a, label, marks=marks, note=notes.get(label, ("", ""))[0] if marks else ""))
-    lanes += [replace(levels[ref].lane(a), runs=tuple(labels)) for a in kept]
+    lanes += [replace(levels[ref].lane(a), runs=labels) for a in kept]
     if atoms is not None:  # an item no shown atom matches: an empty lane says so
         for item, part in zip(atoms.items, atoms.parts):
             if not any(atoms.matches(a, item) for a in all_atoms):
@@ -308,20 +308,7 @@ def from_runs(
     inputs = tuple(inputs.get(t, 0) for t in range(lo, hi + 1)) if inputs is not None else ()
     counts = (len(differ), len(agree)) if len(labels) > 1 else (0, 0)
     return Timeline(
-        title,
-        subtitle,
-        lo,
-        hi,
-        tuple(lanes),
-        more,
-        tuple(labels),
-        inputs,
-        streams,
-        differing,
-        rows,
-        unit,
-        notes,
-        *counts,
+        title, subtitle, lo, hi, tuple(lanes), more, labels, inputs, streams, differing, rows, unit, notes, *counts
     )
 
 
