@@ -50,7 +50,6 @@ __all__ = [
     "format_tick",
     "format_comparison",
     "format_comparison_json",
-    "printed_key",
     "printed_models",
     "compare_consequences",
 ]
@@ -157,11 +156,7 @@ class Tick:
 
     @property
     def agree(self) -> bool:
-        return (
-            len(set(self.models.values())) <= 1
-            and len(set(self.counts.values())) <= 1
-            and len(set(self.changes.values())) <= 1
-        )
+        return all(len(set(part.values())) <= 1 for part in (self.models, self.counts, self.changes))
 
 
 @dataclass
@@ -304,13 +299,6 @@ def explain_comparison(analysis, stream, cmp: EngineComparison, spec: RunSpec, m
     return "\n".join(out)
 
 
-def printed_key(key) -> tuple:
-    """A :func:`model_key` as printed, :meth:`Model.printed_key`: answer streams sorted by it are in
-    the printed order of ``ticker run`` (an engine's failure message stands as an atom)."""
-    atoms, pins = key
-    return Model(frozenset(atoms), frozenset(pins)).printed_key(_text)
-
-
 def _text(item) -> str:
     """An atom, a pin ``a at T`` or an engine's failure message as printed."""
     if not isinstance(item, tuple):
@@ -319,8 +307,10 @@ def _text(item) -> str:
 
 
 def printed_models(models) -> list:
-    """A set of :func:`model_key` s as printed lists of atoms (pins after the atoms), in printed order."""
-    return [list(atoms + pins) for atoms, pins in sorted(map(printed_key, models))]
+    """A set of :func:`model_key` s as printed lists of atoms (pins after the atoms), in the printed order
+    of ``ticker run`` (:meth:`Model.printed_key`; an engine's failure message stands as an atom)."""
+    keys = (Model(frozenset(atoms), frozenset(pins)).printed_key(_text) for atoms, pins in models)
+    return [list(atoms + pins) for atoms, pins in sorted(keys)]
 
 
 def _shown(keys) -> list:
