@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from ..engines import ENGINE_NAMES
 from ..errors import Diagnostic, UsageError
+from ..workloads import WORKLOADS
 
 __all__ = ["Variant", "Case", "SUITES", "ENGINES", "KNOWN_ENGINES", "plan", "QUICK"]
 
@@ -77,21 +78,6 @@ class Options:
 
 #: the drastically reduced grid of ``--quick`` (CI smoke tests)
 QUICK = {"n": (4, 8), "tp": 16, "tp_series": (8, 16), "tp_n": 6, "k": (5,), "r": (2, 3), "w": (3,)}
-
-TITLES = {
-    "caching-time": "Ticker scenario A, time windows [n]",
-    "caching-tuple": "Ticker scenario A, tuple windows [n #]",
-    "b1": "Ticker scenario B1",
-    "b2": "Ticker scenario B2",
-    "diamond": "Laser diamond",
-    "box": "Laser box",
-    "join": "Laser join",
-    "rules": "Laser rules-r",
-    "cooling": "Cooling",
-    "box-chain": "Laser box-chain (pruning)",
-    "bsbm": "R4 BSBM offers (1.1 M triples)",
-    "srbench": "R4 SRBench hurricanes (1.1 M triples)",
-}
 
 
 def _variants(engines) -> list:
@@ -215,5 +201,5 @@ def plan(suite: str, o: Options) -> list:
     if o.workloads:
         cases = [c for c in cases if c.workload in o.workloads]
     for c in cases:
-        c.title = TITLES.get(c.workload, c.workload)
+        c.title = WORKLOADS[c.workload].description.partition(":")[0]  # the head of the description
     return cases

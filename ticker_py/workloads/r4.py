@@ -184,7 +184,7 @@ def block_srbench(seed: int, t0: int, t1: int, p: dict) -> pa.Table:
 WORKLOADS = [
     Workload(
         "bsbm",
-        "R4 BSBM: an offer's 10 triples in one window entail the offer price of a product "
+        "R4 BSBM offers (1.1 M triples): an offer's 10 triples in one window entail the offer price of a product "
         "of type ProductType1 (329-type hierarchy as background); 11 triples per offer",
         program_bsbm,
         block_bsbm,
@@ -194,7 +194,7 @@ WORKLOADS = [
     ),
     Workload(
         "srbench",
-        "R4 SRBench: a wind-speed observation faster than a known hurricane of a class "
+        "R4 SRBench hurricanes (1.1 M triples): a wind-speed observation faster than a known hurricane of a class "
         "in the ontology is a hurricane observation; 4 triples per observation",
         program_srbench,
         block_srbench,
