@@ -419,13 +419,13 @@ def _details(runs: list) -> list:
 # ------------------------------------------------------------------ the documents
 
 
-def render_markdown(doc: dict, img: str = "img", plots: dict | None = None, title: str = "") -> str:
+def render_markdown(doc: dict, img: str = "img", plots: dict | None = None) -> str:
     """The report: environment, targets, and per workload the side-by-side tables and plots."""
     plots = plots or {}
     runs = doc["runs"]
     m, v, s = doc["machine"], doc["versions"], doc["settings"]
     out = [
-        f"# {title or 'Benchmark report'}",
+        "# Benchmark report",
         "",
         f"- machine: {m['cpu']}, {m['cores']} cores, {m['ram_gb']} GB RAM, {m['os']}",
         f"- versions: Python {v['python']} ({v['implementation']}), clingo {v['clingo']}, "
