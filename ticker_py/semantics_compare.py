@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import combinations
+from itertools import combinations, product
 
 from .api import Reasoner, analysed
 from .errors import Diagnostic, EngineUnsupported, ProgramError, UsageError
@@ -180,23 +180,19 @@ def compare_semantics(
     stage = Input(analysis, spec, counts=inputs, rename=False)  # the stream read once (each run renames)
     records = list(stage.records(stage.open(stream)))
     runs, per_run, unavailable = {}, {}, {}
-    for sem in semantics:
-        for engine in engines:
-            try:
-                reasoner = Reasoner(analysis, spec=RunSpec.of(spec, semantics=sem, engine=engine))
-            except (ProgramError, EngineUnsupported) as err:  # this semantics cannot read the program
-                unavailable[str(sem) if len(engines) == 1 else f"{sem}@{engine}"] = err.reason
-                continue
-            label = str(sem) if len(engines) == 1 else f"{sem}@{reasoner.engine_name}"
-            if label in runs:
-                raise UsageError(
-                    Diagnostic(f"the run '{label}' is given twice", notes=("give each semantics and engine once",))
-                )
-            runs[label] = (sem, reasoner.engine_name)
-            last = {}
-            for result in reasoner.feed(iter(records)):
-                last[result.t] = result.models
-            per_run[label] = last
+    for sem, engine in product(semantics, engines):
+        try:
+            reasoner = Reasoner(analysis, spec=RunSpec.of(spec, semantics=sem, engine=engine))
+        except (ProgramError, EngineUnsupported) as err:  # this semantics cannot read the program
+            unavailable[str(sem) if len(engines) == 1 else f"{sem}@{engine}"] = err.reason
+            continue
+        label = str(sem) if len(engines) == 1 else f"{sem}@{reasoner.engine_name}"
+        if label in runs:
+            raise UsageError(
+                Diagnostic(f"the run '{label}' is given twice", notes=("give each semantics and engine once",))
+            )
+        runs[label] = (sem, reasoner.engine_name)
+        per_run[label] = {result.t: result.models for result in reasoner.feed(iter(records))}  # a time point's last
     times = sorted(set().union(*(r.keys() for r in per_run.values())))
     rows = tuple(SemanticsRow(t, {label: per_run[label].get(t) for label in runs}) for t in times)
     summary = {difference(runs[a], runs[b]): 0 for a, b in combinations(runs, 2)}

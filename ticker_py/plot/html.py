@@ -98,11 +98,8 @@ def _row(tl: Timeline, t: int, cells: dict, differs: bool, limit: int | None = N
         cell = cells[tl.runs[0]]
         n = "–" if cell is None else str(cell[0])
         return f'<tr{cls}><td class="t">{t}</td><td class="t">{n}</td><td>{_models_cell(cell, limit)}</td></tr>'
-    return (
-        f'<tr{cls}><td class="t">{t}</td>'
-        + "".join(f"<td>{_models_cell(cells[r], limit)}</td>" for r in tl.runs)
-        + "</tr>"
-    )
+    columns = "".join(f"<td>{_models_cell(cells[r], limit)}</td>" for r in tl.runs)
+    return f'<tr{cls}><td class="t">{t}</td>{columns}</tr>'
 
 
 def answer_table(tl: Timeline, table_id: str = "answers") -> str:
