@@ -118,10 +118,6 @@ def model_key(model) -> tuple:
     return (tuple(sorted(model.atoms, key=repr)), tuple(sorted(model.pinned, key=repr)))
 
 
-def _is_pin(item) -> bool:
-    return isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], tuple) and isinstance(item[1], int)
-
-
 #: factorized answers that differ factor-wise are compared expanded up to this many answer streams
 EXPAND_LIMIT = 1_000_000
 
@@ -303,7 +299,8 @@ def _text(item) -> str:
     """An atom, a pin ``a at T`` or an engine's failure message as printed."""
     if not isinstance(item, tuple):
         return str(item)
-    return f"{format_atom(item[0])} at {item[1]}" if _is_pin(item) else format_atom(item)
+    pin = len(item) == 2 and isinstance(item[0], tuple) and isinstance(item[1], int)  # an atom's name is a str
+    return f"{format_atom(item[0])} at {item[1]}" if pin else format_atom(item)
 
 
 def printed_models(models) -> list:
