@@ -50,7 +50,6 @@ __all__ = [
     "format_tick",
     "format_comparison",
     "format_comparison_json",
-    "printed_key",
     "printed_models",
     "compare_consequences",
 ]
@@ -119,10 +118,6 @@ def model_key(model) -> tuple:
     return (tuple(sorted(model.atoms, key=repr)), tuple(sorted(model.pinned, key=repr)))
 
 
-def _is_pin(item) -> bool:
-    return isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], tuple) and isinstance(item[1], int)
-
-
 #: factorized answers that differ factor-wise are compared expanded up to this many answer streams
 EXPAND_LIMIT = 1_000_000
 
@@ -157,11 +152,7 @@ class Tick:
 
     @property
     def agree(self) -> bool:
-        return (
-            len(set(self.models.values())) <= 1
-            and len(set(self.counts.values())) <= 1
-            and len(set(self.changes.values())) <= 1
-        )
+        return all(len(set(part.values())) <= 1 for part in (self.models, self.counts, self.changes))
 
 
 @dataclass
@@ -176,6 +167,7 @@ class EngineComparison(SideBySide):
     inputs: dict = field(default_factory=dict)  # t -> input atoms
 
     _KIND = "engines"
+    _TICK = ("c",)
 
     @property
     def agree(self) -> bool:
@@ -190,19 +182,10 @@ class EngineComparison(SideBySide):
         """``{engine: {t: models}}`` (the last tick of each time point)."""
         return {name: {tick.t: _models(tick.models.get(name)) for tick in self.ticks} for name in self.engines}
 
-    def to_dataframe(self):
-        """A pandas DataFrame: columns ``run, t, c, model, atom`` (one row per atom of each engine's
-        answer streams at each tick kept; pins as ``"a at T"``)."""
-        import pandas as pd
-
-        rows = [
-            (name, tick.t, tick.c, k, atom)
-            for tick in self.ticks
-            for name, keys in tick.models.items()
-            for k, atoms in enumerate(printed_models(keys))
-            for atom in atoms
-        ]
-        return pd.DataFrame(rows, columns=["run", "t", "c", "model", "atom"])
+    def _printed(self):
+        return (
+            ((name, tick.t, tick.c), printed_models(keys)) for tick in self.ticks for name, keys in tick.models.items()
+        )
 
 
 @takes_spec(PROGRAM, INPUT, EVALUATION, purpose="compare", loads=True, exclude=("engine", "explainable", "strict"))
@@ -312,23 +295,19 @@ def explain_comparison(analysis, stream, cmp: EngineComparison, spec: RunSpec, m
     return "\n".join(out)
 
 
-def printed_key(key) -> tuple:
-    """A :func:`model_key` as printed, :meth:`Model.printed_key`: answer streams sorted by it are in
-    the printed order of ``ticker run`` (an engine's failure message stands as an atom)."""
-    atoms, pins = key
-    return Model(frozenset(atoms), frozenset(pins)).printed_key(_text)
-
-
 def _text(item) -> str:
     """An atom, a pin ``a at T`` or an engine's failure message as printed."""
     if not isinstance(item, tuple):
         return str(item)
-    return f"{format_atom(item[0])} at {item[1]}" if _is_pin(item) else format_atom(item)
+    pin = len(item) == 2 and isinstance(item[0], tuple) and isinstance(item[1], int)  # an atom's name is a str
+    return f"{format_atom(item[0])} at {item[1]}" if pin else format_atom(item)
 
 
 def printed_models(models) -> list:
-    """A set of :func:`model_key` s as printed lists of atoms (pins after the atoms), in printed order."""
-    return [list(atoms + pins) for atoms, pins in sorted(map(printed_key, models))]
+    """A set of :func:`model_key` s as printed lists of atoms (pins after the atoms), in the printed order
+    of ``ticker run`` (:meth:`Model.printed_key`; an engine's failure message stands as an atom)."""
+    keys = (Model(frozenset(atoms), frozenset(pins)).printed_key(_text) for atoms, pins in models)
+    return [list(atoms + pins) for atoms, pins in sorted(keys)]
 
 
 def _shown(keys) -> list:

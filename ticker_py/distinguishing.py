@@ -1,9 +1,5 @@
-"""The smallest streams on which two semantics (or two engines) part, and the atlas of the profiles.
-
-:func:`distinguish` draws random streams over the program's stream predicates and constants, shaped
-by its windows, and shrinks the first on which two runs differ to a *locally smallest* one
-(docs/semantics.md). The order of the search depends only on the seed: the same seed finds the same
-witness when the budget lets it try as many streams.
+"""The smallest streams on which two semantics (or two engines) part, and the atlas of the profiles
+(docs/semantics.md). The order of the search depends only on the seed.
 
 >>> w = distinguish("recent :- p in [2].", semantics="default,default+window_bounds=half-open")
 >>> print(stream_text(w.stream), end="")
@@ -11,10 +7,6 @@ witness when the budget lets it try as many streams.
 2:
 >>> w.t, w.dimension
 (2, 'window_bounds')
-
-:func:`atlas` runs every pair of the built-in profiles over :data:`ATLAS`, small programs of one
-window kind and modality each (and tuple ties, @-heads, future heads, persistence), and
-:func:`atlas_markdown` writes the table of docs/semantics.md (``ticker distinguish --atlas``).
 """
 
 from __future__ import annotations
@@ -24,14 +16,16 @@ import random
 import time
 import warnings
 from dataclasses import dataclass
+from itertools import combinations
 
 from . import ast
 from .analysis import Analysis
-from .analysis.terms import rule_terms
+from .analysis.terms import rule_terms, subterms
 from .api import Reasoner, load_program
 from .errors import Diagnostic, StreamError, TickerError, TickerWarning, UsageError
+from .plot.timeline import answers_key
 from .semantics import PROFILES, Semantics, parse_semantics_list, resolve
-from .semantics_compare import answers_key, difference, engine_names, models_text
+from .semantics_compare import difference, engine_names, models_text
 
 __all__ = [
     "Witness",
@@ -152,28 +146,16 @@ class _Evaluator:
 # ---------------------------------------------------------------- drawing streams
 
 
-def _terms(node, out: list) -> None:
-    """The ground constants of a term, in order: numbers (and their neighbours), names, strings."""
-    if isinstance(node, ast.Number):
-        out += [node.value, node.value + 1, node.value - 1]
-    elif isinstance(node, (ast.Constant, ast.String)):
-        out.append(str(node))
-    elif isinstance(node, ast.Function):
-        for arg in node.args:
-            _terms(arg, out)
-    elif isinstance(node, ast.BinOp):
-        _terms(node.left, out)
-        _terms(node.right, out)
-
-
 class _Vocabulary:
     """What random streams are drawn from: the extensional atoms and the window-guided shapes."""
 
     def __init__(self, analysis: Analysis, max_tp: int):
-        found: list = []
-        for rule in analysis.program.rules:
-            for term in rule_terms(rule):
-                _terms(term, found)
+        found: list = []  # the program's constants in order: numbers (and their neighbours), names, strings
+        for term in subterms([t for rule in analysis.program.rules for t in rule_terms(rule)]):
+            if isinstance(term, ast.Number):
+                found += [term.value, term.value + 1, term.value - 1]
+            elif isinstance(term, (ast.Constant, ast.String)):
+                found.append(str(term))
         fresh = [c for c in ("a", "b", "c", "d") if c not in found][:2]
         pool = list(dict.fromkeys(str(v) for v in found if not (isinstance(v, int) and v < 0)))
         self.pool = (pool[:10] + fresh) or ["a"]
@@ -233,14 +215,12 @@ def _shrunk(evaluator: _Evaluator, a: _Run, b: _Run, stream: tuple) -> tuple:
         cut = tuple(r for r in stream if r[0] <= t)
         cut = cut if cut and cut[-1][0] == t else cut + ((t, ()),)
         stream = cut if evaluator.differs(a, b, cut) is not None else stream
-    improved = True
-    while improved:
-        improved = False
-        for smaller in _smaller(stream):
-            if _size(smaller) < _size(stream) and evaluator.differs(a, b, smaller) is not None:
-                stream, improved = smaller, True
-                break
-    return stream
+    while True:
+        fits = (s for s in _smaller(stream) if _size(s) < _size(stream) and evaluator.differs(a, b, s) is not None)
+        smaller = next(fits, None)
+        if smaller is None:
+            return stream
+        stream = smaller
 
 
 # ---------------------------------------------------------------- the search
@@ -285,21 +265,19 @@ def search(
     a, b = _runs(semantics, engines)
     evaluator = _evaluator or _Evaluator(analysis)
     engine_a, engine_b = evaluator.reasoner(a).engine_name, evaluator.reasoner(b).engine_name
-    tried, found = 0, None
+    tried, found, witness = 0, None, None
     if stream is not None:
-        start = _read_stream(stream)
-        tried = 1
+        tried, start = 1, _read_stream(stream)
         found = start if evaluator.differs(a, b, start) is not None else None
     else:
         windows = [n for w, n in analysis.window_sizes.items() if not w.is_tuple]
         vocabulary = _Vocabulary(analysis, max_tp or min(40, max(8, 2 * max(windows, default=2) + 4)))
-        if not vocabulary.predicates:  # no stream atom changes anything: nothing to draw
-            return Search(None, 0, (a.label, b.label), time.monotonic() - began)
         rng = random.Random(seed)
         deadline = None if budget is None else time.monotonic() + budget
         seen, stale, draws = set(), 0, 0
-        while found is None and (max_streams is None or tried < max_streams) and stale < _EXHAUSTED:
-            if deadline is not None and time.monotonic() > deadline:
+        # no stream predicate: no stream atom changes anything, nothing to draw
+        while vocabulary.predicates and found is None and stale < _EXHAUSTED:
+            if max_streams is not None and tried >= max_streams or deadline is not None and time.monotonic() > deadline:
                 break
             candidate = vocabulary.draw(rng, 1 + min(draws // 30, 5))  # small streams first
             draws += 1
@@ -310,14 +288,13 @@ def search(
             tried, stale = tried + 1, 0
             if evaluator.differs(a, b, candidate) is not None:
                 found = candidate
-    if found is None:
-        return Search(None, tried, (a.label, b.label), time.monotonic() - began)
-    found = _shrunk(evaluator, a, b, found)
-    t = evaluator.differs(a, b, found)
-    answers = {run.label: evaluator.answers(run, found).get(t) for run in (a, b)}
-    sa, sb = (a.semantics, engine_a), (b.semantics, engine_b)
-    detail = ", ".join(f"{k}={getattr(b.semantics, k).value}" for k in b.semantics.differs(a.semantics))
-    witness = Witness(found, t, answers, difference(sa, sb), detail or f"engines {engine_a} and {engine_b}", tried)
+    if found is not None:
+        found = _shrunk(evaluator, a, b, found)
+        t = evaluator.differs(a, b, found)
+        answers = {run.label: evaluator.answers(run, found).get(t) for run in (a, b)}
+        dimension = difference((a.semantics, engine_a), (b.semantics, engine_b))
+        detail = ", ".join(f"{k}={getattr(b.semantics, k).value}" for k in b.semantics.differs(a.semantics))
+        witness = Witness(found, t, answers, dimension, detail or f"engines {engine_a} and {engine_b}", tried)
     return Search(witness, tried, (a.label, b.label), time.monotonic() - began)
 
 
@@ -430,22 +407,20 @@ def atlas(programs: dict | None = None, profiles=None, streams: int = ATLAS_STRE
     for name, source in programs.items():
         analysis = load_program(source)
         evaluator = _Evaluator(analysis)
-        refused = {}
+        sems, refused = {p: parse_semantics_list(p)[0] for p in profiles}, {}
         for p in profiles:
             try:
-                evaluator.reasoner(_Run(p, parse_semantics_list(p)[0], "auto"))
+                evaluator.reasoner(_Run(p, sems[p], "auto"))
             except TickerError as err:
                 refused[p] = err.diagnostics[0].message
-        for i, a in enumerate(profiles):
-            for b in profiles[i + 1 :]:
-                if a in refused or b in refused:
-                    out.append((name, a, b, f"n/a: {refused.get(a) or refused[b]}"))
-                elif not parse_semantics_list(a)[0].differs(parse_semantics_list(b)[0]):
-                    out.append((name, a, b, "same knobs"))
-                else:
-                    pair = f"{a},{b}"
-                    found = search(analysis, pair, budget=None, seed=seed, max_streams=streams, _evaluator=evaluator)
-                    out.append((name, a, b, found.witness))
+        for a, b in combinations(profiles, 2):
+            if a in refused or b in refused:
+                out.append((name, a, b, f"n/a: {refused.get(a) or refused[b]}"))
+            elif not sems[a].differs(sems[b]):
+                out.append((name, a, b, "same knobs"))
+            else:
+                found = search(analysis, f"{a},{b}", budget=None, seed=seed, max_streams=streams, _evaluator=evaluator)
+                out.append((name, a, b, found.witness))
     return out
 
 

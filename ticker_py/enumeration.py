@@ -1,9 +1,6 @@
-"""Enumeration to a file: every answer stream of every tick, in printed order (clingo).
-
-The answer streams of a tick are numbered in the one order of every output (``ticker run``,
-``--model K``, factors): sorted by their printed atoms, then their pins. To sort them without
-holding them all, a tick's printed answer streams are kept in memory up to :data:`SPILL` atoms,
-beyond that in sorted runs in temporary files, merged when the tick ends.
+"""Enumeration to a file: every answer stream of every tick, numbered in the printed order of every
+output (clingo). A tick's answer streams are sorted in memory up to :data:`SPILL` atoms, beyond that
+in sorted runs in temporary files, merged when the tick ends.
 """
 
 from __future__ import annotations
@@ -13,6 +10,7 @@ import itertools
 import json
 import tempfile
 from collections.abc import Iterable, Iterator
+from types import SimpleNamespace
 from typing import TextIO
 
 from .compare import prepare_stream
@@ -89,17 +87,6 @@ class PrintedModels:
                 run.close()
 
 
-class _Ticks:
-    """The engine as the driver sees it: appending as usual, ``evaluate`` only names the tick."""
-
-    def __init__(self, engine):
-        self.append = engine.append
-
-    @staticmethod
-    def evaluate(t: int) -> int:
-        return t
-
-
 @takes_spec(INPUT, also=("consequences", "show_at"))
 def enumerate_answer_streams(
     analysis, stream, out: TextIO, spill: int = SPILL, *, spec: RunSpec
@@ -117,7 +104,8 @@ def enumerate_answer_streams(
     engine = ClingoEngine(analysis, EngineOptions(models=0, show="derived"))
     writer = AnswerStreamWriter(out, show_at)
     points = prepare_stream(analysis, stream, spec)
-    for t in drive(_Ticks(engine), points, spec.every):
+    ticks = SimpleNamespace(append=engine.append, evaluate=lambda t: t)  # the driver names each tick
+    for t in drive(ticks, points, spec.every):
         c = engine.count
         fold = ConsequenceFold(mode or "brave")
         tick = PrintedModels(spill)

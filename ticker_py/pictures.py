@@ -1,10 +1,5 @@
-"""What ``ticker plot`` and ``ticker compare --plot`` draw, and writing a picture by its suffix.
-
-:func:`run_timeline` runs a program over a stream (counting the input atoms per time point) and
-builds its :class:`~ticker_py.plot.timeline.Timeline` (the comparisons of ``ticker compare`` make
-their own: ``SemanticsComparison.timeline``, ``EngineComparison.timeline``). :func:`write` writes
-SVG, PNG or the HTML report, chosen by the file's suffix.
-"""
+"""What ``ticker plot`` and ``ticker compare --plot`` draw (the comparisons' timelines are their own),
+and writing a picture (SVG, PNG or the HTML report) by its file's suffix."""
 
 from __future__ import annotations
 
@@ -13,11 +8,11 @@ from pathlib import Path
 from .api import analysed, run
 from .errors import Diagnostic, UsageError
 from .plot import select
-from .plot.timeline import MAX_ATOMS, Timeline, from_results, span, span_text, subtitle
+from .plot.timeline import MAX_ATOMS, Timeline, view
 from .spec import EVALUATION, INPUT, PROGRAM, RunSpec, takes_spec
 from .stages.output import open_output
 
-__all__ = ["OUTPUTS", "run_timeline", "check_selection", "check_output", "write"]
+__all__ = ["OUTPUTS", "run_timeline", "check_output", "write"]
 
 #: what ``--out`` / ``--plot`` write, by suffix
 OUTPUTS = ("svg", "png", "html")
@@ -34,12 +29,6 @@ def check_output(path: str, option: str = "--out") -> str:
             )
         )
     return fmt
-
-
-def check_selection(selection: select.Selection | None, analysis) -> None:
-    """Refuse an ``--atoms`` pattern naming a predicate the program does not know, with a "did you
-    mean" (:func:`ticker_py.plot.select.check_selection`)."""
-    select.check_selection(selection, analysis.predicates)
 
 
 @takes_spec(PROGRAM, INPUT, EVALUATION, purpose="plot", loads=True, exclude=("tuple_order",))
@@ -59,14 +48,9 @@ def run_timeline(
     ``max_atoms`` rows); the title says what ran (``title``, default the program), the subtitle with
     which engine, semantics and answer streams, over which time points."""
     analysis = analysed(program, spec)
-    check_selection(atoms, analysis)
-    results = run(analysis, stream, spec=spec)
-    lo, hi = span({r.t for r in results}, start, end)
-    sub = subtitle(
-        results.about, span_text(lo, hi) if results else "no time point evaluated (an empty stream)", atoms=atoms
-    )
+    select.check_selection(atoms, analysis.predicates)
     named = str(program) if isinstance(program, (str, Path)) and "\n" not in str(program) else "answer stream"
-    return from_results(results, title or named, sub, results.inputs, lo, hi, atoms, max_atoms, unit=_unit(analysis))
+    return view(run(analysis, stream, spec=spec), title or named, start, end, atoms, max_atoms, _unit(analysis))
 
 
 def _unit(analysis) -> str:

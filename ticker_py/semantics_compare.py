@@ -25,10 +25,11 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import combinations, product
 
 from .api import Reasoner, analysed
 from .errors import Diagnostic, EngineUnsupported, ProgramError, UsageError
-from .plot.timeline import MAX_ATOMS
+from .plot.timeline import MAX_ATOMS, answers_key
 from .semantics import Semantics, parse_semantics_list, resolve
 from .spec import INPUT, PROGRAM, RunSpec, takes_spec
 from .stages.input import Input
@@ -65,6 +66,16 @@ class SideBySide:
 
         return comparison_html(self.timeline(max_atoms=20))
 
+    def to_dataframe(self):
+        """A pandas DataFrame: columns ``run, t, model, atom`` (an engine comparison's: ``run, t, c, model,
+        atom``, of the ticks kept), one row per atom of each answer stream (pins as ``"a at T"``)."""
+        import pandas as pd
+
+        rows = [
+            (*where, k, atom) for where, models in self._printed() for k, atoms in enumerate(models) for atom in atoms
+        ]
+        return pd.DataFrame(rows, columns=["run", "t", *self._TICK, "model", "atom"])
+
 
 @dataclass(frozen=True)
 class SemanticsRow:
@@ -77,18 +88,10 @@ class SemanticsRow:
     def differs(self) -> bool:
         return len({answers_key(models) for models in self.answers.values()}) > 1
 
-    def pairs(self):
+    def pairs(self) -> list:
         """The labels of the runs whose answers differ here, two by two."""
-        labels = list(self.answers)
-        for i, a in enumerate(labels):
-            for b in labels[i + 1 :]:
-                if answers_key(self.answers[a]) != answers_key(self.answers[b]):
-                    yield a, b
-
-
-def answers_key(models):
-    """Answer streams compared as a set (None: not evaluated)."""
-    return None if models is None else frozenset((m.atoms, m.pinned) for m in models)
+        keys = {label: answers_key(models) for label, models in self.answers.items()}
+        return [(a, b) for a, b in combinations(keys, 2) if keys[a] != keys[b]]
 
 
 @dataclass(frozen=True)
@@ -103,6 +106,7 @@ class SemanticsComparison(SideBySide):
     inputs: dict = field(default_factory=dict)  # t -> input atoms
 
     _KIND = "semantics"
+    _TICK = ()  # the columns that say when, after run and t
 
     @property
     def agree(self) -> bool:
@@ -131,19 +135,8 @@ class SemanticsComparison(SideBySide):
     def _runs(self) -> dict:
         return {label: {row.t: row.answers[label] for row in self.rows} for label in self.runs}
 
-    def to_dataframe(self):
-        """A pandas DataFrame: columns ``run, t, model, atom`` (one row per atom of each answer
-        stream; pins as ``"a at T"``), for tables and plots of which atoms hold when."""
-        import pandas as pd
-
-        rows = [
-            (label, row.t, k, atom)
-            for row in self.rows
-            for label, models in row.answers.items()
-            for k, atoms in enumerate(printed(models or ()))
-            for atom in atoms
-        ]
-        return pd.DataFrame(rows, columns=["run", "t", "model", "atom"])
+    def _printed(self):
+        return (((label, row.t), printed(models or ())) for row in self.rows for label, models in row.answers.items())
 
 
 @takes_spec(PROGRAM, INPUT, also=("models", "show", "strict"), purpose="compare", loads=True, exclude=("tuple_order",))
@@ -187,31 +180,25 @@ def compare_semantics(
     stage = Input(analysis, spec, counts=inputs, rename=False)  # the stream read once (each run renames)
     records = list(stage.records(stage.open(stream)))
     runs, per_run, unavailable = {}, {}, {}
-    for sem in semantics:
-        for engine in engines:
-            try:
-                reasoner = Reasoner(analysis, spec=RunSpec.of(spec, semantics=sem, engine=engine))
-            except (ProgramError, EngineUnsupported) as err:  # this semantics cannot read the program
-                unavailable[str(sem) if len(engines) == 1 else f"{sem}@{engine}"] = err.reason
-                continue
-            label = str(sem) if len(engines) == 1 else f"{sem}@{reasoner.engine_name}"
-            if label in runs:
-                raise UsageError(
-                    Diagnostic(f"the run '{label}' is given twice", notes=("give each semantics and engine once",))
-                )
-            runs[label] = (sem, reasoner.engine_name)
-            last = {}
-            for result in reasoner.feed(iter(records)):
-                last[result.t] = result.models
-            per_run[label] = last
+    for sem, engine in product(semantics, engines):
+        try:
+            reasoner = Reasoner(analysis, spec=RunSpec.of(spec, semantics=sem, engine=engine))
+        except (ProgramError, EngineUnsupported) as err:  # this semantics cannot read the program
+            unavailable[str(sem) if len(engines) == 1 else f"{sem}@{engine}"] = err.reason
+            continue
+        label = str(sem) if len(engines) == 1 else f"{sem}@{reasoner.engine_name}"
+        if label in runs:
+            raise UsageError(
+                Diagnostic(f"the run '{label}' is given twice", notes=("give each semantics and engine once",))
+            )
+        runs[label] = (sem, reasoner.engine_name)
+        per_run[label] = {result.t: result.models for result in reasoner.feed(iter(records))}  # a time point's last
     times = sorted(set().union(*(r.keys() for r in per_run.values())))
     rows = tuple(SemanticsRow(t, {label: per_run[label].get(t) for label in runs}) for t in times)
-    labels = list(runs)
-    dims = {}
-    for i, a in enumerate(labels):
-        for b in labels[i + 1 :]:
-            dims.setdefault(difference(runs[a], runs[b]), set()).add((a, b))
-    summary = {dim: sum(1 for row in rows if any(p in pairs for p in row.pairs())) for dim, pairs in dims.items()}
+    summary = {difference(runs[a], runs[b]): 0 for a, b in combinations(runs, 2)}
+    for row in rows:
+        for dim in {difference(runs[a], runs[b]) for a, b in row.pairs()}:
+            summary[dim] += 1
     return SemanticsComparison(runs, rows, summary, unavailable, inputs)
 
 
@@ -277,25 +264,10 @@ def format_text(cmp: SemanticsComparison, max_diffs: int = 20) -> str:
 def format_json(cmp: SemanticsComparison) -> str:
     """JSON Lines: one object per time point, then ``{"summary": ...}``."""
 
-    lines = [
-        json.dumps(
-            {
-                "t": row.t,
-                "differs": row.differs,
-                "answers": {
-                    label: None if models is None else printed(models) for label, models in row.answers.items()
-                },
-            }
-        )
-        for row in cmp.rows
-    ]
-    lines.append(
-        json.dumps(
-            {
-                "summary": cmp.summary,
-                "runs": {label: {"semantics": str(sem), "engine": eng} for label, (sem, eng) in cmp.runs.items()},
-                "unavailable": cmp.unavailable,
-            }
-        )
-    )
+    lines = []
+    for row in cmp.rows:
+        answers = {label: None if models is None else printed(models) for label, models in row.answers.items()}
+        lines.append(json.dumps({"t": row.t, "differs": row.differs, "answers": answers}))
+    runs = {label: {"semantics": str(sem), "engine": eng} for label, (sem, eng) in cmp.runs.items()}
+    lines.append(json.dumps({"summary": cmp.summary, "runs": runs, "unavailable": cmp.unavailable}))
     return "\n".join(lines)

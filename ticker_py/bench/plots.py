@@ -1,10 +1,5 @@
-"""The benchmark plots, drawn from a results document (``ticker bench``, ``--report-from``).
-
-Every plot says in its title what was run (the ``ticker bench`` command below the axes), has axes
-with units, a log scale where the values span more than 10×, and the peers' published figures as
-reference lines where they were measured on a comparable case (Laser and Laser++ at n = 100,
-k = 1000; Ticker at 1000 time points, n = 40).
-"""
+"""The benchmark plots of a results document: the command below the axes, a log scale where the
+values span more than 10×, the peers' published figures where they measured a comparable case."""
 
 from __future__ import annotations
 
@@ -12,14 +7,12 @@ import textwrap
 from collections import OrderedDict
 from pathlib import Path
 
-from .report import LASER_US
+from .report import LASER_US, TICKER_S, _variants
 
 __all__ = ["LASER_US", "LASERPP_US", "TICKER_S", "plot_all", "plot_throughput", "log_if_wide"]
 
 #: Laser++ (C++), CPU µs per input atom: (low, high)
 LASERPP_US = {"box": (3.6, 3.9), "diamond": (1430.0, 1430.0)}
-#: Ticker's incremental engine, total seconds for 1000 time points at n = 40
-TICKER_S = {"caching-time": 3.8, "caching-tuple": 3.8, "b1": 22.8, "b2": 48.7}
 
 _N, _US, _TOTAL = "window size n (time points)", "CPU µs per input atom", "total time (s)"
 #: the series drawn as one panel per value of a parameter (None: one panel): (that parameter, inches
@@ -53,10 +46,6 @@ def log_if_wide(ax, axis: str = "y") -> None:
             values.append(float(v))
     if values and max(values) > 10 * min(values):
         (ax.set_yscale if axis == "y" else ax.set_xscale)("log")
-
-
-def _variants(runs: list) -> list:
-    return list(OrderedDict.fromkeys(r["variant"] for r in runs))
 
 
 def _lines(ax, rs, colors, x_of, y_of, label_of=lambda v: v, style="-") -> None:
@@ -109,7 +98,8 @@ def _window(ax, win: list, wr: list, w: str, colors: dict) -> None:
     if one:
         _lines(ax, one, colors, n_of, total, lambda v: f"{v}, models = 1", "--")
     if w in TICKER_S and win[0]["params"]["tp"] == 1000:
-        ax.plot([40], [TICKER_S[w]], "*", color="black", ms=10, label=f"Ticker incremental, n = 40: {TICKER_S[w]} s")
+        ticker = TICKER_S[w][0]
+        ax.plot([40], [ticker], "*", color="black", ms=10, label=f"Ticker incremental, n = 40: {ticker} s")
 
 
 def _tp(plt, tps: list, title: str, colors: dict):

@@ -1,10 +1,8 @@
 """Measuring: one stream per case, every engine variant fed the same pre-parsed time points.
 
-Each run happens in a forked worker (POSIX; in-process elsewhere or with ``isolate=False``) that
-inherits the generated stream, so runs share the exact stream, do not inherit each other's heap,
-and can be stopped: the worker stops itself after the time budget (checked between ticks) and the
-parent kills it if a single tick overruns the budget by far. Peak RSS is sampled by the parent
-every 10 ms; CPU per tick is the worker thread's (what a tick costs, whatever else the machine runs).
+Each run happens in a forked worker (POSIX; else in-process) that inherits the stream, not the
+heap of earlier runs, and can be stopped: it stops itself past the budget (checked between ticks)
+and the parent kills it if a single tick overruns by far. CPU per tick is the worker thread's.
 """
 
 from __future__ import annotations

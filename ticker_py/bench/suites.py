@@ -1,18 +1,9 @@
-"""Benchmark suites: which workloads, sizes and engine variants each suite measures.
-
-A suite expands into :class:`Case` s. A case is one stream (workload + parameters, generated
-once) measured with every engine variant. Series name what a case contributes to:
-
-* ``window`` — total time against window size n at fixed tp (Ticker paper, Figs. 4–7);
-* ``tp`` — total time against time points at n = 60; one run of the largest tp, read at
-  checkpoints (the streams are prefixes of each other, so this equals separate runs minus
-  repeated engine construction);
-* ``grid`` — the Laser anchor grid (µs per input atom over n × k);
-* ``rules`` — rules-r against r;
-* ``pruning`` — box-chain with the native engine's pruning on and off;
-* ``encodings`` — the static against the incremental encoding (and the default engine) on
-  scenarios A, B1 and B2 against n, as the Ticker paper compares them; ``long``: B1 at the largest
-  n over four times as many time points (CPU per time point and memory as the stream goes on).
+"""Benchmark suites: a suite expands into :class:`Case` s, each one stream (generated once) measured
+with every engine variant. A case's series says what it contributes to: ``window`` (total time
+against n, Ticker's Figs. 4–7), ``tp`` (against time points: one run read at checkpoints, the
+streams being prefixes of each other), ``grid`` (Laser's n × k), ``rules``, ``pruning``,
+``encodings`` (the static against the incremental encoding) and ``long`` (B1 over four times the
+time points: CPU per time point and memory as the stream goes on).
 """
 
 from __future__ import annotations
@@ -21,6 +12,7 @@ from dataclasses import dataclass
 
 from ..engines import ENGINE_NAMES
 from ..errors import Diagnostic, UsageError
+from ..workloads import WORKLOADS
 
 __all__ = ["Variant", "Case", "SUITES", "ENGINES", "KNOWN_ENGINES", "plan", "QUICK"]
 
@@ -86,21 +78,6 @@ class Options:
 
 #: the drastically reduced grid of ``--quick`` (CI smoke tests)
 QUICK = {"n": (4, 8), "tp": 16, "tp_series": (8, 16), "tp_n": 6, "k": (5,), "r": (2, 3), "w": (3,)}
-
-TITLES = {
-    "caching-time": "Ticker scenario A, time windows [n]",
-    "caching-tuple": "Ticker scenario A, tuple windows [n #]",
-    "b1": "Ticker scenario B1",
-    "b2": "Ticker scenario B2",
-    "diamond": "Laser diamond",
-    "box": "Laser box",
-    "join": "Laser join",
-    "rules": "Laser rules-r",
-    "cooling": "Cooling",
-    "box-chain": "Laser box-chain (pruning)",
-    "bsbm": "R4 BSBM offers (1.1 M triples)",
-    "srbench": "R4 SRBench hurricanes (1.1 M triples)",
-}
 
 
 def _variants(engines) -> list:
@@ -224,5 +201,5 @@ def plan(suite: str, o: Options) -> list:
     if o.workloads:
         cases = [c for c in cases if c.workload in o.workloads]
     for c in cases:
-        c.title = TITLES.get(c.workload, c.workload)
+        c.title = WORKLOADS[c.workload].description.partition(":")[0]  # the head of the description
     return cases

@@ -1,13 +1,9 @@
 """``ticker bench throughput``: the whole ``ticker run`` process against its engine, and its report.
 
-Each workload's stream is written once as text, JSON Lines and Parquet (both layouts of ``ticker
-gen``), then every figure is measured in a process of its own, one at a time: ``ticker run
---format none`` on each file (the process's CPU per input atom, from the operating system); the
-extra CPU of ``--format jsonl`` per output atom (the median over ``reps`` of each pair's difference:
-steadier than a difference of medians); the engine alone on atoms parsed in advance; reading the
-text file in plain Python; the slope (CPU at 1,000 time points minus at 300, over the atoms
-between); the start-up; and every answer stream of B1 against one per tick. Each figure carries the
-load average seen before and after it: the machine is shared.
+Every figure (what the report's text says) is measured in a process of its own, one at a time, on
+streams written once in every format; each carries the load average seen before and after it: the
+machine is shared. The extra CPU of ``--format jsonl`` is the median of each pair's difference,
+steadier than a difference of medians.
 """
 
 from __future__ import annotations
@@ -95,7 +91,7 @@ def _atoms(path: Path):
 
 
 def _in_engine_child(program: str, stream: str, engine: str) -> None:
-    """Child process body: prints {"cpu": s, "atoms": n, "output_atoms": m, "read": s} as JSON."""
+    """Child process body: prints {"cpu": s, "output_atoms": m, "read": s, "texts": atoms in the file} as JSON."""
     import time
 
     from ..api import load_program, records_from
@@ -114,15 +110,12 @@ def _in_engine_child(program: str, stream: str, engine: str) -> None:
     c0 = time.process_time()
     eng = create_engine(engine, analysis, EngineOptions(models=1, changes_only=True))
     answer = AnswerState(pins=False)
-    out = atoms = 0
+    out = 0
     for t, batch in points:
         eng.append(t, batch)
         answer.models(eng.evaluate(t))
-        atoms += len(batch)
         out += len(answer)
-    print(
-        json.dumps({"cpu": time.process_time() - c0, "atoms": atoms, "output_atoms": out, "read": read, "texts": texts})
-    )
+    print(json.dumps({"cpu": time.process_time() - c0, "output_atoms": out, "read": read, "texts": texts}))
 
 
 def _in_engine(program: Path, stream: Path, engine: str) -> dict:
@@ -183,7 +176,6 @@ def measure_workload(
         "params": params,
         "atoms": atoms,
         "load": load,
-        "texts": atoms,
         "output_atoms": out_atoms,
         "cpu_s": med,
         "peak_mb": {k: max(v) for k, v in rss.items()},

@@ -189,9 +189,9 @@ def _picture(args):
 
 def _check_atoms(picture, analysis) -> None:
     if picture is not None:
-        from ..pictures import check_selection
+        from ..plot.select import check_selection
 
-        check_selection(picture[1], analysis)
+        check_selection(picture[1], analysis.predicates)
 
 
 def _draw(args, picture, cmp) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable, Iterator
+from types import SimpleNamespace
 
 from ..analysis.unused import LIVE_WARN_AFTER
 from ..api import Reasoner
@@ -58,7 +59,9 @@ class LiveReasoner:
         self.reasoner = program if isinstance(program, Reasoner) else Reasoner(program, spec=spec)
         self.on_result = on_result
         sem = self.reasoner.semantics
-        self.driver = Driver(_Reporting(self), spec.every, self.reasoner.time, bag=sem.duplicates is Duplicates.BAG)
+        # the reasoner as the driver sees it: records already checked, each result reported
+        engine = SimpleNamespace(append=self.reasoner.evaluation.append, evaluate=self._evaluate)
+        self.driver = Driver(engine, spec.every, self.reasoner.time, bag=sem.duplicates is Duplicates.BAG)
         self._origin_first = sem.origin is Origin.FIRST  # the stream starts at the first push
         self.closed = False
         self._lock = threading.RLock()
@@ -139,22 +142,13 @@ class LiveReasoner:
             raise StreamError(Diagnostic("the live reasoner is closed"))
         return whole(t, "time", StreamError)
 
-
-class _Reporting:
-    """The reasoner as the driver sees it: records already checked, each result reported."""
-
-    def __init__(self, live: LiveReasoner):
-        self.live = live
-        self.append = live.reasoner.evaluation.append
-
-    def evaluate(self, t: int) -> Result:
-        live = self.live
-        if live.first is None:
-            live.first = t
-        result = live.reasoner.evaluate(t)
-        if live.on_result is not None:
-            live.on_result(result)
-        after = live.warn_after
-        if after is not None and not live.reasoner.input.warned and t - live.first + 1 >= after:
-            live.reasoner.input.warn_unused(after)
+    def _evaluate(self, t: int) -> Result:
+        if self.first is None:
+            self.first = t
+        result = self.reasoner.evaluate(t)
+        if self.on_result is not None:
+            self.on_result(result)
+        after = self.warn_after
+        if after is not None and not self.reasoner.input.warned and t - self.first + 1 >= after:
+            self.reasoner.input.warn_unused(after)
         return result

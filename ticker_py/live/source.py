@@ -141,15 +141,13 @@ class LiveInput:
         if self.address and on_listen:
             on_listen(self.address)
         self.stream = stream
+        self.spec = spec  # its grace, idle_timeout and max_gap
         self.wall_clock = spec.clock_ms if spec.wall_clock else None
-        self.grace = spec.grace
         self.checker = checker
         self.handle_signals = handle_signals
         self.report = report
         self.log = log
-        self.idle_timeout = spec.idle_timeout
         self.max_buffered = max_buffered
-        self.max_gap = spec.max_gap
         self.accepted = 0  # records passed on
         self.rejected = 0  # lines reported and skipped
         self._stop = False
@@ -191,8 +189,10 @@ class LiveInput:
                 wakeups = [deadline] if deadline is not None else []
                 if self.wall_clock:
                     wakeups.append(self._start + (self._cur + 1) * self.wall_clock / 1000)
-                elif self.idle_timeout is not None:
-                    wakeups += [p.seen + self.idle_timeout for p in producers if p.tcp and not p.idle and not p.paused]
+                elif self.spec.idle_timeout is not None:
+                    wakeups += [
+                        p.seen + self.spec.idle_timeout for p in producers if p.tcp and not p.idle and not p.paused
+                    ]
                 timeout = min(MAX_WAIT, max(0.0, min(wakeups) - time.monotonic())) if wakeups else None
                 for key, _ in sel.select(timeout):
                     if key.data is None:
@@ -211,10 +211,10 @@ class LiveInput:
                     if self.listener is None:
                         break
                     if deadline is None and self._seen_producer:
-                        deadline = time.monotonic() + self.grace
+                        deadline = time.monotonic() + self.spec.grace
                     elif deadline is not None and time.monotonic() >= deadline:
                         break
-            yield from self._drain()
+            yield from self._release(())  # no producer left to wait for: every record
         finally:
             restore()
             for inp in producers:
@@ -294,10 +294,8 @@ class LiveInput:
             problem = f"time {rec.t} after time {inp.last_t} from this producer"
         elif rec.t < self._cur:
             problem = f"time {rec.t} is already closed (current time {self._cur})"
-        elif self.max_gap is not None and rec.t - self._cur > self.max_gap:
-            problem = (
-                f"time {rec.t} is more than --max-gap {self.max_gap} time points after the current time {self._cur}"
-            )
+        elif self.spec.max_gap is not None and rec.t - self._cur > self.spec.max_gap:
+            problem = f"time {rec.t} is more than --max-gap {self.spec.max_gap} time points after the current time {self._cur}"
         else:
             inp.last_t = rec.t
             heapq.heappush(self._heap, (rec.t, self._seq, rec))
@@ -338,14 +336,14 @@ class LiveInput:
             yield self._emit(heapq.heappop(self._heap)[2])
 
     def _mark_idle(self, producers) -> None:
-        if self.idle_timeout is None:
+        if self.spec.idle_timeout is None:
             return
         now = time.monotonic()
         for p in producers:
-            if p.tcp and not p.idle and not p.paused and now - p.seen >= self.idle_timeout:
+            if p.tcp and not p.idle and not p.paused and now - p.seen >= self.spec.idle_timeout:
                 p.idle = True
                 self.log(
-                    f"{p.name}: nothing received for {self.idle_timeout:g} s: no longer holds "
+                    f"{p.name}: nothing received for {self.spec.idle_timeout:g} s: no longer holds "
                     "the time back (--idle-timeout)"
                 )
 
@@ -361,10 +359,6 @@ class LiveInput:
             elif not ahead and p.paused:
                 sel.register(p.fileobj, selectors.EVENT_READ, p)
                 p.paused, p.seen = False, time.monotonic()
-
-    def _drain(self) -> Iterator[Record]:
-        while self._heap:
-            yield self._emit(heapq.heappop(self._heap)[2])
 
     def _emit(self, rec: Record) -> Record:
         self._cur = max(self._cur, rec.t)

@@ -8,7 +8,6 @@ driver; rows for a time point already closed are late: reported and skipped (doc
 from __future__ import annotations
 
 import itertools
-import sys
 import tempfile
 from collections.abc import Callable
 from dataclasses import replace
@@ -16,6 +15,7 @@ from dataclasses import replace
 from ..errors import Diagnostic, StreamError, UsageError
 from ..streams import Result, read_jsonl
 from .reasoner import LiveReasoner
+from .source import _report
 
 __all__ = ["rate_atoms", "folder_atoms", "drive", "run_stream"]
 
@@ -66,10 +66,6 @@ def _jsonl_rows(rows, report) -> list:
         except StreamError as err:
             report(err)
     return out
-
-
-def _report(err: BaseException) -> None:
-    print(err, file=sys.stderr, flush=True)
 
 
 def drive(

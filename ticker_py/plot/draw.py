@@ -1,16 +1,12 @@
-"""The matplotlib figure of a :class:`~ticker_py.plot.timeline.Timeline`, and writing figures.
-
-Panels, top to bottom: the input atoms per time point; the answer streams per time point (log
-scale, "none" a level of its own below 1) or, for runs side by side, how many runs differ from the
-reference; then the lanes, grouped by predicate, a run's differences marked by its code in a margin
-column and explained in a key under the picture (docs/pictures.md). The panels' labels are written
-across, beside their ticks, so that no two labels meet at any size. Figures are made without
-pyplot (no global state, no GUI backend); in an SVG every lane's bars are one group ``lane-N``.
+"""The matplotlib figure of a :class:`~ticker_py.plot.timeline.Timeline` (its panels: docs/pictures.md),
+and writing figures. Figures are made without pyplot (no global state, no GUI backend); in an SVG
+every lane's bars are one group ``lane-N``.
 """
 
 from __future__ import annotations
 
 import textwrap
+from itertools import groupby
 from pathlib import Path
 
 from .timeline import Timeline
@@ -62,10 +58,6 @@ def _tick_chars(kind: str, tl: Timeline) -> int:
     return len(str(max(tl.inputs, default=1) if kind == "inputs" else len(tl.runs)))
 
 
-def _wrap_all(lines: list, width: int) -> list:
-    return [part for line in lines for part in (_wrap(line, width) or [""])]
-
-
 def figure(tl: Timeline, width: float = 11.0, small: bool = False):
     """The figure of a timeline (``small``: a compact one for notebooks, no subtitle)."""
     import matplotlib
@@ -95,10 +87,8 @@ def figure(tl: Timeline, width: float = 11.0, small: bool = False):
     subtitle = _wrap(tl.subtitle, int(width * 16)) if not small else []
     head = 0.3 + 0.2 * len(title) + 0.16 * len(subtitle) + (0.1 if subtitle else 0)
     key = [(f"{codes[r]}: {r} vs {tl.runs[0]} — {tl.notes[r][1]}", _DIFF) for r in codes]
-    key += [
-        (line, "#555555")
-        for line in _wrap_all([f"{r}: not applicable — {why}" for r, why in tl.unavailable.items()], int(width * 14))
-    ]
+    for r, why in tl.unavailable.items():
+        key += [(line, "#555555") for line in _wrap(f"{r}: not applicable — {why}", int(width * 14)) or [""]]
     key_h = 0.16 * len(key) + (0.1 if key else 0)
     heights = [max(top_h, _stream_panel_inch(tl)) if kind == "streams" else top_h for kind in tops]
     height = head + sum(h + 0.05 for h in heights) + lane_h + 0.6 + key_h
@@ -121,21 +111,18 @@ def figure(tl: Timeline, width: float = 11.0, small: bool = False):
             top.tick_params(labelbottom=False)
         ax.set_xlim(lo - 0.5, hi + 0.5)
         ax.set_ylim(-0.5 - (1 if tl.more else 0), max(n, 1) - 0.5)
-        shade = False
-        group_start = 0
         right = blended_transform_factory(ax.transAxes, ax.transData)
         margin = dict(transform=right, va="center", ha="left", fontsize=7, clip_on=False)  # right of the axes
         group_x = 1 + (0.05 + (_CODE_W if codes else 0)) / axes_w
-        for i, lane in enumerate(lanes):
-            last = i + 1 == n or lanes[i + 1].group != lane.group
-            if last:
-                y0, y1 = n - 1 - i - 0.5, n - 1 - group_start + 0.5
-                if shade:
-                    ax.axhspan(y0, y1, color="#f0f0f0", zorder=0, lw=0)
-                size = i + 1 - group_start
-                if size > 1:
-                    ax.text(group_x, (y0 + y1) / 2, f"{lane.group} ({size})", **margin)
-                shade, group_start = not shade, i + 1
+        start = 0  # the groups of lanes, every other one shaded
+        for k, (group, members) in enumerate(groupby(lanes, key=lambda lane: lane.group)):
+            size = len(list(members))
+            y0, y1 = n - start - size - 0.5, n - 1 - start + 0.5
+            if k % 2:
+                ax.axhspan(y0, y1, color="#f0f0f0", zorder=0, lw=0)
+            if size > 1:
+                ax.text(group_x, (y0 + y1) / 2, f"{group} ({size})", **margin)
+            start += size
         pins_x, pins_y = [], []
         for i, lane in enumerate(lanes):
             y = n - 1 - i

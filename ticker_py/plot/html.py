@@ -1,10 +1,5 @@
-"""Self-contained HTML: the report page of a timeline (or an explanation) and compact notebook views.
-
-A report is one file with its pictures inline (SVG), its style and a small script inline, and no
-reference to anything outside it (no network): the title, for runs side by side the differences
-first, the timeline, and the answer streams per time point in a table with a filter (words that
-every shown row must contain; for runs side by side also "only where the runs differ").
-"""
+"""Self-contained HTML (pictures, style and script inline, nothing fetched): the report page of a
+timeline (or an explanation) and compact notebook views."""
 
 from __future__ import annotations
 
@@ -103,11 +98,8 @@ def _row(tl: Timeline, t: int, cells: dict, differs: bool, limit: int | None = N
         cell = cells[tl.runs[0]]
         n = "–" if cell is None else str(cell[0])
         return f'<tr{cls}><td class="t">{t}</td><td class="t">{n}</td><td>{_models_cell(cell, limit)}</td></tr>'
-    return (
-        f'<tr{cls}><td class="t">{t}</td>'
-        + "".join(f"<td>{_models_cell(cells[r], limit)}</td>" for r in tl.runs)
-        + "</tr>"
-    )
+    columns = "".join(f"<td>{_models_cell(cells[r], limit)}</td>" for r in tl.runs)
+    return f'<tr{cls}><td class="t">{t}</td>{columns}</tr>'
 
 
 def answer_table(tl: Timeline, table_id: str = "answers") -> str:
@@ -170,22 +162,6 @@ def report(tl: Timeline, svg: str, extra=()) -> str:
     return page(tl.title, tl.subtitle, sections)
 
 
-def compact(tl: Timeline, svg: str | None, rows: int = 12, note: str = "") -> str:
-    """A notebook's view: the title, the first table rows and a small timeline (``note``: HTML)."""
-    body = "\n".join(_row(tl, t, cells, False, 4) for t, cells in tl.rows[:rows])
-    more = (
-        f'<tr><td colspan="{len(tl.runs) + 2}" class="tk-more">… {len(tl.rows) - rows} more time points</td></tr>'
-        if len(tl.rows) > rows
-        else ""
-    )
-    picture = f'<div class="tk-fig">{svg}</div>' if svg else ""
-    return (
-        f"<div><style>{_TABLE_STYLE}</style><b>{escape(tl.title)}</b>"
-        + (f'<div class="tk-more">{escape(tl.subtitle)}</div>' if tl.subtitle else "")
-        + f'<table class="tk"><thead>{_header(tl)}</thead><tbody>{body}{more}</tbody></table>{picture}{note}</div>'
-    )
-
-
 def compact_figure(make) -> tuple:
     """``(svg, note)``: the SVG of the figure ``make()`` draws, or, without matplotlib, None and a
     note (HTML) saying how to get the picture."""
@@ -198,18 +174,30 @@ def compact_figure(make) -> tuple:
     return svg_text(make()), ""
 
 
-def _small(tl: Timeline, width: float, note: str = "") -> str:
-    """:func:`compact` with a small timeline ``width`` inches wide (``note``: HTML before the picture's)."""
+def compact(tl: Timeline, width: float, note: str = "", rows: int = 12) -> str:
+    """A notebook's view: the title, the first table rows and a small timeline ``width`` inches wide
+    (``note``: HTML before the picture's)."""
     from .draw import figure
 
     svg, missing = compact_figure(lambda: figure(tl, width=width, small=True))
-    return compact(tl, svg, note=note + missing)
+    body = "\n".join(_row(tl, t, cells, False, 4) for t, cells in tl.rows[:rows])
+    more = (
+        f'<tr><td colspan="{len(tl.runs) + 2}" class="tk-more">… {len(tl.rows) - rows} more time points</td></tr>'
+        if len(tl.rows) > rows
+        else ""
+    )
+    picture = f'<div class="tk-fig">{svg}</div>' if svg else ""
+    return (
+        f"<div><style>{_TABLE_STYLE}</style><b>{escape(tl.title)}</b>"
+        + (f'<div class="tk-more">{escape(tl.subtitle)}</div>' if tl.subtitle else "")
+        + f'<table class="tk"><thead>{_header(tl)}</thead><tbody>{body}{more}</tbody></table>{picture}{note}{missing}</div>'
+    )
 
 
 def comparison_html(tl: Timeline) -> str:
     """The ``_repr_html_`` of a comparison (runs side by side): :func:`compact` with the runs that
     could not read the program and a small timeline."""
-    return _small(tl, 9.0, _unavailable(tl))
+    return compact(tl, 9.0, _unavailable(tl))
 
 
 def results_html(results, max_atoms: int = 20) -> str:
@@ -217,4 +205,4 @@ def results_html(results, max_atoms: int = 20) -> str:
     timeline of at most ``max_atoms`` atoms."""
     from .timeline import view
 
-    return _small(view(results, max_atoms=max_atoms), 8.0)
+    return compact(view(results, max_atoms=max_atoms), 8.0)

@@ -108,15 +108,12 @@ def select(text: str | None, where: str = "--atoms") -> Selection | None:
     a bad pattern is a UsageError located in it."""
     if text is None or not text.strip():
         return None
-    tokens = []
-    for m in _TOKEN.finditer(text):
-        kind = m.lastindex
-        if kind is not None:
-            tokens.append((kind, m.group(kind), m.start(kind)))
+    tokens = [(m.lastindex, m.group(m.lastindex), m.start(m.lastindex)) for m in _TOKEN.finditer(text) if m.lastindex]
+    tokens.append((0, "", len(text)))  # the end
     pos = 0
 
-    def fail(message: str, at: int | None = None):
-        col = (tokens[pos][2] if pos < len(tokens) else len(text)) if at is None else at
+    def fail(message: str):
+        col = tokens[pos][2]
         raise UsageError(
             Diagnostic(
                 f"bad atom pattern '{text}': {message}",
@@ -125,57 +122,50 @@ def select(text: str | None, where: str = "--atoms") -> Selection | None:
             )
         )
 
-    def peek(kind: int) -> bool:
-        return pos < len(tokens) and tokens[pos][0] == kind
+    def take(kind: int) -> str | None:
+        """The next token's text if it is of ``kind`` (passed), else None."""
+        nonlocal pos
+        if tokens[pos][0] != kind:
+            return None
+        pos += 1
+        return tokens[pos - 1][1]
 
     def term():
-        nonlocal pos
-        if pos >= len(tokens):
-            fail("a term is missing")
         kind, value, _ = tokens[pos]
-        pos += 1
-        if kind == 5:
-            return _ANY
-        if kind in (7, 8):
-            return value
+        if kind not in (5, 6, 7, 8):
+            fail("a term is missing" if kind == 0 else f"unexpected '{value}'")
+        take(kind)
         if kind == 6:
             args = arguments()
             return (value, *args) if args else value
-        pos -= 1
-        fail(f"unexpected '{value}'")
+        return _ANY if kind == 5 else value
 
     def arguments() -> list:
-        nonlocal pos
-        if not peek(2):
+        if take(2) is None:
             return []
-        pos += 1
         args = [term()]
-        while peek(4):
-            pos += 1
+        while take(4):
             args.append(term())
-        if not peek(3):
+        if take(3) is None:
             fail("')' expected")
-        pos += 1
         return args
 
     items = []
     while True:
-        if not peek(6):
+        name = take(6)
+        if name is None:
             fail("a predicate name expected")
-        name = tokens[pos][1]
-        pos += 1
-        if peek(1):
-            pos += 1
-            if not peek(7) or tokens[pos][1].startswith("-"):
+        if take(1):
+            arity = tokens[pos][1]
+            if tokens[pos][0] != 7 or arity.startswith("-"):
                 fail("an arity (0, 1, ...) expected after '/'")
-            items.append(("pred", name, int(tokens[pos][1])))
-            pos += 1
-        elif peek(2):
+            take(7)
+            items.append(("pred", name, int(arity)))
+        elif tokens[pos][0] == 2:
             items.append(("atom", name, tuple(arguments())))
         else:
             items.append(("pred", name, None))
-        if pos == len(tokens):
+        if tokens[pos][0] == 0:
             return Selection(text, tuple(items), where)
-        if not peek(4):
+        if not take(4):
             fail(f"unexpected '{tokens[pos][1]}'")
-        pos += 1

@@ -17,6 +17,7 @@ selects them (:mod:`.select`).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
@@ -36,6 +37,7 @@ __all__ = [
     "check_max_atoms",
     "span_text",
     "subtitle",
+    "answers_key",
     "MAX_ATOMS",
     "MAX_SPAN",
     "CELL_MODELS",
@@ -178,53 +180,37 @@ def check_max_atoms(max_atoms, name: str = "max_atoms") -> int | None:
 
 
 class _Levels:
-    """Per atom, the level (ALL/SOME) at each time point, as runs of equal levels; pins."""
+    """Per atom, its level (ALL/SOME) at each time point; and the time points it is pinned to."""
 
     def __init__(self, per: dict, selection: Selection | None):
-        self.runs: dict = {}  # atom -> [[lo, hi, level], ...]
+        self.levels: dict = {}  # atom -> {t: level}
         self.pins: dict = {}  # atom -> {T}
-        for t in sorted(per):
-            self.add(t, per[t], selection)
-
-    def add(self, t: int, models, selection: Selection | None) -> None:
-        if not models:
-            return
-        counts: dict = {}
-        for m in models:
-            for a in m.atoms:
-                counts[a] = counts.get(a, 0) + 1
-            for a, when in m.pinned:
+        for t, models in per.items():
+            for a, k in Counter(a for m in models or () for a in m.atoms).items():
+                if selection is None or selection.matches(a):
+                    self.levels.setdefault(a, {})[t] = ALL if k == len(models) else SOME
+            for a, when in (pin for m in models or () for pin in m.pinned):
                 if selection is None or selection.matches(a):
                     self.pins.setdefault(a, set()).add(when)
-        n = len(models)
-        for a, k in counts.items():
-            if selection is not None and not selection.matches(a):
-                continue
-            level = ALL if k == n else SOME
-            runs = self.runs.setdefault(a, [])
-            if runs and runs[-1][1] == t - 1 and runs[-1][2] == level:
-                runs[-1][1] = t
-            else:
-                runs.append([t, t, level])
 
     def lane(self, atom: tuple, run: str = "", **extra) -> Lane:
-        runs = self.runs.get(atom, ())
+        level = self.level(atom)
         return Lane(
             format_atom(atom),
             f"{atom[0]}/{len(atom) - 1}",
             run,
-            tuple((lo, hi) for lo, hi, level in runs if level == ALL),
-            tuple((lo, hi) for lo, hi, level in runs if level == SOME),
-            tuple(sorted(t for t in self.pins.get(atom, ()) if not any(lo <= t <= hi for lo, hi, _ in runs))),
+            _intervals(t for t in sorted(level) if level[t] == ALL),
+            _intervals(t for t in sorted(level) if level[t] == SOME),
+            tuple(sorted(t for t in self.pins.get(atom, ()) if t not in level)),
             **extra,
         )
 
     def level(self, atom: tuple) -> dict:
         """``{t: level}`` of one atom."""
-        return {t: level for lo, hi, level in self.runs.get(atom, ()) for t in range(lo, hi + 1)}
+        return self.levels.get(atom, {})
 
     def atoms(self) -> set:
-        return set(self.runs) | set(self.pins)
+        return set(self.levels) | set(self.pins)
 
 
 def _cell(models, selection: Selection | None):
@@ -239,13 +225,6 @@ def _cell(models, selection: Selection | None):
         )
         shown.append(tuple(format_atom(a) for a in atoms) + tuple(f"{format_atom(a)} at {w}" for a, w in pins))
     return (len(models), tuple(shown))
-
-
-def _capped(atoms, max_atoms: int | None) -> tuple:
-    ordered = sorted(atoms, key=atom_key)
-    if max_atoms is None or len(ordered) <= max_atoms:
-        return ordered, 0
-    return ordered[:max_atoms], len(ordered) - max_atoms
 
 
 def from_results(
@@ -282,7 +261,7 @@ def from_runs(
     time points where a run differs from the reference marked; ``notes[run]`` is ``(short, detail)``
     of what explains its differences (``short`` labels the marks, e.g. the knobs' names); an atom
     on which every run agrees gets one collapsed lane. ``max_atoms`` counts atoms."""
-    labels = list(runs)
+    labels = tuple(runs)
     every = set().union(*(r.keys() for r in runs.values())) if runs else set()
     lo, hi = span(every, start, end)
     max_atoms = check_max_atoms(max_atoms)
@@ -293,14 +272,13 @@ def from_runs(
     all_atoms = set().union(*(lv.atoms() for lv in levels.values())) if levels else set()
     lanes_of = {a: tuple(levels[label].lane(a) for label in labels) for a in all_atoms}
     differ = sorted((a for a, ls in lanes_of.items() if len({_shape(x) for x in ls}) > 1), key=atom_key)
-    agree = sorted((a for a in all_atoms if a not in set(differ)), key=atom_key)
+    agree = sorted(all_atoms.difference(differ), key=atom_key)
     notes = dict(notes or {})
-    lanes, more, shown_atoms = [], 0, 0
-    for a in differ:
-        if max_atoms is not None and shown_atoms >= max_atoms:
-            more += 1
-            continue
-        shown_atoms += 1
+    cap = len(all_atoms) if max_atoms is None else max_atoms  # differing atoms first
+    kept = agree[: max(0, cap - len(differ))]
+    more = len(differ) + len(agree) - min(cap, len(differ)) - len(kept)
+    lanes = []
+    for a in differ[:cap]:
         ref_level = levels[ref].level(a)
         for label in labels:
             marks = ()
@@ -308,9 +286,7 @@ def from_runs(
                 mine = levels[label].level(a)
                 marks = _intervals(t for t in sorted(set(mine) | set(ref_level)) if mine.get(t) != ref_level.get(t))
             lanes.append(levels[label].lane(a, label, marks=marks, note=notes.get(label, ("", ""))[0] if marks else ""))
-    kept, dropped = _capped(agree, None if max_atoms is None else max_atoms - shown_atoms)
-    lanes += [replace(levels[ref].lane(a), runs=tuple(labels)) for a in kept]
-    more += dropped
+    lanes += [replace(levels[ref].lane(a), runs=labels) for a in kept]
     if atoms is not None:  # an item no shown atom matches: an empty lane says so
         for item, part in zip(atoms.items, atoms.parts):
             if not any(atoms.matches(a, item) for a in all_atoms):
@@ -319,7 +295,7 @@ def from_runs(
     streams = tuple((t, len(first[t])) for t in sorted(first) if first[t] is not None)
     differing = ()
     if len(labels) > 1:
-        keys = {label: {t: _models_key(m) for t, m in per.items()} for label, per in runs.items()}
+        keys = {label: {t: answers_key(m) for t, m in per.items()} for label, per in runs.items()}
         differing = tuple(
             (t, tuple(label for label in labels[1:] if keys[label].get(t, 0) != keys[ref].get(t, 0)))
             for t in range(lo, hi + 1)
@@ -332,20 +308,7 @@ def from_runs(
     inputs = tuple(inputs.get(t, 0) for t in range(lo, hi + 1)) if inputs is not None else ()
     counts = (len(differ), len(agree)) if len(labels) > 1 else (0, 0)
     return Timeline(
-        title,
-        subtitle,
-        lo,
-        hi,
-        tuple(lanes),
-        more,
-        tuple(labels),
-        inputs,
-        streams,
-        differing,
-        rows,
-        unit,
-        notes,
-        *counts,
+        title, subtitle, lo, hi, tuple(lanes), more, labels, inputs, streams, differing, rows, unit, notes, *counts
     )
 
 
@@ -364,12 +327,11 @@ def side_by_side(
     subtitle says which runs, which time points, how many differ; ``notes[run]``: ``(short,
     detail)``, what explains its differences; ``unavailable``: the runs that could not read the
     program, and why (drawn in the key)."""
-    lo, hi = span(set().union(*(r.keys() for r in runs.values())) if runs else set(), start, end)
-    tl = from_runs(runs, title, inputs=inputs, start=lo, end=hi, atoms=atoms, max_atoms=max_atoms, notes=notes)
+    tl = from_runs(runs, title, inputs=inputs, start=start, end=end, atoms=atoms, max_atoms=max_atoms, notes=notes)
     differing = sum(1 for _, r in tl.differing if r)
     sub = subtitle(
         f"runs {', '.join(runs)} (reference {next(iter(runs), '–')})",
-        span_text(lo, hi),
+        span_text(tl.start, tl.end),
         _count(differing, "time point", "differ"),
         f"{_count(tl.differ, 'atom', 'differ')}, {tl.agree} agree{'s' if tl.agree == 1 else ''}",
         f"not applicable: {', '.join(unavailable)}" if unavailable else "",
@@ -387,7 +349,8 @@ def _shape(lane: Lane) -> tuple:
     return (lane.spans, lane.partial, lane.pins)
 
 
-def _models_key(models):
+def answers_key(models):
+    """Answer streams compared as a set (None: not evaluated)."""
     return None if models is None else frozenset((m.atoms, m.pinned) for m in models)
 
 
@@ -418,7 +381,9 @@ def span_text(lo: int, hi: int) -> str:
     return f"t = {lo}–{hi} ({n} time point{'' if n == 1 else 's'})"
 
 
-def view(results, title: str | None = None, start=None, end=None, atoms=None, max_atoms=MAX_ATOMS) -> Timeline:
+def view(
+    results, title: str | None = None, start=None, end=None, atoms=None, max_atoms=MAX_ATOMS, unit: str = "time point"
+) -> Timeline:
     """The timeline of results as the API shows them (``Result.plot``, ``Results.plot``, their
     ``_repr_html_``): ``atoms`` a pattern text or a :class:`Selection`; the input counts and the
     description of a run's :class:`~ticker_py.api.Results` when it has them. Checked as ``ticker
@@ -435,5 +400,5 @@ def view(results, title: str | None = None, start=None, end=None, atoms=None, ma
         known = {(a[0], len(a) - 1) for ms in per_t.values() for m in ms or () for a in _atoms_of(m)}
         check_selection(selection, known | set(program or ()), "the program has" if program else "the results have")
     title = title or (f"answer stream at t = {results[0].t}" if len(results) == 1 else "answer streams")
-    sub = subtitle(about, span_text(lo, hi), atoms=selection)
-    return from_results(results, title, sub, inputs, lo, hi, selection, max_atoms)
+    sub = subtitle(about, span_text(lo, hi) if per_t else "no time point evaluated (an empty stream)", atoms=selection)
+    return from_results(results, title, sub, inputs, lo, hi, selection, max_atoms, unit)

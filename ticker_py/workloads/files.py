@@ -25,7 +25,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..errors import Diagnostic, UsageError
-from . import _ranges, block_size, layout, resolve, time_points
+from . import _ranges, block_size, layout, program, resolve, time_points
 
 __all__ = [
     "SMALL",
@@ -72,8 +72,7 @@ def _remove(path: Path) -> None:
 
 def write_program(out: Path, name: str, **params) -> None:
     """Write program.lars."""
-    w, p = resolve(name, **params)
-    (out / "program.lars").write_text(w.program(p["window"], **p))
+    (out / "program.lars").write_text(program(name, **params))
 
 
 def write_meta(out: Path, name: str, seed: int, atoms: int, size: int | None = None, **params) -> dict:
@@ -91,16 +90,22 @@ def write_meta(out: Path, name: str, seed: int, atoms: int, size: int | None = N
     return meta
 
 
-def write_jsonl(path: Path, points: Iterable[tuple[int, list]]) -> None:
-    with open(path, "w") as f:
-        for t, atoms in points:
-            f.write(json.dumps({"t": t, "atoms": atoms}) + "\n")
+def write_jsonl(path: Path, points: Iterable[tuple[int, list]]) -> int:
+    return _write(path, points, lambda t, atoms: json.dumps({"t": t, "atoms": atoms}) + "\n")
 
 
-def write_text(path: Path, points: Iterable[tuple[int, list]]) -> None:
+def write_text(path: Path, points: Iterable[tuple[int, list]]) -> int:
+    return _write(path, points, lambda t, atoms: f"{t}: {', '.join(atoms)}\n" if atoms else f"{t}:\n")
+
+
+def _write(path: Path, points, line) -> int:
+    """Write a line per time point; returns the atoms written."""
+    atoms = 0
     with open(path, "w") as f:
-        for t, atoms in points:
-            f.write(f"{t}: {', '.join(atoms)}\n" if atoms else f"{t}:\n")
+        for t, batch in points:
+            f.write(line(t, batch))
+            atoms += len(batch)
+    return atoms
 
 
 def _recurring(tab: pa.Table) -> list:
@@ -155,13 +160,5 @@ def write_stream(out, name: str, fmt: str = "parquet", seed: int = 0, parquet_la
             write_text(out / "stream.stream", time_points(name, seed, **params))
     else:
         writer, path = (write_jsonl, "stream.jsonl") if fmt == "jsonl" else (write_text, "stream.stream")
-        atoms = 0
-
-        def counted():
-            nonlocal atoms
-            for t, a in time_points(name, seed, **params):
-                atoms += len(a)
-                yield t, a
-
-        writer(out / path, counted())
+        atoms = writer(out / path, time_points(name, seed, **params))
     return write_meta(out, name, seed, atoms, **params)

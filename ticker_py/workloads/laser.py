@@ -123,12 +123,13 @@ WORKLOADS = [
     ),
     _laser(
         "box-chain",
-        "Laser box-chain-w: h1 from p in [n] and q always [n], then w-1 copy rules; q missing every n-th time point",
+        "Laser box-chain (pruning): h1 from p in [n] and q always [n], then w-1 copy rules; q missing every n-th"
+        " time point",
         program_box_chain,
         block_box_chain,
         count=count_box_chain,
         rate=lambda p: 2 * p["rate"],
         w=10,
     ),
-    _laser("cooling", "Laser cooling: k atoms temp(V), V uniform in [0, 200]", COOLING, block_cooling),
+    _laser("cooling", "Cooling: k atoms temp(V), V uniform in [0, 200]", COOLING, block_cooling),
 ]

@@ -1,19 +1,11 @@
 """The R4 workloads (Monks et al., "Continuous Deductive Reasoning over Streamed RDF Data") as
 streams of ``triple(S,P,O)`` atoms over the RDF term mapping (:mod:`ticker_py.rdf.terms`).
 
-- ``bsbm``: BSBM-style offers, ``rate`` offers per time point, 11 triples each (type, product,
-  vendor, price, validFrom, validTo, deliveryDays, offerWebpage, publisher, date, and the
-  product's type: a leaf of a 4-level hierarchy of 329 product types, the background). The rule
-  entails a product's offer price when all of an offer's triples are in one window and the
-  product is (through the hierarchy) of type ``ProductType1``, one of the 8 level-1 types.
-- ``srbench``: SRBench-style weather observations, ``rate`` per time point, 4 triples each (type,
-  procedure, observed property, value); an observation whose wind speed exceeds that of a known
-  hurricane (background: 20 storms typed by Saffir-Simpson classes, only the
-  ``HurricaneCategoryK`` classes are subclasses of ``Hurricane``) is a hurricane observation.
-
-Defaults: 100 time points of 1 s; 1000 offers (11,000 triples) or 2750 observations (11,000
-triples) per time point: 1.1 million triples. Every triple of an offer or an observation
-arrives in the same time point.
+``bsbm``: ``rate`` BSBM-style offers per time point, 11 triples each, their products typed in a
+hierarchy of 329 product types (the background); ``srbench``: ``rate`` SRBench-style wind-speed
+observations per time point, 4 triples each, against 20 storms typed by Saffir-Simpson classes (the
+background). The triples of an offer or an observation arrive in one time point; by default 1.1
+million triples over 100 time points of 1 s. The rules: :data:`BSBM_RULE`, :data:`SRBENCH_RULE`.
 """
 
 from __future__ import annotations
@@ -192,7 +184,7 @@ def block_srbench(seed: int, t0: int, t1: int, p: dict) -> pa.Table:
 WORKLOADS = [
     Workload(
         "bsbm",
-        "R4 BSBM: an offer's 10 triples in one window entail the offer price of a product "
+        "R4 BSBM offers (1.1 M triples): an offer's 10 triples in one window entail the offer price of a product "
         "of type ProductType1 (329-type hierarchy as background); 11 triples per offer",
         program_bsbm,
         block_bsbm,
@@ -202,7 +194,7 @@ WORKLOADS = [
     ),
     Workload(
         "srbench",
-        "R4 SRBench: a wind-speed observation faster than a known hurricane of a class "
+        "R4 SRBench hurricanes (1.1 M triples): a wind-speed observation faster than a known hurricane of a class "
         "in the ontology is a hurricane observation; 4 triples per observation",
         program_srbench,
         block_srbench,

@@ -29,14 +29,6 @@ random :- not done.
 """
 
 
-def program_time(n: int, **_) -> str:
-    return PROGRAM.format(w=n, n=n)
-
-
-def program_tuple(n: int, **_) -> str:
-    return PROGRAM.format(w=f"{n} #", n=n)
-
-
 def block(seed: int, t0: int, t1: int, p: dict) -> pa.Table:
     t = np.arange(t0, t1, dtype=np.int64)
     mode = randint(4, seed, "A/mode", t // (2 * p["window"]))
@@ -51,13 +43,10 @@ WORKLOADS = [
     Workload(
         f"caching-{kind}",
         f"Ticker scenario A, {what}: one alpha(v) per time point, mode redrawn every 2n",
-        program,
+        lambda n, form=form, **_: PROGRAM.format(w=form.format(n), n=n),
         block,
         {"tp": 1000, "window": 60},
         count=lambda t0, t1, p: t1 - t0,
     )
-    for kind, what, program in (
-        ("time", "time windows [n]", program_time),
-        ("tuple", "tuple windows [n #]", program_tuple),
-    )
+    for kind, what, form in (("time", "time windows [n]", "{}"), ("tuple", "tuple windows [n #]", "{} #"))
 ]
