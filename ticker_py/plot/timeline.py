@@ -241,7 +241,8 @@ def from_results(
     """The timeline of one run: ``results`` are :class:`~ticker_py.streams.model.Result` s or
     ``(t, models)`` pairs; ``inputs``: ``{t: input atoms}``; ``start``/``end``: the time points
     shown (default: those evaluated); ``atoms``: only the atoms selected."""
-    return from_runs({"": _last_per_time(results)}, title, inputs, start, end, atoms, max_atoms, None, unit, subtitle)
+    timeline = from_runs({"": _last_per_time(results)}, title, inputs, start, end, atoms, max_atoms, subtitle=subtitle)
+    return replace(timeline, unit=unit)
 
 
 def from_runs(
@@ -253,7 +254,6 @@ def from_runs(
     atoms: Selection | None = None,
     max_atoms: int | None = MAX_ATOMS,
     notes: dict | None = None,
-    unit: str = "time point",
     subtitle: str = "",
 ) -> Timeline:
     """Runs side by side: ``runs`` maps a label to ``{t: models}`` (None: not evaluated), the
@@ -308,7 +308,20 @@ def from_runs(
     inputs = tuple(inputs.get(t, 0) for t in range(lo, hi + 1)) if inputs is not None else ()
     counts = (len(differ), len(agree)) if len(labels) > 1 else (0, 0)
     return Timeline(
-        title, subtitle, lo, hi, tuple(lanes), more, labels, inputs, streams, differing, rows, unit, notes, *counts
+        title,
+        subtitle,
+        lo,
+        hi,
+        tuple(lanes),
+        more,
+        labels,
+        inputs,
+        streams,
+        differing,
+        rows,
+        notes=notes,
+        differ=counts[0],
+        agree=counts[1],
     )
 
 
