@@ -53,54 +53,19 @@ class _Knob(str, enum.Enum):
         return self.value
 
 
-class WindowBounds(_Knob):
-    """``closed``: ``[n]`` covers [t−n, t] (n+1 points); ``half-open``: (t−n, t] (n points)."""
-
-    CLOSED = "closed"
-    HALF_OPEN = "half-open"
+def _knob(name: str, *values: str) -> type:
+    """A knob's enum, its members named after their values (``half-open`` is ``HALF_OPEN``)."""
+    return _Knob(name, [(v.upper().replace("-", "_"), v) for v in values], module=__name__)
 
 
-class Origin(_Knob):
-    """Where windows clip: at time 0, or at the stream's first time point (its first record)."""
-
-    ZERO = "zero"
-    FIRST = "first"
-
-
-class TupleScope(_Knob):
-    """``[n #]`` counts the input atoms of every predicate, or only its own predicate's."""
-
-    ALL = "all"
-    PREDICATE = "predicate"
-
-
-class TupleTies(_Knob):
-    """The cut inside a tuple window's boundary time point: arrival order, or every choice."""
-
-    ARRIVAL = "arrival"
-    CHOICE = "choice"
-
-
-class Duplicates(_Knob):
-    """The same atom twice in a time point: counts once (``set``) or twice (``bag``)."""
-
-    SET = "set"
-    BAG = "bag"
-
-
-class FutureHeads(_Knob):
-    """An @-head beyond t: a prediction, or (strict LARS on [0, t]) only if its body is false."""
-
-    PREDICT = "predict"
-    INCONSISTENT = "inconsistent"
-
-
-class Persistence(_Knob):
-    """Each time point from the stream alone, or earlier conclusions fed back into the stream."""
-
-    RECOMPUTE = "recompute"
-    FEEDBACK = "feedback"
-
+# the knobs (docs/semantics.md, "Knobs"); a member is e.g. WindowBounds.HALF_OPEN
+WindowBounds = _knob("WindowBounds", "closed", "half-open")  # [n] covers [t-n, t] (n+1 points), or (t-n, t]
+Origin = _knob("Origin", "zero", "first")  # windows clip at 0, or at the stream's first time point
+TupleScope = _knob("TupleScope", "all", "predicate")  # [n #] counts every predicate's atoms, or its own
+TupleTies = _knob("TupleTies", "arrival", "choice")  # the cut inside the boundary time point
+Duplicates = _knob("Duplicates", "set", "bag")  # the same atom twice in a time point counts once or twice
+FutureHeads = _knob("FutureHeads", "predict", "inconsistent")  # an @-head beyond t: a prediction, or false
+Persistence = _knob("Persistence", "recompute", "feedback")  # from the stream alone, or conclusions fed back
 
 #: knob name -> its value enum (the option ``--window-bounds`` is the knob ``window_bounds``)
 KNOBS = {
@@ -164,16 +129,15 @@ class Profile:
     semantics: Semantics
     citation: str
     fragment: tuple = ()  # names of the checks in _CHECKS
-    summary: str = ""
 
 
 #: the project's own semantics: every knob at its first value
 DEFAULT = Semantics()
 
 
-def _profile(name, citation, summary, fragment=(), **knobs) -> Profile:
+def _profile(name, citation, fragment=(), **knobs) -> Profile:
     return Profile(
-        name, Semantics(profile=name, **{k: KNOBS[k](v) for k, v in knobs.items()}), citation, tuple(fragment), summary
+        name, Semantics(profile=name, **{k: KNOBS[k](v) for k, v in knobs.items()}), citation, tuple(fragment)
     )
 
 
@@ -184,15 +148,12 @@ PROFILES = {
             "default",
             "docs/semantics.md, after LARS (Beck, Dao-Tran, Eiter, Fink, AAAI 2015: answer "
             "streams) and Ticker (Beck, Eiter, Folie, TPLP 2017: tick streams, Def. 4)",
-            "ticker_py's own semantics",
         ),
         _profile(
             "lars",
             "Beck, Dao-Tran, Eiter, Fink: LARS: A Logic-based Framework for Analyzing Reasoning "
             "over Streams, AAAI 2015 (streams over their own timeline; tuple-based window functions "
             "leave the cut inside a time point open; answer streams over the timeline)",
-            "strict LARS: windows clip at the stream's first time point, tuple cuts are a choice, "
-            "@-heads beyond t are inconsistent",
             origin="first",
             tuple_ties="choice",
             future_heads="inconsistent",
@@ -201,21 +162,18 @@ PROFILES = {
             "ticker",
             "Beck, Eiter, Folie: Ticker: A system for incremental ASP-based stream reasoning, "
             "TPLP 2017 (tick streams: every signal is its own tick)",
-            "Ticker's tick streams: every occurrence counts",
             duplicates="bag",
         ),
         _profile(
             "laser",
             "Bazoobandi, Beck, Urbani: Expressive Stream Reasoning with Laser, ISWC 2017, and "
             "Laser2 (ESWC 2020): stratified programs, evaluated stratum by stratum",
-            "the default semantics on Laser's fragment",
             fragment=("stratified",),
         ),
         _profile(
             "r4",
             "Continuous Deductive Reasoning over Streamed RDF Data (R4/CoDeR): a triple arriving "
             "at e is valid in (e, e+n]; positive rules over one sliding window",
-            "half-open validity intervals on R4's fragment",
             fragment=("positive", "diamond_only", "one_range"),
             window_bounds="half-open",
         ),
@@ -223,7 +181,6 @@ PROFILES = {
             "cql",
             "Arasu, Babu, Widom: The CQL continuous query language, VLDB Journal 2006 (ROWS "
             "windows per stream, bag relations), as captured in LARS (AAAI 2015)",
-            "CQL's ROWS windows per stream over bags, relations from the first tuple on",
             fragment=("no_recursion",),
             origin="first",
             tuple_scope="predicate",

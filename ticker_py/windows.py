@@ -29,12 +29,11 @@ from operator import itemgetter
 
 from . import ast
 from .analysis import Analysis
-from .semantics import DEFAULT, Origin, Semantics, TupleScope, TupleTies, WindowBounds
+from .semantics import DEFAULT, Semantics, TupleScope, TupleTies, WindowBounds
 
 __all__ = [
     "reach",
     "minus",
-    "plus",
     "first_point",
     "last_covering",
     "covers",
@@ -46,7 +45,6 @@ __all__ = [
     "tuple_short",
     "tuple_holds",
     "tuple_start",
-    "origin_term",
     "Span",
     "TupleWindow",
     "tuple_windows",
@@ -54,28 +52,19 @@ __all__ = [
     "WindowHistory",
 ]
 
-_OPS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "=": operator.eq}
-
-
-def _term(x):
-    return ast.Number(x) if type(x) is int else x
+_OPS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 
 
 def _cmp(op: str, a, b):
     """``a op b``: a boolean for two integers, else an ASP comparison."""
     if type(a) is int and type(b) is int:
         return _OPS[op](a, b)
-    return ast.Comparison(op, _term(a), _term(b))
+    return ast.Comparison(op, *(ast.Number(x) if type(x) is int else x for x in (a, b)))
 
 
 def minus(x, n: int):
     """``x - n`` (``x-n`` for a term)."""
     return x - n if type(x) is int else ast.BinOp("-", x, ast.Number(n))
-
-
-def plus(x, n: int):
-    """``x + n`` (``x+n`` for a term)."""
-    return x + n if type(x) is int else ast.BinOp("+", x, ast.Number(n))
 
 
 # ---------------------------------------------------------------- time windows
@@ -94,7 +83,7 @@ def first_point(t: int, r: int | None, origin: int = 0) -> int:
 
 def last_covering(u: int, r: int) -> int:
     """The last evaluation time whose time window of reach r still covers time point u."""
-    return plus(u, r)
+    return u + r
 
 
 def covers(u, t, r: int) -> tuple:
@@ -122,7 +111,7 @@ def before_now(t, r: int) -> tuple:
 
 def tuple_first(c, n: int):
     """The count of the oldest atom in a tuple window of n atoms at count c."""
-    return plus(minus(c, n), 1)
+    return c - n + 1 if type(c) is int else ast.BinOp("+", minus(c, n), ast.Number(1))
 
 
 def tuple_full(c, n: int):
@@ -147,14 +136,6 @@ def tuple_start(c: int, n: int, time_of: Callable[[int], int], origin: int = 0) 
         first = tuple_first(c, n)
         return first, time_of(first)
     return 1, origin
-
-
-def origin_term(semantics: Semantics, var: ast.Variable) -> tuple:
-    """Where the timeline starts, as a term: ``(0, ())``, or under ``origin=first``
-    ``(var, (_origin(var),))``, the atom that binds it."""
-    if semantics.origin is Origin.ZERO:
-        return ast.Number(0), ()
-    return var, (ast.Atom("_origin", (var,)),)
 
 
 # ---------------------------------------------------------------- concrete spans
@@ -215,18 +196,11 @@ def tuple_windows(
     alone under ``tuple_scope=predicate``."""
     scoped = semantics.tuple_scope is TupleScope.PREDICATE
     entries = [e for e in history if e[1] <= c and (not scoped or e[2][0] == predicate)]
-    if scoped:  # the predicate's own count of its last entry: all of its atoms are kept
-        count = len(entries)
-        number = {e[1]: i for i, e in enumerate(entries, 1)}
-    else:
-        count = c
-        number = {e[1]: e[1] for e in entries}
-    by_number = {number[e[1]]: e for e in entries}
-
-    def time_of(k: int) -> int:
-        return by_number[k][0]
-
-    first, start = tuple_start(count, n, time_of, origin)
+    # scoped: the predicate's own counts (all of its atoms are kept), else the stream's
+    count = len(entries) if scoped else c
+    number = {e[1]: i if scoped else e[1] for i, e in enumerate(entries, 1)}
+    time_of = {number[e[1]]: e[0] for e in entries}
+    first, start = tuple_start(count, n, time_of.__getitem__, origin)
     inside = [e for e in entries if tuple_holds(number[e[1]], count, n)]
     if semantics.tuple_ties is TupleTies.ARRIVAL or not tuple_full(count, n):
         return [TupleWindow(Span(start, t, first, count), tuple(inside))]

@@ -143,16 +143,14 @@ def future_constraint(rule: ast.Rule, analysis: Analysis, sem: Semantics = DEFAU
 
 def window_uses(analysis: Analysis, sem: Semantics = DEFAULT):
     """The distinct (encoder, predicate, n) triples of the program's window atoms (n: :func:`window_reach`)."""
-    seen = {}
-    for rule in analysis.program.proper_rules:
-        for lit in rule.body:
-            el = lit.element
-            if isinstance(el, ast.Comparison) or el.modality == ast.NOW:
-                continue
-            n = window_reach(el, analysis, sem)
-            enc = encoder_for(el)
-            seen[(enc.kind, enc.modality, el.atom.predicate, n)] = (enc, el.atom.predicate, n)
-    return list(seen.values())
+    return list(
+        dict.fromkeys(
+            (encoder_for(el), el.atom.predicate, window_reach(el, analysis, sem))
+            for rule in analysis.program.proper_rules
+            for el in (lit.element for lit in rule.body)
+            if not isinstance(el, ast.Comparison) and el.modality != ast.NOW
+        )
+    )
 
 
 def background_rules(pred: str, arity: int) -> tuple:
@@ -196,12 +194,11 @@ def encode_static(analysis: Analysis, sem: Semantics = DEFAULT) -> StaticEncodin
     for pred, n in tuple_uses:
         out += contents_rules(pred, sigs[pred], n, pred in bg_preds, sem)
     for enc, pred, n in uses:
-        out += enc.static_rules(pred, sigs[pred], n, pred in bg_preds, sem)
+        out += enc.static_rules(pred, sigs[pred], n, sem)
 
     timed = {p for enc, p, n in uses if enc.kind != ast.WindowKind.TUPLE}
-    for pred in bg_preds:
-        at_now, at_every_time = background_rules(pred, sigs[pred])
-        out += [at_now, at_every_time] if pred in timed else [at_now]
+    for pred in bg_preds:  # at every time point only where a time window reads it
+        out += background_rules(pred, sigs[pred])[: 2 if pred in timed else 1]
     out += [background_fact(atom) for atom in analysis.background]
     out += [
         ShowSignature(p, k + 1) for p, k in sorted(sigs.items(), key=lambda x: (x[0] not in analysis.intensional, x[0]))

@@ -11,8 +11,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 
 from ... import ast
-from ...semantics import DEFAULT, Semantics
-from ...windows import origin_term
+from ...semantics import DEFAULT, Origin, Semantics
 from ..asp import AspRule, NafLiteral, atom
 
 __all__ = [
@@ -55,10 +54,11 @@ def member(n: int, slot=S) -> ast.Atom:
 
 
 def origin(sem: Semantics, var: ast.Variable = O) -> tuple:
-    """Where windows clip (:func:`ticker_py.windows.origin_term`): ``(0, ())``, or under
-    ``origin=first`` ``(O, (_origin(O),))`` with the literal that binds O."""
-    start, known = origin_term(sem, var)
-    return start, tuple(NafLiteral(a) for a in known)
+    """Where windows clip: ``(0, ())``, or under ``origin=first`` ``(O, (_origin(O),))`` with the
+    literal that binds O."""
+    if sem.origin is Origin.ZERO:
+        return ast.Number(0), ()
+    return var, (NafLiteral(atom("_origin", var)),)
 
 
 class Instances:
@@ -134,7 +134,7 @@ class WindowEncoder(ABC):
         ]
 
     @abstractmethod
-    def static_rules(self, pred: str, arity: int, n: int, background: bool, sem: Semantics = DEFAULT) -> list:
+    def static_rules(self, pred: str, arity: int, n: int, sem: Semantics = DEFAULT) -> list:
         """Rules (:class:`AspRule`) defining the auxiliary atom at evaluation time ``_now(N)``, ``_cnt(C)``
         under the semantics knobs ``sem``."""
 

@@ -87,7 +87,7 @@ class TimeDiamond(WindowEncoder):
     kind, modality, prefix, instance_class = ast.WindowKind.TIME, ast.DIAMOND, "_d", Arrivals
     expires = "{pred}: an atom at U until time U+{n}"
 
-    def static_rules(self, pred, arity, n, background, sem=DEFAULT):
+    def static_rules(self, pred, arity, n, sem=DEFAULT):
         a = arg_vars(arity)
         return [AspRule.of(self.head(pred, n, a, U), now(), ast.Atom(pred, a + (U,)), *covers(U, N, n))]
 
@@ -102,7 +102,7 @@ class TimeBox(WindowEncoder):
     kind, modality, prefix, instance_class = ast.WindowKind.TIME, ast.BOX, "_b", Runs
     expires = "{pred}: while the atom arrived at each of the last {points} time points"
 
-    def static_rules(self, pred, arity, n, background, sem=DEFAULT):
+    def static_rules(self, pred, arity, n, sem=DEFAULT):
         a = arg_vars(arity)
         start, known = origin(sem)
         gap = (Cmp("=", U, ast.Interval(*before_now(N, n))), *known, from_origin(U, start))
@@ -131,7 +131,7 @@ class UnwindowedAt(WindowEncoder):
     def aux(self, pred, n):
         return f"_at_{pred}"
 
-    def static_rules(self, pred, arity, n, background, sem=DEFAULT):
+    def static_rules(self, pred, arity, n, sem=DEFAULT):
         a = arg_vars(arity) + (U,)
         start, known = origin(sem)
         return [AspRule.of(ast.Atom(self.aux(pred, n), a), now(), ast.Atom(pred, a), *known, *on_timeline(U, N, start))]

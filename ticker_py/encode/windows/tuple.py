@@ -138,7 +138,7 @@ class TupleDiamond(WindowEncoder):
     kind, modality, prefix, instance_class = ast.WindowKind.TUPLE, ast.DIAMOND, "_cd", Counted
     expires = "{pred}: while the atom is among the last {n} atoms"
 
-    def static_rules(self, pred, arity, n, background, sem=DEFAULT):
+    def static_rules(self, pred, arity, n, sem=DEFAULT):
         a = arg_vars(arity)
         return [AspRule.of(self.head(pred, n, a, U), ast.Atom(contents(pred, n), a + (U,)))]
 
@@ -149,7 +149,7 @@ class TupleBox(WindowEncoder):
     kind, modality, prefix, instance_class = ast.WindowKind.TUPLE, ast.BOX, "_cb", CountedRuns
     expires = "{pred}: while the atom is among the last {n} atoms at every time point of their timeline"
 
-    def static_rules(self, pred, arity, n, background, sem=DEFAULT):
+    def static_rules(self, pred, arity, n, sem=DEFAULT):
         a = arg_vars(arity)
         holds = (now(), ast.Atom(contents(pred, n), a + (N,)))
         gap = (atom(_names(n, pred, sem)[2], S), Cmp("=", U, ast.Interval(S, minus(N, 1))))
