@@ -16,7 +16,7 @@ from ..errors import Diagnostic, ProgramError, with_excerpt
 from ..process import paused_gc
 from ..syntax.directives import capped, in_source_order
 from .arities import internal_names, named
-from .graph import check_box_cycles, choice_predicates, dependency_edges, split_predicates, stratify
+from .graph import check_box_cycles, dependency_edges, stratify
 from .roles import background_atoms
 from .safety import check_safety
 from .terms import has_subterm, rule_terms, without_iris
@@ -201,9 +201,7 @@ def _analyse(
     ]
     edges = dependency_edges(program, intensional)
     check_box_cycles(intensional, edges, sigs, diags)
-    strata, bad = stratify(intensional, edges)
-    choice = choice_predicates(strata, bad)
-    lower, upper = split_predicates(strata, edges, choice)
+    strata, bad, choice, lower, upper = stratify(intensional, edges)
     background = background_atoms(facts, diags)  # last: the values of the facts
     if diags or problems:
         raise _report(diags, sources, problems, renamed)

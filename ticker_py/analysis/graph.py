@@ -7,16 +7,7 @@ from typing import NamedTuple
 from .. import ast
 from ..errors import Diagnostic
 
-__all__ = [
-    "Edge",
-    "dependency_edges",
-    "strongly_connected",
-    "within_components",
-    "stratify",
-    "check_box_cycles",
-    "choice_predicates",
-    "split_predicates",
-]
+__all__ = ["Edge", "dependency_edges", "strongly_connected", "within_components", "stratify", "check_box_cycles"]
 
 
 class Edge(NamedTuple):
@@ -44,54 +35,39 @@ def dependency_edges(program: ast.Program, intensional: frozenset) -> list:
 
 
 def strongly_connected(nodes, edges) -> list:
-    """Tarjan's SCCs in reverse topological order of the 'depends on' relation.
+    """Tarjan's SCCs of ``nodes`` (``edges``: node -> the nodes it depends on), each listed after
+    every SCC it depends on; iterative, so that a long chain of rules needs no deep recursion."""
+    index, low, stack, on_stack, out = {}, {}, [], set(), []
 
-    ``edges`` maps a node to the nodes it depends on; the result lists every SCC after
-    all SCCs it depends on (dependencies first).
-    """
-    index, low, on_stack, stack, out = {}, {}, set(), [], []
-    counter = 0
+    def visit(node) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        work.append((node, iter(edges.get(node, ()))))
+
     for root in nodes:
         if root in index:
             continue
-        if root not in edges:  # depends on nothing: an SCC of its own, at once
-            index[root] = low[root] = counter
-            counter += 1
-            out.append((root,))
-            continue
-        work = [(root, iter(edges.get(root, ())))]
-        index[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on_stack.add(root)
+        work: list = []
+        visit(root)
         while work:
             node, it = work[-1]
-            advanced = False
             for nxt in it:
                 if nxt not in index:
-                    index[nxt] = low[nxt] = counter
-                    counter += 1
-                    stack.append(nxt)
-                    on_stack.add(nxt)
-                    work.append((nxt, iter(edges.get(nxt, ()))))
-                    advanced = True
+                    visit(nxt)
                     break
                 if nxt in on_stack:
                     low[node] = min(low[node], index[nxt])
-            if advanced:
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[node])
-            if low[node] == index[node]:
-                comp = []
-                while True:
-                    x = stack.pop()
-                    on_stack.discard(x)
-                    comp.append(x)
-                    if x == node:
-                        break
-                out.append(tuple(sorted(comp)))
+            else:  # every successor done
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    comp = set()
+                    while node not in comp:
+                        comp.add(stack.pop())
+                    on_stack -= comp
+                    out.append(tuple(sorted(comp)))
     return out
 
 
@@ -110,34 +86,19 @@ def within_components(intensional, edges) -> tuple:
 
 
 def stratify(intensional, edges) -> tuple:
-    """Return ``(strata, negative_cycle_edges)``.
-
-    ``strata`` lists the SCCs of intensional predicates, dependencies first; the second
-    item lists negative edges inside an SCC (empty iff the program is stratified).
-    """
-    comps, inside = within_components(intensional, edges)
-    return comps, [e for e, _ in inside if e.negative]
-
-
-def choice_predicates(strata, negative_cycle) -> frozenset:
-    """The SCCs with a negative edge inside (``stratify``'s result): the predicates the solver guesses."""
-    heads = {e.head for e in negative_cycle}
-    return frozenset(p for comp in strata if heads.intersection(comp) for p in comp)
-
-
-def split_predicates(strata, edges, choice) -> tuple:
-    """``(lower, upper)``: upper = the ``choice`` predicates and every predicate depending on them.
-
-    ``strata`` lists the SCCs dependencies first, so one pass finds every SCC that reads upper.
-    """
-    if not choice:
-        return frozenset(p for comp in strata for p in comp), frozenset()
-    deps = _adjacency(edges)
-    upper: set = set()
-    for comp in strata:
+    """``(strata, negative_cycle, choice, lower, upper)``: the SCCs of the intensional predicates,
+    dependencies first; the negative edges inside an SCC (none iff the program is stratified);
+    the predicates of their SCCs, which a solver guesses; ``upper``, those and every predicate
+    depending on them, and ``lower``, the other intensional predicates."""
+    strata, inside = within_components(intensional, edges)
+    bad = [e for e, _ in inside if e.negative]
+    heads = {e.head for e in bad}
+    choice = frozenset(p for comp in strata if heads.intersection(comp) for p in comp)
+    deps, upper = _adjacency(edges), set()
+    for comp in strata:  # dependencies first: one pass finds every SCC that reads upper
         if any(p in choice or upper.intersection(deps.get(p, ())) for p in comp):
             upper.update(comp)
-    return frozenset(p for comp in strata for p in comp) - upper, frozenset(upper)
+    return strata, bad, choice, frozenset(intensional) - upper, frozenset(upper)
 
 
 def check_box_cycles(intensional, edges, signatures: dict, diagnostics: list) -> None:

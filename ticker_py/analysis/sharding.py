@@ -139,14 +139,6 @@ class _Program:
                     self.heads[body].add(head)
                     bodies.add(body)
 
-    def derived(self, streamed) -> set:
-        """Predicates whose atoms depend on these stream predicates (reachability)."""
-        return _closure(streamed, self.heads)
-
-    def reaching(self, targets) -> set:
-        """Predicates from which one of ``targets`` is derived (the targets included)."""
-        return _closure(targets, self.bodies)
-
 
 def _closure(start, edges) -> set:
     """Every node reachable from ``start`` along ``edges`` (node -> successors), ``start`` included."""
@@ -186,7 +178,7 @@ def _shard_plan(analysis: Analysis) -> ShardPlan:
         return ShardPlan(key, "")
     # a predicate from which a 0-ary one is derived can never be keyed
     zero = [p for p, n in analysis.signatures.items() if n == 0]
-    never = prog.reaching(zero)
+    never = _closure(zero, prog.bodies)
     candidates = [p for p in streamed if p not in never]
     tries = budget = max(1, MAX_SUBSET_WORK // max(1, len(prog.rules)))
     for size in range(len(candidates), 0, -1):
@@ -203,7 +195,7 @@ def _shard_plan(analysis: Analysis) -> ShardPlan:
 def _find_key(prog: _Program, streamed: set, explain: bool = True):
     """A key for these keyed stream predicates: ``(key, "")`` or ``(None, reason)``."""
     analysis = prog.analysis
-    keyed = prog.derived(streamed)
+    keyed = _closure(streamed, prog.heads)  # derived from the keyed stream predicates
     zero = sorted(p for p in keyed if analysis.signatures[p] == 0)
     if zero:
         return None, f"'{zero[0]}/0' is derived from stream data but has no argument to key on"

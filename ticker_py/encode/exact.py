@@ -1,15 +1,10 @@
 """Exact arithmetic and comparisons in the clingo encodings, paid for only where needed.
 
-clingo's integers are 32-bit and it orders terms its own way. Where an encoding's operation or
-comparison might not fit 32 bits, by the bounds of the values,
-:class:`ExactProgram` has the rule call a Python function instead (``@_mul(X,X,0)``,
-``@_cmp(V,100,3) > 0``: :mod:`ticker_py.engines.wide`), so a program whose values stay small keeps
-its encoding word for word. The engines re-encode when the operations to rewrite change.
-
-The *bound* of a value is the largest magnitude of its integers, or :data:`UNSAFE` for anything
-clingo might compute or order wrongly (an integer of 2**31 or more, a string or RDF literal, what
-is not known). :class:`ValueFlow` derives every argument position's bound from those of the facts
-(a fixpoint over the rules; recursion through arithmetic is unbounded).
+clingo's integers are 32-bit and it orders terms its own way. Where an operation or comparison
+might not fit 32 bits, by the *bounds* of the values (the largest magnitude of their integers, or
+:data:`UNSAFE`), :class:`ExactProgram` has the rule call a Python function instead
+(``@_mul(X,X,0)``: :mod:`ticker_py.engines.wide`); a program whose values stay small keeps its
+encoding word for word.
 
 >>> from ticker_py.syntax import parse_program
 >>> from ticker_py.analysis import analyse
@@ -34,8 +29,8 @@ from .asp import AspRule, ChoiceRule, Count, External, NafLiteral, Symbol, progr
 
 __all__ = ["ExactProgram", "Bounds", "ValueFlow", "OPERATIONS", "COMPARE", "RANGE", "UNSAFE", "level", "value_bound"]
 
-#: the Python functions standing for clingo's arithmetic (engines/wide.py implements them):
-#: ``@_add(A,B,R)``, ...; the last argument R numbers the program's term (:attr:`ExactProgram.sites`)
+#: the Python functions standing for clingo's arithmetic: ``@_add(A,B,R)``, ...; R numbers the
+#: program's term (:attr:`ExactProgram.sites`)
 OPERATIONS = {"+": "_add", "-": "_sub", "*": "_mul", "/": "_div", "\\": "_mod"}
 #: ``@_cmp(A,B,R)``: -1, 0 or 1 as A orders before, with or after B
 COMPARE = "_cmp"
@@ -65,12 +60,6 @@ def level(m: int) -> int:
     return -(-m >> 24) << 24
 
 
-def _nested_bound(term: tuple) -> int:
-    if term[0] in ("lit", "lang", WIDE):
-        return UNSAFE
-    return max((value_bound(arg) for arg in term[1:] if type(arg) is not str), default=0)
-
-
 def value_bound(term) -> int:
     """The bound of a ground value: the largest magnitude of its integers, or :data:`UNSAFE`
     (an integer of 2**31 or more, a string, an RDF literal or language-tagged string in it)."""
@@ -80,7 +69,9 @@ def value_bound(term) -> int:
         return b if b < UNSAFE else UNSAFE
     if t is str:
         return UNSAFE if term[:1] == '"' else 0
-    return _nested_bound(term)
+    if term[0] in ("lit", "lang", WIDE):
+        return UNSAFE
+    return max((value_bound(arg) for arg in term[1:] if type(arg) is not str), default=0)
 
 
 def arith_bound(op: str, a: int, b: int) -> int:
