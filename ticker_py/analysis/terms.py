@@ -5,6 +5,7 @@ from __future__ import annotations
 from operator import is_
 
 from .. import ast
+from ..node import Node
 
 __all__ = ["rule_terms", "subterms", "has_subterm", "without_iris"]
 
@@ -52,20 +53,6 @@ def _parts(term) -> tuple:
     return (term.left, term.right) if type(term) is ast.BinOp else (term.low, term.high)
 
 
-#: the nodes that may hold a term (every other field is a leaf: a name, a location, a window, ...)
-_PARTS = (
-    ast.Rule,
-    ast.Head,
-    ast.Literal,
-    ast.ExtendedAtom,
-    ast.Atom,
-    ast.Comparison,
-    ast.Function,
-    ast.BinOp,
-    ast.Interval,
-)
-
-
 def without_iris(node):
     """``node`` (a rule or any part of it) with every :class:`ast.Iri` as its plain function term
     ``iri("...")``, as the ASP encoders print it; the same object where nothing changes."""
@@ -74,7 +61,7 @@ def without_iris(node):
     if isinstance(node, tuple):
         new = tuple(map(without_iris, node))
         return node if all(map(is_, new, node)) else new
-    if not isinstance(node, _PARTS):
+    if not isinstance(node, Node):  # a name, a number, a window kind, ...
         return node
     old = [getattr(node, name) for name in node._fields]
     new = [without_iris(value) for value in old]

@@ -9,7 +9,7 @@ clingo's AST and ASP-Core-2).
 'q(X) :- p(X), not r.'
 >>> [str(AspRule(Symbol(atom))) for atom in [("flag",), ("v", '"a,b"', ("f", -1))]]
 ['flag.', 'v("a,b",f(-1)).']
->>> program_text([ShowNothing(), ShowSignature("q", 1)])
+>>> program_text([Show(), Show("q", 1)])
 '#show.\\n#show q/1.\\n'
 """
 
@@ -28,8 +28,6 @@ __all__ = [
     "NafLiteral",
     "AspRule",
     "Show",
-    "ShowNothing",
-    "ShowSignature",
     "Count",
     "External",
     "ChoiceRule",
@@ -118,29 +116,16 @@ class ChoiceRule:
         return f"{self.bound} {{ {self.atom} : {cond} }} {self.bound} :- {', '.join(map(str, self.body))}."
 
 
+@dataclass(frozen=True, slots=True)
 class Show:
-    """A ``#show`` directive (the forms below)."""
+    """``#show name/arity.``; without a name ``#show.``, which hides every atom a later directive
+    does not show."""
 
-    __slots__ = ()
-
-
-@dataclass(frozen=True, slots=True)
-class ShowNothing(Show):
-    """``#show.``: hide every atom not shown by a later directive."""
+    name: str | None = None
+    arity: int = 0
 
     def __str__(self) -> str:
-        return "#show."
-
-
-@dataclass(frozen=True, slots=True)
-class ShowSignature(Show):
-    """``#show name/arity.``"""
-
-    name: str
-    arity: int
-
-    def __str__(self) -> str:
-        return f"#show {self.name}/{self.arity}."
+        return "#show." if self.name is None else f"#show {self.name}/{self.arity}."
 
 
 def atom(name: str, *args) -> ast.Atom:

@@ -30,7 +30,7 @@ from ..analysis import Analysis
 from ..limits import fits_clingo
 from ..semantics import DEFAULT, Semantics
 from ..windows import Windows
-from .asp import AspRule, NafLiteral, ShowNothing, ShowSignature, program_text
+from .asp import AspRule, NafLiteral, Show, program_text
 from .static import background_fact, translate_literal, window_reach, window_uses
 from .windows import encoder_for
 from .windows.base import NOW, NOW_SLOT, S, arg_vars, member
@@ -450,8 +450,8 @@ def encode_incremental(analysis: Analysis, sem: Semantics = DEFAULT, demoted=fro
     ]
     annotated = switched + annotated
     annotated += [(background_fact(a), "background") for a in analysis.background]
-    annotated.append((ShowNothing(), ""))
-    annotated += [(ShowSignature(p, sigs[p] + 1), "") for p in sorted(intensional)]
+    annotated.append((Show(), ""))
+    annotated += [(Show(p, sigs[p] + 1), "") for p in sorted(intensional)]
 
     flow += [AspRule.of(_domain(p, arg_vars(sigs[p])), ast.Atom(p, arg_vars(sigs[p] + 1))) for p in sorted(domain)]
     for pred, used in inputs.items():

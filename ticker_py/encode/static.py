@@ -26,7 +26,7 @@ from ..limits import CLINGO_MAX
 from ..semantics import DEFAULT, FutureHeads, Semantics, TupleScope
 from ..values import clingo_atom, format_term, int_text
 from ..windows import Windows, from_origin
-from .asp import AspRule, NafLiteral, ShowSignature, Symbol, program_text, time_facts
+from .asp import AspRule, NafLiteral, Show, Symbol, program_text, time_facts
 from .windows import encoder_for
 from .windows.base import N, U, arg_vars, now, origin
 from .windows.tuple import contents_rules, scope_rules, start_rules
@@ -200,8 +200,6 @@ def encode_static(analysis: Analysis, sem: Semantics = DEFAULT) -> StaticEncodin
     for pred in bg_preds:  # at every time point only where a time window reads it
         out += background_rules(pred, sigs[pred])[: 2 if pred in timed else 1]
     out += [background_fact(atom) for atom in analysis.background]
-    out += [
-        ShowSignature(p, k + 1) for p, k in sorted(sigs.items(), key=lambda x: (x[0] not in analysis.intensional, x[0]))
-    ]
+    out += [Show(p, k + 1) for p, k in sorted(sigs.items(), key=lambda x: (x[0] not in analysis.intensional, x[0]))]
     tick_pinned = frozenset(p for enc, p, n in uses if enc.kind == ast.WindowKind.TUPLE)
     return StaticEncoding(tuple(out), tick_pinned)

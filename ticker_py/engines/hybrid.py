@@ -13,7 +13,7 @@ from functools import partial
 from .. import ast
 from ..analysis import Analysis, analyse
 from ..encode import encode_static
-from ..encode.asp import Show, ShowNothing, ShowSignature
+from ..encode.asp import Show
 from ..encode.exact import Bounds, ExactProgram
 from ..encode.incremental import times_stay_relative
 from ..limits import CLINGO_MAX
@@ -66,7 +66,7 @@ class HybridEngine(Engine):
         windows = Windows(up, sem)
         check_window_sizes(up, upper_rules)
         enc = self.encoding = encode_static(up, sem)
-        shows = [ShowNothing()] + [ShowSignature(p, up.signatures[p] + 1) for p in sorted(up.intensional)]
+        shows = [Show()] + [Show(p, up.signatures[p] + 1) for p in sorted(up.intensional)]
         self.exact = ExactProgram([s for s in enc.statements if not isinstance(s, Show)] + shows)
         self.bounds = Bounds(up.signatures, self.exact.operates)
         self.rules = None  # U's program text for the values so far, and whether it calls Python
