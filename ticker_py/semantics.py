@@ -21,7 +21,7 @@ import enum
 from dataclasses import dataclass, replace
 
 from . import ast
-from .analysis import GENERAL, POSITIVE, Analysis
+from .analysis import Analysis
 from .analysis.graph import dependency_edges, within_components
 from .errors import Diagnostic, ProgramError, UsageError
 from .syntax.directives import capped, in_source_order
@@ -257,8 +257,6 @@ def _refused(what: str, where, profile: str, why: str) -> Diagnostic:
 
 
 def _check_stratified(analysis: Analysis, profile: str) -> list:
-    if analysis.fragment != GENERAL:
-        return []
     return [
         Diagnostic(
             f"'{e.head}' depends negatively on '{e.body}' through a cycle: the {profile} profile "
@@ -271,8 +269,6 @@ def _check_stratified(analysis: Analysis, profile: str) -> list:
 
 
 def _check_positive(analysis: Analysis, profile: str) -> list:
-    if analysis.fragment == POSITIVE:
-        return []
     why, out = "R4 reasons with positive rules only", []
     for rule in analysis.program.rules:
         if rule.is_constraint:

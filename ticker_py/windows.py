@@ -1,11 +1,9 @@
 """Windows: which time points and atoms a window covers at tick (t, c), under the semantics knobs
-(docs/semantics.md). Every reader of windows takes them from here: the explainer and the native
-engine as concrete spans, the ASP encoders as the same bounds over terms, the solver engines as the
-window-covered part of the stream (:class:`WindowHistory`).
+(docs/semantics.md); every reader of windows takes them from here.
 
 A time window's *reach* r is n under closed bounds and n − 1 under half-open ones: at t it covers
-[max(o, t − r), t], o the origin. The bounds are written once, over integers (a pair of booleans)
-or ASP terms (the comparisons ``N-r <= U, U <= N``).
+[max(o, t − r), t], o the origin. The bounds are written once, over integers (booleans) or ASP
+terms (comparisons).
 
 >>> from ticker_py.semantics import resolve
 >>> covers(3, 5, 2), covers(2, 5, 2)
@@ -143,11 +141,9 @@ def tuple_start(c: int, n: int, time_of: Callable[[int], int], origin: int = 0) 
 
 @dataclass(frozen=True)
 class Span:
-    """The time points an extended atom reads at t: ``[lo, hi]``. For a tuple window also the
-    counts ``first..last`` of its oldest and newest atom (its predicate's own counts under
-    ``tuple_scope=predicate``) and, under ``tuple_ties=choice``, ``kept``: the counts of the
-    atoms of time point ``lo`` the chosen cut keeps (the window holds those and every atom after
-    ``lo``)."""
+    """The time points ``[lo, hi]`` an extended atom reads at t; for a tuple window also the counts
+    ``first..last`` of its oldest and newest atom and, under ``tuple_ties=choice``, ``kept``: the
+    counts of the atoms of time point ``lo`` that the chosen cut keeps."""
 
     lo: int
     hi: int
@@ -188,12 +184,9 @@ def tuple_windows(
     semantics: Semantics = DEFAULT,
     predicate: str | None = None,
 ) -> list:
-    """The windows ``[n #]`` can be at tick (t, c), as :class:`TupleWindow` values: one under
-    ``tuple_ties=arrival``, every cut of the boundary time point under ``choice``.
-
-    ``history``: ``(u, k, atom)`` stream atoms in arrival order, at least the last ones the
-    window reads (k: the stream's count); ``predicate``: the window's own predicate, counted
-    alone under ``tuple_scope=predicate``."""
+    """The windows ``[n #]`` over ``predicate`` can be at tick (t, c): one under
+    ``tuple_ties=arrival``, every cut of the boundary time point under ``choice``. ``history``:
+    ``(u, k, atom)`` stream atoms in arrival order, at least the last ones the window reads."""
     scoped = semantics.tuple_scope is TupleScope.PREDICATE
     entries = [e for e in history if e[1] <= c and (not scoped or e[2][0] == predicate)]
     # scoped: the predicate's own counts (all of its atoms are kept), else the stream's
@@ -221,8 +214,7 @@ def tuple_windows(
 
 
 class Windows:
-    """The windows of one analysed program under one semantics: their reach, the program's
-    look-back, the span of each extended atom at a tick, and the history the solver engines keep.
+    """The windows of one analysed program under one semantics.
 
     >>> from ticker_py.api import load_program
     >>> from ticker_py.semantics import resolve
@@ -259,9 +251,8 @@ class Windows:
         return self.analysis.tuple_lookback
 
     def history(self) -> WindowHistory:
-        """The window-covered stream the solver engines keep: under ``tuple_scope=predicate``
-        every atom (a predicate's last n atoms may be old), under ``tuple_ties=choice`` the
-        boundary time point of a tuple window whole."""
+        """The window-covered stream the solver engines keep (every atom under
+        ``tuple_scope=predicate``: a predicate's last n atoms may be old)."""
         scoped = self.semantics.tuple_scope is TupleScope.PREDICATE
         return WindowHistory(
             self.lookback,
@@ -289,15 +280,9 @@ class Windows:
 
 
 class WindowHistory:
-    """The stream's atoms as ``(t, count, atom)`` entries, minus those no window reads any more.
-
-    ``count`` numbers every atom appended (also those not kept); ``trim(t)`` drops the entries
-    before every time window and @-atom at t (``lookback`` None: none are dropped by time) and
-    outside the last ``tuple_lookback`` atoms. With ``whole_points`` (``tuple_ties=choice``:
-    any atoms of a tuple window's boundary time point may be in the window) the time point of
-    the oldest of those atoms is kept whole. :meth:`Windows.history` makes the one a program
-    needs under its semantics.
-    """
+    """The stream's atoms as ``(t, count, atom)`` entries, minus those no window reads any more
+    (``count`` numbers every atom appended, also those not kept). With ``whole_points``
+    (``tuple_ties=choice``) the boundary time point of a tuple window is kept whole."""
 
     def __init__(self, lookback: int | None, tuple_lookback: int, whole_points: bool = False):
         self.lookback, self.tuple_lookback = lookback, tuple_lookback

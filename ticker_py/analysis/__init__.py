@@ -30,15 +30,10 @@ POSITIVE, STRATIFIED, GENERAL = "positive", "stratified", "general"
 class Analysis:
     """What the encoders and engines need to know about a checked program.
 
-    ``window_sizes`` maps each window of the program to its size in time points (time
-    windows, units converted with the clock) or in atoms (tuple windows). ``lookback`` is
-    how many time points before t a time window or @-atom can reach (None: unbounded, an
-    @-atom without window); ``tuple_lookback`` the largest tuple window (0: none).
-    A name used with several arities is one predicate per arity, under internal names
-    (``renamed``, :mod:`.arities`): the streams and results are renamed at the API's boundary.
-    ``choice`` holds the intensional predicates in a cycle through negation (the only ones
-    a solver guesses); ``upper`` those and every predicate depending on them, ``lower`` the
-    other intensional predicates (stratified, evaluated natively by the default engine).
+    ``window_sizes``: each window's size in time points (units converted with the clock) or atoms;
+    ``lookback``: how many time points before t a time window or @-atom reaches (None: an @-atom
+    without window); ``tuple_lookback``: the largest tuple window (0: none); ``choice``, ``upper``
+    and ``lower``: :func:`.graph.stratify`; ``renamed``: :mod:`.arities`.
     """
 
     program: ast.Program
@@ -66,7 +61,7 @@ class Analysis:
 
     def named(self, item):
         """``item`` (a text or a :class:`Diagnostic`) with the program's names for the internal
-        ones (``p'2(a)`` is ``p(a)``): for every message that shows the analysed program."""
+        ones (``p'2(a)`` is ``p(a)``)."""
         return named(self.renamed, item) if self.renamed else item
 
     @property
@@ -110,8 +105,7 @@ def analyse(
 
 
 def _report(diags: list, sources: dict, problems: Sequence, renamed: dict) -> ProgramError:
-    """One error with every diagnostic, excerpted, in source order, MAX_ERRORS at most; the
-    analysis' internal names (``renamed``) given back as the program's."""
+    """One error with every diagnostic, excerpted, in source order and in the program's names."""
     if renamed:
         diags = [named(renamed, d) for d in diags]
     diags = [

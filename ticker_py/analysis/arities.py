@@ -1,10 +1,9 @@
 """Predicates by name and arity: ``p/1`` and ``p/2`` are two predicates, as in clingo.
 
-Everything below the analysis (encodings, engines, windows, explanations) identifies a predicate
-by its name alone. A program that uses a name with several arities is therefore analysed with an
-internal name per arity (``p'1``, ``p'2``: primes are allowed in clingo's names and no stream atom
-carries one of these, since the renaming is checked against every name of the program), and
-:class:`Renaming` maps the atoms at the boundary: stream atoms in, results out.
+Everything below the analysis identifies a predicate by its name alone, so a name used with
+several arities is analysed as one internal name per arity (``p'1``, ``p'2``: primes are allowed
+in clingo's names, and no name of the program is one), and :class:`Renaming` maps the atoms at the
+boundary: stream atoms in, results out.
 """
 
 from __future__ import annotations
@@ -77,11 +76,10 @@ def internal_names(program: ast.Program) -> tuple:
 
 
 def names_out(renamed: dict):
-    """A function giving a text (a message, an explanation) with the program's names for the
-    internal ones of ``renamed`` (``p'2(a,b)`` is ``p(a,b)``, ``'p'2/2'`` is ``'p/2'``): a name
-    stands between characters that cannot continue it; a prime that no name character precedes,
-    or that no name character follows, is a quote (no program name is an internal one with more
-    after a prime: :func:`_blocked`)."""
+    """A function giving a text with the program's names for the internal ones of ``renamed``
+    (``p'2(a,b)`` is ``p(a,b)``, ``'p'2/2'`` is ``'p/2'``): a prime that no name character
+    precedes or follows is a quote (no program name is an internal one with more after a prime:
+    :func:`_blocked`)."""
     alternatives = "|".join(map(re.escape, sorted(renamed, key=len, reverse=True)))
     pattern = re.compile(f"(?<![A-Za-z0-9_])(?<![A-Za-z0-9_']')({alternatives})(?![A-Za-z0-9_])(?!'[A-Za-z0-9_'])")
     return lambda text: pattern.sub(lambda m: renamed[m.group(1)], text)
@@ -103,6 +101,7 @@ class Renaming:
         self.outward = dict(renamed)
         self.inward = {(name, signatures[new]): new for new, name in renamed.items()}
         self.taken = _blocked({*signatures, *renamed.values()})
+        self.learnt = 0  # how many pairs of the foreign list learn() took
 
     def foreign(self, name: str, arity: int) -> None:
         """Stream atoms ``name/arity`` of a program name, with an arity the program does not use:
@@ -112,12 +111,12 @@ class Renaming:
         self.outward[new] = name
 
     def learn(self, foreign: list) -> bool:
-        """Take the ``(name, arity)`` pairs of ``foreign`` (a list that only grows, as
-        :attr:`ticker_py.streams.StreamChecker.foreign`) not yet taken; True if there were any."""
-        known = self.__dict__.setdefault("_learnt", 0)
+        """Take the ``(name, arity)`` pairs of ``foreign`` (a list that only grows) not yet taken;
+        True if there were any."""
+        known = self.learnt
         for name, arity in foreign[known:]:
             self.foreign(name, arity)
-        self._learnt = len(foreign)
+        self.learnt = len(foreign)
         return len(foreign) > known
 
     def atom_in(self, atom: tuple) -> tuple:

@@ -52,11 +52,9 @@ class ShardPlan:
 class TimePlan:
     """Can the stream be cut into time ranges [T0, T1), each evaluated from its own reasoner?
 
-    The answer at t reads the stream in [t - ``lookback``, t] (time windows) and the last
-    ``tuple_lookback`` atoms (tuple windows); nothing else, since intensional atoms are not
-    remembered between time points. So a range evaluated from T0 - lookback (and from the time
-    of global atom c(T0) - tuple_lookback, if earlier) gives the single run's answers on
-    [T0, T1). ``reason`` says why not when the lookback is unbounded.
+    The answer at t reads only the stream in [t - ``lookback``, t] and the last ``tuple_lookback``
+    atoms, so a range evaluated from T0 - lookback (or from the time of atom c(T0) - tuple_lookback,
+    if earlier) gives the single run's answers on [T0, T1). ``reason``: why not.
     """
 
     lookback: int | None
@@ -68,14 +66,15 @@ class TimePlan:
         return self.lookback is not None
 
 
+_INERTIA = "inertia=True (--inertia) keeps answers from earlier time points"
+
+
 def time_plan(analysis: Analysis, inertia: bool = False) -> TimePlan:
     """The time plan of a program (``inertia``: the run keeps answers across time points)."""
     if analysis.lookback is None:
         return TimePlan(None, analysis.tuple_lookback, "an @-atom without window reads the whole past")
     if inertia:
-        return TimePlan(
-            None, analysis.tuple_lookback, "inertia=True (--inertia) keeps answers from earlier time points"
-        )
+        return TimePlan(None, analysis.tuple_lookback, _INERTIA)
     return TimePlan(analysis.lookback, analysis.tuple_lookback)
 
 
@@ -94,7 +93,7 @@ def plan_for(analysis: Analysis, shard_by: str = "auto", inertia: bool = False) 
     keys: ShardPlan = shard_plan(analysis)
     times: TimePlan = time_plan(analysis, inertia)
     if inertia and shard_by != "time":  # the key shards would each keep their own earlier answers
-        keys = ShardPlan(None, "inertia=True (--inertia) keeps answers from earlier time points")
+        keys = ShardPlan(None, _INERTIA)
     if shard_by == "auto":  # by time first: a time cell's answers need no merge with other cells'
         if times.shardable:
             return None, times
@@ -152,12 +151,8 @@ def _closure(start, edges) -> set:
 
 
 def shard_plan(analysis: Analysis) -> ShardPlan:
-    """Find a key for sharding the program's stream, or the reason there is none.
-
-    The largest set of keyed stream predicates is tried first (then smaller ones, the
-    others broadcast); the search is bounded (``MAX_STEPS``, ``MAX_SUBSET_WORK``) and says
-    so when it gives up.
-    """
+    """A key for sharding the program's stream, or the reason there is none: the largest set of
+    keyed stream predicates first, then smaller ones (the others broadcast), within a budget."""
     with paused_gc():  # many sets, no cycles: see paused_gc
         return _shard_plan(analysis)
 
@@ -225,13 +220,9 @@ def _var(atom: ast.Atom, position: int) -> str | None:
 
 def _solve(preds: list, arity: dict, groups: list):
     """The first key (in the order of ``preds`` and positions) under which the keyed atoms of
-    every group carry one and the same variable at their key positions; None if there is
-    none, "budget" if the search ran out of steps.
-
-    A binary constraint problem: neighbouring atoms of a group must agree. Solved by arc
-    consistency and then depth-first search with forward checking, which finds the same
-    first key as trying every assignment in order, in linear time on the usual programs.
-    """
+    every group carry one variable at their key positions; None if there is none, "budget" if
+    the search ran out of steps. Arc consistency, then depth-first search with forward checking:
+    the first key that trying every assignment in order finds, in linear time on usual programs."""
     domains = {p: set(range(arity[p])) for p in preds}
     arcs = defaultdict(list)  # pred -> [(its atom, other pred, other atom)]
     for atoms in groups:

@@ -34,23 +34,17 @@ def subterms(terms):
     while stack:
         term = stack.pop()
         yield term
-        if isinstance(term, _COMPOUND):
-            stack += reversed(_parts(term))
+        if isinstance(term, ast.Function):
+            stack += reversed(term.args)
+        elif type(term) is ast.BinOp:
+            stack += (term.right, term.left)
+        elif type(term) is ast.Interval:
+            stack += (term.high, term.low)
 
 
 def has_subterm(terms, kind) -> bool:
     """True if a term of ``kind`` (a class or a tuple of them) occurs in ``terms`` or inside them."""
     return any(isinstance(term, kind) for term in subterms(terms))
-
-
-_COMPOUND = (ast.Function, ast.BinOp, ast.Interval)
-
-
-def _parts(term) -> tuple:
-    """The terms right inside a compound term."""
-    if isinstance(term, ast.Function):
-        return term.args
-    return (term.left, term.right) if type(term) is ast.BinOp else (term.low, term.high)
 
 
 def without_iris(node):

@@ -18,13 +18,10 @@ LIVE_WARN_AFTER = 100
 
 
 def never_given(analysis, seen: set | None, within: int | None = None) -> list:
-    """Warnings (``Diagnostic`` of kind ``warning``), in source order, for each predicate read in a
-    rule body that is in no rule head, no fact and not in ``seen`` (the ``(name, arity)`` pairs of
-    the stream), and each ``#show`` of a predicate in no rule, no fact and not in ``seen``; each
-    with a "did you mean" when a known predicate has the same name or a close one. ``within``:
-    ``seen`` holds the first so many time points of a stream that goes on (the text says so).
-    ``seen`` None: no stream (``ticker check``): since any of them may come from the stream, only
-    those with a close name of a rule head or a fact are warned."""
+    """Warnings, in source order, for each body predicate and each ``#show`` of a predicate in no
+    rule, no fact and not in ``seen`` (the stream's ``(name, arity)`` pairs, of its first ``within``
+    time points if it goes on), with a "did you mean". ``seen`` None (``ticker check``): any may
+    come from the stream, so only those with a "did you mean" are warned."""
     rename = analysis.renamed.get
     background = {atom[0] for atom in analysis.background}
     first: dict = {}  # (name, arity) -> its first body atom
@@ -78,8 +75,8 @@ def never_given(analysis, seen: set | None, within: int | None = None) -> list:
 
 class _Close:
     """A "did you mean" among ``known`` predicates: one of the same name (another arity), else of a
-    close name (difflib). A program of more than :data:`_MANY` predicates compares only names
-    with the same first letter (a typo seldom changes it; comparing every pair is quadratic)."""
+    close name; beyond :data:`_MANY` predicates only names with the same first letter (a typo
+    seldom changes it; comparing every pair is quadratic)."""
 
     def __init__(self, known: set):
         self.arities: dict = {}

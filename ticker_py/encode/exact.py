@@ -22,6 +22,8 @@ q(Y,N) :- _now(N), p(X,N), Y = @_mul(X,X,0).
 
 from __future__ import annotations
 
+import itertools
+
 from .. import ast
 from ..limits import fits_clingo
 from ..values import WIDE
@@ -231,17 +233,15 @@ class ValueFlow:
             return got
 
         heads = [rule for rule in self.rules if rule.head is not None]
-        rounds = 0
-        changed = True
-        while changed:
+        for rounds in itertools.count(1):
             changed = False
-            rounds += 1
             for rule in heads:
                 env = environment(rule.bindings, bound_of)
                 if _join(derived, rule.key, [term_bound(a, env) for a in rule.head.args], rounds > _ROUNDS):
                     cache.pop(rule.key, None)
                     changed = True
-        return bound_of
+            if not changed:
+                return bound_of
 
 
 class ExactProgram:

@@ -136,10 +136,6 @@ def _canonical(decl: Declaration) -> Declaration:
     return Declaration(atom(decl.atom), tuple(atom(a) for a in decl.condition))
 
 
-def _is_domain(lit) -> bool:
-    return isinstance(lit.atom, ast.Atom) and lit.atom.predicate.startswith("_dom_")
-
-
 def _condition(rule: ast.Rule, index: int, providers) -> tuple:
     """The domain of the input atom of body literal ``index``: ``(args, condition, open)``: the other
     positive body atoms over ``providers`` (predicates with background facts) that share variables
@@ -177,15 +173,12 @@ def _condition(rule: ast.Rule, index: int, providers) -> tuple:
 class IncrementalEncoding:
     """The incremental encoding of a program, and what the engine needs to drive it.
 
-    ``statements`` (:mod:`~ticker_py.encode.asp` values and :class:`Declaration` s), each with a
-    note in ``annotated``; ``frame`` the slots (``_slot(0..P-1).``); ``flow``: rules that tell the exact
-    arithmetic (:class:`~ticker_py.encode.exact.ExactProgram`) where the instances' values come from.
-    ``inputs``: per input predicate its window uses ``(encoder, n)``; ``now_inputs``: input
-    predicates read at t; ``domain``: input predicates whose atoms extend the declared domain
-    (``_dom_p``); ``slots``: P; ``reach``: R; ``members``: the n of the ``_w{n}`` externals;
-    ``arrivals``: the rules instantiated on arrival (:class:`Arrival`); ``switched``: the names of
-    the instances declared (window atoms, input atoms at t). ``problems``: why the program cannot
-    use slots (then nothing else is filled in)."""
+    ``statements``, each with a note in ``annotated``; ``frame``: the slots; ``flow``: where the
+    values of the instances come from (for :class:`~ticker_py.encode.exact.ExactProgram`);
+    ``inputs``: per input predicate its window uses ``(encoder, n)``; ``domain``: the predicates
+    whose atoms extend the declared domain (``_dom_p``); ``members``: the n of the ``_w{n}``
+    externals; ``switched``: the names of the instances declared. ``problems``: why the program
+    cannot use slots (then nothing else is filled in)."""
 
     statements: tuple = ()
     annotated: tuple = ()
@@ -235,12 +228,9 @@ class IncrementalEncoding:
 
 @dataclass(frozen=True)
 class Arrival:
-    """A rule instantiated for each arriving atom of its one input window atom (docs/incremental.md).
-
-    ``index``: the rule's number k; ``source``: ``(encoder, predicate, n)`` of its window atom;
-    ``table``: ``_fires{k}``, the head instances per atom; ``name``: the external of a head
-    instance ``_i{k}_h``; ``pinned``: the head is pinned to the atom's slot (an @-head);
-    ``statics``: the predicates of the background atoms read."""
+    """Rule number ``index``, instantiated for each arriving atom of its one input window atom
+    ``source`` (docs/incremental.md): ``table`` (``_fires{k}``) lists the head instances per atom,
+    ``name`` is their external; ``pinned``: an @-head; ``statics``: the background predicates read."""
 
     index: int
     source: tuple
@@ -293,8 +283,8 @@ def slot_rule(rule: ast.Rule, analysis: Analysis, sem: Semantics = DEFAULT, deri
 
 
 def _arrival(k: int, rule: ast.Rule, i: int, analysis: Analysis, sem: Semantics, both) -> tuple:
-    """``(Arrival, annotated statements, value flow)`` of rule k decided by its body atom i: the
-    table of its head instances per arriving atom, their external and the rule reading it."""
+    """``(Arrival, annotated statements, value flow, open)`` of rule k decided by its body atom i:
+    the table of its head instances per arriving atom, their external and the rule reading it."""
     lit = rule.body[i].element
     pred = lit.atom.predicate
     enc, n = encoder_for(lit), window_reach(lit, analysis, sem)
@@ -336,14 +326,12 @@ def _arrival(k: int, rule: ast.Rule, i: int, analysis: Analysis, sem: Semantics,
     arrival = Arrival(
         k, (enc, pred, n), table.head.predicate, len(args), len(table.head.args), name, pinned, frozenset(statics)
     )
-    return arrival, statements, AspRule.of(decl.atom, *decl.condition)
+    return arrival, statements, AspRule.of(decl.atom, *decl.condition), is_open
 
 
 def encode_incremental(analysis: Analysis, sem: Semantics = DEFAULT, demoted=frozenset()) -> IncrementalEncoding:
-    """The incremental encoding of an analysed program under the semantics knobs the incremental
-    engines run (window bounds; duplicates live in the stream). The rules numbered in
-    ``demoted`` are not instantiated on arrival (:class:`Arrival`): a background predicate they
-    read got a stream atom."""
+    """The incremental encoding of an analysed program; the rules numbered in ``demoted`` are not
+    instantiated on arrival (:class:`Arrival`): a background predicate they read got a stream atom."""
     split = (analysis.lower, analysis.upper)
     problems = slot_problems(analysis, sem)
     if problems:
@@ -366,11 +354,12 @@ def encode_incremental(analysis: Analysis, sem: Semantics = DEFAULT, demoted=fro
             note = "rule, @-head: pinned to the slot of its time" if rule.head and rule.head.time else "rule"
             annotated.append((slot_rule(rule, analysis, sem, both), note))
             continue
-        arrival, statements, value_flow = _arrival(k, rule, i, analysis, sem, both)
+        arrival, statements, value_flow, is_open = _arrival(k, rule, i, analysis, sem, both)
         arrivals.append(arrival)
         annotated += statements
         flow.append(value_flow)
-        domain |= {lit.atom.predicate[len("_dom_") :] for lit in statements[1][0].body if _is_domain(lit)}
+        if is_open:  # its table reads _dom_p
+            domain.add(arrival.source[1])
 
     inputs: dict = {}
     for enc, pred, n in uses:
@@ -437,8 +426,7 @@ def encode_incremental(analysis: Analysis, sem: Semantics = DEFAULT, demoted=fro
             annotated.append((AspRule.of(at_now, at_slot, slot), "pinned to the slot of t"))
         else:
             annotated.append((AspRule.of(at_slot, at_now, slot), "read at the slot of t"))
-    windows = Windows(analysis, sem)
-    reach = windows.lookback or 0
+    reach = Windows(analysis, sem).lookback or 0
     tuple_at = max((n for enc, p, n in uses if enc.at and enc.kind == ast.WindowKind.TUPLE), default=0)
     needs_slots = bool(timed) or any(enc.at for enc, _, _ in uses)
     slots = reach + 1 + tuple_at if needs_slots else 0
