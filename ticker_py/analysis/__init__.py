@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from .. import ast
 from ..errors import Diagnostic, ProgramError, with_excerpt
@@ -182,7 +182,7 @@ def _analyse(
         # p/1 and p/2 are two predicates: every check below keys by name, so each runs on a name
         # per arity (analysis.arities), its messages given back in the program's names
         internal, renamed = internal_names(program)
-        return replace(_analyse(internal, clock_ms, sources, problems, renamed), renamed=renamed)
+        return _analyse(internal, clock_ms, sources, problems, renamed)
     intensional = frozenset(heads)
     diags += [  # reported in source order
         Diagnostic(
@@ -199,12 +199,7 @@ def _analyse(
     background = background_atoms(facts, diags)  # last: the values of the facts
     if diags or problems:
         raise _report(diags, sources, problems, renamed)
-    if bad:
-        fragment = GENERAL
-    elif has_negation or has_constraints:
-        fragment = STRATIFIED
-    else:
-        fragment = POSITIVE
+    fragment = GENERAL if bad else STRATIFIED if has_negation or has_constraints else POSITIVE
     return Analysis(
         program=program,
         signatures=sigs,
@@ -223,4 +218,5 @@ def _analyse(
         lower=lower,
         upper=upper,
         interval_rules=tuple(interval_rules),
+        renamed=renamed or {},
     )

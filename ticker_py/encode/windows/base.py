@@ -80,14 +80,12 @@ class Instances:
     def _recheck(self, candidates, holds) -> None:
         """Switch each key that holds now, or of ``candidates``, to whether ``holds(key)``."""
         holding = self.holding
-        for key in list(holding) + [a for a in candidates if a not in holding]:
-            now = holds(key)
-            if now != (key in holding):
-                if now:
-                    holding[key] = True
-                else:
-                    del holding[key]
-                self.changed[key] = now
+        for key in [key for key in holding if not holds(key)]:
+            del holding[key]
+            self.changed[key] = False
+        for key in candidates:
+            if key not in holding and holds(key):
+                holding[key] = self.changed[key] = True
 
     def _add(self, key) -> None:
         got = self.holding.get(key)
