@@ -1,8 +1,7 @@
 """ASP values: the statements the encoders build, each printing as clingo syntax.
 
 Terms, atoms and comparisons are the LARS ones (:mod:`ticker_py.ast`), which print in clingo
-syntax; this module adds literals, rules, aggregates and ``#show`` directives (named after
-clingo's AST and ASP-Core-2).
+syntax; this module adds literals, rules, aggregates and ``#show`` directives.
 
 >>> X = ast.Variable("X")
 >>> str(AspRule(ast.Atom("q", (X,)), (NafLiteral(ast.Atom("p", (X,))), NafLiteral(ast.Atom("r"), negated=True))))
@@ -38,10 +37,8 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class Symbol:
-    """A ground term or atom as a plain value (:mod:`ticker_py.values`): ``1``, ``'a'``, ``('f', 1)``.
-
-    A tuple prints as an atom: ``('p',)`` is ``p``, as clingo prints a function symbol without arguments.
-    """
+    """A ground term or atom as a plain value (:mod:`ticker_py.values`): ``1``, ``'a'``, ``('f', 1)``
+    (``('p',)`` prints as ``p``)."""
 
     value: object
 
@@ -92,8 +89,7 @@ class Count:
 
 @dataclass(frozen=True, slots=True)
 class External:
-    """``@name(args)``: a term computed by a Python function the engine gives the grounder
-    (:mod:`ticker_py.encode.exact`: exact arithmetic and comparisons)."""
+    """``@name(args)``: a term computed by a Python function (:mod:`ticker_py.encode.exact`)."""
 
     name: str
     args: tuple
@@ -140,8 +136,7 @@ def program_text(statements) -> str:
 
 def time_facts(lo: int, hi: int) -> str:
     """``_time(lo..hi).``, with ``hi`` = 2^31 - 1 written on its own: clingo's interval loop never
-    ends when its upper bound is the largest 32-bit integer. Time points beyond 32 bits are listed
-    one by one as ``_int`` symbols; at most :data:`~ticker_py.limits.MAX_FACT_ATOMS` in all."""
+    ends when its upper bound is the largest 32-bit integer; time points beyond 32 bits one by one."""
     if hi - lo + 1 > MAX_FACT_ATOMS:
         raise StreamError(
             Diagnostic(

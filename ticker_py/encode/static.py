@@ -36,8 +36,7 @@ __all__ = ["StaticEncoding", "encode_static", "fresh_variable", "translate_rule"
 
 @dataclass(frozen=True)
 class StaticEncoding:
-    """The ASP statements of a program (:mod:`~ticker_py.encode.asp` values; ``rules`` is their
-    text) plus what is needed to write a tick's facts."""
+    """The ASP statements of a program, and the predicates whose atoms are also tick-pinned."""
 
     statements: tuple
     tick_pinned: frozenset
@@ -59,12 +58,9 @@ class StaticEncoding:
 
     def facts(self, t: int, c: int | None, lo: int, atoms, origin: int | None = None, fed=(), d: int = 0) -> str:
         """The facts for tick (t, c), one a line: ``atoms`` are ``(U, K, atom)`` in the covered
-        range, as clingo holds them (:func:`~ticker_py.values.clingo_atom`); ``c`` None: no count
-        (``_cnt``, ``_tick``) is written.
-
-        ``origin``: the ``_origin(o)`` fact (``origin=first``); ``fed``: ``(U, atom)`` pairs
-        fed back into the stream, time-pinned (``persistence=feedback``); ``d``: times are
-        written less d. Times and counts beyond clingo's 32 bits are written as ``_int`` symbols."""
+        range, as clingo holds them; ``c`` None: no count is written; ``origin``: the
+        ``_origin(o)`` fact; ``fed``: ``(U, atom)`` pairs fed back (``persistence=feedback``);
+        ``d``: times are written less d. Integers beyond 32 bits are written as ``_int`` symbols."""
         text = str if t - d <= CLINGO_MAX and (c or 0) <= CLINGO_MAX else int_text
         out = [f"_now({text(t - d)})." + ("" if c is None else f" _cnt({text(c)}).")]
         if self.timeline:
@@ -97,8 +93,7 @@ def fresh_variable(rule: ast.Rule, base: str) -> str:
 
 
 def window_reach(el: ast.ExtendedAtom, analysis: Analysis, sem: Semantics = DEFAULT) -> int:
-    """The number an encoder names and bounds an extended atom's window by: a time window's
-    reach (:func:`ticker_py.windows.reach`), a tuple window's atoms, 0 without window."""
+    """The n of an extended atom's window in the encodings (:meth:`ticker_py.windows.Windows.reach`; 0: none)."""
     return Windows(analysis, sem).reach(el.window) or 0
 
 
@@ -164,8 +159,7 @@ def background_rules(pred: str, arity: int) -> tuple:
 
 
 def background_fact(atom: tuple) -> AspRule:
-    """``_bg_p(args).`` for a background atom ``p(args)``, as clingo holds it (wide integers as
-    ``_int`` symbols)."""
+    """``_bg_p(args).`` for a background atom ``p(args)``, as clingo holds it."""
     return AspRule(Symbol(clingo_atom((f"_bg_{atom[0]}",) + atom[1:])))
 
 

@@ -1,8 +1,7 @@
 """The window encoder interface and naming conventions of the ASP encodings.
 
-A user atom ``p(t1,...,tk)`` holding at time point U is encoded as ``p(t1,...,tk,U)``
-(time-pinned); an input atom with arrival count K also as ``p(t1,...,tk,U,K)``
-(tick-pinned); the incremental encoding pins it to a *slot* instead (docs/incremental.md).
+An atom ``p(args)`` at time point U is ``p(args,U)``, an input atom with count K also
+``p(args,U,K)``; the incremental encoding pins it to a *slot* instead (docs/incremental.md).
 Every name the encoding adds starts with ``_``, which LARS names cannot.
 """
 
@@ -48,8 +47,7 @@ def now() -> NafLiteral:
 
 
 def member(n: int, slot=S) -> ast.Atom:
-    """``_w{n}(S)``: slot S stands for a time point of the time window of reach n (the engine
-    switches it as time passes)."""
+    """``_w{n}(S)``: slot S stands for a time point of the time window of reach n."""
     return atom(f"_w{n}", slot)
 
 
@@ -64,10 +62,8 @@ def origin(sem: Semantics, var: ast.Variable = O) -> tuple:
 class Instances:
     """The instances of one window atom over an input predicate (the paper's Alg. 2 increments):
     ``holding``, the keys (the atom's arguments, and a slot for @) that hold now; ``changed``, those
-    switched since the engine last read it. The engine calls ``arrive(u, k, atom)`` for each atom of
-    the predicate (time u, count k), ``leave(u, k, atom)`` when a tuple window lets one go,
-    ``expire(t)`` when time moves on to t (time windows) and ``tick(t, start)`` before it evaluates
-    at t (boxes; ``start``: where a tuple window's timeline starts)."""
+    switched since the engine last read it. The engine calls ``arrive``, ``leave`` (tuple windows),
+    ``expire`` (time windows) and ``tick`` (boxes)."""
 
     def __init__(self, aux: str, n: int = 0, ring=None):
         self.aux, self.n, self.ring = aux, n, ring  # ring: the slots, for @ (the key ends with one)
@@ -109,8 +105,7 @@ class Instances:
 
 
 class WindowEncoder(ABC):
-    """Encodes one window kind x modality: its static rules (one evaluation time) and its
-    incremental form (instances over input predicates, rules over slots for derived ones)."""
+    """Encodes one window kind x modality: its static rules and its incremental form."""
 
     kind: ast.WindowKind
     modality: ast.Modality
@@ -133,16 +128,14 @@ class WindowEncoder(ABC):
 
     @abstractmethod
     def static_rules(self, pred: str, arity: int, n: int, sem: Semantics = DEFAULT) -> list:
-        """Rules (:class:`AspRule`) defining the auxiliary atom at evaluation time ``_now(N)``, ``_cnt(C)``
-        under the semantics knobs ``sem``."""
+        """Rules defining the auxiliary atom at evaluation time ``_now(N)``, ``_cnt(C)``."""
 
     # ---------------------------------------------------------------- the incremental form
 
     at = False  # the window atom carries a time (a slot): @
 
     def slot_rules(self, pred: str, arity: int, n: int) -> list:
-        """Rules defining the window atom over a *derived* predicate, whose atoms are pinned to
-        slots (``h(A..,S)``) and to now (``h(A..,_n)``); membership ``_w{n}(S)``."""
+        """Rules defining the window atom over a *derived* predicate, over slots (``h(A..,S)``)."""
         raise NotImplementedError(f"{self.kind.value} windows read input predicates only")
 
     def background_rules(self, pred: str, arity: int, n: int) -> list:
@@ -159,6 +152,5 @@ class WindowEncoder(ABC):
         return self.expires.format(pred=pred, n=n, points=n + 1)
 
     def head(self, pred: str, n: int, args: tuple, time=None) -> ast.Atom:
-        """The auxiliary atom over ``args``, and ``time`` if the window atom carries one (@): the
-        head of the encoder's rules, and the body atom standing for ``pred(args)`` under the window."""
+        """The auxiliary atom over ``args``, and ``time`` if the window atom carries one (@)."""
         return ast.Atom(self.aux(pred, n), args + (time,) if self.at else args)

@@ -1,7 +1,5 @@
-"""Time windows: diamond, box and @, over [max(0, N-n), N] (the origin O for 0 under
-``origin=first``), and @ without a window, over the whole timeline. ``n`` is the window's reach
-(:func:`ticker_py.windows.reach`: its size, or one less under half-open bounds); the bounds are
-:mod:`ticker_py.windows`'."""
+"""Time windows: diamond, box and @ over [max(0, N-n), N], n the window's reach, and @ without a
+window over the whole timeline; the bounds are :mod:`ticker_py.windows`'."""
 
 from __future__ import annotations
 
@@ -17,9 +15,8 @@ Cmp = ast.Comparison
 
 
 class Arrivals(Instances):
-    """Diamond and @ over an input predicate: an atom arriving at u holds in the window until
-    :func:`~ticker_py.windows.last_covering` (u, n); its instance is the atom (diamond) or the
-    atom at u's slot (@), held while one of its arrivals is in the window."""
+    """Diamond and @ over an input predicate: an atom (at u's slot for @) holds while one of its
+    arrivals is in the window."""
 
     def __init__(self, aux: str, n: int, ring=None):
         super().__init__(aux, n, ring)
@@ -37,9 +34,8 @@ class Arrivals(Instances):
 
 
 class Runs(Instances):
-    """Box over an input predicate: an atom holds at t if it arrived at every time point of
-    [:func:`~ticker_py.windows.first_point` (t, n), t]; each atom's current run of consecutive
-    time points is kept (its first and last time point)."""
+    """Box over an input predicate: an atom holds at t if it arrived at every time point of the
+    window; each atom's current run of consecutive time points is kept."""
 
     def __init__(self, aux: str, n: int, ring=None):
         super().__init__(aux, n)

@@ -1,9 +1,8 @@
 """Tuple windows ``[n #]``: the last n input atoms of the tick stream.
 
-At tick (N, C) the window holds the atoms with count C-n+1 .. C; its timeline starts at
-the time of atom C-n+1 when C >= n, else at 0 (``_cstart{n}``). ``_cin{n}_p(A..,U)``:
-p(A..) is in the window's contents at U (background atoms at every U of the timeline). The
-knobs ``tuple_scope``, ``tuple_ties`` and ``origin`` are encoded as docs/semantics.md says.
+At tick (N, C) the window holds the atoms with count C-n+1 .. C; its timeline starts at the time
+of atom C-n+1 when C >= n, else at 0 (``_cstart{n}``). ``_cin{n}_p(A..,U)``: p(A..) is in the
+window's contents at U.
 """
 
 from __future__ import annotations
@@ -86,9 +85,8 @@ def contents_rules(pred: str, arity: int, n: int, background: bool, sem: Semanti
 
 
 class Counted(Instances):
-    """Diamond and @ over an input predicate: an atom holds while it is among the last n atoms
-    (the engine calls :meth:`leave` when the atom n counts later arrives); the instance is the
-    atom (diamond) or the atom at its time's slot (@, which keeps the slot while it holds)."""
+    """Diamond and @ over an input predicate: an atom (at its time's slot for @, which it keeps)
+    holds while it is among the last n atoms."""
 
     def arrive(self, u, k, atom):
         if self.ring is not None:
@@ -102,9 +100,8 @@ class Counted(Instances):
 
 
 class CountedRuns(Instances):
-    """Box over an input predicate: an atom holds if it is in the window's contents at every
-    time point of the window's timeline [start, t] (``start``: :func:`~ticker_py.windows.tuple_start`),
-    that is, at as many distinct time points as the timeline has."""
+    """Box over an input predicate: an atom holds if it is in the window's contents at as many
+    distinct time points as the window's timeline [start, t] has."""
 
     def __init__(self, aux: str, n: int, ring=None):
         super().__init__(aux, n)
