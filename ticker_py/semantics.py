@@ -128,7 +128,7 @@ class Profile:
     name: str
     semantics: Semantics
     citation: str
-    fragment: tuple = ()  # names of the checks in _CHECKS
+    fragment: tuple = ()  # names of the checks of _fragment_problems
 
 
 #: the project's own semantics: every knob at its first value
@@ -256,91 +256,71 @@ def _refused(what: str, where, profile: str, why: str) -> Diagnostic:
     return Diagnostic(f"{what} is not allowed in the {profile} profile", where, (why,))
 
 
-def _check_stratified(analysis: Analysis, profile: str) -> list:
-    return [
-        Diagnostic(
-            f"'{e.head}' depends negatively on '{e.body}' through a cycle: the {profile} profile "
-            "needs a stratified program",
-            e.element.location,
-            ("Laser evaluates a program stratum by stratum; an unstratified program has no stratum order",),
-        )
-        for e in analysis.negative_cycle
-    ]
-
-
-def _check_positive(analysis: Analysis, profile: str) -> list:
-    why, out = "R4 reasons with positive rules only", []
-    for rule in analysis.program.rules:
-        if rule.is_constraint:
-            out.append(_refused(f"constraint '{rule}'", rule.location, profile, why))
-        out += [_refused(f"negation '{lit}'", lit.element.location, profile, why) for lit in rule.body if lit.negated]
+def _fragment_problems(analysis: Analysis, profile: Profile) -> list:
+    """Diagnostics for the constructs outside the profile's fragment (its checks, by name)."""
+    checks, name, out = profile.fragment, profile.name, []
+    if "stratified" in checks:
+        out += [
+            Diagnostic(
+                f"'{e.head}' depends negatively on '{e.body}' through a cycle: the {name} profile "
+                "needs a stratified program",
+                e.element.location,
+                ("Laser evaluates a program stratum by stratum; an unstratified program has no stratum order",),
+            )
+            for e in analysis.negative_cycle
+        ]
+    if "positive" in checks:
+        why = "R4 reasons with positive rules only"
+        for rule in analysis.program.rules:
+            if rule.is_constraint:
+                out.append(_refused(f"constraint '{rule}'", rule.location, name, why))
+            out += [_refused(f"negation '{lit}'", lit.element.location, name, why) for lit in rule.body if lit.negated]
+    if "diamond_only" in checks:
+        out += [
+            _refused(f"@-head '{rule.head}'", rule.location, name, "R4 derives triples at the evaluation time only")
+            for rule in analysis.program.proper_rules
+            if rule.head is not None and rule.head.time is not None
+        ]
+        why = "R4 reads the stream through one sliding time window: only 'p in [n]' (a diamond over a time window)"
+        for el in _body_atoms(analysis.program):
+            if el.modality != ast.NOW and (el.modality != ast.DIAMOND or el.window.is_tuple):
+                out.append(_refused(f"window atom '{el}'", el.location, name, why))
+    if "one_range" in checks:
+        sizes = {}
+        for el in _body_atoms(analysis.program):
+            if el.window is not None and not el.window.is_tuple:
+                sizes.setdefault(analysis.size(el.window), el)
+        (first, first_el), *others = sizes.items() or [(None, None)]
+        out += [
+            Diagnostic(
+                f"window '{el}' has range {n}, but '{first_el}' has range {first}: the {name} "
+                "profile allows one window range",
+                el.location,
+                ("R4 keeps one sliding window over the stream",),
+            )
+            for n, el in others
+        ]
+    if "no_recursion" in checks:
+        edges = dependency_edges(analysis.program, analysis.intensional)
+        out += [
+            Diagnostic(
+                f"'{e.head}' depends on '{e.element}' recursively: the {name} profile allows no recursion",
+                e.element.location,
+                (
+                    f"predicates on the cycle: {', '.join(comp)}",
+                    "CQL queries are views over streams and relations, never defined through themselves",
+                ),
+            )
+            for e, comp in within_components(analysis.intensional, edges)[1]
+        ]
     return out
-
-
-def _check_diamond_only(analysis: Analysis, profile: str) -> list:
-    out = [
-        _refused(f"@-head '{rule.head}'", rule.location, profile, "R4 derives triples at the evaluation time only")
-        for rule in analysis.program.proper_rules
-        if rule.head is not None and rule.head.time is not None
-    ]
-    why = "R4 reads the stream through one sliding time window: only 'p in [n]' (a diamond over a time window)"
-    for el in _body_atoms(analysis.program):
-        if el.modality != ast.NOW and (el.modality != ast.DIAMOND or el.window.is_tuple):
-            out.append(_refused(f"window atom '{el}'", el.location, profile, why))
-    return out
-
-
-def _check_one_range(analysis: Analysis, profile: str) -> list:
-    sizes = {}
-    for el in _body_atoms(analysis.program):
-        if el.window is not None and not el.window.is_tuple:
-            sizes.setdefault(analysis.size(el.window), el)
-    if len(sizes) <= 1:
-        return []
-    first, *others = sizes.items()
-    return [
-        Diagnostic(
-            f"window '{el}' has range {n}, but '{first[1]}' has range {first[0]}: the {profile} "
-            "profile allows one window range",
-            el.location,
-            ("R4 keeps one sliding window over the stream",),
-        )
-        for n, el in others
-    ]
-
-
-def _check_no_recursion(analysis: Analysis, profile: str) -> list:
-    return [
-        Diagnostic(
-            f"'{e.head}' depends on '{e.element}' recursively: the {profile} profile allows no recursion",
-            e.element.location,
-            (
-                f"predicates on the cycle: {', '.join(comp)}",
-                "CQL queries are views over streams and relations, never defined through themselves",
-            ),
-        )
-        for e, comp in within_components(
-            analysis.intensional, dependency_edges(analysis.program, analysis.intensional)
-        )[1]
-    ]
-
-
-_CHECKS = {
-    "stratified": _check_stratified,
-    "positive": _check_positive,
-    "diamond_only": _check_diamond_only,
-    "one_range": _check_one_range,
-    "no_recursion": _check_no_recursion,
-}
 
 
 def program_problems(semantics: Semantics, analysis: Analysis) -> list:
     """Diagnostics for a program outside the profile's fragment or meaningless under a knob, in
     source order."""
-    out = []
     profile = PROFILES.get(semantics.profile)
-    for check in profile.fragment if profile else ():
-        out += _CHECKS[check](analysis, semantics.profile)
+    out = _fragment_problems(analysis, profile) if profile else []
     if semantics.window_bounds is WindowBounds.HALF_OPEN:
         for el in _body_atoms(analysis.program):
             if el.window is not None and not el.window.is_tuple and analysis.size(el.window) == 0:

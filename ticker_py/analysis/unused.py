@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import difflib
 
-from .. import ast
 from ..errors import Diagnostic
 from ..syntax.directives import in_source_order
 
@@ -61,7 +60,9 @@ def never_given(analysis, seen: set | None, within: int | None = None) -> list:
         if suggestion is not None or seen is not None:
             out.append(
                 _warning(
-                    f"'{sig[0]}/{sig[1]}' is in {nowhere}: '{_shown(atom, sig[0])}' {held}", atom.location, suggestion
+                    f"'{sig[0]}/{sig[1]}' is in {nowhere}: '{atom.replace(predicate=sig[0])}' {held}",
+                    atom.location,
+                    suggestion,
                 )
             )
     close_shown = _Close(known | program) if shown else None
@@ -103,7 +104,3 @@ _MANY = 500
 def _warning(message: str, location, suggestion: str | None) -> Diagnostic:
     notes = (f"did you mean '{suggestion}'?",) if suggestion is not None else ()
     return Diagnostic(message, location, notes, kind="warning")
-
-
-def _shown(atom: ast.Atom, name: str) -> str:
-    return str(atom.replace(predicate=name))
