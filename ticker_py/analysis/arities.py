@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from .. import ast
 from ..errors import Diagnostic
+from .terms import transform
 
 __all__ = ["internal_names", "names_out", "named", "Renaming"]
 
@@ -58,21 +59,11 @@ def internal_names(program: ast.Program) -> tuple:
     if not inward:
         return program, {}
 
-    def atom(a: ast.Atom) -> ast.Atom:
-        new = inward.get((a.predicate, len(a.args)))
-        return a if new is None else a.replace(predicate=new)
+    def renamed(node):
+        new = inward.get((node.predicate, len(node.args))) if isinstance(node, ast.Atom) else None
+        return None if new is None else node.replace(predicate=new)
 
-    rules = []
-    for rule in program.rules:
-        head = rule.head
-        if head is not None:
-            head = head.replace(atom=atom(head.atom))
-        body = tuple(
-            lit if lit.is_comparison else lit.replace(element=lit.element.replace(atom=atom(lit.element.atom)))
-            for lit in rule.body
-        )
-        rules.append(rule.replace(head=head, body=body))
-    return program.replace(rules=tuple(rules)), {new: name for (name, _), new in inward.items()}
+    return program.replace(rules=transform(program.rules, renamed)), {new: name for (name, _), new in inward.items()}
 
 
 def names_out(renamed: dict):

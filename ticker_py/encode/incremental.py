@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 from .. import ast
 from ..analysis import Analysis
+from ..analysis.terms import transform
 from ..limits import fits_clingo
 from ..semantics import DEFAULT, Semantics
 from ..windows import Windows
@@ -123,17 +124,10 @@ def _canonical(decl: Declaration) -> Declaration:
         for name in sorted(ast.term_variables(term), key=str):
             names.setdefault(name, f"A{len(names)}")
 
-    def rename(term):
-        if type(term) is ast.Variable:
-            return ast.Variable(names.get(term.name, term.name))
-        if isinstance(term, ast.Function) and type(term) is not ast.Iri:
-            return ast.Function(term.name, tuple(map(rename, term.args)))
-        return term
+    def rename(node):
+        return ast.Variable(names.get(node.name, node.name)) if type(node) is ast.Variable else None
 
-    def atom(a: ast.Atom) -> ast.Atom:
-        return ast.Atom(a.predicate, tuple(map(rename, a.args)))
-
-    return Declaration(atom(decl.atom), tuple(atom(a) for a in decl.condition))
+    return Declaration(transform(decl.atom, rename), transform(decl.condition, rename))
 
 
 def _condition(rule: ast.Rule, index: int, providers) -> tuple:

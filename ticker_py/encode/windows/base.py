@@ -84,20 +84,15 @@ class Instances:
                 holding[key] = self.changed[key] = True
 
     def _add(self, key) -> None:
-        got = self.holding.get(key)
-        if got is None:
-            self.holding[key] = 1
+        count = self.holding[key] = self.holding.get(key, 0) + 1
+        if count == 1:
             self.changed[key] = True
-        else:
-            self.holding[key] = got + 1
 
     def _remove(self, key) -> None:
-        got = self.holding[key]
-        if got == 1:
+        count = self.holding[key] = self.holding[key] - 1
+        if not count:
             del self.holding[key]
             self.changed[key] = False
-        else:
-            self.holding[key] = got - 1
 
     def remembered(self) -> set:
         """The arguments of the atoms that hold, or may hold later, in the window."""
