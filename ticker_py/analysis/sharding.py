@@ -119,24 +119,17 @@ def _keyed_atoms(rule: ast.Rule, keyed) -> list:
     return atoms
 
 
-class _Program:
-    """The rules as a derivation graph (body predicate -> head predicate), built once."""
-
-    def __init__(self, analysis: Analysis):
-        self.analysis = analysis
-        self.rules = analysis.program.proper_rules
-        self.heads = defaultdict(set)  # body predicate -> heads of rules it occurs in
-        self.bodies = defaultdict(set)  # head predicate -> its rules' body predicates
-        for rule in self.rules:
-            if rule.head is None:
-                continue
-            head = rule.head.atom.predicate
-            bodies = self.bodies[head]
+def _derivations(rules) -> tuple:
+    """``(heads, bodies)``: per body predicate the heads of the rules it occurs in, per head
+    predicate the body predicates of its rules."""
+    heads, bodies = defaultdict(set), defaultdict(set)
+    for rule in rules:
+        if rule.head is not None:
             for lit in rule.body:
                 if type(lit.element) is not ast.Comparison:
-                    body = lit.element.atom.predicate
-                    self.heads[body].add(head)
-                    bodies.add(body)
+                    heads[lit.element.atom.predicate].add(rule.head.atom.predicate)
+                    bodies[rule.head.atom.predicate].add(lit.element.atom.predicate)
+    return heads, bodies
 
 
 def _closure(start, edges) -> set:
@@ -167,37 +160,38 @@ def _shard_plan(analysis: Analysis) -> ShardPlan:
     streamed = sorted(set(analysis.extensional) - background)
     if not streamed:
         return ShardPlan(None, "the program reads no stream predicate")
-    prog = _Program(analysis)
-    key, first_reason = _find_key(prog, set(streamed))
+    rules = analysis.program.proper_rules
+    heads, bodies = _derivations(rules)
+    key, first_reason = _find_key(analysis, heads, set(streamed))
     if key is not None:
         return ShardPlan(key, "")
     # a predicate from which a 0-ary one is derived can never be keyed
     zero = [p for p, n in analysis.signatures.items() if n == 0]
-    never = _closure(zero, prog.bodies)
+    never = _closure(zero, bodies)
     candidates = [p for p in streamed if p not in never]
-    tries = budget = max(1, MAX_SUBSET_WORK // max(1, len(prog.rules)))
+    tries = budget = max(1, MAX_SUBSET_WORK // max(1, len(rules)))
     for size in range(len(candidates), 0, -1):
         for subset in itertools.combinations(candidates, size):
             if budget <= 0:
                 return ShardPlan(None, f"{first_reason} (search for a smaller key set stopped after {tries} tries)")
             budget -= 1
-            key, _ = _find_key(prog, set(subset), explain=False)
+            key, _ = _find_key(analysis, heads, set(subset), explain=False)
             if key is not None:
                 return ShardPlan(key, "", frozenset(streamed) - frozenset(subset))
     return ShardPlan(None, first_reason)
 
 
-def _find_key(prog: _Program, streamed: set, explain: bool = True):
+def _find_key(analysis: Analysis, heads: dict, streamed: set, explain: bool = True):
     """A key for these keyed stream predicates: ``(key, "")`` or ``(None, reason)``."""
-    analysis = prog.analysis
-    keyed = _closure(streamed, prog.heads)  # derived from the keyed stream predicates
+    rules = analysis.program.proper_rules
+    keyed = _closure(streamed, heads)  # derived from the keyed stream predicates
     zero = sorted(p for p in keyed if analysis.signatures[p] == 0)
     if zero:
         return None, f"'{zero[0]}/0' is derived from stream data but has no argument to key on"
     guessed = sorted({p for e in analysis.negative_cycle for p in (e.head, e.body)} - keyed)
     if guessed:
         return None, (f"'{guessed[0]}' is guessed (on a negative cycle) but not keyed: shards could choose differently")
-    groups = [atoms for atoms in (_keyed_atoms(r, keyed) for r in prog.rules) if atoms]
+    groups = [atoms for atoms in (_keyed_atoms(r, keyed) for r in rules) if atoms]
     key = _solve(sorted(keyed), {p: analysis.signatures[p] for p in keyed}, groups)
     if isinstance(key, dict):
         return key, ""
@@ -205,7 +199,7 @@ def _find_key(prog: _Program, streamed: set, explain: bool = True):
         return None, "too many predicates to search for a key"
     if not explain:
         return None, ""
-    for rule in prog.rules:
+    for rule in rules:
         atoms = _keyed_atoms(rule, keyed)
         arity = {a.predicate: len(a.args) for a in atoms}
         if atoms and not isinstance(_solve(sorted(arity), arity, [atoms]), dict):
