@@ -81,11 +81,8 @@ KNOBS = {
 
 @dataclass(frozen=True)
 class Semantics:
-    """One setting of every knob, and the profile it started from (for its fragment check).
-
-    ``str()`` is the profile name followed by the knobs set differently from it, the form
-    :func:`resolve` and ``--semantics`` read back.
-    """
+    """One setting of every knob, and the profile it started from (for its fragment check);
+    ``str()`` is the form :func:`resolve` reads back (``"r4,origin=first"``)."""
 
     window_bounds: WindowBounds = WindowBounds.CLOSED
     origin: Origin = Origin.ZERO
@@ -208,11 +205,8 @@ def _knob_value(name: str, value) -> enum.Enum:
 
 
 def resolve(semantics: str | Semantics | None = None, **knobs) -> Semantics:
-    """A profile (by name, or a ``Semantics``), then explicit knob overrides (None: unset).
-
-    ``semantics`` may also be ``"r4,origin=first"``: a profile followed by ``knob=value``
-    items, the form ``str(Semantics)`` prints. Unknown names raise :class:`UsageError`.
-    """
+    """A profile (a name, ``"r4,origin=first"`` or a ``Semantics``), then explicit knob overrides
+    (None: unset); unknown names raise :class:`UsageError`."""
     if isinstance(semantics, Semantics):
         base = semantics
     else:
@@ -237,10 +231,7 @@ def resolve(semantics: str | Semantics | None = None, **knobs) -> Semantics:
 
 
 def parse_semantics_list(text: str, **knobs) -> list:
-    """``"default,r4"`` -> two Semantics; items may carry knobs: ``"default,default+origin=first"``.
-
-    A ``+`` joins a profile and its knob overrides inside one item of the comma list.
-    """
+    """``"default,r4"`` -> two Semantics; a ``+`` joins an item's knobs: ``"default,default+origin=first"``."""
     return [resolve(item.replace("+", ","), **knobs) for item in text.split(",") if item.strip()]
 
 

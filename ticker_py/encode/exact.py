@@ -245,10 +245,9 @@ class ValueFlow:
 
 
 class ExactProgram:
-    """An encoding's statements (:mod:`~ticker_py.encode.asp` values), specialised to the bounds
-    of the values they compute with (``flow``: rules that only say where the values of atoms the
-    engine switches come from). ``operates``: some operation might not fit, for some values;
-    ``sites``: the program's terms and comparisons computed by Python functions, by number."""
+    """An encoding's statements, specialised to the bounds of their values (``flow``: rules that
+    only say where the values of the atoms the engine switches come from). ``operates``: some
+    operation might not fit; ``sites``: the terms computed by Python functions, by number."""
 
     def __init__(self, statements, flow=()):
         self.statements = tuple(statements)
@@ -278,8 +277,7 @@ class ExactProgram:
         return self._last
 
     def _site(self, node) -> ast.Number:
-        """The number of a term or comparison computed by a Python function (its last argument:
-        reports name the program's term, located)."""
+        """The number of a term or comparison computed by a Python function (its last argument)."""
         self._calls = True
         number = self._numbers.get(node)
         if number is None:
@@ -288,8 +286,7 @@ class ExactProgram:
         return ast.Number(number)
 
     def _rewrite(self, statement, bound_of):
-        """A rule with its operations that might not fit 32 bits, by the bounds of its variables'
-        values, computed by Python functions."""
+        """A rule with its operations that might not fit 32 bits computed by Python functions."""
         rule = self._rules.get(id(statement))
         if rule is None:  # a fact, a directive or a declaration
             return statement
@@ -358,10 +355,8 @@ class ExactProgram:
 
 class Bounds:
     """The bounds of the values an engine has handed to clingo so far, only ever growing (on the
-    ladder of :func:`level`). ``signatures``: the arity of each predicate whose atoms the engine
-    passes as facts (``p(args,U)``, ``p(args,U,K)``), measured unless ``measure`` is false (no
-    operation to decide); the time and count bounds cover ``_now``, ``_time``, ``_origin``,
-    ``_cnt`` and ``_tick``."""
+    ladder of :func:`level`): of the atoms of ``signatures`` (unless ``measure`` is false), of the
+    times and of the counts."""
 
     __slots__ = ("time", "count", "args", "measured", "signatures", "version")
 

@@ -267,9 +267,9 @@ def slot_rule(rule: ast.Rule, analysis: Analysis, sem: Semantics = DEFAULT, deri
     """A LARS rule over slots: atoms at t pinned to ``_n``, an @-head to the slot of its time
     (the head at t of a predicate in ``derived`` is ``_r_p``)."""
     body = tuple(translate_literal(lit, analysis, NOW, sem) for lit in rule.body)
-    if rule.head is None:
-        return AspRule(None, body)
     head = rule.head
+    if head is None:
+        return AspRule(None, body)
     if head.time is not None:
         return AspRule(ast.Atom(head.atom.predicate, head.atom.args + (head.time,)), body)
     name = _derived(head.atom.predicate) if head.atom.predicate in derived else head.atom.predicate

@@ -119,15 +119,14 @@ def _body(rule: ast.Rule, analysis: Analysis, sem: Semantics) -> tuple:
 def translate_rule(rule: ast.Rule, analysis: Analysis, sem: Semantics = DEFAULT) -> AspRule:
     """A LARS rule as an ASP rule over time-pinned atoms (pins before the origin dropped)."""
     now_var, body = _body(rule, analysis, sem)
-    if rule.head is None:
-        return AspRule(None, tuple(body))
     head = rule.head
-    if head.time is None:
-        return AspRule(ast.Atom(head.atom.predicate, head.atom.args + (now_var,)), tuple(body))
-    start, known = origin(sem, ast.Variable(fresh_variable(rule, "O")))
-    body += known
-    body.append(NafLiteral(from_origin(head.time, start)))
-    return AspRule(ast.Atom(head.atom.predicate, head.atom.args + (head.time,)), tuple(body))
+    if head is None:
+        return AspRule(None, tuple(body))
+    if head.time is not None:
+        start, known = origin(sem, ast.Variable(fresh_variable(rule, "O")))
+        body += [*known, NafLiteral(from_origin(head.time, start))]
+    time = now_var if head.time is None else head.time
+    return AspRule(ast.Atom(head.atom.predicate, head.atom.args + (time,)), tuple(body))
 
 
 def future_constraint(rule: ast.Rule, analysis: Analysis, sem: Semantics = DEFAULT) -> AspRule:
