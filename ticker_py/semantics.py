@@ -101,7 +101,7 @@ class Semantics:
     @property
     def changed(self) -> tuple:
         """The knobs whose value is not today's behaviour (the first value)."""
-        return tuple(name for name, value in self.knobs.items() if value is not list(KNOBS[name])[0])
+        return self.differs(DEFAULT)
 
     @property
     def is_default(self) -> bool:

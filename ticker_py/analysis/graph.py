@@ -22,16 +22,13 @@ class Edge(NamedTuple):
 
 def dependency_edges(program: ast.Program, intensional: frozenset) -> list:
     """Edges between intensional predicates, one per body occurrence."""
-    out = []
-    for rule in program.proper_rules:
-        if rule.head is None:
-            continue
-        h = rule.head.atom.predicate
-        for lit in rule.body:
-            el = lit.element
-            if type(el) is not ast.Comparison and el.atom.predicate in intensional:
-                out.append(Edge(h, el.atom.predicate, lit.negated, el.modality == ast.BOX, el))
-    return out
+    return [
+        Edge(rule.head.atom.predicate, el.atom.predicate, lit.negated, el.modality == ast.BOX, el)
+        for rule in program.proper_rules
+        if rule.head is not None
+        for lit in rule.body
+        if type(el := lit.element) is not ast.Comparison and el.atom.predicate in intensional
+    ]
 
 
 def strongly_connected(nodes, edges) -> list:

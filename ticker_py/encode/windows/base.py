@@ -134,9 +134,10 @@ class WindowEncoder(ABC):
         raise NotImplementedError(f"{self.kind.value} windows read input predicates only")
 
     def background_rules(self, pred: str, arity: int, n: int) -> list:
-        """The window atom over the background facts ``_bg_p(A..)`` of an input predicate."""
+        """The window atom over the background facts ``_bg_p(A..)`` of an input predicate (for @, at
+        every slot of the window)."""
         a = arg_vars(arity)
-        return [AspRule.of(ast.Atom(self.aux(pred, n), a), ast.Atom(f"_bg_{pred}", a))]
+        return [AspRule.of(self.head(pred, n, a, S), ast.Atom(f"_bg_{pred}", a), *((member(n),) if self.at else ()))]
 
     def instances(self, pred: str, n: int, ring) -> Instances:
         """The instances over the input atoms of ``pred`` (``ring.slot(u)``: the slot of time u)."""

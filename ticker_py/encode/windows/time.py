@@ -114,10 +114,6 @@ class TimeAt(TimeDiamond):
 
     modality, prefix, at = ast.AT, "_a", True
 
-    def background_rules(self, pred, arity, n):
-        a = arg_vars(arity)
-        return [AspRule.of(self.head(pred, n, a, S), ast.Atom(f"_bg_{pred}", a), member(n))]
-
 
 class UnwindowedAt(WindowEncoder):
     """``p at T``: 0 <= T <= N and p holds at T (predictions beyond N are not read)."""
