@@ -213,10 +213,8 @@ class IncrementalEncoding:
             tuples = self.slots - self.reach - 1
             extra = f" and {tuples} for the time points of the atoms in tuple @-windows" if tuples else ""
             lines.append(f"% {self.slots} slots: {self.reach + 1} for the time points [t-{self.reach}, t]{extra}")
-        if self.frame:
             lines.append(self.frame.rstrip("\n") + "  % the slots")
-        for statement, note in self.annotated:
-            lines.append(f"{statement}  % {note}" if note else str(statement))
+        lines += [f"{statement}  % {note}" if note else str(statement) for statement, note in self.annotated]
         return "\n".join(lines) + "\n"
 
 
