@@ -1,7 +1,5 @@
-"""Engines side by side: one stream fed to several engines, every tick compared.
+"""Engines side by side: one stream fed to several engines, every tick compared (``ticker compare``).
 
-``ticker compare`` (:mod:`ticker_py.cli.compare`) reports every evaluation tick where the
-engines' answer streams differ.
 Answer streams are compared as *sets of models*, a model being its atoms at t and its
 pins ``(atom, T)``; the order in which an engine enumerates them does not matter.
 
@@ -12,8 +10,6 @@ pins ``(atom, T)``; the order in which an engine enumerates them does not matter
 (True, [((('a',), ('c',)), ()), ((('b',), ('c',)), ())], 'the native engine cannot run t')
 >>> [c.atoms for c in consequences(iter_results(program, [(0, [])], engine="clingo", models=0), "cautious")]
 [['c']]
-
-``tuple_order="reverse"`` and ``every="signal"`` change what every engine sees, identically.
 """
 
 from __future__ import annotations
@@ -54,11 +50,8 @@ __all__ = [
     "compare_consequences",
 ]
 
-#: ``factory(analysis, options) -> Engine``
-EngineFactory = Callable[..., object]
 
-
-def default_factory(name: str) -> EngineFactory:
+def default_factory(name: str) -> Callable:
     """A factory creating the registered engine ``name``."""
     return lambda analysis, options: create_engine(name, analysis, options)
 
@@ -67,9 +60,8 @@ def default_factory(name: str) -> EngineFactory:
 
 
 def prepare_stream(analysis, stream, spec: RunSpec, inputs: dict | None = None) -> Iterator[TimePoint]:
-    """Checked, grouped time points of ``stream`` (what :func:`~ticker_py.records_from` reads) through
-    the input stage, in ``spec`` 's tuple order, refused past ``max_gap``; ``inputs`` receives the
-    atoms per time point."""
+    """Grouped time points of ``stream`` through the input stage, in ``spec`` 's tuple order;
+    ``inputs`` receives the atoms per time point."""
     stage = Input(analysis, spec, counts=inputs)
     points = time_points(stage.records(stage.open(stream), spec.until), spec.until)
     if spec.tuple_order == "reverse":
@@ -86,8 +78,7 @@ def iter_results(program, stream, *, spec: RunSpec) -> Iterator[Result]:
 
 
 def _factories(engines) -> dict:
-    """``{name: factory}`` of engine names (default: clingo, incremental, native; a list or one comma
-    string) or factories."""
+    """``{name: factory}`` of engine names (a list or one comma string) or factories."""
     if engines is None:
         engines = ("clingo", "incremental", "native")
     if isinstance(engines, str):
@@ -123,8 +114,7 @@ EXPAND_LIMIT = 1_000_000
 
 
 def factor_key(f) -> tuple:
-    """A :class:`~ticker_py.streams.factorized.Factorized` answer as a hashable key: equal keys, equal
-    answer streams (the converse need not hold: compare expanded then)."""
+    """A factorized answer as a hashable key: equal keys, equal answer streams (not conversely)."""
     return (f.count, model_key(f.common), frozenset(frozenset(model_key(m) for m in alts) for alts in f.factors))
 
 
@@ -174,12 +164,10 @@ class EngineComparison(SideBySide):
         return not self.differing
 
     def notes(self) -> dict:
-        """``{engine: (short, detail)}``: a difference from the first engine is labelled ``engine`` (the
-        same semantics: one engine is wrong)."""
+        """``{engine: (short, detail)}``: a difference from the first engine is labelled ``engine``."""
         return {name: ("engine", f"engine {name}, the same semantics") for name in self.engines[1:]}
 
     def _runs(self) -> dict:
-        """``{engine: {t: models}}`` (the last tick of each time point)."""
         return {name: {tick.t: _models(tick.models.get(name)) for tick in self.ticks} for name in self.engines}
 
     def _printed(self):
@@ -276,9 +264,7 @@ def compare_engines(
 
 
 def explain_comparison(analysis, stream, cmp: EngineComparison, spec: RunSpec, max_diffs: int = 20) -> str:
-    """For each differing tick, every atom one engine has and the first engine lacks (and the other
-    way round), explained on both sides (:mod:`ticker_py.explain.differences`); ``stream`` and
-    ``spec`` as the comparison read them."""
+    """For each differing tick, the atoms in which an engine and the first one differ, explained on both sides."""
     out = []
     for tick in cmp.differing[:max_diffs]:
         history = stream_history(prepare_stream(analysis, stream, spec), tick.t, tick.c)
@@ -304,14 +290,13 @@ def _text(item) -> str:
 
 
 def printed_models(models) -> list:
-    """A set of :func:`model_key` s as printed lists of atoms (pins after the atoms), in the printed order
-    of ``ticker run`` (:meth:`Model.printed_key`; an engine's failure message stands as an atom)."""
+    """A set of :func:`model_key` s as printed lists of atoms (pins after them), in printed order (an
+    engine's failure message stands as an atom)."""
     keys = (Model(frozenset(atoms), frozenset(pins)).printed_key(_text) for atoms, pins in models)
     return [list(atoms + pins) for atoms, pins in sorted(keys)]
 
 
 def _shown(keys) -> list:
-    """Answer streams (:func:`model_key` s) as printed, ``{a, b at 3}``, in printed order."""
     return ["{" + ", ".join(atoms) + "}" for atoms in printed_models(keys)]
 
 
@@ -364,10 +349,7 @@ def format_comparison(cmp: EngineComparison, max_diffs: int = 20) -> str:
 
 
 def format_comparison_json(cmp: EngineComparison, max_diffs: int = 20) -> str:
-    """``ticker compare --format json``: JSON Lines, one object per differing tick (up to
-    ``max_diffs``: ``{"t", "c", "answers": {engine: [[atom, ...], ...]}}``, answer streams in
-    printed order; ``"ticks"`` and ``"changes"`` per engine where those differ), then
-    ``{"summary": {...}}``."""
+    """``ticker compare --format json``: one JSON line per differing tick (docs/cli.md), then the summary."""
     lines = []
     for tick in cmp.differing[:max_diffs]:
         obj = {"t": tick.t, "c": tick.c, "answers": {n: printed_models(m) for n, m in tick.models.items()}}
@@ -391,12 +373,8 @@ def format_comparison_json(cmp: EngineComparison, max_diffs: int = 20) -> str:
 
 @takes_spec(PROGRAM, INPUT, EVALUATION, also=("consequences",), purpose="compare", loads=True)
 def compare_consequences(program, stream, engines=None, *, spec: RunSpec):
-    """Per tick each engine's brave or cautious (``spec.consequences``)
-    :class:`~ticker_py.stages.consequences.Consequences`.
-
-    Returns ``(rows, unavailable)``: ``rows`` yields ``{engine: Consequences}`` per tick;
-    ``unavailable`` maps an engine that refused the program or is not installed to the reason.
-    """
+    """``(rows, unavailable)``: ``rows`` yields per tick ``{engine: Consequences}`` (``spec.consequences``);
+    ``unavailable``: why the other engines do not run."""
     analysis = analysed(program, spec)
     running, unavailable = _started(analysis, _factories(engines), spec.engine_options())
     points = list(prepare_stream(analysis, stream, spec))

@@ -51,10 +51,10 @@ ATLAS_STREAMS = 150
 
 @dataclass(frozen=True)
 class Witness:
-    """A stream on which two runs differ: ``stream`` (``((t, (atom, ...)), ...)``, the records),
-    ``t`` the first time point where they differ, ``answers`` each run's answer streams there
-    (label -> Models, None: not evaluated), ``dimension`` what explains it (the knobs, ``engine``)
-    and ``detail`` the knobs' values; ``tried``: streams tried before one was found."""
+    """A stream (``((t, (atom, ...)), ...)``) on which two runs differ: ``t`` the first time point where
+    they do, ``answers`` each run's answer streams there (None: not evaluated), ``dimension`` and
+    ``detail`` what explains it (:func:`~ticker_py.semantics_compare.difference`, the knobs' values);
+    ``tried``: streams tried before one was found."""
 
     stream: tuple
     t: int
@@ -74,7 +74,6 @@ def stream_text(stream) -> str:
 
 
 def _size(stream) -> tuple:
-    """Smaller first: fewer atoms, fewer time points, smaller times."""
     return (sum(len(a) for _, a in stream), len(stream), tuple(t for t, _ in stream))
 
 
@@ -115,12 +114,10 @@ class _Evaluator:
         self.cache: dict = {}
 
     def reasoner(self, run: _Run) -> Reasoner:
-        """A reasoner of the run; a semantics or engine that cannot read the program is an error."""
         return Reasoner(self.analysis, engine=run.engine, models=0, semantics=run.semantics)
 
     def answers(self, run: _Run, stream: tuple) -> dict | None:
-        """``{t: answer streams}`` (the last evaluation of each time point), None if the run stops
-        with an error on this stream."""
+        """``{t: answer streams}`` (a time point's last evaluation), None if the run stops with an error."""
         key = (run.semantics, run.engine, stream)
         if key not in self.cache:
             try:
@@ -134,9 +131,8 @@ class _Evaluator:
         return self.cache[key]
 
     def differs(self, a: _Run, b: _Run, stream: tuple) -> int | None:
-        """The first time point that both runs evaluate where their answer streams differ, or None
-        (a time point one run does not evaluate, before the first record under ``origin=first``,
-        is no difference here: every stream starting after 0 would show it)."""
+        """The first time point that both runs evaluate where their answer streams differ, or None (one
+        that only one run evaluates, before the first record under ``origin=first``, would be every stream's)."""
         x, y = self.answers(a, stream), self.answers(b, stream)
         if x is None or y is None:
             return None
@@ -147,7 +143,7 @@ class _Evaluator:
 
 
 class _Vocabulary:
-    """What random streams are drawn from: the extensional atoms and the window-guided shapes."""
+    """What random streams are drawn from: the extensional atoms and window-guided gaps and counts."""
 
     def __init__(self, analysis: Analysis, max_tp: int):
         found: list = []  # the program's constants in order: numbers (and their neighbours), names, strings
@@ -195,8 +191,7 @@ class _Vocabulary:
 
 
 def _smaller(stream: tuple):
-    """Every stream one step smaller: an atom less, a time point less, a time point (or every
-    one from it on) one earlier."""
+    """Every stream one step smaller: an atom or a time point less, a time point (or all from it) one earlier."""
     for i, (t, atoms) in enumerate(stream):
         for j in range(len(atoms)):
             yield stream[:i] + ((t, atoms[:j] + atoms[j + 1 :]),) + stream[i + 1 :]
@@ -227,7 +222,7 @@ def _shrunk(evaluator: _Evaluator, a: _Run, b: _Run, stream: tuple) -> tuple:
 
 
 def _read_stream(stream) -> tuple:
-    """A stream given to start from (a path or ``(t, atoms)`` pairs) as records."""
+    """A given stream (a path or ``(t, atoms)`` pairs) as records."""
     from .api import records_from
     from .values import format_atom
 
@@ -239,13 +234,11 @@ def _read_stream(stream) -> tuple:
 
 @dataclass(frozen=True)
 class Search:
-    """What :func:`search` did: the ``witness`` found (or None), the ``streams`` tried (different
-    ones: a stream drawn again is not tried again), the ``runs``' labels, the ``seconds`` it took."""
+    """What :func:`search` did: the ``witness`` (or None), the different ``streams`` tried, the runs' labels."""
 
     witness: Witness | None
     streams: int
     runs: tuple
-    seconds: float
 
 
 def search(
@@ -259,9 +252,8 @@ def search(
     max_streams: int | None = None,
     _evaluator: _Evaluator | None = None,
 ) -> Search:
-    """:func:`distinguish` of a loaded program, saying how many streams it tried and how long it took."""
+    """:func:`distinguish` of a loaded program, saying how many streams it tried."""
     check_options(budget, seed, max_tp, max_streams)
-    began = time.monotonic()
     a, b = _runs(semantics, engines)
     evaluator = _evaluator or _Evaluator(analysis)
     engine_a, engine_b = evaluator.reasoner(a).engine_name, evaluator.reasoner(b).engine_name
@@ -295,13 +287,12 @@ def search(
         dimension = difference((a.semantics, engine_a), (b.semantics, engine_b))
         detail = ", ".join(f"{k}={getattr(b.semantics, k).value}" for k in b.semantics.differs(a.semantics))
         witness = Witness(found, t, answers, dimension, detail or f"engines {engine_a} and {engine_b}", tried)
-    return Search(witness, tried, (a.label, b.label), time.monotonic() - began)
+    return Search(witness, tried, (a.label, b.label))
 
 
 def check_options(budget, seed, max_tp, max_streams, name=lambda keyword: keyword) -> None:
-    """Refuse a budget that is no number of seconds > 0 (None: no limit), a seed outside 0 ..
-    2^64-1 (a negative one would draw what its absolute value draws), a ``max_tp`` or
-    ``max_streams`` below 1; ``name``: how an error names the keyword (the command line's option)."""
+    """Refuse a budget that is no number of seconds > 0 (None: no limit), a seed outside 0 .. 2^64-1, a
+    ``max_tp`` or ``max_streams`` below 1; ``name``: how an error names the keyword."""
     if budget is not None and not (isinstance(budget, (int, float)) and 0 < budget < math.inf):
         raise UsageError(Diagnostic(f"{name('budget')} must be a number of seconds > 0, not {budget}"))
     if not (isinstance(seed, int) and 0 <= seed <= _MAX_SEED):
@@ -362,8 +353,7 @@ def distinguish(
 
 
 def format_witness(w: Witness) -> str:
-    """The stream, the first time point where the runs differ, their answer streams there, and what
-    explains it (as ``ticker compare`` says)."""
+    """The stream, the first time point where the runs differ, their answer streams there, and why."""
     atoms, points = w.atoms, len(w.stream)
     out = [f"a stream of {atoms} atom{'s' * (atoms != 1)} at {points} time point{'s' * (points != 1)}:"]
     out += ["  " + line for line in stream_text(w.stream).splitlines()]
@@ -399,8 +389,7 @@ ATLAS_MARK = ("<!-- atlas -->", "<!-- /atlas -->")
 def atlas(programs: dict | None = None, profiles=None, streams: int = ATLAS_STREAMS, seed: int = 0) -> list:
     """``[(program name, profile a, profile b, cell)]`` for every pair of ``profiles`` (default: the
     built-in ones) over ``programs`` (default :data:`ATLAS`), ``cell`` a :class:`Witness`, None
-    (no stream found among ``streams``), ``"same knobs"`` or the reason a profile cannot read the
-    program (``"n/a: ..."``). Each profile runs each drawn stream once for every pair."""
+    (no stream found among ``streams``), ``"same knobs"`` or ``"n/a: why"``."""
     programs = ATLAS if programs is None else programs
     profiles = list(PROFILES) if profiles is None else list(profiles)
     out = []
@@ -432,10 +421,8 @@ def _cell(cell) -> str:
 
 
 def atlas_markdown(rows: list, streams: int = ATLAS_STREAMS, seed: int = 0) -> str:
-    """The atlas as a markdown table: per program (its source), the smallest stream found on which
-    a pair of profiles part (pairs with the same stream on one row), then the pairs that ``agree``
-    (no stream among ``streams`` drawn for the pair), those that set the ``same knobs``, and those
-    ``n/a`` (a profile refuses the program, the reason said)."""
+    """The atlas as a markdown table: per program, the pairs of profiles grouped by their cell (the
+    smallest stream found, then ``agree``, ``same knobs`` and ``n/a``)."""
     out = ["| program | pairs of profiles | smallest distinguishing stream |", "|---|---|---|"]
     for name in dict.fromkeys(r[0] for r in rows):
         groups: dict = {}
@@ -456,8 +443,7 @@ def atlas_markdown(rows: list, streams: int = ATLAS_STREAMS, seed: int = 0) -> s
 
 
 def atlas_section(page: str | None, table: str) -> str:
-    """``page`` (a markdown text, None: a new file) with the atlas between :data:`ATLAS_MARK`,
-    what was there replaced; a page without the marks is refused (it would be overwritten)."""
+    """``page`` (None: a new file) with the atlas between :data:`ATLAS_MARK`; a page without them is refused."""
     start, end = ATLAS_MARK
     if page is None:
         return f"{start}\n{table.strip()}\n{end}\n"

@@ -40,7 +40,7 @@ __all__ = ["SemanticsRow", "SemanticsComparison", "compare_semantics", "differen
 
 class SideBySide:
     """The pictures of a comparison: its ``_runs()`` (``{run: {t: models}}``, the first the reference)
-    side by side, each run's differences labelled with its ``notes()``."""
+    side by side, labelled with its ``notes()``."""
 
     def timeline(self, title: str = "", start=None, end=None, atoms=None, max_atoms=MAX_ATOMS, inputs=None):
         """The runs side by side as a :class:`~ticker_py.plot.timeline.Timeline` (an engine comparison:
@@ -86,7 +86,7 @@ class SemanticsRow:
 
     @property
     def differs(self) -> bool:
-        return len({answers_key(models) for models in self.answers.values()}) > 1
+        return bool(self.pairs())
 
     def pairs(self) -> list:
         """The labels of the runs whose answers differ here, two by two."""
@@ -96,8 +96,8 @@ class SemanticsRow:
 
 @dataclass(frozen=True)
 class SemanticsComparison(SideBySide):
-    """The rows, the runs (label -> (Semantics, engine)) and the per-knob summary; the runs that
-    could not read the program (label -> located reason, "not applicable")."""
+    """The rows, the runs (label -> (Semantics, engine)), the per-knob summary and the runs that
+    could not read the program (label -> reason)."""
 
     runs: dict
     rows: tuple
@@ -216,9 +216,8 @@ def _listed(given, what: str, split) -> list:
 
 
 def difference(a: tuple, b: tuple) -> str:
-    """What explains a difference between two runs, ``(Semantics, engine)`` each: the knobs in which
-    their semantics differ, joined by ``+``; ``engine`` for the same knobs on two engines (one of
-    them is wrong); ``same knobs`` for two profiles that set the same knobs on one engine."""
+    """What explains a difference between two ``(Semantics, engine)`` runs: the knobs in which they
+    differ, joined by ``+``; else ``engine`` (two engines) or ``same knobs``."""
     knobs = a[0].differs(b[0])
     return "+".join(knobs) if knobs else "engine" if a[1] != b[1] else "same knobs"
 
@@ -239,21 +238,15 @@ def printed(models) -> list:
 
 def format_text(cmp: SemanticsComparison, max_diffs: int = 20) -> str:
     """The differing time points (up to ``max_diffs``), then the summary table."""
-    out, shown = [], 0
-    for row in cmp.rows:
-        if not row.differs:
-            continue
-        shown += 1
-        if shown > max_diffs:
-            continue
+    out, differing = [], [row for row in cmp.rows if row.differs]
+    for row in differing[:max_diffs]:
         out.append(f"t={row.t}: answer streams differ")
         width = max(len(label) for label in row.answers)
         out += [f"  {label:<{width}}  {models_text(models)}" for label, models in row.answers.items()]
-    if shown > max_diffs:
-        out.append(f"... {shown - max_diffs} more differing time points")
+    if len(differing) > max_diffs:
+        out.append(f"... {len(differing) - max_diffs} more differing time points")
     out += [f"{label}: not applicable: {why}" for label, why in cmp.unavailable.items()]
-    differing = sum(1 for row in cmp.rows if row.differs)
-    out.append(f"{differing} of {len(cmp.rows)} time points differ ({', '.join(cmp.runs)})")
+    out.append(f"{len(differing)} of {len(cmp.rows)} time points differ ({', '.join(cmp.runs)})")
     if cmp.summary:
         width = max(len("dimension"), *(len(d) for d in cmp.summary))
         out.append(f"{'dimension':<{width}}  differing time points")
@@ -263,7 +256,6 @@ def format_text(cmp: SemanticsComparison, max_diffs: int = 20) -> str:
 
 def format_json(cmp: SemanticsComparison) -> str:
     """JSON Lines: one object per time point, then ``{"summary": ...}``."""
-
     lines = []
     for row in cmp.rows:
         answers = {label: None if models is None else printed(models) for label, models in row.answers.items()}

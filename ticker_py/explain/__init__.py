@@ -49,18 +49,16 @@ _AT = re.compile(r"^(.*\S)\s+at\s+(-?\d+)\s*$", re.S)
 def parse_query(text: str | tuple, analysis: Analysis, where: str = "<atom>"):
     """``(atom, time or None)`` from ``"p(a,1)"`` or ``"p(a,1) at 7"``; checked against the program."""
     if isinstance(text, tuple):
-        atom, time = text, None
-    else:
-        time = None
-        m = _AT.match(text)
-        if m:
-            text, time = m.group(1), int(m.group(2))
-        try:
-            atom = parse_ground_atom(text.strip())
-        except GroundSyntaxError as err:
-            atom = parse_program_atom(text.strip(), analysis.program.prefixes)  # s:t1, <http://…>
-            if atom is not None:
-                return _checked(atom, time, analysis, where)
+        return _checked(text, None, analysis, where)
+    time = None
+    m = _AT.match(text)
+    if m:
+        text, time = m.group(1), int(m.group(2))
+    try:
+        atom = parse_ground_atom(text.strip())
+    except GroundSyntaxError as err:
+        atom = parse_program_atom(text.strip(), analysis.program.prefixes)  # s:t1, <http://…>
+        if atom is None:
             col = err.column + 1
             note = "give a ground atom such as p(a,1), optionally followed by 'at T'"
             raise UsageError.at(
@@ -119,8 +117,8 @@ def explain(
     (why-not) or does not (why) hold, and a tick without answer stream (with what makes it so, as
     far as found cheaply). ``all_models`` False: the tick's models are only the first ones an engine
     found (the title says so)."""
-    history, t, c, models, semantics, origin = tick.history, tick.t, tick.c, tick.models, tick.semantics, tick.origin
-    if semantics.persistence is Persistence.FEEDBACK:
+    history, t, c, models = tick.history, tick.t, tick.c, tick.models
+    if tick.semantics.persistence is Persistence.FEEDBACK:
         raise UsageError.at(
             None,
             "explanations do not read the atoms fed back under persistence=feedback (--persistence feedback)",
@@ -128,10 +126,11 @@ def explain(
         )
     atom, time = parse_query(atom, analysis)
     time = t if time is None else time
+    windows = Windows(analysis, tick.semantics)
     if models is None:
         raise UsageError.at(None, "the answer streams at this tick were not kept (changes-only mode)")
     if not models:
-        notes = no_answer_notes(analysis, history, t, c, Windows(analysis, semantics), origin)
+        notes = no_answer_notes(analysis, history, t, c, windows, tick.origin)
         raise UsageError.at(None, f"no answer stream at t={t} c={c}: nothing to explain", *notes)
     if not 1 <= model <= len(models):
         there = "is 1 answer stream" if len(models) == 1 else f"are {len(models)} answer streams"
@@ -139,12 +138,13 @@ def explain(
         raise UsageError.at(None, message, f"use 1..{len(models)}")
     models = in_printed_order(set(models))
     derived = answer_derived(analysis, models[model - 1], t)
-    world = with_cut(World(analysis, history, t, c, derived, Windows(analysis, semantics), origin))
+    world = with_cut(World(analysis, history, t, c, derived, windows, tick.origin))
     builder = Builder(world)
+    stream_atom = atom[0] not in analysis.intensional
     holds = (
         atom in world.background
         or (atom, time) in world.derived
-        or (atom[0] not in analysis.intensional and any(o.time == time for o in world.occ.get(atom, ())))
+        or (stream_atom and any(o.time == time for o in world.occ.get(atom, ())))
     )
     prefixes = analysis.program.prefixes
     text = prefixed(format_atom(atom), prefixes)
@@ -158,26 +158,16 @@ def explain(
         root = builder.why_not(atom, time, WHY_NOT_DEPTH)
     elif atom in world.background:
         root = node("fact", f"{text}: background fact", atom=atom)
-    elif atom[0] not in analysis.intensional:
+    elif stream_atom:
         o = next(o for o in world.occ[atom] if o.time == time)
         root = node("input", f"{text} arrived at t={time} (#{o.count})", atom=atom, time=time, count=o.count)
     else:
         root = builder.why(atom, time)
     root = as_written(root, prefixes, analysis.renamed)
     atom = (analysis.renamed.get(atom[0], atom[0]), *atom[1:])
-    return Explanation(
-        "why-not" if why_not else "why",
-        atom,
-        time,
-        t,
-        c,
-        model,
-        len(models),
-        root,
-        tuple(builder.assumptions),
-        all_models,
-        prefixes,
-    )
+    question = "why-not" if why_not else "why"
+    assumed = tuple(builder.assumptions)
+    return Explanation(question, atom, time, t, c, model, len(models), root, assumed, all_models, prefixes)
 
 
 def with_cut(world: World) -> World:

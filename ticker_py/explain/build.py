@@ -1,5 +1,4 @@
-"""Building explanations over a :class:`World`: well-founded supports (why) and failing rule
-instances (why not).
+"""Explanations over a :class:`World`: well-founded supports (why) and failing rule instances (why not).
 
 A rule's instances come from unifying its head with the atom asked about, then joining its body
 literal by literal in source order (a literal whose variables are not yet bound waits).
@@ -39,7 +38,6 @@ class Lit:
     note: str = ""
 
     def info(self) -> dict:
-        """The literal's node info."""
         return dict(
             index=self.index,
             literal=self.text,
@@ -91,9 +89,17 @@ def binding_text(sigma) -> str:
 def _instance(rule: ast.Rule, sigma) -> str:
     """A rule instance as a node's text: the rule, its binding, where it is written."""
     bind = f"  [{binding_text(sigma)}]" if sigma else ""
-    return (
-        f"{rule}{bind}  ({rule.location.file}:{rule.location.line})" if rule.location is not None else f"{rule}{bind}"
-    )
+    where = "" if rule.location is None else f"  ({rule.location.file}:{rule.location.line})"
+    return f"{rule}{bind}{where}"
+
+
+def _assigned(el: ast.Comparison, sigma):
+    """``(X, term)`` when ``el`` is ``X = term`` (either way round) with X unbound and term bound."""
+    if el.op == "=":
+        for var, other in ((el.left, el.right), (el.right, el.left)):
+            if isinstance(var, ast.Variable) and var.name not in sigma and is_bound(other, sigma):
+                return var, other
+    return None
 
 
 def ready(lit: ast.Literal, sigma) -> bool:
@@ -102,11 +108,7 @@ def ready(lit: ast.Literal, sigma) -> bool:
     if lit.negated:
         return ast.element_variables(el) <= sigma.keys()
     if isinstance(el, ast.Comparison):
-        if el.op == "=":
-            for var, other in ((el.left, el.right), (el.right, el.left)):
-                if isinstance(var, ast.Variable) and var.name not in sigma and is_bound(other, sigma):
-                    return True
-        return is_bound(el.left, sigma) and is_bound(el.right, sigma)
+        return _assigned(el, sigma) is not None or is_bound(el.left, sigma) and is_bound(el.right, sigma)
     return all(bindable(a, sigma) for a in el.atom.args) and (el.time is None or bindable(el.time, sigma))
 
 
@@ -129,8 +131,7 @@ class Builder:
         on_cycle = {e.head for e in analysis.negative_cycle}
         self.choice = frozenset(p for comp in analysis.strata if on_cycle & set(comp) for p in comp)
         self.assumptions: dict = {}
-        self._derived_nodes: dict = {}
-        self._absent_nodes: dict = {}
+        self._nodes: dict = {}  # shared nodes by key
 
     # -- grounding
 
@@ -214,17 +215,14 @@ class Builder:
         return None if any(a is UNDEF for a in args) else (atom.predicate, *args)
 
     def _comparison(self, i, lit, sigma):
-        el = lit.element
-        if not lit.negated and el.op == "=":
-            for var, other in ((el.left, el.right), (el.right, el.left)):
-                if isinstance(var, ast.Variable) and var.name not in sigma:
-                    v = value(other, sigma)
-                    if v is UNDEF:
-                        return [], Lit(i, lit, False, subst_literal(lit, sigma), note="undefined arithmetic")
-                    s2 = {**sigma, var.name: v}
-                    return [(s2, Lit(i, lit, True, subst_literal(lit, s2)))], None
+        el, text = lit.element, subst_literal(lit, sigma)
+        assigned = None if lit.negated else _assigned(el, sigma)
+        if assigned is not None:
+            v = value(assigned[1], sigma)
+            if v is not UNDEF:
+                s2 = {**sigma, assigned[0].name: v}
+                return [(s2, Lit(i, lit, True, subst_literal(lit, s2)))], None
         a, b = value(el.left, sigma), value(el.right, sigma)
-        text = subst_literal(lit, sigma)
         if a is UNDEF or b is UNDEF:
             return [], Lit(i, lit, False, text, note="undefined arithmetic")
         holds = compare(el.op, a, b) != lit.negated
@@ -365,13 +363,13 @@ class Builder:
 
     def _derived(self, atom, u, ranked) -> Node:
         key = f"{format_atom(atom)}@{u}"
-        if key in self._derived_nodes:
-            return self._derived_nodes[key]
+        if key in self._nodes:
+            return self._nodes[key]
         _, (idx, sigma, lits), chosen = ranked[(atom, u)]
         children = [self._holding(lit, occ, ranked) for lit, occ in sorted(zip(lits, chosen), key=lambda p: p[0].index)]
         text = f"{format_atom(atom)} at {u}  <-  {_instance(self.rules[idx], sigma)}"
         made = node("derived", text, children, key, atom=atom, time=u, rule=idx, binding=tuple(sorted(sigma.items())))
-        self._derived_nodes[key] = made
+        self._nodes[key] = made
         return made
 
     def _evidence(self, o: Occurrence, lit: Lit, ranked) -> Node:
@@ -501,8 +499,8 @@ class Builder:
         """Why ``atom`` does not hold at u: every rule instance whose head matches, each with its
         first failing literal (followed ``depth`` levels into failing derived atoms)."""
         key = f"not {format_atom(atom)}@{u}"
-        if key in self._absent_nodes:
-            return self._absent_nodes[key]
+        if key in self._nodes:
+            return self._nodes[key]
         pred, w = atom[0], self.world
         title = f"{format_atom(atom)} does not hold at {u}"
         children = []
@@ -545,7 +543,7 @@ class Builder:
                 children.append(node("note", f"... and {more} more failing instances", more=more))
         made = node("absent", title, children, key, atom=atom, time=u)
         if key:
-            self._absent_nodes[key] = made
+            self._nodes[key] = made
         return made
 
     def _candidate(self, idx, sigma, fail: Lit, depth, path) -> Node:

@@ -28,8 +28,7 @@ LIMIT = 5000
 
 def fixpoint(analysis: Analysis, world_of, negation=None, ignore_negation=False):
     """The least set of derived (atom, time) pairs closed under the rules, ``not`` read in the
-    world ``negation`` (or ignored); None if it grows beyond LIMIT. ``world_of(derived)``: the
-    world of an answer stream at the tick."""
+    world ``negation`` (or ignored); None beyond LIMIT. ``world_of(derived)``: the world at the tick."""
     derived: set = set()
     rules = [r for r in analysis.program.proper_rules if r.head is not None]
     bg = set(analysis.background)
@@ -46,9 +45,8 @@ def fixpoint(analysis: Analysis, world_of, negation=None, ignore_negation=False)
             return None
 
 
-def no_answer_notes(analysis: Analysis, history, t: int, c: int, windows=None, origin: int = 0) -> list:
-    """Notes naming what leaves no answer stream: the constraints that fail (in every candidate, or
-    in each stable choice among the undecided atoms), or the choice that no candidate makes stable."""
+def no_answer_notes(analysis: Analysis, history, t: int, c: int, windows, origin: int) -> list:
+    """Notes naming what leaves no answer stream (the module doc says how)."""
     prefixes = analysis.program.prefixes
 
     def world_of(derived) -> World:
@@ -94,7 +92,6 @@ CHOICES = 10
 
 
 def _violation(rule, builder: Builder):
-    """The first binding under which the constraint's body holds in the builder's world, or None."""
     return next((sigma for sigma, _ in builder.holding(rule)), None)
 
 
@@ -108,8 +105,7 @@ def _atoms_text(pairs, prefixes, limit: int = 8) -> str:
 
 
 def _choice_notes(analysis, world_of, lower, undecided, constraints, shown) -> list:
-    """Every choice among the undecided atoms: which are stable (no constraints), and which
-    constraints rule out each stable one."""
+    """Every choice among the undecided atoms: which are stable, and which constraints rule out each."""
     prefixes = analysis.program.prefixes
     stable, failing = [], {}
     for k in range(len(undecided) + 1):

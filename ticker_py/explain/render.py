@@ -1,10 +1,7 @@
 """Explanations as pictures: the derivation tree with window spans on a time axis and witnesses.
 
 An explanation is read through its public attributes only (its rows, its nodes' graph), so this
-module and :mod:`.tree` (whose ``_repr_html_`` calls it) do not import each other. :func:`picture`
-draws the tree with graphviz's ``dot`` where it is installed (each window literal with a strip of
-its time points), else with matplotlib (the explanation's rows beside a time axis) and says so in a
-note.
+module and :mod:`.tree` (whose ``_repr_html_`` calls it) do not import each other.
 """
 
 from __future__ import annotations
@@ -129,9 +126,8 @@ def figure(e, heading: str = "", width: float = 12.0, small: bool = False):
 
 
 def _strip(span: tuple, times: tuple) -> str:
-    """An HTML-label table of the span's time points (grouped when there are many), every cell of
-    one fixed width whatever the text above it: shaded, the evidence dark, each cell's first time
-    point written."""
+    """An HTML-label table of the span's time points (grouped when there are many) in cells of one
+    fixed width: shaded, the evidence dark."""
     lo, hi = span
     width = hi - lo + 1
     step = max(1, -(-width // _STRIP))
@@ -156,7 +152,7 @@ def to_rich_dot(e, heading: str = "") -> str:
         "digraph explanation {",
         "  rankdir=TB; nodesep=0.25; ranksep=0.3;",
         '  node [shape=plaintext, fontname="monospace", fontsize=10];',
-        f"  label=<{_html_text(e.title)}{'<BR/>' + _html_text(heading) if heading else ''}>; labelloc=t;"
+        f"  label=<{escape(e.title)}{'<BR/>' + escape(heading) if heading else ''}>; labelloc=t;"
         ' labeljust=l; fontname="sans-serif";',
     ]
     nodes, edges = e.root.graph()
@@ -170,14 +166,10 @@ def to_rich_dot(e, heading: str = "") -> str:
         )
         label = (
             f'<TABLE BORDER="1" CELLBORDER="0" CELLSPACING="0" CELLPADDING="3" BGCOLOR="{_COLORS.get(node.kind, _DEFAULT)[1]}">'
-            f'<TR><TD ALIGN="LEFT">{_html_text(text)}</TD></TR>{strip}</TABLE>'
+            f'<TR><TD ALIGN="LEFT">{escape(text)}</TD></TR>{strip}</TABLE>'
         )
         lines.append(f"  {ident} [label=<{label}>];")
     return "\n".join(lines + [f"  {a} -> {b};" for a, b in edges] + ["}"]) + "\n"
-
-
-def _html_text(text: str) -> str:
-    return escape(text, quote=True)
 
 
 def _dot_render(source: str, fmt: str) -> bytes | None:
@@ -204,7 +196,7 @@ def _dot_render(source: str, fmt: str) -> bytes | None:
 
 def picture(e, fmt: str, heading: str = "", graph: bool = True) -> tuple:
     """``(data, note)``: the explanation as ``svg`` or ``png`` bytes, drawn by graphviz where it is
-    installed (``graph``), else by matplotlib (``note`` then says why)."""
+    installed (``graph``), else by matplotlib (``note`` says so)."""
     note = ""
     if graph:
         data = _dot_render(to_rich_dot(e, heading), fmt)
@@ -220,11 +212,6 @@ def picture(e, fmt: str, heading: str = "", graph: bool = True) -> tuple:
     return buf.getvalue(), note
 
 
-def _svg(data: bytes) -> str:
-    text = data.decode("utf-8")
-    return text[text.index("<svg") :]
-
-
 def report(e, heading: str = "", timeline=None) -> tuple:
     """``(html, note)``: the report of an explanation: the picture, the text, the nodes in a table
     with a filter and, given the ``timeline`` of the run up to *t*, its answer streams."""
@@ -233,7 +220,8 @@ def report(e, heading: str = "", timeline=None) -> tuple:
     from ..plot.draw import svg_text
 
     data, note = picture(e, "svg", heading)
-    sections = [html.section("Derivation", f'<div class="tk-fig">{_svg(data)}</div>')]
+    svg = data.decode("utf-8")
+    sections = [html.section("Derivation", f'<div class="tk-fig">{svg[svg.index("<svg") :]}</div>')]
     if note:
         sections.append(f'<p class="tk-note">note: {escape(note)}</p>')
     sections.append(html.section("As text", f'<pre class="tk">{escape(str(e))}</pre>'))

@@ -55,17 +55,6 @@ class Node:
         visit(self)
         return nodes, edges
 
-    def walk(self):
-        """Every node below and including this one, shared nodes once."""
-        seen, todo = set(), [self]
-        while todo:
-            node = todo.pop()
-            if id(node) in seen:
-                continue
-            seen.add(id(node))
-            yield node
-            todo.extend(reversed(node.children))
-
 
 def _json_value(name: str, value):
     if value is None or isinstance(value, (bool, int, str)):
@@ -87,9 +76,8 @@ def _json_value(name: str, value):
 @dataclass(frozen=True)
 class Explanation:
     """Why an atom holds (``question == "why"``) or does not (``"why-not"``) at tick (t, c) in
-    answer stream ``model`` (1-based) of ``models`` (``all_models`` False: of the first ``models`` the
-    engine found); ``assumptions`` are the (atom, time) pairs
-    the explanation takes as false by the choice of this answer stream (non-stratified programs)."""
+    answer stream ``model`` (1-based) of ``models``; ``assumptions`` are the (atom, time) pairs
+    taken as false by the choice of this answer stream (non-stratified programs)."""
 
     question: str
     atom: tuple
@@ -104,7 +92,6 @@ class Explanation:
     prefixes: tuple = ()  # the program's (name, namespace) pairs: IRIs print as it writes them
 
     def atom_text(self, atom: tuple) -> str:
-        """An atom as this explanation prints it (clingo syntax, IRIs as the program writes them)."""
         return prefixed(format_atom(atom), self.prefixes)
 
     @property
@@ -116,7 +103,6 @@ class Explanation:
         )
 
     def rows(self) -> list:
-        """The explanation's :class:`Row` s in reading order (:func:`rows`), then its assumptions."""
         out = rows(self.root)
         if self.assumptions:
             text = ", ".join(f"not {self.atom_text(a)} at {u}" for a, u in self.assumptions)
@@ -166,7 +152,6 @@ class Explanation:
         )
 
     def _repr_html_(self) -> str:
-        """A notebook's view: the derivation as a small picture, and the text."""
         from .render import notebook_html
 
         return notebook_html(self)
@@ -175,7 +160,7 @@ class Explanation:
         return "\n".join([f"**{self.title}**", ""] + ["  " * r.depth + "- " + r.text for r in rows(self.root)]) + "\n"
 
 
-#: the DOT shape of a node kind (derived atoms and candidates: boxes)
+#: the DOT shape of a node kind (others: boxes)
 _SHAPES = {
     "fact": "note",
     "input": "cds",
@@ -192,10 +177,8 @@ def _dot_quote(text: str) -> str:
 
 @dataclass(frozen=True)
 class Row:
-    """One line of an explanation, as its text and its pictures show it: ``depth`` (0 under the
-    title), node ``kind``, ``text``; ``span`` ``(lo, hi)`` of a window literal; ``times``: the time
-    points of its evidence (witnesses, derived atoms); ``at``: the time point of the node itself (a
-    derived atom, a stream atom, an assumption)."""
+    """One line of an explanation as its text and pictures show it (``depth`` 0 under the title);
+    ``span`` of a window literal, ``times`` of its evidence, ``at`` the node's own time point."""
 
     depth: int
     kind: str
