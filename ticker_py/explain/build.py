@@ -469,27 +469,16 @@ class Builder:
         return (atom, span.lo) if span.lo == span.hi else None
 
     def _absent_children(self, lit: Lit, depth: int, path, assume: bool = False):
-        atom = lit.atom
+        atom, modality = lit.atom, lit.literal.element.modality
         if atom is not None and assume and atom[0] in self.choice:
-            points = (
-                [lit.time]
-                if lit.literal.element.modality == ast.AT
-                else ([lit.span.hi] if lit.literal.element.modality == ast.NOW else range(lit.span.lo, lit.span.hi + 1))
-            )
+            points = {ast.AT: [lit.time], ast.NOW: [lit.span.hi]}.get(modality, range(lit.span.lo, lit.span.hi + 1))
             out = []
             for u in points:
                 if (atom, u) not in self.world.derived and type(u) is int:
                     self.assumptions[(atom, u)] = None
-                    out.append(
-                        node(
-                            "assumption",
-                            f"{format_atom(atom)} at {u}: false by the choice of this"
-                            " answer stream (on a cycle through negation)",
-                            atom=atom,
-                            time=u,
-                        )
-                    )
-            return out[:1] if lit.literal.element.modality == ast.BOX else out
+                    why = "false by the choice of this answer stream (on a cycle through negation)"
+                    out.append(node("assumption", f"{format_atom(atom)} at {u}: {why}", atom=atom, time=u))
+            return out[:1] if modality == ast.BOX else out
         point = self._missing_point(lit)
         if point is None or depth < 0:
             return []

@@ -59,11 +59,9 @@ def _log(message: str) -> None:
 class TcpSink:
     """A text sink that sends every line to all connected clients (``--output tcp:HOST:PORT``).
 
-    Clients are accepted without a thread: pending connections are accepted on every flush,
-    so a client that connected before a result was flushed receives it. Data is buffered
-    until ``flush``. A client that fails or does not take a line within ``send_timeout``
-    seconds is dropped (with a note on stderr); the others carry on. ``close`` sends the rest
-    and ends every connection (clients see end of file).
+    Pending connections are accepted on every ``flush`` (no thread), so a client that connected
+    before a result was flushed receives it. A client that fails or does not take a line within
+    ``send_timeout`` seconds is dropped (with a note on stderr). ``close`` ends every connection.
     """
 
     def __init__(self, address: str, send_timeout: float = 5.0, log: Callable[[str], None] = _log):

@@ -20,10 +20,10 @@ import time
 from collections.abc import Callable, Iterator
 from typing import TextIO
 
-from ..ast import Location
 from ..errors import Diagnostic, StreamError, UsageError, with_excerpt
 from ..spec import RunSpec, takes_spec
 from ..streams import Record, StreamChecker, read_text
+from ..streams.lines import stream_error
 from ..values import format_atom
 from .net import address_text, listen
 
@@ -49,10 +49,7 @@ def _relocate(diag: Diagnostic, text: str, line: int, shift: int) -> Diagnostic:
 
 def parse_line(text: str, source: str, number: int, stamp: int | None = None) -> Record | None:
     """One text-format line as a Record located at ``source:number`` (None for blank/comment).
-
-    With ``stamp`` (wall-clock mode) the line holds atoms, optionally after a ``T:`` prefix
-    that is ignored, and the record gets time ``stamp``.
-    """
+    With ``stamp`` (wall clock) the line holds atoms, after an ignored ``T:`` if any, at time ``stamp``."""
     shift = 0
     parsed = text
     if stamp is not None:
@@ -66,7 +63,7 @@ def parse_line(text: str, source: str, number: int, stamp: int | None = None) ->
     except StreamError as err:
         raise StreamError([_relocate(d, text, number, shift) for d in err.diagnostics]) from None
     except RecursionError:
-        raise StreamError(Diagnostic("atom nested too deeply", Location(source, number, 1, number, 2))) from None
+        raise stream_error(source, number, 1, "atom nested too deeply") from None
     if rec is None:
         return None
     return Record(rec.t if stamp is None else stamp, rec.atoms, source, number)
@@ -110,12 +107,10 @@ class LiveInput:
     """Records from live inputs, as a generator (iterate once).
 
     ``listen_on``: a ``tcp:HOST:PORT`` address to accept producers on; ``stream``: a file object
-    read line by line (only with ``wall_clock``: plain stdin is incremental already).
-    ``checker`` refuses atoms the program does not accept (skipped and reported).
-    ``handle_signals``: on SIGINT/SIGTERM stop cleanly (main thread only; a second signal raises
+    read line by line (with ``wall_clock``). ``checker`` refuses atoms (skipped and reported).
+    ``handle_signals``: stop cleanly on SIGINT/SIGTERM (main thread only; a second one raises
     KeyboardInterrupt). ``on_listen`` gets the bound address; ``report`` each bad line's
-    StreamError, ``log`` each note. The run specification's keywords ``wall_clock``, ``clock``,
-    ``grace``, ``idle_timeout`` and ``max_gap`` are those of ``ticker run`` (docs/live.md).
+    StreamError, ``log`` each note. The keywords are those of ``ticker run`` (docs/live.md).
     """
 
     @takes_spec(also=("wall_clock", "clock", "grace", "idle_timeout", "max_gap"))
@@ -304,11 +299,7 @@ class LiveInput:
         self._error(inp.name, inp.line, f"{problem}; record skipped")
 
     def handle_line(self, text: str, source: str, number: int, stamp: int | None = None) -> Record | None:
-        """One decoded line as a checked Record, or None (blank, comment, or bad: reported).
-
-        Never raises for anything in ``text``: a line that breaks the reader is reported
-        (as a located error) like any other bad line.
-        """
+        """One decoded line as a checked Record, or None (blank, comment, or bad: reported, never raised)."""
         try:
             rec = parse_line(text, source, number, stamp)
             if rec is not None and self.checker is not None:
@@ -323,7 +314,7 @@ class LiveInput:
 
     def _error(self, source: str, line: int, message: str, column: int = 1) -> None:
         self.rejected += 1
-        self.report(StreamError(Diagnostic(message, Location(source, line, column, line, column + 1))))
+        self.report(stream_error(source, line, column, message))
 
     def _bound(self, producers) -> int | None:
         """The watermark: the least position of a producer that still holds time back."""
@@ -388,7 +379,7 @@ class LiveInput:
 
 def save_records(records, out: TextIO, close: bool = False) -> Iterator[Record]:
     """Pass records through, writing each to ``out`` in text format (flushed): a replayable log.
-    A failed write (a full disk) is a UsageError naming ``out``; the records before it went on."""
+    A failed write is a UsageError naming ``out``."""
     try:
         for rec in records:
             try:
@@ -408,9 +399,8 @@ def save_records(records, out: TextIO, close: bool = False) -> Iterator[Record]:
 
 
 def _selector(stream) -> selectors.BaseSelector:
-    """The platform's default selector, or ``poll`` when the stream is a file or a device other than
-    a terminal (a file given to ``--stream`` or redirected to stdin, ``/dev/null``): epoll refuses
-    those, poll reports them readable."""
+    """The default selector, or ``poll`` for a file or a device other than a terminal (``/dev/null``):
+    epoll refuses those, poll reports them readable."""
     if stream is not None and hasattr(selectors, "PollSelector"):
         try:
             mode = os.fstat(stream.fileno()).st_mode
