@@ -25,7 +25,7 @@ from .api import Reasoner, load_program
 from .errors import Diagnostic, StreamError, TickerError, TickerWarning, UsageError
 from .plot.timeline import answers_key
 from .semantics import PROFILES, Semantics, parse_semantics_list, resolve
-from .semantics_compare import difference, engine_names, models_text
+from .semantics_compare import difference, engine_names, knob_values, models_text
 
 __all__ = [
     "Witness",
@@ -285,8 +285,8 @@ def search(
         t = evaluator.differs(a, b, found)
         answers = {run.label: evaluator.answers(run, found).get(t) for run in (a, b)}
         dimension = difference((a.semantics, engine_a), (b.semantics, engine_b))
-        detail = ", ".join(f"{k}={getattr(b.semantics, k).value}" for k in b.semantics.differs(a.semantics))
-        witness = Witness(found, t, answers, dimension, detail or f"engines {engine_a} and {engine_b}", tried)
+        detail = knob_values(b.semantics, a.semantics) or f"engines {engine_a} and {engine_b}"
+        witness = Witness(found, t, answers, dimension, detail, tried)
     return Search(witness, tried, (a.label, b.label))
 
 

@@ -115,21 +115,12 @@ class SemanticsComparison(SideBySide):
     def notes(self) -> dict:
         """``{label: (short, detail)}``: what explains each run's differences from the first run
         (the reference): the knobs (and values) in which its semantics differs, or ``engine``."""
-        labels = list(self.runs)
-        if not labels:
-            return {}
-        ref_sem, ref_engine = self.runs[labels[0]]
-        out = {}
+        labels, out = list(self.runs), {}
         for label in labels[1:]:
-            sem, engine = self.runs[label]
-            detail = ", ".join(f"{k}={getattr(sem, k).value}" for k in sem.differs(ref_sem))
-            if not detail:
-                detail = (
-                    f"the same semantics on engine {engine}"
-                    if engine != ref_engine
-                    else f"the same knobs as {labels[0]} (engine {engine})"
-                )
-            out[label] = (difference(self.runs[labels[0]], self.runs[label]), detail)
+            ref, (sem, engine) = self.runs[labels[0]], self.runs[label]
+            same = f"the same knobs as {labels[0]} (engine {engine})" if engine == ref[1] else ""
+            detail = knob_values(sem, ref[0]) or same or f"the same semantics on engine {engine}"
+            out[label] = (difference(ref, self.runs[label]), detail)
         return out
 
     def _runs(self) -> dict:
@@ -220,6 +211,11 @@ def difference(a: tuple, b: tuple) -> str:
     differ, joined by ``+``; else ``engine`` (two engines) or ``same knobs``."""
     knobs = a[0].differs(b[0])
     return "+".join(knobs) if knobs else "engine" if a[1] != b[1] else "same knobs"
+
+
+def knob_values(sem: Semantics, ref: Semantics) -> str:
+    """The knobs in which ``sem`` differs from ``ref``, with its values: ``origin=first, ...``."""
+    return ", ".join(f"{k}={getattr(sem, k).value}" for k in sem.differs(ref))
 
 
 def models_text(models) -> str:

@@ -7,6 +7,7 @@ module and :mod:`.tree` (whose ``_repr_html_`` calls it) do not import each othe
 from __future__ import annotations
 
 import shutil
+import subprocess
 from html import escape
 
 __all__ = ["to_rich_dot", "picture", "report", "notebook_html", "FORMATS", "NO_DOT"]
@@ -14,8 +15,7 @@ __all__ = ["to_rich_dot", "picture", "report", "notebook_html", "FORMATS", "NO_D
 #: the picture formats of ``ticker explain --format``
 FORMATS = ("svg", "png", "html")
 NO_DOT = (
-    "graphviz's dot program (with the Python graphviz package or pydot) is not installed: the tree is "
-    "drawn with matplotlib (install graphviz for the graph layout)"
+    "graphviz's dot program is not installed: the tree is drawn with matplotlib (install graphviz for the graph layout)"
 )
 _MAX_TEXT = 110
 _STRIP = 30  # time points drawn one by one in a graphviz strip; more are grouped
@@ -173,22 +173,10 @@ def to_rich_dot(e, heading: str = "") -> str:
 
 
 def _dot_render(source: str, fmt: str) -> bytes | None:
-    """``dot -T fmt`` of the source through the Python graphviz package or pydot, or None when
-    the program or both packages are missing."""
+    """``dot -T fmt`` of the source, or None when graphviz's dot program is not installed."""
     if shutil.which("dot") is None:
         return None
-    try:
-        import graphviz
-
-        return graphviz.Source(source).pipe(format=fmt)
-    except ImportError:
-        pass
-    try:
-        import pydot
-    except ImportError:
-        return None
-    (graph,) = pydot.graph_from_dot_data(source)
-    return graph.create(format=fmt)
+    return subprocess.run(["dot", f"-T{fmt}"], input=source.encode(), capture_output=True, check=True).stdout
 
 
 # ---------------------------------------------------------------- entry points

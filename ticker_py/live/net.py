@@ -6,6 +6,7 @@ stderr). IPv6 hosts are written in brackets: ``tcp:[::1]:7000``.
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import sys
 from collections.abc import Callable
@@ -98,10 +99,8 @@ class TcpSink:
             return
         self.flush()
         for sock, _ in self.clients:
-            try:
+            with contextlib.suppress(OSError):
                 sock.shutdown(socket.SHUT_WR)
-            except OSError:
-                pass
             sock.close()
         self.clients.clear()
         self.listener.close()

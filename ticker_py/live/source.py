@@ -7,6 +7,7 @@ lines, idle producers and back-pressure are described in docs/live.md.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import heapq
 import os
@@ -153,10 +154,8 @@ class LiveInput:
     def stop(self) -> None:
         """Ask the generator to end (thread- and signal-safe): buffered records are still passed on."""
         self._stop = True
-        try:
+        with contextlib.suppress(OSError):
             os.write(self._wake_w, b"x")
-        except OSError:
-            pass
 
     def __iter__(self) -> Iterator[Record]:
         return self._run()
@@ -324,7 +323,10 @@ class LiveInput:
         """Pass on every buffered record no connected producer can still precede."""
         bound = self._bound(producers)
         while self._heap and (bound is None or self._heap[0][0] <= bound):
-            yield self._emit(heapq.heappop(self._heap)[2])
+            rec = heapq.heappop(self._heap)[2]
+            self._cur = max(self._cur, rec.t)
+            self.accepted += 1
+            yield rec
 
     def _mark_idle(self, producers) -> None:
         if self.spec.idle_timeout is None:
@@ -350,11 +352,6 @@ class LiveInput:
             elif not ahead and p.paused:
                 sel.register(p.fileobj, selectors.EVENT_READ, p)
                 p.paused, p.seen = False, time.monotonic()
-
-    def _emit(self, rec: Record) -> Record:
-        self._cur = max(self._cur, rec.t)
-        self.accepted += 1
-        return rec
 
     def _tick(self) -> Iterator[Record]:
         """Wall clock: a heartbeat when real time has entered a later time point."""
@@ -392,10 +389,8 @@ def save_records(records, out: TextIO, close: bool = False) -> Iterator[Record]:
             yield rec
     finally:
         if close:
-            try:
+            with contextlib.suppress(OSError):  # a failed write was reported
                 out.close()
-            except OSError:
-                pass  # the failed write was reported
 
 
 def _selector(stream) -> selectors.BaseSelector:
