@@ -302,28 +302,23 @@ def _shown(keys) -> list:
 
 def format_tick(tick: Tick, reference: str | None = None) -> str:
     """A readable diff of one differing tick: which engine has which model/atoms extra or missing."""
-    names = list(tick.models)
-    ref = reference if reference in tick.models else names[0]
+    ref = reference if reference in tick.models else next(iter(tick.models))
     lines = [f"t={tick.t} c={tick.c}: engines differ"]
     if len(set(tick.counts.values())) > 1:
         lines.append("  ticks: " + ", ".join(f"{n}: t={t} c={c}" for n, (t, c) in tick.counts.items()))
     if len(set(tick.changes.values())) > 1:
         lines += [f"  changes of {n}: {line}" for n, line in tick.changes.items()]
     groups: dict = {}
-    for n in names:
-        groups.setdefault(tick.models[n], []).append(n)
+    for n, models in tick.models.items():
+        groups.setdefault(models, []).append(n)
     for models, group in groups.items():
         shown = " ".join(_shown(models)) or "no answer stream"
         lines.append(f"  {', '.join(group)}: {shown}")
     base = tick.models[ref]
-    for n in names:
-        other = tick.models[n]
-        if other == base:
-            continue
-        if len(base) == 1 and len(other) == 1:
-            (ba, bp), (oa, op) = next(iter(base)), next(iter(other))
-            b_items, o_items = {*ba, *bp}, {*oa, *op}
-            for what, items in (("has extra", o_items - b_items), ("is missing", b_items - o_items)):
+    for n, other in tick.models.items():
+        if len(base) == len(other) == 1:  # one answer stream each: the atoms in which they differ
+            (ba, bp), (oa, op) = *base, *other
+            for what, items in (("has extra", {*oa, *op} - {*ba, *bp}), ("is missing", {*ba, *bp} - {*oa, *op})):
                 if items:
                     lines.append(f"    {n} {what} (vs {ref}): {', '.join(map(_text, sorted(items, key=repr)))}")
         else:

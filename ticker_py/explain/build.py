@@ -6,6 +6,7 @@ literal by literal in source order (a literal whose variables are not yet bound 
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 from .. import ast
@@ -239,18 +240,15 @@ class Builder:
             if s is None:
                 continue
             if el.modality != ast.AT:
-                holds, _, occ = w.witnesses(el, atom)
-                if holds:
-                    out.append((s, Lit(i, lit, True, subst_literal(lit, s), span, atom, None, tuple(occ))))
-                continue
-            if is_bound(el.time, s):
+                times = [None]
+            elif is_bound(el.time, s):
                 times = [value(el.time, s)]
             elif atom in w.background:
                 times = range(span.lo, span.hi + 1)
             else:
                 times = sorted({o.time for o in w.occurrences(atom, el, span)})
             for u in times:
-                s2 = match(el.time, u, s)
+                s2 = s if u is None else match(el.time, u, s)
                 if s2 is None:
                     continue
                 holds, _, occ = w.witnesses(el, atom, u)
@@ -260,9 +258,7 @@ class Builder:
             return out, None
         atom = self._ground_atom(el.atom, sigma)
         time = value(el.time, sigma) if el.time is not None and is_bound(el.time, sigma) else None
-        occ = ()
-        if atom is not None:
-            occ = tuple(w.witnesses(el, atom, time)[2])
+        occ = () if atom is None else tuple(w.witnesses(el, atom, time)[2])
         return [], Lit(i, lit, False, subst_literal(lit, sigma), span, atom, time, occ)
 
     # -- why
@@ -290,9 +286,7 @@ class Builder:
     def ranks(self, found):
         """Least-fixpoint rounds: ``{x: (round, (idx, sigma, lits), chosen occurrences)}``."""
         done: dict = {}
-        level = 0
-        while True:
-            level += 1
+        for level in itertools.count(1):
             new = {}
             for x, instances in found.items():
                 if x in done:
@@ -377,15 +371,8 @@ class Builder:
         if o.source == "fact":
             return node("fact", f"{format_atom(o.atom)}: background fact", atom=o.atom)
         if o.source == "input":
-            count = f" (#{o.count})" if tuple_window else ""
-            return node(
-                "input",
-                f"{format_atom(o.atom)} arrived at t={o.time}{count}",
-                atom=o.atom,
-                time=o.time,
-                count=o.count,
-                tuple=tuple_window,
-            )
+            text = f"{format_atom(o.atom)} arrived at t={o.time}" + (f" (#{o.count})" if tuple_window else "")
+            return node("input", text, atom=o.atom, time=o.time, count=o.count, tuple=tuple_window)
         if ranked is None:
             return node("holds", f"{format_atom(o.atom)} holds at {o.time} (derived)", atom=o.atom, time=o.time)
         return self._derived(o.atom, o.time, ranked)
@@ -396,12 +383,8 @@ class Builder:
         if isinstance(el, ast.Comparison):
             return node("literal", f"{lit.text}: true", **info)
         if lit.literal.negated:
-            return node(
-                "literal",
-                f"{lit.text}: {self._describe_absent(lit)}",
-                self._absent_children(lit, WHY_NOT_DEPTH - 1, frozenset(), assume=True),
-                **info,
-            )
+            children = self._absent_children(lit, WHY_NOT_DEPTH - 1, frozenset(), assume=True)
+            return node("literal", f"{lit.text}: {self._describe_absent(lit)}", children, **info)
         head = lit.text if el.modality == ast.NOW else f"{lit.text}: {self._window_text(lit)}"
         return node("literal", head, [self._evidence(o, lit, ranked) for o in chosen], **info)
 
@@ -507,28 +490,22 @@ class Builder:
             title += " (not followed further)"
             key = ""
         else:
-            shown = more = 0
-            matched = False
+            failing = []
             for idx in self.by_head[pred]:
                 rule = self.rules[idx]
                 unified = self.unify_head(rule, atom, u)
-                if unified is None:
-                    continue
-                for sigma, lits, failed in self.search(rule, *unified):
+                for sigma, lits, failed in () if unified is None else self.search(rule, *unified):
                     if not failed:
                         raise InternalError(
                             f"the body of {rule} [{binding_text(sigma)}] holds but {format_atom(atom)}"
                             f" at {u} is not in the answer stream (it is not a model of the program)"
                         )
-                    matched = True
-                    if shown == MAX_CANDIDATES:
-                        more += 1
-                        continue
-                    shown += 1
-                    children.append(self._candidate(idx, sigma, lits[-1], depth, path | {(atom, u)}))
-            if not matched:
+                    failing.append((idx, sigma, lits[-1]))
+            children = [self._candidate(*f, depth, path | {(atom, u)}) for f in failing[:MAX_CANDIDATES]]
+            if not failing:
                 title += ": no rule head matches it"
-            if more:
+            if len(failing) > MAX_CANDIDATES:
+                more = len(failing) - MAX_CANDIDATES
                 children.append(node("note", f"... and {more} more failing instances", more=more))
         made = node("absent", title, children, key, atom=atom, time=u)
         if key:
@@ -536,30 +513,13 @@ class Builder:
         return made
 
     def _candidate(self, idx, sigma, fail: Lit, depth, path) -> Node:
-        info = fail.info()
-        el = fail.literal.element
-        if isinstance(el, ast.Comparison) or fail.note:
-            reason = fail.note or "false"
-            lit_node = node("literal", f"fails at {fail.text}: {reason}", **info)
+        if isinstance(fail.literal.element, ast.Comparison) or fail.note:
+            reason, children = fail.note or "false", []
         elif fail.literal.negated:
-            lit_node = node(
-                "literal",
-                f"fails at {fail.text}: {format_atom(fail.atom)} holds",
-                [self._evidence(o, fail, None) for o in fail.occ[:3]],
-                **info,
-            )
+            reason, children = f"{format_atom(fail.atom)} holds", [self._evidence(o, fail, None) for o in fail.occ[:3]]
         else:
-            lit_node = node(
-                "literal",
-                f"fails at {fail.text}: {self._describe_absent(fail)}",
-                self._absent_children(fail, depth - 1, path),
-                **info,
-            )
-        return node(
-            "candidate",
-            _instance(self.rules[idx], sigma),
-            [lit_node],
-            rule=idx,
-            binding=tuple(sorted(sigma.items())),
-            failing=fail.index,
-        )
+            reason, children = self._describe_absent(fail), self._absent_children(fail, depth - 1, path)
+        lit_node = node("literal", f"fails at {fail.text}: {reason}", children, **fail.info())
+        binding = tuple(sorted(sigma.items()))
+        text = _instance(self.rules[idx], sigma)
+        return node("candidate", text, [lit_node], rule=idx, binding=binding, failing=fail.index)
