@@ -59,12 +59,9 @@ def figure(e, heading: str = "", width: float = 12.0, small: bool = False):
 
     rs = e.rows()
     lo, hi = _extent(e, rs)
-    n = len(rs)
-    row_h = 0.19 if not small else 0.16
-    head = 0.7 if heading and not small else 0.45
-    height = head + row_h * n + 0.75
-    text_w = 0.58
-    size = 6.5 if not small else 6
+    n, text_w = len(rs), 0.58
+    row_h, size = (0.16, 6) if small else (0.19, 6.5)
+    height = (0.7 if heading and not small else 0.45) + row_h * n + 0.75
     indent = 2 * 0.6 * size / 72  # two characters of the monospace font, in inches
     with matplotlib.rc_context(STYLE):
         fig = Figure(figsize=(width, height))
@@ -76,24 +73,17 @@ def figure(e, heading: str = "", width: float = 12.0, small: bool = False):
                 ax.axhspan(i - 0.5, i + 0.5, color="#f4f4f4", lw=0, zorder=0)
             # the indentation is the text's position, not leading spaces (an SVG viewer collapses them),
             # and spaces within stay spaces (non-breaking)
-            text = _cut(r.text, _MAX_TEXT - 2 * r.depth)
-            fig.text(
-                0.01 + r.depth * indent / width,
-                (0.55 + row_h * (n - i - 0.5)) / height,
-                text.replace("  ", "\u00a0\u00a0"),
-                fontsize=size,
-                family="monospace",
-                va="center",
-                color=_COLORS.get(r.kind, _DEFAULT)[0],
-            )
+            x, y = 0.01 + r.depth * indent / width, (0.55 + row_h * (n - i - 0.5)) / height
+            text = _cut(r.text, _MAX_TEXT - 2 * r.depth).replace("  ", "\u00a0\u00a0")
+            color = _COLORS.get(r.kind, _DEFAULT)[0]
+            fig.text(x, y, text, fontsize=size, family="monospace", va="center", color=color)
             if r.span:
-                ax.barh(
-                    i, r.span[1] - r.span[0] + 1, left=r.span[0] - 0.5, height=0.5, color="#9cc3e6", gid=f"span-{i}"
-                )
+                a, b = r.span
+                ax.barh(i, b - a + 1, left=a - 0.5, height=0.5, color="#9cc3e6", gid=f"span-{i}")
             if r.times:
                 ax.scatter(r.times, [i] * len(r.times), s=12, color="#1f6fb4", zorder=3)
             if r.at is not None:
-                ax.scatter([r.at], [i], marker="D", s=16, color=_COLORS.get(r.kind, _DEFAULT)[0], zorder=3)
+                ax.scatter([r.at], [i], marker="D", s=16, color=color, zorder=3)
         ax.axvline(e.t, color="#d62728", ls="--", lw=1)
         ax.set_yticks([])
         ax.set_xlabel("time point")
@@ -103,19 +93,13 @@ def figure(e, heading: str = "", width: float = 12.0, small: bool = False):
         ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=10))
         if hi - lo < 10:  # a few time points: each its tick (one time point: one tick, not -0.6 ... 0.6)
             ax.set_xticks(range(lo, hi + 1))
-        ax.legend(
-            handles=[
-                Line2D([], [], color="#9cc3e6", lw=5, label="window span"),
-                Line2D([], [], marker="o", ls="", color="#1f6fb4", label="evidence"),
-                Line2D([], [], marker="D", ls="", color="#555555", label="atom's time point"),
-                Line2D([], [], color="#d62728", ls="--", label=f"t = {e.t}"),
-            ],
-            loc="lower right",
-            bbox_to_anchor=(1.0, 1.0),
-            ncol=4,
-            fontsize=6.5,
-            frameon=False,
-        )
+        handles = [
+            Line2D([], [], color="#9cc3e6", lw=5, label="window span"),
+            Line2D([], [], marker="o", ls="", color="#1f6fb4", label="evidence"),
+            Line2D([], [], marker="D", ls="", color="#555555", label="atom's time point"),
+            Line2D([], [], color="#d62728", ls="--", label=f"t = {e.t}"),
+        ]
+        ax.legend(handles=handles, loc="lower right", bbox_to_anchor=(1.0, 1.0), ncol=4, fontsize=6.5, frameon=False)
         fig.suptitle(e.title, x=0.01, y=1 - 0.08 / height, ha="left", va="top", fontsize=9, fontweight="bold")
         if heading and not small:
             fig.text(0.01, 1 - 0.32 / height, heading, ha="left", va="top", fontsize=8, color="#333333")
@@ -157,16 +141,12 @@ def to_rich_dot(e, heading: str = "") -> str:
     ]
     nodes, edges = e.root.graph()
     for ident, node in nodes:
-        text = _cut(node.text, _MAX_TEXT)
-        span = node.get("span")
-        strip = (
-            ""
-            if span is None
-            else f'<TR><TD ALIGN="LEFT">{_strip((span.lo, span.hi), node.evidence_times())}</TD></TR>'
-        )
+        span, strip = node.get("span"), ""
+        if span is not None:
+            strip = f'<TR><TD ALIGN="LEFT">{_strip((span.lo, span.hi), node.evidence_times())}</TD></TR>'
         label = (
             f'<TABLE BORDER="1" CELLBORDER="0" CELLSPACING="0" CELLPADDING="3" BGCOLOR="{_COLORS.get(node.kind, _DEFAULT)[1]}">'
-            f'<TR><TD ALIGN="LEFT">{escape(text)}</TD></TR>{strip}</TABLE>'
+            f'<TR><TD ALIGN="LEFT">{escape(_cut(node.text, _MAX_TEXT))}</TD></TR>{strip}</TABLE>'
         )
         lines.append(f"  {ident} [label=<{label}>];")
     return "\n".join(lines + [f"  {a} -> {b};" for a, b in edges] + ["}"]) + "\n"

@@ -40,8 +40,7 @@ class Node:
     def graph(self) -> tuple:
         """``(nodes, edges)``: ``[(id, node)]`` of this tree in visiting order, a shared derivation once
         (by its key), and the ``(from, to)`` pairs of ids."""
-        ids: dict = {}
-        nodes, edges = [], []
+        ids, nodes, edges = {}, [], []
 
         def visit(node: Node) -> str:
             key = node.key or id(node)
@@ -115,15 +114,9 @@ class Explanation:
     def to_dict(self) -> dict:
         """A node/edge structure (docs/formats.md)."""
         nodes, edges = self.root.graph()
-        return {
-            "question": self.question,
+        fields = ("question", "atom", "time", "t", "c", "model", "models", "all_models")
+        return {k: getattr(self, k) for k in fields} | {
             "atom": format_atom(self.atom),
-            "time": self.time,
-            "t": self.t,
-            "c": self.c,
-            "model": self.model,
-            "models": self.models,
-            "all_models": self.all_models,
             "assumptions": [{"atom": format_atom(a), "time": u} for a, u in self.assumptions],
             "root": nodes[0][0],
             "nodes": [
@@ -200,12 +193,8 @@ def rows(root: Node) -> list:
         if node.key and node.key in seen:
             out.append(Row(depth, node.kind, f"{node.text}  (see above)", at=at))
             return
-        if (
-            node.kind == "literal"
-            and node.get("modality") == "now"
-            and not node.get("negated")
-            and len(node.children) == 1
-        ):
+        now = node.kind == "literal" and node.get("modality") == "now" and not node.get("negated")
+        if now and len(node.children) == 1:
             return visit(node.children[0], depth)  # the evidence says it all
         if node.key:
             seen.add(node.key)
