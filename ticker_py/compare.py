@@ -79,13 +79,10 @@ def iter_results(program, stream, *, spec: RunSpec) -> Iterator[Result]:
 
 def _factories(engines) -> dict:
     """``{name: factory}`` of engine names (a list or one comma string) or factories."""
-    if engines is None:
-        engines = ("clingo", "incremental", "native")
-    if isinstance(engines, str):
-        engines = engine_names(engines)
     if isinstance(engines, dict):
         return engines
-    return {name: default_factory(name) for name in engines}
+    names = engine_names(engines) if isinstance(engines, str) else engines
+    return {name: default_factory(name) for name in names or ("clingo", "incremental", "native")}
 
 
 def _started(analysis, engines: dict, options: EngineOptions) -> tuple:

@@ -22,7 +22,7 @@ from . import ast
 from .analysis import Analysis
 from .analysis.terms import rule_terms, subterms
 from .api import Reasoner, load_program
-from .errors import Diagnostic, StreamError, TickerError, TickerWarning, UsageError
+from .errors import StreamError, TickerError, TickerWarning, UsageError
 from .plot.timeline import answers_key
 from .semantics import PROFILES, Semantics, parse_semantics_list, resolve
 from .semantics_compare import difference, engine_names, knob_values, models_text
@@ -94,13 +94,9 @@ def _runs(semantics, engines) -> tuple:
     engines = (engine_names(engines) if isinstance(engines, str) else list(engines or ())) or ["auto"]
     sems = [resolve(s) for s in sems]
     if sorted((len(sems), len(engines))) != [1, 2]:
-        raise UsageError(
-            Diagnostic(
-                f"distinguish compares two runs: {len(sems)} semantics and {len(engines)} "
-                f"engine{'s' * (len(engines) != 1)} given",
-                notes=("give two semantics (--semantics A,B) or two engines (--engines E1,E2), and one of the other",),
-            )
-        )
+        given = f"{len(sems)} semantics and {len(engines)} engine{'s' * (len(engines) != 1)} given"
+        note = "give two semantics (--semantics A,B) or two engines (--engines E1,E2), and one of the other"
+        raise UsageError.at(None, f"distinguish compares two runs: {given}", note)
     if len(sems) == 2:
         return tuple(_Run(str(s), s, engines[0]) for s in sems)
     return tuple(_Run(e, sems[0], e) for e in engines)
@@ -294,12 +290,12 @@ def check_options(budget, seed, max_tp, max_streams, name=lambda keyword: keywor
     """Refuse a budget that is no number of seconds > 0 (None: no limit), a seed outside 0 .. 2^64-1, a
     ``max_tp`` or ``max_streams`` below 1; ``name``: how an error names the keyword."""
     if budget is not None and not (isinstance(budget, (int, float)) and 0 < budget < math.inf):
-        raise UsageError(Diagnostic(f"{name('budget')} must be a number of seconds > 0, not {budget}"))
+        raise UsageError.at(None, f"{name('budget')} must be a number of seconds > 0, not {budget}")
     if not (isinstance(seed, int) and 0 <= seed <= _MAX_SEED):
-        raise UsageError(Diagnostic(f"{name('seed')} must be an integer from 0 to {_MAX_SEED}, not {seed}"))
+        raise UsageError.at(None, f"{name('seed')} must be an integer from 0 to {_MAX_SEED}, not {seed}")
     for keyword, value in (("max_tp", max_tp), ("max_streams", max_streams)):
         if value is not None and not (isinstance(value, int) and value >= 1):
-            raise UsageError(Diagnostic(f"{name(keyword)} must be an integer >= 1, not {value}"))
+            raise UsageError.at(None, f"{name(keyword)} must be an integer >= 1, not {value}")
 
 
 def distinguish(
@@ -449,10 +445,6 @@ def atlas_section(page: str | None, table: str) -> str:
         return f"{start}\n{table.strip()}\n{end}\n"
     head, found, rest = page.partition(start)
     if not found or end not in rest:
-        raise UsageError(
-            Diagnostic(
-                f"the file has no {start} ... {end} section to replace",
-                notes=("write the atlas to a new file, or put the two marks where it goes",),
-            )
-        )
+        note = "write the atlas to a new file, or put the two marks where it goes"
+        raise UsageError.at(None, f"the file has no {start} ... {end} section to replace", note)
     return f"{head}{start}\n{table.strip()}\n{end}{rest.partition(end)[2]}"

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from itertools import combinations, product
 
 from .api import Reasoner, analysed
-from .errors import Diagnostic, EngineUnsupported, ProgramError, UsageError
+from .errors import EngineUnsupported, ProgramError, UsageError
 from .plot.timeline import MAX_ATOMS, answers_key
 from .semantics import Semantics, parse_semantics_list, resolve
 from .spec import INPUT, PROGRAM, RunSpec, takes_spec
@@ -179,9 +179,7 @@ def compare_semantics(
             continue
         label = str(sem) if len(engines) == 1 else f"{sem}@{reasoner.engine_name}"
         if label in runs:
-            raise UsageError(
-                Diagnostic(f"the run '{label}' is given twice", notes=("give each semantics and engine once",))
-            )
+            raise UsageError.at(None, f"the run '{label}' is given twice", "give each semantics and engine once")
         runs[label] = (sem, reasoner.engine_name)
         per_run[label] = {result.t: result.models for result in reasoner.feed(iter(records))}  # a time point's last
     times = sorted(set().union(*(r.keys() for r in per_run.values())))
@@ -202,7 +200,7 @@ def _listed(given, what: str, split) -> list:
     """``given`` as a list: a string is the CLI's comma list (``split``); a list must not be empty."""
     items = split(given) if isinstance(given, str) else list(given)
     if not items:
-        raise UsageError(Diagnostic(f"no {what} to compare", notes=(f"give at least one {what}",)))
+        raise UsageError.at(None, f"no {what} to compare", f"give at least one {what}")
     return items
 
 

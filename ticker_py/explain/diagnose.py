@@ -12,7 +12,7 @@ is odd). Beyond that many, the cycles through negation and the constraints are l
 
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import chain, combinations
 
 from ..analysis import Analysis
 from ..values import format_atom
@@ -34,10 +34,8 @@ def fixpoint(analysis: Analysis, world_of, negation=None, ignore_negation=False)
     bg = set(analysis.background)
     while True:
         builder = Builder(world_of(derived), negation, ignore_negation)
-        new = set()
-        for rule in rules:
-            new.update((atom, u) for atom, u in builder.heads(rule) if u >= 0 and atom not in bg)
-        new -= derived
+        heads = (head for rule in rules for head in builder.heads(rule))
+        new = {(atom, u) for atom, u in heads if u >= 0 and atom not in bg} - derived
         if not new:
             return derived
         derived |= new
@@ -66,8 +64,8 @@ def no_answer_notes(analysis: Analysis, history, t: int, c: int, windows, origin
             notes.append(
                 f"{rule.location}: the constraint '{rule}'{_with(found, prefixes)} is violated in every candidate"
             )
-    if notes or lower is None:
-        return notes or ["the cause was not found cheaply"]
+    if notes:  # (lower lies within upper: it never grows beyond LIMIT)
+        return notes
     undecided = sorted(upper - lower, key=lambda au: (au[1], format_atom(au[0])))
     shown = _atoms_text(undecided, prefixes)
     if undecided and len(undecided) <= CHOICES:
@@ -108,17 +106,16 @@ def _choice_notes(analysis, world_of, lower, undecided, constraints, shown) -> l
     """Every choice among the undecided atoms: which are stable, and which constraints rule out each."""
     prefixes = analysis.program.prefixes
     stable, failing = [], {}
-    for k in range(len(undecided) + 1):
-        for chosen in combinations(undecided, k):
-            candidate = lower | set(chosen)
-            world = world_of(candidate)
-            if fixpoint(analysis, world_of, negation=world) != candidate:
-                continue  # not stable: it does not derive exactly itself
-            stable.append(chosen)
-            for rule in constraints:
-                found = _violation(rule, Builder(world))
-                if found is not None:
-                    failing.setdefault(rule, []).append((chosen, found))
+    for chosen in chain.from_iterable(combinations(undecided, k) for k in range(len(undecided) + 1)):
+        candidate = lower | set(chosen)
+        world = world_of(candidate)
+        if fixpoint(analysis, world_of, negation=world) != candidate:
+            continue  # not stable: it does not derive exactly itself
+        stable.append(chosen)
+        for rule in constraints:
+            found = _violation(rule, Builder(world))
+            if found is not None:
+                failing.setdefault(rule, []).append((chosen, found))
     if not stable:
         return [
             f"undecided atoms: {shown}; no choice among them is stable, with or without the constraints "

@@ -11,7 +11,7 @@ import socket
 import sys
 from collections.abc import Callable
 
-from ..errors import Diagnostic, UsageError
+from ..errors import UsageError
 
 __all__ = ["parse_address", "listen", "address_text", "TcpSink"]
 
@@ -20,9 +20,7 @@ LOOPBACK = "127.0.0.1"
 
 def parse_address(text: str) -> tuple[str, int]:
     """``tcp:HOST:PORT``, ``tcp::PORT`` or ``tcp:PORT`` -> ``(host, port)`` (host defaults to loopback)."""
-    bad = UsageError(
-        Diagnostic(f"bad address '{text}'", notes=("write tcp:HOST:PORT, e.g. tcp:127.0.0.1:7000 or tcp::0",))
-    )
+    bad = UsageError.at(None, f"bad address '{text}'", "write tcp:HOST:PORT, e.g. tcp:127.0.0.1:7000 or tcp::0")
     if not text.startswith("tcp:"):
         raise bad
     rest = text[4:]
@@ -48,7 +46,7 @@ def listen(address: str) -> socket.socket:
     try:
         sock = socket.create_server((host, port), family=family, backlog=64)
     except OSError as err:
-        raise UsageError(Diagnostic(f"cannot listen on {address}: {err.strerror or err}")) from None
+        raise UsageError.at(None, f"cannot listen on {address}: {err.strerror or err}") from None
     sock.setblocking(False)
     return sock
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import heapq
+import itertools
 import os
 import re
 import selectors
@@ -129,9 +130,9 @@ class LiveInput:
         spec: RunSpec,
     ):
         if (listen_on is None) == (stream is None):
-            raise UsageError(Diagnostic("give exactly one of listen_on and stream"))
+            raise UsageError.at(None, "give exactly one of listen_on and stream")
         if isinstance(max_buffered, bool) or not isinstance(max_buffered, int) or max_buffered < 1:
-            raise UsageError(Diagnostic(f"max_buffered must be a positive integer, not {max_buffered!r}"))
+            raise UsageError.at(None, f"max_buffered must be a positive integer, not {max_buffered!r}")
         self.listener = listen(listen_on) if listen_on else None
         self.address = address_text(self.listener.getsockname()) if self.listener else None
         if self.address and on_listen:
@@ -173,7 +174,7 @@ class LiveInput:
             sel.register(inp.fileobj, selectors.EVENT_READ, inp)
             producers.append(inp)
         self._heap: list = []
-        self._seq = 0
+        self._seq = itertools.count()  # ties in time: arrival order
         self._cur = 0  # the time of the last record passed on
         self._start = time.monotonic()
         deadline = None  # end of the grace period
@@ -289,11 +290,11 @@ class LiveInput:
         elif rec.t < self._cur:
             problem = f"time {rec.t} is already closed (current time {self._cur})"
         elif self.spec.max_gap is not None and rec.t - self._cur > self.spec.max_gap:
-            problem = f"time {rec.t} is more than --max-gap {self.spec.max_gap} time points after the current time {self._cur}"
+            gap = f"more than --max-gap {self.spec.max_gap} time points after the current time {self._cur}"
+            problem = f"time {rec.t} is {gap}"
         else:
             inp.last_t = rec.t
-            heapq.heappush(self._heap, (rec.t, self._seq, rec))
-            self._seq += 1
+            heapq.heappush(self._heap, (rec.t, next(self._seq), rec))
             return
         self._error(inp.name, inp.line, f"{problem}; record skipped")
 
@@ -385,7 +386,7 @@ def save_records(records, out: TextIO, close: bool = False) -> Iterator[Record]:
                 out.flush()
             except OSError as err:
                 name = getattr(out, "name", out)
-                raise UsageError(Diagnostic(f"cannot write '{name}': {err.strerror or err}")) from None
+                raise UsageError.at(None, f"cannot write '{name}': {err.strerror or err}") from None
             yield rec
     finally:
         if close:

@@ -12,7 +12,7 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import replace
 
-from ..errors import Diagnostic, StreamError, UsageError
+from ..errors import StreamError, UsageError
 from ..streams import Result, read_jsonl
 from .reasoner import LiveReasoner
 from .source import _report
@@ -41,7 +41,7 @@ def folder_atoms(spark, path: str, fmt: str = "jsonl", max_files_per_trigger: in
     by the reader of ``--stream FILE.jsonl``, so a bad line is reported and skipped) or ``csv``
     (a header and columns ``t``, ``atom`` and optionally ``seq``)."""
     if fmt not in ("jsonl", "csv"):
-        raise UsageError(Diagnostic(f"unknown folder format '{fmt}'", notes=("use jsonl or csv",)))
+        raise UsageError.at(None, f"unknown folder format '{fmt}'", "use jsonl or csv")
     reader = spark.readStream
     if max_files_per_trigger:
         reader = reader.option("maxFilesPerTrigger", max_files_per_trigger)
