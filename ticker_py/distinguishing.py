@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import time
@@ -107,24 +108,20 @@ class _Evaluator:
 
     def __init__(self, analysis: Analysis):
         self.analysis = analysis
-        self.cache: dict = {}
+        self.answers = functools.cache(self._answers)
 
     def reasoner(self, run: _Run) -> Reasoner:
         return Reasoner(self.analysis, engine=run.engine, models=0, semantics=run.semantics)
 
-    def answers(self, run: _Run, stream: tuple) -> dict | None:
+    def _answers(self, run: _Run, stream: tuple) -> dict | None:
         """``{t: answer streams}`` (a time point's last evaluation), None if the run stops with an error."""
-        key = (run.semantics, run.engine, stream)
-        if key not in self.cache:
-            try:
-                reasoner = self.reasoner(run)
-                records = [(t, list(atoms)) for t, atoms in stream]
-                with warnings.catch_warnings():  # a predicate no drawn stream gives is no news here
-                    warnings.simplefilter("ignore", TickerWarning)
-                    self.cache[key] = {r.t: r.models for r in reasoner.feed(records, max_gap=None)}
-            except StreamError:  # the run cannot go on on this stream (persistence: several answer streams)
-                self.cache[key] = None
-        return self.cache[key]
+        try:
+            reasoner = self.reasoner(run)
+            with warnings.catch_warnings():  # a predicate no drawn stream gives is no news here
+                warnings.simplefilter("ignore", TickerWarning)
+                return {r.t: r.models for r in reasoner.feed([(t, list(atoms)) for t, atoms in stream], max_gap=None)}
+        except StreamError:  # the run cannot go on on this stream (persistence: several answer streams)
+            return None
 
     def differs(self, a: _Run, b: _Run, stream: tuple) -> int | None:
         """The first time point that both runs evaluate where their answer streams differ, or None (one
@@ -151,11 +148,8 @@ class _Vocabulary:
         fresh = [c for c in ("a", "b", "c", "d") if c not in found][:2]
         pool = list(dict.fromkeys(str(v) for v in found if not (isinstance(v, int) and v < 0)))
         self.pool = (pool[:10] + fresh) or ["a"]
-        self.predicates = sorted(
-            (analysis.renamed.get(p, p), analysis.signatures[p])
-            for p in analysis.extensional
-            if p in analysis.signatures
-        )
+        sigs = analysis.signatures
+        self.predicates = sorted((analysis.renamed.get(p, p), sigs[p]) for p in analysis.extensional if p in sigs)
         times = {size for w, size in analysis.window_sizes.items() if not w.is_tuple}
         counts = {size for w, size in analysis.window_sizes.items() if w.is_tuple}
         self.gaps = sorted({1, 2} | {g for n in times for g in (n - 1, n, n + 1) if g >= 1})

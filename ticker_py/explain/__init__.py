@@ -1,11 +1,7 @@
 """Explanations: why an atom holds in an answer stream at tick (t, c), and why another does not.
 
 An explanation is a function of the program, the window-covered stream up to (t, c) and the
-answer stream at t, so it does not matter which engine computed the answer stream. It is
-computed natively (docs/explain.md says why): rule instances are found by joining each rule's
-body over the answer stream, the support of an atom is chosen in least-fixpoint order (no atom
-supports itself), and a why-not lists every rule instance whose head matches with its first
-failing literal.
+answer stream at t, so it does not matter which engine computed the answer stream (docs/explain.md).
 
 >>> from ticker_py.api import load_program
 >>> from ticker_py.streams.model import Model

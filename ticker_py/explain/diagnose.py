@@ -1,13 +1,11 @@
 """Why a tick has no answer stream, as far as it can be found cheaply.
 
-One step of the alternating fixpoint: ``upper`` is the least fixpoint with every ``not`` taken
-as true (no answer stream derives more), ``lower`` the least fixpoint with ``not`` read in
-``upper`` (every answer stream derives at least this). A constraint whose positive body holds
-in ``lower`` and whose ``not`` literals hold in ``upper`` rules out every answer stream.
-Otherwise the atoms between the bounds are the undecided ones: up to :data:`CHOICES` of them,
-every choice among them is tried; a choice is stable when it derives exactly itself, and the
-constraints that fail in each stable choice are named (none stable: the cycle through negation
-is odd). Beyond that many, the cycles through negation and the constraints are listed.
+One step of the alternating fixpoint: ``upper`` is the least fixpoint with every ``not`` true (no
+answer stream derives more), ``lower`` the least fixpoint with ``not`` read in ``upper`` (every
+answer stream derives at least this). A constraint whose body holds between them rules out every
+answer stream. Else every choice among up to :data:`CHOICES` undecided atoms is tried (stable: it
+derives exactly itself), naming the constraints that fail in each; beyond that, the cycles through
+negation and the constraints are listed.
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
-"""Differences explained: for two sides' answer streams at one tick (two engines, two tuple
-orders), the why of each atom one side has and the why-not of the side that lacks it.
-
-Explanations only read the program, the stream and the answer stream, so an atom that an
-engine derives without a well-founded support (or misses although a rule instance's body holds)
-shows up as an explanation that cannot be built: that side is reported as wrong, with the reason.
+"""Differences explained: for two sides' answer streams at one tick, the why of each atom one side
+has and the why-not of the side that lacks it. An atom an engine derives without a well-founded
+support (or misses although a rule instance's body holds) has an explanation that cannot be built:
+that side is reported as wrong, with the reason.
 """
 
 from __future__ import annotations

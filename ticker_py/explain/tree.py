@@ -1,9 +1,7 @@
 """Explanations as small immutable trees, printed as text, JSON (nodes and edges), DOT or Markdown.
 
-A :class:`Node` has a ``kind`` (see docs/formats.md), a one-line ``text``, machine-readable
-``info`` and children. A derived atom's node is shared by every literal it supports and
-carries a ``key``: text prints it once (later uses say ``(see above)``), JSON and DOT give it
-one node id.
+A derived atom's node is shared by every literal it supports and carries a ``key``: text prints
+it once (later uses say ``(see above)``), JSON and DOT give it one node id.
 """
 
 from __future__ import annotations

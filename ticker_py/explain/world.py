@@ -133,13 +133,10 @@ class World:
 
     def tuple_keys(self) -> list:
         """The program's tuple windows as :meth:`Windows.tuple_scope` keys."""
-        keys = {}
-        for rule in self.analysis.program.rules:
-            for lit in rule.body:
-                el = lit.element
-                if not lit.is_comparison and el.window is not None and el.window.is_tuple:
-                    keys[self.windows.tuple_scope(el)] = None
-        return list(keys)
+        atoms = (lit.element for rule in self.analysis.program.rules for lit in rule.body if not lit.is_comparison)
+        return list(
+            dict.fromkeys(self.windows.tuple_scope(el) for el in atoms if el.window is not None and el.window.is_tuple)
+        )
 
     def tuple_alternatives(self, key: tuple) -> list:
         """The contents the tuple window ``key`` can have at (t, c) (one unless ties are a choice)."""

@@ -1,8 +1,7 @@
 """Live record sources: producers over TCP, merged in time order, and the wall clock.
 
-:class:`LiveInput` is a generator of :class:`~ticker_py.streams.Record` driven by one ``selectors``
-loop in the consumer's thread (no threads, no locks). The merge rule (a watermark), late records, bad
-lines, idle producers and back-pressure are described in docs/live.md.
+:class:`LiveInput` is a generator driven by one ``selectors`` loop in the consumer's thread (no
+threads, no locks); the merge rule, late records, idle producers and back-pressure: docs/live.md.
 """
 
 from __future__ import annotations

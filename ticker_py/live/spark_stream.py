@@ -1,8 +1,7 @@
 """Spark Structured Streaming driving a reasoner through ``foreachBatch`` (imports pyspark).
 
-Micro-batches of a streaming DataFrame (columns ``t``, ``atom``, optionally ``seq``; or raw JSON
-Lines as :func:`folder_atoms` makes) are pushed into a :class:`~ticker_py.live.LiveReasoner` in the
-driver; rows for a time point already closed are late: reported and skipped (docs/live.md).
+Micro-batches (columns ``t``, ``atom``, optionally ``seq``; or raw JSON Lines) are pushed into a
+:class:`~ticker_py.live.LiveReasoner` in the driver; late rows are reported and skipped (docs/live.md).
 """
 
 from __future__ import annotations
