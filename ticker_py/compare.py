@@ -24,7 +24,7 @@ from .api import analysed
 from .engines import EngineOptions, create_engine
 from .errors import EngineUnsupported, TickerError
 from .explain.differences import explain_differences, stream_history
-from .semantics_compare import SideBySide, engine_names
+from .semantics_compare import SideBySide, engine_names, printed, shown
 from .spec import EVALUATION, INPUT, PROGRAM, RunSpec, takes_spec
 from .stages.consequences import consequences
 from .stages.drive import drive
@@ -289,12 +289,11 @@ def _text(item) -> str:
 def printed_models(models) -> list:
     """A set of :func:`model_key` s as printed lists of atoms (pins after them), in printed order (an
     engine's failure message stands as an atom)."""
-    keys = (Model(frozenset(atoms), frozenset(pins)).printed_key(_text) for atoms, pins in models)
-    return [list(atoms + pins) for atoms, pins in sorted(keys)]
+    return printed((Model(frozenset(atoms), frozenset(pins)) for atoms, pins in models), _text)
 
 
 def _shown(keys) -> list:
-    return ["{" + ", ".join(atoms) + "}" for atoms in printed_models(keys)]
+    return shown((Model(frozenset(atoms), frozenset(pins)) for atoms, pins in keys), _text)
 
 
 def format_tick(tick: Tick, reference: str | None = None) -> str:

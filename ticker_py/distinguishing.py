@@ -377,9 +377,8 @@ ATLAS_MARK = ("<!-- atlas -->", "<!-- /atlas -->")
 
 
 def atlas(programs: dict | None = None, profiles=None, streams: int = ATLAS_STREAMS, seed: int = 0) -> list:
-    """``[(program name, profile a, profile b, cell)]`` for every pair of ``profiles`` (default: the
-    built-in ones) over ``programs`` (default :data:`ATLAS`), ``cell`` a :class:`Witness`, None
-    (no stream found among ``streams``), ``"same knobs"`` or ``"n/a: why"``."""
+    """``[(program, profile a, profile b, cell)]`` for every pair of ``profiles`` over ``programs``:
+    ``cell`` a :class:`Witness`, None (none among ``streams``), ``"same knobs"`` or ``"n/a: why"``."""
     programs = ATLAS if programs is None else programs
     profiles = list(PROFILES) if profiles is None else list(profiles)
     out = []

@@ -31,9 +31,8 @@ def _unique(keys: Iterable) -> Iterator:
 
 
 class PrintedModels:
-    """The printed answer streams of one tick (``(atoms, pins)`` tuples of text), given in any
-    order; iterated in printed order, each once. Beyond ``spill`` atoms they are kept in sorted
-    runs in temporary files (then merged)."""
+    """The printed answer streams of one tick (``(atoms, pins)``), given in any order; iterated in
+    printed order, each once. Beyond ``spill`` atoms they go to sorted runs in temporary files."""
 
     def __init__(self, spill: int = SPILL):
         self.keys: list = []
@@ -71,9 +70,8 @@ def enumerate_answer_streams(
     ``"at"``: the pins with ``show_at``; ``"model": null`` for a tick without any), numbered in
     printed order (clingo engine; answer streams that print the same once).
 
-    Yields per tick the count of answer streams and, with ``consequences`` (a mode), the brave or
-    cautious consequences (else ``atoms`` is None). A tick's answer streams are sorted in memory up
-    to ``spill`` printed atoms, beyond that in temporary files (:class:`PrintedModels`).
+    Yields per tick the count of answer streams and, with ``consequences``, the brave or cautious
+    consequences (else ``atoms`` is None). ``spill``: see :class:`PrintedModels`.
     """
     from .engines.clingo_engine import ClingoEngine  # its iter_models(t) yields the solver's models one by one
 

@@ -33,7 +33,7 @@ from .plot.timeline import MAX_ATOMS, answers_key
 from .semantics import Semantics, parse_semantics_list, resolve
 from .spec import INPUT, PROGRAM, RunSpec, takes_spec
 from .stages.input import Input
-from .streams.model import in_printed_order
+from .values import format_atom
 
 __all__ = ["SemanticsRow", "SemanticsComparison", "compare_semantics", "difference", "format_text", "format_json"]
 
@@ -43,9 +43,8 @@ class SideBySide:
     side by side, labelled with its ``notes()``."""
 
     def timeline(self, title: str = "", start=None, end=None, atoms=None, max_atoms=MAX_ATOMS, inputs=None):
-        """The runs side by side as a :class:`~ticker_py.plot.timeline.Timeline` (an engine comparison:
-        of the ticks kept), differences labelled with :meth:`notes`; ``atoms``: a pattern (``q(_)``)
-        or a Selection."""
+        """The runs side by side as a :class:`~ticker_py.plot.timeline.Timeline`, differences labelled
+        with :meth:`notes`; ``atoms``: a pattern (``q(_)``) or a Selection."""
         from .plot.select import select
         from .plot.timeline import side_by_side
 
@@ -218,16 +217,17 @@ def knob_values(sem: Semantics, ref: Semantics) -> str:
 
 def models_text(models) -> str:
     """Answer streams as printed (``{a, b} {c}``), or that there are none or none was computed."""
-    if models is None:
-        return "not evaluated"
-    if not models:
-        return "no answer stream"
-    return " ".join("{" + ", ".join(atoms) + "}" for atoms in printed(models))
+    return "not evaluated" if models is None else " ".join(shown(models)) or "no answer stream"
 
 
-def printed(models) -> list:
+def shown(models, text=format_atom) -> list:
+    """Answer streams as printed, ``{a, b at 3}``, in printed order (``text`` prints an atom)."""
+    return ["{" + ", ".join(atoms) + "}" for atoms in printed(models, text)]
+
+
+def printed(models, text=format_atom) -> list:
     """Answer streams as lists of atoms (pins ``a at T`` after them), in printed order."""
-    return [m.sorted_atoms() + m.sorted_pinned() for m in in_printed_order(models)]
+    return [list(atoms + pins) for atoms, pins in sorted(m.printed_key(text) for m in models)]
 
 
 def format_text(cmp: SemanticsComparison, max_diffs: int = 20) -> str:

@@ -90,12 +90,9 @@ def answer_derived(analysis: Analysis, model: Model, t: int) -> set:
 
 @dataclass(frozen=True)
 class TickAnswer:
-    """The answer streams at tick (t, c) and what an explanation reads of the run that gave them.
-
-    ``history``: ``(u, k, atom)`` stream atoms up to (t, c), at least the window-covered ones;
-    ``models``: the answer streams at (t, c), numbered in the order the output prints them (sorted,
-    duplicates once; pins count); ``semantics``: the knobs they were computed under; ``origin``:
-    where their timeline starts (the first time point of the stream under ``origin=first``)."""
+    """The answer streams at tick (t, c) and what an explanation reads of the run that gave them:
+    ``history``, ``(u, k, atom)`` stream atoms up to (t, c) (at least the window-covered ones), the
+    ``semantics`` and where the timeline starts (``origin``)."""
 
     history: Sequence[tuple]
     t: int
@@ -109,10 +106,8 @@ def explain(
     analysis: Analysis, tick: TickAnswer, atom, model: int = 1, why_not: bool = False, all_models: bool = True
 ) -> Explanation:
     """Explain ``atom`` (a tuple, or text ``"p(1)"`` / ``"p(1) at 3"``) in answer stream ``model``
-    (1-based) at ``tick``. Raises UsageError for a bad atom or model number, an atom that does
-    (why-not) or does not (why) hold, and a tick without answer stream (with what makes it so, as
-    far as found cheaply). ``all_models`` False: the tick's models are only the first ones an engine
-    found (the title says so)."""
+    (1-based, in printed order) at ``tick``; ``all_models`` False: the first models an engine found.
+    A UsageError says why a question has no explanation (for no answer stream: what makes it so)."""
     history, t, c, models = tick.history, tick.t, tick.c, tick.models
     if tick.semantics.persistence is Persistence.FEEDBACK:
         raise UsageError.at(
@@ -167,9 +162,8 @@ def explain(
 
 
 def with_cut(world: World) -> World:
-    """The world with a content of every tuple window under which its answer stream is one of
-    the program (under ``tuple_ties=choice`` each tuple window may have several contents at a
-    tick, and the answer stream came from one choice of them)."""
+    """The world with the contents of the tuple windows (several under ``tuple_ties=choice``) under
+    which its answer stream is one of the program."""
     keys = world.tuple_keys()
     alternatives = [world.tuple_alternatives(k) for k in keys]
     if all(len(a) <= 1 for a in alternatives):

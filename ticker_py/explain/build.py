@@ -324,10 +324,8 @@ class Builder:
         return out
 
     def is_answer_stream(self) -> bool:
-        """Is the world's answer stream one of the program in this world? Every rule instance
-        whose body holds has its head in it (no constraint's body holds; under
-        ``future_heads=inconsistent`` no @-head lies beyond t), and every derived atom has a
-        well-founded support. (Picks the cut of the tuple windows under ``tuple_ties=choice``.)"""
+        """Is the world's answer stream one of the program: every holding body's head in it (no
+        constraint's; no @-head beyond t under ``future_heads=inconsistent``), every atom supported?"""
         w = self.world
         inconsistent = w.windows.semantics.future_heads is FutureHeads.INCONSISTENT
         for rule in self.rules:

@@ -49,10 +49,8 @@ def prefixed(text: str, prefixes) -> str:
 
 
 def as_written(root, prefixes, renamed: dict):
-    """The explanation tree ``root`` with every node's text as the program writes it: IRIs
-    :func:`prefixed` by ``prefixes``, and the program's names for the internal ones of a name of
-    several arities (``p'2(a,b)`` is ``p(a,b)``; :mod:`ticker_py.analysis.arities`). Shared nodes
-    stay shared."""
+    """The tree ``root`` (shared nodes stay shared) with IRIs :func:`prefixed` and the program's names
+    for the internal ones of a name of several arities (``p'2(a,b)`` is ``p(a,b)``)."""
     names = names_out(renamed) if renamed else None
     made: dict = {}
 

@@ -108,10 +108,8 @@ class LiveInput:
     """Records from live inputs, as a generator (iterate once).
 
     ``listen_on``: a ``tcp:HOST:PORT`` address to accept producers on; ``stream``: a file object
-    read line by line (with ``wall_clock``). ``checker`` refuses atoms (skipped and reported).
-    ``handle_signals``: stop cleanly on SIGINT/SIGTERM (main thread only; a second one raises
-    KeyboardInterrupt). ``on_listen`` gets the bound address; ``report`` each bad line's
-    StreamError, ``log`` each note. The keywords are those of ``ticker run`` (docs/live.md).
+    read line by line (with ``wall_clock``). ``handle_signals``: stop cleanly on SIGINT/SIGTERM (a
+    second one raises KeyboardInterrupt). The keywords are those of ``ticker run`` (docs/live.md).
     """
 
     @takes_spec(also=("wall_clock", "clock", "grace", "idle_timeout", "max_gap"))
