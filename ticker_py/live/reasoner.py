@@ -74,10 +74,6 @@ class LiveReasoner:
         Every time point before t is evaluated first; a closed t or a bad atom is a StreamError."""
         return self._push(t, atoms, True)
 
-    def push_record(self, record: Record) -> list[Result]:
-        """``push(record.t, record.atoms)`` (a reader's record: its atoms are parsed already)."""
-        return self._push(record.t, record.atoms, False)
-
     def _push(self, t, atoms, parse: bool) -> list[Result]:
         with self._lock:
             t = self._time(t)
@@ -112,7 +108,8 @@ class LiveReasoner:
         """Push records (or ``(t, atoms)`` pairs), yield results, close (also when ``records`` raises)."""
         try:
             for rec in records:
-                yield from (self.push_record(rec) if isinstance(rec, Record) else self.push(*rec))
+                # a reader's record: its atoms are parsed already
+                yield from (self._push(rec.t, rec.atoms, False) if isinstance(rec, Record) else self.push(*rec))
         except Exception:
             yield from self.close()
             raise
