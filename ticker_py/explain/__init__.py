@@ -80,14 +80,6 @@ def _checked(atom: tuple, time, analysis: Analysis, where: str):
     return atom, time
 
 
-def answer_derived(analysis: Analysis, model: Model, t: int) -> set:
-    """The derived (atom, time) pairs of an answer stream (background and input atoms left out)."""
-    bg = set(analysis.background)
-    out = {(a, t) for a in model.atoms if a[0] in analysis.intensional and a not in bg}
-    out |= {(a, u) for a, u in model.pinned if a not in bg}
-    return out
-
-
 @dataclass(frozen=True)
 class TickAnswer:
     """The answer streams at tick (t, c) and what an explanation reads of the run that gave them:
@@ -127,8 +119,10 @@ def explain(
         there = "is 1 answer stream" if len(models) == 1 else f"are {len(models)} answer streams"
         message = f"answer stream {model} is out of range: there {there} at t={t}"
         raise UsageError.at(None, message, f"use 1..{len(models)}")
-    models = in_printed_order(set(models))
-    derived = answer_derived(analysis, models[model - 1], t)
+    models, bg = in_printed_order(set(models)), set(analysis.background)
+    chosen = models[model - 1]  # its derived atoms (background and stream atoms left out) at t, and its pins
+    derived = {(a, t) for a in chosen.atoms if a[0] in analysis.intensional and a not in bg}
+    derived |= {(a, u) for a, u in chosen.pinned if a not in bg}
     world = with_cut(World(analysis, history, t, c, derived, windows, tick.origin))
     builder = Builder(world)
     stream_atom = atom[0] not in analysis.intensional

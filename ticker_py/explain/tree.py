@@ -130,17 +130,10 @@ class Explanation:
     def to_dot(self) -> str:
         """The explanation graph for graphviz."""
         nodes, edges = self.root.graph()
-        return "\n".join(
-            [
-                "digraph explanation {",
-                "  rankdir=TB;",
-                '  node [shape=box, fontname="monospace"];',
-                f"  label={_dot_quote(self.title)}; labelloc=t;",
-                *(f"  {i} [label={_dot_quote(n.text)}, shape={_SHAPES.get(n.kind, 'box')}];" for i, n in nodes),
-                *(f"  {a} -> {b};" for a, b in edges),
-                "}\n",
-            ]
-        )
+        head = 'digraph explanation {\n  rankdir=TB;\n  node [shape=box, fontname="monospace"];\n'
+        lines = [f"  label={_dot_quote(self.title)}; labelloc=t;"]
+        lines += [f"  {i} [label={_dot_quote(n.text)}, shape={_SHAPES.get(n.kind, 'box')}];" for i, n in nodes]
+        return head + "\n".join(lines + [f"  {a} -> {b};" for a, b in edges]) + "\n}\n"
 
     def _repr_html_(self) -> str:
         from .render import notebook_html

@@ -90,7 +90,9 @@ class TcpSink:
                 try:
                     client[0].sendall(data)
                 except OSError as err:
-                    self._drop(client, err)
+                    self.log(f"ticker: {client[1]}: output client dropped ({err})")
+                    self.clients.remove(client)
+                    client[0].close()
 
     def close(self) -> None:
         if self.closed:
@@ -113,11 +115,6 @@ class TcpSink:
             sock.settimeout(self.send_timeout)
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # a result line goes out at once
             self.clients.append((sock, address_text(peer)))
-
-    def _drop(self, client, err: BaseException | None) -> None:
-        self.log(f"ticker: {client[1]}: output client dropped ({err})")
-        self.clients.remove(client)
-        client[0].close()
 
     def __enter__(self):
         return self
