@@ -56,9 +56,6 @@ def default_factory(name: str) -> Callable:
     return lambda analysis, options: create_engine(name, analysis, options)
 
 
-# ------------------------------------------------------------------ streams
-
-
 def prepare_stream(analysis, stream, spec: RunSpec, inputs: dict | None = None) -> Iterator[TimePoint]:
     """Grouped time points of ``stream`` through the input stage, in ``spec`` 's tuple order;
     ``inputs`` receives the atoms per time point."""
@@ -96,9 +93,6 @@ def _started(analysis, engines: dict, options: EngineOptions) -> tuple:
         except ImportError as err:
             unavailable[name] = f"not installed ({err})"
     return running, unavailable
-
-
-# ------------------------------------------------------------------ comparing
 
 
 def model_key(model) -> tuple:

@@ -78,9 +78,6 @@ def _size(stream) -> tuple:
     return (sum(len(a) for _, a in stream), len(stream), tuple(t for t, _ in stream))
 
 
-# ---------------------------------------------------------------- the runs
-
-
 @dataclass(frozen=True)
 class _Run:
     label: str
@@ -132,9 +129,6 @@ class _Evaluator:
         return next((t for t in sorted(set(x) & set(y)) if answers_key(x[t]) != answers_key(y[t])), None)
 
 
-# ---------------------------------------------------------------- drawing streams
-
-
 class _Vocabulary:
     """What random streams are drawn from: the extensional atoms and window-guided gaps and counts."""
 
@@ -177,9 +171,6 @@ class _Vocabulary:
         return tuple(records)
 
 
-# ---------------------------------------------------------------- shrinking
-
-
 def _smaller(stream: tuple):
     """Every stream one step smaller: an atom or a time point less, a time point (or all from it) one earlier."""
     for i, (t, atoms) in enumerate(stream):
@@ -206,9 +197,6 @@ def _shrunk(evaluator: _Evaluator, a: _Run, b: _Run, stream: tuple) -> tuple:
         if smaller is None:
             return stream
         stream = smaller
-
-
-# ---------------------------------------------------------------- the search
 
 
 def _read_stream(stream) -> tuple:
@@ -353,8 +341,6 @@ def format_witness(w: Witness) -> str:
     out.append(f"dimension: {w.dimension} ({w.detail})")
     return "\n".join(out)
 
-
-# ---------------------------------------------------------------- the atlas
 
 #: the atlas' programs: one per window kind and modality, and the knobs' own cases
 ATLAS = {

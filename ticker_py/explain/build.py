@@ -55,9 +55,6 @@ class Lit:
         return next(u for u in range(self.span.lo, self.span.hi + 1) if u not in have)
 
 
-# ---------------------------------------------------------------- substitution
-
-
 def subst_term(term, sigma):
     """The term with bound variables replaced (arithmetic over bound values evaluated)."""
     if isinstance(term, ast.Variable):
@@ -113,9 +110,6 @@ def ready(lit: ast.Literal, sigma) -> bool:
     return all(bindable(a, sigma) for a in el.atom.args) and (el.time is None or bindable(el.time, sigma))
 
 
-# ---------------------------------------------------------------- the builder
-
-
 class Builder:
     """Explanations over one world (one answer stream at one tick)."""
 
@@ -133,8 +127,6 @@ class Builder:
         self.choice = frozenset(p for comp in analysis.strata if on_cycle & set(comp) for p in comp)
         self.assumptions: dict = {}
         self._nodes: dict = {}  # shared nodes by key
-
-    # -- grounding
 
     def unify_head(self, rule: ast.Rule, atom: tuple, u: int):
         """``(sigma, deferred)``: the head matched against atom at u (arithmetic deferred), or None."""
@@ -260,8 +252,6 @@ class Builder:
         time = value(el.time, sigma) if el.time is not None and is_bound(el.time, sigma) else None
         occ = () if atom is None else tuple(w.witnesses(el, atom, time)[2])
         return [], Lit(i, lit, False, subst_literal(lit, sigma), span, atom, time, occ)
-
-    # -- why
 
     def supports(self, *targets):
         """The rule instances whose body holds for every derived atom the targets may rest on."""
@@ -404,8 +394,6 @@ class Builder:
         if el.modality == ast.AT:
             return f"{where}, pinned at {format_term(lit.time) if lit.time is not None else '?'}"
         return f"{where}, {'every time point' if el.modality == ast.BOX else 'witness'}"
-
-    # -- why not
 
     def _describe_absent(self, lit: Lit) -> str:
         """Why an extended atom (positive, failing; or under not, holding) is false at t."""

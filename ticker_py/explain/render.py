@@ -46,9 +46,6 @@ def _extent(e, rs) -> tuple:
     return min(times), max(times)
 
 
-# ---------------------------------------------------------------- matplotlib
-
-
 def figure(e, heading: str = "", width: float = 12.0, small: bool = False):
     """The matplotlib picture (tree text on the left, time axis on the right)."""
     import matplotlib
@@ -106,9 +103,6 @@ def figure(e, heading: str = "", width: float = 12.0, small: bool = False):
     return fig
 
 
-# ---------------------------------------------------------------- graphviz
-
-
 def _strip(span: tuple, times: tuple) -> str:
     """An HTML-label table of the span's time points (grouped when there are many) in cells of one
     fixed width: shaded, the evidence dark."""
@@ -157,9 +151,6 @@ def _dot_render(source: str, fmt: str) -> bytes | None:
     if shutil.which("dot") is None:
         return None
     return subprocess.run(["dot", f"-T{fmt}"], input=source.encode(), capture_output=True, check=True).stdout
-
-
-# ---------------------------------------------------------------- entry points
 
 
 def picture(e, fmt: str, heading: str = "", graph: bool = True) -> tuple:

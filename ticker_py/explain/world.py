@@ -31,9 +31,6 @@ class Occurrence:
     count: int | None = None
 
 
-# ---------------------------------------------------------------- terms
-
-
 def value(term, sigma: dict):
     """The ground value of a term whose variables ``sigma`` binds, or UNDEF."""
     if isinstance(term, ast.Variable):
@@ -92,9 +89,6 @@ def compare(op: str, a, b) -> bool:
     return order_compare(op, a, b)
 
 
-# ---------------------------------------------------------------- the world at (t, c)
-
-
 class World:
     """The stream up to tick (t, c), the background and one answer stream's derived atoms.
 
@@ -128,8 +122,6 @@ class World:
 
     def with_cut(self, cut: dict) -> World:
         return World(self.analysis, self.history, self.t, self.c, self.derived, self.windows, self.origin, cut)
-
-    # -- windows
 
     def tuple_keys(self) -> list:
         """The program's tuple windows as :meth:`Windows.tuple_scope` keys."""

@@ -67,8 +67,6 @@ class LiveReasoner:
         """The lowest time point not evaluated yet."""
         return self.driver.open
 
-    # ------------------------------------------------------------ pushing
-
     def push(self, t: int, atoms: Iterable = ()) -> list[Result]:
         """Add atoms (strings or tuples) that arrived at time t; ``push(t)`` alone is a heartbeat.
         Every time point before t is evaluated first; a closed t or a bad atom is a StreamError."""
@@ -120,8 +118,6 @@ class LiveReasoner:
 
     def __exit__(self, *exc):
         self.close()
-
-    # ------------------------------------------------------------ internals
 
     def _time(self, t) -> int:
         if self.closed:

@@ -158,8 +158,6 @@ class LiveInput:
     def __iter__(self) -> Iterator[Record]:
         return self._run()
 
-    # ------------------------------------------------------------ the loop
-
     def _run(self) -> Iterator[Record]:
         sel = _selector(self.stream)
         sel.register(self._wake_r, selectors.EVENT_READ, None)
