@@ -322,13 +322,11 @@ def format_comparison(cmp: EngineComparison, max_diffs: int = 20) -> str:
     lines = [format_tick(t, cmp.engines[0] if cmp.engines else None) for t in cmp.differing[:max_diffs]]
     if len(cmp.differing) > max_diffs:
         lines.append(f"... {len(cmp.differing) - max_diffs} more differing ticks")
-    for name, reason in cmp.unavailable.items():
-        lines.append(f"{name}: not applicable: {reason}")
-    ran = ", ".join(cmp.engines) or "no engine"
-    if cmp.agree:
+    lines += [f"{name}: not applicable: {reason}" for name, reason in cmp.unavailable.items()]
+    ran, first = ", ".join(cmp.engines) or "no engine", cmp.differing[0] if cmp.differing else None
+    if first is None:
         lines.append(f"{ran}: agree on all {cmp.evaluated} ticks")
     else:
-        first = cmp.differing[0]
         lines.append(f"{ran}: {len(cmp.differing)} of {cmp.evaluated} ticks differ (first at t={first.t} c={first.c})")
     return "\n".join(lines)
 
@@ -344,15 +342,9 @@ def format_comparison_json(cmp: EngineComparison, max_diffs: int = 20) -> str:
             obj["changes"] = dict(tick.changes)
         lines.append(json.dumps(obj))
     first = cmp.differing[0] if cmp.differing else None
-    summary = {
-        "engines": cmp.engines,
-        "unavailable": cmp.unavailable,
-        "ticks": cmp.evaluated,
-        "differing": len(cmp.differing),
-        "first": None if first is None else {"t": first.t, "c": first.c},
-        "agree": cmp.agree,
-    }
-    lines.append(json.dumps({"summary": summary}))
+    at = None if first is None else {"t": first.t, "c": first.c}
+    summary = dict(engines=cmp.engines, unavailable=cmp.unavailable, ticks=cmp.evaluated, differing=len(cmp.differing))
+    lines.append(json.dumps({"summary": summary | {"first": at, "agree": cmp.agree}}))
     return "\n".join(lines)
 
 

@@ -190,19 +190,16 @@ def report(e, heading: str = "", timeline=None) -> tuple:
         f"<td>{', '.join(map(str, r.times or ([] if r.at is None else [r.at])))}</td></tr>"
         for i, r in enumerate(e.rows())
     )
-    sections.append(
-        html.section(
-            "Nodes",
-            '<div class="filter" data-table="nodes"><input type="search" placeholder="filter: words every row must'
-            ' contain"> <span class="count"></span></div>'
-            '<table class="tk" id="nodes"><thead><tr><th>#</th><th>kind</th><th>text</th><th>span</th>'
-            f"<th>time points</th></tr></thead><tbody>\n{body}\n</tbody></table>",
-        )
+    nodes = (
+        '<div class="filter" data-table="nodes"><input type="search" placeholder="filter: words every row must'
+        ' contain"> <span class="count"></span></div>'
+        '<table class="tk" id="nodes"><thead><tr><th>#</th><th>kind</th><th>text</th><th>span</th>'
+        f"<th>time points</th></tr></thead><tbody>\n{body}\n</tbody></table>"
     )
+    sections.append(html.section("Nodes", nodes))
     if timeline is not None:
-        sections.append(
-            html.section("Timeline of the run", f'<div class="tk-fig">{svg_text(timeline_figure(timeline))}</div>')
-        )
+        run = f'<div class="tk-fig">{svg_text(timeline_figure(timeline))}</div>'
+        sections.append(html.section("Timeline of the run", run))
         sections.append(html.section("Answer streams per time point", html.answer_table(timeline)))
     return html.page(e.title, heading, sections), note
 

@@ -76,12 +76,7 @@ def parse_program_atom(text: str, prefixes) -> tuple | None:
 
     head = "".join(f"@prefix {name}: <{namespace}> .\n" for name, namespace in prefixes)
     try:
-        rules = parse_program(f"{head}{text}.", "<atom>").rules
-    except (TickerError, RecursionError):
-        return None
-    if len(rules) != 1 or not rules[0].is_fact or rules[0].head.time is not None:
-        return None
-    try:
-        return from_ast_atom(rules[0].head.atom)
-    except ValueError:  # a variable: not ground
+        (rule,) = parse_program(f"{head}{text}.", "<atom>").rules
+        return from_ast_atom(rule.head.atom) if rule.is_fact and rule.head.time is None else None
+    except (TickerError, RecursionError, ValueError):  # not one fact; ValueError: a variable, not ground
         return None
