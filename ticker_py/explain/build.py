@@ -264,9 +264,7 @@ class Builder:
             for idx in self.by_head.get(x[0][0], ()):
                 rule = self.rules[idx]
                 unified = self.unify_head(rule, *x)
-                if unified is None:
-                    continue
-                for sigma, lits in self.holding(rule, *unified):
+                for sigma, lits in () if unified is None else self.holding(rule, *unified):
                     found[x].append((idx, sigma, lits))
                     for lit in lits:
                         if not lit.literal.negated:
@@ -404,14 +402,12 @@ class Builder:
         pattern = format_atom(atom) if atom is not None else str(el.atom)
         if el.modality == ast.NOW:
             text = f"{pattern} does not hold at t={span.hi}"
+        elif el.modality == ast.AT and lit.time is None:
+            text = f"{pattern} holds at no time point of the {where}"
         elif el.modality == ast.AT:
-            if lit.time is not None and lit.time not in span:
+            if lit.time not in span:
                 return f"time {format_term(lit.time)} is outside the {where}"
-            text = (
-                f"{pattern} does not hold at {format_term(lit.time)} in the {where}"
-                if lit.time is not None
-                else f"{pattern} holds at no time point of the {where}"
-            )
+            text = f"{pattern} does not hold at {format_term(lit.time)} in the {where}"
         elif el.modality == ast.BOX:
             if atom is None:
                 return f"no {pattern} holds at every time point of the {where}"

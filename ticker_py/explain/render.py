@@ -36,13 +36,8 @@ def _cut(text: str, room: int) -> str:
 
 
 def _extent(e, rs) -> tuple:
-    times = [e.t]
-    for r in rs:
-        times += list(r.times)
-        if r.span:
-            times += list(r.span)
-        if r.at is not None:
-            times.append(r.at)
+    times = [e.t, *(u for r in rs for u in (*r.times, *(r.span or ())))]
+    times += [r.at for r in rs if r.at is not None]
     return min(times), max(times)
 
 

@@ -51,8 +51,7 @@ def _relocate(diag: Diagnostic, text: str, line: int, shift: int) -> Diagnostic:
 def parse_line(text: str, source: str, number: int, stamp: int | None = None) -> Record | None:
     """One text-format line as a Record located at ``source:number`` (None for blank/comment).
     With ``stamp`` (wall clock) the line holds atoms, after an ignored ``T:`` if any, at time ``stamp``."""
-    shift = 0
-    parsed = text
+    parsed, shift = text, 0
     if stamp is not None:
         m = _PREFIX.match(text)
         if m:
@@ -331,10 +330,8 @@ class LiveInput:
         for p in producers:
             if p.tcp and not p.idle and not p.paused and now - p.seen >= self.spec.idle_timeout:
                 p.idle = True
-                self.log(
-                    f"{p.name}: nothing received for {self.spec.idle_timeout:g} s: no longer holds "
-                    "the time back (--idle-timeout)"
-                )
+                silent = f"nothing received for {self.spec.idle_timeout:g} s"
+                self.log(f"{p.name}: {silent}: no longer holds the time back (--idle-timeout)")
 
     def _pace(self, sel, producers) -> None:
         """Back-pressure: while the merge is full, read only the producers at the watermark."""
