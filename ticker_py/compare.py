@@ -50,6 +50,9 @@ __all__ = [
     "compare_consequences",
 ]
 
+#: factorized answers that differ factor-wise are compared expanded up to this many answer streams
+EXPAND_LIMIT = 1_000_000
+
 
 def default_factory(name: str) -> Callable:
     """A factory creating the registered engine ``name``."""
@@ -98,10 +101,6 @@ def _started(analysis, engines: dict, options: EngineOptions) -> tuple:
 def model_key(model) -> tuple:
     """A model as ``(sorted atoms, sorted (atom, T) pins)``, atoms as tuples."""
     return (tuple(sorted(model.atoms, key=repr)), tuple(sorted(model.pinned, key=repr)))
-
-
-#: factorized answers that differ factor-wise are compared expanded up to this many answer streams
-EXPAND_LIMIT = 1_000_000
 
 
 def factor_key(f) -> tuple:

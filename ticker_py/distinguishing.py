@@ -22,11 +22,12 @@ from itertools import combinations
 from . import ast
 from .analysis import Analysis
 from .analysis.terms import rule_terms, subterms
-from .api import Reasoner, load_program
+from .api import Reasoner, load_program, records_from
 from .errors import StreamError, TickerError, TickerWarning, UsageError
 from .plot.timeline import answers_key
 from .semantics import PROFILES, Semantics, parse_semantics_list, resolve
 from .semantics_compare import difference, engine_names, knob_values, models_text
+from .values import format_atom
 
 __all__ = [
     "Witness",
@@ -52,10 +53,8 @@ ATLAS_STREAMS = 150
 
 @dataclass(frozen=True)
 class Witness:
-    """A stream (``((t, (atom, ...)), ...)``) on which two runs differ: ``t`` the first time point where
-    they do, ``answers`` each run's answer streams there (None: not evaluated), ``dimension`` and
-    ``detail`` what explains it (:func:`~ticker_py.semantics_compare.difference`, the knobs' values);
-    ``tried``: streams tried before one was found."""
+    """A stream (``((t, (atom, ...)), ...)``) on which two runs differ: first at ``t``, with ``answers``
+    (None: not evaluated), explained by ``dimension`` and ``detail``, after ``tried`` streams."""
 
     stream: tuple
     t: int
@@ -201,9 +200,6 @@ def _shrunk(evaluator: _Evaluator, a: _Run, b: _Run, stream: tuple) -> tuple:
 
 def _read_stream(stream) -> tuple:
     """A given stream (a path or ``(t, atoms)`` pairs) as records."""
-    from .api import records_from
-    from .values import format_atom
-
     out: dict = {}
     for rec in records_from(stream):
         out.setdefault(rec.t, []).extend(a if isinstance(a, str) else format_atom(a) for a in rec.atoms)

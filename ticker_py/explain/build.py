@@ -177,14 +177,13 @@ class Builder:
         return ((s, lits) for s, lits, failed in self.search(rule, sigma or {}, deferred) if not failed)
 
     def heads(self, rule: ast.Rule):
-        """``(atom, u)``: the head of every instance of ``rule`` whose body holds (no instance where
-        the head's arithmetic is undefined)."""
+        """``(atom, u)``: the head of every instance of ``rule`` whose body holds (and arithmetic is defined)."""
         head = rule.head
         for sigma, _ in self.holding(rule):
-            args = [value(a, sigma) for a in head.atom.args]
+            atom = self._ground_atom(head.atom, sigma)
             u = self.world.t if head.time is None else value(head.time, sigma)
-            if UNDEF not in args and type(u) is int:
-                yield (head.atom.predicate, *args), u
+            if atom is not None and type(u) is int:
+                yield atom, u
 
     def evaluate(self, i: int, lit: ast.Literal, sigma: dict):
         """``(results, failure)``: the ways literal i holds under sigma, or why it fails."""

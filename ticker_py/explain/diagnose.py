@@ -22,6 +22,8 @@ __all__ = ["no_answer_notes", "fixpoint"]
 
 #: the diagnosis gives up beyond this many derivable atoms
 LIMIT = 5000
+#: the diagnosis tries every choice among at most this many undecided atoms
+CHOICES = 10
 
 
 def fixpoint(analysis: Analysis, world_of, negation=None, ignore_negation=False):
@@ -68,9 +70,8 @@ def no_answer_notes(analysis: Analysis, history, t: int, c: int, windows, origin
     shown = _atoms_text(undecided, prefixes)
     if undecided and len(undecided) <= CHOICES:
         return _choice_notes(analysis, world_of, lower, undecided, constraints, shown)
-    notes = (
-        [f"undecided atoms: {shown}; no choice among them is stable and satisfies the constraints"] if undecided else []
-    )
+    stable = "no choice among them is stable and satisfies the constraints"
+    notes = [f"undecided atoms: {shown}; {stable}"] if undecided else []
     notes += _cycles(analysis)
     notes += [f"{r.location}: constraint '{r}' may rule out the remaining choices" for r in constraints]
     return notes or ["the cause was not found cheaply"]
@@ -81,10 +82,6 @@ def _cycles(analysis) -> list:
         f"{e.element.location}: '{e.head}' depends negatively on '{e.body}' through a cycle"
         for e in analysis.negative_cycle
     ]
-
-
-#: the diagnosis tries every choice among at most this many undecided atoms
-CHOICES = 10
 
 
 def _violation(rule, builder: Builder):

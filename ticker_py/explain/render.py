@@ -6,6 +6,7 @@ module and :mod:`.tree` (whose ``_repr_html_`` calls it) do not import each othe
 
 from __future__ import annotations
 
+import io
 import shutil
 import subprocess
 from html import escape
@@ -46,6 +47,7 @@ def figure(e, heading: str = "", width: float = 12.0, small: bool = False):
     import matplotlib
     from matplotlib.figure import Figure
     from matplotlib.lines import Line2D
+    from matplotlib.ticker import MaxNLocator
 
     from ..plot.draw import STYLE
 
@@ -80,8 +82,6 @@ def figure(e, heading: str = "", width: float = 12.0, small: bool = False):
         ax.set_yticks([])
         ax.set_xlabel("time point")
         ax.grid(axis="x", alpha=0.3)
-        from matplotlib.ticker import MaxNLocator
-
         ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=10))
         if hi - lo < 10:  # a few time points: each its tick (one time point: one tick, not -0.6 ... 0.6)
             ax.set_xticks(range(lo, hi + 1))
@@ -157,8 +157,6 @@ def picture(e, fmt: str, heading: str = "", graph: bool = True) -> tuple:
         if data is not None:
             return data, ""
         note = NO_DOT
-    import io
-
     from ..plot.draw import save
 
     buf = io.BytesIO()

@@ -90,11 +90,8 @@ def compare(op: str, a, b) -> bool:
 
 
 class World:
-    """The stream up to tick (t, c), the background and one answer stream's derived atoms.
-
-    ``history``: ``(u, k, atom)`` input atoms, at least the window-covered ones; ``derived``:
-    ``(atom, u)`` pairs of the answer stream (u > t are predictions, read by no rule); ``cut``: the
-    content chosen for each tuple window (by :meth:`tuple_keys`; else the first alternative)."""
+    """The stream up to tick (t, c), the background and one answer stream's ``derived`` (atom, u) pairs
+    (u > t: predictions, read by no rule); ``cut``: the contents chosen for tuple windows (by key)."""
 
     def __init__(self, analysis: Analysis, history, t: int, c: int, derived, windows: Windows, origin: int, cut=None):
         self.analysis = analysis

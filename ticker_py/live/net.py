@@ -58,9 +58,8 @@ def _log(message: str) -> None:
 class TcpSink:
     """A text sink that sends every line to all connected clients (``--output tcp:HOST:PORT``).
 
-    Pending connections are accepted on every ``flush`` (no thread), so a client that connected
-    before a result was flushed receives it. A client that fails or does not take a line within
-    ``send_timeout`` seconds is dropped (with a note on stderr). ``close`` ends every connection.
+    Pending connections are accepted on every ``flush`` (no thread); a client that fails or does not
+    take a line within ``send_timeout`` seconds is dropped (with a note on stderr).
     """
 
     def __init__(self, address: str, send_timeout: float = 5.0, log: Callable[[str], None] = _log):

@@ -34,11 +34,10 @@ __all__ = ["LiveReasoner"]
 class LiveReasoner:
     """A reasoner driven by pushes: ``push(t, atoms)``, ``close_time(t)``, ``close()``.
 
-    Time point t is evaluated as soon as it is complete: when a later time is pushed, when
-    ``close_time(t')`` with t' >= t is called, or at ``close()``. Each call returns the results it
-    produced and passes each to ``on_result``; the methods are thread-safe (one lock).
-    ``program`` is as for :class:`~ticker_py.api.Reasoner` (or a ready one), and so are the keywords.
-    A body predicate that nothing gave is a warning after ``warn_after`` time points (None: at ``close()``).
+    Time point t is evaluated as soon as it is complete (a later time pushed, ``close_time(t')`` with
+    t' >= t, ``close()``); each call returns the results it produced and passes each to ``on_result``
+    (thread-safe). ``program`` and the keywords are as for :class:`~ticker_py.api.Reasoner`. A body
+    predicate that nothing gave is a warning after ``warn_after`` time points (None: at ``close()``).
     """
 
     @takes_spec(PROGRAM, EVALUATION, also=("every",), loads=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import tempfile
+import threading
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -104,13 +105,8 @@ def run_stream(
     report: Callable[[BaseException], None] = _report,
     **options,
 ) -> list[Result]:
-    """Run a bounded streaming query to the end and return every result (bad rows go to ``report``).
-
-    A finite source (a folder) ends by itself; an endless one (``rate``) runs with a 100 ms trigger
-    until time point ``until_time`` has been evaluated (later ones are dropped). ``timeout``: seconds.
-    """
-    import threading
-
+    """Run a bounded streaming query to the end and return every result (bad rows go to ``report``):
+    a folder ends by itself, an endless source (``rate``) runs until ``until_time`` (later ones dropped)."""
     results: list[Result] = []
     reached = threading.Event()
 
