@@ -60,8 +60,7 @@ def default_factory(name: str) -> Callable:
 
 
 def prepare_stream(analysis, stream, spec: RunSpec, inputs: dict | None = None) -> Iterator[TimePoint]:
-    """Grouped time points of ``stream`` through the input stage, in ``spec`` 's tuple order;
-    ``inputs`` receives the atoms per time point."""
+    """Time points of ``stream`` through the input stage, in ``spec`` 's tuple order (``inputs``: counts)."""
     stage = Input(analysis, spec, counts=inputs)
     points = time_points(stage.records(stage.open(stream), spec.until), spec.until)
     if spec.tuple_order == "reverse":
@@ -280,8 +279,7 @@ def _text(item) -> str:
 
 
 def printed_models(models) -> list:
-    """A set of :func:`model_key` s as printed lists of atoms (pins after them), in printed order (an
-    engine's failure message stands as an atom)."""
+    """:func:`model_key` s as printed lists of atoms, in printed order (a failure message as an atom)."""
     return printed((Model(frozenset(atoms), frozenset(pins)) for atoms, pins in models), _text)
 
 

@@ -85,8 +85,7 @@ class _Run:
 
 
 def _runs(semantics, engines) -> tuple:
-    """The two runs of ``--semantics A,B`` or ``--engines E1,E2`` (the other option, if given,
-    names one semantics or engine for both)."""
+    """The two runs of ``--semantics A,B`` or ``--engines E1,E2`` (the other one naming one for both)."""
     sems = parse_semantics_list(semantics) if isinstance(semantics, str) else list(semantics or ["default"])
     engines = (engine_names(engines) if isinstance(engines, str) else list(engines or ())) or ["auto"]
     sems = [resolve(s) for s in sems]
@@ -120,8 +119,8 @@ class _Evaluator:
             return None
 
     def differs(self, a: _Run, b: _Run, stream: tuple) -> int | None:
-        """The first time point that both runs evaluate where their answer streams differ, or None (one
-        that only one run evaluates, before the first record under ``origin=first``, would be every stream's)."""
+        """The first time point both runs evaluate where their answer streams differ, or None (one that
+        only one run evaluates, before the first record under ``origin=first``, would be every stream's)."""
         x, y = self.answers(a, stream), self.answers(b, stream)
         if x is None or y is None:
             return None
@@ -392,8 +391,7 @@ def _cell(cell) -> str:
 
 
 def atlas_markdown(rows: list, streams: int = ATLAS_STREAMS, seed: int = 0) -> str:
-    """The atlas as a markdown table: per program, the pairs of profiles grouped by their cell (the
-    smallest stream found, then ``agree``, ``same knobs`` and ``n/a``)."""
+    """The atlas as a markdown table: per program, the pairs of profiles grouped by their cell."""
     out = ["| program | pairs of profiles | smallest distinguishing stream |", "|---|---|---|"]
     for name in dict.fromkeys(r[0] for r in rows):
         groups: dict = {}

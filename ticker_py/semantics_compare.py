@@ -95,8 +95,7 @@ class SemanticsRow:
 
 @dataclass(frozen=True)
 class SemanticsComparison(SideBySide):
-    """The rows, the runs (label -> (Semantics, engine)), the per-knob summary and the runs that
-    could not read the program (label -> reason)."""
+    """The rows, the runs (label -> (Semantics, engine)), the summary and the runs not applicable."""
 
     runs: dict
     rows: tuple
@@ -112,8 +111,7 @@ class SemanticsComparison(SideBySide):
         return not any(row.differs for row in self.rows)
 
     def notes(self) -> dict:
-        """``{label: (short, detail)}``: what explains each run's differences from the first run
-        (the reference): the knobs (and values) in which its semantics differs, or ``engine``."""
+        """``{label: (short, detail)}``: what explains each run's differences from the first one."""
         labels, out = list(self.runs), {}
         for label in labels[1:]:
             ref, (sem, engine) = self.runs[labels[0]], self.runs[label]

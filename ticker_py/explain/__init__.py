@@ -56,10 +56,9 @@ def parse_query(text: str | tuple, analysis: Analysis, where: str = "<atom>"):
         atom = parse_program_atom(text.strip(), analysis.program.prefixes)  # s:t1, <http://…>
         if atom is None:
             col = err.column + 1
+            loc = Location(where, 1, col, 1, col + 1)
             note = "give a ground atom such as p(a,1), optionally followed by 'at T'"
-            raise UsageError.at(
-                Location(where, 1, col, 1, col + 1), f"bad atom '{text}': {err.message}", note
-            ) from None
+            raise UsageError.at(loc, f"bad atom '{text}': {err.message}", note) from None
     return _checked(atom, time, analysis, where)
 
 

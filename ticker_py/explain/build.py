@@ -39,15 +39,9 @@ class Lit:
     note: str = ""
 
     def info(self) -> dict:
-        return dict(
-            index=self.index,
-            literal=self.text,
-            negated=self.literal.negated,
-            holds=self.holds,
-            span=self.span,
-            atom=self.atom,
-            at=self.time,
-        )
+        """The literal's node info: which literal, whether it holds, and where it reads."""
+        what = dict(index=self.index, literal=self.text, negated=self.literal.negated, holds=self.holds)
+        return what | dict(span=self.span, atom=self.atom, at=self.time)
 
     def missing(self) -> int:
         """The first time point of the span where the atom does not hold (a failing box)."""

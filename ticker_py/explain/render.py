@@ -99,8 +99,7 @@ def figure(e, heading: str = "", width: float = 12.0, small: bool = False):
 
 
 def _strip(span: tuple, times: tuple) -> str:
-    """An HTML-label table of the span's time points (grouped when there are many) in cells of one
-    fixed width: shaded, the evidence dark."""
+    """An HTML-label table of the span's time points (grouped when many), the evidence dark."""
     lo, hi = span
     width = hi - lo + 1
     step = max(1, -(-width // _STRIP))
@@ -133,8 +132,9 @@ def to_rich_dot(e, heading: str = "") -> str:
         span, strip = node.get("span"), ""
         if span is not None:
             strip = f'<TR><TD ALIGN="LEFT">{_strip((span.lo, span.hi), node.evidence_times())}</TD></TR>'
+        fill = _COLORS.get(node.kind, _DEFAULT)[1]
         label = (
-            f'<TABLE BORDER="1" CELLBORDER="0" CELLSPACING="0" CELLPADDING="3" BGCOLOR="{_COLORS.get(node.kind, _DEFAULT)[1]}">'
+            f'<TABLE BORDER="1" CELLBORDER="0" CELLSPACING="0" CELLPADDING="3" BGCOLOR="{fill}">'
             f'<TR><TD ALIGN="LEFT">{escape(_cut(node.text, _MAX_TEXT))}</TD></TR>{strip}</TABLE>'
         )
         lines.append(f"  {ident} [label=<{label}>];")
@@ -149,8 +149,7 @@ def _dot_render(source: str, fmt: str) -> bytes | None:
 
 
 def picture(e, fmt: str, heading: str = "", graph: bool = True) -> tuple:
-    """``(data, note)``: the explanation as ``svg`` or ``png`` bytes, drawn by graphviz where it is
-    installed (``graph``), else by matplotlib (``note`` says so)."""
+    """``(data, note)``: ``svg`` or ``png`` bytes drawn by graphviz (``graph``), else by matplotlib (noted)."""
     note = ""
     if graph:
         data = _dot_render(to_rich_dot(e, heading), fmt)
@@ -165,8 +164,7 @@ def picture(e, fmt: str, heading: str = "", graph: bool = True) -> tuple:
 
 
 def report(e, heading: str = "", timeline=None) -> tuple:
-    """``(html, note)``: the report of an explanation: the picture, the text, the nodes in a table
-    with a filter and, given the ``timeline`` of the run up to *t*, its answer streams."""
+    """``(html, note)``: the picture, the text, the nodes (filtered) and the run's ``timeline`` up to *t*."""
     from ..plot import html
     from ..plot.draw import figure as timeline_figure
     from ..plot.draw import svg_text

@@ -41,31 +41,24 @@ def prefixed(text: str, prefixes) -> str:
     program writes IRIs: ``name:local`` by ``prefixes`` (``(name, namespace)`` pairs), else ``<…>``."""
     if "iri(" not in text:
         return text
-
-    def one(m: re.Match) -> str:
-        return m.group() if m.group(1) is None else _iri_text(m.group(1), prefixes)
-
-    return _TOKEN.sub(one, text)
+    return _TOKEN.sub(lambda m: m.group() if m.group(1) is None else _iri_text(m.group(1), prefixes), text)
 
 
 def as_written(root, prefixes, renamed: dict):
     """The tree ``root`` (shared nodes stay shared) with IRIs :func:`prefixed` and the program's names
     for the internal ones of a name of several arities (``p'2(a,b)`` is ``p(a,b)``)."""
-    names = names_out(renamed) if renamed else None
+    if not (prefixes or renamed):
+        return root
+    names = names_out(renamed) if renamed else str
     made: dict = {}
 
-    def change(text: str) -> str:
-        text = prefixed(text, prefixes) if prefixes else text
-        return names(text) if names else text
-
     def visit(node):
-        done = made.get(id(node))
-        if done is None:
-            children = tuple(visit(child) for child in node.children)
-            done = made[id(node)] = replace(node, text=change(node.text), children=children)
-        return done
+        if id(node) not in made:
+            text = names(prefixed(node.text, prefixes) if prefixes else node.text)
+            made[id(node)] = replace(node, text=text, children=tuple(visit(child) for child in node.children))
+        return made[id(node)]
 
-    return visit(root) if prefixes or renamed else root
+    return visit(root)
 
 
 def parse_program_atom(text: str, prefixes) -> tuple | None:

@@ -36,8 +36,7 @@ class Node:
         return tuple(sorted({c.get("time") for c in self.children if type(c.get("time")) is int}))
 
     def graph(self) -> tuple:
-        """``(nodes, edges)``: ``[(id, node)]`` of this tree in visiting order, a shared derivation once
-        (by its key), and the ``(from, to)`` pairs of ids."""
+        """``(nodes, edges)``: ``[(id, node)]`` in visiting order (a key once) and ``(from, to)`` id pairs."""
         ids, nodes, edges = {}, [], []
 
         def visit(node: Node) -> str:
@@ -161,8 +160,7 @@ def _dot_quote(text: str) -> str:
 
 @dataclass(frozen=True)
 class Row:
-    """One line of an explanation as its text and pictures show it (``depth`` 0 under the title);
-    ``span`` of a window literal, ``times`` of its evidence, ``at`` the node's own time point."""
+    """One line of an explanation: ``span`` of a window literal, ``times`` of its evidence, ``at`` its own."""
 
     depth: int
     kind: str

@@ -22,8 +22,7 @@ UNDEF = object()  # an undefined term (arithmetic on non-numbers, division by ze
 
 @dataclass(frozen=True)
 class Occurrence:
-    """Where an atom holds: ``source`` is ``"fact"`` (background, every time point), ``"input"``
-    (a stream atom; ``count`` is its arrival count) or ``"derived"`` (in the answer stream)."""
+    """Where an atom holds: ``source`` is ``"fact"``, ``"input"`` (``count``: its arrival) or ``"derived"``."""
 
     atom: tuple
     time: int | None

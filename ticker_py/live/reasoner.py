@@ -67,8 +67,8 @@ class LiveReasoner:
         return self.driver.open
 
     def push(self, t: int, atoms: Iterable = ()) -> list[Result]:
-        """Add atoms (strings or tuples) that arrived at time t; ``push(t)`` alone is a heartbeat.
-        Every time point before t is evaluated first; a closed t or a bad atom is a StreamError."""
+        """Add atoms (strings or tuples) that arrived at time t (none: a heartbeat), after evaluating
+        every time point before t; a closed t or a bad atom is a StreamError."""
         return self._push(t, atoms, True)
 
     def _push(self, t, atoms, parse: bool) -> list[Result]:

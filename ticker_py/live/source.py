@@ -368,8 +368,7 @@ class LiveInput:
 
 
 def save_records(records, out: TextIO, close: bool = False) -> Iterator[Record]:
-    """Pass records through, writing each to ``out`` in text format (flushed): a replayable log.
-    A failed write is a UsageError naming ``out``."""
+    """Pass records through, writing each to ``out`` in text format (flushed): a replayable log."""
     try:
         for rec in records:
             try:
@@ -387,8 +386,7 @@ def save_records(records, out: TextIO, close: bool = False) -> Iterator[Record]:
 
 
 def _selector(stream) -> selectors.BaseSelector:
-    """The default selector, or ``poll`` for a file or a device other than a terminal (``/dev/null``):
-    epoll refuses those, poll reports them readable."""
+    """The default selector, or ``poll`` for a file or a non-terminal device (epoll refuses those)."""
     if stream is not None and hasattr(selectors, "PollSelector"):
         try:
             mode = os.fstat(stream.fileno()).st_mode

@@ -69,8 +69,7 @@ def drive(
     trigger: dict | None = None,
     report: Callable[[BaseException], None] = _report,
 ):
-    """Start a streaming query that pushes each micro-batch into ``live`` (in batch order); returns it.
-    ``trigger``: ``DataStreamWriter.trigger``'s keywords (default ``{"availableNow": True}``)."""
+    """The started streaming query pushing each micro-batch into ``live`` (``trigger``: its keywords)."""
     has_seq = "seq" in frame.columns
     raw = "jsonl" in frame.columns
 
