@@ -127,7 +127,7 @@ class Checker:
 
     def check_why(self, root):
         graph = {}
-        for node in root.walk():
+        for _, node in root.graph()[0]:
             if node.kind == "derived":
                 graph[node.key] = [d.key for d in self.check_derived(node)]
             elif node.kind == "absent":
@@ -266,7 +266,7 @@ def _check(explanation, checker) -> None:
         checker.check_why(root)
     else:
         assert root.kind == "absent" and (root.get("atom"), root.get("time")) == (explanation.atom, explanation.time)
-        for node in root.walk():
+        for _, node in root.graph()[0]:
             if node.kind == "absent":
                 checker.check_absent(node)
     for atom, u in explanation.assumptions:

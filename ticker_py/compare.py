@@ -1,7 +1,5 @@
-"""Engines side by side: one stream fed to several engines, every tick compared.
+"""Engines side by side: one stream fed to several engines, every tick compared (``ticker compare``).
 
-``ticker compare`` (:mod:`ticker_py.cli.compare`) reports every evaluation tick where the
-engines' answer streams differ.
 Answer streams are compared as *sets of models*, a model being its atoms at t and its
 pins ``(atom, T)``; the order in which an engine enumerates them does not matter.
 
@@ -12,8 +10,6 @@ pins ``(atom, T)``; the order in which an engine enumerates them does not matter
 (True, [((('a',), ('c',)), ()), ((('b',), ('c',)), ())], 'the native engine cannot run t')
 >>> [c.atoms for c in consequences(iter_results(program, [(0, [])], engine="clingo", models=0), "cautious")]
 [['c']]
-
-``tuple_order="reverse"`` and ``every="signal"`` change what every engine sees, identically.
 """
 
 from __future__ import annotations
@@ -28,7 +24,7 @@ from .api import analysed
 from .engines import EngineOptions, create_engine
 from .errors import EngineUnsupported, TickerError
 from .explain.differences import explain_differences, stream_history
-from .semantics_compare import SideBySide, engine_names
+from .semantics_compare import SideBySide, engine_names, printed, shown
 from .spec import EVALUATION, INPUT, PROGRAM, RunSpec, takes_spec
 from .stages.consequences import consequences
 from .stages.drive import drive
@@ -54,22 +50,17 @@ __all__ = [
     "compare_consequences",
 ]
 
-#: ``factory(analysis, options) -> Engine``
-EngineFactory = Callable[..., object]
+#: factorized answers that differ factor-wise are compared expanded up to this many answer streams
+EXPAND_LIMIT = 1_000_000
 
 
-def default_factory(name: str) -> EngineFactory:
+def default_factory(name: str) -> Callable:
     """A factory creating the registered engine ``name``."""
     return lambda analysis, options: create_engine(name, analysis, options)
 
 
-# ------------------------------------------------------------------ streams
-
-
 def prepare_stream(analysis, stream, spec: RunSpec, inputs: dict | None = None) -> Iterator[TimePoint]:
-    """Checked, grouped time points of ``stream`` (what :func:`~ticker_py.records_from` reads) through
-    the input stage, in ``spec`` 's tuple order, refused past ``max_gap``; ``inputs`` receives the
-    atoms per time point."""
+    """Time points of ``stream`` through the input stage, in ``spec`` 's tuple order (``inputs``: counts)."""
     stage = Input(analysis, spec, counts=inputs)
     points = time_points(stage.records(stage.open(stream), spec.until), spec.until)
     if spec.tuple_order == "reverse":
@@ -86,15 +77,11 @@ def iter_results(program, stream, *, spec: RunSpec) -> Iterator[Result]:
 
 
 def _factories(engines) -> dict:
-    """``{name: factory}`` of engine names (default: clingo, incremental, native; a list or one comma
-    string) or factories."""
-    if engines is None:
-        engines = ("clingo", "incremental", "native")
-    if isinstance(engines, str):
-        engines = engine_names(engines)
+    """``{name: factory}`` of engine names (a list or one comma string) or factories."""
     if isinstance(engines, dict):
         return engines
-    return {name: default_factory(name) for name in engines}
+    names = engine_names(engines) if isinstance(engines, str) else engines
+    return {name: default_factory(name) for name in names or ("clingo", "incremental", "native")}
 
 
 def _started(analysis, engines: dict, options: EngineOptions) -> tuple:
@@ -110,21 +97,13 @@ def _started(analysis, engines: dict, options: EngineOptions) -> tuple:
     return running, unavailable
 
 
-# ------------------------------------------------------------------ comparing
-
-
 def model_key(model) -> tuple:
     """A model as ``(sorted atoms, sorted (atom, T) pins)``, atoms as tuples."""
     return (tuple(sorted(model.atoms, key=repr)), tuple(sorted(model.pinned, key=repr)))
 
 
-#: factorized answers that differ factor-wise are compared expanded up to this many answer streams
-EXPAND_LIMIT = 1_000_000
-
-
 def factor_key(f) -> tuple:
-    """A :class:`~ticker_py.streams.factorized.Factorized` answer as a hashable key: equal keys, equal
-    answer streams (the converse need not hold: compare expanded then)."""
+    """A factorized answer as a hashable key: equal keys, equal answer streams (not conversely)."""
     return (f.count, model_key(f.common), frozenset(frozenset(model_key(m) for m in alts) for alts in f.factors))
 
 
@@ -174,12 +153,10 @@ class EngineComparison(SideBySide):
         return not self.differing
 
     def notes(self) -> dict:
-        """``{engine: (short, detail)}``: a difference from the first engine is labelled ``engine`` (the
-        same semantics: one engine is wrong)."""
+        """``{engine: (short, detail)}``: a difference from the first engine is labelled ``engine``."""
         return {name: ("engine", f"engine {name}, the same semantics") for name in self.engines[1:]}
 
     def _runs(self) -> dict:
-        """``{engine: {t: models}}`` (the last tick of each time point)."""
         return {name: {tick.t: _models(tick.models.get(name)) for tick in self.ticks} for name in self.engines}
 
     def _printed(self):
@@ -276,9 +253,7 @@ def compare_engines(
 
 
 def explain_comparison(analysis, stream, cmp: EngineComparison, spec: RunSpec, max_diffs: int = 20) -> str:
-    """For each differing tick, every atom one engine has and the first engine lacks (and the other
-    way round), explained on both sides (:mod:`ticker_py.explain.differences`); ``stream`` and
-    ``spec`` as the comparison read them."""
+    """For each differing tick, the atoms in which an engine and the first one differ, explained on both sides."""
     out = []
     for tick in cmp.differing[:max_diffs]:
         history = stream_history(prepare_stream(analysis, stream, spec), tick.t, tick.c)
@@ -304,41 +279,33 @@ def _text(item) -> str:
 
 
 def printed_models(models) -> list:
-    """A set of :func:`model_key` s as printed lists of atoms (pins after the atoms), in the printed order
-    of ``ticker run`` (:meth:`Model.printed_key`; an engine's failure message stands as an atom)."""
-    keys = (Model(frozenset(atoms), frozenset(pins)).printed_key(_text) for atoms, pins in models)
-    return [list(atoms + pins) for atoms, pins in sorted(keys)]
+    """:func:`model_key` s as printed lists of atoms, in printed order (a failure message as an atom)."""
+    return printed((Model(frozenset(atoms), frozenset(pins)) for atoms, pins in models), _text)
 
 
 def _shown(keys) -> list:
-    """Answer streams (:func:`model_key` s) as printed, ``{a, b at 3}``, in printed order."""
-    return ["{" + ", ".join(atoms) + "}" for atoms in printed_models(keys)]
+    return shown((Model(frozenset(atoms), frozenset(pins)) for atoms, pins in keys), _text)
 
 
 def format_tick(tick: Tick, reference: str | None = None) -> str:
     """A readable diff of one differing tick: which engine has which model/atoms extra or missing."""
-    names = list(tick.models)
-    ref = reference if reference in tick.models else names[0]
+    ref = reference if reference in tick.models else next(iter(tick.models))
     lines = [f"t={tick.t} c={tick.c}: engines differ"]
     if len(set(tick.counts.values())) > 1:
         lines.append("  ticks: " + ", ".join(f"{n}: t={t} c={c}" for n, (t, c) in tick.counts.items()))
     if len(set(tick.changes.values())) > 1:
         lines += [f"  changes of {n}: {line}" for n, line in tick.changes.items()]
     groups: dict = {}
-    for n in names:
-        groups.setdefault(tick.models[n], []).append(n)
+    for n, models in tick.models.items():
+        groups.setdefault(models, []).append(n)
     for models, group in groups.items():
         shown = " ".join(_shown(models)) or "no answer stream"
         lines.append(f"  {', '.join(group)}: {shown}")
     base = tick.models[ref]
-    for n in names:
-        other = tick.models[n]
-        if other == base:
-            continue
-        if len(base) == 1 and len(other) == 1:
-            (ba, bp), (oa, op) = next(iter(base)), next(iter(other))
-            b_items, o_items = {*ba, *bp}, {*oa, *op}
-            for what, items in (("has extra", o_items - b_items), ("is missing", b_items - o_items)):
+    for n, other in tick.models.items():
+        if len(base) == len(other) == 1:  # one answer stream each: the atoms in which they differ
+            (ba, bp), (oa, op) = *base, *other
+            for what, items in (("has extra", {*oa, *op} - {*ba, *bp}), ("is missing", {*ba, *bp} - {*oa, *op})):
                 if items:
                     lines.append(f"    {n} {what} (vs {ref}): {', '.join(map(_text, sorted(items, key=repr)))}")
         else:
@@ -352,22 +319,17 @@ def format_comparison(cmp: EngineComparison, max_diffs: int = 20) -> str:
     lines = [format_tick(t, cmp.engines[0] if cmp.engines else None) for t in cmp.differing[:max_diffs]]
     if len(cmp.differing) > max_diffs:
         lines.append(f"... {len(cmp.differing) - max_diffs} more differing ticks")
-    for name, reason in cmp.unavailable.items():
-        lines.append(f"{name}: not applicable: {reason}")
-    ran = ", ".join(cmp.engines) or "no engine"
-    if cmp.agree:
+    lines += [f"{name}: not applicable: {reason}" for name, reason in cmp.unavailable.items()]
+    ran, first = ", ".join(cmp.engines) or "no engine", cmp.differing[0] if cmp.differing else None
+    if first is None:
         lines.append(f"{ran}: agree on all {cmp.evaluated} ticks")
     else:
-        first = cmp.differing[0]
         lines.append(f"{ran}: {len(cmp.differing)} of {cmp.evaluated} ticks differ (first at t={first.t} c={first.c})")
     return "\n".join(lines)
 
 
 def format_comparison_json(cmp: EngineComparison, max_diffs: int = 20) -> str:
-    """``ticker compare --format json``: JSON Lines, one object per differing tick (up to
-    ``max_diffs``: ``{"t", "c", "answers": {engine: [[atom, ...], ...]}}``, answer streams in
-    printed order; ``"ticks"`` and ``"changes"`` per engine where those differ), then
-    ``{"summary": {...}}``."""
+    """``ticker compare --format json``: one JSON line per differing tick (docs/cli.md), then the summary."""
     lines = []
     for tick in cmp.differing[:max_diffs]:
         obj = {"t": tick.t, "c": tick.c, "answers": {n: printed_models(m) for n, m in tick.models.items()}}
@@ -377,26 +339,16 @@ def format_comparison_json(cmp: EngineComparison, max_diffs: int = 20) -> str:
             obj["changes"] = dict(tick.changes)
         lines.append(json.dumps(obj))
     first = cmp.differing[0] if cmp.differing else None
-    summary = {
-        "engines": cmp.engines,
-        "unavailable": cmp.unavailable,
-        "ticks": cmp.evaluated,
-        "differing": len(cmp.differing),
-        "first": None if first is None else {"t": first.t, "c": first.c},
-        "agree": cmp.agree,
-    }
-    lines.append(json.dumps({"summary": summary}))
+    at = None if first is None else {"t": first.t, "c": first.c}
+    summary = dict(engines=cmp.engines, unavailable=cmp.unavailable, ticks=cmp.evaluated, differing=len(cmp.differing))
+    lines.append(json.dumps({"summary": summary | {"first": at, "agree": cmp.agree}}))
     return "\n".join(lines)
 
 
 @takes_spec(PROGRAM, INPUT, EVALUATION, also=("consequences",), purpose="compare", loads=True)
 def compare_consequences(program, stream, engines=None, *, spec: RunSpec):
-    """Per tick each engine's brave or cautious (``spec.consequences``)
-    :class:`~ticker_py.stages.consequences.Consequences`.
-
-    Returns ``(rows, unavailable)``: ``rows`` yields ``{engine: Consequences}`` per tick;
-    ``unavailable`` maps an engine that refused the program or is not installed to the reason.
-    """
+    """``(rows, unavailable)``: ``rows`` yields per tick ``{engine: Consequences}`` (``spec.consequences``);
+    ``unavailable``: why the other engines do not run."""
     analysis = analysed(program, spec)
     running, unavailable = _started(analysis, _factories(engines), spec.engine_options())
     points = list(prepare_stream(analysis, stream, spec))

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import time
@@ -21,11 +22,12 @@ from itertools import combinations
 from . import ast
 from .analysis import Analysis
 from .analysis.terms import rule_terms, subterms
-from .api import Reasoner, load_program
-from .errors import Diagnostic, StreamError, TickerError, TickerWarning, UsageError
+from .api import Reasoner, load_program, records_from
+from .errors import StreamError, TickerError, TickerWarning, UsageError
 from .plot.timeline import answers_key
 from .semantics import PROFILES, Semantics, parse_semantics_list, resolve
-from .semantics_compare import difference, engine_names, models_text
+from .semantics_compare import difference, engine_names, knob_values, models_text
+from .values import format_atom
 
 __all__ = [
     "Witness",
@@ -51,10 +53,8 @@ ATLAS_STREAMS = 150
 
 @dataclass(frozen=True)
 class Witness:
-    """A stream on which two runs differ: ``stream`` (``((t, (atom, ...)), ...)``, the records),
-    ``t`` the first time point where they differ, ``answers`` each run's answer streams there
-    (label -> Models, None: not evaluated), ``dimension`` what explains it (the knobs, ``engine``)
-    and ``detail`` the knobs' values; ``tried``: streams tried before one was found."""
+    """A stream (``((t, (atom, ...)), ...)``) on which two runs differ: first at ``t``, with ``answers``
+    (None: not evaluated), explained by ``dimension`` and ``detail``, after ``tried`` streams."""
 
     stream: tuple
     t: int
@@ -74,11 +74,7 @@ def stream_text(stream) -> str:
 
 
 def _size(stream) -> tuple:
-    """Smaller first: fewer atoms, fewer time points, smaller times."""
     return (sum(len(a) for _, a in stream), len(stream), tuple(t for t, _ in stream))
-
-
-# ---------------------------------------------------------------- the runs
 
 
 @dataclass(frozen=True)
@@ -89,19 +85,14 @@ class _Run:
 
 
 def _runs(semantics, engines) -> tuple:
-    """The two runs of ``--semantics A,B`` or ``--engines E1,E2`` (the other option, if given,
-    names one semantics or engine for both)."""
+    """The two runs of ``--semantics A,B`` or ``--engines E1,E2`` (the other one naming one for both)."""
     sems = parse_semantics_list(semantics) if isinstance(semantics, str) else list(semantics or ["default"])
     engines = (engine_names(engines) if isinstance(engines, str) else list(engines or ())) or ["auto"]
     sems = [resolve(s) for s in sems]
     if sorted((len(sems), len(engines))) != [1, 2]:
-        raise UsageError(
-            Diagnostic(
-                f"distinguish compares two runs: {len(sems)} semantics and {len(engines)} "
-                f"engine{'s' * (len(engines) != 1)} given",
-                notes=("give two semantics (--semantics A,B) or two engines (--engines E1,E2), and one of the other",),
-            )
-        )
+        given = f"{len(sems)} semantics and {len(engines)} engine{'s' * (len(engines) != 1)} given"
+        note = "give two semantics (--semantics A,B) or two engines (--engines E1,E2), and one of the other"
+        raise UsageError.at(None, f"distinguish compares two runs: {given}", note)
     if len(sems) == 2:
         return tuple(_Run(str(s), s, engines[0]) for s in sems)
     return tuple(_Run(e, sems[0], e) for e in engines)
@@ -112,42 +103,32 @@ class _Evaluator:
 
     def __init__(self, analysis: Analysis):
         self.analysis = analysis
-        self.cache: dict = {}
+        self.answers = functools.cache(self._answers)
 
     def reasoner(self, run: _Run) -> Reasoner:
-        """A reasoner of the run; a semantics or engine that cannot read the program is an error."""
         return Reasoner(self.analysis, engine=run.engine, models=0, semantics=run.semantics)
 
-    def answers(self, run: _Run, stream: tuple) -> dict | None:
-        """``{t: answer streams}`` (the last evaluation of each time point), None if the run stops
-        with an error on this stream."""
-        key = (run.semantics, run.engine, stream)
-        if key not in self.cache:
-            try:
-                reasoner = self.reasoner(run)
-                records = [(t, list(atoms)) for t, atoms in stream]
-                with warnings.catch_warnings():  # a predicate no drawn stream gives is no news here
-                    warnings.simplefilter("ignore", TickerWarning)
-                    self.cache[key] = {r.t: r.models for r in reasoner.feed(records, max_gap=None)}
-            except StreamError:  # the run cannot go on on this stream (persistence: several answer streams)
-                self.cache[key] = None
-        return self.cache[key]
+    def _answers(self, run: _Run, stream: tuple) -> dict | None:
+        """``{t: answer streams}`` (a time point's last evaluation), None if the run stops with an error."""
+        try:
+            reasoner = self.reasoner(run)
+            with warnings.catch_warnings():  # a predicate no drawn stream gives is no news here
+                warnings.simplefilter("ignore", TickerWarning)
+                return {r.t: r.models for r in reasoner.feed([(t, list(atoms)) for t, atoms in stream], max_gap=None)}
+        except StreamError:  # the run cannot go on on this stream (persistence: several answer streams)
+            return None
 
     def differs(self, a: _Run, b: _Run, stream: tuple) -> int | None:
-        """The first time point that both runs evaluate where their answer streams differ, or None
-        (a time point one run does not evaluate, before the first record under ``origin=first``,
-        is no difference here: every stream starting after 0 would show it)."""
+        """The first time point both runs evaluate where their answer streams differ, or None (one that
+        only one run evaluates, before the first record under ``origin=first``, would be every stream's)."""
         x, y = self.answers(a, stream), self.answers(b, stream)
         if x is None or y is None:
             return None
         return next((t for t in sorted(set(x) & set(y)) if answers_key(x[t]) != answers_key(y[t])), None)
 
 
-# ---------------------------------------------------------------- drawing streams
-
-
 class _Vocabulary:
-    """What random streams are drawn from: the extensional atoms and the window-guided shapes."""
+    """What random streams are drawn from: the extensional atoms and window-guided gaps and counts."""
 
     def __init__(self, analysis: Analysis, max_tp: int):
         found: list = []  # the program's constants in order: numbers (and their neighbours), names, strings
@@ -159,11 +140,8 @@ class _Vocabulary:
         fresh = [c for c in ("a", "b", "c", "d") if c not in found][:2]
         pool = list(dict.fromkeys(str(v) for v in found if not (isinstance(v, int) and v < 0)))
         self.pool = (pool[:10] + fresh) or ["a"]
-        self.predicates = sorted(
-            (analysis.renamed.get(p, p), analysis.signatures[p])
-            for p in analysis.extensional
-            if p in analysis.signatures
-        )
+        sigs = analysis.signatures
+        self.predicates = sorted((analysis.renamed.get(p, p), sigs[p]) for p in analysis.extensional if p in sigs)
         times = {size for w, size in analysis.window_sizes.items() if not w.is_tuple}
         counts = {size for w, size in analysis.window_sizes.items() if w.is_tuple}
         self.gaps = sorted({1, 2} | {g for n in times for g in (n - 1, n, n + 1) if g >= 1})
@@ -191,12 +169,8 @@ class _Vocabulary:
         return tuple(records)
 
 
-# ---------------------------------------------------------------- shrinking
-
-
 def _smaller(stream: tuple):
-    """Every stream one step smaller: an atom less, a time point less, a time point (or every
-    one from it on) one earlier."""
+    """Every stream one step smaller: an atom or a time point less, a time point (or all from it) one earlier."""
     for i, (t, atoms) in enumerate(stream):
         for j in range(len(atoms)):
             yield stream[:i] + ((t, atoms[:j] + atoms[j + 1 :]),) + stream[i + 1 :]
@@ -223,14 +197,8 @@ def _shrunk(evaluator: _Evaluator, a: _Run, b: _Run, stream: tuple) -> tuple:
         stream = smaller
 
 
-# ---------------------------------------------------------------- the search
-
-
 def _read_stream(stream) -> tuple:
-    """A stream given to start from (a path or ``(t, atoms)`` pairs) as records."""
-    from .api import records_from
-    from .values import format_atom
-
+    """A given stream (a path or ``(t, atoms)`` pairs) as records."""
     out: dict = {}
     for rec in records_from(stream):
         out.setdefault(rec.t, []).extend(a if isinstance(a, str) else format_atom(a) for a in rec.atoms)
@@ -239,13 +207,11 @@ def _read_stream(stream) -> tuple:
 
 @dataclass(frozen=True)
 class Search:
-    """What :func:`search` did: the ``witness`` found (or None), the ``streams`` tried (different
-    ones: a stream drawn again is not tried again), the ``runs``' labels, the ``seconds`` it took."""
+    """What :func:`search` did: the ``witness`` (or None), the different ``streams`` tried, the runs' labels."""
 
     witness: Witness | None
     streams: int
     runs: tuple
-    seconds: float
 
 
 def search(
@@ -259,9 +225,8 @@ def search(
     max_streams: int | None = None,
     _evaluator: _Evaluator | None = None,
 ) -> Search:
-    """:func:`distinguish` of a loaded program, saying how many streams it tried and how long it took."""
+    """:func:`distinguish` of a loaded program, saying how many streams it tried."""
     check_options(budget, seed, max_tp, max_streams)
-    began = time.monotonic()
     a, b = _runs(semantics, engines)
     evaluator = _evaluator or _Evaluator(analysis)
     engine_a, engine_b = evaluator.reasoner(a).engine_name, evaluator.reasoner(b).engine_name
@@ -293,22 +258,21 @@ def search(
         t = evaluator.differs(a, b, found)
         answers = {run.label: evaluator.answers(run, found).get(t) for run in (a, b)}
         dimension = difference((a.semantics, engine_a), (b.semantics, engine_b))
-        detail = ", ".join(f"{k}={getattr(b.semantics, k).value}" for k in b.semantics.differs(a.semantics))
-        witness = Witness(found, t, answers, dimension, detail or f"engines {engine_a} and {engine_b}", tried)
-    return Search(witness, tried, (a.label, b.label), time.monotonic() - began)
+        detail = knob_values(b.semantics, a.semantics) or f"engines {engine_a} and {engine_b}"
+        witness = Witness(found, t, answers, dimension, detail, tried)
+    return Search(witness, tried, (a.label, b.label))
 
 
 def check_options(budget, seed, max_tp, max_streams, name=lambda keyword: keyword) -> None:
-    """Refuse a budget that is no number of seconds > 0 (None: no limit), a seed outside 0 ..
-    2^64-1 (a negative one would draw what its absolute value draws), a ``max_tp`` or
-    ``max_streams`` below 1; ``name``: how an error names the keyword (the command line's option)."""
+    """Refuse a budget that is no number of seconds > 0 (None: no limit), a seed outside 0 .. 2^64-1, a
+    ``max_tp`` or ``max_streams`` below 1; ``name``: how an error names the keyword."""
     if budget is not None and not (isinstance(budget, (int, float)) and 0 < budget < math.inf):
-        raise UsageError(Diagnostic(f"{name('budget')} must be a number of seconds > 0, not {budget}"))
+        raise UsageError.at(None, f"{name('budget')} must be a number of seconds > 0, not {budget}")
     if not (isinstance(seed, int) and 0 <= seed <= _MAX_SEED):
-        raise UsageError(Diagnostic(f"{name('seed')} must be an integer from 0 to {_MAX_SEED}, not {seed}"))
+        raise UsageError.at(None, f"{name('seed')} must be an integer from 0 to {_MAX_SEED}, not {seed}")
     for keyword, value in (("max_tp", max_tp), ("max_streams", max_streams)):
         if value is not None and not (isinstance(value, int) and value >= 1):
-            raise UsageError(Diagnostic(f"{name(keyword)} must be an integer >= 1, not {value}"))
+            raise UsageError.at(None, f"{name(keyword)} must be an integer >= 1, not {value}")
 
 
 def distinguish(
@@ -362,8 +326,7 @@ def distinguish(
 
 
 def format_witness(w: Witness) -> str:
-    """The stream, the first time point where the runs differ, their answer streams there, and what
-    explains it (as ``ticker compare`` says)."""
+    """The stream, the first time point where the runs differ, their answer streams there, and why."""
     atoms, points = w.atoms, len(w.stream)
     out = [f"a stream of {atoms} atom{'s' * (atoms != 1)} at {points} time point{'s' * (points != 1)}:"]
     out += ["  " + line for line in stream_text(w.stream).splitlines()]
@@ -373,8 +336,6 @@ def format_witness(w: Witness) -> str:
     out.append(f"dimension: {w.dimension} ({w.detail})")
     return "\n".join(out)
 
-
-# ---------------------------------------------------------------- the atlas
 
 #: the atlas' programs: one per window kind and modality, and the knobs' own cases
 ATLAS = {
@@ -397,10 +358,8 @@ ATLAS_MARK = ("<!-- atlas -->", "<!-- /atlas -->")
 
 
 def atlas(programs: dict | None = None, profiles=None, streams: int = ATLAS_STREAMS, seed: int = 0) -> list:
-    """``[(program name, profile a, profile b, cell)]`` for every pair of ``profiles`` (default: the
-    built-in ones) over ``programs`` (default :data:`ATLAS`), ``cell`` a :class:`Witness`, None
-    (no stream found among ``streams``), ``"same knobs"`` or the reason a profile cannot read the
-    program (``"n/a: ..."``). Each profile runs each drawn stream once for every pair."""
+    """``[(program, profile a, profile b, cell)]`` for every pair of ``profiles`` over ``programs``:
+    ``cell`` a :class:`Witness`, None (none among ``streams``), ``"same knobs"`` or ``"n/a: why"``."""
     programs = ATLAS if programs is None else programs
     profiles = list(PROFILES) if profiles is None else list(profiles)
     out = []
@@ -432,10 +391,7 @@ def _cell(cell) -> str:
 
 
 def atlas_markdown(rows: list, streams: int = ATLAS_STREAMS, seed: int = 0) -> str:
-    """The atlas as a markdown table: per program (its source), the smallest stream found on which
-    a pair of profiles part (pairs with the same stream on one row), then the pairs that ``agree``
-    (no stream among ``streams`` drawn for the pair), those that set the ``same knobs``, and those
-    ``n/a`` (a profile refuses the program, the reason said)."""
+    """The atlas as a markdown table: per program, the pairs of profiles grouped by their cell."""
     out = ["| program | pairs of profiles | smallest distinguishing stream |", "|---|---|---|"]
     for name in dict.fromkeys(r[0] for r in rows):
         groups: dict = {}
@@ -456,17 +412,12 @@ def atlas_markdown(rows: list, streams: int = ATLAS_STREAMS, seed: int = 0) -> s
 
 
 def atlas_section(page: str | None, table: str) -> str:
-    """``page`` (a markdown text, None: a new file) with the atlas between :data:`ATLAS_MARK`,
-    what was there replaced; a page without the marks is refused (it would be overwritten)."""
+    """``page`` (None: a new file) with the atlas between :data:`ATLAS_MARK`; a page without them is refused."""
     start, end = ATLAS_MARK
     if page is None:
         return f"{start}\n{table.strip()}\n{end}\n"
     head, found, rest = page.partition(start)
     if not found or end not in rest:
-        raise UsageError(
-            Diagnostic(
-                f"the file has no {start} ... {end} section to replace",
-                notes=("write the atlas to a new file, or put the two marks where it goes",),
-            )
-        )
+        note = "write the atlas to a new file, or put the two marks where it goes"
+        raise UsageError.at(None, f"the file has no {start} ... {end} section to replace", note)
     return f"{head}{start}\n{table.strip()}\n{end}{rest.partition(end)[2]}"

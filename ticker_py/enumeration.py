@@ -19,31 +19,10 @@ from .spec import INPUT, RunSpec, takes_spec
 from .stages.consequences import ConsequenceFold, Consequences
 from .stages.drive import drive
 
-__all__ = ["AnswerStreamWriter", "PrintedModels", "enumerate_answer_streams", "SPILL"]
+__all__ = ["PrintedModels", "enumerate_answer_streams", "SPILL"]
 
 #: printed atoms of one tick kept in memory; beyond, sorted runs go to temporary files
 SPILL = 2_000_000
-
-
-class AnswerStreamWriter:
-    """JSON Lines, one line per answer stream.
-
-    ``{"t": 7, "c": 3, "model": 0, "atoms": ["b(y)"]}`` (plus ``"at"`` pins with show_at);
-    a tick without answer streams is one line with ``"model": null, "atoms": null``.
-    """
-
-    def __init__(self, out: TextIO, show_at: bool = False):
-        self.out, self.show_at = out, show_at
-
-    def write_printed(self, t: int, c: int, index: int, printed: tuple) -> None:
-        """Write an answer stream given as printed: ``(atoms, pins)``, both lists of text."""
-        obj = {"t": t, "c": c, "model": index, "atoms": list(printed[0])}
-        if self.show_at:
-            obj["at"] = list(printed[1])
-        self.out.write(json.dumps(obj) + "\n")
-
-    def write_none(self, t: int, c: int) -> None:
-        self.out.write(json.dumps({"t": t, "c": c, "model": None, "atoms": None}) + "\n")
 
 
 def _unique(keys: Iterable) -> Iterator:
@@ -51,15 +30,9 @@ def _unique(keys: Iterable) -> Iterator:
     return (key for key, _ in itertools.groupby(keys))
 
 
-def _decode(line: str) -> tuple:
-    atoms, pins = json.loads(line)
-    return tuple(atoms), tuple(pins)
-
-
 class PrintedModels:
-    """The printed answer streams of one tick (``(atoms, pins)`` tuples of text), given in any
-    order; iterated in printed order, each once. Beyond ``spill`` atoms they are kept in sorted
-    runs in temporary files (then merged)."""
+    """The printed answer streams of one tick (``(atoms, pins)``), given in any order; iterated in
+    printed order, each once. Beyond ``spill`` atoms they go to sorted runs in temporary files."""
 
     def __init__(self, spill: int = SPILL):
         self.keys: list = []
@@ -81,7 +54,9 @@ class PrintedModels:
         mine, self.keys, self.size = sorted(self.keys), [], 0
         runs, self.runs = self.runs, []
         try:
-            yield from _unique(heapq.merge(*((_decode(line) for line in run) for run in runs), mine))
+            yield from _unique(
+                heapq.merge(*((tuple(map(tuple, json.loads(line))) for line in run) for run in runs), mine)
+            )
         finally:
             for run in runs:
                 run.close()
@@ -91,18 +66,17 @@ class PrintedModels:
 def enumerate_answer_streams(
     analysis, stream, out: TextIO, spill: int = SPILL, *, spec: RunSpec
 ) -> Iterator[Consequences]:
-    """Write every answer stream of every tick to ``out``, numbered in printed order (clingo
-    engine; answer streams that print the same once: with ``show_at`` pins print too).
+    """Write every answer stream of every tick to ``out`` as JSON Lines (``{"t", "c", "model", "atoms"}``,
+    ``"at"``: the pins with ``show_at``; ``"model": null`` for a tick without any), numbered in
+    printed order (clingo engine; answer streams that print the same once).
 
-    Yields per tick the count of answer streams and, with ``consequences`` (a mode), the brave or
-    cautious consequences (else ``atoms`` is None). A tick's answer streams are sorted in memory up
-    to ``spill`` printed atoms, beyond that in temporary files (:class:`PrintedModels`).
+    Yields per tick the count of answer streams and, with ``consequences``, the brave or cautious
+    consequences (else ``atoms`` is None). ``spill``: see :class:`PrintedModels`.
     """
     from .engines.clingo_engine import ClingoEngine  # its iter_models(t) yields the solver's models one by one
 
     mode, show_at = spec.consequences, spec.show_at
     engine = ClingoEngine(analysis, EngineOptions(models=0, show="derived"))
-    writer = AnswerStreamWriter(out, show_at)
     points = prepare_stream(analysis, stream, spec)
     ticks = SimpleNamespace(append=engine.append, evaluate=lambda t: t)  # the driver names each tick
     for t in drive(ticks, points, spec.every):
@@ -111,11 +85,12 @@ def enumerate_answer_streams(
         tick = PrintedModels(spill)
         for model in engine.iter_models(t):
             tick.add(model.printed_key(pins=show_at))
-        for printed in tick:
-            writer.write_printed(t, c, fold.n, printed)
-            fold.add(frozenset(printed[0] + printed[1])) if mode else setattr(fold, "n", fold.n + 1)
+        for atoms, pins in tick:
+            line = {"t": t, "c": c, "model": fold.n, "atoms": list(atoms)} | ({"at": list(pins)} if show_at else {})
+            out.write(json.dumps(line) + "\n")
+            fold.add(frozenset(atoms + pins)) if mode else setattr(fold, "n", fold.n + 1)
         if fold.n == 0:
-            writer.write_none(t, c)
+            out.write(json.dumps({"t": t, "c": c, "model": None, "atoms": None}) + "\n")
         out.flush()
         res = fold.result(t, c)
         yield res if mode else Consequences(t, c, res.answer_streams, None)

@@ -28,24 +28,23 @@ from dataclasses import dataclass, field
 from itertools import combinations, product
 
 from .api import Reasoner, analysed
-from .errors import Diagnostic, EngineUnsupported, ProgramError, UsageError
+from .errors import EngineUnsupported, ProgramError, UsageError
 from .plot.timeline import MAX_ATOMS, answers_key
 from .semantics import Semantics, parse_semantics_list, resolve
 from .spec import INPUT, PROGRAM, RunSpec, takes_spec
 from .stages.input import Input
-from .streams.model import in_printed_order
+from .values import format_atom
 
 __all__ = ["SemanticsRow", "SemanticsComparison", "compare_semantics", "difference", "format_text", "format_json"]
 
 
 class SideBySide:
     """The pictures of a comparison: its ``_runs()`` (``{run: {t: models}}``, the first the reference)
-    side by side, each run's differences labelled with its ``notes()``."""
+    side by side, labelled with its ``notes()``."""
 
     def timeline(self, title: str = "", start=None, end=None, atoms=None, max_atoms=MAX_ATOMS, inputs=None):
-        """The runs side by side as a :class:`~ticker_py.plot.timeline.Timeline` (an engine comparison:
-        of the ticks kept), differences labelled with :meth:`notes`; ``atoms``: a pattern (``q(_)``)
-        or a Selection."""
+        """The runs side by side as a :class:`~ticker_py.plot.timeline.Timeline`, differences labelled
+        with :meth:`notes`; ``atoms``: a pattern (``q(_)``) or a Selection."""
         from .plot.select import select
         from .plot.timeline import side_by_side
 
@@ -86,7 +85,7 @@ class SemanticsRow:
 
     @property
     def differs(self) -> bool:
-        return len({answers_key(models) for models in self.answers.values()}) > 1
+        return bool(self.pairs())
 
     def pairs(self) -> list:
         """The labels of the runs whose answers differ here, two by two."""
@@ -96,8 +95,7 @@ class SemanticsRow:
 
 @dataclass(frozen=True)
 class SemanticsComparison(SideBySide):
-    """The rows, the runs (label -> (Semantics, engine)) and the per-knob summary; the runs that
-    could not read the program (label -> located reason, "not applicable")."""
+    """The rows, the runs (label -> (Semantics, engine)), the summary and the runs not applicable."""
 
     runs: dict
     rows: tuple
@@ -113,23 +111,13 @@ class SemanticsComparison(SideBySide):
         return not any(row.differs for row in self.rows)
 
     def notes(self) -> dict:
-        """``{label: (short, detail)}``: what explains each run's differences from the first run
-        (the reference): the knobs (and values) in which its semantics differs, or ``engine``."""
-        labels = list(self.runs)
-        if not labels:
-            return {}
-        ref_sem, ref_engine = self.runs[labels[0]]
-        out = {}
+        """``{label: (short, detail)}``: what explains each run's differences from the first one."""
+        labels, out = list(self.runs), {}
         for label in labels[1:]:
-            sem, engine = self.runs[label]
-            detail = ", ".join(f"{k}={getattr(sem, k).value}" for k in sem.differs(ref_sem))
-            if not detail:
-                detail = (
-                    f"the same semantics on engine {engine}"
-                    if engine != ref_engine
-                    else f"the same knobs as {labels[0]} (engine {engine})"
-                )
-            out[label] = (difference(self.runs[labels[0]], self.runs[label]), detail)
+            ref, (sem, engine) = self.runs[labels[0]], self.runs[label]
+            same = f"the same knobs as {labels[0]} (engine {engine})" if engine == ref[1] else ""
+            detail = knob_values(sem, ref[0]) or same or f"the same semantics on engine {engine}"
+            out[label] = (difference(ref, self.runs[label]), detail)
         return out
 
     def _runs(self) -> dict:
@@ -188,9 +176,7 @@ def compare_semantics(
             continue
         label = str(sem) if len(engines) == 1 else f"{sem}@{reasoner.engine_name}"
         if label in runs:
-            raise UsageError(
-                Diagnostic(f"the run '{label}' is given twice", notes=("give each semantics and engine once",))
-            )
+            raise UsageError.at(None, f"the run '{label}' is given twice", "give each semantics and engine once")
         runs[label] = (sem, reasoner.engine_name)
         per_run[label] = {result.t: result.models for result in reasoner.feed(iter(records))}  # a time point's last
     times = sorted(set().union(*(r.keys() for r in per_run.values())))
@@ -211,49 +197,48 @@ def _listed(given, what: str, split) -> list:
     """``given`` as a list: a string is the CLI's comma list (``split``); a list must not be empty."""
     items = split(given) if isinstance(given, str) else list(given)
     if not items:
-        raise UsageError(Diagnostic(f"no {what} to compare", notes=(f"give at least one {what}",)))
+        raise UsageError.at(None, f"no {what} to compare", f"give at least one {what}")
     return items
 
 
 def difference(a: tuple, b: tuple) -> str:
-    """What explains a difference between two runs, ``(Semantics, engine)`` each: the knobs in which
-    their semantics differ, joined by ``+``; ``engine`` for the same knobs on two engines (one of
-    them is wrong); ``same knobs`` for two profiles that set the same knobs on one engine."""
+    """What explains a difference between two ``(Semantics, engine)`` runs: the knobs in which they
+    differ, joined by ``+``; else ``engine`` (two engines) or ``same knobs``."""
     knobs = a[0].differs(b[0])
     return "+".join(knobs) if knobs else "engine" if a[1] != b[1] else "same knobs"
 
 
+def knob_values(sem: Semantics, ref: Semantics) -> str:
+    """The knobs in which ``sem`` differs from ``ref``, with its values: ``origin=first, ...``."""
+    return ", ".join(f"{k}={getattr(sem, k).value}" for k in sem.differs(ref))
+
+
 def models_text(models) -> str:
     """Answer streams as printed (``{a, b} {c}``), or that there are none or none was computed."""
-    if models is None:
-        return "not evaluated"
-    if not models:
-        return "no answer stream"
-    return " ".join("{" + ", ".join(atoms) + "}" for atoms in printed(models))
+    return "not evaluated" if models is None else " ".join(shown(models)) or "no answer stream"
 
 
-def printed(models) -> list:
+def shown(models, text=format_atom) -> list:
+    """Answer streams as printed, ``{a, b at 3}``, in printed order (``text`` prints an atom)."""
+    return ["{" + ", ".join(atoms) + "}" for atoms in printed(models, text)]
+
+
+def printed(models, text=format_atom) -> list:
     """Answer streams as lists of atoms (pins ``a at T`` after them), in printed order."""
-    return [m.sorted_atoms() + m.sorted_pinned() for m in in_printed_order(models)]
+    return [list(atoms + pins) for atoms, pins in sorted(m.printed_key(text) for m in models)]
 
 
 def format_text(cmp: SemanticsComparison, max_diffs: int = 20) -> str:
     """The differing time points (up to ``max_diffs``), then the summary table."""
-    out, shown = [], 0
-    for row in cmp.rows:
-        if not row.differs:
-            continue
-        shown += 1
-        if shown > max_diffs:
-            continue
+    out, differing = [], [row for row in cmp.rows if row.differs]
+    for row in differing[:max_diffs]:
         out.append(f"t={row.t}: answer streams differ")
         width = max(len(label) for label in row.answers)
         out += [f"  {label:<{width}}  {models_text(models)}" for label, models in row.answers.items()]
-    if shown > max_diffs:
-        out.append(f"... {shown - max_diffs} more differing time points")
+    if len(differing) > max_diffs:
+        out.append(f"... {len(differing) - max_diffs} more differing time points")
     out += [f"{label}: not applicable: {why}" for label, why in cmp.unavailable.items()]
-    differing = sum(1 for row in cmp.rows if row.differs)
-    out.append(f"{differing} of {len(cmp.rows)} time points differ ({', '.join(cmp.runs)})")
+    out.append(f"{len(differing)} of {len(cmp.rows)} time points differ ({', '.join(cmp.runs)})")
     if cmp.summary:
         width = max(len("dimension"), *(len(d) for d in cmp.summary))
         out.append(f"{'dimension':<{width}}  differing time points")
@@ -263,7 +248,6 @@ def format_text(cmp: SemanticsComparison, max_diffs: int = 20) -> str:
 
 def format_json(cmp: SemanticsComparison) -> str:
     """JSON Lines: one object per time point, then ``{"summary": ...}``."""
-
     lines = []
     for row in cmp.rows:
         answers = {label: None if models is None else printed(models) for label, models in row.answers.items()}

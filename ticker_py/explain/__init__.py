@@ -1,11 +1,7 @@
 """Explanations: why an atom holds in an answer stream at tick (t, c), and why another does not.
 
 An explanation is a function of the program, the window-covered stream up to (t, c) and the
-answer stream at t, so it does not matter which engine computed the answer stream. It is
-computed natively (docs/explain.md says why): rule instances are found by joining each rule's
-body over the answer stream, the support of an atom is chosen in least-fixpoint order (no atom
-supports itself), and a why-not lists every rule instance whose head matches with its first
-failing literal.
+answer stream at t, so it does not matter which engine computed the answer stream (docs/explain.md).
 
 >>> from ticker_py.api import load_program
 >>> from ticker_py.streams.model import Model
@@ -49,23 +45,20 @@ _AT = re.compile(r"^(.*\S)\s+at\s+(-?\d+)\s*$", re.S)
 def parse_query(text: str | tuple, analysis: Analysis, where: str = "<atom>"):
     """``(atom, time or None)`` from ``"p(a,1)"`` or ``"p(a,1) at 7"``; checked against the program."""
     if isinstance(text, tuple):
-        atom, time = text, None
-    else:
-        time = None
-        m = _AT.match(text)
-        if m:
-            text, time = m.group(1), int(m.group(2))
-        try:
-            atom = parse_ground_atom(text.strip())
-        except GroundSyntaxError as err:
-            atom = parse_program_atom(text.strip(), analysis.program.prefixes)  # s:t1, <http://…>
-            if atom is not None:
-                return _checked(atom, time, analysis, where)
+        return _checked(text, None, analysis, where)
+    time = None
+    m = _AT.match(text)
+    if m:
+        text, time = m.group(1), int(m.group(2))
+    try:
+        atom = parse_ground_atom(text.strip())
+    except GroundSyntaxError as err:
+        atom = parse_program_atom(text.strip(), analysis.program.prefixes)  # s:t1, <http://…>
+        if atom is None:
             col = err.column + 1
+            loc = Location(where, 1, col, 1, col + 1)
             note = "give a ground atom such as p(a,1), optionally followed by 'at T'"
-            raise UsageError.at(
-                Location(where, 1, col, 1, col + 1), f"bad atom '{text}': {err.message}", note
-            ) from None
+            raise UsageError.at(loc, f"bad atom '{text}': {err.message}", note) from None
     return _checked(atom, time, analysis, where)
 
 
@@ -86,22 +79,11 @@ def _checked(atom: tuple, time, analysis: Analysis, where: str):
     return atom, time
 
 
-def answer_derived(analysis: Analysis, model: Model, t: int) -> set:
-    """The derived (atom, time) pairs of an answer stream (background and input atoms left out)."""
-    bg = set(analysis.background)
-    out = {(a, t) for a in model.atoms if a[0] in analysis.intensional and a not in bg}
-    out |= {(a, u) for a, u in model.pinned if a not in bg}
-    return out
-
-
 @dataclass(frozen=True)
 class TickAnswer:
-    """The answer streams at tick (t, c) and what an explanation reads of the run that gave them.
-
-    ``history``: ``(u, k, atom)`` stream atoms up to (t, c), at least the window-covered ones;
-    ``models``: the answer streams at (t, c), numbered in the order the output prints them (sorted,
-    duplicates once; pins count); ``semantics``: the knobs they were computed under; ``origin``:
-    where their timeline starts (the first time point of the stream under ``origin=first``)."""
+    """The answer streams at tick (t, c) and what an explanation reads of the run that gave them:
+    ``history``, ``(u, k, atom)`` stream atoms up to (t, c) (at least the window-covered ones), the
+    ``semantics`` and where the timeline starts (``origin``)."""
 
     history: Sequence[tuple]
     t: int
@@ -115,12 +97,10 @@ def explain(
     analysis: Analysis, tick: TickAnswer, atom, model: int = 1, why_not: bool = False, all_models: bool = True
 ) -> Explanation:
     """Explain ``atom`` (a tuple, or text ``"p(1)"`` / ``"p(1) at 3"``) in answer stream ``model``
-    (1-based) at ``tick``. Raises UsageError for a bad atom or model number, an atom that does
-    (why-not) or does not (why) hold, and a tick without answer stream (with what makes it so, as
-    far as found cheaply). ``all_models`` False: the tick's models are only the first ones an engine
-    found (the title says so)."""
-    history, t, c, models, semantics, origin = tick.history, tick.t, tick.c, tick.models, tick.semantics, tick.origin
-    if semantics.persistence is Persistence.FEEDBACK:
+    (1-based, in printed order) at ``tick``; ``all_models`` False: the first models an engine found.
+    A UsageError says why a question has no explanation (for no answer stream: what makes it so)."""
+    history, t, c, models = tick.history, tick.t, tick.c, tick.models
+    if tick.semantics.persistence is Persistence.FEEDBACK:
         raise UsageError.at(
             None,
             "explanations do not read the atoms fed back under persistence=feedback (--persistence feedback)",
@@ -128,23 +108,27 @@ def explain(
         )
     atom, time = parse_query(atom, analysis)
     time = t if time is None else time
+    windows = Windows(analysis, tick.semantics)
     if models is None:
         raise UsageError.at(None, "the answer streams at this tick were not kept (changes-only mode)")
     if not models:
-        notes = no_answer_notes(analysis, history, t, c, Windows(analysis, semantics), origin)
+        notes = no_answer_notes(analysis, history, t, c, windows, tick.origin)
         raise UsageError.at(None, f"no answer stream at t={t} c={c}: nothing to explain", *notes)
     if not 1 <= model <= len(models):
         there = "is 1 answer stream" if len(models) == 1 else f"are {len(models)} answer streams"
         message = f"answer stream {model} is out of range: there {there} at t={t}"
         raise UsageError.at(None, message, f"use 1..{len(models)}")
-    models = in_printed_order(set(models))
-    derived = answer_derived(analysis, models[model - 1], t)
-    world = with_cut(World(analysis, history, t, c, derived, Windows(analysis, semantics), origin))
+    models, bg = in_printed_order(set(models)), set(analysis.background)
+    chosen = models[model - 1]  # its derived atoms (background and stream atoms left out) at t, and its pins
+    derived = {(a, t) for a in chosen.atoms if a[0] in analysis.intensional and a not in bg}
+    derived |= {(a, u) for a, u in chosen.pinned if a not in bg}
+    world = with_cut(World(analysis, history, t, c, derived, windows, tick.origin))
     builder = Builder(world)
+    stream_atom = atom[0] not in analysis.intensional
     holds = (
         atom in world.background
         or (atom, time) in world.derived
-        or (atom[0] not in analysis.intensional and any(o.time == time for o in world.occ.get(atom, ())))
+        or (stream_atom and any(o.time == time for o in world.occ.get(atom, ())))
     )
     prefixes = analysis.program.prefixes
     text = prefixed(format_atom(atom), prefixes)
@@ -158,32 +142,21 @@ def explain(
         root = builder.why_not(atom, time, WHY_NOT_DEPTH)
     elif atom in world.background:
         root = node("fact", f"{text}: background fact", atom=atom)
-    elif atom[0] not in analysis.intensional:
+    elif stream_atom:
         o = next(o for o in world.occ[atom] if o.time == time)
         root = node("input", f"{text} arrived at t={time} (#{o.count})", atom=atom, time=time, count=o.count)
     else:
         root = builder.why(atom, time)
     root = as_written(root, prefixes, analysis.renamed)
     atom = (analysis.renamed.get(atom[0], atom[0]), *atom[1:])
-    return Explanation(
-        "why-not" if why_not else "why",
-        atom,
-        time,
-        t,
-        c,
-        model,
-        len(models),
-        root,
-        tuple(builder.assumptions),
-        all_models,
-        prefixes,
-    )
+    question = "why-not" if why_not else "why"
+    assumed = tuple(builder.assumptions)
+    return Explanation(question, atom, time, t, c, model, len(models), root, assumed, all_models, prefixes)
 
 
 def with_cut(world: World) -> World:
-    """The world with a content of every tuple window under which its answer stream is one of
-    the program (under ``tuple_ties=choice`` each tuple window may have several contents at a
-    tick, and the answer stream came from one choice of them)."""
+    """The world with the contents of the tuple windows (several under ``tuple_ties=choice``) under
+    which its answer stream is one of the program."""
     keys = world.tuple_keys()
     alternatives = [world.tuple_alternatives(k) for k in keys]
     if all(len(a) <= 1 for a in alternatives):

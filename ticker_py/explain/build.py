@@ -1,5 +1,4 @@
-"""Building explanations over a :class:`World`: well-founded supports (why) and failing rule
-instances (why not).
+"""Explanations over a :class:`World`: well-founded supports (why) and failing rule instances (why not).
 
 A rule's instances come from unifying its head with the atom asked about, then joining its body
 literal by literal in source order (a literal whose variables are not yet bound waits).
@@ -7,6 +6,7 @@ literal by literal in source order (a literal whose variables are not yet bound 
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 from .. import ast
@@ -39,24 +39,14 @@ class Lit:
     note: str = ""
 
     def info(self) -> dict:
-        """The literal's node info."""
-        return dict(
-            index=self.index,
-            literal=self.text,
-            negated=self.literal.negated,
-            holds=self.holds,
-            span=self.span,
-            atom=self.atom,
-            at=self.time,
-        )
+        """The literal's node info: which literal, whether it holds, and where it reads."""
+        what = dict(index=self.index, literal=self.text, negated=self.literal.negated, holds=self.holds)
+        return what | dict(span=self.span, atom=self.atom, at=self.time)
 
     def missing(self) -> int:
         """The first time point of the span where the atom does not hold (a failing box)."""
         have = {o.time for o in self.occ}
         return next(u for u in range(self.span.lo, self.span.hi + 1) if u not in have)
-
-
-# ---------------------------------------------------------------- substitution
 
 
 def subst_term(term, sigma):
@@ -91,9 +81,17 @@ def binding_text(sigma) -> str:
 def _instance(rule: ast.Rule, sigma) -> str:
     """A rule instance as a node's text: the rule, its binding, where it is written."""
     bind = f"  [{binding_text(sigma)}]" if sigma else ""
-    return (
-        f"{rule}{bind}  ({rule.location.file}:{rule.location.line})" if rule.location is not None else f"{rule}{bind}"
-    )
+    where = "" if rule.location is None else f"  ({rule.location.file}:{rule.location.line})"
+    return f"{rule}{bind}{where}"
+
+
+def _assigned(el: ast.Comparison, sigma):
+    """``(X, term)`` when ``el`` is ``X = term`` (either way round) with X unbound and term bound."""
+    if el.op == "=":
+        for var, other in ((el.left, el.right), (el.right, el.left)):
+            if isinstance(var, ast.Variable) and var.name not in sigma and is_bound(other, sigma):
+                return var, other
+    return None
 
 
 def ready(lit: ast.Literal, sigma) -> bool:
@@ -102,15 +100,8 @@ def ready(lit: ast.Literal, sigma) -> bool:
     if lit.negated:
         return ast.element_variables(el) <= sigma.keys()
     if isinstance(el, ast.Comparison):
-        if el.op == "=":
-            for var, other in ((el.left, el.right), (el.right, el.left)):
-                if isinstance(var, ast.Variable) and var.name not in sigma and is_bound(other, sigma):
-                    return True
-        return is_bound(el.left, sigma) and is_bound(el.right, sigma)
+        return _assigned(el, sigma) is not None or is_bound(el.left, sigma) and is_bound(el.right, sigma)
     return all(bindable(a, sigma) for a in el.atom.args) and (el.time is None or bindable(el.time, sigma))
-
-
-# ---------------------------------------------------------------- the builder
 
 
 class Builder:
@@ -129,10 +120,7 @@ class Builder:
         on_cycle = {e.head for e in analysis.negative_cycle}
         self.choice = frozenset(p for comp in analysis.strata if on_cycle & set(comp) for p in comp)
         self.assumptions: dict = {}
-        self._derived_nodes: dict = {}
-        self._absent_nodes: dict = {}
-
-    # -- grounding
+        self._nodes: dict = {}  # shared nodes by key
 
     def unify_head(self, rule: ast.Rule, atom: tuple, u: int):
         """``(sigma, deferred)``: the head matched against atom at u (arithmetic deferred), or None."""
@@ -183,14 +171,13 @@ class Builder:
         return ((s, lits) for s, lits, failed in self.search(rule, sigma or {}, deferred) if not failed)
 
     def heads(self, rule: ast.Rule):
-        """``(atom, u)``: the head of every instance of ``rule`` whose body holds (no instance where
-        the head's arithmetic is undefined)."""
+        """``(atom, u)``: the head of every instance of ``rule`` whose body holds (and arithmetic is defined)."""
         head = rule.head
         for sigma, _ in self.holding(rule):
-            args = [value(a, sigma) for a in head.atom.args]
+            atom = self._ground_atom(head.atom, sigma)
             u = self.world.t if head.time is None else value(head.time, sigma)
-            if UNDEF not in args and type(u) is int:
-                yield (head.atom.predicate, *args), u
+            if atom is not None and type(u) is int:
+                yield atom, u
 
     def evaluate(self, i: int, lit: ast.Literal, sigma: dict):
         """``(results, failure)``: the ways literal i holds under sigma, or why it fails."""
@@ -214,17 +201,14 @@ class Builder:
         return None if any(a is UNDEF for a in args) else (atom.predicate, *args)
 
     def _comparison(self, i, lit, sigma):
-        el = lit.element
-        if not lit.negated and el.op == "=":
-            for var, other in ((el.left, el.right), (el.right, el.left)):
-                if isinstance(var, ast.Variable) and var.name not in sigma:
-                    v = value(other, sigma)
-                    if v is UNDEF:
-                        return [], Lit(i, lit, False, subst_literal(lit, sigma), note="undefined arithmetic")
-                    s2 = {**sigma, var.name: v}
-                    return [(s2, Lit(i, lit, True, subst_literal(lit, s2)))], None
+        el, text = lit.element, subst_literal(lit, sigma)
+        assigned = None if lit.negated else _assigned(el, sigma)
+        if assigned is not None:
+            v = value(assigned[1], sigma)
+            if v is not UNDEF:
+                s2 = {**sigma, assigned[0].name: v}
+                return [(s2, Lit(i, lit, True, subst_literal(lit, s2)))], None
         a, b = value(el.left, sigma), value(el.right, sigma)
-        text = subst_literal(lit, sigma)
         if a is UNDEF or b is UNDEF:
             return [], Lit(i, lit, False, text, note="undefined arithmetic")
         holds = compare(el.op, a, b) != lit.negated
@@ -241,18 +225,15 @@ class Builder:
             if s is None:
                 continue
             if el.modality != ast.AT:
-                holds, _, occ = w.witnesses(el, atom)
-                if holds:
-                    out.append((s, Lit(i, lit, True, subst_literal(lit, s), span, atom, None, tuple(occ))))
-                continue
-            if is_bound(el.time, s):
+                times = [None]
+            elif is_bound(el.time, s):
                 times = [value(el.time, s)]
             elif atom in w.background:
                 times = range(span.lo, span.hi + 1)
             else:
                 times = sorted({o.time for o in w.occurrences(atom, el, span)})
             for u in times:
-                s2 = match(el.time, u, s)
+                s2 = s if u is None else match(el.time, u, s)
                 if s2 is None:
                     continue
                 holds, _, occ = w.witnesses(el, atom, u)
@@ -262,12 +243,8 @@ class Builder:
             return out, None
         atom = self._ground_atom(el.atom, sigma)
         time = value(el.time, sigma) if el.time is not None and is_bound(el.time, sigma) else None
-        occ = ()
-        if atom is not None:
-            occ = tuple(w.witnesses(el, atom, time)[2])
+        occ = () if atom is None else tuple(w.witnesses(el, atom, time)[2])
         return [], Lit(i, lit, False, subst_literal(lit, sigma), span, atom, time, occ)
-
-    # -- why
 
     def supports(self, *targets):
         """The rule instances whose body holds for every derived atom the targets may rest on."""
@@ -280,9 +257,7 @@ class Builder:
             for idx in self.by_head.get(x[0][0], ()):
                 rule = self.rules[idx]
                 unified = self.unify_head(rule, *x)
-                if unified is None:
-                    continue
-                for sigma, lits in self.holding(rule, *unified):
+                for sigma, lits in () if unified is None else self.holding(rule, *unified):
                     found[x].append((idx, sigma, lits))
                     for lit in lits:
                         if not lit.literal.negated:
@@ -292,9 +267,7 @@ class Builder:
     def ranks(self, found):
         """Least-fixpoint rounds: ``{x: (round, (idx, sigma, lits), chosen occurrences)}``."""
         done: dict = {}
-        level = 0
-        while True:
-            level += 1
+        for level in itertools.count(1):
             new = {}
             for x, instances in found.items():
                 if x in done:
@@ -332,10 +305,8 @@ class Builder:
         return out
 
     def is_answer_stream(self) -> bool:
-        """Is the world's answer stream one of the program in this world? Every rule instance
-        whose body holds has its head in it (no constraint's body holds; under
-        ``future_heads=inconsistent`` no @-head lies beyond t), and every derived atom has a
-        well-founded support. (Picks the cut of the tuple windows under ``tuple_ties=choice``.)"""
+        """Is the world's answer stream one of the program: every holding body's head in it (no
+        constraint's; no @-head beyond t under ``future_heads=inconsistent``), every atom supported?"""
         w = self.world
         inconsistent = w.windows.semantics.future_heads is FutureHeads.INCONSISTENT
         for rule in self.rules:
@@ -365,13 +336,13 @@ class Builder:
 
     def _derived(self, atom, u, ranked) -> Node:
         key = f"{format_atom(atom)}@{u}"
-        if key in self._derived_nodes:
-            return self._derived_nodes[key]
+        if key in self._nodes:
+            return self._nodes[key]
         _, (idx, sigma, lits), chosen = ranked[(atom, u)]
         children = [self._holding(lit, occ, ranked) for lit, occ in sorted(zip(lits, chosen), key=lambda p: p[0].index)]
         text = f"{format_atom(atom)} at {u}  <-  {_instance(self.rules[idx], sigma)}"
         made = node("derived", text, children, key, atom=atom, time=u, rule=idx, binding=tuple(sorted(sigma.items())))
-        self._derived_nodes[key] = made
+        self._nodes[key] = made
         return made
 
     def _evidence(self, o: Occurrence, lit: Lit, ranked) -> Node:
@@ -379,15 +350,8 @@ class Builder:
         if o.source == "fact":
             return node("fact", f"{format_atom(o.atom)}: background fact", atom=o.atom)
         if o.source == "input":
-            count = f" (#{o.count})" if tuple_window else ""
-            return node(
-                "input",
-                f"{format_atom(o.atom)} arrived at t={o.time}{count}",
-                atom=o.atom,
-                time=o.time,
-                count=o.count,
-                tuple=tuple_window,
-            )
+            text = f"{format_atom(o.atom)} arrived at t={o.time}" + (f" (#{o.count})" if tuple_window else "")
+            return node("input", text, atom=o.atom, time=o.time, count=o.count, tuple=tuple_window)
         if ranked is None:
             return node("holds", f"{format_atom(o.atom)} holds at {o.time} (derived)", atom=o.atom, time=o.time)
         return self._derived(o.atom, o.time, ranked)
@@ -398,12 +362,8 @@ class Builder:
         if isinstance(el, ast.Comparison):
             return node("literal", f"{lit.text}: true", **info)
         if lit.literal.negated:
-            return node(
-                "literal",
-                f"{lit.text}: {self._describe_absent(lit)}",
-                self._absent_children(lit, WHY_NOT_DEPTH - 1, frozenset(), assume=True),
-                **info,
-            )
+            children = self._absent_children(lit, WHY_NOT_DEPTH - 1, frozenset(), assume=True)
+            return node("literal", f"{lit.text}: {self._describe_absent(lit)}", children, **info)
         head = lit.text if el.modality == ast.NOW else f"{lit.text}: {self._window_text(lit)}"
         return node("literal", head, [self._evidence(o, lit, ranked) for o in chosen], **info)
 
@@ -426,8 +386,6 @@ class Builder:
             return f"{where}, pinned at {format_term(lit.time) if lit.time is not None else '?'}"
         return f"{where}, {'every time point' if el.modality == ast.BOX else 'witness'}"
 
-    # -- why not
-
     def _describe_absent(self, lit: Lit) -> str:
         """Why an extended atom (positive, failing; or under not, holding) is false at t."""
         el, span, atom = lit.literal.element, lit.span, lit.atom
@@ -437,14 +395,12 @@ class Builder:
         pattern = format_atom(atom) if atom is not None else str(el.atom)
         if el.modality == ast.NOW:
             text = f"{pattern} does not hold at t={span.hi}"
+        elif el.modality == ast.AT and lit.time is None:
+            text = f"{pattern} holds at no time point of the {where}"
         elif el.modality == ast.AT:
-            if lit.time is not None and lit.time not in span:
+            if lit.time not in span:
                 return f"time {format_term(lit.time)} is outside the {where}"
-            text = (
-                f"{pattern} does not hold at {format_term(lit.time)} in the {where}"
-                if lit.time is not None
-                else f"{pattern} holds at no time point of the {where}"
-            )
+            text = f"{pattern} does not hold at {format_term(lit.time)} in the {where}"
         elif el.modality == ast.BOX:
             if atom is None:
                 return f"no {pattern} holds at every time point of the {where}"
@@ -471,27 +427,16 @@ class Builder:
         return (atom, span.lo) if span.lo == span.hi else None
 
     def _absent_children(self, lit: Lit, depth: int, path, assume: bool = False):
-        atom = lit.atom
+        atom, modality = lit.atom, lit.literal.element.modality
         if atom is not None and assume and atom[0] in self.choice:
-            points = (
-                [lit.time]
-                if lit.literal.element.modality == ast.AT
-                else ([lit.span.hi] if lit.literal.element.modality == ast.NOW else range(lit.span.lo, lit.span.hi + 1))
-            )
+            points = {ast.AT: [lit.time], ast.NOW: [lit.span.hi]}.get(modality, range(lit.span.lo, lit.span.hi + 1))
             out = []
             for u in points:
                 if (atom, u) not in self.world.derived and type(u) is int:
                     self.assumptions[(atom, u)] = None
-                    out.append(
-                        node(
-                            "assumption",
-                            f"{format_atom(atom)} at {u}: false by the choice of this"
-                            " answer stream (on a cycle through negation)",
-                            atom=atom,
-                            time=u,
-                        )
-                    )
-            return out[:1] if lit.literal.element.modality == ast.BOX else out
+                    why = "false by the choice of this answer stream (on a cycle through negation)"
+                    out.append(node("assumption", f"{format_atom(atom)} at {u}: {why}", atom=atom, time=u))
+            return out[:1] if modality == ast.BOX else out
         point = self._missing_point(lit)
         if point is None or depth < 0:
             return []
@@ -501,8 +446,8 @@ class Builder:
         """Why ``atom`` does not hold at u: every rule instance whose head matches, each with its
         first failing literal (followed ``depth`` levels into failing derived atoms)."""
         key = f"not {format_atom(atom)}@{u}"
-        if key in self._absent_nodes:
-            return self._absent_nodes[key]
+        if key in self._nodes:
+            return self._nodes[key]
         pred, w = atom[0], self.world
         title = f"{format_atom(atom)} does not hold at {u}"
         children = []
@@ -520,59 +465,36 @@ class Builder:
             title += " (not followed further)"
             key = ""
         else:
-            shown = more = 0
-            matched = False
+            failing = []
             for idx in self.by_head[pred]:
                 rule = self.rules[idx]
                 unified = self.unify_head(rule, atom, u)
-                if unified is None:
-                    continue
-                for sigma, lits, failed in self.search(rule, *unified):
+                for sigma, lits, failed in () if unified is None else self.search(rule, *unified):
                     if not failed:
                         raise InternalError(
                             f"the body of {rule} [{binding_text(sigma)}] holds but {format_atom(atom)}"
                             f" at {u} is not in the answer stream (it is not a model of the program)"
                         )
-                    matched = True
-                    if shown == MAX_CANDIDATES:
-                        more += 1
-                        continue
-                    shown += 1
-                    children.append(self._candidate(idx, sigma, lits[-1], depth, path | {(atom, u)}))
-            if not matched:
+                    failing.append((idx, sigma, lits[-1]))
+            children = [self._candidate(*f, depth, path | {(atom, u)}) for f in failing[:MAX_CANDIDATES]]
+            if not failing:
                 title += ": no rule head matches it"
-            if more:
+            if len(failing) > MAX_CANDIDATES:
+                more = len(failing) - MAX_CANDIDATES
                 children.append(node("note", f"... and {more} more failing instances", more=more))
         made = node("absent", title, children, key, atom=atom, time=u)
         if key:
-            self._absent_nodes[key] = made
+            self._nodes[key] = made
         return made
 
     def _candidate(self, idx, sigma, fail: Lit, depth, path) -> Node:
-        info = fail.info()
-        el = fail.literal.element
-        if isinstance(el, ast.Comparison) or fail.note:
-            reason = fail.note or "false"
-            lit_node = node("literal", f"fails at {fail.text}: {reason}", **info)
+        if isinstance(fail.literal.element, ast.Comparison) or fail.note:
+            reason, children = fail.note or "false", []
         elif fail.literal.negated:
-            lit_node = node(
-                "literal",
-                f"fails at {fail.text}: {format_atom(fail.atom)} holds",
-                [self._evidence(o, fail, None) for o in fail.occ[:3]],
-                **info,
-            )
+            reason, children = f"{format_atom(fail.atom)} holds", [self._evidence(o, fail, None) for o in fail.occ[:3]]
         else:
-            lit_node = node(
-                "literal",
-                f"fails at {fail.text}: {self._describe_absent(fail)}",
-                self._absent_children(fail, depth - 1, path),
-                **info,
-            )
-        return node(
-            "candidate",
-            _instance(self.rules[idx], sigma),
-            [lit_node],
-            rule=idx,
-            binding=tuple(sorted(sigma.items())),
-            failing=fail.index,
-        )
+            reason, children = self._describe_absent(fail), self._absent_children(fail, depth - 1, path)
+        lit_node = node("literal", f"fails at {fail.text}: {reason}", children, **fail.info())
+        binding = tuple(sorted(sigma.items()))
+        text = _instance(self.rules[idx], sigma)
+        return node("candidate", text, [lit_node], rule=idx, binding=binding, failing=fail.index)

@@ -1,18 +1,16 @@
 """Why a tick has no answer stream, as far as it can be found cheaply.
 
-One step of the alternating fixpoint: ``upper`` is the least fixpoint with every ``not`` taken
-as true (no answer stream derives more), ``lower`` the least fixpoint with ``not`` read in
-``upper`` (every answer stream derives at least this). A constraint whose positive body holds
-in ``lower`` and whose ``not`` literals hold in ``upper`` rules out every answer stream.
-Otherwise the atoms between the bounds are the undecided ones: up to :data:`CHOICES` of them,
-every choice among them is tried; a choice is stable when it derives exactly itself, and the
-constraints that fail in each stable choice are named (none stable: the cycle through negation
-is odd). Beyond that many, the cycles through negation and the constraints are listed.
+One step of the alternating fixpoint: ``upper`` is the least fixpoint with every ``not`` true (no
+answer stream derives more), ``lower`` the least fixpoint with ``not`` read in ``upper`` (every
+answer stream derives at least this). A constraint whose body holds between them rules out every
+answer stream. Else every choice among up to :data:`CHOICES` undecided atoms is tried (stable: it
+derives exactly itself), naming the constraints that fail in each; beyond that, the cycles through
+negation and the constraints are listed.
 """
 
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import chain, combinations
 
 from ..analysis import Analysis
 from ..values import format_atom
@@ -24,21 +22,20 @@ __all__ = ["no_answer_notes", "fixpoint"]
 
 #: the diagnosis gives up beyond this many derivable atoms
 LIMIT = 5000
+#: the diagnosis tries every choice among at most this many undecided atoms
+CHOICES = 10
 
 
 def fixpoint(analysis: Analysis, world_of, negation=None, ignore_negation=False):
     """The least set of derived (atom, time) pairs closed under the rules, ``not`` read in the
-    world ``negation`` (or ignored); None if it grows beyond LIMIT. ``world_of(derived)``: the
-    world of an answer stream at the tick."""
+    world ``negation`` (or ignored); None beyond LIMIT. ``world_of(derived)``: the world at the tick."""
     derived: set = set()
     rules = [r for r in analysis.program.proper_rules if r.head is not None]
     bg = set(analysis.background)
     while True:
         builder = Builder(world_of(derived), negation, ignore_negation)
-        new = set()
-        for rule in rules:
-            new.update((atom, u) for atom, u in builder.heads(rule) if u >= 0 and atom not in bg)
-        new -= derived
+        heads = (head for rule in rules for head in builder.heads(rule))
+        new = {(atom, u) for atom, u in heads if u >= 0 and atom not in bg} - derived
         if not new:
             return derived
         derived |= new
@@ -46,9 +43,8 @@ def fixpoint(analysis: Analysis, world_of, negation=None, ignore_negation=False)
             return None
 
 
-def no_answer_notes(analysis: Analysis, history, t: int, c: int, windows=None, origin: int = 0) -> list:
-    """Notes naming what leaves no answer stream: the constraints that fail (in every candidate, or
-    in each stable choice among the undecided atoms), or the choice that no candidate makes stable."""
+def no_answer_notes(analysis: Analysis, history, t: int, c: int, windows, origin: int) -> list:
+    """Notes naming what leaves no answer stream (the module doc says how)."""
     prefixes = analysis.program.prefixes
 
     def world_of(derived) -> World:
@@ -68,15 +64,14 @@ def no_answer_notes(analysis: Analysis, history, t: int, c: int, windows=None, o
             notes.append(
                 f"{rule.location}: the constraint '{rule}'{_with(found, prefixes)} is violated in every candidate"
             )
-    if notes or lower is None:
-        return notes or ["the cause was not found cheaply"]
+    if notes:  # (lower lies within upper: it never grows beyond LIMIT)
+        return notes
     undecided = sorted(upper - lower, key=lambda au: (au[1], format_atom(au[0])))
     shown = _atoms_text(undecided, prefixes)
     if undecided and len(undecided) <= CHOICES:
         return _choice_notes(analysis, world_of, lower, undecided, constraints, shown)
-    notes = (
-        [f"undecided atoms: {shown}; no choice among them is stable and satisfies the constraints"] if undecided else []
-    )
+    stable = "no choice among them is stable and satisfies the constraints"
+    notes = [f"undecided atoms: {shown}; {stable}"] if undecided else []
     notes += _cycles(analysis)
     notes += [f"{r.location}: constraint '{r}' may rule out the remaining choices" for r in constraints]
     return notes or ["the cause was not found cheaply"]
@@ -89,12 +84,7 @@ def _cycles(analysis) -> list:
     ]
 
 
-#: the diagnosis tries every choice among at most this many undecided atoms
-CHOICES = 10
-
-
 def _violation(rule, builder: Builder):
-    """The first binding under which the constraint's body holds in the builder's world, or None."""
     return next((sigma for sigma, _ in builder.holding(rule)), None)
 
 
@@ -108,21 +98,19 @@ def _atoms_text(pairs, prefixes, limit: int = 8) -> str:
 
 
 def _choice_notes(analysis, world_of, lower, undecided, constraints, shown) -> list:
-    """Every choice among the undecided atoms: which are stable (no constraints), and which
-    constraints rule out each stable one."""
+    """Every choice among the undecided atoms: which are stable, and which constraints rule out each."""
     prefixes = analysis.program.prefixes
     stable, failing = [], {}
-    for k in range(len(undecided) + 1):
-        for chosen in combinations(undecided, k):
-            candidate = lower | set(chosen)
-            world = world_of(candidate)
-            if fixpoint(analysis, world_of, negation=world) != candidate:
-                continue  # not stable: it does not derive exactly itself
-            stable.append(chosen)
-            for rule in constraints:
-                found = _violation(rule, Builder(world))
-                if found is not None:
-                    failing.setdefault(rule, []).append((chosen, found))
+    for chosen in chain.from_iterable(combinations(undecided, k) for k in range(len(undecided) + 1)):
+        candidate = lower | set(chosen)
+        world = world_of(candidate)
+        if fixpoint(analysis, world_of, negation=world) != candidate:
+            continue  # not stable: it does not derive exactly itself
+        stable.append(chosen)
+        for rule in constraints:
+            found = _violation(rule, Builder(world))
+            if found is not None:
+                failing.setdefault(rule, []).append((chosen, found))
     if not stable:
         return [
             f"undecided atoms: {shown}; no choice among them is stable, with or without the constraints "

@@ -1,13 +1,12 @@
-"""Differences explained: for two sides' answer streams at one tick (two engines, two tuple
-orders), the why of each atom one side has and the why-not of the side that lacks it.
-
-Explanations only read the program, the stream and the answer stream, so an atom that an
-engine derives without a well-founded support (or misses although a rule instance's body holds)
-shows up as an explanation that cannot be built: that side is reported as wrong, with the reason.
+"""Differences explained: for two sides' answer streams at one tick, the why of each atom one side
+has and the why-not of the side that lacks it. An atom an engine derives without a well-founded
+support (or misses although a rule instance's body holds) has an explanation that cannot be built:
+that side is reported as wrong, with the reason.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 from ..analysis import Analysis
@@ -21,16 +20,8 @@ __all__ = ["explain_differences", "stream_history"]
 
 def stream_history(points, t: int, c: int) -> list:
     """``(u, k, atom)`` for the stream atoms up to tick (t, c) from grouped time points."""
-    out, k = [], 0
-    for tp in points:
-        if tp.t > t:
-            break
-        for atom in tp.atoms:
-            if k == c:
-                return out
-            k += 1
-            out.append((tp.t, k, atom))
-    return out
+    atoms = ((tp.t, atom) for tp in itertools.takewhile(lambda tp: tp.t <= t, points) for atom in tp.atoms)
+    return [(u, k, atom) for k, (u, atom) in zip(range(1, c + 1), atoms)]
 
 
 def _items(model: Model) -> set:
@@ -59,15 +50,10 @@ def explain_differences(
 ) -> str:
     """Text explaining every atom one side's answer stream has and the other's lacks.
 
-    ``sides``: ``{name: models}`` for exactly two sides (a tuple of :class:`Model` each; empty
-    means no answer stream). Answer streams present on one side only are paired with the closest
-    answer stream of the other side."""
-    (a_name, a_models), (b_name, b_models) = list(sides.items())
-    lines = []
-    for name, models, other_name, other_models in (
-        (a_name, a_models, b_name, b_models),
-        (b_name, b_models, a_name, a_models),
-    ):
+    ``sides``: ``{name: models}`` for exactly two sides (empty: no answer stream). Answer streams
+    present on one side only are paired with the closest answer stream of the other side."""
+    lines, pair = [], list(sides.items())
+    for (name, models), (other_name, other_models) in (pair, pair[::-1]):
         mine, theirs = in_printed_order(set(models)), in_printed_order(set(other_models))
         for model in mine:
             if model in theirs:

@@ -41,33 +41,24 @@ def prefixed(text: str, prefixes) -> str:
     program writes IRIs: ``name:local`` by ``prefixes`` (``(name, namespace)`` pairs), else ``<…>``."""
     if "iri(" not in text:
         return text
-
-    def one(m: re.Match) -> str:
-        return m.group() if m.group(1) is None else _iri_text(m.group(1), prefixes)
-
-    return _TOKEN.sub(one, text)
+    return _TOKEN.sub(lambda m: m.group() if m.group(1) is None else _iri_text(m.group(1), prefixes), text)
 
 
 def as_written(root, prefixes, renamed: dict):
-    """The explanation tree ``root`` with every node's text as the program writes it: IRIs
-    :func:`prefixed` by ``prefixes``, and the program's names for the internal ones of a name of
-    several arities (``p'2(a,b)`` is ``p(a,b)``; :mod:`ticker_py.analysis.arities`). Shared nodes
-    stay shared."""
-    names = names_out(renamed) if renamed else None
+    """The tree ``root`` (shared nodes stay shared) with IRIs :func:`prefixed` and the program's names
+    for the internal ones of a name of several arities (``p'2(a,b)`` is ``p(a,b)``)."""
+    if not (prefixes or renamed):
+        return root
+    names = names_out(renamed) if renamed else str
     made: dict = {}
 
-    def change(text: str) -> str:
-        text = prefixed(text, prefixes) if prefixes else text
-        return names(text) if names else text
-
     def visit(node):
-        done = made.get(id(node))
-        if done is None:
-            children = tuple(visit(child) for child in node.children)
-            done = made[id(node)] = replace(node, text=change(node.text), children=children)
-        return done
+        if id(node) not in made:
+            text = names(prefixed(node.text, prefixes) if prefixes else node.text)
+            made[id(node)] = replace(node, text=text, children=tuple(visit(child) for child in node.children))
+        return made[id(node)]
 
-    return visit(root) if prefixes or renamed else root
+    return visit(root)
 
 
 def parse_program_atom(text: str, prefixes) -> tuple | None:
@@ -78,12 +69,7 @@ def parse_program_atom(text: str, prefixes) -> tuple | None:
 
     head = "".join(f"@prefix {name}: <{namespace}> .\n" for name, namespace in prefixes)
     try:
-        rules = parse_program(f"{head}{text}.", "<atom>").rules
-    except (TickerError, RecursionError):
-        return None
-    if len(rules) != 1 or not rules[0].is_fact or rules[0].head.time is not None:
-        return None
-    try:
-        return from_ast_atom(rules[0].head.atom)
-    except ValueError:  # a variable: not ground
+        (rule,) = parse_program(f"{head}{text}.", "<atom>").rules
+        return from_ast_atom(rule.head.atom) if rule.is_fact and rule.head.time is None else None
+    except (TickerError, RecursionError, ValueError):  # not one fact; ValueError: a variable, not ground
         return None

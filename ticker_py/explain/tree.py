@@ -1,9 +1,7 @@
 """Explanations as small immutable trees, printed as text, JSON (nodes and edges), DOT or Markdown.
 
-A :class:`Node` has a ``kind`` (see docs/formats.md), a one-line ``text``, machine-readable
-``info`` and children. A derived atom's node is shared by every literal it supports and
-carries a ``key``: text prints it once (later uses say ``(see above)``), JSON and DOT give it
-one node id.
+A derived atom's node is shared by every literal it supports and carries a ``key``: text prints
+it once (later uses say ``(see above)``), JSON and DOT give it one node id.
 """
 
 from __future__ import annotations
@@ -38,10 +36,8 @@ class Node:
         return tuple(sorted({c.get("time") for c in self.children if type(c.get("time")) is int}))
 
     def graph(self) -> tuple:
-        """``(nodes, edges)``: ``[(id, node)]`` of this tree in visiting order, a shared derivation once
-        (by its key), and the ``(from, to)`` pairs of ids."""
-        ids: dict = {}
-        nodes, edges = [], []
+        """``(nodes, edges)``: ``[(id, node)]`` in visiting order (a key once) and ``(from, to)`` id pairs."""
+        ids, nodes, edges = {}, [], []
 
         def visit(node: Node) -> str:
             key = node.key or id(node)
@@ -54,17 +50,6 @@ class Node:
 
         visit(self)
         return nodes, edges
-
-    def walk(self):
-        """Every node below and including this one, shared nodes once."""
-        seen, todo = set(), [self]
-        while todo:
-            node = todo.pop()
-            if id(node) in seen:
-                continue
-            seen.add(id(node))
-            yield node
-            todo.extend(reversed(node.children))
 
 
 def _json_value(name: str, value):
@@ -87,9 +72,8 @@ def _json_value(name: str, value):
 @dataclass(frozen=True)
 class Explanation:
     """Why an atom holds (``question == "why"``) or does not (``"why-not"``) at tick (t, c) in
-    answer stream ``model`` (1-based) of ``models`` (``all_models`` False: of the first ``models`` the
-    engine found); ``assumptions`` are the (atom, time) pairs
-    the explanation takes as false by the choice of this answer stream (non-stratified programs)."""
+    answer stream ``model`` (1-based) of ``models``; ``assumptions`` are the (atom, time) pairs
+    taken as false by the choice of this answer stream (non-stratified programs)."""
 
     question: str
     atom: tuple
@@ -104,7 +88,6 @@ class Explanation:
     prefixes: tuple = ()  # the program's (name, namespace) pairs: IRIs print as it writes them
 
     def atom_text(self, atom: tuple) -> str:
-        """An atom as this explanation prints it (clingo syntax, IRIs as the program writes them)."""
         return prefixed(format_atom(atom), self.prefixes)
 
     @property
@@ -116,7 +99,6 @@ class Explanation:
         )
 
     def rows(self) -> list:
-        """The explanation's :class:`Row` s in reading order (:func:`rows`), then its assumptions."""
         out = rows(self.root)
         if self.assumptions:
             text = ", ".join(f"not {self.atom_text(a)} at {u}" for a, u in self.assumptions)
@@ -129,15 +111,9 @@ class Explanation:
     def to_dict(self) -> dict:
         """A node/edge structure (docs/formats.md)."""
         nodes, edges = self.root.graph()
-        return {
-            "question": self.question,
+        fields = ("question", "atom", "time", "t", "c", "model", "models", "all_models")
+        return {k: getattr(self, k) for k in fields} | {
             "atom": format_atom(self.atom),
-            "time": self.time,
-            "t": self.t,
-            "c": self.c,
-            "model": self.model,
-            "models": self.models,
-            "all_models": self.all_models,
             "assumptions": [{"atom": format_atom(a), "time": u} for a, u in self.assumptions],
             "root": nodes[0][0],
             "nodes": [
@@ -153,20 +129,12 @@ class Explanation:
     def to_dot(self) -> str:
         """The explanation graph for graphviz."""
         nodes, edges = self.root.graph()
-        return "\n".join(
-            [
-                "digraph explanation {",
-                "  rankdir=TB;",
-                '  node [shape=box, fontname="monospace"];',
-                f"  label={_dot_quote(self.title)}; labelloc=t;",
-                *(f"  {i} [label={_dot_quote(n.text)}, shape={_SHAPES.get(n.kind, 'box')}];" for i, n in nodes),
-                *(f"  {a} -> {b};" for a, b in edges),
-                "}\n",
-            ]
-        )
+        head = 'digraph explanation {\n  rankdir=TB;\n  node [shape=box, fontname="monospace"];\n'
+        lines = [f"  label={_dot_quote(self.title)}; labelloc=t;"]
+        lines += [f"  {i} [label={_dot_quote(n.text)}, shape={_SHAPES.get(n.kind, 'box')}];" for i, n in nodes]
+        return head + "\n".join(lines + [f"  {a} -> {b};" for a, b in edges]) + "\n}\n"
 
     def _repr_html_(self) -> str:
-        """A notebook's view: the derivation as a small picture, and the text."""
         from .render import notebook_html
 
         return notebook_html(self)
@@ -175,7 +143,7 @@ class Explanation:
         return "\n".join([f"**{self.title}**", ""] + ["  " * r.depth + "- " + r.text for r in rows(self.root)]) + "\n"
 
 
-#: the DOT shape of a node kind (derived atoms and candidates: boxes)
+#: the DOT shape of a node kind (others: boxes)
 _SHAPES = {
     "fact": "note",
     "input": "cds",
@@ -192,10 +160,7 @@ def _dot_quote(text: str) -> str:
 
 @dataclass(frozen=True)
 class Row:
-    """One line of an explanation, as its text and its pictures show it: ``depth`` (0 under the
-    title), node ``kind``, ``text``; ``span`` ``(lo, hi)`` of a window literal; ``times``: the time
-    points of its evidence (witnesses, derived atoms); ``at``: the time point of the node itself (a
-    derived atom, a stream atom, an assumption)."""
+    """One line of an explanation: ``span`` of a window literal, ``times`` of its evidence, ``at`` its own."""
 
     depth: int
     kind: str
@@ -217,12 +182,8 @@ def rows(root: Node) -> list:
         if node.key and node.key in seen:
             out.append(Row(depth, node.kind, f"{node.text}  (see above)", at=at))
             return
-        if (
-            node.kind == "literal"
-            and node.get("modality") == "now"
-            and not node.get("negated")
-            and len(node.children) == 1
-        ):
+        now = node.kind == "literal" and node.get("modality") == "now" and not node.get("negated")
+        if now and len(node.children) == 1:
             return visit(node.children[0], depth)  # the evidence says it all
         if node.key:
             seen.add(node.key)

@@ -1,8 +1,7 @@
 """One answer stream at one tick, as the explainer reads it, and body-literal matching over it.
 
-A :class:`World` holds the window-covered stream up to tick (t, c), the background facts, and the
-derived atoms of the chosen answer stream: an explanation reads nothing else, so it does not depend
-on the engine that computed the answer stream.
+An explanation reads nothing but a :class:`World`, so it does not depend on the engine that computed
+the answer stream.
 """
 
 from __future__ import annotations
@@ -23,16 +22,12 @@ UNDEF = object()  # an undefined term (arithmetic on non-numbers, division by ze
 
 @dataclass(frozen=True)
 class Occurrence:
-    """Where an atom holds: ``source`` is ``"fact"`` (background, every time point), ``"input"``
-    (a stream atom; ``count`` is its arrival count) or ``"derived"`` (in the answer stream)."""
+    """Where an atom holds: ``source`` is ``"fact"``, ``"input"`` (``count``: its arrival) or ``"derived"``."""
 
     atom: tuple
     time: int | None
     source: str
     count: int | None = None
-
-
-# ---------------------------------------------------------------- terms
 
 
 def value(term, sigma: dict):
@@ -93,32 +88,13 @@ def compare(op: str, a, b) -> bool:
     return order_compare(op, a, b)
 
 
-# ---------------------------------------------------------------- the world at (t, c)
-
-
 class World:
-    """The stream up to tick (t, c), the background and one answer stream's derived atoms.
+    """The stream up to tick (t, c), the background and one answer stream's ``derived`` (atom, u) pairs
+    (u > t: predictions, read by no rule); ``cut``: the contents chosen for tuple windows (by key)."""
 
-    ``history``: ``(u, k, atom)`` input atoms (time, count, ground tuple), at least the
-    window-covered ones; ``derived``: ``(atom, u)`` pairs of the answer stream (u > t are
-    predictions, read by no rule). ``windows``: the program's windows under its semantics
-    (default: the default semantics); ``origin``: where the timeline starts; ``cut``: the
-    content chosen for each tuple window (:meth:`tuple_keys` to :class:`TupleWindow`; the
-    first of :meth:`tuple_alternatives` for those not given)."""
-
-    def __init__(
-        self,
-        analysis: Analysis,
-        history,
-        t: int,
-        c: int,
-        derived,
-        windows: Windows | None = None,
-        origin: int = 0,
-        cut: dict | None = None,
-    ):
+    def __init__(self, analysis: Analysis, history, t: int, c: int, derived, windows: Windows, origin: int, cut=None):
         self.analysis = analysis
-        self.windows = Windows(analysis) if windows is None else windows
+        self.windows = windows
         self.origin = origin
         self.t, self.c = t, c
         self.background = frozenset(analysis.background)
@@ -141,20 +117,14 @@ class World:
         self._contents: dict = {}
 
     def with_cut(self, cut: dict) -> World:
-        """The same world with the tuple windows' contents ``cut``."""
         return World(self.analysis, self.history, self.t, self.c, self.derived, self.windows, self.origin, cut)
 
-    # -- windows
-
     def tuple_keys(self) -> list:
-        """The program's tuple windows as :meth:`Windows.tuple_scope` keys, each once."""
-        keys = {}
-        for rule in self.analysis.program.rules:
-            for lit in rule.body:
-                el = lit.element
-                if not lit.is_comparison and el.window is not None and el.window.is_tuple:
-                    keys[self.windows.tuple_scope(el)] = None
-        return list(keys)
+        """The program's tuple windows as :meth:`Windows.tuple_scope` keys."""
+        atoms = (lit.element for rule in self.analysis.program.rules for lit in rule.body if not lit.is_comparison)
+        return list(
+            dict.fromkeys(self.windows.tuple_scope(el) for el in atoms if el.window is not None and el.window.is_tuple)
+        )
 
     def tuple_alternatives(self, key: tuple) -> list:
         """The contents the tuple window ``key`` can have at (t, c) (one unless ties are a choice)."""
@@ -196,9 +166,8 @@ class World:
         return list(dict.fromkeys(own + self.bg_by_pred.get(pred, [])))
 
     def witnesses(self, el: ast.ExtendedAtom, atom: tuple, time=None):
-        """``(holds, span, occurrences)`` of the ground element ``el`` (atom ``atom``, @-time
-        ``time``): for ◇ every occurrence in the span, for □ every one (holds iff they cover
-        the span), for @ and now the one at its time point. Facts: one ``fact`` occurrence."""
+        """``(holds, span, occurrences)`` of the ground element ``el`` (atom ``atom``, @-time ``time``):
+        every occurrence in the span (□: holds iff they cover it), for @ and now at its time point."""
         span = self.span(el)
         if el.modality == ast.AT:
             if time not in span:

@@ -1,7 +1,7 @@
 """Live streams: a push API, TCP input and output, wall-clock time, Spark Structured Streaming.
 
-See docs/live.md. Nothing here imports pyspark except :mod:`ticker_py.live.spark_stream`. The
-names below are imported when first used, so that ``ticker run`` on a file imports no sockets.
+Only :mod:`ticker_py.live.spark_stream` imports pyspark; the names below are imported when first
+used, so that ``ticker run`` on a file imports no sockets (docs/live.md).
 """
 
 import importlib

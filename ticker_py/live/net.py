@@ -6,11 +6,12 @@ stderr). IPv6 hosts are written in brackets: ``tcp:[::1]:7000``.
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import sys
 from collections.abc import Callable
 
-from ..errors import Diagnostic, UsageError
+from ..errors import UsageError
 
 __all__ = ["parse_address", "listen", "address_text", "TcpSink"]
 
@@ -19,9 +20,7 @@ LOOPBACK = "127.0.0.1"
 
 def parse_address(text: str) -> tuple[str, int]:
     """``tcp:HOST:PORT``, ``tcp::PORT`` or ``tcp:PORT`` -> ``(host, port)`` (host defaults to loopback)."""
-    bad = UsageError(
-        Diagnostic(f"bad address '{text}'", notes=("write tcp:HOST:PORT, e.g. tcp:127.0.0.1:7000 or tcp::0",))
-    )
+    bad = UsageError.at(None, f"bad address '{text}'", "write tcp:HOST:PORT, e.g. tcp:127.0.0.1:7000 or tcp::0")
     if not text.startswith("tcp:"):
         raise bad
     rest = text[4:]
@@ -47,7 +46,7 @@ def listen(address: str) -> socket.socket:
     try:
         sock = socket.create_server((host, port), family=family, backlog=64)
     except OSError as err:
-        raise UsageError(Diagnostic(f"cannot listen on {address}: {err.strerror or err}")) from None
+        raise UsageError.at(None, f"cannot listen on {address}: {err.strerror or err}") from None
     sock.setblocking(False)
     return sock
 
@@ -59,11 +58,8 @@ def _log(message: str) -> None:
 class TcpSink:
     """A text sink that sends every line to all connected clients (``--output tcp:HOST:PORT``).
 
-    Clients are accepted without a thread: pending connections are accepted on every flush,
-    so a client that connected before a result was flushed receives it. Data is buffered
-    until ``flush``. A client that fails or does not take a line within ``send_timeout``
-    seconds is dropped (with a note on stderr); the others carry on. ``close`` sends the rest
-    and ends every connection (clients see end of file).
+    Pending connections are accepted on every ``flush`` (no thread); a client that fails or does not
+    take a line within ``send_timeout`` seconds is dropped (with a note on stderr).
     """
 
     def __init__(self, address: str, send_timeout: float = 5.0, log: Callable[[str], None] = _log):
@@ -93,17 +89,17 @@ class TcpSink:
                 try:
                     client[0].sendall(data)
                 except OSError as err:
-                    self._drop(client, err)
+                    self.log(f"ticker: {client[1]}: output client dropped ({err})")
+                    self.clients.remove(client)
+                    client[0].close()
 
     def close(self) -> None:
         if self.closed:
             return
         self.flush()
         for sock, _ in self.clients:
-            try:
+            with contextlib.suppress(OSError):
                 sock.shutdown(socket.SHUT_WR)
-            except OSError:
-                pass
             sock.close()
         self.clients.clear()
         self.listener.close()
@@ -118,11 +114,6 @@ class TcpSink:
             sock.settimeout(self.send_timeout)
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # a result line goes out at once
             self.clients.append((sock, address_text(peer)))
-
-    def _drop(self, client, err: BaseException | None) -> None:
-        self.log(f"ticker: {client[1]}: output client dropped ({err})")
-        self.clients.remove(client)
-        client[0].close()
 
     def __enter__(self):
         return self

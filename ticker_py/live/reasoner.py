@@ -34,15 +34,10 @@ __all__ = ["LiveReasoner"]
 class LiveReasoner:
     """A reasoner driven by pushes: ``push(t, atoms)``, ``close_time(t)``, ``close()``.
 
-    Time point t is evaluated as soon as it is complete: when atoms or a heartbeat for a
-    later time are pushed, when ``close_time(t')`` with t' >= t is called, or at ``close()``.
-    Each call returns the results it produced and also passes each to ``on_result``.
-    The methods are thread-safe (one lock); results come out in time order.
-    ``program`` is program text, a path, an Analysis, or a ready :class:`Reasoner`; the keywords
-    (``engine``, ``models``, ``every``, ...) are the run specification's, as for
-    :class:`~ticker_py.api.Reasoner` (:class:`~ticker_py.spec.RunSpec`).
-    A body predicate that nothing gave is a warning after ``warn_after`` time points (or at
-    ``close()`` if that comes first; None: at ``close()``).
+    Time point t is evaluated as soon as it is complete (a later time pushed, ``close_time(t')`` with
+    t' >= t, ``close()``); each call returns the results it produced and passes each to ``on_result``
+    (thread-safe). ``program`` and the keywords are as for :class:`~ticker_py.api.Reasoner`. A body
+    predicate that nothing gave is a warning after ``warn_after`` time points (None: at ``close()``).
     """
 
     @takes_spec(PROGRAM, EVALUATION, also=("every",), loads=True)
@@ -71,19 +66,10 @@ class LiveReasoner:
         """The lowest time point not evaluated yet."""
         return self.driver.open
 
-    # ------------------------------------------------------------ pushing
-
     def push(self, t: int, atoms: Iterable = ()) -> list[Result]:
-        """Add atoms (strings or tuples) that arrived at time t; ``push(t)`` alone is a heartbeat.
-
-        Every time point before t is evaluated first. Raises StreamError for a closed t or a
-        bad atom (nothing changes then).
-        """
+        """Add atoms (strings or tuples) that arrived at time t (none: a heartbeat), after evaluating
+        every time point before t; a closed t or a bad atom is a StreamError."""
         return self._push(t, atoms, True)
-
-    def push_record(self, record: Record) -> list[Result]:
-        """``push(record.t, record.atoms)`` (a reader's record: its atoms are parsed already)."""
-        return self._push(record.t, record.atoms, False)
 
     def _push(self, t, atoms, parse: bool) -> list[Result]:
         with self._lock:
@@ -116,13 +102,11 @@ class LiveReasoner:
             return out
 
     def run(self, records: Iterable) -> Iterator[Result]:
-        """The iterator interface: push records (or ``(t, atoms)`` pairs), yield results, close.
-
-        If ``records`` raises, everything pushed before is evaluated first.
-        """
+        """Push records (or ``(t, atoms)`` pairs), yield results, close (also when ``records`` raises)."""
         try:
             for rec in records:
-                yield from (self.push_record(rec) if isinstance(rec, Record) else self.push(*rec))
+                # a reader's record: its atoms are parsed already
+                yield from (self._push(rec.t, rec.atoms, False) if isinstance(rec, Record) else self.push(*rec))
         except Exception:
             yield from self.close()
             raise
@@ -134,10 +118,7 @@ class LiveReasoner:
     def __exit__(self, *exc):
         self.close()
 
-    # ------------------------------------------------------------ internals
-
     def _time(self, t) -> int:
-        """``t`` as an int (np.int64 too); a closed reasoner refuses it."""
         if self.closed:
             raise StreamError(Diagnostic("the live reasoner is closed"))
         return whole(t, "time", StreamError)

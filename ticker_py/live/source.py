@@ -1,14 +1,15 @@
 """Live record sources: producers over TCP, merged in time order, and the wall clock.
 
-:class:`LiveInput` is a generator of :class:`~ticker_py.streams.Record` driven by one ``selectors``
-loop in the consumer's thread (no threads, no locks). The merge rule (a watermark), late records, bad
-lines, idle producers and back-pressure are described in docs/live.md.
+:class:`LiveInput` is a generator driven by one ``selectors`` loop in the consumer's thread (no
+threads, no locks); the merge rule, late records, idle producers and back-pressure: docs/live.md.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import heapq
+import itertools
 import os
 import re
 import selectors
@@ -20,10 +21,10 @@ import time
 from collections.abc import Callable, Iterator
 from typing import TextIO
 
-from ..ast import Location
 from ..errors import Diagnostic, StreamError, UsageError, with_excerpt
 from ..spec import RunSpec, takes_spec
 from ..streams import Record, StreamChecker, read_text
+from ..streams.lines import stream_error
 from ..values import format_atom
 from .net import address_text, listen
 
@@ -49,12 +50,8 @@ def _relocate(diag: Diagnostic, text: str, line: int, shift: int) -> Diagnostic:
 
 def parse_line(text: str, source: str, number: int, stamp: int | None = None) -> Record | None:
     """One text-format line as a Record located at ``source:number`` (None for blank/comment).
-
-    With ``stamp`` (wall-clock mode) the line holds atoms, optionally after a ``T:`` prefix
-    that is ignored, and the record gets time ``stamp``.
-    """
-    shift = 0
-    parsed = text
+    With ``stamp`` (wall clock) the line holds atoms, after an ignored ``T:`` if any, at time ``stamp``."""
+    parsed, shift = text, 0
     if stamp is not None:
         m = _PREFIX.match(text)
         if m:
@@ -66,7 +63,7 @@ def parse_line(text: str, source: str, number: int, stamp: int | None = None) ->
     except StreamError as err:
         raise StreamError([_relocate(d, text, number, shift) for d in err.diagnostics]) from None
     except RecursionError:
-        raise StreamError(Diagnostic("atom nested too deeply", Location(source, number, 1, number, 2))) from None
+        raise stream_error(source, number, 1, "atom nested too deeply") from None
     if rec is None:
         return None
     return Record(rec.t if stamp is None else stamp, rec.atoms, source, number)
@@ -110,12 +107,8 @@ class LiveInput:
     """Records from live inputs, as a generator (iterate once).
 
     ``listen_on``: a ``tcp:HOST:PORT`` address to accept producers on; ``stream``: a file object
-    read line by line (only with ``wall_clock``: plain stdin is incremental already).
-    ``checker`` refuses atoms the program does not accept (skipped and reported).
-    ``handle_signals``: on SIGINT/SIGTERM stop cleanly (main thread only; a second signal raises
-    KeyboardInterrupt). ``on_listen`` gets the bound address; ``report`` each bad line's
-    StreamError, ``log`` each note. The run specification's keywords ``wall_clock``, ``clock``,
-    ``grace``, ``idle_timeout`` and ``max_gap`` are those of ``ticker run`` (docs/live.md).
+    read line by line (with ``wall_clock``). ``handle_signals``: stop cleanly on SIGINT/SIGTERM (a
+    second one raises KeyboardInterrupt). The keywords are those of ``ticker run`` (docs/live.md).
     """
 
     @takes_spec(also=("wall_clock", "clock", "grace", "idle_timeout", "max_gap"))
@@ -133,9 +126,9 @@ class LiveInput:
         spec: RunSpec,
     ):
         if (listen_on is None) == (stream is None):
-            raise UsageError(Diagnostic("give exactly one of listen_on and stream"))
+            raise UsageError.at(None, "give exactly one of listen_on and stream")
         if isinstance(max_buffered, bool) or not isinstance(max_buffered, int) or max_buffered < 1:
-            raise UsageError(Diagnostic(f"max_buffered must be a positive integer, not {max_buffered!r}"))
+            raise UsageError.at(None, f"max_buffered must be a positive integer, not {max_buffered!r}")
         self.listener = listen(listen_on) if listen_on else None
         self.address = address_text(self.listener.getsockname()) if self.listener else None
         if self.address and on_listen:
@@ -158,15 +151,11 @@ class LiveInput:
     def stop(self) -> None:
         """Ask the generator to end (thread- and signal-safe): buffered records are still passed on."""
         self._stop = True
-        try:
+        with contextlib.suppress(OSError):
             os.write(self._wake_w, b"x")
-        except OSError:
-            pass
 
     def __iter__(self) -> Iterator[Record]:
         return self._run()
-
-    # ------------------------------------------------------------ the loop
 
     def _run(self) -> Iterator[Record]:
         sel = _selector(self.stream)
@@ -179,7 +168,7 @@ class LiveInput:
             sel.register(inp.fileobj, selectors.EVENT_READ, inp)
             producers.append(inp)
         self._heap: list = []
-        self._seq = 0
+        self._seq = itertools.count()  # ties in time: arrival order
         self._cur = 0  # the time of the last record passed on
         self._start = time.monotonic()
         deadline = None  # end of the grace period
@@ -295,20 +284,16 @@ class LiveInput:
         elif rec.t < self._cur:
             problem = f"time {rec.t} is already closed (current time {self._cur})"
         elif self.spec.max_gap is not None and rec.t - self._cur > self.spec.max_gap:
-            problem = f"time {rec.t} is more than --max-gap {self.spec.max_gap} time points after the current time {self._cur}"
+            gap = f"more than --max-gap {self.spec.max_gap} time points after the current time {self._cur}"
+            problem = f"time {rec.t} is {gap}"
         else:
             inp.last_t = rec.t
-            heapq.heappush(self._heap, (rec.t, self._seq, rec))
-            self._seq += 1
+            heapq.heappush(self._heap, (rec.t, next(self._seq), rec))
             return
         self._error(inp.name, inp.line, f"{problem}; record skipped")
 
     def handle_line(self, text: str, source: str, number: int, stamp: int | None = None) -> Record | None:
-        """One decoded line as a checked Record, or None (blank, comment, or bad: reported).
-
-        Never raises for anything in ``text``: a line that breaks the reader is reported
-        (as a located error) like any other bad line.
-        """
+        """One decoded line as a checked Record, or None (blank, comment, or bad: reported, never raised)."""
         try:
             rec = parse_line(text, source, number, stamp)
             if rec is not None and self.checker is not None:
@@ -323,7 +308,7 @@ class LiveInput:
 
     def _error(self, source: str, line: int, message: str, column: int = 1) -> None:
         self.rejected += 1
-        self.report(StreamError(Diagnostic(message, Location(source, line, column, line, column + 1))))
+        self.report(stream_error(source, line, column, message))
 
     def _bound(self, producers) -> int | None:
         """The watermark: the least position of a producer that still holds time back."""
@@ -333,7 +318,10 @@ class LiveInput:
         """Pass on every buffered record no connected producer can still precede."""
         bound = self._bound(producers)
         while self._heap and (bound is None or self._heap[0][0] <= bound):
-            yield self._emit(heapq.heappop(self._heap)[2])
+            rec = heapq.heappop(self._heap)[2]
+            self._cur = max(self._cur, rec.t)
+            self.accepted += 1
+            yield rec
 
     def _mark_idle(self, producers) -> None:
         if self.spec.idle_timeout is None:
@@ -342,10 +330,8 @@ class LiveInput:
         for p in producers:
             if p.tcp and not p.idle and not p.paused and now - p.seen >= self.spec.idle_timeout:
                 p.idle = True
-                self.log(
-                    f"{p.name}: nothing received for {self.spec.idle_timeout:g} s: no longer holds "
-                    "the time back (--idle-timeout)"
-                )
+                silent = f"nothing received for {self.spec.idle_timeout:g} s"
+                self.log(f"{p.name}: {silent}: no longer holds the time back (--idle-timeout)")
 
     def _pace(self, sel, producers) -> None:
         """Back-pressure: while the merge is full, read only the producers at the watermark."""
@@ -359,11 +345,6 @@ class LiveInput:
             elif not ahead and p.paused:
                 sel.register(p.fileobj, selectors.EVENT_READ, p)
                 p.paused, p.seen = False, time.monotonic()
-
-    def _emit(self, rec: Record) -> Record:
-        self._cur = max(self._cur, rec.t)
-        self.accepted += 1
-        return rec
 
     def _tick(self) -> Iterator[Record]:
         """Wall clock: a heartbeat when real time has entered a later time point."""
@@ -387,8 +368,7 @@ class LiveInput:
 
 
 def save_records(records, out: TextIO, close: bool = False) -> Iterator[Record]:
-    """Pass records through, writing each to ``out`` in text format (flushed): a replayable log.
-    A failed write (a full disk) is a UsageError naming ``out``; the records before it went on."""
+    """Pass records through, writing each to ``out`` in text format (flushed): a replayable log."""
     try:
         for rec in records:
             try:
@@ -397,20 +377,16 @@ def save_records(records, out: TextIO, close: bool = False) -> Iterator[Record]:
                 out.flush()
             except OSError as err:
                 name = getattr(out, "name", out)
-                raise UsageError(Diagnostic(f"cannot write '{name}': {err.strerror or err}")) from None
+                raise UsageError.at(None, f"cannot write '{name}': {err.strerror or err}") from None
             yield rec
     finally:
         if close:
-            try:
+            with contextlib.suppress(OSError):  # a failed write was reported
                 out.close()
-            except OSError:
-                pass  # the failed write was reported
 
 
 def _selector(stream) -> selectors.BaseSelector:
-    """The platform's default selector, or ``poll`` when the stream is a file or a device other than
-    a terminal (a file given to ``--stream`` or redirected to stdin, ``/dev/null``): epoll refuses
-    those, poll reports them readable."""
+    """The default selector, or ``poll`` for a file or a non-terminal device (epoll refuses those)."""
     if stream is not None and hasattr(selectors, "PollSelector"):
         try:
             mode = os.fstat(stream.fileno()).st_mode

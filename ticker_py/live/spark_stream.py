@@ -1,18 +1,18 @@
 """Spark Structured Streaming driving a reasoner through ``foreachBatch`` (imports pyspark).
 
-Micro-batches of a streaming DataFrame (columns ``t``, ``atom``, optionally ``seq``; or raw JSON
-Lines as :func:`folder_atoms` makes) are pushed into a :class:`~ticker_py.live.LiveReasoner` in the
-driver; rows for a time point already closed are late: reported and skipped (docs/live.md).
+Micro-batches (columns ``t``, ``atom``, optionally ``seq``; or raw JSON Lines) are pushed into a
+:class:`~ticker_py.live.LiveReasoner` in the driver; late rows are reported and skipped (docs/live.md).
 """
 
 from __future__ import annotations
 
 import itertools
 import tempfile
+import threading
 from collections.abc import Callable
 from dataclasses import replace
 
-from ..errors import Diagnostic, StreamError, UsageError
+from ..errors import StreamError, UsageError
 from ..streams import Result, read_jsonl
 from .reasoner import LiveReasoner
 from .source import _report
@@ -26,7 +26,7 @@ def rate_atoms(
     spark, rows_per_second: int = 100, atoms_per_time_point: int = 10, atom: str = COOLING_ATOM, partitions: int = 1
 ):
     """The ``rate`` source as atoms: row ``value`` v goes to time point v div k; ``atom`` is a
-    SQL expression over ``value`` (default: ``temp(V)`` with V in [0, 200], the cooling stream)."""
+    SQL expression over ``value`` (default: the cooling stream's ``temp(V)``)."""
     return (
         spark.readStream.format("rate")
         .option("rowsPerSecond", rows_per_second)
@@ -37,16 +37,11 @@ def rate_atoms(
 
 
 def folder_atoms(spark, path: str, fmt: str = "jsonl", max_files_per_trigger: int | None = None):
-    """Files arriving in ``path``, in a stream format of docs/formats.md.
-
-    ``jsonl`` (default): JSON Lines, ``{"t": 0, "atoms": ["a", "p(1)"]}`` per line (``{"t": 3}``
-    is a heartbeat). The lines are read as text and parsed in the driver by the same reader
-    as ``--stream FILE.jsonl``, so a line of another shape (other keys such as ``atom``, a
-    ``t`` that is not an integer, not JSON) is reported and skipped, never read silently.
-    ``csv``: a header and columns ``t``, ``atom`` and optionally ``seq``.
-    """
+    """Files arriving in ``path``: ``jsonl`` (docs/formats.md; read as text and parsed in the driver
+    by the reader of ``--stream FILE.jsonl``, so a bad line is reported and skipped) or ``csv``
+    (a header and columns ``t``, ``atom`` and optionally ``seq``)."""
     if fmt not in ("jsonl", "csv"):
-        raise UsageError(Diagnostic(f"unknown folder format '{fmt}'", notes=("use jsonl or csv",)))
+        raise UsageError.at(None, f"unknown folder format '{fmt}'", "use jsonl or csv")
     reader = spark.readStream
     if max_files_per_trigger:
         reader = reader.option("maxFilesPerTrigger", max_files_per_trigger)
@@ -56,8 +51,7 @@ def folder_atoms(spark, path: str, fmt: str = "jsonl", max_files_per_trigger: in
 
 
 def _jsonl_rows(rows, report) -> list:
-    """``(t, atom, seq)`` rows from raw JSON Lines rows (``file``, ``jsonl``; seq = row order);
-    bad lines are reported and skipped."""
+    """``(t, atom, seq)`` rows from raw JSON Lines rows (seq: row order); bad lines are reported."""
     out = []
     for seq, row in enumerate(rows):
         try:
@@ -75,11 +69,7 @@ def drive(
     trigger: dict | None = None,
     report: Callable[[BaseException], None] = _report,
 ):
-    """Start a streaming query that pushes each micro-batch into ``live``; returns the query.
-
-    ``trigger`` is passed to ``DataStreamWriter.trigger`` (default ``{"availableNow": True}``).
-    Batches run one at a time in the driver, so pushes arrive in batch order.
-    """
+    """The started streaming query pushing each micro-batch into ``live`` (``trigger``: its keywords)."""
     has_seq = "seq" in frame.columns
     raw = "jsonl" in frame.columns
 
@@ -114,15 +104,8 @@ def run_stream(
     report: Callable[[BaseException], None] = _report,
     **options,
 ) -> list[Result]:
-    """Run a bounded streaming query to the end and return every result (bad rows go to ``report``).
-
-    With a finite source (a folder; ``availableNow``) the query ends by itself. With an
-    endless one (``rate``) give ``until_time``: the query runs with a 100 ms processing-time
-    trigger until time point ``until_time`` has been evaluated, then stops. ``timeout``
-    bounds the run in seconds either way. Evaluated time points after ``until_time`` are dropped.
-    """
-    import threading
-
+    """Run a bounded streaming query to the end and return every result (bad rows go to ``report``):
+    a folder ends by itself, an endless source (``rate``) runs until ``until_time`` (later ones dropped)."""
     results: list[Result] = []
     reached = threading.Event()
 
