@@ -513,7 +513,6 @@ def test_explain_with_dot_draws_the_graph(tmp_path, alarm):
 
     if shutil.which("dot") is None:
         pytest.skip("graphviz's dot program is not installed")
-    pytest.importorskip("graphviz")
     prog, stream = alarm
     e = explain_at(prog, stream, 2, "alert")
     data, note = render.picture(e, "svg")
