@@ -121,8 +121,8 @@ def run_bench(cases, settings: Settings, command: str, out: Path, factories=None
 
 
 def replace_section(page: Path, name: str, text: str) -> None:
-    """Put ``text`` between the markers ``<!-- bench:NAME -->`` and ``<!-- /bench:NAME -->`` of
-    ``page`` (docs/benchmarks.md), replacing what was there; a page without them gets them at its end."""
+    """Put ``text`` between the markers ``<!-- bench:NAME -->`` and ``<!-- /bench:NAME -->`` of ``page``
+    (added at its end if missing)."""
     start, end = f"<!-- bench:{name} -->", f"<!-- /bench:{name} -->"
     old = page.read_text() if page.exists() else "# Benchmarks\n"
     head, found, rest = old.partition(start)
@@ -132,8 +132,7 @@ def replace_section(page: Path, name: str, text: str) -> None:
 
 
 def write_reports(doc: dict, out: Path, docs: bool) -> int:
-    """Write ``out/report.md`` and plots (with ``docs`` also each suite's section of
-    docs/benchmarks.md and docs/img/bench-*.png); status 0."""
+    """Write ``out/report.md`` and plots (with ``docs`` also in docs/); status 0."""
     out = output_directory(out)
     plots = plot_all(doc["runs"], out / "img", command=doc["command"], stale=True)
     (out / "report.md").write_text(render_markdown(doc, "img", plots))

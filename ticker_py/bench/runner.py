@@ -1,8 +1,7 @@
 """Measuring: one stream per case, every engine variant fed the same pre-parsed time points.
 
-Each run happens in a forked worker (POSIX; else in-process) that inherits the stream, not the
-heap of earlier runs, and can be stopped: it stops itself past the budget (checked between ticks)
-and the parent kills it if a single tick overruns by far. CPU per tick is the worker thread's.
+Each run happens in a forked worker (POSIX; else in-process) that inherits the stream, not the heap
+of earlier runs: it stops itself past the budget, and the parent kills it if a tick overruns by far.
 """
 
 from __future__ import annotations
@@ -18,6 +17,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numpy as np
 import psutil
 
 from ..engines import EngineOptions, can_run, create_engine, engine_class
@@ -118,10 +118,10 @@ def measure(
         "atoms": atoms_in,
         "t_init": t_init,
         "t_tick_median": statistics.median(ticks) if ticks else None,
-        "t_tick_p99": _percentile(ticks, 0.99),
+        "t_tick_p99": _p99(ticks),
         "t_tick_max": max(ticks) if ticks else None,
         "cpu_tick_median": statistics.median(cpu_ticks) if cpu_ticks else None,
-        "cpu_tick_p99": _percentile(cpu_ticks, 0.99),
+        "cpu_tick_p99": _p99(cpu_ticks),
         "t_total": t_total,
         "cpu_total": cpu,
         "cpu_us_per_atom": 1e6 * cpu / atoms_in if atoms_in else None,
@@ -133,12 +133,9 @@ def measure(
     }
 
 
-def _percentile(values: list, q: float) -> float | None:
-    """The value below which a fraction ``q`` of ``values`` lies (nearest rank)."""
-    if not values:
-        return None
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, math.ceil(q * len(ordered)) - 1)]
+def _p99(values: list) -> float | None:
+    """The 99th percentile of ``values`` (nearest rank)."""
+    return float(np.percentile(values, 99, method="inverted_cdf")) if values else None
 
 
 class _Sampler(threading.Thread):
@@ -178,9 +175,7 @@ def _guarded(*args) -> dict:
 
 
 def _child(conn, *args):
-    # the parent's heap (streams, earlier runs' garbage) is shared copy-on-write: keep the
-    # worker's garbage collections off it, or they copy it page by page during the run
-    gc.freeze()
+    gc.freeze()  # the parent's heap is shared copy-on-write: a collection would copy it page by page
     conn.send(_guarded(*args))
     conn.close()
 
@@ -256,9 +251,8 @@ def _dominated(params: dict, smaller: dict) -> bool:
 def run_cases(cases: list, settings: Settings, factories: dict | None = None, log=sys.stderr):
     """Measure every case; yields one record per (case, variant) as it is measured.
 
-    ``factories`` maps engine names to ``factory(analysis, options)`` (tests). A variant that
-    timed out is not run again on a case whose parameters are all at least as large: it is
-    recorded as a timeout, with the smaller case named.
+    ``factories`` maps engine names to ``factory(analysis, options)`` (tests). A variant that timed
+    out is not run on a case whose parameters are all at least as large (recorded as a timeout).
     """
     from ..api import load_program
 
