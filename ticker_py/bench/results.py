@@ -19,7 +19,7 @@ from .plots import plot_all
 from .report import render_markdown, render_section
 from .runner import Settings, run_cases
 
-__all__ = ["environment", "write_json", "load_json", "run_bench", "write_reports", "replace_section"]
+__all__ = ["environment", "load_json", "run_bench", "write_reports", "replace_section"]
 
 
 def _git(*args) -> str | None:
@@ -69,12 +69,6 @@ def environment() -> dict:
     }
 
 
-def write_json(path: Path, env: dict, command: str, settings: dict, runs: list) -> None:
-    """Write ``results.json``: the environment, the command, the settings and the runs."""
-    doc = {**env, "command": command, "argv": sys.argv, "settings": settings, "runs": runs}
-    path.write_text(json.dumps(doc, indent=1, default=str) + "\n")
-
-
 #: the top-level entries of a results.json and their types
 _KEYS = {"date": str, "command": str, "machine": dict, "versions": dict, "settings": dict, "runs": list}
 #: those of ``ticker bench throughput``'s
@@ -103,7 +97,6 @@ def load_json(path: Path, keys: dict = _KEYS, what: str = "ticker bench") -> dic
 def run_bench(cases, settings: Settings, command: str, out: Path, factories=None) -> dict:
     """Measure ``cases`` and write ``out/results.json`` (also after each case, so a long run keeps its data)."""
     out = output_directory(out)
-    env = environment()
     conf = {
         "budget": settings.budget,
         "reps": settings.reps,
@@ -111,11 +104,12 @@ def run_bench(cases, settings: Settings, command: str, out: Path, factories=None
         "seed": settings.seed,
         "isolated_workers": settings.isolate,
     }
+    doc = {**environment(), "command": command, "argv": sys.argv, "settings": conf, "runs": []}
     start = time.perf_counter()
-    runs = []
     for rec in run_cases(cases, settings, factories):
-        runs.append(rec)
-        write_json(out / "results.json", env, command, conf, runs)
+        doc["runs"].append(rec)
+        (out / "results.json").write_text(json.dumps(doc, indent=1, default=str) + "\n")
+    runs = doc["runs"]
     print(f"[bench] {len(runs)} runs in {time.perf_counter() - start:.0f} s -> {out}/results.json", file=sys.stderr)
     return load_json(out / "results.json")
 

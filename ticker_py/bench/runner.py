@@ -239,13 +239,8 @@ def _available(name: str, analysis) -> str | None:
     return None
 
 
-def _fmt_params(case: Case) -> str:
-    short = {"window": "n", "rate": "k"}
-    return " ".join(f"{short.get(k, k)}={v}" for k, v in case.params.items())
-
-
-def _dominated(params: dict, smaller: dict) -> bool:
-    return all(params.get(k, 0) >= v for k, v in smaller.items())
+#: the parameters' names in the progress lines
+_SHORT = {"window": "n", "rate": "k"}
 
 
 def run_cases(cases: list, settings: Settings, factories: dict | None = None, log=sys.stderr):
@@ -264,6 +259,7 @@ def run_cases(cases: list, settings: Settings, factories: dict | None = None, lo
         text, stream = generate_stream(case, settings.seed)
         analysis = load_program(text)
         gen_s = time.perf_counter() - t0
+        shown = " ".join(f"{_SHORT.get(k, k)}={v}" for k, v in case.params.items())
         for v in case.variants:
             done += 1
             rec = {
@@ -283,7 +279,9 @@ def run_cases(cases: list, settings: Settings, factories: dict | None = None, lo
             }
             tkey = (case.workload, v.label, case.models, case.factorize)
             reason = None if factories and v.engine in factories else _available(v.engine, analysis)
-            smaller = next((p for p in timed_out.get(tkey, []) if _dominated(case.params, p)), None)
+            smaller = next(
+                (p for p in timed_out.get(tkey, []) if all(case.params.get(k, 0) >= x for k, x in p.items())), None
+            )
             if reason:
                 rec.update(status="n/a", reason=reason)
             elif smaller is not None:
@@ -312,9 +310,7 @@ def run_cases(cases: list, settings: Settings, factories: dict | None = None, lo
                         rec["estimate_s"] = rec["t_total"] / rec["ticks"] * case.params["tp"]
             if settings.progress:
                 print(
-                    f"[bench {done}/{total}] {case.workload} {_fmt_params(case)} {v.label}: {_summary(rec)}",
-                    file=log,
-                    flush=True,
+                    f"[bench {done}/{total}] {case.workload} {shown} {v.label}: {_summary(rec)}", file=log, flush=True
                 )
             yield rec
 

@@ -138,9 +138,8 @@ def _compare_consequences(args, analysis, factories, spec) -> int:
     differ, mode, ticks = 0, spec.consequences, 0
     for per in rows:
         ticks += 1
-        row = list(per.values())
-        first = row[0]
-        if len({(r.answer_streams, tuple(r.atoms or ()), r.atoms is None) for r in row}) > 1:
+        first = next(iter(per.values()))
+        if len({(r.answer_streams, tuple(r.atoms or ()), r.atoms is None) for r in per.values()}) > 1:
             differ += 1
             if differ > args.max_diffs:
                 continue
@@ -201,7 +200,7 @@ def _draw(args, picture, cmp) -> None:
     write(cmp.timeline(command_title(args), start, args.until, selection, max_atoms), args.plot)
 
 
-def _compare_semantics(args, spec, picture=None) -> int:
+def _compare_semantics(args, spec, picture) -> int:
     """``--semantics default,r4``: the program under each profile, per time point which differ."""
     from .. import semantics_compare
     from ..semantics import parse_semantics_list

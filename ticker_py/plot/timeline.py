@@ -183,7 +183,7 @@ class _Levels:
                     self.pins.setdefault(a, set()).add(when)
 
     def lane(self, atom: tuple, run: str = "", **extra) -> Lane:
-        level = self.level(atom)
+        level = self.levels.get(atom, {})
         return Lane(
             format_atom(atom),
             f"{atom[0]}/{len(atom) - 1}",
@@ -193,13 +193,6 @@ class _Levels:
             tuple(sorted(t for t in self.pins.get(atom, ()) if t not in level)),
             **extra,
         )
-
-    def level(self, atom: tuple) -> dict:
-        """``{t: level}`` of one atom."""
-        return self.levels.get(atom, {})
-
-    def atoms(self) -> set:
-        return set(self.levels) | set(self.pins)
 
 
 def _cell(models, selection: Selection | None):
@@ -229,8 +222,7 @@ def from_results(
 ) -> Timeline:
     """The timeline of one run: ``results`` are :class:`~ticker_py.streams.model.Result` s or
     ``(t, models)`` pairs; ``inputs``: ``{t: input atoms}``."""
-    timeline = from_runs({"": _last_per_time(results)}, title, inputs, start, end, atoms, max_atoms, subtitle=subtitle)
-    return replace(timeline, unit=unit)
+    return from_runs({"": _last_per_time(results)}, title, inputs, start, end, atoms, max_atoms, None, subtitle, unit)
 
 
 def from_runs(
@@ -243,6 +235,7 @@ def from_runs(
     max_atoms: int | None = MAX_ATOMS,
     notes: dict | None = None,
     subtitle: str = "",
+    unit: str = "time point",
 ) -> Timeline:
     """Runs side by side: ``runs`` maps a label to ``{t: models}`` (None: not evaluated), the first
     the reference. An atom on which the runs differ gets a lane per run, the differences marked;
@@ -256,9 +249,11 @@ def from_runs(
     runs = {label: shown(per) for label, per in runs.items()}
     levels = {label: _Levels(per, atoms) for label, per in runs.items()}
     ref = labels[0] if labels else ""
-    all_atoms = set().union(*(lv.atoms() for lv in levels.values())) if levels else set()
+    all_atoms = set().union(*(set(lv.levels) | set(lv.pins) for lv in levels.values()))
     lanes_of = {a: tuple(levels[label].lane(a) for label in labels) for a in all_atoms}
-    differ = sorted((a for a, ls in lanes_of.items() if len({_shape(x) for x in ls}) > 1), key=atom_key)
+    differ = sorted(
+        (a for a, ls in lanes_of.items() if len({(x.spans, x.partial, x.pins) for x in ls}) > 1), key=atom_key
+    )
     agree = sorted(all_atoms.difference(differ), key=atom_key)
     notes = dict(notes or {})
     cap = len(all_atoms) if max_atoms is None else max_atoms  # differing atoms first
@@ -266,11 +261,11 @@ def from_runs(
     more = len(differ) + len(agree) - min(cap, len(differ)) - len(kept)
     lanes = []
     for a in differ[:cap]:
-        ref_level = levels[ref].level(a)
+        ref_level = levels[ref].levels.get(a, {})
         for label in labels:
             marks = ()
             if label != ref:
-                mine = levels[label].level(a)
+                mine = levels[label].levels.get(a, {})
                 marks = _intervals(t for t in sorted(set(mine) | set(ref_level)) if mine.get(t) != ref_level.get(t))
             lanes.append(levels[label].lane(a, label, marks=marks, note=notes.get(label, ("", ""))[0] if marks else ""))
     lanes += [replace(levels[ref].lane(a), runs=labels) for a in kept]
@@ -306,6 +301,7 @@ def from_runs(
         streams,
         differing,
         rows,
+        unit,
         notes=notes,
         differ=counts[0],
         agree=counts[1],
@@ -341,10 +337,6 @@ def side_by_side(
 def _count(n: int, noun: str, verb: str) -> str:
     """``1 time point differs``, ``2 time points differ``."""
     return f"{n} {noun} {verb}s" if n == 1 else f"{n} {noun}s {verb}"
-
-
-def _shape(lane: Lane) -> tuple:
-    return (lane.spans, lane.partial, lane.pins)
 
 
 def answers_key(models):
@@ -391,4 +383,4 @@ def view(
         check_selection(selection, known | set(program or ()), "the program has" if program else "the results have")
     title = title or (f"answer stream at t = {results[0].t}" if len(results) == 1 else "answer streams")
     sub = subtitle(about, span_text(lo, hi) if per_t else "no time point evaluated (an empty stream)", atoms=selection)
-    return from_results(results, title, sub, inputs, lo, hi, selection, max_atoms, unit)
+    return from_runs({"": per_t}, title, inputs, lo, hi, selection, max_atoms, None, sub, unit)
