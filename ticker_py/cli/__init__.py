@@ -31,8 +31,7 @@ COMMANDS = ("run", "check", "encode", "compare", "distinguish", "explain", "plot
 
 
 def _commands(argv) -> tuple:
-    """The command modules to register: only the one named in ``argv`` (start-up imports what
-    that command needs, nothing else), or all of them (help, or no or an unknown command)."""
+    """The command modules to register: only the one named in ``argv`` (a fast start-up), or all."""
     argv = sys.argv[1:] if argv is None else argv
     words = [a for a in argv if not a.startswith("-")]
     if not words and "--version" in argv:
@@ -64,8 +63,7 @@ def _terminated(signum, frame):
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None):
-    """Print a :class:`~ticker_py.errors.TickerWarning` as its diagnostic (``file:line:col: warning: ...``),
-    any other warning as Python does."""
+    """Print a :class:`~ticker_py.errors.TickerWarning` as its diagnostic, any other warning as Python does."""
     import warnings
 
     text = (
@@ -77,8 +75,7 @@ def _show_warning(message, category, filename, lineno, file=None, line=None):
 
 
 class _Unbroken:
-    """Standard error that a closed pipe or a failing device silences instead of failing: a message
-    that cannot be written is lost, and the command goes on (and ends with its own status)."""
+    """Standard error on which a message that cannot be written (a closed pipe) is lost, not an error."""
 
     def __init__(self, stream):
         self.stream = stream

@@ -19,6 +19,7 @@ from .common import (
     add_program_args,
     add_semantics_args,
     add_spec_args,
+    check_choice,
     check_outputs_apart,
     choices_metavar,
     command_title,
@@ -96,8 +97,7 @@ def cmd_compare(args, factories: dict | None = None) -> int:
     spec = spec_of(args)
     if args.max_diffs < 0:
         raise UsageError(Diagnostic(f"--max-diffs must be >= 0, not {args.max_diffs}"))
-    if args.format not in ("text", "json"):
-        raise UsageError(Diagnostic(f"unknown --format '{args.format}'", notes=("use text or json",)))
+    check_choice(args.format, ("text", "json"), "--format")
     picture = _picture(args)
     if args.semantics is not None or semantics_knobs(args):
         return _compare_semantics(args, spec, picture)

@@ -1,10 +1,8 @@
 """The argument parser of every command: no option silently drops a value.
 
-An option given twice either merges its values in order (the options added with
-``action=MERGED``: ``--background``, ``--background-rdf``) or is a usage error (status 2): with
-argparse's own actions the last value would win without a word. A bad command line is one
-line on stderr (``ticker run: error: argument --until: invalid int value: 'abc'``), not the
-whole usage: ``--help`` shows that.
+An option given twice either merges its values in order (``action=MERGED``) or is a usage error
+(status 2), where argparse would keep the last value without a word. A bad command line is one line
+on stderr, not the whole usage.
 """
 
 from __future__ import annotations
@@ -66,8 +64,7 @@ class _StoreConst(argparse._StoreConstAction):
 
 class Parser(argparse.ArgumentParser):
     """``argparse.ArgumentParser`` whose single-valued options refuse a second occurrence and whose
-    errors are one line (an :class:`ArgumentsError`, status 2). Subcommand parsers are of this
-    class too (argparse makes them of the parent's class)."""
+    errors are an :class:`ArgumentsError` (subcommand parsers are of this class too)."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
