@@ -55,11 +55,16 @@ def build_parser(argv: list | None = None, every: bool = True) -> argparse.Argum
     return parser
 
 
-def _terminated(signum, frame):
+def _terminate_as_interrupt() -> None:
     """SIGTERM stops every command as Ctrl-C does (``ticker run`` handles both itself: cli.signals)."""
+    import signal
+
     from .signals import Interrupted
 
-    raise Interrupted(signum)
+    def terminated(signum, frame):
+        raise Interrupted(signum)
+
+    signal.signal(signal.SIGTERM, terminated)
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None):
@@ -138,12 +143,10 @@ def _main(argv) -> int:
         return 2
     args.argv = list(sys.argv[1:] if argv is None else argv)  # a picture's title names what ran
     if argv is None:  # the ticker process itself, not a caller's
-        import signal
-
         from ..process import tune_collector
 
         tune_collector()
-        signal.signal(signal.SIGTERM, _terminated)
+        _terminate_as_interrupt()
     if args.verbose or "logging" in sys.modules:  # a plain run never logs a warning: spare the import
         import logging
 
