@@ -80,8 +80,7 @@ def measure(
             eng.append(t, atoms)
             eng.evaluate(t)
         del eng
-    proc = psutil.Process()
-    rss0 = proc.memory_info().rss
+    rss0 = psutil.Process().memory_info().rss
     cps = {cp: i for i, cp in enumerate(case.checkpoints)}
     checkpoints = {}
     ticks, cpu_ticks, counts, atoms_in = [], [], [], 0  # counts: answer streams per tick

@@ -194,14 +194,12 @@ def compact(tl: Timeline, width: float, note: str = "", rows: int = 12) -> str:
 
 
 def comparison_html(tl: Timeline) -> str:
-    """The ``_repr_html_`` of a comparison (runs side by side): :func:`compact` with the runs that
-    could not read the program and a small timeline."""
+    """The ``_repr_html_`` of a comparison: :func:`compact` with the runs that could not read the program."""
     return compact(tl, 9.0, _unavailable(tl))
 
 
-def results_html(results, max_atoms: int = 20) -> str:
-    """The ``_repr_html_`` of results (a run's, or one Result's): :func:`compact` with a small
-    timeline of at most ``max_atoms`` atoms."""
+def results_html(results) -> str:
+    """The ``_repr_html_`` of results (a run's, or one Result's): :func:`compact`, at most 20 atoms."""
     from .timeline import view
 
-    return compact(view(results, max_atoms=max_atoms), 8.0)
+    return compact(view(results, max_atoms=20), 8.0)
