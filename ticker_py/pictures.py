@@ -60,15 +60,14 @@ def _unit(analysis) -> str:
     return f"time point ({ms / 1000:g} s each)" if ms >= 1000 else f"time point ({ms} ms each)"
 
 
-def write(tl: Timeline, path: str, extra=()) -> None:
-    """Write the timeline's picture to ``path``: SVG, PNG, or the HTML report (``extra``: more
-    report sections, HTML), by its suffix; a place that cannot be written is a UsageError."""
+def write(tl: Timeline, path: str) -> None:
+    """Write the timeline's picture to ``path``: SVG, PNG, or the HTML report, by its suffix."""
     from .plot import draw, html
 
     fmt = check_output(path)
     fig = draw.figure(tl)
     if fmt == "html":
-        data = html.report(tl, draw.svg_text(fig), extra).encode("utf-8")
+        data = html.report(tl, draw.svg_text(fig)).encode("utf-8")
     else:
         import io
 

@@ -34,18 +34,19 @@ SUITE_PLOTS = {
 }
 
 
-def log_if_wide(ax, axis: str = "y") -> None:
-    """A log scale on ``axis`` when the plotted positive values span more than 10×."""
-    values = []
-    for line in ax.lines:
-        data = line.get_ydata() if axis == "y" else line.get_xdata()
-        values += [float(v) for v in data if v is not None and float(v) > 0]
-    for patch in ax.patches:
-        v = patch.get_height() if axis == "y" else patch.get_width()
-        if v > 0:
-            values.append(float(v))
+def log_if_wide(ax) -> None:
+    """A log y scale when the plotted positive values span more than 10×."""
+    values = [float(v) for line in ax.lines for v in line.get_ydata() if v is not None and float(v) > 0]
+    values += [float(p.get_height()) for p in ax.patches if p.get_height() > 0]
     if values and max(values) > 10 * min(values):
-        (ax.set_yscale if axis == "y" else ax.set_xscale)("log")
+        ax.set_yscale("log")
+
+
+def _finish(ax, title: str, xlabel: str, ylabel: str) -> None:
+    """A panel's labels and title; a log scale where its values span more than 10×."""
+    ax.set(xlabel=xlabel, ylabel=ylabel)
+    ax.set_title(title, fontsize=9)
+    log_if_wide(ax)
 
 
 def _lines(ax, rs, colors, x_of, y_of, label_of=lambda v: v, style="-") -> None:
@@ -82,10 +83,8 @@ def _panels(plt, series: str, rs: list, wr: list, w: str, title: str, colors: di
             _lines(ax, part, colors, lambda r: r["params"][x], lambda r: r[y])
         if series == "grid":
             _peers(ax, w, key)
-        ax.set(xlabel=xlabel, ylabel=ylabel)
         params = {**rs[0]["params"], **({split: key} if split else {})}
-        ax.set_title(f"{title}\n{subtitle.format(**params)}", fontsize=9)
-        log_if_wide(ax)
+        _finish(ax, f"{title}\n{subtitle.format(**params)}", xlabel, ylabel)
     return fig
 
 
@@ -110,9 +109,7 @@ def _tp(plt, tps: list, title: str, colors: dict):
         if pts:
             ax.plot(*zip(*pts), marker="o", label=r["variant"], color=colors[r["variant"]])
     ax.grid(alpha=0.3)
-    ax.set(xlabel="time points", ylabel=_TOTAL)
-    ax.set_title(f"{title}\nn = {tps[0]['params']['window']}, cumulative time of one run", fontsize=9)
-    log_if_wide(ax)
+    _finish(ax, f"{title}\nn = {tps[0]['params']['window']}, cumulative time of one run", "time points", _TOTAL)
     return fig
 
 
@@ -121,14 +118,10 @@ def _encodings(plt, enc: list, title: str, colors: dict):
     fig, (total, tick) = plt.subplots(1, 2, figsize=(9, 4))
     n_of = lambda r: r["params"]["window"]  # noqa: E731
     _lines(total, enc, colors, n_of, lambda r: r["cpu_total"])
-    total.set(xlabel=_N, ylabel="CPU of the run (s)")
-    total.set_title(f"{title}\ntp = {enc[0]['params']['tp']}, one answer stream per tick", fontsize=9)
-    log_if_wide(total)
+    _finish(total, f"{title}\ntp = {enc[0]['params']['tp']}, one answer stream per tick", _N, "CPU of the run (s)")
     _lines(tick, enc, colors, n_of, lambda r: 1000 * r["cpu_tick_median"])
     _lines(tick, enc, colors, n_of, lambda r: 1000 * r["cpu_tick_p99"], lambda v: f"{v}, 99th percentile", "--")
-    tick.set(xlabel=_N, ylabel="CPU per tick (ms)")
-    tick.set_title("per tick: median (solid), 99th percentile (dashed)", fontsize=9)
-    log_if_wide(tick)
+    _finish(tick, "per tick: median (solid), 99th percentile (dashed)", _N, "CPU per tick (ms)")
     return fig
 
 
@@ -160,9 +153,7 @@ def _save(plt, fig, path: Path, command: str) -> None:
 def plot_all(runs: list, img_dir: Path, prefix: str = "", command: str = "", stale: bool = False) -> dict:
     """PNG plots like the Ticker paper's Figs. 4–7 and Laser's; returns {(workload, series): file name}.
 
-    With ``stale`` it first removes the plots of the same workloads and suites that an earlier run
-    wrote and this one does not (a series no longer measured); a workload measured by several suites
-    keeps the other suites' plots."""
+    With ``stale`` it also removes the plots of these workloads and suites that this run no longer draws."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -199,8 +190,7 @@ def plot_all(runs: list, img_dir: Path, prefix: str = "", command: str = "", sta
 
 
 def plot_throughput(doc: dict, path: Path) -> None:
-    """A bar chart: CPU µs per input atom by workload, for each way of reading (log scale), with
-    the peers' figures (Laser, Laser++) as marks over their workloads."""
+    """A bar chart: CPU µs per input atom by workload and way of reading, with Laser's and Laser++'s figures."""
     import matplotlib
 
     matplotlib.use("Agg")

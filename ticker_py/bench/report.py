@@ -232,8 +232,7 @@ def _flat(label: str, w: str, runs: list, params: dict, engine: str, limits: tup
 
 
 def _section_encodings(w: str, runs: list, img: str, plots: dict, compact: bool = False) -> list:
-    """CPU of the whole run and per tick (median / p99) against n per engine; the static
-    encoding's CPU over the incremental one's; B1 over more time points."""
+    """CPU of the run and per tick against n per engine, the encodings' ratio; B1 over more time points."""
     out = []
     enc = _all(runs, series="encodings")
     if enc:
@@ -316,8 +315,7 @@ def _section_r4(w: str, runs: list, img: str, plots: dict, compact: bool = False
 
 
 def _section_factorized(runs: list) -> list:
-    """The ``factorized`` series against n: each engine's total time (CPU in parentheses), and the
-    answer streams (in all, at the largest tick) that a finished run counted."""
+    """The ``factorized`` series against n: each engine's time and the answer streams counted."""
     out = []
     for series, what in (("factorized", ""), ("factorized-3", ", three items per node")):
         sel = _all(runs, series=series)
@@ -461,8 +459,7 @@ _SECTIONS = {
 
 
 def _suite(suite: str, runs: list, img: str, plots: dict, compact: bool) -> list:
-    """One suite: per workload its tables and plots (``compact``: without the table of every run and
-    the tables a plot shows)."""
+    """One suite: per workload its tables and plots (``compact``: without what a plot shows)."""
     out = [f"## Suite `{suite}`", ""]
     for w in OrderedDict.fromkeys(r["workload"] for r in runs):
         wr = _all(runs, workload=w)
@@ -475,8 +472,7 @@ def _suite(suite: str, runs: list, img: str, plots: dict, compact: bool) -> list
 
 
 def render_section(doc: dict, suite: str, img: str = "img", plots: dict | None = None) -> str:
-    """The compact section of docs/benchmarks.md for one suite of ``doc``: the command that
-    regenerates it, the suite's targets, its tables and plots."""
+    """The compact section of docs/benchmarks.md for one suite of ``doc``."""
     runs = _all(doc["runs"], suite=suite)
     m, v, s = doc["machine"], doc["versions"], doc["settings"]
     out = _suite(suite, runs, img, plots or {}, compact=True)

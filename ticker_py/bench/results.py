@@ -19,7 +19,7 @@ from .plots import plot_all
 from .report import render_markdown, render_section
 from .runner import Settings, run_cases
 
-__all__ = ["environment", "write_json", "load_json", "run_bench", "write_reports", "replace_section"]
+__all__ = ["environment", "load_json", "run_bench", "write_reports", "replace_section"]
 
 
 def _git(*args) -> str | None:
@@ -69,12 +69,6 @@ def environment() -> dict:
     }
 
 
-def write_json(path: Path, env: dict, command: str, settings: dict, runs: list) -> None:
-    """Write ``results.json``: the environment, the command, the settings and the runs."""
-    doc = {**env, "command": command, "argv": sys.argv, "settings": settings, "runs": runs}
-    path.write_text(json.dumps(doc, indent=1, default=str) + "\n")
-
-
 #: the top-level entries of a results.json and their types
 _KEYS = {"date": str, "command": str, "machine": dict, "versions": dict, "settings": dict, "runs": list}
 #: those of ``ticker bench throughput``'s
@@ -103,7 +97,6 @@ def load_json(path: Path, keys: dict = _KEYS, what: str = "ticker bench") -> dic
 def run_bench(cases, settings: Settings, command: str, out: Path, factories=None) -> dict:
     """Measure ``cases`` and write ``out/results.json`` (also after each case, so a long run keeps its data)."""
     out = output_directory(out)
-    env = environment()
     conf = {
         "budget": settings.budget,
         "reps": settings.reps,
@@ -111,18 +104,19 @@ def run_bench(cases, settings: Settings, command: str, out: Path, factories=None
         "seed": settings.seed,
         "isolated_workers": settings.isolate,
     }
+    doc = {**environment(), "command": command, "argv": sys.argv, "settings": conf, "runs": []}
     start = time.perf_counter()
-    runs = []
     for rec in run_cases(cases, settings, factories):
-        runs.append(rec)
-        write_json(out / "results.json", env, command, conf, runs)
+        doc["runs"].append(rec)
+        (out / "results.json").write_text(json.dumps(doc, indent=1, default=str) + "\n")
+    runs = doc["runs"]
     print(f"[bench] {len(runs)} runs in {time.perf_counter() - start:.0f} s -> {out}/results.json", file=sys.stderr)
     return load_json(out / "results.json")
 
 
 def replace_section(page: Path, name: str, text: str) -> None:
-    """Put ``text`` between the markers ``<!-- bench:NAME -->`` and ``<!-- /bench:NAME -->`` of
-    ``page`` (docs/benchmarks.md), replacing what was there; a page without them gets them at its end."""
+    """Put ``text`` between the markers ``<!-- bench:NAME -->`` and ``<!-- /bench:NAME -->`` of ``page``
+    (added at its end if missing)."""
     start, end = f"<!-- bench:{name} -->", f"<!-- /bench:{name} -->"
     old = page.read_text() if page.exists() else "# Benchmarks\n"
     head, found, rest = old.partition(start)
@@ -132,8 +126,7 @@ def replace_section(page: Path, name: str, text: str) -> None:
 
 
 def write_reports(doc: dict, out: Path, docs: bool) -> int:
-    """Write ``out/report.md`` and plots (with ``docs`` also each suite's section of
-    docs/benchmarks.md and docs/img/bench-*.png); status 0."""
+    """Write ``out/report.md`` and plots (with ``docs`` also in docs/); status 0."""
     out = output_directory(out)
     plots = plot_all(doc["runs"], out / "img", command=doc["command"], stale=True)
     (out / "report.md").write_text(render_markdown(doc, "img", plots))

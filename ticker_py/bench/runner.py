@@ -1,8 +1,7 @@
 """Measuring: one stream per case, every engine variant fed the same pre-parsed time points.
 
-Each run happens in a forked worker (POSIX; else in-process) that inherits the stream, not the
-heap of earlier runs, and can be stopped: it stops itself past the budget (checked between ticks)
-and the parent kills it if a single tick overruns by far. CPU per tick is the worker thread's.
+Each run happens in a forked worker (POSIX; else in-process) that inherits the stream, not the heap
+of earlier runs: it stops itself past the budget, and the parent kills it if a tick overruns by far.
 """
 
 from __future__ import annotations
@@ -18,6 +17,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numpy as np
 import psutil
 
 from ..engines import EngineOptions, can_run, create_engine, engine_class
@@ -80,8 +80,7 @@ def measure(
             eng.append(t, atoms)
             eng.evaluate(t)
         del eng
-    proc = psutil.Process()
-    rss0 = proc.memory_info().rss
+    rss0 = psutil.Process().memory_info().rss
     cps = {cp: i for i, cp in enumerate(case.checkpoints)}
     checkpoints = {}
     ticks, cpu_ticks, counts, atoms_in = [], [], [], 0  # counts: answer streams per tick
@@ -118,10 +117,10 @@ def measure(
         "atoms": atoms_in,
         "t_init": t_init,
         "t_tick_median": statistics.median(ticks) if ticks else None,
-        "t_tick_p99": _percentile(ticks, 0.99),
+        "t_tick_p99": _p99(ticks),
         "t_tick_max": max(ticks) if ticks else None,
         "cpu_tick_median": statistics.median(cpu_ticks) if cpu_ticks else None,
-        "cpu_tick_p99": _percentile(cpu_ticks, 0.99),
+        "cpu_tick_p99": _p99(cpu_ticks),
         "t_total": t_total,
         "cpu_total": cpu,
         "cpu_us_per_atom": 1e6 * cpu / atoms_in if atoms_in else None,
@@ -133,12 +132,9 @@ def measure(
     }
 
 
-def _percentile(values: list, q: float) -> float | None:
-    """The value below which a fraction ``q`` of ``values`` lies (nearest rank)."""
-    if not values:
-        return None
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, math.ceil(q * len(ordered)) - 1)]
+def _p99(values: list) -> float | None:
+    """The 99th percentile of ``values`` (nearest rank)."""
+    return float(np.percentile(values, 99, method="inverted_cdf")) if values else None
 
 
 class _Sampler(threading.Thread):
@@ -178,9 +174,7 @@ def _guarded(*args) -> dict:
 
 
 def _child(conn, *args):
-    # the parent's heap (streams, earlier runs' garbage) is shared copy-on-write: keep the
-    # worker's garbage collections off it, or they copy it page by page during the run
-    gc.freeze()
+    gc.freeze()  # the parent's heap is shared copy-on-write: a collection would copy it page by page
     conn.send(_guarded(*args))
     conn.close()
 
@@ -244,21 +238,15 @@ def _available(name: str, analysis) -> str | None:
     return None
 
 
-def _fmt_params(case: Case) -> str:
-    short = {"window": "n", "rate": "k"}
-    return " ".join(f"{short.get(k, k)}={v}" for k, v in case.params.items())
-
-
-def _dominated(params: dict, smaller: dict) -> bool:
-    return all(params.get(k, 0) >= v for k, v in smaller.items())
+#: the parameters' names in the progress lines
+_SHORT = {"window": "n", "rate": "k"}
 
 
 def run_cases(cases: list, settings: Settings, factories: dict | None = None, log=sys.stderr):
     """Measure every case; yields one record per (case, variant) as it is measured.
 
-    ``factories`` maps engine names to ``factory(analysis, options)`` (tests). A variant that
-    timed out is not run again on a case whose parameters are all at least as large: it is
-    recorded as a timeout, with the smaller case named.
+    ``factories`` maps engine names to ``factory(analysis, options)`` (tests). A variant that timed
+    out is not run on a case whose parameters are all at least as large (recorded as a timeout).
     """
     from ..api import load_program
 
@@ -270,6 +258,7 @@ def run_cases(cases: list, settings: Settings, factories: dict | None = None, lo
         text, stream = generate_stream(case, settings.seed)
         analysis = load_program(text)
         gen_s = time.perf_counter() - t0
+        shown = " ".join(f"{_SHORT.get(k, k)}={v}" for k, v in case.params.items())
         for v in case.variants:
             done += 1
             rec = {
@@ -289,7 +278,9 @@ def run_cases(cases: list, settings: Settings, factories: dict | None = None, lo
             }
             tkey = (case.workload, v.label, case.models, case.factorize)
             reason = None if factories and v.engine in factories else _available(v.engine, analysis)
-            smaller = next((p for p in timed_out.get(tkey, []) if _dominated(case.params, p)), None)
+            smaller = next(
+                (p for p in timed_out.get(tkey, []) if all(case.params.get(k, 0) >= x for k, x in p.items())), None
+            )
             if reason:
                 rec.update(status="n/a", reason=reason)
             elif smaller is not None:
@@ -318,9 +309,7 @@ def run_cases(cases: list, settings: Settings, factories: dict | None = None, lo
                         rec["estimate_s"] = rec["t_total"] / rec["ticks"] * case.params["tp"]
             if settings.progress:
                 print(
-                    f"[bench {done}/{total}] {case.workload} {_fmt_params(case)} {v.label}: {_summary(rec)}",
-                    file=log,
-                    flush=True,
+                    f"[bench {done}/{total}] {case.workload} {shown} {v.label}: {_summary(rec)}", file=log, flush=True
                 )
             yield rec
 

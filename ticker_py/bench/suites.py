@@ -1,9 +1,7 @@
-"""Benchmark suites: a suite expands into :class:`Case` s, each one stream (generated once) measured
-with every engine variant. A case's series says what it contributes to: ``window`` (total time
-against n, Ticker's Figs. 4–7), ``tp`` (against time points: one run read at checkpoints, the
-streams being prefixes of each other), ``grid`` (Laser's n × k), ``rules``, ``pruning``,
-``encodings`` (the static against the incremental encoding) and ``long`` (B1 over four times the
-time points: CPU per time point and memory as the stream goes on).
+"""Benchmark suites: a suite expands into :class:`Case` s, each one stream measured with every engine
+variant. A case's series names the table or plot it contributes to: ``window`` (against n), ``tp``
+(one run read at checkpoints), ``grid`` (Laser's n × k), ``rules``, ``pruning``, ``encodings``,
+``long`` (B1 over four times the time points), ``window-1`` and ``factorized``.
 """
 
 from __future__ import annotations
@@ -11,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..engines import ENGINE_NAMES
-from ..errors import Diagnostic, UsageError
 from ..workloads import WORKLOADS
 
 __all__ = ["Variant", "Case", "SUITES", "ENGINES", "KNOWN_ENGINES", "plan", "QUICK"]
@@ -85,8 +82,8 @@ def _variants(engines) -> list:
 
 
 def _ticker(suite, workloads, o: Options, models: int, one_too: bool = False) -> list:
-    """The window and tp series; with ``one_too`` also the window series with one answer
-    stream per tick (``window-1``, models = 1: what Ticker computes, judged by the targets)."""
+    """The window and tp series; with ``one_too`` also ``window-1`` (models = 1, as Ticker computes)
+    and the factorized series."""
     sizes = o.sizes or (QUICK["n"] if o.quick else TICKER_N)
     tp = o.tp or (QUICK["tp"] if o.quick else 1000)
     checkpoints = QUICK["tp_series"] if o.quick else TICKER_TP
@@ -107,8 +104,7 @@ def _ticker(suite, workloads, o: Options, models: int, one_too: bool = False) ->
 
 
 def _factorized(suite, w, sizes, tp, o: Options) -> list:
-    """``factorized``: all answer streams, factorized (``--models 0 --factorize``), against n; for B1
-    also ``factorized-3``, three items per node (counts beyond 10^12). Solver engines only."""
+    """All answer streams factorized, against n (for B1 also with three items); solver engines only."""
     variants = [v for v in _variants(o.engines) if v.engine != "native"]
     cases = [Case(suite, w, "factorized", {"tp": tp, "window": n}, variants, 0, factorize=True) for n in sizes]
     if w == "b1":
@@ -165,8 +161,7 @@ def _r4(o: Options) -> list:
 
 
 def _encodings(o: Options) -> list:
-    """Scenarios A (time windows), B1 and B2 against n, one answer stream per tick; B1 at the largest
-    n also over four times the time points (``long``)."""
+    """Scenarios A (time windows), B1 and B2 against n; B1 at the largest n also ``long``."""
     sizes = o.sizes or (QUICK["n"] if o.quick else ENCODINGS_N)
     tp = o.tp or (QUICK["tp"] if o.quick else 1000)
     variants = _variants(ENCODINGS if o.engines == ENGINES else o.engines)
@@ -192,9 +187,7 @@ def plan(suite: str, o: Options) -> list:
         "r4": lambda: _r4(o),
         "encodings": lambda: _encodings(o),
     }
-    if suite not in builders:
-        raise UsageError(Diagnostic(f"unknown suite '{suite}'", notes=(f"suites: {', '.join(SUITES)}, all",)))
-    cases = builders[suite]()
+    cases = builders[suite]()  # an unknown suite is refused by the command
     if o.models is not None:
         for c in cases:
             c.models = o.models

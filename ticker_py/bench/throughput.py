@@ -1,9 +1,8 @@
 """``ticker bench throughput``: the whole ``ticker run`` process against its engine, and its report.
 
-Every figure (what the report's text says) is measured in a process of its own, one at a time, on
-streams written once in every format; each carries the load average seen before and after it: the
-machine is shared. The extra CPU of ``--format jsonl`` is the median of each pair's difference,
-steadier than a difference of medians.
+Every figure is measured in a process of its own, one at a time, with the load average before and
+after it (the machine is shared). The extra CPU of ``--format jsonl`` is the median of each pair's
+difference, steadier than a difference of medians.
 """
 
 from __future__ import annotations
@@ -16,7 +15,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-__all__ = ["WORKLOADS", "ENUMERATION", "TARGETS", "measure_all", "run_throughput", "render", "write_throughput"]
+__all__ = ["WORKLOADS", "ENUMERATION", "TARGETS", "run_throughput", "render", "write_throughput"]
 
 LASER = {"tp": 300, "window": 100, "rate": 1000}
 #: workload -> (parameters, engine)
@@ -41,8 +40,8 @@ STARTUP_TARGET = (0.12, 45.0)  # CPU s, peak MB
 
 
 def _run(args: list) -> tuple:
-    """(CPU seconds, peak RSS MB) of one child process, measured by GNU time (a small process of
-    its own, so the peak is not inflated by this one's heap as a forked child's would be)."""
+    """(CPU seconds, peak RSS MB) of one child process, measured by GNU time (not a fork of this
+    process, whose heap would inflate the peak)."""
     with tempfile.NamedTemporaryFile("r", suffix=".time") as report:
         proc = subprocess.run(
             ["/usr/bin/time", "-f", "%U %S %M", "-o", report.name, *map(str, args)],
@@ -56,16 +55,14 @@ def _run(args: list) -> tuple:
 
 
 def ticker_command() -> list:
-    """The ``ticker`` a user runs: the console script installed next to this interpreter (``python -m
-    ticker_py.cli`` only where there is none; it imports :mod:`runpy` on top). Not a version manager's
-    shim on ``PATH``, which is a shell script of its own (pyenv's costs about 0.08 s CPU per call)."""
+    """The ``ticker`` a user runs: the console script next to this interpreter (``python -m
+    ticker_py.cli`` where there is none), not a version manager's shim on ``PATH``."""
     script = Path(sys.executable).with_name("ticker")
     return [str(script)] if script.is_file() else [sys.executable, "-m", "ticker_py.cli"]
 
 
 def bytecode_cached() -> bool:
-    """Whether every ticker_py module has an up-to-date ``.pyc``: without one (``PYTHONDONTWRITEBYTECODE``
-    and an editable install, say) each start compiles the modules it imports from source."""
+    """Whether every ticker_py module has an up-to-date ``.pyc`` (else each start compiles them)."""
     import importlib.util
 
     for src in Path(__file__).resolve().parents[1].rglob("*.py"):
@@ -133,8 +130,7 @@ def _load() -> float:
 def measure_workload(
     workload: str, reps: int = 1, root: Path | None = None, log=None, params: dict | None = None, slope_tp=SLOPE_TP
 ) -> dict:
-    """Measure one workload (see the module docstring); medians over ``reps`` runs. ``params``
-    overrides the workload's sizes and ``slope_tp`` the two lengths of the slope (tests)."""
+    """Measure one workload; medians over ``reps`` runs (``params``, ``slope_tp``: smaller sizes for tests)."""
     from ..workloads.files import write_stream
 
     default, engine = WORKLOADS[workload]
@@ -188,8 +184,7 @@ def measure_workload(
 
 
 def _slope(workload: str, params: dict, engine: str, d: Path, reps: int, log, lengths: tuple) -> float:
-    """CPU µs per input atom between the two ``lengths`` (time points): whole ``ticker run`` processes on
-    text streams, ``--format none``, medians over ``reps``."""
+    """CPU µs per input atom between the two ``lengths`` (time points) of text streams, medians over ``reps``."""
     from ..workloads.files import write_stream
 
     found = []
@@ -254,27 +249,15 @@ def measure_enumeration(workload: str, root: Path | None = None, log=None, param
     }
 
 
-def measure_all(workloads=None, reps: int = 1, log=None) -> dict:
-    """Every workload (default: all of :data:`WORKLOADS` and :data:`ENUMERATION`) and the start-up,
-    with the environment."""
+def run_throughput(workloads: tuple | None, reps: int, out: Path, docs: bool, command: str) -> int:
+    """``ticker bench throughput``: measure the ``workloads`` (default: all) and the start-up, write
+    ``out/results.json`` and the report (:func:`write_throughput`); returns the exit status."""
+    from ..errors import Diagnostic, UsageError
+    from ..workloads.files import output_directory
     from .results import environment
 
     chosen = workloads or (*WORKLOADS, *ENUMERATION)
-    return {
-        "environment": environment(),
-        "startup": measure_startup(),
-        "runs": [measure_workload(w, reps, log=log) for w in chosen if w in WORKLOADS],
-        "enumeration": [measure_enumeration(w, log=log) for w in chosen if w in ENUMERATION],
-    }
-
-
-def run_throughput(workloads: tuple | None, reps: int, out: Path, docs: bool, command: str) -> int:
-    """``ticker bench throughput``: measure, write ``out/results.json`` and ``out/report.md``
-    (and with ``docs`` the section of docs/benchmarks.md); returns the exit status."""
-    from ..errors import Diagnostic, UsageError
-    from ..workloads.files import output_directory
-
-    unknown = [w for w in workloads or () if w not in WORKLOADS and w not in ENUMERATION]
+    unknown = [w for w in chosen if w not in WORKLOADS and w not in ENUMERATION]
     if unknown:
         raise UsageError(
             Diagnostic(
@@ -283,8 +266,14 @@ def run_throughput(workloads: tuple | None, reps: int, out: Path, docs: bool, co
             )
         )
     out = output_directory(out)  # a bad --out is refused before minutes of measuring
-    doc = measure_all(workloads, reps, log=lambda m: print(m, file=sys.stderr))
-    doc["command"] = command
+    log = lambda m: print(m, file=sys.stderr)  # noqa: E731
+    doc = {
+        "environment": environment(),
+        "startup": measure_startup(),
+        "runs": [measure_workload(w, reps, log=log) for w in chosen if w in WORKLOADS],
+        "enumeration": [measure_enumeration(w, log=log) for w in chosen if w in ENUMERATION],
+        "command": command,
+    }
     (out / "results.json").write_text(json.dumps(doc, indent=1) + "\n")
     return write_throughput(doc, out, docs)
 
@@ -382,8 +371,8 @@ def render(doc: dict, command: str, img: str | None = None) -> str:
 
 
 def write_throughput(doc: dict, out: Path, docs: bool) -> int:
-    """The report and plot of a throughput ``results.json`` (``doc``) in ``out`` (with ``docs`` also
-    the throughput section of docs/benchmarks.md and docs/img/bench-throughput.png); status 0."""
+    """The report and plot of a throughput ``results.json`` (``doc``) in ``out`` (with ``docs`` also in
+    docs/); status 0."""
     from ..workloads.files import output_directory
     from .plots import plot_throughput
     from .results import replace_section

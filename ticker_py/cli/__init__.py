@@ -31,8 +31,7 @@ COMMANDS = ("run", "check", "encode", "compare", "distinguish", "explain", "plot
 
 
 def _commands(argv) -> tuple:
-    """The command modules to register: only the one named in ``argv`` (start-up imports what
-    that command needs, nothing else), or all of them (help, or no or an unknown command)."""
+    """The command modules to register: only the one named in ``argv`` (a fast start-up), or all."""
     argv = sys.argv[1:] if argv is None else argv
     words = [a for a in argv if not a.startswith("-")]
     if not words and "--version" in argv:
@@ -56,18 +55,8 @@ def build_parser(argv: list | None = None, every: bool = True) -> argparse.Argum
     return parser
 
 
-def _leave_to_exit() -> None:
-    """Leave what the command built to the end of the process: frozen, the engine's state (cycles of
-    hundreds of thousands of objects) is not collected and freed one object at a time when the
-    interpreter shuts down (0.1-0.3 s on the Laser workloads), the operating system reclaims it."""
-    import gc
-
-    gc.freeze()
-
-
 def _terminate_as_interrupt() -> None:
-    """SIGTERM stops every command as Ctrl-C does (what was written is flushed, status 128 + 15);
-    ``ticker run`` handles both signals itself while it runs (cli.signals)."""
+    """SIGTERM stops every command as Ctrl-C does (``ticker run`` handles both itself: cli.signals)."""
     import signal
 
     from .signals import Interrupted
@@ -78,20 +67,8 @@ def _terminate_as_interrupt() -> None:
     signal.signal(signal.SIGTERM, terminated)
 
 
-def _log_to_stderr(verbose: bool) -> None:
-    """Log records as ``name: message`` on stderr: all of them with ``-v``, else warnings and
-    errors. Without ``-v`` this is left out when nothing has imported :mod:`logging` yet (a
-    plain run never logs a warning), which spares the import."""
-    import logging
-
-    logging.basicConfig(
-        level=logging.DEBUG if verbose else logging.WARNING, format="%(name)s: %(message)s", stream=sys.stderr
-    )
-
-
 def _show_warning(message, category, filename, lineno, file=None, line=None):
-    """Print a :class:`~ticker_py.errors.TickerWarning` as its diagnostic (``file:line:col: warning: ...``),
-    any other warning as Python does."""
+    """Print a :class:`~ticker_py.errors.TickerWarning` as its diagnostic, any other warning as Python does."""
     import warnings
 
     text = (
@@ -103,8 +80,7 @@ def _show_warning(message, category, filename, lineno, file=None, line=None):
 
 
 class _Unbroken:
-    """Standard error that a closed pipe or a failing device silences instead of failing: a message
-    that cannot be written is lost, and the command goes on (and ends with its own status)."""
+    """Standard error on which a message that cannot be written (a closed pipe) is lost, not an error."""
 
     def __init__(self, stream):
         self.stream = stream
@@ -127,9 +103,8 @@ class _Unbroken:
 
 
 def _to_devnull(stream) -> None:
-    """Point the file descriptor of ``stream`` at /dev/null (a reader closed its pipe): the text still
-    buffered, flushed at exit, then goes nowhere instead of failing once more (Python would print
-    "Exception ignored" and end with status 120)."""
+    """Point the file descriptor of ``stream`` at /dev/null (a reader closed its pipe): what is still
+    buffered then goes nowhere at exit instead of failing again (status 120)."""
     try:
         fd = stream.fileno()
     except (OSError, ValueError, AttributeError):  # not a file (a test's capture), or closed
@@ -172,8 +147,11 @@ def _main(argv) -> int:
 
         tune_collector()
         _terminate_as_interrupt()
-    if args.verbose or "logging" in sys.modules:
-        _log_to_stderr(args.verbose)
+    if args.verbose or "logging" in sys.modules:  # a plain run never logs a warning: spare the import
+        import logging
+
+        level = logging.DEBUG if args.verbose else logging.WARNING
+        logging.basicConfig(level=level, format="%(name)s: %(message)s", stream=sys.stderr)
     import warnings
 
     with warnings.catch_warnings():  # a warning of ticker_py is printed as its diagnostic
@@ -185,8 +163,10 @@ def _main(argv) -> int:
         if warn == "none":  # -W none: as clingo's, no warning at all
             warnings.simplefilter("ignore", TickerWarning)
         status = _dispatch(args)
-    if argv is None:
-        _leave_to_exit()
+    if argv is None:  # the engine's state is freed by the operating system, not object by object
+        import gc
+
+        gc.freeze()
     return status
 
 

@@ -137,21 +137,19 @@ def cmd_bench(args) -> int:
     workloads = tuple(w.strip() for w in args.workloads.split(",")) if args.workloads else None
     if args.report_from:
         _refuse_unused(args, (), "--report-from (the report of results measured already)")
+    out = Path(args.out or f"benchmarks/results/{args.suite}")
     if args.suite == "throughput":
         from ..bench.results import THROUGHPUT_KEYS
         from ..bench.throughput import run_throughput, write_throughput
 
         if args.report_from:
             doc = load_json(Path(args.report_from), THROUGHPUT_KEYS, "ticker bench throughput")
-            return write_throughput(doc, Path(args.out or "benchmarks/results/throughput"), args.docs)
+            return write_throughput(doc, out, args.docs)
         _refuse_unused(args, ("workloads", "reps"), "the throughput suite")
-        return run_throughput(
-            workloads, args.reps or REPS, Path(args.out or "benchmarks/results/throughput"), args.docs, _command(args)
-        )
+        return run_throughput(workloads, args.reps or REPS, out, args.docs, _command(args))
     if args.suite not in SUITES + ("all",):
         raise UsageError(Diagnostic(f"unknown suite '{args.suite}'", notes=(f"suites: {', '.join(SUITES)}, all",)))
     engines = name_list(args.engines or ",".join(ENGINES), KNOWN_ENGINES)
-    out = Path(args.out or f"benchmarks/results/{args.suite}")
     if args.report_from:
         doc = load_json(Path(args.report_from))
         return write_reports(doc, out, args.docs)

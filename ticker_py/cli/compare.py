@@ -19,6 +19,7 @@ from .common import (
     add_program_args,
     add_semantics_args,
     add_spec_args,
+    check_choice,
     check_outputs_apart,
     choices_metavar,
     command_title,
@@ -96,8 +97,7 @@ def cmd_compare(args, factories: dict | None = None) -> int:
     spec = spec_of(args)
     if args.max_diffs < 0:
         raise UsageError(Diagnostic(f"--max-diffs must be >= 0, not {args.max_diffs}"))
-    if args.format not in ("text", "json"):
-        raise UsageError(Diagnostic(f"unknown --format '{args.format}'", notes=("use text or json",)))
+    check_choice(args.format, ("text", "json"), "--format")
     picture = _picture(args)
     if args.semantics is not None or semantics_knobs(args):
         return _compare_semantics(args, spec, picture)
@@ -138,9 +138,8 @@ def _compare_consequences(args, analysis, factories, spec) -> int:
     differ, mode, ticks = 0, spec.consequences, 0
     for per in rows:
         ticks += 1
-        row = list(per.values())
-        first = row[0]
-        if len({(r.answer_streams, tuple(r.atoms or ()), r.atoms is None) for r in row}) > 1:
+        first = next(iter(per.values()))
+        if len({(r.answer_streams, tuple(r.atoms or ()), r.atoms is None) for r in per.values()}) > 1:
             differ += 1
             if differ > args.max_diffs:
                 continue
@@ -201,7 +200,7 @@ def _draw(args, picture, cmp) -> None:
     write(cmp.timeline(command_title(args), start, args.until, selection, max_atoms), args.plot)
 
 
-def _compare_semantics(args, spec, picture=None) -> int:
+def _compare_semantics(args, spec, picture) -> int:
     """``--semantics default,r4``: the program under each profile, per time point which differ."""
     from .. import semantics_compare
     from ..semantics import parse_semantics_list

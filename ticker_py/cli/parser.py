@@ -1,15 +1,14 @@
 """The argument parser of every command: no option silently drops a value.
 
-An option given twice either merges its values in order (the options added with
-``action=MERGED``: ``--background``, ``--background-rdf``) or is a usage error (status 2): with
-argparse's own actions the last value would win without a word. A bad command line is one
-line on stderr (``ticker run: error: argument --until: invalid int value: 'abc'``), not the
-whole usage: ``--help`` shows that.
+An option given twice either merges its values in order (``action=MERGED``) or is a usage error
+(status 2), where argparse would keep the last value without a word. A bad command line is one line
+on stderr, not the whole usage.
 """
 
 from __future__ import annotations
 
 import argparse
+from functools import partial
 
 from ..errors import Diagnostic, UsageError
 
@@ -63,24 +62,9 @@ class _StoreConst(argparse._StoreConstAction):
         super().__call__(parser, namespace, values, option_string)
 
 
-class _StoreTrue(_StoreConst):
-    def __init__(self, option_strings, dest, default=False, required=False, help=None):
-        super().__init__(option_strings, dest, const=True, default=default, required=required, help=help)
-
-
-class _StoreFalse(_StoreConst):
-    def __init__(self, option_strings, dest, default=True, required=False, help=None):
-        super().__init__(option_strings, dest, const=False, default=default, required=required, help=help)
-
-
-class _Merged(argparse._AppendAction):
-    """A repeatable option: each occurrence appends its value (the default must be None)."""
-
-
 class Parser(argparse.ArgumentParser):
     """``argparse.ArgumentParser`` whose single-valued options refuse a second occurrence and whose
-    errors are one line (an :class:`ArgumentsError`, status 2). Subcommand parsers are of this
-    class too (argparse makes them of the parent's class)."""
+    errors are an :class:`ArgumentsError` (subcommand parsers are of this class too)."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -88,9 +72,9 @@ class Parser(argparse.ArgumentParser):
             (None, _Store),
             ("store", _Store),
             ("store_const", _StoreConst),
-            ("store_true", _StoreTrue),
-            ("store_false", _StoreFalse),
-            (MERGED, _Merged),
+            ("store_true", partial(_StoreConst, const=True, default=False)),
+            ("store_false", partial(_StoreConst, const=False, default=True)),
+            (MERGED, argparse._AppendAction),  # each occurrence appends its value (the default must be None)
         ):
             self.register("action", name, action)
 

@@ -1,10 +1,8 @@
 """SIGINT and SIGTERM during ``ticker run``: both stop the run the same way (docs/cli.md).
 
-The first signal stops the run at the next safe point: while the stream is being read (a run
-on standard input waits there for the producer), reading stops at once and the open time point
-is evaluated with the atoms accepted so far; during an evaluation, that evaluation finishes, and
-then only the last time point read (never the empty ones of a gap). What was evaluated is written, then the command ends with 128 + the signal's number (130 for
-SIGINT, 143 for SIGTERM). A second signal stops at once.
+The first signal stops reading at once (the open time point is evaluated with the atoms accepted so
+far), or lets the evaluation under way finish and then only the last time point read; what was
+evaluated is written and the status is 128 + the signal's number. A second signal stops at once.
 """
 
 from __future__ import annotations
@@ -34,12 +32,8 @@ class _EndOfInput(BaseException):
 
 
 class Stopping:
-    """Handlers for SIGINT and SIGTERM while the run is under way (a context manager; in another
-    thread than the main one it does nothing: only the main thread receives signals).
-
-    ``records(rs)`` passes the input through and ends it at the first signal; ``results(rs)``
-    passes the results through and raises :class:`Interrupted` after the one under way when a
-    signal came."""
+    """Handlers for SIGINT and SIGTERM while the run is under way (a context manager; off the main
+    thread it does nothing: only the main thread receives signals)."""
 
     def __init__(self):
         self.signum: int | None = None
@@ -65,13 +59,12 @@ class Stopping:
             raise _EndOfInput
 
     def records(self, records: Iterable) -> Iterator:
-        """``records`` until a signal arrives (what was read before it goes on to be evaluated).
+        """``records`` until a signal arrives.
 
-        The second record also sets glibc's heap for a long run (:func:`ticker_py.process.steady_heap`,
-        before it is passed on: a time point is evaluated once a later record shows it complete); a
-        stream of one record, such as a start-up check's, leaves it alone and spares importing ctypes."""
+        The second record also sets glibc's heap for a long run (:func:`ticker_py.process.steady_heap`):
+        a stream of one record, such as a start-up check's, spares importing ctypes."""
         it = iter(records)
-        second = False
+        count = 0
         while self.signum is None:
             self.reading = True
             try:
@@ -81,18 +74,14 @@ class Stopping:
             finally:
                 self.reading = False
             self.last = max(self.last, getattr(rec, "t", self.last))
-            if second is not None:
-                if second:
-                    process.steady_heap()
-                    second = None
-                else:
-                    second = True
+            count += 1
+            if count == 2:
+                process.steady_heap()
             yield rec
 
     def results(self, results: Iterable) -> Iterator:
-        """``results``; after a signal only the one under way and those of the last time point read
-        (its atoms, read before the signal), then :class:`Interrupted`: no empty time point of a gap
-        or up to ``--until`` is evaluated after it."""
+        """``results``; after a signal only the one under way and those of the last time point read,
+        then :class:`Interrupted`."""
         since = 0  # results since the signal
         for result in results:
             if self.signum is not None:

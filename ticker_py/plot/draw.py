@@ -1,6 +1,5 @@
-"""The matplotlib figure of a :class:`~ticker_py.plot.timeline.Timeline` (its panels: docs/pictures.md),
-and writing figures. Figures are made without pyplot (no global state, no GUI backend); in an SVG
-every lane's bars are one group ``lane-N``.
+"""The matplotlib figure of a :class:`~ticker_py.plot.timeline.Timeline` (docs/pictures.md), made
+without pyplot (no global state, no GUI backend); in an SVG every lane's bars are one group ``lane-N``.
 """
 
 from __future__ import annotations
@@ -35,8 +34,7 @@ def _wrap(text: str, width: int) -> list:
 
 
 def codes_of(tl: Timeline) -> dict:
-    """The short code of each compared run whose differences are marked (``A``, ``B``, ...): drawn
-    in the margin column next to its marked lanes and explained in the key under the picture."""
+    """The short code (``A``, ``B``, ...) of each compared run whose differences are marked."""
     marked = [r for r in tl.runs[1:] if r in tl.notes and any(x.run == r and x.marks for x in tl.lanes)]
     return {r: _code(i) for i, r in enumerate(marked)}
 
@@ -193,9 +191,7 @@ def figure(tl: Timeline, width: float = 11.0, small: bool = False):
 
 
 def results_figure(results, width: float = 11.0, **options):
-    """The figure of results (a run's, or one :class:`~ticker_py.streams.model.Result`'s):
-    ``options`` are those of :func:`~ticker_py.plot.timeline.view` (title, start, end, atoms,
-    max_atoms)."""
+    """The figure of results (a run's, or one Result's); ``options``: those of :func:`.timeline.view`."""
     from .timeline import view
 
     return figure(view(results, **options), width=width)
@@ -238,8 +234,7 @@ _TICK_INCH = 0.14  # the least distance of two tick labels
 
 
 def _stream_axis(tl: Timeline) -> tuple:
-    """``(levels, (low, high))``: the ticks of the answer-streams axis ("none" first where some
-    time point has no answer stream) and its limits."""
+    """``(levels, (low, high))``: the ticks of the answer-streams axis ("none" first if needed), its limits."""
     counts = [n for _, n in tl.streams if tl.start <= _ <= tl.end]
     ticks = stream_ticks(max(2, max(counts, default=1)))
     none = 0 in counts
@@ -247,8 +242,7 @@ def _stream_axis(tl: Timeline) -> tuple:
 
 
 def _stream_panel_inch(tl: Timeline) -> float:
-    """The height the answer-streams axis needs so that its tick labels (a factor of 2 or more
-    apart) never meet."""
+    """The height the answer-streams axis needs so that its tick labels never meet."""
     import math
 
     low, high = _stream_axis(tl)[1]
@@ -256,8 +250,7 @@ def _stream_panel_inch(tl: Timeline) -> float:
 
 
 def stream_ticks(top: int) -> list:
-    """Ticks of the answer-streams axis up to ``top`` or just past it: 1, 2, 5, 10, 20, 50, ...;
-    beyond six of them the powers of ten only."""
+    """Ticks up to ``top`` or just past it: 1, 2, 5, 10, 20, 50, ...; beyond six, powers of ten only."""
     ticks, decade = [], 1
     while not ticks or ticks[-1] < top:
         ticks += [k * decade for k in (1, 2, 5)]

@@ -102,14 +102,14 @@ def _row(tl: Timeline, t: int, cells: dict, differs: bool, limit: int | None = N
     return f'<tr{cls}><td class="t">{t}</td>{columns}</tr>'
 
 
-def answer_table(tl: Timeline, table_id: str = "answers") -> str:
+def answer_table(tl: Timeline) -> str:
     """The answer streams per time point, with a filter box."""
     differing = dict(tl.differing)
     only = '<label><input type="checkbox"> only where the runs differ</label> ' if len(tl.runs) > 1 else ""
     body = "\n".join(_row(tl, t, cells, bool(differing.get(t))) for t, cells in tl.rows)
     return (
-        f'<div class="filter" data-table="{table_id}"><input type="search" placeholder="filter: words every row must'
-        f' contain, e.g. alarm">  {only}<span class="count"></span></div>\n' + _table(tl, table_id, body)
+        '<div class="filter" data-table="answers"><input type="search" placeholder="filter: words every row must'
+        f' contain, e.g. alarm">  {only}<span class="count"></span></div>\n' + _table(tl, "answers", body)
     )
 
 
@@ -151,13 +151,12 @@ def _table(tl: Timeline, table_id: str, body: str) -> str:
     return f'<table class="tk" id="{table_id}"><thead>{_header(tl)}</thead><tbody>\n{body}\n</tbody></table>'
 
 
-def report(tl: Timeline, svg: str, extra=()) -> str:
+def report(tl: Timeline, svg: str) -> str:
     """The report of a timeline: differences first (runs side by side), the timeline, the table."""
     sections = []
     if len(tl.runs) > 1:
         sections.append(section("Differences", differences(tl)))
     sections.append(section("Timeline", f'<div class="tk-fig">{svg}</div>'))
-    sections.extend(extra)
     sections.append(section("Answer streams per time point", answer_table(tl)))
     return page(tl.title, tl.subtitle, sections)
 
@@ -195,14 +194,12 @@ def compact(tl: Timeline, width: float, note: str = "", rows: int = 12) -> str:
 
 
 def comparison_html(tl: Timeline) -> str:
-    """The ``_repr_html_`` of a comparison (runs side by side): :func:`compact` with the runs that
-    could not read the program and a small timeline."""
+    """The ``_repr_html_`` of a comparison: :func:`compact` with the runs that could not read the program."""
     return compact(tl, 9.0, _unavailable(tl))
 
 
-def results_html(results, max_atoms: int = 20) -> str:
-    """The ``_repr_html_`` of results (a run's, or one Result's): :func:`compact` with a small
-    timeline of at most ``max_atoms`` atoms."""
+def results_html(results) -> str:
+    """The ``_repr_html_`` of results (a run's, or one Result's): :func:`compact`, at most 20 atoms."""
     from .timeline import view
 
-    return compact(view(results, max_atoms=max_atoms), 8.0)
+    return compact(view(results, max_atoms=20), 8.0)

@@ -68,10 +68,8 @@ def _pattern_text(pattern) -> str:
 
 
 def check_selection(selection: Selection | None, known, what: str = "the program has") -> None:
-    """Refuse a selection with an item that names no predicate of ``known`` (``(name, arity)``
-    pairs: the program's predicates, and those of the atoms at hand), with a "did you mean": a typo
-    would otherwise draw an empty picture. An item naming a known predicate that holds nowhere in
-    the picture is drawn as an empty lane (:func:`~ticker_py.plot.timeline.from_runs`)."""
+    """Refuse a selection with an item that names no predicate of ``known`` (``(name, arity)`` pairs),
+    with a "did you mean": a typo would otherwise draw an empty picture."""
     if selection is None:
         return
     known = set(known)

@@ -1,12 +1,7 @@
 """The data of a timeline: one lane per derived atom, the intervals of time points in which it holds.
 
-A :class:`Timeline` is built from results (``(t, models)`` per evaluated time point; the last
-evaluation of a time point counts, as in ``ticker compare --semantics``) by :func:`from_results`,
-or from several runs side by side by :func:`from_runs`. With several answer streams at a time point,
-an atom *holds* there when it is in every answer stream, and holds *in some* when it is in some but
-not all (its brave but not cautious consequences). Lanes are grouped by predicate and sorted in
-clingo's order of terms; beyond ``max_atoms`` atoms the rest is counted (``more``). ``atoms``
-selects them (:mod:`.select`).
+The last evaluation of a time point counts. With several answer streams at a time point an atom
+*holds* there when it is in every one, and holds *in some* when it is in some but not all.
 
 >>> from ticker_py.streams.model import Model
 >>> m = lambda *atoms: (Model(frozenset(atoms)),)
@@ -57,12 +52,10 @@ ALL, SOME = 2, 1  # an atom holds in every answer stream of a time point, or in 
 class Lane:
     """One row of a timeline: where ``atom`` holds in the run ``run`` ("" for the one run).
 
-    ``spans``: ``(lo, hi)`` runs of time points (inclusive) where it is in every answer stream;
-    ``partial``: where it is in some but not all; ``pins``: time points it is pinned to by an
-    @-head at some evaluation where it does not hold at that time point itself (a prediction, or
-    a pin into the past at a time point where it was not derived); ``marks``: where the run differs from the reference run (the first),
-    ``note`` what explains it (the knobs in which the runs differ, or ``engine``); ``runs``: the
-    runs a collapsed lane stands for (every run agrees on this atom)."""
+    ``spans``/``partial``: inclusive ``(lo, hi)`` intervals where it is in every / some answer
+    stream; ``pins``: time points it is pinned to by an @-head where it does not hold itself;
+    ``marks``: where the run differs from the reference (the first), ``note`` why; ``runs``: the
+    runs a collapsed lane stands for (all agree on this atom)."""
 
     atom: str
     group: str
@@ -83,15 +76,12 @@ class Lane:
 
 @dataclass(frozen=True)
 class Timeline:
-    """What a timeline picture shows (see the module doc).
+    """What a timeline picture shows.
 
-    ``start``..``end``: the time points shown; ``inputs``: input atoms per time point from
-    ``start`` (empty: not known); ``streams``: ``(t, answer streams)`` per evaluated time point (of
-    the first run); ``differing``: ``(t, labels of the runs differing from the reference)``
-    per time point when runs are compared; ``unavailable``: the runs that could not read the program
-    (not applicable) and why; ``rows``: the table, ``(t, {run: (count, models) or None})`` with each model a tuple
-    of atom texts (at most :data:`CELL_MODELS` of ``count``); ``differ``/``agree``: atoms on which
-    the compared runs differ / agree."""
+    ``inputs``: input atoms per time point from ``start`` (empty: not known); ``streams``: ``(t,
+    answer streams)`` of the first run; ``differing``: ``(t, runs differing from the reference)``;
+    ``rows``: the table, ``(t, {run: (count, models) or None})``, at most :data:`CELL_MODELS`
+    models of atom texts; ``differ``/``agree``: atoms on which the compared runs differ / agree."""
 
     title: str
     subtitle: str = ""
@@ -134,11 +124,10 @@ def _last_per_time(results: Iterable) -> dict:
 
 
 def span(times, start=None, end=None, names: tuple = ("start", "end")) -> tuple:
-    """``(lo, hi)``: the time points a picture shows, ``start``..``end``, by default the first..last
-    of ``times`` (those evaluated). The one check of every picture (``ticker plot``, ``compare
-    --plot``, ``Results.plot``): a start or end that is no integer >= 0, a start after the end, a
-    picture of no evaluated time point (a start after the last, an end before the first) and one of
-    more than :data:`MAX_SPAN` time points are UsageErrors; ``names`` name start and end."""
+    """``(lo, hi)``: the time points a picture shows, by default the first..last of ``times``.
+
+    The one check of every picture's range: a bad start or end, an empty picture and one of more
+    than :data:`MAX_SPAN` time points are UsageErrors; ``names`` name start and end."""
     start, end = (_time_point(v, name) for v, name in zip((start, end), names))
     if start is not None and end is not None and start > end:
         raise UsageError(Diagnostic(f"{names[0]} {start} is after {names[1]} {end}"))
@@ -163,7 +152,7 @@ def span(times, start=None, end=None, names: tuple = ("start", "end")) -> tuple:
 
 
 def _time_point(value, name: str) -> int | None:
-    """``value`` (None, or an integer >= 0 of any integer type: not a bool, not a float) as an int."""
+    """``value`` (None, or an integer >= 0 of any integer type) as an int."""
     if value is None:
         return None
     number = integral(value)
@@ -194,7 +183,7 @@ class _Levels:
                     self.pins.setdefault(a, set()).add(when)
 
     def lane(self, atom: tuple, run: str = "", **extra) -> Lane:
-        level = self.level(atom)
+        level = self.levels.get(atom, {})
         return Lane(
             format_atom(atom),
             f"{atom[0]}/{len(atom) - 1}",
@@ -204,13 +193,6 @@ class _Levels:
             tuple(sorted(t for t in self.pins.get(atom, ()) if t not in level)),
             **extra,
         )
-
-    def level(self, atom: tuple) -> dict:
-        """``{t: level}`` of one atom."""
-        return self.levels.get(atom, {})
-
-    def atoms(self) -> set:
-        return set(self.levels) | set(self.pins)
 
 
 def _cell(models, selection: Selection | None):
@@ -239,10 +221,8 @@ def from_results(
     unit: str = "time point",
 ) -> Timeline:
     """The timeline of one run: ``results`` are :class:`~ticker_py.streams.model.Result` s or
-    ``(t, models)`` pairs; ``inputs``: ``{t: input atoms}``; ``start``/``end``: the time points
-    shown (default: those evaluated); ``atoms``: only the atoms selected."""
-    timeline = from_runs({"": _last_per_time(results)}, title, inputs, start, end, atoms, max_atoms, subtitle=subtitle)
-    return replace(timeline, unit=unit)
+    ``(t, models)`` pairs; ``inputs``: ``{t: input atoms}``."""
+    return from_runs({"": _last_per_time(results)}, title, inputs, start, end, atoms, max_atoms, None, subtitle, unit)
 
 
 def from_runs(
@@ -255,12 +235,12 @@ def from_runs(
     max_atoms: int | None = MAX_ATOMS,
     notes: dict | None = None,
     subtitle: str = "",
+    unit: str = "time point",
 ) -> Timeline:
-    """Runs side by side: ``runs`` maps a label to ``{t: models}`` (None: not evaluated), the
-    first run being the reference. An atom on which the runs differ gets one lane per run, the
-    time points where a run differs from the reference marked; ``notes[run]`` is ``(short, detail)``
-    of what explains its differences (``short`` labels the marks, e.g. the knobs' names); an atom
-    on which every run agrees gets one collapsed lane. ``max_atoms`` counts atoms."""
+    """Runs side by side: ``runs`` maps a label to ``{t: models}`` (None: not evaluated), the first
+    the reference. An atom on which the runs differ gets a lane per run, the differences marked;
+    one on which all agree, one collapsed lane. ``notes[run]``: ``(short, detail)``, what explains
+    its differences."""
     labels = tuple(runs)
     every = set().union(*(r.keys() for r in runs.values())) if runs else set()
     lo, hi = span(every, start, end)
@@ -269,9 +249,11 @@ def from_runs(
     runs = {label: shown(per) for label, per in runs.items()}
     levels = {label: _Levels(per, atoms) for label, per in runs.items()}
     ref = labels[0] if labels else ""
-    all_atoms = set().union(*(lv.atoms() for lv in levels.values())) if levels else set()
+    all_atoms = set().union(*(set(lv.levels) | set(lv.pins) for lv in levels.values()))
     lanes_of = {a: tuple(levels[label].lane(a) for label in labels) for a in all_atoms}
-    differ = sorted((a for a, ls in lanes_of.items() if len({_shape(x) for x in ls}) > 1), key=atom_key)
+    differ = sorted(
+        (a for a, ls in lanes_of.items() if len({(x.spans, x.partial, x.pins) for x in ls}) > 1), key=atom_key
+    )
     agree = sorted(all_atoms.difference(differ), key=atom_key)
     notes = dict(notes or {})
     cap = len(all_atoms) if max_atoms is None else max_atoms  # differing atoms first
@@ -279,11 +261,11 @@ def from_runs(
     more = len(differ) + len(agree) - min(cap, len(differ)) - len(kept)
     lanes = []
     for a in differ[:cap]:
-        ref_level = levels[ref].level(a)
+        ref_level = levels[ref].levels.get(a, {})
         for label in labels:
             marks = ()
             if label != ref:
-                mine = levels[label].level(a)
+                mine = levels[label].levels.get(a, {})
                 marks = _intervals(t for t in sorted(set(mine) | set(ref_level)) if mine.get(t) != ref_level.get(t))
             lanes.append(levels[label].lane(a, label, marks=marks, note=notes.get(label, ("", ""))[0] if marks else ""))
     lanes += [replace(levels[ref].lane(a), runs=labels) for a in kept]
@@ -319,6 +301,7 @@ def from_runs(
         streams,
         differing,
         rows,
+        unit,
         notes=notes,
         differ=counts[0],
         agree=counts[1],
@@ -336,10 +319,8 @@ def side_by_side(
     inputs: dict | None = None,
     unavailable: dict | None = None,
 ) -> Timeline:
-    """Compared runs (``{label: {t: models}}``, the first the reference) as a timeline whose
-    subtitle says which runs, which time points, how many differ; ``notes[run]``: ``(short,
-    detail)``, what explains its differences; ``unavailable``: the runs that could not read the
-    program, and why (drawn in the key)."""
+    """:func:`from_runs` with a subtitle that says which runs, which time points, how many differ;
+    ``unavailable``: the runs that could not read the program, and why."""
     tl = from_runs(runs, title, inputs=inputs, start=start, end=end, atoms=atoms, max_atoms=max_atoms, notes=notes)
     differing = sum(1 for _, r in tl.differing if r)
     sub = subtitle(
@@ -358,10 +339,6 @@ def _count(n: int, noun: str, verb: str) -> str:
     return f"{n} {noun} {verb}s" if n == 1 else f"{n} {noun}s {verb}"
 
 
-def _shape(lane: Lane) -> tuple:
-    return (lane.spans, lane.partial, lane.pins)
-
-
 def answers_key(models):
     """Answer streams compared as a set (None: not evaluated)."""
     return None if models is None else frozenset((m.atoms, m.pinned) for m in models)
@@ -375,12 +352,6 @@ def _intervals(times: Iterable) -> tuple:
         else:
             out.append([t, t])
     return tuple((lo, hi) for lo, hi in out)
-
-
-def _atoms_of(model):
-    yield from model.atoms
-    for atom, _ in model.pinned:
-        yield atom
 
 
 def subtitle(*parts: str, atoms: Selection | None = None) -> str:
@@ -397,12 +368,9 @@ def span_text(lo: int, hi: int) -> str:
 def view(
     results, title: str | None = None, start=None, end=None, atoms=None, max_atoms=MAX_ATOMS, unit: str = "time point"
 ) -> Timeline:
-    """The timeline of results as the API shows them (``Result.plot``, ``Results.plot``, their
-    ``_repr_html_``): ``atoms`` a pattern text or a :class:`Selection`; the input counts and the
-    description of a run's :class:`~ticker_py.api.Results` when it has them. Checked as ``ticker
-    plot`` checks its options (:func:`span`, :func:`~ticker_py.plot.select.check_selection`): a
-    pattern naming no predicate of the results' atoms is refused (nor of the program's, when the
-    results carry them as ``predicates``: ``(name, arity)`` pairs)."""
+    """The timeline of results as the API shows them (``Result.plot``, ``Results.plot``): ``atoms``
+    a pattern text or a :class:`Selection`, checked against the predicates of the results' atoms
+    and of the program's (``predicates``, when the results carry them)."""
     selection = select(atoms, "atoms") if isinstance(atoms, str) else atoms
     about, inputs = getattr(results, "about", ""), getattr(results, "inputs", None)
     program = getattr(results, "predicates", None)
@@ -410,8 +378,9 @@ def view(
     per_t = _last_per_time(results)
     lo, hi = span(set(per_t), start, end)
     if selection is not None:
-        known = {(a[0], len(a) - 1) for ms in per_t.values() for m in ms or () for a in _atoms_of(m)}
+        atoms_of = (a for ms in per_t.values() for m in ms or () for a in (*m.atoms, *(p[0] for p in m.pinned)))
+        known = {(a[0], len(a) - 1) for a in atoms_of}
         check_selection(selection, known | set(program or ()), "the program has" if program else "the results have")
     title = title or (f"answer stream at t = {results[0].t}" if len(results) == 1 else "answer streams")
     sub = subtitle(about, span_text(lo, hi) if per_t else "no time point evaluated (an empty stream)", atoms=selection)
-    return from_results(results, title, sub, inputs, lo, hi, selection, max_atoms, unit)
+    return from_runs({"": per_t}, title, inputs, lo, hi, selection, max_atoms, None, sub, unit)

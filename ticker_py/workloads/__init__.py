@@ -6,9 +6,8 @@ q(A,B) :- p(A,B) in [5].
 >>> next(generate("diamond", tp=2, rate=2))
 (0, [('p', 'a0', 'b0'), ('p', 'a1', 'b1')])
 
-A workload's stream is a pure function of (seed, parameters, t): it is generated in time
-blocks that never look at each other, so the pure-Python path here and the Spark path in
-:mod:`ticker_py.spark.gen` produce identical streams for any block size or partition count.
+A stream is a pure function of (seed, parameters, t), generated in independent time blocks: the
+Spark path (:mod:`ticker_py.spark.gen`) gives the same stream for any block size or partition count.
 """
 
 from __future__ import annotations
@@ -44,9 +43,8 @@ WORKLOADS: dict[str, Workload] = {
 #: A numeric name suffix sets this parameter: ``rules-50`` is ``rules`` with r = 50.
 _SUFFIX = {"rules": "r", "box-chain": "w"}
 
-#: The largest value of each parameter that sizes what is built in memory at once: the program
-#: (``r`` rules, a chain of ``w``) or one time point's atoms (``rate``, ``items``). Beyond these a
-#: run would not fit in memory (``rules-10000000`` alone needs about 12 GB).
+#: The largest value of each parameter that sizes the program or one time point's atoms: beyond
+#: these a run would not fit in memory.
 MAX_PARAMS = {"r": 10**6, "w": 10**6, "rate": 10**7, "items": 10**7}
 
 #: Blocks are sized to hold about this many atoms.
@@ -54,10 +52,7 @@ TARGET_BLOCK_ATOMS = 1 << 20
 
 
 def resolve(name: str, **params) -> tuple[Workload, dict]:
-    """The workload called ``name`` and its full parameters (defaults filled in, None ignored).
-
-    Raises :class:`UsageError` for an unknown scenario or parameter, or a value out of range.
-    """
+    """The workload called ``name`` and its full parameters (defaults filled in, None ignored)."""
     params = {k: v for k, v in params.items() if v is not None}
     base, _, suffix = name.rpartition("-")
     if name not in WORKLOADS and base in _SUFFIX and suffix.isdigit():
@@ -124,11 +119,7 @@ def time_points(name: str, seed: int = 0, size: int | None = None, **params) -> 
 
 
 def generate(name: str, seed: int = 0, size: int | None = None, **params) -> Iterator[tuple[int, list]]:
-    """``(t, [atom tuples])`` for every time point 0 .. tp-1, atoms in arrival order.
-
-    Parameters: ``tp``, ``window`` and the workload's own (``rate``, ``items``, ``r``, ``w``);
-    missing ones take the workload's defaults. ``size`` (time points per block) never changes
-    the stream.
-    """
+    """``(t, [atom tuples])`` for every time point 0 .. tp-1, atoms in arrival order; ``params``:
+    ``tp``, ``window`` and the workload's own, defaults filled in."""
     for t, atoms in time_points(name, seed, size, **params):
         yield t, [parse_ground_atom(a) for a in atoms]

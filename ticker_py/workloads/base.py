@@ -16,12 +16,10 @@ __all__ = ["Workload", "table", "numbers", "joined"]
 class Workload:
     """One benchmark scenario.
 
-    ``program(n, **params)`` is the LARS program text for window n, background facts included.
-    ``block(seed, t0, t1, params)`` is the generator: a pyarrow table with columns ``t`` (int64)
-    and ``atom`` (string, clingo syntax) holding every atom of time points t0..t1-1 in arrival
-    order; it depends only on its arguments, never on other blocks. ``rate(params)`` is the
-    expected number of atoms per time point (to size blocks); ``count(t0, t1, params)``, if
-    given, is the exact number of atoms in [t0, t1) without generating them.
+    ``program(n, **params)``: the program text for window n; ``block(seed, t0, t1, params)``: a
+    table (``t`` int64, ``atom`` string) of time points t0..t1-1 in arrival order, a function of
+    its arguments only; ``rate(params)``: expected atoms per time point; ``count(t0, t1, params)``,
+    if given: the exact number of atoms in [t0, t1).
     """
 
     name: str

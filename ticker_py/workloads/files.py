@@ -3,11 +3,8 @@
 Layout of ``out`` (shared with :func:`ticker_py.spark.gen.generate_parquet`)::
 
     program.lars                       the program, background facts included
-    stream.parquet/block=K/*.parquet   columns t (int64), c (int64, arrival count 1..N), atom (string)
-                                       (layout "args": predicate, a1 .. ak instead of atom, see
-                                       :mod:`ticker_py.workloads.layout`); hive-partitioned by
-                                       block = t // block_size; a dictionary only for columns
-                                       whose values recur (not c)
+    stream.parquet/block=K/*.parquet   columns t, c (arrival count 1..N), atom (or predicate, a1 .. ak),
+                                       hive-partitioned by block = t // block_size
     stream.jsonl                       {"t": 0, "atoms": ["p(a0,b0)", ...]} per time point
     stream.stream                      0: p(a0,b0), p(a1,b1)   per time point (empty: "5:")
     meta.json                          scenario, seed, parameters, block_size, atoms, time_points
@@ -115,9 +112,8 @@ def _recurring(tab: pa.Table) -> list:
 
 
 def write_block(stream: Path, block: int, t, atom_columns: dict, before: int) -> int:
-    """Write one block to ``stream``/block=K/part-0.parquet: its times ``t``, the arrival counts from
-    ``before`` + 1 on and ``atom_columns``; a dictionary only for the columns whose values recur.
-    Returns its rows."""
+    """Write one block to ``stream``/block=K/part-0.parquet, arrival counts from ``before`` + 1 on;
+    returns its rows."""
     tab = pa.table({"t": t, "c": pa.array(np.arange(before + 1, before + len(t) + 1)), **atom_columns})
     folder = stream / f"block={block}"
     folder.mkdir(parents=True, exist_ok=True)

@@ -1,14 +1,13 @@
 """The predicate-and-arguments Parquet layout of ``ticker gen --parquet-layout args`` (docs/formats.md).
 
-A block's atom texts become columns ``predicate`` and ``a1`` .. ``ak`` (k: the widest arity of the
-whole stream; a shorter atom leaves the rest null). Argument column i is INT64 when every atom of
-the stream with an i-th argument has an integer there that fits 64 bits; otherwise it is UTF-8 and
-holds each argument as LARS source text (constants as they are, strings with their quotes, numbers
-in decimal, function terms). The shape (k and the integer columns) is :func:`shape` of all blocks
-merged with :func:`merge`, so every file of a stream has one schema.
+Columns ``predicate`` and ``a1`` .. ``ak`` (k: the widest arity of the stream). Argument column i is
+INT64 when every i-th argument of the stream is a 64-bit integer, else UTF-8 source text. The shape
+(k and the integer columns) is merged over all blocks, so every file of a stream has one schema.
 """
 
 from __future__ import annotations
+
+from itertools import zip_longest
 
 import pyarrow as pa
 
@@ -40,10 +39,7 @@ def merge(shapes) -> tuple:
     """The shape that fits the atoms of all ``shapes``."""
     k, ints = 0, ()
     for width, found in shapes:
-        ints = tuple(
-            ints[i] if i >= len(found) else found[i] if i >= len(ints) else ints[i] and found[i]
-            for i in range(max(k, width))
-        )
+        ints = tuple(a and b for a, b in zip_longest(ints, found, fillvalue=True))
         k = max(k, width)
     return k, ints
 

@@ -40,9 +40,8 @@ def program(n: int, items: int = 1, **_) -> str:
 def _levels(seed: int, stream: str, p_event: float, t0: int, t1: int):
     """Levels of every node at t0-1 .. t1-1 (rows), shape (t1 - t0 + 1, NODES); row 0 is -1 if t0 = 0.
 
-    A node has a level event at t = 0 and, for t > 0, when ``uniform(seed, stream, t, node) <
-    p_event``; its level is ``randint(3, seed, stream + "/level", t, node)`` drawn at its most
-    recent event <= t. The look-back goes as far as needed to see an event of every node.
+    A node's level is drawn at its most recent level event (at t = 0, and with probability ``p_event``
+    at each later t); the look-back goes as far as needed to see an event of every node.
     """
     nodes = np.arange(NODES)
 
