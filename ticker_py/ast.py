@@ -6,6 +6,7 @@ ignored by equality).
 
 from __future__ import annotations
 
+import operator
 from enum import Enum
 
 from .node import Node, field
@@ -394,6 +395,26 @@ class Program(Node):
         if self.shows is not None:
             decls += "".join(f"#show {name}/{arity}.\n" for name, arity in self.shows) or "#show.\n"
         return decls + "".join(f"{r}\n" for r in self.rules)
+
+
+def transform(node, change):
+    """``node`` (a node, a tuple of them or a leaf value) with each part for which ``change`` returns
+    a value (not None) replaced by it; unchanged parts stay the same objects."""
+    new = change(node)
+    if new is not None:
+        return new
+    if type(node) is tuple:
+        items = tuple(transform(x, change) for x in node)
+        return node if all(map(operator.is_, items, node)) else items
+    if not isinstance(node, Node) or isinstance(node, (Variable, Number, String, Location)):
+        return node
+    changes = {}
+    for name in node._fields:
+        value = getattr(node, name)
+        new = transform(value, change)
+        if new is not value:
+            changes[name] = new
+    return node.replace(**changes) if changes else node
 
 
 # ---------------------------------------------------------------- variables
