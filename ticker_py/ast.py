@@ -254,13 +254,9 @@ AT = Modality.AT
 
 
 class ExtendedAtom(Node):
-    """An atom under a modality.
-
-    - ``now``: ``p`` (no window; holds at the evaluation time)
-    - ``diamond``: ``p in [n]`` — p holds at some point of the window
-    - ``box``: ``p always [n]`` — p holds at every point of the window
-    - ``at``: ``p at T`` or ``p at T in [n]`` — p holds at T (T in the window, or in [0, t])
-    """
+    """An atom under a modality: ``p`` (now: at the evaluation time), ``p in [n]`` (diamond: at some
+    point of the window), ``p always [n]`` (box: at every point of it), ``p at T`` or ``p at T in [n]``
+    (at: at T, in the window or in [0, t])."""
 
     atom: Atom
     modality: Modality = NOW

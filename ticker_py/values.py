@@ -127,11 +127,9 @@ def _literal_kind(term) -> str | None:
 
 
 class Comparisons:
-    """How an order comparison (``<``, ``<=``, ``>``, ``>=``) between a number and a string or
-    literal that is no number is reported: a warning (:class:`~ticker_py.errors.TickerWarning`)
-    once per comparison of the program and kind of term, or with ``strict`` a StreamError. Such a
-    term orders after every number (clingo's order), which is rarely what the comparison means.
-    The one in :data:`COMPARISONS` applies; a :class:`~ticker_py.api.Reasoner` sets its own."""
+    """How an order comparison between a number and a string or literal that is no number (which
+    orders after every number, rarely what it means) is reported: a warning once per comparison and
+    kind of term, or with ``strict`` a StreamError. A Reasoner sets its own in :data:`COMPARISONS`."""
 
     def __init__(self, strict: bool = False):
         self.strict = strict
