@@ -6,6 +6,7 @@ ignored by equality).
 
 from __future__ import annotations
 
+import operator
 from enum import Enum
 
 from .node import Node, field
@@ -253,13 +254,9 @@ AT = Modality.AT
 
 
 class ExtendedAtom(Node):
-    """An atom under a modality.
-
-    - ``now``: ``p`` (no window; holds at the evaluation time)
-    - ``diamond``: ``p in [n]`` — p holds at some point of the window
-    - ``box``: ``p always [n]`` — p holds at every point of the window
-    - ``at``: ``p at T`` or ``p at T in [n]`` — p holds at T (T in the window, or in [0, t])
-    """
+    """An atom under a modality: ``p`` (now: at the evaluation time), ``p in [n]`` (diamond: at some
+    point of the window), ``p always [n]`` (box: at every point of it), ``p at T`` or ``p at T in [n]``
+    (at: at T, in the window or in [0, t])."""
 
     atom: Atom
     modality: Modality = NOW
@@ -394,6 +391,26 @@ class Program(Node):
         if self.shows is not None:
             decls += "".join(f"#show {name}/{arity}.\n" for name, arity in self.shows) or "#show.\n"
         return decls + "".join(f"{r}\n" for r in self.rules)
+
+
+def transform(node, change):
+    """``node`` (a node, a tuple of them or a leaf value) with each part for which ``change`` returns
+    a value (not None) replaced by it; unchanged parts stay the same objects."""
+    new = change(node)
+    if new is not None:
+        return new
+    if type(node) is tuple:
+        items = tuple(transform(x, change) for x in node)
+        return node if all(map(operator.is_, items, node)) else items
+    if not isinstance(node, Node) or isinstance(node, (Variable, Number, String, Location)):
+        return node
+    changes = {}
+    for name in node._fields:
+        value = getattr(node, name)
+        new = transform(value, change)
+        if new is not value:
+            changes[name] = new
+    return node.replace(**changes) if changes else node
 
 
 # ---------------------------------------------------------------- variables

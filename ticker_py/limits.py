@@ -39,9 +39,7 @@ SHORT_BITS = 2000
 
 def integer_digits() -> int:
     """The most decimal digits an integer may have (0: no limit): Python's limit for converting
-    integers to and from text (``sys.get_int_max_str_digits()``, 4300 unless changed). The readers
-    refuse a longer input integer, and every engine a rule that computes one (located, naming the
-    values): every value prints."""
+    integers to and from text (``sys.get_int_max_str_digits()``), so that every value prints."""
     return sys.get_int_max_str_digits()
 
 

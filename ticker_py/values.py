@@ -1,16 +1,10 @@
 """Ground atoms as plain Python values, shared by streams and every engine.
 
-A ground term is an ``int`` (number), a ``str`` (a symbolic constant ``a``, or a quoted
-string ``'"text"'`` kept with its quotes and escapes, exactly as clingo prints it), or a
-``tuple`` ``(name, arg1, ..., argk)`` for a function term with k >= 1.
-A ground atom is a tuple ``(predicate, arg1, ..., argk)``.
-
-Integers are exact at any size. clingo holds 32 bits: :func:`clingo_atom` hands a wider integer
-to clingo as the reserved function symbol ``_int("digits")`` (names starting with ``_`` are no
-LARS names) and :func:`exact_atom` reads it back. Terms are ordered as clingo orders them, with
-every number in its place: a ``lit("L","T")`` term of a numeric XSD datatype ``T`` is the number
-``L`` (:func:`term_key`); an order comparison between a number and a string or literal that is
-no number is reported (:class:`Comparisons`).
+A ground term is an ``int``, a ``str`` (a constant ``a``, or a string ``'"text"'`` with its quotes
+and escapes, as clingo prints it), or a ``tuple`` ``(name, arg1, ..., argk)``, k >= 1; a ground atom
+is a tuple ``(predicate, arg1, ..., argk)``. Integers are exact at any size: one beyond clingo's 32
+bits goes through clingo as ``_int("digits")`` (no LARS name starts with ``_``). Terms order as in
+clingo, a numeric ``lit("L","T")`` term as the number ``L`` (:func:`term_key`).
 """
 
 from __future__ import annotations
@@ -96,12 +90,9 @@ def signature(atom: tuple) -> tuple:
 
 
 def term_key(term):
-    """A sort key reproducing clingo's total order of symbols, with exact numbers.
-
-    Numbers < constants < strings < function terms (by arity, then name, then arguments). A
-    ``lit("L","T")`` term of a numeric XSD datatype is the number L (after an integer of the same
-    value, then by datatype and lexical form, so that the order stays total).
-    """
+    """clingo's total order of symbols, with exact numbers: numbers < constants < strings < function
+    terms (by arity, name, arguments); a numeric ``lit("L","T")`` term is the number L (after the
+    integer of that value, then by datatype and lexical form: the order stays total)."""
     t = type(term)
     if t is int:
         return (0, term)
@@ -136,11 +127,9 @@ def _literal_kind(term) -> str | None:
 
 
 class Comparisons:
-    """How an order comparison (``<``, ``<=``, ``>``, ``>=``) between a number and a string or
-    literal that is no number is reported: a warning (:class:`~ticker_py.errors.TickerWarning`)
-    once per comparison of the program and kind of term, or with ``strict`` a StreamError. Such a
-    term orders after every number (clingo's order), which is rarely what the comparison means.
-    The one in :data:`COMPARISONS` applies; a :class:`~ticker_py.api.Reasoner` sets its own."""
+    """How an order comparison between a number and a string or literal that is no number (which
+    orders after every number, rarely what it means) is reported: a warning once per comparison and
+    kind of term, or with ``strict`` a StreamError. A Reasoner sets its own in :data:`COMPARISONS`."""
 
     def __init__(self, strict: bool = False):
         self.strict = strict
@@ -271,9 +260,8 @@ class TooManyValues(Exception):
 
 
 def expanded(term) -> list | None:
-    """The values of a ground AST term, its intervals expanded (``f(1..2)`` is ``f(1)`` and ``f(2)``);
-    None if an interval's bound or an operation has no value. Raises :class:`TooManyValues` past
-    :data:`~ticker_py.limits.MAX_FACT_ATOMS` values (and StreamError as :func:`computed` does)."""
+    """The values of a ground AST term, its intervals expanded (``f(1..2)``: ``f(1)``, ``f(2)``); None if
+    a bound or an operation has no value; :class:`TooManyValues` past ``MAX_FACT_ATOMS`` values."""
     if isinstance(term, ast.Interval):
         lo, hi = expanded(term.low), expanded(term.high)
         if not lo or not hi or len(lo) != 1 or len(hi) != 1 or type(lo[0]) is not int or type(hi[0]) is not int:
@@ -326,10 +314,8 @@ def _power(digits: int) -> int:
 
 
 def computed(op: str, a, b, where=None, error=StreamError):
-    """:func:`evaluate_arith`, refusing a result with more digits than an integer may have
-    (:func:`integer_too_long`): an ``error`` (StreamError: a stream value made it;
-    ProgramError: the program's constants did) located at ``where``, the program's arithmetic term,
-    naming it and the values (:func:`too_long`)."""
+    """:func:`evaluate_arith`, refusing a result with too many digits (:func:`integer_too_long`): an
+    ``error`` (ProgramError: the program's constants made it) at ``where``, the arithmetic term."""
     value = evaluate_arith(op, a, b)
     if value is not None and value.bit_length() > SHORT_BITS and integer_too_long(value):
         raise error(too_long(where, op, a, b))

@@ -145,14 +145,10 @@ def number(lexical: str, datatype: str):
 
 def decimal_text(value: Decimal) -> str:
     """The canonical lexical form of a decimal that is not an integer."""
-    text = format(value, "f")
+    text = format(value, "f")  # always with a digit before the point
     if "." in text:
         text = text.rstrip("0").rstrip(".")
-    if text.startswith("-."):
-        text = "-0" + text[1:]
-    elif text.startswith("."):
-        text = "0" + text
-    return "0" if text in ("-0", "") else text
+    return "0" if text == "-0" else text
 
 
 @lru_cache(maxsize=4096)

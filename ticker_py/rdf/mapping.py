@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .terms import check_literal, iri_of, to_value
+from ..xsd import invalid
+from .terms import iri_of, to_value
 
-__all__ = ["RdfMapping", "MAPPINGS", "TIME_GRAPH", "CACHE_TERMS", "Terms", "triple_atom", "syntax_message"]
+__all__ = ["RdfMapping", "TIME_GRAPH", "CACHE_TERMS", "Terms", "triple_atom", "syntax_message"]
 
-MAPPINGS = ("triple", "property")
 #: the graph names the N-Triples writer uses for time points (``urn:ticker:t:5``)
 TIME_GRAPH = "urn:ticker:t:"
 #: a term cache holds at most this many terms, then starts afresh (new terms arrive all the time,
@@ -68,7 +68,7 @@ class Terms(dict):
         if len(self) >= CACHE_TERMS:
             self.clear()
         if type(term).__name__ == "Literal" and not term.language:
-            why = check_literal(term.value, term.datatype.value)
+            why = invalid(term.value, term.datatype.value)
             if why:
                 raise ValueError(why)
         value = self[term] = to_value(term)

@@ -32,7 +32,6 @@ __all__ = [
     "XSD_INTEGER",
     "XSD_STRING",
     "TICKER_TERM",
-    "check_literal",
 ]
 
 XSD_STRING = XSD + "string"
@@ -81,11 +80,6 @@ class Term:
 
 def _nt_quote(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r") + '"'
-
-
-def check_literal(lexical: str, datatype: str) -> str | None:
-    """Why ``lexical`` is not a valid form of ``datatype`` (a known XSD type), or None."""
-    return invalid(lexical, datatype)
 
 
 def iri_value(iri: str) -> tuple:

@@ -28,7 +28,7 @@ from ..shard import ShardedRun, check_sharded, merged
 from ..shard.plan import parquet_path, scan_parquet
 from ..spec import EVALUATION, INPUT, PROGRAM, SHARDS, RunSpec, takes_spec
 from ..streams.model import Result
-from ..streams.spark_frame import order_column
+from ..streams.tables import check_columns
 
 __all__ = ["run_sharded", "write_sharded"]
 
@@ -47,7 +47,7 @@ def _parquet(session, stream, scratch: Path):
         return stream
     from pyspark.sql import functions as F
 
-    order = order_column(list(stream.columns), "<Spark DataFrame>")
+    order = check_columns(list(stream.columns), "<Spark DataFrame>")
     keys = ["t"] + ([order] if order else [])
     columns = [F.col("t").cast("long").alias("t"), F.col("atom").cast("string").alias("atom")]
     frame = stream.select(*columns, *([F.col(order).cast("long").alias(order)] if order else []))

@@ -27,10 +27,8 @@ def _pairs(atoms) -> set:
 
 
 class StreamChecker:
-    """Checks stream atoms against the program (``signatures``, ``intensional`` and ``renamed`` as
-    :class:`~ticker_py.analysis.Analysis` has them): an atom of an intensional predicate is an
-    error; one of a name the program uses with another arity a warning, once per predicate.
-    """
+    """Checks stream atoms against the program (as :class:`~ticker_py.analysis.Analysis` has it): an
+    intensional atom is an error, a name the program uses with another arity a warning (once)."""
 
     def __init__(self, signatures: dict, intensional: set, renamed: dict | None = None):
         renamed = renamed or {}

@@ -144,9 +144,6 @@ NONE = Factorized(0, _EMPTY, ())
 class LazyModels(Sequence):
     """Answer streams built on demand: a sequence of :class:`Model` equal to the tuple of them."""
 
-    def __bool__(self) -> bool:
-        return len(self) > 0
-
     def __eq__(self, other) -> bool:
         if isinstance(other, (tuple, list, LazyModels)):
             return len(other) == len(self) and all(a == b for a, b in zip(self, other))

@@ -1,9 +1,6 @@
-"""The stream model shared by every reader, engine and writer.
-
-A stream is a sequence of time points 0, 1, 2, ...; each carries ground atoms (tuples, see
-:mod:`ticker_py.values`) in arrival order, each counted (1, 2, ...) over the whole stream: the tick
-stream of the Ticker paper. Results are per evaluation tick ``(t, c)``.
-"""
+"""The stream model shared by every reader, engine and writer: time points 0, 1, 2, ... of ground
+atoms (:mod:`ticker_py.values`) in arrival order, each atom counted over the whole stream (the tick
+stream of the Ticker paper); results are per evaluation tick ``(t, c)``."""
 
 from __future__ import annotations
 
@@ -16,9 +13,8 @@ __all__ = ["Known", "Record", "TimePoint", "Model", "Result", "time_points", "in
 
 
 class Known(Node):
-    """What a reader learnt about a record's atoms, so that checks need not look at each again:
-    ``pairs`` holds the (name, tuple length) pair of every atom (maybe more); ``distinct``, whether
-    no atom occurs twice (False: not known)."""
+    """What a reader learnt of a record's atoms: ``pairs``, the (name, tuple length) pair of every atom
+    (maybe more); ``distinct``, whether no atom occurs twice (False: not known)."""
 
     pairs: frozenset
     distinct: bool = False
@@ -53,10 +49,9 @@ def _shown(atoms) -> str:
 
 
 def time_points(records: Iterable[Record], until: int | None = None) -> Iterator[TimePoint]:
-    """Group records into consecutive time points 0, 1, 2, ... (gaps become empty points), each
-    yielded as soon as a later record shows it is complete. If the records raise, the time point
-    collected so far comes first (if a record was accepted). With ``until`` the stream stops after
-    that time point, or is padded with empty ones up to it."""
+    """Group records into consecutive time points 0, 1, 2, ... (gaps become empty points), each yielded
+    once a later record completes it (if the records raise, the one collected so far first); with
+    ``until`` the stream stops after that time point, or is padded with empty ones up to it."""
     current, atoms = 0, {}  # a dict keeps the first arrival of each atom, in order
     accepted = False
     try:

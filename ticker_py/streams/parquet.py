@@ -17,10 +17,8 @@ __all__ = ["read_parquet", "open_parquet", "batches"]
 
 
 def open_parquet(path, name: str, metadata=None, read_dictionary: tuple = ()):
-    """The ``pyarrow.parquet.ParquetFile`` at ``path`` (``metadata``: its footer, read already;
-    ``read_dictionary``: columns read dictionary-encoded); else a StreamError at ``name:1:1``. (Its
-    metadata is read through pyarrow's reader only: pyarrow's accessors of column-chunk metadata
-    abort the process on some corrupt footers.)"""
+    """The ``pyarrow.parquet.ParquetFile`` at ``path``, else a StreamError at ``name:1:1``. Its metadata
+    is read through the reader only: pyarrow's column-chunk accessors abort on some corrupt footers."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 

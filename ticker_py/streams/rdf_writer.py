@@ -1,9 +1,6 @@
-"""``--format ntriples`` and ``--format nquads``: derived triples as a timestamped RDF stream.
-
-Every shown ``triple(S,P,O)`` atom (``--rdf-output``: another ternary predicate) that is an RDF
-triple, and with the property mapping every ``name(S,O)`` atom of a property, is written as
-``t: <s> <p> <o> .`` or as the N-Quad ``<s> <p> <o> <urn:ticker:t:T> .``; other atoms are left out.
-"""
+"""``--format ntriples`` and ``nquads``: the shown ``triple(S,P,O)`` atoms (``--rdf-output``: another
+ternary predicate) that are RDF triples, and with the property mapping the ``name(S,O)`` atoms of
+properties, as ``t: <s> <p> <o> .`` or ``<s> <p> <o> <urn:ticker:t:T> .``; other atoms are left out."""
 
 from __future__ import annotations
 

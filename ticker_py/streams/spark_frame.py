@@ -8,23 +8,14 @@ from collections.abc import Iterator
 from .model import Record
 from .tables import check_columns, table_records
 
-__all__ = ["read_spark_dataframe", "order_column"]
-
-
-def order_column(columns, source: str) -> str | None:
-    """The order column of a table with columns ``t`` and ``atom`` (``c``, ``order`` or ``seq``,
-    the first present), or None; a table without ``t`` or ``atom`` raises StreamError."""
-    return check_columns(list(columns), source)
+__all__ = ["read_spark_dataframe"]
 
 
 def read_spark_dataframe(sdf, source: str = "<Spark DataFrame>", partitions: int | None = None) -> Iterator[Record]:
-    """Lazily read a Spark DataFrame with columns ``t`` and ``atom`` as Records in time order, as
-    :func:`~ticker_py.streams.read_dataframe` (with an order column sorted in Spark, in
-    ``partitions`` ranges: default the DataFrame's partition count, at least
-    ``spark.sql.shuffle.partitions``). Rows come one Spark partition at a time
-    (``toLocalIterator``); a record's line is its 1-based row number in time order.
-    """
-    order = order_column(sdf.columns, source)
+    """Lazily read a Spark DataFrame as :func:`~ticker_py.streams.read_dataframe` reads a pandas one,
+    one Spark partition at a time, a record's line its row number in time order (an order column
+    sorted in Spark, in ``partitions`` ranges: default the partitions, at least the shuffle's)."""
+    order = check_columns(list(sdf.columns), source)
     columns = ["t", "atom"] + ([order] if order else [])
     frame = sdf.select(*columns)
     if order:

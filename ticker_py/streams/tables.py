@@ -60,8 +60,8 @@ def missing(cell) -> bool:
 
 
 def check_columns(columns, source: str, args: bool = False) -> str | None:
-    """Refuse tables without ``t`` and ``atom`` (with ``args``, ``predicate`` may stand for ``atom``)
-    or with one of them twice; return the order column, if any."""
+    """The order column, if any, of a table with ``t`` and ``atom`` (with ``args``: or ``predicate``),
+    each once; else a StreamError."""
     for name in ("t", "atom"):
         if name not in columns and not (args and name == "atom" and PREDICATE in columns):
             found = ", ".join(map(str, columns)) or "none"
@@ -88,8 +88,8 @@ class Grouper:
     """Groups table rows into one Record per time point, one by one (:meth:`row`) or as a block of
     columns (:meth:`block`), the records through :meth:`records`."""
 
-    def __init__(self, order: str | None, reader: AtomReader | None = None, text: bool = False):
-        self.order, self.reader, self.text = order, reader or AtomReader(), text  # text: cells are text (CSV)
+    def __init__(self, order: str | None, text: bool = False):
+        self.order, self.reader, self.text = order, AtomReader(), text  # text: cells are text (CSV)
         self.t, self.where, self.atoms, self.keys = None, ("", 0), [], []
         self.last: tuple = ()  # the atoms of the record flushed last
 
@@ -109,8 +109,8 @@ class Grouper:
         self.t, self.where, self.atoms, self.keys = t, (source, line), [], []
 
     def records(self, fed: Iterator[Record]) -> Iterator[Record]:
-        """What ``fed`` (a generator that feeds this grouper) yields, then the last time point; on a
-        StreamError, the time point collected so far first."""
+        """What ``fed`` (a generator feeding this grouper) yields, then the last time point (on a
+        StreamError, the one collected so far)."""
         try:
             yield from fed
         except StreamError:
@@ -159,9 +159,9 @@ class Grouper:
         empty: bool = True,
         bad: bool = True,
     ) -> Iterator[Record]:
-        """Rows ``first``, ``first + 1``, ... at once: ``times`` and ``keys`` (or None) integer numpy
-        arrays, ``atoms`` the rows' atoms (None: a heartbeat, only if ``empty``; a :class:`Bad` only
-        if ``bad``). The first bad row goes through :meth:`converted` with ``cell(i)``, which raises."""
+        """Rows ``first``, ... at once: ``times`` and ``keys`` (or None) integer numpy arrays, ``atoms``
+        (None, a heartbeat, only if ``empty``; a :class:`Bad` only if ``bad``). The first bad row goes
+        through :meth:`converted` with ``cell(i)``, which raises."""
         import numpy as np
 
         n = len(atoms)
@@ -193,8 +193,8 @@ class Grouper:
             raise AssertionError(f"row {first + stop} was refused by block() but not by row()")  # pragma: no cover
 
     def convert(self, texts: list) -> tuple:
-        """``(atoms, empty, bad)`` of distinct cell texts: an atom, None (empty) or :data:`BAD` for each;
-        whether one is empty, one bad."""
+        """``(atoms, empty, bad)`` of distinct cell texts: an atom, None or :data:`BAD` for each; whether
+        one is empty, one bad."""
         try:  # a few thousand texts at a time: joined, they stay in the processor's caches
             out = []
             for i in range(0, len(texts), 4096):
@@ -223,15 +223,13 @@ def table_records(rows: Iterable[tuple], order: str | None, text: bool = False) 
 
 def read_csv(path_or_file, source: str | None = None) -> Iterator[Record]:
     """Read a CSV file (a path or a file object) with a header and columns ``t``, ``atom`` (and maybe
-    ``c``/``order``/``seq``), row by row. An empty atom cell is a heartbeat; lines count from the
-    header (1)."""
+    an order column). An empty atom cell is a heartbeat; lines count from the header (1)."""
     default = "<stdin>" if hasattr(path_or_file, "readline") else str(path_or_file)
     return from_path(_read_csv, path_or_file, source or default)
 
 
 def csv_rows(f, source: str) -> Iterator[tuple]:
-    """``(line, row)`` for each row of a CSV file object (the header first); bad CSV is a located
-    StreamError."""
+    """``(line, row)`` for each row of a CSV file object (the header first)."""
     reader = csv.reader(text_lines(f, source))
     while True:
         try:
@@ -313,8 +311,8 @@ def _check_cells(column, source: str, what: str) -> None:
 
 
 def frame_times(column, source: str, what: str = "time") -> None:
-    """Refuse a DataFrame column of floats as times (``what``), at its first missing cell if there is
-    one (pandas stores an integer column with one as floats), else at its first row."""
+    """Refuse a DataFrame column of floats as times, at its first missing cell (pandas stores an
+    integer column with one as floats) or first row."""
     if column.dtype.kind != "f":
         return
     missing = column.isna().to_numpy().nonzero()[0]

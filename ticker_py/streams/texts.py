@@ -20,10 +20,7 @@ _ESCAPED = re.compile(r'[\x00-\x1f"\\]')
 
 class AtomTexts:
     """Printed atoms: ``text[atom]`` is ``format_atom(atom)``, ``json[text]`` its JSON string,
-    ``csv[text]`` its CSV field, each computed on first use. The caches are generational
-    (:class:`_Cache`, :meth:`room`): texts that recur stay, texts of atoms that never come back
-    go, so memory stays flat.
-    """
+    ``csv[text]`` its CSV field, each computed on first use, in generational caches (flat memory)."""
 
     def __init__(self, limit: int = 1 << 12):
         self.limit = limit

@@ -1,10 +1,5 @@
-"""Result writers, one per format: JSON Lines, text, CSV, changes and none (docs/formats.md), for
-plain and factorized results alike; and the DataFrame views.
-
-A writer flushes after each result, so it can feed a live consumer. With ``factorize`` it prints
-each result as a product (a result that is not factorized as its trivial factorization), else the
-answer streams in printed order.
-"""
+"""Result writers, one per format (docs/formats.md), for plain and factorized results; and the
+DataFrame views. A writer flushes after each result, so it can feed a live consumer."""
 
 from __future__ import annotations
 
@@ -36,12 +31,8 @@ __all__ = [
 
 
 class Writer:
-    """Base writer: ``write(result)`` per evaluation point, then ``close(summary)``.
-
-    A result of changes only is written whole, rebuilt from the previous answer stream (an
-    :class:`AnswerState`). ``wants_changes``: whether the engine need send only changes to this
-    writer (set by :func:`ticker_py.stages.output.open_writer`).
-    """
+    """Base writer: ``write(result)`` per evaluation point, then ``close(summary)``; a result of
+    changes only is written whole. ``wants_changes`` is set by ``stages.output.open_writer``."""
 
     wants_changes = False
 
@@ -66,9 +57,8 @@ class Writer:
         return self.texts.printed(self.answer.models(result), self.show_at)
 
     def _sorted_from_changes(self, changes) -> tuple:
-        """The printed atoms of the answer stream after ``changes``, sorted: the previous sorted
-        texts edited (no whole-model copy). Each atom is printed when it comes, not again while it
-        stays (``_shown``), and its text dropped soon after it leaves (flat memory)."""
+        """The sorted printed atoms of the answer after ``changes``: the previous sorted texts edited;
+        each atom printed once while it stays (``_shown``), its text dropped soon after it leaves."""
         new, gone = self.answer.apply(changes)[:2]
         texts, shown, left = self._sorted, self._shown, self._left
         if texts is not None and not gone and not new:
@@ -98,8 +88,7 @@ class Writer:
         """Called when :meth:`_sorted_from_changes` changed the sorted texts by ``edits`` (None: afresh)."""
 
     def printed_factors(self, result: Result) -> tuple:
-        """``(count, common, factors)`` of ``result`` as printed (:func:`printed_factors`); a factorized
-        answer that recurs is printed once."""
+        """:func:`printed_factors` of ``result``; a factorized answer that recurs is printed once."""
         f = result.factors
         if f is None:  # plain answer streams: their trivial factorization
             from .factorized import Factorized
@@ -117,9 +106,8 @@ class Writer:
         return list(atoms + pins)
 
     def groups(self, result: Result) -> list:
-        """``[(key, atoms)]`` as printed: ``((model,), atoms and pins)`` per answer stream or, with
-        ``factorize``, ``((factor, alternative), atoms)`` (the common part is factor 0); [] for no
-        answer stream."""
+        """``[(key, atoms)]`` as printed: ``((model,), atoms and pins)`` per answer stream, or
+        ``((factor, alternative), atoms)`` with ``factorize`` (the common part is factor 0)."""
         if not self.factorize:
             return [((i,), a + p) for i, (a, p) in enumerate(self.printed(result))]
         count, common, factors = self.printed_factors(result)
@@ -203,8 +191,7 @@ class JsonlWriter(Writer):
         return [*self._parts(result), "\n"]
 
     def _parts(self, result) -> list:
-        """The line of one result as strings to write in turn, a long list of atoms in pieces of
-        ``PIECE`` texts (no string as long as the line is built)."""
+        """The line of one result as strings to write in turn (a long list of atoms in pieces)."""
         parts = ['{"t": ', str(result.t), ', "c": ', str(result.c)]
         json_list = self.texts.json_list
         if self.factorize:
@@ -241,8 +228,6 @@ PIECE = 512
 
 def _pieces(texts, sep: str) -> list:
     """``sep.join(texts)`` as a list of strings of at most ``PIECE`` texts each."""
-    if len(texts) <= PIECE:
-        return [sep.join(texts)]
     out = [sep.join(texts[:PIECE])]
     for i in range(PIECE, len(texts), PIECE):
         out += (sep, sep.join(texts[i : i + PIECE]))
@@ -271,8 +256,7 @@ class TextWriter(Writer):
 
 
 class CsvWriter(Writer):
-    """Header ``t,c,model,atom`` and one row per atom (:func:`result_rows`); factorized: header
-    ``t,c,factor,alternative,atom`` and the rows of :func:`factor_rows`."""
+    """The rows of :func:`result_rows` (``t,c,model,atom``) or of :func:`factor_rows`."""
 
     def __init__(self, out, show_at=False, factorize=False):
         super().__init__(out, show_at, factorize)
@@ -290,10 +274,8 @@ class CsvWriter(Writer):
 
 
 class ChangesWriter(Writer):
-    """``{"t": 7, "c": 3, "added": [...], "removed": [...]}`` relative to the previous result, one
-    line per evaluation point. No answer stream adds ``"models": 0`` and removes everything; several
-    are refused.
-    """
+    """``{"t": 7, "c": 3, "added": [...], "removed": [...]}`` relative to the previous result; no
+    answer stream adds ``"models": 0`` and removes everything; several are refused."""
 
     def lines(self, result):
         if self.factorize and result.factors is not None and result.factors.printed(self.show_at).count > 1:

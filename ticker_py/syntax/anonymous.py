@@ -19,25 +19,15 @@ def name_anonymous(rule: ast.Rule) -> ast.Rule:
     fresh = (name for name in (f"_Anon{i}" for i in count(1)) if name not in used)
     misplaced = []  # (the variable, where it stands)
 
-    def rename(term, where: str | None):
-        if isinstance(term, ast.Variable) and term.name == ANONYMOUS:
-            if where:
-                misplaced.append((term, where))
-            return ast.Variable(next(fresh), term.location)
-        if isinstance(term, ast.Function):
-            return term.replace(args=tuple(rename(a, where) for a in term.args))
-        if isinstance(term, ast.BinOp):
-            return term.replace(left=rename(term.left, where), right=rename(term.right, where))
-        if isinstance(term, ast.Interval):
-            return term.replace(low=rename(term.low, where), high=rename(term.high, where))
-        return term
-
     def renamed(element, where: str | None):
-        if isinstance(element, ast.Comparison):
-            return element.replace(left=rename(element.left, where), right=rename(element.right, where))
-        args = tuple(rename(a, where) for a in element.atom.args)
-        time = None if element.time is None else rename(element.time, where)
-        return element.replace(atom=element.atom.replace(args=args), time=time)
+        def rename(term):
+            if type(term) is ast.Variable and term.name == ANONYMOUS:
+                if where:
+                    misplaced.append((term, where))
+                return ast.Variable(next(fresh), term.location)
+            return None
+
+        return ast.transform(element, rename)
 
     if rule.head is not None:
         renamed(rule.head, "a head")

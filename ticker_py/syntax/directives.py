@@ -176,7 +176,7 @@ def _const_values(consts: list, overrides: dict, problems: list) -> dict:
             else:
                 path.pop()
                 done[name] = True
-                values[name] = _fold(_substitute(terms[name], values)) if uses[name] else _fold(terms[name])
+                values[name] = _fold(_put(terms[name], values, []) if uses[name] else terms[name])
     return values
 
 
@@ -240,60 +240,45 @@ def _put_consts(program: ast.Program, values: dict, problems: list) -> ast.Progr
         )
         if not named_windows:
             return program
-    put = _Put(values, problems)
-    rules = tuple(put.node(r) for r in program.rules)
+    rules = _put(program.rules, values, problems)
     consts = tuple((name, values[name]) for name in values)
     return program.replace(rules=rules, consts=consts)
 
 
-class _Put:
-    def __init__(self, values: dict, problems: list):
-        self.values, self.problems = values, problems
+def _put(node, values: dict, problems: list):
+    """``node`` with the constants' ``values`` in place of their names."""
 
-    def node(self, node):
+    def change(node):
         if type(node) is ast.Constant:
-            value = self.values.get(node.name)
+            value = values.get(node.name)
             return node if value is None else value.replace(location=node.location)
-        if isinstance(node, ast.Window):
-            return self.window(node)
-        if isinstance(node, tuple):
-            new = tuple(self.node(x) for x in node)
-            return node if all(a is b for a, b in zip(new, node)) else new
-        if not isinstance(node, ast.Node) or isinstance(node, (ast.Variable, ast.Number, ast.String, ast.Location)):
-            return node
-        changes = {}
-        for name in node._fields:
-            value = getattr(node, name)
-            new = self.node(value)
-            if new is not value:
-                changes[name] = new
-        return node.replace(**changes) if changes else node
+        return _window(node, values, problems) if isinstance(node, ast.Window) else None
 
-    def window(self, window: ast.Window) -> ast.Window:
-        if type(window.size) is not str:
-            return window
-        name = window.size
-        value = self.values.get(name)
-        if value is None:
-            self.problems.append(
-                Diagnostic(f"undefined constant '{name}' as a window size", window.location, (CONST_NOTE.format(name),))
+    return ast.transform(node, change)
+
+
+def _window(window: ast.Window, values: dict, problems: list) -> ast.Window:
+    """A window whose size a constant names, with its value (a problem if it is no size)."""
+    if type(window.size) is not str:
+        return window
+    name = window.size
+    value = values.get(name)
+    if value is None:
+        problems.append(
+            Diagnostic(f"undefined constant '{name}' as a window size", window.location, (CONST_NOTE.format(name),))
+        )
+        return window.replace(size=1)
+    least = 1 if window.unit == "#" else 0
+    if not isinstance(value, ast.Number) or value.value < least:
+        problems.append(
+            Diagnostic(
+                f"window size '{name}' is {value}, not a number >= {least}",
+                window.location,
+                (f"a window [n{' #' if least else ''}] needs a number n >= {least}",),
             )
-            return window.replace(size=1)
-        least = 1 if window.unit == "#" else 0
-        if not isinstance(value, ast.Number) or value.value < least:
-            self.problems.append(
-                Diagnostic(
-                    f"window size '{name}' is {value}, not a number >= {least}",
-                    window.location,
-                    (f"a window [n{' #' if least else ''}] needs a number n >= {least}",),
-                )
-            )
-            return window.replace(size=1)
-        return window.replace(size=value.value)
-
-
-def _substitute(term, values: dict):
-    return _Put(values, []).node(term)
+        )
+        return window.replace(size=1)
+    return window.replace(size=value.value)
 
 
 def raise_problems(loaded: Loaded) -> None:
