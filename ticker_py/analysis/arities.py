@@ -13,7 +13,6 @@ from dataclasses import replace
 
 from .. import ast
 from ..errors import Diagnostic
-from .terms import transform
 
 __all__ = ["internal_names", "names_out", "named", "Renaming"]
 
@@ -63,7 +62,9 @@ def internal_names(program: ast.Program) -> tuple:
         new = inward.get((node.predicate, len(node.args))) if isinstance(node, ast.Atom) else None
         return None if new is None else node.replace(predicate=new)
 
-    return program.replace(rules=transform(program.rules, renamed)), {new: name for (name, _), new in inward.items()}
+    return program.replace(rules=ast.transform(program.rules, renamed)), {
+        new: name for (name, _), new in inward.items()
+    }
 
 
 def names_out(renamed: dict):

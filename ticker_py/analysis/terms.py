@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from operator import is_
-
 from .. import ast
-from ..node import Node
 
-__all__ = ["rule_terms", "subterms", "has_subterm", "transform", "without_iris"]
+__all__ = ["rule_terms", "subterms", "has_subterm", "without_iris"]
 
 
 def rule_terms(rule: ast.Rule) -> list:
@@ -47,23 +44,7 @@ def has_subterm(terms, kind) -> bool:
     return any(isinstance(term, kind) for term in subterms(terms))
 
 
-def transform(node, change):
-    """``node`` (a rule, any part of it, or a tuple of them) with each part p for which ``change(p)``
-    is not None replaced by that; the same object where nothing changes."""
-    new = change(node)
-    if new is not None:
-        return new
-    if isinstance(node, tuple):
-        new = tuple(transform(part, change) for part in node)
-        return node if all(map(is_, new, node)) else new
-    if not isinstance(node, Node):  # a name, a number, a window kind, ...
-        return node
-    old = [getattr(node, name) for name in node._fields]
-    new = [transform(value, change) for value in old]
-    return node if all(map(is_, new, old)) else type(node)(*new)
-
-
 def without_iris(node):
     """``node`` with every :class:`ast.Iri` as its plain function term ``iri("...")``, as the ASP
     encoders print it."""
-    return transform(node, lambda n: ast.Function(n.name, n.args, n.location) if isinstance(n, ast.Iri) else None)
+    return ast.transform(node, lambda n: ast.Function(n.name, n.args, n.location) if isinstance(n, ast.Iri) else None)

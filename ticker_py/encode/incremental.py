@@ -27,7 +27,6 @@ from dataclasses import dataclass, field
 
 from .. import ast
 from ..analysis import Analysis
-from ..analysis.terms import transform
 from ..limits import fits_clingo
 from ..semantics import DEFAULT, Semantics
 from ..windows import Windows
@@ -127,7 +126,7 @@ def _canonical(decl: Declaration) -> Declaration:
     def rename(node):
         return ast.Variable(names.get(node.name, node.name)) if type(node) is ast.Variable else None
 
-    return Declaration(transform(decl.atom, rename), transform(decl.condition, rename))
+    return Declaration(ast.transform(decl.atom, rename), ast.transform(decl.condition, rename))
 
 
 def _condition(rule: ast.Rule, index: int, providers) -> tuple:
