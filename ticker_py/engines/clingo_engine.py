@@ -168,11 +168,8 @@ class ClingoEngine(Engine):
     def count(self) -> int:
         return self.history.count
 
-    #: raise StreamError for an atom clingo cannot hold (before appending): a string with a NUL
-    check_values = staticmethod(check_clingo_strings)
-
     def append(self, t: int, atoms: Sequence[tuple]) -> None:
-        self.check_values(t, atoms)
+        check_clingo_strings(t, atoms)
         self._start(t)
         self.time = t
         self.bounds.note_atoms(atoms)

@@ -36,8 +36,6 @@ class HybridEngine(Engine):
     """Native engine for the stratified lower part, clingo per tick for the upper part."""
 
     name = "incremental"
-    #: raise StreamError for an atom clingo (solving the upper part) cannot hold: a string with a NUL
-    check_values = staticmethod(check_clingo_strings)
 
     def __init__(self, analysis: Analysis, options: EngineOptions = EngineOptions()):
         from .native import NativeEngine
@@ -53,7 +51,7 @@ class HybridEngine(Engine):
         self.last_factorized = None  # (facts, shift or None, lower model, joined answer) of the last tick
         if not upper_rules:  # stratified without constraints: all native, which holds any value
             self.native = NativeEngine(analysis, options)
-            self.upper = self.check_values = None
+            self.upper = None
             return
         lower_rules = [r for r in prog.proper_rules if r.head is not None and r.head.atom.predicate in self.lower_preds]
         facts = [r for r in prog.facts if r.head.atom.predicate not in self.upper_preds]
@@ -91,7 +89,7 @@ class HybridEngine(Engine):
         if self.upper is None:
             self.native.append(t, atoms)
             return
-        self.check_values(t, atoms)
+        check_clingo_strings(t, atoms)
         self._move(t)
         if self.native is not None:
             self.native.append(t, atoms)

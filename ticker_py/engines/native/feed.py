@@ -8,8 +8,8 @@ from itertools import filterfalse, repeat
 from operator import itemgetter
 
 from ... import ast
-from ...windows import first_point, last_covering, tuple_start
-from .store import INF, Clock, end_of
+from ...windows import first_point, tuple_start
+from .store import INF, Clock, end_of, window_end
 from .views import background_at
 from .wiring import Wiring
 
@@ -158,14 +158,9 @@ class StreamFeed:
                 groups = by.items()
             for p, group in groups:
                 for mod, n, store in feeds.get(p, ()):
-                    if mod is NOW:
-                        h = end_of(t) if u == t else -1
-                    elif mod is DIAMOND:
-                        h = end_of(last_covering(u, n))
-                    elif mod is AT:
-                        h = INF if n is None else end_of(last_covering(u, n))
-                    else:
+                    if mod is BOX:
                         continue
+                    h = window_end(u, n)  # NOW: n is 0, an atom before t ends before now
                     if h < now:
                         continue
                     mine = group if store.accept is None else store.accept(group)

@@ -14,7 +14,9 @@ from heapq import heappop, heappush
 from itertools import compress, repeat
 from operator import eq, is_, is_not, itemgetter, lt
 
-__all__ = ["Store", "CountedStore", "Clock", "INF", "SLOT", "end_of", "acceptor", "atom_key", "Index"]
+from ...windows import last_covering
+
+__all__ = ["Store", "CountedStore", "Clock", "INF", "SLOT", "end_of", "window_end", "acceptor", "atom_key", "Index"]
 
 SLOT = 1 << 32
 INF = math.inf  # not an integer: any integer tick key compares below it
@@ -30,6 +32,11 @@ def _consume(it) -> None:
 def end_of(t: int) -> int:
     """The horizon "until the last evaluation at time point t"."""
     return t * SLOT + SLOT - 1
+
+
+def window_end(u: int, n: int | None):
+    """The horizon of what holds at time point u under a time window of reach n (None: for ever)."""
+    return INF if n is None else end_of(last_covering(u, n))
 
 
 class Clock:

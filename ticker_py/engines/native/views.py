@@ -8,8 +8,8 @@ from heapq import heappop, heappush
 from itertools import count
 
 from ... import ast
-from ...windows import first_point, last_covering
-from .store import INF, Clock, end_of
+from ...windows import first_point
+from .store import INF, Clock, end_of, window_end
 from .wiring import Wiring
 
 __all__ = ["DerivedViews", "background_at"]
@@ -18,12 +18,7 @@ __all__ = ["DerivedViews", "background_at"]
 def background_at(bg, n, prev: int, t: int) -> list:
     """Background atoms under an @-window of size n (``None``: unbounded) at the time points
     after ``prev`` up to t, as ``((atom, u), horizon)`` pairs."""
-    lo = max(prev + 1, first_point(t, n))
-    out = []
-    for u in range(lo, t + 1):
-        h = INF if n is None else end_of(last_covering(u, n))
-        out.extend(((a, u), h) for a in bg)
-    return out
+    return [((a, u), window_end(u, n)) for u in range(max(prev + 1, first_point(t, n)), t + 1) for a in bg]
 
 
 class DerivedViews:
@@ -48,6 +43,7 @@ class DerivedViews:
         diamonds = views[ast.DIAMOND]
         ats = views[ast.AT]
         lim = w.horizon_cap[q]
+        windows = [(n, store, False) for n, store in diamonds] + [(n, store, True) for n, store in ats]
 
         if pinned or ats:
 
@@ -69,23 +65,12 @@ class DerivedViews:
             def from_pins(new):
                 """Pins up to now into the now-view (at t) and the windows that cover them."""
                 t = clock.time
-                cap = end_of(t)
-                pairs = [(key[0], lim(h, cap)) for key, h in new if key[1] == t]
-                if pairs:
-                    nowv.insert(pairs)
-                for n, store in diamonds:
+                nowv.insert([(key[0], lim(h, end_of(t))) for key, h in new if key[1] == t])
+                for n, store, at in windows:
                     lo = first_point(t, n)
-                    pairs = [(key[0], lim(h, end_of(last_covering(key[1], n)))) for key, h in new if lo <= key[1] <= t]
-                    if pairs:
-                        store.insert(pairs)
-                for n, store in ats:
-                    if n is None:
-                        pairs = [p for p in new if p[0][1] <= t]
-                    else:
-                        lo = first_point(t, n)
-                        pairs = [(key, lim(h, end_of(last_covering(key[1], n)))) for key, h in new if lo <= key[1] <= t]
-                    if pairs:
-                        store.insert(pairs)
+                    store.insert(
+                        [(key if at else key[0], lim(h, window_end(key[1], n))) for key, h in new if lo <= key[1] <= t]
+                    )
 
             w.pins[q].listeners.append(from_pins)
 
