@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import takewhile
 
 import clingo
@@ -23,7 +23,7 @@ from ..streams.model import Model, Result
 from ..values import clingo_atom, exact_atom, format_atom
 from ..windows import Windows
 from .base import Engine, EngineOptions
-from .factorize import Recorder, factorize_or_enumerate
+from .factorize import factorize_or_enumerate
 from .wide import ExactContext, check_clingo_strings, check_window_sizes, symbol_int, symbol_to_term
 
 __all__ = ["ClingoEngine", "ModelReader", "symbol_to_term", "clingo_logger", "ground", "prefer_previous"]
@@ -43,15 +43,12 @@ def ground(args: list, program: tuple, sites: list, *texts: str, observer=None) 
     ctl = clingo.Control(args, logger=clingo_logger, message_limit=0)
     if observer is not None:
         ctl.register_observer(observer)
-    ctl.add("base", [], program[0])
-    for text in texts:
+    for text in (program[0], *texts):
         ctl.add("base", [], text)
-    if program[1]:
-        context = ExactContext(sites)
-        ctl.ground([("base", [])], context=context)
+    context = ExactContext(sites) if program[1] else None
+    ctl.ground([("base", [])], context=context)
+    if context is not None:
         context.check()
-    else:
-        ctl.ground([("base", [])])
     return ctl
 
 
@@ -98,11 +95,6 @@ class ModelReader:
             exact_atom(a) for _, _, a in takewhile(lambda e: e[0] == t, reversed(history)) if a[0] not in sigs
         )
 
-    def items(self, symbols) -> list:
-        """``(atom, T, intensional)`` of each shown symbol, in order: ``T`` the integer of its last
-        argument, None if that is not an integer."""
-        return list(map(self.convert, symbols))
-
     def split(self, symbols, t: int, time_of=None) -> tuple:
         """``(now, pinned)`` lists of these shown symbols: the intensional atoms at ``t`` (all atoms at
         ``t`` with show=all), and ``(atom, T)`` of the intensional atoms pinned elsewhere, background
@@ -111,7 +103,7 @@ class ModelReader:
         no longer one), and a symbol whose last argument is no integer holds at ``t``."""
         now, pinned = [], []
         show_all, background = self.show_all, self.background
-        for atom, time, intensional in self.items(symbols):
+        for atom, time, intensional in map(self.convert, symbols):
             if time_of is not None:
                 time = t if time is None else time_of[time]
             elif time is None:
@@ -129,6 +121,7 @@ class ModelReader:
         return Model(frozenset(now), frozenset(pinned))
 
     def _convert(self, sym: clingo.Symbol) -> tuple:
+        """``(atom, T, intensional)``: ``T`` the integer of the last argument, None if it is none."""
         args = sym.arguments
         name = sym.name
         return (name, *(symbol_to_term(a) for a in args[:-1])), symbol_int(args[-1]), name in self.intensional
@@ -151,7 +144,6 @@ class ClingoEngine(Engine):
         self.reader = ModelReader(analysis, options.show)
         self.scoped = sem.tuple_scope is TupleScope.PREDICATE
         self.history = Windows(analysis, sem).history()
-        self.time = 0
         self.origin = None if sem.origin is Origin.FIRST else 0  # origin=first: the first call's t
         self.fed: list = []  # (u, atom) fed back (persistence=feedback)
         self.arguments = ["--project"] if sem.tuple_ties is TupleTies.CHOICE else []
@@ -171,7 +163,6 @@ class ClingoEngine(Engine):
     def append(self, t: int, atoms: Sequence[tuple]) -> None:
         check_clingo_strings(t, atoms)
         self._start(t)
-        self.time = t
         self.bounds.note_atoms(atoms)
         self.history.extend(t, [clingo_atom(a) for a in atoms])
 
@@ -215,14 +206,7 @@ class ClingoEngine(Engine):
         return Result(t, self.count, tuple(self.iter_models(t)))
 
     def _factorized(self, t: int) -> Result:
-        recorder = Recorder()
-        symbolic = factorize_or_enumerate(recorder, self._control(t, recorder), self.name)
-        if symbolic is None:
+        found = factorize_or_enumerate(partial(self._control, t), lambda s: self.reader.read(s, t), self.name)
+        if found is None:
             return factorized_result(t, self.count, NONE)
-        read = self.reader.read
-        return factorized_result(
-            t,
-            self.count,
-            Factorized.build(read(symbolic.common, t), [[read(alt, t) for alt in f] for f in symbolic.factors]),
-            self.options.models,
-        )
+        return factorized_result(t, self.count, Factorized.build(*found), self.options.models)

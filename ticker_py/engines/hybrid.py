@@ -23,7 +23,7 @@ from ..values import clingo_atom, format_term, int_text
 from ..windows import Windows
 from .base import Engine, EngineOptions, ModelDiffer
 from .clingo_engine import ModelReader, ground, prefer_previous
-from .factorize import Recorder, factorize_or_enumerate
+from .factorize import factorize_or_enumerate
 from .wide import check_clingo_strings, check_window_sizes
 
 __all__ = ["HybridEngine", "times_stay_relative", "KEPT_SYMBOLS"]
@@ -177,14 +177,10 @@ class HybridEngine(Engine):
         key = ("factorized", facts)
         symbolic = self.answers.get(key, self)
         if symbolic is self:
-            recorder = Recorder()
-            ctl = ground(["--models=0"], self.rules, self.exact.sites, facts, observer=recorder)
-            found = factorize_or_enumerate(recorder, ctl, self.name)
-            split, rel = self.reader.split, t - d
-            symbolic = (
-                None
-                if found is None
-                else (split(found.common, rel), [[split(alt, rel) for alt in f] for f in found.factors])
+            symbolic = factorize_or_enumerate(
+                lambda observer: ground(["--models=0"], self.rules, self.exact.sites, facts, observer=observer),
+                lambda symbols: self.reader.split(symbols, t - d),
+                self.name,
             )
             self._keep(key, symbolic)
         if symbolic is None:
