@@ -1,11 +1,8 @@
 """``persistence=feedback``: conclusions of earlier time points fed back into the stream.
 
-When a time point u is complete (the next append or evaluation is at a later time), the
-intensional atoms holding at u in its answer stream are added to the stream at u as
-time-pinned facts (``Engine.feed_back``), and later windows read them. This needs one
-answer stream per time point: with several the wrapper raises :class:`StreamError`
-(status 2) naming the time point; with none nothing is fed. Fed atoms are stream atoms, so
-they are not reported again as pins (LARS: an answer stream shows what it adds to the stream).
+Once time point u is complete (the next call is at a later time), the intensional atoms of its one
+answer stream are added to the stream at u as time-pinned facts (``feed_back``); several answer
+streams at u are a :class:`StreamError`. Fed atoms are stream atoms: not reported again as pins.
 """
 
 from __future__ import annotations

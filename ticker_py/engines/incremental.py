@@ -286,11 +286,8 @@ class PureIncrementalEngine(Engine):
             self._switch()
         if self.options.inertia and self.diff.previous is not None:
             self._prefer(self.diff.previous)
-        models = []
         with self.ctl.solve(yield_=True) as handle:
-            for m in handle:
-                models.append(self._read(m, t))
-        return self.diff.result(t, c, tuple(models))
+            return self.diff.result(t, c, tuple(self._read(m, t) for m in handle))
 
     def _ground(self, rules: tuple) -> None:
         """A fresh Control with the program for the domain seen so far; every external that is
@@ -343,10 +340,7 @@ class PureIncrementalEngine(Engine):
                 seen = inst.seen
                 for key, value in changed.items():
                     if value != (key in seen):
-                        if value:
-                            seen.add(key)
-                        else:
-                            seen.discard(key)
+                        (seen.add if value else seen.discard)(key)
                         for derived in listeners:
                             derived.switch(key, value)
             if inst.aux in switched:

@@ -8,6 +8,8 @@ undefined result gives no value: the rule instance does not fire). See docs/sema
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import clingo
 
 from .. import ast
@@ -85,10 +87,10 @@ class ExactContext:
         if error is not None:
             raise error
 
-    def _refuse(self, number, message: str, *notes: str):
+    def _fail(self, error: TickerError) -> list:
+        """Keep the first error (clingo cannot pass it through); no value."""
         if self.error is None:
-            site = self.sites[number.number]
-            self.error = StreamError(Diagnostic(f"'{site}' {message}", site.location, notes))
+            self.error = error
         return []
 
     def _arith(self, op: str, a: clingo.Symbol, b: clingo.Symbol, number):
@@ -99,9 +101,7 @@ class ExactContext:
         if value is None:
             return []
         if integer_too_long(value):
-            if self.error is None:
-                self.error = StreamError(too_long(self.sites[number.number], op, x, y))
-            return []
+            return self._fail(StreamError(too_long(self.sites[number.number], op, x, y)))
         return int_symbol(value)
 
     def _range(self, a, b, number):
@@ -109,9 +109,10 @@ class ExactContext:
         if x is None or y is None:
             return []
         if y - x >= MAX_FACT_ATOMS:
-            return self._refuse(
-                number,
-                f"spans the {short_int(y - x + 1)} integers {short_int(x)}..{short_int(y)}, more than {MAX_FACT_ATOMS}",
+            site = self.sites[number.number]
+            span = f"{short_int(y - x + 1)} integers {short_int(x)}..{short_int(y)}"
+            return self._fail(
+                StreamError(Diagnostic(f"'{site}' spans the {span}, more than {MAX_FACT_ATOMS}", site.location))
             )
         return [int_symbol(v) for v in range(x, y + 1)]
 
@@ -121,8 +122,7 @@ class ExactContext:
         try:
             return clingo.Number(order(symbol_to_term(a), symbol_to_term(b), where))
         except TickerError as err:
-            if self.error is None:
-                self.error = err
+            self._fail(err)
             return clingo.Number(0)
 
 
@@ -184,11 +184,7 @@ def check_clingo_strings(t: int, atoms) -> None:
 
 def locate(err: StreamError, source: str, line: int) -> StreamError:
     """``err`` with its unlocated diagnostics placed at ``source:line`` (line 0: no line to name)."""
-    from dataclasses import replace
-
-    from ..ast import Location
-
     if line <= 0:
         return err
-    where = Location(source, line, 1, line, 2)
+    where = ast.Location(source, line, 1, line, 2)
     return StreamError([d if d.location is not None else replace(d, location=where) for d in err.diagnostics])

@@ -4,7 +4,7 @@ given the horizons of the windows that read them (docs/native.md, *Horizons*).""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import filterfalse, repeat
+from itertools import filterfalse, islice, repeat, takewhile
 from operator import itemgetter
 
 from ... import ast
@@ -223,11 +223,7 @@ class StreamFeed:
             arrived = self.runs[p].seen.get(t)
             if not arrived:
                 continue
-            first_at_start = set()
-            for k in range(f - base, len(recent)):
-                u, a = recent[k]
-                if u != start:
-                    break
-                first_at_start.add(a)
+            # the atoms at the window's start time inside the window
+            inside = {a for _, a in takewhile(lambda e: e[0] == start, islice(recent, f - base, None))}  # noqa: B023
             h = (end_of(t), clock.count)
-            store.insert([(a, h) for a in set(arrived) if run_start[a] <= start and a in first_at_start])
+            store.insert([(a, h) for a in set(arrived) if run_start[a] <= start and a in inside])

@@ -107,8 +107,8 @@ class Index:
         self.part, self.key, self.parts = part, key, {}
 
     def _placed(self, insts: list) -> tuple:
-        """The instances to index, their dicts (None: the one dict) and their keys."""
-        dicts = None
+        """The instances to index, their dicts and their keys."""
+        dicts = repeat(self.parts)
         if self.part is not None:
             dicts = list(map(self.parts.get, map(self.part, insts)))
             kept = list(map(is_not, dicts, repeat(None)))
@@ -119,18 +119,8 @@ class Index:
 
     def add(self, insts: list) -> None:
         insts, dicts, keys = self._placed(insts)
-        parts = self.parts
-        if dicts is None:
-            size = len(parts)
-            olds = list(map(parts.setdefault, keys, insts))
-            if len(parts) - size == len(keys):
-                return  # a new key per instance
-        else:
-            size = sum(map(len, parts.values()))
-            olds = list(map(dict.setdefault, dicts, keys, insts))
-            if sum(map(len, parts.values())) - size == len(keys):
-                return
-        for d, k, inst in compress(zip(dicts or repeat(parts), keys, insts), map(is_not, olds, insts)):
+        olds = list(map(dict.setdefault, dicts, keys, insts))
+        for d, k, inst in compress(zip(dicts, keys, insts), map(is_not, olds, insts)):
             b = d[k]
             if type(b) is dict:
                 b[inst] = None
@@ -139,14 +129,11 @@ class Index:
 
     def remove(self, insts: list) -> None:
         insts, dicts, keys = self._placed(insts)
-        if dicts is None:
-            olds = list(map(self.parts.pop, keys, repeat(None)))
-        else:
-            olds = list(map(dict.pop, dicts, keys, repeat(None)))
+        olds = list(map(dict.pop, dicts, keys, repeat(None)))
         if all(map(is_, olds, insts)):
             return  # each instance was alone under its key
         shared: dict = {}  # (id of its dict, key) -> (dict, the dict of its instances, popped here)
-        for d, k, inst, b in compress(zip(dicts or repeat(self.parts), keys, insts, olds), map(is_not, olds, insts)):
+        for d, k, inst, b in compress(zip(dicts, keys, insts, olds), map(is_not, olds, insts)):
             if b is None:
                 b = shared.get((id(d), k))  # popped for an earlier instance of the batch
                 if b is None:
@@ -279,19 +266,7 @@ class Store:
             else:
                 b.extend(insts)
         else:
-            self._bucket_each(pairs)
-
-    def _bucket_each(self, pairs: list) -> None:
-        buckets = self.buckets
-        lasth, bucket_append = None, None
-        for inst, h in pairs:
-            if h != lasth:
-                b = buckets.get(h)
-                if b is None:
-                    b = buckets[h] = []
-                    heappush(self.heap, h)
-                lasth, bucket_append = h, b.append
-            bucket_append(inst)
+            _bucket_each(buckets, self.heap, pairs)
 
     def _insert_each(self, pairs: list) -> list:
         """The general insert: pair by pair, keeping the largest horizon per instance."""
@@ -391,12 +366,17 @@ class Store:
         return out
 
 
-def _into_bucket(buckets: dict, heap: list, key: int, inst) -> None:
-    b = buckets.get(key)
-    if b is None:
-        b = buckets[key] = []
-        heappush(heap, key)
-    b.append(inst)
+def _bucket_each(buckets: dict, heap: list, pairs) -> None:
+    """Put ``(instance, key)`` pairs into the buckets of their keys (a new key onto the heap)."""
+    lasth, bucket_append = None, None
+    for inst, h in pairs:
+        if h != lasth:
+            b = buckets.get(h)
+            if b is None:
+                b = buckets[h] = []
+                heappush(heap, h)
+            lasth, bucket_append = h, b.append
+        bucket_append(inst)
 
 
 def _not_dominated_by(pairs: list, h: tuple) -> list:
@@ -418,10 +398,10 @@ class CountedStore(Store):
         self.cbuckets: dict = {}
         self.cheap: list = []
 
-    def _bucket(self, inst, h):
-        _into_bucket(self.buckets, self.heap, h[0], inst)
-        if h[1] < INF:
-            _into_bucket(self.cbuckets, self.cheap, h[1], inst)
+    def _bucket(self, pairs: list) -> None:
+        """Put ``(instance, (time, count))`` pairs into the buckets of both horizons."""
+        _bucket_each(self.buckets, self.heap, [(inst, h[0]) for inst, h in pairs])
+        _bucket_each(self.cbuckets, self.cheap, [(inst, h[1]) for inst, h in pairs if h[1] < INF])
 
     def insert(self, pairs) -> list:
         pairs = [p if type(p[1]) is tuple else (p[0], (p[1], INF)) for p in pairs]
@@ -451,8 +431,8 @@ class CountedStore(Store):
                 others[:] = _not_dominated_by(others, h)
                 others.append(h)
                 continue
-            self._bucket(inst, h)
             new.append(p)
+        self._bucket(new)
         if fresh:
             self._indexed(fresh)
         return self._emit(new)
@@ -482,12 +462,12 @@ class CountedStore(Store):
                     if valid:
                         alts[inst] = valid
                     facts[inst] = best
-                    self._bucket(inst, best)
                     promoted.append((inst, best))
                     continue
             del facts[inst]
             out.append(inst)
         if out:
             self._unindexed(out)
+        self._bucket(promoted)
         self._emit(promoted)
         return out

@@ -8,7 +8,7 @@ from ...analysis import Analysis
 from ...errors import Diagnostic, EngineUnsupported
 from ...windows import Windows
 from .boxes import PinCover
-from .plan import RulePlan, StoreLiteral, compile_rule, constants, delta_groups
+from .plan import RulePlan, StoreLiteral, compile_rule, constants, delta_groups, unsupported
 from .store import CountedStore, Store, acceptor, atom_key
 
 __all__ = ["Wiring", "counted_predicates", "cap_counted_horizon"]
@@ -31,17 +31,14 @@ def counted_predicates(rules, intensional) -> set:
         changed = False
         for r in rules:
             q = r.head.atom.predicate
-            if q in counted:
-                continue
-            for lit in r.body:
-                if lit.negated or lit.is_comparison:
-                    continue
-                el = lit.element
-                p = el.atom.predicate
-                if p in counted or (p not in intensional and el.window_kind is TUPLE):
-                    counted.add(q)
-                    changed = True
-                    break
+            if q not in counted and any(
+                lit.element.atom.predicate in counted
+                or (lit.element.atom.predicate not in intensional and lit.element.window_kind is TUPLE)
+                for lit in r.body
+                if not lit.negated and not lit.is_comparison
+            ):
+                counted.add(q)
+                changed = True
     return counted
 
 
@@ -71,6 +68,8 @@ class Wiring:
         for r in rules:
             if r.head is None:
                 raise EngineUnsupported(Diagnostic("the native engine cannot run constraints", r.location))
+        for r in analysis.interval_rules:
+            raise unsupported(r, "intervals are supported in facts only")
         self.scc_of = {p: i for i, comp in enumerate(analysis.strata) for p in comp}
         self.pinned = {r.head.atom.predicate for r in rules if r.head.time is not None}
         self.counted = counted_predicates(rules, self.intensional)
@@ -163,15 +162,6 @@ class Wiring:
         return store, mod is BOX
 
     def _compile(self, rule: ast.Rule) -> RulePlan:
-        for term in rule.head.atom.args + ((rule.head.time,) if rule.head.time is not None else ()):
-            if isinstance(term, ast.Interval) or any(isinstance(a, ast.Interval) for a in getattr(term, "args", ())):
-                raise EngineUnsupported(
-                    Diagnostic(
-                        f"the native engine cannot run rule '{rule}'",
-                        rule.location,
-                        ("intervals are supported in facts only",),
-                    )
-                )
         positives = [l for l in rule.body if not l.negated and not l.is_comparison]
         negated = any(l.negated for l in rule.body)
         single = len(positives) == 1 and not negated
