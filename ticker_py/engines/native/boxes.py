@@ -60,10 +60,8 @@ class PinCover:
         return [u for u in at if lo <= u <= hi]
 
     def holding(self, now_facts) -> list:
-        """The atoms of ``now_facts`` pinned at every time point of the window."""
+        """The atoms of ``now_facts`` pinned at every time point of the (non-empty) window."""
         width = self.hi - self.lo + 1
-        if width <= 0:
-            return list(now_facts)
         count = self.count
         if len(count) < len(now_facts):
             return [a for a, c in count.items() if c == width and a in now_facts]

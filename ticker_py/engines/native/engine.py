@@ -85,12 +85,8 @@ class NativeEngine(Engine):
         for plan in plans:
             if plan.transient:
                 if not (prune and self._pruned(plan, None)):
-                    fire(
-                        plan,
-                        plan.full,
-                        plan.full_store.facts.items() if plan.full_store is not None else ((None, now),),
-                        now,
-                    )
+                    full = plan.full_store
+                    fire(plan, plan.full, full.facts.items() if full is not None else ((None, now),), now)
                 continue
             for store, fn in plan.drivers:
                 d = initial[id(store)] if store.scc == i else store.delta

@@ -18,9 +18,8 @@ class Delta(tuple):
     atoms: tuple
 
     def __new__(cls, added: frozenset, added_pins: set, removed: frozenset, removed_pins: set) -> Delta:
-        delta = super().__new__(
-            cls, (added | added_pins if added_pins else added, removed | removed_pins if removed_pins else removed)
-        )
+        pair = (added | added_pins if added_pins else added, removed | removed_pins if removed_pins else removed)
+        delta = super().__new__(cls, pair)
         delta.atoms = (added, removed)
         return delta
 
@@ -89,9 +88,5 @@ class Changes:
             self.out_pins -= self.removed_pins
             self.out_pins |= self.added_pins
             models = (Model(frozenset(self.out_now), frozenset(self.out_pins)),)
-        return Result(
-            t,
-            count,
-            models,
-            Delta(frozenset(self.added_now), self.added_pins, frozenset(self.removed_now), self.removed_pins),
-        )
+        delta = Delta(frozenset(self.added_now), self.added_pins, frozenset(self.removed_now), self.removed_pins)
+        return Result(t, count, models, delta)

@@ -419,7 +419,7 @@ def _join_order(driver, positives):
 
 def _plan_source(plan: RulePlan, body, driver, ns, full=False, general=False, skipping=False) -> str:
     """The plan's source (``skipping``: the variant that skips what an extension cannot extend,
-    or None where that is not sound; it leaves an evaluation without extensions to ``_plain``)."""
+    where :func:`_skips`; it leaves an evaluation without extensions to ``_plain``)."""
     gen = _PlanWriter(plan, ns, general)
     positives = [b for b in body if isinstance(b, StoreLiteral) and not b.negated]
     for b in body:
@@ -438,8 +438,6 @@ def _plan_source(plan: RulePlan, body, driver, ns, full=False, general=False, sk
     if excluded:
         lines_head.append("    _ds = _delta_set(D)")
     if skipping:
-        if not _skips(plan, driver, positives, rank):
-            return None
         before = gen.name(driver.store.before, "B")
         lines_head.insert(1, f"    if not {before}: return _plain(D, _out, now)   # no fact extended")
         lines_head.append(f"    _bg = {before}.get")

@@ -68,9 +68,10 @@ class DerivedViews:
                 nowv.insert([(key[0], lim(h, end_of(t))) for key, h in new if key[1] == t])
                 for n, store, at in windows:
                     lo = first_point(t, n)
-                    store.insert(
-                        [(key if at else key[0], lim(h, window_end(key[1], n))) for key, h in new if lo <= key[1] <= t]
-                    )
+                    pairs = [
+                        (key if at else key[0], lim(h, window_end(key[1], n))) for key, h in new if lo <= key[1] <= t
+                    ]
+                    store.insert(pairs)
 
             w.pins[q].listeners.append(from_pins)
 

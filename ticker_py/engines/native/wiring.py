@@ -122,33 +122,29 @@ class Wiring:
 
     def _source(self, el: ast.ExtendedAtom, used_as_delta_only: bool) -> tuple:
         """The store an extended atom reads, and whether it is a box."""
-        p = el.atom.predicate
-        arity = self.sigs[p]
+        p, mod, arity = el.atom.predicate, el.modality, self.sigs[el.atom.predicate]
         n = self.windows.reach(el.window)
-        mod = el.modality
+        now = mod is NOW or (mod in (DIAMOND, BOX) and n == 0)
+        shape = "at" if mod is AT else "atom"
         if p in self.intensional:
-            if mod is NOW or (mod in (DIAMOND, BOX) and n == 0):
+            if now:
                 return self.now_view[p], False
             if mod is DIAMOND and p not in self.pinned:
                 return self.moving[p], False
-            key = (p, mod, n)
-            if key not in self.sources:
-                shape = "at" if mod is AT else "atom"
-                store = self.sources[key] = self._store(
-                    f"{p} {mod} {n}", shape, arity, self.scc_of[p], counted=p in self.counted
-                )
+            store = self.sources.get((p, mod, n))
+            if store is None:
+                store = self._store(f"{p} {mod} {n}", shape, arity, self.scc_of[p], counted=p in self.counted)
+                self.sources[(p, mod, n)] = store
                 self.views[p][mod].append((n, store))
-            return self.sources[key], mod is BOX
+            return store, mod is BOX
         kind = el.window_kind
-        if kind is not TUPLE and (mod is NOW or (mod in (DIAMOND, BOX) and n == 0)):
+        if kind is not TUPLE and now:
             kind, mod, n = ast.WindowKind.NONE, NOW, 0
         key = (p, kind, mod, n)
         store = self.sources.get(key)
         if store is None:
-            shape = "at" if mod is AT else "atom"
-            store = self.sources[key] = self._store(
-                f"{p} {kind} {mod} {n}", shape, arity, None, stored=False, counted=kind is TUPLE
-            )
+            store = self._store(f"{p} {kind} {mod} {n}", shape, arity, stored=False, counted=kind is TUPLE)
+            self.sources[key] = store
             if mod is BOX:
                 self.box_preds.add(p)
             if kind is TUPLE:
