@@ -70,10 +70,9 @@ def prefer_previous(ctl: clingo.Control, model: Model, t: int, predicates, d: in
 class ModelReader:
     """The one reader of clingo's models, for every engine that solves with clingo.
 
-    The encodings show each atom pinned to its time point, ``name(args..., T)`` (the pure incremental
-    encoding to a slot of time points, or to the current one). Symbols recur from model to model and
-    tick to tick: each is converted once, and kept while it recurs (the :data:`CACHED` symbols met
-    last: memory stays flat on ever new symbols)."""
+    The encodings show each atom pinned to its time point (or slot), ``name(args..., T)``. Symbols
+    recur from model to model and tick to tick: each is converted once and kept while it recurs (the
+    :data:`CACHED` symbols met last: memory stays flat on ever new symbols)."""
 
     #: how many converted symbols are kept
     CACHED = 1 << 13
@@ -134,8 +133,7 @@ class ClingoEngine(Engine):
     factorizes = True  # with EngineOptions(factorize=True): Result.factors (see engines/factorize.py)
 
     def __init__(self, analysis: Analysis, options: EngineOptions = EngineOptions()):
-        self.analysis = analysis
-        self.options = options
+        self.analysis, self.options = analysis, options
         sem = self.semantics = options.semantics
         check_window_sizes(analysis, analysis.program.proper_rules)
         self.encoding = encode_static(analysis, sem)

@@ -1,10 +1,8 @@
 """Factorized enumeration: the answer sets of a ground program as a product of independent parts.
 
-:class:`Recorder` records the ground program; :func:`factorize` sets the fixed atoms aside (facts,
-and atoms in no head), joins the atoms each remaining rule mentions into components (union-find) and
-enumerates each component's alternatives with the others' shown atoms assumed as in one answer set.
-Sound by the splitting theorem: components share no free atom, so the answer sets are exactly the
-unions of the facts with one answer set of every component.
+:func:`factorize` sets the fixed atoms aside (facts, atoms in no head), joins the atoms of each
+remaining rule of the recorded ground program into components and enumerates each component's
+alternatives. Sound by the splitting theorem: components share no free atom.
 """
 
 from __future__ import annotations
@@ -173,13 +171,10 @@ def factorize_or_enumerate(control, read, engine: str):
 
 
 def _solve(ctl: clingo.Control, shown: list):
-    """Per component (its shown ``(symbol, atom)`` pairs), the distinct sets of its shown
-    symbols over the answer sets of the whole program in ``ctl``; None if there is none.
-
-    One answer set fixes every component's shown atoms; then, for component i, assuming the
-    other components' shown atoms as they are in it, the answer sets projected onto the shown
-    atoms are exactly i's alternatives (the components share no free atom, so every answer set
-    of i combines with the fixed choices of the others)."""
+    """Per component (its shown ``(symbol, atom)`` pairs), the distinct sets of its shown symbols
+    over the answer sets of the program in ``ctl``; None if there is none. With the other components'
+    shown atoms assumed as in one answer set, those projected onto the shown atoms are exactly
+    component i's alternatives (components share no free atom)."""
     ctl.configuration.solve.project = "show"  # projected onto the shown atoms (facts: fixed anyway)
     ctl.configuration.solve.models = 0
     fixed = [()]

@@ -42,13 +42,10 @@ class FeedbackEngine(Engine):
             return
         self.last = None
         if len(last.models) > 1:
-            raise StreamError(
-                Diagnostic(
-                    f"persistence=feedback (--persistence feedback) needs one answer stream per time point; at t={last.t} there are "
-                    f"{len(last.models)}{'' if self.options.models == 0 else ' or more'}",
-                    notes=("use persistence=recompute, or constraints that leave one answer stream",),
-                )
-            )
+            many = f"{len(last.models)}{'' if self.options.models == 0 else ' or more'}"
+            message = f"persistence=feedback (--persistence feedback) needs one answer stream per time point; at t={last.t} there are {many}"
+            notes = ("use persistence=recompute, or constraints that leave one answer stream",)
+            raise StreamError(Diagnostic(message, notes=notes))
         for m in last.models:
             atoms = [a for a in sorted(m.atoms, key=repr) if a[0] in self.intensional and a not in self.background]
             self.fed |= {(a, last.t) for a in atoms}

@@ -220,8 +220,7 @@ class HybridEngine(Engine):
             self.texts = {}
         self.bounds.note_atoms((atom,))
         args = "".join(format_term(a) + "," for a in clingo_atom(atom)[1:])
-        s = self.texts[atom] = f"{atom[0]}({args}"
-        return s
+        return self.texts.setdefault(atom, f"{atom[0]}({args}")
 
     def _join(self, base: frozenset, lower_pinned: frozenset, d: int, answer: tuple) -> Model:
         """The lower model (``base``, ``lower_pinned``) joined with one answer of U (times + d)."""

@@ -30,6 +30,7 @@ __all__ = [
 ]
 
 RANGE = f"clingo's integer range {CLINGO_MIN}..{CLINGO_MAX}"
+WINDOW_NOTE = "the clingo encodings keep window sizes as clingo numbers"
 NATIVE_NOTE = "the native engine (--engine native; auto for programs in its fragment) takes windows of any size"
 
 _NUMBER, _FUNCTION, _STRING = clingo.SymbolType.Number, clingo.SymbolType.Function, clingo.SymbolType.String
@@ -139,15 +140,10 @@ def check_window_sizes(analysis: Analysis, rules) -> None:
             el = lit.element
             if isinstance(el, ast.Comparison) or el.window is None:
                 continue
-            n = analysis.size(el.window)
+            n, what = analysis.size(el.window), "atoms" if el.window.is_tuple else "time points"
             if n > CLINGO_MAX:
-                out.append(
-                    Diagnostic(
-                        f"window {el.window} covers {n} {'atoms' if el.window.is_tuple else 'time points'}, outside {RANGE}",
-                        el.window.location,
-                        ("the clingo encodings keep window sizes as clingo numbers", NATIVE_NOTE),
-                    )
-                )
+                message = f"window {el.window} covers {n} {what}, outside {RANGE}"
+                out.append(Diagnostic(message, el.window.location, (WINDOW_NOTE, NATIVE_NOTE)))
     if out:
         raise EngineUnsupported(out)
 
@@ -174,12 +170,8 @@ def check_clingo_strings(t: int, atoms) -> None:
         bad = unholdable(atom)
         if bad is not None:
             what = "a NUL character" if "\0" in bad else "a lone surrogate (no UTF-8 form)"
-            raise StreamError(
-                Diagnostic(
-                    f"string {ascii(bad)} in '{atom[0]}' at time {t} has {what}, which clingo cannot hold",
-                    notes=("the native engine (--engine native) holds any string",),
-                )
-            )
+            message = f"string {ascii(bad)} in '{atom[0]}' at time {t} has {what}, which clingo cannot hold"
+            raise StreamError(Diagnostic(message, notes=("the native engine (--engine native) holds any string",)))
 
 
 def locate(err: StreamError, source: str, line: int) -> StreamError:

@@ -28,10 +28,9 @@ class Delta(tuple):
 
 
 class Changes:
-    """The atoms that hold now and the pins added and removed at one evaluation, and (unless
-    only changes are read) the answer they sum up to. The now-views of derived predicates report
-    here; the pins :class:`~.views.DerivedViews`; with ``show="all"`` the stream feed the input
-    atoms at t (``inputs_now``)."""
+    """The atoms and pins added and removed at one evaluation, and (unless only changes are read)
+    the answer they sum up to; reported by the now-views, :class:`~.views.DerivedViews` (pins) and,
+    with ``show="all"``, the stream feed (``inputs_now``)."""
 
     def __init__(self, wiring: Wiring, options: EngineOptions):
         self.wiring = wiring
@@ -69,13 +68,10 @@ class Changes:
 
     def show_inputs(self, prev_time: int, advance: bool) -> None:
         """With show=all: input atoms at t and background of extensional predicates."""
-        w = self.wiring
+        ext_bg = self.wiring.ext_background
         if prev_time < 0 and advance:
-            for p, atoms in w.background.items():
-                if p not in w.intensional:
-                    self.added_now.update(atoms)
+            self.added_now |= ext_bg
         current = self.inputs_now if advance else self.shown_inputs | self.inputs_now
-        ext_bg = w.ext_background
         self.removed_now |= (self.shown_inputs - current) - ext_bg
         self.added_now |= (current - self.shown_inputs) - ext_bg
         self.shown_inputs = current

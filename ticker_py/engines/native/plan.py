@@ -1,11 +1,9 @@
 """Compiling a rule into join plans: one generated Python function per driving literal.
 
-A plan ``fn(D, out, now)`` takes the delta ``D`` (``(instance, horizon)`` pairs) of one
-positive body literal, joins each instance with the current facts of the other
-literals (through indexes on the bound argument positions), checks comparisons and
-negated literals as soon as their variables are bound, and appends ``(head, horizon)``
-to ``out``; the horizon is the minimum of the body's horizons (``now`` for a transient
-rule). Heads are atom tuples, or ``(atom, T)`` for an @-head (T an integer >= 0).
+A plan ``fn(D, out, now)`` joins each ``(instance, horizon)`` pair of the delta ``D`` of one positive
+body literal with the other literals' facts (through indexes on the bound positions), checks
+comparisons and negated literals once their variables are bound, and appends ``(head, horizon)`` to
+``out``: the minimum of the body's horizons (``now`` for a transient rule); an @-head is ``(atom, T)``.
 """
 
 from __future__ import annotations
@@ -90,10 +88,8 @@ def _comparison_code(op, left, right, where: str = "None") -> str:
     """A comparison in clingo's order of terms (numbers before everything else, numeric literals
     among them: :func:`ticker_py.values.compare`, which also reports a number compared with a
     literal for the program's comparison ``where``)."""
-    if op == "=":
-        return f"{left} == {right}"
-    if op == "!=":
-        return f"{left} != {right}"
+    if op in ("=", "!="):
+        return f"{left} {'==' if op == '=' else '!='} {right}"
     flip = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
     for var, const, o in ((left, right, op), (right, left, flip[op])):
         try:

@@ -91,15 +91,12 @@ def acceptor(patterns: list, key: Callable) -> Callable | None:
 
 
 class Index:
-    """An index of a store's instances on some argument positions: ``parts`` maps the value at
-    the *fixed* positions (``part(instance)``, where the index's literals have constants) to a
-    dict keyed by the value at the others (``key(instance)``; ``()`` when there are none); an
-    index without fixed positions is that one dict (``part`` None). A key with a single instance
-    maps to the instance itself, not to a one-entry dict (most join keys are unique); plans read
-    ``b if type(b) is dict else (b,)``. Only instances whose fixed value has a dict (one of the
-    literals' constants) are indexed. Adding and removing a batch are C-level passes (``map``,
-    ``compress``); Python code runs only for the instances whose key holds others too.
-    The dicts are never replaced: plans hold them."""
+    """A store's instances on some argument positions: ``parts`` maps the value at the *fixed*
+    positions (``part(instance)``: the literals' constants; only instances with one are indexed) to
+    a dict keyed by the others (``key(instance)``, ``()`` if none); without fixed positions it is
+    that one dict. A key with a single instance maps to the instance itself (most join keys are
+    unique; plans read ``b if type(b) is dict else (b,)``). Batches are added and removed in C-level
+    passes. The dicts are never replaced: plans hold them."""
 
     __slots__ = ("part", "key", "parts")
 
@@ -385,10 +382,9 @@ def _not_dominated_by(pairs: list, h: tuple) -> list:
 
 
 class CountedStore(Store):
-    """A store whose horizons are ``(time horizon, count horizon)`` pairs (docs/native.md, *Count
-    horizons*): the current pair per fact, and the undominated others as alternatives that take its
-    place when it expires (the fact is then emitted again). Plain integer horizons are read as
-    ``(h, INF)``."""
+    """A store of ``(time, count)`` horizons (docs/native.md, *Count horizons*): the current pair
+    per fact, and the undominated others as alternatives that take its place when it expires (the
+    fact is then emitted again). A plain horizon h is ``(h, INF)``."""
 
     counted = True
 

@@ -79,14 +79,13 @@ class DerivedViews:
         """Pins of q as they appear and expire: the box covers, the pins to read later, the answer."""
         w, clock, changes, views = self.wiring, self.clock, self.changes, self
         bgq = w.background_sets.get(q, frozenset())
-        pinned_at, covers = w.pinned_at[q], w.covers[q]
+        covers = w.covers[q]
 
         def fresh_pin(keys):
             t = clock.time
             for key in keys:
                 u = key[1]
                 if covers and key[0] not in bgq:
-                    pinned_at.setdefault(u, set()).add(key[0])
                     for cover in covers:
                         cover.pinned(key[0], u)
                 if u > t:
@@ -103,13 +102,8 @@ class DerivedViews:
             prev = clock.prev_time
             for key in keys:
                 if covers and key[0] not in bgq:
-                    u = key[1]
-                    at = pinned_at[u]
-                    at.discard(key[0])
-                    if not at:
-                        del pinned_at[u]
                     for cover in covers:
-                        cover.pinned(key[0], u, -1)
+                        cover.pinned(key[0], key[1], -1)
                 if key[1] != prev and key[0] not in bgq:
                     changes.removed_pins.add(key)
 

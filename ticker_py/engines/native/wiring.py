@@ -105,13 +105,12 @@ class Wiring:
         for s in self.stores:
             if s.scc is not None:
                 self.component_stores[s.scc].append(s)
-        # boxes over derived predicates: q -> u -> atoms pinned at u, counted by q's covers
-        self.pinned_at: dict = {q: {} for q in self.intensional}
+        # boxes over derived predicates: q's pins counted by q's covers
         self.covers: dict = {q: [] for q in self.intensional}
         self.boxes_of_component: dict = {}  # scc -> [(q, box store, cover)]
         for q, views in self.views.items():
             for n, store in views[BOX]:
-                cover = PinCover(n, self.pinned_at[q])
+                cover = PinCover(n)
                 self.covers[q].append(cover)
                 self.boxes_of_component.setdefault(self.scc_of[q], []).append((q, store, cover))
 
