@@ -194,24 +194,21 @@ class _PlanWriter:
             return f"({atom}, {self.value(lit.time)})"
         return atom
 
+    def minimum(self, old, new: str, base: str) -> str:
+        """A variable for the smaller of ``old`` and ``new`` (``new`` if ``old`` is None)."""
+        if old is None:
+            return new
+        v = self.fresh(base)
+        self.emit(f"{v} = {old} if {old} < {new} else {new}")
+        return v
+
     def set_h(self, hv, counted=False):
         if counted:
             hc = self.fresh("c")
             self.emit(f"{hv}, {hc} = {hv}")
-            if self.hc is None:
-                self.hc = hc
-            else:
-                nc = self.fresh("c")
-                self.emit(f"{nc} = {self.hc} if {self.hc} < {hc} else {hc}")
-                self.hc = nc
-        if self.plan.transient:
-            return
-        if self.h == "now":  # first literal
-            self.h = hv
-            return
-        nh = self.fresh("h")
-        self.emit(f"{nh} = {self.h} if {self.h} < {hv} else {hv}")
-        self.h = nh
+            self.hc = self.minimum(self.hc, hc, "c")
+        if not self.plan.transient:
+            self.h = self.minimum(None if self.h == "now" else self.h, hv, "h")  # "now": the first literal
 
     # -- the steps of a plan
     def drive(self, lit: StoreLiteral, inst: str, hv: str, matched=None):
@@ -488,10 +485,9 @@ def _projection_source(plan: RulePlan, body: list, ns: dict):
         return None
     columns = [f"_rp({head.atom.predicate!r})"]
     for term in head.atom.args:
-        if isinstance(term, ast.Variable) and term.name in where and where[term.name] != at_pos:
-            columns.append(f"map(_ig({where[term.name] + 1}), M)")
-        elif isinstance(term, ast.Variable) and term.name in where:
-            columns.append("map(_second, A)")
+        pos = where.get(term.name) if isinstance(term, ast.Variable) else None
+        if pos is not None:
+            columns.append("map(_second, A)" if pos == at_pos else f"map(_ig({pos + 1}), M)")
         elif is_constant(term):
             columns.append(f"_rp({_constant_code(term)})")
         else:
