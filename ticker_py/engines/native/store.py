@@ -104,8 +104,8 @@ class Index:
         self.part, self.key, self.parts = part, key, {}
 
     def _placed(self, insts: list) -> tuple:
-        """The instances to index, their dicts and their keys."""
-        dicts = repeat(self.parts)
+        """The instances to index, their dicts (None: the one dict) and their keys."""
+        dicts = None
         if self.part is not None:
             dicts = list(map(self.parts.get, map(self.part, insts)))
             kept = list(map(is_not, dicts, repeat(None)))
@@ -116,8 +116,18 @@ class Index:
 
     def add(self, insts: list) -> None:
         insts, dicts, keys = self._placed(insts)
-        olds = list(map(dict.setdefault, dicts, keys, insts))
-        for d, k, inst in compress(zip(dicts, keys, insts), map(is_not, olds, insts)):
+        parts = self.parts
+        if dicts is None:
+            size = len(parts)
+            olds = list(map(parts.setdefault, keys, insts))
+            if len(parts) - size == len(keys):
+                return  # a new key per instance
+        else:
+            size = sum(map(len, parts.values()))
+            olds = list(map(dict.setdefault, dicts, keys, insts))
+            if sum(map(len, parts.values())) - size == len(keys):
+                return
+        for d, k, inst in compress(zip(dicts or repeat(parts), keys, insts), map(is_not, olds, insts)):
             b = d[k]
             if type(b) is dict:
                 b[inst] = None
@@ -126,11 +136,14 @@ class Index:
 
     def remove(self, insts: list) -> None:
         insts, dicts, keys = self._placed(insts)
-        olds = list(map(dict.pop, dicts, keys, repeat(None)))
+        if dicts is None:
+            olds = list(map(self.parts.pop, keys, repeat(None)))
+        else:
+            olds = list(map(dict.pop, dicts, keys, repeat(None)))
         if all(map(is_, olds, insts)):
             return  # each instance was alone under its key
         shared: dict = {}  # (id of its dict, key) -> (dict, the dict of its instances, popped here)
-        for d, k, inst, b in compress(zip(dicts, keys, insts, olds), map(is_not, olds, insts)):
+        for d, k, inst, b in compress(zip(dicts or repeat(self.parts), keys, insts, olds), map(is_not, olds, insts)):
             if b is None:
                 b = shared.get((id(d), k))  # popped for an earlier instance of the batch
                 if b is None:
