@@ -158,8 +158,11 @@ class ClingoEngine(Engine):
     def count(self) -> int:
         return self.history.count
 
+    #: raise StreamError for an atom clingo cannot hold (before appending): a string with a NUL
+    check_values = staticmethod(check_clingo_strings)
+
     def append(self, t: int, atoms: Sequence[tuple]) -> None:
-        check_clingo_strings(t, atoms)
+        self.check_values(t, atoms)
         self._start(t)
         self.bounds.note_atoms(atoms)
         self.history.extend(t, [clingo_atom(a) for a in atoms])
@@ -182,11 +185,10 @@ class ClingoEngine(Engine):
         origin = self.origin if self.semantics.origin is Origin.FIRST else None
         fed = [(u, atom) for u, atom in self.fed if u >= lo]
         facts = self.encoding.facts(t, self.count, lo, self._window_atoms(), origin, fed)
-        bounds = self.bounds
-        bounds.note_time(t)
-        bounds.note_count(self.count)
+        self.bounds.note_time(t)
+        self.bounds.note_count(self.count)
         args = [f"--models={self.options.models}"] + self.arguments
-        return ground(args, self.exact.text(bounds), self.exact.sites, facts, observer=observer)
+        return ground(args, self.exact.text(self.bounds), self.exact.sites, facts, observer=observer)
 
     def iter_models(self, t: int):
         """The answer streams at t one by one, as the solver finds them (``models`` of the

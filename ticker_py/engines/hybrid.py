@@ -36,6 +36,8 @@ class HybridEngine(Engine):
     """Native engine for the stratified lower part, clingo per tick for the upper part."""
 
     name = "incremental"
+    #: raise StreamError for an atom clingo (solving the upper part) cannot hold: a string with a NUL
+    check_values = staticmethod(check_clingo_strings)
 
     def __init__(self, analysis: Analysis, options: EngineOptions = EngineOptions()):
         from .native import NativeEngine
@@ -51,7 +53,7 @@ class HybridEngine(Engine):
         self.last_factorized = None  # (facts, shift or None, lower model, joined answer) of the last tick
         if not upper_rules:  # stratified without constraints: all native, which holds any value
             self.native = NativeEngine(analysis, options)
-            self.upper = None
+            self.upper = self.check_values = None
             return
         lower_rules = [r for r in prog.proper_rules if r.head is not None and r.head.atom.predicate in self.lower_preds]
         facts = [r for r in prog.facts if r.head.atom.predicate not in self.upper_preds]
@@ -89,7 +91,7 @@ class HybridEngine(Engine):
         if self.upper is None:
             self.native.append(t, atoms)
             return
-        check_clingo_strings(t, atoms)
+        self.check_values(t, atoms)
         self._move(t)
         if self.native is not None:
             self.native.append(t, atoms)
@@ -143,10 +145,9 @@ class HybridEngine(Engine):
     def _program(self, time: int) -> None:
         """U's program for the values so far (``time``: the latest time given to clingo); the
         kept answers are dropped when it changes."""
-        bounds = self.bounds
-        bounds.note_time(time)
-        bounds.note_count(self.history.count)
-        rules = self.exact.text(bounds)
+        self.bounds.note_time(time)
+        self.bounds.note_count(self.history.count)
+        rules = self.exact.text(self.bounds)
         if rules != self.rules:
             self.rules = rules
             self.answers.clear()

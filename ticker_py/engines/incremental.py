@@ -215,6 +215,8 @@ class PureIncrementalEngine(Engine):
         self.statics = {p for a in enc.arrivals for p in a.statics}
         self.stale = True
 
+    check_values = staticmethod(check_clingo_strings)
+
     @property
     def count(self) -> int:
         """The atoms appended so far."""
@@ -223,7 +225,7 @@ class PureIncrementalEngine(Engine):
     def append(self, t: int, atoms: Sequence[tuple]) -> None:
         if self.static is not None:
             return self.static.append(t, atoms)
-        check_clingo_strings(t, atoms)
+        self.check_values(t, atoms)
         self.bounds.note_atoms(atoms)
         self._advance(t)
         receivers, tuples, arrivals, known = self.receivers, self.tuples, self.arrivals, self.known

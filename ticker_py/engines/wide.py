@@ -64,10 +64,8 @@ def symbol_to_term(sym: clingo.Symbol):
         return str(sym)
     if st == _FUNCTION and not sym.arguments:
         return sym.name if sym.name else "()"
-    if sym.name == WIDE:
-        value = symbol_int(sym)
-        if value is not None:
-            return value
+    if sym.name == WIDE and (value := symbol_int(sym)) is not None:
+        return value
     return (sym.name, *(symbol_to_term(a) for a in sym.arguments))
 
 

@@ -119,8 +119,7 @@ class NativeEngine(Engine):
 
     def _pruned(self, plan, driver) -> bool:
         """Laser2's pruning: a box atom of the rule holds for no atom: skip the rule."""
-        for store in plan.box_stores:
-            if store is not driver and not store.facts:
-                self.stats["pruned"] += 1
-                return True
+        if any(store is not driver and not store.facts for store in plan.box_stores):
+            self.stats["pruned"] += 1
+            return True
         return False

@@ -361,8 +361,7 @@ class Store:
                 olds = list(map(pop, b, repeat(-1)))
                 # eq/lt, not h.__eq__: an instance extended for ever has the float INF, which an
                 # int's own methods do not compare with (NotImplemented)
-                hs = repeat(h)
-                if not all(map(eq, hs, olds)):
+                if not all(map(eq, repeat(h), olds)):
                     facts.update(compress(zip(b, olds), map(lt, repeat(h), olds)))
                     b = list(compress(b, map(eq, repeat(h), olds)))
             else:
