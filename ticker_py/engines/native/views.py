@@ -18,7 +18,8 @@ __all__ = ["DerivedViews", "background_at"]
 def background_at(bg, n, prev: int, t: int) -> list:
     """Background atoms under an @-window of size n (``None``: unbounded) at the time points
     after ``prev`` up to t, as ``((atom, u), horizon)`` pairs."""
-    return [((a, u), window_end(u, n)) for u in range(max(prev + 1, first_point(t, n)), t + 1) for a in bg]
+    ends = {u: window_end(u, n) for u in range(max(prev + 1, first_point(t, n)), t + 1)}
+    return [((a, u), h) for u, h in ends.items() for a in bg]
 
 
 class DerivedViews:
@@ -65,7 +66,8 @@ class DerivedViews:
             def from_pins(new):
                 """Pins up to now into the now-view (at t) and the windows that cover them."""
                 t = clock.time
-                nowv.insert([(key[0], lim(h, end_of(t))) for key, h in new if key[1] == t])
+                cap = end_of(t)
+                nowv.insert([(key[0], lim(h, cap)) for key, h in new if key[1] == t])
                 for n, store, at in windows:
                     lo = first_point(t, n)
                     pairs = [
