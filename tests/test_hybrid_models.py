@@ -51,10 +51,10 @@ def test_the_reader_converts_a_symbol_once_and_keeps_memory_flat(monkeypatch):
     reader = ModelReader(load_program("q(X) :- p(X)."), "derived")
     shown = [clingo.Function("q", [clingo.Number(i), clingo.Number(0)]) for i in range(5)]
     for _ in range(3):
-        assert [atom for atom, _, _ in reader.items(shown)] == [("q", i) for i in range(5)]
+        assert [atom for atom, _, _ in map(reader.convert, shown)] == [("q", i) for i in range(5)]
     assert converted == shown
     for i in range(10 * ModelReader.CACHED):  # ever new symbols, and the first five again and again
-        reader.items([clingo.Function("q", [clingo.Number(i), clingo.Number(1)]), *shown])
+        list(map(reader.convert, [clingo.Function("q", [clingo.Number(i), clingo.Number(1)]), *shown]))
         assert reader.convert.cache_info().currsize <= ModelReader.CACHED
     assert converted[:5] == shown and len(converted) == 5 + 10 * ModelReader.CACHED
 

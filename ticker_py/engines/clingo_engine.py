@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import takewhile
 
 import clingo
@@ -23,7 +23,7 @@ from ..streams.model import Model, Result
 from ..values import clingo_atom, exact_atom, format_atom
 from ..windows import Windows
 from .base import Engine, EngineOptions
-from .factorize import Recorder, factorize_or_enumerate
+from .factorize import factorize_or_enumerate
 from .wide import ExactContext, check_clingo_strings, check_window_sizes, symbol_int, symbol_to_term
 
 __all__ = ["ClingoEngine", "ModelReader", "symbol_to_term", "clingo_logger", "ground", "prefer_previous"]
@@ -43,15 +43,12 @@ def ground(args: list, program: tuple, sites: list, *texts: str, observer=None) 
     ctl = clingo.Control(args, logger=clingo_logger, message_limit=0)
     if observer is not None:
         ctl.register_observer(observer)
-    ctl.add("base", [], program[0])
-    for text in texts:
+    for text in (program[0], *texts):
         ctl.add("base", [], text)
-    if program[1]:
-        context = ExactContext(sites)
-        ctl.ground([("base", [])], context=context)
+    context = ExactContext(sites) if program[1] else None
+    ctl.ground([("base", [])], context=context)
+    if context is not None:
         context.check()
-    else:
-        ctl.ground([("base", [])])
     return ctl
 
 
@@ -73,10 +70,9 @@ def prefer_previous(ctl: clingo.Control, model: Model, t: int, predicates, d: in
 class ModelReader:
     """The one reader of clingo's models, for every engine that solves with clingo.
 
-    The encodings show each atom pinned to its time point, ``name(args..., T)`` (the pure incremental
-    encoding to a slot of time points, or to the current one). Symbols recur from model to model and
-    tick to tick: each is converted once, and kept while it recurs (the :data:`CACHED` symbols met
-    last: memory stays flat on ever new symbols)."""
+    The encodings show each atom pinned to its time point (or slot), ``name(args..., T)``. Symbols
+    recur from model to model and tick to tick: each is converted once and kept while it recurs (the
+    :data:`CACHED` symbols met last: memory stays flat on ever new symbols)."""
 
     #: how many converted symbols are kept
     CACHED = 1 << 13
@@ -98,11 +94,6 @@ class ModelReader:
             exact_atom(a) for _, _, a in takewhile(lambda e: e[0] == t, reversed(history)) if a[0] not in sigs
         )
 
-    def items(self, symbols) -> list:
-        """``(atom, T, intensional)`` of each shown symbol, in order: ``T`` the integer of its last
-        argument, None if that is not an integer."""
-        return list(map(self.convert, symbols))
-
     def split(self, symbols, t: int, time_of=None) -> tuple:
         """``(now, pinned)`` lists of these shown symbols: the intensional atoms at ``t`` (all atoms at
         ``t`` with show=all), and ``(atom, T)`` of the intensional atoms pinned elsewhere, background
@@ -111,7 +102,7 @@ class ModelReader:
         no longer one), and a symbol whose last argument is no integer holds at ``t``."""
         now, pinned = [], []
         show_all, background = self.show_all, self.background
-        for atom, time, intensional in self.items(symbols):
+        for atom, time, intensional in map(self.convert, symbols):
             if time_of is not None:
                 time = t if time is None else time_of[time]
             elif time is None:
@@ -129,6 +120,7 @@ class ModelReader:
         return Model(frozenset(now), frozenset(pinned))
 
     def _convert(self, sym: clingo.Symbol) -> tuple:
+        """``(atom, T, intensional)``: ``T`` the integer of the last argument, None if it is none."""
         args = sym.arguments
         name = sym.name
         return (name, *(symbol_to_term(a) for a in args[:-1])), symbol_int(args[-1]), name in self.intensional
@@ -141,8 +133,7 @@ class ClingoEngine(Engine):
     factorizes = True  # with EngineOptions(factorize=True): Result.factors (see engines/factorize.py)
 
     def __init__(self, analysis: Analysis, options: EngineOptions = EngineOptions()):
-        self.analysis = analysis
-        self.options = options
+        self.analysis, self.options = analysis, options
         sem = self.semantics = options.semantics
         check_window_sizes(analysis, analysis.program.proper_rules)
         self.encoding = encode_static(analysis, sem)
@@ -151,7 +142,6 @@ class ClingoEngine(Engine):
         self.reader = ModelReader(analysis, options.show)
         self.scoped = sem.tuple_scope is TupleScope.PREDICATE
         self.history = Windows(analysis, sem).history()
-        self.time = 0
         self.origin = None if sem.origin is Origin.FIRST else 0  # origin=first: the first call's t
         self.fed: list = []  # (u, atom) fed back (persistence=feedback)
         self.arguments = ["--project"] if sem.tuple_ties is TupleTies.CHOICE else []
@@ -174,7 +164,6 @@ class ClingoEngine(Engine):
     def append(self, t: int, atoms: Sequence[tuple]) -> None:
         self.check_values(t, atoms)
         self._start(t)
-        self.time = t
         self.bounds.note_atoms(atoms)
         self.history.extend(t, [clingo_atom(a) for a in atoms])
 
@@ -196,11 +185,10 @@ class ClingoEngine(Engine):
         origin = self.origin if self.semantics.origin is Origin.FIRST else None
         fed = [(u, atom) for u, atom in self.fed if u >= lo]
         facts = self.encoding.facts(t, self.count, lo, self._window_atoms(), origin, fed)
-        bounds = self.bounds
-        bounds.note_time(t)
-        bounds.note_count(self.count)
+        self.bounds.note_time(t)
+        self.bounds.note_count(self.count)
         args = [f"--models={self.options.models}"] + self.arguments
-        return ground(args, self.exact.text(bounds), self.exact.sites, facts, observer=observer)
+        return ground(args, self.exact.text(self.bounds), self.exact.sites, facts, observer=observer)
 
     def iter_models(self, t: int):
         """The answer streams at t one by one, as the solver finds them (``models`` of the
@@ -218,14 +206,7 @@ class ClingoEngine(Engine):
         return Result(t, self.count, tuple(self.iter_models(t)))
 
     def _factorized(self, t: int) -> Result:
-        recorder = Recorder()
-        symbolic = factorize_or_enumerate(recorder, self._control(t, recorder), self.name)
-        if symbolic is None:
+        found = factorize_or_enumerate(partial(self._control, t), lambda s: self.reader.read(s, t), self.name)
+        if found is None:
             return factorized_result(t, self.count, NONE)
-        read = self.reader.read
-        return factorized_result(
-            t,
-            self.count,
-            Factorized.build(read(symbolic.common, t), [[read(alt, t) for alt in f] for f in symbolic.factors]),
-            self.options.models,
-        )
+        return factorized_result(t, self.count, Factorized.build(*found), self.options.models)

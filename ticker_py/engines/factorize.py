@@ -1,10 +1,8 @@
 """Factorized enumeration: the answer sets of a ground program as a product of independent parts.
 
-:class:`Recorder` records the ground program; :func:`factorize` sets the fixed atoms aside (facts,
-and atoms in no head), joins the atoms each remaining rule mentions into components (union-find) and
-enumerates each component's alternatives with the others' shown atoms assumed as in one answer set.
-Sound by the splitting theorem: components share no free atom, so the answer sets are exactly the
-unions of the facts with one answer set of every component.
+:func:`factorize` sets the fixed atoms aside (facts, atoms in no head), joins the atoms of each
+remaining rule of the recorded ground program into components and enumerates each component's
+alternatives. Sound by the splitting theorem: components share no free atom.
 """
 
 from __future__ import annotations
@@ -154,51 +152,47 @@ def factorize(recorder: Recorder, ctl: clingo.Control):
     return SymbolFactors(common, factors)
 
 
-def factorize_or_enumerate(recorder: Recorder, ctl: clingo.Control, engine: str):
-    """:func:`factorize`, or for a program it does not handle (a fallback of ``engine``, noted)
-    every answer set as an alternative of one factor."""
+def factorize_or_enumerate(control, read, engine: str):
+    """``(common, factors)`` of the program ``control(observer)`` grounds (:func:`factorize`; for a
+    program it does not handle, a fallback of ``engine``, noted: every answer set an alternative of
+    one factor), each set of shown symbols read by ``read``; None if there is no answer set."""
+    recorder = Recorder()
+    ctl = control(recorder)
     try:
-        return factorize(recorder, ctl)
+        found = factorize(recorder, ctl)
     except Unfactorizable as why:
         note_fallback(engine, str(why))
-    ctl.configuration.solve.models = 0
-    with ctl.solve(yield_=True) as handle:
-        return SymbolFactors([], [[list(m.symbols(shown=True)) for m in handle]])
+        ctl.configuration.solve.models = 0
+        with ctl.solve(yield_=True) as handle:
+            found = SymbolFactors([], [[list(m.symbols(shown=True)) for m in handle]])
+    if found is None:
+        return None
+    return read(found.common), [[read(alt) for alt in f] for f in found.factors]
 
 
 def _solve(ctl: clingo.Control, shown: list):
-    """Per component (its shown ``(symbol, atom)`` pairs), the distinct sets of its shown
-    symbols over the answer sets of the whole program in ``ctl``; None if there is none.
-
-    One answer set fixes every component's shown atoms; then, for component i, assuming the
-    other components' shown atoms as they are in it, the answer sets projected onto the shown
-    atoms are exactly i's alternatives (the components share no free atom, so every answer set
-    of i combines with the fixed choices of the others)."""
+    """Per component (its shown ``(symbol, atom)`` pairs), the distinct sets of its shown symbols
+    over the answer sets of the program in ``ctl``; None if there is none. With the other components'
+    shown atoms assumed as in one answer set, those projected onto the shown atoms are exactly
+    component i's alternatives (components share no free atom)."""
     ctl.configuration.solve.project = "show"  # projected onto the shown atoms (facts: fixed anyway)
     ctl.configuration.solve.models = 0
-    if len(shown) == 1:  # no other component to fix
-        alternatives = _alternatives(ctl, shown, 0, ())
-        return [alternatives] if alternatives else None
-    with ctl.solve(yield_=True) as handle:
-        first = next(iter(handle), None)
-        if first is None:
-            return None
-        is_true = first.is_true
-        true = [{a for _, a in lits if is_true(a)} for lits in shown]
-    fixed = [[a if a in t else -a for _, a in lits] for lits, t in zip(shown, true)]
-    return [
-        _alternatives(ctl, shown, i, [lit for j, f in enumerate(fixed) if j != i for lit in f])
-        for i in range(len(shown))
+    fixed = [()]
+    if len(shown) != 1:  # (one component: no other to fix)
+        with ctl.solve(yield_=True) as handle:
+            first = next(iter(handle), None)
+            if first is None:
+                return None
+            fixed = [[a if first.is_true(a) else -a for _, a in lits] for lits in shown]
+    alternatives = [
+        _alternatives(ctl, lits, [lit for j, f in enumerate(fixed) if j != i for lit in f])
+        for i, lits in enumerate(shown)
     ]
+    return alternatives if all(alternatives) else None
 
 
-def _alternatives(ctl: clingo.Control, shown: list, i: int, assume) -> list:
-    """The distinct sets of component i's shown symbols over the answer sets under ``assume``
-    (one per answer set: the enumeration is projected onto the shown atoms)."""
-    lits = shown[i]
-    alternatives = []
+def _alternatives(ctl: clingo.Control, lits: list, assume) -> list:
+    """The shown symbols of ``lits`` true in each answer set under ``assume`` (distinct: the
+    enumeration is projected onto the shown atoms)."""
     with ctl.solve(assumptions=assume, yield_=True) as handle:
-        for m in handle:
-            is_true = m.is_true
-            alternatives.append([symbol for symbol, a in lits if is_true(a)])
-    return alternatives
+        return [[symbol for symbol, a in lits if m.is_true(a)] for m in handle]

@@ -1,11 +1,8 @@
 """``persistence=feedback``: conclusions of earlier time points fed back into the stream.
 
-When a time point u is complete (the next append or evaluation is at a later time), the
-intensional atoms holding at u in its answer stream are added to the stream at u as
-time-pinned facts (``Engine.feed_back``), and later windows read them. This needs one
-answer stream per time point: with several the wrapper raises :class:`StreamError`
-(status 2) naming the time point; with none nothing is fed. Fed atoms are stream atoms, so
-they are not reported again as pins (LARS: an answer stream shows what it adds to the stream).
+Once time point u is complete (the next call is at a later time), the intensional atoms of its one
+answer stream are added to the stream at u as time-pinned facts (``feed_back``); several answer
+streams at u are a :class:`StreamError`. Fed atoms are stream atoms: not reported again as pins.
 """
 
 from __future__ import annotations
@@ -45,13 +42,10 @@ class FeedbackEngine(Engine):
             return
         self.last = None
         if len(last.models) > 1:
-            raise StreamError(
-                Diagnostic(
-                    f"persistence=feedback (--persistence feedback) needs one answer stream per time point; at t={last.t} there are "
-                    f"{len(last.models)}{'' if self.options.models == 0 else ' or more'}",
-                    notes=("use persistence=recompute, or constraints that leave one answer stream",),
-                )
-            )
+            many = f"{len(last.models)}{'' if self.options.models == 0 else ' or more'}"
+            message = f"persistence=feedback (--persistence feedback) needs one answer stream per time point; at t={last.t} there are {many}"
+            notes = ("use persistence=recompute, or constraints that leave one answer stream",)
+            raise StreamError(Diagnostic(message, notes=notes))
         for m in last.models:
             atoms = [a for a in sorted(m.atoms, key=repr) if a[0] in self.intensional and a not in self.background]
             self.fed |= {(a, last.t) for a in atoms}

@@ -23,7 +23,7 @@ from ..values import clingo_atom, format_term, int_text
 from ..windows import Windows
 from .base import Engine, EngineOptions, ModelDiffer
 from .clingo_engine import ModelReader, ground, prefer_previous
-from .factorize import Recorder, factorize_or_enumerate
+from .factorize import factorize_or_enumerate
 from .wide import check_clingo_strings, check_window_sizes
 
 __all__ = ["HybridEngine", "times_stay_relative", "KEPT_SYMBOLS"]
@@ -145,10 +145,9 @@ class HybridEngine(Engine):
     def _program(self, time: int) -> None:
         """U's program for the values so far (``time``: the latest time given to clingo); the
         kept answers are dropped when it changes."""
-        bounds = self.bounds
-        bounds.note_time(time)
-        bounds.note_count(self.history.count)
-        rules = self.exact.text(bounds)
+        self.bounds.note_time(time)
+        self.bounds.note_count(self.history.count)
+        rules = self.exact.text(self.bounds)
         if rules != self.rules:
             self.rules = rules
             self.answers.clear()
@@ -179,14 +178,10 @@ class HybridEngine(Engine):
         key = ("factorized", facts)
         symbolic = self.answers.get(key, self)
         if symbolic is self:
-            recorder = Recorder()
-            ctl = ground(["--models=0"], self.rules, self.exact.sites, facts, observer=recorder)
-            found = factorize_or_enumerate(recorder, ctl, self.name)
-            split, rel = self.reader.split, t - d
-            symbolic = (
-                None
-                if found is None
-                else (split(found.common, rel), [[split(alt, rel) for alt in f] for f in found.factors])
+            symbolic = factorize_or_enumerate(
+                lambda observer: ground(["--models=0"], self.rules, self.exact.sites, facts, observer=observer),
+                lambda symbols: self.reader.split(symbols, t - d),
+                self.name,
             )
             self._keep(key, symbolic)
         if symbolic is None:
@@ -226,8 +221,7 @@ class HybridEngine(Engine):
             self.texts = {}
         self.bounds.note_atoms((atom,))
         args = "".join(format_term(a) + "," for a in clingo_atom(atom)[1:])
-        s = self.texts[atom] = f"{atom[0]}({args}"
-        return s
+        return self.texts.setdefault(atom, f"{atom[0]}({args}")
 
     def _join(self, base: frozenset, lower_pinned: frozenset, d: int, answer: tuple) -> Model:
         """The lower model (``base``, ``lower_pinned``) joined with one answer of U (times + d)."""

@@ -8,8 +8,9 @@ is solved with the static encoding at every tick (:class:`StaticTicks`).
 
 from __future__ import annotations
 
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Sequence
+from functools import lru_cache
 
 import clingo
 
@@ -40,7 +41,7 @@ class SlotRing:
         self.slot_of: dict = {}  # time point -> slot
         self.time_of: list = [None] * size
         self.times: deque = deque()  # time points of [t - reach, t] with a slot, ascending
-        self.held: dict = {}  # time point -> instances holding it
+        self.held: Counter = Counter()  # time point -> instances holding it
         self.members = {n: deque() for n in members}  # time points in _w{n}, ascending
         self.t = None
         self.changed: dict = {}
@@ -49,16 +50,14 @@ class SlotRing:
         return self.slot_of[u]
 
     def hold(self, u: int) -> None:
-        self.held[u] = self.held.get(u, 0) + 1
+        self.held[u] += 1
 
     def release(self, u: int) -> None:
-        left = self.held[u] - 1
-        if left:
-            self.held[u] = left
-            return
-        del self.held[u]
-        if u < self.t - self.reach:
-            self._free(u)
+        self.held[u] -= 1
+        if not self.held[u]:
+            del self.held[u]
+            if u < self.t - self.reach:
+                self._free(u)
 
     def _free(self, u: int) -> None:
         s = self.slot_of.pop(u)
@@ -110,20 +109,13 @@ class Derived(Instances):
         super().__init__(arrival.name)
         self.pinned, self.at = arrival.pinned, at
         self.table: dict = {}
-        self.rows: dict = {}  # table symbol -> (atom arguments, head arguments), kept across groundings
 
     def read(self, ctl: clingo.Control, arrival) -> None:
         """The table of the ground program; the instances start over (switched on from the window's)."""
-        table, width, rows = {}, arrival.width, self.rows
-        if len(rows) > 1_000_000:
-            rows.clear()
+        table = {}
         for atom in ctl.symbolic_atoms.by_signature(arrival.table, arrival.arity):
-            sym = atom.symbol
-            row = rows.get(sym)
-            if row is None:
-                args = tuple(symbol_to_term(x) for x in sym.arguments)
-                row = rows[sym] = (args[:width], args[width:])
-            table.setdefault(row[0], []).append(row[1])
+            args, heads = _row(atom.symbol, arrival.width)
+            table.setdefault(args, []).append(heads)
         self.table, self.holding, self.changed = table, {}, {}
 
     def switch(self, key: tuple, on: bool) -> None:
@@ -136,6 +128,19 @@ class Derived(Instances):
 
 def _text(term) -> str:
     return format_term(clingo_term(term))
+
+
+@lru_cache(maxsize=1 << 16)
+def _row(sym: clingo.Symbol, width: int) -> tuple:
+    """``(atom arguments, head arguments)`` of a ``_fires{k}`` symbol (kept while it recurs)."""
+    args = tuple(symbol_to_term(x) for x in sym.arguments)
+    return args[:width], args[width:]
+
+
+@lru_cache(maxsize=1 << 16)
+def _symbol(name: str, args: tuple) -> clingo.Symbol:
+    """The symbol of ``name(args)`` (kept while it recurs)."""
+    return clingo.parse_term(f"{name}({','.join(map(_text, args))})" if args else name)
 
 
 class PureIncrementalEngine(Engine):
@@ -189,7 +194,6 @@ class PureIncrementalEngine(Engine):
         self.ctl = None
         self.rules = None  # the program text for the values so far, and whether it calls Python
         self.literals: dict = {}  # (name, args) -> program literal of the external (0: none)
-        self.symbol_of: dict = {}  # (name, args) -> its symbol, kept across groundings
         self.preferred: dict = {}  # literal of a preferred atom -> its condition (inertia)
         self.time = -1
         self.counted = 0  # atoms appended so far
@@ -288,11 +292,8 @@ class PureIncrementalEngine(Engine):
             self._switch()
         if self.options.inertia and self.diff.previous is not None:
             self._prefer(self.diff.previous)
-        models = []
         with self.ctl.solve(yield_=True) as handle:
-            for m in handle:
-                models.append(self._read(m, t))
-        return self.diff.result(t, c, tuple(models))
+            return self.diff.result(t, c, tuple(self._read(m, t) for m in handle))
 
     def _ground(self, rules: tuple) -> None:
         """A fresh Control with the program for the domain seen so far; every external that is
@@ -345,10 +346,7 @@ class PureIncrementalEngine(Engine):
                 seen = inst.seen
                 for key, value in changed.items():
                     if value != (key in seen):
-                        if value:
-                            seen.add(key)
-                        else:
-                            seen.discard(key)
+                        (seen.add if value else seen.discard)(key)
                         for derived in listeners:
                             derived.switch(key, value)
             if inst.aux in switched:
@@ -375,12 +373,7 @@ class PureIncrementalEngine(Engine):
         key = (name, args)
         lit = self.literals.get(key)
         if lit is None:
-            sym = self.symbol_of.get(key)
-            if sym is None:
-                if len(self.symbol_of) > 1_000_000:
-                    self.symbol_of = {}
-                sym = self.symbol_of[key] = clingo.parse_term(f"{name}({','.join(map(_text, args))})" if args else name)
-            atom = self.ctl.symbolic_atoms[sym]
+            atom = self.ctl.symbolic_atoms[_symbol(name, args)]
             lit = 0 if atom is None or (external and not atom.is_external) or atom.is_fact else atom.literal
             if len(self.literals) > 1_000_000:
                 self.literals = {}

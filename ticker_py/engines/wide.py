@@ -8,6 +8,8 @@ undefined result gives no value: the rule instance does not fire). See docs/sema
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import clingo
 
 from .. import ast
@@ -28,6 +30,7 @@ __all__ = [
 ]
 
 RANGE = f"clingo's integer range {CLINGO_MIN}..{CLINGO_MAX}"
+WINDOW_NOTE = "the clingo encodings keep window sizes as clingo numbers"
 NATIVE_NOTE = "the native engine (--engine native; auto for programs in its fragment) takes windows of any size"
 
 _NUMBER, _FUNCTION, _STRING = clingo.SymbolType.Number, clingo.SymbolType.Function, clingo.SymbolType.String
@@ -61,10 +64,8 @@ def symbol_to_term(sym: clingo.Symbol):
         return str(sym)
     if st == _FUNCTION and not sym.arguments:
         return sym.name if sym.name else "()"
-    if sym.name == WIDE:
-        value = symbol_int(sym)
-        if value is not None:
-            return value
+    if sym.name == WIDE and (value := symbol_int(sym)) is not None:
+        return value
     return (sym.name, *(symbol_to_term(a) for a in sym.arguments))
 
 
@@ -85,10 +86,10 @@ class ExactContext:
         if error is not None:
             raise error
 
-    def _refuse(self, number, message: str, *notes: str):
+    def _fail(self, error: TickerError) -> list:
+        """Keep the first error (clingo cannot pass it through); no value."""
         if self.error is None:
-            site = self.sites[number.number]
-            self.error = StreamError(Diagnostic(f"'{site}' {message}", site.location, notes))
+            self.error = error
         return []
 
     def _arith(self, op: str, a: clingo.Symbol, b: clingo.Symbol, number):
@@ -99,9 +100,7 @@ class ExactContext:
         if value is None:
             return []
         if integer_too_long(value):
-            if self.error is None:
-                self.error = StreamError(too_long(self.sites[number.number], op, x, y))
-            return []
+            return self._fail(StreamError(too_long(self.sites[number.number], op, x, y)))
         return int_symbol(value)
 
     def _range(self, a, b, number):
@@ -109,9 +108,10 @@ class ExactContext:
         if x is None or y is None:
             return []
         if y - x >= MAX_FACT_ATOMS:
-            return self._refuse(
-                number,
-                f"spans the {short_int(y - x + 1)} integers {short_int(x)}..{short_int(y)}, more than {MAX_FACT_ATOMS}",
+            site = self.sites[number.number]
+            span = f"{short_int(y - x + 1)} integers {short_int(x)}..{short_int(y)}"
+            return self._fail(
+                StreamError(Diagnostic(f"'{site}' spans the {span}, more than {MAX_FACT_ATOMS}", site.location))
             )
         return [int_symbol(v) for v in range(x, y + 1)]
 
@@ -121,8 +121,7 @@ class ExactContext:
         try:
             return clingo.Number(order(symbol_to_term(a), symbol_to_term(b), where))
         except TickerError as err:
-            if self.error is None:
-                self.error = err
+            self._fail(err)
             return clingo.Number(0)
 
 
@@ -139,15 +138,10 @@ def check_window_sizes(analysis: Analysis, rules) -> None:
             el = lit.element
             if isinstance(el, ast.Comparison) or el.window is None:
                 continue
-            n = analysis.size(el.window)
+            n, what = analysis.size(el.window), "atoms" if el.window.is_tuple else "time points"
             if n > CLINGO_MAX:
-                out.append(
-                    Diagnostic(
-                        f"window {el.window} covers {n} {'atoms' if el.window.is_tuple else 'time points'}, outside {RANGE}",
-                        el.window.location,
-                        ("the clingo encodings keep window sizes as clingo numbers", NATIVE_NOTE),
-                    )
-                )
+                message = f"window {el.window} covers {n} {what}, outside {RANGE}"
+                out.append(Diagnostic(message, el.window.location, (WINDOW_NOTE, NATIVE_NOTE)))
     if out:
         raise EngineUnsupported(out)
 
@@ -174,21 +168,13 @@ def check_clingo_strings(t: int, atoms) -> None:
         bad = unholdable(atom)
         if bad is not None:
             what = "a NUL character" if "\0" in bad else "a lone surrogate (no UTF-8 form)"
-            raise StreamError(
-                Diagnostic(
-                    f"string {ascii(bad)} in '{atom[0]}' at time {t} has {what}, which clingo cannot hold",
-                    notes=("the native engine (--engine native) holds any string",),
-                )
-            )
+            message = f"string {ascii(bad)} in '{atom[0]}' at time {t} has {what}, which clingo cannot hold"
+            raise StreamError(Diagnostic(message, notes=("the native engine (--engine native) holds any string",)))
 
 
 def locate(err: StreamError, source: str, line: int) -> StreamError:
     """``err`` with its unlocated diagnostics placed at ``source:line`` (line 0: no line to name)."""
-    from dataclasses import replace
-
-    from ..ast import Location
-
     if line <= 0:
         return err
-    where = Location(source, line, 1, line, 2)
+    where = ast.Location(source, line, 1, line, 2)
     return StreamError([d if d.location is not None else replace(d, location=where) for d in err.diagnostics])

@@ -14,9 +14,9 @@ __all__ = ["PinCover"]
 class PinCover:
     """Counts, per atom of q, its pins inside the box window ``[lo, hi]`` of size n."""
 
-    def __init__(self, n: int, pinned_at: dict):
+    def __init__(self, n: int):
         self.n = n
-        self.pinned_at = pinned_at  # u -> set of atoms pinned at u (shared per q)
+        self.pinned_at: dict = {}  # u -> set of atoms pinned at u
         self.count: dict = {}
         self.lo, self.hi = 0, -1
 
@@ -31,6 +31,10 @@ class PinCover:
 
     def pinned(self, a, u, d: int = 1) -> None:
         """Atom a pinned at u (``d`` 1), or no longer (``d`` -1)."""
+        at = self.pinned_at.setdefault(u, set())
+        (at.add if d > 0 else at.discard)(a)
+        if not at:
+            del self.pinned_at[u]
         if self.lo <= u <= self.hi:
             self._add((a,), d)
 
@@ -60,10 +64,8 @@ class PinCover:
         return [u for u in at if lo <= u <= hi]
 
     def holding(self, now_facts) -> list:
-        """The atoms of ``now_facts`` pinned at every time point of the window."""
+        """The atoms of ``now_facts`` pinned at every time point of the (non-empty) window."""
         width = self.hi - self.lo + 1
-        if width <= 0:
-            return list(now_facts)
         count = self.count
         if len(count) < len(now_facts):
             return [a for a, c in count.items() if c == width and a in now_facts]

@@ -85,12 +85,8 @@ class NativeEngine(Engine):
         for plan in plans:
             if plan.transient:
                 if not (prune and self._pruned(plan, None)):
-                    fire(
-                        plan,
-                        plan.full,
-                        plan.full_store.facts.items() if plan.full_store is not None else ((None, now),),
-                        now,
-                    )
+                    full = plan.full_store
+                    fire(plan, plan.full, full.facts.items() if full is not None else ((None, now),), now)
                 continue
             for store, fn in plan.drivers:
                 d = initial[id(store)] if store.scc == i else store.delta
@@ -123,8 +119,7 @@ class NativeEngine(Engine):
 
     def _pruned(self, plan, driver) -> bool:
         """Laser2's pruning: a box atom of the rule holds for no atom: skip the rule."""
-        for store in plan.box_stores:
-            if store is not driver and not store.facts:
-                self.stats["pruned"] += 1
-                return True
+        if any(store is not driver and not store.facts for store in plan.box_stores):
+            self.stats["pruned"] += 1
+            return True
         return False

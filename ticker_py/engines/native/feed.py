@@ -4,12 +4,12 @@ given the horizons of the windows that read them (docs/native.md, *Horizons*).""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import filterfalse, repeat
+from itertools import filterfalse, groupby, islice, repeat, takewhile
 from operator import itemgetter
 
 from ... import ast
-from ...windows import first_point, last_covering, tuple_start
-from .store import INF, Clock, end_of
+from ...windows import first_point, tuple_start
+from .store import INF, Clock, end_of, window_end
 from .views import background_at
 from .wiring import Wiring
 
@@ -148,24 +148,15 @@ class StreamFeed:
         for u, atoms, first in pending:
             if tfeeds:
                 self._feed_tuple_atoms(u, atoms, first)
-            preds = set(map(_first, atoms))
-            if len(preds) == 1:
+            if len(set(map(_first, atoms))) == 1:
                 groups = ((atoms[0][0], atoms),)
-            else:
-                by = {}
-                for a in atoms:
-                    by.setdefault(a[0], []).append(a)
-                groups = by.items()
+            else:  # per predicate, in arrival order
+                groups = ((p, list(g)) for p, g in groupby(sorted(atoms, key=_first), _first))
             for p, group in groups:
                 for mod, n, store in feeds.get(p, ()):
-                    if mod is NOW:
-                        h = end_of(t) if u == t else -1
-                    elif mod is DIAMOND:
-                        h = end_of(last_covering(u, n))
-                    elif mod is AT:
-                        h = INF if n is None else end_of(last_covering(u, n))
-                    else:
+                    if mod is BOX:
                         continue
+                    h = window_end(u, n)  # NOW: n is 0, an atom before t ends before now
                     if h < now:
                         continue
                     mine = group if store.accept is None else store.accept(group)
@@ -228,11 +219,7 @@ class StreamFeed:
             arrived = self.runs[p].seen.get(t)
             if not arrived:
                 continue
-            first_at_start = set()
-            for k in range(f - base, len(recent)):
-                u, a = recent[k]
-                if u != start:
-                    break
-                first_at_start.add(a)
+            # the atoms at the window's start time inside the window
+            inside = {a for _, a in takewhile(lambda e: e[0] == start, islice(recent, f - base, None))}  # noqa: B023
             h = (end_of(t), clock.count)
-            store.insert([(a, h) for a in set(arrived) if run_start[a] <= start and a in first_at_start])
+            store.insert([(a, h) for a in set(arrived) if run_start[a] <= start and a in inside])

@@ -18,9 +18,8 @@ class Delta(tuple):
     atoms: tuple
 
     def __new__(cls, added: frozenset, added_pins: set, removed: frozenset, removed_pins: set) -> Delta:
-        delta = super().__new__(
-            cls, (added | added_pins if added_pins else added, removed | removed_pins if removed_pins else removed)
-        )
+        pair = (added | added_pins if added_pins else added, removed | removed_pins if removed_pins else removed)
+        delta = super().__new__(cls, pair)
         delta.atoms = (added, removed)
         return delta
 
@@ -29,10 +28,9 @@ class Delta(tuple):
 
 
 class Changes:
-    """The atoms that hold now and the pins added and removed at one evaluation, and (unless
-    only changes are read) the answer they sum up to. The now-views of derived predicates report
-    here; the pins :class:`~.views.DerivedViews`; with ``show="all"`` the stream feed the input
-    atoms at t (``inputs_now``)."""
+    """The atoms and pins added and removed at one evaluation, and (unless only changes are read)
+    the answer they sum up to; reported by the now-views, :class:`~.views.DerivedViews` (pins) and,
+    with ``show="all"``, the stream feed (``inputs_now``)."""
 
     def __init__(self, wiring: Wiring, options: EngineOptions):
         self.wiring = wiring
@@ -70,13 +68,10 @@ class Changes:
 
     def show_inputs(self, prev_time: int, advance: bool) -> None:
         """With show=all: input atoms at t and background of extensional predicates."""
-        w = self.wiring
+        ext_bg = self.wiring.ext_background
         if prev_time < 0 and advance:
-            for p, atoms in w.background.items():
-                if p not in w.intensional:
-                    self.added_now.update(atoms)
+            self.added_now |= ext_bg
         current = self.inputs_now if advance else self.shown_inputs | self.inputs_now
-        ext_bg = w.ext_background
         self.removed_now |= (self.shown_inputs - current) - ext_bg
         self.added_now |= (current - self.shown_inputs) - ext_bg
         self.shown_inputs = current
@@ -89,9 +84,5 @@ class Changes:
             self.out_pins -= self.removed_pins
             self.out_pins |= self.added_pins
             models = (Model(frozenset(self.out_now), frozenset(self.out_pins)),)
-        return Result(
-            t,
-            count,
-            models,
-            Delta(frozenset(self.added_now), self.added_pins, frozenset(self.removed_now), self.removed_pins),
-        )
+        delta = Delta(frozenset(self.added_now), self.added_pins, frozenset(self.removed_now), self.removed_pins)
+        return Result(t, count, models, delta)

@@ -1,11 +1,9 @@
 """Compiling a rule into join plans: one generated Python function per driving literal.
 
-A plan ``fn(D, out, now)`` takes the delta ``D`` (``(instance, horizon)`` pairs) of one
-positive body literal, joins each instance with the current facts of the other
-literals (through indexes on the bound argument positions), checks comparisons and
-negated literals as soon as their variables are bound, and appends ``(head, horizon)``
-to ``out``; the horizon is the minimum of the body's horizons (``now`` for a transient
-rule). Heads are atom tuples, or ``(atom, T)`` for an @-head (T an integer >= 0).
+A plan ``fn(D, out, now)`` joins each ``(instance, horizon)`` pair of the delta ``D`` of one positive
+body literal with the other literals' facts (through indexes on the bound positions), checks
+comparisons and negated literals once their variables are bound, and appends ``(head, horizon)`` to
+``out``: the minimum of the body's horizons (``now`` for a transient rule); an @-head is ``(atom, T)``.
 """
 
 from __future__ import annotations
@@ -19,7 +17,7 @@ from ...errors import Diagnostic, EngineUnsupported, InternalError
 from ...values import COMPUTE, compare, from_ast_term
 from .store import INF
 
-__all__ = ["StoreLiteral", "RulePlan", "compile_rule", "constants", "delta_groups"]
+__all__ = ["StoreLiteral", "RulePlan", "compile_rule", "constants", "delta_groups", "unsupported"]
 
 _first = itemgetter(0)
 
@@ -53,15 +51,16 @@ class RulePlan:
     full_store: object = None
     box_stores: tuple = ()
     transient: bool = False
-    sources: list = field(default_factory=list)  # each plan's source (a skipping plan's: :class:`_Skipping`)
+    sources: list = field(default_factory=list)  # each generated function's source
 
     @property
     def source(self) -> str:
-        """The generated functions' sources (a skipping plan's is generated if not yet compiled)."""
-        return "\n".join(s if type(s) is str else s.source() for s in self.sources)
+        """The generated functions' sources."""
+        return "\n".join(self.sources)
 
 
-def _unsupported(rule, why):
+def unsupported(rule, why) -> EngineUnsupported:
+    """The native engine's refusal of ``rule``, saying why."""
     return EngineUnsupported(Diagnostic(f"the native engine cannot run rule '{rule}'", rule.location, (why,)))
 
 
@@ -89,10 +88,8 @@ def _comparison_code(op, left, right, where: str = "None") -> str:
     """A comparison in clingo's order of terms (numbers before everything else, numeric literals
     among them: :func:`ticker_py.values.compare`, which also reports a number compared with a
     literal for the program's comparison ``where``)."""
-    if op == "=":
-        return f"{left} == {right}"
-    if op == "!=":
-        return f"{left} != {right}"
+    if op in ("=", "!="):
+        return f"{left} {'==' if op == '=' else '!='} {right}"
     flip = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
     for var, const, o in ((left, right, op), (right, left, flip[op])):
         try:
@@ -117,7 +114,7 @@ class _PlanWriter:
         self.h = "now"
         self.hc = None  # the count horizon, once a counted literal is joined
         self.skips = False  # an extended driving fact skips what it cannot extend (_skips)
-        self.pending: list = []  # checks: (required vars, emit function)
+        self.pending: list = []  # functions that emit a check if they can, and say whether they did
 
     # -- emission helpers
     def emit(self, line):
@@ -147,18 +144,13 @@ class _PlanWriter:
         if isinstance(term, ast.Function):
             return f"({term.name!r}, {', '.join(self.value(a) for a in term.args)},)"
         if isinstance(term, ast.BinOp):
-            expr = self._arith(term)
+            left, right = self.value(term.left), self.value(term.right)
             v = self.fresh()
-            self.emit(f"{v} = {expr}")
+            where = self.name(term, "W")  # a result too long for any integer is refused there
+            self.emit(f"{v} = {self.name(COMPUTE[term.op], 'A')}({left}, {right}, {where})")
             self.guard(f"{v} is not None")
             return v
-        raise _unsupported(self.plan.rule, f"term '{term}' is not supported in a rule")
-
-    def _arith(self, term) -> str:
-        if isinstance(term, ast.BinOp):
-            where = self.name(term, "W")  # a result too long for any integer is refused there
-            return f"{self.name(COMPUTE[term.op], 'A')}({self._arith(term.left)}, {self._arith(term.right)}, {where})"
-        return self.value(term)
+        raise unsupported(self.plan.rule, f"term '{term}' is not supported in a rule")
 
     def bind(self, var, expr):
         py = f"v{len(self.bound)}"
@@ -183,9 +175,9 @@ class _PlanWriter:
         elif isinstance(term, ast.BinOp):
             v = self.fresh("e")
             self.emit(f"{v} = {val}")
-            self.pending.append((_variables(term), lambda: self.guard(f"{v} == {self.value(term)}")))
+            self.when_bound(_variables(term), lambda: self.guard(f"{v} == {self.value(term)}"))
         else:
-            raise _unsupported(self.plan.rule, f"term '{term}' is not supported in a rule body")
+            raise unsupported(self.plan.rule, f"term '{term}' is not supported in a rule body")
 
     def accessor(self, lit: StoreLiteral, inst: str, pos: int) -> str:
         if lit.store.shape == "at":
@@ -202,24 +194,21 @@ class _PlanWriter:
             return f"({atom}, {self.value(lit.time)})"
         return atom
 
+    def minimum(self, old, new: str, base: str) -> str:
+        """A variable for the smaller of ``old`` and ``new`` (``new`` if ``old`` is None)."""
+        if old is None:
+            return new
+        v = self.fresh(base)
+        self.emit(f"{v} = {old} if {old} < {new} else {new}")
+        return v
+
     def set_h(self, hv, counted=False):
         if counted:
             hc = self.fresh("c")
             self.emit(f"{hv}, {hc} = {hv}")
-            if self.hc is None:
-                self.hc = hc
-            else:
-                nc = self.fresh("c")
-                self.emit(f"{nc} = {self.hc} if {self.hc} < {hc} else {hc}")
-                self.hc = nc
-        if self.plan.transient:
-            return
-        if self.h == "now":  # first literal
-            self.h = hv
-            return
-        nh = self.fresh("h")
-        self.emit(f"{nh} = {self.h} if {self.h} < {hv} else {hv}")
-        self.h = nh
+            self.hc = self.minimum(self.hc, hc, "c")
+        if not self.plan.transient:
+            self.h = self.minimum(None if self.h == "now" else self.h, hv, "h")  # "now": the first literal
 
     # -- the steps of a plan
     def drive(self, lit: StoreLiteral, inst: str, hv: str, matched=None):
@@ -277,51 +266,42 @@ class _PlanWriter:
         self.set_h(hv, lit.store.counted)
         self.flush()
 
+    def when_bound(self, need: set, emit) -> None:
+        """Call ``emit()`` (a check) once the variables ``need`` are bound."""
+        self.pending.append(lambda: need <= self.bound.keys() and (emit() or True))
+
     def flush(self):
-        """Emit every pending check whose variables are bound (assignments bind more)."""
-        progress = True
-        while progress:
-            progress = False
-            for item in list(self.pending):
-                need, emit = item
-                if need is None:  # an assignment: emit() decides
-                    if emit():
-                        self.pending.remove(item)
-                        progress = True
-                elif need <= set(self.bound):
-                    self.pending.remove(item)
-                    emit()
-                    progress = True
+        """Emit every pending check that can be (a check or an assignment that emitted says True)."""
+        while done := [item for item in list(self.pending) if item()]:
+            for item in done:
+                self.pending.remove(item)
 
     def add_comparison(self, cmp: ast.Comparison, negated: bool):
+        def check():
+            cond = _comparison_code(cmp.op, self.value(cmp.left), self.value(cmp.right), self.name(cmp, "C"))
+            self.guard(f"not ({cond})" if negated else cond)
+
         def assign():
             for var, expr in ((cmp.left, cmp.right), (cmp.right, cmp.left)):
                 if isinstance(var, ast.Variable) and var.name not in self.bound and self.computable(expr):
                     self.bind(var.name, self.value(expr))
                     return True
-            if self.computable(cmp.left) and self.computable(cmp.right):
-                check()
-                return True
-            return False
-
-        def check():
-            cond = _comparison_code(cmp.op, self.value(cmp.left), self.value(cmp.right), self.name(cmp, "C"))
-            self.guard(f"not ({cond})" if negated else cond)
+            return self.computable(cmp.left) and self.computable(cmp.right) and (check() or True)
 
         if cmp.op == "=" and not negated:
-            self.pending.append((None, assign))
+            self.pending.append(assign)
         else:
-            self.pending.append((_variables(cmp.left) | _variables(cmp.right), check))
+            self.when_bound(_variables(cmp.left) | _variables(cmp.right), check)
 
     def add_negated(self, lit: StoreLiteral):
         facts = self.name(lit.store.facts, "F")
         need = ast.atom_variables(lit.atom) | _variables(lit.time)
-        self.pending.append((need, lambda: self.guard(f"{self.full_key(lit)} not in {facts}")))
+        self.when_bound(need, lambda: self.guard(f"{self.full_key(lit)} not in {facts}"))
 
     def head(self):
         rule = self.plan.rule
         if self.pending:
-            raise _unsupported(rule, "a comparison or negated atom has variables no positive atom binds")
+            raise unsupported(rule, "a comparison or negated atom has variables no positive atom binds")
         atom = rule.head.atom
         head = self.atom_code(atom)
         if rule.head.time is not None:
@@ -390,20 +370,15 @@ class _Skipping:
     runs; then the skipping one is compiled and takes this one's place in ``plan.drivers``."""
 
     def __init__(self, plan: RulePlan, body, driver, ns: dict, plain, slot: int):
-        self.plan, self.body, self.driver, self.ns, self.plain, self.slot = plan, body, driver, ns, plain, slot
+        self.plan, self.driver, self.ns, self.plain, self.slot = plan, driver, ns, plain, slot
         self.before = driver.store.before
         self.fn = None
-        self.text = None
-
-    def source(self) -> str:
-        if self.text is None:
-            self.text = _plan_source(self.plan, self.body, self.driver, self.ns, skipping=True)
-        return self.text
+        self.text = _plan_source(plan, body, driver, ns, skipping=True)
 
     def compiled(self):
         """The skipping plan (compiled now if not yet), in this one's place in ``plan.drivers``."""
         if self.fn is None:
-            code = compile(self.source(), f"<plan {self.plan.rule}>", "exec")  # names its stores in ns
+            code = compile(self.text, f"<plan {self.plan.rule}>", "exec")  # names its stores in ns
             env = dict(self.ns, _plain=self.plain)
             exec(code, env)
             self.fn = env["plan"]
@@ -437,7 +412,7 @@ def _join_order(driver, positives):
 
 def _plan_source(plan: RulePlan, body, driver, ns, full=False, general=False, skipping=False) -> str:
     """The plan's source (``skipping``: the variant that skips what an extension cannot extend,
-    or None where that is not sound; it leaves an evaluation without extensions to ``_plain``)."""
+    where :func:`_skips`; it leaves an evaluation without extensions to ``_plain``)."""
     gen = _PlanWriter(plan, ns, general)
     positives = [b for b in body if isinstance(b, StoreLiteral) and not b.negated]
     for b in body:
@@ -456,8 +431,6 @@ def _plan_source(plan: RulePlan, body, driver, ns, full=False, general=False, sk
     if excluded:
         lines_head.append("    _ds = _delta_set(D)")
     if skipping:
-        if not _skips(plan, driver, positives, rank):
-            return None
         before = gen.name(driver.store.before, "B")
         lines_head.insert(1, f"    if not {before}: return _plain(D, _out, now)   # no fact extended")
         lines_head.append(f"    _bg = {before}.get")
@@ -512,10 +485,9 @@ def _projection_source(plan: RulePlan, body: list, ns: dict):
         return None
     columns = [f"_rp({head.atom.predicate!r})"]
     for term in head.atom.args:
-        if isinstance(term, ast.Variable) and term.name in where and where[term.name] != at_pos:
-            columns.append(f"map(_ig({where[term.name] + 1}), M)")
-        elif isinstance(term, ast.Variable) and term.name in where:
-            columns.append("map(_second, A)")
+        pos = where.get(term.name) if isinstance(term, ast.Variable) else None
+        if pos is not None:
+            columns.append("map(_second, A)" if pos == at_pos else f"map(_ig({pos + 1}), M)")
         elif is_constant(term):
             columns.append(f"_rp({_constant_code(term)})")
         else:
@@ -565,7 +537,7 @@ def compile_rule(rule: ast.Rule, body: list, head_store, general: bool = False, 
         if full or general or not _skips(plan, driver, positives, rank):
             return env["plan"]
         skipping = _Skipping(plan, body, driver, ns, env["plan"], len(plan.drivers))
-        plan.sources.append(skipping)
+        plan.sources.append(skipping.text)
         return skipping
 
     for lit in positives:

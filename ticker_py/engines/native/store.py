@@ -14,7 +14,9 @@ from heapq import heappop, heappush
 from itertools import compress, repeat
 from operator import eq, is_, is_not, itemgetter, lt
 
-__all__ = ["Store", "CountedStore", "Clock", "INF", "SLOT", "end_of", "acceptor", "atom_key", "Index"]
+from ...windows import last_covering
+
+__all__ = ["Store", "CountedStore", "Clock", "INF", "SLOT", "end_of", "window_end", "acceptor", "atom_key", "Index"]
 
 SLOT = 1 << 32
 INF = math.inf  # not an integer: any integer tick key compares below it
@@ -30,6 +32,11 @@ def _consume(it) -> None:
 def end_of(t: int) -> int:
     """The horizon "until the last evaluation at time point t"."""
     return t * SLOT + SLOT - 1
+
+
+def window_end(u: int, n: int | None):
+    """The horizon of what holds at time point u under a time window of reach n (None: for ever)."""
+    return INF if n is None else end_of(last_covering(u, n))
 
 
 class Clock:
@@ -84,15 +91,12 @@ def acceptor(patterns: list, key: Callable) -> Callable | None:
 
 
 class Index:
-    """An index of a store's instances on some argument positions: ``parts`` maps the value at
-    the *fixed* positions (``part(instance)``, where the index's literals have constants) to a
-    dict keyed by the value at the others (``key(instance)``; ``()`` when there are none); an
-    index without fixed positions is that one dict (``part`` None). A key with a single instance
-    maps to the instance itself, not to a one-entry dict (most join keys are unique); plans read
-    ``b if type(b) is dict else (b,)``. Only instances whose fixed value has a dict (one of the
-    literals' constants) are indexed. Adding and removing a batch are C-level passes (``map``,
-    ``compress``); Python code runs only for the instances whose key holds others too.
-    The dicts are never replaced: plans hold them."""
+    """A store's instances on some argument positions: ``parts`` maps the value at the *fixed*
+    positions (``part(instance)``: the literals' constants; only instances with one are indexed) to
+    a dict keyed by the others (``key(instance)``, ``()`` if none); without fixed positions it is
+    that one dict. A key with a single instance maps to the instance itself (most join keys are
+    unique; plans read ``b if type(b) is dict else (b,)``). Batches are added and removed in C-level
+    passes. The dicts are never replaced: plans hold them."""
 
     __slots__ = ("part", "key", "parts")
 
@@ -272,19 +276,7 @@ class Store:
             else:
                 b.extend(insts)
         else:
-            self._bucket_each(pairs)
-
-    def _bucket_each(self, pairs: list) -> None:
-        buckets = self.buckets
-        lasth, bucket_append = None, None
-        for inst, h in pairs:
-            if h != lasth:
-                b = buckets.get(h)
-                if b is None:
-                    b = buckets[h] = []
-                    heappush(self.heap, h)
-                lasth, bucket_append = h, b.append
-            bucket_append(inst)
+            _bucket_each(buckets, self.heap, pairs)
 
     def _insert_each(self, pairs: list) -> list:
         """The general insert: pair by pair, keeping the largest horizon per instance."""
@@ -369,8 +361,7 @@ class Store:
                 olds = list(map(pop, b, repeat(-1)))
                 # eq/lt, not h.__eq__: an instance extended for ever has the float INF, which an
                 # int's own methods do not compare with (NotImplemented)
-                hs = repeat(h)
-                if not all(map(eq, hs, olds)):
+                if not all(map(eq, repeat(h), olds)):
                     facts.update(compress(zip(b, olds), map(lt, repeat(h), olds)))
                     b = list(compress(b, map(eq, repeat(h), olds)))
             else:
@@ -384,12 +375,17 @@ class Store:
         return out
 
 
-def _into_bucket(buckets: dict, heap: list, key: int, inst) -> None:
-    b = buckets.get(key)
-    if b is None:
-        b = buckets[key] = []
-        heappush(heap, key)
-    b.append(inst)
+def _bucket_each(buckets: dict, heap: list, pairs) -> None:
+    """Put ``(instance, key)`` pairs into the buckets of their keys (a new key onto the heap)."""
+    lasth, bucket_append = None, None
+    for inst, h in pairs:
+        if h != lasth:
+            b = buckets.get(h)
+            if b is None:
+                b = buckets[h] = []
+                heappush(heap, h)
+            lasth, bucket_append = h, b.append
+        bucket_append(inst)
 
 
 def _not_dominated_by(pairs: list, h: tuple) -> list:
@@ -398,10 +394,9 @@ def _not_dominated_by(pairs: list, h: tuple) -> list:
 
 
 class CountedStore(Store):
-    """A store whose horizons are ``(time horizon, count horizon)`` pairs (docs/native.md, *Count
-    horizons*): the current pair per fact, and the undominated others as alternatives that take its
-    place when it expires (the fact is then emitted again). Plain integer horizons are read as
-    ``(h, INF)``."""
+    """A store of ``(time, count)`` horizons (docs/native.md, *Count horizons*): the current pair
+    per fact, and the undominated others as alternatives that take its place when it expires (the
+    fact is then emitted again). A plain horizon h is ``(h, INF)``."""
 
     counted = True
 
@@ -411,10 +406,10 @@ class CountedStore(Store):
         self.cbuckets: dict = {}
         self.cheap: list = []
 
-    def _bucket(self, inst, h):
-        _into_bucket(self.buckets, self.heap, h[0], inst)
-        if h[1] < INF:
-            _into_bucket(self.cbuckets, self.cheap, h[1], inst)
+    def _bucket(self, pairs: list) -> None:
+        """Put ``(instance, (time, count))`` pairs into the buckets of both horizons."""
+        _bucket_each(self.buckets, self.heap, [(inst, h[0]) for inst, h in pairs])
+        _bucket_each(self.cbuckets, self.cheap, [(inst, h[1]) for inst, h in pairs if h[1] < INF])
 
     def insert(self, pairs) -> list:
         pairs = [p if type(p[1]) is tuple else (p[0], (p[1], INF)) for p in pairs]
@@ -444,8 +439,8 @@ class CountedStore(Store):
                 others[:] = _not_dominated_by(others, h)
                 others.append(h)
                 continue
-            self._bucket(inst, h)
             new.append(p)
+        self._bucket(new)
         if fresh:
             self._indexed(fresh)
         return self._emit(new)
@@ -475,12 +470,12 @@ class CountedStore(Store):
                     if valid:
                         alts[inst] = valid
                     facts[inst] = best
-                    self._bucket(inst, best)
                     promoted.append((inst, best))
                     continue
             del facts[inst]
             out.append(inst)
         if out:
             self._unindexed(out)
+        self._bucket(promoted)
         self._emit(promoted)
         return out

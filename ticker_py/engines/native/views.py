@@ -8,8 +8,8 @@ from heapq import heappop, heappush
 from itertools import count
 
 from ... import ast
-from ...windows import first_point, last_covering
-from .store import INF, Clock, end_of
+from ...windows import first_point
+from .store import INF, Clock, end_of, window_end
 from .wiring import Wiring
 
 __all__ = ["DerivedViews", "background_at"]
@@ -18,12 +18,8 @@ __all__ = ["DerivedViews", "background_at"]
 def background_at(bg, n, prev: int, t: int) -> list:
     """Background atoms under an @-window of size n (``None``: unbounded) at the time points
     after ``prev`` up to t, as ``((atom, u), horizon)`` pairs."""
-    lo = max(prev + 1, first_point(t, n))
-    out = []
-    for u in range(lo, t + 1):
-        h = INF if n is None else end_of(last_covering(u, n))
-        out.extend(((a, u), h) for a in bg)
-    return out
+    ends = {u: window_end(u, n) for u in range(max(prev + 1, first_point(t, n)), t + 1)}
+    return [((a, u), h) for u, h in ends.items() for a in bg]
 
 
 class DerivedViews:
@@ -48,6 +44,7 @@ class DerivedViews:
         diamonds = views[ast.DIAMOND]
         ats = views[ast.AT]
         lim = w.horizon_cap[q]
+        windows = [(n, store, False) for n, store in diamonds] + [(n, store, True) for n, store in ats]
 
         if pinned or ats:
 
@@ -70,22 +67,13 @@ class DerivedViews:
                 """Pins up to now into the now-view (at t) and the windows that cover them."""
                 t = clock.time
                 cap = end_of(t)
-                pairs = [(key[0], lim(h, cap)) for key, h in new if key[1] == t]
-                if pairs:
-                    nowv.insert(pairs)
-                for n, store in diamonds:
+                nowv.insert([(key[0], lim(h, cap)) for key, h in new if key[1] == t])
+                for n, store, at in windows:
                     lo = first_point(t, n)
-                    pairs = [(key[0], lim(h, end_of(last_covering(key[1], n)))) for key, h in new if lo <= key[1] <= t]
-                    if pairs:
-                        store.insert(pairs)
-                for n, store in ats:
-                    if n is None:
-                        pairs = [p for p in new if p[0][1] <= t]
-                    else:
-                        lo = first_point(t, n)
-                        pairs = [(key, lim(h, end_of(last_covering(key[1], n)))) for key, h in new if lo <= key[1] <= t]
-                    if pairs:
-                        store.insert(pairs)
+                    pairs = [
+                        (key if at else key[0], lim(h, window_end(key[1], n))) for key, h in new if lo <= key[1] <= t
+                    ]
+                    store.insert(pairs)
 
             w.pins[q].listeners.append(from_pins)
 
@@ -93,14 +81,13 @@ class DerivedViews:
         """Pins of q as they appear and expire: the box covers, the pins to read later, the answer."""
         w, clock, changes, views = self.wiring, self.clock, self.changes, self
         bgq = w.background_sets.get(q, frozenset())
-        pinned_at, covers = w.pinned_at[q], w.covers[q]
+        covers = w.covers[q]
 
         def fresh_pin(keys):
             t = clock.time
             for key in keys:
                 u = key[1]
                 if covers and key[0] not in bgq:
-                    pinned_at.setdefault(u, set()).add(key[0])
                     for cover in covers:
                         cover.pinned(key[0], u)
                 if u > t:
@@ -117,13 +104,8 @@ class DerivedViews:
             prev = clock.prev_time
             for key in keys:
                 if covers and key[0] not in bgq:
-                    u = key[1]
-                    at = pinned_at[u]
-                    at.discard(key[0])
-                    if not at:
-                        del pinned_at[u]
                     for cover in covers:
-                        cover.pinned(key[0], u, -1)
+                        cover.pinned(key[0], key[1], -1)
                 if key[1] != prev and key[0] not in bgq:
                     changes.removed_pins.add(key)
 

@@ -8,7 +8,7 @@ from ...analysis import Analysis
 from ...errors import Diagnostic, EngineUnsupported
 from ...windows import Windows
 from .boxes import PinCover
-from .plan import RulePlan, StoreLiteral, compile_rule, constants, delta_groups
+from .plan import RulePlan, StoreLiteral, compile_rule, constants, delta_groups, unsupported
 from .store import CountedStore, Store, acceptor, atom_key
 
 __all__ = ["Wiring", "counted_predicates", "cap_counted_horizon"]
@@ -31,17 +31,14 @@ def counted_predicates(rules, intensional) -> set:
         changed = False
         for r in rules:
             q = r.head.atom.predicate
-            if q in counted:
-                continue
-            for lit in r.body:
-                if lit.negated or lit.is_comparison:
-                    continue
-                el = lit.element
-                p = el.atom.predicate
-                if p in counted or (p not in intensional and el.window_kind is TUPLE):
-                    counted.add(q)
-                    changed = True
-                    break
+            if q not in counted and any(
+                lit.element.atom.predicate in counted
+                or (lit.element.atom.predicate not in intensional and lit.element.window_kind is TUPLE)
+                for lit in r.body
+                if not lit.negated and not lit.is_comparison
+            ):
+                counted.add(q)
+                changed = True
     return counted
 
 
@@ -71,6 +68,8 @@ class Wiring:
         for r in rules:
             if r.head is None:
                 raise EngineUnsupported(Diagnostic("the native engine cannot run constraints", r.location))
+        for r in analysis.interval_rules:
+            raise unsupported(r, "intervals are supported in facts only")
         self.scc_of = {p: i for i, comp in enumerate(analysis.strata) for p in comp}
         self.pinned = {r.head.atom.predicate for r in rules if r.head.time is not None}
         self.counted = counted_predicates(rules, self.intensional)
@@ -106,13 +105,12 @@ class Wiring:
         for s in self.stores:
             if s.scc is not None:
                 self.component_stores[s.scc].append(s)
-        # boxes over derived predicates: q -> u -> atoms pinned at u, counted by q's covers
-        self.pinned_at: dict = {q: {} for q in self.intensional}
+        # boxes over derived predicates: q's pins counted by q's covers
         self.covers: dict = {q: [] for q in self.intensional}
         self.boxes_of_component: dict = {}  # scc -> [(q, box store, cover)]
         for q, views in self.views.items():
             for n, store in views[BOX]:
-                cover = PinCover(n, self.pinned_at[q])
+                cover = PinCover(n)
                 self.covers[q].append(cover)
                 self.boxes_of_component.setdefault(self.scc_of[q], []).append((q, store, cover))
 
@@ -123,33 +121,29 @@ class Wiring:
 
     def _source(self, el: ast.ExtendedAtom, used_as_delta_only: bool) -> tuple:
         """The store an extended atom reads, and whether it is a box."""
-        p = el.atom.predicate
-        arity = self.sigs[p]
+        p, mod, arity = el.atom.predicate, el.modality, self.sigs[el.atom.predicate]
         n = self.windows.reach(el.window)
-        mod = el.modality
+        now = mod is NOW or (mod in (DIAMOND, BOX) and n == 0)
+        shape = "at" if mod is AT else "atom"
         if p in self.intensional:
-            if mod is NOW or (mod in (DIAMOND, BOX) and n == 0):
+            if now:
                 return self.now_view[p], False
             if mod is DIAMOND and p not in self.pinned:
                 return self.moving[p], False
-            key = (p, mod, n)
-            if key not in self.sources:
-                shape = "at" if mod is AT else "atom"
-                store = self.sources[key] = self._store(
-                    f"{p} {mod} {n}", shape, arity, self.scc_of[p], counted=p in self.counted
-                )
+            store = self.sources.get((p, mod, n))
+            if store is None:
+                store = self._store(f"{p} {mod} {n}", shape, arity, self.scc_of[p], counted=p in self.counted)
+                self.sources[(p, mod, n)] = store
                 self.views[p][mod].append((n, store))
-            return self.sources[key], mod is BOX
+            return store, mod is BOX
         kind = el.window_kind
-        if kind is not TUPLE and (mod is NOW or (mod in (DIAMOND, BOX) and n == 0)):
+        if kind is not TUPLE and now:
             kind, mod, n = ast.WindowKind.NONE, NOW, 0
         key = (p, kind, mod, n)
         store = self.sources.get(key)
         if store is None:
-            shape = "at" if mod is AT else "atom"
-            store = self.sources[key] = self._store(
-                f"{p} {kind} {mod} {n}", shape, arity, None, stored=False, counted=kind is TUPLE
-            )
+            store = self._store(f"{p} {kind} {mod} {n}", shape, arity, stored=False, counted=kind is TUPLE)
+            self.sources[key] = store
             if mod is BOX:
                 self.box_preds.add(p)
             if kind is TUPLE:
@@ -163,15 +157,6 @@ class Wiring:
         return store, mod is BOX
 
     def _compile(self, rule: ast.Rule) -> RulePlan:
-        for term in rule.head.atom.args + ((rule.head.time,) if rule.head.time is not None else ()):
-            if isinstance(term, ast.Interval) or any(isinstance(a, ast.Interval) for a in getattr(term, "args", ())):
-                raise EngineUnsupported(
-                    Diagnostic(
-                        f"the native engine cannot run rule '{rule}'",
-                        rule.location,
-                        ("intervals are supported in facts only",),
-                    )
-                )
         positives = [l for l in rule.body if not l.negated and not l.is_comparison]
         negated = any(l.negated for l in rule.body)
         single = len(positives) == 1 and not negated
