@@ -222,7 +222,8 @@ def from_results(
 ) -> Timeline:
     """The timeline of one run: ``results`` are :class:`~ticker_py.streams.model.Result` s or
     ``(t, models)`` pairs; ``inputs``: ``{t: input atoms}``."""
-    return from_runs({"": _last_per_time(results)}, title, inputs, start, end, atoms, max_atoms, None, subtitle, unit)
+    timeline = from_runs({"": _last_per_time(results)}, title, inputs, start, end, atoms, max_atoms, None, subtitle)
+    return replace(timeline, unit=unit)
 
 
 def from_runs(
@@ -235,7 +236,6 @@ def from_runs(
     max_atoms: int | None = MAX_ATOMS,
     notes: dict | None = None,
     subtitle: str = "",
-    unit: str = "time point",
 ) -> Timeline:
     """Runs side by side: ``runs`` maps a label to ``{t: models}`` (None: not evaluated), the first
     the reference. An atom on which the runs differ gets a lane per run, the differences marked;
@@ -301,7 +301,6 @@ def from_runs(
         streams,
         differing,
         rows,
-        unit,
         notes=notes,
         differ=counts[0],
         agree=counts[1],
@@ -383,4 +382,4 @@ def view(
         check_selection(selection, known | set(program or ()), "the program has" if program else "the results have")
     title = title or (f"answer stream at t = {results[0].t}" if len(results) == 1 else "answer streams")
     sub = subtitle(about, span_text(lo, hi) if per_t else "no time point evaluated (an empty stream)", atoms=selection)
-    return from_runs({"": per_t}, title, inputs, lo, hi, selection, max_atoms, None, sub, unit)
+    return replace(from_runs({"": per_t}, title, inputs, lo, hi, selection, max_atoms, None, sub), unit=unit)
