@@ -130,14 +130,16 @@ def _text(term) -> str:
     return format_term(clingo_term(term))
 
 
-@lru_cache(maxsize=1 << 16)
+# both caches hold what recurs across groundings; a window can hold far more than 65,536 distinct
+# instances, so the bound is the million the engines' caches had before they became these
+@lru_cache(maxsize=1 << 20)
 def _row(sym: clingo.Symbol, width: int) -> tuple:
     """``(atom arguments, head arguments)`` of a ``_fires{k}`` symbol (kept while it recurs)."""
     args = tuple(symbol_to_term(x) for x in sym.arguments)
     return args[:width], args[width:]
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 20)
 def _symbol(name: str, args: tuple) -> clingo.Symbol:
     """The symbol of ``name(args)`` (kept while it recurs)."""
     return clingo.parse_term(f"{name}({','.join(map(_text, args))})" if args else name)

@@ -4,7 +4,7 @@ given the horizons of the windows that read them (docs/native.md, *Horizons*).""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import filterfalse, groupby, islice, repeat, takewhile
+from itertools import filterfalse, islice, repeat, takewhile
 from operator import itemgetter
 
 from ... import ast
@@ -150,8 +150,11 @@ class StreamFeed:
                 self._feed_tuple_atoms(u, atoms, first)
             if len(set(map(_first, atoms))) == 1:
                 groups = ((atoms[0][0], atoms),)
-            else:  # per predicate, in arrival order
-                groups = ((p, list(g)) for p, g in groupby(sorted(atoms, key=_first), _first))
+            else:  # per predicate, in arrival order: one pass, no sort
+                by: dict = {}
+                for a in atoms:
+                    by.setdefault(a[0], []).append(a)
+                groups = by.items()
             for p, group in groups:
                 for mod, n, store in feeds.get(p, ()):
                     if mod is BOX:

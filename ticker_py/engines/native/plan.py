@@ -51,12 +51,12 @@ class RulePlan:
     full_store: object = None
     box_stores: tuple = ()
     transient: bool = False
-    sources: list = field(default_factory=list)  # each generated function's source
+    sources: list = field(default_factory=list)  # each plan's source (a skipping plan's: :class:`_Skipping`)
 
     @property
     def source(self) -> str:
-        """The generated functions' sources."""
-        return "\n".join(self.sources)
+        """The generated functions' sources (a skipping plan's is generated if not yet compiled)."""
+        return "\n".join(s if type(s) is str else s.source() for s in self.sources)
 
 
 def unsupported(rule, why) -> EngineUnsupported:
@@ -370,15 +370,21 @@ class _Skipping:
     runs; then the skipping one is compiled and takes this one's place in ``plan.drivers``."""
 
     def __init__(self, plan: RulePlan, body, driver, ns: dict, plain, slot: int):
-        self.plan, self.driver, self.ns, self.plain, self.slot = plan, driver, ns, plain, slot
+        self.plan, self.body, self.driver, self.ns, self.plain, self.slot = plan, body, driver, ns, plain, slot
         self.before = driver.store.before
         self.fn = None
-        self.text = _plan_source(plan, body, driver, ns, skipping=True)
+        self.text = None  # generated when first needed: most plans never see an extended fact
+
+    def source(self) -> str:
+        """The skipping plan's source."""
+        if self.text is None:
+            self.text = _plan_source(self.plan, self.body, self.driver, self.ns, skipping=True)
+        return self.text
 
     def compiled(self):
         """The skipping plan (compiled now if not yet), in this one's place in ``plan.drivers``."""
         if self.fn is None:
-            code = compile(self.text, f"<plan {self.plan.rule}>", "exec")  # names its stores in ns
+            code = compile(self.source(), f"<plan {self.plan.rule}>", "exec")  # names its stores in ns
             env = dict(self.ns, _plain=self.plain)
             exec(code, env)
             self.fn = env["plan"]
@@ -537,7 +543,7 @@ def compile_rule(rule: ast.Rule, body: list, head_store, general: bool = False, 
         if full or general or not _skips(plan, driver, positives, rank):
             return env["plan"]
         skipping = _Skipping(plan, body, driver, ns, env["plan"], len(plan.drivers))
-        plan.sources.append(skipping.text)
+        plan.sources.append(skipping)
         return skipping
 
     for lit in positives:
