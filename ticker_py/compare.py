@@ -60,7 +60,8 @@ def default_factory(name: str) -> Callable:
 
 
 def prepare_stream(analysis, stream, spec: RunSpec, inputs: dict | None = None) -> Iterator[TimePoint]:
-    """Time points of ``stream`` through the input stage, in ``spec`` 's tuple order (``inputs``: counts)."""
+    """Time points of ``stream`` through the input stage, in ``spec`` 's tuple order, refused past
+    ``max_gap`` (``inputs`` receives the atoms per time point)."""
     stage = Input(analysis, spec, counts=inputs)
     points = time_points(stage.records(stage.open(stream), spec.until), spec.until)
     if spec.tuple_order == "reverse":

@@ -85,7 +85,7 @@ class SemanticsRow:
 
     @property
     def differs(self) -> bool:
-        return bool(self.pairs())
+        return len({answers_key(models) for models in self.answers.values()}) > 1
 
     def pairs(self) -> list:
         """The labels of the runs whose answers differ here, two by two."""

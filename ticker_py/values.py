@@ -13,7 +13,6 @@ import itertools
 import math
 import operator
 import re
-import sys
 import warnings
 from contextvars import ContextVar
 from functools import cache
@@ -304,7 +303,7 @@ def integer_too_long(value: int) -> bool:
     """True if ``value`` has more digits than :func:`~ticker_py.limits.integer_digits`."""
     if value.bit_length() <= SHORT_BITS:
         return False
-    limit = sys.get_int_max_str_digits()
+    limit = integer_digits()
     return limit != 0 and abs(value) >= _power(limit)
 
 

@@ -61,8 +61,9 @@ class Stopping:
     def records(self, records: Iterable) -> Iterator:
         """``records`` until a signal arrives.
 
-        The second record also sets glibc's heap for a long run (:func:`ticker_py.process.steady_heap`):
-        a stream of one record, such as a start-up check's, spares importing ctypes."""
+        The second record also sets glibc's heap for a long run (:func:`ticker_py.process.steady_heap`,
+        before it is passed on: a time point is evaluated once a later record shows it complete); a
+        stream of one record, such as a start-up check's, spares importing ctypes."""
         it = iter(records)
         count = 0
         while self.signum is None:

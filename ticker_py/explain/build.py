@@ -201,13 +201,14 @@ class Builder:
         return None if any(a is UNDEF for a in args) else (atom.predicate, *args)
 
     def _comparison(self, i, lit, sigma):
-        el, text = lit.element, subst_literal(lit, sigma)
+        el = lit.element
         assigned = None if lit.negated else _assigned(el, sigma)
         if assigned is not None:
             v = value(assigned[1], sigma)
             if v is not UNDEF:
                 s2 = {**sigma, assigned[0].name: v}
                 return [(s2, Lit(i, lit, True, subst_literal(lit, s2)))], None
+        text = subst_literal(lit, sigma)  # not before: an assignment that binds has its own text
         a, b = value(el.left, sigma), value(el.right, sigma)
         if a is UNDEF or b is UNDEF:
             return [], Lit(i, lit, False, text, note="undefined arithmetic")

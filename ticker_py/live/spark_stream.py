@@ -69,7 +69,8 @@ def drive(
     trigger: dict | None = None,
     report: Callable[[BaseException], None] = _report,
 ):
-    """The started streaming query pushing each micro-batch into ``live`` (``trigger``: its keywords)."""
+    """The started streaming query pushing each micro-batch into ``live`` (``trigger``: its keywords);
+    batches run one at a time in the driver, so pushes arrive in batch order."""
     has_seq = "seq" in frame.columns
     raw = "jsonl" in frame.columns
 
@@ -105,7 +106,8 @@ def run_stream(
     **options,
 ) -> list[Result]:
     """Run a bounded streaming query to the end and return every result (bad rows go to ``report``):
-    a folder ends by itself, an endless source (``rate``) runs until ``until_time`` (later ones dropped)."""
+    a folder ends by itself, an endless source (``rate``) runs until ``until_time`` (later ones dropped);
+    ``timeout`` bounds the run in seconds either way."""
     results: list[Result] = []
     reached = threading.Event()
 

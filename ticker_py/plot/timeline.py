@@ -184,12 +184,13 @@ class _Levels:
 
     def lane(self, atom: tuple, run: str = "", **extra) -> Lane:
         level = self.levels.get(atom, {})
+        times = sorted(level)
         return Lane(
             format_atom(atom),
             f"{atom[0]}/{len(atom) - 1}",
             run,
-            _intervals(t for t in sorted(level) if level[t] == ALL),
-            _intervals(t for t in sorted(level) if level[t] == SOME),
+            _intervals(t for t in times if level[t] == ALL),
+            _intervals(t for t in times if level[t] == SOME),
             tuple(sorted(t for t in self.pins.get(atom, ()) if t not in level)),
             **extra,
         )
@@ -218,12 +219,10 @@ def from_results(
     end: int | None = None,
     atoms: Selection | None = None,
     max_atoms: int | None = MAX_ATOMS,
-    unit: str = "time point",
 ) -> Timeline:
     """The timeline of one run: ``results`` are :class:`~ticker_py.streams.model.Result` s or
     ``(t, models)`` pairs; ``inputs``: ``{t: input atoms}``."""
-    timeline = from_runs({"": _last_per_time(results)}, title, inputs, start, end, atoms, max_atoms, None, subtitle)
-    return replace(timeline, unit=unit)
+    return from_runs({"": _last_per_time(results)}, title, inputs, start, end, atoms, max_atoms, None, subtitle)
 
 
 def from_runs(
