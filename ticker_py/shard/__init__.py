@@ -5,9 +5,10 @@ evaluated by its own reasoner (one after another in-process here, or in Spark ta
 The pipeline (see docs/spark.md, "Sharded evaluation"):
 
 0. **Source** (:func:`prepare`). The cells read a Parquet stream: a Parquet file or directory is
-   scanned once (:func:`scan_parquet`; with Spark while the session starts): the row groups' ``t`` statistics
-   where they suffice, else its ``t`` column (time order, the gaps, the atoms per time point); any
-   other stream is read and checked by the input stage and written to Parquet once.
+   scanned once (:func:`scan_parquet`): the row groups' ``t`` statistics where they suffice, else
+   its ``t`` column (time order, the gaps, the atoms per time point); any other stream is read and
+   checked by the input stage and written to Parquet once. With Spark this runs while the session
+   starts.
 1. **Plan** (:func:`make_grid`). *Key* sharding (:func:`~ticker_py.analysis.sharding.shard_plan`):
    by time if the program allows it (``auto``: a time cell's answers need no other cell's), else
    by key. A stream atom of a keyed predicate goes to key shard ``shard_of(atom, key, K)``, any other atom

@@ -197,10 +197,9 @@ def _statistics(part, max_gap) -> list | None:
     return groups
 
 
-def scan_parquet(path, analysis: Analysis, spec, base=None) -> Source | None:
-    """Scan a Parquet stream file by file; None for a layout the cells do not read (predicate and
-    arguments, t as a partition key). ``base``: the directory a relative ``path`` is in (a Spark
-    task's working directory may be another; messages name ``path`` as given).
+def scan_parquet(path, analysis: Analysis, spec) -> Source | None:
+    """Scan a Parquet stream file by file (on the driver); None for a layout the cells do not read
+    (predicate and arguments, t as a partition key).
 
     Where no tuple window counts atoms, a file whose row groups' ``t`` statistics are in time order
     (each spanning at most ``max_gap`` time points) is planned from them alone: its rows spread
@@ -216,9 +215,7 @@ def scan_parquet(path, analysis: Analysis, spec, base=None) -> Source | None:
     from ..streams.tables import check_columns
 
     path = Path(path)
-    where = Path(base) / path if base is not None else path
-    files = _files_of(where)
-    name = {f: str(path / f.relative_to(where)) for f in files}
+    files = _files_of(path)
     if not files:
         raise UsageError.at(None, f"stream directory '{path}' holds no Parquet files")
     try:
@@ -227,7 +224,7 @@ def scan_parquet(path, analysis: Analysis, spec, base=None) -> Source | None:
         return None
     if "atom" not in names or "t" not in names:
         return None
-    order = check_columns(names, name[files[0]])
+    order = check_columns(names, str(files[0]))
     counted = time_plan(analysis).tuple_lookback > 0
     found, counts = [], {}
     for f in files:
@@ -248,14 +245,14 @@ def scan_parquet(path, analysis: Analysis, spec, base=None) -> Source | None:
             continue
         t = tab.column("t")
         if t.null_count:
-            raise stream_error(name[f], 1, 1, "a row without a time (t is null)")
+            raise stream_error(str(f), 1, 1, "a row without a time (t is null)")
         times = t.to_numpy()
         if len(times) == 0:
             continue
         back = np.flatnonzero(np.diff(times) < 0)
         if len(back):
             row = int(back[0]) + 1
-            raise stream_error(name[f], row + 1, 1, f"time {times[row]} after time {times[row - 1]}", notes=(ORDERED,))
+            raise stream_error(str(f), row + 1, 1, f"time {times[row]} after time {times[row - 1]}", notes=(ORDERED,))
         found.append((str(f), int(times[0]), int(times[-1])))
         if counted:
             atoms = tab.filter(tab.column("atom").is_valid()).group_by(["t", "atom"]).aggregate([])
@@ -266,10 +263,9 @@ def scan_parquet(path, analysis: Analysis, spec, base=None) -> Source | None:
         for v, k in zip(values.tolist(), n.tolist()):
             counts[v] = counts.get(v, 0) + k
     found.sort(key=lambda x: x[1])
-    shown = {str(f): name[f] for f in files}
     for (a, _, end), (b, first, _) in zip(found, found[1:]):
         if first < end:
-            raise stream_error(shown[b], 1, 1, f"time {first} after time {end} (in {shown[a]})", notes=(ORDERED,))
+            raise stream_error(b, 1, 1, f"time {first} after time {end} (in {a})", notes=(ORDERED,))
     last, error = _last(sorted(counts), analysis, spec)
     counts = {t: n for t, n in counts.items() if t <= last}
     return Source(tuple(found), order, counts, last, error)

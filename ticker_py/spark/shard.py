@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import os
 import shutil
 import sys
 import tempfile
@@ -25,7 +24,7 @@ from pathlib import Path
 from ..api import analysed
 from ..errors import Diagnostic, StreamError, UsageError
 from ..shard import ShardedRun, check_sharded, merged
-from ..shard.plan import parquet_path, scan_parquet
+from ..shard.plan import prepare
 from ..spec import EVALUATION, INPUT, PROGRAM, SHARDS, RunSpec, takes_spec
 from ..streams.model import Result
 from ..streams.tables import check_columns
@@ -57,13 +56,14 @@ def _parquet(session, stream, scratch: Path):
 
 
 def _begun(analysis, stream, session, spec: RunSpec, scratch: Path) -> tuple:
-    """``(session, the run planned)``: a Parquet stream is scanned on the driver while the session
-    starts; a Spark DataFrame is written as Parquet by Spark first."""
-    path = parquet_path(stream, spec)
+    """``(session, the run planned)``: the stream is prepared on the driver (a Parquet stream
+    scanned, any other read, checked and written as Parquet) while the session starts; a Spark
+    DataFrame is written as Parquet by Spark first."""
+    frame = hasattr(stream, "toLocalIterator") and hasattr(stream, "columns")
     with ThreadPoolExecutor(1) as pool:
-        scan = pool.submit(scan_parquet, path, analysis, spec, os.getcwd()) if path is not None else None
+        prepared = None if frame else pool.submit(prepare, stream, analysis, spec, scratch / "stream")
         session = _session(session, spec)
-        source = scan.result() if scan is not None else None
+        source = prepared.result() if prepared is not None else None
     shards = spec.shards or session.sparkContext.defaultParallelism
     stream = _parquet(session, stream, scratch)
     return session, ShardedRun(analysis, stream, spec, shards, scratch, source)
